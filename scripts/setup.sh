@@ -7,10 +7,18 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14
 # wasm-bindgen-cli must equal the wasm-bindgen crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=$(grep -E '^wasm-bindgen = "=' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')
+# Trunk.toml pins wasm_opt = "version_132": the same major version as this npm package.
 BINARYEN_VERSION=132.0.0
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node_modules/.bin:$PATH"
 
 say() { echo "[setup] $*"; }
+die() { echo "[setup] ERROR: $*" >&2; exit 1; }
+
+[ -n "$WASM_BINDGEN_VERSION" ] || die 'Cargo.toml must pin the wasm-bindgen crate exactly: wasm-bindgen = "=X.Y.Z"'
+TRUNK_WASM_BINDGEN=$(grep -E '^wasm_bindgen *= *"' Trunk.toml | sed -E 's/.*"([0-9.]+)".*/\1/')
+[ "$TRUNK_WASM_BINDGEN" = "$WASM_BINDGEN_VERSION" ] ||
+  die "Trunk.toml [tools] wasm_bindgen = \"$TRUNK_WASM_BINDGEN\" differs from Cargo.toml's wasm-bindgen =$WASM_BINDGEN_VERSION"
+command -v npm >/dev/null || die "node and npm are needed (for wasm-opt and the e2e tests)"
 
 if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
@@ -27,17 +35,21 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
   cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if ! command -v wasm-opt >/dev/null || ! wasm-opt --version 2>/dev/null | grep -qE 'version 1[2-9][0-9]'; then
+if ! wasm-opt --version 2>/dev/null | grep -qF "version ${BINARYEN_VERSION%%.*} "; then
   say "installing wasm-opt (npm binaryen $BINARYEN_VERSION) into .tools/"
   mkdir -p .tools
-  (cd .tools && npm install --silent --no-audit --no-fund "binaryen@$BINARYEN_VERSION" >/dev/null)
+  # A package.json of its own, so npm installs here and not into a parent folder.
+  [ -f .tools/package.json ] || echo '{ "private": true }' >.tools/package.json
+  (cd .tools && npm install --no-audit --no-fund --loglevel=error --save-exact "binaryen@$BINARYEN_VERSION" >/dev/null)
 fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing chromium and chromium-driver"
+  [ "$(id -u)" = 0 ] || die "installing chromium needs root: sudo apt-get install chromium chromium-driver"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
-say "ready: $(trunk --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(wasm-opt --version), $(chromium --version)"
+# (Debian's chromium wrapper prints a harmless shell warning on stderr: hidden here.)
+say "ready: $(trunk --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(wasm-opt --version), $(chromium --version 2>/dev/null)"

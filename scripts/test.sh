@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs what is missing (scripts/setup.sh), then runs every test suite in order and
+# stops at the first failure. The last line is always the summary `N passed, N failed`.
+#
+# Suites: format, clippy (native and wasm32), native tests (incl. doc tests), wasm tests in
+# headless Chromium, the release build of the site (dist/), its bundle size, and the
+# end-to-end tests (tests/e2e, Playwright driving Debian's Chromium against dist/).
+# Benchmarks are not run here: `cargo bench`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+summary() { echo "$passed passed, $failed failed"; }
+
+if ! scripts/setup.sh; then
+  echo "test.sh: FAILED: scripts/setup.sh could not install the tools (see above)"
+  failed=1
+  summary
+  exit 1
+fi
+
+export PATH="$HOME/.cargo/bin:$PWD/.tools/node_modules/.bin:$PATH"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# Also set in .cargo/config.toml [env]; repeated here so the runner finds them either way.
+export CHROMEDRIVER=/usr/bin/chromedriver
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/webdriver.json"
+export WASM_BINDGEN_USE_BROWSER=1
+# Give a slow first Chromium start (cold cache, 2 cores) more than the default 5 s.
+export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}"
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+
+# suite NAME COMMAND...: runs one suite; on failure prints what failed and exits.
+suite() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  echo
+  echo "=== [$name] $*"
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "=== [$name] ok ($((SECONDS - start)) s)"
+  else
+    local rc=$?
+    failed=$((failed + 1))
+    echo
+    echo "test.sh: FAILED: $name (exit $rc): $*"
+    summary
+    exit 1
+  fi
+}
+
+e2e() {
+  if [ ! -d tests/e2e/node_modules ]; then
+    (cd tests/e2e && npm ci --no-audit --no-fund) || return 1
+  fi
+  (cd tests/e2e && node --test --test-reporter=spec --test-concurrency=1 ./*.test.mjs)
+}
+
+suite "format" cargo fmt --all -- --check
+suite "clippy (native, all targets)" cargo clippy --all-targets -- -D warnings
+# The UI only compiles for wasm32, so lint it there too (benches are native-only).
+suite "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+suite "native tests (incl. doc tests)" cargo test
+# lib, bin and tests/ only: doc tests and benches are native.
+suite "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown --lib --bins --tests
+suite "release build (trunk -> dist/)" trunk build --release
+suite "bundle size" scripts/bundle-size.sh
+suite "e2e (Playwright, dist/)" e2e
+
+summary

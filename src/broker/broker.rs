@@ -1,0 +1,339 @@
+//! One broker: its disk, the partitions it leads, and request handling (the role of
+//! Kafka's `KafkaApis` + `ReplicaManager` for the requests we model).
+//!
+//! Every decision a learner should see is returned as a [`BrokerEvent`], with the
+//! numbers that explain it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::producer_id_manager::{Generated, ProducerIdManager};
+use super::protocol::{Request, Response};
+use crate::errors::Errors;
+use crate::fs::MemFs;
+use crate::log::{AppendError, AppendOutcome, LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
+use crate::record::RecordBatch;
+
+/// Where each broker keeps its partitions (Kafka's `log.dirs`).
+pub const LOG_DIR: &str = "/kafka-logs";
+
+/// A sequence range as the window shows it: `(first_seq, last_seq)`.
+pub type SeqRange = (i32, i32);
+
+/// What a broker did, for narration and the UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum BrokerEvent {
+    /// A batch passed the checks and was written.
+    BatchAppended {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        first_seq: i32,
+        last_seq: i32,
+        first_offset: i64,
+        last_offset: i64,
+        log_end_offset: i64,
+        window: Vec<SeqRange>,
+    },
+    /// A retry of a batch in the window: success with the original offsets, nothing written.
+    BatchDuplicate {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        first_seq: i32,
+        last_seq: i32,
+        first_offset: i64,
+        last_offset: i64,
+        log_end_offset: i64,
+        window: Vec<SeqRange>,
+    },
+    /// A batch refused by a producer-state check or validation.
+    BatchRejected {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        first_seq: i32,
+        last_seq: i32,
+        error: Errors,
+        expected_seq: Option<i32>,
+        current_epoch: Option<i16>,
+        message: String,
+        log_end_offset: i64,
+    },
+    /// The active segment was full: a new one starts at `base_offset`.
+    SegmentRolled { tp: TopicPartition, base_offset: i64, snapshot: Option<String> },
+    /// No producer-id block yet: the client must retry.
+    ProducerIdNotReady { asked_controller: bool },
+    ProducerIdBlockReceived { first: i64, last: i64 },
+    ProducerIdAssigned { producer_id: i64, producer_epoch: i16 },
+    /// The broker stopped; a clean stop snapshots producer state.
+    Stopped { clean: bool, snapshots: Vec<String> },
+    /// A partition was opened at start-up and its producer state rebuilt.
+    Recovered { tp: TopicPartition, report: RecoveryReport, windows: Vec<(i64, Vec<SeqRange>)> },
+}
+
+/// A request the broker sends to another node while handling one (e.g. to the controller).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outbound {
+    ToController(Request),
+}
+
+/// The result of handling one request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handled {
+    pub response: Option<Response>,
+    pub events: Vec<BrokerEvent>,
+    pub outbound: Vec<Outbound>,
+}
+
+/// One broker of the simulated cluster.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Broker {
+    pub id: i32,
+    /// This broker's disk. It survives restarts; memory does not.
+    #[serde(skip)]
+    pub fs: MemFs,
+    pub online: bool,
+    /// Defaults for new partitions (`segment.bytes`, …).
+    pub log_config: LogConfig,
+    pub logs: BTreeMap<TopicPartition, UnifiedLog>,
+    pub producer_ids: ProducerIdManager,
+}
+
+impl Broker {
+    pub fn new(id: i32, log_config: LogConfig) -> Self {
+        let mut fs = MemFs::new();
+        let _ = fs.create_dir_all(LOG_DIR);
+        Broker { id, fs, online: true, log_config, logs: BTreeMap::new(), producer_ids: ProducerIdManager::default() }
+    }
+
+    pub fn partition_dir(tp: &TopicPartition) -> String {
+        format!("{LOG_DIR}/{tp}")
+    }
+
+    /// Creates an empty partition this broker leads.
+    pub fn create_partition(&mut self, tp: TopicPartition) -> Result<(), String> {
+        if self.logs.contains_key(&tp) {
+            return Ok(());
+        }
+        let dir = Self::partition_dir(&tp);
+        let log = UnifiedLog::create(&mut self.fs, &dir, tp.clone(), self.log_config.clone())
+            .map_err(|e| e.to_string())?;
+        self.logs.insert(tp, log);
+        Ok(())
+    }
+
+    /// The window of every producer in a partition, oldest batch first.
+    pub fn windows(&self, tp: &TopicPartition) -> Vec<(i64, Vec<SeqRange>)> {
+        self.logs
+            .get(tp)
+            .map(|log| {
+                log.producer_state
+                    .producers
+                    .values()
+                    .map(|e| (e.producer_id, e.batch_metadata.iter().map(|b| (b.first_seq(), b.last_seq)).collect()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn window_of(&self, tp: &TopicPartition, producer_id: i64) -> Vec<SeqRange> {
+        self.windows(tp).into_iter().find(|(p, _)| *p == producer_id).map(|(_, w)| w).unwrap_or_default()
+    }
+
+    /// Stops the broker. A clean stop closes every log (snapshot at the log end);
+    /// a crash loses memory only — the disk keeps what was written.
+    pub fn stop(&mut self, clean: bool) -> BrokerEvent {
+        let mut snapshots = Vec::new();
+        if clean {
+            for log in self.logs.values_mut() {
+                if let Ok(Some(path)) = log.close(&mut self.fs) {
+                    snapshots.push(path);
+                }
+            }
+        }
+        self.logs.clear();
+        self.producer_ids = ProducerIdManager::default();
+        self.online = false;
+        BrokerEvent::Stopped { clean, snapshots }
+    }
+
+    /// Starts the broker: every partition folder on disk is opened and recovered.
+    pub fn start(&mut self, partitions: &[TopicPartition]) -> Vec<BrokerEvent> {
+        self.online = true;
+        let mut events = Vec::new();
+        for tp in partitions {
+            let dir = Self::partition_dir(tp);
+            let mut config = self.log_config.clone();
+            if let Some(old) = self.logs.get(tp) {
+                config = old.config.clone();
+            }
+            match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config) {
+                Ok((log, report)) => {
+                    self.logs.insert(tp.clone(), log);
+                    events.push(BrokerEvent::Recovered { tp: tp.clone(), report, windows: self.windows(tp) });
+                }
+                Err(_) => {
+                    let _ = self.create_partition(tp.clone());
+                }
+            }
+        }
+        events
+    }
+
+    /// Handles one request (`KafkaApis.handle`).
+    pub fn handle(&mut self, request: Request, now_ms: i64) -> Handled {
+        match request {
+            Request::InitProducerId { transactional_id: _, transaction_timeout_ms: _ } => self.handle_init_producer_id(),
+            Request::Produce { acks, timeout_ms: _, topic_partition, records } => {
+                self.handle_produce(acks, topic_partition, records, now_ms)
+            }
+            Request::AllocateProducerIds { .. } => Handled {
+                response: Some(Response::AllocateProducerIds {
+                    error: Errors::InvalidRequest,
+                    producer_id_start: -1,
+                    producer_id_len: 0,
+                }),
+                ..Handled::default()
+            },
+        }
+    }
+
+    /// The controller's answer to our `AllocateProducerIds`.
+    pub fn handle_controller_response(&mut self, response: Response) -> Vec<BrokerEvent> {
+        if let Response::AllocateProducerIds { error: Errors::None, producer_id_start, producer_id_len } = response {
+            self.producer_ids.receive_block(producer_id_start, producer_id_len);
+            let last = producer_id_start + i64::from(producer_id_len) - 1;
+            return vec![BrokerEvent::ProducerIdBlockReceived { first: producer_id_start, last }];
+        }
+        self.producer_ids.request_in_flight = false;
+        Vec::new()
+    }
+
+    /// InitProducerId without a transactional.id: a fresh id, epoch 0.
+    fn handle_init_producer_id(&mut self) -> Handled {
+        match self.producer_ids.generate_producer_id() {
+            Generated::Id(producer_id) => Handled {
+                response: Some(Response::InitProducerId { error: Errors::None, producer_id, producer_epoch: 0 }),
+                events: vec![BrokerEvent::ProducerIdAssigned { producer_id, producer_epoch: 0 }],
+                outbound: Vec::new(),
+            },
+            Generated::NotYet { ask_controller } => Handled {
+                response: Some(Response::InitProducerId {
+                    error: ProducerIdManager::WAIT_ERROR,
+                    producer_id: -1,
+                    producer_epoch: -1,
+                }),
+                events: vec![BrokerEvent::ProducerIdNotReady { asked_controller: ask_controller }],
+                outbound: if ask_controller {
+                    vec![Outbound::ToController(Request::AllocateProducerIds { broker_id: self.id })]
+                } else {
+                    Vec::new()
+                },
+            },
+        }
+    }
+
+    fn handle_produce(&mut self, acks: i16, tp: TopicPartition, records: Vec<u8>, now_ms: i64) -> Handled {
+        let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
+            topic_partition: tp.clone(),
+            error,
+            base_offset,
+            log_start_offset: 0,
+            error_message: message,
+        };
+        if !matches!(acks, -1 | 0 | 1) {
+            return Handled { response: Some(reply(Errors::InvalidRequiredAcks, -1, None)), ..Handled::default() };
+        }
+        let batch = match RecordBatch::decode(&records) {
+            Ok((batch, used)) if used == records.len() => batch,
+            Ok(_) => {
+                let msg = "A Produce request carries exactly one batch per partition here".to_string();
+                return Handled { response: Some(reply(Errors::InvalidRecord, -1, Some(msg))), ..Handled::default() };
+            }
+            Err(e) => {
+                let error = if e.kafka_code() == 87 { Errors::InvalidRecord } else { Errors::CorruptMessage };
+                return Handled { response: Some(reply(error, -1, Some(e.to_string()))), ..Handled::default() };
+            }
+        };
+        let (pid, epoch, first_seq, last_seq) =
+            (batch.producer_id, batch.producer_epoch, batch.base_sequence, batch.last_sequence());
+        let Some(log) = self.logs.get_mut(&tp) else {
+            return Handled { response: Some(reply(Errors::UnknownTopicOrPartition, -1, None)), ..Handled::default() };
+        };
+        let result = log.append_as_leader(&mut self.fs, batch, now_ms);
+        let leo = log.log_end_offset;
+        let log_start = log.log_start_offset;
+        let mut events = Vec::new();
+        let response = match result {
+            Ok(info) => {
+                if let Some(base_offset) = info.rolled_segment {
+                    events.push(BrokerEvent::SegmentRolled {
+                        tp: tp.clone(),
+                        base_offset,
+                        snapshot: info.snapshot_written.clone(),
+                    });
+                }
+                let window = self.window_of(&tp, pid);
+                match info.outcome {
+                    AppendOutcome::Appended { first_offset, last_offset, .. } => {
+                        events.push(BrokerEvent::BatchAppended {
+                            tp: tp.clone(),
+                            producer_id: pid,
+                            producer_epoch: epoch,
+                            first_seq,
+                            last_seq,
+                            first_offset,
+                            last_offset,
+                            log_end_offset: leo,
+                            window,
+                        });
+                        reply(Errors::None, first_offset, None)
+                    }
+                    AppendOutcome::Duplicate(meta) => {
+                        events.push(BrokerEvent::BatchDuplicate {
+                            tp: tp.clone(),
+                            producer_id: pid,
+                            producer_epoch: epoch,
+                            first_seq,
+                            last_seq,
+                            first_offset: meta.first_offset(),
+                            last_offset: meta.last_offset,
+                            log_end_offset: leo,
+                            window,
+                        });
+                        reply(Errors::None, meta.first_offset(), None)
+                    }
+                }
+            }
+            Err(err) => {
+                let (expected_seq, current_epoch) = match &err {
+                    AppendError::Producer(p) => (p.expected_seq, p.current_epoch),
+                    AppendError::Invalid { .. } => (None, None),
+                };
+                events.push(BrokerEvent::BatchRejected {
+                    tp: tp.clone(),
+                    producer_id: pid,
+                    producer_epoch: epoch,
+                    first_seq,
+                    last_seq,
+                    error: err.error(),
+                    expected_seq,
+                    current_epoch,
+                    message: err.message().to_string(),
+                    log_end_offset: leo,
+                });
+                reply(err.error(), -1, Some(err.message().to_string()))
+            }
+        };
+        let response = match response {
+            Response::Produce { topic_partition, error, base_offset, error_message, .. } => {
+                Response::Produce { topic_partition, error, base_offset, log_start_offset: log_start, error_message }
+            }
+            other => other,
+        };
+        // acks=0: the broker writes but sends nothing back.
+        Handled { response: (acks != 0).then_some(response), events, outbound: Vec::new() }
+    }
+}

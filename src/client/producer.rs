@@ -1,0 +1,594 @@
+//! The idempotent producer as a sans-IO state machine: Kafka's `KafkaProducer` with its
+//! `RecordAccumulator`, `Sender` and (non-transactional) `TransactionManager` parts.
+//!
+//! Records accumulate into one open batch per partition. A batch gets its producer id,
+//! epoch and base sequence once, when it is drained; a retry resends the very same
+//! numbers, which is what lets the broker recognise it. At most
+//! `max.in.flight.requests.per.connection` requests wait for an answer at once.
+//!
+//! Simplified: one connection per broker, `linger.ms` is "until the world runs",
+//! no `delivery.timeout.ms`, no epoch bump after an unresolved sequence.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::Serialize;
+
+use crate::broker::protocol::{Request, Response};
+use crate::errors::Errors;
+use crate::log::TopicPartition;
+use crate::record::RecordBatch;
+
+/// The producer settings that matter for idempotence (`ProducerConfig`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProducerConfig {
+    pub client_id: String,
+    /// `enable.idempotence` (default true since Kafka 3.0).
+    pub enable_idempotence: bool,
+    /// `acks`: -1 is "all" (the default).
+    pub acks: i16,
+    /// `max.in.flight.requests.per.connection` (default 5).
+    pub max_in_flight: u32,
+    /// `request.timeout.ms` (default 30000).
+    pub request_timeout_ms: i64,
+    /// `retry.backoff.ms` (default 100).
+    pub retry_backoff_ms: i64,
+    /// `retries` (default i32::MAX).
+    pub retries: u32,
+    /// Whether the user wrote `enable.idempotence` explicitly (Kafka only refuses
+    /// conflicting settings then; otherwise it quietly turns idempotence off).
+    pub idempotence_set_explicitly: bool,
+}
+
+impl ProducerConfig {
+    pub fn new(client_id: &str) -> Self {
+        ProducerConfig {
+            client_id: client_id.to_string(),
+            enable_idempotence: true,
+            acks: -1,
+            max_in_flight: 5,
+            request_timeout_ms: 30_000,
+            retry_backoff_ms: 100,
+            retries: u32::MAX,
+            idempotence_set_explicitly: false,
+        }
+    }
+
+    /// Applies `key=value` settings with Kafka's names, then validates them as
+    /// `ProducerConfig.postProcessAndValidateIdempotenceConfigs` does.
+    pub fn from_pairs(client_id: &str, pairs: &[(String, String)]) -> Result<Self, String> {
+        let mut c = ProducerConfig::new(client_id);
+        for (k, v) in pairs {
+            let bad = || format!("Invalid value {v} for configuration {k}");
+            match k.as_str() {
+                "enable.idempotence" => {
+                    c.enable_idempotence = v.parse().map_err(|_| bad())?;
+                    c.idempotence_set_explicitly = true;
+                }
+                "acks" => {
+                    c.acks = match v.as_str() {
+                        "all" | "-1" => -1,
+                        "0" => 0,
+                        "1" => 1,
+                        _ => return Err(format!("{}: String must be one of: all, -1, 0, 1", bad())),
+                    }
+                }
+                "max.in.flight.requests.per.connection" => {
+                    c.max_in_flight = v.parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?;
+                }
+                "request.timeout.ms" => c.request_timeout_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?,
+                "retry.backoff.ms" => c.retry_backoff_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?,
+                "retries" => c.retries = v.parse().map_err(|_| bad())?,
+                "client.id" => c.client_id = v.clone(),
+                other => return Err(format!("Unknown producer config {other}")),
+            }
+        }
+        c.validate()?;
+        Ok(c)
+    }
+
+    fn validate(&mut self) -> Result<(), String> {
+        if !self.enable_idempotence {
+            return Ok(());
+        }
+        let conflict = if self.acks != -1 {
+            Some("Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.".to_string())
+        } else if self.max_in_flight > 5 {
+            Some("Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer.".to_string())
+        } else if self.retries == 0 {
+            Some("Must set retries to non-zero when using the idempotent producer.".to_string())
+        } else {
+            None
+        };
+        match conflict {
+            Some(msg) if self.idempotence_set_explicitly => Err(format!("ConfigException: {msg}")),
+            // Idempotence was only on by default: Kafka logs and turns it off.
+            Some(_) => {
+                self.enable_idempotence = false;
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// One batch as the producer tracks it (Kafka's `ProducerBatch`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProducerBatch {
+    /// Local id, for the UI and events.
+    pub id: u64,
+    pub tp: TopicPartition,
+    pub values: Vec<String>,
+    pub created_ms: i64,
+    /// Set at the first drain and never changed (producer id, epoch, base sequence).
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub base_sequence: Option<i32>,
+    pub attempts: u32,
+    /// Not sent again before this time (retry backoff).
+    pub retry_at_ms: i64,
+}
+
+impl ProducerBatch {
+    pub fn last_sequence(&self) -> Option<i32> {
+        self.base_sequence
+            .map(|s| crate::log::producer_state::increment_sequence(s, self.values.len() as i32 - 1))
+    }
+
+    /// The v2 bytes that go on the wire.
+    pub fn encode(&self) -> Vec<u8> {
+        let kvs = self.values.iter().map(|v| (None, Some(v.as_bytes().to_vec()))).collect();
+        RecordBatch::new_data(
+            0,
+            self.producer_id,
+            self.producer_epoch,
+            self.base_sequence.unwrap_or(crate::record::NO_SEQUENCE),
+            false,
+            self.created_ms,
+            kvs,
+        )
+        .encode()
+    }
+}
+
+/// A request waiting for its response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InFlight {
+    pub correlation_id: u64,
+    pub broker: i32,
+    pub deadline_ms: i64,
+    pub what: InFlightKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum InFlightKind {
+    InitProducerId,
+    Produce(ProducerBatch),
+}
+
+/// Where the producer is in getting its producer id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum IdState {
+    /// Not idempotent: batches carry producer id -1.
+    Disabled,
+    /// Needs an id; may ask after `retry_at_ms`.
+    Uninitialized { retry_at_ms: i64 },
+    Initializing,
+    Ready,
+}
+
+/// A request the producer wants sent now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    pub correlation_id: u64,
+    pub broker: i32,
+    pub request: Request,
+}
+
+/// What the producer did, for narration and the UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ProducerEvent {
+    Accumulated { tp: TopicPartition, values: Vec<String> },
+    /// A batch got its sequence at drain time (first attempt only).
+    SequenceAssigned { batch: u64, tp: TopicPartition, producer_id: i64, producer_epoch: i16, first_seq: i32, last_seq: i32 },
+    BatchSent { batch: u64, tp: TopicPartition, attempt: u32, first_seq: Option<i32>, last_seq: Option<i32> },
+    InitProducerIdRetry { error: Errors, backoff_ms: i64 },
+    ProducerIdReceived { producer_id: i64, producer_epoch: i16 },
+    /// No answer before `request.timeout.ms`: the batch will be retried with the same sequence.
+    RequestTimedOut { batch: Option<u64>, broker: i32, timeout_ms: i64 },
+    RetryScheduled { batch: u64, tp: TopicPartition, error: Errors, attempt: u32 },
+    /// The application's send completed.
+    Acknowledged { batch: u64, tp: TopicPartition, base_offset: i64, values: Vec<String> },
+    Failed { batch: u64, tp: TopicPartition, error: Errors, message: Option<String> },
+    /// A response for a request the producer already gave up on.
+    StaleResponse { correlation_id: u64, api: String },
+}
+
+/// A producer client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Producer {
+    pub config: ProducerConfig,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub id_state: IdState,
+    /// Closed and open batches waiting to be sent, per partition, in order.
+    pub accumulator: BTreeMap<TopicPartition, VecDeque<ProducerBatch>>,
+    /// The open batch per partition still takes records until the next drain.
+    pub open: BTreeMap<TopicPartition, bool>,
+    /// Next sequence per partition (`TransactionManager.sequenceNumber`).
+    pub next_sequence: BTreeMap<TopicPartition, i32>,
+    pub in_flight: Vec<InFlight>,
+    pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
+    pub failed: Vec<(u64, TopicPartition, Errors)>,
+    next_batch_id: u64,
+}
+
+impl Producer {
+    pub fn new(config: ProducerConfig) -> Self {
+        let id_state = if config.enable_idempotence { IdState::Uninitialized { retry_at_ms: 0 } } else { IdState::Disabled };
+        Producer {
+            config,
+            producer_id: -1,
+            producer_epoch: -1,
+            id_state,
+            accumulator: BTreeMap::new(),
+            open: BTreeMap::new(),
+            next_sequence: BTreeMap::new(),
+            in_flight: Vec::new(),
+            acknowledged: Vec::new(),
+            failed: Vec::new(),
+            next_batch_id: 1,
+        }
+    }
+
+    /// `send()`: records go into the open batch of their partition.
+    pub fn send(&mut self, tp: TopicPartition, values: Vec<String>, now_ms: i64) -> ProducerEvent {
+        let queue = self.accumulator.entry(tp.clone()).or_default();
+        let open = self.open.get(&tp).copied().unwrap_or(false);
+        match queue.back_mut() {
+            Some(batch) if open => batch.values.extend(values.iter().cloned()),
+            _ => {
+                let id = self.next_batch_id;
+                self.next_batch_id += 1;
+                queue.push_back(ProducerBatch {
+                    id,
+                    tp: tp.clone(),
+                    values: values.clone(),
+                    created_ms: now_ms,
+                    producer_id: -1,
+                    producer_epoch: -1,
+                    base_sequence: None,
+                    attempts: 0,
+                    retry_at_ms: now_ms,
+                });
+                self.open.insert(tp.clone(), true);
+            }
+        }
+        ProducerEvent::Accumulated { tp, values }
+    }
+
+    /// Whether anything is waiting to be sent or acknowledged.
+    pub fn has_pending(&self) -> bool {
+        !self.in_flight.is_empty() || self.accumulator.values().any(|q| !q.is_empty())
+    }
+
+    /// The earliest time the producer has something to do (a retry or a timeout).
+    pub fn next_wakeup(&self, now_ms: i64) -> Option<i64> {
+        let mut t: Option<i64> = None;
+        let mut consider = |x: i64| t = Some(t.map_or(x, |y| y.min(x)));
+        for f in &self.in_flight {
+            consider(f.deadline_ms);
+        }
+        if let IdState::Uninitialized { retry_at_ms } = self.id_state {
+            consider(retry_at_ms.max(now_ms));
+        }
+        if self.can_drain() {
+            for q in self.accumulator.values() {
+                if let Some(b) = q.front() {
+                    consider(b.retry_at_ms.max(now_ms));
+                }
+            }
+        }
+        t
+    }
+
+    fn can_drain(&self) -> bool {
+        matches!(self.id_state, IdState::Ready | IdState::Disabled)
+    }
+
+    /// `Sender.runOnce`: time out stale requests, get a producer id, drain batches.
+    /// `leader_of` tells which broker leads a partition; `bootstrap` is any broker.
+    pub fn poll(
+        &mut self,
+        now_ms: i64,
+        bootstrap: i32,
+        leader_of: &dyn Fn(&TopicPartition) -> Option<i32>,
+        next_correlation_id: &mut u64,
+    ) -> (Vec<Outgoing>, Vec<ProducerEvent>) {
+        let mut out = Vec::new();
+        let mut events = Vec::new();
+        self.expire_requests(now_ms, &mut events);
+        if let IdState::Uninitialized { retry_at_ms } = self.id_state {
+            if retry_at_ms <= now_ms {
+                let correlation_id = take(next_correlation_id);
+                self.id_state = IdState::Initializing;
+                self.in_flight.push(InFlight {
+                    correlation_id,
+                    broker: bootstrap,
+                    deadline_ms: now_ms + self.config.request_timeout_ms,
+                    what: InFlightKind::InitProducerId,
+                });
+                out.push(Outgoing {
+                    correlation_id,
+                    broker: bootstrap,
+                    request: Request::InitProducerId { transactional_id: None, transaction_timeout_ms: 60_000 },
+                });
+            }
+        }
+        if !self.can_drain() {
+            return (out, events);
+        }
+        // Drain: close open batches and send, in order, while the connection has room.
+        self.open.clear();
+        let partitions: Vec<TopicPartition> = self.accumulator.keys().cloned().collect();
+        for tp in partitions {
+            let Some(broker) = leader_of(&tp) else { continue };
+            loop {
+                let in_flight_to_broker = self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;
+                if in_flight_to_broker >= self.config.max_in_flight {
+                    break;
+                }
+                let ready = self.accumulator.get(&tp).and_then(|q| q.front()).is_some_and(|b| b.retry_at_ms <= now_ms);
+                if !ready {
+                    break;
+                }
+                let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front()) else { break };
+                if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
+                    let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
+                    batch.producer_id = self.producer_id;
+                    batch.producer_epoch = self.producer_epoch;
+                    batch.base_sequence = Some(seq);
+                    let n = batch.values.len() as i32;
+                    self.next_sequence.insert(tp.clone(), crate::log::producer_state::increment_sequence(seq, n));
+                    events.push(ProducerEvent::SequenceAssigned {
+                        batch: batch.id,
+                        tp: tp.clone(),
+                        producer_id: batch.producer_id,
+                        producer_epoch: batch.producer_epoch,
+                        first_seq: seq,
+                        last_seq: batch.last_sequence().unwrap_or(seq),
+                    });
+                }
+                batch.attempts += 1;
+                let correlation_id = take(next_correlation_id);
+                events.push(ProducerEvent::BatchSent {
+                    batch: batch.id,
+                    tp: tp.clone(),
+                    attempt: batch.attempts,
+                    first_seq: batch.base_sequence,
+                    last_seq: batch.last_sequence(),
+                });
+                out.push(Outgoing {
+                    correlation_id,
+                    broker,
+                    request: Request::Produce {
+                        acks: self.config.acks,
+                        timeout_ms: self.config.request_timeout_ms as i32,
+                        topic_partition: tp.clone(),
+                        records: batch.encode(),
+                    },
+                });
+                if self.config.acks == 0 {
+                    // acks=0: nothing comes back; the send counts as done, offset unknown.
+                    events.push(ProducerEvent::Acknowledged {
+                        batch: batch.id,
+                        tp: tp.clone(),
+                        base_offset: -1,
+                        values: batch.values.clone(),
+                    });
+                    self.acknowledged.push((batch.id, tp.clone(), -1, batch.values));
+                    continue;
+                }
+                self.in_flight.push(InFlight {
+                    correlation_id,
+                    broker,
+                    deadline_ms: now_ms + self.config.request_timeout_ms,
+                    what: InFlightKind::Produce(batch),
+                });
+            }
+        }
+        (out, events)
+    }
+
+    /// Requests past `request.timeout.ms`: Kafka closes the connection, which fails
+    /// every request on it; their batches go back to the front of their queues, in
+    /// sequence order, keeping their sequence numbers.
+    fn expire_requests(&mut self, now_ms: i64, events: &mut Vec<ProducerEvent>) {
+        let expired_brokers: Vec<i32> =
+            self.in_flight.iter().filter(|f| f.deadline_ms <= now_ms).map(|f| f.broker).collect();
+        if expired_brokers.is_empty() {
+            return;
+        }
+        let (failed, kept): (Vec<InFlight>, Vec<InFlight>) =
+            std::mem::take(&mut self.in_flight).into_iter().partition(|f| expired_brokers.contains(&f.broker));
+        self.in_flight = kept;
+        let mut requeue: Vec<ProducerBatch> = Vec::new();
+        for f in failed {
+            match f.what {
+                InFlightKind::InitProducerId => {
+                    events.push(ProducerEvent::RequestTimedOut {
+                        batch: None,
+                        broker: f.broker,
+                        timeout_ms: self.config.request_timeout_ms,
+                    });
+                    self.id_state = IdState::Uninitialized { retry_at_ms: now_ms + self.config.retry_backoff_ms };
+                }
+                InFlightKind::Produce(batch) => {
+                    events.push(ProducerEvent::RequestTimedOut {
+                        batch: Some(batch.id),
+                        broker: f.broker,
+                        timeout_ms: self.config.request_timeout_ms,
+                    });
+                    requeue.push(batch);
+                }
+            }
+        }
+        requeue.sort_by_key(|b| (b.tp.clone(), std::cmp::Reverse(b.id)));
+        for mut batch in requeue {
+            self.retry_or_fail(&mut batch, Errors::RequestTimedOut, now_ms, events);
+        }
+    }
+
+    fn retry_or_fail(&mut self, batch: &mut ProducerBatch, error: Errors, now_ms: i64, events: &mut Vec<ProducerEvent>) {
+        if batch.attempts > self.config.retries {
+            events.push(ProducerEvent::Failed { batch: batch.id, tp: batch.tp.clone(), error, message: None });
+            self.failed.push((batch.id, batch.tp.clone(), error));
+            return;
+        }
+        batch.retry_at_ms = now_ms + self.config.retry_backoff_ms;
+        events.push(ProducerEvent::RetryScheduled {
+            batch: batch.id,
+            tp: batch.tp.clone(),
+            error,
+            attempt: batch.attempts + 1,
+        });
+        self.accumulator.entry(batch.tp.clone()).or_default().push_front(batch.clone());
+    }
+
+    /// A response arrived from the network.
+    pub fn on_response(&mut self, correlation_id: u64, response: Response, now_ms: i64) -> Vec<ProducerEvent> {
+        let mut events = Vec::new();
+        let Some(pos) = self.in_flight.iter().position(|f| f.correlation_id == correlation_id) else {
+            events.push(ProducerEvent::StaleResponse { correlation_id, api: response.api_name().to_string() });
+            return events;
+        };
+        let inflight = self.in_flight.remove(pos);
+        match (inflight.what, response) {
+            (InFlightKind::InitProducerId, Response::InitProducerId { error, producer_id, producer_epoch }) => {
+                if error == Errors::None {
+                    self.producer_id = producer_id;
+                    self.producer_epoch = producer_epoch;
+                    self.id_state = IdState::Ready;
+                    events.push(ProducerEvent::ProducerIdReceived { producer_id, producer_epoch });
+                } else {
+                    let backoff = self.config.retry_backoff_ms;
+                    self.id_state = IdState::Uninitialized { retry_at_ms: now_ms + backoff };
+                    events.push(ProducerEvent::InitProducerIdRetry { error, backoff_ms: backoff });
+                }
+            }
+            (InFlightKind::Produce(mut batch), Response::Produce { error, base_offset, error_message, .. }) => {
+                match error {
+                    Errors::None | Errors::DuplicateSequenceNumber => {
+                        events.push(ProducerEvent::Acknowledged {
+                            batch: batch.id,
+                            tp: batch.tp.clone(),
+                            base_offset,
+                            values: batch.values.clone(),
+                        });
+                        self.acknowledged.push((batch.id, batch.tp.clone(), base_offset, batch.values));
+                    }
+                    e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
+                    e => {
+                        events.push(ProducerEvent::Failed {
+                            batch: batch.id,
+                            tp: batch.tp.clone(),
+                            error: e,
+                            message: error_message,
+                        });
+                        self.failed.push((batch.id, batch.tp.clone(), e));
+                    }
+                }
+            }
+            (_, other) => events.push(ProducerEvent::StaleResponse { correlation_id, api: other.api_name().to_string() }),
+        }
+        events
+    }
+
+    /// The connection to a broker broke (the broker stopped): in-flight requests fail
+    /// at once and their batches are retried, as after a timeout.
+    pub fn on_disconnect(&mut self, broker: i32, now_ms: i64) -> Vec<ProducerEvent> {
+        let mut events = Vec::new();
+        for f in self.in_flight.iter_mut().filter(|f| f.broker == broker) {
+            f.deadline_ms = now_ms;
+        }
+        self.expire_requests(now_ms, &mut events);
+        events
+    }
+}
+
+fn take(counter: &mut u64) -> u64 {
+    let v = *counter;
+    *counter += 1;
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(kv: &[(&str, &str)]) -> Vec<(String, String)> {
+        kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn explicit_idempotence_with_acks_1_is_refused() {
+        let err = ProducerConfig::from_pairs("p", &pairs(&[("enable.idempotence", "true"), ("acks", "1")])).unwrap_err();
+        assert!(err.contains("acks to all"), "{err}");
+        let err = ProducerConfig::from_pairs(
+            "p",
+            &pairs(&[("enable.idempotence", "true"), ("max.in.flight.requests.per.connection", "6")]),
+        )
+        .unwrap_err();
+        assert!(err.contains("at most 5"), "{err}");
+    }
+
+    #[test]
+    fn default_idempotence_is_quietly_dropped_by_acks_1() {
+        let c = ProducerConfig::from_pairs("p", &pairs(&[("acks", "1")])).unwrap();
+        assert!(!c.enable_idempotence);
+    }
+
+    #[test]
+    fn sequence_is_assigned_once_at_drain_and_kept_on_retry() {
+        let mut p = Producer::new(ProducerConfig::new("p"));
+        p.id_state = IdState::Ready;
+        p.producer_id = 7;
+        p.producer_epoch = 0;
+        let tp = TopicPartition::new("t", 0);
+        p.send(tp.clone(), vec!["a".into(), "b".into()], 0);
+        p.send(tp.clone(), vec!["c".into()], 0);
+        let mut cid = 1;
+        let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+        assert_eq!(out.len(), 1, "records sent before a drain share one batch");
+        // No answer: after request.timeout.ms the same batch goes again.
+        let (out2, events) = p.poll(30_000, 1, &|_| Some(1), &mut cid);
+        assert!(out2.is_empty(), "retry waits for retry.backoff.ms");
+        assert!(events.iter().any(|e| matches!(e, ProducerEvent::RequestTimedOut { .. })));
+        let (out3, _) = p.poll(30_100, 1, &|_| Some(1), &mut cid);
+        let seq_of = |o: &Outgoing| match &o.request {
+            Request::Produce { records, .. } => RecordBatch::decode(records).unwrap().0.base_sequence,
+            _ => -9,
+        };
+        assert_eq!(seq_of(&out[0]), 0);
+        assert_eq!(seq_of(&out3[0]), 0);
+        p.send(tp.clone(), vec!["d".into()], 30_100);
+        let (out4, _) = p.poll(30_100, 1, &|_| Some(1), &mut cid);
+        assert_eq!(seq_of(&out4[0]), 3);
+    }
+
+    #[test]
+    fn at_most_max_in_flight_requests_per_connection() {
+        let mut p = Producer::new(ProducerConfig::new("p"));
+        p.id_state = IdState::Ready;
+        p.producer_id = 1;
+        p.producer_epoch = 0;
+        let tp = TopicPartition::new("t", 0);
+        let mut cid = 1;
+        for i in 0..7 {
+            p.send(tp.clone(), vec![format!("v{i}")], 0);
+            p.open.clear();
+        }
+        let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+        assert_eq!(out.len(), 5);
+        assert_eq!(p.accumulator[&tp].len(), 2);
+    }
+}

@@ -1,0 +1,89 @@
+//! Kafka's error codes, by name (mirrors `org.apache.kafka.common.protocol.Errors`).
+//!
+//! Only the errors the playground can produce are listed; names, codes and the
+//! one-line messages are Kafka's, so a learner can search the real source for them.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! errors {
+    ($($variant:ident = $code:expr, $name:literal, $msg:literal, $retriable:expr;)*) => {
+        /// An error code carried in a response (`Errors` in Kafka).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Errors { $($variant),* }
+
+        impl Errors {
+            /// Every error the playground knows, in code order of declaration.
+            pub const ALL: &'static [Errors] = &[$(Errors::$variant),*];
+            /// The numeric code on the wire.
+            pub fn code(self) -> i16 { match self { $(Errors::$variant => $code),* } }
+            /// Kafka's constant name, e.g. `OUT_OF_ORDER_SEQUENCE_NUMBER`.
+            pub fn name(self) -> &'static str { match self { $(Errors::$variant => $name),* } }
+            /// Kafka's default message for the error.
+            pub fn message(self) -> &'static str { match self { $(Errors::$variant => $msg),* } }
+            /// Whether a client retries the request on its own (Kafka's `RetriableException`).
+            pub fn is_retriable(self) -> bool { match self { $(Errors::$variant => $retriable),* } }
+        }
+    };
+}
+
+errors! {
+    UnknownServerError = -1, "UNKNOWN_SERVER_ERROR", "The server experienced an unexpected error when processing the request.", false;
+    None = 0, "NONE", "", false;
+    CorruptMessage = 2, "CORRUPT_MESSAGE", "This message has failed its CRC checksum, exceeds the valid size, has a null key for a compacted topic, or is otherwise corrupt.", true;
+    UnknownTopicOrPartition = 3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.", true;
+    NotLeaderOrFollower = 6, "NOT_LEADER_OR_FOLLOWER", "For requests intended only for the leader, this error indicates that the broker is not the current leader.", true;
+    RequestTimedOut = 7, "REQUEST_TIMED_OUT", "The request timed out.", true;
+    MessageTooLarge = 10, "MESSAGE_TOO_LARGE", "The request included a message larger than the max message size the server will accept.", false;
+    RecordListTooLarge = 18, "RECORD_LIST_TOO_LARGE", "The request included message batch larger than the configured segment size on the server.", false;
+    NetworkException = 13, "NETWORK_EXCEPTION", "The server disconnected before a response was received.", true;
+    CoordinatorLoadInProgress = 14, "COORDINATOR_LOAD_IN_PROGRESS", "The coordinator is loading and hence can't process requests.", true;
+    CoordinatorNotAvailable = 15, "COORDINATOR_NOT_AVAILABLE", "The coordinator is not available.", true;
+    NotCoordinator = 16, "NOT_COORDINATOR", "This is not the correct coordinator.", true;
+    InvalidTopicException = 17, "INVALID_TOPIC_EXCEPTION", "The request attempted to perform an operation on an invalid topic.", false;
+    InvalidRequiredAcks = 21, "INVALID_REQUIRED_ACKS", "Produce request specified an invalid value for required acks.", false;
+    TopicAlreadyExists = 36, "TOPIC_ALREADY_EXISTS", "Topic with this name already exists.", false;
+    InvalidPartitions = 37, "INVALID_PARTITIONS", "Number of partitions is below 1.", false;
+    InvalidReplicationFactor = 38, "INVALID_REPLICATION_FACTOR", "Replication factor is below 1 or larger than the number of available brokers.", false;
+    InvalidConfig = 40, "INVALID_CONFIG", "Configuration is invalid.", false;
+    InvalidRequest = 42, "INVALID_REQUEST", "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.", false;
+    OutOfOrderSequenceNumber = 45, "OUT_OF_ORDER_SEQUENCE_NUMBER", "The broker received an out of order sequence number.", false;
+    DuplicateSequenceNumber = 46, "DUPLICATE_SEQUENCE_NUMBER", "The broker received a duplicate sequence number.", false;
+    InvalidProducerEpoch = 47, "INVALID_PRODUCER_EPOCH", "Producer attempted to produce with an old epoch.", false;
+    InvalidTxnState = 48, "INVALID_TXN_STATE", "The producer attempted a transactional operation in an invalid state.", false;
+    InvalidProducerIdMapping = 49, "INVALID_PRODUCER_ID_MAPPING", "The producer attempted to use a producer id which is not currently assigned to its transactional id.", false;
+    InvalidTransactionTimeout = 50, "INVALID_TRANSACTION_TIMEOUT", "The transaction timeout is larger than the maximum value allowed by the broker (as configured by transaction.max.timeout.ms).", false;
+    ConcurrentTransactions = 51, "CONCURRENT_TRANSACTIONS", "The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing.", true;
+    UnknownProducerId = 59, "UNKNOWN_PRODUCER_ID", "This exception is raised by the broker if it could not locate the producer metadata associated with the producerId in question. This could happen if, for instance, the producer's records were deleted because their retention time had elapsed. Once the last records of the producerId are removed, the producer's metadata is removed from the broker, and future appends by the producer will return this exception.", false;
+    UnsupportedCompressionType = 76, "UNSUPPORTED_COMPRESSION_TYPE", "The requesting client does not support the compression type of given partition.", false;
+    InvalidRecord = 87, "INVALID_RECORD", "This record has failed the validation on broker and hence will be rejected.", false;
+    ProducerFenced = 90, "PRODUCER_FENCED", "There is a newer producer with the same transactionalId which fences the current one.", false;
+}
+
+impl std::fmt::Display for Errors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}({})", self.name(), self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_codes_match_kafka() {
+        assert_eq!(Errors::OutOfOrderSequenceNumber.code(), 45);
+        assert_eq!(Errors::InvalidProducerEpoch.code(), 47);
+        assert_eq!(Errors::CoordinatorLoadInProgress.name(), "COORDINATOR_LOAD_IN_PROGRESS");
+        assert_eq!(Errors::OutOfOrderSequenceNumber.to_string(), "OUT_OF_ORDER_SEQUENCE_NUMBER(45)");
+        assert!(Errors::CoordinatorLoadInProgress.is_retriable());
+        assert!(!Errors::OutOfOrderSequenceNumber.is_retriable());
+    }
+
+    #[test]
+    fn codes_are_unique() {
+        let mut codes: Vec<i16> = Errors::ALL.iter().map(|e| e.code()).collect();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), Errors::ALL.len());
+    }
+}

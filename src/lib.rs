@@ -1,0 +1,15 @@
+//! eos-playground: a Kafka-style broker, transaction coordinator and clients in one
+//! deterministic world, for learning exactly-once semantics.
+//!
+//! Layers, from the bottom: [`fs`] (the in-memory disk) → [`record`] (Kafka's record
+//! batch v2 bytes) → [`log`] (segments, producer state, the partition log) →
+//! [`broker`] and [`client`] (sans-IO state machines) → [`sim`] (the world that moves
+//! messages) → [`scenario`] (the lesson language) → `cli` and `ui`.
+
+pub mod broker;
+pub mod client;
+pub mod errors;
+pub mod fs;
+pub mod log;
+pub mod record;
+pub mod sim;

@@ -1,0 +1,471 @@
+//! Producer state: what a partition remembers about each idempotent producer.
+//!
+//! Mirrors Kafka's `BatchMetadata`, `ProducerStateEntry`, the checks of
+//! `ProducerAppendInfo` and the snapshot file of `ProducerStateManager`
+//! (storage/internals/log). The checks run in Kafka's order: exact duplicate first,
+//! then the epoch, then the sequence.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::Serialize;
+
+use crate::errors::Errors;
+use crate::record::{crc32c, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
+
+/// How many recent batches a producer entry keeps for duplicate detection
+/// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`). The producer's
+/// `max.in.flight.requests.per.connection <= 5` is aligned with this number.
+pub const NUM_BATCHES_TO_RETAIN: usize = 5;
+
+/// The four numbers kept per batch (Kafka's `BatchMetadata`). The first sequence and
+/// first offset are derived, not stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchMetadata {
+    pub last_seq: i32,
+    pub last_offset: i64,
+    pub offset_delta: i32,
+    pub timestamp: i64,
+}
+
+impl BatchMetadata {
+    /// `DefaultRecordBatch.decrementSequence`: sequences wrap from `i32::MAX` to 0.
+    pub fn first_seq(&self) -> i32 {
+        decrement_sequence(self.last_seq, self.offset_delta)
+    }
+
+    pub fn first_offset(&self) -> i64 {
+        self.last_offset - i64::from(self.offset_delta)
+    }
+}
+
+/// Kafka's `DefaultRecordBatch.incrementSequence`.
+pub fn increment_sequence(sequence: i32, increment: i32) -> i32 {
+    if sequence > i32::MAX - increment {
+        increment - (i32::MAX - sequence) - 1
+    } else {
+        sequence + increment
+    }
+}
+
+/// Kafka's `DefaultRecordBatch.decrementSequence`.
+pub fn decrement_sequence(sequence: i32, decrement: i32) -> i32 {
+    if sequence < decrement {
+        i32::MAX - (decrement - sequence) + 1
+    } else {
+        sequence - decrement
+    }
+}
+
+/// Kafka's `inSequence`: the next batch must start right after the last one.
+pub fn in_sequence(last_seq: i32, next_seq: i32) -> bool {
+    i64::from(next_seq) == i64::from(last_seq) + 1 || (next_seq == 0 && last_seq == i32::MAX)
+}
+
+/// Everything a partition remembers about one producer id (Kafka's `ProducerStateEntry`).
+/// Simplified: no producer-id expiration (`producer.id.expiration.ms`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProducerStateEntry {
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub coordinator_epoch: i32,
+    pub last_timestamp: i64,
+    /// First offset of this producer's open transaction in the partition, if any.
+    pub current_txn_first_offset: Option<i64>,
+    /// The last batches, oldest first, at most [`NUM_BATCHES_TO_RETAIN`].
+    pub batch_metadata: VecDeque<BatchMetadata>,
+}
+
+impl ProducerStateEntry {
+    pub fn empty(producer_id: i64) -> Self {
+        ProducerStateEntry {
+            producer_id,
+            producer_epoch: NO_PRODUCER_EPOCH,
+            coordinator_epoch: -1,
+            last_timestamp: -1,
+            current_txn_first_offset: None,
+            batch_metadata: VecDeque::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.batch_metadata.is_empty()
+    }
+
+    pub fn first_seq(&self) -> i32 {
+        self.batch_metadata.front().map_or(NO_SEQUENCE, |b| b.first_seq())
+    }
+
+    pub fn last_seq(&self) -> i32 {
+        self.batch_metadata.back().map_or(NO_SEQUENCE, |b| b.last_seq)
+    }
+
+    pub fn last_data_offset(&self) -> i64 {
+        self.batch_metadata.back().map_or(-1, |b| b.last_offset)
+    }
+
+    /// A new epoch forgets the old epoch's batches (`maybeUpdateProducerEpoch`).
+    fn maybe_update_producer_epoch(&mut self, epoch: i16) {
+        if self.producer_epoch != epoch {
+            self.batch_metadata.clear();
+            self.producer_epoch = epoch;
+        }
+    }
+
+    /// `addBatchMetadata`: when the queue is full the oldest batch is dropped, and
+    /// a retry of that batch is no longer recognised as a duplicate.
+    pub fn add_batch(&mut self, epoch: i16, meta: BatchMetadata) {
+        self.maybe_update_producer_epoch(epoch);
+        if self.batch_metadata.len() == NUM_BATCHES_TO_RETAIN {
+            self.batch_metadata.pop_front();
+        }
+        self.last_timestamp = meta.timestamp;
+        self.batch_metadata.push_back(meta);
+    }
+
+    /// `findDuplicateBatch`: same epoch and exactly the same sequence range.
+    pub fn find_duplicate_batch(&self, batch: &RecordBatch) -> Option<BatchMetadata> {
+        if batch.producer_epoch != self.producer_epoch {
+            return None;
+        }
+        let (first, last) = (batch.base_sequence, batch.last_sequence());
+        self.batch_metadata
+            .iter()
+            .copied()
+            .find(|b| b.first_seq() == first && b.last_seq == last)
+    }
+}
+
+/// Why the broker refused a batch: Kafka's error plus the numbers a learner needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProducerCheckError {
+    pub error: Errors,
+    /// For OUT_OF_ORDER_SEQUENCE_NUMBER: the sequence the broker expected.
+    pub expected_seq: Option<i32>,
+    /// For INVALID_PRODUCER_EPOCH: the epoch the broker remembers.
+    pub current_epoch: Option<i16>,
+    /// Kafka's exception message, with our numbers.
+    pub message: String,
+}
+
+/// What the producer-state check decided for a client batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ProducerCheck {
+    /// Not a duplicate and in order: append it.
+    Append,
+    /// Already in the window: answer with the original offsets, write nothing.
+    Duplicate(BatchMetadata),
+}
+
+/// Per-partition producer state (Kafka's `ProducerStateManager`): the entries, the
+/// offset they are valid up to, and snapshots.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ProducerStateManager {
+    pub producers: BTreeMap<i64, ProducerStateEntry>,
+    /// The next offset not yet reflected in `producers` (`mapEndOffset`).
+    pub map_end_offset: i64,
+}
+
+impl ProducerStateManager {
+    pub fn last_entry(&self, producer_id: i64) -> Option<&ProducerStateEntry> {
+        self.producers.get(&producer_id)
+    }
+
+    /// The checks of `UnifiedLog.analyzeAndValidateProducerState` and
+    /// `ProducerAppendInfo` for a batch from a client, in Kafka's order.
+    pub fn check_client_batch(
+        &self,
+        batch: &RecordBatch,
+        offset: i64,
+        partition: &str,
+    ) -> Result<ProducerCheck, ProducerCheckError> {
+        let pid = batch.producer_id;
+        let empty = ProducerStateEntry::empty(pid);
+        let current = self.producers.get(&pid).unwrap_or(&empty);
+        // 1. Exact duplicate of one of the last five batches.
+        if let Some(dup) = current.find_duplicate_batch(batch) {
+            return Ok(ProducerCheck::Duplicate(dup));
+        }
+        // 2. checkProducerEpoch: an older epoch is a zombie.
+        let epoch = batch.producer_epoch;
+        if epoch < current.producer_epoch {
+            return Err(ProducerCheckError {
+                error: Errors::InvalidProducerEpoch,
+                expected_seq: None,
+                current_epoch: Some(current.producer_epoch),
+                message: format!(
+                    "Epoch of producer {pid} at offset {offset} in {partition} is {epoch}, which is smaller than the last seen epoch {}",
+                    current.producer_epoch
+                ),
+            });
+        }
+        // 3. checkSequence.
+        let first = batch.base_sequence;
+        if epoch != current.producer_epoch {
+            if first != 0 && current.producer_epoch != NO_PRODUCER_EPOCH {
+                return Err(ProducerCheckError {
+                    error: Errors::OutOfOrderSequenceNumber,
+                    expected_seq: Some(0),
+                    current_epoch: Some(current.producer_epoch),
+                    message: format!(
+                        "Invalid sequence number for new epoch of producer {pid} at offset {offset} in partition {partition}: {epoch} (request epoch), {first} (seq. number), {} (current producer epoch)",
+                        current.producer_epoch
+                    ),
+                });
+            }
+        } else {
+            let last = current.last_seq();
+            if !(current.producer_epoch == NO_PRODUCER_EPOCH || in_sequence(last, first)) {
+                return Err(ProducerCheckError {
+                    error: Errors::OutOfOrderSequenceNumber,
+                    expected_seq: Some(increment_sequence(last, 1)),
+                    current_epoch: Some(current.producer_epoch),
+                    message: format!(
+                        "Out of order sequence number for producer {pid} at offset {offset} in partition {partition}: {first} (incoming seq. number), {last} (current end sequence number)"
+                    ),
+                });
+            }
+        }
+        Ok(ProducerCheck::Append)
+    }
+
+    /// Records a batch that is now in the log (from a client, or read back while
+    /// rebuilding state). Control batches only move the epoch.
+    pub fn update(&mut self, batch: &RecordBatch) {
+        if batch.has_producer_id() {
+            let entry = self
+                .producers
+                .entry(batch.producer_id)
+                .or_insert_with(|| ProducerStateEntry::empty(batch.producer_id));
+            if batch.is_control() {
+                entry.maybe_update_producer_epoch(batch.producer_epoch);
+                entry.current_txn_first_offset = None;
+                if let Some((_, marker)) = batch.control_record() {
+                    entry.coordinator_epoch = marker.coordinator_epoch;
+                }
+            } else {
+                entry.add_batch(
+                    batch.producer_epoch,
+                    BatchMetadata {
+                        last_seq: batch.last_sequence(),
+                        last_offset: batch.last_offset(),
+                        offset_delta: batch.last_offset_delta,
+                        timestamp: batch.max_timestamp,
+                    },
+                );
+                if batch.is_transactional() && entry.current_txn_first_offset.is_none() {
+                    entry.current_txn_first_offset = Some(batch.base_offset);
+                }
+            }
+        }
+        self.map_end_offset = self.map_end_offset.max(batch.next_offset());
+    }
+
+    /// The snapshot file Kafka writes on roll and on clean shutdown
+    /// (`<offset>.snapshot`, `ProducerSnapshot` v1): version i16, CRC32C u32 over the
+    /// entries, then an i32 count of 46-byte entries. Like Kafka, only each producer's
+    /// **last** batch is kept, so a restored entry has a window of one batch.
+    pub fn snapshot_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(4 + self.producers.len() * 46);
+        let count = i32::try_from(self.producers.len()).unwrap_or(i32::MAX);
+        body.extend_from_slice(&count.to_be_bytes());
+        for entry in self.producers.values() {
+            let last = entry.batch_metadata.back();
+            body.extend_from_slice(&entry.producer_id.to_be_bytes());
+            body.extend_from_slice(&entry.producer_epoch.to_be_bytes());
+            body.extend_from_slice(&last.map_or(NO_SEQUENCE, |b| b.last_seq).to_be_bytes());
+            body.extend_from_slice(&last.map_or(-1i64, |b| b.last_offset).to_be_bytes());
+            body.extend_from_slice(&last.map_or(0i32, |b| b.offset_delta).to_be_bytes());
+            body.extend_from_slice(&entry.last_timestamp.to_be_bytes());
+            body.extend_from_slice(&entry.coordinator_epoch.to_be_bytes());
+            body.extend_from_slice(&entry.current_txn_first_offset.unwrap_or(-1).to_be_bytes());
+        }
+        let mut out = Vec::with_capacity(6 + body.len());
+        out.extend_from_slice(&1i16.to_be_bytes());
+        out.extend_from_slice(&crc32c::crc32c(&body).to_be_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Reads a snapshot written by [`snapshot_bytes`](Self::snapshot_bytes).
+    pub fn from_snapshot(bytes: &[u8], snapshot_offset: i64) -> Result<Self, String> {
+        let mut r = Reader { buf: bytes, pos: 0 };
+        let version = r.i16()?;
+        if version != 1 {
+            return Err(format!("unknown producer snapshot version {version}"));
+        }
+        let stored = r.u32()?;
+        let body = bytes.get(6..).unwrap_or_default();
+        let computed = crc32c::crc32c(body);
+        if stored != computed {
+            return Err(format!(
+                "snapshot CRC mismatch: stored {stored:#010x}, computed {computed:#010x}"
+            ));
+        }
+        let count = r.i32()?;
+        if count < 0 || (count as usize).saturating_mul(46) > body.len() {
+            return Err(format!("snapshot entry count {count} does not fit the file"));
+        }
+        let mut manager = ProducerStateManager { producers: BTreeMap::new(), map_end_offset: snapshot_offset };
+        for _ in 0..count {
+            let producer_id = r.i64()?;
+            let producer_epoch = r.i16()?;
+            let last_seq = r.i32()?;
+            let last_offset = r.i64()?;
+            let offset_delta = r.i32()?;
+            let timestamp = r.i64()?;
+            let coordinator_epoch = r.i32()?;
+            let txn_first = r.i64()?;
+            let mut entry = ProducerStateEntry::empty(producer_id);
+            entry.producer_epoch = producer_epoch;
+            entry.coordinator_epoch = coordinator_epoch;
+            entry.last_timestamp = timestamp;
+            entry.current_txn_first_offset = (txn_first >= 0).then_some(txn_first);
+            if last_offset >= 0 {
+                entry.batch_metadata.push_back(BatchMetadata { last_seq, last_offset, offset_delta, timestamp });
+            }
+            manager.producers.insert(producer_id, entry);
+        }
+        Ok(manager)
+    }
+}
+
+/// A bounds-checked big-endian reader: snapshot bytes come from the disk and may be corrupt.
+struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let end = self.pos.checked_add(N).ok_or("overflow")?;
+        let slice = self
+            .buf
+            .get(self.pos..end)
+            .ok_or_else(|| format!("snapshot truncated at byte {}", self.pos))?;
+        self.pos = end;
+        let mut out = [0u8; N];
+        out.copy_from_slice(slice);
+        Ok(out)
+    }
+    fn i16(&mut self) -> Result<i16, String> {
+        self.take::<2>().map(i16::from_be_bytes)
+    }
+    fn i32(&mut self) -> Result<i32, String> {
+        self.take::<4>().map(i32::from_be_bytes)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        self.take::<4>().map(u32::from_be_bytes)
+    }
+    fn i64(&mut self) -> Result<i64, String> {
+        self.take::<8>().map(i64::from_be_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch(pid: i64, epoch: i16, seq: i32, n: usize, base_offset: i64) -> RecordBatch {
+        let kvs = (0..n).map(|i| (None, Some(vec![b'a' + i as u8]))).collect();
+        RecordBatch::new_data(base_offset, pid, epoch, seq, false, 0, kvs)
+    }
+
+    fn apply(m: &mut ProducerStateManager, b: &RecordBatch) -> Result<ProducerCheck, ProducerCheckError> {
+        let r = m.check_client_batch(b, b.base_offset, "t-0");
+        if let Ok(ProducerCheck::Append) = r {
+            m.update(b);
+        }
+        r
+    }
+
+    #[test]
+    fn a_producer_without_state_may_start_anywhere() {
+        let mut m = ProducerStateManager::default();
+        assert_eq!(apply(&mut m, &batch(7, 0, 42, 1, 0)), Ok(ProducerCheck::Append));
+    }
+
+    #[test]
+    fn exact_duplicate_returns_the_original_offsets() {
+        let mut m = ProducerStateManager::default();
+        apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
+        let again = batch(0, 0, 0, 3, 3);
+        match apply(&mut m, &again).unwrap() {
+            ProducerCheck::Duplicate(meta) => {
+                assert_eq!((meta.first_offset(), meta.last_offset), (0, 2));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_partial_overlap_is_not_a_duplicate() {
+        let mut m = ProducerStateManager::default();
+        apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
+        let err = apply(&mut m, &batch(0, 0, 1, 2, 3)).unwrap_err();
+        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+        assert_eq!(err.expected_seq, Some(3));
+    }
+
+    #[test]
+    fn a_gap_is_out_of_order() {
+        let mut m = ProducerStateManager::default();
+        apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
+        let err = apply(&mut m, &batch(0, 0, 5, 1, 3)).unwrap_err();
+        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+        assert_eq!(err.expected_seq, Some(3));
+    }
+
+    #[test]
+    fn the_window_keeps_five_batches() {
+        let mut m = ProducerStateManager::default();
+        for i in 0..6 {
+            apply(&mut m, &batch(0, 0, i * 3, 3, i64::from(i) * 3)).unwrap();
+        }
+        assert_eq!(m.last_entry(0).unwrap().batch_metadata.len(), NUM_BATCHES_TO_RETAIN);
+        // The oldest batch (0..2) slid out: its retry is now out of order, not a duplicate.
+        let err = apply(&mut m, &batch(0, 0, 0, 3, 18)).unwrap_err();
+        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+        assert_eq!(err.expected_seq, Some(18));
+    }
+
+    #[test]
+    fn an_older_epoch_is_fenced_and_a_new_epoch_starts_at_zero() {
+        let mut m = ProducerStateManager::default();
+        apply(&mut m, &batch(0, 1, 0, 1, 0)).unwrap();
+        assert_eq!(apply(&mut m, &batch(0, 0, 1, 1, 1)).unwrap_err().error, Errors::InvalidProducerEpoch);
+        let err = apply(&mut m, &batch(0, 2, 5, 1, 1)).unwrap_err();
+        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+        assert_eq!(err.expected_seq, Some(0));
+        assert_eq!(apply(&mut m, &batch(0, 2, 0, 1, 1)), Ok(ProducerCheck::Append));
+        assert_eq!(m.last_entry(0).unwrap().batch_metadata.len(), 1, "a new epoch forgets the old window");
+    }
+
+    #[test]
+    fn sequences_wrap_after_i32_max() {
+        assert!(in_sequence(i32::MAX, 0));
+        assert!(!in_sequence(i32::MAX, 1));
+        assert_eq!(increment_sequence(i32::MAX - 1, 3), 1);
+        assert_eq!(decrement_sequence(1, 3), i32::MAX - 1);
+        let mut m = ProducerStateManager::default();
+        apply(&mut m, &batch(0, 0, i32::MAX - 1, 2, 0)).unwrap();
+        assert_eq!(apply(&mut m, &batch(0, 0, 0, 1, 2)), Ok(ProducerCheck::Append));
+    }
+
+    #[test]
+    fn snapshot_keeps_only_the_last_batch() {
+        let mut m = ProducerStateManager::default();
+        for i in 0..5 {
+            apply(&mut m, &batch(1000, 0, i, 1, i64::from(i))).unwrap();
+        }
+        let bytes = m.snapshot_bytes();
+        assert_eq!(bytes.len(), 2 + 4 + 4 + 46);
+        let restored = ProducerStateManager::from_snapshot(&bytes, 5).unwrap();
+        let entry = restored.last_entry(1000).unwrap();
+        assert_eq!(entry.batch_metadata.len(), 1);
+        assert_eq!(entry.last_seq(), 4);
+        let mut corrupt = bytes.clone();
+        corrupt[10] ^= 1;
+        assert!(ProducerStateManager::from_snapshot(&corrupt, 5).is_err());
+        assert!(ProducerStateManager::from_snapshot(&bytes[..9], 5).is_err());
+    }
+}

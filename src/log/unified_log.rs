@@ -1,0 +1,513 @@
+//! The partition log (Kafka's `UnifiedLog` with its `LocalLog`): segments on the
+//! in-memory disk, producer state, the log end offset (LEO) and high watermark (HW),
+//! roll, producer snapshots, and recovery when a broker starts.
+//!
+//! Simplified: one replica per partition (the HW follows the LEO as soon as a write
+//! lands, as with `acks=all` and an ISR of one); no retention or compaction.
+
+use serde::Serialize;
+
+use super::producer_state::{BatchMetadata, ProducerCheck, ProducerCheckError, ProducerStateManager};
+use super::segment::{file_name, offset_from_file_name, LogSegment};
+use crate::errors::Errors;
+use crate::fs::{FsError, MemFs};
+use crate::record::{decode_all, set_base_offset, RecordBatch};
+
+/// The log settings a learner can change (Kafka's `LogConfig`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogConfig {
+    /// `segment.bytes`: roll to a new segment when the next batch would not fit.
+    pub segment_bytes: u64,
+    /// `index.interval.bytes`: bytes between two offset-index entries.
+    pub index_interval_bytes: u64,
+    /// `max.message.bytes`: the largest batch the broker accepts.
+    pub max_message_bytes: u64,
+    /// Playground switch (not a Kafka config): write producer-state snapshots. Off
+    /// shows the limit of a broker that rebuilds from its last segment only.
+    pub producer_snapshots: bool,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            segment_bytes: 1024 * 1024 * 1024,
+            index_interval_bytes: 4096,
+            max_message_bytes: 1_048_588,
+            producer_snapshots: true,
+        }
+    }
+}
+
+/// A partition of a topic, named like Kafka's folders: `orders-0`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub struct TopicPartition {
+    pub topic: String,
+    pub partition: i32,
+}
+
+impl TopicPartition {
+    pub fn new(topic: impl Into<String>, partition: i32) -> Self {
+        TopicPartition { topic: topic.into(), partition }
+    }
+
+    /// Parses `topic-3` (the last `-N` is the partition).
+    pub fn parse(s: &str) -> Option<Self> {
+        let (topic, p) = s.rsplit_once('-')?;
+        let partition: i32 = p.parse().ok()?;
+        (!topic.is_empty() && partition >= 0).then(|| TopicPartition::new(topic, partition))
+    }
+}
+
+impl std::fmt::Display for TopicPartition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.topic, self.partition)
+    }
+}
+
+/// What happened to a batch handed to [`UnifiedLog::append_as_leader`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum AppendOutcome {
+    /// Written at these offsets.
+    Appended { first_offset: i64, last_offset: i64, position: u64 },
+    /// A retry of a batch in the window: nothing written, the original offsets returned.
+    Duplicate(BatchMetadata),
+}
+
+/// The result of a successful append (Kafka's `LogAppendInfo`, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogAppendInfo {
+    pub outcome: AppendOutcome,
+    /// Set when this append rolled a new segment (its base offset).
+    pub rolled_segment: Option<i64>,
+    /// The snapshot file written by that roll, if any.
+    pub snapshot_written: Option<String>,
+}
+
+impl LogAppendInfo {
+    pub fn first_offset(&self) -> i64 {
+        match &self.outcome {
+            AppendOutcome::Appended { first_offset, .. } => *first_offset,
+            AppendOutcome::Duplicate(m) => m.first_offset(),
+        }
+    }
+}
+
+/// Why an append was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum AppendError {
+    /// Refused by the producer-state checks (sequence or epoch).
+    Producer(ProducerCheckError),
+    /// Refused before the producer checks: bad batch, too large, or a disk error.
+    Invalid { error: Errors, message: String },
+}
+
+impl AppendError {
+    pub fn error(&self) -> Errors {
+        match self {
+            AppendError::Producer(e) => e.error,
+            AppendError::Invalid { error, .. } => *error,
+        }
+    }
+    pub fn message(&self) -> &str {
+        match self {
+            AppendError::Producer(e) => &e.message,
+            AppendError::Invalid { message, .. } => message,
+        }
+    }
+}
+
+fn storage_error(e: FsError) -> AppendError {
+    AppendError::Invalid { error: Errors::UnknownServerError, message: format!("storage: {e}") }
+}
+
+/// What a broker start found and rebuilt (shown to the learner after a restart).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RecoveryReport {
+    pub segments: Vec<i64>,
+    /// Offset of the snapshot the producer state was loaded from.
+    pub snapshot_loaded: Option<i64>,
+    /// Segments read to rebuild producer state after the snapshot (or without one).
+    pub replayed_segments: Vec<i64>,
+    pub replayed_batches: usize,
+    /// Bytes cut from the end of a segment that held a torn or corrupt batch.
+    pub truncated_bytes: u64,
+    pub log_end_offset: i64,
+}
+
+/// One partition's log on one broker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnifiedLog {
+    pub topic_partition: TopicPartition,
+    /// The partition folder, e.g. `/broker-1/data/orders-0`.
+    pub dir: String,
+    pub config: LogConfig,
+    pub segments: Vec<LogSegment>,
+    pub producer_state: ProducerStateManager,
+    pub log_start_offset: i64,
+    pub log_end_offset: i64,
+    pub high_watermark: i64,
+}
+
+impl UnifiedLog {
+    /// Creates an empty log with its first segment's files.
+    pub fn create(fs: &mut MemFs, dir: &str, tp: TopicPartition, config: LogConfig) -> Result<Self, FsError> {
+        fs.create_dir_all(dir)?;
+        let first = LogSegment::new(0);
+        first.create_files(fs, dir)?;
+        Ok(UnifiedLog {
+            topic_partition: tp,
+            dir: dir.to_string(),
+            config,
+            segments: vec![first],
+            producer_state: ProducerStateManager::default(),
+            log_start_offset: 0,
+            log_end_offset: 0,
+            high_watermark: 0,
+        })
+    }
+
+    fn active(&self) -> Option<&LogSegment> {
+        self.segments.last()
+    }
+
+    /// The path of a producer snapshot taken at `offset`.
+    pub fn snapshot_path(&self, offset: i64) -> String {
+        format!("{}/{}", self.dir, file_name(offset, ".snapshot"))
+    }
+
+    /// `UnifiedLog.append` for a batch from a client (`AppendOrigin.CLIENT`): validate,
+    /// check producer state, roll if the batch does not fit, assign offsets, write.
+    pub fn append_as_leader(
+        &mut self,
+        fs: &mut MemFs,
+        mut batch: RecordBatch,
+        now_ms: i64,
+    ) -> Result<LogAppendInfo, AppendError> {
+        let _ = now_ms;
+        if batch.is_control() {
+            return Err(AppendError::Invalid {
+                error: Errors::InvalidRecord,
+                message: "Clients are not allowed to write control records".into(),
+            });
+        }
+        let size = batch.size_in_bytes() as u64;
+        if size > self.config.max_message_bytes {
+            return Err(AppendError::Invalid {
+                error: Errors::MessageTooLarge,
+                message: format!(
+                    "The batch is {size} bytes, larger than max.message.bytes ({})",
+                    self.config.max_message_bytes
+                ),
+            });
+        }
+        if size > self.config.segment_bytes {
+            return Err(AppendError::Invalid {
+                error: Errors::RecordListTooLarge,
+                message: format!(
+                    "The batch is {size} bytes, larger than segment.bytes ({})",
+                    self.config.segment_bytes
+                ),
+            });
+        }
+        if batch.has_producer_id() {
+            let tp = self.topic_partition.to_string();
+            match self.producer_state.check_client_batch(&batch, self.log_end_offset, &tp) {
+                Ok(ProducerCheck::Duplicate(meta)) => {
+                    return Ok(LogAppendInfo {
+                        outcome: AppendOutcome::Duplicate(meta),
+                        rolled_segment: None,
+                        snapshot_written: None,
+                    })
+                }
+                Ok(ProducerCheck::Append) => {}
+                Err(e) => return Err(AppendError::Producer(e)),
+            }
+        }
+        batch.base_offset = self.log_end_offset;
+        let (rolled_segment, snapshot_written) = self.maybe_roll(fs, size).map_err(storage_error)?;
+        let info = self.write_batch(fs, &batch).map_err(storage_error)?;
+        Ok(LogAppendInfo { outcome: info, rolled_segment, snapshot_written })
+    }
+
+    /// Writes a batch whose offsets are already assigned and updates producer state.
+    fn write_batch(&mut self, fs: &mut MemFs, batch: &RecordBatch) -> Result<AppendOutcome, FsError> {
+        let mut bytes = batch.encode();
+        let _ = set_base_offset(&mut bytes, batch.base_offset);
+        let interval = self.config.index_interval_bytes;
+        let dir = self.dir.clone();
+        let segment = match self.segments.last_mut() {
+            Some(s) => s,
+            None => return Err(FsError::NotFound(dir)),
+        };
+        let position = segment.append(fs, &dir, &bytes, batch.last_offset(), batch.max_timestamp, interval)?;
+        self.producer_state.update(batch);
+        self.log_end_offset = batch.next_offset();
+        // One replica: the write is on every in-sync replica at once.
+        self.high_watermark = self.log_end_offset;
+        Ok(AppendOutcome::Appended { first_offset: batch.base_offset, last_offset: batch.last_offset(), position })
+    }
+
+    /// `maybeRoll`: a new segment when the batch would not fit in the active one.
+    fn maybe_roll(&mut self, fs: &mut MemFs, batch_size: u64) -> Result<(Option<i64>, Option<String>), FsError> {
+        let size = self.active().map_or(0, |s| s.size);
+        if size == 0 || size + batch_size <= self.config.segment_bytes {
+            return Ok((None, None));
+        }
+        self.roll(fs).map(|(base, snap)| (Some(base), snap))
+    }
+
+    /// `roll`: close the active segment's time index, snapshot producer state at the
+    /// new base offset (as Kafka does on every roll), start a new segment.
+    pub fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
+        let dir = self.dir.clone();
+        if let Some(active) = self.segments.last_mut() {
+            active.maybe_append_time_index(fs, &dir)?;
+        }
+        let base = self.log_end_offset;
+        let snapshot = self.take_snapshot(fs)?;
+        let segment = LogSegment::new(base);
+        segment.create_files(fs, &dir)?;
+        self.segments.push(segment);
+        Ok((base, snapshot))
+    }
+
+    /// Writes `<LEO>.snapshot` if snapshots are on.
+    pub fn take_snapshot(&mut self, fs: &mut MemFs) -> Result<Option<String>, FsError> {
+        if !self.config.producer_snapshots {
+            return Ok(None);
+        }
+        self.producer_state.map_end_offset = self.log_end_offset;
+        let path = self.snapshot_path(self.log_end_offset);
+        fs.write(&path, &self.producer_state.snapshot_bytes())?;
+        Ok(Some(path))
+    }
+
+    /// A clean shutdown: Kafka snapshots producer state at the log end so the next
+    /// start need not scan the log.
+    pub fn close(&mut self, fs: &mut MemFs) -> Result<Option<String>, FsError> {
+        let dir = self.dir.clone();
+        if let Some(active) = self.segments.last_mut() {
+            active.maybe_append_time_index(fs, &dir)?;
+        }
+        self.take_snapshot(fs)
+    }
+
+    /// Opens a log from its folder, as a starting broker does: find the segments,
+    /// recover torn writes at the end, then rebuild producer state — from the latest
+    /// snapshot plus the log after it, or (snapshots off) from the last segment only.
+    pub fn open(
+        fs: &mut MemFs,
+        dir: &str,
+        tp: TopicPartition,
+        config: LogConfig,
+    ) -> Result<(Self, RecoveryReport), FsError> {
+        let names = fs.list_dir(dir)?;
+        let mut bases: Vec<i64> = names
+            .iter()
+            .filter_map(|n| offset_from_file_name(n))
+            .filter(|(_, suffix)| *suffix == ".log")
+            .map(|(o, _)| o)
+            .collect();
+        bases.sort_unstable();
+        if bases.is_empty() {
+            let log = UnifiedLog::create(fs, dir, tp, config)?;
+            return Ok((log, RecoveryReport { segments: vec![0], ..Default::default() }));
+        }
+        let mut report = RecoveryReport { segments: bases.clone(), ..Default::default() };
+        let mut segments = Vec::new();
+        let mut all_batches: Vec<(usize, RecordBatch)> = Vec::new();
+        for (i, base) in bases.iter().enumerate() {
+            let mut seg = LogSegment::new(*base);
+            let path = seg.log_path(dir);
+            let bytes = fs.read(&path)?.to_vec();
+            let (batches, valid_len) = decode_valid_prefix(&bytes);
+            if valid_len < bytes.len() as u64 {
+                report.truncated_bytes += bytes.len() as u64 - valid_len;
+                fs.truncate(&path, valid_len)?;
+            }
+            seg.size = valid_len;
+            for b in &batches {
+                if b.max_timestamp > seg.max_timestamp_so_far {
+                    seg.max_timestamp_so_far = b.max_timestamp;
+                    seg.offset_of_max_timestamp = b.last_offset();
+                }
+                seg.next_offset = b.next_offset();
+            }
+            // Index entries already on disk stand; new appends continue the interval.
+            seg.last_indexed_timestamp = seg.max_timestamp_so_far;
+            all_batches.extend(batches.into_iter().map(|b| (i, b)));
+            segments.push(seg);
+        }
+        let log_end_offset = segments.last().map_or(0, |s| s.next_offset);
+        let mut producer_state = ProducerStateManager::default();
+        let mut replay_from = 0i64;
+        if config.producer_snapshots {
+            let latest = names
+                .iter()
+                .filter_map(|n| offset_from_file_name(n))
+                .filter(|(o, suffix)| *suffix == ".snapshot" && *o <= log_end_offset)
+                .map(|(o, _)| o)
+                .max();
+            if let Some(offset) = latest {
+                let path = format!("{dir}/{}", file_name(offset, ".snapshot"));
+                if let Ok(state) = ProducerStateManager::from_snapshot(fs.read(&path)?, offset) {
+                    producer_state = state;
+                    replay_from = offset;
+                    report.snapshot_loaded = Some(offset);
+                }
+            }
+        } else {
+            // Without snapshots, only the active segment is scanned.
+            replay_from = segments.last().map_or(0, |s| s.base_offset);
+        }
+        let mut replayed = std::collections::BTreeSet::new();
+        for (i, batch) in &all_batches {
+            if batch.base_offset >= replay_from {
+                producer_state.update(batch);
+                report.replayed_batches += 1;
+                if let Some(seg) = segments.get(*i) {
+                    replayed.insert(seg.base_offset);
+                }
+            }
+        }
+        producer_state.map_end_offset = log_end_offset;
+        report.replayed_segments = replayed.into_iter().collect();
+        report.log_end_offset = log_end_offset;
+        let log = UnifiedLog {
+            topic_partition: tp,
+            dir: dir.to_string(),
+            config,
+            segments,
+            producer_state,
+            log_start_offset: bases.first().copied().unwrap_or(0),
+            log_end_offset,
+            high_watermark: log_end_offset,
+        };
+        Ok((log, report))
+    }
+
+    /// Every batch in the log with its segment and byte position, read from disk.
+    pub fn read_all(&self, fs: &MemFs) -> Vec<StoredBatch> {
+        let mut out = Vec::new();
+        for seg in &self.segments {
+            let Ok(bytes) = fs.read(&seg.log_path(&self.dir)) else { continue };
+            if let Ok(batches) = decode_all(bytes) {
+                for (position, batch) in batches {
+                    let end = (position as usize).saturating_add(batch.size_in_bytes());
+                    let raw = bytes.get(position as usize..end).unwrap_or_default().to_vec();
+                    out.push(StoredBatch { segment: seg.base_offset, position, batch, raw });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A batch as it sits on disk, with its raw bytes for the header view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredBatch {
+    pub segment: i64,
+    pub position: u64,
+    pub batch: RecordBatch,
+    pub raw: Vec<u8>,
+}
+
+/// The batches that decode cleanly from the start of a segment, and their byte length;
+/// what follows the first bad batch is a torn write that recovery cuts off.
+fn decode_valid_prefix(bytes: &[u8]) -> (Vec<RecordBatch>, u64) {
+    let mut batches = Vec::new();
+    let mut pos = 0usize;
+    while pos < bytes.len() {
+        match RecordBatch::decode(bytes.get(pos..).unwrap_or_default()) {
+            Ok((batch, used)) => {
+                batches.push(batch);
+                pos += used;
+            }
+            Err(_) => break,
+        }
+    }
+    (batches, pos as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
+        let kvs = values.iter().map(|v| (None, Some(v.as_bytes().to_vec()))).collect();
+        RecordBatch::new_data(0, pid, 0, seq, false, 1_700_000_000_000, kvs)
+    }
+
+    fn new_log(fs: &mut MemFs, config: LogConfig) -> UnifiedLog {
+        UnifiedLog::create(fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap()
+    }
+
+    #[test]
+    fn offsets_are_assigned_and_duplicates_write_nothing() {
+        let mut fs = MemFs::new();
+        let mut log = new_log(&mut fs, LogConfig::default());
+        let a = log.append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0).unwrap();
+        assert_eq!(a.first_offset(), 0);
+        let size = fs.len("/b/data/t-0/00000000000000000000.log").unwrap();
+        let dup = log.append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0).unwrap();
+        assert!(matches!(dup.outcome, AppendOutcome::Duplicate(_)));
+        assert_eq!(dup.first_offset(), 0);
+        assert_eq!(log.log_end_offset, 3);
+        assert_eq!(fs.len("/b/data/t-0/00000000000000000000.log").unwrap(), size);
+        let err = log.append_as_leader(&mut fs, data(0, 5, &["x"]), 0).unwrap_err();
+        assert_eq!(err.error(), Errors::OutOfOrderSequenceNumber);
+        let b = log.append_as_leader(&mut fs, data(0, 3, &["d"]), 0).unwrap();
+        assert_eq!(b.first_offset(), 3);
+        let stored = log.read_all(&fs);
+        assert_eq!(stored.len(), 2);
+        assert_eq!(stored[1].batch.base_offset, 3);
+    }
+
+    #[test]
+    fn small_segments_roll_and_snapshot() {
+        let mut fs = MemFs::new();
+        let config = LogConfig { segment_bytes: 256, ..LogConfig::default() };
+        let mut log = new_log(&mut fs, config);
+        let payload = "x".repeat(80);
+        for seq in 0..3 {
+            log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0).unwrap();
+        }
+        assert_eq!(log.segments.iter().map(|s| s.base_offset).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert!(fs.exists("/b/data/t-0/00000000000000000002.snapshot"));
+    }
+
+    #[test]
+    fn restart_rebuilds_from_snapshot_or_last_segment() {
+        for snapshots in [false, true] {
+            let mut fs = MemFs::new();
+            let config = LogConfig { segment_bytes: 256, producer_snapshots: snapshots, ..LogConfig::default() };
+            let mut log = new_log(&mut fs, config.clone());
+            let payload = "x".repeat(80);
+            for seq in 0..8 {
+                log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0).unwrap();
+            }
+            assert_eq!(log.segments.len(), 8);
+            assert_eq!(log.producer_state.last_entry(1000).unwrap().batch_metadata.len(), 5);
+            log.close(&mut fs).unwrap();
+            let (reopened, report) =
+                UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap();
+            assert_eq!(reopened.log_end_offset, 8);
+            let window = &reopened.producer_state.last_entry(1000).unwrap().batch_metadata;
+            assert_eq!(window.len(), 1, "snapshots={snapshots}");
+            assert_eq!(window[0].last_seq, 7);
+            assert_eq!(report.snapshot_loaded, snapshots.then_some(8));
+        }
+    }
+
+    #[test]
+    fn recovery_cuts_a_torn_write() {
+        let mut fs = MemFs::new();
+        let mut log = new_log(&mut fs, LogConfig::default());
+        log.append_as_leader(&mut fs, data(0, 0, &["a"]), 0).unwrap();
+        fs.append("/b/data/t-0/00000000000000000000.log", &[0, 0, 0, 9, 1]).unwrap();
+        let (reopened, report) =
+            UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), LogConfig::default()).unwrap();
+        assert_eq!(report.truncated_bytes, 5);
+        assert_eq!(reopened.log_end_offset, 1);
+    }
+}

@@ -1,0 +1,231 @@
+//! Zig-zag variable-length integers, as in Kafka's `ByteUtils`
+//! (`writeVarint`/`readVarint`/`writeVarlong`/`readVarlong`): 7 bits per byte,
+//! least significant group first, high bit = "more bytes follow".
+//!
+//! Decoding is slightly stricter than Kafka: bits that would not fit in the
+//! 32/64-bit result (only possible in the last byte) are an error instead of
+//! being silently dropped. Non-minimal encodings (e.g. `80 00`) are accepted,
+//! as Kafka does.
+
+use super::error::RecordError;
+
+/// Longest encoding of a 32-bit varint.
+pub const MAX_VARINT_LEN: usize = 5;
+/// Longest encoding of a 64-bit varlong.
+pub const MAX_VARLONG_LEN: usize = 10;
+
+fn zigzag32(v: i32) -> u32 {
+    ((v << 1) ^ (v >> 31)) as u32
+}
+
+fn unzigzag32(u: u32) -> i32 {
+    ((u >> 1) as i32) ^ -((u & 1) as i32)
+}
+
+fn zigzag64(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag64(u: u64) -> i64 {
+    ((u >> 1) as i64) ^ -((u & 1) as i64)
+}
+
+/// Appends an unsigned varint (Kafka's `writeUnsignedVarint`, also used by
+/// the flexible protocol versions for compact lengths).
+pub fn encode_unsigned_varint(mut value: u32, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push(((value as u8) & 0x7F) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+fn encode_unsigned_varlong(mut value: u64, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push(((value as u8) & 0x7F) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Appends a zig-zag varint (Kafka's `writeVarint`).
+pub fn encode_varint(value: i32, out: &mut Vec<u8>) {
+    encode_unsigned_varint(zigzag32(value), out);
+}
+
+/// Appends a zig-zag varlong (Kafka's `writeVarlong`).
+pub fn encode_varlong(value: i64, out: &mut Vec<u8>) {
+    encode_unsigned_varlong(zigzag64(value), out);
+}
+
+/// Reads an unsigned varint of at most `max_len` bytes whose value fits in `bits` bits.
+fn decode_unsigned(buf: &[u8], max_len: usize, bits: u32) -> Result<(u64, usize), RecordError> {
+    let mut value: u64 = 0;
+    for i in 0..max_len {
+        let Some(&byte) = buf.get(i) else {
+            return Err(RecordError::Truncated {
+                needed: i + 1,
+                available: buf.len(),
+            });
+        };
+        let shift = 7 * i as u32;
+        let payload = u64::from(byte & 0x7F);
+        if i + 1 == max_len {
+            // The last byte may only carry the bits that are left, and no
+            // continuation bit.
+            let room = bits - shift;
+            if byte & 0x80 != 0 || payload >> room != 0 {
+                return Err(RecordError::InvalidRecord(format!(
+                    "varint longer than {max_len} bytes or wider than {bits} bits"
+                )));
+            }
+        }
+        value |= payload << shift;
+        if byte & 0x80 == 0 {
+            return Ok((value, i + 1));
+        }
+    }
+    // Unreachable: the last iteration either returns or errors.
+    Err(RecordError::InvalidRecord(format!(
+        "varint longer than {max_len} bytes"
+    )))
+}
+
+/// Reads an unsigned varint; returns the value and the bytes consumed.
+pub fn decode_unsigned_varint(buf: &[u8]) -> Result<(u32, usize), RecordError> {
+    let (v, n) = decode_unsigned(buf, MAX_VARINT_LEN, 32)?;
+    Ok((v as u32, n))
+}
+
+/// Reads a zig-zag varint; returns the value and the bytes consumed.
+/// Truncated if `buf` ends mid-number, InvalidRecord if it is overlong.
+pub fn decode_varint(buf: &[u8]) -> Result<(i32, usize), RecordError> {
+    let (v, n) = decode_unsigned(buf, MAX_VARINT_LEN, 32)?;
+    Ok((unzigzag32(v as u32), n))
+}
+
+/// Reads a zig-zag varlong; returns the value and the bytes consumed.
+pub fn decode_varlong(buf: &[u8]) -> Result<(i64, usize), RecordError> {
+    let (v, n) = decode_unsigned(buf, MAX_VARLONG_LEN, 64)?;
+    Ok((unzigzag64(v), n))
+}
+
+fn unsigned_size(mut value: u64) -> usize {
+    let mut n = 1;
+    while value >= 0x80 {
+        value >>= 7;
+        n += 1;
+    }
+    n
+}
+
+/// Encoded size of a zig-zag varint (Kafka's `sizeOfVarint`).
+pub fn size_of_varint(value: i32) -> usize {
+    unsigned_size(u64::from(zigzag32(value)))
+}
+
+/// Encoded size of a zig-zag varlong (Kafka's `sizeOfVarlong`).
+pub fn size_of_varlong(value: i64) -> usize {
+    unsigned_size(zigzag64(value))
+}
+
+/// Encoded size of an unsigned varint.
+pub fn size_of_unsigned_varint(value: u32) -> usize {
+    unsigned_size(u64::from(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc32(v: i32) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_varint(v, &mut out);
+        out
+    }
+
+    fn enc64(v: i64) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_varlong(v, &mut out);
+        out
+    }
+
+    #[test]
+    fn known_encodings() {
+        assert_eq!(enc32(0), [0x00]);
+        assert_eq!(enc32(-1), [0x01]);
+        assert_eq!(enc32(1), [0x02]);
+        assert_eq!(enc32(-64), [0x7F]);
+        assert_eq!(enc32(64), [0x80, 0x01]);
+        assert_eq!(enc32(300), [0xD8, 0x04]);
+        assert_eq!(enc32(i32::MAX), [0xFE, 0xFF, 0xFF, 0xFF, 0x0F]);
+        assert_eq!(enc32(i32::MIN), [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]);
+        assert_eq!(enc64(i64::MIN).len(), 10);
+        assert_eq!(*enc64(i64::MIN).last().unwrap(), 0x01);
+    }
+
+    #[test]
+    fn round_trips_and_sizes() {
+        for v in [0, 1, -1, 63, -64, 64, -65, 8191, 8192, i32::MAX, i32::MIN] {
+            let e = enc32(v);
+            assert_eq!(decode_varint(&e), Ok((v, e.len())));
+            assert_eq!(size_of_varint(v), e.len());
+        }
+        for v in [0, 1, -1, i64::from(i32::MAX) + 1, i64::MAX, i64::MIN] {
+            let e = enc64(v);
+            assert_eq!(decode_varlong(&e), Ok((v, e.len())));
+            assert_eq!(size_of_varlong(v), e.len());
+        }
+        for v in [0u32, 127, 128, u32::MAX] {
+            let mut e = Vec::new();
+            encode_unsigned_varint(v, &mut e);
+            assert_eq!(decode_unsigned_varint(&e), Ok((v, e.len())));
+            assert_eq!(size_of_unsigned_varint(v), e.len());
+        }
+    }
+
+    #[test]
+    fn decode_ignores_trailing_bytes() {
+        assert_eq!(decode_varint(&[0x02, 0xFF, 0xFF]), Ok((1, 1)));
+    }
+
+    #[test]
+    fn truncation_is_reported() {
+        assert_eq!(
+            decode_varint(&[]),
+            Err(RecordError::Truncated {
+                needed: 1,
+                available: 0
+            })
+        );
+        assert_eq!(
+            decode_varint(&[0x80, 0x80]),
+            Err(RecordError::Truncated {
+                needed: 3,
+                available: 2
+            })
+        );
+    }
+
+    #[test]
+    fn overlong_is_rejected() {
+        assert!(matches!(
+            decode_varint(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00]),
+            Err(RecordError::InvalidRecord(_))
+        ));
+        // Fifth byte carrying more than the 4 bits that are left.
+        assert!(matches!(
+            decode_varint(&[0xFF, 0xFF, 0xFF, 0xFF, 0x1F]),
+            Err(RecordError::InvalidRecord(_))
+        ));
+        assert!(matches!(
+            decode_varlong(&[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02]),
+            Err(RecordError::InvalidRecord(_))
+        ));
+    }
+
+    #[test]
+    fn non_minimal_is_accepted() {
+        assert_eq!(decode_varint(&[0x82, 0x00]), Ok((1, 2)));
+    }
+}

@@ -1,0 +1,46 @@
+//! Everything a learner, a lesson or a test can do to the world: one enum, serde, so
+//! the same value comes from a click, a scenario line or a share link.
+
+use serde::{Deserialize, Serialize};
+
+use crate::log::TopicPartition;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// A broker-wide setting: `producer.snapshots` (playground switch) or a default
+    /// for new topics (`segment.bytes`, `index.interval.bytes`, `max.message.bytes`).
+    SetBrokerConfig { key: String, value: String },
+    /// Creates a topic; configs are topic-level (`segment.bytes`, …).
+    CreateTopic { name: String, partitions: i32, configs: Vec<(String, String)> },
+    /// A new producer client with Kafka config names (`acks`, `enable.idempotence`, …).
+    CreateProducer { name: String, configs: Vec<(String, String)> },
+    /// `producer.send()` of some values to one partition (they wait in the accumulator).
+    Send { producer: String, topic_partition: TopicPartition, values: Vec<String> },
+    /// Runs the world until this producer has nothing pending (`flush()`).
+    Flush { producer: String },
+    /// A hand-made InitProducerId from a bare client; retries while the broker says so.
+    RawInitProducerId,
+    /// A hand-made Produce with explicit producer id, epoch and base sequence.
+    RawProduce {
+        topic_partition: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        base_sequence: i32,
+        values: Vec<String>,
+        label: Option<String>,
+    },
+    /// Lose the next request (from one client, or any).
+    DropNextRequest { from: Option<String> },
+    /// Lose the next response (to one client, or any): "drop the ack".
+    DropNextResponse { to: Option<String> },
+    /// Delivers the next message or fires the next timer.
+    Step,
+    /// Runs until nothing is left to do (bounded).
+    RunUntilIdle,
+    /// Advances the logical clock by this many milliseconds, doing what falls due.
+    Advance { ms: i64 },
+    /// Stops and starts a broker; `clean` closes logs (snapshots), otherwise a crash.
+    RestartBroker { broker: i32, clean: bool },
+    StopBroker { broker: i32, clean: bool },
+    StartBroker { broker: i32 },
+}

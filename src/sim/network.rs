@@ -1,0 +1,163 @@
+//! The simulated network: every request and response is a message with a delivery
+//! time, and the learner can make the next one vanish (raft-rs harness style).
+
+use serde::{Deserialize, Serialize};
+
+use crate::broker::protocol::{Request, Response};
+
+/// Who sends and receives messages.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Node {
+    /// A producer or the raw "bare socket" client, by name.
+    Client(String),
+    Broker(i32),
+    /// The KRaft controller that hands out producer-id blocks.
+    Controller,
+}
+
+impl std::fmt::Display for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Node::Client(name) => write!(f, "{name}"),
+            Node::Broker(id) => write!(f, "broker {id}"),
+            Node::Controller => write!(f, "controller"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body {
+    Request(Request),
+    Response(Response),
+}
+
+impl Body {
+    pub fn api_name(&self) -> &'static str {
+        match self {
+            Body::Request(r) => r.api_name(),
+            Body::Response(r) => r.api_name(),
+        }
+    }
+    pub fn is_response(&self) -> bool {
+        matches!(self, Body::Response(_))
+    }
+}
+
+/// One message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: u64,
+    pub correlation_id: u64,
+    pub from: Node,
+    pub to: Node,
+    pub sent_ms: i64,
+    pub deliver_ms: i64,
+    pub body: Body,
+}
+
+/// A fault the learner armed: it strikes the next matching message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fault {
+    /// Lose the next request (optionally only one sent by this client).
+    DropNextRequest { from: Option<String> },
+    /// Lose the next response (optionally only one going to this client): "drop the ack".
+    DropNextResponse { to: Option<String> },
+}
+
+impl Fault {
+    fn strikes(&self, env: &Envelope) -> bool {
+        let client = |n: &Node, want: &Option<String>| match (n, want) {
+            (_, None) => !matches!(n, Node::Controller) ,
+            (Node::Client(c), Some(w)) => c == w,
+            _ => false,
+        };
+        match self {
+            Fault::DropNextRequest { from } => {
+                !env.body.is_response() && matches!(env.from, Node::Client(_)) && client(&env.from, from)
+            }
+            Fault::DropNextResponse { to } => {
+                env.body.is_response() && matches!(env.to, Node::Client(_)) && client(&env.to, to)
+            }
+        }
+    }
+}
+
+/// Messages in flight, ordered by delivery time then id, so replays are exact.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Network {
+    pub latency_ms: i64,
+    pub queue: Vec<Envelope>,
+    pub faults: Vec<Fault>,
+    next_id: u64,
+}
+
+impl Network {
+    pub fn new(latency_ms: i64) -> Self {
+        Network { latency_ms, queue: Vec::new(), faults: Vec::new(), next_id: 1 }
+    }
+
+    /// Puts a message on the wire, unless an armed fault eats it (returned as `Err`).
+    pub fn send(
+        &mut self,
+        from: Node,
+        to: Node,
+        correlation_id: u64,
+        body: Body,
+        now_ms: i64,
+    ) -> Result<Envelope, (Envelope, Fault)> {
+        let env = Envelope {
+            id: self.next_id,
+            correlation_id,
+            from,
+            to,
+            sent_ms: now_ms,
+            deliver_ms: now_ms + self.latency_ms,
+            body,
+        };
+        self.next_id += 1;
+        if let Some(i) = self.faults.iter().position(|f| f.strikes(&env)) {
+            let fault = self.faults.remove(i);
+            return Err((env, fault));
+        }
+        self.queue.push(env.clone());
+        Ok(env)
+    }
+
+    pub fn next_delivery_ms(&self) -> Option<i64> {
+        self.queue.iter().map(|e| e.deliver_ms).min()
+    }
+
+    /// Takes the next message due at or before `now_ms`.
+    pub fn pop_due(&mut self, now_ms: i64) -> Option<Envelope> {
+        let i = self
+            .queue
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.deliver_ms <= now_ms)
+            .min_by_key(|(_, e)| (e.deliver_ms, e.id))
+            .map(|(i, _)| i)?;
+        Some(self.queue.remove(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::Errors;
+
+    fn resp() -> Body {
+        Body::Response(Response::InitProducerId { error: Errors::None, producer_id: 0, producer_epoch: 0 })
+    }
+
+    #[test]
+    fn drop_next_response_strikes_once() {
+        let mut n = Network::new(2);
+        n.faults.push(Fault::DropNextResponse { to: Some("p1".into()) });
+        assert!(n.send(Node::Broker(1), Node::Client("p2".into()), 1, resp(), 0).is_ok());
+        assert!(n.send(Node::Broker(1), Node::Client("p1".into()), 2, resp(), 0).is_err());
+        assert!(n.send(Node::Broker(1), Node::Client("p1".into()), 3, resp(), 0).is_ok());
+        assert_eq!(n.next_delivery_ms(), Some(2));
+        assert_eq!(n.pop_due(1), None);
+        assert_eq!(n.pop_due(2).unwrap().correlation_id, 1);
+    }
+}

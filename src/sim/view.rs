@@ -1,0 +1,243 @@
+//! Read-only views of the world for the UI and the CLI. Everything here is decoded
+//! from the bytes on the brokers' disks or read from producer state — no second,
+//! friendlier copy of the truth is kept anywhere.
+
+use serde::Serialize;
+
+use super::world::World;
+use crate::broker::broker::Broker;
+use crate::log::segment::{read_offset_index, read_time_index};
+use crate::log::{BatchMetadata, TopicPartition};
+use crate::record::{header_fields, HeaderField, RecordBatch};
+
+/// One batch as stored on disk.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchView {
+    pub segment: i64,
+    pub position: u64,
+    pub size: usize,
+    pub base_offset: i64,
+    pub last_offset: i64,
+    pub count: i32,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub base_sequence: i32,
+    pub last_sequence: i32,
+    pub partition_leader_epoch: i32,
+    pub is_transactional: bool,
+    pub is_control: bool,
+    pub max_timestamp: i64,
+    pub crc: u32,
+    /// Record values as text (lossy UTF-8), with their offsets.
+    pub records: Vec<(i64, String)>,
+    /// The raw bytes of the batch, for the header-bytes view.
+    #[serde(skip)]
+    pub raw: Vec<u8>,
+}
+
+impl BatchView {
+    fn from_batch(segment: i64, position: u64, batch: &RecordBatch, raw: Vec<u8>) -> Self {
+        BatchView {
+            segment,
+            position,
+            size: raw.len(),
+            base_offset: batch.base_offset,
+            last_offset: batch.last_offset(),
+            count: batch.record_count(),
+            producer_id: batch.producer_id,
+            producer_epoch: batch.producer_epoch,
+            base_sequence: batch.base_sequence,
+            last_sequence: batch.last_sequence(),
+            partition_leader_epoch: batch.partition_leader_epoch,
+            is_transactional: batch.is_transactional(),
+            is_control: batch.is_control(),
+            max_timestamp: batch.max_timestamp,
+            crc: batch.crc(),
+            records: batch
+                .records
+                .iter()
+                .map(|r| {
+                    let value = r.value.as_deref().map(|v| String::from_utf8_lossy(v).into_owned()).unwrap_or_default();
+                    (batch.base_offset + i64::from(r.offset_delta), value)
+                })
+                .collect(),
+            raw,
+        }
+    }
+
+    /// The 61 header bytes, field by field.
+    pub fn header_fields(&self) -> Vec<HeaderField> {
+        header_fields(&self.raw).unwrap_or_default()
+    }
+
+    /// The line `kafka-dump-log.sh --print-data-log` prints for this batch, keeping only
+    /// `fields` (in that order) when given — as the seeds do with sed.
+    pub fn dump_line(&self, fields: Option<&[String]>) -> String {
+        let all: Vec<(&str, String)> = vec![
+            ("baseOffset", self.base_offset.to_string()),
+            ("lastOffset", self.last_offset.to_string()),
+            ("count", self.count.to_string()),
+            ("baseSequence", self.base_sequence.to_string()),
+            ("lastSequence", self.last_sequence.to_string()),
+            ("producerId", self.producer_id.to_string()),
+            ("producerEpoch", self.producer_epoch.to_string()),
+            ("partitionLeaderEpoch", self.partition_leader_epoch.to_string()),
+            ("isTransactional", self.is_transactional.to_string()),
+            ("isControl", self.is_control.to_string()),
+            ("deleteHorizonMs", "OptionalLong.empty".to_string()),
+            ("position", self.position.to_string()),
+            ("CreateTime", self.max_timestamp.to_string()),
+            ("size", self.size.to_string()),
+            ("magic", "2".to_string()),
+            ("compresscodec", "none".to_string()),
+            ("crc", self.crc.to_string()),
+            ("isvalid", "true".to_string()),
+        ];
+        let picked: Vec<String> = match fields {
+            Some(names) => names
+                .iter()
+                .filter_map(|n| all.iter().find(|(k, _)| k == n).map(|(k, v)| format!("{k}: {v}")))
+                .collect(),
+            None => all.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
+        };
+        picked.join(" ")
+    }
+}
+
+/// A segment's files and sizes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SegmentView {
+    pub base_offset: i64,
+    pub size: u64,
+    pub index_entries: Vec<(i64, u32)>,
+    pub time_index_entries: Vec<(i64, i64)>,
+}
+
+/// A partition as the log panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogView {
+    pub tp: TopicPartition,
+    pub leader: i32,
+    pub leader_online: bool,
+    pub log_start_offset: i64,
+    pub log_end_offset: i64,
+    pub high_watermark: i64,
+    pub segments: Vec<SegmentView>,
+    pub batches: Vec<BatchView>,
+    /// Every file in the partition folder with its size.
+    pub files: Vec<(String, u64)>,
+}
+
+/// One producer's dedup window in one partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WindowView {
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    /// Oldest first, at most five.
+    pub batches: Vec<BatchMetadata>,
+}
+
+impl WindowView {
+    /// `[0..1 2..3]`, as the seeds print windows.
+    pub fn text(&self) -> String {
+        let ranges: Vec<(i32, i32)> = self.batches.iter().map(|b| (b.first_seq(), b.last_seq)).collect();
+        super::event::window_text(&ranges)
+    }
+}
+
+impl World {
+    fn leader_broker(&self, tp: &TopicPartition) -> Option<&Broker> {
+        self.brokers.get(&self.leader_of(tp)?)
+    }
+
+    /// Every partition in topic order.
+    pub fn partitions(&self) -> Vec<TopicPartition> {
+        self.topics
+            .values()
+            .flat_map(|t| (0..t.partitions).map(move |p| TopicPartition::new(t.name.clone(), p)))
+            .collect()
+    }
+
+    /// The partition log, decoded from the leader's disk. When the leader is down, the
+    /// disk is still read (what a learner would find with `ls` and `kafka-dump-log`).
+    pub fn log_view(&self, tp: &TopicPartition) -> Option<LogView> {
+        let broker = self.leader_broker(tp)?;
+        let dir = Broker::partition_dir(tp);
+        let files: Vec<(String, u64)> = broker
+            .fs
+            .list_dir(&dir)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|name| {
+                let size = broker.fs.len(&format!("{dir}/{name}")).unwrap_or(0);
+                (name, size)
+            })
+            .collect();
+        let mut segments = Vec::new();
+        let mut batches = Vec::new();
+        let mut bases: Vec<i64> = files
+            .iter()
+            .filter_map(|(n, _)| crate::log::segment::offset_from_file_name(n))
+            .filter(|(_, s)| *s == ".log")
+            .map(|(o, _)| o)
+            .collect();
+        bases.sort_unstable();
+        for base in bases {
+            let log_path = format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
+            let bytes = broker.fs.read(&log_path).unwrap_or_default();
+            let mut pos = 0usize;
+            while let Some(rest) = bytes.get(pos..).filter(|r| !r.is_empty()) {
+                let Ok((batch, used)) = RecordBatch::decode(rest) else { break };
+                let raw = rest.get(..used).unwrap_or_default().to_vec();
+                batches.push(BatchView::from_batch(base, pos as u64, &batch, raw));
+                pos += used;
+            }
+            let index = broker.fs.read(&format!("{dir}/{}", crate::log::segment::file_name(base, ".index"))).unwrap_or_default();
+            let time = broker.fs.read(&format!("{dir}/{}", crate::log::segment::file_name(base, ".timeindex"))).unwrap_or_default();
+            segments.push(SegmentView {
+                base_offset: base,
+                size: bytes.len() as u64,
+                index_entries: read_offset_index(index, base),
+                time_index_entries: read_time_index(time, base),
+            });
+        }
+        let log = broker.logs.get(tp);
+        let leo = log.map_or_else(|| batches.last().map_or(0, |b| b.last_offset + 1), |l| l.log_end_offset);
+        Some(LogView {
+            tp: tp.clone(),
+            leader: broker.id,
+            leader_online: broker.online,
+            log_start_offset: log.map_or(0, |l| l.log_start_offset),
+            log_end_offset: leo,
+            high_watermark: log.map_or(leo, |l| l.high_watermark),
+            segments,
+            batches,
+            files,
+        })
+    }
+
+    /// The dedup windows of a partition (empty while its leader is down: memory is gone).
+    pub fn windows(&self, tp: &TopicPartition) -> Vec<WindowView> {
+        self.leader_broker(tp)
+            .and_then(|b| b.logs.get(tp))
+            .map(|log| {
+                log.producer_state
+                    .producers
+                    .values()
+                    .map(|e| WindowView {
+                        producer_id: e.producer_id,
+                        producer_epoch: e.producer_epoch,
+                        batches: e.batch_metadata.iter().copied().collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// `kafka-dump-log.sh` batch lines for a partition.
+    pub fn dump_log(&self, tp: &TopicPartition, fields: Option<&[String]>) -> Vec<String> {
+        self.log_view(tp)
+            .map(|v| v.batches.iter().map(|b| b.dump_line(fields)).collect())
+            .unwrap_or_default()
+    }
+}

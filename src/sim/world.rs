@@ -1,0 +1,639 @@
+//! The world: a logical clock, the brokers, the controller, the clients and the
+//! network between them. Only the world moves messages; brokers and clients are
+//! state machines that take a message and return messages (sans-IO).
+//!
+//! Deterministic by construction: no wall clock, no threads, a seeded RNG, and a
+//! total order on everything that happens (delivery time, then message id).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::action::Action;
+use super::event::{Event, EventKind};
+use super::network::{Body, Envelope, Fault, Network, Node};
+use super::rng::Rng;
+use crate::broker::broker::{Broker, BrokerEvent, Outbound};
+use crate::broker::producer_id_manager::ProducerIdControlManager;
+use crate::broker::protocol::{Request, Response};
+use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
+use crate::errors::Errors;
+use crate::log::{LogConfig, TopicPartition};
+use crate::record::RecordBatch;
+
+/// The logical clock starts here (2023-11-14T22:13:20Z), so timestamps look real.
+pub const START_MS: i64 = 1_700_000_000_000;
+/// The name of the hand-driven "bare socket" client.
+pub const RAW_CLIENT: &str = "raw";
+/// A run stops after this many steps even if something is still going on.
+pub const MAX_STEPS_PER_RUN: usize = 20_000;
+
+/// Cluster-wide settings fixed when the world is made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ClusterConfig {
+    pub brokers: i32,
+    /// One-way network latency for every message.
+    pub latency_ms: i64,
+    pub seed: u64,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { brokers: 1, latency_ms: 2, seed: 1 }
+    }
+}
+
+/// A topic and where its partitions live.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TopicInfo {
+    pub name: String,
+    pub partitions: i32,
+    /// Leader broker of each partition.
+    pub leaders: Vec<i32>,
+    pub config: LogConfig,
+}
+
+/// Why an action could not be applied. Nothing in the world changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SimError {
+    /// Kafka's error when there is one (e.g. `UNKNOWN_TOPIC_OR_PARTITION`).
+    pub error: Option<Errors>,
+    pub message: String,
+}
+
+impl SimError {
+    pub fn new(message: impl Into<String>) -> Self {
+        SimError { error: None, message: message.into() }
+    }
+    pub fn kafka(error: Errors, message: impl Into<String>) -> Self {
+        SimError { error: Some(error), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.error {
+            Some(e) => write!(f, "{}: {}", e.name(), self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+/// The answer to a raw request, for the transcript.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RawOutcome {
+    pub lines: Vec<String>,
+    pub response: Option<Response>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct World {
+    pub config: ClusterConfig,
+    pub clock_ms: i64,
+    pub rng: Rng,
+    pub brokers: BTreeMap<i32, Broker>,
+    pub controller: ProducerIdControlManager,
+    pub topics: BTreeMap<String, TopicInfo>,
+    pub producers: BTreeMap<String, Producer>,
+    pub network: Network,
+    pub events: Vec<Event>,
+    /// Broker-wide defaults for new topics, and the snapshot switch.
+    pub broker_defaults: LogConfig,
+    next_correlation_id: u64,
+    /// Responses delivered to the raw client, by correlation id.
+    raw_inbox: BTreeMap<u64, Response>,
+}
+
+impl World {
+    pub fn new(config: ClusterConfig) -> Self {
+        let brokers = config.brokers.clamp(1, 3);
+        let broker_defaults = LogConfig::default();
+        World {
+            clock_ms: START_MS,
+            rng: Rng::new(config.seed),
+            brokers: (1..=brokers).map(|id| (id, Broker::new(id, broker_defaults.clone()))).collect(),
+            controller: ProducerIdControlManager::default(),
+            topics: BTreeMap::new(),
+            producers: BTreeMap::new(),
+            network: Network::new(config.latency_ms.max(0)),
+            events: Vec::new(),
+            broker_defaults,
+            next_correlation_id: 1,
+            raw_inbox: BTreeMap::new(),
+            config: ClusterConfig { brokers, ..config },
+        }
+    }
+
+    fn emit(&mut self, kind: EventKind) {
+        let seq = self.events.len() as u64;
+        self.events.push(Event { seq, at_ms: self.clock_ms, kind });
+    }
+
+    /// The leader broker of a partition, if the topic exists.
+    pub fn leader_of(&self, tp: &TopicPartition) -> Option<i32> {
+        self.topics.get(&tp.topic)?.leaders.get(usize::try_from(tp.partition).ok()?).copied()
+    }
+
+    fn check_partition(&self, tp: &TopicPartition) -> Result<i32, SimError> {
+        self.leader_of(tp)
+            .ok_or_else(|| SimError::kafka(Errors::UnknownTopicOrPartition, format!("{tp} does not exist")))
+    }
+
+    fn producer_mut(&mut self, name: &str) -> Result<&mut Producer, SimError> {
+        self.producers.get_mut(name).ok_or_else(|| SimError::new(format!("no producer named {name}")))
+    }
+
+    /// Applies one action. On error nothing has changed. Returns transcript lines.
+    pub fn apply(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::SetBrokerConfig { key, value } => {
+                let mut config = self.broker_defaults.clone();
+                apply_log_config(&mut config, key, value)?;
+                self.broker_defaults = config.clone();
+                for broker in self.brokers.values_mut() {
+                    broker.log_config = config.clone();
+                    if key == "producer.snapshots" {
+                        for log in broker.logs.values_mut() {
+                            log.config.producer_snapshots = config.producer_snapshots;
+                        }
+                    }
+                }
+                for topic in self.topics.values_mut() {
+                    if key == "producer.snapshots" {
+                        topic.config.producer_snapshots = config.producer_snapshots;
+                    }
+                }
+                self.emit(EventKind::ConfigChanged { key: key.clone(), value: value.clone() });
+                Ok(vec![])
+            }
+            Action::CreateTopic { name, partitions, configs } => self.create_topic(name, *partitions, configs),
+            Action::CreateProducer { name, configs } => {
+                if name == RAW_CLIENT || name.is_empty() {
+                    return Err(SimError::new(format!("'{name}' cannot name a producer")));
+                }
+                if self.producers.contains_key(name) {
+                    return Err(SimError::new(format!("a producer named {name} already exists")));
+                }
+                let config = ProducerConfig::from_pairs(name, configs).map_err(|m| SimError::kafka(Errors::InvalidConfig, m))?;
+                self.producers.insert(name.clone(), Producer::new(config));
+                Ok(vec![])
+            }
+            Action::Send { producer, topic_partition, values } => {
+                self.check_partition(topic_partition)?;
+                if values.is_empty() {
+                    return Err(SimError::new("send needs at least one value"));
+                }
+                let now = self.clock_ms;
+                let event = self.producer_mut(producer)?.send(topic_partition.clone(), values.clone(), now);
+                self.emit(EventKind::Producer { client: producer.clone(), event });
+                Ok(vec![])
+            }
+            Action::Flush { producer } => {
+                self.producer_mut(producer)?;
+                let mut steps = 0;
+                while self.producers.get(producer).is_some_and(|p| p.has_pending()) && steps < MAX_STEPS_PER_RUN {
+                    if !self.step() {
+                        break;
+                    }
+                    steps += 1;
+                }
+                Ok(vec![])
+            }
+            Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
+            Action::RawProduce { topic_partition, producer_id, producer_epoch, base_sequence, values, label } => Ok(self
+                .raw_produce(topic_partition, *producer_id, *producer_epoch, *base_sequence, values, label.as_deref())?
+                .lines),
+            Action::DropNextRequest { from } => {
+                self.network.faults.push(Fault::DropNextRequest { from: from.clone() });
+                let who = from.as_deref().map(|f| format!(" from {f}")).unwrap_or_default();
+                self.emit(EventKind::FaultArmed { description: format!("drop the next request{who}") });
+                Ok(vec![])
+            }
+            Action::DropNextResponse { to } => {
+                self.network.faults.push(Fault::DropNextResponse { to: to.clone() });
+                let who = to.as_deref().map(|t| format!(" to {t}")).unwrap_or_default();
+                self.emit(EventKind::FaultArmed { description: format!("drop the next response{who}") });
+                Ok(vec![])
+            }
+            Action::Step => {
+                self.step();
+                Ok(vec![])
+            }
+            Action::RunUntilIdle => {
+                self.run_until_idle();
+                Ok(vec![])
+            }
+            Action::Advance { ms } => {
+                if *ms < 0 {
+                    return Err(SimError::new("time only moves forward: ms must be ≥ 0"));
+                }
+                self.advance(*ms);
+                Ok(vec![])
+            }
+            Action::RestartBroker { broker, clean } => {
+                self.stop_broker(*broker, *clean)?;
+                self.start_broker(*broker)
+            }
+            Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
+            Action::StartBroker { broker } => self.start_broker(*broker),
+        }
+    }
+
+    fn create_topic(&mut self, name: &str, partitions: i32, configs: &[(String, String)]) -> Result<Vec<String>, SimError> {
+        if name.is_empty() || name.len() > 249 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) {
+            return Err(SimError::kafka(
+                Errors::InvalidTopicException,
+                format!("Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"),
+            ));
+        }
+        if self.topics.contains_key(name) {
+            return Err(SimError::kafka(Errors::TopicAlreadyExists, format!("Topic '{name}' already exists.")));
+        }
+        if !(1..=64).contains(&partitions) {
+            return Err(SimError::kafka(Errors::InvalidPartitions, format!("{partitions} partitions: choose 1 to 64")));
+        }
+        let mut config = self.broker_defaults.clone();
+        for (k, v) in configs {
+            apply_log_config(&mut config, k, v)?;
+        }
+        let n = self.config.brokers;
+        let leaders: Vec<i32> = (0..partitions).map(|p| p % n + 1).collect();
+        for (p, leader) in leaders.iter().enumerate() {
+            let tp = TopicPartition::new(name, p as i32);
+            if let Some(broker) = self.brokers.get_mut(leader) {
+                let saved = std::mem::replace(&mut broker.log_config, config.clone());
+                let created = broker.create_partition(tp);
+                broker.log_config = saved;
+                created.map_err(SimError::new)?;
+            }
+        }
+        self.topics.insert(
+            name.to_string(),
+            TopicInfo { name: name.to_string(), partitions, leaders: leaders.clone(), config },
+        );
+        self.emit(EventKind::TopicCreated { topic: name.to_string(), partitions, leaders });
+        Ok(vec![])
+    }
+
+    fn partitions_on(&self, broker: i32) -> Vec<TopicPartition> {
+        self.topics
+            .values()
+            .flat_map(|t| {
+                t.leaders
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, l)| **l == broker)
+                    .map(move |(p, _)| TopicPartition::new(t.name.clone(), p as i32))
+            })
+            .collect()
+    }
+
+    fn stop_broker(&mut self, id: i32, clean: bool) -> Result<Vec<String>, SimError> {
+        let broker = self.brokers.get_mut(&id).ok_or_else(|| SimError::new(format!("no broker {id}")))?;
+        if !broker.online {
+            return Err(SimError::new(format!("broker {id} is already stopped")));
+        }
+        let event = broker.stop(clean);
+        self.emit(EventKind::Broker { broker: id, event });
+        // Messages to or from the broker are lost with its connections.
+        let lost: Vec<Envelope> = self
+            .network
+            .queue
+            .iter()
+            .filter(|e| e.to == Node::Broker(id) || e.from == Node::Broker(id))
+            .cloned()
+            .collect();
+        self.network.queue.retain(|e| e.to != Node::Broker(id) && e.from != Node::Broker(id));
+        for env in lost {
+            self.emit(EventKind::MessageRefused { id: env.id, from: env.from, to: env.to, api: env.body.api_name().into() });
+        }
+        let now = self.clock_ms;
+        let names: Vec<String> = self.producers.keys().cloned().collect();
+        for name in names {
+            let events = self.producers.get_mut(&name).map(|p| p.on_disconnect(id, now)).unwrap_or_default();
+            self.emit_producer_events(&name, events);
+        }
+        Ok(vec![])
+    }
+
+    fn start_broker(&mut self, id: i32) -> Result<Vec<String>, SimError> {
+        let partitions = self.partitions_on(id);
+        let broker = self.brokers.get_mut(&id).ok_or_else(|| SimError::new(format!("no broker {id}")))?;
+        if broker.online {
+            return Err(SimError::new(format!("broker {id} is already running")));
+        }
+        let events = broker.start(&partitions);
+        for event in events {
+            self.emit(EventKind::Broker { broker: id, event });
+        }
+        Ok(vec![])
+    }
+
+    fn emit_producer_events(&mut self, client: &str, events: Vec<ProducerEvent>) {
+        for event in events {
+            self.emit(EventKind::Producer { client: client.to_string(), event });
+        }
+    }
+
+    fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
+        let api = body.api_name().to_string();
+        let response = body.is_response();
+        let error = match &body {
+            Body::Response(r) => Some(r.error()),
+            Body::Request(_) => None,
+        };
+        match self.network.send(from.clone(), to.clone(), correlation_id, body, self.clock_ms) {
+            Ok(env) => self.emit(EventKind::MessageSent { id: env.id, from, to, api, response, error }),
+            Err((env, _fault)) => {
+                self.emit(EventKind::MessageSent { id: env.id, from: from.clone(), to: to.clone(), api: api.clone(), response, error });
+                self.emit(EventKind::MessageDropped { id: env.id, from, to, api, response });
+            }
+        }
+    }
+
+    fn take_correlation_id(&mut self) -> u64 {
+        let id = self.next_correlation_id;
+        self.next_correlation_id += 1;
+        id
+    }
+
+    /// Lets every producer act at the current time. Returns whether anything was sent.
+    fn poll_clients(&mut self) -> bool {
+        let mut progressed = false;
+        let names: Vec<String> = self.producers.keys().cloned().collect();
+        let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
+        let leaders: BTreeMap<TopicPartition, i32> = self
+            .topics
+            .values()
+            .flat_map(|t| t.leaders.iter().enumerate().map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l)))
+            .collect();
+        for name in names {
+            let now = self.clock_ms;
+            let mut cid = self.next_correlation_id;
+            let Some(producer) = self.producers.get_mut(&name) else { continue };
+            let (out, events) = producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
+            self.next_correlation_id = cid;
+            progressed |= !out.is_empty() || !events.is_empty();
+            self.emit_producer_events(&name, events);
+            for o in out {
+                self.send(Node::Client(name.clone()), Node::Broker(o.broker), o.correlation_id, Body::Request(o.request));
+            }
+        }
+        progressed
+    }
+
+    /// The next time something is due: a message delivery or a producer timer.
+    fn next_due(&self) -> Option<i64> {
+        let now = self.clock_ms;
+        let timers = self.producers.values().filter_map(|p| p.next_wakeup(now)).filter(|t| *t > now);
+        self.network.next_delivery_ms().into_iter().chain(timers).min()
+    }
+
+    /// One thing happens: clients act now, or the next message is delivered, or the
+    /// clock jumps to the next timer. Returns false when there is nothing left to do.
+    pub fn step(&mut self) -> bool {
+        if self.poll_clients() {
+            return true;
+        }
+        let Some(next) = self.next_due() else { return false };
+        self.clock_ms = self.clock_ms.max(next);
+        if let Some(env) = self.network.pop_due(self.clock_ms) {
+            self.deliver(env);
+        } else {
+            self.poll_clients();
+        }
+        true
+    }
+
+    /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
+    pub fn run_until_idle(&mut self) -> usize {
+        let mut steps = 0;
+        while steps < MAX_STEPS_PER_RUN && self.step() {
+            steps += 1;
+        }
+        steps
+    }
+
+    /// Moves the clock forward by `ms`, doing everything that falls due on the way.
+    pub fn advance(&mut self, ms: i64) {
+        let until = self.clock_ms.saturating_add(ms);
+        let mut steps = 0;
+        while steps < MAX_STEPS_PER_RUN {
+            if self.poll_clients() {
+                steps += 1;
+                continue;
+            }
+            match self.next_due() {
+                Some(t) if t <= until => {
+                    self.clock_ms = self.clock_ms.max(t);
+                    if let Some(env) = self.network.pop_due(self.clock_ms) {
+                        self.deliver(env);
+                    }
+                }
+                _ => break,
+            }
+            steps += 1;
+        }
+        self.clock_ms = self.clock_ms.max(until);
+    }
+
+    fn deliver(&mut self, env: Envelope) {
+        let api = env.body.api_name().to_string();
+        if let Node::Broker(id) = env.to {
+            if !self.brokers.get(&id).is_some_and(|b| b.online) {
+                self.emit(EventKind::MessageRefused { id: env.id, from: env.from.clone(), to: env.to.clone(), api });
+                if let Node::Client(name) = &env.from {
+                    let now = self.clock_ms;
+                    let events = self.producers.get_mut(name).map(|p| p.on_disconnect(id, now)).unwrap_or_default();
+                    self.emit_producer_events(name, events);
+                }
+                return;
+            }
+        }
+        self.emit(EventKind::MessageDelivered {
+            id: env.id,
+            from: env.from.clone(),
+            to: env.to.clone(),
+            api,
+            response: env.body.is_response(),
+        });
+        match (env.to.clone(), env.body) {
+            (Node::Broker(id), Body::Request(request)) => {
+                let now = self.clock_ms;
+                let Some(broker) = self.brokers.get_mut(&id) else { return };
+                let handled = broker.handle(request, now);
+                for event in handled.events {
+                    self.emit(EventKind::Broker { broker: id, event });
+                }
+                for Outbound::ToController(req) in handled.outbound {
+                    let cid = self.take_correlation_id();
+                    self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
+                }
+                if let Some(response) = handled.response {
+                    self.send(Node::Broker(id), env.from, env.correlation_id, Body::Response(response));
+                }
+            }
+            (Node::Broker(id), Body::Response(response)) => {
+                if let Some(broker) = self.brokers.get_mut(&id) {
+                    let events = broker.handle_controller_response(response);
+                    for event in events {
+                        self.emit(EventKind::Broker { broker: id, event });
+                    }
+                }
+            }
+            (Node::Controller, Body::Request(Request::AllocateProducerIds { .. })) => {
+                let (start, len) = self.controller.generate_next_block();
+                let response = Response::AllocateProducerIds { error: Errors::None, producer_id_start: start, producer_id_len: len };
+                self.send(Node::Controller, env.from, env.correlation_id, Body::Response(response));
+            }
+            (Node::Client(name), Body::Response(response)) => {
+                if name == RAW_CLIENT {
+                    self.raw_inbox.insert(env.correlation_id, response);
+                } else {
+                    let now = self.clock_ms;
+                    let events = self
+                        .producers
+                        .get_mut(&name)
+                        .map(|p| p.on_response(env.correlation_id, response, now))
+                        .unwrap_or_default();
+                    self.emit_producer_events(&name, events);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sends one request from the raw client and runs the world until its answer
+    /// arrives (or nothing more can happen, when the request or answer was lost).
+    fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
+        let cid = self.take_correlation_id();
+        self.send(Node::Client(RAW_CLIENT.into()), Node::Broker(broker), cid, Body::Request(request));
+        let mut steps = 0;
+        while !self.raw_inbox.contains_key(&cid) && steps < MAX_STEPS_PER_RUN {
+            if !self.step() {
+                break;
+            }
+            steps += 1;
+        }
+        self.raw_inbox.remove(&cid)
+    }
+
+    /// InitProducerId by hand, retrying after `retry.backoff.ms` (100) while the broker
+    /// answers with a retriable error — seed 000's first two lines.
+    pub fn raw_init_producer_id(&mut self) -> RawOutcome {
+        let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
+        let mut lines = Vec::new();
+        for _ in 0..10 {
+            let request = Request::InitProducerId { transactional_id: None, transaction_timeout_ms: 60_000 };
+            match self.raw_request(bootstrap, request) {
+                Some(Response::InitProducerId { error, producer_id, producer_epoch }) if error == Errors::None => {
+                    lines.push(format!("InitProducerId: error=NONE producerId={producer_id} epoch={producer_epoch}"));
+                    return RawOutcome {
+                        lines,
+                        response: Some(Response::InitProducerId { error, producer_id, producer_epoch }),
+                    };
+                }
+                Some(r) if r.error().is_retriable() => {
+                    lines.push(format!("InitProducerId: {}, retrying in 100 ms", r.error().name()));
+                    self.advance(100);
+                }
+                Some(r) => {
+                    lines.push(format!("InitProducerId: error={}", r.error().name()));
+                    return RawOutcome { lines, response: Some(r) };
+                }
+                None => {
+                    lines.push("InitProducerId: no response (the request or its answer was lost)".into());
+                    return RawOutcome { lines, response: None };
+                }
+            }
+        }
+        RawOutcome { lines, response: None }
+    }
+
+    /// A Produce (v12, acks=-1) of one idempotent batch with explicit numbers — the
+    /// seed's `MemoryRecords.withIdempotentRecords` example.
+    pub fn raw_produce(
+        &mut self,
+        tp: &TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        base_sequence: i32,
+        values: &[String],
+        label: Option<&str>,
+    ) -> Result<RawOutcome, SimError> {
+        let leader = self.check_partition(tp)?;
+        if values.is_empty() {
+            return Err(SimError::new("a batch needs at least one record"));
+        }
+        let kvs = values.iter().map(|v| (None, Some(v.as_bytes().to_vec()))).collect();
+        let batch = RecordBatch::new_data(0, producer_id, producer_epoch, base_sequence, false, self.clock_ms, kvs);
+        let last = batch.last_sequence();
+        let request = Request::Produce { acks: -1, timeout_ms: 30_000, topic_partition: tp.clone(), records: batch.encode() };
+        let response = self.raw_request(leader, request);
+        let label = label.map(|l| format!("({l})")).unwrap_or_default();
+        let line = match &response {
+            Some(Response::Produce { error, base_offset, .. }) => format!(
+                "seq {base_sequence:>2}..{last:>2} {label:<35}-> error={} baseOffset={base_offset}",
+                error.name()
+            ),
+            _ => format!("seq {base_sequence:>2}..{last:>2} {label:<35}-> no response (lost)"),
+        };
+        Ok(RawOutcome { lines: vec![line], response })
+    }
+
+    /// The most recent broker decision on a partition (append, duplicate or rejection).
+    pub fn last_verdict(&self, tp: &TopicPartition) -> Option<&BrokerEvent> {
+        self.events.iter().rev().find_map(|e| match &e.kind {
+            EventKind::Broker { event, .. } => match event {
+                BrokerEvent::BatchAppended { tp: t, .. }
+                | BrokerEvent::BatchDuplicate { tp: t, .. }
+                | BrokerEvent::BatchRejected { tp: t, .. }
+                    if t == tp =>
+                {
+                    Some(event)
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    /// Writes every broker's disk to a real folder in Kafka's layout
+    /// (`DIR/TOPIC-PARTITION/…` with one broker, `DIR/broker-N/…` with more).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn export(&self, dir: &std::path::Path) -> std::io::Result<usize> {
+        let mut written = 0;
+        for (id, broker) in &self.brokers {
+            let target = if self.brokers.len() == 1 { dir.to_path_buf() } else { dir.join(format!("broker-{id}")) };
+            written += broker.fs.export_to(crate::broker::broker::LOG_DIR, &target)?;
+        }
+        Ok(written)
+    }
+}
+
+/// Applies one log-level config key with Kafka's name and limits.
+fn apply_log_config(config: &mut LogConfig, key: &str, value: &str) -> Result<(), SimError> {
+    let invalid = |why: &str| SimError::kafka(Errors::InvalidConfig, format!("Invalid value {value} for configuration {key}: {why}"));
+    let number = |min: u64| -> Result<u64, SimError> {
+        let n: u64 = value.parse().map_err(|_| invalid("not a number"))?;
+        if n < min {
+            return Err(invalid(&format!("Value must be at least {min}")));
+        }
+        Ok(n)
+    };
+    match key {
+        // Kafka's minimum is far larger; small segments make rolls visible here.
+        "segment.bytes" => config.segment_bytes = number(128)?,
+        "index.interval.bytes" => config.index_interval_bytes = number(0)?,
+        "max.message.bytes" => config.max_message_bytes = number(64)?,
+        "producer.snapshots" => {
+            config.producer_snapshots = match value {
+                "true" | "on" => true,
+                "false" | "off" => false,
+                _ => return Err(invalid("use true or false")),
+            }
+        }
+        _ => return Err(SimError::kafka(Errors::InvalidConfig, format!("Unknown config {key}"))),
+    }
+    Ok(())
+}

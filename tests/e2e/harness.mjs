@@ -1,0 +1,193 @@
+// Shared helpers for the end-to-end tests of the built site.
+//
+// The tests run against the release build in dist/ (scripts/test.sh builds it first with
+// `trunk build --release`), served by a tiny static server of our own on 127.0.0.1, in
+// Debian's Chromium (/usr/bin/chromium) driven by playwright-core. Nothing is downloaded:
+// playwright-core never fetches a browser, and Chromium's background networking is off.
+//
+//   import { startServer, launchBrowser, screenshot, DIST_DIR } from './harness.mjs';
+//
+//   const server = await startServer(DIST_DIR);            // { url, close }
+//   const browser = await launchBrowser();
+//   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+//   await page.goto(server.url);
+//   await page.locator('#app [data-testid="playground"]').waitFor();
+//   await screenshot(page, 'my-test-1280');                 // target/screenshots/my-test-1280.png
+//   await browser.close();
+//   await server.close();
+
+import { createServer } from 'node:http';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** The repository root (tests/e2e/../..). */
+export const REPO_ROOT = path.resolve(HERE, '..', '..');
+/** The built site: $EOS_DIST_DIR, or dist/ at the repository root. */
+export const DIST_DIR = process.env.EOS_DIST_DIR
+  ? path.resolve(process.env.EOS_DIST_DIR)
+  : path.join(REPO_ROOT, 'dist');
+/** Where screenshot() writes: target/screenshots/ at the repository root. */
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'target', 'screenshots');
+/** Debian's Chromium; $CHROMIUM_PATH overrides it. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Chromium flags: headless as root, no GPU, no background network traffic. */
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm', // required by WebAssembly.instantiateStreaming
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Serves `distDir` over HTTP on 127.0.0.1 at a free port.
+ *
+ * `base` is the URL path the site is mounted at (default "/"). Mounting it below a
+ * sub-path, e.g. "/course/eos/", checks that the site only uses relative URLs.
+ * Unknown paths answer 404 (no SPA fallback), so a wrong asset URL fails loudly.
+ *
+ * @param {string} distDir
+ * @param {{ base?: string }} [options]
+ * @returns {Promise<{ url: string, close: () => Promise<void>, requests: string[] }>}
+ *   `url` ends with the base path and a slash; `requests` lists every path asked for.
+ */
+export async function startServer(distDir = DIST_DIR, { base = '/' } = {}) {
+  const root = path.resolve(distDir);
+  const info = await stat(path.join(root, 'index.html')).catch(() => null);
+  if (!info) {
+    throw new Error(`${root}/index.html not found: build the site first (trunk build --release)`);
+  }
+  if (!base.startsWith('/')) base = `/${base}`;
+  if (!base.endsWith('/')) base = `${base}/`;
+
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    requests.push(pathname);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+      return;
+    }
+    if (pathname === base.slice(0, -1)) {
+      res.writeHead(301, { Location: base }).end();
+      return;
+    }
+    if (!pathname.startsWith(base)) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    let rel = pathname.slice(base.length);
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(root, rel);
+    if (file !== root && !file.startsWith(root + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'Content-Type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream',
+        'Content-Length': body.length,
+        'Cache-Control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    }
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve); // port 0: the OS picks a free port
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${base}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Launches Debian's Chromium headless. Playwright gives each launch a fresh, temporary
+ * profile (its own --user-data-dir, deleted on close); it refuses a --user-data-dir
+ * argument here, so none is passed. Close it with `browser.close()`.
+ *
+ * @param {import('playwright-core').LaunchOptions} [options] merged over the defaults
+ * @returns {Promise<import('playwright-core').Browser>}
+ */
+export async function launchBrowser(options = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    chromiumSandbox: false,
+    timeout: 60_000,
+    ...options,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+  });
+}
+
+/**
+ * Saves a PNG of the page's viewport (or the whole page with `{ fullPage: true }`) to
+ * target/screenshots/NAME.png and returns its path.
+ *
+ * @param {import('playwright-core').Page} page
+ * @param {string} name file name without extension, e.g. "smoke-1280"
+ * @param {import('playwright-core').PageScreenshotOptions} [options]
+ */
+export async function screenshot(page, name, options = {}) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, animations: 'disabled', ...options });
+  return file;
+}
+
+/**
+ * Records what goes wrong in a page: uncaught exceptions, console errors, failed requests
+ * and HTTP errors. Call before `page.goto`; assert `problems` is empty at the end.
+ *
+ * @param {import('playwright-core').Page} page
+ * @returns {string[]} a live list of problems, one line each
+ */
+export function watchProblems(page) {
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return problems;
+}

@@ -1,0 +1,53 @@
+// Smoke test: the release build loads, the Yew app mounts, and it looks right at the two
+// widths we support (a 1280×800 screen and a ~760 px course column).
+//
+// The site is mounted below a sub-path, which proves it only uses relative URLs.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+
+const PLAYGROUND = '#app [data-testid="playground"]';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST_DIR, { base: '/course/eos/' });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+for (const { width, height } of [
+  { width: 1280, height: 800 },
+  { width: 760, height: 900 },
+]) {
+  test(`the playground renders at ${width}×${height}`, { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const problems = watchProblems(page);
+    try {
+      await page.goto(server.url, { waitUntil: 'load' });
+      await page.locator(PLAYGROUND).first().waitFor({ state: 'visible', timeout: 60_000 });
+
+      // Yew replaced the fallback text.
+      const appText = await page.locator('#app').innerText();
+      assert.ok(!appText.includes('Loading the playground…'), 'the loading text is still shown');
+      assert.equal(await page.title(), 'Exactly-once playground');
+
+      // Nothing overflows the page horizontally at this width.
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      assert.ok(overflow <= 0, `the page is ${overflow}px wider than the ${width}px viewport`);
+
+      await screenshot(page, `smoke-${width}`);
+      assert.deepEqual(problems, [], `problems while loading:\n${problems.join('\n')}`);
+    } finally {
+      await page.close();
+    }
+  });
+}
