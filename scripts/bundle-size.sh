@@ -4,7 +4,8 @@
 # the budget. Run after `trunk build --release` (scripts/test.sh does).
 #
 # Counted: every .wasm/.js/.css in dist/ (wasm-bindgen snippets included), except copies
-# under dist/static/ that index.html does not load (trunk already ships style.css hashed).
+# under dist/static/ that index.html does not load (trunk already ships style.css hashed),
+# and trunk's hidden staging folder (dist/.stage, left behind by a failed build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +41,7 @@ while IFS= read -r -d '' file; do
   kind_raw[$ext]=$((kind_raw[$ext] + raw))
   kind_gz[$ext]=$((kind_gz[$ext] + gz))
   rows+=$(printf '%-48s %12s %12s' "$rel" "$(kb "$raw")" "$(kb "$gz")")$'\n'
-done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
+done < <(find "$DIST" -path "$DIST/.*" -prune -o -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
 
 {
   printf '%-48s %12s %12s\n' "file (dist/)" "raw" "gzip -9"

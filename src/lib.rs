@@ -13,3 +13,10 @@ pub mod fs;
 pub mod log;
 pub mod record;
 pub mod sim;
+pub mod scenario;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

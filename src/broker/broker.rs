@@ -160,16 +160,14 @@ impl Broker {
     }
 
     /// Starts the broker: every partition folder on disk is opened and recovered.
-    pub fn start(&mut self, partitions: &[TopicPartition]) -> Vec<BrokerEvent> {
+    /// Each partition comes with its topic's log config (topic configs live in the
+    /// cluster metadata, not in broker memory).
+    pub fn start(&mut self, partitions: &[(TopicPartition, LogConfig)]) -> Vec<BrokerEvent> {
         self.online = true;
         let mut events = Vec::new();
-        for tp in partitions {
+        for (tp, config) in partitions {
             let dir = Self::partition_dir(tp);
-            let mut config = self.log_config.clone();
-            if let Some(old) = self.logs.get(tp) {
-                config = old.config.clone();
-            }
-            match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config) {
+            match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
                 Ok((log, report)) => {
                     self.logs.insert(tp.clone(), log);
                     events.push(BrokerEvent::Recovered { tp: tp.clone(), report, windows: self.windows(tp) });

@@ -275,7 +275,7 @@ impl World {
         Ok(vec![])
     }
 
-    fn partitions_on(&self, broker: i32) -> Vec<TopicPartition> {
+    fn partitions_on(&self, broker: i32) -> Vec<(TopicPartition, LogConfig)> {
         self.topics
             .values()
             .flat_map(|t| {
@@ -283,7 +283,7 @@ impl World {
                     .iter()
                     .enumerate()
                     .filter(move |(_, l)| **l == broker)
-                    .map(move |(p, _)| TopicPartition::new(t.name.clone(), p as i32))
+                    .map(move |(p, _)| (TopicPartition::new(t.name.clone(), p as i32), t.config.clone()))
             })
             .collect()
     }

@@ -1,0 +1,47 @@
+//! Scenarios: the plain-text language lessons are written in, a runner that plays
+//! them against a world, and the built-in lessons (`static/lessons/*.eos`).
+
+pub mod parse;
+pub mod run;
+
+pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
+pub use run::{verdict_text, Runner};
+
+/// A built-in lesson: a scenario file shipped inside the binary (CLI and web alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lesson {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub source: &'static str,
+}
+
+const LESSONS: &[Lesson] = &[
+    Lesson {
+        name: "idempotence",
+        title: "The idempotent producer: duplicates, gaps and the five-batch window",
+        source: include_str!("../../static/lessons/idempotence.eos"),
+    },
+    Lesson {
+        name: "dedup-window",
+        title: "The dedup window up close: overflow, restarts and snapshots",
+        source: include_str!("../../static/lessons/dedup-window.eos"),
+    },
+];
+
+/// Every built-in lesson.
+pub fn lessons() -> &'static [Lesson] {
+    LESSONS
+}
+
+/// A built-in lesson by name.
+pub fn lesson(name: &str) -> Option<&'static Lesson> {
+    LESSONS.iter().find(|l| l.name == name)
+}
+
+/// Parses and runs a scenario to the end, returning its transcript.
+pub fn transcript(source: &str) -> Result<Vec<String>, String> {
+    let scenario = parse(source).map_err(|e| e.to_string())?;
+    let mut runner = Runner::new(scenario);
+    runner.run_all()?;
+    Ok(runner.transcript().to_vec())
+}

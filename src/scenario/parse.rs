@@ -1,0 +1,505 @@
+//! The scenario language: plain text, one step per line, `#` comments. Documented in
+//! docs/scenarios.md. Errors name the line and column.
+
+use serde::Serialize;
+
+use crate::log::TopicPartition;
+use crate::sim::{Action, ClusterConfig};
+
+/// A parse error at a place in the source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A read-only view printed into the transcript.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum View {
+    /// `kafka-dump-log.sh` batch lines, optionally only some fields.
+    DumpLog { tp: TopicPartition, fields: Option<Vec<String>> },
+    /// A producer's dedup window, `window [a..b c..d]`.
+    Window { tp: TopicPartition, producer_id: Option<i64> },
+    /// The producer ids a partition remembers.
+    Producers { tp: TopicPartition },
+    /// `log end offset N`.
+    Leo { tp: TopicPartition },
+    /// LEO and HW.
+    Offsets { tp: TopicPartition },
+    /// The files in the partition folder.
+    Files { tp: TopicPartition },
+    /// The number of segments.
+    Segments { tp: TopicPartition },
+    /// The producer-state snapshot files.
+    Snapshots { tp: TopicPartition },
+    /// The last broker decision on the partition, as a window-table row.
+    Verdict { tp: TopicPartition },
+    /// The narrated events, all or the last N.
+    Events { last: Option<usize> },
+}
+
+/// How a raw produce shows its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Show {
+    /// `seq a..b (label) -> error=… baseOffset=…` (seed 000's program output).
+    Line,
+    /// A row of the window table: sequence, verdict, base offset, window after.
+    Row,
+    /// The verdict with its numbers, base offset and log end offset.
+    Verdict,
+    Nothing,
+}
+
+/// A producer id or epoch given as a number or as `last` (the last raw InitProducerId).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum IdRef {
+    Value(i64),
+    Last,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum StepKind {
+    /// The cluster's shape; only before every other step.
+    Cluster(ClusterConfig),
+    Act(Action),
+    /// A raw produce whose pid/epoch may refer to the last InitProducerId.
+    RawProduce { tp: TopicPartition, pid: IdRef, epoch: IdRef, seq: i32, values: Vec<String>, label: Option<String>, show: Show },
+    Print(View),
+    Echo(String),
+}
+
+/// One line of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// 1-based source line.
+    pub line: usize,
+    /// The source line as written (trimmed).
+    pub text: String,
+    pub kind: StepKind,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Scenario {
+    pub steps: Vec<Step>,
+}
+
+/// A word of a line with its 1-based column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Token {
+    text: String,
+    column: usize,
+}
+
+fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == '#' {
+            break;
+        }
+        let start = i;
+        let mut text = String::new();
+        while i < chars.len() && !chars[i].is_whitespace() {
+            if chars[i] == '"' {
+                let open = i;
+                i += 1;
+                let mut closed = false;
+                while i < chars.len() {
+                    match chars[i] {
+                        '\\' if i + 1 < chars.len() => {
+                            text.push(chars[i + 1]);
+                            i += 2;
+                        }
+                        '"' => {
+                            closed = true;
+                            i += 1;
+                            break;
+                        }
+                        ch => {
+                            text.push(ch);
+                            i += 1;
+                        }
+                    }
+                }
+                if !closed {
+                    return Err(ParseError { line: line_no, column: open + 1, message: "unclosed quote".into() });
+                }
+            } else {
+                text.push(chars[i]);
+                i += 1;
+            }
+        }
+        tokens.push(Token { text, column: start + 1 });
+    }
+    Ok(tokens)
+}
+
+/// Parses a whole scenario.
+pub fn parse(src: &str) -> Result<Scenario, ParseError> {
+    let mut steps = Vec::new();
+    for (i, raw) in src.lines().enumerate() {
+        let line_no = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        // `echo` keeps the rest of the line verbatim (after one space).
+        if let Some(rest) = trimmed.strip_prefix("echo") {
+            if rest.is_empty() || rest.starts_with(' ') {
+                let text = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+                steps.push(Step { line: line_no, text: trimmed.to_string(), kind: StepKind::Echo(text) });
+                continue;
+            }
+        }
+        let tokens = tokenize(raw, line_no)?;
+        if tokens.is_empty() {
+            continue;
+        }
+        let kind = parse_line(&tokens, line_no, raw.len())?;
+        if matches!(kind, StepKind::Cluster(_)) && !steps.is_empty() {
+            return Err(ParseError {
+                line: line_no,
+                column: tokens[0].column,
+                message: "`cluster` must come before every other step".into(),
+            });
+        }
+        steps.push(Step { line: line_no, text: trimmed.to_string(), kind });
+    }
+    Ok(Scenario { steps })
+}
+
+/// Reads a line's tokens in order, with errors at the right column.
+struct Cursor<'a> {
+    tokens: &'a [Token],
+    pos: usize,
+    line: usize,
+    end_column: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn err(&self, column: usize, message: impl Into<String>) -> ParseError {
+        ParseError { line: self.line, column, message: message.into() }
+    }
+    fn column(&self) -> usize {
+        self.tokens.get(self.pos).map_or(self.end_column + 1, |t| t.column)
+    }
+    fn next(&mut self, what: &str) -> Result<&'a Token, ParseError> {
+        let t = self.tokens.get(self.pos).ok_or_else(|| self.err(self.end_column + 1, format!("expected {what}")))?;
+        self.pos += 1;
+        Ok(t)
+    }
+    fn peek(&self) -> Option<&'a Token> {
+        self.tokens.get(self.pos)
+    }
+    fn done(&self) -> Result<(), ParseError> {
+        match self.tokens.get(self.pos) {
+            Some(t) => Err(self.err(t.column, format!("unexpected `{}`", t.text))),
+            None => Ok(()),
+        }
+    }
+    /// The remaining tokens split into `key=value` options and plain words.
+    fn rest(&mut self) -> (Vec<(&'a Token, String, String)>, Vec<&'a Token>) {
+        let mut options = Vec::new();
+        let mut words = Vec::new();
+        while let Some(t) = self.tokens.get(self.pos) {
+            self.pos += 1;
+            match t.text.split_once('=') {
+                Some((k, v)) if !k.is_empty() && !k.contains(' ') => options.push((t, k.to_string(), v.to_string())),
+                _ => words.push(t),
+            }
+        }
+        (options, words)
+    }
+}
+
+fn number<T: std::str::FromStr>(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<T, ParseError> {
+    value.parse().map_err(|_| c.err(t.column, format!("{what} must be a number, got `{value}`")))
+}
+
+fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
+    TopicPartition::parse(&t.text)
+        .ok_or_else(|| c.err(t.column, format!("expected a partition like `orders-0`, got `{}`", t.text)))
+}
+
+fn no_words(c: &Cursor, words: &[&Token]) -> Result<(), ParseError> {
+    match words.first() {
+        Some(t) => Err(c.err(t.column, format!("unexpected `{}`", t.text))),
+        None => Ok(()),
+    }
+}
+
+fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<IdRef, ParseError> {
+    if value == "last" {
+        Ok(IdRef::Last)
+    } else {
+        number(c, t, value, what).map(IdRef::Value)
+    }
+}
+
+fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKind, ParseError> {
+    let mut c = Cursor { tokens, pos: 0, line, end_column };
+    let head = c.next("a command")?;
+    let kind = match head.text.as_str() {
+        "cluster" => {
+            let (opts, words) = c.rest();
+            no_words(&c, &words)?;
+            let mut config = ClusterConfig::default();
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "brokers" => {
+                        let n: i32 = number(&c, t, &v, "brokers")?;
+                        if !(1..=3).contains(&n) {
+                            return Err(c.err(t.column, "brokers must be 1 to 3"));
+                        }
+                        config.brokers = n;
+                    }
+                    "latency.ms" => config.latency_ms = number(&c, t, &v, "latency.ms")?,
+                    "seed" => config.seed = number(&c, t, &v, "seed")?,
+                    _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
+                }
+            }
+            StepKind::Cluster(config)
+        }
+        "broker" => {
+            let what = c.next("`config` or a broker id")?;
+            if what.text == "config" {
+                let (opts, words) = c.rest();
+                no_words(&c, &words)?;
+                let (_, k, v) = opts.into_iter().next().ok_or_else(|| c.err(what.column, "expected KEY=VALUE"))?;
+                StepKind::Act(Action::SetBrokerConfig { key: k, value: v })
+            } else {
+                let broker: i32 = number(&c, what, &what.text, "broker id")?;
+                let verb = c.next("restart, stop or start")?;
+                let mode = c.peek().map(|t| t.text.clone());
+                let clean = match mode.as_deref() {
+                    None | Some("clean") => true,
+                    Some("crash") => false,
+                    Some(other) => return Err(c.err(c.column(), format!("expected clean or crash, got `{other}`"))),
+                };
+                if mode.is_some() {
+                    c.pos += 1;
+                }
+                c.done()?;
+                match verb.text.as_str() {
+                    "restart" => StepKind::Act(Action::RestartBroker { broker, clean }),
+                    "stop" => StepKind::Act(Action::StopBroker { broker, clean }),
+                    "start" if mode.is_none() => StepKind::Act(Action::StartBroker { broker }),
+                    _ => return Err(c.err(verb.column, format!("unknown broker command `{}`", verb.text))),
+                }
+            }
+        }
+        "topic" => {
+            let verb = c.next("`create`")?;
+            if verb.text != "create" {
+                return Err(c.err(verb.column, format!("unknown topic command `{}`", verb.text)));
+            }
+            let name = c.next("a topic name")?.text.clone();
+            let (opts, words) = c.rest();
+            no_words(&c, &words)?;
+            let mut partitions = 1;
+            let mut configs = Vec::new();
+            for (t, k, v) in opts {
+                if k == "partitions" {
+                    partitions = number(&c, t, &v, "partitions")?;
+                } else {
+                    configs.push((k, v));
+                }
+            }
+            StepKind::Act(Action::CreateTopic { name, partitions, configs })
+        }
+        "producer" => {
+            let name = c.next("a producer name")?.text.clone();
+            let verb = c.next("create, send or flush")?;
+            match verb.text.as_str() {
+                "create" => {
+                    let (opts, words) = c.rest();
+                    no_words(&c, &words)?;
+                    StepKind::Act(Action::CreateProducer { name, configs: opts.into_iter().map(|(_, k, v)| (k, v)).collect() })
+                }
+                "send" => {
+                    let tp_tok = c.next("a partition like `orders-0`")?;
+                    let topic_partition = topic_partition(&c, tp_tok)?;
+                    let values: Vec<String> = c.tokens[c.pos..].iter().map(|t| t.text.clone()).collect();
+                    if values.is_empty() {
+                        return Err(c.err(c.end_column + 1, "expected at least one value to send"));
+                    }
+                    StepKind::Act(Action::Send { producer: name, topic_partition, values })
+                }
+                "flush" => {
+                    c.done()?;
+                    StepKind::Act(Action::Flush { producer: name })
+                }
+                other => return Err(c.err(verb.column, format!("unknown producer command `{other}`"))),
+            }
+        }
+        "raw" => {
+            let verb = c.next("init-producer-id or produce")?;
+            match verb.text.as_str() {
+                "init-producer-id" => {
+                    c.done()?;
+                    StepKind::Act(Action::RawInitProducerId)
+                }
+                "produce" => {
+                    let tp_tok = c.next("a partition like `orders-0`")?;
+                    let tp = topic_partition(&c, tp_tok)?;
+                    let (opts, words) = c.rest();
+                    let (mut pid, mut epoch, mut seq, mut label, mut show) = (None, IdRef::Value(0), None, None, Show::Line);
+                    for (t, k, v) in opts {
+                        match k.as_str() {
+                            "pid" => pid = Some(id_ref(&c, t, &v, "pid")?),
+                            "epoch" => epoch = id_ref(&c, t, &v, "epoch")?,
+                            "seq" => seq = Some(number(&c, t, &v, "seq")?),
+                            "label" => label = Some(v),
+                            "show" => {
+                                show = match v.as_str() {
+                                    "line" => Show::Line,
+                                    "row" => Show::Row,
+                                    "verdict" => Show::Verdict,
+                                    "none" => Show::Nothing,
+                                    _ => return Err(c.err(t.column, "show must be line, row, verdict or none")),
+                                }
+                            }
+                            _ => return Err(c.err(t.column, format!("unknown raw produce option `{k}`"))),
+                        }
+                    }
+                    let pid = pid.ok_or_else(|| c.err(verb.column, "raw produce needs pid=N (or pid=last)"))?;
+                    let seq = seq.ok_or_else(|| c.err(verb.column, "raw produce needs seq=N"))?;
+                    if words.is_empty() {
+                        return Err(c.err(c.end_column + 1, "expected at least one record value"));
+                    }
+                    let values = words.iter().map(|t| t.text.clone()).collect();
+                    StepKind::RawProduce { tp, pid, epoch, seq, values, label, show }
+                }
+                other => return Err(c.err(verb.column, format!("unknown raw request `{other}`"))),
+            }
+        }
+        "drop" => {
+            let which = c.next("next-request or next-response")?;
+            let (opts, words) = c.rest();
+            no_words(&c, &words)?;
+            let who = opts.first().map(|(_, _, v)| v.clone());
+            if let Some((t, k, _)) = opts.first() {
+                let want = if which.text == "next-request" { "from" } else { "to" };
+                if k != want {
+                    return Err(c.err(t.column, format!("expected {want}=CLIENT")));
+                }
+            }
+            match which.text.as_str() {
+                "next-request" => StepKind::Act(Action::DropNextRequest { from: who }),
+                "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
+                other => return Err(c.err(which.column, format!("unknown fault `{other}`"))),
+            }
+        }
+        "step" => {
+            c.done()?;
+            StepKind::Act(Action::Step)
+        }
+        "run" => match c.peek() {
+            None => StepKind::Act(Action::RunUntilIdle),
+            Some(t) => {
+                let ms: i64 = number(&c, t, t.text.trim_end_matches("ms"), "run time")?;
+                c.pos += 1;
+                c.done()?;
+                StepKind::Act(Action::Advance { ms })
+            }
+        },
+        "print" => {
+            let what = c.next("a view")?;
+            let view = if what.text == "events" {
+                let (opts, words) = c.rest();
+                no_words(&c, &words)?;
+                let mut last = None;
+                for (t, k, v) in opts {
+                    if k != "last" {
+                        return Err(c.err(t.column, format!("unknown option `{k}`")));
+                    }
+                    last = Some(number(&c, t, &v, "last")?);
+                }
+                View::Events { last }
+            } else {
+                let tp_tok = c.next("a partition like `orders-0`")?;
+                let tp = topic_partition(&c, tp_tok)?;
+                let (opts, words) = c.rest();
+                no_words(&c, &words)?;
+                let opt = |name: &str| opts.iter().find(|(_, k, _)| k == name);
+                match what.text.as_str() {
+                    "dump-log" => View::DumpLog {
+                        tp,
+                        fields: opt("fields").map(|(_, _, v)| v.split(',').map(str::to_string).collect()),
+                    },
+                    "window" => View::Window {
+                        tp,
+                        producer_id: match opt("pid") {
+                            Some((t, _, v)) => Some(number(&c, t, v, "pid")?),
+                            None => None,
+                        },
+                    },
+                    "producers" => View::Producers { tp },
+                    "leo" => View::Leo { tp },
+                    "offsets" => View::Offsets { tp },
+                    "files" => View::Files { tp },
+                    "segments" => View::Segments { tp },
+                    "snapshots" => View::Snapshots { tp },
+                    "verdict" => View::Verdict { tp },
+                    other => return Err(c.err(what.column, format!("unknown view `{other}`"))),
+                }
+            };
+            StepKind::Print(view)
+        }
+        other => return Err(c.err(head.column, format!("unknown command `{other}`"))),
+    };
+    Ok(kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_small_scenario() {
+        let s = parse(
+            "# comment\ncluster brokers=1\ntopic create t partitions=2 segment.bytes=256\nraw produce t-0 pid=0 seq=0 label=\"first send\" a b c\nprint dump-log t-0 fields=baseOffset,lastOffset\necho === hi there\n",
+        )
+        .unwrap();
+        assert_eq!(s.steps.len(), 5);
+        assert_eq!(s.steps[0].line, 2);
+        match &s.steps[2].kind {
+            StepKind::RawProduce { label, values, .. } => {
+                assert_eq!(label.as_deref(), Some("first send"));
+                assert_eq!(values, &vec!["a".to_string(), "b".into(), "c".into()]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.steps[4].kind, StepKind::Echo("=== hi there".into()));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = parse("topic create t\nraw produce t-0 pid=x seq=0 a").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 17));
+        assert!(e.message.contains("pid"), "{e}");
+        let e = parse("topic create t\n  fly away").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = parse("echo \"x\nraw produce t-0 pid=0 seq=0 \"open").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 29));
+        let e = parse("topic create t\ncluster brokers=2").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = parse("raw produce t-0 pid=1 seq=0").unwrap_err();
+        assert!(e.message.contains("record"), "{e}");
+    }
+}

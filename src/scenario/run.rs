@@ -1,0 +1,218 @@
+//! Runs a scenario against a world, one step at a time, collecting the transcript.
+
+use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
+use crate::broker::broker::BrokerEvent;
+use crate::broker::protocol::Response;
+use crate::sim::event::window_text;
+use crate::sim::{Action, ClusterConfig, World};
+
+/// A scenario being played: the world, where we are, and what was printed so far.
+#[derive(Clone, Debug)]
+pub struct Runner {
+    pub world: World,
+    scenario: Scenario,
+    next: usize,
+    transcript: Vec<String>,
+    /// Producer id and epoch from the last raw InitProducerId (`pid=last`).
+    last_producer: Option<(i64, i16)>,
+}
+
+impl Runner {
+    /// A fresh world shaped by the scenario's `cluster` line (or the default cluster).
+    pub fn new(scenario: Scenario) -> Runner {
+        let config = match scenario.steps.first().map(|s| &s.kind) {
+            Some(StepKind::Cluster(c)) => c.clone(),
+            _ => ClusterConfig::default(),
+        };
+        Runner { world: World::new(config), scenario, next: 0, transcript: Vec::new(), last_producer: None }
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    pub fn next_index(&self) -> usize {
+        self.next
+    }
+    pub fn is_done(&self) -> bool {
+        self.next >= self.scenario.steps.len()
+    }
+    pub fn transcript(&self) -> &[String] {
+        &self.transcript
+    }
+    pub fn current_step(&self) -> Option<&Step> {
+        self.scenario.steps.get(self.next)
+    }
+
+    /// Runs the next step; returns the lines it printed. An error names the line and
+    /// leaves the runner on that step.
+    pub fn step(&mut self) -> Result<Vec<String>, String> {
+        let Some(step) = self.scenario.steps.get(self.next).cloned() else {
+            return Ok(Vec::new());
+        };
+        let lines = self.run_step(&step).map_err(|e| format!("line {}: {e}", step.line))?;
+        self.next += 1;
+        self.transcript.extend(lines.iter().cloned());
+        Ok(lines)
+    }
+
+    /// Runs every remaining step.
+    pub fn run_all(&mut self) -> Result<(), String> {
+        while !self.is_done() {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    fn run_step(&mut self, step: &Step) -> Result<Vec<String>, String> {
+        match &step.kind {
+            StepKind::Cluster(_) => Ok(Vec::new()),
+            StepKind::Echo(text) => Ok(vec![text.clone()]),
+            StepKind::Act(action) => {
+                let lines = self.world.apply(action).map_err(|e| e.to_string())?;
+                if let Action::RawInitProducerId = action {
+                    self.last_producer = self.world_last_init();
+                }
+                Ok(lines)
+            }
+            StepKind::RawProduce { tp, pid, epoch, seq, values, label, show } => {
+                let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| -> Result<i64, String> {
+                    match r {
+                        IdRef::Value(v) => Ok(*v),
+                        IdRef::Last => self
+                            .last_producer
+                            .map(pick)
+                            .ok_or_else(|| "`last` needs a successful `raw init-producer-id` first".to_string()),
+                    }
+                };
+                let producer_id = resolve(pid, |p| p.0)?;
+                let producer_epoch = i16::try_from(resolve(epoch, |p| i64::from(p.1))?)
+                    .map_err(|_| "epoch must fit in 16 bits".to_string())?;
+                let outcome = self
+                    .world
+                    .raw_produce(tp, producer_id, producer_epoch, *seq, values, label.as_deref())
+                    .map_err(|e| e.to_string())?;
+                Ok(match show {
+                    Show::Line => outcome.lines,
+                    Show::Row => self.view(&View::Verdict { tp: tp.clone() }),
+                    Show::Verdict => verdict_lines(&self.world, tp, outcome.response.as_ref()),
+                    Show::Nothing => Vec::new(),
+                })
+            }
+            StepKind::Print(view) => Ok(self.view(view)),
+        }
+    }
+
+    /// The producer id the last raw InitProducerId returned, read from the events.
+    fn world_last_init(&self) -> Option<(i64, i16)> {
+        self.world.events.iter().rev().find_map(|e| match &e.kind {
+            crate::sim::EventKind::Broker { event: BrokerEvent::ProducerIdAssigned { producer_id, producer_epoch }, .. } => {
+                Some((*producer_id, *producer_epoch))
+            }
+            _ => None,
+        })
+    }
+
+    /// Renders a view into transcript lines.
+    pub fn view(&self, view: &View) -> Vec<String> {
+        let w = &self.world;
+        match view {
+            View::DumpLog { tp, fields } => w.dump_log(tp, fields.as_deref()),
+            View::Window { tp, producer_id } => {
+                let lines: Vec<String> = w
+                    .windows(tp)
+                    .iter()
+                    .filter(|v| producer_id.is_none_or(|p| p == v.producer_id))
+                    .map(|v| format!("window of producer {} (epoch {}) {}", v.producer_id, v.producer_epoch, v.text()))
+                    .collect();
+                if lines.is_empty() {
+                    let who = producer_id.map_or("any producer".to_string(), |p| format!("producer {p}"));
+                    vec![format!("window of {who} []  (the partition does not know it)")]
+                } else {
+                    lines
+                }
+            }
+            View::Producers { tp } => {
+                let ids: Vec<String> = w.windows(tp).iter().map(|v| v.producer_id.to_string()).collect();
+                vec![format!("producer ids known [{}]", ids.join(", "))]
+            }
+            View::Leo { tp } => match w.log_view(tp) {
+                Some(v) => vec![format!("log end offset {}", v.log_end_offset)],
+                None => vec![format!("{tp}: no such partition")],
+            },
+            View::Offsets { tp } => match w.log_view(tp) {
+                Some(v) => vec![format!("{tp}: log start offset {} · high watermark {} · log end offset {}", v.log_start_offset, v.high_watermark, v.log_end_offset)],
+                None => vec![format!("{tp}: no such partition")],
+            },
+            View::Files { tp } => match w.log_view(tp) {
+                Some(v) => v.files.iter().map(|(name, _)| name.clone()).collect(),
+                None => vec![format!("{tp}: no such partition")],
+            },
+            View::Segments { tp } => match w.log_view(tp) {
+                Some(v) => vec![format!(
+                    "segments {} (base offsets {})",
+                    v.segments.len(),
+                    v.segments.iter().map(|s| s.base_offset.to_string()).collect::<Vec<_>>().join(", ")
+                )],
+                None => vec![format!("{tp}: no such partition")],
+            },
+            View::Snapshots { tp } => match w.log_view(tp) {
+                Some(v) => {
+                    let snaps: Vec<&str> = v.files.iter().map(|(n, _)| n.as_str()).filter(|n| n.ends_with(".snapshot")).collect();
+                    vec![format!("snapshots {}: {}", snaps.len(), snaps.join(" "))]
+                }
+                None => vec![format!("{tp}: no such partition")],
+            },
+            View::Verdict { tp } => vec![verdict_row(w, tp)],
+            View::Events { last } => {
+                let skip = last.map_or(0, |n| w.events.len().saturating_sub(n));
+                w.events.iter().skip(skip).map(|e| format!("[{:>6} ms] {}", e.at_ms - crate::sim::START_MS, e.narrate())).collect()
+            }
+        }
+    }
+}
+
+/// A short verdict name with the numbers that explain it.
+pub fn verdict_text(event: &BrokerEvent) -> String {
+    match event {
+        BrokerEvent::BatchAppended { .. } => "APPEND".into(),
+        BrokerEvent::BatchDuplicate { first_offset, last_offset, .. } => {
+            format!("DUPLICATE · original offsets {first_offset}..{last_offset}")
+        }
+        BrokerEvent::BatchRejected { error, expected_seq: Some(e), first_seq, .. } => {
+            format!("{} · expected {e}, got {first_seq}", error.name())
+        }
+        BrokerEvent::BatchRejected { error, current_epoch: Some(c), producer_epoch, .. } => {
+            format!("{} · epoch {producer_epoch} < current {c}", error.name())
+        }
+        BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
+        _ => String::new(),
+    }
+}
+
+/// One row of the window table: `seq a..b  VERDICT  base_offset  [window after]`.
+fn verdict_row(w: &World, tp: &crate::log::TopicPartition) -> String {
+    let Some(event) = w.last_verdict(tp) else { return format!("{tp}: no batch yet") };
+    let (first, last, pid, base) = match event {
+        BrokerEvent::BatchAppended { first_seq, last_seq, producer_id, first_offset, .. }
+        | BrokerEvent::BatchDuplicate { first_seq, last_seq, producer_id, first_offset, .. } => {
+            (*first_seq, *last_seq, *producer_id, *first_offset)
+        }
+        BrokerEvent::BatchRejected { first_seq, last_seq, producer_id, .. } => (*first_seq, *last_seq, *producer_id, -1),
+        _ => return String::new(),
+    };
+    let window = w.windows(tp).into_iter().find(|v| v.producer_id == pid).map(|v| v.text()).unwrap_or_else(|| window_text(&[]));
+    format!("{:>7} {:<44} {:>6}   {}", format!("{first}..{last}"), verdict_text(event), base, window)
+}
+
+/// The verdict, base offset and log end offset after a raw produce.
+fn verdict_lines(w: &World, tp: &crate::log::TopicPartition, response: Option<&Response>) -> Vec<String> {
+    let leo = w.log_view(tp).map_or(-1, |v| v.log_end_offset);
+    match (w.last_verdict(tp), response) {
+        (Some(event), Some(Response::Produce { error, base_offset, .. })) => vec![
+            format!("verdict        {}", verdict_text(event)),
+            format!("response       error={} baseOffset={base_offset}", error.name()),
+            format!("log end offset {leo}"),
+        ],
+        _ => vec!["no response (lost)".into(), format!("log end offset {leo}")],
+    }
+}

@@ -1,0 +1,103 @@
+//! The broker: restart it (clean or crash), switch producer snapshots, and see how the
+//! producer state was rebuilt (snapshot loaded or segments scanned).
+
+use yew::prelude::*;
+
+use crate::broker::broker::SeqRange;
+use crate::log::RecoveryReport;
+use crate::sim::event::window_text;
+use crate::ui::i18n::{t, tf, Key};
+use crate::ui::state::Msg;
+
+/// The last restart, as the broker reported it.
+#[derive(Clone, PartialEq)]
+pub struct RecoveryInfo {
+    pub at_ms: i64,
+    /// How the broker stopped: (clean, snapshot files written).
+    pub stopped: Option<(bool, usize)>,
+    pub report: RecoveryReport,
+    pub windows: Vec<(i64, Vec<SeqRange>)>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BrokerPanelProps {
+    pub online: bool,
+    pub snapshots: bool,
+    pub recovery: Option<RecoveryInfo>,
+    pub disabled: bool,
+    pub dispatch: Callback<Msg>,
+}
+
+#[function_component(BrokerPanel)]
+pub fn broker_panel(p: &BrokerPanelProps) -> Html {
+    let restart = |clean: bool| {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Restart { clean }))
+    };
+    let on_snapshots = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                dispatch.emit(Msg::SetSnapshots(input.checked()));
+            }
+        })
+    };
+    let recovery = match &p.recovery {
+        None => html! { <p class="muted small">{ t(Key::RecoveryNone) }</p> },
+        Some(r) => {
+            let stopped = r.stopped.map(|(clean, n)| {
+                if clean {
+                    tf(Key::StoppedClean, &[&n.to_string()])
+                } else {
+                    t(Key::StoppedCrash).to_string()
+                }
+            });
+            let source = match r.report.snapshot_loaded {
+                Some(o) => tf(Key::RecoverySnapshot, &[&o.to_string(), &r.report.replayed_batches.to_string()]),
+                None => tf(
+                    Key::RecoveryScan,
+                    &[&r.report.replayed_batches.to_string(), &format!("{:?}", r.report.replayed_segments)],
+                ),
+            };
+            let windows = if r.windows.is_empty() {
+                t(Key::RecoveryNoWindows).to_string()
+            } else {
+                let w: Vec<String> = r.windows.iter().map(|(pid, w)| format!("{pid} {}", window_text(w))).collect();
+                tf(Key::RecoveryWindows, &[&w.join(", ")])
+            };
+            let kind = if r.report.snapshot_loaded.is_some() { "badge ok" } else { "badge warn" };
+            html! {
+                <div class="recovery" data-testid="recovery">
+                    if let Some(s) = stopped { <p class="small">{ s }</p> }
+                    <p class="small"><span class={kind}>{ if r.report.snapshot_loaded.is_some() { ".snapshot" } else { "scan" } }</span>{ " " }{ source }</p>
+                    <p class="small mono">{ windows }</p>
+                </div>
+            }
+        }
+    };
+    html! {
+        <section class="panel stack broker-panel" aria-labelledby="broker-heading">
+            <h2 id="broker-heading">
+                { t(Key::BrokerHeading) }{ " " }
+                <span class={if p.online { "badge ok" } else { "badge danger" }}>
+                    { if p.online { t(Key::BrokerOnline) } else { t(Key::BrokerOffline) } }
+                </span>
+            </h2>
+            <fieldset disabled={p.disabled} class="bare stack">
+                <legend class="visually-hidden">{ t(Key::BrokerHeading) }</legend>
+                <div class="cluster">
+                    <button type="button" data-testid="restart-clean" onclick={restart(true)}>{ t(Key::RestartClean) }</button>
+                    <button type="button" data-testid="restart-crash" onclick={restart(false)}>{ t(Key::RestartCrash) }</button>
+                </div>
+                <p class="muted small">{ t(Key::RestartHint) }</p>
+                <label class="check">
+                    <input type="checkbox" role="switch" checked={p.snapshots} onchange={on_snapshots} aria-describedby="snapshots-hint" data-testid="snapshots" />
+                    { t(Key::Snapshots) }
+                </label>
+                <p id="snapshots-hint" class="muted small">{ t(Key::SnapshotsHint) }</p>
+            </fieldset>
+            <h3 class="small-heading">{ t(Key::RecoveryHeading) }</h3>
+            { recovery }
+        </section>
+    }
+}

@@ -1,0 +1,13 @@
+//! The panels. Each gets read-only props (views of the world) and a `Callback<Msg>`;
+//! none of them touches the engine.
+
+pub mod broker_panel;
+pub mod event_list;
+pub mod field;
+pub mod header_bytes;
+pub mod lesson_panel;
+pub mod log_table;
+pub mod producer_panel;
+pub mod raw_panel;
+pub mod verdict;
+pub mod window_table;

@@ -1,0 +1,269 @@
+//! The app state: one [`Reducible`] over the world (and the lesson runner when a lesson
+//! is loaded). Every engine change goes through [`AppState::reduce`]; components only
+//! read views and send [`Msg`]s.
+//!
+//! The world lives behind `Rc<RefCell<…>>` so a message can change it in place (a
+//! world is too big to clone on every click) while the reducer still returns a *new*
+//! `Rc<AppState>` with a bumped `version` — since yew 0.23 returning the same `Rc`
+//! does not re-render.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::log::TopicPartition;
+use crate::scenario::{self, Runner};
+use crate::sim::{Action, ClusterConfig, World};
+
+/// The producer the page starts with.
+pub const PRODUCER: &str = "producer-1";
+/// The topic the page starts with.
+pub const TOPIC: &str = "orders";
+
+/// A lesson being played.
+pub struct LessonState {
+    /// Index into `scenario::lessons()`.
+    pub index: usize,
+    pub runner: Runner,
+    /// Output of each step run so far (index = step index).
+    pub outputs: Vec<Vec<String>>,
+    /// Why the last step failed, or the script did not parse.
+    pub error: Option<String>,
+}
+
+/// Everything the UI knows.
+pub struct AppState {
+    /// The learner's own playground world.
+    pub world: Rc<RefCell<World>>,
+    /// The lesson being played, if any; while loaded, the panels show its world.
+    pub lesson: Rc<RefCell<Option<LessonState>>>,
+    /// The partition the panels show (falls back to the world's first partition).
+    pub selected_tp: Option<TopicPartition>,
+    /// The batch whose header bytes are open: (segment base offset, position).
+    pub selected_batch: Option<(i64, u64)>,
+    /// Step-by-step mode: Send only accumulates.
+    pub step_mode: bool,
+    /// Why the last action was refused (SimError's Display), shown near the controls.
+    pub error: Option<String>,
+    /// Transcript lines of the last raw request.
+    pub raw_lines: Vec<String>,
+    /// Changes on every reduce that changed something.
+    pub version: u64,
+}
+
+/// What the UI can ask for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// Send these values as one batch (then Flush unless in step mode).
+    Send(Vec<String>),
+    DropNextAck,
+    DropNextRequest,
+    Step,
+    RunUntilIdle,
+    SetStepMode(bool),
+    RawInitProducerId,
+    RawProduce { producer_id: i64, producer_epoch: i16, base_sequence: i32, values: Vec<String> },
+    Restart { clean: bool },
+    SetSnapshots(bool),
+    SelectPartition(TopicPartition),
+    /// Open (or close, with None) a batch's header bytes.
+    SelectBatch(Option<(i64, u64)>),
+    /// Load a lesson by index, or go back to the playground with None.
+    LoadLesson(Option<usize>),
+    LessonNext,
+    LessonPrev,
+    LessonReset,
+    ResetPlayground,
+}
+
+/// A world with topic `orders` (1 partition) and an idempotent `producer-1`.
+pub fn ready_world() -> World {
+    let mut world = World::new(ClusterConfig::default());
+    // Both actions are valid on a fresh world; an error would only leave it emptier.
+    let _ = world.apply(&Action::CreateTopic { name: TOPIC.into(), partitions: 1, configs: vec![] });
+    let _ = world.apply(&Action::CreateProducer { name: PRODUCER.into(), configs: vec![] });
+    world
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            world: Rc::new(RefCell::new(ready_world())),
+            lesson: Rc::new(RefCell::new(None)),
+            selected_tp: None,
+            selected_batch: None,
+            step_mode: false,
+            error: None,
+            raw_lines: vec![],
+            version: 0,
+        }
+    }
+}
+
+impl AppState {
+    fn next(&self) -> AppState {
+        AppState {
+            world: self.world.clone(),
+            lesson: self.lesson.clone(),
+            selected_tp: self.selected_tp.clone(),
+            selected_batch: self.selected_batch,
+            step_mode: self.step_mode,
+            error: None,
+            raw_lines: self.raw_lines.clone(),
+            version: self.version.wrapping_add(1),
+        }
+    }
+
+    /// True while a lesson is loaded (the panels show the lesson's world).
+    pub fn lesson_loaded(&self) -> bool {
+        self.lesson.borrow().is_some()
+    }
+
+    /// Calls `f` with the world the panels show: the lesson's, or the playground.
+    pub fn with_world<R>(&self, f: impl FnOnce(&World) -> R) -> R {
+        let lesson = self.lesson.borrow();
+        match lesson.as_ref() {
+            Some(l) => f(&l.runner.world),
+            None => f(&self.world.borrow()),
+        }
+    }
+
+    /// The partition the panels show in `world`.
+    pub fn shown_tp(&self, world: &World) -> Option<TopicPartition> {
+        let parts = world.partitions();
+        match &self.selected_tp {
+            Some(tp) if parts.contains(tp) => Some(tp.clone()),
+            _ => parts.into_iter().next(),
+        }
+    }
+
+    fn apply(&self, next: &mut AppState, actions: &[Action]) {
+        let mut world = self.world.borrow_mut();
+        for action in actions {
+            match world.apply(action) {
+                Ok(lines) => {
+                    if !lines.is_empty() {
+                        next.raw_lines = lines;
+                    }
+                }
+                Err(e) => {
+                    next.error = Some(e.to_string());
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Builds a runner for lesson `index` and runs its first `steps` steps.
+fn load_lesson(index: usize, steps: usize) -> Result<LessonState, String> {
+    let lesson = scenario::lessons().get(index).ok_or_else(|| "no such lesson".to_string())?;
+    let parsed = scenario::parse(lesson.source).map_err(|e| e.to_string())?;
+    let mut state = LessonState { index, runner: Runner::new(parsed), outputs: vec![], error: None };
+    for _ in 0..steps {
+        if state.runner.is_done() {
+            break;
+        }
+        match state.runner.step() {
+            Ok(lines) => state.outputs.push(lines),
+            Err(e) => {
+                state.error = Some(e);
+                break;
+            }
+        }
+    }
+    Ok(state)
+}
+
+impl Reducible for AppState {
+    type Action = Msg;
+
+    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        let mut next = self.next();
+        let producer = PRODUCER.to_string();
+        let tp = TopicPartition::new(TOPIC, 0);
+        let playground = !self.lesson_loaded();
+        match msg {
+            Msg::Send(values) if playground => {
+                let send = Action::Send { producer: producer.clone(), topic_partition: tp, values };
+                if self.step_mode {
+                    self.apply(&mut next, &[send]);
+                } else {
+                    self.apply(&mut next, &[send, Action::Flush { producer }]);
+                }
+            }
+            Msg::DropNextAck if playground => self.apply(&mut next, &[Action::DropNextResponse { to: Some(producer) }]),
+            Msg::DropNextRequest if playground => self.apply(&mut next, &[Action::DropNextRequest { from: Some(producer) }]),
+            Msg::Step if playground => self.apply(&mut next, &[Action::Step]),
+            Msg::RunUntilIdle if playground => self.apply(&mut next, &[Action::RunUntilIdle]),
+            Msg::SetStepMode(on) => next.step_mode = on,
+            Msg::RawInitProducerId if playground => self.apply(&mut next, &[Action::RawInitProducerId]),
+            Msg::RawProduce { producer_id, producer_epoch, base_sequence, values } if playground => self.apply(
+                &mut next,
+                &[Action::RawProduce { topic_partition: tp, producer_id, producer_epoch, base_sequence, values, label: None }],
+            ),
+            Msg::Restart { clean } if playground => self.apply(&mut next, &[Action::RestartBroker { broker: 1, clean }]),
+            Msg::SetSnapshots(on) if playground => self.apply(
+                &mut next,
+                &[Action::SetBrokerConfig { key: "producer.snapshots".into(), value: on.to_string() }],
+            ),
+            Msg::SelectPartition(tp) => {
+                next.selected_tp = Some(tp);
+                next.selected_batch = None;
+            }
+            Msg::SelectBatch(b) => next.selected_batch = b,
+            Msg::LoadLesson(index) => {
+                next.selected_tp = None;
+                next.selected_batch = None;
+                let loaded = match index {
+                    None => None,
+                    Some(i) => match load_lesson(i, 0) {
+                        Ok(l) => Some(l),
+                        Err(e) => {
+                            next.error = Some(e);
+                            None
+                        }
+                    },
+                };
+                *self.lesson.borrow_mut() = loaded;
+            }
+            Msg::LessonNext => {
+                let mut lesson = self.lesson.borrow_mut();
+                if let Some(l) = lesson.as_mut() {
+                    if !l.runner.is_done() {
+                        match l.runner.step() {
+                            Ok(lines) => {
+                                l.outputs.push(lines);
+                                l.error = None;
+                            }
+                            Err(e) => l.error = Some(e),
+                        }
+                    }
+                }
+            }
+            Msg::LessonPrev | Msg::LessonReset => {
+                let mut lesson = self.lesson.borrow_mut();
+                if let Some(l) = lesson.as_mut() {
+                    // The engine is deterministic: replaying steps 0..n-1 on a fresh runner
+                    // gives exactly the world we had one step ago.
+                    let keep = if msg == Msg::LessonPrev { l.runner.next_index().saturating_sub(1) } else { 0 };
+                    match load_lesson(l.index, keep) {
+                        Ok(fresh) => *l = fresh,
+                        Err(e) => l.error = Some(e),
+                    }
+                }
+                next.selected_batch = None;
+            }
+            Msg::ResetPlayground if playground => {
+                *self.world.borrow_mut() = ready_world();
+                next.raw_lines.clear();
+                next.selected_batch = None;
+            }
+            // A playground action while a lesson is loaded: the controls are disabled, so
+            // this only happens from a stale click; nothing changes.
+            _ => return self,
+        }
+        Rc::new(next)
+    }
+}

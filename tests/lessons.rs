@@ -1,0 +1,116 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Golden lesson transcripts, and the real outputs from the seeds that the lessons
+//! must reproduce (whitespace aside). Set `UPDATE_GOLDEN=1` to rewrite the goldens
+//! after an intended change, then review the diff.
+
+use eos_playground::scenario;
+
+fn norm(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn transcript(name: &str) -> Vec<String> {
+    let lesson = scenario::lesson(name).expect("lesson exists");
+    scenario::transcript(lesson.source).expect("lesson runs")
+}
+
+/// Asserts that `expected` lines appear in `actual` in this order (whitespace aside).
+fn assert_contains_in_order(actual: &[String], expected: &[&str]) {
+    let actual: Vec<String> = actual.iter().map(|l| norm(l)).collect();
+    let mut from = 0;
+    for want in expected {
+        let want = norm(want);
+        match actual[from..].iter().position(|l| *l == want) {
+            Some(i) => from += i + 1,
+            None => panic!("missing (in order): {want}\n--- transcript ---\n{}", actual.join("\n")),
+        }
+    }
+}
+
+fn golden(name: &str) {
+    let got = transcript(name).join("\n") + "\n";
+    let path = format!("{}/tests/golden/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(got, want, "transcript of {name} differs from {path} (UPDATE_GOLDEN=1 to rewrite)");
+}
+
+#[test]
+fn golden_idempotence() {
+    golden("idempotence");
+}
+
+#[test]
+fn golden_dedup_window() {
+    golden("dedup-window");
+}
+
+/// Seed 000, example 2: the real output of Kafka 4.5.0-SNAPSHOT.
+#[test]
+fn idempotence_reproduces_seed_000_example_2() {
+    assert_contains_in_order(
+        &transcript("idempotence"),
+        &[
+            "InitProducerId: COORDINATOR_LOAD_IN_PROGRESS, retrying in 100 ms",
+            "InitProducerId: error=NONE producerId=0 epoch=0",
+            "seq  0.. 2 (first send)                       -> error=NONE baseOffset=0",
+            "seq  0.. 2 (same batch again)                 -> error=NONE baseOffset=0",
+            "seq  5.. 5 (skip seq 3..4)                    -> error=OUT_OF_ORDER_SEQUENCE_NUMBER baseOffset=-1",
+            "seq  3.. 5 (next seq)                         -> error=NONE baseOffset=3",
+            "seq  6.. 8 (more)                             -> error=NONE baseOffset=6",
+            "seq  9..11 (more)                             -> error=NONE baseOffset=9",
+            "seq 12..14 (more)                             -> error=NONE baseOffset=12",
+            "seq 15..17 (more)                             -> error=NONE baseOffset=15",
+            "seq  0.. 2 (oldest of the 6 batches, again)   -> error=OUT_OF_ORDER_SEQUENCE_NUMBER baseOffset=-1",
+            "baseOffset: 0 lastOffset: 2 count: 3 baseSequence: 0 lastSequence: 2 producerId: 0 producerEpoch: 0 magic: 2",
+            "baseOffset: 3 lastOffset: 5 count: 3 baseSequence: 3 lastSequence: 5 producerId: 0 producerEpoch: 0 magic: 2",
+            "baseOffset: 6 lastOffset: 8 count: 3 baseSequence: 6 lastSequence: 8 producerId: 0 producerEpoch: 0 magic: 2",
+            "baseOffset: 9 lastOffset: 11 count: 3 baseSequence: 9 lastSequence: 11 producerId: 0 producerEpoch: 0 magic: 2",
+            "baseOffset: 12 lastOffset: 14 count: 3 baseSequence: 12 lastSequence: 14 producerId: 0 producerEpoch: 0 magic: 2",
+            "baseOffset: 15 lastOffset: 17 count: 3 baseSequence: 15 lastSequence: 17 producerId: 0 producerEpoch: 0 magic: 2",
+        ],
+    );
+}
+
+/// Seed 002's demo numbers (pid 1000): the window table, the duplicate of 7..9, the
+/// gap, the overflow, the rebuild, pid 1001 at offset 15, and the 5 → 1 shrink.
+#[test]
+fn dedup_window_reproduces_seed_002_numbers() {
+    let t = transcript("dedup-window");
+    assert_contains_in_order(
+        &t,
+        &[
+            "0..1 APPEND 0 [0..1]",
+            "2..3 APPEND 2 [0..1 2..3]",
+            "4..5 APPEND 4 [0..1 2..3 4..5]",
+            "6..6 APPEND 6 [0..1 2..3 4..5 6..6]",
+            "7..9 APPEND 7 [0..1 2..3 4..5 6..6 7..9]",
+            "log end offset 10",
+            "verdict DUPLICATE · original offsets 7..9",
+            "response error=NONE baseOffset=7",
+            "log end offset 10",
+            "verdict OUT_OF_ORDER_SEQUENCE_NUMBER · expected 10, got 13",
+            "log end offset 10",
+            "window of producer 1000 (epoch 0) [10..10 11..11 12..12 13..13 14..14]",
+            "verdict OUT_OF_ORDER_SEQUENCE_NUMBER · expected 15, got 7",
+            "producer ids known [1000]",
+            "window of producer 1000 (epoch 0) [10..10 11..11 12..12 13..13 14..14]",
+            "verdict DUPLICATE · original offsets 14..14",
+            "verdict APPEND",
+            "response error=NONE baseOffset=15",
+            "segments 8 (base offsets 0, 1, 2, 3, 4, 5, 6, 7)",
+            "window of producer 1000 (epoch 0) [3..3 4..4 5..5 6..6 7..7]",
+            "window of producer 1000 (epoch 0) [7..7]",
+        ],
+    );
+}
+
+#[test]
+fn every_lesson_parses_and_runs() {
+    for lesson in scenario::lessons() {
+        let t = scenario::transcript(lesson.source).unwrap_or_else(|e| panic!("{}: {e}", lesson.name));
+        assert!(!t.is_empty(), "{} printed nothing", lesson.name);
+    }
+}
