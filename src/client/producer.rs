@@ -341,6 +341,16 @@ impl Producer {
                 if !ready {
                     break;
                 }
+                // A numbered batch waits while an earlier-numbered one is still in flight.
+                let blocked = self.accumulator.get(&tp).and_then(|q| q.front()).and_then(|b| b.base_sequence).is_some_and(|s| {
+                    self.in_flight.iter().any(|f| match &f.what {
+                        InFlightKind::Produce(o) => o.tp == tp && o.base_sequence.is_some_and(|os| os < s),
+                        InFlightKind::InitProducerId => false,
+                    })
+                });
+                if blocked {
+                    break;
+                }
                 let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front()) else { break };
                 if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
                     let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
@@ -432,7 +442,6 @@ impl Producer {
                 }
             }
         }
-        requeue.sort_by_key(|b| (b.tp.clone(), std::cmp::Reverse(b.id)));
         for mut batch in requeue {
             self.retry_or_fail(&mut batch, Errors::RequestTimedOut, now_ms, events);
         }
@@ -451,7 +460,35 @@ impl Producer {
             error,
             attempt: batch.attempts + 1,
         });
-        self.accumulator.entry(batch.tp.clone()).or_default().push_front(batch.clone());
+        self.requeue(batch.clone());
+    }
+
+    /// Puts a batch back in its queue in sequence order, ahead of batches that have no
+    /// sequence yet, so retries reach the broker in the order they were numbered.
+    fn requeue(&mut self, batch: ProducerBatch) {
+        let queue = self.accumulator.entry(batch.tp.clone()).or_default();
+        let seq = batch.base_sequence;
+        let at = queue
+            .iter()
+            .position(|b| match (b.base_sequence, seq) {
+                (None, _) => true,
+                (Some(other), Some(mine)) => other > mine,
+                (Some(_), None) => false,
+            })
+            .unwrap_or(queue.len());
+        queue.insert(at, batch);
+    }
+
+    /// Whether an earlier-numbered batch of this partition is still unresolved: then an
+    /// OUT_OF_ORDER answer only means that batch has not landed yet (Kafka's
+    /// `TransactionManager.canRetry`), and a retry must wait for it.
+    fn earlier_unresolved(&self, tp: &TopicPartition, seq: i32) -> bool {
+        let in_flight = self.in_flight.iter().any(|f| match &f.what {
+            InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some_and(|s| s < seq),
+            InFlightKind::InitProducerId => false,
+        });
+        let queued = self.accumulator.get(tp).is_some_and(|q| q.iter().any(|b| b.base_sequence.is_some_and(|s| s < seq)));
+        in_flight || queued
     }
 
     /// A response arrived from the network.
@@ -487,6 +524,11 @@ impl Producer {
                         self.acknowledged.push((batch.id, batch.tp.clone(), base_offset, batch.values));
                     }
                     e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
+                    Errors::OutOfOrderSequenceNumber
+                        if batch.base_sequence.is_some_and(|s| self.earlier_unresolved(&batch.tp, s)) =>
+                    {
+                        self.retry_or_fail(&mut batch, Errors::OutOfOrderSequenceNumber, now_ms, &mut events)
+                    }
                     e => {
                         events.push(ProducerEvent::Failed {
                             batch: batch.id,

@@ -1,0 +1,120 @@
+//! The partition log, decoded from the bytes on the broker's disk: one row per batch,
+//! with its offsets and idempotence header fields, the LEO and HW pointers, and a
+//! button per batch that opens its header bytes.
+
+use yew::prelude::*;
+
+use super::header_bytes::HeaderBytes;
+use crate::sim::view::LogView;
+use crate::ui::i18n::{t, tf, Key};
+
+#[derive(Properties, PartialEq)]
+pub struct LogTableProps {
+    pub log: LogView,
+    /// The batch whose bytes are open: (segment, position).
+    pub selected: Option<(i64, u64)>,
+    /// The batch the last decision points at: (first offset, was it a duplicate).
+    #[prop_or_default]
+    pub mark: Option<(i64, bool)>,
+    pub on_select: Callback<Option<(i64, u64)>>,
+}
+
+#[function_component(LogTable)]
+pub fn log_table(p: &LogTableProps) -> Html {
+    let log = &p.log;
+    let multi_segment = log.segments.len() > 1;
+    let mut rows: Vec<Html> = Vec::new();
+    let mut last_segment = None;
+    for b in &log.batches {
+        if multi_segment && last_segment != Some(b.segment) {
+            last_segment = Some(b.segment);
+            rows.push(html! {
+                <tr class="segment-row"><th colspan="7" scope="rowgroup" class="small">{ tf(Key::LogSegment, &[&format!("{:020}.log", b.segment)]) }</th></tr>
+            });
+        }
+        let key = (b.segment, b.position);
+        let open = p.selected == Some(key);
+        let mark = p.mark.filter(|(o, _)| *o == b.base_offset);
+        let onclick = {
+            let cb = p.on_select.clone();
+            Callback::from(move |_: MouseEvent| cb.emit(if open { None } else { Some(key) }))
+        };
+        let class = match mark {
+            Some((_, true)) => "row-dup",
+            Some((_, false)) => "row-new",
+            None => "",
+        };
+        let values: Vec<&str> = b.records.iter().map(|(_, v)| v.as_str()).collect();
+        rows.push(html! {
+            <tr class={classes!(class, open.then_some("row-open"))}>
+                <td class="num mono">
+                    { format!("{}..{}", b.base_offset, b.last_offset) }
+                    if let Some((_, dup)) = mark {
+                        <span class={if dup { "badge warn" } else { "badge ok" }}>{ if dup { t(Key::TagOriginal) } else { t(Key::TagNew) } }</span>
+                    }
+                </td>
+                <td class="mono records">{ values.join(", ") }</td>
+                <td class="num mono">{ b.producer_id }</td>
+                <td class="num mono">{ b.producer_epoch }</td>
+                <td class="num mono">{ format!("{}..{}", b.base_sequence, b.last_sequence) }</td>
+                <td class="num mono">{ b.position }</td>
+                <td>
+                    <button type="button" class="small-button" aria-expanded={open.to_string()} aria-controls="header-bytes" onclick={onclick}>
+                        { if open { t(Key::LogHideBytes) } else { t(Key::LogShowBytes) } }
+                        <span class="visually-hidden">{ format!(" {}", b.base_offset) }</span>
+                    </button>
+                </td>
+            </tr>
+        });
+    }
+    let selected = p.selected.and_then(|k| log.batches.iter().find(|b| (b.segment, b.position) == k));
+    let files: Vec<String> = log.files.iter().map(|(n, s)| format!("{n} ({s} B)")).collect();
+    html! {
+        <div class="stack">
+            <dl class="pointers">
+                <div class="pointer">
+                    <dt><abbr title={t(Key::LeoHint)}>{ t(Key::Leo) }</abbr></dt>
+                    <dd class="mono" data-testid="leo">{ log.log_end_offset }</dd>
+                    <dd class="muted small">{ t(Key::LeoHint) }</dd>
+                </div>
+                <div class="pointer">
+                    <dt><abbr title={t(Key::HwHint)}>{ t(Key::Hw) }</abbr></dt>
+                    <dd class="mono" data-testid="hw">{ log.high_watermark }</dd>
+                    <dd class="muted small">{ t(Key::HwHint) }</dd>
+                </div>
+            </dl>
+            <div class="scroll-x">
+                <table class="log-table" data-testid="log">
+                    <caption>{ t(Key::LogCaption) }</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col" class="num">{ t(Key::LogOffsets) }</th>
+                            <th scope="col">{ t(Key::LogRecords) }</th>
+                            <th scope="col" class="num">{ t(Key::LogProducerId) }</th>
+                            <th scope="col" class="num">{ t(Key::LogEpoch) }</th>
+                            <th scope="col" class="num">{ t(Key::LogBaseSeq) }</th>
+                            <th scope="col" class="num">{ t(Key::LogPosition) }</th>
+                            <th scope="col">{ t(Key::LogBytes) }</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        if log.batches.is_empty() {
+                            <tr><td colspan="7" class="muted">{ t(Key::LogEmpty) }</td></tr>
+                        }
+                        { for rows }
+                    </tbody>
+                    <tfoot>
+                        <tr class="leo-row"><td colspan="7" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&log.log_end_offset.to_string()]) }</td></tr>
+                    </tfoot>
+                </table>
+            </div>
+            if let Some(b) = selected {
+                <HeaderBytes batch={b.clone()} />
+            }
+            <details class="files">
+                <summary>{ t(Key::LogFiles) }</summary>
+                <ul class="mono small">{ for files.iter().map(|f| html! { <li>{ f }</li> }) }</ul>
+            </details>
+        </div>
+    }
+}

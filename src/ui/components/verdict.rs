@@ -1,0 +1,86 @@
+//! The broker's latest decision on the partition: APPEND, DUPLICATE, OUT_OF_ORDER or
+//! INVALID_PRODUCER_EPOCH — a colour *and* the word, with the numbers behind it.
+
+use yew::prelude::*;
+
+use crate::broker::broker::BrokerEvent;
+use crate::errors::Errors;
+use crate::ui::i18n::{t, tf, Key};
+
+#[derive(Properties, PartialEq)]
+pub struct VerdictProps {
+    /// (logical ms since start, the decision).
+    pub verdict: Option<(i64, BrokerEvent)>,
+}
+
+#[function_component(Verdict)]
+pub fn verdict(p: &VerdictProps) -> Html {
+    let Some((at, event)) = &p.verdict else {
+        return html! {
+            <div class="verdict verdict-none" data-testid="verdict" role="status">
+                <p class="muted">{ t(Key::VerdictNone) }</p>
+            </div>
+        };
+    };
+    let at = at.to_string();
+    let (class, word, text, pid, first, last) = match event {
+        BrokerEvent::BatchAppended { producer_id, first_seq, last_seq, first_offset, last_offset, log_end_offset, .. } => (
+            "append",
+            t(Key::VerdictAppend),
+            tf(Key::VerdictAppendText, &[&first_offset.to_string(), &last_offset.to_string(), &log_end_offset.to_string()]),
+            *producer_id,
+            *first_seq,
+            *last_seq,
+        ),
+        BrokerEvent::BatchDuplicate { producer_id, first_seq, last_seq, first_offset, last_offset, log_end_offset, .. } => (
+            "duplicate",
+            t(Key::VerdictDuplicate),
+            tf(Key::VerdictDuplicateText, &[&first_offset.to_string(), &last_offset.to_string(), &log_end_offset.to_string()]),
+            *producer_id,
+            *first_seq,
+            *last_seq,
+        ),
+        BrokerEvent::BatchRejected { producer_id, producer_epoch, first_seq, last_seq, error, expected_seq, current_epoch, message, .. } => {
+            let unknown = t(Key::Unknown).to_string();
+            match error {
+                Errors::OutOfOrderSequenceNumber => (
+                    "rejected",
+                    t(Key::VerdictOutOfOrder),
+                    tf(
+                        Key::VerdictOutOfOrderText,
+                        &[&expected_seq.map_or(unknown, |s| s.to_string()), &format!("{first_seq}..{last_seq}")],
+                    ),
+                    *producer_id,
+                    *first_seq,
+                    *last_seq,
+                ),
+                Errors::InvalidProducerEpoch => (
+                    "rejected",
+                    t(Key::VerdictEpoch),
+                    tf(Key::VerdictEpochText, &[&producer_epoch.to_string(), &current_epoch.map_or(unknown, |e| e.to_string())]),
+                    *producer_id,
+                    *first_seq,
+                    *last_seq,
+                ),
+                other => (
+                    "rejected",
+                    other.name(),
+                    tf(Key::VerdictOtherText, &[message]),
+                    *producer_id,
+                    *first_seq,
+                    *last_seq,
+                ),
+            }
+        }
+        _ => return html! {},
+    };
+    html! {
+        <div class={classes!("verdict", format!("verdict-{class}"))} data-testid="verdict" data-verdict={word} role="status">
+            <p class="verdict-head">
+                <strong class="verdict-word">{ word }</strong>
+                <span class="verdict-where muted small">{ tf(Key::VerdictAt, &[&at, &pid.to_string(), &first.to_string(), &last.to_string()]) }</span>
+            </p>
+            <p class="verdict-text">{ text }</p>
+        </div>
+    }
+}
