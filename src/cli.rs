@@ -38,12 +38,17 @@ struct Options {
 }
 
 fn options(rest: &[String]) -> Result<Options, String> {
-    let mut o = Options { verbose: false, export: None };
+    let mut o = Options {
+        verbose: false,
+        export: None,
+    };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--verbose" | "-v" => o.verbose = true,
-            "--export" => o.export = Some(PathBuf::from(it.next().ok_or("--export needs a folder")?)),
+            "--export" => {
+                o.export = Some(PathBuf::from(it.next().ok_or("--export needs a folder")?))
+            }
             other => return Err(format!("unknown option {other}\n\n{USAGE}")),
         }
     }
@@ -54,10 +59,14 @@ fn options(rest: &[String]) -> Result<Options, String> {
 pub fn run(args: &[String]) -> Result<String, String> {
     match args.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => Ok(USAGE.to_string()),
-        Some("lessons") => Ok(scenario::lessons().iter().map(|l| format!("{:<16} {}\n", l.name, l.title)).collect()),
+        Some("lessons") => Ok(scenario::lessons()
+            .iter()
+            .map(|l| format!("{:<16} {}\n", l.name, l.title))
+            .collect()),
         Some("lesson") => {
             let name = args.get(1).ok_or("which lesson? try `eos lessons`")?;
-            let lesson = scenario::lesson(name).ok_or_else(|| format!("no lesson named {name}; try `eos lessons`"))?;
+            let lesson = scenario::lesson(name)
+                .ok_or_else(|| format!("no lesson named {name}; try `eos lessons`"))?;
             play(lesson.source, &options(&args[2..])?)
         }
         Some("run") => {
@@ -90,7 +99,10 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
         }
     }
     if let Some(dir) = &o.export {
-        let n = runner.world.export(dir).map_err(|e| format!("export to {}: {e}", dir.display()))?;
+        let n = runner
+            .world
+            .export(dir)
+            .map_err(|e| format!("export to {}: {e}", dir.display()))?;
         out.push_str(&format!("exported {n} files to {}\n", dir.display()));
     }
     Ok(out)

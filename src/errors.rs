@@ -73,8 +73,14 @@ mod tests {
     fn names_and_codes_match_kafka() {
         assert_eq!(Errors::OutOfOrderSequenceNumber.code(), 45);
         assert_eq!(Errors::InvalidProducerEpoch.code(), 47);
-        assert_eq!(Errors::CoordinatorLoadInProgress.name(), "COORDINATOR_LOAD_IN_PROGRESS");
-        assert_eq!(Errors::OutOfOrderSequenceNumber.to_string(), "OUT_OF_ORDER_SEQUENCE_NUMBER(45)");
+        assert_eq!(
+            Errors::CoordinatorLoadInProgress.name(),
+            "COORDINATOR_LOAD_IN_PROGRESS"
+        );
+        assert_eq!(
+            Errors::OutOfOrderSequenceNumber.to_string(),
+            "OUT_OF_ORDER_SEQUENCE_NUMBER(45)"
+        );
         assert!(Errors::CoordinatorLoadInProgress.is_retriable());
         assert!(!Errors::OutOfOrderSequenceNumber.is_retriable());
     }

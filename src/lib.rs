@@ -12,8 +12,8 @@ pub mod errors;
 pub mod fs;
 pub mod log;
 pub mod record;
-pub mod sim;
 pub mod scenario;
+pub mod sim;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

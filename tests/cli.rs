@@ -30,10 +30,20 @@ fn unknown_lesson_is_a_clear_error() {
 #[test]
 fn export_writes_kafkas_layout() {
     let dir = temp_dir("export");
-    let out = cli::run(&args(&["lesson", "idempotence", "--export", dir.to_str().unwrap()])).unwrap();
+    let out = cli::run(&args(&[
+        "lesson",
+        "idempotence",
+        "--export",
+        dir.to_str().unwrap(),
+    ]))
+    .unwrap();
     assert!(out.contains("exported"), "{out}");
     let part = dir.join("u12-idem-0");
-    for f in ["00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex"] {
+    for f in [
+        "00000000000000000000.log",
+        "00000000000000000000.index",
+        "00000000000000000000.timeindex",
+    ] {
         assert!(part.join(f).exists(), "{f} missing");
     }
     // The exported .log holds the six batches, byte for byte decodable.
@@ -63,6 +73,9 @@ fn an_action_error_names_the_line() {
     let file = dir.join("bad.eos");
     std::fs::write(&file, "topic create t\nraw produce nope-0 pid=1 seq=0 a\n").unwrap();
     let err = cli::run(&args(&["run", file.to_str().unwrap()])).unwrap_err();
-    assert!(err.contains("line 2") && err.contains("UNKNOWN_TOPIC_OR_PARTITION"), "{err}");
+    assert!(
+        err.contains("line 2") && err.contains("UNKNOWN_TOPIC_OR_PARTITION"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -22,7 +22,10 @@ fn assert_contains_in_order(actual: &[String], expected: &[&str]) {
         let want = norm(want);
         match actual[from..].iter().position(|l| *l == want) {
             Some(i) => from += i + 1,
-            None => panic!("missing (in order): {want}\n--- transcript ---\n{}", actual.join("\n")),
+            None => panic!(
+                "missing (in order): {want}\n--- transcript ---\n{}",
+                actual.join("\n")
+            ),
         }
     }
 }
@@ -34,7 +37,10 @@ fn golden(name: &str) {
         std::fs::write(&path, &got).unwrap();
     }
     let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(got, want, "transcript of {name} differs from {path} (UPDATE_GOLDEN=1 to rewrite)");
+    assert_eq!(
+        got, want,
+        "transcript of {name} differs from {path} (UPDATE_GOLDEN=1 to rewrite)"
+    );
 }
 
 #[test]
@@ -110,7 +116,8 @@ fn dedup_window_reproduces_seed_002_numbers() {
 #[test]
 fn every_lesson_parses_and_runs() {
     for lesson in scenario::lessons() {
-        let t = scenario::transcript(lesson.source).unwrap_or_else(|e| panic!("{}: {e}", lesson.name));
+        let t =
+            scenario::transcript(lesson.source).unwrap_or_else(|e| panic!("{}: {e}", lesson.name));
         assert!(!t.is_empty(), "{} printed nothing", lesson.name);
     }
 }

@@ -12,7 +12,9 @@ use super::producer_id_manager::{Generated, ProducerIdManager};
 use super::protocol::{Request, Response};
 use crate::errors::Errors;
 use crate::fs::MemFs;
-use crate::log::{AppendError, AppendOutcome, LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
+use crate::log::{
+    AppendError, AppendOutcome, LogConfig, RecoveryReport, TopicPartition, UnifiedLog,
+};
 use crate::record::RecordBatch;
 
 /// Where each broker keeps its partitions (Kafka's `log.dirs`).
@@ -62,15 +64,34 @@ pub enum BrokerEvent {
         log_end_offset: i64,
     },
     /// The active segment was full: a new one starts at `base_offset`.
-    SegmentRolled { tp: TopicPartition, base_offset: i64, snapshot: Option<String> },
+    SegmentRolled {
+        tp: TopicPartition,
+        base_offset: i64,
+        snapshot: Option<String>,
+    },
     /// No producer-id block yet: the client must retry.
-    ProducerIdNotReady { asked_controller: bool },
-    ProducerIdBlockReceived { first: i64, last: i64 },
-    ProducerIdAssigned { producer_id: i64, producer_epoch: i16 },
+    ProducerIdNotReady {
+        asked_controller: bool,
+    },
+    ProducerIdBlockReceived {
+        first: i64,
+        last: i64,
+    },
+    ProducerIdAssigned {
+        producer_id: i64,
+        producer_epoch: i16,
+    },
     /// The broker stopped; a clean stop snapshots producer state.
-    Stopped { clean: bool, snapshots: Vec<String> },
+    Stopped {
+        clean: bool,
+        snapshots: Vec<String>,
+    },
     /// A partition was opened at start-up and its producer state rebuilt.
-    Recovered { tp: TopicPartition, report: RecoveryReport, windows: Vec<(i64, Vec<SeqRange>)> },
+    Recovered {
+        tp: TopicPartition,
+        report: RecoveryReport,
+        windows: Vec<(i64, Vec<SeqRange>)>,
+    },
 }
 
 /// A request the broker sends to another node while handling one (e.g. to the controller).
@@ -105,7 +126,14 @@ impl Broker {
     pub fn new(id: i32, log_config: LogConfig) -> Self {
         let mut fs = MemFs::new();
         let _ = fs.create_dir_all(LOG_DIR);
-        Broker { id, fs, online: true, log_config, logs: BTreeMap::new(), producer_ids: ProducerIdManager::default() }
+        Broker {
+            id,
+            fs,
+            online: true,
+            log_config,
+            logs: BTreeMap::new(),
+            producer_ids: ProducerIdManager::default(),
+        }
     }
 
     pub fn partition_dir(tp: &TopicPartition) -> String {
@@ -132,14 +160,26 @@ impl Broker {
                 log.producer_state
                     .producers
                     .values()
-                    .map(|e| (e.producer_id, e.batch_metadata.iter().map(|b| (b.first_seq(), b.last_seq)).collect()))
+                    .map(|e| {
+                        (
+                            e.producer_id,
+                            e.batch_metadata
+                                .iter()
+                                .map(|b| (b.first_seq(), b.last_seq))
+                                .collect(),
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default()
     }
 
     fn window_of(&self, tp: &TopicPartition, producer_id: i64) -> Vec<SeqRange> {
-        self.windows(tp).into_iter().find(|(p, _)| *p == producer_id).map(|(_, w)| w).unwrap_or_default()
+        self.windows(tp)
+            .into_iter()
+            .find(|(p, _)| *p == producer_id)
+            .map(|(_, w)| w)
+            .unwrap_or_default()
     }
 
     /// Stops the broker. A clean stop closes every log (snapshot at the log end);
@@ -170,7 +210,11 @@ impl Broker {
             match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
                 Ok((log, report)) => {
                     self.logs.insert(tp.clone(), log);
-                    events.push(BrokerEvent::Recovered { tp: tp.clone(), report, windows: self.windows(tp) });
+                    events.push(BrokerEvent::Recovered {
+                        tp: tp.clone(),
+                        report,
+                        windows: self.windows(tp),
+                    });
                 }
                 Err(_) => {
                     let _ = self.create_partition(tp.clone());
@@ -183,10 +227,16 @@ impl Broker {
     /// Handles one request (`KafkaApis.handle`).
     pub fn handle(&mut self, request: Request, now_ms: i64) -> Handled {
         match request {
-            Request::InitProducerId { transactional_id: _, transaction_timeout_ms: _ } => self.handle_init_producer_id(),
-            Request::Produce { acks, timeout_ms: _, topic_partition, records } => {
-                self.handle_produce(acks, topic_partition, records, now_ms)
-            }
+            Request::InitProducerId {
+                transactional_id: _,
+                transaction_timeout_ms: _,
+            } => self.handle_init_producer_id(),
+            Request::Produce {
+                acks,
+                timeout_ms: _,
+                topic_partition,
+                records,
+            } => self.handle_produce(acks, topic_partition, records, now_ms),
             Request::AllocateProducerIds { .. } => Handled {
                 response: Some(Response::AllocateProducerIds {
                     error: Errors::InvalidRequest,
@@ -200,10 +250,19 @@ impl Broker {
 
     /// The controller's answer to our `AllocateProducerIds`.
     pub fn handle_controller_response(&mut self, response: Response) -> Vec<BrokerEvent> {
-        if let Response::AllocateProducerIds { error: Errors::None, producer_id_start, producer_id_len } = response {
-            self.producer_ids.receive_block(producer_id_start, producer_id_len);
+        if let Response::AllocateProducerIds {
+            error: Errors::None,
+            producer_id_start,
+            producer_id_len,
+        } = response
+        {
+            self.producer_ids
+                .receive_block(producer_id_start, producer_id_len);
             let last = producer_id_start + i64::from(producer_id_len) - 1;
-            return vec![BrokerEvent::ProducerIdBlockReceived { first: producer_id_start, last }];
+            return vec![BrokerEvent::ProducerIdBlockReceived {
+                first: producer_id_start,
+                last,
+            }];
         }
         self.producer_ids.request_in_flight = false;
         Vec::new()
@@ -213,8 +272,15 @@ impl Broker {
     fn handle_init_producer_id(&mut self) -> Handled {
         match self.producer_ids.generate_producer_id() {
             Generated::Id(producer_id) => Handled {
-                response: Some(Response::InitProducerId { error: Errors::None, producer_id, producer_epoch: 0 }),
-                events: vec![BrokerEvent::ProducerIdAssigned { producer_id, producer_epoch: 0 }],
+                response: Some(Response::InitProducerId {
+                    error: Errors::None,
+                    producer_id,
+                    producer_epoch: 0,
+                }),
+                events: vec![BrokerEvent::ProducerIdAssigned {
+                    producer_id,
+                    producer_epoch: 0,
+                }],
                 outbound: Vec::new(),
             },
             Generated::NotYet { ask_controller } => Handled {
@@ -223,9 +289,13 @@ impl Broker {
                     producer_id: -1,
                     producer_epoch: -1,
                 }),
-                events: vec![BrokerEvent::ProducerIdNotReady { asked_controller: ask_controller }],
+                events: vec![BrokerEvent::ProducerIdNotReady {
+                    asked_controller: ask_controller,
+                }],
                 outbound: if ask_controller {
-                    vec![Outbound::ToController(Request::AllocateProducerIds { broker_id: self.id })]
+                    vec![Outbound::ToController(Request::AllocateProducerIds {
+                        broker_id: self.id,
+                    })]
                 } else {
                     Vec::new()
                 },
@@ -233,7 +303,13 @@ impl Broker {
         }
     }
 
-    fn handle_produce(&mut self, acks: i16, tp: TopicPartition, records: Vec<u8>, now_ms: i64) -> Handled {
+    fn handle_produce(
+        &mut self,
+        acks: i16,
+        tp: TopicPartition,
+        records: Vec<u8>,
+        now_ms: i64,
+    ) -> Handled {
         let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
             topic_partition: tp.clone(),
             error,
@@ -241,24 +317,45 @@ impl Broker {
             log_start_offset: 0,
             error_message: message,
         };
-        if !matches!(acks, -1 | 0 | 1) {
-            return Handled { response: Some(reply(Errors::InvalidRequiredAcks, -1, None)), ..Handled::default() };
+        if !(-1..=1).contains(&acks) {
+            return Handled {
+                response: Some(reply(Errors::InvalidRequiredAcks, -1, None)),
+                ..Handled::default()
+            };
         }
         let batch = match RecordBatch::decode(&records) {
             Ok((batch, used)) if used == records.len() => batch,
             Ok(_) => {
-                let msg = "A Produce request carries exactly one batch per partition here".to_string();
-                return Handled { response: Some(reply(Errors::InvalidRecord, -1, Some(msg))), ..Handled::default() };
+                let msg =
+                    "A Produce request carries exactly one batch per partition here".to_string();
+                return Handled {
+                    response: Some(reply(Errors::InvalidRecord, -1, Some(msg))),
+                    ..Handled::default()
+                };
             }
             Err(e) => {
-                let error = if e.kafka_code() == 87 { Errors::InvalidRecord } else { Errors::CorruptMessage };
-                return Handled { response: Some(reply(error, -1, Some(e.to_string()))), ..Handled::default() };
+                let error = if e.kafka_code() == 87 {
+                    Errors::InvalidRecord
+                } else {
+                    Errors::CorruptMessage
+                };
+                return Handled {
+                    response: Some(reply(error, -1, Some(e.to_string()))),
+                    ..Handled::default()
+                };
             }
         };
-        let (pid, epoch, first_seq, last_seq) =
-            (batch.producer_id, batch.producer_epoch, batch.base_sequence, batch.last_sequence());
+        let (pid, epoch, first_seq, last_seq) = (
+            batch.producer_id,
+            batch.producer_epoch,
+            batch.base_sequence,
+            batch.last_sequence(),
+        );
         let Some(log) = self.logs.get_mut(&tp) else {
-            return Handled { response: Some(reply(Errors::UnknownTopicOrPartition, -1, None)), ..Handled::default() };
+            return Handled {
+                response: Some(reply(Errors::UnknownTopicOrPartition, -1, None)),
+                ..Handled::default()
+            };
         };
         let result = log.append_as_leader(&mut self.fs, batch, now_ms);
         let leo = log.log_end_offset;
@@ -275,7 +372,11 @@ impl Broker {
                 }
                 let window = self.window_of(&tp, pid);
                 match info.outcome {
-                    AppendOutcome::Appended { first_offset, last_offset, .. } => {
+                    AppendOutcome::Appended {
+                        first_offset,
+                        last_offset,
+                        ..
+                    } => {
                         events.push(BrokerEvent::BatchAppended {
                             tp: tp.clone(),
                             producer_id: pid,
@@ -326,12 +427,26 @@ impl Broker {
             }
         };
         let response = match response {
-            Response::Produce { topic_partition, error, base_offset, error_message, .. } => {
-                Response::Produce { topic_partition, error, base_offset, log_start_offset: log_start, error_message }
-            }
+            Response::Produce {
+                topic_partition,
+                error,
+                base_offset,
+                error_message,
+                ..
+            } => Response::Produce {
+                topic_partition,
+                error,
+                base_offset,
+                log_start_offset: log_start,
+                error_message,
+            },
             other => other,
         };
         // acks=0: the broker writes but sends nothing back.
-        Handled { response: (acks != 0).then_some(response), events, outbound: Vec::new() }
+        Handled {
+            response: (acks != 0).then_some(response),
+            events,
+            outbound: Vec::new(),
+        }
     }
 }

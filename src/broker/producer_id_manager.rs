@@ -40,7 +40,9 @@ pub struct ProducerIdManager {
 pub enum Generated {
     Id(i64),
     /// No id yet; `true` when the caller must now ask the controller for a block.
-    NotYet { ask_controller: bool },
+    NotYet {
+        ask_controller: bool,
+    },
 }
 
 impl ProducerIdManager {
@@ -55,14 +57,20 @@ impl ProducerIdManager {
         }
         let ask = !self.request_in_flight;
         self.request_in_flight = true;
-        Generated::NotYet { ask_controller: ask }
+        Generated::NotYet {
+            ask_controller: ask,
+        }
     }
 
     /// The error a waiting client sees (retriable, so KafkaProducer hides it).
     pub const WAIT_ERROR: Errors = Errors::CoordinatorLoadInProgress;
 
     pub fn receive_block(&mut self, first: i64, size: i32) {
-        self.block = Some(ProducerIdsBlock { first, size, next: first });
+        self.block = Some(ProducerIdsBlock {
+            first,
+            size,
+            next: first,
+        });
         self.request_in_flight = false;
     }
 }
@@ -90,8 +98,18 @@ mod tests {
     fn first_call_waits_for_a_block_then_ids_count_up() {
         let mut broker = ProducerIdManager::default();
         let mut controller = ProducerIdControlManager::default();
-        assert_eq!(broker.generate_producer_id(), Generated::NotYet { ask_controller: true });
-        assert_eq!(broker.generate_producer_id(), Generated::NotYet { ask_controller: false });
+        assert_eq!(
+            broker.generate_producer_id(),
+            Generated::NotYet {
+                ask_controller: true
+            }
+        );
+        assert_eq!(
+            broker.generate_producer_id(),
+            Generated::NotYet {
+                ask_controller: false
+            }
+        );
         let (first, size) = controller.generate_next_block();
         broker.receive_block(first, size);
         assert_eq!(broker.generate_producer_id(), Generated::Id(0));
@@ -104,6 +122,11 @@ mod tests {
         let mut broker = ProducerIdManager::default();
         broker.receive_block(0, 1);
         assert_eq!(broker.generate_producer_id(), Generated::Id(0));
-        assert_eq!(broker.generate_producer_id(), Generated::NotYet { ask_controller: true });
+        assert_eq!(
+            broker.generate_producer_id(),
+            Generated::NotYet {
+                ask_controller: true
+            }
+        );
     }
 }

@@ -13,9 +13,17 @@ use crate::log::TopicPartition;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
     /// `InitProducerId`: a producer id and epoch for an idempotent (or transactional) producer.
-    InitProducerId { transactional_id: Option<String>, transaction_timeout_ms: i32 },
+    InitProducerId {
+        transactional_id: Option<String>,
+        transaction_timeout_ms: i32,
+    },
     /// `Produce` (v12, acks as given) carrying one encoded record batch for one partition.
-    Produce { acks: i16, timeout_ms: i32, topic_partition: TopicPartition, records: Vec<u8> },
+    Produce {
+        acks: i16,
+        timeout_ms: i32,
+        topic_partition: TopicPartition,
+        records: Vec<u8>,
+    },
     /// `AllocateProducerIds`: a broker asks the controller for its next block of ids.
     AllocateProducerIds { broker_id: i32 },
 }
@@ -34,7 +42,11 @@ impl Request {
 /// A broker's answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Response {
-    InitProducerId { error: Errors, producer_id: i64, producer_epoch: i16 },
+    InitProducerId {
+        error: Errors,
+        producer_id: i64,
+        producer_epoch: i16,
+    },
     Produce {
         topic_partition: TopicPartition,
         error: Errors,
@@ -43,7 +55,11 @@ pub enum Response {
         log_start_offset: i64,
         error_message: Option<String>,
     },
-    AllocateProducerIds { error: Errors, producer_id_start: i64, producer_id_len: i32 },
+    AllocateProducerIds {
+        error: Errors,
+        producer_id_start: i64,
+        producer_id_len: i32,
+    },
 }
 
 impl Response {

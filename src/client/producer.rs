@@ -69,14 +69,20 @@ impl ProducerConfig {
                         "all" | "-1" => -1,
                         "0" => 0,
                         "1" => 1,
-                        _ => return Err(format!("{}: String must be one of: all, -1, 0, 1", bad())),
+                        _ => {
+                            return Err(format!("{}: String must be one of: all, -1, 0, 1", bad()))
+                        }
                     }
                 }
                 "max.in.flight.requests.per.connection" => {
                     c.max_in_flight = v.parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?;
                 }
-                "request.timeout.ms" => c.request_timeout_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?,
-                "retry.backoff.ms" => c.retry_backoff_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?,
+                "request.timeout.ms" => {
+                    c.request_timeout_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?
+                }
+                "retry.backoff.ms" => {
+                    c.retry_backoff_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?
+                }
                 "retries" => c.retries = v.parse().map_err(|_| bad())?,
                 "client.id" => c.client_id = v.clone(),
                 other => return Err(format!("Unknown producer config {other}")),
@@ -130,13 +136,18 @@ pub struct ProducerBatch {
 
 impl ProducerBatch {
     pub fn last_sequence(&self) -> Option<i32> {
-        self.base_sequence
-            .map(|s| crate::log::producer_state::increment_sequence(s, self.values.len() as i32 - 1))
+        self.base_sequence.map(|s| {
+            crate::log::producer_state::increment_sequence(s, self.values.len() as i32 - 1)
+        })
     }
 
     /// The v2 bytes that go on the wire.
     pub fn encode(&self) -> Vec<u8> {
-        let kvs = self.values.iter().map(|v| (None, Some(v.as_bytes().to_vec()))).collect();
+        let kvs = self
+            .values
+            .iter()
+            .map(|v| (None, Some(v.as_bytes().to_vec())))
+            .collect();
         RecordBatch::new_data(
             0,
             self.producer_id,
@@ -171,7 +182,9 @@ pub enum IdState {
     /// Not idempotent: batches carry producer id -1.
     Disabled,
     /// Needs an id; may ask after `retry_at_ms`.
-    Uninitialized { retry_at_ms: i64 },
+    Uninitialized {
+        retry_at_ms: i64,
+    },
     Initializing,
     Ready,
 }
@@ -187,20 +200,64 @@ pub struct Outgoing {
 /// What the producer did, for narration and the UI.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum ProducerEvent {
-    Accumulated { tp: TopicPartition, values: Vec<String> },
+    Accumulated {
+        tp: TopicPartition,
+        values: Vec<String>,
+    },
     /// A batch got its sequence at drain time (first attempt only).
-    SequenceAssigned { batch: u64, tp: TopicPartition, producer_id: i64, producer_epoch: i16, first_seq: i32, last_seq: i32 },
-    BatchSent { batch: u64, tp: TopicPartition, attempt: u32, first_seq: Option<i32>, last_seq: Option<i32> },
-    InitProducerIdRetry { error: Errors, backoff_ms: i64 },
-    ProducerIdReceived { producer_id: i64, producer_epoch: i16 },
+    SequenceAssigned {
+        batch: u64,
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        first_seq: i32,
+        last_seq: i32,
+    },
+    BatchSent {
+        batch: u64,
+        tp: TopicPartition,
+        attempt: u32,
+        first_seq: Option<i32>,
+        last_seq: Option<i32>,
+    },
+    InitProducerIdRetry {
+        error: Errors,
+        backoff_ms: i64,
+    },
+    ProducerIdReceived {
+        producer_id: i64,
+        producer_epoch: i16,
+    },
     /// No answer before `request.timeout.ms`: the batch will be retried with the same sequence.
-    RequestTimedOut { batch: Option<u64>, broker: i32, timeout_ms: i64 },
-    RetryScheduled { batch: u64, tp: TopicPartition, error: Errors, attempt: u32 },
+    RequestTimedOut {
+        batch: Option<u64>,
+        broker: i32,
+        timeout_ms: i64,
+    },
+    RetryScheduled {
+        batch: u64,
+        tp: TopicPartition,
+        error: Errors,
+        attempt: u32,
+    },
     /// The application's send completed.
-    Acknowledged { batch: u64, tp: TopicPartition, base_offset: i64, values: Vec<String> },
-    Failed { batch: u64, tp: TopicPartition, error: Errors, message: Option<String> },
+    Acknowledged {
+        batch: u64,
+        tp: TopicPartition,
+        base_offset: i64,
+        values: Vec<String>,
+    },
+    Failed {
+        batch: u64,
+        tp: TopicPartition,
+        error: Errors,
+        message: Option<String>,
+    },
     /// A response for a request the producer already gave up on.
-    StaleResponse { correlation_id: u64, api: String },
+    StaleResponse {
+        correlation_id: u64,
+        api: String,
+    },
 }
 
 /// A producer client.
@@ -224,7 +281,11 @@ pub struct Producer {
 
 impl Producer {
     pub fn new(config: ProducerConfig) -> Self {
-        let id_state = if config.enable_idempotence { IdState::Uninitialized { retry_at_ms: 0 } } else { IdState::Disabled };
+        let id_state = if config.enable_idempotence {
+            IdState::Uninitialized { retry_at_ms: 0 }
+        } else {
+            IdState::Disabled
+        };
         Producer {
             config,
             producer_id: -1,
@@ -320,7 +381,10 @@ impl Producer {
                 out.push(Outgoing {
                     correlation_id,
                     broker: bootstrap,
-                    request: Request::InitProducerId { transactional_id: None, transaction_timeout_ms: 60_000 },
+                    request: Request::InitProducerId {
+                        transactional_id: None,
+                        transaction_timeout_ms: 60_000,
+                    },
                 });
             }
         }
@@ -331,34 +395,54 @@ impl Producer {
         self.open.clear();
         let partitions: Vec<TopicPartition> = self.accumulator.keys().cloned().collect();
         for tp in partitions {
-            let Some(broker) = leader_of(&tp) else { continue };
+            let Some(broker) = leader_of(&tp) else {
+                continue;
+            };
             loop {
-                let in_flight_to_broker = self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;
+                let in_flight_to_broker =
+                    self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;
                 if in_flight_to_broker >= self.config.max_in_flight {
                     break;
                 }
-                let ready = self.accumulator.get(&tp).and_then(|q| q.front()).is_some_and(|b| b.retry_at_ms <= now_ms);
+                let ready = self
+                    .accumulator
+                    .get(&tp)
+                    .and_then(|q| q.front())
+                    .is_some_and(|b| b.retry_at_ms <= now_ms);
                 if !ready {
                     break;
                 }
                 // A numbered batch waits while an earlier-numbered one is still in flight.
-                let blocked = self.accumulator.get(&tp).and_then(|q| q.front()).and_then(|b| b.base_sequence).is_some_and(|s| {
-                    self.in_flight.iter().any(|f| match &f.what {
-                        InFlightKind::Produce(o) => o.tp == tp && o.base_sequence.is_some_and(|os| os < s),
-                        InFlightKind::InitProducerId => false,
-                    })
-                });
+                let blocked = self
+                    .accumulator
+                    .get(&tp)
+                    .and_then(|q| q.front())
+                    .and_then(|b| b.base_sequence)
+                    .is_some_and(|s| {
+                        self.in_flight.iter().any(|f| match &f.what {
+                            InFlightKind::Produce(o) => {
+                                o.tp == tp && o.base_sequence.is_some_and(|os| os < s)
+                            }
+                            InFlightKind::InitProducerId => false,
+                        })
+                    });
                 if blocked {
                     break;
                 }
-                let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front()) else { break };
+                let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front())
+                else {
+                    break;
+                };
                 if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
                     let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
                     batch.producer_id = self.producer_id;
                     batch.producer_epoch = self.producer_epoch;
                     batch.base_sequence = Some(seq);
                     let n = batch.values.len() as i32;
-                    self.next_sequence.insert(tp.clone(), crate::log::producer_state::increment_sequence(seq, n));
+                    self.next_sequence.insert(
+                        tp.clone(),
+                        crate::log::producer_state::increment_sequence(seq, n),
+                    );
                     events.push(ProducerEvent::SequenceAssigned {
                         batch: batch.id,
                         tp: tp.clone(),
@@ -395,7 +479,8 @@ impl Producer {
                         base_offset: -1,
                         values: batch.values.clone(),
                     });
-                    self.acknowledged.push((batch.id, tp.clone(), -1, batch.values));
+                    self.acknowledged
+                        .push((batch.id, tp.clone(), -1, batch.values));
                     continue;
                 }
                 self.in_flight.push(InFlight {
@@ -413,13 +498,18 @@ impl Producer {
     /// every request on it; their batches go back to the front of their queues, in
     /// sequence order, keeping their sequence numbers.
     fn expire_requests(&mut self, now_ms: i64, events: &mut Vec<ProducerEvent>) {
-        let expired_brokers: Vec<i32> =
-            self.in_flight.iter().filter(|f| f.deadline_ms <= now_ms).map(|f| f.broker).collect();
+        let expired_brokers: Vec<i32> = self
+            .in_flight
+            .iter()
+            .filter(|f| f.deadline_ms <= now_ms)
+            .map(|f| f.broker)
+            .collect();
         if expired_brokers.is_empty() {
             return;
         }
-        let (failed, kept): (Vec<InFlight>, Vec<InFlight>) =
-            std::mem::take(&mut self.in_flight).into_iter().partition(|f| expired_brokers.contains(&f.broker));
+        let (failed, kept): (Vec<InFlight>, Vec<InFlight>) = std::mem::take(&mut self.in_flight)
+            .into_iter()
+            .partition(|f| expired_brokers.contains(&f.broker));
         self.in_flight = kept;
         let mut requeue: Vec<ProducerBatch> = Vec::new();
         for f in failed {
@@ -430,7 +520,9 @@ impl Producer {
                         broker: f.broker,
                         timeout_ms: self.config.request_timeout_ms,
                     });
-                    self.id_state = IdState::Uninitialized { retry_at_ms: now_ms + self.config.retry_backoff_ms };
+                    self.id_state = IdState::Uninitialized {
+                        retry_at_ms: now_ms + self.config.retry_backoff_ms,
+                    };
                 }
                 InFlightKind::Produce(batch) => {
                     events.push(ProducerEvent::RequestTimedOut {
@@ -447,9 +539,20 @@ impl Producer {
         }
     }
 
-    fn retry_or_fail(&mut self, batch: &mut ProducerBatch, error: Errors, now_ms: i64, events: &mut Vec<ProducerEvent>) {
+    fn retry_or_fail(
+        &mut self,
+        batch: &mut ProducerBatch,
+        error: Errors,
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
         if batch.attempts > self.config.retries {
-            events.push(ProducerEvent::Failed { batch: batch.id, tp: batch.tp.clone(), error, message: None });
+            events.push(ProducerEvent::Failed {
+                batch: batch.id,
+                tp: batch.tp.clone(),
+                error,
+                message: None,
+            });
             self.failed.push((batch.id, batch.tp.clone(), error));
             return;
         }
@@ -487,60 +590,107 @@ impl Producer {
             InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some_and(|s| s < seq),
             InFlightKind::InitProducerId => false,
         });
-        let queued = self.accumulator.get(tp).is_some_and(|q| q.iter().any(|b| b.base_sequence.is_some_and(|s| s < seq)));
+        let queued = self
+            .accumulator
+            .get(tp)
+            .is_some_and(|q| q.iter().any(|b| b.base_sequence.is_some_and(|s| s < seq)));
         in_flight || queued
     }
 
     /// A response arrived from the network.
-    pub fn on_response(&mut self, correlation_id: u64, response: Response, now_ms: i64) -> Vec<ProducerEvent> {
+    pub fn on_response(
+        &mut self,
+        correlation_id: u64,
+        response: Response,
+        now_ms: i64,
+    ) -> Vec<ProducerEvent> {
         let mut events = Vec::new();
-        let Some(pos) = self.in_flight.iter().position(|f| f.correlation_id == correlation_id) else {
-            events.push(ProducerEvent::StaleResponse { correlation_id, api: response.api_name().to_string() });
+        let Some(pos) = self
+            .in_flight
+            .iter()
+            .position(|f| f.correlation_id == correlation_id)
+        else {
+            events.push(ProducerEvent::StaleResponse {
+                correlation_id,
+                api: response.api_name().to_string(),
+            });
             return events;
         };
         let inflight = self.in_flight.remove(pos);
         match (inflight.what, response) {
-            (InFlightKind::InitProducerId, Response::InitProducerId { error, producer_id, producer_epoch }) => {
+            (
+                InFlightKind::InitProducerId,
+                Response::InitProducerId {
+                    error,
+                    producer_id,
+                    producer_epoch,
+                },
+            ) => {
                 if error == Errors::None {
                     self.producer_id = producer_id;
                     self.producer_epoch = producer_epoch;
                     self.id_state = IdState::Ready;
-                    events.push(ProducerEvent::ProducerIdReceived { producer_id, producer_epoch });
+                    events.push(ProducerEvent::ProducerIdReceived {
+                        producer_id,
+                        producer_epoch,
+                    });
                 } else {
                     let backoff = self.config.retry_backoff_ms;
-                    self.id_state = IdState::Uninitialized { retry_at_ms: now_ms + backoff };
-                    events.push(ProducerEvent::InitProducerIdRetry { error, backoff_ms: backoff });
+                    self.id_state = IdState::Uninitialized {
+                        retry_at_ms: now_ms + backoff,
+                    };
+                    events.push(ProducerEvent::InitProducerIdRetry {
+                        error,
+                        backoff_ms: backoff,
+                    });
                 }
             }
-            (InFlightKind::Produce(mut batch), Response::Produce { error, base_offset, error_message, .. }) => {
-                match error {
-                    Errors::None | Errors::DuplicateSequenceNumber => {
-                        events.push(ProducerEvent::Acknowledged {
-                            batch: batch.id,
-                            tp: batch.tp.clone(),
-                            base_offset,
-                            values: batch.values.clone(),
-                        });
-                        self.acknowledged.push((batch.id, batch.tp.clone(), base_offset, batch.values));
-                    }
-                    e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
-                    Errors::OutOfOrderSequenceNumber
-                        if batch.base_sequence.is_some_and(|s| self.earlier_unresolved(&batch.tp, s)) =>
-                    {
-                        self.retry_or_fail(&mut batch, Errors::OutOfOrderSequenceNumber, now_ms, &mut events)
-                    }
-                    e => {
-                        events.push(ProducerEvent::Failed {
-                            batch: batch.id,
-                            tp: batch.tp.clone(),
-                            error: e,
-                            message: error_message,
-                        });
-                        self.failed.push((batch.id, batch.tp.clone(), e));
-                    }
+            (
+                InFlightKind::Produce(mut batch),
+                Response::Produce {
+                    error,
+                    base_offset,
+                    error_message,
+                    ..
+                },
+            ) => match error {
+                Errors::None | Errors::DuplicateSequenceNumber => {
+                    events.push(ProducerEvent::Acknowledged {
+                        batch: batch.id,
+                        tp: batch.tp.clone(),
+                        base_offset,
+                        values: batch.values.clone(),
+                    });
+                    self.acknowledged
+                        .push((batch.id, batch.tp.clone(), base_offset, batch.values));
                 }
-            }
-            (_, other) => events.push(ProducerEvent::StaleResponse { correlation_id, api: other.api_name().to_string() }),
+                e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
+                Errors::OutOfOrderSequenceNumber
+                    if batch
+                        .base_sequence
+                        .is_some_and(|s| self.earlier_unresolved(&batch.tp, s)) =>
+                {
+                    self.retry_or_fail(
+                        &mut batch,
+                        Errors::OutOfOrderSequenceNumber,
+                        now_ms,
+                        &mut events,
+                    )
+                }
+                e => {
+                    events.push(ProducerEvent::Failed {
+                        batch: batch.id,
+                        tp: batch.tp.clone(),
+                        error: e,
+                        message: error_message,
+                    });
+                    self.failed.push((batch.id, batch.tp.clone(), e));
+                }
+            },
+            (_, other) => events.push(ProducerEvent::StaleResponse {
+                correlation_id,
+                api: other.api_name().to_string(),
+            }),
         }
         events
     }
@@ -568,16 +718,25 @@ mod tests {
     use super::*;
 
     fn pairs(kv: &[(&str, &str)]) -> Vec<(String, String)> {
-        kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        kv.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn explicit_idempotence_with_acks_1_is_refused() {
-        let err = ProducerConfig::from_pairs("p", &pairs(&[("enable.idempotence", "true"), ("acks", "1")])).unwrap_err();
+        let err = ProducerConfig::from_pairs(
+            "p",
+            &pairs(&[("enable.idempotence", "true"), ("acks", "1")]),
+        )
+        .unwrap_err();
         assert!(err.contains("acks to all"), "{err}");
         let err = ProducerConfig::from_pairs(
             "p",
-            &pairs(&[("enable.idempotence", "true"), ("max.in.flight.requests.per.connection", "6")]),
+            &pairs(&[
+                ("enable.idempotence", "true"),
+                ("max.in.flight.requests.per.connection", "6"),
+            ]),
         )
         .unwrap_err();
         assert!(err.contains("at most 5"), "{err}");
@@ -604,10 +763,14 @@ mod tests {
         // No answer: after request.timeout.ms the same batch goes again.
         let (out2, events) = p.poll(30_000, 1, &|_| Some(1), &mut cid);
         assert!(out2.is_empty(), "retry waits for retry.backoff.ms");
-        assert!(events.iter().any(|e| matches!(e, ProducerEvent::RequestTimedOut { .. })));
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, ProducerEvent::RequestTimedOut { .. })));
         let (out3, _) = p.poll(30_100, 1, &|_| Some(1), &mut cid);
         let seq_of = |o: &Outgoing| match &o.request {
-            Request::Produce { records, .. } => RecordBatch::decode(records).unwrap().0.base_sequence,
+            Request::Produce { records, .. } => {
+                RecordBatch::decode(records).unwrap().0.base_sequence
+            }
             _ => -9,
         };
         assert_eq!(seq_of(&out[0]), 0);

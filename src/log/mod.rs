@@ -5,5 +5,10 @@ pub mod producer_state;
 pub mod segment;
 pub mod unified_log;
 
-pub use producer_state::{BatchMetadata, ProducerStateEntry, ProducerStateManager, NUM_BATCHES_TO_RETAIN};
-pub use unified_log::{AppendError, AppendOutcome, LogAppendInfo, LogConfig, RecoveryReport, StoredBatch, TopicPartition, UnifiedLog};
+pub use producer_state::{
+    BatchMetadata, ProducerStateEntry, ProducerStateManager, NUM_BATCHES_TO_RETAIN,
+};
+pub use unified_log::{
+    AppendError, AppendOutcome, LogAppendInfo, LogConfig, RecoveryReport, StoredBatch,
+    TopicPartition, UnifiedLog,
+};

@@ -92,11 +92,15 @@ impl ProducerStateEntry {
     }
 
     pub fn first_seq(&self) -> i32 {
-        self.batch_metadata.front().map_or(NO_SEQUENCE, |b| b.first_seq())
+        self.batch_metadata
+            .front()
+            .map_or(NO_SEQUENCE, |b| b.first_seq())
     }
 
     pub fn last_seq(&self) -> i32 {
-        self.batch_metadata.back().map_or(NO_SEQUENCE, |b| b.last_seq)
+        self.batch_metadata
+            .back()
+            .map_or(NO_SEQUENCE, |b| b.last_seq)
     }
 
     pub fn last_data_offset(&self) -> i64 {
@@ -303,9 +307,14 @@ impl ProducerStateManager {
         }
         let count = r.i32()?;
         if count < 0 || (count as usize).saturating_mul(46) > body.len() {
-            return Err(format!("snapshot entry count {count} does not fit the file"));
+            return Err(format!(
+                "snapshot entry count {count} does not fit the file"
+            ));
         }
-        let mut manager = ProducerStateManager { producers: BTreeMap::new(), map_end_offset: snapshot_offset };
+        let mut manager = ProducerStateManager {
+            producers: BTreeMap::new(),
+            map_end_offset: snapshot_offset,
+        };
         for _ in 0..count {
             let producer_id = r.i64()?;
             let producer_epoch = r.i16()?;
@@ -321,7 +330,12 @@ impl ProducerStateManager {
             entry.last_timestamp = timestamp;
             entry.current_txn_first_offset = (txn_first >= 0).then_some(txn_first);
             if last_offset >= 0 {
-                entry.batch_metadata.push_back(BatchMetadata { last_seq, last_offset, offset_delta, timestamp });
+                entry.batch_metadata.push_back(BatchMetadata {
+                    last_seq,
+                    last_offset,
+                    offset_delta,
+                    timestamp,
+                });
             }
             manager.producers.insert(producer_id, entry);
         }
@@ -370,7 +384,10 @@ mod tests {
         RecordBatch::new_data(base_offset, pid, epoch, seq, false, 0, kvs)
     }
 
-    fn apply(m: &mut ProducerStateManager, b: &RecordBatch) -> Result<ProducerCheck, ProducerCheckError> {
+    fn apply(
+        m: &mut ProducerStateManager,
+        b: &RecordBatch,
+    ) -> Result<ProducerCheck, ProducerCheckError> {
         let r = m.check_client_batch(b, b.base_offset, "t-0");
         if let Ok(ProducerCheck::Append) = r {
             m.update(b);
@@ -381,7 +398,10 @@ mod tests {
     #[test]
     fn a_producer_without_state_may_start_anywhere() {
         let mut m = ProducerStateManager::default();
-        assert_eq!(apply(&mut m, &batch(7, 0, 42, 1, 0)), Ok(ProducerCheck::Append));
+        assert_eq!(
+            apply(&mut m, &batch(7, 0, 42, 1, 0)),
+            Ok(ProducerCheck::Append)
+        );
     }
 
     #[test]
@@ -421,7 +441,10 @@ mod tests {
         for i in 0..6 {
             apply(&mut m, &batch(0, 0, i * 3, 3, i64::from(i) * 3)).unwrap();
         }
-        assert_eq!(m.last_entry(0).unwrap().batch_metadata.len(), NUM_BATCHES_TO_RETAIN);
+        assert_eq!(
+            m.last_entry(0).unwrap().batch_metadata.len(),
+            NUM_BATCHES_TO_RETAIN
+        );
         // The oldest batch (0..2) slid out: its retry is now out of order, not a duplicate.
         let err = apply(&mut m, &batch(0, 0, 0, 3, 18)).unwrap_err();
         assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
@@ -432,12 +455,22 @@ mod tests {
     fn an_older_epoch_is_fenced_and_a_new_epoch_starts_at_zero() {
         let mut m = ProducerStateManager::default();
         apply(&mut m, &batch(0, 1, 0, 1, 0)).unwrap();
-        assert_eq!(apply(&mut m, &batch(0, 0, 1, 1, 1)).unwrap_err().error, Errors::InvalidProducerEpoch);
+        assert_eq!(
+            apply(&mut m, &batch(0, 0, 1, 1, 1)).unwrap_err().error,
+            Errors::InvalidProducerEpoch
+        );
         let err = apply(&mut m, &batch(0, 2, 5, 1, 1)).unwrap_err();
         assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
         assert_eq!(err.expected_seq, Some(0));
-        assert_eq!(apply(&mut m, &batch(0, 2, 0, 1, 1)), Ok(ProducerCheck::Append));
-        assert_eq!(m.last_entry(0).unwrap().batch_metadata.len(), 1, "a new epoch forgets the old window");
+        assert_eq!(
+            apply(&mut m, &batch(0, 2, 0, 1, 1)),
+            Ok(ProducerCheck::Append)
+        );
+        assert_eq!(
+            m.last_entry(0).unwrap().batch_metadata.len(),
+            1,
+            "a new epoch forgets the old window"
+        );
     }
 
     #[test]
@@ -448,7 +481,10 @@ mod tests {
         assert_eq!(decrement_sequence(1, 3), i32::MAX - 1);
         let mut m = ProducerStateManager::default();
         apply(&mut m, &batch(0, 0, i32::MAX - 1, 2, 0)).unwrap();
-        assert_eq!(apply(&mut m, &batch(0, 0, 0, 1, 2)), Ok(ProducerCheck::Append));
+        assert_eq!(
+            apply(&mut m, &batch(0, 0, 0, 1, 2)),
+            Ok(ProducerCheck::Append)
+        );
     }
 
     #[test]

@@ -95,7 +95,13 @@ impl LogSegment {
         Ok(position)
     }
 
-    fn append_index_entry(&self, fs: &mut MemFs, dir: &str, offset: i64, position: u64) -> Result<(), FsError> {
+    fn append_index_entry(
+        &self,
+        fs: &mut MemFs,
+        dir: &str,
+        offset: i64,
+        position: u64,
+    ) -> Result<(), FsError> {
         let mut entry = Vec::with_capacity(8);
         entry.extend_from_slice(&self.relative(offset).to_be_bytes());
         entry.extend_from_slice(&(position as i32).to_be_bytes());
@@ -104,7 +110,9 @@ impl LogSegment {
 
     /// A time-index entry for the largest timestamp so far, if it is newer than the last one.
     pub fn maybe_append_time_index(&mut self, fs: &mut MemFs, dir: &str) -> Result<(), FsError> {
-        if self.max_timestamp_so_far > self.last_indexed_timestamp && self.offset_of_max_timestamp >= 0 {
+        if self.max_timestamp_so_far > self.last_indexed_timestamp
+            && self.offset_of_max_timestamp >= 0
+        {
             let mut entry = Vec::with_capacity(12);
             entry.extend_from_slice(&self.max_timestamp_so_far.to_be_bytes());
             entry.extend_from_slice(&self.relative(self.offset_of_max_timestamp).to_be_bytes());
@@ -151,7 +159,10 @@ mod tests {
     fn file_names_are_twenty_digits() {
         assert_eq!(file_name(0, ".log"), "00000000000000000000.log");
         assert_eq!(file_name(15, ".snapshot"), "00000000000000000015.snapshot");
-        assert_eq!(offset_from_file_name("00000000000000000015.snapshot"), Some((15, ".snapshot")));
+        assert_eq!(
+            offset_from_file_name("00000000000000000015.snapshot"),
+            Some((15, ".snapshot"))
+        );
         assert_eq!(offset_from_file_name("15.log"), None);
         assert_eq!(offset_from_file_name("leader-epoch-checkpoint"), None);
     }
@@ -162,7 +173,8 @@ mod tests {
         let mut seg = LogSegment::new(0);
         seg.create_files(&mut fs, "/d").unwrap();
         for i in 0..4 {
-            seg.append(&mut fs, "/d", &[0u8; 100], i, 1000 + i, 150).unwrap();
+            seg.append(&mut fs, "/d", &[0u8; 100], i, 1000 + i, 150)
+                .unwrap();
         }
         // Entries are written when more than 150 bytes passed since the last one.
         let index = read_offset_index(fs.read("/d/00000000000000000000.index").unwrap(), 0);

@@ -7,7 +7,9 @@
 
 use serde::Serialize;
 
-use super::producer_state::{BatchMetadata, ProducerCheck, ProducerCheckError, ProducerStateManager};
+use super::producer_state::{
+    BatchMetadata, ProducerCheck, ProducerCheckError, ProducerStateManager,
+};
 use super::segment::{file_name, offset_from_file_name, LogSegment};
 use crate::errors::Errors;
 use crate::fs::{FsError, MemFs};
@@ -47,7 +49,10 @@ pub struct TopicPartition {
 
 impl TopicPartition {
     pub fn new(topic: impl Into<String>, partition: i32) -> Self {
-        TopicPartition { topic: topic.into(), partition }
+        TopicPartition {
+            topic: topic.into(),
+            partition,
+        }
     }
 
     /// Parses `topic-3` (the last `-N` is the partition).
@@ -68,7 +73,11 @@ impl std::fmt::Display for TopicPartition {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum AppendOutcome {
     /// Written at these offsets.
-    Appended { first_offset: i64, last_offset: i64, position: u64 },
+    Appended {
+        first_offset: i64,
+        last_offset: i64,
+        position: u64,
+    },
     /// A retry of a batch in the window: nothing written, the original offsets returned.
     Duplicate(BatchMetadata),
 }
@@ -117,7 +126,10 @@ impl AppendError {
 }
 
 fn storage_error(e: FsError) -> AppendError {
-    AppendError::Invalid { error: Errors::UnknownServerError, message: format!("storage: {e}") }
+    AppendError::Invalid {
+        error: Errors::UnknownServerError,
+        message: format!("storage: {e}"),
+    }
 }
 
 /// What a broker start found and rebuilt (shown to the learner after a restart).
@@ -150,7 +162,12 @@ pub struct UnifiedLog {
 
 impl UnifiedLog {
     /// Creates an empty log with its first segment's files.
-    pub fn create(fs: &mut MemFs, dir: &str, tp: TopicPartition, config: LogConfig) -> Result<Self, FsError> {
+    pub fn create(
+        fs: &mut MemFs,
+        dir: &str,
+        tp: TopicPartition,
+        config: LogConfig,
+    ) -> Result<Self, FsError> {
         fs.create_dir_all(dir)?;
         let first = LogSegment::new(0);
         first.create_files(fs, dir)?;
@@ -211,7 +228,10 @@ impl UnifiedLog {
         }
         if batch.has_producer_id() {
             let tp = self.topic_partition.to_string();
-            match self.producer_state.check_client_batch(&batch, self.log_end_offset, &tp) {
+            match self
+                .producer_state
+                .check_client_batch(&batch, self.log_end_offset, &tp)
+            {
                 Ok(ProducerCheck::Duplicate(meta)) => {
                     return Ok(LogAppendInfo {
                         outcome: AppendOutcome::Duplicate(meta),
@@ -224,13 +244,22 @@ impl UnifiedLog {
             }
         }
         batch.base_offset = self.log_end_offset;
-        let (rolled_segment, snapshot_written) = self.maybe_roll(fs, size).map_err(storage_error)?;
+        let (rolled_segment, snapshot_written) =
+            self.maybe_roll(fs, size).map_err(storage_error)?;
         let info = self.write_batch(fs, &batch).map_err(storage_error)?;
-        Ok(LogAppendInfo { outcome: info, rolled_segment, snapshot_written })
+        Ok(LogAppendInfo {
+            outcome: info,
+            rolled_segment,
+            snapshot_written,
+        })
     }
 
     /// Writes a batch whose offsets are already assigned and updates producer state.
-    fn write_batch(&mut self, fs: &mut MemFs, batch: &RecordBatch) -> Result<AppendOutcome, FsError> {
+    fn write_batch(
+        &mut self,
+        fs: &mut MemFs,
+        batch: &RecordBatch,
+    ) -> Result<AppendOutcome, FsError> {
         let mut bytes = batch.encode();
         let _ = set_base_offset(&mut bytes, batch.base_offset);
         let interval = self.config.index_interval_bytes;
@@ -239,16 +268,31 @@ impl UnifiedLog {
             Some(s) => s,
             None => return Err(FsError::NotFound(dir)),
         };
-        let position = segment.append(fs, &dir, &bytes, batch.last_offset(), batch.max_timestamp, interval)?;
+        let position = segment.append(
+            fs,
+            &dir,
+            &bytes,
+            batch.last_offset(),
+            batch.max_timestamp,
+            interval,
+        )?;
         self.producer_state.update(batch);
         self.log_end_offset = batch.next_offset();
         // One replica: the write is on every in-sync replica at once.
         self.high_watermark = self.log_end_offset;
-        Ok(AppendOutcome::Appended { first_offset: batch.base_offset, last_offset: batch.last_offset(), position })
+        Ok(AppendOutcome::Appended {
+            first_offset: batch.base_offset,
+            last_offset: batch.last_offset(),
+            position,
+        })
     }
 
     /// `maybeRoll`: a new segment when the batch would not fit in the active one.
-    fn maybe_roll(&mut self, fs: &mut MemFs, batch_size: u64) -> Result<(Option<i64>, Option<String>), FsError> {
+    fn maybe_roll(
+        &mut self,
+        fs: &mut MemFs,
+        batch_size: u64,
+    ) -> Result<(Option<i64>, Option<String>), FsError> {
         let size = self.active().map_or(0, |s| s.size);
         if size == 0 || size + batch_size <= self.config.segment_bytes {
             return Ok((None, None));
@@ -311,9 +355,18 @@ impl UnifiedLog {
         bases.sort_unstable();
         if bases.is_empty() {
             let log = UnifiedLog::create(fs, dir, tp, config)?;
-            return Ok((log, RecoveryReport { segments: vec![0], ..Default::default() }));
+            return Ok((
+                log,
+                RecoveryReport {
+                    segments: vec![0],
+                    ..Default::default()
+                },
+            ));
         }
-        let mut report = RecoveryReport { segments: bases.clone(), ..Default::default() };
+        let mut report = RecoveryReport {
+            segments: bases.clone(),
+            ..Default::default()
+        };
         let mut segments = Vec::new();
         let mut all_batches: Vec<(usize, RecordBatch)> = Vec::new();
         for (i, base) in bases.iter().enumerate() {
@@ -390,12 +443,22 @@ impl UnifiedLog {
     pub fn read_all(&self, fs: &MemFs) -> Vec<StoredBatch> {
         let mut out = Vec::new();
         for seg in &self.segments {
-            let Ok(bytes) = fs.read(&seg.log_path(&self.dir)) else { continue };
+            let Ok(bytes) = fs.read(&seg.log_path(&self.dir)) else {
+                continue;
+            };
             if let Ok(batches) = decode_all(bytes) {
                 for (position, batch) in batches {
                     let end = (position as usize).saturating_add(batch.size_in_bytes());
-                    let raw = bytes.get(position as usize..end).unwrap_or_default().to_vec();
-                    out.push(StoredBatch { segment: seg.base_offset, position, batch, raw });
+                    let raw = bytes
+                        .get(position as usize..end)
+                        .unwrap_or_default()
+                        .to_vec();
+                    out.push(StoredBatch {
+                        segment: seg.base_offset,
+                        position,
+                        batch,
+                        raw,
+                    });
                 }
             }
         }
@@ -434,7 +497,10 @@ mod tests {
     use super::*;
 
     fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
-        let kvs = values.iter().map(|v| (None, Some(v.as_bytes().to_vec()))).collect();
+        let kvs = values
+            .iter()
+            .map(|v| (None, Some(v.as_bytes().to_vec())))
+            .collect();
         RecordBatch::new_data(0, pid, 0, seq, false, 1_700_000_000_000, kvs)
     }
 
@@ -446,17 +512,28 @@ mod tests {
     fn offsets_are_assigned_and_duplicates_write_nothing() {
         let mut fs = MemFs::new();
         let mut log = new_log(&mut fs, LogConfig::default());
-        let a = log.append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0).unwrap();
+        let a = log
+            .append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0)
+            .unwrap();
         assert_eq!(a.first_offset(), 0);
         let size = fs.len("/b/data/t-0/00000000000000000000.log").unwrap();
-        let dup = log.append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0).unwrap();
+        let dup = log
+            .append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0)
+            .unwrap();
         assert!(matches!(dup.outcome, AppendOutcome::Duplicate(_)));
         assert_eq!(dup.first_offset(), 0);
         assert_eq!(log.log_end_offset, 3);
-        assert_eq!(fs.len("/b/data/t-0/00000000000000000000.log").unwrap(), size);
-        let err = log.append_as_leader(&mut fs, data(0, 5, &["x"]), 0).unwrap_err();
+        assert_eq!(
+            fs.len("/b/data/t-0/00000000000000000000.log").unwrap(),
+            size
+        );
+        let err = log
+            .append_as_leader(&mut fs, data(0, 5, &["x"]), 0)
+            .unwrap_err();
         assert_eq!(err.error(), Errors::OutOfOrderSequenceNumber);
-        let b = log.append_as_leader(&mut fs, data(0, 3, &["d"]), 0).unwrap();
+        let b = log
+            .append_as_leader(&mut fs, data(0, 3, &["d"]), 0)
+            .unwrap();
         assert_eq!(b.first_offset(), 3);
         let stored = log.read_all(&fs);
         assert_eq!(stored.len(), 2);
@@ -466,13 +543,23 @@ mod tests {
     #[test]
     fn small_segments_roll_and_snapshot() {
         let mut fs = MemFs::new();
-        let config = LogConfig { segment_bytes: 256, ..LogConfig::default() };
+        let config = LogConfig {
+            segment_bytes: 256,
+            ..LogConfig::default()
+        };
         let mut log = new_log(&mut fs, config);
         let payload = "x".repeat(80);
         for seq in 0..3 {
-            log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0).unwrap();
+            log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0)
+                .unwrap();
         }
-        assert_eq!(log.segments.iter().map(|s| s.base_offset).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(
+            log.segments
+                .iter()
+                .map(|s| s.base_offset)
+                .collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
         assert!(fs.exists("/b/data/t-0/00000000000000000002.snapshot"));
     }
 
@@ -480,19 +567,36 @@ mod tests {
     fn restart_rebuilds_from_snapshot_or_last_segment() {
         for snapshots in [false, true] {
             let mut fs = MemFs::new();
-            let config = LogConfig { segment_bytes: 256, producer_snapshots: snapshots, ..LogConfig::default() };
+            let config = LogConfig {
+                segment_bytes: 256,
+                producer_snapshots: snapshots,
+                ..LogConfig::default()
+            };
             let mut log = new_log(&mut fs, config.clone());
             let payload = "x".repeat(80);
             for seq in 0..8 {
-                log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0).unwrap();
+                log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0)
+                    .unwrap();
             }
             assert_eq!(log.segments.len(), 8);
-            assert_eq!(log.producer_state.last_entry(1000).unwrap().batch_metadata.len(), 5);
+            assert_eq!(
+                log.producer_state
+                    .last_entry(1000)
+                    .unwrap()
+                    .batch_metadata
+                    .len(),
+                5
+            );
             log.close(&mut fs).unwrap();
             let (reopened, report) =
-                UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap();
+                UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), config)
+                    .unwrap();
             assert_eq!(reopened.log_end_offset, 8);
-            let window = &reopened.producer_state.last_entry(1000).unwrap().batch_metadata;
+            let window = &reopened
+                .producer_state
+                .last_entry(1000)
+                .unwrap()
+                .batch_metadata;
             assert_eq!(window.len(), 1, "snapshots={snapshots}");
             assert_eq!(window[0].last_seq, 7);
             assert_eq!(report.snapshot_loaded, snapshots.then_some(8));
@@ -503,10 +607,17 @@ mod tests {
     fn recovery_cuts_a_torn_write() {
         let mut fs = MemFs::new();
         let mut log = new_log(&mut fs, LogConfig::default());
-        log.append_as_leader(&mut fs, data(0, 0, &["a"]), 0).unwrap();
-        fs.append("/b/data/t-0/00000000000000000000.log", &[0, 0, 0, 9, 1]).unwrap();
-        let (reopened, report) =
-            UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), LogConfig::default()).unwrap();
+        log.append_as_leader(&mut fs, data(0, 0, &["a"]), 0)
+            .unwrap();
+        fs.append("/b/data/t-0/00000000000000000000.log", &[0, 0, 0, 9, 1])
+            .unwrap();
+        let (reopened, report) = UnifiedLog::open(
+            &mut fs,
+            "/b/data/t-0",
+            TopicPartition::new("t", 0),
+            LogConfig::default(),
+        )
+        .unwrap();
         assert_eq!(report.truncated_bytes, 5);
         assert_eq!(reopened.log_end_offset, 1);
     }

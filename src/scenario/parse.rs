@@ -16,7 +16,11 @@ pub struct ParseError {
 
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -26,9 +30,15 @@ impl std::error::Error for ParseError {}
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum View {
     /// `kafka-dump-log.sh` batch lines, optionally only some fields.
-    DumpLog { tp: TopicPartition, fields: Option<Vec<String>> },
+    DumpLog {
+        tp: TopicPartition,
+        fields: Option<Vec<String>>,
+    },
     /// A producer's dedup window, `window [a..b c..d]`.
-    Window { tp: TopicPartition, producer_id: Option<i64> },
+    Window {
+        tp: TopicPartition,
+        producer_id: Option<i64>,
+    },
     /// The producer ids a partition remembers.
     Producers { tp: TopicPartition },
     /// `log end offset N`.
@@ -72,7 +82,15 @@ pub enum StepKind {
     Cluster(ClusterConfig),
     Act(Action),
     /// A raw produce whose pid/epoch may refer to the last InitProducerId.
-    RawProduce { tp: TopicPartition, pid: IdRef, epoch: IdRef, seq: i32, values: Vec<String>, label: Option<String>, show: Show },
+    RawProduce {
+        tp: TopicPartition,
+        pid: IdRef,
+        epoch: IdRef,
+        seq: i32,
+        values: Vec<String>,
+        label: Option<String>,
+        show: Show,
+    },
     Print(View),
     Echo(String),
 }
@@ -137,14 +155,21 @@ fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseError> {
                     }
                 }
                 if !closed {
-                    return Err(ParseError { line: line_no, column: open + 1, message: "unclosed quote".into() });
+                    return Err(ParseError {
+                        line: line_no,
+                        column: open + 1,
+                        message: "unclosed quote".into(),
+                    });
                 }
             } else {
                 text.push(chars[i]);
                 i += 1;
             }
         }
-        tokens.push(Token { text, column: start + 1 });
+        tokens.push(Token {
+            text,
+            column: start + 1,
+        });
     }
     Ok(tokens)
 }
@@ -162,7 +187,11 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
         if let Some(rest) = trimmed.strip_prefix("echo") {
             if rest.is_empty() || rest.starts_with(' ') {
                 let text = rest.strip_prefix(' ').unwrap_or(rest).to_string();
-                steps.push(Step { line: line_no, text: trimmed.to_string(), kind: StepKind::Echo(text) });
+                steps.push(Step {
+                    line: line_no,
+                    text: trimmed.to_string(),
+                    kind: StepKind::Echo(text),
+                });
                 continue;
             }
         }
@@ -178,7 +207,11 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
                 message: "`cluster` must come before every other step".into(),
             });
         }
-        steps.push(Step { line: line_no, text: trimmed.to_string(), kind });
+        steps.push(Step {
+            line: line_no,
+            text: trimmed.to_string(),
+            kind,
+        });
     }
     Ok(Scenario { steps })
 }
@@ -193,13 +226,22 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn err(&self, column: usize, message: impl Into<String>) -> ParseError {
-        ParseError { line: self.line, column, message: message.into() }
+        ParseError {
+            line: self.line,
+            column,
+            message: message.into(),
+        }
     }
     fn column(&self) -> usize {
-        self.tokens.get(self.pos).map_or(self.end_column + 1, |t| t.column)
+        self.tokens
+            .get(self.pos)
+            .map_or(self.end_column + 1, |t| t.column)
     }
     fn next(&mut self, what: &str) -> Result<&'a Token, ParseError> {
-        let t = self.tokens.get(self.pos).ok_or_else(|| self.err(self.end_column + 1, format!("expected {what}")))?;
+        let t = self
+            .tokens
+            .get(self.pos)
+            .ok_or_else(|| self.err(self.end_column + 1, format!("expected {what}")))?;
         self.pos += 1;
         Ok(t)
     }
@@ -219,7 +261,9 @@ impl<'a> Cursor<'a> {
         while let Some(t) = self.tokens.get(self.pos) {
             self.pos += 1;
             match t.text.split_once('=') {
-                Some((k, v)) if !k.is_empty() && !k.contains(' ') => options.push((t, k.to_string(), v.to_string())),
+                Some((k, v)) if !k.is_empty() && !k.contains(' ') => {
+                    options.push((t, k.to_string(), v.to_string()))
+                }
                 _ => words.push(t),
             }
         }
@@ -227,13 +271,24 @@ impl<'a> Cursor<'a> {
     }
 }
 
-fn number<T: std::str::FromStr>(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<T, ParseError> {
-    value.parse().map_err(|_| c.err(t.column, format!("{what} must be a number, got `{value}`")))
+fn number<T: std::str::FromStr>(
+    c: &Cursor,
+    t: &Token,
+    value: &str,
+    what: &str,
+) -> Result<T, ParseError> {
+    value
+        .parse()
+        .map_err(|_| c.err(t.column, format!("{what} must be a number, got `{value}`")))
 }
 
 fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
-    TopicPartition::parse(&t.text)
-        .ok_or_else(|| c.err(t.column, format!("expected a partition like `orders-0`, got `{}`", t.text)))
+    TopicPartition::parse(&t.text).ok_or_else(|| {
+        c.err(
+            t.column,
+            format!("expected a partition like `orders-0`, got `{}`", t.text),
+        )
+    })
 }
 
 fn no_words(c: &Cursor, words: &[&Token]) -> Result<(), ParseError> {
@@ -252,7 +307,12 @@ fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<IdRef, Parse
 }
 
 fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKind, ParseError> {
-    let mut c = Cursor { tokens, pos: 0, line, end_column };
+    let mut c = Cursor {
+        tokens,
+        pos: 0,
+        line,
+        end_column,
+    };
     let head = c.next("a command")?;
     let kind = match head.text.as_str() {
         "cluster" => {
@@ -280,7 +340,10 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
             if what.text == "config" {
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
-                let (_, k, v) = opts.into_iter().next().ok_or_else(|| c.err(what.column, "expected KEY=VALUE"))?;
+                let (_, k, v) = opts
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| c.err(what.column, "expected KEY=VALUE"))?;
                 StepKind::Act(Action::SetBrokerConfig { key: k, value: v })
             } else {
                 let broker: i32 = number(&c, what, &what.text, "broker id")?;
@@ -289,7 +352,12 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 let clean = match mode.as_deref() {
                     None | Some("clean") => true,
                     Some("crash") => false,
-                    Some(other) => return Err(c.err(c.column(), format!("expected clean or crash, got `{other}`"))),
+                    Some(other) => {
+                        return Err(c.err(
+                            c.column(),
+                            format!("expected clean or crash, got `{other}`"),
+                        ))
+                    }
                 };
                 if mode.is_some() {
                     c.pos += 1;
@@ -299,14 +367,22 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     "restart" => StepKind::Act(Action::RestartBroker { broker, clean }),
                     "stop" => StepKind::Act(Action::StopBroker { broker, clean }),
                     "start" if mode.is_none() => StepKind::Act(Action::StartBroker { broker }),
-                    _ => return Err(c.err(verb.column, format!("unknown broker command `{}`", verb.text))),
+                    _ => {
+                        return Err(c.err(
+                            verb.column,
+                            format!("unknown broker command `{}`", verb.text),
+                        ))
+                    }
                 }
             }
         }
         "topic" => {
             let verb = c.next("`create`")?;
             if verb.text != "create" {
-                return Err(c.err(verb.column, format!("unknown topic command `{}`", verb.text)));
+                return Err(c.err(
+                    verb.column,
+                    format!("unknown topic command `{}`", verb.text),
+                ));
             }
             let name = c.next("a topic name")?.text.clone();
             let (opts, words) = c.rest();
@@ -320,7 +396,11 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     configs.push((k, v));
                 }
             }
-            StepKind::Act(Action::CreateTopic { name, partitions, configs })
+            StepKind::Act(Action::CreateTopic {
+                name,
+                partitions,
+                configs,
+            })
         }
         "producer" => {
             let name = c.next("a producer name")?.text.clone();
@@ -329,22 +409,32 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 "create" => {
                     let (opts, words) = c.rest();
                     no_words(&c, &words)?;
-                    StepKind::Act(Action::CreateProducer { name, configs: opts.into_iter().map(|(_, k, v)| (k, v)).collect() })
+                    StepKind::Act(Action::CreateProducer {
+                        name,
+                        configs: opts.into_iter().map(|(_, k, v)| (k, v)).collect(),
+                    })
                 }
                 "send" => {
                     let tp_tok = c.next("a partition like `orders-0`")?;
                     let topic_partition = topic_partition(&c, tp_tok)?;
-                    let values: Vec<String> = c.tokens[c.pos..].iter().map(|t| t.text.clone()).collect();
+                    let values: Vec<String> =
+                        c.tokens[c.pos..].iter().map(|t| t.text.clone()).collect();
                     if values.is_empty() {
                         return Err(c.err(c.end_column + 1, "expected at least one value to send"));
                     }
-                    StepKind::Act(Action::Send { producer: name, topic_partition, values })
+                    StepKind::Act(Action::Send {
+                        producer: name,
+                        topic_partition,
+                        values,
+                    })
                 }
                 "flush" => {
                     c.done()?;
                     StepKind::Act(Action::Flush { producer: name })
                 }
-                other => return Err(c.err(verb.column, format!("unknown producer command `{other}`"))),
+                other => {
+                    return Err(c.err(verb.column, format!("unknown producer command `{other}`")))
+                }
             }
         }
         "raw" => {
@@ -358,7 +448,8 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     let tp_tok = c.next("a partition like `orders-0`")?;
                     let tp = topic_partition(&c, tp_tok)?;
                     let (opts, words) = c.rest();
-                    let (mut pid, mut epoch, mut seq, mut label, mut show) = (None, IdRef::Value(0), None, None, Show::Line);
+                    let (mut pid, mut epoch, mut seq, mut label, mut show) =
+                        (None, IdRef::Value(0), None, None, Show::Line);
                     for (t, k, v) in opts {
                         match k.as_str() {
                             "pid" => pid = Some(id_ref(&c, t, &v, "pid")?),
@@ -371,19 +462,38 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                                     "row" => Show::Row,
                                     "verdict" => Show::Verdict,
                                     "none" => Show::Nothing,
-                                    _ => return Err(c.err(t.column, "show must be line, row, verdict or none")),
+                                    _ => {
+                                        return Err(c.err(
+                                            t.column,
+                                            "show must be line, row, verdict or none",
+                                        ))
+                                    }
                                 }
                             }
-                            _ => return Err(c.err(t.column, format!("unknown raw produce option `{k}`"))),
+                            _ => {
+                                return Err(
+                                    c.err(t.column, format!("unknown raw produce option `{k}`"))
+                                )
+                            }
                         }
                     }
-                    let pid = pid.ok_or_else(|| c.err(verb.column, "raw produce needs pid=N (or pid=last)"))?;
+                    let pid = pid.ok_or_else(|| {
+                        c.err(verb.column, "raw produce needs pid=N (or pid=last)")
+                    })?;
                     let seq = seq.ok_or_else(|| c.err(verb.column, "raw produce needs seq=N"))?;
                     if words.is_empty() {
                         return Err(c.err(c.end_column + 1, "expected at least one record value"));
                     }
                     let values = words.iter().map(|t| t.text.clone()).collect();
-                    StepKind::RawProduce { tp, pid, epoch, seq, values, label, show }
+                    StepKind::RawProduce {
+                        tp,
+                        pid,
+                        epoch,
+                        seq,
+                        values,
+                        label,
+                        show,
+                    }
                 }
                 other => return Err(c.err(verb.column, format!("unknown raw request `{other}`"))),
             }
@@ -394,7 +504,11 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
             no_words(&c, &words)?;
             let who = opts.first().map(|(_, _, v)| v.clone());
             if let Some((t, k, _)) = opts.first() {
-                let want = if which.text == "next-request" { "from" } else { "to" };
+                let want = if which.text == "next-request" {
+                    "from"
+                } else {
+                    "to"
+                };
                 if k != want {
                     return Err(c.err(t.column, format!("expected {want}=CLIENT")));
                 }
@@ -440,7 +554,8 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 match what.text.as_str() {
                     "dump-log" => View::DumpLog {
                         tp,
-                        fields: opt("fields").map(|(_, _, v)| v.split(',').map(str::to_string).collect()),
+                        fields: opt("fields")
+                            .map(|(_, _, v)| v.split(',').map(str::to_string).collect()),
                     },
                     "window" => View::Window {
                         tp,

@@ -24,7 +24,13 @@ impl Runner {
             Some(StepKind::Cluster(c)) => c.clone(),
             _ => ClusterConfig::default(),
         };
-        Runner { world: World::new(config), scenario, next: 0, transcript: Vec::new(), last_producer: None }
+        Runner {
+            world: World::new(config),
+            scenario,
+            next: 0,
+            transcript: Vec::new(),
+            last_producer: None,
+        }
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -49,7 +55,9 @@ impl Runner {
         let Some(step) = self.scenario.steps.get(self.next).cloned() else {
             return Ok(Vec::new());
         };
-        let lines = self.run_step(&step).map_err(|e| format!("line {}: {e}", step.line))?;
+        let lines = self
+            .run_step(&step)
+            .map_err(|e| format!("line {}: {e}", step.line))?;
         self.next += 1;
         self.transcript.extend(lines.iter().cloned());
         Ok(lines)
@@ -74,14 +82,21 @@ impl Runner {
                 }
                 Ok(lines)
             }
-            StepKind::RawProduce { tp, pid, epoch, seq, values, label, show } => {
+            StepKind::RawProduce {
+                tp,
+                pid,
+                epoch,
+                seq,
+                values,
+                label,
+                show,
+            } => {
                 let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| -> Result<i64, String> {
                     match r {
                         IdRef::Value(v) => Ok(*v),
-                        IdRef::Last => self
-                            .last_producer
-                            .map(pick)
-                            .ok_or_else(|| "`last` needs a successful `raw init-producer-id` first".to_string()),
+                        IdRef::Last => self.last_producer.map(pick).ok_or_else(|| {
+                            "`last` needs a successful `raw init-producer-id` first".to_string()
+                        }),
                     }
                 };
                 let producer_id = resolve(pid, |p| p.0)?;
@@ -89,7 +104,14 @@ impl Runner {
                     .map_err(|_| "epoch must fit in 16 bits".to_string())?;
                 let outcome = self
                     .world
-                    .raw_produce(tp, producer_id, producer_epoch, *seq, values, label.as_deref())
+                    .raw_produce(
+                        tp,
+                        producer_id,
+                        producer_epoch,
+                        *seq,
+                        values,
+                        label.as_deref(),
+                    )
                     .map_err(|e| e.to_string())?;
                 Ok(match show {
                     Show::Line => outcome.lines,
@@ -105,9 +127,14 @@ impl Runner {
     /// The producer id the last raw InitProducerId returned, read from the events.
     fn world_last_init(&self) -> Option<(i64, i16)> {
         self.world.events.iter().rev().find_map(|e| match &e.kind {
-            crate::sim::EventKind::Broker { event: BrokerEvent::ProducerIdAssigned { producer_id, producer_epoch }, .. } => {
-                Some((*producer_id, *producer_epoch))
-            }
+            crate::sim::EventKind::Broker {
+                event:
+                    BrokerEvent::ProducerIdAssigned {
+                        producer_id,
+                        producer_epoch,
+                    },
+                ..
+            } => Some((*producer_id, *producer_epoch)),
             _ => None,
         })
     }
@@ -122,17 +149,31 @@ impl Runner {
                     .windows(tp)
                     .iter()
                     .filter(|v| producer_id.is_none_or(|p| p == v.producer_id))
-                    .map(|v| format!("window of producer {} (epoch {}) {}", v.producer_id, v.producer_epoch, v.text()))
+                    .map(|v| {
+                        format!(
+                            "window of producer {} (epoch {}) {}",
+                            v.producer_id,
+                            v.producer_epoch,
+                            v.text()
+                        )
+                    })
                     .collect();
                 if lines.is_empty() {
-                    let who = producer_id.map_or("any producer".to_string(), |p| format!("producer {p}"));
-                    vec![format!("window of {who} []  (the partition does not know it)")]
+                    let who =
+                        producer_id.map_or("any producer".to_string(), |p| format!("producer {p}"));
+                    vec![format!(
+                        "window of {who} []  (the partition does not know it)"
+                    )]
                 } else {
                     lines
                 }
             }
             View::Producers { tp } => {
-                let ids: Vec<String> = w.windows(tp).iter().map(|v| v.producer_id.to_string()).collect();
+                let ids: Vec<String> = w
+                    .windows(tp)
+                    .iter()
+                    .map(|v| v.producer_id.to_string())
+                    .collect();
                 vec![format!("producer ids known [{}]", ids.join(", "))]
             }
             View::Leo { tp } => match w.log_view(tp) {
@@ -140,7 +181,10 @@ impl Runner {
                 None => vec![format!("{tp}: no such partition")],
             },
             View::Offsets { tp } => match w.log_view(tp) {
-                Some(v) => vec![format!("{tp}: log start offset {} · high watermark {} · log end offset {}", v.log_start_offset, v.high_watermark, v.log_end_offset)],
+                Some(v) => vec![format!(
+                    "{tp}: log start offset {} · high watermark {} · log end offset {}",
+                    v.log_start_offset, v.high_watermark, v.log_end_offset
+                )],
                 None => vec![format!("{tp}: no such partition")],
             },
             View::Files { tp } => match w.log_view(tp) {
@@ -151,13 +195,22 @@ impl Runner {
                 Some(v) => vec![format!(
                     "segments {} (base offsets {})",
                     v.segments.len(),
-                    v.segments.iter().map(|s| s.base_offset.to_string()).collect::<Vec<_>>().join(", ")
+                    v.segments
+                        .iter()
+                        .map(|s| s.base_offset.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )],
                 None => vec![format!("{tp}: no such partition")],
             },
             View::Snapshots { tp } => match w.log_view(tp) {
                 Some(v) => {
-                    let snaps: Vec<&str> = v.files.iter().map(|(n, _)| n.as_str()).filter(|n| n.ends_with(".snapshot")).collect();
+                    let snaps: Vec<&str> = v
+                        .files
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .filter(|n| n.ends_with(".snapshot"))
+                        .collect();
                     vec![format!("snapshots {}: {}", snaps.len(), snaps.join(" "))]
                 }
                 None => vec![format!("{tp}: no such partition")],
@@ -165,7 +218,11 @@ impl Runner {
             View::Verdict { tp } => vec![verdict_row(w, tp)],
             View::Events { last } => {
                 let skip = last.map_or(0, |n| w.events.len().saturating_sub(n));
-                w.events.iter().skip(skip).map(|e| format!("[{:>6} ms] {}", e.at_ms - crate::sim::START_MS, e.narrate())).collect()
+                w.events
+                    .iter()
+                    .skip(skip)
+                    .map(|e| format!("[{:>6} ms] {}", e.at_ms - crate::sim::START_MS, e.narrate()))
+                    .collect()
             }
         }
     }
@@ -175,13 +232,27 @@ impl Runner {
 pub fn verdict_text(event: &BrokerEvent) -> String {
     match event {
         BrokerEvent::BatchAppended { .. } => "APPEND".into(),
-        BrokerEvent::BatchDuplicate { first_offset, last_offset, .. } => {
+        BrokerEvent::BatchDuplicate {
+            first_offset,
+            last_offset,
+            ..
+        } => {
             format!("DUPLICATE · original offsets {first_offset}..{last_offset}")
         }
-        BrokerEvent::BatchRejected { error, expected_seq: Some(e), first_seq, .. } => {
+        BrokerEvent::BatchRejected {
+            error,
+            expected_seq: Some(e),
+            first_seq,
+            ..
+        } => {
             format!("{} · expected {e}, got {first_seq}", error.name())
         }
-        BrokerEvent::BatchRejected { error, current_epoch: Some(c), producer_epoch, .. } => {
+        BrokerEvent::BatchRejected {
+            error,
+            current_epoch: Some(c),
+            producer_epoch,
+            ..
+        } => {
             format!("{} · epoch {producer_epoch} < current {c}", error.name())
         }
         BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
@@ -191,26 +262,66 @@ pub fn verdict_text(event: &BrokerEvent) -> String {
 
 /// One row of the window table: `seq a..b  VERDICT  base_offset  [window after]`.
 fn verdict_row(w: &World, tp: &crate::log::TopicPartition) -> String {
-    let Some(event) = w.last_verdict(tp) else { return format!("{tp}: no batch yet") };
+    let Some(event) = w.last_verdict(tp) else {
+        return format!("{tp}: no batch yet");
+    };
     let (first, last, pid, base) = match event {
-        BrokerEvent::BatchAppended { first_seq, last_seq, producer_id, first_offset, .. }
-        | BrokerEvent::BatchDuplicate { first_seq, last_seq, producer_id, first_offset, .. } => {
-            (*first_seq, *last_seq, *producer_id, *first_offset)
+        BrokerEvent::BatchAppended {
+            first_seq,
+            last_seq,
+            producer_id,
+            first_offset,
+            ..
         }
-        BrokerEvent::BatchRejected { first_seq, last_seq, producer_id, .. } => (*first_seq, *last_seq, *producer_id, -1),
+        | BrokerEvent::BatchDuplicate {
+            first_seq,
+            last_seq,
+            producer_id,
+            first_offset,
+            ..
+        } => (*first_seq, *last_seq, *producer_id, *first_offset),
+        BrokerEvent::BatchRejected {
+            first_seq,
+            last_seq,
+            producer_id,
+            ..
+        } => (*first_seq, *last_seq, *producer_id, -1),
         _ => return String::new(),
     };
-    let window = w.windows(tp).into_iter().find(|v| v.producer_id == pid).map(|v| v.text()).unwrap_or_else(|| window_text(&[]));
-    format!("{:>7} {:<44} {:>6}   {}", format!("{first}..{last}"), verdict_text(event), base, window)
+    let window = w
+        .windows(tp)
+        .into_iter()
+        .find(|v| v.producer_id == pid)
+        .map(|v| v.text())
+        .unwrap_or_else(|| window_text(&[]));
+    format!(
+        "{:>7} {:<44} {:>6}   {}",
+        format!("{first}..{last}"),
+        verdict_text(event),
+        base,
+        window
+    )
 }
 
 /// The verdict, base offset and log end offset after a raw produce.
-fn verdict_lines(w: &World, tp: &crate::log::TopicPartition, response: Option<&Response>) -> Vec<String> {
+fn verdict_lines(
+    w: &World,
+    tp: &crate::log::TopicPartition,
+    response: Option<&Response>,
+) -> Vec<String> {
     let leo = w.log_view(tp).map_or(-1, |v| v.log_end_offset);
     match (w.last_verdict(tp), response) {
-        (Some(event), Some(Response::Produce { error, base_offset, .. })) => vec![
+        (
+            Some(event),
+            Some(Response::Produce {
+                error, base_offset, ..
+            }),
+        ) => vec![
             format!("verdict        {}", verdict_text(event)),
-            format!("response       error={} baseOffset={base_offset}", error.name()),
+            format!(
+                "response       error={} baseOffset={base_offset}",
+                error.name()
+            ),
             format!("log end offset {leo}"),
         ],
         _ => vec!["no response (lost)".into(), format!("log end offset {leo}")],

@@ -9,15 +9,31 @@ use crate::log::TopicPartition;
 pub enum Action {
     /// A broker-wide setting: `producer.snapshots` (playground switch) or a default
     /// for new topics (`segment.bytes`, `index.interval.bytes`, `max.message.bytes`).
-    SetBrokerConfig { key: String, value: String },
+    SetBrokerConfig {
+        key: String,
+        value: String,
+    },
     /// Creates a topic; configs are topic-level (`segment.bytes`, …).
-    CreateTopic { name: String, partitions: i32, configs: Vec<(String, String)> },
+    CreateTopic {
+        name: String,
+        partitions: i32,
+        configs: Vec<(String, String)>,
+    },
     /// A new producer client with Kafka config names (`acks`, `enable.idempotence`, …).
-    CreateProducer { name: String, configs: Vec<(String, String)> },
+    CreateProducer {
+        name: String,
+        configs: Vec<(String, String)>,
+    },
     /// `producer.send()` of some values to one partition (they wait in the accumulator).
-    Send { producer: String, topic_partition: TopicPartition, values: Vec<String> },
+    Send {
+        producer: String,
+        topic_partition: TopicPartition,
+        values: Vec<String>,
+    },
     /// Runs the world until this producer has nothing pending (`flush()`).
-    Flush { producer: String },
+    Flush {
+        producer: String,
+    },
     /// A hand-made InitProducerId from a bare client; retries while the broker says so.
     RawInitProducerId,
     /// A hand-made Produce with explicit producer id, epoch and base sequence.
@@ -30,17 +46,31 @@ pub enum Action {
         label: Option<String>,
     },
     /// Lose the next request (from one client, or any).
-    DropNextRequest { from: Option<String> },
+    DropNextRequest {
+        from: Option<String>,
+    },
     /// Lose the next response (to one client, or any): "drop the ack".
-    DropNextResponse { to: Option<String> },
+    DropNextResponse {
+        to: Option<String>,
+    },
     /// Delivers the next message or fires the next timer.
     Step,
     /// Runs until nothing is left to do (bounded).
     RunUntilIdle,
     /// Advances the logical clock by this many milliseconds, doing what falls due.
-    Advance { ms: i64 },
+    Advance {
+        ms: i64,
+    },
     /// Stops and starts a broker; `clean` closes logs (snapshots), otherwise a crash.
-    RestartBroker { broker: i32, clean: bool },
-    StopBroker { broker: i32, clean: bool },
-    StartBroker { broker: i32 },
+    RestartBroker {
+        broker: i32,
+        clean: bool,
+    },
+    StopBroker {
+        broker: i32,
+        clean: bool,
+    },
+    StartBroker {
+        broker: i32,
+    },
 }

@@ -18,17 +18,56 @@ pub struct Event {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum EventKind {
-    Broker { broker: i32, event: BrokerEvent },
-    Producer { client: String, event: ProducerEvent },
-    MessageSent { id: u64, from: Node, to: Node, api: String, response: bool, error: Option<Errors> },
-    MessageDelivered { id: u64, from: Node, to: Node, api: String, response: bool },
+    Broker {
+        broker: i32,
+        event: BrokerEvent,
+    },
+    Producer {
+        client: String,
+        event: ProducerEvent,
+    },
+    MessageSent {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+        response: bool,
+        error: Option<Errors>,
+    },
+    MessageDelivered {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+        response: bool,
+    },
     /// An armed fault ate this message.
-    MessageDropped { id: u64, from: Node, to: Node, api: String, response: bool },
+    MessageDropped {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+        response: bool,
+    },
     /// The destination was down.
-    MessageRefused { id: u64, from: Node, to: Node, api: String },
-    TopicCreated { topic: String, partitions: i32, leaders: Vec<i32> },
-    FaultArmed { description: String },
-    ConfigChanged { key: String, value: String },
+    MessageRefused {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+    },
+    TopicCreated {
+        topic: String,
+        partitions: i32,
+        leaders: Vec<i32>,
+    },
+    FaultArmed {
+        description: String,
+    },
+    ConfigChanged {
+        key: String,
+        value: String,
+    },
 }
 
 /// Renders a window like `[0..1 2..3]`.
@@ -43,15 +82,39 @@ impl Event {
         match &self.kind {
             EventKind::Broker { broker, event } => narrate_broker(*broker, event),
             EventKind::Producer { client, event } => narrate_producer(client, event),
-            EventKind::MessageSent { from, to, api, response, error, .. } => match (response, error) {
-                (true, Some(e)) if *e != Errors::None => format!("{from} → {to}: {api} response ({})", e.name()),
+            EventKind::MessageSent {
+                from,
+                to,
+                api,
+                response,
+                error,
+                ..
+            } => match (response, error) {
+                (true, Some(e)) if *e != Errors::None => {
+                    format!("{from} → {to}: {api} response ({})", e.name())
+                }
                 (true, _) => format!("{from} → {to}: {api} response"),
                 (false, _) => format!("{from} → {to}: {api} request"),
             },
-            EventKind::MessageDelivered { from, to, api, response, .. } => {
-                format!("{to} received {api} {} from {from}", if *response { "response" } else { "request" })
+            EventKind::MessageDelivered {
+                from,
+                to,
+                api,
+                response,
+                ..
+            } => {
+                format!(
+                    "{to} received {api} {} from {from}",
+                    if *response { "response" } else { "request" }
+                )
             }
-            EventKind::MessageDropped { from, to, api, response, .. } => format!(
+            EventKind::MessageDropped {
+                from,
+                to,
+                api,
+                response,
+                ..
+            } => format!(
                 "The network lost the {api} {} from {from} to {to}: {}",
                 if *response { "response" } else { "request" },
                 if *response {
@@ -63,7 +126,11 @@ impl Event {
             EventKind::MessageRefused { from, to, api, .. } => {
                 format!("{to} is down: {api} from {from} was refused (connection closed)")
             }
-            EventKind::TopicCreated { topic, partitions, leaders } => {
+            EventKind::TopicCreated {
+                topic,
+                partitions,
+                leaders,
+            } => {
                 format!("Created topic {topic} with {partitions} partition(s), leaders {leaders:?}")
             }
             EventKind::FaultArmed { description } => format!("Fault armed: {description}"),

@@ -67,13 +67,15 @@ pub enum Fault {
 impl Fault {
     fn strikes(&self, env: &Envelope) -> bool {
         let client = |n: &Node, want: &Option<String>| match (n, want) {
-            (_, None) => !matches!(n, Node::Controller) ,
+            (_, None) => !matches!(n, Node::Controller),
             (Node::Client(c), Some(w)) => c == w,
             _ => false,
         };
         match self {
             Fault::DropNextRequest { from } => {
-                !env.body.is_response() && matches!(env.from, Node::Client(_)) && client(&env.from, from)
+                !env.body.is_response()
+                    && matches!(env.from, Node::Client(_))
+                    && client(&env.from, from)
             }
             Fault::DropNextResponse { to } => {
                 env.body.is_response() && matches!(env.to, Node::Client(_)) && client(&env.to, to)
@@ -93,10 +95,16 @@ pub struct Network {
 
 impl Network {
     pub fn new(latency_ms: i64) -> Self {
-        Network { latency_ms, queue: Vec::new(), faults: Vec::new(), next_id: 1 }
+        Network {
+            latency_ms,
+            queue: Vec::new(),
+            faults: Vec::new(),
+            next_id: 1,
+        }
     }
 
-    /// Puts a message on the wire, unless an armed fault eats it (returned as `Err`).
+    /// Puts a message on the wire, unless an armed fault eats it: then the fault is
+    /// returned with the message, which never arrives.
     pub fn send(
         &mut self,
         from: Node,
@@ -104,7 +112,7 @@ impl Network {
         correlation_id: u64,
         body: Body,
         now_ms: i64,
-    ) -> Result<Envelope, (Envelope, Fault)> {
+    ) -> (Envelope, Option<Fault>) {
         let env = Envelope {
             id: self.next_id,
             correlation_id,
@@ -117,10 +125,10 @@ impl Network {
         self.next_id += 1;
         if let Some(i) = self.faults.iter().position(|f| f.strikes(&env)) {
             let fault = self.faults.remove(i);
-            return Err((env, fault));
+            return (env, Some(fault));
         }
         self.queue.push(env.clone());
-        Ok(env)
+        (env, None)
     }
 
     pub fn next_delivery_ms(&self) -> Option<i64> {
@@ -146,16 +154,31 @@ mod tests {
     use crate::errors::Errors;
 
     fn resp() -> Body {
-        Body::Response(Response::InitProducerId { error: Errors::None, producer_id: 0, producer_epoch: 0 })
+        Body::Response(Response::InitProducerId {
+            error: Errors::None,
+            producer_id: 0,
+            producer_epoch: 0,
+        })
     }
 
     #[test]
     fn drop_next_response_strikes_once() {
         let mut n = Network::new(2);
-        n.faults.push(Fault::DropNextResponse { to: Some("p1".into()) });
-        assert!(n.send(Node::Broker(1), Node::Client("p2".into()), 1, resp(), 0).is_ok());
-        assert!(n.send(Node::Broker(1), Node::Client("p1".into()), 2, resp(), 0).is_err());
-        assert!(n.send(Node::Broker(1), Node::Client("p1".into()), 3, resp(), 0).is_ok());
+        n.faults.push(Fault::DropNextResponse {
+            to: Some("p1".into()),
+        });
+        assert!(n
+            .send(Node::Broker(1), Node::Client("p2".into()), 1, resp(), 0)
+            .1
+            .is_none());
+        assert!(n
+            .send(Node::Broker(1), Node::Client("p1".into()), 2, resp(), 0)
+            .1
+            .is_some());
+        assert!(n
+            .send(Node::Broker(1), Node::Client("p1".into()), 3, resp(), 0)
+            .1
+            .is_none());
         assert_eq!(n.next_delivery_ms(), Some(2));
         assert_eq!(n.pop_due(1), None);
         assert_eq!(n.pop_due(2).unwrap().correlation_id, 1);

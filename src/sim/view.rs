@@ -57,7 +57,11 @@ impl BatchView {
                 .records
                 .iter()
                 .map(|r| {
-                    let value = r.value.as_deref().map(|v| String::from_utf8_lossy(v).into_owned()).unwrap_or_default();
+                    let value = r
+                        .value
+                        .as_deref()
+                        .map(|v| String::from_utf8_lossy(v).into_owned())
+                        .unwrap_or_default();
                     (batch.base_offset + i64::from(r.offset_delta), value)
                 })
                 .collect(),
@@ -81,7 +85,10 @@ impl BatchView {
             ("lastSequence", self.last_sequence.to_string()),
             ("producerId", self.producer_id.to_string()),
             ("producerEpoch", self.producer_epoch.to_string()),
-            ("partitionLeaderEpoch", self.partition_leader_epoch.to_string()),
+            (
+                "partitionLeaderEpoch",
+                self.partition_leader_epoch.to_string(),
+            ),
             ("isTransactional", self.is_transactional.to_string()),
             ("isControl", self.is_control.to_string()),
             ("deleteHorizonMs", "OptionalLong.empty".to_string()),
@@ -96,7 +103,11 @@ impl BatchView {
         let picked: Vec<String> = match fields {
             Some(names) => names
                 .iter()
-                .filter_map(|n| all.iter().find(|(k, _)| k == n).map(|(k, v)| format!("{k}: {v}")))
+                .filter_map(|n| {
+                    all.iter()
+                        .find(|(k, _)| k == n)
+                        .map(|(k, v)| format!("{k}: {v}"))
+                })
                 .collect(),
             None => all.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
         };
@@ -140,7 +151,11 @@ pub struct WindowView {
 impl WindowView {
     /// `[0..1 2..3]`, as the seeds print windows.
     pub fn text(&self) -> String {
-        let ranges: Vec<(i32, i32)> = self.batches.iter().map(|b| (b.first_seq(), b.last_seq)).collect();
+        let ranges: Vec<(i32, i32)> = self
+            .batches
+            .iter()
+            .map(|b| (b.first_seq(), b.last_seq))
+            .collect();
         super::event::window_text(&ranges)
     }
 }
@@ -187,13 +202,27 @@ impl World {
             let bytes = broker.fs.read(&log_path).unwrap_or_default();
             let mut pos = 0usize;
             while let Some(rest) = bytes.get(pos..).filter(|r| !r.is_empty()) {
-                let Ok((batch, used)) = RecordBatch::decode(rest) else { break };
+                let Ok((batch, used)) = RecordBatch::decode(rest) else {
+                    break;
+                };
                 let raw = rest.get(..used).unwrap_or_default().to_vec();
                 batches.push(BatchView::from_batch(base, pos as u64, &batch, raw));
                 pos += used;
             }
-            let index = broker.fs.read(&format!("{dir}/{}", crate::log::segment::file_name(base, ".index"))).unwrap_or_default();
-            let time = broker.fs.read(&format!("{dir}/{}", crate::log::segment::file_name(base, ".timeindex"))).unwrap_or_default();
+            let index = broker
+                .fs
+                .read(&format!(
+                    "{dir}/{}",
+                    crate::log::segment::file_name(base, ".index")
+                ))
+                .unwrap_or_default();
+            let time = broker
+                .fs
+                .read(&format!(
+                    "{dir}/{}",
+                    crate::log::segment::file_name(base, ".timeindex")
+                ))
+                .unwrap_or_default();
             segments.push(SegmentView {
                 base_offset: base,
                 size: bytes.len() as u64,
@@ -202,7 +231,10 @@ impl World {
             });
         }
         let log = broker.logs.get(tp);
-        let leo = log.map_or_else(|| batches.last().map_or(0, |b| b.last_offset + 1), |l| l.log_end_offset);
+        let leo = log.map_or_else(
+            || batches.last().map_or(0, |b| b.last_offset + 1),
+            |l| l.log_end_offset,
+        );
         Some(LogView {
             tp: tp.clone(),
             leader: broker.id,

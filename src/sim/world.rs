@@ -39,7 +39,11 @@ pub struct ClusterConfig {
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { brokers: 1, latency_ms: 2, seed: 1 }
+        ClusterConfig {
+            brokers: 1,
+            latency_ms: 2,
+            seed: 1,
+        }
     }
 }
 
@@ -63,10 +67,16 @@ pub struct SimError {
 
 impl SimError {
     pub fn new(message: impl Into<String>) -> Self {
-        SimError { error: None, message: message.into() }
+        SimError {
+            error: None,
+            message: message.into(),
+        }
     }
     pub fn kafka(error: Errors, message: impl Into<String>) -> Self {
-        SimError { error: Some(error), message: message.into() }
+        SimError {
+            error: Some(error),
+            message: message.into(),
+        }
     }
 }
 
@@ -111,7 +121,9 @@ impl World {
         World {
             clock_ms: START_MS,
             rng: Rng::new(config.seed),
-            brokers: (1..=brokers).map(|id| (id, Broker::new(id, broker_defaults.clone()))).collect(),
+            brokers: (1..=brokers)
+                .map(|id| (id, Broker::new(id, broker_defaults.clone())))
+                .collect(),
             controller: ProducerIdControlManager::default(),
             topics: BTreeMap::new(),
             producers: BTreeMap::new(),
@@ -126,21 +138,35 @@ impl World {
 
     fn emit(&mut self, kind: EventKind) {
         let seq = self.events.len() as u64;
-        self.events.push(Event { seq, at_ms: self.clock_ms, kind });
+        self.events.push(Event {
+            seq,
+            at_ms: self.clock_ms,
+            kind,
+        });
     }
 
     /// The leader broker of a partition, if the topic exists.
     pub fn leader_of(&self, tp: &TopicPartition) -> Option<i32> {
-        self.topics.get(&tp.topic)?.leaders.get(usize::try_from(tp.partition).ok()?).copied()
+        self.topics
+            .get(&tp.topic)?
+            .leaders
+            .get(usize::try_from(tp.partition).ok()?)
+            .copied()
     }
 
     fn check_partition(&self, tp: &TopicPartition) -> Result<i32, SimError> {
-        self.leader_of(tp)
-            .ok_or_else(|| SimError::kafka(Errors::UnknownTopicOrPartition, format!("{tp} does not exist")))
+        self.leader_of(tp).ok_or_else(|| {
+            SimError::kafka(
+                Errors::UnknownTopicOrPartition,
+                format!("{tp} does not exist"),
+            )
+        })
     }
 
     fn producer_mut(&mut self, name: &str) -> Result<&mut Producer, SimError> {
-        self.producers.get_mut(name).ok_or_else(|| SimError::new(format!("no producer named {name}")))
+        self.producers
+            .get_mut(name)
+            .ok_or_else(|| SimError::new(format!("no producer named {name}")))
     }
 
     /// Applies one action. On error nothing has changed. Returns transcript lines.
@@ -163,35 +189,59 @@ impl World {
                         topic.config.producer_snapshots = config.producer_snapshots;
                     }
                 }
-                self.emit(EventKind::ConfigChanged { key: key.clone(), value: value.clone() });
+                self.emit(EventKind::ConfigChanged {
+                    key: key.clone(),
+                    value: value.clone(),
+                });
                 Ok(vec![])
             }
-            Action::CreateTopic { name, partitions, configs } => self.create_topic(name, *partitions, configs),
+            Action::CreateTopic {
+                name,
+                partitions,
+                configs,
+            } => self.create_topic(name, *partitions, configs),
             Action::CreateProducer { name, configs } => {
                 if name == RAW_CLIENT || name.is_empty() {
                     return Err(SimError::new(format!("'{name}' cannot name a producer")));
                 }
                 if self.producers.contains_key(name) {
-                    return Err(SimError::new(format!("a producer named {name} already exists")));
+                    return Err(SimError::new(format!(
+                        "a producer named {name} already exists"
+                    )));
                 }
-                let config = ProducerConfig::from_pairs(name, configs).map_err(|m| SimError::kafka(Errors::InvalidConfig, m))?;
+                let config = ProducerConfig::from_pairs(name, configs)
+                    .map_err(|m| SimError::kafka(Errors::InvalidConfig, m))?;
                 self.producers.insert(name.clone(), Producer::new(config));
                 Ok(vec![])
             }
-            Action::Send { producer, topic_partition, values } => {
+            Action::Send {
+                producer,
+                topic_partition,
+                values,
+            } => {
                 self.check_partition(topic_partition)?;
                 if values.is_empty() {
                     return Err(SimError::new("send needs at least one value"));
                 }
                 let now = self.clock_ms;
-                let event = self.producer_mut(producer)?.send(topic_partition.clone(), values.clone(), now);
-                self.emit(EventKind::Producer { client: producer.clone(), event });
+                let event =
+                    self.producer_mut(producer)?
+                        .send(topic_partition.clone(), values.clone(), now);
+                self.emit(EventKind::Producer {
+                    client: producer.clone(),
+                    event,
+                });
                 Ok(vec![])
             }
             Action::Flush { producer } => {
                 self.producer_mut(producer)?;
                 let mut steps = 0;
-                while self.producers.get(producer).is_some_and(|p| p.has_pending()) && steps < MAX_STEPS_PER_RUN {
+                while self
+                    .producers
+                    .get(producer)
+                    .is_some_and(|p| p.has_pending())
+                    && steps < MAX_STEPS_PER_RUN
+                {
                     if !self.step() {
                         break;
                     }
@@ -200,19 +250,47 @@ impl World {
                 Ok(vec![])
             }
             Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
-            Action::RawProduce { topic_partition, producer_id, producer_epoch, base_sequence, values, label } => Ok(self
-                .raw_produce(topic_partition, *producer_id, *producer_epoch, *base_sequence, values, label.as_deref())?
+            Action::RawProduce {
+                topic_partition,
+                producer_id,
+                producer_epoch,
+                base_sequence,
+                values,
+                label,
+            } => Ok(self
+                .raw_produce(
+                    topic_partition,
+                    *producer_id,
+                    *producer_epoch,
+                    *base_sequence,
+                    values,
+                    label.as_deref(),
+                )?
                 .lines),
             Action::DropNextRequest { from } => {
-                self.network.faults.push(Fault::DropNextRequest { from: from.clone() });
-                let who = from.as_deref().map(|f| format!(" from {f}")).unwrap_or_default();
-                self.emit(EventKind::FaultArmed { description: format!("drop the next request{who}") });
+                self.network
+                    .faults
+                    .push(Fault::DropNextRequest { from: from.clone() });
+                let who = from
+                    .as_deref()
+                    .map(|f| format!(" from {f}"))
+                    .unwrap_or_default();
+                self.emit(EventKind::FaultArmed {
+                    description: format!("drop the next request{who}"),
+                });
                 Ok(vec![])
             }
             Action::DropNextResponse { to } => {
-                self.network.faults.push(Fault::DropNextResponse { to: to.clone() });
-                let who = to.as_deref().map(|t| format!(" to {t}")).unwrap_or_default();
-                self.emit(EventKind::FaultArmed { description: format!("drop the next response{who}") });
+                self.network
+                    .faults
+                    .push(Fault::DropNextResponse { to: to.clone() });
+                let who = to
+                    .as_deref()
+                    .map(|t| format!(" to {t}"))
+                    .unwrap_or_default();
+                self.emit(EventKind::FaultArmed {
+                    description: format!("drop the next response{who}"),
+                });
                 Ok(vec![])
             }
             Action::Step => {
@@ -239,18 +317,34 @@ impl World {
         }
     }
 
-    fn create_topic(&mut self, name: &str, partitions: i32, configs: &[(String, String)]) -> Result<Vec<String>, SimError> {
-        if name.is_empty() || name.len() > 249 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) {
+    fn create_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        configs: &[(String, String)],
+    ) -> Result<Vec<String>, SimError> {
+        if name.is_empty()
+            || name.len() > 249
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        {
             return Err(SimError::kafka(
                 Errors::InvalidTopicException,
                 format!("Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"),
             ));
         }
         if self.topics.contains_key(name) {
-            return Err(SimError::kafka(Errors::TopicAlreadyExists, format!("Topic '{name}' already exists.")));
+            return Err(SimError::kafka(
+                Errors::TopicAlreadyExists,
+                format!("Topic '{name}' already exists."),
+            ));
         }
         if !(1..=64).contains(&partitions) {
-            return Err(SimError::kafka(Errors::InvalidPartitions, format!("{partitions} partitions: choose 1 to 64")));
+            return Err(SimError::kafka(
+                Errors::InvalidPartitions,
+                format!("{partitions} partitions: choose 1 to 64"),
+            ));
         }
         let mut config = self.broker_defaults.clone();
         for (k, v) in configs {
@@ -269,9 +363,18 @@ impl World {
         }
         self.topics.insert(
             name.to_string(),
-            TopicInfo { name: name.to_string(), partitions, leaders: leaders.clone(), config },
+            TopicInfo {
+                name: name.to_string(),
+                partitions,
+                leaders: leaders.clone(),
+                config,
+            },
         );
-        self.emit(EventKind::TopicCreated { topic: name.to_string(), partitions, leaders });
+        self.emit(EventKind::TopicCreated {
+            topic: name.to_string(),
+            partitions,
+            leaders,
+        });
         Ok(vec![])
     }
 
@@ -283,13 +386,21 @@ impl World {
                     .iter()
                     .enumerate()
                     .filter(move |(_, l)| **l == broker)
-                    .map(move |(p, _)| (TopicPartition::new(t.name.clone(), p as i32), t.config.clone()))
+                    .map(move |(p, _)| {
+                        (
+                            TopicPartition::new(t.name.clone(), p as i32),
+                            t.config.clone(),
+                        )
+                    })
             })
             .collect()
     }
 
     fn stop_broker(&mut self, id: i32, clean: bool) -> Result<Vec<String>, SimError> {
-        let broker = self.brokers.get_mut(&id).ok_or_else(|| SimError::new(format!("no broker {id}")))?;
+        let broker = self
+            .brokers
+            .get_mut(&id)
+            .ok_or_else(|| SimError::new(format!("no broker {id}")))?;
         if !broker.online {
             return Err(SimError::new(format!("broker {id} is already stopped")));
         }
@@ -303,14 +414,25 @@ impl World {
             .filter(|e| e.to == Node::Broker(id) || e.from == Node::Broker(id))
             .cloned()
             .collect();
-        self.network.queue.retain(|e| e.to != Node::Broker(id) && e.from != Node::Broker(id));
+        self.network
+            .queue
+            .retain(|e| e.to != Node::Broker(id) && e.from != Node::Broker(id));
         for env in lost {
-            self.emit(EventKind::MessageRefused { id: env.id, from: env.from, to: env.to, api: env.body.api_name().into() });
+            self.emit(EventKind::MessageRefused {
+                id: env.id,
+                from: env.from,
+                to: env.to,
+                api: env.body.api_name().into(),
+            });
         }
         let now = self.clock_ms;
         let names: Vec<String> = self.producers.keys().cloned().collect();
         for name in names {
-            let events = self.producers.get_mut(&name).map(|p| p.on_disconnect(id, now)).unwrap_or_default();
+            let events = self
+                .producers
+                .get_mut(&name)
+                .map(|p| p.on_disconnect(id, now))
+                .unwrap_or_default();
             self.emit_producer_events(&name, events);
         }
         Ok(vec![])
@@ -318,7 +440,10 @@ impl World {
 
     fn start_broker(&mut self, id: i32) -> Result<Vec<String>, SimError> {
         let partitions = self.partitions_on(id);
-        let broker = self.brokers.get_mut(&id).ok_or_else(|| SimError::new(format!("no broker {id}")))?;
+        let broker = self
+            .brokers
+            .get_mut(&id)
+            .ok_or_else(|| SimError::new(format!("no broker {id}")))?;
         if broker.online {
             return Err(SimError::new(format!("broker {id} is already running")));
         }
@@ -331,7 +456,10 @@ impl World {
 
     fn emit_producer_events(&mut self, client: &str, events: Vec<ProducerEvent>) {
         for event in events {
-            self.emit(EventKind::Producer { client: client.to_string(), event });
+            self.emit(EventKind::Producer {
+                client: client.to_string(),
+                event,
+            });
         }
     }
 
@@ -342,12 +470,29 @@ impl World {
             Body::Response(r) => Some(r.error()),
             Body::Request(_) => None,
         };
-        match self.network.send(from.clone(), to.clone(), correlation_id, body, self.clock_ms) {
-            Ok(env) => self.emit(EventKind::MessageSent { id: env.id, from, to, api, response, error }),
-            Err((env, _fault)) => {
-                self.emit(EventKind::MessageSent { id: env.id, from: from.clone(), to: to.clone(), api: api.clone(), response, error });
-                self.emit(EventKind::MessageDropped { id: env.id, from, to, api, response });
-            }
+        let (env, fault) = self.network.send(
+            from.clone(),
+            to.clone(),
+            correlation_id,
+            body,
+            self.clock_ms,
+        );
+        self.emit(EventKind::MessageSent {
+            id: env.id,
+            from: from.clone(),
+            to: to.clone(),
+            api: api.clone(),
+            response,
+            error,
+        });
+        if fault.is_some() {
+            self.emit(EventKind::MessageDropped {
+                id: env.id,
+                from,
+                to,
+                api,
+                response,
+            });
         }
     }
 
@@ -365,18 +510,31 @@ impl World {
         let leaders: BTreeMap<TopicPartition, i32> = self
             .topics
             .values()
-            .flat_map(|t| t.leaders.iter().enumerate().map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l)))
+            .flat_map(|t| {
+                t.leaders
+                    .iter()
+                    .enumerate()
+                    .map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l))
+            })
             .collect();
         for name in names {
             let now = self.clock_ms;
             let mut cid = self.next_correlation_id;
-            let Some(producer) = self.producers.get_mut(&name) else { continue };
-            let (out, events) = producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
+            let Some(producer) = self.producers.get_mut(&name) else {
+                continue;
+            };
+            let (out, events) =
+                producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
             self.next_correlation_id = cid;
             progressed |= !out.is_empty() || !events.is_empty();
             self.emit_producer_events(&name, events);
             for o in out {
-                self.send(Node::Client(name.clone()), Node::Broker(o.broker), o.correlation_id, Body::Request(o.request));
+                self.send(
+                    Node::Client(name.clone()),
+                    Node::Broker(o.broker),
+                    o.correlation_id,
+                    Body::Request(o.request),
+                );
             }
         }
         progressed
@@ -385,8 +543,16 @@ impl World {
     /// The next time something is due: a message delivery or a producer timer.
     fn next_due(&self) -> Option<i64> {
         let now = self.clock_ms;
-        let timers = self.producers.values().filter_map(|p| p.next_wakeup(now)).filter(|t| *t > now);
-        self.network.next_delivery_ms().into_iter().chain(timers).min()
+        let timers = self
+            .producers
+            .values()
+            .filter_map(|p| p.next_wakeup(now))
+            .filter(|t| *t > now);
+        self.network
+            .next_delivery_ms()
+            .into_iter()
+            .chain(timers)
+            .min()
     }
 
     /// One thing happens: clients act now, or the next message is delivered, or the
@@ -395,7 +561,9 @@ impl World {
         if self.poll_clients() {
             return true;
         }
-        let Some(next) = self.next_due() else { return false };
+        let Some(next) = self.next_due() else {
+            return false;
+        };
         self.clock_ms = self.clock_ms.max(next);
         if let Some(env) = self.network.pop_due(self.clock_ms) {
             self.deliver(env);
@@ -441,10 +609,19 @@ impl World {
         let api = env.body.api_name().to_string();
         if let Node::Broker(id) = env.to {
             if !self.brokers.get(&id).is_some_and(|b| b.online) {
-                self.emit(EventKind::MessageRefused { id: env.id, from: env.from.clone(), to: env.to.clone(), api });
+                self.emit(EventKind::MessageRefused {
+                    id: env.id,
+                    from: env.from.clone(),
+                    to: env.to.clone(),
+                    api,
+                });
                 if let Node::Client(name) = &env.from {
                     let now = self.clock_ms;
-                    let events = self.producers.get_mut(name).map(|p| p.on_disconnect(id, now)).unwrap_or_default();
+                    let events = self
+                        .producers
+                        .get_mut(name)
+                        .map(|p| p.on_disconnect(id, now))
+                        .unwrap_or_default();
                     self.emit_producer_events(name, events);
                 }
                 return;
@@ -460,7 +637,9 @@ impl World {
         match (env.to.clone(), env.body) {
             (Node::Broker(id), Body::Request(request)) => {
                 let now = self.clock_ms;
-                let Some(broker) = self.brokers.get_mut(&id) else { return };
+                let Some(broker) = self.brokers.get_mut(&id) else {
+                    return;
+                };
                 let handled = broker.handle(request, now);
                 for event in handled.events {
                     self.emit(EventKind::Broker { broker: id, event });
@@ -470,7 +649,12 @@ impl World {
                     self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
                 }
                 if let Some(response) = handled.response {
-                    self.send(Node::Broker(id), env.from, env.correlation_id, Body::Response(response));
+                    self.send(
+                        Node::Broker(id),
+                        env.from,
+                        env.correlation_id,
+                        Body::Response(response),
+                    );
                 }
             }
             (Node::Broker(id), Body::Response(response)) => {
@@ -483,8 +667,17 @@ impl World {
             }
             (Node::Controller, Body::Request(Request::AllocateProducerIds { .. })) => {
                 let (start, len) = self.controller.generate_next_block();
-                let response = Response::AllocateProducerIds { error: Errors::None, producer_id_start: start, producer_id_len: len };
-                self.send(Node::Controller, env.from, env.correlation_id, Body::Response(response));
+                let response = Response::AllocateProducerIds {
+                    error: Errors::None,
+                    producer_id_start: start,
+                    producer_id_len: len,
+                };
+                self.send(
+                    Node::Controller,
+                    env.from,
+                    env.correlation_id,
+                    Body::Response(response),
+                );
             }
             (Node::Client(name), Body::Response(response)) => {
                 if name == RAW_CLIENT {
@@ -507,7 +700,12 @@ impl World {
     /// arrives (or nothing more can happen, when the request or answer was lost).
     fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
         let cid = self.take_correlation_id();
-        self.send(Node::Client(RAW_CLIENT.into()), Node::Broker(broker), cid, Body::Request(request));
+        self.send(
+            Node::Client(RAW_CLIENT.into()),
+            Node::Broker(broker),
+            cid,
+            Body::Request(request),
+        );
         let mut steps = 0;
         while !self.raw_inbox.contains_key(&cid) && steps < MAX_STEPS_PER_RUN {
             if !self.step() {
@@ -524,30 +722,55 @@ impl World {
         let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
         let mut lines = Vec::new();
         for _ in 0..10 {
-            let request = Request::InitProducerId { transactional_id: None, transaction_timeout_ms: 60_000 };
+            let request = Request::InitProducerId {
+                transactional_id: None,
+                transaction_timeout_ms: 60_000,
+            };
             match self.raw_request(bootstrap, request) {
-                Some(Response::InitProducerId { error, producer_id, producer_epoch }) if error == Errors::None => {
+                Some(Response::InitProducerId {
+                    error,
+                    producer_id,
+                    producer_epoch,
+                }) if error == Errors::None => {
                     lines.push(format!("InitProducerId: error=NONE producerId={producer_id} epoch={producer_epoch}"));
                     return RawOutcome {
                         lines,
-                        response: Some(Response::InitProducerId { error, producer_id, producer_epoch }),
+                        response: Some(Response::InitProducerId {
+                            error,
+                            producer_id,
+                            producer_epoch,
+                        }),
                     };
                 }
                 Some(r) if r.error().is_retriable() => {
-                    lines.push(format!("InitProducerId: {}, retrying in 100 ms", r.error().name()));
+                    lines.push(format!(
+                        "InitProducerId: {}, retrying in 100 ms",
+                        r.error().name()
+                    ));
                     self.advance(100);
                 }
                 Some(r) => {
                     lines.push(format!("InitProducerId: error={}", r.error().name()));
-                    return RawOutcome { lines, response: Some(r) };
+                    return RawOutcome {
+                        lines,
+                        response: Some(r),
+                    };
                 }
                 None => {
-                    lines.push("InitProducerId: no response (the request or its answer was lost)".into());
-                    return RawOutcome { lines, response: None };
+                    lines.push(
+                        "InitProducerId: no response (the request or its answer was lost)".into(),
+                    );
+                    return RawOutcome {
+                        lines,
+                        response: None,
+                    };
                 }
             }
         }
-        RawOutcome { lines, response: None }
+        RawOutcome {
+            lines,
+            response: None,
+        }
     }
 
     /// A Produce (v12, acks=-1) of one idempotent batch with explicit numbers — the
@@ -565,20 +788,41 @@ impl World {
         if values.is_empty() {
             return Err(SimError::new("a batch needs at least one record"));
         }
-        let kvs = values.iter().map(|v| (None, Some(v.as_bytes().to_vec()))).collect();
-        let batch = RecordBatch::new_data(0, producer_id, producer_epoch, base_sequence, false, self.clock_ms, kvs);
+        let kvs = values
+            .iter()
+            .map(|v| (None, Some(v.as_bytes().to_vec())))
+            .collect();
+        let batch = RecordBatch::new_data(
+            0,
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            false,
+            self.clock_ms,
+            kvs,
+        );
         let last = batch.last_sequence();
-        let request = Request::Produce { acks: -1, timeout_ms: 30_000, topic_partition: tp.clone(), records: batch.encode() };
+        let request = Request::Produce {
+            acks: -1,
+            timeout_ms: 30_000,
+            topic_partition: tp.clone(),
+            records: batch.encode(),
+        };
         let response = self.raw_request(leader, request);
         let label = label.map(|l| format!("({l})")).unwrap_or_default();
         let line = match &response {
-            Some(Response::Produce { error, base_offset, .. }) => format!(
+            Some(Response::Produce {
+                error, base_offset, ..
+            }) => format!(
                 "seq {base_sequence:>2}..{last:>2} {label:<35}-> error={} baseOffset={base_offset}",
                 error.name()
             ),
             _ => format!("seq {base_sequence:>2}..{last:>2} {label:<35}-> no response (lost)"),
         };
-        Ok(RawOutcome { lines: vec![line], response })
+        Ok(RawOutcome {
+            lines: vec![line],
+            response,
+        })
     }
 
     /// The most recent broker decision on a partition (append, duplicate or rejection).
@@ -604,8 +848,14 @@ impl World {
     pub fn export(&self, dir: &std::path::Path) -> std::io::Result<usize> {
         let mut written = 0;
         for (id, broker) in &self.brokers {
-            let target = if self.brokers.len() == 1 { dir.to_path_buf() } else { dir.join(format!("broker-{id}")) };
-            written += broker.fs.export_to(crate::broker::broker::LOG_DIR, &target)?;
+            let target = if self.brokers.len() == 1 {
+                dir.to_path_buf()
+            } else {
+                dir.join(format!("broker-{id}"))
+            };
+            written += broker
+                .fs
+                .export_to(crate::broker::broker::LOG_DIR, &target)?;
         }
         Ok(written)
     }
@@ -613,7 +863,12 @@ impl World {
 
 /// Applies one log-level config key with Kafka's name and limits.
 fn apply_log_config(config: &mut LogConfig, key: &str, value: &str) -> Result<(), SimError> {
-    let invalid = |why: &str| SimError::kafka(Errors::InvalidConfig, format!("Invalid value {value} for configuration {key}: {why}"));
+    let invalid = |why: &str| {
+        SimError::kafka(
+            Errors::InvalidConfig,
+            format!("Invalid value {value} for configuration {key}: {why}"),
+        )
+    };
     let number = |min: u64| -> Result<u64, SimError> {
         let n: u64 = value.parse().map_err(|_| invalid("not a number"))?;
         if n < min {
@@ -633,7 +888,12 @@ fn apply_log_config(config: &mut LogConfig, key: &str, value: &str) -> Result<()
                 _ => return Err(invalid("use true or false")),
             }
         }
-        _ => return Err(SimError::kafka(Errors::InvalidConfig, format!("Unknown config {key}"))),
+        _ => {
+            return Err(SimError::kafka(
+                Errors::InvalidConfig,
+                format!("Unknown config {key}"),
+            ))
+        }
     }
     Ok(())
 }

@@ -1,0 +1,252 @@
+//! The page: the reducer lives here; every panel gets views of the shown world.
+
+use yew::prelude::*;
+
+use crate::broker::broker::BrokerEvent;
+use crate::scenario;
+use crate::sim::{Event, EventKind, World, START_MS};
+use crate::log::TopicPartition;
+
+use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
+use super::components::event_list::{EventItem, EventList};
+use super::components::lesson_panel::{LessonInfo, LessonPanel};
+use super::components::log_table::LogTable;
+use super::components::producer_panel::{ProducerInfo, ProducerPanel};
+use super::components::raw_panel::RawPanel;
+use super::components::verdict::Verdict;
+use super::components::window_table::{SlotMark, WindowTable};
+use super::i18n::{t, tf, Key};
+use super::state::{AppState, Msg, PRODUCER, TOPIC};
+
+/// How many events the list keeps on screen.
+const MAX_EVENTS: usize = 400;
+
+/// The latest APPEND / DUPLICATE / rejection on `tp`, with its logical time.
+pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
+    world.events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::Broker { event, .. } => match event {
+            BrokerEvent::BatchAppended { tp: t, .. } | BrokerEvent::BatchDuplicate { tp: t, .. } | BrokerEvent::BatchRejected { tp: t, .. }
+                if t == tp =>
+            {
+                Some((e.at_ms - START_MS, event.clone()))
+            }
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The last restart of the partition's broker: how it stopped and how it recovered.
+fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
+    let (i, e) = world.events.iter().enumerate().rev().find(|(_, e)| {
+        matches!(&e.kind, EventKind::Broker { event: BrokerEvent::Recovered { tp: t, .. }, .. } if t == tp)
+    })?;
+    let EventKind::Broker { event: BrokerEvent::Recovered { report, windows, .. }, .. } = &e.kind else { return None };
+    let stopped = world.events.get(..i).unwrap_or_default().iter().rev().find_map(|e| match &e.kind {
+        EventKind::Broker { event: BrokerEvent::Stopped { clean, snapshots }, .. } => Some((*clean, snapshots.len())),
+        _ => None,
+    });
+    Some(RecoveryInfo { at_ms: e.at_ms - START_MS, stopped, report: report.clone(), windows: windows.clone() })
+}
+
+fn tone(e: &Event) -> (&'static str, bool) {
+    match &e.kind {
+        EventKind::Broker { event, .. } => match event {
+            BrokerEvent::BatchAppended { .. } => ("ok", false),
+            BrokerEvent::BatchDuplicate { .. } => ("warn", false),
+            BrokerEvent::BatchRejected { .. } => ("danger", false),
+            BrokerEvent::Recovered { .. } | BrokerEvent::Stopped { .. } | BrokerEvent::SegmentRolled { .. } => ("info", false),
+            _ => ("", false),
+        },
+        EventKind::Producer { event, .. } => match event {
+            crate::client::producer::ProducerEvent::Acknowledged { .. } => ("ok", false),
+            crate::client::producer::ProducerEvent::RequestTimedOut { .. } | crate::client::producer::ProducerEvent::RetryScheduled { .. } => ("warn", false),
+            crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
+            _ => ("", false),
+        },
+        EventKind::MessageDropped { .. } | EventKind::MessageRefused { .. } => ("danger", false),
+        EventKind::FaultArmed { .. } => ("warn", false),
+        EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
+        _ => ("", false),
+    }
+}
+
+/// Everything the panels need from the shown world, computed once per render.
+struct Views {
+    clock: i64,
+    tp: Option<TopicPartition>,
+    partitions: Vec<TopicPartition>,
+    log: Option<crate::sim::view::LogView>,
+    windows: Vec<crate::sim::view::WindowView>,
+    verdict: Option<(i64, BrokerEvent)>,
+    recovery: Option<RecoveryInfo>,
+    online: bool,
+    snapshots: bool,
+    producer: ProducerInfo,
+    events: Vec<EventItem>,
+}
+
+fn views(state: &AppState, world: &World) -> Views {
+    let tp = state.shown_tp(world);
+    let producer = world
+        .producers
+        .get(PRODUCER)
+        .map(|p| ProducerInfo {
+            id: (p.producer_id >= 0).then(|| {
+                (p.producer_id, p.producer_epoch, p.next_sequence.get(&TopicPartition::new(TOPIC, 0)).copied().unwrap_or(0))
+            }),
+            in_network: world.network.queue.len(),
+            pending: p.accumulator.values().map(|q| q.len()).sum::<usize>() + p.in_flight.len(),
+            faults: world.network.faults.iter().map(|f| match f {
+                crate::sim::Fault::DropNextRequest { from } => format!("{} ({})", t(Key::DropRequestButton), from.as_deref().unwrap_or("*")),
+                crate::sim::Fault::DropNextResponse { to } => format!("{} ({})", t(Key::DropAckButton), to.as_deref().unwrap_or("*")),
+            }).collect(),
+        })
+        .unwrap_or_default();
+    let start = world.events.len().saturating_sub(MAX_EVENTS);
+    let events = world.events.get(start..).unwrap_or_default().iter().map(|e| {
+        let (tone, network) = tone(e);
+        EventItem { seq: e.seq, at_ms: e.at_ms - START_MS, text: e.narrate(), tone, network }
+    }).collect();
+    let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
+    Views {
+        clock: world.clock_ms - START_MS,
+        partitions: world.partitions(),
+        log: tp.as_ref().and_then(|tp| world.log_view(tp)),
+        windows: tp.as_ref().map(|tp| world.windows(tp)).unwrap_or_default(),
+        verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
+        recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
+        online: world.brokers.get(&leader).is_some_and(|b| b.online),
+        snapshots: world.broker_defaults.producer_snapshots,
+        producer,
+        events,
+        tp,
+    }
+}
+
+fn lesson_info(state: &AppState) -> Option<LessonInfo> {
+    let lesson = state.lesson.borrow();
+    let l = lesson.as_ref()?;
+    let title = scenario::lessons().get(l.index).map(|x| x.title).unwrap_or_default();
+    Some(LessonInfo {
+        index: l.index,
+        title: title.to_string(),
+        steps: l.runner.scenario().steps.iter().map(|s| (s.line, s.text.clone())).collect(),
+        done_steps: l.runner.next_index(),
+        output: l.outputs.last().cloned().unwrap_or_default(),
+        error: l.error.clone(),
+    })
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(AppState::default);
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |m: Msg| state.dispatch(m))
+    };
+    let v = state.with_world(|w| views(&state, w));
+    let lesson = lesson_info(&state);
+    let lessons: Vec<(&'static str, &'static str)> = scenario::lessons().iter().map(|l| (l.name, l.title)).collect();
+    let locked = lesson.is_some();
+
+    // Verdict marks for the window and the log: where the decision happened.
+    let (slot_mark, log_mark) = match &v.verdict {
+        Some((_, BrokerEvent::BatchAppended { producer_id, first_seq, first_offset, .. })) => (
+            Some(SlotMark { producer_id: *producer_id, first_seq: *first_seq, duplicate: false }),
+            Some((*first_offset, false)),
+        ),
+        Some((_, BrokerEvent::BatchDuplicate { producer_id, first_seq, first_offset, .. })) => (
+            Some(SlotMark { producer_id: *producer_id, first_seq: *first_seq, duplicate: true }),
+            Some((*first_offset, true)),
+        ),
+        _ => (None, None),
+    };
+
+    let expect = {
+        let windows = v.windows.clone();
+        Callback::from(move |pid: String| -> Option<String> {
+            let pid: i64 = pid.trim().parse().ok()?;
+            Some(match windows.iter().find(|w| w.producer_id == pid).and_then(|w| w.batches.last()) {
+                Some(b) => tf(Key::RawExpectedNext, &[&crate::log::producer_state::increment_sequence(b.last_seq, 1).to_string(), &pid.to_string()]),
+                None => tf(Key::RawExpectedFirst, &[&pid.to_string()]),
+            })
+        })
+    };
+    let on_select = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::SelectBatch(b)))
+    };
+    let on_partition = {
+        let dispatch = dispatch.clone();
+        let parts = v.partitions.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                if let Some(tp) = select.value().parse::<usize>().ok().and_then(|i| parts.get(i)) {
+                    dispatch.emit(Msg::SelectPartition(tp.clone()));
+                }
+            }
+        })
+    };
+    let reset = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::ResetPlayground))
+    };
+    let showing = match &lesson {
+        Some(l) => tf(Key::ShowingLesson, &[&l.title]),
+        None => t(Key::ShowingPlayground).to_string(),
+    };
+    let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+
+    html! {
+        <div class="layout playground" data-testid="playground">
+            <header class="layout-header">
+                <div>
+                    <h1>{ t(Key::Title) }</h1>
+                    <p class="muted subtitle">{ t(Key::Subtitle) }</p>
+                </div>
+                <div class="header-status cluster">
+                    <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
+                    <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
+                    <button type="button" onclick={reset} disabled={locked} data-testid="reset">{ t(Key::ResetPlayground) }</button>
+                </div>
+            </header>
+            <div class="layout-side stack">
+                <ProducerPanel info={v.producer.clone()} step_mode={state.step_mode} disabled={locked} error={state.error.clone()} dispatch={dispatch.clone()} />
+                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} />
+                <RawPanel disabled={locked} lines={state.raw_lines.clone()} {expect} dispatch={dispatch.clone()} />
+                <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
+            </div>
+            <div class="layout-main stack">
+                <section class="panel stack partition-panel" aria-labelledby="partition-heading">
+                    <div class="panel-head">
+                        <h2 id="partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
+                        if v.partitions.len() > 1 {
+                            <label class="inline">
+                                { t(Key::PartitionSelect) }{ " " }
+                                <select onchange={on_partition} data-testid="partition-select">
+                                    { for v.partitions.iter().enumerate().map(|(i, p)| html! {
+                                        <option value={i.to_string()} selected={v.tp.as_ref() == Some(p)}>{ p.to_string() }</option>
+                                    }) }
+                                </select>
+                            </label>
+                        }
+                    </div>
+                    <h3 class="small-heading">{ t(Key::VerdictHeading) }</h3>
+                    <Verdict verdict={v.verdict.clone()} />
+                    <h3>{ t(Key::WindowHeading) }</h3>
+                    <WindowTable windows={v.windows.clone()} mark={slot_mark} />
+                    <h3>{ t(Key::LogHeading) }</h3>
+                    if let Some(log) = v.log.clone() {
+                        <LogTable {log} selected={state.selected_batch} mark={log_mark} {on_select} />
+                    } else {
+                        <p class="muted">{ t(Key::NoPartition) }</p>
+                    }
+                </section>
+            </div>
+            <div class="layout-events">
+                <EventList events={v.events.clone()} />
+            </div>
+        </div>
+    }
+}

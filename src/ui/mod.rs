@@ -1,0 +1,31 @@
+//! The web UI (Yew, client-side rendering). Only compiled for wasm32.
+//!
+//! - [`state`]: the one `Reducible` app state over the world (and a lesson runner).
+//! - [`app`]: the page; it reads views from the world and hands them to the panels.
+//! - [`components`]: one panel per file, read-only props and callbacks.
+//! - [`i18n`]: the message catalog every learner-visible word comes from.
+
+pub mod app;
+pub mod components;
+pub mod i18n;
+pub mod state;
+pub mod validate;
+
+pub use app::App;
+
+/// Mounts the playground into `#app` (or `<body>` when the page has no such element).
+pub fn start() {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            // Replace the "Loading…" fallback.
+            root.set_inner_html("");
+            yew::Renderer::<App>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<App>::new().render();
+        }
+    }
+}
