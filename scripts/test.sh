@@ -29,6 +29,10 @@ export WASM_BINDGEN_USE_BROWSER=1
 # Give a slow first Chromium start (cold cache, 2 cores) more than the default 5 s.
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}"
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+# ChromeDriver sessions leave Chromium profile folders in $TMPDIR; keep them under target/
+# and start each run with an empty one.
+export TMPDIR="$PWD/target/tmp"
+rm -rf "$TMPDIR" && mkdir -p "$TMPDIR"
 
 # suite NAME COMMAND...: runs one suite; on failure prints what failed and exits.
 suite() {

@@ -3,9 +3,9 @@
 use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
-use crate::scenario;
-use crate::sim::{Event, EventKind, World, START_MS};
 use crate::log::TopicPartition;
+use crate::scenario;
+use crate::sim::{EventKind, World, START_MS};
 
 use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
 use super::components::event_list::{EventItem, EventList};
@@ -25,7 +25,9 @@ const MAX_EVENTS: usize = 400;
 pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
     world.events.iter().rev().find_map(|e| match &e.kind {
         EventKind::Broker { event, .. } => match event {
-            BrokerEvent::BatchAppended { tp: t, .. } | BrokerEvent::BatchDuplicate { tp: t, .. } | BrokerEvent::BatchRejected { tp: t, .. }
+            BrokerEvent::BatchAppended { tp: t, .. }
+            | BrokerEvent::BatchDuplicate { tp: t, .. }
+            | BrokerEvent::BatchRejected { tp: t, .. }
                 if t == tp =>
             {
                 Some((e.at_ms - START_MS, event.clone()))
@@ -41,26 +43,51 @@ fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
     let (i, e) = world.events.iter().enumerate().rev().find(|(_, e)| {
         matches!(&e.kind, EventKind::Broker { event: BrokerEvent::Recovered { tp: t, .. }, .. } if t == tp)
     })?;
-    let EventKind::Broker { event: BrokerEvent::Recovered { report, windows, .. }, .. } = &e.kind else { return None };
-    let stopped = world.events.get(..i).unwrap_or_default().iter().rev().find_map(|e| match &e.kind {
-        EventKind::Broker { event: BrokerEvent::Stopped { clean, snapshots }, .. } => Some((*clean, snapshots.len())),
-        _ => None,
-    });
-    Some(RecoveryInfo { at_ms: e.at_ms - START_MS, stopped, report: report.clone(), windows: windows.clone() })
+    let EventKind::Broker {
+        event: BrokerEvent::Recovered {
+            report, windows, ..
+        },
+        ..
+    } = &e.kind
+    else {
+        return None;
+    };
+    let stopped = world
+        .events
+        .get(..i)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            EventKind::Broker {
+                event: BrokerEvent::Stopped { clean, snapshots },
+                ..
+            } => Some((*clean, snapshots.len())),
+            _ => None,
+        });
+    Some(RecoveryInfo {
+        at_ms: e.at_ms - START_MS,
+        stopped,
+        report: report.clone(),
+        windows: windows.clone(),
+    })
 }
 
-fn tone(e: &Event) -> (&'static str, bool) {
+fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
     match &e.kind {
         EventKind::Broker { event, .. } => match event {
-            BrokerEvent::BatchAppended { .. } => ("ok", false),
-            BrokerEvent::BatchDuplicate { .. } => ("warn", false),
-            BrokerEvent::BatchRejected { .. } => ("danger", false),
-            BrokerEvent::Recovered { .. } | BrokerEvent::Stopped { .. } | BrokerEvent::SegmentRolled { .. } => ("info", false),
+            BrokerEvent::BatchAppended { .. } => ("append", false),
+            BrokerEvent::BatchDuplicate { .. } => ("dup", false),
+            BrokerEvent::BatchRejected { .. } => ("bad", false),
+            BrokerEvent::Recovered { .. }
+            | BrokerEvent::Stopped { .. }
+            | BrokerEvent::SegmentRolled { .. } => ("info", false),
             _ => ("", false),
         },
         EventKind::Producer { event, .. } => match event {
             crate::client::producer::ProducerEvent::Acknowledged { .. } => ("ok", false),
-            crate::client::producer::ProducerEvent::RequestTimedOut { .. } | crate::client::producer::ProducerEvent::RetryScheduled { .. } => ("warn", false),
+            crate::client::producer::ProducerEvent::RequestTimedOut { .. }
+            | crate::client::producer::ProducerEvent::RetryScheduled { .. } => ("warn", false),
             crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
             _ => ("", false),
         },
@@ -93,21 +120,53 @@ fn views(state: &AppState, world: &World) -> Views {
         .get(PRODUCER)
         .map(|p| ProducerInfo {
             id: (p.producer_id >= 0).then(|| {
-                (p.producer_id, p.producer_epoch, p.next_sequence.get(&TopicPartition::new(TOPIC, 0)).copied().unwrap_or(0))
+                (
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.next_sequence
+                        .get(&TopicPartition::new(TOPIC, 0))
+                        .copied()
+                        .unwrap_or(0),
+                )
             }),
             in_network: world.network.queue.len(),
             pending: p.accumulator.values().map(|q| q.len()).sum::<usize>() + p.in_flight.len(),
-            faults: world.network.faults.iter().map(|f| match f {
-                crate::sim::Fault::DropNextRequest { from } => format!("{} ({})", t(Key::DropRequestButton), from.as_deref().unwrap_or("*")),
-                crate::sim::Fault::DropNextResponse { to } => format!("{} ({})", t(Key::DropAckButton), to.as_deref().unwrap_or("*")),
-            }).collect(),
+            faults: world
+                .network
+                .faults
+                .iter()
+                .map(|f| match f {
+                    crate::sim::Fault::DropNextRequest { from } => format!(
+                        "{} ({})",
+                        t(Key::DropRequestButton),
+                        from.as_deref().unwrap_or("*")
+                    ),
+                    crate::sim::Fault::DropNextResponse { to } => format!(
+                        "{} ({})",
+                        t(Key::DropAckButton),
+                        to.as_deref().unwrap_or("*")
+                    ),
+                })
+                .collect(),
         })
         .unwrap_or_default();
     let start = world.events.len().saturating_sub(MAX_EVENTS);
-    let events = world.events.get(start..).unwrap_or_default().iter().map(|e| {
-        let (tone, network) = tone(e);
-        EventItem { seq: e.seq, at_ms: e.at_ms - START_MS, text: e.narrate(), tone, network }
-    }).collect();
+    let events = world
+        .events
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .map(|e| {
+            let (tone, network) = tone(e);
+            EventItem {
+                seq: e.seq,
+                at_ms: e.at_ms - START_MS,
+                text: e.narrate(),
+                tone,
+                network,
+            }
+        })
+        .collect();
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     Views {
         clock: world.clock_ms - START_MS,
@@ -124,14 +183,57 @@ fn views(state: &AppState, world: &World) -> Views {
     }
 }
 
+/// The `#` comment lines right above source line `line` (1-based): the lesson's own
+/// explanation of that step.
+fn comments_above(source: &str, line: usize) -> Vec<String> {
+    let lines: Vec<&str> = source.lines().take(line.saturating_sub(1)).collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim().to_string())
+        .collect();
+    out.reverse();
+    out
+}
+
+/// The comment block at the top of a lesson: its introduction.
+fn leading_comments(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with('#') || l.is_empty())
+        .filter(|l| !l.is_empty())
+        .map(|l| l.trim_start_matches('#').trim().to_string())
+        .collect()
+}
+
 fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
     let l = lesson.as_ref()?;
-    let title = scenario::lessons().get(l.index).map(|x| x.title).unwrap_or_default();
+    let lesson_def = scenario::lessons().get(l.index);
+    let title = lesson_def.map(|x| x.title).unwrap_or_default();
+    let source = lesson_def.map(|x| x.source).unwrap_or_default();
+    let done = l.runner.next_index();
+    let why = match done
+        .checked_sub(1)
+        .and_then(|i| l.runner.scenario().steps.get(i))
+    {
+        Some(step) => comments_above(source, step.line),
+        None => leading_comments(source),
+    };
     Some(LessonInfo {
+        why,
         index: l.index,
         title: title.to_string(),
-        steps: l.runner.scenario().steps.iter().map(|s| (s.line, s.text.clone())).collect(),
+        steps: l
+            .runner
+            .scenario()
+            .steps
+            .iter()
+            .map(|s| (s.line, s.text.clone()))
+            .collect(),
         done_steps: l.runner.next_index(),
         output: l.outputs.last().cloned().unwrap_or_default(),
         error: l.error.clone(),
@@ -147,17 +249,44 @@ pub fn app() -> Html {
     };
     let v = state.with_world(|w| views(&state, w));
     let lesson = lesson_info(&state);
-    let lessons: Vec<(&'static str, &'static str)> = scenario::lessons().iter().map(|l| (l.name, l.title)).collect();
+    let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
+        .iter()
+        .map(|l| (l.name, l.title))
+        .collect();
     let locked = lesson.is_some();
 
     // Verdict marks for the window and the log: where the decision happened.
     let (slot_mark, log_mark) = match &v.verdict {
-        Some((_, BrokerEvent::BatchAppended { producer_id, first_seq, first_offset, .. })) => (
-            Some(SlotMark { producer_id: *producer_id, first_seq: *first_seq, duplicate: false }),
+        Some((
+            _,
+            BrokerEvent::BatchAppended {
+                producer_id,
+                first_seq,
+                first_offset,
+                ..
+            },
+        )) => (
+            Some(SlotMark {
+                producer_id: *producer_id,
+                first_seq: *first_seq,
+                duplicate: false,
+            }),
             Some((*first_offset, false)),
         ),
-        Some((_, BrokerEvent::BatchDuplicate { producer_id, first_seq, first_offset, .. })) => (
-            Some(SlotMark { producer_id: *producer_id, first_seq: *first_seq, duplicate: true }),
+        Some((
+            _,
+            BrokerEvent::BatchDuplicate {
+                producer_id,
+                first_seq,
+                first_offset,
+                ..
+            },
+        )) => (
+            Some(SlotMark {
+                producer_id: *producer_id,
+                first_seq: *first_seq,
+                duplicate: true,
+            }),
             Some((*first_offset, true)),
         ),
         _ => (None, None),
@@ -167,10 +296,23 @@ pub fn app() -> Html {
         let windows = v.windows.clone();
         Callback::from(move |pid: String| -> Option<String> {
             let pid: i64 = pid.trim().parse().ok()?;
-            Some(match windows.iter().find(|w| w.producer_id == pid).and_then(|w| w.batches.last()) {
-                Some(b) => tf(Key::RawExpectedNext, &[&crate::log::producer_state::increment_sequence(b.last_seq, 1).to_string(), &pid.to_string()]),
-                None => tf(Key::RawExpectedFirst, &[&pid.to_string()]),
-            })
+            Some(
+                match windows
+                    .iter()
+                    .find(|w| w.producer_id == pid)
+                    .and_then(|w| w.batches.last())
+                {
+                    Some(b) => tf(
+                        Key::RawExpectedNext,
+                        &[
+                            &crate::log::producer_state::increment_sequence(b.last_seq, 1)
+                                .to_string(),
+                            &pid.to_string(),
+                        ],
+                    ),
+                    None => tf(Key::RawExpectedFirst, &[&pid.to_string()]),
+                },
+            )
         })
     };
     let on_select = {
@@ -182,7 +324,12 @@ pub fn app() -> Html {
         let parts = v.partitions.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if let Some(tp) = select.value().parse::<usize>().ok().and_then(|i| parts.get(i)) {
+                if let Some(tp) = select
+                    .value()
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| parts.get(i))
+                {
                     dispatch.emit(Msg::SelectPartition(tp.clone()));
                 }
             }
@@ -199,8 +346,8 @@ pub fn app() -> Html {
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
 
     html! {
-        <div class="layout playground" data-testid="playground">
-            <header class="layout-header">
+        <div class="pg playground" data-testid="playground">
+            <header class="layout-header pg-header">
                 <div>
                     <h1>{ t(Key::Title) }</h1>
                     <p class="muted subtitle">{ t(Key::Subtitle) }</p>
@@ -211,13 +358,10 @@ pub fn app() -> Html {
                     <button type="button" onclick={reset} disabled={locked} data-testid="reset">{ t(Key::ResetPlayground) }</button>
                 </div>
             </header>
-            <div class="layout-side stack">
+            <div class="pg-producer">
                 <ProducerPanel info={v.producer.clone()} step_mode={state.step_mode} disabled={locked} error={state.error.clone()} dispatch={dispatch.clone()} />
-                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} />
-                <RawPanel disabled={locked} lines={state.raw_lines.clone()} {expect} dispatch={dispatch.clone()} />
-                <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
             </div>
-            <div class="layout-main stack">
+            <div class="pg-main stack">
                 <section class="panel stack partition-panel" aria-labelledby="partition-heading">
                     <div class="panel-head">
                         <h2 id="partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
@@ -244,8 +388,15 @@ pub fn app() -> Html {
                     }
                 </section>
             </div>
-            <div class="layout-events">
+            <div class="pg-events">
                 <EventList events={v.events.clone()} />
+            </div>
+            <div class="pg-tools stack">
+                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} />
+                if !locked {
+                    <RawPanel disabled={locked} lines={state.raw_lines.clone()} {expect} dispatch={dispatch.clone()} />
+                }
+                <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
             </div>
         </div>
     }

@@ -109,7 +109,6 @@ pub enum Key {
     LogProducerId,
     LogEpoch,
     LogBaseSeq,
-    LogPosition,
     LogBytes,
     LogShowBytes,
     LogHideBytes,
@@ -149,6 +148,9 @@ pub enum Key {
     // Misc
     ResetPlayground,
     ActionFailed,
+    On,
+    Off,
+    LessonWhy,
 }
 
 /// The English text of a message.
@@ -162,7 +164,7 @@ pub fn t(key: Key) -> &'static str {
         ShowingLesson => "Showing lesson: {0}",
 
         ProducerHeading => "Producer",
-        ProducerIntro => "producer-1 is idempotent (enable.idempotence=true, acks=all) and writes to orders-0.",
+        ProducerIntro => "producer-1 is idempotent (enable.idempotence=true, acks=all) and writes to partition orders-0.",
         RecordsLabel => "Records (comma-separated, one batch)",
         RecordsHint => "Example: a, b, c — each value becomes one record of the same batch.",
         SendButton => "Send",
@@ -178,7 +180,7 @@ pub fn t(key: Key) -> &'static str {
         ProducerStatus => "producerId={0} epoch={1}, next sequence {2}",
         ProducerNoId => "No producer id yet: the first send asks the broker for one (InitProducerId).",
         InFlight => "Messages on the network: {0}; batches waiting in producer-1: {1}",
-        LessonLocksControls => "A lesson is loaded: these controls are paused. Choose “Your playground” in the lesson player to use them.",
+        LessonLocksControls => "A lesson is playing: the panels show the lesson's world. Choose “Your playground” in the lesson player to send your own records again.",
 
         RawHeading => "Manual batch (bare socket)",
         RawIntro => "Craft an idempotent batch by hand, like the seed's MemoryRecords.withIdempotentRecords example, and send it straight to the broker.",
@@ -205,7 +207,7 @@ pub fn t(key: Key) -> &'static str {
         RestartCrash => "Restart (crash)",
         RestartHint => "A clean shutdown writes producer snapshots; a crash loses memory, so the windows are rebuilt from disk.",
         Snapshots => "Producer snapshots",
-        SnapshotsHint => "Off: no .snapshot files, so recovery must scan the segments.",
+        SnapshotsHint => "When off, no .snapshot files are written, so after a restart the broker must scan the segments to rebuild the windows.",
         RecoveryHeading => "Last restart",
         RecoveryNone => "No restart yet.",
         RecoverySnapshot => "Loaded snapshot at offset {0}, then replayed {1} batch(es) after it.",
@@ -229,7 +231,7 @@ pub fn t(key: Key) -> &'static str {
         VerdictAppend => "APPEND",
         VerdictAppendText => "Written at offsets {0}..{1}: the sequence continues the last one. LEO is now {2}.",
         VerdictDuplicate => "DUPLICATE",
-        VerdictDuplicateText => "Already in the window: nothing written. The producer gets the original offsets {0}..{1} back as success. LEO stays {2}.",
+        VerdictDuplicateText => "A retry: this producer id, epoch and sequence are already in the window. Nothing is written; the producer gets the original offsets {0}..{1} back as success. LEO stays {2}.",
         VerdictOutOfOrder => "OUT_OF_ORDER_SEQUENCE_NUMBER",
         VerdictOutOfOrderText => "Expected sequence {0}, got {1}. A gap means a write went missing (or the batch slid out of the 5-batch window): nothing written.",
         VerdictEpoch => "INVALID_PRODUCER_EPOCH",
@@ -255,7 +257,6 @@ pub fn t(key: Key) -> &'static str {
         LogProducerId => "producerId",
         LogEpoch => "producerEpoch",
         LogBaseSeq => "baseSequence",
-        LogPosition => "Position",
         LogBytes => "Header",
         LogShowBytes => "Bytes",
         LogHideBytes => "Hide",
@@ -263,10 +264,10 @@ pub fn t(key: Key) -> &'static str {
         LogLeoRow => "next write goes to offset {0} (LEO)",
         LogSegment => "Segment {0}",
         LogFiles => "Files on disk",
-        TagNew => "just appended",
-        TagOriginal => "original of the duplicate",
+        TagNew => "new",
+        TagOriginal => "original",
 
-        BytesHeading => "Header bytes of the batch at offset {0}",
+        BytesHeading => "Header bytes of the batch at offset {0} (byte {1} of {2})",
         BytesCaption => "The 61-byte record batch v2 header, field by field.",
         BytesField => "Field",
         BytesRange => "Bytes",
@@ -295,6 +296,9 @@ pub fn t(key: Key) -> &'static str {
 
         ResetPlayground => "Reset playground",
         ActionFailed => "Not done: {0}",
+        On => "on",
+        Off => "off",
+        LessonWhy => "Why this step",
     }
 }
 

@@ -63,8 +63,15 @@ pub enum Msg {
     RunUntilIdle,
     SetStepMode(bool),
     RawInitProducerId,
-    RawProduce { producer_id: i64, producer_epoch: i16, base_sequence: i32, values: Vec<String> },
-    Restart { clean: bool },
+    RawProduce {
+        producer_id: i64,
+        producer_epoch: i16,
+        base_sequence: i32,
+        values: Vec<String>,
+    },
+    Restart {
+        clean: bool,
+    },
     SetSnapshots(bool),
     SelectPartition(TopicPartition),
     /// Open (or close, with None) a batch's header bytes.
@@ -81,8 +88,15 @@ pub enum Msg {
 pub fn ready_world() -> World {
     let mut world = World::new(ClusterConfig::default());
     // Both actions are valid on a fresh world; an error would only leave it emptier.
-    let _ = world.apply(&Action::CreateTopic { name: TOPIC.into(), partitions: 1, configs: vec![] });
-    let _ = world.apply(&Action::CreateProducer { name: PRODUCER.into(), configs: vec![] });
+    let _ = world.apply(&Action::CreateTopic {
+        name: TOPIC.into(),
+        partitions: 1,
+        configs: vec![],
+    });
+    let _ = world.apply(&Action::CreateProducer {
+        name: PRODUCER.into(),
+        configs: vec![],
+    });
     world
 }
 
@@ -129,12 +143,15 @@ impl AppState {
         }
     }
 
-    /// The partition the panels show in `world`.
+    /// The partition the panels show in `world`: the learner's choice, else the one
+    /// where something happened last (so a lesson's panels follow the lesson).
     pub fn shown_tp(&self, world: &World) -> Option<TopicPartition> {
         let parts = world.partitions();
         match &self.selected_tp {
             Some(tp) if parts.contains(tp) => Some(tp.clone()),
-            _ => parts.into_iter().next(),
+            _ => latest_tp(world)
+                .filter(|tp| parts.contains(tp))
+                .or_else(|| parts.into_iter().next()),
         }
     }
 
@@ -156,11 +173,37 @@ impl AppState {
     }
 }
 
+/// The partition of the latest event that names one.
+fn latest_tp(world: &World) -> Option<TopicPartition> {
+    use crate::broker::broker::BrokerEvent as B;
+    use crate::sim::EventKind as K;
+    world.events.iter().rev().find_map(|e| match &e.kind {
+        K::Broker {
+            event:
+                B::BatchAppended { tp, .. }
+                | B::BatchDuplicate { tp, .. }
+                | B::BatchRejected { tp, .. }
+                | B::SegmentRolled { tp, .. }
+                | B::Recovered { tp, .. },
+            ..
+        } => Some(tp.clone()),
+        K::TopicCreated { topic, .. } => Some(TopicPartition::new(topic.clone(), 0)),
+        _ => None,
+    })
+}
+
 /// Builds a runner for lesson `index` and runs its first `steps` steps.
 fn load_lesson(index: usize, steps: usize) -> Result<LessonState, String> {
-    let lesson = scenario::lessons().get(index).ok_or_else(|| "no such lesson".to_string())?;
+    let lesson = scenario::lessons()
+        .get(index)
+        .ok_or_else(|| "no such lesson".to_string())?;
     let parsed = scenario::parse(lesson.source).map_err(|e| e.to_string())?;
-    let mut state = LessonState { index, runner: Runner::new(parsed), outputs: vec![], error: None };
+    let mut state = LessonState {
+        index,
+        runner: Runner::new(parsed),
+        outputs: vec![],
+        error: None,
+    };
     for _ in 0..steps {
         if state.runner.is_done() {
             break;
@@ -186,27 +229,58 @@ impl Reducible for AppState {
         let playground = !self.lesson_loaded();
         match msg {
             Msg::Send(values) if playground => {
-                let send = Action::Send { producer: producer.clone(), topic_partition: tp, values };
+                let send = Action::Send {
+                    producer: producer.clone(),
+                    topic_partition: tp,
+                    values,
+                };
                 if self.step_mode {
                     self.apply(&mut next, &[send]);
                 } else {
                     self.apply(&mut next, &[send, Action::Flush { producer }]);
                 }
             }
-            Msg::DropNextAck if playground => self.apply(&mut next, &[Action::DropNextResponse { to: Some(producer) }]),
-            Msg::DropNextRequest if playground => self.apply(&mut next, &[Action::DropNextRequest { from: Some(producer) }]),
+            Msg::DropNextAck if playground => self.apply(
+                &mut next,
+                &[Action::DropNextResponse { to: Some(producer) }],
+            ),
+            Msg::DropNextRequest if playground => self.apply(
+                &mut next,
+                &[Action::DropNextRequest {
+                    from: Some(producer),
+                }],
+            ),
             Msg::Step if playground => self.apply(&mut next, &[Action::Step]),
             Msg::RunUntilIdle if playground => self.apply(&mut next, &[Action::RunUntilIdle]),
             Msg::SetStepMode(on) => next.step_mode = on,
-            Msg::RawInitProducerId if playground => self.apply(&mut next, &[Action::RawInitProducerId]),
-            Msg::RawProduce { producer_id, producer_epoch, base_sequence, values } if playground => self.apply(
+            Msg::RawInitProducerId if playground => {
+                self.apply(&mut next, &[Action::RawInitProducerId])
+            }
+            Msg::RawProduce {
+                producer_id,
+                producer_epoch,
+                base_sequence,
+                values,
+            } if playground => self.apply(
                 &mut next,
-                &[Action::RawProduce { topic_partition: tp, producer_id, producer_epoch, base_sequence, values, label: None }],
+                &[Action::RawProduce {
+                    topic_partition: tp,
+                    producer_id,
+                    producer_epoch,
+                    base_sequence,
+                    values,
+                    label: None,
+                }],
             ),
-            Msg::Restart { clean } if playground => self.apply(&mut next, &[Action::RestartBroker { broker: 1, clean }]),
+            Msg::Restart { clean } if playground => {
+                self.apply(&mut next, &[Action::RestartBroker { broker: 1, clean }])
+            }
             Msg::SetSnapshots(on) if playground => self.apply(
                 &mut next,
-                &[Action::SetBrokerConfig { key: "producer.snapshots".into(), value: on.to_string() }],
+                &[Action::SetBrokerConfig {
+                    key: "producer.snapshots".into(),
+                    value: on.to_string(),
+                }],
             ),
             Msg::SelectPartition(tp) => {
                 next.selected_tp = Some(tp);
@@ -229,6 +303,8 @@ impl Reducible for AppState {
                 *self.lesson.borrow_mut() = loaded;
             }
             Msg::LessonNext => {
+                next.selected_tp = None;
+                next.selected_batch = None;
                 let mut lesson = self.lesson.borrow_mut();
                 if let Some(l) = lesson.as_mut() {
                     if !l.runner.is_done() {
@@ -247,12 +323,17 @@ impl Reducible for AppState {
                 if let Some(l) = lesson.as_mut() {
                     // The engine is deterministic: replaying steps 0..n-1 on a fresh runner
                     // gives exactly the world we had one step ago.
-                    let keep = if msg == Msg::LessonPrev { l.runner.next_index().saturating_sub(1) } else { 0 };
+                    let keep = if msg == Msg::LessonPrev {
+                        l.runner.next_index().saturating_sub(1)
+                    } else {
+                        0
+                    };
                     match load_lesson(l.index, keep) {
                         Ok(fresh) => *l = fresh,
                         Err(e) => l.error = Some(e),
                     }
                 }
+                next.selected_tp = None;
                 next.selected_batch = None;
             }
             Msg::ResetPlayground if playground => {

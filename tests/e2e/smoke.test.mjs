@@ -26,12 +26,21 @@ for (const { width, height } of [
   { width: 1280, height: 800 },
   { width: 760, height: 900 },
 ]) {
-  test(`the playground renders at ${width}×${height}`, { timeout: 90_000 }, async () => {
+  test(`the playground renders at ${width}×${height}`, { timeout: 60_000 }, async () => {
     const page = await browser.newPage({ viewport: { width, height } });
     const problems = watchProblems(page);
     try {
       await page.goto(server.url, { waitUntil: 'load' });
-      await page.locator(PLAYGROUND).first().waitFor({ state: 'visible', timeout: 60_000 });
+      try {
+        await page.locator(PLAYGROUND).first().waitFor({ state: 'visible', timeout: 30_000 });
+      } catch (err) {
+        const shown = (await page.locator('#app').innerText()).slice(0, 200);
+        throw new Error(
+          `the app did not render ${PLAYGROUND} within 30 s (#app shows: ${JSON.stringify(shown)})` +
+            `\nproblems while loading:\n${problems.join('\n') || '(none seen)'}`,
+          { cause: err },
+        );
+      }
 
       // Yew replaced the fallback text.
       const appText = await page.locator('#app').innerText();

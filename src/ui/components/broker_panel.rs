@@ -53,19 +53,33 @@ pub fn broker_panel(p: &BrokerPanelProps) -> Html {
                 }
             });
             let source = match r.report.snapshot_loaded {
-                Some(o) => tf(Key::RecoverySnapshot, &[&o.to_string(), &r.report.replayed_batches.to_string()]),
+                Some(o) => tf(
+                    Key::RecoverySnapshot,
+                    &[&o.to_string(), &r.report.replayed_batches.to_string()],
+                ),
                 None => tf(
                     Key::RecoveryScan,
-                    &[&r.report.replayed_batches.to_string(), &format!("{:?}", r.report.replayed_segments)],
+                    &[
+                        &r.report.replayed_batches.to_string(),
+                        &format!("{:?}", r.report.replayed_segments),
+                    ],
                 ),
             };
             let windows = if r.windows.is_empty() {
                 t(Key::RecoveryNoWindows).to_string()
             } else {
-                let w: Vec<String> = r.windows.iter().map(|(pid, w)| format!("{pid} {}", window_text(w))).collect();
+                let w: Vec<String> = r
+                    .windows
+                    .iter()
+                    .map(|(pid, w)| format!("{pid} {}", window_text(w)))
+                    .collect();
                 tf(Key::RecoveryWindows, &[&w.join(", ")])
             };
-            let kind = if r.report.snapshot_loaded.is_some() { "badge ok" } else { "badge warn" };
+            let kind = if r.report.snapshot_loaded.is_some() {
+                "badge ok"
+            } else {
+                "badge warn"
+            };
             html! {
                 <div class="recovery" data-testid="recovery">
                     if let Some(s) = stopped { <p class="small">{ s }</p> }
@@ -83,7 +97,10 @@ pub fn broker_panel(p: &BrokerPanelProps) -> Html {
                     { if p.online { t(Key::BrokerOnline) } else { t(Key::BrokerOffline) } }
                 </span>
             </h2>
-            <fieldset disabled={p.disabled} class="bare stack">
+            if p.disabled {
+                <p class="small muted" data-testid="snapshots-state">{ format!("{}: {}", t(Key::Snapshots), if p.snapshots { t(Key::On) } else { t(Key::Off) }) }</p>
+            } else {
+            <fieldset class="bare stack">
                 <legend class="visually-hidden">{ t(Key::BrokerHeading) }</legend>
                 <div class="cluster">
                     <button type="button" data-testid="restart-clean" onclick={restart(true)}>{ t(Key::RestartClean) }</button>
@@ -96,6 +113,7 @@ pub fn broker_panel(p: &BrokerPanelProps) -> Html {
                 </label>
                 <p id="snapshots-hint" class="muted small">{ t(Key::SnapshotsHint) }</p>
             </fieldset>
+            }
             <h3 class="small-heading">{ t(Key::RecoveryHeading) }</h3>
             { recovery }
         </section>

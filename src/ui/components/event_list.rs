@@ -11,7 +11,8 @@ pub struct EventItem {
     /// Logical ms since the world started.
     pub at_ms: i64,
     pub text: String,
-    /// "ok", "warn", "danger", "info" or "" (the text always says what happened).
+    /// "append", "dup", "bad" (broker decisions), "ok", "warn", "danger", "info" or ""
+    /// (the text always says what happened; the tone only colours it).
     pub tone: &'static str,
     /// A plain network send/delivery (hidden unless asked for).
     pub network: bool,

@@ -31,7 +31,7 @@ pub fn header_bytes(p: &HeaderBytesProps) -> Html {
         .collect();
     html! {
         <section id="header-bytes" class="header-bytes" aria-labelledby="header-bytes-heading" data-testid="header-bytes">
-            <h3 id="header-bytes-heading">{ tf(Key::BytesHeading, &[&p.batch.base_offset.to_string()]) }</h3>
+            <h3 id="header-bytes-heading">{ tf(Key::BytesHeading, &[&p.batch.base_offset.to_string(), &p.batch.position.to_string(), &format!("{:020}.log", p.batch.segment)]) }</h3>
             <div class="scroll-x">
                 <table>
                     <caption class="small muted">{ t(Key::BytesCaption) }</caption>

@@ -18,6 +18,8 @@ pub struct LessonInfo {
     /// Output of the last step run.
     pub output: Vec<String>,
     pub error: Option<String>,
+    /// The lesson's comments above the step just run (or its introduction).
+    pub why: Vec<String>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -48,7 +50,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         .iter()
         .enumerate()
         .map(|(i, (name, title))| {
-            html! { <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{title} ({name})") }</option> }
+            html! { <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{name}: {title}") }</option> }
         })
         .collect();
     let body = match &p.loaded {
@@ -76,6 +78,9 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     <div class="lesson-step" aria-live="polite" data-testid="lesson-step">
                         if let Some((line, text)) = current {
                             <h3 class="mono step-title">{ format!("{line}: {text}") }</h3>
+                            if !l.why.is_empty() {
+                                <p class="lesson-why small"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ l.why.join(" ") }</p>
+                            }
                             <h4 class="small-heading">{ t(Key::LessonOutput) }</h4>
                             if l.output.is_empty() {
                                 <p class="muted small">{ t(Key::LessonNoOutput) }</p>
@@ -83,6 +88,9 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                                 <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
                             }
                         } else {
+                            if !l.why.is_empty() {
+                                <p class="lesson-why small">{ l.why.join(" ") }</p>
+                            }
                             <p class="small">{ tf(Key::LessonNotStarted, &[l.steps.first().map(|s| s.1.as_str()).unwrap_or("")]) }</p>
                         }
                         if let Some(e) = &l.error {

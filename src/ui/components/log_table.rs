@@ -29,7 +29,7 @@ pub fn log_table(p: &LogTableProps) -> Html {
         if multi_segment && last_segment != Some(b.segment) {
             last_segment = Some(b.segment);
             rows.push(html! {
-                <tr class="segment-row"><th colspan="7" scope="rowgroup" class="small">{ tf(Key::LogSegment, &[&format!("{:020}.log", b.segment)]) }</th></tr>
+                <tr class="segment-row"><th colspan="6" scope="rowgroup" class="small">{ tf(Key::LogSegment, &[&format!("{:020}.log", b.segment)]) }</th></tr>
             });
         }
         let key = (b.segment, b.position);
@@ -57,7 +57,6 @@ pub fn log_table(p: &LogTableProps) -> Html {
                 <td class="num mono">{ b.producer_id }</td>
                 <td class="num mono">{ b.producer_epoch }</td>
                 <td class="num mono">{ format!("{}..{}", b.base_sequence, b.last_sequence) }</td>
-                <td class="num mono">{ b.position }</td>
                 <td>
                     <button type="button" class="small-button" aria-expanded={open.to_string()} aria-controls="header-bytes" onclick={onclick}>
                         { if open { t(Key::LogHideBytes) } else { t(Key::LogShowBytes) } }
@@ -67,8 +66,14 @@ pub fn log_table(p: &LogTableProps) -> Html {
             </tr>
         });
     }
-    let selected = p.selected.and_then(|k| log.batches.iter().find(|b| (b.segment, b.position) == k));
-    let files: Vec<String> = log.files.iter().map(|(n, s)| format!("{n} ({s} B)")).collect();
+    let selected = p
+        .selected
+        .and_then(|k| log.batches.iter().find(|b| (b.segment, b.position) == k));
+    let files: Vec<String> = log
+        .files
+        .iter()
+        .map(|(n, s)| format!("{n} ({s} B)"))
+        .collect();
     html! {
         <div class="stack">
             <dl class="pointers">
@@ -93,18 +98,17 @@ pub fn log_table(p: &LogTableProps) -> Html {
                             <th scope="col" class="num">{ t(Key::LogProducerId) }</th>
                             <th scope="col" class="num">{ t(Key::LogEpoch) }</th>
                             <th scope="col" class="num">{ t(Key::LogBaseSeq) }</th>
-                            <th scope="col" class="num">{ t(Key::LogPosition) }</th>
                             <th scope="col">{ t(Key::LogBytes) }</th>
                         </tr>
                     </thead>
                     <tbody>
                         if log.batches.is_empty() {
-                            <tr><td colspan="7" class="muted">{ t(Key::LogEmpty) }</td></tr>
+                            <tr><td colspan="6" class="muted">{ t(Key::LogEmpty) }</td></tr>
                         }
                         { for rows }
                     </tbody>
                     <tfoot>
-                        <tr class="leo-row"><td colspan="7" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&log.log_end_offset.to_string()]) }</td></tr>
+                        <tr class="leo-row"><td colspan="6" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&log.log_end_offset.to_string()]) }</td></tr>
                     </tfoot>
                 </table>
             </div>

@@ -67,7 +67,10 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     };
 
     let status = match p.info.id {
-        Some((pid, epoch, seq)) => tf(Key::ProducerStatus, &[&pid.to_string(), &epoch.to_string(), &seq.to_string()]),
+        Some((pid, epoch, seq)) => tf(
+            Key::ProducerStatus,
+            &[&pid.to_string(), &epoch.to_string(), &seq.to_string()],
+        ),
         None => t(Key::ProducerNoId).to_string(),
     };
     let faults = if p.info.faults.is_empty() {
@@ -82,8 +85,8 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             <p class="muted">{ t(Key::ProducerIntro) }</p>
             if p.disabled {
                 <p class="notice">{ t(Key::LessonLocksControls) }</p>
-            }
-            <fieldset disabled={p.disabled} class="bare stack">
+            } else {
+            <fieldset class="bare stack">
                 <legend class="visually-hidden">{ t(Key::ProducerHeading) }</legend>
                 <form class="stack" {onsubmit} novalidate=true>
                     <Field
@@ -116,8 +119,11 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                     </div>
                 </div>
             </fieldset>
-            <p class="small mono" data-testid="producer-status">{ status }</p>
-            <p class="small muted">{ tf(Key::InFlight, &[&p.info.in_network.to_string(), &p.info.pending.to_string()]) }</p>
+            }
+            if !p.disabled {
+                <p class="small mono" data-testid="producer-status">{ status }</p>
+                <p class="small muted">{ tf(Key::InFlight, &[&p.info.in_network.to_string(), &p.info.pending.to_string()]) }</p>
+            }
             if let Some(e) = &p.error {
                 <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[e]) }</p>
             }

@@ -27,17 +27,30 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
     let errors = use_state(|| [None::<Key>; 4]);
 
     let onsubmit = {
-        let (pid, epoch, seq, recs, errors, dispatch) =
-            (pid.clone(), epoch.clone(), seq.clone(), recs.clone(), errors.clone(), p.dispatch.clone());
+        let (pid, epoch, seq, recs, errors, dispatch) = (
+            pid.clone(),
+            epoch.clone(),
+            seq.clone(),
+            recs.clone(),
+            errors.clone(),
+            p.dispatch.clone(),
+        );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let a = validate::non_negative::<i64>(&pid);
             let b = validate::non_negative::<i16>(&epoch);
             let c = validate::non_negative::<i32>(&seq);
             let d = validate::records(&recs);
-            errors.set([a.clone().err(), b.clone().err(), c.clone().err(), d.clone().err()]);
-            if let (Ok(producer_id), Ok(producer_epoch), Ok(base_sequence), Ok(values)) = (a, b, c, d) {
-                dispatch.emit(Msg::RawProduce { producer_id, producer_epoch, base_sequence, values });
+            errors.set([a.err(), b.err(), c.err(), d.clone().err()]);
+            if let (Ok(producer_id), Ok(producer_epoch), Ok(base_sequence), Ok(values)) =
+                (a, b, c, d)
+            {
+                dispatch.emit(Msg::RawProduce {
+                    producer_id,
+                    producer_epoch,
+                    base_sequence,
+                    values,
+                });
             }
         })
     };

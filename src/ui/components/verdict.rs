@@ -24,23 +24,63 @@ pub fn verdict(p: &VerdictProps) -> Html {
     };
     let at = at.to_string();
     let (class, word, text, pid, first, last) = match event {
-        BrokerEvent::BatchAppended { producer_id, first_seq, last_seq, first_offset, last_offset, log_end_offset, .. } => (
+        BrokerEvent::BatchAppended {
+            producer_id,
+            first_seq,
+            last_seq,
+            first_offset,
+            last_offset,
+            log_end_offset,
+            ..
+        } => (
             "append",
             t(Key::VerdictAppend),
-            tf(Key::VerdictAppendText, &[&first_offset.to_string(), &last_offset.to_string(), &log_end_offset.to_string()]),
+            tf(
+                Key::VerdictAppendText,
+                &[
+                    &first_offset.to_string(),
+                    &last_offset.to_string(),
+                    &log_end_offset.to_string(),
+                ],
+            ),
             *producer_id,
             *first_seq,
             *last_seq,
         ),
-        BrokerEvent::BatchDuplicate { producer_id, first_seq, last_seq, first_offset, last_offset, log_end_offset, .. } => (
+        BrokerEvent::BatchDuplicate {
+            producer_id,
+            first_seq,
+            last_seq,
+            first_offset,
+            last_offset,
+            log_end_offset,
+            ..
+        } => (
             "duplicate",
             t(Key::VerdictDuplicate),
-            tf(Key::VerdictDuplicateText, &[&first_offset.to_string(), &last_offset.to_string(), &log_end_offset.to_string()]),
+            tf(
+                Key::VerdictDuplicateText,
+                &[
+                    &first_offset.to_string(),
+                    &last_offset.to_string(),
+                    &log_end_offset.to_string(),
+                ],
+            ),
             *producer_id,
             *first_seq,
             *last_seq,
         ),
-        BrokerEvent::BatchRejected { producer_id, producer_epoch, first_seq, last_seq, error, expected_seq, current_epoch, message, .. } => {
+        BrokerEvent::BatchRejected {
+            producer_id,
+            producer_epoch,
+            first_seq,
+            last_seq,
+            error,
+            expected_seq,
+            current_epoch,
+            message,
+            ..
+        } => {
             let unknown = t(Key::Unknown).to_string();
             match error {
                 Errors::OutOfOrderSequenceNumber => (
@@ -48,7 +88,10 @@ pub fn verdict(p: &VerdictProps) -> Html {
                     t(Key::VerdictOutOfOrder),
                     tf(
                         Key::VerdictOutOfOrderText,
-                        &[&expected_seq.map_or(unknown, |s| s.to_string()), &format!("{first_seq}..{last_seq}")],
+                        &[
+                            &expected_seq.map_or(unknown, |s| s.to_string()),
+                            &format!("{first_seq}..{last_seq}"),
+                        ],
                     ),
                     *producer_id,
                     *first_seq,
@@ -57,7 +100,13 @@ pub fn verdict(p: &VerdictProps) -> Html {
                 Errors::InvalidProducerEpoch => (
                     "rejected",
                     t(Key::VerdictEpoch),
-                    tf(Key::VerdictEpochText, &[&producer_epoch.to_string(), &current_epoch.map_or(unknown, |e| e.to_string())]),
+                    tf(
+                        Key::VerdictEpochText,
+                        &[
+                            &producer_epoch.to_string(),
+                            &current_epoch.map_or(unknown, |e| e.to_string()),
+                        ],
+                    ),
                     *producer_id,
                     *first_seq,
                     *last_seq,
