@@ -29,6 +29,7 @@ macro_rules! errors {
 errors! {
     UnknownServerError = -1, "UNKNOWN_SERVER_ERROR", "The server experienced an unexpected error when processing the request.", false;
     None = 0, "NONE", "", false;
+    OffsetOutOfRange = 1, "OFFSET_OUT_OF_RANGE", "The requested offset is not within the range of offsets maintained by the server.", false;
     CorruptMessage = 2, "CORRUPT_MESSAGE", "This message has failed its CRC checksum, exceeds the valid size, has a null key for a compacted topic, or is otherwise corrupt.", true;
     UnknownTopicOrPartition = 3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.", true;
     NotLeaderOrFollower = 6, "NOT_LEADER_OR_FOLLOWER", "For requests intended only for the leader, this error indicates that the broker is not the current leader.", true;

@@ -3,12 +3,14 @@
 
 pub mod producer_state;
 pub mod segment;
+pub mod transaction_index;
 pub mod unified_log;
 
 pub use producer_state::{
     BatchMetadata, ProducerStateEntry, ProducerStateManager, NUM_BATCHES_TO_RETAIN,
 };
+pub use transaction_index::AbortedTxn;
 pub use unified_log::{
-    AppendError, AppendOutcome, LogAppendInfo, LogConfig, RecoveryReport, StoredBatch,
-    TopicPartition, UnifiedLog,
+    AppendError, AppendOutcome, FetchDataInfo, FetchIsolation, LogAppendInfo, LogConfig,
+    MarkerAppend, RecoveryReport, StoredBatch, TopicPartition, UnifiedLog,
 };

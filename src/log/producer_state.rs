@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::Serialize;
 
 use crate::errors::Errors;
-use crate::record::{crc32c, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
+use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
 
 /// How many recent batches a producer entry keeps for duplicate detection
 /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`). The producer's
@@ -160,6 +160,24 @@ pub enum ProducerCheck {
     Duplicate(BatchMetadata),
 }
 
+/// A transaction that a marker just ended in this partition (Kafka's `CompletedTxn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CompletedTxn {
+    pub producer_id: i64,
+    pub first_offset: i64,
+    /// The offset of the marker.
+    pub last_offset: i64,
+    pub is_aborted: bool,
+}
+
+/// What the marker check decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum MarkerCheck {
+    Append,
+    /// A retry of a marker already written: nothing to do.
+    AlreadyComplete,
+}
+
 /// Per-partition producer state (Kafka's `ProducerStateManager`): the entries, the
 /// offset they are valid up to, and snapshots.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -232,9 +250,12 @@ impl ProducerStateManager {
         Ok(ProducerCheck::Append)
     }
 
-    /// Records a batch that is now in the log (from a client, or read back while
-    /// rebuilding state). Control batches only move the epoch.
-    pub fn update(&mut self, batch: &RecordBatch) {
+    /// Records a batch that is now in the log (from a client, from the coordinator, or
+    /// read back while rebuilding state). A transactional data batch opens the
+    /// producer's transaction in this partition; a COMMIT/ABORT marker closes it and
+    /// is returned as the completed transaction (Kafka's `CompletedTxn`).
+    pub fn update(&mut self, batch: &RecordBatch) -> Option<CompletedTxn> {
+        let mut completed = None;
         if batch.has_producer_id() {
             let entry = self
                 .producers
@@ -242,9 +263,16 @@ impl ProducerStateManager {
                 .or_insert_with(|| ProducerStateEntry::empty(batch.producer_id));
             if batch.is_control() {
                 entry.maybe_update_producer_epoch(batch.producer_epoch);
-                entry.current_txn_first_offset = None;
-                if let Some((_, marker)) = batch.control_record() {
+                if let Some((kind, marker)) = batch.control_record() {
                     entry.coordinator_epoch = marker.coordinator_epoch;
+                    if let Some(first_offset) = entry.current_txn_first_offset.take() {
+                        completed = Some(CompletedTxn {
+                            producer_id: batch.producer_id,
+                            first_offset,
+                            last_offset: batch.base_offset,
+                            is_aborted: kind == ControlRecordType::Abort,
+                        });
+                    }
                 }
             } else {
                 entry.add_batch(
@@ -262,6 +290,60 @@ impl ProducerStateManager {
             }
         }
         self.map_end_offset = self.map_end_offset.max(batch.next_offset());
+        completed
+    }
+
+    /// The first offset of the oldest open transaction in this partition
+    /// (`firstUnstableOffset`), if any.
+    pub fn first_unstable_offset(&self) -> Option<i64> {
+        self.producers
+            .values()
+            .filter_map(|e| e.current_txn_first_offset)
+            .min()
+    }
+
+    /// The open transactions: (producer id, first offset), oldest first.
+    pub fn ongoing_transactions(&self) -> Vec<(i64, i64)> {
+        let mut txns: Vec<(i64, i64)> = self
+            .producers
+            .values()
+            .filter_map(|e| e.current_txn_first_offset.map(|o| (e.producer_id, o)))
+            .collect();
+        txns.sort_by_key(|(_, o)| *o);
+        txns
+    }
+
+    /// The checks for a COMMIT/ABORT marker written by the coordinator
+    /// (`ProducerAppendInfo.checkProducerEpoch` with transaction version 2): the
+    /// marker's epoch must be newer than the epoch of the data it ends, so a late
+    /// marker from an older transaction cannot end the next one. A retried marker of
+    /// the same epoch for a transaction that is already complete is accepted as done.
+    pub fn check_marker(
+        &self,
+        batch: &RecordBatch,
+        offset: i64,
+        partition: &str,
+    ) -> Result<MarkerCheck, ProducerCheckError> {
+        let pid = batch.producer_id;
+        let Some(current) = self.producers.get(&pid) else {
+            return Ok(MarkerCheck::Append);
+        };
+        let epoch = batch.producer_epoch;
+        if epoch == current.producer_epoch && current.current_txn_first_offset.is_none() {
+            return Ok(MarkerCheck::AlreadyComplete);
+        }
+        if current.producer_epoch != NO_PRODUCER_EPOCH && epoch <= current.producer_epoch {
+            return Err(ProducerCheckError {
+                error: Errors::InvalidProducerEpoch,
+                expected_seq: None,
+                current_epoch: Some(current.producer_epoch),
+                message: format!(
+                    "Epoch of producer {pid} at offset {offset} in {partition} is {epoch}, which is not newer than the last seen epoch {} (transaction markers must bump the epoch)",
+                    current.producer_epoch
+                ),
+            });
+        }
+        Ok(MarkerCheck::Append)
     }
 
     /// The snapshot file Kafka writes on roll and on clean shutdown

@@ -8,12 +8,13 @@
 use serde::Serialize;
 
 use super::producer_state::{
-    BatchMetadata, ProducerCheck, ProducerCheckError, ProducerStateManager,
+    BatchMetadata, MarkerCheck, ProducerCheck, ProducerCheckError, ProducerStateManager,
 };
 use super::segment::{file_name, offset_from_file_name, LogSegment};
+use super::transaction_index::AbortedTxn;
 use crate::errors::Errors;
 use crate::fs::{FsError, MemFs};
-use crate::record::{decode_all, set_base_offset, RecordBatch};
+use crate::record::{decode_all, set_base_offset, ControlRecordType, RecordBatch};
 
 /// The log settings a learner can change (Kafka's `LogConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -276,8 +277,26 @@ impl UnifiedLog {
             batch.max_timestamp,
             interval,
         )?;
-        self.producer_state.update(batch);
+        let completed = self.producer_state.update(batch);
         self.log_end_offset = batch.next_offset();
+        if let Some(txn) = completed.filter(|t| t.is_aborted) {
+            // `updateTxnIndex`: the LSO once this transaction is out of the way.
+            let last_stable_offset = self
+                .producer_state
+                .first_unstable_offset()
+                .unwrap_or(txn.last_offset + 1);
+            let entry = AbortedTxn {
+                producer_id: txn.producer_id,
+                first_offset: txn.first_offset,
+                last_offset: txn.last_offset,
+                last_stable_offset,
+            };
+            let base = self.segments.last().map_or(0, |s| s.base_offset);
+            fs.append(
+                &format!("{dir}/{}", file_name(base, ".txnindex")),
+                &entry.encode(),
+            )?;
+        }
         // One replica: the write is on every in-sync replica at once.
         self.high_watermark = self.log_end_offset;
         Ok(AppendOutcome::Appended {
@@ -439,6 +458,130 @@ impl UnifiedLog {
         Ok((log, report))
     }
 
+    /// The last stable offset: reads below it are decided (`lastStableOffset`):
+    /// the first offset of the oldest open transaction, but never above the HW.
+    pub fn last_stable_offset(&self) -> i64 {
+        self.producer_state
+            .first_unstable_offset()
+            .map_or(self.high_watermark, |f| f.min(self.high_watermark))
+    }
+
+    /// Writes a COMMIT/ABORT marker for a producer (`AppendOrigin.COORDINATOR`, from
+    /// WriteTxnMarkers). Under transaction version 2 the marker's epoch must be newer
+    /// than the transaction's data.
+    pub fn append_marker(
+        &mut self,
+        fs: &mut MemFs,
+        producer_id: i64,
+        producer_epoch: i16,
+        kind: ControlRecordType,
+        coordinator_epoch: i32,
+        now_ms: i64,
+    ) -> Result<MarkerAppend, AppendError> {
+        let batch = RecordBatch::new_control(
+            self.log_end_offset,
+            producer_id,
+            producer_epoch,
+            now_ms,
+            kind,
+            coordinator_epoch,
+        );
+        let tp = self.topic_partition.to_string();
+        match self
+            .producer_state
+            .check_marker(&batch, self.log_end_offset, &tp)
+        {
+            Ok(MarkerCheck::AlreadyComplete) => return Ok(MarkerAppend::AlreadyComplete),
+            Ok(MarkerCheck::Append) => {}
+            Err(e) => return Err(AppendError::Producer(e)),
+        }
+        let first_offset = self
+            .producer_state
+            .last_entry(producer_id)
+            .and_then(|e| e.current_txn_first_offset);
+        let size = batch.size_in_bytes() as u64;
+        let (rolled_segment, _) = self.maybe_roll(fs, size).map_err(storage_error)?;
+        self.write_batch(fs, &batch).map_err(storage_error)?;
+        Ok(MarkerAppend::Written {
+            offset: batch.base_offset,
+            txn_first_offset: first_offset,
+            rolled_segment,
+        })
+    }
+
+    /// Every `.txnindex` entry of the log, oldest first.
+    pub fn aborted_transactions(&self, fs: &MemFs) -> Vec<AbortedTxn> {
+        self.segments
+            .iter()
+            .flat_map(|s| {
+                let path = format!("{}/{}", self.dir, file_name(s.base_offset, ".txnindex"));
+                AbortedTxn::decode_all(fs.read(&path).unwrap_or_default())
+            })
+            .collect()
+    }
+
+    /// `UnifiedLog.read`: whole batches from `start_offset` up to the bound the
+    /// isolation allows (LEO, HW or LSO), at most `max_bytes` (but always at least one
+    /// batch), with the aborted transactions in that range for `read_committed`.
+    pub fn read(
+        &self,
+        fs: &MemFs,
+        start_offset: i64,
+        max_bytes: usize,
+        isolation: FetchIsolation,
+    ) -> Result<FetchDataInfo, Errors> {
+        if start_offset < self.log_start_offset || start_offset > self.log_end_offset {
+            return Err(Errors::OffsetOutOfRange);
+        }
+        let upper = match isolation {
+            FetchIsolation::LogEnd => self.log_end_offset,
+            FetchIsolation::HighWatermark => self.high_watermark,
+            FetchIsolation::TxnCommitted => self.last_stable_offset(),
+        };
+        let mut records = Vec::new();
+        let mut next_offset = start_offset;
+        let mut count = 0usize;
+        'segments: for seg in &self.segments {
+            if seg.next_offset <= start_offset {
+                continue;
+            }
+            let Ok(bytes) = fs.read(&seg.log_path(&self.dir)) else {
+                continue;
+            };
+            let mut pos = 0usize;
+            while let Some(rest) = bytes.get(pos..).filter(|r| !r.is_empty()) {
+                let Ok((batch, used)) = RecordBatch::decode(rest) else {
+                    break;
+                };
+                pos += used;
+                if batch.last_offset() < start_offset {
+                    continue;
+                }
+                if batch.last_offset() >= upper || (count > 0 && records.len() + used > max_bytes) {
+                    break 'segments;
+                }
+                records.extend_from_slice(rest.get(..used).unwrap_or_default());
+                next_offset = batch.next_offset();
+                count += 1;
+            }
+        }
+        let aborted_transactions = (isolation == FetchIsolation::TxnCommitted).then(|| {
+            self.aborted_transactions(fs)
+                .into_iter()
+                .filter(|t| t.last_offset >= start_offset && t.first_offset < next_offset)
+                .map(|t| (t.producer_id, t.first_offset))
+                .collect()
+        });
+        Ok(FetchDataInfo {
+            records,
+            batch_count: count,
+            high_watermark: self.high_watermark,
+            last_stable_offset: self.last_stable_offset(),
+            log_start_offset: self.log_start_offset,
+            aborted_transactions,
+        })
+    }
+
     /// Every batch in the log with its segment and byte position, read from disk.
     pub fn read_all(&self, fs: &MemFs) -> Vec<StoredBatch> {
         let mut out = Vec::new();
@@ -464,6 +607,42 @@ impl UnifiedLog {
         }
         out
     }
+}
+
+/// How far a fetch may read (Kafka's `FetchIsolation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum FetchIsolation {
+    /// A follower: up to the log end.
+    LogEnd,
+    /// A `read_uncommitted` consumer: up to the high watermark.
+    HighWatermark,
+    /// A `read_committed` consumer: up to the last stable offset.
+    TxnCommitted,
+}
+
+/// What a read returns (Kafka's `FetchDataInfo` plus the partition's offsets).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchDataInfo {
+    /// The batches' bytes exactly as on disk (the broker does not filter aborted data).
+    pub records: Vec<u8>,
+    pub batch_count: usize,
+    pub high_watermark: i64,
+    pub last_stable_offset: i64,
+    pub log_start_offset: i64,
+    /// For `read_committed`: (producer id, first offset) of aborted transactions in range.
+    pub aborted_transactions: Option<Vec<(i64, i64)>>,
+}
+
+/// What writing a marker did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum MarkerAppend {
+    Written {
+        offset: i64,
+        txn_first_offset: Option<i64>,
+        rolled_segment: Option<i64>,
+    },
+    /// The same marker was already written (a retry): nothing to do.
+    AlreadyComplete,
 }
 
 /// A batch as it sits on disk, with its raw bytes for the header view.
@@ -620,5 +799,99 @@ mod tests {
         .unwrap();
         assert_eq!(report.truncated_bytes, 5);
         assert_eq!(reopened.log_end_offset, 1);
+    }
+
+    fn txn(pid: i64, epoch: i16, seq: i32, values: &[&str]) -> RecordBatch {
+        let kvs = values
+            .iter()
+            .map(|v| (None, Some(v.as_bytes().to_vec())))
+            .collect();
+        RecordBatch::new_data(0, pid, epoch, seq, true, 0, kvs)
+    }
+
+    /// Seed 000, example 1, at the log level: commit, abort, commit.
+    #[test]
+    fn markers_lso_txnindex_and_isolated_reads() {
+        let mut fs = MemFs::new();
+        let mut log = new_log(&mut fs, LogConfig::default());
+        log.append_as_leader(&mut fs, txn(0, 0, 0, &["c1", "c2", "c3"]), 0)
+            .unwrap();
+        assert_eq!((log.high_watermark, log.last_stable_offset()), (3, 0));
+        log.append_marker(&mut fs, 0, 1, ControlRecordType::Commit, 0, 0)
+            .unwrap();
+        log.append_as_leader(&mut fs, txn(0, 1, 0, &["a1", "a2", "a3"]), 0)
+            .unwrap();
+        assert_eq!(
+            (log.high_watermark, log.last_stable_offset()),
+            (7, 4),
+            "while B is open"
+        );
+        let committed = log
+            .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
+            .unwrap();
+        assert_eq!(committed.batch_count, 2, "read_committed stops at the LSO");
+        assert_eq!(committed.aborted_transactions, Some(vec![]));
+        let uncommitted = log
+            .read(&fs, 0, usize::MAX, FetchIsolation::HighWatermark)
+            .unwrap();
+        assert_eq!(uncommitted.batch_count, 3);
+        // A marker whose epoch is not newer than the data's is refused.
+        let stale = log
+            .append_marker(&mut fs, 0, 1, ControlRecordType::Abort, 0, 0)
+            .unwrap_err();
+        assert_eq!(stale.error(), Errors::InvalidProducerEpoch);
+        log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
+            .unwrap();
+        // A retry of the same marker is accepted and writes nothing.
+        assert_eq!(
+            log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
+                .unwrap(),
+            MarkerAppend::AlreadyComplete
+        );
+        log.append_as_leader(&mut fs, txn(0, 2, 0, &["c4", "c5"]), 0)
+            .unwrap();
+        log.append_marker(&mut fs, 0, 3, ControlRecordType::Commit, 0, 0)
+            .unwrap();
+        assert_eq!(
+            (
+                log.high_watermark,
+                log.last_stable_offset(),
+                log.log_end_offset
+            ),
+            (11, 11, 11)
+        );
+        let lines: Vec<String> = log
+            .aborted_transactions(&fs)
+            .iter()
+            .map(|t| t.dump_line())
+            .collect();
+        assert_eq!(
+            lines,
+            vec!["version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8"]
+        );
+        let all = log
+            .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
+            .unwrap();
+        assert_eq!(all.batch_count, 6);
+        assert_eq!(all.aborted_transactions, Some(vec![(0, 4)]));
+        assert!(fs.exists("/b/data/t-0/00000000000000000000.txnindex"));
+        // The open-transaction state survives a restart (snapshot or replay).
+        log.append_as_leader(&mut fs, txn(0, 3, 0, &["open"]), 0)
+            .unwrap();
+        for clean in [true, false] {
+            let mut fs2 = fs.clone();
+            let mut l2 = log.clone();
+            if clean {
+                l2.close(&mut fs2).unwrap();
+            }
+            let (reopened, _) = UnifiedLog::open(
+                &mut fs2,
+                "/b/data/t-0",
+                TopicPartition::new("t", 0),
+                LogConfig::default(),
+            )
+            .unwrap();
+            assert_eq!(reopened.last_stable_offset(), 11, "clean={clean}");
+        }
     }
 }
