@@ -60,6 +60,45 @@ errors! {
     ProducerFenced = 90, "PRODUCER_FENCED", "There is a newer producer with the same transactionalId which fences the current one.", false;
 }
 
+impl Errors {
+    /// The Java exception a Kafka client application catches for this error, e.g.
+    /// `InvalidProducerEpochException` (the name is the error's words in CamelCase).
+    pub fn exception_name(self) -> String {
+        match self {
+            Errors::None => "none".into(),
+            Errors::UnknownServerError => "UnknownServerException".into(),
+            Errors::InvalidTopicException => "InvalidTopicException".into(),
+            Errors::RecordListTooLarge => "RecordBatchTooLargeException".into(),
+            Errors::NotLeaderOrFollower => "NotLeaderOrFollowerException".into(),
+            Errors::RequestTimedOut => "TimeoutException".into(),
+            Errors::NetworkException => "NetworkException".into(),
+            Errors::OutOfOrderSequenceNumber => "OutOfOrderSequenceException".into(),
+            Errors::DuplicateSequenceNumber => "DuplicateSequenceException".into(),
+            Errors::CorruptMessage => "CorruptRecordException".into(),
+            Errors::MessageTooLarge => "RecordTooLargeException".into(),
+            other => {
+                let words: String = other
+                    .name()
+                    .split('_')
+                    .map(|w| {
+                        let lower = w.to_ascii_lowercase();
+                        let mut chars = lower.chars();
+                        chars
+                            .next()
+                            .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let words = words
+                    .strip_suffix("Exception")
+                    .map(str::to_string)
+                    .unwrap_or(words);
+                format!("{words}Exception")
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for Errors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}({})", self.name(), self.code())
@@ -84,6 +123,18 @@ mod tests {
         );
         assert!(Errors::CoordinatorLoadInProgress.is_retriable());
         assert!(!Errors::OutOfOrderSequenceNumber.is_retriable());
+        assert_eq!(
+            Errors::InvalidProducerEpoch.exception_name(),
+            "InvalidProducerEpochException"
+        );
+        assert_eq!(
+            Errors::OutOfOrderSequenceNumber.exception_name(),
+            "OutOfOrderSequenceException"
+        );
+        assert_eq!(
+            Errors::ProducerFenced.exception_name(),
+            "ProducerFencedException"
+        );
     }
 
     #[test]

@@ -108,6 +108,118 @@ pub struct Handled {
     pub outbound: Vec<Outbound>,
 }
 
+impl Handled {
+    /// Just a response, no events.
+    pub fn reply(response: Response) -> Self {
+        Handled {
+            response: Some(response),
+            ..Handled::default()
+        }
+    }
+}
+
+/// The response a request gets when it fails as a whole with `error`.
+pub fn error_response(request: &Request, error: Errors) -> Response {
+    let each = |tps: &[TopicPartition]| tps.iter().map(|tp| (tp.clone(), error)).collect();
+    match request {
+        Request::InitProducerId { .. } => Response::InitProducerId {
+            error,
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        Request::Produce {
+            topic_partition, ..
+        } => Response::Produce {
+            topic_partition: topic_partition.clone(),
+            error,
+            base_offset: -1,
+            log_start_offset: -1,
+            error_message: None,
+        },
+        Request::AllocateProducerIds { .. } => Response::AllocateProducerIds {
+            error,
+            producer_id_start: -1,
+            producer_id_len: 0,
+        },
+        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
+        Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {
+            results: each(partitions),
+        },
+        Request::EndTxn { .. } => Response::EndTxn {
+            error,
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        Request::WriteTxnMarkers { markers } => Response::WriteTxnMarkers {
+            results: markers
+                .iter()
+                .flat_map(|m| {
+                    m.partitions
+                        .iter()
+                        .map(move |tp| (m.producer_id, tp.clone(), error))
+                })
+                .collect(),
+        },
+        Request::Fetch {
+            topic_partition, ..
+        } => Response::Fetch {
+            topic_partition: topic_partition.clone(),
+            error,
+            high_watermark: -1,
+            last_stable_offset: -1,
+            log_start_offset: -1,
+            aborted_transactions: None,
+            records: Vec::new(),
+        },
+        Request::ListOffsets {
+            topic_partition, ..
+        } => Response::ListOffsets {
+            topic_partition: topic_partition.clone(),
+            error,
+            offset: -1,
+        },
+        Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
+            transactions: transactional_ids
+                .iter()
+                .map(|id| super::protocol::TransactionDescription {
+                    coordinator_id: -1,
+                    transactional_id: id.clone(),
+                    error,
+                    state: String::new(),
+                    producer_id: -1,
+                    producer_epoch: -1,
+                    transaction_timeout_ms: 0,
+                    transaction_start_time_ms: -1,
+                    topic_partitions: Vec::new(),
+                })
+                .collect(),
+        },
+        Request::ListTransactions => Response::ListTransactions {
+            error,
+            transactions: Vec::new(),
+        },
+        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit {
+            results: offsets
+                .iter()
+                .map(|o| (o.topic_partition.clone(), error))
+                .collect(),
+        },
+        Request::TxnOffsetCommit { offsets, .. } => Response::TxnOffsetCommit {
+            results: offsets
+                .iter()
+                .map(|o| (o.topic_partition.clone(), error))
+                .collect(),
+        },
+        Request::OffsetFetch { partitions, .. } => Response::OffsetFetch {
+            error,
+            offsets: partitions
+                .iter()
+                .map(|tp| (tp.clone(), -1, error))
+                .collect(),
+        },
+    }
+}
+
 /// One broker of the simulated cluster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Broker {
@@ -237,14 +349,17 @@ impl Broker {
                 topic_partition,
                 records,
             } => self.handle_produce(acks, topic_partition, records, now_ms),
-            Request::AllocateProducerIds { .. } => Handled {
-                response: Some(Response::AllocateProducerIds {
-                    error: Errors::InvalidRequest,
-                    producer_id_start: -1,
-                    producer_id_len: 0,
-                }),
-                ..Handled::default()
-            },
+            Request::Fetch {
+                topic_partition,
+                fetch_offset,
+                max_bytes,
+                isolation,
+            } => self.handle_fetch(topic_partition, fetch_offset, max_bytes, isolation),
+            Request::ListOffsets {
+                topic_partition,
+                isolation,
+            } => self.handle_list_offsets(topic_partition, isolation),
+            other => Handled::reply(error_response(&other, Errors::InvalidRequest)),
         }
     }
 

@@ -3,6 +3,7 @@
 
 #[allow(clippy::module_inception)]
 pub mod broker;
+mod fetch;
 pub mod producer_id_manager;
 pub mod protocol;
 

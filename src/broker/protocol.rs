@@ -1,13 +1,45 @@
 //! The requests and responses that travel through the simulated network, named after
 //! Kafka's APIs (`InitProducerIdRequestData`, `ProduceRequestData`, …).
 //!
-//! Simplified: one partition per Produce request, and no wire framing — the record
-//! batch inside a Produce request is real v2 bytes, everything else is a Rust value.
+//! Simplified: one partition per Produce and Fetch request, and no wire framing — the
+//! record batches inside Produce and Fetch are real v2 bytes, everything else is a
+//! Rust value.
 
 use serde::{Deserialize, Serialize};
 
 use crate::errors::Errors;
-use crate::log::TopicPartition;
+use crate::log::{FetchIsolation, TopicPartition};
+
+/// What a FindCoordinator asks for (`CoordinatorType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CoordinatorType {
+    Group,
+    Transaction,
+}
+
+/// The outcome a WriteTxnMarkers entry writes (`TransactionResult`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MarkerResult {
+    Commit,
+    Abort,
+}
+
+/// One entry of a WriteTxnMarkers request: a producer's marker for some partitions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxnMarkerEntry {
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub result: MarkerResult,
+    pub coordinator_epoch: i32,
+    pub partitions: Vec<TopicPartition>,
+}
+
+/// A committed offset in a group (`OffsetCommit`/`TxnOffsetCommit` partition data).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffsetEntry {
+    pub topic_partition: TopicPartition,
+    pub offset: i64,
+}
 
 /// A request from a client (or another broker) to a broker.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,6 +58,64 @@ pub enum Request {
     },
     /// `AllocateProducerIds`: a broker asks the controller for its next block of ids.
     AllocateProducerIds { broker_id: i32 },
+    /// `FindCoordinator`: which broker coordinates this transactional id or group.
+    FindCoordinator {
+        key: String,
+        key_type: CoordinatorType,
+    },
+    /// `AddPartitionsToTxn` (v4+, broker to coordinator): add — or, for old clients,
+    /// only verify — partitions of a transaction before a transactional write.
+    AddPartitionsToTxn {
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        partitions: Vec<TopicPartition>,
+        verify_only: bool,
+    },
+    /// `EndTxn`: commit or abort the producer's transaction.
+    EndTxn {
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        committed: bool,
+    },
+    /// `WriteTxnMarkers` (coordinator to partition leader).
+    WriteTxnMarkers { markers: Vec<TxnMarkerEntry> },
+    /// `Fetch` for one partition with an isolation level.
+    Fetch {
+        topic_partition: TopicPartition,
+        fetch_offset: i64,
+        max_bytes: i32,
+        isolation: FetchIsolation,
+    },
+    /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`.
+    ListOffsets {
+        topic_partition: TopicPartition,
+        isolation: FetchIsolation,
+    },
+    /// `DescribeTransactions`.
+    DescribeTransactions { transactional_ids: Vec<String> },
+    /// `ListTransactions`.
+    ListTransactions,
+    /// `OffsetCommit` (non-transactional).
+    OffsetCommit {
+        group_id: String,
+        offsets: Vec<OffsetEntry>,
+    },
+    /// `TxnOffsetCommit`: offsets that commit or abort with the producer's transaction.
+    TxnOffsetCommit {
+        transactional_id: String,
+        group_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        offsets: Vec<OffsetEntry>,
+    },
+    /// `OffsetFetch` with `require_stable` (as a read_committed consumer asks).
+    OffsetFetch {
+        group_id: String,
+        partitions: Vec<TopicPartition>,
+        require_stable: bool,
+    },
 }
 
 impl Request {
@@ -35,8 +125,42 @@ impl Request {
             Request::InitProducerId { .. } => "InitProducerId",
             Request::Produce { .. } => "Produce",
             Request::AllocateProducerIds { .. } => "AllocateProducerIds",
+            Request::FindCoordinator { .. } => "FindCoordinator",
+            Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
+            Request::EndTxn { .. } => "EndTxn",
+            Request::WriteTxnMarkers { .. } => "WriteTxnMarkers",
+            Request::Fetch { .. } => "Fetch",
+            Request::ListOffsets { .. } => "ListOffsets",
+            Request::DescribeTransactions { .. } => "DescribeTransactions",
+            Request::ListTransactions => "ListTransactions",
+            Request::OffsetCommit { .. } => "OffsetCommit",
+            Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
+            Request::OffsetFetch { .. } => "OffsetFetch",
         }
     }
+}
+
+/// One row of DescribeTransactions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransactionDescription {
+    pub coordinator_id: i32,
+    pub transactional_id: String,
+    pub error: Errors,
+    pub state: String,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub transaction_timeout_ms: i32,
+    pub transaction_start_time_ms: i64,
+    pub topic_partitions: Vec<TopicPartition>,
+}
+
+/// One row of ListTransactions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransactionListing {
+    pub transactional_id: String,
+    pub coordinator_id: i32,
+    pub producer_id: i64,
+    pub state: String,
 }
 
 /// A broker's answer.
@@ -60,6 +184,55 @@ pub enum Response {
         producer_id_start: i64,
         producer_id_len: i32,
     },
+    FindCoordinator {
+        error: Errors,
+        node_id: i32,
+    },
+    AddPartitionsToTxn {
+        results: Vec<(TopicPartition, Errors)>,
+    },
+    EndTxn {
+        error: Errors,
+        producer_id: i64,
+        producer_epoch: i16,
+    },
+    /// Per producer id and partition.
+    WriteTxnMarkers {
+        results: Vec<(i64, TopicPartition, Errors)>,
+    },
+    Fetch {
+        topic_partition: TopicPartition,
+        error: Errors,
+        high_watermark: i64,
+        last_stable_offset: i64,
+        log_start_offset: i64,
+        /// (producer id, first offset), for read_committed only.
+        aborted_transactions: Option<Vec<(i64, i64)>>,
+        records: Vec<u8>,
+    },
+    ListOffsets {
+        topic_partition: TopicPartition,
+        error: Errors,
+        offset: i64,
+    },
+    DescribeTransactions {
+        transactions: Vec<TransactionDescription>,
+    },
+    ListTransactions {
+        error: Errors,
+        transactions: Vec<TransactionListing>,
+    },
+    OffsetCommit {
+        results: Vec<(TopicPartition, Errors)>,
+    },
+    TxnOffsetCommit {
+        results: Vec<(TopicPartition, Errors)>,
+    },
+    /// Offset -1 when nothing is committed.
+    OffsetFetch {
+        error: Errors,
+        offsets: Vec<(TopicPartition, i64, Errors)>,
+    },
 }
 
 impl Response {
@@ -68,14 +241,51 @@ impl Response {
             Response::InitProducerId { .. } => "InitProducerId",
             Response::Produce { .. } => "Produce",
             Response::AllocateProducerIds { .. } => "AllocateProducerIds",
+            Response::FindCoordinator { .. } => "FindCoordinator",
+            Response::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
+            Response::EndTxn { .. } => "EndTxn",
+            Response::WriteTxnMarkers { .. } => "WriteTxnMarkers",
+            Response::Fetch { .. } => "Fetch",
+            Response::ListOffsets { .. } => "ListOffsets",
+            Response::DescribeTransactions { .. } => "DescribeTransactions",
+            Response::ListTransactions { .. } => "ListTransactions",
+            Response::OffsetCommit { .. } => "OffsetCommit",
+            Response::TxnOffsetCommit { .. } => "TxnOffsetCommit",
+            Response::OffsetFetch { .. } => "OffsetFetch",
         }
     }
 
+    /// The top-level error, or the first partition's error for per-partition answers.
     pub fn error(&self) -> Errors {
+        let first = |v: &[(TopicPartition, Errors)]| {
+            v.iter()
+                .map(|(_, e)| *e)
+                .find(|e| *e != Errors::None)
+                .unwrap_or(Errors::None)
+        };
         match self {
             Response::InitProducerId { error, .. }
             | Response::Produce { error, .. }
-            | Response::AllocateProducerIds { error, .. } => *error,
+            | Response::AllocateProducerIds { error, .. }
+            | Response::FindCoordinator { error, .. }
+            | Response::EndTxn { error, .. }
+            | Response::Fetch { error, .. }
+            | Response::ListOffsets { error, .. }
+            | Response::ListTransactions { error, .. }
+            | Response::OffsetFetch { error, .. } => *error,
+            Response::AddPartitionsToTxn { results }
+            | Response::OffsetCommit { results }
+            | Response::TxnOffsetCommit { results } => first(results),
+            Response::WriteTxnMarkers { results } => results
+                .iter()
+                .map(|(_, _, e)| *e)
+                .find(|e| *e != Errors::None)
+                .unwrap_or(Errors::None),
+            Response::DescribeTransactions { transactions } => transactions
+                .iter()
+                .map(|t| t.error)
+                .find(|e| *e != Errors::None)
+                .unwrap_or(Errors::None),
         }
     }
 }

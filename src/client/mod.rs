@@ -1,5 +1,6 @@
 //! Clients: the idempotent producer.
 
 pub mod producer;
+pub mod transaction_manager;
 
 pub use producer::{Producer, ProducerConfig, ProducerEvent};

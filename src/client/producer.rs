@@ -1,5 +1,6 @@
 //! The idempotent producer as a sans-IO state machine: Kafka's `KafkaProducer` with its
-//! `RecordAccumulator`, `Sender` and (non-transactional) `TransactionManager` parts.
+//! `RecordAccumulator` and `Sender`; its transactional part is in
+//! [`super::transaction_manager`].
 //!
 //! Records accumulate into one open batch per partition. A batch gets its producer id,
 //! epoch and base sequence once, when it is drained; a retry resends the very same
@@ -17,6 +18,8 @@ use crate::broker::protocol::{Request, Response};
 use crate::errors::Errors;
 use crate::log::TopicPartition;
 use crate::record::RecordBatch;
+
+use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};
 
 /// The producer settings that matter for idempotence (`ProducerConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -37,6 +40,10 @@ pub struct ProducerConfig {
     /// Whether the user wrote `enable.idempotence` explicitly (Kafka only refuses
     /// conflicting settings then; otherwise it quietly turns idempotence off).
     pub idempotence_set_explicitly: bool,
+    /// `transactional.id`: makes the producer transactional.
+    pub transactional_id: Option<String>,
+    /// `transaction.timeout.ms` (default 60000).
+    pub transaction_timeout_ms: i32,
 }
 
 impl ProducerConfig {
@@ -50,6 +57,8 @@ impl ProducerConfig {
             retry_backoff_ms: 100,
             retries: u32::MAX,
             idempotence_set_explicitly: false,
+            transactional_id: None,
+            transaction_timeout_ms: 60_000,
         }
     }
 
@@ -85,6 +94,15 @@ impl ProducerConfig {
                 }
                 "retries" => c.retries = v.parse().map_err(|_| bad())?,
                 "client.id" => c.client_id = v.clone(),
+                "transactional.id" => {
+                    if v.is_empty() {
+                        return Err(bad());
+                    }
+                    c.transactional_id = Some(v.clone());
+                }
+                "transaction.timeout.ms" => {
+                    c.transaction_timeout_ms = v.parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?
+                }
                 other => return Err(format!("Unknown producer config {other}")),
             }
         }
@@ -93,6 +111,12 @@ impl ProducerConfig {
     }
 
     fn validate(&mut self) -> Result<(), String> {
+        if self.transactional_id.is_some() && !self.enable_idempotence {
+            return Err(
+                "ConfigException: Cannot set a transactional.id without also enabling idempotence."
+                    .into(),
+            );
+        }
         if !self.enable_idempotence {
             return Ok(());
         }
@@ -132,6 +156,8 @@ pub struct ProducerBatch {
     pub attempts: u32,
     /// Not sent again before this time (retry backoff).
     pub retry_at_ms: i64,
+    /// Part of a transaction (the batch header's isTransactional bit).
+    pub transactional: bool,
 }
 
 impl ProducerBatch {
@@ -153,7 +179,7 @@ impl ProducerBatch {
             self.producer_id,
             self.producer_epoch,
             self.base_sequence.unwrap_or(crate::record::NO_SEQUENCE),
-            false,
+            self.transactional,
             self.created_ms,
             kvs,
         )
@@ -174,6 +200,7 @@ pub struct InFlight {
 pub enum InFlightKind {
     InitProducerId,
     Produce(ProducerBatch),
+    Txn(TxnRequestKind),
 }
 
 /// Where the producer is in getting its producer id.
@@ -181,6 +208,8 @@ pub enum InFlightKind {
 pub enum IdState {
     /// Not idempotent: batches carry producer id -1.
     Disabled,
+    /// Transactional: the id comes from `initTransactions()`.
+    AwaitingInitTransactions,
     /// Needs an id; may ask after `retry_at_ms`.
     Uninitialized {
         retry_at_ms: i64,
@@ -253,6 +282,12 @@ pub enum ProducerEvent {
         error: Errors,
         message: Option<String>,
     },
+    /// A transactional call progressed or finished.
+    Transaction(TxnOutcome),
+    /// `abortTransaction()` dropped batches that were never sent.
+    BatchesAbortedLocally {
+        count: usize,
+    },
     /// A response for a request the producer already gave up on.
     StaleResponse {
         correlation_id: u64,
@@ -276,12 +311,20 @@ pub struct Producer {
     pub in_flight: Vec<InFlight>,
     pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
     pub failed: Vec<(u64, TopicPartition, Errors)>,
+    /// The transactional part, when `transactional.id` is set.
+    pub txn: Option<TransactionManager>,
     next_batch_id: u64,
 }
 
 impl Producer {
     pub fn new(config: ProducerConfig) -> Self {
-        let id_state = if config.enable_idempotence {
+        let txn = config
+            .transactional_id
+            .clone()
+            .map(|id| TransactionManager::new(id, config.transaction_timeout_ms));
+        let id_state = if txn.is_some() {
+            IdState::AwaitingInitTransactions
+        } else if config.enable_idempotence {
             IdState::Uninitialized { retry_at_ms: 0 }
         } else {
             IdState::Disabled
@@ -297,6 +340,7 @@ impl Producer {
             in_flight: Vec::new(),
             acknowledged: Vec::new(),
             failed: Vec::new(),
+            txn,
             next_batch_id: 1,
         }
     }
@@ -320,6 +364,7 @@ impl Producer {
                     base_sequence: None,
                     attempts: 0,
                     retry_at_ms: now_ms,
+                    transactional: self.txn.is_some(),
                 });
                 self.open.insert(tp.clone(), true);
             }
@@ -354,6 +399,36 @@ impl Producer {
 
     fn can_drain(&self) -> bool {
         matches!(self.id_state, IdState::Ready | IdState::Disabled)
+            && self.txn.as_ref().is_none_or(|t| t.can_send_batches())
+    }
+
+    /// Whether batches are queued or waiting for an answer.
+    pub fn batches_pending(&self) -> bool {
+        self.accumulator.values().any(|q| !q.is_empty())
+            || self
+                .in_flight
+                .iter()
+                .any(|f| matches!(f.what, InFlightKind::Produce(_)))
+    }
+
+    /// `abortTransaction()`: batches never sent are dropped here; then EndTxn(abort)
+    /// goes once the in-flight ones are answered.
+    pub fn abort_transaction(&mut self) -> Result<Vec<ProducerEvent>, Errors> {
+        let tm = self.txn.as_mut().ok_or(Errors::InvalidTxnState)?;
+        tm.begin_abort()?;
+        let count: usize = self
+            .accumulator
+            .values()
+            .map(|q| q.iter().filter(|b| b.base_sequence.is_none()).count())
+            .sum();
+        for q in self.accumulator.values_mut() {
+            q.retain(|b| b.base_sequence.is_some());
+        }
+        Ok(if count > 0 {
+            vec![ProducerEvent::BatchesAbortedLocally { count }]
+        } else {
+            vec![]
+        })
     }
 
     /// `Sender.runOnce`: time out stale requests, get a producer id, drain batches.
@@ -385,6 +460,31 @@ impl Producer {
                         transactional_id: None,
                         transaction_timeout_ms: 60_000,
                     },
+                });
+            }
+        }
+        let batches_pending = self.batches_pending();
+        let (pid, epoch) = (self.producer_id, self.producer_epoch);
+        if let Some(tm) = self.txn.as_mut() {
+            if let Some((target, request, kind)) =
+                tm.next_request(now_ms, pid, epoch, batches_pending)
+            {
+                let broker = match target {
+                    Target::Bootstrap => bootstrap,
+                    Target::Broker(b) => b,
+                };
+                let correlation_id = take(next_correlation_id);
+                tm.in_flight = Some(correlation_id);
+                self.in_flight.push(InFlight {
+                    correlation_id,
+                    broker,
+                    deadline_ms: now_ms + self.config.request_timeout_ms,
+                    what: InFlightKind::Txn(kind),
+                });
+                out.push(Outgoing {
+                    correlation_id,
+                    broker,
+                    request,
                 });
             }
         }
@@ -423,7 +523,7 @@ impl Producer {
                             InFlightKind::Produce(o) => {
                                 o.tp == tp && o.base_sequence.is_some_and(|os| os < s)
                             }
-                            InFlightKind::InitProducerId => false,
+                            _ => false,
                         })
                     });
                 if blocked {
@@ -532,6 +632,18 @@ impl Producer {
                     });
                     requeue.push(batch);
                 }
+                InFlightKind::Txn(_) => {
+                    events.push(ProducerEvent::RequestTimedOut {
+                        batch: None,
+                        broker: f.broker,
+                        timeout_ms: self.config.request_timeout_ms,
+                    });
+                    if let Some(tm) = self.txn.as_mut() {
+                        tm.in_flight = None;
+                        tm.coordinator = None;
+                        tm.retry_at_ms = now_ms + self.config.retry_backoff_ms;
+                    }
+                }
             }
         }
         for mut batch in requeue {
@@ -588,7 +700,7 @@ impl Producer {
     fn earlier_unresolved(&self, tp: &TopicPartition, seq: i32) -> bool {
         let in_flight = self.in_flight.iter().any(|f| match &f.what {
             InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some_and(|s| s < seq),
-            InFlightKind::InitProducerId => false,
+            _ => false,
         });
         let queued = self
             .accumulator
@@ -618,6 +730,25 @@ impl Producer {
         };
         let inflight = self.in_flight.remove(pos);
         match (inflight.what, response) {
+            (InFlightKind::Txn(kind), response) => {
+                let backoff = self.config.retry_backoff_ms;
+                let Some(tm) = self.txn.as_mut() else {
+                    return events;
+                };
+                let (outcome, ids) = tm.on_response(&kind, &response, now_ms, backoff);
+                if let Some((producer_id, producer_epoch)) = ids {
+                    // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
+                    if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
+                        self.next_sequence.clear();
+                    }
+                    self.producer_id = producer_id;
+                    self.producer_epoch = producer_epoch;
+                    self.id_state = IdState::Ready;
+                }
+                if let Some(outcome) = outcome {
+                    events.push(ProducerEvent::Transaction(outcome));
+                }
+            }
             (
                 InFlightKind::InitProducerId,
                 Response::InitProducerId {
@@ -685,6 +816,9 @@ impl Producer {
                         message: error_message,
                     });
                     self.failed.push((batch.id, batch.tp.clone(), e));
+                    if let Some(tm) = self.txn.as_mut() {
+                        tm.on_batch_error(e);
+                    }
                 }
             },
             (_, other) => events.push(ProducerEvent::StaleResponse {

@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::network::Node;
 use crate::broker::broker::{BrokerEvent, SeqRange};
 use crate::client::producer::ProducerEvent;
+use crate::client::transaction_manager::TxnOutcome;
 use crate::errors::Errors;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -207,6 +208,27 @@ fn file_of(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+fn narrate_txn(client: &str, outcome: &TxnOutcome) -> String {
+    match outcome {
+        TxnOutcome::Initialized { producer_id, producer_epoch } => {
+            format!("{client}: initTransactions done: producerId={producer_id} epoch={producer_epoch}")
+        }
+        TxnOutcome::Committed { producer_id, producer_epoch } => format!(
+            "{client}: commitTransaction done; the coordinator bumped the epoch: producerId={producer_id} epoch={producer_epoch}, sequences restart at 0"
+        ),
+        TxnOutcome::Aborted { producer_id, producer_epoch } => format!(
+            "{client}: abortTransaction done; producerId={producer_id} epoch={producer_epoch}, sequences restart at 0"
+        ),
+        TxnOutcome::OffsetsSent { group_id } => {
+            format!("{client}: sendOffsetsToTransaction: offsets of group {group_id} joined the transaction")
+        }
+        TxnOutcome::Failed { operation, error } => {
+            format!("{client}: {operation} failed: {} ({})", error.exception_name(), error.name())
+        }
+        TxnOutcome::Retrying { api, error } => format!("{client}: {api}: {}, retrying", error.name()),
+    }
+}
+
 fn narrate_producer(client: &str, e: &ProducerEvent) -> String {
     match e {
         ProducerEvent::Accumulated { tp, values } => format!("{client}: send {values:?} to {tp} (waits in the accumulator)"),
@@ -238,6 +260,10 @@ fn narrate_producer(client: &str, e: &ProducerEvent) -> String {
             error.name(),
             message.as_ref().map(|m| format!(": {m}")).unwrap_or_default()
         ),
+        ProducerEvent::Transaction(outcome) => narrate_txn(client, outcome),
+        ProducerEvent::BatchesAbortedLocally { count } => {
+            format!("{client}: abortTransaction dropped {count} batch(es) that were never sent")
+        }
         ProducerEvent::StaleResponse { api, .. } => format!("{client}: ignored a late {api} response for a request it gave up on"),
     }
 }

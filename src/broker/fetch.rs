@@ -1,0 +1,68 @@
+//! The read side of a partition leader: Fetch by isolation level and ListOffsets.
+//!
+//! As in Kafka, the broker does not filter aborted data: it sends the segment bytes up
+//! to the HW (read_uncommitted) or the LSO (read_committed), plus the list of aborted
+//! transactions in that range; the consumer skips them.
+
+use super::broker::{Broker, Handled};
+use super::protocol::Response;
+use crate::errors::Errors;
+use crate::log::{FetchIsolation, TopicPartition};
+
+impl Broker {
+    pub(super) fn handle_fetch(
+        &self,
+        tp: TopicPartition,
+        fetch_offset: i64,
+        max_bytes: i32,
+        isolation: FetchIsolation,
+    ) -> Handled {
+        let reply = |error: Errors| Response::Fetch {
+            topic_partition: tp.clone(),
+            error,
+            high_watermark: -1,
+            last_stable_offset: -1,
+            log_start_offset: -1,
+            aborted_transactions: None,
+            records: Vec::new(),
+        };
+        let Some(log) = self.logs.get(&tp) else {
+            return Handled::reply(reply(Errors::NotLeaderOrFollower));
+        };
+        let max = usize::try_from(max_bytes).unwrap_or(0).max(1);
+        match log.read(&self.fs, fetch_offset, max, isolation) {
+            Ok(data) => Handled::reply(Response::Fetch {
+                topic_partition: tp.clone(),
+                error: Errors::None,
+                high_watermark: data.high_watermark,
+                last_stable_offset: data.last_stable_offset,
+                log_start_offset: data.log_start_offset,
+                aborted_transactions: data.aborted_transactions,
+                records: data.records,
+            }),
+            Err(error) => Handled::reply(reply(error)),
+        }
+    }
+
+    /// The latest offset a consumer of this isolation level can see (what
+    /// `Admin.listOffsets(OffsetSpec.latest())` returns): the HW, or the LSO.
+    pub(super) fn handle_list_offsets(
+        &self,
+        tp: TopicPartition,
+        isolation: FetchIsolation,
+    ) -> Handled {
+        let (error, offset) = match self.logs.get(&tp) {
+            None => (Errors::NotLeaderOrFollower, -1),
+            Some(log) => match isolation {
+                FetchIsolation::TxnCommitted => (Errors::None, log.last_stable_offset()),
+                FetchIsolation::HighWatermark => (Errors::None, log.high_watermark),
+                FetchIsolation::LogEnd => (Errors::None, log.log_end_offset),
+            },
+        };
+        Handled::reply(Response::ListOffsets {
+            topic_partition: tp,
+            error,
+            offset,
+        })
+    }
+}
