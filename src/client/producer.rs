@@ -313,6 +313,8 @@ pub struct Producer {
     pub failed: Vec<(u64, TopicPartition, Errors)>,
     /// The transactional part, when `transactional.id` is set.
     pub txn: Option<TransactionManager>,
+    /// How the last transactional call ended (for the application's view).
+    pub last_txn_outcome: Option<TxnOutcome>,
     next_batch_id: u64,
 }
 
@@ -341,6 +343,7 @@ impl Producer {
             acknowledged: Vec::new(),
             failed: Vec::new(),
             txn,
+            last_txn_outcome: None,
             next_batch_id: 1,
         }
     }
@@ -400,6 +403,22 @@ impl Producer {
     fn can_drain(&self) -> bool {
         matches!(self.id_state, IdState::Ready | IdState::Disabled)
             && self.txn.as_ref().is_none_or(|t| t.can_send_batches())
+    }
+
+    /// `send()` on a transactional producer must be inside a transaction.
+    pub fn check_send(&mut self, tp: &TopicPartition) -> Result<(), String> {
+        match self.txn.as_mut() {
+            Some(tm) => tm.on_send(tp),
+            None => Ok(()),
+        }
+    }
+
+    /// `(producerId=0, epoch=2)`, as the seed's helper prints a producer.
+    pub fn id_text(&self) -> String {
+        format!(
+            "(producerId={}, epoch={})",
+            self.producer_id, self.producer_epoch
+        )
     }
 
     /// Whether batches are queued or waiting for an answer.
@@ -746,6 +765,9 @@ impl Producer {
                     self.id_state = IdState::Ready;
                 }
                 if let Some(outcome) = outcome {
+                    if !matches!(outcome, TxnOutcome::Retrying { .. }) {
+                        self.last_txn_outcome = Some(outcome.clone());
+                    }
                     events.push(ProducerEvent::Transaction(outcome));
                 }
             }

@@ -73,4 +73,26 @@ pub enum Action {
     StartBroker {
         broker: i32,
     },
+    /// `initTransactions()`: find the coordinator, get the id and a bumped epoch.
+    InitTransactions {
+        producer: String,
+    },
+    /// `beginTransaction()` (local to the producer).
+    BeginTransaction {
+        producer: String,
+    },
+    /// `commitTransaction()`: flush, then EndTxn(commit); runs until it finishes.
+    CommitTransaction {
+        producer: String,
+    },
+    /// `abortTransaction()`: drop unsent batches, then EndTxn(abort).
+    AbortTransaction {
+        producer: String,
+    },
+    /// `sendOffsetsToTransaction()`: the group's next offsets commit with the transaction.
+    SendOffsetsToTransaction {
+        producer: String,
+        group_id: String,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
 }

@@ -15,8 +15,10 @@ use super::network::{Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
+use crate::broker::protocol::OffsetEntry;
 use crate::broker::protocol::{Request, Response};
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
+use crate::client::transaction_manager::{TransactionManager, TxnOutcome, TxnState};
 use crate::errors::Errors;
 use crate::log::{LogConfig, TopicPartition};
 use crate::record::RecordBatch;
@@ -163,6 +165,40 @@ impl World {
         })
     }
 
+    fn transactional_mut(&mut self, name: &str) -> Result<&mut TransactionManager, SimError> {
+        self.producer_mut(name)?.txn.as_mut().ok_or_else(|| {
+            SimError::new(format!(
+                "{name} has no transactional.id: it cannot use transactions"
+            ))
+        })
+    }
+
+    /// A producer's client-side transaction state.
+    pub fn txn_state(&self, producer: &str) -> Option<TxnState> {
+        self.producers.get(producer)?.txn.as_ref().map(|t| t.state)
+    }
+
+    fn finish_txn_call(&mut self, producer: &str, outcome: TxnOutcome) {
+        if let Some(p) = self.producers.get_mut(producer) {
+            p.last_txn_outcome = Some(outcome.clone());
+        }
+        self.emit(EventKind::Producer {
+            client: producer.to_string(),
+            event: ProducerEvent::Transaction(outcome),
+        });
+    }
+
+    /// Steps while `cond` holds (a blocking client call), bounded.
+    fn run_while(&mut self, cond: impl Fn(&World) -> bool) {
+        let mut steps = 0;
+        while cond(self) && steps < MAX_STEPS_PER_RUN {
+            if !self.step() {
+                break;
+            }
+            steps += 1;
+        }
+    }
+
     fn producer_mut(&mut self, name: &str) -> Result<&mut Producer, SimError> {
         self.producers
             .get_mut(name)
@@ -224,6 +260,9 @@ impl World {
                     return Err(SimError::new("send needs at least one value"));
                 }
                 let now = self.clock_ms;
+                self.producer_mut(producer)?
+                    .check_send(topic_partition)
+                    .map_err(SimError::new)?;
                 let event =
                     self.producer_mut(producer)?
                         .send(topic_partition.clone(), values.clone(), now);
@@ -247,6 +286,84 @@ impl World {
                     }
                     steps += 1;
                 }
+                Ok(vec![])
+            }
+            Action::InitTransactions { producer } => {
+                self.transactional_mut(producer)?
+                    .begin_init()
+                    .map_err(SimError::new)?;
+                self.run_while(|w| w.txn_state(producer) == Some(TxnState::Initializing));
+                Ok(vec![])
+            }
+            Action::BeginTransaction { producer } => {
+                self.transactional_mut(producer)?
+                    .begin_transaction()
+                    .map_err(SimError::new)?;
+                Ok(vec![])
+            }
+            Action::CommitTransaction { producer } => {
+                let result = self.transactional_mut(producer)?.begin_commit();
+                if let Err(error) = result {
+                    let outcome = TxnOutcome::Failed {
+                        operation: "commitTransaction".into(),
+                        error,
+                    };
+                    self.finish_txn_call(producer, outcome);
+                    return Ok(vec![]);
+                }
+                self.run_while(|w| w.txn_state(producer) == Some(TxnState::CommittingTransaction));
+                if self.txn_state(producer) == Some(TxnState::AbortableError) {
+                    let error = self
+                        .producers
+                        .get(producer)
+                        .and_then(|p| p.txn.as_ref())
+                        .and_then(|t| t.last_error);
+                    let outcome = TxnOutcome::Failed {
+                        operation: "commitTransaction".into(),
+                        error: error.unwrap_or(Errors::InvalidTxnState),
+                    };
+                    self.finish_txn_call(producer, outcome);
+                }
+                Ok(vec![])
+            }
+            Action::AbortTransaction { producer } => {
+                self.transactional_mut(producer)?;
+                let result = self.producer_mut(producer)?.abort_transaction();
+                match result {
+                    Ok(events) => self.emit_producer_events(producer, events),
+                    Err(error) => {
+                        let outcome = TxnOutcome::Failed {
+                            operation: "abortTransaction".into(),
+                            error,
+                        };
+                        self.finish_txn_call(producer, outcome);
+                        return Ok(vec![]);
+                    }
+                }
+                self.run_while(|w| w.txn_state(producer) == Some(TxnState::AbortingTransaction));
+                Ok(vec![])
+            }
+            Action::SendOffsetsToTransaction {
+                producer,
+                group_id,
+                offsets,
+            } => {
+                let entries = offsets
+                    .iter()
+                    .map(|(tp, offset)| OffsetEntry {
+                        topic_partition: tp.clone(),
+                        offset: *offset,
+                    })
+                    .collect();
+                self.transactional_mut(producer)?
+                    .send_offsets(group_id.clone(), entries)
+                    .map_err(SimError::new)?;
+                self.run_while(|w| {
+                    w.producers
+                        .get(producer)
+                        .and_then(|p| p.txn.as_ref())
+                        .is_some_and(|t| t.pending_offsets.is_some())
+                });
                 Ok(vec![])
             }
             Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
