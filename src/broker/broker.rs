@@ -12,9 +12,7 @@ use super::producer_id_manager::{Generated, ProducerIdManager};
 use super::protocol::{Request, Response};
 use crate::errors::Errors;
 use crate::fs::MemFs;
-use crate::log::{
-    AppendError, AppendOutcome, LogConfig, RecoveryReport, TopicPartition, UnifiedLog,
-};
+use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
 use crate::record::RecordBatch;
 
 /// Where each broker keeps its partitions (Kafka's `log.dirs`).
@@ -86,6 +84,33 @@ pub enum BrokerEvent {
         clean: bool,
         snapshots: Vec<String>,
     },
+    /// A transactional batch waits while the coordinator adds its partition (TV2).
+    TransactionVerification {
+        tp: TopicPartition,
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator: i32,
+    },
+    /// WriteTxnMarkers wrote a COMMIT/ABORT control batch.
+    MarkerWritten {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        kind: String,
+        offset: i64,
+        txn_first_offset: Option<i64>,
+        last_stable_offset: i64,
+        high_watermark: i64,
+    },
+    /// A marker refused (its epoch is not newer than the transaction's).
+    MarkerRejected {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        error: Errors,
+        message: String,
+    },
     /// A partition was opened at start-up and its producer state rebuilt.
     Recovered {
         tp: TopicPartition,
@@ -98,12 +123,23 @@ pub enum BrokerEvent {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outbound {
     ToController(Request),
+    /// An inter-broker request (AddPartitionsToTxn, WriteTxnMarkers); the answer
+    /// comes back to [`Broker::handle_broker_response`] with this `tag`.
+    ToBroker {
+        broker: i32,
+        tag: u64,
+        request: Request,
+    },
+    /// Ask the controller to create an internal topic (`__transaction_state`, …).
+    CreateInternalTopic(String),
 }
 
 /// The result of handling one request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Handled {
     pub response: Option<Response>,
+    /// Answers to earlier requests that were waiting, by their tokens.
+    pub deferred: Vec<(u64, Response)>,
     pub events: Vec<BrokerEvent>,
     pub outbound: Vec<Outbound>,
 }
@@ -232,9 +268,31 @@ pub struct Broker {
     pub log_config: LogConfig,
     pub logs: BTreeMap<TopicPartition, UnifiedLog>,
     pub producer_ids: ProducerIdManager,
+    /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
+    pub metadata: BTreeMap<TopicPartition, i32>,
+    /// Produce requests waiting for AddPartitionsToTxn, by tag.
+    pub pending_verifications: BTreeMap<u64, PendingProduce>,
+    next_tag: u64,
+}
+
+/// A transactional Produce parked until the coordinator has added its partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingProduce {
+    pub token: u64,
+    pub acks: i16,
+    pub tp: TopicPartition,
+    #[serde(skip)]
+    pub batch: RecordBatch,
 }
 
 impl Broker {
+    /// A fresh tag for an inter-broker request.
+    pub(super) fn take_tag(&mut self) -> u64 {
+        let tag = self.next_tag;
+        self.next_tag += 1;
+        tag
+    }
+
     pub fn new(id: i32, log_config: LogConfig) -> Self {
         let mut fs = MemFs::new();
         let _ = fs.create_dir_all(LOG_DIR);
@@ -245,6 +303,9 @@ impl Broker {
             log_config,
             logs: BTreeMap::new(),
             producer_ids: ProducerIdManager::default(),
+            metadata: BTreeMap::new(),
+            pending_verifications: BTreeMap::new(),
+            next_tag: 1,
         }
     }
 
@@ -286,7 +347,7 @@ impl Broker {
             .unwrap_or_default()
     }
 
-    fn window_of(&self, tp: &TopicPartition, producer_id: i64) -> Vec<SeqRange> {
+    pub(super) fn window_of(&self, tp: &TopicPartition, producer_id: i64) -> Vec<SeqRange> {
         self.windows(tp)
             .into_iter()
             .find(|(p, _)| *p == producer_id)
@@ -337,18 +398,29 @@ impl Broker {
     }
 
     /// Handles one request (`KafkaApis.handle`).
-    pub fn handle(&mut self, request: Request, now_ms: i64) -> Handled {
+    /// `token` identifies the request's connection to the world, for an answer that
+    /// comes later (a Produce waiting for its transaction to be verified).
+    pub fn handle(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
         match request {
             Request::InitProducerId {
                 transactional_id: _,
                 transaction_timeout_ms: _,
             } => self.handle_init_producer_id(),
             Request::Produce {
+                transactional_id,
                 acks,
                 timeout_ms: _,
                 topic_partition,
                 records,
-            } => self.handle_produce(acks, topic_partition, records, now_ms),
+            } => self.handle_produce(
+                acks,
+                topic_partition,
+                records,
+                transactional_id,
+                token,
+                now_ms,
+            ),
+            Request::WriteTxnMarkers { markers } => self.handle_write_txn_markers(markers, now_ms),
             Request::Fetch {
                 topic_partition,
                 fetch_offset,
@@ -361,6 +433,14 @@ impl Broker {
             } => self.handle_list_offsets(topic_partition, isolation),
             other => Handled::reply(error_response(&other, Errors::InvalidRequest)),
         }
+    }
+
+    /// The answer to one of our inter-broker requests.
+    pub fn handle_broker_response(&mut self, tag: u64, response: Response, now_ms: i64) -> Handled {
+        if self.pending_verifications.contains_key(&tag) {
+            return self.complete_verification(tag, response, now_ms);
+        }
+        Handled::default()
     }
 
     /// The controller's answer to our `AllocateProducerIds`.
@@ -387,6 +467,7 @@ impl Broker {
     fn handle_init_producer_id(&mut self) -> Handled {
         match self.producer_ids.generate_producer_id() {
             Generated::Id(producer_id) => Handled {
+                deferred: Vec::new(),
                 response: Some(Response::InitProducerId {
                     error: Errors::None,
                     producer_id,
@@ -399,6 +480,7 @@ impl Broker {
                 outbound: Vec::new(),
             },
             Generated::NotYet { ask_controller } => Handled {
+                deferred: Vec::new(),
                 response: Some(Response::InitProducerId {
                     error: ProducerIdManager::WAIT_ERROR,
                     producer_id: -1,
@@ -415,153 +497,6 @@ impl Broker {
                     Vec::new()
                 },
             },
-        }
-    }
-
-    fn handle_produce(
-        &mut self,
-        acks: i16,
-        tp: TopicPartition,
-        records: Vec<u8>,
-        now_ms: i64,
-    ) -> Handled {
-        let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
-            topic_partition: tp.clone(),
-            error,
-            base_offset,
-            log_start_offset: 0,
-            error_message: message,
-        };
-        if !(-1..=1).contains(&acks) {
-            return Handled {
-                response: Some(reply(Errors::InvalidRequiredAcks, -1, None)),
-                ..Handled::default()
-            };
-        }
-        let batch = match RecordBatch::decode(&records) {
-            Ok((batch, used)) if used == records.len() => batch,
-            Ok(_) => {
-                let msg =
-                    "A Produce request carries exactly one batch per partition here".to_string();
-                return Handled {
-                    response: Some(reply(Errors::InvalidRecord, -1, Some(msg))),
-                    ..Handled::default()
-                };
-            }
-            Err(e) => {
-                let error = if e.kafka_code() == 87 {
-                    Errors::InvalidRecord
-                } else {
-                    Errors::CorruptMessage
-                };
-                return Handled {
-                    response: Some(reply(error, -1, Some(e.to_string()))),
-                    ..Handled::default()
-                };
-            }
-        };
-        let (pid, epoch, first_seq, last_seq) = (
-            batch.producer_id,
-            batch.producer_epoch,
-            batch.base_sequence,
-            batch.last_sequence(),
-        );
-        let Some(log) = self.logs.get_mut(&tp) else {
-            return Handled {
-                response: Some(reply(Errors::UnknownTopicOrPartition, -1, None)),
-                ..Handled::default()
-            };
-        };
-        let result = log.append_as_leader(&mut self.fs, batch, now_ms);
-        let leo = log.log_end_offset;
-        let log_start = log.log_start_offset;
-        let mut events = Vec::new();
-        let response = match result {
-            Ok(info) => {
-                if let Some(base_offset) = info.rolled_segment {
-                    events.push(BrokerEvent::SegmentRolled {
-                        tp: tp.clone(),
-                        base_offset,
-                        snapshot: info.snapshot_written.clone(),
-                    });
-                }
-                let window = self.window_of(&tp, pid);
-                match info.outcome {
-                    AppendOutcome::Appended {
-                        first_offset,
-                        last_offset,
-                        ..
-                    } => {
-                        events.push(BrokerEvent::BatchAppended {
-                            tp: tp.clone(),
-                            producer_id: pid,
-                            producer_epoch: epoch,
-                            first_seq,
-                            last_seq,
-                            first_offset,
-                            last_offset,
-                            log_end_offset: leo,
-                            window,
-                        });
-                        reply(Errors::None, first_offset, None)
-                    }
-                    AppendOutcome::Duplicate(meta) => {
-                        events.push(BrokerEvent::BatchDuplicate {
-                            tp: tp.clone(),
-                            producer_id: pid,
-                            producer_epoch: epoch,
-                            first_seq,
-                            last_seq,
-                            first_offset: meta.first_offset(),
-                            last_offset: meta.last_offset,
-                            log_end_offset: leo,
-                            window,
-                        });
-                        reply(Errors::None, meta.first_offset(), None)
-                    }
-                }
-            }
-            Err(err) => {
-                let (expected_seq, current_epoch) = match &err {
-                    AppendError::Producer(p) => (p.expected_seq, p.current_epoch),
-                    AppendError::Invalid { .. } => (None, None),
-                };
-                events.push(BrokerEvent::BatchRejected {
-                    tp: tp.clone(),
-                    producer_id: pid,
-                    producer_epoch: epoch,
-                    first_seq,
-                    last_seq,
-                    error: err.error(),
-                    expected_seq,
-                    current_epoch,
-                    message: err.message().to_string(),
-                    log_end_offset: leo,
-                });
-                reply(err.error(), -1, Some(err.message().to_string()))
-            }
-        };
-        let response = match response {
-            Response::Produce {
-                topic_partition,
-                error,
-                base_offset,
-                error_message,
-                ..
-            } => Response::Produce {
-                topic_partition,
-                error,
-                base_offset,
-                log_start_offset: log_start,
-                error_message,
-            },
-            other => other,
-        };
-        // acks=0: the broker writes but sends nothing back.
-        Handled {
-            response: (acks != 0).then_some(response),
-            events,
-            outbound: Vec::new(),
         }
     }
 }

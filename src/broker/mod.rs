@@ -4,7 +4,10 @@
 #[allow(clippy::module_inception)]
 pub mod broker;
 mod fetch;
+pub mod internal_topics;
+mod produce;
 pub mod producer_id_manager;
 pub mod protocol;
+mod txn_leader;
 
 pub use broker::{Broker, BrokerEvent, LOG_DIR};

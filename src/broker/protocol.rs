@@ -51,6 +51,8 @@ pub enum Request {
     },
     /// `Produce` (v12, acks as given) carrying one encoded record batch for one partition.
     Produce {
+        /// Set by a transactional producer, so the leader can find its coordinator.
+        transactional_id: Option<String>,
         acks: i16,
         timeout_ms: i32,
         topic_partition: TopicPartition,

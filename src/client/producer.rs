@@ -584,6 +584,11 @@ impl Producer {
                     correlation_id,
                     broker,
                     request: Request::Produce {
+                        transactional_id: if batch.transactional {
+                            self.config.transactional_id.clone()
+                        } else {
+                            None
+                        },
                         acks: self.config.acks,
                         timeout_ms: self.config.request_timeout_ms as i32,
                         topic_partition: tp.clone(),

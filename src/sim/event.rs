@@ -168,6 +168,17 @@ fn narrate_broker(broker: i32, e: &BrokerEvent) -> String {
             ),
             _ => format!("broker {broker}: {} on {tp}: {message}", error.name()),
         },
+                BrokerEvent::TransactionVerification { tp, transactional_id, producer_id, producer_epoch, coordinator } => format!(
+            "broker {broker}: a transactional batch of producer {producer_id} (epoch {producer_epoch}) for {tp} waits: the leader first asks the coordinator (broker {coordinator}) to add {tp} to {transactional_id}'s transaction (AddPartitionsToTxn, TV2)"
+        ),
+        BrokerEvent::MarkerWritten { tp, producer_id, producer_epoch, kind, offset, txn_first_offset, last_stable_offset, high_watermark } => format!(
+            "broker {broker}: wrote the {kind} marker of producer {producer_id} to {tp} at offset {offset} (marker epoch {producer_epoch}){}; LSO {last_stable_offset}, HW {high_watermark}",
+            txn_first_offset.map(|f| format!(", ending the transaction that began at offset {f}")).unwrap_or_default()
+        ),
+        BrokerEvent::MarkerRejected { tp, producer_id, producer_epoch, error, .. } => format!(
+            "broker {broker}: refused a marker of producer {producer_id} with epoch {producer_epoch} on {tp}: {} — a marker must carry a newer epoch than the transaction's data",
+            error.name()
+        ),
         BrokerEvent::SegmentRolled { tp, base_offset, snapshot } => match snapshot {
             Some(path) => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached) and wrote the producer snapshot {}", file_of(path)),
             None => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached); producer snapshots are off"),

@@ -13,7 +13,7 @@ use super::action::Action;
 use super::event::{Event, EventKind};
 use super::network::{Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
-use crate::broker::broker::{Broker, BrokerEvent, Outbound};
+use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
 use crate::broker::protocol::OffsetEntry;
 use crate::broker::protocol::{Request, Response};
@@ -112,6 +112,9 @@ pub struct World {
     /// Broker-wide defaults for new topics, and the snapshot switch.
     pub broker_defaults: LogConfig,
     next_correlation_id: u64,
+    /// Who is waiting for the answer to a request a broker is handling, by token.
+    reply_to: BTreeMap<u64, (Node, u64)>,
+    next_reply_token: u64,
     /// Responses delivered to the raw client, by correlation id.
     raw_inbox: BTreeMap<u64, Response>,
 }
@@ -133,6 +136,8 @@ impl World {
             events: Vec::new(),
             broker_defaults,
             next_correlation_id: 1,
+            reply_to: BTreeMap::new(),
+            next_reply_token: 1,
             raw_inbox: BTreeMap::new(),
             config: ClusterConfig { brokers, ..config },
         }
@@ -463,10 +468,26 @@ impl World {
                 format!("{partitions} partitions: choose 1 to 64"),
             ));
         }
+        if crate::broker::internal_topics::is_internal(name) {
+            return Err(SimError::kafka(
+                Errors::InvalidTopicException,
+                format!(
+                    "{name} is an internal topic: the brokers create it when it is first needed"
+                ),
+            ));
+        }
         let mut config = self.broker_defaults.clone();
         for (k, v) in configs {
             apply_log_config(&mut config, k, v)?;
         }
+        self.add_topic(name, partitions, config)
+            .map_err(SimError::new)?;
+        Ok(vec![])
+    }
+
+    /// Creates a topic's partitions on their leaders and tells every broker where the
+    /// partitions live (the controller's metadata propagation).
+    fn add_topic(&mut self, name: &str, partitions: i32, config: LogConfig) -> Result<(), String> {
         let n = self.config.brokers;
         let leaders: Vec<i32> = (0..partitions).map(|p| p % n + 1).collect();
         for (p, leader) in leaders.iter().enumerate() {
@@ -475,7 +496,7 @@ impl World {
                 let saved = std::mem::replace(&mut broker.log_config, config.clone());
                 let created = broker.create_partition(tp);
                 broker.log_config = saved;
-                created.map_err(SimError::new)?;
+                created?;
             }
         }
         self.topics.insert(
@@ -487,12 +508,35 @@ impl World {
                 config,
             },
         );
+        for broker in self.brokers.values_mut() {
+            for (p, leader) in leaders.iter().enumerate() {
+                broker
+                    .metadata
+                    .insert(TopicPartition::new(name, p as i32), *leader);
+            }
+        }
         self.emit(EventKind::TopicCreated {
             topic: name.to_string(),
             partitions,
             leaders,
         });
-        Ok(vec![])
+        Ok(())
+    }
+
+    /// Auto-creation of `__transaction_state` / `__consumer_offsets` on first use.
+    fn create_internal_topic(&mut self, name: &str) {
+        if self.topics.contains_key(name) {
+            return;
+        }
+        let config = LogConfig {
+            producer_snapshots: true,
+            ..LogConfig::default()
+        };
+        let _ = self.add_topic(
+            name,
+            crate::broker::internal_topics::INTERNAL_TOPIC_PARTITIONS,
+            config,
+        );
     }
 
     fn partitions_on(&self, broker: i32) -> Vec<(TopicPartition, LogConfig)> {
@@ -611,6 +655,50 @@ impl World {
                 response,
             });
         }
+    }
+
+    /// Carries out what a broker decided: events, requests to other nodes, answers
+    /// (now, for `token`, or later, for earlier tokens).
+    fn apply_handled(&mut self, id: i32, token: Option<u64>, handled: Handled) {
+        for event in handled.events {
+            self.emit(EventKind::Broker { broker: id, event });
+        }
+        for out in handled.outbound {
+            match out {
+                Outbound::ToController(req) => {
+                    let cid = self.take_correlation_id();
+                    self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
+                }
+                Outbound::ToBroker {
+                    broker,
+                    tag,
+                    request,
+                } => {
+                    self.send(
+                        Node::Broker(id),
+                        Node::Broker(broker),
+                        tag,
+                        Body::Request(request),
+                    );
+                }
+                Outbound::CreateInternalTopic(name) => self.create_internal_topic(&name),
+            }
+        }
+        let answers = token
+            .zip(handled.response)
+            .into_iter()
+            .chain(handled.deferred);
+        for (token, response) in answers {
+            if let Some((to, correlation_id)) = self.reply_to.remove(&token) {
+                self.send(
+                    Node::Broker(id),
+                    to,
+                    correlation_id,
+                    Body::Response(response),
+                );
+            }
+        }
+        // A request answered later keeps its token until then.
     }
 
     fn take_correlation_id(&mut self) -> u64 {
@@ -757,29 +845,26 @@ impl World {
                 let Some(broker) = self.brokers.get_mut(&id) else {
                     return;
                 };
-                let handled = broker.handle(request, now);
-                for event in handled.events {
-                    self.emit(EventKind::Broker { broker: id, event });
-                }
-                for Outbound::ToController(req) in handled.outbound {
-                    let cid = self.take_correlation_id();
-                    self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
-                }
-                if let Some(response) = handled.response {
-                    self.send(
-                        Node::Broker(id),
-                        env.from,
-                        env.correlation_id,
-                        Body::Response(response),
-                    );
-                }
+                let token = self.next_reply_token;
+                self.next_reply_token += 1;
+                self.reply_to
+                    .insert(token, (env.from.clone(), env.correlation_id));
+                let handled = broker.handle(request, token, now);
+                self.apply_handled(id, Some(token), handled);
             }
             (Node::Broker(id), Body::Response(response)) => {
-                if let Some(broker) = self.brokers.get_mut(&id) {
+                let now = self.clock_ms;
+                let Some(broker) = self.brokers.get_mut(&id) else {
+                    return;
+                };
+                if env.from == Node::Controller {
                     let events = broker.handle_controller_response(response);
                     for event in events {
                         self.emit(EventKind::Broker { broker: id, event });
                     }
+                } else {
+                    let handled = broker.handle_broker_response(env.correlation_id, response, now);
+                    self.apply_handled(id, None, handled);
                 }
             }
             (Node::Controller, Body::Request(Request::AllocateProducerIds { .. })) => {
@@ -920,6 +1005,7 @@ impl World {
         );
         let last = batch.last_sequence();
         let request = Request::Produce {
+            transactional_id: None,
             acks: -1,
             timeout_ms: 30_000,
             topic_partition: tp.clone(),

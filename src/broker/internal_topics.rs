@@ -1,0 +1,51 @@
+//! Kafka's internal topics and how a key picks its partition (and so its coordinator).
+
+/// `Topic.TRANSACTION_STATE_TOPIC_NAME`.
+pub const TRANSACTION_STATE_TOPIC: &str = "__transaction_state";
+/// `Topic.GROUP_METADATA_TOPIC_NAME`.
+pub const GROUP_METADATA_TOPIC: &str = "__consumer_offsets";
+/// `transaction.state.log.num.partitions` and `offsets.topic.num.partitions` (both 50).
+pub const INTERNAL_TOPIC_PARTITIONS: i32 = 50;
+
+/// Java's `String.hashCode` (over UTF-16 code units, wrapping i32).
+pub fn java_string_hash(s: &str) -> i32 {
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
+}
+
+/// Kafka's `Utils.abs`: like `Math.abs`, but `Integer.MIN_VALUE` maps to 0.
+pub fn kafka_abs(n: i32) -> i32 {
+    if n == i32::MIN {
+        0
+    } else {
+        n.abs()
+    }
+}
+
+/// `partitionFor`: `Utils.abs(key.hashCode) % partitions` — the same for a
+/// transactional.id in `__transaction_state` and a group.id in `__consumer_offsets`.
+pub fn partition_for(key: &str, partitions: i32) -> i32 {
+    if partitions <= 0 {
+        return 0;
+    }
+    kafka_abs(java_string_hash(key)) % partitions
+}
+
+/// Whether a topic is one of Kafka's internal topics.
+pub fn is_internal(topic: &str) -> bool {
+    topic == TRANSACTION_STATE_TOPIC || topic == GROUP_METADATA_TOPIC
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn u12_txn_lands_in_partition_23() {
+        // Seed 000: `__transaction_state-23` holds "u12-txn".
+        assert_eq!(partition_for("u12-txn", 50), 23);
+        assert_eq!(java_string_hash(""), 0);
+        assert_eq!(java_string_hash("a"), 97);
+        assert_eq!(kafka_abs(i32::MIN), 0);
+    }
+}

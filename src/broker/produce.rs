@@ -1,0 +1,187 @@
+//! The write path of a partition leader: Produce (Kafka's `KafkaApis.handleProduceRequest`
+//! and `ReplicaManager.appendRecords`), including the TV2 step where a transactional
+//! batch is first added to its transaction by the coordinator
+//! (`AddPartitionsToTxnManager`), unless the partition already has that producer's
+//! transaction open.
+
+use super::broker::{Broker, BrokerEvent, Handled};
+use super::protocol::Response;
+use crate::errors::Errors;
+use crate::log::{AppendError, AppendOutcome, TopicPartition};
+use crate::record::RecordBatch;
+
+impl Broker {
+    pub(super) fn handle_produce(
+        &mut self,
+        acks: i16,
+        tp: TopicPartition,
+        records: Vec<u8>,
+        transactional_id: Option<String>,
+        token: u64,
+        now_ms: i64,
+    ) -> Handled {
+        let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
+            topic_partition: tp.clone(),
+            error,
+            base_offset,
+            log_start_offset: 0,
+            error_message: message,
+        };
+        if !(-1..=1).contains(&acks) {
+            return Handled {
+                response: Some(reply(Errors::InvalidRequiredAcks, -1, None)),
+                ..Handled::default()
+            };
+        }
+        let batch = match RecordBatch::decode(&records) {
+            Ok((batch, used)) if used == records.len() => batch,
+            Ok(_) => {
+                let msg =
+                    "A Produce request carries exactly one batch per partition here".to_string();
+                return Handled {
+                    response: Some(reply(Errors::InvalidRecord, -1, Some(msg))),
+                    ..Handled::default()
+                };
+            }
+            Err(e) => {
+                let error = if e.kafka_code() == 87 {
+                    Errors::InvalidRecord
+                } else {
+                    Errors::CorruptMessage
+                };
+                return Handled {
+                    response: Some(reply(error, -1, Some(e.to_string()))),
+                    ..Handled::default()
+                };
+            }
+        };
+        if batch.is_transactional() {
+            if let Some(handled) =
+                self.maybe_verify_transaction(acks, &tp, &batch, transactional_id, token)
+            {
+                return handled;
+            }
+        }
+        self.append_batch(acks, tp, batch, now_ms)
+    }
+
+    /// Appends a decoded batch as the leader and builds the Produce answer.
+    pub(super) fn append_batch(
+        &mut self,
+        acks: i16,
+        tp: TopicPartition,
+        batch: RecordBatch,
+        now_ms: i64,
+    ) -> Handled {
+        let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
+            topic_partition: tp.clone(),
+            error,
+            base_offset,
+            log_start_offset: 0,
+            error_message: message,
+        };
+        let (pid, epoch, first_seq, last_seq) = (
+            batch.producer_id,
+            batch.producer_epoch,
+            batch.base_sequence,
+            batch.last_sequence(),
+        );
+        let Some(log) = self.logs.get_mut(&tp) else {
+            return Handled {
+                response: Some(reply(Errors::UnknownTopicOrPartition, -1, None)),
+                ..Handled::default()
+            };
+        };
+        let result = log.append_as_leader(&mut self.fs, batch, now_ms);
+        let leo = log.log_end_offset;
+        let log_start = log.log_start_offset;
+        let mut events = Vec::new();
+        let response = match result {
+            Ok(info) => {
+                if let Some(base_offset) = info.rolled_segment {
+                    events.push(BrokerEvent::SegmentRolled {
+                        tp: tp.clone(),
+                        base_offset,
+                        snapshot: info.snapshot_written.clone(),
+                    });
+                }
+                let window = self.window_of(&tp, pid);
+                match info.outcome {
+                    AppendOutcome::Appended {
+                        first_offset,
+                        last_offset,
+                        ..
+                    } => {
+                        events.push(BrokerEvent::BatchAppended {
+                            tp: tp.clone(),
+                            producer_id: pid,
+                            producer_epoch: epoch,
+                            first_seq,
+                            last_seq,
+                            first_offset,
+                            last_offset,
+                            log_end_offset: leo,
+                            window,
+                        });
+                        reply(Errors::None, first_offset, None)
+                    }
+                    AppendOutcome::Duplicate(meta) => {
+                        events.push(BrokerEvent::BatchDuplicate {
+                            tp: tp.clone(),
+                            producer_id: pid,
+                            producer_epoch: epoch,
+                            first_seq,
+                            last_seq,
+                            first_offset: meta.first_offset(),
+                            last_offset: meta.last_offset,
+                            log_end_offset: leo,
+                            window,
+                        });
+                        reply(Errors::None, meta.first_offset(), None)
+                    }
+                }
+            }
+            Err(err) => {
+                let (expected_seq, current_epoch) = match &err {
+                    AppendError::Producer(p) => (p.expected_seq, p.current_epoch),
+                    AppendError::Invalid { .. } => (None, None),
+                };
+                events.push(BrokerEvent::BatchRejected {
+                    tp: tp.clone(),
+                    producer_id: pid,
+                    producer_epoch: epoch,
+                    first_seq,
+                    last_seq,
+                    error: err.error(),
+                    expected_seq,
+                    current_epoch,
+                    message: err.message().to_string(),
+                    log_end_offset: leo,
+                });
+                reply(err.error(), -1, Some(err.message().to_string()))
+            }
+        };
+        let response = match response {
+            Response::Produce {
+                topic_partition,
+                error,
+                base_offset,
+                error_message,
+                ..
+            } => Response::Produce {
+                topic_partition,
+                error,
+                base_offset,
+                log_start_offset: log_start,
+                error_message,
+            },
+            other => other,
+        };
+        // acks=0: the broker writes but sends nothing back.
+        Handled {
+            response: (acks != 0).then_some(response),
+            events,
+            ..Handled::default()
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! The partition leader's part in transactions: checking a transactional batch with
+//! the coordinator before writing it (TV2's AddPartitionsToTxn sent by the leader,
+//! Kafka's `AddPartitionsToTxnManager` and `UnifiedLog.maybeStartTransactionVerification`),
+//! and writing COMMIT/ABORT markers on WriteTxnMarkers.
+
+use super::broker::{Broker, BrokerEvent, Handled, Outbound, PendingProduce};
+use super::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use super::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
+use crate::errors::Errors;
+use crate::log::{AppendError, MarkerAppend, TopicPartition};
+use crate::record::{ControlRecordType, RecordBatch};
+
+impl Broker {
+    /// The broker leading the `__transaction_state` partition of a transactional id.
+    pub fn transaction_coordinator_of(&self, transactional_id: &str) -> Option<i32> {
+        let p = partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS);
+        self.metadata
+            .get(&TopicPartition::new(TRANSACTION_STATE_TOPIC, p))
+            .copied()
+    }
+
+    /// For a transactional batch: refuse an old epoch at once; append directly when
+    /// the producer's transaction is already open here with this epoch; otherwise park
+    /// the request and ask the coordinator to add the partition. `None` = append now.
+    pub(super) fn maybe_verify_transaction(
+        &mut self,
+        acks: i16,
+        tp: &TopicPartition,
+        batch: &RecordBatch,
+        transactional_id: Option<String>,
+        token: u64,
+    ) -> Option<Handled> {
+        let reply = |error: Errors, message: String| {
+            Handled::reply(Response::Produce {
+                topic_partition: tp.clone(),
+                error,
+                base_offset: -1,
+                log_start_offset: 0,
+                error_message: Some(message),
+            })
+        };
+        let log = self.logs.get(tp)?;
+        let entry = log.producer_state.last_entry(batch.producer_id);
+        if let Some(e) = entry {
+            if batch.producer_epoch < e.producer_epoch {
+                let message = format!(
+                    "Epoch of producer {} is {}, which is smaller than the last seen epoch {}",
+                    batch.producer_id, batch.producer_epoch, e.producer_epoch
+                );
+                let mut handled = reply(Errors::InvalidProducerEpoch, message.clone());
+                handled.events.push(BrokerEvent::BatchRejected {
+                    tp: tp.clone(),
+                    producer_id: batch.producer_id,
+                    producer_epoch: batch.producer_epoch,
+                    first_seq: batch.base_sequence,
+                    last_seq: batch.last_sequence(),
+                    error: Errors::InvalidProducerEpoch,
+                    expected_seq: None,
+                    current_epoch: Some(e.producer_epoch),
+                    message,
+                    log_end_offset: log.log_end_offset,
+                });
+                return Some(handled);
+            }
+            if e.producer_epoch == batch.producer_epoch && e.current_txn_first_offset.is_some() {
+                return None;
+            }
+        }
+        let Some(transactional_id) = transactional_id else {
+            return Some(reply(
+                Errors::InvalidRequest,
+                "A transactional batch needs its transactional.id".into(),
+            ));
+        };
+        let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
+            return Some(reply(
+                Errors::CoordinatorNotAvailable,
+                "No transaction coordinator is known yet".into(),
+            ));
+        };
+        let tag = self.take_tag();
+        self.pending_verifications.insert(
+            tag,
+            PendingProduce {
+                token,
+                acks,
+                tp: tp.clone(),
+                batch: batch.clone(),
+            },
+        );
+        Some(Handled {
+            events: vec![BrokerEvent::TransactionVerification {
+                tp: tp.clone(),
+                transactional_id: transactional_id.clone(),
+                producer_id: batch.producer_id,
+                producer_epoch: batch.producer_epoch,
+                coordinator,
+            }],
+            outbound: vec![Outbound::ToBroker {
+                broker: coordinator,
+                tag,
+                request: Request::AddPartitionsToTxn {
+                    transactional_id,
+                    producer_id: batch.producer_id,
+                    producer_epoch: batch.producer_epoch,
+                    partitions: vec![tp.clone()],
+                    verify_only: false,
+                },
+            }],
+            ..Handled::default()
+        })
+    }
+
+    /// The coordinator answered our AddPartitionsToTxn: write the parked batch, or
+    /// answer the producer with the error (PRODUCER_FENCED becomes
+    /// INVALID_PRODUCER_EPOCH, which producers expect here).
+    pub(super) fn complete_verification(
+        &mut self,
+        tag: u64,
+        response: Response,
+        now_ms: i64,
+    ) -> Handled {
+        let Some(pending) = self.pending_verifications.remove(&tag) else {
+            return Handled::default();
+        };
+        let error = match &response {
+            Response::AddPartitionsToTxn { results } => results
+                .iter()
+                .find(|(tp, _)| *tp == pending.tp)
+                .map_or(Errors::UnknownServerError, |(_, e)| *e),
+            other => other.error(),
+        };
+        let (mut handled, token) = if error == Errors::None {
+            (
+                self.append_batch(pending.acks, pending.tp.clone(), pending.batch, now_ms),
+                pending.token,
+            )
+        } else {
+            let error = if error == Errors::ProducerFenced {
+                Errors::InvalidProducerEpoch
+            } else {
+                error
+            };
+            let handled = Handled::reply(Response::Produce {
+                topic_partition: pending.tp.clone(),
+                error,
+                base_offset: -1,
+                log_start_offset: 0,
+                error_message: Some(
+                    "The transaction coordinator refused to add the partition".into(),
+                ),
+            });
+            (handled, pending.token)
+        };
+        if let Some(response) = handled.response.take() {
+            handled.deferred.push((token, response));
+        }
+        handled
+    }
+
+    /// `handleWriteTxnMarkersRequest`: a COMMIT or ABORT control batch per partition.
+    pub(super) fn handle_write_txn_markers(
+        &mut self,
+        markers: Vec<TxnMarkerEntry>,
+        now_ms: i64,
+    ) -> Handled {
+        let mut results = Vec::new();
+        let mut events = Vec::new();
+        for marker in markers {
+            let kind = match marker.result {
+                MarkerResult::Commit => ControlRecordType::Commit,
+                MarkerResult::Abort => ControlRecordType::Abort,
+            };
+            for tp in marker.partitions {
+                let Some(log) = self.logs.get_mut(&tp) else {
+                    results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
+                    continue;
+                };
+                let outcome = log.append_marker(
+                    &mut self.fs,
+                    marker.producer_id,
+                    marker.producer_epoch,
+                    kind,
+                    marker.coordinator_epoch,
+                    now_ms,
+                );
+                let error = match outcome {
+                    Ok(MarkerAppend::Written {
+                        offset,
+                        txn_first_offset,
+                        ..
+                    }) => {
+                        events.push(BrokerEvent::MarkerWritten {
+                            tp: tp.clone(),
+                            producer_id: marker.producer_id,
+                            producer_epoch: marker.producer_epoch,
+                            kind: kind.name().to_string(),
+                            offset,
+                            txn_first_offset,
+                            last_stable_offset: log.last_stable_offset(),
+                            high_watermark: log.high_watermark,
+                        });
+                        Errors::None
+                    }
+                    Ok(MarkerAppend::AlreadyComplete) => Errors::None,
+                    Err(e) => {
+                        let error = e.error();
+                        if let AppendError::Producer(p) = &e {
+                            events.push(BrokerEvent::MarkerRejected {
+                                tp: tp.clone(),
+                                producer_id: marker.producer_id,
+                                producer_epoch: marker.producer_epoch,
+                                error,
+                                message: p.message.clone(),
+                            });
+                        }
+                        error
+                    }
+                };
+                results.push((marker.producer_id, tp, error));
+            }
+        }
+        Handled {
+            response: Some(Response::WriteTxnMarkers { results }),
+            events,
+            ..Handled::default()
+        }
+    }
+}
