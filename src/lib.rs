@@ -10,6 +10,8 @@ pub mod broker;
 pub mod client;
 pub mod errors;
 pub mod fs;
+pub mod group;
+pub mod internal_topics;
 pub mod log;
 pub mod record;
 pub mod scenario;

@@ -4,7 +4,6 @@
 #[allow(clippy::module_inception)]
 pub mod broker;
 mod fetch;
-pub mod internal_topics;
 mod produce;
 pub mod producer_id_manager;
 pub mod protocol;

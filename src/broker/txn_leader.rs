@@ -4,9 +4,9 @@
 //! and writing COMMIT/ABORT markers on WriteTxnMarkers.
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound, PendingProduce};
-use super::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
 use super::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
 use crate::errors::Errors;
+use crate::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
 use crate::log::{AppendError, MarkerAppend, TopicPartition};
 use crate::record::{ControlRecordType, RecordBatch};
 

@@ -1,5 +1,6 @@
 //! Clients: the idempotent producer.
 
+pub mod consumer;
 pub mod producer;
 pub mod transaction_manager;
 

@@ -468,7 +468,7 @@ impl World {
                 format!("{partitions} partitions: choose 1 to 64"),
             ));
         }
-        if crate::broker::internal_topics::is_internal(name) {
+        if crate::internal_topics::is_internal(name) {
             return Err(SimError::kafka(
                 Errors::InvalidTopicException,
                 format!(
@@ -534,7 +534,7 @@ impl World {
         };
         let _ = self.add_topic(
             name,
-            crate::broker::internal_topics::INTERNAL_TOPIC_PARTITIONS,
+            crate::internal_topics::INTERNAL_TOPIC_PARTITIONS,
             config,
         );
     }

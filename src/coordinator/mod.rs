@@ -1,0 +1,133 @@
+//! The transaction coordinator: which broker owns a transactional id, what it
+//! remembers about it, how it writes that to `__transaction_state`, and how it
+//! drives a transaction from `Empty` through `Ongoing` and `Prepare*` to
+//! `Complete*`.
+//!
+//! A map of the module (Kafka's names in brackets):
+//!
+//! - [`state`]: the eight states and the transition table (`TransactionState`).
+//! - [`metadata`]: per-transactional-id memory and its two-step transitions
+//!   (`TransactionMetadata`, `TxnTransitMetadata`, `TransactionVersion`).
+//! - [`log_format`]: `__transaction_state` key/value bytes and the dump-log JSON
+//!   (`TransactionLog`, `TransactionLogKey`, `TransactionLogValue`).
+//! - [`coordinator`]: the sans-IO state machine (`TransactionCoordinator` together
+//!   with the parts of `TransactionStateManager` and
+//!   `TransactionMarkerChannelManager` it needs). Log writes and producer ids go
+//!   through [`TxnLogWriter`]; marker sending is an output the broker carries out.
+//!
+//! Everything here follows transaction.version 2 (KIP-890), Kafka 4.x's default.
+
+#[allow(clippy::module_inception)]
+pub mod coordinator;
+pub mod log_format;
+pub mod metadata;
+pub mod state;
+
+pub use coordinator::{
+    CoordinatorEvent, CoordinatorOutput, EndTxnResult, InitProducerIdResult,
+    TransactionCoordinator, TransactionDescription, TransactionListing, TxnLogWriter, TxnResult,
+};
+pub use log_format::{
+    decode_key, decode_value, key_json, key_to_bytes, payload_json, value_json, value_to_bytes,
+    PartitionsSchema, TransactionLogValue, TxnLogError,
+};
+pub use metadata::{TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata};
+pub use state::TransactionState;
+
+use crate::errors::Errors;
+
+/// Name of the internal topic (`Topic.TRANSACTION_STATE_TOPIC_NAME`).
+pub const TRANSACTION_STATE_TOPIC: &str = "__transaction_state";
+
+/// DescribeTransactions for an unknown transactional id.
+// TODO(lead): Errors::TransactionalIdNotFound — TRANSACTIONAL_ID_NOT_FOUND(105),
+// "The transactionalId could not be found.", not retriable.
+pub const TRANSACTIONAL_ID_NOT_FOUND: Errors = Errors::InvalidProducerIdMapping;
+
+/// AddPartitionsToTxn(verifyOnly) for a partition that is not in the transaction.
+// TODO(lead): Errors::TransactionAbortable — TRANSACTION_ABORTABLE(120),
+// "The server encountered an error with the transaction. The client can abort the
+// transaction to continue using this transactional ID.", not retriable.
+pub const TRANSACTION_ABORTABLE: Errors = Errors::InvalidTxnState;
+
+/// Java's `String.hashCode()`: `s[0]*31^(n-1) + … + s[n-1]` over UTF-16 code units,
+/// with 32-bit wrap-around.
+pub fn java_string_hash_code(s: &str) -> i32 {
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
+}
+
+/// Kafka's `Utils.abs`: like `Math.abs` but `Integer.MIN_VALUE` maps to 0 (not to
+/// itself).
+pub fn kafka_abs(n: i32) -> i32 {
+    if n == i32::MIN {
+        0
+    } else {
+        n.abs()
+    }
+}
+
+/// `TransactionStateManager.partitionFor`: the `__transaction_state` partition (and
+/// so the coordinator) of a transactional id. Returns 0 if `num_partitions <= 0`.
+pub fn partition_for(transactional_id: &str, num_partitions: i32) -> i32 {
+    if num_partitions <= 0 {
+        return 0;
+    }
+    kafka_abs(java_string_hash_code(transactional_id)) % num_partitions
+}
+
+/// The coordinator's configuration (Kafka's `TransactionConfig`, from
+/// `TransactionLogConfig` / `TransactionStateManagerConfig`). Simplified: no
+/// replication, segment or expiration settings.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TransactionConfig {
+    /// `transaction.state.log.num.partitions` (50).
+    pub num_partitions: i32,
+    /// The producer's `transaction.timeout.ms` default (60000), for callers that
+    /// need one.
+    pub default_txn_timeout_ms: i32,
+    /// `transaction.max.timeout.ms` (900000): InitProducerId above it gets
+    /// INVALID_TRANSACTION_TIMEOUT.
+    pub max_txn_timeout_ms: i32,
+    /// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (10000): how
+    /// often the broker should call `abort_timed_out_transactions`.
+    pub abort_timed_out_cleanup_interval_ms: i64,
+    /// The cluster's finalized `transaction.version` (2). Decides the log value
+    /// version and the version used for coordinator-initiated aborts.
+    pub transaction_version: TransactionVersion,
+}
+
+impl Default for TransactionConfig {
+    fn default() -> Self {
+        TransactionConfig {
+            num_partitions: 50,
+            default_txn_timeout_ms: 60_000,
+            max_txn_timeout_ms: 900_000,
+            abort_timed_out_cleanup_interval_ms: 10_000,
+            transaction_version: TransactionVersion::TV_2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_code_matches_java() {
+        assert_eq!(java_string_hash_code(""), 0);
+        assert_eq!(java_string_hash_code("a"), 97);
+        assert_eq!(java_string_hash_code("hello"), 99_162_322);
+        // "polygenelubricants".hashCode() == Integer.MIN_VALUE in Java.
+        assert_eq!(java_string_hash_code("polygenelubricants"), i32::MIN);
+        assert_eq!(partition_for("polygenelubricants", 50), 0);
+        // A character outside the BMP counts as two UTF-16 units.
+        assert_eq!(java_string_hash_code("😀"), 0xD83D * 31 + 0xDE00);
+    }
+
+    #[test]
+    fn seed_partition() {
+        assert_eq!(partition_for("u12-txn", 50), 23);
+        assert_eq!(partition_for("x", 0), 0);
+    }
+}

@@ -1,0 +1,919 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The transaction coordinator against seed 000: the `__transaction_state` records
+//! of example 1 byte-decoded to the exact JSON Kafka printed, the fencing sequence
+//! of example 3, reload, timeouts, the full state table, and properties (no input
+//! panics; every state change is in the table).
+
+use std::collections::BTreeSet;
+
+use eos_playground::coordinator::{
+    decode_key, decode_value, partition_for, value_json, CoordinatorEvent, CoordinatorOutput,
+    EndTxnResult, TransactionConfig, TransactionCoordinator, TransactionMetadata, TransactionState,
+    TransactionVersion, TransitionError, TxnLogWriter, TxnResult,
+};
+use eos_playground::errors::Errors;
+use eos_playground::log::TopicPartition;
+use proptest::prelude::*;
+
+/// Records every append; can be told to fail.
+#[derive(Default)]
+struct FakeLog {
+    records: Vec<(i32, Vec<u8>, Option<Vec<u8>>)>,
+    next_pid: i64,
+    fail_append: Option<Errors>,
+    fail_pid: Option<Errors>,
+}
+
+impl TxnLogWriter for FakeLog {
+    fn append(
+        &mut self,
+        partition: i32,
+        key: Vec<u8>,
+        value: Option<Vec<u8>>,
+        _now_ms: i64,
+    ) -> Result<(), Errors> {
+        if let Some(e) = self.fail_append {
+            return Err(e);
+        }
+        self.records.push((partition, key, value));
+        Ok(())
+    }
+
+    fn generate_producer_id(&mut self) -> Result<i64, Errors> {
+        if let Some(e) = self.fail_pid {
+            return Err(e);
+        }
+        let id = self.next_pid;
+        self.next_pid += 1;
+        Ok(id)
+    }
+}
+
+impl FakeLog {
+    fn json_lines(&self) -> Vec<String> {
+        self.records
+            .iter()
+            .map(|(_, _, v)| value_json(&decode_value(v.as_ref().unwrap()).unwrap()))
+            .collect()
+    }
+
+    fn partition_records(&self, partition: i32) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+        self.records
+            .iter()
+            .filter(|(p, _, _)| *p == partition)
+            .map(|(_, k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+}
+
+fn coordinator() -> TransactionCoordinator {
+    TransactionCoordinator::owning_all(TransactionConfig::default())
+}
+
+fn markers(out: &[CoordinatorOutput]) -> Vec<(i64, i16, TxnResult, Vec<TopicPartition>)> {
+    out.iter()
+        .filter_map(|o| match o {
+            CoordinatorOutput::SendMarkers {
+                producer_id,
+                producer_epoch,
+                result,
+                partitions,
+                ..
+            } => Some((*producer_id, *producer_epoch, *result, partitions.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn state_changes(out: &[CoordinatorOutput]) -> Vec<(TransactionState, TransactionState, i16)> {
+    out.iter()
+        .filter_map(|o| match o {
+            CoordinatorOutput::Event(CoordinatorEvent::StateChanged {
+                from,
+                to,
+                producer_epoch,
+                ..
+            }) => Some((*from, *to, *producer_epoch)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+/// Runs a transaction (add one partition, end, markers written) and returns the
+/// EndTxn result and all outputs.
+fn run_txn(
+    c: &mut TransactionCoordinator,
+    log: &mut FakeLog,
+    id: &str,
+    tp: &TopicPartition,
+    pid: i64,
+    epoch: i16,
+    commit: bool,
+    now: i64,
+) -> (EndTxnResult, Vec<CoordinatorOutput>) {
+    let mut all = Vec::new();
+    let (r, out) = c.handle_add_partitions(id, pid, epoch, vec![tp.clone()], false, now, log);
+    assert_eq!(r, vec![(tp.clone(), Errors::None)]);
+    all.extend(out);
+    let (end, out) = c.handle_end_txn(id, pid, epoch, commit, now + 1, log);
+    assert_eq!(end.error, Errors::None);
+    let sent = markers(&out);
+    assert_eq!(sent.len(), 1);
+    let (mpid, mepoch, result, parts) = sent[0].clone();
+    assert_eq!(
+        result,
+        if commit {
+            TxnResult::Commit
+        } else {
+            TxnResult::Abort
+        }
+    );
+    assert_eq!(parts, vec![tp.clone()]);
+    all.extend(out);
+    let out = c.handle_markers_written(
+        id,
+        mpid,
+        mepoch,
+        vec![(tp.clone(), Errors::None)],
+        now + 2,
+        log,
+    );
+    all.extend(out);
+    (end, all)
+}
+
+const EXAMPLE_1: [&str; 10] = [
+    r#"{"producerId":0,"previousProducerId":0,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":"Empty","transactionPartitions":null}"#,
+    r#"{"producerId":0,"previousProducerId":0,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":0,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"PrepareCommit","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":0,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"CompleteCommit","transactionPartitions":[],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":0,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":1,"producerEpoch":2,"transactionTimeoutMs":60000,"transactionStatus":"PrepareAbort","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":1,"producerEpoch":2,"transactionTimeoutMs":60000,"transactionStatus":"CompleteAbort","transactionPartitions":[],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":1,"producerEpoch":2,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":2,"producerEpoch":3,"transactionTimeoutMs":60000,"transactionStatus":"PrepareCommit","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+    r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":2,"producerEpoch":3,"transactionTimeoutMs":60000,"transactionStatus":"CompleteCommit","transactionPartitions":[],"clientTransactionVersion":2}"#,
+];
+
+fn example_1() -> (TransactionCoordinator, FakeLog) {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let id = "u12-txn";
+    let tp = TopicPartition::new("u12-txn", 0);
+    let (init, _) = c.handle_init_producer_id(id, 60_000, 1_000, &mut log);
+    assert_eq!(
+        (init.error, init.producer_id, init.producer_epoch),
+        (Errors::None, 0, 0)
+    );
+    let (a, _) = run_txn(&mut c, &mut log, id, &tp, 0, 0, true, 2_000);
+    assert_eq!(
+        (a.error, a.producer_id, a.producer_epoch),
+        (Errors::None, 0, 1)
+    );
+    let (b, _) = run_txn(&mut c, &mut log, id, &tp, 0, 1, false, 3_000);
+    assert_eq!((b.producer_id, b.producer_epoch), (0, 2));
+    let (cc, _) = run_txn(&mut c, &mut log, id, &tp, 0, 2, true, 4_000);
+    assert_eq!((cc.producer_id, cc.producer_epoch), (0, 3));
+    (c, log)
+}
+
+#[test]
+fn example_1_writes_the_seed_records_byte_for_byte() {
+    let (c, log) = example_1();
+    assert_eq!(log.json_lines(), EXAMPLE_1);
+    assert!(log.records.iter().all(|(p, _, _)| *p == 23));
+    assert!(log
+        .records
+        .iter()
+        .all(|(_, k, _)| decode_key(k).unwrap() == "u12-txn"));
+    // kafka-transactions.sh list / describe.
+    let d = c.describe("u12-txn").unwrap();
+    assert_eq!(
+        (
+            d.producer_id,
+            d.producer_epoch,
+            d.state,
+            d.transaction_timeout_ms
+        ),
+        (0, 3, TransactionState::CompleteCommit, 60_000)
+    );
+    assert!(d.topic_partitions.is_empty());
+    let l = c.list();
+    assert_eq!(l.len(), 1);
+    assert_eq!(l[0].state.name(), "CompleteCommit");
+}
+
+#[test]
+fn partition_of_the_seed_id() {
+    assert_eq!(partition_for("u12-txn", 50), 23);
+    assert_eq!(coordinator().partition_for("u12-txn"), 23);
+}
+
+#[test]
+fn example_3_fencing() {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let id = "u12-fence";
+    let tp = TopicPartition::new("u12-fence", 0);
+    let mut changes = Vec::new();
+
+    // Producer 1: initTransactions, z1 sent, transaction left open.
+    let (p1, out) = c.handle_init_producer_id(id, 60_000, 0, &mut log);
+    changes.extend(state_changes(&out));
+    assert_eq!((p1.producer_id, p1.producer_epoch), (0, 0));
+    let (r, out) = c.handle_add_partitions(id, 0, 0, vec![tp.clone()], false, 10, &mut log);
+    assert_eq!(r[0].1, Errors::None);
+    changes.extend(state_changes(&out));
+
+    // Producer 2: same transactional id. The coordinator fences and aborts.
+    let (p2, out) = c.handle_init_producer_id(id, 60_000, 20, &mut log);
+    assert_eq!(p2.error, Errors::ConcurrentTransactions);
+    assert!(out.iter().any(|o| matches!(
+        o,
+        CoordinatorOutput::Event(CoordinatorEvent::Fenced {
+            old_epoch: 0,
+            fence_epoch: 1,
+            ..
+        })
+    )));
+    let sent = markers(&out);
+    assert_eq!(sent, vec![(0, 1, TxnResult::Abort, vec![tp.clone()])]);
+    changes.extend(state_changes(&out));
+
+    // Retried while the ABORT marker is on its way: still CONCURRENT_TRANSACTIONS.
+    let (again, out) = c.handle_init_producer_id(id, 60_000, 30, &mut log);
+    assert_eq!(again.error, Errors::ConcurrentTransactions);
+    assert!(state_changes(&out).is_empty());
+    // The partition leader asking for producer 1 (epoch 0) is refused.
+    let (r, _) = c.handle_add_partitions(id, 0, 0, vec![tp.clone()], false, 31, &mut log);
+    assert_eq!(r[0].1, Errors::ProducerFenced);
+
+    let out = c.handle_markers_written(id, 0, 1, vec![(tp.clone(), Errors::None)], 40, &mut log);
+    changes.extend(state_changes(&out));
+
+    // Producer 2's retry: one more bump.
+    let (p2, out) = c.handle_init_producer_id(id, 60_000, 50, &mut log);
+    assert_eq!(
+        (p2.error, p2.producer_id, p2.producer_epoch),
+        (Errors::None, 0, 2)
+    );
+    changes.extend(state_changes(&out));
+
+    // Producer 1 tries to commit with epoch 0: fenced.
+    let (old, out) = c.handle_end_txn(id, 0, 0, true, 55, &mut log);
+    assert_eq!(old.error, Errors::ProducerFenced);
+    assert!(state_changes(&out).is_empty());
+
+    // Producer 2 writes y1 and commits.
+    let (end, out) = run_txn(&mut c, &mut log, id, &tp, 0, 2, true, 60);
+    assert_eq!((end.producer_id, end.producer_epoch), (0, 3));
+    changes.extend(state_changes(&out));
+
+    let seq: Vec<(TransactionState, i16)> = changes.iter().map(|(_, to, e)| (*to, *e)).collect();
+    use TransactionState::*;
+    assert_eq!(
+        seq,
+        vec![
+            (Empty, 0),
+            (Ongoing, 0),
+            (PrepareAbort, 1),
+            (CompleteAbort, 1),
+            (Empty, 2),
+            (Ongoing, 2),
+            (PrepareCommit, 3),
+            (CompleteCommit, 3)
+        ]
+    );
+    // The fence abort's record: bumped once, last epoch 0.
+    let lines = log.json_lines();
+    assert!(lines[2].contains(r#""lastProducerEpoch":0,"producerEpoch":1"#));
+    assert!(lines[2].contains("PrepareAbort"));
+    // The new producer's Empty record forgets the last epoch (no expected epoch).
+    assert!(!lines[4].contains("lastProducerEpoch"));
+}
+
+#[test]
+fn old_producer_end_txn_right_after_the_fence_abort() {
+    // Between CompleteAbort(1) and the new producer's retry, epoch 0 looks like a
+    // TV2 retry (stored epoch = 0 + 1): commit → INVALID_TXN_STATE, abort → NONE.
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 0);
+    c.handle_init_producer_id("f", 60_000, 0, &mut log);
+    c.handle_add_partitions("f", 0, 0, vec![tp.clone()], false, 1, &mut log);
+    c.handle_init_producer_id("f", 60_000, 2, &mut log);
+    c.handle_markers_written("f", 0, 1, vec![(tp, Errors::None)], 3, &mut log);
+    let (r, _) = c.handle_end_txn("f", 0, 0, true, 4, &mut log);
+    assert_eq!(r.error, Errors::InvalidTxnState);
+    let (r, _) = c.handle_end_txn("f", 0, 0, false, 4, &mut log);
+    assert_eq!(
+        (r.error, r.producer_id, r.producer_epoch),
+        (Errors::None, 0, 1)
+    );
+}
+
+#[test]
+fn reload_rebuilds_metadata_and_resends_markers() {
+    // Everything complete: reload gives the same metadata and sends nothing.
+    let (c, log) = example_1();
+    let mut fresh = TransactionCoordinator::new(TransactionConfig::default());
+    let out = fresh.load_partition(23, log.partition_records(23), 9_999);
+    assert!(markers(&out).is_empty());
+    assert_eq!(fresh.metadata("u12-txn"), c.metadata("u12-txn"));
+
+    // Stopped right after PrepareCommit: the new coordinator finishes the commit.
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("u12-txn", 0);
+    c.handle_init_producer_id("u12-txn", 60_000, 0, &mut log);
+    c.handle_add_partitions("u12-txn", 0, 0, vec![tp.clone()], false, 1, &mut log);
+    let (end, _) = c.handle_end_txn("u12-txn", 0, 0, true, 2, &mut log);
+    assert_eq!(end.producer_epoch, 1);
+
+    let mut fresh = TransactionCoordinator::new(TransactionConfig::default());
+    let out = fresh.load_partition_at_epoch(23, 1, log.partition_records(23), 2);
+    assert_eq!(fresh.metadata("u12-txn"), c.metadata("u12-txn"));
+    assert_eq!(
+        fresh.metadata("u12-txn").unwrap().pending_state,
+        Some(TransactionState::CompleteCommit)
+    );
+    assert!(out.iter().any(|o| matches!(
+        o,
+        CoordinatorOutput::SendMarkers {
+            coordinator_epoch: 1,
+            producer_epoch: 1,
+            result: TxnResult::Commit,
+            ..
+        }
+    )));
+    assert!(out.iter().any(|o| matches!(
+        o,
+        CoordinatorOutput::Event(CoordinatorEvent::Loaded {
+            transactions: 1,
+            pending_completions: 1,
+            ..
+        })
+    )));
+    let out = fresh.handle_markers_written("u12-txn", 0, 1, vec![(tp, Errors::None)], 3, &mut log);
+    assert_eq!(
+        state_changes(&out),
+        vec![(
+            TransactionState::PrepareCommit,
+            TransactionState::CompleteCommit,
+            1
+        )]
+    );
+    assert_eq!(log.json_lines()[3], EXAMPLE_1[3]);
+
+    // Unload forgets; requests then get NOT_COORDINATOR.
+    fresh.unload_partition(23);
+    assert!(fresh.metadata("u12-txn").is_none());
+    assert_eq!(fresh.describe("u12-txn"), Err(Errors::NotCoordinator));
+    let (r, _) = fresh.handle_init_producer_id("u12-txn", 60_000, 5, &mut log);
+    assert_eq!(r.error, Errors::NotCoordinator);
+}
+
+#[test]
+fn timed_out_transaction_is_aborted_with_an_epoch_bump() {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 3);
+    c.handle_init_producer_id("slow", 60_000, 0, &mut log);
+    c.handle_add_partitions("slow", 0, 0, vec![tp.clone()], false, 1_000, &mut log);
+    // start + timeout < now, strictly.
+    assert!(c.abort_timed_out_transactions(61_000, &mut log).is_empty());
+    let out = c.abort_timed_out_transactions(61_001, &mut log);
+    assert!(out.iter().any(|o| matches!(
+        o,
+        CoordinatorOutput::Event(CoordinatorEvent::TimedOut {
+            producer_epoch: 0,
+            txn_start_timestamp: 1_000,
+            ..
+        })
+    )));
+    assert_eq!(
+        state_changes(&out),
+        vec![(TransactionState::Ongoing, TransactionState::PrepareAbort, 1)]
+    );
+    assert_eq!(
+        markers(&out),
+        vec![(0, 1, TxnResult::Abort, vec![tp.clone()])]
+    );
+    let out = c.handle_markers_written("slow", 0, 1, vec![(tp, Errors::None)], 61_002, &mut log);
+    assert_eq!(
+        state_changes(&out),
+        vec![(
+            TransactionState::PrepareAbort,
+            TransactionState::CompleteAbort,
+            1
+        )]
+    );
+    // The producer's own late abort is a retry (KAFKA-20090's scenario).
+    let (r, _) = c.handle_end_txn("slow", 0, 0, false, 61_003, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 1));
+}
+
+#[test]
+fn request_errors_follow_kafka() {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 0);
+    let (r, _) = c.handle_init_producer_id("", 60_000, 0, &mut log);
+    assert_eq!(r.error, Errors::InvalidRequest);
+    let (r, _) = c.handle_init_producer_id("x", 900_001, 0, &mut log);
+    assert_eq!(r.error, Errors::InvalidTransactionTimeout);
+    let (r, _) = c.handle_init_producer_id("x", 0, 0, &mut log);
+    assert_eq!(r.error, Errors::InvalidTransactionTimeout);
+
+    // Producer ids not available yet.
+    log.fail_pid = Some(Errors::CoordinatorLoadInProgress);
+    let (r, _) = c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    assert_eq!(r.error, Errors::CoordinatorLoadInProgress);
+    log.fail_pid = None;
+
+    // Unknown id / wrong producer id / wrong epoch.
+    let (r, _) = c.handle_add_partitions("nobody", 0, 0, vec![tp.clone()], false, 0, &mut log);
+    assert_eq!(r[0].1, Errors::InvalidProducerIdMapping);
+    let (r, _) = c.handle_end_txn("nobody", 0, 0, true, 0, &mut log);
+    assert_eq!(r.error, Errors::InvalidProducerIdMapping);
+    c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    let (r, _) = c.handle_add_partitions("x", 9, 0, vec![tp.clone()], false, 0, &mut log);
+    assert_eq!(r[0].1, Errors::InvalidProducerIdMapping);
+    let (r, _) = c.handle_add_partitions("x", 0, 7, vec![tp.clone()], false, 0, &mut log);
+    assert_eq!(r[0].1, Errors::ProducerFenced);
+
+    // verify_only: not in the transaction yet.
+    let (r, _) = c.handle_add_partitions("x", 0, 0, vec![tp.clone()], true, 0, &mut log);
+    assert_eq!(r[0].1, eos_playground::coordinator::TRANSACTION_ABORTABLE);
+    c.handle_add_partitions("x", 0, 0, vec![tp.clone()], false, 0, &mut log);
+    let (r, _) = c.handle_add_partitions("x", 0, 0, vec![tp.clone()], true, 0, &mut log);
+    assert_eq!(r[0].1, Errors::None);
+    // Already added: answered without a write.
+    let before = log.records.len();
+    c.handle_add_partitions("x", 0, 0, vec![tp.clone()], false, 0, &mut log);
+    assert_eq!(log.records.len(), before);
+
+    // EndTxn: answered at once; during the markers, new work waits.
+    let (r, _) = c.handle_end_txn("x", 0, 0, true, 1, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 1));
+    let (r2, _) = c.handle_add_partitions("x", 0, 1, vec![tp.clone()], false, 2, &mut log);
+    assert_eq!(r2[0].1, Errors::ConcurrentTransactions);
+    let (r3, _) = c.handle_end_txn("x", 0, 0, true, 2, &mut log);
+    assert_eq!(r3.error, Errors::ConcurrentTransactions);
+    let (r4, _) = c.handle_init_producer_id("x", 60_000, 2, &mut log);
+    assert_eq!(r4.error, Errors::ConcurrentTransactions);
+    // A retriable marker error is sent again; the commit completes after.
+    let out = c.handle_markers_written(
+        "x",
+        0,
+        1,
+        vec![(tp.clone(), Errors::NotLeaderOrFollower)],
+        3,
+        &mut log,
+    );
+    assert_eq!(
+        markers(&out),
+        vec![(0, 1, TxnResult::Commit, vec![tp.clone()])]
+    );
+    let out = c.handle_markers_written("x", 0, 1, vec![(tp.clone(), Errors::None)], 4, &mut log);
+    assert_eq!(state_changes(&out).len(), 1);
+    // A retried EndTxn (epoch 0, stored 1) after completion: NONE with epoch 1.
+    let (r, _) = c.handle_end_txn("x", 0, 0, true, 5, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 1));
+    // ...but aborting with the old epoch is not a valid retry.
+    let (r, _) = c.handle_end_txn("x", 0, 0, false, 5, &mut log);
+    assert_eq!(r.error, Errors::InvalidTxnState);
+    // With the current epoch: an empty abort bumps the epoch and completes at once.
+    let (r, out) = c.handle_end_txn("x", 0, 1, false, 6, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 2));
+    assert_eq!(
+        state_changes(&out)
+            .iter()
+            .map(|(_, to, e)| (*to, *e))
+            .collect::<Vec<_>>(),
+        vec![
+            (TransactionState::PrepareAbort, 2),
+            (TransactionState::CompleteAbort, 2)
+        ]
+    );
+    // Trunk: an empty commit does the same.
+    let (r, out) = c.handle_end_txn("x", 0, 2, true, 7, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 3));
+    assert_eq!(state_changes(&out).len(), 2);
+    // Describe errors.
+    assert_eq!(c.describe(""), Err(Errors::InvalidRequest));
+    assert_eq!(
+        c.describe("never-seen"),
+        Err(eos_playground::coordinator::TRANSACTIONAL_ID_NOT_FOUND)
+    );
+}
+
+#[test]
+fn memory_changes_only_after_the_log_write() {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 0);
+    c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    let before = c.metadata("x").cloned();
+    log.fail_append = Some(Errors::NotLeaderOrFollower);
+    let (r, _) = c.handle_add_partitions("x", 0, 0, vec![tp.clone()], false, 1, &mut log);
+    assert_eq!(r[0].1, Errors::NotCoordinator);
+    assert_eq!(c.metadata("x").cloned(), before);
+    let (r, _) = c.handle_end_txn("x", 0, 0, false, 1, &mut log);
+    assert_eq!(r.error, Errors::NotCoordinator);
+    assert_eq!(c.metadata("x").cloned(), before);
+    log.fail_append = None;
+    c.handle_add_partitions("x", 0, 0, vec![tp.clone()], false, 1, &mut log);
+    c.handle_end_txn("x", 0, 0, true, 2, &mut log);
+    // The Complete* write fails: it stays pending and is retried.
+    log.fail_append = Some(Errors::RequestTimedOut);
+    let out = c.handle_markers_written("x", 0, 1, vec![(tp, Errors::None)], 3, &mut log);
+    assert!(state_changes(&out).is_empty());
+    assert_eq!(
+        c.metadata("x").unwrap().state,
+        TransactionState::PrepareCommit
+    );
+    log.fail_append = None;
+    let out = c.retry_pending_completions(4, &mut log);
+    assert_eq!(state_changes(&out).len(), 1);
+    assert_eq!(
+        c.metadata("x").unwrap().state,
+        TransactionState::CompleteCommit
+    );
+    assert!(!c.has_pending_markers("x"));
+}
+
+#[test]
+fn epoch_exhaustion_moves_to_a_new_producer_id() {
+    // A transaction at epoch 32766 ends: Prepare* at 32767, Complete* on a new id, epoch 0.
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 0);
+    c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    let mut records = log.partition_records(c.partition_for("x"));
+    // Rewrite the stored epoch through a reload: craft an Empty record at 32766.
+    let mut v = decode_value(records[0].1.as_ref().unwrap()).unwrap();
+    v.producer_epoch = i16::MAX - 1;
+    records[0].1 = Some(eos_playground::coordinator::value_to_bytes(&v));
+    let p = c.partition_for("x");
+    c.load_partition(p, records, 1);
+    assert_eq!(c.metadata("x").unwrap().producer_epoch, i16::MAX - 1);
+    c.handle_add_partitions("x", 0, i16::MAX - 1, vec![tp.clone()], false, 2, &mut log);
+    let (r, out) = c.handle_end_txn("x", 0, i16::MAX - 1, true, 3, &mut log);
+    assert_eq!(
+        (r.error, r.producer_id, r.producer_epoch),
+        (Errors::None, 1, 0)
+    );
+    assert_eq!(
+        markers(&out),
+        vec![(0, i16::MAX, TxnResult::Commit, vec![tp.clone()])]
+    );
+    c.handle_markers_written("x", 0, i16::MAX, vec![(tp, Errors::None)], 4, &mut log);
+    let m = c.metadata("x").unwrap();
+    assert_eq!(
+        (
+            m.producer_id,
+            m.producer_epoch,
+            m.previous_producer_id,
+            m.state
+        ),
+        (1, 0, 0, TransactionState::CompleteCommit)
+    );
+    // InitProducerId at an exhausted epoch rotates too.
+    let mut m2 = TransactionMetadata::new("y", 5, 1000, 0);
+    m2.producer_epoch = i16::MAX - 1;
+    assert!(matches!(
+        m2.prepare_increment_producer_epoch(1000, None, 0),
+        Err(TransitionError::EpochExhausted { .. })
+    ));
+}
+
+// ------------------------------------------------------------ the state table
+
+fn expected_table(from: TransactionState, to: TransactionState) -> bool {
+    use TransactionState::*;
+    let prev: &[TransactionState] = match to {
+        Empty => &[Empty, CompleteCommit, CompleteAbort],
+        Ongoing => &[Ongoing, Empty, CompleteCommit, CompleteAbort],
+        PrepareCommit => &[Ongoing, Empty, CompleteCommit, CompleteAbort],
+        PrepareAbort => &[
+            Ongoing,
+            PrepareEpochFence,
+            Empty,
+            CompleteCommit,
+            CompleteAbort,
+        ],
+        CompleteCommit => &[PrepareCommit],
+        CompleteAbort => &[PrepareAbort],
+        Dead => &[Empty, CompleteAbort, CompleteCommit],
+        PrepareEpochFence => &[Ongoing],
+    };
+    prev.contains(&from)
+}
+
+fn meta_in(state: TransactionState) -> TransactionMetadata {
+    let mut m = TransactionMetadata::new("x", 5, 60_000, 0);
+    m.state = state;
+    m.producer_epoch = 5;
+    m.last_producer_epoch = 4;
+    m.topic_partitions = [TopicPartition::new("t", 0)].into_iter().collect();
+    m.txn_start_timestamp = 100;
+    m.client_transaction_version = TransactionVersion::TV_2;
+    m
+}
+
+#[test]
+fn the_table_is_the_trunk_table() {
+    let mut allowed = 0;
+    for from in TransactionState::ALL {
+        for to in TransactionState::ALL {
+            assert_eq!(
+                to.can_transition_from(from),
+                expected_table(from, to),
+                "{from} -> {to}"
+            );
+            allowed += usize::from(expected_table(from, to));
+        }
+    }
+    assert_eq!(allowed, 3 + 4 + 4 + 5 + 1 + 1 + 3 + 1);
+}
+
+#[test]
+fn every_prepare_method_obeys_the_table() {
+    let tps: BTreeSet<TopicPartition> = [TopicPartition::new("t", 1)].into_iter().collect();
+    for from in TransactionState::ALL {
+        for to in TransactionState::ALL {
+            let mut m = meta_in(from);
+            let r = match to {
+                TransactionState::Empty => m.prepare_increment_producer_epoch(60_000, None, 1),
+                TransactionState::Ongoing => {
+                    m.prepare_add_partitions(&tps, 1, TransactionVersion::TV_2)
+                }
+                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
+                    m.prepare_abort_or_commit(to, TransactionVersion::TV_2, -1, 1, false)
+                }
+                TransactionState::PrepareEpochFence => m.prepare_fence_producer_epoch(),
+                TransactionState::Dead => m.prepare_dead(),
+                // prepare_complete picks CompleteCommit after PrepareCommit, else CompleteAbort.
+                TransactionState::CompleteCommit | TransactionState::CompleteAbort => {
+                    let target = if from == TransactionState::PrepareCommit {
+                        TransactionState::CompleteCommit
+                    } else {
+                        TransactionState::CompleteAbort
+                    };
+                    if target != to {
+                        continue;
+                    }
+                    m.prepare_complete(1)
+                }
+            };
+            match r {
+                Ok(t) => {
+                    assert!(expected_table(from, to), "{from} -> {to} was allowed");
+                    assert_eq!(t.txn_state, to);
+                    assert_eq!(m.pending_state, Some(to));
+                    assert_eq!(m.state, from, "prepare must not change the state");
+                }
+                Err(TransitionError::InvalidTransition { from: f, to: t }) => {
+                    assert!(!expected_table(from, to), "{from} -> {to} was refused");
+                    assert_eq!((f, t), (from, to));
+                    assert_eq!(m.pending_state, None);
+                }
+                Err(e) => panic!("{from} -> {to}: unexpected {e:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn complete_transition_to_obeys_the_table() {
+    for from in TransactionState::ALL {
+        for to in TransactionState::ALL {
+            let mut m = meta_in(from);
+            m.pending_state = Some(to);
+            // A target that passes every other check for `to`.
+            let mut t = eos_playground::coordinator::TxnTransitMetadata {
+                producer_id: m.producer_id,
+                prev_producer_id: m.producer_id,
+                next_producer_id: -1,
+                producer_epoch: m.producer_epoch,
+                last_producer_epoch: m.last_producer_epoch,
+                txn_timeout_ms: m.txn_timeout_ms,
+                txn_state: to,
+                topic_partitions: m.topic_partitions.clone(),
+                txn_start_timestamp: m.txn_start_timestamp,
+                txn_last_update_timestamp: 1,
+                client_transaction_version: TransactionVersion::TV_2,
+            };
+            match to {
+                TransactionState::Empty => {
+                    t.producer_epoch += 1;
+                    t.topic_partitions.clear();
+                    t.txn_start_timestamp = -1;
+                }
+                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
+                    t.last_producer_epoch = m.producer_epoch;
+                    t.producer_epoch += 1;
+                }
+                _ => {}
+            }
+            let r = m.complete_transition_to(&t);
+            let completable = !matches!(
+                to,
+                TransactionState::PrepareEpochFence | TransactionState::Dead
+            );
+            if expected_table(from, to) && completable {
+                assert_eq!(r, Ok(()), "{from} -> {to}");
+                assert_eq!(m.state, to);
+                assert_eq!(m.pending_state, None);
+            } else {
+                assert!(r.is_err(), "{from} -> {to} must fail");
+                assert_eq!(m.state, from);
+                if !expected_table(from, to) {
+                    assert_eq!(
+                        r,
+                        Err(TransitionError::InvalidTransition { from, to }),
+                        "{from} -> {to}"
+                    );
+                    assert_eq!(r.unwrap_err().to_errors(), Errors::InvalidTxnState);
+                }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------ properties
+
+#[derive(Clone, Debug)]
+enum Op {
+    Init(usize, i32),
+    InitExpected(usize, i16),
+    Add(usize, i16, u8, bool),
+    End(usize, i16, bool),
+    Markers(usize, u8),
+    Timeout(i64),
+    Reload,
+    FailAppend(bool),
+    FailPid(bool),
+}
+
+const IDS: [&str; 3] = ["alpha", "beta", "u12-txn"];
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (
+            0..3usize,
+            prop_oneof![Just(60_000), Just(0), Just(1_000_000), 1..100_000i32]
+        )
+            .prop_map(|(i, t)| Op::Init(i, t)),
+        (0..3usize, -2..4i16).prop_map(|(i, e)| Op::InitExpected(i, e)),
+        (0..3usize, -2..2i16, 0..4u8, any::<bool>()).prop_map(|(i, d, p, v)| Op::Add(i, d, p, v)),
+        (0..3usize, -2..2i16, any::<bool>()).prop_map(|(i, d, c)| Op::End(i, d, c)),
+        (0..3usize, 0..4u8).prop_map(|(i, e)| Op::Markers(i, e)),
+        (0..200_000i64).prop_map(Op::Timeout),
+        Just(Op::Reload),
+        any::<bool>().prop_map(Op::FailAppend),
+        any::<bool>().prop_map(Op::FailPid),
+    ]
+}
+
+fn check_outputs(out: &[CoordinatorOutput]) {
+    for o in out {
+        if let CoordinatorOutput::Event(CoordinatorEvent::StateChanged {
+            from,
+            to,
+            producer_epoch,
+            record_json,
+            ..
+        }) = o
+        {
+            assert!(to.can_transition_from(*from), "{from} -> {to}");
+            assert!(*producer_epoch >= 0);
+            assert!(record_json.contains(to.name()));
+        }
+    }
+}
+
+fn check_invariants(c: &TransactionCoordinator) {
+    for m in c.transactions() {
+        if m.state == TransactionState::Empty {
+            assert!(m.topic_partitions.is_empty());
+        }
+        match m.pending_state {
+            None => {}
+            Some(p) => {
+                assert!(m.state.is_prepare(), "pending {p} in {}", m.state);
+                assert!(p.is_complete());
+                assert!(c.has_pending_markers(&m.transactional_id));
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_calls_never_break_the_table(ops in proptest::collection::vec(op(), 1..60)) {
+        let mut c = coordinator();
+        let mut log = FakeLog::default();
+        let mut now = 0i64;
+        for op in ops {
+            now += 7;
+            let out = match op {
+                Op::Init(i, t) => c.handle_init_producer_id(IDS[i], t, now, &mut log).1,
+                Op::InitExpected(i, e) => {
+                    let pid = c.metadata(IDS[i]).map_or(0, |m| m.producer_id);
+                    c.handle_init_producer_id_with_expected(IDS[i], 60_000, Some((pid, e)), now, &mut log).1
+                }
+                Op::Add(i, d, p, verify) => {
+                    let (pid, epoch) = c.metadata(IDS[i]).map_or((0, 0), |m| (m.producer_id, m.producer_epoch));
+                    let tps = [TopicPartition::new("t", i32::from(p)), TopicPartition::new("u", 0)];
+                    c.handle_add_partitions(IDS[i], pid, epoch.wrapping_add(d), tps[..1 + usize::from(p % 2)].to_vec(), verify, now, &mut log).1
+                }
+                Op::End(i, d, commit) => {
+                    let (pid, epoch) = c.metadata(IDS[i]).map_or((0, 0), |m| (m.producer_id, m.producer_epoch));
+                    c.handle_end_txn(IDS[i], pid, epoch.wrapping_add(d), commit, now, &mut log).1
+                }
+                Op::Markers(i, e) => {
+                    let Some(m) = c.metadata(IDS[i]).cloned() else { continue };
+                    let error = [Errors::None, Errors::None, Errors::NotLeaderOrFollower, Errors::InvalidProducerEpoch][usize::from(e)];
+                    let results = m.topic_partitions.iter().map(|tp| (tp.clone(), error)).collect();
+                    c.handle_markers_written(IDS[i], m.producer_id, m.producer_epoch, results, now, &mut log)
+                }
+                Op::Timeout(t) => {
+                    now += t;
+                    c.abort_timed_out_transactions(now, &mut log)
+                }
+                Op::Reload => {
+                    let live = c.clone();
+                    let mut fresh = coordinator();
+                    let mut out = Vec::new();
+                    for p in 0..50 {
+                        out.extend(fresh.load_partition(p, log.partition_records(p), now));
+                    }
+                    for m in live.transactions() {
+                        let loaded = fresh.metadata(&m.transactional_id);
+                        if m.producer_epoch < 0 {
+                            continue; // never written
+                        }
+                        let loaded = loaded.expect("written metadata reloads");
+                        if m.pending_state.is_none() {
+                            prop_assert_eq!(loaded, m);
+                        } else {
+                            prop_assert_eq!(loaded.state, m.state);
+                            prop_assert_eq!(loaded.producer_epoch, m.producer_epoch);
+                        }
+                    }
+                    c = fresh;
+                    out
+                }
+                Op::FailAppend(f) => {
+                    log.fail_append = f.then_some(Errors::NotLeaderOrFollower);
+                    continue;
+                }
+                Op::FailPid(f) => {
+                    log.fail_pid = f.then_some(Errors::CoordinatorLoadInProgress);
+                    continue;
+                }
+            };
+            check_outputs(&out);
+            check_invariants(&c);
+        }
+        // Every record in the log decodes and names a state.
+        for (_, k, v) in &log.records {
+            prop_assert!(decode_key(k).is_ok());
+            let v = decode_value(v.as_ref().unwrap()).unwrap();
+            prop_assert!(v.state().is_some());
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic_the_decoders(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let _ = decode_key(&bytes);
+        if let Ok(v) = decode_value(&bytes) {
+            let _ = value_json(&v);
+        }
+    }
+
+    #[test]
+    fn mutated_records_never_panic(i in 0usize..10, pos in 0usize..200, byte in any::<u8>(), cut in 0usize..200) {
+        let (_, log) = example_1();
+        let (_, k, v) = &log.records[i];
+        let mut v = v.clone().unwrap();
+        let n = v.len();
+        v[pos % n] = byte;
+        v.truncate(cut.max(1));
+        if let Ok(d) = decode_value(&v) {
+            let _ = value_json(&d);
+        }
+        let mut k = k.clone();
+        let kn = k.len();
+        k[pos % kn] = byte;
+        let _ = decode_key(&k);
+        // And loading garbage is survivable.
+        let mut c = TransactionCoordinator::new(TransactionConfig::default());
+        c.load_partition(23, vec![(k, Some(v))], 0);
+    }
+}
