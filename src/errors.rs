@@ -58,6 +58,8 @@ errors! {
     UnstableOffsetCommit = 88, "UNSTABLE_OFFSET_COMMIT", "There are unstable offsets that need to be cleared.", true;
     UnsupportedCompressionType = 76, "UNSUPPORTED_COMPRESSION_TYPE", "The requesting client does not support the compression type of given partition.", false;
     InvalidRecord = 87, "INVALID_RECORD", "This record has failed the validation on broker and hence will be rejected.", false;
+    TransactionalIdNotFound = 105, "TRANSACTIONAL_ID_NOT_FOUND", "The transactionalId could not be found.", false;
+    TransactionAbortable = 120, "TRANSACTION_ABORTABLE", "The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.", false;
     ProducerFenced = 90, "PRODUCER_FENCED", "There is a newer producer with the same transactionalId which fences the current one.", false;
 }
 

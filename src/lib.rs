@@ -8,6 +8,7 @@
 
 pub mod broker;
 pub mod client;
+pub mod coordinator;
 pub mod errors;
 pub mod fs;
 pub mod group;

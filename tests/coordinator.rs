@@ -760,21 +760,24 @@ enum Op {
 
 const IDS: [&str; 3] = ["alpha", "beta", "u12-txn"];
 
+/// Mostly the right epoch, sometimes one off (a retry or a zombie).
+fn epoch_delta() -> impl Strategy<Value = i16> {
+    prop_oneof![3 => Just(0i16), 1 => -2..2i16]
+}
+
 fn op() -> impl Strategy<Value = Op> {
+    let timeout = prop_oneof![Just(60_000), Just(0), Just(1_000_000), 1..100_000i32];
     prop_oneof![
-        (
-            0..3usize,
-            prop_oneof![Just(60_000), Just(0), Just(1_000_000), 1..100_000i32]
-        )
-            .prop_map(|(i, t)| Op::Init(i, t)),
-        (0..3usize, -2..4i16).prop_map(|(i, e)| Op::InitExpected(i, e)),
-        (0..3usize, -2..2i16, 0..4u8, any::<bool>()).prop_map(|(i, d, p, v)| Op::Add(i, d, p, v)),
-        (0..3usize, -2..2i16, any::<bool>()).prop_map(|(i, d, c)| Op::End(i, d, c)),
-        (0..3usize, 0..4u8).prop_map(|(i, e)| Op::Markers(i, e)),
-        (0..200_000i64).prop_map(Op::Timeout),
-        Just(Op::Reload),
-        any::<bool>().prop_map(Op::FailAppend),
-        any::<bool>().prop_map(Op::FailPid),
+        2 => (0..3usize, timeout).prop_map(|(i, t)| Op::Init(i, t)),
+        1 => (0..3usize, -2..4i16).prop_map(|(i, e)| Op::InitExpected(i, e)),
+        4 => (0..3usize, epoch_delta(), 0..4u8, any::<bool>())
+            .prop_map(|(i, d, p, v)| Op::Add(i, d, p, v)),
+        4 => (0..3usize, epoch_delta(), any::<bool>()).prop_map(|(i, d, c)| Op::End(i, d, c)),
+        4 => (0..3usize, 0..4u8).prop_map(|(i, e)| Op::Markers(i, e)),
+        1 => prop_oneof![3 => 0..1_000i64, 1 => 0..200_000i64].prop_map(Op::Timeout),
+        1 => Just(Op::Reload),
+        1 => any::<bool>().prop_map(Op::FailAppend),
+        1 => any::<bool>().prop_map(Op::FailPid),
     ]
 }
 
@@ -916,4 +919,63 @@ proptest! {
         let mut c = TransactionCoordinator::new(TransactionConfig::default());
         c.load_partition(23, vec![(k, Some(v))], 0);
     }
+}
+
+#[test]
+fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    c.handle_init_producer_id("z", 60_000, 0, &mut log);
+    let p = c.partition_for("z");
+    let mut records = log.partition_records(p);
+    let mut v = decode_value(records[0].1.as_ref().unwrap()).unwrap();
+    v.producer_epoch = i16::MAX - 1;
+    v.transaction_status = TransactionState::Ongoing.id();
+    v.transaction_partitions = Some(vec![eos_playground::coordinator::PartitionsSchema {
+        topic: "t".into(),
+        partition_ids: vec![0],
+    }]);
+    v.transaction_start_timestamp_ms = 5;
+    v.client_transaction_version = 2;
+    records[0].1 = Some(eos_playground::coordinator::value_to_bytes(&v));
+    c.load_partition(p, records, 10);
+    assert_eq!(c.metadata("z").unwrap().state, TransactionState::Ongoing);
+
+    log.fail_pid = Some(Errors::CoordinatorLoadInProgress);
+    let (r, _) = c.handle_init_producer_id("z", 60_000, 11, &mut log);
+    assert_eq!(r.error, Errors::CoordinatorLoadInProgress);
+    assert_eq!(c.metadata("z").unwrap().pending_state, None);
+    log.fail_pid = None;
+
+    let (r, out) = c.handle_init_producer_id("z", 60_000, 12, &mut log);
+    assert_eq!(r.error, Errors::ConcurrentTransactions);
+    assert_eq!(
+        markers(&out),
+        vec![(
+            0,
+            i16::MAX,
+            TxnResult::Abort,
+            vec![TopicPartition::new("t", 0)]
+        )]
+    );
+    let m = c.metadata("z").unwrap();
+    assert_eq!(
+        (m.state, m.producer_epoch, m.next_producer_id),
+        (TransactionState::PrepareAbort, i16::MAX, 1)
+    );
+    c.handle_markers_written(
+        "z",
+        0,
+        i16::MAX,
+        vec![(TopicPartition::new("t", 0), Errors::None)],
+        13,
+        &mut log,
+    );
+    let m = c.metadata("z").unwrap();
+    assert_eq!((m.producer_id, m.producer_epoch), (1, 0));
+    let (r, _) = c.handle_init_producer_id("z", 60_000, 14, &mut log);
+    assert_eq!(
+        (r.error, r.producer_id, r.producer_epoch),
+        (Errors::None, 1, 1)
+    );
 }

@@ -114,6 +114,55 @@ fn dedup_window_reproduces_seed_002_numbers() {
 }
 
 #[test]
+fn golden_transactions() {
+    golden("transactions");
+}
+
+/// Seed 000, example 1: the real output of Kafka 4.5.0-SNAPSHOT (timestamps aside).
+#[test]
+fn transactions_reproduces_seed_000_example_1() {
+    assert_contains_in_order(
+        &transcript("transactions"),
+        &[
+            "txn A (c1..c3): committed",
+            "txn B (a1..a3): sent and flushed, still open",
+            "  while B is open: latest offset read_uncommitted=7 (high watermark), read_committed=4 (LSO)",
+            "txn B: aborted",
+            "txn C (c4..c5): committed",
+            "  after all three: latest offset read_uncommitted=11 (high watermark), read_committed=11 (LSO)",
+            "read_uncommitted consumer got 8 records: c1@0 c2@1 c3@2 a1@4 a2@5 a3@6 c4@8 c5@9 (position 11)",
+            "read_committed   consumer got 5 records: c1@0 c2@1 c3@2 c4@8 c5@9 (position 11)",
+            "00000000000000000000.index",
+            "00000000000000000000.log",
+            "00000000000000000000.timeindex",
+            "00000000000000000000.txnindex",
+            "baseOffset: 3 lastOffset: 3 baseSequence: -1 producerId: 0 producerEpoch: 1 isTransactional: true isControl: true magic: 2",
+            " offset: 3 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: COMMIT coordinatorEpoch: 0",
+            "baseOffset: 4 lastOffset: 6 baseSequence: 0 producerId: 0 producerEpoch: 1 isTransactional: true isControl: false magic: 2",
+            "baseOffset: 7 lastOffset: 7 baseSequence: -1 producerId: 0 producerEpoch: 2 isTransactional: true isControl: true magic: 2",
+            " offset: 7 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: ABORT coordinatorEpoch: 0",
+            "baseOffset: 8 lastOffset: 9 baseSequence: 0 producerId: 0 producerEpoch: 2 isTransactional: true isControl: false magic: 2",
+            "baseOffset: 10 lastOffset: 10 baseSequence: -1 producerId: 0 producerEpoch: 3 isTransactional: true isControl: true magic: 2",
+            " offset: 10 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: COMMIT coordinatorEpoch: 0",
+            "version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8",
+            "__transaction_state-23",
+            r#"{"producerId":0,"previousProducerId":0,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":"Empty","transactionPartitions":null}"#,
+            r#"{"producerId":0,"previousProducerId":0,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":0,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"PrepareCommit","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":0,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"CompleteCommit","transactionPartitions":[],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":0,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":1,"producerEpoch":2,"transactionTimeoutMs":60000,"transactionStatus":"PrepareAbort","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":1,"producerEpoch":2,"transactionTimeoutMs":60000,"transactionStatus":"CompleteAbort","transactionPartitions":[],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":1,"producerEpoch":2,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":2,"producerEpoch":3,"transactionTimeoutMs":60000,"transactionStatus":"PrepareCommit","transactionPartitions":[{"topic":"u12-txn","partitionIds":[0]}],"clientTransactionVersion":2}"#,
+            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":2,"producerEpoch":3,"transactionTimeoutMs":60000,"transactionStatus":"CompleteCommit","transactionPartitions":[],"clientTransactionVersion":2}"#,
+            "TransactionalId	Coordinator	ProducerId	TransactionState	",
+            "u12-txn        	1          	0         	CompleteCommit  	",
+        ],
+    );
+}
+
+#[test]
 fn every_lesson_parses_and_runs() {
     for lesson in scenario::lessons() {
         let t =

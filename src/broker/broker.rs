@@ -10,8 +10,13 @@ use serde::Serialize;
 
 use super::producer_id_manager::{Generated, ProducerIdManager};
 use super::protocol::{Request, Response};
+use crate::coordinator::{CoordinatorEvent, TransactionConfig, TransactionCoordinator};
 use crate::errors::Errors;
 use crate::fs::MemFs;
+use crate::group::GroupCoordinator;
+use crate::internal_topics::{
+    is_internal, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+};
 use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
 use crate::record::RecordBatch;
 
@@ -111,6 +116,8 @@ pub enum BrokerEvent {
         error: Errors,
         message: String,
     },
+    /// Something the transaction coordinator did (state change, fence, timeout, load).
+    Coordinator(CoordinatorEvent),
     /// A partition was opened at start-up and its producer state rebuilt.
     Recovered {
         tp: TopicPartition,
@@ -257,17 +264,26 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
 }
 
 /// One broker of the simulated cluster.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Broker {
     pub id: i32,
     /// This broker's disk. It survives restarts; memory does not.
-    #[serde(skip)]
     pub fs: MemFs,
     pub online: bool,
     /// Defaults for new partitions (`segment.bytes`, …).
     pub log_config: LogConfig,
     pub logs: BTreeMap<TopicPartition, UnifiedLog>,
     pub producer_ids: ProducerIdManager,
+    /// The transaction coordinator for the `__transaction_state` partitions we lead.
+    pub txn_coordinator: TransactionCoordinator,
+    /// WriteTxnMarkers requests in flight, by tag.
+    pub pending_markers: BTreeMap<u64, super::txn_coordinator::MarkerSend>,
+    /// Marker answers gathered per transaction until every leader has answered.
+    pub marker_results: BTreeMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
+    /// Requests produced outside a request (re-sent markers after loading).
+    pub startup_outbound: Vec<Outbound>,
+    /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
+    pub group_coordinator: GroupCoordinator,
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
     pub metadata: BTreeMap<TopicPartition, i32>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
@@ -303,6 +319,11 @@ impl Broker {
             log_config,
             logs: BTreeMap::new(),
             producer_ids: ProducerIdManager::default(),
+            group_coordinator: GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS),
+            txn_coordinator: TransactionCoordinator::new(TransactionConfig::default()),
+            pending_markers: BTreeMap::new(),
+            marker_results: BTreeMap::new(),
+            startup_outbound: Vec::new(),
             metadata: BTreeMap::new(),
             pending_verifications: BTreeMap::new(),
             next_tag: 1,
@@ -323,6 +344,31 @@ impl Broker {
             .map_err(|e| e.to_string())?;
         self.logs.insert(tp, log);
         Ok(())
+    }
+
+    /// Becomes the coordinator of an internal partition this broker leads: loads the
+    /// transactions or the committed offsets from its records.
+    pub fn load_internal_partition(
+        &mut self,
+        tp: &TopicPartition,
+        now_ms: i64,
+    ) -> Vec<BrokerEvent> {
+        if tp.topic == TRANSACTION_STATE_TOPIC {
+            return self.load_transaction_partition(tp.partition, now_ms);
+        }
+        if tp.topic == GROUP_METADATA_TOPIC {
+            if let Some(log) = self.logs.get(tp) {
+                let batches: Vec<RecordBatch> = log
+                    .read_all(&self.fs)
+                    .into_iter()
+                    .map(|s| s.batch)
+                    .collect();
+                let _ = self
+                    .group_coordinator
+                    .load_partition(tp.partition, &batches);
+            }
+        }
+        Vec::new()
     }
 
     /// The window of every producer in a partition, oldest batch first.
@@ -368,6 +414,11 @@ impl Broker {
         }
         self.logs.clear();
         self.producer_ids = ProducerIdManager::default();
+        self.txn_coordinator = TransactionCoordinator::new(TransactionConfig::default());
+        self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
+        self.pending_verifications.clear();
+        self.pending_markers.clear();
+        self.marker_results.clear();
         self.online = false;
         BrokerEvent::Stopped { clean, snapshots }
     }
@@ -375,19 +426,27 @@ impl Broker {
     /// Starts the broker: every partition folder on disk is opened and recovered.
     /// Each partition comes with its topic's log config (topic configs live in the
     /// cluster metadata, not in broker memory).
-    pub fn start(&mut self, partitions: &[(TopicPartition, LogConfig)]) -> Vec<BrokerEvent> {
+    pub fn start(
+        &mut self,
+        partitions: &[(TopicPartition, LogConfig)],
+        now_ms: i64,
+    ) -> Vec<BrokerEvent> {
         self.online = true;
         let mut events = Vec::new();
         for (tp, config) in partitions {
             let dir = Self::partition_dir(tp);
             match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
                 Ok((log, report)) => {
+                    let empty_internal = is_internal(&tp.topic) && log.log_end_offset == 0;
                     self.logs.insert(tp.clone(), log);
-                    events.push(BrokerEvent::Recovered {
-                        tp: tp.clone(),
-                        report,
-                        windows: self.windows(tp),
-                    });
+                    if !empty_internal {
+                        events.push(BrokerEvent::Recovered {
+                            tp: tp.clone(),
+                            report,
+                            windows: self.windows(tp),
+                        });
+                    }
+                    events.extend(self.load_internal_partition(tp, now_ms));
                 }
                 Err(_) => {
                     let _ = self.create_partition(tp.clone());
@@ -403,9 +462,13 @@ impl Broker {
     pub fn handle(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
         match request {
             Request::InitProducerId {
-                transactional_id: _,
-                transaction_timeout_ms: _,
+                transactional_id: None,
+                ..
             } => self.handle_init_producer_id(),
+            Request::InitProducerId {
+                transactional_id: Some(id),
+                transaction_timeout_ms,
+            } => self.handle_txn_init_producer_id(id, transaction_timeout_ms, now_ms),
             Request::Produce {
                 transactional_id,
                 acks,
@@ -421,6 +484,39 @@ impl Broker {
                 now_ms,
             ),
             Request::WriteTxnMarkers { markers } => self.handle_write_txn_markers(markers, now_ms),
+            Request::FindCoordinator { key, key_type } => {
+                self.handle_find_coordinator(&key, key_type)
+            }
+            Request::AddPartitionsToTxn {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                partitions,
+                verify_only,
+            } => self.handle_add_partitions_to_txn(
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                partitions,
+                verify_only,
+                now_ms,
+            ),
+            Request::EndTxn {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                committed,
+            } => self.handle_end_txn(
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                committed,
+                now_ms,
+            ),
+            Request::DescribeTransactions { transactional_ids } => {
+                self.handle_describe_transactions(transactional_ids)
+            }
+            Request::ListTransactions => self.handle_list_transactions(),
             Request::Fetch {
                 topic_partition,
                 fetch_offset,
@@ -439,6 +535,9 @@ impl Broker {
     pub fn handle_broker_response(&mut self, tag: u64, response: Response, now_ms: i64) -> Handled {
         if self.pending_verifications.contains_key(&tag) {
             return self.complete_verification(tag, response, now_ms);
+        }
+        if self.pending_markers.contains_key(&tag) {
+            return self.complete_marker_send(tag, response, now_ms);
         }
         Handled::default()
     }

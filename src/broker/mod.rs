@@ -7,6 +7,7 @@ mod fetch;
 mod produce;
 pub mod producer_id_manager;
 pub mod protocol;
+mod txn_coordinator;
 mod txn_leader;
 
 pub use broker::{Broker, BrokerEvent, LOG_DIR};

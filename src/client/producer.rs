@@ -390,6 +390,13 @@ impl Producer {
         if let IdState::Uninitialized { retry_at_ms } = self.id_state {
             consider(retry_at_ms.max(now_ms));
         }
+        if let Some(tm) = self
+            .txn
+            .as_ref()
+            .filter(|t| t.in_flight.is_none() && t.wants_request())
+        {
+            consider(tm.retry_at_ms.max(now_ms));
+        }
         if self.can_drain() {
             for q in self.accumulator.values() {
                 if let Some(b) = q.front() {

@@ -230,6 +230,17 @@ impl TransactionManager {
         }
     }
 
+    /// Whether a transactional request is due (now or after the backoff).
+    pub fn wants_request(&self) -> bool {
+        self.pending_offsets.is_some()
+            || matches!(
+                self.state,
+                TxnState::Initializing
+                    | TxnState::CommittingTransaction
+                    | TxnState::AbortingTransaction
+            )
+    }
+
     /// Whether the producer may drain batches now.
     pub fn can_send_batches(&self) -> bool {
         matches!(

@@ -529,6 +529,7 @@ impl TransactionCoordinator {
                     log,
                     out,
                 );
+                self.drop_stale_fence(transactional_id);
                 return Err(if r.error == Errors::None {
                     Errors::ConcurrentTransactions
                 } else {
@@ -834,6 +835,12 @@ impl TransactionCoordinator {
             Err(e) => return err_result(e),
         };
 
+        if is_epoch_fence {
+            // Make way for PrepareAbort. Since KAFKA-19367 the fence epoch is not put
+            // into memory: prepare_abort_or_commit bumps once, so the epoch goes up by
+            // one in total, not two.
+            meta.clear_pending();
+        }
         // An exhausted epoch moves to a new producer id at Complete* (KAFKA-20090:
         // also on the fence path).
         let next_producer_id = if meta.is_producer_epoch_exhausted() {
@@ -847,12 +854,6 @@ impl TransactionCoordinator {
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return err_result(Errors::NotCoordinator);
         };
-        if is_epoch_fence {
-            // Make way for PrepareAbort. Since KAFKA-19367 the fence epoch is not put
-            // into memory: prepare_abort_or_commit bumps once, so the epoch goes up by
-            // one in total, not two.
-            meta.clear_pending();
-        }
         let transit = match meta.prepare_abort_or_commit(
             next_state,
             tv,
@@ -1104,8 +1105,19 @@ impl TransactionCoordinator {
                 log,
                 &mut out,
             );
+            self.drop_stale_fence(&id);
         }
         out
+    }
+
+    /// A fence whose abort was refused before it got going must not stay pending
+    /// (it would block the transactional id with CONCURRENT_TRANSACTIONS forever).
+    fn drop_stale_fence(&mut self, transactional_id: &str) {
+        if let Some(m) = self.transactions.get_mut(transactional_id) {
+            if m.pending_state == Some(TransactionState::PrepareEpochFence) {
+                m.clear_pending();
+            }
+        }
     }
 
     // ------------------------------------------------------------ load / unload

@@ -37,44 +37,18 @@ pub use state::TransactionState;
 use crate::errors::Errors;
 
 /// Name of the internal topic (`Topic.TRANSACTION_STATE_TOPIC_NAME`).
-pub const TRANSACTION_STATE_TOPIC: &str = "__transaction_state";
+pub use crate::internal_topics::TRANSACTION_STATE_TOPIC;
 
 /// DescribeTransactions for an unknown transactional id.
-// TODO(lead): Errors::TransactionalIdNotFound — TRANSACTIONAL_ID_NOT_FOUND(105),
-// "The transactionalId could not be found.", not retriable.
-pub const TRANSACTIONAL_ID_NOT_FOUND: Errors = Errors::InvalidProducerIdMapping;
+/// TRANSACTIONAL_ID_NOT_FOUND(105).
+pub const TRANSACTIONAL_ID_NOT_FOUND: Errors = Errors::TransactionalIdNotFound;
 
-/// AddPartitionsToTxn(verifyOnly) for a partition that is not in the transaction.
-// TODO(lead): Errors::TransactionAbortable — TRANSACTION_ABORTABLE(120),
-// "The server encountered an error with the transaction. The client can abort the
-// transaction to continue using this transactional ID.", not retriable.
-pub const TRANSACTION_ABORTABLE: Errors = Errors::InvalidTxnState;
+/// TRANSACTION_ABORTABLE(120).
+pub const TRANSACTION_ABORTABLE: Errors = Errors::TransactionAbortable;
 
-/// Java's `String.hashCode()`: `s[0]*31^(n-1) + … + s[n-1]` over UTF-16 code units,
-/// with 32-bit wrap-around.
-pub fn java_string_hash_code(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
-}
-
-/// Kafka's `Utils.abs`: like `Math.abs` but `Integer.MIN_VALUE` maps to 0 (not to
-/// itself).
-pub fn kafka_abs(n: i32) -> i32 {
-    if n == i32::MIN {
-        0
-    } else {
-        n.abs()
-    }
-}
-
-/// `TransactionStateManager.partitionFor`: the `__transaction_state` partition (and
-/// so the coordinator) of a transactional id. Returns 0 if `num_partitions <= 0`.
-pub fn partition_for(transactional_id: &str, num_partitions: i32) -> i32 {
-    if num_partitions <= 0 {
-        return 0;
-    }
-    kafka_abs(java_string_hash_code(transactional_id)) % num_partitions
-}
+pub use crate::internal_topics::{
+    java_string_hash as java_string_hash_code, kafka_abs, partition_for,
+};
 
 /// The coordinator's configuration (Kafka's `TransactionConfig`, from
 /// `TransactionLogConfig` / `TransactionStateManagerConfig`). Simplified: no

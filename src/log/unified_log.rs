@@ -255,6 +255,21 @@ impl UnifiedLog {
         })
     }
 
+    /// An append by a coordinator to its internal topic (`AppendOrigin.COORDINATOR`):
+    /// `__transaction_state` records, or offsets committed in a transaction. No
+    /// sequence checks; a transactional batch still opens its producer's transaction.
+    pub fn append_internal(
+        &mut self,
+        fs: &mut MemFs,
+        mut batch: RecordBatch,
+    ) -> Result<i64, AppendError> {
+        batch.base_offset = self.log_end_offset;
+        let size = batch.size_in_bytes() as u64;
+        self.maybe_roll(fs, size).map_err(storage_error)?;
+        self.write_batch(fs, &batch).map_err(storage_error)?;
+        Ok(batch.base_offset)
+    }
+
     /// Writes a batch whose offsets are already assigned and updates producer state.
     fn write_batch(
         &mut self,

@@ -26,6 +26,11 @@ const LESSONS: &[Lesson] = &[
         title: "The dedup window up close: overflow, restarts and snapshots",
         source: include_str!("../../static/lessons/dedup-window.eos"),
     },
+    Lesson {
+        name: "transactions",
+        title: "Transactions: commit, abort, markers, the LSO and read_committed",
+        source: include_str!("../../static/lessons/transactions.eos"),
+    },
 ];
 
 /// Every built-in lesson.

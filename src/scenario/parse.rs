@@ -33,7 +33,20 @@ pub enum View {
     DumpLog {
         tp: TopicPartition,
         fields: Option<Vec<String>>,
+        control_records: bool,
     },
+    /// The `.txnindex` entries of a partition.
+    TxnIndex { tp: TopicPartition },
+    /// What a consumer received: `got N records: … (position P)`.
+    Consumed { consumer: String },
+    /// Latest offsets by isolation level (HW and LSO).
+    Latest { tp: TopicPartition },
+    /// The `__transaction_state` partition of a transactional id, decoded.
+    TxnLog { transactional_id: String },
+    /// `kafka-transactions.sh list`.
+    Transactions,
+    /// `kafka-transactions.sh describe`.
+    DescribeTransaction { transactional_id: String },
     /// A producer's dedup window, `window [a..b c..d]`.
     Window {
         tp: TopicPartition,
@@ -432,6 +445,51 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     c.done()?;
                     StepKind::Act(Action::Flush { producer: name })
                 }
+                "init-transactions" => {
+                    c.done()?;
+                    StepKind::Act(Action::InitTransactions { producer: name })
+                }
+                "begin" => {
+                    c.done()?;
+                    StepKind::Act(Action::BeginTransaction { producer: name })
+                }
+                "commit" => {
+                    c.done()?;
+                    StepKind::Act(Action::CommitTransaction { producer: name })
+                }
+                "abort" => {
+                    c.done()?;
+                    StepKind::Act(Action::AbortTransaction { producer: name })
+                }
+                "send-offsets" => {
+                    let (opts, words) = c.rest();
+                    no_words(&c, &words)?;
+                    let mut group_id = None;
+                    let mut offsets = Vec::new();
+                    for (t, k, v) in opts {
+                        if k == "group" {
+                            group_id = Some(v);
+                        } else {
+                            let tp = TopicPartition::parse(&k).ok_or_else(|| {
+                                c.err(
+                                    t.column,
+                                    format!(
+                                        "expected PARTITION=OFFSET like `in-0=3`, got `{}`",
+                                        t.text
+                                    ),
+                                )
+                            })?;
+                            offsets.push((tp, number(&c, t, &v, "offset")?));
+                        }
+                    }
+                    let group_id = group_id
+                        .ok_or_else(|| c.err(verb.column, "send-offsets needs group=GROUP"))?;
+                    StepKind::Act(Action::SendOffsetsToTransaction {
+                        producer: name,
+                        group_id,
+                        offsets,
+                    })
+                }
                 other => {
                     return Err(c.err(verb.column, format!("unknown producer command `{other}`")))
                 }
@@ -498,6 +556,56 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 other => return Err(c.err(verb.column, format!("unknown raw request `{other}`"))),
             }
         }
+        "consumer" => {
+            let name = c.next("a consumer name")?.text.clone();
+            let verb = c.next("create, assign or poll")?;
+            match verb.text.as_str() {
+                "create" => {
+                    let (opts, words) = c.rest();
+                    no_words(&c, &words)?;
+                    StepKind::Act(Action::CreateConsumer {
+                        name,
+                        configs: opts.into_iter().map(|(_, k, v)| (k, v)).collect(),
+                    })
+                }
+                "assign" => {
+                    let mut partitions = Vec::new();
+                    while let Some(t) = c.peek() {
+                        partitions.push(topic_partition(&c, t)?);
+                        c.pos += 1;
+                    }
+                    if partitions.is_empty() {
+                        return Err(c.err(
+                            c.end_column + 1,
+                            "expected at least one partition like `orders-0`",
+                        ));
+                    }
+                    StepKind::Act(Action::Assign {
+                        consumer: name,
+                        partitions,
+                    })
+                }
+                "poll" => {
+                    c.done()?;
+                    StepKind::Act(Action::Poll { consumer: name })
+                }
+                other => {
+                    return Err(c.err(verb.column, format!("unknown consumer command `{other}`")))
+                }
+            }
+        }
+        "hold" | "release" => {
+            let what = c.next("`markers`")?;
+            if what.text != "markers" {
+                return Err(c.err(what.column, "only `markers` can be held"));
+            }
+            c.done()?;
+            StepKind::Act(if head.text == "hold" {
+                Action::HoldMarkers
+            } else {
+                Action::ReleaseMarkers
+            })
+        }
         "drop" => {
             let which = c.next("next-request or next-response")?;
             let (opts, words) = c.rest();
@@ -534,7 +642,25 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
         },
         "print" => {
             let what = c.next("a view")?;
-            let view = if what.text == "events" {
+            let view = if matches!(
+                what.text.as_str(),
+                "consumed" | "txn-log" | "describe-transaction"
+            ) {
+                let arg = c.next("a name")?.text.clone();
+                c.done()?;
+                match what.text.as_str() {
+                    "consumed" => View::Consumed { consumer: arg },
+                    "txn-log" => View::TxnLog {
+                        transactional_id: arg,
+                    },
+                    _ => View::DescribeTransaction {
+                        transactional_id: arg,
+                    },
+                }
+            } else if what.text == "transactions" {
+                c.done()?;
+                View::Transactions
+            } else if what.text == "events" {
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
                 let mut last = None;
@@ -556,7 +682,16 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                         tp,
                         fields: opt("fields")
                             .map(|(_, _, v)| v.split(',').map(str::to_string).collect()),
+                        control_records: match opt("records") {
+                            None => false,
+                            Some((_, _, v)) if v == "control" => true,
+                            Some((t, _, _)) => {
+                                return Err(c.err(t.column, "records= takes `control`"))
+                            }
+                        },
                     },
+                    "txnindex" => View::TxnIndex { tp },
+                    "latest" => View::Latest { tp },
                     "window" => View::Window {
                         tp,
                         producer_id: match opt("pid") {

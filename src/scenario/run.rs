@@ -74,7 +74,7 @@ impl Runner {
     fn run_step(&mut self, step: &Step) -> Result<Vec<String>, String> {
         match &step.kind {
             StepKind::Cluster(_) => Ok(Vec::new()),
-            StepKind::Echo(text) => Ok(vec![text.clone()]),
+            StepKind::Echo(text) => Ok(vec![interpolate(&self.world, text)?]),
             StepKind::Act(action) => {
                 let lines = self.world.apply(action).map_err(|e| e.to_string())?;
                 if let Action::RawInitProducerId = action {
@@ -143,7 +143,26 @@ impl Runner {
     pub fn view(&self, view: &View) -> Vec<String> {
         let w = &self.world;
         match view {
-            View::DumpLog { tp, fields } => w.dump_log(tp, fields.as_deref()),
+            View::DumpLog {
+                tp,
+                fields,
+                control_records,
+            } => w.dump_log(tp, fields.as_deref(), *control_records),
+            View::TxnIndex { tp } => match w.log_view(tp) {
+                Some(v) => v.aborted_txns.iter().map(|t| t.dump_line()).collect(),
+                None => vec![format!("{tp}: no such partition")],
+            },
+            View::Consumed { consumer } => {
+                vec![w
+                    .consumed_summary(consumer)
+                    .unwrap_or_else(|| format!("no consumer named {consumer}"))]
+            }
+            View::Latest { tp } => vec![latest_line(w, tp)],
+            View::TxnLog { transactional_id } => w.transaction_log_dump(transactional_id),
+            View::Transactions => w.transactions_list(),
+            View::DescribeTransaction { transactional_id } => {
+                w.transaction_describe(transactional_id)
+            }
             View::Window { tp, producer_id } => {
                 let lines: Vec<String> = w
                     .windows(tp)
@@ -225,6 +244,59 @@ impl Runner {
                     .collect()
             }
         }
+    }
+}
+
+/// Fills `{producer NAME}`, `{outcome NAME}`, `{consumed NAME}` and `{latest TP}`
+/// in an echo line with what the engine says now.
+fn interpolate(w: &World, text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after
+            .find('}')
+            .ok_or_else(|| format!("unclosed {{ in `{text}`"))?;
+        let inner = &after[..close];
+        let (what, arg) = inner.split_once(' ').unwrap_or((inner, ""));
+        let value = match what {
+            "producer" => w.producers.get(arg).map(|p| p.id_text()),
+            "outcome" => w.producers.get(arg).map(|p| match &p.last_txn_outcome {
+                Some(crate::client::transaction_manager::TxnOutcome::Failed { error, .. }) => {
+                    format!("failed: {}", error.exception_name())
+                }
+                Some(_) => "succeeded".to_string(),
+                None => "not finished".to_string(),
+            }),
+            "consumed" => w.consumed_summary(arg),
+            "latest" => crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp)),
+            _ => {
+                return Err(format!(
+                    "unknown placeholder {{{inner}}}: use producer, outcome, consumed or latest"
+                ))
+            }
+        };
+        out.push_str(&value.ok_or_else(|| format!("{{{inner}}}: no such client or partition"))?);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `latest offset read_uncommitted=7 (high watermark), read_committed=4 (LSO)`.
+fn latest_line(w: &World, tp: &crate::log::TopicPartition) -> String {
+    use crate::log::FetchIsolation;
+    match (
+        w.latest_offset(tp, FetchIsolation::HighWatermark),
+        w.latest_offset(tp, FetchIsolation::TxnCommitted),
+    ) {
+        (Some(hw), Some(lso)) => {
+            format!(
+                "latest offset read_uncommitted={hw} (high watermark), read_committed={lso} (LSO)"
+            )
+        }
+        _ => format!("{tp}: no such partition"),
     }
 }
 

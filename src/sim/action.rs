@@ -45,6 +45,10 @@ pub enum Action {
         values: Vec<String>,
         label: Option<String>,
     },
+    /// Keep WriteTxnMarkers requests in the network until released: the transaction
+    /// stays in PrepareCommit/PrepareAbort and the LSO stays put.
+    HoldMarkers,
+    ReleaseMarkers,
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,
@@ -72,6 +76,21 @@ pub enum Action {
     },
     StartBroker {
         broker: i32,
+    },
+    /// A new consumer client with Kafka config names (`isolation.level`, `group.id`,
+    /// `auto.offset.reset`, `max.poll.records`).
+    CreateConsumer {
+        name: String,
+        configs: Vec<(String, String)>,
+    },
+    /// `assign()` partitions to a consumer and set its starting positions.
+    Assign {
+        consumer: String,
+        partitions: Vec<TopicPartition>,
+    },
+    /// `poll()` until the consumer has caught up.
+    Poll {
+        consumer: String,
     },
     /// `initTransactions()`: find the coordinator, get the id and a bumped epoch.
     InitTransactions {

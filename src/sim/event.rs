@@ -5,8 +5,10 @@ use serde::Serialize;
 
 use super::network::Node;
 use crate::broker::broker::{BrokerEvent, SeqRange};
+use crate::client::consumer::ConsumerEvent;
 use crate::client::producer::ProducerEvent;
 use crate::client::transaction_manager::TxnOutcome;
+use crate::coordinator::CoordinatorEvent;
 use crate::errors::Errors;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -26,6 +28,10 @@ pub enum EventKind {
     Producer {
         client: String,
         event: ProducerEvent,
+    },
+    Consumer {
+        client: String,
+        event: ConsumerEvent,
     },
     MessageSent {
         id: u64,
@@ -83,6 +89,7 @@ impl Event {
         match &self.kind {
             EventKind::Broker { broker, event } => narrate_broker(*broker, event),
             EventKind::Producer { client, event } => narrate_producer(client, event),
+            EventKind::Consumer { client, event } => format!("{client}: {}", event.narrate()),
             EventKind::MessageSent {
                 from,
                 to,
@@ -179,6 +186,7 @@ fn narrate_broker(broker: i32, e: &BrokerEvent) -> String {
             "broker {broker}: refused a marker of producer {producer_id} with epoch {producer_epoch} on {tp}: {} — a marker must carry a newer epoch than the transaction's data",
             error.name()
         ),
+                BrokerEvent::Coordinator(c) => narrate_coordinator(broker, c),
         BrokerEvent::SegmentRolled { tp, base_offset, snapshot } => match snapshot {
             Some(path) => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached) and wrote the producer snapshot {}", file_of(path)),
             None => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached); producer snapshots are off"),
@@ -211,6 +219,48 @@ fn narrate_broker(broker: i32, e: &BrokerEvent) -> String {
                 report.log_end_offset,
                 if w.is_empty() { "none".to_string() } else { w.join(", ") }
             )
+        }
+    }
+}
+
+fn narrate_coordinator(broker: i32, e: &CoordinatorEvent) -> String {
+    match e {
+        CoordinatorEvent::StateChanged { transactional_id, partition, from, to, producer_epoch, .. } => format!(
+            "coordinator (broker {broker}): {transactional_id} {} → {} (epoch {producer_epoch}), written to __transaction_state-{partition} before memory changed",
+            from.name(),
+            to.name()
+        ),
+        CoordinatorEvent::Fenced { transactional_id, producer_id, old_epoch, fence_epoch } => format!(
+            "coordinator (broker {broker}): a new producer with {transactional_id} arrived while producer {producer_id} (epoch {old_epoch}) had a transaction open — PrepareEpochFence: the epoch becomes {fence_epoch} and the coordinator aborts the open transaction itself; the newcomer is told CONCURRENT_TRANSACTIONS and retries"
+        ),
+        CoordinatorEvent::TimedOut { transactional_id, txn_timeout_ms, .. } => format!(
+            "coordinator (broker {broker}): {transactional_id}'s transaction was open longer than transaction.timeout.ms={txn_timeout_ms}: aborting it"
+        ),
+        CoordinatorEvent::Loaded { partition, transactions, pending_completions, .. } => format!(
+            "coordinator (broker {broker}): loaded __transaction_state-{partition}: {transactions} transactional id(s){}",
+            if *pending_completions > 0 {
+                format!(", {pending_completions} caught in Prepare* — their markers are sent again")
+            } else {
+                String::new()
+            }
+        ),
+        CoordinatorEvent::Unloaded { partition, .. } => {
+            format!("coordinator (broker {broker}): gave up __transaction_state-{partition}")
+        }
+        CoordinatorEvent::Rejected { transactional_id, api, error } => {
+            format!("coordinator (broker {broker}): {api} for {transactional_id} answered {}", error.name())
+        }
+        CoordinatorEvent::AppendFailed { transactional_id, target, error } => format!(
+            "coordinator (broker {broker}): could not write {} for {transactional_id} ({}); memory unchanged",
+            target.name(),
+            error.name()
+        ),
+        CoordinatorEvent::MarkersAbandoned { transactional_id, partition, error } => format!(
+            "coordinator (broker {broker}): {partition} refused {transactional_id}'s marker with {}; marker sending stops",
+            error.name()
+        ),
+        CoordinatorEvent::InternalError { transactional_id, detail } => {
+            format!("coordinator (broker {broker}): {transactional_id}: {detail}")
         }
     }
 }

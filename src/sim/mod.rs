@@ -1,9 +1,11 @@
 //! The simulated world: clock, network, actions, events and cluster config.
 
 pub mod action;
+mod consumers;
 pub mod event;
 pub mod network;
 pub mod rng;
+mod txn_views;
 pub mod view;
 pub mod world;
 

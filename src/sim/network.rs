@@ -90,6 +90,9 @@ pub struct Network {
     pub latency_ms: i64,
     pub queue: Vec<Envelope>,
     pub faults: Vec<Fault>,
+    /// While set, WriteTxnMarkers requests wait in `held` instead of being delivered.
+    pub hold_markers: bool,
+    pub held: Vec<Envelope>,
     next_id: u64,
 }
 
@@ -99,6 +102,8 @@ impl Network {
             latency_ms,
             queue: Vec::new(),
             faults: Vec::new(),
+            hold_markers: false,
+            held: Vec::new(),
             next_id: 1,
         }
     }
@@ -127,8 +132,23 @@ impl Network {
             let fault = self.faults.remove(i);
             return (env, Some(fault));
         }
+        if self.hold_markers && matches!(env.body, Body::Request(Request::WriteTxnMarkers { .. })) {
+            self.held.push(env.clone());
+            return (env, None);
+        }
         self.queue.push(env.clone());
         (env, None)
+    }
+
+    /// Lets held marker requests go: they arrive one latency from now.
+    pub fn release_held(&mut self, now_ms: i64) -> usize {
+        self.hold_markers = false;
+        let n = self.held.len();
+        for mut env in std::mem::take(&mut self.held) {
+            env.deliver_ms = now_ms + self.latency_ms;
+            self.queue.push(env);
+        }
+        n
     }
 
     pub fn next_delivery_ms(&self) -> Option<i64> {

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::world::World;
 use crate::broker::broker::Broker;
 use crate::log::segment::{read_offset_index, read_time_index};
-use crate::log::{BatchMetadata, TopicPartition};
+use crate::log::{AbortedTxn, BatchMetadata, TopicPartition};
 use crate::record::{header_fields, HeaderField, RecordBatch};
 
 /// One batch as stored on disk.
@@ -67,6 +67,23 @@ impl BatchView {
                 .collect(),
             raw,
         }
+    }
+
+    /// The record line `kafka-dump-log.sh` prints for a control record (the seed's
+    /// trimmed form: no `| ` prefix and no CreateTime).
+    pub fn control_record_line(&self) -> Option<String> {
+        let batch = RecordBatch::decode(&self.raw).ok()?.0;
+        let record = batch.records.first()?;
+        let (kind, marker) = batch.control_record()?;
+        Some(format!(
+            " offset: {} keySize: {} valueSize: {} sequence: {} headerKeys: [] endTxnMarker: {} coordinatorEpoch: {}",
+            batch.base_offset + i64::from(record.offset_delta),
+            record.key.as_ref().map_or(-1, |k| k.len() as i64),
+            record.value.as_ref().map_or(-1, |v| v.len() as i64),
+            batch.base_sequence,
+            kind.name(),
+            marker.coordinator_epoch
+        ))
     }
 
     /// The 61 header bytes, field by field.
@@ -137,6 +154,12 @@ pub struct LogView {
     pub batches: Vec<BatchView>,
     /// Every file in the partition folder with its size.
     pub files: Vec<(String, u64)>,
+    /// The `.txnindex` entries (aborted transactions), oldest first.
+    pub aborted_txns: Vec<AbortedTxn>,
+    /// The last stable offset (read_committed reads below it).
+    pub last_stable_offset: i64,
+    /// Open transactions: (producer id, first offset).
+    pub ongoing_transactions: Vec<(i64, i64)>,
 }
 
 /// One producer's dedup window in one partition.
@@ -245,6 +268,13 @@ impl World {
             segments,
             batches,
             files,
+            aborted_txns: log
+                .map(|l| l.aborted_transactions(&broker.fs))
+                .unwrap_or_default(),
+            last_stable_offset: log.map_or(leo, |l| l.last_stable_offset()),
+            ongoing_transactions: log
+                .map(|l| l.producer_state.ongoing_transactions())
+                .unwrap_or_default(),
         })
     }
 
@@ -267,9 +297,25 @@ impl World {
     }
 
     /// `kafka-dump-log.sh` batch lines for a partition.
-    pub fn dump_log(&self, tp: &TopicPartition, fields: Option<&[String]>) -> Vec<String> {
-        self.log_view(tp)
-            .map(|v| v.batches.iter().map(|b| b.dump_line(fields)).collect())
-            .unwrap_or_default()
+    /// With `control_records`, each control batch is followed by its record line
+    /// (` offset: 3 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: COMMIT coordinatorEpoch: 0`),
+    /// as the seed keeps them.
+    pub fn dump_log(
+        &self,
+        tp: &TopicPartition,
+        fields: Option<&[String]>,
+        control_records: bool,
+    ) -> Vec<String> {
+        let Some(view) = self.log_view(tp) else {
+            return Vec::new();
+        };
+        let mut lines = Vec::new();
+        for b in &view.batches {
+            lines.push(b.dump_line(fields));
+            if control_records && b.is_control {
+                lines.extend(b.control_record_line());
+            }
+        }
+        lines
     }
 }

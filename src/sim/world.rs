@@ -17,6 +17,7 @@ use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
 use crate::broker::protocol::OffsetEntry;
 use crate::broker::protocol::{Request, Response};
+use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
 use crate::client::transaction_manager::{TransactionManager, TxnOutcome, TxnState};
 use crate::errors::Errors;
@@ -98,7 +99,7 @@ pub struct RawOutcome {
     pub response: Option<Response>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct World {
     pub config: ClusterConfig,
     pub clock_ms: i64,
@@ -107,6 +108,9 @@ pub struct World {
     pub controller: ProducerIdControlManager,
     pub topics: BTreeMap<String, TopicInfo>,
     pub producers: BTreeMap<String, Producer>,
+    pub consumers: BTreeMap<String, Consumer>,
+    /// Fetches in flight for consumers: correlation id → (consumer, partition).
+    pub(super) consumer_fetches: BTreeMap<u64, (String, TopicPartition)>,
     pub network: Network,
     pub events: Vec<Event>,
     /// Broker-wide defaults for new topics, and the snapshot switch.
@@ -132,6 +136,8 @@ impl World {
             controller: ProducerIdControlManager::default(),
             topics: BTreeMap::new(),
             producers: BTreeMap::new(),
+            consumers: BTreeMap::new(),
+            consumer_fetches: BTreeMap::new(),
             network: Network::new(config.latency_ms.max(0)),
             events: Vec::new(),
             broker_defaults,
@@ -143,7 +149,7 @@ impl World {
         }
     }
 
-    fn emit(&mut self, kind: EventKind) {
+    pub(super) fn emit(&mut self, kind: EventKind) {
         let seq = self.events.len() as u64;
         self.events.push(Event {
             seq,
@@ -161,7 +167,7 @@ impl World {
             .copied()
     }
 
-    fn check_partition(&self, tp: &TopicPartition) -> Result<i32, SimError> {
+    pub(super) fn check_partition(&self, tp: &TopicPartition) -> Result<i32, SimError> {
         self.leader_of(tp).ok_or_else(|| {
             SimError::kafka(
                 Errors::UnknownTopicOrPartition,
@@ -293,6 +299,26 @@ impl World {
                 }
                 Ok(vec![])
             }
+            Action::HoldMarkers => {
+                self.network.hold_markers = true;
+                self.emit(EventKind::FaultArmed {
+                    description: "hold WriteTxnMarkers requests in the network (transactions stay in Prepare*)".into(),
+                });
+                Ok(vec![])
+            }
+            Action::ReleaseMarkers => {
+                let n = self.network.release_held(self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    description: format!("released {n} held WriteTxnMarkers request(s)"),
+                });
+                Ok(vec![])
+            }
+            Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
+            Action::Assign {
+                consumer,
+                partitions,
+            } => self.assign(consumer, partitions),
+            Action::Poll { consumer } => self.poll(consumer),
             Action::InitTransactions { producer } => {
                 self.transactional_mut(producer)?
                     .begin_init()
@@ -515,6 +541,23 @@ impl World {
                     .insert(TopicPartition::new(name, p as i32), *leader);
             }
         }
+        if crate::internal_topics::is_internal(name) {
+            let now = self.clock_ms;
+            for (p, leader) in leaders.iter().enumerate() {
+                let tp = TopicPartition::new(name, p as i32);
+                let events = self
+                    .brokers
+                    .get_mut(leader)
+                    .map(|b| b.load_internal_partition(&tp, now))
+                    .unwrap_or_default();
+                for event in events {
+                    self.emit(EventKind::Broker {
+                        broker: *leader,
+                        event,
+                    });
+                }
+            }
+        }
         self.emit(EventKind::TopicCreated {
             topic: name.to_string(),
             partitions,
@@ -608,10 +651,20 @@ impl World {
         if broker.online {
             return Err(SimError::new(format!("broker {id} is already running")));
         }
-        let events = broker.start(&partitions);
+        let now = self.clock_ms;
+        let events = broker.start(&partitions, now);
+        let outbound = std::mem::take(&mut broker.startup_outbound);
         for event in events {
             self.emit(EventKind::Broker { broker: id, event });
         }
+        self.apply_handled(
+            id,
+            None,
+            Handled {
+                outbound,
+                ..Handled::default()
+            },
+        );
         Ok(vec![])
     }
 
@@ -624,7 +677,7 @@ impl World {
         }
     }
 
-    fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
+    pub(super) fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
         let api = body.api_name().to_string();
         let response = body.is_response();
         let error = match &body {
@@ -701,7 +754,7 @@ impl World {
         // A request answered later keeps its token until then.
     }
 
-    fn take_correlation_id(&mut self) -> u64 {
+    pub(super) fn take_correlation_id(&mut self) -> u64 {
         let id = self.next_correlation_id;
         self.next_correlation_id += 1;
         id
@@ -882,7 +935,9 @@ impl World {
                 );
             }
             (Node::Client(name), Body::Response(response)) => {
-                if name == RAW_CLIENT {
+                if self.consumers.contains_key(&name) {
+                    self.on_consumer_response(env.correlation_id, response);
+                } else if name == RAW_CLIENT {
                     self.raw_inbox.insert(env.correlation_id, response);
                 } else {
                     let now = self.clock_ms;

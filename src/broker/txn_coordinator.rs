@@ -1,0 +1,460 @@
+//! The broker's side of the transaction coordinator: the requests it answers
+//! (FindCoordinator, InitProducerId with a transactional.id, AddPartitionsToTxn,
+//! EndTxn, DescribeTransactions, ListTransactions), the `__transaction_state`
+//! partitions it writes through, and the marker channel (Kafka's
+//! `TransactionMarkerChannelManager`): WriteTxnMarkers to every partition leader,
+//! then Complete* once all have answered.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::broker::{Broker, BrokerEvent, Handled, Outbound};
+use super::producer_id_manager::{Generated, ProducerIdManager};
+use super::protocol::{
+    CoordinatorType, MarkerResult, Request, Response, TransactionDescription, TransactionListing,
+    TxnMarkerEntry,
+};
+use crate::coordinator::{CoordinatorOutput, TxnLogWriter, TxnResult};
+use crate::errors::Errors;
+use crate::fs::MemFs;
+use crate::internal_topics::{
+    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+};
+use crate::log::{TopicPartition, UnifiedLog};
+use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+
+/// A WriteTxnMarkers request in flight to one leader.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MarkerSend {
+    pub transactional_id: String,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub leader: i32,
+    pub partitions: Vec<TopicPartition>,
+}
+
+/// The coordinator's writes go to this broker's `__transaction_state` partitions.
+struct BrokerTxnLog<'a> {
+    fs: &'a mut MemFs,
+    logs: &'a mut BTreeMap<TopicPartition, UnifiedLog>,
+    producer_ids: &'a mut ProducerIdManager,
+    outbound: &'a mut Vec<Outbound>,
+    broker_id: i32,
+}
+
+impl TxnLogWriter for BrokerTxnLog<'_> {
+    fn append(
+        &mut self,
+        partition: i32,
+        key: Vec<u8>,
+        value: Option<Vec<u8>>,
+        now_ms: i64,
+    ) -> Result<(), Errors> {
+        let tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, partition);
+        let log = self.logs.get_mut(&tp).ok_or(Errors::NotCoordinator)?;
+        let batch = RecordBatch::new_data(
+            0,
+            NO_PRODUCER_ID,
+            NO_PRODUCER_EPOCH,
+            NO_SEQUENCE,
+            false,
+            now_ms,
+            vec![(Some(key), value)],
+        );
+        log.append_internal(self.fs, batch)
+            .map(|_| ())
+            .map_err(|e| e.error())
+    }
+
+    fn generate_producer_id(&mut self) -> Result<i64, Errors> {
+        match self.producer_ids.generate_producer_id() {
+            Generated::Id(id) => Ok(id),
+            Generated::NotYet { ask_controller } => {
+                if ask_controller {
+                    self.outbound
+                        .push(Outbound::ToController(Request::AllocateProducerIds {
+                            broker_id: self.broker_id,
+                        }));
+                }
+                Err(ProducerIdManager::WAIT_ERROR)
+            }
+        }
+    }
+}
+
+/// `(key, value)` of every record in a partition, oldest first (for loading).
+pub(super) fn records_of(log: &UnifiedLog, fs: &MemFs) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+    log.read_all(fs)
+        .into_iter()
+        .filter(|s| !s.batch.is_control())
+        .flat_map(|s| {
+            s.batch
+                .records
+                .into_iter()
+                .map(|r| (r.key.unwrap_or_default(), r.value))
+        })
+        .collect()
+}
+
+impl Broker {
+    /// Runs `f` with the coordinator and a log writer over this broker's state, then
+    /// turns the coordinator's outputs into events and marker requests.
+    fn with_coordinator<T>(
+        &mut self,
+        now_ms: i64,
+        f: impl FnOnce(
+            &mut crate::coordinator::TransactionCoordinator,
+            &mut dyn TxnLogWriter,
+        ) -> (T, Vec<CoordinatorOutput>),
+    ) -> (T, Handled) {
+        let mut outbound = Vec::new();
+        let (value, outputs) = {
+            let mut log = BrokerTxnLog {
+                fs: &mut self.fs,
+                logs: &mut self.logs,
+                producer_ids: &mut self.producer_ids,
+                outbound: &mut outbound,
+                broker_id: self.id,
+            };
+            f(&mut self.txn_coordinator, &mut log)
+        };
+        let mut handled = Handled {
+            outbound,
+            ..Handled::default()
+        };
+        self.process_coordinator_outputs(outputs, now_ms, &mut handled);
+        (value, handled)
+    }
+
+    fn process_coordinator_outputs(
+        &mut self,
+        outputs: Vec<CoordinatorOutput>,
+        _now_ms: i64,
+        handled: &mut Handled,
+    ) {
+        for output in outputs {
+            match output {
+                CoordinatorOutput::Event(e) => handled.events.push(BrokerEvent::Coordinator(e)),
+                CoordinatorOutput::SendMarkers {
+                    transactional_id,
+                    producer_id,
+                    producer_epoch,
+                    result,
+                    coordinator_epoch,
+                    partitions,
+                } => {
+                    let mut by_leader: BTreeMap<i32, Vec<TopicPartition>> = BTreeMap::new();
+                    for tp in partitions {
+                        let leader = self.metadata.get(&tp).copied().unwrap_or(self.id);
+                        by_leader.entry(leader).or_default().push(tp);
+                    }
+                    let result = match result {
+                        TxnResult::Commit => MarkerResult::Commit,
+                        TxnResult::Abort => MarkerResult::Abort,
+                    };
+                    for (leader, partitions) in by_leader {
+                        let tag = self.take_tag();
+                        self.pending_markers.insert(
+                            tag,
+                            MarkerSend {
+                                transactional_id: transactional_id.clone(),
+                                producer_id,
+                                producer_epoch,
+                                leader,
+                                partitions: partitions.clone(),
+                            },
+                        );
+                        handled.outbound.push(Outbound::ToBroker {
+                            broker: leader,
+                            tag,
+                            request: Request::WriteTxnMarkers {
+                                markers: vec![TxnMarkerEntry {
+                                    producer_id,
+                                    producer_epoch,
+                                    result,
+                                    coordinator_epoch,
+                                    partitions,
+                                }],
+                            },
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether this broker leads the `__transaction_state` partition of `transactional_id`.
+    fn is_txn_coordinator_for(&self, transactional_id: &str) -> bool {
+        let tp = TopicPartition::new(
+            TRANSACTION_STATE_TOPIC,
+            partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
+        );
+        self.logs.contains_key(&tp)
+    }
+
+    /// FindCoordinator: the leader of the key's internal partition. The first time,
+    /// the internal topic does not exist yet: the broker has it created and answers
+    /// COORDINATOR_NOT_AVAILABLE, and the client retries.
+    pub(super) fn handle_find_coordinator(&self, key: &str, key_type: CoordinatorType) -> Handled {
+        let topic = match key_type {
+            CoordinatorType::Transaction => TRANSACTION_STATE_TOPIC,
+            CoordinatorType::Group => GROUP_METADATA_TOPIC,
+        };
+        let tp = TopicPartition::new(topic, partition_for(key, INTERNAL_TOPIC_PARTITIONS));
+        match self.metadata.get(&tp) {
+            Some(node_id) => Handled::reply(Response::FindCoordinator {
+                error: Errors::None,
+                node_id: *node_id,
+            }),
+            None => Handled {
+                response: Some(Response::FindCoordinator {
+                    error: Errors::CoordinatorNotAvailable,
+                    node_id: -1,
+                }),
+                outbound: vec![Outbound::CreateInternalTopic(topic.to_string())],
+                ..Handled::default()
+            },
+        }
+    }
+
+    pub(super) fn handle_txn_init_producer_id(
+        &mut self,
+        transactional_id: String,
+        timeout_ms: i32,
+        now_ms: i64,
+    ) -> Handled {
+        if !self.is_txn_coordinator_for(&transactional_id) {
+            return Handled::reply(Response::InitProducerId {
+                error: Errors::NotCoordinator,
+                producer_id: -1,
+                producer_epoch: -1,
+            });
+        }
+        let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
+            c.handle_init_producer_id(&transactional_id, timeout_ms, now_ms, log)
+        });
+        handled.response = Some(Response::InitProducerId {
+            error: result.error,
+            producer_id: result.producer_id,
+            producer_epoch: result.producer_epoch,
+        });
+        handled
+    }
+
+    pub(super) fn handle_add_partitions_to_txn(
+        &mut self,
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        partitions: Vec<TopicPartition>,
+        verify_only: bool,
+        now_ms: i64,
+    ) -> Handled {
+        if !self.is_txn_coordinator_for(&transactional_id) {
+            let results = partitions
+                .into_iter()
+                .map(|tp| (tp, Errors::NotCoordinator))
+                .collect();
+            return Handled::reply(Response::AddPartitionsToTxn { results });
+        }
+        let (results, mut handled) = self.with_coordinator(now_ms, |c, log| {
+            c.handle_add_partitions(
+                &transactional_id,
+                producer_id,
+                producer_epoch,
+                partitions,
+                verify_only,
+                now_ms,
+                log,
+            )
+        });
+        handled.response = Some(Response::AddPartitionsToTxn { results });
+        handled
+    }
+
+    pub(super) fn handle_end_txn(
+        &mut self,
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        committed: bool,
+        now_ms: i64,
+    ) -> Handled {
+        if !self.is_txn_coordinator_for(&transactional_id) {
+            return Handled::reply(Response::EndTxn {
+                error: Errors::NotCoordinator,
+                producer_id: -1,
+                producer_epoch: -1,
+            });
+        }
+        let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
+            c.handle_end_txn(
+                &transactional_id,
+                producer_id,
+                producer_epoch,
+                committed,
+                now_ms,
+                log,
+            )
+        });
+        handled.response = Some(Response::EndTxn {
+            error: result.error,
+            producer_id: result.producer_id,
+            producer_epoch: result.producer_epoch,
+        });
+        handled
+    }
+
+    /// A leader answered WriteTxnMarkers; once every leader of the transaction has,
+    /// the coordinator writes Complete*.
+    pub(super) fn complete_marker_send(
+        &mut self,
+        tag: u64,
+        response: Response,
+        now_ms: i64,
+    ) -> Handled {
+        let Some(send) = self.pending_markers.remove(&tag) else {
+            return Handled::default();
+        };
+        let results: Vec<(TopicPartition, Errors)> = match response {
+            Response::WriteTxnMarkers { results } => results
+                .into_iter()
+                .filter(|(pid, _, _)| *pid == send.producer_id)
+                .map(|(_, tp, e)| (tp, e))
+                .collect(),
+            other => send
+                .partitions
+                .iter()
+                .map(|tp| (tp.clone(), other.error()))
+                .collect(),
+        };
+        let collected = self
+            .marker_results
+            .entry((
+                send.transactional_id.clone(),
+                send.producer_id,
+                send.producer_epoch,
+            ))
+            .or_default();
+        collected.extend(results);
+        let still_waiting = self.pending_markers.values().any(|p| {
+            p.transactional_id == send.transactional_id
+                && p.producer_id == send.producer_id
+                && p.producer_epoch == send.producer_epoch
+        });
+        if still_waiting {
+            return Handled::default();
+        }
+        let results = self
+            .marker_results
+            .remove(&(
+                send.transactional_id.clone(),
+                send.producer_id,
+                send.producer_epoch,
+            ))
+            .unwrap_or_default();
+        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+            (
+                (),
+                c.handle_markers_written(
+                    &send.transactional_id,
+                    send.producer_id,
+                    send.producer_epoch,
+                    results,
+                    now_ms,
+                    log,
+                ),
+            )
+        });
+        handled
+    }
+
+    /// The periodic abort of transactions open longer than their timeout.
+    pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {
+        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+            ((), c.abort_timed_out_transactions(now_ms, log))
+        });
+        handled
+    }
+
+    /// Loads a `__transaction_state` partition this broker now leads.
+    pub(super) fn load_transaction_partition(
+        &mut self,
+        partition: i32,
+        now_ms: i64,
+    ) -> Vec<BrokerEvent> {
+        let tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, partition);
+        let records = self
+            .logs
+            .get(&tp)
+            .map(|log| records_of(log, &self.fs))
+            .unwrap_or_default();
+        let empty = records.is_empty();
+        let mut outputs = self
+            .txn_coordinator
+            .load_partition(partition, records, now_ms);
+        if empty {
+            // Loading an empty partition is routine; keep the event list for what matters.
+            outputs.retain(|o| {
+                !matches!(
+                    o,
+                    CoordinatorOutput::Event(crate::coordinator::CoordinatorEvent::Loaded { .. })
+                )
+            });
+        }
+        let mut handled = Handled::default();
+        self.process_coordinator_outputs(outputs, now_ms, &mut handled);
+        self.startup_outbound.extend(handled.outbound);
+        handled.events
+    }
+
+    pub(super) fn handle_describe_transactions(&self, ids: Vec<String>) -> Handled {
+        let transactions = ids
+            .into_iter()
+            .map(|id| match self.txn_coordinator.describe(&id) {
+                Ok(d) => TransactionDescription {
+                    coordinator_id: self.id,
+                    transactional_id: id,
+                    error: Errors::None,
+                    state: d.state.name().to_string(),
+                    producer_id: d.producer_id,
+                    producer_epoch: d.producer_epoch,
+                    transaction_timeout_ms: d.transaction_timeout_ms,
+                    transaction_start_time_ms: d.transaction_start_time_ms,
+                    topic_partitions: d.topic_partitions,
+                },
+                Err(error) => TransactionDescription {
+                    coordinator_id: self.id,
+                    transactional_id: id,
+                    error,
+                    state: String::new(),
+                    producer_id: -1,
+                    producer_epoch: -1,
+                    transaction_timeout_ms: 0,
+                    transaction_start_time_ms: -1,
+                    topic_partitions: Vec::new(),
+                },
+            })
+            .collect();
+        Handled::reply(Response::DescribeTransactions { transactions })
+    }
+
+    pub(super) fn handle_list_transactions(&self) -> Handled {
+        let transactions = self
+            .txn_coordinator
+            .list()
+            .into_iter()
+            .map(|l| TransactionListing {
+                transactional_id: l.transactional_id,
+                coordinator_id: self.id,
+                producer_id: l.producer_id,
+                state: l.state.name().to_string(),
+            })
+            .collect();
+        Handled::reply(Response::ListTransactions {
+            error: Errors::None,
+            transactions,
+        })
+    }
+}

@@ -1,0 +1,229 @@
+//! Consumers in the world: creating them, assigning partitions, and `poll()` — Fetch
+//! requests through the network, answered by the partition leaders, read by the
+//! consumer's `CompletedFetch` (which skips aborted transactions and markers).
+//!
+//! Simplified: a consumer's starting position is read from the group's committed
+//! offset or the leader's log bounds directly (Kafka sends OffsetFetch/ListOffsets).
+
+use super::event::EventKind;
+use super::network::{Body, Node};
+use super::world::{SimError, World, MAX_STEPS_PER_RUN};
+use crate::broker::protocol::{Request, Response};
+use crate::client::consumer::{
+    summary_line, AbortedTransaction, Consumer, ConsumerConfig, FetchPartitionData, IsolationLevel,
+};
+use crate::errors::Errors;
+use crate::internal_topics::{partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS};
+use crate::log::{FetchIsolation, TopicPartition};
+
+/// Bytes a single Fetch may return (`fetch.max.bytes` is far larger; any batch fits).
+const FETCH_MAX_BYTES: i32 = 1024 * 1024;
+
+impl World {
+    pub(super) fn create_consumer(
+        &mut self,
+        name: &str,
+        configs: &[(String, String)],
+    ) -> Result<Vec<String>, SimError> {
+        if self.producers.contains_key(name)
+            || self.consumers.contains_key(name)
+            || name == super::RAW_CLIENT
+        {
+            return Err(SimError::new(format!(
+                "a client named {name} already exists"
+            )));
+        }
+        let config = ConsumerConfig::from_pairs(name, configs)
+            .map_err(|m| SimError::kafka(Errors::InvalidConfig, m))?;
+        self.consumers
+            .insert(name.to_string(), Consumer::new(config));
+        Ok(vec![])
+    }
+
+    /// `assign()`, then each partition's starting position: the group's committed
+    /// offset, else `auto.offset.reset` against the log start or the end the
+    /// consumer may read (HW, or LSO for read_committed).
+    pub(super) fn assign(
+        &mut self,
+        name: &str,
+        partitions: &[TopicPartition],
+    ) -> Result<Vec<String>, SimError> {
+        for tp in partitions {
+            self.check_partition(tp)?;
+        }
+        let consumer = self
+            .consumers
+            .get(name)
+            .ok_or_else(|| SimError::new(format!("no consumer named {name}")))?;
+        let committed_for = |w: &World, tp: &TopicPartition| -> Option<i64> {
+            let group = consumer.config.group_id.as_deref()?;
+            let gtp = TopicPartition::new(
+                GROUP_METADATA_TOPIC,
+                partition_for(group, INTERNAL_TOPIC_PARTITIONS),
+            );
+            let broker = w.brokers.get(&w.leader_of(&gtp)?)?;
+            broker
+                .group_coordinator
+                .committed(group, tp)
+                .map(|o| o.committed_offset)
+        };
+        let isolation = consumer.isolation_level();
+        let starts: Vec<(TopicPartition, Option<i64>, i64, i64)> = partitions
+            .iter()
+            .map(|tp| {
+                let log = self
+                    .leader_of(tp)
+                    .and_then(|b| self.brokers.get(&b))
+                    .and_then(|b| b.logs.get(tp));
+                let start = log.map_or(0, |l| l.log_start_offset);
+                let end = log.map_or(0, |l| match isolation {
+                    IsolationLevel::ReadCommitted => l.last_stable_offset(),
+                    IsolationLevel::ReadUncommitted => l.high_watermark,
+                });
+                (tp.clone(), committed_for(self, tp), start, end)
+            })
+            .collect();
+        let consumer = self
+            .consumers
+            .get_mut(name)
+            .ok_or_else(|| SimError::new(format!("no consumer named {name}")))?;
+        consumer.assign(partitions);
+        let mut events = Vec::new();
+        for (tp, committed, start, end) in starts {
+            events.extend(consumer.initialize_position(&tp, committed, start, end));
+        }
+        for event in events {
+            self.emit(EventKind::Consumer {
+                client: name.to_string(),
+                event,
+            });
+        }
+        Ok(vec![])
+    }
+
+    /// `poll()` until caught up: fetch every assigned partition, again and again,
+    /// until a round brings nothing new.
+    pub(super) fn poll(&mut self, name: &str) -> Result<Vec<String>, SimError> {
+        if !self.consumers.contains_key(name) {
+            return Err(SimError::new(format!("no consumer named {name}")));
+        }
+        for _ in 0..64 {
+            let before = self.consumers.get(name).map(|c| c.positions());
+            let partitions = self
+                .consumers
+                .get(name)
+                .map(|c| c.assigned())
+                .unwrap_or_default();
+            for tp in partitions {
+                let Some(leader) = self.leader_of(&tp) else {
+                    continue;
+                };
+                let Some((offset, isolation)) = self
+                    .consumers
+                    .get_mut(name)
+                    .and_then(|c| c.fetch_request(&tp))
+                else {
+                    continue;
+                };
+                let cid = self.take_correlation_id();
+                self.consumer_fetches
+                    .insert(cid, (name.to_string(), tp.clone()));
+                let request = Request::Fetch {
+                    topic_partition: tp.clone(),
+                    fetch_offset: offset,
+                    max_bytes: FETCH_MAX_BYTES,
+                    isolation: isolation.fetch_isolation(),
+                };
+                self.send(
+                    Node::Client(name.to_string()),
+                    Node::Broker(leader),
+                    cid,
+                    Body::Request(request),
+                );
+            }
+            let mut steps = 0;
+            while self.consumer_fetches.values().any(|(c, _)| c == name)
+                && steps < MAX_STEPS_PER_RUN
+            {
+                if !self.step() {
+                    break;
+                }
+                steps += 1;
+            }
+            // Requests that were lost are forgotten: the next poll asks again.
+            self.consumer_fetches.retain(|_, (c, _)| c != name);
+            if self.consumers.get(name).map(|c| c.positions()) == before {
+                break;
+            }
+        }
+        Ok(vec![])
+    }
+
+    /// A Fetch answer for a consumer.
+    pub(super) fn on_consumer_response(&mut self, correlation_id: u64, response: Response) {
+        let Some((name, tp)) = self.consumer_fetches.remove(&correlation_id) else {
+            return;
+        };
+        let Response::Fetch {
+            error,
+            high_watermark,
+            last_stable_offset,
+            log_start_offset,
+            aborted_transactions,
+            records,
+            ..
+        } = response
+        else {
+            return;
+        };
+        let data = FetchPartitionData {
+            error,
+            high_watermark,
+            last_stable_offset,
+            log_start_offset,
+            aborted_transactions: aborted_transactions.map(|list| {
+                list.into_iter()
+                    .map(|(producer_id, first_offset)| AbortedTransaction {
+                        producer_id,
+                        first_offset,
+                    })
+                    .collect()
+            }),
+            records,
+        };
+        let Some(consumer) = self.consumers.get_mut(&name) else {
+            return;
+        };
+        let (_, events) = consumer.on_fetch_response(&tp, data);
+        for event in events {
+            self.emit(EventKind::Consumer {
+                client: name.clone(),
+                event,
+            });
+        }
+    }
+
+    /// `got 5 records: c1@0 c2@1 … (position 11)` for a consumer's partitions.
+    pub fn consumed_summary(&self, name: &str) -> Option<String> {
+        let c = self.consumers.get(name)?;
+        let records = c.records();
+        let positions: Vec<String> = c.positions().values().map(|p| p.to_string()).collect();
+        Some(format!(
+            "got {} records: {} (position {})",
+            records.len(),
+            summary_line(records),
+            positions.join(", ")
+        ))
+    }
+
+    /// The latest offset a consumer of this isolation level could read: what
+    /// `Admin.listOffsets(latest, isolation)` answers (HW, or LSO for read_committed).
+    pub fn latest_offset(&self, tp: &TopicPartition, isolation: FetchIsolation) -> Option<i64> {
+        let log = self.brokers.get(&self.leader_of(tp)?)?.logs.get(tp)?;
+        Some(match isolation {
+            FetchIsolation::TxnCommitted => log.last_stable_offset(),
+            FetchIsolation::HighWatermark => log.high_watermark,
+            FetchIsolation::LogEnd => log.log_end_offset,
+        })
+    }
+}

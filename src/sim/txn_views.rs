@@ -1,0 +1,153 @@
+//! Views of the transaction coordinators, as Kafka's tools print them:
+//! `kafka-dump-log.sh --transaction-log-decoder` on a `__transaction_state` partition
+//! and `kafka-transactions.sh list` / `describe`.
+
+use super::world::World;
+use crate::coordinator::log_format::{decode_key, decode_value, value_json};
+use crate::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::log::TopicPartition;
+
+/// Kafka's `TransactionsCommand` table: every cell left-aligned to its column's
+/// widest entry, each followed by a tab.
+fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
+    let widths: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            rows.iter()
+                .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                .max()
+                .unwrap_or(0)
+                .max(h.len())
+        })
+        .collect();
+    let line = |cells: Vec<String>| -> String {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}\t"))
+            .collect()
+    };
+    std::iter::once(line(header.iter().map(|h| h.to_string()).collect()))
+        .chain(rows.iter().map(|r| line(r.clone())))
+        .collect()
+}
+
+impl World {
+    /// The `__transaction_state` partition holding `transactional_id`, its name and
+    /// then each record's value as JSON (without the two timestamps, as the seed shows).
+    pub fn transaction_log_dump(&self, transactional_id: &str) -> Vec<String> {
+        let tp = TopicPartition::new(
+            TRANSACTION_STATE_TOPIC,
+            partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
+        );
+        let Some(log) = self
+            .leader_of(&tp)
+            .and_then(|b| self.brokers.get(&b))
+            .and_then(|b| b.logs.get(&tp).map(|l| (b, l)))
+        else {
+            return vec![format!(
+                "{tp}: not created yet (no transactional producer has found its coordinator)"
+            )];
+        };
+        let (broker, log) = log;
+        let mut lines = vec![tp.to_string()];
+        for stored in log.read_all(&broker.fs) {
+            for record in &stored.batch.records {
+                let key = record.key.as_deref().map(decode_key);
+                let value = record.value.as_deref().map(decode_value);
+                lines.push(match (key, value) {
+                    (Some(Ok(_)), Some(Ok(v))) => value_json(&v),
+                    (Some(Ok(k)), None) => format!("{k}: <DELETE>"),
+                    _ => "(undecodable record)".to_string(),
+                });
+            }
+        }
+        lines
+    }
+
+    /// `kafka-transactions.sh list`.
+    pub fn transactions_list(&self) -> Vec<String> {
+        let rows: Vec<Vec<String>> = self
+            .brokers
+            .values()
+            .filter(|b| b.online)
+            .flat_map(|b| {
+                b.txn_coordinator.list().into_iter().map(move |l| {
+                    vec![
+                        l.transactional_id,
+                        b.id.to_string(),
+                        l.producer_id.to_string(),
+                        l.state.name().to_string(),
+                    ]
+                })
+            })
+            .collect();
+        table(
+            &[
+                "TransactionalId",
+                "Coordinator",
+                "ProducerId",
+                "TransactionState",
+            ],
+            &rows,
+        )
+    }
+
+    /// `kafka-transactions.sh describe --transactional-id ID`.
+    pub fn transaction_describe(&self, transactional_id: &str) -> Vec<String> {
+        let tp = TopicPartition::new(
+            TRANSACTION_STATE_TOPIC,
+            partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
+        );
+        let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
+            return vec![format!(
+                "Transactional id {transactional_id} has no coordinator yet"
+            )];
+        };
+        let d = match broker.txn_coordinator.describe(transactional_id) {
+            Ok(d) => d,
+            Err(e) => {
+                return vec![format!(
+                    "Failed to describe transactional id {transactional_id}: {}",
+                    e.name()
+                )]
+            }
+        };
+        let started = d.transaction_start_time_ms;
+        let duration = if started >= 0 {
+            (self.clock_ms - started).to_string()
+        } else {
+            "None".to_string()
+        };
+        let partitions: Vec<String> = d.topic_partitions.iter().map(|tp| tp.to_string()).collect();
+        table(
+            &[
+                "CoordinatorId",
+                "TransactionalId",
+                "ProducerId",
+                "ProducerEpoch",
+                "TransactionState",
+                "TransactionTimeoutMs",
+                "CurrentTransactionStartTimeMs",
+                "TransactionDurationMs",
+                "TopicPartitions",
+            ],
+            &[vec![
+                broker.id.to_string(),
+                d.transactional_id,
+                d.producer_id.to_string(),
+                d.producer_epoch.to_string(),
+                d.state.name().to_string(),
+                d.transaction_timeout_ms.to_string(),
+                if started >= 0 {
+                    started.to_string()
+                } else {
+                    "None".to_string()
+                },
+                duration,
+                partitions.join(","),
+            ]],
+        )
+    }
+}
