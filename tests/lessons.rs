@@ -163,6 +163,43 @@ fn transactions_reproduces_seed_000_example_1() {
 }
 
 #[test]
+fn golden_fencing() {
+    golden("fencing");
+}
+
+/// Seed 000, example 3 (the time initTransactions took aside).
+#[test]
+fn fencing_reproduces_seed_000_example_3() {
+    let t = transcript("fencing");
+    assert_contains_in_order(
+        &t,
+        &[
+            "producer 1 after initTransactions: (producerId=0, epoch=0)",
+            "producer 1 sent z1, transaction still open",
+        ],
+    );
+    assert!(t.iter().any(
+        |l| l.starts_with("producer 2 after initTransactions: (producerId=0, epoch=2) (took ")
+    ));
+    assert_contains_in_order(
+        &t,
+        &[
+            "producer 1 commit failed: InvalidProducerEpochException",
+            "producer 2 committed y1: (producerId=0, epoch=3)",
+            "read_uncommitted consumer got: [z1@0, y1@2]",
+            "read_committed   consumer got: [y1@2]",
+            "baseOffset: 0 lastOffset: 0 baseSequence: 0 producerId: 0 producerEpoch: 0 isTransactional: true isControl: false",
+            "baseOffset: 1 lastOffset: 1 baseSequence: -1 producerId: 0 producerEpoch: 1 isTransactional: true isControl: true",
+            " offset: 1 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: ABORT coordinatorEpoch: 0",
+            "baseOffset: 2 lastOffset: 2 baseSequence: 0 producerId: 0 producerEpoch: 2 isTransactional: true isControl: false",
+            "baseOffset: 3 lastOffset: 3 baseSequence: -1 producerId: 0 producerEpoch: 3 isTransactional: true isControl: true",
+            " offset: 3 keySize: 4 valueSize: 6 sequence: -1 headerKeys: [] endTxnMarker: COMMIT coordinatorEpoch: 0",
+            "Empty(0) → Ongoing(0) → PrepareAbort(1) → CompleteAbort(1) → Empty(2) → Ongoing(2) → PrepareCommit(3) → CompleteCommit(3)",
+        ],
+    );
+}
+
+#[test]
 fn every_lesson_parses_and_runs() {
     for lesson in scenario::lessons() {
         let t =

@@ -315,6 +315,8 @@ pub struct Producer {
     pub txn: Option<TransactionManager>,
     /// How the last transactional call ended (for the application's view).
     pub last_txn_outcome: Option<TxnOutcome>,
+    /// How long (logical ms) the last blocking call took, e.g. `initTransactions()`.
+    pub last_call_ms: i64,
     next_batch_id: u64,
 }
 
@@ -344,6 +346,7 @@ impl Producer {
             failed: Vec::new(),
             txn,
             last_txn_outcome: None,
+            last_call_ms: 0,
             next_batch_id: 1,
         }
     }

@@ -31,6 +31,11 @@ const LESSONS: &[Lesson] = &[
         title: "Transactions: commit, abort, markers, the LSO and read_committed",
         source: include_str!("../../static/lessons/transactions.eos"),
     },
+    Lesson {
+        name: "fencing",
+        title: "Fencing a zombie: a second producer with the same transactional.id",
+        source: include_str!("../../static/lessons/fencing.eos"),
+    },
 ];
 
 /// Every built-in lesson.

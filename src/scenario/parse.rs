@@ -45,6 +45,9 @@ pub enum View {
     TxnLog { transactional_id: String },
     /// `kafka-transactions.sh list`.
     Transactions,
+    /// The states a transactional id went through, read from `__transaction_state`:
+    /// `Empty(0) → Ongoing(0) → …` (epochs in brackets).
+    TxnStates { transactional_id: String },
     /// `kafka-transactions.sh describe`.
     DescribeTransaction { transactional_id: String },
     /// A producer's dedup window, `window [a..b c..d]`.
@@ -644,13 +647,16 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
             let what = c.next("a view")?;
             let view = if matches!(
                 what.text.as_str(),
-                "consumed" | "txn-log" | "describe-transaction"
+                "consumed" | "txn-log" | "txn-states" | "describe-transaction"
             ) {
                 let arg = c.next("a name")?.text.clone();
                 c.done()?;
                 match what.text.as_str() {
                     "consumed" => View::Consumed { consumer: arg },
                     "txn-log" => View::TxnLog {
+                        transactional_id: arg,
+                    },
+                    "txn-states" => View::TxnStates {
                         transactional_id: arg,
                     },
                     _ => View::DescribeTransaction {

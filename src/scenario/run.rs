@@ -160,6 +160,7 @@ impl Runner {
             View::Latest { tp } => vec![latest_line(w, tp)],
             View::TxnLog { transactional_id } => w.transaction_log_dump(transactional_id),
             View::Transactions => w.transactions_list(),
+            View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeTransaction { transactional_id } => {
                 w.transaction_describe(transactional_id)
             }
@@ -269,11 +270,16 @@ fn interpolate(w: &World, text: &str) -> Result<String, String> {
                 Some(_) => "succeeded".to_string(),
                 None => "not finished".to_string(),
             }),
-            "consumed" => w.consumed_summary(arg),
+                        "consumed" => w.consumed_summary(arg),
+            "records" => w.consumers.get(arg).map(|c| {
+                let items: Vec<String> = c.records().iter().map(|r| format!("{}@{}", r.value_text(), r.offset)).collect();
+                format!("[{}]", items.join(", "))
+            }),
+            "took" => w.producers.get(arg).map(|p| p.last_call_ms.to_string()),
             "latest" => crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp)),
             _ => {
                 return Err(format!(
-                    "unknown placeholder {{{inner}}}: use producer, outcome, consumed or latest"
+                    "unknown placeholder {{{inner}}}: use producer, outcome, took, consumed, records or latest"
                 ))
             }
         };

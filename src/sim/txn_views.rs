@@ -66,6 +66,39 @@ impl World {
         lines
     }
 
+    /// `Empty(0) → Ongoing(0) → PrepareAbort(1) → …`: each record of the id in its
+    /// `__transaction_state` partition, as state(epoch).
+    pub fn transaction_states(&self, transactional_id: &str) -> String {
+        let tp = TopicPartition::new(
+            TRANSACTION_STATE_TOPIC,
+            partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
+        );
+        let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
+            return format!("{transactional_id}: no coordinator yet");
+        };
+        let Some(log) = broker.logs.get(&tp) else {
+            return format!("{tp}: not loaded");
+        };
+        let states: Vec<String> = log
+            .read_all(&broker.fs)
+            .iter()
+            .flat_map(|s| s.batch.records.iter())
+            .filter(|r| {
+                r.key.as_deref().and_then(|k| decode_key(k).ok()).as_deref()
+                    == Some(transactional_id)
+            })
+            .filter_map(|r| r.value.as_deref().and_then(|v| decode_value(v).ok()))
+            .map(|v| {
+                format!(
+                    "{}({})",
+                    v.state().map_or("?", |s| s.name()),
+                    v.producer_epoch
+                )
+            })
+            .collect();
+        states.join(" → ")
+    }
+
     /// `kafka-transactions.sh list`.
     pub fn transactions_list(&self) -> Vec<String> {
         let rows: Vec<Vec<String>> = self

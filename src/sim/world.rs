@@ -323,7 +323,10 @@ impl World {
                 self.transactional_mut(producer)?
                     .begin_init()
                     .map_err(SimError::new)?;
+                let started = self.clock_ms;
                 self.run_while(|w| w.txn_state(producer) == Some(TxnState::Initializing));
+                let took = self.clock_ms - started;
+                self.producer_mut(producer)?.last_call_ms = took;
                 Ok(vec![])
             }
             Action::BeginTransaction { producer } => {
