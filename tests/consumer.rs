@@ -11,7 +11,7 @@ use eos_playground::client::consumer::{
 use eos_playground::errors::Errors;
 use eos_playground::group::{
     console_formatter_line, dump_log_line, partition_for, GroupCoordinator, OffsetCommitEntry,
-    OffsetCommitKey, OffsetCommitValue, OffsetFetchError, OffsetLogWriter,
+    OffsetCommitKey, OffsetCommitValue, OffsetLogWriter,
 };
 use eos_playground::log::TopicPartition;
 use eos_playground::record::{ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
@@ -776,7 +776,9 @@ fn commit_writes_kafka_records_and_fetch_reads_them() {
     let fetched = gc.fetch_offsets("g", &[otp(0), otp(1), otp(2)], true);
     let offs: Vec<i64> = fetched.iter().map(|f| f.committed_offset).collect();
     assert_eq!(offs, [5, 7, -1]);
-    assert!(fetched.iter().all(|f| f.error.is_none()));
+    assert!(fetched
+        .iter()
+        .all(|f| f.error == eos_playground::errors::Errors::None));
     assert_eq!(
         gc.fetch_offsets("other", &[otp(0)], false)[0].committed_offset,
         -1
@@ -829,9 +831,18 @@ fn transactional_offsets_are_pending_until_the_marker() {
 
     // Not visible; a read_committed consumer (require_stable) is told to wait.
     let plain = &gc.fetch_offsets("g", &[otp(0)], false)[0];
-    assert_eq!((plain.committed_offset, plain.error.is_none()), (3, true));
+    assert_eq!(
+        (
+            plain.committed_offset,
+            plain.error == eos_playground::errors::Errors::None
+        ),
+        (3, true)
+    );
     let stable = &gc.fetch_offsets("g", &[otp(0)], true)[0];
-    assert_eq!(stable.error, OffsetFetchError::UnstableOffsetCommit);
+    assert_eq!(
+        stable.error,
+        eos_playground::errors::Errors::UnstableOffsetCommit
+    );
     assert_eq!(
         (stable.error.code(), stable.error.name()),
         (88, "UNSTABLE_OFFSET_COMMIT")
@@ -842,7 +853,13 @@ fn transactional_offsets_are_pending_until_the_marker() {
     let done = gc.complete_transaction(42, true);
     assert_eq!(done.materialized, [("g".to_string(), otp(0), 10)]);
     let f = &gc.fetch_offsets("g", &[otp(0)], true)[0];
-    assert_eq!((f.committed_offset, f.error.is_none()), (10, true));
+    assert_eq!(
+        (
+            f.committed_offset,
+            f.error == eos_playground::errors::Errors::None
+        ),
+        (10, true)
+    );
 
     // Aborted: dropped.
     gc.commit_transactional_offsets("g", 43, 0, &[OffsetCommitEntry::new(otp(0), 99)], 6)
@@ -968,7 +985,7 @@ fn loading_the_partition_rebuilds_the_same_state() {
     assert_eq!(loaded.pending_offsets(44), [(group.to_string(), otp(0), 7)]);
     assert_eq!(
         loaded.fetch_offsets(group, &[otp(0)], true)[0].error,
-        OffsetFetchError::UnstableOffsetCommit
+        eos_playground::errors::Errors::UnstableOffsetCommit
     );
 
     // From raw bytes too.

@@ -200,6 +200,27 @@ fn fencing_reproduces_seed_000_example_3() {
 }
 
 #[test]
+fn golden_consume_transform_produce() {
+    golden("consume-transform-produce");
+}
+
+/// Offsets sent to a transaction are invisible until it commits and vanish when it aborts.
+#[test]
+fn consume_transform_produce_commits_position_with_output() {
+    assert_contains_in_order(
+        &transcript("consume-transform-produce"),
+        &[
+            "group ctp in-0: UNSTABLE_OFFSET_COMMIT (a transaction with new offsets is still open)",
+            "commit succeeded",
+            "group ctp in-0: committed offset 3",
+            "group ctp in-0: committed offset 3",
+            "reader2 got 3 records: o4@3 o5@4 o6@5 (position 6)",
+            "downstream got 3 records: O1@0 O2@1 O3@2 (position 8)",
+        ],
+    );
+}
+
+#[test]
 fn every_lesson_parses_and_runs() {
     for lesson in scenario::lessons() {
         let t =

@@ -280,6 +280,8 @@ pub struct Broker {
     pub pending_markers: BTreeMap<u64, super::txn_coordinator::MarkerSend>,
     /// Marker answers gathered per transaction until every leader has answered.
     pub marker_results: BTreeMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
+    /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.
+    pub pending_offset_commits: BTreeMap<u64, super::group_apis::PendingTxnOffsetCommit>,
     /// Requests produced outside a request (re-sent markers after loading).
     pub startup_outbound: Vec<Outbound>,
     /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
@@ -322,6 +324,7 @@ impl Broker {
             group_coordinator: GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS),
             txn_coordinator: TransactionCoordinator::new(TransactionConfig::default()),
             pending_markers: BTreeMap::new(),
+            pending_offset_commits: BTreeMap::new(),
             marker_results: BTreeMap::new(),
             startup_outbound: Vec::new(),
             metadata: BTreeMap::new(),
@@ -418,6 +421,7 @@ impl Broker {
         self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
         self.pending_verifications.clear();
         self.pending_markers.clear();
+        self.pending_offset_commits.clear();
         self.marker_results.clear();
         self.online = false;
         BrokerEvent::Stopped { clean, snapshots }
@@ -517,6 +521,30 @@ impl Broker {
                 self.handle_describe_transactions(transactional_ids)
             }
             Request::ListTransactions => self.handle_list_transactions(),
+            Request::OffsetCommit { group_id, offsets } => {
+                self.handle_offset_commit(group_id, offsets, now_ms)
+            }
+            Request::TxnOffsetCommit {
+                transactional_id,
+                group_id,
+                producer_id,
+                producer_epoch,
+                offsets,
+            } => {
+                let pending = super::group_apis::PendingTxnOffsetCommit {
+                    token,
+                    group_id,
+                    producer_id,
+                    producer_epoch,
+                    offsets,
+                };
+                self.handle_txn_offset_commit(transactional_id, pending, now_ms)
+            }
+            Request::OffsetFetch {
+                group_id,
+                partitions,
+                require_stable,
+            } => self.handle_offset_fetch(group_id, partitions, require_stable),
             Request::Fetch {
                 topic_partition,
                 fetch_offset,
@@ -538,6 +566,9 @@ impl Broker {
         }
         if self.pending_markers.contains_key(&tag) {
             return self.complete_marker_send(tag, response, now_ms);
+        }
+        if self.pending_offset_commits.contains_key(&tag) {
+            return self.complete_offset_verification(tag, response, now_ms);
         }
         Handled::default()
     }

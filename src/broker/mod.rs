@@ -4,6 +4,7 @@
 #[allow(clippy::module_inception)]
 pub mod broker;
 mod fetch;
+mod group_apis;
 mod produce;
 pub mod producer_id_manager;
 pub mod protocol;

@@ -6,7 +6,9 @@
 use super::broker::{Broker, BrokerEvent, Handled, Outbound, PendingProduce};
 use super::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
 use crate::errors::Errors;
-use crate::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::internal_topics::{
+    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+};
 use crate::log::{AppendError, MarkerAppend, TopicPartition};
 use crate::record::{ControlRecordType, RecordBatch};
 
@@ -190,6 +192,13 @@ impl Broker {
                         txn_first_offset,
                         ..
                     }) => {
+                        if tp.topic == GROUP_METADATA_TOPIC {
+                            // Offsets sent to the transaction become visible, or vanish.
+                            self.group_coordinator.complete_transaction(
+                                marker.producer_id,
+                                marker.result == MarkerResult::Commit,
+                            );
+                        }
                         events.push(BrokerEvent::MarkerWritten {
                             tp: tp.clone(),
                             producer_id: marker.producer_id,

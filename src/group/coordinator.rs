@@ -77,42 +77,6 @@ pub struct TxnOffsetCommitRecords {
     pub records: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
-/// The error of an OffsetFetch partition. `Kafka(Errors::None)` is success.
-// TODO(lead): Errors::UnstableOffsetCommit (UNSTABLE_OFFSET_COMMIT, 88) is missing from
-// crate::errors::Errors; once added, this can become plain `Errors`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum OffsetFetchError {
-    Kafka(Errors),
-    /// `UNSTABLE_OFFSET_COMMIT(88)`: "There are unstable offsets that need to be cleared."
-    UnstableOffsetCommit,
-}
-
-impl OffsetFetchError {
-    pub fn code(self) -> i16 {
-        match self {
-            OffsetFetchError::Kafka(e) => e.code(),
-            OffsetFetchError::UnstableOffsetCommit => 88,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            OffsetFetchError::Kafka(e) => e.name(),
-            OffsetFetchError::UnstableOffsetCommit => "UNSTABLE_OFFSET_COMMIT",
-        }
-    }
-
-    pub fn is_none(self) -> bool {
-        self == OffsetFetchError::Kafka(Errors::None)
-    }
-}
-
-impl std::fmt::Display for OffsetFetchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}({})", self.name(), self.code())
-    }
-}
-
 /// One partition of an OffsetFetch answer (`OffsetFetchResponsePartitions`):
 /// offset -1, epoch -1 and empty metadata when nothing is committed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -121,7 +85,7 @@ pub struct OffsetFetchPartition {
     pub committed_offset: i64,
     pub committed_leader_epoch: i32,
     pub metadata: String,
-    pub error: OffsetFetchError,
+    pub error: Errors,
 }
 
 /// What a transaction marker did to the pending offsets of its producer.
@@ -475,7 +439,7 @@ impl GroupCoordinator {
                 committed_offset: -1,
                 committed_leader_epoch: -1,
                 metadata: String::new(),
-                error: OffsetFetchError::UnstableOffsetCommit,
+                error: Errors::UnstableOffsetCommit,
             };
         }
         match self.committed(group, tp) {
@@ -484,14 +448,14 @@ impl GroupCoordinator {
                 committed_offset: om.committed_offset,
                 committed_leader_epoch: om.leader_epoch.unwrap_or(-1),
                 metadata: om.metadata.clone(),
-                error: OffsetFetchError::Kafka(Errors::None),
+                error: Errors::None,
             },
             None => OffsetFetchPartition {
                 topic_partition: tp.clone(),
                 committed_offset: -1,
                 committed_leader_epoch: -1,
                 metadata: String::new(),
-                error: OffsetFetchError::Kafka(Errors::None),
+                error: Errors::None,
             },
         }
     }

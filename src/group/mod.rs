@@ -19,8 +19,8 @@ pub mod coordinator;
 pub mod record;
 
 pub use coordinator::{
-    GroupCoordinator, LoadSummary, OffsetAndMetadata, OffsetCommitEntry, OffsetFetchError,
-    OffsetFetchPartition, OffsetLogWriter, TxnCompletion, TxnOffsetCommitRecords,
+    GroupCoordinator, LoadSummary, OffsetAndMetadata, OffsetCommitEntry, OffsetFetchPartition,
+    OffsetLogWriter, TxnCompletion, TxnOffsetCommitRecords,
 };
 pub use record::{
     console_formatter_line, dump_log_line, GroupRecordError, OffsetCommitKey, OffsetCommitValue,

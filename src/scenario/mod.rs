@@ -36,6 +36,11 @@ const LESSONS: &[Lesson] = &[
         title: "Fencing a zombie: a second producer with the same transactional.id",
         source: include_str!("../../static/lessons/fencing.eos"),
     },
+    Lesson {
+        name: "consume-transform-produce",
+        title: "Consume-transform-produce: the input position commits with the output",
+        source: include_str!("../../static/lessons/consume-transform-produce.eos"),
+    },
 ];
 
 /// Every built-in lesson.

@@ -45,6 +45,11 @@ pub enum View {
     TxnLog { transactional_id: String },
     /// `kafka-transactions.sh list`.
     Transactions,
+    /// A group's committed offsets, as OffsetFetch (require_stable) answers.
+    Committed {
+        group_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     /// The states a transactional id went through, read from `__transaction_state`:
     /// `Empty(0) → Ongoing(0) → …` (epochs in brackets).
     TxnStates { transactional_id: String },
@@ -662,6 +667,17 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     _ => View::DescribeTransaction {
                         transactional_id: arg,
                     },
+                }
+            } else if what.text == "committed" {
+                let group_id = c.next("a group id")?.text.clone();
+                let mut partitions = Vec::new();
+                while let Some(t) = c.peek() {
+                    partitions.push(topic_partition(&c, t)?);
+                    c.pos += 1;
+                }
+                View::Committed {
+                    group_id,
+                    partitions,
                 }
             } else if what.text == "transactions" {
                 c.done()?;

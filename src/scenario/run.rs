@@ -160,6 +160,10 @@ impl Runner {
             View::Latest { tp } => vec![latest_line(w, tp)],
             View::TxnLog { transactional_id } => w.transaction_log_dump(transactional_id),
             View::Transactions => w.transactions_list(),
+            View::Committed {
+                group_id,
+                partitions,
+            } => w.committed_offsets(group_id, partitions),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeTransaction { transactional_id } => {
                 w.transaction_describe(transactional_id)

@@ -203,6 +203,42 @@ impl World {
         }
     }
 
+    /// A group's committed offsets as a stable OffsetFetch answers: the offset, `none`,
+    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open.
+    pub fn committed_offsets(&self, group_id: &str, partitions: &[TopicPartition]) -> Vec<String> {
+        let gtp = TopicPartition::new(
+            GROUP_METADATA_TOPIC,
+            partition_for(group_id, INTERNAL_TOPIC_PARTITIONS),
+        );
+        let Some(broker) = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b)) else {
+            return vec![format!(
+                "group {group_id}: no offsets committed yet (__consumer_offsets does not exist)"
+            )];
+        };
+        broker
+            .group_coordinator
+            .fetch_offsets(group_id, partitions, true)
+            .into_iter()
+            .map(|f| match f.error {
+                Errors::None if f.committed_offset >= 0 => {
+                    format!(
+                        "group {group_id} {}: committed offset {}",
+                        f.topic_partition, f.committed_offset
+                    )
+                }
+                Errors::None => format!(
+                    "group {group_id} {}: no committed offset",
+                    f.topic_partition
+                ),
+                e => format!(
+                    "group {group_id} {}: {} (a transaction with new offsets is still open)",
+                    f.topic_partition,
+                    e.name()
+                ),
+            })
+            .collect()
+    }
+
     /// `got 5 records: c1@0 c2@1 … (position 11)` for a consumer's partitions.
     pub fn consumed_summary(&self, name: &str) -> Option<String> {
         let c = self.consumers.get(name)?;

@@ -28,6 +28,8 @@ use crate::record::RecordBatch;
 pub const START_MS: i64 = 1_700_000_000_000;
 /// The name of the hand-driven "bare socket" client.
 pub const RAW_CLIENT: &str = "raw";
+/// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (Kafka's default).
+pub const TXN_CLEANUP_INTERVAL_MS: i64 = 10_000;
 /// A run stops after this many steps even if something is still going on.
 pub const MAX_STEPS_PER_RUN: usize = 20_000;
 
@@ -116,6 +118,8 @@ pub struct World {
     /// Broker-wide defaults for new topics, and the snapshot switch.
     pub broker_defaults: LogConfig,
     next_correlation_id: u64,
+    /// When the coordinators next look for timed-out transactions.
+    next_txn_cleanup_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
     reply_to: BTreeMap<u64, (Node, u64)>,
     next_reply_token: u64,
@@ -143,6 +147,7 @@ impl World {
             broker_defaults,
             next_correlation_id: 1,
             reply_to: BTreeMap::new(),
+            next_txn_cleanup_ms: START_MS + TXN_CLEANUP_INTERVAL_MS,
             next_reply_token: 1,
             raw_inbox: BTreeMap::new(),
             config: ClusterConfig { brokers, ..config },
@@ -826,12 +831,36 @@ impl World {
             return false;
         };
         self.clock_ms = self.clock_ms.max(next);
+        self.run_txn_cleanup();
         if let Some(env) = self.network.pop_due(self.clock_ms) {
             self.deliver(env);
         } else {
             self.poll_clients();
         }
         true
+    }
+
+    /// Every `transaction.abort.timed.out.transaction.cleanup.interval.ms` (10 s) of
+    /// logical time, each coordinator aborts transactions open past their timeout.
+    /// It is not "work to do" for `run`: only time passing for other reasons (or
+    /// `advance`) triggers it, so an open transaction is not aborted behind your back.
+    fn run_txn_cleanup(&mut self) {
+        while self.clock_ms >= self.next_txn_cleanup_ms {
+            self.next_txn_cleanup_ms += TXN_CLEANUP_INTERVAL_MS;
+            let now = self.clock_ms;
+            let ids: Vec<i32> = self
+                .brokers
+                .iter()
+                .filter(|(_, b)| b.online)
+                .map(|(id, _)| *id)
+                .collect();
+            for id in ids {
+                if let Some(broker) = self.brokers.get_mut(&id) {
+                    let handled = broker.abort_timed_out_transactions(now);
+                    self.apply_handled(id, None, handled);
+                }
+            }
+        }
     }
 
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
@@ -852,14 +881,16 @@ impl World {
                 steps += 1;
                 continue;
             }
-            match self.next_due() {
-                Some(t) if t <= until => {
-                    self.clock_ms = self.clock_ms.max(t);
-                    if let Some(env) = self.network.pop_due(self.clock_ms) {
-                        self.deliver(env);
-                    }
-                }
-                _ => break,
+            let due = self.next_due().map_or(self.next_txn_cleanup_ms, |t| {
+                t.min(self.next_txn_cleanup_ms)
+            });
+            if due > until {
+                break;
+            }
+            self.clock_ms = self.clock_ms.max(due);
+            self.run_txn_cleanup();
+            if let Some(env) = self.network.pop_due(self.clock_ms) {
+                self.deliver(env);
             }
             steps += 1;
         }

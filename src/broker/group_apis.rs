@@ -1,0 +1,244 @@
+//! The broker's side of the group coordinator, offsets only: OffsetCommit,
+//! TxnOffsetCommit (offsets that commit or abort with a producer's transaction, the
+//! heart of consume-transform-produce), OffsetFetch, and what a COMMIT/ABORT marker
+//! on a `__consumer_offsets` partition does to pending offsets.
+//!
+//! Under TV2 the client sends no AddOffsetsToTxn: like a Produce, the TxnOffsetCommit
+//! is first checked with the transaction coordinator, which adds the offsets
+//! partition to the transaction.
+
+use serde::Serialize;
+
+use super::broker::{Broker, Handled, Outbound};
+use super::protocol::{OffsetEntry, Request, Response};
+use crate::errors::Errors;
+use crate::fs::MemFs;
+use crate::group::{OffsetCommitEntry, OffsetLogWriter};
+use crate::internal_topics::{partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS};
+use crate::log::{TopicPartition, UnifiedLog};
+use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+
+/// A TxnOffsetCommit parked until the transaction coordinator added the partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingTxnOffsetCommit {
+    pub token: u64,
+    pub group_id: String,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub offsets: Vec<OffsetEntry>,
+}
+
+/// Plain offset commits go to the group's `__consumer_offsets` partition.
+struct OffsetsLog<'a> {
+    fs: &'a mut MemFs,
+    log: &'a mut UnifiedLog,
+}
+
+impl OffsetLogWriter for OffsetsLog<'_> {
+    fn append(
+        &mut self,
+        _partition: i32,
+        key: Vec<u8>,
+        value: Option<Vec<u8>>,
+        now_ms: i64,
+    ) -> Result<(), Errors> {
+        let batch = RecordBatch::new_data(
+            0,
+            NO_PRODUCER_ID,
+            NO_PRODUCER_EPOCH,
+            NO_SEQUENCE,
+            false,
+            now_ms,
+            vec![(Some(key), value)],
+        );
+        self.log
+            .append_internal(self.fs, batch)
+            .map(|_| ())
+            .map_err(|e| e.error())
+    }
+}
+
+fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
+    offsets
+        .iter()
+        .map(|o| OffsetCommitEntry::new(o.topic_partition.clone(), o.offset))
+        .collect()
+}
+
+fn each(offsets: &[OffsetEntry], error: Errors) -> Vec<(TopicPartition, Errors)> {
+    offsets
+        .iter()
+        .map(|o| (o.topic_partition.clone(), error))
+        .collect()
+}
+
+impl Broker {
+    fn group_partition(group_id: &str) -> TopicPartition {
+        TopicPartition::new(
+            GROUP_METADATA_TOPIC,
+            partition_for(group_id, INTERNAL_TOPIC_PARTITIONS),
+        )
+    }
+
+    pub(super) fn handle_offset_commit(
+        &mut self,
+        group_id: String,
+        offsets: Vec<OffsetEntry>,
+        now_ms: i64,
+    ) -> Handled {
+        let gtp = Self::group_partition(&group_id);
+        let Some(log) = self.logs.get_mut(&gtp) else {
+            return Handled::reply(Response::OffsetCommit {
+                results: each(&offsets, Errors::NotCoordinator),
+            });
+        };
+        let mut writer = OffsetsLog {
+            fs: &mut self.fs,
+            log,
+        };
+        let results = self.group_coordinator.commit_offsets(
+            &group_id,
+            &entries(&offsets),
+            &mut writer,
+            now_ms,
+        );
+        Handled::reply(Response::OffsetCommit { results })
+    }
+
+    pub(super) fn handle_txn_offset_commit(
+        &mut self,
+        transactional_id: String,
+        pending: PendingTxnOffsetCommit,
+        now_ms: i64,
+    ) -> Handled {
+        let gtp = Self::group_partition(&pending.group_id);
+        let Some(log) = self.logs.get(&gtp) else {
+            return Handled::reply(Response::TxnOffsetCommit {
+                results: each(&pending.offsets, Errors::NotCoordinator),
+            });
+        };
+        // Already part of this producer's open transaction here: write at once.
+        let open = log
+            .producer_state
+            .last_entry(pending.producer_id)
+            .is_some_and(|e| {
+                e.producer_epoch == pending.producer_epoch && e.current_txn_first_offset.is_some()
+            });
+        if open {
+            return self.write_txn_offsets(pending, now_ms);
+        }
+        let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
+            return Handled::reply(Response::TxnOffsetCommit {
+                results: each(&pending.offsets, Errors::CoordinatorNotAvailable),
+            });
+        };
+        let tag = self.take_tag();
+        let request = Request::AddPartitionsToTxn {
+            transactional_id,
+            producer_id: pending.producer_id,
+            producer_epoch: pending.producer_epoch,
+            partitions: vec![gtp],
+            verify_only: false,
+        };
+        self.pending_offset_commits.insert(tag, pending);
+        Handled {
+            outbound: vec![Outbound::ToBroker {
+                broker: coordinator,
+                tag,
+                request,
+            }],
+            ..Handled::default()
+        }
+    }
+
+    /// Writes the transactional offset records (pending until the marker).
+    fn write_txn_offsets(&mut self, pending: PendingTxnOffsetCommit, now_ms: i64) -> Handled {
+        let gtp = Self::group_partition(&pending.group_id);
+        let records = self.group_coordinator.commit_transactional_offsets(
+            &pending.group_id,
+            pending.producer_id,
+            pending.producer_epoch,
+            &entries(&pending.offsets),
+            now_ms,
+        );
+        let error = match (records, self.logs.get_mut(&gtp)) {
+            (Ok(r), Some(log)) => {
+                let kvs = r
+                    .records
+                    .into_iter()
+                    .map(|(k, v)| (Some(k), Some(v)))
+                    .collect();
+                let batch = RecordBatch::new_data(
+                    0,
+                    r.producer_id,
+                    r.producer_epoch,
+                    NO_SEQUENCE,
+                    true,
+                    now_ms,
+                    kvs,
+                );
+                log.append_internal(&mut self.fs, batch)
+                    .map_or_else(|e| e.error(), |_| Errors::None)
+            }
+            (Ok(_), None) => Errors::NotCoordinator,
+            (Err(e), _) => e,
+        };
+        Handled::reply(Response::TxnOffsetCommit {
+            results: each(&pending.offsets, error),
+        })
+    }
+
+    /// The transaction coordinator answered for a parked TxnOffsetCommit.
+    pub(super) fn complete_offset_verification(
+        &mut self,
+        tag: u64,
+        response: Response,
+        now_ms: i64,
+    ) -> Handled {
+        let Some(pending) = self.pending_offset_commits.remove(&tag) else {
+            return Handled::default();
+        };
+        let token = pending.token;
+        let error = response.error();
+        let mut handled = if error == Errors::None {
+            self.write_txn_offsets(pending, now_ms)
+        } else {
+            let error = if error == Errors::ProducerFenced {
+                Errors::InvalidProducerEpoch
+            } else {
+                error
+            };
+            Handled::reply(Response::TxnOffsetCommit {
+                results: each(&pending.offsets, error),
+            })
+        };
+        if let Some(response) = handled.response.take() {
+            handled.deferred.push((token, response));
+        }
+        handled
+    }
+
+    pub(super) fn handle_offset_fetch(
+        &self,
+        group_id: String,
+        partitions: Vec<TopicPartition>,
+        require_stable: bool,
+    ) -> Handled {
+        if !self.logs.contains_key(&Self::group_partition(&group_id)) {
+            return Handled::reply(Response::OffsetFetch {
+                error: Errors::NotCoordinator,
+                offsets: Vec::new(),
+            });
+        }
+        let offsets = self
+            .group_coordinator
+            .fetch_offsets(&group_id, &partitions, require_stable)
+            .into_iter()
+            .map(|f| (f.topic_partition, f.committed_offset, f.error))
+            .collect();
+        Handled::reply(Response::OffsetFetch {
+            error: Errors::None,
+            offsets,
+        })
+    }
+}
