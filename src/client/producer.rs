@@ -384,9 +384,14 @@ impl Producer {
     }
 
     /// The earliest time the producer has something to do (a retry or a timeout).
+    /// Only future times count: what is due now happens in the next `poll`.
     pub fn next_wakeup(&self, now_ms: i64) -> Option<i64> {
         let mut t: Option<i64> = None;
-        let mut consider = |x: i64| t = Some(t.map_or(x, |y| y.min(x)));
+        let mut consider = |x: i64| {
+            if x > now_ms {
+                t = Some(t.map_or(x, |y| y.min(x)));
+            }
+        };
         for f in &self.in_flight {
             consider(f.deadline_ms);
         }

@@ -71,6 +71,12 @@ pub enum EventKind {
     FaultArmed {
         description: String,
     },
+    /// A broker sends an unanswered inter-broker request again.
+    InterBrokerRetry {
+        from: i32,
+        to: i32,
+        api: String,
+    },
     ConfigChanged {
         key: String,
         value: String,
@@ -142,6 +148,9 @@ impl Event {
                 format!("Created topic {topic} with {partitions} partition(s), leaders {leaders:?}")
             }
             EventKind::FaultArmed { description } => format!("Fault armed: {description}"),
+            EventKind::InterBrokerRetry { from, to, api } => {
+                format!("broker {from}: no answer from broker {to} to {api}; sending it again")
+            }
             EventKind::ConfigChanged { key, value } => format!("Config {key} = {value}"),
         }
     }

@@ -66,20 +66,16 @@ pub enum Fault {
 
 impl Fault {
     fn strikes(&self, env: &Envelope) -> bool {
-        let client = |n: &Node, want: &Option<String>| match (n, want) {
-            (_, None) => !matches!(n, Node::Controller),
+        // No name: any client. A client's name, or `broker-N` for inter-broker traffic.
+        let named = |n: &Node, want: &Option<String>| match (n, want) {
+            (Node::Client(_), None) => true,
             (Node::Client(c), Some(w)) => c == w,
+            (Node::Broker(id), Some(w)) => *w == format!("broker-{id}"),
             _ => false,
         };
         match self {
-            Fault::DropNextRequest { from } => {
-                !env.body.is_response()
-                    && matches!(env.from, Node::Client(_))
-                    && client(&env.from, from)
-            }
-            Fault::DropNextResponse { to } => {
-                env.body.is_response() && matches!(env.to, Node::Client(_)) && client(&env.to, to)
-            }
+            Fault::DropNextRequest { from } => !env.body.is_response() && named(&env.from, from),
+            Fault::DropNextResponse { to } => env.body.is_response() && named(&env.to, to),
         }
     }
 }

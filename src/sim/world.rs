@@ -28,6 +28,9 @@ use crate::record::RecordBatch;
 pub const START_MS: i64 = 1_700_000_000_000;
 /// The name of the hand-driven "bare socket" client.
 pub const RAW_CLIENT: &str = "raw";
+/// How long a broker waits for another broker's answer before sending again
+/// (`request.timeout.ms`).
+pub const INTER_BROKER_TIMEOUT_MS: i64 = 30_000;
 /// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (Kafka's default).
 pub const TXN_CLEANUP_INTERVAL_MS: i64 = 10_000;
 /// A run stops after this many steps even if something is still going on.
@@ -118,6 +121,8 @@ pub struct World {
     /// Broker-wide defaults for new topics, and the snapshot switch.
     pub broker_defaults: LogConfig,
     next_correlation_id: u64,
+    /// Inter-broker requests waiting for an answer: (from, tag) → (to, request, retry time).
+    inter_broker: BTreeMap<(i32, u64), (i32, Request, i64)>,
     /// When the coordinators next look for timed-out transactions.
     next_txn_cleanup_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
@@ -148,6 +153,7 @@ impl World {
             next_correlation_id: 1,
             reply_to: BTreeMap::new(),
             next_txn_cleanup_ms: START_MS + TXN_CLEANUP_INTERVAL_MS,
+            inter_broker: BTreeMap::new(),
             next_reply_token: 1,
             raw_inbox: BTreeMap::new(),
             config: ClusterConfig { brokers, ..config },
@@ -629,6 +635,8 @@ impl World {
         self.network
             .queue
             .retain(|e| e.to != Node::Broker(id) && e.from != Node::Broker(id));
+        self.network.held.retain(|e| e.from != Node::Broker(id));
+        self.inter_broker.retain(|(from, _), _| *from != id);
         for env in lost {
             self.emit(EventKind::MessageRefused {
                 id: env.id,
@@ -735,6 +743,9 @@ impl World {
                     tag,
                     request,
                 } => {
+                    let deadline = self.clock_ms + INTER_BROKER_TIMEOUT_MS;
+                    self.inter_broker
+                        .insert((id, tag), (broker, request.clone(), deadline));
                     self.send(
                         Node::Broker(id),
                         Node::Broker(broker),
@@ -814,10 +825,12 @@ impl World {
             .values()
             .filter_map(|p| p.next_wakeup(now))
             .filter(|t| *t > now);
+        let retries = self.inter_broker.values().map(|(_, _, deadline)| *deadline);
         self.network
             .next_delivery_ms()
             .into_iter()
             .chain(timers)
+            .chain(retries)
             .min()
     }
 
@@ -832,6 +845,7 @@ impl World {
         };
         self.clock_ms = self.clock_ms.max(next);
         self.run_txn_cleanup();
+        self.retry_inter_broker();
         if let Some(env) = self.network.pop_due(self.clock_ms) {
             self.deliver(env);
         } else {
@@ -844,6 +858,39 @@ impl World {
     /// logical time, each coordinator aborts transactions open past their timeout.
     /// It is not "work to do" for `run`: only time passing for other reasons (or
     /// `advance`) triggers it, so an open transaction is not aborted behind your back.
+    /// An inter-broker request with no answer by its deadline is sent again (the
+    /// marker sender and the AddPartitionsToTxn sender retry until they hear back).
+    fn retry_inter_broker(&mut self) {
+        let now = self.clock_ms;
+        let due: Vec<((i32, u64), i32, Request)> = self
+            .inter_broker
+            .iter()
+            .filter(|(_, (_, _, deadline))| *deadline <= now)
+            .map(|(k, (to, req, _))| (*k, *to, req.clone()))
+            .collect();
+        for ((from, tag), to, request) in due {
+            if !self.brokers.get(&from).is_some_and(|b| b.online) {
+                self.inter_broker.remove(&(from, tag));
+                continue;
+            }
+            self.inter_broker.insert(
+                (from, tag),
+                (to, request.clone(), now + INTER_BROKER_TIMEOUT_MS),
+            );
+            self.emit(EventKind::InterBrokerRetry {
+                from,
+                to,
+                api: request.api_name().to_string(),
+            });
+            self.send(
+                Node::Broker(from),
+                Node::Broker(to),
+                tag,
+                Body::Request(request),
+            );
+        }
+    }
+
     fn run_txn_cleanup(&mut self) {
         while self.clock_ms >= self.next_txn_cleanup_ms {
             self.next_txn_cleanup_ms += TXN_CLEANUP_INTERVAL_MS;
@@ -950,6 +997,10 @@ impl World {
                         self.emit(EventKind::Broker { broker: id, event });
                     }
                 } else {
+                    self.inter_broker.remove(&(id, env.correlation_id));
+                    let Some(broker) = self.brokers.get_mut(&id) else {
+                        return;
+                    };
                     let handled = broker.handle_broker_response(env.correlation_id, response, now);
                     self.apply_handled(id, None, handled);
                 }
