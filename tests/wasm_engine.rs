@@ -113,3 +113,32 @@ fn the_idempotence_lesson_runs_in_the_browser() {
         runner.transcript()
     );
 }
+
+/// The transaction coordinator, markers and read_committed filtering, in the browser:
+/// the same transcript lines as natively (seed 000, examples 1 and 3).
+#[wasm_bindgen_test]
+fn the_transaction_lessons_run_in_the_browser() {
+    let t = eos_playground::scenario::transcript(
+        eos_playground::scenario::lesson("transactions")
+            .unwrap()
+            .source,
+    )
+    .expect("transactions runs");
+    assert!(
+        t.iter().any(|l| l
+            == "read_committed   consumer got 5 records: c1@0 c2@1 c3@2 c4@8 c5@9 (position 11)"),
+        "{t:#?}"
+    );
+    assert!(t
+        .iter()
+        .any(|l| l == "version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8"));
+    let f = eos_playground::scenario::transcript(
+        eos_playground::scenario::lesson("fencing").unwrap().source,
+    )
+    .expect("fencing runs");
+    assert!(
+        f.iter()
+            .any(|l| l == "producer 1 commit failed: InvalidProducerEpochException"),
+        "{f:#?}"
+    );
+}

@@ -21,6 +21,57 @@ pub const PRODUCER: &str = "producer-1";
 /// The topic the page starts with.
 pub const TOPIC: &str = "orders";
 
+/// The transactions page: its two producers share one transactional.id.
+pub const TXN_PRODUCER: &str = "producer-1";
+/// The producer that "Start a second producer" creates (same transactional.id: it fences).
+pub const TXN_PRODUCER_2: &str = "producer-2";
+pub const TXN_ID: &str = "tx-1";
+/// The transactions page's topic (one partition).
+pub const TXN_TOPIC: &str = "payments";
+/// The two consumers of the transactions page, one per isolation level.
+pub const CONSUMER_RC: &str = "reader-rc";
+pub const CONSUMER_RU: &str = "reader-ru";
+/// The (non-transactional) producer that `?bench=N` uses to preload N batches.
+pub const BENCH_PRODUCER: &str = "bench-loader";
+/// "Advance the clock": past transaction.timeout.ms (60 s) and the coordinator's next
+/// 10-second check, so one click lets the timeout abort an open transaction.
+pub const ADVANCE_MS: i64 = 70_000;
+
+/// Which page is shown (the URL fragment `#transactions` selects the second one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Page {
+    #[default]
+    Idempotence,
+    Transactions,
+}
+
+impl Page {
+    /// The URL fragment (without `#`) of the page.
+    pub fn fragment(self) -> &'static str {
+        match self {
+            Page::Idempotence => "idempotence",
+            Page::Transactions => "transactions",
+        }
+    }
+
+    /// The page a URL fragment names (`#transactions`, `transactions`); anything else is
+    /// the first page.
+    pub fn from_fragment(hash: &str) -> Page {
+        match hash.trim_start_matches('#') {
+            "transactions" => Page::Transactions,
+            _ => Page::Idempotence,
+        }
+    }
+}
+
+/// Where a refused transactions-page action is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TxnErrorAt {
+    Producer(String),
+    Consumer(String),
+    Cluster,
+}
+
 /// A lesson being played.
 pub struct LessonState {
     /// Index into `scenario::lessons()`.
@@ -48,6 +99,16 @@ pub struct AppState {
     pub error: Option<String>,
     /// Transcript lines of the last raw request.
     pub raw_lines: Vec<String>,
+    /// The transactions page's own world (three brokers: the partition leader and the
+    /// transaction coordinator are different brokers, so the timeline shows who asks whom).
+    pub txn_world: Rc<RefCell<World>>,
+    /// The page shown.
+    pub page: Page,
+    /// Why the last transactions-page action was refused, and at which control.
+    pub txn_error: Option<(TxnErrorAt, String)>,
+    /// `?bench=N`: the transactions world was preloaded with N batches (the page then
+    /// reports its render times to `window.__eosRenderedAt`).
+    pub bench: Option<usize>,
     /// Changes on every reduce that changed something.
     pub version: u64,
 }
@@ -82,6 +143,25 @@ pub enum Msg {
     LessonPrev,
     LessonReset,
     ResetPlayground,
+    /// Show a page.
+    SetPage(Page),
+    // The transactions page (playground only; a loaded lesson pauses them).
+    TxnInit(String),
+    TxnBegin(String),
+    /// `send()` these values to the page's partition, then `flush()`.
+    TxnSend(String, Vec<String>),
+    TxnCommit(String),
+    TxnAbort(String),
+    /// Start producer-2 with the same transactional.id and call initTransactions: the
+    /// coordinator fences producer-1.
+    TxnFence,
+    HoldMarkers,
+    /// Release the held WriteTxnMarkers and run until they are written.
+    ReleaseMarkers,
+    /// Advance the logical clock by [`ADVANCE_MS`].
+    Advance,
+    Poll(String),
+    TxnReset,
 }
 
 /// A world with topic `orders` (1 partition) and an idempotent `producer-1`.
@@ -100,8 +180,88 @@ pub fn ready_world() -> World {
     world
 }
 
+/// The transactions page's world: three brokers, topic `payments` (1 partition), the
+/// transactional `producer-1` (transactional.id=tx-1) and two consumers reading
+/// `payments-0` from the start, one read_committed and one read_uncommitted.
+pub fn txn_ready_world() -> World {
+    let mut world = World::new(ClusterConfig {
+        brokers: 3,
+        latency_ms: 2,
+        seed: 1,
+    });
+    let tp = TopicPartition::new(TXN_TOPIC, 0);
+    let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+    let mut actions = vec![
+        Action::CreateTopic {
+            name: TXN_TOPIC.into(),
+            partitions: 1,
+            configs: vec![],
+        },
+        Action::CreateProducer {
+            name: TXN_PRODUCER.into(),
+            configs: vec![pair("transactional.id", TXN_ID)],
+        },
+    ];
+    for (name, level) in [
+        (CONSUMER_RC, "read_committed"),
+        (CONSUMER_RU, "read_uncommitted"),
+    ] {
+        actions.push(Action::CreateConsumer {
+            name: name.into(),
+            configs: vec![
+                pair("isolation.level", level),
+                pair("auto.offset.reset", "earliest"),
+            ],
+        });
+        actions.push(Action::Assign {
+            consumer: name.into(),
+            partitions: vec![tp.clone()],
+        });
+    }
+    // All valid on a fresh world; an error would only leave it emptier.
+    for a in &actions {
+        let _ = world.apply(a);
+    }
+    world
+}
+
+/// Preloads `n` batches of one record each into the transactions page's partition
+/// through the engine (an idempotent producer, one flush per batch), for `?bench=N`.
+pub fn preload_batches(world: &mut World, n: usize) {
+    let tp = TopicPartition::new(TXN_TOPIC, 0);
+    let _ = world.apply(&Action::CreateProducer {
+        name: BENCH_PRODUCER.into(),
+        configs: vec![],
+    });
+    for i in 0..n {
+        let send = Action::Send {
+            producer: BENCH_PRODUCER.into(),
+            topic_partition: tp.clone(),
+            values: vec![format!("b{i}")],
+        };
+        if world.apply(&send).is_err() {
+            break;
+        }
+        let _ = world.apply(&Action::Flush {
+            producer: BENCH_PRODUCER.into(),
+        });
+    }
+}
+
 impl Default for AppState {
     fn default() -> Self {
+        AppState::new(Page::Idempotence, None)
+    }
+}
+
+impl AppState {
+    /// The state a page load starts with: `page` shown, and with `bench` the
+    /// transactions world preloaded with that many batches.
+    pub fn new(page: Page, bench: Option<usize>) -> Self {
+        let mut txn_world = txn_ready_world();
+        if let Some(n) = bench {
+            preload_batches(&mut txn_world, n);
+        }
         AppState {
             world: Rc::new(RefCell::new(ready_world())),
             lesson: Rc::new(RefCell::new(None)),
@@ -110,12 +270,14 @@ impl Default for AppState {
             step_mode: false,
             error: None,
             raw_lines: vec![],
+            txn_world: Rc::new(RefCell::new(txn_world)),
+            page,
+            txn_error: None,
+            bench,
             version: 0,
         }
     }
-}
 
-impl AppState {
     fn next(&self) -> AppState {
         AppState {
             world: self.world.clone(),
@@ -125,6 +287,10 @@ impl AppState {
             step_mode: self.step_mode,
             error: None,
             raw_lines: self.raw_lines.clone(),
+            txn_world: self.txn_world.clone(),
+            page: self.page,
+            txn_error: None,
+            bench: self.bench,
             version: self.version.wrapping_add(1),
         }
     }
@@ -140,6 +306,27 @@ impl AppState {
         match lesson.as_ref() {
             Some(l) => f(&l.runner.world),
             None => f(&self.world.borrow()),
+        }
+    }
+
+    /// Calls `f` with the world the transactions page shows: the lesson's, or its own.
+    pub fn with_txn_world<R>(&self, f: impl FnOnce(&World) -> R) -> R {
+        let lesson = self.lesson.borrow();
+        match lesson.as_ref() {
+            Some(l) => f(&l.runner.world),
+            None => f(&self.txn_world.borrow()),
+        }
+    }
+
+    /// Applies actions to the transactions world in order, stopping at the first
+    /// refusal, which is shown at `at`.
+    fn apply_txn(&self, next: &mut AppState, at: TxnErrorAt, actions: &[Action]) {
+        let mut world = self.txn_world.borrow_mut();
+        for action in actions {
+            if let Err(e) = world.apply(action) {
+                next.txn_error = Some((at, e.to_string()));
+                return;
+            }
         }
     }
 
@@ -340,6 +527,83 @@ impl Reducible for AppState {
                 *self.world.borrow_mut() = ready_world();
                 next.raw_lines.clear();
                 next.selected_batch = None;
+            }
+            Msg::SetPage(page) => {
+                if page == self.page {
+                    return self;
+                }
+                next.page = page;
+            }
+            Msg::TxnInit(p) if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Producer(p.clone()),
+                &[Action::InitTransactions { producer: p }],
+            ),
+            Msg::TxnBegin(p) if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Producer(p.clone()),
+                &[Action::BeginTransaction { producer: p }],
+            ),
+            Msg::TxnSend(p, values) if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Producer(p.clone()),
+                &[
+                    Action::Send {
+                        producer: p.clone(),
+                        topic_partition: TopicPartition::new(TXN_TOPIC, 0),
+                        values,
+                    },
+                    Action::Flush { producer: p },
+                ],
+            ),
+            Msg::TxnCommit(p) if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Producer(p.clone()),
+                &[Action::CommitTransaction { producer: p }],
+            ),
+            Msg::TxnAbort(p) if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Producer(p.clone()),
+                &[Action::AbortTransaction { producer: p }],
+            ),
+            Msg::TxnFence if playground => {
+                let exists = self.txn_world.borrow().producers.contains_key(TXN_PRODUCER_2);
+                let mut actions = Vec::new();
+                if !exists {
+                    actions.push(Action::CreateProducer {
+                        name: TXN_PRODUCER_2.into(),
+                        configs: vec![("transactional.id".into(), TXN_ID.into())],
+                    });
+                }
+                actions.push(Action::InitTransactions {
+                    producer: TXN_PRODUCER_2.into(),
+                });
+                self.apply_txn(
+                    &mut next,
+                    TxnErrorAt::Producer(TXN_PRODUCER_2.into()),
+                    &actions,
+                );
+            }
+            Msg::HoldMarkers if playground => {
+                self.apply_txn(&mut next, TxnErrorAt::Cluster, &[Action::HoldMarkers])
+            }
+            Msg::ReleaseMarkers if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Cluster,
+                &[Action::ReleaseMarkers, Action::RunUntilIdle],
+            ),
+            Msg::Advance if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Cluster,
+                &[Action::Advance { ms: ADVANCE_MS }],
+            ),
+            Msg::Poll(c) if playground => self.apply_txn(
+                &mut next,
+                TxnErrorAt::Consumer(c.clone()),
+                &[Action::Poll { consumer: c }],
+            ),
+            Msg::TxnReset if playground => {
+                *self.txn_world.borrow_mut() = txn_ready_world();
             }
             // A playground action while a lesson is loaded: the controls are disabled, so
             // this only happens from a stale click; nothing changes.

@@ -1,0 +1,40 @@
+//! The tabs between the pages. They are plain links to `#idempotence` and
+//! `#transactions` (keyboard- and back-button-friendly); a click also tells the state
+//! directly, so the page switches even where the fragment cannot change.
+
+use yew::prelude::*;
+
+use crate::ui::i18n::{t, Key};
+use crate::ui::state::{Msg, Page};
+
+#[derive(Properties, PartialEq)]
+pub struct PageNavProps {
+    pub current: Page,
+    pub dispatch: Callback<Msg>,
+}
+
+#[function_component(PageNav)]
+pub fn page_nav(p: &PageNavProps) -> Html {
+    let tab = |page: Page, label: Key, testid: &'static str| {
+        let dispatch = p.dispatch.clone();
+        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Msg::SetPage(page)));
+        let current = p.current == page;
+        html! {
+            <li>
+                <a href={format!("#{}", page.fragment())}
+                   class={classes!("page-tab", current.then_some("current"))}
+                   aria-current={current.then_some("page")}
+                   data-testid={testid}
+                   {onclick}>{ t(label) }</a>
+            </li>
+        }
+    };
+    html! {
+        <nav class="page-nav" aria-label={t(Key::NavLabel)}>
+            <ul>
+                { tab(Page::Idempotence, Key::NavIdempotence, "nav-idempotence") }
+                { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
+            </ul>
+        </nav>
+    }
+}
