@@ -31,6 +31,19 @@ pub fn partition_for(key: &str, partitions: i32) -> i32 {
     kafka_abs(java_string_hash(key)) % partitions
 }
 
+/// Where a coordinator writes its records: the partitions of its internal topic it
+/// leads. One call appends one record (value None = tombstone) as a non-transactional
+/// batch (the write half of Kafka's `CoordinatorRuntime`/`PartitionWriter`).
+pub trait InternalLogWriter {
+    fn append(
+        &mut self,
+        partition: i32,
+        key: Vec<u8>,
+        value: Option<Vec<u8>>,
+        now_ms: i64,
+    ) -> Result<(), crate::errors::Errors>;
+}
+
 /// Whether a topic is one of Kafka's internal topics.
 pub fn is_internal(topic: &str) -> bool {
     topic == TRANSACTION_STATE_TOPIC || topic == GROUP_METADATA_TOPIC

@@ -24,7 +24,7 @@ struct FakeLog {
     fail_pid: Option<Errors>,
 }
 
-impl TxnLogWriter for FakeLog {
+impl eos_playground::internal_topics::InternalLogWriter for FakeLog {
     fn append(
         &mut self,
         partition: i32,
@@ -38,7 +38,9 @@ impl TxnLogWriter for FakeLog {
         self.records.push((partition, key, value));
         Ok(())
     }
+}
 
+impl TxnLogWriter for FakeLog {
     fn generate_producer_id(&mut self) -> Result<i64, Errors> {
         if let Some(e) = self.fail_pid {
             return Err(e);

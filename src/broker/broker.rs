@@ -172,13 +172,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
         },
         Request::Produce {
             topic_partition, ..
-        } => Response::Produce {
-            topic_partition: topic_partition.clone(),
-            error,
-            base_offset: -1,
-            log_start_offset: -1,
-            error_message: None,
-        },
+        } => Response::produce(topic_partition, error, -1, None),
         Request::AllocateProducerIds { .. } => Response::AllocateProducerIds {
             error,
             producer_id_start: -1,
@@ -205,15 +199,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
         },
         Request::Fetch {
             topic_partition, ..
-        } => Response::Fetch {
-            topic_partition: topic_partition.clone(),
-            error,
-            high_watermark: -1,
-            last_stable_offset: -1,
-            log_start_offset: -1,
-            aborted_transactions: None,
-            records: Vec::new(),
-        },
+        } => Response::fetch_error(topic_partition, error),
         Request::ListOffsets {
             topic_partition, ..
         } => Response::ListOffsets {
@@ -224,17 +210,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
         Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
             transactions: transactional_ids
                 .iter()
-                .map(|id| super::protocol::TransactionDescription {
-                    coordinator_id: -1,
-                    transactional_id: id.clone(),
-                    error,
-                    state: String::new(),
-                    producer_id: -1,
-                    producer_epoch: -1,
-                    transaction_timeout_ms: 0,
-                    transaction_start_time_ms: -1,
-                    topic_partitions: Vec::new(),
-                })
+                .map(|id| super::protocol::TransactionDescription::failed(-1, id.clone(), error))
                 .collect(),
         },
         Request::ListTransactions => Response::ListTransactions {

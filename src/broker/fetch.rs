@@ -17,15 +17,7 @@ impl Broker {
         max_bytes: i32,
         isolation: FetchIsolation,
     ) -> Handled {
-        let reply = |error: Errors| Response::Fetch {
-            topic_partition: tp.clone(),
-            error,
-            high_watermark: -1,
-            last_stable_offset: -1,
-            log_start_offset: -1,
-            aborted_transactions: None,
-            records: Vec::new(),
-        };
+        let reply = |error: Errors| Response::fetch_error(&tp, error);
         let Some(log) = self.logs.get(&tp) else {
             return Handled::reply(reply(Errors::NotLeaderOrFollower));
         };

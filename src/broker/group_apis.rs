@@ -10,13 +10,13 @@
 use serde::Serialize;
 
 use super::broker::{Broker, Handled, Outbound};
+use super::internal_log::InternalLog;
 use super::protocol::{OffsetEntry, Request, Response};
 use crate::errors::Errors;
-use crate::fs::MemFs;
-use crate::group::{OffsetCommitEntry, OffsetLogWriter};
+use crate::group::OffsetCommitEntry;
 use crate::internal_topics::{partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS};
-use crate::log::{TopicPartition, UnifiedLog};
-use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+use crate::log::TopicPartition;
+use crate::record::{RecordBatch, NO_SEQUENCE};
 
 /// A TxnOffsetCommit parked until the transaction coordinator added the partition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -26,36 +26,6 @@ pub struct PendingTxnOffsetCommit {
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub offsets: Vec<OffsetEntry>,
-}
-
-/// Plain offset commits go to the group's `__consumer_offsets` partition.
-struct OffsetsLog<'a> {
-    fs: &'a mut MemFs,
-    log: &'a mut UnifiedLog,
-}
-
-impl OffsetLogWriter for OffsetsLog<'_> {
-    fn append(
-        &mut self,
-        _partition: i32,
-        key: Vec<u8>,
-        value: Option<Vec<u8>>,
-        now_ms: i64,
-    ) -> Result<(), Errors> {
-        let batch = RecordBatch::new_data(
-            0,
-            NO_PRODUCER_ID,
-            NO_PRODUCER_EPOCH,
-            NO_SEQUENCE,
-            false,
-            now_ms,
-            vec![(Some(key), value)],
-        );
-        self.log
-            .append_internal(self.fs, batch)
-            .map(|_| ())
-            .map_err(|e| e.error())
-    }
 }
 
 fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
@@ -87,14 +57,15 @@ impl Broker {
         now_ms: i64,
     ) -> Handled {
         let gtp = Self::group_partition(&group_id);
-        let Some(log) = self.logs.get_mut(&gtp) else {
+        if !self.logs.contains_key(&gtp) {
             return Handled::reply(Response::OffsetCommit {
                 results: each(&offsets, Errors::NotCoordinator),
             });
-        };
-        let mut writer = OffsetsLog {
+        }
+        let mut writer = InternalLog {
             fs: &mut self.fs,
-            log,
+            logs: &mut self.logs,
+            topic: GROUP_METADATA_TOPIC,
         };
         let results = self.group_coordinator.commit_offsets(
             &group_id,

@@ -5,6 +5,7 @@
 pub mod broker;
 mod fetch;
 mod group_apis;
+mod internal_log;
 mod produce;
 pub mod producer_id_manager;
 pub mod protocol;

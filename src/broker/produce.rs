@@ -20,12 +20,8 @@ impl Broker {
         token: u64,
         now_ms: i64,
     ) -> Handled {
-        let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
-            topic_partition: tp.clone(),
-            error,
-            base_offset,
-            log_start_offset: 0,
-            error_message: message,
+        let reply = |error: Errors, base_offset: i64, message: Option<String>| {
+            Response::produce(&tp, error, base_offset, message)
         };
         if !(-1..=1).contains(&acks) {
             return Handled {
@@ -73,12 +69,8 @@ impl Broker {
         batch: RecordBatch,
         now_ms: i64,
     ) -> Handled {
-        let reply = |error: Errors, base_offset: i64, message: Option<String>| Response::Produce {
-            topic_partition: tp.clone(),
-            error,
-            base_offset,
-            log_start_offset: 0,
-            error_message: message,
+        let reply = |error: Errors, base_offset: i64, message: Option<String>| {
+            Response::produce(&tp, error, base_offset, message)
         };
         let (pid, epoch, first_seq, last_seq) = (
             batch.producer_id,

@@ -156,6 +156,23 @@ pub struct TransactionDescription {
     pub topic_partitions: Vec<TopicPartition>,
 }
 
+impl TransactionDescription {
+    /// The row of a transactional id that could not be described.
+    pub fn failed(coordinator_id: i32, transactional_id: String, error: Errors) -> Self {
+        TransactionDescription {
+            coordinator_id,
+            transactional_id,
+            error,
+            state: String::new(),
+            producer_id: -1,
+            producer_epoch: -1,
+            transaction_timeout_ms: 0,
+            transaction_start_time_ms: -1,
+            topic_partitions: Vec::new(),
+        }
+    }
+}
+
 /// One row of ListTransactions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransactionListing {
@@ -238,6 +255,35 @@ pub enum Response {
 }
 
 impl Response {
+    /// A Produce answer for one partition.
+    pub fn produce(
+        tp: &TopicPartition,
+        error: Errors,
+        base_offset: i64,
+        error_message: Option<String>,
+    ) -> Response {
+        Response::Produce {
+            topic_partition: tp.clone(),
+            error,
+            base_offset,
+            log_start_offset: 0,
+            error_message,
+        }
+    }
+
+    /// A Fetch answer that carries only an error.
+    pub fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
+        Response::Fetch {
+            topic_partition: tp.clone(),
+            error,
+            high_watermark: -1,
+            last_stable_offset: -1,
+            log_start_offset: -1,
+            aborted_transactions: None,
+            records: Vec::new(),
+        }
+    }
+
     pub fn api_name(&self) -> &'static str {
         match self {
             Response::InitProducerId { .. } => "InitProducerId",

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound};
+use super::internal_log::InternalLog;
 use super::producer_id_manager::{Generated, ProducerIdManager};
 use super::protocol::{
     CoordinatorType, MarkerResult, Request, Response, TransactionDescription, TransactionListing,
@@ -19,10 +20,10 @@ use crate::coordinator::{CoordinatorOutput, TxnLogWriter, TxnResult};
 use crate::errors::Errors;
 use crate::fs::MemFs;
 use crate::internal_topics::{
-    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+    partition_for, InternalLogWriter, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
+    TRANSACTION_STATE_TOPIC,
 };
 use crate::log::{TopicPartition, UnifiedLog};
-use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
 
 /// A WriteTxnMarkers request in flight to one leader.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -34,16 +35,16 @@ pub struct MarkerSend {
     pub partitions: Vec<TopicPartition>,
 }
 
-/// The coordinator's writes go to this broker's `__transaction_state` partitions.
+/// The coordinator's writes go to this broker's `__transaction_state` partitions; its
+/// producer ids come from the broker's block.
 struct BrokerTxnLog<'a> {
-    fs: &'a mut MemFs,
-    logs: &'a mut BTreeMap<TopicPartition, UnifiedLog>,
+    log: InternalLog<'a>,
     producer_ids: &'a mut ProducerIdManager,
     outbound: &'a mut Vec<Outbound>,
     broker_id: i32,
 }
 
-impl TxnLogWriter for BrokerTxnLog<'_> {
+impl InternalLogWriter for BrokerTxnLog<'_> {
     fn append(
         &mut self,
         partition: i32,
@@ -51,22 +52,11 @@ impl TxnLogWriter for BrokerTxnLog<'_> {
         value: Option<Vec<u8>>,
         now_ms: i64,
     ) -> Result<(), Errors> {
-        let tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, partition);
-        let log = self.logs.get_mut(&tp).ok_or(Errors::NotCoordinator)?;
-        let batch = RecordBatch::new_data(
-            0,
-            NO_PRODUCER_ID,
-            NO_PRODUCER_EPOCH,
-            NO_SEQUENCE,
-            false,
-            now_ms,
-            vec![(Some(key), value)],
-        );
-        log.append_internal(self.fs, batch)
-            .map(|_| ())
-            .map_err(|e| e.error())
+        self.log.append(partition, key, value, now_ms)
     }
+}
 
+impl TxnLogWriter for BrokerTxnLog<'_> {
     fn generate_producer_id(&mut self) -> Result<i64, Errors> {
         match self.producer_ids.generate_producer_id() {
             Generated::Id(id) => Ok(id),
@@ -111,8 +101,11 @@ impl Broker {
         let mut outbound = Vec::new();
         let (value, outputs) = {
             let mut log = BrokerTxnLog {
-                fs: &mut self.fs,
-                logs: &mut self.logs,
+                log: InternalLog {
+                    fs: &mut self.fs,
+                    logs: &mut self.logs,
+                    topic: TRANSACTION_STATE_TOPIC,
+                },
                 producer_ids: &mut self.producer_ids,
                 outbound: &mut outbound,
                 broker_id: self.id,
@@ -424,17 +417,7 @@ impl Broker {
                     transaction_start_time_ms: d.transaction_start_time_ms,
                     topic_partitions: d.topic_partitions,
                 },
-                Err(error) => TransactionDescription {
-                    coordinator_id: self.id,
-                    transactional_id: id,
-                    error,
-                    state: String::new(),
-                    producer_id: -1,
-                    producer_epoch: -1,
-                    transaction_timeout_ms: 0,
-                    transaction_start_time_ms: -1,
-                    topic_partitions: Vec::new(),
-                },
+                Err(error) => TransactionDescription::failed(self.id, id, error),
             })
             .collect();
         Handled::reply(Response::DescribeTransactions { transactions })

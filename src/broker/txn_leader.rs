@@ -33,13 +33,7 @@ impl Broker {
         token: u64,
     ) -> Option<Handled> {
         let reply = |error: Errors, message: String| {
-            Handled::reply(Response::Produce {
-                topic_partition: tp.clone(),
-                error,
-                base_offset: -1,
-                log_start_offset: 0,
-                error_message: Some(message),
-            })
+            Handled::reply(Response::produce(tp, error, -1, Some(message)))
         };
         let log = self.logs.get(tp)?;
         let entry = log.producer_state.last_entry(batch.producer_id);

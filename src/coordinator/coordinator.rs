@@ -22,16 +22,9 @@ use crate::log::TopicPartition;
 use crate::record::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
 
 /// What the coordinator needs from its broker.
-pub trait TxnLogWriter {
-    /// Appends one record to `__transaction_state-{partition}` on this broker; `Err`
-    /// when it cannot (e.g. `Errors::NotCoordinator`).
-    fn append(
-        &mut self,
-        partition: i32,
-        key: Vec<u8>,
-        value: Option<Vec<u8>>,
-        now_ms: i64,
-    ) -> Result<(), Errors>;
+/// `append` writes one record to `__transaction_state-{partition}` on this broker
+/// (`Err`, e.g. `Errors::NotCoordinator`, when it cannot).
+pub trait TxnLogWriter: crate::internal_topics::InternalLogWriter {
     /// A fresh producer id from the broker's block (`Err(COORDINATOR_LOAD_IN_PROGRESS)`
     /// while a block is fetched).
     fn generate_producer_id(&mut self) -> Result<i64, Errors>;

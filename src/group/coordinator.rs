@@ -17,18 +17,8 @@ use crate::errors::Errors;
 use crate::log::TopicPartition;
 use crate::record::{ControlRecordType, RecordBatch, NO_PRODUCER_ID};
 
-/// Where the coordinator writes its records: the `__consumer_offsets` partitions it
-/// leads. One call appends one record (value None = tombstone) as a non-transactional
-/// batch. Mirrors the write half of Kafka's `CoordinatorRuntime`/`PartitionWriter`.
-pub trait OffsetLogWriter {
-    fn append(
-        &mut self,
-        partition: i32,
-        key: Vec<u8>,
-        value: Option<Vec<u8>>,
-        now_ms: i64,
-    ) -> Result<(), Errors>;
-}
+/// Where the group coordinator writes: its `__consumer_offsets` partitions.
+pub use crate::internal_topics::InternalLogWriter as OffsetLogWriter;
 
 /// A committed (or pending) offset. Mirrors Kafka's group-coordinator
 /// `OffsetAndMetadata`. Simplified: no expire timestamp; `commit_order` stands in for

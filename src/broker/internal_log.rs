@@ -1,0 +1,42 @@
+//! How a broker's coordinators write to their internal topics: one record, as a
+//! non-transactional batch, to the partition they lead (`AppendOrigin.COORDINATOR`).
+
+use std::collections::BTreeMap;
+
+use crate::errors::Errors;
+use crate::fs::MemFs;
+use crate::internal_topics::InternalLogWriter;
+use crate::log::{TopicPartition, UnifiedLog};
+use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+
+/// The partitions of one internal topic on this broker.
+pub(super) struct InternalLog<'a> {
+    pub fs: &'a mut MemFs,
+    pub logs: &'a mut BTreeMap<TopicPartition, UnifiedLog>,
+    pub topic: &'static str,
+}
+
+impl InternalLogWriter for InternalLog<'_> {
+    fn append(
+        &mut self,
+        partition: i32,
+        key: Vec<u8>,
+        value: Option<Vec<u8>>,
+        now_ms: i64,
+    ) -> Result<(), Errors> {
+        let tp = TopicPartition::new(self.topic, partition);
+        let log = self.logs.get_mut(&tp).ok_or(Errors::NotCoordinator)?;
+        let batch = RecordBatch::new_data(
+            0,
+            NO_PRODUCER_ID,
+            NO_PRODUCER_EPOCH,
+            NO_SEQUENCE,
+            false,
+            now_ms,
+            vec![(Some(key), value)],
+        );
+        log.append_internal(self.fs, batch)
+            .map(|_| ())
+            .map_err(|e| e.error())
+    }
+}
