@@ -7,6 +7,7 @@
 //! messages) → [`scenario`] (the lesson language) → `cli` and `ui`.
 
 pub mod broker;
+pub mod bytes;
 pub mod client;
 pub mod coordinator;
 pub mod errors;

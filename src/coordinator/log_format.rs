@@ -30,6 +30,7 @@
 //! `producerEpoch`. The tag number 4 for `LastProducerEpoch` is our inference
 //! (the next free tag); the seed only shows JSON, not bytes.
 
+use crate::bytes::{ByteReader, Short};
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -307,59 +308,45 @@ pub fn value_to_bytes(v: &TransactionLogValue) -> Vec<u8> {
 
 // ---------------------------------------------------------------- decoding
 
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
+/// The shared cursor, plus the Kafka message-schema reads this format needs.
+struct Reader<'a>(ByteReader<'a>);
+
+impl<'a> std::ops::Deref for Reader<'a> {
+    type Target = ByteReader<'a>;
+    fn deref(&self) -> &ByteReader<'a> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Reader<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl From<Short> for TxnLogError {
+    fn from(s: Short) -> Self {
+        TxnLogError::Truncated {
+            needed: s.needed,
+            available: s.available,
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
     fn new(buf: &'a [u8]) -> Self {
-        Reader { buf, pos: 0 }
+        Reader(ByteReader::new(buf))
     }
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8], TxnLogError> {
-        let available = self.buf.len() - self.pos;
-        if n > available {
-            return Err(TxnLogError::Truncated {
-                needed: n,
-                available,
-            });
-        }
-        let s = &self.buf[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-
-    fn remaining(&self) -> usize {
-        self.buf.len() - self.pos
-    }
-
-    fn i8(&mut self) -> Result<i8, TxnLogError> {
-        Ok(self.take(1)?[0] as i8)
-    }
-    fn i16(&mut self) -> Result<i16, TxnLogError> {
-        let b = self.take(2)?;
-        Ok(i16::from_be_bytes([b[0], b[1]]))
-    }
-    fn i32(&mut self) -> Result<i32, TxnLogError> {
-        let b = self.take(4)?;
-        Ok(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn i64(&mut self) -> Result<i64, TxnLogError> {
-        let b = self.take(8)?;
-        let mut a = [0u8; 8];
-        a.copy_from_slice(b);
-        Ok(i64::from_be_bytes(a))
-    }
     fn uvarint(&mut self) -> Result<u32, TxnLogError> {
-        let (v, n) = decode_unsigned_varint(&self.buf[self.pos..]).map_err(|e| match e {
-            crate::record::RecordError::Truncated { needed, available } => {
-                TxnLogError::Truncated { needed, available }
-            }
-            _ => TxnLogError::InvalidVarint,
-        })?;
-        self.pos += n;
-        Ok(v)
+        self.0.decode(|rest| {
+            decode_unsigned_varint(rest).map_err(|e| match e {
+                crate::record::RecordError::Truncated { needed, available } => {
+                    TxnLogError::Truncated { needed, available }
+                }
+                _ => TxnLogError::InvalidVarint,
+            })
+        })
     }
 
     /// An element count that must fit in the remaining bytes (each element ≥ `min_size`).

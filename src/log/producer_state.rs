@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::Serialize;
 
+use crate::bytes::ByteReader;
 use crate::errors::Errors;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
 
@@ -374,7 +375,7 @@ impl ProducerStateManager {
 
     /// Reads a snapshot written by [`snapshot_bytes`](Self::snapshot_bytes).
     pub fn from_snapshot(bytes: &[u8], snapshot_offset: i64) -> Result<Self, String> {
-        let mut r = Reader { buf: bytes, pos: 0 };
+        let mut r = ByteReader::new(bytes);
         let version = r.i16()?;
         if version != 1 {
             return Err(format!("unknown producer snapshot version {version}"));
@@ -422,38 +423,6 @@ impl ProducerStateManager {
             manager.producers.insert(producer_id, entry);
         }
         Ok(manager)
-    }
-}
-
-/// A bounds-checked big-endian reader: snapshot bytes come from the disk and may be corrupt.
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let end = self.pos.checked_add(N).ok_or("overflow")?;
-        let slice = self
-            .buf
-            .get(self.pos..end)
-            .ok_or_else(|| format!("snapshot truncated at byte {}", self.pos))?;
-        self.pos = end;
-        let mut out = [0u8; N];
-        out.copy_from_slice(slice);
-        Ok(out)
-    }
-    fn i16(&mut self) -> Result<i16, String> {
-        self.take::<2>().map(i16::from_be_bytes)
-    }
-    fn i32(&mut self) -> Result<i32, String> {
-        self.take::<4>().map(i32::from_be_bytes)
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        self.take::<4>().map(u32::from_be_bytes)
-    }
-    fn i64(&mut self) -> Result<i64, String> {
-        self.take::<8>().map(i64::from_be_bytes)
     }
 }
 
