@@ -383,3 +383,33 @@ proptest! {
         prop_assert_eq!(got, committed);
     }
 }
+
+/// Every transactional API by hand, as the seed's bare-socket examples do.
+#[test]
+fn raw_transactional_requests_by_hand() {
+    let t = eos_playground::scenario::transcript(
+        "cluster brokers=2\ntopic create t partitions=2\nraw find-coordinator tx\nraw find-coordinator tx\n\
+         raw init-producer-id transactional.id=tx\nrun 200\nraw init-producer-id transactional.id=tx\n\
+         raw produce t-0 pid=0 epoch=0 seq=0 a\nraw end-txn txn=tx pid=0 epoch=0 commit\n\
+         raw write-txn-markers pid=0 epoch=1 abort t-0\nraw fetch t-0 offset=0 isolation=read_committed\n\
+         raw list-transactions\nraw describe-transactions tx\n",
+    )
+    .unwrap();
+    let want = [
+        "FindCoordinator: error=COORDINATOR_NOT_AVAILABLE nodeId=-1",
+        "FindCoordinator: error=NONE nodeId=1",
+        "InitProducerId: error=COORDINATOR_LOAD_IN_PROGRESS producerId=-1 epoch=-1",
+        "InitProducerId: error=NONE producerId=0 epoch=0",
+        "EndTxn: error=NONE producerId=0 epoch=1",
+        "WriteTxnMarkers: producerId=0 t-0=NONE",
+        "  tx coordinator=1 producerId=0 state=CompleteCommit",
+    ];
+    for w in want {
+        assert!(t.iter().any(|l| l == w), "missing {w:?} in {t:#?}");
+    }
+    assert!(
+        t.iter()
+            .any(|l| l.starts_with("Fetch t-0: error=NONE highWatermark=2 lastStableOffset=2")),
+        "{t:#?}"
+    );
+}

@@ -36,6 +36,12 @@ pub enum Action {
     },
     /// A hand-made InitProducerId from a bare client; retries while the broker says so.
     RawInitProducerId,
+    /// Any request sent by hand from the bare client (to `broker`, or to the broker
+    /// it belongs to: coordinator or leader); the answer is printed.
+    RawRequest {
+        broker: Option<i32>,
+        request: crate::broker::protocol::Request,
+    },
     /// A hand-made Produce with explicit producer id, epoch and base sequence.
     RawProduce {
         topic_partition: TopicPartition,

@@ -4,6 +4,7 @@ pub mod action;
 mod consumers;
 pub mod event;
 pub mod network;
+pub mod raw;
 pub mod rng;
 mod txn_views;
 pub mod view;

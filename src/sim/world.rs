@@ -412,6 +412,7 @@ impl World {
                 Ok(vec![])
             }
             Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
+            Action::RawRequest { broker, request } => self.raw(*broker, request.clone()),
             Action::RawProduce {
                 topic_partition,
                 producer_id,
@@ -1040,7 +1041,7 @@ impl World {
 
     /// Sends one request from the raw client and runs the world until its answer
     /// arrives (or nothing more can happen, when the request or answer was lost).
-    fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
+    pub(super) fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
         let cid = self.take_correlation_id();
         self.send(
             Node::Client(RAW_CLIENT.into()),

@@ -1,0 +1,165 @@
+//! Raw requests: any API sent by hand from the bare client, with the answer printed
+//! in one line — the seed's "bare socket" examples for every transactional API.
+
+use super::world::{SimError, World};
+use crate::broker::protocol::{CoordinatorType, Request, Response};
+use crate::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::log::TopicPartition;
+
+impl World {
+    /// Who should get a raw request: the transaction coordinator for transactional
+    /// APIs, the partition leader for data APIs, else the first broker.
+    fn raw_target(&self, request: &Request) -> Option<i32> {
+        let coordinator = |id: &str| {
+            self.leader_of(&TopicPartition::new(
+                TRANSACTION_STATE_TOPIC,
+                partition_for(id, INTERNAL_TOPIC_PARTITIONS),
+            ))
+        };
+        let first = self.brokers.keys().next().copied();
+        match request {
+            Request::InitProducerId {
+                transactional_id: Some(id),
+                ..
+            }
+            | Request::AddPartitionsToTxn {
+                transactional_id: id,
+                ..
+            }
+            | Request::EndTxn {
+                transactional_id: id,
+                ..
+            } => coordinator(id).or(first),
+            Request::DescribeTransactions { transactional_ids } => transactional_ids
+                .first()
+                .and_then(|id| coordinator(id))
+                .or(first),
+            Request::Produce {
+                topic_partition, ..
+            }
+            | Request::Fetch {
+                topic_partition, ..
+            }
+            | Request::ListOffsets {
+                topic_partition, ..
+            } => self.leader_of(topic_partition),
+            Request::WriteTxnMarkers { markers } => markers
+                .first()
+                .and_then(|m| m.partitions.first())
+                .and_then(|tp| self.leader_of(tp)),
+            _ => first,
+        }
+    }
+
+    /// Sends `request` (to `broker`, or to the broker it belongs to) and returns the
+    /// answer as a transcript line.
+    pub fn raw(&mut self, broker: Option<i32>, request: Request) -> Result<Vec<String>, SimError> {
+        let target = broker
+            .or_else(|| self.raw_target(&request))
+            .ok_or_else(|| {
+                SimError::new(format!(
+                    "no broker to send {} to (does the topic exist?)",
+                    request.api_name()
+                ))
+            })?;
+        if !self.brokers.contains_key(&target) {
+            return Err(SimError::new(format!("no broker {target}")));
+        }
+        let api = request.api_name();
+        Ok(match self.raw_request(target, request) {
+            Some(response) => response_lines(&response),
+            None => vec![format!(
+                "{api}: no response (the request or its answer was lost)"
+            )],
+        })
+    }
+}
+
+/// One readable line (or a small table) per answer.
+pub fn response_lines(response: &Response) -> Vec<String> {
+    let results = |r: &[(TopicPartition, crate::errors::Errors)]| {
+        r.iter()
+            .map(|(tp, e)| format!("{tp}={}", e.name()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match response {
+        Response::InitProducerId { error, producer_id, producer_epoch } => {
+            vec![format!("InitProducerId: error={} producerId={producer_id} epoch={producer_epoch}", error.name())]
+        }
+        Response::Produce { topic_partition, error, base_offset, .. } => {
+            vec![format!("Produce {topic_partition}: error={} baseOffset={base_offset}", error.name())]
+        }
+        Response::AllocateProducerIds { error, producer_id_start, producer_id_len } => vec![format!(
+            "AllocateProducerIds: error={} start={producer_id_start} len={producer_id_len}",
+            error.name()
+        )],
+        Response::FindCoordinator { error, node_id } => {
+            vec![format!("FindCoordinator: error={} nodeId={node_id}", error.name())]
+        }
+        Response::AddPartitionsToTxn { results: r } => vec![format!("AddPartitionsToTxn: {}", results(r))],
+        Response::EndTxn { error, producer_id, producer_epoch } => {
+            vec![format!("EndTxn: error={} producerId={producer_id} epoch={producer_epoch}", error.name())]
+        }
+        Response::WriteTxnMarkers { results: r } => {
+            let parts: Vec<String> = r.iter().map(|(pid, tp, e)| format!("producerId={pid} {tp}={}", e.name())).collect();
+            vec![format!("WriteTxnMarkers: {}", parts.join(" "))]
+        }
+        Response::Fetch { topic_partition, error, high_watermark, last_stable_offset, aborted_transactions, records, .. } => {
+            let batches = crate::record::decode_all(records).map(|b| b.len()).unwrap_or(0);
+            let aborted = aborted_transactions.as_ref().map_or("null".to_string(), |list| {
+                let items: Vec<String> =
+                    list.iter().map(|(p, f)| format!("(producerId={p}, firstOffset={f})")).collect();
+                format!("[{}]", items.join(", "))
+            });
+            vec![format!(
+                "Fetch {topic_partition}: error={} highWatermark={high_watermark} lastStableOffset={last_stable_offset} abortedTransactions={aborted} batches={batches} bytes={}",
+                error.name(),
+                records.len()
+            )]
+        }
+        Response::ListOffsets { topic_partition, error, offset } => {
+            vec![format!("ListOffsets {topic_partition}: error={} offset={offset}", error.name())]
+        }
+        Response::DescribeTransactions { transactions } => transactions
+            .iter()
+            .map(|t| {
+                let tps: Vec<String> = t.topic_partitions.iter().map(|tp| tp.to_string()).collect();
+                format!(
+                    "DescribeTransactions {}: error={} coordinator={} state={} producerId={} epoch={} timeoutMs={} partitions=[{}]",
+                    t.transactional_id,
+                    t.error.name(),
+                    t.coordinator_id,
+                    t.state,
+                    t.producer_id,
+                    t.producer_epoch,
+                    t.transaction_timeout_ms,
+                    tps.join(",")
+                )
+            })
+            .collect(),
+        Response::ListTransactions { error, transactions } => std::iter::once(format!("ListTransactions: error={}", error.name()))
+            .chain(transactions.iter().map(|t| {
+                format!("  {} coordinator={} producerId={} state={}", t.transactional_id, t.coordinator_id, t.producer_id, t.state)
+            }))
+            .collect(),
+        Response::OffsetCommit { results: r } => vec![format!("OffsetCommit: {}", results(r))],
+        Response::TxnOffsetCommit { results: r } => vec![format!("TxnOffsetCommit: {}", results(r))],
+        Response::OffsetFetch { error, offsets } => {
+            let parts: Vec<String> = offsets.iter().map(|(tp, o, e)| format!("{tp}={o} ({})", e.name())).collect();
+            vec![format!("OffsetFetch: error={} {}", error.name(), parts.join(" "))]
+        }
+    }
+}
+
+/// A FindCoordinator request by hand (for `raw find-coordinator`).
+pub fn find_coordinator(key: String, group: bool) -> Request {
+    Request::FindCoordinator {
+        key,
+        key_type: if group {
+            CoordinatorType::Group
+        } else {
+            CoordinatorType::Transaction
+        },
+    }
+}
