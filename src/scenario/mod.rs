@@ -2,9 +2,11 @@
 //! them against a world, and the built-in lessons (`static/lessons/*.eos`).
 
 pub mod parse;
+pub mod print;
 pub mod run;
 
 pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
+pub use print::{print, print_step, quote, step_for_action};
 pub use run::{verdict_text, Runner};
 
 /// A built-in lesson: a scenario file shipped inside the binary (CLI and web alike).

@@ -136,6 +136,8 @@ pub struct Scenario {
 struct Token {
     text: String,
     column: usize,
+    /// Where the first quoted part of `text` starts: an `=` after it is data, not an option.
+    quoted_from: Option<usize>,
 }
 
 fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseError> {
@@ -153,8 +155,10 @@ fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseError> {
         }
         let start = i;
         let mut text = String::new();
+        let mut quoted_from = None;
         while i < chars.len() && !chars[i].is_whitespace() {
             if chars[i] == '"' {
+                quoted_from.get_or_insert(text.chars().count());
                 let open = i;
                 i += 1;
                 let mut closed = false;
@@ -190,6 +194,7 @@ fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseError> {
         tokens.push(Token {
             text,
             column: start + 1,
+            quoted_from,
         });
     }
     Ok(tokens)
@@ -281,8 +286,9 @@ impl<'a> Cursor<'a> {
         let mut words = Vec::new();
         while let Some(t) = self.tokens.get(self.pos) {
             self.pos += 1;
+            let is_option = |k: &str| t.quoted_from.is_none_or(|q| k.chars().count() < q);
             match t.text.split_once('=') {
-                Some((k, v)) if !k.is_empty() && !k.contains(' ') => {
+                Some((k, v)) if !k.is_empty() && !k.contains(' ') && is_option(k) => {
                     options.push((t, k.to_string(), v.to_string()))
                 }
                 _ => words.push(t),

@@ -1,0 +1,370 @@
+//! Printing scenarios back to text: what the UI records as the learner clicks becomes
+//! a scenario file (for share links and "save as lesson"), and parsing it gives the
+//! same steps back.
+
+use super::parse::{IdRef, Scenario, Show, StepKind, View};
+use crate::broker::protocol::{CoordinatorType, MarkerResult, Request};
+use crate::log::{FetchIsolation, TopicPartition};
+use crate::sim::Action;
+
+/// A value as a scenario token: quoted when it would otherwise split, look like an
+/// option or a comment, or vanish.
+pub fn quote(v: &str) -> String {
+    let plain = !v.is_empty()
+        && !v.starts_with('#')
+        && !v.chars().any(|c| {
+            c.is_whitespace() || c == '"' || c == '\\' || c == '=' || c == '{' || c == '}'
+        });
+    if plain {
+        return v.to_string();
+    }
+    let mut out = String::with_capacity(v.len() + 2);
+    out.push('"');
+    for c in v.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+fn words(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| quote(v))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn options(pairs: &[(String, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| format!(" {k}={}", quote(v)))
+        .collect()
+}
+
+fn partitions(tps: &[TopicPartition]) -> String {
+    tps.iter()
+        .map(|tp| tp.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn id_ref(r: &IdRef) -> String {
+    match r {
+        IdRef::Value(v) => v.to_string(),
+        IdRef::Last => "last".into(),
+    }
+}
+
+fn isolation(i: FetchIsolation) -> &'static str {
+    match i {
+        FetchIsolation::TxnCommitted => " isolation=read_committed",
+        _ => "",
+    }
+}
+
+/// The step for an action the learner did; a hand-made Produce becomes the scenario's
+/// own `raw produce` step.
+pub fn step_for_action(action: Action) -> StepKind {
+    match action {
+        Action::RawProduce {
+            topic_partition,
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            values,
+            label,
+        } => StepKind::RawProduce {
+            tp: topic_partition,
+            pid: IdRef::Value(producer_id),
+            epoch: IdRef::Value(i64::from(producer_epoch)),
+            seq: base_sequence,
+            values,
+            label,
+            show: Show::Line,
+        },
+        other => StepKind::Act(other),
+    }
+}
+
+/// One line of scenario text for a step, or `None` for the few requests the language
+/// cannot write (they never come from a click).
+pub fn print_step(kind: &StepKind) -> Option<String> {
+    Some(match kind {
+        StepKind::Cluster(c) => format!(
+            "cluster brokers={} latency.ms={} seed={}",
+            c.brokers, c.latency_ms, c.seed
+        ),
+        StepKind::Echo(text) => format!("echo {text}"),
+        StepKind::RawProduce {
+            tp,
+            pid,
+            epoch,
+            seq,
+            values,
+            label,
+            show,
+        } => {
+            let label = label
+                .as_ref()
+                .map(|l| format!(" label={}", quote(l)))
+                .unwrap_or_default();
+            let show = match show {
+                Show::Line => "",
+                Show::Row => " show=row",
+                Show::Verdict => " show=verdict",
+                Show::Nothing => " show=none",
+            };
+            format!(
+                "raw produce {tp} pid={} epoch={} seq={seq}{label}{show} {}",
+                id_ref(pid),
+                id_ref(epoch),
+                words(values)
+            )
+        }
+        StepKind::Print(view) => print_view(view),
+        StepKind::Act(action) => print_action(action)?,
+    })
+}
+
+fn print_view(view: &View) -> String {
+    match view {
+        View::DumpLog {
+            tp,
+            fields,
+            control_records,
+        } => format!(
+            "print dump-log {tp}{}{}",
+            fields
+                .as_ref()
+                .map(|f| format!(" fields={}", f.join(",")))
+                .unwrap_or_default(),
+            if *control_records {
+                " records=control"
+            } else {
+                ""
+            }
+        ),
+        View::Window { tp, producer_id } => {
+            format!(
+                "print window {tp}{}",
+                producer_id.map(|p| format!(" pid={p}")).unwrap_or_default()
+            )
+        }
+        View::Producers { tp } => format!("print producers {tp}"),
+        View::Leo { tp } => format!("print leo {tp}"),
+        View::Offsets { tp } => format!("print offsets {tp}"),
+        View::Files { tp } => format!("print files {tp}"),
+        View::Segments { tp } => format!("print segments {tp}"),
+        View::Snapshots { tp } => format!("print snapshots {tp}"),
+        View::Verdict { tp } => format!("print verdict {tp}"),
+        View::Events { last } => format!(
+            "print events{}",
+            last.map(|n| format!(" last={n}")).unwrap_or_default()
+        ),
+        View::TxnIndex { tp } => format!("print txnindex {tp}"),
+        View::Consumed { consumer } => format!("print consumed {}", quote(consumer)),
+        View::Latest { tp } => format!("print latest {tp}"),
+        View::TxnLog { transactional_id } => format!("print txn-log {}", quote(transactional_id)),
+        View::TxnStates { transactional_id } => {
+            format!("print txn-states {}", quote(transactional_id))
+        }
+        View::Transactions => "print transactions".into(),
+        View::DescribeTransaction { transactional_id } => {
+            format!("print describe-transaction {}", quote(transactional_id))
+        }
+        View::Committed {
+            group_id,
+            partitions: tps,
+        } => {
+            format!(
+                "print committed {}{}",
+                quote(group_id),
+                tps.iter().map(|tp| format!(" {tp}")).collect::<String>()
+            )
+        }
+    }
+}
+
+fn print_action(action: &Action) -> Option<String> {
+    let p = |name: &str, verb: &str| format!("producer {} {verb}", quote(name));
+    Some(match action {
+        Action::SetBrokerConfig { key, value } => format!("broker config {key}={}", quote(value)),
+        Action::CreateTopic {
+            name,
+            partitions: n,
+            configs,
+        } => {
+            format!(
+                "topic create {} partitions={n}{}",
+                quote(name),
+                options(configs)
+            )
+        }
+        Action::CreateProducer { name, configs } => {
+            format!("{}{}", p(name, "create"), options(configs))
+        }
+        Action::Send {
+            producer,
+            topic_partition,
+            values,
+        } => format!(
+            "{} {topic_partition} {}",
+            p(producer, "send"),
+            words(values)
+        ),
+        Action::Flush { producer } => p(producer, "flush"),
+        Action::InitTransactions { producer } => p(producer, "init-transactions"),
+        Action::BeginTransaction { producer } => p(producer, "begin"),
+        Action::CommitTransaction { producer } => p(producer, "commit"),
+        Action::AbortTransaction { producer } => p(producer, "abort"),
+        Action::SendOffsetsToTransaction {
+            producer,
+            group_id,
+            offsets,
+        } => format!(
+            "{} group={}{}",
+            p(producer, "send-offsets"),
+            quote(group_id),
+            offsets
+                .iter()
+                .map(|(tp, o)| format!(" {tp}={o}"))
+                .collect::<String>()
+        ),
+        Action::CreateConsumer { name, configs } => {
+            format!("consumer {} create{}", quote(name), options(configs))
+        }
+        Action::Assign {
+            consumer,
+            partitions: tps,
+        } => format!("consumer {} assign {}", quote(consumer), partitions(tps)),
+        Action::Poll { consumer } => format!("consumer {} poll", quote(consumer)),
+        Action::RawInitProducerId => "raw init-producer-id".into(),
+        Action::RawRequest { broker, request } => print_raw(*broker, request)?,
+        Action::RawProduce { .. } => return print_step(&step_for_action(action.clone())),
+        Action::DropNextRequest { from } => {
+            format!(
+                "drop next-request{}",
+                from.as_ref()
+                    .map(|f| format!(" from={}", quote(f)))
+                    .unwrap_or_default()
+            )
+        }
+        Action::DropNextResponse { to } => {
+            format!(
+                "drop next-response{}",
+                to.as_ref()
+                    .map(|t| format!(" to={}", quote(t)))
+                    .unwrap_or_default()
+            )
+        }
+        Action::HoldMarkers => "hold markers".into(),
+        Action::ReleaseMarkers => "release markers".into(),
+        Action::Step => "step".into(),
+        Action::RunUntilIdle => "run".into(),
+        Action::Advance { ms } => format!("run {ms}"),
+        Action::RestartBroker { broker, clean } => format!(
+            "broker {broker} restart {}",
+            if *clean { "clean" } else { "crash" }
+        ),
+        Action::StopBroker { broker, clean } => format!(
+            "broker {broker} stop {}",
+            if *clean { "clean" } else { "crash" }
+        ),
+        Action::StartBroker { broker } => format!("broker {broker} start"),
+    })
+}
+
+fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
+    let to = broker.map(|b| format!(" broker={b}")).unwrap_or_default();
+    let result = |r: bool| if r { "commit" } else { "abort" };
+    Some(match request {
+        Request::InitProducerId {
+            transactional_id: Some(id),
+            transaction_timeout_ms,
+        } => {
+            format!(
+                "raw init-producer-id{to} transactional.id={} timeout={transaction_timeout_ms}",
+                quote(id)
+            )
+        }
+        Request::FindCoordinator { key, key_type } => format!(
+            "raw find-coordinator{to} {}{}",
+            quote(key),
+            if *key_type == CoordinatorType::Group {
+                " group"
+            } else {
+                ""
+            }
+        ),
+        Request::AddPartitionsToTxn {
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            partitions: tps,
+            verify_only,
+        } => format!(
+            "raw add-partitions{to} txn={} pid={producer_id} epoch={producer_epoch} {}{}",
+            quote(transactional_id),
+            partitions(tps),
+            if *verify_only { " verify-only" } else { "" }
+        ),
+        Request::EndTxn {
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            committed,
+        } => format!(
+            "raw end-txn{to} txn={} pid={producer_id} epoch={producer_epoch} {}",
+            quote(transactional_id),
+            result(*committed)
+        ),
+        Request::WriteTxnMarkers { markers } if markers.len() == 1 => {
+            let m = markers.first()?;
+            format!(
+                "raw write-txn-markers{to} pid={} epoch={} coordinator-epoch={} {} {}",
+                m.producer_id,
+                m.producer_epoch,
+                m.coordinator_epoch,
+                result(m.result == MarkerResult::Commit),
+                partitions(&m.partitions)
+            )
+        }
+        Request::Fetch {
+            topic_partition,
+            fetch_offset,
+            max_bytes,
+            isolation: i,
+        } if *max_bytes == 1 << 20 => {
+            format!(
+                "raw fetch{to} {topic_partition} offset={fetch_offset}{}",
+                isolation(*i)
+            )
+        }
+        Request::ListOffsets {
+            topic_partition,
+            isolation: i,
+        } => format!("raw list-offsets{to} {topic_partition}{}", isolation(*i)),
+        Request::DescribeTransactions { transactional_ids } => {
+            format!("raw describe-transactions{to} {}", words(transactional_ids))
+        }
+        Request::ListTransactions => format!("raw list-transactions{to}"),
+        _ => return None,
+    })
+}
+
+/// A whole scenario as text (steps that cannot be written are left out, with a note).
+pub fn print(scenario: &Scenario) -> String {
+    let mut out = String::new();
+    for step in &scenario.steps {
+        match print_step(&step.kind) {
+            Some(line) => out.push_str(&line),
+            None => out.push_str(&format!("# (line {} cannot be written as text)", step.line)),
+        }
+        out.push('\n');
+    }
+    out
+}
