@@ -17,6 +17,7 @@ pub mod internal_topics;
 pub mod log;
 pub mod record;
 pub mod scenario;
+pub mod share;
 pub mod sim;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,0 +1,321 @@
+//! Share links: the whole state of a session — the scenario so far, the current step,
+//! the open page and panel — packed into a URL fragment, and unpacked again with a
+//! clear error for anything malformed, truncated, too long or from an unknown version.
+//!
+//! Format: `<version>.<base64url(crc32c(payload) ‖ deflate(payload))>` where payload
+//! is the state as JSON. The CRC is over the inflated JSON, so a cut or altered link
+//! is caught; inflation is capped, so a hostile link cannot make the page allocate
+//! without bound. Nothing is loaded half-way: decoding either returns a whole,
+//! parseable state or an error.
+
+use serde::{Deserialize, Serialize};
+
+use crate::record::crc32c::crc32c;
+use crate::scenario::{parse, ParseError};
+
+/// The link format this build writes and reads.
+pub const LINK_VERSION: u32 = 1;
+/// Longest fragment accepted (browsers and chat apps keep URLs of this size intact).
+pub const MAX_LINK_CHARS: usize = 16_000;
+/// Largest scenario a link may unpack to.
+pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
+
+/// What a link carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedState {
+    /// The scenario so far (the learner's recorded actions, or a lesson).
+    pub scenario: String,
+    /// How many steps of it have been played.
+    pub step: usize,
+    /// The open page (`idempotence`, `transactions`).
+    pub page: String,
+    /// The open panel, if any.
+    #[serde(default)]
+    pub panel: Option<String>,
+}
+
+/// Why a link could not be opened. Each names what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    Empty,
+    TooLong {
+        chars: usize,
+        max: usize,
+    },
+    /// Not `<version>.<data>`, or the data is not base64url.
+    Malformed(String),
+    UnknownVersion(String),
+    /// Shorter than its checksum, or the compressed data ends early.
+    Truncated,
+    /// The checksum does not match: the link was cut or altered.
+    ChecksumMismatch,
+    /// Unpacks to more than [`MAX_SCENARIO_BYTES`].
+    TooLarge,
+    /// The payload is not a state this version understands.
+    BadPayload(String),
+    /// The scenario inside does not parse.
+    BadScenario(ParseError),
+    /// The step is beyond the scenario's end.
+    StepOutOfRange {
+        step: usize,
+        steps: usize,
+    },
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkError::Empty => write!(f, "the link carries no state"),
+            LinkError::TooLong { chars, max } => write!(
+                f,
+                "the link is {chars} characters long; at most {max} are accepted"
+            ),
+            LinkError::Malformed(why) => write!(f, "the link is malformed: {why}"),
+            LinkError::UnknownVersion(v) => {
+                write!(f, "the link was made by another version of the playground (format {v}; this one reads {LINK_VERSION})")
+            }
+            LinkError::Truncated => write!(f, "the link is truncated: part of it is missing"),
+            LinkError::ChecksumMismatch => write!(
+                f,
+                "the link is damaged: its checksum does not match (was it cut or edited?)"
+            ),
+            LinkError::TooLarge => write!(
+                f,
+                "the link unpacks to more than {} KB",
+                MAX_SCENARIO_BYTES / 1024
+            ),
+            LinkError::BadPayload(why) => {
+                write!(f, "the link's content is not a playground state: {why}")
+            }
+            LinkError::BadScenario(e) => write!(f, "the scenario in the link does not parse: {e}"),
+            LinkError::StepOutOfRange { step, steps } => {
+                write!(
+                    f,
+                    "the link points at step {step}, but its scenario has only {steps} steps"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding.
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            let index = ((n >> (18 - 6 * i)) & 63) as usize;
+            out.push(char::from(ALPHABET[index]));
+        }
+    }
+    out
+}
+
+/// Decodes base64url without padding; names the first bad character.
+pub fn base64url_decode(text: &str) -> Result<Vec<u8>, LinkError> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0u32;
+    for (i, c) in text.chars().enumerate() {
+        let value = match c {
+            'A'..='Z' => c as u32 - 'A' as u32,
+            'a'..='z' => c as u32 - 'a' as u32 + 26,
+            '0'..='9' => c as u32 - '0' as u32 + 52,
+            '-' => 62,
+            '_' => 63,
+            other => {
+                return Err(LinkError::Malformed(format!(
+                    "character {i} ({other:?}) is not base64url"
+                )))
+            }
+        };
+        acc = (acc << 6) | value;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push(((acc >> bits) & 0xff) as u8);
+        }
+    }
+    if bits >= 6 {
+        return Err(LinkError::Truncated);
+    }
+    Ok(out)
+}
+
+/// Packs a state into a link fragment (without the `#`).
+pub fn encode(state: &SharedState) -> Result<String, LinkError> {
+    let json = serde_json::to_vec(state).map_err(|e| LinkError::BadPayload(e.to_string()))?;
+    if json.len() > MAX_SCENARIO_BYTES {
+        return Err(LinkError::TooLarge);
+    }
+    let mut bytes = crc32c(&json).to_be_bytes().to_vec();
+    bytes.extend(miniz_oxide::deflate::compress_to_vec(&json, 9));
+    let link = format!("{LINK_VERSION}.{}", base64url_encode(&bytes));
+    if link.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong {
+            chars: link.len(),
+            max: MAX_LINK_CHARS,
+        });
+    }
+    Ok(link)
+}
+
+/// Unpacks a link fragment (a leading `#` is allowed) into a whole, checked state.
+pub fn decode(link: &str) -> Result<SharedState, LinkError> {
+    let link = link.trim().trim_start_matches('#');
+    if link.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    let chars = link.chars().count();
+    if chars > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong {
+            chars,
+            max: MAX_LINK_CHARS,
+        });
+    }
+    let (version, data) = link
+        .split_once('.')
+        .ok_or_else(|| LinkError::Malformed("expected <version>.<data>".into()))?;
+    if version != LINK_VERSION.to_string() {
+        return Err(LinkError::UnknownVersion(
+            version.chars().take(12).collect(),
+        ));
+    }
+    let bytes = base64url_decode(data)?;
+    let (crc, packed) = match (bytes.get(..4), bytes.get(4..)) {
+        (Some(c), Some(p)) if !p.is_empty() => (u32::from_be_bytes([c[0], c[1], c[2], c[3]]), p),
+        _ => return Err(LinkError::Truncated),
+    };
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, MAX_SCENARIO_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
+            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => LinkError::Truncated,
+            _ => LinkError::ChecksumMismatch,
+        })?;
+    if crc32c(&json) != crc {
+        return Err(LinkError::ChecksumMismatch);
+    }
+    let state: SharedState =
+        serde_json::from_slice(&json).map_err(|e| LinkError::BadPayload(e.to_string()))?;
+    let scenario = parse(&state.scenario).map_err(LinkError::BadScenario)?;
+    if state.step > scenario.steps.len() {
+        return Err(LinkError::StepOutOfRange {
+            step: state.step,
+            steps: scenario.steps.len(),
+        });
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> SharedState {
+        SharedState {
+            scenario: crate::scenario::lesson("fencing")
+                .map(|l| l.source.to_string())
+                .unwrap_or_default(),
+            step: 7,
+            page: "transactions".into(),
+            panel: Some("coordinator".into()),
+        }
+    }
+
+    #[test]
+    fn base64url_round_trips() {
+        for n in 0..40 {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+            assert_eq!(base64url_decode(&base64url_encode(&bytes)).unwrap(), bytes);
+        }
+        assert_eq!(base64url_encode(b"Man"), "TWFu");
+    }
+
+    #[test]
+    fn a_link_round_trips_and_is_compact() {
+        let s = state();
+        let link = encode(&s).unwrap();
+        assert!(link.starts_with("1."));
+        assert!(
+            link.len() < s.scenario.len(),
+            "compressed: {} < {}",
+            link.len(),
+            s.scenario.len()
+        );
+        assert_eq!(decode(&format!("#{link}")).unwrap(), s);
+    }
+
+    #[test]
+    fn hostile_links_are_refused_with_a_reason() {
+        let link = encode(&state()).unwrap();
+        assert_eq!(decode(""), Err(LinkError::Empty));
+        assert!(matches!(
+            decode(&"1.".repeat(20_000)),
+            Err(LinkError::TooLong { .. })
+        ));
+        assert!(matches!(decode("nodot"), Err(LinkError::Malformed(_))));
+        assert!(matches!(decode("1.abc$def"), Err(LinkError::Malformed(_))));
+        assert_eq!(
+            decode(&link.replacen("1.", "7.", 1)),
+            Err(LinkError::UnknownVersion("7".into()))
+        );
+        let cut = &link[..link.len() / 2];
+        assert!(
+            matches!(
+                decode(cut),
+                Err(LinkError::Truncated | LinkError::ChecksumMismatch)
+            ),
+            "{:?}",
+            decode(cut)
+        );
+        let mut chars: Vec<char> = link.chars().collect();
+        let i = chars.len() - 5;
+        chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
+        let flipped: String = chars.into_iter().collect();
+        assert!(decode(&flipped).is_err());
+        // A small link that inflates to megabytes is stopped at the cap.
+        let bomb = vec![b' '; 4 * MAX_SCENARIO_BYTES];
+        let mut bytes = crc32c(&bomb).to_be_bytes().to_vec();
+        bytes.extend(miniz_oxide::deflate::compress_to_vec(&bomb, 9));
+        assert_eq!(
+            decode(&format!("1.{}", base64url_encode(&bytes))),
+            Err(LinkError::TooLarge)
+        );
+    }
+
+    #[test]
+    fn the_content_is_checked_too() {
+        let bad_step = SharedState {
+            step: 10_000,
+            ..state()
+        };
+        assert!(matches!(
+            decode(&encode(&bad_step).unwrap()),
+            Err(LinkError::StepOutOfRange { .. })
+        ));
+        let bad_scenario = SharedState {
+            scenario: "fly away".into(),
+            step: 0,
+            ..state()
+        };
+        assert!(matches!(
+            decode(&encode(&bad_scenario).unwrap()),
+            Err(LinkError::BadScenario(_))
+        ));
+        let json = br#"{"nope":1}"#;
+        let mut bytes = crc32c(json).to_be_bytes().to_vec();
+        bytes.extend(miniz_oxide::deflate::compress_to_vec(json, 9));
+        assert!(matches!(
+            decode(&format!("1.{}", base64url_encode(&bytes))),
+            Err(LinkError::BadPayload(_))
+        ));
+    }
+}

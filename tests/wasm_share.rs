@@ -1,0 +1,44 @@
+#![cfg(target_arch = "wasm32")]
+//! The share-link codec in the browser, including hostile links (huge, malformed,
+//! truncated, from an unknown version).
+
+use eos_playground::share::{decode, encode, LinkError, SharedState, MAX_LINK_CHARS};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn state() -> SharedState {
+    SharedState {
+        scenario: eos_playground::scenario::lesson("transactions")
+            .unwrap()
+            .source
+            .to_string(),
+        step: 12,
+        page: "transactions".into(),
+        panel: None,
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_link_round_trips_in_wasm() {
+    let s = state();
+    assert_eq!(decode(&encode(&s).unwrap()).unwrap(), s);
+}
+
+#[wasm_bindgen_test]
+fn hostile_links_are_refused_in_wasm() {
+    let link = encode(&state()).unwrap();
+    assert!(matches!(
+        decode(&"x".repeat(MAX_LINK_CHARS + 1)),
+        Err(LinkError::TooLong { .. })
+    ));
+    assert!(matches!(decode("1.%%%"), Err(LinkError::Malformed(_))));
+    assert!(matches!(
+        decode(&link.replacen("1.", "2.", 1)),
+        Err(LinkError::UnknownVersion(_))
+    ));
+    assert!(decode(&link[..link.len() - 7]).is_err());
+    // Every error explains itself in words.
+    let message = decode("3.abc").unwrap_err().to_string();
+    assert!(message.contains("another version"), "{message}");
+}
