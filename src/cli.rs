@@ -86,7 +86,13 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
         let seen = runner.world.events.len();
         let lines = runner.step()?;
         if o.verbose {
-            out.push_str(&format!("> {}\n", step.text));
+            if let Some(title) = &step.title {
+                out.push_str(&format!("## {title}\n"));
+            }
+            for paragraph in &step.narration {
+                out.push_str(&format!("   {paragraph}\n"));
+            }
+            out.push_str(&format!("$ {}\n", step.text));
         }
         for line in lines {
             out.push_str(&line);

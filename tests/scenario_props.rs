@@ -159,7 +159,22 @@ fn every_lesson_prints_and_replays() {
         let scenario = parse(lesson.source).unwrap();
         let reprinted = eos_playground::scenario::print(&scenario);
         let again = parse(&reprinted).unwrap();
-        let kinds = |s: &Scenario| s.steps.iter().map(|s| s.kind.clone()).collect::<Vec<_>>();
+        let kinds = |s: &Scenario| {
+            s.steps
+                .iter()
+                .map(|s| (s.kind.clone(), s.title.clone(), s.narration.clone()))
+                .collect::<Vec<_>>()
+        };
+        let titled = scenario
+            .steps
+            .iter()
+            .filter(|s| s.title.is_some() && !s.narration.is_empty())
+            .count();
+        assert!(
+            titled >= 4,
+            "{} has narration for only {titled} steps",
+            lesson.name
+        );
         assert_eq!(kinds(&again), kinds(&scenario), "{}", lesson.name);
         assert_eq!(
             fingerprints(&again).last(),

@@ -124,6 +124,10 @@ pub struct Step {
     /// The source line as written (trimmed).
     pub text: String,
     pub kind: StepKind,
+    /// `## Title` lines just above the step: what the lesson player shows as its heading.
+    pub title: Option<String>,
+    /// `> text` lines just above the step, as paragraphs: the narration for learners.
+    pub narration: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -203,12 +207,39 @@ fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseError> {
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {
     let mut steps = Vec::new();
+    let mut title: Option<String> = None;
+    let mut narration: Vec<String> = Vec::new();
+    let mut open_paragraph = false;
     for (i, raw) in src.lines().enumerate() {
         let line_no = i + 1;
         let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
+        // Narration for the next step: `## Title`, then `> text` lines (a bare `>`
+        // starts a new paragraph).
+        if let Some(t) = trimmed.strip_prefix("## ") {
+            title = Some(t.trim().to_string());
             continue;
         }
+        if let Some(text) = trimmed.strip_prefix('>') {
+            let text = text.trim();
+            if text.is_empty() {
+                open_paragraph = false;
+            } else if open_paragraph {
+                if let Some(last) = narration.last_mut() {
+                    last.push(' ');
+                    last.push_str(text);
+                }
+            } else {
+                narration.push(text.to_string());
+                open_paragraph = true;
+            }
+            continue;
+        }
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            open_paragraph = false;
+            continue;
+        }
+        open_paragraph = false;
+        let (step_title, step_narration) = (title.take(), std::mem::take(&mut narration));
         // `echo` keeps the rest of the line verbatim (after one space).
         if let Some(rest) = trimmed.strip_prefix("echo") {
             if rest.is_empty() || rest.starts_with(' ') {
@@ -217,6 +248,8 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
                     line: line_no,
                     text: trimmed.to_string(),
                     kind: StepKind::Echo(text),
+                    title: step_title,
+                    narration: step_narration,
                 });
                 continue;
             }
@@ -237,6 +270,8 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
             line: line_no,
             text: trimmed.to_string(),
             kind,
+            title: step_title,
+            narration: step_narration,
         });
     }
     Ok(Scenario { steps })
@@ -905,6 +940,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(s.steps[4].kind, StepKind::Echo("=== hi there".into()));
+    }
+
+    #[test]
+    fn narration_attaches_to_the_next_step() {
+        let s = parse("## First\n> one\n> two\n>\n> three\nstep\n# comment\nstep\n").unwrap();
+        assert_eq!(s.steps[0].title.as_deref(), Some("First"));
+        assert_eq!(
+            s.steps[0].narration,
+            vec!["one two".to_string(), "three".to_string()]
+        );
+        assert_eq!(s.steps[1].title, None);
+        assert!(s.steps[1].narration.is_empty());
     }
 
     #[test]

@@ -360,6 +360,15 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
 pub fn print(scenario: &Scenario) -> String {
     let mut out = String::new();
     for step in &scenario.steps {
+        if let Some(title) = &step.title {
+            out.push_str(&format!("## {title}\n"));
+        }
+        for (i, paragraph) in step.narration.iter().enumerate() {
+            if i > 0 {
+                out.push_str(">\n");
+            }
+            out.push_str(&format!("> {paragraph}\n"));
+        }
         match print_step(&step.kind) {
             Some(line) => out.push_str(&line),
             None => out.push_str(&format!("# (line {} cannot be written as text)", step.line)),
