@@ -449,3 +449,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn running_while_markers_are_held_stops_instead_of_piling_up_retries() {
+    let mut w = world(1, 1);
+    a(
+        &mut w,
+        Action::BeginTransaction {
+            producer: "p".into(),
+        },
+    );
+    send(&mut w, 0, &["x"]);
+    a(&mut w, Action::HoldMarkers);
+    a(
+        &mut w,
+        Action::CommitTransaction {
+            producer: "p".into(),
+        },
+    );
+    let before = w.clock_ms;
+    a(&mut w, Action::RunUntilIdle);
+    assert!(
+        w.clock_ms - before < 1_000,
+        "run stops: held markers are not work to do"
+    );
+    assert_eq!(w.network.held.len(), 1);
+    a(&mut w, Action::ReleaseMarkers);
+    a(&mut w, Action::RunUntilIdle);
+    assert_eq!(
+        coordinator_state(&w, "tx"),
+        Some(TransactionState::CompleteCommit)
+    );
+}

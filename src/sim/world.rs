@@ -826,7 +826,18 @@ impl World {
             .values()
             .filter_map(|p| p.next_wakeup(now))
             .filter(|t| *t > now);
-        let retries = self.inter_broker.values().map(|(_, _, deadline)| *deadline);
+        // Held requests are not waiting for a retry: they wait for `release markers`.
+        let retries = self
+            .inter_broker
+            .iter()
+            .filter(|((from, tag), _)| {
+                !self
+                    .network
+                    .held
+                    .iter()
+                    .any(|e| e.from == Node::Broker(*from) && e.correlation_id == *tag)
+            })
+            .map(|(_, (_, _, deadline))| *deadline);
         self.network
             .next_delivery_ms()
             .into_iter()
@@ -872,6 +883,17 @@ impl World {
         for ((from, tag), to, request) in due {
             if !self.brokers.get(&from).is_some_and(|b| b.online) {
                 self.inter_broker.remove(&(from, tag));
+                continue;
+            }
+            // A held request is still on its way: sending copies would only pile up.
+            let held = self
+                .network
+                .held
+                .iter()
+                .any(|e| e.from == Node::Broker(from) && e.correlation_id == tag);
+            if held {
+                self.inter_broker
+                    .insert((from, tag), (to, request, now + INTER_BROKER_TIMEOUT_MS));
                 continue;
             }
             self.inter_broker.insert(

@@ -11,12 +11,14 @@ use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
 use super::components::event_list::{EventItem, EventList};
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
 use super::components::log_table::LogTable;
+use super::components::page_nav::PageNav;
 use super::components::producer_panel::{ProducerInfo, ProducerPanel};
 use super::components::raw_panel::RawPanel;
 use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
 use super::i18n::{t, tf, Key};
-use super::state::{AppState, Msg, PRODUCER, TOPIC};
+use super::state::{AppState, Msg, Page, PRODUCER, TOPIC};
+use super::transactions::{txn_views, TransactionsPage};
 
 /// How many events the list keeps on screen.
 const MAX_EVENTS: usize = 400;
@@ -183,30 +185,40 @@ fn views(state: &AppState, world: &World) -> Views {
     }
 }
 
-/// The `#` comment lines right above source line `line` (1-based): the lesson's own
-/// explanation of that step.
-fn comments_above(source: &str, line: usize) -> Vec<String> {
-    let lines: Vec<&str> = source.lines().take(line.saturating_sub(1)).collect();
-    let mut out: Vec<String> = lines
+/// The narration for the step just played: its `## Title` and `> text` paragraphs, or
+/// those of the nearest step above it that has some (steps under one heading share it).
+fn narration_for(steps: &[scenario::Step], done: usize) -> Vec<String> {
+    let Some(last) = done.checked_sub(1) else {
+        return Vec::new();
+    };
+    steps
+        .get(..=last)
+        .unwrap_or_default()
         .iter()
         .rev()
-        .map(|l| l.trim())
-        .take_while(|l| l.starts_with('#'))
-        .map(|l| l.trim_start_matches('#').trim().to_string())
-        .collect();
-    out.reverse();
-    out
+        .find(|s| s.title.is_some() || !s.narration.is_empty())
+        .map(|s| {
+            s.title
+                .iter()
+                .map(|t| format!("{t}:"))
+                .chain(s.narration.iter().cloned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
-/// The comment block at the top of a lesson: its introduction.
-fn leading_comments(source: &str) -> Vec<String> {
-    source
-        .lines()
-        .map(str::trim)
-        .take_while(|l| l.starts_with('#') || l.is_empty())
-        .filter(|l| !l.is_empty())
-        .map(|l| l.trim_start_matches('#').trim().to_string())
-        .collect()
+/// Before the first step: the first step's narration introduces the lesson.
+fn introduction(steps: &[scenario::Step]) -> Vec<String> {
+    steps
+        .first()
+        .map(|s| {
+            s.title
+                .iter()
+                .map(|t| format!("{t}:"))
+                .chain(s.narration.iter().cloned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn lesson_info(state: &AppState) -> Option<LessonInfo> {
@@ -214,14 +226,12 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let l = lesson.as_ref()?;
     let lesson_def = scenario::lessons().get(l.index);
     let title = lesson_def.map(|x| x.title).unwrap_or_default();
-    let source = lesson_def.map(|x| x.source).unwrap_or_default();
     let done = l.runner.next_index();
-    let why = match done
-        .checked_sub(1)
-        .and_then(|i| l.runner.scenario().steps.get(i))
-    {
-        Some(step) => comments_above(source, step.line),
-        None => leading_comments(source),
+    let steps = &l.runner.scenario().steps;
+    let why = if done == 0 {
+        introduction(steps)
+    } else {
+        narration_for(steps, done)
     };
     Some(LessonInfo {
         why,
@@ -240,19 +250,14 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     })
 }
 
-#[function_component(App)]
-pub fn app() -> Html {
-    let state = use_reducer(AppState::default);
-    let dispatch = {
-        let state = state.clone();
-        Callback::from(move |m: Msg| state.dispatch(m))
-    };
-    let v = state.with_world(|w| views(&state, w));
-    let lesson = lesson_info(&state);
-    let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
-        .iter()
-        .map(|l| (l.name, l.title))
-        .collect();
+/// The idempotence page (the first page).
+fn idempotence_page(
+    state: &AppState,
+    dispatch: &Callback<Msg>,
+    lesson: Option<LessonInfo>,
+    lessons: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let v = state.with_world(|w| views(state, w));
     let locked = lesson.is_some();
 
     // Verdict marks for the window and the log: where the decision happened.
@@ -399,5 +404,127 @@ pub fn app() -> Html {
                 <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
             </div>
         </div>
+    }
+}
+
+/// Reads `window.location[field]` (`hash`, `search`) without extra web-sys features.
+fn location_field(field: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let location = js_sys::Reflect::get(&window, &"location".into()).ok()?;
+    js_sys::Reflect::get(&location, &field.into())
+        .ok()?
+        .as_string()
+}
+
+/// `?bench=N` in the page URL: preload N batches into the transactions page.
+fn bench_param() -> Option<usize> {
+    let search = location_field("search")?;
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("bench="))
+        .and_then(|n| n.parse::<usize>().ok())
+        .map(|n| n.min(100_000))
+}
+
+/// Stores `performance.now()` in `window.__eosRenderedAt` and counts renders in
+/// `window.__eosRenders`: the e2e test times a click until the page has rendered.
+fn mark_rendered() {
+    use wasm_bindgen::JsCast;
+    let global = js_sys::global();
+    let Ok(perf) = js_sys::Reflect::get(&global, &"performance".into()) else {
+        return;
+    };
+    let Ok(now) = js_sys::Reflect::get(&perf, &"now".into()) else {
+        return;
+    };
+    let Ok(now) = now.dyn_into::<js_sys::Function>() else {
+        return;
+    };
+    if let Ok(at) = now.call0(&perf) {
+        let _ = js_sys::Reflect::set(&global, &"__eosRenderedAt".into(), &at);
+    }
+    let renders = js_sys::Reflect::get(&global, &"__eosRenders".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&global, &"__eosRenders".into(), &(renders + 1.0).into());
+}
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// The page to start on; None: the URL fragment decides (`#transactions`).
+    #[prop_or_default]
+    pub page: Option<Page>,
+}
+
+/// The playground: the page tabs and the page shown. The one reducer lives here.
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let start = props.page;
+    let state = use_reducer(move || {
+        let page = start
+            .unwrap_or_else(|| Page::from_fragment(&location_field("hash").unwrap_or_default()));
+        AppState::new(page, bench_param())
+    });
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |m: Msg| state.dispatch(m))
+    };
+    // Back/forward and typed fragments switch pages too.
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            use wasm_bindgen::closure::Closure;
+            use wasm_bindgen::JsCast;
+            let window = web_sys::window();
+            let listener = Closure::<dyn Fn()>::new(move || {
+                let hash = location_field("hash").unwrap_or_default();
+                dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
+            });
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "hashchange",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+                drop(listener);
+            }
+        });
+    }
+    {
+        let bench = state.bench.is_some();
+        use_effect(move || {
+            if bench {
+                mark_rendered();
+            }
+        });
+    }
+    let lesson = lesson_info(&state);
+    let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
+        .iter()
+        .map(|l| (l.name, l.title))
+        .collect();
+    let page = match state.page {
+        Page::Idempotence => idempotence_page(&state, &dispatch, lesson, lessons),
+        Page::Transactions => {
+            let views = std::rc::Rc::new(state.with_txn_world(txn_views));
+            html! {
+                <TransactionsPage {views} {lesson} {lessons} error={state.txn_error.clone()} dispatch={dispatch.clone()} />
+            }
+        }
+    };
+    html! {
+        <>
+            <PageNav current={state.page} dispatch={dispatch.clone()} />
+            { page }
+        </>
     }
 }

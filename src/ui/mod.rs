@@ -4,14 +4,18 @@
 //! - [`app`]: the page; it reads views from the world and hands them to the panels.
 //! - [`components`]: one panel per file, read-only props and callbacks.
 //! - [`i18n`]: the message catalog every learner-visible word comes from.
+//! - [`transactions`]: the transactions page (`#transactions`), with its views read by
+//!   [`txn_view`] (free functions over the engine's public state).
 
 pub mod app;
 pub mod components;
 pub mod i18n;
 pub mod state;
+pub mod transactions;
+pub mod txn_view;
 pub mod validate;
 
-pub use app::App;
+pub use app::{App, AppProps};
 
 /// Mounts the playground into `#app` (or `<body>` when the page has no such element).
 pub fn start() {

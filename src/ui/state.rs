@@ -318,6 +318,19 @@ impl AppState {
         }
     }
 
+    /// `action`, then — unless markers are held — a run until idle, so the
+    /// coordinator's marker round trip finishes too (Complete*). A commit call returns
+    /// once EndTxn is answered, which TV2 does right after writing Prepare*.
+    /// Not while markers are held: the coordinator keeps re-sending them, so the world
+    /// would never be idle.
+    fn then_settle(&self, action: Action) -> Vec<Action> {
+        if self.txn_world.borrow().network.hold_markers {
+            vec![action]
+        } else {
+            vec![action, Action::RunUntilIdle]
+        }
+    }
+
     /// Applies actions to the transactions world in order, stopping at the first
     /// refusal, which is shown at `at`.
     fn apply_txn(&self, next: &mut AppState, at: TxnErrorAt, actions: &[Action]) {
@@ -559,15 +572,19 @@ impl Reducible for AppState {
             Msg::TxnCommit(p) if playground => self.apply_txn(
                 &mut next,
                 TxnErrorAt::Producer(p.clone()),
-                &[Action::CommitTransaction { producer: p }],
+                &self.then_settle(Action::CommitTransaction { producer: p }),
             ),
             Msg::TxnAbort(p) if playground => self.apply_txn(
                 &mut next,
                 TxnErrorAt::Producer(p.clone()),
-                &[Action::AbortTransaction { producer: p }],
+                &self.then_settle(Action::AbortTransaction { producer: p }),
             ),
             Msg::TxnFence if playground => {
-                let exists = self.txn_world.borrow().producers.contains_key(TXN_PRODUCER_2);
+                let exists = self
+                    .txn_world
+                    .borrow()
+                    .producers
+                    .contains_key(TXN_PRODUCER_2);
                 let mut actions = Vec::new();
                 if !exists {
                     actions.push(Action::CreateProducer {
@@ -575,9 +592,9 @@ impl Reducible for AppState {
                         configs: vec![("transactional.id".into(), TXN_ID.into())],
                     });
                 }
-                actions.push(Action::InitTransactions {
+                actions.extend(self.then_settle(Action::InitTransactions {
                     producer: TXN_PRODUCER_2.into(),
-                });
+                }));
                 self.apply_txn(
                     &mut next,
                     TxnErrorAt::Producer(TXN_PRODUCER_2.into()),

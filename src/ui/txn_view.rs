@@ -19,10 +19,13 @@ use crate::log::{AbortedTxn, TopicPartition};
 use crate::record::RecordBatch;
 use crate::sim::{EventKind, Node, World, START_MS};
 
-/// How many batches of the partition the page decodes and shows (the newest).
+/// How many batches of the partition the page decodes and shows at least (the newest).
 pub const LOG_WINDOW: usize = 200;
+/// The shown window starts at a multiple of this many batches, so a new batch only
+/// adds a row (the rows on screen stay as they are) until the window jumps ahead.
+pub const LOG_WINDOW_STEP: usize = 100;
 /// How many offsets the offset strip shows (the newest).
-pub const STRIP_OFFSETS: usize = 40;
+pub const STRIP_OFFSETS: usize = 32;
 /// How many network messages the timeline shows (the newest).
 pub const TIMELINE_MESSAGES: usize = 40;
 /// How many delivered records a consumer card lists (the newest).
@@ -86,7 +89,7 @@ pub struct PartitionView {
     pub last_stable_offset: i64,
     /// Batches in the partition (all segments).
     pub total_batches: usize,
-    /// The newest [`LOG_WINDOW`] batches, oldest first.
+    /// The newest [`LOG_WINDOW`] (or a few more) batches, oldest first.
     pub batches: Vec<TxnBatch>,
     /// `.txnindex`: the aborted transactions, oldest first.
     pub aborted: Vec<AbortedTxn>,
@@ -125,8 +128,7 @@ fn classify(
         let commit = control.as_ref().is_some_and(|(k, _)| k.name() == "COMMIT");
         let line = control.map(|(kind, marker)| {
             format!(
-                "offset: {} endTxnMarker: {} coordinatorEpoch: {}",
-                batch.base_offset,
+                "endTxnMarker: {} coordinatorEpoch: {}",
                 kind.name(),
                 marker.coordinator_epoch
             )
@@ -154,101 +156,43 @@ fn classify(
     }
 }
 
-/// The partition, decoded from the leader's disk — only the newest `window` batches.
-/// (The engine's `World::log_view` decodes every batch; at 10,000 batches that alone
-/// would take most of a frame.) Batch boundaries come from each header's batchLength.
+/// The partition, decoded from the leader's disk — only the newest `window` batches
+/// (up to `LOG_WINDOW_STEP - 1` more, see there).
+/// (`World::log_view_tail`: at 10,000 batches, decoding them all would take most of a
+/// frame.)
 pub fn partition_view(world: &World, tp: &TopicPartition, window: usize) -> Option<PartitionView> {
-    let broker = world.brokers.get(&world.leader_of(tp)?)?;
-    let dir = Broker::partition_dir(tp);
-    let mut bases: Vec<i64> = broker
-        .fs
-        .list_dir(&dir)
-        .unwrap_or_default()
+    let view = world.log_view_tail(tp, window, LOG_WINDOW_STEP)?;
+    let (aborted, ongoing) = (view.aborted_txns.clone(), view.ongoing_transactions.clone());
+    let batches: Vec<TxnBatch> = view
+        .batches
         .iter()
-        .filter_map(|n| crate::log::segment::offset_from_file_name(n))
-        .filter(|(_, s)| *s == ".log")
-        .map(|(o, _)| o)
-        .collect();
-    bases.sort_unstable();
-    // Every batch's (segment bytes, start, end), found by hopping over batchLength.
-    let mut spans: Vec<(&[u8], usize, usize)> = Vec::new();
-    for base in &bases {
-        let path = format!("{dir}/{}", crate::log::segment::file_name(*base, ".log"));
-        let Ok(bytes) = broker.fs.read(&path) else {
-            continue;
-        };
-        let mut pos = 0usize;
-        while let Some(len) = bytes
-            .get(pos + 8..pos + 12)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map(i32::from_be_bytes)
-        {
-            let Some(end) = usize::try_from(len)
-                .ok()
-                .map(|l| pos + 12 + l)
-                .filter(|e| *e <= bytes.len())
-            else {
-                break;
-            };
-            spans.push((bytes, pos, end));
-            pos = end;
-        }
-    }
-    let log = broker.logs.get(tp);
-    let aborted = log
-        .map(|l| l.aborted_transactions(&broker.fs))
-        .unwrap_or_default();
-    let ongoing = log
-        .map(|l| l.producer_state.ongoing_transactions())
-        .unwrap_or_default();
-    let total = spans.len();
-    let batches: Vec<TxnBatch> = spans
-        .get(total.saturating_sub(window)..)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|(bytes, start, end)| {
-            let (batch, _) = RecordBatch::decode(bytes.get(*start..*end)?).ok()?;
+        .filter_map(|b| {
+            let (batch, _) = RecordBatch::decode(&b.raw).ok()?;
             let (kind, control_line) = classify(&batch, &aborted, &ongoing);
-            let records = if batch.is_control() {
-                vec![]
-            } else {
-                batch
-                    .records
-                    .iter()
-                    .map(|r| {
-                        let value = r
-                            .value
-                            .as_deref()
-                            .map(|v| String::from_utf8_lossy(v).into_owned())
-                            .unwrap_or_default();
-                        (batch.base_offset + i64::from(r.offset_delta), value)
-                    })
-                    .collect()
-            };
             Some(TxnBatch {
-                base_offset: batch.base_offset,
-                last_offset: batch.last_offset(),
-                producer_id: batch.producer_id,
-                producer_epoch: batch.producer_epoch,
-                base_sequence: batch.base_sequence,
+                base_offset: b.base_offset,
+                last_offset: b.last_offset,
+                producer_id: b.producer_id,
+                producer_epoch: b.producer_epoch,
+                base_sequence: b.base_sequence,
                 kind,
-                records,
+                records: if b.is_control {
+                    vec![]
+                } else {
+                    b.records.clone()
+                },
                 control_line,
             })
         })
         .collect();
-    let leo = log.map_or_else(
-        || batches.last().map_or(0, |b| b.last_offset + 1),
-        |l| l.log_end_offset,
-    );
     Some(PartitionView {
         tp: tp.clone(),
-        leader: broker.id,
-        log_start_offset: log.map_or(0, |l| l.log_start_offset),
-        log_end_offset: leo,
-        high_watermark: log.map_or(leo, |l| l.high_watermark),
-        last_stable_offset: log.map_or(leo, |l| l.last_stable_offset()),
-        total_batches: total,
+        leader: view.leader,
+        log_start_offset: view.log_start_offset,
+        log_end_offset: view.log_end_offset,
+        high_watermark: view.high_watermark,
+        last_stable_offset: view.last_stable_offset,
+        total_batches: view.total_batches,
         batches,
         aborted,
         ongoing,
@@ -323,7 +267,13 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
                 TxnOutcome::Initialized {
                     producer_id,
                     producer_epoch,
-                } => Some(("initTransactions", true, None, *producer_id, *producer_epoch)),
+                } => Some((
+                    "initTransactions",
+                    true,
+                    None,
+                    *producer_id,
+                    *producer_epoch,
+                )),
                 TxnOutcome::Committed {
                     producer_id,
                     producer_epoch,
@@ -344,13 +294,9 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
                     *producer_id,
                     *producer_epoch,
                 )),
-                TxnOutcome::Failed { operation, error } => Some((
-                    operation.as_str(),
-                    false,
-                    Some(*error),
-                    -1,
-                    -1,
-                )),
+                TxnOutcome::Failed { operation, error } => {
+                    Some((operation.as_str(), false, Some(*error), -1, -1))
+                }
                 TxnOutcome::OffsetsSent { .. } | TxnOutcome::Retrying { .. } => None,
             });
             Some(ProducerView {
@@ -373,8 +319,7 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
                     producer_id: (pid >= 0).then_some(pid),
                     producer_epoch: (epoch >= 0).then_some(epoch),
                 }),
-                pending: p.accumulator.values().map(|q| q.len()).sum::<usize>()
-                    + p.in_flight.len(),
+                pending: p.accumulator.values().map(|q| q.len()).sum::<usize>() + p.in_flight.len(),
             })
         })
         .collect()
@@ -418,7 +363,10 @@ pub struct CoordinatorView {
 fn txn_records(world: &World, broker: &Broker, transactional_id: &str) -> Vec<TxnRecordView> {
     let tp = TopicPartition::new(
         TRANSACTION_STATE_TOPIC,
-        partition_for(transactional_id, broker.txn_coordinator.config().num_partitions),
+        partition_for(
+            transactional_id,
+            broker.txn_coordinator.config().num_partitions,
+        ),
     );
     // The partition's leader holds the log (the coordinator, unless it moved).
     let holder = world
@@ -436,9 +384,10 @@ fn txn_records(world: &World, broker: &Broker, transactional_id: &str) -> Vec<Tx
         })
         .filter_map(|r| r.value.as_deref().and_then(|v| decode_value(v).ok()))
         .map(|v| TxnRecordView {
-            status: v
-                .state()
-                .map_or_else(|| v.transaction_status.to_string(), |s| s.name().to_string()),
+            status: v.state().map_or_else(
+                || v.transaction_status.to_string(),
+                |s| s.name().to_string(),
+            ),
             producer_epoch: v.producer_epoch,
             last_producer_epoch: v.last_producer_epoch,
             partitions: v
@@ -446,7 +395,11 @@ fn txn_records(world: &World, broker: &Broker, transactional_id: &str) -> Vec<Tx
                 .as_ref()
                 .map(|ps| {
                     ps.iter()
-                        .flat_map(|p| p.partition_ids.iter().map(move |i| format!("{}-{i}", p.topic)))
+                        .flat_map(|p| {
+                            p.partition_ids
+                                .iter()
+                                .map(move |i| format!("{}-{i}", p.topic))
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 })
@@ -679,7 +632,10 @@ pub fn timeline(
             1 => {
                 let mut roles = Vec::new();
                 if part.is_some_and(|p| p.leader == *b) {
-                    roles.push(format!("leader {}", part.map(|p| p.tp.to_string()).unwrap_or_default()));
+                    roles.push(format!(
+                        "leader {}",
+                        part.map(|p| p.tp.to_string()).unwrap_or_default()
+                    ));
                 }
                 for c in coords.iter().filter(|c| c.broker == *b) {
                     roles.push(format!("coordinator {}", c.transactional_id));

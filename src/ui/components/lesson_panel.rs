@@ -18,7 +18,8 @@ pub struct LessonInfo {
     /// Output of the last step run.
     pub output: Vec<String>,
     pub error: Option<String>,
-    /// The lesson's comments above the step just run (or its introduction).
+    /// The narration of the step just run (its `## Title:` first, then `>` paragraphs),
+    /// or the lesson's introduction.
     pub why: Vec<String>,
 }
 

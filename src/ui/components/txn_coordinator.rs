@@ -1,0 +1,237 @@
+//! The transaction coordinator: for each transactional.id, the eight states of
+//! `TransactionState` with the allowed moves between them (`validPreviousStates`), the
+//! current state lit, and the `__transaction_state` records in the order they were
+//! written.
+
+use yew::prelude::*;
+
+use crate::coordinator::TransactionState;
+use crate::ui::i18n::{t, tf, Key};
+use crate::ui::txn_view::CoordinatorView;
+
+use TransactionState::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TxnCoordinatorProps {
+    pub views: Vec<CoordinatorView>,
+}
+
+const W: f64 = 138.0;
+const H: f64 = 28.0;
+
+/// Centre of a state's box: the commit path on the left, the abort path on the right.
+fn place(s: TransactionState) -> (f64, f64) {
+    match s {
+        Empty => (80.0, 20.0),
+        Dead => (250.0, 20.0),
+        Ongoing => (80.0, 82.0),
+        PrepareEpochFence => (250.0, 82.0),
+        PrepareCommit => (80.0, 150.0),
+        PrepareAbort => (250.0, 150.0),
+        CompleteCommit => (80.0, 218.0),
+        CompleteAbort => (250.0, 218.0),
+    }
+}
+
+/// Where the line from the centre of a box towards (dx, dy) leaves the box.
+fn exit(c: (f64, f64), dx: f64, dy: f64) -> (f64, f64) {
+    let sx = if dx.abs() < 1e-9 {
+        f64::INFINITY
+    } else {
+        (W / 2.0 + 3.0) / dx.abs()
+    };
+    let sy = if dy.abs() < 1e-9 {
+        f64::INFINITY
+    } else {
+        (H / 2.0 + 3.0) / dy.abs()
+    };
+    let s = sx.min(sy);
+    (c.0 + dx * s, c.1 + dy * s)
+}
+
+/// One arrow `from → to`: straight when short, bent when it goes back up or skips a row.
+fn edge_path(from: TransactionState, to: TransactionState) -> String {
+    let (a, b) = (place(from), place(to));
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let back = dy < 0.0;
+    let long = dy.abs() > 80.0 || (dy.abs() < 1.0 && dx.abs() > 1.0 && back);
+    let bend = if back {
+        // Up-going edges bow out to the sides, away from the forward path.
+        if a.0 < 170.0 {
+            -48.0
+        } else {
+            48.0
+        }
+    } else if long {
+        34.0
+    } else {
+        0.0
+    };
+    // The control point sits beside the midpoint, perpendicular to the edge.
+    let (nx, ny) = (-dy / len, dx / len);
+    let ctrl = ((a.0 + b.0) / 2.0 + nx * bend, (a.1 + b.1) / 2.0 + ny * bend);
+    let p0 = exit(a, ctrl.0 - a.0, ctrl.1 - a.1);
+    let p1 = exit(b, ctrl.0 - b.0, ctrl.1 - b.1);
+    format!(
+        "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
+        p0.0, p0.1, ctrl.0, ctrl.1, p1.0, p1.1
+    )
+}
+
+fn diagram(v: &CoordinatorView, index: usize) -> Html {
+    let marker = format!("arrow-{index}");
+    let marker_hot = format!("arrow-hot-{index}");
+    let mut edges = Vec::new();
+    for to in TransactionState::ALL {
+        for from in to.valid_previous_states() {
+            if *from != to {
+                edges.push((*from, to));
+            }
+        }
+    }
+    let last = v.last_transition;
+    let paths: Html = edges
+        .iter()
+        .map(|(from, to)| {
+            let hot = last == Some((*from, *to));
+            let back = place(*to).1 < place(*from).1;
+            let class = classes!(
+                "edge",
+                back.then_some("edge-back"),
+                hot.then_some("edge-hot")
+            );
+            let m = if hot { &marker_hot } else { &marker };
+            html! {
+                <path d={edge_path(*from, *to)} class={class} marker-end={format!("url(#{m})")}>
+                    <title>{ format!("{} → {}", from.name(), to.name()) }</title>
+                </path>
+            }
+        })
+        .collect();
+    let nodes: Html = TransactionState::ALL
+        .iter()
+        .map(|s| {
+            let (cx, cy) = place(*s);
+            let current = v.state == *s;
+            let pending = v.pending == Some(*s) && !current;
+            let visited = v.visited.contains(s);
+            let class = classes!(
+                "state",
+                current.then_some("state-current"),
+                pending.then_some("state-pending"),
+                (visited && !current).then_some("state-visited")
+            );
+            let label = if current {
+                format!("● {}", s.name())
+            } else {
+                s.name().to_string()
+            };
+            html! {
+                <g class={class} data-state={s.name()}>
+                    <rect x={format!("{:.1}", cx - W / 2.0)} y={format!("{:.1}", cy - H / 2.0)} width={W.to_string()} height={H.to_string()} rx="6" />
+                    <text x={format!("{cx:.1}")} y={format!("{:.1}", cy + 4.5)} text-anchor="middle">{ label }</text>
+                </g>
+            }
+        })
+        .collect();
+    html! {
+        <svg class="state-diagram" viewBox="0 0 330 238" role="img"
+             aria-label={tf(Key::DiagramLabel, &[&v.transactional_id, v.state.name()])}>
+            <defs>
+                <marker id={marker.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
+                </marker>
+                <marker id={marker_hot.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" class="arrow-head-hot" />
+                </marker>
+            </defs>
+            { paths }
+            { nodes }
+        </svg>
+    }
+}
+
+fn one(v: &CoordinatorView, index: usize) -> Html {
+    let n = v.records.len();
+    let records: Html = v
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let newest = i + 1 == n;
+            html! {
+                <tr class={classes!(newest.then_some("row-new"))}>
+                    <td class={classes!("mono", format!("status-{}", r.status.to_lowercase()))}>
+                        <span class="muted">{ format!("{i}. ") }</span>{ r.status.clone() }
+                        if newest {
+                            <span class="badge ok">{ t(Key::TagNew) }</span>
+                        }
+                        if !r.partitions.is_empty() {
+                            <span class="small muted record-partitions">{ r.partitions.clone() }</span>
+                        }
+                    </td>
+                    <td class="num mono">{ r.producer_epoch }</td>
+                    <td class="num mono">{ if r.last_producer_epoch >= 0 { r.last_producer_epoch.to_string() } else { "—".into() } }</td>
+                </tr>
+            }
+        })
+        .collect();
+    let json: Vec<String> = v.records.iter().map(|r| r.json.clone()).collect();
+    let explain = match v.state {
+        Empty => Key::CoordEmpty,
+        Ongoing => Key::CoordOngoing,
+        PrepareCommit | PrepareAbort => Key::CoordPrepare,
+        CompleteCommit | CompleteAbort => Key::CoordComplete,
+        PrepareEpochFence => Key::CoordFence,
+        Dead => Key::CoordDead,
+    };
+    html! {
+        <div class="stack coordinator-id">
+            <h3 class="coord-title">{ tf(Key::CoordFor, &[&v.transactional_id, &v.broker.to_string(), &v.partition.to_string()]) }</h3>
+            <p class="coord-state" data-testid="coordinator-state" data-state={v.state.name()} aria-live="polite">
+                { t(Key::CoordCurrent) }{ " " }<strong class="mono state-word">{ v.state.name() }</strong>
+                { " " }{ tf(Key::CoordIdEpoch, &[&v.producer_id.to_string(), &v.producer_epoch.to_string()]) }
+            </p>
+            <p class="small">{ t(explain) }
+                if let Some(ms) = v.open_for_ms {
+                    { " " }{ tf(Key::CoordOpenFor, &[&ms.to_string(), &v.timeout_ms.to_string()]) }
+                }
+            </p>
+            { diagram(v, index) }
+            <p class="small muted">{ t(Key::DiagramCaption) }</p>
+            <h4 class="small-heading">{ tf(Key::TxStateLogHeading, &[&v.partition.to_string()]) }</h4>
+            <div class="scroll-x">
+                <table class="log-table state-log" data-testid="txn-state-log">
+                    <caption>{ t(Key::TxStateLogCaption) }</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{ t(Key::TxStatusCol) }</th>
+                            <th scope="col" class="num">{ t(Key::TxLogEpoch) }</th>
+                            <th scope="col" class="num">{ t(Key::TxLastEpoch) }</th>
+                        </tr>
+                    </thead>
+                    <tbody>{ records }</tbody>
+                </table>
+            </div>
+            <details class="files">
+                <summary>{ t(Key::TxStateLogJson) }</summary>
+                <pre class="json small">{ json.join("\n") }</pre>
+            </details>
+        </div>
+    }
+}
+
+#[function_component(TxnCoordinator)]
+pub fn txn_coordinator(p: &TxnCoordinatorProps) -> Html {
+    html! {
+        <section class="panel stack coordinator-panel" aria-labelledby="coordinator-heading">
+            <h2 id="coordinator-heading">{ t(Key::CoordHeading) }</h2>
+            if p.views.is_empty() {
+                <p class="muted" data-testid="coordinator-state" data-state="">{ t(Key::CoordNone) }</p>
+                <div data-testid="txn-state-log"></div>
+            }
+            { for p.views.iter().enumerate().map(|(i, v)| one(v, i)) }
+        </section>
+    }
+}

@@ -1,0 +1,251 @@
+//! The partition seen by a transactional reader: the LEO, HW and LSO pointers, a strip
+//! of the newest offsets (committed, aborted and open data and the markers, by colour
+//! and by word), the batch table (the newest batches only) and `.txnindex`.
+
+use yew::prelude::*;
+
+use crate::ui::i18n::{t, tf, Key};
+use crate::ui::txn_view::{BatchKind, PartitionView, TxnBatch, STRIP_OFFSETS};
+
+#[derive(Properties, PartialEq)]
+pub struct TxnLogProps {
+    pub part: PartitionView,
+}
+
+pub fn kind_word(k: BatchKind) -> &'static str {
+    t(match k {
+        BatchKind::Committed => Key::KindCommitted,
+        BatchKind::Aborted => Key::KindAborted,
+        BatchKind::Open => Key::KindOpen,
+        BatchKind::CommitMarker => Key::KindCommitMarker,
+        BatchKind::AbortMarker => Key::KindAbortMarker,
+        BatchKind::Plain => Key::KindPlain,
+    })
+}
+
+fn kind_short(k: BatchKind) -> &'static str {
+    t(match k {
+        BatchKind::Committed => Key::KindCommittedShort,
+        BatchKind::Aborted => Key::KindAbortedShort,
+        BatchKind::Open => Key::KindOpenShort,
+        BatchKind::CommitMarker => Key::KindCommitMarkerShort,
+        BatchKind::AbortMarker => Key::KindAbortMarkerShort,
+        BatchKind::Plain => Key::KindPlainShort,
+    })
+}
+
+/// The sign a strip cell carries next to its colour (the word is there for screen readers
+/// and in the legend).
+fn kind_glyph(k: BatchKind) -> &'static str {
+    match k {
+        BatchKind::Committed => "✓",
+        BatchKind::Aborted => "✗",
+        BatchKind::Open => "…",
+        BatchKind::CommitMarker | BatchKind::AbortMarker => "■",
+        BatchKind::Plain => "·",
+    }
+}
+
+fn pointer(label: Key, hint: Key, value: i64, testid: &'static str) -> Html {
+    html! {
+        <div class={classes!("pointer", format!("pointer-{}", testid.trim_start_matches("txn-")))}>
+            <dt><abbr title={t(hint)}>{ t(label) }</abbr></dt>
+            <dd class="mono" data-testid={testid}>{ value }</dd>
+            <dd class="muted small">{ t(hint) }</dd>
+        </div>
+    }
+}
+
+/// The newest offsets as cells, with the pointers under the offsets they point at.
+fn strip(part: &PartitionView) -> Html {
+    let mut cells: Vec<(i64, BatchKind, String)> = Vec::new();
+    for b in part.batches.iter().rev() {
+        if b.kind.is_marker() {
+            cells.push((b.base_offset, b.kind, kind_short(b.kind).to_string()));
+        } else {
+            for (o, v) in b.records.iter().rev() {
+                cells.push((*o, b.kind, v.clone()));
+            }
+        }
+        if cells.len() >= STRIP_OFFSETS {
+            break;
+        }
+    }
+    cells.truncate(STRIP_OFFSETS);
+    cells.reverse();
+    let leo = part.log_end_offset;
+    let marks = |o: i64| -> Vec<&'static str> {
+        let mut m = Vec::new();
+        if part.last_stable_offset == o {
+            m.push(t(Key::Lso));
+        }
+        if part.high_watermark == o {
+            m.push(t(Key::Hw));
+        }
+        if leo == o {
+            m.push(t(Key::Leo));
+        }
+        m
+    };
+    let first = cells.first().map_or(leo, |c| c.0);
+    let earlier = part.last_stable_offset < first;
+    html! {
+        <>
+            <ol class="offset-strip" aria-label={t(Key::StripLabel)} data-testid="txn-strip">
+                { for cells.iter().map(|(o, k, text)| {
+                    let m = marks(*o);
+                    html! {
+                        <li class={classes!("cell", format!("kind-{}", k.css()))} title={format!("{o}: {}", kind_word(*k))}>
+                            <span class="cell-offset mono">{ o }</span>
+                            <span class="cell-value mono">{ text.clone() }</span>
+                            <span class="cell-kind" aria-hidden="true">{ kind_glyph(*k) }</span>
+                            <span class="visually-hidden">{ kind_word(*k) }</span>
+                            if !m.is_empty() {
+                                <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
+                            }
+                        </li>
+                    }
+                }) }
+                <li class="cell cell-next" title={t(Key::LeoHint)}>
+                    <span class="cell-offset mono">{ leo }</span>
+                    <span class="cell-value muted">{ "…" }</span>
+                    <span class="cell-kind">{ t(Key::StripNext) }</span>
+                    <span class="cell-marks">{ for marks(leo).iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
+                </li>
+            </ol>
+            if earlier {
+                <p class="small notice">{ tf(Key::StripLsoEarlier, &[&part.last_stable_offset.to_string()]) }</p>
+            }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    batch: TxnBatch,
+}
+
+/// One batch row: a component, so rows whose batch did not change are not re-rendered
+/// (the table keeps up to 300 rows).
+#[function_component(Row)]
+fn row(p: &RowProps) -> Html {
+    let b = &p.batch;
+    let values: Vec<&str> = b.records.iter().map(|(_, v)| v.as_str()).collect();
+    let what = match &b.control_line {
+        // `endTxnMarker: COMMIT` / `coordinatorEpoch: 0`, one field a line.
+        Some(line) => {
+            let (a, b) = line.split_at(line.find(" coordinatorEpoch").unwrap_or(line.len()));
+            html! { <span class="mono small control-line"><span>{ a.to_string() }</span><span>{ b.trim().to_string() }</span></span> }
+        }
+        None => html! { <span class="mono">{ values.join(", ") }</span> },
+    };
+    let offsets = if b.base_offset == b.last_offset {
+        b.base_offset.to_string()
+    } else {
+        format!("{}..{}", b.base_offset, b.last_offset)
+    };
+    html! {
+        <tr class={format!("kind-{}", b.kind.css())} data-kind={format!("{:?}", b.kind)}>
+            <td class="num mono">{ offsets }</td>
+            <td><span class={classes!("kind-tag", format!("tag-{}", b.kind.css()))}>{ kind_word(b.kind) }</span></td>
+            <td class="records">{ what }</td>
+            <td class="num mono">{ b.producer_id }</td>
+            <td class="num mono">{ b.producer_epoch }</td>
+            <td class="num mono">{ b.base_sequence }</td>
+        </tr>
+    }
+}
+
+#[function_component(TxnLog)]
+pub fn txn_log(p: &TxnLogProps) -> Html {
+    let part = &p.part;
+    let held_by = part
+        .ongoing
+        .iter()
+        .min_by_key(|(_, first)| *first)
+        .filter(|(_, first)| *first < part.high_watermark);
+    let lso_text = match held_by {
+        Some((pid, first)) => tf(
+            Key::LsoHeld,
+            &[
+                &part.last_stable_offset.to_string(),
+                &pid.to_string(),
+                &first.to_string(),
+            ],
+        ),
+        None => tf(Key::LsoFree, &[&part.last_stable_offset.to_string()]),
+    };
+    let shown = part.batches.len();
+    html! {
+        <div class="stack txn-log">
+            <dl class="pointers">
+                { pointer(Key::Leo, Key::LeoHint, part.log_end_offset, "txn-leo") }
+                { pointer(Key::Hw, Key::HwHint, part.high_watermark, "txn-hw") }
+                { pointer(Key::Lso, Key::LsoHint, part.last_stable_offset, "txn-lso") }
+            </dl>
+            <p class={classes!("small", "lso-note", held_by.is_some().then_some("lso-held"))} data-testid="txn-lso-note" aria-live="polite">{ lso_text }</p>
+            <ul class="legend small" aria-label={t(Key::LegendLabel)}>
+                { for [BatchKind::Committed, BatchKind::Open, BatchKind::Aborted, BatchKind::CommitMarker, BatchKind::AbortMarker].iter().map(|k| html! {
+                    <li><span class={classes!("swatch", format!("kind-{}", k.css()))} aria-hidden="true">{ kind_short(*k) }</span>{ kind_word(*k) }</li>
+                }) }
+            </ul>
+            { strip(part) }
+            <div class="log-scroll" tabindex="0" role="region" aria-label={t(Key::TxLogCaption)}>
+                <table class="log-table txn-log-table" data-testid="txn-log">
+                    <caption>
+                        { t(Key::TxLogCaption) }
+                        if part.total_batches > shown {
+                            { " " }<strong data-testid="txn-log-window">{ tf(Key::TxLogWindow, &[&shown.to_string(), &part.total_batches.to_string()]) }</strong>
+                        }
+                    </caption>
+                    <thead>
+                        <tr>
+                            <th scope="col" class="num">{ t(Key::LogOffsets) }</th>
+                            <th scope="col">{ t(Key::TxLogWhat) }</th>
+                            <th scope="col">{ t(Key::LogRecords) }</th>
+                            <th scope="col" class="num"><abbr title={t(Key::LogProducerId)}>{ t(Key::TxLogPid) }</abbr></th>
+                            <th scope="col" class="num"><abbr title={t(Key::LogEpoch)}>{ t(Key::TxLogEpoch) }</abbr></th>
+                            <th scope="col" class="num"><abbr title={t(Key::LogBaseSeq)}>{ t(Key::TxLogSeq) }</abbr></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        if part.batches.is_empty() {
+                            <tr><td colspan="6" class="muted">{ t(Key::LogEmpty) }</td></tr>
+                        }
+                        // Not keyed: Yew's keyed diff moves every row when one is appended
+                        // (60 ms at 300 rows); by position, an append only adds a row.
+                        { for part.batches.iter().map(|b| html! { <Row batch={b.clone()} /> }) }
+                    </tbody>
+                    <tfoot>
+                        <tr class="leo-row"><td colspan="6" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&part.log_end_offset.to_string()]) }</td></tr>
+                    </tfoot>
+                </table>
+            </div>
+            <h3 class="small-heading">{ t(Key::TxIndexHeading) }</h3>
+            <table class="log-table txn-index" data-testid="txn-index">
+                <caption>{ t(Key::TxIndexCaption) }</caption>
+                <thead>
+                    <tr>
+                        <th scope="col" class="num">{ "producerId" }</th>
+                        <th scope="col" class="num">{ "firstOffset" }</th>
+                        <th scope="col" class="num">{ "lastOffset" }</th>
+                        <th scope="col" class="num">{ "lastStableOffset" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    if part.aborted.is_empty() {
+                        <tr><td colspan="4" class="muted">{ t(Key::TxIndexEmpty) }</td></tr>
+                    }
+                    { for part.aborted.iter().map(|a| html! {
+                        <tr class="kind-aborted">
+                            <td class="num mono">{ a.producer_id }</td>
+                            <td class="num mono">{ a.first_offset }</td>
+                            <td class="num mono">{ a.last_offset }</td>
+                            <td class="num mono">{ a.last_stable_offset }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,162 @@
+//! A transactional producer: its id, epoch and client state, the five calls of the
+//! transactional API, and how the last call ended (the exception it threw, if any).
+
+use yew::prelude::*;
+
+use super::field::Field;
+use crate::ui::i18n::{t, tf, Key};
+use crate::ui::state::Msg;
+use crate::ui::txn_view::ProducerView;
+use crate::ui::validate;
+
+#[derive(Properties, PartialEq)]
+pub struct TxnProducerProps {
+    pub view: ProducerView,
+    /// Appended to every data-testid (`""` for the first producer, `"-2"` for the second).
+    pub suffix: AttrValue,
+    /// The records field starts with this.
+    pub default_records: AttrValue,
+    /// A lesson is loaded: the buttons are paused.
+    pub disabled: bool,
+    /// Why the last call was refused (SimError).
+    pub error: Option<String>,
+    pub dispatch: Callback<Msg>,
+}
+
+/// What the producer's client state means, in a few words.
+fn state_hint(state: &str) -> Key {
+    match state {
+        "UNINITIALIZED" => Key::TxStateUninitialized,
+        "READY" => Key::TxStateReady,
+        "IN_TRANSACTION" => Key::TxStateInTransaction,
+        "ABORTABLE_ERROR" => Key::TxStateAbortable,
+        "FATAL_ERROR" => Key::TxStateFatal,
+        _ => Key::TxStateBusy,
+    }
+}
+
+fn state_tone(state: &str) -> &'static str {
+    match state {
+        "IN_TRANSACTION" => "badge warn",
+        "READY" => "badge ok",
+        "ABORTABLE_ERROR" | "FATAL_ERROR" => "badge danger",
+        _ => "badge",
+    }
+}
+
+#[function_component(TxnProducer)]
+pub fn txn_producer(p: &TxnProducerProps) -> Html {
+    let records = use_state(|| p.default_records.to_string());
+    let field_error = use_state(|| None::<Key>);
+    let v = &p.view;
+    let name = v.name.clone();
+    let id = |base: &str| format!("{base}{}", p.suffix);
+    let call = |m: Msg| {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
+    };
+    let onsubmit = {
+        let (records, field_error, dispatch, name) = (
+            records.clone(),
+            field_error.clone(),
+            p.dispatch.clone(),
+            name.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            match validate::records(&records) {
+                Ok(values) => {
+                    field_error.set(None);
+                    dispatch.emit(Msg::TxnSend(name.clone(), values));
+                }
+                Err(k) => field_error.set(Some(k)),
+            }
+        })
+    };
+    let oninput = {
+        let (records, field_error) = (records.clone(), field_error.clone());
+        Callback::from(move |s: String| {
+            records.set(s);
+            field_error.set(None);
+        })
+    };
+    let identity = match v.id {
+        Some((pid, epoch)) => tf(Key::TxProducerId, &[&pid.to_string(), &epoch.to_string()]),
+        None => t(Key::TxProducerNoId).to_string(),
+    };
+    let outcome = v.outcome.as_ref().map(|o| {
+        if o.ok {
+            let text = tf(
+                Key::TxOutcomeOk,
+                &[
+                    &o.operation,
+                    &o.producer_id.map(|x| x.to_string()).unwrap_or_default(),
+                    &o.producer_epoch.map(|x| x.to_string()).unwrap_or_default(),
+                ],
+            );
+            html! { <p class="outcome outcome-ok" data-testid={id("producer-outcome")}>{ text }</p> }
+        } else {
+            let exception = o.exception.clone().unwrap_or_default();
+            let explain = match o.error.as_deref() {
+                Some("INVALID_PRODUCER_EPOCH") | Some("PRODUCER_FENCED") => Some(Key::TxFencedExplain),
+                Some("INVALID_TXN_STATE") => Some(Key::TxInvalidStateExplain),
+                _ => None,
+            };
+            html! {
+                <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
+                    <p>{ tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")]) }</p>
+                    if let Some(k) = explain {
+                        <p class="small">{ t(k) }</p>
+                    }
+                </div>
+            }
+        }
+    });
+    let heading_id = id("txn-producer-heading");
+    let in_txn = v.in_transaction;
+    html! {
+        <section class="panel stack txn-producer" aria-labelledby={heading_id.clone()} data-testid={id("txn-producer")}>
+            <div class="panel-head">
+                <h2 id={heading_id}>{ v.name.clone() }</h2>
+                <span class={state_tone(v.state)} data-testid={id("txn-client-state")}>{ v.state }</span>
+            </div>
+            <p class="small muted">{ tf(Key::TxProducerIntro, &[&v.transactional_id]) }</p>
+            <p class="small mono" data-testid={id("txn-producer-id")}>{ identity }</p>
+            <p class="small">{ t(state_hint(v.state)) }
+                if !v.partitions.is_empty() {
+                    { " " }{ tf(Key::TxInTransaction, &[&v.partitions.join(", ")]) }
+                }
+            </p>
+            if !p.disabled {
+                <div class="stack txn-calls">
+                    <div class="cluster">
+                        <button type="button" class="mono-button" data-testid={id("txn-init")} onclick={call(Msg::TxnInit(name.clone()))}>{ t(Key::TxInit) }</button>
+                        <button type="button" class={classes!("mono-button", (!in_txn && v.state == "READY").then_some("primary"))} data-testid={id("txn-begin")} onclick={call(Msg::TxnBegin(name.clone()))}>{ t(Key::TxBegin) }</button>
+                    </div>
+                    <form class="stack" {onsubmit} novalidate=true>
+                        <Field
+                            id={id("txn-records-field")}
+                            label={t(Key::RecordsLabel)}
+                            value={(*records).clone()}
+                            hint={t(Key::TxRecordsHint)}
+                            error={field_error.map(|k| AttrValue::from(t(k)))}
+                            testid={id("txn-records")}
+                            {oninput}
+                        />
+                        <div class="cluster">
+                            <button type="submit" class={classes!("mono-button", in_txn.then_some("primary"))} data-testid={id("txn-send")}>{ t(Key::TxSend) }</button>
+                        </div>
+                    </form>
+                    <div class="cluster">
+                        <button type="button" class="mono-button commit-button" data-testid={id("txn-commit")} onclick={call(Msg::TxnCommit(name.clone()))}>{ t(Key::TxCommit) }</button>
+                        <button type="button" class="mono-button abort-button" data-testid={id("txn-abort")} onclick={call(Msg::TxnAbort(name.clone()))}>{ t(Key::TxAbort) }</button>
+                    </div>
+                </div>
+            }
+            if let Some(e) = &p.error {
+                <p class="action-error" role="alert" data-testid={id("txn-error")}>{ tf(Key::ActionFailed, &[e]) }</p>
+            }
+            { outcome.unwrap_or_else(|| html! { <p class="small muted" data-testid={id("producer-outcome")}>{ t(Key::TxNoOutcome) }</p> }) }
+        </section>
+    }
+}

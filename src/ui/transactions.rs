@@ -1,0 +1,279 @@
+//! The transactions page: transactional producers (and a second one that fences the
+//! first), the partition with committed, aborted and open data, markers and the LSO,
+//! two consumers (read_committed next to read_uncommitted), the coordinator's state
+//! and `__transaction_state`, the request timeline, and the narrated events.
+//!
+//! [`txn_views`] reads everything the page needs from the shown world once per render;
+//! [`TransactionsPage`] lays the panels out and hands each its slice.
+
+use yew::prelude::*;
+
+use crate::broker::broker::BrokerEvent;
+use crate::client::producer::ProducerEvent;
+use crate::client::transaction_manager::TxnOutcome;
+use crate::coordinator::CoordinatorEvent;
+use crate::sim::{EventKind, World, START_MS};
+
+use super::components::event_list::{EventItem, EventList};
+use super::components::lesson_panel::{LessonInfo, LessonPanel};
+use super::components::timeline::Timeline;
+use super::components::txn_consumers::TxnConsumers;
+use super::components::txn_coordinator::TxnCoordinator;
+use super::components::txn_log::TxnLog;
+use super::components::txn_producer::TxnProducer;
+use super::i18n::{t, tf, Key};
+use super::state::{Msg, TxnErrorAt, ADVANCE_MS, TXN_PRODUCER_2};
+use super::txn_view::{
+    consumers, coordinators, partition_view, producers, shown_partition, timeline, ConsumerView,
+    CoordinatorView, PartitionView, ProducerView, TimelineView, LOG_WINDOW, TIMELINE_MESSAGES,
+};
+
+/// How many events the page's list keeps (the list is keyed, and Yew's keyed diff
+/// costs per item when new events arrive on top).
+const MAX_EVENTS: usize = 150;
+
+/// Everything the transactions page shows, read from one world.
+#[derive(Clone, PartialEq)]
+pub struct TxnViews {
+    pub clock: i64,
+    pub producers: Vec<ProducerView>,
+    pub part: Option<PartitionView>,
+    pub consumers: Vec<ConsumerView>,
+    pub coordinators: Vec<CoordinatorView>,
+    pub timeline: TimelineView,
+    pub events: Vec<EventItem>,
+    /// Hold markers is on.
+    pub holding: bool,
+    /// WriteTxnMarkers requests waiting in the network.
+    pub held: usize,
+}
+
+fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
+    match &e.kind {
+        EventKind::Broker { event, .. } => match event {
+            BrokerEvent::MarkerWritten { kind, .. } if kind == "COMMIT" => ("append", false),
+            BrokerEvent::MarkerWritten { .. } => ("bad", false),
+            BrokerEvent::BatchRejected { .. } | BrokerEvent::MarkerRejected { .. } => {
+                ("bad", false)
+            }
+            BrokerEvent::Coordinator(CoordinatorEvent::Fenced { .. })
+            | BrokerEvent::Coordinator(CoordinatorEvent::TimedOut { .. }) => ("warn", false),
+            BrokerEvent::Coordinator(CoordinatorEvent::StateChanged { .. }) => ("info", false),
+            _ => ("", false),
+        },
+        EventKind::Producer { event, .. } => match event {
+            ProducerEvent::Transaction(TxnOutcome::Failed { .. })
+            | ProducerEvent::Failed { .. } => ("danger", false),
+            ProducerEvent::Transaction(TxnOutcome::Retrying { .. }) => ("warn", false),
+            ProducerEvent::Transaction(_) => ("ok", false),
+            _ => ("", false),
+        },
+        EventKind::MessageDropped { .. } | EventKind::MessageRefused { .. } => ("danger", false),
+        EventKind::FaultArmed { .. } => ("warn", false),
+        EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
+        _ => ("", false),
+    }
+}
+
+/// Reads the page's views from `world`.
+pub fn txn_views(world: &World) -> TxnViews {
+    let tp = shown_partition(world);
+    let part = tp
+        .as_ref()
+        .and_then(|tp| partition_view(world, tp, LOG_WINDOW));
+    let coordinators = coordinators(world);
+    let timeline = timeline(world, part.as_ref(), &coordinators, TIMELINE_MESSAGES);
+    let start = world.events.len().saturating_sub(MAX_EVENTS);
+    let events = world
+        .events
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .map(|e| {
+            let (tone, network) = tone(e);
+            EventItem {
+                seq: e.seq,
+                at_ms: e.at_ms - START_MS,
+                text: e.narrate(),
+                tone,
+                network,
+            }
+        })
+        .collect();
+    TxnViews {
+        clock: world.clock_ms - START_MS,
+        producers: producers(world),
+        consumers: consumers(world, part.as_ref()),
+        part,
+        coordinators,
+        timeline,
+        events,
+        holding: world.network.hold_markers,
+        held: world.network.held.len(),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TransactionsPageProps {
+    pub views: std::rc::Rc<TxnViews>,
+    /// A lesson is loaded: the panels show its world and the controls pause.
+    pub lesson: Option<LessonInfo>,
+    pub lessons: Vec<(&'static str, &'static str)>,
+    pub error: Option<(TxnErrorAt, String)>,
+    pub dispatch: Callback<Msg>,
+}
+
+#[function_component(TransactionsPage)]
+pub fn transactions_page(p: &TransactionsPageProps) -> Html {
+    let v = &p.views;
+    let locked = p.lesson.is_some();
+    let send = |m: Msg| {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
+    };
+    let error_at = |at: &TxnErrorAt| {
+        p.error
+            .as_ref()
+            .filter(|(a, _)| a == at)
+            .map(|(_, e)| e.clone())
+    };
+    let showing = match &p.lesson {
+        Some(l) => tf(Key::ShowingLesson, &[&l.title]),
+        None => t(Key::ShowingPlayground).to_string(),
+    };
+    let has_second = v.producers.iter().any(|x| x.name == TXN_PRODUCER_2);
+    let cards: Html = v
+        .producers
+        .iter()
+        .enumerate()
+        .map(|(i, pv)| {
+            let suffix = if i == 0 {
+                String::new()
+            } else {
+                format!("-{}", i + 1)
+            };
+            let defaults = ["c1, c2", "y1", "w1"];
+            html! {
+                <TxnProducer
+                    key={pv.name.clone()}
+                    view={pv.clone()}
+                    suffix={suffix}
+                    default_records={*defaults.get(i).unwrap_or(&"v1")}
+                    disabled={locked}
+                    error={error_at(&TxnErrorAt::Producer(pv.name.clone()))}
+                    dispatch={p.dispatch.clone()}
+                />
+            }
+        })
+        .collect();
+    let (lso, hw) = v
+        .part
+        .as_ref()
+        .map_or((0, 0), |x| (x.last_stable_offset, x.high_watermark));
+    let consumer_error = p.error.as_ref().and_then(|(a, e)| match a {
+        TxnErrorAt::Consumer(c) => Some((c.clone(), e.clone())),
+        _ => None,
+    });
+    let tp_name = v
+        .part
+        .as_ref()
+        .map(|x| x.tp.to_string())
+        .unwrap_or_default();
+    let leader = v
+        .part
+        .as_ref()
+        .map(|x| x.leader.to_string())
+        .unwrap_or_default();
+
+    html! {
+        <div class="pg txn-page" data-testid="page-transactions">
+            <header class="layout-header pg-header">
+                <div>
+                    <h1>{ t(Key::TxTitle) }</h1>
+                    <p class="muted subtitle">{ t(Key::TxSubtitle) }</p>
+                </div>
+                <div class="header-status cluster">
+                    <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
+                    <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
+                    <button type="button" onclick={send(Msg::TxnReset)} disabled={locked} data-testid="txn-reset">{ t(Key::ResetPlayground) }</button>
+                </div>
+            </header>
+            <div class="tx-producers stack">
+                if locked {
+                    <p class="notice">{ t(Key::TxLessonLocks) }</p>
+                }
+                if v.producers.is_empty() {
+                    <p class="panel muted">{ t(Key::TxNoProducers) }</p>
+                }
+                <div class="stack tx-cards">{ cards }</div>
+                <div class="stack tx-controls">
+                if !locked {
+                    <div class="panel stack fence-box">
+                        <button type="button" class="mono-button" data-testid="txn-fence" onclick={send(Msg::TxnFence)}>
+                            { if has_second { t(Key::FenceAgain) } else { t(Key::FenceButton) } }
+                        </button>
+                        <p class="small muted">{ t(Key::FenceHint) }</p>
+                        if !has_second {
+                            if let Some(e) = error_at(&TxnErrorAt::Producer(TXN_PRODUCER_2.into())) {
+                                <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
+                            }
+                        }
+                    </div>
+                }
+                <section class="panel stack markers-panel" aria-labelledby="markers-heading">
+                    <h2 id="markers-heading">{ t(Key::MarkersHeading) }</h2>
+                    <p class="small" data-testid="markers-status">
+                        if v.holding {
+                            <span class="badge warn">{ t(Key::MarkersHolding) }</span>{ " " }{ tf(Key::MarkersHeld, &[&v.held.to_string()]) }
+                        } else {
+                            { t(Key::MarkersFlowing) }
+                        }
+                    </p>
+                    if !locked {
+                        <div class="cluster">
+                            <button type="button" data-testid="txn-hold-markers" disabled={v.holding} onclick={send(Msg::HoldMarkers)}>{ t(Key::HoldMarkers) }</button>
+                            <button type="button" data-testid="txn-release-markers" disabled={!v.holding} onclick={send(Msg::ReleaseMarkers)}>{ t(Key::ReleaseMarkers) }</button>
+                        </div>
+                        <p class="small muted">{ t(Key::HoldHint) }</p>
+                        <div class="cluster">
+                            <button type="button" data-testid="txn-advance" onclick={send(Msg::Advance)}>{ tf(Key::AdvanceButton, &[&(ADVANCE_MS / 1000).to_string()]) }</button>
+                        </div>
+                        <p class="small muted">{ t(Key::AdvanceHint) }</p>
+                    }
+                    if let Some(e) = error_at(&TxnErrorAt::Cluster) {
+                        <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
+                    }
+                </section>
+                </div>
+            </div>
+            <div class="tx-main stack">
+                <section class="panel stack partition-panel" aria-labelledby="tx-partition-heading">
+                    <div class="panel-head">
+                        <h2 id="tx-partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
+                        if !leader.is_empty() {
+                            <span class="small muted">{ tf(Key::TxLeaderIs, &[&leader]) }</span>
+                        }
+                    </div>
+                    if let Some(part) = v.part.clone() {
+                        <TxnLog {part} />
+                    } else {
+                        <p class="muted">{ t(Key::NoPartition) }</p>
+                    }
+                </section>
+                <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} dispatch={p.dispatch.clone()} />
+            </div>
+            <div class="tx-coord stack">
+                <TxnCoordinator views={v.coordinators.clone()} />
+            </div>
+            <div class="tx-timeline">
+                <Timeline view={v.timeline.clone()} />
+            </div>
+            <div class="tx-events">
+                <EventList events={v.events.clone()} />
+            </div>
+            <div class="tx-tools stack">
+                <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} />
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,264 @@
+// The transactions page, end to end in the built site: a transaction commits (COMMIT
+// marker, LSO == HW); with the markers held the coordinator sits in PrepareCommit and the
+// LSO stays below the HW until they are released; a second producer with the same
+// transactional.id fences the first, whose commit then fails with
+// InvalidProducerEpochException. Also: how long a click takes to render with 10,000
+// batches in the partition (printed, not asserted).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DIST_DIR, REPO_ROOT, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+
+const PAGE = '#app [data-testid="page-transactions"]';
+const tid = (id) => `[data-testid="${id}"]`;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST_DIR);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(page, query = '') {
+  await page.goto(`${server.url}${query}#transactions`, { waitUntil: 'load' });
+  await page.locator(PAGE).waitFor({ state: 'visible', timeout: 120_000 });
+}
+
+const num = async (page, id) => Number(await page.locator(tid(id)).innerText());
+
+async function coordinatorState(page, state) {
+  await page.locator(`${tid('coordinator-state')}[data-state="${state}"]`).waitFor({ timeout: 20_000 });
+}
+
+async function clicks(page, ...ids) {
+  for (const id of ids) await page.locator(tid(id)).click();
+}
+
+for (const { width, height } of [
+  { width: 1280, height: 800 },
+  { width: 760, height: 1000 },
+]) {
+  test(`commit, then hold the markers and release them (${width}×${height})`, { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const problems = watchProblems(page);
+    try {
+      await open(page);
+      // The tab is marked as the current page.
+      assert.equal(await page.locator(tid('nav-transactions')).getAttribute('aria-current'), 'page');
+
+      // Transaction A: c1, c2, committed → the COMMIT marker takes offset 2.
+      await page.locator(tid('txn-records')).fill('c1, c2');
+      await clicks(page, 'txn-init', 'txn-begin', 'txn-send');
+      assert.equal(await num(page, 'txn-lso'), 0, 'open data holds the LSO at its first offset');
+      assert.equal(await num(page, 'txn-hw'), 2);
+      await clicks(page, 'txn-commit');
+      await coordinatorState(page, 'CompleteCommit');
+      assert.match(await page.locator(tid('txn-log')).innerText(), /COMMIT marker/);
+      assert.equal(await num(page, 'txn-leo'), 3);
+      assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
+
+      // Transaction B: a1, aborted → ABORT marker, one .txnindex entry.
+      await clicks(page, 'txn-begin');
+      await page.locator(tid('txn-records')).fill('a1');
+      await clicks(page, 'txn-send', 'txn-abort');
+      await coordinatorState(page, 'CompleteAbort');
+      assert.match(await page.locator(tid('txn-log')).innerText(), /ABORT marker/);
+      assert.match(await page.locator(tid('txn-index')).innerText(), /\b0\s+3\s+4\s+5\b/);
+
+      // Transaction C: c3, committed with the markers held: the producer is told
+      // "committed", but the coordinator waits in PrepareCommit and the LSO stays put.
+      await clicks(page, 'txn-begin');
+      await page.locator(tid('txn-records')).fill('c3');
+      await clicks(page, 'txn-send', 'txn-hold-markers', 'txn-commit');
+      await coordinatorState(page, 'PrepareCommit');
+      assert.match(await page.locator(tid('producer-outcome')).innerText(), /commitTransaction\(\) returned/);
+      const [lso, hw] = [await num(page, 'txn-lso'), await num(page, 'txn-hw')];
+      assert.equal(lso, 5);
+      assert.ok(lso < hw, `LSO ${lso} stays below HW ${hw} while the markers are held`);
+      assert.match(await page.locator(tid('txn-lso-note')).innerText(), /held at 5/);
+      assert.match(await page.locator(tid('timeline')).innerText(), /WriteTxnMarkers request — held/);
+      // read_committed stops at the LSO and skips a1; read_uncommitted sees a1 and c3.
+      await clicks(page, 'poll-rc', 'poll-ru');
+      const rcHeld = await page.locator(tid('consumer-rc')).innerText();
+      assert.doesNotMatch(rcHeld, /c3@5|a1@3/);
+      assert.match(rcHeld, /aborted data/, 'the skipped aborted batch is explained');
+      assert.match(await page.locator(tid('consumer-ru')).innerText(), /a1@3[\s\S]*c3@5/);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const held = await screenshot(page, `transactions-held-${width}`);
+      if (width === 1280) {
+        await mkdir(path.join(REPO_ROOT, 'docs'), { recursive: true });
+        await copyFile(held, path.join(REPO_ROOT, 'docs', 'screenshot-transactions.png'));
+      }
+
+      // Release: the COMMIT marker is written, CompleteCommit, LSO catches up with HW.
+      await clicks(page, 'txn-release-markers');
+      await coordinatorState(page, 'CompleteCommit');
+      assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
+      assert.equal(await num(page, 'txn-lso'), 7);
+      await clicks(page, 'poll-rc');
+      const rc = await page.locator(tid('consumer-rc')).innerText();
+      assert.match(rc, /c3@5/);
+      assert.match(rc, /COMMIT marker/, 'the gaps are explained');
+      const records = await page.locator(tid('txn-state-log')).innerText();
+      assert.equal((records.match(/CompleteCommit/g) || []).length, 2, records);
+
+      // Narrow or wide, nothing scrolls sideways.
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      assert.ok(overflow <= 0, `the page is ${overflow}px wider than the ${width}px viewport`);
+
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `transactions-${width}`);
+      await screenshot(page, `transactions-${width}-full`, { fullPage: true });
+      assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test('a second producer with the same transactional.id fences the first', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await open(page);
+    await page.locator(tid('txn-records')).fill('z1');
+    await clicks(page, 'txn-init', 'txn-begin', 'txn-send');
+    await clicks(page, 'txn-fence');
+    await page.locator(tid('txn-producer-2')).waitFor();
+    // The coordinator aborted producer-1's open transaction itself: ABORT marker, .txnindex.
+    assert.match(await page.locator(tid('txn-log')).innerText(), /ABORT marker/);
+    assert.match(await page.locator(tid('txn-index')).innerText(), /\b0\s+0\s+1\s+2\b/);
+    assert.match(await page.locator(tid('txn-producer-id-2')).innerText(), /epoch=2/);
+
+    // The zombie wakes up: z2 and commit fail with InvalidProducerEpochException.
+    await page.locator(tid('txn-records')).fill('z2');
+    await clicks(page, 'txn-send', 'txn-commit');
+    const outcome = await page.locator(tid('producer-outcome')).innerText();
+    assert.match(outcome, /commitTransaction\(\) threw InvalidProducerEpochException/);
+    assert.match(outcome, /Fenced/);
+    assert.equal(await page.locator(tid('txn-client-state')).innerText(), 'ABORTABLE_ERROR');
+    assert.doesNotMatch(await page.locator(tid('txn-log')).innerText(), /z2/, 'z2 never reached the disk');
+
+    // producer-2 goes on: y1 committed; read_committed sees only y1.
+    await page.locator(tid('txn-records-2')).fill('y1');
+    await clicks(page, 'txn-begin-2', 'txn-send-2', 'txn-commit-2');
+    await coordinatorState(page, 'CompleteCommit');
+    await clicks(page, 'poll-rc', 'poll-ru');
+    assert.match(await page.locator(tid('consumer-rc')).innerText(), /y1@2/);
+    assert.doesNotMatch(await page.locator(tid('consumer-rc')).innerText(), /z1@0/);
+    assert.match(await page.locator(tid('consumer-ru')).innerText(), /z1@0/);
+    await screenshot(page, 'transactions-fenced-1280', { fullPage: true });
+    assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('an open transaction past transaction.timeout.ms is aborted by the coordinator', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await open(page);
+    await clicks(page, 'txn-init', 'txn-begin', 'txn-send');
+    await coordinatorState(page, 'Ongoing');
+    assert.ok((await num(page, 'txn-lso')) < (await num(page, 'txn-hw')));
+    await clicks(page, 'txn-advance');
+    await coordinatorState(page, 'CompleteAbort');
+    assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
+    assert.match(await page.locator(tid('txn-log')).innerText(), /ABORT marker/);
+    assert.match(await page.locator(tid('events')).innerText(), /transaction\.timeout\.ms=60000/);
+    // The producer still thinks its transaction is open; its commit is refused.
+    await clicks(page, 'txn-commit');
+    assert.match(await page.locator(tid('producer-outcome')).innerText(), /commitTransaction\(\) threw/);
+    assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the panels follow a lesson played on the transactions page', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await open(page);
+    const value = await page
+      .locator(`${tid('lesson-select')} option`, { hasText: /^transactions:/ })
+      .getAttribute('value');
+    await page.locator(tid('lesson-select')).selectOption(value);
+    // The controls pause while the lesson's world is shown.
+    await page.locator(tid('txn-init')).waitFor({ state: 'detached' });
+    const next = page.locator(tid('lesson-next'));
+    while (await next.isEnabled()) await next.click();
+    await coordinatorState(page, 'CompleteCommit');
+    const log = await page.locator(tid('txn-log')).innerText();
+    assert.match(log, /ABORT marker/);
+    assert.equal((log.match(/COMMIT marker/g) || []).length, 2, log);
+    assert.equal(await num(page, 'txn-lso'), 11);
+    assert.equal(await num(page, 'txn-hw'), 11);
+    assert.match(await page.locator(tid('txn-index')).innerText(), /\b0\s+4\s+7\s+8\b/);
+    const rc = await page.locator(tid('consumer-rc')).innerText();
+    assert.match(rc, /c1@0[\s\S]*c5@9/);
+    assert.doesNotMatch(rc, /a1@4/);
+    assert.match(await page.locator(tid('consumer-ru')).innerText(), /a1@4/);
+    await screenshot(page, 'transactions-lesson-1280', { fullPage: true });
+    assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the page stays responsive with 10,000 batches in the partition', { timeout: 300_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    const t0 = Date.now();
+    await open(page, '?bench=10000');
+    const loadMs = Date.now() - t0;
+    assert.match(
+      await page.locator(tid('txn-log-window')).innerText(),
+      /newest 200 of 10000 batches/,
+    );
+    // Click → rendered: the app stores performance.now() in window.__eosRenderedAt after
+    // each render (bench mode only); the next animation frame adds style and layout.
+    const timeClick = (id) =>
+      page.evaluate(async (id) => {
+        const el = document.querySelector(`[data-testid="${id}"]`);
+        const before = window.__eosRenders || 0;
+        const start = performance.now();
+        el.click();
+        while ((window.__eosRenders || 0) === before) {
+          await new Promise((r) => setTimeout(r, 0));
+        }
+        const rendered = window.__eosRenderedAt - start;
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        return { rendered, frame: performance.now() - start };
+      }, id);
+    const results = {};
+    for (const id of ['txn-init', ...Array(3).fill(['txn-begin', 'txn-send', 'txn-hold-markers', 'txn-commit', 'txn-release-markers', 'txn-begin', 'txn-send', 'txn-abort']).flat()]) {
+      const r = await timeClick(id);
+      (results[id] ??= []).push(r);
+    }
+    const rows = Object.entries(results).flatMap(([id, rs]) =>
+      rs.map((r) => `  ${id.padEnd(22)} click→render ${r.rendered.toFixed(1).padStart(7)} ms, →next frame ${r.frame.toFixed(1).padStart(7)} ms`),
+    );
+    const renders = Object.values(results).flat().map((r) => r.rendered);
+    console.log(
+      `10,000-batch partition: page load ${loadMs} ms (preloading through the engine)\n${rows.join('\n')}\n` +
+        `  median click→render ${renders.sort((a, b) => a - b)[Math.floor(renders.length / 2)].toFixed(1)} ms`,
+    );
+    assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
+    assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
