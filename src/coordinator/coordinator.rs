@@ -598,6 +598,31 @@ impl TransactionCoordinator {
         (result, out)
     }
 
+    /// The checks every per-producer request starts with: a known id that this
+    /// coordinator owns, the same producer id, the current epoch.
+    fn check_producer(
+        &self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+    ) -> Result<&TransactionMetadata, Errors> {
+        if transactional_id.is_empty() {
+            return Err(Errors::InvalidRequest);
+        }
+        self.check_owner(transactional_id)?;
+        let meta = self
+            .transactions
+            .get(transactional_id)
+            .ok_or(Errors::InvalidProducerIdMapping)?;
+        if meta.producer_id != producer_id {
+            return Err(Errors::InvalidProducerIdMapping);
+        }
+        if meta.producer_epoch != producer_epoch {
+            return Err(Errors::ProducerFenced);
+        }
+        Ok(meta)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn add_partitions(
         &mut self,
@@ -609,19 +634,10 @@ impl TransactionCoordinator {
         log: &mut dyn TxnLogWriter,
         out: &mut Out,
     ) -> Result<(), Errors> {
-        if transactional_id.is_empty() {
-            return Err(Errors::InvalidRequest);
-        }
-        self.check_owner(transactional_id)?;
+        self.check_producer(transactional_id, producer_id, producer_epoch)?;
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return Err(Errors::InvalidProducerIdMapping);
         };
-        if meta.producer_id != producer_id {
-            return Err(Errors::InvalidProducerIdMapping);
-        }
-        if meta.producer_epoch != producer_epoch {
-            return Err(Errors::ProducerFenced);
-        }
         if meta.pending_transition_in_progress() || meta.state.is_prepare() {
             return Err(Errors::ConcurrentTransactions);
         }
@@ -644,19 +660,7 @@ impl TransactionCoordinator {
         producer_epoch: i16,
         wanted: &BTreeSet<TopicPartition>,
     ) -> Result<Vec<(TopicPartition, Errors)>, Errors> {
-        if transactional_id.is_empty() {
-            return Err(Errors::InvalidRequest);
-        }
-        self.check_owner(transactional_id)?;
-        let Some(meta) = self.transactions.get(transactional_id) else {
-            return Err(Errors::InvalidProducerIdMapping);
-        };
-        if meta.producer_id != producer_id {
-            return Err(Errors::InvalidProducerIdMapping);
-        }
-        if meta.producer_epoch != producer_epoch {
-            return Err(Errors::ProducerFenced);
-        }
+        let meta = self.check_producer(transactional_id, producer_id, producer_epoch)?;
         if meta.state.is_prepare() {
             return Err(Errors::ConcurrentTransactions);
         }
