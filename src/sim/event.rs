@@ -145,7 +145,19 @@ impl Event {
                 partitions,
                 leaders,
             } => {
-                format!("Created topic {topic} with {partitions} partition(s), leaders {leaders:?}")
+                let mut per_broker: std::collections::BTreeMap<i32, usize> =
+                    std::collections::BTreeMap::new();
+                for l in leaders {
+                    *per_broker.entry(*l).or_default() += 1;
+                }
+                let placement: Vec<String> = per_broker
+                    .iter()
+                    .map(|(b, n)| format!("{n} on broker {b}"))
+                    .collect();
+                format!(
+                    "Created topic {topic} with {partitions} partition(s): leaders {}",
+                    placement.join(", ")
+                )
             }
             EventKind::FaultArmed { description } => format!("Fault armed: {description}"),
             EventKind::InterBrokerRetry { from, to, api } => {
