@@ -14,8 +14,14 @@ use super::components::log_table::LogTable;
 use super::components::page_nav::PageNav;
 use super::components::producer_panel::{ProducerInfo, ProducerPanel};
 use super::components::raw_panel::RawPanel;
+use super::components::shortcuts::Shortcuts;
+use super::components::time_travel::TimeTravel;
+use super::components::timeline::Timeline;
+use super::components::txn_consumers::TxnConsumers;
+use super::components::txn_coordinator::TxnCoordinator;
 use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
+use super::embed::{self, HostCommand};
 use super::i18n::{t, tf, Key};
 use super::state::{AppState, Msg, Page, PRODUCER, TOPIC};
 use super::transactions::{txn_views, TransactionsPage};
@@ -224,8 +230,7 @@ fn introduction(steps: &[scenario::Step]) -> Vec<String> {
 fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
     let l = lesson.as_ref()?;
-    let lesson_def = scenario::lessons().get(l.index);
-    let title = lesson_def.map(|x| x.title).unwrap_or_default();
+    let title = l.title.clone();
     let done = l.runner.next_index();
     let steps = &l.runner.scenario().steps;
     let why = if done == 0 {
@@ -236,7 +241,7 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     Some(LessonInfo {
         why,
         index: l.index,
-        title: title.to_string(),
+        title,
         steps: l
             .runner
             .scenario()
@@ -250,18 +255,9 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     })
 }
 
-/// The idempotence page (the first page).
-fn idempotence_page(
-    state: &AppState,
-    dispatch: &Callback<Msg>,
-    lesson: Option<LessonInfo>,
-    lessons: Vec<(&'static str, &'static str)>,
-) -> Html {
-    let v = state.with_world(|w| views(state, w));
-    let locked = lesson.is_some();
-
-    // Verdict marks for the window and the log: where the decision happened.
-    let (slot_mark, log_mark) = match &v.verdict {
+/// Where the last verdict happened: the window slot and the log batch to mark.
+fn marks(verdict: &Option<(i64, BrokerEvent)>) -> (Option<SlotMark>, Option<(i64, bool)>) {
+    match verdict {
         Some((
             _,
             BrokerEvent::BatchAppended {
@@ -295,7 +291,21 @@ fn idempotence_page(
             Some((*first_offset, true)),
         ),
         _ => (None, None),
-    };
+    }
+}
+
+/// The idempotence page (the first page).
+fn idempotence_page(
+    state: &AppState,
+    dispatch: &Callback<Msg>,
+    lesson: Option<LessonInfo>,
+    lessons: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let v = state.with_world(|w| views(state, w));
+    let locked = lesson.is_some();
+
+    // Verdict marks for the window and the log: where the decision happened.
+    let (slot_mark, log_mark) = marks(&v.verdict);
 
     let expect = {
         let windows = v.windows.clone();
@@ -397,7 +407,10 @@ fn idempotence_page(
                 <EventList events={v.events.clone()} />
             </div>
             <div class="pg-tools stack">
-                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} />
+                if !locked {
+                    { time_travel(state, dispatch) }
+                }
+                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.playing} file_error={state.file_error.clone()} />
                 if !locked {
                     <RawPanel disabled={locked} lines={state.raw_lines.clone()} {expect} dispatch={dispatch.clone()} />
                 }
@@ -405,6 +418,322 @@ fn idempotence_page(
             </div>
         </div>
     }
+}
+
+/// The verdict word for host pages: `APPEND`, `DUPLICATE` or the refusal's error name.
+fn verdict_word(state: &AppState, world: &World) -> Option<String> {
+    let tp = state.shown_tp(world)?;
+    Some(match last_verdict(world, &tp)?.1 {
+        BrokerEvent::BatchAppended { .. } => "APPEND".to_string(),
+        BrokerEvent::BatchDuplicate { .. } => "DUPLICATE".to_string(),
+        BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
+        _ => return None,
+    })
+}
+
+/// The compact view for an iframe (`?embed=1`): only the chosen panels, in order.
+fn embed_page(
+    state: &AppState,
+    dispatch: &Callback<Msg>,
+    panels: &[String],
+    lesson: Option<LessonInfo>,
+    lessons: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let v = state.with_world(|w| views(state, w));
+    let needs_txn = panels
+        .iter()
+        .any(|p| matches!(p.as_str(), "coordinator" | "consumers" | "timeline"));
+    let tv = needs_txn.then(|| state.with_txn_world(txn_views));
+    let locked = lesson.is_some();
+    let (slot_mark, log_mark) = marks(&v.verdict);
+    let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+    let on_select = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::SelectBatch(b)))
+    };
+    let panel = |name: &str| -> Html {
+        match name {
+            "lesson" => html! {
+                <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.playing} file_error={state.file_error.clone()} />
+            },
+            "producer" => html! {
+                <ProducerPanel info={v.producer.clone()} step_mode={state.step_mode} disabled={locked} error={state.error.clone()} dispatch={dispatch.clone()} />
+            },
+            "verdict" => html! {
+                <section class="panel stack" aria-label={t(Key::VerdictHeading)}>
+                    <h2 class="small-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }{ " · " }{ t(Key::VerdictHeading) }</h2>
+                    <Verdict verdict={v.verdict.clone()} />
+                </section>
+            },
+            "window" => html! {
+                <section class="panel stack" aria-label={t(Key::WindowHeading)}>
+                    <h2>{ t(Key::WindowHeading) }</h2>
+                    <WindowTable windows={v.windows.clone()} mark={slot_mark.clone()} />
+                </section>
+            },
+            "log" => html! {
+                <section class="panel stack" aria-label={t(Key::LogHeading)}>
+                    <h2>{ t(Key::LogHeading) }{ " · " }{ tp_name.clone() }</h2>
+                    if let Some(log) = v.log.clone() {
+                        <LogTable {log} selected={state.selected_batch} mark={log_mark} on_select={on_select.clone()} />
+                    } else {
+                        <p class="muted">{ t(Key::NoPartition) }</p>
+                    }
+                </section>
+            },
+            "events" => html! { <EventList events={v.events.clone()} /> },
+            "coordinator" => match &tv {
+                Some(tv) => html! { <TxnCoordinator views={tv.coordinators.clone()} /> },
+                None => Html::default(),
+            },
+            "consumers" => match &tv {
+                Some(tv) => {
+                    let (lso, hw) = tv
+                        .part
+                        .as_ref()
+                        .map_or((0, 0), |x| (x.last_stable_offset, x.high_watermark));
+                    html! { <TxnConsumers consumers={tv.consumers.clone()} {lso} {hw} disabled={locked} error={None::<(String, String)>} dispatch={dispatch.clone()} /> }
+                }
+                None => Html::default(),
+            },
+            "timeline" => match &tv {
+                Some(tv) => html! { <Timeline view={tv.timeline.clone()} /> },
+                None => Html::default(),
+            },
+            _ => Html::default(),
+        }
+    };
+    html! {
+        <div class="embed stack" data-testid="embed">
+            { for panels.iter().map(|p| panel(p)) }
+        </div>
+    }
+}
+
+/// The postMessage API (docs/embedding.md), on while the page is in a frame: host
+/// commands in, `eos:ready` / `eos:state` / `eos:complete` / `eos:resize` out.
+#[hook]
+fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>) {
+    let framed = use_memo((), |_| embed::framed());
+    let framed = *framed;
+    // Host commands.
+    use_effect_with((), move |_| {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let window = web_sys::window().filter(|_| framed);
+        let own = embed::own_origin();
+        let listener =
+            Closure::<dyn Fn(wasm_bindgen::JsValue)>::new(move |e: wasm_bindgen::JsValue| {
+                let (origin, size, message) = embed::read_event(&e);
+                match embed::host_command(&origin, &own, &origins, size, message.as_ref()) {
+                    Ok(cmd) => host_command(cmd, &dispatch),
+                    Err(why) => embed::warn(&why.to_string()),
+                }
+            });
+        if let Some(w) = &window {
+            let _ =
+                w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = &window {
+                let _ = w.remove_event_listener_with_callback(
+                    "message",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            drop(listener);
+        }
+    });
+    // Height changes (ResizeObserver on <body>, created through JS reflection).
+    use_effect_with((), move |_| {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let body = web_sys::window()
+            .filter(|_| framed)
+            .and_then(|w| w.document())
+            .and_then(|d| d.body());
+        let last = std::cell::Cell::new(-1.0);
+        let measure = {
+            let body = body.clone();
+            Closure::<dyn Fn()>::new(move || {
+                if let Some(b) = &body {
+                    let h = f64::from(b.offset_height());
+                    if h != last.get() {
+                        last.set(h);
+                        embed::post_height(h);
+                    }
+                }
+            })
+        };
+        let observer = body.as_ref().and_then(|b| {
+            let ctor = js_sys::Reflect::get(&js_sys::global(), &"ResizeObserver".into())
+                .ok()?
+                .dyn_into::<js_sys::Function>()
+                .ok()?;
+            let args = js_sys::Array::of1(measure.as_ref());
+            let observer = js_sys::Reflect::construct(&ctor, &args).ok()?;
+            let observe = js_sys::Reflect::get(&observer, &"observe".into())
+                .ok()?
+                .dyn_into::<js_sys::Function>()
+                .ok()?;
+            observe.call1(&observer, b).ok()?;
+            Some(observer)
+        });
+        move || {
+            if let Some(o) = &observer {
+                if let Ok(f) = js_sys::Reflect::get(o, &"disconnect".into())
+                    .and_then(|f| f.dyn_into::<js_sys::Function>())
+                {
+                    let _ = f.call0(o);
+                }
+            }
+            drop(measure);
+        }
+    });
+    // ready once, then state after every step, and complete at the end.
+    let lesson = state.lesson_name();
+    let (step, steps) = state.position();
+    let (verdict, last_event) = if framed {
+        state.with_world(|w| (verdict_word(state, w), w.events.last().map(|e| e.narrate())))
+    } else {
+        (None, None)
+    };
+    let ready = use_mut_ref(|| false);
+    use_effect_with((lesson, step, steps), move |(lesson, step, steps)| {
+        if framed {
+            let name: wasm_bindgen::JsValue =
+                lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+            let text = |v: Option<String>| v.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+            let (step, steps) = (*step as f64, *steps as f64);
+            if !*ready.borrow() {
+                *ready.borrow_mut() = true;
+                embed::post(&embed::object(&[
+                    ("type", "eos:ready".into()),
+                    ("version", embed::API_VERSION.into()),
+                    ("lesson", name.clone()),
+                    ("step", step.into()),
+                    ("steps", steps.into()),
+                ]));
+            } else {
+                embed::post(&embed::object(&[
+                    ("type", "eos:state".into()),
+                    ("lesson", name.clone()),
+                    ("step", step.into()),
+                    ("steps", steps.into()),
+                    ("verdict", text(verdict)),
+                    ("lastEvent", text(last_event)),
+                ]));
+                if steps > 0.0 && step >= steps {
+                    embed::post(&embed::object(&[
+                        ("type", "eos:complete".into()),
+                        ("lesson", name),
+                        ("steps", steps.into()),
+                    ]));
+                }
+            }
+        }
+    });
+}
+
+/// Carries out a host page's command.
+fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
+    match cmd {
+        HostCommand::Next => dispatch.emit(Msg::Forward),
+        HostCommand::Prev => dispatch.emit(Msg::Back),
+        HostCommand::To(n) => dispatch.emit(Msg::JumpTo(n)),
+        HostCommand::Reset => dispatch.emit(Msg::JumpTo(0)),
+        HostCommand::LoadLesson(name) => {
+            match scenario::lessons().iter().position(|l| l.name == name) {
+                Some(i) => dispatch.emit(Msg::LoadLesson(Some(i))),
+                None => post_error(&tf(Key::EmbedNoLesson, &[&name])),
+            }
+        }
+        HostCommand::LoadScenario(source) => match scenario::parse(&source) {
+            Ok(_) => dispatch.emit(Msg::LoadScenario {
+                title: t(Key::EmbedHostLesson).to_string(),
+                source,
+            }),
+            Err(e) => post_error(&e.to_string()),
+        },
+    }
+}
+
+/// `{ type: "eos:error", message }` to the host page.
+fn post_error(message: &str) {
+    embed::post(&embed::object(&[
+        ("type", "eos:error".into()),
+        ("message", message.into()),
+    ]));
+}
+
+/// The time-travel panel of the page shown (its recorded actions).
+fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
+    let history = state.page_history().borrow();
+    let entries: Vec<String> = history.entries.iter().map(|e| e.text.clone()).collect();
+    html! {
+        <TimeTravel {entries} cursor={history.cursor} forked={state.forked} playing={state.playing} dispatch={dispatch.clone()} />
+    }
+}
+
+/// Listens for the keyboard shortcuts on the whole page (see [`super::keys`]).
+#[hook]
+fn use_shortcuts(dispatch: Callback<Msg>) {
+    use_effect_with((), move |_| {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let window = web_sys::window();
+        let listener =
+            Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+                if let Some(msg) = super::keys::event_msg(&e) {
+                    if msg == Msg::TogglePlay {
+                        // Space would scroll the page too.
+                        e.prevent_default();
+                    }
+                    dispatch.emit(msg);
+                }
+            });
+        if let Some(w) = &window {
+            let _ =
+                w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = &window {
+                let _ = w.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            drop(listener);
+        }
+    });
+}
+
+/// Auto-play: while playing, one step a second (a timer per step, so a manual step in
+/// between restarts the second).
+#[hook]
+fn use_autoplay(playing: bool, version: u64, dispatch: Callback<Msg>) {
+    use_effect_with((playing, version), move |(playing, _)| {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let mut handle = None;
+        let tick = Closure::<dyn Fn()>::new(move || dispatch.emit(Msg::PlayTick));
+        if *playing {
+            if let Some(w) = web_sys::window() {
+                handle = w
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(
+                        tick.as_ref().unchecked_ref(),
+                        1000,
+                    )
+                    .ok();
+            }
+        }
+        move || {
+            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
+                w.clear_timeout_with_handle(h);
+            }
+            drop(tick);
+        }
+    });
 }
 
 /// Reads `window.location[field]` (`hash`, `search`) without extra web-sys features.
@@ -463,10 +792,35 @@ pub struct AppProps {
 pub fn app(props: &AppProps) -> Html {
     let start = props.page;
     let state = use_reducer(move || {
-        let page = start
-            .unwrap_or_else(|| Page::from_fragment(&location_field("hash").unwrap_or_default()));
-        AppState::new(page, bench_param())
+        let options = embed::parse_options(&location_field("search").unwrap_or_default());
+        let lesson = options
+            .lesson
+            .as_deref()
+            .and_then(|name| scenario::lessons().iter().position(|l| l.name == name));
+        // A lesson's own page, unless `page=` says otherwise.
+        let lesson_page = lesson.map(|i| {
+            if i < 2 {
+                Page::Idempotence
+            } else {
+                Page::Transactions
+            }
+        });
+        let page = start.unwrap_or_else(|| {
+            options
+                .page
+                .or(lesson_page)
+                .unwrap_or_else(|| Page::from_fragment(&location_field("hash").unwrap_or_default()))
+        });
+        let state = AppState::new(page, bench_param());
+        if let (None, Some(i)) = (start, lesson) {
+            state.start_lesson(i, options.step.unwrap_or(0));
+        }
+        state
     });
+    let options = use_memo((), |_| {
+        embed::parse_options(&location_field("search").unwrap_or_default())
+    });
+    let embedded = props.page.is_none() && options.embed;
     let dispatch = {
         let state = state.clone();
         Callback::from(move |m: Msg| state.dispatch(m))
@@ -507,17 +861,35 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
+    use_shortcuts(dispatch.clone());
+    use_embed_api(&state, dispatch.clone(), options.origins.clone());
+    use_autoplay(state.playing, state.version, dispatch.clone());
     let lesson = lesson_info(&state);
     let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
         .iter()
         .map(|l| (l.name, l.title))
         .collect();
+    if embedded {
+        return html! {
+            <>
+                { embed_page(&state, &dispatch, &options.panels, lesson, lessons) }
+                if state.shortcuts_open {
+                    <Shortcuts dispatch={dispatch.clone()} />
+                }
+            </>
+        };
+    }
     let page = match state.page {
         Page::Idempotence => idempotence_page(&state, &dispatch, lesson, lessons),
         Page::Transactions => {
             let views = std::rc::Rc::new(state.with_txn_world(txn_views));
+            let time_travel = if lesson.is_none() {
+                time_travel(&state, &dispatch)
+            } else {
+                Html::default()
+            };
             html! {
-                <TransactionsPage {views} {lesson} {lessons} error={state.txn_error.clone()} dispatch={dispatch.clone()} />
+                <TransactionsPage {views} {lesson} {lessons} error={state.txn_error.clone()} dispatch={dispatch.clone()} {time_travel} playing={state.playing} file_error={state.file_error.clone()} />
             }
         }
     };
@@ -525,6 +897,9 @@ pub fn app(props: &AppProps) -> Html {
         <>
             <PageNav current={state.page} dispatch={dispatch.clone()} />
             { page }
+            if state.shortcuts_open {
+                <Shortcuts dispatch={dispatch.clone()} />
+            }
         </>
     }
 }

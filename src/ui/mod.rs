@@ -3,13 +3,19 @@
 //! - [`state`]: the one `Reducible` app state over the world (and a lesson runner).
 //! - [`app`]: the page; it reads views from the world and hands them to the panels.
 //! - [`components`]: one panel per file, read-only props and callbacks.
+//! - [`embed`]: the compact view's URL options and the postMessage API.
+//! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
+//! - [`keys`]: keyboard shortcuts.
 //! - [`i18n`]: the message catalog every learner-visible word comes from.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`txn_view`] (free functions over the engine's public state).
 
 pub mod app;
 pub mod components;
+pub mod embed;
+pub mod history;
 pub mod i18n;
+pub mod keys;
 pub mod state;
 pub mod transactions;
 pub mod txn_view;

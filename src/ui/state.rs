@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::history::History;
 use crate::log::TopicPartition;
 use crate::scenario::{self, Runner};
 use crate::sim::{Action, ClusterConfig, World};
@@ -74,8 +75,15 @@ pub enum TxnErrorAt {
 
 /// A lesson being played.
 pub struct LessonState {
-    /// Index into `scenario::lessons()`.
-    pub index: usize,
+    /// Index into `scenario::lessons()`; None for a scenario from a link, a host page
+    /// or the learner's own file.
+    pub index: Option<usize>,
+    /// The lesson's title (a built-in lesson's, or a name for the other kinds).
+    pub title: String,
+    /// The scenario text (what a share link carries).
+    pub source: String,
+    /// The parsed scenario (replayed from the start to step back).
+    pub scenario: scenario::Scenario,
     pub runner: Runner,
     /// Output of each step run so far (index = step index).
     pub outputs: Vec<Vec<String>>,
@@ -109,6 +117,19 @@ pub struct AppState {
     /// `?bench=N`: the transactions world was preloaded with N batches (the page then
     /// reports its render times to `window.__eosRenderedAt`).
     pub bench: Option<usize>,
+    /// The learner's actions on the idempotence page (time travel).
+    pub history: Rc<RefCell<History>>,
+    /// The learner's actions on the transactions page (time travel).
+    pub txn_history: Rc<RefCell<History>>,
+    /// A new action after stepping back dropped this many recorded actions.
+    pub forked: Option<usize>,
+    /// Auto-play: step through the recorded actions (or the lesson) once a second.
+    pub playing: bool,
+    /// The keyboard-shortcut sheet is open.
+    pub shortcuts_open: bool,
+    /// Why the lesson file the author opened could not be played (`name: line L,
+    /// column C: …`); nothing was loaded.
+    pub file_error: Option<String>,
     /// Changes on every reduce that changed something.
     pub version: u64,
 }
@@ -162,33 +183,76 @@ pub enum Msg {
     Advance,
     Poll(String),
     TxnReset,
+    /// One learner action (or lesson step) back; replays from a fresh world.
+    Back,
+    /// One recorded action (or lesson step) forward.
+    Forward,
+    /// Jump to the point after this many recorded actions (or lesson steps).
+    JumpTo(usize),
+    /// Start or stop auto-play.
+    TogglePlay,
+    /// Auto-play's timer: one step forward, and stop at the end.
+    PlayTick,
+    /// Open or close the keyboard-shortcut sheet.
+    ShowShortcuts(bool),
+    /// Play a scenario text in the lesson player (from the host page or a file), at
+    /// step 0; the title names it. A scenario that does not parse shows the error.
+    LoadScenario {
+        title: String,
+        source: String,
+    },
+}
+
+/// The idempotence page's setup: topic `orders` (1 partition) and an idempotent
+/// `producer-1`, on the default cluster.
+pub fn ready_actions() -> Vec<Action> {
+    vec![
+        Action::CreateTopic {
+            name: TOPIC.into(),
+            partitions: 1,
+            configs: vec![],
+        },
+        Action::CreateProducer {
+            name: PRODUCER.into(),
+            configs: vec![],
+        },
+    ]
 }
 
 /// A world with topic `orders` (1 partition) and an idempotent `producer-1`.
 pub fn ready_world() -> World {
     let mut world = World::new(ClusterConfig::default());
     // Both actions are valid on a fresh world; an error would only leave it emptier.
-    let _ = world.apply(&Action::CreateTopic {
-        name: TOPIC.into(),
-        partitions: 1,
-        configs: vec![],
-    });
-    let _ = world.apply(&Action::CreateProducer {
-        name: PRODUCER.into(),
-        configs: vec![],
-    });
+    for a in &ready_actions() {
+        let _ = world.apply(a);
+    }
     world
+}
+
+/// The transactions page's cluster: three brokers, so the partition leader and the
+/// transaction coordinator are different brokers.
+pub fn txn_cluster() -> ClusterConfig {
+    ClusterConfig {
+        brokers: 3,
+        latency_ms: 2,
+        seed: 1,
+    }
 }
 
 /// The transactions page's world: three brokers, topic `payments` (1 partition), the
 /// transactional `producer-1` (transactional.id=tx-1) and two consumers reading
 /// `payments-0` from the start, one read_committed and one read_uncommitted.
 pub fn txn_ready_world() -> World {
-    let mut world = World::new(ClusterConfig {
-        brokers: 3,
-        latency_ms: 2,
-        seed: 1,
-    });
+    let mut world = World::new(txn_cluster());
+    // All valid on a fresh world; an error would only leave it emptier.
+    for a in &txn_ready_actions() {
+        let _ = world.apply(a);
+    }
+    world
+}
+
+/// The transactions page's setup actions (see [`txn_ready_world`]).
+pub fn txn_ready_actions() -> Vec<Action> {
     let tp = TopicPartition::new(TXN_TOPIC, 0);
     let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
     let mut actions = vec![
@@ -218,11 +282,7 @@ pub fn txn_ready_world() -> World {
             partitions: vec![tp.clone()],
         });
     }
-    // All valid on a fresh world; an error would only leave it emptier.
-    for a in &actions {
-        let _ = world.apply(a);
-    }
-    world
+    actions
 }
 
 /// Preloads `n` batches of one record each into the transactions page's partition
@@ -274,8 +334,101 @@ impl AppState {
             page,
             txn_error: None,
             bench,
+            history: Rc::new(RefCell::new(History::default())),
+            txn_history: Rc::new(RefCell::new(History::default())),
+            forked: None,
+            playing: false,
+            shortcuts_open: false,
+            file_error: None,
             version: 0,
         }
+    }
+
+    /// The transactions page's world as a page load starts it (preloaded for `?bench`).
+    fn fresh_txn_world(&self) -> World {
+        let mut world = txn_ready_world();
+        if let Some(n) = self.bench {
+            preload_batches(&mut world, n);
+        }
+        world
+    }
+
+    /// The recorded actions of the page shown.
+    pub fn page_history(&self) -> &Rc<RefCell<History>> {
+        match self.page {
+            Page::Idempotence => &self.history,
+            Page::Transactions => &self.txn_history,
+        }
+    }
+
+    /// Shows the page's world after `to` recorded actions (replayed from a fresh world).
+    fn travel(&mut self, to: usize) {
+        let history = self.page_history().clone();
+        let history = history.borrow();
+        let to = to.min(history.entries.len());
+        match self.page {
+            Page::Idempotence => {
+                let mut world = ready_world();
+                self.raw_lines = history.replay(&mut world, to);
+                *self.world.borrow_mut() = world;
+            }
+            Page::Transactions => {
+                let mut world = self.fresh_txn_world();
+                history.replay(&mut world, to);
+                *self.txn_world.borrow_mut() = world;
+            }
+        }
+        drop(history);
+        self.page_history().borrow_mut().cursor = to;
+        self.selected_batch = None;
+    }
+
+    /// Records the actions that were applied (a refused one changes nothing and is not
+    /// recorded); a new action after stepping back drops the recorded future.
+    fn record(&self, next: &mut AppState, history: &Rc<RefCell<History>>, done: &[Action]) {
+        let dropped = history.borrow_mut().record(done.to_vec());
+        if dropped > 0 {
+            next.forked = Some(dropped);
+        }
+    }
+
+    /// Loads built-in lesson `index` played up to `step` (the page's `lesson=`/`step=`).
+    pub fn start_lesson(&self, index: usize, step: usize) {
+        *self.lesson.borrow_mut() = load_lesson(index, step).ok();
+    }
+
+    /// The loaded built-in lesson's name (None for the playground or another scenario).
+    pub fn lesson_name(&self) -> Option<&'static str> {
+        let index = self.lesson.borrow().as_ref()?.index?;
+        scenario::lessons().get(index).map(|l| l.name)
+    }
+
+    /// Where the shown player is and how far it can go: (position, end), for the lesson
+    /// when one is loaded, else for the page's recorded actions.
+    pub fn position(&self) -> (usize, usize) {
+        if let Some(l) = self.lesson.borrow().as_ref() {
+            return (l.runner.next_index(), l.runner.scenario().steps.len());
+        }
+        let h = self.page_history().borrow();
+        (h.cursor, h.entries.len())
+    }
+
+    /// Moves the shown player (lesson or recorded actions) to `to`.
+    fn go_to(&self, next: &mut AppState, to: usize) {
+        let mut lesson = self.lesson.borrow_mut();
+        if let Some(l) = lesson.as_mut() {
+            let to = to.min(l.runner.scenario().steps.len());
+            if to == l.runner.next_index() + 1 {
+                lesson_next(l);
+            } else if to != l.runner.next_index() {
+                *l = replay_lesson(l, to);
+            }
+            next.selected_tp = None;
+            next.selected_batch = None;
+            return;
+        }
+        drop(lesson);
+        next.travel(to);
     }
 
     fn next(&self) -> AppState {
@@ -291,6 +444,12 @@ impl AppState {
             page: self.page,
             txn_error: None,
             bench: self.bench,
+            history: self.history.clone(),
+            txn_history: self.txn_history.clone(),
+            forked: None,
+            playing: self.playing,
+            shortcuts_open: self.shortcuts_open,
+            file_error: self.file_error.clone(),
             version: self.version.wrapping_add(1),
         }
     }
@@ -334,13 +493,18 @@ impl AppState {
     /// Applies actions to the transactions world in order, stopping at the first
     /// refusal, which is shown at `at`.
     fn apply_txn(&self, next: &mut AppState, at: TxnErrorAt, actions: &[Action]) {
-        let mut world = self.txn_world.borrow_mut();
-        for action in actions {
-            if let Err(e) = world.apply(action) {
-                next.txn_error = Some((at, e.to_string()));
-                return;
+        let mut done = 0;
+        {
+            let mut world = self.txn_world.borrow_mut();
+            for action in actions {
+                if let Err(e) = world.apply(action) {
+                    next.txn_error = Some((at, e.to_string()));
+                    break;
+                }
+                done += 1;
             }
         }
+        self.record(next, &self.txn_history, &actions[..done]);
     }
 
     /// The partition the panels show in `world`: the learner's choice, else the one
@@ -356,20 +520,25 @@ impl AppState {
     }
 
     fn apply(&self, next: &mut AppState, actions: &[Action]) {
-        let mut world = self.world.borrow_mut();
-        for action in actions {
-            match world.apply(action) {
-                Ok(lines) => {
-                    if !lines.is_empty() {
-                        next.raw_lines = lines;
+        let mut done = 0;
+        {
+            let mut world = self.world.borrow_mut();
+            for action in actions {
+                match world.apply(action) {
+                    Ok(lines) => {
+                        if !lines.is_empty() {
+                            next.raw_lines = lines;
+                        }
+                    }
+                    Err(e) => {
+                        next.error = Some(e.to_string());
+                        break;
                     }
                 }
-                Err(e) => {
-                    next.error = Some(e.to_string());
-                    return;
-                }
+                done += 1;
             }
         }
+        self.record(next, &self.history, &actions[..done]);
     }
 }
 
@@ -392,15 +561,48 @@ fn latest_tp(world: &World) -> Option<TopicPartition> {
     })
 }
 
+/// Plays the lesson's next step (if any is left).
+fn lesson_next(l: &mut LessonState) {
+    if !l.runner.is_done() {
+        match l.runner.step() {
+            Ok(lines) => {
+                l.outputs.push(lines);
+                l.error = None;
+            }
+            Err(e) => l.error = Some(e),
+        }
+    }
+}
+
 /// Builds a runner for lesson `index` and runs its first `steps` steps.
 fn load_lesson(index: usize, steps: usize) -> Result<LessonState, String> {
     let lesson = scenario::lessons()
         .get(index)
         .ok_or_else(|| "no such lesson".to_string())?;
     let parsed = scenario::parse(lesson.source).map_err(|e| e.to_string())?;
+    Ok(play_scenario(
+        Some(index),
+        lesson.title.to_string(),
+        lesson.source.to_string(),
+        parsed,
+        steps,
+    ))
+}
+
+/// A lesson state for `scenario` with its first `steps` steps played.
+pub fn play_scenario(
+    index: Option<usize>,
+    title: String,
+    source: String,
+    scenario: scenario::Scenario,
+    steps: usize,
+) -> LessonState {
     let mut state = LessonState {
         index,
-        runner: Runner::new(parsed),
+        title,
+        source,
+        runner: Runner::new(scenario.clone()),
+        scenario,
         outputs: vec![],
         error: None,
     };
@@ -416,7 +618,19 @@ fn load_lesson(index: usize, steps: usize) -> Result<LessonState, String> {
             }
         }
     }
-    Ok(state)
+    state
+}
+
+/// The same lesson replayed from the start up to `steps` (exact: the engine is
+/// deterministic).
+fn replay_lesson(l: &LessonState, steps: usize) -> LessonState {
+    play_scenario(
+        l.index,
+        l.title.clone(),
+        l.source.clone(),
+        l.scenario.clone(),
+        steps,
+    )
 }
 
 impl Reducible for AppState {
@@ -488,6 +702,8 @@ impl Reducible for AppState {
             }
             Msg::SelectBatch(b) => next.selected_batch = b,
             Msg::LoadLesson(index) => {
+                next.playing = false;
+                next.file_error = None;
                 next.selected_tp = None;
                 next.selected_batch = None;
                 let loaded = match index {
@@ -505,17 +721,8 @@ impl Reducible for AppState {
             Msg::LessonNext => {
                 next.selected_tp = None;
                 next.selected_batch = None;
-                let mut lesson = self.lesson.borrow_mut();
-                if let Some(l) = lesson.as_mut() {
-                    if !l.runner.is_done() {
-                        match l.runner.step() {
-                            Ok(lines) => {
-                                l.outputs.push(lines);
-                                l.error = None;
-                            }
-                            Err(e) => l.error = Some(e),
-                        }
-                    }
+                if let Some(l) = self.lesson.borrow_mut().as_mut() {
+                    lesson_next(l);
                 }
             }
             Msg::LessonPrev | Msg::LessonReset => {
@@ -528,15 +735,13 @@ impl Reducible for AppState {
                     } else {
                         0
                     };
-                    match load_lesson(l.index, keep) {
-                        Ok(fresh) => *l = fresh,
-                        Err(e) => l.error = Some(e),
-                    }
+                    *l = replay_lesson(l, keep);
                 }
                 next.selected_tp = None;
                 next.selected_batch = None;
             }
             Msg::ResetPlayground if playground => {
+                *self.history.borrow_mut() = History::default();
                 *self.world.borrow_mut() = ready_world();
                 next.raw_lines.clear();
                 next.selected_batch = None;
@@ -546,6 +751,7 @@ impl Reducible for AppState {
                     return self;
                 }
                 next.page = page;
+                next.playing = false;
             }
             Msg::TxnInit(p) if playground => self.apply_txn(
                 &mut next,
@@ -620,7 +826,69 @@ impl Reducible for AppState {
                 &[Action::Poll { consumer: c }],
             ),
             Msg::TxnReset if playground => {
-                *self.txn_world.borrow_mut() = txn_ready_world();
+                *self.txn_history.borrow_mut() = History::default();
+                *self.txn_world.borrow_mut() = self.fresh_txn_world();
+            }
+            Msg::Back => {
+                let (at, _) = self.position();
+                if at == 0 {
+                    return self;
+                }
+                self.go_to(&mut next, at - 1);
+            }
+            Msg::Forward => {
+                let (at, end) = self.position();
+                if at >= end {
+                    return self;
+                }
+                self.go_to(&mut next, at + 1);
+            }
+            Msg::JumpTo(to) => self.go_to(&mut next, to),
+            Msg::TogglePlay => {
+                if self.playing {
+                    next.playing = false;
+                } else {
+                    let (at, end) = self.position();
+                    if end == 0 {
+                        return self;
+                    }
+                    if at >= end {
+                        // Play from the start again.
+                        self.go_to(&mut next, 0);
+                    }
+                    next.playing = true;
+                }
+            }
+            Msg::PlayTick => {
+                if !self.playing {
+                    return self;
+                }
+                let (at, end) = self.position();
+                if at < end {
+                    self.go_to(&mut next, at + 1);
+                }
+                if at + 1 >= end {
+                    next.playing = false;
+                }
+            }
+            Msg::LoadScenario { title, source } => {
+                next.playing = false;
+                next.selected_tp = None;
+                next.selected_batch = None;
+                match scenario::parse(&source) {
+                    Ok(parsed) => {
+                        next.file_error = None;
+                        *self.lesson.borrow_mut() =
+                            Some(play_scenario(None, title, source, parsed, 0));
+                    }
+                    Err(e) => next.file_error = Some(format!("{title}: {e}")),
+                }
+            }
+            Msg::ShowShortcuts(open) => {
+                if open == self.shortcuts_open {
+                    return self;
+                }
+                next.shortcuts_open = open;
             }
             // A playground action while a lesson is loaded: the controls are disabled, so
             // this only happens from a stale click; nothing changes.

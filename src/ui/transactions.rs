@@ -121,6 +121,15 @@ pub struct TransactionsPageProps {
     pub lessons: Vec<(&'static str, &'static str)>,
     pub error: Option<(TxnErrorAt, String)>,
     pub dispatch: Callback<Msg>,
+    /// The time-travel panel (only while no lesson is loaded).
+    #[prop_or_default]
+    pub time_travel: Html,
+    /// Auto-play is on.
+    #[prop_or_default]
+    pub playing: bool,
+    /// Why the author's lesson file could not be played.
+    #[prop_or_default]
+    pub file_error: Option<String>,
 }
 
 #[function_component(TransactionsPage)]
@@ -272,7 +281,8 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 <EventList events={v.events.clone()} />
             </div>
             <div class="tx-tools stack">
-                <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} />
+                { p.time_travel.clone() }
+                <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
             </div>
         </div>
     }

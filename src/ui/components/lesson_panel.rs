@@ -9,7 +9,8 @@ use crate::ui::state::Msg;
 /// The loaded lesson, as the player shows it.
 #[derive(Clone, PartialEq)]
 pub struct LessonInfo {
-    pub index: usize,
+    /// The built-in lesson's index; None for a scenario from a link, a host page or a file.
+    pub index: Option<usize>,
     pub title: String,
     /// (source line number, source text) of every step.
     pub steps: Vec<(usize, String)>,
@@ -29,6 +30,45 @@ pub struct LessonPanelProps {
     pub lessons: Vec<(&'static str, &'static str)>,
     pub loaded: Option<LessonInfo>,
     pub dispatch: Callback<Msg>,
+    /// Auto-play is on (space or the Play button).
+    #[prop_or_default]
+    pub playing: bool,
+    /// Why the author's lesson file could not be played.
+    #[prop_or_default]
+    pub file_error: Option<String>,
+}
+
+/// Reads a `File` (from the picker or a drop) as text and plays it as a lesson.
+fn read_file(file: wasm_bindgen::JsValue, dispatch: Callback<Msg>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let get = |k: &str| js_sys::Reflect::get(&file, &k.into()).ok();
+    let name = get("name").and_then(|n| n.as_string()).unwrap_or_default();
+    let promise = get("text")
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(&file).ok())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    if let Some(promise) = promise {
+        let done =
+            Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(move |text: wasm_bindgen::JsValue| {
+                dispatch.emit(Msg::LoadScenario {
+                    title: name.clone(),
+                    source: text.as_string().unwrap_or_default(),
+                })
+            });
+        let failed = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
+        let _ = promise.then2(&done, &failed);
+        // The promise settles once; the closures must live until then.
+        done.forget();
+        failed.forget();
+    }
+}
+
+/// The first file of a `FileList`-holding object's `files` (an input, a DataTransfer).
+fn first_file(holder: &wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
+    let files = js_sys::Reflect::get(holder, &"files".into()).ok()?;
+    let file = js_sys::Reflect::get(&files, &0.into()).ok()?;
+    (!file.is_undefined() && !file.is_null()).then_some(file)
 }
 
 #[function_component(LessonPanel)]
@@ -37,7 +77,10 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                dispatch.emit(Msg::LoadLesson(select.value().parse::<usize>().ok()));
+                let value = select.value();
+                if value != "custom" {
+                    dispatch.emit(Msg::LoadLesson(value.parse::<usize>().ok()));
+                }
             }
         })
     };
@@ -45,7 +88,35 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         let dispatch = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
     };
-    let selected = p.loaded.as_ref().map(|l| l.index);
+    let on_file = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                if let Some(file) = first_file(&input.clone().into()) {
+                    read_file(file, dispatch.clone());
+                }
+                // The same file can be chosen again after an edit.
+                input.set_value("");
+            }
+        })
+    };
+    let on_drop = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            let transfer = js_sys::Reflect::get(&e, &"dataTransfer".into()).ok();
+            if let Some(file) = transfer.as_ref().and_then(first_file) {
+                read_file(file, dispatch.clone());
+            }
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let selected = p.loaded.as_ref().and_then(|l| l.index);
+    let custom = p
+        .loaded
+        .as_ref()
+        .filter(|l| l.index.is_none())
+        .map(|l| l.title.clone());
     let options: Html = p
         .lessons
         .iter()
@@ -104,6 +175,9 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     <div class="cluster">
                         <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::LessonPrev)}>{ t(Key::LessonPrev) }</button>
                         <button type="button" class="primary" data-testid="lesson-next" disabled={finished} onclick={send(Msg::LessonNext)}>{ t(Key::LessonNext) }</button>
+                        <button type="button" data-testid="lesson-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
+                            { if p.playing { t(Key::TtPause) } else { t(Key::LessonPlay) } }
+                        </button>
                         <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::LessonReset)}>{ t(Key::LessonReset) }</button>
                     </div>
                     <details class="lesson-script">
@@ -120,11 +194,22 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
             <div class="field">
                 <label for="lesson-select">{ t(Key::LessonSelect) }</label>
                 <select id="lesson-select" data-testid="lesson-select" {onchange}>
-                    <option value="" selected={selected.is_none()}>{ t(Key::LessonNoneOption) }</option>
+                    <option value="" selected={selected.is_none() && custom.is_none()}>{ t(Key::LessonNoneOption) }</option>
                     { options }
+                    if let Some(title) = custom {
+                        <option value="custom" selected=true>{ title }</option>
+                    }
                 </select>
             </div>
             { body }
+            <div class="lesson-file stack" data-testid="lesson-drop" ondragover={on_drag_over} ondrop={on_drop}>
+                <label class="small" for="lesson-file">{ t(Key::FileLabel) }</label>
+                <input id="lesson-file" type="file" accept=".eos,.txt,text/plain" data-testid="lesson-file" onchange={on_file} />
+                <p class="muted small">{ t(Key::FileHint) }</p>
+                if let Some(e) = &p.file_error {
+                    <p class="action-error mono small" role="alert" data-testid="lesson-file-error">{ tf(Key::FileError, &[e]) }</p>
+                }
+            </div>
         </section>
     }
 }

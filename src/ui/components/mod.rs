@@ -10,6 +10,8 @@ pub mod log_table;
 pub mod page_nav;
 pub mod producer_panel;
 pub mod raw_panel;
+pub mod shortcuts;
+pub mod time_travel;
 pub mod timeline;
 pub mod txn_consumers;
 pub mod txn_coordinator;

@@ -29,12 +29,17 @@ pub fn page_nav(p: &PageNavProps) -> Html {
             </li>
         }
     };
+    let shortcuts = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::ShowShortcuts(true)))
+    };
     html! {
         <nav class="page-nav" aria-label={t(Key::NavLabel)}>
             <ul>
                 { tab(Page::Idempotence, Key::NavIdempotence, "nav-idempotence") }
                 { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
             </ul>
+            <button type="button" class="link-button shortcuts-button" data-testid="shortcuts-open" onclick={shortcuts}>{ t(Key::KsButton) }</button>
         </nav>
     }
 }

@@ -1,0 +1,55 @@
+//! The keyboard-shortcut sheet (`?` opens it, Esc or its button closes it).
+
+use yew::prelude::*;
+
+use crate::ui::i18n::{t, Key};
+use crate::ui::state::Msg;
+
+#[derive(Properties, PartialEq)]
+pub struct ShortcutsProps {
+    pub dispatch: Callback<Msg>,
+}
+
+#[function_component(Shortcuts)]
+pub fn shortcuts(p: &ShortcutsProps) -> Html {
+    let close_ref = use_node_ref();
+    {
+        // Move focus into the sheet, so Esc and Tab work from the keyboard at once.
+        let close_ref = close_ref.clone();
+        use_effect_with((), move |_| {
+            if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    let close = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::ShowShortcuts(false)))
+    };
+    let row = |keys: &str, what: Key| {
+        html! {
+            <tr><th scope="row"><kbd>{ keys.to_string() }</kbd></th><td>{ t(what) }</td></tr>
+        }
+    };
+    html! {
+        <div class="sheet-backdrop">
+            <div class="sheet panel stack" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts">
+                <h2 id="shortcuts-title">{ t(Key::KsHeading) }</h2>
+                <table class="shortcuts-table">
+                    <thead><tr><th scope="col">{ t(Key::KsKeyCol) }</th><th scope="col">{ t(Key::KsWhatCol) }</th></tr></thead>
+                    <tbody>
+                        { row("←", Key::KsBack) }
+                        { row("→", Key::KsForward) }
+                        { row(t(Key::KsSpace), Key::KsPlay) }
+                        { row("?", Key::KsOpen) }
+                        { row("Esc", Key::KsClose) }
+                    </tbody>
+                </table>
+                <p class="muted small">{ t(Key::KsNote) }</p>
+                <div class="cluster">
+                    <button type="button" class="primary" ref={close_ref} data-testid="shortcuts-close" onclick={close}>{ t(Key::KsCloseButton) }</button>
+                </div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,107 @@
+// Embedding: the sample course page (embed-demo.html) loads two compact playgrounds in
+// iframes; the host script steps one through its whole lesson with the postMessage API
+// and receives eos:ready, eos:state after every step, eos:resize, and eos:complete.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST_DIR);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const messages = (page, name) => page.evaluate((n) => window.eosMessages[n], name);
+
+test('the demo page drives an embedded lesson to the end', { timeout: 180_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  const warnings = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
+  try {
+    await page.goto(`${server.url}embed-demo.html`, { waitUntil: 'load' });
+    // Both frames load and say ready.
+    for (const name of ['idem', 'fence']) {
+      await page.waitForFunction((n) => window.eosMessages[n].some((m) => m.type === 'eos:ready'), name, { timeout: 60_000 });
+    }
+    const ready = (await messages(page, 'fence')).find((m) => m.type === 'eos:ready');
+    assert.equal(ready.version, 1);
+    assert.equal(ready.lesson, 'fencing');
+    assert.equal(ready.step, 0);
+    assert.ok(ready.steps > 3);
+    // Compact view: no page tabs or site header, only the chosen panels.
+    const frame = page.frameLocator(tid('frame-idem'));
+    await frame.locator(tid('embed')).waitFor();
+    assert.equal(await frame.locator('.page-nav').count(), 0);
+    assert.equal(await frame.locator('h1').count(), 0);
+    assert.equal(await frame.locator(tid('lesson-progress')).count(), 1);
+    // Resizes arrive in both forms.
+    await page.waitForFunction(() => window.eosMessages.idem.some((m) => m.type === 'eos:resize' && m.height > 0));
+    await page.waitForFunction(() => window.eosMessages.idem.some((m) => m.subject === 'lti.frameResize'));
+
+    // Step the idempotence lesson to its end with the host's "Next step" button.
+    const steps = (await messages(page, 'idem')).find((m) => m.type === 'eos:ready').steps;
+    const next = page.locator('[data-host="idem"] button[data-cmd="next"]');
+    for (let i = 1; i <= steps; i++) {
+      await next.click();
+      await page.waitForFunction(
+        (s) => window.eosMessages.idem.some((m) => m.type === 'eos:state' && m.step === s),
+        i,
+        { timeout: 20_000 },
+      );
+    }
+    await page.waitForFunction(() => window.eosMessages.idem.some((m) => m.type === 'eos:complete'));
+    const complete = (await messages(page, 'idem')).find((m) => m.type === 'eos:complete');
+    assert.deepEqual(complete, { type: 'eos:complete', lesson: 'idempotence', steps });
+    const states = (await messages(page, 'idem')).filter((m) => m.type === 'eos:state');
+    assert.ok(states.some((m) => m.verdict === 'DUPLICATE'), 'a DUPLICATE verdict on the way');
+    assert.ok(states.every((m) => m.lastEvent === null || typeof m.lastEvent === 'string'));
+    assert.equal(typeof states.at(-1).lastEvent, 'string', 'the last narrated event');
+    await page.locator(tid('status-idem')).filter({ hasText: 'Lesson complete' }).waitFor();
+    await page.evaluate(() => document.getElementById('idempotence').scrollIntoView());
+    await screenshot(page, 'embed-demo-1280');
+
+    // Back one step replays the lesson: state says step steps-1.
+    await page.locator('[data-host="idem"] button[data-cmd="prev"]').click();
+    await page.waitForFunction(
+      (s) => window.eosMessages.idem.filter((m) => m.type === 'eos:state').at(-1).step === s,
+      steps - 1,
+    );
+
+    // Hostile messages are ignored with a console warning; a bad scenario is answered.
+    const fence = page.frames().find((f) => f.url().includes('lesson=fencing'));
+    await page.evaluate(() => {
+      const w = document.getElementById('fence').contentWindow;
+      w.postMessage('not an object', '*');
+      w.postMessage({ type: 'eos:explode' }, '*');
+      w.postMessage({ type: 'eos:load', scenario: 'x'.repeat(70 * 1024) }, '*');
+      w.postMessage({ type: 'eos:load', scenario: 'topic create t\nproducer p frobnicate' }, '*');
+    });
+    await page.waitForFunction(() => window.eosMessages.fence.some((m) => m.type === 'eos:error'));
+    const error = (await messages(page, 'fence')).find((m) => m.type === 'eos:error');
+    assert.match(error.message, /^line 2, column \d+:/);
+    assert.ok(fence, 'the fencing frame');
+    const ignored = warnings.filter((w) => w.includes('ignored a message'));
+    assert.ok(ignored.length >= 3, `console warnings:\n${warnings.join('\n')}`);
+
+    // A course column ~760 px wide.
+    await page.setViewportSize({ width: 760, height: 1000 });
+    await page.locator('#fencing').scrollIntoViewIfNeeded();
+    await screenshot(page, 'embed-demo-760');
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});

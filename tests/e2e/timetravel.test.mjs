@@ -1,0 +1,153 @@
+// Time travel on the idempotence page: every action is recorded; ← / → step back and
+// forward (replayed exactly), a click on the timeline jumps, a new action after
+// stepping back drops the future, space plays, `?` lists the shortcuts, and no key
+// fires while the learner types.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+
+const PLAYGROUND = '#app [data-testid="playground"]';
+const tid = (id) => `[data-testid="${id}"]`;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(DIST_DIR);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Sends `records`; waits until the timeline says it is after action `n` of `n`. */
+async function send(page, records, n) {
+  await page.locator(tid('records')).fill(records);
+  await page.locator(tid('send')).click();
+  await page.locator(tid('tt-position')).filter({ hasText: `After action ${n} of ${n}:` }).waitFor();
+}
+
+async function leo(page) {
+  return Number(await page.locator(tid('leo')).innerText());
+}
+
+/** Presses a key with the focus on nothing in particular (the page body). */
+async function key(page, k) {
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press(k);
+}
+
+for (const { width, height } of [
+  { width: 1280, height: 800 },
+  { width: 760, height: 1000 },
+]) {
+  test(`time travel: back, forward, jump, fork, play (${width}×${height})`, { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const problems = watchProblems(page);
+    try {
+      await page.goto(server.url, { waitUntil: 'load' });
+      await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
+      assert.match(await page.locator(tid('time-travel')).innerText(), /recorded here/);
+
+      await send(page, 'a', 1);
+      await send(page, 'b', 2);
+      await send(page, 'c', 3);
+      assert.equal(await leo(page), 3);
+      const list = await page.locator(tid('tt-list')).innerText();
+      assert.match(list, /producer producer-1 send orders-0 c; producer producer-1 flush/);
+      assert.match(await page.locator(tid('tt-position')).innerText(), /After action 3 of 3/);
+
+      // ← twice: the world after the first send (replayed from a fresh world).
+      await key(page, 'ArrowLeft');
+      await key(page, 'ArrowLeft');
+      await page.locator(tid('tt-position')).filter({ hasText: 'After action 1 of 3' }).waitFor();
+      assert.equal(await leo(page), 1);
+      assert.match(await page.locator(tid('tt-branch')).innerText(), /2 later actions/);
+
+      // Keys do nothing while typing.
+      await page.locator(tid('records')).focus();
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await leo(page), 1);
+
+      // → twice: back where we were.
+      await key(page, 'ArrowRight');
+      await key(page, 'ArrowRight');
+      await page.locator(tid('tt-position')).filter({ hasText: 'After action 3 of 3' }).waitFor();
+      assert.equal(await leo(page), 3);
+
+      // Jump on the timeline, then a new action forks.
+      await page.locator(tid('tt-item-1')).click();
+      await page.locator(tid('tt-position')).filter({ hasText: 'After action 1 of 3' }).waitFor();
+      if (width === 1280) await screenshot(page, 'timetravel-back-1280');
+      else await screenshot(page, 'timetravel-back-760');
+      await send(page, 'x', 2);
+      assert.match(await page.locator(tid('tt-forked')).innerText(), /2 later actions were dropped/);
+      assert.equal(await page.locator(`${tid('tt-list')} li`).count(), 3, 'start + 2 actions');
+      assert.equal(await leo(page), 2);
+
+      // Space plays from the start, one step a second, and stops at the end.
+      await page.locator(tid('tt-item-0')).click();
+      assert.equal(await leo(page), 0);
+      await key(page, ' ');
+      await page.locator(tid('tt-play')).filter({ hasText: 'Pause' }).waitFor();
+      await page.locator(tid('tt-position')).filter({ hasText: 'After action 2 of 2' }).waitFor({ timeout: 10_000 });
+      await page.locator(tid('tt-play')).filter({ hasText: 'Play' }).waitFor({ timeout: 5_000 });
+      assert.equal(await leo(page), 2);
+
+      // ? lists the shortcuts; Esc closes the sheet.
+      await key(page, '?');
+      const sheet = page.locator(tid('shortcuts'));
+      await sheet.waitFor();
+      assert.match(await sheet.innerText(), /Play or pause/);
+      await screenshot(page, `timetravel-shortcuts-${width}`);
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+
+      assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test("an author's lesson file: line-numbered errors, then it plays (picker and drop)", { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
+    const file = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+
+    await page.locator(tid('lesson-file')).setInputFiles(file('broken.eos', 'topic create t\nproducer p frobnicate\n'));
+    const error = page.locator(tid('lesson-file-error'));
+    await error.waitFor();
+    assert.match(await error.innerText(), /broken\.eos: line 2, column \d+:/);
+    assert.match(await page.locator(tid('showing')).innerText(), /your playground/);
+
+    const lesson = '## Start\n> A topic and a producer.\ntopic create mine\nproducer p create\nproducer p send mine-0 hello\nproducer p flush\n';
+    await page.locator(tid('lesson-file')).setInputFiles(file('mine.eos', lesson));
+    await page.locator(tid('lesson-progress')).filter({ hasText: 'Step 0 of 4' }).waitFor();
+    assert.equal(await error.count(), 0);
+    for (let i = 0; i < 4; i++) await page.locator(tid('lesson-next')).click();
+    await page.locator(tid('lesson-progress')).filter({ hasText: 'Step 4 of 4' }).waitFor();
+    assert.match(await page.locator(tid('events')).innerText(), /APPEND/);
+    await screenshot(page, 'lesson-file-1280');
+
+    // Drag and drop onto the lesson panel.
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'dropped.eos', { type: 'text/plain' }));
+      const zone = document.querySelector('[data-testid="lesson-drop"]');
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, 'topic create dropped\n');
+    await page.locator(tid('lesson-progress')).filter({ hasText: 'Step 0 of 1' }).waitFor();
+    assert.match(await page.locator(tid('lesson-select')).innerText(), /dropped\.eos/);
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});

@@ -1,0 +1,256 @@
+#![cfg(target_arch = "wasm32")]
+//! Time travel (and embedding) in a real browser: the reducer replays exactly, keys
+//! stay quiet while typing, hostile host messages are refused with a reason.
+
+use std::rc::Rc;
+
+use eos_playground::ui::keys::key_msg;
+use eos_playground::ui::state::{AppState, Msg, Page};
+use wasm_bindgen_test::*;
+use yew::Reducible;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn send(state: Rc<AppState>, values: &[&str]) -> Rc<AppState> {
+    state.reduce(Msg::Send(values.iter().map(|v| v.to_string()).collect()))
+}
+
+fn fingerprint(state: &AppState) -> u64 {
+    state.world.borrow().fingerprint()
+}
+
+#[wasm_bindgen_test]
+fn back_two_and_forward_two_is_the_same_world() {
+    let start = Rc::new(AppState::default());
+    let fresh = fingerprint(&start);
+    let s = send(start, &["a"]);
+    let after_one = fingerprint(&s);
+    let s = s.reduce(Msg::DropNextAck);
+    let s = send(s, &["b", "c"]);
+    let after_three = fingerprint(&s);
+    assert_eq!(s.history.borrow().entries.len(), 3);
+
+    let s = s.reduce(Msg::Back).reduce(Msg::Back);
+    assert_eq!(s.history.borrow().cursor, 1);
+    assert_eq!(
+        fingerprint(&s),
+        after_one,
+        "back 2 = the world after action 1"
+    );
+    let s = s.reduce(Msg::Forward).reduce(Msg::Forward);
+    assert_eq!(
+        fingerprint(&s),
+        after_three,
+        "forward 2 = the world we left"
+    );
+
+    let s = s.reduce(Msg::JumpTo(0));
+    assert_eq!(fingerprint(&s), fresh, "jump to the start = a fresh page");
+    // Forward past the end and back past the start change nothing.
+    let s = s.reduce(Msg::Back);
+    assert_eq!(s.history.borrow().cursor, 0);
+}
+
+#[wasm_bindgen_test]
+fn a_new_action_after_stepping_back_forks() {
+    let s = Rc::new(AppState::default());
+    let s = send(send(send(s, &["a"]), &["b"]), &["c"]);
+    let s = s.reduce(Msg::Back).reduce(Msg::Back);
+    let s = send(s, &["x"]);
+    let h = s.history.borrow();
+    assert_eq!(h.entries.len(), 2, "the two later actions were dropped");
+    assert_eq!(h.cursor, 2);
+    assert!(h.entries[1].text.contains(" x"), "{}", h.entries[1].text);
+    assert_eq!(s.forked, Some(2));
+}
+
+#[wasm_bindgen_test]
+fn the_transactions_page_travels_too() {
+    let s = Rc::new(AppState::new(Page::Transactions, None));
+    let s = s.reduce(Msg::TxnInit("producer-1".into()));
+    let s = s.reduce(Msg::TxnBegin("producer-1".into()));
+    let s = s.reduce(Msg::TxnSend("producer-1".into(), vec!["p".into()]));
+    let s = s.reduce(Msg::TxnCommit("producer-1".into()));
+    let end = s.txn_world.borrow().fingerprint();
+    let s = s.reduce(Msg::JumpTo(1)).reduce(Msg::JumpTo(4));
+    assert_eq!(s.txn_world.borrow().fingerprint(), end);
+}
+
+#[wasm_bindgen_test]
+fn a_refused_action_is_not_recorded() {
+    let s = Rc::new(AppState::new(Page::Transactions, None));
+    // begin before initTransactions is refused by the producer.
+    let s = s.reduce(Msg::TxnBegin("producer-1".into()));
+    assert!(s.txn_error.is_some());
+    assert!(s.txn_history.borrow().entries.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn keys_do_not_fire_while_typing() {
+    assert_eq!(key_msg("ArrowLeft", false, false, false), Some(Msg::Back));
+    assert_eq!(
+        key_msg("ArrowRight", false, false, false),
+        Some(Msg::Forward)
+    );
+    assert_eq!(key_msg(" ", false, false, false), Some(Msg::TogglePlay));
+    assert_eq!(
+        key_msg("?", false, false, false),
+        Some(Msg::ShowShortcuts(true))
+    );
+    assert_eq!(key_msg("ArrowLeft", true, false, false), None);
+    assert_eq!(key_msg(" ", true, false, false), None);
+    assert_eq!(key_msg("?", true, false, false), None);
+    assert_eq!(
+        key_msg(" ", false, true, false),
+        None,
+        "space presses a button"
+    );
+    assert_eq!(key_msg("ArrowLeft", false, false, true), None);
+    assert_eq!(
+        key_msg("Escape", true, false, false),
+        Some(Msg::ShowShortcuts(false))
+    );
+}
+
+// ---- Embedding: URL options and host messages ----
+
+use eos_playground::ui::embed::{
+    host_command, parse_options, HostCommand, HostMessage, Rejection, MAX_MESSAGE_BYTES,
+};
+
+const OWN: &str = "https://course.example";
+
+fn msg(kind: &str) -> HostMessage {
+    HostMessage {
+        kind: Some(kind.into()),
+        ..HostMessage::default()
+    }
+}
+
+fn command(m: &HostMessage) -> Result<HostCommand, Rejection> {
+    host_command(OWN, OWN, &[], 100, Some(m))
+}
+
+#[wasm_bindgen_test]
+fn url_options_are_read() {
+    let o = parse_options(
+        "?embed=1&lesson=fencing&step=3&page=transactions&panels=log,%20bogus,events&origins=https%3A%2F%2Fa.example,https://b.example",
+    );
+    assert!(o.embed);
+    assert_eq!(o.lesson.as_deref(), Some("fencing"));
+    assert_eq!(o.step, Some(3));
+    assert_eq!(o.page, Some(Page::Transactions));
+    assert_eq!(
+        o.panels,
+        vec!["log", "events"],
+        "unknown panels are left out"
+    );
+    assert_eq!(o.origins, vec!["https://a.example", "https://b.example"]);
+    let d = parse_options("");
+    assert!(!d.embed);
+    assert_eq!(d.panels, vec!["lesson", "verdict", "log", "events"]);
+    // Hostile values do not panic.
+    let h = parse_options("?step=-1&embed=%&panels=%zz,,,&lesson=%E2%82");
+    assert_eq!(h.step, None);
+}
+
+#[wasm_bindgen_test]
+fn host_commands_are_understood() {
+    let mut next = msg("eos:step");
+    next.direction = Some("next".into());
+    assert_eq!(command(&next), Ok(HostCommand::Next));
+    let mut prev = msg("eos:step");
+    prev.direction = Some("prev".into());
+    assert_eq!(command(&prev), Ok(HostCommand::Prev));
+    let mut to = msg("eos:step");
+    to.to = Some(4.0);
+    assert_eq!(command(&to), Ok(HostCommand::To(4)));
+    let mut lesson = msg("eos:load");
+    lesson.lesson = Some("fencing".into());
+    assert_eq!(
+        command(&lesson),
+        Ok(HostCommand::LoadLesson("fencing".into()))
+    );
+    let mut scenario = msg("eos:load");
+    scenario.scenario = Some("topic create t".into());
+    assert_eq!(
+        command(&scenario),
+        Ok(HostCommand::LoadScenario("topic create t".into()))
+    );
+    assert_eq!(command(&msg("eos:reset")), Ok(HostCommand::Reset));
+}
+
+#[wasm_bindgen_test]
+fn hostile_host_messages_are_refused_with_a_reason() {
+    let reset = msg("eos:reset");
+    // Another origin, unless allowed.
+    let r = host_command("https://evil.example", OWN, &[], 10, Some(&reset));
+    assert_eq!(r, Err(Rejection::Origin("https://evil.example".into())));
+    assert!(r.unwrap_err().to_string().contains("origins="));
+    let allowed = vec!["https://lms.example".to_string()];
+    assert_eq!(
+        host_command("https://lms.example", OWN, &allowed, 10, Some(&reset)),
+        Ok(HostCommand::Reset)
+    );
+    assert!(host_command("null", OWN, &allowed, 10, Some(&reset)).is_err());
+    // Too large.
+    assert_eq!(
+        host_command(OWN, OWN, &[], MAX_MESSAGE_BYTES + 1, Some(&reset)),
+        Err(Rejection::TooLarge(MAX_MESSAGE_BYTES + 1))
+    );
+    assert_eq!(
+        host_command(OWN, OWN, &[], usize::MAX, Some(&reset)),
+        Err(Rejection::TooLarge(usize::MAX))
+    );
+    // Not an object, no type, unknown type.
+    assert_eq!(
+        host_command(OWN, OWN, &[], 5, None),
+        Err(Rejection::NotObject)
+    );
+    assert_eq!(
+        command(&HostMessage::default()),
+        Err(Rejection::UnknownType(None))
+    );
+    assert_eq!(
+        command(&msg("eos:explode")),
+        Err(Rejection::UnknownType(Some("eos:explode".into())))
+    );
+    // Bad fields.
+    let mut both = msg("eos:step");
+    both.direction = Some("next".into());
+    both.to = Some(1.0);
+    assert!(matches!(command(&both), Err(Rejection::BadField(_))));
+    for bad in [-1.0, 1.5, f64::NAN, f64::INFINITY, 1e300] {
+        let mut to = msg("eos:step");
+        to.to = Some(bad);
+        assert!(matches!(command(&to), Err(Rejection::BadField(_))), "{bad}");
+    }
+    let mut sideways = msg("eos:step");
+    sideways.direction = Some("sideways".into());
+    assert!(matches!(command(&sideways), Err(Rejection::BadField(_))));
+    assert!(matches!(
+        command(&msg("eos:load")),
+        Err(Rejection::BadField(_))
+    ));
+}
+
+#[wasm_bindgen_test]
+fn a_host_scenario_plays_in_the_lesson_player() {
+    let s = Rc::new(AppState::default());
+    let s = s.reduce(Msg::LoadScenario {
+        title: "mine".into(),
+        source: "topic create t\nproducer p create\n".into(),
+    });
+    assert_eq!(s.position(), (0, 2));
+    let s = s.reduce(Msg::Forward).reduce(Msg::Forward);
+    assert_eq!(s.position(), (2, 2));
+    let s = s.reduce(Msg::Back);
+    assert_eq!(s.position(), (1, 2));
+    let bad = s.reduce(Msg::LoadScenario {
+        title: "bad".into(),
+        source: "topic create t\nproducer p frobnicate\n".into(),
+    });
+    let error = bad.file_error.clone().unwrap_or_default();
+    assert!(error.starts_with("bad: line 2, column"), "{error}");
+    assert_eq!(bad.position(), (1, 2), "nothing else was loaded");
+}
