@@ -2,9 +2,9 @@
 //! the open page and panel — packed into a URL fragment, and unpacked again with a
 //! clear error for anything malformed, truncated, too long or from an unknown version.
 //!
-//! Format: `<version>.<base64url(crc32c(payload) ‖ deflate(payload))>` where payload
-//! is the state as JSON. The CRC is over the inflated JSON, so a cut or altered link
-//! is caught; inflation is capped, so a hostile link cannot make the page allocate
+//! Format: `<version>.<base64url(crc32c(payload) ‖ lzss(payload))>` where payload
+//! is the state as plain text. The CRC is over the unpacked text, so a cut or altered link
+//! is caught; decompression is capped, so a hostile link cannot make the page allocate
 //! without bound. Nothing is loaded half-way: decoding either returns a whole,
 //! parseable state or an error.
 
@@ -150,14 +150,57 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, LinkError> {
     Ok(out)
 }
 
+/// The payload: `step`, `page`, `panel` (empty for none) on a line each, then the
+/// scenario. Plain text, so the page needs no JSON library for links.
+fn payload(state: &SharedState) -> Result<Vec<u8>, LinkError> {
+    let panel = state.panel.as_deref().unwrap_or("");
+    if [state.page.as_str(), panel]
+        .iter()
+        .any(|f| f.contains('\n'))
+    {
+        return Err(LinkError::BadPayload(
+            "page and panel names are one line each".into(),
+        ));
+    }
+    Ok(format!(
+        "{}\n{}\n{}\n{}",
+        state.step, state.page, panel, state.scenario
+    )
+    .into_bytes())
+}
+
+fn from_payload(bytes: &[u8]) -> Result<SharedState, LinkError> {
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| LinkError::BadPayload("not UTF-8 text".into()))?;
+    let mut parts = text.splitn(4, '\n');
+    let mut field = |name: &str| {
+        parts
+            .next()
+            .ok_or_else(|| LinkError::BadPayload(format!("no {name}")))
+    };
+    let step = field("step")?;
+    let step = step
+        .parse()
+        .map_err(|_| LinkError::BadPayload(format!("step {step:?} is not a number")))?;
+    let page = field("page")?.to_string();
+    let panel = Some(field("panel")?.to_string()).filter(|p| !p.is_empty());
+    let scenario = field("scenario")?.to_string();
+    Ok(SharedState {
+        scenario,
+        step,
+        page,
+        panel,
+    })
+}
+
 /// Packs a state into a link fragment (without the `#`).
 pub fn encode(state: &SharedState) -> Result<String, LinkError> {
-    let json = serde_json::to_vec(state).map_err(|e| LinkError::BadPayload(e.to_string()))?;
+    let json = payload(state)?;
     if json.len() > MAX_SCENARIO_BYTES {
         return Err(LinkError::TooLarge);
     }
     let mut bytes = crc32c(&json).to_be_bytes().to_vec();
-    bytes.extend(miniz_oxide::deflate::compress_to_vec(&json, 9));
+    bytes.extend(crate::lzss::compress(&json));
     let link = format!("{LINK_VERSION}.{}", base64url_encode(&bytes));
     if link.len() > MAX_LINK_CHARS {
         return Err(LinkError::TooLong {
@@ -194,17 +237,15 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
         (Some(c), Some(p)) if !p.is_empty() => (u32::from_be_bytes([c[0], c[1], c[2], c[3]]), p),
         _ => return Err(LinkError::Truncated),
     };
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, MAX_SCENARIO_BYTES)
-        .map_err(|e| match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => LinkError::Truncated,
-            _ => LinkError::ChecksumMismatch,
-        })?;
+    let json = crate::lzss::decompress(packed, MAX_SCENARIO_BYTES).map_err(|e| match e {
+        crate::lzss::LzssError::TooLarge => LinkError::TooLarge,
+        crate::lzss::LzssError::Truncated => LinkError::Truncated,
+        crate::lzss::LzssError::BadDistance => LinkError::ChecksumMismatch,
+    })?;
     if crc32c(&json) != crc {
         return Err(LinkError::ChecksumMismatch);
     }
-    let state: SharedState =
-        serde_json::from_slice(&json).map_err(|e| LinkError::BadPayload(e.to_string()))?;
+    let state = from_payload(&json)?;
     let scenario = parse(&state.scenario).map_err(LinkError::BadScenario)?;
     if state.step > scenario.steps.len() {
         return Err(LinkError::StepOutOfRange {
@@ -281,14 +322,14 @@ mod tests {
         chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
         let flipped: String = chars.into_iter().collect();
         assert!(decode(&flipped).is_err());
-        // A small link that inflates to megabytes is stopped at the cap.
+        // A link that would unpack past the cap is refused (too long to even read).
         let bomb = vec![b' '; 4 * MAX_SCENARIO_BYTES];
         let mut bytes = crc32c(&bomb).to_be_bytes().to_vec();
-        bytes.extend(miniz_oxide::deflate::compress_to_vec(&bomb, 9));
-        assert_eq!(
+        bytes.extend(crate::lzss::compress(&bomb));
+        assert!(matches!(
             decode(&format!("1.{}", base64url_encode(&bytes))),
-            Err(LinkError::TooLarge)
-        );
+            Err(LinkError::TooLarge | LinkError::TooLong { .. })
+        ));
     }
 
     #[test]
@@ -310,9 +351,9 @@ mod tests {
             decode(&encode(&bad_scenario).unwrap()),
             Err(LinkError::BadScenario(_))
         ));
-        let json = br#"{"nope":1}"#;
+        let json = b"nope";
         let mut bytes = crc32c(json).to_be_bytes().to_vec();
-        bytes.extend(miniz_oxide::deflate::compress_to_vec(json, 9));
+        bytes.extend(crate::lzss::compress(json));
         assert!(matches!(
             decode(&format!("1.{}", base64url_encode(&bytes))),
             Err(LinkError::BadPayload(_))

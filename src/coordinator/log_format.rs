@@ -493,7 +493,7 @@ pub fn decode_value(bytes: &[u8]) -> Result<TransactionLogValue, TxnLogError> {
 // ---------------------------------------------------------------- JSON
 
 fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+    crate::json::quote(s)
 }
 
 fn data_json(v: &TransactionLogValue, with_timestamps: bool) -> String {

@@ -300,7 +300,7 @@ pub fn console_formatter_line(key: Option<&[u8]>, value: Option<&[u8]>) -> Strin
 }
 
 fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+    crate::json::quote(s)
 }
 
 /// Kafka's non-nullable `string`: i16 length, then UTF-8. Longer strings are cut at
