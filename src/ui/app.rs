@@ -81,6 +81,31 @@ fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
     })
 }
 
+/// The newest `max` events, narrated, each with the tone a page gives it.
+pub(crate) fn event_items(
+    world: &World,
+    max: usize,
+    tone: fn(&crate::sim::Event) -> (&'static str, bool),
+) -> Vec<EventItem> {
+    let start = world.events.len().saturating_sub(max);
+    world
+        .events
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .map(|e| {
+            let (tone, network) = tone(e);
+            EventItem {
+                seq: e.seq,
+                at_ms: e.at_ms - START_MS,
+                text: e.narrate(),
+                tone,
+                network,
+            }
+        })
+        .collect()
+}
+
 fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
     match &e.kind {
         EventKind::Broker { event, .. } => match event {
@@ -158,23 +183,7 @@ fn views(state: &AppState, world: &World) -> Views {
                 .collect(),
         })
         .unwrap_or_default();
-    let start = world.events.len().saturating_sub(MAX_EVENTS);
-    let events = world
-        .events
-        .get(start..)
-        .unwrap_or_default()
-        .iter()
-        .map(|e| {
-            let (tone, network) = tone(e);
-            EventItem {
-                seq: e.seq,
-                at_ms: e.at_ms - START_MS,
-                text: e.narrate(),
-                tone,
-                network,
-            }
-        })
-        .collect();
+    let events = event_items(world, MAX_EVENTS, tone);
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     Views {
         clock: world.clock_ms - START_MS,

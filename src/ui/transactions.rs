@@ -83,23 +83,7 @@ pub fn txn_views(world: &World) -> TxnViews {
         .and_then(|tp| partition_view(world, tp, LOG_WINDOW));
     let coordinators = coordinators(world);
     let timeline = timeline(world, part.as_ref(), &coordinators, TIMELINE_MESSAGES);
-    let start = world.events.len().saturating_sub(MAX_EVENTS);
-    let events = world
-        .events
-        .get(start..)
-        .unwrap_or_default()
-        .iter()
-        .map(|e| {
-            let (tone, network) = tone(e);
-            EventItem {
-                seq: e.seq,
-                at_ms: e.at_ms - START_MS,
-                text: e.narrate(),
-                tone,
-                network,
-            }
-        })
-        .collect();
+    let events = super::app::event_items(world, MAX_EVENTS, tone);
     TxnViews {
         clock: world.clock_ms - START_MS,
         producers: producers(world),
