@@ -14,7 +14,9 @@ use serde::Serialize;
 use super::log_format::{
     decode_key, decode_value, key_to_bytes, value_json, value_to_bytes, TransactionLogValue,
 };
-use super::metadata::{TransactionMetadata, TransactionVersion, TxnTransitMetadata};
+use super::metadata::{
+    TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
+};
 use super::state::TransactionState;
 use super::{partition_for, TransactionConfig, TRANSACTIONAL_ID_NOT_FOUND, TRANSACTION_ABORTABLE};
 use crate::errors::Errors;
@@ -859,16 +861,7 @@ impl TransactionCoordinator {
             no_partition_added,
         ) {
             Ok(t) => t,
-            Err(e) => {
-                let error = e.to_errors();
-                let detail = e.to_string();
-                return err_result(Self::internal_error_with(
-                    transactional_id,
-                    detail,
-                    error,
-                    out,
-                ));
-            }
+            Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
         };
         if let Err(e) = self.write_transit(transactional_id, &transit, false, now, log, out) {
             return err_result(e);
@@ -880,16 +873,7 @@ impl TransactionCoordinator {
         };
         let complete = match meta.prepare_complete(now) {
             Ok(t) => t,
-            Err(e) => {
-                let error = e.to_errors();
-                let detail = e.to_string();
-                return err_result(Self::internal_error_with(
-                    transactional_id,
-                    detail,
-                    error,
-                    out,
-                ));
-            }
+            Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
         };
         let marker_id = meta.producer_id;
         let marker_epoch = meta.producer_epoch;
@@ -920,20 +904,16 @@ impl TransactionCoordinator {
         response
     }
 
-    fn internal_error_with(
-        transactional_id: &str,
-        detail: String,
-        error: Errors,
-        out: &mut Out,
-    ) -> Errors {
+    /// A transition the state table refuses: tell the learner, answer its error.
+    fn transition_failed(transactional_id: &str, e: &TransitionError, out: &mut Out) -> Errors {
         event(
             out,
             CoordinatorEvent::InternalError {
                 transactional_id: transactional_id.to_string(),
-                detail,
+                detail: e.to_string(),
             },
         );
-        error
+        e.to_errors()
     }
 
     // ------------------------------------------------------------ markers

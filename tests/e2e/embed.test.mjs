@@ -2,36 +2,25 @@
 // iframes; the host script steps one through its whole lesson with the postMessage API
 // and receives eos:ready, eos:state after every step, eos:resize, and eos:complete.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+import { screenshot, useSite, watchProblems } from './harness.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST_DIR);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const messages = (page, name) => page.evaluate((n) => window.eosMessages[n], name);
 
 test('the demo page drives an embedded lesson to the end', { timeout: 180_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   const warnings = [];
   page.on('console', (m) => {
     if (m.type() === 'warning') warnings.push(m.text());
   });
   try {
-    await page.goto(`${server.url}embed-demo.html`, { waitUntil: 'load' });
+    await page.goto(`${site.server.url}embed-demo.html`, { waitUntil: 'load' });
     // Both frames load and say ready.
     for (const name of ['idem', 'fence']) {
       await page.waitForFunction((n) => window.eosMessages[n].some((m) => m.type === 'eos:ready'), name, { timeout: 60_000 });

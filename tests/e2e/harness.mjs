@@ -17,6 +17,7 @@
 //   await server.close();
 
 import { createServer } from 'node:http';
+import { after, before } from 'node:test';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -190,4 +191,21 @@ export function watchProblems(page) {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
   return problems;
+}
+
+/**
+ * Registers the suite's before/after hooks: the built site served (with `serverOptions`)
+ * and a browser launched once per file. Returns `{ server, browser }`, filled in by `before`.
+ */
+export function useSite(serverOptions) {
+  const site = { server: undefined, browser: undefined };
+  before(async () => {
+    site.server = await startServer(DIST_DIR, serverOptions);
+    site.browser = await launchBrowser();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
 }

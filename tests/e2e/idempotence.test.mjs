@@ -3,25 +3,14 @@
 // DUPLICATE with the original offsets and writes nothing, so the log holds the batch
 // once and the LEO is what one normal send would leave.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+import { screenshot, useSite, watchProblems } from './harness.mjs';
 
 const PLAYGROUND = '#app [data-testid="playground"]';
 const tid = (id) => `[data-testid="${id}"]`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST_DIR);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** Types `records` and clicks Send; waits until the verdict box says `verdict`. */
 async function send(page, records, verdict) {
@@ -44,10 +33,10 @@ for (const { width, height } of [
   { width: 760, height: 1000 },
 ]) {
   test(`a lost ack is retried and deduplicated (${width}×${height})`, { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width, height } });
+    const page = await site.browser.newPage({ viewport: { width, height } });
     const problems = watchProblems(page);
     try {
-      await page.goto(server.url, { waitUntil: 'load' });
+      await page.goto(site.server.url, { waitUntil: 'load' });
       await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
 
       // A normal send: appended at offsets 0..1.
@@ -86,9 +75,9 @@ for (const { width, height } of [
 }
 
 test('bad input is refused at the field and sends nothing', { timeout: 90_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await page.goto(site.server.url, { waitUntil: 'load' });
     await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator(tid('records')).fill('   ');
     await page.locator(tid('send')).click();
@@ -116,10 +105,10 @@ test('bad input is refused at the field and sends nothing', { timeout: 90_000 },
 });
 
 test('the lesson player steps through the idempotence lesson, and Prev replays', { timeout: 90_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await page.goto(site.server.url, { waitUntil: 'load' });
     await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
     const select = page.locator(tid('lesson-select'));
     const value = await select.locator('option', { hasText: 'idempotence' }).first().getAttribute('value');
@@ -158,9 +147,9 @@ test('the lesson player steps through the idempotence lesson, and Prev replays',
 });
 
 test('a crash restart shows how the window was rebuilt', { timeout: 90_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await page.goto(site.server.url, { waitUntil: 'load' });
     await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
     await send(page, 'a', 'APPEND');
     await page.locator(tid('restart-crash')).click();
@@ -176,9 +165,9 @@ test('a crash restart shows how the window was rebuilt', { timeout: 90_000 }, as
 });
 
 test('step by step: Send only accumulates, Step and Run deliver', { timeout: 90_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await page.goto(site.server.url, { waitUntil: 'load' });
     await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator(tid('step-mode')).check();
     await page.locator(tid('records')).fill('x, y');

@@ -3,34 +3,23 @@
 //
 // The site is mounted below a sub-path, which proves it only uses relative URLs.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+import { screenshot, useSite, watchProblems } from './harness.mjs';
 
 const PLAYGROUND = '#app [data-testid="playground"]';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST_DIR, { base: '/course/eos/' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite({ base: '/course/eos/' });
 
 for (const { width, height } of [
   { width: 1280, height: 800 },
   { width: 760, height: 900 },
 ]) {
   test(`the playground renders at ${width}×${height}`, { timeout: 60_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width, height } });
+    const page = await site.browser.newPage({ viewport: { width, height } });
     const problems = watchProblems(page);
     try {
-      await page.goto(server.url, { waitUntil: 'load' });
+      await page.goto(site.server.url, { waitUntil: 'load' });
       try {
         await page.locator(PLAYGROUND).first().waitFor({ state: 'visible', timeout: 30_000 });
       } catch (err) {

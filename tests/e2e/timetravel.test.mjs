@@ -3,25 +3,14 @@
 // stepping back drops the future, space plays, `?` lists the shortcuts, and no key
 // fires while the learner types.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST_DIR, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+import { screenshot, useSite, watchProblems } from './harness.mjs';
 
 const PLAYGROUND = '#app [data-testid="playground"]';
 const tid = (id) => `[data-testid="${id}"]`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST_DIR);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** Sends `records`; waits until the timeline says it is after action `n` of `n`. */
 async function send(page, records, n) {
@@ -45,10 +34,10 @@ for (const { width, height } of [
   { width: 760, height: 1000 },
 ]) {
   test(`time travel: back, forward, jump, fork, play (${width}×${height})`, { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width, height } });
+    const page = await site.browser.newPage({ viewport: { width, height } });
     const problems = watchProblems(page);
     try {
-      await page.goto(server.url, { waitUntil: 'load' });
+      await page.goto(site.server.url, { waitUntil: 'load' });
       await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
       assert.match(await page.locator(tid('time-travel')).innerText(), /recorded here/);
 
@@ -114,10 +103,10 @@ for (const { width, height } of [
 }
 
 test("an author's lesson file: line-numbered errors, then it plays (picker and drop)", { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await page.goto(site.server.url, { waitUntil: 'load' });
     await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
     const file = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
 

@@ -5,30 +5,19 @@
 // InvalidProducerEpochException. Also: how long a click takes to render with 10,000
 // batches in the partition (printed, not asserted).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DIST_DIR, REPO_ROOT, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+import { REPO_ROOT, screenshot, useSite, watchProblems } from './harness.mjs';
 
 const PAGE = '#app [data-testid="page-transactions"]';
 const tid = (id) => `[data-testid="${id}"]`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer(DIST_DIR);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 async function open(page, query = '') {
-  await page.goto(`${server.url}${query}#transactions`, { waitUntil: 'load' });
+  await page.goto(`${site.server.url}${query}#transactions`, { waitUntil: 'load' });
   await page.locator(PAGE).waitFor({ state: 'visible', timeout: 120_000 });
 }
 
@@ -47,7 +36,7 @@ for (const { width, height } of [
   { width: 760, height: 1000 },
 ]) {
   test(`commit, then hold the markers and release them (${width}×${height})`, { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width, height } });
+    const page = await site.browser.newPage({ viewport: { width, height } });
     const problems = watchProblems(page);
     try {
       await open(page);
@@ -127,7 +116,7 @@ for (const { width, height } of [
 }
 
 test('a second producer with the same transactional.id fences the first', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
     await open(page);
@@ -165,7 +154,7 @@ test('a second producer with the same transactional.id fences the first', { time
 });
 
 test('an open transaction past transaction.timeout.ms is aborted by the coordinator', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
     await open(page);
@@ -187,7 +176,7 @@ test('an open transaction past transaction.timeout.ms is aborted by the coordina
 });
 
 test('the panels follow a lesson played on the transactions page', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
     await open(page);
@@ -218,7 +207,7 @@ test('the panels follow a lesson played on the transactions page', { timeout: 12
 });
 
 test('the page stays responsive with 10,000 batches in the partition', { timeout: 300_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
     const t0 = Date.now();
