@@ -17,6 +17,7 @@ pub mod internal_topics;
 pub mod json;
 pub mod log;
 pub mod lzss;
+pub mod ordered;
 pub mod record;
 pub mod scenario;
 pub mod share;

@@ -1,6 +1,6 @@
 #![cfg(target_arch = "wasm32")]
-//! Time travel (and embedding) in a real browser: the reducer replays exactly, keys
-//! stay quiet while typing, hostile host messages are refused with a reason.
+//! Time travel, share links and embedding in a real browser: the reducer replays
+//! exactly, hostile links and messages are refused with a reason.
 
 use std::rc::Rc;
 
@@ -253,4 +253,178 @@ fn a_host_scenario_plays_in_the_lesson_player() {
     let error = bad.file_error.clone().unwrap_or_default();
     assert!(error.starts_with("bad: line 2, column"), "{error}");
     assert_eq!(bad.position(), (1, 2), "nothing else was loaded");
+}
+
+// ---- Share links ----
+
+use eos_playground::share::{self, SharedState};
+
+#[wasm_bindgen_test]
+fn a_link_restores_the_timeline_exactly() {
+    let s = Rc::new(AppState::default());
+    let s = send(send(send(s, &["a"]), &["b"]), &["c"]);
+    let s = s.reduce(Msg::Back);
+    let shown = fingerprint(&s);
+    let link = share::encode(&s.shared_state()).expect("encodes");
+
+    let mut fresh = AppState::default();
+    fresh.open_link(&link);
+    assert_eq!(fresh.link_error, None);
+    assert_eq!(fingerprint(&fresh), shown, "the same world");
+    let h = fresh.history.borrow();
+    assert_eq!(h.entries.len(), 3, "the same actions, the future too");
+    assert_eq!(h.cursor, 2);
+    assert_eq!(h.entries[2].text, s.history.borrow().entries[2].text);
+}
+
+#[wasm_bindgen_test]
+fn a_link_restores_a_lesson_at_its_step() {
+    let s = Rc::new(AppState::new(Page::Transactions, None));
+    let fencing = eos_playground::scenario::lessons()
+        .iter()
+        .position(|l| l.name == "fencing")
+        .expect("the fencing lesson");
+    let s = s.reduce(Msg::LoadLesson(Some(fencing)));
+    let s = s
+        .reduce(Msg::Forward)
+        .reduce(Msg::Forward)
+        .reduce(Msg::Forward);
+    let link = share::encode(&s.shared_state()).expect("encodes");
+    let mut fresh = AppState::default();
+    fresh.open_link(&link);
+    assert_eq!(fresh.page, Page::Transactions);
+    assert_eq!(fresh.position(), s.position());
+    let a = fresh.with_world(|w| w.fingerprint());
+    let b = s.with_world(|w| w.fingerprint());
+    assert_eq!(a, b);
+    assert_eq!(
+        fresh.lesson.borrow().as_ref().and_then(|l| l.index),
+        Some(fencing)
+    );
+}
+
+/// A bad link loads nothing: the default playground stays, and the message says why.
+fn refused(link: &str, needle: &str) {
+    let mut state = AppState::default();
+    let before = fingerprint(&state);
+    state.open_link(link);
+    let error = state
+        .link_error
+        .clone()
+        .unwrap_or_else(|| panic!("{link:.40} was accepted"));
+    assert!(error.contains(needle), "{needle:?} not in {error:?}");
+    assert_eq!(fingerprint(&state), before);
+    assert!(!state.lesson_loaded());
+    assert!(state.history.borrow().entries.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn hostile_links_are_refused_with_a_reason() {
+    let good = share::encode(&SharedState {
+        scenario: "topic create t\nproducer p create\n".into(),
+        step: 1,
+        page: "idempotence".into(),
+        panel: None,
+    })
+    .expect("encodes");
+    refused(&"1.".repeat(20_000), "characters long");
+    refused("1.abc$def", "malformed");
+    refused("nonsense", "malformed");
+    refused(&good[..good.len() - 6], "");
+    refused(&format!("9{}", &good[1..]), "another version");
+    let mut flipped = good.clone().into_bytes();
+    let last = flipped.len() - 2;
+    flipped[last] = if flipped[last] == b'A' { b'B' } else { b'A' };
+    refused(&String::from_utf8(flipped).expect("ascii"), "");
+    let too_far = share::encode(&SharedState {
+        scenario: "topic create t\n".into(),
+        step: 0,
+        page: "idempotence".into(),
+        panel: None,
+    })
+    .expect("encodes");
+    // A good link still opens after all that.
+    let mut state = AppState::default();
+    state.open_link(&too_far);
+    assert_eq!(state.link_error, None);
+}
+
+#[wasm_bindgen_test]
+fn a_view_too_long_for_a_link_says_so_and_keeps_everything() {
+    // Values that do not compress: an xorshift's digits, 60 actions of 300 characters.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut s = Rc::new(AppState::default());
+    for _ in 0..60 {
+        let value: String = (0..300)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(b'a' + (x % 26) as u8)
+            })
+            .collect();
+        s = send(s, &[&value]);
+    }
+    let shown = fingerprint(&s);
+    let err = share::encode(&s.shared_state()).expect_err("too long for a URL");
+    assert!(
+        err.to_string().contains("characters long"),
+        "{err}: names the length"
+    );
+    let s = s.reduce(Msg::LinkRefused(err.to_string()));
+    assert_eq!(s.link, None);
+    assert!(s
+        .link_refused
+        .as_deref()
+        .is_some_and(|w| w.contains("at most")));
+    assert_eq!(fingerprint(&s), shown, "nothing changed");
+    assert_eq!(s.history.borrow().entries.len(), 60, "no action dropped");
+    let s = s.reduce(Msg::CloseLink);
+    assert_eq!(s.link_refused, None);
+}
+
+#[wasm_bindgen_test]
+fn a_link_reopens_the_partition_and_batch_that_were_open() {
+    use eos_playground::log::TopicPartition;
+    use eos_playground::ui::state::OpenPanel;
+    let s = send(send(Rc::new(AppState::default()), &["a"]), &["b"]);
+    let tp = TopicPartition::new("orders", 0);
+    let s = s
+        .reduce(Msg::SelectPartition(tp.clone()))
+        .reduce(Msg::SelectBatch(Some((0, 61))));
+    let shared = s.shared_state();
+    assert_eq!(
+        shared.panel.as_deref(),
+        Some("partition=orders-0;batch=0:61")
+    );
+    let mut fresh = AppState::default();
+    fresh.open_link(&share::encode(&shared).expect("encodes"));
+    assert_eq!(fresh.link_error, None);
+    assert_eq!(fresh.selected_tp, Some(tp.clone()));
+    assert_eq!(fresh.selected_batch, Some((0, 61)));
+    assert_eq!(fingerprint(&fresh), fingerprint(&s));
+
+    // Print and parse round-trip; a part this version does not know is refused whole.
+    let panel = OpenPanel {
+        lesson: true,
+        partition: Some(tp),
+        batch: Some((7, 0)),
+    };
+    assert_eq!(OpenPanel::parse(&panel.print().expect("text")), Ok(panel));
+    assert_eq!(OpenPanel::parse(""), Ok(OpenPanel::default()));
+    for bad in [
+        "coordinator",
+        "batch=1",
+        "batch=x:1",
+        "partition=orders",
+        "lesson=1",
+    ] {
+        assert!(OpenPanel::parse(bad).is_err(), "{bad}");
+        let link = share::encode(&SharedState {
+            panel: Some(bad.into()),
+            ..shared.clone()
+        })
+        .expect("encodes");
+        refused(&link, "panel part");
+    }
 }

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::errors::Errors;
 use crate::log::{FetchIsolation, TopicPartition};
+use crate::ordered::CollectSorted;
 use crate::record::batch::BATCH_LENGTH_OFFSET;
 use crate::record::{ControlRecordType, RecordBatch, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD};
 
@@ -511,7 +512,9 @@ impl CompletedFetch {
         data: FetchPartitionData,
     ) -> Self {
         let mut aborted = data.aborted_transactions.unwrap_or_default();
-        aborted.sort_by_key(|a| (a.first_offset, a.producer_id));
+        crate::ordered::sort_by(&mut aborted, |a, b| {
+            (a.first_offset, a.producer_id).cmp(&(b.first_offset, b.producer_id))
+        });
         CompletedFetch {
             tp,
             isolation_level,
@@ -803,7 +806,7 @@ impl Consumer {
     /// `assign()`: read exactly these partitions. Kept partitions keep their position;
     /// new ones start without one.
     pub fn assign(&mut self, partitions: &[TopicPartition]) {
-        let keep: BTreeSet<&TopicPartition> = partitions.iter().collect();
+        let keep = partitions.iter().collect_set();
         self.assignment.retain(|tp, _| keep.contains(tp));
         for tp in partitions {
             self.assignment.entry(tp.clone()).or_default();
@@ -896,7 +899,7 @@ impl Consumer {
         self.assignment
             .iter()
             .filter_map(|(tp, s)| Some((tp.clone(), s.position?)))
-            .collect()
+            .collect_map()
     }
 
     /// The Fetch to send for a partition: its position and the isolation level. None

@@ -21,6 +21,7 @@ use super::state::TransactionState;
 use super::{partition_for, TransactionConfig, TRANSACTIONAL_ID_NOT_FOUND, TRANSACTION_ABORTABLE};
 use crate::errors::Errors;
 use crate::log::TopicPartition;
+use crate::ordered::CollectSorted;
 use crate::record::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
 
 /// What the coordinator needs from its broker.
@@ -248,7 +249,9 @@ impl TransactionCoordinator {
     /// A coordinator owning every partition at coordinator epoch 0 (a one-broker
     /// cluster whose `__transaction_state` is empty).
     pub fn owning_all(config: TransactionConfig) -> Self {
-        let owned = (0..config.num_partitions.max(0)).map(|p| (p, 0)).collect();
+        let owned = (0..config.num_partitions.max(0))
+            .map(|p| (p, 0))
+            .collect_map();
         TransactionCoordinator {
             config,
             owned,
@@ -575,7 +578,7 @@ impl TransactionCoordinator {
         log: &mut dyn TxnLogWriter,
     ) -> (Vec<(TopicPartition, Errors)>, Out) {
         let mut out = Vec::new();
-        let wanted: BTreeSet<TopicPartition> = partitions.into_iter().collect();
+        let wanted = partitions.into_iter().collect_set();
         let per_partition = if verify_only {
             self.verify_partitions(transactional_id, producer_id, producer_epoch, &wanted)
         } else {
@@ -1156,7 +1159,7 @@ impl TransactionCoordinator {
                             .iter()
                             .map(|id| TopicPartition::new(p.topic.clone(), *id))
                     })
-                    .collect()
+                    .collect_set()
             };
             let meta = TransactionMetadata {
                 transactional_id: id.clone(),

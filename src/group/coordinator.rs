@@ -15,6 +15,7 @@ use super::record::{GroupRecordError, OffsetCommitKey, OffsetCommitValue};
 use super::{partition_for, DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS};
 use crate::errors::Errors;
 use crate::log::TopicPartition;
+use crate::ordered::CollectSorted;
 use crate::record::{ControlRecordType, RecordBatch, NO_PRODUCER_ID};
 
 /// Where the group coordinator writes: its `__consumer_offsets` partitions.
@@ -269,7 +270,7 @@ impl GroupCoordinator {
         let mut tps: BTreeSet<TopicPartition> = self
             .offsets
             .get(group)
-            .map(|m| m.keys().cloned().collect())
+            .map(|m| m.keys().cloned().collect_set())
             .unwrap_or_default();
         if require_stable {
             for pid in self
@@ -324,7 +325,7 @@ impl GroupCoordinator {
 
     /// Groups with any committed offset, sorted.
     pub fn groups(&self) -> Vec<String> {
-        let mut groups: BTreeSet<String> = self.offsets.keys().cloned().collect();
+        let mut groups = self.offsets.keys().cloned().collect_set();
         groups.extend(self.open_transactions_by_group.keys().cloned());
         groups.into_iter().collect()
     }

@@ -310,7 +310,7 @@ impl ProducerStateManager {
             .values()
             .filter_map(|e| e.current_txn_first_offset.map(|o| (e.producer_id, o)))
             .collect();
-        txns.sort_by_key(|(_, o)| *o);
+        crate::ordered::sort_by(&mut txns, |a, b| a.1.cmp(&b.1));
         txns
     }
 

@@ -22,6 +22,7 @@ use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
 use crate::client::transaction_manager::{TransactionManager, TxnOutcome, TxnState};
 use crate::errors::Errors;
 use crate::log::{LogConfig, TopicPartition};
+use crate::ordered::CollectSorted;
 use crate::record::RecordBatch;
 
 /// The logical clock starts here (2023-11-14T22:13:20Z), so timestamps look real.
@@ -141,7 +142,7 @@ impl World {
             rng: Rng::new(config.seed),
             brokers: (1..=brokers)
                 .map(|id| (id, Broker::new(id, broker_defaults.clone())))
-                .collect(),
+                .collect_map(),
             controller: ProducerIdControlManager::default(),
             topics: BTreeMap::new(),
             producers: BTreeMap::new(),
@@ -794,7 +795,7 @@ impl World {
                     .enumerate()
                     .map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l))
             })
-            .collect();
+            .collect_map();
         for name in names {
             let now = self.clock_ms;
             let mut cid = self.next_correlation_id;

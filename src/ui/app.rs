@@ -14,6 +14,7 @@ use super::components::log_table::LogTable;
 use super::components::page_nav::PageNav;
 use super::components::producer_panel::{ProducerInfo, ProducerPanel};
 use super::components::raw_panel::RawPanel;
+use super::components::share_box::ShareBox;
 use super::components::shortcuts::Shortcuts;
 use super::components::time_travel::TimeTravel;
 use super::components::timeline::Timeline;
@@ -745,6 +746,65 @@ fn use_autoplay(playing: bool, version: u64, dispatch: Callback<Msg>) {
     });
 }
 
+/// True when a URL fragment is a share link (not empty, not a page name).
+pub fn is_link(hash: &str) -> bool {
+    let h = hash.trim_start_matches('#');
+    !h.is_empty() && h != Page::Idempotence.fragment() && h != Page::Transactions.fragment()
+}
+
+/// Puts `#fragment` in the address bar without a new history entry or a hashchange
+/// (`history.replaceState`), and returns the whole URL.
+fn replace_fragment(fragment: &str) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window()?;
+    let history = js_sys::Reflect::get(&window, &"history".into()).ok()?;
+    let replace = js_sys::Reflect::get(&history, &"replaceState".into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    replace
+        .call3(
+            &history,
+            &wasm_bindgen::JsValue::NULL,
+            &"".into(),
+            &format!("#{fragment}").into(),
+        )
+        .ok()?;
+    location_field("href")
+}
+
+/// `navigator.clipboard.writeText(text)`; tells the state whether it worked.
+fn copy_to_clipboard(text: &str, dispatch: Callback<Msg>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let write = || -> Option<js_sys::Promise> {
+        let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).ok()?;
+        let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok()?;
+        let f = js_sys::Reflect::get(&clipboard, &"writeText".into())
+            .ok()?
+            .dyn_into::<js_sys::Function>()
+            .ok()?;
+        f.call1(&clipboard, &text.into()).ok()?.dyn_into().ok()
+    };
+    match write() {
+        Some(promise) => {
+            let ok = dispatch.clone();
+            let ok = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
+                move |_: wasm_bindgen::JsValue| ok.emit(Msg::LinkCopied(true)),
+            );
+            let err = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
+                move |_: wasm_bindgen::JsValue| dispatch.emit(Msg::LinkCopied(false)),
+            );
+            let _ = promise.then2(&ok, &err);
+            // The promise settles once, later; the two small closures live until then
+            // (and a little longer: one copy, two closures).
+            ok.forget();
+            err.forget();
+        }
+        None => dispatch.emit(Msg::LinkCopied(false)),
+    }
+}
+
 /// Reads `window.location[field]` (`hash`, `search`) without extra web-sys features.
 fn location_field(field: &str) -> Option<String> {
     let window = web_sys::window()?;
@@ -820,9 +880,13 @@ pub fn app(props: &AppProps) -> Html {
                 .or(lesson_page)
                 .unwrap_or_else(|| Page::from_fragment(&location_field("hash").unwrap_or_default()))
         });
-        let state = AppState::new(page, bench_param());
+        let hash = location_field("hash").unwrap_or_default();
+        let mut state = AppState::new(page, bench_param());
         if let (None, Some(i)) = (start, lesson) {
             state.start_lesson(i, options.step.unwrap_or(0));
+        } else if start.is_none() && is_link(&hash) {
+            // A share link restores its page, scenario and step — or explains why not.
+            state.open_link(hash.trim_start_matches('#'));
         }
         state
     });
@@ -843,7 +907,11 @@ pub fn app(props: &AppProps) -> Html {
             let window = web_sys::window();
             let listener = Closure::<dyn Fn()>::new(move || {
                 let hash = location_field("hash").unwrap_or_default();
-                dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
+                if is_link(&hash) {
+                    dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
+                } else {
+                    dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
+                }
             });
             if let Some(w) = &window {
                 let _ = w.add_event_listener_with_callback(
@@ -871,6 +939,20 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
     use_shortcuts(dispatch.clone());
+    let copy_link = {
+        let state = state.clone();
+        let dispatch = dispatch.clone();
+        Callback::from(
+            move |_: MouseEvent| match crate::share::encode(&state.shared_state()) {
+                Ok(code) => {
+                    let url = replace_fragment(&code).unwrap_or_else(|| format!("#{code}"));
+                    dispatch.emit(Msg::LinkMade(url.clone()));
+                    copy_to_clipboard(&url, dispatch.clone());
+                }
+                Err(e) => dispatch.emit(Msg::LinkRefused(e.to_string())),
+            },
+        )
+    };
     use_embed_api(&state, dispatch.clone(), options.origins.clone());
     use_autoplay(state.playing, state.version, dispatch.clone());
     let lesson = lesson_info(&state);
@@ -905,6 +987,7 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <>
             <PageNav current={state.page} dispatch={dispatch.clone()} />
+            <ShareBox link={state.link.clone()} error={state.link_error.clone()} refused={state.link_refused.clone()} on_copy={copy_link} dispatch={dispatch.clone()} />
             { page }
             if state.shortcuts_open {
                 <Shortcuts dispatch={dispatch.clone()} />

@@ -16,6 +16,7 @@ use crate::coordinator::log_format::{decode_key, decode_value, value_json};
 use crate::coordinator::{CoordinatorEvent, TransactionState};
 use crate::internal_topics::{is_internal, partition_for, TRANSACTION_STATE_TOPIC};
 use crate::log::{AbortedTxn, TopicPartition};
+use crate::ordered::CollectSorted;
 use crate::record::RecordBatch;
 use crate::sim::{EventKind, Node, World, START_MS};
 
@@ -437,7 +438,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
             let visited: Vec<TransactionState> = records
                 .iter()
                 .filter_map(|r| TransactionState::from_name(&r.status))
-                .collect::<BTreeSet<_>>()
+                .collect_set()
                 .into_iter()
                 .collect();
             CoordinatorView {
@@ -459,7 +460,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
             }
         })
         .collect();
-    out.sort_by(|a, b| a.transactional_id.cmp(&b.transactional_id));
+    crate::ordered::sort_by(&mut out, |a, b| a.transactional_id.cmp(&b.transactional_id));
     out
 }
 
@@ -515,7 +516,7 @@ pub fn consumers(world: &World, part: Option<&PartitionView>) -> Vec<ConsumerVie
                         .rev()
                         .map(|r| r.offset)
                         .take_while(|o| *o >= start)
-                        .collect();
+                        .collect_set();
                     runs(
                         (start..pos)
                             .filter(|o| !delivered.contains(o))
@@ -605,7 +606,7 @@ pub fn timeline(
         }
     }
     sent.reverse();
-    let held: BTreeSet<u64> = world.network.held.iter().map(|e| e.id).collect();
+    let held = world.network.held.iter().map(|e| e.id).collect_set();
     let mut nodes: BTreeSet<(u8, i32, String)> = BTreeSet::new();
     for (name, p) in &world.producers {
         if p.txn.is_some() {

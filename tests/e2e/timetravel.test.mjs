@@ -102,6 +102,56 @@ for (const { width, height } of [
   });
 }
 
+test('a copied link opens the same view in a fresh page; a bad link says why', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  let other;
+  try {
+    await page.goto(site.server.url, { waitUntil: 'load' });
+    await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
+    await send(page, 'a, b', 1);
+    await page.locator(tid('drop-ack')).click();
+    await send(page, 'c', 3);
+    await send(page, 'd', 4);
+    await key(page, 'ArrowLeft');
+    await page.locator(tid('tt-position')).filter({ hasText: 'After action 3 of 4' }).waitFor();
+    const log = await page.locator(tid('log')).innerText();
+    const events = await page.locator(tid('events')).innerText();
+
+    await page.locator(tid('copy-link')).click();
+    const link = await page.locator(tid('share-link')).inputValue();
+    assert.match(link, /#1\./);
+    assert.equal(await page.evaluate(() => location.href), link, 'the address bar has the link');
+    await page.locator(tid('share-status')).filter({ hasText: /copied|Ctrl\+C/ }).waitFor();
+    await screenshot(page, 'share-link-1280');
+
+    other = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const otherProblems = watchProblems(other);
+    await other.goto(link, { waitUntil: 'load' });
+    await other.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
+    await other.locator(tid('tt-position')).filter({ hasText: 'After action 3 of 4' }).waitFor();
+    assert.equal(await other.locator(tid('log')).innerText(), log);
+    assert.equal(await other.locator(tid('events')).innerText(), events);
+    assert.equal(await other.locator(tid('link-error')).count(), 0);
+    assert.deepEqual(otherProblems, []);
+
+    // A cut link: a message naming what is wrong, and the fresh playground.
+    await other.goto(`${site.server.url}#${link.split('#')[1].slice(0, 30)}`, { waitUntil: 'load' });
+    await other.reload({ waitUntil: 'load' });
+    const error = other.locator(tid('link-error'));
+    await error.waitFor({ timeout: 60_000 });
+    assert.match(await error.innerText(), /could not be opened: the link is (truncated|damaged)/);
+    assert.match(await other.locator(tid('time-travel')).innerText(), /recorded here/);
+    assert.equal(await leo(other), 0);
+    await screenshot(other, 'share-bad-link-1280');
+
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await other?.close();
+    await page.close();
+  }
+});
+
 test("an author's lesson file: line-numbered errors, then it plays (picker and drop)", { timeout: 120_000 }, async () => {
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);

@@ -10,6 +10,7 @@ pub mod log_table;
 pub mod page_nav;
 pub mod producer_panel;
 pub mod raw_panel;
+pub mod share_box;
 pub mod shortcuts;
 pub mod time_travel;
 pub mod timeline;

@@ -34,7 +34,10 @@ fn range(a: i64, b: i64) -> String {
 pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
     // read_committed first: the interesting one sits on the left.
     let mut list: Vec<&ConsumerView> = p.consumers.iter().collect();
-    list.sort_by_key(|c| (c.isolation != IsolationLevel::ReadCommitted, c.name.clone()));
+    crate::ordered::sort_by(&mut list, |a, b| {
+        let rank = |c: &ConsumerView| c.isolation != IsolationLevel::ReadCommitted;
+        (rank(a), &a.name).cmp(&(rank(b), &b.name))
+    });
     let mut seen_rc = false;
     let mut seen_ru = false;
     let cards: Html = list
