@@ -21,10 +21,10 @@ use crate::record::RecordBatch;
 use crate::sim::{EventKind, Node, World, START_MS};
 
 /// How many batches of the partition the page decodes and shows at least (the newest).
-pub const LOG_WINDOW: usize = 200;
+pub const LOG_WINDOW: usize = 50;
 /// The shown window starts at a multiple of this many batches, so a new batch only
 /// adds a row (the rows on screen stay as they are) until the window jumps ahead.
-pub const LOG_WINDOW_STEP: usize = 100;
+pub const LOG_WINDOW_STEP: usize = 25;
 /// How many offsets the offset strip shows (the newest).
 pub const STRIP_OFFSETS: usize = 32;
 /// How many network messages the timeline shows (the newest).

@@ -115,6 +115,9 @@ test('a copied link opens the same view in a fresh page; a bad link says why', {
     await send(page, 'd', 4);
     await key(page, 'ArrowLeft');
     await page.locator(tid('tt-position')).filter({ hasText: 'After action 3 of 4' }).waitFor();
+    // Open the second batch's header bytes: the link carries the open batch too.
+    await page.locator(`${tid('log')} button[aria-expanded]`).nth(1).click();
+    const bytes = await page.locator(tid('header-bytes')).innerText();
     const log = await page.locator(tid('log')).innerText();
     const events = await page.locator(tid('events')).innerText();
 
@@ -132,6 +135,7 @@ test('a copied link opens the same view in a fresh page; a bad link says why', {
     await other.locator(tid('tt-position')).filter({ hasText: 'After action 3 of 4' }).waitFor();
     assert.equal(await other.locator(tid('log')).innerText(), log);
     assert.equal(await other.locator(tid('events')).innerText(), events);
+    assert.equal(await other.locator(tid('header-bytes')).innerText(), bytes);
     assert.equal(await other.locator(tid('link-error')).count(), 0);
     assert.deepEqual(otherProblems, []);
 

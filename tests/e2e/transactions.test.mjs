@@ -215,7 +215,7 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     const loadMs = Date.now() - t0;
     assert.match(
       await page.locator(tid('txn-log-window')).innerText(),
-      /newest 200 of 10000 batches/,
+      /newest 50 of 10000 batches/,
     );
     // Click → rendered: the app stores performance.now() in window.__eosRenderedAt after
     // each render (bench mode only); the next animation frame adds style and layout.
@@ -229,7 +229,9 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
           await new Promise((r) => setTimeout(r, 0));
         }
         const rendered = window.__eosRenderedAt - start;
-        await new Promise((r) => requestAnimationFrame(() => r()));
+        // After the next frame's style, layout and paint: a task queued from rAF runs
+        // once that frame is done.
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         return { rendered, frame: performance.now() - start };
       }, id);
     const results = {};
@@ -238,12 +240,14 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
       (results[id] ??= []).push(r);
     }
     const rows = Object.entries(results).flatMap(([id, rs]) =>
-      rs.map((r) => `  ${id.padEnd(22)} click→render ${r.rendered.toFixed(1).padStart(7)} ms, →next frame ${r.frame.toFixed(1).padStart(7)} ms`),
+      rs.map((r) => `  ${id.padEnd(22)} click→render ${r.rendered.toFixed(1).padStart(7)} ms, →painted ${r.frame.toFixed(1).padStart(7)} ms`),
     );
+    const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
     const renders = Object.values(results).flat().map((r) => r.rendered);
+    const painted = Object.values(results).flat().map((r) => r.frame);
     console.log(
       `10,000-batch partition: page load ${loadMs} ms (preloading through the engine)\n${rows.join('\n')}\n` +
-        `  median click→render ${renders.sort((a, b) => a - b)[Math.floor(renders.length / 2)].toFixed(1)} ms`,
+        `  median click→render ${median(renders)} ms, click→painted ${median(painted)} ms`,
     );
     assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
     assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
