@@ -986,8 +986,8 @@ pub fn app(props: &AppProps) -> Html {
     };
     html! {
         <>
-            <PageNav current={state.page} dispatch={dispatch.clone()} />
-            <ShareBox link={state.link.clone()} error={state.link_error.clone()} refused={state.link_refused.clone()} on_copy={copy_link} dispatch={dispatch.clone()} />
+            <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
+            <ShareBox link={state.link.clone()} error={state.link_error.clone()} refused={state.link_refused.clone()} dispatch={dispatch.clone()} />
             { page }
             if state.shortcuts_open {
                 <Shortcuts dispatch={dispatch.clone()} />

@@ -11,6 +11,8 @@ use crate::ui::state::{Msg, Page};
 pub struct PageNavProps {
     pub current: Page,
     pub dispatch: Callback<Msg>,
+    /// "Copy link" (the share box under the tabs shows the link).
+    pub on_copy_link: Callback<MouseEvent>,
 }
 
 #[function_component(PageNav)]
@@ -39,7 +41,10 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                 { tab(Page::Idempotence, Key::NavIdempotence, "nav-idempotence") }
                 { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
             </ul>
-            <button type="button" class="link-button shortcuts-button" data-testid="shortcuts-open" onclick={shortcuts}>{ t(Key::KsButton) }</button>
+            <div class="nav-tools">
+                <button type="button" class="nav-button" data-testid="copy-link" onclick={p.on_copy_link.clone()}>{ t(Key::CopyLink) }</button>
+                <button type="button" class="link-button shortcuts-button" data-testid="shortcuts-open" onclick={shortcuts}>{ t(Key::KsButton) }</button>
+            </div>
         </nav>
     }
 }

@@ -1,6 +1,7 @@
-//! "Copy link": the current view as a URL (its fragment is `share::encode`'s), put in
-//! the address bar and on the clipboard, and shown in a field to copy by hand when the
-//! clipboard is not available. Also where a bad link says what is wrong with it.
+//! Under the tabs, after "Copy link" (in the tab bar): the current view as a URL (its
+//! fragment is `share::encode`'s), put in the address bar and on the clipboard, and
+//! shown in a field to copy by hand when the clipboard is not available. Also where a
+//! bad link, or a view too long for one, says what is wrong. Empty otherwise.
 
 use yew::prelude::*;
 
@@ -12,7 +13,6 @@ pub struct ShareBoxProps {
     pub link: Option<LinkBox>,
     pub error: Option<String>,
     pub refused: Option<String>,
-    pub on_copy: Callback<MouseEvent>,
     pub dispatch: Callback<Msg>,
 }
 
@@ -36,9 +36,11 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
         let dispatch = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Msg::CloseLink))
     };
+    if p.link.is_none() && p.error.is_none() && p.refused.is_none() {
+        return Html::default();
+    }
     html! {
         <div class="share-box">
-            <button type="button" data-testid="copy-link" onclick={p.on_copy.clone()}>{ t(Key::CopyLink) }</button>
             if let Some(l) = &p.link {
                 <div class="share-link stack">
                     <label class="small" for="share-link">{ t(Key::LinkLabel) }</label>
