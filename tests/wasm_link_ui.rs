@@ -265,7 +265,7 @@ fn a_link_restores_the_timeline_exactly() {
     let s = send(send(send(s, &["a"]), &["b"]), &["c"]);
     let s = s.reduce(Msg::Back);
     let shown = fingerprint(&s);
-    let link = share::encode(&s.shared_state()).expect("encodes");
+    let link = s.share_link().expect("a link");
 
     let mut fresh = AppState::default();
     fresh.open_link(&link);
@@ -289,7 +289,7 @@ fn a_link_restores_a_lesson_at_its_step() {
         .reduce(Msg::Forward)
         .reduce(Msg::Forward)
         .reduce(Msg::Forward);
-    let link = share::encode(&s.shared_state()).expect("encodes");
+    let link = s.share_link().expect("a link");
     let mut fresh = AppState::default();
     fresh.open_link(&link);
     assert_eq!(fresh.page, Page::Transactions);
@@ -366,12 +366,9 @@ fn a_view_too_long_for_a_link_says_so_and_keeps_everything() {
         s = send(s, &[&value]);
     }
     let shown = fingerprint(&s);
-    let err = share::encode(&s.shared_state()).expect_err("too long for a URL");
-    assert!(
-        err.to_string().contains("characters long"),
-        "{err}: names the length"
-    );
-    let s = s.reduce(Msg::LinkRefused(err.to_string()));
+    let err = s.share_link().expect_err("too long for a URL");
+    assert!(err.contains("characters long"), "{err}: names the length");
+    let s = s.reduce(Msg::LinkRefused(err));
     assert_eq!(s.link, None);
     assert!(s
         .link_refused
@@ -392,7 +389,7 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
     let s = s
         .reduce(Msg::SelectPartition(tp.clone()))
         .reduce(Msg::SelectBatch(Some((0, 61))));
-    let shared = s.shared_state();
+    let shared = s.shared_state().expect("a state");
     assert_eq!(
         shared.panel.as_deref(),
         Some("partition=orders-0;batch=0:61")
@@ -427,4 +424,25 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
         .expect("encodes");
         refused(&link, "panel part");
     }
+}
+
+#[wasm_bindgen_test]
+fn an_action_the_language_cannot_write_refuses_the_link_instead_of_dropping_it() {
+    use eos_playground::broker::protocol::Request;
+    use eos_playground::log::{FetchIsolation, TopicPartition};
+    use eos_playground::sim::Action;
+    let s = send(Rc::new(AppState::default()), &["a"]);
+    // A Fetch with a max_bytes the `raw fetch` line has no word for (no click makes one).
+    s.history.borrow_mut().record(vec![Action::RawRequest {
+        broker: None,
+        request: Request::Fetch {
+            topic_partition: TopicPartition::new("orders", 0),
+            fetch_offset: 0,
+            max_bytes: 7,
+            isolation: FetchIsolation::HighWatermark,
+        },
+    }]);
+    let why = s.share_link().expect_err("no link without every action");
+    assert!(why.starts_with("action 2 ("), "{why}");
+    assert!(why.ends_with("cannot be written as scenario text"), "{why}");
 }

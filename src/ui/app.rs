@@ -942,16 +942,14 @@ pub fn app(props: &AppProps) -> Html {
     let copy_link = {
         let state = state.clone();
         let dispatch = dispatch.clone();
-        Callback::from(
-            move |_: MouseEvent| match crate::share::encode(&state.shared_state()) {
-                Ok(code) => {
-                    let url = replace_fragment(&code).unwrap_or_else(|| format!("#{code}"));
-                    dispatch.emit(Msg::LinkMade(url.clone()));
-                    copy_to_clipboard(&url, dispatch.clone());
-                }
-                Err(e) => dispatch.emit(Msg::LinkRefused(e.to_string())),
-            },
-        )
+        Callback::from(move |_: MouseEvent| match state.share_link() {
+            Ok(code) => {
+                let url = replace_fragment(&code).unwrap_or_else(|| format!("#{code}"));
+                dispatch.emit(Msg::LinkMade(url.clone()));
+                copy_to_clipboard(&url, dispatch.clone());
+            }
+            Err(why) => dispatch.emit(Msg::LinkRefused(why)),
+        })
     };
     use_embed_api(&state, dispatch.clone(), options.origins.clone());
     use_autoplay(state.playing, state.version, dispatch.clone());

@@ -404,29 +404,31 @@ fn step_action(kind: &scenario::StepKind) -> Option<Action> {
 
 /// A page's recorded actions as a scenario: the page's setup, then each action's steps
 /// under a `## Action N` heading (so a link restores them as the same actions).
-pub fn history_scenario(page: Page, history: &History) -> (String, usize) {
+/// An action the scenario language cannot write is an error, never left out: a link
+/// must replay every action.
+pub fn history_scenario(page: Page, history: &History) -> Result<(String, usize), String> {
+    let line = |kind: &scenario::StepKind, what: &dyn Fn() -> String| {
+        scenario::print_step(kind)
+            .map(|text| text + "\n")
+            .ok_or_else(|| format!("{} cannot be written as scenario text", what()))
+    };
     let mut out = String::new();
     let setup = page_setup(page);
     for kind in &setup {
-        if let Some(line) = scenario::print_step(kind) {
-            out.push_str(&line);
-            out.push('\n');
-        }
+        out += &line(kind, &|| "the page's setup".into())?;
     }
     let mut step = setup.len();
     for (i, entry) in history.entries.iter().enumerate() {
-        out.push_str(&format!("## Action {}\n", i + 1));
+        out += &format!("## Action {}\n", i + 1);
         for a in &entry.actions {
-            if let Some(line) = scenario::print_step(&scenario::step_for_action(a.clone())) {
-                out.push_str(&line);
-                out.push('\n');
-            }
+            let what = || format!("action {} ({})", i + 1, entry.text);
+            out += &line(&scenario::step_for_action(a.clone()), &what)?;
         }
         if i < history.cursor {
             step += entry.actions.len();
         }
     }
-    (out, step)
+    Ok((out, step))
 }
 
 /// The recorded actions a shared scenario holds when it is a page's setup followed by
@@ -567,7 +569,7 @@ impl AppState {
 
     /// What a share link of the current view carries: the lesson (at its step) when
     /// one is loaded, else the page's recorded actions (at the timeline's point).
-    pub fn shared_state(&self) -> SharedState {
+    pub fn shared_state(&self) -> Result<SharedState, String> {
         let mut panel = OpenPanel {
             lesson: false,
             partition: self.selected_tp.clone(),
@@ -578,14 +580,19 @@ impl AppState {
                 panel.lesson = true;
                 (l.source.clone(), l.runner.next_index())
             }
-            None => history_scenario(self.page, &self.page_history().borrow()),
+            None => history_scenario(self.page, &self.page_history().borrow())?,
         };
-        SharedState {
+        Ok(SharedState {
             scenario,
             step,
             page: self.page.fragment().into(),
             panel: panel.print(),
-        }
+        })
+    }
+
+    /// "Copy link": the link fragment of the current view, or why there is none.
+    pub fn share_link(&self) -> Result<String, String> {
+        share::encode(&self.shared_state()?).map_err(|e| e.to_string())
     }
 
     /// Opens a share link (the URL fragment without `#`): the view it describes, or,
