@@ -1,10 +1,14 @@
 // Embedding: the sample course page (embed-demo.html) loads two compact playgrounds in
-// iframes; the host script steps one through its whole lesson with the postMessage API
-// and receives eos:ready, eos:state after every step, eos:resize, and eos:complete.
+// iframes (one plain, one made by embed.js from data attributes); the host script steps
+// one through its whole lesson with the postMessage API and receives eos:ready, eos:state
+// after every step, eos:resize, and eos:complete. And embed.js on another origin.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshot, useSite, watchProblems } from './harness.mjs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { screenshot, startServer, useSite, watchProblems } from './harness.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 
@@ -72,7 +76,7 @@ test('the demo page drives an embedded lesson to the end', { timeout: 180_000 },
     // Hostile messages are ignored with a console warning; a bad scenario is answered.
     const fence = page.frames().find((f) => f.url().includes('lesson=fencing'));
     await page.evaluate(() => {
-      const w = document.getElementById('fence').contentWindow;
+      const w = document.querySelector('#fence iframe').contentWindow;
       w.postMessage('not an object', '*');
       w.postMessage({ type: 'eos:explode' }, '*');
       w.postMessage({ type: 'eos:load', scenario: 'x'.repeat(70 * 1024) }, '*');
@@ -92,5 +96,56 @@ test('the demo page drives an embedded lesson to the end', { timeout: 180_000 },
     assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
   } finally {
     await page.close();
+  }
+});
+
+test('embed.js on a page of another origin: data attributes become the frame, the host may command it', { timeout: 120_000 }, async () => {
+  // A course page served by a second server: another port, so another origin.
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'eos-course-'));
+  await writeFile(
+    path.join(dir, 'index.html'),
+    `<!DOCTYPE html><html lang="en"><head><title>Course</title><link rel="icon" href="data:,"></head><body>
+      <div id="p" data-eos-playground data-lesson="transactions" data-step="2" data-panels="lesson,log" data-height="500"></div>
+      <script src="${site.server.url}embed.js" defer></script>
+      <script type="module">
+        window.got = [];
+        window.addEventListener('message', (e) => {
+          if (e.source === document.querySelector('#p iframe').contentWindow) window.got.push(e.data);
+        });
+      </script></body></html>`,
+  );
+  const courseServer = await startServer(dir);
+  const page = await site.browser.newPage({ viewport: { width: 760, height: 1000 } });
+  const problems = watchProblems(page);
+  try {
+    await page.goto(courseServer.url, { waitUntil: 'load' });
+    const src = new URL(await page.locator('#p iframe').getAttribute('src'));
+    assert.equal(src.origin + src.pathname, new URL('index.html', site.server.url).href);
+    assert.equal(src.searchParams.get('embed'), '1');
+    assert.equal(src.searchParams.get('lesson'), 'transactions');
+    assert.equal(src.searchParams.get('step'), '2');
+    assert.equal(src.searchParams.get('panels'), 'lesson,log');
+    const origin = new URL(courseServer.url).origin;
+    assert.notEqual(origin, new URL(site.server.url).origin);
+    assert.equal(src.searchParams.get('origins'), origin, 'the course page may command it');
+    await page.waitForFunction(() => window.got.some((m) => m.type === 'eos:ready'), null, { timeout: 60_000 });
+    const ready = (await page.evaluate(() => window.got)).find((m) => m.type === 'eos:ready');
+    assert.equal(ready.lesson, 'transactions');
+    assert.equal(ready.step, 2);
+    // A command from the course page's origin is carried out.
+    await page.evaluate(() =>
+      document.querySelector('#p iframe').contentWindow.postMessage({ type: 'eos:step', direction: 'next' }, '*'),
+    );
+    await page.waitForFunction(() => window.got.some((m) => m.type === 'eos:state' && m.step === 3));
+    // The frame follows eos:resize.
+    await page.waitForFunction(() => document.querySelector('#p iframe').style.height !== '');
+    const h = await page.evaluate(() => document.querySelector('#p iframe').getBoundingClientRect().height);
+    assert.ok(h > 100, `height ${h}`);
+    await screenshot(page, 'embed-js-760');
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+    await courseServer.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });
