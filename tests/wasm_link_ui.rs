@@ -383,7 +383,7 @@ fn a_view_too_long_for_a_link_says_so_and_keeps_everything() {
 #[wasm_bindgen_test]
 fn a_link_reopens_the_partition_and_batch_that_were_open() {
     use eos_playground::log::TopicPartition;
-    use eos_playground::ui::state::OpenPanel;
+    use eos_playground::ui::link::OpenPanel;
     let s = send(send(Rc::new(AppState::default()), &["a"]), &["b"]);
     let tp = TopicPartition::new("orders", 0);
     let s = s

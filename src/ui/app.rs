@@ -24,6 +24,7 @@ use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
 use super::embed::{self, HostCommand};
 use super::i18n::{t, tf, Key};
+use super::link;
 use super::state::{AppState, Msg, Page, PRODUCER, TOPIC};
 use super::transactions::{txn_views, TransactionsPage};
 
@@ -746,67 +747,8 @@ fn use_autoplay(playing: bool, version: u64, dispatch: Callback<Msg>) {
     });
 }
 
-/// True when a URL fragment is a share link (not empty, not a page name).
-pub fn is_link(hash: &str) -> bool {
-    let h = hash.trim_start_matches('#');
-    !h.is_empty() && h != Page::Idempotence.fragment() && h != Page::Transactions.fragment()
-}
-
-/// Puts `#fragment` in the address bar without a new history entry or a hashchange
-/// (`history.replaceState`), and returns the whole URL.
-fn replace_fragment(fragment: &str) -> Option<String> {
-    use wasm_bindgen::JsCast;
-    let window = web_sys::window()?;
-    let history = js_sys::Reflect::get(&window, &"history".into()).ok()?;
-    let replace = js_sys::Reflect::get(&history, &"replaceState".into())
-        .ok()?
-        .dyn_into::<js_sys::Function>()
-        .ok()?;
-    replace
-        .call3(
-            &history,
-            &wasm_bindgen::JsValue::NULL,
-            &"".into(),
-            &format!("#{fragment}").into(),
-        )
-        .ok()?;
-    location_field("href")
-}
-
-/// `navigator.clipboard.writeText(text)`; tells the state whether it worked.
-fn copy_to_clipboard(text: &str, dispatch: Callback<Msg>) {
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
-    let write = || -> Option<js_sys::Promise> {
-        let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).ok()?;
-        let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok()?;
-        let f = js_sys::Reflect::get(&clipboard, &"writeText".into())
-            .ok()?
-            .dyn_into::<js_sys::Function>()
-            .ok()?;
-        f.call1(&clipboard, &text.into()).ok()?.dyn_into().ok()
-    };
-    match write() {
-        Some(promise) => {
-            let ok = dispatch.clone();
-            let ok = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
-                move |_: wasm_bindgen::JsValue| ok.emit(Msg::LinkCopied(true)),
-            );
-            let err = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
-                move |_: wasm_bindgen::JsValue| dispatch.emit(Msg::LinkCopied(false)),
-            );
-            let _ = promise.then2(&ok, &err);
-            // The promise settles once, later; the two small closures live until then
-            // (and a little longer: one copy, two closures).
-            ok.forget();
-            err.forget();
-        }
-        None => dispatch.emit(Msg::LinkCopied(false)),
-    }
-}
-
 /// Reads `window.location[field]` (`hash`, `search`) without extra web-sys features.
-fn location_field(field: &str) -> Option<String> {
+pub(super) fn location_field(field: &str) -> Option<String> {
     let window = web_sys::window()?;
     let location = js_sys::Reflect::get(&window, &"location".into()).ok()?;
     js_sys::Reflect::get(&location, &field.into())
@@ -884,7 +826,7 @@ pub fn app(props: &AppProps) -> Html {
         let mut state = AppState::new(page, bench_param());
         if let (None, Some(i)) = (start, lesson) {
             state.start_lesson(i, options.step.unwrap_or(0));
-        } else if start.is_none() && is_link(&hash) {
+        } else if start.is_none() && link::is_link(&hash) {
             // A share link restores its page, scenario and step — or explains why not.
             state.open_link(hash.trim_start_matches('#'));
         }
@@ -907,7 +849,7 @@ pub fn app(props: &AppProps) -> Html {
             let window = web_sys::window();
             let listener = Closure::<dyn Fn()>::new(move || {
                 let hash = location_field("hash").unwrap_or_default();
-                if is_link(&hash) {
+                if link::is_link(&hash) {
                     dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
                 } else {
                     dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
@@ -942,14 +884,7 @@ pub fn app(props: &AppProps) -> Html {
     let copy_link = {
         let state = state.clone();
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| match state.share_link() {
-            Ok(code) => {
-                let url = replace_fragment(&code).unwrap_or_else(|| format!("#{code}"));
-                dispatch.emit(Msg::LinkMade(url.clone()));
-                copy_to_clipboard(&url, dispatch.clone());
-            }
-            Err(why) => dispatch.emit(Msg::LinkRefused(why)),
-        })
+        Callback::from(move |_: MouseEvent| link::copy_link(&state, dispatch.clone()))
     };
     use_embed_api(&state, dispatch.clone(), options.origins.clone());
     use_autoplay(state.playing, state.version, dispatch.clone());

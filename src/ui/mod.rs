@@ -6,6 +6,7 @@
 //! - [`embed`]: the compact view's URL options and the postMessage API.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`keys`]: keyboard shortcuts.
+//! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
 //! - [`i18n`]: the message catalog every learner-visible word comes from.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`txn_view`] (free functions over the engine's public state).
@@ -16,6 +17,7 @@ pub mod embed;
 pub mod history;
 pub mod i18n;
 pub mod keys;
+pub mod link;
 pub mod state;
 pub mod transactions;
 pub mod txn_view;
