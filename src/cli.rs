@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::scenario::{self, Runner};
+use crate::share;
 
 const USAGE: &str = "eos — the exactly-once playground on the command line
 
@@ -11,6 +12,10 @@ USAGE:
     eos lessons                         list the built-in lessons
     eos lesson NAME [OPTIONS]           print a lesson's transcript
     eos run FILE [OPTIONS]              run a scenario file (see docs/scenarios.md)
+    eos link LINK                       print what a share link holds, as a scenario file
+    eos link --make FILE [--step N] [--page idempotence|transactions]
+                                        make a link fragment (#1.…) that opens FILE in
+                                        the page's lesson player at step N
 
 OPTIONS:
     --verbose        show each step's source line and the narrated events
@@ -74,8 +79,72 @@ pub fn run(args: &[String]) -> Result<String, String> {
             let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
             play(&source, &options(&args[2..])?).map_err(|e| format!("{file}: {e}"))
         }
+        Some("link") => link(&args[1..]),
         Some(other) => Err(format!("unknown command {other}\n\n{USAGE}")),
     }
+}
+
+/// `eos link`: a share link (a whole URL or its fragment) as a scenario file a course
+/// author can save and run, or `--make`: a scenario file as a link fragment.
+fn link(args: &[String]) -> Result<String, String> {
+    let bad = |why: &str| format!("{why}\n\n{USAGE}");
+    if args.first().map(String::as_str) != Some("--make") {
+        let [given] = args else {
+            return Err(bad("`eos link` takes one link"));
+        };
+        let fragment = given.rsplit_once('#').map_or(given.as_str(), |(_, f)| f);
+        let shared = share::decode(fragment).map_err(|e| format!("the link: {e}"))?;
+        let mut out = format!(
+            "# A share link of the {} page, at step {}{}.\n",
+            shared.page,
+            shared.step,
+            shared
+                .panel
+                .as_deref()
+                .map(|p| format!(" (open: {p})"))
+                .unwrap_or_default()
+        );
+        out.push_str(&shared.scenario);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        return Ok(out);
+    }
+    let file = args.get(1).ok_or_else(|| bad("which file?"))?;
+    let scenario = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let (mut step, mut page) = (0, "idempotence".to_string());
+    let mut it = args[2..].iter();
+    while let Some(a) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| bad(&format!("{a} needs a value")))?;
+        match a.as_str() {
+            "--step" => {
+                step = value
+                    .parse()
+                    .map_err(|_| bad(&format!("--step {value}: not a number")))?
+            }
+            "--page" if ["idempotence", "transactions"].contains(&value.as_str()) => {
+                page = value.clone()
+            }
+            _ => {
+                return Err(bad(&format!(
+                    "{a} {value}: not an option of `eos link --make`"
+                )))
+            }
+        }
+    }
+    let shared = share::SharedState {
+        scenario,
+        step,
+        page,
+        // The page's `OpenPanel` (src/ui/link.rs): play it in the lesson player.
+        panel: Some("lesson".into()),
+    };
+    let code = share::encode(&shared).map_err(|e| format!("{file}: {e}"))?;
+    // `decode` checks what opening it will check: the scenario parses, the step is in range.
+    share::decode(&code).map_err(|e| format!("{file}: {e}"))?;
+    Ok(format!("#{code}\n"))
 }
 
 fn play(source: &str, o: &Options) -> Result<String, String> {

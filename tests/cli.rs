@@ -79,3 +79,57 @@ fn an_action_error_names_the_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_link_made_from_a_file_opens_back_into_the_same_scenario() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/static/lessons/fencing.eos");
+    let source = std::fs::read_to_string(file).unwrap();
+    let made = cli::run(&args(&[
+        "link",
+        "--make",
+        file,
+        "--step",
+        "3",
+        "--page",
+        "transactions",
+    ]))
+    .unwrap();
+    let fragment = made.trim_end();
+    assert!(fragment.starts_with("#1."), "{made}");
+    assert_eq!(made.lines().count(), 1);
+
+    // A whole URL works as well as the fragment.
+    let url = format!("https://course.example/eos/index.html{fragment}");
+    let out = cli::run(&args(&["link", &url])).unwrap();
+    let (header, scenario) = out.split_once('\n').unwrap();
+    assert_eq!(
+        header,
+        "# A share link of the transactions page, at step 3 (open: lesson)."
+    );
+    assert_eq!(scenario, source);
+    // What it prints is a scenario file that plays like the lesson.
+    let dir = temp_dir("link");
+    let saved = dir.join("from-link.eos");
+    std::fs::write(&saved, &out).unwrap();
+    assert_eq!(
+        cli::run(&args(&["run", saved.to_str().unwrap()])).unwrap(),
+        cli::run(&args(&["lesson", "fencing"])).unwrap()
+    );
+}
+
+#[test]
+fn bad_links_and_options_say_what_is_wrong() {
+    let err = cli::run(&args(&["link", "https://x.example/#1.abc$"])).unwrap_err();
+    assert!(err.starts_with("the link: the link is malformed"), "{err}");
+    let err = cli::run(&args(&["link", "#7.AAAA"])).unwrap_err();
+    assert!(err.contains("another version"), "{err}");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/lessons/idempotence.eos"
+    );
+    let err = cli::run(&args(&["link", "--make", file, "--step", "9999"])).unwrap_err();
+    assert!(err.contains("step 9999"), "{err}");
+    let err = cli::run(&args(&["link", "--make", file, "--page", "nope"])).unwrap_err();
+    assert!(err.contains("--page nope"), "{err}");
+    assert!(cli::run(&args(&["link"])).is_err());
+}
