@@ -5,7 +5,7 @@
 
 use eos_playground::log::TopicPartition;
 use eos_playground::scenario;
-use eos_playground::sim::{Action, ClusterConfig, World};
+use eos_playground::sim::{Action, ClusterConfig, EventKind, World};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -71,6 +71,9 @@ proptest! {
             }
         }
         prop_assert!(view.high_watermark <= view.log_end_offset);
+        // The network's count (the UI's timeline shows it) is the number of sends narrated.
+        let narrated = w.events.iter().filter(|e| matches!(e.kind, EventKind::MessageSent { .. })).count();
+        prop_assert_eq!(w.network.messages_sent(), narrated as u64);
     }
 
     /// Random raw batches never panic, and a batch answered as a duplicate writes nothing.

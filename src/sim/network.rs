@@ -104,6 +104,11 @@ impl Network {
         }
     }
 
+    /// How many messages were put on the wire so far (each has its `MessageSent` event).
+    pub fn messages_sent(&self) -> u64 {
+        self.next_id - 1
+    }
+
     /// Puts a message on the wire, unless an armed fault eats it: then the fault is
     /// returned with the message, which never arrives.
     pub fn send(
