@@ -530,7 +530,6 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
     // Host commands.
     use_effect_with((), move |_| {
         use wasm_bindgen::closure::Closure;
-        use wasm_bindgen::JsCast;
         let window = web_sys::window().filter(|_| framed);
         let own = embed::own_origin();
         let listener =
@@ -541,19 +540,7 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
                     Err(why) => embed::warn(&why.to_string()),
                 }
             });
-        if let Some(w) = &window {
-            let _ =
-                w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = &window {
-                let _ = w.remove_event_listener_with_callback(
-                    "message",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        listen_on(window, "message", listener)
     });
     // Height changes (ResizeObserver on <body>, created through JS reflection).
     use_effect_with((), move |_| {
@@ -691,8 +678,6 @@ fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
 fn use_shortcuts(dispatch: Callback<Msg>) {
     use_effect_with((), move |_| {
         use wasm_bindgen::closure::Closure;
-        use wasm_bindgen::JsCast;
-        let window = web_sys::window();
         let listener =
             Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
                 if let Some(msg) = super::keys::event_msg(&e) {
@@ -703,20 +688,27 @@ fn use_shortcuts(dispatch: Callback<Msg>) {
                     dispatch.emit(msg);
                 }
             });
-        if let Some(w) = &window {
-            let _ =
-                w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = &window {
-                let _ = w.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        listen_on(web_sys::window(), "keydown", listener)
     });
+}
+
+/// Listens to `event` on `window` (none: does nothing); returns the effect's cleanup,
+/// which stops listening and frees the closure.
+fn listen_on<T: ?Sized + wasm_bindgen::closure::WasmClosure>(
+    window: Option<web_sys::Window>,
+    event: &'static str,
+    listener: wasm_bindgen::closure::Closure<T>,
+) -> impl FnOnce() {
+    use wasm_bindgen::JsCast;
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(w) = &window {
+            let _ = w.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+        }
+        drop(listener);
+    }
 }
 
 /// Auto-play: while playing, one step a second (a timer per step, so a manual step in
@@ -845,8 +837,6 @@ pub fn app(props: &AppProps) -> Html {
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
             use wasm_bindgen::closure::Closure;
-            use wasm_bindgen::JsCast;
-            let window = web_sys::window();
             let listener = Closure::<dyn Fn()>::new(move || {
                 let hash = location_field("hash").unwrap_or_default();
                 if link::is_link(&hash) {
@@ -855,21 +845,7 @@ pub fn app(props: &AppProps) -> Html {
                     dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
                 }
             });
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback(
-                    "hashchange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            move || {
-                if let Some(w) = &window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "hashchange",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(listener);
-            }
+            listen_on(web_sys::window(), "hashchange", listener)
         });
     }
     {
