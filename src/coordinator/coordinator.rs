@@ -515,19 +515,7 @@ impl TransactionCoordinator {
                         fence_epoch: fence.producer_epoch,
                     },
                 );
-                let tv = self.config.transaction_version;
-                let r = self.end_transaction(
-                    transactional_id,
-                    fence.producer_id,
-                    fence.producer_epoch,
-                    TxnResult::Abort,
-                    false,
-                    tv,
-                    now,
-                    log,
-                    out,
-                );
-                self.drop_stale_fence(transactional_id);
+                let r = self.abort_fenced(transactional_id, &fence, now, log, out);
                 return Err(if r.error == Errors::None {
                     Errors::ConcurrentTransactions
                 } else {
@@ -1073,21 +1061,36 @@ impl TransactionCoordinator {
                     continue;
                 }
             };
-            let tv = self.config.transaction_version;
-            self.end_transaction(
-                &id,
-                fence.producer_id,
-                fence.producer_epoch,
-                TxnResult::Abort,
-                false,
-                tv,
-                now,
-                log,
-                &mut out,
-            );
-            self.drop_stale_fence(&id);
+            self.abort_fenced(&id, &fence, now, log, &mut out);
         }
         out
+    }
+
+    /// The coordinator's own abort at the fenced epoch (a zombie's open transaction at
+    /// InitProducerId, or a timed-out one), as Kafka's `endTransaction` with
+    /// `isFromClient = false`.
+    fn abort_fenced(
+        &mut self,
+        transactional_id: &str,
+        fence: &TxnTransitMetadata,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> EndTxnResult {
+        let tv = self.config.transaction_version;
+        let r = self.end_transaction(
+            transactional_id,
+            fence.producer_id,
+            fence.producer_epoch,
+            TxnResult::Abort,
+            false,
+            tv,
+            now,
+            log,
+            out,
+        );
+        self.drop_stale_fence(transactional_id);
+        r
     }
 
     /// A fence whose abort was refused before it got going must not stay pending
