@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::scenario::share;
 use crate::scenario::{self, Runner};
-use crate::share;
 
 const USAGE: &str = "eos — the exactly-once playground on the command line
 

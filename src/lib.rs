@@ -1,27 +1,31 @@
 //! eos-playground: a Kafka-style broker, transaction coordinator and clients in one
 //! deterministic world, for learning exactly-once semantics.
 //!
-//! Layers, from the bottom: [`fs`] (the in-memory disk) → [`record`] (Kafka's record
-//! batch v2 bytes) → [`log`] (segments, producer state, the partition log) →
-//! [`broker`] and [`client`] (sans-IO state machines) → [`sim`] (the world that moves
-//! messages) → [`scenario`] (the lesson language) → `cli` and `ui`.
+//! The layout, from the bottom up (each layer imports only the ones above it in this list):
+//!
+//! - [`util`]: small helpers (byte cursors, sorting without std's sort, JSON quoting, LZSS).
+//! - [`fs`]: `MemFs`, the broker's disk in memory.
+//! - [`record`]: record batch v2 bytes, CRC32C, control records, dump-log lines.
+//! - [`protocol`]: requests, responses and error codes, spoken by clients and brokers.
+//! - [`log`]: segments, indexes, producer state, `UnifiedLog` (LEO, HW, LSO).
+//! - [`coordinator`]: the transaction coordinator and the group coordinator, and the
+//!   internal topics they write.
+//! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
+//! - [`client`]: the producer (with its TransactionManager) and the consumer.
+//! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
+//! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
+//! - `cli` (native) and `ui` (wasm, Yew): the two front ends.
 
 pub mod broker;
-pub mod bytes;
 pub mod client;
 pub mod coordinator;
-pub mod errors;
 pub mod fs;
-pub mod group;
-pub mod internal_topics;
-pub mod json;
 pub mod log;
-pub mod lzss;
-pub mod ordered;
+pub mod protocol;
 pub mod record;
 pub mod scenario;
-pub mod share;
 pub mod sim;
+pub mod util;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

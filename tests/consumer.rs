@@ -8,12 +8,13 @@ use eos_playground::client::consumer::{
     summary_line, AbortedTransaction, CompletedFetch, Consumer, ConsumerConfig, ConsumerEvent,
     ConsumerRecord, FetchPartitionData, IsolationLevel,
 };
-use eos_playground::errors::Errors;
-use eos_playground::group::{
-    console_formatter_line, dump_log_line, partition_for, GroupCoordinator, OffsetCommitEntry,
-    OffsetCommitKey, OffsetCommitValue, OffsetLogWriter,
+use eos_playground::coordinator::group::{
+    console_formatter_line, dump_log_line, GroupCoordinator, OffsetCommitEntry, OffsetCommitKey,
+    OffsetCommitValue, OffsetLogWriter,
 };
+use eos_playground::coordinator::internal_topics::partition_for;
 use eos_playground::log::TopicPartition;
+use eos_playground::protocol::errors::Errors;
 use eos_playground::record::{ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
 use proptest::prelude::*;
 
@@ -778,7 +779,7 @@ fn commit_writes_kafka_records_and_fetch_reads_them() {
     assert_eq!(offs, [5, 7, -1]);
     assert!(fetched
         .iter()
-        .all(|f| f.error == eos_playground::errors::Errors::None));
+        .all(|f| f.error == eos_playground::protocol::errors::Errors::None));
     assert_eq!(
         gc.fetch_offsets("other", &[otp(0)], false)[0].committed_offset,
         -1
@@ -834,14 +835,14 @@ fn transactional_offsets_are_pending_until_the_marker() {
     assert_eq!(
         (
             plain.committed_offset,
-            plain.error == eos_playground::errors::Errors::None
+            plain.error == eos_playground::protocol::errors::Errors::None
         ),
         (3, true)
     );
     let stable = &gc.fetch_offsets("g", &[otp(0)], true)[0];
     assert_eq!(
         stable.error,
-        eos_playground::errors::Errors::UnstableOffsetCommit
+        eos_playground::protocol::errors::Errors::UnstableOffsetCommit
     );
     assert_eq!(
         (stable.error.code(), stable.error.name()),
@@ -856,7 +857,7 @@ fn transactional_offsets_are_pending_until_the_marker() {
     assert_eq!(
         (
             f.committed_offset,
-            f.error == eos_playground::errors::Errors::None
+            f.error == eos_playground::protocol::errors::Errors::None
         ),
         (10, true)
     );
@@ -985,7 +986,7 @@ fn loading_the_partition_rebuilds_the_same_state() {
     assert_eq!(loaded.pending_offsets(44), [(group.to_string(), otp(0), 7)]);
     assert_eq!(
         loaded.fetch_offsets(group, &[otp(0)], true)[0].error,
-        eos_playground::errors::Errors::UnstableOffsetCommit
+        eos_playground::protocol::errors::Errors::UnstableOffsetCommit
     );
 
     // From raw bytes too.

@@ -6,13 +6,14 @@
 
 use std::collections::BTreeSet;
 
-use eos_playground::coordinator::{
-    decode_key, decode_value, partition_for, value_json, CoordinatorEvent, CoordinatorOutput,
-    EndTxnResult, TransactionConfig, TransactionCoordinator, TransactionMetadata, TransactionState,
+use eos_playground::coordinator::internal_topics::partition_for;
+use eos_playground::coordinator::transaction::{
+    decode_key, decode_value, value_json, CoordinatorEvent, CoordinatorOutput, EndTxnResult,
+    TransactionConfig, TransactionCoordinator, TransactionMetadata, TransactionState,
     TransactionVersion, TransitionError, TxnLogWriter, TxnResult,
 };
-use eos_playground::errors::Errors;
 use eos_playground::log::TopicPartition;
+use eos_playground::protocol::errors::Errors;
 use proptest::prelude::*;
 
 /// Records every append; can be told to fail.
@@ -24,7 +25,7 @@ struct FakeLog {
     fail_pid: Option<Errors>,
 }
 
-impl eos_playground::internal_topics::InternalLogWriter for FakeLog {
+impl eos_playground::coordinator::internal_topics::InternalLogWriter for FakeLog {
     fn append(
         &mut self,
         partition: i32,
@@ -447,7 +448,10 @@ fn request_errors_follow_kafka() {
 
     // verify_only: not in the transaction yet.
     let (r, _) = c.handle_add_partitions("x", 0, 0, vec![tp.clone()], true, 0, &mut log);
-    assert_eq!(r[0].1, eos_playground::coordinator::TRANSACTION_ABORTABLE);
+    assert_eq!(
+        r[0].1,
+        eos_playground::coordinator::transaction::TRANSACTION_ABORTABLE
+    );
     c.handle_add_partitions("x", 0, 0, vec![tp.clone()], false, 0, &mut log);
     let (r, _) = c.handle_add_partitions("x", 0, 0, vec![tp.clone()], true, 0, &mut log);
     assert_eq!(r[0].1, Errors::None);
@@ -507,7 +511,7 @@ fn request_errors_follow_kafka() {
     assert_eq!(c.describe(""), Err(Errors::InvalidRequest));
     assert_eq!(
         c.describe("never-seen"),
-        Err(eos_playground::coordinator::TRANSACTIONAL_ID_NOT_FOUND)
+        Err(eos_playground::coordinator::transaction::TRANSACTIONAL_ID_NOT_FOUND)
     );
 }
 
@@ -557,7 +561,7 @@ fn epoch_exhaustion_moves_to_a_new_producer_id() {
     // Rewrite the stored epoch through a reload: craft an Empty record at 32766.
     let mut v = decode_value(records[0].1.as_ref().unwrap()).unwrap();
     v.producer_epoch = i16::MAX - 1;
-    records[0].1 = Some(eos_playground::coordinator::value_to_bytes(&v));
+    records[0].1 = Some(eos_playground::coordinator::transaction::value_to_bytes(&v));
     let p = c.partition_for("x");
     c.load_partition(p, records, 1);
     assert_eq!(c.metadata("x").unwrap().producer_epoch, i16::MAX - 1);
@@ -695,7 +699,7 @@ fn complete_transition_to_obeys_the_table() {
             let mut m = meta_in(from);
             m.pending_state = Some(to);
             // A target that passes every other check for `to`.
-            let mut t = eos_playground::coordinator::TxnTransitMetadata {
+            let mut t = eos_playground::coordinator::transaction::TxnTransitMetadata {
                 producer_id: m.producer_id,
                 prev_producer_id: m.producer_id,
                 next_producer_id: -1,
@@ -933,13 +937,15 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
     let mut v = decode_value(records[0].1.as_ref().unwrap()).unwrap();
     v.producer_epoch = i16::MAX - 1;
     v.transaction_status = TransactionState::Ongoing.id();
-    v.transaction_partitions = Some(vec![eos_playground::coordinator::PartitionsSchema {
-        topic: "t".into(),
-        partition_ids: vec![0],
-    }]);
+    v.transaction_partitions = Some(vec![
+        eos_playground::coordinator::transaction::PartitionsSchema {
+            topic: "t".into(),
+            partition_ids: vec![0],
+        },
+    ]);
     v.transaction_start_timestamp_ms = 5;
     v.client_transaction_version = 2;
-    records[0].1 = Some(eos_playground::coordinator::value_to_bytes(&v));
+    records[0].1 = Some(eos_playground::coordinator::transaction::value_to_bytes(&v));
     c.load_partition(p, records, 10);
     assert_eq!(c.metadata("z").unwrap().state, TransactionState::Ongoing);
 

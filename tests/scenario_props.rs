@@ -191,7 +191,7 @@ proptest! {
     /// Any text as a share link: an error or a whole state, never a panic.
     #[test]
     fn share_links_never_panic(text in "\\PC{0,300}", prefix in prop_oneof![Just(""), Just("1."), Just("#1.")]) {
-        let _ = eos_playground::share::decode(&format!("{prefix}{text}"));
+        let _ = eos_playground::scenario::share::decode(&format!("{prefix}{text}"));
     }
 
     /// A state survives the link, whatever the scenario's characters.
@@ -199,8 +199,8 @@ proptest! {
     fn share_links_round_trip(lines in prop::collection::vec("echo [ -~가-힣]{0,30}", 0..12), page in "[a-z]{1,12}") {
         let scenario: String = lines.iter().map(|l| format!("{}\n", l.trim())).collect();
         let steps = eos_playground::scenario::parse(&scenario).map(|s| s.steps.len()).unwrap_or(0);
-        let state = eos_playground::share::SharedState { scenario, step: steps, page, panel: None };
-        let link = eos_playground::share::encode(&state).unwrap();
-        prop_assert_eq!(eos_playground::share::decode(&link).unwrap(), state);
+        let state = eos_playground::scenario::share::SharedState { scenario, step: steps, page, panel: None };
+        let link = eos_playground::scenario::share::encode(&state).unwrap();
+        prop_assert_eq!(eos_playground::scenario::share::decode(&link).unwrap(), state);
     }
 }

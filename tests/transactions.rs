@@ -3,8 +3,8 @@
 //! restarts in PrepareCommit, three brokers, lost inter-broker requests — and the
 //! properties read_committed readers rely on.
 
-use eos_playground::coordinator::TransactionState;
-use eos_playground::internal_topics::{partition_for, TRANSACTION_STATE_TOPIC};
+use eos_playground::coordinator::internal_topics::{partition_for, TRANSACTION_STATE_TOPIC};
+use eos_playground::coordinator::transaction::TransactionState;
 use eos_playground::log::TopicPartition;
 use eos_playground::sim::{Action, ClusterConfig, World};
 use proptest::prelude::*;

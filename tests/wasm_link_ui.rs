@@ -257,7 +257,7 @@ fn a_host_scenario_plays_in_the_lesson_player() {
 
 // ---- Share links ----
 
-use eos_playground::share::{self, SharedState};
+use eos_playground::scenario::share::{self, SharedState};
 
 #[wasm_bindgen_test]
 fn a_link_restores_the_timeline_exactly() {
@@ -428,8 +428,8 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
 
 #[wasm_bindgen_test]
 fn an_action_the_language_cannot_write_refuses_the_link_instead_of_dropping_it() {
-    use eos_playground::broker::protocol::Request;
     use eos_playground::log::{FetchIsolation, TopicPartition};
+    use eos_playground::protocol::Request;
     use eos_playground::sim::Action;
     let s = send(Rc::new(AppState::default()), &["a"]);
     // A Fetch with a max_bytes the `raw fetch` line has no word for (no click makes one).

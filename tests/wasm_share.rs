@@ -2,7 +2,7 @@
 //! The share-link codec in the browser, including hostile links (huge, malformed,
 //! truncated, from an unknown version).
 
-use eos_playground::share::{decode, encode, LinkError, SharedState, MAX_LINK_CHARS};
+use eos_playground::scenario::share::{decode, encode, LinkError, SharedState, MAX_LINK_CHARS};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -9,15 +9,17 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::producer_id_manager::{Generated, ProducerIdManager};
-use super::protocol::{Request, Response};
-use crate::coordinator::{CoordinatorEvent, TransactionConfig, TransactionCoordinator};
-use crate::errors::Errors;
-use crate::fs::MemFs;
-use crate::group::GroupCoordinator;
-use crate::internal_topics::{
+use crate::coordinator::group::GroupCoordinator;
+use crate::coordinator::internal_topics::{
     is_internal, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
+use crate::coordinator::transaction::{
+    CoordinatorEvent, TransactionConfig, TransactionCoordinator,
+};
+use crate::fs::MemFs;
 use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
 use crate::record::RecordBatch;
 
 /// Where each broker keeps its partitions (Kafka's `log.dirs`).
@@ -210,7 +212,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
         Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
             transactions: transactional_ids
                 .iter()
-                .map(|id| super::protocol::TransactionDescription::failed(-1, id.clone(), error))
+                .map(|id| crate::protocol::TransactionDescription::failed(-1, id.clone(), error))
                 .collect(),
         },
         Request::ListTransactions => Response::ListTransactions {
@@ -253,7 +255,7 @@ pub struct Broker {
     /// The transaction coordinator for the `__transaction_state` partitions we lead.
     pub txn_coordinator: TransactionCoordinator,
     /// WriteTxnMarkers requests in flight, by tag.
-    pub pending_markers: BTreeMap<u64, super::txn_coordinator::MarkerSend>,
+    pub pending_markers: BTreeMap<u64, super::txn_apis::MarkerSend>,
     /// Marker answers gathered per transaction until every leader has answered.
     pub marker_results: BTreeMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
     /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.

@@ -5,9 +5,9 @@
 //! transactions in that range; the consumer skips them.
 
 use super::broker::{Broker, Handled};
-use super::protocol::Response;
-use crate::errors::Errors;
 use crate::log::{FetchIsolation, TopicPartition};
+use crate::protocol::errors::Errors;
+use crate::protocol::Response;
 
 impl Broker {
     pub(super) fn handle_fetch(

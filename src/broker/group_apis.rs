@@ -11,11 +11,13 @@ use serde::Serialize;
 
 use super::broker::{Broker, Handled, Outbound};
 use super::internal_log::InternalLog;
-use super::protocol::{OffsetEntry, Request, Response};
-use crate::errors::Errors;
-use crate::group::OffsetCommitEntry;
-use crate::internal_topics::{partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS};
+use crate::coordinator::group::OffsetCommitEntry;
+use crate::coordinator::internal_topics::{
+    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
+};
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::protocol::{OffsetEntry, Request, Response};
 use crate::record::{RecordBatch, NO_SEQUENCE};
 
 /// A TxnOffsetCommit parked until the transaction coordinator added the partition.

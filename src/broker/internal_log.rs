@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::errors::Errors;
+use crate::coordinator::internal_topics::InternalLogWriter;
 use crate::fs::MemFs;
-use crate::internal_topics::InternalLogWriter;
 use crate::log::{TopicPartition, UnifiedLog};
+use crate::protocol::errors::Errors;
 use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
 
 /// The partitions of one internal topic on this broker.

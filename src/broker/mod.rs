@@ -8,8 +8,7 @@ mod group_apis;
 mod internal_log;
 mod produce;
 pub mod producer_id_manager;
-pub mod protocol;
-mod txn_coordinator;
+mod txn_apis;
 mod txn_leader;
 
 pub use broker::{Broker, BrokerEvent, LOG_DIR};

@@ -5,9 +5,9 @@
 //! transaction open.
 
 use super::broker::{Broker, BrokerEvent, Handled};
-use super::protocol::Response;
-use crate::errors::Errors;
 use crate::log::{AppendError, AppendOutcome, TopicPartition};
+use crate::protocol::errors::Errors;
+use crate::protocol::Response;
 use crate::record::RecordBatch;
 
 impl Broker {

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::errors::Errors;
+use crate::protocol::errors::Errors;
 
 /// `ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE`.
 pub const PRODUCER_ID_BLOCK_SIZE: i32 = 1000;

@@ -4,12 +4,12 @@
 //! and writing COMMIT/ABORT markers on WriteTxnMarkers.
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound, PendingProduce};
-use super::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
-use crate::errors::Errors;
-use crate::internal_topics::{
+use crate::coordinator::internal_topics::{
     partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
 use crate::log::{AppendError, MarkerAppend, TopicPartition};
+use crate::protocol::errors::Errors;
+use crate::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
 use crate::record::{ControlRecordType, RecordBatch};
 
 impl Broker {

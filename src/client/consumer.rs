@@ -23,17 +23,17 @@
 //! Simplified: partitions are assigned by hand (no group membership), one fetch is
 //! answered for one partition, there is no fetch session, no `check.crcs=false`, no
 //! deserializers (keys and values stay bytes), no leader epochs, and only manual offset
-//! commits (see [`crate::group`]).
+//! commits (see [`crate::coordinator::group`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::errors::Errors;
 use crate::log::{FetchIsolation, TopicPartition};
-use crate::ordered::CollectSorted;
+use crate::protocol::errors::Errors;
 use crate::record::batch::BATCH_LENGTH_OFFSET;
 use crate::record::{ControlRecordType, RecordBatch, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD};
+use crate::util::ordered::CollectSorted;
 
 /// Kafka's `IsolationLevel`: which records a consumer may see.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -512,7 +512,7 @@ impl CompletedFetch {
         data: FetchPartitionData,
     ) -> Self {
         let mut aborted = data.aborted_transactions.unwrap_or_default();
-        crate::ordered::sort_by(&mut aborted, |a, b| {
+        crate::util::ordered::sort_by(&mut aborted, |a, b| {
             (a.first_offset, a.producer_id).cmp(&(b.first_offset, b.producer_id))
         });
         CompletedFetch {

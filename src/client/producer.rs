@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::Serialize;
 
-use crate::broker::protocol::{Request, Response};
-use crate::errors::Errors;
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
 use crate::record::RecordBatch;
 
 use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};

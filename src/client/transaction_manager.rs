@@ -14,9 +14,9 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::broker::protocol::{CoordinatorType, OffsetEntry, Request, Response};
-use crate::errors::Errors;
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
 
 /// The client's transaction state (`TransactionManager.State`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

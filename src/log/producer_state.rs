@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::Serialize;
 
-use crate::bytes::ByteReader;
-use crate::errors::Errors;
+use crate::protocol::errors::Errors;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
+use crate::util::bytes::ByteReader;
 
 /// How many recent batches a producer entry keeps for duplicate detection
 /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`). The producer's
@@ -310,7 +310,7 @@ impl ProducerStateManager {
             .values()
             .filter_map(|e| e.current_txn_first_offset.map(|o| (e.producer_id, o)))
             .collect();
-        crate::ordered::sort_by(&mut txns, |a, b| a.1.cmp(&b.1));
+        crate::util::ordered::sort_by(&mut txns, |a, b| a.1.cmp(&b.1));
         txns
     }
 

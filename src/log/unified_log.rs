@@ -12,8 +12,8 @@ use super::producer_state::{
 };
 use super::segment::{file_name, offset_from_file_name, LogSegment};
 use super::transaction_index::AbortedTxn;
-use crate::errors::Errors;
 use crate::fs::{FsError, MemFs};
+use crate::protocol::errors::Errors;
 use crate::record::{decode_all, set_base_offset, ControlRecordType, RecordBatch};
 
 /// The log settings a learner can change (Kafka's `LogConfig`).

@@ -4,6 +4,7 @@
 pub mod parse;
 pub mod print;
 pub mod run;
+pub mod share;
 
 pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
 pub use print::{print, print_step, quote, step_for_action};

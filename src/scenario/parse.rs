@@ -804,8 +804,8 @@ fn raw_request(
     opts: &[(&Token, String, String)],
     words: &[&Token],
 ) -> Result<StepKind, ParseError> {
-    use crate::broker::protocol::{MarkerResult, Request, TxnMarkerEntry};
     use crate::log::FetchIsolation;
+    use crate::protocol::{MarkerResult, Request, TxnMarkerEntry};
     let opt = |name: &str| opts.iter().find(|(_, k, _)| k == name);
     let need = |name: &str| {
         opt(name).ok_or_else(|| c.err(verb.column, format!("raw {api} needs {name}=…")))

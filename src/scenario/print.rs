@@ -3,8 +3,8 @@
 //! same steps back.
 
 use super::parse::{IdRef, Scenario, Show, StepKind, View};
-use crate::broker::protocol::{CoordinatorType, MarkerResult, Request};
 use crate::log::{FetchIsolation, TopicPartition};
+use crate::protocol::{CoordinatorType, MarkerResult, Request};
 use crate::sim::Action;
 
 /// A value as a scenario token: quoted when it would otherwise split, look like an

@@ -2,7 +2,7 @@
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use crate::broker::broker::BrokerEvent;
-use crate::broker::protocol::Response;
+use crate::protocol::Response;
 use crate::sim::event::window_text;
 use crate::sim::{Action, ClusterConfig, World};
 

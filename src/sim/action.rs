@@ -40,7 +40,7 @@ pub enum Action {
     /// it belongs to: coordinator or leader); the answer is printed.
     RawRequest {
         broker: Option<i32>,
-        request: crate::broker::protocol::Request,
+        request: crate::protocol::Request,
     },
     /// A hand-made Produce with explicit producer id, epoch and base sequence.
     RawProduce {

@@ -8,13 +8,15 @@
 use super::event::EventKind;
 use super::network::{Body, Node};
 use super::world::{SimError, World, MAX_STEPS_PER_RUN};
-use crate::broker::protocol::{Request, Response};
 use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, FetchPartitionData, IsolationLevel,
 };
-use crate::errors::Errors;
-use crate::internal_topics::{partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS};
+use crate::coordinator::internal_topics::{
+    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
+};
 use crate::log::{FetchIsolation, TopicPartition};
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
 
 /// Bytes a single Fetch may return (`fetch.max.bytes` is far larger; any batch fits).
 const FETCH_MAX_BYTES: i32 = 1024 * 1024;

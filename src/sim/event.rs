@@ -8,8 +8,8 @@ use crate::broker::broker::{BrokerEvent, SeqRange};
 use crate::client::consumer::ConsumerEvent;
 use crate::client::producer::ProducerEvent;
 use crate::client::transaction_manager::TxnOutcome;
-use crate::coordinator::CoordinatorEvent;
-use crate::errors::Errors;
+use crate::coordinator::transaction::CoordinatorEvent;
+use crate::protocol::errors::Errors;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Event {

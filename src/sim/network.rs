@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::broker::protocol::{Request, Response};
+use crate::protocol::{Request, Response};
 
 /// Who sends and receives messages.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -172,7 +172,7 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::errors::Errors;
+    use crate::protocol::errors::Errors;
 
     fn resp() -> Body {
         Body::Response(Response::InitProducerId {

@@ -2,9 +2,11 @@
 //! in one line — the seed's "bare socket" examples for every transactional API.
 
 use super::world::{SimError, World};
-use crate::broker::protocol::{CoordinatorType, Request, Response};
-use crate::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::{
+    partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+};
 use crate::log::TopicPartition;
+use crate::protocol::{CoordinatorType, Request, Response};
 
 impl World {
     /// Who should get a raw request: the transaction coordinator for transactional
@@ -77,7 +79,7 @@ impl World {
 
 /// One readable line (or a small table) per answer.
 pub fn response_lines(response: &Response) -> Vec<String> {
-    let results = |r: &[(TopicPartition, crate::errors::Errors)]| {
+    let results = |r: &[(TopicPartition, crate::protocol::errors::Errors)]| {
         r.iter()
             .map(|(tp, e)| format!("{tp}={}", e.name()))
             .collect::<Vec<_>>()

@@ -3,8 +3,10 @@
 //! and `kafka-transactions.sh list` / `describe`.
 
 use super::world::World;
-use crate::coordinator::log_format::{decode_key, decode_value, value_json};
-use crate::internal_topics::{partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::{
+    partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+};
+use crate::coordinator::transaction::log_format::{decode_key, decode_value, value_json};
 use crate::log::TopicPartition;
 
 /// Kafka's `TransactionsCommand` table: every cell left-aligned to its column's

@@ -15,15 +15,15 @@ use super::network::{Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
-use crate::broker::protocol::OffsetEntry;
-use crate::broker::protocol::{Request, Response};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
 use crate::client::transaction_manager::{TransactionManager, TxnOutcome, TxnState};
-use crate::errors::Errors;
 use crate::log::{LogConfig, TopicPartition};
-use crate::ordered::CollectSorted;
+use crate::protocol::errors::Errors;
+use crate::protocol::OffsetEntry;
+use crate::protocol::{Request, Response};
 use crate::record::RecordBatch;
+use crate::util::ordered::CollectSorted;
 
 /// The logical clock starts here (2023-11-14T22:13:20Z), so timestamps look real.
 pub const START_MS: i64 = 1_700_000_000_000;
@@ -510,7 +510,7 @@ impl World {
                 format!("{partitions} partitions: choose 1 to 64"),
             ));
         }
-        if crate::internal_topics::is_internal(name) {
+        if crate::coordinator::internal_topics::is_internal(name) {
             return Err(SimError::kafka(
                 Errors::InvalidTopicException,
                 format!(
@@ -557,7 +557,7 @@ impl World {
                     .insert(TopicPartition::new(name, p as i32), *leader);
             }
         }
-        if crate::internal_topics::is_internal(name) {
+        if crate::coordinator::internal_topics::is_internal(name) {
             let now = self.clock_ms;
             for (p, leader) in leaders.iter().enumerate() {
                 let tp = TopicPartition::new(name, p as i32);
@@ -593,7 +593,7 @@ impl World {
         };
         let _ = self.add_topic(
             name,
-            crate::internal_topics::INTERNAL_TOPIC_PARTITIONS,
+            crate::coordinator::internal_topics::INTERNAL_TOPIC_PARTITIONS,
             config,
         );
     }

@@ -1,7 +1,7 @@
 //! Share links in the page: what a link of the current view carries (the page's
 //! recorded actions written as a scenario, or the lesson, at the current step; the open
 //! partition and batch), opening one (all of it, or nothing and a message), and the
-//! browser side of "Copy link" (address bar, clipboard). The format is `crate::share`'s.
+//! browser side of "Copy link" (address bar, clipboard). The format is `crate::scenario::share`'s.
 
 use yew::Callback;
 
@@ -13,7 +13,7 @@ use super::state::{
 };
 use crate::log::TopicPartition;
 use crate::scenario;
-use crate::share::{self, SharedState};
+use crate::scenario::share::{self, SharedState};
 use crate::sim::Action;
 
 /// What a share link's `panel` holds besides the page, `;`-separated: `lesson` when the

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::broker::broker::BrokerEvent;
 use crate::client::producer::ProducerEvent;
 use crate::client::transaction_manager::TxnOutcome;
-use crate::coordinator::CoordinatorEvent;
+use crate::coordinator::transaction::CoordinatorEvent;
 use crate::sim::{EventKind, World, START_MS};
 
 use super::components::event_list::{EventItem, EventList};

@@ -12,13 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::broker::broker::{Broker, BrokerEvent};
 use crate::client::consumer::IsolationLevel;
 use crate::client::transaction_manager::{TxnOutcome, TxnState};
-use crate::coordinator::log_format::{decode_key, decode_value, value_json};
-use crate::coordinator::{CoordinatorEvent, TransactionState};
-use crate::internal_topics::{is_internal, partition_for, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::{is_internal, partition_for, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::transaction::log_format::{decode_key, decode_value, value_json};
+use crate::coordinator::transaction::{CoordinatorEvent, TransactionState};
 use crate::log::{AbortedTxn, TopicPartition};
-use crate::ordered::CollectSorted;
 use crate::record::RecordBatch;
 use crate::sim::{EventKind, Node, World, START_MS};
+use crate::util::ordered::CollectSorted;
 
 /// How many batches of the partition the page decodes and shows at least (the newest).
 pub const LOG_WINDOW: usize = 50;
@@ -469,7 +469,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
             }
         })
         .collect();
-    crate::ordered::sort_by(&mut out, |a, b| a.transactional_id.cmp(&b.transactional_id));
+    crate::util::ordered::sort_by(&mut out, |a, b| a.transactional_id.cmp(&b.transactional_id));
     out
 }
 
@@ -680,7 +680,7 @@ pub fn timeline(
                 api: api.clone(),
                 response: *response,
                 error: error
-                    .filter(|e| *e != crate::errors::Errors::None)
+                    .filter(|e| *e != crate::protocol::errors::Errors::None)
                     .map(|e| e.name().to_string()),
                 dropped: dropped.contains(id),
                 held: held.contains(id),

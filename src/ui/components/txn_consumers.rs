@@ -34,7 +34,7 @@ fn range(a: i64, b: i64) -> String {
 pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
     // read_committed first: the interesting one sits on the left.
     let mut list: Vec<&ConsumerView> = p.consumers.iter().collect();
-    crate::ordered::sort_by(&mut list, |a, b| {
+    crate::util::ordered::sort_by(&mut list, |a, b| {
         let rank = |c: &ConsumerView| c.isolation != IsolationLevel::ReadCommitted;
         (rank(a), &a.name).cmp(&(rank(b), &b.name))
     });

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
-use crate::errors::Errors;
+use crate::protocol::errors::Errors;
 use crate::ui::i18n::{t, tf, Key};
 
 #[derive(Properties, PartialEq)]

@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::state::TransactionState;
-use crate::errors::Errors;
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
 use crate::record::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
 
 /// `transaction.version` as a client or the cluster uses it (Kafka's

@@ -12,14 +12,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::record::{GroupRecordError, OffsetCommitKey, OffsetCommitValue};
-use super::{partition_for, DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS};
-use crate::errors::Errors;
+use super::DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS;
+use crate::coordinator::internal_topics::partition_for;
 use crate::log::TopicPartition;
-use crate::ordered::CollectSorted;
+use crate::protocol::errors::Errors;
 use crate::record::{ControlRecordType, RecordBatch, NO_PRODUCER_ID};
+use crate::util::ordered::CollectSorted;
 
 /// Where the group coordinator writes: its `__consumer_offsets` partitions.
-pub use crate::internal_topics::InternalLogWriter as OffsetLogWriter;
+pub use crate::coordinator::internal_topics::InternalLogWriter as OffsetLogWriter;
 
 /// A committed (or pending) offset. Mirrors Kafka's group-coordinator
 /// `OffsetAndMetadata`. Simplified: no expire timestamp; `commit_order` stands in for

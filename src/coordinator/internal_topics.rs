@@ -41,7 +41,7 @@ pub trait InternalLogWriter {
         key: Vec<u8>,
         value: Option<Vec<u8>>,
         now_ms: i64,
-    ) -> Result<(), crate::errors::Errors>;
+    ) -> Result<(), crate::protocol::errors::Errors>;
 }
 
 /// Whether a topic is one of Kafka's internal topics.
@@ -60,5 +60,23 @@ mod tests {
         assert_eq!(java_string_hash(""), 0);
         assert_eq!(java_string_hash("a"), 97);
         assert_eq!(kafka_abs(i32::MIN), 0);
+    }
+
+    #[test]
+    fn hash_matches_java() {
+        // "hello".hashCode() == 99162322 in Java.
+        assert_eq!(java_string_hash("hello"), 99_162_322);
+        // "polygenelubricants".hashCode() == Integer.MIN_VALUE in Java.
+        assert_eq!(java_string_hash("polygenelubricants"), i32::MIN);
+        assert_eq!(partition_for("polygenelubricants", 50), 0);
+        // A character outside the BMP counts as two UTF-16 units.
+        assert_eq!(java_string_hash("😀"), 0xD83D * 31 + 0xDE00);
+    }
+
+    #[test]
+    fn seed_partitions() {
+        // "u12-txn" lands on partition 23 of 50 (same formula for both internal topics).
+        assert_eq!(partition_for("u12-txn", 50), 23);
+        assert_eq!(partition_for("x", 0), 0);
     }
 }

@@ -18,16 +18,17 @@ use super::metadata::{
     TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
 };
 use super::state::TransactionState;
-use super::{partition_for, TransactionConfig, TRANSACTIONAL_ID_NOT_FOUND, TRANSACTION_ABORTABLE};
-use crate::errors::Errors;
+use super::{TransactionConfig, TRANSACTIONAL_ID_NOT_FOUND, TRANSACTION_ABORTABLE};
+use crate::coordinator::internal_topics::partition_for;
 use crate::log::TopicPartition;
-use crate::ordered::CollectSorted;
+use crate::protocol::errors::Errors;
 use crate::record::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
+use crate::util::ordered::CollectSorted;
 
 /// What the coordinator needs from its broker.
 /// `append` writes one record to `__transaction_state-{partition}` on this broker
 /// (`Err`, e.g. `Errors::NotCoordinator`, when it cannot).
-pub trait TxnLogWriter: crate::internal_topics::InternalLogWriter {
+pub trait TxnLogWriter: crate::coordinator::internal_topics::InternalLogWriter {
     /// A fresh producer id from the broker's block (`Err(COORDINATOR_LOAD_IN_PROGRESS)`
     /// while a block is fetched).
     fn generate_producer_id(&mut self) -> Result<i64, Errors>;

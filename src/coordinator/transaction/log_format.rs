@@ -30,7 +30,7 @@
 //! `producerEpoch`. The tag number 4 for `LastProducerEpoch` is our inference
 //! (the next free tag); the seed only shows JSON, not bytes.
 
-use crate::bytes::{ByteReader, Short};
+use crate::util::bytes::{ByteReader, Short};
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -493,7 +493,7 @@ pub fn decode_value(bytes: &[u8]) -> Result<TransactionLogValue, TxnLogError> {
 // ---------------------------------------------------------------- JSON
 
 fn json_str(s: &str) -> String {
-    crate::json::quote(s)
+    crate::util::json::quote(s)
 }
 
 fn data_json(v: &TransactionLogValue, with_timestamps: bool) -> String {
@@ -591,7 +591,7 @@ pub fn key_json(transactional_id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coordinator::metadata::TransactionVersion;
+    use crate::coordinator::transaction::metadata::TransactionVersion;
     use crate::log::TopicPartition;
     use std::collections::BTreeSet;
 

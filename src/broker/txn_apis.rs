@@ -12,18 +12,18 @@ use serde::Serialize;
 use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::internal_log::InternalLog;
 use super::producer_id_manager::{Generated, ProducerIdManager};
-use super::protocol::{
-    CoordinatorType, MarkerResult, Request, Response, TransactionDescription, TransactionListing,
-    TxnMarkerEntry,
-};
-use crate::coordinator::{CoordinatorOutput, TxnLogWriter, TxnResult};
-use crate::errors::Errors;
-use crate::fs::MemFs;
-use crate::internal_topics::{
+use crate::coordinator::internal_topics::{
     partition_for, InternalLogWriter, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
     TRANSACTION_STATE_TOPIC,
 };
+use crate::coordinator::transaction::{CoordinatorOutput, TxnLogWriter, TxnResult};
+use crate::fs::MemFs;
 use crate::log::{TopicPartition, UnifiedLog};
+use crate::protocol::errors::Errors;
+use crate::protocol::{
+    CoordinatorType, MarkerResult, Request, Response, TransactionDescription, TransactionListing,
+    TxnMarkerEntry,
+};
 
 /// A WriteTxnMarkers request in flight to one leader.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -94,7 +94,7 @@ impl Broker {
         &mut self,
         now_ms: i64,
         f: impl FnOnce(
-            &mut crate::coordinator::TransactionCoordinator,
+            &mut crate::coordinator::transaction::TransactionCoordinator,
             &mut dyn TxnLogWriter,
         ) -> (T, Vec<CoordinatorOutput>),
     ) -> (T, Handled) {
@@ -392,7 +392,9 @@ impl Broker {
             outputs.retain(|o| {
                 !matches!(
                     o,
-                    CoordinatorOutput::Event(crate::coordinator::CoordinatorEvent::Loaded { .. })
+                    CoordinatorOutput::Event(
+                        crate::coordinator::transaction::CoordinatorEvent::Loaded { .. }
+                    )
                 )
             });
         }

@@ -15,10 +15,10 @@
 //! itself, as a "simple" group), no offset expiration or retention, no group metadata
 //! records.
 
-pub mod coordinator;
+pub mod group_coordinator;
 pub mod record;
 
-pub use coordinator::{
+pub use group_coordinator::{
     GroupCoordinator, LoadSummary, OffsetAndMetadata, OffsetCommitEntry, OffsetFetchPartition,
     OffsetLogWriter, TxnCompletion, TxnOffsetCommitRecords,
 };
@@ -27,33 +27,8 @@ pub use record::{
     OFFSET_COMMIT_KEY_VERSION, OFFSET_COMMIT_VALUE_VERSION,
 };
 
-pub use crate::internal_topics::{
-    java_string_hash, kafka_abs, partition_for, GROUP_METADATA_TOPIC as CONSUMER_OFFSETS_TOPIC,
-};
+pub use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC as CONSUMER_OFFSETS_TOPIC;
 
 /// `offsets.topic.num.partitions` (default 50, `GroupCoordinatorConfig`).
 pub const DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS: i32 =
-    crate::internal_topics::INTERNAL_TOPIC_PARTITIONS;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hash_matches_java() {
-        assert_eq!(java_string_hash(""), 0);
-        assert_eq!(java_string_hash("a"), 97);
-        // "hello".hashCode() == 99162322 in Java.
-        assert_eq!(java_string_hash("hello"), 99_162_322);
-        // Characters outside the BMP count as two UTF-16 units.
-        assert_eq!(
-            java_string_hash("😀"),
-            0xD83Di32.wrapping_mul(31).wrapping_add(0xDE00)
-        );
-        // The seed: "u12-txn" lands on partition 23 of 50 (same formula for
-        // __transaction_state).
-        assert_eq!(partition_for("u12-txn", 50), 23);
-        assert_eq!(kafka_abs(i32::MIN), 0);
-        assert_eq!(partition_for("g", 0), 0);
-    }
-}
+    crate::coordinator::internal_topics::INTERNAL_TOPIC_PARTITIONS;

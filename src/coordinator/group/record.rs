@@ -300,7 +300,7 @@ pub fn console_formatter_line(key: Option<&[u8]>, value: Option<&[u8]>) -> Strin
 }
 
 fn json_string(s: &str) -> String {
-    crate::json::quote(s)
+    crate::util::json::quote(s)
 }
 
 /// Kafka's non-nullable `string`: i16 length, then UTF-8. Longer strings are cut at

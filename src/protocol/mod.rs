@@ -5,9 +5,12 @@
 //! record batches inside Produce and Fetch are real v2 bytes, everything else is a
 //! Rust value.
 
+pub mod errors;
+
+pub use errors::Errors;
+
 use serde::{Deserialize, Serialize};
 
-use crate::errors::Errors;
 use crate::log::{FetchIsolation, TopicPartition};
 
 /// What a FindCoordinator asks for (`CoordinatorType`).

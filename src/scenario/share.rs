@@ -200,7 +200,7 @@ pub fn encode(state: &SharedState) -> Result<String, LinkError> {
         return Err(LinkError::TooLarge);
     }
     let mut bytes = crc32c(&json).to_be_bytes().to_vec();
-    bytes.extend(crate::lzss::compress(&json));
+    bytes.extend(crate::util::lzss::compress(&json));
     let link = format!("{LINK_VERSION}.{}", base64url_encode(&bytes));
     if link.len() > MAX_LINK_CHARS {
         return Err(LinkError::TooLong {
@@ -237,10 +237,10 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
         (Some(c), Some(p)) if !p.is_empty() => (u32::from_be_bytes([c[0], c[1], c[2], c[3]]), p),
         _ => return Err(LinkError::Truncated),
     };
-    let json = crate::lzss::decompress(packed, MAX_SCENARIO_BYTES).map_err(|e| match e {
-        crate::lzss::LzssError::TooLarge => LinkError::TooLarge,
-        crate::lzss::LzssError::Truncated => LinkError::Truncated,
-        crate::lzss::LzssError::BadDistance => LinkError::ChecksumMismatch,
+    let json = crate::util::lzss::decompress(packed, MAX_SCENARIO_BYTES).map_err(|e| match e {
+        crate::util::lzss::LzssError::TooLarge => LinkError::TooLarge,
+        crate::util::lzss::LzssError::Truncated => LinkError::Truncated,
+        crate::util::lzss::LzssError::BadDistance => LinkError::ChecksumMismatch,
     })?;
     if crc32c(&json) != crc {
         return Err(LinkError::ChecksumMismatch);
@@ -325,7 +325,7 @@ mod tests {
         // A link that would unpack past the cap is refused (too long to even read).
         let bomb = vec![b' '; 4 * MAX_SCENARIO_BYTES];
         let mut bytes = crc32c(&bomb).to_be_bytes().to_vec();
-        bytes.extend(crate::lzss::compress(&bomb));
+        bytes.extend(crate::util::lzss::compress(&bomb));
         assert!(matches!(
             decode(&format!("1.{}", base64url_encode(&bytes))),
             Err(LinkError::TooLarge | LinkError::TooLong { .. })
@@ -353,7 +353,7 @@ mod tests {
         ));
         let json = b"nope";
         let mut bytes = crc32c(json).to_be_bytes().to_vec();
-        bytes.extend(crate::lzss::compress(json));
+        bytes.extend(crate::util::lzss::compress(json));
         assert!(matches!(
             decode(&format!("1.{}", base64url_encode(&bytes))),
             Err(LinkError::BadPayload(_))

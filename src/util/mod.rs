@@ -1,0 +1,6 @@
+//! Small helpers with no Kafka concept of their own.
+
+pub mod bytes;
+pub mod json;
+pub mod lzss;
+pub mod ordered;
