@@ -228,3 +228,30 @@ fn every_lesson_parses_and_runs() {
         assert!(!t.is_empty(), "{} printed nothing", lesson.name);
     }
 }
+
+/// The fingerprint of each lesson's final world, pinned. It digests the structured events
+/// and the disk bytes, never narration: rewording or translating a sentence in the catalog
+/// must leave these values alone. They change only when the engine's behaviour or bytes do
+/// (then update them here, with the reason in the commit).
+#[test]
+fn lesson_fingerprints_are_pinned() {
+    let mut got = Vec::new();
+    for lesson in scenario::lessons() {
+        let parsed = scenario::parse::parse(lesson.source).expect("lesson parses");
+        let mut runner = scenario::run::Runner::new(parsed);
+        runner.run_all().expect("lesson runs");
+        got.push(format!(
+            "{} {:016x}",
+            lesson.name,
+            runner.world.fingerprint()
+        ));
+    }
+    let want = [
+        "idempotence f9dd7a86f74247ff",
+        "dedup-window 0144804d1ba4ff88",
+        "transactions 055b1302ceedeb78",
+        "fencing e2bef8ffc63558a2",
+        "consume-transform-produce f246919b180b9370",
+    ];
+    assert_eq!(got, want, "fingerprints (printed in full above)");
+}
