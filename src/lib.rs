@@ -14,6 +14,8 @@
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
 //! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
+//! - [`view`]: view models: what each page shows, built from the world's read API, tested
+//!   natively (after `scenario`: time travel prints actions in the scenario language).
 //! - `cli` (native) and `ui` (wasm, Yew): the two front ends.
 
 pub mod broker;
@@ -26,6 +28,7 @@ pub mod record;
 pub mod scenario;
 pub mod sim;
 pub mod util;
+pub mod view;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -321,6 +321,11 @@ pub struct Producer {
 }
 
 impl Producer {
+    /// Batches in the accumulator or in flight.
+    pub fn pending_batches(&self) -> usize {
+        self.accumulator.values().map(|q| q.len()).sum::<usize>() + self.in_flight.len()
+    }
+
     pub fn new(config: ProducerConfig) -> Self {
         let txn = config
             .transactional_id

@@ -48,6 +48,12 @@ impl AbortedTxn {
             .collect()
     }
 
+    /// Whether the batch `first..=last` of `producer_id` lies in this aborted transaction
+    /// (its data from `first_offset` up to its ABORT marker at `last_offset`).
+    pub fn covers(&self, producer_id: i64, first: i64, last: i64) -> bool {
+        self.producer_id == producer_id && self.first_offset <= first && last <= self.last_offset
+    }
+
     /// The line `kafka-dump-log.sh` prints for this entry.
     pub fn dump_line(&self) -> String {
         format!(

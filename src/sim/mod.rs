@@ -13,4 +13,5 @@ pub mod world;
 pub use action::Action;
 pub use event::{Event, EventKind};
 pub use network::{Fault, Node};
+pub use txn_views::CoordinatedTransaction;
 pub use world::{ClusterConfig, SimError, World, RAW_CLIENT, START_MS};

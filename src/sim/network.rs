@@ -104,6 +104,11 @@ impl Network {
         }
     }
 
+    /// The ids of the WriteTxnMarkers requests held (Hold markers), oldest first.
+    pub fn held_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.held.iter().map(|e| e.id)
+    }
+
     /// How many messages were put on the wire so far (each has its `MessageSent` event).
     pub fn messages_sent(&self) -> u64 {
         self.next_id - 1

@@ -3,11 +3,25 @@
 //! and `kafka-transactions.sh list` / `describe`.
 
 use super::world::World;
+use crate::client::producer::Producer;
+use crate::client::transaction_manager::TransactionManager;
 use crate::coordinator::internal_topics::{
     partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
-use crate::coordinator::transaction::log_format::{decode_key, decode_value, value_json};
+use crate::coordinator::transaction::log_format::{
+    decode_key, decode_value, value_json, TransactionLogValue,
+};
+use crate::coordinator::transaction::TransactionMetadata;
 use crate::log::TopicPartition;
+
+/// A transaction as an online coordinator holds it in memory (`TransactionMetadata`),
+/// with that coordinator and the `__transaction_state` partition the id maps to.
+#[derive(Clone, Copy, Debug)]
+pub struct CoordinatedTransaction<'a> {
+    pub coordinator: i32,
+    pub partition: i32,
+    pub metadata: &'a TransactionMetadata,
+}
 
 /// Kafka's `TransactionsCommand` table: every cell left-aligned to its column's
 /// widest entry, each followed by a tab.
@@ -68,20 +82,24 @@ impl World {
         lines
     }
 
-    /// `Empty(0) → Ongoing(0) → PrepareAbort(1) → …`: each record of the id in its
-    /// `__transaction_state` partition, as state(epoch).
-    pub fn transaction_states(&self, transactional_id: &str) -> String {
+    /// Each record of `transactional_id` in its `__transaction_state` partition, decoded,
+    /// oldest first, from the partition leader's disk. Err says why there is nothing to
+    /// read: no coordinator yet, or the partition is not loaded.
+    pub fn transaction_log_values(
+        &self,
+        transactional_id: &str,
+    ) -> Result<Vec<TransactionLogValue>, String> {
         let tp = TopicPartition::new(
             TRANSACTION_STATE_TOPIC,
             partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
         );
         let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
-            return format!("{transactional_id}: no coordinator yet");
+            return Err(format!("{transactional_id}: no coordinator yet"));
         };
         let Some(log) = broker.logs.get(&tp) else {
-            return format!("{tp}: not loaded");
+            return Err(format!("{tp}: not loaded"));
         };
-        let states: Vec<String> = log
+        Ok(log
             .read_all(&broker.fs)
             .iter()
             .flat_map(|s| s.batch.records.iter())
@@ -90,15 +108,54 @@ impl World {
                     == Some(transactional_id)
             })
             .filter_map(|r| r.value.as_deref().and_then(|v| decode_value(v).ok()))
-            .map(|v| {
-                format!(
-                    "{}({})",
-                    v.state().map_or("?", |s| s.name()),
-                    v.producer_epoch
-                )
+            .collect())
+    }
+
+    /// `Empty(0) → Ongoing(0) → PrepareAbort(1) → …`: each record of the id in its
+    /// `__transaction_state` partition, as state(epoch).
+    pub fn transaction_states(&self, transactional_id: &str) -> String {
+        match self.transaction_log_values(transactional_id) {
+            Ok(values) => values
+                .iter()
+                .map(|v| {
+                    format!(
+                        "{}({})",
+                        v.state().map_or("?", |s| s.name()),
+                        v.producer_epoch
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" → "),
+            Err(why) => why,
+        }
+    }
+
+    /// Every transaction the online coordinators hold, by broker id, each coordinator's
+    /// in its own order.
+    pub fn coordinated_transactions(&self) -> Vec<CoordinatedTransaction<'_>> {
+        self.brokers
+            .values()
+            .filter(|b| b.online)
+            .flat_map(|b| {
+                b.txn_coordinator
+                    .transactions()
+                    .map(move |m| CoordinatedTransaction {
+                        coordinator: b.id,
+                        partition: b.txn_coordinator.partition_for(&m.transactional_id),
+                        metadata: m,
+                    })
             })
-            .collect();
-        states.join(" → ")
+            .collect()
+    }
+
+    /// The producers with a `transactional.id`, by name, each with its
+    /// `TransactionManager`.
+    pub fn transactional_producers(
+        &self,
+    ) -> impl Iterator<Item = (&str, &Producer, &TransactionManager)> {
+        self.producers
+            .iter()
+            .filter_map(|(name, p)| Some((name.as_str(), p, p.txn.as_ref()?)))
     }
 
     /// `kafka-transactions.sh list`.

@@ -8,7 +8,7 @@ use super::world::World;
 use crate::broker::broker::Broker;
 use crate::log::segment::{read_offset_index, read_time_index};
 use crate::log::{AbortedTxn, BatchMetadata, TopicPartition};
-use crate::record::{header_fields, HeaderField, RecordBatch};
+use crate::record::{header_fields, ControlRecordType, HeaderField, RecordBatch};
 
 /// One batch as stored on disk.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -30,6 +30,10 @@ pub struct BatchView {
     pub crc: u32,
     /// Record values as text (lossy UTF-8), with their offsets.
     pub records: Vec<(i64, String)>,
+    /// A control batch's marker as the engine decoded it: its type and the
+    /// coordinator epoch (None for data, or a control record that does not decode).
+    #[serde(skip)]
+    pub end_txn_marker: Option<(ControlRecordType, i32)>,
     /// The raw bytes of the batch, for the header-bytes view.
     #[serde(skip)]
     pub raw: Vec<u8>,
@@ -65,8 +69,22 @@ impl BatchView {
                     (batch.base_offset + i64::from(r.offset_delta), value)
                 })
                 .collect(),
+            end_txn_marker: batch
+                .control_record()
+                .map(|(kind, marker)| (kind, marker.coordinator_epoch)),
             raw,
         }
+    }
+
+    /// `endTxnMarker: COMMIT coordinatorEpoch: 0`: the end of `kafka-dump-log.sh`'s
+    /// line for a control record.
+    pub fn end_txn_marker_text(&self) -> Option<String> {
+        self.end_txn_marker.map(|(kind, coordinator_epoch)| {
+            format!(
+                "endTxnMarker: {} coordinatorEpoch: {coordinator_epoch}",
+                kind.name()
+            )
+        })
     }
 
     /// The record line `kafka-dump-log.sh` prints for a control record (the seed's
@@ -74,15 +92,13 @@ impl BatchView {
     pub fn control_record_line(&self) -> Option<String> {
         let batch = RecordBatch::decode(&self.raw).ok()?.0;
         let record = batch.records.first()?;
-        let (kind, marker) = batch.control_record()?;
+        let marker = self.end_txn_marker_text()?;
         Some(format!(
-            " offset: {} keySize: {} valueSize: {} sequence: {} headerKeys: [] endTxnMarker: {} coordinatorEpoch: {}",
+            " offset: {} keySize: {} valueSize: {} sequence: {} headerKeys: [] {marker}",
             batch.base_offset + i64::from(record.offset_delta),
             record.key.as_ref().map_or(-1, |k| k.len() as i64),
             record.value.as_ref().map_or(-1, |v| v.len() as i64),
             batch.base_sequence,
-            kind.name(),
-            marker.coordinator_epoch
         ))
     }
 

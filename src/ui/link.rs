@@ -6,7 +6,6 @@
 use yew::Callback;
 
 use super::app::location_field;
-use super::history::History;
 use super::i18n::{t, Key};
 use super::state::{
     play_scenario, ready_actions, txn_cluster, txn_ready_actions, AppState, Msg, Page,
@@ -15,6 +14,7 @@ use crate::log::TopicPartition;
 use crate::scenario;
 use crate::scenario::share::{self, SharedState};
 use crate::sim::Action;
+use crate::view::history::History;
 
 /// What a share link's `panel` holds besides the page, `;`-separated: `lesson` when the
 /// scenario plays in the lesson player (otherwise it is the page's recorded actions,

@@ -4,24 +4,20 @@
 //! - [`app`]: the page; it reads views from the world and hands them to the panels.
 //! - [`components`]: one panel per file, read-only props and callbacks.
 //! - [`embed`]: the compact view's URL options and the postMessage API.
-//! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`keys`]: keyboard shortcuts.
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
 //! - [`i18n`]: the message catalog every learner-visible word comes from.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
-//!   [`txn_view`] (free functions over the engine's public state).
+//!   [`crate::view`] (the view models, tested natively).
 
 pub mod app;
 pub mod components;
 pub mod embed;
-pub mod history;
 pub mod i18n;
 pub mod keys;
 pub mod link;
 pub mod state;
 pub mod transactions;
-pub mod txn_view;
-pub mod validate;
 
 pub use app::{App, AppProps};
 

@@ -12,10 +12,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::history::History;
 use crate::log::TopicPartition;
 use crate::scenario::{self, Runner};
 use crate::sim::{Action, ClusterConfig, World};
+use crate::view::history::History;
 
 /// The share box: the link made by "Copy link", and whether the clipboard took it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,6 +2,22 @@
 
 use yew::prelude::*;
 
+use crate::ui::i18n::Key;
+use crate::view::validate::InputError;
+
+/// The catalog key a field shows for an input the check refused.
+impl From<InputError> for Key {
+    fn from(e: InputError) -> Self {
+        match e {
+            InputError::Empty => Key::ErrEmpty,
+            InputError::EmptyRecord => Key::ErrEmptyRecord,
+            InputError::NotNumber => Key::ErrNotNumber,
+            InputError::Negative => Key::ErrNegative,
+            InputError::TooBig => Key::ErrTooBig,
+        }
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct FieldProps {
     /// The input's id; the hint and error ids derive from it.

@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::field::Field;
 use crate::ui::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
-use crate::ui::validate;
+use crate::view::validate;
 
 /// What the panel shows about producer-1.
 #[derive(Clone, PartialEq, Default)]
@@ -42,7 +42,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                     error.set(None);
                     dispatch.emit(Msg::Send(values));
                 }
-                Err(k) => error.set(Some(k)),
+                Err(e) => error.set(Some(e.into())),
             }
         })
     };

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::field::Field;
 use crate::ui::i18n::{t, Key};
 use crate::ui::state::Msg;
-use crate::ui::validate;
+use crate::view::validate;
 
 #[derive(Properties, PartialEq)]
 pub struct RawPanelProps {
@@ -41,7 +41,7 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
             let b = validate::non_negative::<i16>(&epoch);
             let c = validate::non_negative::<i32>(&seq);
             let d = validate::records(&recs);
-            errors.set([a.err(), b.err(), c.err(), d.clone().err()]);
+            errors.set([a.err(), b.err(), c.err(), d.clone().err()].map(|e| e.map(Key::from)));
             if let (Ok(producer_id), Ok(producer_epoch), Ok(base_sequence), Ok(values)) =
                 (a, b, c, d)
             {

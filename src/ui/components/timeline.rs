@@ -7,7 +7,7 @@
 use yew::prelude::*;
 
 use crate::ui::i18n::{t, tf, Key};
-use crate::ui::txn_view::TimelineView;
+use crate::view::timeline::TimelineView;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {

@@ -9,7 +9,7 @@ use super::txn_log::kind_word;
 use crate::client::consumer::IsolationLevel;
 use crate::ui::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
-use crate::ui::txn_view::ConsumerView;
+use crate::view::consumers::ConsumerView;
 
 #[derive(Properties, PartialEq)]
 pub struct TxnConsumersProps {

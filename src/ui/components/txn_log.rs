@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::ui::i18n::{t, tf, Key};
-use crate::ui::txn_view::{BatchKind, PartitionView, TxnBatch, STRIP_OFFSETS};
+use crate::view::partition::{BatchKind, PartitionView, TxnBatch, STRIP_OFFSETS};
 
 #[derive(Properties, PartialEq)]
 pub struct TxnLogProps {

@@ -6,8 +6,8 @@ use yew::prelude::*;
 use super::field::Field;
 use crate::ui::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
-use crate::ui::txn_view::ProducerView;
-use crate::ui::validate;
+use crate::view::producers::ProducerView;
+use crate::view::validate;
 
 #[derive(Properties, PartialEq)]
 pub struct TxnProducerProps {
@@ -69,7 +69,7 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                     field_error.set(None);
                     dispatch.emit(Msg::TxnSend(name.clone(), values));
                 }
-                Err(k) => field_error.set(Some(k)),
+                Err(e) => field_error.set(Some(e.into())),
             }
         })
     };

@@ -1,0 +1,21 @@
+//! View models: what each page shows, built from the world's read API and tested
+//! natively. Nothing here renders (the Yew components in `ui` do) and nothing here
+//! changes the world: each function reads a world and returns plain data.
+//!
+//! - [`partition`]: the partition's batches told apart into committed, aborted and open
+//!   data and markers, with the LSO and the high watermark.
+//! - [`producers`]: the transactional producers and their last transaction call.
+//! - [`coordinators`]: each transactional id as its coordinator holds it, and its
+//!   `__transaction_state` records.
+//! - [`consumers`]: the consumers of the shown partition and the offsets they skipped.
+//! - [`timeline`]: the request sequence diagram.
+//! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
+//! - [`validate`]: checks for what a learner types.
+
+pub mod consumers;
+pub mod coordinators;
+pub mod history;
+pub mod partition;
+pub mod producers;
+pub mod timeline;
+pub mod validate;

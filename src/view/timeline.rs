@@ -1,0 +1,164 @@
+//! The request timeline on the transactions page: a sequence diagram of the newest
+//! network messages between the transactional producers, the brokers (each labelled
+//! with its roles: partition leader, coordinator of an id), the controller and the
+//! consumers — with dropped messages and WriteTxnMarkers requests held in the network.
+
+use std::collections::BTreeSet;
+
+use super::coordinators::CoordinatorView;
+use super::partition::PartitionView;
+use crate::protocol::errors::Errors;
+use crate::sim::{EventKind, Node, World, START_MS};
+use crate::util::ordered::CollectSorted;
+
+/// How many network messages the timeline shows (the newest).
+pub const TIMELINE_MESSAGES: usize = 40;
+
+/// A lifeline of the sequence diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lifeline {
+    pub label: String,
+    /// What this node is here: "leader of payments-0", "coordinator of tx-1", …
+    pub roles: Vec<String>,
+}
+
+/// One message of the sequence diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineMessage {
+    pub seq: u64,
+    pub at_ms: i64,
+    pub from: usize,
+    pub to: usize,
+    pub api: String,
+    pub response: bool,
+    pub error: Option<String>,
+    pub dropped: bool,
+    /// A WriteTxnMarkers request held in the network (Hold markers).
+    pub held: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TimelineView {
+    pub lifelines: Vec<Lifeline>,
+    /// Oldest first.
+    pub messages: Vec<TimelineMessage>,
+    /// Messages sent in all.
+    pub total: usize,
+}
+
+/// Where a node's lifeline goes: producers, brokers by id, the controller, then the
+/// other clients.
+fn node_rank(world: &World, n: &Node) -> (u8, i32, String) {
+    match n {
+        Node::Client(c) if world.producers.contains_key(c) => (0, 0, c.clone()),
+        Node::Broker(b) => (1, *b, String::new()),
+        Node::Controller => (2, 0, String::new()),
+        Node::Client(c) => (3, 0, c.clone()),
+    }
+}
+
+/// The last `max` messages between clients, brokers and the controller.
+pub fn timeline(
+    world: &World,
+    part: Option<&PartitionView>,
+    coords: &[CoordinatorView],
+    max: usize,
+) -> TimelineView {
+    let mut dropped: BTreeSet<u64> = BTreeSet::new();
+    let mut sent = Vec::new();
+    for e in world.events.iter().rev() {
+        match &e.kind {
+            EventKind::MessageDropped { id, .. } => {
+                dropped.insert(*id);
+            }
+            EventKind::MessageSent { .. } if sent.len() < max => sent.push(e),
+            _ => {}
+        }
+        if sent.len() >= max {
+            break;
+        }
+    }
+    // Counted by the network: a scan of every event would cost a millisecond a render
+    // once a partition holds 10,000 batches.
+    let total = usize::try_from(world.network.messages_sent()).unwrap_or(usize::MAX);
+    sent.reverse();
+    let held = world.network.held_ids().collect_set();
+    let mut nodes: BTreeSet<(u8, i32, String)> = BTreeSet::new();
+    for (name, _, _) in world.transactional_producers() {
+        nodes.insert((0, 0, name.to_string()));
+    }
+    if let Some(p) = part {
+        nodes.insert((1, p.leader, String::new()));
+    }
+    for c in coords {
+        nodes.insert((1, c.broker, String::new()));
+    }
+    for e in &sent {
+        if let EventKind::MessageSent { from, to, .. } = &e.kind {
+            nodes.insert(node_rank(world, from));
+            nodes.insert(node_rank(world, to));
+        }
+    }
+    let nodes: Vec<(u8, i32, String)> = nodes.into_iter().collect();
+    let index = |n: &Node| nodes.iter().position(|k| *k == node_rank(world, n));
+    let lifelines = nodes
+        .iter()
+        .map(|(rank, b, name)| match rank {
+            1 => {
+                let mut roles = Vec::new();
+                if part.is_some_and(|p| p.leader == *b) {
+                    roles.push(format!(
+                        "leader {}",
+                        part.map(|p| p.tp.to_string()).unwrap_or_default()
+                    ));
+                }
+                for c in coords.iter().filter(|c| c.broker == *b) {
+                    roles.push(format!("coordinator {}", c.transactional_id));
+                }
+                Lifeline {
+                    label: format!("broker {b}"),
+                    roles,
+                }
+            }
+            2 => Lifeline {
+                label: "controller".into(),
+                roles: vec![],
+            },
+            _ => Lifeline {
+                label: name.clone(),
+                roles: vec![],
+            },
+        })
+        .collect();
+    let messages = sent
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::MessageSent {
+                id,
+                from,
+                to,
+                api,
+                response,
+                error,
+            } => Some(TimelineMessage {
+                seq: e.seq,
+                at_ms: e.at_ms - START_MS,
+                from: index(from)?,
+                to: index(to)?,
+                api: api.clone(),
+                response: *response,
+                error: error
+                    .filter(|e| *e != Errors::None)
+                    .map(|e| e.name().to_string()),
+                dropped: dropped.contains(id),
+                held: held.contains(id),
+            }),
+            _ => None,
+        })
+        .collect();
+    TimelineView {
+        lifelines,
+        messages,
+        total,
+    }
+}
