@@ -72,3 +72,140 @@ impl History {
         last
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::TopicPartition;
+    use crate::sim::ClusterConfig;
+
+    /// A fresh page: one broker and topic `t`.
+    fn page() -> World {
+        let mut w = World::new(ClusterConfig::default());
+        w.apply(&Action::CreateTopic {
+            name: "t".into(),
+            partitions: 1,
+            configs: vec![],
+        })
+        .unwrap();
+        w
+    }
+
+    fn send(values: &[&str]) -> Vec<Action> {
+        vec![
+            Action::Send {
+                producer: "p".into(),
+                topic_partition: TopicPartition::new("t", 0),
+                values: values.iter().map(|v| v.to_string()).collect(),
+            },
+            Action::Flush {
+                producer: "p".into(),
+            },
+        ]
+    }
+
+    /// The learner's clicks: create a producer, send [a], send [b, c].
+    fn clicks() -> Vec<Vec<Action>> {
+        vec![
+            vec![Action::CreateProducer {
+                name: "p".into(),
+                configs: vec![],
+            }],
+            send(&["a"]),
+            send(&["b", "c"]),
+        ]
+    }
+
+    /// The world after the first `n` clicks, done directly.
+    fn played(n: usize) -> World {
+        let mut w = page();
+        for action in clicks().iter().take(n).flatten() {
+            w.apply(action).unwrap();
+        }
+        w
+    }
+
+    fn recorded() -> History {
+        let mut h = History::default();
+        for click in clicks() {
+            assert_eq!(h.record(click), 0, "nothing to drop at the end");
+        }
+        h
+    }
+
+    fn replayed(h: &History, upto: usize) -> World {
+        let mut w = page();
+        h.replay(&mut w, upto);
+        w
+    }
+
+    #[test]
+    fn records_each_click_with_its_scenario_text() {
+        let mut h = recorded();
+        assert_eq!((h.entries.len(), h.cursor), (3, 3));
+        assert!(h.at_end());
+        assert_eq!(h.entries[1].actions, send(&["a"]));
+        assert_eq!(h.entries[1].text, "producer p send t-0 a; producer p flush");
+        assert_eq!(h.record(vec![]), 0, "an empty click records nothing");
+        assert_eq!(h.entries.len(), 3);
+    }
+
+    #[test]
+    fn back_and_forward_replay_the_same_world() {
+        let mut h = recorded();
+        for upto in 0..=3 {
+            assert_eq!(
+                replayed(&h, upto).fingerprint(),
+                played(upto).fingerprint(),
+                "after {upto} clicks"
+            );
+        }
+        // Back one step, then forward again.
+        h.cursor = 2;
+        assert!(!h.at_end());
+        assert_eq!(
+            replayed(&h, h.cursor).fingerprint(),
+            played(2).fingerprint()
+        );
+        h.cursor = 3;
+        assert_eq!(
+            replayed(&h, h.cursor).fingerprint(),
+            played(3).fingerprint()
+        );
+        assert_ne!(played(2).fingerprint(), played(3).fingerprint());
+    }
+
+    #[test]
+    fn a_click_after_stepping_back_forks() {
+        let mut h = recorded();
+        h.cursor = 1;
+        let fork = send(&["z"]);
+        assert_eq!(h.record(fork.clone()), 2, "the recorded future is dropped");
+        assert_eq!((h.entries.len(), h.cursor), (2, 2));
+        assert!(h.at_end());
+        assert_eq!(h.entries[1].actions, fork);
+        let mut direct = played(1);
+        for action in &fork {
+            direct.apply(action).unwrap();
+        }
+        assert_eq!(replayed(&h, 2).fingerprint(), direct.fingerprint());
+        assert_ne!(direct.fingerprint(), played(2).fingerprint());
+    }
+
+    #[test]
+    fn replay_returns_the_last_lines_printed() {
+        let mut h = History::default();
+        h.record(vec![Action::RawInitProducerId]);
+        h.record(vec![Action::Advance { ms: 10 }]);
+        let mut w = page();
+        let lines = h.replay(&mut w, 2);
+        let mut direct = page();
+        let want = direct.apply(&Action::RawInitProducerId).unwrap();
+        assert!(!want.is_empty());
+        assert_eq!(
+            lines, want,
+            "the transcript of the last action that printed"
+        );
+        assert!(h.replay(&mut page(), 0).is_empty());
+    }
+}

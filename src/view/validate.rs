@@ -45,3 +45,47 @@ pub fn non_negative<T: TryFrom<i128>>(input: &str) -> Result<T, InputError> {
     let n: i128 = body.parse().map_err(|_| InputError::TooBig)?;
     T::try_from(n).map_err(|_| InputError::TooBig)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_split_trimmed_and_none_empty() {
+        assert_eq!(
+            records("a, b ,c"),
+            Ok(vec!["a".into(), "b".into(), "c".into()])
+        );
+        assert_eq!(records("x"), Ok(vec!["x".into()]));
+        assert_eq!(records(""), Err(InputError::Empty));
+        assert_eq!(records("   "), Err(InputError::Empty));
+        assert_eq!(records("a,,b"), Err(InputError::EmptyRecord));
+        assert_eq!(records("a, "), Err(InputError::EmptyRecord));
+        assert_eq!(records(","), Err(InputError::EmptyRecord));
+    }
+
+    #[test]
+    fn numbers_are_whole_non_negative_and_fit() {
+        assert_eq!(non_negative::<i64>("42"), Ok(42));
+        assert_eq!(non_negative::<i16>(" 7 "), Ok(7));
+        assert_eq!(non_negative::<i32>("-0"), Ok(0), "minus zero is zero");
+        assert_eq!(non_negative::<i16>("32767"), Ok(i16::MAX));
+        assert_eq!(non_negative::<i16>(""), Err(InputError::Empty));
+        assert_eq!(non_negative::<i16>("  "), Err(InputError::Empty));
+        for bad in ["abc", "1.5", "1e3", "-", "+1", "0x10", "1 2"] {
+            assert_eq!(
+                non_negative::<i64>(bad),
+                Err(InputError::NotNumber),
+                "{bad}"
+            );
+        }
+        assert_eq!(non_negative::<i64>("-1"), Err(InputError::Negative));
+        assert_eq!(non_negative::<i16>("32768"), Err(InputError::TooBig));
+        assert_eq!(non_negative::<i32>("2147483648"), Err(InputError::TooBig));
+        assert_eq!(
+            non_negative::<i64>("99999999999999999999999999999999999999999"),
+            Err(InputError::TooBig),
+            "too big even for i128"
+        );
+    }
+}
