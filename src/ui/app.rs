@@ -165,7 +165,7 @@ fn views(state: &AppState, world: &World) -> Views {
                 )
             }),
             in_network: world.network.queue.len(),
-            pending: p.accumulator.values().map(|q| q.len()).sum::<usize>() + p.in_flight.len(),
+            pending: p.pending_batches(),
             faults: world
                 .network
                 .faults
