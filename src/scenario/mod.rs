@@ -1,6 +1,7 @@
 //! Scenarios: the plain-text language lessons are written in, a runner that plays
 //! them against a world, and the built-in lessons (`static/lessons/*.eos`).
 
+pub mod golden;
 pub mod parse;
 pub mod print;
 pub mod run;
