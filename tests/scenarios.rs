@@ -33,7 +33,11 @@ fn scenarios_print_what_their_blocks_expect() {
     let update = std::env::var_os("UPDATE_SCENARIOS").is_some();
     let mut failures = Vec::new();
     for path in &files {
-        let name = path.strip_prefix(root).unwrap_or(path).display().to_string();
+        let name = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         let source = std::fs::read_to_string(path).unwrap();
         let checked = match golden::check(&source) {
             Ok(c) => c,

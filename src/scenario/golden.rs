@@ -253,7 +253,10 @@ mod tests {
         let m = &c.mismatches[0];
         assert_eq!((m.line, m.steps), (9, (7, 8)));
         let report = m.report("f.eos");
-        assert!(report.starts_with("f.eos:9: the output of lines 7..8"), "{report}");
+        assert!(
+            report.starts_with("f.eos:9: the output of lines 7..8"),
+            "{report}"
+        );
         assert!(report.contains("-wrong\n+a\n b\n"), "{report}");
         assert!(c.mismatches[1].uncovered);
     }
