@@ -12,6 +12,8 @@ USAGE:
     eos lessons                         list the built-in lessons
     eos lesson NAME [OPTIONS]           print a lesson's transcript
     eos run FILE [OPTIONS]              run a scenario file (see docs/scenarios.md)
+    eos test [--update] FILE...         run scenario files and compare each step's output
+                                        with its `---` block; --update rewrites the blocks
     eos link LINK                       print what a share link holds, as a scenario file
     eos link --make FILE [--step N] [--page idempotence|transactions]
                                         make a link fragment (#1.…) that opens FILE in
@@ -79,9 +81,42 @@ pub fn run(args: &[String]) -> Result<String, String> {
             let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
             play(&source, &options(&args[2..])?).map_err(|e| format!("{file}: {e}"))
         }
+        Some("test") => test(&args[1..]),
         Some("link") => link(&args[1..]),
         Some(other) => Err(format!("unknown command {other}\n\n{USAGE}")),
     }
+}
+
+/// `eos test`: scenario files with expected output (`---` blocks, see
+/// docs/scenarios.md); a mismatch is an error with a diff per block.
+fn test(args: &[String]) -> Result<String, String> {
+    let update = args.first().is_some_and(|a| a == "--update");
+    let files = &args[usize::from(update)..];
+    if files.is_empty() {
+        return Err(format!("which files?\n\n{USAGE}"));
+    }
+    let (mut out, mut failed) = (String::new(), 0);
+    for file in files {
+        let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        let checked = scenario::golden::check(&source).map_err(|e| format!("{file}: {e}"))?;
+        if update {
+            if checked.updated != source {
+                std::fs::write(file, &checked.updated).map_err(|e| format!("{file}: {e}"))?;
+            }
+            out.push_str(&format!("updated {file}\n"));
+        } else if checked.mismatches.is_empty() {
+            out.push_str(&format!("ok {file} ({} blocks)\n", checked.blocks));
+        } else {
+            failed += 1;
+            for m in &checked.mismatches {
+                out.push_str(&m.report(file));
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(format!("{out}{failed} of {} files differ", files.len()));
+    }
+    Ok(out)
 }
 
 /// `eos link`: a share link (a whole URL or its fragment) as a scenario file a course

@@ -133,3 +133,24 @@ fn bad_links_and_options_say_what_is_wrong() {
     assert!(err.contains("--page nope"), "{err}");
     assert!(cli::run(&args(&["link"])).is_err());
 }
+
+#[test]
+fn test_checks_expected_blocks_and_shows_a_diff() {
+    let dir = temp_dir("golden");
+    let file = dir.join("t.eos");
+    std::fs::write(&file, "echo hi\n---\nhi\n").unwrap();
+    let path = file.to_str().unwrap();
+    let out = cli::run(&args(&["test", path])).unwrap();
+    assert!(out.starts_with("ok "), "{out}");
+    std::fs::write(&file, "echo hi\n---\nho\n").unwrap();
+    let err = cli::run(&args(&["test", path])).unwrap_err();
+    assert!(
+        err.contains(":2: the output of line 1") && err.contains("-ho\n+hi"),
+        "{err}"
+    );
+    cli::run(&args(&["test", "--update", path])).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "echo hi\n---\nhi\n"
+    );
+}

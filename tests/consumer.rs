@@ -351,41 +351,6 @@ fn a_fetch_that_ends_before_the_abort_marker() {
 }
 
 #[test]
-fn two_producers_interleaved() {
-    let mut log = LogBuilder::default();
-    log.data(1, 0, true, &["x1"]); // 0
-    log.data(2, 0, true, &["y1"]); // 1
-    log.data(1, 0, true, &["x2"]); // 2
-    log.data(3, 0, false, &["i1"]); // 3: idempotent, not transactional
-    log.data(2, 0, true, &["y2"]); // 4
-    log.data(NO_PRODUCER_ID, NO_PRODUCER_EPOCH, false, &["p1"]); // 5: plain
-    log.marker(2, 1, false); // 6
-    log.data(1, 0, true, &["x3"]); // 7
-    log.marker(1, 1, true); // 8
-    log.data(2, 1, true, &["y3"]); // 9: a new transaction of producer 2
-    log.marker(2, 2, true); // 10
-
-    let mut rc = consumer("read_committed", &[]);
-    let (records, _) = rc.on_fetch_response(
-        &tp(),
-        log.fetch(0, IsolationLevel::ReadCommitted, usize::MAX),
-    );
-    assert_eq!(summary_line(&records), "x1@0 x2@2 i1@3 p1@5 x3@7 y3@9");
-    assert_eq!(rc.position(&tp()), Some(11));
-
-    let mut ru = consumer("read_uncommitted", &[]);
-    let (records, _) = ru.on_fetch_response(
-        &tp(),
-        log.fetch(0, IsolationLevel::ReadUncommitted, usize::MAX),
-    );
-    assert_eq!(
-        summary_line(&records),
-        "x1@0 y1@1 x2@2 i1@3 y2@4 p1@5 x3@7 y3@9"
-    );
-    assert_eq!(ru.position(&tp()), Some(11));
-}
-
-#[test]
 fn max_poll_records_slices_but_delivers_everything() {
     let log = example_1();
     let mut c = consumer("read_uncommitted", &[("max.poll.records", "3")]);

@@ -1,6 +1,8 @@
 //! Scenarios: the plain-text language lessons are written in, a runner that plays
-//! them against a world, and the built-in lessons (`static/lessons/*.eos`).
+//! them against a world, the built-in lessons (`static/lessons/*.eos`), and scenario
+//! files with their expected output inline (`golden`, the tests in tests/scenarios/).
 
+pub mod golden;
 pub mod parse;
 pub mod print;
 pub mod run;

@@ -210,9 +210,16 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
     let mut title: Option<String> = None;
     let mut narration: Vec<String> = Vec::new();
     let mut open_paragraph = false;
+    let mut in_expected = false;
     for (i, raw) in src.lines().enumerate() {
         let line_no = i + 1;
         let trimmed = raw.trim();
+        // An expected-output block (`---` up to a blank line) belongs to the test
+        // runner (golden.rs), not to the scenario.
+        if in_expected || trimmed == super::golden::BLOCK_START {
+            in_expected = !trimmed.is_empty();
+            continue;
+        }
         // Narration for the next step: `## Title`, then `> text` lines (a bare `>`
         // starts a new paragraph).
         if let Some(t) = trimmed.strip_prefix("## ") {
@@ -952,6 +959,13 @@ mod tests {
         );
         assert_eq!(s.steps[1].title, None);
         assert!(s.steps[1].narration.is_empty());
+    }
+
+    #[test]
+    fn expected_output_blocks_are_skipped() {
+        let s = parse("topic create t\n---\nraw produce t-0 x\n\necho hi\n---\n").unwrap();
+        assert_eq!(s.steps.len(), 2);
+        assert_eq!(s.steps[1].line, 5);
     }
 
     #[test]
