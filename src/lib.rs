@@ -13,6 +13,8 @@
 //! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
+//! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
+//!   language.
 //! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
 //! - `cli` (native) and `ui` (wasm, Yew): the two front ends.
 
@@ -20,6 +22,7 @@ pub mod broker;
 pub mod client;
 pub mod coordinator;
 pub mod fs;
+pub mod i18n;
 pub mod log;
 pub mod protocol;
 pub mod record;

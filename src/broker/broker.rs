@@ -19,7 +19,7 @@ use crate::coordinator::transaction::{
 use crate::fs::MemFs;
 use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response};
+use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
 /// Where each broker keeps its partitions (Kafka's `log.dirs`).
@@ -65,7 +65,7 @@ pub enum BrokerEvent {
         error: Errors,
         expected_seq: Option<i32>,
         current_epoch: Option<i16>,
-        message: String,
+        detail: ErrorDetail,
         log_end_offset: i64,
     },
     /// The active segment was full: a new one starts at `base_offset`.
@@ -116,7 +116,7 @@ pub enum BrokerEvent {
         producer_id: i64,
         producer_epoch: i16,
         error: Errors,
-        message: String,
+        detail: ErrorDetail,
     },
     /// Something the transaction coordinator did (state change, fence, timeout, load).
     Coordinator(CoordinatorEvent),

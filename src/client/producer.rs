@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response};
+use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
 use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};
@@ -280,7 +280,8 @@ pub enum ProducerEvent {
         batch: u64,
         tp: TopicPartition,
         error: Errors,
-        message: Option<String>,
+        /// The broker's `errorMessage`, as data.
+        detail: Option<ErrorDetail>,
     },
     /// A transactional call progressed or finished.
     Transaction(TxnOutcome),
@@ -702,7 +703,7 @@ impl Producer {
                 batch: batch.id,
                 tp: batch.tp.clone(),
                 error,
-                message: None,
+                detail: None,
             });
             self.failed.push((batch.id, batch.tp.clone(), error));
             return;
@@ -855,7 +856,7 @@ impl Producer {
                         batch: batch.id,
                         tp: batch.tp.clone(),
                         error: e,
-                        message: error_message,
+                        detail: error_message,
                     });
                     self.failed.push((batch.id, batch.tp.clone(), e));
                     if let Some(tm) = self.txn.as_mut() {

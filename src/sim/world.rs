@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::action::Action;
-use super::event::{Event, EventKind};
+use super::event::{Event, EventKind, FaultChange};
 use super::network::{Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
@@ -85,15 +85,6 @@ impl SimError {
         SimError {
             error: Some(error),
             message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.error {
-            Some(e) => write!(f, "{}: {}", e.name(), self.message),
-            None => write!(f, "{}", self.message),
         }
     }
 }
@@ -314,14 +305,14 @@ impl World {
             Action::HoldMarkers => {
                 self.network.hold_markers = true;
                 self.emit(EventKind::FaultArmed {
-                    description: "hold WriteTxnMarkers requests in the network (transactions stay in Prepare*)".into(),
+                    fault: FaultChange::HoldMarkers,
                 });
                 Ok(vec![])
             }
             Action::ReleaseMarkers => {
                 let n = self.network.release_held(self.clock_ms);
                 self.emit(EventKind::FaultArmed {
-                    description: format!("released {n} held WriteTxnMarkers request(s)"),
+                    fault: FaultChange::ReleaseMarkers { released: n },
                 });
                 Ok(vec![])
             }
@@ -432,28 +423,18 @@ impl World {
                 )?
                 .lines),
             Action::DropNextRequest { from } => {
-                self.network
-                    .faults
-                    .push(Fault::DropNextRequest { from: from.clone() });
-                let who = from
-                    .as_deref()
-                    .map(|f| format!(" from {f}"))
-                    .unwrap_or_default();
+                let fault = Fault::DropNextRequest { from: from.clone() };
+                self.network.faults.push(fault.clone());
                 self.emit(EventKind::FaultArmed {
-                    description: format!("drop the next request{who}"),
+                    fault: FaultChange::Armed(fault),
                 });
                 Ok(vec![])
             }
             Action::DropNextResponse { to } => {
-                self.network
-                    .faults
-                    .push(Fault::DropNextResponse { to: to.clone() });
-                let who = to
-                    .as_deref()
-                    .map(|t| format!(" to {t}"))
-                    .unwrap_or_default();
+                let fault = Fault::DropNextResponse { to: to.clone() };
+                self.network.faults.push(fault.clone());
                 self.emit(EventKind::FaultArmed {
-                    description: format!("drop the next response{who}"),
+                    fault: FaultChange::Armed(fault),
                 });
                 Ok(vec![])
             }

@@ -7,7 +7,6 @@
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`keys`]: keyboard shortcuts.
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
-//! - [`i18n`]: the message catalog every learner-visible word comes from.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`txn_view`] (free functions over the engine's public state).
 
@@ -15,7 +14,6 @@ pub mod app;
 pub mod components;
 pub mod embed;
 pub mod history;
-pub mod i18n;
 pub mod keys;
 pub mod link;
 pub mod state;
@@ -23,6 +21,8 @@ pub mod transactions;
 pub mod txn_view;
 pub mod validate;
 
+/// `validate.rs` still says `super::i18n`; the catalog is [`crate::i18n`].
+pub use crate::i18n;
 pub use app::{App, AppProps};
 
 /// Mounts the playground into `#app` (or `<body>` when the page has no such element).

@@ -21,12 +21,12 @@ use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
 use super::components::txn_log::TxnLog;
 use super::components::txn_producer::TxnProducer;
-use super::i18n::{t, tf, Key};
 use super::state::{Msg, TxnErrorAt, ADVANCE_MS, TXN_PRODUCER_2};
 use super::txn_view::{
     consumers, coordinators, partition_view, producers, shown_partition, timeline, ConsumerView,
     CoordinatorView, PartitionView, ProducerView, TimelineView, LOG_WINDOW, TIMELINE_MESSAGES,
 };
+use crate::i18n::{t, tf, Key};
 
 /// How many events the page's list keeps (the list is keyed, and Yew's keyed diff
 /// costs per item when new events arrive on top).

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::field::Field;
-use crate::ui::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
 use crate::ui::txn_view::ProducerView;
 use crate::ui::validate;
