@@ -16,7 +16,7 @@ use crate::coordinator::internal_topics::{
 use crate::coordinator::transaction::{
     CoordinatorEvent, TransactionConfig, TransactionCoordinator,
 };
-use crate::fs::MemFs;
+use crate::fs::{FsError, MemFs};
 use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, Request, Response};
@@ -316,13 +316,12 @@ impl Broker {
     }
 
     /// Creates an empty partition this broker leads.
-    pub fn create_partition(&mut self, tp: TopicPartition) -> Result<(), String> {
+    pub fn create_partition(&mut self, tp: TopicPartition) -> Result<(), FsError> {
         if self.logs.contains_key(&tp) {
             return Ok(());
         }
         let dir = Self::partition_dir(&tp);
-        let log = UnifiedLog::create(&mut self.fs, &dir, tp.clone(), self.log_config.clone())
-            .map_err(|e| e.to_string())?;
+        let log = UnifiedLog::create(&mut self.fs, &dir, tp.clone(), self.log_config.clone())?;
         self.logs.insert(tp, log);
         Ok(())
     }

@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::log::{FetchIsolation, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::record::batch::BATCH_LENGTH_OFFSET;
@@ -158,20 +159,21 @@ impl ConsumerConfig {
     pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
         client_id: &str,
         pairs: &[(K, V)],
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ConfigError> {
         let mut c = ConsumerConfig::new(client_id);
         for (k, v) in pairs {
             let (k, v) = (k.as_ref(), v.as_ref());
-            let invalid = |why: &str| format!("Invalid value {v} for configuration {k}: {why}");
+            let invalid = |rule: ConfigRule| ConfigError::invalid(k, v, Some(rule));
             match k {
                 "isolation.level" => {
                     c.isolation_level = IsolationLevel::parse(v).ok_or_else(|| {
-                        invalid("String must be one of: read_committed, read_uncommitted")
+                        invalid(ConfigRule::OneOf(&["read_committed", "read_uncommitted"]))
                     })?
                 }
                 "auto.offset.reset" => {
-                    c.auto_offset_reset = OffsetResetStrategy::parse(v)
-                        .ok_or_else(|| invalid("String must be one of: latest, earliest, none"))?
+                    c.auto_offset_reset = OffsetResetStrategy::parse(v).ok_or_else(|| {
+                        invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
+                    })?
                 }
                 "max.poll.records" => {
                     c.max_poll_records = v
@@ -179,20 +181,21 @@ impl ConsumerConfig {
                         .ok()
                         .and_then(|n| u32::try_from(n).ok())
                         .filter(|n| *n >= 1)
-                        .ok_or_else(|| invalid("Value must be at least 1"))?
+                        .ok_or_else(|| invalid(ConfigRule::AtLeast(1)))?
                 }
                 "enable.auto.commit" => match v {
                     "false" => c.enable_auto_commit = false,
-                    "true" => {
-                        return Err(invalid(
-                            "auto commit is not simulated here; set it to false and commit offsets explicitly",
-                        ))
-                    }
-                    _ => return Err(invalid("Expected value to be either true or false")),
+                    "true" => return Err(invalid(ConfigRule::AutoCommitNotSimulated)),
+                    _ => return Err(invalid(ConfigRule::Boolean)),
                 },
                 "group.id" => c.group_id = Some(v.to_string()),
                 "client.id" => c.client_id = v.to_string(),
-                other => return Err(format!("Unknown consumer config {other}")),
+                other => {
+                    return Err(ConfigError::Unknown {
+                        scope: ConfigScope::Consumer,
+                        key: other.to_string(),
+                    })
+                }
             }
         }
         Ok(c)
@@ -934,12 +937,19 @@ mod tests {
             ConsumerConfig::from_pairs("c", &[("isolation.level", "serializable")]).unwrap_err();
         assert_eq!(
             e,
-            "Invalid value serializable for configuration isolation.level: String must be one of: read_committed, read_uncommitted"
+            ConfigError::invalid(
+                "isolation.level",
+                "serializable",
+                Some(ConfigRule::OneOf(&["read_committed", "read_uncommitted"]))
+            )
         );
-        assert!(
-            ConsumerConfig::from_pairs("c", &[("enable.auto.commit", "true")])
-                .unwrap_err()
-                .contains("not simulated")
+        assert_eq!(
+            ConsumerConfig::from_pairs("c", &[("enable.auto.commit", "true")]).unwrap_err(),
+            ConfigError::invalid(
+                "enable.auto.commit",
+                "true",
+                Some(ConfigRule::AutoCommitNotSimulated)
+            )
         );
         assert!(ConsumerConfig::from_pairs("c", &[("max.poll.records", "0")]).is_err());
     }
