@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::i18n::{narrate, Lang};
 use crate::scenario::share;
 use crate::scenario::{self, Runner};
 
@@ -204,7 +205,7 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
         }
         if o.verbose {
             for e in &runner.world.events[seen..] {
-                out.push_str(&format!("    · {}\n", e.narrate()));
+                out.push_str(&format!("    · {}\n", narrate(e, Lang::En)));
             }
         }
     }

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// An in-memory file system (the broker's disk in the browser). Paths are
 /// '/'-separated, absolute ("/broker-1/data/topic-0/00000000000000000000.log").
 /// Directories are explicit.
@@ -32,7 +34,7 @@ enum Node {
 
 /// Why a [`MemFs`] operation failed. Each variant carries the offending
 /// (normalised where possible) path.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FsError {
     /// The path (or, for `rename`, the source) does not exist.
     NotFound(String),

@@ -13,6 +13,8 @@
 //! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
+//! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
+//!   language.
 //! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
 //! - [`view`]: view models: what each page shows, built from the world's read API, tested
 //!   natively (after `scenario`: time travel prints actions in the scenario language).
@@ -22,6 +24,7 @@ pub mod broker;
 pub mod client;
 pub mod coordinator;
 pub mod fs;
+pub mod i18n;
 pub mod log;
 pub mod protocol;
 pub mod record;

@@ -13,6 +13,8 @@ use eos_playground::coordinator::group::{
     OffsetCommitValue, OffsetLogWriter,
 };
 use eos_playground::coordinator::internal_topics::partition_for;
+use eos_playground::i18n::narration::consumer_event;
+use eos_playground::i18n::Lang;
 use eos_playground::log::TopicPartition;
 use eos_playground::protocol::errors::Errors;
 use eos_playground::record::{ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
@@ -276,7 +278,7 @@ fn example_1_read_committed_skips_the_aborted_transaction() {
         ]
     );
     for e in &events {
-        assert!(!e.narrate().is_empty());
+        assert!(!consumer_event(e, Lang::En).is_empty());
     }
 }
 
@@ -632,7 +634,7 @@ proptest! {
             records: bytes,
         };
         let (_, events) = c.on_fetch_response(&tp(), data);
-        for e in events { let _ = e.narrate(); }
+        for e in events { let _ = consumer_event(&e, Lang::En); }
         prop_assert!(c.position(&tp()).unwrap() >= start);
     }
 

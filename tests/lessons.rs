@@ -247,11 +247,11 @@ fn lesson_fingerprints_are_pinned() {
         ));
     }
     let want = [
-        "idempotence f9dd7a86f74247ff",
-        "dedup-window 0144804d1ba4ff88",
-        "transactions 055b1302ceedeb78",
-        "fencing e2bef8ffc63558a2",
-        "consume-transform-produce f246919b180b9370",
+        "idempotence 634ab565316a9be7",
+        "dedup-window f6bf4d2262985d06",
+        "transactions 9cdd65ae8843615c",
+        "fencing af7ad7128047a90e",
+        "consume-transform-produce 7a611695033e5dde",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

@@ -16,10 +16,10 @@ use crate::coordinator::internal_topics::{
 use crate::coordinator::transaction::{
     CoordinatorEvent, TransactionConfig, TransactionCoordinator,
 };
-use crate::fs::MemFs;
+use crate::fs::{FsError, MemFs};
 use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response};
+use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
 /// Where each broker keeps its partitions (Kafka's `log.dirs`).
@@ -65,7 +65,7 @@ pub enum BrokerEvent {
         error: Errors,
         expected_seq: Option<i32>,
         current_epoch: Option<i16>,
-        message: String,
+        detail: ErrorDetail,
         log_end_offset: i64,
     },
     /// The active segment was full: a new one starts at `base_offset`.
@@ -116,7 +116,7 @@ pub enum BrokerEvent {
         producer_id: i64,
         producer_epoch: i16,
         error: Errors,
-        message: String,
+        detail: ErrorDetail,
     },
     /// Something the transaction coordinator did (state change, fence, timeout, load).
     Coordinator(CoordinatorEvent),
@@ -316,13 +316,12 @@ impl Broker {
     }
 
     /// Creates an empty partition this broker leads.
-    pub fn create_partition(&mut self, tp: TopicPartition) -> Result<(), String> {
+    pub fn create_partition(&mut self, tp: TopicPartition) -> Result<(), FsError> {
         if self.logs.contains_key(&tp) {
             return Ok(());
         }
         let dir = Self::partition_dir(&tp);
-        let log = UnifiedLog::create(&mut self.fs, &dir, tp.clone(), self.log_config.clone())
-            .map_err(|e| e.to_string())?;
+        let log = UnifiedLog::create(&mut self.fs, &dir, tp.clone(), self.log_config.clone())?;
         self.logs.insert(tp, log);
         Ok(())
     }

@@ -7,7 +7,7 @@
 use super::broker::{Broker, BrokerEvent, Handled};
 use crate::log::{AppendError, AppendOutcome, TopicPartition};
 use crate::protocol::errors::Errors;
-use crate::protocol::Response;
+use crate::protocol::{ErrorDetail, Response};
 use crate::record::RecordBatch;
 
 impl Broker {
@@ -20,7 +20,7 @@ impl Broker {
         token: u64,
         now_ms: i64,
     ) -> Handled {
-        let reply = |error: Errors, base_offset: i64, message: Option<String>| {
+        let reply = |error: Errors, base_offset: i64, message: Option<ErrorDetail>| {
             Response::produce(&tp, error, base_offset, message)
         };
         if !(-1..=1).contains(&acks) {
@@ -32,10 +32,9 @@ impl Broker {
         let batch = match RecordBatch::decode(&records) {
             Ok((batch, used)) if used == records.len() => batch,
             Ok(_) => {
-                let msg =
-                    "A Produce request carries exactly one batch per partition here".to_string();
+                let detail = ErrorDetail::OneBatchPerRequest;
                 return Handled {
-                    response: Some(reply(Errors::InvalidRecord, -1, Some(msg))),
+                    response: Some(reply(Errors::InvalidRecord, -1, Some(detail))),
                     ..Handled::default()
                 };
             }
@@ -46,7 +45,7 @@ impl Broker {
                     Errors::CorruptMessage
                 };
                 return Handled {
-                    response: Some(reply(error, -1, Some(e.to_string()))),
+                    response: Some(reply(error, -1, Some(ErrorDetail::InvalidBatch(e)))),
                     ..Handled::default()
                 };
             }
@@ -69,7 +68,7 @@ impl Broker {
         batch: RecordBatch,
         now_ms: i64,
     ) -> Handled {
-        let reply = |error: Errors, base_offset: i64, message: Option<String>| {
+        let reply = |error: Errors, base_offset: i64, message: Option<ErrorDetail>| {
             Response::produce(&tp, error, base_offset, message)
         };
         let (pid, epoch, first_seq, last_seq) = (
@@ -147,10 +146,10 @@ impl Broker {
                     error: err.error(),
                     expected_seq,
                     current_epoch,
-                    message: err.message().to_string(),
+                    detail: err.detail().clone(),
                     log_end_offset: leo,
                 });
-                reply(err.error(), -1, Some(err.message().to_string()))
+                reply(err.error(), -1, Some(err.detail().clone()))
             }
         };
         let response = match response {

@@ -9,7 +9,7 @@ use crate::coordinator::internal_topics::{
 };
 use crate::log::{AppendError, MarkerAppend, TopicPartition};
 use crate::protocol::errors::Errors;
-use crate::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
+use crate::protocol::{ErrorDetail, MarkerResult, Request, Response, TxnMarkerEntry};
 use crate::record::{ControlRecordType, RecordBatch};
 
 impl Broker {
@@ -32,18 +32,19 @@ impl Broker {
         transactional_id: Option<String>,
         token: u64,
     ) -> Option<Handled> {
-        let reply = |error: Errors, message: String| {
-            Handled::reply(Response::produce(tp, error, -1, Some(message)))
+        let reply = |error: Errors, detail: ErrorDetail| {
+            Handled::reply(Response::produce(tp, error, -1, Some(detail)))
         };
         let log = self.logs.get(tp)?;
         let entry = log.producer_state.last_entry(batch.producer_id);
         if let Some(e) = entry {
             if batch.producer_epoch < e.producer_epoch {
-                let message = format!(
-                    "Epoch of producer {} is {}, which is smaller than the last seen epoch {}",
-                    batch.producer_id, batch.producer_epoch, e.producer_epoch
-                );
-                let mut handled = reply(Errors::InvalidProducerEpoch, message.clone());
+                let detail = ErrorDetail::EpochTooOldForVerification {
+                    producer_id: batch.producer_id,
+                    epoch: batch.producer_epoch,
+                    current_epoch: e.producer_epoch,
+                };
+                let mut handled = reply(Errors::InvalidProducerEpoch, detail.clone());
                 handled.events.push(BrokerEvent::BatchRejected {
                     tp: tp.clone(),
                     producer_id: batch.producer_id,
@@ -53,7 +54,7 @@ impl Broker {
                     error: Errors::InvalidProducerEpoch,
                     expected_seq: None,
                     current_epoch: Some(e.producer_epoch),
-                    message,
+                    detail,
                     log_end_offset: log.log_end_offset,
                 });
                 return Some(handled);
@@ -65,13 +66,13 @@ impl Broker {
         let Some(transactional_id) = transactional_id else {
             return Some(reply(
                 Errors::InvalidRequest,
-                "A transactional batch needs its transactional.id".into(),
+                ErrorDetail::MissingTransactionalId,
             ));
         };
         let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
             return Some(reply(
                 Errors::CoordinatorNotAvailable,
-                "No transaction coordinator is known yet".into(),
+                ErrorDetail::NoTransactionCoordinator,
             ));
         };
         let tag = self.take_tag();
@@ -142,9 +143,7 @@ impl Broker {
                 error,
                 base_offset: -1,
                 log_start_offset: 0,
-                error_message: Some(
-                    "The transaction coordinator refused to add the partition".into(),
-                ),
+                error_message: Some(ErrorDetail::PartitionNotAdded),
             });
             (handled, pending.token)
         };
@@ -214,7 +213,7 @@ impl Broker {
                                 producer_id: marker.producer_id,
                                 producer_epoch: marker.producer_epoch,
                                 error,
-                                message: p.message.clone(),
+                                detail: p.detail.clone(),
                             });
                         }
                         error

@@ -29,10 +29,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::log::{FetchIsolation, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::record::batch::BATCH_LENGTH_OFFSET;
-use crate::record::{ControlRecordType, RecordBatch, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD};
+use crate::record::{
+    ControlRecordType, RecordBatch, RecordError, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD,
+};
 use crate::util::ordered::CollectSorted;
 
 /// Kafka's `IsolationLevel`: which records a consumer may see.
@@ -156,20 +159,21 @@ impl ConsumerConfig {
     pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
         client_id: &str,
         pairs: &[(K, V)],
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ConfigError> {
         let mut c = ConsumerConfig::new(client_id);
         for (k, v) in pairs {
             let (k, v) = (k.as_ref(), v.as_ref());
-            let invalid = |why: &str| format!("Invalid value {v} for configuration {k}: {why}");
+            let invalid = |rule: ConfigRule| ConfigError::invalid(k, v, Some(rule));
             match k {
                 "isolation.level" => {
                     c.isolation_level = IsolationLevel::parse(v).ok_or_else(|| {
-                        invalid("String must be one of: read_committed, read_uncommitted")
+                        invalid(ConfigRule::OneOf(&["read_committed", "read_uncommitted"]))
                     })?
                 }
                 "auto.offset.reset" => {
-                    c.auto_offset_reset = OffsetResetStrategy::parse(v)
-                        .ok_or_else(|| invalid("String must be one of: latest, earliest, none"))?
+                    c.auto_offset_reset = OffsetResetStrategy::parse(v).ok_or_else(|| {
+                        invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
+                    })?
                 }
                 "max.poll.records" => {
                     c.max_poll_records = v
@@ -177,20 +181,21 @@ impl ConsumerConfig {
                         .ok()
                         .and_then(|n| u32::try_from(n).ok())
                         .filter(|n| *n >= 1)
-                        .ok_or_else(|| invalid("Value must be at least 1"))?
+                        .ok_or_else(|| invalid(ConfigRule::AtLeast(1)))?
                 }
                 "enable.auto.commit" => match v {
                     "false" => c.enable_auto_commit = false,
-                    "true" => {
-                        return Err(invalid(
-                            "auto commit is not simulated here; set it to false and commit offsets explicitly",
-                        ))
-                    }
-                    _ => return Err(invalid("Expected value to be either true or false")),
+                    "true" => return Err(invalid(ConfigRule::AutoCommitNotSimulated)),
+                    _ => return Err(invalid(ConfigRule::Boolean)),
                 },
                 "group.id" => c.group_id = Some(v.to_string()),
                 "client.id" => c.client_id = v.to_string(),
-                other => return Err(format!("Unknown consumer config {other}")),
+                other => {
+                    return Err(ConfigError::Unknown {
+                        scope: ConfigScope::Consumer,
+                        key: other.to_string(),
+                    })
+                }
             }
         }
         Ok(c)
@@ -355,7 +360,7 @@ pub enum ConsumerEvent {
     CorruptBatch {
         tp: TopicPartition,
         offset: i64,
-        error: String,
+        error: CorruptBatch,
     },
     /// The fetch position moved forward.
     PositionAdvanced {
@@ -368,106 +373,32 @@ pub enum ConsumerEvent {
     PositionSet {
         tp: TopicPartition,
         offset: i64,
-        reason: String,
+        reason: PositionReason,
     },
     /// `auto.offset.reset=none` and no committed offset (`NoOffsetForPartitionException`).
     NoOffsetForPartition { tp: TopicPartition },
 }
 
-impl ConsumerEvent {
-    /// One line in plain words, with the Kafka rule that applied.
-    pub fn narrate(&self) -> String {
-        match self {
-            ConsumerEvent::FetchReceived {
-                tp,
-                fetch_offset,
-                high_watermark,
-                last_stable_offset,
-                bytes,
-                aborted_transactions,
-            } => format!(
-                "{tp}: fetch from offset {fetch_offset} returned {bytes} bytes (high watermark {high_watermark}, last stable offset {last_stable_offset}, {aborted_transactions} aborted transaction(s) listed)"
-            ),
-            ConsumerEvent::StaleFetchDiscarded {
-                tp,
-                fetch_offset,
-                position,
-            } => format!(
-                "{tp}: ignoring a fetch answer for offset {fetch_offset}; the position is now {} (FetchCollector discards stale fetches)",
-                position.map_or("unset".to_string(), |p| p.to_string())
-            ),
-            ConsumerEvent::NotAssigned { tp } => {
-                format!("{tp}: not assigned to this consumer; answer ignored")
-            }
-            ConsumerEvent::FetchError { tp, error } => {
-                format!("{tp}: fetch failed with {error}; the position stays")
-            }
-            ConsumerEvent::AbortedProducerAdded {
-                tp,
-                producer_id,
-                first_offset,
-            } => format!(
-                "{tp}: producer {producer_id} has an aborted transaction from offset {first_offset}: its transactional batches are skipped until its ABORT marker"
-            ),
-            ConsumerEvent::BatchSkippedAborted {
-                tp,
-                producer_id,
-                base_offset,
-                last_offset,
-            } => format!(
-                "{tp}: skipped aborted batch {base_offset}..{last_offset} of producer {producer_id} (read_committed)"
-            ),
-            ConsumerEvent::AbortMarkerSeen {
-                tp,
-                producer_id,
-                offset,
-                removed,
-            } => {
-                if *removed {
-                    format!("{tp}: ABORT marker of producer {producer_id} at offset {offset}: its aborted transaction ends, its later batches are read again")
-                } else {
-                    format!("{tp}: ABORT marker of producer {producer_id} at offset {offset} (its aborted data was before this fetch)")
-                }
-            }
-            ConsumerEvent::ControlBatchSkipped { tp, kind, offset } => format!(
-                "{tp}: {} marker at offset {offset} is a control record: not delivered, position moves past it",
-                kind.map_or("unknown", |k| k.name())
-            ),
-            ConsumerEvent::RecordsBeforePositionSkipped {
-                tp,
-                base_offset,
-                count,
-                position,
-            } => format!(
-                "{tp}: {count} record(s) of batch {base_offset} lie before position {position}: skipped"
-            ),
-            ConsumerEvent::RecordsDelivered {
-                tp,
-                count,
-                first,
-                last,
-            } => format!("{tp}: poll() returned {count} record(s), offsets {first}..{last}"),
-            ConsumerEvent::PartialBatchIgnored {
-                tp,
-                byte_position,
-                bytes,
-            } => format!(
-                "{tp}: the last {bytes} bytes (from byte {byte_position}) are an incomplete batch: the next fetch reads it"
-            ),
-            ConsumerEvent::CorruptBatch { tp, offset, error } => format!(
-                "{tp}: record batch at offset {offset} is invalid ({error}); the consumer cannot move past it"
-            ),
-            ConsumerEvent::PositionAdvanced { tp, from, to } => {
-                format!("{tp}: position {from} -> {to}")
-            }
-            ConsumerEvent::PositionSet { tp, offset, reason } => {
-                format!("{tp}: position set to {offset} ({reason})")
-            }
-            ConsumerEvent::NoOffsetForPartition { tp } => format!(
-                "{tp}: no committed offset and auto.offset.reset=none (NoOffsetForPartitionException)"
-            ),
-        }
-    }
+/// Why a fetched batch cannot be read (`KafkaException: Record batch ... is invalid`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorruptBatch {
+    /// The header's batch size is below the smallest possible batch.
+    SizeTooSmall { size: i32, minimum: usize },
+    /// The codec refused the bytes.
+    Invalid(RecordError),
+}
+
+/// Where a partition's first position came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PositionReason {
+    /// `seek()`.
+    Seek,
+    /// The group's committed offset.
+    Committed,
+    /// `auto.offset.reset=earliest`: the log start offset.
+    ResetEarliest,
+    /// `auto.offset.reset=latest`: the end offset.
+    ResetLatest,
 }
 
 /// What to do with the next batch, found without decoding it.
@@ -475,7 +406,7 @@ enum NextBatch {
     Batch(Box<RecordBatch>),
     /// The bytes end inside a batch (Kafka's `ByteBufferLogInputStream` returns null).
     Partial,
-    Corrupt(String),
+    Corrupt(CorruptBatch),
     End,
 }
 
@@ -728,10 +659,10 @@ impl CompletedFetch {
         let total = match total {
             Ok(total) => total,
             Err(length) => {
-                return NextBatch::Corrupt(format!(
-                    "record batch size {length} is smaller than the minimum {}",
-                    RECORD_BATCH_OVERHEAD - LOG_OVERHEAD
-                ))
+                return NextBatch::Corrupt(CorruptBatch::SizeTooSmall {
+                    size: length,
+                    minimum: RECORD_BATCH_OVERHEAD - LOG_OVERHEAD,
+                })
             }
         };
         if rest.len() < total {
@@ -749,7 +680,7 @@ impl CompletedFetch {
                 self.byte_position = self.byte_position.saturating_add(used.max(1));
                 NextBatch::Batch(Box::new(batch))
             }
-            Err(e) => NextBatch::Corrupt(e.to_string()),
+            Err(e) => NextBatch::Corrupt(CorruptBatch::Invalid(e)),
         }
     }
 }
@@ -826,7 +757,7 @@ impl Consumer {
         Some(ConsumerEvent::PositionSet {
             tp: tp.clone(),
             offset,
-            reason: "seek".to_string(),
+            reason: PositionReason::Seek,
         })
     }
 
@@ -847,15 +778,9 @@ impl Consumer {
             return None;
         }
         let (offset, reason) = match (committed, strategy) {
-            (Some(c), _) if c >= 0 => (c, "committed offset of the group".to_string()),
-            (_, OffsetResetStrategy::Earliest) => (
-                log_start_offset,
-                "auto.offset.reset=earliest: the log start offset".to_string(),
-            ),
-            (_, OffsetResetStrategy::Latest) => (
-                end_offset,
-                "auto.offset.reset=latest: the end offset".to_string(),
-            ),
+            (Some(c), _) if c >= 0 => (c, PositionReason::Committed),
+            (_, OffsetResetStrategy::Earliest) => (log_start_offset, PositionReason::ResetEarliest),
+            (_, OffsetResetStrategy::Latest) => (end_offset, PositionReason::ResetLatest),
             (_, OffsetResetStrategy::None) => {
                 return Some(ConsumerEvent::NoOffsetForPartition { tp: tp.clone() })
             }
@@ -1012,12 +937,19 @@ mod tests {
             ConsumerConfig::from_pairs("c", &[("isolation.level", "serializable")]).unwrap_err();
         assert_eq!(
             e,
-            "Invalid value serializable for configuration isolation.level: String must be one of: read_committed, read_uncommitted"
+            ConfigError::invalid(
+                "isolation.level",
+                "serializable",
+                Some(ConfigRule::OneOf(&["read_committed", "read_uncommitted"]))
+            )
         );
-        assert!(
-            ConsumerConfig::from_pairs("c", &[("enable.auto.commit", "true")])
-                .unwrap_err()
-                .contains("not simulated")
+        assert_eq!(
+            ConsumerConfig::from_pairs("c", &[("enable.auto.commit", "true")]).unwrap_err(),
+            ConfigError::invalid(
+                "enable.auto.commit",
+                "true",
+                Some(ConfigRule::AutoCommitNotSimulated)
+            )
         );
         assert!(ConsumerConfig::from_pairs("c", &[("max.poll.records", "0")]).is_err());
     }

@@ -1,7 +1,9 @@
 //! Clients: the idempotent producer.
 
+pub mod config_error;
 pub mod consumer;
 pub mod producer;
 pub mod transaction_manager;
 
+pub use config_error::ConfigError;
 pub use producer::{Producer, ProducerConfig, ProducerEvent};

@@ -16,10 +16,13 @@ use serde::Serialize;
 
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response};
+use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
-use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};
+use super::config_error::{ConfigError, ConfigRule, ConfigScope};
+use super::transaction_manager::{
+    Target, TransactionManager, TxnCallError, TxnOutcome, TxnRequestKind,
+};
 
 /// The producer settings that matter for idempotence (`ProducerConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -64,10 +67,10 @@ impl ProducerConfig {
 
     /// Applies `key=value` settings with Kafka's names, then validates them as
     /// `ProducerConfig.postProcessAndValidateIdempotenceConfigs` does.
-    pub fn from_pairs(client_id: &str, pairs: &[(String, String)]) -> Result<Self, String> {
+    pub fn from_pairs(client_id: &str, pairs: &[(String, String)]) -> Result<Self, ConfigError> {
         let mut c = ProducerConfig::new(client_id);
         for (k, v) in pairs {
-            let bad = || format!("Invalid value {v} for configuration {k}");
+            let bad = || ConfigError::invalid(k, v, None);
             match k.as_str() {
                 "enable.idempotence" => {
                     c.enable_idempotence = v.parse().map_err(|_| bad())?;
@@ -79,7 +82,11 @@ impl ProducerConfig {
                         "0" => 0,
                         "1" => 1,
                         _ => {
-                            return Err(format!("{}: String must be one of: all, -1, 0, 1", bad()))
+                            return Err(ConfigError::invalid(
+                                k,
+                                v,
+                                Some(ConfigRule::OneOf(&["all", "-1", "0", "1"])),
+                            ))
                         }
                     }
                 }
@@ -103,34 +110,36 @@ impl ProducerConfig {
                 "transaction.timeout.ms" => {
                     c.transaction_timeout_ms = v.parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?
                 }
-                other => return Err(format!("Unknown producer config {other}")),
+                other => {
+                    return Err(ConfigError::Unknown {
+                        scope: ConfigScope::Producer,
+                        key: other.to_string(),
+                    })
+                }
             }
         }
         c.validate()?;
         Ok(c)
     }
 
-    fn validate(&mut self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), ConfigError> {
         if self.transactional_id.is_some() && !self.enable_idempotence {
-            return Err(
-                "ConfigException: Cannot set a transactional.id without also enabling idempotence."
-                    .into(),
-            );
+            return Err(ConfigError::TransactionalIdNeedsIdempotence);
         }
         if !self.enable_idempotence {
             return Ok(());
         }
         let conflict = if self.acks != -1 {
-            Some("Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.".to_string())
+            Some(ConfigError::IdempotenceNeedsAcksAll)
         } else if self.max_in_flight > 5 {
-            Some("Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer.".to_string())
+            Some(ConfigError::IdempotenceMaxInFlight)
         } else if self.retries == 0 {
-            Some("Must set retries to non-zero when using the idempotent producer.".to_string())
+            Some(ConfigError::IdempotenceNeedsRetries)
         } else {
             None
         };
         match conflict {
-            Some(msg) if self.idempotence_set_explicitly => Err(format!("ConfigException: {msg}")),
+            Some(e) if self.idempotence_set_explicitly => Err(e),
             // Idempotence was only on by default: Kafka logs and turns it off.
             Some(_) => {
                 self.enable_idempotence = false;
@@ -280,7 +289,8 @@ pub enum ProducerEvent {
         batch: u64,
         tp: TopicPartition,
         error: Errors,
-        message: Option<String>,
+        /// The broker's `errorMessage`, as data.
+        detail: Option<ErrorDetail>,
     },
     /// A transactional call progressed or finished.
     Transaction(TxnOutcome),
@@ -426,7 +436,7 @@ impl Producer {
     }
 
     /// `send()` on a transactional producer must be inside a transaction.
-    pub fn check_send(&mut self, tp: &TopicPartition) -> Result<(), String> {
+    pub fn check_send(&mut self, tp: &TopicPartition) -> Result<(), TxnCallError> {
         match self.txn.as_mut() {
             Some(tm) => tm.on_send(tp),
             None => Ok(()),
@@ -707,7 +717,7 @@ impl Producer {
                 batch: batch.id,
                 tp: batch.tp.clone(),
                 error,
-                message: None,
+                detail: None,
             });
             self.failed.push((batch.id, batch.tp.clone(), error));
             return;
@@ -860,7 +870,7 @@ impl Producer {
                         batch: batch.id,
                         tp: batch.tp.clone(),
                         error: e,
-                        message: error_message,
+                        detail: error_message,
                     });
                     self.failed.push((batch.id, batch.tp.clone(), e));
                     if let Some(tm) = self.txn.as_mut() {
@@ -911,7 +921,7 @@ mod tests {
             &pairs(&[("enable.idempotence", "true"), ("acks", "1")]),
         )
         .unwrap_err();
-        assert!(err.contains("acks to all"), "{err}");
+        assert_eq!(err, ConfigError::IdempotenceNeedsAcksAll);
         let err = ProducerConfig::from_pairs(
             "p",
             &pairs(&[
@@ -920,7 +930,7 @@ mod tests {
             ]),
         )
         .unwrap_err();
-        assert!(err.contains("at most 5"), "{err}");
+        assert_eq!(err, ConfigError::IdempotenceMaxInFlight);
     }
 
     #[test]

@@ -95,6 +95,20 @@ pub enum TxnOutcome {
     },
 }
 
+/// Why a transactional call was refused at once, before any request (Kafka throws).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum TxnCallError {
+    /// `IllegalStateException: Invalid transition attempted from state S to OPERATION`.
+    InvalidTransition {
+        state: TxnState,
+        operation: &'static str,
+    },
+    /// A send after an earlier request failed: only abortTransaction() helps.
+    SendAfterError { last_error: Option<Errors> },
+    /// `IllegalStateException: Cannot add partition P to transaction while in state S`.
+    CannotAddPartition { tp: TopicPartition, state: TxnState },
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TransactionManager {
     pub transactional_id: String,
@@ -128,15 +142,15 @@ impl TransactionManager {
         }
     }
 
-    fn illegal(&self, operation: &str) -> Result<(), String> {
-        Err(format!(
-            "IllegalStateException: Invalid transition attempted from state {} to {operation}",
-            self.state.name()
-        ))
+    fn illegal(&self, operation: &'static str) -> Result<(), TxnCallError> {
+        Err(TxnCallError::InvalidTransition {
+            state: self.state,
+            operation,
+        })
     }
 
     /// `initTransactions()`.
-    pub fn begin_init(&mut self) -> Result<(), String> {
+    pub fn begin_init(&mut self) -> Result<(), TxnCallError> {
         match self.state {
             TxnState::Uninitialized => {
                 self.state = TxnState::Initializing;
@@ -147,7 +161,7 @@ impl TransactionManager {
     }
 
     /// `beginTransaction()`: purely local.
-    pub fn begin_transaction(&mut self) -> Result<(), String> {
+    pub fn begin_transaction(&mut self) -> Result<(), TxnCallError> {
         match self.state {
             TxnState::Ready => {
                 self.state = TxnState::InTransaction;
@@ -159,20 +173,19 @@ impl TransactionManager {
     }
 
     /// `maybeAddPartition` on send (TV2 branch): remember the partition.
-    pub fn on_send(&mut self, tp: &TopicPartition) -> Result<(), String> {
+    pub fn on_send(&mut self, tp: &TopicPartition) -> Result<(), TxnCallError> {
         match self.state {
             TxnState::InTransaction => {
                 self.partitions_in_transaction.insert(tp.clone());
                 Ok(())
             }
-            TxnState::AbortableError | TxnState::FatalError => Err(format!(
-                "Cannot perform send because at least one previous transactional or idempotent request has failed with errors: {}",
-                self.last_error.map_or("unknown", |e| e.name())
-            )),
-            _ => Err(format!(
-                "IllegalStateException: Cannot add partition {tp} to transaction while in state {}",
-                self.state.name()
-            )),
+            TxnState::AbortableError | TxnState::FatalError => Err(TxnCallError::SendAfterError {
+                last_error: self.last_error,
+            }),
+            _ => Err(TxnCallError::CannotAddPartition {
+                tp: tp.clone(),
+                state: self.state,
+            }),
         }
     }
 
@@ -207,7 +220,7 @@ impl TransactionManager {
         &mut self,
         group_id: String,
         offsets: Vec<OffsetEntry>,
-    ) -> Result<(), String> {
+    ) -> Result<(), TxnCallError> {
         match self.state {
             TxnState::InTransaction => {
                 self.pending_offsets = Some((group_id, offsets));

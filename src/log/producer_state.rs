@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::Serialize;
 
 use crate::protocol::errors::Errors;
+use crate::protocol::ErrorDetail;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
 use crate::util::bytes::ByteReader;
 
@@ -148,8 +149,8 @@ pub struct ProducerCheckError {
     pub expected_seq: Option<i32>,
     /// For INVALID_PRODUCER_EPOCH: the epoch the broker remembers.
     pub current_epoch: Option<i16>,
-    /// Kafka's exception message, with our numbers.
-    pub message: String,
+    /// Which check refused, with its numbers (Kafka's exception message, as data).
+    pub detail: ErrorDetail,
 }
 
 /// What the producer-state check decided for a client batch.
@@ -215,10 +216,13 @@ impl ProducerStateManager {
                 error: Errors::InvalidProducerEpoch,
                 expected_seq: None,
                 current_epoch: Some(current.producer_epoch),
-                message: format!(
-                    "Epoch of producer {pid} at offset {offset} in {partition} is {epoch}, which is smaller than the last seen epoch {}",
-                    current.producer_epoch
-                ),
+                detail: ErrorDetail::EpochTooOld {
+                    producer_id: pid,
+                    offset,
+                    partition: partition.to_string(),
+                    epoch,
+                    current_epoch: current.producer_epoch,
+                },
             });
         }
         // 3. checkSequence.
@@ -229,10 +233,14 @@ impl ProducerStateManager {
                     error: Errors::OutOfOrderSequenceNumber,
                     expected_seq: Some(0),
                     current_epoch: Some(current.producer_epoch),
-                    message: format!(
-                        "Invalid sequence number for new epoch of producer {pid} at offset {offset} in partition {partition}: {epoch} (request epoch), {first} (seq. number), {} (current producer epoch)",
-                        current.producer_epoch
-                    ),
+                    detail: ErrorDetail::NewEpochSequence {
+                        producer_id: pid,
+                        offset,
+                        partition: partition.to_string(),
+                        epoch,
+                        first_seq: first,
+                        current_epoch: current.producer_epoch,
+                    },
                 });
             }
         } else {
@@ -242,9 +250,13 @@ impl ProducerStateManager {
                     error: Errors::OutOfOrderSequenceNumber,
                     expected_seq: Some(increment_sequence(last, 1)),
                     current_epoch: Some(current.producer_epoch),
-                    message: format!(
-                        "Out of order sequence number for producer {pid} at offset {offset} in partition {partition}: {first} (incoming seq. number), {last} (current end sequence number)"
-                    ),
+                    detail: ErrorDetail::OutOfOrderSequence {
+                        producer_id: pid,
+                        offset,
+                        partition: partition.to_string(),
+                        first_seq: first,
+                        last_seq: last,
+                    },
                 });
             }
         }
@@ -338,10 +350,13 @@ impl ProducerStateManager {
                 error: Errors::InvalidProducerEpoch,
                 expected_seq: None,
                 current_epoch: Some(current.producer_epoch),
-                message: format!(
-                    "Epoch of producer {pid} at offset {offset} in {partition} is {epoch}, which is not newer than the last seen epoch {} (transaction markers must bump the epoch)",
-                    current.producer_epoch
-                ),
+                detail: ErrorDetail::MarkerEpochNotNewer {
+                    producer_id: pid,
+                    offset,
+                    partition: partition.to_string(),
+                    epoch,
+                    current_epoch: current.producer_epoch,
+                },
             });
         }
         Ok(MarkerCheck::Append)

@@ -14,6 +14,7 @@ use super::segment::{file_name, offset_from_file_name, LogSegment};
 use super::transaction_index::AbortedTxn;
 use crate::fs::{FsError, MemFs};
 use crate::protocol::errors::Errors;
+use crate::protocol::ErrorDetail;
 use crate::record::{decode_all, set_base_offset, ControlRecordType, RecordBatch};
 
 /// The log settings a learner can change (Kafka's `LogConfig`).
@@ -108,7 +109,7 @@ pub enum AppendError {
     /// Refused by the producer-state checks (sequence or epoch).
     Producer(ProducerCheckError),
     /// Refused before the producer checks: bad batch, too large, or a disk error.
-    Invalid { error: Errors, message: String },
+    Invalid { error: Errors, detail: ErrorDetail },
 }
 
 impl AppendError {
@@ -118,10 +119,11 @@ impl AppendError {
             AppendError::Invalid { error, .. } => *error,
         }
     }
-    pub fn message(&self) -> &str {
+    /// Which check refused, with its numbers.
+    pub fn detail(&self) -> &ErrorDetail {
         match self {
-            AppendError::Producer(e) => &e.message,
-            AppendError::Invalid { message, .. } => message,
+            AppendError::Producer(e) => &e.detail,
+            AppendError::Invalid { detail, .. } => detail,
         }
     }
 }
@@ -129,7 +131,7 @@ impl AppendError {
 fn storage_error(e: FsError) -> AppendError {
     AppendError::Invalid {
         error: Errors::UnknownServerError,
-        message: format!("storage: {e}"),
+        detail: ErrorDetail::Storage(e),
     }
 }
 
@@ -205,26 +207,26 @@ impl UnifiedLog {
         if batch.is_control() {
             return Err(AppendError::Invalid {
                 error: Errors::InvalidRecord,
-                message: "Clients are not allowed to write control records".into(),
+                detail: ErrorDetail::ControlRecordsFromClient,
             });
         }
         let size = batch.size_in_bytes() as u64;
         if size > self.config.max_message_bytes {
             return Err(AppendError::Invalid {
                 error: Errors::MessageTooLarge,
-                message: format!(
-                    "The batch is {size} bytes, larger than max.message.bytes ({})",
-                    self.config.max_message_bytes
-                ),
+                detail: ErrorDetail::BatchTooLarge {
+                    size,
+                    max_message_bytes: self.config.max_message_bytes,
+                },
             });
         }
         if size > self.config.segment_bytes {
             return Err(AppendError::Invalid {
                 error: Errors::RecordListTooLarge,
-                message: format!(
-                    "The batch is {size} bytes, larger than segment.bytes ({})",
-                    self.config.segment_bytes
-                ),
+                detail: ErrorDetail::BatchLargerThanSegment {
+                    size,
+                    segment_bytes: self.config.segment_bytes,
+                },
             });
         }
         if batch.has_producer_id() {

@@ -5,8 +5,10 @@
 //! record batches inside Produce and Fetch are real v2 bytes, everything else is a
 //! Rust value.
 
+pub mod error_detail;
 pub mod errors;
 
+pub use error_detail::ErrorDetail;
 pub use errors::Errors;
 
 use serde::{Deserialize, Serialize};
@@ -199,7 +201,8 @@ pub enum Response {
         /// First offset of the batch (-1 on error); for a duplicate, the original offset.
         base_offset: i64,
         log_start_offset: i64,
-        error_message: Option<String>,
+        /// Kafka's `errorMessage`, as data.
+        error_message: Option<ErrorDetail>,
     },
     AllocateProducerIds {
         error: Errors,
@@ -263,7 +266,7 @@ impl Response {
         tp: &TopicPartition,
         error: Errors,
         base_offset: i64,
-        error_message: Option<String>,
+        error_message: Option<ErrorDetail>,
     ) -> Response {
         Response::Produce {
             topic_partition: tp.clone(),

@@ -3,11 +3,13 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// A decoding or validation failure. Mirrors Kafka's `CorruptRecordException`
 /// (CORRUPT_MESSAGE), `InvalidRecordException` (INVALID_RECORD) and the
 /// UNSUPPORTED_COMPRESSION_TYPE error; simplified to the cases an uncompressed
 /// v2 batch can hit, each carrying what the UI needs to explain it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RecordError {
     /// The bytes end before the batch (or the number being read) does: `needed`
     /// bytes were required, `available` were there. Also used when a batch's

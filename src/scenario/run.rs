@@ -2,6 +2,7 @@
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use crate::broker::broker::BrokerEvent;
+use crate::i18n::{narrate, Lang};
 use crate::protocol::Response;
 use crate::sim::event::window_text;
 use crate::sim::{Action, ClusterConfig, World};
@@ -251,7 +252,13 @@ impl Runner {
                 w.events
                     .iter()
                     .skip(skip)
-                    .map(|e| format!("[{:>6} ms] {}", e.at_ms - crate::sim::START_MS, e.narrate()))
+                    .map(|e| {
+                        format!(
+                            "[{:>6} ms] {}",
+                            e.at_ms - crate::sim::START_MS,
+                            narrate(e, Lang::En)
+                        )
+                    })
                     .collect()
             }
         }

@@ -5,9 +5,10 @@
 //! Simplified: a consumer's starting position is read from the group's committed
 //! offset or the leader's log bounds directly (Kafka sends OffsetFetch/ListOffsets).
 
+use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::{Body, Node};
-use super::world::{SimError, World, MAX_STEPS_PER_RUN};
+use super::world::{World, MAX_STEPS_PER_RUN};
 use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, FetchPartitionData, IsolationLevel,
 };
@@ -31,12 +32,12 @@ impl World {
             || self.consumers.contains_key(name)
             || name == super::RAW_CLIENT
         {
-            return Err(SimError::new(format!(
-                "a client named {name} already exists"
-            )));
+            return Err(SimErrorKind::ClientExists {
+                name: name.to_string(),
+            }
+            .into());
         }
-        let config = ConsumerConfig::from_pairs(name, configs)
-            .map_err(|m| SimError::kafka(Errors::InvalidConfig, m))?;
+        let config = ConsumerConfig::from_pairs(name, configs)?;
         self.consumers
             .insert(name.to_string(), Consumer::new(config));
         Ok(vec![])
@@ -53,10 +54,11 @@ impl World {
         for tp in partitions {
             self.check_partition(tp)?;
         }
-        let consumer = self
-            .consumers
-            .get(name)
-            .ok_or_else(|| SimError::new(format!("no consumer named {name}")))?;
+        let consumer = self.consumers.get(name).ok_or_else(|| {
+            SimError::from(SimErrorKind::NoConsumer {
+                name: name.to_string(),
+            })
+        })?;
         let committed_for = |w: &World, tp: &TopicPartition| -> Option<i64> {
             let group = consumer.config.group_id.as_deref()?;
             let gtp = TopicPartition::new(
@@ -85,10 +87,11 @@ impl World {
                 (tp.clone(), committed_for(self, tp), start, end)
             })
             .collect();
-        let consumer = self
-            .consumers
-            .get_mut(name)
-            .ok_or_else(|| SimError::new(format!("no consumer named {name}")))?;
+        let consumer = self.consumers.get_mut(name).ok_or_else(|| {
+            SimError::from(SimErrorKind::NoConsumer {
+                name: name.to_string(),
+            })
+        })?;
         consumer.assign(partitions);
         let mut events = Vec::new();
         for (tp, committed, start, end) in starts {
@@ -107,7 +110,9 @@ impl World {
     /// until a round brings nothing new.
     pub(super) fn poll(&mut self, name: &str) -> Result<Vec<String>, SimError> {
         if !self.consumers.contains_key(name) {
-            return Err(SimError::new(format!("no consumer named {name}")));
+            return Err(SimError::from(SimErrorKind::NoConsumer {
+                name: name.to_string(),
+            }));
         }
         for _ in 0..64 {
             let before = self.consumers.get(name).map(|c| c.positions());

@@ -2,6 +2,7 @@
 
 pub mod action;
 mod consumers;
+pub mod error;
 pub mod event;
 pub mod network;
 pub mod raw;
@@ -11,7 +12,8 @@ pub mod view;
 pub mod world;
 
 pub use action::Action;
+pub use error::{SimError, SimErrorKind};
 pub use event::{Event, EventKind};
 pub use network::{Fault, Node};
 pub use txn_views::CoordinatedTransaction;
-pub use world::{ClusterConfig, SimError, World, RAW_CLIENT, START_MS};
+pub use world::{ClusterConfig, World, RAW_CLIENT, START_MS};

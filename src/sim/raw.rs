@@ -1,7 +1,8 @@
 //! Raw requests: any API sent by hand from the bare client, with the answer printed
 //! in one line — the seed's "bare socket" examples for every transactional API.
 
-use super::world::{SimError, World};
+use super::error::{SimError, SimErrorKind};
+use super::world::World;
 use crate::coordinator::internal_topics::{
     partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
@@ -59,13 +60,12 @@ impl World {
         let target = broker
             .or_else(|| self.raw_target(&request))
             .ok_or_else(|| {
-                SimError::new(format!(
-                    "no broker to send {} to (does the topic exist?)",
-                    request.api_name()
-                ))
+                SimError::from(SimErrorKind::NoBrokerFor {
+                    api: request.api_name(),
+                })
             })?;
         if !self.brokers.contains_key(&target) {
-            return Err(SimError::new(format!("no broker {target}")));
+            return Err(SimErrorKind::NoBroker { id: target }.into());
         }
         let api = request.api_name();
         Ok(match self.raw_request(target, request) {

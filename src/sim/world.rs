@@ -10,14 +10,17 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::action::Action;
-use super::event::{Event, EventKind};
+use super::error::{SimError, SimErrorKind};
+use super::event::{Event, EventKind, FaultChange};
 use super::network::{Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
+use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
 use crate::client::transaction_manager::{TransactionManager, TxnOutcome, TxnState};
+use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::OffsetEntry;
@@ -64,38 +67,6 @@ pub struct TopicInfo {
     /// Leader broker of each partition.
     pub leaders: Vec<i32>,
     pub config: LogConfig,
-}
-
-/// Why an action could not be applied. Nothing in the world changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SimError {
-    /// Kafka's error when there is one (e.g. `UNKNOWN_TOPIC_OR_PARTITION`).
-    pub error: Option<Errors>,
-    pub message: String,
-}
-
-impl SimError {
-    pub fn new(message: impl Into<String>) -> Self {
-        SimError {
-            error: None,
-            message: message.into(),
-        }
-    }
-    pub fn kafka(error: Errors, message: impl Into<String>) -> Self {
-        SimError {
-            error: Some(error),
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.error {
-            Some(e) => write!(f, "{}: {}", e.name(), self.message),
-            None => write!(f, "{}", self.message),
-        }
-    }
 }
 
 /// The answer to a raw request, for the transcript.
@@ -180,19 +151,15 @@ impl World {
     }
 
     pub(super) fn check_partition(&self, tp: &TopicPartition) -> Result<i32, SimError> {
-        self.leader_of(tp).ok_or_else(|| {
-            SimError::kafka(
-                Errors::UnknownTopicOrPartition,
-                format!("{tp} does not exist"),
-            )
-        })
+        self.leader_of(tp)
+            .ok_or_else(|| SimError::from(SimErrorKind::UnknownPartition { tp: tp.clone() }))
     }
 
     fn transactional_mut(&mut self, name: &str) -> Result<&mut TransactionManager, SimError> {
         self.producer_mut(name)?.txn.as_mut().ok_or_else(|| {
-            SimError::new(format!(
-                "{name} has no transactional.id: it cannot use transactions"
-            ))
+            SimError::from(SimErrorKind::NotTransactional {
+                producer: name.to_string(),
+            })
         })
     }
 
@@ -223,9 +190,11 @@ impl World {
     }
 
     fn producer_mut(&mut self, name: &str) -> Result<&mut Producer, SimError> {
-        self.producers
-            .get_mut(name)
-            .ok_or_else(|| SimError::new(format!("no producer named {name}")))
+        self.producers.get_mut(name).ok_or_else(|| {
+            SimError::from(SimErrorKind::NoProducer {
+                name: name.to_string(),
+            })
+        })
     }
 
     /// Applies one action. On error nothing has changed. Returns transcript lines.
@@ -261,15 +230,12 @@ impl World {
             } => self.create_topic(name, *partitions, configs),
             Action::CreateProducer { name, configs } => {
                 if name == RAW_CLIENT || name.is_empty() {
-                    return Err(SimError::new(format!("'{name}' cannot name a producer")));
+                    return Err(SimErrorKind::ReservedName { name: name.clone() }.into());
                 }
                 if self.producers.contains_key(name) {
-                    return Err(SimError::new(format!(
-                        "a producer named {name} already exists"
-                    )));
+                    return Err(SimErrorKind::ProducerExists { name: name.clone() }.into());
                 }
-                let config = ProducerConfig::from_pairs(name, configs)
-                    .map_err(|m| SimError::kafka(Errors::InvalidConfig, m))?;
+                let config = ProducerConfig::from_pairs(name, configs)?;
                 self.producers.insert(name.clone(), Producer::new(config));
                 Ok(vec![])
             }
@@ -280,12 +246,10 @@ impl World {
             } => {
                 self.check_partition(topic_partition)?;
                 if values.is_empty() {
-                    return Err(SimError::new("send needs at least one value"));
+                    return Err(SimErrorKind::EmptySend.into());
                 }
                 let now = self.clock_ms;
-                self.producer_mut(producer)?
-                    .check_send(topic_partition)
-                    .map_err(SimError::new)?;
+                self.producer_mut(producer)?.check_send(topic_partition)?;
                 let event =
                     self.producer_mut(producer)?
                         .send(topic_partition.clone(), values.clone(), now);
@@ -314,14 +278,14 @@ impl World {
             Action::HoldMarkers => {
                 self.network.hold_markers = true;
                 self.emit(EventKind::FaultArmed {
-                    description: "hold WriteTxnMarkers requests in the network (transactions stay in Prepare*)".into(),
+                    fault: FaultChange::HoldMarkers,
                 });
                 Ok(vec![])
             }
             Action::ReleaseMarkers => {
                 let n = self.network.release_held(self.clock_ms);
                 self.emit(EventKind::FaultArmed {
-                    description: format!("released {n} held WriteTxnMarkers request(s)"),
+                    fault: FaultChange::ReleaseMarkers { released: n },
                 });
                 Ok(vec![])
             }
@@ -332,9 +296,7 @@ impl World {
             } => self.assign(consumer, partitions),
             Action::Poll { consumer } => self.poll(consumer),
             Action::InitTransactions { producer } => {
-                self.transactional_mut(producer)?
-                    .begin_init()
-                    .map_err(SimError::new)?;
+                self.transactional_mut(producer)?.begin_init()?;
                 let started = self.clock_ms;
                 self.run_while(|w| w.txn_state(producer) == Some(TxnState::Initializing));
                 let took = self.clock_ms - started;
@@ -342,9 +304,7 @@ impl World {
                 Ok(vec![])
             }
             Action::BeginTransaction { producer } => {
-                self.transactional_mut(producer)?
-                    .begin_transaction()
-                    .map_err(SimError::new)?;
+                self.transactional_mut(producer)?.begin_transaction()?;
                 Ok(vec![])
             }
             Action::CommitTransaction { producer } => {
@@ -402,8 +362,7 @@ impl World {
                     })
                     .collect();
                 self.transactional_mut(producer)?
-                    .send_offsets(group_id.clone(), entries)
-                    .map_err(SimError::new)?;
+                    .send_offsets(group_id.clone(), entries)?;
                 self.run_while(|w| {
                     w.producers
                         .get(producer)
@@ -432,28 +391,18 @@ impl World {
                 )?
                 .lines),
             Action::DropNextRequest { from } => {
-                self.network
-                    .faults
-                    .push(Fault::DropNextRequest { from: from.clone() });
-                let who = from
-                    .as_deref()
-                    .map(|f| format!(" from {f}"))
-                    .unwrap_or_default();
+                let fault = Fault::DropNextRequest { from: from.clone() };
+                self.network.faults.push(fault.clone());
                 self.emit(EventKind::FaultArmed {
-                    description: format!("drop the next request{who}"),
+                    fault: FaultChange::Armed(fault),
                 });
                 Ok(vec![])
             }
             Action::DropNextResponse { to } => {
-                self.network
-                    .faults
-                    .push(Fault::DropNextResponse { to: to.clone() });
-                let who = to
-                    .as_deref()
-                    .map(|t| format!(" to {t}"))
-                    .unwrap_or_default();
+                let fault = Fault::DropNextResponse { to: to.clone() };
+                self.network.faults.push(fault.clone());
                 self.emit(EventKind::FaultArmed {
-                    description: format!("drop the next response{who}"),
+                    fault: FaultChange::Armed(fault),
                 });
                 Ok(vec![])
             }
@@ -467,7 +416,7 @@ impl World {
             }
             Action::Advance { ms } => {
                 if *ms < 0 {
-                    return Err(SimError::new("time only moves forward: ms must be ≥ 0"));
+                    return Err(SimErrorKind::TimeBackwards.into());
                 }
                 self.advance(*ms);
                 Ok(vec![])
@@ -493,43 +442,38 @@ impl World {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
         {
-            return Err(SimError::kafka(
-                Errors::InvalidTopicException,
-                format!("Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"),
-            ));
+            return Err(SimErrorKind::IllegalTopicName {
+                name: name.to_string(),
+            }
+            .into());
         }
         if self.topics.contains_key(name) {
-            return Err(SimError::kafka(
-                Errors::TopicAlreadyExists,
-                format!("Topic '{name}' already exists."),
-            ));
+            return Err(SimErrorKind::TopicExists {
+                name: name.to_string(),
+            }
+            .into());
         }
         if !(1..=64).contains(&partitions) {
-            return Err(SimError::kafka(
-                Errors::InvalidPartitions,
-                format!("{partitions} partitions: choose 1 to 64"),
-            ));
+            return Err(SimErrorKind::PartitionCount { partitions }.into());
         }
         if crate::coordinator::internal_topics::is_internal(name) {
-            return Err(SimError::kafka(
-                Errors::InvalidTopicException,
-                format!(
-                    "{name} is an internal topic: the brokers create it when it is first needed"
-                ),
-            ));
+            return Err(SimErrorKind::InternalTopic {
+                name: name.to_string(),
+            }
+            .into());
         }
         let mut config = self.broker_defaults.clone();
         for (k, v) in configs {
             apply_log_config(&mut config, k, v)?;
         }
         self.add_topic(name, partitions, config)
-            .map_err(SimError::new)?;
+            .map_err(SimErrorKind::Storage)?;
         Ok(vec![])
     }
 
     /// Creates a topic's partitions on their leaders and tells every broker where the
     /// partitions live (the controller's metadata propagation).
-    fn add_topic(&mut self, name: &str, partitions: i32, config: LogConfig) -> Result<(), String> {
+    fn add_topic(&mut self, name: &str, partitions: i32, config: LogConfig) -> Result<(), FsError> {
         let n = self.config.brokers;
         let leaders: Vec<i32> = (0..partitions).map(|p| p % n + 1).collect();
         for (p, leader) in leaders.iter().enumerate() {
@@ -620,9 +564,9 @@ impl World {
         let broker = self
             .brokers
             .get_mut(&id)
-            .ok_or_else(|| SimError::new(format!("no broker {id}")))?;
+            .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
         if !broker.online {
-            return Err(SimError::new(format!("broker {id} is already stopped")));
+            return Err(SimErrorKind::BrokerAlreadyStopped { id }.into());
         }
         let event = broker.stop(clean);
         self.emit(EventKind::Broker { broker: id, event });
@@ -665,9 +609,9 @@ impl World {
         let broker = self
             .brokers
             .get_mut(&id)
-            .ok_or_else(|| SimError::new(format!("no broker {id}")))?;
+            .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
         if broker.online {
-            return Err(SimError::new(format!("broker {id} is already running")));
+            return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
         }
         let now = self.clock_ms;
         let events = broker.start(&partitions, now);
@@ -1152,7 +1096,7 @@ impl World {
     ) -> Result<RawOutcome, SimError> {
         let leader = self.check_partition(tp)?;
         if values.is_empty() {
-            return Err(SimError::new("a batch needs at least one record"));
+            return Err(SimErrorKind::EmptyBatch.into());
         }
         let kvs = values
             .iter()
@@ -1230,16 +1174,11 @@ impl World {
 
 /// Applies one log-level config key with Kafka's name and limits.
 fn apply_log_config(config: &mut LogConfig, key: &str, value: &str) -> Result<(), SimError> {
-    let invalid = |why: &str| {
-        SimError::kafka(
-            Errors::InvalidConfig,
-            format!("Invalid value {value} for configuration {key}: {why}"),
-        )
-    };
+    let invalid = |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
     let number = |min: u64| -> Result<u64, SimError> {
-        let n: u64 = value.parse().map_err(|_| invalid("not a number"))?;
+        let n: u64 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
         if n < min {
-            return Err(invalid(&format!("Value must be at least {min}")));
+            return Err(invalid(ConfigRule::AtLeast(min)));
         }
         Ok(n)
     };
@@ -1252,14 +1191,15 @@ fn apply_log_config(config: &mut LogConfig, key: &str, value: &str) -> Result<()
             config.producer_snapshots = match value {
                 "true" | "on" => true,
                 "false" | "off" => false,
-                _ => return Err(invalid("use true or false")),
+                _ => return Err(invalid(ConfigRule::TrueOrFalse)),
             }
         }
         _ => {
-            return Err(SimError::kafka(
-                Errors::InvalidConfig,
-                format!("Unknown config {key}"),
-            ))
+            return Err(ConfigError::Unknown {
+                scope: ConfigScope::Cluster,
+                key: key.to_string(),
+            }
+            .into())
         }
     }
     Ok(())

@@ -23,10 +23,10 @@ use super::components::txn_coordinator::TxnCoordinator;
 use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
 use super::embed::{self, HostCommand};
-use super::i18n::{t, tf, Key};
 use super::link;
 use super::state::{AppState, Msg, Page, PRODUCER, TOPIC};
 use super::transactions::{txn_views, TransactionsPage};
+use crate::i18n::{narrate, t, tf, Key, Lang};
 
 /// How many events the list keeps on screen.
 const MAX_EVENTS: usize = 400;
@@ -100,7 +100,7 @@ pub(crate) fn event_items(
             EventItem {
                 seq: e.seq,
                 at_ms: e.at_ms - START_MS,
-                text: e.narrate(),
+                text: narrate(e, Lang::En),
                 tone,
                 network,
             }
@@ -592,7 +592,12 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
     let lesson = state.lesson_name();
     let (step, steps) = state.position();
     let (verdict, last_event) = if framed {
-        state.with_world(|w| (verdict_word(state, w), w.events.last().map(|e| e.narrate())))
+        state.with_world(|w| {
+            (
+                verdict_word(state, w),
+                w.events.last().map(|e| narrate(e, Lang::En)),
+            )
+        })
     } else {
         (None, None)
     };

@@ -6,10 +6,10 @@
 use yew::Callback;
 
 use super::app::location_field;
-use super::i18n::{t, Key};
 use super::state::{
     play_scenario, ready_actions, txn_cluster, txn_ready_actions, AppState, Msg, Page,
 };
+use crate::i18n::{t, Key};
 use crate::log::TopicPartition;
 use crate::scenario;
 use crate::scenario::share::{self, SharedState};

@@ -6,14 +6,12 @@
 //! - [`embed`]: the compact view's URL options and the postMessage API.
 //! - [`keys`]: keyboard shortcuts.
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
-//! - [`i18n`]: the message catalog every learner-visible word comes from.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`crate::view`] (the view models, tested natively).
 
 pub mod app;
 pub mod components;
 pub mod embed;
-pub mod i18n;
 pub mod keys;
 pub mod link;
 pub mod state;

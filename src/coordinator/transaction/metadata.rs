@@ -106,44 +106,14 @@ impl TransitionError {
     }
 }
 
-impl std::fmt::Display for TransitionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TransitionError::InvalidTransition { from, to } => {
-                write!(f, "{to} is not a valid next state of {from}")
-            }
-            TransitionError::AlreadyPending { state, pending } => {
-                write!(
-                    f,
-                    "state {state} already has a pending transition to {pending}"
-                )
-            }
-            TransitionError::NoPendingState { to } => {
-                write!(f, "completing a transition to {to} without a pending state")
-            }
-            TransitionError::PendingMismatch { pending, to } => {
-                write!(f, "pending state is {pending}, not {to}")
-            }
-            TransitionError::IllegalProducerIdOrEpoch {
-                producer_id,
-                producer_epoch,
-            } => write!(
-                f,
-                "illegal producer id {producer_id} / epoch {producer_epoch}"
-            ),
-            TransitionError::UnexpectedMetadata { to, reason } => {
-                write!(f, "transition to {to} with unexpected metadata: {reason}")
-            }
-            TransitionError::EpochExhausted {
-                producer_id,
-                producer_epoch,
-            } => write!(
-                f,
-                "cannot allocate more epochs for producer id {producer_id} (epoch {producer_epoch})"
-            ),
-            TransitionError::ProducerFenced => f.write_str("producer fenced"),
-        }
-    }
+/// A rule Kafka treats as "this should not happen" (an `IllegalStateException` there),
+/// as data for the event list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum InternalError {
+    /// A transition could not be prepared or completed.
+    Transition(TransitionError),
+    /// The transactional id was found in a state that is never current (Dead, PrepareEpochFence).
+    StateNeverCurrent(TransactionState),
 }
 
 /// The target of one state change, to be written to the log before it is applied

@@ -26,7 +26,9 @@ pub use log_format::{
     decode_key, decode_value, key_json, key_to_bytes, payload_json, value_json, value_to_bytes,
     PartitionsSchema, TransactionLogValue, TxnLogError,
 };
-pub use metadata::{TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata};
+pub use metadata::{
+    InternalError, TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
+};
 pub use state::TransactionState;
 pub use transaction_coordinator::{
     CoordinatorEvent, CoordinatorOutput, EndTxnResult, InitProducerIdResult,

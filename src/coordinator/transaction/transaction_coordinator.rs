@@ -15,7 +15,7 @@ use super::log_format::{
     decode_key, decode_value, key_to_bytes, value_json, value_to_bytes, TransactionLogValue,
 };
 use super::metadata::{
-    TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
+    InternalError, TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
 };
 use super::state::TransactionState;
 use super::{TransactionConfig, TRANSACTIONAL_ID_NOT_FOUND, TRANSACTION_ABORTABLE};
@@ -140,7 +140,7 @@ pub enum CoordinatorEvent {
     /// `IllegalStateException` there); the request failed instead.
     InternalError {
         transactional_id: String,
-        detail: String,
+        detail: InternalError,
     },
 }
 
@@ -350,7 +350,7 @@ impl TransactionCoordinator {
                 out,
                 CoordinatorEvent::InternalError {
                     transactional_id: transactional_id.to_string(),
-                    detail: e.to_string(),
+                    detail: InternalError::Transition(e.clone()),
                 },
             );
             return Err(error);
@@ -527,9 +527,7 @@ impl TransactionCoordinator {
                 let state = meta.state;
                 return Err(Self::internal_error(
                     transactional_id,
-                    format!(
-                        "found transactional id in state {state}, which should never be current"
-                    ),
+                    InternalError::StateNeverCurrent(state),
                     out,
                 ));
             }
@@ -538,7 +536,7 @@ impl TransactionCoordinator {
         Ok((transit.producer_id, transit.producer_epoch))
     }
 
-    fn internal_error(transactional_id: &str, detail: String, out: &mut Out) -> Errors {
+    fn internal_error(transactional_id: &str, detail: InternalError, out: &mut Out) -> Errors {
         event(
             out,
             CoordinatorEvent::InternalError {
@@ -813,9 +811,7 @@ impl TransactionCoordinator {
                 let state = meta.state;
                 let e = Self::internal_error(
                     transactional_id,
-                    format!(
-                        "found transactional id in state {state}, which should never be current"
-                    ),
+                    InternalError::StateNeverCurrent(state),
                     out,
                 );
                 return err_result(e);
@@ -902,7 +898,7 @@ impl TransactionCoordinator {
             out,
             CoordinatorEvent::InternalError {
                 transactional_id: transactional_id.to_string(),
-                detail: e.to_string(),
+                detail: InternalError::Transition(e.clone()),
             },
         );
         e.to_errors()
@@ -1057,8 +1053,7 @@ impl TransactionCoordinator {
             let fence = match meta.prepare_fence_producer_epoch() {
                 Ok(t) => t,
                 Err(e) => {
-                    let detail = e.to_string();
-                    Self::internal_error(&id, detail, &mut out);
+                    Self::internal_error(&id, InternalError::Transition(e), &mut out);
                     continue;
                 }
             };

@@ -4,9 +4,9 @@
 use yew::prelude::*;
 
 use crate::broker::broker::SeqRange;
+use crate::i18n::{t, tf, Key};
 use crate::log::RecoveryReport;
 use crate::sim::event::window_text;
-use crate::ui::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
 
 /// The last restart, as the broker reported it.

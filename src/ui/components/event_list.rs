@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::i18n::{t, Key};
+use crate::i18n::{t, Key};
 
 /// One narrated event.
 #[derive(Clone, PartialEq)]

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::i18n::Key;
+use crate::i18n::Key;
 use crate::view::validate::InputError;
 
 /// The catalog key a field shows for an input the check refused.

@@ -2,8 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::i18n::{t, tf, Key};
 use crate::sim::view::BatchView;
-use crate::ui::i18n::{t, tf, Key};
 
 #[derive(Properties, PartialEq)]
 pub struct HeaderBytesProps {

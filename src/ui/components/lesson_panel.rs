@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
 
 /// The loaded lesson, as the player shows it.

@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use super::header_bytes::HeaderBytes;
+use crate::i18n::{t, tf, Key};
 use crate::sim::view::LogView;
-use crate::ui::i18n::{t, tf, Key};
 
 #[derive(Properties, PartialEq)]
 pub struct LogTableProps {

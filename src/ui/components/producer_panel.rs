@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::field::Field;
-use crate::ui::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
 use crate::view::validate;
 

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, Key};
 use crate::ui::state::{LinkBox, Msg};
 
 #[derive(Properties, PartialEq)]

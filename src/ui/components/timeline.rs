@@ -6,7 +6,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, Key};
 use crate::view::timeline::TimelineView;
 
 #[derive(Properties, PartialEq)]

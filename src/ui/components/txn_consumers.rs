@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::txn_log::kind_word;
 use crate::client::consumer::IsolationLevel;
-use crate::ui::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, Key};
 use crate::ui::state::Msg;
 use crate::view::consumers::ConsumerView;
 

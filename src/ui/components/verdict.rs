@@ -4,8 +4,9 @@
 use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
+use crate::i18n::narration::error_detail;
+use crate::i18n::{t, tf, Key, Lang};
 use crate::protocol::errors::Errors;
-use crate::ui::i18n::{t, tf, Key};
 
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
@@ -78,7 +79,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
             error,
             expected_seq,
             current_epoch,
-            message,
+            detail,
             ..
         } => {
             let unknown = t(Key::Unknown).to_string();
@@ -114,7 +115,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
                 other => (
                     "rejected",
                     other.name(),
-                    tf(Key::VerdictOtherText, &[message]),
+                    tf(Key::VerdictOtherText, &[&error_detail(detail, Lang::En)]),
                     *producer_id,
                     *first_seq,
                     *last_seq,

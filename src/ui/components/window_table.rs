@@ -3,9 +3,9 @@
 
 use yew::prelude::*;
 
+use crate::i18n::{t, tf, Key};
 use crate::log::NUM_BATCHES_TO_RETAIN;
 use crate::sim::view::WindowView;
-use crate::ui::i18n::{t, tf, Key};
 
 /// Which slot lit up with the last decision.
 #[derive(Clone, PartialEq)]

@@ -1,0 +1,51 @@
+//! Narration: one sentence per event or error, in the reader's language, with the
+//! Kafka rule that applied. Events and errors are data (`crate::sim::event`,
+//! [`ErrorDetail`], [`SimError`]); only this module words them.
+//!
+//! Each language is a module (`en/` today) with one file per concept — broker,
+//! coordinator, producer, consumer, network, errors — so a translation is a copy of
+//! `en/` with the sentences changed. A new event variant needs one arm in each
+//! language's file for its concept (the `match`es are exhaustive, so the compiler lists
+//! the places).
+
+use super::Lang;
+use crate::client::consumer::ConsumerEvent;
+use crate::protocol::ErrorDetail;
+use crate::sim::{Event, SimError};
+
+mod en;
+
+/// One line: what happened and the rule behind it.
+pub fn narrate(event: &Event, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::event(&event.kind),
+    }
+}
+
+/// A consumer's event, without the client's name in front.
+pub fn consumer_event(event: &ConsumerEvent, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::consumer::event(event),
+    }
+}
+
+/// The broker's `errorMessage` for a refused batch or marker.
+pub fn error_detail(detail: &ErrorDetail, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::errors::detail(detail),
+    }
+}
+
+/// Why an action was not applied, after Kafka's error name when there is one.
+pub fn sim_error(error: &SimError, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::errors::sim_error(error),
+    }
+}
+
+/// `Display` is the English text, for the CLI, transcripts and `{e}` in messages.
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&sim_error(self, Lang::En))
+    }
+}

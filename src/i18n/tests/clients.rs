@@ -1,0 +1,216 @@
+//! Samples of the clients' events: producer (with its transactional calls) and consumer.
+
+use crate::client::consumer::{ConsumerEvent, CorruptBatch, PositionReason};
+use crate::client::producer::ProducerEvent;
+use crate::client::transaction_manager::TxnOutcome;
+use crate::protocol::{ErrorDetail, Errors};
+use crate::record::{ControlRecordType, RecordError};
+
+use super::events::tp;
+
+pub(super) fn producer_events() -> Vec<ProducerEvent> {
+    let values = || vec!["a".to_string()];
+    let sent = |attempt, first_seq, last_seq| ProducerEvent::BatchSent {
+        batch: 1,
+        tp: tp(),
+        attempt,
+        first_seq,
+        last_seq,
+    };
+    let mut out = vec![
+        ProducerEvent::Accumulated {
+            tp: tp(),
+            values: values(),
+        },
+        ProducerEvent::SequenceAssigned {
+            batch: 1,
+            tp: tp(),
+            producer_id: 0,
+            producer_epoch: 0,
+            first_seq: 0,
+            last_seq: 0,
+        },
+        sent(1, Some(0), Some(0)),
+        sent(2, Some(0), Some(0)),
+        sent(1, None, None),
+        ProducerEvent::InitProducerIdRetry {
+            error: Errors::CoordinatorLoadInProgress,
+            backoff_ms: 100,
+        },
+        ProducerEvent::ProducerIdReceived {
+            producer_id: 0,
+            producer_epoch: 0,
+        },
+        ProducerEvent::RequestTimedOut {
+            batch: Some(1),
+            broker: 1,
+            timeout_ms: 30_000,
+        },
+        ProducerEvent::RetryScheduled {
+            batch: 1,
+            tp: tp(),
+            error: Errors::NotLeaderOrFollower,
+            attempt: 2,
+        },
+        ProducerEvent::Acknowledged {
+            batch: 1,
+            tp: tp(),
+            base_offset: 0,
+            values: values(),
+        },
+        ProducerEvent::Failed {
+            batch: 1,
+            tp: tp(),
+            error: Errors::OutOfOrderSequenceNumber,
+            detail: None,
+        },
+        ProducerEvent::Failed {
+            batch: 1,
+            tp: tp(),
+            error: Errors::InvalidRecord,
+            detail: Some(ErrorDetail::ControlRecordsFromClient),
+        },
+        ProducerEvent::BatchesAbortedLocally { count: 2 },
+        ProducerEvent::StaleResponse {
+            correlation_id: 1,
+            api: "Produce".into(),
+        },
+    ];
+    let outcomes = [
+        TxnOutcome::Initialized {
+            producer_id: 0,
+            producer_epoch: 0,
+        },
+        TxnOutcome::Committed {
+            producer_id: 0,
+            producer_epoch: 1,
+        },
+        TxnOutcome::Aborted {
+            producer_id: 0,
+            producer_epoch: 1,
+        },
+        TxnOutcome::OffsetsSent {
+            group_id: "g".into(),
+        },
+        TxnOutcome::Failed {
+            operation: "commitTransaction".into(),
+            error: Errors::ProducerFenced,
+        },
+        TxnOutcome::Retrying {
+            api: "EndTxn".into(),
+            error: Errors::ConcurrentTransactions,
+        },
+    ];
+    out.extend(outcomes.into_iter().map(ProducerEvent::Transaction));
+    out
+}
+
+pub(super) fn consumer_events() -> Vec<ConsumerEvent> {
+    let mut out = vec![
+        ConsumerEvent::FetchReceived {
+            tp: tp(),
+            fetch_offset: 0,
+            high_watermark: 3,
+            last_stable_offset: 3,
+            bytes: 100,
+            aborted_transactions: 0,
+        },
+        ConsumerEvent::StaleFetchDiscarded {
+            tp: tp(),
+            fetch_offset: 0,
+            position: Some(3),
+        },
+        ConsumerEvent::StaleFetchDiscarded {
+            tp: tp(),
+            fetch_offset: 0,
+            position: None,
+        },
+        ConsumerEvent::NotAssigned { tp: tp() },
+        ConsumerEvent::FetchError {
+            tp: tp(),
+            error: Errors::NotLeaderOrFollower,
+        },
+        ConsumerEvent::AbortedProducerAdded {
+            tp: tp(),
+            producer_id: 0,
+            first_offset: 0,
+        },
+        ConsumerEvent::BatchSkippedAborted {
+            tp: tp(),
+            producer_id: 0,
+            base_offset: 0,
+            last_offset: 1,
+        },
+        ConsumerEvent::AbortMarkerSeen {
+            tp: tp(),
+            producer_id: 0,
+            offset: 2,
+            removed: true,
+        },
+        ConsumerEvent::AbortMarkerSeen {
+            tp: tp(),
+            producer_id: 0,
+            offset: 2,
+            removed: false,
+        },
+        ConsumerEvent::ControlBatchSkipped {
+            tp: tp(),
+            kind: Some(ControlRecordType::Commit),
+            offset: 2,
+        },
+        ConsumerEvent::ControlBatchSkipped {
+            tp: tp(),
+            kind: None,
+            offset: 2,
+        },
+        ConsumerEvent::RecordsBeforePositionSkipped {
+            tp: tp(),
+            base_offset: 0,
+            count: 1,
+            position: 1,
+        },
+        ConsumerEvent::RecordsDelivered {
+            tp: tp(),
+            count: 2,
+            first: 0,
+            last: 1,
+        },
+        ConsumerEvent::PartialBatchIgnored {
+            tp: tp(),
+            byte_position: 100,
+            bytes: 20,
+        },
+        ConsumerEvent::CorruptBatch {
+            tp: tp(),
+            offset: 0,
+            error: CorruptBatch::SizeTooSmall {
+                size: 3,
+                minimum: 49,
+            },
+        },
+        ConsumerEvent::CorruptBatch {
+            tp: tp(),
+            offset: 0,
+            error: CorruptBatch::Invalid(RecordError::InvalidMagic(1)),
+        },
+        ConsumerEvent::PositionAdvanced {
+            tp: tp(),
+            from: 0,
+            to: 2,
+        },
+        ConsumerEvent::NoOffsetForPartition { tp: tp() },
+    ];
+    for reason in [
+        PositionReason::ResetEarliest,
+        PositionReason::ResetLatest,
+        PositionReason::Committed,
+        PositionReason::Seek,
+    ] {
+        out.push(ConsumerEvent::PositionSet {
+            tp: tp(),
+            offset: 0,
+            reason,
+        });
+    }
+    out
+}

@@ -1,0 +1,146 @@
+//! Samples of every error detail and refusal (`ErrorDetail`, `SimError`).
+
+use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
+use crate::client::transaction_manager::{TxnCallError, TxnState};
+use crate::fs::FsError;
+use crate::log::TopicPartition;
+use crate::protocol::{ErrorDetail, Errors};
+use crate::record::RecordError;
+use crate::sim::{SimError, SimErrorKind};
+
+use super::events::tp;
+
+pub(super) fn error_details() -> Vec<ErrorDetail> {
+    let partition = || "orders-0".to_string();
+    vec![
+        ErrorDetail::BatchTooLarge {
+            size: 2000,
+            max_message_bytes: 1000,
+        },
+        ErrorDetail::EpochTooOld {
+            producer_id: 0,
+            offset: 2,
+            partition: partition(),
+            epoch: 0,
+            current_epoch: 1,
+        },
+        ErrorDetail::NewEpochSequence {
+            producer_id: 0,
+            offset: 2,
+            partition: partition(),
+            epoch: 1,
+            first_seq: 3,
+            current_epoch: 0,
+        },
+        ErrorDetail::OutOfOrderSequence {
+            producer_id: 0,
+            offset: 2,
+            partition: partition(),
+            first_seq: 4,
+            last_seq: 1,
+        },
+        ErrorDetail::MarkerEpochNotNewer {
+            producer_id: 0,
+            offset: 2,
+            partition: partition(),
+            epoch: 0,
+            current_epoch: 0,
+        },
+        ErrorDetail::EpochTooOldForVerification {
+            producer_id: 0,
+            epoch: 0,
+            current_epoch: 1,
+        },
+        ErrorDetail::OneBatchPerRequest,
+        ErrorDetail::InvalidBatch(RecordError::CorruptMessage {
+            stored_crc: 1,
+            computed_crc: 2,
+        }),
+        ErrorDetail::ControlRecordsFromClient,
+        ErrorDetail::BatchLargerThanSegment {
+            size: 2000,
+            segment_bytes: 1000,
+        },
+        ErrorDetail::Storage(FsError::NotFound("/b/data".into())),
+        ErrorDetail::NoTransactionCoordinator,
+        ErrorDetail::MissingTransactionalId,
+        ErrorDetail::PartitionNotAdded,
+    ]
+}
+
+pub(super) fn sim_errors() -> Vec<SimError> {
+    let name = || "producer-1".to_string();
+    let invalid = |rule| ConfigError::invalid("acks", "2", rule);
+    let configs = [
+        invalid(Some(ConfigRule::OneOf(&["all", "-1", "0", "1"]))),
+        invalid(Some(ConfigRule::AtLeast(1))),
+        invalid(Some(ConfigRule::NotANumber)),
+        invalid(Some(ConfigRule::Boolean)),
+        invalid(Some(ConfigRule::TrueOrFalse)),
+        invalid(Some(ConfigRule::AutoCommitNotSimulated)),
+        invalid(None),
+        ConfigError::Unknown {
+            scope: ConfigScope::Producer,
+            key: "x".into(),
+        },
+        ConfigError::Unknown {
+            scope: ConfigScope::Consumer,
+            key: "x".into(),
+        },
+        ConfigError::Unknown {
+            scope: ConfigScope::Cluster,
+            key: "x".into(),
+        },
+        ConfigError::TransactionalIdNeedsIdempotence,
+        ConfigError::IdempotenceNeedsAcksAll,
+        ConfigError::IdempotenceMaxInFlight,
+        ConfigError::IdempotenceNeedsRetries,
+    ];
+    let calls = [
+        TxnCallError::InvalidTransition {
+            state: TxnState::Ready,
+            operation: "initTransactions",
+        },
+        TxnCallError::SendAfterError {
+            last_error: Some(Errors::InvalidProducerEpoch),
+        },
+        TxnCallError::SendAfterError { last_error: None },
+        TxnCallError::CannotAddPartition {
+            tp: tp(),
+            state: TxnState::Ready,
+        },
+    ];
+    let kinds = [
+        SimErrorKind::UnknownPartition {
+            tp: TopicPartition::new("orders", 9),
+        },
+        SimErrorKind::NotTransactional { producer: name() },
+        SimErrorKind::NoProducer { name: name() },
+        SimErrorKind::NoConsumer { name: name() },
+        SimErrorKind::ReservedName { name: name() },
+        SimErrorKind::ProducerExists { name: name() },
+        SimErrorKind::ClientExists { name: name() },
+        SimErrorKind::EmptySend,
+        SimErrorKind::EmptyBatch,
+        SimErrorKind::TimeBackwards,
+        SimErrorKind::IllegalTopicName { name: "a b".into() },
+        SimErrorKind::TopicExists {
+            name: "orders".into(),
+        },
+        SimErrorKind::PartitionCount { partitions: 0 },
+        SimErrorKind::InternalTopic {
+            name: "__transaction_state".into(),
+        },
+        SimErrorKind::Storage(FsError::AlreadyExists("/b".into())),
+        SimErrorKind::NoBroker { id: 9 },
+        SimErrorKind::BrokerAlreadyStopped { id: 1 },
+        SimErrorKind::BrokerAlreadyRunning { id: 1 },
+        SimErrorKind::NoBrokerFor { api: "Produce" },
+    ];
+    kinds
+        .into_iter()
+        .map(SimError::from)
+        .chain(configs.into_iter().map(SimError::from))
+        .chain(calls.into_iter().map(SimError::from))
+        .collect()
+}

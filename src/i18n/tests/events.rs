@@ -1,0 +1,362 @@
+//! One sample (or more, where the wording branches) of every event variant: network,
+//! topics, faults, brokers and coordinators; the clients' are in `clients.rs`. A new
+//! variant needs a sample here, as it needs a catalog line.
+
+use crate::broker::broker::BrokerEvent;
+use crate::coordinator::transaction::{
+    CoordinatorEvent, InternalError, TransactionState, TransitionError,
+};
+use crate::log::{RecoveryReport, TopicPartition};
+use crate::protocol::{ErrorDetail, Errors};
+use crate::sim::event::FaultChange;
+use crate::sim::{EventKind, Fault, Node};
+
+use super::clients::{consumer_events, producer_events};
+use super::errors::error_details;
+
+pub(super) fn tp() -> TopicPartition {
+    TopicPartition::new("orders", 0)
+}
+
+pub(super) fn event_kinds() -> Vec<EventKind> {
+    let mut out: Vec<EventKind> = Vec::new();
+    let (client, c1, b1) = (
+        "producer-1".to_string(),
+        Node::Client("producer-1".into()),
+        Node::Broker(1),
+    );
+    out.extend(
+        broker_events()
+            .into_iter()
+            .map(|event| EventKind::Broker { broker: 1, event }),
+    );
+    out.extend(coordinator_events().into_iter().map(|c| EventKind::Broker {
+        broker: 1,
+        event: BrokerEvent::Coordinator(c),
+    }));
+    out.extend(
+        producer_events()
+            .into_iter()
+            .map(|event| EventKind::Producer {
+                client: client.clone(),
+                event,
+            }),
+    );
+    out.extend(
+        consumer_events()
+            .into_iter()
+            .map(|event| EventKind::Consumer {
+                client: "consumer-1".into(),
+                event,
+            }),
+    );
+    for (response, error) in [
+        (false, None),
+        (true, None),
+        (true, Some(Errors::NotLeaderOrFollower)),
+    ] {
+        out.push(EventKind::MessageSent {
+            id: 1,
+            from: c1.clone(),
+            to: b1.clone(),
+            api: "Produce".into(),
+            response,
+            error,
+        });
+    }
+    for response in [false, true] {
+        out.push(EventKind::MessageDelivered {
+            id: 1,
+            from: c1.clone(),
+            to: b1.clone(),
+            api: "Produce".into(),
+            response,
+        });
+        out.push(EventKind::MessageDropped {
+            id: 1,
+            from: b1.clone(),
+            to: c1.clone(),
+            api: "Produce".into(),
+            response,
+        });
+    }
+    out.push(EventKind::MessageRefused {
+        id: 1,
+        from: c1.clone(),
+        to: b1,
+        api: "Produce".into(),
+    });
+    out.push(EventKind::TopicCreated {
+        topic: "orders".into(),
+        partitions: 3,
+        leaders: vec![1, 2, 1],
+    });
+    for fault in [
+        FaultChange::Armed(Fault::DropNextRequest { from: None }),
+        FaultChange::Armed(Fault::DropNextRequest {
+            from: Some(client.clone()),
+        }),
+        FaultChange::Armed(Fault::DropNextResponse { to: None }),
+        FaultChange::Armed(Fault::DropNextResponse { to: Some(client) }),
+        FaultChange::HoldMarkers,
+        FaultChange::ReleaseMarkers { released: 2 },
+    ] {
+        out.push(EventKind::FaultArmed { fault });
+    }
+    out.push(EventKind::InterBrokerRetry {
+        from: 1,
+        to: 2,
+        api: "WriteTxnMarkers".into(),
+    });
+    out.push(EventKind::ConfigChanged {
+        key: "segment.bytes".into(),
+        value: "1024".into(),
+    });
+    out
+}
+
+fn broker_events() -> Vec<BrokerEvent> {
+    let appended = |producer_id| BrokerEvent::BatchAppended {
+        tp: tp(),
+        producer_id,
+        producer_epoch: 0,
+        first_seq: 0,
+        last_seq: 1,
+        first_offset: 0,
+        last_offset: 1,
+        log_end_offset: 2,
+        window: vec![(0, 1)],
+    };
+    let rejected = |error, expected_seq, current_epoch, detail| BrokerEvent::BatchRejected {
+        tp: tp(),
+        producer_id: 0,
+        producer_epoch: 0,
+        first_seq: 4,
+        last_seq: 4,
+        error,
+        expected_seq,
+        current_epoch,
+        detail,
+        log_end_offset: 2,
+    };
+    let mut out = vec![appended(0), appended(-1)];
+    out.push(BrokerEvent::BatchDuplicate {
+        tp: tp(),
+        producer_id: 0,
+        producer_epoch: 0,
+        first_seq: 0,
+        last_seq: 1,
+        first_offset: 0,
+        last_offset: 1,
+        log_end_offset: 2,
+        window: vec![(0, 1)],
+    });
+    let oos = ErrorDetail::OutOfOrderSequence {
+        producer_id: 0,
+        offset: 2,
+        partition: "orders-0".into(),
+        first_seq: 4,
+        last_seq: 1,
+    };
+    out.push(rejected(
+        Errors::OutOfOrderSequenceNumber,
+        Some(2),
+        Some(0),
+        oos.clone(),
+    ));
+    out.push(rejected(Errors::OutOfOrderSequenceNumber, None, None, oos));
+    let old = ErrorDetail::EpochTooOld {
+        producer_id: 0,
+        offset: 2,
+        partition: "orders-0".into(),
+        epoch: 0,
+        current_epoch: 1,
+    };
+    out.push(rejected(Errors::InvalidProducerEpoch, None, Some(1), old));
+    out.extend(
+        error_details()
+            .into_iter()
+            .map(|d| rejected(Errors::MessageTooLarge, None, None, d)),
+    );
+    out.push(BrokerEvent::SegmentRolled {
+        tp: tp(),
+        base_offset: 10,
+        snapshot: Some("/b/data/orders-0/00000000000000000010.snapshot".into()),
+    });
+    out.push(BrokerEvent::SegmentRolled {
+        tp: tp(),
+        base_offset: 10,
+        snapshot: None,
+    });
+    out.push(BrokerEvent::ProducerIdNotReady {
+        asked_controller: true,
+    });
+    out.push(BrokerEvent::ProducerIdNotReady {
+        asked_controller: false,
+    });
+    out.push(BrokerEvent::ProducerIdBlockReceived {
+        first: 0,
+        last: 999,
+    });
+    out.push(BrokerEvent::ProducerIdAssigned {
+        producer_id: 0,
+        producer_epoch: 0,
+    });
+    out.push(BrokerEvent::Stopped {
+        clean: true,
+        snapshots: vec!["a.snapshot".into()],
+    });
+    out.push(BrokerEvent::Stopped {
+        clean: false,
+        snapshots: vec![],
+    });
+    out.push(BrokerEvent::TransactionVerification {
+        tp: tp(),
+        transactional_id: "tx-1".into(),
+        producer_id: 0,
+        producer_epoch: 0,
+        coordinator: 2,
+    });
+    for txn_first_offset in [Some(0), None] {
+        out.push(BrokerEvent::MarkerWritten {
+            tp: tp(),
+            producer_id: 0,
+            producer_epoch: 1,
+            kind: "COMMIT".into(),
+            offset: 2,
+            txn_first_offset,
+            last_stable_offset: 3,
+            high_watermark: 3,
+        });
+    }
+    out.push(BrokerEvent::MarkerRejected {
+        tp: tp(),
+        producer_id: 0,
+        producer_epoch: 0,
+        error: Errors::InvalidProducerEpoch,
+        detail: ErrorDetail::MarkerEpochNotNewer {
+            producer_id: 0,
+            offset: 2,
+            partition: "orders-0".into(),
+            epoch: 0,
+            current_epoch: 0,
+        },
+    });
+    let report = |snapshot_loaded| RecoveryReport {
+        snapshot_loaded,
+        replayed_segments: vec![0],
+        replayed_batches: 2,
+        log_end_offset: 2,
+        ..RecoveryReport::default()
+    };
+    out.push(BrokerEvent::Recovered {
+        tp: tp(),
+        report: report(Some(2)),
+        windows: vec![(0, vec![(0, 1)])],
+    });
+    out.push(BrokerEvent::Recovered {
+        tp: tp(),
+        report: report(None),
+        windows: vec![],
+    });
+    out
+}
+
+fn coordinator_events() -> Vec<CoordinatorEvent> {
+    let id = || "tx-1".to_string();
+    let (empty, ongoing) = (TransactionState::Empty, TransactionState::Ongoing);
+    let mut out = vec![
+        CoordinatorEvent::StateChanged {
+            transactional_id: id(),
+            partition: 0,
+            from: empty,
+            to: ongoing,
+            producer_id: 0,
+            producer_epoch: 0,
+            record_json: "{}".into(),
+        },
+        CoordinatorEvent::Fenced {
+            transactional_id: id(),
+            producer_id: 0,
+            old_epoch: 0,
+            fence_epoch: 1,
+        },
+        CoordinatorEvent::TimedOut {
+            transactional_id: id(),
+            producer_id: 0,
+            producer_epoch: 0,
+            txn_start_timestamp: 0,
+            txn_timeout_ms: 60_000,
+        },
+        CoordinatorEvent::Loaded {
+            partition: 0,
+            coordinator_epoch: 0,
+            transactions: 2,
+            pending_completions: 1,
+            skipped_records: 0,
+        },
+        CoordinatorEvent::Loaded {
+            partition: 0,
+            coordinator_epoch: 0,
+            transactions: 2,
+            pending_completions: 0,
+            skipped_records: 0,
+        },
+        CoordinatorEvent::Unloaded {
+            partition: 0,
+            transactions: 1,
+        },
+        CoordinatorEvent::Rejected {
+            transactional_id: id(),
+            api: "EndTxn",
+            error: Errors::InvalidTxnState,
+        },
+        CoordinatorEvent::AppendFailed {
+            transactional_id: id(),
+            target: ongoing,
+            error: Errors::NotCoordinator,
+        },
+        CoordinatorEvent::MarkersAbandoned {
+            transactional_id: id(),
+            partition: tp(),
+            error: Errors::InvalidProducerEpoch,
+        },
+    ];
+    let transitions = [
+        TransitionError::InvalidTransition {
+            from: empty,
+            to: ongoing,
+        },
+        TransitionError::AlreadyPending {
+            state: empty,
+            pending: ongoing,
+        },
+        TransitionError::NoPendingState { to: ongoing },
+        TransitionError::PendingMismatch {
+            pending: empty,
+            to: ongoing,
+        },
+        TransitionError::IllegalProducerIdOrEpoch {
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        TransitionError::UnexpectedMetadata {
+            to: ongoing,
+            reason: "the transaction timeout must not change",
+        },
+        TransitionError::EpochExhausted {
+            producer_id: 0,
+            producer_epoch: i16::MAX,
+        },
+        TransitionError::ProducerFenced,
+    ];
+    let details = transitions
+        .into_iter()
+        .map(InternalError::Transition)
+        .chain([InternalError::StateNeverCurrent(TransactionState::Dead)]);
+    out.extend(details.map(|detail| CoordinatorEvent::InternalError {
+        transactional_id: id(),
+        detail,
+    }));
+    out
+}

@@ -1,0 +1,70 @@
+//! The `errorMessage` a broker sends next to an error code, as data: which check
+//! refused, and its numbers. Kafka sends English prose here; we send the facts so the
+//! catalog (`crate::i18n`) can word them in the reader's language.
+
+use serde::{Deserialize, Serialize};
+
+use crate::fs::FsError;
+use crate::record::RecordError;
+
+/// Why the broker refused a batch or a marker, beyond the error code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorDetail {
+    /// `checkProducerEpoch`: the batch's epoch is older than the partition's.
+    EpochTooOld {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+        epoch: i16,
+        current_epoch: i16,
+    },
+    /// `checkSequence`: a new epoch must start at sequence 0.
+    NewEpochSequence {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+        epoch: i16,
+        first_seq: i32,
+        current_epoch: i16,
+    },
+    /// `checkSequence`: the batch does not continue the last sequence.
+    OutOfOrderSequence {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+        first_seq: i32,
+        last_seq: i32,
+    },
+    /// A COMMIT/ABORT marker must carry a newer epoch than the transaction's data.
+    MarkerEpochNotNewer {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+        epoch: i16,
+        current_epoch: i16,
+    },
+    /// The epoch check the leader runs before transaction verification.
+    EpochTooOldForVerification {
+        producer_id: i64,
+        epoch: i16,
+        current_epoch: i16,
+    },
+    /// A Produce request here carries exactly one batch per partition.
+    OneBatchPerRequest,
+    /// The batch's bytes failed the codec's checks.
+    InvalidBatch(RecordError),
+    /// A client sent a control batch.
+    ControlRecordsFromClient,
+    /// `max.message.bytes` exceeded.
+    BatchTooLarge { size: u64, max_message_bytes: u64 },
+    /// The batch would not fit in one segment (`segment.bytes`).
+    BatchLargerThanSegment { size: u64, segment_bytes: u64 },
+    /// The broker's disk refused the write.
+    Storage(FsError),
+    /// The leader does not know the transaction coordinator yet.
+    NoTransactionCoordinator,
+    /// A transactional batch arrived without its transactional.id.
+    MissingTransactionalId,
+    /// The coordinator did not add the partition to the transaction (verification failed).
+    PartitionNotAdded,
+}

@@ -1,0 +1,115 @@
+//! Why an action could not be applied, as data: the kind of refusal and its values.
+//! The catalog (`crate::i18n`) words it; `Display` is the English text.
+
+use serde::Serialize;
+
+use crate::client::config_error::ConfigError;
+use crate::client::transaction_manager::TxnCallError;
+use crate::fs::FsError;
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+
+/// Why an action could not be applied. Nothing in the world changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SimError {
+    /// Kafka's error when there is one (e.g. `UNKNOWN_TOPIC_OR_PARTITION`).
+    pub error: Option<Errors>,
+    pub kind: SimErrorKind,
+}
+
+/// What was refused, with the values a sentence needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum SimErrorKind {
+    UnknownPartition {
+        tp: TopicPartition,
+    },
+    NotTransactional {
+        producer: String,
+    },
+    NoProducer {
+        name: String,
+    },
+    NoConsumer {
+        name: String,
+    },
+    /// The name is reserved (the raw client's).
+    ReservedName {
+        name: String,
+    },
+    ProducerExists {
+        name: String,
+    },
+    ClientExists {
+        name: String,
+    },
+    Config(ConfigError),
+    /// A transactional call refused at once by the client.
+    Transaction(TxnCallError),
+    EmptySend,
+    EmptyBatch,
+    TimeBackwards,
+    IllegalTopicName {
+        name: String,
+    },
+    TopicExists {
+        name: String,
+    },
+    PartitionCount {
+        partitions: i32,
+    },
+    InternalTopic {
+        name: String,
+    },
+    /// A broker's disk refused to create a partition.
+    Storage(FsError),
+    NoBroker {
+        id: i32,
+    },
+    BrokerAlreadyStopped {
+        id: i32,
+    },
+    BrokerAlreadyRunning {
+        id: i32,
+    },
+    /// A raw request whose partition no broker leads.
+    NoBrokerFor {
+        api: &'static str,
+    },
+}
+
+impl SimErrorKind {
+    /// Kafka's error code for this refusal, when Kafka has one.
+    fn kafka_error(&self) -> Option<Errors> {
+        match self {
+            SimErrorKind::UnknownPartition { .. } => Some(Errors::UnknownTopicOrPartition),
+            SimErrorKind::Config(_) => Some(Errors::InvalidConfig),
+            SimErrorKind::IllegalTopicName { .. } | SimErrorKind::InternalTopic { .. } => {
+                Some(Errors::InvalidTopicException)
+            }
+            SimErrorKind::TopicExists { .. } => Some(Errors::TopicAlreadyExists),
+            SimErrorKind::PartitionCount { .. } => Some(Errors::InvalidPartitions),
+            _ => None,
+        }
+    }
+}
+
+impl From<SimErrorKind> for SimError {
+    fn from(kind: SimErrorKind) -> Self {
+        SimError {
+            error: kind.kafka_error(),
+            kind,
+        }
+    }
+}
+
+impl From<ConfigError> for SimError {
+    fn from(e: ConfigError) -> Self {
+        SimErrorKind::Config(e).into()
+    }
+}
+
+impl From<TxnCallError> for SimError {
+    fn from(e: TxnCallError) -> Self {
+        SimErrorKind::Transaction(e).into()
+    }
+}
