@@ -364,6 +364,12 @@ impl Broker {
     }
 
     /// The periodic abort of transactions open longer than their timeout.
+    /// When the next cleanup tick could abort or complete something (see
+    /// `TransactionCoordinator::next_timeout_work_ms`).
+    pub fn next_timeout_work_ms(&self) -> Option<i64> {
+        self.txn_coordinator.next_timeout_work_ms()
+    }
+
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {
         let ((), handled) = self.with_coordinator(now_ms, |c, log| {
             ((), c.abort_timed_out_transactions(now_ms, log))

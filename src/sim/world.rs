@@ -859,23 +859,55 @@ impl World {
         }
     }
 
+    /// Runs the cleanup once if a tick fell due (several ticks that fell due at once all
+    /// see the same clock, so one call does what they would), then schedules the next
+    /// tick on the same 10 s grid.
     fn run_txn_cleanup(&mut self) {
-        while self.clock_ms >= self.next_txn_cleanup_ms {
-            self.next_txn_cleanup_ms += TXN_CLEANUP_INTERVAL_MS;
-            let now = self.clock_ms;
-            let ids: Vec<i32> = self
-                .brokers
-                .iter()
-                .filter(|(_, b)| b.online)
-                .map(|(id, _)| *id)
-                .collect();
-            for id in ids {
-                if let Some(broker) = self.brokers.get_mut(&id) {
-                    let handled = broker.abort_timed_out_transactions(now);
-                    self.apply_handled(id, None, handled);
-                }
+        if self.clock_ms < self.next_txn_cleanup_ms {
+            return;
+        }
+        self.schedule_next_cleanup_after_now();
+        let now = self.clock_ms;
+        let ids: Vec<i32> = self
+            .brokers
+            .iter()
+            .filter(|(_, b)| b.online)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            if let Some(broker) = self.brokers.get_mut(&id) {
+                let handled = broker.abort_timed_out_transactions(now);
+                self.apply_handled(id, None, handled);
             }
         }
+    }
+
+    /// Moves the next cleanup tick to the first one on its 10 s grid after the clock.
+    fn schedule_next_cleanup_after_now(&mut self) {
+        if self.clock_ms >= self.next_txn_cleanup_ms {
+            let behind = (self.clock_ms - self.next_txn_cleanup_ms) / TXN_CLEANUP_INTERVAL_MS;
+            self.next_txn_cleanup_ms = self
+                .next_txn_cleanup_ms
+                .saturating_add((behind + 1).saturating_mul(TXN_CLEANUP_INTERVAL_MS));
+        }
+    }
+
+    /// The first cleanup tick at which some coordinator has something to do, if any:
+    /// ticks before it would find nothing, so time can jump over them.
+    fn next_useful_cleanup_ms(&self) -> Option<i64> {
+        let work = self
+            .brokers
+            .values()
+            .filter(|b| b.online)
+            .filter_map(|b| b.next_timeout_work_ms())
+            .min()?;
+        let first = self.next_txn_cleanup_ms;
+        if work <= first {
+            return Some(first);
+        }
+        let ticks = (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1)
+            / TXN_CLEANUP_INTERVAL_MS;
+        Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
     }
 
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
@@ -887,8 +919,11 @@ impl World {
         steps
     }
 
-    /// Moves the clock forward by `ms`, doing everything that falls due on the way.
-    pub fn advance(&mut self, ms: i64) {
+    /// Moves the clock forward by `ms`, doing everything that falls due on the way: it
+    /// jumps from one due thing to the next (a delivery, a client timer, a cleanup tick
+    /// that has a transaction to abort), so a long quiet stretch costs nothing. Returns
+    /// the steps taken.
+    pub fn advance(&mut self, ms: i64) -> usize {
         let until = self.clock_ms.saturating_add(ms);
         let mut steps = 0;
         while steps < MAX_STEPS_PER_RUN {
@@ -896,9 +931,13 @@ impl World {
                 steps += 1;
                 continue;
             }
-            let due = self.next_due().map_or(self.next_txn_cleanup_ms, |t| {
-                t.min(self.next_txn_cleanup_ms)
-            });
+            let due = match (self.next_due(), self.next_useful_cleanup_ms()) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(t) => t,
+                    None => break,
+                },
+            };
             if due > until {
                 break;
             }
@@ -910,6 +949,15 @@ impl World {
             steps += 1;
         }
         self.clock_ms = self.clock_ms.max(until);
+        // Ticks passed over found nothing to do; the next one is on the grid after now.
+        if self.clock_ms >= self.next_txn_cleanup_ms
+            && self
+                .next_useful_cleanup_ms()
+                .is_none_or(|t| t > self.clock_ms)
+        {
+            self.schedule_next_cleanup_after_now();
+        }
+        steps
     }
 
     fn deliver(&mut self, env: Envelope) {

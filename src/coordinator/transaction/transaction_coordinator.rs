@@ -1019,6 +1019,32 @@ impl TransactionCoordinator {
 
     // ------------------------------------------------------------ timeouts
 
+    /// The earliest time at which [`Self::abort_timed_out_transactions`] would change
+    /// anything: now, when a completion waits to be retried; else just after the first
+    /// `Ongoing` transaction's deadline (`start + timeout < now`); `None` when no call
+    /// can do anything. Lets the world jump over cleanup ticks that would find nothing.
+    pub fn next_timeout_work_ms(&self) -> Option<i64> {
+        let retry_waits = self.pending.iter().any(|(id, p)| {
+            !p.abandoned
+                && self
+                    .transactions
+                    .get(id.as_str())
+                    .is_some_and(|m| m.topic_partitions.is_empty())
+        });
+        if retry_waits {
+            return Some(i64::MIN);
+        }
+        self.transactions
+            .values()
+            .filter(|m| m.state == TransactionState::Ongoing && !m.pending_transition_in_progress())
+            .map(|m| {
+                m.txn_start_timestamp
+                    .saturating_add(i64::from(m.txn_timeout_ms))
+                    .saturating_add(1)
+            })
+            .min()
+    }
+
     /// `timedOutTransactions` + `abortTimedOutTransactions`: every `Ongoing`
     /// transaction older than its timeout is fenced and aborted (its epoch goes up
     /// by one). The broker calls this every `abort_timed_out_cleanup_interval_ms`.
