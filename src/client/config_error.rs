@@ -41,6 +41,8 @@ pub enum ConfigRule {
     /// A number at least this large.
     AtLeast(u64),
     NotANumber,
+    /// Does not parse as Kafka's `Type.INT` / `Type.LONG` (`ConfigDef.parseType`).
+    NotNumberOfType(&'static str),
     /// `true` or `false` (Kafka's wording).
     Boolean,
     /// `true` or `false` (on/off accepted too).
@@ -50,6 +52,37 @@ pub enum ConfigRule {
 }
 
 impl ConfigError {
+    /// Kafka's `Type.INT` with `atLeast(min)`: a 32-bit number, so an out-of-range value
+    /// is refused as Kafka refuses it, never wrapped.
+    pub fn parse_int(key: &str, value: &str, min: i32) -> Result<i32, ConfigError> {
+        let n: i32 = value.trim().parse().map_err(|_| {
+            ConfigError::invalid(key, value, Some(ConfigRule::NotNumberOfType("INT")))
+        })?;
+        if n < min {
+            return Err(ConfigError::invalid(
+                key,
+                value,
+                Some(ConfigRule::AtLeast(min.unsigned_abs().into())),
+            ));
+        }
+        Ok(n)
+    }
+
+    /// Kafka's `Type.LONG` with `atLeast(min)`.
+    pub fn parse_long(key: &str, value: &str, min: i64) -> Result<i64, ConfigError> {
+        let n: i64 = value.trim().parse().map_err(|_| {
+            ConfigError::invalid(key, value, Some(ConfigRule::NotNumberOfType("LONG")))
+        })?;
+        if n < min {
+            return Err(ConfigError::invalid(
+                key,
+                value,
+                Some(ConfigRule::AtLeast(min.unsigned_abs())),
+            ));
+        }
+        Ok(n)
+    }
+
     /// `Invalid value V for configuration K` with no rule named.
     pub fn invalid(key: &str, value: &str, rule: Option<ConfigRule>) -> Self {
         ConfigError::InvalidValue {

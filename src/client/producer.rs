@@ -90,15 +90,14 @@ impl ProducerConfig {
                         }
                     }
                 }
+                // Types and bounds as Kafka 4.0's ProducerConfig defines them.
                 "max.in.flight.requests.per.connection" => {
-                    c.max_in_flight = v.parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?;
+                    c.max_in_flight = ConfigError::parse_int(k, v, 1)?.unsigned_abs();
                 }
                 "request.timeout.ms" => {
-                    c.request_timeout_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?
+                    c.request_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
                 }
-                "retry.backoff.ms" => {
-                    c.retry_backoff_ms = v.parse().ok().filter(|n| *n >= 0).ok_or_else(bad)?
-                }
+                "retry.backoff.ms" => c.retry_backoff_ms = ConfigError::parse_long(k, v, 0)?,
                 "retries" => c.retries = v.parse().map_err(|_| bad())?,
                 "client.id" => c.client_id = v.clone(),
                 "transactional.id" => {
@@ -108,7 +107,7 @@ impl ProducerConfig {
                     c.transactional_id = Some(v.clone());
                 }
                 "transaction.timeout.ms" => {
-                    c.transaction_timeout_ms = v.parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?
+                    c.transaction_timeout_ms = ConfigError::parse_int(k, v, 1)?
                 }
                 other => {
                     return Err(ConfigError::Unknown {
@@ -499,7 +498,7 @@ impl Producer {
                 self.in_flight.push(InFlight {
                     correlation_id,
                     broker: bootstrap,
-                    deadline_ms: now_ms + self.config.request_timeout_ms,
+                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
                     what: InFlightKind::InitProducerId,
                 });
                 out.push(Outgoing {
@@ -527,7 +526,7 @@ impl Producer {
                 self.in_flight.push(InFlight {
                     correlation_id,
                     broker,
-                    deadline_ms: now_ms + self.config.request_timeout_ms,
+                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
                     what: InFlightKind::Txn(kind),
                 });
                 out.push(Outgoing {
@@ -640,7 +639,7 @@ impl Producer {
                 self.in_flight.push(InFlight {
                     correlation_id,
                     broker,
-                    deadline_ms: now_ms + self.config.request_timeout_ms,
+                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
                     what: InFlightKind::Produce(batch),
                 });
             }
@@ -675,7 +674,7 @@ impl Producer {
                         timeout_ms: self.config.request_timeout_ms,
                     });
                     self.id_state = IdState::Uninitialized {
-                        retry_at_ms: now_ms + self.config.retry_backoff_ms,
+                        retry_at_ms: now_ms.saturating_add(self.config.retry_backoff_ms),
                     };
                 }
                 InFlightKind::Produce(batch) => {
@@ -695,7 +694,7 @@ impl Producer {
                     if let Some(tm) = self.txn.as_mut() {
                         tm.in_flight = None;
                         tm.coordinator = None;
-                        tm.retry_at_ms = now_ms + self.config.retry_backoff_ms;
+                        tm.retry_at_ms = now_ms.saturating_add(self.config.retry_backoff_ms);
                     }
                 }
             }
@@ -722,7 +721,7 @@ impl Producer {
             self.failed.push((batch.id, batch.tp.clone(), error));
             return;
         }
-        batch.retry_at_ms = now_ms + self.config.retry_backoff_ms;
+        batch.retry_at_ms = now_ms.saturating_add(self.config.retry_backoff_ms);
         events.push(ProducerEvent::RetryScheduled {
             batch: batch.id,
             tp: batch.tp.clone(),
@@ -825,7 +824,7 @@ impl Producer {
                 } else {
                     let backoff = self.config.retry_backoff_ms;
                     self.id_state = IdState::Uninitialized {
-                        retry_at_ms: now_ms + backoff,
+                        retry_at_ms: now_ms.saturating_add(backoff),
                     };
                     events.push(ProducerEvent::InitProducerIdRetry {
                         error,

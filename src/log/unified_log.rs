@@ -15,7 +15,7 @@ use super::transaction_index::AbortedTxn;
 use crate::fs::{FsError, MemFs};
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
-use crate::record::{decode_all, set_base_offset, ControlRecordType, RecordBatch};
+use crate::record::{decode_all, set_base_offset, ControlRecordType, RecordBatch, RecordError};
 
 /// The log settings a learner can change (Kafka's `LogConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -204,12 +204,9 @@ impl UnifiedLog {
         now_ms: i64,
     ) -> Result<LogAppendInfo, AppendError> {
         let _ = now_ms;
-        if batch.is_control() {
-            return Err(AppendError::Invalid {
-                error: Errors::InvalidRecord,
-                detail: ErrorDetail::ControlRecordsFromClient,
-            });
-        }
+        // Kafka 4.0's order: the size (`analyzeAndValidateRecords`), then
+        // `LogValidator.validateBatch` (no control batches, no negative sequence with a
+        // producer id), then whether the batch fits a segment.
         let size = batch.size_in_bytes() as u64;
         if size > self.config.max_message_bytes {
             return Err(AppendError::Invalid {
@@ -219,6 +216,34 @@ impl UnifiedLog {
                     max_message_bytes: self.config.max_message_bytes,
                 },
             });
+        }
+        if batch.is_control() {
+            return Err(AppendError::Invalid {
+                error: Errors::InvalidRecord,
+                detail: ErrorDetail::ControlRecordsFromClient,
+            });
+        }
+        match batch.validate_for_append() {
+            Ok(()) => {}
+            Err(RecordError::InvalidSequence {
+                base_sequence,
+                producer_id,
+            }) => {
+                return Err(AppendError::Invalid {
+                    error: Errors::InvalidRecord,
+                    detail: ErrorDetail::InvalidSequence {
+                        base_sequence,
+                        producer_id,
+                        partition: self.topic_partition.to_string(),
+                    },
+                })
+            }
+            Err(e) => {
+                return Err(AppendError::Invalid {
+                    error: Errors::InvalidRecord,
+                    detail: ErrorDetail::InvalidBatch(e),
+                })
+            }
         }
         if size > self.config.segment_bytes {
             return Err(AppendError::Invalid {

@@ -55,6 +55,12 @@ pub enum ErrorDetail {
     InvalidBatch(RecordError),
     /// A client sent a control batch.
     ControlRecordsFromClient,
+    /// `LogValidator.validateBatch`: a batch with a producer id needs a base sequence ≥ 0.
+    InvalidSequence {
+        base_sequence: i32,
+        producer_id: i64,
+        partition: String,
+    },
     /// `max.message.bytes` exceeded.
     BatchTooLarge { size: u64, max_message_bytes: u64 },
     /// The batch would not fit in one segment (`segment.bytes`).

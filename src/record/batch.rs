@@ -719,10 +719,10 @@ impl RecordBatch {
                 return invalid("control batch must hold one COMMIT/ABORT record".to_string());
             }
         } else if self.has_producer_id() && self.base_sequence < 0 {
-            return invalid(format!(
-                "invalid sequence number {} in record batch with producerId {}",
-                self.base_sequence, self.producer_id
-            ));
+            return Err(RecordError::InvalidSequence {
+                base_sequence: self.base_sequence,
+                producer_id: self.producer_id,
+            });
         }
         Ok(())
     }

@@ -22,6 +22,12 @@ pub enum RecordError {
     /// The header checks out but the content is inconsistent (record sizes,
     /// counts, offset deltas, malformed varints, non-UTF-8 header keys, ...).
     InvalidRecord(String),
+    /// `LogValidator.validateBatch`: a batch with a producer id has a negative base
+    /// sequence (INVALID_RECORD).
+    InvalidSequence {
+        base_sequence: i32,
+        producer_id: i64,
+    },
     /// The attributes name a compression codec (1 gzip, 2 snappy, 3 lz4, 4 zstd,
     /// 5-7 unknown); only 0 (none) is supported.
     UnsupportedCompression(u8),
@@ -34,7 +40,7 @@ impl RecordError {
             RecordError::Truncated { .. }
             | RecordError::InvalidMagic(_)
             | RecordError::CorruptMessage { .. } => "CORRUPT_MESSAGE",
-            RecordError::InvalidRecord(_) => "INVALID_RECORD",
+            RecordError::InvalidRecord(_) | RecordError::InvalidSequence { .. } => "INVALID_RECORD",
             RecordError::UnsupportedCompression(_) => "UNSUPPORTED_COMPRESSION_TYPE",
         }
     }
@@ -45,7 +51,7 @@ impl RecordError {
             RecordError::Truncated { .. }
             | RecordError::InvalidMagic(_)
             | RecordError::CorruptMessage { .. } => 2,
-            RecordError::InvalidRecord(_) => 87,
+            RecordError::InvalidRecord(_) | RecordError::InvalidSequence { .. } => 87,
             RecordError::UnsupportedCompression(_) => 76,
         }
     }
@@ -69,6 +75,13 @@ impl fmt::Display for RecordError {
                 "record batch is corrupt: stored crc 0x{stored_crc:08x}, computed 0x{computed_crc:08x}"
             ),
             RecordError::InvalidRecord(why) => write!(f, "invalid record: {why}"),
+            RecordError::InvalidSequence {
+                base_sequence,
+                producer_id,
+            } => write!(
+                f,
+                "Invalid sequence number {base_sequence} in record batch with producerId {producer_id}"
+            ),
             RecordError::UnsupportedCompression(c) => {
                 write!(f, "unsupported compression codec {c}")
             }

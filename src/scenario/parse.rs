@@ -397,7 +397,14 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                         }
                         config.brokers = n;
                     }
-                    "latency.ms" => config.latency_ms = number(&c, t, &v, "latency.ms")?,
+                    "latency.ms" => {
+                        // An int, as Kafka's own millisecond settings: never wraps.
+                        let ms: i64 = number(&c, t, &v, "latency.ms")?;
+                        if !(0..=i64::from(i32::MAX)).contains(&ms) {
+                            return Err(c.err(t.column, "latency.ms must be 0 to 2147483647"));
+                        }
+                        config.latency_ms = ms;
+                    }
                     "seed" => config.seed = number(&c, t, &v, "seed")?,
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
                 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::client::config_error::ConfigError;
 use crate::client::transaction_manager::TxnCallError;
+use crate::coordinator::internal_topics::InvalidTopicName;
 use crate::fs::FsError;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -48,8 +49,13 @@ pub enum SimErrorKind {
     EmptySend,
     EmptyBatch,
     TimeBackwards,
+    /// `run MS` beyond an int of milliseconds.
+    RunTooLong {
+        ms: i64,
+    },
     IllegalTopicName {
         name: String,
+        reason: InvalidTopicName,
     },
     TopicExists {
         name: String,

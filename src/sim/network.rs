@@ -130,7 +130,7 @@ impl Network {
             from,
             to,
             sent_ms: now_ms,
-            deliver_ms: now_ms + self.latency_ms,
+            deliver_ms: now_ms.saturating_add(self.latency_ms),
             body,
         };
         self.next_id += 1;
@@ -151,7 +151,7 @@ impl Network {
         self.hold_markers = false;
         let n = self.held.len();
         for mut env in std::mem::take(&mut self.held) {
-            env.deliver_ms = now_ms + self.latency_ms;
+            env.deliver_ms = now_ms.saturating_add(self.latency_ms);
             self.queue.push(env);
         }
         n

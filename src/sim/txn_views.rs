@@ -41,7 +41,16 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
         cells
             .iter()
             .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}\t"))
+            .map(|(c, w)| {
+                // Padded by hand: `format!`'s width is capped at u16::MAX and a
+                // transactional.id can be longer (a share link is input).
+                let pad = w.saturating_sub(c.chars().count());
+                let mut cell = String::with_capacity(c.len() + pad + 1);
+                cell.push_str(c);
+                cell.extend(std::iter::repeat_n(' ', pad));
+                cell.push('\t');
+                cell
+            })
             .collect()
     };
     std::iter::once(line(header.iter().map(|h| h.to_string()).collect()))

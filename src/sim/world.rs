@@ -37,6 +37,8 @@ pub const RAW_CLIENT: &str = "raw";
 pub const INTER_BROKER_TIMEOUT_MS: i64 = 30_000;
 /// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (Kafka's default).
 pub const TXN_CLEANUP_INTERVAL_MS: i64 = 10_000;
+/// The furthest one step jumps the clock (an int of milliseconds, ≈ 24.8 days).
+pub const MAX_WAIT_MS: i64 = i32::MAX as i64;
 /// A run stops after this many steps even if something is still going on.
 pub const MAX_STEPS_PER_RUN: usize = 20_000;
 
@@ -418,6 +420,11 @@ impl World {
                 if *ms < 0 {
                     return Err(SimErrorKind::TimeBackwards.into());
                 }
+                // An int of milliseconds (≈ 24.8 days), as Kafka's timeouts: the clock
+                // stays far from overflow whatever a link asks for.
+                if *ms > i64::from(i32::MAX) {
+                    return Err(SimErrorKind::RunTooLong { ms: *ms }.into());
+                }
                 self.advance(*ms);
                 Ok(vec![])
             }
@@ -436,14 +443,10 @@ impl World {
         partitions: i32,
         configs: &[(String, String)],
     ) -> Result<Vec<String>, SimError> {
-        if name.is_empty()
-            || name.len() > 249
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-        {
+        if let Some(reason) = crate::coordinator::internal_topics::detect_invalid_topic(name) {
             return Err(SimErrorKind::IllegalTopicName {
                 name: name.to_string(),
+                reason,
             }
             .into());
         }
@@ -783,11 +786,15 @@ impl World {
                     .any(|e| e.from == Node::Broker(*from) && e.correlation_id == *tag)
             })
             .map(|(_, (_, _, deadline))| *deadline);
+        // A timer further off than an int of milliseconds (a `retry.backoff.ms` of
+        // Long.MAX_VALUE, say) is never: `run` stops rather than jump the clock there.
+        let horizon = now.saturating_add(MAX_WAIT_MS);
         self.network
             .next_delivery_ms()
             .into_iter()
             .chain(timers)
             .chain(retries)
+            .filter(|t| *t <= horizon)
             .min()
     }
 
@@ -905,8 +912,8 @@ impl World {
         if work <= first {
             return Some(first);
         }
-        let ticks = (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1)
-            / TXN_CLEANUP_INTERVAL_MS;
+        let ticks =
+            (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1) / TXN_CLEANUP_INTERVAL_MS;
         Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
     }
 

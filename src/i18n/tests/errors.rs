@@ -2,6 +2,7 @@
 
 use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::transaction_manager::{TxnCallError, TxnState};
+use crate::coordinator::internal_topics::InvalidTopicName;
 use crate::fs::FsError;
 use crate::log::TopicPartition;
 use crate::protocol::{ErrorDetail, Errors};
@@ -57,6 +58,11 @@ pub(super) fn error_details() -> Vec<ErrorDetail> {
             computed_crc: 2,
         }),
         ErrorDetail::ControlRecordsFromClient,
+        ErrorDetail::InvalidSequence {
+            base_sequence: -1,
+            producer_id: 0,
+            partition: "t-0".into(),
+        },
         ErrorDetail::BatchLargerThanSegment {
             size: 2000,
             segment_bytes: 1000,
@@ -123,7 +129,15 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::EmptySend,
         SimErrorKind::EmptyBatch,
         SimErrorKind::TimeBackwards,
-        SimErrorKind::IllegalTopicName { name: "a b".into() },
+        SimErrorKind::RunTooLong { ms: i64::MAX },
+        SimErrorKind::IllegalTopicName {
+            name: "a b".into(),
+            reason: InvalidTopicName::IllegalCharacter,
+        },
+        SimErrorKind::IllegalTopicName {
+            name: ".".into(),
+            reason: InvalidTopicName::Dot,
+        },
         SimErrorKind::TopicExists {
             name: "orders".into(),
         },

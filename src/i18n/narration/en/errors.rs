@@ -3,6 +3,7 @@
 
 use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::transaction_manager::TxnCallError;
+use crate::coordinator::internal_topics::{InvalidTopicName, MAX_TOPIC_NAME_LENGTH};
 use crate::protocol::ErrorDetail;
 use crate::sim::{SimError, SimErrorKind};
 
@@ -34,6 +35,9 @@ pub(in crate::i18n::narration) fn detail(d: &ErrorDetail) -> String {
         ErrorDetail::ControlRecordsFromClient => {
             "Clients are not allowed to write control records".to_string()
         }
+        ErrorDetail::InvalidSequence { base_sequence, producer_id, partition } => format!(
+            "Invalid sequence number {base_sequence} in record batch with producerId {producer_id} in topic partition {partition}"
+        ),
         ErrorDetail::BatchTooLarge { size, max_message_bytes } => format!(
             "The batch is {size} bytes, larger than max.message.bytes ({max_message_bytes})"
         ),
@@ -75,8 +79,23 @@ fn kind(k: &SimErrorKind) -> String {
         SimErrorKind::EmptySend => "send needs at least one value".to_string(),
         SimErrorKind::EmptyBatch => "a batch needs at least one record".to_string(),
         SimErrorKind::TimeBackwards => "time only moves forward: ms must be ≥ 0".to_string(),
-        SimErrorKind::IllegalTopicName { name } => format!(
-            "Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"
+        SimErrorKind::RunTooLong { ms } => {
+            format!("run takes 0 to 2147483647 ms (an int, about 24.8 days), got {ms}")
+        }
+        // Kafka's `Topic.validate` wording (InvalidTopicException).
+        SimErrorKind::IllegalTopicName { name, reason } => format!(
+            "Topic name is invalid: {}",
+            match reason {
+                InvalidTopicName::Empty => "the empty string is not allowed".to_string(),
+                InvalidTopicName::Dot => "'.' is not allowed".to_string(),
+                InvalidTopicName::DotDot => "'..' is not allowed".to_string(),
+                InvalidTopicName::TooLong => format!(
+                    "the length of '{name}' is longer than the max allowed length {MAX_TOPIC_NAME_LENGTH}"
+                ),
+                InvalidTopicName::IllegalCharacter => format!(
+                    "'{name}' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"
+                ),
+            }
         ),
         SimErrorKind::TopicExists { name } => format!("Topic '{name}' already exists."),
         SimErrorKind::PartitionCount { partitions } => {
@@ -127,6 +146,7 @@ fn config_rule(rule: &ConfigRule) -> String {
         ConfigRule::OneOf(values) => format!("String must be one of: {}", values.join(", ")),
         ConfigRule::AtLeast(min) => format!("Value must be at least {min}"),
         ConfigRule::NotANumber => "not a number".to_string(),
+        ConfigRule::NotNumberOfType(t) => format!("Not a number of type {t}"),
         ConfigRule::Boolean => "Expected value to be either true or false".to_string(),
         ConfigRule::TrueOrFalse => "use true or false".to_string(),
         ConfigRule::AutoCommitNotSimulated => {
