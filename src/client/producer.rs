@@ -38,6 +38,9 @@ pub struct ProducerConfig {
     pub request_timeout_ms: i64,
     /// `retry.backoff.ms` (default 100).
     pub retry_backoff_ms: i64,
+    /// `batch.size` (default 16384): a batch takes no more records once it holds this
+    /// many bytes (one record larger than that still gets a batch of its own).
+    pub batch_size: usize,
     /// `retries` (default i32::MAX).
     pub retries: u32,
     /// Whether the user wrote `enable.idempotence` explicitly (Kafka only refuses
@@ -58,6 +61,7 @@ impl ProducerConfig {
             max_in_flight: 5,
             request_timeout_ms: 30_000,
             retry_backoff_ms: 100,
+            batch_size: 16_384,
             retries: u32::MAX,
             idempotence_set_explicitly: false,
             transactional_id: None,
@@ -98,6 +102,9 @@ impl ProducerConfig {
                     c.request_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
                 }
                 "retry.backoff.ms" => c.retry_backoff_ms = ConfigError::parse_long(k, v, 0)?,
+                "batch.size" => {
+                    c.batch_size = ConfigError::parse_int(k, v, 0)?.unsigned_abs() as usize
+                }
                 "retries" => c.retries = v.parse().map_err(|_| bad())?,
                 "client.id" => c.client_id = v.clone(),
                 "transactional.id" => {
@@ -166,9 +173,26 @@ pub struct ProducerBatch {
     pub retry_at_ms: i64,
     /// Part of a transaction (the batch header's isTransactional bit).
     pub transactional: bool,
+    /// The v2 bytes the batch will take, kept as records join (Kafka's
+    /// `MemoryRecordsBuilder.estimatedBytesWritten`, exact without compression).
+    pub size_in_bytes: usize,
 }
 
 impl ProducerBatch {
+    /// The bytes the next record would add (`DefaultRecord.sizeInBytes`: no key, no
+    /// headers, the batch's timestamp).
+    fn next_record_size(&self, value: &str) -> usize {
+        crate::record::Record {
+            attributes: 0,
+            timestamp_delta: 0,
+            offset_delta: i32::try_from(self.values.len()).unwrap_or(i32::MAX),
+            key: None,
+            value: Some(value.as_bytes().to_vec()),
+            headers: Vec::new(),
+        }
+        .size_in_bytes()
+    }
+
     pub fn last_sequence(&self) -> Option<i32> {
         self.base_sequence.map(|s| {
             crate::log::producer_state::increment_sequence(s, self.values.len() as i32 - 1)
@@ -365,28 +389,44 @@ impl Producer {
         }
     }
 
-    /// `send()`: records go into the open batch of their partition.
+    /// `send()`, once per value: a record goes into the open batch of its partition while
+    /// that batch has room under `batch.size` (`MemoryRecordsBuilder.hasRoomFor`: the first
+    /// record always fits); otherwise the batch is closed and a new one opened.
     pub fn send(&mut self, tp: TopicPartition, values: Vec<String>, now_ms: i64) -> ProducerEvent {
+        let batch_size = self.config.batch_size;
+        let transactional = self.txn.is_some();
         let queue = self.accumulator.entry(tp.clone()).or_default();
-        let open = self.open.get(&tp).copied().unwrap_or(false);
-        match queue.back_mut() {
-            Some(batch) if open => batch.values.extend(values.iter().cloned()),
-            _ => {
-                let id = self.next_batch_id;
-                self.next_batch_id += 1;
-                queue.push_back(ProducerBatch {
-                    id,
-                    tp: tp.clone(),
-                    values: values.clone(),
-                    created_ms: now_ms,
-                    producer_id: -1,
-                    producer_epoch: -1,
-                    base_sequence: None,
-                    attempts: 0,
-                    retry_at_ms: now_ms,
-                    transactional: self.txn.is_some(),
-                });
-                self.open.insert(tp.clone(), true);
+        for value in &values {
+            let open = self.open.get(&tp).copied().unwrap_or(false);
+            let has_room = |b: &ProducerBatch| {
+                b.size_in_bytes.saturating_add(b.next_record_size(value)) <= batch_size
+            };
+            match queue.back_mut() {
+                Some(batch) if open && has_room(batch) => {
+                    batch.size_in_bytes += batch.next_record_size(value);
+                    batch.values.push(value.clone());
+                }
+                _ => {
+                    let id = self.next_batch_id;
+                    self.next_batch_id += 1;
+                    let mut batch = ProducerBatch {
+                        id,
+                        tp: tp.clone(),
+                        values: Vec::new(),
+                        created_ms: now_ms,
+                        producer_id: -1,
+                        producer_epoch: -1,
+                        base_sequence: None,
+                        attempts: 0,
+                        retry_at_ms: now_ms,
+                        transactional,
+                        size_in_bytes: crate::record::RECORD_BATCH_OVERHEAD,
+                    };
+                    batch.size_in_bytes += batch.next_record_size(value);
+                    batch.values.push(value.clone());
+                    queue.push_back(batch);
+                    self.open.insert(tp.clone(), true);
+                }
             }
         }
         ProducerEvent::Accumulated { tp, values }

@@ -2,6 +2,7 @@
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use crate::broker::broker::BrokerEvent;
+use crate::i18n::narration::send_callback_failure;
 use crate::i18n::{narrate, Lang};
 use crate::protocol::Response;
 use crate::sim::event::window_text;
@@ -83,7 +84,14 @@ impl Runner {
             StepKind::Cluster(_) => Ok(Vec::new()),
             StepKind::Echo(text) => Ok(vec![interpolate(&self.world, text)?]),
             StepKind::Act(action) => {
-                let lines = self.world.apply(action).map_err(|e| e.to_string())?;
+                let before = self.world.events.len();
+                let mut lines = self.world.apply(action).map_err(|e| e.to_string())?;
+                // A send that failed for good shows as its callback would, verbose or not.
+                lines.extend(
+                    self.world.events[before..]
+                        .iter()
+                        .filter_map(|e| send_callback_failure(e, Lang::En)),
+                );
                 if let Action::RawInitProducerId = action {
                     self.last_producer = self.world_last_init();
                 }

@@ -29,6 +29,14 @@ pub fn consumer_event(event: &ConsumerEvent, lang: Lang) -> String {
     }
 }
 
+/// A failed `send()` as the application's callback sees it (the exception Kafka's
+/// client completes the future with), or `None` for any other event.
+pub fn send_callback_failure(event: &Event, lang: Lang) -> Option<String> {
+    match lang {
+        Lang::En => en::producer::send_callback_failure(&event.kind),
+    }
+}
+
 /// The broker's `errorMessage` for a refused batch or marker.
 pub fn error_detail(detail: &ErrorDetail, lang: Lang) -> String {
     match lang {

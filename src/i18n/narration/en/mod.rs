@@ -9,7 +9,7 @@ mod broker;
 pub(super) mod consumer;
 mod coordinator;
 pub(super) mod errors;
-mod producer;
+pub(super) mod producer;
 
 pub(super) fn event(kind: &EventKind) -> String {
     match kind {

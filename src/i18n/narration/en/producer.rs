@@ -64,3 +64,32 @@ fn txn(client: &str, outcome: &TxnOutcome) -> String {
         TxnOutcome::Retrying { api, error } => format!("{client}: {api}: {}, retrying", error.name()),
     }
 }
+
+/// `p: send to t-0 failed: RecordTooLargeException: …` — the exception a send's callback
+/// (or `future.get()`) gets: Kafka's class for the error and the broker's message, else
+/// the error's own.
+pub(in crate::i18n::narration) fn send_callback_failure(
+    kind: &crate::sim::EventKind,
+) -> Option<String> {
+    let crate::sim::EventKind::Producer {
+        client,
+        event:
+            ProducerEvent::Failed {
+                tp,
+                error,
+                detail: d,
+                ..
+            },
+    } = kind
+    else {
+        return None;
+    };
+    let message = d
+        .as_ref()
+        .map(detail)
+        .unwrap_or_else(|| error.message().to_string());
+    Some(format!(
+        "{client}: send to {tp} failed: {}: {message}",
+        error.exception_name()
+    ))
+}
