@@ -3,6 +3,7 @@
 pub mod config_error;
 pub mod consumer;
 pub mod producer;
+pub mod transaction_calls;
 pub mod transaction_manager;
 
 pub use config_error::ConfigError;

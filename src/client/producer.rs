@@ -20,9 +20,7 @@ use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
 use super::config_error::{ConfigError, ConfigRule, ConfigScope};
-use super::transaction_manager::{
-    Target, TransactionManager, TxnCallError, TxnOutcome, TxnRequestKind,
-};
+use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};
 
 /// The producer settings that matter for idempotence (`ProducerConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -474,14 +472,6 @@ impl Producer {
             && self.txn.as_ref().is_none_or(|t| t.can_send_batches())
     }
 
-    /// `send()` on a transactional producer must be inside a transaction.
-    pub fn check_send(&mut self, tp: &TopicPartition) -> Result<(), TxnCallError> {
-        match self.txn.as_mut() {
-            Some(tm) => tm.on_send(tp),
-            None => Ok(()),
-        }
-    }
-
     /// `(producerId=0, epoch=2)`, as the seed's helper prints a producer.
     pub fn id_text(&self) -> String {
         format!(
@@ -499,11 +489,9 @@ impl Producer {
                 .any(|f| matches!(f.what, InFlightKind::Produce(_)))
     }
 
-    /// `abortTransaction()`: batches never sent are dropped here; then EndTxn(abort)
-    /// goes once the in-flight ones are answered.
-    pub fn abort_transaction(&mut self) -> Result<Vec<ProducerEvent>, Errors> {
-        let tm = self.txn.as_mut().ok_or(Errors::InvalidTxnState)?;
-        tm.begin_abort()?;
+    /// `abortTransaction()` once the transaction manager took it: batches never sent
+    /// are dropped here; then EndTxn(abort) goes once the in-flight ones are answered.
+    pub fn abort_transaction(&mut self) -> Vec<ProducerEvent> {
         let count: usize = self
             .accumulator
             .values()
@@ -512,11 +500,11 @@ impl Producer {
         for q in self.accumulator.values_mut() {
             q.retain(|b| b.base_sequence.is_some());
         }
-        Ok(if count > 0 {
+        if count > 0 {
             vec![ProducerEvent::BatchesAbortedLocally { count }]
         } else {
             vec![]
-        })
+        }
     }
 
     /// `Sender.runOnce`: time out stale requests, get a producer id, drain batches.

@@ -14,39 +14,11 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use super::transaction_calls::{batch_error_state, error_state, PendingStateTransition};
+pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
-
-/// The client's transaction state (`TransactionManager.State`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum TxnState {
-    Uninitialized,
-    Initializing,
-    Ready,
-    InTransaction,
-    CommittingTransaction,
-    AbortingTransaction,
-    /// A send failed: the only way on is `abortTransaction()`.
-    AbortableError,
-    /// Fenced or otherwise unusable: close the producer.
-    FatalError,
-}
-
-impl TxnState {
-    pub fn name(self) -> &'static str {
-        match self {
-            TxnState::Uninitialized => "UNINITIALIZED",
-            TxnState::Initializing => "INITIALIZING",
-            TxnState::Ready => "READY",
-            TxnState::InTransaction => "IN_TRANSACTION",
-            TxnState::CommittingTransaction => "COMMITTING_TRANSACTION",
-            TxnState::AbortingTransaction => "ABORTING_TRANSACTION",
-            TxnState::AbortableError => "ABORTABLE_ERROR",
-            TxnState::FatalError => "FATAL_ERROR",
-        }
-    }
-}
 
 /// Who a transactional request goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +60,17 @@ pub enum TxnOutcome {
         operation: String,
         error: Errors,
     },
+    /// The client refused the call at once and sent nothing (Kafka throws, or for a
+    /// `send()` fails its Future): what the application catches.
+    Refused {
+        call: TxnCall,
+        error: TxnCallError,
+    },
+    /// The same blocking call again while the earlier one has not returned: Kafka
+    /// hands back the earlier call's result and sends nothing new.
+    Resumed {
+        call: TxnCall,
+    },
     /// A retriable answer: the request goes again after the backoff.
     Retrying {
         api: String,
@@ -95,18 +78,15 @@ pub enum TxnOutcome {
     },
 }
 
-/// Why a transactional call was refused at once, before any request (Kafka throws).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum TxnCallError {
-    /// `IllegalStateException: Invalid transition attempted from state S to OPERATION`.
-    InvalidTransition {
-        state: TxnState,
-        operation: &'static str,
-    },
-    /// A send after an earlier request failed: only abortTransaction() helps.
-    SendAfterError { last_error: Option<Errors> },
-    /// `IllegalStateException: Cannot add partition P to transaction while in state S`.
-    CannotAddPartition { tp: TopicPartition, state: TxnState },
+impl TxnOutcome {
+    /// The exception the application caught, if the call failed or was refused.
+    pub fn exception_name(&self) -> Option<String> {
+        match self {
+            TxnOutcome::Failed { error, .. } => Some(error.exception_name()),
+            TxnOutcome::Refused { error, .. } => Some(error.exception_class().to_string()),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -124,6 +104,8 @@ pub struct TransactionManager {
     /// The request waiting for an answer, if any.
     pub in_flight: Option<u64>,
     pub retry_at_ms: i64,
+    /// The blocking call (init, commit, abort) that has not returned yet.
+    pub pending: Option<PendingStateTransition>,
 }
 
 impl TransactionManager {
@@ -139,108 +121,17 @@ impl TransactionManager {
             pending_offsets: None,
             in_flight: None,
             retry_at_ms: 0,
+            pending: None,
         }
     }
 
-    fn illegal(&self, operation: &'static str) -> Result<(), TxnCallError> {
-        Err(TxnCallError::InvalidTransition {
-            state: self.state,
-            operation,
-        })
-    }
-
-    /// `initTransactions()`.
-    pub fn begin_init(&mut self) -> Result<(), TxnCallError> {
-        match self.state {
-            TxnState::Uninitialized => {
-                self.state = TxnState::Initializing;
-                Ok(())
-            }
-            _ => self.illegal("initTransactions"),
-        }
-    }
-
-    /// `beginTransaction()`: purely local.
-    pub fn begin_transaction(&mut self) -> Result<(), TxnCallError> {
-        match self.state {
-            TxnState::Ready => {
-                self.state = TxnState::InTransaction;
-                self.partitions_in_transaction.clear();
-                Ok(())
-            }
-            _ => self.illegal("beginTransaction"),
-        }
-    }
-
-    /// `maybeAddPartition` on send (TV2 branch): remember the partition.
-    pub fn on_send(&mut self, tp: &TopicPartition) -> Result<(), TxnCallError> {
-        match self.state {
-            TxnState::InTransaction => {
-                self.partitions_in_transaction.insert(tp.clone());
-                Ok(())
-            }
-            TxnState::AbortableError | TxnState::FatalError => Err(TxnCallError::SendAfterError {
-                last_error: self.last_error,
-            }),
-            _ => Err(TxnCallError::CannotAddPartition {
-                tp: tp.clone(),
-                state: self.state,
-            }),
-        }
-    }
-
-    /// `commitTransaction()`: fails at once with the stored error after a failed send.
-    pub fn begin_commit(&mut self) -> Result<(), Errors> {
-        match self.state {
-            TxnState::InTransaction => {
-                self.state = TxnState::CommittingTransaction;
-                Ok(())
-            }
-            TxnState::AbortableError | TxnState::FatalError => {
-                Err(self.last_error.unwrap_or(Errors::InvalidTxnState))
-            }
-            _ => Err(Errors::InvalidTxnState),
-        }
-    }
-
-    /// `abortTransaction()`.
-    pub fn begin_abort(&mut self) -> Result<(), Errors> {
-        match self.state {
-            TxnState::InTransaction | TxnState::AbortableError => {
-                self.state = TxnState::AbortingTransaction;
-                Ok(())
-            }
-            TxnState::FatalError => Err(self.last_error.unwrap_or(Errors::InvalidTxnState)),
-            _ => Err(Errors::InvalidTxnState),
-        }
-    }
-
-    /// `sendOffsetsToTransaction()` (TV2: straight to the group coordinator with TxnOffsetCommit).
-    pub fn send_offsets(
-        &mut self,
-        group_id: String,
-        offsets: Vec<OffsetEntry>,
-    ) -> Result<(), TxnCallError> {
-        match self.state {
-            TxnState::InTransaction => {
-                self.pending_offsets = Some((group_id, offsets));
-                Ok(())
-            }
-            _ => self.illegal("sendOffsetsToTransaction"),
-        }
-    }
-
-    /// A send of this transaction failed: abortable (or fatal when fenced).
+    /// A send of this transaction failed (`maybeTransitionToErrorState`).
     pub fn on_batch_error(&mut self, error: Errors) {
-        self.last_error = Some(error);
-        if matches!(error, Errors::ProducerFenced) {
-            self.state = TxnState::FatalError;
-        } else if matches!(
-            self.state,
-            TxnState::InTransaction | TxnState::CommittingTransaction
-        ) {
-            self.state = TxnState::AbortableError;
+        let state = batch_error_state(self.state, error);
+        if state == TxnState::AbortableError || error == Errors::ProducerFenced {
+            self.last_error = Some(error);
         }
+        self.state = state;
     }
 
     /// Whether a transactional request is due (now or after the backoff).
@@ -354,7 +245,7 @@ impl TransactionManager {
     ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
         self.in_flight = None;
         let retry = |tm: &mut Self, api: &str, error: Errors| {
-            tm.retry_at_ms = now_ms + backoff_ms;
+            tm.retry_at_ms = now_ms.saturating_add(backoff_ms);
             if matches!(
                 error,
                 Errors::NotCoordinator | Errors::CoordinatorNotAvailable
@@ -378,7 +269,7 @@ impl TransactionManager {
                     }
                     (None, None)
                 } else {
-                    self.retry_at_ms = now_ms + backoff_ms;
+                    self.retry_at_ms = now_ms.saturating_add(backoff_ms);
                     (
                         Some(TxnOutcome::Retrying {
                             api: "FindCoordinator".into(),
@@ -398,6 +289,7 @@ impl TransactionManager {
             ) => match error {
                 Errors::None => {
                     self.state = TxnState::Ready;
+                    self.mark_reported("initTransactions");
                     let ids = (*producer_id, *producer_epoch);
                     (
                         Some(TxnOutcome::Initialized {
@@ -408,7 +300,7 @@ impl TransactionManager {
                     )
                 }
                 e if e.is_retriable() => retry(self, "InitProducerId", *e),
-                e => self.fail("initTransactions", *e),
+                e => self.fail(kind, "initTransactions", *e),
             },
             (
                 TxnRequestKind::EndTxn { committed },
@@ -423,6 +315,7 @@ impl TransactionManager {
                     self.partitions_in_transaction.clear();
                     self.last_error = None;
                     let ids = (*producer_id, *producer_epoch);
+                    self.mark_reported(end_txn_call(*committed));
                     let outcome = if *committed {
                         TxnOutcome::Committed {
                             producer_id: ids.0,
@@ -437,14 +330,7 @@ impl TransactionManager {
                     (Some(outcome), (ids.0 >= 0).then_some(ids))
                 }
                 e if e.is_retriable() => retry(self, "EndTxn", *e),
-                e => self.fail(
-                    if *committed {
-                        "commitTransaction"
-                    } else {
-                        "abortTransaction"
-                    },
-                    *e,
-                ),
+                e => self.fail(kind, end_txn_call(*committed), *e),
             },
             (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { .. }) => {
                 let error = response.error();
@@ -461,7 +347,7 @@ impl TransactionManager {
                         if matches!(e, Errors::NotCoordinator | Errors::CoordinatorNotAvailable) {
                             self.group_coordinator = None;
                         }
-                        self.retry_at_ms = now_ms + backoff_ms;
+                        self.retry_at_ms = now_ms.saturating_add(backoff_ms);
                         (
                             Some(TxnOutcome::Retrying {
                                 api: "TxnOffsetCommit".into(),
@@ -472,14 +358,7 @@ impl TransactionManager {
                     }
                     e => {
                         self.pending_offsets = None;
-                        self.on_batch_error(e);
-                        (
-                            Some(TxnOutcome::Failed {
-                                operation: "sendOffsetsToTransaction".into(),
-                                error: e,
-                            }),
-                            None,
-                        )
+                        self.fail(kind, "sendOffsetsToTransaction", e)
                     }
                 }
             }
@@ -487,18 +366,18 @@ impl TransactionManager {
         }
     }
 
-    fn fail(&mut self, operation: &str, error: Errors) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
+    /// An error answer: the handler's error state (`error_state`), and the failed
+    /// call's outcome.
+    fn fail(
+        &mut self,
+        kind: &TxnRequestKind,
+        operation: &str,
+        error: Errors,
+    ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
+        let (state, error) = error_state(kind, error);
+        self.state = state;
         self.last_error = Some(error);
-        self.state = if matches!(
-            error,
-            Errors::ProducerFenced
-                | Errors::InvalidProducerEpoch
-                | Errors::InvalidProducerIdMapping
-        ) {
-            TxnState::FatalError
-        } else {
-            TxnState::AbortableError
-        };
+        self.mark_reported(operation);
         (
             Some(TxnOutcome::Failed {
                 operation: operation.to_string(),
@@ -509,6 +388,14 @@ impl TransactionManager {
     }
 }
 
+fn end_txn_call(committed: bool) -> &'static str {
+    if committed {
+        "commitTransaction"
+    } else {
+        "abortTransaction"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,11 +403,12 @@ mod tests {
     #[test]
     fn the_client_state_machine_refuses_illegal_calls() {
         let mut tm = TransactionManager::new("t".into(), 60_000);
+        let none = (-1, -1);
         assert!(
-            tm.begin_transaction().is_err(),
+            tm.call(&TxnCall::BeginTransaction, none).is_err(),
             "begin before initTransactions"
         );
-        tm.begin_init().unwrap();
+        tm.call(&TxnCall::InitTransactions, none).unwrap();
         let (target, request, _) = tm.next_request(0, -1, -1, false).unwrap();
         assert_eq!(target, Target::Bootstrap);
         assert!(matches!(request, Request::FindCoordinator { .. }));
@@ -571,14 +459,28 @@ mod tests {
             100,
         );
         assert_eq!(ids, Some((0, 2)));
-        tm.begin_transaction().unwrap();
-        tm.on_send(&TopicPartition::new("t", 0)).unwrap();
+        assert!(
+            matches!(
+                tm.call(&TxnCall::BeginTransaction, (0, 2)),
+                Err(TxnCallError::PendingCall { .. })
+            ),
+            "initTransactions has not returned to the application yet"
+        );
+        assert_eq!(tm.ack(), None);
+        tm.call(&TxnCall::BeginTransaction, (0, 2)).unwrap();
+        let tp = TopicPartition::new("t", 0);
+        tm.call(&TxnCall::Send { tp }, (0, 2)).unwrap();
         tm.on_batch_error(Errors::InvalidProducerEpoch);
-        assert_eq!(
-            tm.begin_commit(),
-            Err(Errors::InvalidProducerEpoch),
+        assert!(
+            matches!(
+                tm.call(&TxnCall::CommitTransaction, (0, 2)),
+                Err(TxnCallError::OldEpoch { .. })
+            ),
             "commit fails with the send's error"
         );
-        assert!(tm.begin_abort().is_ok());
+        assert_eq!(
+            tm.call(&TxnCall::AbortTransaction, (0, 2)),
+            Ok(Begun::Started)
+        );
     }
 }

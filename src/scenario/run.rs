@@ -289,10 +289,10 @@ fn interpolate(w: &World, text: &str) -> Result<String, String> {
         let value = match what {
             "producer" => w.producers.get(arg).map(|p| p.id_text()),
             "outcome" => w.producers.get(arg).map(|p| match &p.last_txn_outcome {
-                Some(crate::client::transaction_manager::TxnOutcome::Failed { error, .. }) => {
-                    format!("failed: {}", error.exception_name())
-                }
-                Some(_) => "succeeded".to_string(),
+                Some(o) => match o.exception_name() {
+                    Some(exception) => format!("failed: {exception}"),
+                    None => "succeeded".to_string(),
+                },
                 None => "not finished".to_string(),
             }),
                         "consumed" => w.consumed_summary(arg),

@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 use crate::client::config_error::ConfigError;
-use crate::client::transaction_manager::TxnCallError;
 use crate::coordinator::internal_topics::InvalidTopicName;
 use crate::fs::FsError;
 use crate::log::TopicPartition;
@@ -44,8 +43,6 @@ pub enum SimErrorKind {
         name: String,
     },
     Config(ConfigError),
-    /// A transactional call refused at once by the client.
-    Transaction(TxnCallError),
     EmptySend,
     EmptyBatch,
     TimeBackwards,
@@ -111,11 +108,5 @@ impl From<SimErrorKind> for SimError {
 impl From<ConfigError> for SimError {
     fn from(e: ConfigError) -> Self {
         SimErrorKind::Config(e).into()
-    }
-}
-
-impl From<TxnCallError> for SimError {
-    fn from(e: TxnCallError) -> Self {
-        SimErrorKind::Transaction(e).into()
     }
 }

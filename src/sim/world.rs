@@ -19,7 +19,7 @@ use crate::broker::producer_id_manager::ProducerIdControlManager;
 use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
-use crate::client::transaction_manager::{TransactionManager, TxnOutcome, TxnState};
+use crate::client::transaction_manager::{Begun, TxnCall, TxnCallError, TxnOutcome, TxnState};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
 use crate::protocol::errors::Errors;
@@ -157,12 +157,54 @@ impl World {
             .ok_or_else(|| SimError::from(SimErrorKind::UnknownPartition { tp: tp.clone() }))
     }
 
-    fn transactional_mut(&mut self, name: &str) -> Result<&mut TransactionManager, SimError> {
-        self.producer_mut(name)?.txn.as_mut().ok_or_else(|| {
-            SimError::from(SimErrorKind::NotTransactional {
-                producer: name.to_string(),
-            })
-        })
+    /// A transactional call, checked as Kafka's client checks it. A refusal is the
+    /// outcome of a valid action, so it is an event (and the action is recorded), not
+    /// a `SimError`; `None` then. `Resumed` means the same blocking call was pending.
+    fn txn_call(&mut self, name: &str, call: TxnCall) -> Result<Option<Begun>, SimError> {
+        let p = self.producer_mut(name)?;
+        let ids = (p.producer_id, p.producer_epoch);
+        let idempotent = p.config.enable_idempotence;
+        let result = match p.txn.as_mut() {
+            Some(tm) => tm.call(&call, ids),
+            // A send on a producer without transactions has nothing to check.
+            None if matches!(call, TxnCall::Send { .. }) => Ok(Begun::Started),
+            None if idempotent => Err(TxnCallError::NotTransactional),
+            None => Err(TxnCallError::NoTransactionManager),
+        };
+        match result {
+            Ok(begun) => Ok(Some(begun)),
+            Err(error) => {
+                self.finish_txn_call(name, TxnOutcome::Refused { call, error });
+                Ok(None)
+            }
+        }
+    }
+
+    /// The application blocks in init, commit or abort until the call finishes (or
+    /// the run's bound: then the call stays pending, as after Kafka's `max.block.ms`).
+    fn await_txn_call(&mut self, name: &str, call: TxnCall, begun: Begun) {
+        if begun == Begun::Resumed {
+            // A step, not an ending: the application's last outcome stays as it is.
+            self.emit(EventKind::Producer {
+                client: name.to_string(),
+                event: ProducerEvent::Transaction(TxnOutcome::Resumed { call }),
+            });
+        }
+        let waiting = |w: &World| {
+            w.producers
+                .get(name)
+                .and_then(|p| p.txn.as_ref())
+                .is_some_and(|t| t.is_waiting())
+        };
+        self.run_while(waiting);
+        let failed = self
+            .producers
+            .get_mut(name)
+            .and_then(|p| p.txn.as_mut())
+            .and_then(|t| t.ack());
+        if let Some(outcome) = failed {
+            self.finish_txn_call(name, outcome);
+        }
     }
 
     /// A producer's client-side transaction state.
@@ -251,7 +293,14 @@ impl World {
                     return Err(SimErrorKind::EmptySend.into());
                 }
                 let now = self.clock_ms;
-                self.producer_mut(producer)?.check_send(topic_partition)?;
+                // Kafka appends the record before `maybeAddPartition` throws; here a
+                // refused record is not kept, so it cannot slip into a later transaction.
+                let call = TxnCall::Send {
+                    tp: topic_partition.clone(),
+                };
+                if self.txn_call(producer, call)?.is_none() {
+                    return Ok(vec![]);
+                }
                 let event =
                     self.producer_mut(producer)?
                         .send(topic_partition.clone(), values.clone(), now);
@@ -298,57 +347,35 @@ impl World {
             } => self.assign(consumer, partitions),
             Action::Poll { consumer } => self.poll(consumer),
             Action::InitTransactions { producer } => {
-                self.transactional_mut(producer)?.begin_init()?;
-                let started = self.clock_ms;
-                self.run_while(|w| w.txn_state(producer) == Some(TxnState::Initializing));
-                let took = self.clock_ms - started;
-                self.producer_mut(producer)?.last_call_ms = took;
+                let call = TxnCall::InitTransactions;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    let started = self.clock_ms;
+                    self.await_txn_call(producer, call, begun);
+                    let took = self.clock_ms - started;
+                    self.producer_mut(producer)?.last_call_ms = took;
+                }
                 Ok(vec![])
             }
             Action::BeginTransaction { producer } => {
-                self.transactional_mut(producer)?.begin_transaction()?;
+                self.txn_call(producer, TxnCall::BeginTransaction)?;
                 Ok(vec![])
             }
             Action::CommitTransaction { producer } => {
-                let result = self.transactional_mut(producer)?.begin_commit();
-                if let Err(error) = result {
-                    let outcome = TxnOutcome::Failed {
-                        operation: "commitTransaction".into(),
-                        error,
-                    };
-                    self.finish_txn_call(producer, outcome);
-                    return Ok(vec![]);
-                }
-                self.run_while(|w| w.txn_state(producer) == Some(TxnState::CommittingTransaction));
-                if self.txn_state(producer) == Some(TxnState::AbortableError) {
-                    let error = self
-                        .producers
-                        .get(producer)
-                        .and_then(|p| p.txn.as_ref())
-                        .and_then(|t| t.last_error);
-                    let outcome = TxnOutcome::Failed {
-                        operation: "commitTransaction".into(),
-                        error: error.unwrap_or(Errors::InvalidTxnState),
-                    };
-                    self.finish_txn_call(producer, outcome);
+                let call = TxnCall::CommitTransaction;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    self.await_txn_call(producer, call, begun);
                 }
                 Ok(vec![])
             }
             Action::AbortTransaction { producer } => {
-                self.transactional_mut(producer)?;
-                let result = self.producer_mut(producer)?.abort_transaction();
-                match result {
-                    Ok(events) => self.emit_producer_events(producer, events),
-                    Err(error) => {
-                        let outcome = TxnOutcome::Failed {
-                            operation: "abortTransaction".into(),
-                            error,
-                        };
-                        self.finish_txn_call(producer, outcome);
-                        return Ok(vec![]);
+                let call = TxnCall::AbortTransaction;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    if begun == Begun::Started {
+                        let events = self.producer_mut(producer)?.abort_transaction();
+                        self.emit_producer_events(producer, events);
                     }
+                    self.await_txn_call(producer, call, begun);
                 }
-                self.run_while(|w| w.txn_state(producer) == Some(TxnState::AbortingTransaction));
                 Ok(vec![])
             }
             Action::SendOffsetsToTransaction {
@@ -356,6 +383,10 @@ impl World {
                 group_id,
                 offsets,
             } => {
+                let call = TxnCall::SendOffsetsToTransaction;
+                if self.txn_call(producer, call)?.is_none() {
+                    return Ok(vec![]);
+                }
                 let entries = offsets
                     .iter()
                     .map(|(tp, offset)| OffsetEntry {
@@ -363,8 +394,9 @@ impl World {
                         offset: *offset,
                     })
                     .collect();
-                self.transactional_mut(producer)?
-                    .send_offsets(group_id.clone(), entries)?;
+                if let Some(tm) = self.producer_mut(producer)?.txn.as_mut() {
+                    tm.pending_offsets = Some((group_id.clone(), entries));
+                }
                 self.run_while(|w| {
                     w.producers
                         .get(producer)

@@ -3,7 +3,7 @@
 //! application's last transaction call (`initTransactions`, `commitTransaction`, …)
 //! ended — what a learner's code would see.
 
-use crate::client::transaction_manager::{TxnOutcome, TxnState};
+use crate::client::transaction_manager::{TxnCallError, TxnOutcome, TxnState};
 use crate::sim::World;
 
 /// How the last transaction call of a producer ended.
@@ -19,6 +19,9 @@ pub struct OutcomeView {
     pub error: Option<String>,
     pub producer_id: Option<i64>,
     pub producer_epoch: Option<i16>,
+    /// The client refused the call itself (nothing was sent): word it with
+    /// `i18n::narration::txn_exception`.
+    pub refusal: Option<TxnCallError>,
 }
 
 impl OutcomeView {
@@ -31,6 +34,7 @@ impl OutcomeView {
             error: None,
             producer_id: (producer_id >= 0).then_some(producer_id),
             producer_epoch: (producer_epoch >= 0).then_some(producer_epoch),
+            refusal: None,
         };
         match outcome {
             TxnOutcome::Initialized {
@@ -52,8 +56,20 @@ impl OutcomeView {
                 error: Some(error.name().to_string()),
                 producer_id: None,
                 producer_epoch: None,
+                refusal: None,
             }),
-            TxnOutcome::OffsetsSent { .. } | TxnOutcome::Retrying { .. } => None,
+            TxnOutcome::Refused { call, error } => Some(OutcomeView {
+                ok: false,
+                operation: call.name().to_string(),
+                exception: Some(error.exception_class().to_string()),
+                error: error.cause().map(|e| e.name().to_string()),
+                producer_id: None,
+                producer_epoch: None,
+                refusal: Some(error.clone()),
+            }),
+            TxnOutcome::OffsetsSent { .. }
+            | TxnOutcome::Retrying { .. }
+            | TxnOutcome::Resumed { .. } => None,
         }
     }
 }

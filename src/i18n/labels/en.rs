@@ -177,7 +177,7 @@ pub(super) fn text(key: Key) -> &'static str {
         TxOutcomeOk => "✓ {0}() returned: producerId={1} epoch={2}",
         TxOutcomeFailed => "✗ {0}() threw {1} ({2})",
         TxFencedExplain => "Fenced: a newer producer with the same transactional.id bumped the epoch, and the partition remembers the newer epoch. This zombie's writes are refused; nothing it sent after the fence is committed.",
-        TxInvalidStateExplain => "The coordinator no longer has this transaction open (it was aborted, e.g. by the timeout). Call abortTransaction() and start again.",
+        TxInvalidStateExplain => "The coordinator refused to end the transaction: it is no longer open (e.g. the timeout aborted it). Kafka's client treats INVALID_TXN_STATE as fatal: close this producer and create a new one with the same transactional.id.",
         FenceButton => "Start producer-2 with the same transactional.id",
         FenceAgain => "producer-2: initTransactions() again",
         FenceHint => "Its initTransactions() bumps the epoch. If producer-1 has a transaction open, the coordinator aborts it: producer-1 becomes a fenced zombie.",

@@ -10,6 +10,7 @@
 
 use super::Lang;
 use crate::client::consumer::ConsumerEvent;
+use crate::client::transaction_manager::TxnCallError;
 use crate::protocol::ErrorDetail;
 use crate::sim::{Event, SimError};
 
@@ -41,6 +42,14 @@ pub fn send_callback_failure(event: &Event, lang: Lang) -> Option<String> {
 pub fn error_detail(detail: &ErrorDetail, lang: Lang) -> String {
     match lang {
         Lang::En => en::errors::detail(detail),
+    }
+}
+
+/// Kafka's message of the exception a transactional call throws at once (the class
+/// is `TxnCallError::exception_class`). Kafka's words, so the same in every language.
+pub fn txn_exception(error: &TxnCallError, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::errors::txn_exception(error),
     }
 }
 

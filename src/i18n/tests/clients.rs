@@ -2,7 +2,7 @@
 
 use crate::client::consumer::{ConsumerEvent, CorruptBatch, PositionReason};
 use crate::client::producer::ProducerEvent;
-use crate::client::transaction_manager::TxnOutcome;
+use crate::client::transaction_manager::{TxnCall, TxnOutcome};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::record::{ControlRecordType, RecordError};
 
@@ -102,6 +102,22 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
         },
     ];
     out.extend(outcomes.into_iter().map(ProducerEvent::Transaction));
+    let calls = [
+        TxnCall::InitTransactions,
+        TxnCall::Send { tp: tp() },
+        TxnCall::CommitTransaction,
+    ];
+    for call in calls {
+        out.push(ProducerEvent::Transaction(TxnOutcome::Resumed {
+            call: call.clone(),
+        }));
+        for error in super::errors::txn_call_errors() {
+            out.push(ProducerEvent::Transaction(TxnOutcome::Refused {
+                call: call.clone(),
+                error,
+            }));
+        }
+    }
     out
 }
 

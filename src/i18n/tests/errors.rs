@@ -74,6 +74,56 @@ pub(super) fn error_details() -> Vec<ErrorDetail> {
     ]
 }
 
+/// Every exception a transactional call throws at once, in each state it names.
+pub(super) fn txn_call_errors() -> Vec<TxnCallError> {
+    let id = || "tx".to_string();
+    let mut out = vec![
+        TxnCallError::NoTransactionManager,
+        TxnCallError::NotTransactional,
+        TxnCallError::PendingCall {
+            call: "beginTransaction",
+            pending: "commitTransaction",
+        },
+        TxnCallError::AddPartitionBeforeInit { tp: tp() },
+        TxnCallError::Fenced {
+            transactional_id: id(),
+            producer_id: 0,
+            producer_epoch: 1,
+        },
+    ];
+    for abortable in [true, false] {
+        out.push(TxnCallError::OldEpoch {
+            transactional_id: id(),
+            producer_id: 0,
+            producer_epoch: 0,
+            abortable,
+        });
+        out.push(TxnCallError::InErrorState {
+            cause: Some(Errors::InvalidTxnState),
+            abortable,
+        });
+    }
+    out.push(TxnCallError::InErrorState {
+        cause: None,
+        abortable: false,
+    });
+    for from in TxnState::ALL {
+        for to in TxnState::ALL {
+            out.push(TxnCallError::InvalidTransition {
+                transactional_id: id(),
+                from,
+                to,
+            });
+        }
+        out.push(TxnCallError::AddPartitionNotInTransaction {
+            tp: tp(),
+            state: from,
+        });
+        out.push(TxnCallError::OffsetsWithoutTransaction { state: from });
+    }
+    out
+}
+
 pub(super) fn sim_errors() -> Vec<SimError> {
     let name = || "producer-1".to_string();
     let invalid = |rule| ConfigError::invalid("acks", "2", rule);
@@ -101,20 +151,6 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         ConfigError::IdempotenceNeedsAcksAll,
         ConfigError::IdempotenceMaxInFlight,
         ConfigError::IdempotenceNeedsRetries,
-    ];
-    let calls = [
-        TxnCallError::InvalidTransition {
-            state: TxnState::Ready,
-            operation: "initTransactions",
-        },
-        TxnCallError::SendAfterError {
-            last_error: Some(Errors::InvalidProducerEpoch),
-        },
-        TxnCallError::SendAfterError { last_error: None },
-        TxnCallError::CannotAddPartition {
-            tp: tp(),
-            state: TxnState::Ready,
-        },
     ];
     let kinds = [
         SimErrorKind::UnknownPartition {
@@ -155,6 +191,5 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         .into_iter()
         .map(SimError::from)
         .chain(configs.into_iter().map(SimError::from))
-        .chain(calls.into_iter().map(SimError::from))
         .collect()
 }

@@ -75,7 +75,6 @@ fn kind(k: &SimErrorKind) -> String {
         SimErrorKind::ProducerExists { name } => format!("a producer named {name} already exists"),
         SimErrorKind::ClientExists { name } => format!("a client named {name} already exists"),
         SimErrorKind::Config(c) => config(c),
-        SimErrorKind::Transaction(t) => txn_call(t),
         SimErrorKind::EmptySend => "send needs at least one value".to_string(),
         SimErrorKind::EmptyBatch => "a batch needs at least one record".to_string(),
         SimErrorKind::TimeBackwards => "time only moves forward: ms must be ≥ 0".to_string(),
@@ -156,20 +155,40 @@ fn config_rule(rule: &ConfigRule) -> String {
     }
 }
 
-/// The exceptions a transactional call throws at once.
-fn txn_call(e: &TxnCallError) -> String {
+/// Kafka's message of the exception a transactional call throws at once, word for
+/// word (Kafka 4.0's `TransactionManager` and `KafkaProducer`).
+pub(in crate::i18n::narration) fn txn_exception(e: &TxnCallError) -> String {
     match e {
-        TxnCallError::InvalidTransition { state, operation } => format!(
-            "IllegalStateException: Invalid transition attempted from state {} to {operation}",
+        TxnCallError::NoTransactionManager => "Cannot use transactional methods without enabling transactions by setting the transactional.id configuration property".to_string(),
+        TxnCallError::NotTransactional => "Transactional method invoked on a non-transactional producer.".to_string(),
+        TxnCallError::InvalidTransition { transactional_id, from, to } => format!(
+            "TransactionalId {transactional_id}: Invalid transition attempted from state {} to state {}",
+            from.name(),
+            to.name()
+        ),
+        TxnCallError::PendingCall { call, pending } => format!(
+            "Cannot attempt operation `{call}` because the previous call to `{pending}` timed out and must be retried"
+        ),
+        TxnCallError::AddPartitionBeforeInit { tp } => format!(
+            "Cannot add partition {tp} to transaction before completing a call to initTransactions"
+        ),
+        // Two spaces before the state, as in Kafka's source.
+        TxnCallError::AddPartitionNotInTransaction { tp, state } => format!(
+            "Cannot add partition {tp} to transaction while in state  {}",
             state.name()
         ),
-        TxnCallError::SendAfterError { last_error } => format!(
-            "Cannot perform send because at least one previous transactional or idempotent request has failed with errors: {}",
-            last_error.map_or("unknown", |e| e.name())
-        ),
-        TxnCallError::CannotAddPartition { tp, state } => format!(
-            "IllegalStateException: Cannot add partition {tp} to transaction while in state {}",
+        TxnCallError::OffsetsWithoutTransaction { state } => format!(
+            "Cannot send offsets if a transaction is not in progress (currentState= {})",
             state.name()
         ),
+        TxnCallError::Fenced { transactional_id, producer_id, producer_epoch } => format!(
+            "Producer with transactionalId '{transactional_id}' and (producerId={producer_id}, epoch={producer_epoch}) has been fenced by another producer with the same transactionalId"
+        ),
+        TxnCallError::OldEpoch { transactional_id, producer_id, producer_epoch, .. } => format!(
+            "Producer with transactionalId '{transactional_id}' and (producerId={producer_id}, epoch={producer_epoch}) attempted to produce with an old epoch"
+        ),
+        TxnCallError::InErrorState { .. } => {
+            "Cannot execute transactional method because we are in an error state".to_string()
+        }
     }
 }

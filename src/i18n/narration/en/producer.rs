@@ -1,9 +1,9 @@
 //! English narration of a producer client: the accumulator, sequences, retries,
 //! acknowledgements, and its transactional calls.
 
-use super::errors::detail;
+use super::errors::{detail, txn_exception};
 use crate::client::producer::ProducerEvent;
-use crate::client::transaction_manager::TxnOutcome;
+use crate::client::transaction_manager::{TxnCall, TxnCallError, TxnOutcome, TxnState};
 
 pub(super) fn event(client: &str, e: &ProducerEvent) -> String {
     match e {
@@ -62,6 +62,76 @@ fn txn(client: &str, outcome: &TxnOutcome) -> String {
             format!("{client}: {operation} failed: {} ({})", error.exception_name(), error.name())
         }
         TxnOutcome::Retrying { api, error } => format!("{client}: {api}: {}, retrying", error.name()),
+        TxnOutcome::Refused { call, error } => refused(client, call, error),
+        TxnOutcome::Resumed { call } => format!(
+            "{client}: {}() again: the earlier call has not returned, so the client hands back its result and sends nothing new",
+            call.name()
+        ),
+    }
+}
+
+/// A call the client refused itself: Kafka's exception, then why, in a learner's words.
+fn refused(client: &str, call: &TxnCall, e: &TxnCallError) -> String {
+    let exception = format!("{}: {}", e.exception_class(), txn_exception(e));
+    let cause = e
+        .cause()
+        .filter(|_| matches!(e, TxnCallError::InErrorState { .. }))
+        .map(|c| format!(" (caused by {})", c.exception_name()))
+        .unwrap_or_default();
+    let how = if matches!(call, TxnCall::Send { .. }) && e.is_api_exception() {
+        "returned a failed Future (its callback gets the same)"
+    } else {
+        "threw at once"
+    };
+    format!(
+        "{client}: {}() {how}: {exception}{cause}. The client refused it itself; nothing was sent. {}",
+        call.name(),
+        why(e)
+    )
+}
+
+fn why(e: &TxnCallError) -> String {
+    use TxnState::*;
+    let fatal = "The error is fatal: close this producer and create a new one.";
+    let abort = "Only abortTransaction() goes on from ABORTABLE_ERROR.";
+    match e {
+        TxnCallError::NoTransactionManager | TxnCallError::NotTransactional => {
+            "Transactions need a transactional.id.".to_string()
+        }
+        TxnCallError::InvalidTransition { from: Uninitialized, .. }
+        | TxnCallError::AddPartitionBeforeInit { .. } => {
+            "No transaction exists before initTransactions(): call it first.".to_string()
+        }
+        TxnCallError::InvalidTransition { to: Initializing, .. } => {
+            "initTransactions() is called once per producer.".to_string()
+        }
+        TxnCallError::InvalidTransition { from: InTransaction, to: InTransaction, .. } => {
+            "A transaction is already open: commit or abort it first.".to_string()
+        }
+        TxnCallError::InvalidTransition { from: Ready, .. }
+        | TxnCallError::AddPartitionNotInTransaction { state: Ready, .. }
+        | TxnCallError::OffsetsWithoutTransaction { state: Ready } => {
+            "No transaction is open: call beginTransaction() first.".to_string()
+        }
+        TxnCallError::InvalidTransition { from, to, .. } => format!(
+            "{} cannot lead to {}.",
+            from.name(),
+            to.name()
+        ),
+        TxnCallError::AddPartitionNotInTransaction { state, .. }
+        | TxnCallError::OffsetsWithoutTransaction { state } => format!(
+            "A transactional producer writes only inside an open transaction, and it is {}.",
+            state.name()
+        ),
+        TxnCallError::PendingCall { pending, .. } => format!(
+            "The earlier {pending}() did not finish in time; Kafka allows only {pending}() again, to wait for its result."
+        ),
+        TxnCallError::Fenced { .. } => {
+            format!("A newer producer with the same transactional.id took over. {fatal}")
+        }
+        TxnCallError::OldEpoch { abortable, .. } | TxnCallError::InErrorState { abortable, .. } => {
+            if *abortable { abort.to_string() } else { fatal.to_string() }
+        }
     }
 }
 
