@@ -356,13 +356,13 @@ impl Broker {
         self.logs
             .get(tp)
             .map(|log| {
-                log.producer_state
-                    .producers
+                log.producer_state()
+                    .active_producers()
                     .values()
                     .map(|e| {
                         (
-                            e.producer_id,
-                            e.batch_metadata
+                            e.producer_id(),
+                            e.batch_metadata()
                                 .iter()
                                 .map(|b| (b.first_seq(), b.last_seq))
                                 .collect(),
@@ -418,7 +418,7 @@ impl Broker {
             let dir = Self::partition_dir(tp);
             match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
                 Ok((log, report)) => {
-                    let empty_internal = is_internal(&tp.topic) && log.log_end_offset == 0;
+                    let empty_internal = is_internal(&tp.topic) && log.log_end_offset() == 0;
                     self.logs.insert(tp.clone(), log);
                     if !empty_internal {
                         events.push(BrokerEvent::Recovered {

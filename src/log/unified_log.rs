@@ -150,20 +150,103 @@ pub struct RecoveryReport {
 }
 
 /// One partition's log on one broker.
+///
+/// The fields are private because they hold Kafka's offset order,
+/// `log start ≤ LSO ≤ HW ≤ LEO`, and the segments that back it: only appends,
+/// markers and recovery move them, and each of those checks the order again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UnifiedLog {
-    pub topic_partition: TopicPartition,
+    topic_partition: TopicPartition,
     /// The partition folder, e.g. `/broker-1/data/orders-0`.
-    pub dir: String,
-    pub config: LogConfig,
-    pub segments: Vec<LogSegment>,
-    pub producer_state: ProducerStateManager,
-    pub log_start_offset: i64,
-    pub log_end_offset: i64,
-    pub high_watermark: i64,
+    dir: String,
+    config: LogConfig,
+    segments: Vec<LogSegment>,
+    producer_state: ProducerStateManager,
+    log_start_offset: i64,
+    log_end_offset: i64,
+    high_watermark: i64,
 }
 
 impl UnifiedLog {
+    pub fn topic_partition(&self) -> &TopicPartition {
+        &self.topic_partition
+    }
+
+    /// The partition folder, e.g. `/broker-1/data/orders-0`.
+    pub fn dir(&self) -> &str {
+        &self.dir
+    }
+
+    pub fn config(&self) -> &LogConfig {
+        &self.config
+    }
+
+    /// `producer.snapshots` changed for this partition's topic; later rolls and
+    /// shutdowns follow the new setting.
+    pub fn set_producer_snapshots(&mut self, on: bool) {
+        self.config.producer_snapshots = on;
+    }
+
+    /// The segments, oldest first; the last one is the active segment.
+    pub fn segments(&self) -> &[LogSegment] {
+        &self.segments
+    }
+
+    /// What this partition remembers about each producer (`producerStateManager`).
+    pub fn producer_state(&self) -> &ProducerStateManager {
+        &self.producer_state
+    }
+
+    /// The first offset still in the log (`logStartOffset`).
+    pub fn log_start_offset(&self) -> i64 {
+        self.log_start_offset
+    }
+
+    /// The offset the next batch gets (`logEndOffset`, LEO).
+    pub fn log_end_offset(&self) -> i64 {
+        self.log_end_offset
+    }
+
+    /// The offset below which every in-sync replica has the data (`highWatermark`);
+    /// `read_uncommitted` consumers read up to here.
+    pub fn high_watermark(&self) -> i64 {
+        self.high_watermark
+    }
+
+    /// The first offset of the oldest open transaction (`firstUnstableOffset`), if any.
+    pub fn first_unstable_offset(&self) -> Option<i64> {
+        self.producer_state.first_unstable_offset()
+    }
+
+    /// Checks Kafka's offset order after every change: log start ≤ LSO ≤ HW ≤ LEO,
+    /// and the active segment ends at the LEO. Free in release builds.
+    fn debug_check_offsets(&self) {
+        debug_assert!(
+            self.log_start_offset <= self.last_stable_offset()
+                && self.last_stable_offset() <= self.high_watermark
+                && self.high_watermark <= self.log_end_offset,
+            "{}: log start {} ≤ LSO {} ≤ HW {} ≤ LEO {} broken",
+            self.topic_partition,
+            self.log_start_offset,
+            self.last_stable_offset(),
+            self.high_watermark,
+            self.log_end_offset
+        );
+        debug_assert_eq!(
+            self.segments.last().map(|s| s.next_offset),
+            Some(self.log_end_offset),
+            "{}: the active segment must end at the LEO",
+            self.topic_partition
+        );
+        debug_assert!(
+            self.segments
+                .windows(2)
+                .all(|w| matches!(w, [a, b] if a.base_offset < b.base_offset)),
+            "{}: segment base offsets must increase",
+            self.topic_partition
+        );
+    }
+
     /// Creates an empty log with its first segment's files.
     pub fn create(
         fs: &mut MemFs,
@@ -316,6 +399,7 @@ impl UnifiedLog {
         }
         // One replica: the write is on every in-sync replica at once.
         self.high_watermark = self.log_end_offset;
+        self.debug_check_offsets();
         Ok(AppendOutcome::Appended {
             first_offset: batch.base_offset,
             last_offset: batch.last_offset(),
@@ -338,7 +422,7 @@ impl UnifiedLog {
 
     /// `roll`: close the active segment's time index, snapshot producer state at the
     /// new base offset (as Kafka does on every roll), start a new segment.
-    pub fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
+    fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
         let dir = self.dir.clone();
         if let Some(active) = self.segments.last_mut() {
             active.maybe_append_time_index(fs, &dir)?;
@@ -348,6 +432,7 @@ impl UnifiedLog {
         let segment = LogSegment::new(base);
         segment.create_files(fs, &dir)?;
         self.segments.push(segment);
+        self.debug_check_offsets();
         Ok((base, snapshot))
     }
 
@@ -356,7 +441,8 @@ impl UnifiedLog {
         if !self.config.producer_snapshots {
             return Ok(None);
         }
-        self.producer_state.map_end_offset = self.log_end_offset;
+        self.producer_state
+            .update_map_end_offset(self.log_end_offset);
         let path = self.snapshot_path(self.log_end_offset);
         fs.write(&path, &self.producer_state.snapshot_bytes())?;
         Ok(Some(path))
@@ -459,7 +545,7 @@ impl UnifiedLog {
                 }
             }
         }
-        producer_state.map_end_offset = log_end_offset;
+        producer_state.update_map_end_offset(log_end_offset);
         report.replayed_segments = replayed.into_iter().collect();
         report.log_end_offset = log_end_offset;
         let log = UnifiedLog {
@@ -472,6 +558,7 @@ impl UnifiedLog {
             log_end_offset,
             high_watermark: log_end_offset,
         };
+        log.debug_check_offsets();
         Ok((log, report))
     }
 
@@ -515,7 +602,7 @@ impl UnifiedLog {
         let first_offset = self
             .producer_state
             .last_entry(producer_id)
-            .and_then(|e| e.current_txn_first_offset);
+            .and_then(|e| e.current_txn_first_offset());
         let size = batch.size_in_bytes() as u64;
         let (rolled_segment, _) = self.maybe_roll(fs, size).map_err(storage_error)?;
         self.write_batch(fs, &batch).map_err(storage_error)?;
@@ -779,7 +866,7 @@ mod tests {
                 log.producer_state
                     .last_entry(1000)
                     .unwrap()
-                    .batch_metadata
+                    .batch_metadata()
                     .len(),
                 5
             );
@@ -792,7 +879,7 @@ mod tests {
                 .producer_state
                 .last_entry(1000)
                 .unwrap()
-                .batch_metadata;
+                .batch_metadata();
             assert_eq!(window.len(), 1, "snapshots={snapshots}");
             assert_eq!(window[0].last_seq, 7);
             assert_eq!(report.snapshot_loaded, snapshots.then_some(8));

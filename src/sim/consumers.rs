@@ -79,10 +79,10 @@ impl World {
                     .leader_of(tp)
                     .and_then(|b| self.brokers.get(&b))
                     .and_then(|b| b.logs.get(tp));
-                let start = log.map_or(0, |l| l.log_start_offset);
+                let start = log.map_or(0, |l| l.log_start_offset());
                 let end = log.map_or(0, |l| match isolation {
                     IsolationLevel::ReadCommitted => l.last_stable_offset(),
-                    IsolationLevel::ReadUncommitted => l.high_watermark,
+                    IsolationLevel::ReadUncommitted => l.high_watermark(),
                 });
                 (tp.clone(), committed_for(self, tp), start, end)
             })
@@ -265,8 +265,8 @@ impl World {
         let log = self.brokers.get(&self.leader_of(tp)?)?.logs.get(tp)?;
         Some(match isolation {
             FetchIsolation::TxnCommitted => log.last_stable_offset(),
-            FetchIsolation::HighWatermark => log.high_watermark,
-            FetchIsolation::LogEnd => log.log_end_offset,
+            FetchIsolation::HighWatermark => log.high_watermark(),
+            FetchIsolation::LogEnd => log.log_end_offset(),
         })
     }
 }

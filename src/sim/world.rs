@@ -208,7 +208,7 @@ impl World {
                     broker.log_config = config.clone();
                     if key == "producer.snapshots" {
                         for log in broker.logs.values_mut() {
-                            log.config.producer_snapshots = config.producer_snapshots;
+                            log.set_producer_snapshots(config.producer_snapshots);
                         }
                     }
                 }
@@ -905,8 +905,8 @@ impl World {
         if work <= first {
             return Some(first);
         }
-        let ticks = (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1)
-            / TXN_CLEANUP_INTERVAL_MS;
+        let ticks =
+            (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1) / TXN_CLEANUP_INTERVAL_MS;
         Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
     }
 
