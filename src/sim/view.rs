@@ -306,7 +306,7 @@ impl World {
                 raw.to_vec(),
             ));
         }
-        let log = broker.logs.get(tp);
+        let log = broker.logs().get(tp);
         let leo = log.map_or_else(
             || batches.last().map_or(0, |b| b.last_offset + 1),
             |l| l.log_end_offset(),
@@ -335,7 +335,7 @@ impl World {
     /// The dedup windows of a partition (empty while its leader is down: memory is gone).
     pub fn windows(&self, tp: &TopicPartition) -> Vec<WindowView> {
         self.leader_broker(tp)
-            .and_then(|b| b.logs.get(tp))
+            .and_then(|b| b.logs().get(tp))
             .map(|log| {
                 log.producer_state()
                     .active_producers()
