@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
                     log.append_as_leader(&mut fs, batch(seq, records), 0)
                         .expect("in sequence");
                     seq = seq.wrapping_add(records as i32);
-                    if log.log_end_offset > 2_000_000 {
+                    if log.log_end_offset() > 2_000_000 {
                         (fs, log) = fresh_log();
                         seq = 0;
                     }

@@ -10,7 +10,7 @@ use eos_playground::coordinator::internal_topics::partition_for;
 use eos_playground::coordinator::transaction::{
     decode_key, decode_value, value_json, CoordinatorEvent, CoordinatorOutput, EndTxnResult,
     TransactionConfig, TransactionCoordinator, TransactionMetadata, TransactionState,
-    TransactionVersion, TransitionError, TxnLogWriter, TxnResult,
+    TransactionVersion, TransitionError, TxnLogWriter, TxnResult, TxnTransitMetadata,
 };
 use eos_playground::log::TopicPartition;
 use eos_playground::protocol::errors::Errors;
@@ -338,7 +338,7 @@ fn reload_rebuilds_metadata_and_resends_markers() {
     let out = fresh.load_partition_at_epoch(23, 1, log.partition_records(23), 2);
     assert_eq!(fresh.metadata("u12-txn"), c.metadata("u12-txn"));
     assert_eq!(
-        fresh.metadata("u12-txn").unwrap().pending_state,
+        fresh.metadata("u12-txn").unwrap().pending_state(),
         Some(TransactionState::CompleteCommit)
     );
     assert!(out.iter().any(|o| matches!(
@@ -537,14 +537,14 @@ fn memory_changes_only_after_the_log_write() {
     let out = c.handle_markers_written("x", 0, 1, vec![(tp, Errors::None)], 3, &mut log);
     assert!(state_changes(&out).is_empty());
     assert_eq!(
-        c.metadata("x").unwrap().state,
+        c.metadata("x").unwrap().state(),
         TransactionState::PrepareCommit
     );
     log.fail_append = None;
     let out = c.retry_pending_completions(4, &mut log);
     assert_eq!(state_changes(&out).len(), 1);
     assert_eq!(
-        c.metadata("x").unwrap().state,
+        c.metadata("x").unwrap().state(),
         TransactionState::CompleteCommit
     );
     assert!(!c.has_pending_markers("x"));
@@ -564,7 +564,7 @@ fn epoch_exhaustion_moves_to_a_new_producer_id() {
     records[0].1 = Some(eos_playground::coordinator::transaction::value_to_bytes(&v));
     let p = c.partition_for("x");
     c.load_partition(p, records, 1);
-    assert_eq!(c.metadata("x").unwrap().producer_epoch, i16::MAX - 1);
+    assert_eq!(c.metadata("x").unwrap().producer_epoch(), i16::MAX - 1);
     c.handle_add_partitions("x", 0, i16::MAX - 1, vec![tp.clone()], false, 2, &mut log);
     let (r, out) = c.handle_end_txn("x", 0, i16::MAX - 1, true, 3, &mut log);
     assert_eq!(
@@ -579,174 +579,34 @@ fn epoch_exhaustion_moves_to_a_new_producer_id() {
     let m = c.metadata("x").unwrap();
     assert_eq!(
         (
-            m.producer_id,
-            m.producer_epoch,
-            m.previous_producer_id,
-            m.state
+            m.producer_id(),
+            m.producer_epoch(),
+            m.previous_producer_id(),
+            m.state()
         ),
         (1, 0, 0, TransactionState::CompleteCommit)
     );
     // InitProducerId at an exhausted epoch rotates too.
-    let mut m2 = TransactionMetadata::new("y", 5, 1000, 0);
-    m2.producer_epoch = i16::MAX - 1;
+    let mut m2 = TransactionMetadata::from_log(
+        "y",
+        &TxnTransitMetadata {
+            producer_id: 5,
+            prev_producer_id: -1,
+            next_producer_id: -1,
+            producer_epoch: i16::MAX - 1,
+            last_producer_epoch: -1,
+            txn_timeout_ms: 1000,
+            txn_state: TransactionState::Empty,
+            topic_partitions: BTreeSet::new(),
+            txn_start_timestamp: -1,
+            txn_last_update_timestamp: 0,
+            client_transaction_version: TransactionVersion::TV_0,
+        },
+    );
     assert!(matches!(
         m2.prepare_increment_producer_epoch(1000, None, 0),
         Err(TransitionError::EpochExhausted { .. })
     ));
-}
-
-// ------------------------------------------------------------ the state table
-
-fn expected_table(from: TransactionState, to: TransactionState) -> bool {
-    use TransactionState::*;
-    let prev: &[TransactionState] = match to {
-        Empty => &[Empty, CompleteCommit, CompleteAbort],
-        Ongoing => &[Ongoing, Empty, CompleteCommit, CompleteAbort],
-        PrepareCommit => &[Ongoing, Empty, CompleteCommit, CompleteAbort],
-        PrepareAbort => &[
-            Ongoing,
-            PrepareEpochFence,
-            Empty,
-            CompleteCommit,
-            CompleteAbort,
-        ],
-        CompleteCommit => &[PrepareCommit],
-        CompleteAbort => &[PrepareAbort],
-        Dead => &[Empty, CompleteAbort, CompleteCommit],
-        PrepareEpochFence => &[Ongoing],
-    };
-    prev.contains(&from)
-}
-
-fn meta_in(state: TransactionState) -> TransactionMetadata {
-    let mut m = TransactionMetadata::new("x", 5, 60_000, 0);
-    m.state = state;
-    m.producer_epoch = 5;
-    m.last_producer_epoch = 4;
-    m.topic_partitions = [TopicPartition::new("t", 0)].into_iter().collect();
-    m.txn_start_timestamp = 100;
-    m.client_transaction_version = TransactionVersion::TV_2;
-    m
-}
-
-#[test]
-fn the_table_is_the_trunk_table() {
-    let mut allowed = 0;
-    for from in TransactionState::ALL {
-        for to in TransactionState::ALL {
-            assert_eq!(
-                to.can_transition_from(from),
-                expected_table(from, to),
-                "{from} -> {to}"
-            );
-            allowed += usize::from(expected_table(from, to));
-        }
-    }
-    assert_eq!(allowed, 3 + 4 + 4 + 5 + 1 + 1 + 3 + 1);
-}
-
-#[test]
-fn every_prepare_method_obeys_the_table() {
-    let tps: BTreeSet<TopicPartition> = [TopicPartition::new("t", 1)].into_iter().collect();
-    for from in TransactionState::ALL {
-        for to in TransactionState::ALL {
-            let mut m = meta_in(from);
-            let r = match to {
-                TransactionState::Empty => m.prepare_increment_producer_epoch(60_000, None, 1),
-                TransactionState::Ongoing => {
-                    m.prepare_add_partitions(&tps, 1, TransactionVersion::TV_2)
-                }
-                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
-                    m.prepare_abort_or_commit(to, TransactionVersion::TV_2, -1, 1, false)
-                }
-                TransactionState::PrepareEpochFence => m.prepare_fence_producer_epoch(),
-                TransactionState::Dead => m.prepare_dead(),
-                // prepare_complete picks CompleteCommit after PrepareCommit, else CompleteAbort.
-                TransactionState::CompleteCommit | TransactionState::CompleteAbort => {
-                    let target = if from == TransactionState::PrepareCommit {
-                        TransactionState::CompleteCommit
-                    } else {
-                        TransactionState::CompleteAbort
-                    };
-                    if target != to {
-                        continue;
-                    }
-                    m.prepare_complete(1)
-                }
-            };
-            match r {
-                Ok(t) => {
-                    assert!(expected_table(from, to), "{from} -> {to} was allowed");
-                    assert_eq!(t.txn_state, to);
-                    assert_eq!(m.pending_state, Some(to));
-                    assert_eq!(m.state, from, "prepare must not change the state");
-                }
-                Err(TransitionError::InvalidTransition { from: f, to: t }) => {
-                    assert!(!expected_table(from, to), "{from} -> {to} was refused");
-                    assert_eq!((f, t), (from, to));
-                    assert_eq!(m.pending_state, None);
-                }
-                Err(e) => panic!("{from} -> {to}: unexpected {e:?}"),
-            }
-        }
-    }
-}
-
-#[test]
-fn complete_transition_to_obeys_the_table() {
-    for from in TransactionState::ALL {
-        for to in TransactionState::ALL {
-            let mut m = meta_in(from);
-            m.pending_state = Some(to);
-            // A target that passes every other check for `to`.
-            let mut t = eos_playground::coordinator::transaction::TxnTransitMetadata {
-                producer_id: m.producer_id,
-                prev_producer_id: m.producer_id,
-                next_producer_id: -1,
-                producer_epoch: m.producer_epoch,
-                last_producer_epoch: m.last_producer_epoch,
-                txn_timeout_ms: m.txn_timeout_ms,
-                txn_state: to,
-                topic_partitions: m.topic_partitions.clone(),
-                txn_start_timestamp: m.txn_start_timestamp,
-                txn_last_update_timestamp: 1,
-                client_transaction_version: TransactionVersion::TV_2,
-            };
-            match to {
-                TransactionState::Empty => {
-                    t.producer_epoch += 1;
-                    t.topic_partitions.clear();
-                    t.txn_start_timestamp = -1;
-                }
-                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
-                    t.last_producer_epoch = m.producer_epoch;
-                    t.producer_epoch += 1;
-                }
-                _ => {}
-            }
-            let r = m.complete_transition_to(&t);
-            let completable = !matches!(
-                to,
-                TransactionState::PrepareEpochFence | TransactionState::Dead
-            );
-            if expected_table(from, to) && completable {
-                assert_eq!(r, Ok(()), "{from} -> {to}");
-                assert_eq!(m.state, to);
-                assert_eq!(m.pending_state, None);
-            } else {
-                assert!(r.is_err(), "{from} -> {to} must fail");
-                assert_eq!(m.state, from);
-                if !expected_table(from, to) {
-                    assert_eq!(
-                        r,
-                        Err(TransitionError::InvalidTransition { from, to }),
-                        "{from} -> {to}"
-                    );
-                    assert_eq!(r.unwrap_err().to_errors(), Errors::InvalidTxnState);
-                }
-            }
-        }
-    }
 }
 
 // ------------------------------------------------------------ properties
@@ -806,15 +666,15 @@ fn check_outputs(out: &[CoordinatorOutput]) {
 
 fn check_invariants(c: &TransactionCoordinator) {
     for m in c.transactions() {
-        if m.state == TransactionState::Empty {
-            assert!(m.topic_partitions.is_empty());
+        if m.state() == TransactionState::Empty {
+            assert!(m.topic_partitions().is_empty());
         }
-        match m.pending_state {
+        match m.pending_state() {
             None => {}
             Some(p) => {
-                assert!(m.state.is_prepare(), "pending {p} in {}", m.state);
+                assert!(m.state().is_prepare(), "pending {p} in {}", m.state());
                 assert!(p.is_complete());
-                assert!(c.has_pending_markers(&m.transactional_id));
+                assert!(c.has_pending_markers(m.transactional_id()));
             }
         }
     }
@@ -833,23 +693,23 @@ proptest! {
             let out = match op {
                 Op::Init(i, t) => c.handle_init_producer_id(IDS[i], t, now, &mut log).1,
                 Op::InitExpected(i, e) => {
-                    let pid = c.metadata(IDS[i]).map_or(0, |m| m.producer_id);
+                    let pid = c.metadata(IDS[i]).map_or(0, |m| m.producer_id());
                     c.handle_init_producer_id_with_expected(IDS[i], 60_000, Some((pid, e)), now, &mut log).1
                 }
                 Op::Add(i, d, p, verify) => {
-                    let (pid, epoch) = c.metadata(IDS[i]).map_or((0, 0), |m| (m.producer_id, m.producer_epoch));
+                    let (pid, epoch) = c.metadata(IDS[i]).map_or((0, 0), |m| (m.producer_id(), m.producer_epoch()));
                     let tps = [TopicPartition::new("t", i32::from(p)), TopicPartition::new("u", 0)];
                     c.handle_add_partitions(IDS[i], pid, epoch.wrapping_add(d), tps[..1 + usize::from(p % 2)].to_vec(), verify, now, &mut log).1
                 }
                 Op::End(i, d, commit) => {
-                    let (pid, epoch) = c.metadata(IDS[i]).map_or((0, 0), |m| (m.producer_id, m.producer_epoch));
+                    let (pid, epoch) = c.metadata(IDS[i]).map_or((0, 0), |m| (m.producer_id(), m.producer_epoch()));
                     c.handle_end_txn(IDS[i], pid, epoch.wrapping_add(d), commit, now, &mut log).1
                 }
                 Op::Markers(i, e) => {
                     let Some(m) = c.metadata(IDS[i]).cloned() else { continue };
                     let error = [Errors::None, Errors::None, Errors::NotLeaderOrFollower, Errors::InvalidProducerEpoch][usize::from(e)];
-                    let results = m.topic_partitions.iter().map(|tp| (tp.clone(), error)).collect();
-                    c.handle_markers_written(IDS[i], m.producer_id, m.producer_epoch, results, now, &mut log)
+                    let results = m.topic_partitions().iter().map(|tp| (tp.clone(), error)).collect();
+                    c.handle_markers_written(IDS[i], m.producer_id(), m.producer_epoch(), results, now, &mut log)
                 }
                 Op::Timeout(t) => {
                     now += t;
@@ -863,16 +723,16 @@ proptest! {
                         out.extend(fresh.load_partition(p, log.partition_records(p), now));
                     }
                     for m in live.transactions() {
-                        let loaded = fresh.metadata(&m.transactional_id);
-                        if m.producer_epoch < 0 {
+                        let loaded = fresh.metadata(m.transactional_id());
+                        if m.producer_epoch() < 0 {
                             continue; // never written
                         }
                         let loaded = loaded.expect("written metadata reloads");
-                        if m.pending_state.is_none() {
+                        if m.pending_state().is_none() {
                             prop_assert_eq!(loaded, m);
                         } else {
-                            prop_assert_eq!(loaded.state, m.state);
-                            prop_assert_eq!(loaded.producer_epoch, m.producer_epoch);
+                            prop_assert_eq!(loaded.state(), m.state());
+                            prop_assert_eq!(loaded.producer_epoch(), m.producer_epoch());
                         }
                     }
                     c = fresh;
@@ -947,12 +807,12 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
     v.client_transaction_version = 2;
     records[0].1 = Some(eos_playground::coordinator::transaction::value_to_bytes(&v));
     c.load_partition(p, records, 10);
-    assert_eq!(c.metadata("z").unwrap().state, TransactionState::Ongoing);
+    assert_eq!(c.metadata("z").unwrap().state(), TransactionState::Ongoing);
 
     log.fail_pid = Some(Errors::CoordinatorLoadInProgress);
     let (r, _) = c.handle_init_producer_id("z", 60_000, 11, &mut log);
     assert_eq!(r.error, Errors::CoordinatorLoadInProgress);
-    assert_eq!(c.metadata("z").unwrap().pending_state, None);
+    assert_eq!(c.metadata("z").unwrap().pending_state(), None);
     log.fail_pid = None;
 
     let (r, out) = c.handle_init_producer_id("z", 60_000, 12, &mut log);
@@ -968,7 +828,7 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
     );
     let m = c.metadata("z").unwrap();
     assert_eq!(
-        (m.state, m.producer_epoch, m.next_producer_id),
+        (m.state(), m.producer_epoch(), m.next_producer_id()),
         (TransactionState::PrepareAbort, i16::MAX, 1)
     );
     c.handle_markers_written(
@@ -980,7 +840,7 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
         &mut log,
     );
     let m = c.metadata("z").unwrap();
-    assert_eq!((m.producer_id, m.producer_epoch), (1, 0));
+    assert_eq!((m.producer_id(), m.producer_epoch()), (1, 0));
     let (r, _) = c.handle_init_producer_id("z", 60_000, 14, &mut log);
     assert_eq!(
         (r.error, r.producer_id, r.producer_epoch),

@@ -58,9 +58,9 @@ fn coordinator_state(w: &World, id: &str) -> Option<TransactionState> {
     let tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, partition_for(id, 50));
     let broker = w.leader_of(&tp)?;
     w.brokers[&broker]
-        .txn_coordinator
+        .txn_coordinator()
         .metadata(id)
-        .map(|m| m.state)
+        .map(|m| m.state())
 }
 
 fn read_committed(w: &mut World, name: &str, partitions: Vec<TopicPartition>) -> Vec<String> {

@@ -250,10 +250,10 @@ pub struct Broker {
     pub online: bool,
     /// Defaults for new partitions (`segment.bytes`, …).
     pub log_config: LogConfig,
-    pub logs: BTreeMap<TopicPartition, UnifiedLog>,
+    pub(super) logs: BTreeMap<TopicPartition, UnifiedLog>,
     pub producer_ids: ProducerIdManager,
     /// The transaction coordinator for the `__transaction_state` partitions we lead.
-    pub txn_coordinator: TransactionCoordinator,
+    pub(super) txn_coordinator: TransactionCoordinator,
     /// WriteTxnMarkers requests in flight, by tag.
     pub pending_markers: BTreeMap<u64, super::txn_apis::MarkerSend>,
     /// Marker answers gathered per transaction until every leader has answered.
@@ -263,9 +263,9 @@ pub struct Broker {
     /// Requests produced outside a request (re-sent markers after loading).
     pub startup_outbound: Vec<Outbound>,
     /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
-    pub group_coordinator: GroupCoordinator,
+    pub(super) group_coordinator: GroupCoordinator,
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
-    pub metadata: BTreeMap<TopicPartition, i32>,
+    pub(super) metadata: BTreeMap<TopicPartition, i32>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
     pub pending_verifications: BTreeMap<u64, PendingProduce>,
     next_tag: u64,
@@ -308,6 +308,39 @@ impl Broker {
             metadata: BTreeMap::new(),
             pending_verifications: BTreeMap::new(),
             next_tag: 1,
+        }
+    }
+
+    /// The partitions this broker holds, by topic partition (`ReplicaManager`'s logs).
+    /// Read-only: a log changes only through the requests this broker handles.
+    pub fn logs(&self) -> &BTreeMap<TopicPartition, UnifiedLog> {
+        &self.logs
+    }
+
+    /// The transaction coordinator for the `__transaction_state` partitions we lead.
+    pub fn txn_coordinator(&self) -> &TransactionCoordinator {
+        &self.txn_coordinator
+    }
+
+    /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
+    pub fn group_coordinator(&self) -> &GroupCoordinator {
+        &self.group_coordinator
+    }
+
+    /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
+    pub fn metadata(&self) -> &BTreeMap<TopicPartition, i32> {
+        &self.metadata
+    }
+
+    /// `UpdateMetadata` from the controller: `leader` now leads `tp`.
+    pub fn update_metadata(&mut self, tp: TopicPartition, leader: i32) {
+        self.metadata.insert(tp, leader);
+    }
+
+    /// `producer.snapshots` changed: every partition here follows the new setting.
+    pub fn set_producer_snapshots(&mut self, on: bool) {
+        for log in self.logs.values_mut() {
+            log.set_producer_snapshots(on);
         }
     }
 
@@ -356,13 +389,13 @@ impl Broker {
         self.logs
             .get(tp)
             .map(|log| {
-                log.producer_state
-                    .producers
+                log.producer_state()
+                    .active_producers()
                     .values()
                     .map(|e| {
                         (
-                            e.producer_id,
-                            e.batch_metadata
+                            e.producer_id(),
+                            e.batch_metadata()
                                 .iter()
                                 .map(|b| (b.first_seq(), b.last_seq))
                                 .collect(),
@@ -418,7 +451,7 @@ impl Broker {
             let dir = Self::partition_dir(tp);
             match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
                 Ok((log, report)) => {
-                    let empty_internal = is_internal(&tp.topic) && log.log_end_offset == 0;
+                    let empty_internal = is_internal(&tp.topic) && log.log_end_offset() == 0;
                     self.logs.insert(tp.clone(), log);
                     if !empty_internal {
                         events.push(BrokerEvent::Recovered {

@@ -47,8 +47,8 @@ impl Broker {
             None => (Errors::NotLeaderOrFollower, -1),
             Some(log) => match isolation {
                 FetchIsolation::TxnCommitted => (Errors::None, log.last_stable_offset()),
-                FetchIsolation::HighWatermark => (Errors::None, log.high_watermark),
-                FetchIsolation::LogEnd => (Errors::None, log.log_end_offset),
+                FetchIsolation::HighWatermark => (Errors::None, log.high_watermark()),
+                FetchIsolation::LogEnd => (Errors::None, log.log_end_offset()),
             },
         };
         Handled::reply(Response::ListOffsets {

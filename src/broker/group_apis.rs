@@ -92,10 +92,11 @@ impl Broker {
         };
         // Already part of this producer's open transaction here: write at once.
         let open = log
-            .producer_state
+            .producer_state()
             .last_entry(pending.producer_id)
             .is_some_and(|e| {
-                e.producer_epoch == pending.producer_epoch && e.current_txn_first_offset.is_some()
+                e.producer_epoch() == pending.producer_epoch
+                    && e.current_txn_first_offset().is_some()
             });
         if open {
             return self.write_txn_offsets(pending, now_ms);

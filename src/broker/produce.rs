@@ -84,8 +84,8 @@ impl Broker {
             };
         };
         let result = log.append_as_leader(&mut self.fs, batch, now_ms);
-        let leo = log.log_end_offset;
-        let log_start = log.log_start_offset;
+        let leo = log.log_end_offset();
+        let log_start = log.log_start_offset();
         let mut events = Vec::new();
         let response = match result {
             Ok(info) => {

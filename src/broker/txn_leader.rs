@@ -36,13 +36,13 @@ impl Broker {
             Handled::reply(Response::produce(tp, error, -1, Some(detail)))
         };
         let log = self.logs.get(tp)?;
-        let entry = log.producer_state.last_entry(batch.producer_id);
+        let entry = log.producer_state().last_entry(batch.producer_id);
         if let Some(e) = entry {
-            if batch.producer_epoch < e.producer_epoch {
+            if batch.producer_epoch < e.producer_epoch() {
                 let detail = ErrorDetail::EpochTooOldForVerification {
                     producer_id: batch.producer_id,
                     epoch: batch.producer_epoch,
-                    current_epoch: e.producer_epoch,
+                    current_epoch: e.producer_epoch(),
                 };
                 let mut handled = reply(Errors::InvalidProducerEpoch, detail.clone());
                 handled.events.push(BrokerEvent::BatchRejected {
@@ -53,13 +53,14 @@ impl Broker {
                     last_seq: batch.last_sequence(),
                     error: Errors::InvalidProducerEpoch,
                     expected_seq: None,
-                    current_epoch: Some(e.producer_epoch),
+                    current_epoch: Some(e.producer_epoch()),
                     detail,
-                    log_end_offset: log.log_end_offset,
+                    log_end_offset: log.log_end_offset(),
                 });
                 return Some(handled);
             }
-            if e.producer_epoch == batch.producer_epoch && e.current_txn_first_offset.is_some() {
+            if e.producer_epoch() == batch.producer_epoch && e.current_txn_first_offset().is_some()
+            {
                 return None;
             }
         }
@@ -200,7 +201,7 @@ impl Broker {
                             offset,
                             txn_first_offset,
                             last_stable_offset: log.last_stable_offset(),
-                            high_watermark: log.high_watermark,
+                            high_watermark: log.high_watermark(),
                         });
                         Errors::None
                     }

@@ -65,20 +65,63 @@ pub fn in_sequence(last_seq: i32, next_seq: i32) -> bool {
 
 /// Everything a partition remembers about one producer id (Kafka's `ProducerStateEntry`).
 /// Simplified: no producer-id expiration (`producer.id.expiration.ms`).
+///
+/// Private fields: the window holds at most [`NUM_BATCHES_TO_RETAIN`] batches of the
+/// current epoch, and the epoch never goes back (a new producer id is a new entry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProducerStateEntry {
-    pub producer_id: i64,
-    pub producer_epoch: i16,
-    pub coordinator_epoch: i32,
-    pub last_timestamp: i64,
+    producer_id: i64,
+    producer_epoch: i16,
+    coordinator_epoch: i32,
+    last_timestamp: i64,
     /// First offset of this producer's open transaction in the partition, if any.
-    pub current_txn_first_offset: Option<i64>,
+    current_txn_first_offset: Option<i64>,
     /// The last batches, oldest first, at most [`NUM_BATCHES_TO_RETAIN`].
-    pub batch_metadata: VecDeque<BatchMetadata>,
+    batch_metadata: VecDeque<BatchMetadata>,
 }
 
 impl ProducerStateEntry {
-    pub fn empty(producer_id: i64) -> Self {
+    pub fn producer_id(&self) -> i64 {
+        self.producer_id
+    }
+
+    /// The epoch of the producer's last batch or marker.
+    pub fn producer_epoch(&self) -> i16 {
+        self.producer_epoch
+    }
+
+    /// The coordinator epoch of the last marker (`coordinatorEpoch`), -1 before any.
+    pub fn coordinator_epoch(&self) -> i32 {
+        self.coordinator_epoch
+    }
+
+    pub fn last_timestamp(&self) -> i64 {
+        self.last_timestamp
+    }
+
+    /// First offset of this producer's open transaction in the partition, if any
+    /// (`currentTxnFirstOffset`).
+    pub fn current_txn_first_offset(&self) -> Option<i64> {
+        self.current_txn_first_offset
+    }
+
+    /// The dedup window: the last batches, oldest first, at most
+    /// [`NUM_BATCHES_TO_RETAIN`] (`batchMetadata`).
+    pub fn batch_metadata(&self) -> &VecDeque<BatchMetadata> {
+        &self.batch_metadata
+    }
+
+    /// The window holds at most five batches.
+    fn debug_check_window(&self) {
+        debug_assert!(
+            self.batch_metadata.len() <= NUM_BATCHES_TO_RETAIN,
+            "producer {}: {} batches in a window of {NUM_BATCHES_TO_RETAIN}",
+            self.producer_id,
+            self.batch_metadata.len()
+        );
+    }
+
+    pub(crate) fn empty(producer_id: i64) -> Self {
         ProducerStateEntry {
             producer_id,
             producer_epoch: NO_PRODUCER_EPOCH,
@@ -111,6 +154,13 @@ impl ProducerStateEntry {
 
     /// A new epoch forgets the old epoch's batches (`maybeUpdateProducerEpoch`).
     fn maybe_update_producer_epoch(&mut self, epoch: i16) {
+        // Same producer id, so the epoch only moves forward (fencing checked it).
+        debug_assert!(
+            epoch >= self.producer_epoch,
+            "producer {}: epoch {epoch} after {}",
+            self.producer_id,
+            self.producer_epoch
+        );
         if self.producer_epoch != epoch {
             self.batch_metadata.clear();
             self.producer_epoch = epoch;
@@ -119,13 +169,14 @@ impl ProducerStateEntry {
 
     /// `addBatchMetadata`: when the queue is full the oldest batch is dropped, and
     /// a retry of that batch is no longer recognised as a duplicate.
-    pub fn add_batch(&mut self, epoch: i16, meta: BatchMetadata) {
+    fn add_batch(&mut self, epoch: i16, meta: BatchMetadata) {
         self.maybe_update_producer_epoch(epoch);
         if self.batch_metadata.len() == NUM_BATCHES_TO_RETAIN {
             self.batch_metadata.pop_front();
         }
         self.last_timestamp = meta.timestamp;
         self.batch_metadata.push_back(meta);
+        self.debug_check_window();
     }
 
     /// `findDuplicateBatch`: same epoch and exactly the same sequence range.
@@ -182,14 +233,32 @@ pub enum MarkerCheck {
 
 /// Per-partition producer state (Kafka's `ProducerStateManager`): the entries, the
 /// offset they are valid up to, and snapshots.
+///
+/// Private fields: entries change only by [`update`](Self::update) with a batch in
+/// the log, so the window and epoch rules of [`ProducerStateEntry`] hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ProducerStateManager {
-    pub producers: BTreeMap<i64, ProducerStateEntry>,
+    producers: BTreeMap<i64, ProducerStateEntry>,
     /// The next offset not yet reflected in `producers` (`mapEndOffset`).
-    pub map_end_offset: i64,
+    map_end_offset: i64,
 }
 
 impl ProducerStateManager {
+    /// Every producer this partition remembers, by producer id (`activeProducers`).
+    pub fn active_producers(&self) -> &BTreeMap<i64, ProducerStateEntry> {
+        &self.producers
+    }
+
+    /// The next offset not yet reflected in the entries (`mapEndOffset`).
+    pub fn map_end_offset(&self) -> i64 {
+        self.map_end_offset
+    }
+
+    /// `updateMapEndOffset`: the entries now reflect the log up to `offset`.
+    pub(crate) fn update_map_end_offset(&mut self, offset: i64) {
+        self.map_end_offset = offset;
+    }
+
     pub fn last_entry(&self, producer_id: i64) -> Option<&ProducerStateEntry> {
         self.producers.get(&producer_id)
     }
@@ -267,7 +336,7 @@ impl ProducerStateManager {
     /// read back while rebuilding state). A transactional data batch opens the
     /// producer's transaction in this partition; a COMMIT/ABORT marker closes it and
     /// is returned as the completed transaction (Kafka's `CompletedTxn`).
-    pub fn update(&mut self, batch: &RecordBatch) -> Option<CompletedTxn> {
+    pub(crate) fn update(&mut self, batch: &RecordBatch) -> Option<CompletedTxn> {
         let mut completed = None;
         if batch.has_producer_id() {
             let entry = self

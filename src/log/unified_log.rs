@@ -150,20 +150,103 @@ pub struct RecoveryReport {
 }
 
 /// One partition's log on one broker.
+///
+/// The fields are private because they hold Kafka's offset order,
+/// `log start ≤ LSO ≤ HW ≤ LEO`, and the segments that back it: only appends,
+/// markers and recovery move them, and each of those checks the order again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UnifiedLog {
-    pub topic_partition: TopicPartition,
+    topic_partition: TopicPartition,
     /// The partition folder, e.g. `/broker-1/data/orders-0`.
-    pub dir: String,
-    pub config: LogConfig,
-    pub segments: Vec<LogSegment>,
-    pub producer_state: ProducerStateManager,
-    pub log_start_offset: i64,
-    pub log_end_offset: i64,
-    pub high_watermark: i64,
+    dir: String,
+    config: LogConfig,
+    segments: Vec<LogSegment>,
+    producer_state: ProducerStateManager,
+    log_start_offset: i64,
+    log_end_offset: i64,
+    high_watermark: i64,
 }
 
 impl UnifiedLog {
+    pub fn topic_partition(&self) -> &TopicPartition {
+        &self.topic_partition
+    }
+
+    /// The partition folder, e.g. `/broker-1/data/orders-0`.
+    pub fn dir(&self) -> &str {
+        &self.dir
+    }
+
+    pub fn config(&self) -> &LogConfig {
+        &self.config
+    }
+
+    /// `producer.snapshots` changed for this partition's topic; later rolls and
+    /// shutdowns follow the new setting.
+    pub fn set_producer_snapshots(&mut self, on: bool) {
+        self.config.producer_snapshots = on;
+    }
+
+    /// The segments, oldest first; the last one is the active segment.
+    pub fn segments(&self) -> &[LogSegment] {
+        &self.segments
+    }
+
+    /// What this partition remembers about each producer (`producerStateManager`).
+    pub fn producer_state(&self) -> &ProducerStateManager {
+        &self.producer_state
+    }
+
+    /// The first offset still in the log (`logStartOffset`).
+    pub fn log_start_offset(&self) -> i64 {
+        self.log_start_offset
+    }
+
+    /// The offset the next batch gets (`logEndOffset`, LEO).
+    pub fn log_end_offset(&self) -> i64 {
+        self.log_end_offset
+    }
+
+    /// The offset below which every in-sync replica has the data (`highWatermark`);
+    /// `read_uncommitted` consumers read up to here.
+    pub fn high_watermark(&self) -> i64 {
+        self.high_watermark
+    }
+
+    /// The first offset of the oldest open transaction (`firstUnstableOffset`), if any.
+    pub fn first_unstable_offset(&self) -> Option<i64> {
+        self.producer_state.first_unstable_offset()
+    }
+
+    /// Checks Kafka's offset order after every change: log start ≤ LSO ≤ HW ≤ LEO,
+    /// and the active segment ends at the LEO. Free in release builds.
+    fn debug_check_offsets(&self) {
+        debug_assert!(
+            self.log_start_offset <= self.last_stable_offset()
+                && self.last_stable_offset() <= self.high_watermark
+                && self.high_watermark <= self.log_end_offset,
+            "{}: log start {} ≤ LSO {} ≤ HW {} ≤ LEO {} broken",
+            self.topic_partition,
+            self.log_start_offset,
+            self.last_stable_offset(),
+            self.high_watermark,
+            self.log_end_offset
+        );
+        debug_assert_eq!(
+            self.segments.last().map(|s| s.next_offset),
+            Some(self.log_end_offset),
+            "{}: the active segment must end at the LEO",
+            self.topic_partition
+        );
+        debug_assert!(
+            self.segments
+                .windows(2)
+                .all(|w| matches!(w, [a, b] if a.base_offset < b.base_offset)),
+            "{}: segment base offsets must increase",
+            self.topic_partition
+        );
+    }
+
     /// Creates an empty log with its first segment's files.
     pub fn create(
         fs: &mut MemFs,
@@ -341,6 +424,7 @@ impl UnifiedLog {
         }
         // One replica: the write is on every in-sync replica at once.
         self.high_watermark = self.log_end_offset;
+        self.debug_check_offsets();
         Ok(AppendOutcome::Appended {
             first_offset: batch.base_offset,
             last_offset: batch.last_offset(),
@@ -363,7 +447,7 @@ impl UnifiedLog {
 
     /// `roll`: close the active segment's time index, snapshot producer state at the
     /// new base offset (as Kafka does on every roll), start a new segment.
-    pub fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
+    fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
         let dir = self.dir.clone();
         if let Some(active) = self.segments.last_mut() {
             active.maybe_append_time_index(fs, &dir)?;
@@ -373,6 +457,7 @@ impl UnifiedLog {
         let segment = LogSegment::new(base);
         segment.create_files(fs, &dir)?;
         self.segments.push(segment);
+        self.debug_check_offsets();
         Ok((base, snapshot))
     }
 
@@ -381,7 +466,8 @@ impl UnifiedLog {
         if !self.config.producer_snapshots {
             return Ok(None);
         }
-        self.producer_state.map_end_offset = self.log_end_offset;
+        self.producer_state
+            .update_map_end_offset(self.log_end_offset);
         let path = self.snapshot_path(self.log_end_offset);
         fs.write(&path, &self.producer_state.snapshot_bytes())?;
         Ok(Some(path))
@@ -484,7 +570,7 @@ impl UnifiedLog {
                 }
             }
         }
-        producer_state.map_end_offset = log_end_offset;
+        producer_state.update_map_end_offset(log_end_offset);
         report.replayed_segments = replayed.into_iter().collect();
         report.log_end_offset = log_end_offset;
         let log = UnifiedLog {
@@ -497,6 +583,7 @@ impl UnifiedLog {
             log_end_offset,
             high_watermark: log_end_offset,
         };
+        log.debug_check_offsets();
         Ok((log, report))
     }
 
@@ -540,7 +627,7 @@ impl UnifiedLog {
         let first_offset = self
             .producer_state
             .last_entry(producer_id)
-            .and_then(|e| e.current_txn_first_offset);
+            .and_then(|e| e.current_txn_first_offset());
         let size = batch.size_in_bytes() as u64;
         let (rolled_segment, _) = self.maybe_roll(fs, size).map_err(storage_error)?;
         self.write_batch(fs, &batch).map_err(storage_error)?;
@@ -714,226 +801,5 @@ fn decode_valid_prefix(bytes: &[u8]) -> (Vec<RecordBatch>, u64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
-        let kvs = values
-            .iter()
-            .map(|v| (None, Some(v.as_bytes().to_vec())))
-            .collect();
-        RecordBatch::new_data(0, pid, 0, seq, false, 1_700_000_000_000, kvs)
-    }
-
-    fn new_log(fs: &mut MemFs, config: LogConfig) -> UnifiedLog {
-        UnifiedLog::create(fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap()
-    }
-
-    #[test]
-    fn offsets_are_assigned_and_duplicates_write_nothing() {
-        let mut fs = MemFs::new();
-        let mut log = new_log(&mut fs, LogConfig::default());
-        let a = log
-            .append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0)
-            .unwrap();
-        assert_eq!(a.first_offset(), 0);
-        let size = fs.len("/b/data/t-0/00000000000000000000.log").unwrap();
-        let dup = log
-            .append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0)
-            .unwrap();
-        assert!(matches!(dup.outcome, AppendOutcome::Duplicate(_)));
-        assert_eq!(dup.first_offset(), 0);
-        assert_eq!(log.log_end_offset, 3);
-        assert_eq!(
-            fs.len("/b/data/t-0/00000000000000000000.log").unwrap(),
-            size
-        );
-        let err = log
-            .append_as_leader(&mut fs, data(0, 5, &["x"]), 0)
-            .unwrap_err();
-        assert_eq!(err.error(), Errors::OutOfOrderSequenceNumber);
-        let b = log
-            .append_as_leader(&mut fs, data(0, 3, &["d"]), 0)
-            .unwrap();
-        assert_eq!(b.first_offset(), 3);
-        let stored = log.read_all(&fs);
-        assert_eq!(stored.len(), 2);
-        assert_eq!(stored[1].batch.base_offset, 3);
-    }
-
-    #[test]
-    fn small_segments_roll_and_snapshot() {
-        let mut fs = MemFs::new();
-        let config = LogConfig {
-            segment_bytes: 256,
-            ..LogConfig::default()
-        };
-        let mut log = new_log(&mut fs, config);
-        let payload = "x".repeat(80);
-        for seq in 0..3 {
-            log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0)
-                .unwrap();
-        }
-        assert_eq!(
-            log.segments
-                .iter()
-                .map(|s| s.base_offset)
-                .collect::<Vec<_>>(),
-            vec![0, 1, 2]
-        );
-        assert!(fs.exists("/b/data/t-0/00000000000000000002.snapshot"));
-    }
-
-    #[test]
-    fn restart_rebuilds_from_snapshot_or_last_segment() {
-        for snapshots in [false, true] {
-            let mut fs = MemFs::new();
-            let config = LogConfig {
-                segment_bytes: 256,
-                producer_snapshots: snapshots,
-                ..LogConfig::default()
-            };
-            let mut log = new_log(&mut fs, config.clone());
-            let payload = "x".repeat(80);
-            for seq in 0..8 {
-                log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0)
-                    .unwrap();
-            }
-            assert_eq!(log.segments.len(), 8);
-            assert_eq!(
-                log.producer_state
-                    .last_entry(1000)
-                    .unwrap()
-                    .batch_metadata
-                    .len(),
-                5
-            );
-            log.close(&mut fs).unwrap();
-            let (reopened, report) =
-                UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), config)
-                    .unwrap();
-            assert_eq!(reopened.log_end_offset, 8);
-            let window = &reopened
-                .producer_state
-                .last_entry(1000)
-                .unwrap()
-                .batch_metadata;
-            assert_eq!(window.len(), 1, "snapshots={snapshots}");
-            assert_eq!(window[0].last_seq, 7);
-            assert_eq!(report.snapshot_loaded, snapshots.then_some(8));
-        }
-    }
-
-    #[test]
-    fn recovery_cuts_a_torn_write() {
-        let mut fs = MemFs::new();
-        let mut log = new_log(&mut fs, LogConfig::default());
-        log.append_as_leader(&mut fs, data(0, 0, &["a"]), 0)
-            .unwrap();
-        fs.append("/b/data/t-0/00000000000000000000.log", &[0, 0, 0, 9, 1])
-            .unwrap();
-        let (reopened, report) = UnifiedLog::open(
-            &mut fs,
-            "/b/data/t-0",
-            TopicPartition::new("t", 0),
-            LogConfig::default(),
-        )
-        .unwrap();
-        assert_eq!(report.truncated_bytes, 5);
-        assert_eq!(reopened.log_end_offset, 1);
-    }
-
-    fn txn(pid: i64, epoch: i16, seq: i32, values: &[&str]) -> RecordBatch {
-        let kvs = values
-            .iter()
-            .map(|v| (None, Some(v.as_bytes().to_vec())))
-            .collect();
-        RecordBatch::new_data(0, pid, epoch, seq, true, 0, kvs)
-    }
-
-    /// Seed 000, example 1, at the log level: commit, abort, commit.
-    #[test]
-    fn markers_lso_txnindex_and_isolated_reads() {
-        let mut fs = MemFs::new();
-        let mut log = new_log(&mut fs, LogConfig::default());
-        log.append_as_leader(&mut fs, txn(0, 0, 0, &["c1", "c2", "c3"]), 0)
-            .unwrap();
-        assert_eq!((log.high_watermark, log.last_stable_offset()), (3, 0));
-        log.append_marker(&mut fs, 0, 1, ControlRecordType::Commit, 0, 0)
-            .unwrap();
-        log.append_as_leader(&mut fs, txn(0, 1, 0, &["a1", "a2", "a3"]), 0)
-            .unwrap();
-        assert_eq!(
-            (log.high_watermark, log.last_stable_offset()),
-            (7, 4),
-            "while B is open"
-        );
-        let committed = log
-            .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
-            .unwrap();
-        assert_eq!(committed.batch_count, 2, "read_committed stops at the LSO");
-        assert_eq!(committed.aborted_transactions, Some(vec![]));
-        let uncommitted = log
-            .read(&fs, 0, usize::MAX, FetchIsolation::HighWatermark)
-            .unwrap();
-        assert_eq!(uncommitted.batch_count, 3);
-        // A marker whose epoch is not newer than the data's is refused.
-        let stale = log
-            .append_marker(&mut fs, 0, 1, ControlRecordType::Abort, 0, 0)
-            .unwrap_err();
-        assert_eq!(stale.error(), Errors::InvalidProducerEpoch);
-        log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
-            .unwrap();
-        // A retry of the same marker is accepted and writes nothing.
-        assert_eq!(
-            log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
-                .unwrap(),
-            MarkerAppend::AlreadyComplete
-        );
-        log.append_as_leader(&mut fs, txn(0, 2, 0, &["c4", "c5"]), 0)
-            .unwrap();
-        log.append_marker(&mut fs, 0, 3, ControlRecordType::Commit, 0, 0)
-            .unwrap();
-        assert_eq!(
-            (
-                log.high_watermark,
-                log.last_stable_offset(),
-                log.log_end_offset
-            ),
-            (11, 11, 11)
-        );
-        let lines: Vec<String> = log
-            .aborted_transactions(&fs)
-            .iter()
-            .map(|t| t.dump_line())
-            .collect();
-        assert_eq!(
-            lines,
-            vec!["version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8"]
-        );
-        let all = log
-            .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
-            .unwrap();
-        assert_eq!(all.batch_count, 6);
-        assert_eq!(all.aborted_transactions, Some(vec![(0, 4)]));
-        assert!(fs.exists("/b/data/t-0/00000000000000000000.txnindex"));
-        // The open-transaction state survives a restart (snapshot or replay).
-        log.append_as_leader(&mut fs, txn(0, 3, 0, &["open"]), 0)
-            .unwrap();
-        for clean in [true, false] {
-            let mut fs2 = fs.clone();
-            let mut l2 = log.clone();
-            if clean {
-                l2.close(&mut fs2).unwrap();
-            }
-            let (reopened, _) = UnifiedLog::open(
-                &mut fs2,
-                "/b/data/t-0",
-                TopicPartition::new("t", 0),
-                LogConfig::default(),
-            )
-            .unwrap();
-            assert_eq!(reopened.last_stable_offset(), 11, "clean={clean}");
-        }
-    }
-}
+#[path = "unified_log_tests.rs"]
+mod tests;

@@ -67,7 +67,7 @@ impl World {
             );
             let broker = w.brokers.get(&w.leader_of(&gtp)?)?;
             broker
-                .group_coordinator
+                .group_coordinator()
                 .committed(group, tp)
                 .map(|o| o.committed_offset)
         };
@@ -78,11 +78,11 @@ impl World {
                 let log = self
                     .leader_of(tp)
                     .and_then(|b| self.brokers.get(&b))
-                    .and_then(|b| b.logs.get(tp));
-                let start = log.map_or(0, |l| l.log_start_offset);
+                    .and_then(|b| b.logs().get(tp));
+                let start = log.map_or(0, |l| l.log_start_offset());
                 let end = log.map_or(0, |l| match isolation {
                     IsolationLevel::ReadCommitted => l.last_stable_offset(),
-                    IsolationLevel::ReadUncommitted => l.high_watermark,
+                    IsolationLevel::ReadUncommitted => l.high_watermark(),
                 });
                 (tp.clone(), committed_for(self, tp), start, end)
             })
@@ -223,7 +223,7 @@ impl World {
             )];
         };
         broker
-            .group_coordinator
+            .group_coordinator()
             .fetch_offsets(group_id, partitions, true)
             .into_iter()
             .map(|f| match f.error {
@@ -262,11 +262,11 @@ impl World {
     /// The latest offset a consumer of this isolation level could read: what
     /// `Admin.listOffsets(latest, isolation)` answers (HW, or LSO for read_committed).
     pub fn latest_offset(&self, tp: &TopicPartition, isolation: FetchIsolation) -> Option<i64> {
-        let log = self.brokers.get(&self.leader_of(tp)?)?.logs.get(tp)?;
+        let log = self.brokers.get(&self.leader_of(tp)?)?.logs().get(tp)?;
         Some(match isolation {
             FetchIsolation::TxnCommitted => log.last_stable_offset(),
-            FetchIsolation::HighWatermark => log.high_watermark,
-            FetchIsolation::LogEnd => log.log_end_offset,
+            FetchIsolation::HighWatermark => log.high_watermark(),
+            FetchIsolation::LogEnd => log.log_end_offset(),
         })
     }
 }

@@ -69,7 +69,7 @@ impl World {
         let Some(log) = self
             .leader_of(&tp)
             .and_then(|b| self.brokers.get(&b))
-            .and_then(|b| b.logs.get(&tp).map(|l| (b, l)))
+            .and_then(|b| b.logs().get(&tp).map(|l| (b, l)))
         else {
             return vec![format!(
                 "{tp}: not created yet (no transactional producer has found its coordinator)"
@@ -105,7 +105,7 @@ impl World {
         let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
             return Err(format!("{transactional_id}: no coordinator yet"));
         };
-        let Some(log) = broker.logs.get(&tp) else {
+        let Some(log) = broker.logs().get(&tp) else {
             return Err(format!("{tp}: not loaded"));
         };
         Ok(log
@@ -146,11 +146,11 @@ impl World {
             .values()
             .filter(|b| b.online)
             .flat_map(|b| {
-                b.txn_coordinator
+                b.txn_coordinator()
                     .transactions()
                     .map(move |m| CoordinatedTransaction {
                         coordinator: b.id,
-                        partition: b.txn_coordinator.partition_for(&m.transactional_id),
+                        partition: b.txn_coordinator().partition_for(m.transactional_id()),
                         metadata: m,
                     })
             })
@@ -174,7 +174,7 @@ impl World {
             .values()
             .filter(|b| b.online)
             .flat_map(|b| {
-                b.txn_coordinator.list().into_iter().map(move |l| {
+                b.txn_coordinator().list().into_iter().map(move |l| {
                     vec![
                         l.transactional_id,
                         b.id.to_string(),
@@ -206,7 +206,7 @@ impl World {
                 "Transactional id {transactional_id} has no coordinator yet"
             )];
         };
-        let d = match broker.txn_coordinator.describe(transactional_id) {
+        let d = match broker.txn_coordinator().describe(transactional_id) {
             Ok(d) => d,
             Err(e) => {
                 return vec![format!(

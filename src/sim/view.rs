@@ -306,18 +306,18 @@ impl World {
                 raw.to_vec(),
             ));
         }
-        let log = broker.logs.get(tp);
+        let log = broker.logs().get(tp);
         let leo = log.map_or_else(
             || batches.last().map_or(0, |b| b.last_offset + 1),
-            |l| l.log_end_offset,
+            |l| l.log_end_offset(),
         );
         Some(LogView {
             tp: tp.clone(),
             leader: broker.id,
             leader_online: broker.online,
-            log_start_offset: log.map_or(0, |l| l.log_start_offset),
+            log_start_offset: log.map_or(0, |l| l.log_start_offset()),
             log_end_offset: leo,
-            high_watermark: log.map_or(leo, |l| l.high_watermark),
+            high_watermark: log.map_or(leo, |l| l.high_watermark()),
             segments,
             batches,
             total_batches,
@@ -327,7 +327,7 @@ impl World {
                 .unwrap_or_default(),
             last_stable_offset: log.map_or(leo, |l| l.last_stable_offset()),
             ongoing_transactions: log
-                .map(|l| l.producer_state.ongoing_transactions())
+                .map(|l| l.producer_state().ongoing_transactions())
                 .unwrap_or_default(),
         })
     }
@@ -335,15 +335,15 @@ impl World {
     /// The dedup windows of a partition (empty while its leader is down: memory is gone).
     pub fn windows(&self, tp: &TopicPartition) -> Vec<WindowView> {
         self.leader_broker(tp)
-            .and_then(|b| b.logs.get(tp))
+            .and_then(|b| b.logs().get(tp))
             .map(|log| {
-                log.producer_state
-                    .producers
+                log.producer_state()
+                    .active_producers()
                     .values()
                     .map(|e| WindowView {
-                        producer_id: e.producer_id,
-                        producer_epoch: e.producer_epoch,
-                        batches: e.batch_metadata.iter().copied().collect(),
+                        producer_id: e.producer_id(),
+                        producer_epoch: e.producer_epoch(),
+                        batches: e.batch_metadata().iter().copied().collect(),
                     })
                     .collect()
             })

@@ -251,9 +251,7 @@ impl World {
                 for broker in self.brokers.values_mut() {
                     broker.log_config = config.clone();
                     if key == "producer.snapshots" {
-                        for log in broker.logs.values_mut() {
-                            log.config.producer_snapshots = config.producer_snapshots;
-                        }
+                        broker.set_producer_snapshots(config.producer_snapshots);
                     }
                 }
                 for topic in self.topics.values_mut() {
@@ -531,9 +529,7 @@ impl World {
         );
         for broker in self.brokers.values_mut() {
             for (p, leader) in leaders.iter().enumerate() {
-                broker
-                    .metadata
-                    .insert(TopicPartition::new(name, p as i32), *leader);
+                broker.update_metadata(TopicPartition::new(name, p as i32), *leader);
             }
         }
         if crate::coordinator::internal_topics::is_internal(name) {

@@ -109,7 +109,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
     let txns = world.coordinated_transactions();
     let ids = txns
         .iter()
-        .map(|t| t.metadata.transactional_id.as_str())
+        .map(|t| t.metadata.transactional_id())
         .collect_set();
     let last = last_transitions(world, &ids);
     let mut out: Vec<CoordinatorView> = txns
@@ -117,7 +117,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
         .map(|t| {
             let m = t.metadata;
             let records: Vec<TxnRecordView> = world
-                .transaction_log_values(&m.transactional_id)
+                .transaction_log_values(m.transactional_id())
                 .unwrap_or_default()
                 .iter()
                 .map(TxnRecordView::of)
@@ -129,20 +129,25 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
                 .into_iter()
                 .collect();
             CoordinatorView {
-                transactional_id: m.transactional_id.clone(),
+                transactional_id: m.transactional_id().to_string(),
                 broker: t.coordinator,
                 partition: t.partition,
-                state: m.state,
-                pending: m.pending_state,
-                producer_id: m.producer_id,
-                producer_epoch: m.producer_epoch,
-                last_producer_epoch: m.last_producer_epoch,
-                partitions: m.topic_partitions.iter().map(|tp| tp.to_string()).collect(),
-                timeout_ms: m.txn_timeout_ms,
-                open_for_ms: (m.state == TransactionState::Ongoing && m.txn_start_timestamp >= 0)
-                    .then(|| world.clock_ms - m.txn_start_timestamp),
+                state: m.state(),
+                pending: m.pending_state(),
+                producer_id: m.producer_id(),
+                producer_epoch: m.producer_epoch(),
+                last_producer_epoch: m.last_producer_epoch(),
+                partitions: m
+                    .topic_partitions()
+                    .iter()
+                    .map(|tp| tp.to_string())
+                    .collect(),
+                timeout_ms: m.txn_timeout_ms(),
+                open_for_ms: (m.state() == TransactionState::Ongoing
+                    && m.txn_start_timestamp() >= 0)
+                    .then(|| world.clock_ms - m.txn_start_timestamp()),
                 records,
-                last_transition: last.get(&m.transactional_id).copied(),
+                last_transition: last.get(m.transactional_id()).copied(),
                 visited,
             }
         })

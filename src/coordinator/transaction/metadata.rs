@@ -143,25 +143,29 @@ pub struct TxnTransitMetadata {
 /// `hasFailedEpochFence` (since KAFKA-19367 the TV2 fence path no longer bumps the
 /// in-memory epoch before the write, so nothing needs remembering), and no
 /// two-phase-commit (KIP-939) `nextProducerEpoch`.
+///
+/// Private fields: a state, its epochs and its partitions change together, only by
+/// `prepare_*` then `complete_transition_to` (checked against Kafka's table), so
+/// nothing can skip the log write or move an epoch backwards.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TransactionMetadata {
-    pub transactional_id: String,
-    pub producer_id: i64,
+    transactional_id: String,
+    producer_id: i64,
     /// Producer id of the last transition (`prevProducerId`).
-    pub previous_producer_id: i64,
+    previous_producer_id: i64,
     /// A freshly allocated id to switch to at Complete*, when the epoch ran out.
-    pub next_producer_id: i64,
-    pub producer_epoch: i16,
-    pub last_producer_epoch: i16,
-    pub txn_timeout_ms: i32,
-    pub state: TransactionState,
-    pub topic_partitions: BTreeSet<TopicPartition>,
+    next_producer_id: i64,
+    producer_epoch: i16,
+    last_producer_epoch: i16,
+    txn_timeout_ms: i32,
+    state: TransactionState,
+    topic_partitions: BTreeSet<TopicPartition>,
     /// When the first partition was added (-1 when no transaction is open).
-    pub txn_start_timestamp: i64,
-    pub txn_last_update_timestamp: i64,
-    pub client_transaction_version: TransactionVersion,
+    txn_start_timestamp: i64,
+    txn_last_update_timestamp: i64,
+    client_transaction_version: TransactionVersion,
     /// The state this metadata is about to move to (set by `prepare_*`).
-    pub pending_state: Option<TransactionState>,
+    pending_state: Option<TransactionState>,
 }
 
 /// Kafka's `TransitionData`: the current values, some of which a `prepare_*` overrides.
@@ -197,6 +201,83 @@ impl TransactionMetadata {
             client_transaction_version: TransactionVersion::TV_0,
             pending_state: None,
         }
+    }
+
+    /// The metadata a coordinator rebuilds from a `__transaction_state` record when
+    /// it loads a partition: the record's values, nothing pending.
+    pub fn from_log(transactional_id: &str, t: &TxnTransitMetadata) -> Self {
+        TransactionMetadata {
+            transactional_id: transactional_id.to_string(),
+            producer_id: t.producer_id,
+            previous_producer_id: t.prev_producer_id,
+            next_producer_id: t.next_producer_id,
+            producer_epoch: t.producer_epoch,
+            last_producer_epoch: t.last_producer_epoch,
+            txn_timeout_ms: t.txn_timeout_ms,
+            state: t.txn_state,
+            topic_partitions: t.topic_partitions.clone(),
+            txn_start_timestamp: t.txn_start_timestamp,
+            txn_last_update_timestamp: t.txn_last_update_timestamp,
+            client_transaction_version: t.client_transaction_version,
+            pending_state: None,
+        }
+    }
+
+    pub fn transactional_id(&self) -> &str {
+        &self.transactional_id
+    }
+
+    pub fn producer_id(&self) -> i64 {
+        self.producer_id
+    }
+
+    /// Producer id of the last transition (`prevProducerId`).
+    pub fn previous_producer_id(&self) -> i64 {
+        self.previous_producer_id
+    }
+
+    /// A freshly allocated id to switch to at Complete*, when the epoch ran out.
+    pub fn next_producer_id(&self) -> i64 {
+        self.next_producer_id
+    }
+
+    pub fn producer_epoch(&self) -> i16 {
+        self.producer_epoch
+    }
+
+    pub fn last_producer_epoch(&self) -> i16 {
+        self.last_producer_epoch
+    }
+
+    pub fn txn_timeout_ms(&self) -> i32 {
+        self.txn_timeout_ms
+    }
+
+    pub fn state(&self) -> TransactionState {
+        self.state
+    }
+
+    /// The partitions of the open (or ending) transaction.
+    pub fn topic_partitions(&self) -> &BTreeSet<TopicPartition> {
+        &self.topic_partitions
+    }
+
+    /// When the first partition was added (-1 when no transaction is open).
+    pub fn txn_start_timestamp(&self) -> i64 {
+        self.txn_start_timestamp
+    }
+
+    pub fn txn_last_update_timestamp(&self) -> i64 {
+        self.txn_last_update_timestamp
+    }
+
+    pub fn client_transaction_version(&self) -> TransactionVersion {
+        self.client_transaction_version
+    }
+
+    /// The state this metadata is about to move to (set by `prepare_*`).
+    pub fn pending_state(&self) -> Option<TransactionState> {
+        self.pending_state
     }
 
     /// `isEpochExhausted`: no epoch may reach `Short.MAX_VALUE` through a client,
@@ -533,6 +614,16 @@ impl TransactionMetadata {
                 return fail("Dead is never written; the transactional id is removed instead");
             }
         }
+        // Same producer id: the epoch never goes back (Kafka's sanity checks above
+        // allow same, +1, or 0 only with a new id).
+        debug_assert!(
+            t.producer_id != self.producer_id || t.producer_epoch >= self.producer_epoch,
+            "{}: epoch {} after {} on producer id {}",
+            self.transactional_id,
+            t.producer_epoch,
+            self.producer_epoch,
+            self.producer_id
+        );
         self.producer_id = t.producer_id;
         self.previous_producer_id = t.prev_producer_id;
         self.next_producer_id = t.next_producer_id;
@@ -571,143 +662,5 @@ impl TransactionMetadata {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tp(p: i32) -> TopicPartition {
-        TopicPartition::new("t", p)
-    }
-
-    fn set(ps: &[i32]) -> BTreeSet<TopicPartition> {
-        ps.iter().map(|p| tp(*p)).collect()
-    }
-
-    #[test]
-    fn new_producer_starts_at_epoch_zero() {
-        let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-        let t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
-        assert_eq!(
-            (t.producer_epoch, t.last_producer_epoch, t.prev_producer_id),
-            (0, -1, 7)
-        );
-        m.complete_transition_to(&t).unwrap();
-        assert_eq!(m.state, TransactionState::Empty);
-        assert_eq!(m.previous_producer_id, 7);
-    }
-
-    #[test]
-    fn pending_blocks_a_second_prepare() {
-        let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-        let _t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
-        assert!(matches!(
-            m.prepare_add_partitions(&set(&[0]), 2, TransactionVersion::TV_2),
-            Err(TransitionError::AlreadyPending { .. })
-        ));
-        m.clear_pending();
-        assert_eq!(m.state, TransactionState::Empty);
-        assert_eq!(m.producer_epoch, -1, "memory changes only after the write");
-    }
-
-    #[test]
-    fn full_tv2_cycle() {
-        let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-        let t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
-        m.complete_transition_to(&t).unwrap();
-        let t = m
-            .prepare_add_partitions(&set(&[0, 1]), 2, TransactionVersion::TV_2)
-            .unwrap();
-        m.complete_transition_to(&t).unwrap();
-        assert_eq!(m.txn_start_timestamp, 2);
-        let t = m
-            .prepare_abort_or_commit(
-                TransactionState::PrepareCommit,
-                TransactionVersion::TV_2,
-                -1,
-                3,
-                false,
-            )
-            .unwrap();
-        assert_eq!((t.producer_epoch, t.last_producer_epoch), (1, 0));
-        m.complete_transition_to(&t).unwrap();
-        let t = m.prepare_complete(4).unwrap();
-        assert_eq!(t.txn_state, TransactionState::CompleteCommit);
-        assert!(t.topic_partitions.is_empty());
-        m.complete_transition_to(&t).unwrap();
-        assert_eq!((m.producer_epoch, m.last_producer_epoch), (1, 0));
-    }
-
-    #[test]
-    fn epoch_overflow_rotates_the_producer_id_at_complete() {
-        let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-        m.producer_epoch = i16::MAX - 1;
-        m.state = TransactionState::Ongoing;
-        m.topic_partitions = set(&[0]);
-        m.txn_start_timestamp = 1;
-        m.client_transaction_version = TransactionVersion::TV_2;
-        let t = m
-            .prepare_abort_or_commit(
-                TransactionState::PrepareCommit,
-                TransactionVersion::TV_2,
-                8,
-                3,
-                false,
-            )
-            .unwrap();
-        assert_eq!(t.producer_epoch, i16::MAX);
-        m.complete_transition_to(&t).unwrap();
-        let t = m.prepare_complete(4).unwrap();
-        assert_eq!(
-            (t.producer_id, t.producer_epoch, t.prev_producer_id),
-            (8, 0, 7)
-        );
-        m.complete_transition_to(&t).unwrap();
-        assert_eq!(m.last_producer_epoch, i16::MAX - 1);
-    }
-
-    #[test]
-    fn init_with_expected_epoch() {
-        let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-        m.producer_epoch = 4;
-        m.last_producer_epoch = 3;
-        let t = m
-            .prepare_increment_producer_epoch(1000, Some(3), 1)
-            .unwrap();
-        assert_eq!(t.producer_epoch, 4, "a retry gets the same epoch");
-        m.clear_pending();
-        assert_eq!(
-            m.prepare_increment_producer_epoch(1000, Some(1), 1),
-            Err(TransitionError::ProducerFenced)
-        );
-        m.producer_epoch = i16::MAX - 1;
-        assert!(matches!(
-            m.prepare_increment_producer_epoch(1000, None, 1),
-            Err(TransitionError::EpochExhausted { .. })
-        ));
-        let t = m.prepare_producer_id_rotation(9, 1000, 1, true).unwrap();
-        assert_eq!(
-            (t.producer_id, t.producer_epoch, t.last_producer_epoch),
-            (9, 0, i16::MAX - 1)
-        );
-    }
-
-    #[test]
-    fn complete_rejects_a_mismatched_target() {
-        let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-        let mut t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
-        t.producer_epoch = 5;
-        assert!(matches!(
-            m.complete_transition_to(&t),
-            Err(TransitionError::UnexpectedMetadata { .. })
-        ));
-        t.txn_state = TransactionState::Ongoing;
-        assert!(matches!(
-            m.complete_transition_to(&t),
-            Err(TransitionError::PendingMismatch { .. })
-        ));
-        m.clear_pending();
-        assert!(matches!(
-            m.complete_transition_to(&t),
-            Err(TransitionError::NoPendingState { .. })
-        ));
-    }
-}
+#[path = "metadata_tests.rs"]
+mod tests;

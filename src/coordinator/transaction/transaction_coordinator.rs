@@ -342,7 +342,7 @@ impl TransactionCoordinator {
             );
             return Err(error);
         }
-        let from = meta.state;
+        let from = meta.state();
         if let Err(e) = meta.complete_transition_to(transit) {
             meta.clear_pending();
             let error = e.to_errors();
@@ -465,15 +465,15 @@ impl TransactionCoordinator {
             return Err(Errors::ConcurrentTransactions);
         }
         if let Some((expected_id, expected_epoch)) = expected {
-            let valid = meta.producer_epoch == NO_PRODUCER_EPOCH
-                || expected_id == meta.producer_id
-                || (expected_id == meta.previous_producer_id
+            let valid = meta.producer_epoch() == NO_PRODUCER_EPOCH
+                || expected_id == meta.producer_id()
+                || (expected_id == meta.previous_producer_id()
                     && TransactionMetadata::is_epoch_exhausted(expected_epoch));
             if !valid {
                 return Err(Errors::ProducerFenced);
             }
         }
-        let transit = match meta.state {
+        let transit = match meta.state() {
             TransactionState::PrepareAbort | TransactionState::PrepareCommit => {
                 return Err(Errors::ConcurrentTransactions)
             }
@@ -481,7 +481,7 @@ impl TransactionCoordinator {
             | TransactionState::CompleteAbort
             | TransactionState::CompleteCommit => {
                 let rotate = meta.is_producer_epoch_exhausted()
-                    && expected.is_none_or(|(_, e)| e == meta.producer_epoch);
+                    && expected.is_none_or(|(_, e)| e == meta.producer_epoch());
                 let prepared = if rotate {
                     let new_id = log.generate_producer_id()?;
                     meta.prepare_producer_id_rotation(
@@ -503,7 +503,7 @@ impl TransactionCoordinator {
                 // Fence: bump the epoch so the old producer's requests fail, abort its
                 // transaction ourselves, and make the new producer retry until the
                 // abort completes (its retry then bumps the epoch once more).
-                let old_epoch = meta.producer_epoch;
+                let old_epoch = meta.producer_epoch();
                 let fence = meta
                     .prepare_fence_producer_epoch()
                     .map_err(|e| e.to_errors())?;
@@ -524,7 +524,7 @@ impl TransactionCoordinator {
                 });
             }
             TransactionState::Dead | TransactionState::PrepareEpochFence => {
-                let state = meta.state;
+                let state = meta.state();
                 return Err(Self::internal_error(
                     transactional_id,
                     InternalError::StateNeverCurrent(state),
@@ -606,10 +606,10 @@ impl TransactionCoordinator {
             .transactions
             .get(transactional_id)
             .ok_or(Errors::InvalidProducerIdMapping)?;
-        if meta.producer_id != producer_id {
+        if meta.producer_id() != producer_id {
             return Err(Errors::InvalidProducerIdMapping);
         }
-        if meta.producer_epoch != producer_epoch {
+        if meta.producer_epoch() != producer_epoch {
             return Err(Errors::ProducerFenced);
         }
         Ok(meta)
@@ -630,11 +630,12 @@ impl TransactionCoordinator {
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return Err(Errors::InvalidProducerIdMapping);
         };
-        if meta.pending_transition_in_progress() || meta.state.is_prepare() {
+        if meta.pending_transition_in_progress() || meta.state().is_prepare() {
             return Err(Errors::ConcurrentTransactions);
         }
         if wanted.is_empty()
-            || (meta.state == TransactionState::Ongoing && wanted.is_subset(&meta.topic_partitions))
+            || (meta.state() == TransactionState::Ongoing
+                && wanted.is_subset(meta.topic_partitions()))
         {
             // Already in the transaction: answer at once, nothing to write.
             return Ok(());
@@ -653,13 +654,13 @@ impl TransactionCoordinator {
         wanted: &BTreeSet<TopicPartition>,
     ) -> Result<Vec<(TopicPartition, Errors)>, Errors> {
         let meta = self.check_producer(transactional_id, producer_id, producer_epoch)?;
-        if meta.state.is_prepare() {
+        if meta.state().is_prepare() {
             return Err(Errors::ConcurrentTransactions);
         }
         Ok(wanted
             .iter()
             .map(|tp| {
-                let e = if meta.topic_partitions.contains(tp) {
+                let e = if meta.topic_partitions().contains(tp) {
                     Errors::None
                 } else {
                     TRANSACTION_ABORTABLE
@@ -744,39 +745,39 @@ impl TransactionCoordinator {
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return err_result(Errors::InvalidProducerIdMapping);
         };
-        let current_id = meta.producer_id;
-        let current_epoch = meta.producer_epoch;
-        let is_epoch_fence = meta.pending_state == Some(TransactionState::PrepareEpochFence);
+        let current_id = meta.producer_id();
+        let current_epoch = meta.producer_epoch();
+        let is_epoch_fence = meta.pending_state() == Some(TransactionState::PrepareEpochFence);
         // The client retried an EndTxn that overflowed the epoch; the new id is stored.
         let retry_on_overflow = !is_epoch_fence
-            && meta.previous_producer_id == producer_id
+            && meta.previous_producer_id() == producer_id
             && producer_epoch == i16::MAX - 1
-            && meta.producer_epoch == 0;
+            && meta.producer_epoch() == 0;
         // The client retried an EndTxn whose bumped epoch is stored.
         let retry_on_epoch_bump =
-            !is_epoch_fence && i32::from(meta.producer_epoch) == i32::from(producer_epoch) + 1;
+            !is_epoch_fence && i32::from(meta.producer_epoch()) == i32::from(producer_epoch) + 1;
         let is_valid_epoch = if is_epoch_fence {
-            (!from_client || producer_epoch == meta.producer_epoch)
-                && producer_epoch >= meta.producer_epoch
+            (!from_client || producer_epoch == meta.producer_epoch())
+                && producer_epoch >= meta.producer_epoch()
         } else {
-            match meta.state {
+            match meta.state() {
                 TransactionState::Ongoing
                 | TransactionState::Empty
                 | TransactionState::Dead
-                | TransactionState::PrepareEpochFence => producer_epoch == meta.producer_epoch,
+                | TransactionState::PrepareEpochFence => producer_epoch == meta.producer_epoch(),
                 TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
                     retry_on_epoch_bump
                 }
                 TransactionState::CompleteCommit | TransactionState::CompleteAbort => {
                     retry_on_epoch_bump
                         || retry_on_overflow
-                        || producer_epoch == meta.producer_epoch
+                        || producer_epoch == meta.producer_epoch()
                 }
             }
         };
         let is_retry = retry_on_epoch_bump || retry_on_overflow;
 
-        if meta.producer_id != producer_id && !retry_on_overflow {
+        if meta.producer_id() != producer_id && !retry_on_overflow {
             return err_result(Errors::InvalidProducerIdMapping);
         }
         if meta.pending_transition_in_progress() && !is_epoch_fence {
@@ -788,7 +789,7 @@ impl TransactionCoordinator {
 
         use TransactionState as S;
         // (next state, no partition added) or an immediate answer.
-        let next: Result<(TransactionState, bool), Errors> = match (meta.state, result) {
+        let next: Result<(TransactionState, bool), Errors> = match (meta.state(), result) {
             (S::Ongoing, r) => Ok((r.prepare_state(), false)),
             (S::CompleteCommit, TxnResult::Commit) | (S::CompleteAbort, TxnResult::Abort)
                 if is_retry =>
@@ -808,7 +809,7 @@ impl TransactionCoordinator {
                 Err(Errors::InvalidTxnState)
             }
             (S::Dead | S::PrepareEpochFence, _) => {
-                let state = meta.state;
+                let state = meta.state();
                 let e = Self::internal_error(
                     transactional_id,
                     InternalError::StateNeverCurrent(state),
@@ -863,9 +864,9 @@ impl TransactionCoordinator {
             Ok(t) => t,
             Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
         };
-        let marker_id = meta.producer_id;
-        let marker_epoch = meta.producer_epoch;
-        let partitions: Vec<TopicPartition> = meta.topic_partitions.iter().cloned().collect();
+        let marker_id = meta.producer_id();
+        let marker_epoch = meta.producer_epoch();
+        let partitions: Vec<TopicPartition> = meta.topic_partitions().iter().cloned().collect();
         let response = ok_result(Errors::None, complete.producer_id, complete.producer_epoch);
         self.pending.insert(
             transactional_id.to_string(),
@@ -926,15 +927,15 @@ impl TransactionCoordinator {
         ) else {
             return out; // nothing pending: a late or duplicate answer
         };
-        if meta.producer_id != producer_id
-            || meta.producer_epoch != producer_epoch
-            || !meta.state.is_prepare()
+        if meta.producer_id() != producer_id
+            || meta.producer_epoch() != producer_epoch
+            || !meta.state().is_prepare()
         {
             return out; // answers for an older transaction
         }
         let mut retry = Vec::new();
         for (tp, error) in results {
-            if !meta.topic_partitions.contains(&tp) {
+            if !meta.topic_partitions().contains(&tp) {
                 continue;
             }
             match error {
@@ -968,7 +969,7 @@ impl TransactionCoordinator {
                 partitions: retry,
             });
         }
-        if meta.topic_partitions.is_empty() {
+        if meta.topic_partitions().is_empty() {
             self.try_complete(transactional_id, now, log, &mut out);
         }
         out
@@ -1007,7 +1008,7 @@ impl TransactionCoordinator {
                     && self
                         .transactions
                         .get(id.as_str())
-                        .is_some_and(|m| m.topic_partitions.is_empty())
+                        .is_some_and(|m| m.topic_partitions().is_empty())
             })
             .map(|(id, _)| id.clone())
             .collect();
@@ -1029,17 +1030,19 @@ impl TransactionCoordinator {
                 && self
                     .transactions
                     .get(id.as_str())
-                    .is_some_and(|m| m.topic_partitions.is_empty())
+                    .is_some_and(|m| m.topic_partitions().is_empty())
         });
         if retry_waits {
             return Some(i64::MIN);
         }
         self.transactions
             .values()
-            .filter(|m| m.state == TransactionState::Ongoing && !m.pending_transition_in_progress())
+            .filter(|m| {
+                m.state() == TransactionState::Ongoing && !m.pending_transition_in_progress()
+            })
             .map(|m| {
-                m.txn_start_timestamp
-                    .saturating_add(i64::from(m.txn_timeout_ms))
+                m.txn_start_timestamp()
+                    .saturating_add(i64::from(m.txn_timeout_ms()))
                     .saturating_add(1)
             })
             .min()
@@ -1054,13 +1057,13 @@ impl TransactionCoordinator {
             .transactions
             .values()
             .filter(|m| {
-                m.state == TransactionState::Ongoing
+                m.state() == TransactionState::Ongoing
                     && !m.pending_transition_in_progress()
-                    && m.txn_start_timestamp
-                        .saturating_add(i64::from(m.txn_timeout_ms))
+                    && m.txn_start_timestamp()
+                        .saturating_add(i64::from(m.txn_timeout_ms()))
                         < now
             })
-            .map(|m| m.transactional_id.clone())
+            .map(|m| m.transactional_id().to_string())
             .collect();
         for id in timed_out {
             let Some(meta) = self.transactions.get_mut(&id) else {
@@ -1070,10 +1073,10 @@ impl TransactionCoordinator {
                 &mut out,
                 CoordinatorEvent::TimedOut {
                     transactional_id: id.clone(),
-                    producer_id: meta.producer_id,
-                    producer_epoch: meta.producer_epoch,
-                    txn_start_timestamp: meta.txn_start_timestamp,
-                    txn_timeout_ms: meta.txn_timeout_ms,
+                    producer_id: meta.producer_id(),
+                    producer_epoch: meta.producer_epoch(),
+                    txn_start_timestamp: meta.txn_start_timestamp(),
+                    txn_timeout_ms: meta.txn_timeout_ms(),
                 },
             );
             let fence = match meta.prepare_fence_producer_epoch() {
@@ -1119,7 +1122,7 @@ impl TransactionCoordinator {
     /// (it would block the transactional id with CONCURRENT_TRANSACTIONS forever).
     fn drop_stale_fence(&mut self, transactional_id: &str) {
         if let Some(m) = self.transactions.get_mut(transactional_id) {
-            if m.pending_state == Some(TransactionState::PrepareEpochFence) {
+            if m.pending_state() == Some(TransactionState::PrepareEpochFence) {
                 m.clear_pending();
             }
         }
@@ -1186,21 +1189,22 @@ impl TransactionCoordinator {
                     })
                     .collect_set()
             };
-            let meta = TransactionMetadata {
-                transactional_id: id.clone(),
-                producer_id: v.producer_id,
-                previous_producer_id: v.previous_producer_id,
-                next_producer_id: v.next_producer_id,
-                producer_epoch: v.producer_epoch,
-                last_producer_epoch: v.last_producer_epoch,
-                txn_timeout_ms: v.transaction_timeout_ms,
-                state,
-                topic_partitions,
-                txn_start_timestamp: v.transaction_start_timestamp_ms,
-                txn_last_update_timestamp: v.transaction_last_update_timestamp_ms,
-                client_transaction_version: TransactionVersion(v.client_transaction_version),
-                pending_state: None,
-            };
+            let meta = TransactionMetadata::from_log(
+                &id,
+                &TxnTransitMetadata {
+                    producer_id: v.producer_id,
+                    prev_producer_id: v.previous_producer_id,
+                    next_producer_id: v.next_producer_id,
+                    producer_epoch: v.producer_epoch,
+                    last_producer_epoch: v.last_producer_epoch,
+                    txn_timeout_ms: v.transaction_timeout_ms,
+                    txn_state: state,
+                    topic_partitions,
+                    txn_start_timestamp: v.transaction_start_timestamp_ms,
+                    txn_last_update_timestamp: v.transaction_last_update_timestamp_ms,
+                    client_transaction_version: TransactionVersion(v.client_transaction_version),
+                },
+            );
             self.transactions.insert(id, meta);
             loaded += 1;
         }
@@ -1211,15 +1215,15 @@ impl TransactionCoordinator {
             .transactions
             .values()
             .filter(|m| {
-                m.state.is_prepare() && self.partition_for(&m.transactional_id) == partition
+                m.state().is_prepare() && self.partition_for(m.transactional_id()) == partition
             })
-            .map(|m| m.transactional_id.clone())
+            .map(|m| m.transactional_id().to_string())
             .collect();
         for id in ids {
             let Some(meta) = self.transactions.get_mut(&id) else {
                 continue;
             };
-            let result = if meta.state == TransactionState::PrepareCommit {
+            let result = if meta.state() == TransactionState::PrepareCommit {
                 TxnResult::Commit
             } else {
                 TxnResult::Abort
@@ -1228,14 +1232,14 @@ impl TransactionCoordinator {
                 continue;
             };
             pending_count += 1;
-            if !meta.topic_partitions.is_empty() {
+            if !meta.topic_partitions().is_empty() {
                 out.push(CoordinatorOutput::SendMarkers {
                     transactional_id: id.clone(),
-                    producer_id: meta.producer_id,
-                    producer_epoch: meta.producer_epoch,
+                    producer_id: meta.producer_id(),
+                    producer_epoch: meta.producer_epoch(),
                     result,
                     coordinator_epoch,
-                    partitions: meta.topic_partitions.iter().cloned().collect(),
+                    partitions: meta.topic_partitions().iter().cloned().collect(),
                 });
             }
             self.pending.insert(
@@ -1303,16 +1307,16 @@ impl TransactionCoordinator {
         let meta = self
             .transactions
             .get(transactional_id)
-            .filter(|m| m.state != TransactionState::Dead)
+            .filter(|m| m.state() != TransactionState::Dead)
             .ok_or(TRANSACTIONAL_ID_NOT_FOUND)?;
         Ok(TransactionDescription {
             transactional_id: transactional_id.to_string(),
-            producer_id: meta.producer_id,
-            producer_epoch: meta.producer_epoch,
-            state: meta.state,
-            transaction_timeout_ms: meta.txn_timeout_ms,
-            transaction_start_time_ms: meta.txn_start_timestamp,
-            topic_partitions: meta.topic_partitions.iter().cloned().collect(),
+            producer_id: meta.producer_id(),
+            producer_epoch: meta.producer_epoch(),
+            state: meta.state(),
+            transaction_timeout_ms: meta.txn_timeout_ms(),
+            transaction_start_time_ms: meta.txn_start_timestamp(),
+            topic_partitions: meta.topic_partitions().iter().cloned().collect(),
         })
     }
 
@@ -1320,11 +1324,11 @@ impl TransactionCoordinator {
     pub fn list(&self) -> Vec<TransactionListing> {
         self.transactions
             .values()
-            .filter(|m| m.state != TransactionState::Dead)
+            .filter(|m| m.state() != TransactionState::Dead)
             .map(|m| TransactionListing {
-                transactional_id: m.transactional_id.clone(),
-                producer_id: m.producer_id,
-                state: m.state,
+                transactional_id: m.transactional_id().to_string(),
+                producer_id: m.producer_id(),
+                state: m.state(),
             })
             .collect()
     }

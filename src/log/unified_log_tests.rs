@@ -1,0 +1,222 @@
+//! Unit tests of `UnifiedLog`: appends, rolls, recovery and markers on a `MemFs`.
+
+use super::*;
+
+fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
+    let kvs = values
+        .iter()
+        .map(|v| (None, Some(v.as_bytes().to_vec())))
+        .collect();
+    RecordBatch::new_data(0, pid, 0, seq, false, 1_700_000_000_000, kvs)
+}
+
+fn new_log(fs: &mut MemFs, config: LogConfig) -> UnifiedLog {
+    UnifiedLog::create(fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap()
+}
+
+#[test]
+fn offsets_are_assigned_and_duplicates_write_nothing() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    let a = log
+        .append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0)
+        .unwrap();
+    assert_eq!(a.first_offset(), 0);
+    let size = fs.len("/b/data/t-0/00000000000000000000.log").unwrap();
+    let dup = log
+        .append_as_leader(&mut fs, data(0, 0, &["a", "b", "c"]), 0)
+        .unwrap();
+    assert!(matches!(dup.outcome, AppendOutcome::Duplicate(_)));
+    assert_eq!(dup.first_offset(), 0);
+    assert_eq!(log.log_end_offset, 3);
+    assert_eq!(
+        fs.len("/b/data/t-0/00000000000000000000.log").unwrap(),
+        size
+    );
+    let err = log
+        .append_as_leader(&mut fs, data(0, 5, &["x"]), 0)
+        .unwrap_err();
+    assert_eq!(err.error(), Errors::OutOfOrderSequenceNumber);
+    let b = log
+        .append_as_leader(&mut fs, data(0, 3, &["d"]), 0)
+        .unwrap();
+    assert_eq!(b.first_offset(), 3);
+    let stored = log.read_all(&fs);
+    assert_eq!(stored.len(), 2);
+    assert_eq!(stored[1].batch.base_offset, 3);
+}
+
+#[test]
+fn small_segments_roll_and_snapshot() {
+    let mut fs = MemFs::new();
+    let config = LogConfig {
+        segment_bytes: 256,
+        ..LogConfig::default()
+    };
+    let mut log = new_log(&mut fs, config);
+    let payload = "x".repeat(80);
+    for seq in 0..3 {
+        log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0)
+            .unwrap();
+    }
+    assert_eq!(
+        log.segments
+            .iter()
+            .map(|s| s.base_offset)
+            .collect::<Vec<_>>(),
+        vec![0, 1, 2]
+    );
+    assert!(fs.exists("/b/data/t-0/00000000000000000002.snapshot"));
+}
+
+#[test]
+fn restart_rebuilds_from_snapshot_or_last_segment() {
+    for snapshots in [false, true] {
+        let mut fs = MemFs::new();
+        let config = LogConfig {
+            segment_bytes: 256,
+            producer_snapshots: snapshots,
+            ..LogConfig::default()
+        };
+        let mut log = new_log(&mut fs, config.clone());
+        let payload = "x".repeat(80);
+        for seq in 0..8 {
+            log.append_as_leader(&mut fs, data(1000, seq, &[&payload]), 0)
+                .unwrap();
+        }
+        assert_eq!(log.segments.len(), 8);
+        assert_eq!(
+            log.producer_state
+                .last_entry(1000)
+                .unwrap()
+                .batch_metadata()
+                .len(),
+            5
+        );
+        log.close(&mut fs).unwrap();
+        let (reopened, report) =
+            UnifiedLog::open(&mut fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap();
+        assert_eq!(reopened.log_end_offset, 8);
+        let window = &reopened
+            .producer_state
+            .last_entry(1000)
+            .unwrap()
+            .batch_metadata();
+        assert_eq!(window.len(), 1, "snapshots={snapshots}");
+        assert_eq!(window[0].last_seq, 7);
+        assert_eq!(report.snapshot_loaded, snapshots.then_some(8));
+    }
+}
+
+#[test]
+fn recovery_cuts_a_torn_write() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    log.append_as_leader(&mut fs, data(0, 0, &["a"]), 0)
+        .unwrap();
+    fs.append("/b/data/t-0/00000000000000000000.log", &[0, 0, 0, 9, 1])
+        .unwrap();
+    let (reopened, report) = UnifiedLog::open(
+        &mut fs,
+        "/b/data/t-0",
+        TopicPartition::new("t", 0),
+        LogConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(report.truncated_bytes, 5);
+    assert_eq!(reopened.log_end_offset, 1);
+}
+
+fn txn(pid: i64, epoch: i16, seq: i32, values: &[&str]) -> RecordBatch {
+    let kvs = values
+        .iter()
+        .map(|v| (None, Some(v.as_bytes().to_vec())))
+        .collect();
+    RecordBatch::new_data(0, pid, epoch, seq, true, 0, kvs)
+}
+
+/// Seed 000, example 1, at the log level: commit, abort, commit.
+#[test]
+fn markers_lso_txnindex_and_isolated_reads() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    log.append_as_leader(&mut fs, txn(0, 0, 0, &["c1", "c2", "c3"]), 0)
+        .unwrap();
+    assert_eq!((log.high_watermark, log.last_stable_offset()), (3, 0));
+    log.append_marker(&mut fs, 0, 1, ControlRecordType::Commit, 0, 0)
+        .unwrap();
+    log.append_as_leader(&mut fs, txn(0, 1, 0, &["a1", "a2", "a3"]), 0)
+        .unwrap();
+    assert_eq!(
+        (log.high_watermark, log.last_stable_offset()),
+        (7, 4),
+        "while B is open"
+    );
+    let committed = log
+        .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
+        .unwrap();
+    assert_eq!(committed.batch_count, 2, "read_committed stops at the LSO");
+    assert_eq!(committed.aborted_transactions, Some(vec![]));
+    let uncommitted = log
+        .read(&fs, 0, usize::MAX, FetchIsolation::HighWatermark)
+        .unwrap();
+    assert_eq!(uncommitted.batch_count, 3);
+    // A marker whose epoch is not newer than the data's is refused.
+    let stale = log
+        .append_marker(&mut fs, 0, 1, ControlRecordType::Abort, 0, 0)
+        .unwrap_err();
+    assert_eq!(stale.error(), Errors::InvalidProducerEpoch);
+    log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
+        .unwrap();
+    // A retry of the same marker is accepted and writes nothing.
+    assert_eq!(
+        log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
+            .unwrap(),
+        MarkerAppend::AlreadyComplete
+    );
+    log.append_as_leader(&mut fs, txn(0, 2, 0, &["c4", "c5"]), 0)
+        .unwrap();
+    log.append_marker(&mut fs, 0, 3, ControlRecordType::Commit, 0, 0)
+        .unwrap();
+    assert_eq!(
+        (
+            log.high_watermark,
+            log.last_stable_offset(),
+            log.log_end_offset
+        ),
+        (11, 11, 11)
+    );
+    let lines: Vec<String> = log
+        .aborted_transactions(&fs)
+        .iter()
+        .map(|t| t.dump_line())
+        .collect();
+    assert_eq!(
+        lines,
+        vec!["version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8"]
+    );
+    let all = log
+        .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
+        .unwrap();
+    assert_eq!(all.batch_count, 6);
+    assert_eq!(all.aborted_transactions, Some(vec![(0, 4)]));
+    assert!(fs.exists("/b/data/t-0/00000000000000000000.txnindex"));
+    // The open-transaction state survives a restart (snapshot or replay).
+    log.append_as_leader(&mut fs, txn(0, 3, 0, &["open"]), 0)
+        .unwrap();
+    for clean in [true, false] {
+        let mut fs2 = fs.clone();
+        let mut l2 = log.clone();
+        if clean {
+            l2.close(&mut fs2).unwrap();
+        }
+        let (reopened, _) = UnifiedLog::open(
+            &mut fs2,
+            "/b/data/t-0",
+            TopicPartition::new("t", 0),
+            LogConfig::default(),
+        )
+        .unwrap();
+        assert_eq!(reopened.last_stable_offset(), 11, "clean={clean}");
+    }
+}

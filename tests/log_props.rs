@@ -1,0 +1,169 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The invariants `UnifiedLog` and its producer state keep behind private fields,
+//! checked through the public read API over random runs of appends, retries,
+//! zombie appends, commits and aborts, segment rolls, clean and unclean restarts,
+//! and torn writes cut off by recovery:
+//!
+//! - log start ≤ LSO ≤ HW ≤ LEO, and the LSO is the first unstable offset capped
+//!   at the HW;
+//! - every producer's window holds at most five batches;
+//! - a producer id's epoch never goes backwards.
+
+use std::collections::BTreeMap;
+
+use eos_playground::fs::MemFs;
+use eos_playground::log::{LogConfig, TopicPartition, UnifiedLog, NUM_BATCHES_TO_RETAIN};
+use eos_playground::record::{ControlRecordType, RecordBatch};
+use proptest::prelude::*;
+
+const DIR: &str = "/b/data/t-0";
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// A batch of `n` records from producer `p` (0 is idempotent, 1 and 2 transactional).
+    Append(usize, u8),
+    /// The last batch of producer `p` again, as a retry.
+    Retry(usize),
+    /// A batch from producer `p` at an older epoch.
+    Zombie(usize),
+    /// COMMIT (true) or ABORT marker for producer `p`.
+    End(usize, bool),
+    /// Restart the broker: clean (snapshot at the log end) or a crash.
+    Restart(bool),
+    /// A crash in the middle of a write: `n` garbage bytes at the end of the log.
+    Torn(u8),
+    Snapshots(bool),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0usize..3, 1u8..4).prop_map(|(p, n)| Op::Append(p, n)),
+        1 => (0usize..3).prop_map(Op::Retry),
+        1 => (1usize..3).prop_map(Op::Zombie),
+        3 => (1usize..3, any::<bool>()).prop_map(|(p, c)| Op::End(p, c)),
+        1 => any::<bool>().prop_map(Op::Restart),
+        1 => (1u8..20).prop_map(Op::Torn),
+        1 => any::<bool>().prop_map(Op::Snapshots),
+    ]
+}
+
+/// What a client knows about its producer: epoch, next sequence, last batch.
+#[derive(Clone, Debug, Default)]
+struct Client {
+    epoch: i16,
+    next_seq: i32,
+    last: Option<RecordBatch>,
+}
+
+fn reopen(fs: &mut MemFs, config: &LogConfig) -> UnifiedLog {
+    UnifiedLog::open(fs, DIR, TopicPartition::new("t", 0), config.clone())
+        .expect("open")
+        .0
+}
+
+fn check(log: &UnifiedLog, max_epoch: &mut BTreeMap<i64, i16>) -> Result<(), TestCaseError> {
+    let (start, lso, hw, leo) = (
+        log.log_start_offset(),
+        log.last_stable_offset(),
+        log.high_watermark(),
+        log.log_end_offset(),
+    );
+    prop_assert!(
+        start <= lso && lso <= hw && hw <= leo,
+        "log start {start} ≤ LSO {lso} ≤ HW {hw} ≤ LEO {leo}"
+    );
+    prop_assert_eq!(lso, log.first_unstable_offset().map_or(hw, |f| f.min(hw)));
+    prop_assert_eq!(log.segments().last().map(|s| s.next_offset), Some(leo));
+    for (pid, entry) in log.producer_state().active_producers() {
+        prop_assert!(entry.batch_metadata().len() <= NUM_BATCHES_TO_RETAIN);
+        let seen = max_epoch.entry(*pid).or_insert(entry.producer_epoch());
+        prop_assert!(
+            entry.producer_epoch() >= *seen,
+            "producer {pid}: epoch {} after {seen}",
+            entry.producer_epoch()
+        );
+        *seen = entry.producer_epoch();
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::default())]
+
+    #[test]
+    fn offsets_windows_and_epochs_stay_in_order(ops in prop::collection::vec(op(), 1..60)) {
+        let mut fs = MemFs::new();
+        let mut config = LogConfig { segment_bytes: 400, ..LogConfig::default() };
+        let mut log =
+            UnifiedLog::create(&mut fs, DIR, TopicPartition::new("t", 0), config.clone())
+                .expect("create");
+        let mut clients = vec![Client::default(); 3];
+        let mut max_epoch = BTreeMap::new();
+        for (now, op) in (0i64..).zip(ops) {
+            match op {
+                Op::Append(p, n) => {
+                    let c = &mut clients[p];
+                    let kvs = (0..n).map(|i| (None, Some(vec![b'a' + i]))).collect();
+                    let batch =
+                        RecordBatch::new_data(0, p as i64, c.epoch, c.next_seq, p > 0, now, kvs);
+                    if log.append_as_leader(&mut fs, batch.clone(), now).is_ok() {
+                        c.next_seq += i32::from(n);
+                        c.last = Some(batch);
+                    }
+                }
+                Op::Retry(p) => {
+                    if let Some(batch) = clients[p].last.clone() {
+                        let _ = log.append_as_leader(&mut fs, batch, now);
+                    }
+                }
+                Op::Zombie(p) => {
+                    let c = &clients[p];
+                    // Fenced only where the log still remembers the newer epoch (a
+                    // restart without snapshots forgets producers of older segments).
+                    let remembered = log
+                        .producer_state()
+                        .last_entry(p as i64)
+                        .is_some_and(|e| e.producer_epoch() == c.epoch);
+                    if c.epoch > 0 && remembered {
+                        let kvs = vec![(None, Some(b"z".to_vec()))];
+                        let batch =
+                            RecordBatch::new_data(0, p as i64, c.epoch - 1, 0, true, now, kvs);
+                        let leo = log.log_end_offset();
+                        prop_assert!(log.append_as_leader(&mut fs, batch, now).is_err());
+                        prop_assert_eq!(log.log_end_offset(), leo, "a zombie writes nothing");
+                    }
+                }
+                Op::End(p, commit) => {
+                    // Transaction version 2: the marker carries the bumped epoch, and
+                    // the producer's next transaction starts at sequence 0.
+                    let c = &mut clients[p];
+                    let kind =
+                        if commit { ControlRecordType::Commit } else { ControlRecordType::Abort };
+                    if log.append_marker(&mut fs, p as i64, c.epoch + 1, kind, 0, now).is_ok() {
+                        c.epoch += 1;
+                        c.next_seq = 0;
+                        c.last = None;
+                    }
+                }
+                Op::Restart(clean) => {
+                    if clean {
+                        log.close(&mut fs).expect("close");
+                    }
+                    log = reopen(&mut fs, &config);
+                }
+                Op::Torn(n) => {
+                    let path = log.segments().last().expect("a segment").log_path(log.dir());
+                    fs.append(&path, &vec![0xAB; usize::from(n)]).expect("append");
+                    let leo = log.log_end_offset();
+                    log = reopen(&mut fs, &config);
+                    prop_assert_eq!(log.log_end_offset(), leo, "recovery cuts only the torn bytes");
+                }
+                Op::Snapshots(on) => {
+                    config.producer_snapshots = on;
+                    log.set_producer_snapshots(on);
+                }
+            }
+            check(&log, &mut max_epoch)?;
+        }
+    }
+}
