@@ -905,8 +905,8 @@ impl World {
         if work <= first {
             return Some(first);
         }
-        let ticks = (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1)
-            / TXN_CLEANUP_INTERVAL_MS;
+        let ticks =
+            (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1) / TXN_CLEANUP_INTERVAL_MS;
         Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
     }
 
