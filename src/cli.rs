@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::i18n::{narrate, Lang};
 use crate::scenario;
 use crate::scenario::share;
+use crate::view::page::Page;
 
 const USAGE: &str = "eos — the exactly-once playground on the command line
 
@@ -148,7 +149,7 @@ fn link(args: &[String]) -> Result<String, String> {
     }
     let file = args.get(1).ok_or_else(|| bad("which file?"))?;
     let scenario = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    let (mut step, mut page) = (0, "idempotence".to_string());
+    let (mut step, mut page) = (0, Page::Idempotence);
     let mut it = args[2..].iter();
     while let Some(a) = it.next() {
         let value = it
@@ -160,9 +161,7 @@ fn link(args: &[String]) -> Result<String, String> {
                     .parse()
                     .map_err(|_| bad(&format!("--step {value}: not a number")))?
             }
-            "--page" if ["idempotence", "transactions"].contains(&value.as_str()) => {
-                page = value.clone()
-            }
+            "--page" if Page::parse(value).is_some() => page = Page::from_fragment(value),
             _ => {
                 return Err(bad(&format!(
                     "{a} {value}: not an option of `eos link --make`"
@@ -173,7 +172,7 @@ fn link(args: &[String]) -> Result<String, String> {
     let shared = share::SharedState {
         scenario,
         step,
-        page,
+        page: page.fragment().into(),
         // The page's `OpenPanel` (src/ui/link.rs): play it in the lesson player.
         panel: Some("lesson".into()),
     };

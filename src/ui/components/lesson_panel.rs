@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::Msg;
+use crate::ui::state::{Msg, Travel};
 
 /// The loaded lesson, as the player shows it.
 #[derive(Clone, PartialEq)]
@@ -173,12 +173,12 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                         }
                     </div>
                     <div class="cluster">
-                        <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::LessonPrev)}>{ t(Key::LessonPrev) }</button>
-                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished} onclick={send(Msg::LessonNext)}>{ t(Key::LessonNext) }</button>
+                        <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
+                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
                         <button type="button" data-testid="lesson-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
                             { if p.playing { t(Key::TtPause) } else { t(Key::LessonPlay) } }
                         </button>
-                        <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::LessonReset)}>{ t(Key::LessonReset) }</button>
+                        <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
                     </div>
                     <details class="lesson-script">
                         <summary>{ t(Key::LessonSource) }</summary>
