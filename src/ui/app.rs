@@ -535,18 +535,15 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
     let framed = *framed;
     // Host commands.
     use_effect_with((), move |_| {
-        use wasm_bindgen::closure::Closure;
         let window = web_sys::window().filter(|_| framed);
         let own = embed::own_origin();
-        let listener =
-            Closure::<dyn Fn(wasm_bindgen::JsValue)>::new(move |e: wasm_bindgen::JsValue| {
-                let (origin, size, message) = embed::read_event(&e);
-                match embed::host_command(&origin, &own, &origins, size, message.as_ref()) {
-                    Ok(cmd) => host_command(cmd, &dispatch),
-                    Err(why) => embed::warn(&why.to_string()),
-                }
-            });
-        listen_on(window, "message", listener)
+        listen_on(window, "message", move |e: &web_sys::Event| {
+            let (origin, size, message) = embed::read_event(e.as_ref());
+            match embed::host_command(&origin, &own, &origins, size, message.as_ref()) {
+                Ok(cmd) => host_command(cmd, &dispatch),
+                Err(why) => embed::warn(&why.to_string()),
+            }
+        })
     });
     // Height changes (ResizeObserver on <body>, created through JS reflection).
     use_effect_with((), move |_| {
@@ -693,38 +690,31 @@ fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
 #[hook]
 fn use_shortcuts(dispatch: Callback<Msg>) {
     use_effect_with((), move |_| {
-        use wasm_bindgen::closure::Closure;
-        let listener =
-            Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-                if let Some(msg) = super::keys::event_msg(&e) {
-                    if msg == Msg::TogglePlay {
-                        // Space would scroll the page too.
-                        e.prevent_default();
-                    }
-                    dispatch.emit(msg);
+        use wasm_bindgen::JsCast;
+        listen_on(web_sys::window(), "keydown", move |e: &web_sys::Event| {
+            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                return;
+            };
+            if let Some(msg) = super::keys::event_msg(e) {
+                if msg == Msg::TogglePlay {
+                    // Space would scroll the page too.
+                    e.prevent_default();
                 }
-            });
-        listen_on(web_sys::window(), "keydown", listener)
+                dispatch.emit(msg);
+            }
+        })
     });
 }
 
-/// Listens to `event` on `window` (none: does nothing); returns the effect's cleanup,
-/// which stops listening and frees the closure.
-fn listen_on<T: ?Sized + wasm_bindgen::closure::WasmClosure>(
+/// Listens to `event` on `window` (none: does nothing) with gloo-events; returns the
+/// effect's cleanup, which drops the listener (gloo removes it and frees the closure).
+fn listen_on(
     window: Option<web_sys::Window>,
     event: &'static str,
-    listener: wasm_bindgen::closure::Closure<T>,
+    callback: impl FnMut(&web_sys::Event) + 'static,
 ) -> impl FnOnce() {
-    use wasm_bindgen::JsCast;
-    if let Some(w) = &window {
-        let _ = w.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
-    }
-    move || {
-        if let Some(w) = &window {
-            let _ = w.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
-        }
-        drop(listener);
-    }
+    let listener = window.map(|w| gloo_events::EventListener::new(&w, event, callback));
+    move || drop(listener)
 }
 
 /// Auto-play: while playing, one step a second (a timer per step, so a manual step in
@@ -732,26 +722,11 @@ fn listen_on<T: ?Sized + wasm_bindgen::closure::WasmClosure>(
 #[hook]
 fn use_autoplay(playing: bool, version: u64, dispatch: Callback<Msg>) {
     use_effect_with((playing, version), move |(playing, _)| {
-        use wasm_bindgen::closure::Closure;
-        use wasm_bindgen::JsCast;
-        let mut handle = None;
-        let tick = Closure::<dyn Fn()>::new(move || dispatch.emit(Msg::PlayTick));
-        if *playing {
-            if let Some(w) = web_sys::window() {
-                handle = w
-                    .set_timeout_with_callback_and_timeout_and_arguments_0(
-                        tick.as_ref().unchecked_ref(),
-                        1000,
-                    )
-                    .ok();
-            }
-        }
-        move || {
-            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
-                w.clear_timeout_with_handle(h);
-            }
-            drop(tick);
-        }
+        // Dropping a gloo `Timeout` clears it.
+        let timeout = playing.then(|| {
+            gloo_timers::callback::Timeout::new(1000, move || dispatch.emit(Msg::PlayTick))
+        });
+        move || drop(timeout)
     });
 }
 
@@ -852,16 +827,14 @@ pub fn app(props: &AppProps) -> Html {
     {
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
-            use wasm_bindgen::closure::Closure;
-            let listener = Closure::<dyn Fn()>::new(move || {
+            listen_on(web_sys::window(), "hashchange", move |_| {
                 let hash = location_field("hash").unwrap_or_default();
                 if link::is_link(&hash) {
                     dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
                 } else {
                     dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
                 }
-            });
-            listen_on(web_sys::window(), "hashchange", listener)
+            })
         });
     }
     {
