@@ -708,12 +708,15 @@ fn use_shortcuts(dispatch: Callback<Msg>) {
 
 /// Listens to `event` on `window` (none: does nothing) with gloo-events; returns the
 /// effect's cleanup, which drops the listener (gloo removes it and frees the closure).
+/// Not passive (gloo's default is passive): the keydown listener stops space scrolling.
 fn listen_on(
     window: Option<web_sys::Window>,
     event: &'static str,
     callback: impl FnMut(&web_sys::Event) + 'static,
 ) -> impl FnOnce() {
-    let listener = window.map(|w| gloo_events::EventListener::new(&w, event, callback));
+    use gloo_events::{EventListener, EventListenerOptions};
+    let options = EventListenerOptions::enable_prevent_default();
+    let listener = window.map(|w| EventListener::new_with_options(&w, event, options, callback));
     move || drop(listener)
 }
 
