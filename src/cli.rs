@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use crate::i18n::{narrate, Lang};
+use crate::scenario;
 use crate::scenario::share;
-use crate::scenario::{self, Runner};
+use crate::view::page::Page;
 
 const USAGE: &str = "eos — the exactly-once playground on the command line
 
@@ -148,7 +149,7 @@ fn link(args: &[String]) -> Result<String, String> {
     }
     let file = args.get(1).ok_or_else(|| bad("which file?"))?;
     let scenario = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    let (mut step, mut page) = (0, "idempotence".to_string());
+    let (mut step, mut page) = (0, Page::Idempotence);
     let mut it = args[2..].iter();
     while let Some(a) = it.next() {
         let value = it
@@ -160,9 +161,7 @@ fn link(args: &[String]) -> Result<String, String> {
                     .parse()
                     .map_err(|_| bad(&format!("--step {value}: not a number")))?
             }
-            "--page" if ["idempotence", "transactions"].contains(&value.as_str()) => {
-                page = value.clone()
-            }
+            "--page" if Page::parse(value).is_some() => page = Page::from_fragment(value),
             _ => {
                 return Err(bad(&format!(
                     "{a} {value}: not an option of `eos link --make`"
@@ -173,7 +172,7 @@ fn link(args: &[String]) -> Result<String, String> {
     let shared = share::SharedState {
         scenario,
         step,
-        page,
+        page: page.fragment().into(),
         // The page's `OpenPanel` (src/ui/link.rs): play it in the lesson player.
         panel: Some("lesson".into()),
     };
@@ -184,12 +183,10 @@ fn link(args: &[String]) -> Result<String, String> {
 }
 
 fn play(source: &str, o: &Options) -> Result<String, String> {
-    let parsed = scenario::parse(source).map_err(|e| e.to_string())?;
-    let mut runner = Runner::new(parsed);
+    let mut replay = scenario::Replay::new(scenario::parse(source).map_err(|e| e.to_string())?);
+    replay.play_to(usize::MAX)?;
     let mut out = String::new();
-    while let Some(step) = runner.current_step().cloned() {
-        let seen = runner.world.events.len();
-        let lines = runner.step()?;
+    for (step, output) in replay.scenario().steps.iter().zip(replay.outputs()) {
         if o.verbose {
             if let Some(title) = &step.title {
                 out.push_str(&format!("## {title}\n"));
@@ -199,19 +196,24 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
             }
             out.push_str(&format!("$ {}\n", step.text));
         }
-        for line in lines {
-            out.push_str(&line);
+        for line in &output.lines {
+            out.push_str(line);
             out.push('\n');
         }
         if o.verbose {
-            for e in &runner.world.events[seen..] {
+            for e in replay
+                .world()
+                .events
+                .get(output.events.clone())
+                .unwrap_or_default()
+            {
                 out.push_str(&format!("    · {}\n", narrate(e, Lang::En)));
             }
         }
     }
     if let Some(dir) = &o.export {
-        let n = runner
-            .world
+        let n = replay
+            .world()
             .export(dir)
             .map_err(|e| format!("export to {}: {e}", dir.display()))?;
         out.push_str(&format!("exported {n} files to {}\n", dir.display()));

@@ -238,12 +238,12 @@ fn lesson_fingerprints_are_pinned() {
     let mut got = Vec::new();
     for lesson in scenario::lessons() {
         let parsed = scenario::parse::parse(lesson.source).expect("lesson parses");
-        let mut runner = scenario::run::Runner::new(parsed);
-        runner.run_all().expect("lesson runs");
+        let mut replay = scenario::Replay::new(parsed);
+        replay.play_to(usize::MAX).expect("lesson runs");
         got.push(format!(
             "{} {:016x}",
             lesson.name,
-            runner.world.fingerprint()
+            replay.world().fingerprint()
         ));
     }
     let want = [

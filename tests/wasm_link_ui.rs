@@ -4,19 +4,32 @@
 
 use std::rc::Rc;
 
+use eos_playground::sim::Action;
 use eos_playground::ui::keys::key_msg;
-use eos_playground::ui::state::{AppState, Msg, Page};
+use eos_playground::ui::state::{AppState, LinkMsg, Msg, Page, Panel, Travel};
 use wasm_bindgen_test::*;
 use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn send(state: Rc<AppState>, values: &[&str]) -> Rc<AppState> {
-    state.reduce(Msg::Send(values.iter().map(|v| v.to_string()).collect()))
+    state.reduce(Msg::Act(
+        Page::Idempotence,
+        Action::Send {
+            producer: "producer-1".into(),
+            topic_partition: Page::Idempotence.partition(),
+            values: values.iter().map(|v| v.to_string()).collect(),
+        },
+    ))
+}
+
+/// A click on the transactions page.
+fn txn(action: Action) -> Msg {
+    Msg::Act(Page::Transactions, action)
 }
 
 fn fingerprint(state: &AppState) -> u64 {
-    state.world.borrow().fingerprint()
+    state.page_state(Page::Idempotence).world.fingerprint()
 }
 
 #[wasm_bindgen_test]
@@ -25,77 +38,100 @@ fn back_two_and_forward_two_is_the_same_world() {
     let fresh = fingerprint(&start);
     let s = send(start, &["a"]);
     let after_one = fingerprint(&s);
-    let s = s.reduce(Msg::DropNextAck);
+    let s = s.reduce(Msg::Act(
+        Page::Idempotence,
+        Action::DropNextResponse {
+            to: Some("producer-1".into()),
+        },
+    ));
     let s = send(s, &["b", "c"]);
     let after_three = fingerprint(&s);
-    assert_eq!(s.history.borrow().entries.len(), 3);
+    assert_eq!(s.page_state(Page::Idempotence).history.entries.len(), 3);
 
-    let s = s.reduce(Msg::Back).reduce(Msg::Back);
-    assert_eq!(s.history.borrow().cursor, 1);
+    let s = s
+        .reduce(Msg::Travel(Travel::Back))
+        .reduce(Msg::Travel(Travel::Back));
+    assert_eq!(s.page_state(Page::Idempotence).history.cursor, 1);
     assert_eq!(
         fingerprint(&s),
         after_one,
         "back 2 = the world after action 1"
     );
-    let s = s.reduce(Msg::Forward).reduce(Msg::Forward);
+    let s = s
+        .reduce(Msg::Travel(Travel::Forward))
+        .reduce(Msg::Travel(Travel::Forward));
     assert_eq!(
         fingerprint(&s),
         after_three,
         "forward 2 = the world we left"
     );
 
-    let s = s.reduce(Msg::JumpTo(0));
+    let s = s.reduce(Msg::Travel(Travel::To(0)));
     assert_eq!(fingerprint(&s), fresh, "jump to the start = a fresh page");
     // Forward past the end and back past the start change nothing.
-    let s = s.reduce(Msg::Back);
-    assert_eq!(s.history.borrow().cursor, 0);
+    let s = s.reduce(Msg::Travel(Travel::Back));
+    assert_eq!(s.page_state(Page::Idempotence).history.cursor, 0);
 }
 
 #[wasm_bindgen_test]
 fn a_new_action_after_stepping_back_forks() {
     let s = Rc::new(AppState::default());
     let s = send(send(send(s, &["a"]), &["b"]), &["c"]);
-    let s = s.reduce(Msg::Back).reduce(Msg::Back);
+    let s = s
+        .reduce(Msg::Travel(Travel::Back))
+        .reduce(Msg::Travel(Travel::Back));
     let s = send(s, &["x"]);
-    let h = s.history.borrow();
+    let h = &s.page_state(Page::Idempotence).history;
     assert_eq!(h.entries.len(), 2, "the two later actions were dropped");
     assert_eq!(h.cursor, 2);
     assert!(h.entries[1].text.contains(" x"), "{}", h.entries[1].text);
-    assert_eq!(s.forked, Some(2));
+    assert_eq!(s.page_state(Page::Idempotence).forked, Some(2));
 }
 
 #[wasm_bindgen_test]
 fn the_transactions_page_travels_too() {
     let s = Rc::new(AppState::new(Page::Transactions, None));
-    let s = s.reduce(Msg::TxnInit("producer-1".into()));
-    let s = s.reduce(Msg::TxnBegin("producer-1".into()));
-    let s = s.reduce(Msg::TxnSend("producer-1".into(), vec!["p".into()]));
-    let s = s.reduce(Msg::TxnCommit("producer-1".into()));
-    let end = s.txn_world.borrow().fingerprint();
-    let s = s.reduce(Msg::JumpTo(1)).reduce(Msg::JumpTo(4));
-    assert_eq!(s.txn_world.borrow().fingerprint(), end);
+    let p = || "producer-1".to_string();
+    let s = s.reduce(txn(Action::InitTransactions { producer: p() }));
+    let s = s.reduce(txn(Action::BeginTransaction { producer: p() }));
+    let s = s.reduce(txn(Action::Send {
+        producer: p(),
+        topic_partition: Page::Transactions.partition(),
+        values: vec!["p".into()],
+    }));
+    let s = s.reduce(txn(Action::CommitTransaction { producer: p() }));
+    let end = s.page_state(Page::Transactions).world.fingerprint();
+    let s = s
+        .reduce(Msg::Travel(Travel::To(1)))
+        .reduce(Msg::Travel(Travel::To(4)));
+    assert_eq!(s.page_state(Page::Transactions).world.fingerprint(), end);
 }
 
 #[wasm_bindgen_test]
 fn a_refused_action_is_not_recorded() {
     let s = Rc::new(AppState::new(Page::Transactions, None));
     // begin before initTransactions is refused by the producer.
-    let s = s.reduce(Msg::TxnBegin("producer-1".into()));
-    assert!(s.txn_error.is_some());
-    assert!(s.txn_history.borrow().entries.is_empty());
+    let s = s.reduce(txn(Action::BeginTransaction {
+        producer: "producer-1".into(),
+    }));
+    assert!(s.page_state(Page::Transactions).error.is_some());
+    assert!(s.page_state(Page::Transactions).history.entries.is_empty());
 }
 
 #[wasm_bindgen_test]
 fn keys_do_not_fire_while_typing() {
-    assert_eq!(key_msg("ArrowLeft", false, false, false), Some(Msg::Back));
+    assert_eq!(
+        key_msg("ArrowLeft", false, false, false),
+        Some(Msg::Travel(Travel::Back))
+    );
     assert_eq!(
         key_msg("ArrowRight", false, false, false),
-        Some(Msg::Forward)
+        Some(Msg::Travel(Travel::Forward))
     );
     assert_eq!(key_msg(" ", false, false, false), Some(Msg::TogglePlay));
     assert_eq!(
         key_msg("?", false, false, false),
-        Some(Msg::ShowShortcuts(true))
+        Some(Msg::Open(Panel::Shortcuts(true)))
     );
     assert_eq!(key_msg("ArrowLeft", true, false, false), None);
     assert_eq!(key_msg(" ", true, false, false), None);
@@ -108,7 +144,7 @@ fn keys_do_not_fire_while_typing() {
     assert_eq!(key_msg("ArrowLeft", false, false, true), None);
     assert_eq!(
         key_msg("Escape", true, false, false),
-        Some(Msg::ShowShortcuts(false))
+        Some(Msg::Open(Panel::Shortcuts(false)))
     );
 }
 
@@ -242,15 +278,17 @@ fn a_host_scenario_plays_in_the_lesson_player() {
         source: "topic create t\nproducer p create\n".into(),
     });
     assert_eq!(s.position(), (0, 2));
-    let s = s.reduce(Msg::Forward).reduce(Msg::Forward);
+    let s = s
+        .reduce(Msg::Travel(Travel::Forward))
+        .reduce(Msg::Travel(Travel::Forward));
     assert_eq!(s.position(), (2, 2));
-    let s = s.reduce(Msg::Back);
+    let s = s.reduce(Msg::Travel(Travel::Back));
     assert_eq!(s.position(), (1, 2));
     let bad = s.reduce(Msg::LoadScenario {
         title: "bad".into(),
         source: "topic create t\nproducer p frobnicate\n".into(),
     });
-    let error = bad.file_error.clone().unwrap_or_default();
+    let error = bad.notices.file_error.clone().unwrap_or_default();
     assert!(error.starts_with("bad: line 2, column"), "{error}");
     assert_eq!(bad.position(), (1, 2), "nothing else was loaded");
 }
@@ -263,18 +301,21 @@ use eos_playground::scenario::share::{self, SharedState};
 fn a_link_restores_the_timeline_exactly() {
     let s = Rc::new(AppState::default());
     let s = send(send(send(s, &["a"]), &["b"]), &["c"]);
-    let s = s.reduce(Msg::Back);
+    let s = s.reduce(Msg::Travel(Travel::Back));
     let shown = fingerprint(&s);
     let link = s.share_link().expect("a link");
 
     let mut fresh = AppState::default();
     fresh.open_link(&link);
-    assert_eq!(fresh.link_error, None);
+    assert_eq!(fresh.notices.link_error, None);
     assert_eq!(fingerprint(&fresh), shown, "the same world");
-    let h = fresh.history.borrow();
+    let h = &fresh.page_state(Page::Idempotence).history;
     assert_eq!(h.entries.len(), 3, "the same actions, the future too");
     assert_eq!(h.cursor, 2);
-    assert_eq!(h.entries[2].text, s.history.borrow().entries[2].text);
+    assert_eq!(
+        h.entries[2].text,
+        s.page_state(Page::Idempotence).history.entries[2].text
+    );
 }
 
 #[wasm_bindgen_test]
@@ -286,16 +327,16 @@ fn a_link_restores_a_lesson_at_its_step() {
         .expect("the fencing lesson");
     let s = s.reduce(Msg::LoadLesson(Some(fencing)));
     let s = s
-        .reduce(Msg::Forward)
-        .reduce(Msg::Forward)
-        .reduce(Msg::Forward);
+        .reduce(Msg::Travel(Travel::Forward))
+        .reduce(Msg::Travel(Travel::Forward))
+        .reduce(Msg::Travel(Travel::Forward));
     let link = s.share_link().expect("a link");
     let mut fresh = AppState::default();
     fresh.open_link(&link);
     assert_eq!(fresh.page, Page::Transactions);
     assert_eq!(fresh.position(), s.position());
-    let a = fresh.with_world(|w| w.fingerprint());
-    let b = s.with_world(|w| w.fingerprint());
+    let a = fresh.with_world(fresh.page, |w| w.fingerprint());
+    let b = s.with_world(s.page, |w| w.fingerprint());
     assert_eq!(a, b);
     assert_eq!(
         fresh.lesson.borrow().as_ref().and_then(|l| l.index),
@@ -309,13 +350,18 @@ fn refused(link: &str, needle: &str) {
     let before = fingerprint(&state);
     state.open_link(link);
     let error = state
+        .notices
         .link_error
         .clone()
         .unwrap_or_else(|| panic!("{link:.40} was accepted"));
     assert!(error.contains(needle), "{needle:?} not in {error:?}");
     assert_eq!(fingerprint(&state), before);
     assert!(!state.lesson_loaded());
-    assert!(state.history.borrow().entries.is_empty());
+    assert!(state
+        .page_state(Page::Idempotence)
+        .history
+        .entries
+        .is_empty());
 }
 
 #[wasm_bindgen_test]
@@ -346,7 +392,7 @@ fn hostile_links_are_refused_with_a_reason() {
     // A good link still opens after all that.
     let mut state = AppState::default();
     state.open_link(&too_far);
-    assert_eq!(state.link_error, None);
+    assert_eq!(state.notices.link_error, None);
 }
 
 #[wasm_bindgen_test]
@@ -368,16 +414,21 @@ fn a_view_too_long_for_a_link_says_so_and_keeps_everything() {
     let shown = fingerprint(&s);
     let err = s.share_link().expect_err("too long for a URL");
     assert!(err.contains("characters long"), "{err}: names the length");
-    let s = s.reduce(Msg::LinkRefused(err));
-    assert_eq!(s.link, None);
+    let s = s.reduce(Msg::Link(LinkMsg::Refused(err)));
+    assert_eq!(s.notices.link, None);
     assert!(s
+        .notices
         .link_refused
         .as_deref()
         .is_some_and(|w| w.contains("at most")));
     assert_eq!(fingerprint(&s), shown, "nothing changed");
-    assert_eq!(s.history.borrow().entries.len(), 60, "no action dropped");
-    let s = s.reduce(Msg::CloseLink);
-    assert_eq!(s.link_refused, None);
+    assert_eq!(
+        s.page_state(Page::Idempotence).history.entries.len(),
+        60,
+        "no action dropped"
+    );
+    let s = s.reduce(Msg::Link(LinkMsg::Close));
+    assert_eq!(s.notices.link_refused, None);
 }
 
 #[wasm_bindgen_test]
@@ -387,8 +438,8 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
     let s = send(send(Rc::new(AppState::default()), &["a"]), &["b"]);
     let tp = TopicPartition::new("orders", 0);
     let s = s
-        .reduce(Msg::SelectPartition(tp.clone()))
-        .reduce(Msg::SelectBatch(Some((0, 61))));
+        .reduce(Msg::Open(Panel::Partition(tp.clone())))
+        .reduce(Msg::Open(Panel::Batch(Some((0, 61)))));
     let shared = s.shared_state().expect("a state");
     assert_eq!(
         shared.panel.as_deref(),
@@ -396,9 +447,9 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
     );
     let mut fresh = AppState::default();
     fresh.open_link(&share::encode(&shared).expect("encodes"));
-    assert_eq!(fresh.link_error, None);
-    assert_eq!(fresh.selected_tp, Some(tp.clone()));
-    assert_eq!(fresh.selected_batch, Some((0, 61)));
+    assert_eq!(fresh.notices.link_error, None);
+    assert_eq!(fresh.panels.selected_tp, Some(tp.clone()));
+    assert_eq!(fresh.panels.selected_batch, Some((0, 61)));
     assert_eq!(fingerprint(&fresh), fingerprint(&s));
 
     // Print and parse round-trip; a part this version does not know is refused whole.
@@ -430,18 +481,20 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
 fn an_action_the_language_cannot_write_refuses_the_link_instead_of_dropping_it() {
     use eos_playground::log::{FetchIsolation, TopicPartition};
     use eos_playground::protocol::Request;
-    use eos_playground::sim::Action;
     let s = send(Rc::new(AppState::default()), &["a"]);
     // A Fetch with a max_bytes the `raw fetch` line has no word for (no click makes one).
-    s.history.borrow_mut().record(vec![Action::RawRequest {
-        broker: None,
-        request: Request::Fetch {
-            topic_partition: TopicPartition::new("orders", 0),
-            fetch_offset: 0,
-            max_bytes: 7,
-            isolation: FetchIsolation::HighWatermark,
-        },
-    }]);
+    s.pages[Page::Idempotence.index()]
+        .borrow_mut()
+        .history
+        .record(vec![Action::RawRequest {
+            broker: None,
+            request: Request::Fetch {
+                topic_partition: TopicPartition::new("orders", 0),
+                fetch_offset: 0,
+                max_bytes: 7,
+                isolation: FetchIsolation::HighWatermark,
+            },
+        }]);
     let why = s.share_link().expect_err("no link without every action");
     assert!(why.starts_with("action 2 ("), "{why}");
     assert!(why.ends_with("cannot be written as scenario text"), "{why}");

@@ -7,7 +7,7 @@
 //! the file with the actual output in place (`UPDATE_SCENARIOS=1`, `eos test --update`).
 //! A refused step prints `error: …` and the run carries on, so a failure is testable.
 
-use super::{parse, Runner};
+use super::{parse, Replay};
 
 /// The line that opens an expected-output block.
 pub const BLOCK_START: &str = "---";
@@ -133,12 +133,12 @@ pub fn check(src: &str) -> Result<Checked, String> {
     // actual[i]: what the steps before block i printed; actual[blocks.len()]: the rest.
     let mut actual: Vec<Vec<String>> = vec![Vec::new(); blocks.len() + 1];
     let mut spans: Vec<Option<(usize, usize)>> = vec![None; blocks.len() + 1];
-    let mut runner = Runner::new(scenario);
-    while let Some(step) = runner.current_step().cloned() {
-        let printed = match runner.step() {
-            Ok(lines) => lines,
+    let mut replay = Replay::new(scenario);
+    while let Some(step) = replay.current_step().cloned() {
+        let printed = match replay.step() {
+            Ok(output) => output.lines.clone(),
             Err(e) => {
-                runner.skip();
+                replay.skip();
                 let prefix = format!("line {}: ", step.line);
                 vec![format!("error: {}", e.strip_prefix(&prefix).unwrap_or(&e))]
             }

@@ -1,15 +1,17 @@
 //! Scenarios: the plain-text language lessons are written in, a runner that plays
-//! them against a world, the built-in lessons (`static/lessons/*.eos`), and scenario
+//! them against a world, the one replay loop every front end uses (`replay`), the built-in lessons (`static/lessons/*.eos`), and scenario
 //! files with their expected output inline (`golden`, the tests in tests/scenarios/).
 
 pub mod golden;
 pub mod parse;
 pub mod print;
+pub mod replay;
 pub mod run;
 pub mod share;
 
 pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
 pub use print::{print, print_step, quote, step_for_action};
+pub use replay::{scenario_of, Replay, StepOutput};
 pub use run::{verdict_text, Runner};
 
 /// A built-in lesson: a scenario file shipped inside the binary (CLI and web alike).
@@ -60,8 +62,11 @@ pub fn lesson(name: &str) -> Option<&'static Lesson> {
 
 /// Parses and runs a scenario to the end, returning its transcript.
 pub fn transcript(source: &str) -> Result<Vec<String>, String> {
-    let scenario = parse(source).map_err(|e| e.to_string())?;
-    let mut runner = Runner::new(scenario);
-    runner.run_all()?;
-    Ok(runner.transcript().to_vec())
+    let mut replay = Replay::new(parse(source).map_err(|e| e.to_string())?);
+    replay.play_to(usize::MAX)?;
+    Ok(replay
+        .outputs()
+        .iter()
+        .flat_map(|o| o.lines.clone())
+        .collect())
 }

@@ -71,14 +71,6 @@ impl Runner {
         self.next = (self.next + 1).min(self.scenario.steps.len());
     }
 
-    /// Runs every remaining step.
-    pub fn run_all(&mut self) -> Result<(), String> {
-        while !self.is_done() {
-            self.step()?;
-        }
-        Ok(())
-    }
-
     fn run_step(&mut self, step: &Step) -> Result<Vec<String>, String> {
         match &step.kind {
             StepKind::Cluster(_) => Ok(Vec::new()),

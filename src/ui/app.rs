@@ -24,7 +24,7 @@ use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
 use super::embed::{self, HostCommand};
 use super::link;
-use super::state::{AppState, Msg, Page, PRODUCER, TOPIC};
+use super::state::{AppState, Msg, Page, Panel, Travel, PRODUCER, TOPIC};
 use super::transactions::{txn_views, TransactionsPage};
 use crate::i18n::{narrate, t, tf, Key, Lang};
 
@@ -242,8 +242,8 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
     let l = lesson.as_ref()?;
     let title = l.title.clone();
-    let done = l.runner.next_index();
-    let steps = &l.runner.scenario().steps;
+    let done = l.replay.at();
+    let steps = &l.replay.scenario().steps;
     let why = if done == 0 {
         introduction(steps)
     } else {
@@ -253,16 +253,15 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         why,
         index: l.index,
         title,
-        steps: l
-            .runner
-            .scenario()
-            .steps
-            .iter()
-            .map(|s| (s.line, s.text.clone()))
-            .collect(),
-        done_steps: l.runner.next_index(),
-        output: l.outputs.last().cloned().unwrap_or_default(),
-        error: l.error.clone(),
+        steps: steps.iter().map(|s| (s.line, s.text.clone())).collect(),
+        done_steps: done,
+        output: l
+            .replay
+            .outputs()
+            .last()
+            .map(|o| o.lines.clone())
+            .unwrap_or_default(),
+        error: l.replay.error().map(str::to_string),
     })
 }
 
@@ -312,8 +311,10 @@ fn idempotence_page(
     lesson: Option<LessonInfo>,
     lessons: Vec<(&'static str, &'static str)>,
 ) -> Html {
-    let v = state.with_world(|w| views(state, w));
+    let v = state.with_world(Page::Idempotence, |w| views(state, w));
     let locked = lesson.is_some();
+    let page = state.page_state(Page::Idempotence);
+    let error = page.error.as_ref().map(|(_, e)| e.clone());
 
     // Verdict marks for the window and the log: where the decision happened.
     let (slot_mark, log_mark) = marks(&v.verdict);
@@ -343,7 +344,7 @@ fn idempotence_page(
     };
     let on_select = {
         let dispatch = dispatch.clone();
-        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::SelectBatch(b)))
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
     };
     let on_partition = {
         let dispatch = dispatch.clone();
@@ -356,14 +357,14 @@ fn idempotence_page(
                     .ok()
                     .and_then(|i| parts.get(i))
                 {
-                    dispatch.emit(Msg::SelectPartition(tp.clone()));
+                    dispatch.emit(Msg::Open(Panel::Partition(tp.clone())));
                 }
             }
         })
     };
     let reset = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::ResetPlayground))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Reset))
     };
     let showing = match &lesson {
         Some(l) => tf(Key::ShowingLesson, &[&l.title]),
@@ -385,7 +386,7 @@ fn idempotence_page(
                 </div>
             </header>
             <div class="pg-producer">
-                <ProducerPanel info={v.producer.clone()} step_mode={state.step_mode} disabled={locked} error={state.error.clone()} dispatch={dispatch.clone()} />
+                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />
             </div>
             <div class="pg-main stack">
                 <section class="panel stack partition-panel" aria-labelledby="partition-heading">
@@ -408,7 +409,7 @@ fn idempotence_page(
                     <WindowTable windows={v.windows.clone()} mark={slot_mark} />
                     <h3>{ t(Key::LogHeading) }</h3>
                     if let Some(log) = v.log.clone() {
-                        <LogTable {log} selected={state.selected_batch} mark={log_mark} {on_select} />
+                        <LogTable {log} selected={state.panels.selected_batch} mark={log_mark} {on_select} />
                     } else {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
@@ -421,9 +422,9 @@ fn idempotence_page(
                 if !locked {
                     { time_travel(state, dispatch) }
                 }
-                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.playing} file_error={state.file_error.clone()} />
+                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
                 if !locked {
-                    <RawPanel disabled={locked} lines={state.raw_lines.clone()} {expect} dispatch={dispatch.clone()} />
+                    <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
                 }
                 <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
             </div>
@@ -450,25 +451,30 @@ fn embed_page(
     lesson: Option<LessonInfo>,
     lessons: Vec<(&'static str, &'static str)>,
 ) -> Html {
-    let v = state.with_world(|w| views(state, w));
+    let v = state.with_world(Page::Idempotence, |w| views(state, w));
     let needs_txn = panels
         .iter()
         .any(|p| matches!(p.as_str(), "coordinator" | "consumers" | "timeline"));
-    let tv = needs_txn.then(|| state.with_txn_world(txn_views));
+    let tv = needs_txn.then(|| state.with_world(Page::Transactions, txn_views));
+    let error = state
+        .page_state(Page::Idempotence)
+        .error
+        .as_ref()
+        .map(|(_, e)| e.clone());
     let locked = lesson.is_some();
     let (slot_mark, log_mark) = marks(&v.verdict);
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
     let on_select = {
         let dispatch = dispatch.clone();
-        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::SelectBatch(b)))
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
     };
     let panel = |name: &str| -> Html {
         match name {
             "lesson" => html! {
-                <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.playing} file_error={state.file_error.clone()} />
+                <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
             },
             "producer" => html! {
-                <ProducerPanel info={v.producer.clone()} step_mode={state.step_mode} disabled={locked} error={state.error.clone()} dispatch={dispatch.clone()} />
+                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} error={error.clone()} dispatch={dispatch.clone()} />
             },
             "verdict" => html! {
                 <section class="panel stack" aria-label={t(Key::VerdictHeading)}>
@@ -486,7 +492,7 @@ fn embed_page(
                 <section class="panel stack" aria-label={t(Key::LogHeading)}>
                     <h2>{ t(Key::LogHeading) }{ " · " }{ tp_name.clone() }</h2>
                     if let Some(log) = v.log.clone() {
-                        <LogTable {log} selected={state.selected_batch} mark={log_mark} on_select={on_select.clone()} />
+                        <LogTable {log} selected={state.panels.selected_batch} mark={log_mark} on_select={on_select.clone()} />
                     } else {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
@@ -529,18 +535,15 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
     let framed = *framed;
     // Host commands.
     use_effect_with((), move |_| {
-        use wasm_bindgen::closure::Closure;
         let window = web_sys::window().filter(|_| framed);
         let own = embed::own_origin();
-        let listener =
-            Closure::<dyn Fn(wasm_bindgen::JsValue)>::new(move |e: wasm_bindgen::JsValue| {
-                let (origin, size, message) = embed::read_event(&e);
-                match embed::host_command(&origin, &own, &origins, size, message.as_ref()) {
-                    Ok(cmd) => host_command(cmd, &dispatch),
-                    Err(why) => embed::warn(&why.to_string()),
-                }
-            });
-        listen_on(window, "message", listener)
+        listen_on(window, "message", move |e: &web_sys::Event| {
+            let (origin, size, message) = embed::read_event(e.as_ref());
+            match embed::host_command(&origin, &own, &origins, size, message.as_ref()) {
+                Ok(cmd) => host_command(cmd, &dispatch),
+                Err(why) => embed::warn(&why.to_string()),
+            }
+        })
     });
     // Height changes (ResizeObserver on <body>, created through JS reflection).
     use_effect_with((), move |_| {
@@ -592,7 +595,7 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
     let lesson = state.lesson_name();
     let (step, steps) = state.position();
     let (verdict, last_event) = if framed {
-        state.with_world(|w| {
+        state.with_world(Page::Idempotence, |w| {
             (
                 verdict_word(state, w),
                 w.events.last().map(|e| narrate(e, Lang::En)),
@@ -641,10 +644,10 @@ fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>
 /// Carries out a host page's command.
 fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
     match cmd {
-        HostCommand::Next => dispatch.emit(Msg::Forward),
-        HostCommand::Prev => dispatch.emit(Msg::Back),
-        HostCommand::To(n) => dispatch.emit(Msg::JumpTo(n)),
-        HostCommand::Reset => dispatch.emit(Msg::JumpTo(0)),
+        HostCommand::Next => dispatch.emit(Msg::Travel(Travel::Forward)),
+        HostCommand::Prev => dispatch.emit(Msg::Travel(Travel::Back)),
+        HostCommand::To(n) => dispatch.emit(Msg::Travel(Travel::To(n))),
+        HostCommand::Reset => dispatch.emit(Msg::Travel(Travel::To(0))),
         HostCommand::LoadLesson(name) => {
             match scenario::lessons().iter().position(|l| l.name == name) {
                 Some(i) => dispatch.emit(Msg::LoadLesson(Some(i))),
@@ -671,10 +674,15 @@ fn post_error(message: &str) {
 
 /// The time-travel panel of the page shown (its recorded actions).
 fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
-    let history = state.page_history().borrow();
-    let entries: Vec<String> = history.entries.iter().map(|e| e.text.clone()).collect();
+    let page = state.page_state(state.page);
+    let entries: Vec<String> = page
+        .history
+        .entries
+        .iter()
+        .map(|e| e.text.clone())
+        .collect();
     html! {
-        <TimeTravel {entries} cursor={history.cursor} forked={state.forked} playing={state.playing} dispatch={dispatch.clone()} />
+        <TimeTravel {entries} cursor={page.history.cursor} forked={page.forked} playing={state.panels.playing} dispatch={dispatch.clone()} />
     }
 }
 
@@ -682,38 +690,34 @@ fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
 #[hook]
 fn use_shortcuts(dispatch: Callback<Msg>) {
     use_effect_with((), move |_| {
-        use wasm_bindgen::closure::Closure;
-        let listener =
-            Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-                if let Some(msg) = super::keys::event_msg(&e) {
-                    if msg == Msg::TogglePlay {
-                        // Space would scroll the page too.
-                        e.prevent_default();
-                    }
-                    dispatch.emit(msg);
+        use wasm_bindgen::JsCast;
+        listen_on(web_sys::window(), "keydown", move |e: &web_sys::Event| {
+            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                return;
+            };
+            if let Some(msg) = super::keys::event_msg(e) {
+                if msg == Msg::TogglePlay {
+                    // Space would scroll the page too.
+                    e.prevent_default();
                 }
-            });
-        listen_on(web_sys::window(), "keydown", listener)
+                dispatch.emit(msg);
+            }
+        })
     });
 }
 
-/// Listens to `event` on `window` (none: does nothing); returns the effect's cleanup,
-/// which stops listening and frees the closure.
-fn listen_on<T: ?Sized + wasm_bindgen::closure::WasmClosure>(
+/// Listens to `event` on `window` (none: does nothing) with gloo-events; returns the
+/// effect's cleanup, which drops the listener (gloo removes it and frees the closure).
+/// Not passive (gloo's default is passive): the keydown listener stops space scrolling.
+fn listen_on(
     window: Option<web_sys::Window>,
     event: &'static str,
-    listener: wasm_bindgen::closure::Closure<T>,
+    callback: impl FnMut(&web_sys::Event) + 'static,
 ) -> impl FnOnce() {
-    use wasm_bindgen::JsCast;
-    if let Some(w) = &window {
-        let _ = w.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
-    }
-    move || {
-        if let Some(w) = &window {
-            let _ = w.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
-        }
-        drop(listener);
-    }
+    use gloo_events::{EventListener, EventListenerOptions};
+    let options = EventListenerOptions::enable_prevent_default();
+    let listener = window.map(|w| EventListener::new_with_options(&w, event, options, callback));
+    move || drop(listener)
 }
 
 /// Auto-play: while playing, one step a second (a timer per step, so a manual step in
@@ -721,26 +725,11 @@ fn listen_on<T: ?Sized + wasm_bindgen::closure::WasmClosure>(
 #[hook]
 fn use_autoplay(playing: bool, version: u64, dispatch: Callback<Msg>) {
     use_effect_with((playing, version), move |(playing, _)| {
-        use wasm_bindgen::closure::Closure;
-        use wasm_bindgen::JsCast;
-        let mut handle = None;
-        let tick = Closure::<dyn Fn()>::new(move || dispatch.emit(Msg::PlayTick));
-        if *playing {
-            if let Some(w) = web_sys::window() {
-                handle = w
-                    .set_timeout_with_callback_and_timeout_and_arguments_0(
-                        tick.as_ref().unchecked_ref(),
-                        1000,
-                    )
-                    .ok();
-            }
-        }
-        move || {
-            if let (Some(h), Some(w)) = (handle, web_sys::window()) {
-                w.clear_timeout_with_handle(h);
-            }
-            drop(tick);
-        }
+        // Dropping a gloo `Timeout` clears it.
+        let timeout = playing.then(|| {
+            gloo_timers::callback::Timeout::new(1000, move || dispatch.emit(Msg::PlayTick))
+        });
+        move || drop(timeout)
     });
 }
 
@@ -841,16 +830,14 @@ pub fn app(props: &AppProps) -> Html {
     {
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
-            use wasm_bindgen::closure::Closure;
-            let listener = Closure::<dyn Fn()>::new(move || {
+            listen_on(web_sys::window(), "hashchange", move |_| {
                 let hash = location_field("hash").unwrap_or_default();
                 if link::is_link(&hash) {
                     dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
                 } else {
                     dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
                 }
-            });
-            listen_on(web_sys::window(), "hashchange", listener)
+            })
         });
     }
     {
@@ -868,7 +855,7 @@ pub fn app(props: &AppProps) -> Html {
         Callback::from(move |_: MouseEvent| link::copy_link(&state, dispatch.clone()))
     };
     use_embed_api(&state, dispatch.clone(), options.origins.clone());
-    use_autoplay(state.playing, state.version, dispatch.clone());
+    use_autoplay(state.panels.playing, state.version, dispatch.clone());
     let lesson = lesson_info(&state);
     let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
         .iter()
@@ -878,7 +865,7 @@ pub fn app(props: &AppProps) -> Html {
         return html! {
             <>
                 { embed_page(&state, &dispatch, &options.panels, lesson, lessons) }
-                if state.shortcuts_open {
+                if state.panels.shortcuts_open {
                     <Shortcuts dispatch={dispatch.clone()} />
                 }
             </>
@@ -887,23 +874,24 @@ pub fn app(props: &AppProps) -> Html {
     let page = match state.page {
         Page::Idempotence => idempotence_page(&state, &dispatch, lesson, lessons),
         Page::Transactions => {
-            let views = std::rc::Rc::new(state.with_txn_world(txn_views));
+            let views = std::rc::Rc::new(state.with_world(Page::Transactions, txn_views));
+            let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {
                 time_travel(&state, &dispatch)
             } else {
                 Html::default()
             };
             html! {
-                <TransactionsPage {views} {lesson} {lessons} error={state.txn_error.clone()} dispatch={dispatch.clone()} {time_travel} playing={state.playing} file_error={state.file_error.clone()} />
+                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
             }
         }
     };
     html! {
         <>
             <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
-            <ShareBox link={state.link.clone()} error={state.link_error.clone()} refused={state.link_refused.clone()} dispatch={dispatch.clone()} />
+            <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} dispatch={dispatch.clone()} />
             { page }
-            if state.shortcuts_open {
+            if state.panels.shortcuts_open {
                 <Shortcuts dispatch={dispatch.clone()} />
             }
         </>

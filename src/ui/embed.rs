@@ -84,13 +84,7 @@ pub fn parse_options(search: &str) -> EmbedOptions {
             "embed" => o.embed = value == "1" || value == "true",
             "lesson" if !value.is_empty() => o.lesson = Some(value),
             "step" => o.step = value.parse().ok(),
-            "page" => {
-                o.page = match value.as_str() {
-                    "idempotence" => Some(Page::Idempotence),
-                    "transactions" => Some(Page::Transactions),
-                    _ => None,
-                }
-            }
+            "page" => o.page = Page::parse(&value),
             "panels" => {
                 o.panels = list(&value)
                     .into_iter()

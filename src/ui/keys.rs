@@ -2,7 +2,7 @@
 //! the lesson), space plays and pauses, `?` opens the sheet that lists them, Esc
 //! closes it. None fires while the learner types in a field.
 
-use super::state::Msg;
+use super::state::{Msg, Panel, Travel};
 
 /// What a key press asks for, if anything. `typing`: the key went to a text field, a
 /// select or a slider (which use the keys themselves); `on_button`: to a button (space
@@ -12,16 +12,16 @@ pub fn key_msg(key: &str, typing: bool, on_button: bool, modifiers: bool) -> Opt
         return None;
     }
     if key == "Escape" {
-        return Some(Msg::ShowShortcuts(false));
+        return Some(Msg::Open(Panel::Shortcuts(false)));
     }
     if typing {
         return None;
     }
     match key {
-        "ArrowLeft" => Some(Msg::Back),
-        "ArrowRight" => Some(Msg::Forward),
+        "ArrowLeft" => Some(Msg::Travel(Travel::Back)),
+        "ArrowRight" => Some(Msg::Travel(Travel::Forward)),
         " " | "Spacebar" if !on_button => Some(Msg::TogglePlay),
-        "?" => Some(Msg::ShowShortcuts(true)),
+        "?" => Some(Msg::Open(Panel::Shortcuts(true))),
         _ => None,
     }
 }

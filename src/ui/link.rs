@@ -6,9 +6,7 @@
 use yew::Callback;
 
 use super::app::location_field;
-use super::state::{
-    play_scenario, ready_actions, txn_cluster, txn_ready_actions, AppState, Msg, Page,
-};
+use super::state::{AppState, LessonState, LinkMsg, Msg, Page};
 use crate::i18n::{t, Key};
 use crate::log::TopicPartition;
 use crate::scenario;
@@ -24,7 +22,7 @@ use crate::view::history::History;
 pub struct OpenPanel {
     pub lesson: bool,
     pub partition: Option<TopicPartition>,
-    /// (segment base offset, position), as [`AppState::selected_batch`].
+    /// (segment base offset, position), as [`super::state::Panels::selected_batch`].
     pub batch: Option<(i64, u64)>,
 }
 
@@ -68,19 +66,6 @@ impl OpenPanel {
     }
 }
 
-/// The setup steps of a page, as a scenario starts it.
-pub fn page_setup(page: Page) -> Vec<scenario::StepKind> {
-    match page {
-        Page::Idempotence => ready_actions()
-            .into_iter()
-            .map(scenario::StepKind::Act)
-            .collect(),
-        Page::Transactions => std::iter::once(scenario::StepKind::Cluster(txn_cluster()))
-            .chain(txn_ready_actions().into_iter().map(scenario::StepKind::Act))
-            .collect(),
-    }
-}
-
 /// The engine action a recorded step stands for (None: a step a click never makes).
 fn step_action(kind: &scenario::StepKind) -> Option<Action> {
     use scenario::parse::IdRef;
@@ -118,7 +103,7 @@ pub fn history_scenario(page: Page, history: &History) -> Result<(String, usize)
             .ok_or_else(|| format!("{} cannot be written as scenario text", what()))
     };
     let mut out = String::new();
-    let setup = page_setup(page);
+    let setup = page.setup();
     for kind in &setup {
         out += &line(kind, &|| "the page's setup".into())?;
     }
@@ -140,7 +125,7 @@ pub fn history_scenario(page: Page, history: &History) -> Result<(String, usize)
 /// `## Action N` groups, and how many groups `step` covers; None when it is anything
 /// else (it then plays in the lesson player).
 fn history_from(page: Page, parsed: &scenario::Scenario, step: usize) -> Option<History> {
-    let setup = page_setup(page);
+    let setup = page.setup();
     let steps = &parsed.steps;
     if steps.len() < setup.len() || steps.iter().zip(&setup).any(|(s, k)| &s.kind != k) {
         return None;
@@ -177,15 +162,15 @@ impl AppState {
     pub fn shared_state(&self) -> Result<SharedState, String> {
         let mut panel = OpenPanel {
             lesson: false,
-            partition: self.selected_tp.clone(),
-            batch: self.selected_batch,
+            partition: self.panels.selected_tp.clone(),
+            batch: self.panels.selected_batch,
         };
         let (scenario, step) = match self.lesson.borrow().as_ref() {
             Some(l) => {
                 panel.lesson = true;
-                (l.source.clone(), l.runner.next_index())
+                (l.source.clone(), l.replay.at())
             }
-            None => history_scenario(self.page, &self.page_history().borrow())?,
+            None => history_scenario(self.page, &self.page_state(self.page).history)?,
         };
         Ok(SharedState {
             scenario,
@@ -211,14 +196,14 @@ impl AppState {
                 Ok((shared, panel))
             });
         match opened {
-            Err(why) => self.link_error = Some(why),
+            Err(why) => self.notices.link_error = Some(why),
             Ok((shared, panel)) => {
-                self.link_error = None;
+                self.notices.link_error = None;
                 self.restore(shared, &panel);
                 // The panels show what the sharer had open (a partition or batch that is
                 // not in the restored world just shows nothing selected).
-                self.selected_tp = panel.partition;
-                self.selected_batch = panel.batch;
+                self.panels.selected_tp = panel.partition;
+                self.panels.selected_batch = panel.batch;
             }
         }
     }
@@ -231,15 +216,15 @@ impl AppState {
         };
         let page = Page::from_fragment(&shared.page);
         self.page = page;
-        self.playing = false;
-        self.selected_tp = None;
-        self.selected_batch = None;
+        self.panels.playing = false;
+        self.panels.selected_tp = None;
+        self.panels.selected_batch = None;
         if !panel.lesson {
             if let Some(history) = history_from(page, &parsed, shared.step) {
                 *self.lesson.borrow_mut() = None;
                 let cursor = history.cursor;
-                *self.page_history().borrow_mut() = history;
-                self.travel(cursor);
+                self.pages[page.index()].borrow_mut().history = history;
+                self.travel(page, cursor);
                 return;
             }
         }
@@ -250,7 +235,7 @@ impl AppState {
             Some(l) => l.title.to_string(),
             None => t(Key::SharedScenarioTitle).to_string(),
         };
-        *self.lesson.borrow_mut() = Some(play_scenario(
+        *self.lesson.borrow_mut() = Some(LessonState::new(
             index,
             title,
             shared.scenario,
@@ -266,17 +251,17 @@ pub fn copy_link(state: &AppState, dispatch: Callback<Msg>) {
     match state.share_link() {
         Ok(code) => {
             let url = replace_fragment(&code).unwrap_or_else(|| format!("#{code}"));
-            dispatch.emit(Msg::LinkMade(url.clone()));
+            dispatch.emit(Msg::Link(LinkMsg::Made(url.clone())));
             copy_to_clipboard(&url, dispatch);
         }
-        Err(why) => dispatch.emit(Msg::LinkRefused(why)),
+        Err(why) => dispatch.emit(Msg::Link(LinkMsg::Refused(why))),
     }
 }
 
 /// True when a URL fragment is a share link (not empty, not a page name).
 pub fn is_link(hash: &str) -> bool {
     let h = hash.trim_start_matches('#');
-    !h.is_empty() && h != Page::Idempotence.fragment() && h != Page::Transactions.fragment()
+    !h.is_empty() && Page::parse(h).is_none()
 }
 
 /// Puts `#fragment` in the address bar without a new history entry or a hashchange
@@ -317,10 +302,10 @@ fn copy_to_clipboard(text: &str, dispatch: Callback<Msg>) {
         Some(promise) => {
             let ok = dispatch.clone();
             let ok = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
-                move |_: wasm_bindgen::JsValue| ok.emit(Msg::LinkCopied(true)),
+                move |_: wasm_bindgen::JsValue| ok.emit(Msg::Link(LinkMsg::Copied(true))),
             );
             let err = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
-                move |_: wasm_bindgen::JsValue| dispatch.emit(Msg::LinkCopied(false)),
+                move |_: wasm_bindgen::JsValue| dispatch.emit(Msg::Link(LinkMsg::Copied(false))),
             );
             let _ = promise.then2(&ok, &err);
             // The promise settles once, later; the two small closures live until then
@@ -328,6 +313,6 @@ fn copy_to_clipboard(text: &str, dispatch: Callback<Msg>) {
             ok.forget();
             err.forget();
         }
-        None => dispatch.emit(Msg::LinkCopied(false)),
+        None => dispatch.emit(Msg::Link(LinkMsg::Copied(false))),
     }
 }

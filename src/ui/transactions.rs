@@ -21,8 +21,9 @@ use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
 use super::components::txn_log::TxnLog;
 use super::components::txn_producer::TxnProducer;
-use super::state::{Msg, TxnErrorAt, ADVANCE_MS, TXN_PRODUCER_2};
+use super::state::{ErrorAt, Msg, Page, ADVANCE_MS, TXN_ID, TXN_PRODUCER_2};
 use crate::i18n::{t, tf, Key};
+use crate::sim::Action;
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
 use crate::view::partition::{partition_view, shown_partition, PartitionView, LOG_WINDOW};
@@ -104,7 +105,7 @@ pub struct TransactionsPageProps {
     /// A lesson is loaded: the panels show its world and the controls pause.
     pub lesson: Option<LessonInfo>,
     pub lessons: Vec<(&'static str, &'static str)>,
-    pub error: Option<(TxnErrorAt, String)>,
+    pub error: Option<(ErrorAt, String)>,
     pub dispatch: Callback<Msg>,
     /// The time-travel panel (only while no lesson is loaded).
     #[prop_or_default]
@@ -125,7 +126,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         let dispatch = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
     };
-    let error_at = |at: &TxnErrorAt| {
+    let error_at = |at: &ErrorAt| {
         p.error
             .as_ref()
             .filter(|(a, _)| a == at)
@@ -154,7 +155,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                     suffix={suffix}
                     default_records={*defaults.get(i).unwrap_or(&"v1")}
                     disabled={locked}
-                    error={error_at(&TxnErrorAt::Producer(pv.name.clone()))}
+                    error={error_at(&ErrorAt::Producer(pv.name.clone()))}
                     dispatch={p.dispatch.clone()}
                 />
             }
@@ -165,7 +166,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         .as_ref()
         .map_or((0, 0), |x| (x.last_stable_offset, x.high_watermark));
     let consumer_error = p.error.as_ref().and_then(|(a, e)| match a {
-        TxnErrorAt::Consumer(c) => Some((c.clone(), e.clone())),
+        ErrorAt::Consumer(c) => Some((c.clone(), e.clone())),
         _ => None,
     });
     let tp_name = v
@@ -189,7 +190,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 <div class="header-status cluster">
                     <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
                     <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
-                    <button type="button" onclick={send(Msg::TxnReset)} disabled={locked} data-testid="txn-reset">{ t(Key::ResetPlayground) }</button>
+                    <button type="button" onclick={send(Msg::Reset)} disabled={locked} data-testid="txn-reset">{ t(Key::ResetPlayground) }</button>
                 </div>
             </header>
             <div class="tx-producers stack">
@@ -203,12 +204,15 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 <div class="stack tx-controls">
                 if !locked {
                     <div class="panel stack fence-box">
-                        <button type="button" class="mono-button" data-testid="txn-fence" onclick={send(Msg::TxnFence)}>
+                        <button type="button" class="mono-button" data-testid="txn-fence" onclick={send(Msg::Act(Page::Transactions, Action::CreateProducer {
+                            name: TXN_PRODUCER_2.into(),
+                            configs: vec![("transactional.id".into(), TXN_ID.into())],
+                        }))}>
                             { if has_second { t(Key::FenceAgain) } else { t(Key::FenceButton) } }
                         </button>
                         <p class="small muted">{ t(Key::FenceHint) }</p>
                         if !has_second {
-                            if let Some(e) = error_at(&TxnErrorAt::Producer(TXN_PRODUCER_2.into())) {
+                            if let Some(e) = error_at(&ErrorAt::Producer(TXN_PRODUCER_2.into())) {
                                 <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
                             }
                         }
@@ -225,16 +229,16 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                     </p>
                     if !locked {
                         <div class="cluster">
-                            <button type="button" data-testid="txn-hold-markers" disabled={v.holding} onclick={send(Msg::HoldMarkers)}>{ t(Key::HoldMarkers) }</button>
-                            <button type="button" data-testid="txn-release-markers" disabled={!v.holding} onclick={send(Msg::ReleaseMarkers)}>{ t(Key::ReleaseMarkers) }</button>
+                            <button type="button" data-testid="txn-hold-markers" disabled={v.holding} onclick={send(Msg::Act(Page::Transactions, Action::HoldMarkers))}>{ t(Key::HoldMarkers) }</button>
+                            <button type="button" data-testid="txn-release-markers" disabled={!v.holding} onclick={send(Msg::Act(Page::Transactions, Action::ReleaseMarkers))}>{ t(Key::ReleaseMarkers) }</button>
                         </div>
                         <p class="small muted">{ t(Key::HoldHint) }</p>
                         <div class="cluster">
-                            <button type="button" data-testid="txn-advance" onclick={send(Msg::Advance)}>{ tf(Key::AdvanceButton, &[&(ADVANCE_MS / 1000).to_string()]) }</button>
+                            <button type="button" data-testid="txn-advance" onclick={send(Msg::Act(Page::Transactions, Action::Advance { ms: ADVANCE_MS }))}>{ tf(Key::AdvanceButton, &[&(ADVANCE_MS / 1000).to_string()]) }</button>
                         </div>
                         <p class="small muted">{ t(Key::AdvanceHint) }</p>
                     }
-                    if let Some(e) = error_at(&TxnErrorAt::Cluster) {
+                    if let Some(e) = error_at(&ErrorAt::Cluster) {
                         <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
                     }
                 </section>

@@ -1,12 +1,12 @@
 //! Time travel: every learner action on a playground page is recorded, so the learner
 //! can step back, step forward and jump to any point.
 //!
-//! The engine is deterministic, so going back is a replay: a fresh world with the
+//! The engine is deterministic, so going back is a replay (`scenario::Replay`): a fresh world with the
 //! recorded actions up to that point applied again gives exactly the world the learner
 //! had then (`World::fingerprint()` agrees). A new action after stepping back forks:
 //! the recorded future after that point is dropped.
 
-use crate::scenario::{print_step, step_for_action};
+use crate::scenario::{print_step, scenario_of, step_for_action, Replay, StepKind};
 use crate::sim::{Action, World};
 
 /// One learner action: the engine actions one click applied (e.g. send + flush), and
@@ -54,22 +54,18 @@ impl History {
         dropped
     }
 
-    /// Replays the first `upto` entries on `world` (a fresh page world). Returns the
-    /// lines the last action that printed something printed (the raw panel's transcript).
-    pub fn replay(&self, world: &mut World, upto: usize) -> Vec<String> {
-        let mut last = Vec::new();
-        for entry in self.entries.iter().take(upto) {
-            for action in &entry.actions {
-                // Each recorded action succeeded when it was done; the world is
-                // deterministic, so it succeeds again.
-                if let Ok(lines) = world.apply(action) {
-                    if !lines.is_empty() {
-                        last = lines;
-                    }
-                }
-            }
-        }
-        last
+    /// A fresh page world (`setup`) with the first `upto` entries replayed, through the
+    /// one replay loop ([`Replay`]); also the lines the last action that printed
+    /// something printed (the raw panel's transcript).
+    pub fn replay(&self, setup: Vec<StepKind>, upto: usize) -> (World, Vec<String>) {
+        let from = setup.len();
+        let actions = self.entries.iter().take(upto).flat_map(|e| &e.actions);
+        let steps = setup.into_iter().chain(actions.cloned().map(StepKind::Act));
+        // Each recorded action succeeded when it was done; the world is deterministic,
+        // so it succeeds again.
+        let replay = Replay::to(scenario_of(steps), usize::MAX);
+        let printed = replay.last_printed(from);
+        (replay.into_world(), printed)
     }
 }
 
@@ -79,15 +75,21 @@ mod tests {
     use crate::log::TopicPartition;
     use crate::sim::ClusterConfig;
 
-    /// A fresh page: one broker and topic `t`.
-    fn page() -> World {
-        let mut w = World::new(ClusterConfig::default());
-        w.apply(&Action::CreateTopic {
+    /// A fresh page's setup: one broker and topic `t`.
+    fn setup() -> Vec<StepKind> {
+        vec![StepKind::Act(Action::CreateTopic {
             name: "t".into(),
             partitions: 1,
             configs: vec![],
-        })
-        .unwrap();
+        })]
+    }
+
+    fn page() -> World {
+        let mut w = World::new(ClusterConfig::default());
+        for step in setup() {
+            let StepKind::Act(a) = step else { continue };
+            w.apply(&a).unwrap();
+        }
         w
     }
 
@@ -134,9 +136,7 @@ mod tests {
     }
 
     fn replayed(h: &History, upto: usize) -> World {
-        let mut w = page();
-        h.replay(&mut w, upto);
-        w
+        h.replay(setup(), upto).0
     }
 
     #[test]
@@ -197,8 +197,7 @@ mod tests {
         let mut h = History::default();
         h.record(vec![Action::RawInitProducerId]);
         h.record(vec![Action::Advance { ms: 10 }]);
-        let mut w = page();
-        let lines = h.replay(&mut w, 2);
+        let (_, lines) = h.replay(setup(), 2);
         let mut direct = page();
         let want = direct.apply(&Action::RawInitProducerId).unwrap();
         assert!(!want.is_empty());
@@ -206,6 +205,6 @@ mod tests {
             lines, want,
             "the transcript of the last action that printed"
         );
-        assert!(h.replay(&mut page(), 0).is_empty());
+        assert!(h.replay(setup(), 0).1.is_empty());
     }
 }

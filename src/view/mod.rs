@@ -9,12 +9,14 @@
 //!   `__transaction_state` records.
 //! - [`consumers`]: the consumers of the shown partition and the offsets they skipped.
 //! - [`timeline`]: the request sequence diagram.
+//! - [`page`]: the two pages — their setup, and what one click on them does.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
 
 pub mod consumers;
 pub mod coordinators;
 pub mod history;
+pub mod page;
 pub mod partition;
 pub mod producers;
 pub mod timeline;

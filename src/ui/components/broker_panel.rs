@@ -7,7 +7,8 @@ use crate::broker::broker::SeqRange;
 use crate::i18n::{t, tf, Key};
 use crate::log::RecoveryReport;
 use crate::sim::event::window_text;
-use crate::ui::state::Msg;
+use crate::sim::Action;
+use crate::ui::state::{Msg, Page};
 
 /// The last restart, as the broker reported it.
 #[derive(Clone, PartialEq)]
@@ -32,13 +33,24 @@ pub struct BrokerPanelProps {
 pub fn broker_panel(p: &BrokerPanelProps) -> Html {
     let restart = |clean: bool| {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Restart { clean }))
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Msg::Act(
+                Page::Idempotence,
+                Action::RestartBroker { broker: 1, clean },
+            ))
+        })
     };
     let on_snapshots = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                dispatch.emit(Msg::SetSnapshots(input.checked()));
+                dispatch.emit(Msg::Act(
+                    Page::Idempotence,
+                    Action::SetBrokerConfig {
+                        key: "producer.snapshots".into(),
+                        value: input.checked().to_string(),
+                    },
+                ));
             }
         })
     };

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::Msg;
+use crate::ui::state::{Msg, Travel};
 
 /// The loaded lesson, as the player shows it.
 #[derive(Clone, PartialEq)]
@@ -38,30 +38,24 @@ pub struct LessonPanelProps {
     pub file_error: Option<String>,
 }
 
-/// Reads a `File` (from the picker or a drop) as text and plays it as a lesson.
-fn read_file(file: wasm_bindgen::JsValue, dispatch: Callback<Msg>) {
-    use wasm_bindgen::closure::Closure;
+/// The read in progress (gloo-file aborts a read when its reader is dropped).
+type Reading = std::rc::Rc<std::cell::RefCell<Option<gloo_file::callbacks::FileReader>>>;
+
+/// Reads a `File` (from the picker or a drop) as text with gloo-file and plays it as a
+/// lesson; a file that cannot be read changes nothing.
+fn read_file(file: wasm_bindgen::JsValue, reading: &Reading, dispatch: Callback<Msg>) {
     use wasm_bindgen::JsCast;
-    let get = |k: &str| js_sys::Reflect::get(&file, &k.into()).ok();
-    let name = get("name").and_then(|n| n.as_string()).unwrap_or_default();
-    let promise = get("text")
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call0(&file).ok())
-        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-    if let Some(promise) = promise {
-        let done =
-            Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(move |text: wasm_bindgen::JsValue| {
-                dispatch.emit(Msg::LoadScenario {
-                    title: name.clone(),
-                    source: text.as_string().unwrap_or_default(),
-                })
-            });
-        let failed = Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
-        let _ = promise.then2(&done, &failed);
-        // The promise settles once; the closures must live until then.
-        done.forget();
-        failed.forget();
-    }
+    let Ok(file) = file.dyn_into::<web_sys::File>() else {
+        return;
+    };
+    let file = gloo_file::File::from(file);
+    let title = file.name();
+    let reader = gloo_file::callbacks::read_as_text(&file, move |text| {
+        if let Ok(source) = text {
+            dispatch.emit(Msg::LoadScenario { title, source });
+        }
+    });
+    *reading.borrow_mut() = Some(reader);
 }
 
 /// The first file of a `FileList`-holding object's `files` (an input, a DataTransfer).
@@ -73,6 +67,7 @@ fn first_file(holder: &wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &LessonPanelProps) -> Html {
+    let reading: Reading = use_mut_ref(|| None);
     let onchange = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -89,11 +84,11 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
     };
     let on_file = {
-        let dispatch = p.dispatch.clone();
+        let (dispatch, reading) = (p.dispatch.clone(), reading.clone());
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Some(file) = first_file(&input.clone().into()) {
-                    read_file(file, dispatch.clone());
+                    read_file(file, &reading, dispatch.clone());
                 }
                 // The same file can be chosen again after an edit.
                 input.set_value("");
@@ -101,12 +96,12 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         })
     };
     let on_drop = {
-        let dispatch = p.dispatch.clone();
+        let (dispatch, reading) = (p.dispatch.clone(), reading.clone());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             let transfer = js_sys::Reflect::get(&e, &"dataTransfer".into()).ok();
             if let Some(file) = transfer.as_ref().and_then(first_file) {
-                read_file(file, dispatch.clone());
+                read_file(file, &reading, dispatch.clone());
             }
         })
     };
@@ -173,12 +168,12 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                         }
                     </div>
                     <div class="cluster">
-                        <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::LessonPrev)}>{ t(Key::LessonPrev) }</button>
-                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished} onclick={send(Msg::LessonNext)}>{ t(Key::LessonNext) }</button>
+                        <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
+                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
                         <button type="button" data-testid="lesson-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
                             { if p.playing { t(Key::TtPause) } else { t(Key::LessonPlay) } }
                         </button>
-                        <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::LessonReset)}>{ t(Key::LessonReset) }</button>
+                        <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
                     </div>
                     <details class="lesson-script">
                         <summary>{ t(Key::LessonSource) }</summary>

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, Key};
-use crate::ui::state::{Msg, Page};
+use crate::ui::state::{Msg, Page, Panel};
 
 #[derive(Properties, PartialEq)]
 pub struct PageNavProps {
@@ -33,7 +33,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
     };
     let shortcuts = {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::ShowShortcuts(true)))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Open(Panel::Shortcuts(true))))
     };
     html! {
         <nav class="page-nav" aria-label={t(Key::NavLabel)}>

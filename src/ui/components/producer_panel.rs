@@ -4,7 +4,8 @@ use yew::prelude::*;
 
 use super::field::Field;
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::Msg;
+use crate::sim::Action;
+use crate::ui::state::{Msg, Page, PRODUCER};
 use crate::view::validate;
 
 /// What the panel shows about producer-1.
@@ -40,7 +41,14 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             match validate::records(&records) {
                 Ok(values) => {
                     error.set(None);
-                    dispatch.emit(Msg::Send(values));
+                    dispatch.emit(Msg::Act(
+                        Page::Idempotence,
+                        Action::Send {
+                            producer: PRODUCER.into(),
+                            topic_partition: Page::Idempotence.partition(),
+                            values,
+                        },
+                    ));
                 }
                 Err(e) => error.set(Some(e.into())),
             }
@@ -61,10 +69,11 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             }
         })
     };
-    let send = |m: Msg| {
+    let act = |a: Action| {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(Page::Idempotence, a.clone())))
     };
+    let producer = || Some(PRODUCER.to_string());
 
     let status = match p.info.id {
         Some((pid, epoch, seq)) => tf(
@@ -102,8 +111,8 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                         <button type="submit" class="primary" data-testid="send">
                             { if p.step_mode { t(Key::SendButtonStep) } else { t(Key::SendButton) } }
                         </button>
-                        <button type="button" data-testid="drop-ack" onclick={send(Msg::DropNextAck)}>{ t(Key::DropAckButton) }</button>
-                        <button type="button" data-testid="drop-request" onclick={send(Msg::DropNextRequest)}>{ t(Key::DropRequestButton) }</button>
+                        <button type="button" data-testid="drop-ack" onclick={act(Action::DropNextResponse { to: producer() })}>{ t(Key::DropAckButton) }</button>
+                        <button type="button" data-testid="drop-request" onclick={act(Action::DropNextRequest { from: producer() })}>{ t(Key::DropRequestButton) }</button>
                     </div>
                 </form>
                 <p class="muted small" data-testid="faults">{ faults }</p>
@@ -114,8 +123,8 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                     </label>
                     <p id="step-mode-hint" class="muted small">{ t(Key::StepModeHint) }</p>
                     <div class="cluster">
-                        <button type="button" data-testid="step" onclick={send(Msg::Step)}>{ t(Key::StepButton) }</button>
-                        <button type="button" data-testid="run" onclick={send(Msg::RunUntilIdle)}>{ t(Key::RunButton) }</button>
+                        <button type="button" data-testid="step" onclick={act(Action::Step)}>{ t(Key::StepButton) }</button>
+                        <button type="button" data-testid="run" onclick={act(Action::RunUntilIdle)}>{ t(Key::RunButton) }</button>
                     </div>
                 </div>
             </fieldset>

@@ -5,7 +5,8 @@ use yew::prelude::*;
 
 use super::field::Field;
 use crate::i18n::{t, Key};
-use crate::ui::state::Msg;
+use crate::sim::Action;
+use crate::ui::state::{Msg, Page};
 use crate::view::validate;
 
 #[derive(Properties, PartialEq)]
@@ -45,12 +46,17 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
             if let (Ok(producer_id), Ok(producer_epoch), Ok(base_sequence), Ok(values)) =
                 (a, b, c, d)
             {
-                dispatch.emit(Msg::RawProduce {
-                    producer_id,
-                    producer_epoch,
-                    base_sequence,
-                    values,
-                });
+                dispatch.emit(Msg::Act(
+                    Page::Idempotence,
+                    Action::RawProduce {
+                        topic_partition: Page::Idempotence.partition(),
+                        producer_id,
+                        producer_epoch,
+                        base_sequence,
+                        values,
+                        label: None,
+                    },
+                ));
             }
         })
     };
@@ -66,7 +72,9 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
     let err = |i: usize| errors[i].map(|k| AttrValue::from(t(k)));
     let init = {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::RawInitProducerId))
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Msg::Act(Page::Idempotence, Action::RawInitProducerId))
+        })
     };
     let expect = p.expect.emit((*pid).clone());
 

@@ -6,6 +6,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
+use crate::ui::state::LinkMsg;
 use crate::ui::state::{LinkBox, Msg};
 
 #[derive(Properties, PartialEq)]
@@ -34,7 +35,7 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
     }
     let close = {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::CloseLink))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Link(LinkMsg::Close)))
     };
     if p.link.is_none() && p.error.is_none() && p.refused.is_none() {
         return Html::default();

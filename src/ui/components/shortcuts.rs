@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use crate::i18n::{t, Key};
 use crate::ui::state::Msg;
+use crate::ui::state::Panel;
 
 #[derive(Properties, PartialEq)]
 pub struct ShortcutsProps {
@@ -24,7 +25,7 @@ pub fn shortcuts(p: &ShortcutsProps) -> Html {
     }
     let close = {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::ShowShortcuts(false)))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Open(Panel::Shortcuts(false))))
     };
     let row = |keys: &str, what: Key| {
         html! {

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::Msg;
+use crate::ui::state::{Msg, Travel};
 
 #[derive(Properties, PartialEq)]
 pub struct TimeTravelProps {
@@ -31,7 +31,7 @@ pub fn time_travel(p: &TimeTravelProps) -> Html {
         Callback::from(move |e: InputEvent| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Ok(to) = input.value().parse::<usize>() {
-                    dispatch.emit(Msg::JumpTo(to));
+                    dispatch.emit(Msg::Travel(Travel::To(to)));
                 }
             }
         })
@@ -53,7 +53,7 @@ pub fn time_travel(p: &TimeTravelProps) -> Html {
         html! {
             <li>
                 <button type="button" {class} aria-current={current.then_some("step")}
-                        data-testid={format!("tt-item-{n}")} onclick={send(Msg::JumpTo(n))}>
+                        data-testid={format!("tt-item-{n}")} onclick={send(Msg::Travel(Travel::To(n)))}>
                     <span class="tt-n">{ n }</span>{ " " }<span class="mono">{ text }</span>
                 </button>
             </li>
@@ -78,8 +78,8 @@ pub fn time_travel(p: &TimeTravelProps) -> Html {
             } else {
                 <p class="small tt-position" aria-live="polite" data-testid="tt-position">{ position.clone() }</p>
                 <div class="cluster">
-                    <button type="button" data-testid="tt-back" disabled={p.cursor == 0} onclick={send(Msg::Back)}>{ t(Key::TtBack) }</button>
-                    <button type="button" data-testid="tt-forward" disabled={p.cursor >= total} onclick={send(Msg::Forward)}>{ t(Key::TtForward) }</button>
+                    <button type="button" data-testid="tt-back" disabled={p.cursor == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::TtBack) }</button>
+                    <button type="button" data-testid="tt-forward" disabled={p.cursor >= total} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::TtForward) }</button>
                     <button type="button" data-testid="tt-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
                         { if p.playing { t(Key::TtPause) } else { t(Key::TtPlay) } }
                     </button>

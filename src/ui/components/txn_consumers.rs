@@ -8,7 +8,8 @@ use yew::prelude::*;
 use super::txn_log::kind_word;
 use crate::client::consumer::IsolationLevel;
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::Msg;
+use crate::sim::Action;
+use crate::ui::state::{Msg, Page};
 use crate::view::consumers::ConsumerView;
 
 #[derive(Properties, PartialEq)]
@@ -50,7 +51,12 @@ pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
             let poll_id = if first { format!("poll-{short}") } else { format!("poll-{short}-{}", c.name) };
             let onclick = {
                 let (dispatch, name) = (p.dispatch.clone(), c.name.clone());
-                Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Poll(name.clone())))
+                Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(
+                    Page::Transactions,
+                    Action::Poll {
+                        consumer: name.clone(),
+                    },
+                )))
             };
             let (limit_key, limit) = if rc { (Key::ConsumerReadsToLso, p.lso) } else { (Key::ConsumerReadsToHw, p.hw) };
             let position = c.position.map_or_else(|| "—".to_string(), |x| x.to_string());

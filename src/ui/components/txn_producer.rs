@@ -5,7 +5,8 @@ use yew::prelude::*;
 
 use super::field::Field;
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::Msg;
+use crate::sim::Action;
+use crate::ui::state::{Msg, Page};
 use crate::view::producers::ProducerView;
 use crate::view::validate;
 
@@ -51,10 +52,11 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
     let v = &p.view;
     let name = v.name.clone();
     let id = |base: &str| format!("{base}{}", p.suffix);
-    let call = |m: Msg| {
+    let call = |a: Action| {
         let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(Page::Transactions, a.clone())))
     };
+    let producer = || name.to_string();
     let onsubmit = {
         let (records, field_error, dispatch, name) = (
             records.clone(),
@@ -67,7 +69,14 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
             match validate::records(&records) {
                 Ok(values) => {
                     field_error.set(None);
-                    dispatch.emit(Msg::TxnSend(name.clone(), values));
+                    dispatch.emit(Msg::Act(
+                        Page::Transactions,
+                        Action::Send {
+                            producer: name.to_string(),
+                            topic_partition: Page::Transactions.partition(),
+                            values,
+                        },
+                    ));
                 }
                 Err(e) => field_error.set(Some(e.into())),
             }
@@ -130,8 +139,8 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
             if !p.disabled {
                 <div class="stack txn-calls">
                     <div class="cluster">
-                        <button type="button" class="mono-button" data-testid={id("txn-init")} onclick={call(Msg::TxnInit(name.clone()))}>{ t(Key::TxInit) }</button>
-                        <button type="button" class={classes!("mono-button", (!in_txn && v.state == "READY").then_some("primary"))} data-testid={id("txn-begin")} onclick={call(Msg::TxnBegin(name.clone()))}>{ t(Key::TxBegin) }</button>
+                        <button type="button" class="mono-button" data-testid={id("txn-init")} onclick={call(Action::InitTransactions { producer: producer() })}>{ t(Key::TxInit) }</button>
+                        <button type="button" class={classes!("mono-button", (!in_txn && v.state == "READY").then_some("primary"))} data-testid={id("txn-begin")} onclick={call(Action::BeginTransaction { producer: producer() })}>{ t(Key::TxBegin) }</button>
                     </div>
                     <form class="stack" {onsubmit} novalidate=true>
                         <Field
@@ -148,8 +157,8 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                         </div>
                     </form>
                     <div class="cluster">
-                        <button type="button" class="mono-button commit-button" data-testid={id("txn-commit")} onclick={call(Msg::TxnCommit(name.clone()))}>{ t(Key::TxCommit) }</button>
-                        <button type="button" class="mono-button abort-button" data-testid={id("txn-abort")} onclick={call(Msg::TxnAbort(name.clone()))}>{ t(Key::TxAbort) }</button>
+                        <button type="button" class="mono-button commit-button" data-testid={id("txn-commit")} onclick={call(Action::CommitTransaction { producer: producer() })}>{ t(Key::TxCommit) }</button>
+                        <button type="button" class="mono-button abort-button" data-testid={id("txn-abort")} onclick={call(Action::AbortTransaction { producer: producer() })}>{ t(Key::TxAbort) }</button>
                     </div>
                 </div>
             }

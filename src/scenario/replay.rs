@@ -1,0 +1,219 @@
+//! The one replay loop: a scenario played on a fresh world up to step N, keeping what
+//! each step printed and which events it raised.
+//!
+//! The engine is deterministic, so replaying is how everything that "goes back" works:
+//! `eos run` and the golden transcripts play a whole file, the lesson player steps back
+//! by replaying steps `0..n-1`, time travel replays a page's recorded actions (its setup
+//! and clicks written as a scenario), and a share link replays its scenario to its step.
+//! All of them call [`Replay`]; none keeps its own loop.
+
+use std::ops::Range;
+
+use super::parse::{Scenario, Step, StepKind};
+use super::run::Runner;
+use crate::sim::World;
+
+/// What one step did: the lines it printed and the events it raised (indices into
+/// `World::events`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepOutput {
+    pub lines: Vec<String>,
+    pub events: Range<usize>,
+}
+
+/// A scenario being replayed: the runner (its world), and the output of each step played.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    runner: Runner,
+    /// One per step played or skipped (index = step index).
+    outputs: Vec<StepOutput>,
+    /// Why the step at [`Replay::at`] failed, if it did.
+    error: Option<String>,
+}
+
+impl Replay {
+    /// A fresh world for `scenario`, nothing played yet.
+    pub fn new(scenario: Scenario) -> Replay {
+        Replay {
+            runner: Runner::new(scenario),
+            outputs: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// A fresh world with the first `upto` steps of `scenario` played (fewer when a
+    /// step fails: the replay stops there and keeps the error).
+    pub fn to(scenario: Scenario, upto: usize) -> Replay {
+        let mut replay = Replay::new(scenario);
+        // A failure is kept in `error`; the caller shows it.
+        let _ = replay.play_to(upto);
+        replay
+    }
+
+    /// Plays the next step (nothing at the end). A refused step changes nothing: the
+    /// replay stays on it and keeps the error (`line N: …`).
+    pub fn step(&mut self) -> Result<&StepOutput, String> {
+        let seen = self.runner.world.events.len();
+        match self.runner.step() {
+            Ok(lines) => {
+                self.error = None;
+                let events = seen..self.runner.world.events.len();
+                self.outputs.push(StepOutput { lines, events });
+                Ok(self.outputs.last().expect("just pushed"))
+            }
+            Err(e) => {
+                self.error = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// Plays steps until `upto` have run (or the scenario ends); stops at the first
+    /// refused step.
+    pub fn play_to(&mut self, upto: usize) -> Result<(), String> {
+        while self.at() < upto && !self.is_done() {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Moves past a refused step without running it (a golden file shows the error and
+    /// carries on); its output is empty.
+    pub fn skip(&mut self) {
+        if !self.is_done() {
+            self.runner.skip();
+            let at = self.runner.world.events.len();
+            self.outputs.push(StepOutput {
+                lines: Vec::new(),
+                events: at..at,
+            });
+            self.error = None;
+        }
+    }
+
+    /// How many steps have been played (or skipped).
+    pub fn at(&self) -> usize {
+        self.runner.next_index()
+    }
+    /// How many steps the scenario has.
+    pub fn len(&self) -> usize {
+        self.runner.scenario().steps.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn is_done(&self) -> bool {
+        self.runner.is_done()
+    }
+    pub fn scenario(&self) -> &Scenario {
+        self.runner.scenario()
+    }
+    /// The step that runs next.
+    pub fn current_step(&self) -> Option<&Step> {
+        self.runner.current_step()
+    }
+    pub fn world(&self) -> &World {
+        &self.runner.world
+    }
+    pub fn into_world(self) -> World {
+        self.runner.world
+    }
+    /// What each step played so far did (index = step index).
+    pub fn outputs(&self) -> &[StepOutput] {
+        &self.outputs
+    }
+    /// Why the step at [`Replay::at`] was refused.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+    /// The lines of the last step (from `from` on) that printed something: the raw
+    /// panel's transcript after time travel.
+    pub fn last_printed(&self, from: usize) -> Vec<String> {
+        self.outputs
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .find(|o| !o.lines.is_empty())
+            .map(|o| o.lines.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// A scenario of bare steps (no source lines, titles or narration): a page's setup and
+/// recorded actions, built in code rather than parsed.
+pub fn scenario_of(kinds: impl IntoIterator<Item = StepKind>) -> Scenario {
+    Scenario {
+        steps: kinds
+            .into_iter()
+            .map(|kind| Step {
+                line: 0,
+                text: String::new(),
+                kind,
+                title: None,
+                narration: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse;
+
+    const SRC: &str = "topic create t\nproducer p create\nproducer p send t-0 a\nproducer p flush\nproducer q flush\nproducer p send t-0 b\n";
+
+    fn direct(n: usize) -> World {
+        let mut runner = Runner::new(parse(SRC).expect("parses"));
+        for _ in 0..n {
+            runner.step().expect("runs");
+        }
+        runner.world
+    }
+
+    #[test]
+    fn replays_up_to_a_step_exactly() {
+        for n in 0..=4 {
+            let r = Replay::to(parse(SRC).expect("parses"), n);
+            assert_eq!(r.at(), n);
+            assert_eq!(r.outputs().len(), n);
+            assert_eq!(r.error(), None);
+            assert_eq!(r.world().fingerprint(), direct(n).fingerprint(), "{n}");
+        }
+    }
+
+    #[test]
+    fn stops_at_a_refused_step_and_keeps_why() {
+        let mut r = Replay::to(parse(SRC).expect("parses"), 99);
+        assert_eq!(r.at(), 4, "step 5 names an unknown producer");
+        assert!(r.error().is_some_and(|e| e.starts_with("line 5: ")));
+        assert_eq!(r.world().fingerprint(), direct(4).fingerprint());
+        r.skip();
+        assert_eq!((r.at(), r.outputs().len(), r.error()), (5, 5, None));
+        r.play_to(99).expect("the rest runs");
+        assert!(r.is_done());
+    }
+
+    #[test]
+    fn each_output_holds_its_step_events() {
+        let r = Replay::to(parse(SRC).expect("parses"), 4);
+        let mut end = 0;
+        for o in r.outputs() {
+            assert_eq!(o.events.start, end, "the ranges tile the events");
+            end = o.events.end;
+        }
+        assert_eq!(end, r.world().events.len());
+        assert!(!r.outputs()[3].events.is_empty(), "a flush raises events");
+    }
+
+    #[test]
+    fn a_built_scenario_replays_like_a_parsed_one() {
+        let parsed = parse(SRC).expect("parses");
+        let built = scenario_of(parsed.steps.iter().map(|s| s.kind.clone()));
+        assert_eq!(
+            Replay::to(built, 4).world().fingerprint(),
+            direct(4).fingerprint()
+        );
+    }
+}

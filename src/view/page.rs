@@ -1,0 +1,344 @@
+//! The playground's two pages as data: which page ([`Page`], never a string inside the
+//! app), the world each page starts with (its setup, written as scenario steps so time
+//! travel and share links replay it like any scenario), and what one click on a page
+//! does to the world ([`click`]: a learner's button is one [`Action`], sometimes
+//! followed by the actions that make its result visible, e.g. Send then Flush).
+
+use crate::log::TopicPartition;
+use crate::scenario::StepKind;
+use crate::sim::{Action, ClusterConfig, World};
+
+/// The producer the idempotence page starts with.
+pub const PRODUCER: &str = "producer-1";
+/// The topic the idempotence page starts with.
+pub const TOPIC: &str = "orders";
+/// The transactions page: its two producers share one transactional.id.
+pub const TXN_PRODUCER: &str = "producer-1";
+/// The producer that "Start a second producer" creates (same transactional.id: it fences).
+pub const TXN_PRODUCER_2: &str = "producer-2";
+pub const TXN_ID: &str = "tx-1";
+/// The transactions page's topic (one partition).
+pub const TXN_TOPIC: &str = "payments";
+/// The two consumers of the transactions page, one per isolation level.
+pub const CONSUMER_RC: &str = "reader-rc";
+pub const CONSUMER_RU: &str = "reader-ru";
+/// The (non-transactional) producer that `?bench=N` uses to preload N batches.
+pub const BENCH_PRODUCER: &str = "bench-loader";
+/// "Advance the clock": past transaction.timeout.ms (60 s) and the coordinator's next
+/// 10-second check, so one click lets the timeout abort an open transaction.
+pub const ADVANCE_MS: i64 = 70_000;
+
+/// A page of the playground.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum Page {
+    #[default]
+    Idempotence,
+    Transactions,
+}
+
+impl Page {
+    pub const ALL: [Page; 2] = [Page::Idempotence, Page::Transactions];
+
+    /// The page's name in URLs and links (`#transactions`, `page=transactions`).
+    pub fn fragment(self) -> &'static str {
+        match self {
+            Page::Idempotence => "idempotence",
+            Page::Transactions => "transactions",
+        }
+    }
+
+    /// The page a name means (`transactions`, `#transactions`); None for anything else.
+    pub fn parse(name: &str) -> Option<Page> {
+        let name = name.trim_start_matches('#');
+        Page::ALL.into_iter().find(|p| p.fragment() == name)
+    }
+
+    /// The page a URL fragment names; anything else is the first page.
+    pub fn from_fragment(hash: &str) -> Page {
+        Page::parse(hash).unwrap_or_default()
+    }
+
+    /// 0 for the first page, 1 for the second.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The page's setup as scenario steps: the transactions page has three brokers (the
+    /// partition leader and the transaction coordinator differ, so the timeline shows
+    /// who asks whom), topic `payments`, the transactional `producer-1` and two consumers
+    /// of `payments-0` from the start, read_committed and read_uncommitted; the
+    /// idempotence page has the default cluster, topic `orders` and an idempotent
+    /// `producer-1`.
+    pub fn setup(self) -> Vec<StepKind> {
+        let cluster = (self == Page::Transactions).then(|| StepKind::Cluster(txn_cluster()));
+        cluster
+            .into_iter()
+            .chain(self.setup_actions().into_iter().map(StepKind::Act))
+            .collect()
+    }
+
+    fn setup_actions(self) -> Vec<Action> {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let topic = |name: &str| Action::CreateTopic {
+            name: name.into(),
+            partitions: 1,
+            configs: vec![],
+        };
+        match self {
+            Page::Idempotence => vec![
+                topic(TOPIC),
+                Action::CreateProducer {
+                    name: PRODUCER.into(),
+                    configs: vec![],
+                },
+            ],
+            Page::Transactions => {
+                let mut actions = vec![
+                    topic(TXN_TOPIC),
+                    Action::CreateProducer {
+                        name: TXN_PRODUCER.into(),
+                        configs: vec![pair("transactional.id", TXN_ID)],
+                    },
+                ];
+                for (name, level) in [
+                    (CONSUMER_RC, "read_committed"),
+                    (CONSUMER_RU, "read_uncommitted"),
+                ] {
+                    actions.push(Action::CreateConsumer {
+                        name: name.into(),
+                        configs: vec![
+                            pair("isolation.level", level),
+                            pair("auto.offset.reset", "earliest"),
+                        ],
+                    });
+                    actions.push(Action::Assign {
+                        consumer: name.into(),
+                        partitions: vec![TopicPartition::new(TXN_TOPIC, 0)],
+                    });
+                }
+                actions
+            }
+        }
+    }
+
+    /// The partition the page's producer writes to.
+    pub fn partition(self) -> TopicPartition {
+        match self {
+            Page::Idempotence => TopicPartition::new(TOPIC, 0),
+            Page::Transactions => TopicPartition::new(TXN_TOPIC, 0),
+        }
+    }
+}
+
+/// The transactions page's cluster: three brokers, 2 ms latency, seed 1.
+pub fn txn_cluster() -> ClusterConfig {
+    ClusterConfig {
+        brokers: 3,
+        latency_ms: 2,
+        seed: 1,
+    }
+}
+
+/// `?bench=N`: preloads N batches of one record into the transactions page's partition
+/// through the engine (an idempotent producer, one flush per batch), as setup steps.
+pub fn bench_setup(n: usize) -> Vec<StepKind> {
+    let tp = TopicPartition::new(TXN_TOPIC, 0);
+    let producer = || BENCH_PRODUCER.to_string();
+    let create = Action::CreateProducer {
+        name: producer(),
+        configs: vec![],
+    };
+    std::iter::once(create)
+        .chain((0..n).flat_map(|i| {
+            [
+                Action::Send {
+                    producer: producer(),
+                    topic_partition: tp.clone(),
+                    values: vec![format!("b{i}")],
+                },
+                Action::Flush {
+                    producer: producer(),
+                },
+            ]
+        }))
+        .map(StepKind::Act)
+        .collect()
+}
+
+/// What the page knows when a click arrives, besides the world.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClickContext {
+    /// Step-by-step mode (idempotence page): Send only accumulates.
+    pub step_mode: bool,
+}
+
+/// The engine actions one click on `page` applies, in order; they are recorded as one
+/// time-travel entry.
+///
+/// - Send is followed by Flush (on the idempotence page not in step mode).
+/// - Commit and abort are followed by a run until idle, so the coordinator's marker
+///   round trip finishes too (Complete*): a commit call returns once EndTxn is answered,
+///   which TV2 does right after writing Prepare*. Not while markers are held: the
+///   coordinator keeps re-sending them, so the world would never be idle.
+/// - Release markers is followed by a run until the markers are written.
+/// - Creating [`TXN_PRODUCER_2`] on the transactions page is "Start a second producer":
+///   create it (once) with the same transactional.id, then initTransactions, which fences
+///   the first producer, settled like a commit.
+pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec<Action> {
+    let holding = world.network.hold_markers;
+    let settle = |action: Action| {
+        if holding {
+            vec![action]
+        } else {
+            vec![action, Action::RunUntilIdle]
+        }
+    };
+    match (page, action) {
+        (Page::Idempotence, send @ Action::Send { .. }) if cx.step_mode => vec![send],
+        (
+            _,
+            Action::Send {
+                producer,
+                topic_partition,
+                values,
+            },
+        ) => vec![
+            Action::Send {
+                producer: producer.clone(),
+                topic_partition,
+                values,
+            },
+            Action::Flush { producer },
+        ],
+        (
+            Page::Transactions,
+            a @ (Action::CommitTransaction { .. } | Action::AbortTransaction { .. }),
+        ) => settle(a),
+        (Page::Transactions, Action::ReleaseMarkers) => {
+            vec![Action::ReleaseMarkers, Action::RunUntilIdle]
+        }
+        (Page::Transactions, create @ Action::CreateProducer { .. }) if matches!(&create, Action::CreateProducer { name, .. } if name == TXN_PRODUCER_2) =>
+        {
+            let mut actions = Vec::new();
+            if !world.producers.contains_key(TXN_PRODUCER_2) {
+                actions.push(create);
+            }
+            actions.extend(settle(Action::InitTransactions {
+                producer: TXN_PRODUCER_2.into(),
+            }));
+            actions
+        }
+        (_, other) => vec![other],
+    }
+}
+
+/// Where a refused click is shown: at the producer or consumer its first action names,
+/// else with the cluster controls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorAt {
+    Producer(String),
+    Consumer(String),
+    Cluster,
+}
+
+impl ErrorAt {
+    /// The control a click starting with `action` belongs to.
+    pub fn of(action: &Action) -> ErrorAt {
+        match action {
+            Action::CreateProducer { name: p, .. }
+            | Action::Send { producer: p, .. }
+            | Action::Flush { producer: p }
+            | Action::InitTransactions { producer: p }
+            | Action::BeginTransaction { producer: p }
+            | Action::CommitTransaction { producer: p }
+            | Action::AbortTransaction { producer: p } => ErrorAt::Producer(p.clone()),
+            Action::Poll { consumer } => ErrorAt::Consumer(consumer.clone()),
+            _ => ErrorAt::Cluster,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{scenario_of, Replay};
+
+    fn fresh(page: Page) -> World {
+        Replay::to(scenario_of(page.setup()), usize::MAX).into_world()
+    }
+
+    #[test]
+    fn page_names_round_trip() {
+        for page in Page::ALL {
+            assert_eq!(Page::parse(page.fragment()), Some(page));
+            assert_eq!(Page::from_fragment(&format!("#{}", page.fragment())), page);
+        }
+        assert_eq!(Page::parse("nope"), None);
+        assert_eq!(Page::from_fragment("#1.abc"), Page::Idempotence);
+    }
+
+    #[test]
+    fn setups_build_their_worlds() {
+        let w = fresh(Page::Idempotence);
+        assert_eq!(w.partitions(), vec![TopicPartition::new(TOPIC, 0)]);
+        assert!(w.producers.contains_key(PRODUCER));
+        let w = fresh(Page::Transactions);
+        assert_eq!(w.brokers.len(), 3);
+        assert!(w.consumers.contains_key(CONSUMER_RC) && w.consumers.contains_key(CONSUMER_RU));
+        let mut steps = Page::Transactions.setup();
+        steps.extend(bench_setup(3));
+        let w = Replay::to(scenario_of(steps), usize::MAX).into_world();
+        let log = w.log_view(&TopicPartition::new(TXN_TOPIC, 0)).expect("log");
+        assert_eq!(log.log_end_offset, 3);
+    }
+
+    #[test]
+    fn a_click_adds_what_makes_it_visible() {
+        let idem = fresh(Page::Idempotence);
+        let send = Action::Send {
+            producer: PRODUCER.into(),
+            topic_partition: Page::Idempotence.partition(),
+            values: vec!["a".into()],
+        };
+        let stepping = ClickContext { step_mode: true };
+        let cx = ClickContext::default();
+        assert_eq!(
+            click(Page::Idempotence, send.clone(), &idem, stepping),
+            vec![send.clone()]
+        );
+        assert_eq!(click(Page::Idempotence, send.clone(), &idem, cx).len(), 2);
+        let mut txn = fresh(Page::Transactions);
+        let commit = Action::CommitTransaction {
+            producer: TXN_PRODUCER.into(),
+        };
+        assert_eq!(
+            click(Page::Transactions, commit.clone(), &txn, cx),
+            vec![commit.clone(), Action::RunUntilIdle]
+        );
+        let fence = Action::CreateProducer {
+            name: TXN_PRODUCER_2.into(),
+            configs: vec![("transactional.id".into(), TXN_ID.into())],
+        };
+        assert_eq!(click(Page::Transactions, fence.clone(), &txn, cx).len(), 3);
+        txn.apply(&Action::HoldMarkers).expect("hold");
+        assert_eq!(
+            click(Page::Transactions, commit.clone(), &txn, cx),
+            vec![commit]
+        );
+        txn.apply(&fence).expect("created");
+        assert_eq!(
+            click(Page::Transactions, fence, &txn, cx),
+            vec![Action::InitTransactions {
+                producer: TXN_PRODUCER_2.into()
+            }],
+            "created once; held markers: no settle"
+        );
+        assert_eq!(
+            ErrorAt::of(&Action::Poll {
+                consumer: CONSUMER_RC.into()
+            }),
+            ErrorAt::Consumer(CONSUMER_RC.into())
+        );
+        assert_eq!(ErrorAt::of(&Action::Advance { ms: 1 }), ErrorAt::Cluster);
+    }
+}
