@@ -201,7 +201,7 @@ fn running_while_markers_are_held_stops_instead_of_piling_up_retries() {
         w.clock_ms - before < 1_000,
         "run stops: held markers are not work to do"
     );
-    assert_eq!(w.network.held.len(), 1);
+    assert_eq!(w.network.held().len(), 1);
     a(&mut w, Action::ReleaseMarkers);
     a(&mut w, Action::RunUntilIdle);
     assert_eq!(

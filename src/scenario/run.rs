@@ -2,7 +2,7 @@
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use crate::broker::broker::BrokerEvent;
-use crate::i18n::narration::send_callback_failure;
+use crate::i18n::narration::transcript_notice;
 use crate::i18n::{narrate, Lang};
 use crate::protocol::Response;
 use crate::sim::event::window_text;
@@ -78,11 +78,11 @@ impl Runner {
             StepKind::Act(action) => {
                 let before = self.world.events.len();
                 let mut lines = self.world.apply(action).map_err(|e| e.to_string())?;
-                // A send that failed for good shows as its callback would, verbose or not.
+                // A send that failed for good, or a run cut short, shows verbose or not.
                 lines.extend(
                     self.world.events[before..]
                         .iter()
-                        .filter_map(|e| send_callback_failure(e, Lang::En)),
+                        .filter_map(|e| transcript_notice(e, Lang::En)),
                 );
                 if let Action::RawInitProducerId = action {
                     self.last_producer = self.world_last_init();

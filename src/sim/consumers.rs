@@ -8,7 +8,7 @@
 use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::{Body, Node};
-use super::world::{World, MAX_STEPS_PER_RUN};
+use super::world::World;
 use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, FetchPartitionData, IsolationLevel,
 };
@@ -148,15 +148,7 @@ impl World {
                     Body::Request(request),
                 );
             }
-            let mut steps = 0;
-            while self.consumer_fetches.values().any(|(c, _)| c == name)
-                && steps < MAX_STEPS_PER_RUN
-            {
-                if !self.step() {
-                    break;
-                }
-                steps += 1;
-            }
+            self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
             // Requests that were lost are forgotten: the next poll asks again.
             self.consumer_fetches.retain(|_, (c, _)| c != name);
             if self.consumers.get(name).map(|c| c.positions()) == before {

@@ -81,17 +81,20 @@ pub enum EventKind {
         key: String,
         value: String,
     },
+    /// A run (or a blocking call) stopped at the step limit with work still left.
+    RunLimitReached {
+        steps: usize,
+        in_flight: usize,
+    },
 }
 
 /// A change to the network's faults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum FaultChange {
-    /// One more fault waits for its message.
+    /// One more fault waits for its message (or, for a hold, for every one of its API).
     Armed(Fault),
-    /// WriteTxnMarkers requests stay in the network (transactions stay in Prepare*).
-    HoldMarkers,
-    /// The held WriteTxnMarkers requests go on their way.
-    ReleaseMarkers { released: usize },
+    /// A hold ends: the requests it kept go on their way.
+    Released { api: String, released: usize },
 }
 
 /// Renders a window like `[0..1 2..3]`.

@@ -16,4 +16,4 @@ pub use error::{SimError, SimErrorKind};
 pub use event::{Event, EventKind};
 pub use network::{Fault, Node};
 pub use txn_views::CoordinatedTransaction;
-pub use world::{ClusterConfig, World, RAW_CLIENT, START_MS};
+pub use world::{ClusterConfig, World, RAW_CLIENT, START_MS, WRITE_TXN_MARKERS};

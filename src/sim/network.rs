@@ -1,5 +1,7 @@
 //! The simulated network: every request and response is a message with a delivery
-//! time, and the learner can make the next one vanish (raft-rs harness style).
+//! time, and faults the learner arms can drop or hold them (raft-rs harness style).
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -55,17 +57,28 @@ pub struct Envelope {
     pub body: Body,
 }
 
-/// A fault the learner armed: it strikes the next matching message.
+/// A fault the learner armed. One vocabulary for every fault the network knows (raft-rs
+/// harness / Jepsen style); later faults (delay, duplicate, reorder, cut and heal) join
+/// it as variants. Each is armed by an action, so it is recorded, replayed and shared.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fault {
     /// Lose the next request (optionally only one sent by this client).
     DropNextRequest { from: Option<String> },
     /// Lose the next response (optionally only one going to this client): "drop the ack".
     DropNextResponse { to: Option<String> },
+    /// Keep every request of this API (e.g. `WriteTxnMarkers`) in the network until it
+    /// is released: it stays armed until then.
+    HoldRequests { api: String },
+}
+
+/// What an armed fault does to a message put on the wire.
+enum Strike {
+    Drop,
+    Hold,
 }
 
 impl Fault {
-    fn strikes(&self, env: &Envelope) -> bool {
+    fn strikes(&self, env: &Envelope) -> Option<Strike> {
         // No name: any client. A client's name, or `broker-N` for inter-broker traffic.
         let named = |n: &Node, want: &Option<String>| match (n, want) {
             (Node::Client(_), None) => true,
@@ -73,22 +86,35 @@ impl Fault {
             (Node::Broker(id), Some(w)) => *w == format!("broker-{id}"),
             _ => false,
         };
+        let request = !env.body.is_response();
         match self {
-            Fault::DropNextRequest { from } => !env.body.is_response() && named(&env.from, from),
-            Fault::DropNextResponse { to } => env.body.is_response() && named(&env.to, to),
+            Fault::DropNextRequest { from } => {
+                (request && named(&env.from, from)).then_some(Strike::Drop)
+            }
+            Fault::DropNextResponse { to } => {
+                (!request && named(&env.to, to)).then_some(Strike::Drop)
+            }
+            Fault::HoldRequests { api } => {
+                (request && env.body.api_name() == api).then_some(Strike::Hold)
+            }
         }
+    }
+
+    /// Whether it is used up by the message it strikes (a hold stays until released).
+    fn is_one_shot(&self) -> bool {
+        !matches!(self, Fault::HoldRequests { .. })
     }
 }
 
-/// Messages in flight, ordered by delivery time then id, so replays are exact.
+/// Messages in flight, ordered by delivery time then id, so replays are exact; the armed
+/// faults; and the messages a fault holds. Changed only through its methods.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Network {
-    pub latency_ms: i64,
-    pub queue: Vec<Envelope>,
-    pub faults: Vec<Fault>,
-    /// While set, WriteTxnMarkers requests wait in `held` instead of being delivered.
-    pub hold_markers: bool,
-    pub held: Vec<Envelope>,
+    latency_ms: i64,
+    /// Keyed by (delivery time, id): the next message is the first entry.
+    queue: BTreeMap<(i64, u64), Envelope>,
+    faults: Vec<Fault>,
+    held: Vec<Envelope>,
     next_id: u64,
 }
 
@@ -96,15 +122,41 @@ impl Network {
     pub fn new(latency_ms: i64) -> Self {
         Network {
             latency_ms,
-            queue: Vec::new(),
+            queue: BTreeMap::new(),
             faults: Vec::new(),
-            hold_markers: false,
             held: Vec::new(),
             next_id: 1,
         }
     }
 
-    /// The ids of the WriteTxnMarkers requests held (Hold markers), oldest first.
+    /// One-way latency of every message.
+    pub fn latency_ms(&self) -> i64 {
+        self.latency_ms
+    }
+
+    /// Messages on their way, in delivery order.
+    pub fn in_flight(&self) -> impl Iterator<Item = &Envelope> + '_ {
+        self.queue.values()
+    }
+
+    /// Faults armed and not yet spent, oldest first.
+    pub fn faults(&self) -> &[Fault] {
+        &self.faults
+    }
+
+    /// Whether requests of this API are being held.
+    pub fn holds(&self, api: &str) -> bool {
+        self.faults
+            .iter()
+            .any(|f| matches!(f, Fault::HoldRequests { api: a } if a == api))
+    }
+
+    /// Messages a hold keeps back, oldest first.
+    pub fn held(&self) -> &[Envelope] {
+        &self.held
+    }
+
+    /// The ids of the held messages, oldest first.
     pub fn held_ids(&self) -> impl Iterator<Item = u64> + '_ {
         self.held.iter().map(|e| e.id)
     }
@@ -114,8 +166,18 @@ impl Network {
         self.next_id - 1
     }
 
-    /// Puts a message on the wire, unless an armed fault eats it: then the fault is
-    /// returned with the message, which never arrives.
+    /// Arms a fault (a hold of an API already held is not armed twice).
+    pub fn arm(&mut self, fault: Fault) {
+        if let Fault::HoldRequests { api } = &fault {
+            if self.holds(api) {
+                return;
+            }
+        }
+        self.faults.push(fault);
+    }
+
+    /// Puts a message on the wire, unless an armed fault strikes it: a drop returns the
+    /// fault with the message, which never arrives; a hold keeps it until released.
     pub fn send(
         &mut self,
         from: Node,
@@ -134,43 +196,74 @@ impl Network {
             body,
         };
         self.next_id += 1;
-        if let Some(i) = self.faults.iter().position(|f| f.strikes(&env)) {
-            let fault = self.faults.remove(i);
-            return (env, Some(fault));
+        let strike = self
+            .faults
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| f.strikes(&env).map(|s| (i, s)));
+        match strike {
+            Some((i, Strike::Drop)) => {
+                let fault = if self.faults[i].is_one_shot() {
+                    self.faults.remove(i)
+                } else {
+                    self.faults[i].clone()
+                };
+                (env, Some(fault))
+            }
+            Some((_, Strike::Hold)) => {
+                self.held.push(env.clone());
+                (env, None)
+            }
+            None => {
+                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                (env, None)
+            }
         }
-        if self.hold_markers && matches!(env.body, Body::Request(Request::WriteTxnMarkers { .. })) {
-            self.held.push(env.clone());
-            return (env, None);
-        }
-        self.queue.push(env.clone());
-        (env, None)
     }
 
-    /// Lets held marker requests go: they arrive one latency from now.
-    pub fn release_held(&mut self, now_ms: i64) -> usize {
-        self.hold_markers = false;
-        let n = self.held.len();
-        for mut env in std::mem::take(&mut self.held) {
+    /// Ends the hold of an API: its held requests arrive one latency from now. Returns
+    /// how many were released.
+    pub fn release(&mut self, api: &str, now_ms: i64) -> usize {
+        self.faults
+            .retain(|f| !matches!(f, Fault::HoldRequests { api: a } if a == api));
+        let (go, stay): (Vec<Envelope>, Vec<Envelope>) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|e| e.body.api_name() == api);
+        self.held = stay;
+        let n = go.len();
+        for mut env in go {
             env.deliver_ms = now_ms.saturating_add(self.latency_ms);
-            self.queue.push(env);
+            self.queue.insert((env.deliver_ms, env.id), env);
         }
         n
     }
 
+    /// A node stopped: messages to or from it die with its connections (held ones it
+    /// sent too). Returns the lost messages that were on their way, in delivery order.
+    pub fn disconnect(&mut self, node: &Node) -> Vec<Envelope> {
+        let (lost, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = std::mem::take(&mut self.queue)
+            .into_iter()
+            .partition(|(_, e)| &e.to == node || &e.from == node);
+        self.queue = kept;
+        self.held.retain(|e| &e.from != node);
+        lost.into_values().collect()
+    }
+
+    /// Whether a held message is this sender's request with this correlation id.
+    pub fn is_held(&self, from: &Node, correlation_id: u64) -> bool {
+        self.held
+            .iter()
+            .any(|e| &e.from == from && e.correlation_id == correlation_id)
+    }
+
     pub fn next_delivery_ms(&self) -> Option<i64> {
-        self.queue.iter().map(|e| e.deliver_ms).min()
+        self.queue.keys().next().map(|(t, _)| *t)
     }
 
     /// Takes the next message due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: i64) -> Option<Envelope> {
-        let i = self
-            .queue
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.deliver_ms <= now_ms)
-            .min_by_key(|(_, e)| (e.deliver_ms, e.id))
-            .map(|(i, _)| i)?;
-        Some(self.queue.remove(i))
+        let entry = self.queue.first_entry()?;
+        (entry.key().0 <= now_ms).then(|| entry.remove())
     }
 }
 
@@ -190,7 +283,7 @@ mod tests {
     #[test]
     fn drop_next_response_strikes_once() {
         let mut n = Network::new(2);
-        n.faults.push(Fault::DropNextResponse {
+        n.arm(Fault::DropNextResponse {
             to: Some("p1".into()),
         });
         assert!(n

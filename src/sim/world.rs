@@ -5,7 +5,7 @@
 //! Deterministic by construction: no wall clock, no threads, a seeded RNG, and a
 //! total order on everything that happens (delivery time, then message id).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -37,6 +37,8 @@ pub const RAW_CLIENT: &str = "raw";
 pub const INTER_BROKER_TIMEOUT_MS: i64 = 30_000;
 /// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (Kafka's default).
 pub const TXN_CLEANUP_INTERVAL_MS: i64 = 10_000;
+/// The API whose requests `hold markers` keeps in the network.
+pub const WRITE_TXN_MARKERS: &str = "WriteTxnMarkers";
 /// The furthest one step jumps the clock (an int of milliseconds, ≈ 24.8 days).
 pub const MAX_WAIT_MS: i64 = i32::MAX as i64;
 /// A run stops after this many steps even if something is still going on.
@@ -104,6 +106,13 @@ pub struct World {
     next_reply_token: u64,
     /// Responses delivered to the raw client, by correlation id.
     raw_inbox: BTreeMap<u64, Response>,
+    /// Producers to poll at the current time: touched since their last poll (an action, a
+    /// response), or still making progress. Polling only these keeps a step's cost
+    /// independent of how many producers sit idle.
+    ready: BTreeSet<String>,
+    /// Each idle producer's next timer (a retry, a request timeout), by time.
+    wakeups: BTreeSet<(i64, String)>,
+    wake_of: BTreeMap<String, i64>,
 }
 
 impl World {
@@ -130,6 +139,9 @@ impl World {
             inter_broker: BTreeMap::new(),
             next_reply_token: 1,
             raw_inbox: BTreeMap::new(),
+            ready: BTreeSet::new(),
+            wakeups: BTreeSet::new(),
+            wake_of: BTreeMap::new(),
             config: ClusterConfig { brokers, ..config },
         }
     }
@@ -213,7 +225,7 @@ impl World {
     }
 
     fn finish_txn_call(&mut self, producer: &str, outcome: TxnOutcome) {
-        if let Some(p) = self.producers.get_mut(producer) {
+        if let Some(p) = self.touch_producer(producer) {
             p.last_txn_outcome = Some(outcome.clone());
         }
         self.emit(EventKind::Producer {
@@ -223,18 +235,30 @@ impl World {
     }
 
     /// Steps while `cond` holds (a blocking client call), bounded.
-    fn run_while(&mut self, cond: impl Fn(&World) -> bool) {
+    /// Steps while `cond` holds and something is left to do (every blocking call and
+    /// `run` go through here). At most [`MAX_STEPS_PER_RUN`] steps: when the limit rather
+    /// than the work ends it, a `RunLimitReached` event says so. Returns the steps taken.
+    pub(super) fn run_while(&mut self, cond: impl Fn(&World) -> bool) -> usize {
         let mut steps = 0;
-        while cond(self) && steps < MAX_STEPS_PER_RUN {
+        while cond(self) {
+            if steps == MAX_STEPS_PER_RUN {
+                let in_flight = self.network.in_flight().count();
+                self.emit(EventKind::RunLimitReached {
+                    steps: MAX_STEPS_PER_RUN,
+                    in_flight,
+                });
+                break;
+            }
             if !self.step() {
                 break;
             }
             steps += 1;
         }
+        steps
     }
 
     fn producer_mut(&mut self, name: &str) -> Result<&mut Producer, SimError> {
-        self.producers.get_mut(name).ok_or_else(|| {
+        self.touch_producer(name).ok_or_else(|| {
             SimError::from(SimErrorKind::NoProducer {
                 name: name.to_string(),
             })
@@ -279,6 +303,7 @@ impl World {
                 }
                 let config = ProducerConfig::from_pairs(name, configs)?;
                 self.producers.insert(name.clone(), Producer::new(config));
+                self.ready.insert(name.clone());
                 Ok(vec![])
             }
             Action::Send {
@@ -310,31 +335,26 @@ impl World {
             }
             Action::Flush { producer } => {
                 self.producer_mut(producer)?;
-                let mut steps = 0;
-                while self
-                    .producers
-                    .get(producer)
-                    .is_some_and(|p| p.has_pending())
-                    && steps < MAX_STEPS_PER_RUN
-                {
-                    if !self.step() {
-                        break;
-                    }
-                    steps += 1;
-                }
+                self.run_while(|w| w.producers.get(producer).is_some_and(|p| p.has_pending()));
                 Ok(vec![])
             }
             Action::HoldMarkers => {
-                self.network.hold_markers = true;
+                let fault = Fault::HoldRequests {
+                    api: WRITE_TXN_MARKERS.to_string(),
+                };
+                self.network.arm(fault.clone());
                 self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::HoldMarkers,
+                    fault: FaultChange::Armed(fault),
                 });
                 Ok(vec![])
             }
             Action::ReleaseMarkers => {
-                let n = self.network.release_held(self.clock_ms);
+                let released = self.network.release(WRITE_TXN_MARKERS, self.clock_ms);
                 self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::ReleaseMarkers { released: n },
+                    fault: FaultChange::Released {
+                        api: WRITE_TXN_MARKERS.to_string(),
+                        released,
+                    },
                 });
                 Ok(vec![])
             }
@@ -424,7 +444,7 @@ impl World {
                 .lines),
             Action::DropNextRequest { from } => {
                 let fault = Fault::DropNextRequest { from: from.clone() };
-                self.network.faults.push(fault.clone());
+                self.network.arm(fault.clone());
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Armed(fault),
                 });
@@ -432,7 +452,7 @@ impl World {
             }
             Action::DropNextResponse { to } => {
                 let fault = Fault::DropNextResponse { to: to.clone() };
-                self.network.faults.push(fault.clone());
+                self.network.arm(fault.clone());
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Armed(fault),
                 });
@@ -602,17 +622,7 @@ impl World {
         let event = broker.stop(clean);
         self.emit(EventKind::Broker { broker: id, event });
         // Messages to or from the broker are lost with its connections.
-        let lost: Vec<Envelope> = self
-            .network
-            .queue
-            .iter()
-            .filter(|e| e.to == Node::Broker(id) || e.from == Node::Broker(id))
-            .cloned()
-            .collect();
-        self.network
-            .queue
-            .retain(|e| e.to != Node::Broker(id) && e.from != Node::Broker(id));
-        self.network.held.retain(|e| e.from != Node::Broker(id));
+        let lost = self.network.disconnect(&Node::Broker(id));
         self.inter_broker.retain(|(from, _), _| *from != id);
         for env in lost {
             self.emit(EventKind::MessageRefused {
@@ -756,10 +766,33 @@ impl World {
         id
     }
 
-    /// Lets every producer act at the current time. Returns whether anything was sent.
+    /// A producer about to change: it is polled at the next step.
+    fn touch_producer(&mut self, name: &str) -> Option<&mut Producer> {
+        let p = self.producers.get_mut(name)?;
+        self.ready.insert(name.to_string());
+        Some(p)
+    }
+
+    /// Lets the producers act at the current time: those touched or still making
+    /// progress, and those whose timer fell due. A producer left alone since a poll that
+    /// did nothing would do nothing again, so it waits for its timer. Returns whether
+    /// anything happened.
     fn poll_clients(&mut self) -> bool {
+        let now = self.clock_ms;
+        while let Some((t, _)) = self.wakeups.first() {
+            if *t > now {
+                break;
+            }
+            if let Some((_, name)) = self.wakeups.pop_first() {
+                self.wake_of.remove(&name);
+                self.ready.insert(name);
+            }
+        }
+        if self.ready.is_empty() {
+            return false;
+        }
         let mut progressed = false;
-        let names: Vec<String> = self.producers.keys().cloned().collect();
+        let names = std::mem::take(&mut self.ready);
         let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
         let leaders: BTreeMap<TopicPartition, i32> = self
             .topics
@@ -772,15 +805,26 @@ impl World {
             })
             .collect_map();
         for name in names {
-            let now = self.clock_ms;
             let mut cid = self.next_correlation_id;
             let Some(producer) = self.producers.get_mut(&name) else {
                 continue;
             };
             let (out, events) =
                 producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
+            let wake = producer.next_wakeup(now);
             self.next_correlation_id = cid;
-            progressed |= !out.is_empty() || !events.is_empty();
+            let acted = !out.is_empty() || !events.is_empty();
+            progressed |= acted;
+            if acted {
+                self.ready.insert(name.clone());
+            }
+            if let Some(old) = self.wake_of.remove(&name) {
+                self.wakeups.remove(&(old, name.clone()));
+            }
+            if let Some(t) = wake {
+                self.wake_of.insert(name.clone(), t);
+                self.wakeups.insert((t, name.clone()));
+            }
             self.emit_producer_events(&name, events);
             for o in out {
                 self.send(
@@ -797,22 +841,13 @@ impl World {
     /// The next time something is due: a message delivery or a producer timer.
     fn next_due(&self) -> Option<i64> {
         let now = self.clock_ms;
-        let timers = self
-            .producers
-            .values()
-            .filter_map(|p| p.next_wakeup(now))
-            .filter(|t| *t > now);
+        // Every producer was polled (and its timer set) before time may move on.
+        let timers = self.wakeups.iter().map(|(t, _)| *t).find(|t| *t > now);
         // Held requests are not waiting for a retry: they wait for `release markers`.
         let retries = self
             .inter_broker
             .iter()
-            .filter(|((from, tag), _)| {
-                !self
-                    .network
-                    .held
-                    .iter()
-                    .any(|e| e.from == Node::Broker(*from) && e.correlation_id == *tag)
-            })
+            .filter(|((from, tag), _)| !self.network.is_held(&Node::Broker(*from), *tag))
             .map(|(_, (_, _, deadline))| *deadline);
         // A timer further off than an int of milliseconds (a `retry.backoff.ms` of
         // Long.MAX_VALUE, say) is never: `run` stops rather than jump the clock there.
@@ -866,12 +901,7 @@ impl World {
                 continue;
             }
             // A held request is still on its way: sending copies would only pile up.
-            let held = self
-                .network
-                .held
-                .iter()
-                .any(|e| e.from == Node::Broker(from) && e.correlation_id == tag);
-            if held {
+            if self.network.is_held(&Node::Broker(from), tag) {
                 self.inter_broker
                     .insert((from, tag), (to, request, now + INTER_BROKER_TIMEOUT_MS));
                 continue;
@@ -947,11 +977,7 @@ impl World {
 
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
     pub fn run_until_idle(&mut self) -> usize {
-        let mut steps = 0;
-        while steps < MAX_STEPS_PER_RUN && self.step() {
-            steps += 1;
-        }
-        steps
+        self.run_while(|_| true)
     }
 
     /// Moves the clock forward by `ms`, doing everything that falls due on the way: it
@@ -1099,13 +1125,7 @@ impl World {
             cid,
             Body::Request(request),
         );
-        let mut steps = 0;
-        while !self.raw_inbox.contains_key(&cid) && steps < MAX_STEPS_PER_RUN {
-            if !self.step() {
-                break;
-            }
-            steps += 1;
-        }
+        self.run_while(|w| !w.raw_inbox.contains_key(&cid));
         self.raw_inbox.remove(&cid)
     }
 

@@ -164,11 +164,11 @@ fn views(state: &AppState, world: &World) -> Views {
                         .unwrap_or(0),
                 )
             }),
-            in_network: world.network.queue.len(),
+            in_network: world.network.in_flight().count(),
             pending: p.pending_batches(),
             faults: world
                 .network
-                .faults
+                .faults()
                 .iter()
                 .map(|f| match f {
                     crate::sim::Fault::DropNextRequest { from } => format!(
@@ -181,6 +181,8 @@ fn views(state: &AppState, world: &World) -> Views {
                         t(Key::DropAckButton),
                         to.as_deref().unwrap_or("*")
                     ),
+                    // Not armed from this page (the transactions page shows its holds).
+                    crate::sim::Fault::HoldRequests { api } => api.clone(),
                 })
                 .collect(),
         })

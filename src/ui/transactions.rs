@@ -94,8 +94,8 @@ pub fn txn_views(world: &World) -> TxnViews {
         coordinators,
         timeline,
         events,
-        holding: world.network.hold_markers,
-        held: world.network.held.len(),
+        holding: world.network.holds(crate::sim::WRITE_TXN_MARKERS),
+        held: world.network.held().len(),
     }
 }
 

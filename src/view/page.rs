@@ -185,7 +185,7 @@ pub struct ClickContext {
 ///   create it (once) with the same transactional.id, then initTransactions, which fences
 ///   the first producer, settled like a commit.
 pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec<Action> {
-    let holding = world.network.hold_markers;
+    let holding = world.network.holds(crate::sim::WRITE_TXN_MARKERS);
     let settle = |action: Action| {
         if holding {
             vec![action]

@@ -30,11 +30,15 @@ pub fn consumer_event(event: &ConsumerEvent, lang: Lang) -> String {
     }
 }
 
-/// A failed `send()` as the application's callback sees it (the exception Kafka's
-/// client completes the future with), or `None` for any other event.
-pub fn send_callback_failure(event: &Event, lang: Lang) -> Option<String> {
-    match lang {
-        Lang::En => en::producer::send_callback_failure(&event.kind),
+/// The events a transcript shows even without `--verbose`, as one line each: a failed
+/// `send()` as the application's callback sees it (the exception Kafka's client
+/// completes the future with), and a run cut short by the step limit. `None` for the rest.
+pub fn transcript_notice(event: &Event, lang: Lang) -> Option<String> {
+    match (lang, &event.kind) {
+        (Lang::En, crate::sim::EventKind::RunLimitReached { .. }) => {
+            Some(format!("note: {}", en::event(&event.kind)))
+        }
+        (Lang::En, kind) => en::producer::send_callback_failure(kind),
     }
 }
 

@@ -98,8 +98,16 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
         }),
         FaultChange::Armed(Fault::DropNextResponse { to: None }),
         FaultChange::Armed(Fault::DropNextResponse { to: Some(client) }),
-        FaultChange::HoldMarkers,
-        FaultChange::ReleaseMarkers { released: 2 },
+        FaultChange::Armed(Fault::HoldRequests {
+            api: "WriteTxnMarkers".into(),
+        }),
+        FaultChange::Armed(Fault::HoldRequests {
+            api: "AddPartitionsToTxn".into(),
+        }),
+        FaultChange::Released {
+            api: "WriteTxnMarkers".into(),
+            released: 2,
+        },
     ] {
         out.push(EventKind::FaultArmed { fault });
     }
@@ -111,6 +119,10 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
     out.push(EventKind::ConfigChanged {
         key: "segment.bytes".into(),
         value: "1024".into(),
+    });
+    out.push(EventKind::RunLimitReached {
+        steps: 20_000,
+        in_flight: 3,
     });
     out
 }

@@ -79,6 +79,9 @@ pub(super) fn event(kind: &EventKind) -> String {
             format!("broker {from}: no answer from broker {to} to {api}; sending it again")
         }
         EventKind::ConfigChanged { key, value } => format!("Config {key} = {value}"),
+        EventKind::RunLimitReached { steps, in_flight } => format!(
+            "the run stopped at its limit of {steps} steps with work left ({in_flight} message(s) on the wire): run again to go on"
+        ),
     }
 }
 
@@ -100,12 +103,15 @@ fn fault_change(fault: &FaultChange) -> String {
             Some(t) => format!("drop the next response to {t}"),
             None => "drop the next response".to_string(),
         },
-        FaultChange::HoldMarkers => {
+        FaultChange::Armed(Fault::HoldRequests { api }) if api == "WriteTxnMarkers" => {
             "hold WriteTxnMarkers requests in the network (transactions stay in Prepare*)"
                 .to_string()
         }
-        FaultChange::ReleaseMarkers { released } => {
-            format!("released {released} held WriteTxnMarkers request(s)")
+        FaultChange::Armed(Fault::HoldRequests { api }) => {
+            format!("hold {api} requests in the network")
+        }
+        FaultChange::Released { api, released } => {
+            format!("released {released} held {api} request(s)")
         }
     }
 }

@@ -1,0 +1,175 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Cracks found by trying hostile input: a share link is input, so the engine must never
+//! panic or hang on any of these, and bad input gets a clear error (Kafka's where Kafka
+//! has one) and changes nothing.
+
+use eos_playground::scenario;
+use eos_playground::sim::{Action, ClusterConfig, World};
+
+/// Runs a scenario to the end; returns its transcript or the error of the step that
+/// failed (with its line).
+fn run(source: &str) -> Result<Vec<String>, String> {
+    scenario::transcript(source)
+}
+
+#[test]
+fn a_65536_character_transactional_id_prints() {
+    let id = "x".repeat(65_536);
+    let out = run(&format!(
+        "topic create t\nproducer p create transactional.id={id}\nproducer p init-transactions\n\
+         print transactions\nprint describe-transaction {id}\n"
+    ))
+    .unwrap();
+    assert!(out.iter().any(|l| l.contains(&id)), "the id is printed");
+}
+
+#[test]
+fn a_far_future_run_jumps_to_the_next_due_timer() {
+    let mut w = World::new(ClusterConfig::default());
+    w.apply(&Action::CreateTopic {
+        name: "t".into(),
+        partitions: 1,
+        configs: vec![],
+    })
+    .unwrap();
+    // 2^31 - 1 ms with nothing to do: no cleanup tick can change anything, so the world
+    // jumps to the end at once rather than stepping every 10 s of logical time.
+    let steps = w.advance(i64::from(i32::MAX));
+    assert!(steps < 10, "{steps} steps");
+    let out = run(
+        "topic create t\nproducer p create transactional.id=a\nproducer p init-transactions\n\
+         run 2147483647\nrun 2147483647\nproducer p begin\nproducer p send t-0 a\nrun\n\
+         print offsets t-0\n",
+    )
+    .unwrap();
+    assert!(out.iter().any(|l| l.contains("high watermark")), "{out:?}");
+}
+
+#[test]
+fn an_open_transaction_still_times_out_during_a_long_run() {
+    let out = run(
+        "topic create t\nproducer p create transactional.id=a\nproducer p init-transactions\n\
+         producer p begin\nproducer p send t-0 a\nrun\nrun 2147483647\nprint txn-states a\n",
+    )
+    .unwrap();
+    let states = out.last().unwrap();
+    assert!(states.contains("PrepareAbort"), "{states}");
+    assert!(states.contains("CompleteAbort"), "{states}");
+}
+
+#[test]
+fn int_settings_refuse_values_beyond_int() {
+    for (source, needle) in [
+        ("cluster brokers=1 latency.ms=9223372036854775807\n", "latency.ms must be 0 to 2147483647"),
+        ("cluster brokers=1 latency.ms=2147483648\n", "latency.ms must be 0 to 2147483647"),
+        // Kafka's ConfigDef: `Type.INT`, so a larger value is not a number of that type.
+        (
+            "producer p create request.timeout.ms=9223372036854775807\n",
+            "Invalid value 9223372036854775807 for configuration request.timeout.ms: Not a number of type INT",
+        ),
+        (
+            "producer p create request.timeout.ms=2147483648\n",
+            "Invalid value 2147483648 for configuration request.timeout.ms: Not a number of type INT",
+        ),
+        ("run 9223372036854775807\n", "run takes 0 to 2147483647 ms"),
+        ("run 2147483648\n", "run takes 0 to 2147483647 ms"),
+    ] {
+        let err = run(source).unwrap_err();
+        assert!(err.contains(needle), "{source}: {err}");
+    }
+    // retry.backoff.ms is a long in Kafka's ProducerConfig: i64::MAX is accepted and
+    // nothing overflows when it is used.
+    let out = run(
+        "topic create t\nproducer p create retry.backoff.ms=9223372036854775807 request.timeout.ms=2147483647\n\
+         drop next-response to=p\nproducer p send t-0 a\nrun\nrun 2147483647\nprint leo t-0\n",
+    )
+    .unwrap();
+    assert!(!out.is_empty());
+}
+
+#[test]
+fn a_negative_sequence_with_a_producer_id_is_an_invalid_record() {
+    for seq in ["-1", "-2147483648"] {
+        let out = run(&format!(
+            "topic create t\nraw init-producer-id\nraw produce t-0 pid=last seq={seq} a\n\
+             print leo t-0\nprint window t-0\n"
+        ))
+        .unwrap();
+        let joined = out.join("\n");
+        assert!(joined.contains("error=INVALID_RECORD"), "{joined}");
+        assert!(
+            joined.contains("log end offset 0")
+                || joined.contains("LEO 0")
+                || joined.contains(": 0"),
+            "{joined}"
+        );
+        assert!(
+            !joined.contains("2147483647.."),
+            "no window from a refused batch: {joined}"
+        );
+    }
+}
+
+#[test]
+fn topic_names_dot_and_dot_dot_are_invalid() {
+    for (name, why) in [(".", "'.' is not allowed"), ("..", "'..' is not allowed")] {
+        let err = run(&format!("topic create {name}\n")).unwrap_err();
+        assert!(err.contains("INVALID_TOPIC_EXCEPTION"), "{err}");
+        assert!(err.contains(why), "{err}");
+    }
+}
+
+#[test]
+fn a_run_stopped_by_the_step_limit_says_so() {
+    // Each producer needs InitProducerId and a Produce: more than one run's steps. The
+    // run says it was cut short, and running again goes on; the cost of a step does not
+    // grow with the number of idle producers (this ran for minutes when it did).
+    let mut source = String::from("topic create t\n");
+    for i in 0..4000 {
+        source.push_str(&format!(
+            "producer p{i} create\nproducer p{i} send t-0 v{i}\n"
+        ));
+    }
+    source.push_str("run\nprint leo t-0\nrun\nrun\nrun\nprint leo t-0\n");
+    let out = run(&source).unwrap();
+    let notes: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("note: the run stopped at its limit of 20000 steps"))
+        .collect();
+    assert!(!notes.is_empty(), "{:?}", &out[..out.len().min(5)]);
+    assert_eq!(out.last().unwrap(), "log end offset 4000", "{:?}", out);
+}
+
+#[test]
+fn a_rejected_send_shows_its_error_as_the_callback_would() {
+    let out = run(
+        "topic create t max.message.bytes=200\nproducer p create\n\
+         producer p send t-0 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n\
+         run\n",
+    )
+    .unwrap();
+    let joined = out.join("\n");
+    assert!(
+        joined.contains("MESSAGE_TOO_LARGE") || joined.contains("RecordTooLargeException"),
+        "{joined}"
+    );
+}
+
+#[test]
+fn batch_size_closes_a_batch() {
+    // batch.size (16384 by default): a batch is closed once it holds that many bytes,
+    // so 2,000 sends of 100 bytes become several batches, not one of 200 KB.
+    let mut source = String::from("topic create t\nproducer p create\n");
+    let value = "v".repeat(100);
+    for _ in 0..2000 {
+        source.push_str(&format!("producer p send t-0 {value}\n"));
+    }
+    source.push_str("run\nprint dump-log t-0 fields=count,size\n");
+    let out = run(&source).unwrap();
+    let batches: Vec<&String> = out.iter().filter(|l| l.contains("count:")).collect();
+    assert!(batches.len() > 10, "{} batch(es)", batches.len());
+    for b in batches {
+        let size: usize = b.rsplit("size: ").next().unwrap().trim().parse().unwrap();
+        assert!(size <= 16_384 + 200, "{b}");
+    }
+}
