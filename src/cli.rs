@@ -27,6 +27,26 @@ OPTIONS:
                      (TOPIC-PARTITION/00000000000000000000.log, .index, …)
 ";
 
+/// Runs the CLI on the process's arguments, read as OS strings: one that is not UTF-8
+/// is refused with a message rather than aborting the process.
+pub fn main_os(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let mut text = Vec::new();
+    for (i, a) in args.into_iter().enumerate() {
+        match a.into_string() {
+            Ok(s) => text.push(s),
+            Err(a) => {
+                eprintln!(
+                    "eos: argument {} is not valid UTF-8 ({}); names and paths must be UTF-8 here",
+                    i + 1,
+                    a.to_string_lossy()
+                );
+                return 2;
+            }
+        }
+    }
+    main(&text)
+}
+
 /// Runs the CLI; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
     match run(args) {
@@ -56,7 +76,16 @@ fn options(rest: &[String]) -> Result<Options, String> {
         match a.as_str() {
             "--verbose" | "-v" => o.verbose = true,
             "--export" => {
-                o.export = Some(PathBuf::from(it.next().ok_or("--export needs a folder")?))
+                let dir = PathBuf::from(it.next().ok_or("--export needs a folder")?);
+                // Stale files from another run would sit beside the new ones, and a
+                // reader could not tell them apart: only a new or empty folder will do.
+                if std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some()) {
+                    return Err(format!(
+                        "--export {}: the folder is not empty; choose a new or empty folder",
+                        dir.display()
+                    ));
+                }
+                o.export = Some(dir);
             }
             other => return Err(format!("unknown option {other}\n\n{USAGE}")),
         }

@@ -7,6 +7,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(eos_playground::cli::main(&args));
+    std::process::exit(eos_playground::cli::main_os(std::env::args_os().skip(1)));
 }

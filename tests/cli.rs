@@ -154,3 +154,35 @@ fn test_checks_expected_blocks_and_shows_a_diff() {
         "echo hi\n---\nhi\n"
     );
 }
+
+#[test]
+fn export_refuses_a_folder_that_is_not_empty() {
+    let dir = temp_dir("export-stale");
+    std::fs::write(dir.join("stale.log"), b"old").unwrap();
+    let err = cli::run(&args(&[
+        "lesson",
+        "idempotence",
+        "--export",
+        dir.to_str().unwrap(),
+    ]))
+    .unwrap_err();
+    assert!(err.contains("not empty"), "{err}");
+    // Nothing was written beside the stale file.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_a_clear_error_not_an_abort() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"f\xffile.eos");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_eos"))
+        .arg("run")
+        .arg(bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not valid UTF-8"), "{err}");
+}

@@ -4,6 +4,8 @@
 //! of example 3, reload, timeouts, the full state table, and properties (no input
 //! panics; every state change is in the table).
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use eos_playground::coordinator::internal_topics::partition_for;
@@ -681,7 +683,7 @@ fn check_invariants(c: &TransactionCoordinator) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(300)))]
 
     #[test]
     fn random_calls_never_break_the_table(ops in proptest::collection::vec(op(), 1..60)) {

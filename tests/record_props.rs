@@ -2,6 +2,8 @@
 //! Properties of the record batch codec: encode/decode round-trips, and no
 //! input (random, truncated or bit-flipped) makes the decoders panic.
 
+mod common;
+
 use eos_playground::record::{
     decode_all, header_fields, set_base_offset, ControlRecordType, Header, Record, RecordBatch,
     RecordError, RECORD_BATCH_OVERHEAD,
@@ -117,7 +119,7 @@ fn decode_everything(bytes: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
 
     #[test]
     fn batches_round_trip(b in simple_batch()) {

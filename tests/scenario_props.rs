@@ -3,6 +3,8 @@
 //! replaying any prefix of a scenario reaches exactly the state stepping there did —
 //! what time travel and share links rely on.
 
+mod common;
+
 use eos_playground::log::TopicPartition;
 use eos_playground::scenario::{parse, print_step, step_for_action, Runner, Scenario, StepKind};
 use eos_playground::sim::Action;
@@ -95,7 +97,7 @@ fn action() -> impl Strategy<Value = Action> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(256), .. ProptestConfig::default() })]
 
     #[test]
     fn printing_and_parsing_round_trips(actions in prop::collection::vec(action(), 1..8), echo in "[ -~]{0,20}") {
@@ -121,7 +123,7 @@ fn fingerprints(scenario: &Scenario) -> Vec<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(24), .. ProptestConfig::default() })]
 
     /// Stepping back to k (replaying a fresh world to k) is exact, for the built-in
     /// lessons and for random learner sessions.
@@ -186,7 +188,7 @@ fn every_lesson_prints_and_replays() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(512), .. ProptestConfig::default() })]
 
     /// Any text as a share link: an error or a whole state, never a panic.
     #[test]

@@ -3,6 +3,8 @@
 //! on, and what a script cannot see (the clock while markers are held). The single edge
 //! cases (held markers, timeouts, restarts, fencing) are scripts in tests/scenarios/.
 
+mod common;
+
 use eos_playground::coordinator::internal_topics::{partition_for, TRANSACTION_STATE_TOPIC};
 use eos_playground::coordinator::transaction::TransactionState;
 use eos_playground::log::TopicPartition;
@@ -101,7 +103,7 @@ struct Txn {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(32), .. ProptestConfig::default() })]
 
     /// read_committed returns exactly the committed records; LSO ≤ HW ≤ LEO always.
     #[test]
@@ -143,7 +145,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(32), .. ProptestConfig::default() })]
 
     /// Once a second producer with the same transactional.id has initialised, nothing
     /// the first one does gets into the log with its old epoch.

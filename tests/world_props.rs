@@ -3,6 +3,8 @@
 //! idempotent producer gets every acknowledged record into the log exactly once,
 //! whatever the network and the broker do.
 
+mod common;
+
 use eos_playground::log::TopicPartition;
 use eos_playground::scenario;
 use eos_playground::sim::{Action, ClusterConfig, EventKind, World};
@@ -30,7 +32,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(96), .. ProptestConfig::default() })]
 
     /// Every acknowledged value is in the log exactly once, and no value is there twice.
     #[test]

@@ -265,7 +265,8 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
         if tokens.is_empty() {
             continue;
         }
-        let kind = parse_line(&tokens, line_no, raw.len())?;
+        // Columns count characters, as an editor shows them (not UTF-8 bytes).
+        let kind = parse_line(&tokens, line_no, raw.chars().count())?;
         if matches!(kind, StepKind::Cluster(_)) && !steps.is_empty() {
             return Err(ParseError {
                 line: line_no,
@@ -988,5 +989,14 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = parse("raw produce t-0 pid=1 seq=0").unwrap_err();
         assert!(e.message.contains("record"), "{e}");
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        // "é" is two bytes in UTF-8 but one column in an editor.
+        let e = parse("producer ééé send t-0").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 22), "{e}");
+        let e = parse("echo ééé\nraw produce t-0 pid=é seq=0 a").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 17), "{e}");
     }
 }
