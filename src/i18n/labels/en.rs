@@ -32,7 +32,7 @@ pub(super) fn text(key: Key) -> &'static str {
         LessonLocksControls => "A lesson is playing: the panels show the lesson's world. Choose “Your playground” in the lesson player to send your own records again.",
 
         RawHeading => "Manual batch (bare socket)",
-        RawIntro => "Craft an idempotent batch by hand, like the seed's MemoryRecords.withIdempotentRecords example, and send it straight to the broker.",
+        RawIntro => "Craft an idempotent batch by hand, as Kafka's MemoryRecords.withIdempotentRecords builds one, and send it straight to the broker.",
         RawPid => "producerId",
         RawEpoch => "producerEpoch",
         RawSeq => "baseSequence",
@@ -82,7 +82,8 @@ pub(super) fn text(key: Key) -> &'static str {
         VerdictDuplicate => "DUPLICATE",
         VerdictDuplicateText => "A retry: this producer id, epoch and sequence are already in the window. Nothing is written; the producer gets the original offsets {0}..{1} back as success. LEO stays {2}.",
         VerdictOutOfOrder => "OUT_OF_ORDER_SEQUENCE_NUMBER",
-        VerdictOutOfOrderText => "Expected sequence {0}, got {1}. A gap means a write went missing (or the batch slid out of the 5-batch window): nothing written.",
+        VerdictOutOfOrderText => "Expected sequence {0}, got {1}: ahead of it, a gap. The batches in between never arrived, and the broker does not write around a hole. Nothing written.",
+        VerdictStaleSequenceText => "Expected sequence {0}, got {1}: behind it, a stale retry, not a gap. This batch is older than the 5 batches the partition remembers, so the broker can neither find it as a duplicate nor write it again. Nothing written.",
         VerdictEpoch => "INVALID_PRODUCER_EPOCH",
         VerdictEpochText => "Epoch {0} is older than epoch {1} that the partition remembers: a zombie cannot write. Nothing written.",
         VerdictOtherText => "Rejected: {0}. Nothing written.",

@@ -103,7 +103,9 @@ keys! {
     VerdictDuplicate,
     VerdictDuplicateText,
     VerdictOutOfOrder,
+    // Out of order: ahead of the expected sequence (a gap) or behind it (a stale retry).
     VerdictOutOfOrderText,
+    VerdictStaleSequenceText,
     VerdictEpoch,
     VerdictEpochText,
     VerdictOtherText,
