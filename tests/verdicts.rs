@@ -70,8 +70,10 @@ fn an_epoch_refusal_has_no_direction() {
     assert_eq!(rejections(&events), vec![(6, None, None)]);
 }
 
-/// The Recovered event of each restart: (snapshot loaded, window sizes before, after).
-fn restarts(events: &[BrokerEvent]) -> Vec<(Option<i64>, Vec<(i64, usize)>, Vec<usize>)> {
+/// What a Recovered event says: snapshot loaded, window sizes before, window sizes after.
+type Restart = (Option<i64>, Vec<(i64, usize)>, Vec<usize>);
+
+fn restarts(events: &[BrokerEvent]) -> Vec<Restart> {
     events
         .iter()
         .filter_map(|e| match e {

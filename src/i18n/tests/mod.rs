@@ -61,6 +61,17 @@ fn every_error_detail_and_refusal_is_worded_in_every_language() {
     }
 }
 
+#[test]
+fn an_out_of_order_verdict_is_worded_by_its_direction() {
+    use super::labels::out_of_order_text;
+    use crate::log::SeqDirection;
+    let en = |d| text(out_of_order_text(d), Lang::En);
+    assert!(en(Some(SeqDirection::Ahead)).contains("a gap"));
+    assert!(!en(Some(SeqDirection::Ahead)).contains("stale"));
+    assert!(en(Some(SeqDirection::Behind)).contains("a stale retry, not a gap"));
+    assert!(en(None).contains("gap") && en(None).contains("stale retry"));
+}
+
 /// The catalog speaks to the learner: no "seed" (the project's source documents) in any
 /// label, narration or error sentence; a learner cannot look those up.
 #[test]
