@@ -195,11 +195,13 @@ impl ProducerStateEntry {
 /// Where an out-of-order batch sits against the sequence the broker expected.
 ///
 /// Kafka 4.0's `ProducerAppendInfo.checkSequence` answers OUT_OF_ORDER_SEQUENCE_NUMBER
-/// both ways, and the client (`TransactionManager.canRetry`) cannot tell them apart
-/// either; but they mean different things to a learner. Ahead is a gap: sequences in
-/// between never arrived. Behind is a stale retry: the batch is older than the
-/// [`NUM_BATCHES_TO_RETAIN`] batches the partition remembers (only a batch still in the
-/// window is answered as a duplicate), so the broker cannot tell whether it was written.
+/// both ways (only a batch still in the window is found by `findDuplicateBatch` and
+/// answered as a duplicate), and the client's `TransactionManager.canRetry` only asks
+/// whether the batch is the next one after the last acknowledged sequence. But they
+/// mean different things to a learner. Ahead is a gap: sequences in between never
+/// arrived. Behind is a stale retry: the batch is older than the
+/// [`NUM_BATCHES_TO_RETAIN`] batches the partition remembers, so the broker cannot tell
+/// whether it was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum SeqDirection {
     /// The batch starts after the expected sequence: a gap.
