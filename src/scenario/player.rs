@@ -7,8 +7,9 @@
 //! runs in the same step. Headings and narration are never steps of their own; a lesson
 //! author splits a long step by giving a line its own `>` text.
 //!
-//! Only lessons are grouped this way. A page's recorded actions (bare steps from
-//! `scenario_of`) have no narration, so time travel keeps stepping one action at a time.
+//! Lines before the first title or narration have nothing to be grouped under, so each
+//! is a player step of its own: a scenario without narration (an author's experiment, a
+//! host page's script, a page's recorded actions) still steps one line at a time.
 
 use std::ops::Range;
 
@@ -20,13 +21,14 @@ pub fn starts_player_step(step: &Step) -> bool {
 }
 
 /// The player steps of a scenario as ranges of line-step indices, in order. They tile
-/// `0..scenario.steps.len()`; lines before the first title or narration form the first
-/// player step.
+/// `0..scenario.steps.len()`.
 pub fn player_steps(scenario: &Scenario) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = Vec::new();
+    let mut narrated = false;
     for (i, step) in scenario.steps.iter().enumerate() {
+        narrated |= starts_player_step(step);
         match out.last_mut() {
-            Some(last) if !starts_player_step(step) => last.end = i + 1,
+            Some(last) if narrated && !starts_player_step(step) => last.end = i + 1,
             _ => out.push(i..i + 1),
         }
     }
@@ -59,9 +61,11 @@ echo done
     }
 
     #[test]
-    fn lines_before_any_narration_are_one_step_and_bare_steps_stay_single() {
-        let s = parse("topic create t\necho a\n> now\necho b\n").expect("parses");
-        assert_eq!(player_steps(&s), vec![0..2, 2..3]);
+    fn lines_before_any_narration_stay_single() {
+        let s = parse("topic create t\necho a\n> now\necho b\necho c\n").expect("parses");
+        assert_eq!(player_steps(&s), vec![0..1, 1..2, 2..4]);
+        let bare = parse("topic create t\necho a\necho b\n").expect("parses");
+        assert_eq!(player_steps(&bare), vec![0..1, 1..2, 2..3]);
         assert!(player_steps(&Scenario::default()).is_empty());
     }
 
