@@ -11,13 +11,13 @@ use serde::Serialize;
 use super::producer_id_manager::{Generated, ProducerIdManager};
 use crate::coordinator::group::GroupCoordinator;
 use crate::coordinator::internal_topics::{
-    is_internal, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+    GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
 use crate::coordinator::transaction::{
     CoordinatorEvent, TransactionConfig, TransactionCoordinator,
 };
 use crate::fs::{FsError, MemFs};
-use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
+use crate::log::{LogConfig, RecoveryReport, SeqDirection, TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
@@ -64,6 +64,8 @@ pub enum BrokerEvent {
         last_seq: i32,
         error: Errors,
         expected_seq: Option<i32>,
+        /// For OUT_OF_ORDER_SEQUENCE_NUMBER: a gap (ahead) or a stale retry (behind).
+        seq_direction: Option<SeqDirection>,
         current_epoch: Option<i16>,
         detail: ErrorDetail,
         log_end_offset: i64,
@@ -120,11 +122,15 @@ pub enum BrokerEvent {
     },
     /// Something the transaction coordinator did (state change, fence, timeout, load).
     Coordinator(CoordinatorEvent),
-    /// A partition was opened at start-up and its producer state rebuilt.
+    /// A partition was opened at start-up and its producer state rebuilt: from a
+    /// snapshot plus the log after it (`report.snapshot_loaded`), or from the log alone.
     Recovered {
         tp: TopicPartition,
         report: RecoveryReport,
         windows: Vec<(i64, Vec<SeqRange>)>,
+        /// Each producer's window size (batches) when the broker stopped, so the
+        /// narration can say why a window came back smaller (a snapshot keeps one).
+        windows_before: Vec<(i64, usize)>,
     },
 }
 
@@ -268,6 +274,10 @@ pub struct Broker {
     pub(super) metadata: BTreeMap<TopicPartition, i32>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
     pub pending_verifications: BTreeMap<u64, PendingProduce>,
+    /// Each producer's window size (in batches) when the broker stopped, per partition.
+    /// Not Kafka state and never read by a check: kept only so the restart event can
+    /// show the learner the window before and after (see `restart.rs`).
+    pub(super) windows_at_stop: BTreeMap<TopicPartition, Vec<(i64, usize)>>,
     next_tag: u64,
 }
 
@@ -307,6 +317,7 @@ impl Broker {
             startup_outbound: Vec::new(),
             metadata: BTreeMap::new(),
             pending_verifications: BTreeMap::new(),
+            windows_at_stop: BTreeMap::new(),
             next_tag: 1,
         }
     }
@@ -412,62 +423,6 @@ impl Broker {
             .find(|(p, _)| *p == producer_id)
             .map(|(_, w)| w)
             .unwrap_or_default()
-    }
-
-    /// Stops the broker. A clean stop closes every log (snapshot at the log end);
-    /// a crash loses memory only — the disk keeps what was written.
-    pub fn stop(&mut self, clean: bool) -> BrokerEvent {
-        let mut snapshots = Vec::new();
-        if clean {
-            for log in self.logs.values_mut() {
-                if let Ok(Some(path)) = log.close(&mut self.fs) {
-                    snapshots.push(path);
-                }
-            }
-        }
-        self.logs.clear();
-        self.producer_ids = ProducerIdManager::default();
-        self.txn_coordinator = TransactionCoordinator::new(TransactionConfig::default());
-        self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
-        self.pending_verifications.clear();
-        self.pending_markers.clear();
-        self.pending_offset_commits.clear();
-        self.marker_results.clear();
-        self.online = false;
-        BrokerEvent::Stopped { clean, snapshots }
-    }
-
-    /// Starts the broker: every partition folder on disk is opened and recovered.
-    /// Each partition comes with its topic's log config (topic configs live in the
-    /// cluster metadata, not in broker memory).
-    pub fn start(
-        &mut self,
-        partitions: &[(TopicPartition, LogConfig)],
-        now_ms: i64,
-    ) -> Vec<BrokerEvent> {
-        self.online = true;
-        let mut events = Vec::new();
-        for (tp, config) in partitions {
-            let dir = Self::partition_dir(tp);
-            match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
-                Ok((log, report)) => {
-                    let empty_internal = is_internal(&tp.topic) && log.log_end_offset() == 0;
-                    self.logs.insert(tp.clone(), log);
-                    if !empty_internal {
-                        events.push(BrokerEvent::Recovered {
-                            tp: tp.clone(),
-                            report,
-                            windows: self.windows(tp),
-                        });
-                    }
-                    events.extend(self.load_internal_partition(tp, now_ms));
-                }
-                Err(_) => {
-                    let _ = self.create_partition(tp.clone());
-                }
-            }
-        }
-        events
     }
 
     /// Handles one request (`KafkaApis.handle`).

@@ -8,6 +8,7 @@ mod group_apis;
 mod internal_log;
 mod produce;
 pub mod producer_id_manager;
+mod restart;
 mod txn_apis;
 mod txn_leader;
 

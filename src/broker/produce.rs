@@ -133,9 +133,9 @@ impl Broker {
                 }
             }
             Err(err) => {
-                let (expected_seq, current_epoch) = match &err {
-                    AppendError::Producer(p) => (p.expected_seq, p.current_epoch),
-                    AppendError::Invalid { .. } => (None, None),
+                let (expected_seq, seq_direction, current_epoch) = match &err {
+                    AppendError::Producer(p) => (p.expected_seq, p.seq_direction, p.current_epoch),
+                    AppendError::Invalid { .. } => (None, None, None),
                 };
                 events.push(BrokerEvent::BatchRejected {
                     tp: tp.clone(),
@@ -145,6 +145,7 @@ impl Broker {
                     last_seq,
                     error: err.error(),
                     expected_seq,
+                    seq_direction,
                     current_epoch,
                     detail: err.detail().clone(),
                     log_end_offset: leo,

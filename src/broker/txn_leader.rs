@@ -53,6 +53,7 @@ impl Broker {
                     last_seq: batch.last_sequence(),
                     error: Errors::InvalidProducerEpoch,
                     expected_seq: None,
+                    seq_direction: None,
                     current_epoch: Some(e.producer_epoch()),
                     detail,
                     log_end_offset: log.log_end_offset(),

@@ -8,7 +8,7 @@
 pub mod labels;
 pub mod narration;
 
-pub use labels::{t, tf, Key};
+pub use labels::{out_of_order_text, t, tf, Key};
 pub use narration::narrate;
 
 /// A language of the catalog. English is the reference; Korean (`Ko`) and Thai (`Th`)

@@ -7,7 +7,7 @@ pub mod transaction_index;
 pub mod unified_log;
 
 pub use producer_state::{
-    BatchMetadata, ProducerStateEntry, ProducerStateManager, NUM_BATCHES_TO_RETAIN,
+    BatchMetadata, ProducerStateEntry, ProducerStateManager, SeqDirection, NUM_BATCHES_TO_RETAIN,
 };
 pub use transaction_index::AbortedTxn;
 pub use unified_log::{

@@ -192,12 +192,44 @@ impl ProducerStateEntry {
     }
 }
 
+/// Where an out-of-order batch sits against the sequence the broker expected.
+///
+/// Kafka 4.0's `ProducerAppendInfo.checkSequence` answers OUT_OF_ORDER_SEQUENCE_NUMBER
+/// both ways (only a batch still in the window is found by `findDuplicateBatch` and
+/// answered as a duplicate), and the client's `TransactionManager.canRetry` only asks
+/// whether the batch is the next one after the last acknowledged sequence. But they
+/// mean different things to a learner. Ahead is a gap: sequences in between never
+/// arrived. Behind is a stale retry: the batch is older than the
+/// [`NUM_BATCHES_TO_RETAIN`] batches the partition remembers, so the broker cannot tell
+/// whether it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SeqDirection {
+    /// The batch starts after the expected sequence: a gap.
+    Ahead,
+    /// The batch starts before it: a retry of a batch the window no longer holds.
+    Behind,
+}
+
+impl SeqDirection {
+    /// Compares the batch's first sequence with the expected one. Simplified: a plain
+    /// comparison, so a retry from just before the wrap at `i32::MAX` reads as ahead.
+    pub fn of(expected_seq: i32, first_seq: i32) -> SeqDirection {
+        if first_seq < expected_seq {
+            SeqDirection::Behind
+        } else {
+            SeqDirection::Ahead
+        }
+    }
+}
+
 /// Why the broker refused a batch: Kafka's error plus the numbers a learner needs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProducerCheckError {
     pub error: Errors,
     /// For OUT_OF_ORDER_SEQUENCE_NUMBER: the sequence the broker expected.
     pub expected_seq: Option<i32>,
+    /// For OUT_OF_ORDER_SEQUENCE_NUMBER: a gap (ahead) or a stale retry (behind).
+    pub seq_direction: Option<SeqDirection>,
     /// For INVALID_PRODUCER_EPOCH: the epoch the broker remembers.
     pub current_epoch: Option<i16>,
     /// Which check refused, with its numbers (Kafka's exception message, as data).
@@ -284,6 +316,7 @@ impl ProducerStateManager {
             return Err(ProducerCheckError {
                 error: Errors::InvalidProducerEpoch,
                 expected_seq: None,
+                seq_direction: None,
                 current_epoch: Some(current.producer_epoch),
                 detail: ErrorDetail::EpochTooOld {
                     producer_id: pid,
@@ -301,6 +334,7 @@ impl ProducerStateManager {
                 return Err(ProducerCheckError {
                     error: Errors::OutOfOrderSequenceNumber,
                     expected_seq: Some(0),
+                    seq_direction: Some(SeqDirection::of(0, first)),
                     current_epoch: Some(current.producer_epoch),
                     detail: ErrorDetail::NewEpochSequence {
                         producer_id: pid,
@@ -315,9 +349,11 @@ impl ProducerStateManager {
         } else {
             let last = current.last_seq();
             if !(current.producer_epoch == NO_PRODUCER_EPOCH || in_sequence(last, first)) {
+                let expected = increment_sequence(last, 1);
                 return Err(ProducerCheckError {
                     error: Errors::OutOfOrderSequenceNumber,
-                    expected_seq: Some(increment_sequence(last, 1)),
+                    expected_seq: Some(expected),
+                    seq_direction: Some(SeqDirection::of(expected, first)),
                     current_epoch: Some(current.producer_epoch),
                     detail: ErrorDetail::OutOfOrderSequence {
                         producer_id: pid,
@@ -418,6 +454,7 @@ impl ProducerStateManager {
             return Err(ProducerCheckError {
                 error: Errors::InvalidProducerEpoch,
                 expected_seq: None,
+                seq_direction: None,
                 current_epoch: Some(current.producer_epoch),
                 detail: ErrorDetail::MarkerEpochNotNewer {
                     producer_id: pid,
@@ -511,132 +548,5 @@ impl ProducerStateManager {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn batch(pid: i64, epoch: i16, seq: i32, n: usize, base_offset: i64) -> RecordBatch {
-        let kvs = (0..n).map(|i| (None, Some(vec![b'a' + i as u8]))).collect();
-        RecordBatch::new_data(base_offset, pid, epoch, seq, false, 0, kvs)
-    }
-
-    fn apply(
-        m: &mut ProducerStateManager,
-        b: &RecordBatch,
-    ) -> Result<ProducerCheck, ProducerCheckError> {
-        let r = m.check_client_batch(b, b.base_offset, "t-0");
-        if let Ok(ProducerCheck::Append) = r {
-            m.update(b);
-        }
-        r
-    }
-
-    #[test]
-    fn a_producer_without_state_may_start_anywhere() {
-        let mut m = ProducerStateManager::default();
-        assert_eq!(
-            apply(&mut m, &batch(7, 0, 42, 1, 0)),
-            Ok(ProducerCheck::Append)
-        );
-    }
-
-    #[test]
-    fn exact_duplicate_returns_the_original_offsets() {
-        let mut m = ProducerStateManager::default();
-        apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
-        let again = batch(0, 0, 0, 3, 3);
-        match apply(&mut m, &again).unwrap() {
-            ProducerCheck::Duplicate(meta) => {
-                assert_eq!((meta.first_offset(), meta.last_offset), (0, 2));
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_partial_overlap_is_not_a_duplicate() {
-        let mut m = ProducerStateManager::default();
-        apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
-        let err = apply(&mut m, &batch(0, 0, 1, 2, 3)).unwrap_err();
-        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
-        assert_eq!(err.expected_seq, Some(3));
-    }
-
-    #[test]
-    fn a_gap_is_out_of_order() {
-        let mut m = ProducerStateManager::default();
-        apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
-        let err = apply(&mut m, &batch(0, 0, 5, 1, 3)).unwrap_err();
-        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
-        assert_eq!(err.expected_seq, Some(3));
-    }
-
-    #[test]
-    fn the_window_keeps_five_batches() {
-        let mut m = ProducerStateManager::default();
-        for i in 0..6 {
-            apply(&mut m, &batch(0, 0, i * 3, 3, i64::from(i) * 3)).unwrap();
-        }
-        assert_eq!(
-            m.last_entry(0).unwrap().batch_metadata.len(),
-            NUM_BATCHES_TO_RETAIN
-        );
-        // The oldest batch (0..2) slid out: its retry is now out of order, not a duplicate.
-        let err = apply(&mut m, &batch(0, 0, 0, 3, 18)).unwrap_err();
-        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
-        assert_eq!(err.expected_seq, Some(18));
-    }
-
-    #[test]
-    fn an_older_epoch_is_fenced_and_a_new_epoch_starts_at_zero() {
-        let mut m = ProducerStateManager::default();
-        apply(&mut m, &batch(0, 1, 0, 1, 0)).unwrap();
-        assert_eq!(
-            apply(&mut m, &batch(0, 0, 1, 1, 1)).unwrap_err().error,
-            Errors::InvalidProducerEpoch
-        );
-        let err = apply(&mut m, &batch(0, 2, 5, 1, 1)).unwrap_err();
-        assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
-        assert_eq!(err.expected_seq, Some(0));
-        assert_eq!(
-            apply(&mut m, &batch(0, 2, 0, 1, 1)),
-            Ok(ProducerCheck::Append)
-        );
-        assert_eq!(
-            m.last_entry(0).unwrap().batch_metadata.len(),
-            1,
-            "a new epoch forgets the old window"
-        );
-    }
-
-    #[test]
-    fn sequences_wrap_after_i32_max() {
-        assert!(in_sequence(i32::MAX, 0));
-        assert!(!in_sequence(i32::MAX, 1));
-        assert_eq!(increment_sequence(i32::MAX - 1, 3), 1);
-        assert_eq!(decrement_sequence(1, 3), i32::MAX - 1);
-        let mut m = ProducerStateManager::default();
-        apply(&mut m, &batch(0, 0, i32::MAX - 1, 2, 0)).unwrap();
-        assert_eq!(
-            apply(&mut m, &batch(0, 0, 0, 1, 2)),
-            Ok(ProducerCheck::Append)
-        );
-    }
-
-    #[test]
-    fn snapshot_keeps_only_the_last_batch() {
-        let mut m = ProducerStateManager::default();
-        for i in 0..5 {
-            apply(&mut m, &batch(1000, 0, i, 1, i64::from(i))).unwrap();
-        }
-        let bytes = m.snapshot_bytes();
-        assert_eq!(bytes.len(), 2 + 4 + 4 + 46);
-        let restored = ProducerStateManager::from_snapshot(&bytes, 5).unwrap();
-        let entry = restored.last_entry(1000).unwrap();
-        assert_eq!(entry.batch_metadata.len(), 1);
-        assert_eq!(entry.last_seq(), 4);
-        let mut corrupt = bytes.clone();
-        corrupt[10] ^= 1;
-        assert!(ProducerStateManager::from_snapshot(&corrupt, 5).is_err());
-        assert!(ProducerStateManager::from_snapshot(&bytes[..9], 5).is_err());
-    }
-}
+#[path = "producer_state_tests.rs"]
+mod tests;

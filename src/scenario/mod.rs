@@ -1,9 +1,11 @@
 //! Scenarios: the plain-text language lessons are written in, a runner that plays
-//! them against a world, the one replay loop every front end uses (`replay`), the built-in lessons (`static/lessons/*.eos`), and scenario
+//! them against a world, the one replay loop every front end uses (`replay`), the
+//! lesson player's steps (`player`), the built-in lessons (`static/lessons/*.eos`), and scenario
 //! files with their expected output inline (`golden`, the tests in tests/scenarios/).
 
 pub mod golden;
 pub mod parse;
+pub mod player;
 pub mod print;
 pub mod replay;
 pub mod run;

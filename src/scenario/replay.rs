@@ -10,6 +10,7 @@
 use std::ops::Range;
 
 use super::parse::{Scenario, Step, StepKind};
+use super::player::player_steps;
 use super::run::Runner;
 use crate::sim::World;
 
@@ -29,16 +30,26 @@ pub struct Replay {
     outputs: Vec<StepOutput>,
     /// Why the step at [`Replay::at`] failed, if it did.
     error: Option<String>,
+    /// The lesson player's steps: ranges of line steps run by one Next (`player.rs`).
+    player: Vec<Range<usize>>,
 }
 
 impl Replay {
     /// A fresh world for `scenario`, nothing played yet.
     pub fn new(scenario: Scenario) -> Replay {
         Replay {
+            player: player_steps(&scenario),
             runner: Runner::new(scenario),
             outputs: Vec::new(),
             error: None,
         }
+    }
+
+    /// A fresh world with the first `upto` player steps played (fewer on a failure).
+    pub fn to_player_step(scenario: Scenario, upto: usize) -> Replay {
+        let mut replay = Replay::new(scenario);
+        let _ = replay.play_player_to(upto);
+        replay
     }
 
     /// A fresh world with the first `upto` steps of `scenario` played (fewer when a
@@ -75,6 +86,52 @@ impl Replay {
             self.step()?;
         }
         Ok(())
+    }
+
+    /// Plays the rest of the current player step (all of it, from its first line) and
+    /// returns what it printed and raised. A refused line stops it there, as [`step`]
+    /// does.
+    ///
+    /// [`step`]: Replay::step
+    pub fn play_player_step(&mut self) -> Result<StepOutput, String> {
+        let Some(range) = self.player.iter().find(|r| r.end > self.at()).cloned() else {
+            return Ok(StepOutput::default());
+        };
+        while self.at() < range.end && !self.is_done() {
+            self.step()?;
+        }
+        Ok(self.player_output(self.player_at() - 1).unwrap_or_default())
+    }
+
+    /// Plays whole player steps until `upto` have run; stops at the first refused line.
+    pub fn play_player_to(&mut self, upto: usize) -> Result<(), String> {
+        while self.player_at() < upto && !self.is_done() {
+            self.play_player_step()?;
+        }
+        Ok(())
+    }
+
+    /// How many player steps have been played whole.
+    pub fn player_at(&self) -> usize {
+        self.player.iter().filter(|r| r.end <= self.at()).count()
+    }
+    /// How many player steps the scenario has.
+    pub fn player_len(&self) -> usize {
+        self.player.len()
+    }
+    /// The player steps, as ranges of line steps.
+    pub fn player_steps(&self) -> &[Range<usize>] {
+        &self.player
+    }
+    /// What player step `i` printed (its lines' output in order) and the events it
+    /// raised; None until it has been played whole.
+    pub fn player_output(&self, i: usize) -> Option<StepOutput> {
+        let range = self.player.get(i)?;
+        let outputs = self.outputs.get(range.clone())?;
+        Some(StepOutput {
+            lines: outputs.iter().flat_map(|o| o.lines.clone()).collect(),
+            events: outputs.first()?.events.start..outputs.last()?.events.end,
+        })
     }
 
     /// Moves past a refused step without running it (a golden file shows the error and

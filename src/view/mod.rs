@@ -12,6 +12,7 @@
 //! - [`page`]: the two pages — their setup, and what one click on them does.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
+//! - [`window`]: the restart that rebuilt a dedup window, to explain it in the panel.
 
 pub mod consumers;
 pub mod coordinators;
@@ -21,3 +22,4 @@ pub mod partition;
 pub mod producers;
 pub mod timeline;
 pub mod validate;
+pub mod window;

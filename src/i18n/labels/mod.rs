@@ -6,6 +6,7 @@
 //! translation can put the numbers in another order.
 
 use super::Lang;
+use crate::log::SeqDirection;
 
 mod en;
 
@@ -103,7 +104,11 @@ keys! {
     VerdictDuplicate,
     VerdictDuplicateText,
     VerdictOutOfOrder,
+    // Out of order: ahead of the expected sequence (a gap), behind it (a stale retry),
+    // or either (the text for a verdict that does not say which).
     VerdictOutOfOrderText,
+    VerdictSequenceGapText,
+    VerdictStaleSequenceText,
     VerdictEpoch,
     VerdictEpochText,
     VerdictOtherText,
@@ -323,6 +328,16 @@ keys! {
     FileLabel,
     FileHint,
     FileError,
+}
+
+/// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap
+/// and a stale retry get the same error from Kafka but need different words.
+pub fn out_of_order_text(direction: Option<SeqDirection>) -> Key {
+    match direction {
+        Some(SeqDirection::Ahead) => Key::VerdictSequenceGapText,
+        Some(SeqDirection::Behind) => Key::VerdictStaleSequenceText,
+        None => Key::VerdictOutOfOrderText,
+    }
 }
 
 /// The text of a message in `lang`.

@@ -6,7 +6,7 @@ use crate::broker::broker::BrokerEvent;
 use crate::coordinator::transaction::{
     CoordinatorEvent, InternalError, TransactionState, TransitionError,
 };
-use crate::log::{RecoveryReport, TopicPartition};
+use crate::log::{RecoveryReport, SeqDirection, TopicPartition};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::sim::event::FaultChange;
 use crate::sim::{EventKind, Fault, Node};
@@ -147,6 +147,7 @@ fn broker_events() -> Vec<BrokerEvent> {
         last_seq: 4,
         error,
         expected_seq,
+        seq_direction: expected_seq.map(|e| SeqDirection::of(e, 4)),
         current_epoch,
         detail,
         log_end_offset: 2,
@@ -177,6 +178,20 @@ fn broker_events() -> Vec<BrokerEvent> {
         oos.clone(),
     ));
     out.push(rejected(Errors::OutOfOrderSequenceNumber, None, None, oos));
+    // A stale retry: the window ends at 8, the batch starts at 4 (behind, not a gap).
+    let stale = ErrorDetail::OutOfOrderSequence {
+        producer_id: 0,
+        offset: 2,
+        partition: "orders-0".into(),
+        first_seq: 4,
+        last_seq: 8,
+    };
+    out.push(rejected(
+        Errors::OutOfOrderSequenceNumber,
+        Some(9),
+        Some(0),
+        stale,
+    ));
     let old = ErrorDetail::EpochTooOld {
         producer_id: 0,
         offset: 2,
@@ -265,11 +280,13 @@ fn broker_events() -> Vec<BrokerEvent> {
         tp: tp(),
         report: report(Some(2)),
         windows: vec![(0, vec![(0, 1)])],
+        windows_before: vec![(0, 5)],
     });
     out.push(BrokerEvent::Recovered {
         tp: tp(),
         report: report(None),
         windows: vec![],
+        windows_before: vec![],
     });
     out
 }

@@ -61,6 +61,44 @@ fn every_error_detail_and_refusal_is_worded_in_every_language() {
     }
 }
 
+#[test]
+fn an_out_of_order_verdict_is_worded_by_its_direction() {
+    use super::labels::out_of_order_text;
+    use crate::log::SeqDirection;
+    let en = |d| text(out_of_order_text(d), Lang::En);
+    assert!(en(Some(SeqDirection::Ahead)).contains("a gap"));
+    assert!(!en(Some(SeqDirection::Ahead)).contains("stale"));
+    assert!(en(Some(SeqDirection::Behind)).contains("a stale retry, not a gap"));
+    assert!(en(None).contains("gap") && en(None).contains("stale retry"));
+}
+
+/// The catalog speaks to the learner: no "seed" (the project's source documents) in any
+/// label, narration or error sentence; a learner cannot look those up.
+#[test]
+fn no_catalog_text_speaks_of_the_seed() {
+    let mut texts: Vec<String> = Vec::new();
+    for &lang in Lang::ALL {
+        texts.extend(Key::ALL.iter().map(|&k| text(k, lang).to_string()));
+        for (i, kind) in events::event_kinds().into_iter().enumerate() {
+            let event = Event {
+                seq: i as u64,
+                at_ms: 0,
+                kind,
+            };
+            texts.push(narrate(&event, lang));
+        }
+        texts.extend(
+            errors::error_details()
+                .iter()
+                .map(|d| error_detail(d, lang)),
+        );
+        texts.extend(errors::sim_errors().iter().map(|e| sim_error(e, lang)));
+    }
+    for s in texts {
+        assert!(!s.to_lowercase().contains("seed"), "mentions the seed: {s}");
+    }
+}
+
 /// Today's English, kept: a few sentences pinned word for word (the golden lesson
 /// transcripts pin the rest).
 #[test]
@@ -89,7 +127,15 @@ fn english_text_is_kept() {
     );
     assert_eq!(
         find("OUT_OF_ORDER_SEQUENCE_NUMBER for producer"),
-        "broker 1: OUT_OF_ORDER_SEQUENCE_NUMBER for producer 0 on orders-0 — expected sequence 2, got 4..4. A gap means a write went missing; nothing is written"
+        "broker 1: OUT_OF_ORDER_SEQUENCE_NUMBER for producer 0 on orders-0 — expected sequence 2, got 4..4. Ahead, so a gap: the batches in between never arrived; nothing is written"
+    );
+    assert_eq!(
+        find("expected sequence 9"),
+        "broker 1: OUT_OF_ORDER_SEQUENCE_NUMBER for producer 0 on orders-0 — expected sequence 9, got 4..4. Behind, so a stale retry, not a gap: the batch is older than the 5 batches the partition remembers, so it is no longer recognised as a duplicate; nothing is written"
+    );
+    assert_eq!(
+        find("Why smaller"),
+        "broker 1: opened orders-0 (LEO 2): loaded snapshot 00000000000000000002.snapshot, then replayed 2 batch(es) after it; windows: 0 [0..1] (was 5 batch(es) before the stop). Why smaller: a producer snapshot keeps only each producer's last batch (as Kafka's ProducerStateManager writes it), and only the batches after it are replayed. This is not worse: start-up skips re-reading the log, no producer is forgotten, and a retry of the last batch is still a duplicate. A crash leaves no snapshot at the log end, so the log is replayed and up to 5 batches come back"
     );
     assert_eq!(
         find("MESSAGE_TOO_LARGE"),

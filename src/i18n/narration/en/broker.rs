@@ -4,7 +4,9 @@
 use super::coordinator;
 use super::errors::detail;
 use crate::broker::broker::BrokerEvent;
+use crate::log::SeqDirection;
 use crate::protocol::errors::Errors;
+use crate::protocol::ErrorDetail;
 use crate::sim::event::window_text;
 
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
@@ -22,11 +24,16 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
         BrokerEvent::BatchDuplicate { tp, producer_id, first_seq, last_seq, first_offset, last_offset, log_end_offset, .. } => format!(
             "broker {broker}: DUPLICATE seq {first_seq}..{last_seq} of producer {producer_id} on {tp} — found in the last 5 batches, so nothing is written and the original offsets {first_offset}..{last_offset} are returned as success; LEO stays {log_end_offset}"
         ),
-        BrokerEvent::BatchRejected { tp, producer_id, producer_epoch, first_seq, last_seq, error, expected_seq, current_epoch, detail: d, .. } => match error {
+        BrokerEvent::BatchRejected { tp, producer_id, producer_epoch, first_seq, last_seq, error, expected_seq, seq_direction, current_epoch, detail: d, .. } => match error {
             Errors::OutOfOrderSequenceNumber => format!(
-                "broker {broker}: {} for producer {producer_id} on {tp} — expected sequence {}, got {first_seq}..{last_seq}. A gap means a write went missing; nothing is written",
+                "broker {broker}: {} for producer {producer_id} on {tp} — expected sequence {}, got {first_seq}..{last_seq}. {}; nothing is written",
                 error.name(),
-                expected_seq.map_or("?".into(), |s| s.to_string())
+                expected_seq.map_or("?".into(), |s| s.to_string()),
+                match (seq_direction, d) {
+                    (_, ErrorDetail::NewEpochSequence { .. }) => "A new epoch starts at sequence 0",
+                    (Some(SeqDirection::Behind), _) => "Behind, so a stale retry, not a gap: the batch is older than the 5 batches the partition remembers, so it is no longer recognised as a duplicate",
+                    _ => "Ahead, so a gap: the batches in between never arrived",
+                }
             ),
             Errors::InvalidProducerEpoch => format!(
                 "broker {broker}: {} for producer {producer_id} on {tp} — epoch {producer_epoch} is older than the epoch {} the partition remembers; a zombie cannot write",
@@ -63,19 +70,32 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
         }
         BrokerEvent::Stopped { clean, snapshots } => {
             if *clean {
-                format!("broker {broker} shut down cleanly; producer snapshots written: {}", snapshots.len())
+                format!("broker {broker} shut down cleanly; producer snapshots written: {} (a snapshot keeps each producer's last batch only)", snapshots.len())
             } else {
-                format!("broker {broker} crashed: memory is gone, the disk stays")
+                format!("broker {broker} crashed: memory is gone, the disk stays; at start, producer state is rebuilt by replaying the log")
             }
         }
-        BrokerEvent::Recovered { tp, report, windows } => {
+        BrokerEvent::Recovered { tp, report, windows, windows_before } => {
             let source = match report.snapshot_loaded {
                 Some(o) => format!("loaded snapshot {o:020}.snapshot, then replayed {} batch(es) after it", report.replayed_batches),
                 None => format!("no snapshot; rebuilt from {} batch(es) in segment(s) {:?}", report.replayed_batches, report.replayed_segments),
             };
-            let w: Vec<String> = windows.iter().map(|(p, w)| format!("{p} {}", window_text(w))).collect();
+            let before = |p: &i64| windows_before.iter().find(|(q, _)| q == p).map(|(_, n)| *n);
+            let w: Vec<String> = windows
+                .iter()
+                .map(|(p, w)| match before(p) {
+                    Some(n) if n != w.len() => format!("{p} {} (was {n} batch(es) before the stop)", window_text(w)),
+                    _ => format!("{p} {}", window_text(w)),
+                })
+                .collect();
+            let shrank = windows.iter().any(|(p, w)| before(p).is_some_and(|n| w.len() < n));
+            let why = match (shrank, report.snapshot_loaded) {
+                (false, _) => "",
+                (true, Some(_)) => ". Why smaller: a producer snapshot keeps only each producer's last batch (as Kafka's ProducerStateManager writes it), and only the batches after it are replayed. This is not worse: start-up skips re-reading the log, no producer is forgotten, and a retry of the last batch is still a duplicate. A crash leaves no snapshot at the log end, so the log is replayed and up to 5 batches come back",
+                (true, None) => ". Why smaller: with no snapshot the window is rebuilt only from the batches replayed, and with producer.snapshots off that is the last segment only",
+            };
             format!(
-                "broker {broker}: opened {tp} (LEO {}): {source}; windows: {}",
+                "broker {broker}: opened {tp} (LEO {}): {source}; windows: {}{why}",
                 report.log_end_offset,
                 if w.is_empty() { "none".to_string() } else { w.join(", ") }
             )

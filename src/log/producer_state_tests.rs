@@ -1,0 +1,132 @@
+//! Unit tests of producer state: the window, the checks in Kafka's order, snapshots.
+use super::*;
+
+fn batch(pid: i64, epoch: i16, seq: i32, n: usize, base_offset: i64) -> RecordBatch {
+    let kvs = (0..n).map(|i| (None, Some(vec![b'a' + i as u8]))).collect();
+    RecordBatch::new_data(base_offset, pid, epoch, seq, false, 0, kvs)
+}
+
+fn apply(
+    m: &mut ProducerStateManager,
+    b: &RecordBatch,
+) -> Result<ProducerCheck, ProducerCheckError> {
+    let r = m.check_client_batch(b, b.base_offset, "t-0");
+    if let Ok(ProducerCheck::Append) = r {
+        m.update(b);
+    }
+    r
+}
+
+#[test]
+fn a_producer_without_state_may_start_anywhere() {
+    let mut m = ProducerStateManager::default();
+    assert_eq!(
+        apply(&mut m, &batch(7, 0, 42, 1, 0)),
+        Ok(ProducerCheck::Append)
+    );
+}
+
+#[test]
+fn exact_duplicate_returns_the_original_offsets() {
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
+    let again = batch(0, 0, 0, 3, 3);
+    match apply(&mut m, &again).unwrap() {
+        ProducerCheck::Duplicate(meta) => {
+            assert_eq!((meta.first_offset(), meta.last_offset), (0, 2));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_partial_overlap_is_not_a_duplicate() {
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
+    let err = apply(&mut m, &batch(0, 0, 1, 2, 3)).unwrap_err();
+    assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+    assert_eq!(err.expected_seq, Some(3));
+    assert_eq!(err.seq_direction, Some(SeqDirection::Behind));
+}
+
+#[test]
+fn a_gap_is_out_of_order() {
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &batch(0, 0, 0, 3, 0)).unwrap();
+    let err = apply(&mut m, &batch(0, 0, 5, 1, 3)).unwrap_err();
+    assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+    assert_eq!(err.expected_seq, Some(3));
+    assert_eq!(err.seq_direction, Some(SeqDirection::Ahead));
+}
+
+#[test]
+fn the_window_keeps_five_batches() {
+    let mut m = ProducerStateManager::default();
+    for i in 0..6 {
+        apply(&mut m, &batch(0, 0, i * 3, 3, i64::from(i) * 3)).unwrap();
+    }
+    assert_eq!(
+        m.last_entry(0).unwrap().batch_metadata.len(),
+        NUM_BATCHES_TO_RETAIN
+    );
+    // The oldest batch (0..2) slid out: its retry is now out of order, not a duplicate.
+    let err = apply(&mut m, &batch(0, 0, 0, 3, 18)).unwrap_err();
+    assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+    assert_eq!(err.expected_seq, Some(18));
+    // Behind the expected sequence: a stale retry, which is not a gap.
+    assert_eq!(err.seq_direction, Some(SeqDirection::Behind));
+}
+
+#[test]
+fn an_older_epoch_is_fenced_and_a_new_epoch_starts_at_zero() {
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &batch(0, 1, 0, 1, 0)).unwrap();
+    assert_eq!(
+        apply(&mut m, &batch(0, 0, 1, 1, 1)).unwrap_err().error,
+        Errors::InvalidProducerEpoch
+    );
+    let err = apply(&mut m, &batch(0, 2, 5, 1, 1)).unwrap_err();
+    assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+    assert_eq!(err.expected_seq, Some(0));
+    assert_eq!(
+        apply(&mut m, &batch(0, 2, 0, 1, 1)),
+        Ok(ProducerCheck::Append)
+    );
+    assert_eq!(
+        m.last_entry(0).unwrap().batch_metadata.len(),
+        1,
+        "a new epoch forgets the old window"
+    );
+}
+
+#[test]
+fn sequences_wrap_after_i32_max() {
+    assert!(in_sequence(i32::MAX, 0));
+    assert!(!in_sequence(i32::MAX, 1));
+    assert_eq!(increment_sequence(i32::MAX - 1, 3), 1);
+    assert_eq!(decrement_sequence(1, 3), i32::MAX - 1);
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &batch(0, 0, i32::MAX - 1, 2, 0)).unwrap();
+    assert_eq!(
+        apply(&mut m, &batch(0, 0, 0, 1, 2)),
+        Ok(ProducerCheck::Append)
+    );
+}
+
+#[test]
+fn snapshot_keeps_only_the_last_batch() {
+    let mut m = ProducerStateManager::default();
+    for i in 0..5 {
+        apply(&mut m, &batch(1000, 0, i, 1, i64::from(i))).unwrap();
+    }
+    let bytes = m.snapshot_bytes();
+    assert_eq!(bytes.len(), 2 + 4 + 4 + 46);
+    let restored = ProducerStateManager::from_snapshot(&bytes, 5).unwrap();
+    let entry = restored.last_entry(1000).unwrap();
+    assert_eq!(entry.batch_metadata.len(), 1);
+    assert_eq!(entry.last_seq(), 4);
+    let mut corrupt = bytes.clone();
+    corrupt[10] ^= 1;
+    assert!(ProducerStateManager::from_snapshot(&corrupt, 5).is_err());
+    assert!(ProducerStateManager::from_snapshot(&bytes[..9], 5).is_err());
+}
