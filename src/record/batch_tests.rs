@@ -1,6 +1,7 @@
 //! Tests of the batch codec: exact bytes, round trips, and every way bytes can lie.
 
 use super::*;
+use crate::record::Header;
 
 /// Recomputes the CRC of an encoded batch after a test edited it.
 fn recrc(buf: &mut [u8]) {

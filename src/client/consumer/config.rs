@@ -143,13 +143,9 @@ impl ConsumerConfig {
                         invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
                     })?
                 }
+                // Kafka's Type.INT with atLeast(1), as the producer's numbers.
                 "max.poll.records" => {
-                    c.max_poll_records = v
-                        .parse::<i32>()
-                        .ok()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .filter(|n| *n >= 1)
-                        .ok_or_else(|| invalid(ConfigRule::AtLeast(1)))?
+                    c.max_poll_records = ConfigError::parse_int(k, v, 1)?.unsigned_abs()
                 }
                 "enable.auto.commit" => match v {
                     "false" => c.enable_auto_commit = false,
