@@ -18,6 +18,7 @@ use super::error::RecordError;
 use super::varint::{
     decode_varint, decode_varlong, encode_varint, encode_varlong, size_of_varint, size_of_varlong,
 };
+use crate::util::bytes::ByteReader;
 
 /// The smallest possible encoded record: a 1-byte length plus attributes,
 /// timestampDelta, offsetDelta, keyLength, valueLength and headersCount of one
@@ -118,48 +119,36 @@ impl Record {
 /// A cursor over a record's bytes. Every shortfall is an InvalidRecord: by the
 /// time records are read, the batch is complete and its CRC matched, so a
 /// short record means the batch lies about its content.
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
+struct Reader<'a>(ByteReader<'a>);
 
 impl<'a> Reader<'a> {
     fn new(buf: &'a [u8]) -> Self {
-        Reader { buf, pos: 0 }
+        Reader(ByteReader::new(buf))
     }
 
     fn remaining(&self) -> usize {
-        self.buf.len().saturating_sub(self.pos)
+        self.0.remaining()
     }
 
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
-        let end = self.pos.checked_add(n);
-        match end.and_then(|end| self.buf.get(self.pos..end)) {
-            Some(s) => {
-                self.pos += n;
-                Ok(s)
-            }
-            None => Err(RecordError::InvalidRecord(format!(
+        self.0.take(n).map_err(|short| {
+            RecordError::InvalidRecord(format!(
                 "{what} needs {n} bytes but only {} remain",
-                self.remaining()
-            ))),
-        }
-    }
-
-    fn rest(&self) -> &'a [u8] {
-        self.buf.get(self.pos..).unwrap_or(&[])
+                short.available
+            ))
+        })
     }
 
     fn varint(&mut self, what: &str) -> Result<i32, RecordError> {
-        let (v, n) = decode_varint(self.rest()).map_err(|e| invalid_varint(what, e))?;
-        self.pos += n;
-        Ok(v)
+        self.0
+            .decode(decode_varint)
+            .map_err(|e| invalid_varint(what, e))
     }
 
     fn varlong(&mut self, what: &str) -> Result<i64, RecordError> {
-        let (v, n) = decode_varlong(self.rest()).map_err(|e| invalid_varint(what, e))?;
-        self.pos += n;
-        Ok(v)
+        self.0
+            .decode(decode_varlong)
+            .map_err(|e| invalid_varint(what, e))
     }
 
     /// A length-prefixed byte string; -1 is null.
@@ -217,7 +206,7 @@ fn decode_record_body(body: &[u8]) -> Result<Record, RecordError> {
         return Err(RecordError::InvalidRecord(format!(
             "record declares {} bytes but its fields use {}",
             body.len(),
-            r.pos
+            r.0.position()
         )));
     }
     Ok(Record {
