@@ -351,7 +351,7 @@ impl RecordBatch {
     /// InvalidRecord.
     pub fn decode(buf: &[u8]) -> Result<(RecordBatch, usize), RecordError> {
         let available = buf.len();
-        let batch_length = get_i32(buf, BATCH_LENGTH_OFFSET).ok_or(RecordError::Truncated {
+        let batch_length = read_batch_length(buf).ok_or(RecordError::Truncated {
             needed: LOG_OVERHEAD,
             available,
         })?;
@@ -495,6 +495,12 @@ impl RecordBatch {
         let marker = EndTransactionMarker::decode(record.value.as_deref()?).ok()?;
         Some((kind, marker))
     }
+}
+
+/// The batchLength of the encoded batch at the start of `buf` (None if `buf` is too
+/// short to hold it): how far the batch goes, read before anything else is trusted.
+pub fn read_batch_length(buf: &[u8]) -> Option<i32> {
+    get_i32(buf, BATCH_LENGTH_OFFSET)
 }
 
 /// Decodes consecutive batches (a whole .log segment); returns each batch with its byte position. Stops with an error at the first bad batch.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{ConsumerEvent, ConsumerRecord, CorruptBatch, IsolationLevel};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::record::batch::BATCH_LENGTH_OFFSET;
+use crate::record::batch::read_batch_length;
 use crate::record::{ControlRecordType, RecordBatch, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD};
 
 /// One entry of a Fetch response's `AbortedTransactions` (`FetchResponseData.AbortedTransaction`):
@@ -302,10 +302,7 @@ impl CompletedFetch {
         }
         // baseOffset(8) + batchLength(4) + partitionLeaderEpoch(4) + magic(1).
         const HEADER_SIZE_UP_TO_MAGIC: usize = 17;
-        let batch_length = rest
-            .get(BATCH_LENGTH_OFFSET..LOG_OVERHEAD)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map(i32::from_be_bytes);
+        let batch_length = read_batch_length(rest);
         let total = match batch_length {
             Some(length) if rest.len() >= HEADER_SIZE_UP_TO_MAGIC => usize::try_from(length)
                 .ok()
