@@ -24,6 +24,10 @@
 //! answered for one partition, there is no fetch session, no `check.crcs=false`, no
 //! deserializers (keys and values stay bytes), no leader epochs, and only manual offset
 //! commits (see [`crate::coordinator::group`]).
+//!
+//! The files: `config` (`ConsumerConfig`), `completed_fetch` (one partition's fetched
+//! bytes, walked as above), `event` (what the application and the narration get) and
+//! `kafka_consumer` (the `Consumer`: assignment, positions, fetches).
 
 mod completed_fetch;
 mod config;
