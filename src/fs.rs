@@ -222,6 +222,15 @@ impl MemFs {
         }
     }
 
+    /// Ok if `norm` is a directory: [`MemFs::file`]'s counterpart.
+    fn dir(&self, norm: &str) -> Result<(), FsError> {
+        match self.node(norm) {
+            Some(Node::Dir) => Ok(()),
+            Some(Node::File(_)) => Err(FsError::NotADirectory(norm.to_string())),
+            None => Err(FsError::NotFound(norm.to_string())),
+        }
+    }
+
     /// The whole content of a file.
     pub fn read(&self, path: &str) -> Result<&[u8], FsError> {
         let norm = normalize(path)?;
@@ -293,11 +302,7 @@ impl MemFs {
     /// system but the root itself stays.
     pub fn remove_dir_all(&mut self, path: &str) -> Result<(), FsError> {
         let norm = normalize(path)?;
-        match self.node(&norm) {
-            Some(Node::Dir) => {}
-            Some(Node::File(_)) => return Err(FsError::NotADirectory(norm)),
-            None => return Err(FsError::NotFound(norm)),
-        }
+        self.dir(&norm)?;
         let prefix = child_prefix(&norm);
         self.nodes
             .retain(|k, _| k != &norm && !k.starts_with(&prefix));
@@ -363,11 +368,7 @@ impl MemFs {
     /// The names (not full paths) of a directory's direct children, sorted.
     pub fn list_dir(&self, path: &str) -> Result<Vec<String>, FsError> {
         let norm = normalize(path)?;
-        match self.node(&norm) {
-            Some(Node::Dir) => {}
-            Some(Node::File(_)) => return Err(FsError::NotADirectory(norm)),
-            None => return Err(FsError::NotFound(norm)),
-        }
+        self.dir(&norm)?;
         let prefix = child_prefix(&norm);
         // All keys under `prefix` share it, so the BTreeMap order is already
         // the order of the child names.

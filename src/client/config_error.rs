@@ -55,29 +55,31 @@ impl ConfigError {
     /// Kafka's `Type.INT` with `atLeast(min)`: a 32-bit number, so an out-of-range value
     /// is refused as Kafka refuses it, never wrapped.
     pub fn parse_int(key: &str, value: &str, min: i32) -> Result<i32, ConfigError> {
-        let n: i32 = value.trim().parse().map_err(|_| {
-            ConfigError::invalid(key, value, Some(ConfigRule::NotNumberOfType("INT")))
-        })?;
-        if n < min {
-            return Err(ConfigError::invalid(
-                key,
-                value,
-                Some(ConfigRule::AtLeast(min.unsigned_abs().into())),
-            ));
-        }
-        Ok(n)
+        Self::parse_at_least(key, value, min, min.unsigned_abs().into(), "INT")
     }
 
     /// Kafka's `Type.LONG` with `atLeast(min)`.
     pub fn parse_long(key: &str, value: &str, min: i64) -> Result<i64, ConfigError> {
-        let n: i64 = value.trim().parse().map_err(|_| {
-            ConfigError::invalid(key, value, Some(ConfigRule::NotNumberOfType("LONG")))
+        Self::parse_at_least(key, value, min, min.unsigned_abs(), "LONG")
+    }
+
+    /// A number of Kafka's type `type_name` that is at least `min` (`min_abs` is `min`
+    /// as the rule prints it).
+    fn parse_at_least<T: std::str::FromStr + PartialOrd>(
+        key: &str,
+        value: &str,
+        min: T,
+        min_abs: u64,
+        type_name: &'static str,
+    ) -> Result<T, ConfigError> {
+        let n: T = value.trim().parse().map_err(|_| {
+            ConfigError::invalid(key, value, Some(ConfigRule::NotNumberOfType(type_name)))
         })?;
         if n < min {
             return Err(ConfigError::invalid(
                 key,
                 value,
-                Some(ConfigRule::AtLeast(min.unsigned_abs())),
+                Some(ConfigRule::AtLeast(min_abs)),
             ));
         }
         Ok(n)

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::RecordError;
+use crate::util::bytes::ByteReader;
 
 /// The version written in control record keys (Kafka's
 /// `ControlRecordType.CURRENT_CONTROL_RECORD_KEY_VERSION`).
@@ -62,7 +63,8 @@ impl ControlRecordType {
     /// shorter than 4 bytes is invalid, and bytes after the type (from a future
     /// version) are ignored.
     pub fn decode_key(key: &[u8]) -> Result<Self, RecordError> {
-        let (Some(version), Some(code)) = (be_i16(key, 0), be_i16(key, 2)) else {
+        let mut r = ByteReader::new(key);
+        let (Ok(version), Ok(code)) = (r.i16(), r.i16()) else {
             return Err(RecordError::InvalidRecord(format!(
                 "control record key has {} bytes, needs {CONTROL_KEY_SIZE}",
                 key.len()
@@ -111,7 +113,8 @@ impl EndTransactionMarker {
     /// Parses a marker value; like Kafka, negative versions and short values
     /// are invalid and trailing bytes are ignored.
     pub fn decode(value: &[u8]) -> Result<Self, RecordError> {
-        let (Some(version), Some(coordinator_epoch)) = (be_i16(value, 0), be_i32(value, 2)) else {
+        let mut r = ByteReader::new(value);
+        let (Ok(version), Ok(coordinator_epoch)) = (r.i16(), r.i32()) else {
             return Err(RecordError::InvalidRecord(format!(
                 "end transaction marker has {} bytes, needs {END_TXN_MARKER_SIZE}",
                 value.len()
@@ -127,16 +130,6 @@ impl EndTransactionMarker {
             coordinator_epoch,
         })
     }
-}
-
-fn be_i16(buf: &[u8], at: usize) -> Option<i16> {
-    let bytes: [u8; 2] = buf.get(at..at.checked_add(2)?)?.try_into().ok()?;
-    Some(i16::from_be_bytes(bytes))
-}
-
-fn be_i32(buf: &[u8], at: usize) -> Option<i32> {
-    let bytes: [u8; 4] = buf.get(at..at.checked_add(4)?)?.try_into().ok()?;
-    Some(i32::from_be_bytes(bytes))
 }
 
 #[cfg(test)]

@@ -8,15 +8,17 @@
 pub mod batch;
 pub mod control;
 pub mod crc32c;
+pub mod default_record;
 pub mod dump;
 pub mod error;
 pub mod varint;
 
 pub use batch::{
-    decode_all, increment_sequence, set_base_offset, set_partition_leader_epoch, Header, KeyValue,
-    Record, RecordBatch, TimestampType,
+    decode_all, increment_sequence, set_base_offset, set_partition_leader_epoch, KeyValue,
+    RecordBatch, TimestampType,
 };
 pub use control::{ControlRecordType, EndTransactionMarker};
+pub use default_record::{Header, Record};
 pub use dump::{header_fields, HeaderField};
 pub use error::RecordError;
 

@@ -12,9 +12,7 @@ use super::world::World;
 use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, FetchPartitionData, IsolationLevel,
 };
-use crate::coordinator::internal_topics::{
-    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
-};
+use crate::coordinator::internal_topics::{topic_partition_for, GROUP_METADATA_TOPIC};
 use crate::log::{FetchIsolation, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
@@ -61,10 +59,7 @@ impl World {
         })?;
         let committed_for = |w: &World, tp: &TopicPartition| -> Option<i64> {
             let group = consumer.config.group_id.as_deref()?;
-            let gtp = TopicPartition::new(
-                GROUP_METADATA_TOPIC,
-                partition_for(group, INTERNAL_TOPIC_PARTITIONS),
-            );
+            let gtp = topic_partition_for(GROUP_METADATA_TOPIC, group);
             let broker = w.brokers.get(&w.leader_of(&gtp)?)?;
             broker
                 .group_coordinator()
@@ -205,10 +200,7 @@ impl World {
     /// A group's committed offsets as a stable OffsetFetch answers: the offset, `none`,
     /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open.
     pub fn committed_offsets(&self, group_id: &str, partitions: &[TopicPartition]) -> Vec<String> {
-        let gtp = TopicPartition::new(
-            GROUP_METADATA_TOPIC,
-            partition_for(group_id, INTERNAL_TOPIC_PARTITIONS),
-        );
+        let gtp = topic_partition_for(GROUP_METADATA_TOPIC, group_id);
         let Some(broker) = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b)) else {
             return vec![format!(
                 "group {group_id}: no offsets committed yet (__consumer_offsets does not exist)"

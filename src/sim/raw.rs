@@ -3,9 +3,7 @@
 
 use super::error::{SimError, SimErrorKind};
 use super::world::World;
-use crate::coordinator::internal_topics::{
-    partition_for, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
-};
+use crate::coordinator::internal_topics::{topic_partition_for, TRANSACTION_STATE_TOPIC};
 use crate::log::TopicPartition;
 use crate::protocol::{CoordinatorType, Request, Response};
 
@@ -13,12 +11,8 @@ impl World {
     /// Who should get a raw request: the transaction coordinator for transactional
     /// APIs, the partition leader for data APIs, else the first broker.
     fn raw_target(&self, request: &Request) -> Option<i32> {
-        let coordinator = |id: &str| {
-            self.leader_of(&TopicPartition::new(
-                TRANSACTION_STATE_TOPIC,
-                partition_for(id, INTERNAL_TOPIC_PARTITIONS),
-            ))
-        };
+        let coordinator =
+            |id: &str| self.leader_of(&topic_partition_for(TRANSACTION_STATE_TOPIC, id));
         let first = self.brokers.keys().next().copied();
         match request {
             Request::InitProducerId {

@@ -8,7 +8,8 @@ use super::world::World;
 use crate::broker::broker::Broker;
 use crate::log::segment::{read_offset_index, read_time_index};
 use crate::log::{AbortedTxn, BatchMetadata, TopicPartition};
-use crate::record::{header_fields, ControlRecordType, HeaderField, RecordBatch};
+use crate::record::batch::read_batch_length;
+use crate::record::{header_fields, ControlRecordType, HeaderField, RecordBatch, LOG_OVERHEAD};
 
 /// One batch as stored on disk.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -259,10 +260,10 @@ impl World {
             let bytes = broker.fs.read(&log_path).unwrap_or_default();
             let mut pos = 0usize;
             while let Some(end) = bytes
-                .get(pos + 8..pos + 12)
-                .and_then(|b| <[u8; 4]>::try_from(b).ok())
-                .and_then(|b| usize::try_from(i32::from_be_bytes(b)).ok())
-                .map(|len| pos + 12 + len)
+                .get(pos..)
+                .and_then(read_batch_length)
+                .and_then(|len| usize::try_from(len).ok())
+                .map(|len| pos + LOG_OVERHEAD + len)
                 .filter(|end| *end <= bytes.len())
             {
                 spans.push((base, bytes, pos, end));

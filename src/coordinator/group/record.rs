@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::record::varint::decode_unsigned_varint;
+use crate::util::bytes::ByteReader;
 
 /// The key version (record type) Kafka writes for offset commits.
 pub const OFFSET_COMMIT_KEY_VERSION: i16 = 1;
@@ -104,7 +105,7 @@ impl OffsetCommitKey {
     /// commits; anything else is [`GroupRecordError::UnknownRecordType`]. Bytes after the
     /// partition are ignored, as Kafka's reader does.
     pub fn decode(buf: &[u8]) -> Result<(i16, Self), GroupRecordError> {
-        let mut r = Reader { buf, pos: 0 };
+        let mut r = Reader(ByteReader::new(buf));
         let version = r.i16("version")?;
         if !(0..=1).contains(&version) {
             return Err(GroupRecordError::UnknownRecordType(version));
@@ -173,7 +174,7 @@ impl OffsetCommitValue {
 
     /// Reads a value of version 0..=4; returns the version too.
     pub fn decode(buf: &[u8]) -> Result<(i16, Self), GroupRecordError> {
-        let mut r = Reader { buf, pos: 0 };
+        let mut r = Reader(ByteReader::new(buf));
         let version = r.i16("version")?;
         if !(0..=OFFSET_COMMIT_VALUE_MAX_VERSION).contains(&version) {
             return Err(GroupRecordError::UnsupportedValueVersion(version));
@@ -312,49 +313,38 @@ fn put_string(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(bytes.get(..len).unwrap_or(&[]));
 }
 
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
+/// The shared cursor; a short read names the field it was reading.
+struct Reader<'a>(ByteReader<'a>);
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize, field: &'static str) -> Result<&[u8], GroupRecordError> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .ok_or(GroupRecordError::Truncated { field })?;
-        let bytes = self
-            .buf
-            .get(self.pos..end)
-            .ok_or(GroupRecordError::Truncated { field })?;
-        self.pos = end;
-        Ok(bytes)
-    }
-
-    fn array<const N: usize>(&mut self, field: &'static str) -> Result<[u8; N], GroupRecordError> {
-        self.take(N, field)?
-            .try_into()
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, field: &'static str) -> Result<&'a [u8], GroupRecordError> {
+        self.0
+            .take(n)
             .map_err(|_| GroupRecordError::Truncated { field })
     }
 
     fn i16(&mut self, field: &'static str) -> Result<i16, GroupRecordError> {
-        self.array(field).map(i16::from_be_bytes)
+        self.0
+            .i16()
+            .map_err(|_| GroupRecordError::Truncated { field })
     }
 
     fn i32(&mut self, field: &'static str) -> Result<i32, GroupRecordError> {
-        self.array(field).map(i32::from_be_bytes)
+        self.0
+            .i32()
+            .map_err(|_| GroupRecordError::Truncated { field })
     }
 
     fn i64(&mut self, field: &'static str) -> Result<i64, GroupRecordError> {
-        self.array(field).map(i64::from_be_bytes)
+        self.0
+            .i64()
+            .map_err(|_| GroupRecordError::Truncated { field })
     }
 
     fn uvarint(&mut self, field: &'static str) -> Result<u32, GroupRecordError> {
-        let rest = self.buf.get(self.pos..).unwrap_or(&[]);
-        let (v, n) =
-            decode_unsigned_varint(rest).map_err(|_| GroupRecordError::Truncated { field })?;
-        self.pos = self.pos.saturating_add(n);
-        Ok(v)
+        self.0
+            .decode(decode_unsigned_varint)
+            .map_err(|_| GroupRecordError::Truncated { field })
     }
 
     /// Bytes as text; like Java's `new String(bytes, UTF_8)`, bad sequences become U+FFFD.

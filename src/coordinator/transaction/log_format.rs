@@ -1,8 +1,8 @@
 //! The records of `__transaction_state`, byte for byte: key = `TransactionLogKey`,
 //! value = `TransactionLogValue` (Kafka's `TransactionLog.keyToBytes` /
 //! `valueToBytes` / `read`, schemas `TransactionLogKey.json` and
-//! `TransactionLogValue.json`), and the JSON that
-//! `kafka-dump-log.sh --transaction-log-decoder` prints for them.
+//! `TransactionLogValue.json`). The JSON that `kafka-dump-log.sh
+//! --transaction-log-decoder` prints for them is in [`super::message_formatter`].
 //!
 //! Key: `int16` record type (0 = TRANSACTION_LOG, also the key "version"), then the
 //! non-flexible `TransactionalId` string (`int16` length + UTF-8).
@@ -35,6 +35,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use super::message_formatter::{key_json, payload_json, value_json};
 use super::metadata::TxnTransitMetadata;
 use super::state::TransactionState;
 use crate::record::varint::{decode_unsigned_varint, encode_unsigned_varint};
@@ -490,204 +491,6 @@ pub fn decode_value(bytes: &[u8]) -> Result<TransactionLogValue, TxnLogError> {
     Ok(v)
 }
 
-// ---------------------------------------------------------------- JSON
-
-fn json_str(s: &str) -> String {
-    crate::util::json::quote(s)
-}
-
-fn data_json(v: &TransactionLogValue, with_timestamps: bool) -> String {
-    let flexible = v.version >= 1;
-    let mut s = String::with_capacity(256);
-    s.push('{');
-    s.push_str(&format!("\"producerId\":{}", v.producer_id));
-    if flexible {
-        if v.previous_producer_id != NO_PRODUCER_ID {
-            s.push_str(&format!(
-                ",\"previousProducerId\":{}",
-                v.previous_producer_id
-            ));
-        }
-        if v.next_producer_id != NO_PRODUCER_ID {
-            s.push_str(&format!(",\"nextProducerId\":{}", v.next_producer_id));
-        }
-        if v.next_producer_epoch != NO_PRODUCER_EPOCH {
-            s.push_str(&format!(",\"nextProducerEpoch\":{}", v.next_producer_epoch));
-        }
-        if v.last_producer_epoch != NO_PRODUCER_EPOCH {
-            s.push_str(&format!(",\"lastProducerEpoch\":{}", v.last_producer_epoch));
-        }
-    }
-    s.push_str(&format!(",\"producerEpoch\":{}", v.producer_epoch));
-    s.push_str(&format!(
-        ",\"transactionTimeoutMs\":{}",
-        v.transaction_timeout_ms
-    ));
-    match v.state() {
-        Some(state) => s.push_str(&format!(",\"transactionStatus\":\"{}\"", state.name())),
-        None => s.push_str(&format!(",\"transactionStatus\":{}", v.transaction_status)),
-    }
-    s.push_str(",\"transactionPartitions\":");
-    match &v.transaction_partitions {
-        None => s.push_str("null"),
-        Some(list) => {
-            s.push('[');
-            for (i, p) in list.iter().enumerate() {
-                if i > 0 {
-                    s.push(',');
-                }
-                let ids: Vec<String> = p.partition_ids.iter().map(|id| id.to_string()).collect();
-                s.push_str(&format!(
-                    "{{\"topic\":{},\"partitionIds\":[{}]}}",
-                    json_str(&p.topic),
-                    ids.join(",")
-                ));
-            }
-            s.push(']');
-        }
-    }
-    if with_timestamps {
-        s.push_str(&format!(
-            ",\"transactionLastUpdateTimestampMs\":{},\"transactionStartTimestampMs\":{}",
-            v.transaction_last_update_timestamp_ms, v.transaction_start_timestamp_ms
-        ));
-    }
-    if flexible && v.client_transaction_version != 0 {
-        s.push_str(&format!(
-            ",\"clientTransactionVersion\":{}",
-            v.client_transaction_version
-        ));
-    }
-    s.push('}');
-    s
-}
-
-/// The payload JSON of `kafka-dump-log.sh --transaction-log-decoder`, without the
-/// two timestamps (which change every run) and without the outer
-/// `{"version":..,"data":..}` shell — the form seed 000 prints.
-pub fn value_json(v: &TransactionLogValue) -> String {
-    data_json(v, false)
-}
-
-/// The full `payload:` JSON, as kafka-dump-log prints it:
-/// `{"version":"1","data":{…, timestamps included}}`.
-pub fn payload_json(v: &TransactionLogValue) -> String {
-    format!(
-        "{{\"version\":\"{}\",\"data\":{}}}",
-        v.version,
-        data_json(v, true)
-    )
-}
-
-/// The `key:` JSON kafka-dump-log prints: `{"type":"0","data":{"transactionalId":"…"}}`.
-pub fn key_json(transactional_id: &str) -> String {
-    format!(
-        "{{\"type\":\"{}\",\"data\":{{\"transactionalId\":{}}}}}",
-        TRANSACTION_LOG_KEY_TYPE,
-        json_str(transactional_id)
-    )
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::coordinator::transaction::metadata::TransactionVersion;
-    use crate::log::TopicPartition;
-    use std::collections::BTreeSet;
-
-    fn empty_transit() -> TxnTransitMetadata {
-        TxnTransitMetadata {
-            producer_id: 0,
-            prev_producer_id: 0,
-            next_producer_id: -1,
-            producer_epoch: 0,
-            last_producer_epoch: -1,
-            txn_timeout_ms: 60000,
-            txn_state: TransactionState::Empty,
-            topic_partitions: BTreeSet::new(),
-            txn_start_timestamp: -1,
-            txn_last_update_timestamp: 1781778768194,
-            client_transaction_version: TransactionVersion::TV_0,
-        }
-    }
-
-    #[test]
-    fn key_matches_kafka_size() {
-        // KAFKA-20712's dump: keySize 15 for "kafka-txn-0".
-        let k = key_to_bytes("kafka-txn-0");
-        assert_eq!(k.len(), 15);
-        assert_eq!(&k[..4], &[0, 0, 0, 11]);
-        assert_eq!(decode_key(&k).unwrap(), "kafka-txn-0");
-        assert_eq!(
-            key_json("kafka-txn-0"),
-            r#"{"type":"0","data":{"transactionalId":"kafka-txn-0"}}"#
-        );
-    }
-
-    #[test]
-    fn empty_value_matches_kafka_size_and_json() {
-        // KAFKA-20712's dump: valueSize 45 and this payload for a fresh Empty record.
-        let v = TransactionLogValue::from_transit(&empty_transit(), 1);
-        let bytes = value_to_bytes(&v);
-        assert_eq!(bytes.len(), 45);
-        assert_eq!(
-            payload_json(&v),
-            r#"{"version":"1","data":{"producerId":0,"previousProducerId":0,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":"Empty","transactionPartitions":null,"transactionLastUpdateTimestampMs":1781778768194,"transactionStartTimestampMs":-1}}"#
-        );
-        assert_eq!(decode_value(&bytes).unwrap(), v);
-    }
-
-    #[test]
-    fn ongoing_round_trips_v0_and_v1() {
-        let mut t = empty_transit();
-        t.txn_state = TransactionState::Ongoing;
-        t.last_producer_epoch = 3;
-        t.client_transaction_version = TransactionVersion::TV_2;
-        t.topic_partitions = [
-            TopicPartition::new("b", 1),
-            TopicPartition::new("a", 2),
-            TopicPartition::new("a", 0),
-        ]
-        .into_iter()
-        .collect();
-        for version in [0, 1] {
-            let v = TransactionLogValue::from_transit(&t, version);
-            let back = decode_value(&value_to_bytes(&v)).unwrap();
-            assert_eq!(back, v);
-        }
-        let v1 = TransactionLogValue::from_transit(&t, 1);
-        assert_eq!(
-            value_json(&v1),
-            r#"{"producerId":0,"previousProducerId":0,"lastProducerEpoch":3,"producerEpoch":0,"transactionTimeoutMs":60000,"transactionStatus":"Ongoing","transactionPartitions":[{"topic":"a","partitionIds":[0,2]},{"topic":"b","partitionIds":[1]}],"clientTransactionVersion":2}"#
-        );
-        let v0 = TransactionLogValue::from_transit(&t, 0);
-        assert!(!value_json(&v0).contains("previousProducerId"));
-    }
-
-    #[test]
-    fn bad_bytes_are_typed_errors() {
-        assert!(matches!(
-            decode_key(&[0]),
-            Err(TxnLogError::Truncated { .. })
-        ));
-        assert_eq!(
-            decode_key(&[0, 1, 0, 0]),
-            Err(TxnLogError::UnknownKeyVersion(1))
-        );
-        assert_eq!(
-            decode_value(&[0, 2]),
-            Err(TxnLogError::UnknownValueVersion(2))
-        );
-        assert!(matches!(
-            decode_key(&[0, 0, 0xff, 0xff]),
-            Err(TxnLogError::InvalidLength { .. })
-        ));
-        let mut huge = vec![0, 0];
-        huge.extend_from_slice(&[0; 15]);
-        huge.extend_from_slice(&[0x7f, 0xff, 0xff, 0xff]);
-        assert!(matches!(
-            decode_value(&huge),
-            Err(TxnLogError::Truncated { .. })
-        ));
-    }
-}
+#[path = "log_format_tests.rs"]
+mod tests;

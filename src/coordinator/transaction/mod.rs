@@ -8,8 +8,10 @@
 //! - [`state`]: the eight states and the transition table (`TransactionState`).
 //! - [`metadata`]: per-transactional-id memory and its two-step transitions
 //!   (`TransactionMetadata`, `TxnTransitMetadata`, `TransactionVersion`).
-//! - [`log_format`]: `__transaction_state` key/value bytes and the dump-log JSON
-//!   (`TransactionLog`, `TransactionLogKey`, `TransactionLogValue`).
+//! - [`log_format`]: `__transaction_state` key/value bytes (`TransactionLog`,
+//!   `TransactionLogKey`, `TransactionLogValue`).
+//! - [`message_formatter`]: the dump-log JSON of those records
+//!   (`TransactionLogMessageFormatter`).
 //! - [`transaction_coordinator`]: the sans-IO state machine (`TransactionCoordinator` together
 //!   with the parts of `TransactionStateManager` and
 //!   `TransactionMarkerChannelManager` it needs). Log writes and producer ids go
@@ -18,6 +20,7 @@
 //! Everything here follows transaction.version 2 (KIP-890), Kafka 4.x's default.
 
 pub mod log_format;
+pub mod message_formatter;
 pub mod metadata;
 pub mod state;
 pub mod transaction_coordinator;

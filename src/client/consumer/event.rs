@@ -1,0 +1,158 @@
+//! What the consumer hands out: records to the application (`ConsumerRecord`) and, for
+//! narration and the UI, what it did and why (`ConsumerEvent`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::record::{ControlRecordType, RecordError};
+
+/// A record handed to the application (`ConsumerRecord<byte[], byte[]>`). Simplified:
+/// no headers, no timestamp type, no leader epoch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerRecord {
+    pub topic_partition: TopicPartition,
+    pub offset: i64,
+    pub key: Option<Vec<u8>>,
+    pub value: Option<Vec<u8>>,
+    pub timestamp: i64,
+}
+
+impl ConsumerRecord {
+    /// The value as text (lossy UTF-8; `null` for a null value).
+    pub fn value_text(&self) -> String {
+        match &self.value {
+            Some(v) => String::from_utf8_lossy(v).into_owned(),
+            None => "null".to_string(),
+        }
+    }
+}
+
+/// `c1@0 c2@1 …`: each record's value (lossy UTF-8) and offset, as the seed's example
+/// prints what a consumer got.
+pub fn summary_line(records: &[ConsumerRecord]) -> String {
+    records
+        .iter()
+        .map(|r| format!("{}@{}", r.value_text(), r.offset))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What the consumer did and which rule it applied, for narration and the UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConsumerEvent {
+    /// A Fetch answer arrived for the position the consumer asked from.
+    FetchReceived {
+        tp: TopicPartition,
+        fetch_offset: i64,
+        high_watermark: i64,
+        last_stable_offset: i64,
+        bytes: usize,
+        aborted_transactions: usize,
+    },
+    /// The answer is for an offset that is no longer the position (an old request):
+    /// `FetchCollector` ignores it.
+    StaleFetchDiscarded {
+        tp: TopicPartition,
+        fetch_offset: i64,
+        position: Option<i64>,
+    },
+    /// The answer is for a partition that is not assigned.
+    NotAssigned { tp: TopicPartition },
+    /// The broker answered with an error; nothing is read, the position stays.
+    FetchError { tp: TopicPartition, error: Errors },
+    /// An aborted transaction begins at or before this batch's last offset: its producer
+    /// joins the aborted set (`consumeAbortedTransactionsUpTo`).
+    AbortedProducerAdded {
+        tp: TopicPartition,
+        producer_id: i64,
+        first_offset: i64,
+    },
+    /// A transactional batch of a producer in the aborted set: skipped whole.
+    BatchSkippedAborted {
+        tp: TopicPartition,
+        producer_id: i64,
+        base_offset: i64,
+        last_offset: i64,
+    },
+    /// An ABORT marker ends that producer's aborted transaction: it leaves the set.
+    AbortMarkerSeen {
+        tp: TopicPartition,
+        producer_id: i64,
+        offset: i64,
+        /// Whether the producer was in the set (false: its aborted data was not part
+        /// of this fetch).
+        removed: bool,
+    },
+    /// A COMMIT/ABORT marker: never delivered, but the position moves past it.
+    ControlBatchSkipped {
+        tp: TopicPartition,
+        kind: Option<ControlRecordType>,
+        offset: i64,
+    },
+    /// Records of a batch that lie before the fetch position (the fetch started inside
+    /// the batch).
+    RecordsBeforePositionSkipped {
+        tp: TopicPartition,
+        base_offset: i64,
+        count: usize,
+        position: i64,
+    },
+    /// Records handed to the application by one `poll()`.
+    RecordsDelivered {
+        tp: TopicPartition,
+        count: usize,
+        first: i64,
+        last: i64,
+    },
+    /// The last batch was cut short by the fetch size: it is read by the next fetch.
+    PartialBatchIgnored {
+        tp: TopicPartition,
+        byte_position: usize,
+        bytes: usize,
+    },
+    /// A batch failed its checks (`KafkaException: Record batch ... is invalid`): the
+    /// consumer stops before it.
+    CorruptBatch {
+        tp: TopicPartition,
+        offset: i64,
+        error: CorruptBatch,
+    },
+    /// The fetch position moved forward.
+    PositionAdvanced {
+        tp: TopicPartition,
+        from: i64,
+        to: i64,
+    },
+    /// A partition without a position was given one (seek, committed offset or
+    /// `auto.offset.reset`).
+    PositionSet {
+        tp: TopicPartition,
+        offset: i64,
+        reason: PositionReason,
+    },
+    /// `auto.offset.reset=none` and no committed offset (`NoOffsetForPartitionException`).
+    NoOffsetForPartition { tp: TopicPartition },
+}
+
+/// Why a fetched batch cannot be read (`KafkaException: Record batch ... is invalid`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorruptBatch {
+    /// The header's batch size is below the smallest possible batch.
+    SizeTooSmall { size: i32, minimum: usize },
+    /// The codec refused the bytes.
+    Invalid(RecordError),
+}
+
+/// Where a partition's first position came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PositionReason {
+    /// `seek()`.
+    Seek,
+    /// The group's committed offset.
+    Committed,
+    /// `auto.offset.reset=earliest`: the log start offset.
+    ResetEarliest,
+    /// `auto.offset.reset=latest`: the end offset.
+    ResetLatest,
+}

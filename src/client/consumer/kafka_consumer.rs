@@ -1,0 +1,240 @@
+//! The consumer itself (Kafka's `KafkaConsumer`): assigned partitions, their positions,
+//! fetch requests, and fetch answers read through [`CompletedFetch`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    CompletedFetch, ConsumerConfig, ConsumerEvent, ConsumerRecord, FetchPartitionData,
+    IsolationLevel, OffsetResetStrategy, PositionReason,
+};
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::util::ordered::CollectSorted;
+
+/// One assigned partition (Kafka's `SubscriptionState.TopicPartitionState`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionState {
+    /// The next offset to read; None until seek, a committed offset or a reset.
+    pub position: Option<i64>,
+    pub high_watermark: Option<i64>,
+    pub last_stable_offset: Option<i64>,
+    pub log_start_offset: Option<i64>,
+    /// The offset of the fetch request in flight, if any.
+    pub fetch_in_flight: Option<i64>,
+}
+
+/// A consumer client. Mirrors the fetch side of Kafka's `KafkaConsumer`
+/// (`SubscriptionState` + `FetchCollector` + `CompletedFetch`). Simplified: manual
+/// assignment only, one fetch answer is read completely at once (in `poll()`-sized
+/// slices of `max.poll.records`), and delivered records are kept in `delivered` so a
+/// lesson can print everything the application saw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Consumer {
+    pub config: ConsumerConfig,
+    pub assignment: BTreeMap<TopicPartition, PartitionState>,
+    pub delivered: Vec<ConsumerRecord>,
+}
+
+impl Consumer {
+    pub fn new(config: ConsumerConfig) -> Self {
+        Consumer {
+            config,
+            assignment: BTreeMap::new(),
+            delivered: Vec::new(),
+        }
+    }
+
+    pub fn isolation_level(&self) -> IsolationLevel {
+        self.config.isolation_level
+    }
+
+    /// `assign()`: read exactly these partitions. Kept partitions keep their position;
+    /// new ones start without one.
+    pub fn assign(&mut self, partitions: &[TopicPartition]) {
+        let keep = partitions.iter().collect_set();
+        self.assignment.retain(|tp, _| keep.contains(tp));
+        for tp in partitions {
+            self.assignment.entry(tp.clone()).or_default();
+        }
+    }
+
+    pub fn assigned(&self) -> Vec<TopicPartition> {
+        self.assignment.keys().cloned().collect()
+    }
+
+    /// `seek()`: read from `offset` next. Ignored (None) for a partition not assigned.
+    pub fn seek(&mut self, tp: &TopicPartition, offset: i64) -> Option<ConsumerEvent> {
+        let state = self.assignment.get_mut(tp)?;
+        // A fetch still in flight is not cancelled: its answer no longer matches the
+        // position and will be discarded as stale.
+        state.position = Some(offset);
+        Some(ConsumerEvent::PositionSet {
+            tp: tp.clone(),
+            offset,
+            reason: PositionReason::Seek,
+        })
+    }
+
+    /// Gives a partition without a position its start: the group's committed offset if
+    /// there is one, else `auto.offset.reset` applied to the partition's log start offset
+    /// and end offset (the high watermark, or the LSO for read_committed, as ListOffsets
+    /// answers). Partitions that already have a position are left alone.
+    pub fn initialize_position(
+        &mut self,
+        tp: &TopicPartition,
+        committed: Option<i64>,
+        log_start_offset: i64,
+        end_offset: i64,
+    ) -> Option<ConsumerEvent> {
+        let strategy = self.config.auto_offset_reset;
+        let state = self.assignment.get_mut(tp)?;
+        if state.position.is_some() {
+            return None;
+        }
+        let (offset, reason) = match (committed, strategy) {
+            (Some(c), _) if c >= 0 => (c, PositionReason::Committed),
+            (_, OffsetResetStrategy::Earliest) => (log_start_offset, PositionReason::ResetEarliest),
+            (_, OffsetResetStrategy::Latest) => (end_offset, PositionReason::ResetLatest),
+            (_, OffsetResetStrategy::None) => {
+                return Some(ConsumerEvent::NoOffsetForPartition { tp: tp.clone() })
+            }
+        };
+        state.position = Some(offset);
+        Some(ConsumerEvent::PositionSet {
+            tp: tp.clone(),
+            offset,
+            reason,
+        })
+    }
+
+    /// The next offset this consumer will read from the partition (`position()`).
+    pub fn position(&self, tp: &TopicPartition) -> Option<i64> {
+        self.assignment.get(tp)?.position
+    }
+
+    pub fn partition_state(&self, tp: &TopicPartition) -> Option<&PartitionState> {
+        self.assignment.get(tp)
+    }
+
+    /// Records behind the end this consumer may read: the LSO for read_committed, the
+    /// high watermark otherwise (`SubscriptionState.partitionLag`).
+    pub fn lag(&self, tp: &TopicPartition) -> Option<i64> {
+        let state = self.assignment.get(tp)?;
+        let end = match self.config.isolation_level {
+            IsolationLevel::ReadCommitted => state.last_stable_offset?,
+            IsolationLevel::ReadUncommitted => state.high_watermark?,
+        };
+        Some(end.saturating_sub(state.position?))
+    }
+
+    /// Every record delivered to the application so far, in delivery order.
+    pub fn records(&self) -> &[ConsumerRecord] {
+        &self.delivered
+    }
+
+    /// The positions to commit for the group (what a read-process-write loop passes to
+    /// `sendOffsetsToTransaction`).
+    pub fn positions(&self) -> BTreeMap<TopicPartition, i64> {
+        self.assignment
+            .iter()
+            .filter_map(|(tp, s)| Some((tp.clone(), s.position?)))
+            .collect_map()
+    }
+
+    /// The Fetch to send for a partition: its position and the isolation level. None
+    /// when the partition is not assigned or has no position yet.
+    pub fn fetch_request(&mut self, tp: &TopicPartition) -> Option<(i64, IsolationLevel)> {
+        let isolation = self.config.isolation_level;
+        let state = self.assignment.get_mut(tp)?;
+        let offset = state.position?;
+        state.fetch_in_flight = Some(offset);
+        Some((offset, isolation))
+    }
+
+    /// Reads a Fetch answer for `tp`: all records the application gets from it (in
+    /// `max.poll.records` slices) and what happened. The position ends after the last
+    /// batch processed.
+    pub fn on_fetch_response(
+        &mut self,
+        tp: &TopicPartition,
+        data: FetchPartitionData,
+    ) -> (Vec<ConsumerRecord>, Vec<ConsumerEvent>) {
+        let isolation = self.config.isolation_level;
+        let max = usize::try_from(self.config.max_poll_records.max(1)).unwrap_or(usize::MAX);
+        let mut events = Vec::new();
+        let Some(state) = self.assignment.get_mut(tp) else {
+            events.push(ConsumerEvent::NotAssigned { tp: tp.clone() });
+            return (Vec::new(), events);
+        };
+        let fetch_offset = state.fetch_in_flight.take().or(state.position);
+        let (Some(fetch_offset), Some(position)) = (fetch_offset, state.position) else {
+            events.push(ConsumerEvent::StaleFetchDiscarded {
+                tp: tp.clone(),
+                fetch_offset: fetch_offset.unwrap_or(-1),
+                position: state.position,
+            });
+            return (Vec::new(), events);
+        };
+        if fetch_offset != position {
+            events.push(ConsumerEvent::StaleFetchDiscarded {
+                tp: tp.clone(),
+                fetch_offset,
+                position: Some(position),
+            });
+            return (Vec::new(), events);
+        }
+        if data.error != Errors::None {
+            events.push(ConsumerEvent::FetchError {
+                tp: tp.clone(),
+                error: data.error,
+            });
+            return (Vec::new(), events);
+        }
+        // FetchCollector.updatePartitionState: only non-negative values count.
+        if data.high_watermark >= 0 {
+            state.high_watermark = Some(data.high_watermark);
+        }
+        if data.last_stable_offset >= 0 {
+            state.last_stable_offset = Some(data.last_stable_offset);
+        }
+        if data.log_start_offset >= 0 {
+            state.log_start_offset = Some(data.log_start_offset);
+        }
+        events.push(ConsumerEvent::FetchReceived {
+            tp: tp.clone(),
+            fetch_offset,
+            high_watermark: data.high_watermark,
+            last_stable_offset: data.last_stable_offset,
+            bytes: data.records.len(),
+            aborted_transactions: data.aborted_transactions.as_ref().map_or(0, Vec::len),
+        });
+
+        let mut fetch = CompletedFetch::new(tp.clone(), isolation, fetch_offset, data);
+        let mut delivered = Vec::new();
+        let mut position = position;
+        loop {
+            // One poll(): at most max.poll.records records. An empty slice means the
+            // fetch is used up (next_fetched_record only ends at the end of the bytes).
+            let records = fetch.fetch_records(max);
+            events.extend(fetch.take_events());
+            // The position only moves forward (FetchCollector.fetchRecords).
+            if fetch.next_fetch_offset() > position {
+                events.push(ConsumerEvent::PositionAdvanced {
+                    tp: tp.clone(),
+                    from: position,
+                    to: fetch.next_fetch_offset(),
+                });
+                position = fetch.next_fetch_offset();
+            }
+            delivered.extend(records);
+            if fetch.is_consumed() {
+                break;
+            }
+        }
+        state.position = Some(position);
+        self.delivered.extend(delivered.iter().cloned());
+        (delivered, events)
+    }
+}

@@ -1,0 +1,256 @@
+//! One record inside a batch, encoded and decoded byte for byte as Kafka's
+//! `DefaultRecord` does: a length varint, then attributes, varint'd deltas,
+//! key, value and headers.
+//!
+//! ```text
+//! length: varint            (bytes after itself)
+//! attributes: int8          (unused, 0)
+//! timestampDelta: varlong
+//! offsetDelta: varint
+//! keyLength: varint, key    (-1 is null)
+//! valueLength: varint, value
+//! headersCount: varint, then per header keyLength, key, valueLength, value
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::error::RecordError;
+use super::varint::{
+    decode_varint, decode_varlong, encode_varint, encode_varlong, size_of_varint, size_of_varlong,
+};
+use crate::util::bytes::ByteReader;
+
+/// The smallest possible encoded record: a 1-byte length plus attributes,
+/// timestampDelta, offsetDelta, keyLength, valueLength and headersCount of one
+/// byte each. Used to refuse record counts the bytes cannot hold before
+/// allocating for them.
+const MIN_RECORD_SIZE: usize = 7;
+/// The smallest possible encoded header: keyLength and valueLength.
+const MIN_HEADER_SIZE: usize = 2;
+
+/// A record header. Mirrors Kafka's `RecordHeader`; the key is UTF-8 and never
+/// null (Kafka rejects null header keys too).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Header {
+    pub key: String,
+    pub value: Option<Vec<u8>>,
+}
+
+/// One record inside a batch. Mirrors Kafka's `DefaultRecord`, but keeps the
+/// deltas as stored instead of resolving them to an absolute offset and
+/// timestamp (see [`RecordBatch::record_offset`](super::RecordBatch::record_offset) and
+/// [`RecordBatch::record_timestamp`](super::RecordBatch::record_timestamp)).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Record {
+    /// Unused by v2; Kafka writes 0.
+    pub attributes: i8,
+    pub timestamp_delta: i64,
+    pub offset_delta: i32,
+    pub key: Option<Vec<u8>>,
+    pub value: Option<Vec<u8>>,
+    pub headers: Vec<Header>,
+}
+
+/// Lengths are i32 on the wire. A Vec longer than i32::MAX cannot be encoded
+/// faithfully (Kafka could not hold it either); it is written as i32::MAX
+/// rather than panicking.
+pub(super) fn wire_len(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+fn size_of_bytes(b: &Option<Vec<u8>>) -> usize {
+    match b {
+        None => size_of_varint(-1),
+        Some(v) => size_of_varint(wire_len(v.len())).saturating_add(v.len()),
+    }
+}
+
+fn encode_bytes(b: &Option<Vec<u8>>, out: &mut Vec<u8>) {
+    match b {
+        None => encode_varint(-1, out),
+        Some(v) => {
+            encode_varint(wire_len(v.len()), out);
+            out.extend_from_slice(v);
+        }
+    }
+}
+
+impl Record {
+    /// Bytes after the length varint.
+    fn body_size(&self) -> usize {
+        let headers = self.headers.iter().fold(0usize, |acc, h| {
+            acc.saturating_add(size_of_varint(wire_len(h.key.len())))
+                .saturating_add(h.key.len())
+                .saturating_add(size_of_bytes(&h.value))
+        });
+        1usize
+            .saturating_add(size_of_varlong(self.timestamp_delta))
+            .saturating_add(size_of_varint(self.offset_delta))
+            .saturating_add(size_of_bytes(&self.key))
+            .saturating_add(size_of_bytes(&self.value))
+            .saturating_add(size_of_varint(wire_len(self.headers.len())))
+            .saturating_add(headers)
+    }
+
+    /// Encoded size including the leading length varint (Kafka's
+    /// `DefaultRecord.sizeInBytes`).
+    pub fn size_in_bytes(&self) -> usize {
+        let body = self.body_size();
+        size_of_varint(wire_len(body)).saturating_add(body)
+    }
+
+    /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        encode_varint(wire_len(self.body_size()), out);
+        out.push(self.attributes as u8);
+        encode_varlong(self.timestamp_delta, out);
+        encode_varint(self.offset_delta, out);
+        encode_bytes(&self.key, out);
+        encode_bytes(&self.value, out);
+        encode_varint(wire_len(self.headers.len()), out);
+        for h in &self.headers {
+            encode_varint(wire_len(h.key.len()), out);
+            out.extend_from_slice(h.key.as_bytes());
+            encode_bytes(&h.value, out);
+        }
+    }
+}
+
+/// A cursor over a record's bytes. Every shortfall is an InvalidRecord: by the
+/// time records are read, the batch is complete and its CRC matched, so a
+/// short record means the batch lies about its content.
+struct Reader<'a>(ByteReader<'a>);
+
+impl<'a> Reader<'a> {
+    fn new(buf: &'a [u8]) -> Self {
+        Reader(ByteReader::new(buf))
+    }
+
+    fn remaining(&self) -> usize {
+        self.0.remaining()
+    }
+
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
+        self.0.take(n).map_err(|short| {
+            RecordError::InvalidRecord(format!(
+                "{what} needs {n} bytes but only {} remain",
+                short.available
+            ))
+        })
+    }
+
+    fn varint(&mut self, what: &str) -> Result<i32, RecordError> {
+        self.0
+            .decode(decode_varint)
+            .map_err(|e| invalid_varint(what, e))
+    }
+
+    fn varlong(&mut self, what: &str) -> Result<i64, RecordError> {
+        self.0
+            .decode(decode_varlong)
+            .map_err(|e| invalid_varint(what, e))
+    }
+
+    /// A length-prefixed byte string; -1 is null.
+    fn bytes(&mut self, what: &str) -> Result<Option<Vec<u8>>, RecordError> {
+        let len = self.varint(what)?;
+        if len == -1 {
+            return Ok(None);
+        }
+        let n = usize::try_from(len)
+            .map_err(|_| RecordError::InvalidRecord(format!("invalid {what} length {len}")))?;
+        Ok(Some(self.take(n, what)?.to_vec()))
+    }
+}
+
+fn invalid_varint(what: &str, e: RecordError) -> RecordError {
+    match e {
+        RecordError::Truncated { .. } => {
+            RecordError::InvalidRecord(format!("{what}: varint runs past the record"))
+        }
+        RecordError::InvalidRecord(why) => RecordError::InvalidRecord(format!("{what}: {why}")),
+        other => other,
+    }
+}
+
+/// Parses one record's body (everything after its length varint).
+fn decode_record_body(body: &[u8]) -> Result<Record, RecordError> {
+    let mut r = Reader::new(body);
+    let attributes = r.take(1, "attributes")?.first().copied().unwrap_or(0) as i8;
+    let timestamp_delta = r.varlong("timestampDelta")?;
+    let offset_delta = r.varint("offsetDelta")?;
+    let key = r.bytes("key")?;
+    let value = r.bytes("value")?;
+    let count = r.varint("headersCount")?;
+    let count = usize::try_from(count)
+        .map_err(|_| RecordError::InvalidRecord(format!("invalid headers count {count}")))?;
+    if count > r.remaining() / MIN_HEADER_SIZE {
+        return Err(RecordError::InvalidRecord(format!(
+            "{count} headers cannot fit in {} bytes",
+            r.remaining()
+        )));
+    }
+    let mut headers = Vec::with_capacity(count);
+    for _ in 0..count {
+        let key_len = r.varint("header key")?;
+        let key_len = usize::try_from(key_len).map_err(|_| {
+            RecordError::InvalidRecord(format!("invalid header key length {key_len}"))
+        })?;
+        let key = std::str::from_utf8(r.take(key_len, "header key")?)
+            .map_err(|_| RecordError::InvalidRecord("header key is not UTF-8".to_string()))?
+            .to_string();
+        let value = r.bytes("header value")?;
+        headers.push(Header { key, value });
+    }
+    if r.remaining() != 0 {
+        return Err(RecordError::InvalidRecord(format!(
+            "record declares {} bytes but its fields use {}",
+            body.len(),
+            r.0.position()
+        )));
+    }
+    Ok(Record {
+        attributes,
+        timestamp_delta,
+        offset_delta,
+        key,
+        value,
+        headers,
+    })
+}
+
+/// Reads `count` records from a batch's records region (Kafka's
+/// `DefaultRecordBatch.RecordIterator`). The region must hold exactly those
+/// records; an InvalidRecord names the record that is wrong.
+pub(super) fn decode_records(region: &[u8], count: usize) -> Result<Vec<Record>, RecordError> {
+    if count > region.len() / MIN_RECORD_SIZE {
+        return Err(RecordError::InvalidRecord(format!(
+            "recordsCount {count} cannot fit in {} bytes of records",
+            region.len()
+        )));
+    }
+    let mut reader = Reader::new(region);
+    let mut records = Vec::with_capacity(count);
+    for i in 0..count {
+        let record = (|| {
+            let len = reader.varint("record length")?;
+            let len = usize::try_from(len)
+                .map_err(|_| RecordError::InvalidRecord(format!("invalid record length {len}")))?;
+            decode_record_body(reader.take(len, "record")?)
+        })()
+        .map_err(|e| match e {
+            RecordError::InvalidRecord(why) => {
+                RecordError::InvalidRecord(format!("record {i}: {why}"))
+            }
+            other => other,
+        })?;
+        records.push(record);
+    }
+    if reader.remaining() != 0 {
+        return Err(RecordError::InvalidRecord(format!(
+            "{} bytes left after the {count} records recordsCount declares",
+            reader.remaining()
+        )));
+    }
+    Ok(records)
+}
