@@ -108,14 +108,29 @@ fn the_transactions_page_travels_too() {
 }
 
 #[wasm_bindgen_test]
-fn a_refused_action_is_not_recorded() {
+fn a_client_side_refusal_is_recorded_and_a_bad_action_is_not() {
     let s = Rc::new(AppState::new(Page::Transactions, None));
-    // begin before initTransactions is refused by the producer.
+    // begin before initTransactions: Kafka's client throws at once. That is the answer
+    // to a valid click, so it is recorded (a link keeps it) and shown as an event.
     let s = s.reduce(txn(Action::BeginTransaction {
         producer: "producer-1".into(),
     }));
+    assert!(s.page_state(Page::Transactions).error.is_none());
+    assert_eq!(s.page_state(Page::Transactions).history.entries.len(), 1);
+    let refused = s
+        .page_state(Page::Transactions)
+        .world
+        .events
+        .iter()
+        .any(|e| format!("{:?}", e.kind).contains("Refused"));
+    assert!(refused, "the refusal is an event");
+    // An action the world cannot apply at all (no such producer) is refused and not
+    // recorded.
+    let s = s.reduce(txn(Action::BeginTransaction {
+        producer: "nobody".into(),
+    }));
     assert!(s.page_state(Page::Transactions).error.is_some());
-    assert!(s.page_state(Page::Transactions).history.entries.is_empty());
+    assert_eq!(s.page_state(Page::Transactions).history.entries.len(), 1);
 }
 
 #[wasm_bindgen_test]
