@@ -15,6 +15,7 @@ use super::transaction_index::AbortedTxn;
 use crate::fs::{FsError, MemFs};
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
+pub use crate::protocol::{FetchIsolation, TopicPartition};
 use crate::record::{decode_all, set_base_offset, ControlRecordType, RecordBatch, RecordError};
 
 /// The log settings a learner can change (Kafka's `LogConfig`).
@@ -39,35 +40,6 @@ impl Default for LogConfig {
             max_message_bytes: 1_048_588,
             producer_snapshots: true,
         }
-    }
-}
-
-/// A partition of a topic, named like Kafka's folders: `orders-0`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
-pub struct TopicPartition {
-    pub topic: String,
-    pub partition: i32,
-}
-
-impl TopicPartition {
-    pub fn new(topic: impl Into<String>, partition: i32) -> Self {
-        TopicPartition {
-            topic: topic.into(),
-            partition,
-        }
-    }
-
-    /// Parses `topic-3` (the last `-N` is the partition).
-    pub fn parse(s: &str) -> Option<Self> {
-        let (topic, p) = s.rsplit_once('-')?;
-        let partition: i32 = p.parse().ok()?;
-        (!topic.is_empty() && partition >= 0).then(|| TopicPartition::new(topic, partition))
-    }
-}
-
-impl std::fmt::Display for TopicPartition {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{}", self.topic, self.partition)
     }
 }
 
@@ -736,17 +708,6 @@ impl UnifiedLog {
         }
         out
     }
-}
-
-/// How far a fetch may read (Kafka's `FetchIsolation`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub enum FetchIsolation {
-    /// A follower: up to the log end.
-    LogEnd,
-    /// A `read_uncommitted` consumer: up to the high watermark.
-    HighWatermark,
-    /// A `read_committed` consumer: up to the last stable offset.
-    TxnCommitted,
 }
 
 /// What a read returns (Kafka's `FetchDataInfo` plus the partition's offsets).

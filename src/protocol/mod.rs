@@ -7,13 +7,13 @@
 
 pub mod error_detail;
 pub mod errors;
+pub mod topic_partition;
 
 pub use error_detail::ErrorDetail;
 pub use errors::Errors;
+pub use topic_partition::{FetchIsolation, TopicPartition};
 
 use serde::{Deserialize, Serialize};
-
-use crate::log::{FetchIsolation, TopicPartition};
 
 /// What a FindCoordinator asks for (`CoordinatorType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
