@@ -14,7 +14,7 @@ use crate::coordinator::internal_topics::{
     is_internal, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
 use crate::coordinator::transaction::{
-    CoordinatorEvent, TransactionConfig, TransactionCoordinator,
+    CoordinatorEvent, TransactionConfig, TransactionCoordinator, TxnFeatures,
 };
 use crate::fs::{FsError, MemFs};
 use crate::log::{LogConfig, RecoveryReport, TopicPartition, UnifiedLog};
@@ -268,6 +268,8 @@ pub struct Broker {
     pub(super) metadata: BTreeMap<TopicPartition, i32>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
     pub pending_verifications: BTreeMap<u64, PendingProduce>,
+    /// The finalized `transaction.version` and the verification switch.
+    pub(super) txn_features: TxnFeatures,
     next_tag: u64,
 }
 
@@ -282,6 +284,24 @@ pub struct PendingProduce {
 }
 
 impl Broker {
+    /// The cluster's transaction features (set when the world is made; they survive
+    /// restarts, as a finalized feature level does).
+    pub fn set_txn_features(&mut self, features: TxnFeatures) {
+        self.txn_features = features;
+        self.txn_coordinator = TransactionCoordinator::new(self.txn_config());
+    }
+
+    pub fn txn_features(&self) -> TxnFeatures {
+        self.txn_features
+    }
+
+    fn txn_config(&self) -> TransactionConfig {
+        TransactionConfig {
+            transaction_version: self.txn_features.transaction_version,
+            ..TransactionConfig::default()
+        }
+    }
+
     /// A fresh tag for an inter-broker request.
     pub(super) fn take_tag(&mut self) -> u64 {
         let tag = self.next_tag;
@@ -307,6 +327,7 @@ impl Broker {
             startup_outbound: Vec::new(),
             metadata: BTreeMap::new(),
             pending_verifications: BTreeMap::new(),
+            txn_features: TxnFeatures::default(),
             next_tag: 1,
         }
     }
@@ -427,7 +448,7 @@ impl Broker {
         }
         self.logs.clear();
         self.producer_ids = ProducerIdManager::default();
-        self.txn_coordinator = TransactionCoordinator::new(TransactionConfig::default());
+        self.txn_coordinator = TransactionCoordinator::new(self.txn_config());
         self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
         self.pending_verifications.clear();
         self.pending_markers.clear();

@@ -1,5 +1,6 @@
 //! The partition leader's part in transactions: checking a transactional batch with
-//! the coordinator before writing it (TV2's AddPartitionsToTxn sent by the leader,
+//! the coordinator before writing it (TV2's AddPartitionsToTxn sent by the leader;
+//! before TV2 a `verify_only` one when `transaction.partition.verification.enable`,
 //! Kafka's `AddPartitionsToTxnManager` and `UnifiedLog.maybeStartTransactionVerification`),
 //! and writing COMMIT/ABORT markers on WriteTxnMarkers.
 
@@ -35,6 +36,13 @@ impl Broker {
         let reply = |error: Errors, detail: ErrorDetail| {
             Handled::reply(Response::produce(tp, error, -1, Some(detail)))
         };
+        // Before TV2 with `transaction.partition.verification.enable=false` the leader
+        // trusts the batch: nothing checks that the client added the partition
+        // (Kafka 4.0 `maybeStartTransactionVerificationForPartitions`).
+        let features = self.txn_features;
+        if !features.v2() && !features.verification {
+            return None;
+        }
         let log = self.logs.get(tp)?;
         let entry = log.producer_state().last_entry(batch.producer_id);
         if let Some(e) = entry {
@@ -102,7 +110,8 @@ impl Broker {
                     producer_id: batch.producer_id,
                     producer_epoch: batch.producer_epoch,
                     partitions: vec![tp.clone()],
-                    verify_only: false,
+                    // KIP-890 part 1 (TV0/TV1): only ask whether the client added it.
+                    verify_only: !features.v2(),
                 },
             }],
             ..Handled::default()
@@ -179,6 +188,7 @@ impl Broker {
                     kind,
                     marker.coordinator_epoch,
                     now_ms,
+                    self.txn_features.v2(),
                 );
                 let error = match outcome {
                     Ok(MarkerAppend::Written {

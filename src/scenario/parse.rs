@@ -406,6 +406,25 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                         config.latency_ms = ms;
                     }
                     "seed" => config.seed = number(&c, t, &v, "seed")?,
+                    "transaction.version" => {
+                        let level: i16 = number(&c, t, &v, "transaction.version")?;
+                        if !(0..=2).contains(&level) {
+                            return Err(c.err(t.column, "transaction.version must be 0, 1 or 2"));
+                        }
+                        config.transaction_version = level;
+                    }
+                    "transaction.partition.verification.enable" => {
+                        config.transaction_verification = match v.as_str() {
+                            "true" => true,
+                            "false" => false,
+                            _ => {
+                                return Err(c.err(
+                                    t.column,
+                                    "transaction.partition.verification.enable must be true or false",
+                                ))
+                            }
+                        }
+                    }
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
                 }
             }

@@ -94,10 +94,20 @@ pub fn step_for_action(action: Action) -> StepKind {
 /// cannot write (they never come from a click).
 pub fn print_step(kind: &StepKind) -> Option<String> {
     Some(match kind {
-        StepKind::Cluster(c) => format!(
-            "cluster brokers={} latency.ms={} seed={}",
-            c.brokers, c.latency_ms, c.seed
-        ),
+        StepKind::Cluster(c) => {
+            let mut line = format!(
+                "cluster brokers={} latency.ms={} seed={}",
+                c.brokers, c.latency_ms, c.seed
+            );
+            // Only what differs from Kafka 4.x's defaults, so older links read the same.
+            if c.transaction_version != 2 {
+                line.push_str(&format!(" transaction.version={}", c.transaction_version));
+            }
+            if !c.transaction_verification {
+                line.push_str(" transaction.partition.verification.enable=false");
+            }
+            line
+        }
         StepKind::Echo(text) => format!("echo {text}"),
         StepKind::RawProduce {
             tp,

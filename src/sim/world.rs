@@ -16,6 +16,7 @@ use super::network::{Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
+use crate::coordinator::transaction::{TransactionVersion, TxnFeatures};
 use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
@@ -51,6 +52,32 @@ pub struct ClusterConfig {
     /// One-way network latency for every message.
     pub latency_ms: i64,
     pub seed: u64,
+    /// The finalized feature level `transaction.version` (0, 1 or 2; Kafka 4.0's
+    /// default is 2). Clients negotiate it as Kafka 4.0's do: TV2 if it is ≥ 2.
+    #[serde(default = "default_transaction_version")]
+    pub transaction_version: i16,
+    /// `transaction.partition.verification.enable` (KIP-890 part 1, default true).
+    #[serde(default = "default_true")]
+    pub transaction_verification: bool,
+}
+
+fn default_transaction_version() -> i16 {
+    2
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl ClusterConfig {
+    /// What every broker is told: the finalized `transaction.version` and the
+    /// verification switch.
+    pub fn txn_features(&self) -> TxnFeatures {
+        TxnFeatures {
+            transaction_version: TransactionVersion(self.transaction_version.clamp(0, 2)),
+            verification: self.transaction_verification,
+        }
+    }
 }
 
 impl Default for ClusterConfig {
@@ -59,6 +86,8 @@ impl Default for ClusterConfig {
             brokers: 1,
             latency_ms: 2,
             seed: 1,
+            transaction_version: 2,
+            transaction_verification: true,
         }
     }
 }
@@ -123,7 +152,11 @@ impl World {
             clock_ms: START_MS,
             rng: Rng::new(config.seed),
             brokers: (1..=brokers)
-                .map(|id| (id, Broker::new(id, broker_defaults.clone())))
+                .map(|id| {
+                    let mut b = Broker::new(id, broker_defaults.clone());
+                    b.set_txn_features(config.txn_features());
+                    (id, b)
+                })
                 .collect_map(),
             controller: ProducerIdControlManager::default(),
             topics: BTreeMap::new(),
@@ -302,7 +335,9 @@ impl World {
                     return Err(SimErrorKind::ProducerExists { name: name.clone() }.into());
                 }
                 let config = ProducerConfig::from_pairs(name, configs)?;
-                self.producers.insert(name.clone(), Producer::new(config));
+                let mut producer = Producer::new(config);
+                producer.set_transaction_v2(self.config.txn_features().v2());
+                self.producers.insert(name.clone(), producer);
                 self.ready.insert(name.clone());
                 Ok(vec![])
             }
