@@ -99,6 +99,23 @@ pub enum BrokerEvent {
         producer_epoch: i16,
         coordinator: i32,
     },
+    /// Before TV2, with `transaction.partition.verification.enable`: the batch waits
+    /// while the leader asks the coordinator whether the client added the partition.
+    PartitionVerification {
+        tp: TopicPartition,
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator: i32,
+    },
+    /// Before TV2: the coordinator said the partition is not in the producer's
+    /// transaction (or refused the producer); the batch is not written.
+    PartitionNotVerified {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        error: Errors,
+    },
     /// WriteTxnMarkers wrote a COMMIT/ABORT control batch.
     MarkerWritten {
         tp: TopicPartition,

@@ -94,14 +94,31 @@ impl Broker {
                 batch: batch.clone(),
             },
         );
-        Some(Handled {
-            events: vec![BrokerEvent::TransactionVerification {
-                tp: tp.clone(),
-                transactional_id: transactional_id.clone(),
-                producer_id: batch.producer_id,
-                producer_epoch: batch.producer_epoch,
+        let (tp_, txn_id, producer_id, producer_epoch) = (
+            tp.clone(),
+            transactional_id.clone(),
+            batch.producer_id,
+            batch.producer_epoch,
+        );
+        let event = if features.v2() {
+            BrokerEvent::TransactionVerification {
+                tp: tp_,
+                transactional_id: txn_id,
+                producer_id,
+                producer_epoch,
                 coordinator,
-            }],
+            }
+        } else {
+            BrokerEvent::PartitionVerification {
+                tp: tp_,
+                transactional_id: txn_id,
+                producer_id,
+                producer_epoch,
+                coordinator,
+            }
+        };
+        Some(Handled {
+            events: vec![event],
             outbound: vec![Outbound::ToBroker {
                 broker: coordinator,
                 tag,
@@ -148,13 +165,21 @@ impl Broker {
             } else {
                 error
             };
-            let handled = Handled::reply(Response::Produce {
+            let mut handled = Handled::reply(Response::Produce {
                 topic_partition: pending.tp.clone(),
                 error,
                 base_offset: -1,
                 log_start_offset: 0,
                 error_message: Some(ErrorDetail::PartitionNotAdded),
             });
+            if !self.txn_features.v2() {
+                handled.events.push(BrokerEvent::PartitionNotVerified {
+                    tp: pending.tp.clone(),
+                    producer_id: pending.batch.producer_id,
+                    producer_epoch: pending.batch.producer_epoch,
+                    error,
+                });
+            }
             (handled, pending.token)
         };
         if let Some(response) = handled.response.take() {

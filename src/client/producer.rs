@@ -319,6 +319,11 @@ pub enum ProducerEvent {
     BatchesAbortedLocally {
         count: usize,
     },
+    /// While aborting, batches back in the queue after a timed-out request were
+    /// dropped (`abortUndrainedBatches`): the request itself may still be on its way.
+    UndrainedBatchesAborted {
+        count: usize,
+    },
     /// A response for a request the producer already gave up on.
     StaleResponse {
         correlation_id: u64,
@@ -586,7 +591,7 @@ impl Producer {
                 for q in self.accumulator.values_mut() {
                     q.clear();
                 }
-                events.push(ProducerEvent::BatchesAbortedLocally { count });
+                events.push(ProducerEvent::UndrainedBatchesAborted { count });
             }
         }
         // Drain: close open batches and send, in order, while the connection has room.

@@ -61,6 +61,12 @@ pub enum TxnOutcome {
         producer_id: i64,
         producer_epoch: i16,
     },
+    /// Before TV2: commit or abort done, the epoch unchanged (sequences go on).
+    EndedKeepingEpoch {
+        committed: bool,
+        producer_id: i64,
+        producer_epoch: i16,
+    },
     OffsetsSent {
         group_id: String,
     },
@@ -368,7 +374,13 @@ impl TransactionManager {
                     self.last_error = None;
                     let ids = (*producer_id, *producer_epoch);
                     self.mark_reported(end_txn_call(*committed));
-                    let outcome = if *committed {
+                    let outcome = if !self.transaction_v2 {
+                        TxnOutcome::EndedKeepingEpoch {
+                            committed: *committed,
+                            producer_id: ids.0,
+                            producer_epoch: ids.1,
+                        }
+                    } else if *committed {
                         TxnOutcome::Committed {
                             producer_id: ids.0,
                             producer_epoch: ids.1,

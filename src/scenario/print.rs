@@ -171,6 +171,8 @@ fn print_view(view: &View) -> String {
         View::Segments { tp } => format!("print segments {tp}"),
         View::Snapshots { tp } => format!("print snapshots {tp}"),
         View::Verdict { tp } => format!("print verdict {tp}"),
+        View::DescribeProducers { tp } => format!("print describe-producers {tp}"),
+        View::FindHanging { tp } => format!("print find-hanging {tp}"),
         View::Events { last } => format!(
             "print events{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()
@@ -273,6 +275,12 @@ fn print_action(action: &Action) -> Option<String> {
         }
         Action::HoldMarkers => "hold markers".into(),
         Action::ReleaseMarkers => "release markers".into(),
+        Action::HoldRequests { api } => format!("hold requests {api}"),
+        Action::AdminAbortTransaction {
+            topic_partition,
+            start_offset,
+        } => format!("admin abort {topic_partition} start-offset={start_offset}"),
+        Action::ReleaseRequests { api } => format!("release requests {api}"),
         Action::Step => "step".into(),
         Action::RunUntilIdle => "run".into(),
         Action::Advance { ms } => format!("run {ms}"),

@@ -252,6 +252,28 @@ impl World {
         }
     }
 
+    fn hold_requests(&mut self, api: &str) -> Vec<String> {
+        let fault = Fault::HoldRequests {
+            api: api.to_string(),
+        };
+        self.network.arm(fault.clone());
+        self.emit(EventKind::FaultArmed {
+            fault: FaultChange::Armed(fault),
+        });
+        vec![]
+    }
+
+    fn release_requests(&mut self, api: &str) -> Vec<String> {
+        let released = self.network.release(api, self.clock_ms);
+        self.emit(EventKind::FaultArmed {
+            fault: FaultChange::Released {
+                api: api.to_string(),
+                released,
+            },
+        });
+        vec![]
+    }
+
     /// A producer's client-side transaction state.
     pub fn txn_state(&self, producer: &str) -> Option<TxnState> {
         self.producers.get(producer)?.txn.as_ref().map(|t| t.state)
@@ -373,26 +395,14 @@ impl World {
                 self.run_while(|w| w.producers.get(producer).is_some_and(|p| p.has_pending()));
                 Ok(vec![])
             }
-            Action::HoldMarkers => {
-                let fault = Fault::HoldRequests {
-                    api: WRITE_TXN_MARKERS.to_string(),
-                };
-                self.network.arm(fault.clone());
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Armed(fault),
-                });
-                Ok(vec![])
-            }
-            Action::ReleaseMarkers => {
-                let released = self.network.release(WRITE_TXN_MARKERS, self.clock_ms);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Released {
-                        api: WRITE_TXN_MARKERS.to_string(),
-                        released,
-                    },
-                });
-                Ok(vec![])
-            }
+            Action::HoldMarkers => Ok(self.hold_requests(WRITE_TXN_MARKERS)),
+            Action::ReleaseMarkers => Ok(self.release_requests(WRITE_TXN_MARKERS)),
+            Action::HoldRequests { api } => Ok(self.hold_requests(api)),
+            Action::ReleaseRequests { api } => Ok(self.release_requests(api)),
+            Action::AdminAbortTransaction {
+                topic_partition,
+                start_offset,
+            } => self.admin_abort_transaction(topic_partition, *start_offset),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
             Action::Assign {
                 consumer,

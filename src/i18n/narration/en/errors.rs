@@ -72,6 +72,9 @@ pub(in crate::i18n::narration) fn sim_error(e: &SimError) -> String {
 fn kind(k: &SimErrorKind) -> String {
     match k {
         SimErrorKind::UnknownPartition { tp } => format!("{tp} does not exist"),
+        SimErrorKind::NoOpenTransactionAt { tp, start_offset } => format!(
+            "Could not find any open transactions starting at offset {start_offset} on partition {tp}"
+        ),
         SimErrorKind::NotTransactional { producer } => {
             format!("{producer} has no transactional.id: it cannot use transactions")
         }
