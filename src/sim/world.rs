@@ -243,8 +243,7 @@ impl World {
         };
         self.run_while(waiting);
         let failed = self
-            .producers
-            .get_mut(name)
+            .touch_producer(name)
             .and_then(|p| p.txn.as_mut())
             .and_then(|t| t.ack());
         if let Some(outcome) = failed {
@@ -681,8 +680,7 @@ impl World {
         let names: Vec<String> = self.producers.keys().cloned().collect();
         for name in names {
             let events = self
-                .producers
-                .get_mut(&name)
+                .touch_producer(&name)
                 .map(|p| p.on_disconnect(id, now))
                 .unwrap_or_default();
             self.emit_producer_events(&name, events);
@@ -1079,8 +1077,7 @@ impl World {
                 if let Node::Client(name) = &env.from {
                     let now = self.clock_ms;
                     let events = self
-                        .producers
-                        .get_mut(name)
+                        .touch_producer(name)
                         .map(|p| p.on_disconnect(id, now))
                         .unwrap_or_default();
                     self.emit_producer_events(name, events);
@@ -1149,8 +1146,7 @@ impl World {
                 } else {
                     let now = self.clock_ms;
                     let events = self
-                        .producers
-                        .get_mut(&name)
+                        .touch_producer(&name)
                         .map(|p| p.on_response(env.correlation_id, response, now))
                         .unwrap_or_default();
                     self.emit_producer_events(&name, events);
