@@ -47,13 +47,20 @@ fn golden(name: &str) {
 /// `tests/golden/{name}.{variant}.txt`; `cut` drops the steps from that heading on.
 fn golden_variant(name: &str, variant: &str, cluster: (&str, &str), cut: Option<&str>) {
     let lesson = scenario::lesson(name).expect("lesson exists");
-    assert!(lesson.source.contains(cluster.0), "{name} has `{}`", cluster.0);
+    assert!(
+        lesson.source.contains(cluster.0),
+        "{name} has `{}`",
+        cluster.0
+    );
     let mut source = lesson.source.replace(cluster.0, cluster.1);
     if let Some(heading) = cut {
         let at = source.find(heading).expect("heading exists");
         source.truncate(at);
     }
-    let got = scenario::transcript(&source).expect("variant runs").join("\n") + "\n";
+    let got = scenario::transcript(&source)
+        .expect("variant runs")
+        .join("\n")
+        + "\n";
     let path = format!(
         "{}/tests/golden/{name}.{variant}.txt",
         env!("CARGO_MANIFEST_DIR")
@@ -117,7 +124,10 @@ fn golden_late_endtxn_tv1() {
     golden("late-endtxn");
     assert_contains_in_order(
         &transcript("late-endtxn"),
-        &["EndTxn: error=NONE producerId=0 epoch=0", "read_committed got [a@0, b@2]"],
+        &[
+            "EndTxn: error=NONE producerId=0 epoch=0",
+            "read_committed got [a@0, b@2]",
+        ],
     );
 }
 

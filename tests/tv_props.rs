@@ -40,7 +40,9 @@ fn act(w: &mut World, a: Action) {
 }
 
 fn outcome(w: &World) -> Option<TxnOutcome> {
-    w.producers.get("p").and_then(|p| p.last_txn_outcome.clone())
+    w.producers
+        .get("p")
+        .and_then(|p| p.last_txn_outcome.clone())
 }
 
 proptest! {

@@ -41,8 +41,12 @@ pub enum TxnRequestKind {
     FindCoordinator(CoordinatorType),
     InitProducerId,
     /// Before TV2: the client adds these partitions itself.
-    AddPartitionsToTxn { partitions: Vec<TopicPartition> },
-    EndTxn { committed: bool },
+    AddPartitionsToTxn {
+        partitions: Vec<TopicPartition>,
+    },
+    EndTxn {
+        committed: bool,
+    },
     TxnOffsetCommit,
 }
 

@@ -431,7 +431,9 @@ impl ProducerStateManager {
             return Ok(MarkerCheck::Append);
         };
         let epoch = batch.producer_epoch;
-        if transaction_v2 && epoch == current.producer_epoch && current.current_txn_first_offset.is_none()
+        if transaction_v2
+            && epoch == current.producer_epoch
+            && current.current_txn_first_offset.is_none()
         {
             return Ok(MarkerCheck::AlreadyComplete);
         }

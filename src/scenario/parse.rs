@@ -421,12 +421,10 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                         config.transaction_verification = match v.as_str() {
                             "true" => true,
                             "false" => false,
-                            _ => {
-                                return Err(c.err(
-                                    t.column,
-                                    "transaction.partition.verification.enable must be true or false",
-                                ))
-                            }
+                            _ => return Err(c.err(
+                                t.column,
+                                "transaction.partition.verification.enable must be true or false",
+                            )),
                         }
                     }
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
@@ -698,10 +696,7 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 "requests" => {
                     let api = c.next("an API name like `Produce` or `EndTxn`")?;
                     if !crate::protocol::API_NAMES.contains(&api.text.as_str()) {
-                        return Err(c.err(
-                            api.column,
-                            format!("unknown API `{}`", api.text),
-                        ));
+                        return Err(c.err(api.column, format!("unknown API `{}`", api.text)));
                     }
                     c.done()?;
                     let api = api.text.clone();

@@ -34,11 +34,11 @@ pub use metadata::{
     InternalError, TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
 };
 pub use state::TransactionState;
-pub use version::TxnFeatures;
 pub use transaction_coordinator::{
     CoordinatorEvent, CoordinatorOutput, EndTxnResult, InitProducerIdResult,
     TransactionCoordinator, TransactionDescription, TransactionListing, TxnLogWriter, TxnResult,
 };
+pub use version::TxnFeatures;
 
 use crate::protocol::errors::Errors;
 

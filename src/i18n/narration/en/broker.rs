@@ -1,11 +1,11 @@
 //! English narration of what a broker did: appends, duplicates, refusals, markers,
 //! segments, producer ids, stops and recovery.
 
-use crate::protocol::ErrorDetail;
 use super::coordinator;
 use super::errors::detail;
 use crate::broker::broker::BrokerEvent;
 use crate::protocol::errors::Errors;
+use crate::protocol::ErrorDetail;
 use crate::sim::event::window_text;
 
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
