@@ -11,7 +11,7 @@
 use super::error::{SimError, SimErrorKind};
 use super::txn_views::table;
 use super::world::World;
-use crate::log::TopicPartition;
+use crate::log::{TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
 use crate::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
 
@@ -31,13 +31,16 @@ pub struct OpenTransaction {
 }
 
 impl World {
-    /// The open transactions of a partition, as its leader's producer state has them.
-    pub fn open_transactions(&self, tp: &TopicPartition) -> Vec<OpenTransaction> {
-        let Some(log) = self
-            .leader_of(tp)
+    /// The partition's log on its leader (what DescribeProducers reads).
+    fn leader_log(&self, tp: &TopicPartition) -> Option<&UnifiedLog> {
+        self.leader_of(tp)
             .and_then(|b| self.brokers.get(&b))
             .and_then(|b| b.logs().get(tp))
-        else {
+    }
+
+    /// The open transactions of a partition, as its leader's producer state has them.
+    pub fn open_transactions(&self, tp: &TopicPartition) -> Vec<OpenTransaction> {
+        let Some(log) = self.leader_log(tp) else {
             return Vec::new();
         };
         log.producer_state()
@@ -58,11 +61,7 @@ impl World {
 
     /// `kafka-transactions.sh describe-producers --topic T --partition P`.
     pub fn describe_producers(&self, tp: &TopicPartition) -> Vec<String> {
-        let Some(log) = self
-            .leader_of(tp)
-            .and_then(|b| self.brokers.get(&b))
-            .and_then(|b| b.logs().get(tp))
-        else {
+        let Some(log) = self.leader_log(tp) else {
             return vec![format!(
                 "Failed to describe producers for partition {tp} on leader: {}",
                 Errors::UnknownTopicOrPartition.message()
