@@ -14,6 +14,9 @@ use crate::protocol::ErrorDetail;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
 use crate::util::bytes::ByteReader;
 
+#[path = "producer_state_checks.rs"]
+mod checks;
+
 /// How many recent batches a producer entry keeps for duplicate detection
 /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`). The producer's
 /// `max.in.flight.requests.per.connection <= 5` is aligned with this number.
@@ -263,89 +266,6 @@ impl ProducerStateManager {
         self.producers.get(&producer_id)
     }
 
-    /// The checks of `UnifiedLog.analyzeAndValidateProducerState` and
-    /// `ProducerAppendInfo` for a batch from a client, in Kafka's order.
-    pub fn check_client_batch(
-        &self,
-        batch: &RecordBatch,
-        offset: i64,
-        partition: &str,
-    ) -> Result<ProducerCheck, ProducerCheckError> {
-        let pid = batch.producer_id;
-        let empty = ProducerStateEntry::empty(pid);
-        let current = self.producers.get(&pid).unwrap_or(&empty);
-        // 1. Exact duplicate of one of the last five batches.
-        if let Some(dup) = current.find_duplicate_batch(batch) {
-            return Ok(ProducerCheck::Duplicate(dup));
-        }
-        // 2. checkProducerEpoch: an older epoch is a zombie.
-        let epoch = batch.producer_epoch;
-        if epoch < current.producer_epoch {
-            return Err(ProducerCheckError {
-                error: Errors::InvalidProducerEpoch,
-                expected_seq: None,
-                current_epoch: Some(current.producer_epoch),
-                detail: ErrorDetail::EpochTooOld {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                    epoch,
-                    current_epoch: current.producer_epoch,
-                },
-            });
-        }
-        // 3. checkSequence.
-        let first = batch.base_sequence;
-        if epoch != current.producer_epoch {
-            if first != 0 && current.producer_epoch != NO_PRODUCER_EPOCH {
-                return Err(ProducerCheckError {
-                    error: Errors::OutOfOrderSequenceNumber,
-                    expected_seq: Some(0),
-                    current_epoch: Some(current.producer_epoch),
-                    detail: ErrorDetail::NewEpochSequence {
-                        producer_id: pid,
-                        offset,
-                        partition: partition.to_string(),
-                        epoch,
-                        first_seq: first,
-                        current_epoch: current.producer_epoch,
-                    },
-                });
-            }
-        } else {
-            let last = current.last_seq();
-            if !(current.producer_epoch == NO_PRODUCER_EPOCH || in_sequence(last, first)) {
-                return Err(ProducerCheckError {
-                    error: Errors::OutOfOrderSequenceNumber,
-                    expected_seq: Some(increment_sequence(last, 1)),
-                    current_epoch: Some(current.producer_epoch),
-                    detail: ErrorDetail::OutOfOrderSequence {
-                        producer_id: pid,
-                        offset,
-                        partition: partition.to_string(),
-                        first_seq: first,
-                        last_seq: last,
-                    },
-                });
-            }
-        }
-        // 4. updateCurrentTxnFirstOffset: a plain batch cannot land inside the
-        // producer's open transaction (Kafka 4.0 `ProducerAppendInfo.appendDataBatch`).
-        if !batch.is_transactional() && current.current_txn_first_offset.is_some() {
-            return Err(ProducerCheckError {
-                error: Errors::InvalidTxnState,
-                expected_seq: None,
-                current_epoch: None,
-                detail: ErrorDetail::ExpectedTransactionalWrite {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                },
-            });
-        }
-        Ok(ProducerCheck::Append)
-    }
-
     /// Records a batch that is now in the log (from a client, from the coordinator, or
     /// read back while rebuilding state). A transactional data batch opens the
     /// producer's transaction in this partition; a COMMIT/ABORT marker closes it and
@@ -407,84 +327,6 @@ impl ProducerStateManager {
             .collect();
         crate::util::ordered::sort_by(&mut txns, |a, b| a.1.cmp(&b.1));
         txns
-    }
-
-    /// The checks for a COMMIT/ABORT marker written by the coordinator
-    /// (`ProducerAppendInfo.appendEndTxnMarker`).
-    ///
-    /// With transaction version 2 (`transaction_v2`) the marker's epoch must be newer
-    /// than the epoch of the data it ends, so a late marker from an older transaction
-    /// cannot end the next one, and a retried marker of a transaction that is already
-    /// complete is accepted as done. Before TV2 the marker carries the transaction's
-    /// own epoch: it only must not be older (Kafka 4.0 `checkProducerEpoch`), and a
-    /// repeated marker is written again. Both check the coordinator epoch
-    /// (`checkCoordinatorEpoch`): TRANSACTION_COORDINATOR_FENCED for an older one.
-    pub fn check_marker(
-        &self,
-        batch: &RecordBatch,
-        offset: i64,
-        partition: &str,
-        transaction_v2: bool,
-    ) -> Result<MarkerCheck, ProducerCheckError> {
-        let pid = batch.producer_id;
-        let Some(current) = self.producers.get(&pid) else {
-            return Ok(MarkerCheck::Append);
-        };
-        let epoch = batch.producer_epoch;
-        if transaction_v2
-            && epoch == current.producer_epoch
-            && current.current_txn_first_offset.is_none()
-        {
-            return Ok(MarkerCheck::AlreadyComplete);
-        }
-        let too_old = if transaction_v2 {
-            current.producer_epoch != NO_PRODUCER_EPOCH && epoch <= current.producer_epoch
-        } else {
-            epoch < current.producer_epoch
-        };
-        if too_old {
-            let detail = if transaction_v2 {
-                ErrorDetail::MarkerEpochNotNewer {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                    epoch,
-                    current_epoch: current.producer_epoch,
-                }
-            } else {
-                ErrorDetail::EpochTooOld {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                    epoch,
-                    current_epoch: current.producer_epoch,
-                }
-            };
-            return Err(ProducerCheckError {
-                error: Errors::InvalidProducerEpoch,
-                expected_seq: None,
-                current_epoch: Some(current.producer_epoch),
-                detail,
-            });
-        }
-        let coordinator_epoch = batch
-            .control_record()
-            .map_or(current.coordinator_epoch, |(_, m)| m.coordinator_epoch);
-        if current.coordinator_epoch > coordinator_epoch {
-            return Err(ProducerCheckError {
-                error: Errors::TransactionCoordinatorFenced,
-                expected_seq: None,
-                current_epoch: None,
-                detail: ErrorDetail::CoordinatorEpochFenced {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                    coordinator_epoch,
-                    current_coordinator_epoch: current.coordinator_epoch,
-                },
-            });
-        }
-        Ok(MarkerCheck::Append)
     }
 
     /// The snapshot file Kafka writes on roll and on clean shutdown

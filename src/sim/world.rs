@@ -273,6 +273,12 @@ impl World {
         vec![]
     }
 
+    /// The cluster's `transaction.version` and verification switch (the rules in
+    /// force: see `coordinator::transaction::version`).
+    pub fn txn_features(&self) -> TxnFeatures {
+        self.config.txn_features()
+    }
+
     /// A producer's client-side transaction state.
     pub fn txn_state(&self, producer: &str) -> Option<TxnState> {
         self.producers.get(producer)?.txn.as_ref().map(|t| t.state)
