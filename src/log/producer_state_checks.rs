@@ -172,5 +172,4 @@ impl ProducerStateManager {
         }
         Ok(MarkerCheck::Append)
     }
-
 }

@@ -79,6 +79,15 @@ pub enum CoordinatorOutput {
 /// What happened inside the coordinator, for the event list and the tests.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum CoordinatorEvent {
+    /// EndTxn from a client with an epoch the version's rule refuses
+    /// (`version::v1_valid_epoch` / `v2_valid_epoch`): answered PRODUCER_FENCED.
+    EndTxnEpochFenced {
+        transactional_id: String,
+        epoch: i16,
+        current_epoch: i16,
+        state: TransactionState,
+        transaction_v2: bool,
+    },
     /// A record was written to `__transaction_state` and memory followed it.
     StateChanged {
         transactional_id: String,
@@ -795,6 +804,18 @@ impl TransactionCoordinator {
             return err_result(Errors::ConcurrentTransactions);
         }
         if !is_valid_epoch {
+            if from_client {
+                event(
+                    out,
+                    CoordinatorEvent::EndTxnEpochFenced {
+                        transactional_id: transactional_id.to_string(),
+                        epoch: producer_epoch,
+                        current_epoch,
+                        state: meta.state(),
+                        transaction_v2: !v1,
+                    },
+                );
+            }
             return err_result(Errors::ProducerFenced);
         }
 

@@ -349,6 +349,20 @@ fn coordinator_events() -> Vec<CoordinatorEvent> {
             api: "EndTxn",
             error: Errors::InvalidTxnState,
         },
+        CoordinatorEvent::EndTxnEpochFenced {
+            transactional_id: id(),
+            epoch: 0,
+            current_epoch: 1,
+            state: TransactionState::Ongoing,
+            transaction_v2: true,
+        },
+        CoordinatorEvent::EndTxnEpochFenced {
+            transactional_id: id(),
+            epoch: 1,
+            current_epoch: 0,
+            state: TransactionState::Ongoing,
+            transaction_v2: false,
+        },
         CoordinatorEvent::AppendFailed {
             transactional_id: id(),
             target: ongoing,
