@@ -80,6 +80,107 @@ fn golden(name: &str) {
     );
 }
 
+/// A lesson replayed with its `cluster` line changed, its transcript kept in
+/// `tests/golden/{name}.{variant}.txt`; `cut` drops the steps from that heading on.
+fn golden_variant(name: &str, variant: &str, cluster: (&str, &str), cut: Option<&str>) {
+    let lesson = scenario::lesson(name).expect("lesson exists");
+    assert!(
+        lesson.source.contains(cluster.0),
+        "{name} has `{}`",
+        cluster.0
+    );
+    let mut source = lesson.source.replace(cluster.0, cluster.1);
+    if let Some(heading) = cut {
+        let at = source.find(heading).expect("heading exists");
+        source.truncate(at);
+    }
+    let got = scenario::transcript(&source)
+        .expect("variant runs")
+        .join("\n")
+        + "\n";
+    let path = format!(
+        "{}/tests/golden/{name}.{variant}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(got, want, "{name} ({variant}) differs from {path}");
+}
+
+const HANGING_CLUSTER: &str =
+    "cluster brokers=1 transaction.version=1 transaction.partition.verification.enable=false";
+
+/// TV1 without verification: the late Produce opens a transaction no marker ends.
+#[test]
+fn golden_hanging_transaction_tv1() {
+    golden("hanging-transaction");
+    let t = transcript("hanging-transaction");
+    assert_contains_in_order(
+        &t,
+        &[
+            "baseOffset: 2 lastOffset: 2 baseSequence: 1 producerEpoch: 0 isTransactional: true isControl: false",
+            "read_committed got []",
+            "latest offset read_uncommitted=5 (high watermark), read_committed=2 (LSO)",
+            "read_committed got [c@3]",
+            "latest offset read_uncommitted=6 (high watermark), read_committed=6 (LSO)",
+        ],
+    );
+}
+
+/// The same schedule under TV2: the ABORT marker bumped the epoch, the late Produce
+/// is INVALID_PRODUCER_EPOCH, nothing hangs (the abort step has nothing to find).
+#[test]
+fn golden_hanging_transaction_tv2() {
+    golden_variant(
+        "hanging-transaction",
+        "tv2",
+        (HANGING_CLUSTER, "cluster brokers=1 transaction.version=2"),
+        Some("## kafka-transactions.sh abort"),
+    );
+}
+
+/// TV1 with `transaction.partition.verification.enable=true`: the leader asks the
+/// coordinator, which has no such transaction: the late Produce is refused.
+#[test]
+fn golden_hanging_transaction_tv1_verified() {
+    golden_variant(
+        "hanging-transaction",
+        "tv1-verification",
+        (
+            HANGING_CLUSTER,
+            "cluster brokers=1 transaction.version=1 transaction.partition.verification.enable=true",
+        ),
+        Some("## kafka-transactions.sh abort"),
+    );
+}
+
+#[test]
+fn golden_late_endtxn_tv1() {
+    golden("late-endtxn");
+    assert_contains_in_order(
+        &transcript("late-endtxn"),
+        &[
+            "EndTxn: error=NONE producerId=0 epoch=0",
+            "read_committed got [a@0, b@2]",
+        ],
+    );
+}
+
+#[test]
+fn golden_late_endtxn_tv2() {
+    golden_variant(
+        "late-endtxn",
+        "tv2",
+        (
+            "cluster brokers=1 transaction.version=1",
+            "cluster brokers=1 transaction.version=2",
+        ),
+        None,
+    );
+}
+
 #[test]
 fn golden_idempotence() {
     golden("idempotence");
@@ -301,6 +402,8 @@ fn player_step_counts_are_pinned() {
         "transactions 11",
         "fencing 7",
         "consume-transform-produce 6",
+        "hanging-transaction 8",
+        "late-endtxn 4",
     ];
     assert_eq!(got, want);
 }
@@ -344,6 +447,8 @@ fn lesson_fingerprints_are_pinned() {
         "transactions 9cdd65ae8843615c",
         "fencing 5bf8c660964c2559",
         "consume-transform-produce 7a611695033e5dde",
+        "hanging-transaction 40bfe97030d63dc0",
+        "late-endtxn 3d5b53bdec118700",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

@@ -139,7 +139,7 @@ proptest! {
                     let c = &mut clients[p];
                     let kind =
                         if commit { ControlRecordType::Commit } else { ControlRecordType::Abort };
-                    if log.append_marker(&mut fs, p as i64, c.epoch + 1, kind, 0, now).is_ok() {
+                    if log.append_marker(&mut fs, p as i64, c.epoch + 1, kind, 0, now, true).is_ok() {
                         c.epoch += 1;
                         c.next_seq = 0;
                         c.last = None;

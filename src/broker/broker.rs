@@ -14,7 +14,7 @@ use crate::coordinator::internal_topics::{
     GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
 use crate::coordinator::transaction::{
-    CoordinatorEvent, TransactionConfig, TransactionCoordinator,
+    CoordinatorEvent, TransactionConfig, TransactionCoordinator, TxnFeatures,
 };
 use crate::fs::{FsError, MemFs};
 use crate::log::{LogConfig, RecoveryReport, SeqDirection, TopicPartition, UnifiedLog};
@@ -100,6 +100,23 @@ pub enum BrokerEvent {
         producer_id: i64,
         producer_epoch: i16,
         coordinator: i32,
+    },
+    /// Before TV2, with `transaction.partition.verification.enable`: the batch waits
+    /// while the leader asks the coordinator whether the client added the partition.
+    PartitionVerification {
+        tp: TopicPartition,
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator: i32,
+    },
+    /// Before TV2: the coordinator said the partition is not in the producer's
+    /// transaction (or refused the producer); the batch is not written.
+    PartitionNotVerified {
+        tp: TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        error: Errors,
     },
     /// WriteTxnMarkers wrote a COMMIT/ABORT control batch.
     MarkerWritten {
@@ -278,6 +295,8 @@ pub struct Broker {
     /// Not Kafka state and never read by a check: kept only so the restart event can
     /// show the learner the window before and after (see `restart.rs`).
     pub(super) windows_at_stop: BTreeMap<TopicPartition, Vec<(i64, usize)>>,
+    /// The finalized `transaction.version` and the verification switch.
+    pub(super) txn_features: TxnFeatures,
     next_tag: u64,
 }
 
@@ -292,6 +311,24 @@ pub struct PendingProduce {
 }
 
 impl Broker {
+    /// The cluster's transaction features (set when the world is made; they survive
+    /// restarts, as a finalized feature level does).
+    pub fn set_txn_features(&mut self, features: TxnFeatures) {
+        self.txn_features = features;
+        self.txn_coordinator = TransactionCoordinator::new(self.txn_config());
+    }
+
+    pub fn txn_features(&self) -> TxnFeatures {
+        self.txn_features
+    }
+
+    pub(super) fn txn_config(&self) -> TransactionConfig {
+        TransactionConfig {
+            transaction_version: self.txn_features.transaction_version,
+            ..TransactionConfig::default()
+        }
+    }
+
     /// A fresh tag for an inter-broker request.
     pub(super) fn take_tag(&mut self) -> u64 {
         let tag = self.next_tag;
@@ -318,6 +355,7 @@ impl Broker {
             metadata: BTreeMap::new(),
             pending_verifications: BTreeMap::new(),
             windows_at_stop: BTreeMap::new(),
+            txn_features: TxnFeatures::default(),
             next_tag: 1,
         }
     }

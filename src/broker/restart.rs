@@ -6,7 +6,7 @@ use super::broker::{Broker, BrokerEvent};
 use super::producer_id_manager::ProducerIdManager;
 use crate::coordinator::group::GroupCoordinator;
 use crate::coordinator::internal_topics::{is_internal, INTERNAL_TOPIC_PARTITIONS};
-use crate::coordinator::transaction::{TransactionConfig, TransactionCoordinator};
+use crate::coordinator::transaction::TransactionCoordinator;
 use crate::log::{LogConfig, TopicPartition, UnifiedLog};
 
 impl Broker {
@@ -35,7 +35,7 @@ impl Broker {
         }
         self.logs.clear();
         self.producer_ids = ProducerIdManager::default();
-        self.txn_coordinator = TransactionCoordinator::new(TransactionConfig::default());
+        self.txn_coordinator = TransactionCoordinator::new(self.txn_config());
         self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
         self.pending_verifications.clear();
         self.pending_markers.clear();

@@ -1,5 +1,6 @@
 //! The partition leader's part in transactions: checking a transactional batch with
-//! the coordinator before writing it (TV2's AddPartitionsToTxn sent by the leader,
+//! the coordinator before writing it (TV2's AddPartitionsToTxn sent by the leader;
+//! before TV2 a `verify_only` one when `transaction.partition.verification.enable`,
 //! Kafka's `AddPartitionsToTxnManager` and `UnifiedLog.maybeStartTransactionVerification`),
 //! and writing COMMIT/ABORT markers on WriteTxnMarkers.
 
@@ -35,6 +36,13 @@ impl Broker {
         let reply = |error: Errors, detail: ErrorDetail| {
             Handled::reply(Response::produce(tp, error, -1, Some(detail)))
         };
+        // Before TV2 with `transaction.partition.verification.enable=false` the leader
+        // trusts the batch: nothing checks that the client added the partition
+        // (Kafka 4.0 `maybeStartTransactionVerificationForPartitions`).
+        let features = self.txn_features;
+        if !features.v2() && !features.verification {
+            return None;
+        }
         let log = self.logs.get(tp)?;
         let entry = log.producer_state().last_entry(batch.producer_id);
         if let Some(e) = entry {
@@ -87,14 +95,31 @@ impl Broker {
                 batch: batch.clone(),
             },
         );
-        Some(Handled {
-            events: vec![BrokerEvent::TransactionVerification {
-                tp: tp.clone(),
-                transactional_id: transactional_id.clone(),
-                producer_id: batch.producer_id,
-                producer_epoch: batch.producer_epoch,
+        let (tp_, txn_id, producer_id, producer_epoch) = (
+            tp.clone(),
+            transactional_id.clone(),
+            batch.producer_id,
+            batch.producer_epoch,
+        );
+        let event = if features.v2() {
+            BrokerEvent::TransactionVerification {
+                tp: tp_,
+                transactional_id: txn_id,
+                producer_id,
+                producer_epoch,
                 coordinator,
-            }],
+            }
+        } else {
+            BrokerEvent::PartitionVerification {
+                tp: tp_,
+                transactional_id: txn_id,
+                producer_id,
+                producer_epoch,
+                coordinator,
+            }
+        };
+        Some(Handled {
+            events: vec![event],
             outbound: vec![Outbound::ToBroker {
                 broker: coordinator,
                 tag,
@@ -103,7 +128,8 @@ impl Broker {
                     producer_id: batch.producer_id,
                     producer_epoch: batch.producer_epoch,
                     partitions: vec![tp.clone()],
-                    verify_only: false,
+                    // KIP-890 part 1 (TV0/TV1): only ask whether the client added it.
+                    verify_only: !features.v2(),
                 },
             }],
             ..Handled::default()
@@ -140,13 +166,21 @@ impl Broker {
             } else {
                 error
             };
-            let handled = Handled::reply(Response::Produce {
+            let mut handled = Handled::reply(Response::Produce {
                 topic_partition: pending.tp.clone(),
                 error,
                 base_offset: -1,
                 log_start_offset: 0,
                 error_message: Some(ErrorDetail::PartitionNotAdded),
             });
+            if !self.txn_features.v2() {
+                handled.events.push(BrokerEvent::PartitionNotVerified {
+                    tp: pending.tp.clone(),
+                    producer_id: pending.batch.producer_id,
+                    producer_epoch: pending.batch.producer_epoch,
+                    error,
+                });
+            }
             (handled, pending.token)
         };
         if let Some(response) = handled.response.take() {
@@ -180,6 +214,7 @@ impl Broker {
                     kind,
                     marker.coordinator_epoch,
                     now_ms,
+                    self.txn_features.v2(),
                 );
                 let error = match outcome {
                     Ok(MarkerAppend::Written {

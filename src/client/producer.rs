@@ -319,6 +319,11 @@ pub enum ProducerEvent {
     BatchesAbortedLocally {
         count: usize,
     },
+    /// While aborting, batches back in the queue after a timed-out request were
+    /// dropped (`abortUndrainedBatches`): the request itself may still be on its way.
+    UndrainedBatchesAborted {
+        count: usize,
+    },
     /// A response for a request the producer already gave up on.
     StaleResponse {
         correlation_id: u64,
@@ -489,6 +494,13 @@ impl Producer {
                 .any(|f| matches!(f.what, InFlightKind::Produce(_)))
     }
 
+    /// The cluster's finalized `transaction.version` as this client negotiates it.
+    pub fn set_transaction_v2(&mut self, v2: bool) {
+        if let Some(tm) = self.txn.as_mut() {
+            tm.transaction_v2 = v2;
+        }
+    }
+
     /// `abortTransaction()` once the transaction manager took it: batches never sent
     /// are dropped here; then EndTxn(abort) goes once the in-flight ones are answered.
     pub fn abort_transaction(&mut self) -> Vec<ProducerEvent> {
@@ -567,6 +579,21 @@ impl Producer {
         if !self.can_drain() {
             return (out, events);
         }
+        // `abortUndrainedBatches`: while aborting, a batch back in the queue (its
+        // request timed out) is dropped, not sent again.
+        if self
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.state == super::transaction_manager::TxnState::AbortingTransaction)
+        {
+            let count: usize = self.accumulator.values().map(|q| q.len()).sum();
+            if count > 0 {
+                for q in self.accumulator.values_mut() {
+                    q.clear();
+                }
+                events.push(ProducerEvent::UndrainedBatchesAborted { count });
+            }
+        }
         // Drain: close open batches and send, in order, while the connection has room.
         self.open.clear();
         let partitions: Vec<TopicPartition> = self.accumulator.keys().cloned().collect();
@@ -574,6 +601,9 @@ impl Producer {
             let Some(broker) = leader_of(&tp) else {
                 continue;
             };
+            if self.txn.as_ref().is_some_and(|t| !t.send_allowed(&tp)) {
+                continue;
+            }
             loop {
                 let in_flight_to_broker =
                     self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;

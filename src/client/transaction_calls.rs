@@ -335,6 +335,7 @@ impl TransactionManager {
             TxnCall::BeginTransaction => {
                 self.state = TxnState::InTransaction;
                 self.partitions_in_transaction.clear();
+                self.added_partitions.clear();
             }
             TxnCall::Send { tp } => {
                 self.partitions_in_transaction.insert(tp.clone());

@@ -7,8 +7,15 @@
 //! EndTxn answer carries the bumped epoch, which the producer adopts, restarting its
 //! sequences at 0.
 //!
+//! Before TV2 (the cluster's finalized `transaction.version` below 2, read as Kafka
+//! 4.0's client reads it from ApiVersions: `isTransactionV2Enabled`), the client
+//! adds each new partition itself with AddPartitionsToTxn, and a batch for a
+//! partition waits until the coordinator has added it (`isSendToPartitionAllowed`).
+//! EndTxn keeps the epoch.
+//!
 //! Simplified: requests to the coordinator go one at a time (Kafka's priority queue
-//! has the same effect here), and there is no `transaction.version` negotiation.
+//! has the same effect here); the finalized level is given when the producer is
+//! made, not fetched with ApiVersions.
 
 use std::collections::BTreeSet;
 
@@ -33,7 +40,13 @@ pub enum Target {
 pub enum TxnRequestKind {
     FindCoordinator(CoordinatorType),
     InitProducerId,
-    EndTxn { committed: bool },
+    /// Before TV2: the client adds these partitions itself.
+    AddPartitionsToTxn {
+        partitions: Vec<TopicPartition>,
+    },
+    EndTxn {
+        committed: bool,
+    },
     TxnOffsetCommit,
 }
 
@@ -49,6 +62,12 @@ pub enum TxnOutcome {
         producer_epoch: i16,
     },
     Aborted {
+        producer_id: i64,
+        producer_epoch: i16,
+    },
+    /// Before TV2: commit or abort done, the epoch unchanged (sequences go on).
+    EndedKeepingEpoch {
+        committed: bool,
         producer_id: i64,
         producer_epoch: i16,
     },
@@ -99,6 +118,10 @@ pub struct TransactionManager {
     pub last_error: Option<Errors>,
     /// Partitions written in this transaction (TV2: tracked locally only).
     pub partitions_in_transaction: BTreeSet<TopicPartition>,
+    /// Whether the cluster speaks TV2 (`isTransactionV2Enabled`).
+    pub transaction_v2: bool,
+    /// Before TV2: the partitions the coordinator has added to this transaction.
+    pub added_partitions: BTreeSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
     pub pending_offsets: Option<(String, Vec<OffsetEntry>)>,
     /// The request waiting for an answer, if any.
@@ -118,6 +141,8 @@ impl TransactionManager {
             group_coordinator: None,
             last_error: None,
             partitions_in_transaction: BTreeSet::new(),
+            transaction_v2: true,
+            added_partitions: BTreeSet::new(),
             pending_offsets: None,
             in_flight: None,
             retry_at_ms: 0,
@@ -155,6 +180,27 @@ impl TransactionManager {
         )
     }
 
+    /// `isSendToPartitionAllowed`: before TV2, only once the partition was added.
+    pub fn send_allowed(&self, tp: &TopicPartition) -> bool {
+        self.transaction_v2 || self.added_partitions.contains(tp)
+    }
+
+    /// Before TV2, in a transaction: the partitions sent to but not added yet.
+    fn partitions_to_add(&self) -> Vec<TopicPartition> {
+        if self.transaction_v2
+            || !matches!(
+                self.state,
+                TxnState::InTransaction | TxnState::CommittingTransaction
+            )
+        {
+            return Vec::new();
+        }
+        self.partitions_in_transaction
+            .difference(&self.added_partitions)
+            .cloned()
+            .collect()
+    }
+
     /// The next transactional request to send, if any (`nextRequest`).
     pub fn next_request(
         &mut self,
@@ -166,12 +212,14 @@ impl TransactionManager {
         if self.in_flight.is_some() || self.retry_at_ms > now_ms {
             return None;
         }
+        let to_add = self.partitions_to_add();
         let needs_coordinator = matches!(
             self.state,
             TxnState::Initializing
                 | TxnState::CommittingTransaction
                 | TxnState::AbortingTransaction
-        ) || self.pending_offsets.is_some();
+        ) || self.pending_offsets.is_some()
+            || !to_add.is_empty();
         if needs_coordinator && self.coordinator.is_none() {
             let key = self.transactional_id.clone();
             return Some((
@@ -184,6 +232,19 @@ impl TransactionManager {
             ));
         }
         let coordinator = self.coordinator?;
+        if !to_add.is_empty() {
+            return Some((
+                Target::Broker(coordinator),
+                Request::AddPartitionsToTxn {
+                    transactional_id: self.transactional_id.clone(),
+                    producer_id,
+                    producer_epoch,
+                    partitions: to_add.clone(),
+                    verify_only: false,
+                },
+                TxnRequestKind::AddPartitionsToTxn { partitions: to_add },
+            ));
+        }
         if let Some((group_id, offsets)) = self.pending_offsets.clone() {
             let Some(group_coordinator) = self.group_coordinator else {
                 return Some((
@@ -313,10 +374,17 @@ impl TransactionManager {
                 Errors::None => {
                     self.state = TxnState::Ready;
                     self.partitions_in_transaction.clear();
+                    self.added_partitions.clear();
                     self.last_error = None;
                     let ids = (*producer_id, *producer_epoch);
                     self.mark_reported(end_txn_call(*committed));
-                    let outcome = if *committed {
+                    let outcome = if !self.transaction_v2 {
+                        TxnOutcome::EndedKeepingEpoch {
+                            committed: *committed,
+                            producer_id: ids.0,
+                            producer_epoch: ids.1,
+                        }
+                    } else if *committed {
                         TxnOutcome::Committed {
                             producer_id: ids.0,
                             producer_epoch: ids.1,
@@ -332,6 +400,24 @@ impl TransactionManager {
                 e if e.is_retriable() => retry(self, "EndTxn", *e),
                 e => self.fail(kind, end_txn_call(*committed), *e),
             },
+            (
+                TxnRequestKind::AddPartitionsToTxn { partitions },
+                Response::AddPartitionsToTxn { results },
+            ) => {
+                let error = results
+                    .iter()
+                    .map(|(_, e)| *e)
+                    .find(|e| *e != Errors::None)
+                    .unwrap_or(Errors::None);
+                match error {
+                    Errors::None => {
+                        self.added_partitions.extend(partitions.iter().cloned());
+                        (None, None)
+                    }
+                    e if e.is_retriable() => retry(self, "AddPartitionsToTxn", e),
+                    e => self.fail(kind, "send", e),
+                }
+            }
             (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { .. }) => {
                 let error = response.error();
                 match error {

@@ -14,6 +14,9 @@ use crate::protocol::ErrorDetail;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
 use crate::util::bytes::ByteReader;
 
+#[path = "producer_state_checks.rs"]
+mod checks;
+
 /// How many recent batches a producer entry keeps for duplicate detection
 /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`). The producer's
 /// `max.in.flight.requests.per.connection <= 5` is aligned with this number.
@@ -295,79 +298,6 @@ impl ProducerStateManager {
         self.producers.get(&producer_id)
     }
 
-    /// The checks of `UnifiedLog.analyzeAndValidateProducerState` and
-    /// `ProducerAppendInfo` for a batch from a client, in Kafka's order.
-    pub fn check_client_batch(
-        &self,
-        batch: &RecordBatch,
-        offset: i64,
-        partition: &str,
-    ) -> Result<ProducerCheck, ProducerCheckError> {
-        let pid = batch.producer_id;
-        let empty = ProducerStateEntry::empty(pid);
-        let current = self.producers.get(&pid).unwrap_or(&empty);
-        // 1. Exact duplicate of one of the last five batches.
-        if let Some(dup) = current.find_duplicate_batch(batch) {
-            return Ok(ProducerCheck::Duplicate(dup));
-        }
-        // 2. checkProducerEpoch: an older epoch is a zombie.
-        let epoch = batch.producer_epoch;
-        if epoch < current.producer_epoch {
-            return Err(ProducerCheckError {
-                error: Errors::InvalidProducerEpoch,
-                expected_seq: None,
-                seq_direction: None,
-                current_epoch: Some(current.producer_epoch),
-                detail: ErrorDetail::EpochTooOld {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                    epoch,
-                    current_epoch: current.producer_epoch,
-                },
-            });
-        }
-        // 3. checkSequence.
-        let first = batch.base_sequence;
-        if epoch != current.producer_epoch {
-            if first != 0 && current.producer_epoch != NO_PRODUCER_EPOCH {
-                return Err(ProducerCheckError {
-                    error: Errors::OutOfOrderSequenceNumber,
-                    expected_seq: Some(0),
-                    seq_direction: Some(SeqDirection::of(0, first)),
-                    current_epoch: Some(current.producer_epoch),
-                    detail: ErrorDetail::NewEpochSequence {
-                        producer_id: pid,
-                        offset,
-                        partition: partition.to_string(),
-                        epoch,
-                        first_seq: first,
-                        current_epoch: current.producer_epoch,
-                    },
-                });
-            }
-        } else {
-            let last = current.last_seq();
-            if !(current.producer_epoch == NO_PRODUCER_EPOCH || in_sequence(last, first)) {
-                let expected = increment_sequence(last, 1);
-                return Err(ProducerCheckError {
-                    error: Errors::OutOfOrderSequenceNumber,
-                    expected_seq: Some(expected),
-                    seq_direction: Some(SeqDirection::of(expected, first)),
-                    current_epoch: Some(current.producer_epoch),
-                    detail: ErrorDetail::OutOfOrderSequence {
-                        producer_id: pid,
-                        offset,
-                        partition: partition.to_string(),
-                        first_seq: first,
-                        last_seq: last,
-                    },
-                });
-            }
-        }
-        Ok(ProducerCheck::Append)
-    }
-
     /// Records a batch that is now in the log (from a client, from the coordinator, or
     /// read back while rebuilding state). A transactional data batch opens the
     /// producer's transaction in this partition; a COMMIT/ABORT marker closes it and
@@ -429,43 +359,6 @@ impl ProducerStateManager {
             .collect();
         crate::util::ordered::sort_by(&mut txns, |a, b| a.1.cmp(&b.1));
         txns
-    }
-
-    /// The checks for a COMMIT/ABORT marker written by the coordinator
-    /// (`ProducerAppendInfo.checkProducerEpoch` with transaction version 2): the
-    /// marker's epoch must be newer than the epoch of the data it ends, so a late
-    /// marker from an older transaction cannot end the next one. A retried marker of
-    /// the same epoch for a transaction that is already complete is accepted as done.
-    pub fn check_marker(
-        &self,
-        batch: &RecordBatch,
-        offset: i64,
-        partition: &str,
-    ) -> Result<MarkerCheck, ProducerCheckError> {
-        let pid = batch.producer_id;
-        let Some(current) = self.producers.get(&pid) else {
-            return Ok(MarkerCheck::Append);
-        };
-        let epoch = batch.producer_epoch;
-        if epoch == current.producer_epoch && current.current_txn_first_offset.is_none() {
-            return Ok(MarkerCheck::AlreadyComplete);
-        }
-        if current.producer_epoch != NO_PRODUCER_EPOCH && epoch <= current.producer_epoch {
-            return Err(ProducerCheckError {
-                error: Errors::InvalidProducerEpoch,
-                expected_seq: None,
-                seq_direction: None,
-                current_epoch: Some(current.producer_epoch),
-                detail: ErrorDetail::MarkerEpochNotNewer {
-                    producer_id: pid,
-                    offset,
-                    partition: partition.to_string(),
-                    epoch,
-                    current_epoch: current.producer_epoch,
-                },
-            });
-        }
-        Ok(MarkerCheck::Append)
     }
 
     /// The snapshot file Kafka writes on roll and on clean shutdown

@@ -568,8 +568,9 @@ impl UnifiedLog {
     }
 
     /// Writes a COMMIT/ABORT marker for a producer (`AppendOrigin.COORDINATOR`, from
-    /// WriteTxnMarkers). Under transaction version 2 the marker's epoch must be newer
-    /// than the transaction's data.
+    /// WriteTxnMarkers), with the epoch rules of the cluster's transaction version
+    /// ([`ProducerStateManager::check_marker`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn append_marker(
         &mut self,
         fs: &mut MemFs,
@@ -578,6 +579,7 @@ impl UnifiedLog {
         kind: ControlRecordType,
         coordinator_epoch: i32,
         now_ms: i64,
+        transaction_v2: bool,
     ) -> Result<MarkerAppend, AppendError> {
         let batch = RecordBatch::new_control(
             self.log_end_offset,
@@ -590,7 +592,7 @@ impl UnifiedLog {
         let tp = self.topic_partition.to_string();
         match self
             .producer_state
-            .check_marker(&batch, self.log_end_offset, &tp)
+            .check_marker(&batch, self.log_end_offset, &tp, transaction_v2)
         {
             Ok(MarkerCheck::AlreadyComplete) => return Ok(MarkerAppend::AlreadyComplete),
             Ok(MarkerCheck::Append) => {}

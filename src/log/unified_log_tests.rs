@@ -143,7 +143,7 @@ fn markers_lso_txnindex_and_isolated_reads() {
     log.append_as_leader(&mut fs, txn(0, 0, 0, &["c1", "c2", "c3"]), 0)
         .unwrap();
     assert_eq!((log.high_watermark, log.last_stable_offset()), (3, 0));
-    log.append_marker(&mut fs, 0, 1, ControlRecordType::Commit, 0, 0)
+    log.append_marker(&mut fs, 0, 1, ControlRecordType::Commit, 0, 0, true)
         .unwrap();
     log.append_as_leader(&mut fs, txn(0, 1, 0, &["a1", "a2", "a3"]), 0)
         .unwrap();
@@ -163,20 +163,20 @@ fn markers_lso_txnindex_and_isolated_reads() {
     assert_eq!(uncommitted.batch_count, 3);
     // A marker whose epoch is not newer than the data's is refused.
     let stale = log
-        .append_marker(&mut fs, 0, 1, ControlRecordType::Abort, 0, 0)
+        .append_marker(&mut fs, 0, 1, ControlRecordType::Abort, 0, 0, true)
         .unwrap_err();
     assert_eq!(stale.error(), Errors::InvalidProducerEpoch);
-    log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
+    log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0, true)
         .unwrap();
     // A retry of the same marker is accepted and writes nothing.
     assert_eq!(
-        log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0)
+        log.append_marker(&mut fs, 0, 2, ControlRecordType::Abort, 0, 0, true)
             .unwrap(),
         MarkerAppend::AlreadyComplete
     );
     log.append_as_leader(&mut fs, txn(0, 2, 0, &["c4", "c5"]), 0)
         .unwrap();
-    log.append_marker(&mut fs, 0, 3, ControlRecordType::Commit, 0, 0)
+    log.append_marker(&mut fs, 0, 3, ControlRecordType::Commit, 0, 0, true)
         .unwrap();
     assert_eq!(
         (

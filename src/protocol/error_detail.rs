@@ -43,6 +43,21 @@ pub enum ErrorDetail {
         epoch: i16,
         current_epoch: i16,
     },
+    /// A marker from a coordinator older than the last one seen for this producer
+    /// (`ProducerAppendInfo.checkCoordinatorEpoch`).
+    CoordinatorEpochFenced {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+        coordinator_epoch: i32,
+        current_coordinator_epoch: i32,
+    },
+    /// A non-transactional batch while the producer has a transaction open here.
+    ExpectedTransactionalWrite {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+    },
     /// The epoch check the leader runs before transaction verification.
     EpochTooOldForVerification {
         producer_id: i64,

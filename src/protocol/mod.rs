@@ -125,6 +125,24 @@ pub enum Request {
     },
 }
 
+/// Every API name [`Request::api_name`] gives (what `hold requests API` accepts).
+pub const API_NAMES: &[&str] = &[
+    "InitProducerId",
+    "Produce",
+    "AllocateProducerIds",
+    "FindCoordinator",
+    "AddPartitionsToTxn",
+    "EndTxn",
+    "WriteTxnMarkers",
+    "Fetch",
+    "ListOffsets",
+    "DescribeTransactions",
+    "ListTransactions",
+    "OffsetCommit",
+    "TxnOffsetCommit",
+    "OffsetFetch",
+];
+
 impl Request {
     /// Kafka's API name, for timelines and narration.
     pub fn api_name(&self) -> &'static str {

@@ -50,6 +50,16 @@ const LESSONS: &[Lesson] = &[
         title: "Consume-transform-produce: the input position commits with the output",
         source: include_str!("../../static/lessons/consume-transform-produce.eos"),
     },
+    Lesson {
+        name: "hanging-transaction",
+        title: "A hanging transaction: transaction.version 1 without verification, find-hanging and abort",
+        source: include_str!("../../static/lessons/hanging-transaction.eos"),
+    },
+    Lesson {
+        name: "late-endtxn",
+        title: "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it",
+        source: include_str!("../../static/lessons/late-endtxn.eos"),
+    },
 ];
 
 /// Every built-in lesson.

@@ -76,6 +76,10 @@ pub enum View {
     Verdict { tp: TopicPartition },
     /// The narrated events, all or the last N.
     Events { last: Option<usize> },
+    /// `kafka-transactions.sh describe-producers`.
+    DescribeProducers { tp: TopicPartition },
+    /// `kafka-transactions.sh find-hanging --topic T --partition P`.
+    FindHanging { tp: TopicPartition },
 }
 
 /// How a raw produce shows its result.
@@ -407,6 +411,23 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                         config.latency_ms = ms;
                     }
                     "seed" => config.seed = number(&c, t, &v, "seed")?,
+                    "transaction.version" => {
+                        let level: i16 = number(&c, t, &v, "transaction.version")?;
+                        if !(0..=2).contains(&level) {
+                            return Err(c.err(t.column, "transaction.version must be 0, 1 or 2"));
+                        }
+                        config.transaction_version = level;
+                    }
+                    "transaction.partition.verification.enable" => {
+                        config.transaction_verification = match v.as_str() {
+                            "true" => true,
+                            "false" => false,
+                            _ => return Err(c.err(
+                                t.column,
+                                "transaction.partition.verification.enable must be true or false",
+                            )),
+                        }
+                    }
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
                 }
             }
@@ -662,16 +683,32 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
             }
         }
         "hold" | "release" => {
-            let what = c.next("`markers`")?;
-            if what.text != "markers" {
-                return Err(c.err(what.column, "only `markers` can be held"));
+            let what = c.next("`markers` or `requests API`")?;
+            let hold = head.text == "hold";
+            match what.text.as_str() {
+                "markers" => {
+                    c.done()?;
+                    StepKind::Act(if hold {
+                        Action::HoldMarkers
+                    } else {
+                        Action::ReleaseMarkers
+                    })
+                }
+                "requests" => {
+                    let api = c.next("an API name like `Produce` or `EndTxn`")?;
+                    if !crate::protocol::API_NAMES.contains(&api.text.as_str()) {
+                        return Err(c.err(api.column, format!("unknown API `{}`", api.text)));
+                    }
+                    c.done()?;
+                    let api = api.text.clone();
+                    StepKind::Act(if hold {
+                        Action::HoldRequests { api }
+                    } else {
+                        Action::ReleaseRequests { api }
+                    })
+                }
+                _ => return Err(c.err(what.column, "expected `markers` or `requests API`")),
             }
-            c.done()?;
-            StepKind::Act(if head.text == "hold" {
-                Action::HoldMarkers
-            } else {
-                Action::ReleaseMarkers
-            })
         }
         "drop" => {
             let which = c.next("next-request or next-response")?;
@@ -693,6 +730,27 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
                 other => return Err(c.err(which.column, format!("unknown fault `{other}`"))),
             }
+        }
+        "admin" => {
+            // `kafka-transactions.sh abort --topic T --partition P --start-offset N`.
+            let verb = c.next("`abort`")?;
+            if verb.text != "abort" {
+                return Err(c.err(verb.column, "expected `admin abort TOPIC-P start-offset=N`"));
+            }
+            let tp_tok = c.next("a partition like `orders-0`")?;
+            let topic_partition = topic_partition(&c, tp_tok)?;
+            let (opts, words) = c.rest();
+            no_words(&c, &words)?;
+            let (t, k, v) = opts
+                .first()
+                .ok_or_else(|| c.err(verb.column, "admin abort needs start-offset=N"))?;
+            if k != "start-offset" || opts.len() > 1 {
+                return Err(c.err(t.column, "admin abort takes only start-offset=N"));
+            }
+            StepKind::Act(Action::AdminAbortTransaction {
+                topic_partition,
+                start_offset: number(&c, t, v, "start-offset")?,
+            })
         }
         "step" => {
             c.done()?;
@@ -787,6 +845,8 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     "segments" => View::Segments { tp },
                     "snapshots" => View::Snapshots { tp },
                     "verdict" => View::Verdict { tp },
+                    "describe-producers" => View::DescribeProducers { tp },
+                    "find-hanging" => View::FindHanging { tp },
                     other => return Err(c.err(what.column, format!("unknown view `{other}`"))),
                 }
             };

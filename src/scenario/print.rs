@@ -94,10 +94,20 @@ pub fn step_for_action(action: Action) -> StepKind {
 /// cannot write (they never come from a click).
 pub fn print_step(kind: &StepKind) -> Option<String> {
     Some(match kind {
-        StepKind::Cluster(c) => format!(
-            "cluster brokers={} latency.ms={} seed={}",
-            c.brokers, c.latency_ms, c.seed
-        ),
+        StepKind::Cluster(c) => {
+            let mut line = format!(
+                "cluster brokers={} latency.ms={} seed={}",
+                c.brokers, c.latency_ms, c.seed
+            );
+            // Only what differs from Kafka 4.x's defaults, so older links read the same.
+            if c.transaction_version != 2 {
+                line.push_str(&format!(" transaction.version={}", c.transaction_version));
+            }
+            if !c.transaction_verification {
+                line.push_str(" transaction.partition.verification.enable=false");
+            }
+            line
+        }
         StepKind::Echo(text) => format!("echo {text}"),
         StepKind::RawProduce {
             tp,
@@ -161,6 +171,8 @@ fn print_view(view: &View) -> String {
         View::Segments { tp } => format!("print segments {tp}"),
         View::Snapshots { tp } => format!("print snapshots {tp}"),
         View::Verdict { tp } => format!("print verdict {tp}"),
+        View::DescribeProducers { tp } => format!("print describe-producers {tp}"),
+        View::FindHanging { tp } => format!("print find-hanging {tp}"),
         View::Events { last } => format!(
             "print events{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()
@@ -263,6 +275,12 @@ fn print_action(action: &Action) -> Option<String> {
         }
         Action::HoldMarkers => "hold markers".into(),
         Action::ReleaseMarkers => "release markers".into(),
+        Action::HoldRequests { api } => format!("hold requests {api}"),
+        Action::AdminAbortTransaction {
+            topic_partition,
+            start_offset,
+        } => format!("admin abort {topic_partition} start-offset={start_offset}"),
+        Action::ReleaseRequests { api } => format!("release requests {api}"),
         Action::Step => "step".into(),
         Action::RunUntilIdle => "run".into(),
         Action::Advance { ms } => format!("run {ms}"),

@@ -172,6 +172,8 @@ impl Runner {
                 partitions,
             } => w.committed_offsets(group_id, partitions),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
+            View::DescribeProducers { tp } => w.describe_producers(tp),
+            View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
             View::DescribeTransaction { transactional_id } => {
                 w.transaction_describe(transactional_id)
             }

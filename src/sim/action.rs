@@ -55,6 +55,20 @@ pub enum Action {
     /// stays in PrepareCommit/PrepareAbort and the LSO stays put.
     HoldMarkers,
     ReleaseMarkers,
+    /// Keep every request of one API (`Produce`, `EndTxn`, …) in the network until
+    /// released: a delayed message. (Minimal; the fault vocabulary generalises it.)
+    HoldRequests {
+        api: String,
+    },
+    ReleaseRequests {
+        api: String,
+    },
+    /// `kafka-transactions.sh abort`: an ABORT marker written by hand for the open
+    /// transaction that starts at this offset (recovers a hanging transaction).
+    AdminAbortTransaction {
+        topic_partition: TopicPartition,
+        start_offset: i64,
+    },
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,

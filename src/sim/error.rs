@@ -23,6 +23,11 @@ pub enum SimErrorKind {
     UnknownPartition {
         tp: TopicPartition,
     },
+    /// `kafka-transactions.sh abort`: no open transaction starts at that offset.
+    NoOpenTransactionAt {
+        tp: TopicPartition,
+        start_offset: i64,
+    },
     NotTransactional {
         producer: String,
     },

@@ -4,6 +4,7 @@ pub mod action;
 mod consumers;
 pub mod error;
 pub mod event;
+pub mod hanging;
 pub mod network;
 pub mod raw;
 pub mod rng;

@@ -20,6 +20,7 @@ use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig, ProducerEvent};
 use crate::client::transaction_manager::{Begun, TxnCall, TxnCallError, TxnOutcome, TxnState};
+use crate::coordinator::transaction::{TransactionVersion, TxnFeatures};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
 use crate::protocol::errors::Errors;
@@ -51,6 +52,32 @@ pub struct ClusterConfig {
     /// One-way network latency for every message.
     pub latency_ms: i64,
     pub seed: u64,
+    /// The finalized feature level `transaction.version` (0, 1 or 2; Kafka 4.0's
+    /// default is 2). Clients negotiate it as Kafka 4.0's do: TV2 if it is ≥ 2.
+    #[serde(default = "default_transaction_version")]
+    pub transaction_version: i16,
+    /// `transaction.partition.verification.enable` (KIP-890 part 1, default true).
+    #[serde(default = "default_true")]
+    pub transaction_verification: bool,
+}
+
+fn default_transaction_version() -> i16 {
+    2
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl ClusterConfig {
+    /// What every broker is told: the finalized `transaction.version` and the
+    /// verification switch.
+    pub fn txn_features(&self) -> TxnFeatures {
+        TxnFeatures {
+            transaction_version: TransactionVersion(self.transaction_version.clamp(0, 2)),
+            verification: self.transaction_verification,
+        }
+    }
 }
 
 impl Default for ClusterConfig {
@@ -59,6 +86,8 @@ impl Default for ClusterConfig {
             brokers: 1,
             latency_ms: 2,
             seed: 1,
+            transaction_version: 2,
+            transaction_verification: true,
         }
     }
 }
@@ -123,7 +152,11 @@ impl World {
             clock_ms: START_MS,
             rng: Rng::new(config.seed),
             brokers: (1..=brokers)
-                .map(|id| (id, Broker::new(id, broker_defaults.clone())))
+                .map(|id| {
+                    let mut b = Broker::new(id, broker_defaults.clone());
+                    b.set_txn_features(config.txn_features());
+                    (id, b)
+                })
                 .collect_map(),
             controller: ProducerIdControlManager::default(),
             topics: BTreeMap::new(),
@@ -218,6 +251,34 @@ impl World {
         }
     }
 
+    fn hold_requests(&mut self, api: &str) -> Vec<String> {
+        let fault = Fault::HoldRequests {
+            api: api.to_string(),
+        };
+        self.network.arm(fault.clone());
+        self.emit(EventKind::FaultArmed {
+            fault: FaultChange::Armed(fault),
+        });
+        vec![]
+    }
+
+    fn release_requests(&mut self, api: &str) -> Vec<String> {
+        let released = self.network.release(api, self.clock_ms);
+        self.emit(EventKind::FaultArmed {
+            fault: FaultChange::Released {
+                api: api.to_string(),
+                released,
+            },
+        });
+        vec![]
+    }
+
+    /// The cluster's `transaction.version` and verification switch (the rules in
+    /// force: see `coordinator::transaction::version`).
+    pub fn txn_features(&self) -> TxnFeatures {
+        self.config.txn_features()
+    }
+
     /// A producer's client-side transaction state.
     pub fn txn_state(&self, producer: &str) -> Option<TxnState> {
         self.producers.get(producer)?.txn.as_ref().map(|t| t.state)
@@ -301,7 +362,9 @@ impl World {
                     return Err(SimErrorKind::ProducerExists { name: name.clone() }.into());
                 }
                 let config = ProducerConfig::from_pairs(name, configs)?;
-                self.producers.insert(name.clone(), Producer::new(config));
+                let mut producer = Producer::new(config);
+                producer.set_transaction_v2(self.config.txn_features().v2());
+                self.producers.insert(name.clone(), producer);
                 self.ready.insert(name.clone());
                 Ok(vec![])
             }
@@ -337,26 +400,14 @@ impl World {
                 self.run_while(|w| w.producers.get(producer).is_some_and(|p| p.has_pending()));
                 Ok(vec![])
             }
-            Action::HoldMarkers => {
-                let fault = Fault::HoldRequests {
-                    api: WRITE_TXN_MARKERS.to_string(),
-                };
-                self.network.arm(fault.clone());
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Armed(fault),
-                });
-                Ok(vec![])
-            }
-            Action::ReleaseMarkers => {
-                let released = self.network.release(WRITE_TXN_MARKERS, self.clock_ms);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Released {
-                        api: WRITE_TXN_MARKERS.to_string(),
-                        released,
-                    },
-                });
-                Ok(vec![])
-            }
+            Action::HoldMarkers => Ok(self.hold_requests(WRITE_TXN_MARKERS)),
+            Action::ReleaseMarkers => Ok(self.release_requests(WRITE_TXN_MARKERS)),
+            Action::HoldRequests { api } => Ok(self.hold_requests(api)),
+            Action::ReleaseRequests { api } => Ok(self.release_requests(api)),
+            Action::AdminAbortTransaction {
+                topic_partition,
+                start_offset,
+            } => self.admin_abort_transaction(topic_partition, *start_offset),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
             Action::Assign {
                 consumer,

@@ -134,8 +134,7 @@ impl Page {
 pub fn txn_cluster() -> ClusterConfig {
     ClusterConfig {
         brokers: 3,
-        latency_ms: 2,
-        seed: 1,
+        ..ClusterConfig::default()
     }
 }
 

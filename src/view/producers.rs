@@ -49,6 +49,19 @@ impl OutcomeView {
                 producer_id,
                 producer_epoch,
             } => Some(done("abortTransaction", *producer_id, *producer_epoch)),
+            TxnOutcome::EndedKeepingEpoch {
+                committed,
+                producer_id,
+                producer_epoch,
+            } => Some(done(
+                if *committed {
+                    "commitTransaction"
+                } else {
+                    "abortTransaction"
+                },
+                *producer_id,
+                *producer_epoch,
+            )),
             TxnOutcome::Failed { operation, error } => Some(OutcomeView {
                 ok: false,
                 operation: operation.clone(),

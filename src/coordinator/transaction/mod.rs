@@ -17,13 +17,17 @@
 //!   `TransactionMarkerChannelManager` it needs). Log writes and producer ids go
 //!   through [`TxnLogWriter`]; marker sending is an output the broker carries out.
 //!
-//! Everything here follows transaction.version 2 (KIP-890), Kafka 4.x's default.
+//! - [`version`]: what differs between `transaction.version` 0/1 and 2 (`TxnFeatures`).
+//!
+//! transaction.version 2 (KIP-890) is the default, as in Kafka 4.x; TV0/TV1 follow
+//! Kafka 4.0's rules for them.
 
 pub mod log_format;
 pub mod message_formatter;
 pub mod metadata;
 pub mod state;
 pub mod transaction_coordinator;
+pub mod version;
 
 pub use log_format::{
     decode_key, decode_value, key_json, key_to_bytes, payload_json, value_json, value_to_bytes,
@@ -37,6 +41,7 @@ pub use transaction_coordinator::{
     CoordinatorEvent, CoordinatorOutput, EndTxnResult, InitProducerIdResult,
     TransactionCoordinator, TransactionDescription, TransactionListing, TxnLogWriter, TxnResult,
 };
+pub use version::TxnFeatures;
 
 use crate::protocol::errors::Errors;
 

@@ -18,6 +18,7 @@ use super::metadata::{
     InternalError, TransactionMetadata, TransactionVersion, TransitionError, TxnTransitMetadata,
 };
 use super::state::TransactionState;
+use super::version;
 use super::{TransactionConfig, TRANSACTIONAL_ID_NOT_FOUND, TRANSACTION_ABORTABLE};
 use crate::coordinator::internal_topics::partition_for;
 use crate::log::TopicPartition;
@@ -78,6 +79,15 @@ pub enum CoordinatorOutput {
 /// What happened inside the coordinator, for the event list and the tests.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum CoordinatorEvent {
+    /// EndTxn from a client with an epoch the version's rule refuses
+    /// (`version::v1_valid_epoch` / `v2_valid_epoch`): answered PRODUCER_FENCED.
+    EndTxnEpochFenced {
+        transactional_id: String,
+        epoch: i16,
+        current_epoch: i16,
+        state: TransactionState,
+        transaction_v2: bool,
+    },
     /// A record was written to `__transaction_state` and memory followed it.
     StateChanged {
         transactional_id: String,
@@ -296,6 +306,13 @@ impl TransactionCoordinator {
             .get(&partition)
             .copied()
             .ok_or(Errors::NotCoordinator)
+    }
+
+    /// The version clients speak. Simplified: Kafka reads it from the request
+    /// version (EndTxn v5+, AddPartitionsToTxn from a broker = TV2); every client here
+    /// negotiates the cluster's finalized level, so the coordinator takes that.
+    fn client_version(&self) -> TransactionVersion {
+        self.config.transaction_version.client_version()
     }
 
     fn log_value_version(&self) -> i16 {
@@ -627,6 +644,7 @@ impl TransactionCoordinator {
         out: &mut Out,
     ) -> Result<(), Errors> {
         self.check_producer(transactional_id, producer_id, producer_epoch)?;
+        let client_version = self.client_version();
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return Err(Errors::InvalidProducerIdMapping);
         };
@@ -641,7 +659,7 @@ impl TransactionCoordinator {
             return Ok(());
         }
         let transit = meta
-            .prepare_add_partitions(wanted, now, TransactionVersion::TV_2)
+            .prepare_add_partitions(wanted, now, client_version)
             .map_err(|e| e.to_errors())?;
         self.write_transit(transactional_id, &transit, false, now, log, out)
     }
@@ -672,8 +690,8 @@ impl TransactionCoordinator {
 
     // ------------------------------------------------------------ EndTxn
 
-    /// EndTxn from a TV2 client (`handleEndTransaction`): writes Prepare* with the
-    /// epoch bumped, answers at once with the new epoch, and asks for markers.
+    /// EndTxn from a client (`handleEndTransaction`): writes Prepare* (TV2: with the
+    /// epoch bumped), answers at once with the epoch, and asks for markers.
     #[allow(clippy::too_many_arguments)]
     pub fn handle_end_txn(
         &mut self,
@@ -696,7 +714,7 @@ impl TransactionCoordinator {
             producer_epoch,
             result,
             true,
-            TransactionVersion::TV_2,
+            self.client_version(),
             now,
             log,
             &mut out,
@@ -756,26 +774,28 @@ impl TransactionCoordinator {
         // The client retried an EndTxn whose bumped epoch is stored.
         let retry_on_epoch_bump =
             !is_epoch_fence && i32::from(meta.producer_epoch()) == i32::from(producer_epoch) + 1;
-        let is_valid_epoch = if is_epoch_fence {
-            (!from_client || producer_epoch == meta.producer_epoch())
-                && producer_epoch >= meta.producer_epoch()
+        // Before TV2 the epoch never moves at EndTxn: a Complete* state with the same
+        // epoch and result is the retry.
+        let v1 = is_epoch_fence || !tv.supports_epoch_bump();
+        let is_valid_epoch = if v1 {
+            version::v1_valid_epoch(from_client, producer_epoch, meta.producer_epoch())
         } else {
-            match meta.state() {
-                TransactionState::Ongoing
-                | TransactionState::Empty
-                | TransactionState::Dead
-                | TransactionState::PrepareEpochFence => producer_epoch == meta.producer_epoch(),
-                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
-                    retry_on_epoch_bump
-                }
-                TransactionState::CompleteCommit | TransactionState::CompleteAbort => {
-                    retry_on_epoch_bump
-                        || retry_on_overflow
-                        || producer_epoch == meta.producer_epoch()
-                }
-            }
+            version::v2_valid_epoch(
+                meta.state(),
+                producer_epoch,
+                meta.producer_epoch(),
+                retry_on_epoch_bump,
+                retry_on_overflow,
+            )
         };
-        let is_retry = retry_on_epoch_bump || retry_on_overflow;
+        let is_retry = if v1 && !is_epoch_fence {
+            matches!(
+                meta.state(),
+                TransactionState::CompleteCommit | TransactionState::CompleteAbort
+            )
+        } else {
+            retry_on_epoch_bump || retry_on_overflow
+        };
 
         if meta.producer_id() != producer_id && !retry_on_overflow {
             return err_result(Errors::InvalidProducerIdMapping);
@@ -784,6 +804,18 @@ impl TransactionCoordinator {
             return err_result(Errors::ConcurrentTransactions);
         }
         if !is_valid_epoch {
+            if from_client {
+                event(
+                    out,
+                    CoordinatorEvent::EndTxnEpochFenced {
+                        transactional_id: transactional_id.to_string(),
+                        epoch: producer_epoch,
+                        current_epoch,
+                        state: meta.state(),
+                        transaction_v2: !v1,
+                    },
+                );
+            }
             return err_result(Errors::ProducerFenced);
         }
 
@@ -799,6 +831,10 @@ impl TransactionCoordinator {
             (S::CompleteCommit, TxnResult::Abort) | (S::CompleteAbort, TxnResult::Commit)
                 if is_retry =>
             {
+                Err(Errors::InvalidTxnState)
+            }
+            // Before TV2 only an Ongoing transaction can end: no empty transactions.
+            (S::CompleteCommit | S::CompleteAbort | S::Empty, _) if v1 => {
                 Err(Errors::InvalidTxnState)
             }
             (S::CompleteCommit | S::CompleteAbort | S::Empty, r) => Ok((r.prepare_state(), true)),

@@ -71,6 +71,7 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             detail: Some(ErrorDetail::ControlRecordsFromClient),
         },
         ProducerEvent::BatchesAbortedLocally { count: 2 },
+        ProducerEvent::UndrainedBatchesAborted { count: 1 },
         ProducerEvent::StaleResponse {
             correlation_id: 1,
             api: "Produce".into(),
@@ -88,6 +89,11 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
         TxnOutcome::Aborted {
             producer_id: 0,
             producer_epoch: 1,
+        },
+        TxnOutcome::EndedKeepingEpoch {
+            committed: true,
+            producer_id: 0,
+            producer_epoch: 0,
         },
         TxnOutcome::OffsetsSent {
             group_id: "g".into(),

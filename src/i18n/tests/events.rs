@@ -244,6 +244,32 @@ fn broker_events() -> Vec<BrokerEvent> {
         producer_epoch: 0,
         coordinator: 2,
     });
+    out.push(BrokerEvent::PartitionVerification {
+        tp: tp(),
+        transactional_id: "tx-1".into(),
+        producer_id: 0,
+        producer_epoch: 0,
+        coordinator: 2,
+    });
+    out.push(BrokerEvent::PartitionNotVerified {
+        tp: tp(),
+        producer_id: 0,
+        producer_epoch: 0,
+        error: Errors::TransactionAbortable,
+    });
+    out.push(BrokerEvent::MarkerRejected {
+        tp: tp(),
+        producer_id: 0,
+        producer_epoch: 0,
+        error: Errors::TransactionCoordinatorFenced,
+        detail: ErrorDetail::CoordinatorEpochFenced {
+            producer_id: 0,
+            offset: 2,
+            partition: "orders-0".into(),
+            coordinator_epoch: 0,
+            current_coordinator_epoch: 1,
+        },
+    });
     for txn_first_offset in [Some(0), None] {
         out.push(BrokerEvent::MarkerWritten {
             tp: tp(),
@@ -339,6 +365,20 @@ fn coordinator_events() -> Vec<CoordinatorEvent> {
             transactional_id: id(),
             api: "EndTxn",
             error: Errors::InvalidTxnState,
+        },
+        CoordinatorEvent::EndTxnEpochFenced {
+            transactional_id: id(),
+            epoch: 0,
+            current_epoch: 1,
+            state: TransactionState::Ongoing,
+            transaction_v2: true,
+        },
+        CoordinatorEvent::EndTxnEpochFenced {
+            transactional_id: id(),
+            epoch: 1,
+            current_epoch: 0,
+            state: TransactionState::Ongoing,
+            transaction_v2: false,
         },
         CoordinatorEvent::AppendFailed {
             transactional_id: id(),

@@ -49,9 +49,21 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
             "broker {broker}: wrote the {kind} marker of producer {producer_id} to {tp} at offset {offset} (marker epoch {producer_epoch}){}; LSO {last_stable_offset}, HW {high_watermark}",
             txn_first_offset.map(|f| format!(", ending the transaction that began at offset {f}")).unwrap_or_default()
         ),
-        BrokerEvent::MarkerRejected { tp, producer_id, producer_epoch, error, .. } => format!(
-            "broker {broker}: refused a marker of producer {producer_id} with epoch {producer_epoch} on {tp}: {} — a marker must carry a newer epoch than the transaction's data",
+        BrokerEvent::MarkerRejected { tp, producer_id, producer_epoch, error, detail } => format!(
+            "broker {broker}: refused a marker of producer {producer_id} with epoch {producer_epoch} on {tp}: {} — {}",
+            error.name(),
+            match detail {
+                ErrorDetail::CoordinatorEpochFenced { .. } => "it comes from an older coordinator than the last marker (coordinator epoch): a zombie coordinator cannot end transactions",
+                ErrorDetail::EpochTooOld { .. } => "before transaction.version 2 a marker carries the transaction's own epoch, and it must not be older than the producer's",
+                _ => "a marker must carry a newer epoch than the transaction's data",
+            }
+        ),
+        BrokerEvent::PartitionNotVerified { tp, producer_id, producer_epoch, error } => format!(
+            "broker {broker}: the coordinator answered {} for {tp}: producer {producer_id} (epoch {producer_epoch}) has no open transaction that includes {tp}, so the batch is refused and nothing is written (KIP-890 part 1 stops the hanging transaction)",
             error.name()
+        ),
+        BrokerEvent::PartitionVerification { tp, transactional_id, producer_id, producer_epoch, coordinator } => format!(
+            "broker {broker}: a transactional batch of producer {producer_id} (epoch {producer_epoch}) for {tp} waits: transaction.partition.verification.enable is on, so the leader asks the coordinator (broker {coordinator}) whether {transactional_id} added {tp} (AddPartitionsToTxn verifyOnly, KIP-890 part 1)"
         ),
         BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
         BrokerEvent::SegmentRolled { tp, base_offset, snapshot } => match snapshot {

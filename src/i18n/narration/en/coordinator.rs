@@ -27,6 +27,11 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> String {
         CoordinatorEvent::Unloaded { partition, .. } => {
             format!("coordinator (broker {broker}): gave up __transaction_state-{partition}")
         }
+        CoordinatorEvent::EndTxnEpochFenced { transactional_id, epoch, current_epoch, state, transaction_v2 } => if *transaction_v2 {
+            format!("coordinator (broker {broker}): EndTxn for {transactional_id} carries epoch {epoch}, but the transaction is {} at epoch {current_epoch}: with transaction.version 2 every EndTxn bumped the epoch, so a request from an earlier transaction is fenced (PRODUCER_FENCED)", state.name())
+        } else {
+            format!("coordinator (broker {broker}): EndTxn for {transactional_id} carries epoch {epoch}, not the current {current_epoch}: before transaction.version 2 only the same epoch may end the transaction (PRODUCER_FENCED)")
+        },
         CoordinatorEvent::Rejected { transactional_id, api, error } => {
             format!("coordinator (broker {broker}): {api} for {transactional_id} answered {}", error.name())
         }

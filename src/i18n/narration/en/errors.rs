@@ -22,6 +22,12 @@ pub(in crate::i18n::narration) fn detail(d: &ErrorDetail) -> String {
         ErrorDetail::MarkerEpochNotNewer { producer_id, offset, partition, epoch, current_epoch } => format!(
             "Epoch of producer {producer_id} at offset {offset} in {partition} is {epoch}, which is not newer than the last seen epoch {current_epoch} (transaction markers must bump the epoch)"
         ),
+        ErrorDetail::CoordinatorEpochFenced { producer_id, offset, partition, coordinator_epoch, current_coordinator_epoch } => format!(
+            "Invalid coordinator epoch for producerId {producer_id} at offset {offset} in partition {partition}: {coordinator_epoch} (zombie), {current_coordinator_epoch} (current)"
+        ),
+        ErrorDetail::ExpectedTransactionalWrite { producer_id, offset, partition } => format!(
+            "Expected transactional write from producer {producer_id} at offset {offset} in partition {partition}"
+        ),
         ErrorDetail::EpochTooOldForVerification { producer_id, epoch, current_epoch } => format!(
             "Epoch of producer {producer_id} is {epoch}, which is smaller than the last seen epoch {current_epoch}"
         ),
@@ -66,6 +72,9 @@ pub(in crate::i18n::narration) fn sim_error(e: &SimError) -> String {
 fn kind(k: &SimErrorKind) -> String {
     match k {
         SimErrorKind::UnknownPartition { tp } => format!("{tp} does not exist"),
+        SimErrorKind::NoOpenTransactionAt { tp, start_offset } => format!(
+            "Could not find any open transactions starting at offset {start_offset} on partition {tp}"
+        ),
         SimErrorKind::NotTransactional { producer } => {
             format!("{producer} has no transactional.id: it cannot use transactions")
         }

@@ -40,6 +40,9 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> String {
         ProducerEvent::BatchesAbortedLocally { count } => {
             format!("{client}: abortTransaction dropped {count} batch(es) that were never sent")
         }
+        ProducerEvent::UndrainedBatchesAborted { count } => format!(
+            "{client}: aborting, so {count} batch(es) waiting to be retried are dropped (abortUndrainedBatches); a request already on the wire may still arrive"
+        ),
         ProducerEvent::StaleResponse { api, .. } => format!("{client}: ignored a late {api} response for a request it gave up on"),
     }
 }
@@ -51,6 +54,10 @@ fn txn(client: &str, outcome: &TxnOutcome) -> String {
         }
         TxnOutcome::Committed { producer_id, producer_epoch } => format!(
             "{client}: commitTransaction done; the coordinator bumped the epoch: producerId={producer_id} epoch={producer_epoch}, sequences restart at 0"
+        ),
+        TxnOutcome::EndedKeepingEpoch { committed, producer_id, producer_epoch } => format!(
+            "{client}: {} done; before transaction.version 2 the epoch stays: producerId={producer_id} epoch={producer_epoch}, sequences go on",
+            if *committed { "commitTransaction" } else { "abortTransaction" }
         ),
         TxnOutcome::Aborted { producer_id, producer_epoch } => format!(
             "{client}: abortTransaction done; producerId={producer_id} epoch={producer_epoch}, sequences restart at 0"
