@@ -391,6 +391,42 @@ fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
     } else {
         0
     };
+    // The first faults, armed as `Fault`s: `fault drop next-request [from=C]`,
+    // `fault drop next-response [to=C]`, `fault hold-requests api=API`.
+    if verb.text == "drop" {
+        if let Some(which) = c
+            .peek()
+            .filter(|t| t.text == "next-request" || t.text == "next-response")
+        {
+            c.pos += 1;
+            let request = which.text == "next-request";
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let want = if request { "from" } else { "to" };
+            let who = match opts.as_slice() {
+                [] => None,
+                [(_, k, v)] if k == want => Some(v.clone()),
+                [(t, ..), ..] => return Err(c.err(t.column, format!("expected {want}=CLIENT"))),
+            };
+            return Ok(Action::ArmFault {
+                fault: if request {
+                    Fault::DropNextRequest { from: who }
+                } else {
+                    Fault::DropNextResponse { to: who }
+                },
+            });
+        }
+    }
+    if verb.text == "hold-requests" {
+        let (opts, words) = c.rest();
+        no_words(c, &words)?;
+        return match opts.as_slice() {
+            [(_, k, v)] if k == "api" => Ok(Action::ArmFault {
+                fault: Fault::HoldRequests { api: v.clone() },
+            }),
+            _ => Err(c.err(verb.column, "expected api=API")),
+        };
+    }
     match verb.text.as_str() {
         "drop" | "delay" | "duplicate" | "hold" => {
             let (opts, words) = c.rest();

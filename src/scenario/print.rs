@@ -425,25 +425,23 @@ fn every(e: bool) -> &'static str {
     }
 }
 
-/// A fault as the step that arms it. The first three faults have their own steps.
+/// A fault as the `fault …` step that arms it (`Action::ArmFault`). The first three
+/// also have their own actions and steps (`drop next-request`, `hold markers`).
 pub fn print_fault(fault: &Fault) -> String {
     match fault {
         Fault::DropNextRequest { from } => format!(
-            "drop next-request{}",
+            "fault drop next-request{}",
             from.as_ref()
                 .map(|f| format!(" from={}", quote(f)))
                 .unwrap_or_default()
         ),
         Fault::DropNextResponse { to } => format!(
-            "drop next-response{}",
+            "fault drop next-response{}",
             to.as_ref()
                 .map(|t| format!(" to={}", quote(t)))
                 .unwrap_or_default()
         ),
-        Fault::HoldRequests { api } if api == crate::sim::WRITE_TXN_MARKERS => {
-            "hold markers".into()
-        }
-        Fault::HoldRequests { api } => format!("fault hold request api={}", quote(api)),
+        Fault::HoldRequests { api } => format!("fault hold-requests api={}", quote(api)),
         Fault::Drop {
             matching: m,
             every: e,

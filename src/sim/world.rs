@@ -1075,6 +1075,9 @@ impl World {
             }
             self.clock_ms = self.clock_ms.max(due);
             self.run_txn_cleanup();
+            // An inter-broker request lost to a fault is sent again here too, as `step`
+            // does (its deadline is among `next_due`'s times).
+            self.retry_inter_broker();
             if let Some(env) = self.network.pop_due(self.clock_ms) {
                 self.deliver(env);
             }
