@@ -34,7 +34,7 @@ fn which(m: &MessageMatch, every: bool) -> String {
     }
 }
 
-pub(super) fn fault(fault: &Fault) -> String {
+pub(in crate::i18n::narration) fn fault(fault: &Fault) -> String {
     match fault {
         Fault::DropNextRequest { from } => match from {
             Some(f) => format!("drop the next request from {f}"),

@@ -9,6 +9,8 @@ pub(super) mod consumer;
 mod coordinator;
 pub(super) mod errors;
 mod faults;
+
+pub(in crate::i18n::narration) use faults::fault;
 pub(super) mod producer;
 
 pub(super) fn event(kind: &EventKind) -> String {
