@@ -26,11 +26,12 @@ fn matching(m: &MessageMatch) -> String {
     out
 }
 
-fn which(m: &MessageMatch, every: bool) -> String {
+/// "the next X" or "every X", and the tail that says how long an `every` fault lasts.
+fn which(m: &MessageMatch, every: bool) -> (String, &'static str) {
     if every {
-        format!("every {} until cleared", matching(m))
+        (format!("every {}", matching(m)), ", until cleared")
     } else {
-        format!("the next {}", matching(m))
+        (format!("the next {}", matching(m)), "")
     }
 }
 
@@ -49,14 +50,21 @@ pub(in crate::i18n::narration) fn fault(fault: &Fault) -> String {
                 .to_string()
         }
         Fault::HoldRequests { api } => format!("hold {api} requests in the network"),
-        Fault::Drop { matching: m, every } => format!("drop {}", which(m, *every)),
+        Fault::Drop { matching: m, every } => {
+            let (w, tail) = which(m, *every);
+            format!("drop {w}{tail}")
+        }
         Fault::Delay {
             matching: m,
             ms,
             every,
-        } => format!("delay {} by {ms} ms", which(m, *every)),
+        } => {
+            let (w, tail) = which(m, *every);
+            format!("delay {w} by {ms} ms{tail}")
+        }
         Fault::Duplicate { matching: m, every } => {
-            format!("deliver {} twice", which(m, *every))
+            let (w, tail) = which(m, *every);
+            format!("deliver {w} twice{tail}")
         }
         Fault::Hold { matching: m } => {
             format!("hold every {} in the network until released", matching(m))
