@@ -8,7 +8,8 @@ use eos_playground::log::TopicPartition;
 use eos_playground::protocol::errors::Errors;
 use eos_playground::scenario::{parse, print_step, step_for_action, StepKind};
 use eos_playground::sim::{
-    Action, ClusterConfig, Direction, EventKind, Fault, FaultMark, MessageMatch, Node, World,
+    Action, ClusterConfig, Direction, EventKind, Fault, FaultMark, MessageMatch, MessageStrike,
+    Node, World,
 };
 use eos_playground::view::timeline::timeline;
 use proptest::prelude::*;
@@ -104,6 +105,17 @@ fn fault() -> BoxedStrategy<Fault> {
         proptest::option::of("[a-z][a-z0-9]{0,4}").prop_map(|from| Fault::DropNextRequest { from }),
         proptest::option::of("[a-z][a-z0-9]{0,4}").prop_map(|to| Fault::DropNextResponse { to }),
         api().prop_map(|api| Fault::HoldRequests { api }),
+        (any::<u64>(), strike()).prop_map(|(id, strike)| Fault::Message { id, strike }),
+    ]
+    .boxed()
+}
+
+fn strike() -> BoxedStrategy<MessageStrike> {
+    prop_oneof![
+        Just(MessageStrike::Drop),
+        (0i64..5000).prop_map(|ms| MessageStrike::Delay { ms }),
+        Just(MessageStrike::Duplicate),
+        Just(MessageStrike::Hold),
     ]
     .boxed()
 }
@@ -206,6 +218,10 @@ fn every_fault_step_round_trips() {
         "fault clear",
         "fault drop next-request from=p",
         "fault hold-requests api=WriteTxnMarkers",
+        "fault drop id=3",
+        "fault delay 250 id=3",
+        "fault duplicate id=3",
+        "fault hold id=3",
     ] {
         let s = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let StepKind::Act(a) = &s.steps[0].kind else {
@@ -235,6 +251,8 @@ fn bad_fault_steps_say_what_is_wrong() {
         ("fault error api=EndTxn NONE", "unknown error"),
         ("fault error NOT_COORDINATOR", "api=API"),
         ("fault clear now", "unexpected"),
+        ("fault drop id=x", "message id"),
+        ("fault drop id=3 every", "unexpected"),
     ] {
         let e = parse(text).expect_err(text);
         assert!(e.message.contains(says), "{text}: {e}");
@@ -532,6 +550,7 @@ fn chaos_fault() -> BoxedStrategy<Fault> {
             .prop_map(|(api, error)| Fault::Error { api, error }),
         Just(Fault::DropNextRequest { from: None }),
         Just(Fault::DropNextResponse { to: None }),
+        (1u64..80, strike()).prop_map(|(id, strike)| Fault::Message { id, strike }),
     ]
     .boxed()
 }
@@ -623,4 +642,83 @@ proptest! {
         let narrated = w.events.iter().filter(|e| matches!(e.kind, EventKind::MessageSent { .. })).count();
         prop_assert_eq!(w.network.messages_sent(), narrated as u64);
     }
+}
+
+#[test]
+fn a_message_on_the_wire_can_be_struck_by_id() {
+    let mut w = world();
+    w.apply(&Action::Send {
+        producer: "p".into(),
+        topic_partition: TopicPartition::new("t", 0),
+        values: vec!["b".into()],
+    })
+    .unwrap();
+    w.apply(&Action::Step).unwrap();
+    let id = w.network.in_flight().next().unwrap().id;
+    arm(
+        &mut w,
+        Fault::Message {
+            id,
+            strike: MessageStrike::Duplicate,
+        },
+    );
+    let copy = w.network.in_flight().map(|e| e.id).max().unwrap();
+    assert!(copy > id);
+    arm(
+        &mut w,
+        Fault::Message {
+            id: copy,
+            strike: MessageStrike::Delay { ms: 700 },
+        },
+    );
+    arm(
+        &mut w,
+        Fault::Message {
+            id,
+            strike: MessageStrike::Hold,
+        },
+    );
+    assert_eq!(w.network.held_ids().collect::<Vec<_>>(), [id]);
+    arm(
+        &mut w,
+        Fault::Message {
+            id,
+            strike: MessageStrike::Drop,
+        },
+    );
+    assert!(w.network.held().is_empty());
+    // Gone: nothing happens, and an event says so.
+    arm(
+        &mut w,
+        Fault::Message {
+            id,
+            strike: MessageStrike::Drop,
+        },
+    );
+    assert!(matches!(
+        w.events.last().map(|e| &e.kind),
+        Some(EventKind::FaultArmed { .. })
+    ));
+    assert_eq!(
+        marks(&w),
+        [
+            FaultMark::Duplicated { copy },
+            FaultMark::Delayed { ms: 700 },
+            FaultMark::Held,
+            FaultMark::Dropped
+        ]
+    );
+    assert!(w.network.faults().is_empty(), "never armed");
+    w.apply(&Action::Flush {
+        producer: "p".into(),
+    })
+    .unwrap();
+    let view = w.log_view(&TopicPartition::new("t", 0)).unwrap();
+    assert_eq!(view.log_end_offset, 2, "the copy arrived, once");
+    let narrated = w
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::MessageSent { .. }))
+        .count();
+    assert_eq!(w.network.messages_sent(), narrated as u64);
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, Node};
+use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, MessageStrike, Node};
 
 /// A parse error at a place in the source.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -430,6 +430,22 @@ fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
     match verb.text.as_str() {
         "drop" | "delay" | "duplicate" | "hold" => {
             let (opts, words) = c.rest();
+            // `id=N` alone: one message already on the wire (a timeline click).
+            if let [(t, k, v)] = opts.as_slice() {
+                if k == "id" {
+                    no_words(c, &words)?;
+                    let id = number(c, t, v, "message id")?;
+                    let strike = match verb.text.as_str() {
+                        "drop" => MessageStrike::Drop,
+                        "delay" => MessageStrike::Delay { ms },
+                        "duplicate" => MessageStrike::Duplicate,
+                        _ => MessageStrike::Hold,
+                    };
+                    return Ok(Action::ArmFault {
+                        fault: Fault::Message { id, strike },
+                    });
+                }
+            }
             let mut m = MessageMatch::default();
             let mut every = false;
             for (t, k, v) in opts {
@@ -438,7 +454,10 @@ fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     "from" => m.from = Some(parse_node(&v)),
                     "to" => m.to = Some(parse_node(&v)),
                     _ => {
-                        return Err(c.err(t.column, format!("unknown option `{k}` (api, from, to)")))
+                        return Err(c.err(
+                            t.column,
+                            format!("unknown option `{k}` (api, from, to; or id alone)"),
+                        ))
                     }
                 }
             }

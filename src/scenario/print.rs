@@ -5,7 +5,7 @@
 use super::parse::{IdRef, Scenario, Show, StepKind, View};
 use crate::log::{FetchIsolation, TopicPartition};
 use crate::protocol::{CoordinatorType, MarkerResult, Request};
-use crate::sim::{Action, Direction, Fault, MessageMatch, Node};
+use crate::sim::{Action, Direction, Fault, MessageMatch, MessageStrike, Node};
 
 /// A value as a scenario token: quoted when it would otherwise split, look like an
 /// option or a comment, or vanish.
@@ -460,5 +460,11 @@ pub fn print_fault(fault: &Fault) -> String {
         Fault::Hold { matching: m } => format!("fault hold{}", matching(m)),
         Fault::Cut { a, b } => format!("fault cut {} {}", node(a), node(b)),
         Fault::Error { api, error } => format!("fault error api={} {}", quote(api), error.name()),
+        Fault::Message { id, strike } => match strike {
+            MessageStrike::Drop => format!("fault drop id={id}"),
+            MessageStrike::Delay { ms } => format!("fault delay {ms} id={id}"),
+            MessageStrike::Duplicate => format!("fault duplicate id={id}"),
+            MessageStrike::Hold => format!("fault hold id={id}"),
+        },
     }
 }

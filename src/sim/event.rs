@@ -120,6 +120,8 @@ pub enum FaultChange {
     ReleasedMessage { id: u64, released: bool },
     /// A cut link is healed (`was_cut` false: it was not cut).
     Healed { a: Node, b: Node, was_cut: bool },
+    /// A strike on one message by id found no such message on the wire.
+    NotOnTheWire { id: u64 },
     /// Every fault disarmed and every held message released.
     Cleared { faults: usize, released: usize },
 }

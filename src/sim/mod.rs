@@ -14,6 +14,6 @@ pub mod world;
 pub use action::Action;
 pub use error::{SimError, SimErrorKind};
 pub use event::{Event, EventKind};
-pub use network::{Direction, Fault, FaultMark, MessageMatch, Node};
+pub use network::{Direction, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 pub use txn_views::CoordinatedTransaction;
 pub use world::{ClusterConfig, World, RAW_CLIENT, START_MS, WRITE_TXN_MARKERS};

@@ -128,6 +128,22 @@ pub enum Fault {
     /// The next request of this API is answered with this error by the network in front
     /// of its receiver, which never handles it.
     Error { api: String, error: Errors },
+    /// One message already on the wire, by id, struck on the spot (what a click on a
+    /// message in flight on the timeline does). Never stays armed.
+    Message { id: u64, strike: MessageStrike },
+}
+
+/// What `Fault::Message` does to the message it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MessageStrike {
+    /// Lose it (on the wire or held).
+    Drop,
+    /// Deliver it this much later.
+    Delay { ms: i64 },
+    /// A second copy arrives one latency after it.
+    Duplicate,
+    /// Keep it in the network until released (`fault release id=N`).
+    Hold,
 }
 
 /// What a fault did to a message: the mark the timeline shows where it struck.
@@ -189,6 +205,7 @@ impl Fault {
             Fault::Error { api, .. } => {
                 request && env.body.api_name() == api && !matches!(env.to, Node::Client(_))
             }
+            Fault::Message { .. } => false,
         }
     }
 
@@ -198,7 +215,8 @@ impl Fault {
         match self {
             Fault::DropNextRequest { .. }
             | Fault::DropNextResponse { .. }
-            | Fault::Error { .. } => true,
+            | Fault::Error { .. }
+            | Fault::Message { .. } => true,
             Fault::HoldRequests { .. } | Fault::Hold { .. } | Fault::Cut { .. } => false,
             Fault::Drop { every, .. }
             | Fault::Delay { every, .. }
@@ -374,6 +392,8 @@ impl Network {
             Fault::HoldRequests { api } => self.holds(api),
             Fault::Cut { a, b } => self.is_cut(a, b),
             f @ Fault::Hold { .. } => self.faults.contains(f),
+            // Struck on the spot by `strike_message`, never armed.
+            Fault::Message { .. } => true,
             _ => false,
         };
         if again {
@@ -475,8 +495,78 @@ impl Network {
                 self.queue.insert((env.deliver_ms, env.id), env.clone());
                 FaultMark::ErrorInjected { error: *error }
             }
+            Fault::Message { .. } => {
+                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                return (env, None);
+            }
         };
         (env, Some(Struck { fault, mark, copy }))
+    }
+
+    /// Strikes one message already sent, by id (a click on the timeline): one pass over
+    /// the messages in flight, none per step. A held message can only be dropped.
+    /// Returns the message as it was, with what was done, or `None` when no message with
+    /// this id is on the wire (delivered, lost, or never sent).
+    pub fn strike_message(
+        &mut self,
+        id: u64,
+        strike: MessageStrike,
+        now_ms: i64,
+    ) -> Option<(Envelope, Struck)> {
+        let fault = Fault::Message { id, strike };
+        if let Some(pos) = self.held.iter().position(|e| e.id == id) {
+            if strike != MessageStrike::Drop {
+                return None;
+            }
+            let env = self.held.remove(pos);
+            return Some((
+                env,
+                Struck {
+                    fault,
+                    mark: FaultMark::Dropped,
+                    copy: None,
+                },
+            ));
+        }
+        let key = self
+            .queue
+            .iter()
+            .find(|(_, e)| e.id == id)
+            .map(|(k, _)| *k)?;
+        let mut env = self.queue.remove(&key)?;
+        let original = env.clone();
+        let mut copy = None;
+        let mark = match strike {
+            MessageStrike::Drop => FaultMark::Dropped,
+            MessageStrike::Hold => {
+                self.held.push(env);
+                FaultMark::Held
+            }
+            MessageStrike::Delay { ms } => {
+                let ms = ms.max(0);
+                env.deliver_ms = env.deliver_ms.saturating_add(ms);
+                self.queue.insert((env.deliver_ms, env.id), env);
+                FaultMark::Delayed { ms }
+            }
+            MessageStrike::Duplicate => {
+                let mut second = self.envelope(
+                    env.from.clone(),
+                    env.to.clone(),
+                    env.correlation_id,
+                    env.body.clone(),
+                    now_ms,
+                );
+                second.injected_error = env.injected_error;
+                second.deliver_ms = env.deliver_ms.saturating_add(self.latency_ms);
+                self.queue
+                    .insert((second.deliver_ms, second.id), second.clone());
+                self.queue.insert((env.deliver_ms, env.id), env);
+                let mark = FaultMark::Duplicated { copy: second.id };
+                copy = Some(second);
+                mark
+            }
+        };
+        Some((original, Struck { fault, mark, copy }))
     }
 
     fn requeue(&mut self, mut env: Envelope, now_ms: i64) {

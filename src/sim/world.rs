@@ -775,8 +775,43 @@ impl World {
         }
     }
 
-    /// Arms a fault and says so.
+    /// Arms a fault and says so; a fault on one message by id strikes it on the spot.
     fn arm_fault(&mut self, fault: Fault) {
+        if let Fault::Message { id, strike } = fault {
+            let now = self.clock_ms;
+            let Some((env, struck)) = self.network.strike_message(id, strike, now) else {
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::NotOnTheWire { id },
+                });
+                return;
+            };
+            let response = env.body.is_response();
+            let api = env.body.api_name().to_string();
+            self.emit(EventKind::FaultStruck {
+                id,
+                from: env.from,
+                to: env.to,
+                api,
+                response,
+                mark: struck.mark,
+                fault: struck.fault,
+            });
+            if let Some(copy) = struck.copy {
+                let error = match &copy.body {
+                    Body::Response(r) => Some(r.error()),
+                    Body::Request(_) => None,
+                };
+                self.emit(EventKind::MessageSent {
+                    id: copy.id,
+                    from: copy.from,
+                    to: copy.to,
+                    api: copy.body.api_name().to_string(),
+                    response,
+                    error,
+                });
+            }
+            return;
+        }
         if self.network.arm(fault.clone()) {
             self.emit(EventKind::FaultArmed {
                 fault: FaultChange::Armed(fault),

@@ -9,7 +9,7 @@ use crate::coordinator::transaction::{
 use crate::log::{RecoveryReport, TopicPartition};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::sim::event::FaultChange;
-use crate::sim::{Direction, EventKind, Fault, FaultMark, MessageMatch, Node};
+use crate::sim::{Direction, EventKind, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 
 use super::clients::{consumer_events, producer_events};
 use super::errors::error_details;
@@ -432,6 +432,22 @@ fn fault_events() -> Vec<EventKind> {
             api: "EndTxn".into(),
             error: Errors::NotCoordinator,
         },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Drop,
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Delay { ms: 500 },
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Duplicate,
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Hold,
+        },
     ];
     for fault in faults.iter().cloned() {
         out.push(EventKind::FaultArmed {
@@ -461,6 +477,7 @@ fn fault_events() -> Vec<EventKind> {
             faults: 2,
             released: 1,
         },
+        FaultChange::NotOnTheWire { id: 3 },
     ] {
         out.push(EventKind::FaultArmed { fault: change });
     }

@@ -3,7 +3,7 @@
 
 use crate::protocol::errors::Errors;
 use crate::sim::event::FaultChange;
-use crate::sim::network::{Direction, FaultMark, MessageMatch};
+use crate::sim::network::{Direction, FaultMark, MessageMatch, MessageStrike};
 use crate::sim::{Fault, Node};
 
 /// "Produce requests from p to broker 1", "every message", …
@@ -76,6 +76,12 @@ pub(in crate::i18n::narration) fn fault(fault: &Fault) -> String {
             "answer the next {api} request with {} without its receiver handling it",
             error.name()
         ),
+        Fault::Message { id, strike } => match strike {
+            MessageStrike::Drop => format!("drop message #{id}"),
+            MessageStrike::Delay { ms } => format!("delay message #{id} by {ms} ms"),
+            MessageStrike::Duplicate => format!("deliver message #{id} twice"),
+            MessageStrike::Hold => format!("hold message #{id} until released"),
+        },
     }
 }
 
@@ -102,6 +108,9 @@ pub(super) fn change(change: &FaultChange) -> String {
             b,
             was_cut: false,
         } => format!("the link between {a} and {b} was not cut"),
+        FaultChange::NotOnTheWire { id } => format!(
+            "message #{id} is not on the wire (already delivered, lost, or never sent); nothing happened"
+        ),
         FaultChange::Cleared { faults, released } => {
             format!("cleared {faults} fault(s) and released {released} held message(s)")
         }
