@@ -5,7 +5,7 @@
 use super::parse::{IdRef, Scenario, Show, StepKind, View};
 use crate::log::{FetchIsolation, TopicPartition};
 use crate::protocol::{CoordinatorType, MarkerResult, Request};
-use crate::sim::Action;
+use crate::sim::{Action, Direction, Fault, MessageMatch, MessageStrike, Node};
 
 /// A value as a scenario token: quoted when it would otherwise split, look like an
 /// option or a comment, or vanish.
@@ -281,6 +281,11 @@ fn print_action(action: &Action) -> Option<String> {
             start_offset,
         } => format!("admin abort {topic_partition} start-offset={start_offset}"),
         Action::ReleaseRequests { api } => format!("release requests {api}"),
+        Action::ArmFault { fault } => print_fault(fault),
+        Action::ReleaseHeld { api } => format!("fault release api={}", quote(api)),
+        Action::ReleaseMessage { id } => format!("fault release id={id}"),
+        Action::HealLink { a, b } => format!("fault heal {} {}", node(a), node(b)),
+        Action::ClearFaults => "fault clear".into(),
         Action::Step => "step".into(),
         Action::RunUntilIdle => "run".into(),
         Action::Advance { ms } => format!("run {ms}"),
@@ -394,4 +399,90 @@ pub fn print(scenario: &Scenario) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A node as a fault step names it (what `parse_node` reads back).
+pub fn node(n: &Node) -> String {
+    match n {
+        Node::Broker(id) => format!("broker-{id}"),
+        Node::Controller => "controller".into(),
+        Node::Client(name) => {
+            if super::parse::parse_node(name) == *n {
+                quote(name)
+            } else {
+                quote(&format!("client:{name}"))
+            }
+        }
+    }
+}
+
+fn matching(m: &MessageMatch) -> String {
+    let mut out = String::new();
+    match m.direction {
+        Some(Direction::Request) => out.push_str(" request"),
+        Some(Direction::Response) => out.push_str(" response"),
+        None => {}
+    }
+    if let Some(api) = &m.api {
+        out.push_str(&format!(" api={}", quote(api)));
+    }
+    if let Some(f) = &m.from {
+        out.push_str(&format!(" from={}", node(f)));
+    }
+    if let Some(t) = &m.to {
+        out.push_str(&format!(" to={}", node(t)));
+    }
+    out
+}
+
+fn every(e: bool) -> &'static str {
+    if e {
+        " every"
+    } else {
+        ""
+    }
+}
+
+/// A fault as the `fault …` step that arms it (`Action::ArmFault`). The first three
+/// also have their own actions and steps (`drop next-request`, `hold markers`).
+pub fn print_fault(fault: &Fault) -> String {
+    match fault {
+        Fault::DropNextRequest { from } => format!(
+            "fault drop next-request{}",
+            from.as_ref()
+                .map(|f| format!(" from={}", quote(f)))
+                .unwrap_or_default()
+        ),
+        Fault::DropNextResponse { to } => format!(
+            "fault drop next-response{}",
+            to.as_ref()
+                .map(|t| format!(" to={}", quote(t)))
+                .unwrap_or_default()
+        ),
+        Fault::HoldRequests { api } => format!("fault hold-requests api={}", quote(api)),
+        Fault::Drop {
+            matching: m,
+            every: e,
+        } => format!("fault drop{}{}", matching(m), every(*e)),
+        Fault::Delay {
+            matching: m,
+            ms,
+            every: e,
+        } => format!("fault delay {ms}{}{}", matching(m), every(*e)),
+        Fault::Duplicate {
+            matching: m,
+            every: e,
+        } => {
+            format!("fault duplicate{}{}", matching(m), every(*e))
+        }
+        Fault::Hold { matching: m } => format!("fault hold{}", matching(m)),
+        Fault::Cut { a, b } => format!("fault cut {} {}", node(a), node(b)),
+        Fault::Error { api, error } => format!("fault error api={} {}", quote(api), error.name()),
+        Fault::Message { id, strike } => match strike {
+            MessageStrike::Drop => format!("fault drop id={id}"),
+            MessageStrike::Delay { ms } => format!("fault delay {ms} id={id}"),
+            MessageStrike::Duplicate => format!("fault duplicate id={id}"),
+            MessageStrike::Hold => format!("fault hold id={id}"),
+        },
+    }
 }

@@ -77,6 +77,25 @@ pub enum Action {
     DropNextResponse {
         to: Option<String>,
     },
+    /// Arms a fault of the network (`fault drop|delay|duplicate|hold|cut|error …`).
+    ArmFault {
+        fault: crate::sim::network::Fault,
+    },
+    /// Ends the holds of an API; its held messages go on their way (`fault release api=X`).
+    ReleaseHeld {
+        api: String,
+    },
+    /// Lets one held message go, after those sent since: a reorder (`fault release id=N`).
+    ReleaseMessage {
+        id: u64,
+    },
+    /// Heals a cut link (`fault heal A B`).
+    HealLink {
+        a: crate::sim::network::Node,
+        b: crate::sim::network::Node,
+    },
+    /// Disarms every fault and releases every held message (`fault clear`).
+    ClearFaults,
     /// Delivers the next message or fires the next timer.
     Step,
     /// Runs until nothing is left to do (bounded).

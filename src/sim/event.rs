@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::network::{Fault, Node};
+use super::network::{Fault, FaultMark, Node};
 use crate::broker::broker::{BrokerEvent, SeqRange};
 use crate::client::consumer::ConsumerEvent;
 use crate::client::producer::ProducerEvent;
@@ -55,6 +55,27 @@ pub enum EventKind {
         api: String,
         response: bool,
     },
+    /// An armed fault struck this message as it was sent (every fault but the first
+    /// three, which strike with `MessageDropped` only): which message, which fault, what
+    /// it did.
+    FaultStruck {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+        response: bool,
+        mark: FaultMark,
+        fault: Fault,
+    },
+    /// A request an error fault struck reaches its receiver, which does not handle it:
+    /// the network answers with the error.
+    ErrorInjected {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+        error: Errors,
+    },
     /// The destination was down.
     MessageRefused {
         id: u64,
@@ -95,6 +116,14 @@ pub enum FaultChange {
     Armed(Fault),
     /// A hold ends: the requests it kept go on their way.
     Released { api: String, released: usize },
+    /// One held message lets go (`released` false: it was not held).
+    ReleasedMessage { id: u64, released: bool },
+    /// A cut link is healed (`was_cut` false: it was not cut).
+    Healed { a: Node, b: Node, was_cut: bool },
+    /// A strike on one message by id found no such message on the wire.
+    NotOnTheWire { id: u64 },
+    /// Every fault disarmed and every held message released.
+    Cleared { faults: usize, released: usize },
 }
 
 /// Renders a window like `[0..1 2..3]`.

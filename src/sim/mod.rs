@@ -15,6 +15,6 @@ pub mod world;
 pub use action::Action;
 pub use error::{SimError, SimErrorKind};
 pub use event::{Event, EventKind};
-pub use network::{Fault, Node};
+pub use network::{Direction, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 pub use txn_views::CoordinatedTransaction;
 pub use world::{ClusterConfig, World, RAW_CLIENT, START_MS, WRITE_TXN_MARKERS};

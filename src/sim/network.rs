@@ -1,11 +1,13 @@
 //! The simulated network: every request and response is a message with a delivery
-//! time, and faults the learner arms can drop or hold them (raft-rs harness style).
+//! time, and faults the learner arms can drop, delay, duplicate, hold, cut off or answer
+//! with an error (raft-rs harness / Jepsen style).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{Request, Response};
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response, TransactionDescription};
 
 /// Who sends and receives messages.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -55,11 +57,49 @@ pub struct Envelope {
     pub sent_ms: i64,
     pub deliver_ms: i64,
     pub body: Body,
+    /// A request an armed `Fault::Error` answers with this error at the receiver's door:
+    /// the receiver never handles it.
+    #[serde(default)]
+    pub injected_error: Option<Errors>,
+}
+
+/// Requests, responses, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Direction {
+    Request,
+    Response,
+}
+
+/// Which messages a fault strikes: every field left `None` matches anything.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageMatch {
+    /// Kafka's API name (`Produce`, `EndTxn`, `WriteTxnMarkers`, …).
+    pub api: Option<String>,
+    pub direction: Option<Direction>,
+    pub from: Option<Node>,
+    pub to: Option<Node>,
+}
+
+impl MessageMatch {
+    pub fn matches(&self, env: &Envelope) -> bool {
+        self.api.as_deref().is_none_or(|a| a == env.body.api_name())
+            && self
+                .direction
+                .is_none_or(|d| (d == Direction::Response) == env.body.is_response())
+            && self.from.as_ref().is_none_or(|n| *n == env.from)
+            && self.to.as_ref().is_none_or(|n| *n == env.to)
+    }
 }
 
 /// A fault the learner armed. One vocabulary for every fault the network knows (raft-rs
-/// harness / Jepsen style); later faults (delay, duplicate, reorder, cut and heal) join
-/// it as variants. Each is armed by an action, so it is recorded, replayed and shared.
+/// harness / Jepsen style), on every message between any two nodes (client↔broker,
+/// broker↔broker, broker↔controller). Each is armed by an action, so it is recorded,
+/// replayed and shared. Reordering is a hold and a later release (of the API, or of one
+/// message by id): the held message arrives after the ones sent since.
+///
+/// When several armed faults match a message, the oldest one strikes; a one-shot fault
+/// is spent by the message it strikes, the others stay armed until released, healed or
+/// cleared.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fault {
     /// Lose the next request (optionally only one sent by this client).
@@ -69,16 +109,80 @@ pub enum Fault {
     /// Keep every request of this API (e.g. `WriteTxnMarkers`) in the network until it
     /// is released: it stays armed until then.
     HoldRequests { api: String },
+    /// Lose the next matching message, or (`every`) every one until cleared.
+    Drop { matching: MessageMatch, every: bool },
+    /// Deliver the next matching message (or every one) `ms` later than its latency.
+    Delay {
+        matching: MessageMatch,
+        ms: i64,
+        every: bool,
+    },
+    /// The next matching message (or every one) arrives twice: the copy one latency
+    /// after the original.
+    Duplicate { matching: MessageMatch, every: bool },
+    /// Keep every matching message in the network until released (by API or by id).
+    Hold { matching: MessageMatch },
+    /// The link between two nodes is cut, both ways, until healed: what is sent over it
+    /// is lost.
+    Cut { a: Node, b: Node },
+    /// The next request of this API is answered with this error by the network in front
+    /// of its receiver, which never handles it.
+    Error { api: String, error: Errors },
+    /// One message already on the wire, by id, struck on the spot (what a click on a
+    /// message in flight on the timeline does). Never stays armed.
+    Message { id: u64, strike: MessageStrike },
 }
 
-/// What an armed fault does to a message put on the wire.
-enum Strike {
+/// What `Fault::Message` does to the message it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MessageStrike {
+    /// Lose it (on the wire or held).
     Drop,
+    /// Deliver it this much later.
+    Delay { ms: i64 },
+    /// A second copy arrives one latency after it.
+    Duplicate,
+    /// Keep it in the network until released (`fault release id=N`).
     Hold,
 }
 
+/// What a fault did to a message: the mark the timeline shows where it struck.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FaultMark {
+    Dropped,
+    Delayed {
+        ms: i64,
+    },
+    /// The copy travels as message `copy`.
+    Duplicated {
+        copy: u64,
+    },
+    Held,
+    /// Lost on a cut link.
+    Cut,
+    ErrorInjected {
+        error: Errors,
+    },
+}
+
+/// A fault striking a message as it is sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Struck {
+    pub fault: Fault,
+    pub mark: FaultMark,
+    /// The second copy of a duplicated message.
+    pub copy: Option<Envelope>,
+}
+
+impl Struck {
+    /// Whether the message never arrives.
+    pub fn lost(&self) -> bool {
+        matches!(self.mark, FaultMark::Dropped | FaultMark::Cut)
+    }
+}
+
 impl Fault {
-    fn strikes(&self, env: &Envelope) -> Option<Strike> {
+    fn strikes(&self, env: &Envelope) -> bool {
         // No name: any client. A client's name, or `broker-N` for inter-broker traffic.
         let named = |n: &Node, want: &Option<String>| match (n, want) {
             (Node::Client(_), None) => true,
@@ -88,21 +192,131 @@ impl Fault {
         };
         let request = !env.body.is_response();
         match self {
-            Fault::DropNextRequest { from } => {
-                (request && named(&env.from, from)).then_some(Strike::Drop)
+            Fault::DropNextRequest { from } => request && named(&env.from, from),
+            Fault::DropNextResponse { to } => !request && named(&env.to, to),
+            Fault::HoldRequests { api } => request && env.body.api_name() == api,
+            Fault::Drop { matching, .. }
+            | Fault::Delay { matching, .. }
+            | Fault::Duplicate { matching, .. }
+            | Fault::Hold { matching } => matching.matches(env),
+            Fault::Cut { a, b } => {
+                (env.from == *a && env.to == *b) || (env.from == *b && env.to == *a)
             }
-            Fault::DropNextResponse { to } => {
-                (!request && named(&env.to, to)).then_some(Strike::Drop)
+            Fault::Error { api, .. } => {
+                request && env.body.api_name() == api && !matches!(env.to, Node::Client(_))
             }
-            Fault::HoldRequests { api } => {
-                (request && env.body.api_name() == api).then_some(Strike::Hold)
-            }
+            Fault::Message { .. } => false,
         }
     }
 
-    /// Whether it is used up by the message it strikes (a hold stays until released).
-    fn is_one_shot(&self) -> bool {
-        !matches!(self, Fault::HoldRequests { .. })
+    /// Whether it is used up by the message it strikes (holds, cuts and `every` faults
+    /// stay until released, healed or cleared).
+    pub fn is_one_shot(&self) -> bool {
+        match self {
+            Fault::DropNextRequest { .. }
+            | Fault::DropNextResponse { .. }
+            | Fault::Error { .. }
+            | Fault::Message { .. } => true,
+            Fault::HoldRequests { .. } | Fault::Hold { .. } | Fault::Cut { .. } => false,
+            Fault::Drop { every, .. }
+            | Fault::Delay { every, .. }
+            | Fault::Duplicate { every, .. } => !every,
+        }
+    }
+
+    /// One of the faults the network knew first (drop next request/response, hold
+    /// requests of an API): they strike with a `MessageDropped` event only, as before.
+    pub fn is_legacy(&self) -> bool {
+        matches!(
+            self,
+            Fault::DropNextRequest { .. }
+                | Fault::DropNextResponse { .. }
+                | Fault::HoldRequests { .. }
+        )
+    }
+
+    /// Whether this fault holds messages of this API (releasing the API ends it).
+    fn holds_api(&self, api: &str) -> bool {
+        match self {
+            Fault::HoldRequests { api: a } => a == api,
+            Fault::Hold { matching } => matching.api.as_deref() == Some(api),
+            _ => false,
+        }
+    }
+}
+
+/// The answer a request gets when a `Fault::Error` strikes it: the same API's response
+/// carrying only the error (every partition of it, for per-partition answers).
+pub fn error_response(request: &Request, error: Errors) -> Response {
+    match request {
+        Request::InitProducerId { .. } => Response::InitProducerId {
+            error,
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        Request::Produce {
+            topic_partition, ..
+        } => Response::produce(topic_partition, error, -1, None),
+        Request::AllocateProducerIds { .. } => Response::AllocateProducerIds {
+            error,
+            producer_id_start: -1,
+            producer_id_len: 0,
+        },
+        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
+        Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {
+            results: partitions.iter().map(|p| (p.clone(), error)).collect(),
+        },
+        Request::EndTxn { .. } => Response::EndTxn {
+            error,
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        Request::WriteTxnMarkers { markers } => Response::WriteTxnMarkers {
+            results: markers
+                .iter()
+                .flat_map(|m| {
+                    m.partitions
+                        .iter()
+                        .map(|p| (m.producer_id, p.clone(), error))
+                })
+                .collect(),
+        },
+        Request::Fetch {
+            topic_partition, ..
+        } => Response::fetch_error(topic_partition, error),
+        Request::ListOffsets {
+            topic_partition, ..
+        } => Response::ListOffsets {
+            topic_partition: topic_partition.clone(),
+            error,
+            offset: -1,
+        },
+        Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
+            transactions: transactional_ids
+                .iter()
+                .map(|t| TransactionDescription::failed(-1, t.clone(), error))
+                .collect(),
+        },
+        Request::ListTransactions => Response::ListTransactions {
+            error,
+            transactions: Vec::new(),
+        },
+        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit {
+            results: offsets
+                .iter()
+                .map(|o| (o.topic_partition.clone(), error))
+                .collect(),
+        },
+        Request::TxnOffsetCommit { offsets, .. } => Response::TxnOffsetCommit {
+            results: offsets
+                .iter()
+                .map(|o| (o.topic_partition.clone(), error))
+                .collect(),
+        },
+        Request::OffsetFetch { partitions, .. } => Response::OffsetFetch {
+            error,
+            offsets: partitions.iter().map(|p| (p.clone(), -1, error)).collect(),
+        },
     }
 }
 
@@ -146,9 +360,14 @@ impl Network {
 
     /// Whether requests of this API are being held.
     pub fn holds(&self, api: &str) -> bool {
-        self.faults
-            .iter()
-            .any(|f| matches!(f, Fault::HoldRequests { api: a } if a == api))
+        self.faults.iter().any(|f| f.holds_api(api))
+    }
+
+    /// Whether the link between two nodes is cut.
+    pub fn is_cut(&self, a: &Node, b: &Node) -> bool {
+        self.faults.iter().any(
+            |f| matches!(f, Fault::Cut { a: x, b: y } if (x == a && y == b) || (x == b && y == a)),
+        )
     }
 
     /// Messages a hold keeps back, oldest first.
@@ -166,26 +385,44 @@ impl Network {
         self.next_id - 1
     }
 
-    /// Arms a fault (a hold of an API already held is not armed twice).
-    pub fn arm(&mut self, fault: Fault) {
-        if let Fault::HoldRequests { api } = &fault {
-            if self.holds(api) {
-                return;
-            }
+    /// Arms a fault (a hold of an API already held, or a cut of a link already cut, is
+    /// not armed twice). Returns whether it was armed.
+    pub fn arm(&mut self, fault: Fault) -> bool {
+        let again = match &fault {
+            Fault::HoldRequests { api } => self.holds(api),
+            Fault::Cut { a, b } => self.is_cut(a, b),
+            f @ Fault::Hold { .. } => self.faults.contains(f),
+            // Struck on the spot by `strike_message`, never armed.
+            Fault::Message { .. } => true,
+            _ => false,
+        };
+        if again {
+            return false;
         }
+        let fault = match fault {
+            Fault::Delay {
+                matching,
+                ms,
+                every,
+            } => Fault::Delay {
+                matching,
+                ms: ms.max(0),
+                every,
+            },
+            f => f,
+        };
         self.faults.push(fault);
+        true
     }
 
-    /// Puts a message on the wire, unless an armed fault strikes it: a drop returns the
-    /// fault with the message, which never arrives; a hold keeps it until released.
-    pub fn send(
+    fn envelope(
         &mut self,
         from: Node,
         to: Node,
         correlation_id: u64,
         body: Body,
         now_ms: i64,
-    ) -> (Envelope, Option<Fault>) {
+    ) -> Envelope {
         let env = Envelope {
             id: self.next_id,
             correlation_id,
@@ -194,48 +431,195 @@ impl Network {
             sent_ms: now_ms,
             deliver_ms: now_ms.saturating_add(self.latency_ms),
             body,
+            injected_error: None,
         };
         self.next_id += 1;
-        let strike = self
-            .faults
-            .iter()
-            .enumerate()
-            .find_map(|(i, f)| f.strikes(&env).map(|s| (i, s)));
-        match strike {
-            Some((i, Strike::Drop)) => {
-                let fault = if self.faults[i].is_one_shot() {
-                    self.faults.remove(i)
-                } else {
-                    self.faults[i].clone()
-                };
-                (env, Some(fault))
-            }
-            Some((_, Strike::Hold)) => {
-                self.held.push(env.clone());
-                (env, None)
-            }
-            None => {
-                self.queue.insert((env.deliver_ms, env.id), env.clone());
-                (env, None)
-            }
-        }
+        env
     }
 
-    /// Ends the hold of an API: its held requests arrive one latency from now. Returns
+    /// Puts a message on the wire, unless an armed fault strikes it: the oldest matching
+    /// fault decides (a drop or a cut loses it, a hold keeps it until released, a delay
+    /// postpones it, a duplicate sends a second copy, an error fault marks the request
+    /// to be answered with that error). Costs one pass over the armed faults.
+    pub fn send(
+        &mut self,
+        from: Node,
+        to: Node,
+        correlation_id: u64,
+        body: Body,
+        now_ms: i64,
+    ) -> (Envelope, Option<Struck>) {
+        let mut env = self.envelope(from, to, correlation_id, body, now_ms);
+        let Some(i) = self.faults.iter().position(|f| f.strikes(&env)) else {
+            self.queue.insert((env.deliver_ms, env.id), env.clone());
+            return (env, None);
+        };
+        let fault = if self.faults[i].is_one_shot() {
+            self.faults.remove(i)
+        } else {
+            self.faults[i].clone()
+        };
+        let mut copy = None;
+        let mark = match &fault {
+            Fault::DropNextRequest { .. } | Fault::DropNextResponse { .. } | Fault::Drop { .. } => {
+                FaultMark::Dropped
+            }
+            Fault::Cut { .. } => FaultMark::Cut,
+            Fault::HoldRequests { .. } | Fault::Hold { .. } => {
+                self.held.push(env.clone());
+                FaultMark::Held
+            }
+            Fault::Delay { ms, .. } => {
+                env.deliver_ms = env.deliver_ms.saturating_add(*ms);
+                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                FaultMark::Delayed { ms: *ms }
+            }
+            Fault::Duplicate { .. } => {
+                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                let mut second = self.envelope(
+                    env.from.clone(),
+                    env.to.clone(),
+                    env.correlation_id,
+                    env.body.clone(),
+                    now_ms,
+                );
+                second.deliver_ms = env.deliver_ms.saturating_add(self.latency_ms);
+                self.queue
+                    .insert((second.deliver_ms, second.id), second.clone());
+                let mark = FaultMark::Duplicated { copy: second.id };
+                copy = Some(second);
+                mark
+            }
+            Fault::Error { error, .. } => {
+                env.injected_error = Some(*error);
+                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                FaultMark::ErrorInjected { error: *error }
+            }
+            Fault::Message { .. } => {
+                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                return (env, None);
+            }
+        };
+        (env, Some(Struck { fault, mark, copy }))
+    }
+
+    /// Strikes one message already sent, by id (a click on the timeline): one pass over
+    /// the messages in flight, none per step. A held message can only be dropped.
+    /// Returns the message as it was, with what was done, or `None` when no message with
+    /// this id is on the wire (delivered, lost, or never sent).
+    pub fn strike_message(
+        &mut self,
+        id: u64,
+        strike: MessageStrike,
+        now_ms: i64,
+    ) -> Option<(Envelope, Struck)> {
+        let fault = Fault::Message { id, strike };
+        if let Some(pos) = self.held.iter().position(|e| e.id == id) {
+            if strike != MessageStrike::Drop {
+                return None;
+            }
+            let env = self.held.remove(pos);
+            return Some((
+                env,
+                Struck {
+                    fault,
+                    mark: FaultMark::Dropped,
+                    copy: None,
+                },
+            ));
+        }
+        let key = self
+            .queue
+            .iter()
+            .find(|(_, e)| e.id == id)
+            .map(|(k, _)| *k)?;
+        let mut env = self.queue.remove(&key)?;
+        let original = env.clone();
+        let mut copy = None;
+        let mark = match strike {
+            MessageStrike::Drop => FaultMark::Dropped,
+            MessageStrike::Hold => {
+                self.held.push(env);
+                FaultMark::Held
+            }
+            MessageStrike::Delay { ms } => {
+                let ms = ms.max(0);
+                env.deliver_ms = env.deliver_ms.saturating_add(ms);
+                self.queue.insert((env.deliver_ms, env.id), env);
+                FaultMark::Delayed { ms }
+            }
+            MessageStrike::Duplicate => {
+                let mut second = self.envelope(
+                    env.from.clone(),
+                    env.to.clone(),
+                    env.correlation_id,
+                    env.body.clone(),
+                    now_ms,
+                );
+                second.injected_error = env.injected_error;
+                second.deliver_ms = env.deliver_ms.saturating_add(self.latency_ms);
+                self.queue
+                    .insert((second.deliver_ms, second.id), second.clone());
+                self.queue.insert((env.deliver_ms, env.id), env);
+                let mark = FaultMark::Duplicated { copy: second.id };
+                copy = Some(second);
+                mark
+            }
+        };
+        Some((original, Struck { fault, mark, copy }))
+    }
+
+    fn requeue(&mut self, mut env: Envelope, now_ms: i64) {
+        env.deliver_ms = now_ms.saturating_add(self.latency_ms);
+        self.queue.insert((env.deliver_ms, env.id), env);
+    }
+
+    /// Ends the holds of an API: its held messages arrive one latency from now. Returns
     /// how many were released.
     pub fn release(&mut self, api: &str, now_ms: i64) -> usize {
-        self.faults
-            .retain(|f| !matches!(f, Fault::HoldRequests { api: a } if a == api));
+        self.faults.retain(|f| !f.holds_api(api));
         let (go, stay): (Vec<Envelope>, Vec<Envelope>) = std::mem::take(&mut self.held)
             .into_iter()
             .partition(|e| e.body.api_name() == api);
         self.held = stay;
         let n = go.len();
-        for mut env in go {
-            env.deliver_ms = now_ms.saturating_add(self.latency_ms);
-            self.queue.insert((env.deliver_ms, env.id), env);
+        for env in go {
+            self.requeue(env, now_ms);
         }
         n
+    }
+
+    /// Lets one held message go (it arrives one latency from now, after the messages
+    /// sent since it was held: a reorder); the hold stays armed. Returns whether it was
+    /// held.
+    pub fn release_id(&mut self, id: u64, now_ms: i64) -> bool {
+        let Some(pos) = self.held.iter().position(|e| e.id == id) else {
+            return false;
+        };
+        let env = self.held.remove(pos);
+        self.requeue(env, now_ms);
+        true
+    }
+
+    /// Heals the link between two nodes. Returns whether it was cut.
+    pub fn heal(&mut self, a: &Node, b: &Node) -> bool {
+        let before = self.faults.len();
+        self.faults.retain(
+            |f| !matches!(f, Fault::Cut { a: x, b: y } if (x == a && y == b) || (x == b && y == a)),
+        );
+        self.faults.len() != before
+    }
+
+    /// Disarms every fault and releases every held message. Returns (faults disarmed,
+    /// messages released).
+    pub fn clear(&mut self, now_ms: i64) -> (usize, usize) {
+        let faults = std::mem::take(&mut self.faults).len();
+        let held = std::mem::take(&mut self.held);
+        let n = held.len();
+        for env in held {
+            self.requeue(env, now_ms);
+        }
+        (faults, n)
     }
 
     /// A node stopped: messages to or from it die with its connections (held ones it
@@ -270,7 +654,6 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::errors::Errors;
 
     fn resp() -> Body {
         Body::Response(Response::InitProducerId {

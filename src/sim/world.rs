@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::action::Action;
 use super::error::{SimError, SimErrorKind};
 use super::event::{Event, EventKind, FaultChange};
-use super::network::{Body, Envelope, Fault, Network, Node};
+use super::network::{error_response, Body, Envelope, Fault, Network, Node};
 use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent, Handled, Outbound};
 use crate::broker::producer_id_manager::ProducerIdControlManager;
@@ -494,7 +494,7 @@ impl World {
                 .lines),
             Action::DropNextRequest { from } => {
                 let fault = Fault::DropNextRequest { from: from.clone() };
-                self.network.arm(fault.clone());
+                let _ = self.network.arm(fault.clone());
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Armed(fault),
                 });
@@ -502,9 +502,48 @@ impl World {
             }
             Action::DropNextResponse { to } => {
                 let fault = Fault::DropNextResponse { to: to.clone() };
-                self.network.arm(fault.clone());
+                let _ = self.network.arm(fault.clone());
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Armed(fault),
+                });
+                Ok(vec![])
+            }
+            Action::ArmFault { fault } => {
+                self.arm_fault(fault.clone());
+                Ok(vec![])
+            }
+            Action::ReleaseHeld { api } => {
+                let released = self.network.release(api, self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Released {
+                        api: api.clone(),
+                        released,
+                    },
+                });
+                Ok(vec![])
+            }
+            Action::ReleaseMessage { id } => {
+                let released = self.network.release_id(*id, self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::ReleasedMessage { id: *id, released },
+                });
+                Ok(vec![])
+            }
+            Action::HealLink { a, b } => {
+                let was_cut = self.network.heal(a, b);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Healed {
+                        a: a.clone(),
+                        b: b.clone(),
+                        was_cut,
+                    },
+                });
+                Ok(vec![])
+            }
+            Action::ClearFaults => {
+                let (faults, released) = self.network.clear(self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Cleared { faults, released },
                 });
                 Ok(vec![])
             }
@@ -736,7 +775,7 @@ impl World {
             Body::Response(r) => Some(r.error()),
             Body::Request(_) => None,
         };
-        let (env, fault) = self.network.send(
+        let (env, struck) = self.network.send(
             from.clone(),
             to.clone(),
             correlation_id,
@@ -751,13 +790,82 @@ impl World {
             response,
             error,
         });
-        if fault.is_some() {
-            self.emit(EventKind::MessageDropped {
-                id: env.id,
-                from,
-                to,
+        let Some(struck) = struck else {
+            return;
+        };
+        if struck.fault.is_legacy() {
+            if struck.lost() {
+                self.emit(EventKind::MessageDropped {
+                    id: env.id,
+                    from,
+                    to,
+                    api,
+                    response,
+                });
+            }
+            return;
+        }
+        self.emit(EventKind::FaultStruck {
+            id: env.id,
+            from,
+            to,
+            api,
+            response,
+            mark: struck.mark,
+            fault: struck.fault,
+        });
+        if let Some(copy) = struck.copy {
+            self.emit(EventKind::MessageSent {
+                id: copy.id,
+                from: copy.from,
+                to: copy.to,
+                api: copy.body.api_name().to_string(),
+                response,
+                error,
+            });
+        }
+    }
+
+    /// Arms a fault and says so; a fault on one message by id strikes it on the spot.
+    fn arm_fault(&mut self, fault: Fault) {
+        if let Fault::Message { id, strike } = fault {
+            let now = self.clock_ms;
+            let Some((env, struck)) = self.network.strike_message(id, strike, now) else {
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::NotOnTheWire { id },
+                });
+                return;
+            };
+            let response = env.body.is_response();
+            let api = env.body.api_name().to_string();
+            self.emit(EventKind::FaultStruck {
+                id,
+                from: env.from,
+                to: env.to,
                 api,
                 response,
+                mark: struck.mark,
+                fault: struck.fault,
+            });
+            if let Some(copy) = struck.copy {
+                let error = match &copy.body {
+                    Body::Response(r) => Some(r.error()),
+                    Body::Request(_) => None,
+                };
+                self.emit(EventKind::MessageSent {
+                    id: copy.id,
+                    from: copy.from,
+                    to: copy.to,
+                    api: copy.body.api_name().to_string(),
+                    response,
+                    error,
+                });
+            }
+            return;
+        }
+        if self.network.arm(fault.clone()) {
+            self.emit(EventKind::FaultArmed {
+                fault: FaultChange::Armed(fault),
             });
         }
     }
@@ -1053,6 +1161,9 @@ impl World {
             }
             self.clock_ms = self.clock_ms.max(due);
             self.run_txn_cleanup();
+            // An inter-broker request lost to a fault is sent again here too, as `step`
+            // does (its deadline is among `next_due`'s times).
+            self.retry_inter_broker();
             if let Some(env) = self.network.pop_due(self.clock_ms) {
                 self.deliver(env);
             }
@@ -1095,9 +1206,27 @@ impl World {
             id: env.id,
             from: env.from.clone(),
             to: env.to.clone(),
-            api,
+            api: api.clone(),
             response: env.body.is_response(),
         });
+        if let (Some(error), Body::Request(request)) = (env.injected_error, &env.body) {
+            // An error fault: the network in front of the receiver answers for it.
+            let response = error_response(request, error);
+            self.emit(EventKind::ErrorInjected {
+                id: env.id,
+                from: env.from.clone(),
+                to: env.to.clone(),
+                api,
+                error,
+            });
+            self.send(
+                env.to,
+                env.from,
+                env.correlation_id,
+                Body::Response(response),
+            );
+            return;
+        }
         match (env.to.clone(), env.body) {
             (Node::Broker(id), Body::Request(request)) => {
                 let now = self.clock_ms;

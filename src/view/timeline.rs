@@ -1,14 +1,15 @@
 //! The request timeline on the transactions page: a sequence diagram of the newest
 //! network messages between the transactional producers, the brokers (each labelled
 //! with its roles: partition leader, coordinator of an id), the controller and the
-//! consumers — with dropped messages and WriteTxnMarkers requests held in the network.
+//! consumers — with the mark of each fault where it struck (dropped, delayed, duplicated,
+//! held, cut, error-injected).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::coordinators::CoordinatorView;
 use super::partition::PartitionView;
 use crate::protocol::errors::Errors;
-use crate::sim::{EventKind, Node, World, START_MS};
+use crate::sim::{EventKind, FaultMark, Node, World, START_MS};
 use crate::util::ordered::CollectSorted;
 
 /// How many network messages the timeline shows (the newest).
@@ -32,9 +33,15 @@ pub struct TimelineMessage {
     pub api: String,
     pub response: bool,
     pub error: Option<String>,
+    /// Lost: dropped by a fault or on a cut link.
     pub dropped: bool,
-    /// A WriteTxnMarkers request held in the network (Hold markers).
+    /// Held in the network right now (hold markers, or any `fault hold`).
     pub held: bool,
+    /// What a fault did to this message where it struck: dropped, delayed, duplicated
+    /// (the copy's id), held, lost on a cut link, or answered with an injected error.
+    pub mark: Option<FaultMark>,
+    /// This message is the second copy of a duplicated one (that message's id).
+    pub copy_of: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -64,12 +71,19 @@ pub fn timeline(
     coords: &[CoordinatorView],
     max: usize,
 ) -> TimelineView {
-    let mut dropped: BTreeSet<u64> = BTreeSet::new();
+    let mut marks: BTreeMap<u64, FaultMark> = BTreeMap::new();
+    let mut copies: BTreeMap<u64, u64> = BTreeMap::new();
     let mut sent = Vec::new();
     for e in world.events.iter().rev() {
         match &e.kind {
             EventKind::MessageDropped { id, .. } => {
-                dropped.insert(*id);
+                marks.insert(*id, FaultMark::Dropped);
+            }
+            EventKind::FaultStruck { id, mark, .. } => {
+                if let FaultMark::Duplicated { copy } = mark {
+                    copies.insert(*copy, *id);
+                }
+                marks.insert(*id, mark.clone());
             }
             EventKind::MessageSent { .. } if sent.len() < max => sent.push(e),
             _ => {}
@@ -150,8 +164,13 @@ pub fn timeline(
                 error: error
                     .filter(|e| *e != Errors::None)
                     .map(|e| e.name().to_string()),
-                dropped: dropped.contains(id),
+                dropped: matches!(marks.get(id), Some(FaultMark::Dropped | FaultMark::Cut)),
                 held: held.contains(id),
+                mark: marks
+                    .get(id)
+                    .cloned()
+                    .or_else(|| held.contains(id).then_some(FaultMark::Held)),
+                copy_of: copies.get(id).copied(),
             }),
             _ => None,
         })

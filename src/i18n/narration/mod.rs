@@ -23,6 +23,14 @@ pub fn narrate(event: &Event, lang: Lang) -> String {
     }
 }
 
+/// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a
+/// list of what the network is doing now.
+pub fn fault(fault: &crate::sim::Fault, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::fault(fault),
+    }
+}
+
 /// A consumer's event, without the client's name in front.
 pub fn consumer_event(event: &ConsumerEvent, lang: Lang) -> String {
     match lang {

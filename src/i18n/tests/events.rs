@@ -9,7 +9,7 @@ use crate::coordinator::transaction::{
 use crate::log::{RecoveryReport, SeqDirection, TopicPartition};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::sim::event::FaultChange;
-use crate::sim::{EventKind, Fault, Node};
+use crate::sim::{Direction, EventKind, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 
 use super::clients::{consumer_events, producer_events};
 use super::errors::error_details;
@@ -111,6 +111,7 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
     ] {
         out.push(EventKind::FaultArmed { fault });
     }
+    out.extend(fault_events());
     out.push(EventKind::InterBrokerRetry {
         from: 1,
         to: 2,
@@ -427,5 +428,148 @@ fn coordinator_events() -> Vec<CoordinatorEvent> {
         transactional_id: id(),
         detail,
     }));
+    out
+}
+
+/// The faults beyond the first three: each armed, each mark where it struck, and the
+/// changes (release one, heal, clear).
+fn fault_events() -> Vec<EventKind> {
+    let p = Node::Client("p".into());
+    let b1 = Node::Broker(1);
+    let m = |api: Option<&str>, direction, from: Option<Node>, to: Option<Node>| MessageMatch {
+        api: api.map(str::to_string),
+        direction,
+        from,
+        to,
+    };
+    let mut out = Vec::new();
+    let all = m(None, None, None, None);
+    let full = m(
+        Some("Produce"),
+        Some(Direction::Request),
+        Some(p.clone()),
+        Some(b1.clone()),
+    );
+    let resp = m(None, Some(Direction::Response), None, None);
+    let reqs = m(Some("EndTxn"), Some(Direction::Request), None, None);
+    let any_api = m(Some("Fetch"), None, None, None);
+    let faults = [
+        Fault::Drop {
+            matching: all.clone(),
+            every: false,
+        },
+        Fault::Drop {
+            matching: full.clone(),
+            every: true,
+        },
+        Fault::Delay {
+            matching: resp.clone(),
+            ms: 500,
+            every: false,
+        },
+        Fault::Delay {
+            matching: reqs,
+            ms: 500,
+            every: true,
+        },
+        Fault::Duplicate {
+            matching: any_api.clone(),
+            every: false,
+        },
+        Fault::Duplicate {
+            matching: m(None, Some(Direction::Request), None, None),
+            every: true,
+        },
+        Fault::Hold { matching: any_api },
+        Fault::Cut {
+            a: p.clone(),
+            b: b1.clone(),
+        },
+        Fault::Error {
+            api: "EndTxn".into(),
+            error: Errors::NotCoordinator,
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Drop,
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Delay { ms: 500 },
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Duplicate,
+        },
+        Fault::Message {
+            id: 3,
+            strike: MessageStrike::Hold,
+        },
+    ];
+    for fault in faults.iter().cloned() {
+        out.push(EventKind::FaultArmed {
+            fault: FaultChange::Armed(fault),
+        });
+    }
+    for change in [
+        FaultChange::ReleasedMessage {
+            id: 7,
+            released: true,
+        },
+        FaultChange::ReleasedMessage {
+            id: 7,
+            released: false,
+        },
+        FaultChange::Healed {
+            a: p.clone(),
+            b: b1.clone(),
+            was_cut: true,
+        },
+        FaultChange::Healed {
+            a: p.clone(),
+            b: b1.clone(),
+            was_cut: false,
+        },
+        FaultChange::Cleared {
+            faults: 2,
+            released: 1,
+        },
+        FaultChange::NotOnTheWire { id: 3 },
+    ] {
+        out.push(EventKind::FaultArmed { fault: change });
+    }
+    for (response, mark) in [
+        (false, FaultMark::Dropped),
+        (true, FaultMark::Dropped),
+        (false, FaultMark::Cut),
+        (false, FaultMark::Delayed { ms: 500 }),
+        (false, FaultMark::Duplicated { copy: 8 }),
+        (false, FaultMark::Held),
+        (
+            false,
+            FaultMark::ErrorInjected {
+                error: Errors::NotCoordinator,
+            },
+        ),
+    ] {
+        out.push(EventKind::FaultStruck {
+            id: 7,
+            from: p.clone(),
+            to: b1.clone(),
+            api: "Produce".into(),
+            response,
+            mark,
+            fault: faults[0].clone(),
+        });
+    }
+    for error in [Errors::NotCoordinator, Errors::OutOfOrderSequenceNumber] {
+        out.push(EventKind::ErrorInjected {
+            id: 7,
+            from: p.clone(),
+            to: b1.clone(),
+            api: "EndTxn".into(),
+            error,
+        });
+    }
     out
 }

@@ -3,12 +3,14 @@
 
 use crate::protocol::errors::Errors;
 use crate::sim::event::{EventKind, FaultChange};
-use crate::sim::Fault;
 
 mod broker;
 pub(super) mod consumer;
 mod coordinator;
 pub(super) mod errors;
+mod faults;
+
+pub(in crate::i18n::narration) use faults::fault;
 pub(super) mod producer;
 
 pub(super) fn event(kind: &EventKind) -> String {
@@ -52,6 +54,22 @@ pub(super) fn event(kind: &EventKind) -> String {
                 "the broker never sees it"
             }
         ),
+        EventKind::FaultStruck {
+            id,
+            from,
+            to,
+            api,
+            response,
+            mark,
+            ..
+        } => faults::struck(*id, from, to, api, *response, mark),
+        EventKind::ErrorInjected {
+            id,
+            from,
+            to,
+            api,
+            error,
+        } => faults::injected(*id, from, to, api, *error),
         EventKind::MessageRefused { from, to, api, .. } => {
             format!("{to} is down: {api} from {from} was refused (connection closed)")
         }
@@ -94,24 +112,5 @@ fn direction(response: bool) -> &'static str {
 }
 
 fn fault_change(fault: &FaultChange) -> String {
-    match fault {
-        FaultChange::Armed(Fault::DropNextRequest { from }) => match from {
-            Some(f) => format!("drop the next request from {f}"),
-            None => "drop the next request".to_string(),
-        },
-        FaultChange::Armed(Fault::DropNextResponse { to }) => match to {
-            Some(t) => format!("drop the next response to {t}"),
-            None => "drop the next response".to_string(),
-        },
-        FaultChange::Armed(Fault::HoldRequests { api }) if api == "WriteTxnMarkers" => {
-            "hold WriteTxnMarkers requests in the network (transactions stay in Prepare*)"
-                .to_string()
-        }
-        FaultChange::Armed(Fault::HoldRequests { api }) => {
-            format!("hold {api} requests in the network")
-        }
-        FaultChange::Released { api, released } => {
-            format!("released {released} held {api} request(s)")
-        }
-    }
+    faults::change(fault)
 }
