@@ -5,7 +5,7 @@
 
 use yew::Callback;
 
-use super::app::location_field;
+use super::browser::location_field;
 use super::state::{AppState, LessonState, LinkMsg, Msg, Page};
 use crate::i18n::{t, Key};
 use crate::log::TopicPartition;

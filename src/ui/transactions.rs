@@ -65,6 +65,7 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
         },
         EventKind::Producer { event, .. } => match event {
             ProducerEvent::Transaction(TxnOutcome::Failed { .. })
+            | ProducerEvent::Transaction(TxnOutcome::Refused { .. })
             | ProducerEvent::Failed { .. } => ("danger", false),
             ProducerEvent::Transaction(TxnOutcome::Retrying { .. }) => ("warn", false),
             ProducerEvent::Transaction(_) => ("ok", false),

@@ -176,6 +176,8 @@ pub(super) fn text(key: Key) -> &'static str {
         TxNoOutcome => "No transaction call has finished yet.",
         TxOutcomeOk => "✓ {0}() returned: producerId={1} epoch={2}",
         TxOutcomeFailed => "✗ {0}() threw {1} ({2})",
+        TxOutcomeRefused => "✗ {0}() threw {1}: {2}",
+        TxRefusedExplain => "The client refused the call itself, in its current state: nothing was sent to the coordinator.",
         TxFencedExplain => "Fenced: a newer producer with the same transactional.id bumped the epoch, and the partition remembers the newer epoch. This zombie's writes are refused; nothing it sent after the fence is committed.",
         TxInvalidStateExplain => "The coordinator refused to end the transaction: it is no longer open (e.g. the timeout aborted it). Kafka's client treats INVALID_TXN_STATE as fatal: close this producer and create a new one with the same transactional.id.",
         FenceButton => "Start producer-2 with the same transactional.id",

@@ -197,6 +197,8 @@ keys! {
     TxNoOutcome,
     TxOutcomeOk,
     TxOutcomeFailed,
+    TxOutcomeRefused,
+    TxRefusedExplain,
     TxFencedExplain,
     TxInvalidStateExplain,
     FenceButton,
