@@ -19,7 +19,7 @@ use super::idempotence::idempotence_page;
 use super::link;
 use super::state::{AppState, Msg, Page};
 use super::transactions::{txn_views, TransactionsPage};
-use crate::i18n::{narrate, Lang};
+use crate::i18n::{narrate, t, Key, Lang};
 
 /// The newest `max` events, narrated, each with the tone a page gives it.
 pub(crate) fn event_items(
@@ -143,6 +143,32 @@ fn use_shortcuts(dispatch: Callback<Msg>) {
     });
 }
 
+/// Keeps the address up to date as the learner works: the current view's link, written
+/// half a second after the last change (debounced: one write per burst of clicks).
+#[hook]
+fn use_keep_address(state: &UseReducerHandle<AppState>, on: bool) {
+    let state = state.clone();
+    use_effect_with(state.version, move |version| {
+        let timeout = (on && *version > 0).then(|| {
+            gloo_timers::callback::Timeout::new(500, move || link::keep_in_address(&state))
+        });
+        move || drop(timeout)
+    });
+}
+
+/// While an author's lesson is loaded, leaving the page (reload, close, navigate) asks
+/// first (`beforeunload`).
+#[hook]
+fn use_leave_guard(active: bool) {
+    use_effect_with(active, move |active| {
+        let window = web_sys::window().filter(|_| *active);
+        listen_on(window, "beforeunload", |e: &web_sys::Event| {
+            e.prevent_default();
+            let _ = js_sys::Reflect::set(e, &"returnValue".into(), &"".into());
+        })
+    });
+}
+
 /// Auto-play: while playing, one step a second (a timer per step, so a manual step in
 /// between restarts the second).
 #[hook]
@@ -161,6 +187,10 @@ pub struct AppProps {
     /// The page to start on; None: the URL fragment decides (`#transactions`).
     #[prop_or_default]
     pub page: Option<Page>,
+    /// Keep the address up to date with the current view (the site: true; a test that
+    /// mounts the app leaves the runner's address alone).
+    #[prop_or_default]
+    pub keep_address: bool,
 }
 
 /// The playground: the page tabs and the page shown. The one reducer lives here.
@@ -169,31 +199,21 @@ pub fn app(props: &AppProps) -> Html {
     let start = props.page;
     let state = use_reducer(move || {
         let options = embed::parse_options(&location_field("search").unwrap_or_default());
-        let lesson = options
-            .lesson
-            .as_deref()
-            .and_then(|name| scenario::lessons().iter().position(|l| l.name == name));
-        // A lesson's own page, unless `page=` says otherwise.
-        let lesson_page = lesson.map(|i| {
-            if i < 2 {
-                Page::Idempotence
-            } else {
-                Page::Transactions
-            }
-        });
-        let page = start.unwrap_or_else(|| {
-            options
-                .page
-                .or(lesson_page)
-                .unwrap_or_else(|| Page::from_fragment(&location_field("hash").unwrap_or_default()))
-        });
         let hash = location_field("hash").unwrap_or_default();
+        // The address's fragment, kept up to date as the learner works, wins over
+        // `?lesson=`/`step=`: a reload shows where the learner was.
+        let linked = start.is_none() && link::is_link(&hash);
+        let page = start.unwrap_or_else(|| options.start_page(Page::from_fragment(&hash)));
         let mut state = AppState::new(page, bench_param());
-        if let (None, Some(i)) = (start, lesson) {
-            state.start_lesson(i, options.step.unwrap_or(0));
-        } else if start.is_none() && link::is_link(&hash) {
+        if linked {
             // A share link restores its page, scenario and step — or explains why not.
             state.open_link(hash.trim_start_matches('#'));
+        } else if let (None, Some(i)) = (start, options.lesson_index()) {
+            state.start_lesson(i, options.step.unwrap_or(0));
+        }
+        if start.is_none() {
+            let problems = options.problems(state.page);
+            state.notices.url_error = (!problems.is_empty()).then(|| problems.join(" "));
         }
         state
     });
@@ -235,6 +255,8 @@ pub fn app(props: &AppProps) -> Html {
     };
     use_embed_api(&state, dispatch.clone(), options.origins.clone());
     use_autoplay(state.panels.playing, state.version, dispatch.clone());
+    use_keep_address(&state, props.keep_address && !embedded);
+    use_leave_guard(state.authored_lesson());
     let lesson = lesson_info(&state);
     let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
         .iter()
@@ -265,10 +287,23 @@ pub fn app(props: &AppProps) -> Html {
             }
         }
     };
+    // The skip link moves focus without touching the fragment (which names the page).
+    let skip_to_main = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let main = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("main"));
+        if let Some(main) =
+            main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok())
+        {
+            let _ = main.focus();
+        }
+    });
     html! {
         <>
+            <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
             <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
-            <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} dispatch={dispatch.clone()} />
+            <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
             { page }
             if state.panels.shortcuts_open {
                 <Shortcuts dispatch={dispatch.clone()} />

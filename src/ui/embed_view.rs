@@ -12,6 +12,7 @@ use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
 use super::components::log_table::LogTable;
 use super::components::producer_panel::ProducerPanel;
+use super::components::share_box::ShareBox;
 use super::components::timeline::Timeline;
 use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
@@ -19,6 +20,7 @@ use super::components::verdict::Verdict;
 use super::components::window_table::WindowTable;
 use super::embed::{self, HostCommand};
 use super::idempotence::{last_verdict, marks, views};
+use super::state::LinkBox;
 use super::state::{AppState, Msg, Page, Panel, Travel};
 use super::transactions::txn_views;
 use crate::i18n::{narrate, t, tf, Key, Lang};
@@ -113,6 +115,7 @@ pub(super) fn embed_page(
     };
     html! {
         <div class="embed stack" data-testid="embed">
+            <ShareBox link={None::<LinkBox>} error={None::<String>} refused={None::<String>} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
             { for panels.iter().map(|p| panel(p)) }
         </div>
     }
@@ -196,6 +199,7 @@ pub(super) fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: 
         (None, None)
     };
     let ready = use_mut_ref(|| false);
+    let url_error = state.notices.url_error.clone();
     use_effect_with((lesson, step, steps), move |(lesson, step, steps)| {
         if framed {
             let name: wasm_bindgen::JsValue =
@@ -211,6 +215,10 @@ pub(super) fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: 
                     ("step", step.into()),
                     ("steps", steps.into()),
                 ]));
+                // A bad `?lesson=`/`step=`/`page=`: the host hears what is shown instead.
+                if let Some(why) = &url_error {
+                    post_error(why);
+                }
             } else {
                 embed::post(&embed::object(&[
                     ("type", "eos:state".into()),

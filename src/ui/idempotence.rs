@@ -288,13 +288,13 @@ pub(super) fn idempotence_page(
                 <div class="header-status cluster">
                     <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
                     <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
-                    <button type="button" onclick={reset} disabled={locked} data-testid="reset">{ t(Key::ResetPlayground) }</button>
+                    <button type="button" onclick={reset} disabled={locked} title={t(Key::ResetHint)} data-testid="reset">{ t(Key::ResetPlayground) }</button>
                 </div>
             </header>
             <div class="pg-producer">
                 <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />
             </div>
-            <div class="pg-main stack">
+            <div class="pg-main stack" id="main" tabindex="-1">
                 <section class="panel stack partition-panel" aria-labelledby="partition-heading">
                     <div class="panel-head">
                         <h2 id="partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>

@@ -258,6 +258,14 @@ pub fn copy_link(state: &AppState, dispatch: Callback<Msg>) {
     }
 }
 
+/// Keeps the current view in the address bar (`history.replaceState`), as "Copy link"
+/// does, so a reload restores it; a view too long for a link leaves the address as is.
+pub fn keep_in_address(state: &AppState) {
+    if let Ok(code) = state.share_link() {
+        let _ = replace_fragment(&code);
+    }
+}
+
 /// True when a URL fragment is a share link (not empty, not a page name).
 pub fn is_link(hash: &str) -> bool {
     let h = hash.trim_start_matches('#');

@@ -25,6 +25,14 @@ pub mod transactions;
 
 pub use app::{App, AppProps};
 
+/// The site's app: the page from the address, kept in the address as the learner works.
+fn site() -> AppProps {
+    AppProps {
+        page: None,
+        keep_address: true,
+    }
+}
+
 /// Mounts the playground into `#app` (or `<body>` when the page has no such element).
 pub fn start() {
     let root = web_sys::window()
@@ -34,10 +42,10 @@ pub fn start() {
         Some(root) => {
             // Replace the "Loading…" fallback.
             root.set_inner_html("");
-            yew::Renderer::<App>::with_root(root).render();
+            yew::Renderer::<App>::with_root_and_props(root, site()).render();
         }
         None => {
-            yew::Renderer::<App>::new().render();
+            yew::Renderer::<App>::with_props(site()).render();
         }
     }
 }

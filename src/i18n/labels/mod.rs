@@ -325,6 +325,14 @@ keys! {
     FileLabel,
     FileHint,
     FileError,
+    FileTooBig,
+    FileNoSteps,
+    LessonErrorHelp,
+    UrlNoLesson,
+    UrlBadStep,
+    UrlBadPage,
+    SkipToMain,
+    ResetHint,
 }
 
 /// The text of a message in `lang`.
