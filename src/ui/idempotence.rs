@@ -279,7 +279,7 @@ pub(super) fn idempotence_page(
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
 
     html! {
-        <div class="pg playground" data-testid="playground">
+        <div class={classes!("pg", "playground", locked.then_some("lesson-on"))} data-testid="playground">
             <header class="layout-header pg-header">
                 <div>
                     <h1>{ t(Key::Title) }</h1>

@@ -182,7 +182,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         .unwrap_or_default();
 
     html! {
-        <div class="pg txn-page" data-testid="page-transactions">
+        <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
             <header class="layout-header pg-header">
                 <div>
                     <h1>{ t(Key::TxTitle) }</h1>

@@ -308,6 +308,7 @@ pub(super) fn text(key: Key) -> &'static str {
         UrlNoLesson => "The address asks for lesson “{0}”, but there is no such lesson (there are: {1}). Showing your playground instead.",
         UrlBadStep => "The address asks for step “{0}”, which is not a step number (0, 1, 2, …): starting at step 0.",
         UrlBadPage => "The address asks for page “{0}”, which is not a page (idempotence, transactions): showing {1}.",
+        TlScrollLabel => "Requests and responses, oldest first",
         SkipToMain => "Skip to the partition",
         ResetHint => "Reset moves the timeline back to the start; your recorded actions stay on it, so Redo (or →) brings them back until you click something new.",
     }

@@ -333,6 +333,7 @@ keys! {
     UrlBadPage,
     SkipToMain,
     ResetHint,
+    TlScrollLabel,
 }
 
 /// The text of a message in `lang`.

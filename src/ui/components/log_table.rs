@@ -109,7 +109,7 @@ pub fn log_table(p: &LogTableProps) -> Html {
                     <dd class="muted small">{ t(Key::HwHint) }</dd>
                 </div>
             </dl>
-            <div class="scroll-x">
+            <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::LogCaption)}>
                 <table class="log-table" data-testid="log">
                     <caption>{ t(Key::LogCaption) }</caption>
                     <thead>

@@ -95,7 +95,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
             if v.messages.is_empty() {
                 <p class="muted">{ t(Key::TlEmpty) }</p>
             }
-            <div class="tl-scroll">
+            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)}>
                 <div class="timeline" style={columns} data-testid="timeline">
                     { lines }
                     <div class="lifeline-head tl-corner" style="grid-column: 1;" aria-hidden="true"></div>
