@@ -123,6 +123,7 @@ for (const [name, hash, ready] of PAGES) {
       try {
         await open(page, hash, ready);
         await work(page, name);
+        await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, `learner-${name}-${width}`, { fullPage: width !== 1280 });
         if (width === 1280) {
           await page.emulateMedia({ colorScheme: 'dark' });

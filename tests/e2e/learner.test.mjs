@@ -13,7 +13,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, watchProblems } from './harness.mjs';
+import { screenshot, useSite, watchProblems } from './harness.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 const site = useSite();
@@ -250,6 +250,7 @@ test('a lesson from ?lesson= is visible without scrolling at 1280×800', { timeo
       await open(page, `?lesson=${name}`, hash);
       const box = await page.locator(tid('lesson-next')).boundingBox();
       assert.ok(box && box.y + box.height <= 800, `${name}: the lesson player's Next is at y=${box?.y}`);
+      await screenshot(page, `learner-lesson-${name}-1280`);
     }
   } finally {
     await page.close();
