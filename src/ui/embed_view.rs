@@ -253,12 +253,12 @@ fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
                 None => post_error(&tf(Key::EmbedNoLesson, &[&name])),
             }
         }
-        HostCommand::LoadScenario(source) => match scenario::parse(&source) {
+        HostCommand::LoadScenario(source) => match super::state::parse_lesson(&source) {
             Ok(_) => dispatch.emit(Msg::LoadScenario {
                 title: t(Key::EmbedHostLesson).to_string(),
                 source,
             }),
-            Err(e) => post_error(&e.to_string()),
+            Err(e) => post_error(&e),
         },
     }
 }
