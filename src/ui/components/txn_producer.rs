@@ -106,6 +106,12 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
             );
             html! { <p class="outcome outcome-ok" data-testid={id("producer-outcome")}>{ text }</p> }
         } else {
+            // Why, when the cause is a fence or a transaction the coordinator dropped.
+            let explain = match o.error.as_deref() {
+                Some("INVALID_PRODUCER_EPOCH") | Some("PRODUCER_FENCED") => Some(Key::TxFencedExplain),
+                Some("INVALID_TXN_STATE") => Some(Key::TxInvalidStateExplain),
+                _ => None,
+            };
             if let Some(refusal) = &o.refusal {
                 // Refused by the client itself: Kafka's exception class and message.
                 let text = tf(
@@ -120,15 +126,13 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                     <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
                         <p data-testid={id("txn-refusal")}>{ text }</p>
                         <p class="small">{ t(Key::TxRefusedExplain) }</p>
+                        if let Some(k) = explain {
+                            <p class="small">{ t(k) }</p>
+                        }
                     </div>
                 };
             }
             let exception = o.exception.clone().unwrap_or_default();
-            let explain = match o.error.as_deref() {
-                Some("INVALID_PRODUCER_EPOCH") | Some("PRODUCER_FENCED") => Some(Key::TxFencedExplain),
-                Some("INVALID_TXN_STATE") => Some(Key::TxInvalidStateExplain),
-                _ => None,
-            };
             html! {
                 <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
                     <p>{ tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")]) }</p>
