@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::i18n::{t, tf, Key};
 use crate::log::TopicPartition;
 use crate::scenario::{self, scenario_of, Replay, StepKind};
 use crate::sim::{Action, World};
@@ -24,6 +23,7 @@ pub use crate::view::page::{
     ErrorAt, Page, ADVANCE_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID, TXN_PRODUCER,
     TXN_PRODUCER_2, TXN_TOPIC,
 };
+pub use crate::view::validate::{lesson_file as parse_lesson, MAX_LESSON_BYTES};
 
 /// One playground page: its world, the learner's recorded actions on it, and what the
 /// last click left behind.
@@ -435,29 +435,6 @@ impl AppState {
         self.panels.selected_batch = None;
         *self.lesson.borrow_mut() = lesson;
     }
-}
-
-/// The largest lesson file the player opens (a lesson is a few KB of text): what a
-/// share link may carry.
-pub const MAX_LESSON_BYTES: usize = crate::scenario::share::MAX_SCENARIO_BYTES;
-
-/// A lesson file's text as a scenario, or why the player cannot play it: too big, not
-/// a scenario, or without a single step (empty or only comments).
-pub fn parse_lesson(source: &str) -> Result<scenario::Scenario, String> {
-    if source.len() > MAX_LESSON_BYTES {
-        return Err(tf(
-            Key::FileTooBig,
-            &[
-                &(source.len() / 1024).to_string(),
-                &(MAX_LESSON_BYTES / 1024).to_string(),
-            ],
-        ));
-    }
-    let parsed = scenario::parse(source).map_err(|e| e.to_string())?;
-    if parsed.steps.is_empty() {
-        return Err(t(Key::FileNoSteps).to_string());
-    }
-    Ok(parsed)
 }
 
 /// The partition of the latest event that names one.
