@@ -108,22 +108,21 @@ fn the_transactions_page_travels_too() {
 }
 
 #[wasm_bindgen_test]
-fn a_client_side_refusal_is_recorded_and_a_bad_action_is_not() {
+fn a_refused_call_is_recorded_with_its_exception() {
     let s = Rc::new(AppState::new(Page::Transactions, None));
-    // begin before initTransactions: Kafka's client throws at once. That is the answer
-    // to a valid click, so it is recorded (a link keeps it) and shown as an event.
+    // begin before initTransactions: Kafka's client refuses it itself. That is the
+    // outcome of a valid call, so it is recorded (a link keeps it), not a SimError.
     let s = s.reduce(txn(Action::BeginTransaction {
         producer: "producer-1".into(),
     }));
-    assert!(s.page_state(Page::Transactions).error.is_none());
-    assert_eq!(s.page_state(Page::Transactions).history.entries.len(), 1);
-    let refused = s
-        .page_state(Page::Transactions)
-        .world
-        .events
-        .iter()
-        .any(|e| format!("{:?}", e.kind).contains("Refused"));
-    assert!(refused, "the refusal is an event");
+    let page = s.page_state(Page::Transactions);
+    assert!(page.error.is_none());
+    assert_eq!(page.history.entries.len(), 1);
+    let views = eos_playground::view::producers::producers(&page.world);
+    let outcome = views[0].outcome.as_ref().expect("an outcome");
+    assert!(!outcome.ok);
+    assert!(outcome.refusal.is_some());
+    drop(page);
     // An action the world cannot apply at all (no such producer) is refused and not
     // recorded.
     let s = s.reduce(txn(Action::BeginTransaction {
@@ -131,6 +130,49 @@ fn a_client_side_refusal_is_recorded_and_a_bad_action_is_not() {
     }));
     assert!(s.page_state(Page::Transactions).error.is_some());
     assert_eq!(s.page_state(Page::Transactions).history.entries.len(), 1);
+}
+
+#[wasm_bindgen_test]
+fn a_lesson_opens_on_its_page_and_reset_can_be_undone() {
+    let lessons = eos_playground::scenario::lessons();
+    let fencing = lessons.iter().position(|l| l.name == "fencing").unwrap();
+    let s = Rc::new(AppState::new(Page::Idempotence, None));
+    let s = s.reduce(Msg::LoadLesson(Some(fencing)));
+    assert_eq!(s.page, Page::Transactions);
+    let s = s.reduce(Msg::LoadLesson(None));
+    let s = s.reduce(txn(Action::InitTransactions {
+        producer: "producer-1".into(),
+    }));
+    let s = s.reduce(Msg::Reset);
+    assert_eq!(
+        s.position(),
+        (0, 1),
+        "Reset goes to the start; the action stays"
+    );
+    let s = s.reduce(Msg::Travel(Travel::Forward));
+    assert_eq!(s.position(), (1, 1));
+}
+
+#[wasm_bindgen_test]
+fn lesson_files_without_steps_or_too_big_are_refused() {
+    use eos_playground::ui::state::{parse_lesson, MAX_LESSON_BYTES};
+    assert!(parse_lesson("").is_err());
+    assert!(parse_lesson("# a comment\n## a heading\n> words\n").is_err());
+    assert!(parse_lesson(&"echo x\n".repeat(MAX_LESSON_BYTES / 4)).is_err());
+    assert!(parse_lesson("cluster brokers=1\n").is_ok());
+}
+
+#[wasm_bindgen_test]
+fn bad_url_options_are_explained() {
+    let o = parse_options("?embed=1&lesson=nope&step=-5&page=zzz");
+    let problems = o.problems(o.start_page(Page::Idempotence));
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(problems[0].contains("nope"));
+    assert!(problems[1].contains("-5"));
+    assert!(problems[2].contains("zzz"));
+    let ok = parse_options("?lesson=fencing&step=2");
+    assert!(ok.problems(Page::Transactions).is_empty());
+    assert_eq!(ok.start_page(Page::Idempotence), Page::Transactions);
 }
 
 #[wasm_bindgen_test]

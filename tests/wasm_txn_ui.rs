@@ -57,6 +57,7 @@ fn mount() -> web_sys::Element {
         root.clone(),
         AppProps {
             page: Some(Page::Transactions),
+            keep_address: false,
         },
     )
     .render();

@@ -42,6 +42,47 @@ pub struct EmbedOptions {
     pub panels: Vec<String>,
     /// Origins whose commands are accepted (besides the page's own).
     pub origins: Vec<String>,
+    /// A `step=` that is not a step number, as written.
+    pub bad_step: Option<String>,
+    /// A `page=` that names no page, as written.
+    pub bad_page: Option<String>,
+}
+
+impl EmbedOptions {
+    /// The built-in lesson `lesson=` names (index), or None.
+    pub fn lesson_index(&self) -> Option<usize> {
+        let name = self.lesson.as_deref()?;
+        crate::scenario::lessons()
+            .iter()
+            .position(|l| l.name == name)
+    }
+
+    /// The page to show: `page=`, else the lesson's own page, else `fallback`.
+    pub fn start_page(&self, fallback: Page) -> Page {
+        let lesson_page = self
+            .lesson_index()
+            .and_then(|i| crate::scenario::lessons().get(i))
+            .map(|l| Page::of_lesson(l.name));
+        self.page.or(lesson_page).unwrap_or(fallback)
+    }
+
+    /// What is wrong with the address's options, each with what is shown instead
+    /// (empty when all is well).
+    pub fn problems(&self, shown: Page) -> Vec<String> {
+        use crate::i18n::{tf, Key};
+        let mut out = Vec::new();
+        if let (Some(name), None) = (&self.lesson, self.lesson_index()) {
+            let names: Vec<&str> = crate::scenario::lessons().iter().map(|l| l.name).collect();
+            out.push(tf(Key::UrlNoLesson, &[name, &names.join(", ")]));
+        }
+        if let Some(step) = &self.bad_step {
+            out.push(tf(Key::UrlBadStep, &[step]));
+        }
+        if let Some(page) = &self.bad_page {
+            out.push(tf(Key::UrlBadPage, &[page, shown.fragment()]));
+        }
+        out
+    }
 }
 
 /// `%XX` and `+` decoding of a query value (invalid escapes stay as they are).
@@ -83,8 +124,14 @@ pub fn parse_options(search: &str) -> EmbedOptions {
         match key {
             "embed" => o.embed = value == "1" || value == "true",
             "lesson" if !value.is_empty() => o.lesson = Some(value),
-            "step" => o.step = value.parse().ok(),
-            "page" => o.page = Page::parse(&value),
+            "step" => {
+                o.step = value.parse().ok();
+                o.bad_step = o.step.is_none().then_some(value);
+            }
+            "page" => {
+                o.page = Page::parse(&value);
+                o.bad_page = o.page.is_none().then_some(value);
+            }
             "panels" => {
                 o.panels = list(&value)
                     .into_iter()

@@ -5,7 +5,7 @@
 
 use yew::Callback;
 
-use super::app::location_field;
+use super::browser::location_field;
 use super::state::{AppState, LessonState, LinkMsg, Msg, Page};
 use crate::i18n::{t, Key};
 use crate::log::TopicPartition;
@@ -255,6 +255,14 @@ pub fn copy_link(state: &AppState, dispatch: Callback<Msg>) {
             copy_to_clipboard(&url, dispatch);
         }
         Err(why) => dispatch.emit(Msg::Link(LinkMsg::Refused(why))),
+    }
+}
+
+/// Keeps the current view in the address bar (`history.replaceState`), as "Copy link"
+/// does, so a reload restores it; a view too long for a link leaves the address as is.
+pub fn keep_in_address(state: &AppState) {
+    if let Ok(code) = state.share_link() {
+        let _ = replace_fragment(&code);
     }
 }
 

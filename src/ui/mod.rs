@@ -3,21 +3,35 @@
 //! - [`state`]: the one `Reducible` app state over the world (and a lesson runner).
 //! - [`app`]: the page; it reads views from the world and hands them to the panels.
 //! - [`components`]: one panel per file, read-only props and callbacks.
-//! - [`embed`]: the compact view's URL options and the postMessage API.
+//! - [`idempotence`]: the first page.
+//! - [`embed`]: the compact view's URL options and host messages; [`embed_view`]: the
+//!   compact view and its postMessage hook.
+//! - [`browser`]: window listeners and the location.
 //! - [`keys`]: keyboard shortcuts.
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`crate::view`] (the view models, tested natively).
 
 pub mod app;
+pub mod browser;
 pub mod components;
 pub mod embed;
+pub mod embed_view;
+pub mod idempotence;
 pub mod keys;
 pub mod link;
 pub mod state;
 pub mod transactions;
 
 pub use app::{App, AppProps};
+
+/// The site's app: the page from the address, kept in the address as the learner works.
+fn site() -> AppProps {
+    AppProps {
+        page: None,
+        keep_address: true,
+    }
+}
 
 /// Mounts the playground into `#app` (or `<body>` when the page has no such element).
 pub fn start() {
@@ -28,10 +42,10 @@ pub fn start() {
         Some(root) => {
             // Replace the "Loading…" fallback.
             root.set_inner_html("");
-            yew::Renderer::<App>::with_root(root).render();
+            yew::Renderer::<App>::with_root_and_props(root, site()).render();
         }
         None => {
-            yew::Renderer::<App>::new().render();
+            yew::Renderer::<App>::with_props(site()).render();
         }
     }
 }

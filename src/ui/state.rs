@@ -23,6 +23,7 @@ pub use crate::view::page::{
     ErrorAt, Page, ADVANCE_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID, TXN_PRODUCER,
     TXN_PRODUCER_2, TXN_TOPIC,
 };
+pub use crate::view::validate::{lesson_file as parse_lesson, MAX_LESSON_BYTES};
 
 /// One playground page: its world, the learner's recorded actions on it, and what the
 /// last click left behind.
@@ -186,6 +187,9 @@ pub struct Notices {
     /// Why the lesson file the author opened could not be played (`name: line L,
     /// column C: …`); nothing was loaded.
     pub file_error: Option<String>,
+    /// What is wrong with the page address's options (`?lesson=`, `step=`, `page=`) and
+    /// what is shown instead.
+    pub url_error: Option<String>,
 }
 
 /// Everything the UI knows.
@@ -320,6 +324,23 @@ impl AppState {
         scenario::lessons().get(index).map(|l| l.name)
     }
 
+    /// True when the loaded lesson's next step was refused (the player stops there).
+    pub fn lesson_failed(&self) -> bool {
+        self.lesson
+            .borrow()
+            .as_ref()
+            .is_some_and(|l| l.replay.error().is_some())
+    }
+
+    /// True while an author's own lesson (a file, a host page's or a link's scenario)
+    /// is loaded: leaving the page asks first.
+    pub fn authored_lesson(&self) -> bool {
+        self.lesson
+            .borrow()
+            .as_ref()
+            .is_some_and(|l| l.index.is_none())
+    }
+
     /// True while a lesson is loaded (the panels show the lesson's world).
     pub fn lesson_loaded(&self) -> bool {
         self.lesson.borrow().is_some()
@@ -380,7 +401,7 @@ impl AppState {
             Msg::Act(..) | Msg::Reset => self.lesson_loaded(),
             Msg::SetPage(page) => *page == self.page,
             Msg::Travel(Travel::Back) => at == 0,
-            Msg::Travel(Travel::Forward) => at >= end,
+            Msg::Travel(Travel::Forward) => at >= end || self.lesson_failed(),
             Msg::TogglePlay => !self.panels.playing && end == 0,
             Msg::PlayTick => !self.panels.playing,
             Msg::Open(Panel::Shortcuts(open)) => *open == self.panels.shortcuts_open,
@@ -454,11 +475,9 @@ impl Reducible for AppState {
                 state.apply(actions);
             }
             Msg::Reset => {
-                *self.page_mut(page) = PageState::fresh(page, self.bench);
-                if page == Page::Idempotence {
-                    // The open batch belongs to the idempotence page's log.
-                    next.panels.selected_batch = None;
-                }
+                // Back to the page's start on the timeline: the recorded actions stay, so
+                // a step forward (or Redo) undoes the reset; the next click forks.
+                next.travel(page, 0);
             }
             Msg::SetPage(to) => {
                 next.page = to;
@@ -496,14 +515,20 @@ impl Reducible for AppState {
                 if at < end {
                     next.go_to(at + 1);
                 }
-                if at + 1 >= end {
+                if at + 1 >= end || next.lesson_failed() {
                     next.panels.playing = false;
                 }
             }
             Msg::LoadLesson(index) => {
                 next.notices.file_error = None;
                 let lesson = index.and_then(|i| match LessonState::built_in(i, 0) {
-                    Ok(l) => Some(l),
+                    Ok(l) => {
+                        // A lesson plays on the page it was written for.
+                        if let Some(l) = scenario::lessons().get(i) {
+                            next.page = Page::of_lesson(l.name);
+                        }
+                        Some(l)
+                    }
                     Err(e) => {
                         self.page_mut(page).error = Some((ErrorAt::Cluster, e));
                         None
@@ -511,7 +536,7 @@ impl Reducible for AppState {
                 });
                 next.load(lesson);
             }
-            Msg::LoadScenario { title, source } => match scenario::parse(&source) {
+            Msg::LoadScenario { title, source } => match parse_lesson(&source) {
                 Ok(parsed) => {
                     next.notices.file_error = None;
                     next.load(Some(LessonState::new(None, title, source, parsed, 0)));
@@ -541,6 +566,7 @@ impl Reducible for AppState {
                 next.notices.link = None;
                 next.notices.link_error = None;
                 next.notices.link_refused = None;
+                next.notices.url_error = None;
             }
         }
         Rc::new(next)

@@ -65,6 +65,7 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
         },
         EventKind::Producer { event, .. } => match event {
             ProducerEvent::Transaction(TxnOutcome::Failed { .. })
+            | ProducerEvent::Transaction(TxnOutcome::Refused { .. })
             | ProducerEvent::Failed { .. } => ("danger", false),
             ProducerEvent::Transaction(TxnOutcome::Retrying { .. }) => ("warn", false),
             ProducerEvent::Transaction(_) => ("ok", false),
@@ -181,7 +182,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         .unwrap_or_default();
 
     html! {
-        <div class="pg txn-page" data-testid="page-transactions">
+        <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
             <header class="layout-header pg-header">
                 <div>
                     <h1>{ t(Key::TxTitle) }</h1>
@@ -190,7 +191,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 <div class="header-status cluster">
                     <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
                     <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
-                    <button type="button" onclick={send(Msg::Reset)} disabled={locked} data-testid="txn-reset">{ t(Key::ResetPlayground) }</button>
+                    <button type="button" onclick={send(Msg::Reset)} disabled={locked} title={t(Key::ResetHint)} data-testid="txn-reset">{ t(Key::ResetPlayground) }</button>
                 </div>
             </header>
             <div class="tx-producers stack">
@@ -244,7 +245,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 </section>
                 </div>
             </div>
-            <div class="tx-main stack">
+            <div class="tx-main stack" id="main" tabindex="-1">
                 <section class="panel stack partition-panel" aria-labelledby="tx-partition-heading">
                     <div class="panel-head">
                         <h2 id="tx-partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>

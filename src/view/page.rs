@@ -58,6 +58,16 @@ impl Page {
         Page::parse(hash).unwrap_or_default()
     }
 
+    /// The page built-in lesson `name` was written for: the idempotence lessons play on
+    /// the first page, the transaction lessons (coordinator, markers, consumers) on the
+    /// second.
+    pub fn of_lesson(name: &str) -> Page {
+        match name {
+            "idempotence" | "dedup-window" => Page::Idempotence,
+            _ => Page::Transactions,
+        }
+    }
+
     /// 0 for the first page, 1 for the second.
     pub fn index(self) -> usize {
         self as usize

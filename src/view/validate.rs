@@ -1,6 +1,7 @@
 //! Checks for what a learner types into a page's fields (record values, producer id,
-//! epoch, sequence). Each error is an [`InputError`]; the UI shows it at the field
-//! through its catalog key, so the check itself is tested natively.
+//! epoch, sequence), each error an [`InputError`] the UI shows at the field through its
+//! catalog key, and for the lesson files an author opens ([`lesson_file`]); so the
+//! checks are tested natively.
 
 /// Why a field's input was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,9 +47,43 @@ pub fn non_negative<T: TryFrom<i128>>(input: &str) -> Result<T, InputError> {
     T::try_from(n).map_err(|_| InputError::TooBig)
 }
 
+/// The largest lesson file the player opens (a lesson is a few KB of text): what a
+/// share link may carry.
+pub const MAX_LESSON_BYTES: usize = crate::scenario::share::MAX_SCENARIO_BYTES;
+
+/// A lesson file's text as a scenario, or why the player cannot play it: too big, not
+/// a scenario, or without a single step (empty or only comments).
+pub fn lesson_file(source: &str) -> Result<crate::scenario::Scenario, String> {
+    if source.len() > MAX_LESSON_BYTES {
+        return Err(crate::i18n::tf(
+            crate::i18n::Key::FileTooBig,
+            &[
+                &(source.len() / 1024).to_string(),
+                &(MAX_LESSON_BYTES / 1024).to_string(),
+            ],
+        ));
+    }
+    let parsed = crate::scenario::parse(source).map_err(|e| e.to_string())?;
+    if parsed.steps.is_empty() {
+        return Err(crate::i18n::t(crate::i18n::Key::FileNoSteps).to_string());
+    }
+    Ok(parsed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lesson_files_need_a_step_and_a_sane_size() {
+        assert!(lesson_file("").unwrap_err().contains("no steps"));
+        assert!(lesson_file("# c\n## h\n> n\n")
+            .unwrap_err()
+            .contains("no steps"));
+        let huge = "echo x\n".repeat(MAX_LESSON_BYTES / 4);
+        assert!(lesson_file(&huge).unwrap_err().contains("at most 256 KB"));
+        assert_eq!(lesson_file("cluster brokers=1\n").unwrap().steps.len(), 1);
+    }
 
     #[test]
     fn records_are_split_trimmed_and_none_empty() {

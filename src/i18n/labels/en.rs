@@ -178,6 +178,8 @@ pub(super) fn text(key: Key) -> &'static str {
         TxNoOutcome => "No transaction call has finished yet.",
         TxOutcomeOk => "✓ {0}() returned: producerId={1} epoch={2}",
         TxOutcomeFailed => "✗ {0}() threw {1} ({2})",
+        TxOutcomeRefused => "✗ {0}() threw {1}: {2}",
+        TxRefusedExplain => "The client refused the call itself, in its current state: nothing was sent to the coordinator.",
         TxFencedExplain => "Fenced: a newer producer with the same transactional.id bumped the epoch, and the partition remembers the newer epoch. This zombie's writes are refused; nothing it sent after the fence is committed.",
         TxInvalidStateExplain => "The coordinator refused to end the transaction: it is no longer open (e.g. the timeout aborted it). Kafka's client treats INVALID_TXN_STATE as fatal: close this producer and create a new one with the same transactional.id.",
         FenceButton => "Start producer-2 with the same transactional.id",
@@ -302,5 +304,14 @@ pub(super) fn text(key: Key) -> &'static str {
         FileLabel => "Open your own lesson file (.eos)",
         FileHint => "Or drop the file on this panel. Written in the scenario language (docs/scenarios.md); it plays here, step by step.",
         FileError => "Not loaded: {0}",
+        FileTooBig => "the file is {0} KB; a lesson file may be at most {1} KB. Is it the right file? A lesson is a text file of a few KB.",
+        FileNoSteps => "the file has no steps — it is empty or holds only comments (#), headings (##) and narration (>). Add at least one command line, e.g. `cluster brokers=1`, as in the built-in lessons.",
+        LessonErrorHelp => "The lesson stops here: Next would run the same step again. If you wrote this lesson, fix that line in the file and open the file again; Prev steps back.",
+        UrlNoLesson => "The address asks for lesson “{0}”, but there is no such lesson (there are: {1}). Showing your playground instead.",
+        UrlBadStep => "The address asks for step “{0}”, which is not a step number (0, 1, 2, …): starting at step 0.",
+        UrlBadPage => "The address asks for page “{0}”, which is not a page (idempotence, transactions): showing {1}.",
+        TlScrollLabel => "Requests and responses, oldest first",
+        SkipToMain => "Skip to the partition",
+        ResetHint => "Reset moves the timeline back to the start; your recorded actions stay on it, so Redo (or →) brings them back until you click something new.",
     }
 }

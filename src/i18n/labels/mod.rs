@@ -202,6 +202,8 @@ keys! {
     TxNoOutcome,
     TxOutcomeOk,
     TxOutcomeFailed,
+    TxOutcomeRefused,
+    TxRefusedExplain,
     TxFencedExplain,
     TxInvalidStateExplain,
     FenceButton,
@@ -328,6 +330,15 @@ keys! {
     FileLabel,
     FileHint,
     FileError,
+    FileTooBig,
+    FileNoSteps,
+    LessonErrorHelp,
+    UrlNoLesson,
+    UrlBadStep,
+    UrlBadPage,
+    SkipToMain,
+    ResetHint,
+    TlScrollLabel,
 }
 
 /// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap

@@ -62,7 +62,7 @@ pub fn event_list(p: &EventListProps) -> Html {
             if p.events.is_empty() {
                 <p class="muted">{ t(Key::EventsEmpty) }</p>
             }
-            <ol class="event-list" data-testid="events" aria-live="polite" aria-relevant="additions" reversed=true>
+            <ol class="event-list" data-testid="events" aria-live="polite" aria-relevant="additions" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)}>
                 { items }
             </ol>
         </section>

@@ -32,7 +32,7 @@ pub fn header_bytes(p: &HeaderBytesProps) -> Html {
     html! {
         <section id="header-bytes" class="header-bytes" aria-labelledby="header-bytes-heading" data-testid="header-bytes">
             <h3 id="header-bytes-heading">{ tf(Key::BytesHeading, &[&p.batch.base_offset.to_string(), &p.batch.position.to_string(), &format!("{:020}.log", p.batch.segment)]) }</h3>
-            <div class="scroll-x">
+            <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::BytesCaption)}>
                 <table>
                     <caption class="small muted">{ t(Key::BytesCaption) }</caption>
                     <thead>

@@ -161,7 +161,10 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                             <p class="small">{ tf(Key::LessonNotStarted, &[l.steps.first().map(|s| s.1.as_str()).unwrap_or("")]) }</p>
                         }
                         if let Some(e) = &l.error {
-                            <p class="action-error" role="alert">{ tf(Key::LessonError, &[e]) }</p>
+                            <div class="action-error" role="alert" data-testid="lesson-error">
+                                <p>{ tf(Key::LessonError, &[e]) }</p>
+                                <p class="small">{ t(Key::LessonErrorHelp) }</p>
+                            </div>
                         }
                         if finished {
                             <p class="small"><span class="badge ok">{ t(Key::LessonDone) }</span></p>
@@ -169,7 +172,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     </div>
                     <div class="cluster">
                         <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
-                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
+                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
                         <button type="button" data-testid="lesson-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
                             { if p.playing { t(Key::TtPause) } else { t(Key::LessonPlay) } }
                         </button>

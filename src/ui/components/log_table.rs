@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::header_bytes::HeaderBytes;
 use crate::i18n::{t, tf, Key};
 use crate::sim::view::LogView;
+use crate::view::partition::BatchKind;
 
 #[derive(Properties, PartialEq)]
 pub struct LogTableProps {
@@ -44,7 +45,27 @@ pub fn log_table(p: &LogTableProps) -> Html {
             Some((_, false)) => "row-new",
             None => "",
         };
-        let values: Vec<&str> = b.records.iter().map(|(_, v)| v.as_str()).collect();
+        // A control batch holds a marker, not text: name it (and tag aborted data).
+        let kind = BatchKind::of(b, &log.aborted_txns, &log.ongoing_transactions);
+        let records = match kind {
+            BatchKind::CommitMarker => {
+                html! { <span class="badge marker" data-testid="log-marker">{ t(Key::KindCommitMarker) }</span> }
+            }
+            BatchKind::AbortMarker => {
+                html! { <span class="badge marker" data-testid="log-marker">{ t(Key::KindAbortMarker) }</span> }
+            }
+            _ => {
+                let values: Vec<&str> = b.records.iter().map(|(_, v)| v.as_str()).collect();
+                html! {
+                    <>
+                        { values.join(", ") }
+                        if kind == BatchKind::Aborted {
+                            { " " }<span class="badge danger">{ t(Key::KindAborted) }</span>
+                        }
+                    </>
+                }
+            }
+        };
         rows.push(html! {
             <tr class={classes!(class, open.then_some("row-open"))}>
                 <td class="num mono">
@@ -53,7 +74,7 @@ pub fn log_table(p: &LogTableProps) -> Html {
                         <span class={if dup { "badge warn" } else { "badge ok" }}>{ if dup { t(Key::TagOriginal) } else { t(Key::TagNew) } }</span>
                     }
                 </td>
-                <td class="mono records">{ values.join(", ") }</td>
+                <td class="mono records">{ records }</td>
                 <td class="num mono">{ b.producer_id }</td>
                 <td class="num mono">{ b.producer_epoch }</td>
                 <td class="num mono">{ format!("{}..{}", b.base_sequence, b.last_sequence) }</td>
@@ -88,7 +109,7 @@ pub fn log_table(p: &LogTableProps) -> Html {
                     <dd class="muted small">{ t(Key::HwHint) }</dd>
                 </div>
             </dl>
-            <div class="scroll-x">
+            <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::LogCaption)}>
                 <table class="log-table" data-testid="log">
                     <caption>{ t(Key::LogCaption) }</caption>
                     <thead>

@@ -1,7 +1,7 @@
 //! Under the tabs, after "Copy link" (in the tab bar): the current view as a URL (its
 //! fragment is `share::encode`'s), put in the address bar and on the clipboard, and
 //! shown in a field to copy by hand when the clipboard is not available. Also where a
-//! bad link, or a view too long for one, says what is wrong. Empty otherwise.
+//! bad link, a view too long for one, or a bad `?lesson=` says what is wrong. Empty otherwise.
 
 use yew::prelude::*;
 
@@ -14,6 +14,9 @@ pub struct ShareBoxProps {
     pub link: Option<LinkBox>,
     pub error: Option<String>,
     pub refused: Option<String>,
+    /// What is wrong with the address's `?lesson=`/`step=`/`page=`, and what is shown.
+    #[prop_or_default]
+    pub url_error: Option<String>,
     pub dispatch: Callback<Msg>,
 }
 
@@ -37,7 +40,7 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
         let dispatch = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Link(LinkMsg::Close)))
     };
-    if p.link.is_none() && p.error.is_none() && p.refused.is_none() {
+    if p.link.is_none() && p.error.is_none() && p.refused.is_none() && p.url_error.is_none() {
         return Html::default();
     }
     html! {
@@ -59,6 +62,12 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
             if let Some(why) = &p.refused {
                 <p class="action-error link-error" role="alert" data-testid="link-refused">
                     { tf(Key::LinkRefused, &[why]) }{ " " }
+                    <button type="button" class="link-button" onclick={close.clone()}>{ t(Key::LinkClose) }</button>
+                </p>
+            }
+            if let Some(e) = &p.url_error {
+                <p class="action-error link-error" role="alert" data-testid="url-error">
+                    { e.clone() }{ " " }
                     <button type="button" class="link-button" onclick={close.clone()}>{ t(Key::LinkClose) }</button>
                 </p>
             }

@@ -1,4 +1,5 @@
-//! The keyboard-shortcut sheet (`?` opens it, Esc or its button closes it).
+//! The keyboard-shortcut sheet (`?` opens it, Esc or its button closes it): a modal
+//! dialog that keeps Tab inside and gives focus back when it closes.
 
 use yew::prelude::*;
 
@@ -15,14 +16,36 @@ pub struct ShortcutsProps {
 pub fn shortcuts(p: &ShortcutsProps) -> Html {
     let close_ref = use_node_ref();
     {
-        // Move focus into the sheet, so Esc and Tab work from the keyboard at once.
+        // Move focus into the sheet, so Esc and Tab work from the keyboard at once; on
+        // closing, give it back to where it was.
         let close_ref = close_ref.clone();
         use_effect_with((), move |_| {
+            let before = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element());
             if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
                 let _ = b.focus();
             }
+            move || {
+                use wasm_bindgen::JsCast;
+                if let Some(e) = before.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    let _ = e.focus();
+                }
+            }
         });
     }
+    // A modal sheet keeps Tab inside: its one control is the close button.
+    let onkeydown = {
+        let close_ref = close_ref.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Tab" {
+                e.prevent_default();
+                if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = b.focus();
+                }
+            }
+        })
+    };
     let close = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Open(Panel::Shortcuts(false))))
@@ -34,7 +57,7 @@ pub fn shortcuts(p: &ShortcutsProps) -> Html {
     };
     html! {
         <div class="sheet-backdrop">
-            <div class="sheet panel stack" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts">
+            <div class="sheet panel stack" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts" {onkeydown}>
                 <h2 id="shortcuts-title">{ t(Key::KsHeading) }</h2>
                 <table class="shortcuts-table">
                     <thead><tr><th scope="col">{ t(Key::KsKeyCol) }</th><th scope="col">{ t(Key::KsWhatCol) }</th></tr></thead>

@@ -2,7 +2,8 @@
 //! broker (with its role: partition leader, transaction coordinator), controller and
 //! consumer; one row per message, oldest at the top. Requests are solid arrows,
 //! responses dashed, errors red with their name, lost messages broken with ✗.
-//! Drawn with a CSS grid, so it reflows with the width and its text stays text.
+//! Drawn with a CSS grid, so it reflows with the width and its text stays text; on a
+//! narrow screen it becomes a list, each message with its route written out.
 
 use yew::prelude::*;
 
@@ -70,10 +71,14 @@ pub fn timeline(p: &TimelineProps) -> Html {
                     2 * span
                 )
             };
+            let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
+            let route = format!("{} → {}", lane(m.from), lane(m.to));
             html! {
                 <>
                     <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", m.at_ms) }</div>
-                    <div class={class} style={style} title={format!("{} → {}: {label}", v.lifelines.get(m.from).map(|l| l.label.as_str()).unwrap_or(""), v.lifelines.get(m.to).map(|l| l.label.as_str()).unwrap_or(""))}>
+                    <div class={class} style={style} title={format!("{route}: {label}")}>
+                        // Said by the arrow on a wide screen; written out on a narrow one.
+                        <span class="msg-route">{ format!("{route}: ") }</span>
                         <span class="msg-label">{ label }</span>
                     </div>
                 </>
@@ -95,7 +100,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
             if v.messages.is_empty() {
                 <p class="muted">{ t(Key::TlEmpty) }</p>
             }
-            <div class="tl-scroll">
+            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)}>
                 <div class="timeline" style={columns} data-testid="timeline">
                     { lines }
                     <div class="lifeline-head tl-corner" style="grid-column: 1;" aria-hidden="true"></div>

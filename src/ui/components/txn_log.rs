@@ -224,6 +224,7 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                 </table>
             </div>
             <h3 class="small-heading">{ t(Key::TxIndexHeading) }</h3>
+            <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::TxIndexCaption)}>
             <table class="log-table txn-index" data-testid="txn-index">
                 <caption>{ t(Key::TxIndexCaption) }</caption>
                 <thead>
@@ -248,6 +249,7 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
         </div>
     }
 }

@@ -4,7 +4,8 @@
 use yew::prelude::*;
 
 use super::field::Field;
-use crate::i18n::{t, tf, Key};
+use crate::i18n::narration::txn_exception;
+use crate::i18n::{t, tf, Key, Lang};
 use crate::sim::Action;
 use crate::ui::state::{Msg, Page};
 use crate::view::producers::ProducerView;
@@ -105,12 +106,33 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
             );
             html! { <p class="outcome outcome-ok" data-testid={id("producer-outcome")}>{ text }</p> }
         } else {
-            let exception = o.exception.clone().unwrap_or_default();
+            // Why, when the cause is a fence or a transaction the coordinator dropped.
             let explain = match o.error.as_deref() {
                 Some("INVALID_PRODUCER_EPOCH") | Some("PRODUCER_FENCED") => Some(Key::TxFencedExplain),
                 Some("INVALID_TXN_STATE") => Some(Key::TxInvalidStateExplain),
                 _ => None,
             };
+            if let Some(refusal) = &o.refusal {
+                // Refused by the client itself: Kafka's exception class and message.
+                let text = tf(
+                    Key::TxOutcomeRefused,
+                    &[
+                        &o.operation,
+                        refusal.exception_class(),
+                        &txn_exception(refusal, Lang::En),
+                    ],
+                );
+                return html! {
+                    <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
+                        <p data-testid={id("txn-refusal")}>{ text }</p>
+                        <p class="small">{ t(Key::TxRefusedExplain) }</p>
+                        if let Some(k) = explain {
+                            <p class="small">{ t(k) }</p>
+                        }
+                    </div>
+                };
+            }
+            let exception = o.exception.clone().unwrap_or_default();
             html! {
                 <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
                     <p>{ tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")]) }</p>

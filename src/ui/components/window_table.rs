@@ -76,7 +76,7 @@ pub fn window_table(p: &WindowTableProps) -> Html {
         })
         .collect();
     html! {
-        <div class="scroll-x">
+        <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::WindowCaption)}>
             <table class="window-table" data-testid="window">
                 <caption>{ t(Key::WindowCaption) }</caption>
                 <thead>

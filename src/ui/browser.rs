@@ -1,0 +1,60 @@
+//! Browser glue the page's hooks share: window listeners, the location, and the render
+//! marks the benchmark reads.
+
+/// Listens to `event` on `window` (none: does nothing) with gloo-events; returns the
+/// effect's cleanup, which drops the listener (gloo removes it and frees the closure).
+/// Not passive (gloo's default is passive): the keydown listener stops space scrolling.
+pub(super) fn listen_on(
+    window: Option<web_sys::Window>,
+    event: &'static str,
+    callback: impl FnMut(&web_sys::Event) + 'static,
+) -> impl FnOnce() {
+    use gloo_events::{EventListener, EventListenerOptions};
+    let options = EventListenerOptions::enable_prevent_default();
+    let listener = window.map(|w| EventListener::new_with_options(&w, event, options, callback));
+    move || drop(listener)
+}
+
+/// Reads `window.location[field]` (`hash`, `search`) without extra web-sys features.
+pub(super) fn location_field(field: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let location = js_sys::Reflect::get(&window, &"location".into()).ok()?;
+    js_sys::Reflect::get(&location, &field.into())
+        .ok()?
+        .as_string()
+}
+
+/// `?bench=N` in the page URL: preload N batches into the transactions page.
+pub(super) fn bench_param() -> Option<usize> {
+    let search = location_field("search")?;
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("bench="))
+        .and_then(|n| n.parse::<usize>().ok())
+        .map(|n| n.min(100_000))
+}
+
+/// Stores `performance.now()` in `window.__eosRenderedAt` and counts renders in
+/// `window.__eosRenders`: the e2e test times a click until the page has rendered.
+pub(super) fn mark_rendered() {
+    use wasm_bindgen::JsCast;
+    let global = js_sys::global();
+    let Ok(perf) = js_sys::Reflect::get(&global, &"performance".into()) else {
+        return;
+    };
+    let Ok(now) = js_sys::Reflect::get(&perf, &"now".into()) else {
+        return;
+    };
+    let Ok(now) = now.dyn_into::<js_sys::Function>() else {
+        return;
+    };
+    if let Ok(at) = now.call0(&perf) {
+        let _ = js_sys::Reflect::set(&global, &"__eosRenderedAt".into(), &at);
+    }
+    let renders = js_sys::Reflect::get(&global, &"__eosRenders".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&global, &"__eosRenders".into(), &(renders + 1.0).into());
+}

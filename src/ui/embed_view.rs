@@ -1,0 +1,272 @@
+//! The compact view for an iframe (`?embed=1`) and its postMessage API
+//! (docs/embedding.md): the chosen panels only, host commands in, events out.
+
+use yew::prelude::*;
+
+use crate::broker::broker::BrokerEvent;
+use crate::scenario;
+use crate::sim::World;
+
+use super::browser::listen_on;
+use super::components::event_list::EventList;
+use super::components::lesson_panel::{LessonInfo, LessonPanel};
+use super::components::log_table::LogTable;
+use super::components::producer_panel::ProducerPanel;
+use super::components::share_box::ShareBox;
+use super::components::timeline::Timeline;
+use super::components::txn_consumers::TxnConsumers;
+use super::components::txn_coordinator::TxnCoordinator;
+use super::components::verdict::Verdict;
+use super::components::window_table::WindowTable;
+use super::embed::{self, HostCommand};
+use super::idempotence::{last_verdict, marks, views};
+use super::state::LinkBox;
+use super::state::{AppState, Msg, Page, Panel, Travel};
+use super::transactions::txn_views;
+use crate::i18n::{narrate, t, tf, Key, Lang};
+
+/// The verdict word for host pages: `APPEND`, `DUPLICATE` or the refusal's error name.
+fn verdict_word(state: &AppState, world: &World) -> Option<String> {
+    let tp = state.shown_tp(world)?;
+    Some(match last_verdict(world, &tp)?.1 {
+        BrokerEvent::BatchAppended { .. } => "APPEND".to_string(),
+        BrokerEvent::BatchDuplicate { .. } => "DUPLICATE".to_string(),
+        BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
+        _ => return None,
+    })
+}
+
+/// The compact view for an iframe (`?embed=1`): only the chosen panels, in order.
+pub(super) fn embed_page(
+    state: &AppState,
+    dispatch: &Callback<Msg>,
+    panels: &[String],
+    lesson: Option<LessonInfo>,
+    lessons: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let v = state.with_world(Page::Idempotence, |w| views(state, w));
+    let needs_txn = panels
+        .iter()
+        .any(|p| matches!(p.as_str(), "coordinator" | "consumers" | "timeline"));
+    let tv = needs_txn.then(|| state.with_world(Page::Transactions, txn_views));
+    let error = state
+        .page_state(Page::Idempotence)
+        .error
+        .as_ref()
+        .map(|(_, e)| e.clone());
+    let locked = lesson.is_some();
+    let (slot_mark, log_mark) = marks(&v.verdict);
+    let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+    let on_select = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
+    };
+    let panel = |name: &str| -> Html {
+        match name {
+            "lesson" => html! {
+                <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+            },
+            "producer" => html! {
+                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} error={error.clone()} dispatch={dispatch.clone()} />
+            },
+            "verdict" => html! {
+                <section class="panel stack" aria-label={t(Key::VerdictHeading)}>
+                    <h2 class="small-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }{ " · " }{ t(Key::VerdictHeading) }</h2>
+                    <Verdict verdict={v.verdict.clone()} />
+                </section>
+            },
+            "window" => html! {
+                <section class="panel stack" aria-label={t(Key::WindowHeading)}>
+                    <h2>{ t(Key::WindowHeading) }</h2>
+                    <WindowTable windows={v.windows.clone()} mark={slot_mark.clone()} />
+                </section>
+            },
+            "log" => html! {
+                <section class="panel stack" aria-label={t(Key::LogHeading)}>
+                    <h2>{ t(Key::LogHeading) }{ " · " }{ tp_name.clone() }</h2>
+                    if let Some(log) = v.log.clone() {
+                        <LogTable {log} selected={state.panels.selected_batch} mark={log_mark} on_select={on_select.clone()} />
+                    } else {
+                        <p class="muted">{ t(Key::NoPartition) }</p>
+                    }
+                </section>
+            },
+            "events" => html! { <EventList events={v.events.clone()} /> },
+            "coordinator" => match &tv {
+                Some(tv) => html! { <TxnCoordinator views={tv.coordinators.clone()} /> },
+                None => Html::default(),
+            },
+            "consumers" => match &tv {
+                Some(tv) => {
+                    let (lso, hw) = tv
+                        .part
+                        .as_ref()
+                        .map_or((0, 0), |x| (x.last_stable_offset, x.high_watermark));
+                    html! { <TxnConsumers consumers={tv.consumers.clone()} {lso} {hw} disabled={locked} error={None::<(String, String)>} dispatch={dispatch.clone()} /> }
+                }
+                None => Html::default(),
+            },
+            "timeline" => match &tv {
+                Some(tv) => html! { <Timeline view={tv.timeline.clone()} /> },
+                None => Html::default(),
+            },
+            _ => Html::default(),
+        }
+    };
+    html! {
+        <div class="embed stack" data-testid="embed">
+            <ShareBox link={None::<LinkBox>} error={None::<String>} refused={None::<String>} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
+            { for panels.iter().map(|p| panel(p)) }
+        </div>
+    }
+}
+
+/// The postMessage API (docs/embedding.md), on while the page is in a frame: host
+/// commands in, `eos:ready` / `eos:state` / `eos:complete` / `eos:resize` out.
+#[hook]
+pub(super) fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>) {
+    let framed = use_memo((), |_| embed::framed());
+    let framed = *framed;
+    // Host commands.
+    use_effect_with((), move |_| {
+        let window = web_sys::window().filter(|_| framed);
+        let own = embed::own_origin();
+        listen_on(window, "message", move |e: &web_sys::Event| {
+            let (origin, size, message) = embed::read_event(e.as_ref());
+            match embed::host_command(&origin, &own, &origins, size, message.as_ref()) {
+                Ok(cmd) => host_command(cmd, &dispatch),
+                Err(why) => embed::warn(&why.to_string()),
+            }
+        })
+    });
+    // Height changes (ResizeObserver on <body>, created through JS reflection).
+    use_effect_with((), move |_| {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let body = web_sys::window()
+            .filter(|_| framed)
+            .and_then(|w| w.document())
+            .and_then(|d| d.body());
+        let last = std::cell::Cell::new(-1.0);
+        let measure = {
+            let body = body.clone();
+            Closure::<dyn Fn()>::new(move || {
+                if let Some(b) = &body {
+                    let h = f64::from(b.offset_height());
+                    if h != last.get() {
+                        last.set(h);
+                        embed::post_height(h);
+                    }
+                }
+            })
+        };
+        let observer = body.as_ref().and_then(|b| {
+            let ctor = js_sys::Reflect::get(&js_sys::global(), &"ResizeObserver".into())
+                .ok()?
+                .dyn_into::<js_sys::Function>()
+                .ok()?;
+            let args = js_sys::Array::of1(measure.as_ref());
+            let observer = js_sys::Reflect::construct(&ctor, &args).ok()?;
+            let observe = js_sys::Reflect::get(&observer, &"observe".into())
+                .ok()?
+                .dyn_into::<js_sys::Function>()
+                .ok()?;
+            observe.call1(&observer, b).ok()?;
+            Some(observer)
+        });
+        move || {
+            if let Some(o) = &observer {
+                if let Ok(f) = js_sys::Reflect::get(o, &"disconnect".into())
+                    .and_then(|f| f.dyn_into::<js_sys::Function>())
+                {
+                    let _ = f.call0(o);
+                }
+            }
+            drop(measure);
+        }
+    });
+    // ready once, then state after every step, and complete at the end.
+    let lesson = state.lesson_name();
+    let (step, steps) = state.position();
+    let (verdict, last_event) = if framed {
+        state.with_world(Page::Idempotence, |w| {
+            (
+                verdict_word(state, w),
+                w.events.last().map(|e| narrate(e, Lang::En)),
+            )
+        })
+    } else {
+        (None, None)
+    };
+    let ready = use_mut_ref(|| false);
+    let url_error = state.notices.url_error.clone();
+    use_effect_with((lesson, step, steps), move |(lesson, step, steps)| {
+        if framed {
+            let name: wasm_bindgen::JsValue =
+                lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+            let text = |v: Option<String>| v.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+            let (step, steps) = (*step as f64, *steps as f64);
+            if !*ready.borrow() {
+                *ready.borrow_mut() = true;
+                embed::post(&embed::object(&[
+                    ("type", "eos:ready".into()),
+                    ("version", embed::API_VERSION.into()),
+                    ("lesson", name.clone()),
+                    ("step", step.into()),
+                    ("steps", steps.into()),
+                ]));
+                // A bad `?lesson=`/`step=`/`page=`: the host hears what is shown instead.
+                if let Some(why) = &url_error {
+                    post_error(why);
+                }
+            } else {
+                embed::post(&embed::object(&[
+                    ("type", "eos:state".into()),
+                    ("lesson", name.clone()),
+                    ("step", step.into()),
+                    ("steps", steps.into()),
+                    ("verdict", text(verdict)),
+                    ("lastEvent", text(last_event)),
+                ]));
+                if steps > 0.0 && step >= steps {
+                    embed::post(&embed::object(&[
+                        ("type", "eos:complete".into()),
+                        ("lesson", name),
+                        ("steps", steps.into()),
+                    ]));
+                }
+            }
+        }
+    });
+}
+
+/// Carries out a host page's command.
+fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
+    match cmd {
+        HostCommand::Next => dispatch.emit(Msg::Travel(Travel::Forward)),
+        HostCommand::Prev => dispatch.emit(Msg::Travel(Travel::Back)),
+        HostCommand::To(n) => dispatch.emit(Msg::Travel(Travel::To(n))),
+        HostCommand::Reset => dispatch.emit(Msg::Travel(Travel::To(0))),
+        HostCommand::LoadLesson(name) => {
+            match scenario::lessons().iter().position(|l| l.name == name) {
+                Some(i) => dispatch.emit(Msg::LoadLesson(Some(i))),
+                None => post_error(&tf(Key::EmbedNoLesson, &[&name])),
+            }
+        }
+        HostCommand::LoadScenario(source) => match super::state::parse_lesson(&source) {
+            Ok(_) => dispatch.emit(Msg::LoadScenario {
+                title: t(Key::EmbedHostLesson).to_string(),
+                source,
+            }),
+            Err(e) => post_error(&e),
+        },
+    }
+}
+
+/// `{ type: "eos:error", message }` to the host page.
+fn post_error(message: &str) {
+    embed::post(&embed::object(&[
+        ("type", "eos:error".into()),
+        ("message", message.into()),
+    ]));
+}

@@ -1,0 +1,341 @@
+//! The idempotence page (the first page): the producer, the partition's verdict,
+//! dedup window and log, the events, and the tools (time travel, lessons, raw
+//! produce, broker restarts).
+
+use yew::prelude::*;
+
+use crate::broker::broker::BrokerEvent;
+use crate::log::TopicPartition;
+use crate::sim::{EventKind, World, START_MS};
+
+use super::app::{event_items, time_travel};
+use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
+use super::components::event_list::{EventItem, EventList};
+use super::components::lesson_panel::{LessonInfo, LessonPanel};
+use super::components::log_table::LogTable;
+use super::components::producer_panel::{ProducerInfo, ProducerPanel};
+use super::components::raw_panel::RawPanel;
+use super::components::verdict::Verdict;
+use super::components::window_table::{SlotMark, WindowTable};
+use super::state::{AppState, Msg, Page, Panel, PRODUCER, TOPIC};
+use crate::i18n::{t, tf, Key};
+
+/// How many events the list keeps on screen.
+const MAX_EVENTS: usize = 400;
+
+/// The latest APPEND / DUPLICATE / rejection on `tp`, with its logical time.
+pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
+    world.events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::Broker { event, .. } => match event {
+            BrokerEvent::BatchAppended { tp: t, .. }
+            | BrokerEvent::BatchDuplicate { tp: t, .. }
+            | BrokerEvent::BatchRejected { tp: t, .. }
+                if t == tp =>
+            {
+                Some((e.at_ms - START_MS, event.clone()))
+            }
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The last restart of the partition's broker: how it stopped and how it recovered.
+fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
+    let (i, e) = world.events.iter().enumerate().rev().find(|(_, e)| {
+        matches!(&e.kind, EventKind::Broker { event: BrokerEvent::Recovered { tp: t, .. }, .. } if t == tp)
+    })?;
+    let EventKind::Broker {
+        event: BrokerEvent::Recovered {
+            report, windows, ..
+        },
+        ..
+    } = &e.kind
+    else {
+        return None;
+    };
+    let stopped = world
+        .events
+        .get(..i)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            EventKind::Broker {
+                event: BrokerEvent::Stopped { clean, snapshots },
+                ..
+            } => Some((*clean, snapshots.len())),
+            _ => None,
+        });
+    Some(RecoveryInfo {
+        at_ms: e.at_ms - START_MS,
+        stopped,
+        report: report.clone(),
+        windows: windows.clone(),
+    })
+}
+
+fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
+    match &e.kind {
+        EventKind::Broker { event, .. } => match event {
+            BrokerEvent::BatchAppended { .. } => ("append", false),
+            BrokerEvent::BatchDuplicate { .. } => ("dup", false),
+            BrokerEvent::BatchRejected { .. } => ("bad", false),
+            BrokerEvent::Recovered { .. }
+            | BrokerEvent::Stopped { .. }
+            | BrokerEvent::SegmentRolled { .. } => ("info", false),
+            _ => ("", false),
+        },
+        EventKind::Producer { event, .. } => match event {
+            crate::client::producer::ProducerEvent::Acknowledged { .. } => ("ok", false),
+            crate::client::producer::ProducerEvent::RequestTimedOut { .. }
+            | crate::client::producer::ProducerEvent::RetryScheduled { .. } => ("warn", false),
+            crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
+            _ => ("", false),
+        },
+        EventKind::MessageDropped { .. } | EventKind::MessageRefused { .. } => ("danger", false),
+        EventKind::FaultArmed { .. } => ("warn", false),
+        EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
+        _ => ("", false),
+    }
+}
+
+/// Everything the panels need from the shown world, computed once per render.
+pub(super) struct Views {
+    pub(super) clock: i64,
+    pub(super) tp: Option<TopicPartition>,
+    pub(super) partitions: Vec<TopicPartition>,
+    pub(super) log: Option<crate::sim::view::LogView>,
+    pub(super) windows: Vec<crate::sim::view::WindowView>,
+    pub(super) verdict: Option<(i64, BrokerEvent)>,
+    pub(super) recovery: Option<RecoveryInfo>,
+    pub(super) online: bool,
+    pub(super) snapshots: bool,
+    pub(super) producer: ProducerInfo,
+    pub(super) events: Vec<EventItem>,
+}
+
+pub(super) fn views(state: &AppState, world: &World) -> Views {
+    let tp = state.shown_tp(world);
+    let producer = world
+        .producers
+        .get(PRODUCER)
+        .map(|p| ProducerInfo {
+            id: (p.producer_id >= 0).then(|| {
+                (
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.next_sequence
+                        .get(&TopicPartition::new(TOPIC, 0))
+                        .copied()
+                        .unwrap_or(0),
+                )
+            }),
+            in_network: world.network.in_flight().count(),
+            pending: p.pending_batches(),
+            faults: world
+                .network
+                .faults()
+                .iter()
+                .map(|f| match f {
+                    crate::sim::Fault::DropNextRequest { from } => format!(
+                        "{} ({})",
+                        t(Key::DropRequestButton),
+                        from.as_deref().unwrap_or("*")
+                    ),
+                    crate::sim::Fault::DropNextResponse { to } => format!(
+                        "{} ({})",
+                        t(Key::DropAckButton),
+                        to.as_deref().unwrap_or("*")
+                    ),
+                    // Faults armed by scenario steps: the catalog's wording.
+                    other => crate::i18n::narration::fault(other, crate::i18n::Lang::En),
+                })
+                .collect(),
+        })
+        .unwrap_or_default();
+    let events = event_items(world, MAX_EVENTS, tone);
+    let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
+    Views {
+        clock: world.clock_ms - START_MS,
+        partitions: world.partitions(),
+        log: tp.as_ref().and_then(|tp| world.log_view(tp)),
+        windows: tp.as_ref().map(|tp| world.windows(tp)).unwrap_or_default(),
+        verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
+        recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
+        online: world.brokers.get(&leader).is_some_and(|b| b.online),
+        snapshots: world.broker_defaults.producer_snapshots,
+        producer,
+        events,
+        tp,
+    }
+}
+
+/// Where the last verdict happened: the window slot and the log batch to mark.
+pub(super) fn marks(
+    verdict: &Option<(i64, BrokerEvent)>,
+) -> (Option<SlotMark>, Option<(i64, bool)>) {
+    match verdict {
+        Some((
+            _,
+            BrokerEvent::BatchAppended {
+                producer_id,
+                first_seq,
+                first_offset,
+                ..
+            },
+        )) => (
+            Some(SlotMark {
+                producer_id: *producer_id,
+                first_seq: *first_seq,
+                duplicate: false,
+            }),
+            Some((*first_offset, false)),
+        ),
+        Some((
+            _,
+            BrokerEvent::BatchDuplicate {
+                producer_id,
+                first_seq,
+                first_offset,
+                ..
+            },
+        )) => (
+            Some(SlotMark {
+                producer_id: *producer_id,
+                first_seq: *first_seq,
+                duplicate: true,
+            }),
+            Some((*first_offset, true)),
+        ),
+        _ => (None, None),
+    }
+}
+
+/// The idempotence page (the first page).
+pub(super) fn idempotence_page(
+    state: &AppState,
+    dispatch: &Callback<Msg>,
+    lesson: Option<LessonInfo>,
+    lessons: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let v = state.with_world(Page::Idempotence, |w| views(state, w));
+    let locked = lesson.is_some();
+    let page = state.page_state(Page::Idempotence);
+    let error = page.error.as_ref().map(|(_, e)| e.clone());
+
+    // Verdict marks for the window and the log: where the decision happened.
+    let (slot_mark, log_mark) = marks(&v.verdict);
+
+    let expect = {
+        let windows = v.windows.clone();
+        Callback::from(move |pid: String| -> Option<String> {
+            let pid: i64 = pid.trim().parse().ok()?;
+            Some(
+                match windows
+                    .iter()
+                    .find(|w| w.producer_id == pid)
+                    .and_then(|w| w.batches.last())
+                {
+                    Some(b) => tf(
+                        Key::RawExpectedNext,
+                        &[
+                            &crate::log::producer_state::increment_sequence(b.last_seq, 1)
+                                .to_string(),
+                            &pid.to_string(),
+                        ],
+                    ),
+                    None => tf(Key::RawExpectedFirst, &[&pid.to_string()]),
+                },
+            )
+        })
+    };
+    let on_select = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
+    };
+    let on_partition = {
+        let dispatch = dispatch.clone();
+        let parts = v.partitions.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                if let Some(tp) = select
+                    .value()
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| parts.get(i))
+                {
+                    dispatch.emit(Msg::Open(Panel::Partition(tp.clone())));
+                }
+            }
+        })
+    };
+    let reset = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Reset))
+    };
+    let showing = match &lesson {
+        Some(l) => tf(Key::ShowingLesson, &[&l.title]),
+        None => t(Key::ShowingPlayground).to_string(),
+    };
+    let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+
+    html! {
+        <div class={classes!("pg", "playground", locked.then_some("lesson-on"))} data-testid="playground">
+            <header class="layout-header pg-header">
+                <div>
+                    <h1>{ t(Key::Title) }</h1>
+                    <p class="muted subtitle">{ t(Key::Subtitle) }</p>
+                </div>
+                <div class="header-status cluster">
+                    <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
+                    <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
+                    <button type="button" onclick={reset} disabled={locked} title={t(Key::ResetHint)} data-testid="reset">{ t(Key::ResetPlayground) }</button>
+                </div>
+            </header>
+            <div class="pg-producer">
+                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />
+            </div>
+            <div class="pg-main stack" id="main" tabindex="-1">
+                <section class="panel stack partition-panel" aria-labelledby="partition-heading">
+                    <div class="panel-head">
+                        <h2 id="partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
+                        if v.partitions.len() > 1 {
+                            <label class="inline">
+                                { t(Key::PartitionSelect) }{ " " }
+                                <select onchange={on_partition} data-testid="partition-select">
+                                    { for v.partitions.iter().enumerate().map(|(i, p)| html! {
+                                        <option value={i.to_string()} selected={v.tp.as_ref() == Some(p)}>{ p.to_string() }</option>
+                                    }) }
+                                </select>
+                            </label>
+                        }
+                    </div>
+                    <h3 class="small-heading">{ t(Key::VerdictHeading) }</h3>
+                    <Verdict verdict={v.verdict.clone()} />
+                    <h3>{ t(Key::WindowHeading) }</h3>
+                    <WindowTable windows={v.windows.clone()} mark={slot_mark} />
+                    <h3>{ t(Key::LogHeading) }</h3>
+                    if let Some(log) = v.log.clone() {
+                        <LogTable {log} selected={state.panels.selected_batch} mark={log_mark} {on_select} />
+                    } else {
+                        <p class="muted">{ t(Key::NoPartition) }</p>
+                    }
+                </section>
+            </div>
+            <div class="pg-events">
+                <EventList events={v.events.clone()} />
+            </div>
+            <div class="pg-tools stack">
+                if !locked {
+                    { time_travel(state, dispatch) }
+                }
+                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+                if !locked {
+                    <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
+                }
+                <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
+            </div>
+        </div>
+    }
+}
