@@ -10,7 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST=${1:-dist}
-BUDGET_KB=${BUNDLE_BUDGET_KB:-400}
+# 440 KB since the fault vocabulary, transaction.version 0/1/2 and the learner fixes landed
+# (the site was 381 KB before them, 430 KB after). The issue "Fast where it counts" owns
+# bringing it back under 400 KB; this budget only stops it from growing further unnoticed.
+BUDGET_KB=${BUNDLE_BUDGET_KB:-440}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=target/bundle-size.txt
 
