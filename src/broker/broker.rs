@@ -186,84 +186,6 @@ impl Handled {
     }
 }
 
-/// The response a request gets when it fails as a whole with `error`.
-pub fn error_response(request: &Request, error: Errors) -> Response {
-    let each = |tps: &[TopicPartition]| tps.iter().map(|tp| (tp.clone(), error)).collect();
-    match request {
-        Request::InitProducerId { .. } => Response::InitProducerId {
-            error,
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        Request::Produce {
-            topic_partition, ..
-        } => Response::produce(topic_partition, error, -1, None),
-        Request::AllocateProducerIds { .. } => Response::AllocateProducerIds {
-            error,
-            producer_id_start: -1,
-            producer_id_len: 0,
-        },
-        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
-        Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {
-            results: each(partitions),
-        },
-        Request::EndTxn { .. } => Response::EndTxn {
-            error,
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        Request::WriteTxnMarkers { markers } => Response::WriteTxnMarkers {
-            results: markers
-                .iter()
-                .flat_map(|m| {
-                    m.partitions
-                        .iter()
-                        .map(move |tp| (m.producer_id, tp.clone(), error))
-                })
-                .collect(),
-        },
-        Request::Fetch {
-            topic_partition, ..
-        } => Response::fetch_error(topic_partition, error),
-        Request::ListOffsets {
-            topic_partition, ..
-        } => Response::ListOffsets {
-            topic_partition: topic_partition.clone(),
-            error,
-            offset: -1,
-        },
-        Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
-            transactions: transactional_ids
-                .iter()
-                .map(|id| crate::protocol::TransactionDescription::failed(-1, id.clone(), error))
-                .collect(),
-        },
-        Request::ListTransactions => Response::ListTransactions {
-            error,
-            transactions: Vec::new(),
-        },
-        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit {
-            results: offsets
-                .iter()
-                .map(|o| (o.topic_partition.clone(), error))
-                .collect(),
-        },
-        Request::TxnOffsetCommit { offsets, .. } => Response::TxnOffsetCommit {
-            results: offsets
-                .iter()
-                .map(|o| (o.topic_partition.clone(), error))
-                .collect(),
-        },
-        Request::OffsetFetch { partitions, .. } => Response::OffsetFetch {
-            error,
-            offsets: partitions
-                .iter()
-                .map(|tp| (tp.clone(), -1, error))
-                .collect(),
-        },
-    }
-}
-
 /// One broker of the simulated cluster.
 #[derive(Clone, Debug)]
 pub struct Broker {
@@ -558,7 +480,10 @@ impl Broker {
                 topic_partition,
                 isolation,
             } => self.handle_list_offsets(topic_partition, isolation),
-            other => Handled::reply(error_response(&other, Errors::InvalidRequest)),
+            other => Handled::reply(crate::protocol::error_response(
+                &other,
+                Errors::InvalidRequest,
+            )),
         }
     }
 

@@ -361,3 +361,84 @@ impl Response {
         }
     }
 }
+
+/// The response a request gets when it fails as a whole with `error`: the same API's
+/// response carrying only the error, for every partition it names (Kafka's
+/// `AbstractRequest.getErrorResponse`). Brokers answer this way, and so does an
+/// injected network fault.
+pub fn error_response(request: &Request, error: Errors) -> Response {
+    let each = |tps: &[TopicPartition]| tps.iter().map(|tp| (tp.clone(), error)).collect();
+    match request {
+        Request::InitProducerId { .. } => Response::InitProducerId {
+            error,
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        Request::Produce {
+            topic_partition, ..
+        } => Response::produce(topic_partition, error, -1, None),
+        Request::AllocateProducerIds { .. } => Response::AllocateProducerIds {
+            error,
+            producer_id_start: -1,
+            producer_id_len: 0,
+        },
+        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
+        Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {
+            results: each(partitions),
+        },
+        Request::EndTxn { .. } => Response::EndTxn {
+            error,
+            producer_id: -1,
+            producer_epoch: -1,
+        },
+        Request::WriteTxnMarkers { markers } => Response::WriteTxnMarkers {
+            results: markers
+                .iter()
+                .flat_map(|m| {
+                    m.partitions
+                        .iter()
+                        .map(move |tp| (m.producer_id, tp.clone(), error))
+                })
+                .collect(),
+        },
+        Request::Fetch {
+            topic_partition, ..
+        } => Response::fetch_error(topic_partition, error),
+        Request::ListOffsets {
+            topic_partition, ..
+        } => Response::ListOffsets {
+            topic_partition: topic_partition.clone(),
+            error,
+            offset: -1,
+        },
+        Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
+            transactions: transactional_ids
+                .iter()
+                .map(|id| TransactionDescription::failed(-1, id.clone(), error))
+                .collect(),
+        },
+        Request::ListTransactions => Response::ListTransactions {
+            error,
+            transactions: Vec::new(),
+        },
+        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit {
+            results: offsets
+                .iter()
+                .map(|o| (o.topic_partition.clone(), error))
+                .collect(),
+        },
+        Request::TxnOffsetCommit { offsets, .. } => Response::TxnOffsetCommit {
+            results: offsets
+                .iter()
+                .map(|o| (o.topic_partition.clone(), error))
+                .collect(),
+        },
+        Request::OffsetFetch { partitions, .. } => Response::OffsetFetch {
+            error,
+            offsets: partitions
+                .iter()
+                .map(|tp| (tp.clone(), -1, error))
+                .collect(),
+        },
+    }
+}

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response, TransactionDescription};
+use crate::protocol::{Request, Response};
 
 /// Who sends and receives messages.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -245,80 +245,9 @@ impl Fault {
     }
 }
 
-/// The answer a request gets when a `Fault::Error` strikes it: the same API's response
-/// carrying only the error (every partition of it, for per-partition answers).
-pub fn error_response(request: &Request, error: Errors) -> Response {
-    match request {
-        Request::InitProducerId { .. } => Response::InitProducerId {
-            error,
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        Request::Produce {
-            topic_partition, ..
-        } => Response::produce(topic_partition, error, -1, None),
-        Request::AllocateProducerIds { .. } => Response::AllocateProducerIds {
-            error,
-            producer_id_start: -1,
-            producer_id_len: 0,
-        },
-        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
-        Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {
-            results: partitions.iter().map(|p| (p.clone(), error)).collect(),
-        },
-        Request::EndTxn { .. } => Response::EndTxn {
-            error,
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        Request::WriteTxnMarkers { markers } => Response::WriteTxnMarkers {
-            results: markers
-                .iter()
-                .flat_map(|m| {
-                    m.partitions
-                        .iter()
-                        .map(|p| (m.producer_id, p.clone(), error))
-                })
-                .collect(),
-        },
-        Request::Fetch {
-            topic_partition, ..
-        } => Response::fetch_error(topic_partition, error),
-        Request::ListOffsets {
-            topic_partition, ..
-        } => Response::ListOffsets {
-            topic_partition: topic_partition.clone(),
-            error,
-            offset: -1,
-        },
-        Request::DescribeTransactions { transactional_ids } => Response::DescribeTransactions {
-            transactions: transactional_ids
-                .iter()
-                .map(|t| TransactionDescription::failed(-1, t.clone(), error))
-                .collect(),
-        },
-        Request::ListTransactions => Response::ListTransactions {
-            error,
-            transactions: Vec::new(),
-        },
-        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit {
-            results: offsets
-                .iter()
-                .map(|o| (o.topic_partition.clone(), error))
-                .collect(),
-        },
-        Request::TxnOffsetCommit { offsets, .. } => Response::TxnOffsetCommit {
-            results: offsets
-                .iter()
-                .map(|o| (o.topic_partition.clone(), error))
-                .collect(),
-        },
-        Request::OffsetFetch { partitions, .. } => Response::OffsetFetch {
-            error,
-            offsets: partitions.iter().map(|p| (p.clone(), -1, error)).collect(),
-        },
-    }
-}
+/// The answer a request gets when a `Fault::Error` strikes it: the broker's own
+/// whole-request error answer (one function for both).
+pub use crate::protocol::error_response;
 
 /// Messages in flight, ordered by delivery time then id, so replays are exact; the armed
 /// faults; and the messages a fault holds. Changed only through its methods.
