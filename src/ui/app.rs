@@ -86,24 +86,33 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
     let l = lesson.as_ref()?;
     let title = l.title.clone();
-    let done = l.replay.at();
+    // The player counts player steps (`scenario::player`); narration is per line.
+    let done = l.replay.player_at();
     let steps = &l.replay.scenario().steps;
     let why = if done == 0 {
         introduction(steps)
     } else {
-        narration_for(steps, done)
+        narration_for(steps, l.replay.at())
     };
     Some(LessonInfo {
         why,
         index: l.index,
         title,
-        steps: steps.iter().map(|s| (s.line, s.text.clone())).collect(),
-        done_steps: done,
-        output: l
+        steps: l
             .replay
-            .outputs()
-            .last()
-            .map(|o| o.lines.clone())
+            .player_steps()
+            .iter()
+            .map(|r| {
+                let lines = steps.get(r.clone()).unwrap_or_default();
+                let text: Vec<&str> = lines.iter().map(|s| s.text.as_str()).collect();
+                (lines.first().map_or(0, |s| s.line), text.join("; "))
+            })
+            .collect(),
+        done_steps: done,
+        output: done
+            .checked_sub(1)
+            .and_then(|i| l.replay.player_output(i))
+            .map(|o| o.lines)
             .unwrap_or_default(),
         error: l.replay.error().map(str::to_string),
     })

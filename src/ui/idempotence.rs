@@ -107,6 +107,8 @@ pub(super) struct Views {
     pub(super) partitions: Vec<TopicPartition>,
     pub(super) log: Option<crate::sim::view::LogView>,
     pub(super) windows: Vec<crate::sim::view::WindowView>,
+    /// The restart that rebuilt the window, narrated, until the next verdict on `tp`.
+    pub(super) restart_note: Option<String>,
     pub(super) verdict: Option<(i64, BrokerEvent)>,
     pub(super) recovery: Option<RecoveryInfo>,
     pub(super) online: bool,
@@ -161,6 +163,10 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
         partitions: world.partitions(),
         log: tp.as_ref().and_then(|tp| world.log_view(tp)),
         windows: tp.as_ref().map(|tp| world.windows(tp)).unwrap_or_default(),
+        restart_note: tp
+            .as_ref()
+            .and_then(|tp| crate::view::window::restart_note(world, tp))
+            .map(|e| crate::i18n::narrate(e, crate::i18n::Lang::En)),
         verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
         recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
         online: world.brokers.get(&leader).is_some_and(|b| b.online),
@@ -315,6 +321,9 @@ pub(super) fn idempotence_page(
                     <Verdict verdict={v.verdict.clone()} />
                     <h3>{ t(Key::WindowHeading) }</h3>
                     <WindowTable windows={v.windows.clone()} mark={slot_mark} />
+                    if let Some(note) = v.restart_note.clone() {
+                        <p class="muted small" data-testid="restart-note">{ note }</p>
+                    }
                     <h3>{ t(Key::LogHeading) }</h3>
                     if let Some(log) = v.log.clone() {
                         <LogTable {log} selected={state.panels.selected_batch} mark={log_mark} {on_select} />

@@ -168,7 +168,7 @@ impl AppState {
         let (scenario, step) = match self.lesson.borrow().as_ref() {
             Some(l) => {
                 panel.lesson = true;
-                (l.source.clone(), l.replay.at())
+                (l.source.clone(), l.replay.player_at())
             }
             None => history_scenario(self.page, &self.page_state(self.page).history)?,
         };

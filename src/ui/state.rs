@@ -107,7 +107,7 @@ pub struct LessonState {
 }
 
 impl LessonState {
-    /// `scenario` with its first `steps` steps played.
+    /// `scenario` with its first `steps` player steps played (`scenario::player`).
     pub fn new(
         index: Option<usize>,
         title: String,
@@ -119,11 +119,11 @@ impl LessonState {
             index,
             title,
             source,
-            replay: Replay::to(scenario, steps),
+            replay: Replay::to_player_step(scenario, steps),
         }
     }
 
-    /// Built-in lesson `index` with its first `steps` steps played.
+    /// Built-in lesson `index` with its first `steps` player steps played.
     fn built_in(index: usize, steps: usize) -> Result<LessonState, String> {
         let lesson = scenario::lessons()
             .get(index)
@@ -138,16 +138,17 @@ impl LessonState {
         ))
     }
 
-    /// Moves the player to step `to`: one step forward is played, anything else is
-    /// replayed from the start (exact: the engine is deterministic).
+    /// Moves the player to player step `to`: one step forward is played (the rest of
+    /// it, after a refused line), anything else is replayed from the start (exact: the
+    /// engine is deterministic).
     fn go_to(&mut self, to: usize) {
-        let at = self.replay.at();
-        let to = to.min(self.replay.len());
+        let at = self.replay.player_at();
+        let to = to.min(self.replay.player_len());
         if to == at + 1 {
             // A refusal stays in the replay and is shown.
-            let _ = self.replay.step();
+            let _ = self.replay.play_player_step();
         } else if to != at {
-            self.replay = Replay::to(self.replay.scenario().clone(), to);
+            self.replay = Replay::to_player_step(self.replay.scenario().clone(), to);
         }
     }
 }
@@ -350,7 +351,7 @@ impl AppState {
     /// when one is loaded, else for the page's recorded actions.
     pub fn position(&self) -> (usize, usize) {
         if let Some(l) = self.lesson.borrow().as_ref() {
-            return (l.replay.at(), l.replay.len());
+            return (l.replay.player_at(), l.replay.player_len());
         }
         let p = self.page_state(self.page);
         (p.history.cursor, p.history.entries.len())

@@ -12,11 +12,11 @@ pub struct LessonInfo {
     /// The built-in lesson's index; None for a scenario from a link, a host page or a file.
     pub index: Option<usize>,
     pub title: String,
-    /// (source line number, source text) of every step.
+    /// (first source line number, source text of its lines) of every player step.
     pub steps: Vec<(usize, String)>,
-    /// How many steps have run.
+    /// How many player steps have run whole.
     pub done_steps: usize,
-    /// Output of the last step run.
+    /// Output of the last player step run.
     pub output: Vec<String>,
     pub error: Option<String>,
     /// The narration of the step just run (its `## Title:` first, then `>` paragraphs),

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::error_detail;
-use crate::i18n::{t, tf, Key, Lang};
+use crate::i18n::{out_of_order_text, t, tf, Key, Lang};
 use crate::protocol::errors::Errors;
 
 #[derive(Properties, PartialEq)]
@@ -80,6 +80,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
             expected_seq,
             current_epoch,
             detail,
+            seq_direction,
             ..
         } => {
             let unknown = t(Key::Unknown).to_string();
@@ -88,7 +89,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
                     "rejected",
                     t(Key::VerdictOutOfOrder),
                     tf(
-                        Key::VerdictOutOfOrderText,
+                        out_of_order_text(*seq_direction),
                         &[
                             &expected_seq.map_or(unknown, |s| s.to_string()),
                             &format!("{first_seq}..{last_seq}"),
