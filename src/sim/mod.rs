@@ -1,13 +1,17 @@
 //! The simulated world: clock, network, actions, events and cluster config.
 
 pub mod action;
+mod brokers;
 mod consumers;
+mod delivery;
 pub mod error;
 pub mod event;
 pub mod hanging;
 pub mod network;
 pub mod raw;
 pub mod rng;
+mod scheduling;
+mod transactions;
 mod txn_views;
 pub mod view;
 pub mod world;

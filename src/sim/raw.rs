@@ -2,10 +2,13 @@
 //! in one line — the seed's "bare socket" examples for every transactional API.
 
 use super::error::{SimError, SimErrorKind};
-use super::world::World;
+use super::network::{Body, Node};
+use super::world::{RawOutcome, World, RAW_CLIENT};
 use crate::coordinator::internal_topics::{topic_partition_for, TRANSACTION_STATE_TOPIC};
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, Request, Response};
+use crate::record::RecordBatch;
 
 impl World {
     /// Who should get a raw request: the transaction coordinator for transactional
@@ -157,5 +160,131 @@ pub fn find_coordinator(key: String, group: bool) -> Request {
         } else {
             CoordinatorType::Transaction
         },
+    }
+}
+
+impl World {
+    /// Sends one request from the raw client and runs the world until its answer
+    /// arrives (or nothing more can happen, when the request or answer was lost).
+    pub(super) fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
+        let cid = self.take_correlation_id();
+        self.send(
+            Node::Client(RAW_CLIENT.into()),
+            Node::Broker(broker),
+            cid,
+            Body::Request(request),
+        );
+        self.run_while(|w| !w.raw_inbox.contains_key(&cid));
+        self.raw_inbox.remove(&cid)
+    }
+
+    /// InitProducerId by hand, retrying after `retry.backoff.ms` (100) while the broker
+    /// answers with a retriable error — seed 000's first two lines.
+    pub fn raw_init_producer_id(&mut self) -> RawOutcome {
+        let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
+        let mut lines = Vec::new();
+        for _ in 0..10 {
+            let request = Request::InitProducerId {
+                transactional_id: None,
+                transaction_timeout_ms: 60_000,
+            };
+            match self.raw_request(bootstrap, request) {
+                Some(Response::InitProducerId {
+                    error,
+                    producer_id,
+                    producer_epoch,
+                }) if error == Errors::None => {
+                    lines.push(format!("InitProducerId: error=NONE producerId={producer_id} epoch={producer_epoch}"));
+                    return RawOutcome {
+                        lines,
+                        response: Some(Response::InitProducerId {
+                            error,
+                            producer_id,
+                            producer_epoch,
+                        }),
+                    };
+                }
+                Some(r) if r.error().is_retriable() => {
+                    lines.push(format!(
+                        "InitProducerId: {}, retrying in 100 ms",
+                        r.error().name()
+                    ));
+                    self.advance(100);
+                }
+                Some(r) => {
+                    lines.push(format!("InitProducerId: error={}", r.error().name()));
+                    return RawOutcome {
+                        lines,
+                        response: Some(r),
+                    };
+                }
+                None => {
+                    lines.push(
+                        "InitProducerId: no response (the request or its answer was lost)".into(),
+                    );
+                    return RawOutcome {
+                        lines,
+                        response: None,
+                    };
+                }
+            }
+        }
+        RawOutcome {
+            lines,
+            response: None,
+        }
+    }
+
+    /// A Produce (v12, acks=-1) of one idempotent batch with explicit numbers — the
+    /// seed's `MemoryRecords.withIdempotentRecords` example.
+    pub fn raw_produce(
+        &mut self,
+        tp: &TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        base_sequence: i32,
+        values: &[String],
+        label: Option<&str>,
+    ) -> Result<RawOutcome, SimError> {
+        let leader = self.check_partition(tp)?;
+        if values.is_empty() {
+            return Err(SimErrorKind::EmptyBatch.into());
+        }
+        let kvs = values
+            .iter()
+            .map(|v| (None, Some(v.as_bytes().to_vec())))
+            .collect();
+        let batch = RecordBatch::new_data(
+            0,
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            false,
+            self.clock_ms,
+            kvs,
+        );
+        let last = batch.last_sequence();
+        let request = Request::Produce {
+            transactional_id: None,
+            acks: -1,
+            timeout_ms: 30_000,
+            topic_partition: tp.clone(),
+            records: batch.encode(),
+        };
+        let response = self.raw_request(leader, request);
+        let label = label.map(|l| format!("({l})")).unwrap_or_default();
+        let line = match &response {
+            Some(Response::Produce {
+                error, base_offset, ..
+            }) => format!(
+                "seq {base_sequence:>2}..{last:>2} {label:<35}-> error={} baseOffset={base_offset}",
+                error.name()
+            ),
+            _ => format!("seq {base_sequence:>2}..{last:>2} {label:<35}-> no response (lost)"),
+        };
+        Ok(RawOutcome {
+            lines: vec![line],
+            response,
+        })
     }
 }

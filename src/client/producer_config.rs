@@ -1,0 +1,136 @@
+//! The producer's settings (`ProducerConfig`): Kafka's names, defaults and the
+//! idempotence rules checked when they are read.
+
+use super::*;
+
+/// The producer settings that matter for idempotence (`ProducerConfig`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProducerConfig {
+    pub client_id: String,
+    /// `enable.idempotence` (default true since Kafka 3.0).
+    pub enable_idempotence: bool,
+    /// `acks`: -1 is "all" (the default).
+    pub acks: i16,
+    /// `max.in.flight.requests.per.connection` (default 5).
+    pub max_in_flight: u32,
+    /// `request.timeout.ms` (default 30000).
+    pub request_timeout_ms: i64,
+    /// `retry.backoff.ms` (default 100).
+    pub retry_backoff_ms: i64,
+    /// `batch.size` (default 16384): a batch takes no more records once it holds this
+    /// many bytes (one record larger than that still gets a batch of its own).
+    pub batch_size: usize,
+    /// `retries` (default i32::MAX).
+    pub retries: u32,
+    /// Whether the user wrote `enable.idempotence` explicitly (Kafka only refuses
+    /// conflicting settings then; otherwise it quietly turns idempotence off).
+    pub idempotence_set_explicitly: bool,
+    /// `transactional.id`: makes the producer transactional.
+    pub transactional_id: Option<String>,
+    /// `transaction.timeout.ms` (default 60000).
+    pub transaction_timeout_ms: i32,
+}
+
+impl ProducerConfig {
+    pub fn new(client_id: &str) -> Self {
+        ProducerConfig {
+            client_id: client_id.to_string(),
+            enable_idempotence: true,
+            acks: -1,
+            max_in_flight: 5,
+            request_timeout_ms: 30_000,
+            retry_backoff_ms: 100,
+            batch_size: 16_384,
+            retries: u32::MAX,
+            idempotence_set_explicitly: false,
+            transactional_id: None,
+            transaction_timeout_ms: 60_000,
+        }
+    }
+
+    /// Applies `key=value` settings with Kafka's names, then validates them as
+    /// `ProducerConfig.postProcessAndValidateIdempotenceConfigs` does.
+    pub fn from_pairs(client_id: &str, pairs: &[(String, String)]) -> Result<Self, ConfigError> {
+        let mut c = ProducerConfig::new(client_id);
+        for (k, v) in pairs {
+            let bad = || ConfigError::invalid(k, v, None);
+            match k.as_str() {
+                "enable.idempotence" => {
+                    c.enable_idempotence = v.parse().map_err(|_| bad())?;
+                    c.idempotence_set_explicitly = true;
+                }
+                "acks" => {
+                    c.acks = match v.as_str() {
+                        "all" | "-1" => -1,
+                        "0" => 0,
+                        "1" => 1,
+                        _ => {
+                            return Err(ConfigError::invalid(
+                                k,
+                                v,
+                                Some(ConfigRule::OneOf(&["all", "-1", "0", "1"])),
+                            ))
+                        }
+                    }
+                }
+                // Types and bounds as Kafka 4.0's ProducerConfig defines them.
+                "max.in.flight.requests.per.connection" => {
+                    c.max_in_flight = ConfigError::parse_int(k, v, 1)?.unsigned_abs();
+                }
+                "request.timeout.ms" => {
+                    c.request_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
+                }
+                "retry.backoff.ms" => c.retry_backoff_ms = ConfigError::parse_long(k, v, 0)?,
+                "batch.size" => {
+                    c.batch_size = ConfigError::parse_int(k, v, 0)?.unsigned_abs() as usize
+                }
+                "retries" => c.retries = v.parse().map_err(|_| bad())?,
+                "client.id" => c.client_id = v.clone(),
+                "transactional.id" => {
+                    if v.is_empty() {
+                        return Err(bad());
+                    }
+                    c.transactional_id = Some(v.clone());
+                }
+                "transaction.timeout.ms" => {
+                    c.transaction_timeout_ms = ConfigError::parse_int(k, v, 1)?
+                }
+                other => {
+                    return Err(ConfigError::Unknown {
+                        scope: ConfigScope::Producer,
+                        key: other.to_string(),
+                    })
+                }
+            }
+        }
+        c.validate()?;
+        Ok(c)
+    }
+
+    fn validate(&mut self) -> Result<(), ConfigError> {
+        if self.transactional_id.is_some() && !self.enable_idempotence {
+            return Err(ConfigError::TransactionalIdNeedsIdempotence);
+        }
+        if !self.enable_idempotence {
+            return Ok(());
+        }
+        let conflict = if self.acks != -1 {
+            Some(ConfigError::IdempotenceNeedsAcksAll)
+        } else if self.max_in_flight > 5 {
+            Some(ConfigError::IdempotenceMaxInFlight)
+        } else if self.retries == 0 {
+            Some(ConfigError::IdempotenceNeedsRetries)
+        } else {
+            None
+        };
+        match conflict {
+            Some(e) if self.idempotence_set_explicitly => Err(e),
+            // Idempotence was only on by default: Kafka logs and turns it off.
+            Some(_) => {
+                self.enable_idempotence = false;
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! The `Sender` side: draining batches into requests, timeouts and retries, and
+//! what each response or disconnect does to the batches in flight.
+
+use super::*;
+
+impl Producer {
+    /// `Sender.runOnce`: time out stale requests, get a producer id, drain batches.
+    /// `leader_of` tells which broker leads a partition; `bootstrap` is any broker.
+    pub fn poll(
+        &mut self,
+        now_ms: i64,
+        bootstrap: i32,
+        leader_of: &dyn Fn(&TopicPartition) -> Option<i32>,
+        next_correlation_id: &mut u64,
+    ) -> (Vec<Outgoing>, Vec<ProducerEvent>) {
+        let mut out = Vec::new();
+        let mut events = Vec::new();
+        self.expire_requests(now_ms, &mut events);
+        if let IdState::Uninitialized { retry_at_ms } = self.id_state {
+            if retry_at_ms <= now_ms {
+                let correlation_id = take(next_correlation_id);
+                self.id_state = IdState::Initializing;
+                self.in_flight.push(InFlight {
+                    correlation_id,
+                    broker: bootstrap,
+                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
+                    what: InFlightKind::InitProducerId,
+                });
+                out.push(Outgoing {
+                    correlation_id,
+                    broker: bootstrap,
+                    request: Request::InitProducerId {
+                        transactional_id: None,
+                        transaction_timeout_ms: 60_000,
+                    },
+                });
+            }
+        }
+        let batches_pending = self.batches_pending();
+        let (pid, epoch) = (self.producer_id, self.producer_epoch);
+        if let Some(tm) = self.txn.as_mut() {
+            if let Some((target, request, kind)) =
+                tm.next_request(now_ms, pid, epoch, batches_pending)
+            {
+                let broker = match target {
+                    Target::Bootstrap => bootstrap,
+                    Target::Broker(b) => b,
+                };
+                let correlation_id = take(next_correlation_id);
+                tm.in_flight = Some(correlation_id);
+                self.in_flight.push(InFlight {
+                    correlation_id,
+                    broker,
+                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
+                    what: InFlightKind::Txn(kind),
+                });
+                out.push(Outgoing {
+                    correlation_id,
+                    broker,
+                    request,
+                });
+            }
+        }
+        if !self.can_drain() {
+            return (out, events);
+        }
+        // `abortUndrainedBatches`: while aborting, a batch back in the queue (its
+        // request timed out) is dropped, not sent again.
+        if self.txn.as_ref().is_some_and(|t| {
+            t.state == crate::client::transaction_manager::TxnState::AbortingTransaction
+        }) {
+            let count: usize = self.accumulator.values().map(|q| q.len()).sum();
+            if count > 0 {
+                for q in self.accumulator.values_mut() {
+                    q.clear();
+                }
+                events.push(ProducerEvent::UndrainedBatchesAborted { count });
+            }
+        }
+        // Drain: close open batches and send, in order, while the connection has room.
+        self.open.clear();
+        let partitions: Vec<TopicPartition> = self.accumulator.keys().cloned().collect();
+        for tp in partitions {
+            let Some(broker) = leader_of(&tp) else {
+                continue;
+            };
+            if self.txn.as_ref().is_some_and(|t| !t.send_allowed(&tp)) {
+                continue;
+            }
+            loop {
+                let in_flight_to_broker =
+                    self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;
+                if in_flight_to_broker >= self.config.max_in_flight {
+                    break;
+                }
+                let ready = self
+                    .accumulator
+                    .get(&tp)
+                    .and_then(|q| q.front())
+                    .is_some_and(|b| b.retry_at_ms <= now_ms);
+                if !ready {
+                    break;
+                }
+                // A numbered batch waits while an earlier-numbered one is still in flight.
+                let blocked = self
+                    .accumulator
+                    .get(&tp)
+                    .and_then(|q| q.front())
+                    .and_then(|b| b.base_sequence)
+                    .is_some_and(|s| {
+                        self.in_flight.iter().any(|f| match &f.what {
+                            InFlightKind::Produce(o) => {
+                                o.tp == tp && o.base_sequence.is_some_and(|os| os < s)
+                            }
+                            _ => false,
+                        })
+                    });
+                if blocked {
+                    break;
+                }
+                let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front())
+                else {
+                    break;
+                };
+                if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
+                    let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
+                    batch.producer_id = self.producer_id;
+                    batch.producer_epoch = self.producer_epoch;
+                    batch.base_sequence = Some(seq);
+                    let n = batch.values.len() as i32;
+                    self.next_sequence.insert(
+                        tp.clone(),
+                        crate::log::producer_state::increment_sequence(seq, n),
+                    );
+                    events.push(ProducerEvent::SequenceAssigned {
+                        batch: batch.id,
+                        tp: tp.clone(),
+                        producer_id: batch.producer_id,
+                        producer_epoch: batch.producer_epoch,
+                        first_seq: seq,
+                        last_seq: batch.last_sequence().unwrap_or(seq),
+                    });
+                }
+                batch.attempts += 1;
+                let correlation_id = take(next_correlation_id);
+                events.push(ProducerEvent::BatchSent {
+                    batch: batch.id,
+                    tp: tp.clone(),
+                    attempt: batch.attempts,
+                    first_seq: batch.base_sequence,
+                    last_seq: batch.last_sequence(),
+                });
+                out.push(Outgoing {
+                    correlation_id,
+                    broker,
+                    request: Request::Produce {
+                        transactional_id: if batch.transactional {
+                            self.config.transactional_id.clone()
+                        } else {
+                            None
+                        },
+                        acks: self.config.acks,
+                        timeout_ms: self.config.request_timeout_ms as i32,
+                        topic_partition: tp.clone(),
+                        records: batch.encode(),
+                    },
+                });
+                if self.config.acks == 0 {
+                    // acks=0: nothing comes back; the send counts as done, offset unknown.
+                    events.push(ProducerEvent::Acknowledged {
+                        batch: batch.id,
+                        tp: tp.clone(),
+                        base_offset: -1,
+                        values: batch.values.clone(),
+                    });
+                    self.acknowledged
+                        .push((batch.id, tp.clone(), -1, batch.values));
+                    continue;
+                }
+                self.in_flight.push(InFlight {
+                    correlation_id,
+                    broker,
+                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
+                    what: InFlightKind::Produce(batch),
+                });
+            }
+        }
+        (out, events)
+    }
+
+    /// Requests past `request.timeout.ms`: Kafka closes the connection, which fails
+    /// every request on it; their batches go back to the front of their queues, in
+    /// sequence order, keeping their sequence numbers.
+    pub(super) fn expire_requests(&mut self, now_ms: i64, events: &mut Vec<ProducerEvent>) {
+        let expired_brokers: Vec<i32> = self
+            .in_flight
+            .iter()
+            .filter(|f| f.deadline_ms <= now_ms)
+            .map(|f| f.broker)
+            .collect();
+        if expired_brokers.is_empty() {
+            return;
+        }
+        let (failed, kept): (Vec<InFlight>, Vec<InFlight>) = std::mem::take(&mut self.in_flight)
+            .into_iter()
+            .partition(|f| expired_brokers.contains(&f.broker));
+        self.in_flight = kept;
+        let mut requeue: Vec<ProducerBatch> = Vec::new();
+        for f in failed {
+            match f.what {
+                InFlightKind::InitProducerId => {
+                    events.push(ProducerEvent::RequestTimedOut {
+                        batch: None,
+                        broker: f.broker,
+                        timeout_ms: self.config.request_timeout_ms,
+                    });
+                    self.id_state = IdState::Uninitialized {
+                        retry_at_ms: now_ms.saturating_add(self.config.retry_backoff_ms),
+                    };
+                }
+                InFlightKind::Produce(batch) => {
+                    events.push(ProducerEvent::RequestTimedOut {
+                        batch: Some(batch.id),
+                        broker: f.broker,
+                        timeout_ms: self.config.request_timeout_ms,
+                    });
+                    requeue.push(batch);
+                }
+                InFlightKind::Txn(_) => {
+                    events.push(ProducerEvent::RequestTimedOut {
+                        batch: None,
+                        broker: f.broker,
+                        timeout_ms: self.config.request_timeout_ms,
+                    });
+                    if let Some(tm) = self.txn.as_mut() {
+                        tm.in_flight = None;
+                        tm.coordinator = None;
+                        tm.retry_at_ms = now_ms.saturating_add(self.config.retry_backoff_ms);
+                    }
+                }
+            }
+        }
+        for mut batch in requeue {
+            self.retry_or_fail(&mut batch, Errors::RequestTimedOut, now_ms, events);
+        }
+    }
+
+    pub(super) fn retry_or_fail(
+        &mut self,
+        batch: &mut ProducerBatch,
+        error: Errors,
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
+        if batch.attempts > self.config.retries {
+            events.push(ProducerEvent::Failed {
+                batch: batch.id,
+                tp: batch.tp.clone(),
+                error,
+                detail: None,
+            });
+            self.failed.push((batch.id, batch.tp.clone(), error));
+            return;
+        }
+        batch.retry_at_ms = now_ms.saturating_add(self.config.retry_backoff_ms);
+        events.push(ProducerEvent::RetryScheduled {
+            batch: batch.id,
+            tp: batch.tp.clone(),
+            error,
+            attempt: batch.attempts + 1,
+        });
+        self.requeue(batch.clone());
+    }
+
+    /// Puts a batch back in its queue in sequence order, ahead of batches that have no
+    /// sequence yet, so retries reach the broker in the order they were numbered.
+    pub(super) fn requeue(&mut self, batch: ProducerBatch) {
+        let queue = self.accumulator.entry(batch.tp.clone()).or_default();
+        let seq = batch.base_sequence;
+        let at = queue
+            .iter()
+            .position(|b| match (b.base_sequence, seq) {
+                (None, _) => true,
+                (Some(other), Some(mine)) => other > mine,
+                (Some(_), None) => false,
+            })
+            .unwrap_or(queue.len());
+        queue.insert(at, batch);
+    }
+
+    /// Whether an earlier-numbered batch of this partition is still unresolved: then an
+    /// OUT_OF_ORDER answer only means that batch has not landed yet (Kafka's
+    /// `TransactionManager.canRetry`), and a retry must wait for it.
+    pub(super) fn earlier_unresolved(&self, tp: &TopicPartition, seq: i32) -> bool {
+        let in_flight = self.in_flight.iter().any(|f| match &f.what {
+            InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some_and(|s| s < seq),
+            _ => false,
+        });
+        let queued = self
+            .accumulator
+            .get(tp)
+            .is_some_and(|q| q.iter().any(|b| b.base_sequence.is_some_and(|s| s < seq)));
+        in_flight || queued
+    }
+
+    /// A response arrived from the network.
+    pub fn on_response(
+        &mut self,
+        correlation_id: u64,
+        response: Response,
+        now_ms: i64,
+    ) -> Vec<ProducerEvent> {
+        let mut events = Vec::new();
+        let Some(pos) = self
+            .in_flight
+            .iter()
+            .position(|f| f.correlation_id == correlation_id)
+        else {
+            events.push(ProducerEvent::StaleResponse {
+                correlation_id,
+                api: response.api_name().to_string(),
+            });
+            return events;
+        };
+        let inflight = self.in_flight.remove(pos);
+        match (inflight.what, response) {
+            (InFlightKind::Txn(kind), response) => {
+                let backoff = self.config.retry_backoff_ms;
+                let Some(tm) = self.txn.as_mut() else {
+                    return events;
+                };
+                let (outcome, ids) = tm.on_response(&kind, &response, now_ms, backoff);
+                if let Some((producer_id, producer_epoch)) = ids {
+                    // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
+                    if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
+                        self.next_sequence.clear();
+                    }
+                    self.producer_id = producer_id;
+                    self.producer_epoch = producer_epoch;
+                    self.id_state = IdState::Ready;
+                }
+                if let Some(outcome) = outcome {
+                    if !matches!(outcome, TxnOutcome::Retrying { .. }) {
+                        self.last_txn_outcome = Some(outcome.clone());
+                    }
+                    events.push(ProducerEvent::Transaction(outcome));
+                }
+            }
+            (
+                InFlightKind::InitProducerId,
+                Response::InitProducerId {
+                    error,
+                    producer_id,
+                    producer_epoch,
+                },
+            ) => {
+                if error == Errors::None {
+                    self.producer_id = producer_id;
+                    self.producer_epoch = producer_epoch;
+                    self.id_state = IdState::Ready;
+                    events.push(ProducerEvent::ProducerIdReceived {
+                        producer_id,
+                        producer_epoch,
+                    });
+                } else {
+                    let backoff = self.config.retry_backoff_ms;
+                    self.id_state = IdState::Uninitialized {
+                        retry_at_ms: now_ms.saturating_add(backoff),
+                    };
+                    events.push(ProducerEvent::InitProducerIdRetry {
+                        error,
+                        backoff_ms: backoff,
+                    });
+                }
+            }
+            (
+                InFlightKind::Produce(mut batch),
+                Response::Produce {
+                    error,
+                    base_offset,
+                    error_message,
+                    ..
+                },
+            ) => match error {
+                Errors::None | Errors::DuplicateSequenceNumber => {
+                    events.push(ProducerEvent::Acknowledged {
+                        batch: batch.id,
+                        tp: batch.tp.clone(),
+                        base_offset,
+                        values: batch.values.clone(),
+                    });
+                    self.acknowledged
+                        .push((batch.id, batch.tp.clone(), base_offset, batch.values));
+                }
+                e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
+                Errors::OutOfOrderSequenceNumber
+                    if batch
+                        .base_sequence
+                        .is_some_and(|s| self.earlier_unresolved(&batch.tp, s)) =>
+                {
+                    self.retry_or_fail(
+                        &mut batch,
+                        Errors::OutOfOrderSequenceNumber,
+                        now_ms,
+                        &mut events,
+                    )
+                }
+                e => {
+                    events.push(ProducerEvent::Failed {
+                        batch: batch.id,
+                        tp: batch.tp.clone(),
+                        error: e,
+                        detail: error_message,
+                    });
+                    self.failed.push((batch.id, batch.tp.clone(), e));
+                    if let Some(tm) = self.txn.as_mut() {
+                        tm.on_batch_error(e);
+                    }
+                }
+            },
+            (_, other) => events.push(ProducerEvent::StaleResponse {
+                correlation_id,
+                api: other.api_name().to_string(),
+            }),
+        }
+        events
+    }
+
+    /// The connection to a broker broke (the broker stopped): in-flight requests fail
+    /// at once and their batches are retried, as after a timeout.
+    pub fn on_disconnect(&mut self, broker: i32, now_ms: i64) -> Vec<ProducerEvent> {
+        let mut events = Vec::new();
+        for f in self.in_flight.iter_mut().filter(|f| f.broker == broker) {
+            f.deadline_ms = now_ms;
+        }
+        self.expire_requests(now_ms, &mut events);
+        events
+    }
+}

@@ -1,0 +1,376 @@
+//! Ending a transaction: EndTxn, the Prepare* record, the markers, and the Complete*
+//! record once every marker is acknowledged.
+
+use super::*;
+
+impl TransactionCoordinator {
+    /// EndTxn from a client (`handleEndTransaction`): writes Prepare* (TV2: with the
+    /// epoch bumped), answers at once with the epoch, and asks for markers.
+    #[allow(clippy::too_many_arguments)]
+    pub fn handle_end_txn(
+        &mut self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        commit: bool,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> (EndTxnResult, Out) {
+        let mut out = Vec::new();
+        let result = if commit {
+            TxnResult::Commit
+        } else {
+            TxnResult::Abort
+        };
+        let r = self.end_transaction(
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            result,
+            true,
+            self.client_version(),
+            now,
+            log,
+            &mut out,
+        );
+        if r.error != Errors::None {
+            Self::reject(&mut out, transactional_id, "EndTxn", r.error);
+        }
+        (r, out)
+    }
+
+    /// Kafka's TV2 `endTransaction`, shared by EndTxn, the fence in InitProducerId
+    /// (`from_client = false`) and the timeout abort.
+    ///
+    /// Retries, where `producer_epoch` is one less than the stored epoch (TV2 bumped
+    /// it), for Empty/Complete* (PF = PRODUCER_FENCED, ITS = INVALID_TXN_STATE,
+    /// EB = a new empty transaction with an epoch bump):
+    ///
+    /// | state | abort retry | abort current | commit retry | commit current |
+    /// |---|---|---|---|---|
+    /// | Empty | PF | EB | PF | EB |
+    /// | CompleteAbort | NONE | EB | ITS | EB |
+    /// | CompleteCommit | ITS | EB | NONE | EB |
+    ///
+    /// (An empty *commit* bumping the epoch is the trunk behaviour the seed
+    /// describes — `PREPARE_COMMIT` may follow Empty/Complete*; 4.4.0 answered ITS.)
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn end_transaction(
+        &mut self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        result: TxnResult,
+        from_client: bool,
+        tv: TransactionVersion,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> EndTxnResult {
+        if transactional_id.is_empty() {
+            return err_result(Errors::InvalidRequest);
+        }
+        let coordinator_epoch = match self.check_owner(transactional_id) {
+            Ok(e) => e,
+            Err(e) => return err_result(e),
+        };
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return err_result(Errors::InvalidProducerIdMapping);
+        };
+        let current_id = meta.producer_id();
+        let current_epoch = meta.producer_epoch();
+        let is_epoch_fence = meta.pending_state() == Some(TransactionState::PrepareEpochFence);
+        // The client retried an EndTxn that overflowed the epoch; the new id is stored.
+        let retry_on_overflow = !is_epoch_fence
+            && meta.previous_producer_id() == producer_id
+            && producer_epoch == i16::MAX - 1
+            && meta.producer_epoch() == 0;
+        // The client retried an EndTxn whose bumped epoch is stored.
+        let retry_on_epoch_bump =
+            !is_epoch_fence && i32::from(meta.producer_epoch()) == i32::from(producer_epoch) + 1;
+        // Before TV2 the epoch never moves at EndTxn: a Complete* state with the same
+        // epoch and result is the retry.
+        let v1 = is_epoch_fence || !tv.supports_epoch_bump();
+        let is_valid_epoch = if v1 {
+            version::v1_valid_epoch(from_client, producer_epoch, meta.producer_epoch())
+        } else {
+            version::v2_valid_epoch(
+                meta.state(),
+                producer_epoch,
+                meta.producer_epoch(),
+                retry_on_epoch_bump,
+                retry_on_overflow,
+            )
+        };
+        let is_retry = if v1 && !is_epoch_fence {
+            matches!(
+                meta.state(),
+                TransactionState::CompleteCommit | TransactionState::CompleteAbort
+            )
+        } else {
+            retry_on_epoch_bump || retry_on_overflow
+        };
+
+        if meta.producer_id() != producer_id && !retry_on_overflow {
+            return err_result(Errors::InvalidProducerIdMapping);
+        }
+        if meta.pending_transition_in_progress() && !is_epoch_fence {
+            return err_result(Errors::ConcurrentTransactions);
+        }
+        if !is_valid_epoch {
+            if from_client {
+                event(
+                    out,
+                    CoordinatorEvent::EndTxnEpochFenced {
+                        transactional_id: transactional_id.to_string(),
+                        epoch: producer_epoch,
+                        current_epoch,
+                        state: meta.state(),
+                        transaction_v2: !v1,
+                    },
+                );
+            }
+            return err_result(Errors::ProducerFenced);
+        }
+
+        use TransactionState as S;
+        // (next state, no partition added) or an immediate answer.
+        let next: Result<(TransactionState, bool), Errors> = match (meta.state(), result) {
+            (S::Ongoing, r) => Ok((r.prepare_state(), false)),
+            (S::CompleteCommit, TxnResult::Commit) | (S::CompleteAbort, TxnResult::Abort)
+                if is_retry =>
+            {
+                return ok_result(Errors::None, current_id, current_epoch);
+            }
+            (S::CompleteCommit, TxnResult::Abort) | (S::CompleteAbort, TxnResult::Commit)
+                if is_retry =>
+            {
+                Err(Errors::InvalidTxnState)
+            }
+            // Before TV2 only an Ongoing transaction can end: no empty transactions.
+            (S::CompleteCommit | S::CompleteAbort | S::Empty, _) if v1 => {
+                Err(Errors::InvalidTxnState)
+            }
+            (S::CompleteCommit | S::CompleteAbort | S::Empty, r) => Ok((r.prepare_state(), true)),
+            (S::PrepareCommit, TxnResult::Commit) | (S::PrepareAbort, TxnResult::Abort) => {
+                Err(Errors::ConcurrentTransactions)
+            }
+            (S::PrepareCommit, TxnResult::Abort) | (S::PrepareAbort, TxnResult::Commit) => {
+                Err(Errors::InvalidTxnState)
+            }
+            (S::Dead | S::PrepareEpochFence, _) => {
+                let state = meta.state();
+                let e = Self::internal_error(
+                    transactional_id,
+                    InternalError::StateNeverCurrent(state),
+                    out,
+                );
+                return err_result(e);
+            }
+        };
+        let (next_state, no_partition_added) = match next {
+            Ok(n) => n,
+            Err(e) => return err_result(e),
+        };
+
+        if is_epoch_fence {
+            // Make way for PrepareAbort. Since KAFKA-19367 the fence epoch is not put
+            // into memory: prepare_abort_or_commit bumps once, so the epoch goes up by
+            // one in total, not two.
+            meta.clear_pending();
+        }
+        // An exhausted epoch moves to a new producer id at Complete* (KAFKA-20090:
+        // also on the fence path).
+        let next_producer_id = if meta.is_producer_epoch_exhausted() {
+            match log.generate_producer_id() {
+                Ok(id) => id,
+                Err(e) => return err_result(e),
+            }
+        } else {
+            NO_PRODUCER_ID
+        };
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return err_result(Errors::NotCoordinator);
+        };
+        let transit = match meta.prepare_abort_or_commit(
+            next_state,
+            tv,
+            next_producer_id,
+            now,
+            no_partition_added,
+        ) {
+            Ok(t) => t,
+            Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
+        };
+        if let Err(e) = self.write_transit(transactional_id, &transit, false, now, log, out) {
+            return err_result(e);
+        }
+
+        // The Prepare* record is durable: prepare the completion and send markers.
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return err_result(Errors::NotCoordinator);
+        };
+        let complete = match meta.prepare_complete(now) {
+            Ok(t) => t,
+            Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
+        };
+        let marker_id = meta.producer_id();
+        let marker_epoch = meta.producer_epoch();
+        let partitions: Vec<TopicPartition> = meta.topic_partitions().iter().cloned().collect();
+        let response = ok_result(Errors::None, complete.producer_id, complete.producer_epoch);
+        self.pending.insert(
+            transactional_id.to_string(),
+            PendingCompletion {
+                coordinator_epoch,
+                result,
+                complete,
+                abandoned: false,
+            },
+        );
+        if partitions.is_empty() {
+            // Nothing to mark: the transaction completes right away.
+            self.try_complete(transactional_id, now, log, out);
+        } else {
+            out.push(CoordinatorOutput::SendMarkers {
+                transactional_id: transactional_id.to_string(),
+                producer_id: marker_id,
+                producer_epoch: marker_epoch,
+                result,
+                coordinator_epoch,
+                partitions,
+            });
+        }
+        response
+    }
+
+    /// A transition the state table refuses: tell the learner, answer its error.
+    pub(super) fn transition_failed(
+        transactional_id: &str,
+        e: &TransitionError,
+        out: &mut Out,
+    ) -> Errors {
+        event(
+            out,
+            CoordinatorEvent::InternalError {
+                transactional_id: transactional_id.to_string(),
+                detail: InternalError::Transition(e.clone()),
+            },
+        );
+        e.to_errors()
+    }
+
+    // ------------------------------------------------------------ markers
+
+    /// WriteTxnMarkers answers for a transaction (`TransactionMarkerRequestCompletionHandler`):
+    /// written partitions leave the transaction; retriable errors are sent again; a
+    /// non-retriable one (e.g. INVALID_PRODUCER_EPOCH) stops the sending. When no
+    /// partition is left, Complete* is written.
+    pub fn handle_markers_written(
+        &mut self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        results: Vec<(TopicPartition, Errors)>,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> Out {
+        let mut out = Vec::new();
+        let (Some(meta), Some(pending)) = (
+            self.transactions.get_mut(transactional_id),
+            self.pending.get_mut(transactional_id),
+        ) else {
+            return out; // nothing pending: a late or duplicate answer
+        };
+        if meta.producer_id() != producer_id
+            || meta.producer_epoch() != producer_epoch
+            || !meta.state().is_prepare()
+        {
+            return out; // answers for an older transaction
+        }
+        let mut retry = Vec::new();
+        for (tp, error) in results {
+            if !meta.topic_partitions().contains(&tp) {
+                continue;
+            }
+            match error {
+                Errors::None => {
+                    meta.remove_partition(&tp);
+                }
+                e if e.is_retriable() => retry.push(tp),
+                e => {
+                    pending.abandoned = true;
+                    event(
+                        &mut out,
+                        CoordinatorEvent::MarkersAbandoned {
+                            transactional_id: transactional_id.to_string(),
+                            partition: tp,
+                            error: e,
+                        },
+                    );
+                }
+            }
+        }
+        if pending.abandoned {
+            return out;
+        }
+        if !retry.is_empty() {
+            out.push(CoordinatorOutput::SendMarkers {
+                transactional_id: transactional_id.to_string(),
+                producer_id,
+                producer_epoch,
+                result: pending.result,
+                coordinator_epoch: pending.coordinator_epoch,
+                partitions: retry,
+            });
+        }
+        if meta.topic_partitions().is_empty() {
+            self.try_complete(transactional_id, now, log, &mut out);
+        }
+        out
+    }
+
+    /// Writes the Complete* record of a transaction whose markers are all written.
+    /// On failure everything stays pending for [`Self::retry_pending_completions`].
+    pub(super) fn try_complete(
+        &mut self,
+        transactional_id: &str,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) {
+        let Some(pending) = self.pending.get(transactional_id) else {
+            return;
+        };
+        let complete = pending.complete.clone();
+        if self
+            .write_transit(transactional_id, &complete, true, now, log, out)
+            .is_ok()
+        {
+            self.pending.remove(transactional_id);
+        }
+    }
+
+    /// Retries Complete* writes that failed or were found pending at load time with
+    /// no partition left to mark.
+    pub fn retry_pending_completions(&mut self, now: i64, log: &mut dyn TxnLogWriter) -> Out {
+        let mut out = Vec::new();
+        let ready: Vec<String> = self
+            .pending
+            .iter()
+            .filter(|(id, p)| {
+                !p.abandoned
+                    && self
+                        .transactions
+                        .get(id.as_str())
+                        .is_some_and(|m| m.topic_partitions().is_empty())
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ready {
+            self.try_complete(&id, now, log, &mut out);
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ timeouts
+}

@@ -1,0 +1,300 @@
+//! Requests that build a transaction: InitProducerId (bump or fence an epoch) and
+//! AddPartitionsToTxn (with the partition verification of KIP-890).
+
+use super::*;
+
+impl TransactionCoordinator {
+    /// InitProducerId for a transactional producer (no KIP-360 expected epoch).
+    pub fn handle_init_producer_id(
+        &mut self,
+        transactional_id: &str,
+        txn_timeout_ms: i32,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> (InitProducerIdResult, Out) {
+        self.handle_init_producer_id_with_expected(transactional_id, txn_timeout_ms, None, now, log)
+    }
+
+    /// `handleInitProducerId`: a new id gets a producer id and epoch 0; a known one
+    /// gets its epoch bumped (fencing any older producer); an `Ongoing`
+    /// transaction is aborted first and the caller told CONCURRENT_TRANSACTIONS.
+    /// `expected` is the (producer id, epoch) of InitProducerId v3+ (KIP-360).
+    pub fn handle_init_producer_id_with_expected(
+        &mut self,
+        transactional_id: &str,
+        txn_timeout_ms: i32,
+        expected: Option<(i64, i16)>,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> (InitProducerIdResult, Out) {
+        let mut out = Vec::new();
+        let result = self.init_producer_id(
+            transactional_id,
+            txn_timeout_ms,
+            expected,
+            now,
+            log,
+            &mut out,
+        );
+        let result = match result {
+            Ok((producer_id, producer_epoch)) => InitProducerIdResult {
+                error: Errors::None,
+                producer_id,
+                producer_epoch,
+            },
+            Err(error) => {
+                Self::reject(&mut out, transactional_id, "InitProducerId", error);
+                InitProducerIdResult {
+                    error,
+                    producer_id: NO_PRODUCER_ID,
+                    producer_epoch: NO_PRODUCER_EPOCH,
+                }
+            }
+        };
+        (result, out)
+    }
+
+    pub(super) fn init_producer_id(
+        &mut self,
+        transactional_id: &str,
+        txn_timeout_ms: i32,
+        expected: Option<(i64, i16)>,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> Result<(i64, i16), Errors> {
+        if transactional_id.is_empty() {
+            return Err(Errors::InvalidRequest);
+        }
+        if txn_timeout_ms <= 0 || txn_timeout_ms > self.config.max_txn_timeout_ms {
+            return Err(Errors::InvalidTransactionTimeout);
+        }
+        self.check_owner(transactional_id)?;
+        if !self.transactions.contains_key(transactional_id) {
+            // Kafka caches the new metadata before writing anything; a failed write
+            // leaves it there with epoch -1 and the retry bumps it to 0.
+            let producer_id = log.generate_producer_id()?;
+            self.transactions.insert(
+                transactional_id.to_string(),
+                TransactionMetadata::new(transactional_id, producer_id, txn_timeout_ms, now),
+            );
+        }
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return Err(Errors::NotCoordinator);
+        };
+        if meta.pending_transition_in_progress() {
+            return Err(Errors::ConcurrentTransactions);
+        }
+        if let Some((expected_id, expected_epoch)) = expected {
+            let valid = meta.producer_epoch() == NO_PRODUCER_EPOCH
+                || expected_id == meta.producer_id()
+                || (expected_id == meta.previous_producer_id()
+                    && TransactionMetadata::is_epoch_exhausted(expected_epoch));
+            if !valid {
+                return Err(Errors::ProducerFenced);
+            }
+        }
+        let transit = match meta.state() {
+            TransactionState::PrepareAbort | TransactionState::PrepareCommit => {
+                return Err(Errors::ConcurrentTransactions)
+            }
+            TransactionState::Empty
+            | TransactionState::CompleteAbort
+            | TransactionState::CompleteCommit => {
+                let rotate = meta.is_producer_epoch_exhausted()
+                    && expected.is_none_or(|(_, e)| e == meta.producer_epoch());
+                let prepared = if rotate {
+                    let new_id = log.generate_producer_id()?;
+                    meta.prepare_producer_id_rotation(
+                        new_id,
+                        txn_timeout_ms,
+                        now,
+                        expected.is_some(),
+                    )
+                } else {
+                    meta.prepare_increment_producer_epoch(
+                        txn_timeout_ms,
+                        expected.map(|(_, e)| e),
+                        now,
+                    )
+                };
+                prepared.map_err(|e| e.to_errors())?
+            }
+            TransactionState::Ongoing => {
+                // Fence: bump the epoch so the old producer's requests fail, abort its
+                // transaction ourselves, and make the new producer retry until the
+                // abort completes (its retry then bumps the epoch once more).
+                let old_epoch = meta.producer_epoch();
+                let fence = meta
+                    .prepare_fence_producer_epoch()
+                    .map_err(|e| e.to_errors())?;
+                event(
+                    out,
+                    CoordinatorEvent::Fenced {
+                        transactional_id: transactional_id.to_string(),
+                        producer_id: fence.producer_id,
+                        old_epoch,
+                        fence_epoch: fence.producer_epoch,
+                    },
+                );
+                let r = self.abort_fenced(transactional_id, &fence, now, log, out);
+                return Err(if r.error == Errors::None {
+                    Errors::ConcurrentTransactions
+                } else {
+                    r.error
+                });
+            }
+            TransactionState::Dead | TransactionState::PrepareEpochFence => {
+                let state = meta.state();
+                return Err(Self::internal_error(
+                    transactional_id,
+                    InternalError::StateNeverCurrent(state),
+                    out,
+                ));
+            }
+        };
+        self.write_transit(transactional_id, &transit, false, now, log, out)?;
+        Ok((transit.producer_id, transit.producer_epoch))
+    }
+
+    pub(super) fn internal_error(
+        transactional_id: &str,
+        detail: InternalError,
+        out: &mut Out,
+    ) -> Errors {
+        event(
+            out,
+            CoordinatorEvent::InternalError {
+                transactional_id: transactional_id.to_string(),
+                detail,
+            },
+        );
+        Errors::InvalidTxnState
+    }
+
+    // ------------------------------------------------------------ AddPartitionsToTxn
+
+    /// AddPartitionsToTxn, as the partition leader sends it for a TV2 producer
+    /// (`handleAddPartitionsToTransaction`), or with `verify_only` the older
+    /// "is this partition already in the transaction?" check
+    /// (`handleVerifyPartitionsInTransaction`). Every partition gets an error.
+    #[allow(clippy::too_many_arguments)]
+    pub fn handle_add_partitions(
+        &mut self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        partitions: Vec<TopicPartition>,
+        verify_only: bool,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> (Vec<(TopicPartition, Errors)>, Out) {
+        let mut out = Vec::new();
+        let wanted = partitions.into_iter().collect_set();
+        let per_partition = if verify_only {
+            self.verify_partitions(transactional_id, producer_id, producer_epoch, &wanted)
+        } else {
+            self.add_partitions(
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                &wanted,
+                now,
+                log,
+                &mut out,
+            )
+            .map(|()| wanted.iter().map(|tp| (tp.clone(), Errors::None)).collect())
+        };
+        let result = match per_partition {
+            Ok(list) => list,
+            Err(error) => {
+                Self::reject(&mut out, transactional_id, "AddPartitionsToTxn", error);
+                wanted.iter().map(|tp| (tp.clone(), error)).collect()
+            }
+        };
+        (result, out)
+    }
+
+    /// The checks every per-producer request starts with: a known id that this
+    /// coordinator owns, the same producer id, the current epoch.
+    pub(super) fn check_producer(
+        &self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+    ) -> Result<&TransactionMetadata, Errors> {
+        if transactional_id.is_empty() {
+            return Err(Errors::InvalidRequest);
+        }
+        self.check_owner(transactional_id)?;
+        let meta = self
+            .transactions
+            .get(transactional_id)
+            .ok_or(Errors::InvalidProducerIdMapping)?;
+        if meta.producer_id() != producer_id {
+            return Err(Errors::InvalidProducerIdMapping);
+        }
+        if meta.producer_epoch() != producer_epoch {
+            return Err(Errors::ProducerFenced);
+        }
+        Ok(meta)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn add_partitions(
+        &mut self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        wanted: &BTreeSet<TopicPartition>,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> Result<(), Errors> {
+        self.check_producer(transactional_id, producer_id, producer_epoch)?;
+        let client_version = self.client_version();
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return Err(Errors::InvalidProducerIdMapping);
+        };
+        if meta.pending_transition_in_progress() || meta.state().is_prepare() {
+            return Err(Errors::ConcurrentTransactions);
+        }
+        if wanted.is_empty()
+            || (meta.state() == TransactionState::Ongoing
+                && wanted.is_subset(meta.topic_partitions()))
+        {
+            // Already in the transaction: answer at once, nothing to write.
+            return Ok(());
+        }
+        let transit = meta
+            .prepare_add_partitions(wanted, now, client_version)
+            .map_err(|e| e.to_errors())?;
+        self.write_transit(transactional_id, &transit, false, now, log, out)
+    }
+
+    pub(super) fn verify_partitions(
+        &self,
+        transactional_id: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        wanted: &BTreeSet<TopicPartition>,
+    ) -> Result<Vec<(TopicPartition, Errors)>, Errors> {
+        let meta = self.check_producer(transactional_id, producer_id, producer_epoch)?;
+        if meta.state().is_prepare() {
+            return Err(Errors::ConcurrentTransactions);
+        }
+        Ok(wanted
+            .iter()
+            .map(|tp| {
+                let e = if meta.topic_partitions().contains(tp) {
+                    Errors::None
+                } else {
+                    TRANSACTION_ABORTABLE
+                };
+                (tp.clone(), e)
+            })
+            .collect())
+    }
+
+    // ------------------------------------------------------------ EndTxn
+}

@@ -1,0 +1,183 @@
+//! Fault steps: `fault drop|delay|duplicate|hold|release|cut|heal|error|clear …`
+//! and the nodes they name.
+
+use super::*;
+
+/// A node in a fault step: `broker-N`, `controller`, or a client's name (`client:NAME`
+/// for a client whose name would read as one of the others).
+pub fn parse_node(text: &str) -> Node {
+    if text == "controller" {
+        return Node::Controller;
+    }
+    if let Some(name) = text.strip_prefix("client:") {
+        return Node::Client(name.to_string());
+    }
+    match text.strip_prefix("broker-").map(str::parse::<i32>) {
+        Some(Ok(id)) => Node::Broker(id),
+        _ => Node::Client(text.to_string()),
+    }
+}
+
+/// `fault drop|delay MS|duplicate|hold|release|cut|heal|error|clear …` (docs/scenarios.md).
+pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
+    let verb = c.next("drop, delay, duplicate, hold, release, cut, heal, error or clear")?;
+    let node_pair = |c: &mut Cursor| -> Result<(Node, Node), ParseError> {
+        let a = c.next("two nodes (a client, broker-N or controller)")?;
+        let b = c.next("a second node")?;
+        c.done()?;
+        let (a, b) = (parse_node(&a.text), parse_node(&b.text));
+        if a == b {
+            return Err(c.err(verb.column, "a link joins two different nodes"));
+        }
+        Ok((a, b))
+    };
+    let ms = if verb.text == "delay" {
+        let t = c.next("a delay in ms")?;
+        let ms: i64 = number(c, t, t.text.trim_end_matches("ms"), "delay")?;
+        if ms < 0 {
+            return Err(c.err(t.column, "a delay is at least 0 ms"));
+        }
+        ms
+    } else {
+        0
+    };
+    // The first faults, armed as `Fault`s: `fault drop next-request [from=C]`,
+    // `fault drop next-response [to=C]`, `fault hold-requests api=API`.
+    if verb.text == "drop" {
+        if let Some(which) = c
+            .peek()
+            .filter(|t| t.text == "next-request" || t.text == "next-response")
+        {
+            c.pos += 1;
+            let request = which.text == "next-request";
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let want = if request { "from" } else { "to" };
+            let who = match opts.as_slice() {
+                [] => None,
+                [(_, k, v)] if k == want => Some(v.clone()),
+                [(t, ..), ..] => return Err(c.err(t.column, format!("expected {want}=CLIENT"))),
+            };
+            return Ok(Action::ArmFault {
+                fault: if request {
+                    Fault::DropNextRequest { from: who }
+                } else {
+                    Fault::DropNextResponse { to: who }
+                },
+            });
+        }
+    }
+    if verb.text == "hold-requests" {
+        let (opts, words) = c.rest();
+        no_words(c, &words)?;
+        return match opts.as_slice() {
+            [(_, k, v)] if k == "api" => Ok(Action::ArmFault {
+                fault: Fault::HoldRequests { api: v.clone() },
+            }),
+            _ => Err(c.err(verb.column, "expected api=API")),
+        };
+    }
+    match verb.text.as_str() {
+        "drop" | "delay" | "duplicate" | "hold" => {
+            let (opts, words) = c.rest();
+            // `id=N` alone: one message already on the wire (a timeline click).
+            if let [(t, k, v)] = opts.as_slice() {
+                if k == "id" {
+                    no_words(c, &words)?;
+                    let id = number(c, t, v, "message id")?;
+                    let strike = match verb.text.as_str() {
+                        "drop" => MessageStrike::Drop,
+                        "delay" => MessageStrike::Delay { ms },
+                        "duplicate" => MessageStrike::Duplicate,
+                        _ => MessageStrike::Hold,
+                    };
+                    return Ok(Action::ArmFault {
+                        fault: Fault::Message { id, strike },
+                    });
+                }
+            }
+            let mut m = MessageMatch::default();
+            let mut every = false;
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "api" => m.api = Some(v),
+                    "from" => m.from = Some(parse_node(&v)),
+                    "to" => m.to = Some(parse_node(&v)),
+                    _ => {
+                        return Err(c.err(
+                            t.column,
+                            format!("unknown option `{k}` (api, from, to; or id alone)"),
+                        ))
+                    }
+                }
+            }
+            for t in words {
+                match t.text.as_str() {
+                    "every" if verb.text != "hold" => every = true,
+                    "request" if m.direction.is_none() => m.direction = Some(Direction::Request),
+                    "response" if m.direction.is_none() => m.direction = Some(Direction::Response),
+                    other => return Err(c.err(t.column, format!("unexpected `{other}`"))),
+                }
+            }
+            Ok(Action::ArmFault {
+                fault: match verb.text.as_str() {
+                    "drop" => Fault::Drop { matching: m, every },
+                    "delay" => Fault::Delay {
+                        matching: m,
+                        ms,
+                        every,
+                    },
+                    "duplicate" => Fault::Duplicate { matching: m, every },
+                    _ => Fault::Hold { matching: m },
+                },
+            })
+        }
+        "release" => {
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            match opts.as_slice() {
+                [(_, k, v)] if k == "api" => Ok(Action::ReleaseHeld { api: v.clone() }),
+                [(t, k, v)] if k == "id" => Ok(Action::ReleaseMessage {
+                    id: number(c, t, v, "message id")?,
+                }),
+                _ => Err(c.err(verb.column, "expected api=API or id=N")),
+            }
+        }
+        "cut" => {
+            let (a, b) = node_pair(c)?;
+            Ok(Action::ArmFault {
+                fault: Fault::Cut { a, b },
+            })
+        }
+        "heal" => {
+            let (a, b) = node_pair(c)?;
+            Ok(Action::HealLink { a, b })
+        }
+        "error" => {
+            let (opts, words) = c.rest();
+            let api = match opts.as_slice() {
+                [(_, k, v)] if k == "api" => v.clone(),
+                _ => return Err(c.err(verb.column, "expected api=API and an error name")),
+            };
+            let [word] = words.as_slice() else {
+                return Err(c.err(
+                    c.end_column + 1,
+                    "expected one error name, like NOT_COORDINATOR",
+                ));
+            };
+            let error = Errors::ALL
+                .iter()
+                .copied()
+                .find(|e| *e != Errors::None && e.name() == word.text)
+                .ok_or_else(|| c.err(word.column, format!("unknown error `{}`", word.text)))?;
+            Ok(Action::ArmFault {
+                fault: Fault::Error { api, error },
+            })
+        }
+        "clear" => {
+            c.done()?;
+            Ok(Action::ClearFaults)
+        }
+        other => Err(c.err(verb.column, format!("unknown fault `{other}`"))),
+    }
+}

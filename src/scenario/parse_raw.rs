@@ -1,0 +1,141 @@
+//! `raw API …` steps: requests built by hand from options and words.
+
+use super::*;
+
+/// The APIs `raw NAME …` can send (besides `produce` and the retrying
+/// `init-producer-id` without options).
+pub(super) const RAW_APIS: &[&str] = &[
+    "init-producer-id",
+    "find-coordinator",
+    "add-partitions",
+    "end-txn",
+    "write-txn-markers",
+    "fetch",
+    "list-offsets",
+    "describe-transactions",
+    "list-transactions",
+];
+
+/// `raw API [broker=N] …`: builds the request from options and words.
+pub(super) fn raw_request(
+    c: &Cursor,
+    api: &str,
+    verb: &Token,
+    opts: &[(&Token, String, String)],
+    words: &[&Token],
+) -> Result<StepKind, ParseError> {
+    use crate::log::FetchIsolation;
+    use crate::protocol::{MarkerResult, Request, TxnMarkerEntry};
+    let opt = |name: &str| opts.iter().find(|(_, k, _)| k == name);
+    let need = |name: &str| {
+        opt(name).ok_or_else(|| c.err(verb.column, format!("raw {api} needs {name}=…")))
+    };
+    let num = |name: &str| -> Result<i64, ParseError> {
+        let (t, _, v) = need(name)?;
+        number(c, t, v, name)
+    };
+    let text = |name: &str| -> Result<String, ParseError> { need(name).map(|(_, _, v)| v.clone()) };
+    let epoch = || -> Result<i16, ParseError> {
+        let (t, _, v) = need("epoch")?;
+        number(c, t, v, "epoch")
+    };
+    let partitions = || -> Result<Vec<TopicPartition>, ParseError> {
+        words
+            .iter()
+            .filter(|t| {
+                !matches!(
+                    t.text.as_str(),
+                    "commit" | "abort" | "verify-only" | "group"
+                )
+            })
+            .map(|t| topic_partition(c, t))
+            .collect()
+    };
+    let has_word = |w: &str| words.iter().any(|t| t.text == w);
+    let result = || -> Result<bool, ParseError> {
+        match (has_word("commit"), has_word("abort")) {
+            (true, false) => Ok(true),
+            (false, true) => Ok(false),
+            _ => Err(c.err(verb.column, format!("raw {api} needs `commit` or `abort`"))),
+        }
+    };
+    let isolation = || -> Result<FetchIsolation, ParseError> {
+        match opt("isolation").map(|(_, _, v)| v.as_str()) {
+            None | Some("read_uncommitted") => Ok(FetchIsolation::HighWatermark),
+            Some("read_committed") => Ok(FetchIsolation::TxnCommitted),
+            Some(other) => Err(c.err(
+                verb.column,
+                format!("isolation must be read_committed or read_uncommitted, got `{other}`"),
+            )),
+        }
+    };
+    let request = match api {
+        "init-producer-id" => Request::InitProducerId {
+            transactional_id: opt("transactional.id").map(|(_, _, v)| v.clone()),
+            transaction_timeout_ms: opt("timeout")
+                .map_or(Ok(60_000), |(t, _, v)| number(c, t, v, "timeout"))?,
+        },
+        "find-coordinator" => {
+            let key = words
+                .iter()
+                .find(|t| t.text != "group")
+                .ok_or_else(|| c.err(verb.column, "raw find-coordinator needs a key"))?;
+            crate::sim::raw::find_coordinator(key.text.clone(), has_word("group"))
+        }
+        "add-partitions" => Request::AddPartitionsToTxn {
+            transactional_id: text("txn")?,
+            producer_id: num("pid")?,
+            producer_epoch: epoch()?,
+            partitions: partitions()?,
+            verify_only: has_word("verify-only"),
+        },
+        "end-txn" => Request::EndTxn {
+            transactional_id: text("txn")?,
+            producer_id: num("pid")?,
+            producer_epoch: epoch()?,
+            committed: result()?,
+        },
+        "write-txn-markers" => Request::WriteTxnMarkers {
+            markers: vec![TxnMarkerEntry {
+                producer_id: num("pid")?,
+                producer_epoch: epoch()?,
+                result: if result()? {
+                    MarkerResult::Commit
+                } else {
+                    MarkerResult::Abort
+                },
+                coordinator_epoch: opt("coordinator-epoch")
+                    .map_or(Ok(0), |(t, _, v)| number(c, t, v, "coordinator-epoch"))?,
+                partitions: partitions()?,
+            }],
+        },
+        "fetch" | "list-offsets" => {
+            let tp = partitions()?
+                .into_iter()
+                .next()
+                .ok_or_else(|| c.err(verb.column, format!("raw {api} needs a partition")))?;
+            if api == "fetch" {
+                Request::Fetch {
+                    topic_partition: tp,
+                    fetch_offset: num("offset").unwrap_or(0),
+                    max_bytes: 1 << 20,
+                    isolation: isolation()?,
+                }
+            } else {
+                Request::ListOffsets {
+                    topic_partition: tp,
+                    isolation: isolation()?,
+                }
+            }
+        }
+        "describe-transactions" => Request::DescribeTransactions {
+            transactional_ids: words.iter().map(|t| t.text.clone()).collect(),
+        },
+        _ => Request::ListTransactions,
+    };
+    let broker = match opt("broker") {
+        Some((t, _, v)) => Some(number(c, t, v, "broker")?),
+        None => None,
+    };
+    Ok(StepKind::Act(Action::RawRequest { broker, request }))
+}

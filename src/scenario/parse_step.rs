@@ -1,0 +1,136 @@
+//! What a scenario parses into: steps, their kinds, the views and errors.
+
+use super::*;
+
+/// A parse error at a place in the source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A read-only view printed into the transcript.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum View {
+    /// `kafka-dump-log.sh` batch lines, optionally only some fields.
+    DumpLog {
+        tp: TopicPartition,
+        fields: Option<Vec<String>>,
+        control_records: bool,
+    },
+    /// The `.txnindex` entries of a partition.
+    TxnIndex { tp: TopicPartition },
+    /// What a consumer received: `got N records: … (position P)`.
+    Consumed { consumer: String },
+    /// Latest offsets by isolation level (HW and LSO).
+    Latest { tp: TopicPartition },
+    /// The `__transaction_state` partition of a transactional id, decoded.
+    TxnLog { transactional_id: String },
+    /// `kafka-transactions.sh list`.
+    Transactions,
+    /// A group's committed offsets, as OffsetFetch (require_stable) answers.
+    Committed {
+        group_id: String,
+        partitions: Vec<TopicPartition>,
+    },
+    /// The states a transactional id went through, read from `__transaction_state`:
+    /// `Empty(0) → Ongoing(0) → …` (epochs in brackets).
+    TxnStates { transactional_id: String },
+    /// `kafka-transactions.sh describe`.
+    DescribeTransaction { transactional_id: String },
+    /// A producer's dedup window, `window [a..b c..d]`.
+    Window {
+        tp: TopicPartition,
+        producer_id: Option<i64>,
+    },
+    /// The producer ids a partition remembers.
+    Producers { tp: TopicPartition },
+    /// `log end offset N`.
+    Leo { tp: TopicPartition },
+    /// LEO and HW.
+    Offsets { tp: TopicPartition },
+    /// The files in the partition folder.
+    Files { tp: TopicPartition },
+    /// The number of segments.
+    Segments { tp: TopicPartition },
+    /// The producer-state snapshot files.
+    Snapshots { tp: TopicPartition },
+    /// The last broker decision on the partition, as a window-table row.
+    Verdict { tp: TopicPartition },
+    /// The narrated events, all or the last N.
+    Events { last: Option<usize> },
+    /// `kafka-transactions.sh describe-producers`.
+    DescribeProducers { tp: TopicPartition },
+    /// `kafka-transactions.sh find-hanging --topic T --partition P`.
+    FindHanging { tp: TopicPartition },
+}
+
+/// How a raw produce shows its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Show {
+    /// `seq a..b (label) -> error=… baseOffset=…` (seed 000's program output).
+    Line,
+    /// A row of the window table: sequence, verdict, base offset, window after.
+    Row,
+    /// The verdict with its numbers, base offset and log end offset.
+    Verdict,
+    Nothing,
+}
+
+/// A producer id or epoch given as a number or as `last` (the last raw InitProducerId).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum IdRef {
+    Value(i64),
+    Last,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum StepKind {
+    /// The cluster's shape; only before every other step.
+    Cluster(ClusterConfig),
+    Act(Action),
+    /// A raw produce whose pid/epoch may refer to the last InitProducerId.
+    RawProduce {
+        tp: TopicPartition,
+        pid: IdRef,
+        epoch: IdRef,
+        seq: i32,
+        values: Vec<String>,
+        label: Option<String>,
+        show: Show,
+    },
+    Print(View),
+    Echo(String),
+}
+
+/// One line of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// 1-based source line.
+    pub line: usize,
+    /// The source line as written (trimmed).
+    pub text: String,
+    pub kind: StepKind,
+    /// `## Title` lines just above the step: what the lesson player shows as its heading.
+    pub title: Option<String>,
+    /// `> text` lines just above the step, as paragraphs: the narration for learners.
+    pub narration: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Scenario {
+    pub steps: Vec<Step>,
+}

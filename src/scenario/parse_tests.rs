@@ -1,0 +1,62 @@
+use super::*;
+
+#[test]
+fn parses_a_small_scenario() {
+    let s = parse(
+        "# comment\ncluster brokers=1\ntopic create t partitions=2 segment.bytes=256\nraw produce t-0 pid=0 seq=0 label=\"first send\" a b c\nprint dump-log t-0 fields=baseOffset,lastOffset\necho === hi there\n",
+    )
+    .unwrap();
+    assert_eq!(s.steps.len(), 5);
+    assert_eq!(s.steps[0].line, 2);
+    match &s.steps[2].kind {
+        StepKind::RawProduce { label, values, .. } => {
+            assert_eq!(label.as_deref(), Some("first send"));
+            assert_eq!(values, &vec!["a".to_string(), "b".into(), "c".into()]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.steps[4].kind, StepKind::Echo("=== hi there".into()));
+}
+
+#[test]
+fn narration_attaches_to_the_next_step() {
+    let s = parse("## First\n> one\n> two\n>\n> three\nstep\n# comment\nstep\n").unwrap();
+    assert_eq!(s.steps[0].title.as_deref(), Some("First"));
+    assert_eq!(
+        s.steps[0].narration,
+        vec!["one two".to_string(), "three".to_string()]
+    );
+    assert_eq!(s.steps[1].title, None);
+    assert!(s.steps[1].narration.is_empty());
+}
+
+#[test]
+fn expected_output_blocks_are_skipped() {
+    let s = parse("topic create t\n---\nraw produce t-0 x\n\necho hi\n---\n").unwrap();
+    assert_eq!(s.steps.len(), 2);
+    assert_eq!(s.steps[1].line, 5);
+}
+
+#[test]
+fn errors_name_line_and_column() {
+    let e = parse("topic create t\nraw produce t-0 pid=x seq=0 a").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 17));
+    assert!(e.message.contains("pid"), "{e}");
+    let e = parse("topic create t\n  fly away").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3));
+    let e = parse("echo \"x\nraw produce t-0 pid=0 seq=0 \"open").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 29));
+    let e = parse("topic create t\ncluster brokers=2").unwrap_err();
+    assert_eq!(e.line, 2);
+    let e = parse("raw produce t-0 pid=1 seq=0").unwrap_err();
+    assert!(e.message.contains("record"), "{e}");
+}
+
+#[test]
+fn columns_count_characters_not_bytes() {
+    // "é" is two bytes in UTF-8 but one column in an editor.
+    let e = parse("producer ééé send t-0").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 22), "{e}");
+    let e = parse("echo ééé\nraw produce t-0 pid=é seq=0 a").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 17), "{e}");
+}

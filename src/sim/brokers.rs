@@ -1,0 +1,200 @@
+//! Topics and broker lifecycle: creating topics, placing partitions, stopping and
+//! restarting brokers.
+
+use super::error::{SimError, SimErrorKind};
+use super::event::EventKind;
+use super::network::Node;
+use super::world::{apply_log_config, TopicInfo, World};
+use crate::broker::broker::Handled;
+use crate::fs::FsError;
+use crate::log::{LogConfig, TopicPartition};
+
+impl World {
+    pub(super) fn create_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        configs: &[(String, String)],
+    ) -> Result<Vec<String>, SimError> {
+        if let Some(reason) = crate::coordinator::internal_topics::detect_invalid_topic(name) {
+            return Err(SimErrorKind::IllegalTopicName {
+                name: name.to_string(),
+                reason,
+            }
+            .into());
+        }
+        if self.topics.contains_key(name) {
+            return Err(SimErrorKind::TopicExists {
+                name: name.to_string(),
+            }
+            .into());
+        }
+        if !(1..=64).contains(&partitions) {
+            return Err(SimErrorKind::PartitionCount { partitions }.into());
+        }
+        if crate::coordinator::internal_topics::is_internal(name) {
+            return Err(SimErrorKind::InternalTopic {
+                name: name.to_string(),
+            }
+            .into());
+        }
+        let mut config = self.broker_defaults.clone();
+        for (k, v) in configs {
+            apply_log_config(&mut config, k, v)?;
+        }
+        self.add_topic(name, partitions, config)
+            .map_err(SimErrorKind::Storage)?;
+        Ok(vec![])
+    }
+
+    /// Creates a topic's partitions on their leaders and tells every broker where the
+    /// partitions live (the controller's metadata propagation).
+    pub(super) fn add_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        config: LogConfig,
+    ) -> Result<(), FsError> {
+        let n = self.config.brokers;
+        let leaders: Vec<i32> = (0..partitions).map(|p| p % n + 1).collect();
+        for (p, leader) in leaders.iter().enumerate() {
+            let tp = TopicPartition::new(name, p as i32);
+            if let Some(broker) = self.brokers.get_mut(leader) {
+                let saved = std::mem::replace(&mut broker.log_config, config.clone());
+                let created = broker.create_partition(tp);
+                broker.log_config = saved;
+                created?;
+            }
+        }
+        self.topics.insert(
+            name.to_string(),
+            TopicInfo {
+                name: name.to_string(),
+                partitions,
+                leaders: leaders.clone(),
+                config,
+            },
+        );
+        for broker in self.brokers.values_mut() {
+            for (p, leader) in leaders.iter().enumerate() {
+                broker.update_metadata(TopicPartition::new(name, p as i32), *leader);
+            }
+        }
+        if crate::coordinator::internal_topics::is_internal(name) {
+            let now = self.clock_ms;
+            for (p, leader) in leaders.iter().enumerate() {
+                let tp = TopicPartition::new(name, p as i32);
+                let events = self
+                    .brokers
+                    .get_mut(leader)
+                    .map(|b| b.load_internal_partition(&tp, now))
+                    .unwrap_or_default();
+                for event in events {
+                    self.emit(EventKind::Broker {
+                        broker: *leader,
+                        event,
+                    });
+                }
+            }
+        }
+        self.emit(EventKind::TopicCreated {
+            topic: name.to_string(),
+            partitions,
+            leaders,
+        });
+        Ok(())
+    }
+
+    /// Auto-creation of `__transaction_state` / `__consumer_offsets` on first use.
+    pub(super) fn create_internal_topic(&mut self, name: &str) {
+        if self.topics.contains_key(name) {
+            return;
+        }
+        let config = LogConfig {
+            producer_snapshots: true,
+            ..LogConfig::default()
+        };
+        let _ = self.add_topic(
+            name,
+            crate::coordinator::internal_topics::INTERNAL_TOPIC_PARTITIONS,
+            config,
+        );
+    }
+
+    pub(super) fn partitions_on(&self, broker: i32) -> Vec<(TopicPartition, LogConfig)> {
+        self.topics
+            .values()
+            .flat_map(|t| {
+                t.leaders
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, l)| **l == broker)
+                    .map(move |(p, _)| {
+                        (
+                            TopicPartition::new(t.name.clone(), p as i32),
+                            t.config.clone(),
+                        )
+                    })
+            })
+            .collect()
+    }
+
+    pub(super) fn stop_broker(&mut self, id: i32, clean: bool) -> Result<Vec<String>, SimError> {
+        let broker = self
+            .brokers
+            .get_mut(&id)
+            .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
+        if !broker.online {
+            return Err(SimErrorKind::BrokerAlreadyStopped { id }.into());
+        }
+        let event = broker.stop(clean);
+        self.emit(EventKind::Broker { broker: id, event });
+        // Messages to or from the broker are lost with its connections.
+        let lost = self.network.disconnect(&Node::Broker(id));
+        self.inter_broker.retain(|(from, _), _| *from != id);
+        for env in lost {
+            self.emit(EventKind::MessageRefused {
+                id: env.id,
+                from: env.from,
+                to: env.to,
+                api: env.body.api_name().into(),
+            });
+        }
+        let now = self.clock_ms;
+        let names: Vec<String> = self.producers.keys().cloned().collect();
+        for name in names {
+            let events = self
+                .touch_producer(&name)
+                .map(|p| p.on_disconnect(id, now))
+                .unwrap_or_default();
+            self.emit_producer_events(&name, events);
+        }
+        Ok(vec![])
+    }
+
+    pub(super) fn start_broker(&mut self, id: i32) -> Result<Vec<String>, SimError> {
+        let partitions = self.partitions_on(id);
+        let broker = self
+            .brokers
+            .get_mut(&id)
+            .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
+        if broker.online {
+            return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
+        }
+        let now = self.clock_ms;
+        let events = broker.start(&partitions, now);
+        let outbound = std::mem::take(&mut broker.startup_outbound);
+        for event in events {
+            self.emit(EventKind::Broker { broker: id, event });
+        }
+        self.apply_handled(
+            id,
+            None,
+            Handled {
+                outbound,
+                ..Handled::default()
+            },
+        );
+        Ok(vec![])
+    }
+}

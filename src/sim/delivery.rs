@@ -1,0 +1,336 @@
+//! Moving messages: sending through the network (and its faults), delivering to
+//! brokers and clients, carrying out what a broker decided, retrying inter-broker calls.
+
+use super::event::{EventKind, FaultChange};
+use super::network::{error_response, Body, Envelope, Fault, Node};
+use super::world::{World, INTER_BROKER_TIMEOUT_MS, RAW_CLIENT};
+use crate::broker::broker::{Handled, Outbound};
+use crate::client::producer::{Producer, ProducerEvent};
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
+
+impl World {
+    pub(super) fn emit_producer_events(&mut self, client: &str, events: Vec<ProducerEvent>) {
+        for event in events {
+            self.emit(EventKind::Producer {
+                client: client.to_string(),
+                event,
+            });
+        }
+    }
+
+    pub(super) fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
+        let api = body.api_name().to_string();
+        let response = body.is_response();
+        let error = match &body {
+            Body::Response(r) => Some(r.error()),
+            Body::Request(_) => None,
+        };
+        let (env, struck) = self.network.send(
+            from.clone(),
+            to.clone(),
+            correlation_id,
+            body,
+            self.clock_ms,
+        );
+        self.emit(EventKind::MessageSent {
+            id: env.id,
+            from: from.clone(),
+            to: to.clone(),
+            api: api.clone(),
+            response,
+            error,
+        });
+        let Some(struck) = struck else {
+            return;
+        };
+        if struck.fault.is_legacy() {
+            if struck.lost() {
+                self.emit(EventKind::MessageDropped {
+                    id: env.id,
+                    from,
+                    to,
+                    api,
+                    response,
+                });
+            }
+            return;
+        }
+        self.emit(EventKind::FaultStruck {
+            id: env.id,
+            from,
+            to,
+            api,
+            response,
+            mark: struck.mark,
+            fault: struck.fault,
+        });
+        if let Some(copy) = struck.copy {
+            self.emit(EventKind::MessageSent {
+                id: copy.id,
+                from: copy.from,
+                to: copy.to,
+                api: copy.body.api_name().to_string(),
+                response,
+                error,
+            });
+        }
+    }
+
+    /// Arms a fault and says so; a fault on one message by id strikes it on the spot.
+    pub(super) fn arm_fault(&mut self, fault: Fault) {
+        if let Fault::Message { id, strike } = fault {
+            let now = self.clock_ms;
+            let Some((env, struck)) = self.network.strike_message(id, strike, now) else {
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::NotOnTheWire { id },
+                });
+                return;
+            };
+            let response = env.body.is_response();
+            let api = env.body.api_name().to_string();
+            self.emit(EventKind::FaultStruck {
+                id,
+                from: env.from,
+                to: env.to,
+                api,
+                response,
+                mark: struck.mark,
+                fault: struck.fault,
+            });
+            if let Some(copy) = struck.copy {
+                let error = match &copy.body {
+                    Body::Response(r) => Some(r.error()),
+                    Body::Request(_) => None,
+                };
+                self.emit(EventKind::MessageSent {
+                    id: copy.id,
+                    from: copy.from,
+                    to: copy.to,
+                    api: copy.body.api_name().to_string(),
+                    response,
+                    error,
+                });
+            }
+            return;
+        }
+        if self.network.arm(fault.clone()) {
+            self.emit(EventKind::FaultArmed {
+                fault: FaultChange::Armed(fault),
+            });
+        }
+    }
+
+    /// Carries out what a broker decided: events, requests to other nodes, answers
+    /// (now, for `token`, or later, for earlier tokens).
+    pub(super) fn apply_handled(&mut self, id: i32, token: Option<u64>, handled: Handled) {
+        for event in handled.events {
+            self.emit(EventKind::Broker { broker: id, event });
+        }
+        for out in handled.outbound {
+            match out {
+                Outbound::ToController(req) => {
+                    let cid = self.take_correlation_id();
+                    self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
+                }
+                Outbound::ToBroker {
+                    broker,
+                    tag,
+                    request,
+                } => {
+                    let deadline = self.clock_ms + INTER_BROKER_TIMEOUT_MS;
+                    self.inter_broker
+                        .insert((id, tag), (broker, request.clone(), deadline));
+                    self.send(
+                        Node::Broker(id),
+                        Node::Broker(broker),
+                        tag,
+                        Body::Request(request),
+                    );
+                }
+                Outbound::CreateInternalTopic(name) => self.create_internal_topic(&name),
+            }
+        }
+        let answers = token
+            .zip(handled.response)
+            .into_iter()
+            .chain(handled.deferred);
+        for (token, response) in answers {
+            if let Some((to, correlation_id)) = self.reply_to.remove(&token) {
+                self.send(
+                    Node::Broker(id),
+                    to,
+                    correlation_id,
+                    Body::Response(response),
+                );
+            }
+        }
+        // A request answered later keeps its token until then.
+    }
+
+    pub(super) fn take_correlation_id(&mut self) -> u64 {
+        let id = self.next_correlation_id;
+        self.next_correlation_id += 1;
+        id
+    }
+
+    /// A producer about to change: it is polled at the next step.
+    pub(super) fn touch_producer(&mut self, name: &str) -> Option<&mut Producer> {
+        let p = self.producers.get_mut(name)?;
+        self.ready.insert(name.to_string());
+        Some(p)
+    }
+
+    /// Every `transaction.abort.timed.out.transaction.cleanup.interval.ms` (10 s) of
+    /// logical time, each coordinator aborts transactions open past their timeout.
+    /// It is not "work to do" for `run`: only time passing for other reasons (or
+    /// `advance`) triggers it, so an open transaction is not aborted behind your back.
+    /// An inter-broker request with no answer by its deadline is sent again (the
+    /// marker sender and the AddPartitionsToTxn sender retry until they hear back).
+    pub(super) fn retry_inter_broker(&mut self) {
+        let now = self.clock_ms;
+        let due: Vec<((i32, u64), i32, Request)> = self
+            .inter_broker
+            .iter()
+            .filter(|(_, (_, _, deadline))| *deadline <= now)
+            .map(|(k, (to, req, _))| (*k, *to, req.clone()))
+            .collect();
+        for ((from, tag), to, request) in due {
+            if !self.brokers.get(&from).is_some_and(|b| b.online) {
+                self.inter_broker.remove(&(from, tag));
+                continue;
+            }
+            // A held request is still on its way: sending copies would only pile up.
+            if self.network.is_held(&Node::Broker(from), tag) {
+                self.inter_broker
+                    .insert((from, tag), (to, request, now + INTER_BROKER_TIMEOUT_MS));
+                continue;
+            }
+            self.inter_broker.insert(
+                (from, tag),
+                (to, request.clone(), now + INTER_BROKER_TIMEOUT_MS),
+            );
+            self.emit(EventKind::InterBrokerRetry {
+                from,
+                to,
+                api: request.api_name().to_string(),
+            });
+            self.send(
+                Node::Broker(from),
+                Node::Broker(to),
+                tag,
+                Body::Request(request),
+            );
+        }
+    }
+
+    pub(super) fn deliver(&mut self, env: Envelope) {
+        let api = env.body.api_name().to_string();
+        if let Node::Broker(id) = env.to {
+            if !self.brokers.get(&id).is_some_and(|b| b.online) {
+                self.emit(EventKind::MessageRefused {
+                    id: env.id,
+                    from: env.from.clone(),
+                    to: env.to.clone(),
+                    api,
+                });
+                if let Node::Client(name) = &env.from {
+                    let now = self.clock_ms;
+                    let events = self
+                        .touch_producer(name)
+                        .map(|p| p.on_disconnect(id, now))
+                        .unwrap_or_default();
+                    self.emit_producer_events(name, events);
+                }
+                return;
+            }
+        }
+        self.emit(EventKind::MessageDelivered {
+            id: env.id,
+            from: env.from.clone(),
+            to: env.to.clone(),
+            api: api.clone(),
+            response: env.body.is_response(),
+        });
+        if let (Some(error), Body::Request(request)) = (env.injected_error, &env.body) {
+            // An error fault: the network in front of the receiver answers for it.
+            let response = error_response(request, error);
+            self.emit(EventKind::ErrorInjected {
+                id: env.id,
+                from: env.from.clone(),
+                to: env.to.clone(),
+                api,
+                error,
+            });
+            self.send(
+                env.to,
+                env.from,
+                env.correlation_id,
+                Body::Response(response),
+            );
+            return;
+        }
+        match (env.to.clone(), env.body) {
+            (Node::Broker(id), Body::Request(request)) => {
+                let now = self.clock_ms;
+                let Some(broker) = self.brokers.get_mut(&id) else {
+                    return;
+                };
+                let token = self.next_reply_token;
+                self.next_reply_token += 1;
+                self.reply_to
+                    .insert(token, (env.from.clone(), env.correlation_id));
+                let handled = broker.handle(request, token, now);
+                self.apply_handled(id, Some(token), handled);
+            }
+            (Node::Broker(id), Body::Response(response)) => {
+                let now = self.clock_ms;
+                let Some(broker) = self.brokers.get_mut(&id) else {
+                    return;
+                };
+                if env.from == Node::Controller {
+                    let events = broker.handle_controller_response(response);
+                    for event in events {
+                        self.emit(EventKind::Broker { broker: id, event });
+                    }
+                } else {
+                    self.inter_broker.remove(&(id, env.correlation_id));
+                    let Some(broker) = self.brokers.get_mut(&id) else {
+                        return;
+                    };
+                    let handled = broker.handle_broker_response(env.correlation_id, response, now);
+                    self.apply_handled(id, None, handled);
+                }
+            }
+            (Node::Controller, Body::Request(Request::AllocateProducerIds { .. })) => {
+                let (start, len) = self.controller.generate_next_block();
+                let response = Response::AllocateProducerIds {
+                    error: Errors::None,
+                    producer_id_start: start,
+                    producer_id_len: len,
+                };
+                self.send(
+                    Node::Controller,
+                    env.from,
+                    env.correlation_id,
+                    Body::Response(response),
+                );
+            }
+            (Node::Client(name), Body::Response(response)) => {
+                if self.consumers.contains_key(&name) {
+                    self.on_consumer_response(env.correlation_id, response);
+                } else if name == RAW_CLIENT {
+                    self.raw_inbox.insert(env.correlation_id, response);
+                } else {
+                    let now = self.clock_ms;
+                    let events = self
+                        .touch_producer(&name)
+                        .map(|p| p.on_response(env.correlation_id, response, now))
+                        .unwrap_or_default();
+                    self.emit_producer_events(&name, events);
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! What happens next: clients poll, messages are delivered, the clock jumps to the
+//! next timer, and the coordinators' periodic cleanup runs.
+
+use std::collections::BTreeMap;
+
+use super::event::EventKind;
+use super::network::{Body, Node};
+use super::world::{World, MAX_STEPS_PER_RUN, MAX_WAIT_MS, TXN_CLEANUP_INTERVAL_MS};
+use crate::log::TopicPartition;
+use crate::util::ordered::CollectSorted;
+
+impl World {
+    /// Steps while `cond` holds (a blocking client call), bounded.
+    /// Steps while `cond` holds and something is left to do (every blocking call and
+    /// `run` go through here). At most [`MAX_STEPS_PER_RUN`] steps: when the limit rather
+    /// than the work ends it, a `RunLimitReached` event says so. Returns the steps taken.
+    pub(super) fn run_while(&mut self, cond: impl Fn(&World) -> bool) -> usize {
+        let mut steps = 0;
+        while cond(self) {
+            if steps == MAX_STEPS_PER_RUN {
+                let in_flight = self.network.in_flight().count();
+                self.emit(EventKind::RunLimitReached {
+                    steps: MAX_STEPS_PER_RUN,
+                    in_flight,
+                });
+                break;
+            }
+            if !self.step() {
+                break;
+            }
+            steps += 1;
+        }
+        steps
+    }
+
+    /// Lets the producers act at the current time: those touched or still making
+    /// progress, and those whose timer fell due. A producer left alone since a poll that
+    /// did nothing would do nothing again, so it waits for its timer. Returns whether
+    /// anything happened.
+    pub(super) fn poll_clients(&mut self) -> bool {
+        let now = self.clock_ms;
+        while let Some((t, _)) = self.wakeups.first() {
+            if *t > now {
+                break;
+            }
+            if let Some((_, name)) = self.wakeups.pop_first() {
+                self.wake_of.remove(&name);
+                self.ready.insert(name);
+            }
+        }
+        if self.ready.is_empty() {
+            return false;
+        }
+        let mut progressed = false;
+        let names = std::mem::take(&mut self.ready);
+        let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
+        let leaders: BTreeMap<TopicPartition, i32> = self
+            .topics
+            .values()
+            .flat_map(|t| {
+                t.leaders
+                    .iter()
+                    .enumerate()
+                    .map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l))
+            })
+            .collect_map();
+        for name in names {
+            let mut cid = self.next_correlation_id;
+            let Some(producer) = self.producers.get_mut(&name) else {
+                continue;
+            };
+            let (out, events) =
+                producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
+            let wake = producer.next_wakeup(now);
+            self.next_correlation_id = cid;
+            let acted = !out.is_empty() || !events.is_empty();
+            progressed |= acted;
+            if acted {
+                self.ready.insert(name.clone());
+            }
+            if let Some(old) = self.wake_of.remove(&name) {
+                self.wakeups.remove(&(old, name.clone()));
+            }
+            if let Some(t) = wake {
+                self.wake_of.insert(name.clone(), t);
+                self.wakeups.insert((t, name.clone()));
+            }
+            self.emit_producer_events(&name, events);
+            for o in out {
+                self.send(
+                    Node::Client(name.clone()),
+                    Node::Broker(o.broker),
+                    o.correlation_id,
+                    Body::Request(o.request),
+                );
+            }
+        }
+        progressed
+    }
+
+    /// The next time something is due: a message delivery or a producer timer.
+    pub(super) fn next_due(&self) -> Option<i64> {
+        let now = self.clock_ms;
+        // Every producer was polled (and its timer set) before time may move on.
+        let timers = self.wakeups.iter().map(|(t, _)| *t).find(|t| *t > now);
+        // Held requests are not waiting for a retry: they wait for `release markers`.
+        let retries = self
+            .inter_broker
+            .iter()
+            .filter(|((from, tag), _)| !self.network.is_held(&Node::Broker(*from), *tag))
+            .map(|(_, (_, _, deadline))| *deadline);
+        // A timer further off than an int of milliseconds (a `retry.backoff.ms` of
+        // Long.MAX_VALUE, say) is never: `run` stops rather than jump the clock there.
+        let horizon = now.saturating_add(MAX_WAIT_MS);
+        self.network
+            .next_delivery_ms()
+            .into_iter()
+            .chain(timers)
+            .chain(retries)
+            .filter(|t| *t <= horizon)
+            .min()
+    }
+
+    /// One thing happens: clients act now, or the next message is delivered, or the
+    /// clock jumps to the next timer. Returns false when there is nothing left to do.
+    pub fn step(&mut self) -> bool {
+        if self.poll_clients() {
+            return true;
+        }
+        let Some(next) = self.next_due() else {
+            return false;
+        };
+        self.clock_ms = self.clock_ms.max(next);
+        self.run_txn_cleanup();
+        self.retry_inter_broker();
+        if let Some(env) = self.network.pop_due(self.clock_ms) {
+            self.deliver(env);
+        } else {
+            self.poll_clients();
+        }
+        true
+    }
+
+    /// Runs the cleanup once if a tick fell due (several ticks that fell due at once all
+    /// see the same clock, so one call does what they would), then schedules the next
+    /// tick on the same 10 s grid.
+    pub(super) fn run_txn_cleanup(&mut self) {
+        if self.clock_ms < self.next_txn_cleanup_ms {
+            return;
+        }
+        self.schedule_next_cleanup_after_now();
+        let now = self.clock_ms;
+        let ids: Vec<i32> = self
+            .brokers
+            .iter()
+            .filter(|(_, b)| b.online)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            if let Some(broker) = self.brokers.get_mut(&id) {
+                let handled = broker.abort_timed_out_transactions(now);
+                self.apply_handled(id, None, handled);
+            }
+        }
+    }
+
+    /// Moves the next cleanup tick to the first one on its 10 s grid after the clock.
+    pub(super) fn schedule_next_cleanup_after_now(&mut self) {
+        if self.clock_ms >= self.next_txn_cleanup_ms {
+            let behind = (self.clock_ms - self.next_txn_cleanup_ms) / TXN_CLEANUP_INTERVAL_MS;
+            self.next_txn_cleanup_ms = self
+                .next_txn_cleanup_ms
+                .saturating_add((behind + 1).saturating_mul(TXN_CLEANUP_INTERVAL_MS));
+        }
+    }
+
+    /// The first cleanup tick at which some coordinator has something to do, if any:
+    /// ticks before it would find nothing, so time can jump over them.
+    pub(super) fn next_useful_cleanup_ms(&self) -> Option<i64> {
+        let work = self
+            .brokers
+            .values()
+            .filter(|b| b.online)
+            .filter_map(|b| b.next_timeout_work_ms())
+            .min()?;
+        let first = self.next_txn_cleanup_ms;
+        if work <= first {
+            return Some(first);
+        }
+        let ticks =
+            (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1) / TXN_CLEANUP_INTERVAL_MS;
+        Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
+    }
+
+    /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
+    pub fn run_until_idle(&mut self) -> usize {
+        self.run_while(|_| true)
+    }
+
+    /// Moves the clock forward by `ms`, doing everything that falls due on the way: it
+    /// jumps from one due thing to the next (a delivery, a client timer, a cleanup tick
+    /// that has a transaction to abort), so a long quiet stretch costs nothing. Returns
+    /// the steps taken.
+    pub fn advance(&mut self, ms: i64) -> usize {
+        let until = self.clock_ms.saturating_add(ms);
+        let mut steps = 0;
+        while steps < MAX_STEPS_PER_RUN {
+            if self.poll_clients() {
+                steps += 1;
+                continue;
+            }
+            let due = match (self.next_due(), self.next_useful_cleanup_ms()) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(t) => t,
+                    None => break,
+                },
+            };
+            if due > until {
+                break;
+            }
+            self.clock_ms = self.clock_ms.max(due);
+            self.run_txn_cleanup();
+            // An inter-broker request lost to a fault is sent again here too, as `step`
+            // does (its deadline is among `next_due`'s times).
+            self.retry_inter_broker();
+            if let Some(env) = self.network.pop_due(self.clock_ms) {
+                self.deliver(env);
+            }
+            steps += 1;
+        }
+        self.clock_ms = self.clock_ms.max(until);
+        // Ticks passed over found nothing to do; the next one is on the grid after now.
+        if self.clock_ms >= self.next_txn_cleanup_ms
+            && self
+                .next_useful_cleanup_ms()
+                .is_none_or(|t| t > self.clock_ms)
+        {
+            self.schedule_next_cleanup_after_now();
+        }
+        steps
+    }
+}
