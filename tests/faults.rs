@@ -56,9 +56,14 @@ fn api() -> BoxedStrategy<String> {
     .boxed()
 }
 
-fn matching() -> BoxedStrategy<MessageMatch> {
+/// A `MessageMatch` over the given APIs and nodes (the round-trip and chaos tests differ
+/// only in those).
+fn matching_from(
+    api: BoxedStrategy<String>,
+    node: fn() -> BoxedStrategy<Node>,
+) -> BoxedStrategy<MessageMatch> {
     (
-        proptest::option::of(api()),
+        proptest::option::of(api),
         proptest::option::of(prop_oneof![
             Just(Direction::Request),
             Just(Direction::Response)
@@ -73,6 +78,10 @@ fn matching() -> BoxedStrategy<MessageMatch> {
             to,
         })
         .boxed()
+}
+
+fn matching() -> BoxedStrategy<MessageMatch> {
+    matching_from(api(), node)
 }
 
 fn error() -> BoxedStrategy<Errors> {
@@ -501,26 +510,15 @@ fn chaos_node() -> BoxedStrategy<Node> {
 }
 
 fn chaos_match() -> BoxedStrategy<MessageMatch> {
-    (
-        proptest::option::of(prop_oneof![
+    matching_from(
+        prop_oneof![
             Just("Produce".to_string()),
             Just("InitProducerId".to_string()),
             Just("AllocateProducerIds".to_string()),
-        ]),
-        proptest::option::of(prop_oneof![
-            Just(Direction::Request),
-            Just(Direction::Response)
-        ]),
-        proptest::option::of(chaos_node()),
-        proptest::option::of(chaos_node()),
+        ]
+        .boxed(),
+        chaos_node,
     )
-        .prop_map(|(api, direction, from, to)| MessageMatch {
-            api,
-            direction,
-            from,
-            to,
-        })
-        .boxed()
 }
 
 fn chaos_fault() -> BoxedStrategy<Fault> {
