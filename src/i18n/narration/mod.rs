@@ -46,7 +46,9 @@ pub fn transcript_notice(event: &Event, lang: Lang) -> Option<String> {
         (Lang::En, crate::sim::EventKind::RunLimitReached { .. }) => {
             Some(format!("note: {}", en::event(&event.kind)))
         }
-        (Lang::En, kind) => en::producer::send_callback_failure(kind),
+        (Lang::En, kind) => {
+            en::producer::send_callback_failure(kind).or_else(|| en::consumer::poll_exception(kind))
+        }
     }
 }
 

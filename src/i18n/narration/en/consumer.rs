@@ -1,7 +1,7 @@
 //! English narration of a consumer: fetches, the aborted-transaction filter of
 //! read_committed, markers, positions and polls.
 
-use crate::client::consumer::{ConsumerEvent, CorruptBatch, PositionReason};
+use crate::client::consumer::{ConsumerEvent, ConsumerException, CorruptBatch, PositionReason};
 
 pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> String {
     match e {
@@ -94,7 +94,58 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> String {
         ConsumerEvent::NoOffsetForPartition { tp } => format!(
             "{tp}: no committed offset and auto.offset.reset=none (NoOffsetForPartitionException)"
         ),
+        ConsumerEvent::OffsetOutOfRange {
+            tp,
+            fetch_offset,
+            log_start_offset,
+            reset,
+        } => match reset {
+            Some(strategy) => format!(
+                "{tp}: fetch position {fetch_offset} is out of range (log start offset {log_start_offset}): OFFSET_OUT_OF_RANGE; auto.offset.reset={} picks a new position",
+                strategy.name()
+            ),
+            None => format!(
+                "{tp}: fetch position {fetch_offset} is out of range (log start offset {log_start_offset}): OFFSET_OUT_OF_RANGE and no reset policy, so poll() throws"
+            ),
+        },
+        ConsumerEvent::PollThrew { exception } => {
+            format!("poll() threw {}", exception_message(exception))
+        }
     }
+}
+
+/// `Class: message` as Kafka's exception prints (Kafka's words, the same in every
+/// language).
+pub(in crate::i18n::narration) fn exception_message(e: &ConsumerException) -> String {
+    let message = match e {
+        ConsumerException::NoOffsetForPartition { partitions } => format!(
+            "Undefined offset with no reset policy for partitions: [{}]",
+            partitions
+                .iter()
+                .map(|tp| tp.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ConsumerException::OffsetOutOfRange { tp, offset } => {
+            format!("Fetch position FetchPosition{{offset={offset}}} is out of range for partition {tp}")
+        }
+    };
+    format!("{}: {message}", e.class_name())
+}
+
+/// The line a transcript prints when `poll()` throws, as the application would log it.
+pub(in crate::i18n::narration) fn poll_exception(kind: &crate::sim::EventKind) -> Option<String> {
+    let crate::sim::EventKind::Consumer {
+        client,
+        event: ConsumerEvent::PollThrew { exception },
+    } = kind
+    else {
+        return None;
+    };
+    Some(format!(
+        "{client}: poll() threw {}",
+        exception_message(exception)
+    ))
 }
 
 fn corrupt(e: &CorruptBatch) -> String {

@@ -80,6 +80,12 @@ fn kind(k: &SimErrorKind) -> String {
         }
         SimErrorKind::NoProducer { name } => format!("no producer named {name}"),
         SimErrorKind::NoConsumer { name } => format!("no consumer named {name}"),
+        SimErrorKind::NegativeSeekOffset { offset } => {
+            format!("seek offset must not be a negative number: {offset} (IllegalArgumentException)")
+        }
+        SimErrorKind::NotAssigned { consumer, tp } => format!(
+            "{consumer}: no current assignment for partition {tp} (IllegalStateException)"
+        ),
         SimErrorKind::ReservedName { name } => format!("'{name}' cannot name a producer"),
         SimErrorKind::ProducerExists { name } => format!("a producer named {name} already exists"),
         SimErrorKind::ClientExists { name } => format!("a client named {name} already exists"),
