@@ -2,7 +2,7 @@
 //! time, and faults the learner arms can drop, delay, duplicate, hold, cut off or answer
 //! with an error (raft-rs harness / Jepsen style).
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +75,7 @@ pub use crate::protocol::error_response;
 pub struct Network {
     latency_ms: i64,
     /// Keyed by (delivery time, id): the next message is the first entry.
-    queue: BTreeMap<(i64, u64), Envelope>,
+    queue: SortedMap<(i64, u64), Envelope>,
     faults: Vec<Fault>,
     held: Vec<Envelope>,
     next_id: u64,
@@ -85,7 +85,7 @@ impl Network {
     pub fn new(latency_ms: i64) -> Self {
         Network {
             latency_ms,
-            queue: BTreeMap::new(),
+            queue: SortedMap::new(),
             faults: Vec::new(),
             held: Vec::new(),
             next_id: 1,
@@ -374,7 +374,7 @@ impl Network {
     /// A node stopped: messages to or from it die with its connections (held ones it
     /// sent too). Returns the lost messages that were on their way, in delivery order.
     pub fn disconnect(&mut self, node: &Node) -> Vec<Envelope> {
-        let (lost, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = std::mem::take(&mut self.queue)
+        let (lost, kept): (SortedMap<_, _>, SortedMap<_, _>) = std::mem::take(&mut self.queue)
             .into_iter()
             .partition(|(_, e)| &e.to == node || &e.from == node);
         self.queue = kept;

@@ -1,7 +1,7 @@
 //! The consumer itself (Kafka's `KafkaConsumer`): assigned partitions, their positions,
 //! fetch requests, and fetch answers read through [`CompletedFetch`].
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +37,7 @@ pub struct PartitionState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Consumer {
     pub config: ConsumerConfig,
-    pub assignment: BTreeMap<TopicPartition, PartitionState>,
+    pub assignment: SortedMap<TopicPartition, PartitionState>,
     pub delivered: Vec<ConsumerRecord>,
     /// What the current `poll()` throws once it returns (Kafka raises it from
     /// `FetchCollector` and `poll()` ends).
@@ -49,7 +49,7 @@ impl Consumer {
     pub fn new(config: ConsumerConfig) -> Self {
         Consumer {
             config,
-            assignment: BTreeMap::new(),
+            assignment: SortedMap::new(),
             delivered: Vec::new(),
             exception: None,
         }
@@ -198,7 +198,7 @@ impl Consumer {
 
     /// The positions to commit for the group (what a read-process-write loop passes to
     /// `sendOffsetsToTransaction`).
-    pub fn positions(&self) -> BTreeMap<TopicPartition, i64> {
+    pub fn positions(&self) -> SortedMap<TopicPartition, i64> {
         self.assignment
             .iter()
             .filter_map(|(tp, s)| Some((tp.clone(), s.position?)))
