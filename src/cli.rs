@@ -256,6 +256,7 @@ fn link(args: &[String]) -> Result<String, String> {
         page: page.fragment().into(),
         // The page's `OpenPanel` (src/ui/link.rs): play it in the lesson player.
         panel: Some("lesson".into()),
+        lang: None,
     };
     let code = share::encode(&shared).map_err(|e| format!("{file}: {e}"))?;
     // `decode` checks what opening it will check: the scenario parses, the step is in range.

@@ -84,5 +84,27 @@ impl Lang {
     }
 }
 
+/// The language the page speaks now (labels via [`t`], narration in the UI). Only the
+/// UI sets it; the engine, the CLI and the tests pass a [`Lang`] explicitly.
+pub fn ui_lang() -> Lang {
+    match UI_LANG.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Lang::Ko,
+        2 => Lang::Th,
+        _ => Lang::En,
+    }
+}
+
+/// Switches the page's language (after its catalog is [`catalog::is_loaded`]).
+pub fn set_ui_lang(lang: Lang) {
+    let n = match lang {
+        Lang::En => 0,
+        Lang::Ko => 1,
+        Lang::Th => 2,
+    };
+    UI_LANG.store(n, std::sync::atomic::Ordering::Relaxed);
+}
+
+static UI_LANG: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
 #[cfg(test)]
 mod tests;
