@@ -394,11 +394,22 @@ pub fn print(scenario: &Scenario) -> String {
         if let Some(title) = &step.title {
             out.push_str(&format!("## {title}\n"));
         }
+        for t in &step.translations {
+            if let Some(title) = &t.title {
+                out.push_str(&format!("## [{}] {title}\n", t.lang.code()));
+            }
+        }
         for (i, paragraph) in step.narration.iter().enumerate() {
             if i > 0 {
                 out.push_str(">\n");
             }
             out.push_str(&format!("> {paragraph}\n"));
+        }
+        for t in &step.translations {
+            for paragraph in &t.narration {
+                out.push_str(">\n");
+                out.push_str(&format!("> [{}] {paragraph}\n", t.lang.code()));
+            }
         }
         match print_step(&step.kind) {
             Some(line) => out.push_str(&line),

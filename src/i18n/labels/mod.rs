@@ -344,6 +344,7 @@ keys! {
     SkipToMain,
     ResetHint,
     TlScrollLabel,
+    LanguageLabel,
 }
 
 /// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap
@@ -363,7 +364,7 @@ pub fn text(key: Key, lang: Lang) -> &'static str {
 
 /// The text of a message in the UI's language.
 pub fn t(key: Key) -> &'static str {
-    text(key, Lang::En)
+    text(key, super::ui_lang())
 }
 
 /// A template with `{0}`, `{1}`, … replaced by `args`.
