@@ -111,6 +111,23 @@ pub(super) fn change(change: &FaultChange) -> String {
         FaultChange::NotOnTheWire { id } => format!(
             "message #{id} is not on the wire (already delivered, lost, or never sent); nothing happened"
         ),
+        FaultChange::Disarmed {
+            fault: f,
+            was_armed: true,
+            released,
+        } => {
+            let tail = if *released > 0 {
+                format!("; {released} held message(s) go on their way")
+            } else {
+                String::new()
+            };
+            format!("disarmed: {}{tail}", fault(f))
+        }
+        FaultChange::Disarmed {
+            fault: f,
+            was_armed: false,
+            ..
+        } => format!("not armed, nothing to disarm: {}", fault(f)),
         FaultChange::Cleared { faults, released } => {
             format!("cleared {faults} fault(s) and released {released} held message(s)")
         }
