@@ -386,3 +386,65 @@ fn the_hanging_transaction_is_open_then_hanging_then_aborted() {
     );
     assert!(admin_view(&w, &TopicPartition::new("nope", 0)).is_none());
 }
+
+/// The transactions page's world (three brokers), as "pause after each click" drives
+/// it: the Produce dropped from the timeline is sent again and lands once.
+#[test]
+fn on_the_transactions_page_a_dropped_produce_lands_once_after_the_run() {
+    use eos_playground::view::page::{click, ClickContext, Page, TXN_PRODUCER};
+    let mut w = Replay::to(
+        scenario::scenario_of(Page::Transactions.setup()),
+        usize::MAX,
+    )
+    .into_world();
+    let cx = ClickContext { step_mode: true };
+    let producer = || TXN_PRODUCER.to_string();
+    let clicks = |w: &mut World, action: Action| {
+        for a in click(Page::Transactions, action, w, cx) {
+            w.apply(&a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        }
+    };
+    clicks(
+        &mut w,
+        Action::InitTransactions {
+            producer: producer(),
+        },
+    );
+    clicks(
+        &mut w,
+        Action::BeginTransaction {
+            producer: producer(),
+        },
+    );
+    let tp = Page::Transactions.partition();
+    clicks(
+        &mut w,
+        Action::Send {
+            producer: producer(),
+            topic_partition: tp.clone(),
+            values: vec!["a1".into()],
+        },
+    );
+    let mut id = None;
+    for _ in 0..5 {
+        clicks(&mut w, Action::Step);
+        id = timeline(&w, None, &[], 40)
+            .messages
+            .iter()
+            .find(|m| m.api == "Produce" && m.on_wire)
+            .map(|m| m.id);
+        if id.is_some() {
+            break;
+        }
+    }
+    let id = id.expect("a Produce on the wire");
+    clicks(&mut w, choice_action(id, MessageChoice::Drop, 0));
+    clicks(&mut w, Action::RunUntilIdle);
+    let log = w.log_view(&tp).expect("log");
+    assert_eq!(
+        log.high_watermark,
+        1,
+        "{:#?}",
+        &w.events[w.events.len() - 30..]
+    );
+}

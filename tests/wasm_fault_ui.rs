@@ -136,9 +136,20 @@ async fn a_produce_on_the_wire_is_dropped_from_the_timeline_menu() {
     assert!(find(&root, "tl-menu").is_none(), "a choice closes the menu");
     let timeline = text(&root, "timeline");
     assert!(timeline.contains("Produce request — lost"), "{timeline}");
-    // The run lets the producer time out and send the batch again: it lands once.
+    // The run lets the producer time out and send the batch again: it lands once (the
+    // records field starts with `c1, c2`: one batch of two records).
     click(&root, "net-run").await;
-    assert_eq!(text(&root, "txn-hw"), "1");
+    let events = root
+        .query_selector(".event-list")
+        .ok()
+        .flatten()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default();
+    assert_eq!(text(&root, "txn-hw"), "2", "{events}");
+    assert!(
+        events.contains("The network lost the Produce request"),
+        "{events}"
+    );
     assert_eq!(
         text(&root, "txn-lso"),
         "0",
