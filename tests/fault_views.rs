@@ -448,3 +448,63 @@ fn on_the_transactions_page_a_dropped_produce_lands_once_after_the_run() {
         &w.events[w.events.len() - 30..]
     );
 }
+
+/// The clear button's `DisarmFault` prints as `fault disarm …` and parses back to the
+/// same action (share links and time travel carry it), for every fault kind it clears;
+/// a strike by id is never armed, so it cannot be disarmed.
+#[test]
+fn disarm_prints_and_parses_back() {
+    use eos_playground::protocol::errors::Errors;
+    use eos_playground::scenario::{parse, print_step, step_for_action, StepKind};
+    use eos_playground::sim::Direction;
+    let m = MessageMatch {
+        api: Some("Produce".into()),
+        direction: Some(Direction::Request),
+        from: Some(Node::Client("p".into())),
+        to: Some(Node::Broker(2)),
+    };
+    let faults = [
+        Fault::DropNextRequest {
+            from: Some("p".into()),
+        },
+        Fault::DropNextResponse { to: None },
+        Fault::HoldRequests {
+            api: "EndTxn".into(),
+        },
+        Fault::Drop {
+            matching: m.clone(),
+            every: true,
+        },
+        Fault::Delay {
+            matching: m.clone(),
+            ms: 250,
+            every: false,
+        },
+        Fault::Duplicate {
+            matching: MessageMatch::default(),
+            every: true,
+        },
+        Fault::Hold { matching: m },
+        Fault::Cut {
+            a: Node::Broker(1),
+            b: Node::Controller,
+        },
+        Fault::Error {
+            api: "AddPartitionsToTxn".into(),
+            error: Errors::ConcurrentTransactions,
+        },
+    ];
+    for fault in faults {
+        let action = Action::DisarmFault { fault };
+        let text = print_step(&step_for_action(action.clone())).expect("prints");
+        assert!(text.starts_with("fault disarm "), "{text}");
+        let parsed = parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            parsed.steps.iter().map(|s| &s.kind).collect::<Vec<_>>(),
+            vec![&StepKind::Act(action)],
+            "{text}"
+        );
+    }
+    let err = parse("fault disarm drop id=3").expect_err("a strike by id is never armed");
+    assert!(err.to_string().contains("expected an armed fault"), "{err}");
+}
