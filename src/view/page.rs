@@ -226,7 +226,12 @@ pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec
             Page::Transactions,
             a @ (Action::CommitTransaction { .. } | Action::AbortTransaction { .. }),
         ) => settle(a),
-        (Page::Transactions, Action::ReleaseMarkers) => settle(Action::ReleaseMarkers),
+        (Page::Transactions, Action::ReleaseMarkers) if cx.step_mode => {
+            vec![Action::ReleaseMarkers]
+        }
+        (Page::Transactions, Action::ReleaseMarkers) => {
+            vec![Action::ReleaseMarkers, Action::RunUntilIdle]
+        }
         (Page::Transactions, create @ Action::CreateProducer { .. }) if matches!(&create, Action::CreateProducer { name, .. } if name == TXN_PRODUCER_2) =>
         {
             let mut actions = Vec::new();
@@ -262,7 +267,9 @@ impl ErrorAt {
             | Action::BeginTransaction { producer: p }
             | Action::CommitTransaction { producer: p }
             | Action::AbortTransaction { producer: p } => ErrorAt::Producer(p.clone()),
-            Action::Poll { consumer } => ErrorAt::Consumer(consumer.clone()),
+            Action::Poll { consumer } | Action::Seek { consumer, .. } => {
+                ErrorAt::Consumer(consumer.clone())
+            }
             _ => ErrorAt::Cluster,
         }
     }
@@ -376,14 +383,17 @@ mod tests {
             click(Page::Transactions, Action::ReleaseMarkers, &txn, stepping),
             vec![Action::ReleaseMarkers]
         );
+        let mut holding = txn;
+        holding.apply(&Action::HoldMarkers).expect("hold");
         assert_eq!(
             click(
                 Page::Transactions,
                 Action::ReleaseMarkers,
-                &txn,
+                &holding,
                 ClickContext::default()
             ),
-            vec![Action::ReleaseMarkers, Action::RunUntilIdle]
+            vec![Action::ReleaseMarkers, Action::RunUntilIdle],
+            "released while held: settled"
         );
     }
 }
