@@ -45,8 +45,8 @@ pub fn rules_panel(p: &RulesPanelProps) -> Html {
     let setting = |label: Key, key: &str, value: String, id: &str| {
         html! {
             <tr>
-                <th scope="row">{ t(label) }<br /><code class="small">{ key.to_string() }</code></th>
-                <td class="mono" data-testid={id.to_string()}>{ value }</td>
+                <th scope="row">{ t(label) }</th>
+                <td><code class="small">{ key.to_string() }</code>{ " = " }<strong class="mono" data-testid={id.to_string()}>{ value }</strong></td>
             </tr>
         }
     };
