@@ -308,13 +308,34 @@ impl TransactionCoordinator {
         self.pending.contains_key(transactional_id)
     }
 
-    /// `getTransactionState`'s checks: the id is ours to serve.
+    /// `getTransactionState`'s checks: the id is ours to serve (NOT_COORDINATOR
+    /// otherwise); answers the coordinator epoch of its partition.
     fn check_owner(&self, transactional_id: &str) -> Result<i32, Errors> {
         let partition = self.partition_for(transactional_id);
         self.owned
             .get(&partition)
             .copied()
             .ok_or(Errors::NotCoordinator)
+    }
+
+    /// `getTransactionState`: the coordinator epoch and the cached metadata of an id
+    /// this coordinator owns (`None` when it does not know the id). The one lookup
+    /// every request handler starts with.
+    pub(super) fn owned_metadata(
+        &self,
+        transactional_id: &str,
+    ) -> Result<(i32, Option<&TransactionMetadata>), Errors> {
+        let coordinator_epoch = self.check_owner(transactional_id)?;
+        Ok((coordinator_epoch, self.transactions.get(transactional_id)))
+    }
+
+    /// [`Self::owned_metadata`] for a handler that goes on to change the metadata.
+    pub(super) fn owned_metadata_mut(
+        &mut self,
+        transactional_id: &str,
+    ) -> Result<(i32, Option<&mut TransactionMetadata>), Errors> {
+        let coordinator_epoch = self.check_owner(transactional_id)?;
+        Ok((coordinator_epoch, self.transactions.get_mut(transactional_id)))
     }
 
     /// The version clients speak. Simplified: Kafka reads it from the request
@@ -414,10 +435,9 @@ impl TransactionCoordinator {
         if transactional_id.is_empty() {
             return Err(Errors::InvalidRequest);
         }
-        self.check_owner(transactional_id)?;
         let meta = self
-            .transactions
-            .get(transactional_id)
+            .owned_metadata(transactional_id)?
+            .1
             .filter(|m| m.state() != TransactionState::Dead)
             .ok_or(TRANSACTIONAL_ID_NOT_FOUND)?;
         Ok(TransactionDescription {
