@@ -354,6 +354,7 @@ impl World {
                 producer_id,
                 producer_epoch,
                 base_sequence,
+                transactional_id,
                 values,
                 label,
             } => Ok(self
@@ -362,6 +363,7 @@ impl World {
                     *producer_id,
                     *producer_epoch,
                     *base_sequence,
+                    transactional_id.as_deref(),
                     values,
                     label.as_deref(),
                 )?
@@ -452,18 +454,24 @@ impl World {
 
     /// The most recent broker decision on a partition (append, duplicate or rejection).
     pub fn last_verdict(&self, tp: &TopicPartition) -> Option<&BrokerEvent> {
-        self.events.iter().rev().find_map(|e| match &e.kind {
-            EventKind::Broker { event, .. } => match event {
+        self.last_verdict_index(tp)
+            .and_then(|i| match &self.events[i].kind {
+                EventKind::Broker { event, .. } => Some(event),
+                _ => None,
+            })
+    }
+
+    /// Where in [`World::events`] the partition's last verdict is.
+    pub fn last_verdict_index(&self, tp: &TopicPartition) -> Option<usize> {
+        self.events.iter().rposition(|e| match &e.kind {
+            EventKind::Broker { event, .. } => matches!(
+                event,
                 BrokerEvent::BatchAppended { tp: t, .. }
                 | BrokerEvent::BatchDuplicate { tp: t, .. }
                 | BrokerEvent::BatchRejected { tp: t, .. }
-                    if t == tp =>
-                {
-                    Some(event)
-                }
-                _ => None,
-            },
-            _ => None,
+                    if t == tp
+            ),
+            _ => false,
         })
     }
 

@@ -335,7 +335,10 @@ impl TransactionCoordinator {
         transactional_id: &str,
     ) -> Result<(i32, Option<&mut TransactionMetadata>), Errors> {
         let coordinator_epoch = self.check_owner(transactional_id)?;
-        Ok((coordinator_epoch, self.transactions.get_mut(transactional_id)))
+        Ok((
+            coordinator_epoch,
+            self.transactions.get_mut(transactional_id),
+        ))
     }
 
     /// The version clients speak. Simplified: Kafka reads it from the request
