@@ -262,16 +262,7 @@ impl UnifiedLog {
         // Kafka 4.0's order: the size (`analyzeAndValidateRecords`), then
         // `LogValidator.validateBatch` (no control batches, no negative sequence with a
         // producer id), then whether the batch fits a segment.
-        let size = batch.size_in_bytes() as u64;
-        if size > self.config.max_message_bytes {
-            return Err(AppendError::Invalid {
-                error: Errors::MessageTooLarge,
-                detail: ErrorDetail::BatchTooLarge {
-                    size,
-                    max_message_bytes: self.config.max_message_bytes,
-                },
-            });
-        }
+        let size = self.check_batch_size(&batch)?;
         if batch.is_control() {
             return Err(AppendError::Invalid {
                 error: Errors::InvalidRecord,
@@ -337,6 +328,23 @@ impl UnifiedLog {
         })
     }
 
+    /// `analyzeAndValidateRecords`' size rule, for every append as leader whatever its
+    /// origin (only a follower's append skips it): a batch above `max.message.bytes`
+    /// is MESSAGE_TOO_LARGE (`RecordTooLargeException`). Answers the batch size.
+    fn check_batch_size(&self, batch: &RecordBatch) -> Result<u64, AppendError> {
+        let size = batch.size_in_bytes() as u64;
+        if size > self.config.max_message_bytes {
+            return Err(AppendError::Invalid {
+                error: Errors::MessageTooLarge,
+                detail: ErrorDetail::BatchTooLarge {
+                    size,
+                    max_message_bytes: self.config.max_message_bytes,
+                },
+            });
+        }
+        Ok(size)
+    }
+
     /// An append by a coordinator to its internal topic (`AppendOrigin.COORDINATOR`):
     /// `__transaction_state` records, or offsets committed in a transaction. No
     /// sequence checks; a transactional batch still opens its producer's transaction.
@@ -346,7 +354,7 @@ impl UnifiedLog {
         mut batch: RecordBatch,
     ) -> Result<i64, AppendError> {
         batch.base_offset = self.log_end_offset;
-        let size = batch.size_in_bytes() as u64;
+        let size = self.check_batch_size(&batch)?;
         self.maybe_roll(fs, size).map_err(storage_error)?;
         self.write_batch(fs, &batch).map_err(storage_error)?;
         Ok(batch.base_offset)

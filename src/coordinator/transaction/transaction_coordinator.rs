@@ -244,7 +244,9 @@ fn event(out: &mut Out, e: CoordinatorEvent) {
     out.push(CoordinatorOutput::Event(e));
 }
 
-/// `appendTransactionToLog`'s translation of produce errors for the client.
+/// `appendTransactionToLog`'s translation of produce errors for the client (Kafka 4.0,
+/// TransactionStateManager): a record above `__transaction_state`'s
+/// `max.message.bytes` (the broker default) is UNKNOWN_SERVER_ERROR.
 fn map_append_error(e: Errors) -> Errors {
     match e {
         Errors::UnknownTopicOrPartition | Errors::RequestTimedOut => {
