@@ -70,6 +70,13 @@ pub enum BrokerEvent {
         detail: ErrorDetail,
         log_end_offset: i64,
     },
+    /// `producer.id.expiration.ms` passed since these producers' last batches (and no
+    /// transaction of theirs is open here): the partition forgot them.
+    ProducersExpired {
+        tp: TopicPartition,
+        producer_ids: Vec<i64>,
+        expiration_ms: i64,
+    },
     /// The active segment was full: a new one starts at `base_offset`.
     SegmentRolled {
         tp: TopicPartition,

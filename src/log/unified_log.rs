@@ -30,6 +30,12 @@ pub struct LogConfig {
     /// Playground switch (not a Kafka config): write producer-state snapshots. Off
     /// shows the limit of a broker that rebuilds from its last segment only.
     pub producer_snapshots: bool,
+    /// `producer.id.expiration.ms` (broker-wide, 1 day): how long a producer without an
+    /// open transaction is remembered after its last batch.
+    pub producer_id_expiration_ms: i64,
+    /// `producer.id.expiration.check.interval.ms` (broker-wide, 10 min): how often
+    /// the log looks for expired producers (`PeriodicProducerExpirationCheck`).
+    pub producer_id_expiration_check_interval_ms: i64,
 }
 
 impl Default for LogConfig {
@@ -39,6 +45,8 @@ impl Default for LogConfig {
             index_interval_bytes: 4096,
             max_message_bytes: 1_048_588,
             producer_snapshots: true,
+            producer_id_expiration_ms: 86_400_000,
+            producer_id_expiration_check_interval_ms: 600_000,
         }
     }
 }
@@ -774,3 +782,6 @@ fn decode_valid_prefix(bytes: &[u8]) -> (Vec<RecordBatch>, u64) {
 #[cfg(test)]
 #[path = "unified_log_tests.rs"]
 mod tests;
+
+#[path = "unified_log_expiry.rs"]
+mod expiry;

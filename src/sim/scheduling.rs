@@ -132,6 +132,7 @@ impl World {
         };
         self.clock_ms = self.clock_ms.max(next);
         self.run_txn_cleanup();
+        self.run_producer_expiry_check();
         self.retry_inter_broker();
         if let Some(env) = self.network.pop_due(self.clock_ms) {
             self.deliver(env);
@@ -209,18 +210,23 @@ impl World {
                 steps += 1;
                 continue;
             }
-            let due = match (self.next_due(), self.next_useful_cleanup_ms()) {
-                (Some(a), Some(b)) => a.min(b),
-                (a, b) => match a.or(b) {
-                    Some(t) => t,
-                    None => break,
-                },
+            let due = [
+                self.next_due(),
+                self.next_useful_cleanup_ms(),
+                self.next_useful_expiry_check_ms(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            let Some(due) = due else {
+                break;
             };
             if due > until {
                 break;
             }
             self.clock_ms = self.clock_ms.max(due);
             self.run_txn_cleanup();
+            self.run_producer_expiry_check();
             // An inter-broker request lost to a fault is sent again here too, as `step`
             // does (its deadline is among `next_due`'s times).
             self.retry_inter_broker();
@@ -238,6 +244,73 @@ impl World {
         {
             self.schedule_next_cleanup_after_now();
         }
+        if self
+            .next_useful_expiry_check_ms()
+            .is_none_or(|t| t > self.clock_ms)
+        {
+            self.schedule_next_expiry_check_after_now();
+        }
         steps
+    }
+
+    /// `PeriodicProducerExpirationCheck` on every broker if its tick fell due (Kafka
+    /// schedules it per log every `producer.id.expiration.check.interval.ms`; here one
+    /// grid for the cluster), then the next tick on the same grid.
+    pub(super) fn run_producer_expiry_check(&mut self) {
+        if self.clock_ms < self.next_producer_expiry_check_ms {
+            return;
+        }
+        self.schedule_next_expiry_check_after_now();
+        let now = self.clock_ms;
+        let ids: Vec<i32> = self
+            .brokers
+            .iter()
+            .filter(|(_, b)| b.online)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let events = match self.brokers.get_mut(&id) {
+                Some(b) => b.remove_expired_producers(now),
+                None => continue,
+            };
+            for event in events {
+                self.emit(EventKind::Broker { broker: id, event });
+            }
+        }
+    }
+
+    fn expiry_check_interval_ms(&self) -> i64 {
+        self.broker_defaults
+            .producer_id_expiration_check_interval_ms
+            .max(1)
+    }
+
+    /// Moves the next expiry check to the first tick on its grid after the clock.
+    fn schedule_next_expiry_check_after_now(&mut self) {
+        let interval = self.expiry_check_interval_ms();
+        if self.clock_ms >= self.next_producer_expiry_check_ms {
+            let behind = (self.clock_ms - self.next_producer_expiry_check_ms) / interval;
+            self.next_producer_expiry_check_ms = self
+                .next_producer_expiry_check_ms
+                .saturating_add((behind + 1).saturating_mul(interval));
+        }
+    }
+
+    /// The first expiry-check tick at which some producer has expired, if any: the
+    /// ticks before it would find nothing, so `advance` jumps over them.
+    fn next_useful_expiry_check_ms(&self) -> Option<i64> {
+        let work = self
+            .brokers
+            .values()
+            .filter(|b| b.online)
+            .filter_map(|b| b.next_producer_expiry_ms())
+            .min()?;
+        let first = self.next_producer_expiry_check_ms;
+        if work <= first {
+            return Some(first);
+        }
+        let interval = self.expiry_check_interval_ms();
+        let ticks = (work - first).saturating_add(interval - 1) / interval;
+        Some(first.saturating_add(ticks.saturating_mul(interval)))
     }
 }

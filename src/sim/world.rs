@@ -127,6 +127,9 @@ pub struct World {
     pub(super) inter_broker: BTreeMap<(i32, u64), (i32, Request, i64)>,
     /// When the coordinators next look for timed-out transactions.
     pub(super) next_txn_cleanup_ms: i64,
+    /// The next `PeriodicProducerExpirationCheck` tick (every
+    /// `producer.id.expiration.check.interval.ms`).
+    pub(super) next_producer_expiry_check_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
     pub(super) reply_to: BTreeMap<u64, (Node, u64)>,
     pub(super) next_reply_token: u64,
@@ -145,6 +148,8 @@ impl World {
     pub fn new(config: ClusterConfig) -> Self {
         let brokers = config.brokers.clamp(1, 3);
         let broker_defaults = LogConfig::default();
+        let first_expiry_check =
+            START_MS + broker_defaults.producer_id_expiration_check_interval_ms;
         World {
             clock_ms: START_MS,
             rng: Rng::new(config.seed),
@@ -166,6 +171,7 @@ impl World {
             next_correlation_id: 1,
             reply_to: BTreeMap::new(),
             next_txn_cleanup_ms: START_MS + TXN_CLEANUP_INTERVAL_MS,
+            next_producer_expiry_check_ms: first_expiry_check,
             inter_broker: BTreeMap::new(),
             next_reply_token: 1,
             raw_inbox: BTreeMap::new(),
@@ -206,16 +212,26 @@ impl World {
                 let mut config = self.broker_defaults.clone();
                 apply_log_config(&mut config, key, value)?;
                 self.broker_defaults = config.clone();
+                if key == "producer.id.expiration.check.interval.ms" {
+                    self.next_producer_expiry_check_ms = self
+                        .clock_ms
+                        .saturating_add(config.producer_id_expiration_check_interval_ms);
+                }
                 for broker in self.brokers.values_mut() {
                     broker.log_config = config.clone();
                     if key == "producer.snapshots" {
                         broker.set_producer_snapshots(config.producer_snapshots);
                     }
+                    // Broker-wide in Kafka: every partition follows at once.
+                    broker.set_producer_id_expiration(&config);
                 }
                 for topic in self.topics.values_mut() {
                     if key == "producer.snapshots" {
                         topic.config.producer_snapshots = config.producer_snapshots;
                     }
+                    topic.config.producer_id_expiration_ms = config.producer_id_expiration_ms;
+                    topic.config.producer_id_expiration_check_interval_ms =
+                        config.producer_id_expiration_check_interval_ms;
                 }
                 self.emit(EventKind::ConfigChanged {
                     key: key.clone(),
@@ -513,6 +529,13 @@ pub(super) fn apply_log_config(
         "segment.bytes" => config.segment_bytes = number(128)?,
         "index.interval.bytes" => config.index_interval_bytes = number(0)?,
         "max.message.bytes" => config.max_message_bytes = number(64)?,
+        "producer.id.expiration.ms" => {
+            config.producer_id_expiration_ms = i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
+        "producer.id.expiration.check.interval.ms" => {
+            config.producer_id_expiration_check_interval_ms =
+                i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
         "producer.snapshots" => {
             config.producer_snapshots = match value {
                 "true" | "on" => true,

@@ -66,6 +66,11 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
             "broker {broker}: a transactional batch of producer {producer_id} (epoch {producer_epoch}) for {tp} waits: transaction.partition.verification.enable is on, so the leader asks the coordinator (broker {coordinator}) whether {transactional_id} added {tp} (AddPartitionsToTxn verifyOnly, KIP-890 part 1)"
         ),
         BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::ProducersExpired { tp, producer_ids, expiration_ms } => format!(
+            "broker {broker}: {tp} forgot producer{} {} — no batch for producer.id.expiration.ms ({expiration_ms} ms) and no open transaction here; its next batch is taken at any sequence, so a retry arriving now would be written again",
+            if producer_ids.len() == 1 { "" } else { "s" },
+            producer_ids.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+        ),
         BrokerEvent::SegmentRolled { tp, base_offset, snapshot } => match snapshot {
             Some(path) => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached) and wrote the producer snapshot {}", file_of(path)),
             None => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached); producer snapshots are off"),
