@@ -216,6 +216,16 @@ fn broker_events() -> Vec<BrokerEvent> {
         base_offset: 10,
         snapshot: None,
     });
+    out.push(BrokerEvent::ProducersExpired {
+        tp: tp(),
+        producer_ids: vec![7],
+        expiration_ms: 86_400_000,
+    });
+    out.push(BrokerEvent::ProducersExpired {
+        tp: tp(),
+        producer_ids: vec![7, 9],
+        expiration_ms: 60_000,
+    });
     out.push(BrokerEvent::ProducerIdNotReady {
         asked_controller: true,
     });
