@@ -42,6 +42,7 @@ struct BrokerTxnLog<'a> {
     producer_ids: &'a mut ProducerIdManager,
     outbound: &'a mut Vec<Outbound>,
     broker_id: i32,
+    now_ms: i64,
 }
 
 impl InternalLogWriter for BrokerTxnLog<'_> {
@@ -58,17 +59,18 @@ impl InternalLogWriter for BrokerTxnLog<'_> {
 
 impl TxnLogWriter for BrokerTxnLog<'_> {
     fn generate_producer_id(&mut self) -> Result<i64, Errors> {
-        match self.producer_ids.generate_producer_id() {
-            Generated::Id(id) => Ok(id),
-            Generated::NotYet { ask_controller } => {
-                if ask_controller {
-                    self.outbound
-                        .push(Outbound::ToController(Request::AllocateProducerIds {
-                            broker_id: self.broker_id,
-                        }));
-                }
-                Err(ProducerIdManager::WAIT_ERROR)
-            }
+        let generated = self.producer_ids.generate_producer_id(self.now_ms);
+        let (Generated::Id { ask_controller, .. } | Generated::NotYet { ask_controller }) =
+            generated;
+        if ask_controller {
+            self.outbound
+                .push(Outbound::ToController(Request::AllocateProducerIds {
+                    broker_id: self.broker_id,
+                }));
+        }
+        match generated {
+            Generated::Id { id, .. } => Ok(id),
+            Generated::NotYet { .. } => Err(ProducerIdManager::WAIT_ERROR),
         }
     }
 }
@@ -109,6 +111,7 @@ impl Broker {
                 producer_ids: &mut self.producer_ids,
                 outbound: &mut outbound,
                 broker_id: self.id,
+                now_ms,
             };
             f(&mut self.txn_coordinator, &mut log)
         };
