@@ -252,9 +252,10 @@ impl Broker {
     }
 
     pub(super) fn txn_config(&self) -> TransactionConfig {
+        // The rest (the expiration settings) carries over from the coordinator in place.
         TransactionConfig {
             transaction_version: self.txn_features.transaction_version,
-            ..TransactionConfig::default()
+            ..self.txn_coordinator.config().clone()
         }
     }
 

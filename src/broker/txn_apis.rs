@@ -373,6 +373,20 @@ impl Broker {
         self.txn_coordinator.next_timeout_work_ms()
     }
 
+    /// The coordinator's `removeExpiredTransactionalIds` tick.
+    pub fn remove_expired_transactional_ids(&mut self, now_ms: i64) -> Handled {
+        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+            ((), c.remove_expired_transactional_ids(now_ms, log))
+        });
+        handled
+    }
+
+    /// `transactional.id.expiration.ms` and its cleanup interval changed.
+    pub fn set_transactional_id_expiration(&mut self, expiration_ms: i64, interval_ms: i64) {
+        self.txn_coordinator
+            .set_transactional_id_expiration(expiration_ms, interval_ms);
+    }
+
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {
         let ((), handled) = self.with_coordinator(now_ms, |c, log| {
             ((), c.abort_timed_out_transactions(now_ms, log))

@@ -7,6 +7,7 @@ mod delivery;
 pub mod error;
 pub mod event;
 pub mod hanging;
+mod housekeeping;
 pub mod network;
 pub mod raw;
 pub mod rng;

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::event::EventKind;
+use super::housekeeping::{first_tick_from, tick_after};
 use super::network::{Body, Node};
 use super::world::{World, MAX_STEPS_PER_RUN, MAX_WAIT_MS, TXN_CLEANUP_INTERVAL_MS};
 use crate::log::TopicPartition;
@@ -132,7 +133,7 @@ impl World {
         };
         self.clock_ms = self.clock_ms.max(next);
         self.run_txn_cleanup();
-        self.run_producer_expiry_check();
+        self.run_housekeeping();
         self.retry_inter_broker();
         if let Some(env) = self.network.pop_due(self.clock_ms) {
             self.deliver(env);
@@ -167,12 +168,11 @@ impl World {
 
     /// Moves the next cleanup tick to the first one on its 10 s grid after the clock.
     pub(super) fn schedule_next_cleanup_after_now(&mut self) {
-        if self.clock_ms >= self.next_txn_cleanup_ms {
-            let behind = (self.clock_ms - self.next_txn_cleanup_ms) / TXN_CLEANUP_INTERVAL_MS;
-            self.next_txn_cleanup_ms = self
-                .next_txn_cleanup_ms
-                .saturating_add((behind + 1).saturating_mul(TXN_CLEANUP_INTERVAL_MS));
-        }
+        self.next_txn_cleanup_ms = tick_after(
+            self.next_txn_cleanup_ms,
+            self.clock_ms,
+            TXN_CLEANUP_INTERVAL_MS,
+        );
     }
 
     /// The first cleanup tick at which some coordinator has something to do, if any:
@@ -184,13 +184,11 @@ impl World {
             .filter(|b| b.online)
             .filter_map(|b| b.next_timeout_work_ms())
             .min()?;
-        let first = self.next_txn_cleanup_ms;
-        if work <= first {
-            return Some(first);
-        }
-        let ticks =
-            (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1) / TXN_CLEANUP_INTERVAL_MS;
-        Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
+        Some(first_tick_from(
+            self.next_txn_cleanup_ms,
+            work,
+            TXN_CLEANUP_INTERVAL_MS,
+        ))
     }
 
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
@@ -213,7 +211,7 @@ impl World {
             let due = [
                 self.next_due(),
                 self.next_useful_cleanup_ms(),
-                self.next_useful_expiry_check_ms(),
+                self.next_useful_housekeeping_ms(),
             ]
             .into_iter()
             .flatten()
@@ -226,7 +224,7 @@ impl World {
             }
             self.clock_ms = self.clock_ms.max(due);
             self.run_txn_cleanup();
-            self.run_producer_expiry_check();
+            self.run_housekeeping();
             // An inter-broker request lost to a fault is sent again here too, as `step`
             // does (its deadline is among `next_due`'s times).
             self.retry_inter_broker();
@@ -244,73 +242,7 @@ impl World {
         {
             self.schedule_next_cleanup_after_now();
         }
-        if self
-            .next_useful_expiry_check_ms()
-            .is_none_or(|t| t > self.clock_ms)
-        {
-            self.schedule_next_expiry_check_after_now();
-        }
+        self.skip_idle_housekeeping();
         steps
-    }
-
-    /// `PeriodicProducerExpirationCheck` on every broker if its tick fell due (Kafka
-    /// schedules it per log every `producer.id.expiration.check.interval.ms`; here one
-    /// grid for the cluster), then the next tick on the same grid.
-    pub(super) fn run_producer_expiry_check(&mut self) {
-        if self.clock_ms < self.next_producer_expiry_check_ms {
-            return;
-        }
-        self.schedule_next_expiry_check_after_now();
-        let now = self.clock_ms;
-        let ids: Vec<i32> = self
-            .brokers
-            .iter()
-            .filter(|(_, b)| b.online)
-            .map(|(id, _)| *id)
-            .collect();
-        for id in ids {
-            let events = match self.brokers.get_mut(&id) {
-                Some(b) => b.remove_expired_producers(now),
-                None => continue,
-            };
-            for event in events {
-                self.emit(EventKind::Broker { broker: id, event });
-            }
-        }
-    }
-
-    fn expiry_check_interval_ms(&self) -> i64 {
-        self.broker_defaults
-            .producer_id_expiration_check_interval_ms
-            .max(1)
-    }
-
-    /// Moves the next expiry check to the first tick on its grid after the clock.
-    fn schedule_next_expiry_check_after_now(&mut self) {
-        let interval = self.expiry_check_interval_ms();
-        if self.clock_ms >= self.next_producer_expiry_check_ms {
-            let behind = (self.clock_ms - self.next_producer_expiry_check_ms) / interval;
-            self.next_producer_expiry_check_ms = self
-                .next_producer_expiry_check_ms
-                .saturating_add((behind + 1).saturating_mul(interval));
-        }
-    }
-
-    /// The first expiry-check tick at which some producer has expired, if any: the
-    /// ticks before it would find nothing, so `advance` jumps over them.
-    fn next_useful_expiry_check_ms(&self) -> Option<i64> {
-        let work = self
-            .brokers
-            .values()
-            .filter(|b| b.online)
-            .filter_map(|b| b.next_producer_expiry_ms())
-            .min()?;
-        let first = self.next_producer_expiry_check_ms;
-        if work <= first {
-            return Some(first);
-        }
-        let interval = self.expiry_check_interval_ms();
-        let ticks = (work - first).saturating_add(interval - 1) / interval;
-        Some(first.saturating_add(ticks.saturating_mul(interval)))
     }
 }

@@ -130,6 +130,9 @@ pub struct World {
     /// The next `PeriodicProducerExpirationCheck` tick (every
     /// `producer.id.expiration.check.interval.ms`).
     pub(super) next_producer_expiry_check_ms: i64,
+    /// The next `transactionalId-expiration` tick (every
+    /// `transaction.remove.expired.transaction.cleanup.interval.ms`).
+    pub(super) next_txn_id_expiration_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
     pub(super) reply_to: BTreeMap<u64, (Node, u64)>,
     pub(super) next_reply_token: u64,
@@ -172,6 +175,9 @@ impl World {
             reply_to: BTreeMap::new(),
             next_txn_cleanup_ms: START_MS + TXN_CLEANUP_INTERVAL_MS,
             next_producer_expiry_check_ms: first_expiry_check,
+            next_txn_id_expiration_ms: START_MS
+                + crate::coordinator::transaction::TransactionConfig::default()
+                    .remove_expired_transactional_ids_interval_ms,
             inter_broker: BTreeMap::new(),
             next_reply_token: 1,
             raw_inbox: BTreeMap::new(),
@@ -208,6 +214,17 @@ impl World {
     /// Applies one action. On error nothing has changed. Returns transcript lines.
     pub fn apply(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
         match action {
+            Action::SetBrokerConfig { key, value }
+                if key == "transactional.id.expiration.ms"
+                    || key == "transaction.remove.expired.transaction.cleanup.interval.ms" =>
+            {
+                self.set_transactional_id_expiration(key, value)?;
+                self.emit(EventKind::ConfigChanged {
+                    key: key.clone(),
+                    value: value.clone(),
+                });
+                Ok(vec![])
+            }
             Action::SetBrokerConfig { key, value } => {
                 let mut config = self.broker_defaults.clone();
                 apply_log_config(&mut config, key, value)?;

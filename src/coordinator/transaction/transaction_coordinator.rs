@@ -28,6 +28,8 @@ use crate::util::ordered::CollectSorted;
 
 #[path = "transaction_completion.rs"]
 mod completion;
+#[path = "transaction_expiration.rs"]
+mod expiration;
 #[path = "transaction_handlers.rs"]
 mod handlers;
 #[path = "transaction_loading.rs"]
@@ -96,6 +98,15 @@ pub enum CoordinatorEvent {
         current_epoch: i16,
         state: TransactionState,
         transaction_v2: bool,
+    },
+    /// `transactional.id.expiration.ms` passed without a transaction: the id went to
+    /// Dead, its tombstone was written and the coordinator forgot it (the next
+    /// InitProducerId gets a new producer id).
+    TransactionalIdExpired {
+        transactional_id: String,
+        producer_id: i64,
+        partition: i32,
+        expiration_ms: i64,
     },
     /// A record was written to `__transaction_state` and memory followed it.
     StateChanged {

@@ -332,6 +332,12 @@ fn coordinator_events() -> Vec<CoordinatorEvent> {
     let id = || "tx-1".to_string();
     let (empty, ongoing) = (TransactionState::Empty, TransactionState::Ongoing);
     let mut out = vec![
+        CoordinatorEvent::TransactionalIdExpired {
+            transactional_id: id(),
+            producer_id: 7,
+            partition: 16,
+            expiration_ms: 604_800_000,
+        },
         CoordinatorEvent::StateChanged {
             transactional_id: id(),
             partition: 0,

@@ -10,6 +10,9 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> String {
             from.name(),
             to.name()
         ),
+        CoordinatorEvent::TransactionalIdExpired { transactional_id, producer_id, partition, expiration_ms } => format!(
+            "coordinator (broker {broker}): {transactional_id} (producer {producer_id}) had no transaction and no update for transactional.id.expiration.ms ({expiration_ms} ms) — Dead: a tombstone was written to __transaction_state-{partition} and the coordinator forgot it; the next InitProducerId with it gets a new producer id"
+        ),
         CoordinatorEvent::Fenced { transactional_id, producer_id, old_epoch, fence_epoch } => format!(
             "coordinator (broker {broker}): a new producer with {transactional_id} arrived while producer {producer_id} (epoch {old_epoch}) had a transaction open — PrepareEpochFence: the epoch becomes {fence_epoch} and the coordinator aborts the open transaction itself; the newcomer is told CONCURRENT_TRANSACTIONS and retries"
         ),
