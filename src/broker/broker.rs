@@ -405,7 +405,13 @@ impl Broker {
             Request::InitProducerId {
                 transactional_id: Some(id),
                 transaction_timeout_ms,
-            } => self.handle_txn_init_producer_id(id, transaction_timeout_ms, now_ms),
+                producer_id,
+                producer_epoch,
+            } => {
+                let expected = (producer_id != -1 || producer_epoch != -1)
+                    .then_some((producer_id, producer_epoch));
+                self.handle_txn_init_producer_id(id, transaction_timeout_ms, expected, now_ms)
+            }
             Request::Produce {
                 transactional_id,
                 acks,

@@ -218,6 +218,7 @@ impl Broker {
         &mut self,
         transactional_id: String,
         timeout_ms: i32,
+        expected: Option<(i64, i16)>,
         now_ms: i64,
     ) -> Handled {
         if !self.is_txn_coordinator_for(&transactional_id) {
@@ -228,7 +229,13 @@ impl Broker {
             });
         }
         let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
-            c.handle_init_producer_id(&transactional_id, timeout_ms, now_ms, log)
+            c.handle_init_producer_id_with_expected(
+                &transactional_id,
+                timeout_ms,
+                expected,
+                now_ms,
+                log,
+            )
         });
         handled.response = Some(Response::InitProducerId {
             error: result.error,

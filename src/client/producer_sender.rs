@@ -32,6 +32,8 @@ impl Producer {
                     request: Request::InitProducerId {
                         transactional_id: None,
                         transaction_timeout_ms: 60_000,
+                        producer_id: -1,
+                        producer_epoch: -1,
                     },
                 });
             }

@@ -315,9 +315,16 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::InitProducerId {
             transactional_id: Some(id),
             transaction_timeout_ms,
+            producer_id,
+            producer_epoch,
         } => {
+            let expected = if (*producer_id, *producer_epoch) == (-1, -1) {
+                String::new()
+            } else {
+                format!(" pid={producer_id} epoch={producer_epoch}")
+            };
             format!(
-                "raw init-producer-id{to} transactional.id={} timeout={transaction_timeout_ms}",
+                "raw init-producer-id{to} transactional.id={} timeout={transaction_timeout_ms}{expected}",
                 quote(id)
             )
         }

@@ -187,6 +187,8 @@ impl World {
             let request = Request::InitProducerId {
                 transactional_id: None,
                 transaction_timeout_ms: 60_000,
+                producer_id: -1,
+                producer_epoch: -1,
             };
             match self.raw_request(bootstrap, request) {
                 Some(Response::InitProducerId {
