@@ -19,6 +19,14 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> String {
         ProducerEvent::InitProducerIdRetry { error, backoff_ms } => {
             format!("{client}: InitProducerId: {}, retrying in {backoff_ms} ms", error.name())
         }
+        ProducerEvent::EpochBumped { producer_id, old_epoch, new_epoch, partitions } => {
+            let on = partitions.iter().map(|tp| tp.to_string()).collect::<Vec<_>>().join(", ");
+            if *new_epoch < 0 {
+                format!("{client}: OUT_OF_ORDER_SEQUENCE_NUMBER on {on} at the last epoch ({old_epoch}) of producer {producer_id}: it drops the id and asks for a new one (InitProducerId)")
+            } else {
+                format!("{client}: OUT_OF_ORDER_SEQUENCE_NUMBER on {on}: the idempotent producer bumps its own epoch {old_epoch} → {new_epoch} (KIP-360) and every partition's sequence starts at 0 again; the failed batch stays failed")
+            }
+        }
         ProducerEvent::ProducerIdReceived { producer_id, producer_epoch } => {
             format!("{client}: got producerId={producer_id} epoch={producer_epoch}")
         }
