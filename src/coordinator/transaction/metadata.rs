@@ -6,7 +6,7 @@
 //! update the metadata after the corresponding log entry has been successfully
 //! written and replicated").
 
-use std::collections::BTreeSet;
+use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
@@ -70,7 +70,7 @@ pub struct TxnTransitMetadata {
     pub last_producer_epoch: i16,
     pub txn_timeout_ms: i32,
     pub txn_state: TransactionState,
-    pub topic_partitions: BTreeSet<TopicPartition>,
+    pub topic_partitions: SortedSet<TopicPartition>,
     pub txn_start_timestamp: i64,
     pub txn_last_update_timestamp: i64,
     pub client_transaction_version: TransactionVersion,
@@ -100,7 +100,7 @@ pub struct TransactionMetadata {
     last_producer_epoch: i16,
     txn_timeout_ms: i32,
     state: TransactionState,
-    topic_partitions: BTreeSet<TopicPartition>,
+    topic_partitions: SortedSet<TopicPartition>,
     /// When the first partition was added (-1 when no transaction is open).
     txn_start_timestamp: i64,
     txn_last_update_timestamp: i64,
@@ -117,7 +117,7 @@ struct TransitionData {
     producer_epoch: i16,
     last_producer_epoch: i16,
     txn_timeout_ms: i32,
-    topic_partitions: BTreeSet<TopicPartition>,
+    topic_partitions: SortedSet<TopicPartition>,
     txn_start_timestamp: i64,
     txn_last_update_timestamp: i64,
     client_transaction_version: TransactionVersion,
@@ -136,7 +136,7 @@ impl TransactionMetadata {
             last_producer_epoch: NO_PRODUCER_EPOCH,
             txn_timeout_ms,
             state: TransactionState::Empty,
-            topic_partitions: BTreeSet::new(),
+            topic_partitions: SortedSet::new(),
             txn_start_timestamp: -1,
             txn_last_update_timestamp: now,
             client_transaction_version: TransactionVersion::TV_0,
@@ -199,7 +199,7 @@ impl TransactionMetadata {
     }
 
     /// The partitions of the open (or ending) transaction.
-    pub fn topic_partitions(&self) -> &BTreeSet<TopicPartition> {
+    pub fn topic_partitions(&self) -> &SortedSet<TopicPartition> {
         &self.topic_partitions
     }
 

@@ -106,7 +106,7 @@ impl TransactionMetadata {
             Some(_) => return Err(TransitionError::ProducerFenced),
         }
         d.txn_timeout_ms = new_txn_timeout_ms;
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         d.txn_start_timestamp = -1;
         d.txn_last_update_timestamp = now;
         self.prepare_transition_to(d)
@@ -141,7 +141,7 @@ impl TransactionMetadata {
             NO_PRODUCER_EPOCH
         };
         d.txn_timeout_ms = new_txn_timeout_ms;
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         d.txn_start_timestamp = -1;
         d.txn_last_update_timestamp = now;
         self.prepare_transition_to(d)
@@ -151,7 +151,7 @@ impl TransactionMetadata {
     /// transaction's start time is now.
     pub fn prepare_add_partitions(
         &mut self,
-        added: &BTreeSet<TopicPartition>,
+        added: &SortedSet<TopicPartition>,
         now: i64,
         client_transaction_version: TransactionVersion,
     ) -> Result<TxnTransitMetadata, TransitionError> {
@@ -217,7 +217,7 @@ impl TransactionMetadata {
             d.producer_epoch = 0;
         }
         d.next_producer_id = NO_PRODUCER_ID;
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         d.txn_last_update_timestamp = now;
         self.prepare_transition_to(d)
     }
@@ -225,7 +225,7 @@ impl TransactionMetadata {
     /// `prepareDead`: the transactional id expired.
     pub fn prepare_dead(&mut self) -> Result<TxnTransitMetadata, TransitionError> {
         let mut d = self.data(TransactionState::Dead);
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         self.prepare_transition_to(d)
     }
 
