@@ -374,6 +374,23 @@ impl Producer {
         if self.txn.is_some() || self.epoch_bump_partitions.is_empty() {
             return;
         }
+        // Not while a numbered batch of those partitions is still unresolved (in flight
+        // or waiting for a retry): renumbering it at the new epoch could write it twice.
+        // Kafka reaches the bump only once the failed batch was the next sequence.
+        let numbered = |tp: &TopicPartition, seq: Option<i32>| {
+            seq.is_some() && self.epoch_bump_partitions.contains(tp)
+        };
+        let unresolved = self.in_flight.iter().any(|f| match &f.what {
+            InFlightKind::Produce(b) => numbered(&b.tp, b.base_sequence),
+            _ => false,
+        }) || self
+            .accumulator
+            .values()
+            .flatten()
+            .any(|b| numbered(&b.tp, b.base_sequence));
+        if unresolved {
+            return;
+        }
         let partitions: Vec<TopicPartition> = std::mem::take(&mut self.epoch_bump_partitions)
             .into_iter()
             .collect();
