@@ -611,6 +611,39 @@ fn epoch_exhaustion_moves_to_a_new_producer_id() {
     ));
 }
 
+/// KIP-360 across a producer-id rotation (TransactionCoordinatorTest
+/// .testRetryInitProducerIdAfterProducerIdRotation and
+/// testInitProducerIdWithInvalidEpochAfterProducerIdRotation, Kafka 4.0): the
+/// producer at the exhausted epoch 32766 asks with its id and epoch and gets a new id
+/// at epoch 0; the same request again (its answer lost) gets the same answer; an
+/// older epoch of the old id is fenced.
+#[test]
+fn init_with_expected_epoch_rotates_an_exhausted_id_and_answers_its_retry() {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    let mut records = log.partition_records(c.partition_for("x"));
+    let mut v = decode_value(records[0].1.as_ref().unwrap()).unwrap();
+    v.producer_epoch = i16::MAX - 1;
+    records[0].1 = Some(eos_playground::coordinator::transaction::value_to_bytes(&v));
+    let p = c.partition_for("x");
+    c.load_partition(p, records, 1);
+    let exhausted = Some((0, i16::MAX - 1));
+    let (r, _) = c.handle_init_producer_id_with_expected("x", 60_000, exhausted, 2, &mut log);
+    assert_eq!(
+        (r.error, r.producer_id, r.producer_epoch),
+        (Errors::None, 1, 0)
+    );
+    let (r, _) = c.handle_init_producer_id_with_expected("x", 60_000, exhausted, 3, &mut log);
+    assert_eq!(
+        (r.error, r.producer_id, r.producer_epoch),
+        (Errors::None, 1, 0)
+    );
+    let older = Some((0, i16::MAX - 2));
+    let (r, _) = c.handle_init_producer_id_with_expected("x", 60_000, older, 4, &mut log);
+    assert_eq!(r.error, Errors::ProducerFenced);
+}
+
 // ------------------------------------------------------------ properties
 
 #[derive(Clone, Debug)]

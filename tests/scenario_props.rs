@@ -55,15 +55,25 @@ fn action() -> impl Strategy<Value = Action> {
             0i16..5,
             0i32..100,
             prop::collection::vec(value(), 1..3),
+            proptest::option::of(value()),
             proptest::option::of(value())
         )
             .prop_map(
-                |(topic_partition, producer_id, producer_epoch, base_sequence, values, label)| {
+                |(
+                    topic_partition,
+                    producer_id,
+                    producer_epoch,
+                    base_sequence,
+                    values,
+                    label,
+                    transactional_id,
+                )| {
                     Action::RawProduce {
                         topic_partition,
                         producer_id,
                         producer_epoch,
                         base_sequence,
+                        transactional_id,
                         values,
                         label,
                     }

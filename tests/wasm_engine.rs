@@ -15,6 +15,7 @@ fn raw(tp: &TopicPartition, seq: i32, values: &[&str]) -> Action {
         producer_id: 1000,
         producer_epoch: 0,
         base_sequence: seq,
+        transactional_id: None,
         values: values.iter().map(|v| v.to_string()).collect(),
         label: None,
     }

@@ -54,6 +54,7 @@ fn raw(tp: &TopicPartition) -> Action {
         producer_id: 1000,
         producer_epoch: 0,
         base_sequence: 0,
+        transactional_id: None,
         values: vec!["a".into(), "b".into()],
         label: None,
     }

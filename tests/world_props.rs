@@ -87,7 +87,7 @@ proptest! {
         for (pid, epoch, seq, n) in batches {
             let before = w.log_view(&tp).unwrap().log_end_offset;
             let values = (0..n).map(|i| format!("x{i}")).collect();
-            let _ = w.apply(&Action::RawProduce { topic_partition: tp.clone(), producer_id: pid, producer_epoch: epoch, base_sequence: seq, values, label: None });
+            let _ = w.apply(&Action::RawProduce { topic_partition: tp.clone(), producer_id: pid, producer_epoch: epoch, base_sequence: seq, transactional_id: None, values, label: None });
             let after = w.log_view(&tp).unwrap().log_end_offset;
             if let Some(eos_playground::broker::BrokerEvent::BatchDuplicate { .. }) = w.last_verdict(&tp) {
                 prop_assert_eq!(before, after);

@@ -70,6 +70,13 @@ pub enum BrokerEvent {
         detail: ErrorDetail,
         log_end_offset: i64,
     },
+    /// `producer.id.expiration.ms` passed since these producers' last batches (and no
+    /// transaction of theirs is open here): the partition forgot them.
+    ProducersExpired {
+        tp: TopicPartition,
+        producer_ids: Vec<i64>,
+        expiration_ms: i64,
+    },
     /// The active segment was full: a new one starts at `base_offset`.
     SegmentRolled {
         tp: TopicPartition,
@@ -245,9 +252,10 @@ impl Broker {
     }
 
     pub(super) fn txn_config(&self) -> TransactionConfig {
+        // The rest (the expiration settings) carries over from the coordinator in place.
         TransactionConfig {
             transaction_version: self.txn_features.transaction_version,
-            ..TransactionConfig::default()
+            ..self.txn_coordinator.config().clone()
         }
     }
 
@@ -393,11 +401,17 @@ impl Broker {
             Request::InitProducerId {
                 transactional_id: None,
                 ..
-            } => self.handle_init_producer_id(),
+            } => self.handle_init_producer_id(now_ms),
             Request::InitProducerId {
                 transactional_id: Some(id),
                 transaction_timeout_ms,
-            } => self.handle_txn_init_producer_id(id, transaction_timeout_ms, now_ms),
+                producer_id,
+                producer_epoch,
+            } => {
+                let expected = (producer_id != -1 || producer_epoch != -1)
+                    .then_some((producer_id, producer_epoch));
+                self.handle_txn_init_producer_id(id, transaction_timeout_ms, expected, now_ms)
+            }
             Request::Produce {
                 transactional_id,
                 acks,
@@ -501,60 +515,81 @@ impl Broker {
         Handled::default()
     }
 
-    /// The controller's answer to our `AllocateProducerIds`.
-    pub fn handle_controller_response(&mut self, response: Response) -> Vec<BrokerEvent> {
-        if let Response::AllocateProducerIds {
-            error: Errors::None,
-            producer_id_start,
-            producer_id_len,
-        } = response
-        {
-            self.producer_ids
-                .receive_block(producer_id_start, producer_id_len);
-            let last = producer_id_start + i64::from(producer_id_len) - 1;
-            return vec![BrokerEvent::ProducerIdBlockReceived {
-                first: producer_id_start,
-                last,
-            }];
+    /// The controller's answer to our `AllocateProducerIds`
+    /// (`handleAllocateProducerIdsResponse`): a valid block waits as the next one; an
+    /// error or an invalid range means asking again after the backoff.
+    pub fn handle_controller_response(
+        &mut self,
+        response: Response,
+        now_ms: i64,
+    ) -> Vec<BrokerEvent> {
+        match response {
+            Response::AllocateProducerIds {
+                error: Errors::None,
+                producer_id_start,
+                producer_id_len,
+            } if self
+                .producer_ids
+                .receive_block(producer_id_start, producer_id_len, now_ms) =>
+            {
+                let last = producer_id_start + i64::from(producer_id_len) - 1;
+                vec![BrokerEvent::ProducerIdBlockReceived {
+                    first: producer_id_start,
+                    last,
+                }]
+            }
+            Response::AllocateProducerIds {
+                error: Errors::None,
+                ..
+            } => Vec::new(),
+            _ => {
+                self.producer_ids.allocation_failed(now_ms);
+                Vec::new()
+            }
         }
-        self.producer_ids.request_in_flight = false;
-        Vec::new()
     }
 
-    /// InitProducerId without a transactional.id: a fresh id, epoch 0.
-    fn handle_init_producer_id(&mut self) -> Handled {
-        match self.producer_ids.generate_producer_id() {
-            Generated::Id(producer_id) => Handled {
-                deferred: Vec::new(),
-                response: Some(Response::InitProducerId {
-                    error: Errors::None,
-                    producer_id,
+    /// InitProducerId without a transactional.id: a fresh id, epoch 0. The id at
+    /// 90 % of the block also asks the controller for the next block.
+    fn handle_init_producer_id(&mut self, now_ms: i64) -> Handled {
+        let generated = self.producer_ids.generate_producer_id(now_ms);
+        let (Generated::Id { ask_controller, .. } | Generated::NotYet { ask_controller }) =
+            generated;
+        let outbound = if ask_controller {
+            vec![Outbound::ToController(Request::AllocateProducerIds {
+                broker_id: self.id,
+            })]
+        } else {
+            Vec::new()
+        };
+        let (error, producer_id, producer_epoch, event) = match generated {
+            Generated::Id { id, .. } => (
+                Errors::None,
+                id,
+                0,
+                BrokerEvent::ProducerIdAssigned {
+                    producer_id: id,
                     producer_epoch: 0,
-                }),
-                events: vec![BrokerEvent::ProducerIdAssigned {
-                    producer_id,
-                    producer_epoch: 0,
-                }],
-                outbound: Vec::new(),
-            },
-            Generated::NotYet { ask_controller } => Handled {
-                deferred: Vec::new(),
-                response: Some(Response::InitProducerId {
-                    error: ProducerIdManager::WAIT_ERROR,
-                    producer_id: -1,
-                    producer_epoch: -1,
-                }),
-                events: vec![BrokerEvent::ProducerIdNotReady {
-                    asked_controller: ask_controller,
-                }],
-                outbound: if ask_controller {
-                    vec![Outbound::ToController(Request::AllocateProducerIds {
-                        broker_id: self.id,
-                    })]
-                } else {
-                    Vec::new()
                 },
-            },
+            ),
+            Generated::NotYet { ask_controller } => (
+                ProducerIdManager::WAIT_ERROR,
+                -1,
+                -1,
+                BrokerEvent::ProducerIdNotReady {
+                    asked_controller: ask_controller,
+                },
+            ),
+        };
+        Handled {
+            deferred: Vec::new(),
+            response: Some(Response::InitProducerId {
+                error,
+                producer_id,
+                producer_epoch,
+            }),
+            events: vec![event],
+            outbound,
         }
     }
 }

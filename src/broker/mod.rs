@@ -7,6 +7,7 @@ mod fetch;
 mod group_apis;
 mod internal_log;
 mod produce;
+mod producer_expiry;
 pub mod producer_id_manager;
 mod restart;
 mod txn_apis;

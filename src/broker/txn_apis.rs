@@ -42,6 +42,7 @@ struct BrokerTxnLog<'a> {
     producer_ids: &'a mut ProducerIdManager,
     outbound: &'a mut Vec<Outbound>,
     broker_id: i32,
+    now_ms: i64,
 }
 
 impl InternalLogWriter for BrokerTxnLog<'_> {
@@ -58,17 +59,18 @@ impl InternalLogWriter for BrokerTxnLog<'_> {
 
 impl TxnLogWriter for BrokerTxnLog<'_> {
     fn generate_producer_id(&mut self) -> Result<i64, Errors> {
-        match self.producer_ids.generate_producer_id() {
-            Generated::Id(id) => Ok(id),
-            Generated::NotYet { ask_controller } => {
-                if ask_controller {
-                    self.outbound
-                        .push(Outbound::ToController(Request::AllocateProducerIds {
-                            broker_id: self.broker_id,
-                        }));
-                }
-                Err(ProducerIdManager::WAIT_ERROR)
-            }
+        let generated = self.producer_ids.generate_producer_id(self.now_ms);
+        let (Generated::Id { ask_controller, .. } | Generated::NotYet { ask_controller }) =
+            generated;
+        if ask_controller {
+            self.outbound
+                .push(Outbound::ToController(Request::AllocateProducerIds {
+                    broker_id: self.broker_id,
+                }));
+        }
+        match generated {
+            Generated::Id { id, .. } => Ok(id),
+            Generated::NotYet { .. } => Err(ProducerIdManager::WAIT_ERROR),
         }
     }
 }
@@ -109,6 +111,7 @@ impl Broker {
                 producer_ids: &mut self.producer_ids,
                 outbound: &mut outbound,
                 broker_id: self.id,
+                now_ms,
             };
             f(&mut self.txn_coordinator, &mut log)
         };
@@ -215,6 +218,7 @@ impl Broker {
         &mut self,
         transactional_id: String,
         timeout_ms: i32,
+        expected: Option<(i64, i16)>,
         now_ms: i64,
     ) -> Handled {
         if !self.is_txn_coordinator_for(&transactional_id) {
@@ -225,7 +229,13 @@ impl Broker {
             });
         }
         let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
-            c.handle_init_producer_id(&transactional_id, timeout_ms, now_ms, log)
+            c.handle_init_producer_id_with_expected(
+                &transactional_id,
+                timeout_ms,
+                expected,
+                now_ms,
+                log,
+            )
         });
         handled.response = Some(Response::InitProducerId {
             error: result.error,
@@ -368,6 +378,20 @@ impl Broker {
     /// `TransactionCoordinator::next_timeout_work_ms`).
     pub fn next_timeout_work_ms(&self) -> Option<i64> {
         self.txn_coordinator.next_timeout_work_ms()
+    }
+
+    /// The coordinator's `removeExpiredTransactionalIds` tick.
+    pub fn remove_expired_transactional_ids(&mut self, now_ms: i64) -> Handled {
+        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+            ((), c.remove_expired_transactional_ids(now_ms, log))
+        });
+        handled
+    }
+
+    /// `transactional.id.expiration.ms` and its cleanup interval changed.
+    pub fn set_transactional_id_expiration(&mut self, expiration_ms: i64, interval_ms: i64) {
+        self.txn_coordinator
+            .set_transactional_id_expiration(expiration_ms, interval_ms);
     }
 
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {

@@ -7,10 +7,15 @@
 //! numbers, which is what lets the broker recognise it. At most
 //! `max.in.flight.requests.per.connection` requests wait for an answer at once.
 //!
+//! An idempotent producer told OUT_OF_ORDER_SEQUENCE_NUMBER bumps its own epoch and
+//! starts its sequences over (KIP-360, Kafka 4.0 `TransactionManager
+//! .bumpIdempotentEpochAndResetIdIfNeeded`), in [`Producer::bump_idempotent_epoch_if_needed`].
+//!
 //! Simplified: one connection per broker, `linger.ms` is "until the world runs",
 //! no `delivery.timeout.ms`, no epoch bump after an unresolved sequence.
 
 use crate::util::sorted_map::SortedMap;
+use crate::util::sorted_set::SortedSet;
 use std::collections::VecDeque;
 
 use serde::Serialize;
@@ -139,6 +144,15 @@ pub enum ProducerEvent {
         tp: TopicPartition,
         values: Vec<String>,
     },
+    /// An idempotent producer bumped its own epoch after OUT_OF_ORDER_SEQUENCE_NUMBER
+    /// on these partitions: every partition's sequence starts at 0 again. At epoch
+    /// 32767 it asks for a new producer id instead (`new_epoch` is then -1).
+    EpochBumped {
+        producer_id: i64,
+        old_epoch: i16,
+        new_epoch: i16,
+        partitions: Vec<TopicPartition>,
+    },
     /// A batch got its sequence at drain time (first attempt only).
     SequenceAssigned {
         batch: u64,
@@ -220,6 +234,9 @@ pub struct Producer {
     pub open: SortedMap<TopicPartition, bool>,
     /// Next sequence per partition (`TransactionManager.sequenceNumber`).
     pub next_sequence: SortedMap<TopicPartition, i32>,
+    /// Partitions whose OUT_OF_ORDER_SEQUENCE_NUMBER asks for an epoch bump
+    /// (`partitionsToRewriteSequences`; not empty = `epochBumpRequired`).
+    pub epoch_bump_partitions: SortedSet<TopicPartition>,
     pub in_flight: Vec<InFlight>,
     pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
     pub failed: Vec<(u64, TopicPartition, Errors)>,
@@ -258,6 +275,7 @@ impl Producer {
             accumulator: SortedMap::new(),
             open: SortedMap::new(),
             next_sequence: SortedMap::new(),
+            epoch_bump_partitions: SortedSet::new(),
             in_flight: Vec::new(),
             acknowledged: Vec::new(),
             failed: Vec::new(),
@@ -346,6 +364,55 @@ impl Producer {
             }
         }
         t
+    }
+
+    /// `bumpIdempotentEpochAndResetIdIfNeeded` (Kafka 4.0, run by the Sender before it
+    /// sends): an idempotent producer with an epoch bump pending takes epoch + 1 (at
+    /// `Short.MAX_VALUE` it drops its id and asks for a new one), and its sequences
+    /// start at 0 again; queued batches are numbered afresh at drain.
+    pub(super) fn bump_idempotent_epoch_if_needed(&mut self, events: &mut Vec<ProducerEvent>) {
+        if self.txn.is_some() || self.epoch_bump_partitions.is_empty() {
+            return;
+        }
+        // Not while a numbered batch of those partitions is still unresolved (in flight
+        // or waiting for a retry): renumbering it at the new epoch could write it twice.
+        // Kafka reaches the bump only once the failed batch was the next sequence.
+        let numbered = |tp: &TopicPartition, seq: Option<i32>| {
+            seq.is_some() && self.epoch_bump_partitions.contains(tp)
+        };
+        let unresolved = self.in_flight.iter().any(|f| match &f.what {
+            InFlightKind::Produce(b) => numbered(&b.tp, b.base_sequence),
+            _ => false,
+        }) || self
+            .accumulator
+            .values()
+            .flatten()
+            .any(|b| numbered(&b.tp, b.base_sequence));
+        if unresolved {
+            return;
+        }
+        let partitions: Vec<TopicPartition> = std::mem::take(&mut self.epoch_bump_partitions)
+            .into_iter()
+            .collect();
+        let old_epoch = self.producer_epoch;
+        let producer_id = self.producer_id;
+        if old_epoch == i16::MAX {
+            self.producer_id = -1;
+            self.producer_epoch = -1;
+            self.id_state = IdState::Uninitialized { retry_at_ms: 0 };
+        } else {
+            self.producer_epoch = old_epoch + 1;
+        }
+        self.next_sequence.clear();
+        for batch in self.accumulator.values_mut().flatten() {
+            batch.base_sequence = None;
+        }
+        events.push(ProducerEvent::EpochBumped {
+            producer_id,
+            old_epoch,
+            new_epoch: self.producer_epoch,
+            partitions,
+        });
     }
 
     fn can_drain(&self) -> bool {

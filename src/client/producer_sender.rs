@@ -16,6 +16,7 @@ impl Producer {
         let mut out = Vec::new();
         let mut events = Vec::new();
         self.expire_requests(now_ms, &mut events);
+        self.bump_idempotent_epoch_if_needed(&mut events);
         if let IdState::Uninitialized { retry_at_ms } = self.id_state {
             if retry_at_ms <= now_ms {
                 let correlation_id = take(next_correlation_id);
@@ -32,6 +33,8 @@ impl Producer {
                     request: Request::InitProducerId {
                         transactional_id: None,
                         transaction_timeout_ms: 60_000,
+                        producer_id: -1,
+                        producer_epoch: -1,
                     },
                 });
             }
@@ -415,6 +418,10 @@ impl Producer {
                     self.failed.push((batch.id, batch.tp.clone(), e));
                     if let Some(tm) = self.txn.as_mut() {
                         tm.on_batch_error(e);
+                    } else if e == Errors::OutOfOrderSequenceNumber && batch.producer_id >= 0 {
+                        // `handleFailedBatch`: a gap in the log; bump the epoch so the
+                        // sequence can start at 0 again (`requestEpochBumpForPartition`).
+                        self.epoch_bump_partitions.insert(batch.tp.clone());
                     }
                 }
             },

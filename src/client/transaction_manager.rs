@@ -274,6 +274,8 @@ impl TransactionManager {
                 Request::InitProducerId {
                     transactional_id: Some(self.transactional_id.clone()),
                     transaction_timeout_ms: self.transaction_timeout_ms,
+                    producer_id: -1,
+                    producer_epoch: -1,
                 },
                 TxnRequestKind::InitProducerId,
             )),

@@ -299,6 +299,39 @@ impl ProducerStateManager {
         self.producers.get(&producer_id)
     }
 
+    /// `isProducerExpired` (Kafka 4.0): no open transaction here and idle (by the
+    /// timestamp of its last batch) for at least `producer.id.expiration.ms`.
+    fn is_producer_expired(entry: &ProducerStateEntry, now_ms: i64, expiration_ms: i64) -> bool {
+        entry.current_txn_first_offset.is_none()
+            && now_ms.saturating_sub(entry.last_timestamp) >= expiration_ms
+    }
+
+    /// `removeExpiredProducers`: forgets the expired producers. The next batch of such
+    /// a producer is a first one again — any sequence is taken — so a retry that
+    /// arrives after the expiry is written a second time. Returns the ids removed.
+    pub(crate) fn remove_expired_producers(&mut self, now_ms: i64, expiration_ms: i64) -> Vec<i64> {
+        let expired: Vec<i64> = self
+            .producers
+            .values()
+            .filter(|e| Self::is_producer_expired(e, now_ms, expiration_ms))
+            .map(|e| e.producer_id)
+            .collect();
+        for id in &expired {
+            self.producers.remove(id);
+        }
+        expired
+    }
+
+    /// When the first producer here becomes expired, if any can (one with an open
+    /// transaction never does).
+    pub fn next_expiry_ms(&self, expiration_ms: i64) -> Option<i64> {
+        self.producers
+            .values()
+            .filter(|e| e.current_txn_first_offset.is_none())
+            .map(|e| e.last_timestamp.saturating_add(expiration_ms))
+            .min()
+    }
+
     /// Records a batch that is now in the log (from a client, from the coordinator, or
     /// read back while rebuilding state). A transactional data batch opens the
     /// producer's transaction in this partition; a COMMIT/ABORT marker closes it and

@@ -30,6 +30,12 @@ pub struct LogConfig {
     /// Playground switch (not a Kafka config): write producer-state snapshots. Off
     /// shows the limit of a broker that rebuilds from its last segment only.
     pub producer_snapshots: bool,
+    /// `producer.id.expiration.ms` (broker-wide, 1 day): how long a producer without an
+    /// open transaction is remembered after its last batch.
+    pub producer_id_expiration_ms: i64,
+    /// `producer.id.expiration.check.interval.ms` (broker-wide, 10 min): how often
+    /// the log looks for expired producers (`PeriodicProducerExpirationCheck`).
+    pub producer_id_expiration_check_interval_ms: i64,
 }
 
 impl Default for LogConfig {
@@ -39,6 +45,8 @@ impl Default for LogConfig {
             index_interval_bytes: 4096,
             max_message_bytes: 1_048_588,
             producer_snapshots: true,
+            producer_id_expiration_ms: 86_400_000,
+            producer_id_expiration_check_interval_ms: 600_000,
         }
     }
 }
@@ -262,16 +270,7 @@ impl UnifiedLog {
         // Kafka 4.0's order: the size (`analyzeAndValidateRecords`), then
         // `LogValidator.validateBatch` (no control batches, no negative sequence with a
         // producer id), then whether the batch fits a segment.
-        let size = batch.size_in_bytes() as u64;
-        if size > self.config.max_message_bytes {
-            return Err(AppendError::Invalid {
-                error: Errors::MessageTooLarge,
-                detail: ErrorDetail::BatchTooLarge {
-                    size,
-                    max_message_bytes: self.config.max_message_bytes,
-                },
-            });
-        }
+        let size = self.check_batch_size(&batch)?;
         if batch.is_control() {
             return Err(AppendError::Invalid {
                 error: Errors::InvalidRecord,
@@ -337,6 +336,23 @@ impl UnifiedLog {
         })
     }
 
+    /// `analyzeAndValidateRecords`' size rule, for every append as leader whatever its
+    /// origin (only a follower's append skips it): a batch above `max.message.bytes`
+    /// is MESSAGE_TOO_LARGE (`RecordTooLargeException`). Answers the batch size.
+    fn check_batch_size(&self, batch: &RecordBatch) -> Result<u64, AppendError> {
+        let size = batch.size_in_bytes() as u64;
+        if size > self.config.max_message_bytes {
+            return Err(AppendError::Invalid {
+                error: Errors::MessageTooLarge,
+                detail: ErrorDetail::BatchTooLarge {
+                    size,
+                    max_message_bytes: self.config.max_message_bytes,
+                },
+            });
+        }
+        Ok(size)
+    }
+
     /// An append by a coordinator to its internal topic (`AppendOrigin.COORDINATOR`):
     /// `__transaction_state` records, or offsets committed in a transaction. No
     /// sequence checks; a transactional batch still opens its producer's transaction.
@@ -346,7 +362,7 @@ impl UnifiedLog {
         mut batch: RecordBatch,
     ) -> Result<i64, AppendError> {
         batch.base_offset = self.log_end_offset;
-        let size = batch.size_in_bytes() as u64;
+        let size = self.check_batch_size(&batch)?;
         self.maybe_roll(fs, size).map_err(storage_error)?;
         self.write_batch(fs, &batch).map_err(storage_error)?;
         Ok(batch.base_offset)
@@ -766,3 +782,6 @@ fn decode_valid_prefix(bytes: &[u8]) -> (Vec<RecordBatch>, u64) {
 #[cfg(test)]
 #[path = "unified_log_tests.rs"]
 mod tests;
+
+#[path = "unified_log_expiry.rs"]
+mod expiry;

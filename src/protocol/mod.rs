@@ -50,9 +50,15 @@ pub struct OffsetEntry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
     /// `InitProducerId`: a producer id and epoch for an idempotent (or transactional) producer.
+    /// `producer_id`/`producer_epoch` (v3+, KIP-360) are the ones the producer has, so
+    /// the coordinator can bump that epoch instead of fencing; -1/-1 when it has none.
     InitProducerId {
         transactional_id: Option<String>,
         transaction_timeout_ms: i32,
+        #[serde(default = "no_producer_id")]
+        producer_id: i64,
+        #[serde(default = "no_producer_epoch")]
+        producer_epoch: i16,
     },
     /// `Produce` (v12, acks as given) carrying one encoded record batch for one partition.
     Produce {
@@ -441,4 +447,15 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
                 .collect(),
         },
     }
+}
+
+/// InitProducerId's `producerId` when the producer has none (and in links made before
+/// the field existed).
+fn no_producer_id() -> i64 {
+    crate::record::NO_PRODUCER_ID
+}
+
+/// InitProducerId's `producerEpoch` when the producer has none.
+fn no_producer_epoch() -> i16 {
+    crate::record::NO_PRODUCER_EPOCH
 }

@@ -360,12 +360,14 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     let (opts, words) = c.rest();
                     let (mut pid, mut epoch, mut seq, mut label, mut show) =
                         (None, IdRef::Value(0), None, None, Show::Line);
+                    let mut txn = None;
                     for (t, k, v) in opts {
                         match k.as_str() {
                             "pid" => pid = Some(id_ref(&c, t, &v, "pid")?),
                             "epoch" => epoch = id_ref(&c, t, &v, "epoch")?,
                             "seq" => seq = Some(number(&c, t, &v, "seq")?),
                             "label" => label = Some(v),
+                            "txn" => txn = Some(v),
                             "show" => {
                                 show = match v.as_str() {
                                     "line" => Show::Line,
@@ -400,6 +402,7 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                         pid,
                         epoch,
                         seq,
+                        txn,
                         values,
                         label,
                         show,

@@ -74,6 +74,9 @@ pub(super) fn raw_request(
             transactional_id: opt("transactional.id").map(|(_, _, v)| v.clone()),
             transaction_timeout_ms: opt("timeout")
                 .map_or(Ok(60_000), |(t, _, v)| number(c, t, v, "timeout"))?,
+            // KIP-360: the producer id and epoch the producer has (-1 = none).
+            producer_id: opt("pid").map_or(Ok(-1), |(t, _, v)| number(c, t, v, "pid"))?,
+            producer_epoch: opt("epoch").map_or(Ok(-1), |(t, _, v)| number(c, t, v, "epoch"))?,
         },
         "find-coordinator" => {
             let key = words

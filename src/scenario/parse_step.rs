@@ -108,6 +108,8 @@ pub enum StepKind {
         pid: IdRef,
         epoch: IdRef,
         seq: i32,
+        /// `txn=ID`: a transactional batch for that transactional id.
+        txn: Option<String>,
         values: Vec<String>,
         label: Option<String>,
         show: Show,

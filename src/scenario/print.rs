@@ -75,6 +75,7 @@ pub fn step_for_action(action: Action) -> StepKind {
             producer_id,
             producer_epoch,
             base_sequence,
+            transactional_id,
             values,
             label,
         } => StepKind::RawProduce {
@@ -82,6 +83,7 @@ pub fn step_for_action(action: Action) -> StepKind {
             pid: IdRef::Value(producer_id),
             epoch: IdRef::Value(i64::from(producer_epoch)),
             seq: base_sequence,
+            txn: transactional_id,
             values,
             label,
             show: Show::Line,
@@ -114,10 +116,15 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
             pid,
             epoch,
             seq,
+            txn,
             values,
             label,
             show,
         } => {
+            let txn = txn
+                .as_ref()
+                .map(|t| format!(" txn={}", quote(t)))
+                .unwrap_or_default();
             let label = label
                 .as_ref()
                 .map(|l| format!(" label={}", quote(l)))
@@ -129,7 +136,7 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
                 Show::Nothing => " show=none",
             };
             format!(
-                "raw produce {tp} pid={} epoch={} seq={seq}{label}{show} {}",
+                "raw produce {tp} pid={} epoch={} seq={seq}{txn}{label}{show} {}",
                 id_ref(pid),
                 id_ref(epoch),
                 words(values)
@@ -319,9 +326,16 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::InitProducerId {
             transactional_id: Some(id),
             transaction_timeout_ms,
+            producer_id,
+            producer_epoch,
         } => {
+            let expected = if (*producer_id, *producer_epoch) == (-1, -1) {
+                String::new()
+            } else {
+                format!(" pid={producer_id} epoch={producer_epoch}")
+            };
             format!(
-                "raw init-producer-id{to} transactional.id={} timeout={transaction_timeout_ms}",
+                "raw init-producer-id{to} transactional.id={} timeout={transaction_timeout_ms}{expected}",
                 quote(id)
             )
         }

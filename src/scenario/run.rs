@@ -103,6 +103,7 @@ impl Runner {
                 pid,
                 epoch,
                 seq,
+                txn,
                 values,
                 label,
                 show,
@@ -118,6 +119,7 @@ impl Runner {
                 let producer_id = resolve(pid, |p| p.0)?;
                 let producer_epoch = i16::try_from(resolve(epoch, |p| i64::from(p.1))?)
                     .map_err(|_| "epoch must fit in 16 bits".to_string())?;
+                let events_before = self.world.events.len();
                 let outcome = self
                     .world
                     .raw_produce(
@@ -125,6 +127,7 @@ impl Runner {
                         producer_id,
                         producer_epoch,
                         *seq,
+                        txn.as_deref(),
                         values,
                         label.as_deref(),
                     )
@@ -132,7 +135,9 @@ impl Runner {
                 Ok(match show {
                     Show::Line => outcome.lines,
                     Show::Row => self.view(&View::Verdict { tp: tp.clone() }),
-                    Show::Verdict => verdict_lines(&self.world, tp, outcome.response.as_ref()),
+                    Show::Verdict => {
+                        verdict_lines(&self.world, tp, events_before, outcome.response.as_ref())
+                    }
                     Show::Nothing => Vec::new(),
                 })
             }
@@ -413,17 +418,26 @@ fn verdict_row(w: &World, tp: &crate::log::TopicPartition) -> String {
 fn verdict_lines(
     w: &World,
     tp: &crate::log::TopicPartition,
+    events_before: usize,
     response: Option<&Response>,
 ) -> Vec<String> {
     let leo = w.log_view(tp).map_or(-1, |v| v.log_end_offset);
-    match (w.last_verdict(tp), response) {
+    // Only a verdict this request caused: a Produce refused before the log (a failed
+    // transaction verification, say) has none.
+    let verdict = w
+        .last_verdict(tp)
+        .filter(|_| w.last_verdict_index(tp).is_some_and(|i| i >= events_before));
+    match (verdict, response) {
         (
-            Some(event),
+            event,
             Some(Response::Produce {
                 error, base_offset, ..
             }),
         ) => vec![
-            format!("verdict        {}", verdict_text(event)),
+            match event {
+                Some(event) => format!("verdict        {}", verdict_text(event)),
+                None => "verdict        none (answered before the log was asked)".to_string(),
+            },
             format!(
                 "response       error={} baseOffset={base_offset}",
                 error.name()

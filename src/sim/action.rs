@@ -42,12 +42,16 @@ pub enum Action {
         broker: Option<i32>,
         request: crate::protocol::Request,
     },
-    /// A hand-made Produce with explicit producer id, epoch and base sequence.
+    /// A hand-made Produce with explicit producer id, epoch and base sequence; with a
+    /// transactional id the batch is transactional (`isTransactional`) and the
+    /// request carries the id, as a transactional producer's Produce does.
     RawProduce {
         topic_partition: TopicPartition,
         producer_id: i64,
         producer_epoch: i16,
         base_sequence: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        transactional_id: Option<String>,
         values: Vec<String>,
         label: Option<String>,
     },

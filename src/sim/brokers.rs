@@ -110,8 +110,12 @@ impl World {
         if self.topics.contains_key(name) {
             return;
         }
+        // Kafka's `transactionTopicConfigs` / `offsetsTopicConfigs` leave
+        // `max.message.bytes` at the broker's default (`message.max.bytes`), so an
+        // internal-topic append obeys the same limit as any other.
         let config = LogConfig {
             producer_snapshots: true,
+            max_message_bytes: self.broker_defaults.max_message_bytes,
             ..LogConfig::default()
         };
         let _ = self.add_topic(

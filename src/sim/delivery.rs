@@ -289,7 +289,7 @@ impl World {
                     return;
                 };
                 if env.from == Node::Controller {
-                    let events = broker.handle_controller_response(response);
+                    let events = broker.handle_controller_response(response, now);
                     for event in events {
                         self.emit(EventKind::Broker { broker: id, event });
                     }

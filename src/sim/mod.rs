@@ -8,6 +8,7 @@ pub mod error;
 pub mod event;
 pub mod fault;
 pub mod hanging;
+mod housekeeping;
 pub mod network;
 pub mod raw;
 pub mod rng;

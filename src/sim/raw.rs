@@ -187,6 +187,8 @@ impl World {
             let request = Request::InitProducerId {
                 transactional_id: None,
                 transaction_timeout_ms: 60_000,
+                producer_id: -1,
+                producer_epoch: -1,
             };
             match self.raw_request(bootstrap, request) {
                 Some(Response::InitProducerId {
@@ -237,12 +239,14 @@ impl World {
 
     /// A Produce (v12, acks=-1) of one idempotent batch with explicit numbers — the
     /// seed's `MemoryRecords.withIdempotentRecords` example.
+    #[allow(clippy::too_many_arguments)]
     pub fn raw_produce(
         &mut self,
         tp: &TopicPartition,
         producer_id: i64,
         producer_epoch: i16,
         base_sequence: i32,
+        transactional_id: Option<&str>,
         values: &[String],
         label: Option<&str>,
     ) -> Result<RawOutcome, SimError> {
@@ -259,13 +263,13 @@ impl World {
             producer_id,
             producer_epoch,
             base_sequence,
-            false,
+            transactional_id.is_some(),
             self.clock_ms,
             kvs,
         );
         let last = batch.last_sequence();
         let request = Request::Produce {
-            transactional_id: None,
+            transactional_id: transactional_id.map(str::to_string),
             acks: -1,
             timeout_ms: 30_000,
             topic_partition: tp.clone(),

@@ -4,6 +4,7 @@
 use crate::util::sorted_map::SortedMap;
 
 use super::event::EventKind;
+use super::housekeeping::{first_tick_from, tick_after};
 use super::network::{Body, Node};
 use super::world::{World, MAX_STEPS_PER_RUN, MAX_WAIT_MS, TXN_CLEANUP_INTERVAL_MS};
 use crate::log::TopicPartition;
@@ -132,6 +133,7 @@ impl World {
         };
         self.clock_ms = self.clock_ms.max(next);
         self.run_txn_cleanup();
+        self.run_housekeeping();
         self.retry_inter_broker();
         if let Some(env) = self.network.pop_due(self.clock_ms) {
             self.deliver(env);
@@ -166,12 +168,11 @@ impl World {
 
     /// Moves the next cleanup tick to the first one on its 10 s grid after the clock.
     pub(super) fn schedule_next_cleanup_after_now(&mut self) {
-        if self.clock_ms >= self.next_txn_cleanup_ms {
-            let behind = (self.clock_ms - self.next_txn_cleanup_ms) / TXN_CLEANUP_INTERVAL_MS;
-            self.next_txn_cleanup_ms = self
-                .next_txn_cleanup_ms
-                .saturating_add((behind + 1).saturating_mul(TXN_CLEANUP_INTERVAL_MS));
-        }
+        self.next_txn_cleanup_ms = tick_after(
+            self.next_txn_cleanup_ms,
+            self.clock_ms,
+            TXN_CLEANUP_INTERVAL_MS,
+        );
     }
 
     /// The first cleanup tick at which some coordinator has something to do, if any:
@@ -183,13 +184,11 @@ impl World {
             .filter(|b| b.online)
             .filter_map(|b| b.next_timeout_work_ms())
             .min()?;
-        let first = self.next_txn_cleanup_ms;
-        if work <= first {
-            return Some(first);
-        }
-        let ticks =
-            (work - first).saturating_add(TXN_CLEANUP_INTERVAL_MS - 1) / TXN_CLEANUP_INTERVAL_MS;
-        Some(first.saturating_add(ticks.saturating_mul(TXN_CLEANUP_INTERVAL_MS)))
+        Some(first_tick_from(
+            self.next_txn_cleanup_ms,
+            work,
+            TXN_CLEANUP_INTERVAL_MS,
+        ))
     }
 
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
@@ -209,18 +208,23 @@ impl World {
                 steps += 1;
                 continue;
             }
-            let due = match (self.next_due(), self.next_useful_cleanup_ms()) {
-                (Some(a), Some(b)) => a.min(b),
-                (a, b) => match a.or(b) {
-                    Some(t) => t,
-                    None => break,
-                },
+            let due = [
+                self.next_due(),
+                self.next_useful_cleanup_ms(),
+                self.next_useful_housekeeping_ms(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            let Some(due) = due else {
+                break;
             };
             if due > until {
                 break;
             }
             self.clock_ms = self.clock_ms.max(due);
             self.run_txn_cleanup();
+            self.run_housekeeping();
             // An inter-broker request lost to a fault is sent again here too, as `step`
             // does (its deadline is among `next_due`'s times).
             self.retry_inter_broker();
@@ -238,6 +242,7 @@ impl World {
         {
             self.schedule_next_cleanup_after_now();
         }
+        self.skip_idle_housekeeping();
         steps
     }
 }

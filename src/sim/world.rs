@@ -128,6 +128,12 @@ pub struct World {
     pub(super) inter_broker: SortedMap<(i32, u64), (i32, Request, i64)>,
     /// When the coordinators next look for timed-out transactions.
     pub(super) next_txn_cleanup_ms: i64,
+    /// The next `PeriodicProducerExpirationCheck` tick (every
+    /// `producer.id.expiration.check.interval.ms`).
+    pub(super) next_producer_expiry_check_ms: i64,
+    /// The next `transactionalId-expiration` tick (every
+    /// `transaction.remove.expired.transaction.cleanup.interval.ms`).
+    pub(super) next_txn_id_expiration_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
     pub(super) reply_to: SortedMap<u64, (Node, u64)>,
     pub(super) next_reply_token: u64,
@@ -146,6 +152,8 @@ impl World {
     pub fn new(config: ClusterConfig) -> Self {
         let brokers = config.brokers.clamp(1, 3);
         let broker_defaults = LogConfig::default();
+        let first_expiry_check =
+            START_MS + broker_defaults.producer_id_expiration_check_interval_ms;
         World {
             clock_ms: START_MS,
             rng: Rng::new(config.seed),
@@ -167,6 +175,10 @@ impl World {
             next_correlation_id: 1,
             reply_to: SortedMap::new(),
             next_txn_cleanup_ms: START_MS + TXN_CLEANUP_INTERVAL_MS,
+            next_producer_expiry_check_ms: first_expiry_check,
+            next_txn_id_expiration_ms: START_MS
+                + crate::coordinator::transaction::TransactionConfig::default()
+                    .remove_expired_transactional_ids_interval_ms,
             inter_broker: SortedMap::new(),
             next_reply_token: 1,
             raw_inbox: SortedMap::new(),
@@ -203,20 +215,41 @@ impl World {
     /// Applies one action. On error nothing has changed. Returns transcript lines.
     pub fn apply(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
         match action {
+            Action::SetBrokerConfig { key, value }
+                if key == "transactional.id.expiration.ms"
+                    || key == "transaction.remove.expired.transaction.cleanup.interval.ms" =>
+            {
+                self.set_transactional_id_expiration(key, value)?;
+                self.emit(EventKind::ConfigChanged {
+                    key: key.clone(),
+                    value: value.clone(),
+                });
+                Ok(vec![])
+            }
             Action::SetBrokerConfig { key, value } => {
                 let mut config = self.broker_defaults.clone();
                 apply_log_config(&mut config, key, value)?;
                 self.broker_defaults = config.clone();
+                if key == "producer.id.expiration.check.interval.ms" {
+                    self.next_producer_expiry_check_ms = self
+                        .clock_ms
+                        .saturating_add(config.producer_id_expiration_check_interval_ms);
+                }
                 for broker in self.brokers.values_mut() {
                     broker.log_config = config.clone();
                     if key == "producer.snapshots" {
                         broker.set_producer_snapshots(config.producer_snapshots);
                     }
+                    // Broker-wide in Kafka: every partition follows at once.
+                    broker.set_producer_id_expiration(&config);
                 }
                 for topic in self.topics.values_mut() {
                     if key == "producer.snapshots" {
                         topic.config.producer_snapshots = config.producer_snapshots;
                     }
+                    topic.config.producer_id_expiration_ms = config.producer_id_expiration_ms;
+                    topic.config.producer_id_expiration_check_interval_ms =
+                        config.producer_id_expiration_check_interval_ms;
                 }
                 self.emit(EventKind::ConfigChanged {
                     key: key.clone(),
@@ -360,6 +393,7 @@ impl World {
                 producer_id,
                 producer_epoch,
                 base_sequence,
+                transactional_id,
                 values,
                 label,
             } => Ok(self
@@ -368,6 +402,7 @@ impl World {
                     *producer_id,
                     *producer_epoch,
                     *base_sequence,
+                    transactional_id.as_deref(),
                     values,
                     label.as_deref(),
                 )?
@@ -469,18 +504,24 @@ impl World {
 
     /// The most recent broker decision on a partition (append, duplicate or rejection).
     pub fn last_verdict(&self, tp: &TopicPartition) -> Option<&BrokerEvent> {
-        self.events.iter().rev().find_map(|e| match &e.kind {
-            EventKind::Broker { event, .. } => match event {
+        self.last_verdict_index(tp)
+            .and_then(|i| match &self.events[i].kind {
+                EventKind::Broker { event, .. } => Some(event),
+                _ => None,
+            })
+    }
+
+    /// Where in [`World::events`] the partition's last verdict is.
+    pub fn last_verdict_index(&self, tp: &TopicPartition) -> Option<usize> {
+        self.events.iter().rposition(|e| match &e.kind {
+            EventKind::Broker { event, .. } => matches!(
+                event,
                 BrokerEvent::BatchAppended { tp: t, .. }
                 | BrokerEvent::BatchDuplicate { tp: t, .. }
                 | BrokerEvent::BatchRejected { tp: t, .. }
-                    if t == tp =>
-                {
-                    Some(event)
-                }
-                _ => None,
-            },
-            _ => None,
+                    if t == tp
+            ),
+            _ => false,
         })
     }
 
@@ -522,6 +563,13 @@ pub(super) fn apply_log_config(
         "segment.bytes" => config.segment_bytes = number(128)?,
         "index.interval.bytes" => config.index_interval_bytes = number(0)?,
         "max.message.bytes" => config.max_message_bytes = number(64)?,
+        "producer.id.expiration.ms" => {
+            config.producer_id_expiration_ms = i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
+        "producer.id.expiration.check.interval.ms" => {
+            config.producer_id_expiration_check_interval_ms =
+                i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
         "producer.snapshots" => {
             config.producer_snapshots = match value {
                 "true" | "on" => true,

@@ -2,6 +2,7 @@
 //! chosen state, which only the module itself may do.
 
 use super::*;
+use crate::protocol::errors::Errors;
 
 fn tp(p: i32) -> TopicPartition {
     TopicPartition::new("t", p)

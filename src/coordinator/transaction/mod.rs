@@ -57,7 +57,7 @@ pub const TRANSACTION_ABORTABLE: Errors = Errors::TransactionAbortable;
 
 /// The coordinator's configuration (Kafka's `TransactionConfig`, from
 /// `TransactionLogConfig` / `TransactionStateManagerConfig`). Simplified: no
-/// replication, segment or expiration settings.
+/// replication or segment settings.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TransactionConfig {
     /// `transaction.state.log.num.partitions` (50).
@@ -74,6 +74,12 @@ pub struct TransactionConfig {
     /// The cluster's finalized `transaction.version` (2). Decides the log value
     /// version and the version used for coordinator-initiated aborts.
     pub transaction_version: TransactionVersion,
+    /// `transactional.id.expiration.ms` (7 days): an id with no transaction going on
+    /// and no update for this long is forgotten (Dead, then a tombstone).
+    pub transactional_id_expiration_ms: i64,
+    /// `transaction.remove.expired.transaction.cleanup.interval.ms` (1 hour): how often
+    /// the broker should call `remove_expired_transactional_ids`.
+    pub remove_expired_transactional_ids_interval_ms: i64,
 }
 
 impl Default for TransactionConfig {
@@ -84,6 +90,8 @@ impl Default for TransactionConfig {
             max_txn_timeout_ms: 900_000,
             abort_timed_out_cleanup_interval_ms: 10_000,
             transaction_version: TransactionVersion::TV_2,
+            transactional_id_expiration_ms: 7 * 24 * 3_600_000,
+            remove_expired_transactional_ids_interval_ms: 3_600_000,
         }
     }
 }

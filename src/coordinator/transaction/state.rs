@@ -121,6 +121,12 @@ impl TransactionState {
     pub fn is_complete(self) -> bool {
         matches!(self, CompleteCommit | CompleteAbort)
     }
+
+    /// `isExpirationAllowed`: only an id with no transaction going on may expire
+    /// (Empty, CompleteCommit, CompleteAbort).
+    pub fn is_expiration_allowed(self) -> bool {
+        matches!(self, Empty | CompleteCommit | CompleteAbort)
+    }
 }
 
 impl std::fmt::Display for TransactionState {

@@ -70,11 +70,11 @@ impl TransactionCoordinator {
         if transactional_id.is_empty() {
             return err_result(Errors::InvalidRequest);
         }
-        let coordinator_epoch = match self.check_owner(transactional_id) {
-            Ok(e) => e,
+        let (coordinator_epoch, meta) = match self.owned_metadata_mut(transactional_id) {
+            Ok(found) => found,
             Err(e) => return err_result(e),
         };
-        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+        let Some(meta) = meta else {
             return err_result(Errors::InvalidProducerIdMapping);
         };
         let current_id = meta.producer_id();

@@ -29,6 +29,8 @@ use crate::util::ordered::CollectSorted;
 
 #[path = "transaction_completion.rs"]
 mod completion;
+#[path = "transaction_expiration.rs"]
+mod expiration;
 #[path = "transaction_handlers.rs"]
 mod handlers;
 #[path = "transaction_loading.rs"]
@@ -97,6 +99,15 @@ pub enum CoordinatorEvent {
         current_epoch: i16,
         state: TransactionState,
         transaction_v2: bool,
+    },
+    /// `transactional.id.expiration.ms` passed without a transaction: the id went to
+    /// Dead, its tombstone was written and the coordinator forgot it (the next
+    /// InitProducerId gets a new producer id).
+    TransactionalIdExpired {
+        transactional_id: String,
+        producer_id: i64,
+        partition: i32,
+        expiration_ms: i64,
     },
     /// A record was written to `__transaction_state` and memory followed it.
     StateChanged {
@@ -245,7 +256,9 @@ fn event(out: &mut Out, e: CoordinatorEvent) {
     out.push(CoordinatorOutput::Event(e));
 }
 
-/// `appendTransactionToLog`'s translation of produce errors for the client.
+/// `appendTransactionToLog`'s translation of produce errors for the client (Kafka 4.0,
+/// TransactionStateManager): a record above `__transaction_state`'s
+/// `max.message.bytes` (the broker default) is UNKNOWN_SERVER_ERROR.
 fn map_append_error(e: Errors) -> Errors {
     match e {
         Errors::UnknownTopicOrPartition | Errors::RequestTimedOut => {
@@ -309,13 +322,37 @@ impl TransactionCoordinator {
         self.pending.contains_key(transactional_id)
     }
 
-    /// `getTransactionState`'s checks: the id is ours to serve.
+    /// `getTransactionState`'s checks: the id is ours to serve (NOT_COORDINATOR
+    /// otherwise); answers the coordinator epoch of its partition.
     fn check_owner(&self, transactional_id: &str) -> Result<i32, Errors> {
         let partition = self.partition_for(transactional_id);
         self.owned
             .get(&partition)
             .copied()
             .ok_or(Errors::NotCoordinator)
+    }
+
+    /// `getTransactionState`: the coordinator epoch and the cached metadata of an id
+    /// this coordinator owns (`None` when it does not know the id). The one lookup
+    /// every request handler starts with.
+    pub(super) fn owned_metadata(
+        &self,
+        transactional_id: &str,
+    ) -> Result<(i32, Option<&TransactionMetadata>), Errors> {
+        let coordinator_epoch = self.check_owner(transactional_id)?;
+        Ok((coordinator_epoch, self.transactions.get(transactional_id)))
+    }
+
+    /// [`Self::owned_metadata`] for a handler that goes on to change the metadata.
+    pub(super) fn owned_metadata_mut(
+        &mut self,
+        transactional_id: &str,
+    ) -> Result<(i32, Option<&mut TransactionMetadata>), Errors> {
+        let coordinator_epoch = self.check_owner(transactional_id)?;
+        Ok((
+            coordinator_epoch,
+            self.transactions.get_mut(transactional_id),
+        ))
     }
 
     /// The version clients speak. Simplified: Kafka reads it from the request
@@ -415,10 +452,9 @@ impl TransactionCoordinator {
         if transactional_id.is_empty() {
             return Err(Errors::InvalidRequest);
         }
-        self.check_owner(transactional_id)?;
         let meta = self
-            .transactions
-            .get(transactional_id)
+            .owned_metadata(transactional_id)?
+            .1
             .filter(|m| m.state() != TransactionState::Dead)
             .ok_or(TRANSACTIONAL_ID_NOT_FOUND)?;
         Ok(TransactionDescription {

@@ -69,8 +69,7 @@ impl TransactionCoordinator {
         if txn_timeout_ms <= 0 || txn_timeout_ms > self.config.max_txn_timeout_ms {
             return Err(Errors::InvalidTransactionTimeout);
         }
-        self.check_owner(transactional_id)?;
-        if !self.transactions.contains_key(transactional_id) {
+        if self.owned_metadata(transactional_id)?.1.is_none() {
             // Kafka caches the new metadata before writing anything; a failed write
             // leaves it there with epoch -1 and the retry bumps it to 0.
             let producer_id = log.generate_producer_id()?;
@@ -226,10 +225,9 @@ impl TransactionCoordinator {
         if transactional_id.is_empty() {
             return Err(Errors::InvalidRequest);
         }
-        self.check_owner(transactional_id)?;
         let meta = self
-            .transactions
-            .get(transactional_id)
+            .owned_metadata(transactional_id)?
+            .1
             .ok_or(Errors::InvalidProducerIdMapping)?;
         if meta.producer_id() != producer_id {
             return Err(Errors::InvalidProducerIdMapping);

@@ -4,7 +4,7 @@
 use super::coordinator;
 use super::errors::detail;
 use crate::broker::broker::BrokerEvent;
-use crate::i18n::message::{list, Msg};
+use crate::i18n::message::{list, Arg, Msg};
 use crate::log::SeqDirection;
 use crate::msg;
 use crate::protocol::errors::Errors;
@@ -205,6 +205,18 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             transactional_id = transactional_id
         ),
         BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::ProducersExpired {
+            tp,
+            producer_ids,
+            expiration_ms,
+        } => msg!(
+            "broker.producers-expired",
+            broker = broker,
+            tp = tp,
+            count = producer_ids.len(),
+            producer_ids = list(producer_ids.iter().map(|p| Arg::Text(p.to_string()))),
+            expiration_ms = expiration_ms
+        ),
         BrokerEvent::SegmentRolled {
             tp,
             base_offset,

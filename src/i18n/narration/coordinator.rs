@@ -36,6 +36,19 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
             old_epoch = old_epoch,
             fence_epoch = fence_epoch
         ),
+        CoordinatorEvent::TransactionalIdExpired {
+            transactional_id,
+            producer_id,
+            partition,
+            expiration_ms,
+        } => msg!(
+            "coordinator.transactional-id-expired",
+            broker = broker,
+            transactional_id = transactional_id,
+            producer_id = producer_id,
+            partition = partition,
+            expiration_ms = expiration_ms
+        ),
         CoordinatorEvent::TimedOut {
             transactional_id,
             txn_timeout_ms,

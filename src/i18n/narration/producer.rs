@@ -4,7 +4,7 @@
 use super::errors::{detail, txn_exception};
 use crate::client::producer::ProducerEvent;
 use crate::client::transaction_manager::{TxnCall, TxnCallError, TxnOutcome, TxnState};
-use crate::i18n::message::Msg;
+use crate::i18n::message::{list, Arg, Msg};
 use crate::msg;
 
 pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
@@ -72,6 +72,20 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
                 backoff_ms = backoff_ms
             )
         }
+        ProducerEvent::EpochBumped {
+            producer_id,
+            old_epoch,
+            new_epoch,
+            partitions,
+        } => msg!(
+            "producer.epoch-bumped",
+            client = client,
+            producer_id = producer_id,
+            old_epoch = old_epoch,
+            new_epoch = new_epoch,
+            new_id = *new_epoch < 0,
+            partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
+        ),
         ProducerEvent::ProducerIdReceived {
             producer_id,
             producer_epoch,

@@ -41,6 +41,18 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             producer_id: 0,
             producer_epoch: 0,
         },
+        ProducerEvent::EpochBumped {
+            producer_id: 0,
+            old_epoch: 0,
+            new_epoch: 1,
+            partitions: vec![crate::log::TopicPartition::new("orders", 0)],
+        },
+        ProducerEvent::EpochBumped {
+            producer_id: 0,
+            old_epoch: i16::MAX,
+            new_epoch: -1,
+            partitions: vec![crate::log::TopicPartition::new("orders", 0)],
+        },
         ProducerEvent::RequestTimedOut {
             batch: Some(1),
             broker: 1,

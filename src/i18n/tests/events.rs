@@ -216,6 +216,16 @@ fn broker_events() -> Vec<BrokerEvent> {
         base_offset: 10,
         snapshot: None,
     });
+    out.push(BrokerEvent::ProducersExpired {
+        tp: tp(),
+        producer_ids: vec![7],
+        expiration_ms: 86_400_000,
+    });
+    out.push(BrokerEvent::ProducersExpired {
+        tp: tp(),
+        producer_ids: vec![7, 9],
+        expiration_ms: 60_000,
+    });
     out.push(BrokerEvent::ProducerIdNotReady {
         asked_controller: true,
     });
@@ -322,6 +332,12 @@ fn coordinator_events() -> Vec<CoordinatorEvent> {
     let id = || "tx-1".to_string();
     let (empty, ongoing) = (TransactionState::Empty, TransactionState::Ongoing);
     let mut out = vec![
+        CoordinatorEvent::TransactionalIdExpired {
+            transactional_id: id(),
+            producer_id: 7,
+            partition: 16,
+            expiration_ms: 604_800_000,
+        },
         CoordinatorEvent::StateChanged {
             transactional_id: id(),
             partition: 0,

@@ -53,6 +53,7 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
                         producer_id,
                         producer_epoch,
                         base_sequence,
+                        transactional_id: None,
                         values,
                         label: None,
                     },

@@ -1,0 +1,239 @@
+//! The `prepare*` half of a transition: compute the target and mark it pending.
+
+use super::*;
+
+impl TransactionMetadata {
+    fn data(&self, state: TransactionState) -> TransitionData {
+        TransitionData {
+            state,
+            producer_id: self.producer_id,
+            next_producer_id: self.next_producer_id,
+            producer_epoch: self.producer_epoch,
+            last_producer_epoch: self.last_producer_epoch,
+            txn_timeout_ms: self.txn_timeout_ms,
+            topic_partitions: self.topic_partitions.clone(),
+            txn_start_timestamp: self.txn_start_timestamp,
+            txn_last_update_timestamp: self.txn_last_update_timestamp,
+            client_transaction_version: self.client_transaction_version,
+        }
+    }
+
+    /// `prepareTransitionTo`: checks the table and marks the target state pending.
+    fn prepare_transition_to(
+        &mut self,
+        d: TransitionData,
+    ) -> Result<TxnTransitMetadata, TransitionError> {
+        if let Some(pending) = self.pending_state {
+            return Err(TransitionError::AlreadyPending {
+                state: self.state,
+                pending,
+            });
+        }
+        if d.producer_id < 0 || (d.state != TransactionState::Dead && d.producer_epoch < 0) {
+            return Err(TransitionError::IllegalProducerIdOrEpoch {
+                producer_id: d.producer_id,
+                producer_epoch: d.producer_epoch,
+            });
+        }
+        if !d.state.can_transition_from(self.state) {
+            return Err(TransitionError::InvalidTransition {
+                from: self.state,
+                to: d.state,
+            });
+        }
+        self.pending_state = Some(d.state);
+        Ok(TxnTransitMetadata {
+            producer_id: d.producer_id,
+            prev_producer_id: self.producer_id,
+            next_producer_id: d.next_producer_id,
+            producer_epoch: d.producer_epoch,
+            last_producer_epoch: d.last_producer_epoch,
+            txn_timeout_ms: d.txn_timeout_ms,
+            txn_state: d.state,
+            topic_partitions: d.topic_partitions,
+            txn_start_timestamp: d.txn_start_timestamp,
+            txn_last_update_timestamp: d.txn_last_update_timestamp,
+            client_transaction_version: d.client_transaction_version,
+        })
+    }
+
+    /// Forgets a pending transition whose log write failed (Kafka resets
+    /// `pendingState` in `appendTransactionToLog`'s failure path).
+    pub fn clear_pending(&mut self) {
+        self.pending_state = None;
+    }
+
+    /// `prepareFenceProducerEpoch`: InitProducerId (or a timeout) found the
+    /// transaction `Ongoing`. The bumped epoch is only used to drive the abort; it is
+    /// never written with this state nor returned to a client.
+    pub fn prepare_fence_producer_epoch(&mut self) -> Result<TxnTransitMetadata, TransitionError> {
+        let mut d = self.data(TransactionState::PrepareEpochFence);
+        // Don't overflow if the epoch is already at the maximum (KAFKA-20090).
+        if self.producer_epoch != i16::MAX {
+            d.producer_epoch = self.producer_epoch + 1;
+        }
+        self.prepare_transition_to(d)
+    }
+
+    /// `prepareIncrementProducerEpoch`: InitProducerId on `Empty`/`Complete*`. Bumps
+    /// the epoch (a new id goes from -1 to 0); `expected_epoch` is the KIP-360
+    /// "I am the producer with this epoch" of InitProducerId v3+.
+    pub fn prepare_increment_producer_epoch(
+        &mut self,
+        new_txn_timeout_ms: i32,
+        expected_epoch: Option<i16>,
+        now: i64,
+    ) -> Result<TxnTransitMetadata, TransitionError> {
+        if self.is_producer_epoch_exhausted() {
+            return Err(TransitionError::EpochExhausted {
+                producer_id: self.producer_id,
+                producer_epoch: self.producer_epoch,
+            });
+        }
+        let mut d = self.data(TransactionState::Empty);
+        let bumped = self.producer_epoch.wrapping_add(1);
+        match expected_epoch {
+            None => {
+                d.producer_epoch = bumped;
+                d.last_producer_epoch = NO_PRODUCER_EPOCH;
+            }
+            Some(e) if self.producer_epoch == NO_PRODUCER_EPOCH || e == self.producer_epoch => {
+                d.producer_epoch = bumped;
+                d.last_producer_epoch = self.producer_epoch;
+            }
+            // A retry of a call that already succeeded: answer the same epoch.
+            Some(e) if e == self.last_producer_epoch => {}
+            Some(_) => return Err(TransitionError::ProducerFenced),
+        }
+        d.txn_timeout_ms = new_txn_timeout_ms;
+        d.topic_partitions = SortedSet::new();
+        d.txn_start_timestamp = -1;
+        d.txn_last_update_timestamp = now;
+        self.prepare_transition_to(d)
+    }
+
+    /// `prepareProducerIdRotation`: InitProducerId when the epoch is exhausted moves
+    /// the transactional id to a fresh producer id at epoch 0.
+    pub fn prepare_producer_id_rotation(
+        &mut self,
+        new_producer_id: i64,
+        new_txn_timeout_ms: i32,
+        now: i64,
+        record_last_epoch: bool,
+    ) -> Result<TxnTransitMetadata, TransitionError> {
+        if matches!(
+            self.state,
+            TransactionState::Ongoing
+                | TransactionState::PrepareAbort
+                | TransactionState::PrepareCommit
+        ) {
+            return Err(TransitionError::UnexpectedMetadata {
+                to: TransactionState::Empty,
+                reason: "cannot rotate producer ids while a transaction is still pending",
+            });
+        }
+        let mut d = self.data(TransactionState::Empty);
+        d.producer_id = new_producer_id;
+        d.producer_epoch = 0;
+        d.last_producer_epoch = if record_last_epoch {
+            self.producer_epoch
+        } else {
+            NO_PRODUCER_EPOCH
+        };
+        d.txn_timeout_ms = new_txn_timeout_ms;
+        d.topic_partitions = SortedSet::new();
+        d.txn_start_timestamp = -1;
+        d.txn_last_update_timestamp = now;
+        self.prepare_transition_to(d)
+    }
+
+    /// `prepareAddPartitions`: `Ongoing` with the partitions added. A new
+    /// transaction's start time is now.
+    pub fn prepare_add_partitions(
+        &mut self,
+        added: &SortedSet<TopicPartition>,
+        now: i64,
+        client_transaction_version: TransactionVersion,
+    ) -> Result<TxnTransitMetadata, TransitionError> {
+        let mut d = self.data(TransactionState::Ongoing);
+        if matches!(
+            self.state,
+            TransactionState::Empty
+                | TransactionState::CompleteAbort
+                | TransactionState::CompleteCommit
+        ) {
+            d.txn_start_timestamp = now;
+        }
+        d.topic_partitions.extend(added.iter().cloned());
+        d.txn_last_update_timestamp = now;
+        d.client_transaction_version = client_transaction_version;
+        self.prepare_transition_to(d)
+    }
+
+    /// `prepareAbortOrCommit`: PrepareCommit/PrepareAbort. With TV2 the epoch goes up
+    /// by one here and `last_producer_epoch` keeps the previous one; an abort at
+    /// `Short.MAX_VALUE` is let through without overflowing.
+    pub fn prepare_abort_or_commit(
+        &mut self,
+        new_state: TransactionState,
+        client_transaction_version: TransactionVersion,
+        next_producer_id: i64,
+        now: i64,
+        no_partition_added: bool,
+    ) -> Result<TxnTransitMetadata, TransitionError> {
+        let mut d = self.data(new_state);
+        if client_transaction_version.supports_epoch_bump() {
+            if !(self.producer_epoch == i16::MAX && new_state == TransactionState::PrepareAbort) {
+                d.producer_epoch = self.producer_epoch.saturating_add(1);
+            }
+            d.last_producer_epoch = self.producer_epoch;
+        }
+        // An empty TV2 transaction has no start time; use now.
+        d.txn_start_timestamp = if no_partition_added {
+            now
+        } else {
+            self.txn_start_timestamp
+        };
+        d.next_producer_id = next_producer_id;
+        d.txn_last_update_timestamp = now;
+        d.client_transaction_version = client_transaction_version;
+        self.prepare_transition_to(d)
+    }
+
+    /// `prepareComplete`: CompleteCommit/CompleteAbort once every marker is written;
+    /// partitions cleared. If a new producer id was allocated (epoch overflow) the
+    /// transactional id switches to it at epoch 0.
+    pub fn prepare_complete(&mut self, now: i64) -> Result<TxnTransitMetadata, TransitionError> {
+        let target = if self.state == TransactionState::PrepareCommit {
+            TransactionState::CompleteCommit
+        } else {
+            TransactionState::CompleteAbort
+        };
+        let mut d = self.data(target);
+        if self.client_transaction_version.supports_epoch_bump()
+            && self.next_producer_id != NO_PRODUCER_ID
+        {
+            d.producer_id = self.next_producer_id;
+            d.producer_epoch = 0;
+        }
+        d.next_producer_id = NO_PRODUCER_ID;
+        d.topic_partitions = SortedSet::new();
+        d.txn_last_update_timestamp = now;
+        self.prepare_transition_to(d)
+    }
+
+    /// `prepareDead`: the transactional id expired.
+    pub fn prepare_dead(&mut self) -> Result<TxnTransitMetadata, TransitionError> {
+        let mut d = self.data(TransactionState::Dead);
+        d.topic_partitions = SortedSet::new();
+        self.prepare_transition_to(d)
+    }
+
+    /// `removePartition`: a marker for this partition is written.
+    pub fn remove_partition(&mut self, tp: &TopicPartition) -> bool {
+        if !self.state.is_prepare() {
+            return false;
+        }
+        self.topic_partitions.remove(tp)
+    }
+}

@@ -1,0 +1,177 @@
+//! Periodic housekeeping on the logical clock besides the 10 s transaction cleanup,
+//! each on its own grid of ticks: producer-id expiry on every partition
+//! (`PeriodicProducerExpirationCheck`, every
+//! `producer.id.expiration.check.interval.ms`) and transactional-id expiry in every
+//! coordinator (`transactionalId-expiration`, every
+//! `transaction.remove.expired.transaction.cleanup.interval.ms`). Kafka schedules the
+//! first per log; here one grid serves the cluster.
+
+use super::error::SimError;
+use super::event::EventKind;
+use super::world::World;
+use crate::client::config_error::{ConfigError, ConfigRule};
+
+/// The first tick of a grid (next tick `next`, then every `interval`) after `clock`
+/// (`next` itself while the clock has not reached it).
+pub(super) fn tick_after(next: i64, clock: i64, interval: i64) -> i64 {
+    let interval = interval.max(1);
+    if clock < next {
+        return next;
+    }
+    let behind = (clock - next) / interval;
+    next.saturating_add((behind + 1).saturating_mul(interval))
+}
+
+/// The first tick of a grid at or after `work`.
+pub(super) fn first_tick_from(next: i64, work: i64, interval: i64) -> i64 {
+    let interval = interval.max(1);
+    if work <= next {
+        return next;
+    }
+    let ticks = (work - next).saturating_add(interval - 1) / interval;
+    next.saturating_add(ticks.saturating_mul(interval))
+}
+
+impl World {
+    /// `transactional.id.expiration.ms` or
+    /// `transaction.remove.expired.transaction.cleanup.interval.ms` (broker-wide,
+    /// at least 1, an int of milliseconds as in Kafka) for every coordinator.
+    pub(super) fn set_transactional_id_expiration(
+        &mut self,
+        key: &str,
+        value: &str,
+    ) -> Result<(), SimError> {
+        let invalid =
+            |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
+        let ms: i32 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
+        if ms < 1 {
+            return Err(invalid(ConfigRule::AtLeast(1)));
+        }
+        let ms = i64::from(ms);
+        let (mut expiration, mut interval) =
+            self.brokers
+                .values()
+                .next()
+                .map_or((7 * 24 * 3_600_000, 3_600_000), |b| {
+                    let c = b.txn_coordinator().config();
+                    (
+                        c.transactional_id_expiration_ms,
+                        c.remove_expired_transactional_ids_interval_ms,
+                    )
+                });
+        if key == "transactional.id.expiration.ms" {
+            expiration = ms;
+        } else {
+            interval = ms;
+            self.next_txn_id_expiration_ms = self.clock_ms.saturating_add(ms);
+        }
+        for b in self.brokers.values_mut() {
+            b.set_transactional_id_expiration(expiration, interval);
+        }
+        Ok(())
+    }
+
+    fn producer_expiry_interval_ms(&self) -> i64 {
+        self.broker_defaults
+            .producer_id_expiration_check_interval_ms
+    }
+
+    fn txn_id_expiration_interval_ms(&self) -> i64 {
+        self.brokers.values().next().map_or(3_600_000, |b| {
+            b.txn_coordinator()
+                .config()
+                .remove_expired_transactional_ids_interval_ms
+        })
+    }
+
+    fn online_brokers(&self) -> Vec<i32> {
+        self.brokers
+            .iter()
+            .filter(|(_, b)| b.online)
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Runs each task whose tick fell due (several ticks that fell due at once all see
+    /// the same clock, so one run does what they would), then moves it to its next
+    /// tick after the clock.
+    pub(super) fn run_housekeeping(&mut self) {
+        let now = self.clock_ms;
+        if now >= self.next_producer_expiry_check_ms {
+            self.next_producer_expiry_check_ms = tick_after(
+                self.next_producer_expiry_check_ms,
+                now,
+                self.producer_expiry_interval_ms(),
+            );
+            for id in self.online_brokers() {
+                let events = match self.brokers.get_mut(&id) {
+                    Some(b) => b.remove_expired_producers(now),
+                    None => continue,
+                };
+                for event in events {
+                    self.emit(EventKind::Broker { broker: id, event });
+                }
+            }
+        }
+        if now >= self.next_txn_id_expiration_ms {
+            self.next_txn_id_expiration_ms = tick_after(
+                self.next_txn_id_expiration_ms,
+                now,
+                self.txn_id_expiration_interval_ms(),
+            );
+            for id in self.online_brokers() {
+                if let Some(b) = self.brokers.get_mut(&id) {
+                    let handled = b.remove_expired_transactional_ids(now);
+                    self.apply_handled(id, None, handled);
+                }
+            }
+        }
+    }
+
+    /// The first tick at which some task has something to do, if any: the ticks
+    /// before it would find nothing, so `advance` jumps over them.
+    pub(super) fn next_useful_housekeeping_ms(&self) -> Option<i64> {
+        let online = || self.brokers.values().filter(|b| b.online);
+        let producers = online()
+            .filter_map(|b| b.next_producer_expiry_ms())
+            .min()
+            .map(|work| {
+                first_tick_from(
+                    self.next_producer_expiry_check_ms,
+                    work,
+                    self.producer_expiry_interval_ms(),
+                )
+            });
+        let txn_ids = online()
+            .filter_map(|b| b.txn_coordinator().next_expiration_work_ms())
+            .min()
+            .map(|work| {
+                first_tick_from(
+                    self.next_txn_id_expiration_ms,
+                    work,
+                    self.txn_id_expiration_interval_ms(),
+                )
+            });
+        producers.into_iter().chain(txn_ids).min()
+    }
+
+    /// After `advance` jumped over ticks that had nothing to do: each task's next tick
+    /// is the first on its grid after the clock.
+    pub(super) fn skip_idle_housekeeping(&mut self) {
+        let now = self.clock_ms;
+        let useful = self.next_useful_housekeeping_ms();
+        if useful.is_some_and(|t| t <= now) {
+            return;
+        }
+        self.next_producer_expiry_check_ms = tick_after(
+            self.next_producer_expiry_check_ms,
+            now,
+            self.producer_expiry_interval_ms(),
+        );
+        self.next_txn_id_expiration_ms = tick_after(
+            self.next_txn_id_expiration_ms,
+            now,
+            self.txn_id_expiration_interval_ms(),
+        );
+    }
+}
