@@ -289,6 +289,11 @@ impl World {
                 partitions,
             } => self.assign(consumer, partitions),
             Action::Poll { consumer } => self.poll(consumer),
+            Action::Seek {
+                consumer,
+                topic_partition,
+                offset,
+            } => self.seek(consumer, topic_partition, *offset),
             Action::InitTransactions { producer } => {
                 let call = TxnCall::InitTransactions;
                 if let Some(begun) = self.txn_call(producer, call.clone())? {
