@@ -5,7 +5,7 @@
 # Suites: format, clippy (native and wasm32), native tests (incl. doc tests), wasm tests in
 # headless Chromium, the release build of the site (dist/), its bundle size, and the
 # end-to-end tests (tests/e2e, Playwright driving Debian's Chromium against dist/).
-# Benchmarks are not run here: `cargo bench`.
+# Benchmarks run once each in criterion's quick mode; full figures: `cargo bench`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,6 +66,9 @@ suite "clippy (native, all targets)" cargo clippy --all-targets -- -D warnings
 # The UI only compiles for wasm32, so lint it there too (benches are native-only).
 suite "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 suite "native tests (incl. doc tests)" cargo test
+# Criterion's test mode: every bench case runs once, so the benches never rot (figures
+# come from full `cargo bench` runs).
+suite "benches (quick mode)" cargo bench -- --test
 # lib, bin and tests/ only: doc tests and benches are native.
 suite "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown --lib --bins --tests
 suite "release build (trunk -> dist/)" trunk build --release

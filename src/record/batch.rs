@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::control::{ControlRecordType, EndTransactionMarker};
 use super::crc32c::crc32c;
-use super::default_record::{decode_records, wire_len, Record};
+use super::default_record::{decode_records, wire_len, Record, RecordView};
 use super::error::RecordError;
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
@@ -300,13 +300,19 @@ impl RecordBatch {
 
     /// The encoded batch, with correct batchLength and CRC.
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.size_in_bytes());
+        let mut out = Vec::new();
         self.encode_into(&mut out);
         out
     }
 
-    /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer).
+    /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer). Reserves
+    /// once from the lengths (an upper bound), then computes each record's exact size
+    /// once, as it writes it.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
+        let bound = self.records.iter().fold(RECORD_BATCH_OVERHEAD, |acc, r| {
+            acc.saturating_add(r.max_size_in_bytes())
+        });
+        out.reserve(bound);
         let start = out.len();
         out.extend_from_slice(&self.base_offset.to_be_bytes());
         out.extend_from_slice(&0i32.to_be_bytes()); // batchLength, patched below
@@ -350,6 +356,14 @@ impl RecordBatch {
     /// batchLength says), InvalidMagic, CorruptMessage, UnsupportedCompression,
     /// InvalidRecord.
     pub fn decode(buf: &[u8]) -> Result<(RecordBatch, usize), RecordError> {
+        let view = Self::decode_view(buf)?;
+        let used = view.size_in_bytes();
+        Ok((view.to_batch(), used))
+    }
+
+    /// [`RecordBatch::decode`] without copying the records out: the same checks and
+    /// errors, the records borrowing `buf` (no allocation per record).
+    pub fn decode_view(buf: &[u8]) -> Result<BatchView<'_>, RecordError> {
         let available = buf.len();
         let batch_length = read_batch_length(buf).ok_or(RecordError::Truncated {
             needed: LOG_OVERHEAD,
@@ -431,8 +445,8 @@ impl RecordBatch {
             )));
         }
 
-        Ok((
-            RecordBatch {
+        Ok(BatchView {
+            header: RecordBatch {
                 base_offset,
                 partition_leader_epoch,
                 attributes,
@@ -442,10 +456,11 @@ impl RecordBatch {
                 producer_id,
                 producer_epoch,
                 base_sequence,
-                records,
+                records: Vec::new(),
             },
-            total,
-        ))
+            records,
+            size: total,
+        })
     }
 
     /// The stricter checks a leader applies to a batch it is about to append,
@@ -494,6 +509,40 @@ impl RecordBatch {
         let kind = ControlRecordType::decode_key(record.key.as_deref()?).ok()?;
         let marker = EndTransactionMarker::decode(record.value.as_deref()?).ok()?;
         Some((kind, marker))
+    }
+}
+
+/// A batch decoded in place by [`RecordBatch::decode_view`]: its header fields, and its
+/// records borrowing the buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchView<'a> {
+    /// The header, as a batch whose `records` is empty.
+    header: RecordBatch,
+    records: Vec<RecordView<'a>>,
+    size: usize,
+}
+
+impl<'a> BatchView<'a> {
+    /// The header fields (base offset, producer, attributes, ...); its `records` is empty.
+    pub fn header(&self) -> &RecordBatch {
+        &self.header
+    }
+
+    pub fn records(&self) -> &[RecordView<'a>] {
+        &self.records
+    }
+
+    /// The bytes the batch takes in the buffer.
+    pub fn size_in_bytes(&self) -> usize {
+        self.size
+    }
+
+    /// The owned batch (copies every record).
+    pub fn to_batch(&self) -> RecordBatch {
+        RecordBatch {
+            records: self.records.iter().map(RecordView::to_record).collect(),
+            ..self.header.clone()
+        }
     }
 }
 

@@ -394,3 +394,38 @@ fn decode_all_reports_positions() {
         Err(RecordError::Truncated { .. })
     ));
 }
+
+#[test]
+fn reserve_bound_covers_the_exact_size_and_views_match_owned() {
+    let mut batch = known_batch();
+    batch.records.push(Record {
+        attributes: 0,
+        timestamp_delta: i64::MIN,
+        offset_delta: i32::MAX,
+        key: Some(vec![7; 300]),
+        value: None,
+        headers: vec![
+            Header {
+                key: "k".repeat(200),
+                value: Some(vec![1; 129]),
+            },
+            Header {
+                key: String::new(),
+                value: None,
+            },
+        ],
+    });
+    for r in &batch.records {
+        assert!(r.max_size_in_bytes() >= r.size_in_bytes());
+    }
+    batch.last_offset_delta = i32::MAX;
+    let bytes = batch.encode();
+    assert_eq!(bytes.len(), batch.size_in_bytes());
+    let view = RecordBatch::decode_view(&bytes).unwrap();
+    assert_eq!(view.size_in_bytes(), bytes.len());
+    assert_eq!(view.records().len(), batch.records.len());
+    let last = view.records().last().unwrap();
+    assert_eq!(last.headers[0].value, Some(&[1u8; 129][..]));
+    assert_eq!(view.to_batch(), batch);
+    assert!(view.header().records.is_empty());
+}

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::error::RecordError;
 use super::varint::{
     decode_varint, decode_varlong, encode_varint, encode_varlong, size_of_varint, size_of_varlong,
+    MAX_VARINT_LEN, MAX_VARLONG_LEN,
 };
 use crate::util::bytes::ByteReader;
 
@@ -99,6 +100,21 @@ impl Record {
         size_of_varint(wire_len(body)).saturating_add(body)
     }
 
+    /// At least [`Record::size_in_bytes`], from the lengths alone (every varint counted at
+    /// its longest): what an encoder reserves so that each record's exact size is
+    /// computed once, while it is written.
+    pub(super) fn max_size_in_bytes(&self) -> usize {
+        let bytes = |b: &Option<Vec<u8>>| b.as_ref().map_or(0, Vec::len) + MAX_VARINT_LEN;
+        let headers = self.headers.iter().fold(0usize, |acc, h| {
+            acc.saturating_add(h.key.len() + MAX_VARINT_LEN)
+                .saturating_add(bytes(&h.value))
+        });
+        (3 * MAX_VARINT_LEN + 1 + MAX_VARLONG_LEN)
+            .saturating_add(bytes(&self.key))
+            .saturating_add(bytes(&self.value))
+            .saturating_add(headers)
+    }
+
     /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         encode_varint(wire_len(self.body_size()), out);
@@ -151,15 +167,15 @@ impl<'a> Reader<'a> {
             .map_err(|e| invalid_varint(what, e))
     }
 
-    /// A length-prefixed byte string; -1 is null.
-    fn bytes(&mut self, what: &str) -> Result<Option<Vec<u8>>, RecordError> {
+    /// A length-prefixed byte string, borrowed in place; -1 is null.
+    fn bytes(&mut self, what: &str) -> Result<Option<&'a [u8]>, RecordError> {
         let len = self.varint(what)?;
         if len == -1 {
             return Ok(None);
         }
         let n = usize::try_from(len)
             .map_err(|_| RecordError::InvalidRecord(format!("invalid {what} length {len}")))?;
-        Ok(Some(self.take(n, what)?.to_vec()))
+        Ok(Some(self.take(n, what)?))
     }
 }
 
@@ -173,8 +189,49 @@ fn invalid_varint(what: &str, e: RecordError) -> RecordError {
     }
 }
 
+/// A record read in place (Kafka's `DefaultRecord` over the batch's buffer): key, value
+/// and headers borrow the batch's bytes, so reading a batch allocates nothing per record
+/// unless it has headers. [`RecordView::to_record`] makes the owned [`Record`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordView<'a> {
+    pub attributes: i8,
+    pub timestamp_delta: i64,
+    pub offset_delta: i32,
+    pub key: Option<&'a [u8]>,
+    pub value: Option<&'a [u8]>,
+    pub headers: Vec<HeaderView<'a>>,
+}
+
+/// A record header read in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeaderView<'a> {
+    pub key: &'a str,
+    pub value: Option<&'a [u8]>,
+}
+
+impl RecordView<'_> {
+    /// The owned record (copies key, value and headers).
+    pub fn to_record(&self) -> Record {
+        Record {
+            attributes: self.attributes,
+            timestamp_delta: self.timestamp_delta,
+            offset_delta: self.offset_delta,
+            key: self.key.map(<[u8]>::to_vec),
+            value: self.value.map(<[u8]>::to_vec),
+            headers: self
+                .headers
+                .iter()
+                .map(|h| Header {
+                    key: h.key.to_string(),
+                    value: h.value.map(<[u8]>::to_vec),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Parses one record's body (everything after its length varint).
-fn decode_record_body(body: &[u8]) -> Result<Record, RecordError> {
+fn decode_record_body(body: &[u8]) -> Result<RecordView<'_>, RecordError> {
     let mut r = Reader::new(body);
     let attributes = r.take(1, "attributes")?.first().copied().unwrap_or(0) as i8;
     let timestamp_delta = r.varlong("timestampDelta")?;
@@ -197,10 +254,9 @@ fn decode_record_body(body: &[u8]) -> Result<Record, RecordError> {
             RecordError::InvalidRecord(format!("invalid header key length {key_len}"))
         })?;
         let key = std::str::from_utf8(r.take(key_len, "header key")?)
-            .map_err(|_| RecordError::InvalidRecord("header key is not UTF-8".to_string()))?
-            .to_string();
+            .map_err(|_| RecordError::InvalidRecord("header key is not UTF-8".to_string()))?;
         let value = r.bytes("header value")?;
-        headers.push(Header { key, value });
+        headers.push(HeaderView { key, value });
     }
     if r.remaining() != 0 {
         return Err(RecordError::InvalidRecord(format!(
@@ -209,7 +265,7 @@ fn decode_record_body(body: &[u8]) -> Result<Record, RecordError> {
             r.0.position()
         )));
     }
-    Ok(Record {
+    Ok(RecordView {
         attributes,
         timestamp_delta,
         offset_delta,
@@ -220,9 +276,12 @@ fn decode_record_body(body: &[u8]) -> Result<Record, RecordError> {
 }
 
 /// Reads `count` records from a batch's records region (Kafka's
-/// `DefaultRecordBatch.RecordIterator`). The region must hold exactly those
+/// `DefaultRecordBatch.RecordIterator`), in place. The region must hold exactly those
 /// records; an InvalidRecord names the record that is wrong.
-pub(super) fn decode_records(region: &[u8], count: usize) -> Result<Vec<Record>, RecordError> {
+pub(super) fn decode_records(
+    region: &[u8],
+    count: usize,
+) -> Result<Vec<RecordView<'_>>, RecordError> {
     if count > region.len() / MIN_RECORD_SIZE {
         return Err(RecordError::InvalidRecord(format!(
             "recordsCount {count} cannot fit in {} bytes of records",

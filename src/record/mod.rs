@@ -14,11 +14,11 @@ pub mod error;
 pub mod varint;
 
 pub use batch::{
-    decode_all, increment_sequence, set_base_offset, set_partition_leader_epoch, KeyValue,
-    RecordBatch, TimestampType,
+    decode_all, increment_sequence, set_base_offset, set_partition_leader_epoch, BatchView,
+    KeyValue, RecordBatch, TimestampType,
 };
 pub use control::{ControlRecordType, EndTransactionMarker};
-pub use default_record::{Header, Record};
+pub use default_record::{Header, HeaderView, Record, RecordView};
 pub use dump::{header_fields, HeaderField};
 pub use error::RecordError;
 

@@ -32,20 +32,29 @@ fn unzigzag64(u: u64) -> i64 {
 
 /// Appends an unsigned varint (Kafka's `writeUnsignedVarint`, also used by
 /// the flexible protocol versions for compact lengths).
-pub fn encode_unsigned_varint(mut value: u32, out: &mut Vec<u8>) {
-    while value >= 0x80 {
-        out.push(((value as u8) & 0x7F) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
+pub fn encode_unsigned_varint(value: u32, out: &mut Vec<u8>) {
+    encode_unsigned_varlong(u64::from(value), out);
 }
 
+/// Builds the bytes on the stack and appends them at once: one capacity check per
+/// number instead of one per byte.
 fn encode_unsigned_varlong(mut value: u64, out: &mut Vec<u8>) {
-    while value >= 0x80 {
-        out.push(((value as u8) & 0x7F) | 0x80);
+    if value < 0x80 {
+        out.push(value as u8);
+        return;
+    }
+    let mut bytes = [0u8; MAX_VARLONG_LEN];
+    let mut n = 0;
+    for slot in &mut bytes {
+        n += 1;
+        if value < 0x80 {
+            *slot = value as u8;
+            break;
+        }
+        *slot = ((value as u8) & 0x7F) | 0x80;
         value >>= 7;
     }
-    out.push(value as u8);
+    out.extend_from_slice(bytes.get(..n).unwrap_or(&bytes));
 }
 
 /// Appends a zig-zag varint (Kafka's `writeVarint`).
@@ -60,6 +69,12 @@ pub fn encode_varlong(value: i64, out: &mut Vec<u8>) {
 
 /// Reads an unsigned varint of at most `max_len` bytes whose value fits in `bits` bits.
 fn decode_unsigned(buf: &[u8], max_len: usize, bits: u32) -> Result<(u64, usize), RecordError> {
+    // Most numbers in a batch (deltas, small lengths) take one byte.
+    if let Some(&byte) = buf.first() {
+        if byte < 0x80 {
+            return Ok((u64::from(byte), 1));
+        }
+    }
     let mut value: u64 = 0;
     for i in 0..max_len {
         let Some(&byte) = buf.get(i) else {
