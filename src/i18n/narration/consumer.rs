@@ -1,7 +1,7 @@
 //! What a consumer did — fetches, the aborted-transaction filter of read_committed,
 //! markers, positions and polls — as catalog messages (`consumer.*`).
 
-use crate::client::consumer::{ConsumerEvent, CorruptBatch, PositionReason};
+use crate::client::consumer::{ConsumerEvent, ConsumerException, CorruptBatch, PositionReason};
 use crate::i18n::message::Msg;
 use crate::msg;
 
@@ -151,7 +151,70 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
             )
         }
         ConsumerEvent::NoOffsetForPartition { tp } => msg!("consumer.no-offset", tp = tp),
+        ConsumerEvent::OffsetOutOfRange {
+            tp,
+            fetch_offset,
+            log_start_offset,
+            reset,
+        } => match reset {
+            Some(strategy) => msg!(
+                "consumer.out-of-range.reset",
+                tp = tp,
+                fetch_offset = fetch_offset,
+                log_start = log_start_offset,
+                strategy = strategy.name()
+            ),
+            None => msg!(
+                "consumer.out-of-range.throw",
+                tp = tp,
+                fetch_offset = fetch_offset,
+                log_start = log_start_offset
+            ),
+        },
+        ConsumerEvent::PollThrew { exception } => {
+            msg!(
+                "consumer.poll-threw",
+                exception = exception_message(exception)
+            )
+        }
     }
+}
+
+/// `Class: message` as Kafka's exception prints: Kafka's words in every language.
+fn exception_message(e: &ConsumerException) -> Msg {
+    let message = match e {
+        ConsumerException::NoOffsetForPartition { partitions } => msg!(
+            "kafka.consumer.no-offset",
+            partitions = partitions
+                .iter()
+                .map(|tp| tp.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ConsumerException::OffsetOutOfRange { tp, offset } => {
+            msg!("kafka.consumer.out-of-range", tp = tp, offset = offset)
+        }
+    };
+    msg!("kafka.exception", class = e.class_name(), message = message)
+}
+
+/// The line a transcript prints when `poll()` throws, as the application would log it.
+pub(in crate::i18n::narration) fn poll_exception(kind: &crate::sim::EventKind) -> Option<Msg> {
+    let crate::sim::EventKind::Consumer {
+        client,
+        event: ConsumerEvent::PollThrew { exception },
+    } = kind
+    else {
+        return None;
+    };
+    Some(msg!(
+        "consumer.with-client",
+        client = client,
+        event = msg!(
+            "consumer.poll-threw",
+            exception = exception_message(exception)
+        )
+    ))
 }
 
 fn corrupt(e: &CorruptBatch) -> Msg {

@@ -168,6 +168,12 @@ fn kind(k: &SimErrorKind) -> Msg {
         }
         SimErrorKind::NoProducer { name } => msg!("error.no-producer", name = name),
         SimErrorKind::NoConsumer { name } => msg!("error.no-consumer", name = name),
+        SimErrorKind::NegativeSeekOffset { offset } => {
+            msg!("error.negative-seek", offset = offset)
+        }
+        SimErrorKind::NotAssigned { consumer, tp } => {
+            msg!("error.not-assigned", consumer = consumer, tp = tp)
+        }
         SimErrorKind::ReservedName { name } => msg!("error.reserved-name", name = name),
         SimErrorKind::ProducerExists { name } => msg!("error.producer-exists", name = name),
         SimErrorKind::ClientExists { name } => msg!("error.client-exists", name = name),

@@ -51,7 +51,7 @@ pub fn transcript_notice(event: &Event, lang: Lang) -> Option<String> {
         EventKind::RunLimitReached { .. } => {
             msg!("transcript.note", event = event_msg(&event.kind))
         }
-        kind => producer::send_callback_failure(kind)?,
+        kind => producer::send_callback_failure(kind).or_else(|| consumer::poll_exception(kind))?,
     };
     Some(render(&msg, lang))
 }
