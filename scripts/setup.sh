@@ -51,5 +51,15 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# Korean and Thai glyphs for the e2e screenshots in those languages (no tofu boxes):
+# Noto CJK and the TLWG Thai fonts. Checked by package, so a rerun installs nothing.
+if ! dpkg -s fonts-noto-cjk fonts-thai-tlwg >/dev/null 2>&1; then
+  say "installing fonts-noto-cjk and fonts-thai-tlwg"
+  [ "$(id -u)" = 0 ] || die "installing fonts needs root: sudo apt-get install fonts-noto-cjk fonts-thai-tlwg"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends fonts-noto-cjk fonts-thai-tlwg >/dev/null
+fi
+
 # (Debian's chromium wrapper prints a harmless shell warning on stderr: hidden here.)
 say "ready: $(trunk --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(wasm-opt --version), $(chromium --version 2>/dev/null)"

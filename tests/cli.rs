@@ -220,7 +220,7 @@ fn lessons_missing_lists_what_a_language_lacks() {
         !out.contains("idempotence:"),
         "idempotence is translated: {out}"
     );
-    assert!(out.contains("fencing:"), "{out}");
+    assert!(out.contains("dedup-window:"), "{out}");
     assert!(out.trim_end().ends_with("missing in ko"), "{out}");
     let en = cli::run(&args(&["lessons", "--missing", "en"])).unwrap();
     assert_eq!(en, "0 missing in en\n");

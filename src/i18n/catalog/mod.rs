@@ -221,6 +221,29 @@ fn push_lit(out: &mut String, lit: &str) {
     out.push_str(lit);
 }
 
+/// Resolves every two-way Korean particle in a finished string (labels fill their
+/// `{0}` by plain replacement, then come here).
+pub fn resolve_particles(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = PARTICLES
+        .iter()
+        .filter_map(|(both, _, _)| rest.find(both))
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let len = PARTICLES
+            .iter()
+            .find(|(both, _, _)| tail.starts_with(both))
+            .map_or(0, |(both, _, _)| both.len());
+        push_lit(&mut out, &tail[..len]);
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 enum FinalSound {
     Vowel,
     Consonant,

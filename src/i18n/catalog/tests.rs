@@ -183,3 +183,11 @@ fn every_lesson_title_is_in_the_catalog() {
         }
     }
 }
+
+#[test]
+fn particles_in_a_filled_label_are_resolved_too() {
+    assert_eq!(
+        super::resolve_particles("프로듀서 3은(는) 없고 broker 2이(가) 있고 (x) 그대로"),
+        "프로듀서 3은 없고 broker 2가 있고 (x) 그대로"
+    );
+}

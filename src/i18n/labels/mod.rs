@@ -445,5 +445,8 @@ pub fn tf(key: Key, args: &[&str]) -> String {
     for (i, a) in args.iter().enumerate() {
         out = out.replace(&format!("{{{i}}}"), a);
     }
+    if out.contains('(') {
+        out = super::catalog::resolve_particles(&out);
+    }
     out
 }

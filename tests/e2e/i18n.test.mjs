@@ -1,0 +1,188 @@
+// The page in Korean and Thai (src/i18n, src/ui/language.rs):
+// - `?lang=ko|th` switches the page; the catalog is fetched once (i18n/ko.txt) and
+//   English was loaded without it;
+// - no text node in the page is English, outside an allow-list of Kafka's identifiers
+//   and the technical nouns the Thai course keeps in English (producer, batch, …);
+// - axe-core finds no violations in either language;
+// - the language menu switches back to English, and a share link keeps the language;
+// - screenshots at 1280×800 and 360 px in both languages (target/screenshots/i18n-*).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { screenshot, useSite, watchProblems } from './harness.mjs';
+
+const tid = (id) => `[data-testid="${id}"]`;
+const site = useSite();
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const PAGES = [
+  ['idempotence', '#idempotence', tid('playground')],
+  ['transactions', '#transactions', tid('page-transactions')],
+];
+
+// Words a Korean or Thai page may show in Latin letters: Kafka's identifiers (API,
+// state, error and config names are matched by shape below), and the nouns the Thai
+// course material writes in English.
+const ALLOWED_WORDS = new Set(
+  `producer producers broker batch batches partition partitions sequence epoch offset offsets
+   transaction transactions snapshot marker markers window consumer consumers coordinator
+   leader record records segment topic log client controller raw id pid seq fault faults
+   commit abort send flush poll ack idempotent zombie fence latency accumulator bytes ms
+   kb s on off empty ready ongoing english state high watermark last stable end error fetch
+   control scenario begin run earliest latest docs acks kafka b orders payments index
+   timeindex socket timer true false all
+   Empty Ongoing PrepareCommit PrepareAbort CompleteCommit CompleteAbort PrepareEpochFence Dead
+   Produce Fetch FindCoordinator InitProducerId AddPartitionsToTxn EndTxn WriteTxnMarkers
+   AllocateProducerIds TxnOffsetCommit Space Ctrl KIP TV2 JSON URL LSO LEO HW`
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase()),
+);
+
+/** A Latin word that is an identifier by its shape, or an allowed noun. */
+function allowedWord(w) {
+  if (ALLOWED_WORDS.has(w.toLowerCase())) return true;
+  if (/\d/.test(w)) return true; // orders-0, tx-1, v2, 0..2
+  if (/^[A-Z0-9_]{2,}$/.test(w)) return true; // OUT_OF_ORDER_SEQUENCE_NUMBER, APPEND
+  if (/[a-z][A-Z]/.test(w)) return true; // producerId, initTransactions
+  if (/[._]/.test(w)) return true; // transaction.timeout.ms, read_committed, .txnindex
+  if (/^[a-z]$/i.test(w)) return true; // record values a, b, c
+  if (/^[a-z0-9]+(-[a-z0-9]+)+$/.test(w)) return true; // reader-rc, init-transactions
+  return false;
+}
+
+/** Every visible text node with a Latin word that is not allowed. */
+async function englishTextNodes(page) {
+  const texts = await page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest('script, style, pre, code, textarea, option[lang="en"], [data-kafka]')) continue;
+      if (!el.getClientRects().length) continue; // not rendered
+      const text = n.textContent.trim();
+      if (text) out.push(text);
+    }
+    // Labels a screen reader reads count too.
+    for (const el of document.querySelectorAll('[aria-label], [title]')) {
+      for (const a of ['aria-label', 'title']) {
+        const v = el.getAttribute(a);
+        if (v) out.push(v);
+      }
+    }
+    return out;
+  });
+  return [...new Set(texts)].filter((t) => {
+    // `key=value` settings and `.ext` file names are identifiers as a whole.
+    const bare = t.replace(/\S+=\S+/g, ' ').replace(/(^|[\s(])\.[a-z]+/g, ' ');
+    const words = bare.match(/[A-Za-z][A-Za-z0-9_.\-]*/g) || [];
+    return words.some((w) => !allowedWord(w.replace(/[.\-]+$/, '')));
+  });
+}
+
+async function axe(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
+    await page.addScriptTag({ content: AXE });
+  }
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`,
+    );
+  });
+}
+
+async function work(page, name) {
+  if (name === 'idempotence') {
+    await page.locator(tid('send')).click();
+    await page.locator(tid('send')).click();
+  } else {
+    for (const id of ['txn-init', 'txn-begin', 'txn-send', 'txn-abort', 'txn-begin', 'txn-send', 'txn-commit']) {
+      await page.locator(tid(id)).click();
+    }
+    await page.locator(tid('poll-rc')).click();
+  }
+}
+
+async function open(page, lang, hash, ready, width = 1280) {
+  await page.setViewportSize({ width, height: 800 });
+  await page.goto(`${site.server.url}?lang=${lang}${hash}`, { waitUntil: 'load' });
+  await page.locator(ready).waitFor({ state: 'visible', timeout: 120_000 });
+  await page.locator(`html[lang="${lang}"]`).waitFor({ timeout: 30_000 });
+  await page.locator(`${tid('lang-menu')}`).waitFor();
+}
+
+for (const lang of ['ko', 'th']) {
+  for (const [name, hash, ready] of PAGES) {
+    test(`${lang}: the ${name} page speaks ${lang}, axe-clean, screenshots`, { timeout: 240_000 }, async () => {
+      const page = await site.browser.newPage();
+      const problems = watchProblems(page);
+      const requests = [];
+      page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      try {
+        await open(page, lang, hash, ready);
+        await work(page, name);
+        await page.waitForTimeout(600);
+        assert.deepEqual(await englishTextNodes(page), [], `${lang} ${name}: English text`);
+        assert.deepEqual(await axe(page), [], `${lang} ${name}: axe`);
+        assert.equal(requests.filter((p) => p.endsWith(`/i18n/${lang}.txt`)).length, 1, 'fetched once');
+        await screenshot(page, `i18n-${lang}-${name}-1280`);
+        await open(page, lang, hash, ready, 360);
+        await work(page, name);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        assert.ok(overflow <= 0, `${lang} ${name} at 360 px scrolls sideways by ${overflow} px`);
+        await screenshot(page, `i18n-${lang}-${name}-360`, { fullPage: true });
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+}
+
+test('English loads no catalog; the menu switches to Thai and back; a link keeps the language', { timeout: 240_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const problems = watchProblems(page);
+  const requests = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  try {
+    await page.goto(`${site.server.url}#idempotence`, { waitUntil: 'load' });
+    await page.locator(tid('playground')).waitFor({ timeout: 120_000 });
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.ok(!requests.some((p) => p.includes('/i18n/')), 'English fetched a catalog');
+    await page.locator(tid('lang-menu')).selectOption('th');
+    await page.locator('html[lang="th"]').waitFor({ timeout: 30_000 });
+    await page.locator(tid('send')).click();
+    await page.locator(tid('copy-link')).click();
+    const link = await page.locator('input[readonly]').first().inputValue().catch(() => '');
+    await page.locator(tid('lang-menu')).selectOption('en');
+    await page.locator('html[lang="en"]').waitFor({ timeout: 30_000 });
+    assert.match(await page.locator('h1').first().innerText(), /Exactly-once playground/);
+    if (link) {
+      assert.match(link, /#2\./, 'a Thai view makes a version-2 link');
+      await page.goto('about:blank');
+      await page.goto(link, { waitUntil: 'load' });
+      await page.locator('html[lang="th"]').waitFor({ timeout: 60_000 });
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a Korean browser gets Korean by default', { timeout: 180_000 }, async () => {
+  const context = await site.browser.newContext({ locale: 'ko-KR', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${site.server.url}#transactions`, { waitUntil: 'load' });
+    await page.locator('html[lang="ko"]').waitFor({ timeout: 60_000 });
+    assert.match(await page.locator('h1').first().innerText(), /트랜잭션/);
+  } finally {
+    await context.close();
+  }
+});
