@@ -5,6 +5,7 @@
 //! turns data into sentences. Kafka's identifiers (error names, config keys, API and
 //! state names) are data and are never translated.
 
+pub mod checker;
 pub mod labels;
 pub mod narration;
 

@@ -17,6 +17,8 @@ pub struct Runner {
     transcript: Vec<String>,
     /// Producer id and epoch from the last raw InitProducerId (`pid=last`).
     last_producer: Option<(i64, i16)>,
+    /// The invariant checker, fed after every step (`check` prints what it found).
+    checker: crate::checker::Checker,
 }
 
 impl Runner {
@@ -32,6 +34,7 @@ impl Runner {
             next: 0,
             transcript: Vec::new(),
             last_producer: None,
+            checker: crate::checker::Checker::new(),
         }
     }
 
@@ -47,6 +50,11 @@ impl Runner {
     pub fn transcript(&self) -> &[String] {
         &self.transcript
     }
+    /// The checker that watched every step so far.
+    pub fn checker(&self) -> &crate::checker::Checker {
+        &self.checker
+    }
+
     pub fn current_step(&self) -> Option<&Step> {
         self.scenario.steps.get(self.next)
     }
@@ -61,6 +69,7 @@ impl Runner {
             .run_step(&step)
             .map_err(|e| format!("line {}: {e}", step.line))?;
         self.next += 1;
+        self.checker.observe(&self.world, self.next);
         self.transcript.extend(lines.iter().cloned());
         Ok(lines)
     }
@@ -174,6 +183,17 @@ impl Runner {
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
+            View::Violations => {
+                let found = self.checker.violations();
+                if found.is_empty() {
+                    vec![crate::i18n::checker::no_violations(Lang::En).to_string()]
+                } else {
+                    found
+                        .iter()
+                        .map(|v| crate::i18n::checker::line(v, Lang::En))
+                        .collect()
+                }
+            }
             View::DescribeTransaction { transactional_id } => {
                 w.transaction_describe(transactional_id)
             }

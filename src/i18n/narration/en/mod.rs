@@ -97,6 +97,11 @@ pub(super) fn event(kind: &EventKind) -> String {
             format!("broker {from}: no answer from broker {to} to {api}; sending it again")
         }
         EventKind::ConfigChanged { key, value } => format!("Config {key} = {value}"),
+        EventKind::BreakSwitched { switch, on } => crate::i18n::checker::break_switched(
+            *switch,
+            *on,
+            crate::i18n::Lang::En,
+        ),
         EventKind::RunLimitReached { steps, in_flight } => format!(
             "the run stopped at its limit of {steps} steps with work left ({in_flight} message(s) on the wire): run again to go on"
         ),
