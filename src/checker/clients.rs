@@ -37,6 +37,9 @@ struct Pending {
     event: u64,
 }
 
+/// An acknowledged batch: first offset, last offset, the event.
+type AckedBatch = (i64, i64, u64);
+
 #[derive(Clone, Debug, Default)]
 pub(super) struct ClientHistory {
     /// How many of each consumer's delivered records were read already.
@@ -52,7 +55,9 @@ pub(super) struct ClientHistory {
     /// How many times the application sent each value to a partition.
     sent: BTreeMap<(TopicPartition, String), usize>,
     acks: Vec<Ack>,
-    last_ack: BTreeMap<(String, TopicPartition), (i64, u64)>,
+    /// Each producer's acknowledged batches per partition, in send order (batch id):
+    /// first offset, last offset, event.
+    acked_batches: BTreeMap<(String, TopicPartition), BTreeMap<u64, AckedBatch>>,
     pending: Vec<Pending>,
 }
 
@@ -73,29 +78,38 @@ impl ClientHistory {
                 }
             }
             ProducerEvent::Acknowledged {
+                batch,
                 tp,
                 base_offset,
                 values,
-                ..
             } => {
                 let idempotent = ctx
                     .world
                     .producers
                     .get(client)
                     .is_some_and(|p| p.config.enable_idempotence);
-                let key = (client.to_string(), tp.clone());
-                if let Some((last, last_event)) = self.last_ack.get(&key) {
-                    if idempotent && *base_offset <= *last {
-                        let mut v = ctx.violation(Anomaly::NonmonotonicSend, Some(tp));
-                        v.who = Some(client.to_string());
-                        v.values = values.clone();
-                        v.offsets = vec![*last, *base_offset];
-                        v.events = vec![*last_event, ev.seq];
-                        ctx.found.push(v);
-                    }
-                }
                 let last = base_offset + values.len() as i64 - 1;
-                self.last_ack.insert(key, (last, ev.seq));
+                // Sends are pipelined, so acks may arrive out of order; what must hold
+                // is that a later send (a later batch) lands later in the log.
+                let batches = self
+                    .acked_batches
+                    .entry((client.to_string(), tp.clone()))
+                    .or_default();
+                let before = batches.range(..*batch).next_back();
+                let after = batches.range(batch + 1..).next();
+                let out_of_order = before
+                    .filter(|(_, (_, prev_last, _))| *prev_last >= *base_offset)
+                    .or(after.filter(|(_, (next_first, _, _))| *next_first <= last));
+                if let (true, Some((_, (other_first, _, other_event)))) = (idempotent, out_of_order)
+                {
+                    let mut v = ctx.violation(Anomaly::NonmonotonicSend, Some(tp));
+                    v.who = Some(client.to_string());
+                    v.values = values.clone();
+                    v.offsets = vec![*other_first, *base_offset];
+                    v.events = vec![*other_event, ev.seq];
+                    ctx.found.push(v);
+                }
+                batches.insert(*batch, (*base_offset, last, ev.seq));
                 for (i, value) in values.iter().enumerate() {
                     let ack = Ack {
                         producer: client.to_string(),

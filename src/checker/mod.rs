@@ -18,9 +18,12 @@
 
 pub mod anomaly;
 mod brokers;
+pub mod chaos;
 
 mod clients;
 pub mod oracle;
+pub mod shrink;
+pub mod witness;
 
 use std::collections::{BTreeMap, BTreeSet};
 
