@@ -65,8 +65,6 @@ pub enum Anomaly {
     /// Kafka: a partition holds a transaction open past its timeout plus the cleanup
     /// interval with every broker up and no fault in the way (a hanging transaction).
     HangingTransaction,
-    /// Kafka: consume-transform-produce commits every input exactly once to the output.
-    EndToEndExactlyOnce,
 }
 
 impl Anomaly {
@@ -90,7 +88,6 @@ impl Anomaly {
         Anomaly::MissingMarker,
         Anomaly::ExtraMarker,
         Anomaly::HangingTransaction,
-        Anomaly::EndToEndExactlyOnce,
     ];
 
     /// The identifier: Jepsen's keyword for the client-side kinds, a kebab-case name for
@@ -115,7 +112,6 @@ impl Anomaly {
             Anomaly::MissingMarker => "missing-marker",
             Anomaly::ExtraMarker => "extra-marker",
             Anomaly::HangingTransaction => "hanging-transaction",
-            Anomaly::EndToEndExactlyOnce => "end-to-end-exactly-once",
         }
     }
 

@@ -1,67 +1,41 @@
 //! The checker's words: what each anomaly means, one line per violation with its
-//! witness. The anomaly names themselves (`lost-write`, `G1a`, …) are identifiers, as
-//! Jepsen prints them, and are never translated.
+//! witness, and the NOT KAFKA break switches. The anomaly names themselves
+//! (`lost-write`, `G1a`, …) are identifiers, as Jepsen prints them, never translated;
+//! so are the witness's `key=value` fields (partitions, clients, offsets, numbers).
 
+use super::catalog::render;
+use super::message::Msg;
 use super::Lang;
 use crate::breaks::BreakSwitch;
 use crate::checker::{Anomaly, Violation};
+use crate::msg;
+
+fn explain_msg(anomaly: Anomaly) -> Msg {
+    Msg::new(match anomaly {
+        Anomaly::LostWrite => "checker.lost-write",
+        Anomaly::Duplicate => "checker.duplicate",
+        Anomaly::InconsistentOffsets => "checker.inconsistent-offsets",
+        Anomaly::G1a => "checker.g1a",
+        Anomaly::PrecommittedRead => "checker.precommitted-read",
+        Anomaly::NonmonotonicPoll => "checker.nonmonotonic-poll",
+        Anomaly::IntNonmonotonicPoll => "checker.int-nonmonotonic-poll",
+        Anomaly::PollSkip => "checker.poll-skip",
+        Anomaly::IntPollSkip => "checker.int-poll-skip",
+        Anomaly::NonmonotonicSend => "checker.nonmonotonic-send",
+        Anomaly::Unseen => "checker.unseen",
+        Anomaly::OffsetOrder => "checker.offset-order",
+        Anomaly::HighWatermarkBackwards => "checker.hw-backwards",
+        Anomaly::WindowTooLarge => "checker.window-too-large",
+        Anomaly::FencedWrite => "checker.fenced-write",
+        Anomaly::MissingMarker => "checker.missing-marker",
+        Anomaly::ExtraMarker => "checker.extra-marker",
+        Anomaly::HangingTransaction => "checker.hanging-transaction",
+    })
+}
 
 /// What the anomaly is, in one sentence.
-pub fn explain(anomaly: Anomaly, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => en_explain(anomaly),
-    }
-}
-
-fn en_explain(anomaly: Anomaly) -> &'static str {
-    match anomaly {
-        Anomaly::LostWrite => {
-            "an acknowledged, committed record was never read, although reads went past its offset"
-        }
-        Anomaly::Duplicate => "one sent value sits at more offsets than it was sent",
-        Anomaly::InconsistentOffsets => "one offset holds two different values",
-        Anomaly::G1a => "read_committed returned a record of an aborted transaction",
-        Anomaly::PrecommittedRead => {
-            "read_committed returned a record before its transaction committed (past the LSO)"
-        }
-        Anomaly::NonmonotonicPoll => {
-            "a consumer's next poll went back to or before where its last poll ended"
-        }
-        Anomaly::IntNonmonotonicPoll => "inside one poll, the offsets went backwards",
-        Anomaly::PollSkip => {
-            "between two polls, a consumer jumped over records it should have read"
-        }
-        Anomaly::IntPollSkip => {
-            "inside one poll, records the consumer should have read were skipped"
-        }
-        Anomaly::NonmonotonicSend => {
-            "an idempotent producer's acknowledged sends went backwards in the log"
-        }
-        Anomaly::Unseen => "acknowledged and committed, but no consumer ever read it",
-        Anomaly::OffsetOrder => "a replica broke log start ≤ LSO ≤ high watermark ≤ log end offset",
-        Anomaly::HighWatermarkBackwards => "a leader's high watermark moved backwards",
-        Anomaly::WindowTooLarge => "a producer's dedup window holds more than 5 batches",
-        Anomaly::FencedWrite => {
-            "a batch from an older producer epoch was written after a newer epoch (a zombie write)"
-        }
-        Anomaly::MissingMarker => {
-            "the coordinator completed a transaction that a partition still holds open (no marker)"
-        }
-        Anomaly::ExtraMarker => "a second marker was written for the same transaction",
-        Anomaly::HangingTransaction => {
-            "a transaction stayed open past transaction.timeout.ms plus the cleanup interval"
-        }
-        Anomaly::EndToEndExactlyOnce => {
-            "consume-transform-produce did not commit every input exactly once"
-        }
-    }
-}
-
-/// One line: the name, where, the witness, and the step that shows it.
-pub fn line(v: &Violation, lang: Lang) -> String {
-    match lang {
-        Lang::En => en_line(v),
-    }
+pub fn explain(anomaly: Anomaly, lang: Lang) -> String {
+    render(&explain_msg(anomaly), lang)
 }
 
 fn join<T: ToString>(items: &[T]) -> String {
@@ -72,8 +46,9 @@ fn join<T: ToString>(items: &[T]) -> String {
         .join(",")
 }
 
-fn en_line(v: &Violation) -> String {
-    let mut parts = vec![v.anomaly.name().to_string()];
+/// The witness as `key=value` fields: identifiers and numbers only.
+fn witness(v: &Violation) -> String {
+    let mut parts = Vec::new();
     if let Some(tp) = &v.tp {
         parts.push(tp.to_string());
     }
@@ -92,52 +67,52 @@ fn en_line(v: &Violation) -> String {
     if !v.events.is_empty() {
         parts.push(format!("events={}", join(&v.events)));
     }
-    parts.push(format!("step={}", v.step));
     parts.join(" ")
 }
 
+/// One line: the name, the witness, and the step that shows it.
+pub fn line(v: &Violation, lang: Lang) -> String {
+    render(
+        &msg!(
+            "checker.violation",
+            anomaly = v.anomaly.name(),
+            witness = witness(v),
+            step = v.step
+        ),
+        lang,
+    )
+}
+
 /// What a `check` prints when nothing was found.
-pub fn no_violations(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "no violations",
+pub fn no_violations(lang: Lang) -> String {
+    render(&Msg::new("checker.none"), lang)
+}
+
+fn switch_msg(switch: BreakSwitch) -> Msg {
+    match switch {
+        BreakSwitch::Dedup(0) => Msg::new("break.dedup-off"),
+        BreakSwitch::Dedup(n) => msg!("break.dedup-window", n = n),
+        BreakSwitch::Fencing => Msg::new("break.fencing"),
+        BreakSwitch::Lso => Msg::new("break.lso"),
+        BreakSwitch::Aborted => Msg::new("break.aborted"),
+        BreakSwitch::Markers => Msg::new("break.markers"),
     }
 }
 
 /// What a switch breaks, one line (for `eos chaos --switches` and the red badge).
 pub fn switch_text(switch: BreakSwitch, lang: Lang) -> String {
-    match lang {
-        Lang::En => match switch {
-            BreakSwitch::Dedup(0) => {
-                "NOT KAFKA: the broker never looks for duplicates; a retried batch is written again"
-                    .into()
-            }
-            BreakSwitch::Dedup(n) => format!(
-                "NOT KAFKA: the dedup window remembers {n} batch(es), not 5; an older retry is written again"
-            ),
-            BreakSwitch::Fencing => {
-                "NOT KAFKA: a batch from an older producer epoch is written (zombies are not fenced)"
-                    .into()
-            }
-            BreakSwitch::Lso => {
-                "NOT KAFKA: read_committed reads up to the high watermark, not the LSO".into()
-            }
-            BreakSwitch::Aborted => "NOT KAFKA: the consumer keeps records of aborted transactions".into(),
-            BreakSwitch::Markers => {
-                "NOT KAFKA: partition leaders acknowledge transaction markers without writing them"
-                    .into()
-            }
-        },
-    }
+    render(&switch_msg(switch), lang)
 }
 
 /// The narration of a switch turned on or off.
-pub fn break_switched(switch: BreakSwitch, on: bool, lang: Lang) -> String {
-    match lang {
-        Lang::En if on => format!(
-            "break {} is on — {}",
-            switch.name(),
-            switch_text(switch, lang)
-        ),
-        Lang::En => format!("break {} is off: Kafka's safeguard is back", switch.name()),
+pub fn break_switched(switch: BreakSwitch, on: bool) -> Msg {
+    if on {
+        msg!(
+            "break.switched-on",
+            name = switch.name(),
+            what = switch_msg(switch)
+        )
+    } else {
+        msg!("break.switched-off", name = switch.name())
     }
 }

@@ -186,7 +186,7 @@ impl Runner {
             View::Violations => {
                 let found = self.checker.violations();
                 if found.is_empty() {
-                    vec![crate::i18n::checker::no_violations(Lang::En).to_string()]
+                    vec![crate::i18n::checker::no_violations(Lang::En)]
                 } else {
                     found
                         .iter()
