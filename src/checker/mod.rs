@@ -161,3 +161,6 @@ impl Checker {
         self.replicas.retain(|k, _| live.contains(k));
     }
 }
+
+#[cfg(test)]
+mod tests;
