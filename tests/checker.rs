@@ -110,3 +110,21 @@ fn a_finding_shrinks_and_replays_from_its_scenario_and_link() {
     assert_eq!(state.step, finding.violation.step);
     assert_eq!(state.scenario, text);
 }
+
+#[test]
+fn the_chaos_command_exits_one_only_when_something_is_found() {
+    let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    assert_eq!(eos_playground::cli::main(&args("chaos --switches")), 0);
+    assert_eq!(
+        eos_playground::cli::main(&args("chaos --seeds 1..4 --steps 30")),
+        0
+    );
+    assert_eq!(
+        eos_playground::cli::main(&args("chaos --seeds 1..6 --steps 30 --break aborted")),
+        1
+    );
+    assert_eq!(
+        eos_playground::cli::main(&args("chaos --break nothing-like-this")),
+        2
+    );
+}
