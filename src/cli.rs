@@ -8,6 +8,9 @@ use crate::scenario;
 use crate::scenario::share;
 use crate::view::page::Page;
 
+#[path = "cli_chaos.rs"]
+mod chaos;
+
 const USAGE: &str = "eos — the exactly-once playground on the command line
 
 USAGE:
@@ -22,6 +25,11 @@ USAGE:
     eos link --make FILE [--step N] [--page idempotence|transactions]
                                         make a link fragment (#1.…) that opens FILE in
                                         the page's lesson player at step N
+    eos chaos [--seeds A..B | --seed S --runs N] [--steps K] [--break NAME]...
+                                        seeded chaos runs with the invariant checker:
+                                        each failing seed, its anomaly and a shrunk
+                                        scenario; exit code 1 if anything was found
+    eos chaos --switches                the NOT KAFKA break switches, one a line
 
 OPTIONS:
     --verbose        show each step's source line and the narrated events
@@ -52,6 +60,18 @@ pub fn main_os(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
 
 /// Runs the CLI; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
+    if args.first().is_some_and(|a| a == "chaos") {
+        return match chaos::chaos(&args[1..]) {
+            Ok((out, found)) => {
+                print!("{out}");
+                i32::from(found)
+            }
+            Err(e) => {
+                eprintln!("eos: {e}\n\n{USAGE}");
+                2
+            }
+        };
+    }
     match run(args) {
         Ok(out) => {
             print!("{out}");

@@ -7,12 +7,15 @@
 //! - [`fs`]: `MemFs`, the broker's disk in memory.
 //! - [`record`]: record batch v2 bytes, CRC32C, control records, dump-log lines.
 //! - [`protocol`]: requests, responses and error codes, spoken by clients and brokers.
+//! - [`breaks`]: the "break it" switches (NOT KAFKA), read by the layers they break.
 //! - [`log`]: segments, indexes, producer state, `UnifiedLog` (LEO, HW, LSO).
 //! - [`coordinator`]: the transaction coordinator and the group coordinator, and the
 //!   internal topics they write.
 //! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
+//! - [`checker`]: the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
+//!   the world's events and read API; chaos runs and their shrinker.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
 //!   language.
 //! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
@@ -20,7 +23,9 @@
 //!   natively (after `scenario`: time travel prints actions in the scenario language).
 //! - `cli` (native) and `ui` (wasm, Yew): the two front ends.
 
+pub mod breaks;
 pub mod broker;
+pub mod checker;
 pub mod client;
 pub mod coordinator;
 pub mod fs;

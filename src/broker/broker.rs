@@ -323,6 +323,14 @@ impl Broker {
         }
     }
 
+    /// NOT KAFKA: the "break it" switches changed; every partition here follows them.
+    pub fn set_breaks(&mut self, breaks: crate::breaks::Breaks) {
+        self.log_config.breaks = breaks;
+        for log in self.logs.values_mut() {
+            log.set_breaks(breaks);
+        }
+    }
+
     pub fn partition_dir(tp: &TopicPartition) -> String {
         format!("{LOG_DIR}/{tp}")
     }

@@ -46,7 +46,8 @@ impl Broker {
         let log = self.logs.get(tp)?;
         let entry = log.producer_state().last_entry(batch.producer_id);
         if let Some(e) = entry {
-            if batch.producer_epoch < e.producer_epoch() {
+            // NOT KAFKA: break fencing — the leader does not refuse an older epoch.
+            if batch.producer_epoch < e.producer_epoch() && !log.config().breaks.fencing_off() {
                 let detail = ErrorDetail::EpochTooOldForVerification {
                     producer_id: batch.producer_id,
                     epoch: batch.producer_epoch,
@@ -155,7 +156,10 @@ impl Broker {
                 .map_or(Errors::UnknownServerError, |(_, e)| *e),
             other => other.error(),
         };
-        let (mut handled, token) = if error == Errors::None {
+        // NOT KAFKA: break fencing — the coordinator's fence is ignored.
+        let fenced = matches!(error, Errors::ProducerFenced | Errors::InvalidProducerEpoch);
+        let ignore_fence = fenced && self.log_config.breaks.fencing_off();
+        let (mut handled, token) = if error == Errors::None || ignore_fence {
             (
                 self.append_batch(pending.acks, pending.tp.clone(), pending.batch, now_ms),
                 pending.token,
@@ -207,6 +211,11 @@ impl Broker {
                     results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
                     continue;
                 };
+                // NOT KAFKA: break markers — answer NONE without writing the marker.
+                if log.config().breaks.skip_markers() && !tp.topic.starts_with("__") {
+                    results.push((marker.producer_id, tp, Errors::None));
+                    continue;
+                }
                 let outcome = log.append_marker(
                     &mut self.fs,
                     marker.producer_id,

@@ -33,6 +33,7 @@
 //! `{0}`, `{1}`) in the labels section of `catalog/en.txt`.
 
 pub mod catalog;
+pub mod checker;
 pub mod labels;
 pub mod message;
 pub mod narration;

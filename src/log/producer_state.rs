@@ -158,14 +158,9 @@ impl ProducerStateEntry {
 
     /// A new epoch forgets the old epoch's batches (`maybeUpdateProducerEpoch`).
     fn maybe_update_producer_epoch(&mut self, epoch: i16) {
-        // Same producer id, so the epoch only moves forward (fencing checked it).
-        debug_assert!(
-            epoch >= self.producer_epoch,
-            "producer {}: epoch {epoch} after {}",
-            self.producer_id,
-            self.producer_epoch
-        );
-        if self.producer_epoch != epoch {
+        // Same producer id, so the epoch only moves forward: fencing refused older ones
+        // (unless NOT KAFKA `break fencing` let one through, which leaves it as it is).
+        if epoch > self.producer_epoch {
             self.batch_metadata.clear();
             self.producer_epoch = epoch;
         }
@@ -293,6 +288,17 @@ impl ProducerStateManager {
     /// `updateMapEndOffset`: the entries now reflect the log up to `offset`.
     pub(crate) fn update_map_end_offset(&mut self, offset: i64) {
         self.map_end_offset = offset;
+    }
+
+    /// How many of the producer's remembered batches came after `meta` (0: it is the
+    /// newest), for the NOT KAFKA `break dedup=N` window.
+    pub fn batches_after(&self, producer_id: i64, meta: &BatchMetadata) -> usize {
+        self.producers.get(&producer_id).map_or(0, |e| {
+            e.batch_metadata()
+                .iter()
+                .filter(|b| b.last_offset > meta.last_offset)
+                .count()
+        })
     }
 
     pub fn last_entry(&self, producer_id: i64) -> Option<&ProducerStateEntry> {

@@ -36,6 +36,8 @@ pub struct LogConfig {
     /// `producer.id.expiration.check.interval.ms` (broker-wide, 10 min): how often
     /// the log looks for expired producers (`PeriodicProducerExpirationCheck`).
     pub producer_id_expiration_check_interval_ms: i64,
+    /// NOT KAFKA: the "break it" switches this partition follows (all off: Kafka).
+    pub breaks: crate::breaks::Breaks,
 }
 
 impl Default for LogConfig {
@@ -47,6 +49,7 @@ impl Default for LogConfig {
             producer_snapshots: true,
             producer_id_expiration_ms: 86_400_000,
             producer_id_expiration_check_interval_ms: 600_000,
+            breaks: crate::breaks::Breaks::default(),
         }
     }
 }
@@ -165,6 +168,11 @@ impl UnifiedLog {
     /// shutdowns follow the new setting.
     pub fn set_producer_snapshots(&mut self, on: bool) {
         self.config.producer_snapshots = on;
+    }
+
+    /// NOT KAFKA: the "break it" switches changed.
+    pub fn set_breaks(&mut self, breaks: crate::breaks::Breaks) {
+        self.config.breaks = breaks;
     }
 
     /// The segments, oldest first; the last one is the active segment.
@@ -314,14 +322,24 @@ impl UnifiedLog {
                 .producer_state
                 .check_client_batch(&batch, self.log_end_offset, &tp)
             {
-                Ok(ProducerCheck::Duplicate(meta)) => {
+                // NOT KAFKA: break dedup=N — a duplicate further back than N batches
+                // is not found, and is written again.
+                Ok(ProducerCheck::Duplicate(meta))
+                    if self.config.breaks.dedup_finds(
+                        self.producer_state.batches_after(batch.producer_id, &meta),
+                    ) =>
+                {
                     return Ok(LogAppendInfo {
                         outcome: AppendOutcome::Duplicate(meta),
                         rolled_segment: None,
                         snapshot_written: None,
                     })
                 }
-                Ok(ProducerCheck::Append) => {}
+                Ok(ProducerCheck::Append | ProducerCheck::Duplicate(_)) => {}
+                // NOT KAFKA: break fencing — an older epoch's batch is written.
+                Err(e)
+                    if e.error == Errors::InvalidProducerEpoch
+                        && self.config.breaks.fencing_off() => {}
                 Err(e) => return Err(AppendError::Producer(e)),
             }
         }
@@ -655,6 +673,8 @@ impl UnifiedLog {
         let upper = match isolation {
             FetchIsolation::LogEnd => self.log_end_offset,
             FetchIsolation::HighWatermark => self.high_watermark,
+            // NOT KAFKA: break lso — read_committed reads up to the high watermark.
+            FetchIsolation::TxnCommitted if self.config.breaks.lso_off() => self.high_watermark,
             FetchIsolation::TxnCommitted => self.last_stable_offset(),
         };
         let mut records = Vec::new();

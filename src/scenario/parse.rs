@@ -7,6 +7,8 @@ use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, MessageStrike, Node};
 
+#[path = "parse_break.rs"]
+mod breaks;
 #[path = "parse_fault.rs"]
 mod fault;
 #[path = "parse_raw.rs"]
@@ -490,6 +492,11 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
             }
         }
         "fault" => StepKind::Act(fault_step(&mut c)?),
+        "break" => StepKind::Act(breaks::break_step(&mut c)?),
+        "check" => {
+            c.done()?;
+            StepKind::Print(View::Violations)
+        }
         "drop" => {
             let which = c.next("next-request or next-response")?;
             let (opts, words) = c.rest();

@@ -76,6 +76,8 @@ pub enum View {
     DescribeProducers { tp: TopicPartition },
     /// `kafka-transactions.sh find-hanging --topic T --partition P`.
     FindHanging { tp: TopicPartition },
+    /// `check`: what the invariant checker found so far (`crate::checker`).
+    Violations,
 }
 
 /// How a raw produce shows its result.

@@ -180,6 +180,7 @@ fn print_view(view: &View) -> String {
         View::Verdict { tp } => format!("print verdict {tp}"),
         View::DescribeProducers { tp } => format!("print describe-producers {tp}"),
         View::FindHanging { tp } => format!("print find-hanging {tp}"),
+        View::Violations => "check".into(),
         View::Events { last } => format!(
             "print events{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()
@@ -304,6 +305,9 @@ fn print_action(action: &Action) -> Option<String> {
             format!("fault disarm {}", &print_fault(fault)["fault ".len()..])
         }
         Action::ClearFaults => "fault clear".into(),
+        Action::Break { switch, on } => {
+            format!("break {}{}", switch.name(), if *on { "" } else { " off" })
+        }
         Action::Step => "step".into(),
         Action::RunUntilIdle => "run".into(),
         Action::Advance { ms } => format!("run {ms}"),

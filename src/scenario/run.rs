@@ -19,6 +19,8 @@ pub struct Runner {
     last_producer: Option<(i64, i16)>,
     /// The language of the narration it prints (`print events`, failure notices).
     lang: Lang,
+    /// The invariant checker, fed after every step (`check` prints what it found).
+    checker: crate::checker::Checker,
 }
 
 impl Runner {
@@ -35,6 +37,7 @@ impl Runner {
             transcript: Vec::new(),
             last_producer: None,
             lang: Lang::En,
+            checker: crate::checker::Checker::new(),
         }
     }
 
@@ -56,6 +59,11 @@ impl Runner {
     pub fn transcript(&self) -> &[String] {
         &self.transcript
     }
+    /// The checker that watched every step so far.
+    pub fn checker(&self) -> &crate::checker::Checker {
+        &self.checker
+    }
+
     pub fn current_step(&self) -> Option<&Step> {
         self.scenario.steps.get(self.next)
     }
@@ -70,6 +78,7 @@ impl Runner {
             .run_step(&step)
             .map_err(|e| format!("line {}: {e}", step.line))?;
         self.next += 1;
+        self.checker.observe(&self.world, self.next);
         self.transcript.extend(lines.iter().cloned());
         Ok(lines)
     }
@@ -188,6 +197,17 @@ impl Runner {
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
+            View::Violations => {
+                let found = self.checker.violations();
+                if found.is_empty() {
+                    vec![crate::i18n::checker::no_violations(Lang::En)]
+                } else {
+                    found
+                        .iter()
+                        .map(|v| crate::i18n::checker::line(v, Lang::En))
+                        .collect()
+                }
+            }
             View::DescribeTransaction { transactional_id } => {
                 w.transaction_describe(transactional_id)
             }

@@ -106,6 +106,12 @@ pub enum Action {
     },
     /// Disarms every fault and releases every held message (`fault clear`).
     ClearFaults,
+    /// NOT KAFKA: turns a "break it" switch on or off (`break NAME [off]`): one
+    /// safeguard disabled, to see what it prevents.
+    Break {
+        switch: crate::breaks::BreakSwitch,
+        on: bool,
+    },
     /// Delivers the next message or fires the next timer.
     Step,
     /// Runs until nothing is left to do (bounded).

@@ -37,8 +37,9 @@ impl World {
             .into());
         }
         let config = ConsumerConfig::from_pairs(name, configs)?;
-        self.consumers
-            .insert(name.to_string(), Consumer::new(config));
+        let mut consumer = Consumer::new(config);
+        consumer.breaks = self.breaks;
+        self.consumers.insert(name.to_string(), consumer);
         Ok(vec![])
     }
 

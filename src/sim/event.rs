@@ -102,6 +102,11 @@ pub enum EventKind {
         key: String,
         value: String,
     },
+    /// NOT KAFKA: a "break it" switch was turned on or off.
+    BreakSwitched {
+        switch: crate::breaks::BreakSwitch,
+        on: bool,
+    },
     /// A run (or a blocking call) stopped at the step limit with work still left.
     RunLimitReached {
         steps: usize,

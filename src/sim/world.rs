@@ -146,6 +146,8 @@ pub struct World {
     /// Each idle producer's next timer (a retry, a request timeout), by time.
     pub(super) wakeups: SortedSet<(i64, String)>,
     pub(super) wake_of: SortedMap<String, i64>,
+    /// NOT KAFKA: the "break it" switches that are on (all off: Kafka).
+    pub(super) breaks: crate::breaks::Breaks,
 }
 
 impl World {
@@ -185,6 +187,7 @@ impl World {
             ready: SortedSet::new(),
             wakeups: SortedSet::new(),
             wake_of: SortedMap::new(),
+            breaks: crate::breaks::Breaks::default(),
             config: ClusterConfig { brokers, ..config },
         }
     }
@@ -473,6 +476,10 @@ impl World {
                 });
                 Ok(vec![])
             }
+            Action::Break { switch, on } => {
+                self.set_break(*switch, *on);
+                Ok(vec![])
+            }
             Action::Step => {
                 self.step();
                 Ok(vec![])
@@ -500,6 +507,29 @@ impl World {
             Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
             Action::StartBroker { broker } => self.start_broker(*broker),
         }
+    }
+
+    /// NOT KAFKA: the "break it" switches that are on.
+    pub fn breaks(&self) -> crate::breaks::Breaks {
+        self.breaks
+    }
+
+    /// Hands a switch to every place that reads it: the brokers and their logs, the
+    /// topics' configs (for logs opened later), and the consumers.
+    fn set_break(&mut self, switch: crate::breaks::BreakSwitch, on: bool) {
+        self.breaks.set(switch, on);
+        let breaks = self.breaks;
+        self.broker_defaults.breaks = breaks;
+        for broker in self.brokers.values_mut() {
+            broker.set_breaks(breaks);
+        }
+        for topic in self.topics.values_mut() {
+            topic.config.breaks = breaks;
+        }
+        for consumer in self.consumers.values_mut() {
+            consumer.breaks = breaks;
+        }
+        self.emit(EventKind::BreakSwitched { switch, on });
     }
 
     /// The most recent broker decision on a partition (append, duplicate or rejection).

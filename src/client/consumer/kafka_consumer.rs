@@ -39,6 +39,9 @@ pub struct Consumer {
     pub config: ConsumerConfig,
     pub assignment: SortedMap<TopicPartition, PartitionState>,
     pub delivered: Vec<ConsumerRecord>,
+    /// NOT KAFKA: the "break it" switches this client follows.
+    #[serde(default)]
+    pub breaks: crate::breaks::Breaks,
     /// What the current `poll()` throws once it returns (Kafka raises it from
     /// `FetchCollector` and `poll()` ends).
     #[serde(default)]
@@ -51,6 +54,7 @@ impl Consumer {
             config,
             assignment: SortedMap::new(),
             delivered: Vec::new(),
+            breaks: crate::breaks::Breaks::default(),
             exception: None,
         }
     }
@@ -221,8 +225,13 @@ impl Consumer {
     pub fn on_fetch_response(
         &mut self,
         tp: &TopicPartition,
-        data: FetchPartitionData,
+        mut data: FetchPartitionData,
     ) -> (Vec<ConsumerRecord>, Vec<ConsumerEvent>) {
+        // NOT KAFKA: break aborted — the aborted-transaction list is ignored, so
+        // `CompletedFetch` keeps the aborted records.
+        if self.breaks.keep_aborted() {
+            data.aborted_transactions = None;
+        }
         let isolation = self.config.isolation_level;
         let max = usize::try_from(self.config.max_poll_records.max(1)).unwrap_or(usize::MAX);
         let mut events = Vec::new();

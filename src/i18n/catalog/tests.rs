@@ -109,6 +109,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/errors.rs"),
         include_str!("../narration/faults.rs"),
         include_str!("../narration/producer.rs"),
+        include_str!("../checker.rs"),
     ]
     .concat();
     // Every string literal shaped like an id: `concept.what` in lower case.

@@ -184,6 +184,7 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             )
         }
         EventKind::ConfigChanged { key, value } => msg!("config.changed", key = key, value = value),
+        EventKind::BreakSwitched { switch, on } => super::checker::break_switched(*switch, *on),
         EventKind::RunLimitReached { steps, in_flight } => {
             msg!("run.limit", steps = steps, in_flight = in_flight)
         }

@@ -121,6 +121,10 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
         key: "segment.bytes".into(),
         value: "1024".into(),
     });
+    out.push(EventKind::BreakSwitched {
+        switch: crate::breaks::BreakSwitch::Dedup(1),
+        on: true,
+    });
     out.push(EventKind::RunLimitReached {
         steps: 20_000,
         in_flight: 3,

@@ -1,0 +1,176 @@
+//! What the checker can find, as data: Jepsen's anomaly names for what clients saw,
+//! and Kafka's own invariants for what brokers hold. The words that explain each one
+//! live in the catalog (`crate::i18n::checker`).
+//!
+//! The client-side names and their meaning follow `jepsen.tests.kafka`
+//! (jepsen-io/jepsen, `jepsen/src/jepsen/tests/kafka.clj`, commit `c4c7473`). That file
+//! also keeps a list of what Kafka *allows* (`allowed-error-types`): `int-send-skip`
+//! (transactions interleave their writes) and `G0` (writes are never isolated). The
+//! checker does not report those at all — they are not anomalies in Kafka's model — so
+//! every variant here is something Kafka must never do.
+
+use serde::Serialize;
+
+use crate::log::TopicPartition;
+
+/// One kind of violation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Anomaly {
+    /// `lost-write`: an acknowledged, committed send was never read although reads went
+    /// past its offset (Jepsen: values before the highest read index that no poll saw),
+    /// or the log no longer reaches its acknowledged offset.
+    LostWrite,
+    /// `duplicate`: one sent value at two offsets of a partition.
+    Duplicate,
+    /// `inconsistent-offsets`: one offset with two values (across reads, replicas, or
+    /// the acknowledgement and the log).
+    InconsistentOffsets,
+    /// `G1a` (aborted read): read_committed returned a record of an aborted transaction.
+    G1a,
+    /// `precommitted-read`: read_committed returned a transactional record before its
+    /// transaction committed (Jepsen: "sent values are supposed to be invisible to all
+    /// pollers until their producing txn commits").
+    PrecommittedRead,
+    /// `nonmonotonic-poll`: a consumer's next poll started at or before where its
+    /// previous poll of the partition ended.
+    NonmonotonicPoll,
+    /// `int-nonmonotonic-poll`: the same, inside one poll.
+    IntNonmonotonicPoll,
+    /// `poll-skip`: between two polls a consumer jumped over records it should have read.
+    PollSkip,
+    /// `int-poll-skip`: the same, inside one poll.
+    IntPollSkip,
+    /// `nonmonotonic-send`: an idempotent producer's acknowledged sends to a partition
+    /// went backwards in the log.
+    NonmonotonicSend,
+    /// `unseen`: at the end, acknowledged and committed, but no consumer read it.
+    Unseen,
+    /// Kafka: `logStartOffset ≤ LSO ≤ HW ≤ LEO` on every replica.
+    OffsetOrder,
+    /// Kafka: a leader's high watermark never moves backwards.
+    HighWatermarkBackwards,
+    /// Kafka: a producer's dedup window holds at most 5 batches
+    /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`).
+    WindowTooLarge,
+    /// Kafka: a batch from an epoch older than one the partition already saw for that
+    /// producer is never written (`ProducerAppendInfo.checkProducerEpoch`).
+    FencedWrite,
+    /// Kafka: the coordinator completed a transaction while a partition it touched has no
+    /// marker for it.
+    MissingMarker,
+    /// Kafka (transaction.version 2): a second marker for the same transaction in one
+    /// partition. Before TV2 Kafka writes a repeated marker again (an empty one), so
+    /// this is only checked with TV2.
+    ExtraMarker,
+    /// Kafka: a partition holds a transaction open past its timeout plus the cleanup
+    /// interval with every broker up and no fault in the way (a hanging transaction).
+    HangingTransaction,
+}
+
+impl Anomaly {
+    /// Every kind, in a stable order.
+    pub const ALL: &'static [Anomaly] = &[
+        Anomaly::LostWrite,
+        Anomaly::Duplicate,
+        Anomaly::InconsistentOffsets,
+        Anomaly::G1a,
+        Anomaly::PrecommittedRead,
+        Anomaly::NonmonotonicPoll,
+        Anomaly::IntNonmonotonicPoll,
+        Anomaly::PollSkip,
+        Anomaly::IntPollSkip,
+        Anomaly::NonmonotonicSend,
+        Anomaly::Unseen,
+        Anomaly::OffsetOrder,
+        Anomaly::HighWatermarkBackwards,
+        Anomaly::WindowTooLarge,
+        Anomaly::FencedWrite,
+        Anomaly::MissingMarker,
+        Anomaly::ExtraMarker,
+        Anomaly::HangingTransaction,
+    ];
+
+    /// The identifier: Jepsen's keyword for the client-side kinds, a kebab-case name for
+    /// Kafka's invariants. An identifier, never translated.
+    pub fn name(self) -> &'static str {
+        match self {
+            Anomaly::LostWrite => "lost-write",
+            Anomaly::Duplicate => "duplicate",
+            Anomaly::InconsistentOffsets => "inconsistent-offsets",
+            Anomaly::G1a => "G1a",
+            Anomaly::PrecommittedRead => "precommitted-read",
+            Anomaly::NonmonotonicPoll => "nonmonotonic-poll",
+            Anomaly::IntNonmonotonicPoll => "int-nonmonotonic-poll",
+            Anomaly::PollSkip => "poll-skip",
+            Anomaly::IntPollSkip => "int-poll-skip",
+            Anomaly::NonmonotonicSend => "nonmonotonic-send",
+            Anomaly::Unseen => "unseen",
+            Anomaly::OffsetOrder => "offset-order",
+            Anomaly::HighWatermarkBackwards => "hw-backwards",
+            Anomaly::WindowTooLarge => "window-too-large",
+            Anomaly::FencedWrite => "fenced-write",
+            Anomaly::MissingMarker => "missing-marker",
+            Anomaly::ExtraMarker => "extra-marker",
+            Anomaly::HangingTransaction => "hanging-transaction",
+        }
+    }
+
+    /// Whether Jepsen's Kafka checker has this kind (the rest are Kafka's invariants).
+    pub fn is_jepsen(self) -> bool {
+        matches!(
+            self,
+            Anomaly::LostWrite
+                | Anomaly::Duplicate
+                | Anomaly::InconsistentOffsets
+                | Anomaly::G1a
+                | Anomaly::PrecommittedRead
+                | Anomaly::NonmonotonicPoll
+                | Anomaly::IntNonmonotonicPoll
+                | Anomaly::PollSkip
+                | Anomaly::IntPollSkip
+                | Anomaly::NonmonotonicSend
+                | Anomaly::Unseen
+        )
+    }
+
+    pub fn from_name(name: &str) -> Option<Anomaly> {
+        Anomaly::ALL.iter().copied().find(|a| a.name() == name)
+    }
+}
+
+/// A violation and its witness: what was involved, where, and when it became visible.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    pub anomaly: Anomaly,
+    pub tp: Option<TopicPartition>,
+    /// The client (producer or consumer) or broker (`broker-N`) involved, if one.
+    pub who: Option<String>,
+    /// The record values involved.
+    pub values: Vec<String>,
+    /// The offsets involved (for a skip: the last read, then the next read).
+    pub offsets: Vec<i64>,
+    /// The world events that show it (`Event::seq`).
+    pub events: Vec<u64>,
+    /// How many scenario steps had run when the checker saw it: replaying that many
+    /// steps shows it.
+    pub step: usize,
+    /// Logical time when it was seen.
+    pub at_ms: i64,
+    /// Numbers that make the case (e.g. the LSO, HW and LEO; the epochs), by name.
+    pub numbers: Vec<(&'static str, i64)>,
+}
+
+/// What makes two findings the same: kind, partition, values, offsets.
+pub(super) type FindingKey = (Anomaly, Option<TopicPartition>, Vec<String>, Vec<i64>);
+
+impl Violation {
+    /// A key that says "the same finding" so each is reported once.
+    pub(super) fn key(&self) -> FindingKey {
+        (
+            self.anomaly,
+            self.tp.clone(),
+            self.values.clone(),
+            self.offsets.clone(),
+        )
+    }
+}

@@ -1,0 +1,425 @@
+//! Seeded chaos: a generator of workloads and fault schedules, run with the checker on.
+//!
+//! Everything comes from the seed (SplitMix64, `crate::sim::rng`): the same seed gives
+//! the same schedule and the same run, natively and in wasm. A schedule is a list of
+//! [`Action`]s — the same values a learner's clicks and a scenario's lines are — so a
+//! failing one prints as a scenario file and opens as a share link.
+//!
+//! The workload: an idempotent producer `i`; transactional producers `a` and `b`, and
+//! `z` with `a`'s `transactional.id` (a zombie pair: each `init-transactions` of one
+//! fences the other); consumers `rc` (read_committed) and `ru` (read_uncommitted) on
+//! both partitions from the earliest offset. The faults: lost requests and responses,
+//! delayed, duplicated and held messages, held markers, cut and healed links, broker
+//! restarts (clean and crash), and time passing. Each run ends with a fixed tail, as
+//! Jepsen's final polls: faults cleared, every broker up, time for timeouts, and a
+//! last poll by every consumer.
+
+use super::{Anomaly, Checker, Violation};
+use crate::breaks::BreakSwitch;
+use crate::log::TopicPartition;
+use crate::scenario::{print_step, StepKind};
+use crate::sim::rng::Rng;
+use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, Node, World};
+
+/// The chaos topic's name and partition count.
+pub const TOPIC: &str = "chaos";
+const PARTITIONS: i32 = 2;
+const TXN_PRODUCERS: [&str; 3] = ["a", "b", "z"];
+const CONSUMERS: [&str; 2] = ["rc", "ru"];
+/// How long the tail lets the clock run: past `transaction.timeout.ms` (60 s), the
+/// cleanup interval and a marker retry, so an open transaction is decided or hanging.
+const TAIL_MS: i64 = 200_000;
+
+/// One generated run: the cluster, the switches and the actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pub cluster: ClusterConfig,
+    /// The generated actions (setup and workload); the shrinker drops some of these.
+    pub body: Vec<Action>,
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    pub violations: Vec<Violation>,
+}
+
+/// A failing seed: the first violation and the schedule shrunk to still show it.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub seed: u64,
+    pub violation: Violation,
+    pub shrunk: Schedule,
+    /// Actions before and after shrinking.
+    pub steps_before: usize,
+}
+
+impl Schedule {
+    /// The whole run: the body, then the fixed tail (final polls).
+    pub fn actions(&self) -> Vec<Action> {
+        let mut all = self.body.clone();
+        all.extend(tail(&self.cluster));
+        all
+    }
+
+    /// The run as a scenario file (its first line is the `cluster` line).
+    pub fn scenario_text(&self) -> String {
+        let mut lines = Vec::new();
+        lines.extend(print_step(&StepKind::Cluster(self.cluster.clone())));
+        for action in self.actions() {
+            lines.extend(print_step(&crate::scenario::step_for_action(action)));
+        }
+        let mut text = lines.join("\n");
+        text.push('\n');
+        text
+    }
+}
+
+fn tail(cluster: &ClusterConfig) -> Vec<Action> {
+    // Brokers are only restarted (never left down), so clearing the faults is enough
+    // for the cluster to be whole again.
+    let _ = cluster;
+    let mut t = vec![Action::ClearFaults];
+    t.push(Action::Advance { ms: TAIL_MS });
+    for c in CONSUMERS {
+        t.push(Action::Poll {
+            consumer: c.to_string(),
+        });
+    }
+    t
+}
+
+/// Runs a schedule with the checker after every step, then the end-of-run checks.
+/// Step numbers count scenario lines played, the `cluster` line first, so a replay of
+/// `violation.step` lines shows the violation.
+pub fn run(schedule: &Schedule) -> RunOutcome {
+    let mut world = World::new(schedule.cluster.clone());
+    let mut checker = Checker::new();
+    let actions = schedule.actions();
+    let mut step = 1;
+    for action in &actions {
+        // A refused action changes nothing; the run goes on, as a scenario does.
+        let _ = world.apply(action);
+        step += 1;
+        checker.observe(&world, step);
+    }
+    checker.finish(&world, step);
+    RunOutcome {
+        violations: checker.violations().to_vec(),
+    }
+}
+
+/// The schedule of one seed: `steps` workload and fault actions after the setup.
+pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
+    let cluster = ClusterConfig {
+        seed,
+        ..ClusterConfig::default()
+    };
+    let mut g = Generator {
+        rng: Rng::new(seed),
+        next_value: 0,
+        txn: [TxnModel::New; 3],
+        body: Vec::new(),
+    };
+    for s in switches {
+        g.body.push(Action::Break {
+            switch: *s,
+            on: true,
+        });
+    }
+    g.setup();
+    for _ in 0..steps {
+        g.one();
+    }
+    Schedule {
+        cluster,
+        body: g.body,
+    }
+}
+
+/// What the generator believes a transactional producer is doing (it may be wrong
+/// after a fault; the world refuses what does not fit, and the run goes on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TxnModel {
+    New,
+    Ready,
+    InTxn,
+}
+
+struct Generator {
+    rng: Rng,
+    next_value: u64,
+    txn: [TxnModel; 3],
+    body: Vec<Action>,
+}
+
+impl Generator {
+    fn push(&mut self, a: Action) {
+        self.body.push(a);
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.rng.below(items.len() as u64) as usize]
+    }
+
+    fn tp(&mut self) -> TopicPartition {
+        TopicPartition::new(TOPIC, self.rng.below(PARTITIONS as u64) as i32)
+    }
+
+    fn value(&mut self, producer: &str) -> String {
+        self.next_value += 1;
+        format!("{producer}{}", self.next_value)
+    }
+
+    fn setup(&mut self) {
+        self.push(Action::CreateTopic {
+            name: TOPIC.into(),
+            partitions: PARTITIONS,
+            configs: vec![],
+        });
+        self.push(Action::CreateProducer {
+            name: "i".into(),
+            configs: vec![],
+        });
+        for (name, id) in [("a", "ta"), ("b", "tb"), ("z", "ta")] {
+            self.push(Action::CreateProducer {
+                name: name.into(),
+                configs: vec![("transactional.id".into(), id.into())],
+            });
+        }
+        let tps: Vec<TopicPartition> = (0..PARTITIONS)
+            .map(|p| TopicPartition::new(TOPIC, p))
+            .collect();
+        for (name, level) in [("rc", "read_committed"), ("ru", "read_uncommitted")] {
+            self.push(Action::CreateConsumer {
+                name: name.into(),
+                configs: vec![
+                    ("isolation.level".into(), level.into()),
+                    ("auto.offset.reset".into(), "earliest".into()),
+                ],
+            });
+            self.push(Action::Assign {
+                consumer: name.into(),
+                partitions: tps.clone(),
+            });
+        }
+    }
+
+    /// One workload or fault action (sometimes two that belong together).
+    fn one(&mut self) {
+        match self.rng.below(100) {
+            0..=19 => self.idempotent(),
+            20..=54 => self.transactional(),
+            55..=66 => {
+                let c = self.pick(&CONSUMERS);
+                self.push(Action::Poll { consumer: c.into() })
+            }
+            _ => self.fault(),
+        }
+    }
+
+    fn idempotent(&mut self) {
+        match self.rng.below(4) {
+            0 => self.push(Action::Flush {
+                producer: "i".into(),
+            }),
+            1 => self.push(Action::Step),
+            _ => {
+                let tp = self.tp();
+                let v = self.value("i");
+                self.push(Action::Send {
+                    producer: "i".into(),
+                    topic_partition: tp,
+                    values: vec![v],
+                });
+                if self.rng.below(2) == 0 {
+                    self.push(Action::Step);
+                }
+            }
+        }
+    }
+
+    fn transactional(&mut self) {
+        let i = self.rng.below(TXN_PRODUCERS.len() as u64) as usize;
+        let name = TXN_PRODUCERS[i].to_string();
+        let state = self.txn[i];
+        let action = match state {
+            TxnModel::New => {
+                self.txn[i] = TxnModel::Ready;
+                // The zombie pair: `a` and `z` share a transactional.id; the other is
+                // fenced and must init again before anything works.
+                if name == "a" {
+                    self.txn[2] = TxnModel::New;
+                } else if name == "z" {
+                    self.txn[0] = TxnModel::New;
+                }
+                Action::InitTransactions { producer: name }
+            }
+            TxnModel::Ready => {
+                self.txn[i] = TxnModel::InTxn;
+                Action::BeginTransaction { producer: name }
+            }
+            TxnModel::InTxn => match self.rng.below(10) {
+                0..=4 => {
+                    let tp = self.tp();
+                    let v = self.value(&name);
+                    Action::Send {
+                        producer: name,
+                        topic_partition: tp,
+                        values: vec![v],
+                    }
+                }
+                5..=6 => Action::Flush { producer: name },
+                7..=8 => {
+                    self.txn[i] = TxnModel::Ready;
+                    Action::CommitTransaction { producer: name }
+                }
+                _ => {
+                    self.txn[i] = TxnModel::Ready;
+                    Action::AbortTransaction { producer: name }
+                }
+            },
+        };
+        self.push(action);
+    }
+
+    fn fault(&mut self) {
+        let clients = ["i", "a", "b", "z"];
+        let apis = [
+            "Produce",
+            "EndTxn",
+            "WriteTxnMarkers",
+            "AddPartitionsToTxn",
+            "Fetch",
+        ];
+        let action = match self.rng.below(12) {
+            0 => Action::DropNextResponse {
+                to: Some(self.pick(&clients).into()),
+            },
+            1 => Action::DropNextRequest {
+                from: Some(self.pick(&clients).into()),
+            },
+            2 => Action::ArmFault {
+                fault: Fault::Delay {
+                    matching: self.matching(&apis),
+                    ms: [100, 5_000, 40_000][self.rng.below(3) as usize],
+                    every: false,
+                },
+            },
+            3 => Action::ArmFault {
+                fault: Fault::Duplicate {
+                    matching: self.matching(&apis),
+                    every: false,
+                },
+            },
+            // Faults that last (held markers, a cut link) end after a few steps that
+            // do not block: a blocking call against them would only spin to the run
+            // limit (the engine has no `max.block.ms`), which costs time, not cases.
+            4 | 5 => {
+                self.push(Action::HoldMarkers);
+                self.short_window();
+                Action::ReleaseMarkers
+            }
+            6 | 7 => {
+                let c = Node::Client(self.pick(&clients).into());
+                self.push(Action::ArmFault {
+                    fault: Fault::Cut {
+                        a: c.clone(),
+                        b: Node::Broker(1),
+                    },
+                });
+                self.short_window();
+                Action::HealLink {
+                    a: c,
+                    b: Node::Broker(1),
+                }
+            }
+            8 => Action::RestartBroker {
+                broker: 1,
+                clean: self.rng.below(2) == 0,
+            },
+            9 => Action::Advance {
+                ms: [100, 1_000, 31_000, 70_000][self.rng.below(4) as usize],
+            },
+            10 => Action::ClearFaults,
+            _ => Action::RunUntilIdle,
+        };
+        self.push(action);
+    }
+
+    /// One to three steps that never block: a network step, a little time, a send.
+    fn short_window(&mut self) {
+        for _ in 0..=self.rng.below(3) {
+            match self.rng.below(3) {
+                0 => self.push(Action::Step),
+                1 => self.push(Action::Advance { ms: 1_000 }),
+                _ => {
+                    let tp = self.tp();
+                    let v = self.value("i");
+                    self.push(Action::Send {
+                        producer: "i".into(),
+                        topic_partition: tp,
+                        values: vec![v],
+                    });
+                }
+            }
+        }
+    }
+
+    fn matching(&mut self, apis: &[&str]) -> MessageMatch {
+        let api = self.pick(apis);
+        MessageMatch {
+            api: Some(api.into()),
+            direction: Some(if self.rng.below(2) == 0 {
+                Direction::Request
+            } else {
+                Direction::Response
+            }),
+            from: None,
+            to: None,
+        }
+    }
+}
+
+/// Runs seeds `seeds` and returns each failing one, shrunk to the first violation's
+/// kind. `on_run` hears about every run (for a progress bar).
+pub fn search(
+    seeds: std::ops::Range<u64>,
+    steps: usize,
+    switches: &[BreakSwitch],
+    mut on_run: impl FnMut(u64, Option<&Finding>),
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for seed in seeds {
+        let finding = check_seed(seed, steps, switches);
+        on_run(seed, finding.as_ref());
+        found.extend(finding);
+    }
+    found
+}
+
+/// One seed: generate, run, and if anything is found, shrink to the first violation.
+pub fn check_seed(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Option<Finding> {
+    let schedule = generate(seed, steps, switches);
+    let outcome = run(&schedule);
+    let first = outcome.violations.first()?.anomaly;
+    let shrunk = super::shrink::shrink(&schedule, first);
+    let violation = run(&shrunk)
+        .violations
+        .into_iter()
+        .find(|v| v.anomaly == first)?;
+    Some(Finding {
+        seed,
+        violation,
+        steps_before: schedule.body.len(),
+        shrunk,
+    })
+}
+
+/// Whether the run shows this kind of violation.
+pub fn shows(schedule: &Schedule, anomaly: Anomaly) -> bool {
+    run(schedule)
+        .violations
+        .iter()
+        .any(|v| v.anomaly == anomaly)
+}

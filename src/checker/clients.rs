@@ -1,0 +1,396 @@
+//! The client-side history and Jepsen's anomalies over it: what producers had
+//! acknowledged, and what each consumer's polls returned, in order.
+//!
+//! A "poll" here is one batch of records handed to the application
+//! (`ConsumerEvent::RecordsDelivered`), as one `poll()` returns them; "int-" kinds look
+//! inside one, the others across two consecutive ones of the same consumer and
+//! partition. Re-assigning a partition (a new position) starts over, as an `assign` does
+//! in Jepsen's `poll-skip+nonmonotonic-cases-per-process`.
+
+use std::collections::BTreeMap;
+
+use super::oracle::Status;
+use super::{Anomaly, Ctx};
+use crate::client::consumer::{ConsumerEvent, IsolationLevel};
+use crate::client::producer::ProducerEvent;
+use crate::log::TopicPartition;
+use crate::sim::{Event, EventKind};
+
+/// An acknowledged send of one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ack {
+    producer: String,
+    tp: TopicPartition,
+    offset: i64,
+    value: String,
+    event: u64,
+}
+
+/// A record a read_committed consumer got while its transaction was undecided; checked
+/// again until the marker settles it (an abort makes it `G1a`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Pending {
+    consumer: String,
+    tp: TopicPartition,
+    offset: i64,
+    value: String,
+    event: u64,
+}
+
+/// An acknowledged batch: first offset, last offset, the event.
+type AckedBatch = (i64, i64, u64);
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct ClientHistory {
+    /// How many of each consumer's delivered records were read already.
+    delivered_seen: BTreeMap<String, usize>,
+    /// The LSO of the last Fetch answer per consumer and partition.
+    fetch_lso: BTreeMap<(String, TopicPartition), i64>,
+    /// The last offset each consumer's previous poll of a partition ended at.
+    last_read: BTreeMap<(String, TopicPartition), (i64, u64)>,
+    /// The lowest position each consumer read a partition from.
+    first_position: BTreeMap<(String, TopicPartition), i64>,
+    /// Per partition, each offset read and the value seen there (first reader).
+    reads: BTreeMap<TopicPartition, BTreeMap<i64, (String, u64)>>,
+    /// How many times the application sent each value to a partition.
+    sent: BTreeMap<(TopicPartition, String), usize>,
+    acks: Vec<Ack>,
+    /// Each producer's acknowledged batches per partition, in send order (batch id):
+    /// first offset, last offset, event.
+    acked_batches: BTreeMap<(String, TopicPartition), BTreeMap<u64, AckedBatch>>,
+    pending: Vec<Pending>,
+}
+
+impl ClientHistory {
+    pub(super) fn on_event(&mut self, ctx: &mut Ctx<'_>, event: &Event) {
+        match &event.kind {
+            EventKind::Producer { client, event: e } => self.on_producer(ctx, client, e, event),
+            EventKind::Consumer { client, event: e } => self.on_consumer(ctx, client, e, event),
+            _ => {}
+        }
+    }
+
+    fn on_producer(&mut self, ctx: &mut Ctx<'_>, client: &str, e: &ProducerEvent, ev: &Event) {
+        match e {
+            ProducerEvent::Accumulated { tp, values } => {
+                for v in values {
+                    *self.sent.entry((tp.clone(), v.clone())).or_default() += 1;
+                }
+            }
+            ProducerEvent::Acknowledged {
+                batch,
+                tp,
+                base_offset,
+                values,
+            } => {
+                let idempotent = ctx
+                    .world
+                    .producers
+                    .get(client)
+                    .is_some_and(|p| p.config.enable_idempotence);
+                let last = base_offset + values.len() as i64 - 1;
+                // Sends are pipelined, so acks may arrive out of order; what must hold
+                // is that a later send (a later batch) lands later in the log.
+                let batches = self
+                    .acked_batches
+                    .entry((client.to_string(), tp.clone()))
+                    .or_default();
+                let before = batches.range(..*batch).next_back();
+                let after = batches.range(batch + 1..).next();
+                let out_of_order = before
+                    .filter(|(_, (_, prev_last, _))| *prev_last >= *base_offset)
+                    .or(after.filter(|(_, (next_first, _, _))| *next_first <= last));
+                if let (true, Some((_, (other_first, _, other_event)))) = (idempotent, out_of_order)
+                {
+                    let mut v = ctx.violation(Anomaly::NonmonotonicSend, Some(tp));
+                    v.who = Some(client.to_string());
+                    v.values = values.clone();
+                    v.offsets = vec![*other_first, *base_offset];
+                    v.events = vec![*other_event, ev.seq];
+                    ctx.found.push(v);
+                }
+                batches.insert(*batch, (*base_offset, last, ev.seq));
+                for (i, value) in values.iter().enumerate() {
+                    let ack = Ack {
+                        producer: client.to_string(),
+                        tp: tp.clone(),
+                        offset: base_offset + i as i64,
+                        value: value.clone(),
+                        event: ev.seq,
+                    };
+                    check_ack(ctx, &ack);
+                    self.acks.push(ack);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_consumer(&mut self, ctx: &mut Ctx<'_>, client: &str, e: &ConsumerEvent, ev: &Event) {
+        let key = |tp: &TopicPartition| (client.to_string(), tp.clone());
+        match e {
+            ConsumerEvent::FetchReceived {
+                tp,
+                last_stable_offset,
+                ..
+            } => {
+                self.fetch_lso.insert(key(tp), *last_stable_offset);
+            }
+            ConsumerEvent::PositionSet { tp, offset, .. } => {
+                self.last_read.remove(&key(tp));
+                let first = self.first_position.entry(key(tp)).or_insert(*offset);
+                *first = (*first).min(*offset);
+            }
+            ConsumerEvent::RecordsDelivered { tp, count, .. } => {
+                self.on_poll(ctx, client, tp, *count, ev.seq);
+            }
+            _ => {}
+        }
+    }
+
+    /// One poll's records for a partition: the next `count` the consumer handed out.
+    fn on_poll(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        client: &str,
+        tp: &TopicPartition,
+        count: usize,
+        seq: u64,
+    ) {
+        let Some(consumer) = ctx.world.consumers.get(client) else {
+            return;
+        };
+        let seen = self.delivered_seen.entry(client.to_string()).or_default();
+        let records = consumer
+            .records()
+            .get(*seen..*seen + count)
+            .unwrap_or_default();
+        *seen += count;
+        let read_committed = consumer.isolation_level() == IsolationLevel::ReadCommitted;
+        let key = (client.to_string(), tp.clone());
+        let lso = self.fetch_lso.get(&key).copied();
+        let mut previous = self.last_read.get(&key).copied();
+        let log = ctx.leader_records(tp).cloned().unwrap_or_default();
+        for (i, record) in records.iter().enumerate() {
+            let offset = record.offset;
+            let value = record.value_text();
+            // Order against the previous record read (in this poll: int-).
+            if let Some((prev, prev_event)) = previous {
+                let inside = i > 0;
+                if offset <= prev {
+                    let kind = if inside {
+                        Anomaly::IntNonmonotonicPoll
+                    } else {
+                        Anomaly::NonmonotonicPoll
+                    };
+                    let mut v = ctx.violation(kind, Some(tp));
+                    v.who = Some(client.to_string());
+                    v.offsets = vec![prev, offset];
+                    v.events = vec![prev_event, seq];
+                    ctx.found.push(v);
+                } else {
+                    let skipped = log.visible_between(prev, offset, read_committed);
+                    if !skipped.is_empty() {
+                        let kind = if inside {
+                            Anomaly::IntPollSkip
+                        } else {
+                            Anomaly::PollSkip
+                        };
+                        let mut v = ctx.violation(kind, Some(tp));
+                        v.who = Some(client.to_string());
+                        v.values = skipped
+                            .iter()
+                            .filter_map(|o| log.records.get(o).map(|r| r.value.clone()))
+                            .collect();
+                        v.offsets = vec![prev, offset];
+                        v.events = vec![prev_event, seq];
+                        ctx.found.push(v);
+                    }
+                }
+            }
+            previous = Some((offset, seq));
+            // One offset, one value.
+            let by_offset = self.reads.entry(tp.clone()).or_default();
+            match by_offset.get(&offset) {
+                Some((other, other_event)) if *other != value => {
+                    let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(tp));
+                    v.who = Some(client.to_string());
+                    v.values = vec![other.clone(), value.clone()];
+                    v.offsets = vec![offset];
+                    v.events = vec![*other_event, seq];
+                    ctx.found.push(v);
+                }
+                Some(_) => {}
+                None => {
+                    by_offset.insert(offset, (value.clone(), seq));
+                }
+            }
+            if let Some(logged) = log.records.get(&offset) {
+                if logged.value != value {
+                    let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(tp));
+                    v.who = Some(client.to_string());
+                    v.values = vec![logged.value.clone(), value.clone()];
+                    v.offsets = vec![offset];
+                    v.events = vec![seq];
+                    ctx.found.push(v);
+                }
+                if read_committed && logged.status != Status::Plain {
+                    if lso.is_some_and(|lso| offset >= lso) {
+                        let mut v = ctx.violation(Anomaly::PrecommittedRead, Some(tp));
+                        v.who = Some(client.to_string());
+                        v.values = vec![value.clone()];
+                        v.offsets = vec![offset];
+                        v.events = vec![seq];
+                        v.numbers = vec![("lso", lso.unwrap_or_default())];
+                        ctx.found.push(v);
+                    }
+                    self.pending.push(Pending {
+                        consumer: client.to_string(),
+                        tp: tp.clone(),
+                        offset,
+                        value: value.clone(),
+                        event: seq,
+                    });
+                }
+            }
+        }
+        if let Some(last) = previous {
+            self.last_read.insert(key, last);
+        }
+    }
+
+    /// Checks that need the logs as they are now: reads whose transaction got its marker
+    /// since, and duplicates in the logs.
+    pub(super) fn after_events(&mut self, ctx: &mut Ctx<'_>) {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            let status = ctx
+                .leader_records(&p.tp)
+                .and_then(|r| r.records.get(&p.offset))
+                .map(|r| r.status);
+            match status {
+                Some(Status::Open) => self.pending.push(p),
+                Some(Status::Aborted) => {
+                    let mut v = ctx.violation(Anomaly::G1a, Some(&p.tp));
+                    v.who = Some(p.consumer.clone());
+                    v.values = vec![p.value.clone()];
+                    v.offsets = vec![p.offset];
+                    v.events = vec![p.event];
+                    ctx.found.push(v);
+                }
+                _ => {}
+            }
+        }
+        self.check_duplicates(ctx);
+    }
+
+    /// `duplicate`: a value at more offsets of a partition (outside aborted
+    /// transactions) than the application sent it.
+    fn check_duplicates(&self, ctx: &mut Ctx<'_>) {
+        let world = ctx.world;
+        let mut found = Vec::new();
+        for tp in world
+            .topics
+            .values()
+            .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(&t.name, p)))
+        {
+            let Some(log) = ctx.leader_records(&tp) else {
+                continue;
+            };
+            let mut copies: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+            for (offset, r) in &log.records {
+                if r.status != Status::Aborted {
+                    copies.entry(r.value.as_str()).or_default().push(*offset);
+                }
+            }
+            for (value, offsets) in copies {
+                let sent = self
+                    .sent
+                    .get(&(tp.clone(), value.to_string()))
+                    .copied()
+                    .unwrap_or(0);
+                if sent > 0 && offsets.len() > sent {
+                    let mut v = ctx.violation(Anomaly::Duplicate, Some(&tp));
+                    v.values = vec![value.to_string()];
+                    v.offsets = offsets;
+                    v.numbers = vec![("sent", sent as i64)];
+                    found.push(v);
+                }
+            }
+        }
+        ctx.found.extend(found);
+    }
+
+    /// Jepsen's end-of-run kinds: `unseen` (acknowledged, committed, read by no one)
+    /// and `lost-write` (the same, though a consumer read past it from before it).
+    pub(super) fn finish(&mut self, ctx: &mut Ctx<'_>) {
+        let mut found = Vec::new();
+        for ack in &self.acks {
+            check_ack(ctx, ack);
+            let Some(log) = ctx.leader_records(&ack.tp) else {
+                continue;
+            };
+            let Some(logged) = log.records.get(&ack.offset) else {
+                continue;
+            };
+            if logged.value != ack.value || !logged.committed() {
+                continue;
+            }
+            let reads = self.reads.get(&ack.tp);
+            if reads.is_none_or(|r| r.is_empty()) {
+                continue;
+            }
+            let read = reads.is_some_and(|r| r.values().any(|(v, _)| *v == ack.value));
+            if read {
+                continue;
+            }
+            let passed = self.first_position.iter().any(|((c, tp), first)| {
+                tp == &ack.tp
+                    && *first <= ack.offset
+                    && self
+                        .last_read
+                        .get(&(c.clone(), tp.clone()))
+                        .is_some_and(|(last, _)| *last > ack.offset)
+            });
+            let kind = if passed {
+                Anomaly::LostWrite
+            } else {
+                Anomaly::Unseen
+            };
+            let mut v = ctx.violation(kind, Some(&ack.tp));
+            v.who = Some(ack.producer.clone());
+            v.values = vec![ack.value.clone()];
+            v.offsets = vec![ack.offset];
+            v.events = vec![ack.event];
+            found.push(v);
+        }
+        ctx.found.extend(found);
+    }
+}
+
+/// An acknowledgement against the leader's log: another value at that offset is
+/// `inconsistent-offsets`; a log that no longer reaches it is a `lost-write`.
+fn check_ack(ctx: &mut Ctx<'_>, ack: &Ack) {
+    let Some(log) = ctx.leader_records(&ack.tp) else {
+        return;
+    };
+    let found = match log.records.get(&ack.offset) {
+        Some(r) if r.value != ack.value => {
+            let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(&ack.tp));
+            v.values = vec![ack.value.clone(), r.value.clone()];
+            v
+        }
+        None if ack.offset >= log.log_end_offset => {
+            let mut v = ctx.violation(Anomaly::LostWrite, Some(&ack.tp));
+            v.values = vec![ack.value.clone()];
+            v.numbers = vec![("log_end_offset", log.log_end_offset)];
+            v
+        }
+        _ => return,
+    };
+    let mut v = found;
+    v.who = Some(ack.producer.clone());
+    v.offsets = vec![ack.offset];
+    v.events = vec![ack.event];
+    ctx.found.push(v);
+}

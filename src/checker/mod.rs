@@ -1,0 +1,166 @@
+//! The invariant checker: after every step it reads what the world recorded (its
+//! structured events, the consumers' delivered records) and what the brokers hold (the
+//! logs, through their read API), and reports each violation once, with its witness.
+//!
+//! Two families (see [`Anomaly`]): what clients saw, in the words of Jepsen's Kafka
+//! checker (`jepsen/src/jepsen/tests/kafka.clj`, jepsen-io/jepsen commit `c4c7473`), and
+//! what brokers must hold, Kafka's own invariants (apache/kafka commit `1eb7644`, Kafka
+//! 4.0's `UnifiedLog`, `ProducerStateManager`, `TransactionCoordinator`).
+//!
+//! Jepsen checks a whole history once at the end; here most checks run as the history
+//! grows, so a violation is reported at the step that made it visible and a replay of
+//! that many steps shows it. The end-of-run checks (`unseen`, the read-based
+//! `lost-write`) run in [`Checker::finish`].
+//!
+//! Values are assumed unique per send, as Jepsen's workloads make them: a value sent
+//! twice by the application may legitimately sit at two offsets, so `duplicate` counts
+//! copies beyond the number of times the value was sent.
+
+pub mod anomaly;
+mod brokers;
+pub mod chaos;
+
+mod clients;
+pub mod oracle;
+pub mod shrink;
+pub mod witness;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use anomaly::{Anomaly, Violation};
+use oracle::PartitionRecords;
+
+use crate::log::TopicPartition;
+use crate::sim::World;
+
+/// A checker over one run: feed it the world after each step.
+#[derive(Clone, Debug, Default)]
+pub struct Checker {
+    events_seen: usize,
+    violations: Vec<Violation>,
+    reported: BTreeSet<anomaly::FindingKey>,
+    clients: clients::ClientHistory,
+    brokers: brokers::BrokerHistory,
+    /// Each online replica's records, rebuilt when its log end moves.
+    replicas: BTreeMap<(i32, TopicPartition), PartitionRecords>,
+}
+
+/// What one check sees: the world, where the run is, and where findings go.
+pub(crate) struct Ctx<'a> {
+    pub world: &'a World,
+    pub step: usize,
+    pub replicas: &'a BTreeMap<(i32, TopicPartition), PartitionRecords>,
+    pub found: Vec<Violation>,
+}
+
+impl Ctx<'_> {
+    /// The partition's records on its leader.
+    pub fn leader_records(&self, tp: &TopicPartition) -> Option<&PartitionRecords> {
+        let leader = self.world.leader_of(tp)?;
+        self.replicas.get(&(leader, tp.clone()))
+    }
+
+    /// Starts a finding at this step and time.
+    pub fn violation(&self, anomaly: Anomaly, tp: Option<&TopicPartition>) -> Violation {
+        Violation {
+            anomaly,
+            tp: tp.cloned(),
+            who: None,
+            values: Vec::new(),
+            offsets: Vec::new(),
+            events: Vec::new(),
+            step: self.step,
+            at_ms: self.world.clock_ms,
+            numbers: Vec::new(),
+        }
+    }
+}
+
+impl Checker {
+    pub fn new() -> Checker {
+        Checker::default()
+    }
+
+    /// Every violation found so far, in the order found.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Checks what changed since the last call. `step` is how many scenario steps have
+    /// run (replaying that many shows what is found now). Returns the new violations.
+    pub fn observe(&mut self, world: &World, step: usize) -> &[Violation] {
+        self.refresh_replicas(world);
+        let mut ctx = Ctx {
+            world,
+            step,
+            replicas: &self.replicas,
+            found: Vec::new(),
+        };
+        let new_events = world.events.get(self.events_seen..).unwrap_or_default();
+        for event in new_events {
+            self.clients.on_event(&mut ctx, event);
+            self.brokers.on_event(&mut ctx, event);
+        }
+        self.events_seen = world.events.len();
+        self.clients.after_events(&mut ctx);
+        self.brokers.after_events(&mut ctx);
+        let found = std::mem::take(&mut ctx.found);
+        self.record(found)
+    }
+
+    /// The end-of-run checks (`unseen`, `lost-write` by reads), after a last
+    /// [`observe`](Self::observe). Consumers should have polled to the end first, as
+    /// Jepsen's final polls do.
+    pub fn finish(&mut self, world: &World, step: usize) -> &[Violation] {
+        self.observe(world, step);
+        let mut ctx = Ctx {
+            world,
+            step,
+            replicas: &self.replicas,
+            found: Vec::new(),
+        };
+        self.clients.finish(&mut ctx);
+        let found = std::mem::take(&mut ctx.found);
+        self.record(found)
+    }
+
+    fn record(&mut self, found: Vec<Violation>) -> &[Violation] {
+        let start = self.violations.len();
+        for v in found {
+            if self.reported.insert(v.key()) {
+                self.violations.push(v);
+            }
+        }
+        self.violations.get(start..).unwrap_or_default()
+    }
+
+    fn refresh_replicas(&mut self, world: &World) {
+        let mut live = BTreeSet::new();
+        for (id, broker) in &world.brokers {
+            if !broker.online {
+                continue;
+            }
+            for (tp, log) in broker.logs() {
+                if tp.topic.starts_with("__") {
+                    continue;
+                }
+                let key = (*id, tp.clone());
+                live.insert(key.clone());
+                let stale = self.replicas.get(&key).is_none_or(|r| {
+                    r.log_end_offset != log.log_end_offset()
+                        || r.log_start_offset != log.log_start_offset()
+                });
+                if stale {
+                    self.replicas
+                        .insert(key, PartitionRecords::read(log, &broker.fs));
+                } else if let Some(r) = self.replicas.get_mut(&key) {
+                    r.high_watermark = log.high_watermark();
+                }
+            }
+        }
+        self.replicas.retain(|k, _| live.contains(k));
+    }
+}
+
+#[cfg(test)]
+mod tests;

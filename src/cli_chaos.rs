@@ -1,0 +1,107 @@
+//! `eos chaos`: seeded chaos runs with the invariant checker (`crate::checker::chaos`).
+
+use crate::breaks::BreakSwitch;
+use crate::checker::chaos::{search, Finding};
+use crate::checker::witness::replay_link;
+use crate::i18n::checker::{explain, line, switch_text};
+use crate::i18n::Lang;
+
+/// Runs `eos chaos …`; returns what to print and whether anything was found.
+pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
+    if args.first().is_some_and(|a| a == "--switches") {
+        let mut out = String::new();
+        for s in BreakSwitch::ALL {
+            out.push_str(&format!("{:<10} {}\n", s.name(), switch_text(*s, Lang::En)));
+        }
+        out.push_str("(dedup=N takes a window of 0 to 4 batches; `dedup` alone is 0)\n");
+        return Ok((out, false));
+    }
+    let (mut first, mut runs, mut steps) = (1u64, 100u64, 50usize);
+    let mut switches = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--seeds" => {
+                let v = value()?;
+                let (lo, hi) = v
+                    .split_once("..")
+                    .ok_or_else(|| format!("--seeds {v}: expected A..B"))?;
+                let num = |s: &str| {
+                    s.parse::<u64>()
+                        .map_err(|_| format!("--seeds {v}: {s} is not a number"))
+                };
+                let (lo, hi) = (num(lo)?, num(hi)?);
+                if hi < lo {
+                    return Err(format!("--seeds {v}: the range is empty"));
+                }
+                first = lo;
+                runs = hi - lo;
+            }
+            "--seed" => {
+                let v = value()?;
+                first = v.parse().map_err(|_| format!("--seed {v}: not a number"))?;
+            }
+            "--runs" => {
+                let v = value()?;
+                runs = v.parse().map_err(|_| format!("--runs {v}: not a number"))?;
+            }
+            "--steps" => {
+                let v = value()?;
+                steps = v
+                    .parse()
+                    .map_err(|_| format!("--steps {v}: not a number"))?;
+                if steps > 10_000 {
+                    return Err(format!("--steps {v}: at most 10000"));
+                }
+            }
+            "--break" | "--switch" => {
+                let v = value()?;
+                switches.push(BreakSwitch::parse(v).map_err(|_| {
+                    format!("{a} {v}: no such switch (see `eos chaos --switches`)")
+                })?);
+            }
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    let last = first.saturating_add(runs);
+    let found = search(first..last, steps, &switches, |_, _| {});
+    let mut out = String::new();
+    for f in &found {
+        out.push_str(&finding_text(f));
+    }
+    out.push_str(&format!(
+        "{} of {} seed(s) found a violation ({} steps each{})\n",
+        found.len(),
+        last - first,
+        steps,
+        if switches.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = switches.iter().map(|s| s.name()).collect();
+            format!(", break {}", names.join(" "))
+        }
+    ));
+    Ok((out, !found.is_empty()))
+}
+
+/// A finding as a comment block and the shrunk scenario file, ready to save and run.
+fn finding_text(f: &Finding) -> String {
+    let scenario = f.shrunk.scenario_text();
+    let mut out = format!(
+        "# seed {}: {} — {}\n# {}\n# shrunk from {} to {} actions; visible at step {}\n",
+        f.seed,
+        f.violation.anomaly.name(),
+        explain(f.violation.anomaly, Lang::En),
+        line(&f.violation, Lang::En),
+        f.steps_before,
+        f.shrunk.body.len(),
+        f.violation.step,
+    );
+    if let Ok(link) = replay_link(&scenario, &f.violation) {
+        out.push_str(&format!("# replay: #{link}\n"));
+    }
+    out.push_str(&scenario);
+    out.push_str("check\n\n");
+    out
+}

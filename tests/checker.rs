@@ -1,0 +1,130 @@
+//! The checker and seeded chaos as properties: with every switch off, chaos finds
+//! nothing; with each NOT KAFKA switch on, a bounded search finds the anomaly that
+//! safeguard prevents. Seeds are fixed, so these are ordinary deterministic tests.
+//! (Runs are not shrunk here except in one test: shrinking re-runs a schedule many
+//! times and the debug build is slow.)
+
+use eos_playground::breaks::BreakSwitch;
+use eos_playground::checker::chaos::{check_seed, generate, run};
+use eos_playground::checker::witness::{replay_link, replay_prefix};
+use eos_playground::checker::Anomaly;
+use eos_playground::scenario::{self, share};
+
+const STEPS: usize = 50;
+
+/// Plays a scenario as `eos test` does: a refused step prints its error and the run
+/// goes on (a generated schedule may ask for what the world refuses).
+fn play(source: &str) -> Vec<String> {
+    let mut runner = scenario::Runner::new(scenario::parse(source).expect("it parses"));
+    let mut out = Vec::new();
+    while !runner.is_done() {
+        match runner.step() {
+            Ok(lines) => out.extend(lines),
+            Err(e) => {
+                out.push(format!("error: {e}"));
+                runner.skip();
+            }
+        }
+    }
+    out
+}
+
+/// The first seed in `1..=max` whose run shows `anomaly`.
+fn first_seed_showing(switch: BreakSwitch, anomaly: Anomaly, max: u64) -> Option<u64> {
+    (1..=max).find(|&seed| {
+        run(&generate(seed, STEPS, &[switch]))
+            .violations
+            .iter()
+            .any(|v| v.anomaly == anomaly)
+    })
+}
+
+#[test]
+fn kafka_shows_no_violation_in_seeded_runs() {
+    for seed in 1..=10 {
+        let outcome = run(&generate(seed, STEPS, &[]));
+        assert!(
+            outcome.violations.is_empty(),
+            "seed {seed}: {:?}",
+            outcome.violations
+        );
+    }
+}
+
+#[test]
+fn each_switch_is_caught_within_twenty_seeds() {
+    for (switch, anomaly) in [
+        (BreakSwitch::Dedup(0), Anomaly::Duplicate),
+        (BreakSwitch::Fencing, Anomaly::FencedWrite),
+        (BreakSwitch::Lso, Anomaly::PrecommittedRead),
+        (BreakSwitch::Aborted, Anomaly::G1a),
+        (BreakSwitch::Markers, Anomaly::MissingMarker),
+    ] {
+        assert!(
+            first_seed_showing(switch, anomaly, 20).is_some(),
+            "break {} never showed {}",
+            switch.name(),
+            anomaly.name()
+        );
+    }
+}
+
+#[test]
+fn dedup_window_of_one_is_caught() {
+    // A retry found only if it is the newest batch: two batches in flight, the first
+    // one's ack lost.
+    assert!(first_seed_showing(BreakSwitch::Dedup(1), Anomaly::Duplicate, 40).is_some());
+}
+
+#[test]
+fn same_seed_same_schedule_and_findings() {
+    let a = generate(7, STEPS, &[BreakSwitch::Lso]);
+    let b = generate(7, STEPS, &[BreakSwitch::Lso]);
+    assert_eq!(a, b);
+    assert_eq!(run(&a).violations, run(&b).violations);
+    assert_ne!(generate(8, STEPS, &[]), a);
+}
+
+#[test]
+fn a_finding_shrinks_and_replays_from_its_scenario_and_link() {
+    let seed = first_seed_showing(BreakSwitch::Dedup(0), Anomaly::Duplicate, 20).expect("a seed");
+    let finding = check_seed(seed, STEPS, &[BreakSwitch::Dedup(0)]).expect("a finding");
+    assert_eq!(finding.violation.anomaly, Anomaly::Duplicate);
+    assert!(finding.shrunk.body.len() < finding.steps_before);
+    // The shrunk scenario, played as a file, prints the duplicate at its `check`.
+    let text = finding.shrunk.scenario_text();
+    let transcript = play(&format!("{text}check\n"));
+    assert!(
+        transcript.iter().any(|l| l.starts_with("duplicate ")),
+        "{transcript:?}"
+    );
+    // Up to the step that showed it, and no further, the replay shows it too.
+    let prefix = replay_prefix(&text, &finding.violation);
+    let shown = play(&format!("{prefix}check\n"));
+    assert!(
+        shown.iter().any(|l| l.starts_with("duplicate ")),
+        "{shown:?}"
+    );
+    let link = replay_link(&text, &finding.violation).expect("a link");
+    let state = share::decode(&link).expect("it opens");
+    assert_eq!(state.step, finding.violation.step);
+    assert_eq!(state.scenario, text);
+}
+
+#[test]
+fn the_chaos_command_exits_one_only_when_something_is_found() {
+    let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    assert_eq!(eos_playground::cli::main(&args("chaos --switches")), 0);
+    assert_eq!(
+        eos_playground::cli::main(&args("chaos --seeds 1..4 --steps 30")),
+        0
+    );
+    assert_eq!(
+        eos_playground::cli::main(&args("chaos --seeds 1..6 --steps 30 --break aborted")),
+        1
+    );
+    assert_eq!(
+        eos_playground::cli::main(&args("chaos --break nothing-like-this")),
+        2
+    );
+}
