@@ -293,6 +293,9 @@ fn print_action(action: &Action) -> Option<String> {
         Action::ReleaseHeld { api } => format!("fault release api={}", quote(api)),
         Action::ReleaseMessage { id } => format!("fault release id={id}"),
         Action::HealLink { a, b } => format!("fault heal {} {}", node(a), node(b)),
+        Action::DisarmFault { fault } => {
+            format!("fault disarm {}", &print_fault(fault)["fault ".len()..])
+        }
         Action::ClearFaults => "fault clear".into(),
         Action::Step => "step".into(),
         Action::RunUntilIdle => "run".into(),
