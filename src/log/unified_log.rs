@@ -2,8 +2,10 @@
 //! in-memory disk, producer state, the log end offset (LEO) and high watermark (HW),
 //! roll, producer snapshots, and recovery when a broker starts.
 //!
-//! Simplified: one replica per partition (the HW follows the LEO as soon as a write
-//! lands, as with `acks=all` and an ISR of one); no retention or compaction.
+//! A single-replica log moves its HW with its LEO (an ISR of one); a replicated log's
+//! HW is set by its partition (the leader from the ISR's LEOs, a follower from the
+//! leader's fetch answers), see [`UnifiedLog::set_replicated`]. No retention or
+//! compaction.
 
 use serde::Serialize;
 
@@ -137,6 +139,12 @@ pub struct UnifiedLog {
     log_start_offset: i64,
     log_end_offset: i64,
     high_watermark: i64,
+    /// More than one replica: the HW no longer follows the LEO on its own.
+    replicated: bool,
+    /// The epoch stamped on batches this replica writes as leader.
+    leader_epoch: i32,
+    /// `LeaderEpochFileCache`: (epoch, start offset), oldest first.
+    epochs: Vec<(i32, i64)>,
 }
 
 impl UnifiedLog {
@@ -238,6 +246,9 @@ impl UnifiedLog {
             log_start_offset: 0,
             log_end_offset: 0,
             high_watermark: 0,
+            replicated: false,
+            leader_epoch: 0,
+            epochs: Vec::new(),
         })
     }
 
@@ -299,6 +310,10 @@ mod append;
 mod read;
 #[path = "unified_log_recovery.rs"]
 mod recovery;
+#[path = "unified_log_replica.rs"]
+mod replica;
+
+pub use replica::LEADER_EPOCH_CHECKPOINT;
 
 #[cfg(test)]
 #[path = "unified_log_tests.rs"]

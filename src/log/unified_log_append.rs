@@ -81,6 +81,7 @@ impl UnifiedLog {
             }
         }
         batch.base_offset = self.log_end_offset;
+        batch.partition_leader_epoch = self.leader_epoch;
         let (rolled_segment, snapshot_written) =
             self.maybe_roll(fs, size).map_err(storage_error)?;
         let info = self.write_batch(fs, &batch).map_err(storage_error)?;
@@ -100,14 +101,16 @@ impl UnifiedLog {
         mut batch: RecordBatch,
     ) -> Result<i64, AppendError> {
         batch.base_offset = self.log_end_offset;
+        batch.partition_leader_epoch = self.leader_epoch;
         let size = batch.size_in_bytes() as u64;
         self.maybe_roll(fs, size).map_err(storage_error)?;
         self.write_batch(fs, &batch).map_err(storage_error)?;
         Ok(batch.base_offset)
     }
 
-    /// Writes a batch whose offsets are already assigned and updates producer state.
-    fn write_batch(
+    /// Writes a batch whose offsets are already assigned and updates producer state
+    /// (and, on a replicated log, the leader-epoch cache).
+    pub(super) fn write_batch(
         &mut self,
         fs: &mut MemFs,
         batch: &RecordBatch,
@@ -148,8 +151,16 @@ impl UnifiedLog {
                 &entry.encode(),
             )?;
         }
-        // One replica: the write is on every in-sync replica at once.
-        self.high_watermark = self.log_end_offset;
+        if self.replicated {
+            self.maybe_assign_epoch_start_offset(
+                fs,
+                batch.partition_leader_epoch,
+                batch.base_offset,
+            )?;
+        } else {
+            // One replica: the write is on every in-sync replica at once.
+            self.high_watermark = self.log_end_offset;
+        }
         self.debug_check_offsets();
         Ok(AppendOutcome::Appended {
             first_offset: batch.base_offset,
@@ -159,7 +170,7 @@ impl UnifiedLog {
     }
 
     /// `maybeRoll`: a new segment when the batch would not fit in the active one.
-    fn maybe_roll(
+    pub(super) fn maybe_roll(
         &mut self,
         fs: &mut MemFs,
         batch_size: u64,
@@ -223,7 +234,7 @@ impl UnifiedLog {
         now_ms: i64,
         transaction_v2: bool,
     ) -> Result<MarkerAppend, AppendError> {
-        let batch = RecordBatch::new_control(
+        let mut batch = RecordBatch::new_control(
             self.log_end_offset,
             producer_id,
             producer_epoch,
@@ -231,6 +242,7 @@ impl UnifiedLog {
             kind,
             coordinator_epoch,
         );
+        batch.partition_leader_epoch = self.leader_epoch;
         let tp = self.topic_partition.to_string();
         match self
             .producer_state

@@ -103,6 +103,9 @@ impl UnifiedLog {
             log_start_offset: bases.first().copied().unwrap_or(0),
             log_end_offset,
             high_watermark: log_end_offset,
+            replicated: false,
+            leader_epoch: 0,
+            epochs: replica::read_epoch_checkpoint(fs, dir),
         };
         log.debug_check_offsets();
         Ok((log, report))

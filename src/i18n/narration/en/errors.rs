@@ -51,6 +51,15 @@ pub(in crate::i18n::narration) fn detail(d: &ErrorDetail) -> String {
             "The batch is {size} bytes, larger than segment.bytes ({segment_bytes})"
         ),
         ErrorDetail::Storage(e) => format!("storage: {e}"),
+        ErrorDetail::NotEnoughReplicas {
+            isr,
+            min_insync_replicas,
+        } => format!(
+            "The ISR {isr:?} has fewer than min.insync.replicas={min_insync_replicas} replicas"
+        ),
+        ErrorDetail::OutOfOrderOffsets { expected, got } => format!(
+            "The leader's batches start at offset {got}, but this replica's log ends at {expected}"
+        ),
         ErrorDetail::MissingTransactionalId => {
             "A transactional batch needs its transactional.id".to_string()
         }
