@@ -10,7 +10,10 @@
 //! - [`log`]: segments, indexes, producer state, `UnifiedLog` (LEO, HW, LSO).
 //! - [`coordinator`]: the transaction coordinator and the group coordinator, and the
 //!   internal topics they write.
-//! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
+//! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions,
+//!   leading or following them (ReplicaManager / Partition: ISR, HW, follower fetches).
+//! - [`controller`]: the controller's partition records: replica placement, leader
+//!   election, ISR changes (KRaft's role, simplified).
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
@@ -22,6 +25,7 @@
 
 pub mod broker;
 pub mod client;
+pub mod controller;
 pub mod coordinator;
 pub mod fs;
 pub mod i18n;

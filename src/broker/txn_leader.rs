@@ -28,6 +28,7 @@ impl Broker {
     pub(super) fn maybe_verify_transaction(
         &mut self,
         acks: i16,
+        timeout_ms: i64,
         tp: &TopicPartition,
         batch: &RecordBatch,
         transactional_id: Option<String>,
@@ -91,6 +92,7 @@ impl Broker {
             PendingProduce {
                 token,
                 acks,
+                timeout_ms,
                 tp: tp.clone(),
                 batch: batch.clone(),
             },
@@ -157,7 +159,13 @@ impl Broker {
         };
         let (mut handled, token) = if error == Errors::None {
             (
-                self.append_batch(pending.acks, pending.tp.clone(), pending.batch, now_ms),
+                self.append_batch(
+                    (pending.acks, pending.timeout_ms),
+                    pending.token,
+                    pending.tp.clone(),
+                    pending.batch,
+                    now_ms,
+                ),
                 pending.token,
             )
         } else {

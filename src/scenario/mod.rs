@@ -8,12 +8,14 @@ pub mod parse;
 pub mod player;
 pub mod print;
 pub mod replay;
+mod replicas;
 pub mod run;
 pub mod share;
 
 pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
 pub use print::{print, print_step, quote, step_for_action};
 pub use replay::{scenario_of, Replay, StepOutput};
+pub use replicas::replicas_lines;
 pub use run::{verdict_text, Runner};
 
 /// A built-in lesson: a scenario file shipped inside the binary (CLI and web alike).

@@ -9,6 +9,7 @@ pub mod event;
 pub mod hanging;
 pub mod network;
 pub mod raw;
+pub mod replication;
 pub mod rng;
 mod scheduling;
 mod transactions;

@@ -26,6 +26,8 @@ use crate::protocol::OffsetEntry;
 use crate::protocol::{Request, Response};
 use crate::util::ordered::CollectSorted;
 
+/// The largest cluster (replication needs up to five brokers).
+pub const MAX_BROKERS: i32 = 5;
 /// The logical clock starts here (2023-11-14T22:13:20Z), so timestamps look real.
 pub const START_MS: i64 = 1_700_000_000_000;
 /// The name of the hand-driven "bare socket" client.
@@ -94,9 +96,13 @@ impl Default for ClusterConfig {
 pub struct TopicInfo {
     pub name: String,
     pub partitions: i32,
-    /// Leader broker of each partition.
+    /// Leader broker of each partition (-1: none), as the controller last decided.
     pub leaders: Vec<i32>,
     pub config: LogConfig,
+    /// `replication.factor`, `min.insync.replicas`, `unclean.leader.election.enable`.
+    pub replication: super::replication::ReplicationConfig,
+    /// The controller's record of each partition: replicas, leader, epoch, ISR.
+    pub registrations: Vec<crate::controller::PartitionRegistration>,
 }
 
 /// The answer to a raw request, for the transcript.
@@ -139,11 +145,14 @@ pub struct World {
     /// Each idle producer's next timer (a retry, a request timeout), by time.
     pub(super) wakeups: BTreeSet<(i64, String)>,
     pub(super) wake_of: BTreeMap<String, i64>,
+    /// Some topic has more than one replica: replication runs (off, the world is
+    /// exactly the single-replica one).
+    pub(super) replicated: bool,
 }
 
 impl World {
     pub fn new(config: ClusterConfig) -> Self {
-        let brokers = config.brokers.clamp(1, 3);
+        let brokers = config.brokers.clamp(1, MAX_BROKERS);
         let broker_defaults = LogConfig::default();
         World {
             clock_ms: START_MS,
@@ -172,6 +181,7 @@ impl World {
             ready: BTreeSet::new(),
             wakeups: BTreeSet::new(),
             wake_of: BTreeMap::new(),
+            replicated: false,
             config: ClusterConfig { brokers, ..config },
         }
     }

@@ -66,6 +66,7 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> String {
             "broker {broker}: a transactional batch of producer {producer_id} (epoch {producer_epoch}) for {tp} waits: transaction.partition.verification.enable is on, so the leader asks the coordinator (broker {coordinator}) whether {transactional_id} added {tp} (AddPartitionsToTxn verifyOnly, KIP-890 part 1)"
         ),
         BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::Replication(r) => super::replication::event(broker, r),
         BrokerEvent::SegmentRolled { tp, base_offset, snapshot } => match snapshot {
             Some(path) => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached) and wrote the producer snapshot {}", file_of(path)),
             None => format!("broker {broker}: {tp} rolled a new segment at offset {base_offset} (segment.bytes reached); producer snapshots are off"),

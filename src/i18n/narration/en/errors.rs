@@ -115,6 +115,12 @@ fn kind(k: &SimErrorKind) -> String {
             }
         ),
         SimErrorKind::TopicExists { name } => format!("Topic '{name}' already exists."),
+        SimErrorKind::ReplicationFactor {
+            replication_factor,
+            brokers,
+        } => format!(
+            "replication.factor={replication_factor} is larger than the {brokers} broker(s) of the cluster"
+        ),
         SimErrorKind::PartitionCount { partitions } => {
             format!("{partitions} partitions: choose 1 to 64")
         }

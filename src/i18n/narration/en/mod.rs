@@ -9,6 +9,7 @@ pub(super) mod consumer;
 mod coordinator;
 pub(super) mod errors;
 mod faults;
+mod replication;
 
 pub(in crate::i18n::narration) use faults::fault;
 pub(super) mod producer;
@@ -73,6 +74,7 @@ pub(super) fn event(kind: &EventKind) -> String {
         EventKind::MessageRefused { from, to, api, .. } => {
             format!("{to} is down: {api} from {from} was refused (connection closed)")
         }
+        EventKind::LeaderElected { tp, change } => replication::election(tp, change),
         EventKind::TopicCreated {
             topic,
             partitions,
