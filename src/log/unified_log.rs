@@ -313,7 +313,7 @@ mod recovery;
 #[path = "unified_log_replica.rs"]
 mod replica;
 
-pub use replica::LEADER_EPOCH_CHECKPOINT;
+pub use replica::{read_epoch_checkpoint, FollowerAppend, LEADER_EPOCH_CHECKPOINT};
 
 #[cfg(test)]
 #[path = "unified_log_tests.rs"]

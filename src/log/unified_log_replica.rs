@@ -272,7 +272,7 @@ impl UnifiedLog {
 }
 
 /// Reads `leader-epoch-checkpoint` if the folder has one (a replicated partition).
-pub(super) fn read_epoch_checkpoint(fs: &MemFs, dir: &str) -> Vec<(i32, i64)> {
+pub fn read_epoch_checkpoint(fs: &MemFs, dir: &str) -> Vec<(i32, i64)> {
     let Ok(bytes) = fs.read(&format!("{dir}/{LEADER_EPOCH_CHECKPOINT}")) else {
         return Vec::new();
     };

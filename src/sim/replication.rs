@@ -301,7 +301,14 @@ impl World {
                     ),
                     high_watermark: log.map_or(-1, |l| l.high_watermark()),
                     last_stable_offset: log.map_or(-1, |l| l.last_stable_offset()),
-                    epochs: log.map(|l| l.epochs().to_vec()).unwrap_or_default(),
+                    epochs: match (log, broker) {
+                        (Some(l), _) => l.epochs().to_vec(),
+                        (None, Some(b)) => crate::log::unified_log::read_epoch_checkpoint(
+                            &b.fs,
+                            &crate::broker::Broker::partition_dir(tp),
+                        ),
+                        (None, None) => Vec::new(),
+                    },
                     matches_leader: own.iter().zip(&leader_batches).all(|(a, b)| a == b),
                 }
             })
