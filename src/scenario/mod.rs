@@ -62,6 +62,11 @@ const LESSONS: &[Lesson] = &[
         title: "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it",
         source: include_str!("../../static/lessons/late-endtxn.eos"),
     },
+    Lesson {
+        name: "failover",
+        title: "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?",
+        source: include_str!("../../static/lessons/failover.eos"),
+    },
 ];
 
 /// Every built-in lesson.
