@@ -183,6 +183,14 @@ impl UnifiedLog {
     /// then rebuild producer state as a start does. Returns the batches removed.
     pub fn truncate_to(&mut self, fs: &mut MemFs, offset: i64) -> Result<usize, FsError> {
         if offset >= self.log_end_offset {
+            // Kafka still cuts the epoch cache at the LEO: a replica that led and
+            // wrote nothing keeps an entry for an epoch no batch carries.
+            let leo = self.log_end_offset;
+            let before = self.epochs.len();
+            self.epochs.retain(|(_, start)| *start < leo);
+            if self.epochs.len() != before && self.replicated {
+                self.write_epoch_checkpoint(fs)?;
+            }
             return Ok(0);
         }
         let offset = offset.max(self.log_start_offset);

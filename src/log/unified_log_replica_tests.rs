@@ -128,3 +128,20 @@ fn truncate_to_drops_batches_snapshots_and_epochs_and_rebuilds_producer_state() 
         .unwrap();
     assert_eq!(next.first_offset(), 2);
 }
+
+#[test]
+fn truncating_at_the_leo_still_drops_an_empty_epoch() {
+    // UnifiedLog.truncateTo: a replica that led at epoch 1 and wrote nothing keeps 1@LEO
+    // in its cache; the truncation to its LEO removes it, or it would fetch with a
+    // last epoch no batch carries and diverge forever.
+    let mut fs = MemFs::new();
+    let mut log = replicated(&mut fs, "/b/t-0", LogConfig::default());
+    log.become_leader(&mut fs, 0).unwrap();
+    log.append_as_leader(&mut fs, data(1, 0, &["a"]), 0)
+        .unwrap();
+    log.become_leader(&mut fs, 1).unwrap();
+    assert_eq!(log.epochs(), &[(0, 0), (1, 1)]);
+    assert_eq!(log.truncate_to(&mut fs, 1).unwrap(), 0);
+    assert_eq!(log.epochs(), &[(0, 0)]);
+    assert_eq!(log.latest_epoch(), Some(0));
+}
