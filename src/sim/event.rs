@@ -94,6 +94,11 @@ pub enum EventKind {
         tp: crate::log::TopicPartition,
         change: crate::controller::LeaderChange,
     },
+    /// The controller fenced a running broker cut off from it, or let it back in.
+    BrokerFenced {
+        broker: i32,
+        fenced: bool,
+    },
     /// The learner armed or released a fault.
     FaultArmed {
         fault: FaultChange,

@@ -77,7 +77,16 @@ impl World {
             let Some(broker) = self.brokers.get_mut(&id).filter(|b| b.online) else {
                 continue;
             };
-            if let Ok(handled) = broker.apply_partition_metadata(tp, meta.clone(), &config, now) {
+            let mut meta = meta.clone();
+            if self.fenced.contains(&id) {
+                // A broker cut off from the controller hears nothing new; one that
+                // (re)started that way knows of no leader at all.
+                if broker.partitions().contains_key(tp) {
+                    continue;
+                }
+                meta.leader = crate::controller::NO_LEADER;
+            }
+            if let Ok(handled) = broker.apply_partition_metadata(tp, meta, &config, now) {
                 self.apply_handled(id, None, handled);
             }
         }
@@ -96,6 +105,8 @@ impl World {
                 tag,
                 Body::Request(request),
             ),
+            // A fenced broker's AlterPartition never reaches the controller.
+            Outbound::AlterPartition { .. } if self.fenced.contains(&from) => {}
             Outbound::AlterPartition {
                 tp,
                 leader_epoch,
@@ -165,7 +176,7 @@ impl World {
         let alive: Vec<i32> = self
             .brokers
             .values()
-            .filter(|b| b.online && b.id != id)
+            .filter(|b| b.online && b.id != id && !self.fenced.contains(&b.id))
             .map(|b| b.id)
             .collect();
         let changes = self.change_registrations(|reg, unclean| {
@@ -179,13 +190,54 @@ impl World {
         let alive: Vec<i32> = self
             .brokers
             .values()
-            .filter(|b| b.online)
+            .filter(|b| b.online && !self.fenced.contains(&b.id))
             .map(|b| b.id)
             .collect();
         let changes = self.change_registrations(|reg, unclean| {
             reg.unfence_broker(&|b| alive.contains(&b), unclean)
         });
         self.announce(changes);
+    }
+
+    /// A running broker whose link to the controller is cut stops heartbeating and is
+    /// fenced (Kafka waits `broker.session.timeout.ms`, 9 s; here it is at once): it
+    /// leaves the ISRs and loses its leaderships, though it keeps running and, until
+    /// it hears from the controller again, still believes it leads. When the link
+    /// heals it registers again and learns the current metadata.
+    pub(super) fn sync_controller_links(&mut self) {
+        if !self.replicated {
+            return;
+        }
+        let ids: Vec<i32> = self.brokers.keys().copied().collect();
+        for id in ids {
+            let online = self.brokers.get(&id).is_some_and(|b| b.online);
+            let cut = self.network.is_cut(&Node::Broker(id), &Node::Controller);
+            if online && cut && self.fenced.insert(id) {
+                self.emit(EventKind::BrokerFenced {
+                    broker: id,
+                    fenced: true,
+                });
+                self.fence_broker(id);
+            } else if !cut && self.fenced.remove(&id) {
+                self.emit(EventKind::BrokerFenced {
+                    broker: id,
+                    fenced: false,
+                });
+                let held: Vec<TopicPartition> = self
+                    .partitions_on(id)
+                    .into_iter()
+                    .map(|(tp, _)| tp)
+                    .filter(|tp| {
+                        self.registration(tp)
+                            .is_some_and(|r| r.replicas().len() > 1)
+                    })
+                    .collect();
+                for tp in held {
+                    self.propagate_partition(&tp);
+                }
+                self.unfence_broker();
+            }
+        }
     }
 
     fn change_registrations(

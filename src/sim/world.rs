@@ -148,6 +148,8 @@ pub struct World {
     /// Some topic has more than one replica: replication runs (off, the world is
     /// exactly the single-replica one).
     pub(super) replicated: bool,
+    /// Brokers the controller fenced while they run: cut off from it.
+    pub(super) fenced: BTreeSet<i32>,
 }
 
 impl World {
@@ -182,6 +184,7 @@ impl World {
             wakeups: BTreeSet::new(),
             wake_of: BTreeMap::new(),
             replicated: false,
+            fenced: BTreeSet::new(),
             config: ClusterConfig { brokers, ..config },
         }
     }
@@ -394,6 +397,7 @@ impl World {
             }
             Action::ArmFault { fault } => {
                 self.arm_fault(fault.clone());
+                self.sync_controller_links();
                 Ok(vec![])
             }
             Action::ReleaseHeld { api } => {
@@ -422,6 +426,7 @@ impl World {
                         was_cut,
                     },
                 });
+                self.sync_controller_links();
                 Ok(vec![])
             }
             Action::ClearFaults => {
@@ -429,6 +434,7 @@ impl World {
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Cleared { faults, released },
                 });
+                self.sync_controller_links();
                 Ok(vec![])
             }
             Action::Step => {

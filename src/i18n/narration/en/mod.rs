@@ -75,6 +75,7 @@ pub(super) fn event(kind: &EventKind) -> String {
             format!("{to} is down: {api} from {from} was refused (connection closed)")
         }
         EventKind::LeaderElected { tp, change } => replication::election(tp, change),
+        EventKind::BrokerFenced { broker, fenced } => replication::fenced(*broker, *fenced),
         EventKind::TopicCreated {
             topic,
             partitions,

@@ -84,3 +84,13 @@ pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> String {
         ),
     }
 }
+
+pub(super) fn fenced(broker: i32, fenced: bool) -> String {
+    if fenced {
+        format!("controller: broker {broker} is cut off and misses its heartbeats, so it is fenced: out of every ISR, and its partitions get new leaders. It keeps running and still believes it leads until it hears from the controller")
+    } else {
+        format!(
+            "controller: broker {broker} is reachable again and registers; it learns who leads now"
+        )
+    }
+}
