@@ -296,40 +296,39 @@ pub struct ReplicasView {
 }
 
 impl World {
+    /// The batches of `tp` on broker `id`, as their bytes: from the open log, or from
+    /// the disk of a stopped broker.
+    pub fn replica_raw_batches(&self, tp: &TopicPartition, id: i32) -> Option<Vec<Vec<u8>>> {
+        let b = self.brokers.get(&id)?;
+        if let Some(l) = b.logs().get(tp) {
+            return Some(l.read_all(&b.fs).into_iter().map(|s| s.raw).collect());
+        }
+        let dir = crate::broker::Broker::partition_dir(tp);
+        let names = b.fs.list_dir(&dir).ok()?;
+        let mut bases: Vec<i64> = names
+            .iter()
+            .filter_map(|n| crate::log::segment::offset_from_file_name(n))
+            .filter(|(_, s)| *s == ".log")
+            .map(|(o, _)| o)
+            .collect();
+        bases.sort_unstable();
+        let mut out = Vec::new();
+        for base in bases {
+            let path = format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
+            let bytes = b.fs.read(&path).ok()?;
+            for (pos, batch) in crate::record::decode_all(bytes).ok()? {
+                let end = (pos as usize).saturating_add(batch.size_in_bytes());
+                out.push(bytes.get(pos as usize..end).unwrap_or_default().to_vec());
+            }
+        }
+        Some(out)
+    }
+
     /// Every replica of `tp`: LEO, HW, LSO, epochs, ISR membership, and whether its
     /// bytes equal the leader's (read from each broker's disk).
     pub fn replicas_view(&self, tp: &TopicPartition) -> Option<ReplicasView> {
         let reg = self.registration(tp)?;
-        let batches = |id: i32| -> Option<Vec<Vec<u8>>> {
-            let b = self.brokers.get(&id)?;
-            let log = b.logs().get(tp);
-            let dir = crate::broker::Broker::partition_dir(tp);
-            match log {
-                Some(l) => Some(l.read_all(&b.fs).into_iter().map(|s| s.raw).collect()),
-                // A stopped broker's log is on its disk only.
-                None => {
-                    let names = b.fs.list_dir(&dir).ok()?;
-                    let mut bases: Vec<i64> = names
-                        .iter()
-                        .filter_map(|n| crate::log::segment::offset_from_file_name(n))
-                        .filter(|(_, s)| *s == ".log")
-                        .map(|(o, _)| o)
-                        .collect();
-                    bases.sort_unstable();
-                    let mut out = Vec::new();
-                    for base in bases {
-                        let path =
-                            format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
-                        let bytes = b.fs.read(&path).ok()?;
-                        for (pos, batch) in crate::record::decode_all(bytes).ok()? {
-                            let end = (pos as usize).saturating_add(batch.size_in_bytes());
-                            out.push(bytes.get(pos as usize..end).unwrap_or_default().to_vec());
-                        }
-                    }
-                    Some(out)
-                }
-            }
-        };
+        let batches = |id: i32| self.replica_raw_batches(tp, id);
         let leader_batches = batches(reg.leader()).unwrap_or_default();
         let replicas = reg
             .replicas()
@@ -372,5 +371,12 @@ impl World {
             isr: reg.isr().to_vec(),
             replicas,
         })
+    }
+}
+
+impl World {
+    /// Whether the controller fenced this running broker (cut off from it).
+    pub fn is_fenced(&self, broker: i32) -> bool {
+        self.fenced.contains(&broker)
     }
 }
