@@ -3,6 +3,7 @@
 
 #[allow(clippy::module_inception)]
 pub mod broker;
+mod delayed_produce;
 mod fetch;
 mod group_apis;
 mod internal_log;
