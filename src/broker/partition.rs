@@ -2,7 +2,7 @@
 //! `Replica`s and the fetcher state of `AbstractFetcherThread`), and the events it
 //! emits. Kafka 4.0 (mirror commit 1eb7644) defaults are the constants below.
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::Serialize;
 
@@ -86,7 +86,7 @@ pub struct Partition {
     /// `min.insync.replicas` of the topic.
     pub min_insync_replicas: i32,
     /// Leader only: what each follower fetched.
-    pub remote: BTreeMap<i32, ReplicaState>,
+    pub remote: SortedMap<i32, ReplicaState>,
     /// Follower only.
     pub fetcher: FetcherState,
 }

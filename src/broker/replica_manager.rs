@@ -42,7 +42,7 @@ pub struct PartitionMetadata {
 
 impl Broker {
     /// This broker's part in each partition it holds a replica of.
-    pub fn partitions(&self) -> &std::collections::BTreeMap<TopicPartition, Partition> {
+    pub fn partitions(&self) -> &crate::util::sorted_map::SortedMap<TopicPartition, Partition> {
         &self.partitions
     }
 
@@ -343,9 +343,13 @@ impl Broker {
             return;
         }
         let follower_leo = r.log_end_offset;
-        let replicas = p.replicas.clone();
-        p.isr.push(replica_id);
-        p.isr.sort_by_key(|b| replicas.iter().position(|x| x == b));
+        // Kept in assignment order.
+        p.isr = p
+            .replicas
+            .iter()
+            .copied()
+            .filter(|b| *b == replica_id || p.isr.contains(b))
+            .collect();
         let (isr, epoch) = (p.isr.clone(), p.leader_epoch);
         handled
             .events
