@@ -11,7 +11,10 @@
 //! - [`log`]: segments, indexes, producer state, `UnifiedLog` (LEO, HW, LSO).
 //! - [`coordinator`]: the transaction coordinator and the group coordinator, and the
 //!   internal topics they write.
-//! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
+//! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions,
+//!   leading or following them (ReplicaManager / Partition: ISR, HW, follower fetches).
+//! - [`controller`]: the controller's partition records: replica placement, leader
+//!   election, ISR changes (KRaft's role, simplified).
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
 //! - [`checker`]: the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
@@ -27,6 +30,7 @@ pub mod breaks;
 pub mod broker;
 pub mod checker;
 pub mod client;
+pub mod controller;
 pub mod coordinator;
 pub mod fs;
 pub mod i18n;

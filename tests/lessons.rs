@@ -191,6 +191,11 @@ fn golden_dedup_window() {
     golden("dedup-window");
 }
 
+#[test]
+fn golden_failover() {
+    golden("failover");
+}
+
 /// Seed 000, example 2: the real output of Kafka 4.5.0-SNAPSHOT.
 #[test]
 fn idempotence_reproduces_seed_000_example_2() {
@@ -404,6 +409,7 @@ fn player_step_counts_are_pinned() {
         "consume-transform-produce 6",
         "hanging-transaction 8",
         "late-endtxn 4",
+        "failover 7",
     ];
     assert_eq!(got, want);
 }
@@ -449,6 +455,7 @@ fn lesson_fingerprints_are_pinned() {
         "consume-transform-produce 7a611695033e5dde",
         "hanging-transaction 40bfe97030d63dc0",
         "late-endtxn 3d5b53bdec118700",
+        "failover 15993c3993c00539",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

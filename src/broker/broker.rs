@@ -146,6 +146,8 @@ pub enum BrokerEvent {
     },
     /// Something the transaction coordinator did (state change, fence, timeout, load).
     Coordinator(CoordinatorEvent),
+    /// Something replication did (follower fetch, ISR, HW, role, truncation).
+    Replication(super::partition::ReplicationEvent),
     /// A partition was opened at start-up and its producer state rebuilt: from a
     /// snapshot plus the log after it (`report.snapshot_loaded`), or from the log alone.
     Recovered {
@@ -171,6 +173,20 @@ pub enum Outbound {
     },
     /// Ask the controller to create an internal topic (`__transaction_state`, …).
     CreateInternalTopic(String),
+    /// A follower's Fetch to its leader; the answer comes back to
+    /// [`Broker::handle_broker_response`] with this `tag`. Not retried by the world:
+    /// the fetcher gives up after `replica.socket.timeout.ms` itself.
+    ReplicaFetch {
+        leader: i32,
+        tag: u64,
+        request: Request,
+    },
+    /// `AlterPartition`: the leader changed the ISR (applied by the controller at once).
+    AlterPartition {
+        tp: TopicPartition,
+        leader_epoch: i32,
+        isr: Vec<i32>,
+    },
 }
 
 /// The result of handling one request.
@@ -227,6 +243,14 @@ pub struct Broker {
     /// The finalized `transaction.version` and the verification switch.
     pub(super) txn_features: TxnFeatures,
     next_tag: u64,
+    /// This broker's part in each partition it holds (leader or follower).
+    pub(super) partitions: SortedMap<TopicPartition, super::partition::Partition>,
+    /// `acks=all` Produce requests waiting for the HW.
+    pub(super) delayed_produces: Vec<super::replica_manager::DelayedProduce>,
+    /// Follower fetches held until data arrives.
+    pub(super) parked_fetches: Vec<super::replica_manager::ParkedFetch>,
+    /// The next run of the ISR expiration task (0: not leading anything yet).
+    pub(super) next_isr_check_ms: i64,
 }
 
 /// A transactional Produce parked until the coordinator has added its partition.
@@ -234,6 +258,8 @@ pub struct Broker {
 pub struct PendingProduce {
     pub token: u64,
     pub acks: i16,
+    /// The Produce request's `timeout_ms`: how long `acks=all` may wait for the ISR.
+    pub timeout_ms: i64,
     pub tp: TopicPartition,
     #[serde(skip)]
     pub batch: RecordBatch,
@@ -257,6 +283,11 @@ impl Broker {
             transaction_version: self.txn_features.transaction_version,
             ..self.txn_coordinator.config().clone()
         }
+    }
+
+    /// The tag [`Broker::take_tag`] gives next.
+    pub(super) fn next_tag_peek(&self) -> u64 {
+        self.next_tag
     }
 
     /// A fresh tag for an inter-broker request.
@@ -287,6 +318,10 @@ impl Broker {
             windows_at_stop: SortedMap::new(),
             txn_features: TxnFeatures::default(),
             next_tag: 1,
+            partitions: SortedMap::new(),
+            delayed_produces: Vec::new(),
+            parked_fetches: Vec::new(),
+            next_isr_check_ms: 0,
         }
     }
 
@@ -405,6 +440,13 @@ impl Broker {
     /// `token` identifies the request's connection to the world, for an answer that
     /// comes later (a Produce waiting for its transaction to be verified).
     pub fn handle(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
+        let mut handled = self.handle_request(request, token, now_ms);
+        // Whatever this request wrote may answer a follower's held fetch.
+        self.complete_parked_fetches(now_ms, &mut handled);
+        handled
+    }
+
+    fn handle_request(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
         match request {
             Request::InitProducerId {
                 transactional_id: None,
@@ -423,11 +465,12 @@ impl Broker {
             Request::Produce {
                 transactional_id,
                 acks,
-                timeout_ms: _,
+                timeout_ms,
                 topic_partition,
                 records,
             } => self.handle_produce(
                 acks,
+                i64::from(timeout_ms),
                 topic_partition,
                 records,
                 transactional_id,
@@ -498,6 +541,23 @@ impl Broker {
                 max_bytes,
                 isolation,
             } => self.handle_fetch(topic_partition, fetch_offset, max_bytes, isolation),
+            Request::ReplicaFetch {
+                topic_partition,
+                replica_id,
+                fetch_offset,
+                current_leader_epoch,
+                last_fetched_epoch,
+                max_bytes,
+            } => self.handle_replica_fetch(
+                topic_partition,
+                replica_id,
+                fetch_offset,
+                current_leader_epoch,
+                last_fetched_epoch,
+                max_bytes,
+                token,
+                now_ms,
+            ),
             Request::ListOffsets {
                 topic_partition,
                 isolation,
@@ -511,8 +571,13 @@ impl Broker {
 
     /// The answer to one of our inter-broker requests.
     pub fn handle_broker_response(&mut self, tag: u64, response: Response, now_ms: i64) -> Handled {
+        if matches!(response, Response::ReplicaFetch { .. }) {
+            return self.handle_replica_fetch_response(tag, response);
+        }
         if self.pending_verifications.contains_key(&tag) {
-            return self.complete_verification(tag, response, now_ms);
+            let mut handled = self.complete_verification(tag, response, now_ms);
+            self.complete_parked_fetches(now_ms, &mut handled);
+            return handled;
         }
         if self.pending_markers.contains_key(&tag) {
             return self.complete_marker_send(tag, response, now_ms);

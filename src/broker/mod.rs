@@ -3,12 +3,16 @@
 
 #[allow(clippy::module_inception)]
 pub mod broker;
+mod delayed_produce;
 mod fetch;
 mod group_apis;
 mod internal_log;
+pub mod partition;
 mod produce;
 mod producer_expiry;
 pub mod producer_id_manager;
+mod replica_fetcher;
+pub mod replica_manager;
 mod restart;
 mod txn_apis;
 mod txn_leader;

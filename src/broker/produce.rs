@@ -11,9 +11,11 @@ use crate::protocol::{ErrorDetail, Response};
 use crate::record::RecordBatch;
 
 impl Broker {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn handle_produce(
         &mut self,
         acks: i16,
+        timeout_ms: i64,
         tp: TopicPartition,
         records: Vec<u8>,
         transactional_id: Option<String>,
@@ -28,6 +30,9 @@ impl Broker {
                 response: Some(reply(Errors::InvalidRequiredAcks, -1, None)),
                 ..Handled::default()
             };
+        }
+        if !self.leads(&tp) {
+            return Handled::reply(reply(Errors::NotLeaderOrFollower, -1, None));
         }
         let batch = match RecordBatch::decode(&records) {
             Ok((batch, used)) if used == records.len() => batch,
@@ -51,19 +56,27 @@ impl Broker {
             }
         };
         if batch.is_transactional() {
-            if let Some(handled) =
-                self.maybe_verify_transaction(acks, &tp, &batch, transactional_id, token)
-            {
+            if let Some(handled) = self.maybe_verify_transaction(
+                acks,
+                timeout_ms,
+                &tp,
+                &batch,
+                transactional_id,
+                token,
+            ) {
                 return handled;
             }
         }
-        self.append_batch(acks, tp, batch, now_ms)
+        self.append_batch((acks, timeout_ms), token, tp, batch, now_ms)
     }
 
-    /// Appends a decoded batch as the leader and builds the Produce answer.
+    /// Appends a decoded batch as the leader and builds the Produce answer; with
+    /// `acks=all` on a replicated partition the answer waits for the HW
+    /// (`DelayedProduce`, answered later for `token`).
     pub(super) fn append_batch(
         &mut self,
-        acks: i16,
+        (acks, timeout_ms): (i16, i64),
+        token: u64,
         tp: TopicPartition,
         batch: RecordBatch,
         now_ms: i64,
@@ -77,6 +90,9 @@ impl Broker {
             batch.base_sequence,
             batch.last_sequence(),
         );
+        if let Some(detail) = self.check_min_isr(&tp, acks) {
+            return Handled::reply(reply(Errors::NotEnoughReplicas, -1, Some(detail)));
+        }
         let Some(log) = self.logs.get_mut(&tp) else {
             return Handled {
                 response: Some(reply(Errors::UnknownTopicOrPartition, -1, None)),
@@ -114,7 +130,27 @@ impl Broker {
                             log_end_offset: leo,
                             window,
                         });
-                        reply(Errors::None, first_offset, None)
+                        let mut hw = Handled::default();
+                        self.maybe_increment_leader_hw(&tp, now_ms, &mut hw);
+                        events.extend(hw.events);
+                        match self.acks_all_wait(
+                            acks,
+                            token,
+                            &tp,
+                            first_offset,
+                            last_offset,
+                            timeout_ms,
+                            now_ms,
+                        ) {
+                            None => {
+                                return Handled {
+                                    events,
+                                    deferred: hw.deferred,
+                                    ..Handled::default()
+                                }
+                            }
+                            Some(response) => response,
+                        }
                     }
                     AppendOutcome::Duplicate(meta) => {
                         events.push(BrokerEvent::BatchDuplicate {
@@ -128,7 +164,18 @@ impl Broker {
                             log_end_offset: leo,
                             window,
                         });
-                        reply(Errors::None, meta.first_offset(), None)
+                        // A duplicate waits for the HW like the original would.
+                        let (first, last) = (meta.first_offset(), meta.last_offset);
+                        match self.acks_all_wait(acks, token, &tp, first, last, timeout_ms, now_ms)
+                        {
+                            None => {
+                                return Handled {
+                                    events,
+                                    ..Handled::default()
+                                }
+                            }
+                            Some(response) => response,
+                        }
                     }
                 }
             }
@@ -174,6 +221,28 @@ impl Broker {
             response: (acks != 0).then_some(response),
             events,
             ..Handled::default()
+        }
+    }
+
+    /// `acks=all` on a replicated partition: the answer now if the HW already covers
+    /// `first..=last`, or `None` when it waits as a `DelayedProduce`.
+    #[allow(clippy::too_many_arguments)]
+    fn acks_all_wait(
+        &mut self,
+        acks: i16,
+        token: u64,
+        tp: &TopicPartition,
+        first: i64,
+        last: i64,
+        timeout_ms: i64,
+        now_ms: i64,
+    ) -> Option<Response> {
+        if acks != -1 {
+            return Some(Response::produce(tp, Errors::None, first, None));
+        }
+        match self.maybe_delay_produce(tp, token, first, last + 1, timeout_ms, now_ms)? {
+            Errors::None => Some(Response::produce(tp, Errors::None, first, None)),
+            error => Some(Response::produce(tp, error, -1, None)),
         }
     }
 }

@@ -41,6 +41,11 @@ impl Broker {
         self.pending_markers.clear();
         self.pending_offset_commits.clear();
         self.marker_results.clear();
+        // Replication state is memory: the controller's metadata rebuilds it at start.
+        self.partitions.clear();
+        self.delayed_produces.clear();
+        self.parked_fetches.clear();
+        self.next_isr_check_ms = 0;
         self.online = false;
         BrokerEvent::Stopped { clean, snapshots }
     }

@@ -28,6 +28,7 @@ impl Broker {
     pub(super) fn maybe_verify_transaction(
         &mut self,
         acks: i16,
+        timeout_ms: i64,
         tp: &TopicPartition,
         batch: &RecordBatch,
         transactional_id: Option<String>,
@@ -92,6 +93,7 @@ impl Broker {
             PendingProduce {
                 token,
                 acks,
+                timeout_ms,
                 tp: tp.clone(),
                 batch: batch.clone(),
             },
@@ -161,7 +163,13 @@ impl Broker {
         let ignore_fence = fenced && self.log_config.breaks.fencing_off();
         let (mut handled, token) = if error == Errors::None || ignore_fence {
             (
-                self.append_batch(pending.acks, pending.tp.clone(), pending.batch, now_ms),
+                self.append_batch(
+                    (pending.acks, pending.timeout_ms),
+                    pending.token,
+                    pending.tp.clone(),
+                    pending.batch,
+                    now_ms,
+                ),
                 pending.token,
             )
         } else {

@@ -88,4 +88,12 @@ pub enum ErrorDetail {
     MissingTransactionalId,
     /// The coordinator did not add the partition to the transaction (verification failed).
     PartitionNotAdded,
+    /// `acks=all` with fewer in-sync replicas than `min.insync.replicas`
+    /// (`Partition.appendRecordsToLeader`, `checkEnoughReplicasReachOffset`).
+    NotEnoughReplicas {
+        isr: Vec<i32>,
+        min_insync_replicas: i32,
+    },
+    /// A follower got batches that do not start at its LEO.
+    OutOfOrderOffsets { expected: i64, got: i64 },
 }

@@ -34,6 +34,10 @@ errors! {
     UnknownTopicOrPartition = 3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.", true;
     NotLeaderOrFollower = 6, "NOT_LEADER_OR_FOLLOWER", "For requests intended only for the leader, this error indicates that the broker is not the current leader.", true;
     RequestTimedOut = 7, "REQUEST_TIMED_OUT", "The request timed out.", true;
+    NotEnoughReplicas = 19, "NOT_ENOUGH_REPLICAS", "Messages are rejected since there are fewer in-sync replicas than required.", true;
+    NotEnoughReplicasAfterAppend = 20, "NOT_ENOUGH_REPLICAS_AFTER_APPEND", "Messages are written to the log, but to fewer in-sync replicas than required.", true;
+    FencedLeaderEpoch = 74, "FENCED_LEADER_EPOCH", "The leader epoch in the request is older than the epoch on the broker.", true;
+    UnknownLeaderEpoch = 75, "UNKNOWN_LEADER_EPOCH", "The leader epoch in the request is newer than the epoch on the broker.", true;
     MessageTooLarge = 10, "MESSAGE_TOO_LARGE", "The request included a message larger than the max message size the server will accept.", false;
     RecordListTooLarge = 18, "RECORD_LIST_TOO_LARGE", "The request included message batch larger than the configured segment size on the server.", false;
     NetworkException = 13, "NETWORK_EXCEPTION", "The server disconnected before a response was received.", true;

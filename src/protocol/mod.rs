@@ -101,6 +101,17 @@ pub enum Request {
         max_bytes: i32,
         isolation: FetchIsolation,
     },
+    /// `Fetch` from a follower (`replica_id` ≥ 0): its LEO as `fetch_offset`, the
+    /// leader epoch it knows and the epoch of its last batch, so the leader can say
+    /// where their logs diverge (KIP-320/595, Kafka 4.0's `divergingEpoch`).
+    ReplicaFetch {
+        topic_partition: TopicPartition,
+        replica_id: i32,
+        fetch_offset: i64,
+        current_leader_epoch: i32,
+        last_fetched_epoch: Option<i32>,
+        max_bytes: i32,
+    },
     /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`.
     ListOffsets {
         topic_partition: TopicPartition,
@@ -160,7 +171,7 @@ impl Request {
             Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Request::EndTxn { .. } => "EndTxn",
             Request::WriteTxnMarkers { .. } => "WriteTxnMarkers",
-            Request::Fetch { .. } => "Fetch",
+            Request::Fetch { .. } | Request::ReplicaFetch { .. } => "Fetch",
             Request::ListOffsets { .. } => "ListOffsets",
             Request::DescribeTransactions { .. } => "DescribeTransactions",
             Request::ListTransactions => "ListTransactions",
@@ -259,6 +270,16 @@ pub enum Response {
         aborted_transactions: Option<Vec<(i64, i64)>>,
         records: Vec<u8>,
     },
+    /// The leader's answer to a follower: batches from its LEO, the leader's HW, or
+    /// `diverging_epoch` (epoch, end offset) when the follower must truncate first.
+    ReplicaFetch {
+        topic_partition: TopicPartition,
+        error: Errors,
+        high_watermark: i64,
+        log_start_offset: i64,
+        diverging_epoch: Option<(i32, i64)>,
+        records: Vec<u8>,
+    },
     ListOffsets {
         topic_partition: TopicPartition,
         error: Errors,
@@ -323,7 +344,7 @@ impl Response {
             Response::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Response::EndTxn { .. } => "EndTxn",
             Response::WriteTxnMarkers { .. } => "WriteTxnMarkers",
-            Response::Fetch { .. } => "Fetch",
+            Response::Fetch { .. } | Response::ReplicaFetch { .. } => "Fetch",
             Response::ListOffsets { .. } => "ListOffsets",
             Response::DescribeTransactions { .. } => "DescribeTransactions",
             Response::ListTransactions { .. } => "ListTransactions",
@@ -348,6 +369,7 @@ impl Response {
             | Response::FindCoordinator { error, .. }
             | Response::EndTxn { error, .. }
             | Response::Fetch { error, .. }
+            | Response::ReplicaFetch { error, .. }
             | Response::ListOffsets { error, .. }
             | Response::ListTransactions { error, .. }
             | Response::OffsetFetch { error, .. } => *error,
@@ -410,6 +432,16 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
         Request::Fetch {
             topic_partition, ..
         } => Response::fetch_error(topic_partition, error),
+        Request::ReplicaFetch {
+            topic_partition, ..
+        } => Response::ReplicaFetch {
+            topic_partition: topic_partition.clone(),
+            error,
+            high_watermark: -1,
+            log_start_offset: -1,
+            diverging_epoch: None,
+            records: Vec::new(),
+        },
         Request::ListOffsets {
             topic_partition, ..
         } => Response::ListOffsets {

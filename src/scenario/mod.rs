@@ -8,12 +8,14 @@ pub mod parse;
 pub mod player;
 pub mod print;
 pub mod replay;
+mod replicas;
 pub mod run;
 pub mod share;
 
 pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
 pub use print::{print, print_step, quote, step_for_action};
 pub use replay::{scenario_of, Replay, StepOutput};
+pub use replicas::replicas_lines;
 pub use run::{verdict_text, Runner};
 
 /// A built-in lesson: a scenario file shipped inside the binary (CLI and web alike).
@@ -59,6 +61,11 @@ const LESSONS: &[Lesson] = &[
         name: "late-endtxn",
         title: "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it",
         source: include_str!("../../static/lessons/late-endtxn.eos"),
+    },
+    Lesson {
+        name: "failover",
+        title: "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?",
+        source: include_str!("../../static/lessons/failover.eos"),
     },
 ];
 

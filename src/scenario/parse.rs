@@ -163,8 +163,8 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                 match k.as_str() {
                     "brokers" => {
                         let n: i32 = number(&c, t, &v, "brokers")?;
-                        if !(1..=3).contains(&n) {
-                            return Err(c.err(t.column, "brokers must be 1 to 3"));
+                        if !(1..=crate::sim::world::MAX_BROKERS).contains(&n) {
+                            return Err(c.err(t.column, "brokers must be 1 to 5"));
                         }
                         config.brokers = n;
                     }
@@ -627,6 +627,7 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
                     },
                     "producers" => View::Producers { tp },
                     "leo" => View::Leo { tp },
+                    "replicas" => View::Replicas { tp },
                     "offsets" => View::Offsets { tp },
                     "files" => View::Files { tp },
                     "segments" => View::Segments { tp },

@@ -60,6 +60,8 @@ pub enum View {
     Producers { tp: TopicPartition },
     /// `log end offset N`.
     Leo { tp: TopicPartition },
+    /// Leader, epoch, ISR, and each replica's LEO/HW/LSO and epochs.
+    Replicas { tp: TopicPartition },
     /// LEO and HW.
     Offsets { tp: TopicPartition },
     /// The files in the partition folder.

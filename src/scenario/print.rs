@@ -173,6 +173,7 @@ fn print_view(view: &View) -> String {
         }
         View::Producers { tp } => format!("print producers {tp}"),
         View::Leo { tp } => format!("print leo {tp}"),
+        View::Replicas { tp } => format!("print replicas {tp}"),
         View::Offsets { tp } => format!("print offsets {tp}"),
         View::Files { tp } => format!("print files {tp}"),
         View::Segments { tp } => format!("print segments {tp}"),

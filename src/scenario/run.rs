@@ -243,6 +243,10 @@ impl Runner {
                     .collect();
                 vec![format!("producer ids known [{}]", ids.join(", "))]
             }
+            View::Replicas { tp } => match w.replicas_view(tp) {
+                Some(v) => super::replicas_lines(&v),
+                None => vec![format!("{tp}: no such partition")],
+            },
             View::Leo { tp } => match w.log_view(tp) {
                 Some(v) => vec![format!("log end offset {}", v.log_end_offset)],
                 None => vec![format!("{tp}: no such partition")],

@@ -1,11 +1,15 @@
-//! Topics and broker lifecycle: creating topics, placing partitions, stopping and
-//! restarting brokers.
+//! Topics and broker lifecycle: creating topics, placing replicas (the controller's
+//! `StripedReplicaPlacer`), stopping and restarting brokers (the controller fences and
+//! unfences them, electing leaders; see `replication.rs`).
 
 use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::Node;
+use super::replication::ReplicationConfig;
 use super::world::{apply_log_config, TopicInfo, World};
 use crate::broker::broker::Handled;
+use crate::client::config_error::{ConfigError, ConfigRule};
+use crate::controller::{place_replicas, PartitionRegistration};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
 
@@ -39,25 +43,58 @@ impl World {
             .into());
         }
         let mut config = self.broker_defaults.clone();
+        let mut replication = ReplicationConfig::default();
         for (k, v) in configs {
-            apply_log_config(&mut config, k, v)?;
+            if !apply_replication_config(&mut replication, k, v, self.config.brokers)? {
+                apply_log_config(&mut config, k, v)?;
+            }
         }
-        self.add_topic(name, partitions, config)
+        self.add_replicated_topic(name, partitions, config, replication)
             .map_err(SimErrorKind::Storage)?;
         Ok(vec![])
     }
 
-    /// Creates a topic's partitions on their leaders and tells every broker where the
-    /// partitions live (the controller's metadata propagation).
+    /// Creates a single-replica topic (the internal topics stay single-replica).
     pub(super) fn add_topic(
         &mut self,
         name: &str,
         partitions: i32,
         config: LogConfig,
     ) -> Result<(), FsError> {
+        self.add_replicated_topic(name, partitions, config, ReplicationConfig::default())
+    }
+
+    /// Creates a topic's partitions on their replicas and tells every broker where the
+    /// partitions live (the controller's metadata propagation).
+    pub(super) fn add_replicated_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        config: LogConfig,
+        replication: ReplicationConfig,
+    ) -> Result<(), FsError> {
         let n = self.config.brokers;
-        let leaders: Vec<i32> = (0..partitions).map(|p| p % n + 1).collect();
-        for (p, leader) in leaders.iter().enumerate() {
+        let registrations: Vec<PartitionRegistration> = (0..partitions)
+            .map(|p| {
+                PartitionRegistration::new(place_replicas(p, replication.replication_factor, n))
+            })
+            .collect();
+        let leaders: Vec<i32> = registrations.iter().map(|r| r.leader()).collect();
+        let replicated = replication.replication_factor > 1;
+        if replicated {
+            for (p, reg) in registrations.iter().enumerate() {
+                let tp = TopicPartition::new(name, p as i32);
+                for id in reg.replicas() {
+                    if let Some(broker) = self.brokers.get_mut(id) {
+                        let saved = std::mem::replace(&mut broker.log_config, config.clone());
+                        let created = broker.create_partition(tp.clone());
+                        broker.log_config = saved;
+                        created?;
+                    }
+                }
+            }
+        }
+        for (p, leader) in leaders.iter().enumerate().filter(|_| !replicated) {
             let tp = TopicPartition::new(name, p as i32);
             if let Some(broker) = self.brokers.get_mut(leader) {
                 let saved = std::mem::replace(&mut broker.log_config, config.clone());
@@ -73,8 +110,16 @@ impl World {
                 partitions,
                 leaders: leaders.clone(),
                 config,
+                replication,
+                registrations,
             },
         );
+        if replicated {
+            self.replicated = true;
+            for p in 0..partitions {
+                self.propagate_partition(&TopicPartition::new(name, p));
+            }
+        }
         for broker in self.brokers.values_mut() {
             for (p, leader) in leaders.iter().enumerate() {
                 broker.update_metadata(TopicPartition::new(name, p as i32), *leader);
@@ -125,14 +170,15 @@ impl World {
         );
     }
 
+    /// The partitions with a replica on `broker` (their folders on its disk).
     pub(super) fn partitions_on(&self, broker: i32) -> Vec<(TopicPartition, LogConfig)> {
         self.topics
             .values()
             .flat_map(|t| {
-                t.leaders
+                t.registrations
                     .iter()
                     .enumerate()
-                    .filter(move |(_, l)| **l == broker)
+                    .filter(move |(_, r)| r.replicas().contains(&broker))
                     .map(move |(p, _)| {
                         (
                             TopicPartition::new(t.name.clone(), p as i32),
@@ -173,6 +219,9 @@ impl World {
                 .unwrap_or_default();
             self.emit_producer_events(&name, events);
         }
+        if self.replicated {
+            self.fence_broker(id);
+        }
         Ok(vec![])
     }
 
@@ -199,6 +248,65 @@ impl World {
                 ..Handled::default()
             },
         );
+        if self.replicated {
+            // The broker registers again: it learns its partitions' state, and a
+            // partition left without a leader may elect it.
+            let held: Vec<TopicPartition> = self
+                .partitions_on(id)
+                .into_iter()
+                .map(|(tp, _)| tp)
+                .filter(|tp| {
+                    self.registration(tp)
+                        .is_some_and(|r| r.replicas().len() > 1)
+                })
+                .collect();
+            for tp in held {
+                self.propagate_partition(&tp);
+            }
+            self.unfence_broker();
+        }
         Ok(vec![])
     }
+}
+
+/// Reads a topic's replication settings (Kafka's names and limits); `Ok(false)` for
+/// a key that is not one of them.
+fn apply_replication_config(
+    replication: &mut ReplicationConfig,
+    key: &str,
+    value: &str,
+    brokers: i32,
+) -> Result<bool, SimError> {
+    let invalid = |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
+    let number = || -> Result<i32, SimError> {
+        let n: i32 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
+        if n < 1 {
+            return Err(invalid(ConfigRule::AtLeast(1)));
+        }
+        Ok(n)
+    };
+    match key {
+        "replication.factor" => {
+            let rf = number()?;
+            if rf > brokers {
+                // CreateTopics: INVALID_REPLICATION_FACTOR, larger than the brokers.
+                return Err(SimErrorKind::ReplicationFactor {
+                    replication_factor: rf,
+                    brokers,
+                }
+                .into());
+            }
+            replication.replication_factor = rf;
+        }
+        "min.insync.replicas" => replication.min_insync_replicas = number()?,
+        "unclean.leader.election.enable" => {
+            replication.unclean_leader_election = match value {
+                "true" => true,
+                "false" => false,
+                _ => return Err(invalid(ConfigRule::TrueOrFalse)),
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }

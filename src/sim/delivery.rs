@@ -149,6 +149,7 @@ impl World {
                     );
                 }
                 Outbound::CreateInternalTopic(name) => self.create_internal_topic(&name),
+                other => self.apply_replication_outbound(id, other),
             }
         }
         let answers = token

@@ -74,6 +74,11 @@ pub enum SimErrorKind {
     PartitionCount {
         partitions: i32,
     },
+    /// `replication.factor` larger than the cluster.
+    ReplicationFactor {
+        replication_factor: i32,
+        brokers: i32,
+    },
     InternalTopic {
         name: String,
     },
@@ -105,6 +110,7 @@ impl SimErrorKind {
             }
             SimErrorKind::TopicExists { .. } => Some(Errors::TopicAlreadyExists),
             SimErrorKind::PartitionCount { .. } => Some(Errors::InvalidPartitions),
+            SimErrorKind::ReplicationFactor { .. } => Some(Errors::InvalidReplicationFactor),
             _ => None,
         }
     }

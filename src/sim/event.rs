@@ -88,6 +88,17 @@ pub enum EventKind {
         partitions: i32,
         leaders: Vec<i32>,
     },
+    /// The controller chose a new leader (or none) for a partition and bumped its
+    /// leader epoch.
+    LeaderElected {
+        tp: crate::log::TopicPartition,
+        change: crate::controller::LeaderChange,
+    },
+    /// The controller fenced a running broker cut off from it, or let it back in.
+    BrokerFenced {
+        broker: i32,
+        fenced: bool,
+    },
     /// The learner armed or released a fault.
     FaultArmed {
         fault: FaultChange,

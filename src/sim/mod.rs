@@ -11,6 +11,7 @@ pub mod hanging;
 mod housekeeping;
 pub mod network;
 pub mod raw;
+pub mod replication;
 pub mod rng;
 mod scheduling;
 mod transactions;

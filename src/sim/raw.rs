@@ -117,6 +117,16 @@ pub fn response_lines(response: &Response) -> Vec<String> {
                 records.len()
             )]
         }
+        Response::ReplicaFetch { topic_partition, error, high_watermark, diverging_epoch, records, .. } => {
+            let batches = crate::record::decode_all(records).map(|b| b.len()).unwrap_or(0);
+            let diverging =
+                diverging_epoch.map_or("null".to_string(), |(e, o)| format!("(epoch={e}, endOffset={o})"));
+            vec![format!(
+                "Fetch {topic_partition}: error={} highWatermark={high_watermark} divergingEpoch={diverging} batches={batches} bytes={}",
+                error.name(),
+                records.len()
+            )]
+        }
         Response::ListOffsets { topic_partition, error, offset } => {
             vec![format!("ListOffsets {topic_partition}: error={} offset={offset}", error.name())]
         }

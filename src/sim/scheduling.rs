@@ -113,11 +113,18 @@ impl World {
         // A timer further off than an int of milliseconds (a `retry.backoff.ms` of
         // Long.MAX_VALUE, say) is never: `run` stops rather than jump the clock there.
         let horizon = now.saturating_add(MAX_WAIT_MS);
+        // Replication timers count while a client waits on replication (an acks=all
+        // Produce); otherwise an idle cluster's fetch loop would never let `run` stop.
+        let replication = match self.next_replication_ms() {
+            (Some(_), timers) => timers,
+            (None, _) => None,
+        };
         self.network
             .next_delivery_ms()
             .into_iter()
             .chain(timers)
             .chain(retries)
+            .chain(replication)
             .filter(|t| *t <= horizon)
             .min()
     }
@@ -125,7 +132,7 @@ impl World {
     /// One thing happens: clients act now, or the next message is delivered, or the
     /// clock jumps to the next timer. Returns false when there is nothing left to do.
     pub fn step(&mut self) -> bool {
-        if self.poll_clients() {
+        if self.poll_clients() | self.poll_replicas() {
             return true;
         }
         let Some(next) = self.next_due() else {
@@ -139,6 +146,7 @@ impl World {
             self.deliver(env);
         } else {
             self.poll_clients();
+            self.poll_replicas();
         }
         true
     }
@@ -204,14 +212,17 @@ impl World {
         let until = self.clock_ms.saturating_add(ms);
         let mut steps = 0;
         while steps < MAX_STEPS_PER_RUN {
-            if self.poll_clients() {
+            if self.poll_clients() | self.poll_replicas() {
                 steps += 1;
                 continue;
             }
+            // Time passing runs replication's own timers too (held fetches expire,
+            // the ISR check, a follower's backoff).
             let due = [
                 self.next_due(),
                 self.next_useful_cleanup_ms(),
                 self.next_useful_housekeeping_ms(),
+                self.next_replication_ms().1,
             ]
             .into_iter()
             .flatten()

@@ -27,6 +27,8 @@ use crate::protocol::OffsetEntry;
 use crate::protocol::{Request, Response};
 use crate::util::ordered::CollectSorted;
 
+/// The largest cluster (replication needs up to five brokers).
+pub const MAX_BROKERS: i32 = 5;
 /// The logical clock starts here (2023-11-14T22:13:20Z), so timestamps look real.
 pub const START_MS: i64 = 1_700_000_000_000;
 /// The name of the hand-driven "bare socket" client.
@@ -95,9 +97,13 @@ impl Default for ClusterConfig {
 pub struct TopicInfo {
     pub name: String,
     pub partitions: i32,
-    /// Leader broker of each partition.
+    /// Leader broker of each partition (-1: none), as the controller last decided.
     pub leaders: Vec<i32>,
     pub config: LogConfig,
+    /// `replication.factor`, `min.insync.replicas`, `unclean.leader.election.enable`.
+    pub replication: super::replication::ReplicationConfig,
+    /// The controller's record of each partition: replicas, leader, epoch, ISR.
+    pub registrations: Vec<crate::controller::PartitionRegistration>,
 }
 
 /// The answer to a raw request, for the transcript.
@@ -148,11 +154,16 @@ pub struct World {
     pub(super) wake_of: SortedMap<String, i64>,
     /// NOT KAFKA: the "break it" switches that are on (all off: Kafka).
     pub(super) breaks: crate::breaks::Breaks,
+    /// Some topic has more than one replica: replication runs (off, the world is
+    /// exactly the single-replica one).
+    pub(super) replicated: bool,
+    /// Brokers the controller fenced while they run: cut off from it.
+    pub(super) fenced: SortedSet<i32>,
 }
 
 impl World {
     pub fn new(config: ClusterConfig) -> Self {
-        let brokers = config.brokers.clamp(1, 3);
+        let brokers = config.brokers.clamp(1, MAX_BROKERS);
         let broker_defaults = LogConfig::default();
         let first_expiry_check =
             START_MS + broker_defaults.producer_id_expiration_check_interval_ms;
@@ -188,6 +199,8 @@ impl World {
             wakeups: SortedSet::new(),
             wake_of: SortedMap::new(),
             breaks: crate::breaks::Breaks::default(),
+            replicated: false,
+            fenced: SortedSet::new(),
             config: ClusterConfig { brokers, ..config },
         }
     }
@@ -428,6 +441,7 @@ impl World {
             }
             Action::ArmFault { fault } => {
                 self.arm_fault(fault.clone());
+                self.sync_controller_links();
                 Ok(vec![])
             }
             Action::ReleaseHeld { api } => {
@@ -456,6 +470,7 @@ impl World {
                         was_cut,
                     },
                 });
+                self.sync_controller_links();
                 Ok(vec![])
             }
             Action::DisarmFault { fault } => {
@@ -474,6 +489,7 @@ impl World {
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Cleared { faults, released },
                 });
+                self.sync_controller_links();
                 Ok(vec![])
             }
             Action::Break { switch, on } => {

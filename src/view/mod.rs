@@ -15,6 +15,7 @@
 //! - [`page`]: the two pages — their setup, and what one click on them does.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
+//! - [`replicas`]: brokers up, fenced or stopped; a partition's replicas side by side.
 //! - [`window`]: the restart that rebuilt a dedup window, to explain it in the panel.
 
 pub mod consumers;
@@ -24,6 +25,7 @@ pub mod network;
 pub mod page;
 pub mod partition;
 pub mod producers;
+pub mod replicas;
 pub mod rules;
 pub mod timeline;
 pub mod txn_admin;

@@ -217,6 +217,7 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             producer_ids = list(producer_ids.iter().map(|p| Arg::Text(p.to_string()))),
             expiration_ms = expiration_ms
         ),
+        BrokerEvent::Replication(r) => super::replication::event(broker, r),
         BrokerEvent::SegmentRolled {
             tp,
             base_offset,

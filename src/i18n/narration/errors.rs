@@ -140,6 +140,21 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             )
         }
         ErrorDetail::Storage(e) => msg!("detail.storage", error = e),
+        ErrorDetail::NotEnoughReplicas {
+            isr,
+            min_insync_replicas,
+        } => msg!(
+            "detail.not-enough-replicas",
+            isr = format!("{isr:?}"),
+            min_isr = min_insync_replicas
+        ),
+        ErrorDetail::OutOfOrderOffsets { expected, got } => {
+            msg!(
+                "detail.out-of-order-offsets",
+                expected = expected,
+                got = got
+            )
+        }
         ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
         ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
     }
@@ -204,6 +219,14 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::PartitionCount { partitions } => {
             msg!("error.partition-count", partitions = partitions)
         }
+        SimErrorKind::ReplicationFactor {
+            replication_factor,
+            brokers,
+        } => msg!(
+            "error.replication-factor",
+            replication_factor = replication_factor,
+            brokers = brokers
+        ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
         SimErrorKind::Storage(e) => msg!("plain", text = e),
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),

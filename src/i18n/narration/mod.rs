@@ -26,6 +26,7 @@ mod coordinator;
 pub(in crate::i18n) mod errors;
 mod faults;
 mod producer;
+mod replication;
 
 /// One line: what happened and the rule behind it.
 pub fn narrate(event: &Event, lang: Lang) -> String {
@@ -154,6 +155,8 @@ pub fn event_msg(kind: &EventKind) -> Msg {
         EventKind::MessageRefused { from, to, api, .. } => {
             msg!("network.refused", to = to, api = api, from = from)
         }
+        EventKind::LeaderElected { tp, change } => replication::election(tp, change),
+        EventKind::BrokerFenced { broker, fenced } => replication::fenced(*broker, *fenced),
         EventKind::TopicCreated {
             topic,
             partitions,

@@ -1,0 +1,181 @@
+//! One partition's replication state on one broker (Kafka's `Partition` with its
+//! `Replica`s and the fetcher state of `AbstractFetcherThread`), and the events it
+//! emits. Kafka 4.0 (mirror commit 1eb7644) defaults are the constants below.
+
+use crate::util::sorted_map::SortedMap;
+
+use serde::Serialize;
+
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+
+/// `replica.lag.time.max.ms`: a follower that has not caught up for this long leaves
+/// the ISR.
+pub const REPLICA_LAG_TIME_MAX_MS: i64 = 30_000;
+/// `replica.fetch.wait.max.ms`: how long the leader holds a follower's fetch that
+/// found no new data.
+pub const REPLICA_FETCH_WAIT_MAX_MS: i64 = 500;
+/// `replica.fetch.backoff.ms`: a follower's pause after a failed fetch.
+pub const REPLICA_FETCH_BACKOFF_MS: i64 = 1_000;
+/// `replica.socket.timeout.ms`: a follower gives up on a fetch with no answer.
+pub const REPLICA_SOCKET_TIMEOUT_MS: i64 = 30_000;
+/// `replica.fetch.max.bytes`.
+pub const REPLICA_FETCH_MAX_BYTES: i32 = 1_048_576;
+/// The ISR expiration task runs every `replica.lag.time.max.ms / 2`
+/// (`ReplicaManager.startup`).
+pub const ISR_CHECK_INTERVAL_MS: i64 = REPLICA_LAG_TIME_MAX_MS / 2;
+
+/// What the leader knows of one follower (`ReplicaState`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReplicaState {
+    /// The follower's LEO as its last fetch said (-1: not fetched yet).
+    pub log_end_offset: i64,
+    /// The last time the follower had fetched up to the leader's LEO of that moment.
+    pub last_caught_up_ms: i64,
+    pub last_fetch_leader_leo: i64,
+    pub last_fetch_ms: i64,
+}
+
+impl ReplicaState {
+    /// `ReplicaState` after `Partition.makeLeader`: an ISR member counts as caught up now.
+    pub fn reset(in_sync: bool, now_ms: i64) -> Self {
+        ReplicaState {
+            log_end_offset: -1,
+            last_caught_up_ms: if in_sync { now_ms } else { 0 },
+            last_fetch_leader_leo: -1,
+            last_fetch_ms: 0,
+        }
+    }
+
+    /// `Replica.updateFetchStateOrThrow`: a fetch at `fetch_offset` when the leader's
+    /// LEO is `leader_leo`.
+    pub fn on_fetch(&mut self, fetch_offset: i64, leader_leo: i64, now_ms: i64) {
+        if fetch_offset >= leader_leo {
+            self.last_caught_up_ms = self.last_caught_up_ms.max(now_ms);
+        } else if fetch_offset >= self.last_fetch_leader_leo {
+            self.last_caught_up_ms = self.last_caught_up_ms.max(self.last_fetch_ms);
+        }
+        self.log_end_offset = fetch_offset;
+        self.last_fetch_leader_leo = leader_leo;
+        self.last_fetch_ms = now_ms;
+    }
+
+    /// `ReplicaState.isCaughtUp`.
+    pub fn is_caught_up(&self, leader_leo: i64, now_ms: i64) -> bool {
+        leader_leo == self.log_end_offset
+            || now_ms - self.last_caught_up_ms <= REPLICA_LAG_TIME_MAX_MS
+    }
+}
+
+/// A follower's fetch loop for this partition.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FetcherState {
+    /// The tag and send time of the fetch in flight.
+    pub in_flight: Option<(u64, i64)>,
+    /// No fetch before this time (backoff after an error).
+    pub next_fetch_ms: i64,
+}
+
+/// This broker's part in one partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Partition {
+    pub replicas: Vec<i32>,
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub isr: Vec<i32>,
+    /// `min.insync.replicas` of the topic.
+    pub min_insync_replicas: i32,
+    /// Leader only: what each follower fetched.
+    pub remote: SortedMap<i32, ReplicaState>,
+    /// Follower only.
+    pub fetcher: FetcherState,
+}
+
+impl Partition {
+    pub fn is_replicated(&self) -> bool {
+        self.replicas.len() > 1
+    }
+
+    /// `Partition.effectiveMinIsr`: never more than the replication factor.
+    pub fn effective_min_isr(&self) -> i32 {
+        self.min_insync_replicas
+            .min(i32::try_from(self.replicas.len()).unwrap_or(i32::MAX))
+    }
+
+    /// `Partition.isUnderMinIsr`.
+    pub fn is_under_min_isr(&self) -> bool {
+        (self.isr.len() as i32) < self.effective_min_isr()
+    }
+}
+
+/// What replication did, for narration and the UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ReplicationEvent {
+    /// This broker now leads the partition (or follows `leader`) at `leader_epoch`.
+    RoleChanged {
+        tp: TopicPartition,
+        leader: i32,
+        leader_epoch: i32,
+        isr: Vec<i32>,
+        log_end_offset: i64,
+    },
+    /// A follower appended the leader's batches.
+    FollowerFetched {
+        tp: TopicPartition,
+        leader: i32,
+        batches: usize,
+        log_end_offset: i64,
+        high_watermark: i64,
+    },
+    /// The leader's HW moved: every ISR member has the records below it.
+    HighWatermarkAdvanced {
+        tp: TopicPartition,
+        old: i64,
+        new: i64,
+        isr: Vec<i32>,
+    },
+    /// The HW stays: the ISR is smaller than `min.insync.replicas` (since Kafka 3.7).
+    HighWatermarkHeld {
+        tp: TopicPartition,
+        high_watermark: i64,
+        log_end_offset: i64,
+        isr: Vec<i32>,
+        min_insync_replicas: i32,
+    },
+    /// Followers left the ISR: no fetch up to the leader's LEO for
+    /// `replica.lag.time.max.ms`.
+    IsrShrunk {
+        tp: TopicPartition,
+        removed: Vec<i32>,
+        isr: Vec<i32>,
+        lag_ms: i64,
+    },
+    /// A follower caught up to the HW and rejoined the ISR.
+    IsrExpanded {
+        tp: TopicPartition,
+        added: i32,
+        isr: Vec<i32>,
+        follower_leo: i64,
+    },
+    /// A follower cut its log where it diverges from the new leader's.
+    Truncated {
+        tp: TopicPartition,
+        leader: i32,
+        to_offset: i64,
+        removed_batches: usize,
+        diverging_epoch: i32,
+    },
+    /// A follower's fetch failed; it waits `replica.fetch.backoff.ms`.
+    FetchFailed {
+        tp: TopicPartition,
+        leader: i32,
+        error: Errors,
+    },
+    /// An `acks=all` Produce answered once the HW passed its records, or when its
+    /// timeout expired.
+    DelayedProduceCompleted {
+        tp: TopicPartition,
+        required_offset: i64,
+        error: Errors,
+    },
+}

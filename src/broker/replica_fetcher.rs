@@ -1,0 +1,170 @@
+//! The follower's side of replication (Kafka 4.0's `ReplicaFetcherThread` /
+//! `AbstractFetcherThread`, mirror commit 1eb7644): one Fetch at a time per
+//! partition, sent through the network to the leader with this broker's replica id;
+//! batches appended as they are, the HW copied from the answer (so a follower's HW
+//! lags the leader's by one fetch), truncation on a diverging epoch (KIP-320/595),
+//! and `replica.fetch.backoff.ms` after an error.
+
+use super::broker::{Broker, BrokerEvent, Handled, Outbound};
+use super::partition::{
+    ReplicationEvent, REPLICA_FETCH_BACKOFF_MS, REPLICA_FETCH_MAX_BYTES, REPLICA_SOCKET_TIMEOUT_MS,
+};
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
+
+impl Broker {
+    /// Sends a Fetch for every followed partition with none in flight and no backoff
+    /// pending; a fetch unanswered for `replica.socket.timeout.ms` is given up.
+    pub(super) fn poll_fetchers(&mut self, now_ms: i64, handled: &mut Handled) {
+        let followed: Vec<TopicPartition> = self
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.leader != self.id && p.leader >= 0)
+            .map(|(tp, _)| tp.clone())
+            .collect();
+        for tp in followed {
+            let tag = self.next_tag_peek();
+            let Some(log) = self.logs.get(&tp) else {
+                continue;
+            };
+            let (fetch_offset, last_fetched_epoch) = (log.log_end_offset(), log.latest_epoch());
+            let Some(p) = self.partitions.get_mut(&tp) else {
+                continue;
+            };
+            if let Some((_, sent)) = p.fetcher.in_flight {
+                if now_ms < sent + REPLICA_SOCKET_TIMEOUT_MS {
+                    continue;
+                }
+                p.fetcher.in_flight = None;
+                p.fetcher.next_fetch_ms = now_ms + REPLICA_FETCH_BACKOFF_MS;
+                handled
+                    .events
+                    .push(BrokerEvent::Replication(ReplicationEvent::FetchFailed {
+                        tp: tp.clone(),
+                        leader: p.leader,
+                        error: Errors::RequestTimedOut,
+                    }));
+                continue;
+            }
+            if now_ms < p.fetcher.next_fetch_ms {
+                continue;
+            }
+            p.fetcher.in_flight = Some((tag, now_ms));
+            let (leader, epoch) = (p.leader, p.leader_epoch);
+            self.take_tag();
+            handled.outbound.push(Outbound::ReplicaFetch {
+                leader,
+                tag,
+                request: Request::ReplicaFetch {
+                    topic_partition: tp,
+                    replica_id: self.id,
+                    fetch_offset,
+                    current_leader_epoch: epoch,
+                    last_fetched_epoch,
+                    max_bytes: REPLICA_FETCH_MAX_BYTES,
+                },
+            });
+        }
+    }
+
+    /// The leader's answer to one of our fetches (`processFetchRequest`).
+    pub(super) fn handle_replica_fetch_response(
+        &mut self,
+        tag: u64,
+        response: Response,
+    ) -> Handled {
+        let mut handled = Handled::default();
+        let Response::ReplicaFetch {
+            topic_partition: tp,
+            error,
+            high_watermark,
+            diverging_epoch,
+            records,
+            ..
+        } = response
+        else {
+            return handled;
+        };
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return handled;
+        };
+        // An answer to an older fetch (the leader changed meanwhile) is dropped.
+        if p.fetcher.in_flight.map(|(t, _)| t) != Some(tag) {
+            return handled;
+        }
+        let (leader, sent) = (p.leader, p.fetcher.in_flight.map_or(0, |(_, s)| s));
+        p.fetcher.in_flight = None;
+        if error != Errors::None {
+            p.fetcher.next_fetch_ms = sent + REPLICA_FETCH_BACKOFF_MS;
+            handled
+                .events
+                .push(BrokerEvent::Replication(ReplicationEvent::FetchFailed {
+                    tp,
+                    leader,
+                    error,
+                }));
+            return handled;
+        }
+        let Some(log) = self.logs.get_mut(&tp) else {
+            return handled;
+        };
+        if let Some((epoch, end_offset)) = diverging_epoch {
+            // `AbstractFetcherThread.getOffsetTruncationState`: our end offset for
+            // the leader's epoch, never past the leader's.
+            let (our_epoch, our_end) = log.end_offset_for_epoch(epoch);
+            let to = if our_epoch < 0 {
+                log.high_watermark()
+            } else if our_epoch == epoch {
+                end_offset.min(our_end)
+            } else {
+                our_end.min(log.log_end_offset())
+            };
+            let removed = log.truncate_to(&mut self.fs, to).unwrap_or(0);
+            handled
+                .events
+                .push(BrokerEvent::Replication(ReplicationEvent::Truncated {
+                    tp,
+                    leader,
+                    to_offset: to,
+                    removed_batches: removed,
+                    diverging_epoch: epoch,
+                }));
+            return handled;
+        }
+        let batches = if records.is_empty() {
+            0
+        } else {
+            match log.append_as_follower(&mut self.fs, &records) {
+                Ok(appended) => appended.batches,
+                Err(e) => {
+                    if let Some(p) = self.partitions.get_mut(&tp) {
+                        p.fetcher.next_fetch_ms = sent + REPLICA_FETCH_BACKOFF_MS;
+                    }
+                    handled
+                        .events
+                        .push(BrokerEvent::Replication(ReplicationEvent::FetchFailed {
+                            tp,
+                            leader,
+                            error: e.error(),
+                        }));
+                    return handled;
+                }
+            }
+        };
+        let old_hw = log.high_watermark();
+        log.update_high_watermark(high_watermark.min(log.log_end_offset()));
+        if batches > 0 || log.high_watermark() != old_hw {
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::FollowerFetched {
+                    tp,
+                    leader,
+                    batches,
+                    log_end_offset: log.log_end_offset(),
+                    high_watermark: log.high_watermark(),
+                },
+            ));
+        }
+        handled
+    }
+}

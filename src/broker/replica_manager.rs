@@ -1,0 +1,512 @@
+//! The leader's side of replication (Kafka 4.0's `ReplicaManager` and `Partition`,
+//! mirror commit 1eb7644): becoming leader or follower from the controller's
+//! metadata, answering follower fetches (held up to `replica.fetch.wait.max.ms` when
+//! there is nothing new), the ISR and the HW, and `acks=all` Produce requests that
+//! wait for the HW (`DelayedProduce`).
+//!
+//! Simplified: an ISR change is applied by the leader at once and reported to the
+//! controller (`Outbound::AlterPartition`), not proposed and awaited.
+
+use serde::Serialize;
+
+use super::broker::{Broker, BrokerEvent, Handled, Outbound};
+pub use super::delayed_produce::DelayedProduce;
+use super::partition::{
+    FetcherState, Partition, ReplicaState, ReplicationEvent, ISR_CHECK_INTERVAL_MS,
+    REPLICA_FETCH_WAIT_MAX_MS, REPLICA_LAG_TIME_MAX_MS,
+};
+use crate::fs::FsError;
+use crate::log::{FetchIsolation, LogConfig, TopicPartition};
+use crate::protocol::errors::Errors;
+use crate::protocol::Response;
+
+/// A follower's fetch that found nothing new, held until data arrives or it expires.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParkedFetch {
+    pub token: u64,
+    pub tp: TopicPartition,
+    pub replica_id: i32,
+    pub fetch_offset: i64,
+    pub deadline_ms: i64,
+}
+
+/// The controller's word on one partition, as a broker applies it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionMetadata {
+    pub replicas: Vec<i32>,
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub isr: Vec<i32>,
+    pub min_insync_replicas: i32,
+}
+
+impl Broker {
+    /// This broker's part in each partition it holds a replica of.
+    pub fn partitions(&self) -> &crate::util::sorted_map::SortedMap<TopicPartition, Partition> {
+        &self.partitions
+    }
+
+    /// Whether this broker leads `tp` (a partition it only follows answers
+    /// NOT_LEADER_OR_FOLLOWER to clients).
+    pub(super) fn leads(&self, tp: &TopicPartition) -> bool {
+        self.partitions.get(tp).is_none_or(|p| p.leader == self.id)
+    }
+
+    /// Applies the controller's metadata for a partition this broker holds a replica
+    /// of (`ReplicaManager.applyDelta`: `makeLeader` / `makeFollower`). Creates the
+    /// log with `config` if it is not here yet.
+    pub fn apply_partition_metadata(
+        &mut self,
+        tp: &TopicPartition,
+        meta: PartitionMetadata,
+        config: &LogConfig,
+        now_ms: i64,
+    ) -> Result<Handled, FsError> {
+        if !self.logs.contains_key(tp) {
+            let saved = std::mem::replace(&mut self.log_config, config.clone());
+            let created = self.create_partition(tp.clone());
+            self.log_config = saved;
+            created?;
+        }
+        let replicated = meta.replicas.len() > 1;
+        let old = self.partitions.get(tp).cloned();
+        let role_changed = old
+            .as_ref()
+            .is_none_or(|p| p.leader != meta.leader || p.leader_epoch != meta.leader_epoch);
+        let leads = meta.leader == self.id;
+        let mut handled = Handled::default();
+        let Some(log) = self.logs.get_mut(tp) else {
+            return Ok(handled);
+        };
+        log.set_replicated(replicated);
+        if old.is_none() && replicated && !leads {
+            // A (re)started follower learns the HW from its first fetch (Kafka reads
+            // replication-offset-checkpoint; not modelled).
+            log.update_high_watermark(log.log_start_offset());
+        }
+        if role_changed {
+            if leads {
+                log.become_leader(&mut self.fs, meta.leader_epoch)?;
+            } else {
+                log.become_follower(meta.leader_epoch);
+            }
+        }
+        let leo = log.log_end_offset();
+        let remote = if leads {
+            meta.replicas
+                .iter()
+                .filter(|b| **b != self.id)
+                .map(|b| {
+                    let kept = old
+                        .as_ref()
+                        .filter(|_| !role_changed)
+                        .and_then(|p| p.remote.get(b).cloned());
+                    let state =
+                        kept.unwrap_or_else(|| ReplicaState::reset(meta.isr.contains(b), now_ms));
+                    (*b, state)
+                })
+                .collect()
+        } else {
+            Default::default()
+        };
+        let fetcher = match (&old, role_changed) {
+            (Some(p), false) => p.fetcher.clone(),
+            _ => FetcherState {
+                in_flight: None,
+                next_fetch_ms: now_ms,
+            },
+        };
+        self.partitions.insert(
+            tp.clone(),
+            Partition {
+                replicas: meta.replicas,
+                leader: meta.leader,
+                leader_epoch: meta.leader_epoch,
+                isr: meta.isr.clone(),
+                min_insync_replicas: meta.min_insync_replicas,
+                remote,
+                fetcher,
+            },
+        );
+        if leads && self.next_isr_check_ms == 0 {
+            self.next_isr_check_ms = now_ms + ISR_CHECK_INTERVAL_MS;
+        }
+        if role_changed && replicated {
+            handled
+                .events
+                .push(BrokerEvent::Replication(ReplicationEvent::RoleChanged {
+                    tp: tp.clone(),
+                    leader: meta.leader,
+                    leader_epoch: meta.leader_epoch,
+                    isr: meta.isr,
+                    log_end_offset: leo,
+                }));
+        }
+        if role_changed && !leads {
+            // `makeFollower`: requests waiting on this replica as leader fail over.
+            self.fail_waiting(tp, Errors::NotLeaderOrFollower, &mut handled);
+        }
+        if leads && replicated {
+            self.maybe_increment_leader_hw(tp, now_ms, &mut handled);
+        }
+        Ok(handled)
+    }
+
+    /// Answers every request waiting on `tp` with `error` (leadership moved away).
+    fn fail_waiting(&mut self, tp: &TopicPartition, error: Errors, handled: &mut Handled) {
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
+            .into_iter()
+            .partition(|d| &d.tp == tp);
+        self.delayed_produces = kept;
+        for d in gone {
+            handled
+                .deferred
+                .push((d.token, Response::produce(tp, error, -1, None)));
+        }
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.parked_fetches)
+            .into_iter()
+            .partition(|f| &f.tp == tp);
+        self.parked_fetches = kept;
+        for f in gone {
+            handled.deferred.push((f.token, fetch_error(tp, error)));
+        }
+    }
+
+    /// `Partition.maybeIncrementLeaderHW`: the smallest LEO among the leader and the
+    /// followers in the ISR (or caught up enough to join it); nothing moves while the
+    /// ISR is below `min.insync.replicas` (Kafka ≥ 3.7, KIP-966 part 1).
+    pub(super) fn maybe_increment_leader_hw(
+        &mut self,
+        tp: &TopicPartition,
+        now_ms: i64,
+        handled: &mut Handled,
+    ) {
+        let Some(p) = self.partitions.get(tp) else {
+            return;
+        };
+        if p.leader != self.id || !p.is_replicated() {
+            return;
+        }
+        let Some(log) = self.logs.get_mut(tp) else {
+            return;
+        };
+        let leo = log.log_end_offset();
+        if p.is_under_min_isr() {
+            if leo > log.high_watermark() {
+                handled.events.push(BrokerEvent::Replication(
+                    ReplicationEvent::HighWatermarkHeld {
+                        tp: tp.clone(),
+                        high_watermark: log.high_watermark(),
+                        log_end_offset: leo,
+                        isr: p.isr.clone(),
+                        min_insync_replicas: p.effective_min_isr(),
+                    },
+                ));
+            }
+            return;
+        }
+        let new_hw = p
+            .remote
+            .iter()
+            .filter(|(b, r)| {
+                p.isr.contains(b) || r.is_caught_up(leo, now_ms) && r.log_end_offset >= 0
+            })
+            .map(|(_, r)| r.log_end_offset.max(0))
+            .fold(leo, i64::min);
+        let isr = p.isr.clone();
+        if let Some(old) = log.maybe_increment_high_watermark(new_hw) {
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::HighWatermarkAdvanced {
+                    tp: tp.clone(),
+                    old,
+                    new: new_hw,
+                    isr,
+                },
+            ));
+            self.complete_delayed_produces(tp, handled);
+        }
+    }
+
+    /// Fetch from a follower, on the leader (`ReplicaManager.fetchMessages` for a
+    /// replica): check the epoch, say where the logs diverge, record the follower's
+    /// LEO, maybe grow the ISR and the HW, then answer with the batches after the
+    /// follower's LEO — or hold the fetch if there are none.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn handle_replica_fetch(
+        &mut self,
+        tp: TopicPartition,
+        replica_id: i32,
+        fetch_offset: i64,
+        current_leader_epoch: i32,
+        last_fetched_epoch: Option<i32>,
+        max_bytes: i32,
+        token: u64,
+        now_ms: i64,
+    ) -> Handled {
+        let Some(p) = self.partitions.get(&tp) else {
+            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        };
+        if p.leader != self.id || !p.replicas.contains(&replica_id) {
+            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        }
+        if current_leader_epoch < p.leader_epoch {
+            return Handled::reply(fetch_error(&tp, Errors::FencedLeaderEpoch));
+        }
+        if current_leader_epoch > p.leader_epoch {
+            return Handled::reply(fetch_error(&tp, Errors::UnknownLeaderEpoch));
+        }
+        let Some(log) = self.logs.get(&tp) else {
+            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        };
+        if let Some(epoch) = last_fetched_epoch {
+            let (end_epoch, end_offset) = log.end_offset_for_epoch(epoch);
+            if end_epoch < epoch || end_offset < fetch_offset {
+                return Handled::reply(Response::ReplicaFetch {
+                    topic_partition: tp,
+                    error: Errors::None,
+                    high_watermark: log.high_watermark(),
+                    log_start_offset: log.log_start_offset(),
+                    diverging_epoch: Some((end_epoch, end_offset)),
+                    records: Vec::new(),
+                });
+            }
+        }
+        if fetch_offset > log.log_end_offset() {
+            return Handled::reply(fetch_error(&tp, Errors::OffsetOutOfRange));
+        }
+        let leo = log.log_end_offset();
+        let mut handled = Handled::default();
+        if let Some(r) = self
+            .partitions
+            .get_mut(&tp)
+            .and_then(|p| p.remote.get_mut(&replica_id))
+        {
+            r.on_fetch(fetch_offset, leo, now_ms);
+        }
+        self.maybe_expand_isr(&tp, replica_id, &mut handled);
+        self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
+        if fetch_offset == leo {
+            self.parked_fetches.push(ParkedFetch {
+                token,
+                tp,
+                replica_id,
+                fetch_offset,
+                deadline_ms: now_ms + REPLICA_FETCH_WAIT_MAX_MS,
+            });
+            return handled;
+        }
+        handled.response = Some(self.replica_fetch_answer(&tp, fetch_offset, max_bytes));
+        handled
+    }
+
+    fn replica_fetch_answer(
+        &self,
+        tp: &TopicPartition,
+        fetch_offset: i64,
+        max_bytes: i32,
+    ) -> Response {
+        let Some(log) = self.logs.get(tp) else {
+            return fetch_error(tp, Errors::NotLeaderOrFollower);
+        };
+        let max = usize::try_from(max_bytes).unwrap_or(0).max(1);
+        match log.read(&self.fs, fetch_offset, max, FetchIsolation::LogEnd) {
+            Ok(data) => Response::ReplicaFetch {
+                topic_partition: tp.clone(),
+                error: Errors::None,
+                high_watermark: data.high_watermark,
+                log_start_offset: data.log_start_offset,
+                diverging_epoch: None,
+                records: data.records,
+            },
+            Err(error) => fetch_error(tp, error),
+        }
+    }
+
+    /// `Partition.maybeExpandIsr`: a follower whose LEO reached the HW and the start
+    /// of the leader's epoch joins the ISR.
+    fn maybe_expand_isr(&mut self, tp: &TopicPartition, replica_id: i32, handled: &mut Handled) {
+        let (Some(p), Some(log)) = (self.partitions.get_mut(tp), self.logs.get(tp)) else {
+            return;
+        };
+        if p.isr.contains(&replica_id) {
+            return;
+        }
+        let Some(r) = p.remote.get(&replica_id) else {
+            return;
+        };
+        let epoch_start = log
+            .epochs()
+            .iter()
+            .find(|(e, _)| *e == p.leader_epoch)
+            .map_or(0, |(_, s)| *s);
+        if r.log_end_offset < log.high_watermark() || r.log_end_offset < epoch_start {
+            return;
+        }
+        let follower_leo = r.log_end_offset;
+        // Kept in assignment order.
+        p.isr = p
+            .replicas
+            .iter()
+            .copied()
+            .filter(|b| *b == replica_id || p.isr.contains(b))
+            .collect();
+        let (isr, epoch) = (p.isr.clone(), p.leader_epoch);
+        handled
+            .events
+            .push(BrokerEvent::Replication(ReplicationEvent::IsrExpanded {
+                tp: tp.clone(),
+                added: replica_id,
+                isr: isr.clone(),
+                follower_leo,
+            }));
+        handled.outbound.push(Outbound::AlterPartition {
+            tp: tp.clone(),
+            leader_epoch: epoch,
+            isr,
+        });
+    }
+
+    /// `Partition.maybeShrinkIsr` for every partition this broker leads.
+    fn maybe_shrink_isrs(&mut self, now_ms: i64, handled: &mut Handled) {
+        let led: Vec<TopicPartition> = self
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.leader == self.id && p.is_replicated())
+            .map(|(tp, _)| tp.clone())
+            .collect();
+        for tp in led {
+            let leo = self.logs.get(&tp).map_or(0, |l| l.log_end_offset());
+            let Some(p) = self.partitions.get_mut(&tp) else {
+                continue;
+            };
+            let out: Vec<(i32, i64)> = p
+                .isr
+                .iter()
+                .filter(|b| **b != self.id)
+                .filter_map(|b| {
+                    let r = p.remote.get(b)?;
+                    (!r.is_caught_up(leo, now_ms)).then_some((*b, now_ms - r.last_caught_up_ms))
+                })
+                .collect();
+            if out.is_empty() {
+                continue;
+            }
+            p.isr.retain(|b| !out.iter().any(|(o, _)| o == b));
+            let (isr, epoch) = (p.isr.clone(), p.leader_epoch);
+            handled
+                .events
+                .push(BrokerEvent::Replication(ReplicationEvent::IsrShrunk {
+                    tp: tp.clone(),
+                    removed: out.iter().map(|(b, _)| *b).collect(),
+                    isr: isr.clone(),
+                    lag_ms: out
+                        .iter()
+                        .map(|(_, l)| *l)
+                        .max()
+                        .unwrap_or(REPLICA_LAG_TIME_MAX_MS),
+                }));
+            handled.outbound.push(Outbound::AlterPartition {
+                tp: tp.clone(),
+                leader_epoch: epoch,
+                isr,
+            });
+            self.maybe_increment_leader_hw(&tp, now_ms, handled);
+        }
+    }
+
+    /// Everything replication does at `now_ms` without a request: answer held fetches
+    /// that have data or expired, time out delayed produces, run the ISR check, and
+    /// send followers' fetches.
+    pub fn poll_replication(&mut self, now_ms: i64) -> Handled {
+        let mut handled = Handled::default();
+        if !self.online {
+            return handled;
+        }
+        self.complete_parked_fetches(now_ms, &mut handled);
+        let (expired, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
+            .into_iter()
+            .partition(|d| d.deadline_ms <= now_ms);
+        self.delayed_produces = kept;
+        for d in expired {
+            // `DelayedProduce.onExpiration`: REQUEST_TIMED_OUT.
+            let error = Errors::RequestTimedOut;
+            handled
+                .deferred
+                .push((d.token, Response::produce(&d.tp, error, -1, None)));
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::DelayedProduceCompleted {
+                    tp: d.tp,
+                    required_offset: d.required_offset,
+                    error,
+                },
+            ));
+        }
+        if self.next_isr_check_ms > 0 && now_ms >= self.next_isr_check_ms {
+            let behind = (now_ms - self.next_isr_check_ms) / ISR_CHECK_INTERVAL_MS;
+            self.next_isr_check_ms += (behind + 1) * ISR_CHECK_INTERVAL_MS;
+            self.maybe_shrink_isrs(now_ms, &mut handled);
+        }
+        self.poll_fetchers(now_ms, &mut handled);
+        handled
+    }
+
+    /// Held follower fetches: answered when their partition has data past the fetch
+    /// offset (or lost its leader), or empty at `replica.fetch.wait.max.ms`.
+    pub(super) fn complete_parked_fetches(&mut self, now_ms: i64, handled: &mut Handled) {
+        if self.parked_fetches.is_empty() {
+            return;
+        }
+        let parked = std::mem::take(&mut self.parked_fetches);
+        for f in parked {
+            let leo = self.logs.get(&f.tp).map_or(-1, |l| l.log_end_offset());
+            if leo > f.fetch_offset || f.deadline_ms <= now_ms {
+                let answer = self.replica_fetch_answer(
+                    &f.tp,
+                    f.fetch_offset,
+                    super::partition::REPLICA_FETCH_MAX_BYTES,
+                );
+                handled.deferred.push((f.token, answer));
+            } else {
+                self.parked_fetches.push(f);
+            }
+        }
+    }
+
+    /// The next time replication has something to do on its own, and whether a
+    /// client waits on it (a delayed produce): `run` counts only that as work, so an
+    /// idle cluster's fetch loop does not keep it going; `run MS` goes through all.
+    pub fn next_replication_ms(&self, now_ms: i64) -> (Option<i64>, Option<i64>) {
+        let work = self.delayed_produces.iter().map(|d| d.deadline_ms).min();
+        let fetches = self.parked_fetches.iter().map(|f| f.deadline_ms);
+        let fetchers = self
+            .partitions
+            .values()
+            .filter(|p| p.leader != self.id && p.leader >= 0)
+            .map(|p| match p.fetcher.in_flight {
+                Some((_, sent)) => sent + super::partition::REPLICA_SOCKET_TIMEOUT_MS,
+                None => p.fetcher.next_fetch_ms,
+            });
+        let isr = (self.next_isr_check_ms > 0).then_some(self.next_isr_check_ms);
+        let timers = fetches
+            .chain(fetchers)
+            .chain(isr)
+            .chain(work)
+            .filter(|t| *t > now_ms)
+            .min();
+        (work, timers)
+    }
+}
+
+pub(super) fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
+    crate::protocol::error_response(
+        &crate::protocol::Request::ReplicaFetch {
+            topic_partition: tp.clone(),
+            replica_id: -1,
+            fetch_offset: -1,
+            current_leader_epoch: -1,
+            last_fetched_epoch: None,
+            max_bytes: 0,
+        },
+        error,
+    )
+}

@@ -1,0 +1,74 @@
+//! Placement and election as Kafka 4.0's controller does them (after
+//! `PartitionChangeBuilderTest` and `ReplicationControlManagerTest`).
+
+use super::*;
+
+#[test]
+fn replicas_go_round_the_brokers_from_the_partition_number() {
+    assert_eq!(place_replicas(0, 3, 3), vec![1, 2, 3]);
+    assert_eq!(place_replicas(1, 3, 3), vec![2, 3, 1]);
+    assert_eq!(place_replicas(4, 2, 5), vec![5, 1]);
+    assert_eq!(
+        place_replicas(0, 4, 3),
+        vec![1, 2, 3],
+        "at most one per broker"
+    );
+    assert_eq!(
+        place_replicas(2, 1, 3),
+        vec![3],
+        "RF 1: p mod n + 1, as before"
+    );
+}
+
+#[test]
+fn fencing_the_leader_elects_the_first_alive_isr_member_and_bumps_the_epoch() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    let alive = |b: i32| b != 1;
+    let change = p.fence_broker(1, &alive, false).unwrap();
+    assert_eq!(change.old_leader, 1);
+    assert_eq!(change.leader, 2);
+    assert_eq!(change.leader_epoch, 1);
+    assert_eq!(change.isr, vec![2, 3]);
+    assert_eq!(change.election, Some(Election::Clean));
+}
+
+#[test]
+fn fencing_a_follower_shrinks_the_isr_without_a_new_epoch() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    let change = p.fence_broker(3, &|b| b != 3, false).unwrap();
+    assert_eq!((change.leader, change.leader_epoch), (1, 0));
+    assert_eq!(change.isr, vec![1, 2]);
+    assert_eq!(change.election, None);
+}
+
+#[test]
+fn the_last_isr_member_stays_and_the_partition_goes_leaderless() {
+    let mut p = PartitionRegistration::new(vec![1, 2]);
+    assert!(p.alter_isr(0, &[1]));
+    let change = p.fence_broker(1, &|b| b == 2, false).unwrap();
+    assert_eq!(change.leader, NO_LEADER);
+    assert_eq!(change.isr, vec![1], "the ISR is never emptied (no ELR)");
+    // Broker 1 comes back: it is the ISR, so it leads again.
+    let back = p.unfence_broker(&|_| true, false).unwrap();
+    assert_eq!((back.leader, back.leader_epoch), (1, 2));
+}
+
+#[test]
+fn unclean_election_lets_an_out_of_sync_replica_lead() {
+    let mut p = PartitionRegistration::new(vec![1, 2]);
+    assert!(p.alter_isr(0, &[1]));
+    let change = p.fence_broker(1, &|b| b == 2, true).unwrap();
+    assert_eq!(change.leader, 2);
+    assert_eq!(change.isr, vec![2]);
+    assert_eq!(change.election, Some(Election::Unclean));
+}
+
+#[test]
+fn alter_isr_from_a_stale_epoch_or_without_the_leader_is_refused() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    assert!(!p.alter_isr(1, &[1, 2]), "stale epoch");
+    assert!(!p.alter_isr(0, &[2, 3]), "the leader must stay in its ISR");
+    assert!(!p.alter_isr(0, &[1, 4]), "4 is no replica");
+    assert!(p.alter_isr(0, &[3, 1]));
+    assert_eq!(p.isr(), &[1, 3], "kept in assignment order");
+}

@@ -1,0 +1,228 @@
+//! Replication's narration: roles, follower fetches, the ISR, the HW, truncation,
+//! `acks=all` answers that waited for the ISR, and the controller's elections and
+//! fencing.
+
+use super::super::message::Msg;
+use crate::broker::partition::ReplicationEvent;
+use crate::controller::{Election, LeaderChange, NO_LEADER};
+use crate::log::TopicPartition;
+use crate::msg;
+use crate::protocol::errors::Errors;
+
+/// Broker ids as Kafka's tools print them: `[1, 2]`.
+fn ids(list: &[i32]) -> String {
+    let items: Vec<String> = list.iter().map(|b| b.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
+        ReplicationEvent::RoleChanged {
+            tp,
+            leader,
+            leader_epoch,
+            isr,
+            log_end_offset,
+        } => {
+            if *leader == broker {
+                msg!(
+                    "replication.leads",
+                    broker = broker,
+                    tp = tp,
+                    epoch = leader_epoch,
+                    isr = ids(isr),
+                    leo = log_end_offset
+                )
+            } else if *leader == NO_LEADER {
+                msg!(
+                    "replication.no-leader",
+                    broker = broker,
+                    tp = tp,
+                    epoch = leader_epoch
+                )
+            } else {
+                msg!(
+                    "replication.follows",
+                    broker = broker,
+                    tp = tp,
+                    leader = leader,
+                    epoch = leader_epoch,
+                    leo = log_end_offset
+                )
+            }
+        }
+        ReplicationEvent::FollowerFetched {
+            tp,
+            leader,
+            batches,
+            log_end_offset,
+            high_watermark,
+        } => {
+            if *batches == 0 {
+                msg!(
+                    "replication.fetched-nothing",
+                    broker = broker,
+                    tp = tp,
+                    leader = leader,
+                    hw = high_watermark
+                )
+            } else {
+                msg!(
+                    "replication.fetched",
+                    broker = broker,
+                    tp = tp,
+                    leader = leader,
+                    batches = batches,
+                    leo = log_end_offset,
+                    hw = high_watermark
+                )
+            }
+        }
+        ReplicationEvent::HighWatermarkAdvanced { tp, old, new, isr } => {
+            msg!(
+                "replication.hw-advanced",
+                broker = broker,
+                tp = tp,
+                old = old,
+                new = new,
+                isr = ids(isr)
+            )
+        }
+        ReplicationEvent::HighWatermarkHeld {
+            tp,
+            high_watermark,
+            log_end_offset,
+            isr,
+            min_insync_replicas,
+        } => msg!(
+            "replication.hw-held",
+            broker = broker,
+            tp = tp,
+            hw = high_watermark,
+            leo = log_end_offset,
+            isr = ids(isr),
+            min_isr = min_insync_replicas
+        ),
+        ReplicationEvent::IsrShrunk {
+            tp,
+            removed,
+            isr,
+            lag_ms,
+        } => msg!(
+            "replication.isr-shrunk",
+            broker = broker,
+            tp = tp,
+            removed = ids(removed),
+            isr = ids(isr),
+            lag_ms = lag_ms
+        ),
+        ReplicationEvent::IsrExpanded {
+            tp,
+            added,
+            isr,
+            follower_leo,
+        } => msg!(
+            "replication.isr-expanded",
+            broker = broker,
+            tp = tp,
+            added = added,
+            isr = ids(isr),
+            leo = follower_leo
+        ),
+        ReplicationEvent::Truncated {
+            tp,
+            leader,
+            to_offset,
+            removed_batches,
+            diverging_epoch,
+        } => msg!(
+            "replication.truncated",
+            broker = broker,
+            tp = tp,
+            leader = leader,
+            offset = to_offset,
+            batches = removed_batches,
+            epoch = diverging_epoch
+        ),
+        ReplicationEvent::FetchFailed { tp, leader, error } => {
+            msg!(
+                "replication.fetch-failed",
+                broker = broker,
+                tp = tp,
+                leader = leader,
+                error = error.name()
+            )
+        }
+        ReplicationEvent::DelayedProduceCompleted {
+            tp,
+            required_offset,
+            error,
+        } => match error {
+            Errors::None => msg!(
+                "replication.acks-all-answered",
+                broker = broker,
+                tp = tp,
+                offset = required_offset
+            ),
+            Errors::RequestTimedOut => msg!(
+                "replication.acks-all-timed-out",
+                broker = broker,
+                tp = tp,
+                offset = required_offset
+            ),
+            other => msg!(
+                "replication.acks-all-error",
+                broker = broker,
+                tp = tp,
+                error = other.name()
+            ),
+        },
+    }
+}
+
+pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
+    let epoch = c.leader_epoch;
+    match c.election {
+        _ if c.leader == NO_LEADER => {
+            msg!(
+                "controller.no-leader",
+                tp = tp,
+                epoch = epoch,
+                isr = ids(&c.isr)
+            )
+        }
+        Some(Election::Unclean) => {
+            msg!(
+                "controller.unclean-election",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch
+            )
+        }
+        _ if c.old_leader == NO_LEADER => {
+            msg!(
+                "controller.elected-after-none",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch,
+                isr = ids(&c.isr)
+            )
+        }
+        _ => msg!(
+            "controller.elected",
+            tp = tp,
+            leader = c.leader,
+            epoch = epoch,
+            old = c.old_leader,
+            isr = ids(&c.isr)
+        ),
+    }
+}
+
+pub(super) fn fenced(broker: i32, fenced: bool) -> Msg {
+    if fenced {
+        msg!("controller.fenced", broker = broker)
+    } else {
+        msg!("controller.unfenced", broker = broker)
+    }
+}

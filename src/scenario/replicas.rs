@@ -1,0 +1,57 @@
+//! `print replicas TOPIC-P`: the controller's record and every replica's offsets.
+
+use crate::sim::replication::ReplicasView;
+
+/// One header line (leader, epoch, ISR), then one line per replica: role, LEO, HW,
+/// LSO, its leader-epoch cache, and what sets it apart (out of the ISR, stopped, a
+/// log that differs from the leader's).
+pub fn replicas_lines(v: &ReplicasView) -> Vec<String> {
+    let list = |l: &[i32]| {
+        let items: Vec<String> = l.iter().map(|b| b.to_string()).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let leader = if v.leader < 0 {
+        "none".to_string()
+    } else {
+        v.leader.to_string()
+    };
+    let mut lines = vec![format!(
+        "{} leader={leader} epoch={} isr={}",
+        v.tp,
+        v.leader_epoch,
+        list(&v.isr)
+    )];
+    for r in &v.replicas {
+        let epochs: Vec<String> = r.epochs.iter().map(|(e, o)| format!("{e}@{o}")).collect();
+        let mut notes = Vec::new();
+        if !r.in_isr {
+            notes.push("out of sync");
+        }
+        if !r.online {
+            notes.push("stopped");
+        }
+        if !r.matches_leader {
+            notes.push("differs from the leader");
+        }
+        let offsets = if r.online {
+            format!(
+                "LEO {:>3} HW {:>3} LSO {:>3}",
+                r.log_end_offset, r.high_watermark, r.last_stable_offset
+            )
+        } else {
+            format!("LEO {:>3} (on disk)", r.log_end_offset)
+        };
+        lines.push(format!(
+            "  broker {} {:<8} {offsets} epochs [{}]{}",
+            r.broker,
+            if r.leader { "leader" } else { "follower" },
+            epochs.join(" "),
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", notes.join(", "))
+            }
+        ));
+    }
+    lines
+}

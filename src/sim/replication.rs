@@ -1,0 +1,382 @@
+//! The world's controller duties for replication (KRaft's role, simplified: no Raft,
+//! decisions apply at once): propagating each partition's registration to the
+//! brokers holding a replica, applying the leaders' ISR changes (`AlterPartition`),
+//! electing leaders when a broker stops or comes back, and driving the brokers'
+//! replication timers (follower fetches, held fetches, the ISR check).
+
+use super::event::EventKind;
+use super::network::{Body, Node};
+use super::world::World;
+use crate::broker::broker::{Handled, Outbound};
+use crate::broker::replica_manager::PartitionMetadata;
+use crate::controller::{LeaderChange, PartitionRegistration};
+use crate::log::TopicPartition;
+
+/// The replication settings of a topic (`replication.factor` is fixed at creation;
+/// the other two are topic configs, Kafka's names).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReplicationConfig {
+    pub replication_factor: i32,
+    /// `min.insync.replicas` (default 1).
+    pub min_insync_replicas: i32,
+    /// `unclean.leader.election.enable` (default false).
+    pub unclean_leader_election: bool,
+}
+
+impl Default for ReplicationConfig {
+    fn default() -> Self {
+        ReplicationConfig {
+            replication_factor: 1,
+            min_insync_replicas: 1,
+            unclean_leader_election: false,
+        }
+    }
+}
+
+impl World {
+    /// The controller's record of a partition, if the topic exists.
+    pub fn registration(&self, tp: &TopicPartition) -> Option<&PartitionRegistration> {
+        self.topics
+            .get(&tp.topic)?
+            .registrations
+            .get(usize::try_from(tp.partition).ok()?)
+    }
+
+    /// Tells every online broker holding a replica of `tp` its registration
+    /// (the metadata a KRaft broker replays), and the leader map to everyone.
+    pub(super) fn propagate_partition(&mut self, tp: &TopicPartition) {
+        let Some(topic) = self.topics.get(&tp.topic) else {
+            return;
+        };
+        let Some(reg) = usize::try_from(tp.partition)
+            .ok()
+            .and_then(|p| topic.registrations.get(p))
+        else {
+            return;
+        };
+        let meta = PartitionMetadata {
+            replicas: reg.replicas().to_vec(),
+            leader: reg.leader(),
+            leader_epoch: reg.leader_epoch(),
+            isr: reg.isr().to_vec(),
+            min_insync_replicas: topic.replication.min_insync_replicas,
+        };
+        let config = topic.config.clone();
+        let leader = reg.leader();
+        if let Some(slot) = self.topics.get_mut(&tp.topic).and_then(|t| {
+            t.leaders
+                .get_mut(usize::try_from(tp.partition).unwrap_or(0))
+        }) {
+            *slot = leader;
+        }
+        for broker in self.brokers.values_mut() {
+            broker.update_metadata(tp.clone(), leader);
+        }
+        let now = self.clock_ms;
+        for id in meta.replicas.clone() {
+            let Some(broker) = self.brokers.get_mut(&id).filter(|b| b.online) else {
+                continue;
+            };
+            let mut meta = meta.clone();
+            if self.fenced.contains(&id) {
+                // A broker cut off from the controller hears nothing new; one that
+                // (re)started that way knows of no leader at all.
+                if broker.partitions().contains_key(tp) {
+                    continue;
+                }
+                meta.leader = crate::controller::NO_LEADER;
+            }
+            if let Ok(handled) = broker.apply_partition_metadata(tp, meta, &config, now) {
+                self.apply_handled(id, None, handled);
+            }
+        }
+    }
+
+    /// Carries out a broker's replication outputs that are not plain messages.
+    pub(super) fn apply_replication_outbound(&mut self, from: i32, out: Outbound) {
+        match out {
+            Outbound::ReplicaFetch {
+                leader,
+                tag,
+                request,
+            } => self.send(
+                Node::Broker(from),
+                Node::Broker(leader),
+                tag,
+                Body::Request(request),
+            ),
+            // A fenced broker's AlterPartition never reaches the controller.
+            Outbound::AlterPartition { .. } if self.fenced.contains(&from) => {}
+            Outbound::AlterPartition {
+                tp,
+                leader_epoch,
+                isr,
+            } => {
+                let changed = self
+                    .topics
+                    .get_mut(&tp.topic)
+                    .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
+                    .is_some_and(|r| r.alter_isr(leader_epoch, &isr));
+                if changed {
+                    self.propagate_partition(&tp);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Lets every online broker do its replication work due now. Returns whether
+    /// anything happened.
+    pub(super) fn poll_replicas(&mut self) -> bool {
+        if !self.replicated {
+            return false;
+        }
+        let now = self.clock_ms;
+        let ids: Vec<i32> = self.brokers.keys().copied().collect();
+        let mut progressed = false;
+        for id in ids {
+            let Some(broker) = self.brokers.get_mut(&id) else {
+                continue;
+            };
+            let handled: Handled = broker.poll_replication(now);
+            if handled != Handled::default() {
+                progressed = true;
+                self.apply_handled(id, None, handled);
+            }
+        }
+        progressed
+    }
+
+    /// The next replication time: (a client waits on it, any timer). See
+    /// [`crate::broker::Broker::next_replication_ms`].
+    pub(super) fn next_replication_ms(&self) -> (Option<i64>, Option<i64>) {
+        if !self.replicated {
+            return (None, None);
+        }
+        let now = self.clock_ms;
+        let mut work = None::<i64>;
+        let mut timers = None::<i64>;
+        for b in self.brokers.values().filter(|b| b.online) {
+            let (w, t) = b.next_replication_ms(now);
+            work = match (work, w) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            timers = match (timers, t) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        (work, timers)
+    }
+
+    /// A broker stopped: the controller fences it (out of every ISR, a new leader
+    /// where it led) and tells the others.
+    pub(super) fn fence_broker(&mut self, id: i32) {
+        let alive: Vec<i32> = self
+            .brokers
+            .values()
+            .filter(|b| b.online && b.id != id && !self.fenced.contains(&b.id))
+            .map(|b| b.id)
+            .collect();
+        let changes = self.change_registrations(|reg, unclean| {
+            reg.fence_broker(id, &|b| alive.contains(&b), unclean)
+        });
+        self.announce(changes);
+    }
+
+    /// A broker is back: leaderless partitions may elect it.
+    pub(super) fn unfence_broker(&mut self) {
+        let alive: Vec<i32> = self
+            .brokers
+            .values()
+            .filter(|b| b.online && !self.fenced.contains(&b.id))
+            .map(|b| b.id)
+            .collect();
+        let changes = self.change_registrations(|reg, unclean| {
+            reg.unfence_broker(&|b| alive.contains(&b), unclean)
+        });
+        self.announce(changes);
+    }
+
+    /// A running broker whose link to the controller is cut stops heartbeating and is
+    /// fenced (Kafka waits `broker.session.timeout.ms`, 9 s; here it is at once): it
+    /// leaves the ISRs and loses its leaderships, though it keeps running and, until
+    /// it hears from the controller again, still believes it leads. When the link
+    /// heals it registers again and learns the current metadata.
+    pub(super) fn sync_controller_links(&mut self) {
+        if !self.replicated {
+            return;
+        }
+        let ids: Vec<i32> = self.brokers.keys().copied().collect();
+        for id in ids {
+            let online = self.brokers.get(&id).is_some_and(|b| b.online);
+            let cut = self.network.is_cut(&Node::Broker(id), &Node::Controller);
+            if online && cut && self.fenced.insert(id) {
+                self.emit(EventKind::BrokerFenced {
+                    broker: id,
+                    fenced: true,
+                });
+                self.fence_broker(id);
+            } else if !cut && self.fenced.remove(&id) {
+                self.emit(EventKind::BrokerFenced {
+                    broker: id,
+                    fenced: false,
+                });
+                let held: Vec<TopicPartition> = self
+                    .partitions_on(id)
+                    .into_iter()
+                    .map(|(tp, _)| tp)
+                    .filter(|tp| {
+                        self.registration(tp)
+                            .is_some_and(|r| r.replicas().len() > 1)
+                    })
+                    .collect();
+                for tp in held {
+                    self.propagate_partition(&tp);
+                }
+                self.unfence_broker();
+            }
+        }
+    }
+
+    fn change_registrations(
+        &mut self,
+        f: impl Fn(&mut PartitionRegistration, bool) -> Option<LeaderChange>,
+    ) -> Vec<(TopicPartition, LeaderChange)> {
+        let mut changes = Vec::new();
+        for topic in self.topics.values_mut() {
+            let unclean = topic.replication.unclean_leader_election;
+            for (p, reg) in topic.registrations.iter_mut().enumerate() {
+                if let Some(change) = f(reg, unclean) {
+                    changes.push((TopicPartition::new(topic.name.clone(), p as i32), change));
+                }
+            }
+        }
+        changes
+    }
+
+    fn announce(&mut self, changes: Vec<(TopicPartition, LeaderChange)>) {
+        for (tp, change) in changes {
+            if change.leader != change.old_leader {
+                self.emit(EventKind::LeaderElected {
+                    tp: tp.clone(),
+                    change,
+                });
+            }
+            self.propagate_partition(&tp);
+        }
+    }
+}
+
+/// One replica of a partition, read from its broker (for `print replicas` and the UI).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReplicaView {
+    pub broker: i32,
+    pub online: bool,
+    pub leader: bool,
+    pub in_isr: bool,
+    pub log_end_offset: i64,
+    pub high_watermark: i64,
+    pub last_stable_offset: i64,
+    /// The leader-epoch cache: (epoch, start offset).
+    pub epochs: Vec<(i32, i64)>,
+    /// Its batches are byte for byte the leader's, as far as it has them.
+    pub matches_leader: bool,
+}
+
+/// A partition's replicas as the controller and the brokers see them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReplicasView {
+    pub tp: TopicPartition,
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub isr: Vec<i32>,
+    pub replicas: Vec<ReplicaView>,
+}
+
+impl World {
+    /// The batches of `tp` on broker `id`, as their bytes: from the open log, or from
+    /// the disk of a stopped broker.
+    pub fn replica_raw_batches(&self, tp: &TopicPartition, id: i32) -> Option<Vec<Vec<u8>>> {
+        let b = self.brokers.get(&id)?;
+        if let Some(l) = b.logs().get(tp) {
+            return Some(l.read_all(&b.fs).into_iter().map(|s| s.raw).collect());
+        }
+        let dir = crate::broker::Broker::partition_dir(tp);
+        let names = b.fs.list_dir(&dir).ok()?;
+        let mut bases: Vec<i64> = names
+            .iter()
+            .filter_map(|n| crate::log::segment::offset_from_file_name(n))
+            .filter(|(_, s)| *s == ".log")
+            .map(|(o, _)| o)
+            .collect();
+        bases.sort_unstable();
+        let mut out = Vec::new();
+        for base in bases {
+            let path = format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
+            let bytes = b.fs.read(&path).ok()?;
+            for (pos, batch) in crate::record::decode_all(bytes).ok()? {
+                let end = (pos as usize).saturating_add(batch.size_in_bytes());
+                out.push(bytes.get(pos as usize..end).unwrap_or_default().to_vec());
+            }
+        }
+        Some(out)
+    }
+
+    /// Every replica of `tp`: LEO, HW, LSO, epochs, ISR membership, and whether its
+    /// bytes equal the leader's (read from each broker's disk).
+    pub fn replicas_view(&self, tp: &TopicPartition) -> Option<ReplicasView> {
+        let reg = self.registration(tp)?;
+        let batches = |id: i32| self.replica_raw_batches(tp, id);
+        let leader_batches = batches(reg.leader()).unwrap_or_default();
+        let replicas = reg
+            .replicas()
+            .iter()
+            .map(|id| {
+                let broker = self.brokers.get(id);
+                let log = broker.and_then(|b| b.logs().get(tp));
+                let own = batches(*id).unwrap_or_default();
+                ReplicaView {
+                    broker: *id,
+                    online: broker.is_some_and(|b| b.online),
+                    leader: *id == reg.leader(),
+                    in_isr: reg.isr().contains(id),
+                    log_end_offset: log.map_or_else(
+                        || {
+                            own.last()
+                                .and_then(|raw| crate::record::RecordBatch::decode(raw).ok())
+                                .map_or(0, |(b, _)| b.next_offset())
+                        },
+                        |l| l.log_end_offset(),
+                    ),
+                    high_watermark: log.map_or(-1, |l| l.high_watermark()),
+                    last_stable_offset: log.map_or(-1, |l| l.last_stable_offset()),
+                    epochs: match (log, broker) {
+                        (Some(l), _) => l.epochs().to_vec(),
+                        (None, Some(b)) => crate::log::unified_log::read_epoch_checkpoint(
+                            &b.fs,
+                            &crate::broker::Broker::partition_dir(tp),
+                        ),
+                        (None, None) => Vec::new(),
+                    },
+                    matches_leader: own.iter().zip(&leader_batches).all(|(a, b)| a == b),
+                }
+            })
+            .collect();
+        Some(ReplicasView {
+            tp: tp.clone(),
+            leader: reg.leader(),
+            leader_epoch: reg.leader_epoch(),
+            isr: reg.isr().to_vec(),
+            replicas,
+        })
+    }
+}
+
+impl World {
+    /// Whether the controller fenced this running broker (cut off from it).
+    pub fn is_fenced(&self, broker: i32) -> bool {
+        self.fenced.contains(&broker)
+    }
+}

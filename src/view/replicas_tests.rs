@@ -1,0 +1,93 @@
+//! The replication view after an unclean election: aligned slots, epochs, and the
+//! divergence a truncation then removes.
+
+use super::*;
+use crate::scenario::{parse, Replay};
+
+fn world_after(script: &str) -> World {
+    let mut replay = Replay::new(parse(script).unwrap());
+    replay.play_to(usize::MAX).unwrap();
+    replay.world().clone()
+}
+
+const SETUP: &str = "cluster brokers=2
+topic create orders partitions=1 replication.factor=2 unclean.leader.election.enable=true
+producer p create acks=1
+producer p send orders-0 a
+producer p flush
+run 1000
+fault cut broker-1 broker-2
+producer p send orders-0 b
+producer p flush
+run 50000
+broker 1 stop crash
+producer p send orders-0 c
+producer p flush
+";
+
+#[test]
+fn an_unclean_leader_and_the_stopped_old_leader_differ_at_offset_1() {
+    let w = world_after(SETUP);
+    let tp = TopicPartition::new("orders", 0);
+    let panel = replicas(&w, &tp).unwrap();
+    assert_eq!((panel.leader, panel.leader_epoch), (2, 1));
+    let old = &panel.columns[0];
+    let new = &panel.columns[1];
+    assert_eq!((old.broker, old.online, old.in_isr), (1, false, false));
+    assert_eq!(old.slots.len(), 2, "aligned to the largest LEO");
+    assert!(matches!(
+        old.slots[0],
+        Slot::Record {
+            same_as_leader: true,
+            leader_epoch: 0,
+            ..
+        }
+    ));
+    // Offset 1: b (epoch 0) on broker 1, c (epoch 1) on broker 2.
+    assert!(matches!(
+        old.slots[1],
+        Slot::Record {
+            same_as_leader: false,
+            leader_epoch: 0,
+            ..
+        }
+    ));
+    assert!(matches!(
+        new.slots[1],
+        Slot::Record {
+            same_as_leader: true,
+            leader_epoch: 1,
+            ..
+        }
+    ));
+    let cards = brokers(&w);
+    assert_eq!(cards[0].state, BrokerState::Stopped);
+    assert_eq!(cards[1].leads, vec![tp]);
+}
+
+#[test]
+fn after_the_restart_the_old_leader_truncates_and_matches() {
+    let script = format!("{SETUP}fault heal broker-1 broker-2\nbroker 1 start\nrun 1000\n");
+    let w = world_after(&script);
+    let panel = replicas(&w, &TopicPartition::new("orders", 0)).unwrap();
+    for column in &panel.columns {
+        assert!(column.in_isr && column.online);
+        assert_eq!(column.log_end_offset, 2);
+        assert!(column.slots.iter().all(|s| matches!(
+            s,
+            Slot::Record {
+                same_as_leader: true,
+                ..
+            }
+        )));
+    }
+}
+
+#[test]
+fn a_fenced_broker_is_shown_fenced() {
+    let w = world_after(
+        "cluster brokers=3\ntopic create t partitions=1 replication.factor=3\nfault cut broker-1 controller\n",
+    );
+    assert_eq!(brokers(&w)[0].state, BrokerState::Fenced);
+    assert!(brokers(&w)[0].leads.is_empty());
+}

@@ -1,0 +1,125 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Replication properties (Kafka's guarantee for acks=all): three brokers,
+//! replication.factor=3, min.insync.replicas=2, no unclean election, an idempotent
+//! producer. Whatever single broker fails (crash or clean stop, at any moment, then
+//! comes back) and whatever messages the network loses, no acknowledged record is
+//! lost, none is written twice, every ISR replica holds the leader's bytes, and the
+//! leader's HW never goes backwards while it stays leader.
+
+mod common;
+
+use eos_playground::log::TopicPartition;
+use eos_playground::sim::{Action, ClusterConfig, World};
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+enum Op {
+    Send(u8),
+    DropRequest,
+    DropResponse,
+    Step,
+    Advance(i64),
+    /// Stop this broker (crash or clean), if no broker is down.
+    Fail(i32, bool),
+    /// Start the broker that is down.
+    Recover,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (1u8..4).prop_map(Op::Send),
+        1 => Just(Op::DropRequest),
+        1 => Just(Op::DropResponse),
+        3 => Just(Op::Step),
+        2 => (1i64..3000).prop_map(Op::Advance),
+        1 => ((1i32..4), any::<bool>()).prop_map(|(b, c)| Op::Fail(b, c)),
+        1 => Just(Op::Recover),
+    ]
+}
+
+fn values_in_leader_log(w: &World, tp: &TopicPartition) -> Vec<String> {
+    w.log_view(tp)
+        .map(|v| {
+            v.batches
+                .iter()
+                .flat_map(|b| b.records.iter().map(|r| r.1.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(48), .. ProptestConfig::default() })]
+
+    #[test]
+    fn acks_all_survives_any_single_broker_failure(ops in proptest::collection::vec(op(), 1..40)) {
+        let mut w = World::new(ClusterConfig { brokers: 3, ..ClusterConfig::default() });
+        let configs = vec![
+            ("replication.factor".to_string(), "3".to_string()),
+            ("min.insync.replicas".to_string(), "2".to_string()),
+        ];
+        w.apply(&Action::CreateTopic { name: "t".into(), partitions: 1, configs }).unwrap();
+        w.apply(&Action::CreateProducer { name: "p".into(), configs: vec![] }).unwrap();
+        let tp = TopicPartition::new("t", 0);
+        let mut next = 0u32;
+        let mut down: Option<i32> = None;
+        // (leader, leader epoch, HW) seen last: the HW of one leader never goes back.
+        let mut last: Option<(i32, i32, i64)> = None;
+        for op in ops {
+            match op {
+                Op::Send(n) => {
+                    let values = (0..n).map(|_| { next += 1; format!("v{next}") }).collect();
+                    w.apply(&Action::Send { producer: "p".into(), topic_partition: tp.clone(), values }).unwrap();
+                }
+                Op::DropRequest => { w.apply(&Action::DropNextRequest { from: None }).unwrap(); }
+                Op::DropResponse => { w.apply(&Action::DropNextResponse { to: None }).unwrap(); }
+                Op::Step => { w.apply(&Action::Step).unwrap(); }
+                Op::Advance(ms) => { w.apply(&Action::Advance { ms }).unwrap(); }
+                Op::Fail(b, clean) => {
+                    if down.is_none() {
+                        w.apply(&Action::StopBroker { broker: b, clean }).unwrap();
+                        down = Some(b);
+                    }
+                }
+                Op::Recover => {
+                    if let Some(b) = down.take() {
+                        w.apply(&Action::StartBroker { broker: b }).unwrap();
+                    }
+                }
+            }
+            if let Some(v) = w.replicas_view(&tp) {
+                if let Some(leader) = v.replicas.iter().find(|r| r.leader && r.online) {
+                    if let Some((l, e, hw)) = last {
+                        if l == v.leader && e == v.leader_epoch {
+                            prop_assert!(leader.high_watermark >= hw, "the HW of leader {} went back from {} to {}", l, hw, leader.high_watermark);
+                        }
+                    }
+                    last = Some((v.leader, v.leader_epoch, leader.high_watermark));
+                }
+            }
+        }
+        if let Some(b) = down.take() {
+            w.apply(&Action::StartBroker { broker: b }).unwrap();
+        }
+        w.apply(&Action::Flush { producer: "p".into() }).unwrap();
+        w.apply(&Action::Advance { ms: 5_000 }).unwrap();
+        let mut in_log = values_in_leader_log(&w, &tp);
+        let total = in_log.len();
+        in_log.sort();
+        in_log.dedup();
+        prop_assert_eq!(in_log.len(), total, "a value was written twice");
+        for (_, _, _, values) in &w.producers["p"].acknowledged {
+            for v in values {
+                prop_assert!(in_log.contains(v), "acknowledged {} missing from the leader's log", v);
+            }
+        }
+        let view = w.replicas_view(&tp).unwrap();
+        prop_assert_eq!(view.isr.len(), 3, "every replica is back in the ISR");
+        for r in &view.replicas {
+            prop_assert!(r.high_watermark <= r.log_end_offset);
+            if view.isr.contains(&r.broker) {
+                prop_assert!(r.matches_leader, "ISR replica {} diverges from the leader", r.broker);
+            }
+        }
+    }
+}
