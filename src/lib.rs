@@ -12,6 +12,8 @@
 //!   internal topics they write.
 //! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions.
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
+//! - [`pulsar`] (feature `pulsar`): Apache Pulsar's transactions (coordinator, transaction
+//!   log, transaction buffer, pending ack) on a world of their own, for comparison.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
 //!   language.
@@ -27,6 +29,8 @@ pub mod fs;
 pub mod i18n;
 pub mod log;
 pub mod protocol;
+#[cfg(feature = "pulsar")]
+pub mod pulsar;
 pub mod record;
 pub mod scenario;
 pub mod sim;
