@@ -35,7 +35,8 @@ impl PulsarWorld {
             }
             Command::NewTxn { tc_id, txn_ttl_ms } => {
                 let result = self.tc_new_txn(tc_id, txn_ttl_ms);
-                reply(self, Command::NewTxnResponse { result }, Some("1.4"));
+                let step = result.is_ok().then_some("1.4");
+                reply(self, Command::NewTxnResponse { result }, step);
             }
             Command::AddPartitionToTxn { txn, partitions } => {
                 let result = self.tc_add(txn, Ok(partitions));
@@ -226,7 +227,7 @@ impl PulsarWorld {
             };
             let aborted = entry.txn().is_some_and(|x| t.buffer.is_txn_aborted(x));
             if entry.is_marker() || aborted {
-                if aborted {
+                if aborted && !entry.is_marker() {
                     filtered.push(p);
                 }
                 s.cursor.delete(p);

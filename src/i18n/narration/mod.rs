@@ -23,6 +23,14 @@ pub fn narrate(event: &Event, lang: Lang) -> String {
     }
 }
 
+/// One line for an event of the Pulsar world.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_event(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::pulsar::event(&event.kind),
+    }
+}
+
 /// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a
 /// list of what the network is doing now.
 pub fn fault(fault: &crate::sim::Fault, lang: Lang) -> String {

@@ -9,6 +9,8 @@ pub(super) mod consumer;
 mod coordinator;
 pub(super) mod errors;
 mod faults;
+#[cfg(feature = "pulsar")]
+pub(super) mod pulsar;
 
 pub(in crate::i18n::narration) use faults::fault;
 pub(super) mod producer;

@@ -1,0 +1,232 @@
+//! English narration of the Pulsar world's events: what happened, and the Pulsar rule
+//! behind it. Pulsar's names (commands, states, exceptions, configs) stay as they are.
+
+use crate::pulsar::network::Strike;
+use crate::pulsar::{Position, PulsarEventKind};
+
+fn positions(ps: &[Position]) -> String {
+    let v: Vec<String> = ps.iter().map(Position::to_string).collect();
+    v.join(" ")
+}
+
+pub(in crate::i18n::narration) fn event(kind: &PulsarEventKind) -> String {
+    use PulsarEventKind as K;
+    match kind {
+        K::CommandSent {
+            from,
+            to,
+            command,
+            strike,
+        } => {
+            let base = format!("{from} → {to}: {command}");
+            match strike {
+                None => base,
+                Some(Strike::Dropped) => format!("{base} (lost by the network)"),
+                Some(Strike::Cut) => format!("{base} (lost on a cut link)"),
+                Some(Strike::Held) => format!("{base} (held by the network)"),
+                Some(Strike::Delayed { ms }) => format!("{base} (delayed {ms} ms)"),
+                Some(Strike::Duplicated) => format!("{base} (duplicated)"),
+            }
+        }
+        K::TxnLogAppend {
+            tc,
+            txn,
+            op,
+            new_status,
+        } => match new_status {
+            Some(s) => format!(
+                "coordinator {tc} writes {op} {txn} → {} to __transaction_log_{tc} before it acts",
+                s.name()
+            ),
+            None => format!(
+                "coordinator {tc} writes {op} for {txn} to __transaction_log_{tc} before it acts"
+            ),
+        },
+        K::TxnLogPersisted { tc, position } => {
+            format!("__transaction_log_{tc} confirms the write at {position}")
+        }
+        K::CoordinatorRefused { tc, txn, error } => match txn {
+            Some(t) => format!("coordinator {tc} refuses {t}: {error}"),
+            None => format!("coordinator {tc} refuses: {error}"),
+        },
+        K::EntryAdded {
+            topic,
+            position,
+            value,
+            txn,
+            max_read_position,
+        } => match txn {
+            Some(t) => format!(
+                "{topic} stores {value} of {t} at {position} at once; the transaction buffer \
+                 only notes it, and maxReadPosition stays at {max_read_position}"
+            ),
+            None => format!(
+                "{topic} stores {value} at {position}; maxReadPosition is {max_read_position}"
+            ),
+        },
+        K::DuplicateDropped {
+            topic,
+            producer_name,
+            sequence_id,
+            highest,
+        } => format!(
+            "{topic} drops a duplicate: sequence id {sequence_id} of {producer_name} is not above \
+             the highest one seen ({highest}) (brokerDeduplicationEnabled); the receipt says -1:-1"
+        ),
+        K::AckPending {
+            topic,
+            subscription,
+            txn,
+            positions: ps,
+        } => format!(
+            "{topic}/{subscription} sees the ack carries {txn}: {} go into pending ack, the \
+             cursor does not move yet",
+            positions(ps)
+        ),
+        K::AckConflict {
+            topic,
+            subscription,
+            txn,
+            position,
+            holder,
+        } => match holder {
+            Some(h) => format!(
+                "{topic}/{subscription} refuses {txn}'s ack of {position}: {h} holds it in pending \
+                 ack (TransactionConflictException)"
+            ),
+            None => format!(
+                "{topic}/{subscription} refuses {txn}'s ack of {position}: it is already \
+                 acknowledged (TransactionConflictException)"
+            ),
+        },
+        K::PlainAckIgnored {
+            topic,
+            subscription,
+            position,
+            holder,
+        } => format!(
+            "{topic}/{subscription} ignores a plain ack of {position}: {holder} holds it in \
+             pending ack, only its end decides"
+        ),
+        K::Acked {
+            topic,
+            subscription,
+            positions: ps,
+            mark_delete_position,
+        } => format!(
+            "{topic}/{subscription} acknowledges {}; markDeletePosition is {mark_delete_position}",
+            positions(ps)
+        ),
+        K::Dispatched {
+            topic,
+            subscription,
+            positions: ps,
+            filtered_aborted,
+            max_read_position,
+        } => {
+            let mut s = if ps.is_empty() {
+                format!("{topic}/{subscription} dispatches nothing")
+            } else {
+                format!("{topic}/{subscription} dispatches {}", positions(ps))
+            };
+            s.push_str(&format!(
+                " (reads up to maxReadPosition {max_read_position})"
+            ));
+            if !filtered_aborted.is_empty() {
+                s.push_str(&format!(
+                    "; the broker filters out aborted {}",
+                    positions(filtered_aborted)
+                ));
+            }
+            s
+        }
+        K::MarkerWritten {
+            topic,
+            txn,
+            commit,
+            position,
+            max_read_position,
+        } => format!(
+            "{topic} writes the {} marker of {txn} at {position}; maxReadPosition moves to \
+             {max_read_position}",
+            if *commit { "commit" } else { "abort" }
+        ),
+        K::PendingAckMarked {
+            topic,
+            subscription,
+            txn,
+            commit,
+            positions: ps,
+        } => format!(
+            "{topic}/{subscription} writes the {} mark of {txn} to its pending-ack log ({})",
+            if *commit { "commit" } else { "abort" },
+            if ps.is_empty() {
+                "no positions".to_string()
+            } else {
+                positions(ps)
+            }
+        ),
+        K::CursorMoved {
+            topic,
+            subscription,
+            mark_delete_position,
+        } => format!(
+            "{topic}/{subscription}'s cursor moves: markDeletePosition {mark_delete_position}"
+        ),
+        K::Redelivering {
+            topic,
+            subscription,
+            positions: ps,
+        } => format!(
+            "{topic}/{subscription} will deliver {} again: the abort released them",
+            positions(ps)
+        ),
+        K::SnapshotTaken {
+            topic,
+            max_read_position,
+            aborts,
+        } => format!(
+            "{topic}'s transaction buffer takes a snapshot: maxReadPosition {max_read_position}, \
+             {aborts} aborted"
+        ),
+        K::TxnTimedOut { tc, txn } => format!(
+            "coordinator {tc}: {txn} passed its timeout while OPEN, so the coordinator aborts it"
+        ),
+        K::ClientTxnTimedOut { txn } => {
+            format!("the client's timer marks {txn} TIME_OUT: it can no longer send, ack or commit")
+        }
+        K::CoordinatorCrashed { tc, lost } => format!(
+            "coordinator {tc} crashes: {lost} transaction(s) in memory are gone, \
+             __transaction_log_{tc} stays"
+        ),
+        K::CoordinatorRecovered {
+            tc,
+            txns,
+            log_entries,
+        } => {
+            let list: Vec<String> = txns
+                .iter()
+                .map(|(t, s)| format!("{t} {}", s.name()))
+                .collect();
+            format!(
+                "coordinator {tc} replays {log_entries} record(s) of __transaction_log_{tc}: {}",
+                if list.is_empty() {
+                    "no transaction is left".to_string()
+                } else {
+                    list.join(", ")
+                }
+            )
+        }
+        K::CallFailed {
+            client,
+            call,
+            error,
+        } => format!("{client}: {call} got no answer in operationTimeoutMs: {error}"),
+        K::FaultArmed { description } => format!("fault: {description}"),
+        K::Subscribed {
+            topic,
+            subscription,
+            consumer,
+        } => format!("{consumer} subscribes to {topic} as {subscription}, from the earliest entry"),
+    }
+}
