@@ -207,9 +207,12 @@ fn view_lines(
         } => {
             for e in sub_of(topic, subscription)?.pending_ack.log() {
                 let ps: Vec<String> = e.positions.iter().map(|p| p.to_string()).collect();
-                out.push(
-                    format!("{:?} {} [{}]", e.op, txn_label(w, e.txn), ps.join(" ")).to_uppercase(),
-                );
+                out.push(format!(
+                    "{} {} [{}]",
+                    format!("{:?}", e.op).to_uppercase(),
+                    txn_label(w, e.txn),
+                    ps.join(" ")
+                ));
             }
         }
         PulsarView::TxnLog { tc } => {
