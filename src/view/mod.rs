@@ -13,6 +13,7 @@
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
 //! - [`window`]: the restart that rebuilt a dedup window, to explain it in the panel.
+//! - [`pulsar`] (feature `pulsar`): the Pulsar and comparison pages' models.
 
 pub mod consumers;
 pub mod coordinators;
@@ -20,6 +21,8 @@ pub mod history;
 pub mod page;
 pub mod partition;
 pub mod producers;
+#[cfg(feature = "pulsar")]
+pub mod pulsar;
 pub mod timeline;
 pub mod validate;
 pub mod window;

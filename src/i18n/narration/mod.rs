@@ -31,6 +31,17 @@ pub fn pulsar_event(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
     }
 }
 
+/// A row of the Kafka-vs-Pulsar table: (question, Kafka's answer, Pulsar's answer).
+#[cfg(feature = "pulsar")]
+pub fn pulsar_difference(
+    d: crate::view::pulsar::Difference,
+    lang: Lang,
+) -> (&'static str, &'static str, &'static str) {
+    match lang {
+        Lang::En => en::pulsar::difference(d),
+    }
+}
+
 /// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a
 /// list of what the network is doing now.
 pub fn fault(fault: &crate::sim::Fault, lang: Lang) -> String {

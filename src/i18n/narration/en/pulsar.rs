@@ -230,3 +230,52 @@ pub(in crate::i18n::narration) fn event(kind: &PulsarEventKind) -> String {
         } => format!("{consumer} subscribes to {topic} as {subscription}, from the earliest entry"),
     }
 }
+
+/// One row of the Kafka-vs-Pulsar table: the question, Kafka's answer, Pulsar's.
+pub(in crate::i18n::narration) fn difference(
+    d: crate::view::pulsar::Difference,
+) -> (&'static str, &'static str, &'static str) {
+    use crate::view::pulsar::Difference as D;
+    match d {
+        D::WhereUncommittedDataLives => (
+            "Where uncommitted data lives",
+            "In the partition log, as batches marked transactional",
+            "In the partition's ledger at once; the transaction buffer keeps only metadata",
+        ),
+        D::ReadLimit => (
+            "How far readers may read",
+            "The last stable offset (LSO): the first offset of the oldest open transaction",
+            "maxReadPosition: the entry before the first ongoing transaction's first message",
+        ),
+        D::WhoFiltersAborted => (
+            "Who drops aborted data",
+            "The read_committed consumer, with the aborted-transaction list in the fetch answer",
+            "The broker's dispatcher: aborted messages are never sent",
+        ),
+        D::HowConsumedPositionsJoin => (
+            "How consumed input joins the transaction",
+            "sendOffsetsToTransaction: offsets written to __consumer_offsets, made visible by a marker",
+            "An ack carrying the TxnID goes to the subscription's pending ack until the end",
+        ),
+        D::WhatTheCoordinatorLogs => (
+            "What the coordinator logs",
+            "__transaction_state: the whole state of a transactional.id in each record",
+            "__transaction_log_N: NEW, ADD_PARTITION, ADD_SUBSCRIPTION, UPDATE; deleted once complete",
+        ),
+        D::WhenTheClientIsAnswered => (
+            "When the client hears \"committed\"",
+            "After PrepareCommit is logged; the markers follow",
+            "After the markers and COMMITTED are written",
+        ),
+        D::HowZombiesAreStopped => (
+            "How a zombie is stopped",
+            "The producer epoch of the transactional.id: an older epoch is fenced",
+            "No epochs: each transaction has its own TxnID and timeout, after which the coordinator aborts it",
+        ),
+        D::Deduplication => (
+            "Producer deduplication",
+            "The last five batches per producer id, by sequence number",
+            "The highest sequence id per producer name (brokerDeduplicationEnabled)",
+        ),
+    }
+}
