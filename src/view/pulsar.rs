@@ -313,3 +313,48 @@ pub fn revealed_differences(w: &PulsarWorld) -> Vec<Difference> {
         .filter(|d| found.contains(d))
         .collect()
 }
+
+/// The Pulsar pages' fixed words, worded by the catalog (`i18n::narration::pulsar_label`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PulsarLabel {
+    Title,
+    Intro,
+    Lesson,
+    Back,
+    Next,
+    Restart,
+    StepOf,
+    Printed,
+    Partitions,
+    Position,
+    Entry,
+    State,
+    MaxReadPosition,
+    Ongoing,
+    Aborted,
+    Committed,
+    Plain,
+    CommitMarker,
+    AbortMarker,
+    Snapshot,
+    NoSnapshot,
+    Subscriptions,
+    MarkDeletePosition,
+    IndividuallyDeleted,
+    PendingAck,
+    Redeliver,
+    Coordinators,
+    Running,
+    NotRunning,
+    TransactionLog,
+    Deleted,
+    Timeline,
+    Differences,
+    Question,
+    Kafka,
+    Pulsar,
+    NothingYet,
+    KafkaSide,
+    PulsarSide,
+    BackToKafka,
+}

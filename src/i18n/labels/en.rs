@@ -154,6 +154,7 @@ pub(super) fn text(key: Key) -> &'static str {
         NavLabel => "Pages",
         NavIdempotence => "1 · Idempotent producer",
         NavTransactions => "2 · Transactions",
+        NavPulsar => "Pulsar ↗",
 
         TxTitle => "Exactly-once playground: transactions",
         TxSubtitle => "Two producers share transactional.id tx-1. Commit, abort, hold the markers, let a transaction time out, fence a zombie — and watch the log, the LSO, the coordinator and two consumers.",

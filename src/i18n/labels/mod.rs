@@ -178,6 +178,7 @@ keys! {
     NavLabel,
     NavIdempotence,
     NavTransactions,
+    NavPulsar,
     // Transactions page
     TxTitle,
     TxSubtitle,

@@ -42,6 +42,14 @@ pub fn pulsar_difference(
     }
 }
 
+/// A fixed word of the Pulsar pages.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => en::pulsar::label(l),
+    }
+}
+
 /// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a
 /// list of what the network is doing now.
 pub fn fault(fault: &crate::sim::Fault, lang: Lang) -> String {
