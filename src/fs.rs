@@ -2,7 +2,7 @@
 //! writes its segments, indexes and checkpoints into a [`MemFs`]; natively the
 //! same bytes can be exported to a real folder for inspection with Kafka tools.
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemFs {
     /// Normalised path -> node. Sorted, so listings and walks are deterministic.
-    nodes: BTreeMap<String, Node>,
+    nodes: SortedMap<String, Node>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -370,7 +370,7 @@ impl MemFs {
         let norm = normalize(path)?;
         self.dir(&norm)?;
         let prefix = child_prefix(&norm);
-        // All keys under `prefix` share it, so the BTreeMap order is already
+        // All keys under `prefix` share it, so the SortedMap order is already
         // the order of the child names.
         Ok(self
             .nodes

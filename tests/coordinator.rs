@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use eos_playground::util::sorted_set::SortedSet;
 
 use eos_playground::coordinator::internal_topics::partition_for;
 use eos_playground::coordinator::transaction::{
@@ -599,7 +599,7 @@ fn epoch_exhaustion_moves_to_a_new_producer_id() {
             last_producer_epoch: -1,
             txn_timeout_ms: 1000,
             txn_state: TransactionState::Empty,
-            topic_partitions: BTreeSet::new(),
+            topic_partitions: SortedSet::new(),
             txn_start_timestamp: -1,
             txn_last_update_timestamp: 0,
             client_transaction_version: TransactionVersion::TV_0,

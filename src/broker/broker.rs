@@ -4,7 +4,7 @@
 //! Every decision a learner should see is returned as a [`BrokerEvent`], with the
 //! numbers that explain it.
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::Serialize;
 
@@ -195,28 +195,28 @@ pub struct Broker {
     pub online: bool,
     /// Defaults for new partitions (`segment.bytes`, …).
     pub log_config: LogConfig,
-    pub(super) logs: BTreeMap<TopicPartition, UnifiedLog>,
+    pub(super) logs: SortedMap<TopicPartition, UnifiedLog>,
     pub producer_ids: ProducerIdManager,
     /// The transaction coordinator for the `__transaction_state` partitions we lead.
     pub(super) txn_coordinator: TransactionCoordinator,
     /// WriteTxnMarkers requests in flight, by tag.
-    pub pending_markers: BTreeMap<u64, super::txn_apis::MarkerSend>,
+    pub pending_markers: SortedMap<u64, super::txn_apis::MarkerSend>,
     /// Marker answers gathered per transaction until every leader has answered.
-    pub marker_results: BTreeMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
+    pub marker_results: SortedMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
     /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.
-    pub pending_offset_commits: BTreeMap<u64, super::group_apis::PendingTxnOffsetCommit>,
+    pub pending_offset_commits: SortedMap<u64, super::group_apis::PendingTxnOffsetCommit>,
     /// Requests produced outside a request (re-sent markers after loading).
     pub startup_outbound: Vec<Outbound>,
     /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
     pub(super) group_coordinator: GroupCoordinator,
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
-    pub(super) metadata: BTreeMap<TopicPartition, i32>,
+    pub(super) metadata: SortedMap<TopicPartition, i32>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
-    pub pending_verifications: BTreeMap<u64, PendingProduce>,
+    pub pending_verifications: SortedMap<u64, PendingProduce>,
     /// Each producer's window size (in batches) when the broker stopped, per partition.
     /// Not Kafka state and never read by a check: kept only so the restart event can
     /// show the learner the window before and after (see `restart.rs`).
-    pub(super) windows_at_stop: BTreeMap<TopicPartition, Vec<(i64, usize)>>,
+    pub(super) windows_at_stop: SortedMap<TopicPartition, Vec<(i64, usize)>>,
     /// The finalized `transaction.version` and the verification switch.
     pub(super) txn_features: TxnFeatures,
     next_tag: u64,
@@ -266,17 +266,17 @@ impl Broker {
             fs,
             online: true,
             log_config,
-            logs: BTreeMap::new(),
+            logs: SortedMap::new(),
             producer_ids: ProducerIdManager::default(),
             group_coordinator: GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS),
             txn_coordinator: TransactionCoordinator::new(TransactionConfig::default()),
-            pending_markers: BTreeMap::new(),
-            pending_offset_commits: BTreeMap::new(),
-            marker_results: BTreeMap::new(),
+            pending_markers: SortedMap::new(),
+            pending_offset_commits: SortedMap::new(),
+            marker_results: SortedMap::new(),
             startup_outbound: Vec::new(),
-            metadata: BTreeMap::new(),
-            pending_verifications: BTreeMap::new(),
-            windows_at_stop: BTreeMap::new(),
+            metadata: SortedMap::new(),
+            pending_verifications: SortedMap::new(),
+            windows_at_stop: SortedMap::new(),
             txn_features: TxnFeatures::default(),
             next_tag: 1,
         }
@@ -284,7 +284,7 @@ impl Broker {
 
     /// The partitions this broker holds, by topic partition (`ReplicaManager`'s logs).
     /// Read-only: a log changes only through the requests this broker handles.
-    pub fn logs(&self) -> &BTreeMap<TopicPartition, UnifiedLog> {
+    pub fn logs(&self) -> &SortedMap<TopicPartition, UnifiedLog> {
         &self.logs
     }
 
@@ -299,7 +299,7 @@ impl Broker {
     }
 
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
-    pub fn metadata(&self) -> &BTreeMap<TopicPartition, i32> {
+    pub fn metadata(&self) -> &SortedMap<TopicPartition, i32> {
         &self.metadata
     }
 

@@ -1,7 +1,7 @@
 //! How a broker's coordinators write to their internal topics: one record, as a
 //! non-transactional batch, to the partition they lead (`AppendOrigin.COORDINATOR`).
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use crate::coordinator::internal_topics::InternalLogWriter;
 use crate::fs::MemFs;
@@ -12,7 +12,7 @@ use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE}
 /// The partitions of one internal topic on this broker.
 pub(super) struct InternalLog<'a> {
     pub fs: &'a mut MemFs,
-    pub logs: &'a mut BTreeMap<TopicPartition, UnifiedLog>,
+    pub logs: &'a mut SortedMap<TopicPartition, UnifiedLog>,
     pub topic: &'static str,
 }
 

@@ -5,7 +5,7 @@
 //! `TransactionMarkerChannelManager`): WriteTxnMarkers to every partition leader,
 //! then Complete* once all have answered.
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::Serialize;
 
@@ -137,7 +137,7 @@ impl Broker {
                     coordinator_epoch,
                     partitions,
                 } => {
-                    let mut by_leader: BTreeMap<i32, Vec<TopicPartition>> = BTreeMap::new();
+                    let mut by_leader: SortedMap<i32, Vec<TopicPartition>> = SortedMap::new();
                     for tp in partitions {
                         let leader = self.metadata.get(&tp).copied().unwrap_or(self.id);
                         by_leader.entry(leader).or_default().push(tp);

@@ -10,7 +10,8 @@
 //! Simplified: one connection per broker, `linger.ms` is "until the world runs",
 //! no `delivery.timeout.ms`, no epoch bump after an unresolved sequence.
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::util::sorted_map::SortedMap;
+use std::collections::VecDeque;
 
 use serde::Serialize;
 
@@ -214,11 +215,11 @@ pub struct Producer {
     pub producer_epoch: i16,
     pub id_state: IdState,
     /// Closed and open batches waiting to be sent, per partition, in order.
-    pub accumulator: BTreeMap<TopicPartition, VecDeque<ProducerBatch>>,
+    pub accumulator: SortedMap<TopicPartition, VecDeque<ProducerBatch>>,
     /// The open batch per partition still takes records until the next drain.
-    pub open: BTreeMap<TopicPartition, bool>,
+    pub open: SortedMap<TopicPartition, bool>,
     /// Next sequence per partition (`TransactionManager.sequenceNumber`).
-    pub next_sequence: BTreeMap<TopicPartition, i32>,
+    pub next_sequence: SortedMap<TopicPartition, i32>,
     pub in_flight: Vec<InFlight>,
     pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
     pub failed: Vec<(u64, TopicPartition, Errors)>,
@@ -254,9 +255,9 @@ impl Producer {
             producer_id: -1,
             producer_epoch: -1,
             id_state,
-            accumulator: BTreeMap::new(),
-            open: BTreeMap::new(),
-            next_sequence: BTreeMap::new(),
+            accumulator: SortedMap::new(),
+            open: SortedMap::new(),
+            next_sequence: SortedMap::new(),
             in_flight: Vec::new(),
             acknowledged: Vec::new(),
             failed: Vec::new(),

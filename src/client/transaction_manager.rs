@@ -17,7 +17,7 @@
 //! has the same effect here); the finalized level is given when the producer is
 //! made, not fetched with ApiVersions.
 
-use std::collections::BTreeSet;
+use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
@@ -117,11 +117,11 @@ pub struct TransactionManager {
     pub group_coordinator: Option<i32>,
     pub last_error: Option<Errors>,
     /// Partitions written in this transaction (TV2: tracked locally only).
-    pub partitions_in_transaction: BTreeSet<TopicPartition>,
+    pub partitions_in_transaction: SortedSet<TopicPartition>,
     /// Whether the cluster speaks TV2 (`isTransactionV2Enabled`).
     pub transaction_v2: bool,
     /// Before TV2: the partitions the coordinator has added to this transaction.
-    pub added_partitions: BTreeSet<TopicPartition>,
+    pub added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
     pub pending_offsets: Option<(String, Vec<OffsetEntry>)>,
     /// The request waiting for an answer, if any.
@@ -140,9 +140,9 @@ impl TransactionManager {
             coordinator: None,
             group_coordinator: None,
             last_error: None,
-            partitions_in_transaction: BTreeSet::new(),
+            partitions_in_transaction: SortedSet::new(),
             transaction_v2: true,
-            added_partitions: BTreeSet::new(),
+            added_partitions: SortedSet::new(),
             pending_offsets: None,
             in_flight: None,
             retry_at_ms: 0,

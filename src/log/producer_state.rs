@@ -5,7 +5,8 @@
 //! (storage/internals/log). The checks run in Kafka's order: exact duplicate first,
 //! then the epoch, then the sequence.
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::util::sorted_map::SortedMap;
+use std::collections::VecDeque;
 
 use serde::Serialize;
 
@@ -273,14 +274,14 @@ pub enum MarkerCheck {
 /// the log, so the window and epoch rules of [`ProducerStateEntry`] hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ProducerStateManager {
-    producers: BTreeMap<i64, ProducerStateEntry>,
+    producers: SortedMap<i64, ProducerStateEntry>,
     /// The next offset not yet reflected in `producers` (`mapEndOffset`).
     map_end_offset: i64,
 }
 
 impl ProducerStateManager {
     /// Every producer this partition remembers, by producer id (`activeProducers`).
-    pub fn active_producers(&self) -> &BTreeMap<i64, ProducerStateEntry> {
+    pub fn active_producers(&self) -> &SortedMap<i64, ProducerStateEntry> {
         &self.producers
     }
 
@@ -409,7 +410,7 @@ impl ProducerStateManager {
             ));
         }
         let mut manager = ProducerStateManager {
-            producers: BTreeMap::new(),
+            producers: SortedMap::new(),
             map_end_offset: snapshot_offset,
         };
         for _ in 0..count {

@@ -532,7 +532,7 @@ impl UnifiedLog {
             // Without snapshots, only the active segment is scanned.
             replay_from = segments.last().map_or(0, |s| s.base_offset);
         }
-        let mut replayed = std::collections::BTreeSet::new();
+        let mut replayed = crate::util::sorted_set::SortedSet::new();
         for (i, batch) in &all_batches {
             if batch.base_offset >= replay_from {
                 producer_state.update(batch);

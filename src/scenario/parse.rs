@@ -418,6 +418,18 @@ fn parse_line(
                     c.done()?;
                     StepKind::Act(Action::Poll { consumer: name })
                 }
+                "seek" => {
+                    let t = c.next("a partition like `orders-0`")?;
+                    let topic_partition = topic_partition(&c, t)?;
+                    let t = c.next("an offset")?;
+                    let offset: i64 = number(&c, t, &t.text, "offset")?;
+                    c.done()?;
+                    StepKind::Act(Action::Seek {
+                        consumer: name,
+                        topic_partition,
+                        offset,
+                    })
+                }
                 other => {
                     return Err(c.err(verb.column, format!("unknown consumer command `{other}`")))
                 }

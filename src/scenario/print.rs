@@ -256,6 +256,14 @@ fn print_action(action: &Action) -> Option<String> {
             partitions: tps,
         } => format!("consumer {} assign {}", quote(consumer), partitions(tps)),
         Action::Poll { consumer } => format!("consumer {} poll", quote(consumer)),
+        Action::Seek {
+            consumer,
+            topic_partition,
+            offset,
+        } => format!(
+            "consumer {} seek {topic_partition} {offset}",
+            quote(consumer)
+        ),
         Action::RawInitProducerId => "raw init-producer-id".into(),
         Action::RawRequest { broker, request } => print_raw(*broker, request)?,
         Action::RawProduce { .. } => return print_step(&step_for_action(action.clone())),

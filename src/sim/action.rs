@@ -127,6 +127,12 @@ pub enum Action {
         consumer: String,
         partitions: Vec<TopicPartition>,
     },
+    /// `seek()`: the consumer reads from this offset next.
+    Seek {
+        consumer: String,
+        topic_partition: TopicPartition,
+        offset: i64,
+    },
     /// `poll()` until the consumer has caught up.
     Poll {
         consumer: String,

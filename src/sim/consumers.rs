@@ -10,7 +10,8 @@ use super::event::EventKind;
 use super::network::{Body, Node};
 use super::world::World;
 use crate::client::consumer::{
-    summary_line, AbortedTransaction, Consumer, ConsumerConfig, FetchPartitionData, IsolationLevel,
+    summary_line, AbortedTransaction, Consumer, ConsumerConfig, ConsumerEvent, ConsumerException,
+    FetchPartitionData, IsolationLevel,
 };
 use crate::coordinator::internal_topics::{topic_partition_for, GROUP_METADATA_TOPIC};
 use crate::log::{FetchIsolation, TopicPartition};
@@ -70,15 +71,7 @@ impl World {
         let starts: Vec<(TopicPartition, Option<i64>, i64, i64)> = partitions
             .iter()
             .map(|tp| {
-                let log = self
-                    .leader_of(tp)
-                    .and_then(|b| self.brokers.get(&b))
-                    .and_then(|b| b.logs().get(tp));
-                let start = log.map_or(0, |l| l.log_start_offset());
-                let end = log.map_or(0, |l| match isolation {
-                    IsolationLevel::ReadCommitted => l.last_stable_offset(),
-                    IsolationLevel::ReadUncommitted => l.high_watermark(),
-                });
+                let (start, end) = self.reset_bounds(tp, isolation);
                 (tp.clone(), committed_for(self, tp), start, end)
             })
             .collect();
@@ -101,6 +94,38 @@ impl World {
         Ok(vec![])
     }
 
+    /// `seek()`: the next fetch of that partition starts at `offset` (checked by the
+    /// broker: an offset outside the log is answered OFFSET_OUT_OF_RANGE).
+    pub(super) fn seek(
+        &mut self,
+        name: &str,
+        tp: &TopicPartition,
+        offset: i64,
+    ) -> Result<Vec<String>, SimError> {
+        self.check_partition(tp)?;
+        let consumer = self.consumers.get_mut(name).ok_or_else(|| {
+            SimError::from(SimErrorKind::NoConsumer {
+                name: name.to_string(),
+            })
+        })?;
+        // KafkaConsumer.seek: a negative offset is refused, an unassigned partition
+        // throws IllegalStateException ("No current assignment for partition").
+        if offset < 0 {
+            return Err(SimErrorKind::NegativeSeekOffset { offset }.into());
+        }
+        let event = consumer.seek(tp, offset).ok_or_else(|| {
+            SimError::from(SimErrorKind::NotAssigned {
+                consumer: name.to_string(),
+                tp: tp.clone(),
+            })
+        })?;
+        self.emit(EventKind::Consumer {
+            client: name.to_string(),
+            event,
+        });
+        Ok(vec![])
+    }
+
     /// `poll()` until caught up: fetch every assigned partition, again and again,
     /// until a round brings nothing new.
     pub(super) fn poll(&mut self, name: &str) -> Result<Vec<String>, SimError> {
@@ -110,6 +135,15 @@ impl World {
             }));
         }
         for _ in 0..64 {
+            // updateFetchPositions, first in every round of poll(): resets asked for by
+            // OFFSET_OUT_OF_RANGE, then NoOffsetForPartitionException for what has none.
+            if let Some(thrown) = self.update_fetch_positions(name) {
+                self.emit(EventKind::Consumer {
+                    client: name.to_string(),
+                    event: ConsumerEvent::PollThrew { exception: thrown },
+                });
+                return Ok(vec![]);
+            }
             let before = self.consumers.get(name).map(|c| c.positions());
             let partitions = self
                 .consumers
@@ -146,11 +180,68 @@ impl World {
             self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
             // Requests that were lost are forgotten: the next poll asks again.
             self.consumer_fetches.retain(|_, (c, _)| c != name);
+            if let Some(thrown) = self
+                .consumers
+                .get_mut(name)
+                .and_then(|c| c.take_exception())
+            {
+                self.emit(EventKind::Consumer {
+                    client: name.to_string(),
+                    event: ConsumerEvent::PollThrew { exception: thrown },
+                });
+                return Ok(vec![]);
+            }
             if self.consumers.get(name).map(|c| c.positions()) == before {
                 break;
             }
         }
         Ok(vec![])
+    }
+
+    /// The log start offset and the end a consumer of this isolation level may read
+    /// (HW, or LSO for read_committed): what ListOffsets answers for earliest and
+    /// latest. Simplified: read from the leader's log, no ListOffsets request.
+    fn reset_bounds(&self, tp: &TopicPartition, isolation: IsolationLevel) -> (i64, i64) {
+        let log = self
+            .leader_of(tp)
+            .and_then(|b| self.brokers.get(&b))
+            .and_then(|b| b.logs().get(tp));
+        let start = log.map_or(0, |l| l.log_start_offset());
+        let end = log.map_or(0, |l| match isolation {
+            IsolationLevel::ReadCommitted => l.last_stable_offset(),
+            IsolationLevel::ReadUncommitted => l.high_watermark(),
+        });
+        (start, end)
+    }
+
+    /// Resets the partitions awaiting one; returns what `poll()` throws for partitions
+    /// left without a position (`auto.offset.reset=none`).
+    fn update_fetch_positions(&mut self, name: &str) -> Option<ConsumerException> {
+        let consumer = self.consumers.get(name)?;
+        let isolation = consumer.isolation_level();
+        let resets: Vec<(TopicPartition, (i64, i64))> = consumer
+            .awaiting_reset()
+            .into_iter()
+            .map(|tp| {
+                let bounds = self.reset_bounds(&tp, isolation);
+                (tp, bounds)
+            })
+            .collect();
+        let consumer = self.consumers.get_mut(name)?;
+        let events: Vec<ConsumerEvent> = resets
+            .into_iter()
+            .filter_map(|(tp, (start, end))| consumer.reset_position(&tp, start, end))
+            .collect();
+        let missing = consumer.missing_positions();
+        for event in events {
+            self.emit(EventKind::Consumer {
+                client: name.to_string(),
+                event,
+            });
+        }
+        (!missing.is_empty()).then_some(ConsumerException::NoOffsetForPartition {
+            partitions: missing,
+        })
     }
 
     /// A Fetch answer for a consumer.

@@ -37,6 +37,15 @@ pub enum SimErrorKind {
     NoConsumer {
         name: String,
     },
+    /// `seek()` to a negative offset (`IllegalArgumentException`).
+    NegativeSeekOffset {
+        offset: i64,
+    },
+    /// `seek()` on a partition the consumer is not assigned (`IllegalStateException`).
+    NotAssigned {
+        consumer: String,
+        tp: TopicPartition,
+    },
     /// The name is reserved (the raw client's).
     ReservedName {
         name: String,

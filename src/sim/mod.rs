@@ -6,6 +6,7 @@ mod consumers;
 mod delivery;
 pub mod error;
 pub mod event;
+pub mod fault;
 pub mod hanging;
 pub mod network;
 pub mod raw;

@@ -1,7 +1,7 @@
 //! What happens next: clients poll, messages are delivered, the clock jumps to the
 //! next timer, and the coordinators' periodic cleanup runs.
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use super::event::EventKind;
 use super::network::{Body, Node};
@@ -54,7 +54,7 @@ impl World {
         let mut progressed = false;
         let names = std::mem::take(&mut self.ready);
         let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
-        let leaders: BTreeMap<TopicPartition, i32> = self
+        let leaders: SortedMap<TopicPartition, i32> = self
             .topics
             .values()
             .flat_map(|t| {

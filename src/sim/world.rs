@@ -5,7 +5,8 @@
 //! Deterministic by construction: no wall clock, no threads, a seeded RNG, and a
 //! total order on everything that happens (delivery time, then message id).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::util::sorted_map::SortedMap;
+use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
@@ -111,34 +112,34 @@ pub struct World {
     pub config: ClusterConfig,
     pub clock_ms: i64,
     pub rng: Rng,
-    pub brokers: BTreeMap<i32, Broker>,
+    pub brokers: SortedMap<i32, Broker>,
     pub controller: ProducerIdControlManager,
-    pub topics: BTreeMap<String, TopicInfo>,
-    pub producers: BTreeMap<String, Producer>,
-    pub consumers: BTreeMap<String, Consumer>,
+    pub topics: SortedMap<String, TopicInfo>,
+    pub producers: SortedMap<String, Producer>,
+    pub consumers: SortedMap<String, Consumer>,
     /// Fetches in flight for consumers: correlation id → (consumer, partition).
-    pub(super) consumer_fetches: BTreeMap<u64, (String, TopicPartition)>,
+    pub(super) consumer_fetches: SortedMap<u64, (String, TopicPartition)>,
     pub network: Network,
     pub events: Vec<Event>,
     /// Broker-wide defaults for new topics, and the snapshot switch.
     pub broker_defaults: LogConfig,
     pub(super) next_correlation_id: u64,
     /// Inter-broker requests waiting for an answer: (from, tag) → (to, request, retry time).
-    pub(super) inter_broker: BTreeMap<(i32, u64), (i32, Request, i64)>,
+    pub(super) inter_broker: SortedMap<(i32, u64), (i32, Request, i64)>,
     /// When the coordinators next look for timed-out transactions.
     pub(super) next_txn_cleanup_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
-    pub(super) reply_to: BTreeMap<u64, (Node, u64)>,
+    pub(super) reply_to: SortedMap<u64, (Node, u64)>,
     pub(super) next_reply_token: u64,
     /// Responses delivered to the raw client, by correlation id.
-    pub(super) raw_inbox: BTreeMap<u64, Response>,
+    pub(super) raw_inbox: SortedMap<u64, Response>,
     /// Producers to poll at the current time: touched since their last poll (an action, a
     /// response), or still making progress. Polling only these keeps a step's cost
     /// independent of how many producers sit idle.
-    pub(super) ready: BTreeSet<String>,
+    pub(super) ready: SortedSet<String>,
     /// Each idle producer's next timer (a retry, a request timeout), by time.
-    pub(super) wakeups: BTreeSet<(i64, String)>,
-    pub(super) wake_of: BTreeMap<String, i64>,
+    pub(super) wakeups: SortedSet<(i64, String)>,
+    pub(super) wake_of: SortedMap<String, i64>,
 }
 
 impl World {
@@ -156,22 +157,22 @@ impl World {
                 })
                 .collect_map(),
             controller: ProducerIdControlManager::default(),
-            topics: BTreeMap::new(),
-            producers: BTreeMap::new(),
-            consumers: BTreeMap::new(),
-            consumer_fetches: BTreeMap::new(),
+            topics: SortedMap::new(),
+            producers: SortedMap::new(),
+            consumers: SortedMap::new(),
+            consumer_fetches: SortedMap::new(),
             network: Network::new(config.latency_ms.max(0)),
             events: Vec::new(),
             broker_defaults,
             next_correlation_id: 1,
-            reply_to: BTreeMap::new(),
+            reply_to: SortedMap::new(),
             next_txn_cleanup_ms: START_MS + TXN_CLEANUP_INTERVAL_MS,
-            inter_broker: BTreeMap::new(),
+            inter_broker: SortedMap::new(),
             next_reply_token: 1,
-            raw_inbox: BTreeMap::new(),
-            ready: BTreeSet::new(),
-            wakeups: BTreeSet::new(),
-            wake_of: BTreeMap::new(),
+            raw_inbox: SortedMap::new(),
+            ready: SortedSet::new(),
+            wakeups: SortedSet::new(),
+            wake_of: SortedMap::new(),
             config: ClusterConfig { brokers, ..config },
         }
     }
@@ -288,6 +289,11 @@ impl World {
                 partitions,
             } => self.assign(consumer, partitions),
             Action::Poll { consumer } => self.poll(consumer),
+            Action::Seek {
+                consumer,
+                topic_partition,
+                offset,
+            } => self.seek(consumer, topic_partition, *offset),
             Action::InitTransactions { producer } => {
                 let call = TxnCall::InitTransactions;
                 if let Some(begun) = self.txn_call(producer, call.clone())? {

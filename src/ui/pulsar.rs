@@ -13,7 +13,7 @@ use crate::pulsar::{Position, PulsarWorld, TxnID};
 use crate::scenario::{self, Replay, StepKind};
 use crate::view::pulsar::{self as model, EntryKind, PulsarLabel as L, TxnOutcome};
 
-fn l(label: L) -> &'static str {
+fn l(label: L) -> String {
     pulsar_label(label, Lang::En)
 }
 

@@ -4,3 +4,5 @@ pub mod bytes;
 pub mod json;
 pub mod lzss;
 pub mod ordered;
+pub mod sorted_map;
+pub mod sorted_set;

@@ -4,7 +4,7 @@
 //! `read_committed`, only markers for `read_uncommitted`), so the difference between
 //! the two isolation levels is visible.
 
-use std::collections::BTreeSet;
+use crate::util::sorted_set::SortedSet;
 
 use super::partition::{BatchKind, PartitionView};
 use crate::client::consumer::{ConsumerRecord, IsolationLevel};
@@ -48,7 +48,7 @@ fn skipped(
     delivered: &[&ConsumerRecord],
 ) -> Vec<(i64, i64, BatchKind)> {
     let start = part.window_start();
-    let delivered: BTreeSet<i64> = delivered
+    let delivered: SortedSet<i64> = delivered
         .iter()
         .rev()
         .map(|r| r.offset)

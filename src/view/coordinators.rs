@@ -3,7 +3,8 @@
 //! epochs, partitions, timeout), the records written for it to `__transaction_state`,
 //! and its last state change — so a learner sees the coordinator's side of 2PC.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::util::sorted_map::SortedMap;
+use crate::util::sorted_set::SortedSet;
 
 use crate::broker::broker::BrokerEvent;
 use crate::coordinator::transaction::log_format::{value_json, TransactionLogValue};
@@ -78,9 +79,9 @@ pub struct CoordinatorView {
 /// shown transaction has one (the world keeps every event it ever had).
 fn last_transitions(
     world: &World,
-    ids: &BTreeSet<&str>,
-) -> BTreeMap<String, (TransactionState, TransactionState)> {
-    let mut last = BTreeMap::new();
+    ids: &SortedSet<&str>,
+) -> SortedMap<String, (TransactionState, TransactionState)> {
+    let mut last = SortedMap::new();
     for e in world.events.iter().rev() {
         if last.len() == ids.len() {
             break;

@@ -261,7 +261,9 @@ impl ErrorAt {
             | Action::BeginTransaction { producer: p }
             | Action::CommitTransaction { producer: p }
             | Action::AbortTransaction { producer: p } => ErrorAt::Producer(p.clone()),
-            Action::Poll { consumer } => ErrorAt::Consumer(consumer.clone()),
+            Action::Poll { consumer } | Action::Seek { consumer, .. } => {
+                ErrorAt::Consumer(consumer.clone())
+            }
             _ => ErrorAt::Cluster,
         }
     }

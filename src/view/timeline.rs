@@ -4,7 +4,8 @@
 //! consumers — with the mark of each fault where it struck (dropped, delayed, duplicated,
 //! held, cut, error-injected).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::util::sorted_map::SortedMap;
+use crate::util::sorted_set::SortedSet;
 
 use super::coordinators::CoordinatorView;
 use super::partition::PartitionView;
@@ -71,8 +72,8 @@ pub fn timeline(
     coords: &[CoordinatorView],
     max: usize,
 ) -> TimelineView {
-    let mut marks: BTreeMap<u64, FaultMark> = BTreeMap::new();
-    let mut copies: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut marks: SortedMap<u64, FaultMark> = SortedMap::new();
+    let mut copies: SortedMap<u64, u64> = SortedMap::new();
     let mut sent = Vec::new();
     for e in world.events.iter().rev() {
         match &e.kind {
@@ -97,7 +98,7 @@ pub fn timeline(
     let total = usize::try_from(world.network.messages_sent()).unwrap_or(usize::MAX);
     sent.reverse();
     let held = world.network.held_ids().collect_set();
-    let mut nodes: BTreeSet<(u8, i32, String)> = BTreeSet::new();
+    let mut nodes: SortedSet<(u8, i32, String)> = SortedSet::new();
     for (name, _, _) in world.transactional_producers() {
         nodes.insert((0, 0, name.to_string()));
     }

@@ -1,7 +1,7 @@
 //! The fetched data of one partition, walked batch by batch (Kafka's `CompletedFetch`):
 //! aborted transactions skipped, control records hidden, the position moved past both.
 
-use std::collections::BTreeSet;
+use crate::util::sorted_set::SortedSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +83,7 @@ pub struct CompletedFetch {
     byte_position: usize,
     /// Aborted transactions not yet reached, sorted by first offset (Kafka's priority queue).
     aborted_transactions: Vec<AbortedTransaction>,
-    aborted_producer_ids: BTreeSet<i64>,
+    aborted_producer_ids: SortedSet<i64>,
     current_batch: Option<RecordBatch>,
     /// Index of the next record of `current_batch` to look at; None when the batch's
     /// records are not to be iterated (skipped or finished).
@@ -111,7 +111,7 @@ impl CompletedFetch {
             records: data.records,
             byte_position: 0,
             aborted_transactions: aborted,
-            aborted_producer_ids: BTreeSet::new(),
+            aborted_producer_ids: SortedSet::new(),
             current_batch: None,
             next_record: None,
             next_fetch_offset: fetch_offset,
@@ -131,7 +131,7 @@ impl CompletedFetch {
     }
 
     /// The producers whose transactional batches are being skipped right now.
-    pub fn aborted_producer_ids(&self) -> &BTreeSet<i64> {
+    pub fn aborted_producer_ids(&self) -> &SortedSet<i64> {
         &self.aborted_producer_ids
     }
 

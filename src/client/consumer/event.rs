@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::OffsetResetStrategy;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::record::{ControlRecordType, RecordError};
@@ -133,6 +134,39 @@ pub enum ConsumerEvent {
     },
     /// `auto.offset.reset=none` and no committed offset (`NoOffsetForPartitionException`).
     NoOffsetForPartition { tp: TopicPartition },
+    /// The broker answered OFFSET_OUT_OF_RANGE for the position: the log no longer (or
+    /// not yet) holds it. `reset` is the policy that picks a new position, or None when
+    /// there is none and `poll()` throws `OffsetOutOfRangeException`.
+    OffsetOutOfRange {
+        tp: TopicPartition,
+        fetch_offset: i64,
+        log_start_offset: i64,
+        reset: Option<OffsetResetStrategy>,
+    },
+    /// `poll()` threw: the application sees the exception, records already delivered
+    /// by earlier polls stay delivered.
+    PollThrew { exception: ConsumerException },
+}
+
+/// What `poll()` throws (Kafka's exception classes and their values).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConsumerException {
+    /// `NoOffsetForPartitionException`: no position, no committed offset, and
+    /// `auto.offset.reset=none`.
+    NoOffsetForPartition { partitions: Vec<TopicPartition> },
+    /// `OffsetOutOfRangeException`: the position is out of range and there is no reset
+    /// policy.
+    OffsetOutOfRange { tp: TopicPartition, offset: i64 },
+}
+
+impl ConsumerException {
+    /// Kafka's class name, the same in every language.
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            ConsumerException::NoOffsetForPartition { .. } => "NoOffsetForPartitionException",
+            ConsumerException::OffsetOutOfRange { .. } => "OffsetOutOfRangeException",
+        }
+    }
 }
 
 /// Why a fetched batch cannot be read (`KafkaException: Record batch ... is invalid`).

@@ -1,13 +1,13 @@
 //! The consumer itself (Kafka's `KafkaConsumer`): assigned partitions, their positions,
 //! fetch requests, and fetch answers read through [`CompletedFetch`].
 
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CompletedFetch, ConsumerConfig, ConsumerEvent, ConsumerRecord, FetchPartitionData,
-    IsolationLevel, OffsetResetStrategy, PositionReason,
+    CompletedFetch, ConsumerConfig, ConsumerEvent, ConsumerException, ConsumerRecord,
+    FetchPartitionData, IsolationLevel, OffsetResetStrategy, PositionReason,
 };
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -23,6 +23,10 @@ pub struct PartitionState {
     pub log_start_offset: Option<i64>,
     /// The offset of the fetch request in flight, if any.
     pub fetch_in_flight: Option<i64>,
+    /// OFFSET_OUT_OF_RANGE asked for a reset (Kafka's `FetchStates.AWAIT_RESET`): the
+    /// next poll applies `auto.offset.reset`, never the committed offset.
+    #[serde(default)]
+    pub reset_requested: bool,
 }
 
 /// A consumer client. Mirrors the fetch side of Kafka's `KafkaConsumer`
@@ -33,16 +37,21 @@ pub struct PartitionState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Consumer {
     pub config: ConsumerConfig,
-    pub assignment: BTreeMap<TopicPartition, PartitionState>,
+    pub assignment: SortedMap<TopicPartition, PartitionState>,
     pub delivered: Vec<ConsumerRecord>,
+    /// What the current `poll()` throws once it returns (Kafka raises it from
+    /// `FetchCollector` and `poll()` ends).
+    #[serde(default)]
+    exception: Option<ConsumerException>,
 }
 
 impl Consumer {
     pub fn new(config: ConsumerConfig) -> Self {
         Consumer {
             config,
-            assignment: BTreeMap::new(),
+            assignment: SortedMap::new(),
             delivered: Vec::new(),
+            exception: None,
         }
     }
 
@@ -70,6 +79,7 @@ impl Consumer {
         // A fetch still in flight is not cancelled: its answer no longer matches the
         // position and will be discarded as stale.
         state.position = Some(offset);
+        state.reset_requested = false;
         Some(ConsumerEvent::PositionSet {
             tp: tp.clone(),
             offset,
@@ -109,6 +119,58 @@ impl Consumer {
         })
     }
 
+    /// Partitions whose OFFSET_OUT_OF_RANGE asked for a reset.
+    pub fn awaiting_reset(&self) -> Vec<TopicPartition> {
+        self.assignment
+            .iter()
+            .filter(|(_, s)| s.reset_requested)
+            .map(|(tp, _)| tp.clone())
+            .collect()
+    }
+
+    /// Applies `auto.offset.reset` to a partition awaiting a reset
+    /// (`SubscriptionState.resetInitializingPositions` after a ListOffsets answer):
+    /// the log start offset for earliest, the end the consumer may read for latest.
+    pub fn reset_position(
+        &mut self,
+        tp: &TopicPartition,
+        log_start_offset: i64,
+        end_offset: i64,
+    ) -> Option<ConsumerEvent> {
+        let strategy = self.config.auto_offset_reset;
+        let state = self.assignment.get_mut(tp)?;
+        if !state.reset_requested {
+            return None;
+        }
+        let (offset, reason) = match strategy {
+            OffsetResetStrategy::Earliest => (log_start_offset, PositionReason::ResetEarliest),
+            OffsetResetStrategy::Latest => (end_offset, PositionReason::ResetLatest),
+            OffsetResetStrategy::None => return None,
+        };
+        state.reset_requested = false;
+        state.position = Some(offset);
+        Some(ConsumerEvent::PositionSet {
+            tp: tp.clone(),
+            offset,
+            reason,
+        })
+    }
+
+    /// Assigned partitions with no position and no reset to come: with
+    /// `auto.offset.reset=none`, `poll()` throws `NoOffsetForPartitionException` for them.
+    pub fn missing_positions(&self) -> Vec<TopicPartition> {
+        self.assignment
+            .iter()
+            .filter(|(_, s)| s.position.is_none() && !s.reset_requested)
+            .map(|(tp, _)| tp.clone())
+            .collect()
+    }
+
+    /// The exception the current `poll()` throws, if a fetch answer raised one.
+    pub fn take_exception(&mut self) -> Option<ConsumerException> {
+        self.exception.take()
+    }
+
     /// The next offset this consumer will read from the partition (`position()`).
     pub fn position(&self, tp: &TopicPartition) -> Option<i64> {
         self.assignment.get(tp)?.position
@@ -136,7 +198,7 @@ impl Consumer {
 
     /// The positions to commit for the group (what a read-process-write loop passes to
     /// `sendOffsetsToTransaction`).
-    pub fn positions(&self) -> BTreeMap<TopicPartition, i64> {
+    pub fn positions(&self) -> SortedMap<TopicPartition, i64> {
         self.assignment
             .iter()
             .filter_map(|(tp, s)| Some((tp.clone(), s.position?)))
@@ -182,6 +244,31 @@ impl Consumer {
                 tp: tp.clone(),
                 fetch_offset,
                 position: Some(position),
+            });
+            return (Vec::new(), events);
+        }
+        if data.error == Errors::OffsetOutOfRange {
+            // FetchCollector.handleInitializeErrors (Kafka 4.0): reset by the default
+            // policy, or raise OffsetOutOfRangeException when there is none.
+            let reset = match self.config.auto_offset_reset {
+                OffsetResetStrategy::None => {
+                    self.exception = Some(ConsumerException::OffsetOutOfRange {
+                        tp: tp.clone(),
+                        offset: position,
+                    });
+                    None
+                }
+                strategy => {
+                    state.position = None;
+                    state.reset_requested = true;
+                    Some(strategy)
+                }
+            };
+            events.push(ConsumerEvent::OffsetOutOfRange {
+                tp: tp.clone(),
+                fetch_offset,
+                log_start_offset: data.log_start_offset,
+                reset,
             });
             return (Vec::new(), events);
         }

@@ -36,5 +36,7 @@ mod kafka_consumer;
 
 pub use completed_fetch::{AbortedTransaction, CompletedFetch, FetchPartitionData};
 pub use config::{ConsumerConfig, IsolationLevel, OffsetResetStrategy, DEFAULT_MAX_POLL_RECORDS};
-pub use event::{summary_line, ConsumerEvent, ConsumerRecord, CorruptBatch, PositionReason};
+pub use event::{
+    summary_line, ConsumerEvent, ConsumerException, ConsumerRecord, CorruptBatch, PositionReason,
+};
 pub use kafka_consumer::{Consumer, PartitionState};

@@ -7,7 +7,8 @@
 //! ABORT marker (drop) reaches the offsets partition. That is how a read-process-write
 //! application commits "what I consumed" atomically with "what I produced".
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::util::sorted_map::SortedMap;
+use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
@@ -101,7 +102,7 @@ pub struct LoadSummary {
     pub unknown_records: usize,
 }
 
-type GroupOffsets = BTreeMap<String, BTreeMap<TopicPartition, OffsetAndMetadata>>;
+type GroupOffsets = SortedMap<String, SortedMap<TopicPartition, OffsetAndMetadata>>;
 
 /// The offsets half of Kafka's group coordinator: `OffsetMetadataManager` (commit,
 /// fetch, replay of records and transaction markers) plus the loading loop of
@@ -115,9 +116,9 @@ pub struct GroupCoordinator {
     /// Committed offsets (Kafka's `offsets` store).
     offsets: GroupOffsets,
     /// Offsets of open transactions, by producer id (`pendingTransactionalOffsets`).
-    pending: BTreeMap<i64, GroupOffsets>,
+    pending: SortedMap<i64, GroupOffsets>,
     /// Which producers have pending offsets in each group (`openTransactionsByGroup`).
-    open_transactions_by_group: BTreeMap<String, BTreeSet<i64>>,
+    open_transactions_by_group: SortedMap<String, SortedSet<i64>>,
     next_commit_order: u64,
 }
 
@@ -131,9 +132,9 @@ impl GroupCoordinator {
     pub fn new(num_partitions: i32) -> Self {
         GroupCoordinator {
             num_partitions,
-            offsets: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            open_transactions_by_group: BTreeMap::new(),
+            offsets: SortedMap::new(),
+            pending: SortedMap::new(),
+            open_transactions_by_group: SortedMap::new(),
             next_commit_order: 0,
         }
     }
@@ -268,7 +269,7 @@ impl GroupCoordinator {
         group: &str,
         require_stable: bool,
     ) -> Vec<OffsetFetchPartition> {
-        let mut tps: BTreeSet<TopicPartition> = self
+        let mut tps: SortedSet<TopicPartition> = self
             .offsets
             .get(group)
             .map(|m| m.keys().cloned().collect_set())

@@ -31,7 +31,7 @@
 //! (the next free tag); the seed only shows JSON, not bytes.
 
 use crate::util::bytes::{ByteReader, Short};
-use std::collections::BTreeMap;
+use crate::util::sorted_map::SortedMap;
 
 use serde::Serialize;
 
@@ -141,7 +141,7 @@ impl TransactionLogValue {
         let partitions = if t.txn_state == TransactionState::Empty {
             None
         } else {
-            let mut by_topic: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+            let mut by_topic: SortedMap<&str, Vec<i32>> = SortedMap::new();
             for tp in &t.topic_partitions {
                 by_topic.entry(&tp.topic).or_default().push(tp.partition);
             }

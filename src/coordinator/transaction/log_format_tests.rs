@@ -3,7 +3,7 @@
 use super::*;
 use crate::coordinator::transaction::metadata::TransactionVersion;
 use crate::log::TopicPartition;
-use std::collections::BTreeSet;
+use crate::util::sorted_set::SortedSet;
 
 fn empty_transit() -> TxnTransitMetadata {
     TxnTransitMetadata {
@@ -14,7 +14,7 @@ fn empty_transit() -> TxnTransitMetadata {
         last_producer_epoch: -1,
         txn_timeout_ms: 60000,
         txn_state: TransactionState::Empty,
-        topic_partitions: BTreeSet::new(),
+        topic_partitions: SortedSet::new(),
         txn_start_timestamp: -1,
         txn_last_update_timestamp: 1781778768194,
         client_transaction_version: TransactionVersion::TV_0,

@@ -6,7 +6,7 @@
 //! update the metadata after the corresponding log entry has been successfully
 //! written and replicated").
 
-use std::collections::BTreeSet;
+use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
@@ -129,7 +129,7 @@ pub struct TxnTransitMetadata {
     pub last_producer_epoch: i16,
     pub txn_timeout_ms: i32,
     pub txn_state: TransactionState,
-    pub topic_partitions: BTreeSet<TopicPartition>,
+    pub topic_partitions: SortedSet<TopicPartition>,
     pub txn_start_timestamp: i64,
     pub txn_last_update_timestamp: i64,
     pub client_transaction_version: TransactionVersion,
@@ -159,7 +159,7 @@ pub struct TransactionMetadata {
     last_producer_epoch: i16,
     txn_timeout_ms: i32,
     state: TransactionState,
-    topic_partitions: BTreeSet<TopicPartition>,
+    topic_partitions: SortedSet<TopicPartition>,
     /// When the first partition was added (-1 when no transaction is open).
     txn_start_timestamp: i64,
     txn_last_update_timestamp: i64,
@@ -176,7 +176,7 @@ struct TransitionData {
     producer_epoch: i16,
     last_producer_epoch: i16,
     txn_timeout_ms: i32,
-    topic_partitions: BTreeSet<TopicPartition>,
+    topic_partitions: SortedSet<TopicPartition>,
     txn_start_timestamp: i64,
     txn_last_update_timestamp: i64,
     client_transaction_version: TransactionVersion,
@@ -195,7 +195,7 @@ impl TransactionMetadata {
             last_producer_epoch: NO_PRODUCER_EPOCH,
             txn_timeout_ms,
             state: TransactionState::Empty,
-            topic_partitions: BTreeSet::new(),
+            topic_partitions: SortedSet::new(),
             txn_start_timestamp: -1,
             txn_last_update_timestamp: now,
             client_transaction_version: TransactionVersion::TV_0,
@@ -258,7 +258,7 @@ impl TransactionMetadata {
     }
 
     /// The partitions of the open (or ending) transaction.
-    pub fn topic_partitions(&self) -> &BTreeSet<TopicPartition> {
+    pub fn topic_partitions(&self) -> &SortedSet<TopicPartition> {
         &self.topic_partitions
     }
 
@@ -397,7 +397,7 @@ impl TransactionMetadata {
             Some(_) => return Err(TransitionError::ProducerFenced),
         }
         d.txn_timeout_ms = new_txn_timeout_ms;
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         d.txn_start_timestamp = -1;
         d.txn_last_update_timestamp = now;
         self.prepare_transition_to(d)
@@ -432,7 +432,7 @@ impl TransactionMetadata {
             NO_PRODUCER_EPOCH
         };
         d.txn_timeout_ms = new_txn_timeout_ms;
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         d.txn_start_timestamp = -1;
         d.txn_last_update_timestamp = now;
         self.prepare_transition_to(d)
@@ -442,7 +442,7 @@ impl TransactionMetadata {
     /// transaction's start time is now.
     pub fn prepare_add_partitions(
         &mut self,
-        added: &BTreeSet<TopicPartition>,
+        added: &SortedSet<TopicPartition>,
         now: i64,
         client_transaction_version: TransactionVersion,
     ) -> Result<TxnTransitMetadata, TransitionError> {
@@ -508,7 +508,7 @@ impl TransactionMetadata {
             d.producer_epoch = 0;
         }
         d.next_producer_id = NO_PRODUCER_ID;
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         d.txn_last_update_timestamp = now;
         self.prepare_transition_to(d)
     }
@@ -516,7 +516,7 @@ impl TransactionMetadata {
     /// `prepareDead`: the transactional id expired.
     pub fn prepare_dead(&mut self) -> Result<TxnTransitMetadata, TransitionError> {
         let mut d = self.data(TransactionState::Dead);
-        d.topic_partitions = BTreeSet::new();
+        d.topic_partitions = SortedSet::new();
         self.prepare_transition_to(d)
     }
 

@@ -7,7 +7,7 @@ fn tp(p: i32) -> TopicPartition {
     TopicPartition::new("t", p)
 }
 
-fn set(ps: &[i32]) -> BTreeSet<TopicPartition> {
+fn set(ps: &[i32]) -> SortedSet<TopicPartition> {
     ps.iter().map(|p| tp(*p)).collect()
 }
 
@@ -193,7 +193,7 @@ fn the_table_is_the_trunk_table() {
 
 #[test]
 fn every_prepare_method_obeys_the_table() {
-    let tps: BTreeSet<TopicPartition> = [TopicPartition::new("t", 1)].into_iter().collect();
+    let tps: SortedSet<TopicPartition> = [TopicPartition::new("t", 1)].into_iter().collect();
     for from in TransactionState::ALL {
         for to in TransactionState::ALL {
             let mut m = meta_in(from);

@@ -7,7 +7,8 @@
 //! complete the transition" becomes "append; if `Ok`, complete" here, so memory
 //! still changes only after the record is in the log.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::util::sorted_map::SortedMap;
+use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
@@ -233,9 +234,9 @@ struct PendingCompletion {
 pub struct TransactionCoordinator {
     config: TransactionConfig,
     /// Owned `__transaction_state` partitions → coordinator epoch.
-    owned: BTreeMap<i32, i32>,
-    transactions: BTreeMap<String, TransactionMetadata>,
-    pending: BTreeMap<String, PendingCompletion>,
+    owned: SortedMap<i32, i32>,
+    transactions: SortedMap<String, TransactionMetadata>,
+    pending: SortedMap<String, PendingCompletion>,
 }
 
 type Out = Vec<CoordinatorOutput>;
@@ -289,7 +290,7 @@ impl TransactionCoordinator {
     }
 
     /// Owned partitions and their coordinator epochs.
-    pub fn owned_partitions(&self) -> &BTreeMap<i32, i32> {
+    pub fn owned_partitions(&self) -> &SortedMap<i32, i32> {
         &self.owned
     }
 

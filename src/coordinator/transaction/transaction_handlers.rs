@@ -246,7 +246,7 @@ impl TransactionCoordinator {
         transactional_id: &str,
         producer_id: i64,
         producer_epoch: i16,
-        wanted: &BTreeSet<TopicPartition>,
+        wanted: &SortedSet<TopicPartition>,
         now: i64,
         log: &mut dyn TxnLogWriter,
         out: &mut Out,
@@ -277,7 +277,7 @@ impl TransactionCoordinator {
         transactional_id: &str,
         producer_id: i64,
         producer_epoch: i16,
-        wanted: &BTreeSet<TopicPartition>,
+        wanted: &SortedSet<TopicPartition>,
     ) -> Result<Vec<(TopicPartition, Errors)>, Errors> {
         let meta = self.check_producer(transactional_id, producer_id, producer_epoch)?;
         if meta.state().is_prepare() {

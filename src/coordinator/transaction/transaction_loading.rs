@@ -27,7 +27,7 @@ impl TransactionCoordinator {
     ) -> Out {
         let mut out = Vec::new();
         self.forget_partition(partition);
-        let mut latest: BTreeMap<String, Option<TransactionLogValue>> = BTreeMap::new();
+        let mut latest: SortedMap<String, Option<TransactionLogValue>> = SortedMap::new();
         let mut skipped = 0;
         for (key, value) in records {
             let Ok(id) = decode_key(&key) else {
@@ -51,7 +51,7 @@ impl TransactionCoordinator {
             let Some(v) = value else { continue };
             let Some(state) = v.state() else { continue };
             let topic_partitions = if state == TransactionState::Empty {
-                BTreeSet::new()
+                SortedSet::new()
             } else {
                 v.transaction_partitions
                     .iter()

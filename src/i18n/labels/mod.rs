@@ -1,14 +1,12 @@
 //! The UI labels: every label, button, heading and verdict text a learner sees.
 //!
-//! Components only ever call [`t`] or [`tf`] with a [`Key`]; each language is one
-//! `match` in its own file (`en.rs` today), so Korean and Thai add a file, not a
-//! component change. Templates use numbered placeholders (`{0}`, `{1}`) so a
-//! translation can put the numbers in another order.
+//! Components only ever call [`t`] or [`tf`] with a [`Key`]; the text of a key is the
+//! line `Key = text` of the language's catalog file (`catalog/en.txt`, labels section),
+//! so Korean and Thai add a file, not a component change. Templates use numbered
+//! placeholders (`{0}`, `{1}`) so a translation can put the numbers in another order.
 
 use super::Lang;
 use crate::log::SeqDirection;
-
-mod en;
 
 /// Declares [`Key`] and [`Key::ALL`] from one list, so tests can walk every key.
 macro_rules! keys {
@@ -22,6 +20,13 @@ macro_rules! keys {
         impl Key {
             /// Every key, in declaration order.
             pub const ALL: &'static [Key] = &[$(Key::$key,)*];
+
+            /// The key's id in the catalog files: its name.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Key::$key => stringify!($key),)*
+                }
+            }
         }
     };
 }
@@ -354,9 +359,7 @@ pub fn out_of_order_text(direction: Option<SeqDirection>) -> Key {
 
 /// The text of a message in `lang`.
 pub fn text(key: Key, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => en::text(key),
-    }
+    super::catalog::text(key.id(), lang)
 }
 
 /// The text of a message in the UI's language.

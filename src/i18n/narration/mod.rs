@@ -1,34 +1,43 @@
 //! Narration: one sentence per event or error, in the reader's language, with the
 //! Kafka rule that applied. Events and errors are data (`crate::sim::event`,
-//! [`ErrorDetail`], [`SimError`]); only this module words them.
+//! [`ErrorDetail`], [`SimError`]); this module maps each to a catalog message
+//! ([`Msg`]: an id and named arguments) — the same code for every language — and
+//! [`render`] words it from the language's template file (`catalog/en.txt`, …).
 //!
-//! Each language is a module (`en/` today) with one file per concept — broker,
-//! coordinator, producer, consumer, network, errors — so a translation is a copy of
-//! `en/` with the sentences changed. A new event variant needs one arm in each
-//! language's file for its concept (the `match`es are exhaustive, so the compiler lists
-//! the places).
+//! One file per concept — broker, coordinator, producer, consumer, faults, errors; the
+//! network's events are here. A new event variant needs one arm in its concept's file
+//! (the `match`es are exhaustive, so the compiler lists the places) and one line in
+//! `catalog/en.txt` per message id it uses.
 
+use super::catalog::render;
+use super::message::{list, Msg};
 use super::Lang;
 use crate::client::consumer::ConsumerEvent;
 use crate::client::transaction_manager::TxnCallError;
+use crate::msg;
+use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
+use crate::sim::event::EventKind;
 use crate::sim::{Event, SimError};
 
-mod en;
+mod broker;
+mod consumer;
+mod coordinator;
+pub(in crate::i18n) mod errors;
+mod faults;
+mod producer;
+#[cfg(feature = "pulsar")]
+mod pulsar;
 
 /// One line: what happened and the rule behind it.
 pub fn narrate(event: &Event, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::event(&event.kind),
-    }
+    render(&event_msg(&event.kind), lang)
 }
 
 /// One line for an event of the Pulsar world.
 #[cfg(feature = "pulsar")]
 pub fn pulsar_event(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::pulsar::event(&event.kind),
-    }
+    render(&pulsar::event(&event.kind), lang)
 }
 
 /// A row of the Kafka-vs-Pulsar table: (question, Kafka's answer, Pulsar's answer).
@@ -36,72 +45,171 @@ pub fn pulsar_event(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
 pub fn pulsar_difference(
     d: crate::view::pulsar::Difference,
     lang: Lang,
-) -> (&'static str, &'static str, &'static str) {
-    match lang {
-        Lang::En => en::pulsar::difference(d),
-    }
+) -> (String, String, String) {
+    let (q, k, p) = pulsar::difference(d);
+    (render(&q, lang), render(&k, lang), render(&p, lang))
 }
 
 /// A fixed word of the Pulsar pages.
 #[cfg(feature = "pulsar")]
-pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => en::pulsar::label(l),
-    }
+pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> String {
+    render(&pulsar::label(l), lang)
 }
 
 /// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a
 /// list of what the network is doing now.
 pub fn fault(fault: &crate::sim::Fault, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::fault(fault),
-    }
+    render(&faults::fault(fault), lang)
 }
 
 /// A consumer's event, without the client's name in front.
 pub fn consumer_event(event: &ConsumerEvent, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::consumer::event(event),
-    }
+    render(&consumer::event(event), lang)
 }
 
 /// The events a transcript shows even without `--verbose`, as one line each: a failed
 /// `send()` as the application's callback sees it (the exception Kafka's client
 /// completes the future with), and a run cut short by the step limit. `None` for the rest.
 pub fn transcript_notice(event: &Event, lang: Lang) -> Option<String> {
-    match (lang, &event.kind) {
-        (Lang::En, crate::sim::EventKind::RunLimitReached { .. }) => {
-            Some(format!("note: {}", en::event(&event.kind)))
+    let msg = match &event.kind {
+        EventKind::RunLimitReached { .. } => {
+            msg!("transcript.note", event = event_msg(&event.kind))
         }
-        (Lang::En, kind) => en::producer::send_callback_failure(kind),
-    }
+        kind => producer::send_callback_failure(kind).or_else(|| consumer::poll_exception(kind))?,
+    };
+    Some(render(&msg, lang))
 }
 
 /// The broker's `errorMessage` for a refused batch or marker.
 pub fn error_detail(detail: &ErrorDetail, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::errors::detail(detail),
-    }
+    render(&errors::detail(detail), lang)
 }
 
 /// Kafka's message of the exception a transactional call throws at once (the class
 /// is `TxnCallError::exception_class`). Kafka's words, so the same in every language.
 pub fn txn_exception(error: &TxnCallError, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::errors::txn_exception(error),
-    }
+    render(&errors::txn_exception(error), lang)
 }
 
 /// Why an action was not applied, after Kafka's error name when there is one.
 pub fn sim_error(error: &SimError, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::errors::sim_error(error),
-    }
+    render(&errors::sim_error(error), lang)
 }
 
 /// `Display` is the English text, for the CLI, transcripts and `{e}` in messages.
 impl std::fmt::Display for SimError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&sim_error(self, Lang::En))
+    }
+}
+
+/// The message of an event; the network's, topics' and config's are mapped here.
+pub fn event_msg(kind: &EventKind) -> Msg {
+    match kind {
+        EventKind::Broker { broker, event } => broker::event(*broker, event),
+        EventKind::Producer { client, event } => producer::event(client, event),
+        EventKind::Consumer { client, event } => {
+            msg!(
+                "consumer.with-client",
+                client = client,
+                event = consumer::event(event)
+            )
+        }
+        EventKind::MessageSent {
+            from,
+            to,
+            api,
+            response,
+            error,
+            ..
+        } => match (response, error) {
+            (true, Some(e)) if *e != Errors::None => msg!(
+                "network.sent-response-error",
+                from = from,
+                to = to,
+                api = api,
+                error = e.name()
+            ),
+            (true, _) => msg!("network.sent-response", from = from, to = to, api = api),
+            (false, _) => msg!("network.sent-request", from = from, to = to, api = api),
+        },
+        EventKind::MessageDelivered {
+            from,
+            to,
+            api,
+            response,
+            ..
+        } => msg!(
+            "network.delivered",
+            to = to,
+            api = api,
+            response = response,
+            from = from
+        ),
+        EventKind::MessageDropped {
+            from,
+            to,
+            api,
+            response,
+            ..
+        } => msg!(
+            "network.dropped",
+            api = api,
+            response = response,
+            from = from,
+            to = to
+        ),
+        EventKind::FaultStruck {
+            id,
+            from,
+            to,
+            api,
+            response,
+            mark,
+            ..
+        } => faults::struck(*id, from, to, api, *response, mark),
+        EventKind::ErrorInjected {
+            id,
+            from,
+            to,
+            api,
+            error,
+        } => faults::injected(*id, from, to, api, *error),
+        EventKind::MessageRefused { from, to, api, .. } => {
+            msg!("network.refused", to = to, api = api, from = from)
+        }
+        EventKind::TopicCreated {
+            topic,
+            partitions,
+            leaders,
+        } => {
+            let mut per_broker: std::collections::BTreeMap<i32, usize> =
+                std::collections::BTreeMap::new();
+            for l in leaders {
+                *per_broker.entry(*l).or_default() += 1;
+            }
+            let placement = per_broker
+                .iter()
+                .map(|(b, n)| msg!("topic.placement", n = n, broker = b).into());
+            msg!(
+                "topic.created",
+                topic = topic,
+                partitions = partitions,
+                placement = list(placement)
+            )
+        }
+        EventKind::FaultArmed { fault } => msg!("fault.armed", fault = faults::change(fault)),
+        EventKind::InterBrokerRetry { from, to, api } => {
+            msg!(
+                "network.inter-broker-retry",
+                from = from,
+                to = to,
+                api = api
+            )
+        }
+        EventKind::ConfigChanged { key, value } => msg!("config.changed", key = key, value = value),
+        EventKind::RunLimitReached { steps, in_flight } => {
+            msg!("run.limit", steps = steps, in_flight = in_flight)
+        }
     }
 }

@@ -49,6 +49,53 @@ fn every_event_variant_narrates_in_every_language() {
     }
 }
 
+/// Every message an event, error or refusal maps to — and every message nested in it —
+/// has an English template whose placeholders are exactly the arguments the code gives.
+#[test]
+fn every_message_gets_exactly_the_arguments_its_template_names() {
+    use super::catalog::catalog;
+    use super::narration::errors as error_msg;
+    use super::narration::event_msg;
+    use super::{Arg, Msg};
+    fn check(m: &Msg, seen: &mut std::collections::BTreeSet<&'static str>) {
+        seen.insert(m.id());
+        let wanted = catalog(Lang::En)
+            .placeholders(m.id())
+            .unwrap_or_else(|| panic!("{} has no English template", m.id()));
+        let mut given: Vec<&str> = m.args.iter().map(|(n, _)| *n).collect();
+        given.sort_unstable();
+        assert_eq!(given, wanted, "{}: arguments given vs placeholders", m.id());
+        fn walk(a: &Arg, seen: &mut std::collections::BTreeSet<&'static str>) {
+            match a {
+                Arg::Text(_) => {}
+                Arg::Msg(m) => check(m, seen),
+                Arg::List(items) => items.iter().for_each(|i| walk(i, seen)),
+            }
+        }
+        for (_, a) in &m.args {
+            walk(a, seen);
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for kind in events::event_kinds() {
+        check(&event_msg(&kind), &mut seen);
+    }
+    for d in errors::error_details() {
+        check(&error_msg::detail(&d), &mut seen);
+    }
+    for e in errors::sim_errors() {
+        check(&error_msg::sim_error(&e), &mut seen);
+    }
+    for e in errors::txn_call_errors() {
+        check(&error_msg::txn_exception(&e), &mut seen);
+    }
+    assert!(
+        seen.len() > 150,
+        "the samples reach most messages: {}",
+        seen.len()
+    );
+}
+
 #[test]
 fn every_error_detail_and_refusal_is_worded_in_every_language() {
     for &lang in Lang::ALL {

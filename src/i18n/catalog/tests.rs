@@ -1,0 +1,145 @@
+//! The file format and the renderer, on small catalogs; and the English file itself.
+
+use super::parse::{parse, Piece};
+use super::{Catalog, EN_SOURCE};
+use crate::i18n::labels::Key;
+use crate::i18n::message::list;
+use crate::i18n::{Arg, Lang, Msg};
+use crate::msg;
+
+fn pieces(line: &str) -> Vec<Piece> {
+    let (entries, errors) = parse(line);
+    assert!(errors.is_empty(), "{errors:?}");
+    entries.into_iter().next().unwrap().2
+}
+
+#[test]
+fn a_line_is_an_id_and_a_template_with_named_placeholders() {
+    assert_eq!(
+        pieces("a.b-c_1 =  x {n} y  "),
+        vec![
+            Piece::Lit("x ".into()),
+            Piece::Var("n".into()),
+            Piece::Lit(" y".into())
+        ]
+    );
+    assert_eq!(pieces("empty ="), vec![]);
+    // `=` after the first belongs to the text.
+    assert_eq!(pieces("k = a = {b}")[0], Piece::Lit("a = ".into()));
+}
+
+#[test]
+fn escapes_keep_edge_spaces_and_braces() {
+    assert_eq!(pieces(r"k = \sa\s"), vec![Piece::Lit(" a ".into())]);
+    assert_eq!(
+        pieces(r"k = \{x\} \\ \| \n"),
+        vec![Piece::Lit("{x} \\ | \n".into())]
+    );
+}
+
+#[test]
+fn a_selector_has_keyed_branches() {
+    let p = pieces("k = {n} {n ? one:batch|*:batches of {who}}");
+    let Piece::Select { var, branches } = &p[2] else {
+        panic!("{p:?}")
+    };
+    assert_eq!(var, "n");
+    assert_eq!(
+        branches[0],
+        ("one".into(), vec![Piece::Lit("batch".into())])
+    );
+    assert_eq!(branches[1].0, "*");
+    assert_eq!(branches[1].1[1], Piece::Var("who".into()));
+}
+
+#[test]
+fn bad_lines_are_reported_and_left_out_never_a_panic() {
+    let src = "# c\n\nok = fine\nno equals\nbad id! = x\nopen = {n\nclose = n}\nnest = {a ? x:{b ? y:z}}\nok = twice\nempty = {}\n";
+    let (entries, errors) = parse(src);
+    assert_eq!(entries.len(), 1);
+    let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, vec![4, 5, 6, 7, 8, 9, 10]);
+}
+
+#[test]
+fn rendering_fills_arguments_selectors_lists_and_nested_messages() {
+    let (c, errors) = Catalog::from_source(
+        "n = {count} {count ? one:batch|*:batches}{why}\nw = , because {x}\nl = [{items}]\nlist.separator = ;\\s\n",
+    );
+    assert!(errors.is_empty());
+    let render = |m: &Msg| {
+        let mut out = String::new();
+        super::render_with(&mut out, m, &[&c]);
+        out
+    };
+    assert_eq!(
+        render(&msg!("n", count = 1, why = Msg::new("missing"))),
+        "1 batch{missing}"
+    );
+    assert_eq!(
+        render(&msg!("n", count = 2, why = msg!("w", x = "y"))),
+        "2 batches, because y"
+    );
+    assert_eq!(
+        render(&msg!(
+            "l",
+            items = list([Arg::Text("a".into()), msg!("w", x = 1).into()])
+        )),
+        "[a; , because 1]"
+    );
+    assert_eq!(render(&Msg::new("n")), "{count} batches{why}");
+}
+
+#[test]
+fn the_english_file_parses_without_an_error() {
+    let (_, errors) = parse(EN_SOURCE);
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// Every id the narration code names is in the English file, and every id in the file
+/// is named by the code or is a label: no sentence without a use, no use without a
+/// sentence.
+#[test]
+fn the_code_and_the_english_file_name_the_same_ids() {
+    let code = [
+        include_str!("../narration/mod.rs"),
+        include_str!("../narration/broker.rs"),
+        include_str!("../narration/consumer.rs"),
+        include_str!("../narration/coordinator.rs"),
+        include_str!("../narration/errors.rs"),
+        include_str!("../narration/faults.rs"),
+        include_str!("../narration/producer.rs"),
+        include_str!("../narration/pulsar.rs"),
+    ]
+    .concat();
+    // Every string literal shaped like an id: `concept.what` in lower case.
+    let is_id = |s: &str| {
+        s.contains('.')
+            && s.starts_with(|c: char| c.is_ascii_lowercase())
+            && s.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-'))
+    };
+    let used: std::collections::BTreeSet<&str> = code
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| is_id(s) || *s == "empty" || *s == "plain")
+        .collect();
+    let en = super::catalog(Lang::En);
+    let labels: std::collections::BTreeSet<&str> = Key::ALL.iter().map(|k| k.id()).collect();
+    for id in &used {
+        assert!(en.text(id).is_some(), "{id} is used but not in en.txt");
+    }
+    for id in en.ids() {
+        assert!(
+            used.contains(id) || labels.contains(id) || id == "list.separator",
+            "{id} is in en.txt but no code uses it"
+        );
+    }
+    for key in Key::ALL {
+        assert!(
+            en.text(key.id()).is_some(),
+            "label {key:?} is not in en.txt"
+        );
+    }
+}

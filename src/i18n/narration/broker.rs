@@ -1,0 +1,328 @@
+//! What a broker did — appends, duplicates, refusals, markers, segments, producer ids,
+//! stops and recovery — as catalog messages (`broker.*`).
+
+use super::coordinator;
+use super::errors::detail;
+use crate::broker::broker::BrokerEvent;
+use crate::i18n::message::{list, Msg};
+use crate::log::SeqDirection;
+use crate::msg;
+use crate::protocol::errors::Errors;
+use crate::protocol::ErrorDetail;
+use crate::sim::event::window_text;
+
+pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
+        BrokerEvent::BatchAppended {
+            tp,
+            producer_id,
+            producer_epoch,
+            first_seq,
+            last_seq,
+            first_offset,
+            last_offset,
+            log_end_offset,
+            window,
+        } => {
+            if *producer_id < 0 {
+                msg!(
+                    "broker.append-no-pid",
+                    broker = broker,
+                    tp = tp,
+                    first_offset = first_offset,
+                    last_offset = last_offset,
+                    leo = log_end_offset
+                )
+            } else {
+                msg!(
+                    "broker.append",
+                    broker = broker,
+                    first_seq = first_seq,
+                    last_seq = last_seq,
+                    producer_id = producer_id,
+                    epoch = producer_epoch,
+                    tp = tp,
+                    first_offset = first_offset,
+                    last_offset = last_offset,
+                    leo = log_end_offset,
+                    window = window_text(window)
+                )
+            }
+        }
+        BrokerEvent::BatchDuplicate {
+            tp,
+            producer_id,
+            first_seq,
+            last_seq,
+            first_offset,
+            last_offset,
+            log_end_offset,
+            ..
+        } => {
+            msg!(
+                "broker.duplicate",
+                broker = broker,
+                first_seq = first_seq,
+                last_seq = last_seq,
+                producer_id = producer_id,
+                tp = tp,
+                first_offset = first_offset,
+                last_offset = last_offset,
+                leo = log_end_offset
+            )
+        }
+        BrokerEvent::BatchRejected {
+            tp,
+            producer_id,
+            producer_epoch,
+            first_seq,
+            last_seq,
+            error,
+            expected_seq,
+            seq_direction,
+            current_epoch,
+            detail: d,
+            ..
+        } => match error {
+            Errors::OutOfOrderSequenceNumber => msg!(
+                "broker.out-of-order",
+                broker = broker,
+                error = error.name(),
+                producer_id = producer_id,
+                tp = tp,
+                expected = expected_seq.map_or("?".into(), |s| s.to_string()),
+                first_seq = first_seq,
+                last_seq = last_seq,
+                why = match (seq_direction, d) {
+                    (_, ErrorDetail::NewEpochSequence { .. }) =>
+                        Msg::new("broker.out-of-order.new-epoch"),
+                    (Some(SeqDirection::Behind), _) => Msg::new("broker.out-of-order.behind"),
+                    _ => Msg::new("broker.out-of-order.ahead"),
+                }
+            ),
+            Errors::InvalidProducerEpoch => msg!(
+                "broker.invalid-epoch",
+                broker = broker,
+                error = error.name(),
+                producer_id = producer_id,
+                tp = tp,
+                epoch = producer_epoch,
+                current_epoch = current_epoch.map_or("?".into(), |s| s.to_string())
+            ),
+            _ => msg!(
+                "broker.rejected",
+                broker = broker,
+                error = error.name(),
+                tp = tp,
+                detail = detail(d)
+            ),
+        },
+        BrokerEvent::TransactionVerification {
+            tp,
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            coordinator,
+        } => msg!(
+            "broker.txn-verification",
+            broker = broker,
+            producer_id = producer_id,
+            epoch = producer_epoch,
+            tp = tp,
+            coordinator = coordinator,
+            transactional_id = transactional_id
+        ),
+        BrokerEvent::MarkerWritten {
+            tp,
+            producer_id,
+            producer_epoch,
+            kind,
+            offset,
+            txn_first_offset,
+            last_stable_offset,
+            high_watermark,
+        } => msg!(
+            "broker.marker-written",
+            broker = broker,
+            kind = kind,
+            producer_id = producer_id,
+            tp = tp,
+            offset = offset,
+            epoch = producer_epoch,
+            ending = match txn_first_offset {
+                Some(f) => msg!("broker.marker-written.ending", first_offset = f),
+                None => Msg::new("empty"),
+            },
+            lso = last_stable_offset,
+            hw = high_watermark
+        ),
+        BrokerEvent::MarkerRejected {
+            tp,
+            producer_id,
+            producer_epoch,
+            error,
+            detail,
+        } => msg!(
+            "broker.marker-rejected",
+            broker = broker,
+            producer_id = producer_id,
+            epoch = producer_epoch,
+            tp = tp,
+            error = error.name(),
+            why = match detail {
+                ErrorDetail::CoordinatorEpochFenced { .. } =>
+                    Msg::new("broker.marker-rejected.coordinator-epoch"),
+                ErrorDetail::EpochTooOld { .. } => Msg::new("broker.marker-rejected.epoch-too-old"),
+                _ => Msg::new("broker.marker-rejected.not-newer"),
+            }
+        ),
+        BrokerEvent::PartitionNotVerified {
+            tp,
+            producer_id,
+            producer_epoch,
+            error,
+        } => msg!(
+            "broker.partition-not-verified",
+            broker = broker,
+            error = error.name(),
+            tp = tp,
+            producer_id = producer_id,
+            epoch = producer_epoch
+        ),
+        BrokerEvent::PartitionVerification {
+            tp,
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            coordinator,
+        } => msg!(
+            "broker.partition-verification",
+            broker = broker,
+            producer_id = producer_id,
+            epoch = producer_epoch,
+            tp = tp,
+            coordinator = coordinator,
+            transactional_id = transactional_id
+        ),
+        BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::SegmentRolled {
+            tp,
+            base_offset,
+            snapshot,
+        } => match snapshot {
+            Some(path) => msg!(
+                "broker.segment-rolled",
+                broker = broker,
+                tp = tp,
+                base_offset = base_offset,
+                snapshot = file_of(path)
+            ),
+            None => msg!(
+                "broker.segment-rolled-no-snapshot",
+                broker = broker,
+                tp = tp,
+                base_offset = base_offset
+            ),
+        },
+        BrokerEvent::ProducerIdNotReady { asked_controller } => {
+            msg!(
+                "broker.pid-not-ready",
+                broker = broker,
+                asked_controller = asked_controller
+            )
+        }
+        BrokerEvent::ProducerIdBlockReceived { first, last } => {
+            msg!(
+                "broker.pid-block",
+                broker = broker,
+                first = first,
+                last = last
+            )
+        }
+        BrokerEvent::ProducerIdAssigned {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "broker.pid-assigned",
+                broker = broker,
+                producer_id = producer_id,
+                epoch = producer_epoch
+            )
+        }
+        BrokerEvent::Stopped { clean, snapshots } => {
+            if *clean {
+                msg!(
+                    "broker.stopped-clean",
+                    broker = broker,
+                    snapshots = snapshots.len()
+                )
+            } else {
+                msg!("broker.crashed", broker = broker)
+            }
+        }
+        BrokerEvent::Recovered {
+            tp,
+            report,
+            windows,
+            windows_before,
+        } => {
+            let source = match report.snapshot_loaded {
+                Some(o) => msg!(
+                    "broker.recovered.snapshot",
+                    snapshot = format!("{o:020}.snapshot"),
+                    batches = report.replayed_batches
+                ),
+                None => msg!(
+                    "broker.recovered.scan",
+                    batches = report.replayed_batches,
+                    segments = format!("{:?}", report.replayed_segments)
+                ),
+            };
+            let before = |p: &i64| windows_before.iter().find(|(q, _)| q == p).map(|(_, n)| *n);
+            let w = windows.iter().map(|(p, w)| {
+                match before(p) {
+                    Some(n) if n != w.len() => msg!(
+                        "broker.recovered.window-was",
+                        producer_id = p,
+                        window = window_text(w),
+                        before = n
+                    ),
+                    _ => msg!(
+                        "broker.recovered.window",
+                        producer_id = p,
+                        window = window_text(w)
+                    ),
+                }
+                .into()
+            });
+            let windows_msg = if windows.is_empty() {
+                Msg::new("broker.recovered.no-windows").into()
+            } else {
+                list(w)
+            };
+            let shrank = windows
+                .iter()
+                .any(|(p, w)| before(p).is_some_and(|n| w.len() < n));
+            let why = match (shrank, report.snapshot_loaded) {
+                (false, _) => Msg::new("empty"),
+                (true, Some(_)) => Msg::new("broker.recovered.smaller-snapshot"),
+                (true, None) => Msg::new("broker.recovered.smaller-scan"),
+            };
+            msg!(
+                "broker.recovered",
+                broker = broker,
+                tp = tp,
+                leo = report.log_end_offset,
+                source = source,
+                windows = windows_msg,
+                why = why
+            )
+        }
+    }
+}
+
+/// The file name of a path (the directory is noise in a sentence).
+fn file_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}

@@ -1,0 +1,236 @@
+//! What a consumer did — fetches, the aborted-transaction filter of read_committed,
+//! markers, positions and polls — as catalog messages (`consumer.*`).
+
+use crate::client::consumer::{ConsumerEvent, ConsumerException, CorruptBatch, PositionReason};
+use crate::i18n::message::Msg;
+use crate::msg;
+
+pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
+    match e {
+        ConsumerEvent::FetchReceived {
+            tp,
+            fetch_offset,
+            high_watermark,
+            last_stable_offset,
+            bytes,
+            aborted_transactions,
+        } => msg!(
+            "consumer.fetch-received",
+            tp = tp,
+            fetch_offset = fetch_offset,
+            bytes = bytes,
+            hw = high_watermark,
+            lso = last_stable_offset,
+            aborted = aborted_transactions
+        ),
+        ConsumerEvent::StaleFetchDiscarded {
+            tp,
+            fetch_offset,
+            position,
+        } => msg!(
+            "consumer.stale-fetch",
+            tp = tp,
+            fetch_offset = fetch_offset,
+            position = match position {
+                Some(p) => msg!("plain", text = p),
+                None => Msg::new("consumer.position-unset"),
+            }
+        ),
+        ConsumerEvent::NotAssigned { tp } => msg!("consumer.not-assigned", tp = tp),
+        ConsumerEvent::FetchError { tp, error } => {
+            msg!("consumer.fetch-error", tp = tp, error = error)
+        }
+        ConsumerEvent::AbortedProducerAdded {
+            tp,
+            producer_id,
+            first_offset,
+        } => msg!(
+            "consumer.aborted-producer",
+            tp = tp,
+            producer_id = producer_id,
+            first_offset = first_offset
+        ),
+        ConsumerEvent::BatchSkippedAborted {
+            tp,
+            producer_id,
+            base_offset,
+            last_offset,
+        } => msg!(
+            "consumer.skipped-aborted",
+            tp = tp,
+            base_offset = base_offset,
+            last_offset = last_offset,
+            producer_id = producer_id
+        ),
+        ConsumerEvent::AbortMarkerSeen {
+            tp,
+            producer_id,
+            offset,
+            removed,
+        } => {
+            if *removed {
+                msg!(
+                    "consumer.abort-marker-ends",
+                    tp = tp,
+                    producer_id = producer_id,
+                    offset = offset
+                )
+            } else {
+                msg!(
+                    "consumer.abort-marker-earlier",
+                    tp = tp,
+                    producer_id = producer_id,
+                    offset = offset
+                )
+            }
+        }
+        ConsumerEvent::ControlBatchSkipped { tp, kind, offset } => msg!(
+            "consumer.control-skipped",
+            tp = tp,
+            kind = match kind {
+                Some(k) => msg!("plain", text = k.name()),
+                None => Msg::new("consumer.control-unknown"),
+            },
+            offset = offset
+        ),
+        ConsumerEvent::RecordsBeforePositionSkipped {
+            tp,
+            base_offset,
+            count,
+            position,
+        } => msg!(
+            "consumer.before-position",
+            tp = tp,
+            count = count,
+            base_offset = base_offset,
+            position = position
+        ),
+        ConsumerEvent::RecordsDelivered {
+            tp,
+            count,
+            first,
+            last,
+        } => {
+            msg!(
+                "consumer.delivered",
+                tp = tp,
+                count = count,
+                first = first,
+                last = last
+            )
+        }
+        ConsumerEvent::PartialBatchIgnored {
+            tp,
+            byte_position,
+            bytes,
+        } => {
+            msg!(
+                "consumer.partial-batch",
+                tp = tp,
+                bytes = bytes,
+                byte_position = byte_position
+            )
+        }
+        ConsumerEvent::CorruptBatch { tp, offset, error } => {
+            msg!(
+                "consumer.corrupt-batch",
+                tp = tp,
+                offset = offset,
+                error = corrupt(error)
+            )
+        }
+        ConsumerEvent::PositionAdvanced { tp, from, to } => {
+            msg!("consumer.position-advanced", tp = tp, from = from, to = to)
+        }
+        ConsumerEvent::PositionSet { tp, offset, reason } => {
+            msg!(
+                "consumer.position-set",
+                tp = tp,
+                offset = offset,
+                reason = position_reason(*reason)
+            )
+        }
+        ConsumerEvent::NoOffsetForPartition { tp } => msg!("consumer.no-offset", tp = tp),
+        ConsumerEvent::OffsetOutOfRange {
+            tp,
+            fetch_offset,
+            log_start_offset,
+            reset,
+        } => match reset {
+            Some(strategy) => msg!(
+                "consumer.out-of-range.reset",
+                tp = tp,
+                fetch_offset = fetch_offset,
+                log_start = log_start_offset,
+                strategy = strategy.name()
+            ),
+            None => msg!(
+                "consumer.out-of-range.throw",
+                tp = tp,
+                fetch_offset = fetch_offset,
+                log_start = log_start_offset
+            ),
+        },
+        ConsumerEvent::PollThrew { exception } => {
+            msg!(
+                "consumer.poll-threw",
+                exception = exception_message(exception)
+            )
+        }
+    }
+}
+
+/// `Class: message` as Kafka's exception prints: Kafka's words in every language.
+fn exception_message(e: &ConsumerException) -> Msg {
+    let message = match e {
+        ConsumerException::NoOffsetForPartition { partitions } => msg!(
+            "kafka.consumer.no-offset",
+            partitions = partitions
+                .iter()
+                .map(|tp| tp.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ConsumerException::OffsetOutOfRange { tp, offset } => {
+            msg!("kafka.consumer.out-of-range", tp = tp, offset = offset)
+        }
+    };
+    msg!("kafka.exception", class = e.class_name(), message = message)
+}
+
+/// The line a transcript prints when `poll()` throws, as the application would log it.
+pub(in crate::i18n::narration) fn poll_exception(kind: &crate::sim::EventKind) -> Option<Msg> {
+    let crate::sim::EventKind::Consumer {
+        client,
+        event: ConsumerEvent::PollThrew { exception },
+    } = kind
+    else {
+        return None;
+    };
+    Some(msg!(
+        "consumer.with-client",
+        client = client,
+        event = msg!(
+            "consumer.poll-threw",
+            exception = exception_message(exception)
+        )
+    ))
+}
+
+fn corrupt(e: &CorruptBatch) -> Msg {
+    match e {
+        CorruptBatch::SizeTooSmall { size, minimum } => {
+            msg!("consumer.corrupt.too-small", size = size, minimum = minimum)
+        }
+        CorruptBatch::Invalid(e) => msg!("plain", text = e),
+    }
+}
+
+fn position_reason(reason: PositionReason) -> Msg {
+    Msg::new(match reason {
+        PositionReason::Seek => "consumer.reason.seek",
+        PositionReason::Committed => "consumer.reason.committed",
+        PositionReason::ResetEarliest => "consumer.reason.earliest",
+        PositionReason::ResetLatest => "consumer.reason.latest",
+    })
+}

@@ -1,0 +1,312 @@
+//! Errors as catalog messages: the broker's `errorMessage` ([`ErrorDetail`],
+//! `detail.*`), why an action was not applied ([`SimError`], `error.*`), with the
+//! client's config (`config.*`) and call errors (`kafka.txn.*`).
+
+use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
+use crate::client::transaction_manager::TxnCallError;
+use crate::coordinator::internal_topics::{InvalidTopicName, MAX_TOPIC_NAME_LENGTH};
+use crate::i18n::message::Msg;
+use crate::msg;
+use crate::protocol::ErrorDetail;
+use crate::sim::{SimError, SimErrorKind};
+
+/// Kafka's exception message for a refused batch or marker, with our numbers.
+pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
+    match d {
+        ErrorDetail::EpochTooOld {
+            producer_id,
+            offset,
+            partition,
+            epoch,
+            current_epoch,
+        } => msg!(
+            "detail.epoch-too-old",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition,
+            epoch = epoch,
+            current_epoch = current_epoch
+        ),
+        ErrorDetail::NewEpochSequence {
+            producer_id,
+            offset,
+            partition,
+            epoch,
+            first_seq,
+            current_epoch,
+        } => msg!(
+            "detail.new-epoch-sequence",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition,
+            epoch = epoch,
+            first_seq = first_seq,
+            current_epoch = current_epoch
+        ),
+        ErrorDetail::OutOfOrderSequence {
+            producer_id,
+            offset,
+            partition,
+            first_seq,
+            last_seq,
+        } => msg!(
+            "detail.out-of-order-sequence",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition,
+            first_seq = first_seq,
+            last_seq = last_seq
+        ),
+        ErrorDetail::MarkerEpochNotNewer {
+            producer_id,
+            offset,
+            partition,
+            epoch,
+            current_epoch,
+        } => msg!(
+            "detail.marker-epoch-not-newer",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition,
+            epoch = epoch,
+            current_epoch = current_epoch
+        ),
+        ErrorDetail::CoordinatorEpochFenced {
+            producer_id,
+            offset,
+            partition,
+            coordinator_epoch,
+            current_coordinator_epoch,
+        } => msg!(
+            "detail.coordinator-epoch-fenced",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition,
+            coordinator_epoch = coordinator_epoch,
+            current = current_coordinator_epoch
+        ),
+        ErrorDetail::ExpectedTransactionalWrite {
+            producer_id,
+            offset,
+            partition,
+        } => msg!(
+            "detail.expected-transactional-write",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition
+        ),
+        ErrorDetail::EpochTooOldForVerification {
+            producer_id,
+            epoch,
+            current_epoch,
+        } => msg!(
+            "detail.epoch-too-old-for-verification",
+            producer_id = producer_id,
+            epoch = epoch,
+            current_epoch = current_epoch
+        ),
+        ErrorDetail::OneBatchPerRequest => Msg::new("detail.one-batch-per-request"),
+        ErrorDetail::InvalidBatch(e) => msg!("plain", text = e),
+        ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
+        ErrorDetail::ControlRecordsFromClient => Msg::new("detail.control-records-from-client"),
+        ErrorDetail::InvalidSequence {
+            base_sequence,
+            producer_id,
+            partition,
+        } => msg!(
+            "detail.invalid-sequence",
+            base_sequence = base_sequence,
+            producer_id = producer_id,
+            partition = partition
+        ),
+        ErrorDetail::BatchTooLarge {
+            size,
+            max_message_bytes,
+        } => {
+            msg!(
+                "detail.batch-too-large",
+                size = size,
+                max = max_message_bytes
+            )
+        }
+        ErrorDetail::BatchLargerThanSegment {
+            size,
+            segment_bytes,
+        } => {
+            msg!(
+                "detail.batch-larger-than-segment",
+                size = size,
+                segment_bytes = segment_bytes
+            )
+        }
+        ErrorDetail::Storage(e) => msg!("detail.storage", error = e),
+        ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
+        ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
+    }
+}
+
+/// Why an action was not applied: Kafka's error name first when there is one.
+pub(in crate::i18n) fn sim_error(e: &SimError) -> Msg {
+    match e.error {
+        Some(k) => msg!("error.with-name", name = k.name(), text = kind(&e.kind)),
+        None => kind(&e.kind),
+    }
+}
+
+fn kind(k: &SimErrorKind) -> Msg {
+    match k {
+        SimErrorKind::UnknownPartition { tp } => msg!("error.unknown-partition", tp = tp),
+        SimErrorKind::NoOpenTransactionAt { tp, start_offset } => {
+            msg!(
+                "error.no-open-transaction-at",
+                start_offset = start_offset,
+                tp = tp
+            )
+        }
+        SimErrorKind::NotTransactional { producer } => {
+            msg!("error.not-transactional", producer = producer)
+        }
+        SimErrorKind::NoProducer { name } => msg!("error.no-producer", name = name),
+        SimErrorKind::NoConsumer { name } => msg!("error.no-consumer", name = name),
+        SimErrorKind::NegativeSeekOffset { offset } => {
+            msg!("error.negative-seek", offset = offset)
+        }
+        SimErrorKind::NotAssigned { consumer, tp } => {
+            msg!("error.not-assigned", consumer = consumer, tp = tp)
+        }
+        SimErrorKind::ReservedName { name } => msg!("error.reserved-name", name = name),
+        SimErrorKind::ProducerExists { name } => msg!("error.producer-exists", name = name),
+        SimErrorKind::ClientExists { name } => msg!("error.client-exists", name = name),
+        SimErrorKind::Config(c) => config(c),
+        SimErrorKind::EmptySend => Msg::new("error.empty-send"),
+        SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
+        SimErrorKind::TimeBackwards => Msg::new("error.time-backwards"),
+        SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
+        // Kafka's `Topic.validate` wording (InvalidTopicException).
+        SimErrorKind::IllegalTopicName { name, reason } => msg!(
+            "kafka.topic.invalid",
+            reason = match reason {
+                InvalidTopicName::Empty => Msg::new("kafka.topic.empty"),
+                InvalidTopicName::Dot => Msg::new("kafka.topic.dot"),
+                InvalidTopicName::DotDot => Msg::new("kafka.topic.dot-dot"),
+                InvalidTopicName::TooLong => {
+                    msg!(
+                        "kafka.topic.too-long",
+                        name = name,
+                        max = MAX_TOPIC_NAME_LENGTH
+                    )
+                }
+                InvalidTopicName::IllegalCharacter =>
+                    msg!("kafka.topic.illegal-character", name = name),
+            }
+        ),
+        SimErrorKind::TopicExists { name } => msg!("kafka.topic.exists", name = name),
+        SimErrorKind::PartitionCount { partitions } => {
+            msg!("error.partition-count", partitions = partitions)
+        }
+        SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
+        SimErrorKind::Storage(e) => msg!("plain", text = e),
+        SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
+        SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
+        SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
+        SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
+    }
+}
+
+/// Kafka's `ConfigException` messages.
+fn config(e: &ConfigError) -> Msg {
+    match e {
+        ConfigError::InvalidValue { key, value, rule } => match rule {
+            None => msg!("kafka.config.invalid-value", value = value, key = key),
+            Some(rule) => msg!(
+                "kafka.config.invalid-value-rule",
+                value = value,
+                key = key,
+                rule = config_rule(rule)
+            ),
+        },
+        ConfigError::Unknown { scope, key } => match scope {
+            ConfigScope::Producer => msg!("config.unknown-producer", key = key),
+            ConfigScope::Consumer => msg!("config.unknown-consumer", key = key),
+            ConfigScope::Cluster => msg!("config.unknown", key = key),
+        },
+        ConfigError::TransactionalIdNeedsIdempotence => {
+            Msg::new("kafka.config.transactional-id-needs-idempotence")
+        }
+        ConfigError::IdempotenceNeedsAcksAll => Msg::new("kafka.config.idempotence-needs-acks-all"),
+        ConfigError::IdempotenceMaxInFlight => Msg::new("kafka.config.idempotence-max-in-flight"),
+        ConfigError::IdempotenceNeedsRetries => Msg::new("kafka.config.idempotence-needs-retries"),
+    }
+}
+
+fn config_rule(rule: &ConfigRule) -> Msg {
+    match rule {
+        ConfigRule::OneOf(values) => msg!("kafka.config.one-of", values = values.join(", ")),
+        ConfigRule::AtLeast(min) => msg!("kafka.config.at-least", min = min),
+        ConfigRule::NotANumber => Msg::new("config.not-a-number"),
+        ConfigRule::NotNumberOfType(t) => msg!("kafka.config.not-number-of-type", kind = t),
+        ConfigRule::Boolean => Msg::new("kafka.config.boolean"),
+        ConfigRule::TrueOrFalse => Msg::new("config.true-or-false"),
+        ConfigRule::AutoCommitNotSimulated => Msg::new("config.auto-commit-not-simulated"),
+    }
+}
+
+/// Kafka's message of the exception a transactional call throws at once, word for
+/// word (Kafka 4.0's `TransactionManager` and `KafkaProducer`).
+pub(in crate::i18n) fn txn_exception(e: &TxnCallError) -> Msg {
+    match e {
+        TxnCallError::NoTransactionManager => Msg::new("kafka.txn.no-transaction-manager"),
+        TxnCallError::NotTransactional => Msg::new("kafka.txn.not-transactional"),
+        TxnCallError::InvalidTransition {
+            transactional_id,
+            from,
+            to,
+        } => msg!(
+            "kafka.txn.invalid-transition",
+            transactional_id = transactional_id,
+            from = from.name(),
+            to = to.name()
+        ),
+        TxnCallError::PendingCall { call, pending } => {
+            msg!("kafka.txn.pending-call", call = call, pending = pending)
+        }
+        TxnCallError::AddPartitionBeforeInit { tp } => {
+            msg!("kafka.txn.add-partition-before-init", tp = tp)
+        }
+        TxnCallError::AddPartitionNotInTransaction { tp, state } => {
+            msg!(
+                "kafka.txn.add-partition-not-in-transaction",
+                tp = tp,
+                state = state.name()
+            )
+        }
+        TxnCallError::OffsetsWithoutTransaction { state } => {
+            msg!(
+                "kafka.txn.offsets-without-transaction",
+                state = state.name()
+            )
+        }
+        TxnCallError::Fenced {
+            transactional_id,
+            producer_id,
+            producer_epoch,
+        } => msg!(
+            "kafka.txn.fenced",
+            transactional_id = transactional_id,
+            producer_id = producer_id,
+            epoch = producer_epoch
+        ),
+        TxnCallError::OldEpoch {
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            ..
+        } => msg!(
+            "kafka.txn.old-epoch",
+            transactional_id = transactional_id,
+            producer_id = producer_id,
+            epoch = producer_epoch
+        ),
+        TxnCallError::InErrorState { .. } => Msg::new("kafka.txn.in-error-state"),
+    }
+}

@@ -1,0 +1,333 @@
+//! What a producer client did — the accumulator, sequences, retries,
+//! acknowledgements, and its transactional calls — as catalog messages (`producer.*`).
+
+use super::errors::{detail, txn_exception};
+use crate::client::producer::ProducerEvent;
+use crate::client::transaction_manager::{TxnCall, TxnCallError, TxnOutcome, TxnState};
+use crate::i18n::message::Msg;
+use crate::msg;
+
+pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
+    match e {
+        ProducerEvent::Accumulated { tp, values } => {
+            msg!(
+                "producer.accumulated",
+                client = client,
+                values = format!("{values:?}"),
+                tp = tp
+            )
+        }
+        ProducerEvent::SequenceAssigned {
+            tp,
+            producer_id,
+            producer_epoch,
+            first_seq,
+            last_seq,
+            ..
+        } => msg!(
+            "producer.sequence-assigned",
+            client = client,
+            tp = tp,
+            producer_id = producer_id,
+            epoch = producer_epoch,
+            first_seq = first_seq,
+            last_seq = last_seq
+        ),
+        ProducerEvent::BatchSent {
+            tp,
+            attempt,
+            first_seq,
+            last_seq,
+            ..
+        } => match (first_seq, last_seq) {
+            (Some(a), Some(b)) if *attempt > 1 => {
+                msg!(
+                    "producer.retry",
+                    client = client,
+                    retry = attempt - 1,
+                    first_seq = a,
+                    last_seq = b,
+                    tp = tp
+                )
+            }
+            (Some(a), Some(b)) => msg!(
+                "producer.produce",
+                client = client,
+                first_seq = a,
+                last_seq = b,
+                tp = tp
+            ),
+            _ => msg!(
+                "producer.produce-not-idempotent",
+                client = client,
+                tp = tp,
+                attempt = attempt
+            ),
+        },
+        ProducerEvent::InitProducerIdRetry { error, backoff_ms } => {
+            msg!(
+                "producer.init-pid-retry",
+                client = client,
+                error = error.name(),
+                backoff_ms = backoff_ms
+            )
+        }
+        ProducerEvent::ProducerIdReceived {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "producer.pid-received",
+                client = client,
+                producer_id = producer_id,
+                epoch = producer_epoch
+            )
+        }
+        ProducerEvent::RequestTimedOut {
+            broker, timeout_ms, ..
+        } => {
+            msg!(
+                "producer.request-timed-out",
+                client = client,
+                broker = broker,
+                timeout_ms = timeout_ms
+            )
+        }
+        ProducerEvent::RetryScheduled {
+            tp, error, attempt, ..
+        } => {
+            msg!(
+                "producer.retry-scheduled",
+                client = client,
+                tp = tp,
+                attempt = attempt,
+                error = error.name()
+            )
+        }
+        ProducerEvent::Acknowledged {
+            tp,
+            base_offset,
+            values,
+            ..
+        } => msg!(
+            "producer.acknowledged",
+            client = client,
+            values = format!("{values:?}"),
+            tp = tp,
+            base_offset = base_offset
+        ),
+        ProducerEvent::Failed {
+            tp,
+            error,
+            detail: d,
+            ..
+        } => msg!(
+            "producer.failed",
+            client = client,
+            tp = tp,
+            error = error.name(),
+            detail = match d {
+                Some(d) => msg!("producer.failed.detail", detail = detail(d)),
+                None => Msg::new("empty"),
+            }
+        ),
+        ProducerEvent::Transaction(outcome) => txn(client, outcome),
+        ProducerEvent::BatchesAbortedLocally { count } => {
+            msg!("producer.aborted-locally", client = client, count = count)
+        }
+        ProducerEvent::UndrainedBatchesAborted { count } => {
+            msg!("producer.undrained-aborted", client = client, count = count)
+        }
+        ProducerEvent::StaleResponse { api, .. } => {
+            msg!("producer.stale-response", client = client, api = api)
+        }
+    }
+}
+
+fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
+    match outcome {
+        TxnOutcome::Initialized {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "producer.txn.initialized",
+                client = client,
+                producer_id = producer_id,
+                epoch = producer_epoch
+            )
+        }
+        TxnOutcome::Committed {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "producer.txn.committed",
+                client = client,
+                producer_id = producer_id,
+                epoch = producer_epoch
+            )
+        }
+        TxnOutcome::EndedKeepingEpoch {
+            committed,
+            producer_id,
+            producer_epoch,
+        } => msg!(
+            "producer.txn.ended-keeping-epoch",
+            client = client,
+            call = if *committed {
+                "commitTransaction"
+            } else {
+                "abortTransaction"
+            },
+            producer_id = producer_id,
+            epoch = producer_epoch
+        ),
+        TxnOutcome::Aborted {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "producer.txn.aborted",
+                client = client,
+                producer_id = producer_id,
+                epoch = producer_epoch
+            )
+        }
+        TxnOutcome::OffsetsSent { group_id } => {
+            msg!(
+                "producer.txn.offsets-sent",
+                client = client,
+                group_id = group_id
+            )
+        }
+        TxnOutcome::Failed { operation, error } => msg!(
+            "producer.txn.failed",
+            client = client,
+            call = operation,
+            exception = error.exception_name(),
+            error = error.name()
+        ),
+        TxnOutcome::Retrying { api, error } => {
+            msg!(
+                "producer.txn.retrying",
+                client = client,
+                api = api,
+                error = error.name()
+            )
+        }
+        TxnOutcome::Refused { call, error } => refused(client, call, error),
+        TxnOutcome::Resumed { call } => {
+            msg!("producer.txn.resumed", client = client, call = call.name())
+        }
+    }
+}
+
+/// A call the client refused itself: Kafka's exception, then why, in a learner's words.
+fn refused(client: &str, call: &TxnCall, e: &TxnCallError) -> Msg {
+    let cause = match e.cause() {
+        Some(c) if matches!(e, TxnCallError::InErrorState { .. }) => {
+            msg!("producer.refused.caused-by", exception = c.exception_name())
+        }
+        _ => Msg::new("empty"),
+    };
+    let how = if matches!(call, TxnCall::Send { .. }) && e.is_api_exception() {
+        Msg::new("producer.refused.failed-future")
+    } else {
+        Msg::new("producer.refused.threw")
+    };
+    msg!(
+        "producer.refused",
+        client = client,
+        call = call.name(),
+        how = how,
+        class = e.exception_class(),
+        exception = txn_exception(e),
+        cause = cause,
+        why = why(e)
+    )
+}
+
+fn why(e: &TxnCallError) -> Msg {
+    use TxnState::*;
+    match e {
+        TxnCallError::NoTransactionManager | TxnCallError::NotTransactional => {
+            Msg::new("producer.why.needs-transactional-id")
+        }
+        TxnCallError::InvalidTransition {
+            from: Uninitialized,
+            ..
+        }
+        | TxnCallError::AddPartitionBeforeInit { .. } => Msg::new("producer.why.init-first"),
+        TxnCallError::InvalidTransition {
+            to: Initializing, ..
+        } => Msg::new("producer.why.init-once"),
+        TxnCallError::InvalidTransition {
+            from: InTransaction,
+            to: InTransaction,
+            ..
+        } => Msg::new("producer.why.already-open"),
+        TxnCallError::InvalidTransition { from: Ready, .. }
+        | TxnCallError::AddPartitionNotInTransaction { state: Ready, .. }
+        | TxnCallError::OffsetsWithoutTransaction { state: Ready } => {
+            Msg::new("producer.why.begin-first")
+        }
+        TxnCallError::InvalidTransition { from, to, .. } => {
+            msg!(
+                "producer.why.cannot-lead",
+                from = from.name(),
+                to = to.name()
+            )
+        }
+        TxnCallError::AddPartitionNotInTransaction { state, .. }
+        | TxnCallError::OffsetsWithoutTransaction { state } => {
+            msg!("producer.why.only-inside", state = state.name())
+        }
+        TxnCallError::PendingCall { pending, .. } => {
+            msg!("producer.why.pending", pending = pending)
+        }
+        TxnCallError::Fenced { .. } => msg!(
+            "producer.why.fenced",
+            fatal = Msg::new("producer.why.fatal")
+        ),
+        TxnCallError::OldEpoch { abortable, .. } | TxnCallError::InErrorState { abortable, .. } => {
+            if *abortable {
+                Msg::new("producer.why.abort-only")
+            } else {
+                Msg::new("producer.why.fatal")
+            }
+        }
+    }
+}
+
+/// `p: send to t-0 failed: RecordTooLargeException: …` — the exception a send's callback
+/// (or `future.get()`) gets: Kafka's class for the error and the broker's message, else
+/// the error's own.
+pub(in crate::i18n::narration) fn send_callback_failure(
+    kind: &crate::sim::EventKind,
+) -> Option<Msg> {
+    let crate::sim::EventKind::Producer {
+        client,
+        event:
+            ProducerEvent::Failed {
+                tp,
+                error,
+                detail: d,
+                ..
+            },
+    } = kind
+    else {
+        return None;
+    };
+    let message = match d {
+        Some(d) => detail(d),
+        None => msg!("plain", text = error.message()),
+    };
+    Some(msg!(
+        "producer.send-callback-failure",
+        client = client,
+        tp = tp,
+        exception = error.exception_name(),
+        message = message
+    ))
+}
