@@ -62,6 +62,16 @@ const LESSONS: &[Lesson] = &[
     },
 ];
 
+impl Lesson {
+    /// The title in `lang` (the catalog's `lesson.NAME`), else the English one.
+    pub fn title_in(&self, lang: crate::i18n::Lang) -> &'static str {
+        match crate::i18n::catalog::catalog(lang).text(&format!("lesson.{}", self.name)) {
+            Some(t) if lang != crate::i18n::Lang::En => t,
+            _ => self.title,
+        }
+    }
+}
+
 /// The Pulsar lessons (feature `pulsar`): shown on the Pulsar pages, not in the Kafka
 /// site's lesson list.
 #[cfg(feature = "pulsar")]

@@ -27,6 +27,8 @@ pub struct Runner {
     /// How many Pulsar events `pulsar print timeline` has shown.
     #[cfg(feature = "pulsar")]
     pulsar_seen: usize,
+    /// The language of the narration it prints (`print events`, failure notices).
+    lang: Lang,
 }
 
 impl Runner {
@@ -46,7 +48,14 @@ impl Runner {
             pulsar: None,
             #[cfg(feature = "pulsar")]
             pulsar_seen: 0,
+            lang: Lang::En,
         }
+    }
+
+    /// Narrates in `lang` from now on (`eos run --lang`); the engine's own output lines
+    /// (Kafka's tool formats) stay as they are.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -96,7 +105,7 @@ impl Runner {
                 lines.extend(
                     self.world.events[before..]
                         .iter()
-                        .filter_map(|e| transcript_notice(e, Lang::En)),
+                        .filter_map(|e| transcript_notice(e, self.lang)),
                 );
                 if let Action::RawInitProducerId = action {
                     self.last_producer = self.world_last_init();
@@ -274,7 +283,7 @@ impl Runner {
                         format!(
                             "[{:>6} ms] {}",
                             e.at_ms - crate::sim::START_MS,
-                            narrate(e, Lang::En)
+                            narrate(e, self.lang)
                         )
                     })
                     .collect()

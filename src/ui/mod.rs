@@ -20,6 +20,7 @@ pub mod embed;
 pub mod embed_view;
 pub mod idempotence;
 pub mod keys;
+pub mod language;
 pub mod link;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
