@@ -72,6 +72,8 @@ suite "benches (quick mode)" cargo bench -- --test
 # lib, bin and tests/ only: doc tests and benches are native.
 suite "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown --lib --bins --tests
 suite "release build (trunk -> dist/)" trunk build --release
+# The Pulsar site: its own entry and wasm (feature `pulsar`), linked from the main nav.
+suite "release build, Pulsar site (trunk -> dist/pulsar/)" trunk build www/pulsar.html --release --dist dist/pulsar
 suite "bundle size" scripts/bundle-size.sh
 suite "e2e (Playwright, dist/)" e2e
 

@@ -16,6 +16,8 @@
 //! - [`controller`]: the controller's partition records: replica placement, leader
 //!   election, ISR changes (KRaft's role, simplified).
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
+//! - [`pulsar`] (feature `pulsar`): Apache Pulsar's transactions (coordinator, transaction
+//!   log, transaction buffer, pending ack) on a world of their own, for comparison.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
 //! - [`checker`]: the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
 //!   the world's events and read API; chaos runs and their shrinker.
@@ -36,6 +38,8 @@ pub mod fs;
 pub mod i18n;
 pub mod log;
 pub mod protocol;
+#[cfg(feature = "pulsar")]
+pub mod pulsar;
 pub mod record;
 pub mod scenario;
 pub mod sim;

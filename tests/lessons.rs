@@ -460,6 +460,55 @@ fn lesson_fingerprints_are_pinned() {
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }
 
+#[cfg(feature = "pulsar")]
+mod pulsar {
+    use super::*;
+
+    #[test]
+    fn golden_pulsar_transactions() {
+        golden("pulsar-transactions");
+    }
+
+    #[test]
+    fn golden_pulsar_abort_and_conflict() {
+        golden("pulsar-abort-and-conflict");
+    }
+
+    #[test]
+    fn golden_pulsar_tc_crash() {
+        golden("pulsar-tc-crash");
+    }
+
+    #[test]
+    fn golden_kafka_vs_pulsar() {
+        golden("kafka-vs-pulsar");
+    }
+
+    /// Every numbered step of the documented data flow appears on the timeline, in the
+    /// documented order of first appearance.
+    #[test]
+    fn pulsar_transactions_labels_every_step_of_the_data_flow() {
+        const STEPS: &[&str] = &[
+            "1.1", "1.2", "1.3", "1.4", "2.1.1", "2.1.2", "2.1.3", "2.1.4", "2.2.1", "2.2.2",
+            "3.1.1", "3.1.2", "3.1.3", "3.1.4", "3.2", "3.3", "4.1.1", "4.1.2", "4.1.3", "4.2.1",
+            "4.2.2", "4.2.3", "4.3.1", "4.3.2", "4.3.3",
+        ];
+        let lines = transcript("pulsar-transactions");
+        let first = |step: &str| {
+            let tag = format!("[{step}]");
+            lines
+                .iter()
+                .position(|l| l.starts_with(&tag))
+                .unwrap_or_else(|| panic!("step {step} is not on the timeline"))
+        };
+        let order: Vec<usize> = STEPS.iter().map(|s| first(s)).collect();
+        assert!(
+            order.windows(2).all(|w| w[0] <= w[1]),
+            "steps appear out of order: {order:?}"
+        );
+    }
+}
+
 /// `eos lesson NAME --lang L --verbose`: titles, narration and narrated events in L,
 /// kept in `tests/golden/{name}.{lang}.txt` (UPDATE_GOLDEN=1 rewrites it).
 fn golden_lang(name: &str, lang: &str) {

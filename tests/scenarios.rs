@@ -17,6 +17,10 @@ fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
+            // The Pulsar scripts need the Pulsar engine (feature `pulsar`).
+            if cfg!(not(feature = "pulsar")) && path.ends_with("pulsar") {
+                continue;
+            }
             scripts(&path, out);
         } else if path.extension().is_some_and(|x| x == "eos") {
             out.push(path);

@@ -79,14 +79,50 @@ impl Lesson {
     }
 }
 
-/// Every built-in lesson.
+/// The Pulsar lessons (feature `pulsar`): shown on the Pulsar pages, not in the Kafka
+/// site's lesson list.
+#[cfg(feature = "pulsar")]
+const PULSAR_LESSONS: &[Lesson] = &[
+    Lesson {
+        name: "pulsar-transactions",
+        title: "Pulsar's transactions step by step: coordinator, log, buffer and pending ack",
+        source: include_str!("../../static/lessons/pulsar-transactions.eos"),
+    },
+    Lesson {
+        name: "pulsar-abort-and-conflict",
+        title: "Pulsar: an abort the broker filters, an ack conflict, and redelivery",
+        source: include_str!("../../static/lessons/pulsar-abort-and-conflict.eos"),
+    },
+    Lesson {
+        name: "pulsar-tc-crash",
+        title: "Pulsar: the coordinator crashes in COMMITTING and its log finishes the commit",
+        source: include_str!("../../static/lessons/pulsar-tc-crash.eos"),
+    },
+    Lesson {
+        name: "kafka-vs-pulsar",
+        title: "Kafka and Pulsar, the same story: consume, produce to two partitions, commit, abort, crash",
+        source: include_str!("../../static/lessons/kafka-vs-pulsar.eos"),
+    },
+];
+
+/// Every built-in Kafka lesson (the main site's list).
 pub fn lessons() -> &'static [Lesson] {
     LESSONS
 }
 
-/// A built-in lesson by name.
+/// The Pulsar lessons.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_lessons() -> &'static [Lesson] {
+    PULSAR_LESSONS
+}
+
+/// A built-in lesson by name (Kafka's or, with feature `pulsar`, Pulsar's).
 pub fn lesson(name: &str) -> Option<&'static Lesson> {
-    LESSONS.iter().find(|l| l.name == name)
+    #[cfg(feature = "pulsar")]
+    let all = LESSONS.iter().chain(PULSAR_LESSONS);
+    #[cfg(not(feature = "pulsar"))]
+    let all = LESSONS.iter();
+    all.into_iter().find(|l| l.name == name)
 }
 
 /// Parses and runs a scenario to the end, returning its transcript.

@@ -11,6 +11,9 @@ use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, MessageS
 mod breaks;
 #[path = "parse_fault.rs"]
 mod fault;
+#[cfg(feature = "pulsar")]
+#[path = "parse_pulsar.rs"]
+pub mod pulsar;
 #[path = "parse_raw.rs"]
 mod raw;
 #[path = "parse_step.rs"]
@@ -101,7 +104,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
             continue;
         }
         // Columns count characters, as an editor shows them (not UTF-8 bytes).
-        let kind = parse_line(&tokens, line_no, raw.chars().count())?;
+        let kind = parse_line(&tokens, line_no, raw.chars().count(), trimmed)?;
         if matches!(kind, StepKind::Cluster(_)) && !steps.is_empty() {
             return Err(ParseError {
                 line: line_no,
@@ -146,7 +149,12 @@ fn translation(translations: &mut Vec<StepText>, lang: Lang) -> &mut StepText {
     translations.last_mut().expect("just pushed")
 }
 
-fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKind, ParseError> {
+fn parse_line(
+    tokens: &[Token],
+    line: usize,
+    end_column: usize,
+    text: &str,
+) -> Result<StepKind, ParseError> {
     let mut c = Cursor {
         tokens,
         pos: 0,
@@ -155,6 +163,16 @@ fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKi
     };
     let head = c.next("a command")?;
     let kind = match head.text.as_str() {
+        #[cfg(feature = "pulsar")]
+        "pulsar" => StepKind::Pulsar(pulsar::pulsar_step(&mut c, text)?),
+        #[cfg(not(feature = "pulsar"))]
+        "pulsar" => {
+            let _ = text;
+            return Err(c.err(
+                head.column,
+                "this build has no Pulsar engine (feature `pulsar`)",
+            ));
+        }
         "cluster" => {
             let (opts, words) = c.rest();
             no_words(&c, &words)?;

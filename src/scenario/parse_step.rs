@@ -120,6 +120,9 @@ pub enum StepKind {
     },
     Print(View),
     Echo(String),
+    /// A `pulsar …` step: the Pulsar world beside the Kafka one.
+    #[cfg(feature = "pulsar")]
+    Pulsar(super::pulsar::PulsarStep),
 }
 
 /// One line of a scenario.

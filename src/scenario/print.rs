@@ -144,6 +144,8 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
         }
         StepKind::Print(view) => print_view(view),
         StepKind::Act(action) => print_action(action)?,
+        #[cfg(feature = "pulsar")]
+        StepKind::Pulsar(step) => step.text.clone(),
     })
 }
 

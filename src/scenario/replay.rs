@@ -177,6 +177,11 @@ impl Replay {
     pub fn world(&self) -> &World {
         &self.runner.world
     }
+    /// The Pulsar world, once a `pulsar` step ran.
+    #[cfg(feature = "pulsar")]
+    pub fn pulsar_world(&self) -> Option<&crate::pulsar::PulsarWorld> {
+        self.runner.pulsar_world()
+    }
     pub fn into_world(self) -> World {
         self.runner.world
     }

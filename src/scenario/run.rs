@@ -1,5 +1,9 @@
 //! Runs a scenario against a world, one step at a time, collecting the transcript.
 
+#[cfg(feature = "pulsar")]
+#[path = "run_pulsar.rs"]
+mod pulsar;
+
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::transcript_notice;
@@ -17,6 +21,12 @@ pub struct Runner {
     transcript: Vec<String>,
     /// Producer id and epoch from the last raw InitProducerId (`pid=last`).
     last_producer: Option<(i64, i16)>,
+    /// The Pulsar world, made by the first `pulsar` step.
+    #[cfg(feature = "pulsar")]
+    pulsar: Option<crate::pulsar::PulsarWorld>,
+    /// How many Pulsar events `pulsar print timeline` has shown.
+    #[cfg(feature = "pulsar")]
+    pulsar_seen: usize,
     /// The language of the narration it prints (`print events`, failure notices).
     lang: Lang,
     /// The invariant checker, fed after every step (`check` prints what it found).
@@ -36,6 +46,10 @@ impl Runner {
             next: 0,
             transcript: Vec::new(),
             last_producer: None,
+            #[cfg(feature = "pulsar")]
+            pulsar: None,
+            #[cfg(feature = "pulsar")]
+            pulsar_seen: 0,
             lang: Lang::En,
             checker: crate::checker::Checker::new(),
         }
@@ -151,6 +165,8 @@ impl Runner {
                 })
             }
             StepKind::Print(view) => Ok(self.view(view)),
+            #[cfg(feature = "pulsar")]
+            StepKind::Pulsar(step) => self.run_pulsar(step),
         }
     }
 

@@ -9,6 +9,7 @@
 //! - [`browser`]: window listeners and the location.
 //! - [`keys`]: keyboard shortcuts.
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
+//! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`).
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`crate::view`] (the view models, tested natively).
 
@@ -21,6 +22,8 @@ pub mod idempotence;
 pub mod keys;
 pub mod language;
 pub mod link;
+#[cfg(feature = "pulsar")]
+pub mod pulsar;
 pub mod state;
 pub mod transactions;
 

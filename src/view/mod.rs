@@ -17,6 +17,7 @@
 //! - [`validate`]: checks for what a learner types.
 //! - [`replicas`]: brokers up, fenced or stopped; a partition's replicas side by side.
 //! - [`window`]: the restart that rebuilt a dedup window, to explain it in the panel.
+//! - [`pulsar`] (feature `pulsar`): the Pulsar and comparison pages' models.
 
 pub mod consumers;
 pub mod coordinators;
@@ -26,6 +27,8 @@ pub mod page;
 pub mod partition;
 pub mod producers;
 pub mod replicas;
+#[cfg(feature = "pulsar")]
+pub mod pulsar;
 pub mod rules;
 pub mod timeline;
 pub mod txn_admin;

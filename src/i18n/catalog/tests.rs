@@ -111,6 +111,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/producer.rs"),
         include_str!("../checker.rs"),
         include_str!("../narration/replication.rs"),
+        include_str!("../narration/pulsar.rs"),
     ]
     .concat();
     // Every string literal shaped like an id: `concept.what` in lower case.

@@ -183,6 +183,7 @@ keys! {
     NavLabel,
     NavIdempotence,
     NavTransactions,
+    NavPulsar,
     // Transactions page
     TxTitle,
     TxSubtitle,

@@ -27,10 +27,34 @@ pub(in crate::i18n) mod errors;
 mod faults;
 mod producer;
 mod replication;
+#[cfg(feature = "pulsar")]
+mod pulsar;
 
 /// One line: what happened and the rule behind it.
 pub fn narrate(event: &Event, lang: Lang) -> String {
     render(&event_msg(&event.kind), lang)
+}
+
+/// One line for an event of the Pulsar world.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_event(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
+    render(&pulsar::event(&event.kind), lang)
+}
+
+/// A row of the Kafka-vs-Pulsar table: (question, Kafka's answer, Pulsar's answer).
+#[cfg(feature = "pulsar")]
+pub fn pulsar_difference(
+    d: crate::view::pulsar::Difference,
+    lang: Lang,
+) -> (String, String, String) {
+    let (q, k, p) = pulsar::difference(d);
+    (render(&q, lang), render(&k, lang), render(&p, lang))
+}
+
+/// A fixed word of the Pulsar pages.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> String {
+    render(&pulsar::label(l), lang)
 }
 
 /// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a

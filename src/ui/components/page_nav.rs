@@ -40,6 +40,9 @@ pub fn page_nav(p: &PageNavProps) -> Html {
             <ul>
                 { tab(Page::Idempotence, Key::NavIdempotence, "nav-idempotence") }
                 { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
+                // The Pulsar site is a second entry (dist/pulsar/): a plain link, so this
+                // page loads none of its code.
+                <li><a href="pulsar/index.html" class="page-tab" data-testid="nav-pulsar">{ t(Key::NavPulsar) }</a></li>
             </ul>
             <div class="nav-tools">
                 <crate::ui::language::LangMenu dispatch={p.dispatch.clone()} />

@@ -1,0 +1,386 @@
+//! The Pulsar world's events, the Kafka-vs-Pulsar table and the Pulsar pages' words as
+//! catalog messages (`pulsar.*` in `catalog/en.txt`). Pulsar's names (commands, states,
+//! exceptions, configs) are arguments, never translated.
+
+use crate::i18n::message::Msg;
+use crate::msg;
+use crate::pulsar::network::Strike;
+use crate::pulsar::{Position, PulsarEventKind};
+use crate::view::pulsar::{Difference, PulsarLabel};
+
+fn positions(ps: &[Position]) -> String {
+    ps.iter()
+        .map(Position::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn word(commit: bool) -> &'static str {
+    if commit {
+        "commit"
+    } else {
+        "abort"
+    }
+}
+
+pub(super) fn event(kind: &PulsarEventKind) -> Msg {
+    use PulsarEventKind as K;
+    match kind {
+        K::CommandSent {
+            from,
+            to,
+            command,
+            strike,
+        } => {
+            let strike = match strike {
+                None => "none".to_string(),
+                Some(Strike::Dropped) => "dropped".to_string(),
+                Some(Strike::Cut) => "cut".to_string(),
+                Some(Strike::Held) => "held".to_string(),
+                Some(Strike::Delayed { .. }) => "delayed".to_string(),
+                Some(Strike::Duplicated) => "duplicated".to_string(),
+            };
+            let ms = match kind {
+                K::CommandSent {
+                    strike: Some(Strike::Delayed { ms }),
+                    ..
+                } => *ms,
+                _ => 0,
+            };
+            msg!(
+                "pulsar.sent",
+                from = from,
+                to = to,
+                command = command,
+                strike = strike,
+                ms = ms
+            )
+        }
+        K::TxnLogAppend {
+            tc,
+            txn,
+            op,
+            new_status,
+        } => match new_status {
+            Some(s) => msg!(
+                "pulsar.log-append-status",
+                tc = tc,
+                op = op,
+                txn = txn,
+                status = s.name()
+            ),
+            None => msg!("pulsar.log-append", tc = tc, op = op, txn = txn),
+        },
+        K::TxnLogPersisted { tc, position } => {
+            msg!("pulsar.log-persisted", tc = tc, position = position)
+        }
+        K::CoordinatorRefused { tc, txn, error } => match txn {
+            Some(t) => msg!("pulsar.tc-refused-txn", tc = tc, txn = t, error = error),
+            None => msg!("pulsar.tc-refused", tc = tc, error = error),
+        },
+        K::EntryAdded {
+            topic,
+            position,
+            value,
+            txn,
+            max_read_position,
+        } => match txn {
+            Some(t) => msg!(
+                "pulsar.entry-txn",
+                topic = topic,
+                value = value,
+                txn = t,
+                position = position,
+                max_read = max_read_position
+            ),
+            None => msg!(
+                "pulsar.entry",
+                topic = topic,
+                value = value,
+                position = position,
+                max_read = max_read_position
+            ),
+        },
+        K::DuplicateDropped {
+            topic,
+            producer_name,
+            sequence_id,
+            highest,
+        } => msg!(
+            "pulsar.duplicate",
+            topic = topic,
+            sequence_id = sequence_id,
+            producer = producer_name,
+            highest = highest
+        ),
+        K::AckPending {
+            topic,
+            subscription,
+            txn,
+            positions: ps,
+        } => msg!(
+            "pulsar.ack-pending",
+            topic = topic,
+            subscription = subscription,
+            txn = txn,
+            positions = positions(ps)
+        ),
+        K::AckConflict {
+            topic,
+            subscription,
+            txn,
+            position,
+            holder,
+        } => match holder {
+            Some(h) => msg!(
+                "pulsar.ack-conflict-pending",
+                topic = topic,
+                subscription = subscription,
+                txn = txn,
+                position = position,
+                holder = h
+            ),
+            None => msg!(
+                "pulsar.ack-conflict-acked",
+                topic = topic,
+                subscription = subscription,
+                txn = txn,
+                position = position
+            ),
+        },
+        K::PlainAckIgnored {
+            topic,
+            subscription,
+            position,
+            holder,
+        } => msg!(
+            "pulsar.plain-ack-ignored",
+            topic = topic,
+            subscription = subscription,
+            position = position,
+            holder = holder
+        ),
+        K::Acked {
+            topic,
+            subscription,
+            positions: ps,
+            mark_delete_position,
+        } => msg!(
+            "pulsar.acked",
+            topic = topic,
+            subscription = subscription,
+            positions = positions(ps),
+            mark_delete = mark_delete_position
+        ),
+        K::Dispatched {
+            topic,
+            subscription,
+            positions: ps,
+            filtered_aborted,
+            max_read_position,
+        } => msg!(
+            "pulsar.dispatched",
+            topic = topic,
+            subscription = subscription,
+            any = !ps.is_empty(),
+            positions = positions(ps),
+            max_read = max_read_position,
+            filtered = !filtered_aborted.is_empty(),
+            aborted = positions(filtered_aborted)
+        ),
+        K::MarkerWritten {
+            topic,
+            txn,
+            commit,
+            position,
+            max_read_position,
+        } => msg!(
+            "pulsar.marker",
+            topic = topic,
+            kind = word(*commit),
+            txn = txn,
+            position = position,
+            max_read = max_read_position
+        ),
+        K::PendingAckMarked {
+            topic,
+            subscription,
+            txn,
+            commit,
+            positions: ps,
+        } => msg!(
+            "pulsar.pending-ack-mark",
+            topic = topic,
+            subscription = subscription,
+            kind = word(*commit),
+            txn = txn,
+            any = !ps.is_empty(),
+            positions = positions(ps)
+        ),
+        K::CursorMoved {
+            topic,
+            subscription,
+            mark_delete_position,
+        } => msg!(
+            "pulsar.cursor-moved",
+            topic = topic,
+            subscription = subscription,
+            mark_delete = mark_delete_position
+        ),
+        K::Redelivering {
+            topic,
+            subscription,
+            positions: ps,
+        } => msg!(
+            "pulsar.redelivering",
+            topic = topic,
+            subscription = subscription,
+            positions = positions(ps)
+        ),
+        K::SnapshotTaken {
+            topic,
+            max_read_position,
+            aborts,
+        } => msg!(
+            "pulsar.snapshot",
+            topic = topic,
+            max_read = max_read_position,
+            aborts = aborts
+        ),
+        K::TxnTimedOut { tc, txn } => msg!("pulsar.tc-timeout", tc = tc, txn = txn),
+        K::ClientTxnTimedOut { txn } => msg!("pulsar.client-timeout", txn = txn),
+        K::CoordinatorCrashed { tc, lost } => msg!("pulsar.tc-crashed", tc = tc, lost = lost),
+        K::CoordinatorRecovered {
+            tc,
+            txns,
+            log_entries,
+        } => {
+            let list: Vec<String> = txns
+                .iter()
+                .map(|(t, s)| format!("{t} {}", s.name()))
+                .collect();
+            msg!(
+                "pulsar.tc-recovered",
+                tc = tc,
+                records = log_entries,
+                any = !list.is_empty(),
+                txns = list.join(", ")
+            )
+        }
+        K::CallFailed {
+            client,
+            call,
+            error,
+        } => msg!(
+            "pulsar.call-failed",
+            client = client,
+            call = call,
+            error = error
+        ),
+        K::FaultArmed { description } => msg!("pulsar.fault", fault = description),
+        K::Subscribed {
+            topic,
+            subscription,
+            consumer,
+        } => msg!(
+            "pulsar.subscribed",
+            consumer = consumer,
+            topic = topic,
+            subscription = subscription
+        ),
+    }
+}
+
+/// A row of the Kafka-vs-Pulsar table: the question, Kafka's answer, Pulsar's.
+pub(super) fn difference(d: Difference) -> (Msg, Msg, Msg) {
+    let (q, k, p) = match d {
+        Difference::WhereUncommittedDataLives => (
+            msg!("pulsar.diff.data.q"),
+            msg!("pulsar.diff.data.kafka"),
+            msg!("pulsar.diff.data.pulsar"),
+        ),
+        Difference::ReadLimit => (
+            msg!("pulsar.diff.read-limit.q"),
+            msg!("pulsar.diff.read-limit.kafka"),
+            msg!("pulsar.diff.read-limit.pulsar"),
+        ),
+        Difference::WhoFiltersAborted => (
+            msg!("pulsar.diff.filter.q"),
+            msg!("pulsar.diff.filter.kafka"),
+            msg!("pulsar.diff.filter.pulsar"),
+        ),
+        Difference::HowConsumedPositionsJoin => (
+            msg!("pulsar.diff.input.q"),
+            msg!("pulsar.diff.input.kafka"),
+            msg!("pulsar.diff.input.pulsar"),
+        ),
+        Difference::WhatTheCoordinatorLogs => (
+            msg!("pulsar.diff.log.q"),
+            msg!("pulsar.diff.log.kafka"),
+            msg!("pulsar.diff.log.pulsar"),
+        ),
+        Difference::WhenTheClientIsAnswered => (
+            msg!("pulsar.diff.answer.q"),
+            msg!("pulsar.diff.answer.kafka"),
+            msg!("pulsar.diff.answer.pulsar"),
+        ),
+        Difference::HowZombiesAreStopped => (
+            msg!("pulsar.diff.zombie.q"),
+            msg!("pulsar.diff.zombie.kafka"),
+            msg!("pulsar.diff.zombie.pulsar"),
+        ),
+        Difference::Deduplication => (
+            msg!("pulsar.diff.dedup.q"),
+            msg!("pulsar.diff.dedup.kafka"),
+            msg!("pulsar.diff.dedup.pulsar"),
+        ),
+    };
+    (q, k, p)
+}
+
+/// A fixed word of the Pulsar pages.
+pub(super) fn label(l: PulsarLabel) -> Msg {
+    use PulsarLabel as L;
+    match l {
+        L::Title => msg!("pulsar.ui.title"),
+        L::Intro => msg!("pulsar.ui.intro"),
+        L::Lesson => msg!("pulsar.ui.lesson"),
+        L::Back => msg!("pulsar.ui.back"),
+        L::Next => msg!("pulsar.ui.next"),
+        L::Restart => msg!("pulsar.ui.restart"),
+        L::StepOf => msg!("pulsar.ui.step"),
+        L::Printed => msg!("pulsar.ui.printed"),
+        L::Partitions => msg!("pulsar.ui.partitions"),
+        L::Position => msg!("pulsar.ui.position"),
+        L::Entry => msg!("pulsar.ui.entry"),
+        L::State => msg!("pulsar.ui.state"),
+        L::MaxReadPosition => msg!("pulsar.ui.max-read"),
+        L::Ongoing => msg!("pulsar.ui.ongoing"),
+        L::Aborted => msg!("pulsar.ui.aborted"),
+        L::Committed => msg!("pulsar.ui.committed"),
+        L::Plain => msg!("pulsar.ui.plain"),
+        L::CommitMarker => msg!("pulsar.ui.commit-marker"),
+        L::AbortMarker => msg!("pulsar.ui.abort-marker"),
+        L::Snapshot => msg!("pulsar.ui.snapshot"),
+        L::NoSnapshot => msg!("pulsar.ui.no-snapshot"),
+        L::Subscriptions => msg!("pulsar.ui.subscriptions"),
+        L::MarkDeletePosition => msg!("pulsar.ui.mark-delete"),
+        L::IndividuallyDeleted => msg!("pulsar.ui.individually-deleted"),
+        L::PendingAck => msg!("pulsar.ui.pending-ack"),
+        L::Redeliver => msg!("pulsar.ui.redeliver"),
+        L::Coordinators => msg!("pulsar.ui.coordinators"),
+        L::Running => msg!("pulsar.ui.running"),
+        L::NotRunning => msg!("pulsar.ui.not-running"),
+        L::TransactionLog => msg!("pulsar.ui.txn-log"),
+        L::Deleted => msg!("pulsar.ui.deleted"),
+        L::Timeline => msg!("pulsar.ui.timeline"),
+        L::Differences => msg!("pulsar.ui.differences"),
+        L::Question => msg!("pulsar.ui.question"),
+        L::Kafka => msg!("pulsar.ui.kafka"),
+        L::Pulsar => msg!("pulsar.ui.pulsar"),
+        L::NothingYet => msg!("pulsar.ui.nothing-yet"),
+        L::KafkaSide => msg!("pulsar.ui.kafka-side"),
+        L::PulsarSide => msg!("pulsar.ui.pulsar-side"),
+        L::BackToKafka => msg!("pulsar.ui.back-to-kafka"),
+    }
+}

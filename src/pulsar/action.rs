@@ -1,0 +1,104 @@
+//! Everything a learner, a lesson or a test can do to the Pulsar world, and what each
+//! call returned (as data: the scenario runner and the pages word it).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Position, PulsarError, TxnID};
+use crate::sim::Fault;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PulsarAction {
+    /// A partitioned topic `NAME-partition-0..N`.
+    CreateTopic {
+        name: String,
+        partitions: u32,
+    },
+    /// A consumer on a new subscription of one partition, from the earliest entry.
+    Subscribe {
+        consumer: String,
+        topic: String,
+        subscription: String,
+    },
+    /// `producer.newMessage([txn]).value(v).send()` for each value.
+    Send {
+        producer: String,
+        topic: String,
+        values: Vec<String>,
+        txn: Option<String>,
+        /// An explicit sequence id for the first value (a resend); else the next one.
+        sequence_id: Option<i64>,
+    },
+    /// Flow permits: the broker dispatches up to this many entries.
+    Receive {
+        consumer: String,
+        permits: u32,
+    },
+    /// `consumer.acknowledgeAsync(messageIds[, txn])`.
+    Ack {
+        consumer: String,
+        positions: Vec<Position>,
+        txn: Option<String>,
+    },
+    /// `client.newTransaction().withTransactionTimeout(..).build()`, named for the script.
+    NewTxn {
+        name: String,
+        timeout_ms: Option<i64>,
+    },
+    /// `txn.commit()` or `txn.abort()`.
+    EndTxn {
+        name: String,
+        commit: bool,
+    },
+    /// The coordinator loses its memory (its broker crashed or it was unloaded).
+    CrashCoordinator {
+        tc: u64,
+    },
+    /// A coordinator loads again by replaying its transaction log.
+    RecoverCoordinator {
+        tc: u64,
+    },
+    /// The transaction buffer of a partition writes its snapshot.
+    TakeSnapshot {
+        topic: String,
+    },
+    /// Let logical time pass.
+    Run {
+        ms: i64,
+    },
+    Arm {
+        fault: Fault,
+    },
+    /// Releases held commands of one API.
+    Release {
+        api: String,
+    },
+    /// Clears armed faults (holds stay until released).
+    Heal,
+}
+
+/// What a call returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    TxnOpened {
+        name: String,
+        result: Result<TxnID, PulsarError>,
+    },
+    /// Per value: its position (`-1:-1` for a duplicate) or the exception.
+    Sent(Vec<(String, Result<Position, PulsarError>)>),
+    Received {
+        consumer: String,
+        entries: Vec<(Position, String)>,
+    },
+    Acked {
+        result: Result<(), PulsarError>,
+    },
+    Ended {
+        name: String,
+        commit: bool,
+        result: Result<(), PulsarError>,
+    },
+    Released {
+        count: usize,
+    },
+}

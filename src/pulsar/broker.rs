@@ -1,0 +1,409 @@
+//! A broker answering commands for the partitions it owns (`ServerCnx`,
+//! `PersistentTopic`, `PersistentSubscription`, the dispatcher's
+//! `filterEntriesForConsumer`); coordinator commands go to `coordinator_service.rs`.
+
+use super::event::PulsarEventKind;
+use super::pending_ack::AckConflict;
+use super::{
+    Command, EntryData, Position, PulsarError, PulsarWorld, TransactionSubscription, TxnID,
+};
+use crate::sim::Node;
+
+impl PulsarWorld {
+    pub(super) fn handle(&mut self, broker: i32, from: Node, body: Command) {
+        let reply = |w: &mut PulsarWorld, body: Command, step| {
+            w.send(Node::Broker(broker), from.clone(), body, step)
+        };
+        match body {
+            Command::LookupTopic { topic } => {
+                let tc = topic
+                    .rsplit("-partition-")
+                    .next()
+                    .and_then(|k| k.parse::<u64>().ok());
+                let owner = tc
+                    .filter(|_| self.config().transaction_coordinator_enabled)
+                    .filter(|k| (*k as usize) < self.coordinators.len())
+                    .map(|k| self.tc_broker(k));
+                reply(
+                    self,
+                    Command::LookupTopicResponse {
+                        topic,
+                        broker: owner,
+                    },
+                    Some("1.1"),
+                );
+            }
+            Command::NewTxn { tc_id, txn_ttl_ms } => {
+                let result = self.tc_new_txn(tc_id, txn_ttl_ms);
+                let step = result.is_ok().then_some("1.4");
+                reply(self, Command::NewTxnResponse { result }, step);
+            }
+            Command::AddPartitionToTxn { txn, partitions } => {
+                let result = self.tc_add(txn, Ok(partitions));
+                reply(
+                    self,
+                    Command::AddPartitionToTxnResponse { txn, result },
+                    Some("2.1.4"),
+                );
+            }
+            Command::AddSubscriptionToTxn { txn, subscriptions } => {
+                let result = self.tc_add(txn, Err(subscriptions));
+                reply(
+                    self,
+                    Command::AddSubscriptionToTxnResponse { txn, result },
+                    Some("3.1.4"),
+                );
+            }
+            Command::EndTxn { txn, commit } => {
+                if let Err(e) = self.tc_end_txn(txn, commit, true) {
+                    reply(
+                        self,
+                        Command::EndTxnResponse {
+                            txn,
+                            result: Err(e),
+                        },
+                        None,
+                    );
+                }
+            }
+            Command::Send {
+                topic,
+                producer_name,
+                sequence_id,
+                txn,
+                value,
+            } => {
+                let result = self.publish(&topic, &producer_name, sequence_id, txn, value);
+                reply(
+                    self,
+                    Command::SendReceipt {
+                        sequence_id,
+                        result,
+                    },
+                    None,
+                );
+            }
+            Command::Flow {
+                topic,
+                subscription,
+                permits,
+            } => {
+                let entries = self.dispatch(&topic, &subscription, permits);
+                reply(self, Command::Message { entries }, None);
+            }
+            Command::Ack {
+                topic,
+                subscription,
+                positions,
+                txn,
+            } => match txn {
+                Some(txn) => {
+                    let result = self.txn_ack(&topic, &subscription, txn, &positions);
+                    reply(self, Command::AckResponse { txn, result }, None);
+                }
+                None => self.plain_ack(&topic, &subscription, &positions),
+            },
+            Command::EndTxnOnPartition { txn, topic, commit } => {
+                self.end_on_partition(&topic, txn, commit);
+                reply(
+                    self,
+                    Command::EndTxnOnPartitionResponse { txn, topic },
+                    Some("4.2.3"),
+                );
+            }
+            Command::EndTxnOnSubscription {
+                txn,
+                subscription,
+                commit,
+            } => {
+                self.end_on_subscription(&subscription, txn, commit);
+                reply(
+                    self,
+                    Command::EndTxnOnSubscriptionResponse { txn, subscription },
+                    Some("4.2.3"),
+                );
+            }
+            Command::EndTxnOnPartitionResponse { txn, topic } => {
+                self.tc_end_answered(txn, Ok(topic))
+            }
+            Command::EndTxnOnSubscriptionResponse { txn, subscription } => {
+                self.tc_end_answered(txn, Err(subscription))
+            }
+            // Responses travel to clients; a broker ignores one sent its way.
+            _ => {}
+        }
+    }
+
+    /// `PersistentTopic.publishMessage` / `publishTxnMessage`, with dedup first.
+    fn publish(
+        &mut self,
+        topic: &str,
+        producer: &str,
+        sequence_id: i64,
+        txn: Option<TxnID>,
+        value: String,
+    ) -> Result<Position, PulsarError> {
+        let dedup = self.config().broker_deduplication_enabled;
+        let Some(t) = self.topics.get_mut(topic) else {
+            return Err(PulsarError::NotAllowedException);
+        };
+        if dedup {
+            if let Some(&highest) = t.highest_sequenced.get(producer) {
+                if sequence_id <= highest {
+                    let kind = PulsarEventKind::DuplicateDropped {
+                        topic: topic.to_string(),
+                        producer_name: producer.to_string(),
+                        sequence_id,
+                        highest,
+                    };
+                    self.emit(None, kind);
+                    return Ok(Position::new(-1, -1));
+                }
+            }
+        }
+        let position = t.ledger.add_entry(EntryData::Message {
+            value: value.clone(),
+            producer_name: producer.to_string(),
+            sequence_id,
+            txn,
+        });
+        match txn {
+            Some(id) => t.buffer.append_to_txn(id, position),
+            None => t.buffer.append_normal(position),
+        }
+        if dedup {
+            t.highest_sequenced
+                .insert(producer.to_string(), sequence_id);
+        }
+        let max_read_position = t.buffer.max_read_position();
+        let kind = PulsarEventKind::EntryAdded {
+            topic: topic.to_string(),
+            position,
+            value,
+            txn,
+            max_read_position,
+        };
+        self.emit(txn.map(|_| "2.2.2"), kind);
+        Ok(position)
+    }
+
+    /// The dispatcher: redeliveries first, then new entries up to maxReadPosition.
+    /// Aborted messages and markers are filtered and acknowledged on the cursor.
+    fn dispatch(
+        &mut self,
+        topic: &str,
+        subscription: &str,
+        permits: u32,
+    ) -> Vec<(Position, String)> {
+        let Some(t) = self.topics.get_mut(topic) else {
+            return Vec::new();
+        };
+        let max_read = t.buffer.max_read_position();
+        let Some(s) = t.subscriptions.get_mut(subscription) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut filtered = Vec::new();
+        let mut budget = permits as usize;
+        let redeliver: Vec<Position> = s.redeliver.iter().copied().collect();
+        for p in redeliver {
+            if budget == 0 {
+                break;
+            }
+            s.redeliver.remove(&p);
+            if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
+                continue;
+            }
+            if let Some(EntryData::Message { value, .. }) = t.ledger.entry(p).map(|e| &e.data) {
+                out.push((p, value.clone()));
+                budget -= 1;
+            }
+        }
+        while budget > 0 && s.read_position <= max_read {
+            let p = s.read_position;
+            s.read_position = p.next();
+            let Some(entry) = t.ledger.entry(p) else {
+                break;
+            };
+            let aborted = entry.txn().is_some_and(|x| t.buffer.is_txn_aborted(x));
+            if entry.is_marker() || aborted {
+                if aborted && !entry.is_marker() {
+                    filtered.push(p);
+                }
+                s.cursor.delete(p);
+                continue;
+            }
+            if s.cursor.is_message_deleted(p) {
+                continue;
+            }
+            if let EntryData::Message { value, .. } = &entry.data {
+                out.push((p, value.clone()));
+                budget -= 1;
+            }
+        }
+        let kind = PulsarEventKind::Dispatched {
+            topic: topic.to_string(),
+            subscription: subscription.to_string(),
+            positions: out.iter().map(|(p, _)| *p).collect(),
+            filtered_aborted: filtered,
+            max_read_position: max_read,
+        };
+        self.emit(None, kind);
+        out
+    }
+
+    /// Step 3.3: an ack carrying a transaction goes to pending ack.
+    fn txn_ack(
+        &mut self,
+        topic: &str,
+        subscription: &str,
+        txn: TxnID,
+        positions: &[Position],
+    ) -> Result<(), PulsarError> {
+        let Some(s) = self
+            .topics
+            .get_mut(topic)
+            .and_then(|t| t.subscriptions.get_mut(subscription))
+        else {
+            return Err(PulsarError::NotAllowedException);
+        };
+        let (topic, subscription) = (topic.to_string(), subscription.to_string());
+        match s
+            .pending_ack
+            .individual_acknowledge(txn, positions, &s.cursor)
+        {
+            Ok(()) => {
+                let kind = PulsarEventKind::AckPending {
+                    topic,
+                    subscription,
+                    txn,
+                    positions: positions.to_vec(),
+                };
+                self.emit(Some("3.3"), kind);
+                Ok(())
+            }
+            Err(conflict) => {
+                let (position, holder) = match conflict {
+                    AckConflict::AlreadyAcked { position } => (position, None),
+                    AckConflict::InPendingAck { position, holder } => (position, Some(holder)),
+                };
+                let kind = PulsarEventKind::AckConflict {
+                    topic,
+                    subscription,
+                    txn,
+                    position,
+                    holder,
+                };
+                self.emit(Some("3.3"), kind);
+                Err(PulsarError::TransactionConflictException)
+            }
+        }
+    }
+
+    /// A plain ack: deletes from the cursor, except positions held in pending ack
+    /// (ignored: only the transaction's end decides them).
+    fn plain_ack(&mut self, topic: &str, subscription: &str, positions: &[Position]) {
+        let Some(s) = self
+            .topics
+            .get_mut(topic)
+            .and_then(|t| t.subscriptions.get_mut(subscription))
+        else {
+            return;
+        };
+        let mut ignored = Vec::new();
+        let mut acked = Vec::new();
+        for &p in positions {
+            match s.pending_ack.holder(p) {
+                Some(holder) => ignored.push((p, holder)),
+                None => {
+                    if s.cursor.delete(p) {
+                        acked.push(p);
+                    }
+                }
+            }
+        }
+        let mark_delete_position = s.cursor.mark_delete_position();
+        for (position, holder) in ignored {
+            let kind = PulsarEventKind::PlainAckIgnored {
+                topic: topic.to_string(),
+                subscription: subscription.to_string(),
+                position,
+                holder,
+            };
+            self.emit(None, kind);
+        }
+        if !acked.is_empty() {
+            let kind = PulsarEventKind::Acked {
+                topic: topic.to_string(),
+                subscription: subscription.to_string(),
+                positions: acked,
+                mark_delete_position,
+            };
+            self.emit(None, kind);
+        }
+    }
+
+    /// 4.2.2 on a partition: the marker is written, the buffer forgets or remembers.
+    fn end_on_partition(&mut self, topic: &str, txn: TxnID, commit: bool) {
+        let Some(t) = self.topics.get_mut(topic) else {
+            return;
+        };
+        let position = t.ledger.add_entry(EntryData::TxnMarker { txn, commit });
+        t.buffer.end_txn(txn, commit, position, &t.ledger);
+        let max_read_position = t.buffer.max_read_position();
+        let kind = PulsarEventKind::MarkerWritten {
+            topic: topic.to_string(),
+            txn,
+            commit,
+            position,
+            max_read_position,
+        };
+        self.emit(Some("4.2.2"), kind);
+    }
+
+    /// 4.2.2 on a subscription: the mark goes to the pending-ack log; a commit moves
+    /// the cursor (4.2.3), an abort makes the positions deliverable again.
+    fn end_on_subscription(&mut self, sub: &TransactionSubscription, txn: TxnID, commit: bool) {
+        let Some(s) = self
+            .topics
+            .get_mut(&sub.topic)
+            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
+        else {
+            return;
+        };
+        let positions = if commit {
+            s.pending_ack.commit_txn(txn, &mut s.cursor)
+        } else {
+            let ps = s.pending_ack.abort_txn(txn);
+            s.redeliver.extend(ps.iter().copied());
+            ps
+        };
+        let mark_delete_position = s.cursor.mark_delete_position();
+        let (topic, subscription) = (sub.topic.clone(), sub.subscription.clone());
+        self.emit(
+            Some("4.2.2"),
+            PulsarEventKind::PendingAckMarked {
+                topic: topic.clone(),
+                subscription: subscription.clone(),
+                txn,
+                commit,
+                positions: positions.clone(),
+            },
+        );
+        if commit {
+            let kind = PulsarEventKind::CursorMoved {
+                topic,
+                subscription,
+                mark_delete_position,
+            };
+            self.emit(Some("4.2.3"), kind);
+        } else if !positions.is_empty() {
+            let kind = PulsarEventKind::Redelivering {
+                topic,
+                subscription,
+                positions,
+            };
+            self.emit(None, kind);
+        }
+    }
+}

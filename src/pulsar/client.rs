@@ -1,0 +1,323 @@
+//! The client side of each call (`PulsarClientImpl`, `TransactionImpl`,
+//! `TransactionCoordinatorClientImpl`): a transaction registers a partition or a
+//! subscription with its coordinator before the first send or ack there, and checks
+//! its own state (OPEN, or TIME_OUT after its timer) before any call.
+
+use super::action::Outcome;
+use super::event::PulsarEventKind;
+use super::world::{ClientTxn, ClientTxnState, ConsumerState, PersistentSubscription, TXN_CLIENT};
+use super::{Command, ManagedCursor, Position, PulsarError, PulsarWorld, TransactionSubscription};
+use crate::sim::Node;
+
+impl PulsarWorld {
+    pub(super) fn subscribe(
+        &mut self,
+        consumer: &str,
+        topic: &str,
+        subscription: &str,
+    ) -> Result<Outcome, String> {
+        if self.consumer(consumer).is_some() {
+            return Err(format!("consumer {consumer} already exists"));
+        }
+        let t = self
+            .topics
+            .get_mut(topic)
+            .ok_or_else(|| format!("no topic {topic}"))?;
+        let ledger_id = t.ledger.ledger_id();
+        t.subscriptions
+            .entry(subscription.to_string())
+            .or_insert_with(|| PersistentSubscription {
+                cursor: ManagedCursor::new(ledger_id),
+                pending_ack: Default::default(),
+                read_position: Position::new(ledger_id, 0),
+                redeliver: Default::default(),
+            });
+        self.consumers_mut().insert(
+            consumer.to_string(),
+            ConsumerState {
+                topic: topic.to_string(),
+                subscription: subscription.to_string(),
+                received: Vec::new(),
+            },
+        );
+        self.emit(
+            None,
+            PulsarEventKind::Subscribed {
+                topic: topic.to_string(),
+                subscription: subscription.to_string(),
+                consumer: consumer.to_string(),
+            },
+        );
+        Ok(Outcome::Done)
+    }
+
+    /// A transaction usable for a send or an ack: the client checks OPEN itself.
+    fn open_txn(&self, name: &str) -> Result<Result<ClientTxn, PulsarError>, String> {
+        let t = self.client_txn(name)?;
+        Ok(if t.state == ClientTxnState::Open {
+            Ok(t)
+        } else {
+            Err(PulsarError::InvalidTxnStatusException)
+        })
+    }
+
+    pub(super) fn produce(
+        &mut self,
+        producer: &str,
+        topic: &str,
+        values: &[String],
+        txn: Option<&str>,
+        sequence_id: Option<i64>,
+    ) -> Result<Outcome, String> {
+        if self.topic(topic).is_none() {
+            return Err(format!("no topic {topic}"));
+        }
+        let mut txn_id = None;
+        if let Some(name) = txn {
+            let t = match self.open_txn(name)? {
+                Ok(t) => t,
+                Err(e) => {
+                    return Ok(Outcome::Sent(
+                        values.iter().map(|v| (v.clone(), Err(e))).collect(),
+                    ))
+                }
+            };
+            txn_id = Some(t.id);
+            // 2.1.1 … 2.1.4: the partition joins the transaction first.
+            if !t.partitions.contains(topic) {
+                let body = Command::AddPartitionToTxn {
+                    txn: t.id,
+                    partitions: vec![topic.to_string()],
+                };
+                let tc_broker = self.tc_broker(t.id.most_sig_bits());
+                let result = match self.call(TXN_CLIENT, tc_broker, body, Some("2.1.1")) {
+                    Ok(Command::AddPartitionToTxnResponse { result, .. }) => result,
+                    Ok(_) => Err(PulsarError::TimeoutException),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = result {
+                    return Ok(Outcome::Sent(
+                        values.iter().map(|v| (v.clone(), Err(e))).collect(),
+                    ));
+                }
+                let mut t = t;
+                t.partitions.insert(topic.to_string());
+                self.set_client_txn(name, t);
+            }
+        }
+        let broker = self.topic_broker(topic);
+        let mut out = Vec::new();
+        for (i, value) in values.iter().enumerate() {
+            let seq =
+                self.next_sequence_id(producer, sequence_id.map(|s| s.saturating_add(i as i64)));
+            let body = Command::Send {
+                topic: topic.to_string(),
+                producer_name: producer.to_string(),
+                sequence_id: seq,
+                txn: txn_id,
+                value: value.clone(),
+            };
+            let step = txn_id.map(|_| "2.2.1");
+            let result = match self.call(producer, broker, body, step) {
+                Ok(Command::SendReceipt { result, .. }) => result,
+                Ok(_) => Err(PulsarError::TimeoutException),
+                Err(e) => Err(e),
+            };
+            out.push((value.clone(), result));
+        }
+        Ok(Outcome::Sent(out))
+    }
+
+    pub(super) fn receive(&mut self, consumer: &str, permits: u32) -> Result<Outcome, String> {
+        let c = self
+            .consumer(consumer)
+            .cloned()
+            .ok_or_else(|| format!("no consumer {consumer}"))?;
+        let broker = self.topic_broker(&c.topic);
+        let body = Command::Flow {
+            topic: c.topic.clone(),
+            subscription: c.subscription.clone(),
+            permits,
+        };
+        let entries = match self.call(consumer, broker, body, None) {
+            Ok(Command::Message { entries }) => entries,
+            _ => Vec::new(),
+        };
+        if let Some(state) = self.consumers_mut().get_mut(consumer) {
+            state.received.extend(entries.iter().cloned());
+        }
+        Ok(Outcome::Received {
+            consumer: consumer.to_string(),
+            entries,
+        })
+    }
+
+    pub(super) fn acknowledge(
+        &mut self,
+        consumer: &str,
+        positions: &[Position],
+        txn: Option<&str>,
+    ) -> Result<Outcome, String> {
+        let c = self
+            .consumer(consumer)
+            .cloned()
+            .ok_or_else(|| format!("no consumer {consumer}"))?;
+        let broker = self.topic_broker(&c.topic);
+        let Some(name) = txn else {
+            // A plain ack has no answer: send it and let it land.
+            let body = Command::Ack {
+                topic: c.topic.clone(),
+                subscription: c.subscription.clone(),
+                positions: positions.to_vec(),
+                txn: None,
+            };
+            self.send(
+                Node::Client(consumer.to_string()),
+                Node::Broker(broker),
+                body,
+                None,
+            );
+            self.settle();
+            return Ok(Outcome::Acked { result: Ok(()) });
+        };
+        let t = match self.open_txn(name)? {
+            Ok(t) => t,
+            Err(e) => return Ok(Outcome::Acked { result: Err(e) }),
+        };
+        let sub = TransactionSubscription {
+            topic: c.topic.clone(),
+            subscription: c.subscription.clone(),
+        };
+        // 3.1.1 … 3.1.4: the subscription joins the transaction first.
+        if !t.subscriptions.contains(&sub) {
+            let body = Command::AddSubscriptionToTxn {
+                txn: t.id,
+                subscriptions: vec![sub.clone()],
+            };
+            let tc_broker = self.tc_broker(t.id.most_sig_bits());
+            let result = match self.call(TXN_CLIENT, tc_broker, body, Some("3.1.1")) {
+                Ok(Command::AddSubscriptionToTxnResponse { result, .. }) => result,
+                Ok(_) => Err(PulsarError::TimeoutException),
+                Err(e) => Err(e),
+            };
+            if result.is_err() {
+                return Ok(Outcome::Acked { result });
+            }
+            let mut t = t.clone();
+            t.subscriptions.insert(sub);
+            self.set_client_txn(name, t);
+        }
+        let body = Command::Ack {
+            topic: c.topic.clone(),
+            subscription: c.subscription.clone(),
+            positions: positions.to_vec(),
+            txn: Some(t.id),
+        };
+        let result = match self.call(consumer, broker, body, Some("3.2")) {
+            Ok(Command::AckResponse { result, .. }) => result,
+            Ok(_) => Err(PulsarError::TimeoutException),
+            Err(e) => Err(e),
+        };
+        Ok(Outcome::Acked { result })
+    }
+
+    pub(super) fn new_txn(
+        &mut self,
+        name: &str,
+        timeout_ms: Option<i64>,
+    ) -> Result<Outcome, String> {
+        if self.txn(name).is_some() {
+            return Err(format!("transaction {name} already exists"));
+        }
+        let ttl = timeout_ms.unwrap_or(self.config().transaction_timeout_ms);
+        if !(1..=i64::from(i32::MAX)).contains(&ttl) {
+            return Err("timeout must be 1 to 2147483647 ms".into());
+        }
+        let tc = self.take_round_robin_tc();
+        let failed = |e| {
+            Ok(Outcome::TxnOpened {
+                name: name.to_string(),
+                result: Err(e),
+            })
+        };
+        // 1.1: find the coordinator: who serves this partition of the assign topic.
+        let mut broker = self.tc_broker(tc);
+        if !self.is_looked_up(tc) {
+            let topic = format!("transaction_coordinator_assign-partition-{tc}");
+            match self.call(TXN_CLIENT, 0, Command::LookupTopic { topic }, Some("1.1")) {
+                Ok(Command::LookupTopicResponse {
+                    broker: Some(b), ..
+                }) => {
+                    self.mark_looked_up(tc);
+                    broker = b
+                }
+                Ok(_) => return failed(PulsarError::CoordinatorNotFoundException),
+                Err(e) => return failed(e),
+            }
+        }
+        let body = Command::NewTxn {
+            tc_id: tc,
+            txn_ttl_ms: ttl,
+        };
+        let result = match self.call(TXN_CLIENT, broker, body, Some("1.1")) {
+            Ok(Command::NewTxnResponse { result }) => result,
+            Ok(_) => Err(PulsarError::TimeoutException),
+            Err(e) => Err(e),
+        };
+        if let Ok(id) = result {
+            let txn = ClientTxn {
+                id,
+                state: ClientTxnState::Open,
+                timeout_at: self.clock_ms().saturating_add(ttl),
+                partitions: Default::default(),
+                subscriptions: Default::default(),
+            };
+            self.set_client_txn(name, txn);
+        }
+        Ok(Outcome::TxnOpened {
+            name: name.to_string(),
+            result,
+        })
+    }
+
+    pub(super) fn end_txn(&mut self, name: &str, commit: bool) -> Result<Outcome, String> {
+        let mut t = self.client_txn(name)?;
+        let ended = |result| {
+            Ok(Outcome::Ended {
+                name: name.to_string(),
+                commit,
+                result,
+            })
+        };
+        // TransactionImpl.checkState: only an OPEN transaction (or one whose end was
+        // already asked the same way) may end.
+        let again = (commit && t.state == ClientTxnState::Committing)
+            || (!commit && t.state == ClientTxnState::Aborting);
+        if t.state != ClientTxnState::Open && !again {
+            return ended(Err(PulsarError::InvalidTxnStatusException));
+        }
+        t.state = if commit {
+            ClientTxnState::Committing
+        } else {
+            ClientTxnState::Aborting
+        };
+        self.set_client_txn(name, t.clone());
+        let body = Command::EndTxn { txn: t.id, commit };
+        let broker = self.tc_broker(t.id.most_sig_bits());
+        let result = match self.call(TXN_CLIENT, broker, body, Some("4.1.1")) {
+            Ok(Command::EndTxnResponse { result, .. }) => result,
+            Ok(_) => Err(PulsarError::TimeoutException),
+            Err(e) => Err(e),
+        };
+        t.state = match result {
+            Ok(()) if commit => ClientTxnState::Committed,
+            Ok(()) => ClientTxnState::Aborted,
+            Err(
+                PulsarError::TransactionNotFoundException | PulsarError::InvalidTxnStatusException,
+            ) => ClientTxnState::Error,
+            Err(_) => t.state,
+        };
+        self.set_client_txn(name, t);
+        ended(result)
+    }
+}

@@ -1,0 +1,168 @@
+//! What happened in the Pulsar world, as data. Each event may carry the number of the
+//! step of the documented data flow it plays (`1.1` … `4.3.3`); the catalog
+//! (`i18n::narration`) words them.
+
+use super::network::Strike;
+use super::{Position, PulsarError, TxnID, TxnStatus};
+use crate::sim::Node;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PulsarEvent {
+    pub at_ms: i64,
+    /// The data-flow step this event plays, e.g. `2.1.2`.
+    pub step: Option<&'static str>,
+    pub kind: PulsarEventKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PulsarEventKind {
+    /// A command put on the wire (and what a fault did to it).
+    CommandSent {
+        from: Node,
+        to: Node,
+        command: &'static str,
+        strike: Option<Strike>,
+    },
+    /// The coordinator appends a record to its transaction log.
+    TxnLogAppend {
+        tc: u64,
+        txn: TxnID,
+        op: &'static str,
+        new_status: Option<TxnStatus>,
+    },
+    /// The log confirms the write at a position.
+    TxnLogPersisted {
+        tc: u64,
+        position: Position,
+    },
+    /// The coordinator refused (TransactionNotFound, InvalidTxnStatus …).
+    CoordinatorRefused {
+        tc: u64,
+        txn: Option<TxnID>,
+        error: PulsarError,
+    },
+    /// A message entered a partition's ledger (in a transaction or not).
+    EntryAdded {
+        topic: String,
+        position: Position,
+        value: String,
+        txn: Option<TxnID>,
+        max_read_position: Position,
+    },
+    /// `brokerDeduplicationEnabled`: a sequence id at or below the highest one seen
+    /// from this producer name is dropped.
+    DuplicateDropped {
+        topic: String,
+        producer_name: String,
+        sequence_id: i64,
+        highest: i64,
+    },
+    /// Step 3.3: the broker saw a transactional ack and put it in pending ack.
+    AckPending {
+        topic: String,
+        subscription: String,
+        txn: TxnID,
+        positions: Vec<Position>,
+    },
+    /// A transactional ack refused with TransactionConflictException.
+    AckConflict {
+        topic: String,
+        subscription: String,
+        txn: TxnID,
+        position: Position,
+        holder: Option<TxnID>,
+    },
+    /// A plain ack of a position held in pending ack is ignored.
+    PlainAckIgnored {
+        topic: String,
+        subscription: String,
+        position: Position,
+        holder: TxnID,
+    },
+    /// A plain ack deleted positions from the cursor.
+    Acked {
+        topic: String,
+        subscription: String,
+        positions: Vec<Position>,
+        mark_delete_position: Position,
+    },
+    /// The dispatcher sent entries; aborted messages and markers it skipped (and acked
+    /// on the cursor), and where maxReadPosition stopped it.
+    Dispatched {
+        topic: String,
+        subscription: String,
+        positions: Vec<Position>,
+        filtered_aborted: Vec<Position>,
+        max_read_position: Position,
+    },
+    /// A commit or abort marker written into the partition.
+    MarkerWritten {
+        topic: String,
+        txn: TxnID,
+        commit: bool,
+        position: Position,
+        max_read_position: Position,
+    },
+    /// The commit/abort mark written to the subscription's pending-ack log.
+    PendingAckMarked {
+        topic: String,
+        subscription: String,
+        txn: TxnID,
+        commit: bool,
+        positions: Vec<Position>,
+    },
+    /// The cursor after a commit of acknowledgements.
+    CursorMoved {
+        topic: String,
+        subscription: String,
+        mark_delete_position: Position,
+    },
+    /// An abort made acknowledged positions deliverable again.
+    Redelivering {
+        topic: String,
+        subscription: String,
+        positions: Vec<Position>,
+    },
+    /// The transaction buffer snapshot was taken.
+    SnapshotTaken {
+        topic: String,
+        max_read_position: Position,
+        aborts: usize,
+    },
+    /// The timeout tracker ends a transaction as an abort.
+    TxnTimedOut {
+        tc: u64,
+        txn: TxnID,
+    },
+    /// The client's own timer: the transaction is TIME_OUT on the client.
+    ClientTxnTimedOut {
+        txn: TxnID,
+    },
+    CoordinatorCrashed {
+        tc: u64,
+        lost: usize,
+    },
+    /// Replay of the transaction log: the transactions rebuilt, and the ones whose end
+    /// the new coordinator finishes.
+    CoordinatorRecovered {
+        tc: u64,
+        txns: Vec<(TxnID, TxnStatus)>,
+        log_entries: usize,
+    },
+    /// A client's call ended with an exception.
+    CallFailed {
+        client: String,
+        call: &'static str,
+        error: PulsarError,
+    },
+    /// A fault armed on the Pulsar network.
+    FaultArmed {
+        description: String,
+    },
+    /// Subscriptions created.
+    Subscribed {
+        topic: String,
+        subscription: String,
+        consumer: String,
+    },
+}

@@ -1,0 +1,204 @@
+//! The transaction buffer of one topic partition (`TopicTransactionBuffer`).
+//!
+//! Transactional messages go into the partition's managed ledger at once; the buffer
+//! keeps only metadata: the ongoing transactions with their first position, the
+//! aborted ones, and `maxReadPosition`, the last position a dispatcher may read (the
+//! entry before the first ongoing transaction's first message, or the last confirmed
+//! entry when none is ongoing): Pulsar's counterpart of Kafka's LSO. Its snapshot
+//! (`TransactionBufferSnapshot`: maxReadPosition and the aborted list) lets a new owner
+//! recover without reading the whole ledger.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ManagedLedger, Position, TxnID};
+
+/// What a snapshot keeps (`TransactionBufferSnapshot`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransactionBufferSnapshot {
+    pub max_read_position: Position,
+    /// Aborted transactions and their abort marker positions.
+    pub aborts: Vec<(TxnID, Position)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicTransactionBuffer {
+    /// Ongoing transactions in the order they first wrote here (`ongoingTxns`).
+    ongoing_txns: Vec<(TxnID, Position)>,
+    /// Aborted transactions with their marker position (`aborts`).
+    aborts: Vec<(TxnID, Position)>,
+    max_read_position: Position,
+    snapshot: Option<TransactionBufferSnapshot>,
+}
+
+impl TopicTransactionBuffer {
+    pub fn new(ledger: &ManagedLedger) -> TopicTransactionBuffer {
+        TopicTransactionBuffer {
+            ongoing_txns: Vec::new(),
+            aborts: Vec::new(),
+            max_read_position: ledger.last_confirmed_entry(),
+            snapshot: None,
+        }
+    }
+    pub fn ongoing_txns(&self) -> &[(TxnID, Position)] {
+        &self.ongoing_txns
+    }
+    pub fn aborts(&self) -> &[(TxnID, Position)] {
+        &self.aborts
+    }
+    pub fn max_read_position(&self) -> Position {
+        self.max_read_position
+    }
+    pub fn snapshot(&self) -> Option<&TransactionBufferSnapshot> {
+        self.snapshot.as_ref()
+    }
+    /// `isTxnAborted`: the dispatcher drops this transaction's messages.
+    pub fn is_txn_aborted(&self, txn: TxnID) -> bool {
+        self.aborts.iter().any(|(t, _)| *t == txn)
+    }
+    pub fn is_ongoing(&self, txn: TxnID) -> bool {
+        self.ongoing_txns.iter().any(|(t, _)| *t == txn)
+    }
+
+    /// `appendBufferToTxn` after the entry is written: a transaction's first message
+    /// makes it ongoing, which pins maxReadPosition before it.
+    pub fn append_to_txn(&mut self, txn: TxnID, position: Position) {
+        if !self.is_ongoing(txn) {
+            self.ongoing_txns.push((txn, position));
+        }
+    }
+
+    /// A plain message moves maxReadPosition only when nothing is ongoing
+    /// (`syncMaxReadPositionForNormalPublish`).
+    pub fn append_normal(&mut self, position: Position) {
+        if self.ongoing_txns.is_empty() {
+            self.max_read_position = position;
+        }
+    }
+
+    /// `commitTxn` / `abortTxn` after the marker is written: the transaction leaves the
+    /// ongoing list (an abort is remembered) and maxReadPosition is recomputed.
+    pub fn end_txn(&mut self, txn: TxnID, commit: bool, marker: Position, ledger: &ManagedLedger) {
+        self.ongoing_txns.retain(|(t, _)| *t != txn);
+        if !commit && !self.is_txn_aborted(txn) {
+            self.aborts.push((txn, marker));
+        }
+        self.update_max_read_position(marker, ledger);
+    }
+
+    /// `updateMaxReadPosition`; `last` is the last entry written (the marker), which is
+    /// the ledger's last confirmed entry live and the replayed entry in recovery.
+    fn update_max_read_position(&mut self, last: Position, ledger: &ManagedLedger) {
+        self.max_read_position = match self.ongoing_txns.first() {
+            Some((_, first)) => ledger.previous_position(*first),
+            None => last,
+        };
+    }
+
+    /// `takeSnapshot`: what a recovering owner starts from.
+    pub fn take_snapshot(&mut self) -> &TransactionBufferSnapshot {
+        self.snapshot.insert(TransactionBufferSnapshot {
+            max_read_position: self.max_read_position,
+            aborts: self.aborts.clone(),
+        })
+    }
+
+    /// Recovery (`TopicTransactionBufferRecover`): start from the snapshot, then replay
+    /// the entries after its maxReadPosition: messages of unfinished transactions are
+    /// ongoing again, markers end them.
+    pub fn recover(ledger: &ManagedLedger, snapshot: Option<&TransactionBufferSnapshot>) -> Self {
+        let mut tb = TopicTransactionBuffer::new(ledger);
+        let start = match snapshot {
+            Some(s) => {
+                tb.aborts = s.aborts.clone();
+                tb.snapshot = Some(s.clone());
+                s.max_read_position.next()
+            }
+            None => Position::new(ledger.ledger_id(), 0),
+        };
+        tb.max_read_position = ledger.previous_position(start);
+        for e in ledger.entries().iter().filter(|e| e.position >= start) {
+            match (&e.data, e.txn()) {
+                (super::EntryData::TxnMarker { commit, .. }, Some(txn)) => {
+                    tb.end_txn(txn, *commit, e.position, ledger)
+                }
+                (_, Some(txn)) => tb.append_to_txn(txn, e.position),
+                (_, None) => tb.append_normal(e.position),
+            }
+        }
+        tb
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::EntryData;
+    use super::*;
+
+    fn msg(txn: Option<TxnID>) -> EntryData {
+        EntryData::Message {
+            value: "v".into(),
+            producer_name: "p".into(),
+            sequence_id: 0,
+            txn,
+        }
+    }
+
+    #[test]
+    fn max_read_position_stops_before_the_first_ongoing_transaction() {
+        let mut l = ManagedLedger::new("t", 1);
+        let mut tb = TopicTransactionBuffer::new(&l);
+        let p0 = l.add_entry(msg(None));
+        tb.append_normal(p0);
+        assert_eq!(tb.max_read_position(), p0);
+        let (t1, t2) = (TxnID::new(0, 1), TxnID::new(0, 2));
+        let p1 = l.add_entry(msg(Some(t1)));
+        tb.append_to_txn(t1, p1);
+        let p2 = l.add_entry(msg(None));
+        tb.append_normal(p2);
+        assert_eq!(
+            tb.max_read_position(),
+            p0,
+            "a plain message waits behind t1"
+        );
+        let p3 = l.add_entry(msg(Some(t2)));
+        tb.append_to_txn(t2, p3);
+        let m1 = l.add_entry(EntryData::TxnMarker {
+            txn: t1,
+            commit: false,
+        });
+        tb.end_txn(t1, false, m1, &l);
+        assert!(tb.is_txn_aborted(t1));
+        assert_eq!(tb.max_read_position(), p2, "now it waits behind t2");
+        let m2 = l.add_entry(EntryData::TxnMarker {
+            txn: t2,
+            commit: true,
+        });
+        tb.end_txn(t2, true, m2, &l);
+        assert_eq!(tb.max_read_position(), m2);
+        assert!(!tb.is_txn_aborted(t2));
+    }
+
+    #[test]
+    fn recovery_from_a_snapshot_and_the_ledger_gives_the_same_metadata() {
+        let mut l = ManagedLedger::new("t", 1);
+        let mut tb = TopicTransactionBuffer::new(&l);
+        let (t1, t2) = (TxnID::new(0, 1), TxnID::new(0, 2));
+        let p = l.add_entry(msg(Some(t1)));
+        tb.append_to_txn(t1, p);
+        let m = l.add_entry(EntryData::TxnMarker {
+            txn: t1,
+            commit: false,
+        });
+        tb.end_txn(t1, false, m, &l);
+        tb.take_snapshot();
+        let p = l.add_entry(msg(Some(t2)));
+        tb.append_to_txn(t2, p);
+        let from_snapshot = TopicTransactionBuffer::recover(&l, tb.snapshot());
+        let from_scratch = TopicTransactionBuffer::recover(&l, None);
+        for r in [&from_snapshot, &from_scratch] {
+            assert_eq!(r.max_read_position(), tb.max_read_position());
+            assert_eq!(r.aborts(), tb.aborts());
+            assert_eq!(r.ongoing_txns(), tb.ongoing_txns());
+        }
+    }
+}

@@ -1,0 +1,536 @@
+//! The Pulsar world: logical clock, the network, brokers with their topics and
+//! transaction coordinators, and the clients' side of each call. Deterministic like
+//! `sim::World`: no wall clock, ordered maps, every loop bounded.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Outcome, PulsarAction};
+use super::event::{PulsarEvent, PulsarEventKind};
+use super::network::PulsarNetwork;
+use super::{
+    Command, MLTransactionMetadataStore, ManagedCursor, ManagedLedger, PendingAckHandle, Position,
+    PulsarError, TopicTransactionBuffer, TransactionCoordinatorID, TransactionLog,
+    TransactionSubscription, TxnID,
+};
+use crate::sim::{Node, START_MS};
+
+/// The most steps one call or run may take.
+pub const MAX_STEPS: usize = 20_000;
+/// The client that talks to the coordinators (one `PulsarClient`).
+pub const TXN_CLIENT: &str = "pulsar-client";
+
+/// The world's shape and Pulsar's settings (broker.conf and client names).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PulsarConfig {
+    pub brokers: i32,
+    /// Partitions of `transaction_coordinator_assign`: one coordinator each.
+    pub coordinators: u64,
+    pub latency_ms: i64,
+    /// broker.conf `transactionCoordinatorEnabled`.
+    pub transaction_coordinator_enabled: bool,
+    /// broker.conf `brokerDeduplicationEnabled`.
+    pub broker_deduplication_enabled: bool,
+    /// The client's `withTransactionTimeout` default (TransactionBuilderImpl: 60 s).
+    pub transaction_timeout_ms: i64,
+    /// The client's `operationTimeoutMs` (30 s).
+    pub operation_timeout_ms: i64,
+}
+
+impl Default for PulsarConfig {
+    fn default() -> Self {
+        PulsarConfig {
+            brokers: 1,
+            coordinators: 1,
+            latency_ms: 2,
+            transaction_coordinator_enabled: true,
+            broker_deduplication_enabled: false,
+            transaction_timeout_ms: 60_000,
+            operation_timeout_ms: 30_000,
+        }
+    }
+}
+
+/// One partition: its ledger, transaction buffer, subscriptions and dedup state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersistentTopic {
+    pub ledger: ManagedLedger,
+    pub buffer: TopicTransactionBuffer,
+    pub subscriptions: BTreeMap<String, PersistentSubscription>,
+    /// `MessageDeduplication.highestSequencedPersisted` per producer name.
+    pub highest_sequenced: BTreeMap<String, i64>,
+    pub broker: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersistentSubscription {
+    pub cursor: ManagedCursor,
+    pub pending_ack: PendingAckHandle,
+    /// The next entry the dispatcher reads.
+    pub read_position: Position,
+    /// Positions to send again (`redeliverUnacknowledgedMessages`).
+    pub redeliver: BTreeSet<Position>,
+}
+
+/// A transaction coordinator: its log survives a crash, its memory does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coordinator {
+    pub log: TransactionLog,
+    pub store: Option<MLTransactionMetadataStore>,
+    pub broker: i32,
+    pub(super) ends: BTreeMap<TxnID, EndOp>,
+}
+
+/// An end in progress: what still has to answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct EndOp {
+    pub commit: bool,
+    pub reply: bool,
+    pub partitions: BTreeSet<String>,
+    pub subscriptions: BTreeSet<TransactionSubscription>,
+}
+
+/// The client's `TransactionImpl.State`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientTxnState {
+    Open,
+    Committing,
+    Aborting,
+    Committed,
+    Aborted,
+    Error,
+    TimeOut,
+}
+
+impl ClientTxnState {
+    pub fn name(self) -> &'static str {
+        match self {
+            ClientTxnState::Open => "OPEN",
+            ClientTxnState::Committing => "COMMITTING",
+            ClientTxnState::Aborting => "ABORTING",
+            ClientTxnState::Committed => "COMMITTED",
+            ClientTxnState::Aborted => "ABORTED",
+            ClientTxnState::Error => "ERROR",
+            ClientTxnState::TimeOut => "TIME_OUT",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientTxn {
+    pub id: TxnID,
+    pub state: ClientTxnState,
+    pub timeout_at: i64,
+    pub partitions: BTreeSet<String>,
+    pub subscriptions: BTreeSet<TransactionSubscription>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsumerState {
+    pub topic: String,
+    pub subscription: String,
+    /// Everything dispatched to it, in order.
+    pub received: Vec<(Position, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PulsarWorld {
+    config: PulsarConfig,
+    clock_ms: i64,
+    pub(super) net: PulsarNetwork,
+    next_ledger_id: i64,
+    pub(super) topics: BTreeMap<String, PersistentTopic>,
+    pub(super) coordinators: Vec<Coordinator>,
+    txns: BTreeMap<String, ClientTxn>,
+    consumers: BTreeMap<String, ConsumerState>,
+    /// The last sequence id each producer name used.
+    producers: BTreeMap<String, i64>,
+    inbox: BTreeMap<String, Vec<Command>>,
+    /// Coordinators this client already looked up.
+    looked_up: BTreeSet<u64>,
+    next_tc: u64,
+    events: Vec<PulsarEvent>,
+}
+
+impl PulsarWorld {
+    pub fn new(config: PulsarConfig) -> PulsarWorld {
+        let mut config = config;
+        config.brokers = config.brokers.clamp(1, 3);
+        config.coordinators = config.coordinators.clamp(1, 4);
+        let coordinators = (0..config.coordinators)
+            .map(|k| Coordinator {
+                log: TransactionLog::new(TransactionCoordinatorID(k), k as i64 + 1),
+                store: config.transaction_coordinator_enabled.then(|| {
+                    MLTransactionMetadataStore::recover(
+                        TransactionCoordinatorID(k),
+                        &TransactionLog::new(TransactionCoordinatorID(k), k as i64 + 1),
+                    )
+                }),
+                broker: (k % config.brokers as u64) as i32,
+                ends: BTreeMap::new(),
+            })
+            .collect();
+        PulsarWorld {
+            next_ledger_id: config.coordinators as i64 + 1,
+            config,
+            clock_ms: START_MS,
+            net: PulsarNetwork::default(),
+            topics: BTreeMap::new(),
+            coordinators,
+            txns: BTreeMap::new(),
+            consumers: BTreeMap::new(),
+            producers: BTreeMap::new(),
+            inbox: BTreeMap::new(),
+            looked_up: BTreeSet::new(),
+            next_tc: 0,
+            events: Vec::new(),
+        }
+    }
+
+    // ---- read API ----
+    pub fn config(&self) -> &PulsarConfig {
+        &self.config
+    }
+    pub fn clock_ms(&self) -> i64 {
+        self.clock_ms
+    }
+    pub fn events(&self) -> &[PulsarEvent] {
+        &self.events
+    }
+    pub fn topics(&self) -> &BTreeMap<String, PersistentTopic> {
+        &self.topics
+    }
+    pub fn topic(&self, name: &str) -> Option<&PersistentTopic> {
+        self.topics.get(name)
+    }
+    pub fn coordinators(&self) -> &[Coordinator] {
+        &self.coordinators
+    }
+    pub fn txn(&self, name: &str) -> Option<&ClientTxn> {
+        self.txns.get(name)
+    }
+    pub fn txns(&self) -> &BTreeMap<String, ClientTxn> {
+        &self.txns
+    }
+    pub fn consumer(&self, name: &str) -> Option<&ConsumerState> {
+        self.consumers.get(name)
+    }
+    pub fn network(&self) -> &PulsarNetwork {
+        &self.net
+    }
+    /// The script name of a transaction id, if a client opened it.
+    pub fn txn_name(&self, id: TxnID) -> Option<&str> {
+        self.txns
+            .iter()
+            .find(|(_, t)| t.id == id)
+            .map(|(n, _)| n.as_str())
+    }
+
+    pub(super) fn emit(&mut self, step: Option<&'static str>, kind: PulsarEventKind) {
+        self.events.push(PulsarEvent {
+            at_ms: self.clock_ms,
+            step,
+            kind,
+        });
+    }
+
+    /// Puts a command on the wire and records it on the timeline.
+    pub(super) fn send(&mut self, from: Node, to: Node, body: Command, step: Option<&'static str>) {
+        let command = body.name();
+        let (_, strike) = self.net.send(
+            from.clone(),
+            to.clone(),
+            body,
+            step,
+            self.clock_ms,
+            self.config.latency_ms.max(0),
+        );
+        self.emit(
+            step,
+            PulsarEventKind::CommandSent {
+                from,
+                to,
+                command,
+                strike,
+            },
+        );
+    }
+
+    /// Applies one action. `Err` is a refusal (an unknown name): nothing changed.
+    pub fn apply(&mut self, action: &PulsarAction) -> Result<Outcome, String> {
+        match action {
+            PulsarAction::CreateTopic { name, partitions } => {
+                if !(1..=8).contains(partitions) {
+                    return Err("partitions must be 1 to 8".into());
+                }
+                for p in 0..*partitions {
+                    let topic = format!("{name}-partition-{p}");
+                    if self.topics.contains_key(&topic) {
+                        return Err(format!("topic {name} already exists"));
+                    }
+                }
+                for p in 0..*partitions {
+                    let topic = format!("{name}-partition-{p}");
+                    let ledger = ManagedLedger::new(&topic, self.next_ledger_id);
+                    self.next_ledger_id += 1;
+                    let broker = (self.topics.len() as i32) % self.config.brokers;
+                    self.topics.insert(
+                        topic,
+                        PersistentTopic {
+                            buffer: TopicTransactionBuffer::new(&ledger),
+                            ledger,
+                            subscriptions: BTreeMap::new(),
+                            highest_sequenced: BTreeMap::new(),
+                            broker,
+                        },
+                    );
+                }
+                Ok(Outcome::Done)
+            }
+            PulsarAction::Subscribe {
+                consumer,
+                topic,
+                subscription,
+            } => self.subscribe(consumer, topic, subscription),
+            PulsarAction::Send {
+                producer,
+                topic,
+                values,
+                txn,
+                sequence_id,
+            } => self.produce(producer, topic, values, txn.as_deref(), *sequence_id),
+            PulsarAction::Receive { consumer, permits } => self.receive(consumer, *permits),
+            PulsarAction::Ack {
+                consumer,
+                positions,
+                txn,
+            } => self.acknowledge(consumer, positions, txn.as_deref()),
+            PulsarAction::NewTxn { name, timeout_ms } => self.new_txn(name, *timeout_ms),
+            PulsarAction::EndTxn { name, commit } => self.end_txn(name, *commit),
+            PulsarAction::CrashCoordinator { tc } => {
+                self.crash_coordinator(*tc)?;
+                Ok(Outcome::Done)
+            }
+            PulsarAction::RecoverCoordinator { tc } => {
+                self.recover_coordinator(*tc)?;
+                Ok(Outcome::Done)
+            }
+            PulsarAction::TakeSnapshot { topic } => {
+                let t = self
+                    .topics
+                    .get_mut(topic)
+                    .ok_or_else(|| format!("no topic {topic}"))?;
+                let s = t.buffer.take_snapshot();
+                let (max_read_position, aborts) = (s.max_read_position, s.aborts.len());
+                let topic = topic.clone();
+                self.emit(
+                    None,
+                    PulsarEventKind::SnapshotTaken {
+                        topic,
+                        max_read_position,
+                        aborts,
+                    },
+                );
+                Ok(Outcome::Done)
+            }
+            PulsarAction::Run { ms } => {
+                if !(0..=i64::from(i32::MAX)).contains(ms) {
+                    return Err("run takes 0 to 2147483647 ms".into());
+                }
+                self.run_until(self.clock_ms.saturating_add(*ms));
+                Ok(Outcome::Done)
+            }
+            PulsarAction::Arm { fault } => {
+                self.net.arm(fault.clone())?;
+                let description = crate::i18n::narration::fault(fault, crate::i18n::Lang::En);
+                self.emit(None, PulsarEventKind::FaultArmed { description });
+                Ok(Outcome::Done)
+            }
+            PulsarAction::Release { api } => {
+                let count = self.net.release(api, self.clock_ms);
+                self.settle();
+                Ok(Outcome::Released { count })
+            }
+            PulsarAction::Heal => {
+                self.net.heal();
+                Ok(Outcome::Done)
+            }
+        }
+    }
+
+    // ---- time ----
+
+    /// When the next thing happens: a delivery, a coordinator's or a client's timeout.
+    fn next_due(&self) -> Option<i64> {
+        let tc = self
+            .coordinators
+            .iter()
+            .filter_map(|c| c.store.as_ref()?.next_timeout())
+            .min();
+        let client = self
+            .txns
+            .values()
+            .filter(|t| t.state == ClientTxnState::Open)
+            .map(|t| t.timeout_at)
+            .min();
+        [self.net.next_due(), tc, client]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// One step: deliver the next due command, or move the clock to the next due time
+    /// (not past `limit`) and fire the timeouts there. False when nothing is due.
+    fn step(&mut self, limit: i64) -> bool {
+        if let Some(env) = self.net.pop_due(self.clock_ms) {
+            self.deliver(env);
+            return true;
+        }
+        match self.next_due() {
+            Some(t) if t <= limit => {
+                self.clock_ms = self.clock_ms.max(t);
+                self.fire_timeouts();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn fire_timeouts(&mut self) {
+        let now = self.clock_ms;
+        for t in self.txns.values_mut() {
+            if t.state == ClientTxnState::Open && t.timeout_at <= now {
+                t.state = ClientTxnState::TimeOut;
+                let txn = t.id;
+                self.events.push(PulsarEvent {
+                    at_ms: now,
+                    step: None,
+                    kind: PulsarEventKind::ClientTxnTimedOut { txn },
+                });
+            }
+        }
+        for k in 0..self.coordinators.len() {
+            let due = match &self.coordinators[k].store {
+                Some(s) => s.timed_out(now),
+                None => continue,
+            };
+            for txn in due {
+                self.emit(None, PulsarEventKind::TxnTimedOut { tc: k as u64, txn });
+                // A refusal is already on the timeline (CoordinatorRefused).
+                let _ = self.tc_end_txn(txn, false, false);
+            }
+        }
+    }
+
+    /// Runs everything due up to `until`, then sets the clock there.
+    pub(super) fn run_until(&mut self, until: i64) {
+        for _ in 0..MAX_STEPS {
+            if !self.step(until) {
+                break;
+            }
+        }
+        self.clock_ms = self.clock_ms.max(until);
+    }
+
+    /// Delivers what is on the wire now and what it causes (no timeouts beyond).
+    pub(super) fn settle(&mut self) {
+        for _ in 0..MAX_STEPS {
+            let Some(due) = self.net.next_due() else {
+                break;
+            };
+            if !self.step(due) {
+                break;
+            }
+        }
+    }
+
+    fn deliver(&mut self, env: super::network::Envelope) {
+        match &env.to {
+            Node::Client(name) => self.inbox.entry(name.clone()).or_default().push(env.body),
+            Node::Broker(b) => self.handle(*b, env.from, env.body),
+            Node::Controller => {}
+        }
+    }
+
+    /// A blocking client call: sends, then runs the world until the answer (of the same
+    /// API) arrives or `operationTimeoutMs` passes.
+    pub(super) fn call(
+        &mut self,
+        client: &str,
+        to: i32,
+        body: Command,
+        step: Option<&'static str>,
+    ) -> Result<Command, PulsarError> {
+        let api = body.api();
+        let call = body.name();
+        self.inbox.remove(client);
+        self.send(
+            Node::Client(client.to_string()),
+            Node::Broker(to),
+            body,
+            step,
+        );
+        let deadline = self
+            .clock_ms
+            .saturating_add(self.config.operation_timeout_ms);
+        for _ in 0..MAX_STEPS {
+            if let Some(inbox) = self.inbox.get_mut(client) {
+                if let Some(i) = inbox.iter().position(|c| c.api() == api) {
+                    return Ok(inbox.remove(i));
+                }
+            }
+            if !self.step(deadline) {
+                break;
+            }
+        }
+        self.clock_ms = self.clock_ms.max(deadline);
+        let error = PulsarError::TimeoutException;
+        self.emit(
+            None,
+            PulsarEventKind::CallFailed {
+                client: client.to_string(),
+                call,
+                error,
+            },
+        );
+        Err(error)
+    }
+
+    pub(super) fn tc_broker(&self, tc: u64) -> i32 {
+        self.coordinators.get(tc as usize).map_or(0, |c| c.broker)
+    }
+    pub(super) fn topic_broker(&self, topic: &str) -> i32 {
+        self.topics.get(topic).map_or(0, |t| t.broker)
+    }
+
+    pub(super) fn client_txn(&self, name: &str) -> Result<ClientTxn, String> {
+        self.txns
+            .get(name)
+            .cloned()
+            .ok_or_else(|| format!("no transaction {name} (open it with `pulsar txn new {name}`)"))
+    }
+    pub(super) fn set_client_txn(&mut self, name: &str, txn: ClientTxn) {
+        self.txns.insert(name.to_string(), txn);
+    }
+    pub(super) fn next_sequence_id(&mut self, producer: &str, explicit: Option<i64>) -> i64 {
+        let seq = explicit.unwrap_or_else(|| self.producers.get(producer).map_or(0, |s| s + 1));
+        let last = self.producers.entry(producer.to_string()).or_insert(seq);
+        *last = (*last).max(seq);
+        seq
+    }
+    pub(super) fn consumers_mut(&mut self) -> &mut BTreeMap<String, ConsumerState> {
+        &mut self.consumers
+    }
+    pub(super) fn take_round_robin_tc(&mut self) -> u64 {
+        let tc = self.next_tc % self.config.coordinators;
+        self.next_tc = self.next_tc.wrapping_add(1);
+        tc
+    }
+    pub(super) fn is_looked_up(&self, tc: u64) -> bool {
+        self.looked_up.contains(&tc)
+    }
+    pub(super) fn mark_looked_up(&mut self, tc: u64) {
+        self.looked_up.insert(tc);
+    }
+}

@@ -1,0 +1,398 @@
+//! The `pulsar …` family of steps: the Pulsar world's setup, actions, faults and
+//! views, in the same language (documented in docs/scenarios.md).
+
+use serde::Serialize;
+
+use super::tokens::{no_words, number, Cursor, Token};
+use super::ParseError;
+use crate::pulsar::{Position, PulsarAction, PulsarConfig};
+use crate::sim::{Direction, Fault, MessageMatch};
+
+/// A `pulsar` line: its canonical text (how it prints back) and what it does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PulsarStep {
+    pub text: String,
+    pub kind: PulsarStepKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PulsarStepKind {
+    /// `pulsar cluster …`: only before every other `pulsar` step.
+    Cluster(PulsarConfig),
+    Act(PulsarAction),
+    Print(PulsarView),
+}
+
+/// The read-only views of the Pulsar world.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PulsarView {
+    /// The events since the last timeline print, with their data-flow step numbers.
+    Timeline,
+    /// A partition's entries with maxReadPosition.
+    Entries { topic: String },
+    /// The transaction buffer's metadata and snapshot.
+    Buffer { topic: String },
+    /// A subscription's cursor, pending acks and redeliveries.
+    Subscription { topic: String, subscription: String },
+    /// A subscription's pending-ack log.
+    PendingAckLog { topic: String, subscription: String },
+    /// A coordinator's transaction log.
+    TxnLog { tc: u64 },
+    /// A coordinator's transactions in memory.
+    Coordinator { tc: u64 },
+    /// What a consumer received so far.
+    Received { consumer: String },
+    /// A transaction as its client sees it.
+    Txn { name: String },
+}
+
+fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
+    let bad = || {
+        c.err(
+            t.column,
+            format!("expected a position like `3:0`, got `{}`", t.text),
+        )
+    };
+    let (l, e) = t.text.split_once(':').ok_or_else(bad)?;
+    Ok(Position::new(
+        l.parse().map_err(|_| bad())?,
+        e.parse().map_err(|_| bad())?,
+    ))
+}
+
+fn boolean(c: &Cursor, t: &Token, k: &str, v: &str) -> Result<bool, ParseError> {
+    match v {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(c.err(t.column, format!("{k} must be true or false"))),
+    }
+}
+
+fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
+    const APIS: &[&str] = &[
+        "LookupTopic",
+        "NewTxn",
+        "AddPartitionToTxn",
+        "AddSubscriptionToTxn",
+        "Send",
+        "Flow",
+        "Ack",
+        "EndTxn",
+        "EndTxnOnPartition",
+        "EndTxnOnSubscription",
+    ];
+    if APIS.contains(&t.text.as_str()) {
+        Ok(t.text.clone())
+    } else {
+        Err(c.err(
+            t.column,
+            format!(
+                "unknown Pulsar command `{}` (one of {})",
+                t.text,
+                APIS.join(", ")
+            ),
+        ))
+    }
+}
+
+/// Parses the words after `pulsar`.
+pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, ParseError> {
+    let head = c.next("a pulsar command")?;
+    let kind = match head.text.as_str() {
+        "cluster" => {
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let mut config = PulsarConfig::default();
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "brokers" => {
+                        config.brokers = number(c, t, &v, "brokers")?;
+                        if !(1..=3).contains(&config.brokers) {
+                            return Err(c.err(t.column, "brokers must be 1 to 3"));
+                        }
+                    }
+                    "coordinators" => {
+                        config.coordinators = number(c, t, &v, "coordinators")?;
+                        if !(1..=4).contains(&config.coordinators) {
+                            return Err(c.err(t.column, "coordinators must be 1 to 4"));
+                        }
+                    }
+                    "latency.ms" => {
+                        config.latency_ms = number(c, t, &v, "latency.ms")?;
+                        if !(0..=i64::from(i32::MAX)).contains(&config.latency_ms) {
+                            return Err(c.err(t.column, "latency.ms must be 0 to 2147483647"));
+                        }
+                    }
+                    "transactionCoordinatorEnabled" => {
+                        config.transaction_coordinator_enabled = boolean(c, t, &k, &v)?
+                    }
+                    "brokerDeduplicationEnabled" => {
+                        config.broker_deduplication_enabled = boolean(c, t, &k, &v)?
+                    }
+                    "transactionTimeoutMs" | "operationTimeoutMs" => {
+                        let ms: i64 = number(c, t, &v, &k)?;
+                        if !(1..=i64::from(i32::MAX)).contains(&ms) {
+                            return Err(c.err(t.column, format!("{k} must be 1 to 2147483647")));
+                        }
+                        if k == "transactionTimeoutMs" {
+                            config.transaction_timeout_ms = ms;
+                        } else {
+                            config.operation_timeout_ms = ms;
+                        }
+                    }
+                    _ => {
+                        return Err(c.err(t.column, format!("unknown pulsar cluster option `{k}`")))
+                    }
+                }
+            }
+            PulsarStepKind::Cluster(config)
+        }
+        "topic" => {
+            let verb = c.next("create")?;
+            if verb.text != "create" {
+                return Err(c.err(verb.column, "expected `create`"));
+            }
+            let name = c.next("a topic name")?.text.clone();
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let mut partitions = 1;
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "partitions" => partitions = number(c, t, &v, "partitions")?,
+                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
+            PulsarStepKind::Act(PulsarAction::CreateTopic { name, partitions })
+        }
+        "subscribe" => {
+            let consumer = c.next("a consumer name")?.text.clone();
+            let topic = c.next("a topic partition")?.text.clone();
+            let subscription = c.next("a subscription name")?.text.clone();
+            c.done()?;
+            PulsarStepKind::Act(PulsarAction::Subscribe {
+                consumer,
+                topic,
+                subscription,
+            })
+        }
+        "send" => {
+            let producer = c.next("a producer name")?.text.clone();
+            let topic = c.next("a topic partition")?.text.clone();
+            let (opts, words) = c.rest();
+            let (mut txn, mut sequence_id) = (None, None);
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "txn" => txn = Some(v),
+                    "seq" => sequence_id = Some(number(c, t, &v, "seq")?),
+                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
+            if words.is_empty() {
+                return Err(c.err(c.column(), "expected at least one value"));
+            }
+            let values = words.iter().map(|t| t.text.clone()).collect();
+            PulsarStepKind::Act(PulsarAction::Send {
+                producer,
+                topic,
+                values,
+                txn,
+                sequence_id,
+            })
+        }
+        "receive" => {
+            let consumer = c.next("a consumer name")?.text.clone();
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let mut permits = 100;
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "max" => permits = number(c, t, &v, "max")?,
+                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
+            PulsarStepKind::Act(PulsarAction::Receive { consumer, permits })
+        }
+        "ack" => {
+            let consumer = c.next("a consumer name")?.text.clone();
+            let (opts, words) = c.rest();
+            let mut txn = None;
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "txn" => txn = Some(v),
+                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
+            if words.is_empty() {
+                return Err(c.err(c.column(), "expected at least one position like `3:0`"));
+            }
+            let positions = words
+                .iter()
+                .map(|t| position(c, t))
+                .collect::<Result<_, _>>()?;
+            PulsarStepKind::Act(PulsarAction::Ack {
+                consumer,
+                positions,
+                txn,
+            })
+        }
+        "txn" => {
+            let verb = c.next("new, commit or abort")?;
+            let name = c.next("a transaction name")?.text.clone();
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            match verb.text.as_str() {
+                "new" => {
+                    let mut timeout_ms = None;
+                    for (t, k, v) in opts {
+                        match k.as_str() {
+                            "timeout.ms" => timeout_ms = Some(number(c, t, &v, "timeout.ms")?),
+                            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                        }
+                    }
+                    PulsarStepKind::Act(PulsarAction::NewTxn { name, timeout_ms })
+                }
+                "commit" | "abort" => {
+                    if let Some((t, k, _)) = opts.first() {
+                        return Err(c.err(t.column, format!("unknown option `{k}`")));
+                    }
+                    let commit = verb.text == "commit";
+                    PulsarStepKind::Act(PulsarAction::EndTxn { name, commit })
+                }
+                other => return Err(c.err(verb.column, format!("unknown txn command `{other}`"))),
+            }
+        }
+        "tc" => {
+            let t = c.next("a coordinator id")?;
+            let tc: u64 = number(c, t, &t.text, "coordinator id")?;
+            let verb = c.next("crash or recover")?;
+            c.done()?;
+            match verb.text.as_str() {
+                "crash" => PulsarStepKind::Act(PulsarAction::CrashCoordinator { tc }),
+                "recover" => PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc }),
+                other => {
+                    return Err(c.err(
+                        verb.column,
+                        format!("expected crash or recover, got `{other}`"),
+                    ))
+                }
+            }
+        }
+        "snapshot" => {
+            let topic = c.next("a topic partition")?.text.clone();
+            c.done()?;
+            PulsarStepKind::Act(PulsarAction::TakeSnapshot { topic })
+        }
+        "run" => {
+            let t = c.next("milliseconds")?;
+            let ms: i64 = number(c, t, &t.text, "run")?;
+            c.done()?;
+            PulsarStepKind::Act(PulsarAction::Run { ms })
+        }
+        "hold" | "release" => {
+            let t = c.next("a Pulsar command name")?;
+            let api = api(c, t)?;
+            c.done()?;
+            PulsarStepKind::Act(if head.text == "hold" {
+                PulsarAction::Arm {
+                    fault: Fault::Hold {
+                        matching: MessageMatch {
+                            api: Some(api),
+                            direction: Some(Direction::Request),
+                            ..MessageMatch::default()
+                        },
+                    },
+                }
+            } else {
+                PulsarAction::Release { api }
+            })
+        }
+        "drop" => {
+            let next = c.next("next")?;
+            if next.text != "next" {
+                return Err(c.err(next.column, "expected `next`"));
+            }
+            let t = c.next("a Pulsar command name")?;
+            let api = api(c, t)?;
+            let direction = match c.peek().map(|t| t.text.as_str()) {
+                None | Some("request") => Direction::Request,
+                Some("response") => Direction::Response,
+                Some(other) => {
+                    return Err(c.err(
+                        c.column(),
+                        format!("expected request or response, got `{other}`"),
+                    ))
+                }
+            };
+            if c.peek().is_some() {
+                c.pos += 1;
+            }
+            c.done()?;
+            PulsarStepKind::Act(PulsarAction::Arm {
+                fault: Fault::Drop {
+                    matching: MessageMatch {
+                        api: Some(api),
+                        direction: Some(direction),
+                        ..MessageMatch::default()
+                    },
+                    every: false,
+                },
+            })
+        }
+        "heal" => {
+            c.done()?;
+            PulsarStepKind::Act(PulsarAction::Heal)
+        }
+        "print" => {
+            let what = c.next("a view")?;
+            let view = match what.text.as_str() {
+                "timeline" => PulsarView::Timeline,
+                "entries" | "buffer" => {
+                    let topic = c.next("a topic partition")?.text.clone();
+                    if what.text == "entries" {
+                        PulsarView::Entries { topic }
+                    } else {
+                        PulsarView::Buffer { topic }
+                    }
+                }
+                "subscription" | "pending-ack-log" => {
+                    let topic = c.next("a topic partition")?.text.clone();
+                    let subscription = c.next("a subscription")?.text.clone();
+                    if what.text == "subscription" {
+                        PulsarView::Subscription {
+                            topic,
+                            subscription,
+                        }
+                    } else {
+                        PulsarView::PendingAckLog {
+                            topic,
+                            subscription,
+                        }
+                    }
+                }
+                "txn-log" | "coordinator" => {
+                    let t = c.next("a coordinator id")?;
+                    let tc: u64 = number(c, t, &t.text, "coordinator id")?;
+                    if what.text == "txn-log" {
+                        PulsarView::TxnLog { tc }
+                    } else {
+                        PulsarView::Coordinator { tc }
+                    }
+                }
+                "received" => PulsarView::Received {
+                    consumer: c.next("a consumer")?.text.clone(),
+                },
+                "txn" => PulsarView::Txn {
+                    name: c.next("a transaction name")?.text.clone(),
+                },
+                other => return Err(c.err(what.column, format!("unknown pulsar view `{other}`"))),
+            };
+            c.done()?;
+            PulsarStepKind::Print(view)
+        }
+        other => return Err(c.err(head.column, format!("unknown pulsar command `{other}`"))),
+    };
+    Ok(PulsarStep {
+        text: text.to_string(),
+        kind,
+    })
+}

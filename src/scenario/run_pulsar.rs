@@ -1,0 +1,291 @@
+//! Runs `pulsar …` steps on the runner's Pulsar world (made on first use) and prints
+//! their outcomes and views.
+
+use super::Runner;
+use crate::i18n::narration::pulsar_event;
+use crate::i18n::Lang;
+use crate::pulsar::world::ClientTxnState;
+use crate::pulsar::{EntryData, Outcome, PulsarWorld, TxnID};
+use crate::scenario::parse::pulsar::{PulsarStep, PulsarStepKind, PulsarView};
+
+fn txn_label(w: &PulsarWorld, id: TxnID) -> String {
+    match w.txn_name(id) {
+        Some(n) => format!("{id} {n}"),
+        None => id.to_string(),
+    }
+}
+
+impl Runner {
+    /// The Pulsar world, made with the defaults if no `pulsar cluster` came first.
+    pub fn pulsar_world(&self) -> Option<&PulsarWorld> {
+        self.pulsar.as_ref()
+    }
+
+    pub(super) fn run_pulsar(&mut self, step: &PulsarStep) -> Result<Vec<String>, String> {
+        if let PulsarStepKind::Cluster(config) = &step.kind {
+            if self.pulsar.is_some() {
+                return Err("`pulsar cluster` must come before every other pulsar step".into());
+            }
+            self.pulsar = Some(PulsarWorld::new(config.clone()));
+            return Ok(Vec::new());
+        }
+        let world = self
+            .pulsar
+            .get_or_insert_with(|| PulsarWorld::new(Default::default()));
+        match &step.kind {
+            PulsarStepKind::Cluster(_) => Ok(Vec::new()),
+            PulsarStepKind::Act(action) => Ok(outcome_lines(world.apply(action)?)),
+            PulsarStepKind::Print(view) => {
+                let seen = self.pulsar_seen;
+                let (lines, seen) = view_lines(world, view, seen)?;
+                self.pulsar_seen = seen;
+                Ok(lines)
+            }
+        }
+    }
+}
+
+fn outcome_lines(outcome: Outcome) -> Vec<String> {
+    match outcome {
+        Outcome::Done => Vec::new(),
+        Outcome::TxnOpened { name, result } => vec![match result {
+            Ok(id) => format!("{name} = {id}"),
+            Err(e) => format!("{name}: {e}"),
+        }],
+        Outcome::Sent(values) => values
+            .into_iter()
+            .map(|(v, r)| match r {
+                Ok(p) => format!("{v} -> {p}"),
+                Err(e) => format!("{v} -> {e}"),
+            })
+            .collect(),
+        Outcome::Received { consumer, entries } => {
+            if entries.is_empty() {
+                vec![format!("{consumer} got nothing")]
+            } else {
+                let list: Vec<String> = entries.iter().map(|(p, v)| format!("{v}@{p}")).collect();
+                vec![format!(
+                    "{consumer} got {}: {}",
+                    entries.len(),
+                    list.join(" ")
+                )]
+            }
+        }
+        Outcome::Acked { result } => match result {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![format!("ack -> {e}")],
+        },
+        Outcome::Ended {
+            name,
+            commit,
+            result,
+        } => vec![match (result, commit) {
+            (Ok(()), true) => format!("{name} committed"),
+            (Ok(()), false) => format!("{name} aborted"),
+            (Err(e), true) => format!("{name} commit -> {e}"),
+            (Err(e), false) => format!("{name} abort -> {e}"),
+        }],
+        Outcome::Released { count } => vec![format!("released {count}")],
+    }
+}
+
+/// A view's lines, and the new timeline mark.
+fn view_lines(
+    w: &PulsarWorld,
+    view: &PulsarView,
+    seen: usize,
+) -> Result<(Vec<String>, usize), String> {
+    let no_topic = |t: &str| format!("no topic {t}");
+    let sub_of = |t: &str, s: &str| {
+        w.topic(t)
+            .ok_or_else(|| no_topic(t))?
+            .subscriptions
+            .get(s)
+            .ok_or_else(|| format!("no subscription {s} on {t}"))
+    };
+    let coordinator = |tc: u64| {
+        w.coordinators()
+            .get(tc as usize)
+            .ok_or_else(|| format!("no coordinator {tc}"))
+    };
+    let mut out = Vec::new();
+    match view {
+        PulsarView::Timeline => {
+            for e in w.events().iter().skip(seen) {
+                let label = e.step.map(|s| format!("[{s}]")).unwrap_or_default();
+                out.push(format!("{label:<8}{}", pulsar_event(e, Lang::En)));
+            }
+            return Ok((out, w.events().len()));
+        }
+        PulsarView::Entries { topic } => {
+            let t = w.topic(topic).ok_or_else(|| no_topic(topic))?;
+            let max_read = t.buffer.max_read_position();
+            out.push(format!("{topic} maxReadPosition={max_read}"));
+            for e in t.ledger.entries() {
+                let state = |id: TxnID| {
+                    if t.buffer.is_txn_aborted(id) {
+                        " aborted"
+                    } else if t.buffer.is_ongoing(id) {
+                        " ongoing"
+                    } else {
+                        ""
+                    }
+                };
+                let what = match &e.data {
+                    EntryData::Message {
+                        value,
+                        txn: Some(id),
+                        ..
+                    } => {
+                        format!("{value} {}{}", txn_label(w, *id), state(*id))
+                    }
+                    EntryData::Message { value, .. } => value.clone(),
+                    EntryData::TxnMarker { txn, commit } => format!(
+                        "{} marker {}",
+                        if *commit { "commit" } else { "abort" },
+                        txn_label(w, *txn)
+                    ),
+                };
+                let pointer = if e.position == max_read {
+                    "  <- maxReadPosition"
+                } else {
+                    ""
+                };
+                out.push(format!("  {}  {what}{pointer}", e.position));
+            }
+        }
+        PulsarView::Buffer { topic } => {
+            let b = &w.topic(topic).ok_or_else(|| no_topic(topic))?.buffer;
+            let list = |v: &[(TxnID, crate::pulsar::Position)]| {
+                let s: Vec<String> = v
+                    .iter()
+                    .map(|(t, p)| format!("{}@{p}", txn_label(w, *t)))
+                    .collect();
+                format!("[{}]", s.join(", "))
+            };
+            out.push(format!("ongoing {}", list(b.ongoing_txns())));
+            out.push(format!("aborted {}", list(b.aborts())));
+            out.push(format!("maxReadPosition {}", b.max_read_position()));
+            out.push(match b.snapshot() {
+                Some(s) => format!(
+                    "snapshot maxReadPosition={} aborted={}",
+                    s.max_read_position,
+                    list(&s.aborts)
+                ),
+                None => "snapshot none".to_string(),
+            });
+        }
+        PulsarView::Subscription {
+            topic,
+            subscription,
+        } => {
+            let s = sub_of(topic, subscription)?;
+            let deleted: Vec<String> = s
+                .cursor
+                .individually_deleted()
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
+            let pending: Vec<String> = s
+                .pending_ack
+                .individual_ack_positions()
+                .iter()
+                .map(|(p, t)| format!("{p} {}", txn_label(w, *t)))
+                .collect();
+            let redeliver: Vec<String> = s.redeliver.iter().map(|p| p.to_string()).collect();
+            out.push(format!(
+                "markDeletePosition {}",
+                s.cursor.mark_delete_position()
+            ));
+            out.push(format!("individuallyDeleted [{}]", deleted.join(" ")));
+            out.push(format!("pendingAck [{}]", pending.join(", ")));
+            out.push(format!("redeliver [{}]", redeliver.join(" ")));
+        }
+        PulsarView::PendingAckLog {
+            topic,
+            subscription,
+        } => {
+            for e in sub_of(topic, subscription)?.pending_ack.log() {
+                let ps: Vec<String> = e.positions.iter().map(|p| p.to_string()).collect();
+                out.push(format!(
+                    "{} {} [{}]",
+                    format!("{:?}", e.op).to_uppercase(),
+                    txn_label(w, e.txn),
+                    ps.join(" ")
+                ));
+            }
+        }
+        PulsarView::TxnLog { tc } => {
+            let log = &coordinator(*tc)?.log;
+            out.push(log.topic().to_string());
+            for (p, e) in log.entries() {
+                use crate::pulsar::coordinator::TransactionMetadataOp as Op;
+                let detail = match &e.op {
+                    Op::New { timeout_ms, .. } => format!("timeoutMs={timeout_ms}"),
+                    Op::AddPartition { partitions } => partitions.join(" "),
+                    Op::AddSubscription { subscriptions } => subscriptions
+                        .iter()
+                        .map(|s| format!("{}/{}", s.topic, s.subscription))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    Op::Update { expected, new } => {
+                        format!("{} -> {}", expected.name(), new.name())
+                    }
+                };
+                let deleted = if log.is_deleted(*p) {
+                    "  (deleted)"
+                } else {
+                    ""
+                };
+                out.push(format!(
+                    "  {p}  {} {} {detail}{deleted}",
+                    e.txn,
+                    e.op.name()
+                ));
+            }
+        }
+        PulsarView::Coordinator { tc } => {
+            let c = coordinator(*tc)?;
+            match &c.store {
+                None => out.push(format!(
+                    "coordinator {tc} on broker {}: not running",
+                    c.broker
+                )),
+                Some(s) => {
+                    out.push(format!("coordinator {tc} on broker {}: ready", c.broker));
+                    for m in s.txns() {
+                        let subs: Vec<String> = m
+                            .acked_partitions
+                            .iter()
+                            .map(|s| format!("{}/{}", s.topic, s.subscription))
+                            .collect();
+                        let parts: Vec<&str> =
+                            m.produced_partitions.iter().map(String::as_str).collect();
+                        out.push(format!(
+                            "  {} {} partitions=[{}] subscriptions=[{}]",
+                            txn_label(w, m.id),
+                            m.status.name(),
+                            parts.join(" "),
+                            subs.join(" ")
+                        ));
+                    }
+                }
+            }
+        }
+        PulsarView::Received { consumer } => {
+            let c = w
+                .consumer(consumer)
+                .ok_or_else(|| format!("no consumer {consumer}"))?;
+            let list: Vec<String> = c.received.iter().map(|(p, v)| format!("{v}@{p}")).collect();
+            out.push(format!("{consumer} received [{}]", list.join(" ")));
+        }
+        PulsarView::Txn { name } => {
+            let t = w
+                .txn(name)
+                .ok_or_else(|| format!("no transaction {name}"))?;
+            let state: ClientTxnState = t.state;
+            out.push(format!("{name} {} client state {}", t.id, state.name()));
+        }
+    }
+    Ok((out, seen))
+}

@@ -1,0 +1,285 @@
+//! The Pulsar site (its own entry, `www/pulsar.html`, feature `pulsar`): a lesson
+//! player over the Pulsar world with the panels the view models describe — partitions
+//! with the maxReadPosition pointer and the transaction buffer, subscriptions with
+//! cursors and pending ack, the coordinators and their logs, the timeline with the
+//! data-flow step numbers — and the comparison: the Kafka and Pulsar sides of the
+//! story and the differences table that fills in as it runs.
+
+use yew::prelude::*;
+
+use crate::i18n::narration::{pulsar_difference, pulsar_event, pulsar_label};
+use crate::i18n::Lang;
+use crate::pulsar::{Position, PulsarWorld, TxnID};
+use crate::scenario::{self, Replay, StepKind};
+use crate::view::pulsar::{self as model, EntryKind, PulsarLabel as L, TxnOutcome};
+
+fn l(label: L) -> String {
+    pulsar_label(label, Lang::En)
+}
+
+fn list(ps: &[Position]) -> String {
+    ps.iter()
+        .map(Position::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn txns(v: &[(TxnID, Position)]) -> String {
+    v.iter()
+        .map(|(t, p)| format!("{t}@{p}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn partitions(w: &PulsarWorld) -> Html {
+    let parts = model::partitions(w);
+    html! {
+        <section class="panel" aria-labelledby="pulsar-partitions">
+            <h2 id="pulsar-partitions">{ l(L::Partitions) }</h2>
+            { for parts.into_iter().map(|p| {
+                let rows = p.entries.iter().map(|e| {
+                    let (what, state) = match &e.kind {
+                        EntryKind::Message { value, txn, outcome, .. } => (
+                            match txn { Some(t) => format!("{value} {t}"), None => value.clone() },
+                            l(match outcome {
+                                TxnOutcome::Plain => L::Plain,
+                                TxnOutcome::Ongoing => L::Ongoing,
+                                TxnOutcome::Committed => L::Committed,
+                                TxnOutcome::Aborted => L::Aborted,
+                            }),
+                        ),
+                        EntryKind::Marker { txn, commit } => (
+                            txn.to_string(),
+                            l(if *commit { L::CommitMarker } else { L::AbortMarker }),
+                        ),
+                    };
+                    let at_pointer = e.position == p.max_read_position;
+                    html! {
+                        <tr class={classes!(e.beyond_max_read.then_some("beyond-max-read"))}>
+                            <td class="mono">{ e.position.to_string() }</td>
+                            <td class="mono">{ what }</td>
+                            <td>{ state }{ if at_pointer { html!{ <strong>{ format!(" ← {}", l(L::MaxReadPosition)) }</strong> } } else { html!{} } }</td>
+                        </tr>
+                    }
+                });
+                html! {
+                    <div class="pulsar-partition" data-testid={format!("pulsar-partition-{}", p.topic)}>
+                        <h3 class="mono">{ format!("{} · broker {}", p.topic, p.broker) }</h3>
+                        <p class="mono" data-testid="pulsar-max-read">{ format!("{} {}", l(L::MaxReadPosition), p.max_read_position) }</p>
+                        <table>
+                            <thead><tr><th>{ l(L::Position) }</th><th>{ l(L::Entry) }</th><th>{ l(L::State) }</th></tr></thead>
+                            <tbody>{ for rows }</tbody>
+                        </table>
+                        <dl class="mono small">
+                            <dt>{ l(L::Ongoing) }</dt><dd>{ txns(&p.ongoing) }</dd>
+                            <dt>{ l(L::Aborted) }</dt><dd>{ txns(&p.aborted) }</dd>
+                            <dt>{ l(L::Snapshot) }</dt>
+                            <dd>{ match p.snapshot {
+                                Some((pos, n)) => format!("{} {pos} · {} {n}", l(L::MaxReadPosition), l(L::Aborted)),
+                                None => l(L::NoSnapshot).to_string(),
+                            } }</dd>
+                        </dl>
+                    </div>
+                }
+            }) }
+        </section>
+    }
+}
+
+fn subscriptions(w: &PulsarWorld) -> Html {
+    let subs = model::subscriptions(w);
+    html! {
+        <section class="panel" aria-labelledby="pulsar-subscriptions">
+            <h2 id="pulsar-subscriptions">{ l(L::Subscriptions) }</h2>
+            <table data-testid="pulsar-subscriptions">
+                <thead><tr>
+                    <th>{ "" }</th><th>{ l(L::MarkDeletePosition) }</th><th>{ l(L::IndividuallyDeleted) }</th>
+                    <th>{ l(L::PendingAck) }</th><th>{ l(L::Redeliver) }</th>
+                </tr></thead>
+                <tbody>{ for subs.into_iter().map(|s| html! {
+                    <tr>
+                        <td class="mono">{ format!("{}/{}", s.topic, s.subscription) }</td>
+                        <td class="mono">{ s.mark_delete_position.to_string() }</td>
+                        <td class="mono">{ list(&s.individually_deleted) }</td>
+                        <td class="mono">{ s.pending_acks.iter().map(|(p, t)| format!("{p} {t}")).collect::<Vec<_>>().join(", ") }</td>
+                        <td class="mono">{ list(&s.redeliver) }</td>
+                    </tr>
+                }) }</tbody>
+            </table>
+        </section>
+    }
+}
+
+fn coordinators(w: &PulsarWorld) -> Html {
+    html! {
+        <section class="panel" aria-labelledby="pulsar-coordinators">
+            <h2 id="pulsar-coordinators">{ l(L::Coordinators) }</h2>
+            { for model::coordinators(w).into_iter().map(|c| html! {
+                <div data-testid={format!("pulsar-tc-{}", c.tc)}>
+                    <h3>{ format!("coordinator {} · broker {} · {}", c.tc, c.broker, l(if c.running { L::Running } else { L::NotRunning })) }</h3>
+                    <ul class="mono">{ for c.txns.iter().map(|t| html! {
+                        <li>{ format!("{} {} {} [{}] [{}]", t.id, t.name.clone().unwrap_or_default(), t.status.name(), t.partitions.join(" "), t.subscriptions.join(" ")) }</li>
+                    }) }</ul>
+                    <h4 class="mono">{ format!("{} · {}", c.log_topic, l(L::TransactionLog)) }</h4>
+                    <ol class="mono small">{ for c.log.iter().map(|r| html! {
+                        <li class={classes!(r.deleted.then_some("deleted"))}>
+                            { format!("{} {} {} {}{}", r.position, r.txn, r.op, r.detail, if r.deleted { format!(" ({})", l(L::Deleted)) } else { String::new() }) }
+                        </li>
+                    }) }</ol>
+                </div>
+            }) }
+        </section>
+    }
+}
+
+fn timeline(w: &PulsarWorld) -> Html {
+    let rows = model::timeline(w, Some(60));
+    html! {
+        <section class="panel" aria-labelledby="pulsar-timeline">
+            <h2 id="pulsar-timeline">{ l(L::Timeline) }</h2>
+            <ol class="event-list" aria-live="polite" data-testid="pulsar-timeline">{ for rows.into_iter().map(|r| {
+                let text = w.events().get(r.index).map(|e| pulsar_event(e, Lang::En)).unwrap_or_default();
+                html! {
+                    <li><span class="mono step-number">{ r.step.map(|s| format!("[{s}] ")).unwrap_or_default() }</span>{ text }</li>
+                }
+            }) }</ol>
+        </section>
+    }
+}
+
+fn differences(w: Option<&PulsarWorld>) -> Html {
+    let shown = w.map(model::revealed_differences).unwrap_or_default();
+    html! {
+        <section class="panel" aria-labelledby="pulsar-differences">
+            <h2 id="pulsar-differences">{ l(L::Differences) }</h2>
+            if shown.is_empty() {
+                <p class="muted">{ l(L::NothingYet) }</p>
+            } else {
+                <table data-testid="pulsar-differences">
+                    <thead><tr><th>{ l(L::Question) }</th><th>{ l(L::Kafka) }</th><th>{ l(L::Pulsar) }</th></tr></thead>
+                    <tbody>{ for shown.into_iter().map(|d| {
+                        let (q, k, p) = pulsar_difference(d, Lang::En);
+                        html! { <tr><th scope="row">{ q }</th><td>{ k }</td><td>{ p }</td></tr> }
+                    }) }</tbody>
+                </table>
+            }
+        </section>
+    }
+}
+
+/// The two sides of the story: what the Kafka steps and the Pulsar steps printed.
+fn sides(replay: &Replay) -> Html {
+    let (mut kafka, mut pulsar) = (Vec::new(), Vec::new());
+    for (i, out) in replay.outputs().iter().enumerate() {
+        let is_pulsar = matches!(
+            replay.scenario().steps.get(i).map(|s| &s.kind),
+            Some(StepKind::Pulsar(_))
+        );
+        let side = if is_pulsar { &mut pulsar } else { &mut kafka };
+        side.extend(out.lines.iter().cloned());
+    }
+    if kafka.is_empty() {
+        return html! {};
+    }
+    let column = |title: L, lines: Vec<String>, testid: &'static str| {
+        html! {
+            <div class="panel">
+                <h2>{ l(title) }</h2>
+                <pre class="mono small" data-testid={testid}>{ lines.join("\n") }</pre>
+            </div>
+        }
+    };
+    html! {
+        <section class="pulsar-sides">
+            { column(L::KafkaSide, kafka, "kafka-side") }
+            { column(L::PulsarSide, pulsar, "pulsar-side") }
+        </section>
+    }
+}
+
+#[function_component(PulsarApp)]
+pub fn pulsar_app() -> Html {
+    let lessons = scenario::pulsar_lessons();
+    let lesson = use_state(|| 0usize);
+    let at = use_state(|| 0usize);
+    let current = &lessons[*lesson % lessons.len()];
+    let parsed = scenario::parse(current.source).unwrap_or_default();
+    let total = parsed.steps.len();
+    let replay = Replay::to(parsed, *at);
+    let step = replay.scenario().steps.get(at.saturating_sub(1)).cloned();
+    let go = |to: usize| {
+        let at = at.clone();
+        Callback::from(move |_: MouseEvent| at.set(to.min(total)))
+    };
+    let pick = {
+        let (lesson, at) = (lesson.clone(), at.clone());
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            lesson.set(el.value().parse().unwrap_or(0));
+            at.set(0);
+        })
+    };
+    let printed = replay
+        .outputs()
+        .last()
+        .map(|o| o.lines.join("\n"))
+        .unwrap_or_default();
+    html! {
+        <div class="pulsar-app">
+            <header>
+                <a href="../index.html" data-testid="back-to-kafka">{ l(L::BackToKafka) }</a>
+                <h1>{ l(L::Title) }</h1>
+                <p>{ l(L::Intro) }</p>
+            </header>
+            <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
+                <label id="pulsar-lesson">{ l(L::Lesson) }{ " " }
+                    <select onchange={pick} data-testid="pulsar-lesson-select">
+                        { for lessons.iter().enumerate().map(|(i, les)| html! {
+                            <option value={i.to_string()} selected={i == *lesson}>{ les.title }</option>
+                        }) }
+                    </select>
+                </label>
+                <div class="player-buttons">
+                    <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
+                    <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
+                    <button type="button" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
+                    <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
+                </div>
+                if let Some(s) = step {
+                    <div>
+                        if let Some(t) = s.title { <h3>{ t }</h3> }
+                        { for s.narration.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
+                        <pre class="mono">{ s.text.clone() }</pre>
+                        <h4>{ l(L::Printed) }</h4>
+                        <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
+                    </div>
+                }
+                if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }
+            </section>
+            { differences(replay.pulsar_world()) }
+            { sides(&replay) }
+            if let Some(w) = replay.pulsar_world() {
+                { partitions(w) }
+                { subscriptions(w) }
+                { coordinators(w) }
+                { timeline(w) }
+            }
+        </div>
+    }
+}
+
+/// Mounts the Pulsar site into `#app`.
+pub fn start() {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            root.set_inner_html("");
+            yew::Renderer::<PulsarApp>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<PulsarApp>::new().render();
+        }
+    }
+}

@@ -1,0 +1,89 @@
+#![cfg(all(target_arch = "wasm32", feature = "pulsar"))]
+//! The Pulsar page in a real browser: play the first lesson to the end and read what
+//! the learner sees — the commit marker at maxReadPosition, the step numbers on the
+//! timeline, the differences table — then the comparison lesson's two sides.
+
+use std::time::Duration;
+
+use eos_playground::ui::pulsar::PulsarApp;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn tick() {
+    for _ in 0..3 {
+        yew::platform::time::sleep(Duration::ZERO).await;
+    }
+}
+
+fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no element with data-testid={id}"))
+}
+
+fn text(root: &web_sys::Element, id: &str) -> String {
+    by_testid(root, id).text_content().unwrap_or_default()
+}
+
+async fn next_to_end(root: &web_sys::Element) {
+    for _ in 0..200 {
+        let next = by_testid(root, "pulsar-next");
+        if next.has_attribute("disabled") {
+            return;
+        }
+        next.dyn_into::<web_sys::HtmlElement>()
+            .expect("a button")
+            .click();
+        tick().await;
+    }
+}
+
+fn mount() -> web_sys::Element {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let root = document.create_element("div").expect("a div");
+    document
+        .body()
+        .expect("a body")
+        .append_child(&root)
+        .expect("appended");
+    yew::Renderer::<PulsarApp>::with_root(root.clone()).render();
+    root
+}
+
+#[wasm_bindgen_test]
+async fn the_first_lesson_plays_to_the_commit() {
+    let root = mount();
+    tick().await;
+    assert!(text(&root, "pulsar-step").starts_with("step 0 /"));
+    next_to_end(&root).await;
+    let out = text(&root, "pulsar-partition-output-partition-0");
+    assert!(out.contains("maxReadPosition 3:2"), "{out}");
+    assert!(out.contains("commit marker"), "{out}");
+    let timeline = text(&root, "pulsar-timeline");
+    assert!(timeline.contains("[4.3.3]"), "{timeline}");
+    let diffs = text(&root, "pulsar-differences");
+    assert!(diffs.contains("maxReadPosition"), "{diffs}");
+    assert!(text(&root, "pulsar-tc-0").contains("(deleted)"));
+}
+
+#[wasm_bindgen_test]
+async fn the_comparison_lesson_shows_both_sides() {
+    let root = mount();
+    tick().await;
+    let select: web_sys::HtmlSelectElement = by_testid(&root, "pulsar-lesson-select")
+        .dyn_into()
+        .expect("a select");
+    select.set_value("3");
+    let event = web_sys::Event::new("change").expect("an event");
+    select.dispatch_event(&event).expect("dispatched");
+    tick().await;
+    next_to_end(&root).await;
+    assert!(text(&root, "kafka-side").contains("commit succeeded"));
+    assert!(text(&root, "pulsar-side").contains("t1 committed"));
+    assert!(text(&root, "pulsar-differences").contains("The broker's dispatcher"));
+}
