@@ -26,9 +26,9 @@ pub mod network;
 pub mod page;
 pub mod partition;
 pub mod producers;
-pub mod replicas;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
+pub mod replicas;
 pub mod rules;
 pub mod timeline;
 pub mod txn_admin;

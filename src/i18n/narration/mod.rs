@@ -26,9 +26,9 @@ mod coordinator;
 pub(in crate::i18n) mod errors;
 mod faults;
 mod producer;
-mod replication;
 #[cfg(feature = "pulsar")]
 mod pulsar;
+mod replication;
 
 /// One line: what happened and the rule behind it.
 pub fn narrate(event: &Event, lang: Lang) -> String {
