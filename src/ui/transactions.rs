@@ -48,6 +48,8 @@ pub struct TxnViews {
     pub holding: bool,
     /// WriteTxnMarkers requests waiting in the network.
     pub held: usize,
+    /// Brokers and the shown partition's replicas (more than one broker).
+    pub cluster: Option<super::idempotence::ClusterViews>,
 }
 
 fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
@@ -97,6 +99,7 @@ pub fn txn_views(world: &World) -> TxnViews {
         events,
         holding: world.network.holds(crate::sim::WRITE_TXN_MARKERS),
         held: world.network.held().len(),
+        cluster: super::idempotence::cluster_views(world, tp.as_ref()),
     }
 }
 
@@ -181,6 +184,9 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         .map(|x| x.leader.to_string())
         .unwrap_or_default();
 
+    let (cluster_panel, replicas_view) =
+        super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.dispatch);
+
     html! {
         <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
             <header class="layout-header pg-header">
@@ -259,9 +265,11 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
                 </section>
+                { replicas_view }
                 <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} dispatch={p.dispatch.clone()} />
             </div>
             <div class="tx-coord stack">
+                { cluster_panel }
                 <TxnCoordinator views={v.coordinators.clone()} />
             </div>
             <div class="tx-timeline">

@@ -2,6 +2,7 @@
 //! none of them touches the engine.
 
 pub mod broker_panel;
+pub mod cluster_panel;
 pub mod event_list;
 pub mod field;
 pub mod header_bytes;
@@ -10,6 +11,7 @@ pub mod log_table;
 pub mod page_nav;
 pub mod producer_panel;
 pub mod raw_panel;
+pub mod replicas_view;
 pub mod share_box;
 pub mod shortcuts;
 pub mod time_travel;
