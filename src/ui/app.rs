@@ -292,7 +292,7 @@ pub fn app(props: &AppProps) -> Html {
                 Html::default()
             };
             html! {
-                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} replicated={state.page_state(Page::Transactions).replicated} />
             }
         }
     };

@@ -154,6 +154,43 @@ pub(super) fn cluster_html(
     }
 }
 
+/// The playground's cluster choice: the page's own cluster or three brokers with the
+/// topic at replication.factor=3 (hidden while a lesson is loaded).
+pub(super) fn cluster_choice(
+    page: Page,
+    replicated: bool,
+    locked: bool,
+    dispatch: &Callback<Msg>,
+) -> Html {
+    if locked {
+        return Html::default();
+    }
+    let onchange = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                dispatch.emit(Msg::SetReplicated(page, select.value() == "3"));
+            }
+        })
+    };
+    let own = match page {
+        Page::Idempotence => 1,
+        Page::Transactions => crate::view::page::txn_cluster().brokers,
+    };
+    html! {
+        <div class="panel stack cluster-choice">
+            <label class="stack">
+                <span>{ t(Key::ClusterSize) }</span>
+                <select {onchange} data-testid="cluster-size" aria-describedby="cluster-size-hint">
+                    <option value="1" selected={!replicated}>{ tf(Key::ClusterSizeOne, &[&own.to_string()]) }</option>
+                    <option value="3" selected={replicated}>{ t(Key::ClusterSizeThree) }</option>
+                </select>
+            </label>
+            <p id="cluster-size-hint" class="muted small">{ t(Key::ClusterSizeHint) }</p>
+        </div>
+    }
+}
+
 /// Everything the panels need from the shown world, computed once per render.
 pub(super) struct Views {
     pub(super) clock: i64,
@@ -403,6 +440,7 @@ pub(super) fn idempotence_page(
                 if !locked {
                     <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
                 }
+                { cluster_choice(Page::Idempotence, page.replicated, locked, dispatch) }
                 { cluster_panel }
                 if !many {
                 <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />

@@ -120,6 +120,9 @@ pub struct TransactionsPageProps {
     /// Why the author's lesson file could not be played.
     #[prop_or_default]
     pub file_error: Option<String>,
+    /// The learner chose the replicated cluster.
+    #[prop_or_default]
+    pub replicated: bool,
 }
 
 #[function_component(TransactionsPage)]
@@ -186,6 +189,8 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
 
     let (cluster_panel, replicas_view) =
         super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.dispatch);
+    let choice =
+        super::idempotence::cluster_choice(Page::Transactions, p.replicated, locked, &p.dispatch);
 
     html! {
         <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
@@ -269,6 +274,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} dispatch={p.dispatch.clone()} />
             </div>
             <div class="tx-coord stack">
+                { choice }
                 { cluster_panel }
                 <TxnCoordinator views={v.coordinators.clone()} />
             </div>
