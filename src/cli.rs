@@ -11,7 +11,9 @@ use crate::view::page::Page;
 const USAGE: &str = "eos — the exactly-once playground on the command line
 
 USAGE:
-    eos lessons                         list the built-in lessons
+    eos lessons [--lang L]              list the built-in lessons
+    eos lessons --missing L             list the lesson titles and narration not yet
+                                        translated into L (ko, th)
     eos lesson NAME [OPTIONS]           print a lesson's transcript
     eos run FILE [OPTIONS]              run a scenario file (see docs/scenarios.md)
     eos test [--update] FILE...         run scenario files and compare each step's output
@@ -23,6 +25,7 @@ USAGE:
 
 OPTIONS:
     --verbose        show each step's source line and the narrated events
+    --lang L         narrate in L: en (the default), ko (Korean) or th (Thai)
     --export DIR     write the brokers' disks to DIR in Kafka's layout
                      (TOPIC-PARTITION/00000000000000000000.log, .index, …)
 ";
@@ -64,17 +67,28 @@ pub fn main(args: &[String]) -> i32 {
 struct Options {
     verbose: bool,
     export: Option<PathBuf>,
+    lang: Lang,
+}
+
+/// The language a `--lang` value names.
+fn lang(value: Option<&String>) -> Result<Lang, String> {
+    let value = value.ok_or("--lang needs a language: en, ko or th")?;
+    Lang::from_code(value)
+        .filter(|l| l.code() == value.as_str())
+        .ok_or_else(|| format!("--lang {value}: choose en, ko or th"))
 }
 
 fn options(rest: &[String]) -> Result<Options, String> {
     let mut o = Options {
         verbose: false,
         export: None,
+        lang: Lang::En,
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--verbose" | "-v" => o.verbose = true,
+            "--lang" => o.lang = lang(it.next())?,
             "--export" => {
                 let dir = PathBuf::from(it.next().ok_or("--export needs a folder")?);
                 // Stale files from another run would sit beside the new ones, and a
@@ -97,10 +111,7 @@ fn options(rest: &[String]) -> Result<Options, String> {
 pub fn run(args: &[String]) -> Result<String, String> {
     match args.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => Ok(USAGE.to_string()),
-        Some("lessons") => Ok(scenario::lessons()
-            .iter()
-            .map(|l| format!("{:<16} {}\n", l.name, l.title))
-            .collect()),
+        Some("lessons") => lessons(&args[1..]),
         Some("lesson") => {
             let name = args.get(1).ok_or("which lesson? try `eos lessons`")?;
             let lesson = scenario::lesson(name)
@@ -116,6 +127,47 @@ pub fn run(args: &[String]) -> Result<String, String> {
         Some("link") => link(&args[1..]),
         Some(other) => Err(format!("unknown command {other}\n\n{USAGE}")),
     }
+}
+
+/// `eos lessons`: the list, in a language; or with `--missing L` what L lacks.
+fn lessons(args: &[String]) -> Result<String, String> {
+    match args.first().map(String::as_str) {
+        None => Ok(list_lessons(Lang::En)),
+        Some("--lang") if args.len() == 2 => Ok(list_lessons(lang(args.get(1))?)),
+        Some("--missing") if args.len() == 2 => missing(lang(args.get(1))?),
+        _ => Err(format!(
+            "`eos lessons` takes --lang L or --missing L\n\n{USAGE}"
+        )),
+    }
+}
+
+fn list_lessons(lang: Lang) -> String {
+    scenario::lessons()
+        .iter()
+        .map(|l| format!("{:<16} {}\n", l.name, l.title_in(lang)))
+        .collect()
+}
+
+/// Every lesson title and step title or narration that has no `lang` text yet (those
+/// show in English): `NAME:LINE: narration` lines, then a count.
+fn missing(lang: Lang) -> Result<String, String> {
+    let mut out = String::new();
+    let mut count = 0;
+    for l in scenario::lessons() {
+        if lang != Lang::En && l.title_in(lang) == l.title {
+            out.push_str(&format!("{}: lesson title\n", l.name));
+            count += 1;
+        }
+        let parsed = scenario::parse(l.source).map_err(|e| format!("{}: {e}", l.name))?;
+        for step in &parsed.steps {
+            for what in step.missing_in(lang) {
+                out.push_str(&format!("{}:{}: {what}\n", l.name, step.line));
+                count += 1;
+            }
+        }
+    }
+    out.push_str(&format!("{count} missing in {}\n", lang.code()));
+    Ok(out)
 }
 
 /// `eos test`: scenario files with expected output (`---` blocks, see
@@ -204,6 +256,7 @@ fn link(args: &[String]) -> Result<String, String> {
         page: page.fragment().into(),
         // The page's `OpenPanel` (src/ui/link.rs): play it in the lesson player.
         panel: Some("lesson".into()),
+        lang: None,
     };
     let code = share::encode(&shared).map_err(|e| format!("{file}: {e}"))?;
     // `decode` checks what opening it will check: the scenario parses, the step is in range.
@@ -213,14 +266,15 @@ fn link(args: &[String]) -> Result<String, String> {
 
 fn play(source: &str, o: &Options) -> Result<String, String> {
     let mut replay = scenario::Replay::new(scenario::parse(source).map_err(|e| e.to_string())?);
+    replay.set_lang(o.lang);
     replay.play_to(usize::MAX)?;
     let mut out = String::new();
     for (step, output) in replay.scenario().steps.iter().zip(replay.outputs()) {
         if o.verbose {
-            if let Some(title) = &step.title {
+            if let Some(title) = step.title_in(o.lang) {
                 out.push_str(&format!("## {title}\n"));
             }
-            for paragraph in &step.narration {
+            for paragraph in step.narration_in(o.lang) {
                 out.push_str(&format!("   {paragraph}\n"));
             }
             out.push_str(&format!("$ {}\n", step.text));
@@ -236,7 +290,7 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
                 .get(output.events.clone())
                 .unwrap_or_default()
             {
-                out.push_str(&format!("    · {}\n", narrate(e, Lang::En)));
+                out.push_str(&format!("    · {}\n", narrate(e, o.lang)));
             }
         }
     }

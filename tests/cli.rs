@@ -186,3 +186,42 @@ fn a_non_utf8_argument_is_a_clear_error_not_an_abort() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not valid UTF-8"), "{err}");
 }
+
+#[test]
+fn lang_chooses_the_narration_language_and_a_bad_one_is_refused() {
+    let ko = cli::run(&args(&[
+        "lesson",
+        "idempotence",
+        "--lang",
+        "ko",
+        "--verbose",
+    ]))
+    .unwrap();
+    assert!(ko.contains("## 브로커 하나와 토픽 하나"), "{ko}");
+    assert!(
+        ko.contains("브로커 1: InitProducerId → producerId=0 epoch=0"),
+        "{ko}"
+    );
+    let th = cli::run(&args(&["lessons", "--lang", "th"])).unwrap();
+    assert!(th.contains("idempotent producer: ของซ้ำ"), "{th}");
+    for bad in [
+        &["lesson", "idempotence", "--lang", "fr"][..],
+        &["lesson", "idempotence", "--lang"],
+    ] {
+        let err = cli::run(&args(bad)).unwrap_err();
+        assert!(err.contains("en, ko or th"), "{err}");
+    }
+}
+
+#[test]
+fn lessons_missing_lists_what_a_language_lacks() {
+    let out = cli::run(&args(&["lessons", "--missing", "ko"])).unwrap();
+    assert!(
+        !out.contains("idempotence:"),
+        "idempotence is translated: {out}"
+    );
+    assert!(out.contains("fencing:"), "{out}");
+    assert!(out.trim_end().ends_with("missing in ko"), "{out}");
+    let en = cli::run(&args(&["lessons", "--missing", "en"])).unwrap();
+    assert_eq!(en, "0 missing in en\n");
+}

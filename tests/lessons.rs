@@ -459,3 +459,49 @@ fn lesson_fingerprints_are_pinned() {
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }
+
+/// `eos lesson NAME --lang L --verbose`: titles, narration and narrated events in L,
+/// kept in `tests/golden/{name}.{lang}.txt` (UPDATE_GOLDEN=1 rewrites it).
+fn golden_lang(name: &str, lang: &str) {
+    let args: Vec<String> = ["lesson", name, "--lang", lang, "--verbose"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let got = eos_playground::cli::run(&args).expect("lesson runs");
+    // The engine's own lines (Kafka's tool formats) are the same in every language.
+    let english: Vec<String> = args.iter().map(|a| a.replace(lang, "en")).collect();
+    let en = eos_playground::cli::run(&english).expect("lesson runs");
+    let printed = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with("## ") && !l.starts_with("   "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        printed(&got),
+        printed(&en),
+        "{name} --lang {lang}: printed lines differ"
+    );
+    assert_ne!(got, en, "{name} --lang {lang} is not translated");
+    let path = format!(
+        "{}/tests/golden/{name}.{lang}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(got, want, "{name} --lang {lang} differs from {path}");
+}
+
+#[test]
+fn golden_idempotence_in_korean_and_thai() {
+    golden_lang("idempotence", "ko");
+    golden_lang("idempotence", "th");
+}
+
+#[test]
+fn golden_transactions_in_korean_and_thai() {
+    golden_lang("transactions", "ko");
+    golden_lang("transactions", "th");
+}

@@ -4,6 +4,7 @@
 
 mod common;
 
+use eos_playground::record::crc32c;
 use eos_playground::record::{
     decode_all, header_fields, set_base_offset, ControlRecordType, Header, Record, RecordBatch,
     RecordError, RECORD_BATCH_OVERHEAD,
@@ -111,6 +112,19 @@ fn simple_batch() -> impl Strategy<Value = RecordBatch> {
     ]
 }
 
+/// The textbook one-byte-at-a-time CRC32C, the oracle for the fast paths.
+fn crc32c_bytewise(crc: u32, data: &[u8]) -> u32 {
+    let mut state = !crc;
+    for &b in data {
+        state ^= u32::from(b);
+        for _ in 0..8 {
+            let mask = (state & 1).wrapping_neg();
+            state = (state >> 1) ^ (crc32c::POLY & mask);
+        }
+    }
+    !state
+}
+
 /// Runs every decoder on the bytes; only a panic can fail this.
 fn decode_everything(bytes: &[u8]) {
     let _ = RecordBatch::decode(bytes);
@@ -206,5 +220,21 @@ proptest! {
                 prop_assert!(caught);
             }
         }
+    }
+
+    /// The engine's CRC32C (the CPU's instruction here) and the portable slice-by-8 the wasm
+    /// runs both equal the bytewise definition, from any starting CRC, at any split.
+    #[test]
+    fn crc32c_equals_bytewise(
+        data in prop::collection::vec(any::<u8>(), 0..600),
+        seed in any::<u32>(),
+        split in any::<prop::sample::Index>(),
+    ) {
+        let want = crc32c_bytewise(seed, &data);
+        prop_assert_eq!(crc32c::crc32c_append(seed, &data), want);
+        prop_assert_eq!(crc32c::crc32c_append_slice_by_8(seed, &data), want);
+        let (a, b) = data.split_at(split.index(data.len() + 1));
+        let pieces = crc32c::crc32c_append_slice_by_8(crc32c::crc32c_append(seed, a), b);
+        prop_assert_eq!(pieces, want);
     }
 }

@@ -428,6 +428,7 @@ fn hostile_links_are_refused_with_a_reason() {
         step: 1,
         page: "idempotence".into(),
         panel: None,
+        lang: None,
     })
     .expect("encodes");
     refused(&"1.".repeat(20_000), "characters long");
@@ -444,6 +445,7 @@ fn hostile_links_are_refused_with_a_reason() {
         step: 0,
         page: "idempotence".into(),
         panel: None,
+        lang: None,
     })
     .expect("encodes");
     // A good link still opens after all that.
@@ -527,6 +529,7 @@ fn a_link_reopens_the_partition_and_batch_that_were_open() {
         assert!(OpenPanel::parse(bad).is_err(), "{bad}");
         let link = share::encode(&SharedState {
             panel: Some(bad.into()),
+            lang: None,
             ..shared.clone()
         })
         .expect("encodes");

@@ -16,6 +16,7 @@ fn state() -> SharedState {
         step: 12,
         page: "transactions".into(),
         panel: None,
+        lang: None,
     }
 }
 

@@ -7,13 +7,13 @@
 //
 // Every element with `data-eos-playground` gets an iframe of the compact view
 // (`index.html?embed=1&…`, next to this script). `data-lesson`, `data-step`, `data-page`,
-// `data-panels` and `data-origins` become the URL options of the same names;
+// `data-panels`, `data-origins` and `data-lang` (en, ko, th) become the URL options of the same names;
 // `data-title` is the frame's title and `data-height` its first height in pixels. The
 // frame then follows the playground's `eos:resize` messages. Unless `data-origins` says
 // otherwise, the page's own origin is allowed to send commands (postMessage API).
 // `window.eosPlayground.embed(element)` embeds an element added later; it returns the frame.
 (() => {
-  const OPTIONS = ['lesson', 'step', 'page', 'panels', 'origins'];
+  const OPTIONS = ['lesson', 'step', 'page', 'panels', 'origins', 'lang'];
   const script = document.currentScript;
   const base = new URL('.', script && script.src ? script.src : location.href);
 

@@ -69,6 +69,16 @@ const LESSONS: &[Lesson] = &[
     },
 ];
 
+impl Lesson {
+    /// The title in `lang` (the catalog's `lesson.NAME`), else the English one.
+    pub fn title_in(&self, lang: crate::i18n::Lang) -> &'static str {
+        match crate::i18n::catalog::catalog(lang).text(&format!("lesson.{}", self.name)) {
+            Some(t) if lang != crate::i18n::Lang::En => t,
+            _ => self.title,
+        }
+    }
+}
+
 /// Every built-in lesson.
 pub fn lessons() -> &'static [Lesson] {
     LESSONS

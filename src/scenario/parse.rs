@@ -16,10 +16,11 @@ mod step;
 #[path = "parse_tokens.rs"]
 mod tokens;
 
+use crate::i18n::Lang;
 use fault::fault_step;
 pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
-pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, View};
+pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
 use tokens::{id_ref, no_words, number, tokenize, topic_partition, Cursor, Token};
 
 /// Parses a whole scenario.
@@ -27,7 +28,9 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
     let mut steps = Vec::new();
     let mut title: Option<String> = None;
     let mut narration: Vec<String> = Vec::new();
-    let mut open_paragraph = false;
+    let mut translations: Vec<StepText> = Vec::new();
+    // The language of the paragraph a `>` line would continue (None: English).
+    let mut open_paragraph: Option<Option<Lang>> = None;
     let mut in_expected = false;
     for (i, raw) in src.lines().enumerate() {
         let line_no = i + 1;
@@ -40,31 +43,42 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
         }
         // Narration for the next step: `## Title`, then `> text` lines (a bare `>`
         // starts a new paragraph).
+        // `## [ko] …` and `> [ko] …` are the same in another language.
         if let Some(t) = trimmed.strip_prefix("## ") {
-            title = Some(t.trim().to_string());
+            match language_tag(t) {
+                (Some(lang), text) => {
+                    translation(&mut translations, lang).title = Some(text.to_string())
+                }
+                (None, text) => title = Some(text.to_string()),
+            }
             continue;
         }
         if let Some(text) = trimmed.strip_prefix('>') {
-            let text = text.trim();
+            let (lang, text) = language_tag(text);
+            let paragraphs = match lang {
+                Some(lang) => &mut translation(&mut translations, lang).narration,
+                None => &mut narration,
+            };
             if text.is_empty() {
-                open_paragraph = false;
-            } else if open_paragraph {
-                if let Some(last) = narration.last_mut() {
+                open_paragraph = None;
+            } else if open_paragraph == Some(lang) {
+                if let Some(last) = paragraphs.last_mut() {
                     last.push(' ');
                     last.push_str(text);
                 }
             } else {
-                narration.push(text.to_string());
-                open_paragraph = true;
+                paragraphs.push(text.to_string());
+                open_paragraph = Some(lang);
             }
             continue;
         }
         if trimmed.is_empty() || trimmed.starts_with('#') {
-            open_paragraph = false;
+            open_paragraph = None;
             continue;
         }
-        open_paragraph = false;
+        open_paragraph = None;
         let (step_title, step_narration) = (title.take(), std::mem::take(&mut narration));
+        let step_translations = std::mem::take(&mut translations);
         // `echo` keeps the rest of the line verbatim (after one space).
         if let Some(rest) = trimmed.strip_prefix("echo") {
             if rest.is_empty() || rest.starts_with(' ') {
@@ -75,6 +89,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
                     kind: StepKind::Echo(text),
                     title: step_title,
                     narration: step_narration,
+                    translations: step_translations,
                 });
                 continue;
             }
@@ -98,9 +113,35 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
             kind,
             title: step_title,
             narration: step_narration,
+            translations: step_translations,
         });
     }
     Ok(Scenario { steps })
+}
+
+/// `[ko] text` → (Korean, "text"); text without a known tag is English. Only the codes
+/// of the catalog's languages count, so `[optional]` stays text.
+fn language_tag(text: &str) -> (Option<Lang>, &str) {
+    let text = text.trim();
+    if let Some((tag, rest)) = text.strip_prefix('[').and_then(|t| t.split_once(']')) {
+        if let Some(lang) = Lang::from_code(tag).filter(|l| l.code() == tag && *l != Lang::En) {
+            return (Some(lang), rest.trim());
+        }
+    }
+    (None, text)
+}
+
+/// The step text being gathered for `lang`.
+fn translation(translations: &mut Vec<StepText>, lang: Lang) -> &mut StepText {
+    if let Some(i) = translations.iter().position(|t| t.lang == lang) {
+        return &mut translations[i];
+    }
+    translations.push(StepText {
+        lang,
+        title: None,
+        narration: Vec::new(),
+    });
+    translations.last_mut().expect("just pushed")
 }
 
 fn parse_line(tokens: &[Token], line: usize, end_column: usize) -> Result<StepKind, ParseError> {

@@ -20,7 +20,8 @@ pub fn parse_node(text: &str) -> Node {
 
 /// `fault drop|delay MS|duplicate|hold|release|cut|heal|error|clear …` (docs/scenarios.md).
 pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
-    let verb = c.next("drop, delay, duplicate, hold, release, cut, heal, error or clear")?;
+    let verb =
+        c.next("drop, delay, duplicate, hold, release, cut, heal, error, disarm or clear")?;
     let node_pair = |c: &mut Cursor| -> Result<(Node, Node), ParseError> {
         let a = c.next("two nodes (a client, broker-N or controller)")?;
         let b = c.next("a second node")?;
@@ -178,6 +179,16 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             c.done()?;
             Ok(Action::ClearFaults)
         }
+        // `fault disarm FAULT`: the fault as the step that armed it, without `fault`.
+        "disarm" => match fault_step(c)? {
+            Action::ArmFault { fault } if !matches!(fault, Fault::Message { .. }) => {
+                Ok(Action::DisarmFault { fault })
+            }
+            _ => Err(c.err(
+                verb.column,
+                "expected an armed fault: drop, delay, duplicate, hold, hold-requests, cut or error",
+            )),
+        },
         other => Err(c.err(verb.column, format!("unknown fault `{other}`"))),
     }
 }

@@ -130,6 +130,55 @@ pub struct Step {
     pub title: Option<String>,
     /// `> text` lines just above the step, as paragraphs: the narration for learners.
     pub narration: Vec<String>,
+    /// The same in other languages: `## [ko] …` and `> [ko] …` lines beside the
+    /// English ones (one entry per language that has any).
+    pub translations: Vec<StepText>,
+}
+
+/// A step's title and narration in one language other than English.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepText {
+    pub lang: crate::i18n::Lang,
+    pub title: Option<String>,
+    pub narration: Vec<String>,
+}
+
+impl Step {
+    fn text_in(&self, lang: crate::i18n::Lang) -> Option<&StepText> {
+        self.translations.iter().find(|t| t.lang == lang)
+    }
+
+    /// The title in `lang`, else in English.
+    pub fn title_in(&self, lang: crate::i18n::Lang) -> Option<&str> {
+        self.text_in(lang)
+            .and_then(|t| t.title.as_deref())
+            .or(self.title.as_deref())
+    }
+
+    /// The narration in `lang`, else in English.
+    pub fn narration_in(&self, lang: crate::i18n::Lang) -> &[String] {
+        match self.text_in(lang) {
+            Some(t) if !t.narration.is_empty() => &t.narration,
+            _ => &self.narration,
+        }
+    }
+
+    /// What English has here and `lang` lacks: "title", "narration" (for
+    /// `eos lessons --missing`).
+    pub fn missing_in(&self, lang: crate::i18n::Lang) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if lang == crate::i18n::Lang::En {
+            return out;
+        }
+        let t = self.text_in(lang);
+        if self.title.is_some() && t.and_then(|t| t.title.as_ref()).is_none() {
+            out.push("title");
+        }
+        if !self.narration.is_empty() && t.is_none_or(|t| t.narration.is_empty()) {
+            out.push("narration");
+        }
+        out
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

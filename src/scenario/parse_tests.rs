@@ -60,3 +60,28 @@ fn columns_count_characters_not_bytes() {
     let e = parse("echo ééé\nraw produce t-0 pid=é seq=0 a").unwrap_err();
     assert_eq!((e.line, e.column), (2, 17), "{e}");
 }
+
+#[test]
+fn translated_titles_and_narration_sit_beside_the_english() {
+    use crate::i18n::Lang;
+    let src = "## First\n## [ko] 첫째\n> one\n> two\n>\n> [ko] 하나\n> [ko] 둘\n>\n> [th] หนึ่ง\n> [xx] not a language\nstep\n## Second\n> three\nstep\n";
+    let s = parse(src).unwrap();
+    let first = &s.steps[0];
+    assert_eq!(first.narration, vec!["one two", "[xx] not a language"]);
+    assert_eq!(first.title_in(Lang::Ko), Some("첫째"));
+    assert_eq!(
+        first.title_in(Lang::Th),
+        Some("First"),
+        "falls back to English"
+    );
+    assert_eq!(first.narration_in(Lang::Ko), ["하나 둘"]);
+    assert_eq!(first.narration_in(Lang::Th), ["หนึ่ง"]);
+    assert_eq!(first.missing_in(Lang::Th), vec!["title"]);
+    let second = &s.steps[1];
+    assert_eq!(second.narration_in(Lang::Ko), ["three"]);
+    assert_eq!(second.missing_in(Lang::Ko), vec!["title", "narration"]);
+    // Printing keeps every language, so a share link of a lesson keeps its translations.
+    let again = parse(&crate::scenario::print(&s)).unwrap();
+    assert_eq!(again.steps[0].translations, first.translations);
+    assert_eq!(again.steps[0].narration, first.narration);
+}

@@ -294,6 +294,9 @@ fn print_action(action: &Action) -> Option<String> {
         Action::ReleaseHeld { api } => format!("fault release api={}", quote(api)),
         Action::ReleaseMessage { id } => format!("fault release id={id}"),
         Action::HealLink { a, b } => format!("fault heal {} {}", node(a), node(b)),
+        Action::DisarmFault { fault } => {
+            format!("fault disarm {}", &print_fault(fault)["fault ".len()..])
+        }
         Action::ClearFaults => "fault clear".into(),
         Action::Step => "step".into(),
         Action::RunUntilIdle => "run".into(),
@@ -395,11 +398,22 @@ pub fn print(scenario: &Scenario) -> String {
         if let Some(title) = &step.title {
             out.push_str(&format!("## {title}\n"));
         }
+        for t in &step.translations {
+            if let Some(title) = &t.title {
+                out.push_str(&format!("## [{}] {title}\n", t.lang.code()));
+            }
+        }
         for (i, paragraph) in step.narration.iter().enumerate() {
             if i > 0 {
                 out.push_str(">\n");
             }
             out.push_str(&format!("> {paragraph}\n"));
+        }
+        for t in &step.translations {
+            for paragraph in &t.narration {
+                out.push_str(">\n");
+                out.push_str(&format!("> [{}] {paragraph}\n", t.lang.code()));
+            }
         }
         match print_step(&step.kind) {
             Some(line) => out.push_str(&line),

@@ -169,6 +169,11 @@ impl Replay {
     pub fn current_step(&self) -> Option<&Step> {
         self.runner.current_step()
     }
+    /// Narrates in `lang` from now on (see [`Runner::set_lang`]).
+    pub fn set_lang(&mut self, lang: crate::i18n::Lang) {
+        self.runner.set_lang(lang);
+    }
+
     pub fn world(&self) -> &World {
         &self.runner.world
     }
@@ -209,6 +214,7 @@ pub fn scenario_of(kinds: impl IntoIterator<Item = StepKind>) -> Scenario {
                 kind,
                 title: None,
                 narration: Vec::new(),
+                translations: Vec::new(),
             })
             .collect(),
     }

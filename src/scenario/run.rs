@@ -17,6 +17,8 @@ pub struct Runner {
     transcript: Vec<String>,
     /// Producer id and epoch from the last raw InitProducerId (`pid=last`).
     last_producer: Option<(i64, i16)>,
+    /// The language of the narration it prints (`print events`, failure notices).
+    lang: Lang,
 }
 
 impl Runner {
@@ -32,7 +34,14 @@ impl Runner {
             next: 0,
             transcript: Vec::new(),
             last_producer: None,
+            lang: Lang::En,
         }
+    }
+
+    /// Narrates in `lang` from now on (`eos run --lang`); the engine's own output lines
+    /// (Kafka's tool formats) stay as they are.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -82,7 +91,7 @@ impl Runner {
                 lines.extend(
                     self.world.events[before..]
                         .iter()
-                        .filter_map(|e| transcript_notice(e, Lang::En)),
+                        .filter_map(|e| transcript_notice(e, self.lang)),
                 );
                 if let Action::RawInitProducerId = action {
                     self.last_producer = self.world_last_init();
@@ -262,7 +271,7 @@ impl Runner {
                         format!(
                             "[{:>6} ms] {}",
                             e.at_ms - crate::sim::START_MS,
-                            narrate(e, Lang::En)
+                            narrate(e, self.lang)
                         )
                     })
                     .collect()

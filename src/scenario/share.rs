@@ -3,7 +3,8 @@
 //! clear error for anything malformed, truncated, too long or from an unknown version.
 //!
 //! Format: `<version>.<base64url(crc32c(payload) ‖ lzss(payload))>` where payload
-//! is the state as plain text. The CRC is over the unpacked text, so a cut or altered link
+//! is the state as plain text. Version 2 adds the page's language; a link without one
+//! (English) is still written as version 1, and version 1 links are always read. The CRC is over the unpacked text, so a cut or altered link
 //! is caught; decompression is capped, so a hostile link cannot make the page allocate
 //! without bound. Nothing is loaded half-way: decoding either returns a whole,
 //! parseable state or an error.
@@ -13,8 +14,11 @@ use serde::{Deserialize, Serialize};
 use crate::record::crc32c::crc32c;
 use crate::scenario::{parse, ParseError};
 
-/// The link format this build writes and reads.
-pub const LINK_VERSION: u32 = 1;
+/// The newest link format this build writes and reads (2: with a language).
+pub const LINK_VERSION: u32 = 2;
+/// The format without a language: written for English views, so their links stay as
+/// they were, and read forever.
+const LINK_VERSION_NO_LANG: u32 = 1;
 /// Longest fragment accepted (browsers and chat apps keep URLs of this size intact).
 pub const MAX_LINK_CHARS: usize = 16_000;
 /// Largest scenario a link may unpack to.
@@ -32,6 +36,9 @@ pub struct SharedState {
     /// The open panel, if any.
     #[serde(default)]
     pub panel: Option<String>,
+    /// The page's language (`ko`, `th`), if not English.
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 /// Why a link could not be opened. Each names what is wrong.
@@ -152,27 +159,46 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, LinkError> {
 
 /// The payload: `step`, `page`, `panel` (empty for none) on a line each, then the
 /// scenario. Plain text, so the page needs no JSON library for links.
-fn payload(state: &SharedState) -> Result<Vec<u8>, LinkError> {
+/// Version 2 puts the language on a line of its own before the scenario.
+fn payload(state: &SharedState) -> Result<(u32, Vec<u8>), LinkError> {
     let panel = state.panel.as_deref().unwrap_or("");
-    if [state.page.as_str(), panel]
+    let lang = state.lang.as_deref().unwrap_or("");
+    if [state.page.as_str(), panel, lang]
         .iter()
         .any(|f| f.contains('\n'))
     {
         return Err(LinkError::BadPayload(
-            "page and panel names are one line each".into(),
+            "page, panel and language names are one line each".into(),
         ));
     }
-    Ok(format!(
-        "{}\n{}\n{}\n{}",
-        state.step, state.page, panel, state.scenario
-    )
-    .into_bytes())
+    Ok(match &state.lang {
+        None => (
+            LINK_VERSION_NO_LANG,
+            format!(
+                "{}\n{}\n{}\n{}",
+                state.step, state.page, panel, state.scenario
+            ),
+        ),
+        Some(lang) => (
+            LINK_VERSION,
+            format!(
+                "{}\n{}\n{}\n{lang}\n{}",
+                state.step, state.page, panel, state.scenario
+            ),
+        ),
+    })
+    .map(|(v, text)| (v, text.into_bytes()))
 }
 
-fn from_payload(bytes: &[u8]) -> Result<SharedState, LinkError> {
+fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
     let text =
         std::str::from_utf8(bytes).map_err(|_| LinkError::BadPayload("not UTF-8 text".into()))?;
-    let mut parts = text.splitn(4, '\n');
+    let fields = if version == LINK_VERSION_NO_LANG {
+        4
+    } else {
+        5
+    };
+    let mut parts = text.splitn(fields, '\n');
     let mut field = |name: &str| {
         parts
             .next()
@@ -184,24 +210,30 @@ fn from_payload(bytes: &[u8]) -> Result<SharedState, LinkError> {
         .map_err(|_| LinkError::BadPayload(format!("step {step:?} is not a number")))?;
     let page = field("page")?.to_string();
     let panel = Some(field("panel")?.to_string()).filter(|p| !p.is_empty());
+    let lang = if version == LINK_VERSION_NO_LANG {
+        None
+    } else {
+        Some(field("language")?.to_string()).filter(|l| !l.is_empty())
+    };
     let scenario = field("scenario")?.to_string();
     Ok(SharedState {
         scenario,
         step,
         page,
         panel,
+        lang,
     })
 }
 
 /// Packs a state into a link fragment (without the `#`).
 pub fn encode(state: &SharedState) -> Result<String, LinkError> {
-    let json = payload(state)?;
+    let (version, json) = payload(state)?;
     if json.len() > MAX_SCENARIO_BYTES {
         return Err(LinkError::TooLarge);
     }
     let mut bytes = crc32c(&json).to_be_bytes().to_vec();
     bytes.extend(crate::util::lzss::compress(&json));
-    let link = format!("{LINK_VERSION}.{}", base64url_encode(&bytes));
+    let link = format!("{version}.{}", base64url_encode(&bytes));
     if link.len() > MAX_LINK_CHARS {
         return Err(LinkError::TooLong {
             chars: link.len(),
@@ -227,11 +259,11 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
     let (version, data) = link
         .split_once('.')
         .ok_or_else(|| LinkError::Malformed("expected <version>.<data>".into()))?;
-    if version != LINK_VERSION.to_string() {
-        return Err(LinkError::UnknownVersion(
-            version.chars().take(12).collect(),
-        ));
-    }
+    let version = match version {
+        "1" => LINK_VERSION_NO_LANG,
+        "2" => LINK_VERSION,
+        other => return Err(LinkError::UnknownVersion(other.chars().take(12).collect())),
+    };
     let bytes = base64url_decode(data)?;
     let (crc, packed) = match (bytes.get(..4), bytes.get(4..)) {
         (Some(c), Some(p)) if !p.is_empty() => (u32::from_be_bytes([c[0], c[1], c[2], c[3]]), p),
@@ -245,7 +277,7 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
     if crc32c(&json) != crc {
         return Err(LinkError::ChecksumMismatch);
     }
-    let state = from_payload(&json)?;
+    let state = from_payload(&json, version)?;
     let scenario = parse(&state.scenario).map_err(LinkError::BadScenario)?;
     if state.step > scenario.steps.len() {
         return Err(LinkError::StepOutOfRange {
@@ -268,6 +300,7 @@ mod tests {
             step: 7,
             page: "transactions".into(),
             panel: Some("coordinator".into()),
+            lang: None,
         }
     }
 
@@ -330,6 +363,31 @@ mod tests {
             decode(&format!("1.{}", base64url_encode(&bytes))),
             Err(LinkError::TooLarge | LinkError::TooLong { .. })
         ));
+    }
+
+    /// A language makes a version-2 link; without one the link is version 1, exactly as
+    /// before languages existed, so old links and English links stay the same.
+    #[test]
+    fn the_language_travels_in_a_version_2_link_and_english_stays_version_1() {
+        let en = encode(&state()).unwrap();
+        assert!(en.starts_with("1."), "{en}");
+        assert_eq!(decode(&en).unwrap(), state());
+        let ko = SharedState {
+            lang: Some("ko".into()),
+            ..state()
+        };
+        let link = encode(&ko).unwrap();
+        assert!(link.starts_with("2."), "{link}");
+        assert_eq!(decode(&link).unwrap(), ko);
+        assert!(matches!(
+            decode(&format!("3.{}", &link[2..])),
+            Err(LinkError::UnknownVersion(_))
+        ));
+        let two_lines = SharedState {
+            lang: Some("k\no".into()),
+            ..state()
+        };
+        assert!(matches!(encode(&two_lines), Err(LinkError::BadPayload(_))));
     }
 
     #[test]

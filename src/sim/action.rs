@@ -94,6 +94,12 @@ pub enum Action {
         a: crate::sim::network::Node,
         b: crate::sim::network::Node,
     },
+    /// Disarms one armed fault, the oldest equal to this one; the messages a disarmed
+    /// hold kept go on their way (`fault disarm …`: the page's "clear" button next to
+    /// each fault in force).
+    DisarmFault {
+        fault: crate::sim::network::Fault,
+    },
     /// Disarms every fault and releases every held message (`fault clear`).
     ClearFaults,
     /// Delivers the next message or fires the next timer.

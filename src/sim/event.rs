@@ -133,6 +133,13 @@ pub enum FaultChange {
     Healed { a: Node, b: Node, was_cut: bool },
     /// A strike on one message by id found no such message on the wire.
     NotOnTheWire { id: u64 },
+    /// One fault disarmed (`was_armed` false: no such fault was armed), and the held
+    /// messages a disarmed hold let go.
+    Disarmed {
+        fault: Fault,
+        was_armed: bool,
+        released: usize,
+    },
     /// Every fault disarmed and every held message released.
     Cleared { faults: usize, released: usize },
 }

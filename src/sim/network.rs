@@ -359,6 +359,31 @@ impl Network {
         self.faults.len() != before
     }
 
+    /// Disarms the oldest armed fault equal to `fault`. A hold's messages that no other
+    /// armed hold keeps go on their way, one latency from now (as a release). Returns
+    /// how many were released, or `None` when no such fault was armed.
+    pub fn disarm(&mut self, fault: &Fault, now_ms: i64) -> Option<usize> {
+        let pos = self.faults.iter().position(|f| f == fault)?;
+        let gone = self.faults.remove(pos);
+        if !matches!(gone, Fault::Hold { .. } | Fault::HoldRequests { .. }) {
+            return Some(0);
+        }
+        let still_held = |e: &Envelope, faults: &[Fault]| {
+            faults.iter().any(|f| {
+                matches!(f, Fault::Hold { .. } | Fault::HoldRequests { .. }) && f.strikes(e)
+            })
+        };
+        let (go, stay): (Vec<Envelope>, Vec<Envelope>) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|e| gone.strikes(e) && !still_held(e, &self.faults));
+        self.held = stay;
+        let n = go.len();
+        for env in go {
+            self.requeue(env, now_ms);
+        }
+        Some(n)
+    }
+
     /// Disarms every fault and releases every held message. Returns (faults disarmed,
     /// messages released).
     pub fn clear(&mut self, now_ms: i64) -> (usize, usize) {

@@ -435,6 +435,17 @@ impl World {
                 self.sync_controller_links();
                 Ok(vec![])
             }
+            Action::DisarmFault { fault } => {
+                let released = self.network.disarm(fault, self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Disarmed {
+                        fault: fault.clone(),
+                        was_armed: released.is_some(),
+                        released: released.unwrap_or(0),
+                    },
+                });
+                Ok(vec![])
+            }
             Action::ClearFaults => {
                 let (faults, released) = self.network.clear(self.clock_ms);
                 self.emit(EventKind::FaultArmed {

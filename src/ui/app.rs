@@ -19,7 +19,7 @@ use super::idempotence::idempotence_page;
 use super::link;
 use super::state::{AppState, Msg, Page};
 use super::transactions::{txn_views, TransactionsPage};
-use crate::i18n::{narrate, t, Key, Lang};
+use crate::i18n::{narrate, t, ui_lang, Key};
 
 /// The newest `max` events, narrated, each with the tone a page gives it.
 pub(crate) fn event_items(
@@ -38,7 +38,7 @@ pub(crate) fn event_items(
             EventItem {
                 seq: e.seq,
                 at_ms: e.at_ms - START_MS,
-                text: narrate(e, Lang::En),
+                text: narrate(e, ui_lang()),
                 tone,
                 network,
             }
@@ -58,34 +58,33 @@ fn narration_for(steps: &[scenario::Step], done: usize) -> Vec<String> {
         .iter()
         .rev()
         .find(|s| s.title.is_some() || !s.narration.is_empty())
-        .map(|s| {
-            s.title
-                .iter()
-                .map(|t| format!("{t}:"))
-                .chain(s.narration.iter().cloned())
-                .collect()
-        })
+        .map(step_words)
         .unwrap_or_default()
+}
+
+/// A step's title (as `Title:`) and narration, in the page's language.
+fn step_words(s: &scenario::Step) -> Vec<String> {
+    let lang = ui_lang();
+    s.title_in(lang)
+        .map(|t| format!("{t}:"))
+        .into_iter()
+        .chain(s.narration_in(lang).iter().cloned())
+        .collect()
 }
 
 /// Before the first step: the first step's narration introduces the lesson.
 fn introduction(steps: &[scenario::Step]) -> Vec<String> {
-    steps
-        .first()
-        .map(|s| {
-            s.title
-                .iter()
-                .map(|t| format!("{t}:"))
-                .chain(s.narration.iter().cloned())
-                .collect()
-        })
-        .unwrap_or_default()
+    steps.first().map(step_words).unwrap_or_default()
 }
 
 fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
     let l = lesson.as_ref()?;
-    let title = l.title.clone();
+    // A built-in lesson's title in the page's language; other scenarios keep their name.
+    let title = l
+        .index
+        .and_then(|i| scenario::lessons().get(i))
+        .map_or_else(|| l.title.clone(), |b| b.title_in(ui_lang()).to_string());
     // The player counts player steps (`scenario::player`); narration is per line.
     let done = l.replay.player_at();
     let steps = &l.replay.scenario().steps;
@@ -256,6 +255,17 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
+    // The first language: `?lang=`, the link's, the browser's (fetched if not built in).
+    {
+        let dispatch = dispatch.clone();
+        let (url, link) = (options.lang, state.notices.linked_lang);
+        use_effect_with((), move |_| {
+            let lang = super::language::initial(url, link);
+            if lang != ui_lang() {
+                super::language::choose(lang, dispatch);
+            }
+        });
+    }
     use_shortcuts(dispatch.clone());
     let copy_link = {
         let state = state.clone();
@@ -269,11 +279,14 @@ pub fn app(props: &AppProps) -> Html {
     let lesson = lesson_info(&state);
     let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
         .iter()
-        .map(|l| (l.name, l.title))
+        .map(|l| (l.name, l.title_in(ui_lang())))
         .collect();
+    // Keyed by the language: a switch re-creates every component, so each one renders
+    // its words anew (most skip a render when their props are unchanged).
+    let lang_key = ui_lang().code();
     if embedded {
         return html! {
-            <>
+            <key={lang_key}>
                 { embed_page(&state, &dispatch, &options.panels, lesson, lessons) }
                 if state.panels.shortcuts_open {
                     <Shortcuts dispatch={dispatch.clone()} />
@@ -292,7 +305,7 @@ pub fn app(props: &AppProps) -> Html {
                 Html::default()
             };
             html! {
-                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} replicated={state.page_state(Page::Transactions).replicated} />
+                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} replicated={state.page_state(Page::Transactions).replicated} />
             }
         }
     };
@@ -309,7 +322,7 @@ pub fn app(props: &AppProps) -> Html {
         }
     });
     html! {
-        <>
+        <key={lang_key}>
             <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
             <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
             <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />

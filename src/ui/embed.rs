@@ -46,6 +46,8 @@ pub struct EmbedOptions {
     pub bad_step: Option<String>,
     /// A `page=` that names no page, as written.
     pub bad_page: Option<String>,
+    /// `lang=en|ko|th`: the page's language.
+    pub lang: Option<crate::i18n::Lang>,
 }
 
 impl EmbedOptions {
@@ -139,6 +141,7 @@ pub fn parse_options(search: &str) -> EmbedOptions {
                     .collect()
             }
             "origins" => o.origins = list(&value),
+            "lang" => o.lang = crate::i18n::Lang::from_code(&value),
             _ => {}
         }
     }

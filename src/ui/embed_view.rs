@@ -23,7 +23,7 @@ use super::idempotence::{last_verdict, marks, views};
 use super::state::LinkBox;
 use super::state::{AppState, Msg, Page, Panel, Travel};
 use super::transactions::txn_views;
-use crate::i18n::{narrate, t, tf, Key, Lang};
+use crate::i18n::{narrate, t, tf, Key};
 
 /// The verdict word for host pages: `APPEND`, `DUPLICATE` or the refusal's error name.
 fn verdict_word(state: &AppState, world: &World) -> Option<String> {
@@ -192,7 +192,7 @@ pub(super) fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: 
         state.with_world(Page::Idempotence, |w| {
             (
                 verdict_word(state, w),
-                w.events.last().map(|e| narrate(e, Lang::En)),
+                w.events.last().map(|e| narrate(e, crate::i18n::ui_lang())),
             )
         })
     } else {

@@ -243,7 +243,7 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
                         to.as_deref().unwrap_or("*")
                     ),
                     // Faults armed by scenario steps: the catalog's wording.
-                    other => crate::i18n::narration::fault(other, crate::i18n::Lang::En),
+                    other => crate::i18n::narration::fault(other, crate::i18n::ui_lang()),
                 })
                 .collect(),
         })
@@ -258,7 +258,7 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
         restart_note: tp
             .as_ref()
             .and_then(|tp| crate::view::window::restart_note(world, tp))
-            .map(|e| crate::i18n::narrate(e, crate::i18n::Lang::En)),
+            .map(|e| crate::i18n::narrate(e, crate::i18n::ui_lang())),
         verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
         recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
         online: world.brokers.get(&leader).is_some_and(|b| b.online),

@@ -194,6 +194,9 @@ impl AppState {
             step,
             page: self.page.fragment().into(),
             panel: panel.print(),
+            lang: Some(crate::i18n::ui_lang())
+                .filter(|l| *l != crate::i18n::Lang::En)
+                .map(|l| l.code().to_string()),
         })
     }
 
@@ -216,6 +219,10 @@ impl AppState {
             Err(why) => self.notices.link_error = Some(why),
             Ok((shared, panel)) => {
                 self.notices.link_error = None;
+                self.notices.linked_lang = shared
+                    .lang
+                    .as_deref()
+                    .and_then(crate::i18n::Lang::from_code);
                 self.restore(shared, &panel);
                 // The panels show what the sharer had open (a partition or batch that is
                 // not in the restored world just shows nothing selected).

@@ -19,6 +19,7 @@ pub mod embed;
 pub mod embed_view;
 pub mod idempotence;
 pub mod keys;
+pub mod language;
 pub mod link;
 pub mod state;
 pub mod transactions;

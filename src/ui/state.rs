@@ -205,6 +205,8 @@ pub struct Notices {
     /// What is wrong with the page address's options (`?lesson=`, `step=`, `page=`) and
     /// what is shown instead.
     pub url_error: Option<String>,
+    /// The language the opened share link was made in, to switch to once loaded.
+    pub linked_lang: Option<crate::i18n::Lang>,
 }
 
 /// Everything the UI knows.
@@ -291,6 +293,8 @@ pub enum Msg {
     },
     /// Open a share link (the URL fragment without `#`).
     OpenLink(String),
+    /// The page now speaks this language (its catalog is loaded: `ui::language`).
+    SetLang(crate::i18n::Lang),
     Link(LinkMsg),
 }
 
@@ -573,6 +577,8 @@ impl Reducible for AppState {
                 }
             },
             Msg::OpenLink(link) => next.open_link(&link),
+            // Every label and sentence changes: a new version re-renders the page.
+            Msg::SetLang(lang) => crate::i18n::set_ui_lang(lang),
             Msg::Link(LinkMsg::Made(url)) => {
                 next.notices.link = Some(LinkBox { url, copied: None });
                 next.notices.link_refused = None;

@@ -16,7 +16,10 @@ use crate::sim::{EventKind, World, START_MS};
 
 use super::components::event_list::{EventItem, EventList};
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
+use super::components::network_panel::NetworkPanel;
+use super::components::rules_panel::RulesPanel;
 use super::components::timeline::Timeline;
+use super::components::txn_admin::TxnAdmin;
 use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
 use super::components::txn_log::TxnLog;
@@ -26,9 +29,12 @@ use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
+use crate::view::network::{network_view, NetworkView};
 use crate::view::partition::{partition_view, shown_partition, PartitionView, LOG_WINDOW};
 use crate::view::producers::{producers, ProducerView};
+use crate::view::rules::{rules_view, RulesView};
 use crate::view::timeline::{timeline, TimelineView, TIMELINE_MESSAGES};
+use crate::view::txn_admin::{admin_view, AdminView};
 
 /// How many events the page's list keeps (the list is keyed, and Yew's keyed diff
 /// costs per item when new events arrive on top).
@@ -50,6 +56,14 @@ pub struct TxnViews {
     pub held: usize,
     /// Brokers and the shown partition's replicas (more than one broker).
     pub cluster: Option<super::idempotence::ClusterViews>,
+    /// The faults in force, the nodes a link joins, the held messages.
+    pub network: NetworkView,
+    /// Messages on the wire (not held).
+    pub on_wire: usize,
+    /// transaction.version and verification, and the rules they put in force.
+    pub rules: RulesView,
+    /// describe-producers and find-hanging of the shown partition.
+    pub admin: Option<AdminView>,
 }
 
 fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
@@ -89,6 +103,7 @@ pub fn txn_views(world: &World) -> TxnViews {
     let coordinators = coordinators(world);
     let timeline = timeline(world, part.as_ref(), &coordinators, TIMELINE_MESSAGES);
     let events = super::app::event_items(world, MAX_EVENTS, tone);
+    let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {
         clock: world.clock_ms - START_MS,
         producers: producers(world),
@@ -98,8 +113,17 @@ pub fn txn_views(world: &World) -> TxnViews {
         timeline,
         events,
         holding: world.network.holds(crate::sim::WRITE_TXN_MARKERS),
-        held: world.network.held().len(),
         cluster: super::idempotence::cluster_views(world, tp.as_ref()),
+        held: world
+            .network
+            .held()
+            .iter()
+            .filter(|e| e.body.api_name() == crate::sim::WRITE_TXN_MARKERS)
+            .count(),
+        network: network_view(world),
+        on_wire: world.network.in_flight().count(),
+        rules: rules_view(world),
+        admin,
     }
 }
 
@@ -123,6 +147,9 @@ pub struct TransactionsPageProps {
     /// The learner chose the replicated cluster.
     #[prop_or_default]
     pub replicated: bool,
+    /// "Pause after each click" (the app's step mode).
+    #[prop_or_default]
+    pub step_mode: bool,
 }
 
 #[function_component(TransactionsPage)]
@@ -143,6 +170,11 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         Some(l) => tf(Key::ShowingLesson, &[&l.title]),
         None => t(Key::ShowingPlayground).to_string(),
     };
+    // A click on a message in flight on the timeline (paused while a lesson is loaded).
+    let on_act = (!locked).then(|| {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |a: Action| dispatch.emit(Msg::Act(Page::Transactions, a)))
+    });
     let has_second = v.producers.iter().any(|x| x.name == TXN_PRODUCER_2);
     let cards: Html = v
         .producers
@@ -254,6 +286,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
                     }
                 </section>
+                <NetworkPanel view={v.network.clone()} on_wire={v.on_wire} step_mode={p.step_mode} {locked} dispatch={p.dispatch.clone()} />
                 </div>
             </div>
             <div class="tx-main stack" id="main" tabindex="-1">
@@ -272,14 +305,16 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 </section>
                 { replicas_view }
                 <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} dispatch={p.dispatch.clone()} />
+                <TxnAdmin view={v.admin.clone()} {lso} {locked} dispatch={p.dispatch.clone()} />
             </div>
             <div class="tx-coord stack">
                 { choice }
                 { cluster_panel }
                 <TxnCoordinator views={v.coordinators.clone()} />
+                <RulesPanel view={v.rules.clone()} />
             </div>
             <div class="tx-timeline">
-                <Timeline view={v.timeline.clone()} />
+                <Timeline view={v.timeline.clone()} {on_act} />
             </div>
             <div class="tx-events">
                 <EventList events={v.events.clone()} />

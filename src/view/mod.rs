@@ -8,7 +8,10 @@
 //! - [`coordinators`]: each transactional id as its coordinator holds it, and its
 //!   `__transaction_state` records.
 //! - [`consumers`]: the consumers of the shown partition and the offsets they skipped.
-//! - [`timeline`]: the request sequence diagram.
+//! - [`timeline`]: the request sequence diagram, and the menu of a message in flight.
+//! - [`network`]: the faults in force, the links a learner can cut, the held messages.
+//! - [`rules`]: the transaction rules in force (`transaction.version`, verification).
+//! - [`txn_admin`]: `describe-producers` and `find-hanging`, with `abort`.
 //! - [`page`]: the two pages — their setup, and what one click on them does.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
@@ -18,10 +21,13 @@
 pub mod consumers;
 pub mod coordinators;
 pub mod history;
+pub mod network;
 pub mod page;
 pub mod partition;
 pub mod producers;
 pub mod replicas;
+pub mod rules;
 pub mod timeline;
+pub mod txn_admin;
 pub mod validate;
 pub mod window;

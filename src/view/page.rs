@@ -204,26 +204,29 @@ pub struct ClickContext {
 /// The engine actions one click on `page` applies, in order; they are recorded as one
 /// time-travel entry.
 ///
-/// - Send is followed by Flush (on the idempotence page not in step mode).
+/// - Send is followed by Flush (not in step mode).
 /// - Commit and abort are followed by a run until idle, so the coordinator's marker
 ///   round trip finishes too (Complete*): a commit call returns once EndTxn is answered,
 ///   which TV2 does right after writing Prepare*. Not while markers are held: the
-///   coordinator keeps re-sending them, so the world would never be idle.
-/// - Release markers is followed by a run until the markers are written.
+///   coordinator keeps re-sending them, so the world would never be idle. Not in step
+///   mode either ("pause after each click" on the transactions page): the markers stay
+///   on the wire, for Step, or for a click on the timeline to strike them.
+/// - Release markers is followed by a run until the markers are written (not in step
+///   mode).
 /// - Creating [`TXN_PRODUCER_2`] on the transactions page is "Start a second producer":
 ///   create it (once) with the same transactional.id, then initTransactions, which fences
 ///   the first producer, settled like a commit.
 pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec<Action> {
     let holding = world.network.holds(crate::sim::WRITE_TXN_MARKERS);
     let settle = |action: Action| {
-        if holding {
+        if holding || cx.step_mode {
             vec![action]
         } else {
             vec![action, Action::RunUntilIdle]
         }
     };
     match (page, action) {
-        (Page::Idempotence, send @ Action::Send { .. }) if cx.step_mode => vec![send],
+        (_, send @ Action::Send { .. }) if cx.step_mode => vec![send],
         (
             _,
             Action::Send {
@@ -243,6 +246,9 @@ pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec
             Page::Transactions,
             a @ (Action::CommitTransaction { .. } | Action::AbortTransaction { .. }),
         ) => settle(a),
+        (Page::Transactions, Action::ReleaseMarkers) if cx.step_mode => {
+            vec![Action::ReleaseMarkers]
+        }
         (Page::Transactions, Action::ReleaseMarkers) => {
             vec![Action::ReleaseMarkers, Action::RunUntilIdle]
         }
@@ -427,5 +433,43 @@ mod tests {
             ErrorAt::Consumer(CONSUMER_RC.into())
         );
         assert_eq!(ErrorAt::of(&Action::Advance { ms: 1 }), ErrorAt::Cluster);
+    }
+
+    #[test]
+    fn step_mode_on_the_transactions_page_leaves_messages_on_the_wire() {
+        let txn = fresh(Page::Transactions);
+        let stepping = ClickContext { step_mode: true };
+        let send = Action::Send {
+            producer: TXN_PRODUCER.into(),
+            topic_partition: Page::Transactions.partition(),
+            values: vec!["a".into()],
+        };
+        assert_eq!(
+            click(Page::Transactions, send.clone(), &txn, stepping),
+            vec![send]
+        );
+        let commit = Action::CommitTransaction {
+            producer: TXN_PRODUCER.into(),
+        };
+        assert_eq!(
+            click(Page::Transactions, commit.clone(), &txn, stepping),
+            vec![commit]
+        );
+        assert_eq!(
+            click(Page::Transactions, Action::ReleaseMarkers, &txn, stepping),
+            vec![Action::ReleaseMarkers]
+        );
+        let mut holding = txn;
+        holding.apply(&Action::HoldMarkers).expect("hold");
+        assert_eq!(
+            click(
+                Page::Transactions,
+                Action::ReleaseMarkers,
+                &holding,
+                ClickContext::default()
+            ),
+            vec![Action::ReleaseMarkers, Action::RunUntilIdle],
+            "released while held: settled"
+        );
     }
 }

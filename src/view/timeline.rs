@@ -10,7 +10,8 @@ use crate::util::sorted_set::SortedSet;
 use super::coordinators::CoordinatorView;
 use super::partition::PartitionView;
 use crate::protocol::errors::Errors;
-use crate::sim::{EventKind, FaultMark, Node, World, START_MS};
+use crate::sim::network::MessageStrike;
+use crate::sim::{Action, EventKind, Fault, FaultMark, Node, World, START_MS};
 use crate::util::ordered::CollectSorted;
 
 /// How many network messages the timeline shows (the newest).
@@ -28,6 +29,8 @@ pub struct Lifeline {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimelineMessage {
     pub seq: u64,
+    /// The network's id of the message (`#N` in the narration, `id=N` in fault steps).
+    pub id: u64,
     pub at_ms: i64,
     pub from: usize,
     pub to: usize,
@@ -38,6 +41,9 @@ pub struct TimelineMessage {
     pub dropped: bool,
     /// Held in the network right now (hold markers, or any `fault hold`).
     pub held: bool,
+    /// On its way right now (sent, not yet delivered, not held): a click can still drop,
+    /// delay, duplicate or hold it.
+    pub on_wire: bool,
     /// What a fault did to this message where it struck: dropped, delayed, duplicated
     /// (the copy's id), held, lost on a cut link, or answered with an injected error.
     pub mark: Option<FaultMark>,
@@ -98,6 +104,7 @@ pub fn timeline(
     let total = usize::try_from(world.network.messages_sent()).unwrap_or(usize::MAX);
     sent.reverse();
     let held = world.network.held_ids().collect_set();
+    let on_wire = world.network.in_flight().map(|e| e.id).collect_set();
     let mut nodes: SortedSet<(u8, i32, String)> = SortedSet::new();
     for (name, _, _) in world.transactional_producers() {
         nodes.insert((0, 0, name.to_string()));
@@ -157,6 +164,7 @@ pub fn timeline(
                 error,
             } => Some(TimelineMessage {
                 seq: e.seq,
+                id: *id,
                 at_ms: e.at_ms - START_MS,
                 from: index(from)?,
                 to: index(to)?,
@@ -167,6 +175,7 @@ pub fn timeline(
                     .map(|e| e.name().to_string()),
                 dropped: matches!(marks.get(id), Some(FaultMark::Dropped | FaultMark::Cut)),
                 held: held.contains(id),
+                on_wire: on_wire.contains(id),
                 mark: marks
                     .get(id)
                     .cloned()
@@ -180,5 +189,55 @@ pub fn timeline(
         lifelines,
         messages,
         total,
+    }
+}
+
+/// What a click on a message in flight offers (the timeline's menu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageChoice {
+    Drop,
+    /// Deliver it later, by the delay the menu's field holds.
+    Delay,
+    Duplicate,
+    Hold,
+    /// Let a held message go (after those sent since: a reorder).
+    Release,
+}
+
+impl TimelineMessage {
+    /// Whether a click can still strike it: on its way or held.
+    pub fn strikeable(&self) -> bool {
+        self.on_wire || self.held
+    }
+
+    /// The menu of this message: on the wire, drop, delay, duplicate or hold; held,
+    /// drop or release (the network can only drop a held message); else nothing.
+    pub fn choices(&self) -> &'static [MessageChoice] {
+        use MessageChoice::*;
+        if self.held {
+            &[Drop, Release]
+        } else if self.on_wire {
+            &[Drop, Delay, Duplicate, Hold]
+        } else {
+            &[]
+        }
+    }
+}
+
+/// The action a menu choice applies to message `id` (`delay_ms` for [`MessageChoice::
+/// Delay`]): a strike by id (`fault drop|delay|duplicate|hold id=N`) or a release
+/// (`fault release id=N`), recorded, replayed and shared like any action.
+pub fn choice_action(id: u64, choice: MessageChoice, delay_ms: i64) -> Action {
+    let strike = match choice {
+        MessageChoice::Drop => MessageStrike::Drop,
+        MessageChoice::Delay => MessageStrike::Delay {
+            ms: delay_ms.max(0),
+        },
+        MessageChoice::Duplicate => MessageStrike::Duplicate,
+        MessageChoice::Hold => MessageStrike::Hold,
+        MessageChoice::Release => return Action::ReleaseMessage { id },
+    };
+    Action::ArmFault {
+        fault: Fault::Message { id, strike },
     }
 }

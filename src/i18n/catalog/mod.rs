@@ -2,6 +2,8 @@
 //! and worded by [`render`]. The format is documented at the top of `en.txt`.
 //!
 //! English is compiled in and is the fallback for any id another language lacks.
+//! Korean and Thai are compiled in natively; the web build fetches the chosen one
+//! (`static/i18n/*.txt`, copied by Trunk) and [`install`]s it.
 
 use super::message::{Arg, Msg};
 use super::Lang;
@@ -78,12 +80,62 @@ impl Catalog {
     }
 }
 
-/// The catalog of `lang`, parsed once.
-pub fn catalog(lang: Lang) -> &'static Catalog {
-    static EN: OnceLock<Catalog> = OnceLock::new();
+/// The Korean and Thai templates. Natively they are compiled in; the web build leaves
+/// them out (they would weigh on every page load) and fetches the chosen one, then
+/// hands it to [`install`].
+#[cfg(not(target_arch = "wasm32"))]
+fn builtin_source(lang: Lang) -> &'static str {
     match lang {
-        Lang::En => EN.get_or_init(|| Catalog::from_source(EN_SOURCE).0),
+        Lang::En => EN_SOURCE,
+        Lang::Ko => include_str!("ko.txt"),
+        Lang::Th => include_str!("th.txt"),
     }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn builtin_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => EN_SOURCE,
+        Lang::Ko | Lang::Th => "",
+    }
+}
+
+fn slot(lang: Lang) -> &'static OnceLock<Catalog> {
+    static EN: OnceLock<Catalog> = OnceLock::new();
+    static KO: OnceLock<Catalog> = OnceLock::new();
+    static TH: OnceLock<Catalog> = OnceLock::new();
+    match lang {
+        Lang::En => &EN,
+        Lang::Ko => &KO,
+        Lang::Th => &TH,
+    }
+}
+
+/// The catalog of `lang`, parsed once. On the web a language not yet [`install`]ed is
+/// an empty catalog, so everything shows in English until its file arrives.
+pub fn catalog(lang: Lang) -> &'static Catalog {
+    static EMPTY: OnceLock<Catalog> = OnceLock::new();
+    let source = builtin_source(lang);
+    if source.is_empty() {
+        return slot(lang)
+            .get()
+            .unwrap_or_else(|| EMPTY.get_or_init(Catalog::default));
+    }
+    slot(lang).get_or_init(|| Catalog::from_source(source).0)
+}
+
+/// True once `lang`'s templates are here (always, natively).
+pub fn is_loaded(lang: Lang) -> bool {
+    !builtin_source(lang).is_empty() || slot(lang).get().is_some()
+}
+
+/// Installs a fetched catalog file for `lang` (the web build's Korean and Thai). A
+/// second install of the same language is ignored. Returns the lines that did not
+/// parse; the rest is installed.
+pub fn install(lang: Lang, source: &str) -> Vec<ParseError> {
+    let (catalog, errors) = Catalog::from_source(source);
+    let _ = slot(lang).set(catalog);
+    errors
 }
 
 /// The template text of `id` in `lang`, else in English, else the id itself.
@@ -118,7 +170,7 @@ fn render_with(out: &mut String, msg: &Msg, catalogs: &[&Catalog]) {
 fn render_pieces(out: &mut String, pieces: &[Piece], msg: &Msg, catalogs: &[&Catalog]) {
     for piece in pieces {
         match piece {
-            Piece::Lit(s) => out.push_str(s),
+            Piece::Lit(s) => push_lit(out, s),
             Piece::Var(name) => match msg.get(name) {
                 Some(arg) => render_arg(out, arg, catalogs),
                 None => {
@@ -137,6 +189,67 @@ fn render_pieces(out: &mut String, pieces: &[Piece], msg: &Msg, catalogs: &[&Cat
                 }
             }
         }
+    }
+}
+
+/// Korean particles written both ways after an argument — `{tp}을(를)`, `이(가)`,
+/// `은(는)`, `과(와)`, `(으)로`, `(이)라는` — are resolved by the sound the text before
+/// them ends with (a final consonant or not), as a Korean reader says a number or a name.
+const PARTICLES: &[(&str, &str, &str)] = &[
+    ("을(를)", "을", "를"),
+    ("이(가)", "이", "가"),
+    ("은(는)", "은", "는"),
+    ("과(와)", "과", "와"),
+    ("(으)로", "으로", "로"),
+    ("(이)라는", "이라는", "라는"),
+];
+
+fn push_lit(out: &mut String, lit: &str) {
+    for &(both, after_consonant, after_vowel) in PARTICLES {
+        if let Some(rest) = lit.strip_prefix(both) {
+            let particle = match final_sound(out) {
+                // `로` also follows a final ㄹ.
+                FinalSound::Rieul if both == "(으)로" => after_vowel,
+                FinalSound::Consonant | FinalSound::Rieul => after_consonant,
+                FinalSound::Vowel => after_vowel,
+            };
+            out.push_str(particle);
+            out.push_str(rest);
+            return;
+        }
+    }
+    out.push_str(lit);
+}
+
+enum FinalSound {
+    Vowel,
+    Consonant,
+    Rieul,
+}
+
+/// How the text ends when read aloud in Korean: a Hangul syllable by its final
+/// consonant, a digit as its Sino-Korean name (일, 삼, …), a Latin word by its last
+/// letter (l, m, n and ng end in a consonant; the rest is read with a vowel).
+fn final_sound(text: &str) -> FinalSound {
+    let Some(c) = text
+        .chars()
+        .rev()
+        .find(|c| !matches!(c, ')' | ']' | '"' | '\'' | '”' | '’' | '.' | ' '))
+    else {
+        return FinalSound::Vowel;
+    };
+    match c {
+        '\u{AC00}'..='\u{D7A3}' => match (c as u32 - 0xAC00) % 28 {
+            0 => FinalSound::Vowel,
+            8 => FinalSound::Rieul,
+            _ => FinalSound::Consonant,
+        },
+        '1' | '7' | '8' => FinalSound::Rieul,
+        '0' | '3' | '6' => FinalSound::Consonant,
+        'l' | 'L' => FinalSound::Rieul,
+        'm' | 'n' | 'M' | 'N' => FinalSound::Consonant,
+        'g' | 'G' if text.to_ascii_lowercase().trim_end().ends_with("ng") => FinalSound::Consonant,
+        _ => FinalSound::Vowel,
     }
 }
 

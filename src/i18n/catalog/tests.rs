@@ -132,7 +132,10 @@ fn the_code_and_the_english_file_name_the_same_ids() {
     }
     for id in en.ids() {
         assert!(
-            used.contains(id) || labels.contains(id) || id == "list.separator",
+            used.contains(id)
+                || labels.contains(id)
+                || id == "list.separator"
+                || id.starts_with("lesson."),
             "{id} is in en.txt but no code uses it"
         );
     }
@@ -141,5 +144,43 @@ fn the_code_and_the_english_file_name_the_same_ids() {
             en.text(key.id()).is_some(),
             "label {key:?} is not in en.txt"
         );
+    }
+}
+
+#[test]
+fn korean_particles_follow_the_sound_before_them() {
+    let (c, _) = Catalog::from_source(
+        "o = {x}을(를) 봄\ns = {x}이(가) 옴\nr = {x}(으)로 감\nt = {x}은(는)\n",
+    );
+    let render = |id: &'static str, x: &str| {
+        let mut out = String::new();
+        super::render_with(&mut out, &Msg::new(id).arg("x", x), &[&c]);
+        out
+    };
+    assert_eq!(render("o", "브로커"), "브로커를 봄");
+    assert_eq!(render("o", "파티션"), "파티션을 봄");
+    assert_eq!(render("s", "broker 1"), "broker 1이 옴"); // 일
+    assert_eq!(render("s", "broker 2"), "broker 2가 옴"); // 이
+    assert_eq!(render("s", "orders-0"), "orders-0이 옴"); // 영
+    assert_eq!(render("r", "broker 1"), "broker 1로 감"); // ㄹ takes 로
+    assert_eq!(render("r", "broker 3"), "broker 3으로 감");
+    assert_eq!(render("r", "producer"), "producer로 감");
+    assert_eq!(render("t", "tx-1 (epoch 1)"), "tx-1 (epoch 1)은");
+    assert_eq!(render("t", "PrepareCommit"), "PrepareCommit는");
+    assert_eq!(render("t", "Ongoing"), "Ongoing은");
+}
+
+/// Each built-in lesson's title is in the catalog (`lesson.NAME`), the English one as
+/// the lesson list spells it.
+#[test]
+fn every_lesson_title_is_in_the_catalog() {
+    let en = super::catalog(Lang::En);
+    for l in crate::scenario::lessons() {
+        assert_eq!(en.text(&format!("lesson.{}", l.name)), Some(l.title));
+        for &lang in Lang::ALL {
+            assert!(super::catalog(lang)
+                .text(&format!("lesson.{}", l.name))
+                .is_some());
+        }
     }
 }

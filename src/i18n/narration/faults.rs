@@ -105,6 +105,16 @@ pub(super) fn change(change: &FaultChange) -> Msg {
             was_cut: false,
         } => msg!("fault.not-cut", a = a, b = b),
         FaultChange::NotOnTheWire { id } => msg!("fault.not-on-the-wire", id = id),
+        FaultChange::Disarmed {
+            fault: f,
+            was_armed: true,
+            released,
+        } => msg!("fault.disarmed", fault = fault(f), released = released),
+        FaultChange::Disarmed {
+            fault: f,
+            was_armed: false,
+            ..
+        } => msg!("fault.not-armed", fault = fault(f)),
         FaultChange::Cleared { faults, released } => {
             msg!("fault.cleared", faults = faults, released = released)
         }

@@ -535,6 +535,16 @@ fn fault_events() -> Vec<EventKind> {
             released: 1,
         },
         FaultChange::NotOnTheWire { id: 3 },
+        FaultChange::Disarmed {
+            fault: faults[0].clone(),
+            was_armed: true,
+            released: 2,
+        },
+        FaultChange::Disarmed {
+            fault: faults[0].clone(),
+            was_armed: false,
+            released: 0,
+        },
     ] {
         out.push(EventKind::FaultArmed { fault: change });
     }

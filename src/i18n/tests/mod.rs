@@ -33,6 +33,54 @@ fn every_key_has_a_text_in_every_language() {
     }
 }
 
+/// Every English message has a Korean and a Thai template with the same placeholders,
+/// and no language has an id English lacks; Kafka's own exception messages (`kafka.*`)
+/// stay English everywhere. Both files parse without an error.
+#[test]
+fn every_message_has_every_language_with_the_same_placeholders() {
+    use super::catalog::{catalog, parse};
+    for (lang, source) in [
+        (Lang::Ko, include_str!("../catalog/ko.txt")),
+        (Lang::Th, include_str!("../catalog/th.txt")),
+    ] {
+        let (_, errors) = parse(source);
+        assert!(errors.is_empty(), "{lang:?}: {errors:?}");
+        let (en, other) = (catalog(Lang::En), catalog(lang));
+        let mut missing = Vec::new();
+        for id in en.ids() {
+            if id.starts_with("kafka.") {
+                assert!(
+                    other.text(id).is_none(),
+                    "{id} is Kafka's text: keep it out of {lang:?}"
+                );
+                continue;
+            }
+            match other.placeholders(id) {
+                None => missing.push(id),
+                Some(p) => assert_eq!(
+                    p,
+                    en.placeholders(id).unwrap(),
+                    "{id} in {lang:?} must use the same placeholders as English"
+                ),
+            }
+            if let Some(t) = other.text(id) {
+                assert!(
+                    !t.trim().is_empty() || en.text(id) == Some(""),
+                    "{id} is empty in {lang:?}"
+                );
+            }
+        }
+        missing.sort_unstable();
+        assert!(missing.is_empty(), "{lang:?} lacks {missing:?}");
+        for id in other.ids() {
+            assert!(
+                en.text(id).is_some(),
+                "{id} in {lang:?} is not an English id"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_event_variant_narrates_in_every_language() {
     let kinds = events::event_kinds();

@@ -42,6 +42,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                 { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
             </ul>
             <div class="nav-tools">
+                <crate::ui::language::LangMenu dispatch={p.dispatch.clone()} />
                 <button type="button" class="nav-button" data-testid="copy-link" onclick={p.on_copy_link.clone()}>{ t(Key::CopyLink) }</button>
                 <button type="button" class="link-button shortcuts-button" data-testid="shortcuts-open" onclick={shortcuts}>{ t(Key::KsButton) }</button>
             </div>

@@ -4,20 +4,204 @@
 //! responses dashed, errors red with their name, lost messages broken with ✗.
 //! Drawn with a CSS grid, so it reflows with the width and its text stays text; on a
 //! narrow screen it becomes a list, each message with its route written out.
+//!
+//! A message still on its way (▸) or held (‖) is a button: it opens a small menu under
+//! its row — drop, delay by N ms, duplicate, hold, or release a held one — whose choice
+//! is one engine action (`fault drop id=N`, …), applied through the page's normal path.
+//! The menu is a group of buttons; Esc or Close shuts it and gives focus back.
 
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::view::timeline::TimelineView;
+use crate::sim::{Action, FaultMark};
+use crate::view::timeline::{choice_action, MessageChoice, TimelineMessage, TimelineView};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub view: TimelineView,
+    /// Applies a fault to a message; `None` (a lesson is loaded, or the compact view):
+    /// the messages are not clickable.
+    #[prop_or_default]
+    pub on_act: Option<Callback<Action>>,
+}
+
+/// The delay the menu proposes, in ms (past the producer's 30 s request.timeout.ms it
+/// would look like a loss, so a short one).
+const DEFAULT_DELAY_MS: &str = "500";
+
+fn label(m: &TimelineMessage) -> String {
+    let kind = if m.response {
+        t(Key::TlResponse)
+    } else {
+        t(Key::TlRequest)
+    };
+    let what = format!("{} {}", m.api, kind);
+    let mut text = match (&m.mark, &m.error) {
+        (Some(FaultMark::Cut), _) => format!("✗ {what} — {}", t(Key::TlLostOnCut)),
+        _ if m.dropped => format!("✗ {what} — {}", t(Key::TlLost)),
+        _ if m.held => format!("‖ {what} — {}", t(Key::TlHeld)),
+        (Some(FaultMark::Delayed { ms }), _) => {
+            format!("{what} — {}", tf(Key::TlDelayedBy, &[&ms.to_string()]))
+        }
+        (Some(FaultMark::Duplicated { copy }), _) => {
+            format!("{what} — {}", tf(Key::TlDuplicatedAs, &[&copy.to_string()]))
+        }
+        (Some(FaultMark::ErrorInjected { error }), _) => {
+            format!("{what} — {}", tf(Key::TlInjected, &[error.name()]))
+        }
+        (_, Some(e)) => format!("{what} ({e})"),
+        _ => what,
+    };
+    if let Some(original) = m.copy_of {
+        text.push_str(&format!(
+            " ({})",
+            tf(Key::TlCopyOf, &[&original.to_string()])
+        ));
+    }
+    if m.on_wire && !m.held {
+        text = format!("▸ {text}");
+        if m.mark.is_none() && m.copy_of.is_none() {
+            text.push_str(&format!(" — {}", t(Key::TlOnWire)));
+        }
+    }
+    text
+}
+
+fn choice_key(c: MessageChoice) -> Key {
+    match c {
+        MessageChoice::Drop => Key::TlStrikeDrop,
+        MessageChoice::Delay => Key::TlStrikeDelay,
+        MessageChoice::Duplicate => Key::TlStrikeDuplicate,
+        MessageChoice::Hold => Key::TlStrikeHold,
+        MessageChoice::Release => Key::TlStrikeRelease,
+    }
+}
+
+fn choice_id(c: MessageChoice) -> &'static str {
+    match c {
+        MessageChoice::Drop => "tl-strike-drop",
+        MessageChoice::Delay => "tl-strike-delay",
+        MessageChoice::Duplicate => "tl-strike-duplicate",
+        MessageChoice::Hold => "tl-strike-hold",
+        MessageChoice::Release => "tl-strike-release",
+    }
+}
+
+/// Gives focus to the element with this id, if it is on the page.
+fn focus_id(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(e) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = e.focus();
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MenuProps {
+    message: TimelineMessage,
+    route: String,
+    row: usize,
+    on_act: Callback<Action>,
+    on_close: Callback<()>,
+}
+
+/// The menu of one message, as a full-width row under it.
+#[function_component(MessageMenu)]
+fn message_menu(p: &MenuProps) -> Html {
+    let delay = use_state(|| DEFAULT_DELAY_MS.to_string());
+    let first = use_node_ref();
+    {
+        // Focus goes to the menu's first button when it opens.
+        let first = first.clone();
+        use_effect_with(p.message.id, move |_| {
+            if let Some(b) = first.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    let m = &p.message;
+    let onkeydown = {
+        let close = p.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                e.stop_propagation();
+                close.emit(());
+            }
+        })
+    };
+    let delay_ms: Option<i64> = delay.trim().parse::<i64>().ok().filter(|ms| *ms >= 0);
+    let buttons: Html = m
+        .choices()
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let onclick = {
+                let (act, close, id) = (p.on_act.clone(), p.on_close.clone(), m.id);
+                Callback::from(move |_: MouseEvent| {
+                    act.emit(choice_action(id, c, delay_ms.unwrap_or(0)));
+                    close.emit(());
+                })
+            };
+            let node_ref = if i == 0 { first.clone() } else { NodeRef::default() };
+            let disabled = c == MessageChoice::Delay && delay_ms.is_none();
+            html! {
+                <>
+                    <button type="button" ref={node_ref} data-testid={choice_id(c)} {onclick} {disabled}>{ t(choice_key(c)) }</button>
+                    if c == MessageChoice::Delay {
+                        <label class="tl-delay small">
+                            { t(Key::TlDelayMs) }
+                            <input type="number" min="0" step="100" inputmode="numeric" data-testid="tl-delay-ms" value={(*delay).clone()}
+                                oninput={{
+                                    let delay = delay.clone();
+                                    Callback::from(move |e: InputEvent| {
+                                        use wasm_bindgen::JsCast;
+                                        if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                                            delay.set(i.value());
+                                        }
+                                    })
+                                }} />
+                        </label>
+                    }
+                </>
+            }
+        })
+        .collect();
+    let close = {
+        let close = p.on_close.clone();
+        Callback::from(move |_: MouseEvent| close.emit(()))
+    };
+    let heading = tf(
+        Key::TlMenuHeading,
+        &[&m.id.to_string(), &format!("{}, {}", p.route, label(m))],
+    );
+    html! {
+        <div class="tl-menu stack" role="group" aria-labelledby="tl-menu-heading" data-testid="tl-menu"
+            style={format!("grid-row: {}; grid-column: 1 / -1;", p.row)} {onkeydown}>
+            <p id="tl-menu-heading" class="small"><strong>{ heading }</strong></p>
+            <div class="cluster">
+                { buttons }
+                <button type="button" data-testid="tl-menu-close" onclick={close}>{ t(Key::TlMenuClose) }</button>
+            </div>
+            <p class="small muted">{ t(Key::TlMenuHint) }</p>
+        </div>
+    }
 }
 
 #[function_component(Timeline)]
 pub fn timeline(p: &TimelineProps) -> Html {
     let v = &p.view;
+    let open = use_state(|| None::<u64>);
+    // The open menu's message, if it can still be struck (a step may have delivered it).
+    let open_msg = (*open).and_then(|id| {
+        v.messages
+            .iter()
+            .position(|m| m.id == id && m.strikeable())
+            .filter(|_| p.on_act.is_some())
+    });
     let n = v.lifelines.len().max(1);
     let columns = format!("grid-template-columns: 4.5rem repeat({n}, minmax(0, 1fr));");
     let head: Html = v
@@ -33,23 +217,20 @@ pub fn timeline(p: &TimelineProps) -> Html {
             }
         })
         .collect();
+    let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
     let rows: Html = v
         .messages
         .iter()
         .enumerate()
         .map(|(row, m)| {
-            let r = row + 2;
+            // The open menu takes the row under its message.
+            let r = row + 2 + usize::from(open_msg.is_some_and(|o| row > o));
             let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
             let span = hi - lo + 1;
             let self_msg = m.from == m.to;
             let rightward = m.to >= m.from;
-            let kind = if m.response { t(Key::TlResponse) } else { t(Key::TlRequest) };
-            let label = match (&m.error, m.dropped, m.held) {
-                (_, true, _) => format!("✗ {} {} — {}", m.api, kind, t(Key::TlLost)),
-                (_, _, true) => format!("‖ {} {} — {}", m.api, kind, t(Key::TlHeld)),
-                (Some(e), _, _) => format!("{} {} ({e})", m.api, kind),
-                _ => format!("{} {}", m.api, kind),
-            };
+            let label = label(m);
+            let clickable = p.on_act.is_some() && m.strikeable();
             let class = classes!(
                 "msg",
                 if m.response { "msg-response" } else { "msg-request" },
@@ -58,6 +239,8 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 m.error.is_some().then_some("msg-error"),
                 m.dropped.then_some("msg-dropped"),
                 m.held.then_some("msg-held"),
+                (m.on_wire && !m.held).then_some("msg-on-wire"),
+                matches!(m.mark, Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })).then_some("msg-struck"),
                 format!("api-{}", m.api.to_lowercase())
             );
             // Arrows run from the middle of one lifeline column to the middle of the other.
@@ -71,25 +254,62 @@ pub fn timeline(p: &TimelineProps) -> Html {
                     2 * span
                 )
             };
-            let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
             let route = format!("{} → {}", lane(m.from), lane(m.to));
+            let body = html! {
+                <>
+                    // Said by the arrow on a wide screen; written out on a narrow one.
+                    <span class="msg-route">{ format!("{route}: ") }</span>
+                    <span class="msg-label">{ label.clone() }</span>
+                </>
+            };
+            let content = if clickable {
+                let expanded = open_msg == Some(row);
+                let onclick = {
+                    let (open, id) = (open.clone(), m.id);
+                    Callback::from(move |_: MouseEvent| {
+                        open.set(if *open == Some(id) { None } else { Some(id) });
+                    })
+                };
+                html! {
+                    <button type="button" class="msg-button" id={format!("tl-msg-{}", m.id)} data-testid={format!("tl-msg-{}", m.id)}
+                        aria-expanded={expanded.to_string()} aria-label={tf(Key::TlOpenMenu, &[&m.id.to_string(), &format!("{route}: {label}")])} {onclick}>
+                        { body }
+                    </button>
+                }
+            } else {
+                body
+            };
+            let menu = match (open_msg, &p.on_act) {
+                (Some(o), Some(on_act)) if o == row => {
+                    let on_close = {
+                        let (open, id) = (open.clone(), m.id);
+                        Callback::from(move |()| {
+                            open.set(None);
+                            focus_id(&format!("tl-msg-{id}"));
+                        })
+                    };
+                    html! { <MessageMenu message={m.clone()} route={route.clone()} row={r + 1} on_act={on_act.clone()} {on_close} /> }
+                }
+                _ => Html::default(),
+            };
             html! {
                 <>
                     <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", m.at_ms) }</div>
-                    <div class={class} style={style} title={format!("{route}: {label}")}>
-                        // Said by the arrow on a wide screen; written out on a narrow one.
-                        <span class="msg-route">{ format!("{route}: ") }</span>
-                        <span class="msg-label">{ label }</span>
+                    <div class={class} style={style} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
+                        { content }
                     </div>
+                    { menu }
                 </>
             }
         })
         .collect();
+    let total_rows = v.messages.len() + usize::from(open_msg.is_some());
     let lines: Html = (0..n)
         .map(|i| {
-            html! { <div class="lifeline" style={format!("grid-column: {}; grid-row: 2 / span {};", i + 2, v.messages.len().max(1))}></div> }
+            html! { <div class="lifeline" style={format!("grid-column: {}; grid-row: 2 / span {};", i + 2, total_rows.max(1))}></div> }
         })
         .collect();
+    let any_clickable = p.on_act.is_some() && v.messages.iter().any(|m| m.strikeable());
     html! {
         <section class="panel stack timeline-panel" aria-labelledby="timeline-heading">
             <div class="panel-head">
@@ -97,6 +317,9 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 <span class="small muted">{ tf(Key::TlShowing, &[&v.messages.len().to_string(), &v.total.to_string()]) }</span>
             </div>
             <p class="small muted">{ t(Key::TlIntro) }</p>
+            if p.on_act.is_some() {
+                <p class={classes!("small", if any_clickable { "" } else { "muted" })} data-testid="tl-strike-hint">{ t(Key::TlStrikeHint) }</p>
+            }
             if v.messages.is_empty() {
                 <p class="muted">{ t(Key::TlEmpty) }</p>
             }

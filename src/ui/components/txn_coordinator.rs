@@ -214,7 +214,8 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
             { diagram(v, index) }
             <p class="small muted">{ t(Key::DiagramCaption) }</p>
             <h4 class="small-heading">{ tf(Key::TxStateLogHeading, &[&v.partition.to_string()]) }</h4>
-            <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::TxStateLogCaption)}>
+            // One region per transactional id: the label names the id (landmarks are unique).
+            <div class="scroll-x" tabindex="0" role="region" aria-label={format!("{} ({})", t(Key::TxStateLogCaption), v.transactional_id)}>
                 <table class="log-table state-log" data-testid="txn-state-log">
                     <caption>{ t(Key::TxStateLogCaption) }</caption>
                     <thead>

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::field::Field;
 use crate::i18n::narration::txn_exception;
-use crate::i18n::{t, tf, Key, Lang};
+use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 use crate::ui::state::{Msg, Page};
 use crate::view::producers::ProducerView;
@@ -119,7 +119,7 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                     &[
                         &o.operation,
                         refusal.exception_class(),
-                        &txn_exception(refusal, Lang::En),
+                        &txn_exception(refusal, crate::i18n::ui_lang()),
                     ],
                 );
                 return html! {

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::error_detail;
-use crate::i18n::{out_of_order_text, t, tf, Key, Lang};
+use crate::i18n::{out_of_order_text, t, tf, Key};
 use crate::protocol::errors::Errors;
 
 #[derive(Properties, PartialEq)]
@@ -116,7 +116,10 @@ pub fn verdict(p: &VerdictProps) -> Html {
                 other => (
                     "rejected",
                     other.name(),
-                    tf(Key::VerdictOtherText, &[&error_detail(detail, Lang::En)]),
+                    tf(
+                        Key::VerdictOtherText,
+                        &[&error_detail(detail, crate::i18n::ui_lang())],
+                    ),
                     *producer_id,
                     *first_seq,
                     *last_seq,

@@ -1,0 +1,115 @@
+//! The page's language: which one to start with (`?lang=`, a share link's, the
+//! browser's), the menu that switches it, and fetching a catalog the build left out.
+//!
+//! English is compiled into the wasm; Korean and Thai are `i18n/ko.txt` and
+//! `i18n/th.txt` next to `index.html` (copied there by Trunk), fetched the first time
+//! they are chosen. Until a file arrives the page stays in its current language.
+
+use yew::prelude::*;
+
+use crate::i18n::catalog::{install, is_loaded};
+use crate::i18n::{set_ui_lang, t, ui_lang, Key, Lang};
+
+use super::state::Msg;
+
+/// The language to start in: `?lang=` wins, then the share link's, then the first of
+/// the browser's languages we have, else English.
+pub(super) fn initial(url: Option<Lang>, link: Option<Lang>) -> Lang {
+    url.or(link).or_else(browser_lang).unwrap_or_default()
+}
+
+fn browser_lang() -> Option<Lang> {
+    let navigator = web_sys::window()?.navigator();
+    let languages = navigator.languages();
+    languages
+        .iter()
+        .filter_map(|l| l.as_string())
+        .chain(navigator.language())
+        .find_map(|l| Lang::from_code(&l))
+}
+
+/// Switches to `lang`: at once when its catalog is here, else after fetching it. A
+/// failed fetch leaves the page as it is (and says so in the console).
+pub(super) fn choose(lang: Lang, dispatch: Callback<Msg>) {
+    if is_loaded(lang) {
+        switch(lang, &dispatch);
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match fetch_text(&format!("i18n/{}.txt", lang.code())).await {
+            Ok(text) => {
+                for e in install(lang, &text) {
+                    web_sys::console::warn_1(
+                        &format!("i18n/{}.txt line {}: {}", lang.code(), e.line, e.message).into(),
+                    );
+                }
+                switch(lang, &dispatch);
+            }
+            Err(why) => web_sys::console::warn_1(
+                &format!("could not load the {} catalog: {why}", lang.code()).into(),
+            ),
+        }
+    });
+}
+
+fn switch(lang: Lang, dispatch: &Callback<Msg>) {
+    set_ui_lang(lang);
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", lang.code());
+    }
+    dispatch.emit(Msg::SetLang(lang));
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window().ok_or("no window")?;
+    let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(js)?
+        .dyn_into::<web_sys::Response>()
+        .map_err(js)?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(js)?)
+        .await
+        .map_err(js)?;
+    text.as_string().ok_or_else(|| format!("{url}: not text"))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LangMenuProps {
+    pub dispatch: Callback<Msg>,
+}
+
+/// The language menu: each language in its own name.
+#[function_component(LangMenu)]
+pub fn lang_menu(p: &LangMenuProps) -> Html {
+    let current = ui_lang();
+    let onchange = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            if let Some(lang) = Lang::from_code(&value) {
+                choose(lang, dispatch.clone());
+            }
+        })
+    };
+    html! {
+        <label class="lang-menu">
+            <span class="lang-menu-label">{ t(Key::LanguageLabel) }</span>
+            <select data-testid="lang-menu" {onchange}>
+                { for Lang::ALL.iter().map(|&l| html! {
+                    <option value={l.code()} lang={l.code()} selected={l == current}>{ l.native_name() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
