@@ -10,11 +10,13 @@ use crate::sim::{EventKind, World, START_MS};
 
 use super::app::{event_items, time_travel};
 use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
+use super::components::cluster_panel::{ClusterBroker, ClusterPanel};
 use super::components::event_list::{EventItem, EventList};
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
 use super::components::log_table::LogTable;
 use super::components::producer_panel::{ProducerInfo, ProducerPanel};
 use super::components::raw_panel::RawPanel;
+use super::components::replicas_view::ReplicasView;
 use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
 use super::state::{AppState, Msg, Page, Panel, PRODUCER, TOPIC};
@@ -100,6 +102,95 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
     }
 }
 
+/// The cluster panel and the shown partition's replicas, for a world of more than one
+/// broker (None with one: the broker panel says it all).
+#[derive(Clone, PartialEq)]
+pub struct ClusterViews {
+    pub brokers: Vec<ClusterBroker>,
+    pub replicas: Option<crate::view::replicas::ReplicasPanel>,
+}
+
+pub(super) fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<ClusterViews> {
+    if world.brokers.len() < 2 {
+        return None;
+    }
+    let coordinators = crate::view::coordinators::coordinators(world);
+    let brokers = crate::view::replicas::brokers(world)
+        .into_iter()
+        .map(|card| ClusterBroker {
+            cut: world.network.is_cut(
+                &crate::sim::Node::Broker(card.id),
+                &crate::sim::Node::Controller,
+            ),
+            coordinates: coordinators
+                .iter()
+                .filter(|c| c.broker == card.id)
+                .map(|c| c.transactional_id.clone())
+                .collect(),
+            card,
+        })
+        .collect();
+    Some(ClusterViews {
+        brokers,
+        replicas: tp.and_then(|tp| crate::view::replicas::replicas(world, tp)),
+    })
+}
+
+/// The cluster panel and the replicas view of one page, when the world has them.
+pub(super) fn cluster_html(
+    cluster: &Option<ClusterViews>,
+    page: Page,
+    disabled: bool,
+    dispatch: &Callback<Msg>,
+) -> (Html, Html) {
+    match cluster {
+        None => (Html::default(), Html::default()),
+        Some(c) => (
+            html! { <ClusterPanel brokers={c.brokers.clone()} {page} {disabled} dispatch={dispatch.clone()} /> },
+            c.replicas
+                .clone()
+                .map_or_else(Html::default, |panel| html! { <ReplicasView {panel} /> }),
+        ),
+    }
+}
+
+/// The playground's cluster choice: the page's own cluster or three brokers with the
+/// topic at replication.factor=3 (hidden while a lesson is loaded).
+pub(super) fn cluster_choice(
+    page: Page,
+    replicated: bool,
+    locked: bool,
+    dispatch: &Callback<Msg>,
+) -> Html {
+    if locked {
+        return Html::default();
+    }
+    let onchange = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                dispatch.emit(Msg::SetReplicated(page, select.value() == "3"));
+            }
+        })
+    };
+    let own = match page {
+        Page::Idempotence => 1,
+        Page::Transactions => crate::view::page::txn_cluster().brokers,
+    };
+    html! {
+        <div class="panel stack cluster-choice">
+            <label class="stack">
+                <span>{ t(Key::ClusterSize) }</span>
+                <select {onchange} data-testid="cluster-size" aria-describedby="cluster-size-hint">
+                    <option value="1" selected={!replicated}>{ tf(Key::ClusterSizeOne, &[&own.to_string()]) }</option>
+                    <option value="3" selected={replicated}>{ t(Key::ClusterSizeThree) }</option>
+                </select>
+            </label>
+            <p id="cluster-size-hint" class="muted small">{ t(Key::ClusterSizeHint) }</p>
+        </div>
+    }
+}
+
 /// Everything the panels need from the shown world, computed once per render.
 pub(super) struct Views {
     pub(super) clock: i64,
@@ -115,6 +206,7 @@ pub(super) struct Views {
     pub(super) snapshots: bool,
     pub(super) producer: ProducerInfo,
     pub(super) events: Vec<EventItem>,
+    pub(super) cluster: Option<ClusterViews>,
 }
 
 pub(super) fn views(state: &AppState, world: &World) -> Views {
@@ -173,6 +265,7 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
         snapshots: world.broker_defaults.producer_snapshots,
         producer,
         events,
+        cluster: cluster_views(world, tp.as_ref()),
         tp,
     }
 }
@@ -285,6 +378,9 @@ pub(super) fn idempotence_page(
         None => t(Key::ShowingPlayground).to_string(),
     };
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+    let (cluster_panel, replicas_view) =
+        cluster_html(&v.cluster, Page::Idempotence, locked, dispatch);
+    let many = v.cluster.is_some();
 
     html! {
         <div class={classes!("pg", "playground", locked.then_some("lesson-on"))} data-testid="playground">
@@ -331,6 +427,7 @@ pub(super) fn idempotence_page(
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
                 </section>
+                { replicas_view }
             </div>
             <div class="pg-events">
                 <EventList events={v.events.clone()} />
@@ -343,7 +440,11 @@ pub(super) fn idempotence_page(
                 if !locked {
                     <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
                 }
+                { cluster_choice(Page::Idempotence, page.replicated, locked, dispatch) }
+                { cluster_panel }
+                if !many {
                 <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
+                }
             </div>
         </div>
     }

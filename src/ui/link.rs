@@ -98,14 +98,18 @@ fn step_action(kind: &scenario::StepKind) -> Option<Action> {
 /// under a `## Action N` heading (so a link restores them as the same actions).
 /// An action the scenario language cannot write is an error, never left out: a link
 /// must replay every action.
-pub fn history_scenario(page: Page, history: &History) -> Result<(String, usize), String> {
+pub fn history_scenario(
+    page: Page,
+    replicated: bool,
+    history: &History,
+) -> Result<(String, usize), String> {
     let line = |kind: &scenario::StepKind, what: &dyn Fn() -> String| {
         scenario::print_step(kind)
             .map(|text| text + "\n")
             .ok_or_else(|| format!("{} cannot be written as scenario text", what()))
     };
     let mut out = String::new();
-    let setup = page.setup();
+    let setup = page.setup_of(replicated);
     for kind in &setup {
         out += &line(kind, &|| "the page's setup".into())?;
     }
@@ -125,9 +129,19 @@ pub fn history_scenario(page: Page, history: &History) -> Result<(String, usize)
 
 /// The recorded actions a shared scenario holds when it is a page's setup followed by
 /// `## Action N` groups, and how many groups `step` covers; None when it is anything
-/// else (it then plays in the lesson player).
-fn history_from(page: Page, parsed: &scenario::Scenario, step: usize) -> Option<History> {
-    let setup = page.setup();
+/// else (it then plays in the lesson player). Tries the page's setup, then its replicated
+/// one; says which matched.
+fn history_from(page: Page, parsed: &scenario::Scenario, step: usize) -> Option<(History, bool)> {
+    [false, true].into_iter().find_map(|replicated| {
+        history_of(page.setup_of(replicated), parsed, step).map(|h| (h, replicated))
+    })
+}
+
+fn history_of(
+    setup: Vec<scenario::StepKind>,
+    parsed: &scenario::Scenario,
+    step: usize,
+) -> Option<History> {
     let steps = &parsed.steps;
     if steps.len() < setup.len() || steps.iter().zip(&setup).any(|(s, k)| &s.kind != k) {
         return None;
@@ -172,7 +186,10 @@ impl AppState {
                 panel.lesson = true;
                 (l.source.clone(), l.replay.player_at())
             }
-            None => history_scenario(self.page, &self.page_state(self.page).history)?,
+            None => {
+                let page = self.page_state(self.page);
+                history_scenario(self.page, page.replicated, &page.history)?
+            }
         };
         Ok(SharedState {
             scenario,
@@ -229,10 +246,13 @@ impl AppState {
         self.panels.selected_tp = None;
         self.panels.selected_batch = None;
         if !panel.lesson {
-            if let Some(history) = history_from(page, &parsed, shared.step) {
+            if let Some((history, replicated)) = history_from(page, &parsed, shared.step) {
                 *self.lesson.borrow_mut() = None;
                 let cursor = history.cursor;
-                self.pages[page.index()].borrow_mut().history = history;
+                let mut state = self.pages[page.index()].borrow_mut();
+                state.history = history;
+                state.replicated = replicated;
+                drop(state);
                 self.travel(page, cursor);
                 return;
             }

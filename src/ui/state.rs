@@ -36,12 +36,14 @@ pub struct PageState {
     pub output: Vec<String>,
     /// The last click, done after stepping back, dropped this many recorded actions.
     pub forked: Option<usize>,
+    /// The learner chose the replicated cluster (`Page::setup_of`).
+    pub replicated: bool,
 }
 
 impl PageState {
     /// The steps a fresh `page` starts from (`?bench=N` preloads the transactions page).
-    fn setup(page: Page, bench: Option<usize>) -> Vec<StepKind> {
-        let mut steps = page.setup();
+    fn setup(page: Page, bench: Option<usize>, replicated: bool) -> Vec<StepKind> {
+        let mut steps = page.setup_of(replicated);
         if let (Page::Transactions, Some(n)) = (page, bench) {
             steps.extend(bench_setup(n));
         }
@@ -50,20 +52,32 @@ impl PageState {
 
     /// The page as a page load starts it.
     pub fn fresh(page: Page, bench: Option<usize>) -> PageState {
-        let world = Replay::to(scenario_of(Self::setup(page, bench)), usize::MAX).into_world();
+        Self::fresh_with(page, bench, false)
+    }
+
+    /// The page started afresh on the cluster the learner chose.
+    pub fn fresh_with(page: Page, bench: Option<usize>, replicated: bool) -> PageState {
+        let world = Replay::to(
+            scenario_of(Self::setup(page, bench, replicated)),
+            usize::MAX,
+        )
+        .into_world();
         PageState {
             world,
             history: History::default(),
             error: None,
             output: Vec::new(),
             forked: None,
+            replicated,
         }
     }
 
     /// Shows the world after `to` recorded actions (replayed on a fresh page world).
     fn travel(&mut self, page: Page, bench: Option<usize>, to: usize) {
         let to = to.min(self.history.entries.len());
-        let (world, output) = self.history.replay(Self::setup(page, bench), to);
+        let (world, output) = self
+            .history
+            .replay(Self::setup(page, bench, self.replicated), to);
         self.world = world;
         self.output = output;
         self.history.cursor = to;
@@ -256,6 +270,9 @@ pub enum Msg {
     Act(Page, Action),
     /// Start the page shown afresh (its recorded actions too).
     Reset,
+    /// The cluster choice of a page: its own (false) or three brokers at
+    /// replication.factor=3 (true); the page starts afresh on it.
+    SetReplicated(Page, bool),
     /// Show a page.
     SetPage(Page),
     /// Step-by-step mode on the idempotence page.
@@ -404,6 +421,9 @@ impl AppState {
         let (at, end) = self.position();
         match msg {
             Msg::Act(..) | Msg::Reset => self.lesson_loaded(),
+            Msg::SetReplicated(on, replicated) => {
+                self.lesson_loaded() || self.page_state(*on).replicated == *replicated
+            }
             Msg::SetPage(page) => *page == self.page,
             Msg::Travel(Travel::Back) => at == 0,
             Msg::Travel(Travel::Forward) => at >= end || self.lesson_failed(),
@@ -478,6 +498,9 @@ impl Reducible for AppState {
                 };
                 let actions = click(on, action, &state.world, cx);
                 state.apply(actions);
+            }
+            Msg::SetReplicated(on, replicated) => {
+                *self.page_mut(on) = PageState::fresh_with(on, self.bench, replicated);
             }
             Msg::Reset => {
                 // Back to the page's start on the timeline: the recorded actions stay, so

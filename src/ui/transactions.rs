@@ -54,6 +54,8 @@ pub struct TxnViews {
     pub holding: bool,
     /// WriteTxnMarkers requests waiting in the network.
     pub held: usize,
+    /// Brokers and the shown partition's replicas (more than one broker).
+    pub cluster: Option<super::idempotence::ClusterViews>,
     /// The faults in force, the nodes a link joins, the held messages.
     pub network: NetworkView,
     /// Messages on the wire (not held).
@@ -111,6 +113,7 @@ pub fn txn_views(world: &World) -> TxnViews {
         timeline,
         events,
         holding: world.network.holds(crate::sim::WRITE_TXN_MARKERS),
+        cluster: super::idempotence::cluster_views(world, tp.as_ref()),
         held: world
             .network
             .held()
@@ -141,6 +144,9 @@ pub struct TransactionsPageProps {
     /// Why the author's lesson file could not be played.
     #[prop_or_default]
     pub file_error: Option<String>,
+    /// The learner chose the replicated cluster.
+    #[prop_or_default]
+    pub replicated: bool,
     /// "Pause after each click" (the app's step mode).
     #[prop_or_default]
     pub step_mode: bool,
@@ -212,6 +218,11 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         .as_ref()
         .map(|x| x.leader.to_string())
         .unwrap_or_default();
+
+    let (cluster_panel, replicas_view) =
+        super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.dispatch);
+    let choice =
+        super::idempotence::cluster_choice(Page::Transactions, p.replicated, locked, &p.dispatch);
 
     html! {
         <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
@@ -292,10 +303,13 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
                 </section>
+                { replicas_view }
                 <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} dispatch={p.dispatch.clone()} />
                 <TxnAdmin view={v.admin.clone()} {lso} {locked} dispatch={p.dispatch.clone()} />
             </div>
             <div class="tx-coord stack">
+                { choice }
+                { cluster_panel }
                 <TxnCoordinator views={v.coordinators.clone()} />
                 <RulesPanel view={v.rules.clone()} />
             </div>

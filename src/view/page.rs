@@ -80,19 +80,39 @@ impl Page {
     /// idempotence page has the default cluster, topic `orders` and an idempotent
     /// `producer-1`.
     pub fn setup(self) -> Vec<StepKind> {
-        let cluster = (self == Page::Transactions).then(|| StepKind::Cluster(txn_cluster()));
+        self.setup_of(false)
+    }
+
+    /// The page's setup, or with `replicated` its replicated variant (the playground's
+    /// cluster choice): three brokers (`cluster brokers=3` as the first step) and the
+    /// page's topic at `replication.factor=3`, `min.insync.replicas=2`, so a learner can
+    /// crash the leader and watch a follower take over.
+    pub fn setup_of(self, replicated: bool) -> Vec<StepKind> {
+        let cluster =
+            (self == Page::Transactions || replicated).then(|| StepKind::Cluster(txn_cluster()));
         cluster
             .into_iter()
-            .chain(self.setup_actions().into_iter().map(StepKind::Act))
+            .chain(
+                self.setup_actions(replicated)
+                    .into_iter()
+                    .map(StepKind::Act),
+            )
             .collect()
     }
 
-    fn setup_actions(self) -> Vec<Action> {
+    fn setup_actions(self, replicated: bool) -> Vec<Action> {
         let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
         let topic = |name: &str| Action::CreateTopic {
             name: name.into(),
             partitions: 1,
-            configs: vec![],
+            configs: if replicated {
+                vec![
+                    pair("replication.factor", "3"),
+                    pair("min.insync.replicas", "2"),
+                ]
+            } else {
+                vec![]
+            },
         };
         match self {
             Page::Idempotence => vec![
@@ -307,6 +327,62 @@ mod tests {
         let w = Replay::to(scenario_of(steps), usize::MAX).into_world();
         let log = w.log_view(&TopicPartition::new(TXN_TOPIC, 0)).expect("log");
         assert_eq!(log.log_end_offset, 3);
+    }
+
+    /// The replicated choice: three brokers, the page's topic on all three, and the
+    /// failover the page is for: crash the leader after a lost answer, and the retry is
+    /// answered DUPLICATE by the new leader (one copy on every replica).
+    #[test]
+    fn the_replicated_setup_survives_a_leader_crash_with_a_duplicate() {
+        for page in Page::ALL {
+            let w = Replay::to(scenario_of(page.setup_of(true)), usize::MAX).into_world();
+            assert_eq!(w.brokers.len(), 3);
+            let view = w.replicas_view(&page.partition()).expect("replicas");
+            assert_eq!(view.replicas.len(), 3);
+            assert_eq!(view.isr.len(), 3);
+        }
+        let mut w =
+            Replay::to(scenario_of(Page::Idempotence.setup_of(true)), usize::MAX).into_world();
+        let tp = Page::Idempotence.partition();
+        let send = |v: &str| Action::Send {
+            producer: PRODUCER.into(),
+            topic_partition: tp.clone(),
+            values: vec![v.into()],
+        };
+        let leader = w.leader_of(&tp).expect("a leader");
+        for a in [
+            send("a"),
+            Action::Flush {
+                producer: PRODUCER.into(),
+            },
+            Action::DropNextResponse {
+                to: Some(PRODUCER.into()),
+            },
+            send("b"),
+            Action::Advance { ms: 10 },
+            Action::StopBroker {
+                broker: leader,
+                clean: false,
+            },
+            Action::Flush {
+                producer: PRODUCER.into(),
+            },
+        ] {
+            w.apply(&a).expect("applies");
+        }
+        assert_ne!(w.leader_of(&tp), Some(leader));
+        assert!(matches!(
+            w.last_verdict(&tp),
+            Some(crate::broker::broker::BrokerEvent::BatchDuplicate { .. })
+        ));
+        let view = w.replicas_view(&tp).expect("replicas");
+        for r in view.replicas.iter().filter(|r| r.online) {
+            assert_eq!(
+                r.log_end_offset, 2,
+                "one a and one b on broker {}",
+                r.broker
+            );
+        }
     }
 
     #[test]

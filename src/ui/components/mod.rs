@@ -2,6 +2,7 @@
 //! none of them touches the engine.
 
 pub mod broker_panel;
+pub mod cluster_panel;
 pub mod event_list;
 pub mod field;
 pub mod header_bytes;
@@ -11,6 +12,7 @@ pub mod network_panel;
 pub mod page_nav;
 pub mod producer_panel;
 pub mod raw_panel;
+pub mod replicas_view;
 pub mod rules_panel;
 pub mod share_box;
 pub mod shortcuts;

@@ -1,0 +1,142 @@
+//! The cluster: every broker up, fenced or stopped, with one click to crash, restart,
+//! cut it off from the controller or heal it; which broker leads each partition and
+//! which coordinates each transactional id. Each button is one existing [`Action`],
+//! so a click is recorded, replayed and shared like a scenario line.
+
+use yew::prelude::*;
+
+use crate::i18n::{t, tf, Key};
+use crate::sim::{Action, Fault, Node};
+use crate::ui::state::{Msg, Page};
+use crate::view::replicas::{BrokerCard, BrokerState};
+
+/// One broker as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterBroker {
+    pub card: BrokerCard,
+    /// Its link to the controller is cut (fenced once its session times out).
+    pub cut: bool,
+    /// The transactional ids it coordinates.
+    pub coordinates: Vec<String>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ClusterPanelProps {
+    pub brokers: Vec<ClusterBroker>,
+    /// The page the buttons act on.
+    pub page: Page,
+    /// A lesson is loaded: show, do not act.
+    pub disabled: bool,
+    pub dispatch: Callback<Msg>,
+}
+
+fn act(dispatch: &Callback<Msg>, page: Page, action: Action) -> Callback<MouseEvent> {
+    let dispatch = dispatch.clone();
+    Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(page, action.clone())))
+}
+
+/// A button of broker `id`'s card (its number is read out after the label).
+fn button(id: i32, what: &str, label: Key, onclick: Callback<MouseEvent>) -> Html {
+    html! {
+        <button type="button" data-testid={format!("broker-{id}-{what}")} {onclick}>
+            { t(label) }<span class="visually-hidden">{ format!(" {id}") }</span>
+        </button>
+    }
+}
+
+#[function_component(ClusterPanel)]
+pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
+    let card = |b: &ClusterBroker| {
+        let id = b.card.id;
+        let (badge, state) = match b.card.state {
+            BrokerState::Up => ("badge ok", t(Key::BrokerUp)),
+            BrokerState::Fenced => ("badge warn", t(Key::BrokerFenced)),
+            BrokerState::Stopped => ("badge danger", t(Key::BrokerStopped)),
+        };
+        let leads: Vec<String> = b.card.leads.iter().map(|tp| tp.to_string()).collect();
+        let (broker, controller) = (Node::Broker(id), Node::Controller);
+        let buttons = if b.card.state == BrokerState::Stopped {
+            button(
+                id,
+                "start",
+                Key::StartButton,
+                act(&p.dispatch, p.page, Action::StartBroker { broker: id }),
+            )
+        } else {
+            let crash = button(
+                id,
+                "crash",
+                Key::CrashButton,
+                act(
+                    &p.dispatch,
+                    p.page,
+                    Action::StopBroker {
+                        broker: id,
+                        clean: false,
+                    },
+                ),
+            );
+            let link = if b.cut {
+                button(
+                    id,
+                    "heal",
+                    Key::HealButton,
+                    act(
+                        &p.dispatch,
+                        p.page,
+                        Action::HealLink {
+                            a: broker,
+                            b: controller,
+                        },
+                    ),
+                )
+            } else {
+                button(
+                    id,
+                    "cut",
+                    Key::CutButton,
+                    act(
+                        &p.dispatch,
+                        p.page,
+                        Action::ArmFault {
+                            fault: Fault::Cut {
+                                a: broker,
+                                b: controller,
+                            },
+                        },
+                    ),
+                )
+            };
+            html! { <>{ crash }{ link }</> }
+        };
+        html! {
+            <li class="broker-card stack" data-testid={format!("broker-{id}")}>
+                <p class="broker-card-head">
+                    <strong>{ tf(Key::BrokerN, &[&id.to_string()]) }</strong>{ " " }
+                    <span class={badge} data-testid={format!("broker-{id}-state")}>{ state }</span>
+                    if b.cut && b.card.state != BrokerState::Stopped {
+                        { " " }<span class="badge warn">{ t(Key::BrokerCut) }</span>
+                    }
+                </p>
+                <p class="small mono" data-testid={format!("broker-{id}-leads")}>
+                    { if leads.is_empty() { t(Key::LeadsNone).to_string() } else { tf(Key::LeadsList, &[&leads.join(", ")]) } }
+                </p>
+                if !b.coordinates.is_empty() {
+                    <p class="small mono" data-testid={format!("broker-{id}-coordinates")}>{ tf(Key::CoordinatesList, &[&b.coordinates.join(", ")]) }</p>
+                }
+                if !p.disabled {
+                    <div class="cluster">{ buttons }</div>
+                }
+            </li>
+        }
+    };
+    html! {
+        <section class="panel stack cluster-panel" aria-labelledby="cluster-heading" data-testid="cluster-panel">
+            <h2 id="cluster-heading">{ t(Key::ClusterHeading) }</h2>
+            <ul class="bare broker-cards">{ for p.brokers.iter().map(card) }</ul>
+            if !p.disabled {
+                <p class="muted small">{ t(Key::ClusterHint) }</p>
+            }
+        </section>
+    }
+}
