@@ -13,13 +13,11 @@ use crate::coordinator::group::GroupCoordinator;
 use crate::coordinator::internal_topics::{
     GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
-use crate::coordinator::transaction::{
-    CoordinatorEvent, TransactionConfig, TransactionCoordinator, TxnFeatures,
-};
+use crate::coordinator::transaction::{TransactionConfig, TransactionCoordinator, TxnFeatures};
 use crate::fs::{FsError, MemFs};
-use crate::log::{LogConfig, RecoveryReport, SeqDirection, TopicPartition, UnifiedLog};
+use crate::log::{LogConfig, TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
-use crate::protocol::{ErrorDetail, Request, Response};
+use crate::protocol::{Request, Response};
 use crate::record::RecordBatch;
 
 /// Where each broker keeps its partitions (Kafka's `log.dirs`).
@@ -28,137 +26,7 @@ pub const LOG_DIR: &str = "/kafka-logs";
 /// A sequence range as the window shows it: `(first_seq, last_seq)`.
 pub type SeqRange = (i32, i32);
 
-/// What a broker did, for narration and the UI.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum BrokerEvent {
-    /// A batch passed the checks and was written.
-    BatchAppended {
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        first_seq: i32,
-        last_seq: i32,
-        first_offset: i64,
-        last_offset: i64,
-        log_end_offset: i64,
-        window: Vec<SeqRange>,
-    },
-    /// A retry of a batch in the window: success with the original offsets, nothing written.
-    BatchDuplicate {
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        first_seq: i32,
-        last_seq: i32,
-        first_offset: i64,
-        last_offset: i64,
-        log_end_offset: i64,
-        window: Vec<SeqRange>,
-    },
-    /// A batch refused by a producer-state check or validation.
-    BatchRejected {
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        first_seq: i32,
-        last_seq: i32,
-        error: Errors,
-        expected_seq: Option<i32>,
-        /// For OUT_OF_ORDER_SEQUENCE_NUMBER: a gap (ahead) or a stale retry (behind).
-        seq_direction: Option<SeqDirection>,
-        current_epoch: Option<i16>,
-        detail: ErrorDetail,
-        log_end_offset: i64,
-    },
-    /// `producer.id.expiration.ms` passed since these producers' last batches (and no
-    /// transaction of theirs is open here): the partition forgot them.
-    ProducersExpired {
-        tp: TopicPartition,
-        producer_ids: Vec<i64>,
-        expiration_ms: i64,
-    },
-    /// The active segment was full: a new one starts at `base_offset`.
-    SegmentRolled {
-        tp: TopicPartition,
-        base_offset: i64,
-        snapshot: Option<String>,
-    },
-    /// No producer-id block yet: the client must retry.
-    ProducerIdNotReady {
-        asked_controller: bool,
-    },
-    ProducerIdBlockReceived {
-        first: i64,
-        last: i64,
-    },
-    ProducerIdAssigned {
-        producer_id: i64,
-        producer_epoch: i16,
-    },
-    /// The broker stopped; a clean stop snapshots producer state.
-    Stopped {
-        clean: bool,
-        snapshots: Vec<String>,
-    },
-    /// A transactional batch waits while the coordinator adds its partition (TV2).
-    TransactionVerification {
-        tp: TopicPartition,
-        transactional_id: String,
-        producer_id: i64,
-        producer_epoch: i16,
-        coordinator: i32,
-    },
-    /// Before TV2, with `transaction.partition.verification.enable`: the batch waits
-    /// while the leader asks the coordinator whether the client added the partition.
-    PartitionVerification {
-        tp: TopicPartition,
-        transactional_id: String,
-        producer_id: i64,
-        producer_epoch: i16,
-        coordinator: i32,
-    },
-    /// Before TV2: the coordinator said the partition is not in the producer's
-    /// transaction (or refused the producer); the batch is not written.
-    PartitionNotVerified {
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        error: Errors,
-    },
-    /// WriteTxnMarkers wrote a COMMIT/ABORT control batch.
-    MarkerWritten {
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        kind: String,
-        offset: i64,
-        txn_first_offset: Option<i64>,
-        last_stable_offset: i64,
-        high_watermark: i64,
-    },
-    /// A marker refused (its epoch is not newer than the transaction's).
-    MarkerRejected {
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        error: Errors,
-        detail: ErrorDetail,
-    },
-    /// Something the transaction coordinator did (state change, fence, timeout, load).
-    Coordinator(CoordinatorEvent),
-    /// Something replication did (follower fetch, ISR, HW, role, truncation).
-    Replication(super::partition::ReplicationEvent),
-    /// A partition was opened at start-up and its producer state rebuilt: from a
-    /// snapshot plus the log after it (`report.snapshot_loaded`), or from the log alone.
-    Recovered {
-        tp: TopicPartition,
-        report: RecoveryReport,
-        windows: Vec<(i64, Vec<SeqRange>)>,
-        /// Each producer's window size (batches) when the broker stopped, so the
-        /// narration can say why a window came back smaller (a snapshot keeps one).
-        windows_before: Vec<(i64, usize)>,
-    },
-}
+pub use super::event::BrokerEvent;
 
 /// A request the broker sends to another node while handling one (e.g. to the controller).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 #[allow(clippy::module_inception)]
 pub mod broker;
 mod delayed_produce;
+mod event;
 mod fetch;
 mod group_apis;
 mod internal_log;

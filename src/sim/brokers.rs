@@ -249,21 +249,7 @@ impl World {
             },
         );
         if self.replicated {
-            // The broker registers again: it learns its partitions' state, and a
-            // partition left without a leader may elect it.
-            let held: Vec<TopicPartition> = self
-                .partitions_on(id)
-                .into_iter()
-                .map(|(tp, _)| tp)
-                .filter(|tp| {
-                    self.registration(tp)
-                        .is_some_and(|r| r.replicas().len() > 1)
-                })
-                .collect();
-            for tp in held {
-                self.propagate_partition(&tp);
-            }
-            self.unfence_broker();
+            self.reregister_broker(id);
         }
         Ok(vec![])
     }

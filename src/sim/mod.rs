@@ -2,6 +2,7 @@
 
 pub mod action;
 mod brokers;
+mod config;
 mod consumers;
 mod delivery;
 pub mod error;

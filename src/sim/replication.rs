@@ -223,21 +223,28 @@ impl World {
                     broker: id,
                     fenced: false,
                 });
-                let held: Vec<TopicPartition> = self
-                    .partitions_on(id)
-                    .into_iter()
-                    .map(|(tp, _)| tp)
-                    .filter(|tp| {
-                        self.registration(tp)
-                            .is_some_and(|r| r.replicas().len() > 1)
-                    })
-                    .collect();
-                for tp in held {
-                    self.propagate_partition(&tp);
-                }
-                self.unfence_broker();
+                self.reregister_broker(id);
             }
         }
+    }
+
+    /// A broker registers again (restarted, or back in touch with the controller): it
+    /// learns the state of its replicated partitions, and a partition left without a
+    /// leader may elect it.
+    pub(super) fn reregister_broker(&mut self, id: i32) {
+        let held: Vec<TopicPartition> = self
+            .partitions_on(id)
+            .into_iter()
+            .map(|(tp, _)| tp)
+            .filter(|tp| {
+                self.registration(tp)
+                    .is_some_and(|r| r.replicas().len() > 1)
+            })
+            .collect();
+        for tp in held {
+            self.propagate_partition(&tp);
+        }
+        self.unfence_broker();
     }
 
     fn change_registrations(

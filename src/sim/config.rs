@@ -1,0 +1,101 @@
+//! Settings: the cluster-wide ones fixed when the world is made (`ClusterConfig`) and
+//! the log-level keys a topic or broker config step may set, with Kafka's names and
+//! limits.
+
+use serde::Serialize;
+
+use super::error::SimError;
+use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
+use crate::coordinator::transaction::{TransactionVersion, TxnFeatures};
+use crate::log::LogConfig;
+
+/// Cluster-wide settings fixed when the world is made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ClusterConfig {
+    pub brokers: i32,
+    /// One-way network latency for every message.
+    pub latency_ms: i64,
+    pub seed: u64,
+    /// The finalized feature level `transaction.version` (0, 1 or 2; Kafka 4.0's
+    /// default is 2). Clients negotiate it as Kafka 4.0's do: TV2 if it is ≥ 2.
+    #[serde(default = "default_transaction_version")]
+    pub transaction_version: i16,
+    /// `transaction.partition.verification.enable` (KIP-890 part 1, default true).
+    #[serde(default = "default_true")]
+    pub transaction_verification: bool,
+}
+
+fn default_transaction_version() -> i16 {
+    2
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl ClusterConfig {
+    /// What every broker is told: the finalized `transaction.version` and the
+    /// verification switch.
+    pub fn txn_features(&self) -> TxnFeatures {
+        TxnFeatures {
+            transaction_version: TransactionVersion(self.transaction_version.clamp(0, 2)),
+            verification: self.transaction_verification,
+        }
+    }
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig {
+            brokers: 1,
+            latency_ms: 2,
+            seed: 1,
+            transaction_version: 2,
+            transaction_verification: true,
+        }
+    }
+}
+
+/// Applies one log-level config key with Kafka's name and limits.
+pub(super) fn apply_log_config(
+    config: &mut LogConfig,
+    key: &str,
+    value: &str,
+) -> Result<(), SimError> {
+    let invalid = |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
+    let number = |min: u64| -> Result<u64, SimError> {
+        let n: u64 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
+        if n < min {
+            return Err(invalid(ConfigRule::AtLeast(min)));
+        }
+        Ok(n)
+    };
+    match key {
+        // Kafka's minimum is far larger; small segments make rolls visible here.
+        "segment.bytes" => config.segment_bytes = number(128)?,
+        "index.interval.bytes" => config.index_interval_bytes = number(0)?,
+        "max.message.bytes" => config.max_message_bytes = number(64)?,
+        "producer.id.expiration.ms" => {
+            config.producer_id_expiration_ms = i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
+        "producer.id.expiration.check.interval.ms" => {
+            config.producer_id_expiration_check_interval_ms =
+                i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
+        "producer.snapshots" => {
+            config.producer_snapshots = match value {
+                "true" | "on" => true,
+                "false" | "off" => false,
+                _ => return Err(invalid(ConfigRule::TrueOrFalse)),
+            }
+        }
+        _ => {
+            return Err(ConfigError::Unknown {
+                scope: ConfigScope::Cluster,
+                key: key.to_string(),
+            }
+            .into())
+        }
+    }
+    Ok(())
+}
