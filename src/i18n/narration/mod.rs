@@ -201,7 +201,10 @@ pub fn event_msg(kind: &EventKind) -> Msg {
                 placement = list(placement)
             )
         }
-        EventKind::FaultArmed { fault } => msg!("fault.armed", fault = faults::change(fault)),
+        EventKind::FaultArmed {
+            fault: fault @ crate::sim::event::FaultChange::Armed(_),
+        } => msg!("fault.armed", fault = faults::change(fault)),
+        EventKind::FaultArmed { fault } => msg!("fault.changed", fault = faults::change(fault)),
         EventKind::InterBrokerRetry { from, to, api } => {
             msg!(
                 "network.inter-broker-retry",
