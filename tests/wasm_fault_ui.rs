@@ -4,8 +4,6 @@
 //! it (the retry lands once after the run); cut a link and clear it from the faults in
 //! force; the transaction rules in force for the playground's transaction.version 2.
 
-use std::time::Duration;
-
 use eos_playground::ui::state::Page;
 use eos_playground::ui::{App, AppProps};
 use wasm_bindgen::JsCast;
@@ -13,39 +11,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fresh_root() -> web_sys::Element {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document");
-    let div = document.create_element("div").expect("a div");
-    document
-        .body()
-        .expect("a body")
-        .append_child(&div)
-        .expect("appended");
-    div
-}
-
-/// Lets Yew's scheduler render.
-async fn tick() {
-    for _ in 0..3 {
-        yew::platform::time::sleep(Duration::ZERO).await;
-    }
-}
-
-fn find(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .ok()
-        .flatten()
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
-    find(root, id).unwrap_or_else(|| panic!("no element with data-testid={id}"))
-}
-
-fn text(root: &web_sys::Element, id: &str) -> String {
-    by_testid(root, id).text_content().unwrap_or_default()
-}
+mod dom;
+use dom::*;
 
 async fn press(e: web_sys::Element) {
     e.dyn_into::<web_sys::HtmlElement>()

@@ -3,30 +3,14 @@
 //! the learner sees — the commit marker at maxReadPosition, the step numbers on the
 //! timeline, the differences table — then the comparison lesson's two sides.
 
-use std::time::Duration;
-
 use eos_playground::ui::pulsar::PulsarApp;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-async fn tick() {
-    for _ in 0..3 {
-        yew::platform::time::sleep(Duration::ZERO).await;
-    }
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no element with data-testid={id}"))
-}
-
-fn text(root: &web_sys::Element, id: &str) -> String {
-    by_testid(root, id).text_content().unwrap_or_default()
-}
+mod dom;
+use dom::*;
 
 async fn next_to_end(root: &web_sys::Element) {
     for _ in 0..200 {

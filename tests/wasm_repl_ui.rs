@@ -4,47 +4,14 @@
 //! read what the learner sees — a new leader, the retry answered DUPLICATE, and one
 //! copy of each record on every replica still up.
 
-use std::time::Duration;
-
 use eos_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fresh_root() -> web_sys::Element {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document");
-    let div = document.create_element("div").expect("a div");
-    document
-        .body()
-        .expect("a body")
-        .append_child(&div)
-        .expect("appended");
-    div
-}
-
-/// Lets Yew's scheduler render.
-async fn tick() {
-    for _ in 0..3 {
-        yew::platform::time::sleep(Duration::ZERO).await;
-    }
-}
-
-fn find(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .ok()
-        .flatten()
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
-    find(root, id).unwrap_or_else(|| panic!("no element with data-testid={id}"))
-}
-
-fn text(root: &web_sys::Element, id: &str) -> String {
-    by_testid(root, id).text_content().unwrap_or_default()
-}
+mod dom;
+use dom::*;
 
 async fn click(root: &web_sys::Element, id: &str) {
     by_testid(root, id)

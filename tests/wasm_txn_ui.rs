@@ -3,8 +3,6 @@
 //! through a transaction, and read what the learner sees — the COMMIT marker in the log
 //! and LSO == HW; then fence producer-1 with a second producer and see its commit fail.
 
-use std::time::Duration;
-
 use eos_playground::ui::state::Page;
 use eos_playground::ui::{App, AppProps};
 use wasm_bindgen::JsCast;
@@ -12,36 +10,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fresh_root() -> web_sys::Element {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document");
-    let div = document.create_element("div").expect("a div");
-    document
-        .body()
-        .expect("a body")
-        .append_child(&div)
-        .expect("appended");
-    div
-}
-
-/// Lets Yew's scheduler render.
-async fn tick() {
-    for _ in 0..3 {
-        yew::platform::time::sleep(Duration::ZERO).await;
-    }
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no element with data-testid={id}"))
-}
-
-fn text(root: &web_sys::Element, id: &str) -> String {
-    by_testid(root, id).text_content().unwrap_or_default()
-}
+mod dom;
+use dom::*;
 
 async fn click(root: &web_sys::Element, id: &str) {
     by_testid(root, id)

@@ -2,8 +2,6 @@
 //! The UI in a real browser: mount components into a fresh div, drive a duplicate, and
 //! read what the learner would see.
 
-use std::time::Duration;
-
 use eos_playground::log::TopicPartition;
 use eos_playground::sim::{Action, ClusterConfig, World};
 use eos_playground::ui::components::verdict::{Verdict, VerdictProps};
@@ -14,32 +12,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fresh_root() -> web_sys::Element {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document");
-    let div = document.create_element("div").expect("a div");
-    document
-        .body()
-        .expect("a body")
-        .append_child(&div)
-        .expect("appended");
-    div
-}
-
-/// Lets Yew's scheduler render.
-async fn tick() {
-    for _ in 0..3 {
-        yew::platform::time::sleep(Duration::ZERO).await;
-    }
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no element with data-testid={id}"))
-}
+mod dom;
+use dom::*;
 
 fn click(root: &web_sys::Element, id: &str) {
     by_testid(root, id)
