@@ -97,7 +97,9 @@ impl ProducerIdManager {
         match claimed {
             Some(id) => {
                 let prefetch = self.block.is_some_and(|b| {
-                    id == b.first + i64::from(b.size) * PID_PREFETCH_THRESHOLD_PERCENT / 100
+                    id == b
+                        .first
+                        .saturating_add(i64::from(b.size) * PID_PREFETCH_THRESHOLD_PERCENT / 100)
                 });
                 Generated::Id {
                     id,
