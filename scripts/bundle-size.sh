@@ -119,10 +119,11 @@ echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 
 # The Pulsar site (www/pulsar.html, built into dist/pulsar/) is a separate entry with its
 # own budget: the main page never loads it. It carries the whole engine plus Pulsar's:
-# 304.5 KB gzip when first built (2026-12-01), so 340 KB leaves room to grow.
+# 304.5 KB gzip when first built alone; 371 KB once merged with the checker, replication
+# and the languages (2026-12-01). 380 KB stops it growing unnoticed (issue 15).
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
-  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-340} BUNDLE_OUT=target/bundle-size-pulsar.txt \
+  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-380} BUNDLE_OUT=target/bundle-size-pulsar.txt \
     "$0" "$DIST/pulsar"
 fi

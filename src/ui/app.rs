@@ -282,15 +282,18 @@ pub fn app(props: &AppProps) -> Html {
         .map(|l| (l.name, l.title_in(ui_lang())))
         .collect();
     // Keyed by the language: a switch re-creates every component, so each one renders
-    // its words anew (most skip a render when their props are unchanged).
+    // its words anew (most skip a render when their props are unchanged). The keyed
+    // fragment sits inside a list: Yew compares keys among siblings, never a root's own.
     let lang_key = ui_lang().code();
     if embedded {
         return html! {
-            <key={lang_key}>
-                { embed_page(&state, &dispatch, &options.panels, lesson, lessons) }
-                if state.panels.shortcuts_open {
-                    <Shortcuts dispatch={dispatch.clone()} />
-                }
+            <>
+                <key={lang_key}>
+                    { embed_page(&state, &dispatch, &options.panels, lesson, lessons) }
+                    if state.panels.shortcuts_open {
+                        <Shortcuts dispatch={dispatch.clone()} />
+                    }
+                </>
             </>
         };
     }
@@ -322,14 +325,16 @@ pub fn app(props: &AppProps) -> Html {
         }
     });
     html! {
-        <key={lang_key}>
-            <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
-            <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
-            <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
-            { page }
-            if state.panels.shortcuts_open {
-                <Shortcuts dispatch={dispatch.clone()} />
-            }
+        <>
+            <key={lang_key}>
+                <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
+                <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
+                <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
+                { page }
+                if state.panels.shortcuts_open {
+                    <Shortcuts dispatch={dispatch.clone()} />
+                }
+            </>
         </>
     }
 }

@@ -25,7 +25,8 @@ const PAGES = [
 
 // Words a Korean or Thai page may show in Latin letters: Kafka's identifiers (API,
 // state, error and config names are matched by shape below), and the nouns the Thai
-// course material writes in English.
+// course material writes in English. `None` is what kafka-transactions.sh prints for an
+// absent offset (describe-producers); Pulsar is a product name.
 const ALLOWED_WORDS = new Set(
   `producer producers broker batch batches partition partitions sequence epoch offset offsets
    transaction transactions snapshot marker markers window consumer consumers coordinator
@@ -33,7 +34,8 @@ const ALLOWED_WORDS = new Set(
    commit abort send flush poll ack idempotent zombie fence latency accumulator bytes ms
    kb s on off empty ready ongoing english state high watermark last stable end error fetch
    control scenario begin run earliest latest docs acks kafka b orders payments index
-   timeindex socket timer true false all
+   timeindex socket timer true false all replica replicas isr session feature finalize
+   pulsar none
    Empty Ongoing PrepareCommit PrepareAbort CompleteCommit CompleteAbort PrepareEpochFence Dead
    Produce Fetch FindCoordinator InitProducerId AddPartitionsToTxn EndTxn WriteTxnMarkers
    AllocateProducerIds TxnOffsetCommit Space Ctrl KIP TV2 JSON URL LSO LEO HW`
