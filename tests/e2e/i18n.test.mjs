@@ -35,6 +35,7 @@ const ALLOWED_WORDS = new Set(
    kb s on off empty ready ongoing english state high watermark last stable end error fetch
    control scenario begin run earliest latest docs acks kafka b orders payments index
    timeindex socket timer true false all replica replicas isr session feature finalize
+   follower followers leaders
    pulsar none
    Empty Ongoing PrepareCommit PrepareAbort CompleteCommit CompleteAbort PrepareEpochFence Dead
    Produce Fetch FindCoordinator InitProducerId AddPartitionsToTxn EndTxn WriteTxnMarkers
