@@ -2,7 +2,7 @@
 //! brokers and clients, carrying out what a broker decided, retrying inter-broker calls.
 
 use super::event::{EventKind, FaultChange};
-use super::network::{error_response, Body, Envelope, Fault, Node};
+use super::network::{error_response, Body, Envelope, Fault, Node, Struck};
 use super::world::{World, INTER_BROKER_TIMEOUT_MS, RAW_CLIENT};
 use crate::broker::broker::{Handled, Outbound};
 use crate::client::producer::{Producer, ProducerEvent};
@@ -56,16 +56,26 @@ impl World {
             }
             return;
         }
+        self.emit_struck(&env, struck);
+    }
+
+    /// Where a fault struck a message, and the copy a `duplicate` put on the wire.
+    fn emit_struck(&mut self, env: &Envelope, struck: Struck) {
+        let response = env.body.is_response();
         self.emit(EventKind::FaultStruck {
             id: env.id,
-            from,
-            to,
-            api,
+            from: env.from.clone(),
+            to: env.to.clone(),
+            api: env.body.api_name().to_string(),
             response,
             mark: struck.mark,
             fault: struck.fault,
         });
         if let Some(copy) = struck.copy {
+            let error = match &copy.body {
+                Body::Response(r) => Some(r.error()),
+                Body::Request(_) => None,
+            };
             self.emit(EventKind::MessageSent {
                 id: copy.id,
                 from: copy.from,
@@ -87,31 +97,7 @@ impl World {
                 });
                 return;
             };
-            let response = env.body.is_response();
-            let api = env.body.api_name().to_string();
-            self.emit(EventKind::FaultStruck {
-                id,
-                from: env.from,
-                to: env.to,
-                api,
-                response,
-                mark: struck.mark,
-                fault: struck.fault,
-            });
-            if let Some(copy) = struck.copy {
-                let error = match &copy.body {
-                    Body::Response(r) => Some(r.error()),
-                    Body::Request(_) => None,
-                };
-                self.emit(EventKind::MessageSent {
-                    id: copy.id,
-                    from: copy.from,
-                    to: copy.to,
-                    api: copy.body.api_name().to_string(),
-                    response,
-                    error,
-                });
-            }
+            self.emit_struck(&env, struck);
             return;
         }
         if self.network.arm(fault.clone()) {
