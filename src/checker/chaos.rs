@@ -171,6 +171,17 @@ impl Generator {
         format!("{producer}{}", self.next_value)
     }
 
+    /// One value from the idempotent producer `i` to a random partition.
+    fn send_idempotent(&mut self) {
+        let tp = self.tp();
+        let v = self.value("i");
+        self.push(Action::Send {
+            producer: "i".into(),
+            topic_partition: tp,
+            values: vec![v],
+        });
+    }
+
     fn setup(&mut self) {
         self.push(Action::CreateTopic {
             name: TOPIC.into(),
@@ -225,13 +236,7 @@ impl Generator {
             }),
             1 => self.push(Action::Step),
             _ => {
-                let tp = self.tp();
-                let v = self.value("i");
-                self.push(Action::Send {
-                    producer: "i".into(),
-                    topic_partition: tp,
-                    values: vec![v],
-                });
+                self.send_idempotent();
                 if self.rng.below(2) == 0 {
                     self.push(Action::Step);
                 }
@@ -354,13 +359,7 @@ impl Generator {
                 0 => self.push(Action::Step),
                 1 => self.push(Action::Advance { ms: 1_000 }),
                 _ => {
-                    let tp = self.tp();
-                    let v = self.value("i");
-                    self.push(Action::Send {
-                        producer: "i".into(),
-                        topic_partition: tp,
-                        values: vec![v],
-                    });
+                    self.send_idempotent();
                 }
             }
         }

@@ -55,16 +55,7 @@ impl World {
         let mut progressed = false;
         let names = std::mem::take(&mut self.ready);
         let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
-        let leaders: SortedMap<TopicPartition, i32> = self
-            .topics
-            .values()
-            .flat_map(|t| {
-                t.leaders
-                    .iter()
-                    .enumerate()
-                    .map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l))
-            })
-            .collect_map();
+        let leaders: SortedMap<TopicPartition, i32> = self.partition_leaders().collect_map();
         for name in names {
             let mut cid = self.next_correlation_id;
             let Some(producer) = self.producers.get_mut(&name) else {

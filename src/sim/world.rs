@@ -177,6 +177,16 @@ impl World {
             .copied()
     }
 
+    /// Every partition with the broker that leads it, topic by topic.
+    pub fn partition_leaders(&self) -> impl Iterator<Item = (TopicPartition, i32)> + '_ {
+        self.topics.values().flat_map(|t| {
+            t.leaders
+                .iter()
+                .enumerate()
+                .map(|(p, l)| (TopicPartition::new(t.name.clone(), p as i32), *l))
+        })
+    }
+
     pub(super) fn check_partition(&self, tp: &TopicPartition) -> Result<i32, SimError> {
         self.leader_of(tp)
             .ok_or_else(|| SimError::from(SimErrorKind::UnknownPartition { tp: tp.clone() }))

@@ -74,15 +74,9 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
         .values()
         .map(|b| {
             let leads = world
-                .topics
-                .values()
-                .flat_map(|t| {
-                    t.leaders
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, l)| **l == b.id)
-                        .map(|(p, _)| TopicPartition::new(t.name.clone(), p as i32))
-                })
+                .partition_leaders()
+                .filter(|(_, l)| *l == b.id)
+                .map(|(tp, _)| tp)
                 .collect();
             let state = if !b.online {
                 BrokerState::Stopped
