@@ -6,6 +6,7 @@
 //! Read-only, from the world's read API (`World::replicas_view`,
 //! `World::replica_raw_batches`); nothing is decided twice.
 
+use crate::coordinator::internal_topics::is_internal;
 use crate::log::TopicPartition;
 use crate::record::RecordBatch;
 use crate::sim::World;
@@ -24,8 +25,11 @@ pub enum BrokerState {
 pub struct BrokerCard {
     pub id: i32,
     pub state: BrokerState,
-    /// Partitions it leads, by the controller's record.
+    /// Partitions of the learner's topics it leads, by the controller's record.
     pub leads: Vec<TopicPartition>,
+    /// Internal topics (`__transaction_state`, `__consumer_offsets`) and how many of
+    /// their 50 partitions it leads: counted, not listed, or they would bury the rest.
+    pub leads_internal: Vec<(String, usize)>,
 }
 
 /// What one replica holds at one offset.
@@ -73,11 +77,18 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
         .brokers
         .values()
         .map(|b| {
-            let leads = world
+            let (internal, leads): (Vec<TopicPartition>, Vec<TopicPartition>) = world
                 .partition_leaders()
                 .filter(|(_, l)| *l == b.id)
                 .map(|(tp, _)| tp)
-                .collect();
+                .partition(|tp| is_internal(&tp.topic));
+            let mut leads_internal: Vec<(String, usize)> = Vec::new();
+            for tp in internal {
+                match leads_internal.last_mut() {
+                    Some((topic, n)) if *topic == tp.topic => *n += 1,
+                    _ => leads_internal.push((tp.topic, 1)),
+                }
+            }
             let state = if !b.online {
                 BrokerState::Stopped
             } else if world.is_fenced(b.id) {
@@ -89,6 +100,7 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
                 id: b.id,
                 state,
                 leads,
+                leads_internal,
             }
         })
         .collect()

@@ -91,3 +91,23 @@ fn a_fenced_broker_is_shown_fenced() {
     assert_eq!(brokers(&w)[0].state, BrokerState::Fenced);
     assert!(brokers(&w)[0].leads.is_empty());
 }
+
+#[test]
+fn internal_topics_are_counted_per_broker_not_listed() {
+    // A transactional producer makes the coordinator create __transaction_state: its 50
+    // partitions are spread over the brokers; each card counts its share.
+    let w = world_after(
+        "cluster brokers=3\ntopic create t partitions=1\nproducer p create transactional.id=tx-1\nproducer p init-transactions\n",
+    );
+    let cards = brokers(&w);
+    assert!(cards
+        .iter()
+        .all(|c| c.leads.iter().all(|tp| !tp.topic.starts_with("__"))));
+    let total: usize = cards
+        .iter()
+        .flat_map(|c| &c.leads_internal)
+        .filter(|(topic, _)| topic == "__transaction_state")
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(total, 50);
+}

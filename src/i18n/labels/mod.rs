@@ -89,6 +89,7 @@ keys! {
     HealButton,
     LeadsList,
     LeadsNone,
+    LeadsInternal,
     CoordinatesList,
     ReplicasHeading,
     ReplicasSummary,

@@ -53,7 +53,18 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
             BrokerState::Fenced => ("badge warn", t(Key::BrokerFenced)),
             BrokerState::Stopped => ("badge danger", t(Key::BrokerStopped)),
         };
-        let leads: Vec<String> = b.card.leads.iter().map(|tp| tp.to_string()).collect();
+        let leads: Vec<String> = b
+            .card
+            .leads
+            .iter()
+            .map(|tp| tp.to_string())
+            .chain(
+                b.card
+                    .leads_internal
+                    .iter()
+                    .map(|(topic, n)| tf(Key::LeadsInternal, &[topic, &n.to_string()])),
+            )
+            .collect();
         let (broker, controller) = (Node::Broker(id), Node::Controller);
         let buttons = if b.card.state == BrokerState::Stopped {
             button(
