@@ -308,7 +308,7 @@ pub fn app(props: &AppProps) -> Html {
                 Html::default()
             };
             html! {
-                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} replicated={state.page_state(Page::Transactions).replicated} />
+                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} setup={state.page_state(Page::Transactions).setup} />
             }
         }
     };

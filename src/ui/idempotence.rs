@@ -7,6 +7,7 @@ use yew::prelude::*;
 use crate::broker::broker::BrokerEvent;
 use crate::log::TopicPartition;
 use crate::sim::{EventKind, World, START_MS};
+use crate::view::page::Setup;
 
 use super::app::{event_items, time_travel};
 use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
@@ -154,22 +155,24 @@ pub(super) fn cluster_html(
     }
 }
 
-/// The playground's cluster choice: the page's own cluster or three brokers with the
-/// topic at replication.factor=3 (hidden while a lesson is loaded).
+/// The playground's choices for a page's world (hidden while a lesson is loaded): the
+/// page's own cluster or three brokers with the topic at replication.factor=3, and on
+/// the transactions page the transaction rules (TV2, TV1, TV1 without verification).
+/// Either change starts the page afresh.
 pub(super) fn cluster_choice(
     page: Page,
-    replicated: bool,
+    setup: Setup,
     locked: bool,
     dispatch: &Callback<Msg>,
 ) -> Html {
     if locked {
         return Html::default();
     }
-    let onchange = {
+    let choose = |f: fn(Setup, &str) -> Setup| {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                dispatch.emit(Msg::SetReplicated(page, select.value() == "3"));
+                dispatch.emit(Msg::SetSetup(page, f(setup, &select.value())));
             }
         })
     };
@@ -177,15 +180,53 @@ pub(super) fn cluster_choice(
         Page::Idempotence => 1,
         Page::Transactions => crate::view::page::txn_cluster().brokers,
     };
+    let rules = (page == Page::Transactions).then(|| {
+        let onchange = choose(|s, v| {
+            let i: usize = v.parse().unwrap_or(0);
+            let (transaction_version, verification) =
+                Setup::RULES.get(i).copied().unwrap_or((2, true));
+            Setup {
+                transaction_version,
+                verification,
+                ..s
+            }
+        });
+        let labels = [
+            Key::TxnRulesTv2,
+            Key::TxnRulesTv1,
+            Key::TxnRulesTv1Unverified,
+        ];
+        let options = Setup::RULES
+            .iter()
+            .zip(labels)
+            .enumerate()
+            .map(|(i, (r, key))| {
+                let selected = *r == (setup.transaction_version, setup.verification);
+                html! { <option value={i.to_string()} {selected}>{ t(key) }</option> }
+            });
+        html! {
+            <label class="stack">
+                <span>{ t(Key::TxnRules) }</span>
+                <select {onchange} data-testid="txn-rules" aria-describedby="cluster-size-hint">
+                    { for options }
+                </select>
+            </label>
+        }
+    });
+    let onchange = choose(|s, v| Setup {
+        replicated: v == "3",
+        ..s
+    });
     html! {
         <div class="panel stack cluster-choice">
             <label class="stack">
                 <span>{ t(Key::ClusterSize) }</span>
                 <select {onchange} data-testid="cluster-size" aria-describedby="cluster-size-hint">
-                    <option value="1" selected={!replicated}>{ tf(Key::ClusterSizeOne, &[&own.to_string()]) }</option>
-                    <option value="3" selected={replicated}>{ t(Key::ClusterSizeThree) }</option>
+                    <option value="1" selected={!setup.replicated}>{ tf(Key::ClusterSizeOne, &[&own.to_string()]) }</option>
+                    <option value="3" selected={setup.replicated}>{ t(Key::ClusterSizeThree) }</option>
                 </select>
             </label>
+            { rules.unwrap_or_default() }
             <p id="cluster-size-hint" class="muted small">{ t(Key::ClusterSizeHint) }</p>
         </div>
     }
@@ -440,7 +481,7 @@ pub(super) fn idempotence_page(
                 if !locked {
                     <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
                 }
-                { cluster_choice(Page::Idempotence, page.replicated, locked, dispatch) }
+                { cluster_choice(Page::Idempotence, page.setup, locked, dispatch) }
                 { cluster_panel }
                 if !many {
                 <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />

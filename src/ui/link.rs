@@ -13,6 +13,7 @@ use crate::scenario;
 use crate::scenario::share::{self, SharedState};
 use crate::sim::Action;
 use crate::view::history::History;
+use crate::view::page::Setup;
 
 /// What a share link's `panel` holds besides the page, `;`-separated: `lesson` when the
 /// scenario plays in the lesson player (otherwise it is the page's recorded actions,
@@ -100,7 +101,7 @@ fn step_action(kind: &scenario::StepKind) -> Option<Action> {
 /// must replay every action.
 pub fn history_scenario(
     page: Page,
-    replicated: bool,
+    setup: Setup,
     history: &History,
 ) -> Result<(String, usize), String> {
     let line = |kind: &scenario::StepKind, what: &dyn Fn() -> String| {
@@ -109,7 +110,7 @@ pub fn history_scenario(
             .ok_or_else(|| format!("{} cannot be written as scenario text", what()))
     };
     let mut out = String::new();
-    let setup = page.setup_of(replicated);
+    let setup = page.setup_of(setup);
     for kind in &setup {
         out += &line(kind, &|| "the page's setup".into())?;
     }
@@ -129,12 +130,11 @@ pub fn history_scenario(
 
 /// The recorded actions a shared scenario holds when it is a page's setup followed by
 /// `## Action N` groups, and how many groups `step` covers; None when it is anything
-/// else (it then plays in the lesson player). Tries the page's setup, then its replicated
-/// one; says which matched.
-fn history_from(page: Page, parsed: &scenario::Scenario, step: usize) -> Option<(History, bool)> {
-    [false, true].into_iter().find_map(|replicated| {
-        history_of(page.setup_of(replicated), parsed, step).map(|h| (h, replicated))
-    })
+/// else (it then plays in the lesson player). Tries each setup the page offers; says
+/// which matched.
+fn history_from(page: Page, parsed: &scenario::Scenario, step: usize) -> Option<(History, Setup)> {
+    Setup::all()
+        .find_map(|setup| history_of(page.setup_of(setup), parsed, step).map(|h| (h, setup)))
 }
 
 fn history_of(
@@ -188,7 +188,7 @@ impl AppState {
             }
             None => {
                 let page = self.page_state(self.page);
-                history_scenario(self.page, page.replicated, &page.history)?
+                history_scenario(self.page, page.setup, &page.history)?
             }
         };
         Ok(SharedState {
@@ -246,12 +246,12 @@ impl AppState {
         self.panels.selected_tp = None;
         self.panels.selected_batch = None;
         if !panel.lesson {
-            if let Some((history, replicated)) = history_from(page, &parsed, shared.step) {
+            if let Some((history, setup)) = history_from(page, &parsed, shared.step) {
                 *self.lesson.borrow_mut() = None;
                 let cursor = history.cursor;
                 let mut state = self.pages[page.index()].borrow_mut();
                 state.history = history;
-                state.replicated = replicated;
+                state.setup = setup;
                 drop(state);
                 self.travel(page, cursor);
                 return;

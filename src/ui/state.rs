@@ -18,7 +18,7 @@ use crate::log::TopicPartition;
 use crate::scenario::{self, scenario_of, Replay, StepKind};
 use crate::sim::{Action, World};
 use crate::view::history::History;
-use crate::view::page::{bench_setup, click, ClickContext};
+use crate::view::page::{bench_setup, click, ClickContext, Setup};
 pub use crate::view::page::{
     ErrorAt, Page, ADVANCE_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID, TXN_PRODUCER,
     TXN_PRODUCER_2, TXN_TOPIC,
@@ -36,14 +36,14 @@ pub struct PageState {
     pub output: Vec<String>,
     /// The last click, done after stepping back, dropped this many recorded actions.
     pub forked: Option<usize>,
-    /// The learner chose the replicated cluster (`Page::setup_of`).
-    pub replicated: bool,
+    /// The cluster and transaction rules the learner chose (`Page::setup_of`).
+    pub setup: Setup,
 }
 
 impl PageState {
     /// The steps a fresh `page` starts from (`?bench=N` preloads the transactions page).
-    fn setup(page: Page, bench: Option<usize>, replicated: bool) -> Vec<StepKind> {
-        let mut steps = page.setup_of(replicated);
+    fn setup(page: Page, bench: Option<usize>, setup: Setup) -> Vec<StepKind> {
+        let mut steps = page.setup_of(setup);
         if let (Page::Transactions, Some(n)) = (page, bench) {
             steps.extend(bench_setup(n));
         }
@@ -52,23 +52,20 @@ impl PageState {
 
     /// The page as a page load starts it.
     pub fn fresh(page: Page, bench: Option<usize>) -> PageState {
-        Self::fresh_with(page, bench, false)
+        Self::fresh_with(page, bench, Setup::default())
     }
 
     /// The page started afresh on the cluster the learner chose.
-    pub fn fresh_with(page: Page, bench: Option<usize>, replicated: bool) -> PageState {
-        let world = Replay::to(
-            scenario_of(Self::setup(page, bench, replicated)),
-            usize::MAX,
-        )
-        .into_world();
+    pub fn fresh_with(page: Page, bench: Option<usize>, setup: Setup) -> PageState {
+        let world =
+            Replay::to(scenario_of(Self::setup(page, bench, setup)), usize::MAX).into_world();
         PageState {
             world,
             history: History::default(),
             error: None,
             output: Vec::new(),
             forked: None,
-            replicated,
+            setup,
         }
     }
 
@@ -77,7 +74,7 @@ impl PageState {
         let to = to.min(self.history.entries.len());
         let (world, output) = self
             .history
-            .replay(Self::setup(page, bench, self.replicated), to);
+            .replay(Self::setup(page, bench, self.setup), to);
         self.world = world;
         self.output = output;
         self.history.cursor = to;
@@ -272,7 +269,7 @@ pub enum Msg {
     Reset,
     /// The cluster choice of a page: its own (false) or three brokers at
     /// replication.factor=3 (true); the page starts afresh on it.
-    SetReplicated(Page, bool),
+    SetSetup(Page, Setup),
     /// Show a page.
     SetPage(Page),
     /// Step-by-step mode on the idempotence page.
@@ -421,8 +418,8 @@ impl AppState {
         let (at, end) = self.position();
         match msg {
             Msg::Act(..) | Msg::Reset => self.lesson_loaded(),
-            Msg::SetReplicated(on, replicated) => {
-                self.lesson_loaded() || self.page_state(*on).replicated == *replicated
+            Msg::SetSetup(on, setup) => {
+                self.lesson_loaded() || self.page_state(*on).setup == *setup
             }
             Msg::SetPage(page) => *page == self.page,
             Msg::Travel(Travel::Back) => at == 0,
@@ -499,8 +496,8 @@ impl Reducible for AppState {
                 let actions = click(on, action, &state.world, cx);
                 state.apply(actions);
             }
-            Msg::SetReplicated(on, replicated) => {
-                *self.page_mut(on) = PageState::fresh_with(on, self.bench, replicated);
+            Msg::SetSetup(on, setup) => {
+                *self.page_mut(on) = PageState::fresh_with(on, self.bench, setup);
             }
             Msg::Reset => {
                 // Back to the page's start on the timeline: the recorded actions stay, so

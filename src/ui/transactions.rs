@@ -13,6 +13,7 @@ use crate::client::producer::ProducerEvent;
 use crate::client::transaction_manager::TxnOutcome;
 use crate::coordinator::transaction::CoordinatorEvent;
 use crate::sim::{EventKind, World, START_MS};
+use crate::view::page::Setup;
 
 use super::components::event_list::{EventItem, EventList};
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
@@ -144,9 +145,9 @@ pub struct TransactionsPageProps {
     /// Why the author's lesson file could not be played.
     #[prop_or_default]
     pub file_error: Option<String>,
-    /// The learner chose the replicated cluster.
+    /// The cluster and transaction rules the learner chose.
     #[prop_or_default]
-    pub replicated: bool,
+    pub setup: Setup,
     /// "Pause after each click" (the app's step mode).
     #[prop_or_default]
     pub step_mode: bool,
@@ -222,7 +223,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
     let (cluster_panel, replicas_view) =
         super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.dispatch);
     let choice =
-        super::idempotence::cluster_choice(Page::Transactions, p.replicated, locked, &p.dispatch);
+        super::idempotence::cluster_choice(Page::Transactions, p.setup, locked, &p.dispatch);
 
     html! {
         <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">

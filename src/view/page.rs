@@ -80,20 +80,25 @@ impl Page {
     /// idempotence page has the default cluster, topic `orders` and an idempotent
     /// `producer-1`.
     pub fn setup(self) -> Vec<StepKind> {
-        self.setup_of(false)
+        self.setup_of(Setup::default())
     }
 
-    /// The page's setup, or with `replicated` its replicated variant (the playground's
-    /// cluster choice): three brokers (`cluster brokers=3` as the first step) and the
-    /// page's topic at `replication.factor=3`, `min.insync.replicas=2`, so a learner can
-    /// crash the leader and watch a follower take over.
-    pub fn setup_of(self, replicated: bool) -> Vec<StepKind> {
-        let cluster =
-            (self == Page::Transactions || replicated).then(|| StepKind::Cluster(txn_cluster()));
+    /// The page's setup for the learner's [`Setup`]. Replicated: three brokers
+    /// (`cluster brokers=3` as the first step) and the page's topic at
+    /// `replication.factor=3`, `min.insync.replicas=2`, so a learner can crash the leader
+    /// and watch a follower take over. The transaction rules go into the `cluster` line.
+    pub fn setup_of(self, setup: Setup) -> Vec<StepKind> {
+        let cluster = (self == Page::Transactions || setup.replicated).then(|| {
+            StepKind::Cluster(ClusterConfig {
+                transaction_version: setup.transaction_version,
+                transaction_verification: setup.verification,
+                ..txn_cluster()
+            })
+        });
         cluster
             .into_iter()
             .chain(
-                self.setup_actions(replicated)
+                self.setup_actions(setup.replicated)
                     .into_iter()
                     .map(StepKind::Act),
             )
@@ -157,6 +162,54 @@ impl Page {
             Page::Idempotence => TopicPartition::new(TOPIC, 0),
             Page::Transactions => TopicPartition::new(TXN_TOPIC, 0),
         }
+    }
+}
+
+/// What the learner chose for a page's world: the cluster size and, on the transactions
+/// page, the cluster's transaction rules (`transaction.version`, and KIP-890 part 1's
+/// `transaction.partition.verification.enable`), so TV1 and TV2 can be tried side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub replicated: bool,
+    /// The finalized `transaction.version`: 2 (Kafka 4.0's default) or 1.
+    pub transaction_version: i16,
+    pub verification: bool,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            replicated: false,
+            transaction_version: 2,
+            verification: true,
+        }
+    }
+}
+
+impl Setup {
+    /// Three brokers, Kafka's default transaction rules.
+    pub const REPLICATED: Setup = Setup {
+        replicated: true,
+        transaction_version: 2,
+        verification: true,
+    };
+
+    /// The transaction rules a page offers: TV2; TV1 with verification; TV1 without it
+    /// (where a late produce can open a hanging transaction).
+    pub const RULES: [(i16, bool); 3] = [(2, true), (1, true), (1, false)];
+
+    /// Every setup a page can start from, the default first (a share link is matched
+    /// against each).
+    pub fn all() -> impl Iterator<Item = Setup> {
+        [false, true].into_iter().flat_map(|replicated| {
+            Self::RULES
+                .into_iter()
+                .map(move |(transaction_version, verification)| Setup {
+                    replicated,
+                    transaction_version,
+                    verification,
+                })
+        })
     }
 }
 
@@ -329,20 +382,57 @@ mod tests {
         assert_eq!(log.log_end_offset, 3);
     }
 
+    /// Every setup a page offers writes a different scenario, which parses back to the
+    /// same steps (a share link names its setup by its text) and starts a world with
+    /// the chosen transaction rules.
+    #[test]
+    fn each_setup_round_trips_through_scenario_text() {
+        for page in Page::ALL {
+            let mut texts = Vec::new();
+            for setup in Setup::all() {
+                let steps = page.setup_of(setup);
+                let text: String = steps
+                    .iter()
+                    .map(|k| crate::scenario::print_step(k).expect("printable") + "\n")
+                    .collect();
+                let parsed = crate::scenario::parse(&text).expect("parses");
+                let kinds: Vec<StepKind> = parsed.steps.into_iter().map(|s| s.kind).collect();
+                assert_eq!(kinds, steps, "{page:?} {setup:?}");
+                let w = Replay::to(scenario_of(steps), usize::MAX).into_world();
+                let f = w.txn_features();
+                if page == Page::Transactions || setup.replicated {
+                    assert_eq!(f.transaction_version.0, setup.transaction_version);
+                    assert_eq!(f.verification, setup.verification);
+                }
+                texts.push(text);
+            }
+            if page == Page::Transactions {
+                let mut unique = texts.clone();
+                unique.sort();
+                unique.dedup();
+                assert_eq!(unique.len(), texts.len(), "setups must differ in text");
+            }
+        }
+    }
+
     /// The replicated choice: three brokers, the page's topic on all three, and the
     /// failover the page is for: crash the leader after a lost answer, and the retry is
     /// answered DUPLICATE by the new leader (one copy on every replica).
     #[test]
     fn the_replicated_setup_survives_a_leader_crash_with_a_duplicate() {
         for page in Page::ALL {
-            let w = Replay::to(scenario_of(page.setup_of(true)), usize::MAX).into_world();
+            let w =
+                Replay::to(scenario_of(page.setup_of(Setup::REPLICATED)), usize::MAX).into_world();
             assert_eq!(w.brokers.len(), 3);
             let view = w.replicas_view(&page.partition()).expect("replicas");
             assert_eq!(view.replicas.len(), 3);
             assert_eq!(view.isr.len(), 3);
         }
-        let mut w =
-            Replay::to(scenario_of(Page::Idempotence.setup_of(true)), usize::MAX).into_world();
+        let mut w = Replay::to(
+            scenario_of(Page::Idempotence.setup_of(Setup::REPLICATED)),
+            usize::MAX,
+        )
+        .into_world();
         let tp = Page::Idempotence.partition();
         let send = |v: &str| Action::Send {
             producer: PRODUCER.into(),

@@ -160,6 +160,38 @@ test('the hanging-transaction lesson: rules in force, the stuck LSO, find-hangin
   }
 });
 
+test('the playground offers transaction.version 1 beside 2; a link keeps the choice', { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  let other;
+  try {
+    await open(page);
+    assert.equal(await page.locator(tid('rules-tv')).innerText(), '2');
+    await page.locator(tid('txn-rules')).selectOption({ index: 2 });
+    await page.locator(`${tid('rules-tv')}`).filter({ hasText: /^1$/ }).waitFor();
+    assert.equal(await page.locator(tid('rules-verification')).innerText(), 'false');
+    assert.match(await page.locator(tid('rules-panel')).innerText(), /a transaction can hang/);
+    // A transaction commits under TV1 too (the client adds its partitions itself).
+    await clicks(page, 'txn-init', 'txn-begin');
+    await page.locator(tid('txn-records')).fill('a1');
+    await clicks(page, 'txn-send', 'txn-commit');
+    await page.locator(`${tid('coordinator-state')}[data-state="CompleteCommit"]`).waitFor({ timeout: 20_000 });
+    assert.deepEqual(await axe(page), [], 'TV1 chosen, a transaction committed');
+    await page.locator(tid('copy-link')).click();
+    const link = await page.locator(tid('share-link')).inputValue();
+    other = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await other.goto(link, { waitUntil: 'load' });
+    await other.locator(PAGE).waitFor({ state: 'visible', timeout: 60_000 });
+    await other.locator(`${tid('coordinator-state')}[data-state="CompleteCommit"]`).waitFor({ timeout: 20_000 });
+    assert.equal(await other.locator(tid('rules-tv')).innerText(), '1');
+    assert.equal(await other.locator(tid('txn-rules')).inputValue(), '2', 'the link reopens with TV1, no verification');
+    assert.deepEqual(problems, []);
+  } finally {
+    await other?.close();
+    await page.close();
+  }
+});
+
 for (const { width, height } of [
   { width: 760, height: 1000 },
   { width: 360, height: 800 },

@@ -109,6 +109,10 @@ keys! {
     ClusterSize,
     ClusterSizeOne,
     ClusterSizeThree,
+    TxnRules,
+    TxnRulesTv2,
+    TxnRulesTv1,
+    TxnRulesTv1Unverified,
     ClusterSizeHint,
     // Broker panel
     BrokerHeading,
