@@ -430,6 +430,7 @@ impl Broker {
                 topic_partition,
                 isolation,
             } => self.handle_list_offsets(topic_partition, isolation),
+            Request::DeleteRecords { partitions, .. } => self.handle_delete_records(partitions),
             other => Handled::reply(crate::protocol::error_response(
                 &other,
                 Errors::InvalidRequest,

@@ -9,7 +9,7 @@ use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::partition::{
     ReplicationEvent, REPLICA_FETCH_BACKOFF_MS, REPLICA_FETCH_MAX_BYTES, REPLICA_SOCKET_TIMEOUT_MS,
 };
-use crate::log::TopicPartition;
+use crate::log::{LogStartOffsetIncrementReason, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
 
@@ -79,9 +79,9 @@ impl Broker {
             topic_partition: tp,
             error,
             high_watermark,
+            log_start_offset: leader_log_start,
             diverging_epoch,
             records,
-            ..
         } = response
         else {
             return handled;
@@ -154,6 +154,21 @@ impl Broker {
         };
         let old_hw = log.high_watermark();
         log.update_high_watermark(high_watermark.min(log.log_end_offset()));
+        // `ReplicaFetcherThread.processPartitionData`: the follower's log start
+        // follows the leader's (DeleteRecords, retention), never above its own HW.
+        let old_start = log.log_start_offset();
+        if let Ok(true) = log.maybe_increment_log_start_offset(
+            &mut self.fs,
+            leader_log_start,
+            LogStartOffsetIncrementReason::LeaderOffsetIncremented,
+        ) {
+            handled.events.push(BrokerEvent::LogStartOffsetIncremented {
+                tp: tp.clone(),
+                from: old_start,
+                to: log.log_start_offset(),
+                reason: LogStartOffsetIncrementReason::LeaderOffsetIncremented,
+            });
+        }
         if batches > 0 || log.high_watermark() != old_hw {
             handled.events.push(BrokerEvent::Replication(
                 ReplicationEvent::FollowerFetched {

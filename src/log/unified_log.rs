@@ -38,6 +38,9 @@ pub struct LogConfig {
     /// `producer.id.expiration.check.interval.ms` (broker-wide, 10 min): how often
     /// the log looks for expired producers (`PeriodicProducerExpirationCheck`).
     pub producer_id_expiration_check_interval_ms: i64,
+    /// `cleanup.policy` includes `delete` (the default): retention applies and
+    /// DeleteRecords is allowed. `compact` alone: neither (no compaction here).
+    pub cleanup_policy_delete: bool,
     /// `retention.ms` (7 days; -1 keeps everything): segments whose largest
     /// timestamp is older are deleted by the retention check.
     pub retention_ms: i64,
@@ -60,6 +63,7 @@ impl Default for LogConfig {
             producer_snapshots: true,
             producer_id_expiration_ms: 86_400_000,
             producer_id_expiration_check_interval_ms: 600_000,
+            cleanup_policy_delete: true,
             retention_ms: 7 * 24 * 3_600_000,
             retention_bytes: -1,
             retention_check_interval_ms: 300_000,

@@ -107,8 +107,8 @@ impl UnifiedLog {
         true
     }
 
-    /// `deleteOldSegments`: segments before the log start, then (cleanup.policy
-    /// delete, the only one here) those beyond `retention.bytes`, then those older
+    /// `deleteOldSegments`: segments before the log start, then (with
+    /// `cleanup.policy` delete) those beyond `retention.bytes`, then those older
     /// than `retention.ms` at `now_ms`. One entry per rule that deleted something.
     pub fn delete_old_segments(
         &mut self,
@@ -155,6 +155,34 @@ impl UnifiedLog {
             )?);
         }
         Ok(done)
+    }
+
+    /// When the retention check would next find something to delete here (now, or
+    /// when the oldest segment passes `retention.ms`), if ever without new writes.
+    pub fn next_retention_work_ms(&self, now_ms: i64) -> Option<i64> {
+        let first = self.segments.first()?;
+        let next = self.segments.get(1).map(|s| s.base_offset);
+        let upper = next.unwrap_or(self.log_end_offset);
+        if self.high_watermark < upper || (next.is_none() && first.size == 0) {
+            return None;
+        }
+        if next.is_some_and(|n| n <= self.log_start_offset) {
+            return Some(now_ms);
+        }
+        if !self.config.cleanup_policy_delete {
+            return None;
+        }
+        let size: u64 = self.segments.iter().map(|s| s.size).sum();
+        let bytes = self.config.retention_bytes;
+        if bytes >= 0 && size >= bytes as u64 && size - bytes as u64 >= first.size {
+            return Some(now_ms);
+        }
+        (self.config.retention_ms >= 0).then(|| {
+            first
+                .max_timestamp_so_far
+                .saturating_add(self.config.retention_ms)
+                .saturating_add(1)
+        })
     }
 
     /// `deletableSegments`: from the oldest, while `predicate(segment, next base)`

@@ -140,6 +140,12 @@ pub enum Request {
         partitions: Vec<TopicPartition>,
         require_stable: bool,
     },
+    /// `DeleteRecords` (Admin.deleteRecords, `kafka-delete-records.sh`): move each
+    /// partition's log start to `offset` (-1: to the HW).
+    DeleteRecords {
+        partitions: Vec<(TopicPartition, i64)>,
+        timeout_ms: i32,
+    },
 }
 
 /// Every API name [`Request::api_name`] gives (what `hold requests API` accepts).
@@ -158,6 +164,7 @@ pub const API_NAMES: &[&str] = &[
     "OffsetCommit",
     "TxnOffsetCommit",
     "OffsetFetch",
+    "DeleteRecords",
 ];
 
 impl Request {
@@ -178,6 +185,7 @@ impl Request {
             Request::OffsetCommit { .. } => "OffsetCommit",
             Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
+            Request::DeleteRecords { .. } => "DeleteRecords",
         }
     }
 }
@@ -303,6 +311,10 @@ pub enum Response {
         error: Errors,
         offsets: Vec<(TopicPartition, i64, Errors)>,
     },
+    /// Per partition: the low watermark (-1 on error) and the error.
+    DeleteRecords {
+        results: Vec<(TopicPartition, i64, Errors)>,
+    },
 }
 
 impl Response {
@@ -351,6 +363,7 @@ impl Response {
             Response::OffsetCommit { .. } => "OffsetCommit",
             Response::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
+            Response::DeleteRecords { .. } => "DeleteRecords",
         }
     }
 
@@ -377,6 +390,11 @@ impl Response {
             | Response::OffsetCommit { results }
             | Response::TxnOffsetCommit { results } => first(results),
             Response::WriteTxnMarkers { results } => results
+                .iter()
+                .map(|(_, _, e)| *e)
+                .find(|e| *e != Errors::None)
+                .unwrap_or(Errors::None),
+            Response::DeleteRecords { results } => results
                 .iter()
                 .map(|(_, _, e)| *e)
                 .find(|e| *e != Errors::None)
@@ -476,6 +494,12 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
             offsets: partitions
                 .iter()
                 .map(|tp| (tp.clone(), -1, error))
+                .collect(),
+        },
+        Request::DeleteRecords { partitions, .. } => Response::DeleteRecords {
+            results: partitions
+                .iter()
+                .map(|(tp, _)| (tp.clone(), -1, error))
                 .collect(),
         },
     }
