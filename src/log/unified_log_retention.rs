@@ -124,6 +124,9 @@ impl UnifiedLog {
             deletable,
             SegmentDeletionReason::StartOffsetBreach,
         )?);
+        if !self.config.cleanup_policy_delete {
+            return Ok(done);
+        }
         // `deleteRetentionSizeBreachedSegments`.
         let retention_bytes = self.config.retention_bytes;
         let size: u64 = self.segments.iter().map(|s| s.size).sum();

@@ -229,3 +229,28 @@ fn a_restart_keeps_the_checkpointed_log_start_and_rebuilds_from_it() {
     let (plain, _) = UnifiedLog::open(&mut fs, DIR, tp, config).unwrap();
     assert_eq!(plain.log_start_offset(), 3);
 }
+
+#[test]
+fn a_compacted_log_keeps_its_segments_past_retention() {
+    let mut fs = MemFs::new();
+    let config = LogConfig {
+        retention_ms: 0,
+        retention_bytes: 0,
+        cleanup_policy_delete: false,
+        ..small()
+    };
+    let mut log = log_of(&mut fs, 4, config);
+    assert!(log
+        .delete_old_segments(&mut fs, 1_000_000)
+        .unwrap()
+        .is_empty());
+    assert_eq!(log.next_retention_work_ms(1_000_000), None);
+    // Segments below the log start still go (`deleteLogStartOffsetBreachedSegments`).
+    log.maybe_increment_log_start_offset(&mut fs, 2, CLIENT)
+        .unwrap();
+    assert_eq!(log.next_retention_work_ms(7), Some(7));
+    assert_eq!(
+        log.delete_old_segments(&mut fs, 7).unwrap()[0].segments,
+        vec![0, 1]
+    );
+}
