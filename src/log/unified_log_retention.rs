@@ -90,6 +90,36 @@ impl UnifiedLog {
         Ok(true)
     }
 
+    /// `UnifiedLog.truncateFullyAndStartAt`: a follower whose whole log lies below
+    /// its leader's log start drops every segment, snapshot and epoch entry and
+    /// starts empty at `offset` (log start = HW = LEO).
+    pub fn truncate_fully_and_start_at(
+        &mut self,
+        fs: &mut MemFs,
+        offset: i64,
+    ) -> Result<usize, FsError> {
+        let removed = self.read_all(fs).len();
+        for name in fs.list_dir(&self.dir)? {
+            if offset_from_file_name(&name).is_some() {
+                fs.remove_file(&format!("{}/{name}", self.dir))?;
+            }
+        }
+        let first = LogSegment::new(offset);
+        first.create_files(fs, &self.dir)?;
+        self.segments = vec![first];
+        self.producer_state = ProducerStateManager::default();
+        self.producer_state.update_map_end_offset(offset);
+        self.log_start_offset = offset;
+        self.log_end_offset = offset;
+        self.high_watermark = offset;
+        self.epochs.clear();
+        if self.is_replicated() {
+            self.write_epoch_checkpoint(fs)?;
+        }
+        self.debug_check_offsets();
+        Ok(removed)
+    }
+
     /// `LeaderEpochFileCache.truncateFromStart`: drops the entries starting at or
     /// below `start` and moves the last of them to `start`. Answers whether it changed.
     pub(super) fn truncate_epochs_from_start(&mut self, start: i64) -> bool {

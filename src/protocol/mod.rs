@@ -112,10 +112,14 @@ pub enum Request {
         last_fetched_epoch: Option<i32>,
         max_bytes: i32,
     },
-    /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`.
+    /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`
+    /// (the LEO for a follower's `LogEnd`); with `earliest`, the log start offset
+    /// (`EARLIEST_TIMESTAMP`).
     ListOffsets {
         topic_partition: TopicPartition,
         isolation: FetchIsolation,
+        #[serde(default)]
+        earliest: bool,
     },
     /// `DescribeTransactions`.
     DescribeTransactions { transactional_ids: Vec<String> },

@@ -406,6 +406,7 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::ListOffsets {
             topic_partition,
             isolation: i,
+            ..
         } => format!("raw list-offsets{to} {topic_partition}{}", isolation(*i)),
         Request::DescribeTransactions { transactional_ids } => {
             format!("raw describe-transactions{to} {}", words(transactional_ids))
