@@ -181,3 +181,79 @@ impl Broker {
             .unwrap_or(0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::RecordBatch;
+
+    fn broker_with_records(n: i32) -> (Broker, TopicPartition) {
+        let mut b = Broker::new(1, LogConfig::default());
+        let tp = TopicPartition::new("orders", 0);
+        b.create_partition(tp.clone()).unwrap();
+        for seq in 0..n {
+            let kvs = vec![(None, Some(b"v".to_vec()))];
+            let batch = RecordBatch::new_data(0, 7, 0, seq, false, 0, kvs);
+            let log = b.logs.get_mut(&tp).unwrap();
+            log.append_as_leader(&mut b.fs, batch, 0).unwrap();
+        }
+        (b, tp)
+    }
+
+    fn delete(b: &mut Broker, tp: &TopicPartition, offset: i64) -> (i64, Errors) {
+        match b.handle_delete_records(vec![(tp.clone(), offset)]).response {
+            Some(Response::DeleteRecords { results }) => (results[0].1, results[0].2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// `DeleteRecordsRequestTest`: -1 is the HW, above it OFFSET_OUT_OF_RANGE, below
+    /// the log start the current low watermark; `Partition.deleteRecordsOnLeader`
+    /// refuses a compacted topic.
+    #[test]
+    fn delete_records_answers_like_kafka() {
+        let (mut b, tp) = broker_with_records(4);
+        assert_eq!(delete(&mut b, &tp, 5), (-1, Errors::OffsetOutOfRange));
+        assert_eq!(delete(&mut b, &tp, -2), (-1, Errors::OffsetOutOfRange));
+        assert_eq!(delete(&mut b, &tp, 2), (2, Errors::None));
+        assert_eq!(delete(&mut b, &tp, 1), (2, Errors::None));
+        assert_eq!(delete(&mut b, &tp, HIGH_WATERMARK), (4, Errors::None));
+        let internal = TopicPartition::new("__consumer_offsets", 0);
+        assert_eq!(
+            delete(&mut b, &internal, 0),
+            (-1, Errors::InvalidTopicException)
+        );
+        let mut compacted = Broker::new(
+            2,
+            LogConfig {
+                cleanup_policy_delete: false,
+                ..LogConfig::default()
+            },
+        );
+        compacted.create_partition(tp.clone()).unwrap();
+        assert_eq!(
+            delete(&mut compacted, &tp, 0),
+            (-1, Errors::PolicyViolation)
+        );
+    }
+
+    /// `OffsetCheckpointFile` lines, only for logs whose start is above their first
+    /// segment, read back at start-up.
+    #[test]
+    fn the_checkpoint_holds_moved_log_starts_only() {
+        let (mut b, tp) = broker_with_records(3);
+        b.create_partition(TopicPartition::new("other", 0)).unwrap();
+        assert!(!b.log_start_checkpoint_stale());
+        delete(&mut b, &tp, 2);
+        assert!(b.log_start_checkpoint_stale());
+        b.checkpoint_log_start_offsets();
+        assert!(!b.log_start_checkpoint_stale());
+        let text = b.fs.read(&Broker::log_start_checkpoint_path()).unwrap();
+        assert_eq!(text, b"0\n1\norders 0 2\n");
+        assert_eq!(b.checkpointed_log_start(&tp), 2);
+        assert_eq!(
+            b.checkpointed_log_start(&TopicPartition::new("other", 0)),
+            0
+        );
+    }
+}

@@ -254,3 +254,28 @@ fn a_compacted_log_keeps_its_segments_past_retention() {
         vec![0, 1]
     );
 }
+
+/// `UnifiedLogTest.testTruncateFullyAndStartAt`-style: everything goes, the log
+/// starts empty at the offset, and the next append lands there.
+#[test]
+fn truncate_fully_starts_an_empty_log_at_the_offset() {
+    let mut fs = MemFs::new();
+    let mut log = log_of(&mut fs, 3, small());
+    assert_eq!(log.truncate_fully_and_start_at(&mut fs, 10), Ok(3));
+    assert_eq!(bases(&log), vec![10]);
+    assert_eq!(
+        (
+            log.log_start_offset(),
+            log.high_watermark(),
+            log.log_end_offset()
+        ),
+        (10, 10, 10)
+    );
+    assert!(log.producer_state().active_producers().is_empty());
+    assert!(!fs.exists(&format!("{DIR}/00000000000000000000.log")));
+    assert!(!fs.exists(&format!("{DIR}/00000000000000000001.snapshot")));
+    let b = log
+        .append_as_leader(&mut fs, batch(8, 0, 0, false), 0)
+        .unwrap();
+    assert_eq!(b.first_offset(), 10);
+}
