@@ -2,21 +2,27 @@
 //! The invariants `UnifiedLog` and its producer state keep behind private fields,
 //! checked through the public read API over random runs of appends, retries,
 //! zombie appends, commits and aborts, segment rolls, clean and unclean restarts,
-//! and torn writes cut off by recovery:
+//! torn writes cut off by recovery, DeleteRecords and retention checks:
 //!
-//! - log start ≤ LSO ≤ HW ≤ LEO, and the LSO is the first unstable offset capped
-//!   at the HW;
+//! - log start ≤ LSO ≤ HW ≤ LEO, and the LSO is the first unstable offset raised to
+//!   the log start and capped at the HW;
+//! - the first segment starts at or below the log start, and after a retention
+//!   check no segment but the last lies wholly below it; the folder holds exactly the
+//!   segments' `.log` files;
 //! - every producer's window holds at most five batches;
 //! - a producer id's epoch never goes backwards.
 
 use std::collections::BTreeMap;
 
 use eos_playground::fs::MemFs;
-use eos_playground::log::{LogConfig, TopicPartition, UnifiedLog, NUM_BATCHES_TO_RETAIN};
+use eos_playground::log::{
+    LogConfig, LogStartOffsetIncrementReason, TopicPartition, UnifiedLog, NUM_BATCHES_TO_RETAIN,
+};
 use eos_playground::record::{ControlRecordType, RecordBatch};
 use proptest::prelude::*;
 
 const DIR: &str = "/b/data/t-0";
+const CLIENT: LogStartOffsetIncrementReason = LogStartOffsetIncrementReason::ClientRecordDeletion;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -33,6 +39,10 @@ enum Op {
     /// A crash in the middle of a write: `n` garbage bytes at the end of the log.
     Torn(u8),
     Snapshots(bool),
+    /// DeleteRecords up to this share (in eighths) of the way from log start to HW.
+    DeleteRecords(u8),
+    /// A retention check (`deleteOldSegments`; `retention.ms` is 30 ticks).
+    Retention,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -44,6 +54,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::Restart),
         1 => (1u8..20).prop_map(Op::Torn),
         1 => any::<bool>().prop_map(Op::Snapshots),
+        1 => (0u8..9).prop_map(Op::DeleteRecords),
+        1 => Just(Op::Retention),
     ]
 }
 
@@ -55,13 +67,34 @@ struct Client {
     last: Option<RecordBatch>,
 }
 
-fn reopen(fs: &mut MemFs, config: &LogConfig) -> UnifiedLog {
-    UnifiedLog::open(fs, DIR, TopicPartition::new("t", 0), config.clone())
-        .expect("open")
-        .0
+/// Reopens with the log start the broker would have checkpointed.
+fn reopen(fs: &mut MemFs, config: &LogConfig, log_start: i64) -> UnifiedLog {
+    UnifiedLog::open_with_log_start(
+        fs,
+        DIR,
+        TopicPartition::new("t", 0),
+        config.clone(),
+        log_start,
+    )
+    .expect("open")
+    .0
 }
 
-fn check(log: &UnifiedLog, max_epoch: &mut BTreeMap<i64, i16>) -> Result<(), TestCaseError> {
+/// The `.log` files in the partition folder.
+fn fs_logs(fs: &MemFs, log: &UnifiedLog) -> Vec<String> {
+    fs.list_dir(log.dir())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|n| n.ends_with(".log"))
+        .map(|n| format!("{}/{n}", log.dir()))
+        .collect()
+}
+
+fn check(
+    fs: &MemFs,
+    log: &UnifiedLog,
+    max_epoch: &mut BTreeMap<i64, i16>,
+) -> Result<(), TestCaseError> {
     let (start, lso, hw, leo) = (
         log.log_start_offset(),
         log.last_stable_offset(),
@@ -72,8 +105,25 @@ fn check(log: &UnifiedLog, max_epoch: &mut BTreeMap<i64, i16>) -> Result<(), Tes
         start <= lso && lso <= hw && hw <= leo,
         "log start {start} ≤ LSO {lso} ≤ HW {hw} ≤ LEO {leo}"
     );
-    prop_assert_eq!(lso, log.first_unstable_offset().map_or(hw, |f| f.min(hw)));
+    prop_assert_eq!(
+        lso,
+        log.first_unstable_offset()
+            .map_or(hw, |f| f.max(start).min(hw))
+    );
     prop_assert_eq!(log.segments().last().map(|s| s.next_offset), Some(leo));
+    prop_assert!(log
+        .segments()
+        .first()
+        .is_some_and(|s| s.base_offset <= start));
+    let mut on_disk: Vec<String> = fs_logs(fs, log);
+    on_disk.sort();
+    let mut expected: Vec<String> = log
+        .segments()
+        .iter()
+        .map(|s| s.log_path(log.dir()))
+        .collect();
+    expected.sort();
+    prop_assert_eq!(on_disk, expected);
     for (pid, entry) in log.producer_state().active_producers() {
         prop_assert!(entry.batch_metadata().len() <= NUM_BATCHES_TO_RETAIN);
         let seen = max_epoch.entry(*pid).or_insert(entry.producer_epoch());
@@ -93,7 +143,8 @@ proptest! {
     #[test]
     fn offsets_windows_and_epochs_stay_in_order(ops in prop::collection::vec(op(), 1..60)) {
         let mut fs = MemFs::new();
-        let mut config = LogConfig { segment_bytes: 400, ..LogConfig::default() };
+        let mut config =
+            LogConfig { segment_bytes: 400, retention_ms: 30, ..LogConfig::default() };
         let mut log =
             UnifiedLog::create(&mut fs, DIR, TopicPartition::new("t", 0), config.clone())
                 .expect("create");
@@ -149,21 +200,40 @@ proptest! {
                     if clean {
                         log.close(&mut fs).expect("close");
                     }
-                    log = reopen(&mut fs, &config);
+                    log = reopen(&mut fs, &config, log.log_start_offset());
                 }
                 Op::Torn(n) => {
                     let path = log.segments().last().expect("a segment").log_path(log.dir());
                     fs.append(&path, &vec![0xAB; usize::from(n)]).expect("append");
                     let leo = log.log_end_offset();
-                    log = reopen(&mut fs, &config);
+                    log = reopen(&mut fs, &config, log.log_start_offset());
                     prop_assert_eq!(log.log_end_offset(), leo, "recovery cuts only the torn bytes");
                 }
                 Op::Snapshots(on) => {
                     config.producer_snapshots = on;
                     log.set_producer_snapshots(on);
                 }
+                Op::DeleteRecords(eighths) => {
+                    let (start, hw) = (log.log_start_offset(), log.high_watermark());
+                    let to = start + (hw - start) * i64::from(eighths) / 8;
+                    prop_assert!(log
+                        .maybe_increment_log_start_offset(&mut fs, to, CLIENT)
+                        .is_ok());
+                    prop_assert_eq!(log.log_start_offset(), to.max(start));
+                    prop_assert!(log
+                        .maybe_increment_log_start_offset(&mut fs, hw + 1, CLIENT)
+                        .is_err());
+                }
+                Op::Retention => {
+                    log.delete_old_segments(&mut fs, now).expect("delete");
+                    let start = log.log_start_offset();
+                    let segs = log.segments();
+                    prop_assert!(segs
+                        .windows(2)
+                        .all(|w| w[1].base_offset > start));
+                }
             }
-            check(&log, &mut max_epoch)?;
+            check(&fs, &log, &mut max_epoch)?;
         }
     }
 }

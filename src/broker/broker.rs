@@ -429,7 +429,9 @@ impl Broker {
             Request::ListOffsets {
                 topic_partition,
                 isolation,
-            } => self.handle_list_offsets(topic_partition, isolation),
+                earliest,
+            } => self.handle_list_offsets(topic_partition, isolation, earliest),
+            Request::DeleteRecords { partitions, .. } => self.handle_delete_records(partitions),
             other => Handled::reply(crate::protocol::error_response(
                 &other,
                 Errors::InvalidRequest,
@@ -440,7 +442,10 @@ impl Broker {
     /// The answer to one of our inter-broker requests.
     pub fn handle_broker_response(&mut self, tag: u64, response: Response, now_ms: i64) -> Handled {
         if matches!(response, Response::ReplicaFetch { .. }) {
-            return self.handle_replica_fetch_response(tag, response);
+            return self.handle_replica_fetch_response(tag, response, now_ms);
+        }
+        if matches!(response, Response::ListOffsets { .. }) {
+            return self.handle_offset_reset_response(tag, response, now_ms);
         }
         if self.pending_verifications.contains_key(&tag) {
             let mut handled = self.complete_verification(tag, response, now_ms);

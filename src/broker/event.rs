@@ -5,7 +5,10 @@ use serde::Serialize;
 
 use super::broker::SeqRange;
 use crate::coordinator::transaction::CoordinatorEvent;
-use crate::log::{RecoveryReport, SeqDirection, TopicPartition};
+use crate::log::{
+    LogStartOffsetIncrementReason, RecoveryReport, SegmentDeletionReason, SeqDirection,
+    TopicPartition,
+};
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
 
@@ -57,6 +60,23 @@ pub enum BrokerEvent {
         tp: TopicPartition,
         producer_ids: Vec<i64>,
         expiration_ms: i64,
+    },
+    /// The log start offset moved (DeleteRecords, a follower copying its leader, or
+    /// segments deleted): reads below `to` get OFFSET_OUT_OF_RANGE.
+    LogStartOffsetIncremented {
+        tp: TopicPartition,
+        from: i64,
+        to: i64,
+        reason: LogStartOffsetIncrementReason,
+    },
+    /// The retention check deleted whole segments with their index, `.txnindex` and
+    /// snapshot files (`rolled_segment`: every segment went, so one was rolled first).
+    SegmentsDeleted {
+        tp: TopicPartition,
+        reason: SegmentDeletionReason,
+        segments: Vec<i64>,
+        log_start_offset: i64,
+        rolled_segment: Option<i64>,
     },
     /// The active segment was full: a new one starts at `base_offset`.
     SegmentRolled {

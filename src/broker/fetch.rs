@@ -37,14 +37,17 @@ impl Broker {
     }
 
     /// The latest offset a consumer of this isolation level can see (what
-    /// `Admin.listOffsets(OffsetSpec.latest())` returns): the HW, or the LSO.
+    /// `Admin.listOffsets(OffsetSpec.latest())` returns): the HW, or the LSO; or,
+    /// `earliest`, the log start offset.
     pub(super) fn handle_list_offsets(
         &self,
         tp: TopicPartition,
         isolation: FetchIsolation,
+        earliest: bool,
     ) -> Handled {
         let (error, offset) = match self.logs.get(&tp) {
             None => (Errors::NotLeaderOrFollower, -1),
+            Some(log) if earliest => (Errors::None, log.log_start_offset()),
             Some(log) => match isolation {
                 FetchIsolation::TxnCommitted => (Errors::None, log.last_stable_offset()),
                 FetchIsolation::HighWatermark => (Errors::None, log.high_watermark()),

@@ -8,6 +8,7 @@ mod event;
 mod fetch;
 mod group_apis;
 mod internal_log;
+pub mod log_retention;
 pub mod partition;
 mod produce;
 mod producer_expiry;

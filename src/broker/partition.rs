@@ -70,8 +70,11 @@ impl ReplicaState {
 /// A follower's fetch loop for this partition.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct FetcherState {
-    /// The tag and send time of the fetch in flight.
+    /// The tag and send time of the fetch (or ListOffsets) in flight.
     pub in_flight: Option<(u64, i64)>,
+    /// After OFFSET_OUT_OF_RANGE: the ListOffsets in flight asks for the leader's
+    /// earliest offset (true) or its latest (false) (`fetchOffsetAndTruncate`).
+    pub resetting: Option<bool>,
     /// No fetch before this time (backoff after an error).
     pub next_fetch_ms: i64,
 }
@@ -164,6 +167,17 @@ pub enum ReplicationEvent {
         to_offset: i64,
         removed_batches: usize,
         diverging_epoch: i32,
+    },
+    /// A follower's fetch offset was out of range at the leader
+    /// (`AbstractFetcherThread.fetchOffsetAndTruncate`): it truncated to the leader's
+    /// end (`fully` false), or dropped its whole log and starts at the leader's log
+    /// start (`truncateFullyAndStartAt`, `fully` true).
+    OffsetOutOfRangeReset {
+        tp: TopicPartition,
+        leader: i32,
+        from: i64,
+        to: i64,
+        fully: bool,
     },
     /// A follower's fetch failed; it waits `replica.fetch.backoff.ms`.
     FetchFailed {

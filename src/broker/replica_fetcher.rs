@@ -3,13 +3,15 @@
 //! partition, sent through the network to the leader with this broker's replica id;
 //! batches appended as they are, the HW copied from the answer (so a follower's HW
 //! lags the leader's by one fetch), truncation on a diverging epoch (KIP-320/595),
-//! and `replica.fetch.backoff.ms` after an error.
+//! the leader's log start copied from each answer, the out-of-range reset through
+//! ListOffsets (`fetchOffsetAndTruncate`), and `replica.fetch.backoff.ms` after an
+//! error.
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::partition::{
     ReplicationEvent, REPLICA_FETCH_BACKOFF_MS, REPLICA_FETCH_MAX_BYTES, REPLICA_SOCKET_TIMEOUT_MS,
 };
-use crate::log::TopicPartition;
+use crate::log::{FetchIsolation, LogStartOffsetIncrementReason, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
 
@@ -73,15 +75,16 @@ impl Broker {
         &mut self,
         tag: u64,
         response: Response,
+        now_ms: i64,
     ) -> Handled {
         let mut handled = Handled::default();
         let Response::ReplicaFetch {
             topic_partition: tp,
             error,
             high_watermark,
+            log_start_offset: leader_log_start,
             diverging_epoch,
             records,
-            ..
         } = response
         else {
             return handled;
@@ -95,6 +98,11 @@ impl Broker {
         }
         let (leader, sent) = (p.leader, p.fetcher.in_flight.map_or(0, |(_, s)| s));
         p.fetcher.in_flight = None;
+        if error == Errors::OffsetOutOfRange {
+            // `handleOutOfRangeError`: ask the leader where its log ends.
+            self.send_offset_reset_query(&tp, false, now_ms, &mut handled);
+            return handled;
+        }
         if error != Errors::None {
             p.fetcher.next_fetch_ms = sent + REPLICA_FETCH_BACKOFF_MS;
             handled
@@ -154,6 +162,21 @@ impl Broker {
         };
         let old_hw = log.high_watermark();
         log.update_high_watermark(high_watermark.min(log.log_end_offset()));
+        // `ReplicaFetcherThread.processPartitionData`: the follower's log start
+        // follows the leader's (DeleteRecords, retention), never above its own HW.
+        let old_start = log.log_start_offset();
+        if let Ok(true) = log.maybe_increment_log_start_offset(
+            &mut self.fs,
+            leader_log_start,
+            LogStartOffsetIncrementReason::LeaderOffsetIncremented,
+        ) {
+            handled.events.push(BrokerEvent::LogStartOffsetIncremented {
+                tp: tp.clone(),
+                from: old_start,
+                to: log.log_start_offset(),
+                reason: LogStartOffsetIncrementReason::LeaderOffsetIncremented,
+            });
+        }
         if batches > 0 || log.high_watermark() != old_hw {
             handled.events.push(BrokerEvent::Replication(
                 ReplicationEvent::FollowerFetched {
@@ -162,6 +185,105 @@ impl Broker {
                     batches,
                     log_end_offset: log.log_end_offset(),
                     high_watermark: log.high_watermark(),
+                },
+            ));
+        }
+        handled
+    }
+
+    /// Sends the follower's ListOffsets to its leader, latest or earliest, as the one
+    /// request in flight for the partition.
+    fn send_offset_reset_query(
+        &mut self,
+        tp: &TopicPartition,
+        earliest: bool,
+        now_ms: i64,
+        handled: &mut Handled,
+    ) {
+        let tag = self.next_tag_peek();
+        let Some(p) = self.partitions.get_mut(tp) else {
+            return;
+        };
+        p.fetcher.in_flight = Some((tag, now_ms));
+        p.fetcher.resetting = Some(earliest);
+        let leader = p.leader;
+        self.take_tag();
+        handled.outbound.push(Outbound::ReplicaFetch {
+            leader,
+            tag,
+            request: Request::ListOffsets {
+                topic_partition: tp.clone(),
+                isolation: FetchIsolation::LogEnd,
+                earliest,
+            },
+        });
+    }
+
+    /// The leader's ListOffsets answer during an out-of-range reset
+    /// (`AbstractFetcherThread.fetchOffsetAndTruncate`, Kafka 4.0): a leader whose
+    /// log ends below ours means truncating to its end; otherwise, when its log start
+    /// is above our end, our whole log is stale (`truncateFullyAndStartAt`); else we
+    /// fetch on from our end.
+    pub(super) fn handle_offset_reset_response(
+        &mut self,
+        tag: u64,
+        response: Response,
+        now_ms: i64,
+    ) -> Handled {
+        let mut handled = Handled::default();
+        let Response::ListOffsets {
+            topic_partition: tp,
+            error,
+            offset,
+        } = response
+        else {
+            return handled;
+        };
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return handled;
+        };
+        if p.fetcher.in_flight.map(|(t, _)| t) != Some(tag) {
+            return handled;
+        }
+        let (leader, earliest) = (p.leader, p.fetcher.resetting.unwrap_or(false));
+        p.fetcher.in_flight = None;
+        p.fetcher.resetting = None;
+        if error != Errors::None {
+            p.fetcher.next_fetch_ms = now_ms + REPLICA_FETCH_BACKOFF_MS;
+            handled
+                .events
+                .push(BrokerEvent::Replication(ReplicationEvent::FetchFailed {
+                    tp,
+                    leader,
+                    error,
+                }));
+            return handled;
+        }
+        let Some(log) = self.logs.get_mut(&tp) else {
+            return handled;
+        };
+        let ours = log.log_end_offset();
+        let reset = if !earliest {
+            if offset >= ours {
+                self.send_offset_reset_query(&tp, true, now_ms, &mut handled);
+                return handled;
+            }
+            log.truncate_to(&mut self.fs, offset).map(|_| false)
+        } else if offset > ours {
+            log.truncate_fully_and_start_at(&mut self.fs, offset)
+                .map(|_| true)
+        } else {
+            // The leader still holds our end: fetch on from there.
+            return handled;
+        };
+        if let Ok(fully) = reset {
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::OffsetOutOfRangeReset {
+                    tp,
+                    leader,
+                    from: ours,
+                    to: offset,
+                    fully,
                 },
             ));
         }

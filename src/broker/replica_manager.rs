@@ -113,6 +113,7 @@ impl Broker {
             (Some(p), false) => p.fetcher.clone(),
             _ => FetcherState {
                 in_flight: None,
+                resetting: None,
                 next_fetch_ms: now_ms,
             },
         };

@@ -27,6 +27,8 @@ impl Broker {
             .collect();
         let mut snapshots = Vec::new();
         if clean {
+            // `LogManager.shutdown` checkpoints the log start offsets.
+            self.checkpoint_log_start_offsets();
             for log in self.logs.values_mut() {
                 if let Ok(Some(path)) = log.close(&mut self.fs) {
                     snapshots.push(path);
@@ -62,7 +64,14 @@ impl Broker {
         let mut events = Vec::new();
         for (tp, config) in partitions {
             let dir = Self::partition_dir(tp);
-            match UnifiedLog::open(&mut self.fs, &dir, tp.clone(), config.clone()) {
+            let log_start = self.checkpointed_log_start(tp);
+            match UnifiedLog::open_with_log_start(
+                &mut self.fs,
+                &dir,
+                tp.clone(),
+                config.clone(),
+                log_start,
+            ) {
                 Ok((log, report)) => {
                     let empty_internal = is_internal(&tp.topic) && log.log_end_offset() == 0;
                     self.logs.insert(tp.clone(), log);

@@ -11,6 +11,7 @@ pub use producer_state::{
 };
 pub use transaction_index::AbortedTxn;
 pub use unified_log::{
-    AppendError, AppendOutcome, FetchDataInfo, FetchIsolation, LogAppendInfo, LogConfig,
-    MarkerAppend, RecoveryReport, StoredBatch, TopicPartition, UnifiedLog,
+    AppendError, AppendOutcome, DeletedSegments, FetchDataInfo, FetchIsolation, LogAppendInfo,
+    LogConfig, LogStartOffsetIncrementReason, MarkerAppend, RecoveryReport, SegmentDeletionReason,
+    StoredBatch, TopicPartition, UnifiedLog,
 };

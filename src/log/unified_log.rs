@@ -4,8 +4,8 @@
 //!
 //! A single-replica log moves its HW with its LEO (an ISR of one); a replicated log's
 //! HW is set by its partition (the leader from the ISR's LEOs, a follower from the
-//! leader's fetch answers), see [`UnifiedLog::set_replicated`]. No retention or
-//! compaction.
+//! leader's fetch answers), see [`UnifiedLog::set_replicated`]. The log start offset
+//! moves by DeleteRecords and retention (`unified_log_retention.rs`); no compaction.
 
 use serde::Serialize;
 
@@ -38,6 +38,18 @@ pub struct LogConfig {
     /// `producer.id.expiration.check.interval.ms` (broker-wide, 10 min): how often
     /// the log looks for expired producers (`PeriodicProducerExpirationCheck`).
     pub producer_id_expiration_check_interval_ms: i64,
+    /// `cleanup.policy` includes `delete` (the default): retention applies and
+    /// DeleteRecords is allowed. `compact` alone: neither (no compaction here).
+    pub cleanup_policy_delete: bool,
+    /// `retention.ms` (7 days; -1 keeps everything): segments whose largest
+    /// timestamp is older are deleted by the retention check.
+    pub retention_ms: i64,
+    /// `retention.bytes` (-1, no limit): the oldest segments go while the log is
+    /// larger than this by at least their size.
+    pub retention_bytes: i64,
+    /// `log.retention.check.interval.ms` (broker-wide, 5 min): how often
+    /// `LogManager.cleanupLogs` runs `deleteOldSegments`.
+    pub retention_check_interval_ms: i64,
     /// NOT KAFKA: the "break it" switches this partition follows (all off: Kafka).
     pub breaks: crate::breaks::Breaks,
 }
@@ -51,6 +63,10 @@ impl Default for LogConfig {
             producer_snapshots: true,
             producer_id_expiration_ms: 86_400_000,
             producer_id_expiration_check_interval_ms: 600_000,
+            cleanup_policy_delete: true,
+            retention_ms: 7 * 24 * 3_600_000,
+            retention_bytes: -1,
+            retention_check_interval_ms: 300_000,
             breaks: crate::breaks::Breaks::default(),
         }
     }
@@ -278,11 +294,15 @@ impl UnifiedLog {
     }
 
     /// The last stable offset: reads below it are decided (`lastStableOffset`):
-    /// the first offset of the oldest open transaction, but never above the HW.
+    /// the first offset of the oldest open transaction, but never above the HW, and
+    /// never below the log start (`maybeIncrementFirstUnstableOffset`: DeleteRecords
+    /// may pass an open transaction's first offset; it is bounded by the HW only).
     pub fn last_stable_offset(&self) -> i64 {
         self.producer_state
             .first_unstable_offset()
-            .map_or(self.high_watermark, |f| f.min(self.high_watermark))
+            .map_or(self.high_watermark, |f| {
+                f.max(self.log_start_offset).min(self.high_watermark)
+            })
     }
 }
 
@@ -328,8 +348,11 @@ mod read;
 mod recovery;
 #[path = "unified_log_replica.rs"]
 mod replica;
+#[path = "unified_log_retention.rs"]
+mod retention;
 
 pub use replica::{read_epoch_checkpoint, FollowerAppend, LEADER_EPOCH_CHECKPOINT};
+pub use retention::{DeletedSegments, LogStartOffsetIncrementReason, SegmentDeletionReason};
 
 #[cfg(test)]
 #[path = "unified_log_tests.rs"]
@@ -337,3 +360,7 @@ mod tests;
 
 #[path = "unified_log_expiry.rs"]
 mod expiry;
+
+#[cfg(test)]
+#[path = "unified_log_retention_tests.rs"]
+mod retention_tests;

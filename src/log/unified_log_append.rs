@@ -202,7 +202,7 @@ impl UnifiedLog {
 
     /// `roll`: close the active segment's time index, snapshot producer state at the
     /// new base offset (as Kafka does on every roll), start a new segment.
-    fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
+    pub(super) fn roll(&mut self, fs: &mut MemFs) -> Result<(i64, Option<String>), FsError> {
         let dir = self.dir.clone();
         if let Some(active) = self.segments.last_mut() {
             active.maybe_append_time_index(fs, &dir)?;

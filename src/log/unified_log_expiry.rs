@@ -12,6 +12,11 @@ impl UnifiedLog {
             config.producer_id_expiration_check_interval_ms;
     }
 
+    /// `log.retention.check.interval.ms` (broker-wide) changed.
+    pub fn set_retention_check_interval(&mut self, interval_ms: i64) {
+        self.config.retention_check_interval_ms = interval_ms;
+    }
+
     /// Forgets the producers idle for `producer.id.expiration.ms` without an open
     /// transaction here; returns their ids.
     pub fn remove_expired_producers(&mut self, now_ms: i64) -> Vec<i64> {

@@ -13,6 +13,20 @@ impl UnifiedLog {
         tp: TopicPartition,
         config: LogConfig,
     ) -> Result<(Self, RecoveryReport), FsError> {
+        Self::open_with_log_start(fs, dir, tp, config, 0)
+    }
+
+    /// [`UnifiedLog::open`] with the log start offset the broker checkpointed
+    /// (`log-start-offset-checkpoint`): the log starts at the larger of it and the
+    /// first segment's base (`LogLoader`), snapshots at or below it are deleted and
+    /// producer state is rebuilt from it (`truncateAndReload`, `rebuildProducerState`).
+    pub fn open_with_log_start(
+        fs: &mut MemFs,
+        dir: &str,
+        tp: TopicPartition,
+        config: LogConfig,
+        log_start_checkpoint: i64,
+    ) -> Result<(Self, RecoveryReport), FsError> {
         let names = fs.list_dir(dir)?;
         let mut bases: Vec<i64> = names
             .iter()
@@ -60,13 +74,32 @@ impl UnifiedLog {
             segments.push(seg);
         }
         let log_end_offset = segments.last().map_or(0, |s| s.next_offset);
+        let log_start_offset = bases
+            .first()
+            .copied()
+            .unwrap_or(0)
+            .max(log_start_checkpoint)
+            .min(log_end_offset);
+        // `truncateAndReload`: "remove all out of range snapshots" (at or below the
+        // log start; one at offset 0 can only be empty, so it may stay).
+        for name in &names {
+            if let Some((o, ".snapshot")) = offset_from_file_name(name) {
+                if o <= log_start_offset && log_start_offset > 0 {
+                    fs.remove_file(&format!("{dir}/{name}"))?;
+                }
+            }
+        }
         let mut producer_state = ProducerStateManager::default();
         let mut replay_from = 0i64;
         if config.producer_snapshots {
             let latest = names
                 .iter()
                 .filter_map(|n| offset_from_file_name(n))
-                .filter(|(o, suffix)| *suffix == ".snapshot" && *o <= log_end_offset)
+                .filter(|(o, suffix)| {
+                    *suffix == ".snapshot"
+                        && *o <= log_end_offset
+                        && (*o > log_start_offset || log_start_offset == 0)
+                })
                 .map(|(o, _)| o)
                 .max();
             if let Some(offset) = latest {
@@ -83,7 +116,9 @@ impl UnifiedLog {
         }
         let mut replayed = crate::util::sorted_set::SortedSet::new();
         for (i, batch) in &all_batches {
-            if batch.base_offset >= replay_from {
+            // Kafka reads from max(segment base, map end, log start): the batch that
+            // holds the log start and every later one.
+            if batch.base_offset >= replay_from && batch.last_offset() >= log_start_offset {
                 producer_state.update(batch);
                 report.replayed_batches += 1;
                 if let Some(seg) = segments.get(*i) {
@@ -94,19 +129,20 @@ impl UnifiedLog {
         producer_state.update_map_end_offset(log_end_offset);
         report.replayed_segments = replayed.into_iter().collect();
         report.log_end_offset = log_end_offset;
-        let log = UnifiedLog {
+        let mut log = UnifiedLog {
             topic_partition: tp,
             dir: dir.to_string(),
             config,
             segments,
             producer_state,
-            log_start_offset: bases.first().copied().unwrap_or(0),
+            log_start_offset,
             log_end_offset,
             high_watermark: log_end_offset,
             replicated: false,
             leader_epoch: 0,
             epochs: replica::read_epoch_checkpoint(fs, dir),
         };
+        log.truncate_epochs_from_start(log_start_offset);
         log.debug_check_offsets();
         Ok((log, report))
     }

@@ -112,7 +112,7 @@ impl UnifiedLog {
     }
 
     /// `LeaderEpochCheckpointFile`: version 0, the count, then `epoch offset` lines.
-    fn write_epoch_checkpoint(&self, fs: &mut MemFs) -> Result<(), FsError> {
+    pub(super) fn write_epoch_checkpoint(&self, fs: &mut MemFs) -> Result<(), FsError> {
         let mut text = format!("0\n{}\n", self.epochs.len());
         for (epoch, offset) in &self.epochs {
             text.push_str(&format!("{epoch} {offset}\n"));
@@ -268,8 +268,13 @@ impl UnifiedLog {
         }
         let hw = self.high_watermark.min(offset);
         let (replicated, leader_epoch) = (self.replicated, self.leader_epoch);
-        let (reopened, _) =
-            UnifiedLog::open(fs, &dir, self.topic_partition.clone(), self.config.clone())?;
+        let (reopened, _) = UnifiedLog::open_with_log_start(
+            fs,
+            &dir,
+            self.topic_partition.clone(),
+            self.config.clone(),
+            self.log_start_offset,
+        )?;
         *self = reopened;
         self.replicated = replicated;
         self.leader_epoch = leader_epoch;

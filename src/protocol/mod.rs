@@ -112,10 +112,14 @@ pub enum Request {
         last_fetched_epoch: Option<i32>,
         max_bytes: i32,
     },
-    /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`.
+    /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`
+    /// (the LEO for a follower's `LogEnd`); with `earliest`, the log start offset
+    /// (`EARLIEST_TIMESTAMP`).
     ListOffsets {
         topic_partition: TopicPartition,
         isolation: FetchIsolation,
+        #[serde(default)]
+        earliest: bool,
     },
     /// `DescribeTransactions`.
     DescribeTransactions { transactional_ids: Vec<String> },
@@ -140,6 +144,12 @@ pub enum Request {
         partitions: Vec<TopicPartition>,
         require_stable: bool,
     },
+    /// `DeleteRecords` (Admin.deleteRecords, `kafka-delete-records.sh`): move each
+    /// partition's log start to `offset` (-1: to the HW).
+    DeleteRecords {
+        partitions: Vec<(TopicPartition, i64)>,
+        timeout_ms: i32,
+    },
 }
 
 /// Every API name [`Request::api_name`] gives (what `hold requests API` accepts).
@@ -158,6 +168,7 @@ pub const API_NAMES: &[&str] = &[
     "OffsetCommit",
     "TxnOffsetCommit",
     "OffsetFetch",
+    "DeleteRecords",
 ];
 
 impl Request {
@@ -178,6 +189,7 @@ impl Request {
             Request::OffsetCommit { .. } => "OffsetCommit",
             Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
+            Request::DeleteRecords { .. } => "DeleteRecords",
         }
     }
 }
@@ -303,6 +315,10 @@ pub enum Response {
         error: Errors,
         offsets: Vec<(TopicPartition, i64, Errors)>,
     },
+    /// Per partition: the low watermark (-1 on error) and the error.
+    DeleteRecords {
+        results: Vec<(TopicPartition, i64, Errors)>,
+    },
 }
 
 impl Response {
@@ -351,6 +367,7 @@ impl Response {
             Response::OffsetCommit { .. } => "OffsetCommit",
             Response::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
+            Response::DeleteRecords { .. } => "DeleteRecords",
         }
     }
 
@@ -377,6 +394,11 @@ impl Response {
             | Response::OffsetCommit { results }
             | Response::TxnOffsetCommit { results } => first(results),
             Response::WriteTxnMarkers { results } => results
+                .iter()
+                .map(|(_, _, e)| *e)
+                .find(|e| *e != Errors::None)
+                .unwrap_or(Errors::None),
+            Response::DeleteRecords { results } => results
                 .iter()
                 .map(|(_, _, e)| *e)
                 .find(|e| *e != Errors::None)
@@ -476,6 +498,12 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
             offsets: partitions
                 .iter()
                 .map(|tp| (tp.clone(), -1, error))
+                .collect(),
+        },
+        Request::DeleteRecords { partitions, .. } => Response::DeleteRecords {
+            results: partitions
+                .iter()
+                .map(|(tp, _)| (tp.clone(), -1, error))
                 .collect(),
         },
     }

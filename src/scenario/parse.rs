@@ -412,24 +412,40 @@ fn parse_line(
             }
         }
         "admin" => {
-            // `kafka-transactions.sh abort --topic T --partition P --start-offset N`.
-            let verb = c.next("`abort`")?;
-            if verb.text != "abort" {
-                return Err(c.err(verb.column, "expected `admin abort TOPIC-P start-offset=N`"));
-            }
+            // `kafka-transactions.sh abort --topic T --partition P --start-offset N`,
+            // `kafka-delete-records.sh` with one partition's offset.
+            let verb = c.next("`abort` or `delete-records`")?;
+            let (key, usage) = match verb.text.as_str() {
+                "abort" => ("start-offset", "admin abort TOPIC-P start-offset=N"),
+                "delete-records" => ("offset", "admin delete-records TOPIC-P offset=N|-1"),
+                _ => {
+                    return Err(c.err(
+                        verb.column,
+                        "expected `admin abort TOPIC-P start-offset=N` or `admin delete-records TOPIC-P offset=N`",
+                    ))
+                }
+            };
             let tp_tok = c.next("a partition like `orders-0`")?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
             let (t, k, v) = opts
                 .first()
-                .ok_or_else(|| c.err(verb.column, "admin abort needs start-offset=N"))?;
-            if k != "start-offset" || opts.len() > 1 {
-                return Err(c.err(t.column, "admin abort takes only start-offset=N"));
+                .ok_or_else(|| c.err(verb.column, format!("expected `{usage}`")))?;
+            if k != key || opts.len() > 1 {
+                return Err(c.err(t.column, format!("expected `{usage}`")));
             }
-            StepKind::Act(Action::AdminAbortTransaction {
-                topic_partition,
-                start_offset: number(&c, t, v, "start-offset")?,
+            let n = number(&c, t, v, key)?;
+            StepKind::Act(if verb.text == "abort" {
+                Action::AdminAbortTransaction {
+                    topic_partition,
+                    start_offset: n,
+                }
+            } else {
+                Action::AdminDeleteRecords {
+                    topic_partition,
+                    offset: n,
+                }
             })
         }
         "step" => {

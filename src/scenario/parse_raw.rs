@@ -128,6 +128,7 @@ pub(super) fn raw_request(
                 Request::ListOffsets {
                     topic_partition: tp,
                     isolation: isolation()?,
+                    earliest: false,
                 }
             }
         }

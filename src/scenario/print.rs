@@ -299,6 +299,10 @@ fn print_action(action: &Action) -> Option<String> {
             topic_partition,
             start_offset,
         } => format!("admin abort {topic_partition} start-offset={start_offset}"),
+        Action::AdminDeleteRecords {
+            topic_partition,
+            offset,
+        } => format!("admin delete-records {topic_partition} offset={offset}"),
         Action::ReleaseRequests { api } => format!("release requests {api}"),
         Action::ArmFault { fault } => print_fault(fault),
         Action::ReleaseHeld { api } => format!("fault release api={}", quote(api)),
@@ -402,6 +406,7 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::ListOffsets {
             topic_partition,
             isolation: i,
+            ..
         } => format!("raw list-offsets{to} {topic_partition}{}", isolation(*i)),
         Request::DescribeTransactions { transactional_ids } => {
             format!("raw describe-transactions{to} {}", words(transactional_ids))

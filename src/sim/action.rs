@@ -73,6 +73,12 @@ pub enum Action {
         topic_partition: TopicPartition,
         start_offset: i64,
     },
+    /// `kafka-delete-records.sh`: DeleteRecords for one partition, moving its log
+    /// start offset to `offset` (-1: the high watermark).
+    AdminDeleteRecords {
+        topic_partition: TopicPartition,
+        offset: i64,
+    },
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,

@@ -157,10 +157,13 @@ impl World {
         }
         // Kafka's `transactionTopicConfigs` / `offsetsTopicConfigs` leave
         // `max.message.bytes` at the broker's default (`message.max.bytes`), so an
-        // internal-topic append obeys the same limit as any other.
+        // internal-topic append obeys the same limit as any other. Both set
+        // `cleanup.policy=compact`: retention never deletes their segments.
         let config = LogConfig {
             producer_snapshots: true,
             max_message_bytes: self.broker_defaults.max_message_bytes,
+            cleanup_policy_delete: false,
+            retention_check_interval_ms: self.broker_defaults.retention_check_interval_ms,
             ..LogConfig::default()
         };
         let _ = self.add_topic(

@@ -70,6 +70,16 @@ pub(super) fn apply_log_config(
         }
         Ok(n)
     };
+    // `retention.ms` / `retention.bytes`: a LONG, -1 for no limit (`atLeast(-1)`).
+    let signed = |value: &str| -> Result<i64, SimError> {
+        let n: i64 = value
+            .parse()
+            .map_err(|_| invalid(ConfigRule::NotNumberOfType("LONG")))?;
+        if n < -1 {
+            return Err(ConfigError::invalid(key, value, None).into());
+        }
+        Ok(n)
+    };
     match key {
         // Kafka's minimum is far larger; small segments make rolls visible here.
         "segment.bytes" => config.segment_bytes = number(128)?,
@@ -81,6 +91,24 @@ pub(super) fn apply_log_config(
         "producer.id.expiration.check.interval.ms" => {
             config.producer_id_expiration_check_interval_ms =
                 i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
+        "retention.ms" | "log.retention.ms" => config.retention_ms = signed(value)?,
+        "retention.bytes" | "log.retention.bytes" => config.retention_bytes = signed(value)?,
+        "log.retention.check.interval.ms" => {
+            config.retention_check_interval_ms = i64::try_from(number(1)?).unwrap_or(i64::MAX)
+        }
+        "cleanup.policy" => {
+            config.cleanup_policy_delete = match value {
+                "delete" | "compact,delete" | "delete,compact" => true,
+                "compact" => false,
+                _ => {
+                    return Err(invalid(ConfigRule::OneOf(&[
+                        "delete",
+                        "compact",
+                        "compact,delete",
+                    ])))
+                }
+            }
         }
         "producer.snapshots" => {
             config.producer_snapshots = match value {

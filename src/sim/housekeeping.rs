@@ -3,8 +3,12 @@
 //! (`PeriodicProducerExpirationCheck`, every
 //! `producer.id.expiration.check.interval.ms`) and transactional-id expiry in every
 //! coordinator (`transactionalId-expiration`, every
-//! `transaction.remove.expired.transaction.cleanup.interval.ms`). Kafka schedules the
-//! first per log; here one grid serves the cluster.
+//! `transaction.remove.expired.transaction.cleanup.interval.ms`), and `LogManager`'s
+//! `kafka-log-retention` (every `log.retention.check.interval.ms`) and
+//! `kafka-log-start-offset-checkpoint` (every
+//! `log.flush.start.offset.checkpoint.interval.ms`), both first after
+//! `log.initial.task.delay.ms`. Kafka schedules the first per log; here one grid
+//! serves the cluster.
 
 use super::error::SimError;
 use super::event::EventKind;
@@ -31,6 +35,12 @@ pub(super) fn first_tick_from(next: i64, work: i64, interval: i64) -> i64 {
     let ticks = (work - next).saturating_add(interval - 1) / interval;
     next.saturating_add(ticks.saturating_mul(interval))
 }
+
+/// `log.initial.task.delay.ms` (30 s): when LogManager's tasks first run.
+pub(super) const LOG_INITIAL_TASK_DELAY_MS: i64 = 30_000;
+
+/// `log.flush.start.offset.checkpoint.interval.ms` (1 min).
+pub(super) const LOG_START_CHECKPOINT_INTERVAL_MS: i64 = 60_000;
 
 impl World {
     /// `transactional.id.expiration.ms` or
@@ -84,6 +94,10 @@ impl World {
         })
     }
 
+    fn retention_check_interval_ms(&self) -> i64 {
+        self.broker_defaults.retention_check_interval_ms
+    }
+
     fn online_brokers(&self) -> Vec<i32> {
         self.brokers
             .iter()
@@ -110,6 +124,34 @@ impl World {
                 };
                 for event in events {
                     self.emit(EventKind::Broker { broker: id, event });
+                }
+            }
+        }
+        if now >= self.next_retention_check_ms {
+            self.next_retention_check_ms = tick_after(
+                self.next_retention_check_ms,
+                now,
+                self.retention_check_interval_ms(),
+            );
+            for id in self.online_brokers() {
+                let events = match self.brokers.get_mut(&id) {
+                    Some(b) => b.cleanup_logs(now),
+                    None => continue,
+                };
+                for event in events {
+                    self.emit(EventKind::Broker { broker: id, event });
+                }
+            }
+        }
+        if now >= self.next_log_start_checkpoint_ms {
+            self.next_log_start_checkpoint_ms = tick_after(
+                self.next_log_start_checkpoint_ms,
+                now,
+                LOG_START_CHECKPOINT_INTERVAL_MS,
+            );
+            for id in self.online_brokers() {
+                if let Some(b) = self.brokers.get_mut(&id) {
+                    b.checkpoint_log_start_offsets();
                 }
             }
         }
@@ -152,7 +194,28 @@ impl World {
                     self.txn_id_expiration_interval_ms(),
                 )
             });
-        producers.into_iter().chain(txn_ids).min()
+        let now = self.clock_ms;
+        let retention = online()
+            .filter_map(|b| b.next_retention_work_ms(now))
+            .min()
+            .map(|work| {
+                first_tick_from(
+                    self.next_retention_check_ms,
+                    work,
+                    self.retention_check_interval_ms(),
+                )
+            });
+        let checkpoint = online().any(|b| b.log_start_checkpoint_stale()).then(|| {
+            first_tick_from(
+                self.next_log_start_checkpoint_ms,
+                now,
+                LOG_START_CHECKPOINT_INTERVAL_MS,
+            )
+        });
+        [producers, txn_ids, retention, checkpoint]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// After `advance` jumped over ticks that had nothing to do: each task's next tick
@@ -172,6 +235,16 @@ impl World {
             self.next_txn_id_expiration_ms,
             now,
             self.txn_id_expiration_interval_ms(),
+        );
+        self.next_retention_check_ms = tick_after(
+            self.next_retention_check_ms,
+            now,
+            self.retention_check_interval_ms(),
+        );
+        self.next_log_start_checkpoint_ms = tick_after(
+            self.next_log_start_checkpoint_ms,
+            now,
+            LOG_START_CHECKPOINT_INTERVAL_MS,
         );
     }
 }

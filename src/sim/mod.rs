@@ -4,6 +4,7 @@ pub mod action;
 mod brokers;
 mod config;
 mod consumers;
+mod delete_records;
 mod delivery;
 pub mod error;
 pub mod event;

@@ -158,6 +158,10 @@ pub fn response_lines(response: &Response) -> Vec<String> {
             let parts: Vec<String> = offsets.iter().map(|(tp, o, e)| format!("{tp}={o} ({})", e.name())).collect();
             vec![format!("OffsetFetch: error={} {}", error.name(), parts.join(" "))]
         }
+        Response::DeleteRecords { results: r } => {
+            let parts: Vec<String> = r.iter().map(|(tp, lw, e)| format!("{tp}: lowWatermark={lw} error={}", e.name())).collect();
+            vec![format!("DeleteRecords: {}", parts.join(" "))]
+        }
     }
 }
 

@@ -94,6 +94,12 @@ pub struct World {
     /// The next `transactionalId-expiration` tick (every
     /// `transaction.remove.expired.transaction.cleanup.interval.ms`).
     pub(super) next_txn_id_expiration_ms: i64,
+    /// The next `kafka-log-retention` tick (`LogManager.cleanupLogs`, every
+    /// `log.retention.check.interval.ms`).
+    pub(super) next_retention_check_ms: i64,
+    /// The next `kafka-log-start-offset-checkpoint` tick (every
+    /// `log.flush.start.offset.checkpoint.interval.ms`).
+    pub(super) next_log_start_checkpoint_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
     pub(super) reply_to: SortedMap<u64, (Node, u64)>,
     pub(super) next_reply_token: u64,
@@ -146,6 +152,8 @@ impl World {
             next_txn_id_expiration_ms: START_MS
                 + crate::coordinator::transaction::TransactionConfig::default()
                     .remove_expired_transactional_ids_interval_ms,
+            next_retention_check_ms: START_MS + super::housekeeping::LOG_INITIAL_TASK_DELAY_MS,
+            next_log_start_checkpoint_ms: START_MS + super::housekeeping::LOG_INITIAL_TASK_DELAY_MS,
             inter_broker: SortedMap::new(),
             next_reply_token: 1,
             raw_inbox: SortedMap::new(),
@@ -215,6 +223,11 @@ impl World {
                         .clock_ms
                         .saturating_add(config.producer_id_expiration_check_interval_ms);
                 }
+                if key == "log.retention.check.interval.ms" {
+                    self.next_retention_check_ms = self
+                        .clock_ms
+                        .saturating_add(config.retention_check_interval_ms);
+                }
                 for broker in self.brokers.values_mut() {
                     broker.log_config = config.clone();
                     if key == "producer.snapshots" {
@@ -222,6 +235,7 @@ impl World {
                     }
                     // Broker-wide in Kafka: every partition follows at once.
                     broker.set_producer_id_expiration(&config);
+                    broker.set_log_retention_check_interval(&config);
                 }
                 for topic in self.topics.values_mut() {
                     if key == "producer.snapshots" {
@@ -230,6 +244,7 @@ impl World {
                     topic.config.producer_id_expiration_ms = config.producer_id_expiration_ms;
                     topic.config.producer_id_expiration_check_interval_ms =
                         config.producer_id_expiration_check_interval_ms;
+                    topic.config.retention_check_interval_ms = config.retention_check_interval_ms;
                 }
                 self.emit(EventKind::ConfigChanged {
                     key: key.clone(),
@@ -296,6 +311,10 @@ impl World {
                 topic_partition,
                 start_offset,
             } => self.admin_abort_transaction(topic_partition, *start_offset),
+            Action::AdminDeleteRecords {
+                topic_partition,
+                offset,
+            } => self.admin_delete_records(topic_partition, *offset),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
             Action::Assign {
                 consumer,

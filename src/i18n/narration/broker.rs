@@ -5,7 +5,7 @@ use super::coordinator;
 use super::errors::detail;
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::message::{list, Arg, Msg};
-use crate::log::SeqDirection;
+use crate::log::{LogStartOffsetIncrementReason, SegmentDeletionReason, SeqDirection};
 use crate::msg;
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
@@ -218,6 +218,51 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             expiration_ms = expiration_ms
         ),
         BrokerEvent::Replication(r) => super::replication::event(broker, r),
+        BrokerEvent::LogStartOffsetIncremented {
+            tp,
+            from,
+            to,
+            reason,
+        } => {
+            let id = match reason {
+                LogStartOffsetIncrementReason::ClientRecordDeletion => {
+                    "broker.log-start-delete-records"
+                }
+                LogStartOffsetIncrementReason::LeaderOffsetIncremented => {
+                    "broker.log-start-from-leader"
+                }
+                LogStartOffsetIncrementReason::SegmentDeletion => "broker.log-start-segments",
+            };
+            Msg::new(id)
+                .arg("broker", broker)
+                .arg("tp", tp)
+                .arg("from", from)
+                .arg("to", to)
+        }
+        BrokerEvent::SegmentsDeleted {
+            tp,
+            reason,
+            segments,
+            log_start_offset,
+            rolled_segment,
+        } => {
+            let id = match reason {
+                SegmentDeletionReason::StartOffsetBreach => "broker.segments-deleted-start",
+                SegmentDeletionReason::RetentionMsBreach => "broker.segments-deleted-ms",
+                SegmentDeletionReason::RetentionSizeBreach => "broker.segments-deleted-bytes",
+            };
+            Msg::new(id)
+                .arg("broker", broker)
+                .arg("tp", tp)
+                .arg("count", segments.len())
+                .arg(
+                    "segments",
+                    list(segments.iter().map(|b| Arg::Text(b.to_string()))),
+                )
+                .arg("log_start", log_start_offset)
+                .arg("rolled", rolled_segment.is_some())
+                .arg("rolled_at", rolled_segment.unwrap_or(-1))
+        }
         BrokerEvent::SegmentRolled {
             tp,
             base_offset,

@@ -144,6 +144,21 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
             batches = removed_batches,
             epoch = diverging_epoch
         ),
+        ReplicationEvent::OffsetOutOfRangeReset {
+            tp,
+            leader,
+            from,
+            to,
+            fully,
+        } => msg!(
+            "replication.out-of-range-reset",
+            broker = broker,
+            tp = tp,
+            leader = leader,
+            from = from,
+            to = to,
+            fully = fully
+        ),
         ReplicationEvent::FetchFailed { tp, leader, error } => {
             msg!(
                 "replication.fetch-failed",

@@ -6,7 +6,10 @@ use crate::broker::broker::BrokerEvent;
 use crate::coordinator::transaction::{
     CoordinatorEvent, InternalError, TransactionState, TransitionError,
 };
-use crate::log::{RecoveryReport, SeqDirection, TopicPartition};
+use crate::log::{
+    LogStartOffsetIncrementReason, RecoveryReport, SegmentDeletionReason, SeqDirection,
+    TopicPartition,
+};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::sim::event::FaultChange;
 use crate::sim::{Direction, EventKind, Fault, FaultMark, MessageMatch, MessageStrike, Node};
@@ -229,6 +232,38 @@ fn broker_events() -> Vec<BrokerEvent> {
         tp: tp(),
         producer_ids: vec![7, 9],
         expiration_ms: 60_000,
+    });
+    for reason in [
+        LogStartOffsetIncrementReason::ClientRecordDeletion,
+        LogStartOffsetIncrementReason::LeaderOffsetIncremented,
+        LogStartOffsetIncrementReason::SegmentDeletion,
+    ] {
+        out.push(BrokerEvent::LogStartOffsetIncremented {
+            tp: tp(),
+            from: 0,
+            to: 3,
+            reason,
+        });
+    }
+    for (reason, rolled_segment) in [
+        (SegmentDeletionReason::StartOffsetBreach, None),
+        (SegmentDeletionReason::RetentionMsBreach, Some(4)),
+        (SegmentDeletionReason::RetentionSizeBreach, None),
+    ] {
+        out.push(BrokerEvent::SegmentsDeleted {
+            tp: tp(),
+            reason,
+            segments: vec![0, 2],
+            log_start_offset: 4,
+            rolled_segment,
+        });
+    }
+    out.push(BrokerEvent::SegmentsDeleted {
+        tp: tp(),
+        reason: SegmentDeletionReason::RetentionMsBreach,
+        segments: vec![0],
+        log_start_offset: 2,
+        rolled_segment: None,
     });
     out.push(BrokerEvent::ProducerIdNotReady {
         asked_controller: true,
