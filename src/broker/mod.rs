@@ -3,6 +3,7 @@
 
 #[allow(clippy::module_inception)]
 pub mod broker;
+mod coordinator_election;
 mod delayed_produce;
 mod event;
 mod fetch;

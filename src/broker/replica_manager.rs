@@ -146,6 +146,14 @@ impl Broker {
             // `makeFollower`: requests waiting on this replica as leader fail over.
             self.fail_waiting(tp, Errors::NotLeaderOrFollower, &mut handled);
         }
+        let was_leader = old.as_ref().is_some_and(|p| p.leader == self.id);
+        if role_changed
+            && replicated
+            && (leads || was_leader)
+            && crate::coordinator::internal_topics::is_internal(&tp.topic)
+        {
+            self.on_internal_leadership(tp, leads, meta.leader_epoch, now_ms, &mut handled);
+        }
         if leads && replicated {
             self.maybe_increment_leader_hw(tp, now_ms, &mut handled);
         }

@@ -52,10 +52,13 @@ impl Broker {
 
     /// Starts the broker: every partition folder on disk is opened and recovered.
     /// Each partition comes with its topic's log config (topic configs live in the
-    /// cluster metadata, not in broker memory).
+    /// cluster metadata, not in broker memory). A single-replica internal partition
+    /// is loaded by its coordinator at once; a replicated one (in `replicated`) only
+    /// once the controller's metadata says this broker leads it.
     pub fn start(
         &mut self,
         partitions: &[(TopicPartition, LogConfig)],
+        replicated: &[TopicPartition],
         now_ms: i64,
     ) -> Vec<BrokerEvent> {
         self.online = true;
@@ -74,7 +77,9 @@ impl Broker {
                             windows_before: self.windows_at_stop.remove(tp).unwrap_or_default(),
                         });
                     }
-                    events.extend(self.load_internal_partition(tp, now_ms));
+                    if !replicated.contains(tp) {
+                        events.extend(self.load_internal_partition(tp, now_ms));
+                    }
                 }
                 Err(_) => {
                     let _ = self.create_partition(tp.clone());
