@@ -5,6 +5,7 @@
 pub mod broker;
 mod coordinator_election;
 mod delayed_produce;
+mod delayed_txn_write;
 mod event;
 mod fetch;
 mod group_apis;

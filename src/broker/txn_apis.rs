@@ -390,9 +390,12 @@ impl Broker {
 
     /// The coordinator's `removeExpiredTransactionalIds` tick.
     pub fn remove_expired_transactional_ids(&mut self, now_ms: i64) -> Handled {
-        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+        let before = self.txn_log_ends();
+        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| {
             ((), c.remove_expired_transactional_ids(now_ms, log))
         });
+        let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
+        self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
         handled
     }
 
@@ -403,9 +406,12 @@ impl Broker {
     }
 
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {
-        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+        let before = self.txn_log_ends();
+        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| {
             ((), c.abort_timed_out_transactions(now_ms, log))
         });
+        let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
+        self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
         handled
     }
 
