@@ -88,7 +88,8 @@ impl Broker {
     /// are dropped; their answers, if any still come, are ignored.
     fn remove_markers_for_partition(&mut self, partition: i32) {
         let n = self.txn_coordinator.config().num_partitions;
-        let mine = |id: &str| crate::coordinator::internal_topics::partition_for(id, n) == partition;
+        let mine =
+            |id: &str| crate::coordinator::internal_topics::partition_for(id, n) == partition;
         self.pending_markers
             .retain(|_, send| !mine(&send.transactional_id));
         self.marker_results.retain(|(id, _, _), _| !mine(id));

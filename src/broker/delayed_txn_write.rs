@@ -97,18 +97,17 @@ impl Broker {
         let Some((tp, required_offset)) = grown else {
             return;
         };
-        let (markers, rest): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut handled.outbound)
-                .into_iter()
-                .partition(|o| {
-                    matches!(
-                        o,
-                        Outbound::ToBroker {
-                            request: Request::WriteTxnMarkers { .. },
-                            ..
-                        }
-                    )
-                });
+        let (markers, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut handled.outbound)
+            .into_iter()
+            .partition(|o| {
+                matches!(
+                    o,
+                    Outbound::ToBroker {
+                        request: Request::WriteTxnMarkers { .. },
+                        ..
+                    }
+                )
+            });
         handled.outbound = rest;
         self.delayed_txn_writes.push(DelayedTxnWrite {
             token,
@@ -121,7 +120,11 @@ impl Broker {
     }
 
     /// The HW of `tp` moved: answer the writes it now covers and send their markers.
-    pub(super) fn complete_delayed_txn_writes(&mut self, tp: &TopicPartition, handled: &mut Handled) {
+    pub(super) fn complete_delayed_txn_writes(
+        &mut self,
+        tp: &TopicPartition,
+        handled: &mut Handled,
+    ) {
         let hw = self.logs.get(tp).map_or(-1, |l| l.high_watermark());
         let (done, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_txn_writes)
             .into_iter()

@@ -103,8 +103,8 @@ impl Broker {
                         .and_then(|p| p.remote.get(b).cloned());
                     let mut state =
                         kept.unwrap_or_else(|| ReplicaState::reset(meta.isr.contains(b), now_ms));
-                    let left_isr = old.as_ref().is_some_and(|p| p.isr.contains(b))
-                        && !meta.isr.contains(b);
+                    let left_isr =
+                        old.as_ref().is_some_and(|p| p.isr.contains(b)) && !meta.isr.contains(b);
                     if left_isr {
                         // `maybeIncrementLeaderHW` waits for a caught-up replica outside
                         // the ISR only if `isReplicaIsrEligible` (not fenced): one the

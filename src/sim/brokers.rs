@@ -201,7 +201,10 @@ impl World {
         let partitions = self.partitions_on(id);
         let replicated: Vec<TopicPartition> = partitions
             .iter()
-            .filter(|(tp, _)| self.registration(tp).is_some_and(|r| r.replicas().len() > 1))
+            .filter(|(tp, _)| {
+                self.registration(tp)
+                    .is_some_and(|r| r.replicas().len() > 1)
+            })
             .map(|(tp, _)| tp.clone())
             .collect();
         let broker = self

@@ -51,7 +51,8 @@ impl InternalTopicsConfig {
 
     /// Sets one key (`atLeast(1)` as Kafka's `ConfigDef` says).
     fn set(&mut self, key: &str, value: &str) -> Result<(), SimError> {
-        let invalid = |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
+        let invalid =
+            |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
         let n: i32 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
         if n < 1 {
             return Err(invalid(ConfigRule::AtLeast(1)));
