@@ -196,6 +196,11 @@ fn golden_failover() {
     golden("failover");
 }
 
+#[test]
+fn golden_coordinator_failover() {
+    golden("coordinator-failover");
+}
+
 /// Seed 000, example 2: the real output of Kafka 4.5.0-SNAPSHOT.
 #[test]
 fn idempotence_reproduces_seed_000_example_2() {
@@ -410,6 +415,7 @@ fn player_step_counts_are_pinned() {
         "hanging-transaction 8",
         "late-endtxn 4",
         "failover 7",
+        "coordinator-failover 5",
     ];
     assert_eq!(got, want);
 }
@@ -456,6 +462,7 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 40bfe97030d63dc0",
         "late-endtxn 3d5b53bdec118700",
         "failover 15993c3993c00539",
+        "coordinator-failover 772862e2b326e0d1",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

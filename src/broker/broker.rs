@@ -115,6 +115,8 @@ pub struct Broker {
     pub(super) partitions: SortedMap<TopicPartition, super::partition::Partition>,
     /// `acks=all` Produce requests waiting for the HW.
     pub(super) delayed_produces: Vec<super::replica_manager::DelayedProduce>,
+    /// Coordinator answers and markers waiting for `__transaction_state`'s HW.
+    pub(super) delayed_txn_writes: Vec<super::delayed_txn_write::DelayedTxnWrite>,
     /// Follower fetches held until data arrives.
     pub(super) parked_fetches: Vec<super::replica_manager::ParkedFetch>,
     /// The next run of the ISR expiration task (0: not leading anything yet).
@@ -188,6 +190,7 @@ impl Broker {
             next_tag: 1,
             partitions: SortedMap::new(),
             delayed_produces: Vec::new(),
+            delayed_txn_writes: Vec::new(),
             parked_fetches: Vec::new(),
             next_isr_check_ms: 0,
         }
@@ -308,7 +311,26 @@ impl Broker {
     /// `token` identifies the request's connection to the world, for an answer that
     /// comes later (a Produce waiting for its transaction to be verified).
     pub fn handle(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
+        let coordinator_call = match &request {
+            Request::InitProducerId {
+                transactional_id: Some(id),
+                ..
+            }
+            | Request::AddPartitionsToTxn {
+                transactional_id: id,
+                ..
+            }
+            | Request::EndTxn {
+                transactional_id: id,
+                ..
+            } => Some(self.txn_timeout_of(id, &request)),
+            _ => None,
+        };
+        let before = coordinator_call.map(|_| self.txn_log_ends());
         let mut handled = self.handle_request(request, token, now_ms);
+        if let (Some(timeout_ms), Some(before)) = (coordinator_call, before) {
+            self.hold_until_replicated(&before, Some(token), timeout_ms, now_ms, &mut handled);
+        }
         // Whatever this request wrote may answer a follower's held fetch.
         self.complete_parked_fetches(now_ms, &mut handled);
         handled
@@ -453,7 +475,12 @@ impl Broker {
             return handled;
         }
         if self.pending_markers.contains_key(&tag) {
-            return self.complete_marker_send(tag, response, now_ms);
+            let before = self.txn_log_ends();
+            let mut handled = self.complete_marker_send(tag, response, now_ms);
+            let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
+            self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
+            self.complete_parked_fetches(now_ms, &mut handled);
+            return handled;
         }
         if self.pending_offset_commits.contains_key(&tag) {
             return self.complete_offset_verification(tag, response, now_ms);
@@ -537,5 +564,22 @@ impl Broker {
             events: vec![event],
             outbound,
         }
+    }
+
+    /// The timeout of a coordinator write for this request (`appendTransactionToLog`
+    /// waits up to the transaction's `transaction.timeout.ms`).
+    fn txn_timeout_of(&self, transactional_id: &str, request: &Request) -> i64 {
+        if let Request::InitProducerId {
+            transaction_timeout_ms,
+            ..
+        } = request
+        {
+            return i64::from(*transaction_timeout_ms);
+        }
+        self.txn_coordinator
+            .metadata(transactional_id)
+            .map_or(super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS, |m| {
+                i64::from(m.txn_timeout_ms())
+            })
     }
 }

@@ -59,7 +59,7 @@ impl Broker {
         now_ms: i64,
     ) -> Handled {
         let gtp = Self::group_partition(&group_id);
-        if !self.logs.contains_key(&gtp) {
+        if !self.is_coordinator_partition(&gtp) {
             return Handled::reply(Response::OffsetCommit {
                 results: each(&offsets, Errors::NotCoordinator),
             });
@@ -68,13 +68,15 @@ impl Broker {
             fs: &mut self.fs,
             logs: &mut self.logs,
             topic: GROUP_METADATA_TOPIC,
+            partitions: &self.partitions,
+            broker_id: self.id,
         };
-        let results = self.group_coordinator.commit_offsets(
-            &group_id,
-            &entries(&offsets),
-            &mut writer,
-            now_ms,
-        );
+        let results = self
+            .group_coordinator
+            .commit_offsets(&group_id, &entries(&offsets), &mut writer, now_ms)
+            .into_iter()
+            .map(|(tp, e)| (tp, group_append_error(e)))
+            .collect();
         Handled::reply(Response::OffsetCommit { results })
     }
 
@@ -85,7 +87,7 @@ impl Broker {
         now_ms: i64,
     ) -> Handled {
         let gtp = Self::group_partition(&pending.group_id);
-        let Some(log) = self.logs.get(&gtp) else {
+        let Some(log) = self.logs.get(&gtp).filter(|_| self.leads(&gtp)) else {
             return Handled::reply(Response::TxnOffsetCommit {
                 results: each(&pending.offsets, Errors::NotCoordinator),
             });
@@ -198,7 +200,7 @@ impl Broker {
         partitions: Vec<TopicPartition>,
         require_stable: bool,
     ) -> Handled {
-        if !self.logs.contains_key(&Self::group_partition(&group_id)) {
+        if !self.is_coordinator_partition(&Self::group_partition(&group_id)) {
             return Handled::reply(Response::OffsetFetch {
                 error: Errors::NotCoordinator,
                 offsets: Vec::new(),
@@ -214,5 +216,19 @@ impl Broker {
             error: Errors::None,
             offsets,
         })
+    }
+}
+
+/// The group coordinator's translation of an offsets-partition append error
+/// (`GroupCoordinatorService.handleOperationException`, Kafka 4.0, mirror commit
+/// 1eb7644): a write that cannot reach `min.insync.replicas` is
+/// COORDINATOR_NOT_AVAILABLE; a replica that no longer leads is NOT_COORDINATOR.
+fn group_append_error(e: Errors) -> Errors {
+    match e {
+        Errors::NotEnoughReplicas | Errors::NotEnoughReplicasAfterAppend => {
+            Errors::CoordinatorNotAvailable
+        }
+        Errors::NotLeaderOrFollower => Errors::NotCoordinator,
+        other => other,
     }
 }

@@ -3,7 +3,9 @@
 
 #[allow(clippy::module_inception)]
 pub mod broker;
+mod coordinator_election;
 mod delayed_produce;
+mod delayed_txn_write;
 mod event;
 mod fetch;
 mod group_apis;

@@ -60,6 +60,11 @@ impl ReplicaState {
         self.last_fetch_ms = now_ms;
     }
 
+    /// The replica left the ISR: only a new fetch makes it caught up again.
+    pub fn forget_caught_up(&mut self) {
+        self.last_caught_up_ms = 0;
+    }
+
     /// `ReplicaState.isCaughtUp`.
     pub fn is_caught_up(&self, leader_leo: i64, now_ms: i64) -> bool {
         leader_leo == self.log_end_offset

@@ -101,8 +101,17 @@ impl Broker {
                         .as_ref()
                         .filter(|_| !role_changed)
                         .and_then(|p| p.remote.get(b).cloned());
-                    let state =
+                    let mut state =
                         kept.unwrap_or_else(|| ReplicaState::reset(meta.isr.contains(b), now_ms));
+                    let left_isr =
+                        old.as_ref().is_some_and(|p| p.isr.contains(b)) && !meta.isr.contains(b);
+                    if left_isr {
+                        // `maybeIncrementLeaderHW` waits for a caught-up replica outside
+                        // the ISR only if `isReplicaIsrEligible` (not fenced): one the
+                        // controller removed no longer counts as caught up until it
+                        // fetches again (Kafka 4.0, mirror commit 1eb7644).
+                        state.forget_caught_up();
+                    }
                     (*b, state)
                 })
                 .collect()
@@ -132,7 +141,9 @@ impl Broker {
         if leads && self.next_isr_check_ms == 0 {
             self.next_isr_check_ms = now_ms + ISR_CHECK_INTERVAL_MS;
         }
-        if role_changed && replicated {
+        // Fifty internal partitions change hands at once; the empty ones are routine.
+        let routine = leo == 0 && crate::coordinator::internal_topics::is_internal(&tp.topic);
+        if role_changed && replicated && !routine {
             handled
                 .events
                 .push(BrokerEvent::Replication(ReplicationEvent::RoleChanged {
@@ -146,6 +157,15 @@ impl Broker {
         if role_changed && !leads {
             // `makeFollower`: requests waiting on this replica as leader fail over.
             self.fail_waiting(tp, Errors::NotLeaderOrFollower, &mut handled);
+            self.resign_delayed_txn_writes(tp, &mut handled);
+        }
+        let was_leader = old.as_ref().is_some_and(|p| p.leader == self.id);
+        if role_changed
+            && replicated
+            && (leads || was_leader)
+            && crate::coordinator::internal_topics::is_internal(&tp.topic)
+        {
+            self.on_internal_leadership(tp, leads, meta.leader_epoch, now_ms, &mut handled);
         }
         if leads && replicated {
             self.maybe_increment_leader_hw(tp, now_ms, &mut handled);
@@ -225,6 +245,7 @@ impl Broker {
                 },
             ));
             self.complete_delayed_produces(tp, handled);
+            self.complete_delayed_txn_writes(tp, handled);
         }
     }
 
@@ -424,6 +445,7 @@ impl Broker {
             return handled;
         }
         self.complete_parked_fetches(now_ms, &mut handled);
+        self.expire_delayed_txn_writes(now_ms, &mut handled);
         let (expired, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
             .into_iter()
             .partition(|d| d.deadline_ms <= now_ms);
@@ -477,7 +499,12 @@ impl Broker {
     /// client waits on it (a delayed produce): `run` counts only that as work, so an
     /// idle cluster's fetch loop does not keep it going; `run MS` goes through all.
     pub fn next_replication_ms(&self, now_ms: i64) -> (Option<i64>, Option<i64>) {
-        let work = self.delayed_produces.iter().map(|d| d.deadline_ms).min();
+        let work = self
+            .delayed_produces
+            .iter()
+            .map(|d| d.deadline_ms)
+            .chain(self.next_txn_write_deadline())
+            .min();
         let fetches = self.parked_fetches.iter().map(|f| f.deadline_ms);
         let fetchers = self
             .partitions

@@ -46,6 +46,7 @@ impl Broker {
         // Replication state is memory: the controller's metadata rebuilds it at start.
         self.partitions.clear();
         self.delayed_produces.clear();
+        self.delayed_txn_writes.clear();
         self.parked_fetches.clear();
         self.next_isr_check_ms = 0;
         self.online = false;
@@ -54,10 +55,13 @@ impl Broker {
 
     /// Starts the broker: every partition folder on disk is opened and recovered.
     /// Each partition comes with its topic's log config (topic configs live in the
-    /// cluster metadata, not in broker memory).
+    /// cluster metadata, not in broker memory). A single-replica internal partition
+    /// is loaded by its coordinator at once; a replicated one (in `replicated`) only
+    /// once the controller's metadata says this broker leads it.
     pub fn start(
         &mut self,
         partitions: &[(TopicPartition, LogConfig)],
+        replicated: &[TopicPartition],
         now_ms: i64,
     ) -> Vec<BrokerEvent> {
         self.online = true;
@@ -83,7 +87,9 @@ impl Broker {
                             windows_before: self.windows_at_stop.remove(tp).unwrap_or_default(),
                         });
                     }
-                    events.extend(self.load_internal_partition(tp, now_ms));
+                    if !replicated.contains(tp) {
+                        events.extend(self.load_internal_partition(tp, now_ms));
+                    }
                 }
                 Err(_) => {
                     let _ = self.create_partition(tp.clone());

@@ -107,6 +107,8 @@ impl Broker {
                     fs: &mut self.fs,
                     logs: &mut self.logs,
                     topic: TRANSACTION_STATE_TOPIC,
+                    partitions: &self.partitions,
+                    broker_id: self.id,
                 },
                 producer_ids: &mut self.producer_ids,
                 outbound: &mut outbound,
@@ -123,7 +125,7 @@ impl Broker {
         (value, handled)
     }
 
-    fn process_coordinator_outputs(
+    pub(super) fn process_coordinator_outputs(
         &mut self,
         outputs: Vec<CoordinatorOutput>,
         _now_ms: i64,
@@ -186,7 +188,7 @@ impl Broker {
             TRANSACTION_STATE_TOPIC,
             partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
         );
-        self.logs.contains_key(&tp)
+        self.is_coordinator_partition(&tp)
     }
 
     /// FindCoordinator: the leader of the key's internal partition. The first time,
@@ -199,6 +201,12 @@ impl Broker {
         };
         let tp = TopicPartition::new(topic, partition_for(key, INTERNAL_TOPIC_PARTITIONS));
         match self.metadata.get(&tp) {
+            // The partition exists but has no leader (its replicas are all down):
+            // `KafkaApis.getCoordinator` answers COORDINATOR_NOT_AVAILABLE.
+            Some(&crate::controller::NO_LEADER) => Handled::reply(Response::FindCoordinator {
+                error: Errors::CoordinatorNotAvailable,
+                node_id: -1,
+            }),
             Some(node_id) => Handled::reply(Response::FindCoordinator {
                 error: Errors::None,
                 node_id: *node_id,
@@ -382,9 +390,12 @@ impl Broker {
 
     /// The coordinator's `removeExpiredTransactionalIds` tick.
     pub fn remove_expired_transactional_ids(&mut self, now_ms: i64) -> Handled {
-        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+        let before = self.txn_log_ends();
+        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| {
             ((), c.remove_expired_transactional_ids(now_ms, log))
         });
+        let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
+        self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
         handled
     }
 
@@ -395,9 +406,12 @@ impl Broker {
     }
 
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {
-        let ((), handled) = self.with_coordinator(now_ms, |c, log| {
+        let before = self.txn_log_ends();
+        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| {
             ((), c.abort_timed_out_transactions(now_ms, log))
         });
+        let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
+        self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
         handled
     }
 

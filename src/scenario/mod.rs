@@ -67,6 +67,11 @@ const LESSONS: &[Lesson] = &[
         title: "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?",
         source: include_str!("../../static/lessons/failover.eos"),
     },
+    Lesson {
+        name: "coordinator-failover",
+        title: "Coordinator failover: the transaction coordinator's broker dies mid-commit — does the transaction complete exactly once?",
+        source: include_str!("../../static/lessons/coordinator-failover.eos"),
+    },
 ];
 
 impl Lesson {

@@ -54,16 +54,6 @@ impl World {
         Ok(vec![])
     }
 
-    /// Creates a single-replica topic (the internal topics stay single-replica).
-    pub(super) fn add_topic(
-        &mut self,
-        name: &str,
-        partitions: i32,
-        config: LogConfig,
-    ) -> Result<(), FsError> {
-        self.add_replicated_topic(name, partitions, config, ReplicationConfig::default())
-    }
-
     /// Creates a topic's partitions on their replicas and tells every broker where the
     /// partitions live (the controller's metadata propagation).
     pub(super) fn add_replicated_topic(
@@ -125,7 +115,9 @@ impl World {
                 broker.update_metadata(TopicPartition::new(name, p as i32), *leader);
             }
         }
-        if crate::coordinator::internal_topics::is_internal(name) {
+        // A replicated internal partition was loaded by its leader when the metadata
+        // arrived (`coordinator_election.rs`); a single-replica one is loaded here.
+        if crate::coordinator::internal_topics::is_internal(name) && !replicated {
             let now = self.clock_ms;
             for (p, leader) in leaders.iter().enumerate() {
                 let tp = TopicPartition::new(name, p as i32);
@@ -148,29 +140,6 @@ impl World {
             leaders,
         });
         Ok(())
-    }
-
-    /// Auto-creation of `__transaction_state` / `__consumer_offsets` on first use.
-    pub(super) fn create_internal_topic(&mut self, name: &str) {
-        if self.topics.contains_key(name) {
-            return;
-        }
-        // Kafka's `transactionTopicConfigs` / `offsetsTopicConfigs` leave
-        // `max.message.bytes` at the broker's default (`message.max.bytes`), so an
-        // internal-topic append obeys the same limit as any other. Both set
-        // `cleanup.policy=compact`: retention never deletes their segments.
-        let config = LogConfig {
-            producer_snapshots: true,
-            max_message_bytes: self.broker_defaults.max_message_bytes,
-            cleanup_policy_delete: false,
-            retention_check_interval_ms: self.broker_defaults.retention_check_interval_ms,
-            ..LogConfig::default()
-        };
-        let _ = self.add_topic(
-            name,
-            crate::coordinator::internal_topics::INTERNAL_TOPIC_PARTITIONS,
-            config,
-        );
     }
 
     /// The partitions with a replica on `broker` (their folders on its disk).
@@ -230,6 +199,14 @@ impl World {
 
     pub(super) fn start_broker(&mut self, id: i32) -> Result<Vec<String>, SimError> {
         let partitions = self.partitions_on(id);
+        let replicated: Vec<TopicPartition> = partitions
+            .iter()
+            .filter(|(tp, _)| {
+                self.registration(tp)
+                    .is_some_and(|r| r.replicas().len() > 1)
+            })
+            .map(|(tp, _)| tp.clone())
+            .collect();
         let broker = self
             .brokers
             .get_mut(&id)
@@ -238,7 +215,7 @@ impl World {
             return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
         }
         let now = self.clock_ms;
-        let events = broker.start(&partitions, now);
+        let events = broker.start(&partitions, &replicated, now);
         let outbound = std::mem::take(&mut broker.startup_outbound);
         for event in events {
             self.emit(EventKind::Broker { broker: id, event });

@@ -88,6 +88,14 @@ pub enum EventKind {
         partitions: i32,
         leaders: Vec<i32>,
     },
+    /// The controller refused to create an internal topic: its replication factor
+    /// (`offsets.topic.replication.factor` / `transaction.state.log.replication.factor`)
+    /// is larger than the cluster (INVALID_REPLICATION_FACTOR).
+    InternalTopicRefused {
+        topic: String,
+        replication_factor: i32,
+        brokers: i32,
+    },
     /// The controller chose a new leader (or none) for a partition and bumped its
     /// leader epoch.
     LeaderElected {

@@ -11,6 +11,7 @@ pub mod event;
 pub mod fault;
 pub mod hanging;
 mod housekeeping;
+pub mod internal_topics;
 pub mod network;
 pub mod raw;
 pub mod replication;

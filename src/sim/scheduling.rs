@@ -54,7 +54,14 @@ impl World {
         }
         let mut progressed = false;
         let names = std::mem::take(&mut self.ready);
-        let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
+        // `NetworkClient.leastLoadedNode`: a node the client can connect to — one that
+        // refused the connection is in reconnect backoff and skipped (Kafka 4.0).
+        let bootstrap = self
+            .brokers
+            .values()
+            .find(|b| b.online)
+            .or_else(|| self.brokers.values().next())
+            .map_or(1, |b| b.id);
         let leaders: SortedMap<TopicPartition, i32> = self.partition_leaders().collect_map();
         for name in names {
             let mut cid = self.next_correlation_id;

@@ -119,6 +119,10 @@ pub struct World {
     pub(super) replicated: bool,
     /// Brokers the controller fenced while they run: cut off from it.
     pub(super) fenced: SortedSet<i32>,
+    /// `offsets.topic.replication.factor`, `transaction.state.log.*`.
+    pub(super) internal_topics: super::internal_topics::InternalTopicsConfig,
+    /// Internal topics whose creation was refused (said once until a setting changes).
+    pub(super) internal_create_refused: SortedSet<String>,
 }
 
 impl World {
@@ -163,6 +167,8 @@ impl World {
             breaks: crate::breaks::Breaks::default(),
             replicated: false,
             fenced: SortedSet::new(),
+            internal_topics: Default::default(),
+            internal_create_refused: SortedSet::new(),
             config: ClusterConfig { brokers, ..config },
         }
     }
@@ -212,6 +218,12 @@ impl World {
                     key: key.clone(),
                     value: value.clone(),
                 });
+                Ok(vec![])
+            }
+            Action::SetBrokerConfig { key, value }
+                if super::internal_topics::InternalTopicsConfig::KEYS.contains(&key.as_str()) =>
+            {
+                self.set_internal_topic_config(key, value)?;
                 Ok(vec![])
             }
             Action::SetBrokerConfig { key, value } => {

@@ -258,12 +258,15 @@ fn event(out: &mut Out, e: CoordinatorEvent) {
 
 /// `appendTransactionToLog`'s translation of produce errors for the client (Kafka 4.0,
 /// TransactionStateManager): a record above `__transaction_state`'s
-/// `max.message.bytes` (the broker default) is UNKNOWN_SERVER_ERROR.
+/// `max.message.bytes` (the broker default) is UNKNOWN_SERVER_ERROR; a write the ISR
+/// cannot take (below `transaction.state.log.min.isr`) is COORDINATOR_NOT_AVAILABLE,
+/// so the client retries; a replica that no longer leads is NOT_COORDINATOR.
 fn map_append_error(e: Errors) -> Errors {
     match e {
-        Errors::UnknownTopicOrPartition | Errors::RequestTimedOut => {
-            Errors::CoordinatorNotAvailable
-        }
+        Errors::UnknownTopicOrPartition
+        | Errors::NotEnoughReplicas
+        | Errors::NotEnoughReplicasAfterAppend
+        | Errors::RequestTimedOut => Errors::CoordinatorNotAvailable,
         Errors::NotLeaderOrFollower => Errors::NotCoordinator,
         Errors::MessageTooLarge | Errors::RecordListTooLarge => Errors::UnknownServerError,
         other => other,

@@ -201,6 +201,16 @@ pub fn event_msg(kind: &EventKind) -> Msg {
                 placement = list(placement)
             )
         }
+        EventKind::InternalTopicRefused {
+            topic,
+            replication_factor,
+            brokers,
+        } => msg!(
+            "topic.internal-refused",
+            topic = topic,
+            rf = replication_factor,
+            brokers = brokers
+        ),
         EventKind::FaultArmed {
             fault: fault @ crate::sim::event::FaultChange::Armed(_),
         } => msg!("fault.armed", fault = faults::change(fault)),

@@ -94,6 +94,11 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
         partitions: 3,
         leaders: vec![1, 2, 1],
     });
+    out.push(EventKind::InternalTopicRefused {
+        topic: "__transaction_state".into(),
+        replication_factor: 3,
+        brokers: 1,
+    });
     for fault in [
         FaultChange::Armed(Fault::DropNextRequest { from: None }),
         FaultChange::Armed(Fault::DropNextRequest {

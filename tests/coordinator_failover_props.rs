@@ -1,0 +1,229 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Transaction-coordinator failover as a property: three brokers, the internal topics
+//! replicated (`transaction.state.log.replication.factor=3`, `min.isr=2`), a data topic
+//! with three replicas, a transactional producer committing and aborting while any one
+//! broker — the coordinator's or another — stops (crash or clean) at any moment, with
+//! WriteTxnMarkers held or not, then comes back. After a last long run, the invariant
+//! checker finds nothing (no lost write, no duplicate, no aborted or uncommitted read),
+//! and a read_committed consumer reads every value of a commit the application saw
+//! succeed exactly once, and nothing of an abort it saw succeed.
+
+mod common;
+
+use eos_playground::checker::Checker;
+use eos_playground::log::TopicPartition;
+use eos_playground::sim::{Action, ClusterConfig, World};
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// Begin, send `n` values, then commit (true) or abort.
+    Transaction(u8, bool),
+    HoldMarkers,
+    ReleaseMarkers,
+    Step,
+    Advance(i64),
+    /// Stop this broker (crash or clean), if no broker is down.
+    Fail(i32, bool),
+    /// Start the broker that is down.
+    Recover,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => ((1u8..3), any::<bool>()).prop_map(|(n, c)| Op::Transaction(n, c)),
+        2 => Just(Op::HoldMarkers),
+        1 => Just(Op::ReleaseMarkers),
+        2 => Just(Op::Step),
+        2 => (1i64..2000).prop_map(Op::Advance),
+        1 => ((1i32..3), any::<bool>()).prop_map(|(b, c)| Op::Fail(b, c)),
+        // Broker 3 leads __transaction_state-20, tx-1's partition: its coordinator.
+        2 => any::<bool>().prop_map(|c| Op::Fail(3, c)),
+        1 => Just(Op::Recover),
+    ]
+}
+
+/// Three brokers, replicated internal topics, `t` with three replicas, and a
+/// transactional producer `p` (tx-1, coordinated by broker 3) after initTransactions.
+fn world() -> World {
+    let mut w = World::new(ClusterConfig {
+        brokers: 3,
+        ..ClusterConfig::default()
+    });
+    w.apply(&config("transaction.state.log.replication.factor", "3"))
+        .unwrap();
+    w.apply(&config("transaction.state.log.min.isr", "2"))
+        .unwrap();
+    let configs = vec![
+        ("replication.factor".to_string(), "3".to_string()),
+        ("min.insync.replicas".to_string(), "2".to_string()),
+    ];
+    w.apply(&Action::CreateTopic {
+        name: "t".into(),
+        partitions: 1,
+        configs,
+    })
+    .unwrap();
+    w.apply(&Action::CreateProducer {
+        name: "p".into(),
+        configs: vec![("transactional.id".into(), "tx-1".into())],
+    })
+    .unwrap();
+    w.apply(&Action::InitTransactions {
+        producer: "p".into(),
+    })
+    .unwrap();
+    w
+}
+
+/// A read_committed consumer from the start: the values it read, in order.
+fn read_committed(w: &mut World, tp: &TopicPartition) -> Vec<String> {
+    w.apply(&Action::CreateConsumer {
+        name: "c".into(),
+        configs: vec![
+            ("isolation.level".into(), "read_committed".into()),
+            ("auto.offset.reset".into(), "earliest".into()),
+        ],
+    })
+    .unwrap();
+    w.apply(&Action::Assign {
+        consumer: "c".into(),
+        partitions: vec![tp.clone()],
+    })
+    .unwrap();
+    w.apply(&Action::Poll {
+        consumer: "c".into(),
+    })
+    .unwrap();
+    let summary = w.consumed_summary("c").unwrap_or_default();
+    summary
+        .split_whitespace()
+        .filter(|s| s.starts_with('v') && s.contains('@'))
+        .map(|s| s.split('@').next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Whether the producer's last commit or abort succeeded (`{outcome p}`).
+fn succeeded(w: &World) -> bool {
+    w.producers
+        .get("p")
+        .and_then(|p| p.last_txn_outcome.as_ref())
+        .is_some_and(|o| o.exception_name().is_none())
+}
+
+fn config(key: &str, value: &str) -> Action {
+    Action::SetBrokerConfig {
+        key: key.into(),
+        value: value.into(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(8), .. ProptestConfig::default() })]
+
+    #[test]
+    fn transactions_complete_exactly_once_across_coordinator_failover(
+        ops in proptest::collection::vec(op(), 1..12)
+    ) {
+        let mut w = world();
+        let tp = TopicPartition::new("t", 0);
+        let mut checker = Checker::new();
+        let mut next = 0u32;
+        let (mut committed, mut aborted) = (Vec::new(), Vec::new());
+        let mut down: Option<i32> = None;
+        for (step, op) in ops.into_iter().enumerate() {
+            // A refused action (a call the producer's state does not allow now, a
+            // broker already down) is part of the schedule; it must not break anything.
+            let _ = match op {
+                Op::Transaction(n, commit) => {
+                    let _ = w.apply(&Action::BeginTransaction { producer: "p".into() });
+                    let values: Vec<String> = (0..n).map(|_| { next += 1; format!("v{next}") }).collect();
+                    let _ = w.apply(&Action::Send { producer: "p".into(), topic_partition: tp.clone(), values: values.clone() });
+                    let ended = if commit {
+                        w.apply(&Action::CommitTransaction { producer: "p".into() })
+                    } else {
+                        w.apply(&Action::AbortTransaction { producer: "p".into() })
+                    };
+                    // What the application was told: commitTransaction() returned.
+                    if ended.is_ok() && succeeded(&w) {
+                        if commit { committed.extend(values) } else { aborted.extend(values) }
+                    }
+                    ended
+                }
+                Op::HoldMarkers => w.apply(&Action::HoldMarkers),
+                Op::ReleaseMarkers => w.apply(&Action::ReleaseMarkers),
+                Op::Step => w.apply(&Action::Step),
+                Op::Advance(ms) => w.apply(&Action::Advance { ms }),
+                Op::Fail(b, clean) if down.is_none() => {
+                    down = Some(b);
+                    w.apply(&Action::StopBroker { broker: b, clean })
+                }
+                Op::Fail(..) => Ok(vec![]),
+                Op::Recover => match down.take() {
+                    Some(b) => w.apply(&Action::StartBroker { broker: b }),
+                    None => Ok(vec![]),
+                },
+            };
+            let found = checker.observe(&w, step + 1);
+            prop_assert!(found.is_empty(), "{:?}", found);
+        }
+        if let Some(b) = down {
+            w.apply(&Action::StartBroker { broker: b }).unwrap();
+        }
+        w.apply(&Action::ReleaseMarkers).unwrap();
+        // Past transaction.timeout.ms: an open transaction is aborted by its coordinator.
+        w.apply(&Action::Advance { ms: 70_000 }).unwrap();
+        let values = read_committed(&mut w, &tp);
+        let found = checker.finish(&w, usize::MAX);
+        prop_assert!(found.is_empty(), "{:?}", found);
+        let mut unique = values.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        prop_assert_eq!(unique.len(), values.len(), "{:?}", values);
+        for v in &committed {
+            prop_assert!(values.contains(v), "committed {} not read: {:?}", v, values);
+        }
+        for v in &aborted {
+            prop_assert!(!values.contains(v), "aborted {} read: {:?}", v, values);
+        }
+    }
+}
+
+/// The lesson's case, pinned: PrepareCommit replicated, markers held, the coordinator's
+/// broker crashes; the new coordinator must send the markers itself.
+#[test]
+fn the_new_coordinator_completes_a_commit_left_in_prepare_commit() {
+    let mut w = world();
+    let tp = TopicPartition::new("t", 0);
+    let mut checker = Checker::new();
+    w.apply(&Action::BeginTransaction {
+        producer: "p".into(),
+    })
+    .unwrap();
+    w.apply(&Action::Send {
+        producer: "p".into(),
+        topic_partition: tp.clone(),
+        values: vec!["v1".into(), "v2".into()],
+    })
+    .unwrap();
+    w.apply(&Action::HoldMarkers).unwrap();
+    w.apply(&Action::CommitTransaction {
+        producer: "p".into(),
+    })
+    .unwrap();
+    w.apply(&Action::Advance { ms: 600 }).unwrap();
+    w.apply(&Action::StopBroker {
+        broker: 3,
+        clean: false,
+    })
+    .unwrap();
+    w.apply(&Action::ReleaseMarkers).unwrap();
+    w.apply(&Action::Advance { ms: 600 }).unwrap();
+    assert!(checker.observe(&w, 1).is_empty());
+    assert_eq!(read_committed(&mut w, &tp), ["v1", "v2"]);
+    assert!(
+        checker.finish(&w, 2).is_empty(),
+        "{:?}",
+        checker.violations()
+    );
+}
