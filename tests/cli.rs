@@ -223,3 +223,23 @@ fn every_lesson_is_translated_into_korean_and_thai() {
         assert_eq!(out, format!("0 missing in {lang}\n"));
     }
 }
+
+/// A Pulsar lesson's timeline follows `--lang`, the armed fault included (an event
+/// carries the fault itself, and the catalog words it).
+#[cfg(feature = "pulsar")]
+#[test]
+fn a_pulsar_timeline_is_narrated_in_the_chosen_language() {
+    let ko = cli::run(&args(&["lesson", "pulsar-tc-crash", "--lang", "ko"])).unwrap();
+    assert!(
+        ko.contains("장애: 모든 EndTxnOnPartition 요청을 풀어 줄 때까지 네트워크에 붙잡아 둡니다"),
+        "{ko}"
+    );
+    assert!(ko.contains("코디네이터 0이 죽습니다"), "{ko}");
+    let th = cli::run(&args(&["lesson", "pulsar-tc-crash", "--lang", "th"])).unwrap();
+    assert!(th.contains("coordinator 0 ล่ม"), "{th}");
+    let en = cli::run(&args(&["lesson", "pulsar-tc-crash"])).unwrap();
+    assert!(
+        en.contains("fault: hold every EndTxnOnPartition request in the network until released"),
+        "{en}"
+    );
+}
