@@ -91,6 +91,15 @@ async fn choosing_korean_translates_the_lesson_the_panels_and_the_timeline() {
         .click();
     tick().await;
     let first = root.text_content().unwrap_or_default();
+    // Step 7 is the first `pulsar print timeline`.
+    for _ in 1..7 {
+        by_testid(&root, "pulsar-next")
+            .dyn_into::<web_sys::HtmlElement>()
+            .expect("a button")
+            .click();
+        tick().await;
+    }
+    let printed = text(&root, "pulsar-printed");
     next_to_end(&root).await;
     let last = root.text_content().unwrap_or_default();
     // Back to English before asserting, so a failure here leaves the other tests alone.
@@ -107,5 +116,9 @@ async fn choosing_korean_translates_the_lesson_the_panels_and_the_timeline() {
     assert!(
         last.contains("__transaction_log_0이 1:0에 쓴 것을 확인합니다"),
         "the timeline: {last}"
+    );
+    assert!(
+        printed.contains("input-partition-0이 a를 2:0에 저장합니다"),
+        "what `pulsar print timeline` printed: {printed}"
     );
 }

@@ -225,7 +225,11 @@ pub fn pulsar_app() -> Html {
     let current = &lessons[*lesson % lessons.len()];
     let parsed = scenario::parse(current.source).unwrap_or_default();
     let total = parsed.steps.len();
-    let replay = Replay::to(parsed, *at);
+    // What the steps print (the timeline's narration) is in the page's language too.
+    let mut replay = Replay::new(parsed);
+    replay.set_lang(*lang);
+    // A failure is kept in the replay's error; the player shows it.
+    let _ = replay.play_to(*at);
     let step = replay.scenario().steps.get(at.saturating_sub(1)).cloned();
     let go = |to: usize| {
         let at = at.clone();
