@@ -169,11 +169,12 @@ fn list_lessons(lang: Lang) -> String {
 }
 
 /// Every lesson title and step title or narration that has no `lang` text yet (those
-/// show in English): `NAME:LINE: narration` lines, then a count.
+/// show in English), the Pulsar lessons included: `NAME:LINE: narration` lines, then a
+/// count.
 fn missing(lang: Lang) -> Result<String, String> {
     let mut out = String::new();
     let mut count = 0;
-    for l in scenario::lessons() {
+    for l in scenario::all_lessons() {
         if lang != Lang::En && l.title_in(lang) == l.title {
             out.push_str(&format!("{}: lesson title\n", l.name));
             count += 1;

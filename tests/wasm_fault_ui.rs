@@ -159,3 +159,23 @@ async fn the_rules_in_force_show_transaction_version_2() {
     // Nothing open: find-hanging has nothing to say.
     assert!(find(&root, "admin-no-open").is_some());
 }
+
+#[wasm_bindgen_test]
+async fn the_faults_in_force_are_worded_in_the_chosen_language() {
+    use eos_playground::i18n::{catalog::install, set_ui_lang, Lang};
+    // The catalog the page would fetch from i18n/ko.txt, installed up front.
+    assert!(install(Lang::Ko, include_str!("../src/i18n/catalog/ko.txt")).is_empty());
+    let root = mount();
+    tick().await;
+    let menu: web_sys::HtmlSelectElement =
+        by_testid(&root, "lang-menu").dyn_into().expect("a select");
+    menu.set_value("ko");
+    let event = web_sys::Event::new("change").expect("an event");
+    menu.dispatch_event(&event).expect("dispatched");
+    tick().await;
+    click(&root, "net-link-toggle").await;
+    let faults = text(&root, "net-faults");
+    // Back to English before asserting, so a failure here leaves the other tests alone.
+    set_ui_lang(Lang::En);
+    assert!(faults.contains("사이의 연결을 끊습니다"), "{faults}");
+}

@@ -71,3 +71,54 @@ async fn the_comparison_lesson_shows_both_sides() {
     assert!(text(&root, "pulsar-side").contains("t1 committed"));
     assert!(text(&root, "pulsar-differences").contains("The broker's dispatcher"));
 }
+
+#[wasm_bindgen_test]
+async fn choosing_korean_translates_the_lesson_the_panels_and_the_timeline() {
+    use eos_playground::i18n::{catalog::install, set_ui_lang, Lang};
+    // The catalog the page would fetch from i18n/ko.txt, installed up front.
+    assert!(install(Lang::Ko, include_str!("../src/i18n/catalog/ko.txt")).is_empty());
+    let root = mount();
+    tick().await;
+    let menu: web_sys::HtmlSelectElement =
+        by_testid(&root, "lang-menu").dyn_into().expect("a select");
+    menu.set_value("ko");
+    let event = web_sys::Event::new("change").expect("an event");
+    menu.dispatch_event(&event).expect("dispatched");
+    tick().await;
+    by_testid(&root, "pulsar-next")
+        .dyn_into::<web_sys::HtmlElement>()
+        .expect("a button")
+        .click();
+    tick().await;
+    let first = root.text_content().unwrap_or_default();
+    // Step 7 is the first `pulsar print timeline`.
+    for _ in 1..7 {
+        by_testid(&root, "pulsar-next")
+            .dyn_into::<web_sys::HtmlElement>()
+            .expect("a button")
+            .click();
+        tick().await;
+    }
+    let printed = text(&root, "pulsar-printed");
+    next_to_end(&root).await;
+    let last = root.text_content().unwrap_or_default();
+    // Back to English before asserting, so a failure here leaves the other tests alone.
+    set_ui_lang(Lang::En);
+    assert!(
+        first.contains("트랜잭션 코디네이터가 하나인 Pulsar 클러스터"),
+        "the first step's title: {first}"
+    );
+    assert!(
+        first.contains("입력 토픽에는 이미 메시지 두 개가 있고"),
+        "its narration: {first}"
+    );
+    assert!(last.contains("커밋 마커"), "the partition panel: {last}");
+    assert!(
+        last.contains("__transaction_log_0이 1:0에 쓴 것을 확인합니다"),
+        "the timeline: {last}"
+    );
+    assert!(
+        printed.contains("input-partition-0이 a를 2:0에 저장합니다"),
+        "what `pulsar print timeline` printed: {printed}"
+    );
+}

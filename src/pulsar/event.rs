@@ -155,9 +155,10 @@ pub enum PulsarEventKind {
         call: &'static str,
         error: PulsarError,
     },
-    /// A fault armed on the Pulsar network.
+    /// A fault armed on the Pulsar network (the catalog words it in the reader's
+    /// language).
     FaultArmed {
-        description: String,
+        fault: crate::sim::Fault,
     },
     /// Subscriptions created.
     Subscribed {

@@ -343,8 +343,12 @@ impl PulsarWorld {
             }
             PulsarAction::Arm { fault } => {
                 self.net.arm(fault.clone())?;
-                let description = crate::i18n::narration::fault(fault, crate::i18n::Lang::En);
-                self.emit(None, PulsarEventKind::FaultArmed { description });
+                self.emit(
+                    None,
+                    PulsarEventKind::FaultArmed {
+                        fault: fault.clone(),
+                    },
+                );
                 Ok(Outcome::Done)
             }
             PulsarAction::Release { api } => {

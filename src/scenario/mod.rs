@@ -121,13 +121,18 @@ pub fn pulsar_lessons() -> &'static [Lesson] {
     PULSAR_LESSONS
 }
 
-/// A built-in lesson by name (Kafka's or, with feature `pulsar`, Pulsar's).
-pub fn lesson(name: &str) -> Option<&'static Lesson> {
+/// Every built-in lesson: Kafka's, then (with feature `pulsar`) Pulsar's.
+pub fn all_lessons() -> impl Iterator<Item = &'static Lesson> {
     #[cfg(feature = "pulsar")]
     let all = LESSONS.iter().chain(PULSAR_LESSONS);
     #[cfg(not(feature = "pulsar"))]
     let all = LESSONS.iter();
-    all.into_iter().find(|l| l.name == name)
+    all
+}
+
+/// A built-in lesson by name (Kafka's or, with feature `pulsar`, Pulsar's).
+pub fn lesson(name: &str) -> Option<&'static Lesson> {
+    all_lessons().find(|l| l.name == name)
 }
 
 /// Parses and runs a scenario to the end, returning its transcript.

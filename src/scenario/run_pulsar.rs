@@ -37,7 +37,7 @@ impl Runner {
             PulsarStepKind::Act(action) => Ok(outcome_lines(world.apply(action)?)),
             PulsarStepKind::Print(view) => {
                 let seen = self.pulsar_seen;
-                let (lines, seen) = view_lines(world, view, seen)?;
+                let (lines, seen) = view_lines(world, view, seen, self.lang)?;
                 self.pulsar_seen = seen;
                 Ok(lines)
             }
@@ -89,11 +89,12 @@ fn outcome_lines(outcome: Outcome) -> Vec<String> {
     }
 }
 
-/// A view's lines, and the new timeline mark.
+/// A view's lines (the timeline narrated in `lang`), and the new timeline mark.
 fn view_lines(
     w: &PulsarWorld,
     view: &PulsarView,
     seen: usize,
+    lang: Lang,
 ) -> Result<(Vec<String>, usize), String> {
     let no_topic = |t: &str| format!("no topic {t}");
     let sub_of = |t: &str, s: &str| {
@@ -113,7 +114,7 @@ fn view_lines(
         PulsarView::Timeline => {
             for e in w.events().iter().skip(seen) {
                 let label = e.step.map(|s| format!("[{s}]")).unwrap_or_default();
-                out.push(format!("{label:<8}{}", pulsar_event(e, Lang::En)));
+                out.push(format!("{label:<8}{}", pulsar_event(e, lang)));
             }
             return Ok((out, w.events().len()));
         }

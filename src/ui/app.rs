@@ -262,7 +262,7 @@ pub fn app(props: &AppProps) -> Html {
         use_effect_with((), move |_| {
             let lang = super::language::initial(url, link);
             if lang != ui_lang() {
-                super::language::choose(lang, dispatch);
+                super::language::choose(lang, dispatch.reform(Msg::SetLang));
             }
         });
     }

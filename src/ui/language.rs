@@ -10,8 +10,6 @@ use yew::prelude::*;
 use crate::i18n::catalog::{install, is_loaded};
 use crate::i18n::{set_ui_lang, t, ui_lang, Key, Lang};
 
-use super::state::Msg;
-
 /// The language to start in: `?lang=` wins, then the share link's, then the first of
 /// the browser's languages we have, else English.
 pub(super) fn initial(url: Option<Lang>, link: Option<Lang>) -> Lang {
@@ -28,11 +26,12 @@ fn browser_lang() -> Option<Lang> {
         .find_map(|l| Lang::from_code(&l))
 }
 
-/// Switches to `lang`: at once when its catalog is here, else after fetching it. A
-/// failed fetch leaves the page as it is (and says so in the console).
-pub(super) fn choose(lang: Lang, dispatch: Callback<Msg>) {
+/// Switches to `lang`: at once when its catalog is here, else after fetching it; then
+/// tells the page (`on_switch`) so it renders anew. A failed fetch leaves the page as it
+/// is (and says so in the console).
+pub(super) fn choose(lang: Lang, on_switch: Callback<Lang>) {
     if is_loaded(lang) {
-        switch(lang, &dispatch);
+        switch(lang, &on_switch);
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
@@ -43,7 +42,7 @@ pub(super) fn choose(lang: Lang, dispatch: Callback<Msg>) {
                         &format!("i18n/{}.txt line {}: {}", lang.code(), e.line, e.message).into(),
                     );
                 }
-                switch(lang, &dispatch);
+                switch(lang, &on_switch);
             }
             Err(why) => web_sys::console::warn_1(
                 &format!("could not load the {} catalog: {why}", lang.code()).into(),
@@ -52,7 +51,7 @@ pub(super) fn choose(lang: Lang, dispatch: Callback<Msg>) {
     });
 }
 
-fn switch(lang: Lang, dispatch: &Callback<Msg>) {
+fn switch(lang: Lang, on_switch: &Callback<Lang>) {
     set_ui_lang(lang);
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
@@ -60,7 +59,16 @@ fn switch(lang: Lang, dispatch: &Callback<Msg>) {
     {
         let _ = root.set_attribute("lang", lang.code());
     }
-    dispatch.emit(Msg::SetLang(lang));
+    on_switch.emit(lang);
+}
+
+/// A link to another of the site's pages that keeps the current language
+/// (`?lang=` unless it is English, the default).
+pub(super) fn href_in_lang(page: &str) -> String {
+    match ui_lang() {
+        Lang::En => page.to_string(),
+        lang => format!("{page}?lang={}", lang.code()),
+    }
 }
 
 async fn fetch_text(url: &str) -> Result<String, String> {
@@ -83,7 +91,8 @@ async fn fetch_text(url: &str) -> Result<String, String> {
 
 #[derive(Properties, PartialEq)]
 pub struct LangMenuProps {
-    pub dispatch: Callback<Msg>,
+    /// Called once the chosen language is in force.
+    pub on_switch: Callback<Lang>,
 }
 
 /// The language menu: each language in its own name.
@@ -91,14 +100,14 @@ pub struct LangMenuProps {
 pub fn lang_menu(p: &LangMenuProps) -> Html {
     let current = ui_lang();
     let onchange = {
-        let dispatch = p.dispatch.clone();
+        let on_switch = p.on_switch.clone();
         Callback::from(move |e: Event| {
             let value = e
                 .target_dyn_into::<web_sys::HtmlSelectElement>()
                 .map(|s| s.value())
                 .unwrap_or_default();
             if let Some(lang) = Lang::from_code(&value) {
-                choose(lang, dispatch.clone());
+                choose(lang, on_switch.clone());
             }
         })
     };

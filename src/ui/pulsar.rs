@@ -8,13 +8,14 @@
 use yew::prelude::*;
 
 use crate::i18n::narration::{pulsar_difference, pulsar_event, pulsar_label};
-use crate::i18n::Lang;
+use crate::i18n::{ui_lang, Lang};
 use crate::pulsar::{Position, PulsarWorld, TxnID};
 use crate::scenario::{self, Replay, StepKind};
 use crate::view::pulsar::{self as model, EntryKind, PulsarLabel as L, TxnOutcome};
 
+/// A label in the page's language (English until a catalog is chosen and loaded).
 fn l(label: L) -> String {
-    pulsar_label(label, Lang::En)
+    pulsar_label(label, ui_lang())
 }
 
 fn list(ps: &[Position]) -> String {
@@ -138,7 +139,7 @@ fn timeline(w: &PulsarWorld) -> Html {
         <section class="panel" aria-labelledby="pulsar-timeline">
             <h2 id="pulsar-timeline">{ l(L::Timeline) }</h2>
             <ol class="event-list" aria-live="polite" data-testid="pulsar-timeline">{ for rows.into_iter().map(|r| {
-                let text = w.events().get(r.index).map(|e| pulsar_event(e, Lang::En)).unwrap_or_default();
+                let text = w.events().get(r.index).map(|e| pulsar_event(e, ui_lang())).unwrap_or_default();
                 html! {
                     <li><span class="mono step-number">{ r.step.map(|s| format!("[{s}] ")).unwrap_or_default() }</span>{ text }</li>
                 }
@@ -158,7 +159,7 @@ fn differences(w: Option<&PulsarWorld>) -> Html {
                 <table data-testid="pulsar-differences">
                     <thead><tr><th>{ l(L::Question) }</th><th>{ l(L::Kafka) }</th><th>{ l(L::Pulsar) }</th></tr></thead>
                     <tbody>{ for shown.into_iter().map(|d| {
-                        let (q, k, p) = pulsar_difference(d, Lang::En);
+                        let (q, k, p) = pulsar_difference(d, ui_lang());
                         html! { <tr><th scope="row">{ q }</th><td>{ k }</td><td>{ p }</td></tr> }
                     }) }</tbody>
                 </table>
@@ -200,12 +201,35 @@ fn sides(replay: &Replay) -> Html {
 #[function_component(PulsarApp)]
 pub fn pulsar_app() -> Html {
     let lessons = scenario::pulsar_lessons();
+    // The page's language: a new one re-renders every panel in it.
+    let lang = use_state(ui_lang);
+    // The first language as on the Kafka pages: `?lang=`, else the browser's.
+    {
+        let lang = lang.clone();
+        use_effect_with((), move |_| {
+            let search = web_sys::window()
+                .and_then(|w| w.location().search().ok())
+                .unwrap_or_default();
+            let first = super::language::initial(super::embed::parse_options(&search).lang, None);
+            if first != ui_lang() {
+                super::language::choose(first, Callback::from(move |l: Lang| lang.set(l)));
+            }
+        });
+    }
+    let on_switch = {
+        let lang = lang.clone();
+        Callback::from(move |l: Lang| lang.set(l))
+    };
     let lesson = use_state(|| 0usize);
     let at = use_state(|| 0usize);
     let current = &lessons[*lesson % lessons.len()];
     let parsed = scenario::parse(current.source).unwrap_or_default();
     let total = parsed.steps.len();
-    let replay = Replay::to(parsed, *at);
+    // What the steps print (the timeline's narration) is in the page's language too.
+    let mut replay = Replay::new(parsed);
+    replay.set_lang(*lang);
+    // A failure is kept in the replay's error; the player shows it.
+    let _ = replay.play_to(*at);
     let step = replay.scenario().steps.get(at.saturating_sub(1)).cloned();
     let go = |to: usize| {
         let at = at.clone();
@@ -227,7 +251,8 @@ pub fn pulsar_app() -> Html {
     html! {
         <div class="pulsar-app">
             <header>
-                <a href="../index.html" data-testid="back-to-kafka">{ l(L::BackToKafka) }</a>
+                <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-kafka">{ l(L::BackToKafka) }</a>
+                <super::language::LangMenu {on_switch} />
                 <h1>{ l(L::Title) }</h1>
                 <p>{ l(L::Intro) }</p>
             </header>
@@ -235,7 +260,7 @@ pub fn pulsar_app() -> Html {
                 <label id="pulsar-lesson">{ l(L::Lesson) }{ " " }
                     <select onchange={pick} data-testid="pulsar-lesson-select">
                         { for lessons.iter().enumerate().map(|(i, les)| html! {
-                            <option value={i.to_string()} selected={i == *lesson}>{ les.title }</option>
+                            <option value={i.to_string()} selected={i == *lesson}>{ les.title_in(*lang) }</option>
                         }) }
                     </select>
                 </label>
@@ -247,8 +272,8 @@ pub fn pulsar_app() -> Html {
                 </div>
                 if let Some(s) = step {
                     <div>
-                        if let Some(t) = s.title { <h3>{ t }</h3> }
-                        { for s.narration.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
+                        if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
+                        { for s.narration_in(*lang).iter().map(|p| html! { <p>{ p.clone() }</p> }) }
                         <pre class="mono">{ s.text.clone() }</pre>
                         <h4>{ l(L::Printed) }</h4>
                         <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>

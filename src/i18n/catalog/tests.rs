@@ -177,7 +177,7 @@ fn korean_particles_follow_the_sound_before_them() {
 #[test]
 fn every_lesson_title_is_in_the_catalog() {
     let en = super::catalog(Lang::En);
-    for l in crate::scenario::lessons() {
+    for l in crate::scenario::all_lessons() {
         assert_eq!(en.text(&format!("lesson.{}", l.name)), Some(l.title));
         for &lang in Lang::ALL {
             assert!(super::catalog(lang)

@@ -277,7 +277,7 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
             call = call,
             error = error
         ),
-        K::FaultArmed { description } => msg!("pulsar.fault", fault = description),
+        K::FaultArmed { fault } => msg!("pulsar.fault", fault = super::faults::fault(fault)),
         K::Subscribed {
             topic,
             subscription,

@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use crate::i18n::narration::fault as fault_words;
-use crate::i18n::{t, tf, Key, Lang};
+use crate::i18n::{t, tf, ui_lang, Key};
 use crate::sim::{Action, Node};
 use crate::ui::state::{Msg, Page};
 use crate::view::network::{link_action, link_allowed, ClearKind, NetworkView};
@@ -97,7 +97,7 @@ pub fn network_panel(p: &NetworkPanelProps) -> Html {
         .map(|(i, f)| {
             html! {
                 <li class="net-fault">
-                    <span>{ fault_words(&f.fault, Lang::En) }</span>
+                    <span>{ fault_words(&f.fault, ui_lang()) }</span>
                     <code class="small">{ f.step.clone() }</code>
                     if !p.locked {
                         <button type="button" class="small-button" data-testid={format!("net-clear-{i}")} onclick={act(f.clear.clone())}>{ t(clear_key(f.clear_kind)) }</button>

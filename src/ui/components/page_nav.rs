@@ -41,11 +41,11 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                 { tab(Page::Idempotence, Key::NavIdempotence, "nav-idempotence") }
                 { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
                 // The Pulsar site is a second entry (dist/pulsar/): a plain link, so this
-                // page loads none of its code.
-                <li><a href="pulsar/index.html" class="page-tab" data-testid="nav-pulsar">{ t(Key::NavPulsar) }</a></li>
+                // page loads none of its code; it carries the language along.
+                <li><a href={crate::ui::language::href_in_lang("pulsar/index.html")} class="page-tab" data-testid="nav-pulsar">{ t(Key::NavPulsar) }</a></li>
             </ul>
             <div class="nav-tools">
-                <crate::ui::language::LangMenu dispatch={p.dispatch.clone()} />
+                <crate::ui::language::LangMenu on_switch={p.dispatch.reform(Msg::SetLang)} />
                 <button type="button" class="nav-button" data-testid="copy-link" onclick={p.on_copy_link.clone()}>{ t(Key::CopyLink) }</button>
                 <button type="button" class="link-button shortcuts-button" data-testid="shortcuts-open" onclick={shortcuts}>{ t(Key::KsButton) }</button>
             </div>
