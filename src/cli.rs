@@ -8,6 +8,7 @@ use crate::scenario;
 use crate::scenario::share;
 use crate::view::page::Page;
 
+#[cfg(feature = "checker")]
 #[path = "cli_chaos.rs"]
 mod chaos;
 
@@ -60,6 +61,7 @@ pub fn main_os(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
 
 /// Runs the CLI; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
+    #[cfg(feature = "checker")]
     if args.first().is_some_and(|a| a == "chaos") {
         return match chaos::chaos(&args[1..]) {
             Ok((out, found)) => {

@@ -19,7 +19,7 @@
 //! - [`pulsar`] (feature `pulsar`): Apache Pulsar's transactions (coordinator, transaction
 //!   log, transaction buffer, pending ack) on a world of their own, for comparison.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
-//! - [`checker`]: the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
+//! - [`checker`] (feature `checker`): the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
 //!   the world's events and read API; chaos runs and their shrinker.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
 //!   language.
@@ -30,6 +30,7 @@
 
 pub mod breaks;
 pub mod broker;
+#[cfg(feature = "checker")]
 pub mod checker;
 pub mod client;
 pub mod controller;

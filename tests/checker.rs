@@ -1,4 +1,4 @@
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(all(not(target_arch = "wasm32"), feature = "checker"))]
 //! The checker and seeded chaos as properties: with every switch off, chaos finds
 //! nothing; with each NOT KAFKA switch on, a bounded search finds the anomaly that
 //! safeguard prevents. Seeds are fixed, so these are ordinary deterministic tests.

@@ -21,6 +21,10 @@ fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
             if cfg!(not(feature = "pulsar")) && path.ends_with("pulsar") {
                 continue;
             }
+            // The checker's scripts need `check` (feature `checker`).
+            if cfg!(not(feature = "checker")) && path.ends_with("checker") {
+                continue;
+            }
             scripts(&path, out);
         } else if path.extension().is_some_and(|x| x == "eos") {
             out.push(path);

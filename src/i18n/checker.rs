@@ -2,14 +2,18 @@
 //! witness, and the NOT KAFKA break switches. The anomaly names themselves
 //! (`lost-write`, `G1a`, …) are identifiers, as Jepsen prints them, never translated;
 //! so are the witness's `key=value` fields (partitions, clients, offsets, numbers).
+//! The switches' words are used by every build; the rest only with the checker
+//! (feature `checker`).
 
 use super::catalog::render;
 use super::message::Msg;
 use super::Lang;
 use crate::breaks::BreakSwitch;
+#[cfg(feature = "checker")]
 use crate::checker::{Anomaly, Violation};
 use crate::msg;
 
+#[cfg(feature = "checker")]
 fn explain_msg(anomaly: Anomaly) -> Msg {
     Msg::new(match anomaly {
         Anomaly::LostWrite => "checker.lost-write",
@@ -33,11 +37,13 @@ fn explain_msg(anomaly: Anomaly) -> Msg {
     })
 }
 
+#[cfg(feature = "checker")]
 /// What the anomaly is, in one sentence.
 pub fn explain(anomaly: Anomaly, lang: Lang) -> String {
     render(&explain_msg(anomaly), lang)
 }
 
+#[cfg(feature = "checker")]
 fn join<T: ToString>(items: &[T]) -> String {
     items
         .iter()
@@ -46,6 +52,7 @@ fn join<T: ToString>(items: &[T]) -> String {
         .join(",")
 }
 
+#[cfg(feature = "checker")]
 /// The witness as `key=value` fields: identifiers and numbers only.
 fn witness(v: &Violation) -> String {
     let mut parts = Vec::new();
@@ -70,6 +77,7 @@ fn witness(v: &Violation) -> String {
     parts.join(" ")
 }
 
+#[cfg(feature = "checker")]
 /// One line: the name, the witness, and the step that shows it.
 pub fn line(v: &Violation, lang: Lang) -> String {
     render(
@@ -83,6 +91,7 @@ pub fn line(v: &Violation, lang: Lang) -> String {
     )
 }
 
+#[cfg(feature = "checker")]
 /// What a `check` prints when nothing was found.
 pub fn no_violations(lang: Lang) -> String {
     render(&Msg::new("checker.none"), lang)

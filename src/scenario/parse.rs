@@ -386,9 +386,17 @@ fn parse_line(
         }
         "fault" => StepKind::Act(fault_step(&mut c)?),
         "break" => StepKind::Act(breaks::break_step(&mut c)?),
+        #[cfg(feature = "checker")]
         "check" => {
             c.done()?;
             StepKind::Print(View::Violations)
+        }
+        #[cfg(not(feature = "checker"))]
+        "check" => {
+            return Err(c.err(
+                head.column,
+                "this build has no invariant checker (feature `checker`)",
+            ));
         }
         "drop" => {
             let which = c.next("next-request or next-response")?;

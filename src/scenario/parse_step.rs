@@ -78,7 +78,9 @@ pub enum View {
     DescribeProducers { tp: TopicPartition },
     /// `kafka-transactions.sh find-hanging --topic T --partition P`.
     FindHanging { tp: TopicPartition },
-    /// `check`: what the invariant checker found so far (`crate::checker`).
+    /// `check`: what the invariant checker found so far (`crate::checker`, feature
+    /// `checker`).
+    #[cfg(feature = "checker")]
     Violations,
 }
 

@@ -183,6 +183,7 @@ fn print_view(view: &View) -> String {
         View::Verdict { tp } => format!("print verdict {tp}"),
         View::DescribeProducers { tp } => format!("print describe-producers {tp}"),
         View::FindHanging { tp } => format!("print find-hanging {tp}"),
+        #[cfg(feature = "checker")]
         View::Violations => "check".into(),
         View::Events { last } => format!(
             "print events{}",

@@ -32,6 +32,7 @@ pub struct Runner {
     /// The invariant checker, fed after every step (`check` prints what it found). Only a
     /// scenario with a `check` step carries one: it re-reads every partition that grew,
     /// which a page preloaded with 10,000 batches (`?bench=`) cannot afford per click.
+    #[cfg(feature = "checker")]
     checker: Option<Box<crate::checker::Checker>>,
 }
 
@@ -42,6 +43,7 @@ impl Runner {
             Some(StepKind::Cluster(c)) => c.clone(),
             _ => ClusterConfig::default(),
         };
+        #[cfg(feature = "checker")]
         let checks = scenario
             .steps
             .iter()
@@ -57,6 +59,7 @@ impl Runner {
             #[cfg(feature = "pulsar")]
             pulsar_seen: 0,
             lang: Lang::En,
+            #[cfg(feature = "checker")]
             checker: checks.then(|| Box::new(crate::checker::Checker::new())),
         }
     }
@@ -80,6 +83,7 @@ impl Runner {
         &self.transcript
     }
     /// The checker that watched every step so far (a scenario with a `check` step).
+    #[cfg(feature = "checker")]
     pub fn checker(&self) -> Option<&crate::checker::Checker> {
         self.checker.as_deref()
     }
@@ -98,6 +102,7 @@ impl Runner {
             .run_step(&step)
             .map_err(|e| format!("line {}: {e}", step.line))?;
         self.next += 1;
+        #[cfg(feature = "checker")]
         if let Some(checker) = &mut self.checker {
             checker.observe(&self.world, self.next);
         }
@@ -221,6 +226,7 @@ impl Runner {
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
+            #[cfg(feature = "checker")]
             View::Violations => {
                 let found = self
                     .checker

@@ -156,6 +156,30 @@ test('a copied link opens the same view in a fresh page; a bad link says why', {
   }
 });
 
+// The main page is built without the invariant checker (feature `checker`, to keep its
+// wasm small): a link whose scenario has a `check` step is refused with the reason and
+// the line, and the page stays a fresh playground. The link holds
+//   cluster brokers=1 / topic create t partitions=1 / check
+// (made with `eos link --make`).
+test('a link with a `check` step says this page has no checker', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    const link =
+      '#1.QznRBAAwCmlkZW1wbwB0ZW5jZQpsZQBzc29uCmNsdQBzdGVyIGJybwBrZXJzPTEKdABvcGljIGNyZQBhdGUgdCBwYYBydGl0aW9uAbEAY2hlY2sK';
+    await page.goto(`${site.server.url}${link}`, { waitUntil: 'load' });
+    await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
+    const error = page.locator(tid('link-error'));
+    await error.waitFor({ timeout: 60_000 });
+    assert.match(await error.innerText(), /line 3.*no invariant checker \(feature `checker`\)/);
+    assert.match(await page.locator(tid('time-travel')).innerText(), /recorded here/);
+    assert.equal(await leo(page), 0);
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
+
 test("an author's lesson file: line-numbered errors, then it plays (picker and drop)", { timeout: 120_000 }, async () => {
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
