@@ -17,8 +17,9 @@ use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Op {
-    /// Begin, send `n` values, then commit (true) or abort.
-    Transaction(u8, bool),
+    /// Begin, send `n` values, then commit (true) or abort; with the markers held
+    /// first (true) or not.
+    Transaction(u8, bool, bool),
     HoldMarkers,
     ReleaseMarkers,
     Step,
@@ -31,14 +32,14 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => ((1u8..3), any::<bool>()).prop_map(|(n, c)| Op::Transaction(n, c)),
-        2 => Just(Op::HoldMarkers),
+        3 => ((1u8..3), any::<bool>(), any::<bool>()).prop_map(|(n, c, h)| Op::Transaction(n, c, h)),
+        1 => Just(Op::HoldMarkers),
         1 => Just(Op::ReleaseMarkers),
-        2 => Just(Op::Step),
-        2 => (1i64..2000).prop_map(Op::Advance),
+        1 => Just(Op::Step),
+        1 => (1i64..2000).prop_map(Op::Advance),
         1 => ((1i32..3), any::<bool>()).prop_map(|(b, c)| Op::Fail(b, c)),
         // Broker 3 leads __transaction_state-20, tx-1's partition: its coordinator.
-        2 => any::<bool>().prop_map(|c| Op::Fail(3, c)),
+        3 => any::<bool>().prop_map(|c| Op::Fail(3, c)),
         1 => Just(Op::Recover),
     ]
 }
@@ -135,8 +136,11 @@ proptest! {
             // A refused action (a call the producer's state does not allow now, a
             // broker already down) is part of the schedule; it must not break anything.
             let _ = match op {
-                Op::Transaction(n, commit) => {
+                Op::Transaction(n, commit, hold) => {
                     let _ = w.apply(&Action::BeginTransaction { producer: "p".into() });
+                    if hold {
+                        w.apply(&Action::HoldMarkers).unwrap();
+                    }
                     let values: Vec<String> = (0..n).map(|_| { next += 1; format!("v{next}") }).collect();
                     let _ = w.apply(&Action::Send { producer: "p".into(), topic_partition: tp.clone(), values: values.clone() });
                     let ended = if commit {

@@ -461,8 +461,8 @@ fn lesson_fingerprints_are_pinned() {
         "consume-transform-produce 7a611695033e5dde",
         "hanging-transaction 40bfe97030d63dc0",
         "late-endtxn 3d5b53bdec118700",
-        "failover 15993c3993c00539",
-        "coordinator-failover 772862e2b326e0d1",
+        "failover dc14a35d12091f27",
+        "coordinator-failover 36388d023231ca6d",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

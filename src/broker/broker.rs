@@ -327,7 +327,18 @@ impl Broker {
             _ => None,
         };
         let before = coordinator_call.map(|_| self.txn_log_ends());
+        let marked = match &request {
+            Request::WriteTxnMarkers { markers } => {
+                let tps: Vec<TopicPartition> =
+                    markers.iter().flat_map(|m| m.partitions.clone()).collect();
+                Some(self.marker_log_ends(&tps))
+            }
+            _ => None,
+        };
         let mut handled = self.handle_request(request, token, now_ms);
+        if let Some(marked) = marked {
+            self.hold_markers_until_replicated(&marked, token, now_ms, &mut handled);
+        }
         if let (Some(timeout_ms), Some(before)) = (coordinator_call, before) {
             self.hold_until_replicated(&before, Some(token), timeout_ms, now_ms, &mut handled);
         }

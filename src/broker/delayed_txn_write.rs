@@ -5,6 +5,9 @@
 //! `transaction.timeout.ms`; its callback answers the client and queues the markers
 //! only once the HW passed the record).
 //!
+//! The partition leader's WriteTxnMarkers answer waits the same way (`requiredAcks =
+//! -1` in `KafkaApis.handleWriteTxnMarkersRequest`).
+//!
 //! Here the answer and the WriteTxnMarkers requests the write led to are held until the
 //! HW of the partition reaches the record; the leader losing the partition answers
 //! NOT_COORDINATOR (NOT_LEADER_OR_FOLLOWER, mapped) and drops the markers; the timeout
@@ -24,17 +27,25 @@ use crate::protocol::{Request, Response};
 /// The producer's default `transaction.timeout.ms`: the timeout of a coordinator write
 /// that has no transaction's own (the coordinator's completions and cleanups).
 pub(super) const DEFAULT_TXN_TIMEOUT_MS: i64 = 60_000;
+/// `request.timeout.ms`: how long a leader's WriteTxnMarkers append waits for the ISR.
+const MARKER_TIMEOUT_MS: i64 = 30_000;
 
-/// A coordinator answer (and its markers) waiting for the HW to pass its record.
+/// A coordinator answer (and its markers), or a leader's WriteTxnMarkers answer,
+/// waiting for the HW to pass what it wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DelayedTxnWrite {
-    /// The client request's token; `None` for a write of the coordinator's own
-    /// (a marker completion, a timeout abort).
+    /// The request's token; `None` for a write of the coordinator's own (a marker
+    /// completion, a timeout abort).
     pub token: Option<u64>,
-    pub tp: TopicPartition,
-    /// The log end offset after the record: the HW must reach it.
-    pub required_offset: i64,
+    /// Each partition written and the log end offset after the write: the HW of every
+    /// one must reach it.
+    pub waits: Vec<(TopicPartition, i64)>,
     pub deadline_ms: i64,
+    /// The answer's error when a partition's leadership moves away (NOT_COORDINATOR
+    /// for the coordinator, NOT_LEADER_OR_FOLLOWER for markers) and on timeout
+    /// (COORDINATOR_NOT_AVAILABLE, REQUEST_TIMED_OUT).
+    pub on_resign: Errors,
+    pub on_timeout: Errors,
     #[serde(skip)]
     pub response: Option<Response>,
     #[serde(skip)]
@@ -56,6 +67,12 @@ fn with_error(response: Response, error: Errors) -> Response {
         },
         Response::AddPartitionsToTxn { results } => Response::AddPartitionsToTxn {
             results: results.into_iter().map(|(tp, _)| (tp, error)).collect(),
+        },
+        Response::WriteTxnMarkers { results } => Response::WriteTxnMarkers {
+            results: results
+                .into_iter()
+                .map(|(pid, tp, _)| (pid, tp, error))
+                .collect(),
         },
         other => other,
     }
@@ -94,7 +111,7 @@ impl Broker {
             (log.log_end_offset() > *leo && log.high_watermark() < log.log_end_offset())
                 .then(|| (tp.clone(), log.log_end_offset()))
         });
-        let Some((tp, required_offset)) = grown else {
+        let Some(wait) = grown else {
             return;
         };
         let (markers, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut handled.outbound)
@@ -111,11 +128,63 @@ impl Broker {
         handled.outbound = rest;
         self.delayed_txn_writes.push(DelayedTxnWrite {
             token,
-            tp,
-            required_offset,
+            waits: vec![wait],
             deadline_ms: now_ms.saturating_add(timeout_ms.max(0)),
+            on_resign: Errors::NotCoordinator,
+            on_timeout: Errors::CoordinatorNotAvailable,
             response: handled.response.take(),
             markers,
+        });
+    }
+
+    /// The LEOs of the replicated partitions a WriteTxnMarkers names that this broker
+    /// leads, taken before writing the markers.
+    pub(super) fn marker_log_ends(
+        &self,
+        partitions: &[TopicPartition],
+    ) -> Vec<(TopicPartition, i64)> {
+        partitions
+            .iter()
+            .filter(|tp| {
+                self.partitions
+                    .get(tp)
+                    .is_some_and(|p| p.is_replicated() && p.leader == self.id)
+            })
+            .filter_map(|tp| Some((tp.clone(), self.logs.get(tp)?.log_end_offset())))
+            .collect()
+    }
+
+    /// `handleWriteTxnMarkersRequest` appends with `requiredAcks = -1`: the answer
+    /// waits until the HW of every replicated partition passed its marker (up to
+    /// `request.timeout.ms`), so the coordinator writes Complete* only for markers
+    /// that survive a leader change; a leader that loses the partition first answers
+    /// NOT_LEADER_OR_FOLLOWER and the coordinator sends the marker to the new one.
+    pub(super) fn hold_markers_until_replicated(
+        &mut self,
+        before: &[(TopicPartition, i64)],
+        token: u64,
+        now_ms: i64,
+        handled: &mut Handled,
+    ) {
+        let waits: Vec<(TopicPartition, i64)> = before
+            .iter()
+            .filter_map(|(tp, leo)| {
+                let log = self.logs.get(tp)?;
+                (log.log_end_offset() > *leo && log.high_watermark() < log.log_end_offset())
+                    .then(|| (tp.clone(), log.log_end_offset()))
+            })
+            .collect();
+        if waits.is_empty() {
+            return;
+        }
+        self.delayed_txn_writes.push(DelayedTxnWrite {
+            token: Some(token),
+            waits,
+            deadline_ms: now_ms.saturating_add(MARKER_TIMEOUT_MS),
+            on_resign: Errors::NotLeaderOrFollower,
+            on_timeout: Errors::RequestTimedOut,
+            response: handled.response.take(),
+            markers: Vec::new(),
         });
     }
 
@@ -125,10 +194,13 @@ impl Broker {
         tp: &TopicPartition,
         handled: &mut Handled,
     ) {
-        let hw = self.logs.get(tp).map_or(-1, |l| l.high_watermark());
+        let hw = |tp: &TopicPartition| self.logs.get(tp).map_or(-1, |l| l.high_watermark());
         let (done, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_txn_writes)
             .into_iter()
-            .partition(|d| &d.tp == tp && hw >= d.required_offset);
+            .partition(|d| {
+                d.waits.iter().any(|(t, _)| t == tp)
+                    && d.waits.iter().all(|(t, required)| hw(t) >= *required)
+            });
         self.delayed_txn_writes = kept;
         for d in done {
             if let (Some(token), Some(response)) = (d.token, d.response) {
@@ -138,12 +210,12 @@ impl Broker {
         }
     }
 
-    /// The writes of `tp` fail with `error`: this broker stopped leading it
-    /// (NOT_COORDINATOR), or they timed out (COORDINATOR_NOT_AVAILABLE).
+    /// The writes `pick` chooses fail: this broker stopped leading one of their
+    /// partitions (`resigned`), or they timed out.
     fn fail_delayed_txn_writes(
         &mut self,
         pick: impl Fn(&DelayedTxnWrite) -> bool,
-        error: Errors,
+        resigned: bool,
         handled: &mut Handled,
     ) {
         let (failed, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_txn_writes)
@@ -151,6 +223,7 @@ impl Broker {
             .partition(pick);
         self.delayed_txn_writes = kept;
         for d in failed {
+            let error = if resigned { d.on_resign } else { d.on_timeout };
             if let (Some(token), Some(response)) = (d.token, d.response) {
                 handled.deferred.push((token, with_error(response, error)));
             }
@@ -159,16 +232,12 @@ impl Broker {
 
     /// Leadership of `tp` moved away.
     pub(super) fn resign_delayed_txn_writes(&mut self, tp: &TopicPartition, handled: &mut Handled) {
-        self.fail_delayed_txn_writes(|d| &d.tp == tp, Errors::NotCoordinator, handled);
+        self.fail_delayed_txn_writes(|d| d.waits.iter().any(|(t, _)| t == tp), true, handled);
     }
 
     /// Writes past their timeout.
     pub(super) fn expire_delayed_txn_writes(&mut self, now_ms: i64, handled: &mut Handled) {
-        self.fail_delayed_txn_writes(
-            |d| d.deadline_ms <= now_ms,
-            Errors::CoordinatorNotAvailable,
-            handled,
-        );
+        self.fail_delayed_txn_writes(|d| d.deadline_ms <= now_ms, false, handled);
     }
 
     /// The earliest timeout among the held writes.

@@ -215,6 +215,13 @@ impl Broker {
                 MarkerResult::Abort => ControlRecordType::Abort,
             };
             for tp in marker.partitions {
+                // Markers are appended as the leader (`appendRecords`): a replica that
+                // only follows answers NOT_LEADER_OR_FOLLOWER, and the coordinator
+                // sends the marker again to the leader it learns.
+                if !self.leads(&tp) {
+                    results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
+                    continue;
+                }
                 let Some(log) = self.logs.get_mut(&tp) else {
                     results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
                     continue;
