@@ -21,6 +21,7 @@ pub mod embed_view;
 pub mod idempotence;
 pub mod keys;
 pub mod language;
+pub mod lesson_state;
 pub mod link;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;

@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+pub use super::lesson_state::LessonState;
 use crate::log::TopicPartition;
 use crate::scenario::{self, scenario_of, Replay, StepKind};
 use crate::sim::{Action, World};
@@ -101,66 +102,6 @@ impl PageState {
         actions.truncate(done);
         let dropped = self.history.record(actions);
         self.forked = (dropped > 0).then_some(dropped);
-    }
-}
-
-/// A lesson (or another scenario) in the lesson player.
-pub struct LessonState {
-    /// Index into `scenario::lessons()`; None for a scenario from a link, a host page
-    /// or the learner's own file.
-    pub index: Option<usize>,
-    /// The lesson's title (a built-in lesson's, or a name for the other kinds).
-    pub title: String,
-    /// The scenario text (what a share link carries).
-    pub source: String,
-    /// The scenario played so far: its world, each step's output, the last refusal.
-    pub replay: Replay,
-}
-
-impl LessonState {
-    /// `scenario` with its first `steps` player steps played (`scenario::player`).
-    pub fn new(
-        index: Option<usize>,
-        title: String,
-        source: String,
-        scenario: scenario::Scenario,
-        steps: usize,
-    ) -> LessonState {
-        LessonState {
-            index,
-            title,
-            source,
-            replay: Replay::to_player_step(scenario, steps),
-        }
-    }
-
-    /// Built-in lesson `index` with its first `steps` player steps played.
-    fn built_in(index: usize, steps: usize) -> Result<LessonState, String> {
-        let lesson = scenario::lessons()
-            .get(index)
-            .ok_or_else(|| "no such lesson".to_string())?;
-        let parsed = scenario::parse(lesson.source).map_err(|e| e.to_string())?;
-        Ok(LessonState::new(
-            Some(index),
-            lesson.title.to_string(),
-            lesson.source.to_string(),
-            parsed,
-            steps,
-        ))
-    }
-
-    /// Moves the player to player step `to`: one step forward is played (the rest of
-    /// it, after a refused line), anything else is replayed from the start (exact: the
-    /// engine is deterministic).
-    fn go_to(&mut self, to: usize) {
-        let at = self.replay.player_at();
-        let to = to.min(self.replay.player_len());
-        if to == at + 1 {
-            // A refusal stays in the replay and is shown.
-            let _ = self.replay.play_player_step();
-        } else if to != at {
-            self.replay = Replay::to_player_step(self.replay.scenario().clone(), to);
-        }
     }
 }
 
@@ -575,7 +516,12 @@ impl Reducible for AppState {
             },
             Msg::OpenLink(link) => next.open_link(&link),
             // Every label and sentence changes: a new version re-renders the page.
-            Msg::SetLang(lang) => crate::i18n::set_ui_lang(lang),
+            Msg::SetLang(lang) => {
+                crate::i18n::set_ui_lang(lang);
+                if let Some(l) = next.lesson.borrow_mut().as_mut() {
+                    l.relang();
+                }
+            }
             Msg::Link(LinkMsg::Made(url)) => {
                 next.notices.link = Some(LinkBox { url, copied: None });
                 next.notices.link_refused = None;

@@ -1,0 +1,77 @@
+//! The lesson player's state: which scenario is loaded and how far it has played.
+
+use crate::scenario::{self, Replay};
+
+/// A lesson (or another scenario) in the lesson player.
+pub struct LessonState {
+    /// Index into `scenario::lessons()`; None for a scenario from a link, a host page
+    /// or the learner's own file.
+    pub index: Option<usize>,
+    /// The lesson's title (a built-in lesson's, or a name for the other kinds).
+    pub title: String,
+    /// The scenario text (what a share link carries).
+    pub source: String,
+    /// The scenario played so far: its world, each step's output, the last refusal.
+    pub replay: Replay,
+}
+
+impl LessonState {
+    /// `scenario` with its first `steps` player steps played (`scenario::player`).
+    pub fn new(
+        index: Option<usize>,
+        title: String,
+        source: String,
+        scenario: scenario::Scenario,
+        steps: usize,
+    ) -> LessonState {
+        LessonState {
+            index,
+            title,
+            source,
+            replay: Self::replay_to(scenario, steps),
+        }
+    }
+
+    /// `scenario` played to player step `steps`, its notices and `print events` lines
+    /// narrated in the page's language.
+    fn replay_to(scenario: scenario::Scenario, steps: usize) -> Replay {
+        let mut replay = Replay::new(scenario);
+        replay.set_lang(crate::i18n::ui_lang());
+        let _ = replay.play_player_to(steps);
+        replay
+    }
+
+    /// After a language switch: the same step, replayed in the new language.
+    pub(super) fn relang(&mut self) {
+        self.replay = Self::replay_to(self.replay.scenario().clone(), self.replay.player_at());
+    }
+
+    /// Built-in lesson `index` with its first `steps` player steps played.
+    pub(super) fn built_in(index: usize, steps: usize) -> Result<LessonState, String> {
+        let lesson = scenario::lessons()
+            .get(index)
+            .ok_or_else(|| "no such lesson".to_string())?;
+        let parsed = scenario::parse(lesson.source).map_err(|e| e.to_string())?;
+        Ok(LessonState::new(
+            Some(index),
+            lesson.title.to_string(),
+            lesson.source.to_string(),
+            parsed,
+            steps,
+        ))
+    }
+
+    /// Moves the player to player step `to`: one step forward is played (the rest of
+    /// it, after a refused line), anything else is replayed from the start (exact: the
+    /// engine is deterministic).
+    pub(super) fn go_to(&mut self, to: usize) {
+        let at = self.replay.player_at();
+        let to = to.min(self.replay.player_len());
+        if to == at + 1 {
+            // A refusal stays in the replay and is shown.
+            let _ = self.replay.play_player_step();
+        } else if to != at {
+            self.replay = Self::replay_to(self.replay.scenario().clone(), to);
+        }
+    }
+}
