@@ -63,7 +63,7 @@ fn switch(lang: Lang, dispatch: &Callback<Msg>) {
     dispatch.emit(Msg::SetLang(lang));
 }
 
-async fn fetch_text(url: &str) -> Result<String, String> {
+pub(super) async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     let window = web_sys::window().ok_or("no window")?;
     let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
