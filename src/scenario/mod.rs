@@ -18,15 +18,15 @@ pub use replay::{scenario_of, Replay, StepOutput};
 pub use replicas::replicas_lines;
 pub use run::{verdict_text, Runner};
 
-/// A built-in lesson: a scenario file in `static/lessons/`. With feature `lessons` (the
-/// CLI, the tests, the Pulsar site) its text is compiled in; the main page leaves the
-/// texts out of its wasm and fetches a lesson's file when it is opened (`ui::lesson_files`),
-/// checked against the length and hash the build recorded.
+/// A built-in lesson: a scenario file in `static/lessons/`. Natively, and in a wasm with
+/// feature `lessons` (the wasm tests, the Pulsar site), its text is compiled in; the main
+/// page leaves the texts out of its wasm and fetches a lesson's file when it is opened
+/// (`ui::lesson_files`), checked against the length and hash the build recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lesson {
     pub name: &'static str,
     pub title: &'static str,
-    #[cfg(feature = "lessons")]
+    #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
     pub source: &'static str,
     /// The file's length and FNV-1a hash, computed at compile time (only `const`
     /// evaluation reads the text, so it is not in a build without feature `lessons`).
@@ -54,7 +54,7 @@ macro_rules! lesson {
         Lesson {
             name: $name,
             title: $title,
-            #[cfg(feature = "lessons")]
+            #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
             source: include_str!(concat!("../../static/lessons/", $name, ".eos")),
             len: include_str!(concat!("../../static/lessons/", $name, ".eos")).len(),
             hash: fnv1a(include_str!(concat!(
@@ -86,11 +86,11 @@ impl Lesson {
     /// The lesson's text: compiled in (feature `lessons`), else once fetched and
     /// [`install`](Lesson::install)ed.
     pub fn text(&self) -> Option<&'static str> {
-        #[cfg(feature = "lessons")]
+        #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
         {
             Some(self.source)
         }
-        #[cfg(not(feature = "lessons"))]
+        #[cfg(not(any(feature = "lessons", not(target_arch = "wasm32"))))]
         {
             fetched::get(self.name)
         }
@@ -105,11 +105,11 @@ impl Lesson {
                 self.name
             ));
         }
-        #[cfg(feature = "lessons")]
+        #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
         {
             Ok(self.source)
         }
-        #[cfg(not(feature = "lessons"))]
+        #[cfg(not(any(feature = "lessons", not(target_arch = "wasm32"))))]
         {
             Ok(fetched::put(self.name, text))
         }
@@ -136,7 +136,7 @@ const PULSAR_LESSONS: &[Lesson] = &[
 
 /// The lesson texts fetched so far (a build without feature `lessons`), kept for the
 /// page's lifetime: each is a few KB and a learner opens a handful.
-#[cfg(not(feature = "lessons"))]
+#[cfg(not(any(feature = "lessons", not(target_arch = "wasm32"))))]
 mod fetched {
     use std::sync::Mutex;
 
