@@ -15,8 +15,9 @@ DIST=${1:-dist}
 # after; the live checker (≈ 62 KB raw in the page's scenario runner), replication, the
 # fault and replica panels and the Korean/Thai machinery brought it to 492 KB. Leaving
 # the checker out of the page (feature `checker`, 2026-12-01) brought it to 454.7 KB
-# (wasm 438.3 KB gzip). This budget (463) only stops it growing further unnoticed.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-463}
+# (wasm 438.3 KB gzip); fetching the lessons' files when opened (feature `lessons`) to
+# 443.1 KB (wasm 426.8 KB). This budget (451) only stops it growing further unnoticed.
+BUDGET_KB=${BUNDLE_BUDGET_KB:-451}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 

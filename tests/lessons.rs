@@ -561,3 +561,17 @@ fn golden_transactions_in_korean_and_thai() {
     golden_lang("transactions", "ko");
     golden_lang("transactions", "th");
 }
+
+/// A lesson knows its own file by length and hash: a share link of an unchanged lesson
+/// shows its title, and the main page (which fetches the files) refuses a stale one.
+#[test]
+fn lessons_know_their_own_file() {
+    for l in scenario::lessons() {
+        assert!(l.is_source(l.source), "{}", l.name);
+        let edited = l.source.replacen('a', "b", 1);
+        assert!(!l.is_source(&edited), "{}", l.name);
+        assert!(l.install(edited).is_err(), "{}", l.name);
+        assert!(l.install(format!("{} ", l.source)).is_err(), "{}", l.name);
+        assert_eq!(l.install(l.source.to_string()), Ok(l.source), "{}", l.name);
+    }
+}

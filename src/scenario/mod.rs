@@ -18,63 +18,104 @@ pub use replay::{scenario_of, Replay, StepOutput};
 pub use replicas::replicas_lines;
 pub use run::{verdict_text, Runner};
 
-/// A built-in lesson: a scenario file shipped inside the binary (CLI and web alike).
+/// A built-in lesson: a scenario file in `static/lessons/`. Natively, and in a wasm with
+/// feature `lessons` (the wasm tests, the Pulsar site), its text is compiled in; the main
+/// page leaves the texts out of its wasm and fetches a lesson's file when it is opened
+/// (`ui::lesson_files`), checked against the length and hash the build recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lesson {
     pub name: &'static str,
     pub title: &'static str,
+    #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
     pub source: &'static str,
+    /// The file's length and FNV-1a hash, computed at compile time (only `const`
+    /// evaluation reads the text, so it is not in a build without feature `lessons`).
+    len: usize,
+    hash: u64,
+}
+
+/// FNV-1a, 64 bits: identifies a lesson's text (not a defence against forged links: a
+/// match only names the lesson a link's own scenario text is shown under).
+const fn fnv1a(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
+/// A `Lesson` for `static/lessons/NAME.eos`.
+macro_rules! lesson {
+    ($name:literal, $title:literal) => {
+        Lesson {
+            name: $name,
+            title: $title,
+            #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
+            source: include_str!(concat!("../../static/lessons/", $name, ".eos")),
+            len: include_str!(concat!("../../static/lessons/", $name, ".eos")).len(),
+            hash: fnv1a(include_str!(concat!(
+                "../../static/lessons/",
+                $name,
+                ".eos"
+            ))),
+        }
+    };
 }
 
 const LESSONS: &[Lesson] = &[
-    Lesson {
-        name: "idempotence",
-        title: "The idempotent producer: duplicates, gaps and the five-batch window",
-        source: include_str!("../../static/lessons/idempotence.eos"),
-    },
-    Lesson {
-        name: "dedup-window",
-        title: "The dedup window up close: overflow, restarts and snapshots",
-        source: include_str!("../../static/lessons/dedup-window.eos"),
-    },
-    Lesson {
-        name: "transactions",
-        title: "Transactions: commit, abort, markers, the LSO and read_committed",
-        source: include_str!("../../static/lessons/transactions.eos"),
-    },
-    Lesson {
-        name: "fencing",
-        title: "Fencing a zombie: a second producer with the same transactional.id",
-        source: include_str!("../../static/lessons/fencing.eos"),
-    },
-    Lesson {
-        name: "consume-transform-produce",
-        title: "Consume-transform-produce: the input position commits with the output",
-        source: include_str!("../../static/lessons/consume-transform-produce.eos"),
-    },
-    Lesson {
-        name: "hanging-transaction",
-        title: "A hanging transaction: transaction.version 1 without verification, find-hanging and abort",
-        source: include_str!("../../static/lessons/hanging-transaction.eos"),
-    },
-    Lesson {
-        name: "late-endtxn",
-        title: "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it",
-        source: include_str!("../../static/lessons/late-endtxn.eos"),
-    },
-    Lesson {
-        name: "failover",
-        title: "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?",
-        source: include_str!("../../static/lessons/failover.eos"),
-    },
-    Lesson {
-        name: "coordinator-failover",
-        title: "Coordinator failover: the transaction coordinator's broker dies mid-commit — does the transaction complete exactly once?",
-        source: include_str!("../../static/lessons/coordinator-failover.eos"),
-    },
+    lesson!("idempotence", "The idempotent producer: duplicates, gaps and the five-batch window"),
+    lesson!("dedup-window", "The dedup window up close: overflow, restarts and snapshots"),
+    lesson!("transactions", "Transactions: commit, abort, markers, the LSO and read_committed"),
+    lesson!("fencing", "Fencing a zombie: a second producer with the same transactional.id"),
+    lesson!("consume-transform-produce", "Consume-transform-produce: the input position commits with the output"),
+    lesson!("hanging-transaction", "A hanging transaction: transaction.version 1 without verification, find-hanging and abort"),
+    lesson!("late-endtxn", "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it"),
+    lesson!("failover", "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?"),
+    lesson!("coordinator-failover", "Coordinator failover: the transaction coordinator's broker dies mid-commit — does the transaction complete exactly once?"),
 ];
 
 impl Lesson {
+    /// True when `text` is this lesson's file (a share link of an unchanged lesson).
+    pub fn is_source(&self, text: &str) -> bool {
+        text.len() == self.len && fnv1a(text) == self.hash
+    }
+
+    /// The lesson's text: compiled in (feature `lessons`), else once fetched and
+    /// [`install`](Lesson::install)ed.
+    pub fn text(&self) -> Option<&'static str> {
+        #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
+        {
+            Some(self.source)
+        }
+        #[cfg(not(any(feature = "lessons", not(target_arch = "wasm32"))))]
+        {
+            fetched::get(self.name)
+        }
+    }
+
+    /// Keeps a fetched copy of the lesson's file, if it is the file this build was made
+    /// with (a stale or wrong file is refused, so the lesson plays what the tests saw).
+    pub fn install(&self, text: String) -> Result<&'static str, String> {
+        if !self.is_source(&text) {
+            return Err(format!(
+                "static/lessons/{}.eos is not the file this page was built with",
+                self.name
+            ));
+        }
+        #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
+        {
+            Ok(self.source)
+        }
+        #[cfg(not(any(feature = "lessons", not(target_arch = "wasm32"))))]
+        {
+            Ok(fetched::put(self.name, text))
+        }
+    }
+
     /// The title in `lang` (the catalog's `lesson.NAME`), else the English one.
     pub fn title_in(&self, lang: crate::i18n::Lang) -> &'static str {
         match crate::i18n::catalog::catalog(lang).text(&format!("lesson.{}", self.name)) {
@@ -88,27 +129,37 @@ impl Lesson {
 /// site's lesson list.
 #[cfg(feature = "pulsar")]
 const PULSAR_LESSONS: &[Lesson] = &[
-    Lesson {
-        name: "pulsar-transactions",
-        title: "Pulsar's transactions step by step: coordinator, log, buffer and pending ack",
-        source: include_str!("../../static/lessons/pulsar-transactions.eos"),
-    },
-    Lesson {
-        name: "pulsar-abort-and-conflict",
-        title: "Pulsar: an abort the broker filters, an ack conflict, and redelivery",
-        source: include_str!("../../static/lessons/pulsar-abort-and-conflict.eos"),
-    },
-    Lesson {
-        name: "pulsar-tc-crash",
-        title: "Pulsar: the coordinator crashes in COMMITTING and its log finishes the commit",
-        source: include_str!("../../static/lessons/pulsar-tc-crash.eos"),
-    },
-    Lesson {
-        name: "kafka-vs-pulsar",
-        title: "Kafka and Pulsar, the same story: consume, produce to two partitions, commit, abort, crash",
-        source: include_str!("../../static/lessons/kafka-vs-pulsar.eos"),
-    },
+    lesson!("pulsar-transactions", "Pulsar's transactions step by step: coordinator, log, buffer and pending ack"),
+    lesson!("pulsar-abort-and-conflict", "Pulsar: an abort the broker filters, an ack conflict, and redelivery"),
+    lesson!("pulsar-tc-crash", "Pulsar: the coordinator crashes in COMMITTING and its log finishes the commit"),
+    lesson!("kafka-vs-pulsar", "Kafka and Pulsar, the same story: consume, produce to two partitions, commit, abort, crash"),
 ];
+
+/// The lesson texts fetched so far (a build without feature `lessons`), kept for the
+/// page's lifetime: each is a few KB and a learner opens a handful.
+#[cfg(not(any(feature = "lessons", not(target_arch = "wasm32"))))]
+mod fetched {
+    use std::sync::Mutex;
+
+    static TEXTS: Mutex<Vec<(&str, &str)>> = Mutex::new(Vec::new());
+
+    pub fn get(name: &str) -> Option<&'static str> {
+        let texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+        texts.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    }
+
+    pub fn put(name: &'static str, text: String) -> &'static str {
+        if let Some(t) = get(name) {
+            return t;
+        }
+        let text: &'static str = Box::leak(text.into_boxed_str());
+        TEXTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((name, text));
+        text
+    }
+}
 
 /// Every built-in Kafka lesson (the main site's list).
 pub fn lessons() -> &'static [Lesson] {

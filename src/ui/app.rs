@@ -79,7 +79,19 @@ fn introduction(steps: &[scenario::Step]) -> Vec<String> {
 
 fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
-    let l = lesson.as_ref()?;
+    let Some(l) = lesson.as_ref() else {
+        // A built-in lesson whose file is on its way: its title, no steps yet.
+        let (i, _) = state.fetching_lesson?;
+        return Some(LessonInfo {
+            index: Some(i),
+            title: scenario::lessons().get(i)?.title_in(ui_lang()).to_string(),
+            steps: Vec::new(),
+            done_steps: 0,
+            output: Vec::new(),
+            error: None,
+            why: Vec::new(),
+        });
+    };
     // A built-in lesson's title in the page's language; other scenarios keep their name.
     let title = l
         .index
@@ -233,6 +245,18 @@ pub fn app(props: &AppProps) -> Html {
         let state = state.clone();
         Callback::from(move |m: Msg| state.dispatch(m))
     };
+    // `?lesson=` on the main page, whose wasm has no lesson texts: the lesson starts once
+    // its file is fetched (`lesson_files`; where the texts are compiled in, it already
+    // started with the page).
+    {
+        let dispatch = dispatch.clone();
+        let wanted = state.fetching_lesson;
+        use_effect_with((), move |_| {
+            if let Some((index, step)) = wanted {
+                super::lesson_files::fetch_then_start(index, step, &dispatch);
+            }
+        });
+    }
     // Back/forward and typed fragments switch pages too.
     {
         let dispatch = dispatch.clone();

@@ -200,44 +200,49 @@ pub(super) fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: 
     };
     let ready = use_mut_ref(|| false);
     let url_error = state.notices.url_error.clone();
-    use_effect_with((lesson, step, steps), move |(lesson, step, steps)| {
-        if framed {
-            let name: wasm_bindgen::JsValue =
-                lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
-            let text = |v: Option<String>| v.map_or(wasm_bindgen::JsValue::NULL, Into::into);
-            let (step, steps) = (*step as f64, *steps as f64);
-            if !*ready.borrow() {
-                *ready.borrow_mut() = true;
-                embed::post(&embed::object(&[
-                    ("type", "eos:ready".into()),
-                    ("version", embed::API_VERSION.into()),
-                    ("lesson", name.clone()),
-                    ("step", step.into()),
-                    ("steps", steps.into()),
-                ]));
-                // A bad `?lesson=`/`step=`/`page=`: the host hears what is shown instead.
-                if let Some(why) = &url_error {
-                    post_error(why);
-                }
-            } else {
-                embed::post(&embed::object(&[
-                    ("type", "eos:state".into()),
-                    ("lesson", name.clone()),
-                    ("step", step.into()),
-                    ("steps", steps.into()),
-                    ("verdict", text(verdict)),
-                    ("lastEvent", text(last_event)),
-                ]));
-                if steps > 0.0 && step >= steps {
+    // An address's lesson still being fetched: `eos:ready` waits for it.
+    let fetching = state.fetching_lesson.is_some();
+    use_effect_with(
+        (lesson, step, steps, fetching),
+        move |(lesson, step, steps, fetching)| {
+            if framed && !*fetching {
+                let name: wasm_bindgen::JsValue =
+                    lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+                let text = |v: Option<String>| v.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+                let (step, steps) = (*step as f64, *steps as f64);
+                if !*ready.borrow() {
+                    *ready.borrow_mut() = true;
                     embed::post(&embed::object(&[
-                        ("type", "eos:complete".into()),
-                        ("lesson", name),
+                        ("type", "eos:ready".into()),
+                        ("version", embed::API_VERSION.into()),
+                        ("lesson", name.clone()),
+                        ("step", step.into()),
                         ("steps", steps.into()),
                     ]));
+                    // A bad `?lesson=`/`step=`/`page=`: the host hears what is shown instead.
+                    if let Some(why) = &url_error {
+                        post_error(why);
+                    }
+                } else {
+                    embed::post(&embed::object(&[
+                        ("type", "eos:state".into()),
+                        ("lesson", name.clone()),
+                        ("step", step.into()),
+                        ("steps", steps.into()),
+                        ("verdict", text(verdict)),
+                        ("lastEvent", text(last_event)),
+                    ]));
+                    if steps > 0.0 && step >= steps {
+                        embed::post(&embed::object(&[
+                            ("type", "eos:complete".into()),
+                            ("lesson", name),
+                            ("steps", steps.into()),
+                        ]));
+                    }
                 }
             }
-        }
-    });
+        },
+    );
 }
 
 /// Carries out a host page's command.
@@ -249,7 +254,7 @@ fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
         HostCommand::Reset => dispatch.emit(Msg::Travel(Travel::To(0))),
         HostCommand::LoadLesson(name) => {
             match scenario::lessons().iter().position(|l| l.name == name) {
-                Some(i) => dispatch.emit(Msg::LoadLesson(Some(i))),
+                Some(i) => super::lesson_files::open(i, dispatch),
                 None => post_error(&tf(Key::EmbedNoLesson, &[&name])),
             }
         }

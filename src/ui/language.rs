@@ -71,7 +71,7 @@ pub(super) fn href_in_lang(page: &str) -> String {
     }
 }
 
-async fn fetch_text(url: &str) -> Result<String, String> {
+pub(super) async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     let window = web_sys::window().ok_or("no window")?;
     let js = |e: wasm_bindgen::JsValue| format!("{e:?}");

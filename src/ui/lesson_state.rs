@@ -51,11 +51,17 @@ impl LessonState {
         let lesson = scenario::lessons()
             .get(index)
             .ok_or_else(|| "no such lesson".to_string())?;
-        let parsed = scenario::parse(lesson.source).map_err(|e| e.to_string())?;
+        let text = lesson.text().ok_or_else(|| {
+            format!(
+                "the lesson file static/lessons/{}.eos could not be loaded",
+                lesson.name
+            )
+        })?;
+        let parsed = scenario::parse(text).map_err(|e| e.to_string())?;
         Ok(LessonState::new(
             Some(index),
             lesson.title.to_string(),
-            lesson.source.to_string(),
+            text.to_string(),
             parsed,
             steps,
         ))

@@ -210,6 +210,8 @@ impl AppState {
     /// Opens a share link (the URL fragment without `#`): the view it describes, or,
     /// for a bad link, nothing but a message naming what is wrong.
     pub fn open_link(&mut self, link: &str) {
+        // A link replaces a lesson still being fetched.
+        self.fetching_lesson = None;
         let opened = share::decode(link)
             .map_err(|e| e.to_string())
             .and_then(|shared| {
@@ -259,7 +261,7 @@ impl AppState {
         }
         let index = scenario::lessons()
             .iter()
-            .position(|l| l.source == shared.scenario);
+            .position(|l| l.is_source(&shared.scenario));
         let title = match index.and_then(|i| scenario::lessons().get(i)) {
             Some(l) => l.title.to_string(),
             None => t(Key::SharedScenarioTitle).to_string(),

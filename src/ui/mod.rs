@@ -8,6 +8,7 @@
 //!   compact view and its postMessage hook.
 //! - [`browser`]: window listeners and the location.
 //! - [`keys`]: keyboard shortcuts.
+//! - [`lesson_files`]: fetching a built-in lesson's file (the main page has no texts).
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`).
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
@@ -21,6 +22,7 @@ pub mod embed_view;
 pub mod idempotence;
 pub mod keys;
 pub mod language;
+pub mod lesson_files;
 pub mod lesson_state;
 pub mod link;
 #[cfg(feature = "pulsar")]

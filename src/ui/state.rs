@@ -161,6 +161,10 @@ pub struct AppState {
     /// `?bench=N`: the transactions world was preloaded with N batches (the page then
     /// reports its render times to `window.__eosRenderedAt`).
     pub bench: Option<usize>,
+    /// The address's `lesson=`/`step=` (lesson index, step) while the lesson's file is
+    /// being fetched (`ui::lesson_files`): the app starts it on arrival
+    /// ([`Msg::StartLesson`]) and an embedded player says `eos:ready` only then.
+    pub fetching_lesson: Option<(usize, usize)>,
     /// Changes on every reduce that changed something.
     pub version: u64,
 }
@@ -221,8 +225,15 @@ pub enum Msg {
     TogglePlay,
     /// Auto-play's timer: one step forward, and stop at the end.
     PlayTick,
-    /// Load a lesson by index, or go back to the playground with None.
+    /// Load a lesson by index, or go back to the playground with None. On the main page
+    /// a lesson's file is fetched first (`ui::lesson_files::when_loaded`).
     LoadLesson(Option<usize>),
+    /// Load lesson `index` played up to `step`: the address's `lesson=`/`step=`, once
+    /// the lesson's file is here.
+    StartLesson {
+        index: usize,
+        step: usize,
+    },
     /// Play a scenario text in the lesson player (from the host page or a file), at
     /// step 0; the title names it. A scenario that does not parse shows the error.
     LoadScenario {
@@ -253,6 +264,7 @@ impl AppState {
             panels: Panels::default(),
             notices: Notices::default(),
             bench,
+            fetching_lesson: None,
             version: 0,
         }
     }
@@ -274,8 +286,17 @@ impl AppState {
     }
 
     /// Loads built-in lesson `index` played up to `step` (the page's `lesson=`/`step=`).
-    pub fn start_lesson(&self, index: usize, step: usize) {
-        *self.lesson.borrow_mut() = LessonState::built_in(index, step).ok();
+    /// On the main page, whose wasm has no lesson texts, the lesson's file is fetched
+    /// first (`fetching_lesson`).
+    pub fn start_lesson(&mut self, index: usize, step: usize) {
+        let here = scenario::lessons()
+            .get(index)
+            .is_some_and(|l| l.text().is_some());
+        if here {
+            *self.lesson.borrow_mut() = LessonState::built_in(index, step).ok();
+        } else {
+            self.fetching_lesson = Some((index, step));
+        }
     }
 
     /// The loaded built-in lesson's name (None for the playground or another scenario).
@@ -387,12 +408,42 @@ impl AppState {
             panels: self.panels.clone(),
             notices: self.notices.clone(),
             bench: self.bench,
+            fetching_lesson: self.fetching_lesson,
             version: self.version.wrapping_add(1),
         }
     }
 
     /// Loads `lesson` into the player (None: back to the playground).
+    /// Built-in lesson `index` at player step `step` (None: back to the playground); an
+    /// error (its file did not load) shows on `page`. A lesson whose file is not here yet
+    /// waits in `fetching_lesson` for [`Msg::StartLesson`] (`ui::lesson_files`).
+    fn load_built_in(&mut self, index: Option<usize>, step: usize, page: Page) {
+        self.notices.file_error = None;
+        let arrived = index.is_some() && self.fetching_lesson == index.map(|i| (i, step));
+        let Some((i, built_in)) = index.and_then(|i| Some((i, scenario::lessons().get(i)?))) else {
+            return self.load(None);
+        };
+        if built_in.text().is_none() && !arrived {
+            self.load(None);
+            self.page = Page::of_lesson(built_in.name);
+            self.fetching_lesson = Some((i, step));
+            return;
+        }
+        match LessonState::built_in(i, step) {
+            Ok(lesson) => {
+                // A lesson plays on the page it was written for.
+                self.page = Page::of_lesson(built_in.name);
+                self.load(Some(lesson));
+            }
+            Err(e) => {
+                self.page_mut(page).error = Some((ErrorAt::Cluster, e));
+                self.load(None);
+            }
+        }
+    }
+
     fn load(&mut self, lesson: Option<LessonState>) {
+        self.fetching_lesson = None;
         self.panels.playing = false;
         self.panels.selected_tp = None;
         self.panels.selected_batch = None;
@@ -485,22 +536,12 @@ impl Reducible for AppState {
                     next.panels.playing = false;
                 }
             }
-            Msg::LoadLesson(index) => {
-                next.notices.file_error = None;
-                let lesson = index.and_then(|i| match LessonState::built_in(i, 0) {
-                    Ok(l) => {
-                        // A lesson plays on the page it was written for.
-                        if let Some(l) = scenario::lessons().get(i) {
-                            next.page = Page::of_lesson(l.name);
-                        }
-                        Some(l)
-                    }
-                    Err(e) => {
-                        self.page_mut(page).error = Some((ErrorAt::Cluster, e));
-                        None
-                    }
-                });
-                next.load(lesson);
+            Msg::LoadLesson(index) => next.load_built_in(index, 0, page),
+            // Only while the player still waits for that lesson (not after another choice).
+            Msg::StartLesson { index, step } => {
+                if self.fetching_lesson == Some((index, step)) {
+                    next.load_built_in(Some(index), step, page)
+                }
             }
             Msg::LoadScenario { title, source } => match parse_lesson(&source) {
                 Ok(parsed) => {

@@ -187,6 +187,8 @@ test('the panels follow a lesson played on the transactions page', { timeout: 12
     // The controls pause while the lesson's world is shown.
     await page.locator(tid('txn-init')).waitFor({ state: 'detached' });
     const next = page.locator(tid('lesson-next'));
+    // The main page fetches the lesson's file when it is chosen (feature `lessons`).
+    await page.locator(`${tid('lesson-next')}:enabled`).waitFor();
     while (await next.isEnabled()) await next.click();
     await coordinatorState(page, 'CompleteCommit');
     const log = await page.locator(tid('txn-log')).innerText();

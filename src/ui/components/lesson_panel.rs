@@ -74,7 +74,10 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 let value = select.value();
                 if value != "custom" {
-                    dispatch.emit(Msg::LoadLesson(value.parse::<usize>().ok()));
+                    match value.parse::<usize>().ok() {
+                        Some(i) => crate::ui::lesson_files::open(i, &dispatch),
+                        None => dispatch.emit(Msg::LoadLesson(None)),
+                    }
                 }
             }
         })
