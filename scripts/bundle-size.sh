@@ -16,8 +16,10 @@ DIST=${1:-dist}
 # fault and replica panels and the Korean/Thai machinery brought it to 492 KB. Leaving
 # the checker out of the page (feature `checker`, 2026-12-01) brought it to 454.7 KB
 # (wasm 438.3 KB gzip); fetching the lessons' files when opened (feature `lessons`) to
-# 443.1 KB (wasm 426.8 KB). This budget (451) only stops it growing further unnoticed.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-451}
+# 443.1 KB (wasm 426.8 KB). Coordinator failover, DeleteRecords/retention, the
+# transaction-rules choice and the translated lesson player then brought it to 457.9 KB.
+# This budget (466) only stops it growing further unnoticed; issues 8 and 15 stay open.
+BUDGET_KB=${BUNDLE_BUDGET_KB:-466}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -122,7 +124,9 @@ echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 # The Pulsar site (www/pulsar.html, built into dist/pulsar/) is a separate entry with its
 # own budget: the main page never loads it. It carries the whole engine plus Pulsar's:
 # 304.5 KB gzip when first built alone; 371 KB once merged with the checker, replication
-# and the languages (2026-12-01). 380 KB stops it growing unnoticed (issue 15).
+# and the languages (2026-12-01); 397.5 KB with the Korean and Thai Pulsar pages, and
+# 362.9 KB once built without the checker like the main site. 380 KB stops it growing
+# unnoticed (issue 15).
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
