@@ -263,18 +263,24 @@ impl Broker {
             return self.load_transaction_partition(tp.partition, now_ms);
         }
         if tp.topic == GROUP_METADATA_TOPIC {
-            if let Some(log) = self.logs.get(tp) {
-                let batches: Vec<RecordBatch> = log
-                    .read_all(&self.fs)
-                    .into_iter()
-                    .map(|s| s.batch)
-                    .collect();
-                let _ = self
-                    .group_coordinator
-                    .load_partition(tp.partition, &batches);
-            }
+            self.load_group_partition(tp);
         }
         Vec::new()
+    }
+
+    /// `GroupMetadataManager.loadGroupsAndOffsets`: the committed offsets of one
+    /// `__consumer_offsets` partition, from its records.
+    pub(super) fn load_group_partition(&mut self, tp: &TopicPartition) {
+        if let Some(log) = self.logs.get(tp) {
+            let batches: Vec<RecordBatch> = log
+                .read_all(&self.fs)
+                .into_iter()
+                .map(|s| s.batch)
+                .collect();
+            let _ = self
+                .group_coordinator
+                .load_partition(tp.partition, &batches);
+        }
     }
 
     /// The window of every producer in a partition, oldest batch first.

@@ -18,7 +18,6 @@ use super::broker::{Broker, Handled};
 use crate::coordinator::internal_topics::{GROUP_METADATA_TOPIC, TRANSACTION_STATE_TOPIC};
 use crate::coordinator::transaction::CoordinatorOutput;
 use crate::log::TopicPartition;
-use crate::record::RecordBatch;
 
 impl Broker {
     /// Whether this broker serves the coordinator of `tp`: it holds the internal
@@ -67,16 +66,7 @@ impl Broker {
             }
         } else if tp.topic == GROUP_METADATA_TOPIC {
             if leads {
-                if let Some(log) = self.logs.get(tp) {
-                    let batches: Vec<RecordBatch> = log
-                        .read_all(&self.fs)
-                        .into_iter()
-                        .map(|s| s.batch)
-                        .collect();
-                    let _ = self
-                        .group_coordinator
-                        .load_partition(tp.partition, &batches);
-                }
+                self.load_group_partition(tp);
             } else {
                 self.group_coordinator.unload_partition(tp.partition);
             }

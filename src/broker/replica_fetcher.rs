@@ -105,13 +105,7 @@ impl Broker {
         }
         if error != Errors::None {
             p.fetcher.next_fetch_ms = sent + REPLICA_FETCH_BACKOFF_MS;
-            handled
-                .events
-                .push(BrokerEvent::Replication(ReplicationEvent::FetchFailed {
-                    tp,
-                    leader,
-                    error,
-                }));
+            handled.events.push(fetch_failed(tp, leader, error));
             return handled;
         }
         let Some(log) = self.logs.get_mut(&tp) else {
@@ -250,13 +244,7 @@ impl Broker {
         p.fetcher.resetting = None;
         if error != Errors::None {
             p.fetcher.next_fetch_ms = now_ms + REPLICA_FETCH_BACKOFF_MS;
-            handled
-                .events
-                .push(BrokerEvent::Replication(ReplicationEvent::FetchFailed {
-                    tp,
-                    leader,
-                    error,
-                }));
+            handled.events.push(fetch_failed(tp, leader, error));
             return handled;
         }
         let Some(log) = self.logs.get_mut(&tp) else {
@@ -289,4 +277,9 @@ impl Broker {
         }
         handled
     }
+}
+
+/// A fetch (or the leader's offsets query) that failed: the fetcher backs off and retries.
+fn fetch_failed(tp: TopicPartition, leader: i32, error: Errors) -> BrokerEvent {
+    BrokerEvent::Replication(ReplicationEvent::FetchFailed { tp, leader, error })
 }

@@ -152,3 +152,35 @@ for (const [name, hash, ready] of PAGES) {
     });
   }
 }
+
+// Every lesson can be played without a mouse, in every language: from the address bar
+// to the last step with Tab and Enter only; the step text is in the page's language.
+for (const [lang, script] of [['ko', /[\uac00-\ud7a3]/], ['th', /[\u0e00-\u0e7f]/]]) {
+  test(`keyboard alone plays a lesson to its end (${lang})`, { timeout: 180_000 }, async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const problems = watchProblems(page);
+    try {
+      await open(page, '#idempotence', tid('lesson-next'), `?lesson=dedup-window&lang=${lang}`);
+      await page.locator(`html[lang="${lang}"]`).waitFor();
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+      for (let i = 0; i < 120 && (await focused()) !== 'lesson-next'; i++) {
+        await page.keyboard.press('Tab');
+      }
+      assert.equal(await focused(), 'lesson-next', 'Tab reaches the Next button');
+      const next = page.locator(tid('lesson-next'));
+      let presses = 0;
+      while (!(await next.isDisabled()) && presses < 200) {
+        await page.keyboard.press('Enter');
+        presses++;
+      }
+      assert.ok(await next.isDisabled(), `the lesson ended after ${presses} presses`);
+      assert.equal(await page.locator(tid('lesson-error')).count(), 0, 'no step refused');
+      const [done, total] = (await page.locator(tid('lesson-progress')).innerText()).match(/\d+/g).map(Number);
+      assert.equal(done, total, 'the progress says the last step');
+      assert.match(await page.locator(tid('lesson-step')).innerText(), script, `the step speaks ${lang}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
