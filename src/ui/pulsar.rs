@@ -273,7 +273,7 @@ pub fn pulsar_app() -> Html {
                 if let Some(s) = step {
                     <div>
                         if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
-                        { for s.narration_in(*lang).iter().map(|p| html! { <p>{ p.clone() }</p> }) }
+                        { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
                         <pre class="mono">{ s.text.clone() }</pre>
                         <h4>{ l(L::Printed) }</h4>
                         <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>

@@ -149,7 +149,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                         if let Some((line, text)) = current {
                             <h3 class="mono step-title">{ format!("{line}: {text}") }</h3>
                             if !l.why.is_empty() {
-                                <p class="lesson-why small"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ l.why.join(" ") }</p>
+                                <p class="lesson-why small"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose(&l.why.join(" ")) }</p>
                             }
                             <h4 class="small-heading">{ t(Key::LessonOutput) }</h4>
                             if l.output.is_empty() {
@@ -159,7 +159,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                             }
                         } else {
                             if !l.why.is_empty() {
-                                <p class="lesson-why small">{ l.why.join(" ") }</p>
+                                <p class="lesson-why small">{ super::prose::prose(&l.why.join(" ")) }</p>
                             }
                             <p class="small">{ tf(Key::LessonNotStarted, &[l.steps.first().map(|s| s.1.as_str()).unwrap_or("")]) }</p>
                         }

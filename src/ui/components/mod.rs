@@ -11,6 +11,7 @@ pub mod log_table;
 pub mod network_panel;
 pub mod page_nav;
 pub mod producer_panel;
+pub mod prose;
 pub mod raw_panel;
 pub mod replicas_view;
 pub mod rules_panel;
