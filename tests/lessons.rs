@@ -462,7 +462,7 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 40bfe97030d63dc0",
         "late-endtxn 3d5b53bdec118700",
         "failover dc14a35d12091f27",
-        "coordinator-failover 36388d023231ca6d",
+        "coordinator-failover b10dee92aee5a6be",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

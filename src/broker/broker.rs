@@ -121,6 +121,9 @@ pub struct Broker {
     pub(super) parked_fetches: Vec<super::replica_manager::ParkedFetch>,
     /// The next run of the ISR expiration task (0: not leading anything yet).
     pub(super) next_isr_check_ms: i64,
+    /// Coordinator partitions being loaded (Kafka's `loadingPartitions`).
+    pub(super) coordinator_loads:
+        SortedMap<TopicPartition, super::coordinator_load::CoordinatorLoad>,
 }
 
 /// A transactional Produce parked until the coordinator has added its partition.
@@ -193,6 +196,7 @@ impl Broker {
             delayed_txn_writes: Vec::new(),
             parked_fetches: Vec::new(),
             next_isr_check_ms: 0,
+            coordinator_loads: SortedMap::new(),
         }
     }
 

@@ -11,8 +11,9 @@
 //! completes every transaction it finds in PrepareCommit/PrepareAbort by sending the
 //! markers again, stamped with its own epoch. On resignation it forgets the
 //! partition's transactions (`removeTransactionsForTxnTopicPartition`) and their
-//! queued markers. Simplified: loading is instant, so clients never see
-//! COORDINATOR_LOAD_IN_PROGRESS; they see NOT_COORDINATOR from the old leader.
+//! queued markers. The load takes logical time, during which the new coordinator
+//! answers COORDINATOR_LOAD_IN_PROGRESS (`coordinator_load.rs`); the old leader
+//! answers NOT_COORDINATOR.
 
 use super::broker::{Broker, Handled};
 use crate::coordinator::internal_topics::{GROUP_METADATA_TOPIC, TRANSACTION_STATE_TOPIC};
@@ -20,12 +21,6 @@ use crate::coordinator::transaction::CoordinatorOutput;
 use crate::log::TopicPartition;
 
 impl Broker {
-    /// Whether this broker serves the coordinator of `tp`: it holds the internal
-    /// partition and leads it (a follower's copy is not a coordinator).
-    pub(super) fn is_coordinator_partition(&self, tp: &TopicPartition) -> bool {
-        self.logs.contains_key(tp) && self.leads(tp)
-    }
-
     /// The leadership of a replicated internal partition changed on this broker
     /// (`makeLeader` / `makeFollower` of an internal topic): elect or resign its
     /// coordinator.
@@ -39,37 +34,57 @@ impl Broker {
     ) {
         if tp.topic == TRANSACTION_STATE_TOPIC {
             self.remove_markers_for_partition(tp.partition);
+        }
+        if leads {
+            // `loadTransactionsForTxnTopicPartition` / the group coordinator's
+            // `onElection`: the load takes time (see `coordinator_load.rs`).
+            self.begin_coordinator_load(tp, leader_epoch, now_ms, handled);
+            return;
+        }
+        self.cancel_coordinator_load(tp);
+        if tp.topic == TRANSACTION_STATE_TOPIC {
             let owned = self
                 .txn_coordinator
                 .owned_partitions()
                 .contains_key(&tp.partition);
-            if leads {
-                let records = self
-                    .logs
-                    .get(tp)
-                    .map(|log| super::txn_apis::records_of(log, &self.fs))
-                    .unwrap_or_default();
-                let mut outputs = self.txn_coordinator.load_partition_at_epoch(
-                    tp.partition,
-                    leader_epoch,
-                    records,
-                    now_ms,
-                );
-                // Taking over an empty partition is routine (fifty of them at once):
-                // keep the event list for the partitions that hold transactions.
-                outputs.retain(|o| !is_routine(o));
-                self.process_coordinator_outputs(outputs, now_ms, handled);
-            } else if owned {
+            if owned {
                 let mut outputs = self.txn_coordinator.unload_partition(tp.partition);
                 outputs.retain(|o| !is_routine(o));
                 self.process_coordinator_outputs(outputs, now_ms, handled);
             }
         } else if tp.topic == GROUP_METADATA_TOPIC {
-            if leads {
-                self.load_group_partition(tp);
-            } else {
-                self.group_coordinator.unload_partition(tp.partition);
-            }
+            self.group_coordinator.unload_partition(tp.partition);
+        }
+    }
+
+    /// The load of an internal partition ends: its coordinator takes it over at
+    /// `leader_epoch` (the transaction coordinator replays it to its log end and
+    /// sends the markers of the transactions it finds in Prepare*).
+    pub(super) fn finish_coordinator_load(
+        &mut self,
+        tp: &TopicPartition,
+        leader_epoch: i32,
+        now_ms: i64,
+        handled: &mut Handled,
+    ) {
+        if tp.topic == TRANSACTION_STATE_TOPIC {
+            let records = self
+                .logs
+                .get(tp)
+                .map(|log| super::txn_apis::records_of(log, &self.fs))
+                .unwrap_or_default();
+            let mut outputs = self.txn_coordinator.load_partition_at_epoch(
+                tp.partition,
+                leader_epoch,
+                records,
+                now_ms,
+            );
+            // Taking over an empty partition is routine (fifty of them at once):
+            // keep the event list for the partitions that hold transactions.
+            outputs.retain(|o| !is_routine(o));
+            self.process_coordinator_outputs(outputs, now_ms, handled);
+        } else if tp.topic == GROUP_METADATA_TOPIC {
+            self.load_group_partition(tp);
         }
     }
 

@@ -145,6 +145,20 @@ pub enum BrokerEvent {
         error: Errors,
         detail: ErrorDetail,
     },
+    /// This broker now leads an internal partition and loads it for its coordinator:
+    /// `records` to read take `load_ms`; meanwhile its requests get
+    /// COORDINATOR_LOAD_IN_PROGRESS.
+    CoordinatorLoadStarted {
+        tp: TopicPartition,
+        coordinator_epoch: i32,
+        records: i64,
+        load_ms: i64,
+    },
+    /// The load ended: the coordinator serves the partition's ids or groups again.
+    CoordinatorLoadCompleted {
+        tp: TopicPartition,
+        coordinator_epoch: i32,
+    },
     /// Something the transaction coordinator did (state change, fence, timeout, load).
     Coordinator(CoordinatorEvent),
     /// Something replication did (follower fetch, ISR, HW, role, truncation).

@@ -59,9 +59,9 @@ impl Broker {
         now_ms: i64,
     ) -> Handled {
         let gtp = Self::group_partition(&group_id);
-        if !self.is_coordinator_partition(&gtp) {
+        if let Some(error) = self.coordinator_error(&gtp) {
             return Handled::reply(Response::OffsetCommit {
-                results: each(&offsets, Errors::NotCoordinator),
+                results: each(&offsets, error),
             });
         }
         let mut writer = InternalLog {
@@ -87,7 +87,12 @@ impl Broker {
         now_ms: i64,
     ) -> Handled {
         let gtp = Self::group_partition(&pending.group_id);
-        let Some(log) = self.logs.get(&gtp).filter(|_| self.leads(&gtp)) else {
+        if let Some(error) = self.coordinator_error(&gtp) {
+            return Handled::reply(Response::TxnOffsetCommit {
+                results: each(&pending.offsets, error),
+            });
+        }
+        let Some(log) = self.logs.get(&gtp) else {
             return Handled::reply(Response::TxnOffsetCommit {
                 results: each(&pending.offsets, Errors::NotCoordinator),
             });
@@ -200,9 +205,9 @@ impl Broker {
         partitions: Vec<TopicPartition>,
         require_stable: bool,
     ) -> Handled {
-        if !self.is_coordinator_partition(&Self::group_partition(&group_id)) {
+        if let Some(error) = self.coordinator_error(&Self::group_partition(&group_id)) {
             return Handled::reply(Response::OffsetFetch {
-                error: Errors::NotCoordinator,
+                error,
                 offsets: Vec::new(),
             });
         }

@@ -4,6 +4,7 @@
 #[allow(clippy::module_inception)]
 pub mod broker;
 mod coordinator_election;
+pub mod coordinator_load;
 mod delayed_produce;
 mod delayed_txn_write;
 mod event;

@@ -445,6 +445,7 @@ impl Broker {
             return handled;
         }
         self.complete_parked_fetches(now_ms, &mut handled);
+        self.complete_coordinator_loads(now_ms, &mut handled);
         self.expire_delayed_txn_writes(now_ms, &mut handled);
         let (expired, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
             .into_iter()
@@ -496,7 +497,7 @@ impl Broker {
     }
 
     /// The next time replication has something to do on its own, and whether a
-    /// client waits on it (a delayed produce): `run` counts only that as work, so an
+    /// client waits on it (a delayed produce, a coordinator load): `run` counts only that as work, so an
     /// idle cluster's fetch loop does not keep it going; `run MS` goes through all.
     pub fn next_replication_ms(&self, now_ms: i64) -> (Option<i64>, Option<i64>) {
         let work = self
@@ -504,6 +505,7 @@ impl Broker {
             .iter()
             .map(|d| d.deadline_ms)
             .chain(self.next_txn_write_deadline())
+            .chain(self.next_coordinator_load_ms())
             .min();
         let fetches = self.parked_fetches.iter().map(|f| f.deadline_ms);
         let fetchers = self

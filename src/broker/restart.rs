@@ -49,6 +49,7 @@ impl Broker {
         self.delayed_txn_writes.clear();
         self.parked_fetches.clear();
         self.next_isr_check_ms = 0;
+        self.coordinator_loads.clear();
         self.online = false;
         BrokerEvent::Stopped { clean, snapshots }
     }

@@ -182,13 +182,15 @@ impl Broker {
         }
     }
 
-    /// Whether this broker leads the `__transaction_state` partition of `transactional_id`.
-    fn is_txn_coordinator_for(&self, transactional_id: &str) -> bool {
+    /// Why this broker cannot serve `transactional_id` now, if it cannot: it does not
+    /// lead the id's `__transaction_state` partition (NOT_COORDINATOR), or it is
+    /// still loading it (COORDINATOR_LOAD_IN_PROGRESS).
+    fn txn_coordinator_error(&self, transactional_id: &str) -> Option<Errors> {
         let tp = TopicPartition::new(
             TRANSACTION_STATE_TOPIC,
             partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
         );
-        self.is_coordinator_partition(&tp)
+        self.coordinator_error(&tp)
     }
 
     /// FindCoordinator: the leader of the key's internal partition. The first time,
@@ -229,9 +231,9 @@ impl Broker {
         expected: Option<(i64, i16)>,
         now_ms: i64,
     ) -> Handled {
-        if !self.is_txn_coordinator_for(&transactional_id) {
+        if let Some(error) = self.txn_coordinator_error(&transactional_id) {
             return Handled::reply(Response::InitProducerId {
-                error: Errors::NotCoordinator,
+                error,
                 producer_id: -1,
                 producer_epoch: -1,
             });
@@ -262,11 +264,8 @@ impl Broker {
         verify_only: bool,
         now_ms: i64,
     ) -> Handled {
-        if !self.is_txn_coordinator_for(&transactional_id) {
-            let results = partitions
-                .into_iter()
-                .map(|tp| (tp, Errors::NotCoordinator))
-                .collect();
+        if let Some(error) = self.txn_coordinator_error(&transactional_id) {
+            let results = partitions.into_iter().map(|tp| (tp, error)).collect();
             return Handled::reply(Response::AddPartitionsToTxn { results });
         }
         let (results, mut handled) = self.with_coordinator(now_ms, |c, log| {
@@ -292,9 +291,9 @@ impl Broker {
         committed: bool,
         now_ms: i64,
     ) -> Handled {
-        if !self.is_txn_coordinator_for(&transactional_id) {
+        if let Some(error) = self.txn_coordinator_error(&transactional_id) {
             return Handled::reply(Response::EndTxn {
-                error: Errors::NotCoordinator,
+                error,
                 producer_id: -1,
                 producer_epoch: -1,
             });
@@ -451,7 +450,17 @@ impl Broker {
     pub(super) fn handle_describe_transactions(&self, ids: Vec<String>) -> Handled {
         let transactions = ids
             .into_iter()
-            .map(|id| match self.txn_coordinator.describe(&id) {
+            .map(|id| {
+                // `getTransactionState` while the id's partition loads.
+                let described = match self.txn_coordinator_error(&id) {
+                    Some(Errors::CoordinatorLoadInProgress) => {
+                        Err(Errors::CoordinatorLoadInProgress)
+                    }
+                    _ => self.txn_coordinator.describe(&id),
+                };
+                (id, described)
+            })
+            .map(|(id, described)| match described {
                 Ok(d) => TransactionDescription {
                     coordinator_id: self.id,
                     transactional_id: id,
@@ -470,6 +479,14 @@ impl Broker {
     }
 
     pub(super) fn handle_list_transactions(&self) -> Handled {
+        // `listTransactionStates` answers COORDINATOR_LOAD_IN_PROGRESS while any
+        // partition loads.
+        if self.loading_transaction_partitions() {
+            return Handled::reply(Response::ListTransactions {
+                error: Errors::CoordinatorLoadInProgress,
+                transactions: Vec::new(),
+            });
+        }
         let transactions = self
             .txn_coordinator
             .list()

@@ -173,17 +173,29 @@ impl Broker {
                 pending.token,
             )
         } else {
-            let error = if error == Errors::ProducerFenced {
-                Errors::InvalidProducerEpoch
-            } else {
-                error
+            // `ReplicaManager.appendRecords`' post-verification callback (Kafka 4.0):
+            // a retriable coordinator error becomes NOT_ENOUGH_REPLICAS, which every
+            // client retries without refreshing its metadata.
+            let (error, detail) = match error {
+                Errors::ProducerFenced => {
+                    (Errors::InvalidProducerEpoch, ErrorDetail::PartitionNotAdded)
+                }
+                Errors::ConcurrentTransactions
+                | Errors::NetworkException
+                | Errors::CoordinatorLoadInProgress
+                | Errors::CoordinatorNotAvailable
+                | Errors::NotCoordinator => (
+                    Errors::NotEnoughReplicas,
+                    ErrorDetail::VerificationNotCompleted { underlying: error },
+                ),
+                other => (other, ErrorDetail::PartitionNotAdded),
             };
             let mut handled = Handled::reply(Response::Produce {
                 topic_partition: pending.tp.clone(),
                 error,
                 base_offset: -1,
                 log_start_offset: 0,
-                error_message: Some(ErrorDetail::PartitionNotAdded),
+                error_message: Some(detail),
             });
             if !self.txn_features.v2() {
                 handled.events.push(BrokerEvent::PartitionNotVerified {

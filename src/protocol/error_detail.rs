@@ -88,6 +88,12 @@ pub enum ErrorDetail {
     MissingTransactionalId,
     /// The coordinator did not add the partition to the transaction (verification failed).
     PartitionNotAdded,
+    /// Verification ended in a retriable coordinator error (`underlying`), answered as
+    /// NOT_ENOUGH_REPLICAS so that older clients retry without a metadata refresh
+    /// (`ReplicaManager.appendRecords`' post-verification callback, Kafka 4.0).
+    VerificationNotCompleted {
+        underlying: crate::protocol::errors::Errors,
+    },
     /// `acks=all` with fewer in-sync replicas than `min.insync.replicas`
     /// (`Partition.appendRecordsToLeader`, `checkEnoughReplicasReachOffset`).
     NotEnoughReplicas {

@@ -54,6 +54,16 @@ impl World {
         for tp in partitions {
             self.check_partition(tp)?;
         }
+        let group = self
+            .consumers
+            .get(name)
+            .and_then(|c| c.config.group_id.clone());
+        if let Some(group) = group {
+            // The consumer's OffsetFetch gets COORDINATOR_LOAD_IN_PROGRESS while the
+            // group's coordinator loads its partition, and is retried until it ends.
+            let gtp = topic_partition_for(GROUP_METADATA_TOPIC, &group);
+            self.run_while(|w| w.coordinator_loading(&gtp));
+        }
         let consumer = self.consumers.get(name).ok_or_else(|| {
             SimError::from(SimErrorKind::NoConsumer {
                 name: name.to_string(),
@@ -298,6 +308,13 @@ impl World {
                 "group {group_id}: no offsets committed yet (__consumer_offsets does not exist)"
             )];
         };
+        if broker.coordinator_loads().contains_key(&gtp) {
+            return vec![format!(
+                "group {group_id}: {} (broker {} is loading {gtp})",
+                Errors::CoordinatorLoadInProgress.name(),
+                broker.id
+            )];
+        }
         broker
             .group_coordinator()
             .fetch_offsets(group_id, partitions, true)
@@ -320,6 +337,14 @@ impl World {
                 ),
             })
             .collect()
+    }
+
+    /// Whether the leader of the internal partition `tp` is still loading it for its
+    /// coordinator (its requests get COORDINATOR_LOAD_IN_PROGRESS meanwhile).
+    pub fn coordinator_loading(&self, tp: &TopicPartition) -> bool {
+        self.leader_of(tp)
+            .and_then(|b| self.brokers.get(&b))
+            .is_some_and(|b| b.online && b.coordinator_loads().contains_key(tp))
     }
 
     /// `got 5 records: c1@0 c2@1 … (position 11)` for a consumer's partitions.

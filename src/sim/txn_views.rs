@@ -194,7 +194,13 @@ impl World {
                 "Transactional id {transactional_id} has no coordinator yet"
             )];
         };
-        let d = match broker.txn_coordinator().describe(transactional_id) {
+        // `getTransactionState` while the partition loads (see `coordinator_load.rs`).
+        let described = if broker.coordinator_loads().contains_key(&tp) {
+            Err(crate::protocol::errors::Errors::CoordinatorLoadInProgress)
+        } else {
+            broker.txn_coordinator().describe(transactional_id)
+        };
+        let d = match described {
             Ok(d) => d,
             Err(e) => {
                 return vec![format!(

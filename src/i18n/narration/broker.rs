@@ -308,6 +308,28 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 epoch = producer_epoch
             )
         }
+        BrokerEvent::CoordinatorLoadStarted {
+            tp,
+            coordinator_epoch,
+            records,
+            load_ms,
+        } => msg!(
+            "coordinator.load-started",
+            broker = broker,
+            tp = tp,
+            epoch = coordinator_epoch,
+            records = records,
+            load_ms = load_ms
+        ),
+        BrokerEvent::CoordinatorLoadCompleted {
+            tp,
+            coordinator_epoch,
+        } => msg!(
+            "coordinator.load-completed",
+            broker = broker,
+            tp = tp,
+            epoch = coordinator_epoch
+        ),
         BrokerEvent::Stopped { clean, snapshots } => {
             if *clean {
                 msg!(

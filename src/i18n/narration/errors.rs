@@ -157,6 +157,10 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
         }
         ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
         ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
+        ErrorDetail::VerificationNotCompleted { underlying } => msg!(
+            "detail.verification-not-completed",
+            error = underlying.name()
+        ),
     }
 }
 

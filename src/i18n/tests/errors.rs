@@ -71,6 +71,9 @@ pub(super) fn error_details() -> Vec<ErrorDetail> {
         ErrorDetail::NoTransactionCoordinator,
         ErrorDetail::MissingTransactionalId,
         ErrorDetail::PartitionNotAdded,
+        ErrorDetail::VerificationNotCompleted {
+            underlying: Errors::CoordinatorLoadInProgress,
+        },
     ]
 }
 

@@ -284,6 +284,16 @@ fn broker_events() -> Vec<BrokerEvent> {
         producer_id: 0,
         producer_epoch: 0,
     });
+    out.push(BrokerEvent::CoordinatorLoadStarted {
+        tp: tp(),
+        coordinator_epoch: 1,
+        records: 4,
+        load_ms: 4,
+    });
+    out.push(BrokerEvent::CoordinatorLoadCompleted {
+        tp: tp(),
+        coordinator_epoch: 1,
+    });
     out.push(BrokerEvent::Stopped {
         clean: true,
         snapshots: vec!["a.snapshot".into()],
