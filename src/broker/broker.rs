@@ -121,6 +121,8 @@ pub struct Broker {
     pub(super) parked_fetches: Vec<super::replica_manager::ParkedFetch>,
     /// The next run of the ISR expiration task (0: not leading anything yet).
     pub(super) next_isr_check_ms: i64,
+    /// The cluster's brokers as the controller last published them.
+    pub(super) registry: super::broker_registry::BrokerRegistry,
     /// Coordinator partitions being loaded (Kafka's `loadingPartitions`).
     pub(super) coordinator_loads:
         SortedMap<TopicPartition, super::coordinator_load::CoordinatorLoad>,
@@ -197,6 +199,7 @@ impl Broker {
             parked_fetches: Vec::new(),
             next_isr_check_ms: 0,
             coordinator_loads: SortedMap::new(),
+            registry: Default::default(),
         }
     }
 
@@ -455,13 +458,14 @@ impl Broker {
             Request::ReplicaFetch {
                 topic_partition,
                 replica_id,
+                replica_epoch,
                 fetch_offset,
                 current_leader_epoch,
                 last_fetched_epoch,
                 max_bytes,
             } => self.handle_replica_fetch(
                 topic_partition,
-                replica_id,
+                (replica_id, replica_epoch),
                 fetch_offset,
                 current_leader_epoch,
                 last_fetched_epoch,

@@ -34,6 +34,10 @@ pub struct ReplicaState {
     pub last_caught_up_ms: i64,
     pub last_fetch_leader_leo: i64,
     pub last_fetch_ms: i64,
+    /// The broker epoch the follower's last Fetch carried (-1: none).
+    pub broker_epoch: i64,
+    /// Why the follower, though caught up, was last kept out of the ISR.
+    pub isr_refusal: Option<super::broker_registry::IsrIneligibility>,
 }
 
 impl ReplicaState {
@@ -44,6 +48,8 @@ impl ReplicaState {
             last_caught_up_ms: if in_sync { now_ms } else { 0 },
             last_fetch_leader_leo: -1,
             last_fetch_ms: 0,
+            broker_epoch: -1,
+            isr_refusal: None,
         }
     }
 
@@ -164,6 +170,23 @@ pub enum ReplicationEvent {
         added: i32,
         isr: Vec<i32>,
         follower_leo: i64,
+    },
+    /// A follower caught up but may not join the ISR (`isReplicaIsrEligible`):
+    /// fenced, in controlled shutdown, or fetching with an older broker epoch. Said
+    /// once per reason, not at every fetch.
+    IsrExpansionRefused {
+        tp: TopicPartition,
+        replica: i32,
+        reason: super::broker_registry::IsrIneligibility,
+        follower_leo: i64,
+    },
+    /// A Fetch carried a broker epoch older than the follower's registration (sent
+    /// before it restarted): NOT_LEADER_OR_FOLLOWER, and its offsets are not taken.
+    StaleFetchRefused {
+        tp: TopicPartition,
+        replica: i32,
+        fetched_epoch: i64,
+        registered_epoch: i64,
     },
     /// A follower cut its log where it diverges from the new leader's.
     Truncated {

@@ -61,6 +61,7 @@ impl Broker {
                 request: Request::ReplicaFetch {
                     topic_partition: tp,
                     replica_id: self.id,
+                    replica_epoch: self.registry.own_epoch(),
                     fetch_offset,
                     current_leader_epoch: epoch,
                     last_fetched_epoch,

@@ -257,7 +257,7 @@ impl Broker {
     pub(super) fn handle_replica_fetch(
         &mut self,
         tp: TopicPartition,
-        replica_id: i32,
+        (replica_id, replica_epoch): (i32, i64),
         fetch_offset: i64,
         current_leader_epoch: i32,
         last_fetched_epoch: Option<i32>,
@@ -296,6 +296,21 @@ impl Broker {
         if fetch_offset > log.log_end_offset() {
             return Handled::reply(fetch_error(&tp, Errors::OffsetOutOfRange));
         }
+        // `Replica.updateFetchStateOrThrow` (Kafka 4.0, KIP-903): a Fetch from before
+        // the follower's latest registration is stale; it updates nothing.
+        let registered = self.registry.get(replica_id).map_or(-1, |r| r.epoch);
+        if replica_epoch != -1 && registered > replica_epoch {
+            let mut handled = Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::StaleFetchRefused {
+                    tp,
+                    replica: replica_id,
+                    fetched_epoch: replica_epoch,
+                    registered_epoch: registered,
+                },
+            ));
+            return handled;
+        }
         let leo = log.log_end_offset();
         let mut handled = Handled::default();
         if let Some(r) = self
@@ -304,6 +319,7 @@ impl Broker {
             .and_then(|p| p.remote.get_mut(&replica_id))
         {
             r.on_fetch(fetch_offset, leo, now_ms);
+            r.broker_epoch = replica_epoch;
         }
         self.maybe_expand_isr(&tp, replica_id, &mut handled);
         self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
@@ -365,6 +381,29 @@ impl Broker {
             return;
         }
         let follower_leo = r.log_end_offset;
+        // `Partition.isReplicaIsrEligible` (KIP-841, Kafka 3.3+): caught up is not
+        // enough; a fenced broker, or a Fetch from an older registration, stays out.
+        let refusal = self
+            .registry
+            .isr_eligibility(replica_id, r.broker_epoch)
+            .err();
+        let changed = refusal != r.isr_refusal;
+        if let Some(r) = p.remote.get_mut(&replica_id) {
+            r.isr_refusal = refusal;
+        }
+        if let Some(reason) = refusal {
+            if changed {
+                handled.events.push(BrokerEvent::Replication(
+                    ReplicationEvent::IsrExpansionRefused {
+                        tp: tp.clone(),
+                        replica: replica_id,
+                        reason,
+                        follower_leo,
+                    },
+                ));
+            }
+            return;
+        }
         // Kept in assignment order.
         p.isr = p
             .replicas
@@ -532,6 +571,7 @@ pub(super) fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
         &crate::protocol::Request::ReplicaFetch {
             topic_partition: tp.clone(),
             replica_id: -1,
+            replica_epoch: -1,
             fetch_offset: -1,
             current_leader_epoch: -1,
             last_fetched_epoch: None,

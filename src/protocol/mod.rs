@@ -107,6 +107,10 @@ pub enum Request {
     ReplicaFetch {
         topic_partition: TopicPartition,
         replica_id: i32,
+        /// The follower's broker epoch (`ReplicaState.ReplicaEpoch`, Fetch v15+,
+        /// KIP-903); -1 skips the leader's epoch checks.
+        #[serde(default = "no_broker_epoch")]
+        replica_epoch: i64,
         fetch_offset: i64,
         current_leader_epoch: i32,
         last_fetched_epoch: Option<i32>,
@@ -518,4 +522,9 @@ fn no_producer_id() -> i64 {
 /// InitProducerId's `producerEpoch` when the producer has none.
 fn no_producer_epoch() -> i16 {
     crate::record::NO_PRODUCER_EPOCH
+}
+
+/// A Fetch without a broker epoch (before Fetch v15): -1.
+fn no_broker_epoch() -> i64 {
+    -1
 }

@@ -191,6 +191,7 @@ impl World {
                 .unwrap_or_default();
             self.emit_producer_events(&name, events);
         }
+        self.publish_broker_registrations();
         if self.replicated {
             self.fence_broker(id);
         }
@@ -217,6 +218,7 @@ impl World {
         let now = self.clock_ms;
         let events = broker.start(&partitions, &replicated, now);
         let outbound = std::mem::take(&mut broker.startup_outbound);
+        self.register_broker(id);
         for event in events {
             self.emit(EventKind::Broker { broker: id, event });
         }

@@ -8,6 +8,7 @@ use super::event::EventKind;
 use super::network::{Body, Node};
 use super::world::World;
 use crate::broker::broker::{Handled, Outbound};
+use crate::broker::broker_registry::BrokerRegistration;
 use crate::broker::replica_manager::PartitionMetadata;
 use crate::controller::{LeaderChange, PartitionRegistration};
 use crate::log::TopicPartition;
@@ -199,6 +200,42 @@ impl World {
         self.announce(changes);
     }
 
+    /// The controller's broker registrations (epoch, fenced) reach every broker that
+    /// hears it: online and not cut off (Kafka's `RegisterBrokerRecord` /
+    /// `BrokerRegistrationChangeRecord` replayed into each `KRaftMetadataCache`).
+    pub(super) fn publish_broker_registrations(&mut self) {
+        let registrations: crate::util::sorted_map::SortedMap<i32, BrokerRegistration> = self
+            .brokers
+            .values()
+            .map(|b| {
+                let registration = BrokerRegistration {
+                    epoch: self.broker_epochs.get(&b.id).copied().unwrap_or(-1),
+                    fenced: !b.online || self.fenced.contains(&b.id),
+                    in_controlled_shutdown: false,
+                };
+                (b.id, registration)
+            })
+            .collect();
+        for b in self.brokers.values_mut() {
+            if self.fenced.contains(&b.id) {
+                continue;
+            }
+            if let Some(epoch) = self.broker_epochs.get(&b.id) {
+                b.set_own_broker_epoch(*epoch);
+            }
+            if b.online {
+                b.set_broker_registrations(registrations.clone());
+            }
+        }
+    }
+
+    /// A broker (re)started and registers: a new broker epoch, above every one given.
+    pub(super) fn register_broker(&mut self, id: i32) {
+        let next = self.broker_epochs.values().max().copied().unwrap_or(0) + 1;
+        self.broker_epochs.insert(id, next);
+        self.publish_broker_registrations();
+    }
+
     /// A running broker whose link to the controller is cut stops heartbeating and is
     /// fenced (Kafka waits `broker.session.timeout.ms`, 9 s; here it is at once): it
     /// leaves the ISRs and loses its leaderships, though it keeps running and, until
@@ -217,12 +254,14 @@ impl World {
                     broker: id,
                     fenced: true,
                 });
+                self.publish_broker_registrations();
                 self.fence_broker(id);
             } else if !cut && self.fenced.remove(&id) {
                 self.emit(EventKind::BrokerFenced {
                     broker: id,
                     fenced: false,
                 });
+                self.publish_broker_registrations();
                 self.reregister_broker(id);
             }
         }

@@ -119,6 +119,8 @@ pub struct World {
     pub(super) replicated: bool,
     /// Brokers the controller fenced while they run: cut off from it.
     pub(super) fenced: SortedSet<i32>,
+    /// Each broker's epoch: bumped at every registration (a start).
+    pub(super) broker_epochs: SortedMap<i32, i64>,
     /// `offsets.topic.replication.factor`, `transaction.state.log.*`.
     pub(super) internal_topics: super::internal_topics::InternalTopicsConfig,
     /// Internal topics whose creation was refused (said once until a setting changes).
@@ -131,7 +133,7 @@ impl World {
         let broker_defaults = LogConfig::default();
         let first_expiry_check =
             START_MS + broker_defaults.producer_id_expiration_check_interval_ms;
-        World {
+        let mut world = World {
             clock_ms: START_MS,
             rng: Rng::new(config.seed),
             brokers: (1..=brokers)
@@ -167,10 +169,13 @@ impl World {
             breaks: crate::breaks::Breaks::default(),
             replicated: false,
             fenced: SortedSet::new(),
+            broker_epochs: (1..=brokers).map(|id| (id, i64::from(id))).collect_map(),
             internal_topics: Default::default(),
             internal_create_refused: SortedSet::new(),
             config: ClusterConfig { brokers, ..config },
-        }
+        };
+        world.publish_broker_registrations();
+        world
     }
 
     pub(super) fn emit(&mut self, kind: EventKind) {

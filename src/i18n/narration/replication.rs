@@ -129,6 +129,48 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
             isr = ids(isr),
             leo = follower_leo
         ),
+        ReplicationEvent::IsrExpansionRefused {
+            tp,
+            replica,
+            reason,
+            follower_leo,
+        } => {
+            use crate::broker::broker_registry::IsrIneligibility as R;
+            let why = match reason {
+                R::NotRegistered => Msg::new("replication.ineligible.not-registered"),
+                R::Fenced => Msg::new("replication.ineligible.fenced"),
+                R::InControlledShutdown => Msg::new("replication.ineligible.shutting-down"),
+                R::StaleBrokerEpoch {
+                    fetched,
+                    registered,
+                } => msg!(
+                    "replication.ineligible.stale-epoch",
+                    fetched = fetched,
+                    registered = registered
+                ),
+            };
+            msg!(
+                "replication.isr-expansion-refused",
+                broker = broker,
+                replica = replica,
+                tp = tp,
+                leo = follower_leo,
+                why = why
+            )
+        }
+        ReplicationEvent::StaleFetchRefused {
+            tp,
+            replica,
+            fetched_epoch,
+            registered_epoch,
+        } => msg!(
+            "replication.stale-fetch",
+            broker = broker,
+            replica = replica,
+            tp = tp,
+            fetched = fetched_epoch,
+            registered = registered_epoch
+        ),
         ReplicationEvent::Truncated {
             tp,
             leader,
