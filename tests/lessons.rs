@@ -201,6 +201,11 @@ fn golden_coordinator_failover() {
     golden("coordinator-failover");
 }
 
+#[test]
+fn golden_acks_1_loss() {
+    golden("acks-1-loss");
+}
+
 /// Seed 000, example 2: the real output of Kafka 4.5.0-SNAPSHOT.
 #[test]
 fn idempotence_reproduces_seed_000_example_2() {
@@ -416,6 +421,7 @@ fn player_step_counts_are_pinned() {
         "late-endtxn 4",
         "failover 7",
         "coordinator-failover 5",
+        "acks-1-loss 7",
     ];
     assert_eq!(got, want);
 }
@@ -463,6 +469,7 @@ fn lesson_fingerprints_are_pinned() {
         "late-endtxn 3d5b53bdec118700",
         "failover dc14a35d12091f27",
         "coordinator-failover b10dee92aee5a6be",
+        "acks-1-loss ca94791773644437",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }
