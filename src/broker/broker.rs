@@ -92,6 +92,8 @@ pub struct Broker {
     pub(super) txn_coordinator: TransactionCoordinator,
     /// WriteTxnMarkers requests in flight, by tag.
     pub pending_markers: SortedMap<u64, super::txn_apis::MarkerSend>,
+    /// Markers whose partitions have no live leader yet (`markersQueueForUnknownBroker`).
+    pub(super) markers_for_unknown_broker: Vec<super::marker_channel::QueuedMarkers>,
     /// Marker answers gathered per transaction until every leader has answered.
     pub marker_results: SortedMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
     /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.
@@ -185,6 +187,7 @@ impl Broker {
             group_coordinator: GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS),
             txn_coordinator: TransactionCoordinator::new(TransactionConfig::default()),
             pending_markers: SortedMap::new(),
+            markers_for_unknown_broker: Vec::new(),
             pending_offset_commits: SortedMap::new(),
             marker_results: SortedMap::new(),
             startup_outbound: Vec::new(),
@@ -273,21 +276,6 @@ impl Broker {
             self.load_group_partition(tp);
         }
         Vec::new()
-    }
-
-    /// `GroupMetadataManager.loadGroupsAndOffsets`: the committed offsets of one
-    /// `__consumer_offsets` partition, from its records.
-    pub(super) fn load_group_partition(&mut self, tp: &TopicPartition) {
-        if let Some(log) = self.logs.get(tp) {
-            let batches: Vec<RecordBatch> = log
-                .read_all(&self.fs)
-                .into_iter()
-                .map(|s| s.batch)
-                .collect();
-            let _ = self
-                .group_coordinator
-                .load_partition(tp.partition, &batches);
-        }
     }
 
     /// The window of every producer in a partition, oldest batch first.

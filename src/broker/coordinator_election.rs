@@ -88,6 +88,21 @@ impl Broker {
         }
     }
 
+    /// `GroupMetadataManager.loadGroupsAndOffsets`: the committed offsets of one
+    /// `__consumer_offsets` partition, from its records.
+    pub(super) fn load_group_partition(&mut self, tp: &TopicPartition) {
+        if let Some(log) = self.logs.get(tp) {
+            let batches: Vec<crate::record::RecordBatch> = log
+                .read_all(&self.fs)
+                .into_iter()
+                .map(|s| s.batch)
+                .collect();
+            let _ = self
+                .group_coordinator
+                .load_partition(tp.partition, &batches);
+        }
+    }
+
     /// `TransactionMarkerChannelManager.removeMarkersForTxnTopicPartition`: markers
     /// queued or in flight for the transactions of a `__transaction_state` partition
     /// are dropped; their answers, if any still come, are ignored.
@@ -97,6 +112,8 @@ impl Broker {
             |id: &str| crate::coordinator::internal_topics::partition_for(id, n) == partition;
         self.pending_markers
             .retain(|_, send| !mine(&send.transactional_id));
+        self.markers_for_unknown_broker
+            .retain(|m| !mine(&m.transactional_id));
         self.marker_results.retain(|(id, _, _), _| !mine(id));
     }
 }

@@ -137,6 +137,20 @@ pub enum BrokerEvent {
         last_stable_offset: i64,
         high_watermark: i64,
     },
+    /// A WriteTxnMarkers lost its connection (its leader died, or no answer within
+    /// `request.timeout.ms`): the coordinator sends the markers again to each
+    /// partition's current leader.
+    MarkersRequeued {
+        transactional_id: String,
+        leader: i32,
+        partitions: Vec<TopicPartition>,
+    },
+    /// These partitions have no live leader now: their markers wait until the
+    /// metadata names one.
+    MarkersAwaitLeader {
+        transactional_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     /// A marker refused (its epoch is not newer than the transaction's).
     MarkerRejected {
         tp: TopicPartition,

@@ -13,6 +13,7 @@ mod fetch;
 mod group_apis;
 mod internal_log;
 pub mod log_retention;
+pub mod marker_channel;
 pub mod partition;
 mod produce;
 mod producer_expiry;

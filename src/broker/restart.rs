@@ -41,6 +41,7 @@ impl Broker {
         self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
         self.pending_verifications.clear();
         self.pending_markers.clear();
+        self.markers_for_unknown_broker.clear();
         self.pending_offset_commits.clear();
         self.marker_results.clear();
         // Replication state is memory: the controller's metadata rebuilds it at start.

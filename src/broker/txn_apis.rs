@@ -5,8 +5,6 @@
 //! `TransactionMarkerChannelManager`): WriteTxnMarkers to every partition leader,
 //! then Complete* once all have answered.
 
-use crate::util::sorted_map::SortedMap;
-
 use serde::Serialize;
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound};
@@ -22,7 +20,6 @@ use crate::log::{TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
 use crate::protocol::{
     CoordinatorType, MarkerResult, Request, Response, TransactionDescription, TransactionListing,
-    TxnMarkerEntry,
 };
 
 /// A WriteTxnMarkers request in flight to one leader.
@@ -33,6 +30,8 @@ pub struct MarkerSend {
     pub producer_epoch: i16,
     pub leader: i32,
     pub partitions: Vec<TopicPartition>,
+    pub result: MarkerResult,
+    pub coordinator_epoch: i32,
 }
 
 /// The coordinator's writes go to this broker's `__transaction_state` partitions; its
@@ -142,41 +141,19 @@ impl Broker {
                     coordinator_epoch,
                     partitions,
                 } => {
-                    let mut by_leader: SortedMap<i32, Vec<TopicPartition>> = SortedMap::new();
-                    for tp in partitions {
-                        let leader = self.metadata.get(&tp).copied().unwrap_or(self.id);
-                        by_leader.entry(leader).or_default().push(tp);
-                    }
                     let result = match result {
                         TxnResult::Commit => MarkerResult::Commit,
                         TxnResult::Abort => MarkerResult::Abort,
                     };
-                    for (leader, partitions) in by_leader {
-                        let tag = self.take_tag();
-                        self.pending_markers.insert(
-                            tag,
-                            MarkerSend {
-                                transactional_id: transactional_id.clone(),
-                                producer_id,
-                                producer_epoch,
-                                leader,
-                                partitions: partitions.clone(),
-                            },
-                        );
-                        handled.outbound.push(Outbound::ToBroker {
-                            broker: leader,
-                            tag,
-                            request: Request::WriteTxnMarkers {
-                                markers: vec![TxnMarkerEntry {
-                                    producer_id,
-                                    producer_epoch,
-                                    result,
-                                    coordinator_epoch,
-                                    partitions,
-                                }],
-                            },
-                        });
-                    }
+                    let markers = super::marker_channel::QueuedMarkers {
+                        transactional_id,
+                        producer_id,
+                        producer_epoch,
+                        result,
+                        coordinator_epoch,
+                        partitions,
+                    };
+                    self.add_txn_markers_to_broker_queue(markers, handled);
                 }
             }
         }

@@ -193,6 +193,12 @@ impl World {
                     .insert((from, tag), (to, request, now + INTER_BROKER_TIMEOUT_MS));
                 continue;
             }
+            // The marker channel disconnects after `request.timeout.ms` and re-enqueues
+            // the markers to the partitions' current leaders.
+            if matches!(request, Request::WriteTxnMarkers { .. }) {
+                self.markers_disconnected(from, tag);
+                continue;
+            }
             self.inter_broker.insert(
                 (from, tag),
                 (to, request.clone(), now + INTER_BROKER_TIMEOUT_MS),
@@ -208,6 +214,32 @@ impl World {
                 tag,
                 Body::Request(request),
             );
+        }
+    }
+
+    /// Broker `from`'s WriteTxnMarkers `tag` lost its connection: its marker channel
+    /// re-enqueues the markers (see `broker/marker_channel.rs`).
+    fn markers_disconnected(&mut self, from: i32, tag: u64) {
+        self.inter_broker.remove(&(from, tag));
+        let Some(broker) = self.brokers.get_mut(&from).filter(|b| b.online) else {
+            return;
+        };
+        let handled = broker.marker_send_disconnected(tag);
+        self.apply_handled(from, None, handled);
+    }
+
+    /// Every broker's marker channel tries its unknown-broker queue again (the
+    /// metadata changed).
+    pub(super) fn drain_unknown_broker_markers(&mut self) {
+        let ids: Vec<i32> = self.brokers.keys().copied().collect();
+        for id in ids {
+            let Some(broker) = self.brokers.get_mut(&id) else {
+                continue;
+            };
+            let handled = broker.drain_unknown_broker_markers();
+            if handled != Handled::default() {
+                self.apply_handled(id, None, handled);
+            }
         }
     }
 
@@ -228,6 +260,11 @@ impl World {
                         .map(|p| p.on_disconnect(id, now))
                         .unwrap_or_default();
                     self.emit_producer_events(name, events);
+                }
+                if let (Node::Broker(from), Body::Request(Request::WriteTxnMarkers { .. })) =
+                    (&env.from, &env.body)
+                {
+                    self.markers_disconnected(*from, env.correlation_id);
                 }
                 return;
             }

@@ -227,6 +227,7 @@ impl World {
                 b.set_broker_registrations(registrations.clone());
             }
         }
+        self.drain_unknown_broker_markers();
     }
 
     /// A broker (re)started and registers: a new broker epoch, above every one given.
@@ -312,6 +313,7 @@ impl World {
             }
             self.propagate_partition(&tp);
         }
+        self.drain_unknown_broker_markers();
     }
 }
 

@@ -308,6 +308,26 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 epoch = producer_epoch
             )
         }
+        BrokerEvent::MarkersRequeued {
+            transactional_id,
+            leader,
+            partitions,
+        } => msg!(
+            "broker.markers-requeued",
+            broker = broker,
+            transactional_id = transactional_id,
+            leader = leader,
+            partitions = tps(partitions)
+        ),
+        BrokerEvent::MarkersAwaitLeader {
+            transactional_id,
+            partitions,
+        } => msg!(
+            "broker.markers-await-leader",
+            broker = broker,
+            transactional_id = transactional_id,
+            partitions = tps(partitions)
+        ),
         BrokerEvent::CoordinatorLoadStarted {
             tp,
             coordinator_epoch,
@@ -405,4 +425,13 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
 /// The file name of a path (the directory is noise in a sentence).
 fn file_of(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+/// `orders-0, orders-1`: topic partitions as a list.
+fn tps(partitions: &[crate::log::TopicPartition]) -> String {
+    partitions
+        .iter()
+        .map(|tp| tp.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -284,6 +284,15 @@ fn broker_events() -> Vec<BrokerEvent> {
         producer_id: 0,
         producer_epoch: 0,
     });
+    out.push(BrokerEvent::MarkersRequeued {
+        transactional_id: "tx-1".into(),
+        leader: 1,
+        partitions: vec![tp()],
+    });
+    out.push(BrokerEvent::MarkersAwaitLeader {
+        transactional_id: "tx-1".into(),
+        partitions: vec![tp()],
+    });
     out.push(BrokerEvent::CoordinatorLoadStarted {
         tp: tp(),
         coordinator_epoch: 1,
