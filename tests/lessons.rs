@@ -461,15 +461,15 @@ fn lesson_fingerprints_are_pinned() {
     }
     let want = [
         "idempotence a45154522ab0c194",
-        "dedup-window 8df5589ea5cd4579",
+        "dedup-window d4405afb12f7d35c",
         "transactions 9cdd65ae8843615c",
         "fencing 5bf8c660964c2559",
         "consume-transform-produce 7a611695033e5dde",
-        "hanging-transaction 40bfe97030d63dc0",
+        "hanging-transaction 526ac80c89c5bc17",
         "late-endtxn 3d5b53bdec118700",
         "failover dc14a35d12091f27",
         "coordinator-failover b10dee92aee5a6be",
-        "acks-1-loss ca94791773644437",
+        "acks-1-loss 74a15e62f48c8f30",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

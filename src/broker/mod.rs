@@ -11,6 +11,7 @@ mod delayed_txn_write;
 mod event;
 mod fetch;
 mod group_apis;
+pub mod hw_checkpoint;
 mod internal_log;
 pub mod log_retention;
 pub mod marker_channel;

@@ -75,14 +75,15 @@ impl Broker {
             .is_none_or(|p| p.leader != meta.leader || p.leader_epoch != meta.leader_epoch);
         let leads = meta.leader == self.id;
         let mut handled = Handled::default();
+        let checkpointed = self.checkpointed_high_watermark(tp);
         let Some(log) = self.logs.get_mut(tp) else {
             return Ok(handled);
         };
         log.set_replicated(replicated);
-        if old.is_none() && replicated && !leads {
-            // A (re)started follower learns the HW from its first fetch (Kafka reads
-            // replication-offset-checkpoint; not modelled).
-            log.update_high_watermark(log.log_start_offset());
+        if old.is_none() && replicated {
+            // `Partition.createLogIfNotExists`: a (re)started replica's HW starts at
+            // `replication-offset-checkpoint` (0 without one), within the log's bounds.
+            log.update_high_watermark(checkpointed.unwrap_or(0));
         }
         if role_changed {
             if leads {

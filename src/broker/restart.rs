@@ -29,6 +29,8 @@ impl Broker {
         if clean {
             // `LogManager.shutdown` checkpoints the log start offsets.
             self.checkpoint_log_start_offsets();
+            // `ReplicaManager.shutdown(checkpointHW = true)`.
+            self.checkpoint_high_watermarks();
             for log in self.logs.values_mut() {
                 if let Ok(Some(path)) = log.close(&mut self.fs) {
                     snapshots.push(path);

@@ -7,12 +7,14 @@
 //! `kafka-log-retention` (every `log.retention.check.interval.ms`) and
 //! `kafka-log-start-offset-checkpoint` (every
 //! `log.flush.start.offset.checkpoint.interval.ms`), both first after
-//! `log.initial.task.delay.ms`. Kafka schedules the first per log; here one grid
-//! serves the cluster.
+//! `log.initial.task.delay.ms`, and `ReplicaManager`'s `highwatermark-checkpoint`
+//! (every `replica.high-watermark.checkpoint.interval.ms`, first at 5 s here, at 0 in
+//! Kafka). Kafka schedules the first per log; here one grid serves the cluster.
 
 use super::error::SimError;
 use super::event::EventKind;
 use super::world::World;
+use crate::broker::hw_checkpoint::HW_CHECKPOINT_INTERVAL_MS;
 use crate::client::config_error::{ConfigError, ConfigRule};
 
 /// The first tick of a grid (next tick `next`, then every `interval`) after `clock`
@@ -155,6 +157,15 @@ impl World {
                 }
             }
         }
+        if now >= self.next_hw_checkpoint_ms {
+            self.next_hw_checkpoint_ms =
+                tick_after(self.next_hw_checkpoint_ms, now, HW_CHECKPOINT_INTERVAL_MS);
+            for id in self.online_brokers() {
+                if let Some(b) = self.brokers.get_mut(&id) {
+                    b.checkpoint_high_watermarks();
+                }
+            }
+        }
         if now >= self.next_txn_id_expiration_ms {
             self.next_txn_id_expiration_ms = tick_after(
                 self.next_txn_id_expiration_ms,
@@ -212,7 +223,10 @@ impl World {
                 LOG_START_CHECKPOINT_INTERVAL_MS,
             )
         });
-        [producers, txn_ids, retention, checkpoint]
+        let hw_checkpoint = online()
+            .any(|b| b.hw_checkpoint_stale())
+            .then(|| first_tick_from(self.next_hw_checkpoint_ms, now, HW_CHECKPOINT_INTERVAL_MS));
+        [producers, txn_ids, retention, checkpoint, hw_checkpoint]
             .into_iter()
             .flatten()
             .min()
@@ -246,5 +260,7 @@ impl World {
             now,
             LOG_START_CHECKPOINT_INTERVAL_MS,
         );
+        self.next_hw_checkpoint_ms =
+            tick_after(self.next_hw_checkpoint_ms, now, HW_CHECKPOINT_INTERVAL_MS);
     }
 }

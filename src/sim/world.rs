@@ -100,6 +100,8 @@ pub struct World {
     /// The next `kafka-log-start-offset-checkpoint` tick (every
     /// `log.flush.start.offset.checkpoint.interval.ms`).
     pub(super) next_log_start_checkpoint_ms: i64,
+    /// The next `highwatermark-checkpoint` tick.
+    pub(super) next_hw_checkpoint_ms: i64,
     /// Who is waiting for the answer to a request a broker is handling, by token.
     pub(super) reply_to: SortedMap<u64, (Node, u64)>,
     pub(super) next_reply_token: u64,
@@ -160,6 +162,8 @@ impl World {
                     .remove_expired_transactional_ids_interval_ms,
             next_retention_check_ms: START_MS + super::housekeeping::LOG_INITIAL_TASK_DELAY_MS,
             next_log_start_checkpoint_ms: START_MS + super::housekeeping::LOG_INITIAL_TASK_DELAY_MS,
+            next_hw_checkpoint_ms: START_MS
+                + crate::broker::hw_checkpoint::HW_CHECKPOINT_INTERVAL_MS,
             inter_broker: SortedMap::new(),
             next_reply_token: 1,
             raw_inbox: SortedMap::new(),
