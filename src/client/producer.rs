@@ -10,6 +10,8 @@
 //! An idempotent producer told OUT_OF_ORDER_SEQUENCE_NUMBER bumps its own epoch and
 //! starts its sequences over (KIP-360, Kafka 4.0 `TransactionManager
 //! .bumpIdempotentEpochAndResetIdIfNeeded`), in [`Producer::bump_idempotent_epoch_if_needed`].
+//! A transactional producer cannot: its error is abortable, and the abort bumps the
+//! epoch (`super::transaction_manager::epoch_bump`).
 //!
 //! Simplified: one connection per broker, `linger.ms` is "until the world runs",
 //! no `delivery.timeout.ms`, no epoch bump after an unresolved sequence.
@@ -26,7 +28,9 @@ use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
 use super::config_error::{ConfigError, ConfigRule, ConfigScope};
-use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};
+use super::transaction_manager::{
+    EpochBump, Target, TransactionManager, TxnOutcome, TxnRequestKind,
+};
 
 #[path = "producer_config.rs"]
 mod config;
@@ -152,6 +156,13 @@ pub enum ProducerEvent {
         old_epoch: i16,
         new_epoch: i16,
         partitions: Vec<TopicPartition>,
+    },
+    /// A transactional producer's request failed in a way that leaves it unsure what
+    /// the partitions kept (`error`): before transaction.version 2, its abort will end
+    /// with InitProducerId carrying its producer id and epoch, and go on at epoch + 1
+    /// with sequences from 0 (KIP-360, `epochBumpRequired`).
+    TxnEpochBumpRequired {
+        error: Errors,
     },
     /// A batch got its sequence at drain time (first attempt only).
     SequenceAssigned {

@@ -53,6 +53,9 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             new_epoch: -1,
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
         },
+        ProducerEvent::TxnEpochBumpRequired {
+            error: Errors::OutOfOrderSequenceNumber,
+        },
         ProducerEvent::RequestTimedOut {
             batch: Some(1),
             broker: 1,
