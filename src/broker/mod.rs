@@ -4,6 +4,7 @@
 #[allow(clippy::module_inception)]
 pub mod broker;
 mod coordinator_election;
+mod delayed_delete_records;
 mod delayed_produce;
 mod delayed_txn_write;
 mod event;

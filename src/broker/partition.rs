@@ -34,6 +34,8 @@ pub struct ReplicaState {
     pub last_caught_up_ms: i64,
     pub last_fetch_leader_leo: i64,
     pub last_fetch_ms: i64,
+    /// The follower's log start offset as its last fetch said (-1: not fetched yet).
+    pub log_start_offset: i64,
 }
 
 impl ReplicaState {
@@ -44,6 +46,7 @@ impl ReplicaState {
             last_caught_up_ms: if in_sync { now_ms } else { 0 },
             last_fetch_leader_leo: -1,
             last_fetch_ms: 0,
+            log_start_offset: -1,
         }
     }
 
@@ -188,6 +191,20 @@ pub enum ReplicationEvent {
     FetchFailed {
         tp: TopicPartition,
         leader: i32,
+        error: Errors,
+    },
+    /// A DeleteRecords answer waits: a follower's log start is still below the
+    /// offset (`DelayedDeleteRecords`).
+    DeleteRecordsDelayed {
+        tp: TopicPartition,
+        required_offset: i64,
+        low_watermark: i64,
+    },
+    /// A waiting DeleteRecords partition is settled: every replica's log start
+    /// reached the offset (NONE), the request timed out, or leadership moved.
+    DeleteRecordsCompleted {
+        tp: TopicPartition,
+        low_watermark: i64,
         error: Errors,
     },
     /// An `acks=all` Produce answered once the HW passed its records, or when its

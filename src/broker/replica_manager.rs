@@ -169,6 +169,7 @@ impl Broker {
         }
         if leads && replicated {
             self.maybe_increment_leader_hw(tp, now_ms, &mut handled);
+            self.complete_delayed_delete_records(tp, &mut handled);
         }
         Ok(handled)
     }
@@ -191,6 +192,7 @@ impl Broker {
         for f in gone {
             handled.deferred.push((f.token, fetch_error(tp, error)));
         }
+        self.fail_delayed_delete_records(tp, error, handled);
     }
 
     /// `Partition.maybeIncrementLeaderHW`: the smallest LEO among the leader and the
@@ -253,18 +255,24 @@ impl Broker {
     /// replica): check the epoch, say where the logs diverge, record the follower's
     /// LEO, maybe grow the ISR and the HW, then answer with the batches after the
     /// follower's LEO — or hold the fetch if there are none.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn handle_replica_fetch(
         &mut self,
-        tp: TopicPartition,
-        replica_id: i32,
-        fetch_offset: i64,
-        current_leader_epoch: i32,
-        last_fetched_epoch: Option<i32>,
-        max_bytes: i32,
+        request: crate::protocol::Request,
         token: u64,
         now_ms: i64,
     ) -> Handled {
+        let crate::protocol::Request::ReplicaFetch {
+            topic_partition: tp,
+            replica_id,
+            fetch_offset,
+            current_leader_epoch,
+            last_fetched_epoch,
+            max_bytes,
+            log_start_offset,
+        } = request
+        else {
+            return Handled::default();
+        };
         let Some(p) = self.partitions.get(&tp) else {
             return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
         };
@@ -304,9 +312,11 @@ impl Broker {
             .and_then(|p| p.remote.get_mut(&replica_id))
         {
             r.on_fetch(fetch_offset, leo, now_ms);
+            r.log_start_offset = log_start_offset;
         }
         self.maybe_expand_isr(&tp, replica_id, &mut handled);
         self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
+        self.complete_delayed_delete_records(&tp, &mut handled);
         if fetch_offset == leo {
             self.parked_fetches.push(ParkedFetch {
                 token,
@@ -433,6 +443,9 @@ impl Broker {
                 isr,
             });
             self.maybe_increment_leader_hw(&tp, now_ms, handled);
+            // `tryCompleteDelayedRequests`: a follower out of the ISR no longer
+            // holds back a DeleteRecords.
+            self.complete_delayed_delete_records(&tp, handled);
         }
     }
 
@@ -446,6 +459,7 @@ impl Broker {
         }
         self.complete_parked_fetches(now_ms, &mut handled);
         self.expire_delayed_txn_writes(now_ms, &mut handled);
+        self.expire_delayed_delete_records(now_ms, &mut handled);
         let (expired, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
             .into_iter()
             .partition(|d| d.deadline_ms <= now_ms);
@@ -503,6 +517,7 @@ impl Broker {
             .delayed_produces
             .iter()
             .map(|d| d.deadline_ms)
+            .chain(self.delayed_delete_records.iter().map(|d| d.deadline_ms))
             .chain(self.next_txn_write_deadline())
             .min();
         let fetches = self.parked_fetches.iter().map(|f| f.deadline_ms);
@@ -534,6 +549,7 @@ pub(super) fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
             current_leader_epoch: -1,
             last_fetched_epoch: None,
             max_bytes: 0,
+            log_start_offset: -1,
         },
         error,
     )
