@@ -121,6 +121,14 @@ impl Producer {
                 if blocked {
                     break;
                 }
+                let unnumbered = self
+                    .accumulator
+                    .get(&tp)
+                    .and_then(|q| q.front())
+                    .is_some_and(|b| b.base_sequence.is_none());
+                if unnumbered && self.stale_partition_blocks(&tp) {
+                    break;
+                }
                 let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front())
                 else {
                     break;
@@ -130,6 +138,8 @@ impl Producer {
                     batch.producer_id = self.producer_id;
                     batch.producer_epoch = self.producer_epoch;
                     batch.base_sequence = Some(seq);
+                    self.sequence_ids
+                        .insert(tp.clone(), (self.producer_id, self.producer_epoch));
                     let n = batch.values.len() as i32;
                     self.next_sequence.insert(
                         tp.clone(),
@@ -347,6 +357,7 @@ impl Producer {
                     // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
                     if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
                         self.next_sequence.clear();
+                        self.sequence_ids.clear();
                     }
                     self.producer_id = producer_id;
                     self.producer_epoch = producer_epoch;
