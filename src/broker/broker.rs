@@ -119,6 +119,8 @@ pub struct Broker {
     pub(super) delayed_produces: Vec<super::replica_manager::DelayedProduce>,
     /// Coordinator answers and markers waiting for `__transaction_state`'s HW.
     pub(super) delayed_txn_writes: Vec<super::delayed_txn_write::DelayedTxnWrite>,
+    /// DeleteRecords answers waiting for the followers' log starts.
+    pub(super) delayed_delete_records: Vec<super::delayed_delete_records::DelayedDeleteRecords>,
     /// Follower fetches held until data arrives.
     pub(super) parked_fetches: Vec<super::replica_manager::ParkedFetch>,
     /// The next run of the ISR expiration task (0: not leading anything yet).
@@ -198,6 +200,7 @@ impl Broker {
             next_tag: 1,
             partitions: SortedMap::new(),
             delayed_produces: Vec::new(),
+            delayed_delete_records: Vec::new(),
             delayed_txn_writes: Vec::new(),
             parked_fetches: Vec::new(),
             next_isr_check_ms: 0,
@@ -443,30 +446,18 @@ impl Broker {
                 max_bytes,
                 isolation,
             } => self.handle_fetch(topic_partition, fetch_offset, max_bytes, isolation),
-            Request::ReplicaFetch {
-                topic_partition,
-                replica_id,
-                replica_epoch,
-                fetch_offset,
-                current_leader_epoch,
-                last_fetched_epoch,
-                max_bytes,
-            } => self.handle_replica_fetch(
-                topic_partition,
-                (replica_id, replica_epoch),
-                fetch_offset,
-                current_leader_epoch,
-                last_fetched_epoch,
-                max_bytes,
-                token,
-                now_ms,
-            ),
+            request @ Request::ReplicaFetch { .. } => {
+                self.handle_replica_fetch(request, token, now_ms)
+            }
             Request::ListOffsets {
                 topic_partition,
                 isolation,
                 earliest,
             } => self.handle_list_offsets(topic_partition, isolation, earliest),
-            Request::DeleteRecords { partitions, .. } => self.handle_delete_records(partitions),
+            Request::DeleteRecords {
+                partitions,
+                timeout_ms,
+            } => self.handle_delete_records(partitions, timeout_ms, token, now_ms),
             other => Handled::reply(crate::protocol::error_response(
                 &other,
                 Errors::InvalidRequest,

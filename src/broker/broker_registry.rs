@@ -214,6 +214,7 @@ mod tests {
             current_leader_epoch: 0,
             last_fetched_epoch: None,
             max_bytes: 1024,
+            log_start_offset: 0,
         }
     }
 

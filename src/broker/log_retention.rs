@@ -3,16 +3,15 @@
 //! check (`LogManager.cleanupLogs` every `log.retention.check.interval.ms`) and the
 //! `log-start-offset-checkpoint` file (`LogManager.checkpointLogStartOffsets`).
 //!
-//! Simplified: Kafka parks a DeleteRecords answer until every live replica's log
-//! start reached the offset (`DelayedDeleteRecords`, the "low watermark"); here the
-//! leader answers at once with its own log start, which followers copy on their next
-//! fetch.
+//! On a replicated partition the answer waits until every follower's log start
+//! reached the offset (`DelayedDeleteRecords`, the "low watermark"): see
+//! `delayed_delete_records.rs`. Followers copy the leader's log start from their next
+//! fetch answer and report theirs in the fetch after it.
 
 use super::broker::{Broker, BrokerEvent, Handled, LOG_DIR};
 use crate::coordinator::internal_topics::is_internal;
 use crate::log::{LogConfig, LogStartOffsetIncrementReason, TopicPartition};
 use crate::protocol::errors::Errors;
-use crate::protocol::Response;
 
 /// `DeleteRecordsRequest.HIGH_WATERMARK`: delete everything below the HW.
 pub const HIGH_WATERMARK: i64 = -1;
@@ -21,26 +20,29 @@ pub const HIGH_WATERMARK: i64 = -1;
 pub const LOG_START_OFFSET_CHECKPOINT: &str = "log-start-offset-checkpoint";
 
 impl Broker {
-    /// DeleteRecords: for each partition, the new low watermark or the error.
+    /// DeleteRecords: for each partition, the new low watermark or the error; on a
+    /// replicated partition the answer may wait for the followers.
     pub(super) fn handle_delete_records(
         &mut self,
         partitions: Vec<(TopicPartition, i64)>,
+        timeout_ms: i32,
+        token: u64,
+        now_ms: i64,
     ) -> Handled {
         let mut handled = Handled::default();
         let results = partitions
             .into_iter()
-            .map(|(tp, offset)| {
-                let (low_watermark, error) = match self.delete_records_on_leader(&tp, offset) {
-                    Ok((low_watermark, event)) => {
+            .map(
+                |(tp, offset)| match self.delete_records_on_leader(&tp, offset) {
+                    Ok((required, low_watermark, event)) => {
                         handled.events.extend(event);
-                        (low_watermark, Errors::None)
+                        (tp, required, low_watermark, Errors::None)
                     }
-                    Err(error) => (-1, error),
-                };
-                (tp, low_watermark, error)
-            })
+                    Err(error) => (tp, offset, -1, error),
+                },
+            )
             .collect();
-        handled.response = Some(Response::DeleteRecords { results });
+        self.maybe_delay_delete_records(results, timeout_ms, token, now_ms, &mut handled);
         handled
     }
 
@@ -53,7 +55,7 @@ impl Broker {
         &mut self,
         tp: &TopicPartition,
         offset: i64,
-    ) -> Result<(i64, Option<BrokerEvent>), Errors> {
+    ) -> Result<(i64, i64, Option<BrokerEvent>), Errors> {
         if is_internal(&tp.topic) {
             return Err(Errors::InvalidTopicException);
         }
@@ -84,7 +86,10 @@ impl Broker {
             to: log.log_start_offset(),
             reason,
         });
-        Ok((log.log_start_offset(), event))
+        let low_watermark = self
+            .low_watermark_if_leader(tp)
+            .ok_or(Errors::NotLeaderOrFollower)?;
+        Ok((converted, low_watermark, event))
     }
 
     /// `log.retention.check.interval.ms` is broker-wide: every partition follows.
@@ -185,6 +190,7 @@ impl Broker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Response;
     use crate::record::RecordBatch;
 
     fn broker_with_records(n: i32) -> (Broker, TopicPartition) {
@@ -201,7 +207,10 @@ mod tests {
     }
 
     fn delete(b: &mut Broker, tp: &TopicPartition, offset: i64) -> (i64, Errors) {
-        match b.handle_delete_records(vec![(tp.clone(), offset)]).response {
+        match b
+            .handle_delete_records(vec![(tp.clone(), offset)], 60_000, 0, 0)
+            .response
+        {
             Some(Response::DeleteRecords { results }) => (results[0].1, results[0].2),
             other => panic!("{other:?}"),
         }

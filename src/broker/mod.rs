@@ -6,6 +6,7 @@ pub mod broker;
 pub mod broker_registry;
 mod coordinator_election;
 pub mod coordinator_load;
+mod delayed_delete_records;
 mod delayed_produce;
 mod delayed_txn_write;
 mod event;

@@ -38,6 +38,8 @@ pub struct ReplicaState {
     pub broker_epoch: i64,
     /// Why the follower, though caught up, was last kept out of the ISR.
     pub isr_refusal: Option<super::broker_registry::IsrIneligibility>,
+    /// The follower's log start offset as its last fetch said (-1: not fetched yet).
+    pub log_start_offset: i64,
 }
 
 impl ReplicaState {
@@ -50,6 +52,7 @@ impl ReplicaState {
             last_fetch_ms: 0,
             broker_epoch: -1,
             isr_refusal: None,
+            log_start_offset: -1,
         }
     }
 
@@ -211,6 +214,20 @@ pub enum ReplicationEvent {
     FetchFailed {
         tp: TopicPartition,
         leader: i32,
+        error: Errors,
+    },
+    /// A DeleteRecords answer waits: a follower's log start is still below the
+    /// offset (`DelayedDeleteRecords`).
+    DeleteRecordsDelayed {
+        tp: TopicPartition,
+        required_offset: i64,
+        low_watermark: i64,
+    },
+    /// A waiting DeleteRecords partition is settled: every replica's log start
+    /// reached the offset (NONE), the request timed out, or leadership moved.
+    DeleteRecordsCompleted {
+        tp: TopicPartition,
+        low_watermark: i64,
         error: Errors,
     },
     /// An `acks=all` Produce answered once the HW passed its records, or when its

@@ -31,6 +31,7 @@ impl Broker {
                 continue;
             };
             let (fetch_offset, last_fetched_epoch) = (log.log_end_offset(), log.latest_epoch());
+            let log_start_offset = log.log_start_offset();
             let Some(p) = self.partitions.get_mut(&tp) else {
                 continue;
             };
@@ -66,6 +67,7 @@ impl Broker {
                     current_leader_epoch: epoch,
                     last_fetched_epoch,
                     max_bytes: REPLICA_FETCH_MAX_BYTES,
+                    log_start_offset,
                 },
             });
         }

@@ -170,6 +170,7 @@ impl Broker {
         }
         if leads && replicated {
             self.maybe_increment_leader_hw(tp, now_ms, &mut handled);
+            self.complete_delayed_delete_records(tp, &mut handled);
         }
         Ok(handled)
     }
@@ -192,6 +193,7 @@ impl Broker {
         for f in gone {
             handled.deferred.push((f.token, fetch_error(tp, error)));
         }
+        self.fail_delayed_delete_records(tp, error, handled);
     }
 
     /// `Partition.maybeIncrementLeaderHW`: the smallest LEO among the leader and the
@@ -254,18 +256,25 @@ impl Broker {
     /// replica): check the epoch, say where the logs diverge, record the follower's
     /// LEO, maybe grow the ISR and the HW, then answer with the batches after the
     /// follower's LEO — or hold the fetch if there are none.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn handle_replica_fetch(
         &mut self,
-        tp: TopicPartition,
-        (replica_id, replica_epoch): (i32, i64),
-        fetch_offset: i64,
-        current_leader_epoch: i32,
-        last_fetched_epoch: Option<i32>,
-        max_bytes: i32,
+        request: crate::protocol::Request,
         token: u64,
         now_ms: i64,
     ) -> Handled {
+        let crate::protocol::Request::ReplicaFetch {
+            topic_partition: tp,
+            replica_id,
+            replica_epoch,
+            fetch_offset,
+            current_leader_epoch,
+            last_fetched_epoch,
+            max_bytes,
+            log_start_offset,
+        } = request
+        else {
+            return Handled::default();
+        };
         let Some(p) = self.partitions.get(&tp) else {
             return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
         };
@@ -321,9 +330,11 @@ impl Broker {
         {
             r.on_fetch(fetch_offset, leo, now_ms);
             r.broker_epoch = replica_epoch;
+            r.log_start_offset = log_start_offset;
         }
         self.maybe_expand_isr(&tp, replica_id, &mut handled);
         self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
+        self.complete_delayed_delete_records(&tp, &mut handled);
         if fetch_offset == leo {
             self.parked_fetches.push(ParkedFetch {
                 token,
@@ -473,6 +484,9 @@ impl Broker {
                 isr,
             });
             self.maybe_increment_leader_hw(&tp, now_ms, handled);
+            // `tryCompleteDelayedRequests`: a follower out of the ISR no longer
+            // holds back a DeleteRecords.
+            self.complete_delayed_delete_records(&tp, handled);
         }
     }
 
@@ -487,6 +501,7 @@ impl Broker {
         self.complete_parked_fetches(now_ms, &mut handled);
         self.complete_coordinator_loads(now_ms, &mut handled);
         self.expire_delayed_txn_writes(now_ms, &mut handled);
+        self.expire_delayed_delete_records(now_ms, &mut handled);
         let (expired, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
             .into_iter()
             .partition(|d| d.deadline_ms <= now_ms);
@@ -544,6 +559,7 @@ impl Broker {
             .delayed_produces
             .iter()
             .map(|d| d.deadline_ms)
+            .chain(self.delayed_delete_records.iter().map(|d| d.deadline_ms))
             .chain(self.next_txn_write_deadline())
             .chain(self.next_coordinator_load_ms())
             .min();
@@ -577,6 +593,7 @@ pub(super) fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
             current_leader_epoch: -1,
             last_fetched_epoch: None,
             max_bytes: 0,
+            log_start_offset: -1,
         },
         error,
     )

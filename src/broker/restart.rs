@@ -49,6 +49,7 @@ impl Broker {
         // Replication state is memory: the controller's metadata rebuilds it at start.
         self.partitions.clear();
         self.delayed_produces.clear();
+        self.delayed_delete_records.clear();
         self.delayed_txn_writes.clear();
         self.parked_fetches.clear();
         self.next_isr_check_ms = 0;

@@ -10,6 +10,8 @@
 //! An idempotent producer told OUT_OF_ORDER_SEQUENCE_NUMBER bumps its own epoch and
 //! starts its sequences over (KIP-360, Kafka 4.0 `TransactionManager
 //! .bumpIdempotentEpochAndResetIdIfNeeded`), in [`Producer::bump_idempotent_epoch_if_needed`].
+//! A transactional producer cannot: its error is abortable, and the abort bumps the
+//! epoch (`super::transaction_manager::epoch_bump`).
 //!
 //! Simplified: one connection per broker, `linger.ms` is "until the world runs",
 //! no `delivery.timeout.ms`, no epoch bump after an unresolved sequence.
@@ -26,7 +28,9 @@ use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
 use super::config_error::{ConfigError, ConfigRule, ConfigScope};
-use super::transaction_manager::{Target, TransactionManager, TxnOutcome, TxnRequestKind};
+use super::transaction_manager::{
+    EpochBump, Target, TransactionManager, TxnOutcome, TxnRequestKind,
+};
 
 #[path = "producer_config.rs"]
 mod config;
@@ -153,6 +157,13 @@ pub enum ProducerEvent {
         new_epoch: i16,
         partitions: Vec<TopicPartition>,
     },
+    /// A transactional producer's request failed in a way that leaves it unsure what
+    /// the partitions kept (`error`): before transaction.version 2, its abort will end
+    /// with InitProducerId carrying its producer id and epoch, and go on at epoch + 1
+    /// with sequences from 0 (KIP-360, `epochBumpRequired`).
+    TxnEpochBumpRequired {
+        error: Errors,
+    },
     /// A batch got its sequence at drain time (first attempt only).
     SequenceAssigned {
         batch: u64,
@@ -234,6 +245,10 @@ pub struct Producer {
     pub open: SortedMap<TopicPartition, bool>,
     /// Next sequence per partition (`TransactionManager.sequenceNumber`).
     pub next_sequence: SortedMap<TopicPartition, i32>,
+    /// The producer id and epoch each partition's sequences count under
+    /// (`TxnPartitionEntry.producerIdAndEpoch`): after an epoch bump a partition not
+    /// named by it keeps its old ones until its numbered batches are resolved.
+    sequence_ids: SortedMap<TopicPartition, (i64, i16)>,
     /// Partitions whose OUT_OF_ORDER_SEQUENCE_NUMBER asks for an epoch bump
     /// (`partitionsToRewriteSequences`; not empty = `epochBumpRequired`).
     pub epoch_bump_partitions: SortedSet<TopicPartition>,
@@ -275,6 +290,7 @@ impl Producer {
             accumulator: SortedMap::new(),
             open: SortedMap::new(),
             next_sequence: SortedMap::new(),
+            sequence_ids: SortedMap::new(),
             epoch_bump_partitions: SortedSet::new(),
             in_flight: Vec::new(),
             acknowledged: Vec::new(),
@@ -403,9 +419,16 @@ impl Producer {
         } else {
             self.producer_epoch = old_epoch + 1;
         }
-        self.next_sequence.clear();
-        for batch in self.accumulator.values_mut().flatten() {
-            batch.base_sequence = None;
+        // `startSequencesAtBeginning` for the partitions that asked for the bump only.
+        // The others keep their numbered batches at the old epoch, so a retry there is
+        // still recognised as a duplicate; they restart at 0 once those are resolved
+        // (`maybeUpdateProducerIdAndEpoch`, see `stale_partition_blocks`).
+        for tp in &partitions {
+            self.next_sequence.remove(tp);
+            self.sequence_ids.remove(tp);
+            for batch in self.accumulator.get_mut(tp).into_iter().flatten() {
+                batch.base_sequence = None;
+            }
         }
         events.push(ProducerEvent::EpochBumped {
             producer_id,
@@ -413,6 +436,28 @@ impl Producer {
             new_epoch: self.producer_epoch,
             partitions,
         });
+    }
+
+    /// `RecordAccumulator.shouldStopDrainBatchesForPartition`: a new batch for `tp`
+    /// whose sequences count under an older producer id or epoch waits while batches
+    /// numbered under those are unresolved (in flight); once none is, the partition
+    /// starts again at sequence 0 (`TransactionManager.maybeUpdateProducerIdAndEpoch`).
+    /// Returns true when the batch must wait.
+    fn stale_partition_blocks(&mut self, tp: &TopicPartition) -> bool {
+        let current = (self.producer_id, self.producer_epoch);
+        if self.sequence_ids.get(tp).is_none_or(|ids| *ids == current) {
+            return false;
+        }
+        let in_flight = self.in_flight.iter().any(|f| match &f.what {
+            InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some(),
+            _ => false,
+        });
+        if in_flight {
+            return true;
+        }
+        self.next_sequence.remove(tp);
+        self.sequence_ids.remove(tp);
+        false
     }
 
     fn can_drain(&self) -> bool {

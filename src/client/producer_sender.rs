@@ -121,6 +121,14 @@ impl Producer {
                 if blocked {
                     break;
                 }
+                let unnumbered = self
+                    .accumulator
+                    .get(&tp)
+                    .and_then(|q| q.front())
+                    .is_some_and(|b| b.base_sequence.is_none());
+                if unnumbered && self.stale_partition_blocks(&tp) {
+                    break;
+                }
                 let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front())
                 else {
                     break;
@@ -130,6 +138,8 @@ impl Producer {
                     batch.producer_id = self.producer_id;
                     batch.producer_epoch = self.producer_epoch;
                     batch.base_sequence = Some(seq);
+                    self.sequence_ids
+                        .insert(tp.clone(), (self.producer_id, self.producer_epoch));
                     let n = batch.values.len() as i32;
                     self.next_sequence.insert(
                         tp.clone(),
@@ -332,11 +342,22 @@ impl Producer {
                 let Some(tm) = self.txn.as_mut() else {
                     return events;
                 };
+                let bump_before = tm.epoch_bump();
                 let (outcome, ids) = tm.on_response(&kind, &response, now_ms, backoff);
+                let bump_required = match &outcome {
+                    Some(TxnOutcome::Failed { error, .. })
+                        if bump_before == EpochBump::NotRequired
+                            && tm.epoch_bump() == EpochBump::Required =>
+                    {
+                        Some(ProducerEvent::TxnEpochBumpRequired { error: *error })
+                    }
+                    _ => None,
+                };
                 if let Some((producer_id, producer_epoch)) = ids {
                     // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
                     if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
                         self.next_sequence.clear();
+                        self.sequence_ids.clear();
                     }
                     self.producer_id = producer_id;
                     self.producer_epoch = producer_epoch;
@@ -348,6 +369,7 @@ impl Producer {
                     }
                     events.push(ProducerEvent::Transaction(outcome));
                 }
+                events.extend(bump_required);
             }
             (
                 InFlightKind::InitProducerId,
@@ -417,7 +439,9 @@ impl Producer {
                     });
                     self.failed.push((batch.id, batch.tp.clone(), e));
                     if let Some(tm) = self.txn.as_mut() {
-                        tm.on_batch_error(e);
+                        if tm.on_batch_error(e) {
+                            events.push(ProducerEvent::TxnEpochBumpRequired { error: e });
+                        }
                     } else if e == Errors::OutOfOrderSequenceNumber && batch.producer_id >= 0 {
                         // `handleFailedBatch`: a gap in the log; bump the epoch so the
                         // sequence can start at 0 again (`requestEpochBumpForPartition`).

@@ -353,10 +353,12 @@ impl TransactionManager {
     }
 
     /// Whether the pending blocking call is still waiting for its answer.
+    /// An abort that ends with a KIP-360 epoch bump waits in INITIALIZING too.
     pub fn is_waiting(&self) -> bool {
-        self.pending
-            .as_ref()
-            .is_some_and(|p| p.call.pending_state() == Some(self.state))
+        self.pending.as_ref().is_some_and(|p| {
+            p.call.pending_state() == Some(self.state)
+                || (p.call == TxnCall::AbortTransaction && self.state == TxnState::Initializing)
+        })
     }
 
     /// The application's blocking call returned with the result (`result.await`):
@@ -403,7 +405,10 @@ pub(super) fn error_state(kind: &TxnRequestKind, error: Errors) -> (TxnState, Er
         }
         (_, TransactionAbortable) => true,
         // abortableErrorIfPossible: the coordinator can bump the epoch (InitProducerId v3+).
-        (TxnRequestKind::EndTxn { .. }, UnknownProducerId | InvalidProducerIdMapping) => true,
+        (
+            TxnRequestKind::EndTxn { .. } | TxnRequestKind::AddPartitionsToTxn { .. },
+            UnknownProducerId | InvalidProducerIdMapping,
+        ) => true,
         _ => false,
     };
     if abortable {

@@ -13,6 +13,11 @@
 //! partition waits until the coordinator has added it (`isSendToPartitionAllowed`).
 //! EndTxn keeps the epoch.
 //!
+//! After an abortable error, a producer that cannot tell what the partitions kept
+//! (OUT_OF_ORDER_SEQUENCE_NUMBER, UNKNOWN_PRODUCER_ID, a lost batch) must not reuse
+//! its epoch: KIP-360's epoch bump, in [`epoch_bump`] (before TV2 the abort ends with
+//! InitProducerId carrying the producer's id and epoch; under TV2 EndTxn bumps it).
+//!
 //! Simplified: requests to the coordinator go one at a time (Kafka's priority queue
 //! has the same effect here); the finalized level is given when the producer is
 //! made, not fetched with ApiVersions.
@@ -20,6 +25,10 @@
 use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
+
+#[path = "transaction_epoch_bump.rs"]
+pub mod epoch_bump;
+pub use epoch_bump::EpochBump;
 
 use super::transaction_calls::{batch_error_state, error_state, PendingStateTransition};
 pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
@@ -39,7 +48,11 @@ pub enum Target {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum TxnRequestKind {
     FindCoordinator(CoordinatorType),
-    InitProducerId,
+    /// `epoch_bump`: InitProducerId with the producer's own id and epoch, ending an
+    /// abort (KIP-360, Kafka's `InitProducerIdHandler.isEpochBump`).
+    InitProducerId {
+        epoch_bump: bool,
+    },
     /// Before TV2: the client adds these partitions itself.
     AddPartitionsToTxn {
         partitions: Vec<TopicPartition>,
@@ -129,6 +142,8 @@ pub struct TransactionManager {
     pub retry_at_ms: i64,
     /// The blocking call (init, commit, abort) that has not returned yet.
     pub pending: Option<PendingStateTransition>,
+    /// Whether the abort must bump the epoch (KIP-360), and how far it got.
+    epoch_bump: EpochBump,
 }
 
 impl TransactionManager {
@@ -147,16 +162,20 @@ impl TransactionManager {
             in_flight: None,
             retry_at_ms: 0,
             pending: None,
+            epoch_bump: EpochBump::NotRequired,
         }
     }
 
-    /// A send of this transaction failed (`maybeTransitionToErrorState`).
-    pub fn on_batch_error(&mut self, error: Errors) {
+    /// A send of this transaction failed (`maybeTransitionToErrorState`). Returns
+    /// true when this error made the abort's epoch bump necessary (KIP-360).
+    pub fn on_batch_error(&mut self, error: Errors) -> bool {
+        let before = self.state;
         let state = batch_error_state(self.state, error);
         if state == TxnState::AbortableError || error == Errors::ProducerFenced {
             self.last_error = Some(error);
         }
         self.state = state;
+        state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
     }
 
     /// Whether a transactional request is due (now or after the backoff).
@@ -268,6 +287,9 @@ impl TransactionManager {
                 TxnRequestKind::TxnOffsetCommit,
             ));
         }
+        if let Some((request, kind)) = self.epoch_bump_request(producer_id, producer_epoch) {
+            return Some((Target::Broker(coordinator), request, kind));
+        }
         match self.state {
             TxnState::Initializing => Some((
                 Target::Broker(coordinator),
@@ -277,7 +299,7 @@ impl TransactionManager {
                     producer_id: -1,
                     producer_epoch: -1,
                 },
-                TxnRequestKind::InitProducerId,
+                TxnRequestKind::InitProducerId { epoch_bump: false },
             )),
             // EndTxn goes once every batch of the transaction has an answer (flush).
             TxnState::CommittingTransaction | TxnState::AbortingTransaction if !batches_pending => {
@@ -343,7 +365,19 @@ impl TransactionManager {
                 }
             }
             (
-                TxnRequestKind::InitProducerId,
+                TxnRequestKind::InitProducerId { epoch_bump: true },
+                Response::InitProducerId {
+                    error,
+                    producer_id,
+                    producer_epoch,
+                },
+            ) => match error {
+                Errors::None => self.epoch_bumped(*producer_id, *producer_epoch),
+                e if e.is_retriable() => retry(self, "InitProducerId", *e),
+                e => self.fail(kind, "abortTransaction", *e),
+            },
+            (
+                TxnRequestKind::InitProducerId { epoch_bump: false },
                 Response::InitProducerId {
                     error,
                     producer_id,
@@ -373,6 +407,12 @@ impl TransactionManager {
                     producer_epoch,
                 },
             ) => match error {
+                // `completeTransaction`: with an epoch bump due, on to INITIALIZING and
+                // InitProducerId; the application's call returns after that.
+                Errors::None if self.epoch_bump == EpochBump::Required => {
+                    self.end_txn_done_before_bump();
+                    (None, None)
+                }
                 Errors::None => {
                     self.state = TxnState::Ready;
                     self.partitions_in_transaction.clear();
@@ -465,6 +505,7 @@ impl TransactionManager {
         let (state, error) = error_state(kind, error);
         self.state = state;
         self.last_error = Some(error);
+        self.require_epoch_bump_after_answer(kind, error);
         self.mark_reported(operation);
         (
             Some(TxnOutcome::Failed {
@@ -485,90 +526,5 @@ fn end_txn_call(committed: bool) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_client_state_machine_refuses_illegal_calls() {
-        let mut tm = TransactionManager::new("t".into(), 60_000);
-        let none = (-1, -1);
-        assert!(
-            tm.call(&TxnCall::BeginTransaction, none).is_err(),
-            "begin before initTransactions"
-        );
-        tm.call(&TxnCall::InitTransactions, none).unwrap();
-        let (target, request, _) = tm.next_request(0, -1, -1, false).unwrap();
-        assert_eq!(target, Target::Bootstrap);
-        assert!(matches!(request, Request::FindCoordinator { .. }));
-        tm.in_flight = Some(1);
-        assert!(
-            tm.next_request(0, -1, -1, false).is_none(),
-            "one request at a time"
-        );
-        tm.on_response(
-            &TxnRequestKind::FindCoordinator(CoordinatorType::Transaction),
-            &Response::FindCoordinator {
-                error: Errors::None,
-                node_id: 1,
-            },
-            0,
-            100,
-        );
-        let (_, request, kind) = tm.next_request(0, -1, -1, false).unwrap();
-        assert!(matches!(
-            request,
-            Request::InitProducerId {
-                transactional_id: Some(_),
-                ..
-            }
-        ));
-        let (outcome, ids) = tm.on_response(
-            &kind,
-            &Response::InitProducerId {
-                error: Errors::ConcurrentTransactions,
-                producer_id: -1,
-                producer_epoch: -1,
-            },
-            0,
-            100,
-        );
-        assert!(matches!(outcome, Some(TxnOutcome::Retrying { .. })));
-        assert_eq!(ids, None);
-        assert!(tm.next_request(50, -1, -1, false).is_none(), "backoff");
-        let (_, _, kind) = tm.next_request(100, -1, -1, false).unwrap();
-        let (_, ids) = tm.on_response(
-            &kind,
-            &Response::InitProducerId {
-                error: Errors::None,
-                producer_id: 0,
-                producer_epoch: 2,
-            },
-            100,
-            100,
-        );
-        assert_eq!(ids, Some((0, 2)));
-        assert!(
-            matches!(
-                tm.call(&TxnCall::BeginTransaction, (0, 2)),
-                Err(TxnCallError::PendingCall { .. })
-            ),
-            "initTransactions has not returned to the application yet"
-        );
-        assert_eq!(tm.ack(), None);
-        tm.call(&TxnCall::BeginTransaction, (0, 2)).unwrap();
-        let tp = TopicPartition::new("t", 0);
-        tm.call(&TxnCall::Send { tp }, (0, 2)).unwrap();
-        tm.on_batch_error(Errors::InvalidProducerEpoch);
-        assert!(
-            matches!(
-                tm.call(&TxnCall::CommitTransaction, (0, 2)),
-                Err(TxnCallError::OldEpoch { .. })
-            ),
-            "commit fails with the send's error"
-        );
-        assert_eq!(
-            tm.call(&TxnCall::AbortTransaction, (0, 2)),
-            Ok(Begun::Started)
-        );
-    }
-}
+#[path = "transaction_manager_tests.rs"]
+mod tests;

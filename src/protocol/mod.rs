@@ -115,6 +115,10 @@ pub enum Request {
         current_leader_epoch: i32,
         last_fetched_epoch: Option<i32>,
         max_bytes: i32,
+        /// The follower's log start offset (FetchRequest v5+ `logStartOffset`): what
+        /// the leader's DeleteRecords waits for (`Partition.lowWatermarkIfLeader`).
+        #[serde(default)]
+        log_start_offset: i64,
     },
     /// `ListOffsets` for the latest offset: the HW, or the LSO for `read_committed`
     /// (the LEO for a follower's `LogEnd`); with `earliest`, the log start offset

@@ -86,6 +86,11 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             new_id = *new_epoch < 0,
             partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
         ),
+        ProducerEvent::TxnEpochBumpRequired { error } => msg!(
+            "producer.txn-epoch-bump-required",
+            client = client,
+            error = error.name()
+        ),
         ProducerEvent::ProducerIdReceived {
             producer_id,
             producer_epoch,

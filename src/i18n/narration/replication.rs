@@ -234,6 +234,28 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
                 error = other.name()
             ),
         },
+        ReplicationEvent::DeleteRecordsDelayed {
+            tp,
+            required_offset,
+            low_watermark,
+        } => msg!(
+            "replication.delete-records-delayed",
+            broker = broker,
+            tp = tp,
+            offset = required_offset,
+            low_watermark = low_watermark
+        ),
+        ReplicationEvent::DeleteRecordsCompleted {
+            tp,
+            low_watermark,
+            error,
+        } => msg!(
+            "replication.delete-records-completed",
+            broker = broker,
+            tp = tp,
+            low_watermark = low_watermark,
+            error = error.name()
+        ),
     }
 }
 

@@ -1,5 +1,7 @@
-//! Samples of the clients' events: producer (with its transactional calls) and consumer.
+//! Samples of the clients' events: producer (with its transactional calls) and consumer;
+//! and of the replication events that answer a client late (DeleteRecords).
 
+use crate::broker::partition::ReplicationEvent;
 use crate::client::consumer::{ConsumerEvent, CorruptBatch, PositionReason};
 use crate::client::producer::ProducerEvent;
 use crate::client::transaction_manager::{TxnCall, TxnOutcome};
@@ -52,6 +54,9 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             old_epoch: i16::MAX,
             new_epoch: -1,
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
+        },
+        ProducerEvent::TxnEpochBumpRequired {
+            error: Errors::OutOfOrderSequenceNumber,
         },
         ProducerEvent::RequestTimedOut {
             batch: Some(1),
@@ -244,6 +249,26 @@ pub(super) fn consumer_events() -> Vec<ConsumerEvent> {
             tp: tp(),
             offset: 0,
             reason,
+        });
+    }
+    out
+}
+
+pub(super) fn replication_events() -> Vec<ReplicationEvent> {
+    let mut out = vec![ReplicationEvent::DeleteRecordsDelayed {
+        tp: tp(),
+        required_offset: 2,
+        low_watermark: 0,
+    }];
+    for error in [
+        Errors::None,
+        Errors::RequestTimedOut,
+        Errors::NotLeaderOrFollower,
+    ] {
+        out.push(ReplicationEvent::DeleteRecordsCompleted {
+            tp: tp(),
+            low_watermark: 2,
+            error,
         });
     }
     out

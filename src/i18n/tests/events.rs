@@ -14,7 +14,7 @@ use crate::protocol::{ErrorDetail, Errors};
 use crate::sim::event::FaultChange;
 use crate::sim::{Direction, EventKind, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 
-use super::clients::{consumer_events, producer_events};
+use super::clients::{consumer_events, producer_events, replication_events};
 use super::errors::error_details;
 
 pub(super) fn tp() -> TopicPartition {
@@ -33,6 +33,10 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
             .into_iter()
             .map(|event| EventKind::Broker { broker: 1, event }),
     );
+    out.extend(replication_events().into_iter().map(|r| EventKind::Broker {
+        broker: 1,
+        event: BrokerEvent::Replication(r),
+    }));
     out.extend(coordinator_events().into_iter().map(|c| EventKind::Broker {
         broker: 1,
         event: BrokerEvent::Coordinator(c),
