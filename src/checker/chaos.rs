@@ -10,7 +10,9 @@
 //! fences the other); consumers `rc` (read_committed) and `ru` (read_uncommitted) on
 //! both partitions from the earliest offset. The faults: lost requests and responses,
 //! delayed, duplicated and held messages, held markers, cut and healed links, broker
-//! restarts (clean and crash), and time passing. Each run ends with a fixed tail, as
+//! restarts (clean and crash), bursts of idempotent sends held in the network with
+//! the first answer lost, and time passing. `early-markers` runs on three brokers with
+//! a replicated `__transaction_state`; `in-flight=N` gives `i` N requests in flight. Each run ends with a fixed tail, as
 //! Jepsen's final polls: faults cleared, every broker up, time for timeouts, and a
 //! last poll by every consumer.
 
@@ -111,8 +113,12 @@ pub fn run(schedule: &Schedule) -> RunOutcome {
 
 /// The schedule of one seed: `steps` workload and fault actions after the setup.
 pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
+    // Markers can only run ahead of a Prepare* record that waits for replication: the
+    // `early-markers` switch gets three brokers and a replicated __transaction_state.
+    let replicated = switches.contains(&BreakSwitch::EarlyMarkers);
     let cluster = ClusterConfig {
         seed,
+        brokers: if replicated { 3 } else { 1 },
         ..ClusterConfig::default()
     };
     let mut g = Generator {
@@ -121,13 +127,30 @@ pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
         txn: [TxnModel::New; 3],
         body: Vec::new(),
     };
+    if replicated {
+        for (key, value) in [
+            ("transaction.state.log.replication.factor", "3"),
+            ("transaction.state.log.min.isr", "2"),
+        ] {
+            g.body.push(Action::SetBrokerConfig {
+                key: key.into(),
+                value: value.into(),
+            });
+        }
+    }
     for s in switches {
         g.body.push(Action::Break {
             switch: *s,
             on: true,
         });
     }
-    g.setup();
+    // With `in-flight=N` the idempotent producer asks for N requests in flight (refused
+    // without the switch, as Kafka's ProducerConfig refuses it).
+    let in_flight = switches.iter().find_map(|s| match s {
+        BreakSwitch::InFlight(n) => Some(*n),
+        _ => None,
+    });
+    g.setup(in_flight);
     for _ in 0..steps {
         g.one();
     }
@@ -182,15 +205,24 @@ impl Generator {
         });
     }
 
-    fn setup(&mut self) {
+    fn setup(&mut self, in_flight: Option<u8>) {
         self.push(Action::CreateTopic {
             name: TOPIC.into(),
             partitions: PARTITIONS,
             configs: vec![],
         });
+        let configs = in_flight.map_or_else(Vec::new, |n| {
+            vec![
+                ("enable.idempotence".into(), "true".into()),
+                (
+                    "max.in.flight.requests.per.connection".into(),
+                    n.to_string(),
+                ),
+            ]
+        });
         self.push(Action::CreateProducer {
             name: "i".into(),
-            configs: vec![],
+            configs,
         });
         for (name, id) in [("a", "ta"), ("b", "tb"), ("z", "ta")] {
             self.push(Action::CreateProducer {
@@ -249,6 +281,25 @@ impl Generator {
         let name = TXN_PRODUCERS[i].to_string();
         let state = self.txn[i];
         let action = match state {
+            // A new instance of `a`'s app takes over at once: it inits, begins and
+            // writes while `a` (now a zombie) may still be in its transaction.
+            TxnModel::New if name == "z" => {
+                self.txn[2] = TxnModel::InTxn;
+                self.txn[0] = TxnModel::New;
+                self.push(Action::InitTransactions {
+                    producer: name.clone(),
+                });
+                self.push(Action::BeginTransaction {
+                    producer: name.clone(),
+                });
+                let tp = self.tp();
+                let v = self.value(&name);
+                Action::Send {
+                    producer: name,
+                    topic_partition: tp,
+                    values: vec![v],
+                }
+            }
             TxnModel::New => {
                 self.txn[i] = TxnModel::Ready;
                 // The zombie pair: `a` and `z` share a transactional.id; the other is
@@ -297,7 +348,7 @@ impl Generator {
             "AddPartitionsToTxn",
             "Fetch",
         ];
-        let action = match self.rng.below(12) {
+        let action = match self.rng.below(13) {
             0 => Action::DropNextResponse {
                 to: Some(self.pick(&clients).into()),
             },
@@ -347,9 +398,44 @@ impl Generator {
                 ms: [100, 1_000, 31_000, 70_000][self.rng.below(4) as usize],
             },
             10 => Action::ClearFaults,
-            _ => Action::RunUntilIdle,
+            11 => Action::RunUntilIdle,
+            _ => {
+                self.burst();
+                Action::Step
+            }
         };
         self.push(action);
+    }
+
+    /// A burst of idempotent sends while Produce requests are held, then every answer
+    /// to them lost (a connection that dies with up to
+    /// `max.in.flight.requests.per.connection` requests in flight): each is retried.
+    fn burst(&mut self) {
+        self.push(Action::HoldRequests {
+            api: "Produce".into(),
+        });
+        for _ in 0..6 + self.rng.below(3) {
+            self.send_idempotent();
+            self.push(Action::Step);
+        }
+        let lost = Fault::Drop {
+            matching: MessageMatch {
+                api: Some("Produce".into()),
+                direction: Some(Direction::Response),
+                from: None,
+                to: Some(Node::Client("i".into())),
+            },
+            every: true,
+        };
+        self.push(Action::ArmFault {
+            fault: lost.clone(),
+        });
+        self.push(Action::ReleaseRequests {
+            api: "Produce".into(),
+        });
+        self.push(Action::Step);
+        self.push(Action::Step);
+        self.push(Action::DisarmFault { fault: lost });
     }
 
     /// One to three steps that never block: a network step, a little time, a send.
