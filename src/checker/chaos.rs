@@ -5,7 +5,8 @@
 //! [`Action`]s — the same values a learner's clicks and a scenario's lines are — so a
 //! failing one prints as a scenario file and opens as a share link.
 //!
-//! The workload: an idempotent producer `i`; transactional producers `a` and `b`, and
+//! The workload: a consume-transform-produce app (producer `t`, consumer `cin` of group
+//! `g`) from `chaos` to `chaos-out`; an idempotent producer `i`; transactional producers `a` and `b`, and
 //! `z` with `a`'s `transactional.id` (a zombie pair: each `init-transactions` of one
 //! fences the other); consumers `rc` (read_committed) and `ru` (read_uncommitted) on
 //! both partitions from the earliest offset. The faults: lost requests and responses,
@@ -28,6 +29,11 @@ pub const TOPIC: &str = "chaos";
 const PARTITIONS: i32 = 2;
 const TXN_PRODUCERS: [&str; 3] = ["a", "b", "z"];
 const CONSUMERS: [&str; 2] = ["rc", "ru"];
+/// The consume-transform-produce app: its producer, its consumer (group `g`) and the
+/// topic it writes.
+const CTP_PRODUCER: &str = "t";
+const CTP_CONSUMER: &str = "cin";
+const CTP_OUTPUT: &str = "chaos-out";
 /// How long the tail lets the clock run: past `transaction.timeout.ms` (60 s), the
 /// cleanup interval and a marker retry, so an open transaction is decided or hanging.
 const TAIL_MS: i64 = 200_000;
@@ -125,6 +131,7 @@ pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
         rng: Rng::new(seed),
         next_value: 0,
         txn: [TxnModel::New; 3],
+        ctp: TxnModel::New,
         body: Vec::new(),
     };
     if replicated {
@@ -173,6 +180,7 @@ struct Generator {
     rng: Rng,
     next_value: u64,
     txn: [TxnModel; 3],
+    ctp: TxnModel,
     body: Vec<Action>,
 }
 
@@ -233,6 +241,27 @@ impl Generator {
         let tps: Vec<TopicPartition> = (0..PARTITIONS)
             .map(|p| TopicPartition::new(TOPIC, p))
             .collect();
+        self.push(Action::CreateTopic {
+            name: CTP_OUTPUT.into(),
+            partitions: 1,
+            configs: vec![],
+        });
+        self.push(Action::CreateProducer {
+            name: CTP_PRODUCER.into(),
+            configs: vec![("transactional.id".into(), "tc".into())],
+        });
+        self.push(Action::CreateConsumer {
+            name: CTP_CONSUMER.into(),
+            configs: vec![
+                ("group.id".into(), "g".into()),
+                ("isolation.level".into(), "read_committed".into()),
+                ("auto.offset.reset".into(), "earliest".into()),
+            ],
+        });
+        self.push(Action::Assign {
+            consumer: CTP_CONSUMER.into(),
+            partitions: tps.clone(),
+        });
         for (name, level) in [("rc", "read_committed"), ("ru", "read_uncommitted")] {
             self.push(Action::CreateConsumer {
                 name: name.into(),
@@ -252,7 +281,8 @@ impl Generator {
     fn one(&mut self) {
         match self.rng.below(100) {
             0..=19 => self.idempotent(),
-            20..=54 => self.transactional(),
+            20..=42 => self.transactional(),
+            43..=54 => self.consume_transform_produce(),
             55..=66 => {
                 let c = self.pick(&CONSUMERS);
                 self.push(Action::Poll { consumer: c.into() })
@@ -339,6 +369,38 @@ impl Generator {
         self.push(action);
     }
 
+    /// One step of the consume-transform-produce app: init, begin, a transform round
+    /// (`crate::sim::transform`), commit or abort.
+    fn consume_transform_produce(&mut self) {
+        let producer = CTP_PRODUCER.to_string();
+        let action = match self.ctp {
+            TxnModel::New => {
+                self.ctp = TxnModel::Ready;
+                Action::InitTransactions { producer }
+            }
+            TxnModel::Ready => {
+                self.ctp = TxnModel::InTxn;
+                Action::BeginTransaction { producer }
+            }
+            TxnModel::InTxn => match self.rng.below(20) {
+                0..=11 => Action::Transform {
+                    producer,
+                    consumer: CTP_CONSUMER.into(),
+                    topic: CTP_OUTPUT.into(),
+                },
+                12..=16 => {
+                    self.ctp = TxnModel::Ready;
+                    Action::CommitTransaction { producer }
+                }
+                _ => {
+                    self.ctp = TxnModel::Ready;
+                    Action::AbortTransaction { producer }
+                }
+            },
+        };
+        self.push(action);
+    }
+
     fn fault(&mut self) {
         let clients = ["i", "a", "b", "z"];
         let apis = [
@@ -348,7 +410,7 @@ impl Generator {
             "AddPartitionsToTxn",
             "Fetch",
         ];
-        let action = match self.rng.below(13) {
+        let action = match self.rng.below(14) {
             0 => Action::DropNextResponse {
                 to: Some(self.pick(&clients).into()),
             },
@@ -407,15 +469,21 @@ impl Generator {
         self.push(action);
     }
 
-    /// A burst of idempotent sends while Produce requests are held, then every answer
+    /// A burst of idempotent sends to one partition while Produce requests are held, then every answer
     /// to them lost (a connection that dies with up to
     /// `max.in.flight.requests.per.connection` requests in flight): each is retried.
     fn burst(&mut self) {
         self.push(Action::HoldRequests {
             api: "Produce".into(),
         });
+        let tp = self.tp();
         for _ in 0..6 + self.rng.below(3) {
-            self.send_idempotent();
+            let v = self.value("i");
+            self.push(Action::Send {
+                producer: "i".into(),
+                topic_partition: tp.clone(),
+                values: vec![v],
+            });
             self.push(Action::Step);
         }
         let lost = Fault::Drop {
@@ -433,8 +501,9 @@ impl Generator {
         self.push(Action::ReleaseRequests {
             api: "Produce".into(),
         });
-        self.push(Action::Step);
-        self.push(Action::Step);
+        // Long enough for every request and its (lost) answer, well short of
+        // request.timeout.ms.
+        self.push(Action::Advance { ms: 100 });
         self.push(Action::DisarmFault { fault: lost });
     }
 

@@ -10,7 +10,8 @@
 //! Jepsen checks a whole history once at the end; here most checks run as the history
 //! grows, so a violation is reported at the step that made it visible and a replay of
 //! that many steps shows it. The end-of-run checks (`unseen`, the read-based
-//! `lost-write`) run in [`Checker::finish`].
+//! `lost-write`, consume-transform-produce's end-to-end exactly-once) run in
+//! [`Checker::finish`].
 //!
 //! Values are assumed unique per send, as Jepsen's workloads make them: a value sent
 //! twice by the application may legitimately sit at two offsets, so `duplicate` counts
@@ -21,6 +22,7 @@ mod brokers;
 pub mod chaos;
 
 mod clients;
+mod ctp;
 pub mod oracle;
 pub mod shrink;
 pub mod witness;
@@ -120,6 +122,7 @@ impl Checker {
             found: Vec::new(),
         };
         self.clients.finish(&mut ctx);
+        ctp::finish(&mut ctx);
         let found = std::mem::take(&mut ctx.found);
         self.record(found)
     }

@@ -26,6 +26,14 @@ use crate::log::TopicPartition;
 pub const OUTPUT_SUFFIX: &str = ".t";
 
 impl World {
+    /// The log start offset of a partition on its leader (0 if none leads it).
+    fn leader_log_start(&self, tp: &TopicPartition) -> i64 {
+        self.leader_of(tp)
+            .and_then(|b| self.brokers.get(&b))
+            .and_then(|b| b.logs().get(tp))
+            .map_or(0, |l| l.log_start_offset())
+    }
+
     pub(super) fn transform(
         &mut self,
         producer: &str,
@@ -75,23 +83,28 @@ impl World {
                 })
             })?;
         if fresh {
+            // `resetToLastCommittedPositions`: the committed offset, or the beginning.
             let gtp = topic_partition_for(GROUP_METADATA_TOPIC, &group);
-            let unstable = self
-                .leader_of(&gtp)
-                .and_then(|b| self.brokers.get(&b))
-                .is_some_and(|b| {
-                    assigned.iter().any(|tp| {
-                        b.group_coordinator()
-                            .has_pending_transactional_offsets(&group, tp)
-                    })
-                });
-            if unstable {
-                return Err(SimErrorKind::UnstableOffsets { group }.into());
+            let coordinator = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b));
+            let mut seeks = Vec::new();
+            for tp in &assigned {
+                let groups = coordinator.map(|b| b.group_coordinator());
+                if groups.is_some_and(|g| g.has_pending_transactional_offsets(&group, tp)) {
+                    return Err(SimErrorKind::UnstableOffsets { group }.into());
+                }
+                let committed = groups
+                    .and_then(|g| g.committed(&group, tp))
+                    .map(|o| o.committed_offset);
+                let beginning = self.leader_log_start(tp);
+                seeks.push((tp.clone(), committed.unwrap_or(beginning)));
             }
-            self.apply(&Action::Assign {
-                consumer: consumer.to_string(),
-                partitions: assigned.clone(),
-            })?;
+            for (tp, offset) in seeks {
+                self.apply(&Action::Seek {
+                    consumer: consumer.to_string(),
+                    topic_partition: tp,
+                    offset,
+                })?;
+            }
         }
         let before = self
             .consumers
