@@ -55,9 +55,10 @@ pub(crate) struct Ctx<'a> {
     pub found: Vec<Violation>,
 }
 
-impl Ctx<'_> {
-    /// The partition's records on its leader.
-    pub fn leader_records(&self, tp: &TopicPartition) -> Option<&PartitionRecords> {
+impl<'a> Ctx<'a> {
+    /// The partition's records on its leader (borrowed from the replicas, not from the
+    /// context, so findings can be pushed while they are read).
+    pub fn leader_records(&self, tp: &TopicPartition) -> Option<&'a PartitionRecords> {
         let leader = self.world.leader_of(tp)?;
         self.replicas.get(&(leader, tp.clone()))
     }
@@ -154,8 +155,13 @@ impl Checker {
                         || r.log_start_offset != log.log_start_offset()
                 });
                 if stale {
-                    self.replicas
-                        .insert(key, PartitionRecords::read(log, &broker.fs));
+                    match self.replicas.get_mut(&key) {
+                        Some(r) => r.refresh(log, &broker.fs),
+                        None => {
+                            self.replicas
+                                .insert(key, PartitionRecords::read(log, &broker.fs));
+                        }
+                    }
                 } else if let Some(r) = self.replicas.get_mut(&key) {
                     r.high_watermark = log.high_watermark();
                 }
