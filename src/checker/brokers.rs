@@ -33,6 +33,13 @@ use crate::sim::{Event, EventKind};
 /// Most batches a producer's window holds (Kafka's `NUM_BATCHES_TO_RETAIN`).
 pub const MAX_WINDOW_BATCHES: usize = 5;
 
+/// A replica's log start, LSO, HW and LEO.
+type LogOffsets = (i64, i64, i64, i64);
+
+/// One outcome of a transaction: committed or not, where (none: the coordinator's
+/// Complete*), and the event.
+type Outcome = (bool, Option<TopicPartition>, u64);
+
 /// A written batch: partition, producer id, epoch, first and last sequence.
 type AppendedKey = (TopicPartition, i64, i16, i32, i32);
 
@@ -43,13 +50,15 @@ type OpenTxn = (TopicPartition, i64, i64);
 pub(super) struct BrokerHistory {
     /// The HW each leader last had, with the leader that had it.
     leader_hw: BTreeMap<TopicPartition, (i32, i64)>,
+    /// Each replica's log start, LSO, HW and LEO at the last step, by broker.
+    offsets_seen: BTreeMap<i32, BTreeMap<TopicPartition, LogOffsets>>,
     /// The newest epoch written per partition and producer (data or marker).
     max_epoch: BTreeMap<(TopicPartition, i64), (i16, u64)>,
     /// Markers written (TV2): partition, producer id, epoch → event.
     markers: BTreeMap<(TopicPartition, i64, i16), u64>,
     /// Outcomes seen per transaction (TV2: producer id and marker epoch): whether it
     /// was committed, with the partition (none: the coordinator) and the event.
-    outcomes: BTreeMap<(i64, i16), Vec<(bool, Option<TopicPartition>, u64)>>,
+    outcomes: BTreeMap<(i64, i16), Vec<Outcome>>,
     /// Batches written: partition, producer id, epoch, first and last sequence →
     /// first offset and event.
     appended: BTreeMap<AppendedKey, (i64, u64)>,
@@ -303,6 +312,7 @@ impl BrokerHistory {
             if !broker.online {
                 continue;
             }
+            let seen = self.offsets_seen.entry(*id).or_default();
             for (tp, log) in broker.logs() {
                 let (start, lso, hw, leo) = (
                     log.log_start_offset(),
@@ -310,6 +320,15 @@ impl BrokerHistory {
                     log.high_watermark(),
                     log.log_end_offset(),
                 );
+                // Nothing moved since the last step and this replica is the leader the
+                // HW was last taken from: every check below would find what it found
+                // then (a window only grows by an append), so skip the lookups.
+                let unchanged = seen.get(tp) == Some(&(start, lso, hw, leo))
+                    && self.leader_hw.get(tp) == Some(&(*id, hw));
+                if unchanged {
+                    continue;
+                }
+                seen.insert(tp.clone(), (start, lso, hw, leo));
                 if !(start <= lso && lso <= hw && hw <= leo) {
                     let mut v = ctx.violation(Anomaly::OffsetOrder, Some(tp));
                     v.who = Some(format!("broker-{id}"));
@@ -332,7 +351,12 @@ impl BrokerHistory {
                             ctx.found.push(v);
                         }
                     }
-                    self.leader_hw.insert(tp.clone(), (*id, hw));
+                    match self.leader_hw.get_mut(tp) {
+                        Some(entry) => *entry = (*id, hw),
+                        None => {
+                            self.leader_hw.insert(tp.clone(), (*id, hw));
+                        }
+                    }
                 }
                 for (pid, entry) in log.producer_state().active_producers() {
                     let batches = entry.batch_metadata().len();
@@ -353,16 +377,26 @@ impl BrokerHistory {
     fn check_transactions(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
         let now = world.clock_ms;
-        let tps: Vec<TopicPartition> = world
-            .topics
-            .values()
-            .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(&t.name, p)))
-            .collect();
-        let open_now: BTreeMap<OpenTxn, i16> = tps
-            .iter()
-            .flat_map(|tp| world.open_transactions(tp))
-            .map(|t| ((t.tp, t.producer_id, t.start_offset), t.producer_epoch))
-            .collect();
+        // `World::open_transactions` of every partition, read from the leaders' logs
+        // directly: only a log with an open transaction needs its leader looked up.
+        let mut open_now: BTreeMap<OpenTxn, i16> = BTreeMap::new();
+        for (id, broker) in &world.brokers {
+            for (tp, log) in broker.logs() {
+                let mut open = log
+                    .producer_state()
+                    .active_producers()
+                    .values()
+                    .filter_map(|e| {
+                        let start = e.current_txn_first_offset()?;
+                        Some(((tp.clone(), e.producer_id(), start), e.producer_epoch()))
+                    })
+                    .peekable();
+                if open.peek().is_none() || world.leader_of(tp) != Some(*id) {
+                    continue;
+                }
+                open_now.extend(open);
+            }
+        }
         for (pid, seq) in std::mem::take(&mut self.completed) {
             for key in self.open.keys().filter(|k| k.1 == pid) {
                 if open_now.contains_key(key) {
