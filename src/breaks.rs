@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 pub const KAFKA_DEDUP_WINDOW: u8 = 5;
 
 /// Kafka's limit on `max.in.flight.requests.per.connection` with idempotence
-/// (`ProducerConfig`: "Must set max.in.flight.requests.per.connection to at most 5").
+/// (Kafka 4.0 `ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE`,
+/// checked in `postProcessAndValidateIdempotenceConfigs`).
 pub const KAFKA_MAX_IN_FLIGHT: u8 = 5;
 
 /// The largest `in-flight=N` the switch takes.
@@ -49,8 +50,8 @@ pub enum BreakSwitch {
     /// `transactional.id` shares the first one's id and epoch.
     InitFencing,
     /// An idempotent producer may keep up to this many requests in flight (6 to 50);
-    /// Kafka's `ProducerConfig` refuses more than 5, because the broker's dedup window
-    /// holds 5 batches.
+    /// Kafka 4.0's `ProducerConfig.postProcessAndValidateIdempotenceConfigs` refuses
+    /// more than 5, because the broker's dedup window holds 5 batches.
     InFlight(u8),
     /// No producer-state snapshots (`ProducerStateManager.takeSnapshot` skipped), so a
     /// restart finds none and does what Kafka 4.0's `UnifiedLog.rebuildProducerState`
