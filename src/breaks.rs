@@ -13,6 +13,14 @@ use serde::{Deserialize, Serialize};
 /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`).
 pub const KAFKA_DEDUP_WINDOW: u8 = 5;
 
+/// Kafka's limit on `max.in.flight.requests.per.connection` with idempotence
+/// (Kafka 4.0 `ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_FOR_IDEMPOTENCE`,
+/// checked in `postProcessAndValidateIdempotenceConfigs`).
+pub const KAFKA_MAX_IN_FLIGHT: u8 = 5;
+
+/// The largest `in-flight=N` the switch takes.
+pub const MAX_BROKEN_IN_FLIGHT: u8 = 50;
+
 /// One switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum BreakSwitch {
@@ -32,6 +40,28 @@ pub enum BreakSwitch {
     /// Partition leaders answer WriteTxnMarkers without writing the marker
     /// (`ReplicaManager.appendRecords` of the control batch skipped).
     Markers,
+    /// Transaction version 2 without its epoch bump per transaction: EndTxn's
+    /// Prepare* keeps the transaction's epoch (`TransactionMetadata.prepareAbortOrCommit`
+    /// under TV2, Kafka 4.0), so its markers carry the data's own epoch.
+    EpochBump,
+    /// InitProducerId neither bumps the epoch nor fences an open transaction
+    /// (`TransactionMetadata.prepareIncrementProducerEpoch`; the fence in
+    /// `TransactionCoordinator.handleInitProducerId`): a second producer with the same
+    /// `transactional.id` shares the first one's id and epoch.
+    InitFencing,
+    /// An idempotent producer may keep up to this many requests in flight (6 to 50);
+    /// Kafka 4.0's `ProducerConfig.postProcessAndValidateIdempotenceConfigs` refuses
+    /// more than 5, because the broker's dedup window holds 5 batches.
+    InFlight(u8),
+    /// No producer-state snapshots (`ProducerStateManager.takeSnapshot` skipped), so a
+    /// restart finds none and does what Kafka 4.0's `UnifiedLog.rebuildProducerState`
+    /// does then: after a clean shutdown it starts from an empty producer state,
+    /// after a crash it reads the whole log.
+    Snapshots,
+    /// The coordinator sends its markers before its Prepare* record is replicated
+    /// (Kafka: `TransactionCoordinator.endTransaction` sends them from
+    /// `appendTransactionToLog`'s callback, once the append is acknowledged by the ISR).
+    EarlyMarkers,
 }
 
 impl BreakSwitch {
@@ -42,6 +72,11 @@ impl BreakSwitch {
         BreakSwitch::Lso,
         BreakSwitch::Aborted,
         BreakSwitch::Markers,
+        BreakSwitch::EpochBump,
+        BreakSwitch::InitFencing,
+        BreakSwitch::InFlight(10),
+        BreakSwitch::Snapshots,
+        BreakSwitch::EarlyMarkers,
     ];
 
     /// The name in the scenario language and the CLI (`dedup=1`, `lso`, …).
@@ -53,10 +88,16 @@ impl BreakSwitch {
             BreakSwitch::Lso => "lso".into(),
             BreakSwitch::Aborted => "aborted".into(),
             BreakSwitch::Markers => "markers".into(),
+            BreakSwitch::EpochBump => "epoch-bump".into(),
+            BreakSwitch::InitFencing => "init-fencing".into(),
+            BreakSwitch::InFlight(n) => format!("in-flight={n}"),
+            BreakSwitch::Snapshots => "snapshots".into(),
+            BreakSwitch::EarlyMarkers => "early-markers".into(),
         }
     }
 
-    /// Reads a name; `dedup` alone is the window off, `dedup=N` a window of N (0–4).
+    /// Reads a name; `dedup` alone is the window off, `dedup=N` a window of N (0–4),
+    /// `in-flight=N` up to N requests in flight (6–50).
     pub fn parse(text: &str) -> Result<BreakSwitch, BreakNameError> {
         match text {
             "dedup" => Ok(BreakSwitch::Dedup(0)),
@@ -64,11 +105,26 @@ impl BreakSwitch {
             "lso" => Ok(BreakSwitch::Lso),
             "aborted" => Ok(BreakSwitch::Aborted),
             "markers" => Ok(BreakSwitch::Markers),
-            _ => match text.strip_prefix("dedup=").map(str::parse::<u8>) {
-                Some(Ok(n)) if n < KAFKA_DEDUP_WINDOW => Ok(BreakSwitch::Dedup(n)),
-                Some(_) => Err(BreakNameError::DedupWindow),
-                None => Err(BreakNameError::Unknown),
-            },
+            "epoch-bump" => Ok(BreakSwitch::EpochBump),
+            "init-fencing" => Ok(BreakSwitch::InitFencing),
+            "snapshots" => Ok(BreakSwitch::Snapshots),
+            "early-markers" => Ok(BreakSwitch::EarlyMarkers),
+            "in-flight" => Err(BreakNameError::InFlight),
+            _ => {
+                if let Some(n) = text.strip_prefix("in-flight=") {
+                    return match n.parse::<u8>() {
+                        Ok(n) if n > KAFKA_MAX_IN_FLIGHT && n <= MAX_BROKEN_IN_FLIGHT => {
+                            Ok(BreakSwitch::InFlight(n))
+                        }
+                        _ => Err(BreakNameError::InFlight),
+                    };
+                }
+                match text.strip_prefix("dedup=").map(str::parse::<u8>) {
+                    Some(Ok(n)) if n < KAFKA_DEDUP_WINDOW => Ok(BreakSwitch::Dedup(n)),
+                    Some(_) => Err(BreakNameError::DedupWindow),
+                    None => Err(BreakNameError::Unknown),
+                }
+            }
         }
     }
 }
@@ -79,6 +135,8 @@ pub enum BreakNameError {
     Unknown,
     /// `dedup=N` takes 0 to 4 (5 is Kafka's own window).
     DedupWindow,
+    /// `in-flight=N` takes 6 to 50 (up to 5 is Kafka's own limit).
+    InFlight,
 }
 
 /// The switches that are on. Every field off is Kafka.
@@ -89,6 +147,16 @@ pub struct Breaks {
     lso: bool,
     aborted: bool,
     markers: bool,
+    #[serde(default)]
+    epoch_bump: bool,
+    #[serde(default)]
+    init_fencing: bool,
+    #[serde(default)]
+    in_flight: Option<u8>,
+    #[serde(default)]
+    snapshots: bool,
+    #[serde(default)]
+    early_markers: bool,
 }
 
 impl Breaks {
@@ -100,6 +168,11 @@ impl Breaks {
             BreakSwitch::Lso => self.lso = on,
             BreakSwitch::Aborted => self.aborted = on,
             BreakSwitch::Markers => self.markers = on,
+            BreakSwitch::EpochBump => self.epoch_bump = on,
+            BreakSwitch::InitFencing => self.init_fencing = on,
+            BreakSwitch::InFlight(n) => self.in_flight = on.then_some(n),
+            BreakSwitch::Snapshots => self.snapshots = on,
+            BreakSwitch::EarlyMarkers => self.early_markers = on,
         }
     }
 
@@ -114,6 +187,19 @@ impl Breaks {
             (self.lso, BreakSwitch::Lso),
             (self.aborted, BreakSwitch::Aborted),
             (self.markers, BreakSwitch::Markers),
+            (self.epoch_bump, BreakSwitch::EpochBump),
+            (self.init_fencing, BreakSwitch::InitFencing),
+        ] {
+            if flag {
+                on.push(switch);
+            }
+        }
+        if let Some(n) = self.in_flight {
+            on.push(BreakSwitch::InFlight(n));
+        }
+        for (flag, switch) in [
+            (self.snapshots, BreakSwitch::Snapshots),
+            (self.early_markers, BreakSwitch::EarlyMarkers),
         ] {
             if flag {
                 on.push(switch);
@@ -147,6 +233,32 @@ impl Breaks {
     pub fn skip_markers(&self) -> bool {
         self.markers
     }
+
+    /// TV2's EndTxn keeps the epoch (`break epoch-bump`).
+    pub fn no_epoch_bump(&self) -> bool {
+        self.epoch_bump
+    }
+
+    /// InitProducerId neither bumps nor fences (`break init-fencing`).
+    pub fn no_init_fencing(&self) -> bool {
+        self.init_fencing
+    }
+
+    /// The most requests in flight an idempotent producer may be configured with:
+    /// Kafka's 5, or N with `break in-flight=N`.
+    pub fn max_in_flight_with_idempotence(&self) -> u32 {
+        u32::from(self.in_flight.unwrap_or(KAFKA_MAX_IN_FLIGHT))
+    }
+
+    /// Producer-state snapshots are skipped (`break snapshots`).
+    pub fn no_snapshots(&self) -> bool {
+        self.snapshots
+    }
+
+    /// Markers leave before the Prepare* record is replicated (`break early-markers`).
+    pub fn early_markers(&self) -> bool {
+        self.early_markers
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +279,32 @@ mod tests {
             Err(BreakNameError::DedupWindow)
         );
         assert_eq!(BreakSwitch::parse("nope"), Err(BreakNameError::Unknown));
+        for bad in ["in-flight", "in-flight=5", "in-flight=51", "in-flight=x"] {
+            assert_eq!(
+                BreakSwitch::parse(bad),
+                Err(BreakNameError::InFlight),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            BreakSwitch::parse("in-flight=6"),
+            Ok(BreakSwitch::InFlight(6))
+        );
+    }
+
+    #[test]
+    fn every_switch_turns_on_and_off_alone() {
+        for s in BreakSwitch::ALL {
+            let mut b = Breaks::default();
+            b.set(*s, true);
+            assert_eq!(b.active(), vec![*s]);
+            b.set(*s, false);
+            assert!(b.is_kafka(), "{}", s.name());
+        }
+        let mut b = Breaks::default();
+        assert_eq!(b.max_in_flight_with_idempotence(), 5);
+        b.set(BreakSwitch::InFlight(8), true);
+        assert_eq!(b.max_in_flight_with_idempotence(), 8);
     }
 
     #[test]

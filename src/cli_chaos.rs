@@ -11,9 +11,10 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
     if args.first().is_some_and(|a| a == "--switches") {
         let mut out = String::new();
         for s in BreakSwitch::ALL {
-            out.push_str(&format!("{:<10} {}\n", s.name(), switch_text(*s, Lang::En)));
+            out.push_str(&format!("{:<14} {}\n", s.name(), switch_text(*s, Lang::En)));
         }
         out.push_str("(dedup=N takes a window of 0 to 4 batches; `dedup` alone is 0)\n");
+        out.push_str("(in-flight=N takes 6 to 50 requests in flight)\n");
         return Ok((out, false));
     }
     let (mut first, mut runs, mut steps) = (1u64, 100u64, 50usize);

@@ -155,7 +155,10 @@ impl MemFs {
         }
         for &end in &ends {
             let prefix = norm.get(..end).unwrap_or(norm);
-            self.nodes.entry(prefix.to_string()).or_insert(Node::Dir);
+            // Only a missing directory costs an allocation.
+            if !self.nodes.contains_key(prefix) {
+                self.nodes.insert(prefix.to_string(), Node::Dir);
+            }
         }
         Ok(())
     }

@@ -71,6 +71,68 @@ fn each_switch_is_caught_within_twenty_seeds() {
 }
 
 #[test]
+fn the_later_switches_are_caught_within_bounded_seeds() {
+    // Each with the anomaly its safeguard prevents and how many seeds the generator
+    // needs at most (it has a zombie takeover, bursts of sends whose answers are all
+    // lost, clean restarts, and three brokers for `early-markers`).
+    for (switch, anomaly, max) in [
+        // The TV2 partition refuses the un-bumped marker; the transaction hangs.
+        (BreakSwitch::EpochBump, Anomaly::HangingTransaction, 10),
+        // The new instance shares the zombie's epoch: its batch is "a duplicate" of
+        // the zombie's, acknowledged at the zombie's offset.
+        (BreakSwitch::InitFencing, Anomaly::InconsistentOffsets, 40),
+        // A burst whose answers are all lost: retried, the oldest batches are out of
+        // the window and refused as OUT_OF_ORDER_SEQUENCE_NUMBER though written.
+        (BreakSwitch::InFlight(10), Anomaly::RetryOutOfWindow, 10),
+        // A clean restart forgets the open transaction: the LSO passes it, and
+        // read_committed reads what is later aborted.
+        (BreakSwitch::Snapshots, Anomaly::G1a, 20),
+        (BreakSwitch::EarlyMarkers, Anomaly::MarkerBeforePrepare, 3),
+    ] {
+        assert!(
+            first_seed_showing(switch, anomaly, max).is_some(),
+            "break {} never showed {} in {max} seeds",
+            switch.name(),
+            anomaly.name()
+        );
+    }
+}
+
+#[test]
+fn kafka_shows_none_of_the_later_anomalies_in_more_seeds() {
+    // The generator's zombie takeovers and lost bursts reach the same faults with
+    // every switch off: Kafka's safeguards hold.
+    for seed in 11..=40 {
+        let outcome = run(&generate(seed, STEPS, &[]));
+        assert!(
+            outcome.violations.is_empty(),
+            "seed {seed}: {:?}",
+            outcome.violations
+        );
+    }
+}
+
+#[test]
+fn chaos_runs_consume_transform_produce_and_checks_it_end_to_end() {
+    // The app `t` transforms `chaos` into `chaos-out` with its offsets in the same
+    // transaction. Kafka keeps that exactly-once (the seeds above find nothing); with
+    // the consumer keeping aborted records it transforms inputs that never were.
+    let transforms = (1..=10)
+        .filter(|seed| {
+            generate(*seed, STEPS, &[])
+                .body
+                .iter()
+                .any(|a| matches!(a, eos_playground::sim::Action::Transform { .. }))
+        })
+        .count();
+    assert!(
+        transforms >= 5,
+        "only {transforms} of 10 schedules transform"
+    );
+    assert!(first_seed_showing(BreakSwitch::Aborted, Anomaly::CtpExactlyOnce, 20).is_some());
+}
+
+#[test]
 fn dedup_window_of_one_is_caught() {
     // A retry found only if it is the newest batch: two batches in flight, the first
     // one's ack lost.

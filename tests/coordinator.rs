@@ -606,7 +606,7 @@ fn epoch_exhaustion_moves_to_a_new_producer_id() {
         },
     );
     assert!(matches!(
-        m2.prepare_increment_producer_epoch(1000, None, 0),
+        m2.prepare_increment_producer_epoch(1000, None, 0, Default::default()),
         Err(TransitionError::EpochExhausted { .. })
     ));
 }

@@ -110,6 +110,9 @@ pub struct Broker {
     /// Not Kafka state and never read by a check: kept only so the restart event can
     /// show the learner the window before and after (see `restart.rs`).
     pub(super) windows_at_stop: SortedMap<TopicPartition, Vec<(i64, usize)>>,
+    /// Whether the last stop was clean (Kafka's `.kafka_cleanshutdown` marker file):
+    /// read at start when a log has no producer snapshot.
+    pub(super) stopped_cleanly: bool,
     /// The finalized `transaction.version` and the verification switch.
     pub(super) txn_features: TxnFeatures,
     next_tag: u64,
@@ -160,6 +163,7 @@ impl Broker {
         // The rest (the expiration settings) carries over from the coordinator in place.
         TransactionConfig {
             transaction_version: self.txn_features.transaction_version,
+            breaks: self.log_config.breaks,
             ..self.txn_coordinator.config().clone()
         }
     }
@@ -196,6 +200,7 @@ impl Broker {
             metadata: SortedMap::new(),
             pending_verifications: SortedMap::new(),
             windows_at_stop: SortedMap::new(),
+            stopped_cleanly: false,
             txn_features: TxnFeatures::default(),
             next_tag: 1,
             partitions: SortedMap::new(),
@@ -245,6 +250,7 @@ impl Broker {
     /// NOT KAFKA: the "break it" switches changed; every partition here follows them.
     pub fn set_breaks(&mut self, breaks: crate::breaks::Breaks) {
         self.log_config.breaks = breaks;
+        self.txn_coordinator.set_breaks(breaks);
         for log in self.logs.values_mut() {
             log.set_breaks(breaks);
         }

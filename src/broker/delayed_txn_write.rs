@@ -126,6 +126,14 @@ impl Broker {
                 )
             });
         handled.outbound = rest;
+        // NOT KAFKA: break early-markers — the markers leave before the record is
+        // replicated (Kafka sends them from `appendTransactionToLog`'s callback).
+        let markers = if self.log_config.breaks.early_markers() {
+            handled.outbound.extend(markers);
+            Vec::new()
+        } else {
+            markers
+        };
         self.delayed_txn_writes.push(DelayedTxnWrite {
             token,
             waits: vec![wait],

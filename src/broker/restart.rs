@@ -26,6 +26,7 @@ impl Broker {
             })
             .collect();
         let mut snapshots = Vec::new();
+        self.stopped_cleanly = clean;
         if clean {
             // `LogManager.shutdown` checkpoints the log start offsets.
             self.checkpoint_log_start_offsets();
@@ -74,12 +75,13 @@ impl Broker {
         for (tp, config) in partitions {
             let dir = Self::partition_dir(tp);
             let log_start = self.checkpointed_log_start(tp);
-            match UnifiedLog::open_with_log_start(
+            match UnifiedLog::open_after_stop(
                 &mut self.fs,
                 &dir,
                 tp.clone(),
                 config.clone(),
                 log_start,
+                self.stopped_cleanly,
             ) {
                 Ok((log, report)) => {
                     let empty_internal = is_internal(&tp.topic) && log.log_end_offset() == 0;

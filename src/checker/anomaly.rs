@@ -65,6 +65,32 @@ pub enum Anomaly {
     /// Kafka: a partition holds a transaction open past its timeout plus the cleanup
     /// interval with every broker up and no fault in the way (a hanging transaction).
     HangingTransaction,
+    /// Kafka (transaction.version 2, where each transaction ends at an epoch of its
+    /// own): one transaction got two outcomes — a COMMIT marker somewhere and an ABORT
+    /// marker or a CompleteAbort elsewhere (or the reverse). The coordinator decides
+    /// once, in its Prepare* record, and only then sends markers
+    /// (`TransactionCoordinator.endTransaction`, Kafka 4.0).
+    MixedOutcome,
+    /// Kafka: batches that were in flight together are all recognised as duplicates
+    /// when retried — the window keeps 5 batches and an idempotent producer has at
+    /// most 5 requests in flight (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`,
+    /// `ProducerConfig`). Here a written batch's retry was refused as
+    /// OUT_OF_ORDER_SEQUENCE_NUMBER although none of the 5 or more batches written
+    /// after it had been acknowledged: the producer is told a written batch failed.
+    /// (A batch whose later batches were acknowledged in the meantime can fall out of
+    /// the window in Kafka too, so that is not reported.)
+    RetryOutOfWindow,
+    /// Kafka: a transaction's markers are written only once its PrepareCommit or
+    /// PrepareAbort record is replicated (`TransactionCoordinator.endTransaction` sends
+    /// them from `appendTransactionToLog`'s callback, Kafka 4.0): a marker landed
+    /// while the record was still above the HW of its `__transaction_state` partition,
+    /// so a coordinator failover could still forget the decision the marker applied.
+    MarkerBeforePrepare,
+    /// End-to-end exactly-once of a consume-transform-produce app: each input record
+    /// below the group's committed offset is reflected exactly once in the committed
+    /// output, and none at or past it (`sendOffsetsToTransaction` commits the input
+    /// position with the output, KIP-98).
+    CtpExactlyOnce,
 }
 
 impl Anomaly {
@@ -88,6 +114,10 @@ impl Anomaly {
         Anomaly::MissingMarker,
         Anomaly::ExtraMarker,
         Anomaly::HangingTransaction,
+        Anomaly::MixedOutcome,
+        Anomaly::RetryOutOfWindow,
+        Anomaly::MarkerBeforePrepare,
+        Anomaly::CtpExactlyOnce,
     ];
 
     /// The identifier: Jepsen's keyword for the client-side kinds, a kebab-case name for
@@ -112,6 +142,10 @@ impl Anomaly {
             Anomaly::MissingMarker => "missing-marker",
             Anomaly::ExtraMarker => "extra-marker",
             Anomaly::HangingTransaction => "hanging-transaction",
+            Anomaly::MixedOutcome => "mixed-outcome",
+            Anomaly::RetryOutOfWindow => "retry-out-of-window",
+            Anomaly::MarkerBeforePrepare => "marker-before-prepare",
+            Anomaly::CtpExactlyOnce => "ctp-exactly-once",
         }
     }
 

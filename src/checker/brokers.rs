@@ -20,14 +20,28 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Anomaly, Ctx};
 use crate::broker::broker::BrokerEvent;
+use crate::broker::partition::ReplicationEvent;
+use crate::client::producer::ProducerEvent;
+use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::coordinator::transaction::{CoordinatorEvent, TransactionState};
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
 use crate::sim::hanging::MAX_TRANSACTION_TIMEOUT_MS;
 use crate::sim::world::{INTER_BROKER_TIMEOUT_MS, TXN_CLEANUP_INTERVAL_MS};
 use crate::sim::{Event, EventKind};
 
 /// Most batches a producer's window holds (Kafka's `NUM_BATCHES_TO_RETAIN`).
 pub const MAX_WINDOW_BATCHES: usize = 5;
+
+/// A replica's log start, LSO, HW and LEO.
+type LogOffsets = (i64, i64, i64, i64);
+
+/// One outcome of a transaction: committed or not, where (none: the coordinator's
+/// Complete*), and the event.
+type Outcome = (bool, Option<TopicPartition>, u64);
+
+/// A written batch: partition, producer id, epoch, first and last sequence.
+type AppendedKey = (TopicPartition, i64, i16, i32, i32);
 
 /// An open transaction in one partition: (partition, producer id, first offset).
 type OpenTxn = (TopicPartition, i64, i64);
@@ -36,10 +50,24 @@ type OpenTxn = (TopicPartition, i64, i64);
 pub(super) struct BrokerHistory {
     /// The HW each leader last had, with the leader that had it.
     leader_hw: BTreeMap<TopicPartition, (i32, i64)>,
+    /// Each replica's log start, LSO, HW and LEO at the last step, by broker.
+    offsets_seen: BTreeMap<i32, BTreeMap<TopicPartition, LogOffsets>>,
     /// The newest epoch written per partition and producer (data or marker).
     max_epoch: BTreeMap<(TopicPartition, i64), (i16, u64)>,
     /// Markers written (TV2): partition, producer id, epoch → event.
     markers: BTreeMap<(TopicPartition, i64, i16), u64>,
+    /// Outcomes seen per transaction (TV2: producer id and marker epoch): whether it
+    /// was committed, with the partition (none: the coordinator) and the event.
+    outcomes: BTreeMap<(i64, i16), Vec<Outcome>>,
+    /// Batches written: partition, producer id, epoch, first and last sequence →
+    /// first offset and event.
+    appended: BTreeMap<AppendedKey, (i64, u64)>,
+    /// Batches a producer was told were written: partition and first offset.
+    acked: BTreeSet<(TopicPartition, i64)>,
+    /// Prepare* records appended to a replicated `__transaction_state` partition and
+    /// not yet passed by its HW, per producer id and epoch: the broker, the partition
+    /// and the event.
+    prepares: BTreeMap<(i64, i16), (i32, TopicPartition, u64)>,
     /// Open transactions at the end of the previous step, and since when they are open.
     open: BTreeMap<OpenTxn, i64>,
     /// Coordinators that completed a transaction of this producer in this step.
@@ -50,21 +78,91 @@ pub(super) struct BrokerHistory {
 
 impl BrokerHistory {
     pub(super) fn on_event(&mut self, ctx: &mut Ctx<'_>, event: &Event) {
+        if let EventKind::Producer {
+            event: ProducerEvent::Acknowledged {
+                tp, base_offset, ..
+            },
+            ..
+        } = &event.kind
+        {
+            self.acked.insert((tp.clone(), *base_offset));
+        }
         let EventKind::Broker { broker, event: e } = &event.kind else {
             return;
         };
         match e {
             BrokerEvent::Stopped { .. } => {
                 self.leader_hw.retain(|_, (leader, _)| leader != broker);
+                // A restarted partition's window holds only what its snapshot kept (the
+                // last batch per producer, as Kafka's): older retries may fall out.
+                self.appended.clear();
+                self.prepares.retain(|_, (b, _, _)| b != broker);
+            }
+            BrokerEvent::BatchRejected {
+                tp,
+                producer_id,
+                producer_epoch,
+                first_seq,
+                last_seq,
+                error: Errors::OutOfOrderSequenceNumber,
+                ..
+            } => {
+                let key = (
+                    tp.clone(),
+                    *producer_id,
+                    *producer_epoch,
+                    *first_seq,
+                    *last_seq,
+                );
+                // Written, refused on retry, and none of the batches that pushed it out
+                // of the window was acknowledged yet: they were all in flight with it.
+                // At most 5 in flight (Kafka) they would all fit in the window.
+                let out_of_window = self.appended.get(&key).filter(|(offset, _)| {
+                    let later: Vec<i64> = self
+                        .appended
+                        .iter()
+                        .filter(|(k, (o, _))| {
+                            (&k.0, k.1, k.2) == (tp, *producer_id, *producer_epoch) && o > offset
+                        })
+                        .map(|(_, (o, _))| *o)
+                        .collect();
+                    later.len() >= MAX_WINDOW_BATCHES
+                        && later
+                            .iter()
+                            .all(|o| !self.acked.contains(&(tp.clone(), *o)))
+                });
+                if let Some((offset, appended)) = out_of_window {
+                    let mut v = ctx.violation(Anomaly::RetryOutOfWindow, Some(tp));
+                    v.who = Some(format!("broker-{broker}"));
+                    v.offsets = vec![*offset];
+                    v.events = vec![*appended, event.seq];
+                    v.numbers = vec![
+                        ("producer_id", *producer_id),
+                        ("first_seq", i64::from(*first_seq)),
+                    ];
+                    ctx.found.push(v);
+                }
             }
             BrokerEvent::BatchAppended {
                 tp,
                 producer_id,
                 producer_epoch,
+                first_seq,
+                last_seq,
                 first_offset,
                 last_offset,
                 ..
             } if *producer_id >= 0 => {
+                self.appended.insert(
+                    (
+                        tp.clone(),
+                        *producer_id,
+                        *producer_epoch,
+                        *first_seq,
+                        *last_seq,
+                    ),
+                    (*first_offset, event.seq),
+                );
                 let key = (tp.clone(), *producer_id);
                 if let Some((newest, newest_event)) = self.max_epoch.get(&key) {
                     if producer_epoch < newest {
@@ -87,12 +185,35 @@ impl BrokerHistory {
                 producer_id,
                 producer_epoch,
                 offset,
+                kind,
                 ..
             } => {
                 self.raise_epoch((tp.clone(), *producer_id), *producer_epoch, event.seq);
                 if !ctx.world.config.txn_features().v2() {
                     return;
                 }
+                if let Some((_, txn_tp, prepared)) =
+                    self.prepares.get(&(*producer_id, *producer_epoch))
+                {
+                    let mut v = ctx.violation(Anomaly::MarkerBeforePrepare, Some(tp));
+                    v.who = Some(format!("broker-{broker}"));
+                    v.offsets = vec![*offset];
+                    v.events = vec![*prepared, event.seq];
+                    v.numbers = vec![
+                        ("producer_id", *producer_id),
+                        ("epoch", i64::from(*producer_epoch)),
+                        ("prepare_partition", i64::from(txn_tp.partition)),
+                    ];
+                    ctx.found.push(v);
+                }
+                let commit = kind == "COMMIT";
+                self.outcome(
+                    ctx,
+                    (*producer_id, *producer_epoch),
+                    commit,
+                    Some(tp),
+                    event.seq,
+                );
                 let key = (tp.clone(), *producer_id, *producer_epoch);
                 if let Some(first) = self.markers.get(&key) {
                     let mut v = ctx.violation(Anomaly::ExtraMarker, Some(tp));
@@ -109,12 +230,72 @@ impl BrokerHistory {
                 }
             }
             BrokerEvent::Coordinator(CoordinatorEvent::StateChanged {
-                to: TransactionState::CompleteCommit | TransactionState::CompleteAbort,
+                to: TransactionState::PrepareCommit | TransactionState::PrepareAbort,
+                partition,
                 producer_id,
+                producer_epoch,
                 ..
-            }) => self.completed.push((*producer_id, event.seq)),
+            }) => {
+                let txn_tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, *partition);
+                let replicated = ctx
+                    .world
+                    .brokers
+                    .get(broker)
+                    .and_then(|b| b.logs().get(&txn_tp))
+                    .is_some_and(|l| l.is_replicated());
+                if replicated {
+                    self.prepares.insert(
+                        (*producer_id, *producer_epoch),
+                        (*broker, txn_tp, event.seq),
+                    );
+                }
+            }
+            BrokerEvent::Replication(ReplicationEvent::HighWatermarkAdvanced { tp, .. })
+                if tp.topic == TRANSACTION_STATE_TOPIC =>
+            {
+                self.prepares
+                    .retain(|_, (b, t, _)| !(b == broker && t == tp));
+            }
+            BrokerEvent::Coordinator(CoordinatorEvent::StateChanged {
+                to: to @ (TransactionState::CompleteCommit | TransactionState::CompleteAbort),
+                producer_id,
+                producer_epoch,
+                ..
+            }) => {
+                self.completed.push((*producer_id, event.seq));
+                if ctx.world.config.txn_features().v2() {
+                    let commit = *to == TransactionState::CompleteCommit;
+                    self.outcome(
+                        ctx,
+                        (*producer_id, *producer_epoch),
+                        commit,
+                        None,
+                        event.seq,
+                    );
+                }
+            }
             _ => {}
         }
+    }
+
+    /// One outcome of a TV2 transaction (a marker, or the coordinator's Complete*):
+    /// the opposite one seen before is a `mixed-outcome`.
+    fn outcome(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        (producer_id, epoch): (i64, i16),
+        commit: bool,
+        tp: Option<&TopicPartition>,
+        seq: u64,
+    ) {
+        let seen = self.outcomes.entry((producer_id, epoch)).or_default();
+        if let Some((_, other_tp, other_seq)) = seen.iter().find(|(c, _, _)| *c != commit) {
+            let mut v = ctx.violation(Anomaly::MixedOutcome, tp.or(other_tp.as_ref()));
+            v.events = vec![*other_seq, seq];
+            v.numbers = vec![("producer_id", producer_id), ("epoch", i64::from(epoch))];
+            ctx.found.push(v);
+        }
+        seen.push((commit, tp.cloned(), seq));
     }
 
     fn raise_epoch(&mut self, key: (TopicPartition, i64), epoch: i16, seq: u64) {
@@ -131,6 +312,7 @@ impl BrokerHistory {
             if !broker.online {
                 continue;
             }
+            let seen = self.offsets_seen.entry(*id).or_default();
             for (tp, log) in broker.logs() {
                 let (start, lso, hw, leo) = (
                     log.log_start_offset(),
@@ -138,6 +320,15 @@ impl BrokerHistory {
                     log.high_watermark(),
                     log.log_end_offset(),
                 );
+                // Nothing moved since the last step and this replica is the leader the
+                // HW was last taken from: every check below would find what it found
+                // then (a window only grows by an append), so skip the lookups.
+                let unchanged = seen.get(tp) == Some(&(start, lso, hw, leo))
+                    && self.leader_hw.get(tp) == Some(&(*id, hw));
+                if unchanged {
+                    continue;
+                }
+                seen.insert(tp.clone(), (start, lso, hw, leo));
                 if !(start <= lso && lso <= hw && hw <= leo) {
                     let mut v = ctx.violation(Anomaly::OffsetOrder, Some(tp));
                     v.who = Some(format!("broker-{id}"));
@@ -160,7 +351,12 @@ impl BrokerHistory {
                             ctx.found.push(v);
                         }
                     }
-                    self.leader_hw.insert(tp.clone(), (*id, hw));
+                    match self.leader_hw.get_mut(tp) {
+                        Some(entry) => *entry = (*id, hw),
+                        None => {
+                            self.leader_hw.insert(tp.clone(), (*id, hw));
+                        }
+                    }
                 }
                 for (pid, entry) in log.producer_state().active_producers() {
                     let batches = entry.batch_metadata().len();
@@ -181,16 +377,26 @@ impl BrokerHistory {
     fn check_transactions(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
         let now = world.clock_ms;
-        let tps: Vec<TopicPartition> = world
-            .topics
-            .values()
-            .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(&t.name, p)))
-            .collect();
-        let open_now: BTreeMap<OpenTxn, i16> = tps
-            .iter()
-            .flat_map(|tp| world.open_transactions(tp))
-            .map(|t| ((t.tp, t.producer_id, t.start_offset), t.producer_epoch))
-            .collect();
+        // `World::open_transactions` of every partition, read from the leaders' logs
+        // directly: only a log with an open transaction needs its leader looked up.
+        let mut open_now: BTreeMap<OpenTxn, i16> = BTreeMap::new();
+        for (id, broker) in &world.brokers {
+            for (tp, log) in broker.logs() {
+                let mut open = log
+                    .producer_state()
+                    .active_producers()
+                    .values()
+                    .filter_map(|e| {
+                        let start = e.current_txn_first_offset()?;
+                        Some(((tp.clone(), e.producer_id(), start), e.producer_epoch()))
+                    })
+                    .peekable();
+                if open.peek().is_none() || world.leader_of(tp) != Some(*id) {
+                    continue;
+                }
+                open_now.extend(open);
+            }
+        }
         for (pid, seq) in std::mem::take(&mut self.completed) {
             for key in self.open.keys().filter(|k| k.1 == pid) {
                 if open_now.contains_key(key) {

@@ -5,12 +5,15 @@
 //! [`Action`]s — the same values a learner's clicks and a scenario's lines are — so a
 //! failing one prints as a scenario file and opens as a share link.
 //!
-//! The workload: an idempotent producer `i`; transactional producers `a` and `b`, and
+//! The workload: a consume-transform-produce app (producer `t`, consumer `cin` of group
+//! `g`) from `chaos` to `chaos-out`; an idempotent producer `i`; transactional producers `a` and `b`, and
 //! `z` with `a`'s `transactional.id` (a zombie pair: each `init-transactions` of one
 //! fences the other); consumers `rc` (read_committed) and `ru` (read_uncommitted) on
 //! both partitions from the earliest offset. The faults: lost requests and responses,
 //! delayed, duplicated and held messages, held markers, cut and healed links, broker
-//! restarts (clean and crash), and time passing. Each run ends with a fixed tail, as
+//! restarts (clean and crash), bursts of idempotent sends held in the network with
+//! the first answer lost, and time passing. `early-markers` runs on three brokers with
+//! a replicated `__transaction_state`; `in-flight=N` gives `i` N requests in flight. Each run ends with a fixed tail, as
 //! Jepsen's final polls: faults cleared, every broker up, time for timeouts, and a
 //! last poll by every consumer.
 
@@ -26,6 +29,11 @@ pub const TOPIC: &str = "chaos";
 const PARTITIONS: i32 = 2;
 const TXN_PRODUCERS: [&str; 3] = ["a", "b", "z"];
 const CONSUMERS: [&str; 2] = ["rc", "ru"];
+/// The consume-transform-produce app: its producer, its consumer (group `g`) and the
+/// topic it writes.
+const CTP_PRODUCER: &str = "t";
+const CTP_CONSUMER: &str = "cin";
+const CTP_OUTPUT: &str = "chaos-out";
 /// How long the tail lets the clock run: past `transaction.timeout.ms` (60 s), the
 /// cleanup interval and a marker retry, so an open transaction is decided or hanging.
 const TAIL_MS: i64 = 200_000;
@@ -111,23 +119,45 @@ pub fn run(schedule: &Schedule) -> RunOutcome {
 
 /// The schedule of one seed: `steps` workload and fault actions after the setup.
 pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
+    // Markers can only run ahead of a Prepare* record that waits for replication: the
+    // `early-markers` switch gets three brokers and a replicated __transaction_state.
+    let replicated = switches.contains(&BreakSwitch::EarlyMarkers);
     let cluster = ClusterConfig {
         seed,
+        brokers: if replicated { 3 } else { 1 },
         ..ClusterConfig::default()
     };
     let mut g = Generator {
         rng: Rng::new(seed),
         next_value: 0,
         txn: [TxnModel::New; 3],
+        ctp: TxnModel::New,
         body: Vec::new(),
     };
+    if replicated {
+        for (key, value) in [
+            ("transaction.state.log.replication.factor", "3"),
+            ("transaction.state.log.min.isr", "2"),
+        ] {
+            g.body.push(Action::SetBrokerConfig {
+                key: key.into(),
+                value: value.into(),
+            });
+        }
+    }
     for s in switches {
         g.body.push(Action::Break {
             switch: *s,
             on: true,
         });
     }
-    g.setup();
+    // With `in-flight=N` the idempotent producer asks for N requests in flight (refused
+    // without the switch, as Kafka's ProducerConfig refuses it).
+    let in_flight = switches.iter().find_map(|s| match s {
+        BreakSwitch::InFlight(n) => Some(*n),
+        _ => None,
+    });
+    g.setup(in_flight);
     for _ in 0..steps {
         g.one();
     }
@@ -150,6 +180,7 @@ struct Generator {
     rng: Rng,
     next_value: u64,
     txn: [TxnModel; 3],
+    ctp: TxnModel,
     body: Vec<Action>,
 }
 
@@ -182,15 +213,24 @@ impl Generator {
         });
     }
 
-    fn setup(&mut self) {
+    fn setup(&mut self, in_flight: Option<u8>) {
         self.push(Action::CreateTopic {
             name: TOPIC.into(),
             partitions: PARTITIONS,
             configs: vec![],
         });
+        let configs = in_flight.map_or_else(Vec::new, |n| {
+            vec![
+                ("enable.idempotence".into(), "true".into()),
+                (
+                    "max.in.flight.requests.per.connection".into(),
+                    n.to_string(),
+                ),
+            ]
+        });
         self.push(Action::CreateProducer {
             name: "i".into(),
-            configs: vec![],
+            configs,
         });
         for (name, id) in [("a", "ta"), ("b", "tb"), ("z", "ta")] {
             self.push(Action::CreateProducer {
@@ -201,6 +241,27 @@ impl Generator {
         let tps: Vec<TopicPartition> = (0..PARTITIONS)
             .map(|p| TopicPartition::new(TOPIC, p))
             .collect();
+        self.push(Action::CreateTopic {
+            name: CTP_OUTPUT.into(),
+            partitions: 1,
+            configs: vec![],
+        });
+        self.push(Action::CreateProducer {
+            name: CTP_PRODUCER.into(),
+            configs: vec![("transactional.id".into(), "tc".into())],
+        });
+        self.push(Action::CreateConsumer {
+            name: CTP_CONSUMER.into(),
+            configs: vec![
+                ("group.id".into(), "g".into()),
+                ("isolation.level".into(), "read_committed".into()),
+                ("auto.offset.reset".into(), "earliest".into()),
+            ],
+        });
+        self.push(Action::Assign {
+            consumer: CTP_CONSUMER.into(),
+            partitions: tps.clone(),
+        });
         for (name, level) in [("rc", "read_committed"), ("ru", "read_uncommitted")] {
             self.push(Action::CreateConsumer {
                 name: name.into(),
@@ -220,7 +281,8 @@ impl Generator {
     fn one(&mut self) {
         match self.rng.below(100) {
             0..=19 => self.idempotent(),
-            20..=54 => self.transactional(),
+            20..=42 => self.transactional(),
+            43..=54 => self.consume_transform_produce(),
             55..=66 => {
                 let c = self.pick(&CONSUMERS);
                 self.push(Action::Poll { consumer: c.into() })
@@ -249,6 +311,25 @@ impl Generator {
         let name = TXN_PRODUCERS[i].to_string();
         let state = self.txn[i];
         let action = match state {
+            // A new instance of `a`'s app takes over at once: it inits, begins and
+            // writes while `a` (now a zombie) may still be in its transaction.
+            TxnModel::New if name == "z" => {
+                self.txn[2] = TxnModel::InTxn;
+                self.txn[0] = TxnModel::New;
+                self.push(Action::InitTransactions {
+                    producer: name.clone(),
+                });
+                self.push(Action::BeginTransaction {
+                    producer: name.clone(),
+                });
+                let tp = self.tp();
+                let v = self.value(&name);
+                Action::Send {
+                    producer: name,
+                    topic_partition: tp,
+                    values: vec![v],
+                }
+            }
             TxnModel::New => {
                 self.txn[i] = TxnModel::Ready;
                 // The zombie pair: `a` and `z` share a transactional.id; the other is
@@ -288,6 +369,38 @@ impl Generator {
         self.push(action);
     }
 
+    /// One step of the consume-transform-produce app: init, begin, a transform round
+    /// (`crate::sim::transform`), commit or abort.
+    fn consume_transform_produce(&mut self) {
+        let producer = CTP_PRODUCER.to_string();
+        let action = match self.ctp {
+            TxnModel::New => {
+                self.ctp = TxnModel::Ready;
+                Action::InitTransactions { producer }
+            }
+            TxnModel::Ready => {
+                self.ctp = TxnModel::InTxn;
+                Action::BeginTransaction { producer }
+            }
+            TxnModel::InTxn => match self.rng.below(20) {
+                0..=11 => Action::Transform {
+                    producer,
+                    consumer: CTP_CONSUMER.into(),
+                    topic: CTP_OUTPUT.into(),
+                },
+                12..=16 => {
+                    self.ctp = TxnModel::Ready;
+                    Action::CommitTransaction { producer }
+                }
+                _ => {
+                    self.ctp = TxnModel::Ready;
+                    Action::AbortTransaction { producer }
+                }
+            },
+        };
+        self.push(action);
+    }
+
     fn fault(&mut self) {
         let clients = ["i", "a", "b", "z"];
         let apis = [
@@ -297,7 +410,7 @@ impl Generator {
             "AddPartitionsToTxn",
             "Fetch",
         ];
-        let action = match self.rng.below(12) {
+        let action = match self.rng.below(14) {
             0 => Action::DropNextResponse {
                 to: Some(self.pick(&clients).into()),
             },
@@ -347,9 +460,51 @@ impl Generator {
                 ms: [100, 1_000, 31_000, 70_000][self.rng.below(4) as usize],
             },
             10 => Action::ClearFaults,
-            _ => Action::RunUntilIdle,
+            11 => Action::RunUntilIdle,
+            _ => {
+                self.burst();
+                Action::Step
+            }
         };
         self.push(action);
+    }
+
+    /// A burst of idempotent sends to one partition while Produce requests are held, then every answer
+    /// to them lost (a connection that dies with up to
+    /// `max.in.flight.requests.per.connection` requests in flight): each is retried.
+    fn burst(&mut self) {
+        self.push(Action::HoldRequests {
+            api: "Produce".into(),
+        });
+        let tp = self.tp();
+        for _ in 0..6 + self.rng.below(3) {
+            let v = self.value("i");
+            self.push(Action::Send {
+                producer: "i".into(),
+                topic_partition: tp.clone(),
+                values: vec![v],
+            });
+            self.push(Action::Step);
+        }
+        let lost = Fault::Drop {
+            matching: MessageMatch {
+                api: Some("Produce".into()),
+                direction: Some(Direction::Response),
+                from: None,
+                to: Some(Node::Client("i".into())),
+            },
+            every: true,
+        };
+        self.push(Action::ArmFault {
+            fault: lost.clone(),
+        });
+        self.push(Action::ReleaseRequests {
+            api: "Produce".into(),
+        });
+        // Long enough for every request and its (lost) answer, well short of
+        // request.timeout.ms.
+        self.push(Action::Advance { ms: 100 });
+        self.push(Action::DisarmFault { fault: lost });
     }
 
     /// One to three steps that never block: a network step, a little time, a send.

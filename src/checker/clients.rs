@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::oracle::Status;
+use super::oracle::{PartitionRecords, Status};
 use super::{Anomaly, Ctx};
 use crate::client::consumer::{ConsumerEvent, IsolationLevel};
 use crate::client::producer::ProducerEvent;
@@ -59,6 +59,9 @@ pub(super) struct ClientHistory {
     /// first offset, last offset, event.
     acked_batches: BTreeMap<(String, TopicPartition), BTreeMap<u64, AckedBatch>>,
     pending: Vec<Pending>,
+    /// Each partition's leader, log end and log start when duplicates were last
+    /// looked for.
+    dup_checked: BTreeMap<TopicPartition, (i32, i64, i64)>,
 }
 
 impl ClientHistory {
@@ -170,7 +173,8 @@ impl ClientHistory {
         let key = (client.to_string(), tp.clone());
         let lso = self.fetch_lso.get(&key).copied();
         let mut previous = self.last_read.get(&key).copied();
-        let log = ctx.leader_records(tp).cloned().unwrap_or_default();
+        let empty = PartitionRecords::default();
+        let log = ctx.leader_records(tp).unwrap_or(&empty);
         for (i, record) in records.iter().enumerate() {
             let offset = record.offset;
             let value = record.value_text();
@@ -285,18 +289,31 @@ impl ClientHistory {
     }
 
     /// `duplicate`: a value at more offsets of a partition (outside aborted
-    /// transactions) than the application sent it.
-    fn check_duplicates(&self, ctx: &mut Ctx<'_>) {
+    /// transactions) than the application sent it. A partition is looked at again only
+    /// when its leader's log changed: more sends can only clear a finding, and each is
+    /// reported once.
+    fn check_duplicates(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
         let mut found = Vec::new();
+        // Internal topics have no records here (the replicas leave them out).
         for tp in world
             .topics
             .values()
+            .filter(|t| !t.name.starts_with("__"))
             .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(&t.name, p)))
         {
             let Some(log) = ctx.leader_records(&tp) else {
                 continue;
             };
+            let seen = (
+                world.leader_of(&tp).unwrap_or(-1),
+                log.log_end_offset,
+                log.log_start_offset,
+            );
+            if self.dup_checked.get(&tp) == Some(&seen) {
+                continue;
+            }
+            self.dup_checked.insert(tp.clone(), seen);
             let mut copies: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
             for (offset, r) in &log.records {
                 if r.status != Status::Aborted {

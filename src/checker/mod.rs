@@ -10,7 +10,8 @@
 //! Jepsen checks a whole history once at the end; here most checks run as the history
 //! grows, so a violation is reported at the step that made it visible and a replay of
 //! that many steps shows it. The end-of-run checks (`unseen`, the read-based
-//! `lost-write`) run in [`Checker::finish`].
+//! `lost-write`, consume-transform-produce's end-to-end exactly-once) run in
+//! [`Checker::finish`].
 //!
 //! Values are assumed unique per send, as Jepsen's workloads make them: a value sent
 //! twice by the application may legitimately sit at two offsets, so `duplicate` counts
@@ -21,6 +22,7 @@ mod brokers;
 pub mod chaos;
 
 mod clients;
+mod ctp;
 pub mod oracle;
 pub mod shrink;
 pub mod witness;
@@ -53,9 +55,10 @@ pub(crate) struct Ctx<'a> {
     pub found: Vec<Violation>,
 }
 
-impl Ctx<'_> {
-    /// The partition's records on its leader.
-    pub fn leader_records(&self, tp: &TopicPartition) -> Option<&PartitionRecords> {
+impl<'a> Ctx<'a> {
+    /// The partition's records on its leader (borrowed from the replicas, not from the
+    /// context, so findings can be pushed while they are read).
+    pub fn leader_records(&self, tp: &TopicPartition) -> Option<&'a PartitionRecords> {
         let leader = self.world.leader_of(tp)?;
         self.replicas.get(&(leader, tp.clone()))
     }
@@ -120,6 +123,7 @@ impl Checker {
             found: Vec::new(),
         };
         self.clients.finish(&mut ctx);
+        ctp::finish(&mut ctx);
         let found = std::mem::take(&mut ctx.found);
         self.record(found)
     }
@@ -151,8 +155,13 @@ impl Checker {
                         || r.log_start_offset != log.log_start_offset()
                 });
                 if stale {
-                    self.replicas
-                        .insert(key, PartitionRecords::read(log, &broker.fs));
+                    match self.replicas.get_mut(&key) {
+                        Some(r) => r.refresh(log, &broker.fs),
+                        None => {
+                            self.replicas
+                                .insert(key, PartitionRecords::read(log, &broker.fs));
+                        }
+                    }
                 } else if let Some(r) = self.replicas.get_mut(&key) {
                     r.high_watermark = log.high_watermark();
                 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::fs::MemFs;
 use crate::log::UnifiedLog;
-use crate::record::ControlRecordType;
+use crate::record::{decode_all, ControlRecordType, RecordBatch};
 
 /// Where a data record's transaction stands in this log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,60 +42,157 @@ pub struct PartitionRecords {
     pub log_end_offset: i64,
     pub high_watermark: i64,
     pub log_start_offset: i64,
+    /// Open transactional offsets per producer id, until its marker.
+    open: BTreeMap<i64, Vec<i64>>,
+    /// Where reading stopped, so a refresh decodes only what was appended since.
+    cursor: Option<ReadCursor>,
+}
+
+/// The segment and byte position after the last batch read, and where that batch
+/// starts with its CRC: a tail rewritten under it (a truncation, then appends) shows
+/// as another CRC there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ReadCursor {
+    segment: i64,
+    end: usize,
+    last: Option<(usize, [u8; 4])>,
+}
+
+/// Where a v2 batch keeps its CRC: after baseOffset (8), batchLength (4),
+/// partitionLeaderEpoch (4) and magic (1).
+const CRC_AT: usize = 17;
+
+fn crc_at(bytes: &[u8], position: usize) -> Option<[u8; 4]> {
+    bytes
+        .get(position + CRC_AT..position + CRC_AT + 4)
+        .and_then(|b| b.try_into().ok())
 }
 
 impl PartitionRecords {
     /// Decodes the log and settles each transactional record by the marker after it.
     pub fn read(log: &UnifiedLog, fs: &MemFs) -> PartitionRecords {
-        let mut records: BTreeMap<i64, LoggedRecord> = BTreeMap::new();
-        // Open transactional offsets per producer id, until its marker.
-        let mut open: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
-        for stored in log.read_all(fs) {
-            let batch = &stored.batch;
-            if batch.is_control() {
-                let kind = batch.control_record().map(|(k, _)| k);
-                let status = if kind == Some(ControlRecordType::Commit) {
-                    Status::Committed
-                } else {
-                    Status::Aborted
-                };
-                for offset in open.remove(&batch.producer_id).unwrap_or_default() {
-                    if let Some(r) = records.get_mut(&offset) {
-                        r.status = status;
-                    }
-                }
-                continue;
-            }
-            let transactional = batch.is_transactional();
-            for record in &batch.records {
-                let offset = batch.base_offset + i64::from(record.offset_delta.max(0));
-                let value = record.value.as_ref().map_or_else(
-                    || "null".into(),
-                    |v| String::from_utf8_lossy(v).into_owned(),
-                );
-                if transactional {
-                    open.entry(batch.producer_id).or_default().push(offset);
-                }
-                records.insert(
-                    offset,
-                    LoggedRecord {
-                        value,
-                        producer_id: batch.producer_id,
-                        producer_epoch: batch.producer_epoch,
-                        status: if transactional {
-                            Status::Open
-                        } else {
-                            Status::Plain
-                        },
-                    },
-                );
-            }
-        }
-        PartitionRecords {
-            records,
-            log_end_offset: log.log_end_offset(),
-            high_watermark: log.high_watermark(),
+        let mut r = PartitionRecords {
             log_start_offset: log.log_start_offset(),
+            ..PartitionRecords::default()
+        };
+        if !r.consume(log, fs, None) {
+            // A segment that does not decode is skipped whole (as `read_all` does);
+            // with no cursor the next refresh reads everything again.
+            r.cursor = None;
+        }
+        r.log_end_offset = log.log_end_offset();
+        r.high_watermark = log.high_watermark();
+        r
+    }
+
+    /// Brings the records up to date with the log: only the batches appended since the
+    /// last read, unless the log was rewritten under them (its start moved, it got
+    /// shorter, its tail changed, a segment went), then all of it again. The result is
+    /// what [`PartitionRecords::read`] gives.
+    pub fn refresh(&mut self, log: &UnifiedLog, fs: &MemFs) {
+        let Some(cursor) = self.cursor.filter(|c| self.still_valid(log, fs, c)) else {
+            *self = PartitionRecords::read(log, fs);
+            return;
+        };
+        if !self.consume(log, fs, Some(cursor)) {
+            *self = PartitionRecords::read(log, fs);
+            return;
+        }
+        self.log_end_offset = log.log_end_offset();
+        self.high_watermark = log.high_watermark();
+    }
+
+    fn still_valid(&self, log: &UnifiedLog, fs: &MemFs, c: &ReadCursor) -> bool {
+        if log.log_start_offset() != self.log_start_offset
+            || log.log_end_offset() < self.log_end_offset
+        {
+            return false;
+        }
+        let Some(seg) = log.segments().iter().find(|s| s.base_offset == c.segment) else {
+            return false;
+        };
+        let Ok(bytes) = fs.read(&seg.log_path(log.dir())) else {
+            return false;
+        };
+        bytes.len() >= c.end
+            && c.last
+                .is_none_or(|(position, crc)| crc_at(bytes, position) == Some(crc))
+    }
+
+    /// Reads the batches after `from` (everything without it). False if a segment did
+    /// not decode.
+    fn consume(&mut self, log: &UnifiedLog, fs: &MemFs, from: Option<ReadCursor>) -> bool {
+        let mut clean = true;
+        for seg in log.segments() {
+            let start = match from {
+                Some(c) if seg.base_offset < c.segment => continue,
+                Some(c) if seg.base_offset == c.segment => c.end,
+                _ => 0,
+            };
+            let Ok(bytes) = fs.read(&seg.log_path(log.dir())) else {
+                continue;
+            };
+            let Ok(batches) = decode_all(bytes.get(start..).unwrap_or_default()) else {
+                clean = false;
+                continue;
+            };
+            let mut cursor = ReadCursor {
+                segment: seg.base_offset,
+                end: start,
+                last: from
+                    .filter(|c| c.segment == seg.base_offset)
+                    .and_then(|c| c.last),
+            };
+            for (position, batch) in batches {
+                let position = start + position as usize;
+                cursor.end = position + batch.size_in_bytes();
+                cursor.last = crc_at(bytes, position).map(|crc| (position, crc));
+                self.apply(&batch);
+            }
+            self.cursor = Some(cursor);
+        }
+        clean
+    }
+
+    /// One batch, in log order: a marker settles its producer's open records.
+    fn apply(&mut self, batch: &RecordBatch) {
+        if batch.is_control() {
+            let kind = batch.control_record().map(|(k, _)| k);
+            let status = if kind == Some(ControlRecordType::Commit) {
+                Status::Committed
+            } else {
+                Status::Aborted
+            };
+            for offset in self.open.remove(&batch.producer_id).unwrap_or_default() {
+                if let Some(r) = self.records.get_mut(&offset) {
+                    r.status = status;
+                }
+            }
+            return;
+        }
+        let transactional = batch.is_transactional();
+        for record in &batch.records {
+            let offset = batch.base_offset + i64::from(record.offset_delta.max(0));
+            let value = record.value.as_ref().map_or_else(
+                || "null".into(),
+                |v| String::from_utf8_lossy(v).into_owned(),
+            );
+            if transactional {
+                self.open.entry(batch.producer_id).or_default().push(offset);
+            }
+            self.records.insert(
+                offset,
+                LoggedRecord {
+                    value,
+                    producer_id: batch.producer_id,
+                    producer_epoch: batch.producer_epoch,
+                    status: if transactional {
+                        Status::Open
+                    } else {
+                        Status::Plain
+                    },
+                },
+            );
         }
     }
 

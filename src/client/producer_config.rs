@@ -51,6 +51,16 @@ impl ProducerConfig {
     /// Applies `key=value` settings with Kafka's names, then validates them as
     /// `ProducerConfig.postProcessAndValidateIdempotenceConfigs` does.
     pub fn from_pairs(client_id: &str, pairs: &[(String, String)]) -> Result<Self, ConfigError> {
+        Self::from_pairs_with(client_id, pairs, crate::breaks::Breaks::default())
+    }
+
+    /// [`from_pairs`](Self::from_pairs) under the NOT KAFKA switches (`break
+    /// in-flight=N` lets idempotence take up to N requests in flight).
+    pub fn from_pairs_with(
+        client_id: &str,
+        pairs: &[(String, String)],
+        breaks: crate::breaks::Breaks,
+    ) -> Result<Self, ConfigError> {
         let mut c = ProducerConfig::new(client_id);
         for (k, v) in pairs {
             let bad = || ConfigError::invalid(k, v, None);
@@ -103,11 +113,11 @@ impl ProducerConfig {
                 }
             }
         }
-        c.validate()?;
+        c.validate(breaks)?;
         Ok(c)
     }
 
-    fn validate(&mut self) -> Result<(), ConfigError> {
+    fn validate(&mut self, breaks: crate::breaks::Breaks) -> Result<(), ConfigError> {
         if self.transactional_id.is_some() && !self.enable_idempotence {
             return Err(ConfigError::TransactionalIdNeedsIdempotence);
         }
@@ -116,7 +126,8 @@ impl ProducerConfig {
         }
         let conflict = if self.acks != -1 {
             Some(ConfigError::IdempotenceNeedsAcksAll)
-        } else if self.max_in_flight > 5 {
+        // NOT KAFKA: break in-flight=N — more than 5 in flight with idempotence.
+        } else if self.max_in_flight > breaks.max_in_flight_with_idempotence() {
             Some(ConfigError::IdempotenceMaxInFlight)
         } else if self.retries == 0 {
             Some(ConfigError::IdempotenceNeedsRetries)

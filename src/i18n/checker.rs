@@ -34,6 +34,10 @@ fn explain_msg(anomaly: Anomaly) -> Msg {
         Anomaly::MissingMarker => "checker.missing-marker",
         Anomaly::ExtraMarker => "checker.extra-marker",
         Anomaly::HangingTransaction => "checker.hanging-transaction",
+        Anomaly::MixedOutcome => "checker.mixed-outcome",
+        Anomaly::RetryOutOfWindow => "checker.retry-out-of-window",
+        Anomaly::MarkerBeforePrepare => "checker.marker-before-prepare",
+        Anomaly::CtpExactlyOnce => "checker.ctp-exactly-once",
     })
 }
 
@@ -105,6 +109,11 @@ fn switch_msg(switch: BreakSwitch) -> Msg {
         BreakSwitch::Lso => Msg::new("break.lso"),
         BreakSwitch::Aborted => Msg::new("break.aborted"),
         BreakSwitch::Markers => Msg::new("break.markers"),
+        BreakSwitch::EpochBump => Msg::new("break.epoch-bump"),
+        BreakSwitch::InitFencing => Msg::new("break.init-fencing"),
+        BreakSwitch::InFlight(n) => msg!("break.in-flight", n = n),
+        BreakSwitch::Snapshots => Msg::new("break.snapshots"),
+        BreakSwitch::EarlyMarkers => Msg::new("break.early-markers"),
     }
 }
 

@@ -216,9 +216,10 @@ impl UnifiedLog {
         Ok((base, snapshot))
     }
 
-    /// Writes `<LEO>.snapshot` if snapshots are on.
+    /// Writes `<LEO>.snapshot` if snapshots are on (`ProducerStateManager.takeSnapshot`).
     pub fn take_snapshot(&mut self, fs: &mut MemFs) -> Result<Option<String>, FsError> {
-        if !self.config.producer_snapshots {
+        // NOT KAFKA: break snapshots — `takeSnapshot` is skipped.
+        if !self.config.producer_snapshots || self.config.breaks.no_snapshots() {
             return Ok(None);
         }
         self.producer_state

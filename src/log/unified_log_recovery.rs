@@ -27,6 +27,23 @@ impl UnifiedLog {
         config: LogConfig,
         log_start_checkpoint: i64,
     ) -> Result<(Self, RecoveryReport), FsError> {
+        Self::open_after_stop(fs, dir, tp, config, log_start_checkpoint, false)
+    }
+
+    /// [`UnifiedLog::open_with_log_start`] for a broker that stopped cleanly
+    /// (`clean_shutdown`: Kafka's `.kafka_cleanshutdown` file) or crashed. It matters
+    /// only when no snapshot is found: Kafka 4.0's `UnifiedLog.rebuildProducerState`
+    /// then reads the whole log after a crash, but after a clean shutdown takes it for
+    /// an upgrade from a broker that wrote none and starts from an empty producer
+    /// state at the log end (it skips the scan).
+    pub fn open_after_stop(
+        fs: &mut MemFs,
+        dir: &str,
+        tp: TopicPartition,
+        config: LogConfig,
+        log_start_checkpoint: i64,
+        clean_shutdown: bool,
+    ) -> Result<(Self, RecoveryReport), FsError> {
         let names = fs.list_dir(dir)?;
         let mut bases: Vec<i64> = names
             .iter()
@@ -109,6 +126,11 @@ impl UnifiedLog {
                     replay_from = offset;
                     report.snapshot_loaded = Some(offset);
                 }
+            }
+            if report.snapshot_loaded.is_none() && clean_shutdown {
+                // No snapshot after a clean shutdown: Kafka skips loading (the
+                // "upgrade" case of `rebuildProducerState`) — nothing is replayed.
+                replay_from = log_end_offset;
             }
         } else {
             // Without snapshots, only the active segment is scanned.

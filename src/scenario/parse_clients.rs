@@ -79,6 +79,16 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                     offsets,
                 })
             }
+            "transform" => {
+                let consumer = c.next("the input's consumer")?.text.clone();
+                let topic = c.next("the output topic")?.text.clone();
+                c.done()?;
+                StepKind::Act(Action::Transform {
+                    producer: name,
+                    consumer,
+                    topic,
+                })
+            }
             other => return Err(c.err(verb.column, format!("unknown producer command `{other}`"))),
         }
     };

@@ -258,6 +258,16 @@ fn print_action(action: &Action) -> Option<String> {
                 .map(|(tp, o)| format!(" {tp}={o}"))
                 .collect::<String>()
         ),
+        Action::Transform {
+            producer,
+            consumer,
+            topic,
+        } => format!(
+            "{} {} {}",
+            p(producer, "transform"),
+            quote(consumer),
+            quote(topic)
+        ),
         Action::CreateConsumer { name, configs } => {
             format!("consumer {} create{}", quote(name), options(configs))
         }

@@ -181,4 +181,11 @@ pub enum Action {
         group_id: String,
         offsets: Vec<(TopicPartition, i64)>,
     },
+    /// One consume-transform-produce round (`crate::sim::transform`): poll `consumer`,
+    /// send each value transformed to `topic`, send the positions to the transaction.
+    Transform {
+        producer: String,
+        consumer: String,
+        topic: String,
+    },
 }

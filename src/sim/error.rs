@@ -97,6 +97,16 @@ pub enum SimErrorKind {
     NoBrokerFor {
         api: &'static str,
     },
+    /// A consume-transform-produce round with a consumer that has no `group.id`
+    /// (`KafkaConsumer.groupMetadata` throws `InvalidGroupIdException`).
+    NoGroupId {
+        consumer: String,
+    },
+    /// A consume-transform-produce round found the group's offsets unstable: a
+    /// transaction with new offsets is undecided (OffsetFetch with `require_stable`).
+    UnstableOffsets {
+        group: String,
+    },
 }
 
 impl SimErrorKind {
@@ -111,6 +121,7 @@ impl SimErrorKind {
             SimErrorKind::TopicExists { .. } => Some(Errors::TopicAlreadyExists),
             SimErrorKind::PartitionCount { .. } => Some(Errors::InvalidPartitions),
             SimErrorKind::ReplicationFactor { .. } => Some(Errors::InvalidReplicationFactor),
+            SimErrorKind::UnstableOffsets { .. } => Some(Errors::UnstableOffsetCommit),
             _ => None,
         }
     }

@@ -18,6 +18,7 @@ pub mod replication;
 pub mod rng;
 mod scheduling;
 mod transactions;
+pub mod transform;
 mod txn_views;
 pub mod view;
 pub mod world;

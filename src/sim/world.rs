@@ -285,7 +285,7 @@ impl World {
                 if self.producers.contains_key(name) {
                     return Err(SimErrorKind::ProducerExists { name: name.clone() }.into());
                 }
-                let config = ProducerConfig::from_pairs(name, configs)?;
+                let config = ProducerConfig::from_pairs_with(name, configs, self.breaks)?;
                 let mut producer = Producer::new(config);
                 producer.set_transaction_v2(self.config.txn_features().v2());
                 self.producers.insert(name.clone(), producer);
@@ -342,6 +342,11 @@ impl World {
                 partitions,
             } => self.assign(consumer, partitions),
             Action::Poll { consumer } => self.poll(consumer),
+            Action::Transform {
+                producer,
+                consumer,
+                topic,
+            } => self.transform(producer, consumer, topic),
             Action::Seek {
                 consumer,
                 topic_partition,

@@ -1,6 +1,7 @@
 //! The `prepare*` half of a transition: compute the target and mark it pending.
 
 use super::*;
+use crate::breaks::Breaks;
 
 impl TransactionMetadata {
     fn data(&self, state: TransactionState) -> TransitionData {
@@ -77,12 +78,15 @@ impl TransactionMetadata {
 
     /// `prepareIncrementProducerEpoch`: InitProducerId on `Empty`/`Complete*`. Bumps
     /// the epoch (a new id goes from -1 to 0); `expected_epoch` is the KIP-360
-    /// "I am the producer with this epoch" of InitProducerId v3+.
+    /// "I am the producer with this epoch" of InitProducerId v3+. The bump is what
+    /// fences the previous producer of the `transactional.id`: its requests now carry
+    /// an older epoch.
     pub fn prepare_increment_producer_epoch(
         &mut self,
         new_txn_timeout_ms: i32,
         expected_epoch: Option<i16>,
         now: i64,
+        breaks: Breaks,
     ) -> Result<TxnTransitMetadata, TransitionError> {
         if self.is_producer_epoch_exhausted() {
             return Err(TransitionError::EpochExhausted {
@@ -91,7 +95,11 @@ impl TransactionMetadata {
             });
         }
         let mut d = self.data(TransactionState::Empty);
-        let bumped = self.producer_epoch.wrapping_add(1);
+        let mut bumped = self.producer_epoch.wrapping_add(1);
+        // NOT KAFKA: break init-fencing — a known id keeps its epoch (nobody is fenced).
+        if breaks.no_init_fencing() && self.producer_epoch != NO_PRODUCER_EPOCH {
+            bumped = self.producer_epoch;
+        }
         match expected_epoch {
             None => {
                 d.producer_epoch = bumped;
@@ -172,18 +180,23 @@ impl TransactionMetadata {
 
     /// `prepareAbortOrCommit`: PrepareCommit/PrepareAbort. With TV2 the epoch goes up
     /// by one here and `last_producer_epoch` keeps the previous one; an abort at
-    /// `Short.MAX_VALUE` is let through without overflowing.
+    /// `Short.MAX_VALUE` is let through without overflowing (Kafka 4.0, KIP-890
+    /// part 2: the bump makes every transaction's markers newer than its data, so a
+    /// late request of one transaction cannot land in the next).
     pub fn prepare_abort_or_commit(
         &mut self,
         new_state: TransactionState,
         client_transaction_version: TransactionVersion,
-        next_producer_id: i64,
-        now: i64,
+        (next_producer_id, now): (i64, i64),
         no_partition_added: bool,
+        breaks: Breaks,
     ) -> Result<TxnTransitMetadata, TransitionError> {
         let mut d = self.data(new_state);
         if client_transaction_version.supports_epoch_bump() {
-            if !(self.producer_epoch == i16::MAX && new_state == TransactionState::PrepareAbort) {
+            let at_max =
+                self.producer_epoch == i16::MAX && new_state == TransactionState::PrepareAbort;
+            // NOT KAFKA: break epoch-bump — TV2 keeps the transaction's epoch.
+            if !at_max && !breaks.no_epoch_bump() {
                 d.producer_epoch = self.producer_epoch.saturating_add(1);
             }
             d.last_producer_epoch = self.producer_epoch;

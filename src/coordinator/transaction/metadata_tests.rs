@@ -2,6 +2,7 @@
 //! chosen state, which only the module itself may do.
 
 use super::*;
+use crate::breaks::Breaks;
 use crate::protocol::errors::Errors;
 
 fn tp(p: i32) -> TopicPartition {
@@ -15,7 +16,9 @@ fn set(ps: &[i32]) -> SortedSet<TopicPartition> {
 #[test]
 fn new_producer_starts_at_epoch_zero() {
     let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-    let t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
+    let t = m
+        .prepare_increment_producer_epoch(60_000, None, 1, Breaks::default())
+        .unwrap();
     assert_eq!(
         (t.producer_epoch, t.last_producer_epoch, t.prev_producer_id),
         (0, -1, 7)
@@ -28,7 +31,9 @@ fn new_producer_starts_at_epoch_zero() {
 #[test]
 fn pending_blocks_a_second_prepare() {
     let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-    let _t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
+    let _t = m
+        .prepare_increment_producer_epoch(60_000, None, 1, Breaks::default())
+        .unwrap();
     assert!(matches!(
         m.prepare_add_partitions(&set(&[0]), 2, TransactionVersion::TV_2),
         Err(TransitionError::AlreadyPending { .. })
@@ -41,7 +46,9 @@ fn pending_blocks_a_second_prepare() {
 #[test]
 fn full_tv2_cycle() {
     let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-    let t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
+    let t = m
+        .prepare_increment_producer_epoch(60_000, None, 1, Breaks::default())
+        .unwrap();
     m.complete_transition_to(&t).unwrap();
     let t = m
         .prepare_add_partitions(&set(&[0, 1]), 2, TransactionVersion::TV_2)
@@ -52,9 +59,9 @@ fn full_tv2_cycle() {
         .prepare_abort_or_commit(
             TransactionState::PrepareCommit,
             TransactionVersion::TV_2,
-            -1,
-            3,
+            (-1, 3),
             false,
+            Breaks::default(),
         )
         .unwrap();
     assert_eq!((t.producer_epoch, t.last_producer_epoch), (1, 0));
@@ -78,9 +85,9 @@ fn epoch_overflow_rotates_the_producer_id_at_complete() {
         .prepare_abort_or_commit(
             TransactionState::PrepareCommit,
             TransactionVersion::TV_2,
-            8,
-            3,
+            (8, 3),
             false,
+            Breaks::default(),
         )
         .unwrap();
     assert_eq!(t.producer_epoch, i16::MAX);
@@ -100,17 +107,17 @@ fn init_with_expected_epoch() {
     m.producer_epoch = 4;
     m.last_producer_epoch = 3;
     let t = m
-        .prepare_increment_producer_epoch(1000, Some(3), 1)
+        .prepare_increment_producer_epoch(1000, Some(3), 1, Breaks::default())
         .unwrap();
     assert_eq!(t.producer_epoch, 4, "a retry gets the same epoch");
     m.clear_pending();
     assert_eq!(
-        m.prepare_increment_producer_epoch(1000, Some(1), 1),
+        m.prepare_increment_producer_epoch(1000, Some(1), 1, Breaks::default()),
         Err(TransitionError::ProducerFenced)
     );
     m.producer_epoch = i16::MAX - 1;
     assert!(matches!(
-        m.prepare_increment_producer_epoch(1000, None, 1),
+        m.prepare_increment_producer_epoch(1000, None, 1, Breaks::default()),
         Err(TransitionError::EpochExhausted { .. })
     ));
     let t = m.prepare_producer_id_rotation(9, 1000, 1, true).unwrap();
@@ -123,7 +130,9 @@ fn init_with_expected_epoch() {
 #[test]
 fn complete_rejects_a_mismatched_target() {
     let mut m = TransactionMetadata::new("x", 7, 60_000, 0);
-    let mut t = m.prepare_increment_producer_epoch(60_000, None, 1).unwrap();
+    let mut t = m
+        .prepare_increment_producer_epoch(60_000, None, 1, Breaks::default())
+        .unwrap();
     t.producer_epoch = 5;
     assert!(matches!(
         m.complete_transition_to(&t),
@@ -199,13 +208,20 @@ fn every_prepare_method_obeys_the_table() {
         for to in TransactionState::ALL {
             let mut m = meta_in(from);
             let r = match to {
-                TransactionState::Empty => m.prepare_increment_producer_epoch(60_000, None, 1),
+                TransactionState::Empty => {
+                    m.prepare_increment_producer_epoch(60_000, None, 1, Breaks::default())
+                }
                 TransactionState::Ongoing => {
                     m.prepare_add_partitions(&tps, 1, TransactionVersion::TV_2)
                 }
-                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
-                    m.prepare_abort_or_commit(to, TransactionVersion::TV_2, -1, 1, false)
-                }
+                TransactionState::PrepareCommit | TransactionState::PrepareAbort => m
+                    .prepare_abort_or_commit(
+                        to,
+                        TransactionVersion::TV_2,
+                        (-1, 1),
+                        false,
+                        Breaks::default(),
+                    ),
                 TransactionState::PrepareEpochFence => m.prepare_fence_producer_epoch(),
                 TransactionState::Dead => m.prepare_dead(),
                 // prepare_complete picks CompleteCommit after PrepareCommit, else CompleteAbort.

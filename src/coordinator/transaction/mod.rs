@@ -80,6 +80,8 @@ pub struct TransactionConfig {
     /// `transaction.remove.expired.transaction.cleanup.interval.ms` (1 hour): how often
     /// the broker should call `remove_expired_transactional_ids`.
     pub remove_expired_transactional_ids_interval_ms: i64,
+    /// NOT KAFKA: the "break it" switches the coordinator follows (all off: Kafka).
+    pub breaks: crate::breaks::Breaks,
 }
 
 impl Default for TransactionConfig {
@@ -92,6 +94,7 @@ impl Default for TransactionConfig {
             transaction_version: TransactionVersion::TV_2,
             transactional_id_expiration_ms: 7 * 24 * 3_600_000,
             remove_expired_transactional_ids_interval_ms: 3_600_000,
+            breaks: crate::breaks::Breaks::default(),
         }
     }
 }

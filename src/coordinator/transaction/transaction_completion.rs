@@ -189,15 +189,16 @@ impl TransactionCoordinator {
         } else {
             NO_PRODUCER_ID
         };
+        let breaks = self.config.breaks;
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return err_result(Errors::NotCoordinator);
         };
         let transit = match meta.prepare_abort_or_commit(
             next_state,
             tv,
-            next_producer_id,
-            now,
+            (next_producer_id, now),
             no_partition_added,
+            breaks,
         ) {
             Ok(t) => t,
             Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),

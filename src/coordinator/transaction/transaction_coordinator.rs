@@ -300,6 +300,11 @@ impl TransactionCoordinator {
         &self.config
     }
 
+    /// NOT KAFKA: the "break it" switches changed.
+    pub fn set_breaks(&mut self, breaks: crate::breaks::Breaks) {
+        self.config.breaks = breaks;
+    }
+
     /// `partitionFor` with this coordinator's partition count.
     pub fn partition_for(&self, transactional_id: &str) -> i32 {
         partition_for(transactional_id, self.config.num_partitions)

@@ -78,6 +78,7 @@ impl TransactionCoordinator {
                 TransactionMetadata::new(transactional_id, producer_id, txn_timeout_ms, now),
             );
         }
+        let breaks = self.config.breaks;
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return Err(Errors::NotCoordinator);
         };
@@ -115,9 +116,15 @@ impl TransactionCoordinator {
                         txn_timeout_ms,
                         expected.map(|(_, e)| e),
                         now,
+                        breaks,
                     )
                 };
                 prepared.map_err(|e| e.to_errors())?
+            }
+            // NOT KAFKA: break init-fencing — no fence: the caller joins the open
+            // transaction with its id and epoch.
+            TransactionState::Ongoing if breaks.no_init_fencing() => {
+                return Ok((meta.producer_id(), meta.producer_epoch()));
             }
             TransactionState::Ongoing => {
                 // Fence: bump the epoch so the old producer's requests fail, abort its
