@@ -12,7 +12,8 @@
 //! - [`catalog`]: one template file per language (`catalog/en.txt`; its header
 //!   documents the format: `id = text with {name} placeholders`, `{n ? one:…|*:…}`
 //!   selectors), parsed at run time; [`catalog::render`] fills a [`Msg`] in. English
-//!   is compiled in and fills any gap in another language.
+//!   fills any gap in another language; it is compiled in natively, and the sites'
+//!   wasm fetches it before the first render (feature `catalog-en`).
 //!
 //! ## How to narrate a new event
 //! 1. Add the variant to the engine's event enum (data only: numbers, names, ids).

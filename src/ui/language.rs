@@ -1,9 +1,11 @@
 //! The page's language: which one to start with (`?lang=`, a share link's, the
 //! browser's), the menu that switches it, and fetching a catalog the build left out.
 //!
-//! English is compiled into the wasm; Korean and Thai are `i18n/ko.txt` and
-//! `i18n/th.txt` next to `index.html` (copied there by Trunk), fetched the first time
-//! they are chosen. Until a file arrives the page stays in its current language.
+//! The catalogs are `i18n/en.txt`, `i18n/ko.txt` and `i18n/th.txt` next to `index.html`
+//! (copied there by Trunk). English is fetched before the first render ([`then_mount`];
+//! the page preloads it beside the wasm, so it is there when the wasm starts) unless
+//! the feature `catalog-en` compiled it in; Korean and Thai the first time they are
+//! chosen. Until a file arrives the page stays in its current language.
 
 use yew::prelude::*;
 
@@ -47,6 +49,39 @@ pub(super) fn choose(lang: Lang, on_switch: Callback<Lang>) {
             Err(why) => web_sys::console::warn_1(
                 &format!("could not load the {} catalog: {why}", lang.code()).into(),
             ),
+        }
+    });
+}
+
+/// Runs `mount` once English (the labels and the fallback of every language) is here:
+/// at once when it is compiled in, else after `i18n/en.txt` arrives. If it cannot be
+/// fetched, the page's "Loading…" line (`#app .app-loading`) says so with its
+/// `data-failed` text, and the page is not mounted: every label would be missing.
+pub(super) fn then_mount(mount: impl FnOnce() + 'static) {
+    if is_loaded(Lang::En) {
+        mount();
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match fetch_text("i18n/en.txt").await {
+            Ok(text) => {
+                for e in install(Lang::En, &text) {
+                    web_sys::console::warn_1(
+                        &format!("i18n/en.txt line {}: {}", e.line, e.message).into(),
+                    );
+                }
+                mount();
+            }
+            Err(why) => {
+                web_sys::console::error_1(&format!("could not load i18n/en.txt: {why}").into());
+                let status = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.query_selector("#app .app-loading").ok().flatten());
+                if let Some(status) = status {
+                    let failed = status.get_attribute("data-failed").unwrap_or_default();
+                    status.set_text_content(Some(&failed));
+                }
+            }
         }
     });
 }

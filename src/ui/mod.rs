@@ -40,8 +40,13 @@ fn site() -> AppProps {
     }
 }
 
-/// Mounts the playground into `#app` (or `<body>` when the page has no such element).
+/// Mounts the playground into `#app` (or `<body>` when the page has no such element),
+/// once the English catalog is here ([`language::then_mount`]).
 pub fn start() {
+    language::then_mount(mount);
+}
+
+fn mount() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));

@@ -293,8 +293,12 @@ pub fn pulsar_app() -> Html {
     }
 }
 
-/// Mounts the Pulsar site into `#app`.
+/// Mounts the Pulsar site into `#app`, once the English catalog is here.
 pub fn start() {
+    super::language::then_mount(mount);
+}
+
+fn mount() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));

@@ -49,3 +49,24 @@ for (const { width, height } of [
     }
   });
 }
+
+// The page renders only once the English catalog is here (src/ui/language.rs): when
+// i18n/en.txt cannot be fetched, the "Loading…" line says so instead of a page of
+// missing labels.
+test('without i18n/en.txt the loading line says the text could not load', { timeout: 60_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.route('**/i18n/en.txt', (route) => route.abort());
+    await page.goto(site.server.url, { waitUntil: 'load' });
+    const status = page.locator('#app .app-loading');
+    await page.waitForFunction(
+      () => document.querySelector('#app .app-loading')?.textContent.includes('could not load'),
+      null,
+      { timeout: 30_000 },
+    );
+    assert.match(await status.innerText(), /could not load its text \(i18n\/en\.txt\)/);
+    assert.equal(await page.locator(PLAYGROUND).count(), 0, 'the app mounted without its text');
+  } finally {
+    await page.close();
+  }
+});

@@ -1,9 +1,11 @@
 //! The catalog files: one text file of templates per language (`en.txt`), parsed here
 //! and worded by [`render`]. The format is documented at the top of `en.txt`.
 //!
-//! English is compiled in and is the fallback for any id another language lacks.
-//! Korean and Thai are compiled in natively; the web build fetches the chosen one
-//! (`static/i18n/*.txt`, copied by Trunk) and [`install`]s it.
+//! English is the fallback for any id another language lacks. Natively every language
+//! is compiled in. The sites' wasm (built without the feature `catalog-en`) carries
+//! none: the page fetches `i18n/en.txt` before it first renders (index.html preloads
+//! it beside the wasm) and the chosen Korean or Thai file when it is chosen (copied
+//! next to the page by Trunk), and [`install`]s each.
 
 use super::message::{Arg, Msg};
 use super::Lang;
@@ -14,7 +16,9 @@ mod parse;
 
 pub use parse::{parse, ParseError, Piece};
 
-/// The English templates, the reference every other language translates.
+/// The English templates, the reference every other language translates. In the sites'
+/// wasm it is fetched instead (≈ 20 KB gzip less in the wasm; docs/size.md).
+#[cfg(any(feature = "catalog-en", not(target_arch = "wasm32")))]
 pub const EN_SOURCE: &str = include_str!("en.txt");
 
 /// One language's templates, by id.
@@ -80,9 +84,10 @@ impl Catalog {
     }
 }
 
-/// The Korean and Thai templates. Natively they are compiled in; the web build leaves
-/// them out (they would weigh on every page load) and fetches the chosen one, then
-/// hands it to [`install`].
+/// The templates compiled in for `lang`. Natively all three; the web build leaves Korean
+/// and Thai out (they would weigh on every page load), and English too unless the
+/// feature `catalog-en` is on (the wasm tests); the page fetches a file and hands it to
+/// [`install`].
 #[cfg(not(target_arch = "wasm32"))]
 fn builtin_source(lang: Lang) -> &'static str {
     match lang {
@@ -92,12 +97,17 @@ fn builtin_source(lang: Lang) -> &'static str {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "catalog-en"))]
 fn builtin_source(lang: Lang) -> &'static str {
     match lang {
         Lang::En => EN_SOURCE,
         Lang::Ko | Lang::Th => "",
     }
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "catalog-en")))]
+fn builtin_source(_: Lang) -> &'static str {
+    ""
 }
 
 fn slot(lang: Lang) -> &'static OnceLock<Catalog> {
@@ -112,7 +122,8 @@ fn slot(lang: Lang) -> &'static OnceLock<Catalog> {
 }
 
 /// The catalog of `lang`, parsed once. On the web a language not yet [`install`]ed is
-/// an empty catalog, so everything shows in English until its file arrives.
+/// an empty catalog, so everything shows in English until its file arrives (and the
+/// page does not render before English is here).
 pub fn catalog(lang: Lang) -> &'static Catalog {
     static EMPTY: OnceLock<Catalog> = OnceLock::new();
     let source = builtin_source(lang);
@@ -129,7 +140,7 @@ pub fn is_loaded(lang: Lang) -> bool {
     !builtin_source(lang).is_empty() || slot(lang).get().is_some()
 }
 
-/// Installs a fetched catalog file for `lang` (the web build's Korean and Thai). A
+/// Installs a fetched catalog file for `lang` (the web build's languages). A
 /// second install of the same language is ignored. Returns the lines that did not
 /// parse; the rest is installed.
 pub fn install(lang: Lang, source: &str) -> Vec<ParseError> {

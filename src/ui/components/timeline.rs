@@ -241,7 +241,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 m.held.then_some("msg-held"),
                 (m.on_wire && !m.held).then_some("msg-on-wire"),
                 matches!(m.mark, Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })).then_some("msg-struck"),
-                format!("api-{}", m.api.to_lowercase())
+                format!("api-{}", m.api.to_ascii_lowercase())
             );
             // Arrows run from the middle of one lifeline column to the middle of the other.
             let style = if self_msg {

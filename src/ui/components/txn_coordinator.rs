@@ -175,7 +175,7 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
             let newest = i + 1 == n;
             html! {
                 <tr class={classes!(newest.then_some("row-new"))}>
-                    <td class={classes!("mono", format!("status-{}", r.status.to_lowercase()))}>
+                    <td class={classes!("mono", format!("status-{}", r.status.to_ascii_lowercase()))}>
                         <span class="muted">{ format!("{i}. ") }</span>{ r.status.clone() }
                         if newest {
                             <span class="badge ok">{ t(Key::TagNew) }</span>

@@ -103,7 +103,7 @@ fn strip(part: &PartitionView) -> Html {
                             <span class="cell-kind" aria-hidden="true">{ kind_glyph(*k) }</span>
                             <span class="visually-hidden">{ kind_word(*k) }</span>
                             if !m.is_empty() {
-                                <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
+                                <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_ascii_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
                             }
                         </li>
                     }
@@ -112,7 +112,7 @@ fn strip(part: &PartitionView) -> Html {
                     <span class="cell-offset mono">{ leo }</span>
                     <span class="cell-value muted">{ "…" }</span>
                     <span class="cell-kind">{ t(Key::StripNext) }</span>
-                    <span class="cell-marks">{ for marks(leo).iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
+                    <span class="cell-marks">{ for marks(leo).iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_ascii_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
                 </li>
             </ol>
             if earlier {
