@@ -59,18 +59,25 @@ impl Broker {
     /// The checkpointed HW of `tp`, read at start-up (`offsetCheckpoints.fetch`).
     pub(super) fn checkpointed_high_watermark(&self, tp: &TopicPartition) -> Option<i64> {
         let bytes = self.fs.read(&Self::hw_checkpoint_path()).ok()?;
-        String::from_utf8_lossy(bytes)
-            .lines()
-            .skip(2)
-            .filter_map(|line| {
-                let mut parts = line.split(' ');
-                let (topic, partition, offset) = (parts.next()?, parts.next()?, parts.next()?);
-                (topic == tp.topic && partition.parse::<i32>().ok()? == tp.partition)
-                    .then(|| offset.parse::<i64>().ok())
-                    .flatten()
-            })
-            .last()
+        checkpoint_offset(bytes, tp)
     }
+}
+
+/// The offset of `tp` in a file of Kafka's `OffsetCheckpointFile` format (a version
+/// line, a count line, then `topic partition offset` lines; the last line wins).
+/// Shared by `replication-offset-checkpoint` and `log-start-offset-checkpoint`.
+pub(super) fn checkpoint_offset(bytes: &[u8], tp: &TopicPartition) -> Option<i64> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .skip(2)
+        .filter_map(|line| {
+            let mut parts = line.split(' ');
+            let (topic, partition, offset) = (parts.next()?, parts.next()?, parts.next()?);
+            (topic == tp.topic && partition.parse::<i32>().ok()? == tp.partition)
+                .then(|| offset.parse::<i64>().ok())
+                .flatten()
+        })
+        .last()
 }
 
 #[cfg(test)]

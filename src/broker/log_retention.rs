@@ -172,18 +172,7 @@ impl Broker {
         let Ok(bytes) = self.fs.read(&Self::log_start_checkpoint_path()) else {
             return 0;
         };
-        String::from_utf8_lossy(bytes)
-            .lines()
-            .skip(2)
-            .filter_map(|line| {
-                let mut parts = line.split(' ');
-                let (topic, partition, offset) = (parts.next()?, parts.next()?, parts.next()?);
-                (topic == tp.topic && partition.parse::<i32>().ok()? == tp.partition)
-                    .then(|| offset.parse::<i64>().ok())
-                    .flatten()
-            })
-            .last()
-            .unwrap_or(0)
+        super::hw_checkpoint::checkpoint_offset(bytes, tp).unwrap_or(0)
     }
 }
 
