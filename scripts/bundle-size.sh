@@ -23,10 +23,12 @@ DIST=${1:-dist}
 # (wasm 412.7 KB). Where the rest goes, and what was tried: docs/size.md.
 # Merged the same day with coordinator loading, broker epochs, the marker channel,
 # the HW checkpoint, KIP-360, DelayedDeleteRecords and five break switches (measured
-# in CI, not before the merge): the budget leaves them 15 KB. This budget (445) only
-# stops it growing further unnoticed; issues 8 and
-# 15 stay open.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-445}
+# in CI, not before the merge): the budget leaves them 15 KB; 441.0 KB measured.
+# Session 7 merged the screen-reader live region and text alternatives, folded follower
+# fetches, KIP-580 backoff and the marker wait: 448.3 KB. This budget (450) only stops
+# it growing further unnoticed; issues 8 and 15 (400 KB, 300 KB for the first page)
+# stay open.
+BUDGET_KB=${BUNDLE_BUDGET_KB:-450}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -135,10 +137,13 @@ echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 # 304.5 KB gzip when first built alone; 371 KB once merged with the checker, replication
 # and the languages (2026-12-01); 397.5 KB with the Korean and Thai Pulsar pages, and
 # 362.9 KB once built without the checker like the main site; 342.9 KB once it fetches
-# the English catalog too (2026-12-01). 360 KB (engine merges of the same day included) stops it growing unnoticed (issue 15).
+# the English catalog too (2026-12-01); 375.6 KB with the Kafka-vs-Pulsar comparison page,
+# which brings Kafka's partition and coordinator views into this site (2026-12-01, session 7).
+# With the screen-reader live region and text alternatives: 380.1 KB. 385 KB stops it
+# growing unnoticed (issue 15).
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
-  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-360} BUNDLE_OUT=target/bundle-size-pulsar.txt \
+  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-385} BUNDLE_OUT=target/bundle-size-pulsar.txt \
     "$0" "$DIST/pulsar"
 fi

@@ -192,6 +192,34 @@ fn golden_dedup_window() {
 }
 
 #[test]
+fn golden_replication() {
+    golden("replication");
+}
+
+/// The replication lesson's rules, in order: a slow ISR member holds the HW below the
+/// LEO, a follower cut off leaves the ISR after replica.lag.time.max.ms, an ISR below
+/// min.insync.replicas refuses acks=all writes, and a healed follower rejoins.
+#[test]
+fn replication_lesson_shows_the_isr_rules() {
+    assert_contains_in_order(
+        &transcript("replication"),
+        &[
+            "broker 1 leader LEO 2 HW 1 LSO 1 epochs [0@0]",
+            "broker 3 follower LEO 1 HW 0 LSO 0 epochs [0@0]",
+            "broker 1 leader LEO 2 HW 2 LSO 2 epochs [0@0]",
+            "orders-0 leader=1 epoch=0 isr=[1, 2]",
+            "[ 45000 ms] broker 1: [3] left the ISR of orders-0 — not caught up for 39978 ms (replica.lag.time.max.ms=30000); ISR now [1, 2]",
+            "orders-0 leader=1 epoch=0 isr=[1]",
+            "broker 1 leader LEO 3 HW 3 LSO 3 epochs [0@0]",
+            "[ 47012 ms] broker 1 → p: Produce response (NOT_ENOUGH_REPLICAS)",
+            "orders-0 leader=1 epoch=0 isr=[1, 3]",
+            "orders-0 leader=1 epoch=0 isr=[1, 2, 3]",
+            "got 4 records: a@0 b@1 c@2 d@3 (position 4)",
+        ],
+    );
+}
+
+#[test]
 fn golden_failover() {
     golden("failover");
 }
@@ -419,6 +447,7 @@ fn player_step_counts_are_pinned() {
         "consume-transform-produce 6",
         "hanging-transaction 8",
         "late-endtxn 4",
+        "replication 7",
         "failover 7",
         "coordinator-failover 5",
         "acks-1-loss 7",
@@ -465,9 +494,10 @@ fn lesson_fingerprints_are_pinned() {
         "transactions 9cdd65ae8843615c",
         "fencing 5bf8c660964c2559",
         "consume-transform-produce 7a611695033e5dde",
-        "hanging-transaction 526ac80c89c5bc17",
+        "hanging-transaction 3af05b1e7c8b03b3",
         "late-endtxn 3d5b53bdec118700",
-        "failover dc14a35d12091f27",
+        "replication d20d5673563bdad0",
+        "failover a59aa925ac9c6c5e",
         "coordinator-failover b10dee92aee5a6be",
         "acks-1-loss 74a15e62f48c8f30",
     ];

@@ -1,7 +1,8 @@
 #![cfg(all(target_arch = "wasm32", feature = "pulsar"))]
 //! The Pulsar page in a real browser: play the first lesson to the end and read what
 //! the learner sees — the commit marker at maxReadPosition, the step numbers on the
-//! timeline, the differences table — then the comparison lesson's two sides.
+//! timeline, the differences table — then the comparison lesson's two sides, and the
+//! "Compare with Kafka" view stepping both engines through one story.
 
 use eos_playground::ui::pulsar::PulsarApp;
 use wasm_bindgen::JsCast;
@@ -121,4 +122,84 @@ async fn choosing_korean_translates_the_lesson_the_panels_and_the_timeline() {
         printed.contains("input-partition-0이 a를 2:0에 저장합니다"),
         "what `pulsar print timeline` printed: {printed}"
     );
+}
+
+fn click(root: &web_sys::Element, testid: &str) {
+    by_testid(root, testid)
+        .dyn_into::<web_sys::HtmlElement>()
+        .expect("clickable")
+        .click();
+}
+
+/// Clears `location.hash` (a click on the nav's `#compare` link sets it, and a later
+/// mount would open the comparison).
+fn clear_hash() {
+    let window = web_sys::window().expect("a window");
+    let location = js_sys::Reflect::get(&window, &"location".into()).expect("location");
+    js_sys::Reflect::set(&location, &"hash".into(), &"".into()).expect("hash set");
+}
+
+#[wasm_bindgen_test]
+async fn the_comparison_view_steps_both_engines_and_fills_the_table() {
+    let root = mount();
+    tick().await;
+    click(&root, "nav-compare");
+    tick().await;
+    let nav = by_testid(&root, "nav-compare");
+    let opened = nav.get_attribute("aria-current");
+    let row = |id: &str| {
+        let tr = by_testid(&root, &format!("compare-row-{id}"));
+        let cells = tr.query_selector_all("td").expect("cells");
+        (0..cells.length())
+            .filter_map(|i| cells.item(i))
+            .map(|c| c.text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    let step0 = text(&root, "compare-step");
+    let filter_before = row("filter");
+    let pulsar_before = text(&root, "compare-pulsar");
+    // Four steps: the setup, act 1 on Kafka, act 1 on Pulsar, act 2 on Kafka.
+    for _ in 0..4 {
+        click(&root, "compare-next");
+        tick().await;
+    }
+    let filter_kafka = row("filter");
+    let kafka_out0 = text(&root, "compare-kafka-out-0");
+    click(&root, "compare-next");
+    tick().await;
+    let filter_both = row("filter");
+    let pulsar_out0 = text(&root, "compare-pulsar-output-partition-0");
+    let pulsar_side = text(&root, "compare-pulsar");
+    click(&root, "compare-back");
+    tick().await;
+    let filter_back = row("filter");
+    let step_back = text(&root, "compare-step");
+    clear_hash();
+    assert_eq!(opened.as_deref(), Some("page"));
+    assert!(step0.starts_with("step 0 /"), "{step0}");
+    assert!(pulsar_before.contains("has not started"), "{pulsar_before}");
+    assert_eq!(filter_before, ["not shown yet", "not shown yet"]);
+    assert!(filter_kafka[0].contains("since step 4"), "{filter_kafka:?}");
+    assert!(
+        filter_kafka[0].contains("down fetched the aborted out-0 offsets 2"),
+        "{filter_kafka:?}"
+    );
+    assert_eq!(filter_kafka[1], "not shown yet");
+    assert!(kafka_out0.contains("HW 4 · LSO 4"), "{kafka_out0}");
+    assert!(kafka_out0.contains("aborted"), "{kafka_out0}");
+    assert!(filter_both[1].contains("since step 5"), "{filter_both:?}");
+    assert!(
+        filter_both[1].contains("dispatcher of output-partition-0/downstream"),
+        "{filter_both:?}"
+    );
+    assert!(pulsar_out0.contains("C (0,2)aborted"), "{pulsar_out0}");
+    assert!(
+        pulsar_side.contains("ongoing [] · aborted [(0,2)@3:3]"),
+        "{pulsar_side}"
+    );
+    assert_eq!(
+        filter_back, filter_kafka,
+        "a step back shows the table as it was"
+    );
+    assert!(step_back.starts_with("step 4 /"), "{step_back}");
 }

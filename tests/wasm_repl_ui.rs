@@ -2,9 +2,11 @@
 //! Replication in a real browser: choose the 3-broker, replication.factor=3 cluster on
 //! the idempotence page, send, crash the leader with one click before it answers, and
 //! read what the learner sees — a new leader, the retry answered DUPLICATE, and one
-//! copy of each record on every replica still up.
+//! copy of each record on every replica still up. On the transactions page with three
+//! replicas, the followers' fetches are folded on the timeline into rows that open.
 
-use eos_playground::ui::App;
+use eos_playground::ui::state::Page;
+use eos_playground::ui::{App, AppProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -99,4 +101,91 @@ async fn crashing_the_leader_in_the_page_gets_the_retry_a_duplicate_from_the_new
     click(&root, "broker-1-start").await;
     assert_eq!(text(&root, "broker-1-state"), "up");
     assert!(!text(&root, "broker-1-leads").contains("orders-0"));
+}
+
+/// The `.msg` rows of the timeline.
+fn timeline_rows(root: &web_sys::Element) -> u32 {
+    by_testid(root, "timeline")
+        .query_selector_all(".msg")
+        .expect("selector")
+        .length()
+}
+
+fn folds(root: &web_sys::Element) -> Vec<web_sys::Element> {
+    let list = root
+        .query_selector_all("[data-testid=tl-fold]")
+        .expect("selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn follower_fetches_are_one_row_on_the_timeline_until_opened() {
+    let root = fresh_root();
+    yew::Renderer::<App>::with_root_and_props(
+        root.clone(),
+        AppProps {
+            page: Some(Page::Transactions),
+            keep_address: false,
+        },
+    )
+    .render();
+    tick().await;
+    let select: web_sys::HtmlSelectElement =
+        by_testid(&root, "cluster-size").dyn_into().expect("select");
+    select.set_value("3");
+    select
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatched");
+    tick().await;
+    for id in ["txn-init", "txn-begin", "txn-send", "txn-commit"] {
+        click(&root, id).await;
+    }
+    let timeline = text(&root, "timeline");
+    assert!(timeline.contains("EndTxn request"), "{timeline}");
+    let closed = folds(&root);
+    assert!(!closed.is_empty(), "no folded fetches: {timeline}");
+    let fold = closed.last().expect("a fold").clone();
+    assert_eq!(
+        fold.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    let label = fold.text_content().unwrap_or_default();
+    assert!(label.contains("follower fetches"), "{label}");
+    let n: u32 = label
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split(' ')
+        .next()
+        .and_then(|d| d.parse().ok())
+        .expect("a count");
+    assert!(n >= 2, "{label}");
+    let key = fold.get_attribute("data-fold-key").expect("a key");
+    let before = timeline_rows(&root);
+
+    // A button: Enter or Space presses it; a click opens the run under it.
+    fold.clone()
+        .dyn_into::<web_sys::HtmlElement>()
+        .expect("button")
+        .click();
+    tick().await;
+    let open = root
+        .query_selector(&format!("[data-fold-key='{key}']"))
+        .ok()
+        .flatten()
+        .expect("the fold stays");
+    assert_eq!(open.get_attribute("aria-expanded").as_deref(), Some("true"));
+    assert_eq!(
+        timeline_rows(&root),
+        before + n,
+        "its {n} fetches are shown"
+    );
+    assert!(text(&root, "timeline").contains("Fetch request"));
+
+    open.dyn_into::<web_sys::HtmlElement>()
+        .expect("button")
+        .click();
+    tick().await;
+    assert_eq!(timeline_rows(&root), before, "closed again");
 }

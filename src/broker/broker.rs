@@ -94,6 +94,8 @@ pub struct Broker {
     pub pending_markers: SortedMap<u64, super::txn_apis::MarkerSend>,
     /// Markers whose partitions have no live leader yet (`markersQueueForUnknownBroker`).
     pub(super) markers_for_unknown_broker: Vec<super::marker_channel::QueuedMarkers>,
+    /// Which partitions' markers wait for an ISR to grow back.
+    pub(super) marker_isr: super::marker_channel::MarkerIsrWait,
     /// Marker answers gathered per transaction until every leader has answered.
     pub marker_results: SortedMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
     /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.
@@ -194,6 +196,7 @@ impl Broker {
             txn_coordinator: TransactionCoordinator::new(TransactionConfig::default()),
             pending_markers: SortedMap::new(),
             markers_for_unknown_broker: Vec::new(),
+            marker_isr: Default::default(),
             pending_offset_commits: SortedMap::new(),
             marker_results: SortedMap::new(),
             startup_outbound: Vec::new(),

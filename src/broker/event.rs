@@ -151,7 +151,15 @@ pub enum BrokerEvent {
         transactional_id: String,
         partitions: Vec<TopicPartition>,
     },
-    /// A marker refused (its epoch is not newer than the transaction's).
+    /// The leaders of these partitions refused the markers with NOT_ENOUGH_REPLICAS
+    /// (their ISR is below `min.insync.replicas`): the markers wait until the
+    /// partition's ISR or leader changes.
+    MarkersAwaitIsr {
+        transactional_id: String,
+        partitions: Vec<TopicPartition>,
+    },
+    /// A marker refused (its epoch is not newer than the transaction's, an older
+    /// coordinator's, or the ISR is below `min.insync.replicas`).
     MarkerRejected {
         tp: TopicPartition,
         producer_id: i64,

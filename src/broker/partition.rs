@@ -17,7 +17,10 @@ pub const REPLICA_LAG_TIME_MAX_MS: i64 = 30_000;
 pub const REPLICA_FETCH_WAIT_MAX_MS: i64 = 500;
 /// `replica.fetch.backoff.ms`: a follower's pause after a failed fetch.
 pub const REPLICA_FETCH_BACKOFF_MS: i64 = 1_000;
-/// `replica.socket.timeout.ms`: a follower gives up on a fetch with no answer.
+/// How long a follower waits for the answer to a fetch before it gives up (30 s). In
+/// Kafka 4.0 that is the broker's `request.timeout.ms`, the request timeout of the
+/// fetcher's NetworkClient (`BrokerBlockingSender`); `replica.socket.timeout.ms`, also
+/// 30 s, bounds only the connection setup there.
 pub const REPLICA_SOCKET_TIMEOUT_MS: i64 = 30_000;
 /// `replica.fetch.max.bytes`.
 pub const REPLICA_FETCH_MAX_BYTES: i32 = 1_048_576;

@@ -45,6 +45,9 @@ impl Broker {
         self.pending_verifications.clear();
         self.pending_markers.clear();
         self.markers_for_unknown_broker.clear();
+        // The metadata (which ISRs are short) survives: a restarted broker replays it.
+        self.marker_isr.refused.clear();
+        self.marker_isr.retried.clear();
         self.pending_offset_commits.clear();
         self.marker_results.clear();
         // Replication state is memory: the controller's metadata rebuilds it at start.

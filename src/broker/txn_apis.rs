@@ -152,6 +152,7 @@ impl Broker {
                         result,
                         coordinator_epoch,
                         partitions,
+                        awaiting_isr: false,
                     };
                     self.add_txn_markers_to_broker_queue(markers, handled);
                 }
@@ -316,6 +317,16 @@ impl Broker {
                 .map(|tp| (tp.clone(), other.error()))
                 .collect(),
         };
+        // The leader's ISR is below min.insync.replicas: the coordinator's re-send of
+        // these waits in the marker channel for the partition's metadata to change.
+        for (tp, error) in &results {
+            if matches!(
+                error,
+                Errors::NotEnoughReplicas | Errors::NotEnoughReplicasAfterAppend
+            ) {
+                self.markers_refused_for_short_isr(tp);
+            }
+        }
         let collected = self
             .marker_results
             .entry((

@@ -234,7 +234,7 @@ impl Broker {
                     results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
                     continue;
                 }
-                let Some(log) = self.logs.get_mut(&tp) else {
+                let Some(log) = self.logs.get(&tp) else {
                     results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
                     continue;
                 };
@@ -243,6 +243,25 @@ impl Broker {
                     results.push((marker.producer_id, tp, Errors::None));
                     continue;
                 }
+                // `Partition.appendRecordsToLeader` (Kafka 4.0): markers are appended
+                // with `requiredAcks = -1`, so an ISR below `min.insync.replicas` refuses
+                // them before anything is written (NOT_ENOUGH_REPLICAS, retriable: the
+                // coordinator sends them again). Nothing on the log, nothing to rewrite.
+                if let Some(detail) = self.check_min_isr(&tp, -1) {
+                    events.push(BrokerEvent::MarkerRejected {
+                        tp: tp.clone(),
+                        producer_id: marker.producer_id,
+                        producer_epoch: marker.producer_epoch,
+                        error: Errors::NotEnoughReplicas,
+                        detail,
+                    });
+                    results.push((marker.producer_id, tp, Errors::NotEnoughReplicas));
+                    continue;
+                }
+                let Some(log) = self.logs.get_mut(&tp) else {
+                    results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
+                    continue;
+                };
                 let outcome = log.append_marker(
                     &mut self.fs,
                     marker.producer_id,

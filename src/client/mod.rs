@@ -1,5 +1,6 @@
 //! Clients: the idempotent producer.
 
+pub mod backoff;
 pub mod config_error;
 pub mod consumer;
 pub mod producer;

@@ -52,8 +52,14 @@ pub struct ProducerBatch {
     pub producer_epoch: i16,
     pub base_sequence: Option<i32>,
     pub attempts: u32,
-    /// Not sent again before this time (retry backoff).
+    /// Not sent again before this time (retry backoff), unless the leader changed.
     pub retry_at_ms: i64,
+    /// The leader epoch of the partition the producer last saw for this batch
+    /// (`ProducerBatch.currentLeaderEpoch`).
+    pub current_leader_epoch: Option<i32>,
+    /// `attempts` when a newer leader epoch was seen (`attemptsWhenLeaderLastChanged`):
+    /// equal to `attempts` on a retry, the leader changed since the failure (KIP-951).
+    pub attempts_when_leader_last_changed: u32,
     /// Part of a transaction (the batch header's isTransactional bit).
     pub transactional: bool,
     /// The v2 bytes the batch will take, kept as records join (Kafka's
@@ -62,6 +68,20 @@ pub struct ProducerBatch {
 }
 
 impl ProducerBatch {
+    /// `hasLeaderChangedForTheOngoingRetry`: a retry, and the leader changed since
+    /// the attempt that failed.
+    pub fn has_leader_changed_for_the_ongoing_retry(&self) -> bool {
+        self.attempts >= 1 && self.attempts == self.attempts_when_leader_last_changed
+    }
+
+    /// `RecordAccumulator.shouldBackoff`: a retry waits out its backoff unless the
+    /// partition's leader changed since it failed (KIP-951, Kafka 3.7+).
+    pub fn should_backoff(&self, now_ms: i64) -> bool {
+        self.attempts > 0
+            && now_ms < self.retry_at_ms
+            && !self.has_leader_changed_for_the_ongoing_retry()
+    }
+
     /// The bytes the next record would add (`DefaultRecord.sizeInBytes`: no key, no
     /// headers, the batch's timestamp).
     fn next_record_size(&self, value: &str) -> usize {
@@ -194,11 +214,22 @@ pub enum ProducerEvent {
         broker: i32,
         timeout_ms: i64,
     },
+    /// The batch goes back to its queue and waits `backoff_ms` (`ExponentialBackoff`
+    /// of `retry.backoff.ms` up to `retry.backoff.max.ms`, KIP-580) before `attempt`.
     RetryScheduled {
         batch: u64,
         tp: TopicPartition,
         error: Errors,
         attempt: u32,
+        backoff_ms: i64,
+    },
+    /// The partition has a new leader (`leader_epoch`) since the batch failed: its
+    /// retry goes now, without waiting out the backoff (KIP-951,
+    /// `RecordAccumulator.shouldBackoff`).
+    BackoffSkipped {
+        batch: u64,
+        tp: TopicPartition,
+        leader_epoch: i32,
     },
     /// The application's send completed.
     Acknowledged {
@@ -262,6 +293,10 @@ pub struct Producer {
     /// How long (logical ms) the last blocking call took, e.g. `initTransactions()`.
     pub last_call_ms: i64,
     next_batch_id: u64,
+    /// The batches' retry waits (`RecordAccumulator.retryBackoff`).
+    retry_backoff: super::backoff::ExponentialBackoff,
+    /// Where the retry jitter comes from: seeded, so a world replays exactly.
+    retry_rng: crate::util::rng::Rng,
 }
 
 impl Producer {
@@ -271,6 +306,11 @@ impl Producer {
     }
 
     pub fn new(config: ProducerConfig) -> Self {
+        let retry_backoff = super::backoff::ExponentialBackoff::new(
+            config.retry_backoff_ms,
+            config.retry_backoff_max_ms,
+        );
+        let retry_rng = crate::util::rng::Rng::new(jitter_seed(0, &config.client_id));
         let txn = config
             .transactional_id
             .clone()
@@ -299,6 +339,33 @@ impl Producer {
             last_txn_outcome: None,
             last_call_ms: 0,
             next_batch_id: 1,
+            retry_backoff,
+            retry_rng,
+        }
+    }
+
+    /// Seeds the retry jitter from the world's seed and the client's name, so two
+    /// producers of one world draw different waits and a replay draws the same ones.
+    pub fn seed_retry_jitter(&mut self, world_seed: u64) {
+        self.retry_rng =
+            crate::util::rng::Rng::new(jitter_seed(world_seed, &self.config.client_id));
+    }
+
+    /// `ProducerBatch.maybeUpdateLeaderEpoch`, for the first batch of each partition
+    /// (what `RecordAccumulator.ready` and `drain` look at): a newer leader epoch than
+    /// the batch knew marks the leader as changed at its current attempt.
+    pub fn observe_leader_epochs(
+        &mut self,
+        leader_epoch_of: &dyn Fn(&TopicPartition) -> Option<i32>,
+    ) {
+        for (tp, queue) in self.accumulator.iter_mut() {
+            let (Some(batch), Some(latest)) = (queue.front_mut(), leader_epoch_of(tp)) else {
+                continue;
+            };
+            if batch.current_leader_epoch.is_none_or(|e| e < latest) {
+                batch.attempts_when_leader_last_changed = batch.attempts;
+                batch.current_leader_epoch = Some(latest);
+            }
         }
     }
 
@@ -332,6 +399,8 @@ impl Producer {
                         base_sequence: None,
                         attempts: 0,
                         retry_at_ms: now_ms,
+                        current_leader_epoch: None,
+                        attempts_when_leader_last_changed: 0,
                         transactional,
                         size_in_bytes: crate::record::RECORD_BATCH_OVERHEAD,
                     };
@@ -517,3 +586,12 @@ fn take(counter: &mut u64) -> u64 {
 #[cfg(test)]
 #[path = "producer_tests.rs"]
 mod tests;
+
+/// The retry jitter's seed: FNV-1a of the client's name over the world's seed.
+fn jitter_seed(world_seed: u64, client_id: &str) -> u64 {
+    client_id
+        .bytes()
+        .fold(world_seed ^ 0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+}

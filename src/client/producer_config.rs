@@ -15,8 +15,12 @@ pub struct ProducerConfig {
     pub max_in_flight: u32,
     /// `request.timeout.ms` (default 30000).
     pub request_timeout_ms: i64,
-    /// `retry.backoff.ms` (default 100).
+    /// `retry.backoff.ms` (default 100): the first wait before a batch is retried,
+    /// and the fixed wait of the transactional requests' retries.
     pub retry_backoff_ms: i64,
+    /// `retry.backoff.max.ms` (default 1000, KIP-580, Kafka 3.7+): a batch's retry
+    /// wait doubles from `retry.backoff.ms` up to this (`ExponentialBackoff`).
+    pub retry_backoff_max_ms: i64,
     /// `batch.size` (default 16384): a batch takes no more records once it holds this
     /// many bytes (one record larger than that still gets a batch of its own).
     pub batch_size: usize,
@@ -40,6 +44,7 @@ impl ProducerConfig {
             max_in_flight: 5,
             request_timeout_ms: 30_000,
             retry_backoff_ms: 100,
+            retry_backoff_max_ms: 1000,
             batch_size: 16_384,
             retries: u32::MAX,
             idempotence_set_explicitly: false,
@@ -91,6 +96,9 @@ impl ProducerConfig {
                     c.request_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
                 }
                 "retry.backoff.ms" => c.retry_backoff_ms = ConfigError::parse_long(k, v, 0)?,
+                "retry.backoff.max.ms" => {
+                    c.retry_backoff_max_ms = ConfigError::parse_long(k, v, 0)?
+                }
                 "batch.size" => {
                     c.batch_size = ConfigError::parse_int(k, v, 0)?.unsigned_abs() as usize
                 }

@@ -96,14 +96,15 @@ impl Producer {
                 if in_flight_to_broker >= self.config.max_in_flight {
                     break;
                 }
-                let ready = self
-                    .accumulator
-                    .get(&tp)
-                    .and_then(|q| q.front())
-                    .is_some_and(|b| b.retry_at_ms <= now_ms);
-                if !ready {
+                let Some(front) = self.accumulator.get(&tp).and_then(|q| q.front()) else {
+                    break;
+                };
+                if front.should_backoff(now_ms) {
                     break;
                 }
+                let skipped = (front.attempts > 0 && now_ms < front.retry_at_ms)
+                    .then_some(front.current_leader_epoch)
+                    .flatten();
                 // A numbered batch waits while an earlier-numbered one is still in flight.
                 let blocked = self
                     .accumulator
@@ -152,6 +153,13 @@ impl Producer {
                         producer_epoch: batch.producer_epoch,
                         first_seq: seq,
                         last_seq: batch.last_sequence().unwrap_or(seq),
+                    });
+                }
+                if let Some(leader_epoch) = skipped {
+                    events.push(ProducerEvent::BackoffSkipped {
+                        batch: batch.id,
+                        tp: tp.clone(),
+                        leader_epoch,
                     });
                 }
                 batch.attempts += 1;
@@ -275,12 +283,19 @@ impl Producer {
             self.failed.push((batch.id, batch.tp.clone(), error));
             return;
         }
-        batch.retry_at_ms = now_ms.saturating_add(self.config.retry_backoff_ms);
+        // `RecordAccumulator.reenqueue` and `shouldBackoff`: the wait before the next
+        // attempt is `retryBackoff.backoff(attempts - 1)`, with `attempts` the retries
+        // so far counting this one (here: the sends so far).
+        let backoff_ms = self
+            .retry_backoff
+            .backoff(batch.attempts.saturating_sub(1), &mut self.retry_rng);
+        batch.retry_at_ms = now_ms.saturating_add(backoff_ms);
         events.push(ProducerEvent::RetryScheduled {
             batch: batch.id,
             tp: batch.tp.clone(),
             error,
             attempt: batch.attempts + 1,
+            backoff_ms,
         });
         self.requeue(batch.clone());
     }

@@ -49,15 +49,16 @@ fn sequence_is_assigned_once_at_drain_and_kept_on_retry() {
     assert!(events
         .iter()
         .any(|e| matches!(e, ProducerEvent::RequestTimedOut { .. })));
-    let (out3, _) = p.poll(30_100, 1, &|_| Some(1), &mut cid);
+    // The first retry waits retry.backoff.ms ±20%: below 120 ms.
+    let (out3, _) = p.poll(30_120, 1, &|_| Some(1), &mut cid);
     let seq_of = |o: &Outgoing| match &o.request {
         Request::Produce { records, .. } => RecordBatch::decode(records).unwrap().0.base_sequence,
         _ => -9,
     };
     assert_eq!(seq_of(&out[0]), 0);
     assert_eq!(seq_of(&out3[0]), 0);
-    p.send(tp.clone(), vec!["d".into()], 30_100);
-    let (out4, _) = p.poll(30_100, 1, &|_| Some(1), &mut cid);
+    p.send(tp.clone(), vec!["d".into()], 30_120);
+    let (out4, _) = p.poll(30_120, 1, &|_| Some(1), &mut cid);
     assert_eq!(seq_of(&out4[0]), 3);
 }
 
@@ -76,4 +77,90 @@ fn at_most_max_in_flight_requests_per_connection() {
     let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
     assert_eq!(out.len(), 5);
     assert_eq!(p.accumulator[&tp].len(), 2);
+}
+
+/// A ready idempotent producer with one batch for `t-0`, sent at time 0.
+fn sent_once() -> (Producer, TopicPartition, u64, u64) {
+    let mut p = Producer::new(ProducerConfig::new("p"));
+    p.id_state = IdState::Ready;
+    p.producer_id = 1;
+    p.producer_epoch = 0;
+    let tp = TopicPartition::new("t", 0);
+    p.send(tp.clone(), vec!["a".into()], 0);
+    let mut cid = 1;
+    p.observe_leader_epochs(&|_| Some(0));
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    assert_eq!(out.len(), 1);
+    (p, tp, out[0].correlation_id, cid)
+}
+
+#[test]
+fn batch_retries_back_off_exponentially_up_to_retry_backoff_max_ms() {
+    let (mut p, tp, mut in_flight, mut cid) = sent_once();
+    let mut now = 0;
+    let mut waits = Vec::new();
+    for _ in 0..7 {
+        let events = p.on_response(
+            in_flight,
+            Response::produce(&tp, Errors::NotLeaderOrFollower, -1, None),
+            now,
+        );
+        let wait = events
+            .iter()
+            .find_map(|e| match e {
+                ProducerEvent::RetryScheduled { backoff_ms, .. } => Some(*backoff_ms),
+                _ => None,
+            })
+            .expect("a retry is scheduled");
+        waits.push(wait);
+        // Not a millisecond early (the leader did not change) ...
+        let (early, _) = p.poll(now + wait - 1, 1, &|_| Some(1), &mut cid);
+        assert!(early.is_empty(), "waits {wait} ms");
+        assert_eq!(p.next_wakeup(now), Some(now + wait));
+        now += wait;
+        let (out, _) = p.poll(now, 1, &|_| Some(1), &mut cid);
+        assert_eq!(out.len(), 1, "... and sent once it is over");
+        in_flight = out[0].correlation_id;
+    }
+    for (wait, term) in waits.iter().zip([100, 200, 400, 800, 1000, 1000, 1000]) {
+        assert!(*wait >= term * 8 / 10 && *wait <= 1000, "{waits:?}");
+        assert!(*wait < term * 12 / 10, "{waits:?}");
+    }
+}
+
+#[test]
+fn a_new_leader_ends_the_backoff_at_once() {
+    let (mut p, tp, in_flight, mut cid) = sent_once();
+    p.on_response(
+        in_flight,
+        Response::produce(&tp, Errors::NotLeaderOrFollower, -1, None),
+        0,
+    );
+    p.observe_leader_epochs(&|_| Some(0));
+    let (out, _) = p.poll(1, 1, &|_| Some(2), &mut cid);
+    assert!(out.is_empty(), "same leader epoch: the backoff holds");
+    p.observe_leader_epochs(&|_| Some(1));
+    let (out, events) = p.poll(1, 1, &|_| Some(2), &mut cid);
+    assert_eq!(
+        out.len(),
+        1,
+        "a new leader epoch: the retry goes now (KIP-951)"
+    );
+    assert_eq!(out[0].broker, 2);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProducerEvent::BackoffSkipped {
+            leader_epoch: 1,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn retry_backoff_max_ms_is_a_long_of_at_least_zero() {
+    let c = ProducerConfig::from_pairs("p", &pairs(&[("retry.backoff.max.ms", "5000")])).unwrap();
+    assert_eq!((c.retry_backoff_ms, c.retry_backoff_max_ms), (100, 5000));
+    assert_eq!(ProducerConfig::new("p").retry_backoff_max_ms, 1000);
+    assert!(ProducerConfig::from_pairs("p", &pairs(&[("retry.backoff.max.ms", "-1")])).is_err());
+    assert!(ProducerConfig::from_pairs("p", &pairs(&[("retry.backoff.max.ms", "x")])).is_err());
 }

@@ -39,7 +39,7 @@ pub mod labels;
 pub mod message;
 pub mod narration;
 
-pub use labels::{out_of_order_text, t, tf, Key};
+pub use labels::{out_of_order_text, t, tf, tfl, Key};
 pub use message::{Arg, Msg};
 pub use narration::narrate;
 

@@ -74,6 +74,7 @@ const LESSONS: &[Lesson] = &[
     lesson!("consume-transform-produce", "Consume-transform-produce: the input position commits with the output"),
     lesson!("hanging-transaction", "A hanging transaction: transaction.version 1 without verification, find-hanging and abort"),
     lesson!("late-endtxn", "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it"),
+    lesson!("replication", "Replication: the ISR, the high watermark and min.insync.replicas"),
     lesson!("failover", "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?"),
     lesson!("coordinator-failover", "Coordinator failover: the transaction coordinator's broker dies mid-commit — does the transaction complete exactly once?"),
     lesson!("acks-1-loss", "acks=1 and unclean election: how an acknowledged record is lost"),

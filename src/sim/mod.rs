@@ -15,7 +15,8 @@ pub mod internal_topics;
 pub mod network;
 pub mod raw;
 pub mod replication;
-pub mod rng;
+/// The seeded RNG lives in `util` (the producers draw their retry jitter from one too).
+pub use crate::util::rng;
 mod scheduling;
 mod transactions;
 pub mod transform;

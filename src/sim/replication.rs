@@ -91,6 +91,24 @@ impl World {
                 self.apply_handled(id, None, handled);
             }
         }
+        // Markers refused for a short ISR go again now that the partition changed.
+        let effective_min_isr = meta
+            .min_insync_replicas
+            .min(i32::try_from(meta.replicas.len()).unwrap_or(i32::MAX));
+        let isr_short = i32::try_from(meta.isr.len()).unwrap_or(i32::MAX) < effective_min_isr;
+        let ids: Vec<i32> = self.brokers.keys().copied().collect();
+        for id in ids {
+            if self.fenced.contains(&id) {
+                continue;
+            }
+            let Some(broker) = self.brokers.get_mut(&id) else {
+                continue;
+            };
+            let handled = broker.partition_metadata_changed(tp, isr_short);
+            if handled != Handled::default() {
+                self.apply_handled(id, None, handled);
+            }
+        }
     }
 
     /// Carries out a broker's replication outputs that are not plain messages.
@@ -304,6 +322,12 @@ impl World {
     }
 
     fn announce(&mut self, changes: Vec<(TopicPartition, LeaderChange)>) {
+        // A metadata update wakes every producer's Sender: a batch waiting out its
+        // retry backoff for a partition with a new leader goes at once (KIP-951).
+        if !changes.is_empty() {
+            let names: Vec<String> = self.producers.keys().cloned().collect();
+            self.ready.extend(names);
+        }
         for (tp, change) in changes {
             if change.leader != change.old_leader {
                 self.emit(EventKind::LeaderElected {
@@ -410,12 +434,7 @@ impl World {
                     },
                     // Compared offset by offset: the two logs may start at different
                     // offsets (segments deleted on one replica before the other).
-                    matches_leader: own.iter().all(|a| {
-                        leader_batches
-                            .iter()
-                            .find(|b| b.get(..8) == a.get(..8))
-                            .is_none_or(|b| a == b)
-                    }),
+                    matches_leader: matches_where_both_have(&own, &leader_batches),
                 }
             })
             .collect();
@@ -433,5 +452,59 @@ impl World {
     /// Whether the controller fenced this running broker (cut off from it).
     pub fn is_fenced(&self, broker: i32) -> bool {
         self.fenced.contains(&broker)
+    }
+}
+
+/// True when each of `own`'s batches equals the leader's batch with the same base offset,
+/// where the leader has one. Both are a log's batches, in offset order, so one walk
+/// serves (a search per batch was quadratic: ≈ 270 ms a click in the page with 10,000
+/// batches on three replicas).
+fn matches_where_both_have(own: &[Vec<u8>], leader: &[Vec<u8>]) -> bool {
+    let base = |b: &[u8]| {
+        b.get(..8)
+            .map(|k| k.iter().fold(0i64, |o, x| o << 8 | i64::from(*x)))
+    };
+    let mut theirs = leader.iter().peekable();
+    own.iter().all(|a| {
+        let at = base(a);
+        while theirs.next_if(|b| base(b) < at).is_some() {}
+        match theirs.peek() {
+            Some(b) if base(b) == at => a == *b,
+            _ => true,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_where_both_have;
+
+    /// A stand-in batch: its base offset in the first 8 bytes, then one byte of content.
+    fn batch(base: i64, content: u8) -> Vec<u8> {
+        let mut b = base.to_be_bytes().to_vec();
+        b.push(content);
+        b
+    }
+
+    #[test]
+    fn replicas_match_where_both_logs_have_the_offset() {
+        let leader = vec![batch(0, 1), batch(1, 2), batch(2, 3)];
+        assert!(matches_where_both_have(&leader, &leader));
+        // A follower that lags, or whose older segments were deleted: still matching.
+        assert!(matches_where_both_have(&leader[..2], &leader));
+        assert!(matches_where_both_have(&leader[1..], &leader));
+        // A follower ahead of a leader that lost its tail (before truncation).
+        assert!(matches_where_both_have(
+            &[batch(0, 1), batch(5, 9)],
+            &leader
+        ));
+        // A different batch at an offset both have: diverged.
+        assert!(!matches_where_both_have(
+            &[batch(0, 1), batch(1, 7)],
+            &leader
+        ));
+        assert!(!matches_where_both_have(&[batch(2, 0)], &leader));
+        assert!(matches_where_both_have(&[], &leader));
+        assert!(matches_where_both_have(&leader, &[]));
     }
 }

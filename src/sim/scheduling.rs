@@ -63,11 +63,22 @@ impl World {
             .or_else(|| self.brokers.values().next())
             .map_or(1, |b| b.id);
         let leaders: SortedMap<TopicPartition, i32> = self.partition_leaders().collect_map();
+        let leader_epochs: SortedMap<TopicPartition, i32> = self
+            .topics
+            .values()
+            .flat_map(|t| {
+                t.registrations.iter().enumerate().map(|(p, r)| {
+                    let p = i32::try_from(p).unwrap_or(i32::MAX);
+                    (TopicPartition::new(t.name.clone(), p), r.leader_epoch())
+                })
+            })
+            .collect_map();
         for name in names {
             let mut cid = self.next_correlation_id;
             let Some(producer) = self.producers.get_mut(&name) else {
                 continue;
             };
+            producer.observe_leader_epochs(&|tp| leader_epochs.get(tp).copied());
             let (out, events) =
                 producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
             let wake = producer.next_wakeup(now);

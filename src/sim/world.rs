@@ -287,6 +287,7 @@ impl World {
                 }
                 let config = ProducerConfig::from_pairs_with(name, configs, self.breaks)?;
                 let mut producer = Producer::new(config);
+                producer.seed_retry_jitter(self.config.seed);
                 producer.set_transaction_v2(self.config.txn_features().v2());
                 self.producers.insert(name.clone(), producer);
                 self.ready.insert(name.clone());

@@ -255,7 +255,10 @@ fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
         HostCommand::LoadLesson(name) => {
             match scenario::lessons().iter().position(|l| l.name == name) {
                 Some(i) => super::lesson_files::open(i, dispatch),
-                None => post_error(&tf(Key::EmbedNoLesson, &[&name])),
+                None => {
+                    let names: Vec<&str> = scenario::lessons().iter().map(|l| l.name).collect();
+                    post_error(&tf(Key::EmbedNoLesson, &[&name, &names.join(", ")]))
+                }
             }
         }
         HostCommand::LoadScenario(source) => match super::state::parse_lesson(&source) {

@@ -10,12 +10,15 @@
 //! - [`keys`]: keyboard shortcuts.
 //! - [`lesson_files`]: fetching a built-in lesson's file (the main page has no texts).
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
-//! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`).
+//! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`);
+//!   [`compare`]: its "Compare with Kafka" view.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`crate::view`] (the view models, tested natively).
 
 pub mod app;
 pub mod browser;
+#[cfg(feature = "pulsar")]
+pub mod compare;
 pub mod components;
 pub mod embed;
 pub mod embed_view;

@@ -3,14 +3,19 @@
 //! with the maxReadPosition pointer and the transaction buffer, subscriptions with
 //! cursors and pending ack, the coordinators and their logs, the timeline with the
 //! data-flow step numbers — and the comparison: the Kafka and Pulsar sides of the
-//! story and the differences table that fills in as it runs.
+//! story and the differences table that fills in as it runs — and, behind the nav's
+//! "Compare with Kafka" (`#compare`), the comparison page ([`super::compare`]).
 
 use yew::prelude::*;
 
+use super::components::event_list::announced;
+use crate::i18n::narration::compare_words::label as compare_label;
 use crate::i18n::narration::{pulsar_difference, pulsar_event, pulsar_label};
 use crate::i18n::{ui_lang, Lang};
 use crate::pulsar::{Position, PulsarWorld, TxnID};
 use crate::scenario::{self, Replay, StepKind};
+use crate::view::announce::{Announcer, Heard};
+use crate::view::compare::CompareLabel as CL;
 use crate::view::pulsar::{self as model, EntryKind, PulsarLabel as L, TxnOutcome};
 
 /// A label in the page's language (English until a catalog is chosen and loaded).
@@ -68,7 +73,8 @@ fn partitions(w: &PulsarWorld) -> Html {
                         <h3 class="mono">{ format!("{} · broker {}", p.topic, p.broker) }</h3>
                         <p class="mono" data-testid="pulsar-max-read">{ format!("{} {}", l(L::MaxReadPosition), p.max_read_position) }</p>
                         <table>
-                            <thead><tr><th>{ l(L::Position) }</th><th>{ l(L::Entry) }</th><th>{ l(L::State) }</th></tr></thead>
+                            <caption class="visually-hidden">{ p.topic.clone() }</caption>
+                            <thead><tr><th scope="col">{ l(L::Position) }</th><th scope="col">{ l(L::Entry) }</th><th scope="col">{ l(L::State) }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                         </table>
                         <dl class="mono small">
@@ -93,13 +99,14 @@ fn subscriptions(w: &PulsarWorld) -> Html {
         <section class="panel" aria-labelledby="pulsar-subscriptions">
             <h2 id="pulsar-subscriptions">{ l(L::Subscriptions) }</h2>
             <table data-testid="pulsar-subscriptions">
+                <caption class="visually-hidden">{ l(L::Subscriptions) }</caption>
                 <thead><tr>
-                    <th>{ "" }</th><th>{ l(L::MarkDeletePosition) }</th><th>{ l(L::IndividuallyDeleted) }</th>
-                    <th>{ l(L::PendingAck) }</th><th>{ l(L::Redeliver) }</th>
+                    <td></td><th scope="col">{ l(L::MarkDeletePosition) }</th><th scope="col">{ l(L::IndividuallyDeleted) }</th>
+                    <th scope="col">{ l(L::PendingAck) }</th><th scope="col">{ l(L::Redeliver) }</th>
                 </tr></thead>
                 <tbody>{ for subs.into_iter().map(|s| html! {
                     <tr>
-                        <td class="mono">{ format!("{}/{}", s.topic, s.subscription) }</td>
+                        <th scope="row" class="mono">{ format!("{}/{}", s.topic, s.subscription) }</th>
                         <td class="mono">{ s.mark_delete_position.to_string() }</td>
                         <td class="mono">{ list(&s.individually_deleted) }</td>
                         <td class="mono">{ s.pending_acks.iter().map(|(p, t)| format!("{p} {t}")).collect::<Vec<_>>().join(", ") }</td>
@@ -134,15 +141,49 @@ fn coordinators(w: &PulsarWorld) -> Html {
 }
 
 fn timeline(w: &PulsarWorld) -> Html {
-    let rows = model::timeline(w, Some(60));
+    let rows: Vec<(u64, String, String)> = model::timeline(w, Some(60))
+        .into_iter()
+        .map(|r| {
+            let text = w
+                .events()
+                .get(r.index)
+                .map(|e| pulsar_event(e, ui_lang()))
+                .unwrap_or_default();
+            (
+                r.index as u64,
+                r.step.map(|s| format!("[{s}] ")).unwrap_or_default(),
+                text,
+            )
+        })
+        .collect();
+    html! { <PulsarTimeline {rows} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct TimelineProps {
+    /// (event index, step label, narration), oldest first.
+    rows: Vec<(u64, String, String)>,
+}
+
+/// The timeline, and a visually hidden live region with only the events of the last
+/// step (`view::announce`): a screen reader reads each once, never the whole list.
+#[function_component(PulsarTimeline)]
+fn pulsar_timeline(p: &TimelineProps) -> Html {
+    let announcer = use_mut_ref(Announcer::default);
+    let said = announced(
+        &announcer,
+        p.rows.iter().map(|(seq, _, text)| Heard {
+            seq: *seq,
+            text,
+            shown: true,
+        }),
+    );
     html! {
         <section class="panel" aria-labelledby="pulsar-timeline">
             <h2 id="pulsar-timeline">{ l(L::Timeline) }</h2>
-            <ol class="event-list" aria-live="polite" data-testid="pulsar-timeline">{ for rows.into_iter().map(|r| {
-                let text = w.events().get(r.index).map(|e| pulsar_event(e, ui_lang())).unwrap_or_default();
-                html! {
-                    <li><span class="mono step-number">{ r.step.map(|s| format!("[{s}] ")).unwrap_or_default() }</span>{ text }</li>
-                }
+            <div class="visually-hidden" aria-live="polite" aria-relevant="additions" data-testid="pulsar-live">{ said }</div>
+            <ol class="event-list" data-testid="pulsar-timeline">{ for p.rows.iter().map(|(_, step, text)| html! {
+                <li><span class="mono step-number">{ step.clone() }</span>{ text.clone() }</li>
             }) }</ol>
         </section>
     }
@@ -157,7 +198,8 @@ fn differences(w: Option<&PulsarWorld>) -> Html {
                 <p class="muted">{ l(L::NothingYet) }</p>
             } else {
                 <table data-testid="pulsar-differences">
-                    <thead><tr><th>{ l(L::Question) }</th><th>{ l(L::Kafka) }</th><th>{ l(L::Pulsar) }</th></tr></thead>
+                    <caption class="visually-hidden">{ l(L::Differences) }</caption>
+                    <thead><tr><th scope="col">{ l(L::Question) }</th><th scope="col">{ l(L::Kafka) }</th><th scope="col">{ l(L::Pulsar) }</th></tr></thead>
                     <tbody>{ for shown.into_iter().map(|d| {
                         let (q, k, p) = pulsar_difference(d, ui_lang());
                         html! { <tr><th scope="row">{ q }</th><td>{ k }</td><td>{ p }</td></tr> }
@@ -198,8 +240,68 @@ fn sides(replay: &Replay) -> Html {
     }
 }
 
+/// The Pulsar site's two views, kept in the fragment (`#compare`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    Lessons,
+    Compare,
+}
+
+impl View {
+    fn from_hash(hash: &str) -> View {
+        if hash.trim_start_matches('#') == "compare" {
+            View::Compare
+        } else {
+            View::Lessons
+        }
+    }
+}
+
+/// The nav between the lesson player and the comparison: links to `#lessons` and
+/// `#compare` (keyboard- and back-button-friendly); a click also sets the view.
+fn nav(current: View, set: Callback<View>) -> Html {
+    let tab = |view: View, label: CL, fragment: &'static str, testid: &'static str| {
+        let set = set.clone();
+        let here = current == view;
+        html! {
+            <li>
+                <a href={format!("#{fragment}")}
+                   class={classes!("page-tab", here.then_some("current"))}
+                   aria-current={here.then_some("page")}
+                   data-testid={testid}
+                   onclick={Callback::from(move |_: MouseEvent| set.emit(view))}>{ compare_label(label, ui_lang()) }</a>
+            </li>
+        }
+    };
+    html! {
+        <nav class="page-nav pulsar-nav" aria-label={compare_label(CL::NavLabel, ui_lang())}>
+            <ul>
+                { tab(View::Lessons, CL::NavLessons, "lessons", "nav-lessons") }
+                { tab(View::Compare, CL::NavCompare, "compare", "nav-compare") }
+            </ul>
+        </nav>
+    }
+}
+
 #[function_component(PulsarApp)]
 pub fn pulsar_app() -> Html {
+    let view =
+        use_state(|| View::from_hash(&super::browser::location_field("hash").unwrap_or_default()));
+    // Back and forward between `#lessons` and `#compare`.
+    {
+        let view = view.clone();
+        use_effect_with((), move |_| {
+            super::browser::listen_on(web_sys::window(), "hashchange", move |_| {
+                view.set(View::from_hash(
+                    &super::browser::location_field("hash").unwrap_or_default(),
+                ));
+            })
+        });
+    }
+    let set_view = {
+        let view = view.clone();
+        Callback::from(move |v: View| view.set(v))
+    };
     let lessons = scenario::pulsar_lessons();
     // The page's language: a new one re-renders every panel in it.
     let lang = use_state(ui_lang);
@@ -256,38 +358,43 @@ pub fn pulsar_app() -> Html {
                 <h1>{ l(L::Title) }</h1>
                 <p>{ l(L::Intro) }</p>
             </header>
-            <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
-                <label id="pulsar-lesson">{ l(L::Lesson) }{ " " }
-                    <select onchange={pick} data-testid="pulsar-lesson-select">
-                        { for lessons.iter().enumerate().map(|(i, les)| html! {
-                            <option value={i.to_string()} selected={i == *lesson}>{ les.title_in(*lang) }</option>
-                        }) }
-                    </select>
-                </label>
-                <div class="player-buttons">
-                    <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
-                    <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
-                    <button type="button" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
-                    <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
-                </div>
-                if let Some(s) = step {
-                    <div>
-                        if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
-                        { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
-                        <pre class="mono">{ s.text.clone() }</pre>
-                        <h4>{ l(L::Printed) }</h4>
-                        <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
+            { nav(*view, set_view) }
+            if *view == View::Compare {
+                <super::compare::ComparePage lang={*lang} />
+            } else {
+                <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
+                    <label id="pulsar-lesson">{ l(L::Lesson) }{ " " }
+                        <select onchange={pick} data-testid="pulsar-lesson-select">
+                            { for lessons.iter().enumerate().map(|(i, les)| html! {
+                                <option value={i.to_string()} selected={i == *lesson}>{ les.title_in(*lang) }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <div class="player-buttons">
+                        <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
+                        <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
+                        <button type="button" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
+                        <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
                     </div>
+                    if let Some(s) = step {
+                        <div>
+                            if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
+                            { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
+                            <pre class="mono">{ s.text.clone() }</pre>
+                            <h4>{ l(L::Printed) }</h4>
+                            <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
+                        </div>
+                    }
+                    if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }
+                </section>
+                { differences(replay.pulsar_world()) }
+                { sides(&replay) }
+                if let Some(w) = replay.pulsar_world() {
+                    { partitions(w) }
+                    { subscriptions(w) }
+                    { coordinators(w) }
+                    { timeline(w) }
                 }
-                if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }
-            </section>
-            { differences(replay.pulsar_world()) }
-            { sides(&replay) }
-            if let Some(w) = replay.pulsar_world() {
-                { partitions(w) }
-                { subscriptions(w) }
-                { coordinators(w) }
-                { timeline(w) }
             }
         </div>
     }

@@ -34,7 +34,7 @@ use crate::view::network::{network_view, NetworkView};
 use crate::view::partition::{partition_view, shown_partition, PartitionView, LOG_WINDOW};
 use crate::view::producers::{producers, ProducerView};
 use crate::view::rules::{rules_view, RulesView};
-use crate::view::timeline::{timeline, TimelineView, TIMELINE_MESSAGES};
+use crate::view::timeline::{timeline_with, TimelineOptions, TimelineView, TIMELINE_MESSAGES};
 use crate::view::txn_admin::{admin_view, AdminView};
 
 /// How many events the page's list keeps (the list is keyed, and Yew's keyed diff
@@ -102,7 +102,16 @@ pub fn txn_views(world: &World) -> TxnViews {
         .as_ref()
         .and_then(|tp| partition_view(world, tp, LOG_WINDOW));
     let coordinators = coordinators(world);
-    let timeline = timeline(world, part.as_ref(), &coordinators, TIMELINE_MESSAGES);
+    // Follower fetches folded: with RF 3 they would be most of the diagram.
+    let timeline = timeline_with(
+        world,
+        part.as_ref(),
+        &coordinators,
+        TIMELINE_MESSAGES,
+        TimelineOptions {
+            fold_follower_fetches: true,
+        },
+    );
     let events = super::app::event_items(world, MAX_EVENTS, tone);
     let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {

@@ -4,5 +4,6 @@ pub mod bytes;
 pub mod json;
 pub mod lzss;
 pub mod ordered;
+pub mod rng;
 pub mod sorted_map;
 pub mod sorted_set;

@@ -17,8 +17,17 @@
 //! - [`validate`]: checks for what a learner types.
 //! - [`replicas`]: brokers up, fenced or stopped; a partition's replicas side by side.
 //! - [`window`]: the restart that rebuilt a dedup window, to explain it in the panel.
-//! - [`pulsar`] (feature `pulsar`): the Pulsar and comparison pages' models.
+//! - [`alt`]: the pictures in words (state diagram, offset strip, timeline) for screen
+//!   readers.
+//! - [`announce`]: the narration a screen reader hears after each action, once.
+//! - [`pulsar`] (feature `pulsar`): the Pulsar page's models.
+//! - [`compare`] (feature `pulsar`): the comparison page — one story on both engines,
+//!   side by side, and the differences table it fills in.
 
+pub mod alt;
+pub mod announce;
+#[cfg(feature = "pulsar")]
+pub mod compare;
 pub mod consumers;
 pub mod coordinators;
 pub mod history;

@@ -49,6 +49,9 @@ pub struct TimelineMessage {
     pub mark: Option<FaultMark>,
     /// This message is the second copy of a duplicated one (that message's id).
     pub copy_of: Option<u64>,
+    /// A follower's Fetch to its leader, or the answer (a Fetch between two brokers):
+    /// replication's steady traffic, folded by default ([`TimelineOptions`]).
+    pub follower_fetch: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -58,7 +61,20 @@ pub struct TimelineView {
     pub messages: Vec<TimelineMessage>,
     /// Messages sent in all.
     pub total: usize,
+    /// Whether [`TimelineView::rows`] folds runs of follower fetches.
+    pub folded: bool,
 }
+
+/// How the timeline is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TimelineOptions {
+    /// Fold each run of plain follower fetches into one row, and count that row, not
+    /// its messages, against the limit (so other messages stay on screen with RF 3).
+    pub fold_follower_fetches: bool,
+}
+
+/// With folding, how many messages the timeline looks back through at most.
+pub const FOLDED_MESSAGES_MAX: usize = 400;
 
 /// Where a node's lifeline goes: producers, brokers by id, the controller, then the
 /// other clients.
@@ -78,9 +94,31 @@ pub fn timeline(
     coords: &[CoordinatorView],
     max: usize,
 ) -> TimelineView {
+    timeline_with(world, part, coords, max, TimelineOptions::default())
+}
+
+/// A Fetch between two brokers: a follower's fetch or its leader's answer.
+fn is_follower_fetch(from: &Node, to: &Node, api: &str) -> bool {
+    matches!((from, to), (Node::Broker(_), Node::Broker(_))) && api == "Fetch"
+}
+
+/// The timeline with `options`: folded, the last `max` rows (a run of plain follower
+/// fetches is one row), from at most [`FOLDED_MESSAGES_MAX`] messages.
+pub fn timeline_with(
+    world: &World,
+    part: Option<&PartitionView>,
+    coords: &[CoordinatorView],
+    max: usize,
+    options: TimelineOptions,
+) -> TimelineView {
+    let fold = options.fold_follower_fetches;
+    let held = world.network.held_ids().collect_set();
     let mut marks: SortedMap<u64, FaultMark> = SortedMap::new();
     let mut copies: SortedMap<u64, u64> = SortedMap::new();
     let mut sent = Vec::new();
+    // Rows counted so far, and whether the newest counted one is a run of fetches.
+    let (mut rows, mut in_run) = (0usize, false);
+    let limit = if fold { FOLDED_MESSAGES_MAX } else { max };
     for e in world.events.iter().rev() {
         match &e.kind {
             EventKind::MessageDropped { id, .. } => {
@@ -92,10 +130,32 @@ pub fn timeline(
                 }
                 marks.insert(*id, mark.clone());
             }
-            EventKind::MessageSent { .. } if sent.len() < max => sent.push(e),
+            EventKind::MessageSent {
+                id,
+                from,
+                to,
+                api,
+                error,
+                ..
+            } => {
+                let plain = fold
+                    && is_follower_fetch(from, to, api)
+                    && !marks.contains_key(id)
+                    && !copies.contains_key(id)
+                    && !held.contains(id)
+                    && error.is_none_or(|e| e == Errors::None);
+                if !(plain && in_run) {
+                    if rows == max {
+                        break;
+                    }
+                    rows += 1;
+                }
+                in_run = plain;
+                sent.push(e);
+            }
             _ => {}
         }
-        if sent.len() >= max {
+        if sent.len() >= limit {
             break;
         }
     }
@@ -103,7 +163,6 @@ pub fn timeline(
     // once a partition holds 10,000 batches.
     let total = usize::try_from(world.network.messages_sent()).unwrap_or(usize::MAX);
     sent.reverse();
-    let held = world.network.held_ids().collect_set();
     let on_wire = world.network.in_flight().map(|e| e.id).collect_set();
     let mut nodes: SortedSet<(u8, i32, String)> = SortedSet::new();
     for (name, _, _) in world.transactional_producers() {
@@ -181,6 +240,7 @@ pub fn timeline(
                     .cloned()
                     .or_else(|| held.contains(id).then_some(FaultMark::Held)),
                 copy_of: copies.get(id).copied(),
+                follower_fetch: is_follower_fetch(from, to, api),
             }),
             _ => None,
         })
@@ -189,6 +249,88 @@ pub fn timeline(
         lifelines,
         messages,
         total,
+        folded: fold,
+    }
+}
+
+/// One row of the drawn timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimelineRow {
+    /// `messages[i]`.
+    Message(usize),
+    /// A run of plain follower fetches, shown as one row ("N follower fetches") that a
+    /// click opens; when open, the run's messages follow it as rows of their own.
+    Fold(FetchFold),
+}
+
+/// A run of follower fetches folded into one row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchFold {
+    /// The id of the run's first message: what keeps it open across renders.
+    pub key: u64,
+    /// `messages[first..first + len]`.
+    pub first: usize,
+    pub len: usize,
+    pub from_ms: i64,
+    pub to_ms: i64,
+    /// The leftmost and rightmost lifelines the run touches.
+    pub lanes: (usize, usize),
+    pub expanded: bool,
+}
+
+impl TimelineMessage {
+    /// A follower fetch no fault touched and no error marks: what folding hides.
+    pub fn plain_follower_fetch(&self) -> bool {
+        self.follower_fetch
+            && self.mark.is_none()
+            && self.copy_of.is_none()
+            && !self.held
+            && self.error.is_none()
+    }
+}
+
+impl TimelineView {
+    /// The rows to draw. Unfolded, one per message. Folded, each run of two or more
+    /// plain follower fetches is one [`TimelineRow::Fold`] row, followed by its messages
+    /// when `expanded(key)` says it is open.
+    pub fn rows(&self, expanded: impl Fn(u64) -> bool) -> Vec<TimelineRow> {
+        let mut rows = Vec::new();
+        let mut i = 0;
+        while i < self.messages.len() {
+            let run = if self.folded {
+                self.messages[i..]
+                    .iter()
+                    .take_while(|m| m.plain_follower_fetch())
+                    .count()
+            } else {
+                0
+            };
+            if run < 2 {
+                rows.push(TimelineRow::Message(i));
+                i += 1;
+                continue;
+            }
+            let ms = &self.messages[i..i + run];
+            let key = ms[0].id;
+            let open = expanded(key);
+            rows.push(TimelineRow::Fold(FetchFold {
+                key,
+                first: i,
+                len: run,
+                from_ms: ms[0].at_ms,
+                to_ms: ms[run - 1].at_ms,
+                lanes: (
+                    ms.iter().map(|m| m.from.min(m.to)).min().unwrap_or(0),
+                    ms.iter().map(|m| m.from.max(m.to)).max().unwrap_or(0),
+                ),
+                expanded: open,
+            }));
+            if open {
+                rows.extend((i..i + run).map(TimelineRow::Message));
+            }
+            i += run;
+        }
+        rows
     }
 }
 

@@ -184,3 +184,128 @@ for (const [lang, script] of [['ko', /[\uac00-\ud7a3]/], ['th', /[\u0e00-\u0e7f]
     }
   });
 }
+
+// Screen readers hear each event once: the visible list is not live; a visually hidden
+// live region holds only the narration of the last click (src/view/announce.rs), and a
+// verdict is in one live region only (the narration), never read twice.
+test('the live region holds only the last click’s narration; a verdict is announced once', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  const live = page.locator(`${tid('events-live')} p`);
+  const newest = (n) =>
+    page.locator(`${tid('events')} .event-text`).evaluateAll((els, k) => els.slice(0, k).map((e) => e.textContent).reverse(), n);
+  try {
+    await open(page, '#idempotence', tid('playground'));
+    assert.equal(await live.count(), 0, 'loading the page announces nothing');
+    // Nothing else is live: not the list, the verdict or the coordinator's state.
+    const liveRegions = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role="status"], [role="log"], [role="alert"]')].map(
+          (e) => e.dataset.testid || e.className,
+        ),
+      );
+    assert.ok(!(await liveRegions()).includes('events'), 'the visible list is not live');
+    assert.equal(await page.locator(`${tid('events')}[aria-live], ${tid('verdict')}[role], ${tid('verdict')}[aria-live]`).count(), 0);
+
+    await page.locator(tid('records')).fill('a, b');
+    await page.locator(tid('send')).click();
+    await page.locator(`${tid('verdict')}[data-verdict="APPEND"]`).waitFor();
+    await page.waitForTimeout(300);
+    const first = await live.allTextContents();
+    assert.ok(first.length > 0, 'the click is announced');
+    assert.deepEqual(first, await newest(first.length), 'the newest events, oldest first');
+    const total1 = await page.locator(`${tid('events')} li`).count();
+    assert.ok(first.length < total1, `only this click: ${first.length} of ${total1} events`);
+    assert.ok(first.some((l) => l.includes('APPEND')), first.join('\n'));
+
+    await page.locator(tid('drop-ack')).click();
+    await page.waitForTimeout(300);
+    const before = await page.locator(`${tid('events')} li`).count();
+    await page.locator(tid('records')).fill('c');
+    await page.locator(tid('send')).click();
+    await page.locator(`${tid('verdict')}[data-verdict="DUPLICATE"]`).waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(300);
+    const second = await live.allTextContents();
+    const total2 = await page.locator(`${tid('events')} li`).count();
+    assert.deepEqual(second, await newest(second.length));
+    assert.equal(total2 - before, second.length, 'exactly the events this click added');
+    assert.ok(!second.some((l) => first.includes(l) && l.includes('APPEND')), 'the first click is not read again');
+    // The verdict word is in one live region: the narration's.
+    const saying = await page.evaluate(() =>
+      [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role="status"], [role="log"], [role="alert"]')]
+        .filter((e) => e.textContent.includes('DUPLICATE'))
+        .map((e) => e.dataset.testid),
+    );
+    assert.deepEqual(saying, ['events-live'], 'DUPLICATE is announced by one region');
+
+    // Stepping back in time empties it (the time-travel position says where one is).
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForTimeout(500);
+    assert.equal(await live.count(), 0, 'a step back announces no events');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// The pictures have text alternatives in the page's language (src/view/alt.rs).
+test('the state diagram, the offset strip and the timeline say in words what they show', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await open(page, '#transactions', tid('page-transactions'));
+    for (const id of ['txn-init', 'txn-begin', 'txn-send']) await page.locator(tid(id)).click();
+    await page.locator(tid('coordinator-state')).first().and(page.locator('[data-state="Ongoing"]')).waitFor();
+    const diagram = await page.locator(tid('coordinator-diagram')).first().getAttribute('aria-label');
+    assert.match(diagram, /in Ongoing\. Its previous state was Empty\. From here it may move to PrepareCommit, PrepareAbort/);
+    assert.equal(await page.locator(tid('txn-strip')).getAttribute('aria-hidden'), 'true');
+    const strip = await page.locator(tid('txn-strip-alt')).textContent();
+    const [lso, hw, leo] = await Promise.all(['txn-lso', 'txn-hw', 'txn-leo'].map((i) => page.locator(tid(i)).innerText()));
+    assert.ok(strip.includes(`LSO at offset ${lso}, HW at ${hw}, LEO at ${leo}`), strip);
+    assert.match(strip, /open \(no marker yet\)/);
+    const timeline = await page.locator(tid('timeline-alt')).textContent();
+    assert.match(timeline, /^The diagram shows the newest \d+ of \d+ messages between .*The newest: /);
+    // Every table says what it is and which cells are headers.
+    const bare = await page.evaluate(() =>
+      [...document.querySelectorAll('table')].filter((t) => !t.querySelector('caption') || t.querySelector('th:not([scope])')).length,
+    );
+    assert.equal(bare, 0, 'tables without a caption or with a header cell without scope');
+  } finally {
+    await page.close();
+  }
+});
+
+// 200% zoom of a 1280 px window is a 640 px viewport at twice the pixels; reduced motion
+// stops every transition and animation.
+for (const [name, hash, ready] of PAGES) {
+  test(`the ${name} page at 200% zoom: no sideways scroll, every control reachable; reduced motion`, { timeout: 120_000 }, async () => {
+    const page = await site.browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+    try {
+      await open(page, hash, ready);
+      await work(page, name);
+      assert.ok((await overflow(page)) <= 0, `${name} at 200% scrolls sideways by ${await overflow(page)}px`);
+      const outside = await page.evaluate(() =>
+        [...document.querySelectorAll('main button, main input, main select, main a[href], main summary')]
+          .filter((e) => e.getClientRects().length && !e.closest('.scroll-x, .tl-scroll, .log-scroll, .visually-hidden'))
+          .filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left < -0.5 || r.right > document.documentElement.clientWidth + 0.5;
+          })
+          .map((e) => e.dataset.testid || e.outerHTML.slice(0, 80)),
+      );
+      assert.deepEqual(outside, [], 'controls outside the viewport');
+      await screenshot(page, `zoom200-${name}`, { fullPage: true });
+      const moving = await page.evaluate(() => {
+        const secs = (v) => Math.max(...v.split(',').map((s) => parseFloat(s) * (s.trim().endsWith('ms') ? 0.001 : 1)));
+        return [...document.querySelectorAll('*')]
+          .filter((e) => {
+            const s = getComputedStyle(e);
+            return secs(s.transitionDuration) > 0.001 || (s.animationName !== 'none' && secs(s.animationDuration) > 0.001);
+          })
+          .map((e) => e.className || e.tagName);
+      });
+      assert.deepEqual(moving, [], 'transitions or animations under prefers-reduced-motion');
+    } finally {
+      await page.close();
+    }
+  });
+}

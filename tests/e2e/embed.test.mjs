@@ -1,18 +1,33 @@
 // Embedding: the sample course page (embed-demo.html) loads two compact playgrounds in
 // iframes (one plain, one made by embed.js from data attributes); the host script steps
 // one through its whole lesson with the postMessage API and receives eos:ready, eos:state
-// after every step, eos:resize, and eos:complete. And embed.js on another origin.
+// after every step, eos:resize, and eos:complete. The same page in Korean and Thai
+// (embed-demo.ko.html, embed-demo.th.html). And embed.js on another origin.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { screenshot, startServer, useSite, watchProblems } from './harness.mjs';
+import { englishTextNodes } from './english.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 
 const site = useSite();
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations in the page (not its frames), one line each. */
+async function axe(page) {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'], iframes: false });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
 
 const messages = (page, name) => page.evaluate((n) => window.eosMessages[n], name);
 
@@ -149,3 +164,46 @@ test('embed.js on a page of another origin: data attributes become the frame, th
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+// The sample course page in Korean and Thai: the same page and script, its words in the
+// language, both frames in it (`lang=` on the plain iframe, `data-lang` for embed.js),
+// no English outside Kafka's identifiers in the page or its frames, axe-clean.
+for (const [lang, script] of [['ko', /[\uac00-\ud7a3]/], ['th', /[\u0e00-\u0e7f]/]]) {
+  test(`the demo page in ${lang}: its frames speak ${lang}, no English, axe-clean`, { timeout: 180_000 }, async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const problems = watchProblems(page);
+    try {
+      await page.goto(`${site.server.url}embed-demo.${lang}.html`, { waitUntil: 'load' });
+      assert.equal(await page.getAttribute('html', 'lang'), lang);
+      for (const name of ['idem', 'fence']) {
+        await page.waitForFunction((n) => window.eosMessages[n].some((m) => m.type === 'eos:ready'), name, { timeout: 60_000 });
+      }
+      assert.equal(await page.locator(tid('frame-fence')).getAttribute('data-lang'), lang);
+      const fenceSrc = new URL(await page.locator('#fence iframe').getAttribute('src'));
+      assert.equal(fenceSrc.searchParams.get('lang'), lang);
+      for (const frame of [tid('frame-idem'), '#fence iframe']) {
+        await page.frameLocator(frame).locator(`html[lang="${lang}"]`).waitFor({ timeout: 30_000 });
+      }
+      await page.locator('[data-host="idem"] button[data-cmd="next"]').click();
+      await page.waitForFunction(() => window.eosMessages.idem.some((m) => m.type === 'eos:state' && m.step === 1));
+      await page.locator('[data-host="fence"] button[data-cmd="next"]').click();
+      await page.waitForFunction(() => window.eosMessages.fence.some((m) => m.type === 'eos:state' && m.step === 1));
+      await page.waitForTimeout(500);
+      assert.match(await page.locator(tid('status-idem')).innerText(), script);
+      assert.deepEqual(await englishTextNodes(page), [], `${lang} demo page: English text`);
+      for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
+        assert.deepEqual(await englishTextNodes(frame), [], `${lang} frame ${frame.url()}: English text`);
+      }
+      assert.deepEqual(await axe(page), [], `${lang} demo page: axe`);
+      await screenshot(page, `embed-demo-${lang}-1280`, { fullPage: true });
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.waitForTimeout(500);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${lang} demo at 360 px scrolls sideways by ${overflow} px`);
+      await screenshot(page, `embed-demo-${lang}-360`, { fullPage: true });
+      assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+    } finally {
+      await page.close();
+    }
+  });
+}

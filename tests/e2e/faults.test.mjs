@@ -130,6 +130,10 @@ test('the hanging-transaction lesson: rules in force, the stuck LSO, find-hangin
   const problems = watchProblems(page);
   try {
     await open(page, '?lesson=hanging-transaction');
+    // The lesson's file is fetched when the lesson opens: until it arrives the page shows
+    // its own world (transaction.version 2), so wait for the lesson's cluster.
+    await page.locator(tid('lesson-progress')).waitFor({ timeout: 60_000 });
+    await page.locator(tid('rules-tv')).filter({ hasText: /^1$/ }).waitFor({ timeout: 60_000 });
     assert.equal(await page.locator(tid('rules-tv')).innerText(), '1');
     assert.equal(await page.locator(tid('rules-client-tv')).innerText(), '0');
     assert.equal(await page.locator(tid('rules-verification')).innerText(), 'false');

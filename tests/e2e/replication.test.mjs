@@ -114,3 +114,45 @@ test('the failover lesson plays in the lesson player on the replicated views', {
     await page.close();
   }
 });
+
+// The replication lesson to its last step: the timeline folds the followers' fetches into
+// rows a keyboard opens and closes, and the page passes axe with a fold open.
+for (const { width, height } of [
+  { width: 1280, height: 800 },
+  { width: 760, height: 1000 },
+]) {
+  test(`the replication lesson: follower fetches fold on the timeline (${width}px)`, { timeout: 180_000 }, async () => {
+    const page = await site.browser.newPage({ viewport: { width, height } });
+    const problems = watchProblems(page);
+    try {
+      await page.goto(`${site.server.url}?lesson=replication&step=7#transactions`, { waitUntil: 'load' });
+      await page.locator(tid('page-transactions')).waitFor({ state: 'visible', timeout: 120_000 });
+      await page.locator(tid('cluster-panel')).waitFor();
+      // The lesson is replayed to its last step: Next is off once it is there.
+      await page.locator(`${tid('lesson-next')}[disabled]`).waitFor({ timeout: 60_000 });
+      assert.match(await text(page, 'replicas-summary'), /ISR \[1, 2, 3\]/);
+      const folds = page.locator(tid('tl-fold'));
+      assert.ok((await folds.count()) > 0, 'follower fetches are folded');
+      const fold = folds.last();
+      assert.match(await fold.innerText(), /\d+ follower fetches/);
+      assert.equal(await fold.getAttribute('aria-expanded'), 'false');
+      const rows = async () => page.locator(`${tid('timeline')} .msg`).count();
+      const before = await rows();
+      const n = Number((await fold.innerText()).match(/(\d+) follower fetches/)[1]);
+      await fold.focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`${tid('tl-fold')}[aria-expanded="true"]`).waitFor();
+      assert.equal(await rows(), before + n, 'Enter opens the run');
+      assert.deepEqual(await axe(page), [], `axe with a fold open at ${width}px`);
+      await page.locator(tid('timeline')).scrollIntoViewIfNeeded();
+      await screenshot(page, `replication-lesson-${width}-timeline-open`);
+      await page.keyboard.press(' ');
+      await page.locator(`${tid('tl-fold')}[aria-expanded="true"]`).waitFor({ state: 'detached' });
+      assert.equal(await rows(), before, 'Space closes it');
+      await screenshot(page, `replication-lesson-${width}-timeline`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}

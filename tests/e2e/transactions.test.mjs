@@ -244,12 +244,18 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     const rows = Object.entries(results).flatMap(([id, rs]) =>
       rs.map((r) => `  ${id.padEnd(22)} click→render ${r.rendered.toFixed(1).padStart(7)} ms, →painted ${r.frame.toFixed(1).padStart(7)} ms`),
     );
-    const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
-    const renders = Object.values(results).flat().map((r) => r.rendered);
-    const painted = Object.values(results).flat().map((r) => r.frame);
+    // Quantiles over the warm clicks: the first click of each kind also pays the
+    // browser's compilation of that code, so it is reported apart.
+    const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))].toFixed(1);
+    const warm = Object.values(results).flatMap((rs) => rs.slice(1));
+    const first = Object.values(results).map((rs) => rs[0]);
+    const renders = warm.map((r) => r.rendered);
+    const painted = warm.map((r) => r.frame);
     console.log(
       `10,000-batch partition: page load ${loadMs} ms (preloading through the engine)\n${rows.join('\n')}\n` +
-        `  median click→render ${median(renders)} ms, click→painted ${median(painted)} ms`,
+        `  warm clicks (${warm.length}): click→render median ${quantile(renders, 0.5)} ms, p95 ${quantile(renders, 0.95)} ms; ` +
+        `click→painted median ${quantile(painted, 0.5)} ms, p95 ${quantile(painted, 0.95)} ms\n` +
+        `  first click of each kind (${first.length}): click→painted median ${quantile(first.map((r) => r.frame), 0.5)} ms`,
     );
     assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
     assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);

@@ -112,6 +112,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../checker.rs"),
         include_str!("../narration/replication.rs"),
         include_str!("../narration/pulsar.rs"),
+        include_str!("../narration/compare.rs"),
     ]
     .concat();
     // Every string literal shaped like an id: `concept.what` in lower case.

@@ -281,7 +281,6 @@ keys! {
     KindCommitMarkerShort,
     KindAbortMarkerShort,
     KindPlainShort,
-    StripLabel,
     StripNext,
     StripLsoEarlier,
     TxLogCaption,
@@ -318,7 +317,17 @@ keys! {
     CoordFence,
     CoordDead,
     CoordOpenFor,
-    DiagramLabel,
+    // Text alternatives of the pictures (src/view/alt.rs)
+    AltCoord,
+    AltCoordFrom,
+    AltCoordPending,
+    AltCoordNext,
+    AltCoordNoNext,
+    AltStrip,
+    AltStripEmpty,
+    AltStripPointers,
+    AltTimeline,
+    AltTimelineNewest,
     DiagramCaption,
     TxStateLogHeading,
     TxStateLogCaption,
@@ -398,6 +407,9 @@ keys! {
     TlStrikeRelease,
     TlMenuClose,
     TlOnWire,
+    TlFollowerFetches,
+    TlFoldShow,
+    TlFoldHide,
     TlDelayedBy,
     TlDuplicatedAs,
     TlCopyOf,
@@ -481,7 +493,12 @@ pub fn t(key: Key) -> &'static str {
 
 /// A template with `{0}`, `{1}`, … replaced by `args`.
 pub fn tf(key: Key, args: &[&str]) -> String {
-    let mut out = t(key).to_string();
+    tfl(key, super::ui_lang(), args)
+}
+
+/// [`tf`] in a given language (the view models build sentences for any language).
+pub fn tfl(key: Key, lang: Lang, args: &[&str]) -> String {
+    let mut out = text(key, lang).to_string();
     for (i, a) in args.iter().enumerate() {
         out = out.replace(&format!("{{{i}}}"), a);
     }

@@ -173,6 +173,14 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 ErrorDetail::CoordinatorEpochFenced { .. } =>
                     Msg::new("broker.marker-rejected.coordinator-epoch"),
                 ErrorDetail::EpochTooOld { .. } => Msg::new("broker.marker-rejected.epoch-too-old"),
+                ErrorDetail::NotEnoughReplicas {
+                    isr,
+                    min_insync_replicas,
+                } => msg!(
+                    "broker.marker-rejected.not-enough-replicas",
+                    isr = format!("{isr:?}"),
+                    min_isr = min_insync_replicas
+                ),
                 _ => Msg::new("broker.marker-rejected.not-newer"),
             }
         ),
@@ -324,6 +332,15 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             partitions,
         } => msg!(
             "broker.markers-await-leader",
+            broker = broker,
+            transactional_id = transactional_id,
+            partitions = tps(partitions)
+        ),
+        BrokerEvent::MarkersAwaitIsr {
+            transactional_id,
+            partitions,
+        } => msg!(
+            "broker.markers-await-isr",
             broker = broker,
             transactional_id = transactional_id,
             partitions = tps(partitions)

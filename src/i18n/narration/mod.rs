@@ -21,6 +21,8 @@ use crate::sim::event::EventKind;
 use crate::sim::{Event, SimError};
 
 mod broker;
+#[cfg(feature = "pulsar")]
+mod compare;
 mod consumer;
 mod coordinator;
 pub(in crate::i18n) mod errors;
@@ -55,6 +57,42 @@ pub fn pulsar_difference(
 #[cfg(feature = "pulsar")]
 pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> String {
     render(&pulsar::label(l), lang)
+}
+
+/// The comparison page's words (`compare.*`), each already in `lang`.
+#[cfg(feature = "pulsar")]
+pub mod compare_words {
+    use super::{compare, render, Lang};
+    use crate::pulsar::Position;
+    use crate::view::compare::{CompareLabel, KafkaFact, PulsarFact, Row};
+
+    pub fn label(l: CompareLabel, lang: Lang) -> String {
+        render(&compare::label(l), lang)
+    }
+    pub fn question(row: Row, lang: Lang) -> String {
+        render(&compare::question(row), lang)
+    }
+    pub fn kafka(fact: &KafkaFact, lang: Lang) -> String {
+        render(&compare::kafka(fact), lang)
+    }
+    pub fn pulsar(fact: &PulsarFact, lang: Lang) -> String {
+        render(&compare::pulsar(fact), lang)
+    }
+    pub fn since(step: usize, lang: Lang) -> String {
+        render(&compare::since(step), lang)
+    }
+    pub fn kafka_partition(tp: &str, hw: i64, lso: i64, lang: Lang) -> String {
+        render(&compare::kafka_partition(tp, hw, lso), lang)
+    }
+    pub fn pulsar_partition(topic: &str, max_read: Position, lang: Lang) -> String {
+        render(&compare::pulsar_partition(topic, max_read), lang)
+    }
+    pub fn buffer(ongoing: String, aborted: String, lang: Lang) -> String {
+        render(&compare::buffer(ongoing, aborted), lang)
+    }
+    pub fn pulsar_coordinator(tc: u64, running: bool, lang: Lang) -> String {
+        render(&compare::pulsar_coordinator(tc, running), lang)
+    }
 }
 
 /// An armed fault in a few words ("delay the next EndTxn message by 500 ms"), for a

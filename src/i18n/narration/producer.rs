@@ -113,16 +113,29 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             )
         }
         ProducerEvent::RetryScheduled {
-            tp, error, attempt, ..
+            tp,
+            error,
+            attempt,
+            backoff_ms,
+            ..
         } => {
             msg!(
                 "producer.retry-scheduled",
                 client = client,
                 tp = tp,
                 attempt = attempt,
-                error = error.name()
+                error = error.name(),
+                backoff_ms = backoff_ms
             )
         }
+        ProducerEvent::BackoffSkipped {
+            tp, leader_epoch, ..
+        } => msg!(
+            "producer.backoff-skipped",
+            client = client,
+            tp = tp,
+            leader_epoch = leader_epoch
+        ),
         ProducerEvent::Acknowledged {
             tp,
             base_offset,

@@ -68,6 +68,12 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             tp: tp(),
             error: Errors::NotLeaderOrFollower,
             attempt: 2,
+            backoff_ms: 187,
+        },
+        ProducerEvent::BackoffSkipped {
+            batch: 1,
+            tp: tp(),
+            leader_epoch: 1,
         },
         ProducerEvent::Acknowledged {
             batch: 1,

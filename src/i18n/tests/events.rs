@@ -3,9 +3,6 @@
 //! variant needs a sample here, as it needs a catalog line.
 
 use crate::broker::broker::BrokerEvent;
-use crate::coordinator::transaction::{
-    CoordinatorEvent, InternalError, TransactionState, TransitionError,
-};
 use crate::log::{
     LogStartOffsetIncrementReason, RecoveryReport, SegmentDeletionReason, SeqDirection,
     TopicPartition,
@@ -15,6 +12,7 @@ use crate::sim::event::FaultChange;
 use crate::sim::{Direction, EventKind, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 
 use super::clients::{consumer_events, producer_events, replication_events};
+use super::coordinator_events::coordinator_events;
 use super::errors::error_details;
 
 pub(super) fn tp() -> TopicPartition {
@@ -297,6 +295,20 @@ fn broker_events() -> Vec<BrokerEvent> {
         transactional_id: "tx-1".into(),
         partitions: vec![tp()],
     });
+    out.push(BrokerEvent::MarkersAwaitIsr {
+        transactional_id: "tx-1".into(),
+        partitions: vec![tp()],
+    });
+    out.push(BrokerEvent::MarkerRejected {
+        tp: tp(),
+        producer_id: 0,
+        producer_epoch: 0,
+        error: Errors::NotEnoughReplicas,
+        detail: ErrorDetail::NotEnoughReplicas {
+            isr: vec![2],
+            min_insync_replicas: 2,
+        },
+    });
     out.push(BrokerEvent::CoordinatorLoadStarted {
         tp: tp(),
         coordinator_epoch: 1,
@@ -392,125 +404,6 @@ fn broker_events() -> Vec<BrokerEvent> {
         windows: vec![],
         windows_before: vec![],
     });
-    out
-}
-
-fn coordinator_events() -> Vec<CoordinatorEvent> {
-    let id = || "tx-1".to_string();
-    let (empty, ongoing) = (TransactionState::Empty, TransactionState::Ongoing);
-    let mut out = vec![
-        CoordinatorEvent::TransactionalIdExpired {
-            transactional_id: id(),
-            producer_id: 7,
-            partition: 16,
-            expiration_ms: 604_800_000,
-        },
-        CoordinatorEvent::StateChanged {
-            transactional_id: id(),
-            partition: 0,
-            from: empty,
-            to: ongoing,
-            producer_id: 0,
-            producer_epoch: 0,
-            record_json: "{}".into(),
-        },
-        CoordinatorEvent::Fenced {
-            transactional_id: id(),
-            producer_id: 0,
-            old_epoch: 0,
-            fence_epoch: 1,
-        },
-        CoordinatorEvent::TimedOut {
-            transactional_id: id(),
-            producer_id: 0,
-            producer_epoch: 0,
-            txn_start_timestamp: 0,
-            txn_timeout_ms: 60_000,
-        },
-        CoordinatorEvent::Loaded {
-            partition: 0,
-            coordinator_epoch: 0,
-            transactions: 2,
-            pending_completions: 1,
-            skipped_records: 0,
-        },
-        CoordinatorEvent::Loaded {
-            partition: 0,
-            coordinator_epoch: 0,
-            transactions: 2,
-            pending_completions: 0,
-            skipped_records: 0,
-        },
-        CoordinatorEvent::Unloaded {
-            partition: 0,
-            transactions: 1,
-        },
-        CoordinatorEvent::Rejected {
-            transactional_id: id(),
-            api: "EndTxn",
-            error: Errors::InvalidTxnState,
-        },
-        CoordinatorEvent::EndTxnEpochFenced {
-            transactional_id: id(),
-            epoch: 0,
-            current_epoch: 1,
-            state: TransactionState::Ongoing,
-            transaction_v2: true,
-        },
-        CoordinatorEvent::EndTxnEpochFenced {
-            transactional_id: id(),
-            epoch: 1,
-            current_epoch: 0,
-            state: TransactionState::Ongoing,
-            transaction_v2: false,
-        },
-        CoordinatorEvent::AppendFailed {
-            transactional_id: id(),
-            target: ongoing,
-            error: Errors::NotCoordinator,
-        },
-        CoordinatorEvent::MarkersAbandoned {
-            transactional_id: id(),
-            partition: tp(),
-            error: Errors::InvalidProducerEpoch,
-        },
-    ];
-    let transitions = [
-        TransitionError::InvalidTransition {
-            from: empty,
-            to: ongoing,
-        },
-        TransitionError::AlreadyPending {
-            state: empty,
-            pending: ongoing,
-        },
-        TransitionError::NoPendingState { to: ongoing },
-        TransitionError::PendingMismatch {
-            pending: empty,
-            to: ongoing,
-        },
-        TransitionError::IllegalProducerIdOrEpoch {
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        TransitionError::UnexpectedMetadata {
-            to: ongoing,
-            reason: "the transaction timeout must not change",
-        },
-        TransitionError::EpochExhausted {
-            producer_id: 0,
-            producer_epoch: i16::MAX,
-        },
-        TransitionError::ProducerFenced,
-    ];
-    let details = transitions
-        .into_iter()
-        .map(InternalError::Transition)
-        .chain([InternalError::StateNeverCurrent(TransactionState::Dead)]);
-    out.extend(details.map(|detail| CoordinatorEvent::InternalError {
-        transactional_id: id(),
-        detail,
-    }));
     out
 }
 

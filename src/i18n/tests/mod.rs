@@ -7,6 +7,7 @@ use super::Lang;
 use crate::sim::{Event, EventKind};
 
 mod clients;
+mod coordinator_events;
 mod errors;
 mod events;
 

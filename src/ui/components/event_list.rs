@@ -1,8 +1,13 @@
-//! The narrated event list, newest first, with the logical time of each event.
+//! The narrated event list, newest first, with the logical time of each event, and
+//! beside it a visually hidden live region that holds only the events of the last action
+//! (`view::announce`), so a screen reader reads each new event once and never the list.
+
+use std::cell::RefCell;
 
 use yew::prelude::*;
 
 use crate::i18n::{t, Key};
+use crate::view::announce::{Announcer, Heard};
 
 /// One narrated event.
 #[derive(Clone, PartialEq)]
@@ -22,6 +27,23 @@ pub struct EventItem {
 pub struct EventListProps {
     /// Oldest first (the list shows them newest first).
     pub events: Vec<EventItem>,
+}
+
+/// What the screen reader hears of `events` (`view::announce`): the lines of the last
+/// action only, keyed, so a new event is a new node and is read even when its words
+/// repeat the last one's. The announcer is the component's (`use_mut_ref`).
+pub fn announced<'a>(
+    announcer: &RefCell<Announcer>,
+    events: impl IntoIterator<Item = Heard<'a>>,
+) -> Html {
+    announcer.borrow_mut().observe(events);
+    let lines = announcer
+        .borrow()
+        .lines
+        .iter()
+        .map(|(seq, text)| html! { <p key={*seq}>{ text.clone() }</p> })
+        .collect();
+    lines
 }
 
 #[function_component(EventList)]
@@ -49,8 +71,20 @@ pub fn event_list(p: &EventListProps) -> Html {
             }
         })
         .collect();
+    let announcer = use_mut_ref(Announcer::default);
+    let said = announced(
+        &announcer,
+        p.events.iter().map(|e| Heard {
+            seq: e.seq,
+            text: &e.text,
+            shown: *show_network || !e.network,
+        }),
+    );
     html! {
         <section class="panel stack events-panel" aria-labelledby="events-heading">
+            // Keyed lines: a new event is a new node, so it is read even when its words
+            // repeat the last one's; the old lines leave without being read.
+            <div class="visually-hidden" aria-live="polite" aria-relevant="additions" data-testid="events-live">{ said }</div>
             <div class="panel-head">
                 <h2 id="events-heading">{ t(Key::EventsHeading) }</h2>
                 <label class="check small">
@@ -62,7 +96,7 @@ pub fn event_list(p: &EventListProps) -> Html {
             if p.events.is_empty() {
                 <p class="muted">{ t(Key::EventsEmpty) }</p>
             }
-            <ol class="event-list" data-testid="events" aria-live="polite" aria-relevant="additions" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)}>
+            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)}>
                 { items }
             </ol>
         </section>

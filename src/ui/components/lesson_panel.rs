@@ -137,7 +137,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     let state = if i + 1 == l.done_steps { Some("step-current") } else if i < l.done_steps { Some("step-done") } else { None };
                     html! {
                         <li class={classes!(state)} aria-current={(i + 1 == l.done_steps).then_some("step")}>
-                            <span class="muted line-no">{ line }</span>{ " " }{ text }
+                            <span class="muted line-no">{ line }</span>{ " " }<code>{ text }</code>
                         </li>
                     }
                 })
@@ -147,7 +147,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     <p class="small" data-testid="lesson-progress">{ tf(Key::LessonStepOf, &[&l.done_steps.to_string(), &total.to_string()]) }</p>
                     <div class="lesson-step" aria-live="polite" data-testid="lesson-step">
                         if let Some((line, text)) = current {
-                            <h3 class="mono step-title">{ format!("{line}: {text}") }</h3>
+                            <h3 class="mono step-title">{ format!("{line}: ") }<code>{ text }</code></h3>
                             if !l.why.is_empty() {
                                 <p class="lesson-why small"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose(&l.why.join(" ")) }</p>
                             }
@@ -161,7 +161,8 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                             if !l.why.is_empty() {
                                 <p class="lesson-why small">{ super::prose::prose(&l.why.join(" ")) }</p>
                             }
-                            <p class="small">{ tf(Key::LessonNotStarted, &[l.steps.first().map(|s| s.1.as_str()).unwrap_or("")]) }</p>
+                            // The scenario line is code (the language's words are around it).
+                            <p class="small">{ not_started(l.steps.first().map_or("", |s| s.1.as_str())) }</p>
                         }
                         if let Some(e) = &l.error {
                             <div class="action-error" role="alert" data-testid="lesson-error">
@@ -213,4 +214,11 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// "Not started. Next runs: {0}" with the scenario line as code.
+fn not_started(line: &str) -> Html {
+    let template = t(Key::LessonNotStarted);
+    let (before, after) = template.split_once("{0}").unwrap_or((template, ""));
+    html! { <>{ before }<code>{ line.to_string() }</code>{ after }</> }
 }

@@ -104,7 +104,7 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
             if !p.lines.is_empty() {
                 <div>
                     <h3 class="small-heading">{ t(Key::RawOutput) }</h3>
-                    <pre class="raw-output" data-testid="raw-output" aria-live="polite">{ p.lines.join("\n") }</pre>
+                    <pre class="raw-output" data-testid="raw-output">{ p.lines.join("\n") }</pre>
                 </div>
             }
         </section>

@@ -67,6 +67,7 @@ pub fn rules_panel(p: &RulesPanelProps) -> Html {
             <h2 id="rules-heading">{ t(Key::RulesHeading) }</h2>
             <p class="small muted">{ t(Key::RulesIntro) }</p>
             <table class="rules-table small">
+                <caption class="visually-hidden">{ t(Key::RulesHeading) }</caption>
                 <tbody>
                     { setting(Key::RulesCluster, "transaction.version", v.cluster_version.to_string(), "rules-tv") }
                     { setting(Key::RulesClient, "transaction.version", v.client_version.to_string(), "rules-client-tv") }

@@ -60,6 +60,7 @@ pub fn shortcuts(p: &ShortcutsProps) -> Html {
             <div class="sheet panel stack" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts" {onkeydown}>
                 <h2 id="shortcuts-title">{ t(Key::KsHeading) }</h2>
                 <table class="shortcuts-table">
+                    <caption class="visually-hidden">{ t(Key::KsHeading) }</caption>
                     <thead><tr><th scope="col">{ t(Key::KsKeyCol) }</th><th scope="col">{ t(Key::KsWhatCol) }</th></tr></thead>
                     <tbody>
                         { row("←", Key::KsBack) }

@@ -9,12 +9,21 @@
 //! its row — drop, delay by N ms, duplicate, hold, or release a held one — whose choice
 //! is one engine action (`fault drop id=N`, …), applied through the page's normal path.
 //! The menu is a group of buttons; Esc or Close shuts it and gives focus back.
+//!
+//! With replication the followers' Fetch requests and answers would fill the diagram, so
+//! (when the view is built folded) each run of plain follower fetches is one row, "N
+//! follower fetches", a button that shows the run's messages under it and hides them
+//! again; a fetch a fault touched or an error marks always has its own row.
 
 use yew::prelude::*;
+use yew::virtual_dom::VList;
 
-use crate::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, ui_lang, Key};
 use crate::sim::{Action, FaultMark};
-use crate::view::timeline::{choice_action, MessageChoice, TimelineMessage, TimelineView};
+use crate::view::alt::{message_label, timeline_alt};
+use crate::view::timeline::{
+    choice_action, FetchFold, MessageChoice, TimelineMessage, TimelineRow, TimelineView,
+};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -30,41 +39,7 @@ pub struct TimelineProps {
 const DEFAULT_DELAY_MS: &str = "500";
 
 fn label(m: &TimelineMessage) -> String {
-    let kind = if m.response {
-        t(Key::TlResponse)
-    } else {
-        t(Key::TlRequest)
-    };
-    let what = format!("{} {}", m.api, kind);
-    let mut text = match (&m.mark, &m.error) {
-        (Some(FaultMark::Cut), _) => format!("✗ {what} — {}", t(Key::TlLostOnCut)),
-        _ if m.dropped => format!("✗ {what} — {}", t(Key::TlLost)),
-        _ if m.held => format!("‖ {what} — {}", t(Key::TlHeld)),
-        (Some(FaultMark::Delayed { ms }), _) => {
-            format!("{what} — {}", tf(Key::TlDelayedBy, &[&ms.to_string()]))
-        }
-        (Some(FaultMark::Duplicated { copy }), _) => {
-            format!("{what} — {}", tf(Key::TlDuplicatedAs, &[&copy.to_string()]))
-        }
-        (Some(FaultMark::ErrorInjected { error }), _) => {
-            format!("{what} — {}", tf(Key::TlInjected, &[error.name()]))
-        }
-        (_, Some(e)) => format!("{what} ({e})"),
-        _ => what,
-    };
-    if let Some(original) = m.copy_of {
-        text.push_str(&format!(
-            " ({})",
-            tf(Key::TlCopyOf, &[&original.to_string()])
-        ));
-    }
-    if m.on_wire && !m.held {
-        text = format!("▸ {text}");
-        if m.mark.is_none() && m.copy_of.is_none() {
-            text.push_str(&format!(" — {}", t(Key::TlOnWire)));
-        }
-    }
-    text
+    message_label(m, ui_lang())
 }
 
 fn choice_key(c: MessageChoice) -> Key {
@@ -85,6 +60,12 @@ fn choice_id(c: MessageChoice) -> &'static str {
         MessageChoice::Hold => "tl-strike-hold",
         MessageChoice::Release => "tl-strike-release",
     }
+}
+
+/// One row of the diagram, keyed: Yew matches unkeyed siblings from the end, so opening a
+/// fold (rows inserted under it) would otherwise rebuild its button and lose the focus.
+fn keyed(key: String, row: Html) -> Html {
+    VList::with_children(vec![row], Some(key.into())).into()
 }
 
 /// Gives focus to the element with this id, if it is on the page.
@@ -195,12 +176,21 @@ fn message_menu(p: &MenuProps) -> Html {
 pub fn timeline(p: &TimelineProps) -> Html {
     let v = &p.view;
     let open = use_state(|| None::<u64>);
-    // The open menu's message, if it can still be struck (a step may have delivered it).
+    // The follower-fetch runs the learner opened, by the id of their first message.
+    let open_folds = use_state(Vec::<u64>::new);
+    // The open menu's message, if it can still be struck (a step may have delivered it)
+    // and is on screen (not inside a closed fold).
     let open_msg = (*open).and_then(|id| {
-        v.messages
+        let i = v
+            .messages
             .iter()
             .position(|m| m.id == id && m.strikeable())
-            .filter(|_| p.on_act.is_some())
+            .filter(|_| p.on_act.is_some())?;
+        let hidden = v.folded
+            && v.rows(|k| open_folds.contains(&k))
+                .iter()
+                .all(|r| *r != TimelineRow::Message(i));
+        (!hidden).then_some(i)
     });
     let n = v.lifelines.len().max(1);
     let columns = format!("grid-template-columns: 4.5rem repeat({n}, minmax(0, 1fr));");
@@ -218,92 +208,149 @@ pub fn timeline(p: &TimelineProps) -> Html {
         })
         .collect();
     let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
-    let rows: Html = v
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(row, m)| {
-            // The open menu takes the row under its message.
-            let r = row + 2 + usize::from(open_msg.is_some_and(|o| row > o));
-            let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
-            let span = hi - lo + 1;
-            let self_msg = m.from == m.to;
-            let rightward = m.to >= m.from;
-            let label = label(m);
-            let clickable = p.on_act.is_some() && m.strikeable();
-            let class = classes!(
-                "msg",
-                if m.response { "msg-response" } else { "msg-request" },
-                if rightward { "msg-right" } else { "msg-left" },
-                self_msg.then_some("msg-self"),
-                m.error.is_some().then_some("msg-error"),
-                m.dropped.then_some("msg-dropped"),
-                m.held.then_some("msg-held"),
-                (m.on_wire && !m.held).then_some("msg-on-wire"),
-                matches!(m.mark, Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })).then_some("msg-struck"),
-                format!("api-{}", m.api.to_ascii_lowercase())
-            );
-            // Arrows run from the middle of one lifeline column to the middle of the other.
-            let style = if self_msg {
-                format!("grid-row: {r}; grid-column: {};", lo + 2)
+    let message_row = |row: usize, m: &TimelineMessage, r: usize| -> Html {
+        let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
+        let span = hi - lo + 1;
+        let self_msg = m.from == m.to;
+        let rightward = m.to >= m.from;
+        let label = label(m);
+        let clickable = p.on_act.is_some() && m.strikeable();
+        let class = classes!(
+            "msg",
+            if m.response {
+                "msg-response"
             } else {
-                format!(
-                    "grid-row: {r}; grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});",
-                    lo + 2,
-                    2 * span,
-                    2 * span
-                )
-            };
-            let route = format!("{} → {}", lane(m.from), lane(m.to));
-            let body = html! {
-                <>
-                    // Said by the arrow on a wide screen; written out on a narrow one.
-                    <span class="msg-route">{ format!("{route}: ") }</span>
-                    <span class="msg-label">{ label.clone() }</span>
-                </>
-            };
-            let content = if clickable {
-                let expanded = open_msg == Some(row);
-                let onclick = {
-                    let (open, id) = (open.clone(), m.id);
-                    Callback::from(move |_: MouseEvent| {
-                        open.set(if *open == Some(id) { None } else { Some(id) });
-                    })
-                };
-                html! {
-                    <button type="button" class="msg-button" id={format!("tl-msg-{}", m.id)} data-testid={format!("tl-msg-{}", m.id)}
-                        aria-expanded={expanded.to_string()} aria-label={tf(Key::TlOpenMenu, &[&m.id.to_string(), &format!("{route}: {label}")])} {onclick}>
-                        { body }
-                    </button>
-                }
-            } else {
-                body
-            };
-            let menu = match (open_msg, &p.on_act) {
-                (Some(o), Some(on_act)) if o == row => {
-                    let on_close = {
-                        let (open, id) = (open.clone(), m.id);
-                        Callback::from(move |()| {
-                            open.set(None);
-                            focus_id(&format!("tl-msg-{id}"));
-                        })
-                    };
-                    html! { <MessageMenu message={m.clone()} route={route.clone()} row={r + 1} on_act={on_act.clone()} {on_close} /> }
-                }
-                _ => Html::default(),
+                "msg-request"
+            },
+            if rightward { "msg-right" } else { "msg-left" },
+            self_msg.then_some("msg-self"),
+            m.error.is_some().then_some("msg-error"),
+            m.dropped.then_some("msg-dropped"),
+            m.held.then_some("msg-held"),
+            (m.on_wire && !m.held).then_some("msg-on-wire"),
+            matches!(
+                m.mark,
+                Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })
+            )
+            .then_some("msg-struck"),
+            format!("api-{}", m.api.to_ascii_lowercase())
+        );
+        // Arrows run from the middle of one lifeline column to the middle of the other.
+        let style = if self_msg {
+            format!("grid-row: {r}; grid-column: {};", lo + 2)
+        } else {
+            format!(
+                "grid-row: {r}; grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});",
+                lo + 2,
+                2 * span,
+                2 * span
+            )
+        };
+        let route = format!("{} → {}", lane(m.from), lane(m.to));
+        let body = html! {
+            <>
+                // Said by the arrow on a wide screen; written out on a narrow one.
+                <span class="msg-route">{ format!("{route}: ") }</span>
+                <span class="msg-label">{ label.clone() }</span>
+            </>
+        };
+        let content = if clickable {
+            let expanded = open_msg == Some(row);
+            let onclick = {
+                let (open, id) = (open.clone(), m.id);
+                Callback::from(move |_: MouseEvent| {
+                    open.set(if *open == Some(id) { None } else { Some(id) });
+                })
             };
             html! {
-                <>
-                    <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", m.at_ms) }</div>
-                    <div class={class} style={style} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
-                        { content }
-                    </div>
-                    { menu }
-                </>
+                <button type="button" class="msg-button" id={format!("tl-msg-{}", m.id)} data-testid={format!("tl-msg-{}", m.id)}
+                    aria-expanded={expanded.to_string()} aria-label={tf(Key::TlOpenMenu, &[&m.id.to_string(), &format!("{route}: {label}")])} {onclick}>
+                    { body }
+                </button>
             }
-        })
-        .collect();
-    let total_rows = v.messages.len() + usize::from(open_msg.is_some());
+        } else {
+            body
+        };
+        let menu = match (open_msg, &p.on_act) {
+            (Some(o), Some(on_act)) if o == row => {
+                let on_close = {
+                    let (open, id) = (open.clone(), m.id);
+                    Callback::from(move |()| {
+                        open.set(None);
+                        focus_id(&format!("tl-msg-{id}"));
+                    })
+                };
+                html! { <MessageMenu message={m.clone()} route={route.clone()} row={r + 1} on_act={on_act.clone()} {on_close} /> }
+            }
+            _ => Html::default(),
+        };
+        html! {
+            <>
+                <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", m.at_ms) }</div>
+                <div class={class} style={style} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
+                    { content }
+                </div>
+                { menu }
+            </>
+        }
+    };
+    let fold_row = |f: &FetchFold, r: usize| -> Html {
+        let (lo, hi) = f.lanes;
+        let text = tf(
+            Key::TlFollowerFetches,
+            &[
+                &f.len.to_string(),
+                &f.from_ms.to_string(),
+                &f.to_ms.to_string(),
+            ],
+        );
+        let action = t(if f.expanded {
+            Key::TlFoldHide
+        } else {
+            Key::TlFoldShow
+        });
+        let onclick = {
+            let (folds, key) = (open_folds.clone(), f.key);
+            Callback::from(move |_: MouseEvent| {
+                let mut next = (*folds).clone();
+                if let Some(i) = next.iter().position(|k| *k == key) {
+                    next.remove(i);
+                } else {
+                    next.push(key);
+                }
+                folds.set(next);
+            })
+        };
+        html! {
+            <>
+                <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", f.from_ms) }</div>
+                <div class="msg msg-fold" style={format!("grid-row: {r}; grid-column: {} / span {};", lo + 2, hi - lo + 1)}>
+                    <button type="button" class="msg-button fold-button" data-testid="tl-fold" data-fold-key={f.key.to_string()}
+                        aria-expanded={f.expanded.to_string()} aria-label={format!("{text} — {action}")} {onclick}>
+                        <span class="msg-label">{ format!("{} {text}", if f.expanded { "▾" } else { "▸" }) }</span>
+                    </button>
+                </div>
+            </>
+        }
+    };
+    let mut r = 2;
+    let mut drawn = Vec::new();
+    for row in v.rows(|k| open_folds.contains(&k)) {
+        match row {
+            TimelineRow::Fold(f) => {
+                drawn.push(keyed(format!("f{}", f.key), fold_row(&f, r)));
+                r += 1;
+            }
+            TimelineRow::Message(i) => {
+                let m = &v.messages[i];
+                drawn.push(keyed(format!("m{}", m.id), message_row(i, m, r)));
+                // The open menu takes the row under its message.
+                r += 1 + usize::from(open_msg == Some(i));
+            }
+        }
+    }
+    let rows: Html = drawn.into_iter().collect();
+    let total_rows = r - 2;
     let lines: Html = (0..n)
         .map(|i| {
             html! { <div class="lifeline" style={format!("grid-column: {}; grid-row: 2 / span {};", i + 2, total_rows.max(1))}></div> }
@@ -322,6 +369,10 @@ pub fn timeline(p: &TimelineProps) -> Html {
             }
             if v.messages.is_empty() {
                 <p class="muted">{ t(Key::TlEmpty) }</p>
+            }
+            if !v.messages.is_empty() {
+                // The diagram in words (`view::alt`); the rows below stay text and buttons.
+                <p class="visually-hidden" data-testid="timeline-alt">{ timeline_alt(v, ui_lang()) }</p>
             }
             <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)}>
                 <div class="timeline" style={columns} data-testid="timeline">

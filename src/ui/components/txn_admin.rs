@@ -74,6 +74,7 @@ pub fn txn_admin(p: &TxnAdminProps) -> Html {
             } else {
                 <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::AdminDescribe)}>
                     <table class="mono small admin-table" data-testid="admin-producers">
+                        <caption class="visually-hidden">{ t(Key::AdminDescribe) }</caption>
                         <thead><tr>
                             { for ["ProducerId", "ProducerEpoch", "LatestCoordinatorEpoch", "LastSequence", "LastTimestamp", "CurrentTransactionStartOffset"].iter().map(|h| html! { <th scope="col">{ *h }</th> }) }
                         </tr></thead>

@@ -6,7 +6,8 @@
 use yew::prelude::*;
 
 use crate::coordinator::transaction::TransactionState;
-use crate::i18n::{t, tf, Key};
+use crate::i18n::{t, tf, ui_lang, Key};
+use crate::view::alt::coordinator_alt;
 use crate::view::coordinators::CoordinatorView;
 
 use TransactionState::*;
@@ -149,8 +150,9 @@ fn diagram(v: &CoordinatorView, index: usize) -> Html {
         })
         .collect();
     html! {
-        <svg class="state-diagram" viewBox="0 0 330 238" role="img"
-             aria-label={tf(Key::DiagramLabel, &[&v.transactional_id, v.state.name()])}>
+        // The picture in words (`view::alt`): the state, the one before, the moves from here.
+        <svg class="state-diagram" viewBox="0 0 330 238" role="img" data-testid="coordinator-diagram"
+             aria-label={coordinator_alt(v, ui_lang())}>
             <defs>
                 <marker id={marker.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                     <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
@@ -202,7 +204,7 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
     html! {
         <div class="stack coordinator-id">
             <h3 class="coord-title">{ tf(Key::CoordFor, &[&v.transactional_id, &v.broker.to_string(), &v.partition.to_string()]) }</h3>
-            <p class="coord-state" data-testid="coordinator-state" data-state={v.state.name()} aria-live="polite">
+            <p class="coord-state" data-testid="coordinator-state" data-state={v.state.name()}>
                 { t(Key::CoordCurrent) }{ " " }<strong class="mono state-word">{ v.state.name() }</strong>
                 { " " }{ tf(Key::CoordIdEpoch, &[&v.producer_id.to_string(), &v.producer_epoch.to_string()]) }
             </p>

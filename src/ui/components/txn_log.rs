@@ -4,8 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::i18n::{t, tf, Key};
-use crate::view::partition::{BatchKind, PartitionView, TxnBatch, STRIP_OFFSETS};
+use crate::i18n::{t, tf, ui_lang, Key};
+use crate::view::alt::{kind_key, strip_alt, strip_cells};
+use crate::view::partition::{BatchKind, PartitionView, TxnBatch};
 
 #[derive(Properties, PartialEq)]
 pub struct TxnLogProps {
@@ -13,14 +14,7 @@ pub struct TxnLogProps {
 }
 
 pub fn kind_word(k: BatchKind) -> &'static str {
-    t(match k {
-        BatchKind::Committed => Key::KindCommitted,
-        BatchKind::Aborted => Key::KindAborted,
-        BatchKind::Open => Key::KindOpen,
-        BatchKind::CommitMarker => Key::KindCommitMarker,
-        BatchKind::AbortMarker => Key::KindAbortMarker,
-        BatchKind::Plain => Key::KindPlain,
-    })
+    t(kind_key(k))
 }
 
 fn kind_short(k: BatchKind) -> &'static str {
@@ -56,23 +50,10 @@ fn pointer(label: Key, hint: Key, value: i64, testid: &'static str) -> Html {
     }
 }
 
-/// The newest offsets as cells, with the pointers under the offsets they point at.
+/// The newest offsets as cells, with the pointers under the offsets they point at. The
+/// picture is hidden from screen readers, which read the same in words (`view::alt`).
 fn strip(part: &PartitionView) -> Html {
-    let mut cells: Vec<(i64, BatchKind, String)> = Vec::new();
-    for b in part.batches.iter().rev() {
-        if b.kind.is_marker() {
-            cells.push((b.base_offset, b.kind, kind_short(b.kind).to_string()));
-        } else {
-            for (o, v) in b.records.iter().rev() {
-                cells.push((*o, b.kind, v.clone()));
-            }
-        }
-        if cells.len() >= STRIP_OFFSETS {
-            break;
-        }
-    }
-    cells.truncate(STRIP_OFFSETS);
-    cells.reverse();
+    let cells = strip_cells(part);
     let leo = part.log_end_offset;
     let marks = |o: i64| -> Vec<&'static str> {
         let mut m = Vec::new();
@@ -87,21 +68,23 @@ fn strip(part: &PartitionView) -> Html {
         }
         m
     };
-    let first = cells.first().map_or(leo, |c| c.0);
+    let first = cells.first().map_or(leo, |c| c.offset);
     let earlier = part.last_stable_offset < first;
     html! {
         <>
-            <ol class="offset-strip" aria-label={t(Key::StripLabel)} data-testid="txn-strip">
+            <p class="visually-hidden" data-testid="txn-strip-alt">{ strip_alt(part, ui_lang()) }</p>
+            <ol class="offset-strip" aria-hidden="true" data-testid="txn-strip">
                 // Keyed by offset: when the strip moves on by an offset, the cells that stay
                 // keep their elements (a few ms less style and layout at 10,000 batches).
-                { for cells.iter().map(|(o, k, text)| {
+                { for cells.iter().map(|c| {
+                    let (o, k) = (&c.offset, &c.kind);
+                    let text = c.value.clone().unwrap_or_else(|| kind_short(*k).to_string());
                     let m = marks(*o);
                     html! {
                         <li key={*o} class={classes!("cell", format!("kind-{}", k.css()))} title={format!("{o}: {}", kind_word(*k))}>
                             <span class="cell-offset mono">{ o }</span>
-                            <span class="cell-value mono">{ text.clone() }</span>
-                            <span class="cell-kind" aria-hidden="true">{ kind_glyph(*k) }</span>
-                            <span class="visually-hidden">{ kind_word(*k) }</span>
+                            <span class="cell-value mono">{ text }</span>
+                            <span class="cell-kind">{ kind_glyph(*k) }</span>
                             if !m.is_empty() {
                                 <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_ascii_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
                             }
@@ -185,7 +168,7 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                 { pointer(Key::Hw, Key::HwHint, part.high_watermark, "txn-hw") }
                 { pointer(Key::Lso, Key::LsoHint, part.last_stable_offset, "txn-lso") }
             </dl>
-            <p class={classes!("small", "lso-note", held_by.is_some().then_some("lso-held"))} data-testid="txn-lso-note" aria-live="polite">{ lso_text }</p>
+            <p class={classes!("small", "lso-note", held_by.is_some().then_some("lso-held"))} data-testid="txn-lso-note">{ lso_text }</p>
             <ul class="legend small" aria-label={t(Key::LegendLabel)}>
                 { for [BatchKind::Committed, BatchKind::Open, BatchKind::Aborted, BatchKind::CommitMarker, BatchKind::AbortMarker].iter().map(|k| html! {
                     <li><span class={classes!("swatch", format!("kind-{}", k.css()))} aria-hidden="true">{ kind_short(*k) }</span>{ kind_word(*k) }</li>

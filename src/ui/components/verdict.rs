@@ -1,5 +1,7 @@
 //! The broker's latest decision on the partition: APPEND, DUPLICATE, OUT_OF_ORDER or
-//! INVALID_PRODUCER_EPOCH — a colour *and* the word, with the numbers behind it.
+//! INVALID_PRODUCER_EPOCH — a colour *and* the word, with the numbers behind it. Not a
+//! live region: the broker event it shows is narrated, and the narration is announced
+//! (`view::announce`), so a screen reader hears each verdict once.
 
 use yew::prelude::*;
 
@@ -18,7 +20,7 @@ pub struct VerdictProps {
 pub fn verdict(p: &VerdictProps) -> Html {
     let Some((at, event)) = &p.verdict else {
         return html! {
-            <div class="verdict verdict-none" data-testid="verdict" role="status">
+            <div class="verdict verdict-none" data-testid="verdict">
                 <p class="muted">{ t(Key::VerdictNone) }</p>
             </div>
         };
@@ -129,7 +131,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
         _ => return html! {},
     };
     html! {
-        <div class={classes!("verdict", format!("verdict-{class}"))} data-testid="verdict" data-verdict={word} role="status">
+        <div class={classes!("verdict", format!("verdict-{class}"))} data-testid="verdict" data-verdict={word}>
             <p class="verdict-head">
                 <strong class="verdict-word">{ word }</strong>
                 <span class="verdict-where muted small">{ tf(Key::VerdictAt, &[&at, &pid.to_string(), &first.to_string(), &last.to_string()]) }</span>
