@@ -6,28 +6,15 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { screenshot, startServer, useSite, watchProblems } from './harness.mjs';
+import { axe, screenshot, startServer, useSite, watchProblems } from './harness.mjs';
 import { englishTextNodes } from './english.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 
 const site = useSite();
-
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations in the page (not its frames), one line each. */
-async function axe(page) {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'], iframes: false });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-}
 
 const messages = (page, name) => page.evaluate((n) => window.eosMessages[n], name);
 
@@ -194,7 +181,7 @@ for (const [lang, script] of [['ko', /[\uac00-\ud7a3]/], ['th', /[\u0e00-\u0e7f]
       for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
         assert.deepEqual(await englishTextNodes(frame), [], `${lang} frame ${frame.url()}: English text`);
       }
-      assert.deepEqual(await axe(page), [], `${lang} demo page: axe`);
+      assert.deepEqual(await axe(page, { iframes: false }), [], `${lang} demo page: axe`);
       await screenshot(page, `embed-demo-${lang}-1280`, { fullPage: true });
       await page.setViewportSize({ width: 360, height: 800 });
       await page.waitForTimeout(500);

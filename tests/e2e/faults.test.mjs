@@ -12,32 +12,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SCREENSHOT_DIR, screenshot, useSite, watchProblems } from './harness.mjs';
+import { SCREENSHOT_DIR, axe, screenshot, useSite, watchProblems } from './harness.mjs';
 
 const PAGE = '#app [data-testid="page-transactions"]';
 const tid = (id) => `[data-testid="${id}"]`;
 const site = useSite();
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 async function open(page, query = '') {
   await page.goto(`${site.server.url}${query}#transactions`, { waitUntil: 'load' });
   await page.locator(PAGE).waitFor({ state: 'visible', timeout: 120_000 });
-}
-
-async function axe(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
-    await page.addScriptTag({ content: AXE });
-  }
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map(
-      (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`,
-    );
-  });
 }
 
 const num = async (page, id) => Number(await page.locator(tid(id)).innerText());

@@ -21,6 +21,7 @@ import { after, before } from 'node:test';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -169,6 +170,29 @@ export async function screenshot(page, name, options = {}) {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, animations: 'disabled', ...options });
   return file;
+}
+
+/** axe-core's script (npm `axe-core`), read once and injected into a page when asked. */
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core in the page and returns its violations, one line each (rule, impact, help,
+ * the first three nodes). `{ iframes: false }` checks the page without its frames (an
+ * embedding page whose frames are checked on their own).
+ *
+ * @param {import('playwright-core').Page} page
+ * @param {{ iframes?: boolean }} [options]
+ */
+export async function axe(page, { iframes = true } = {}) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
+    await page.addScriptTag({ content: AXE });
+  }
+  return page.evaluate(async (iframes) => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'], iframes });
+    return r.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`,
+    );
+  }, iframes);
 }
 
 /**

@@ -8,26 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { screenshot, useSite, watchProblems } from './harness.mjs';
+import { axe, screenshot, useSite, watchProblems } from './harness.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 const site = useSite();
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
-    await page.addScriptTag({ content: AXE });
-  }
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map(
-      (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`,
-    );
-  });
-}
 
 const text = (page, id) => page.locator(tid(id)).innerText();
 
