@@ -5,7 +5,6 @@
 //! force; the transaction rules in force for the playground's transaction.version 2.
 
 use eos_playground::ui::state::Page;
-use eos_playground::ui::{App, AppProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -14,28 +13,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod dom;
 use dom::*;
 
-async fn press(e: web_sys::Element) {
-    e.dyn_into::<web_sys::HtmlElement>()
-        .expect("an HTML element")
-        .click();
-    tick().await;
-}
-
-async fn click(root: &web_sys::Element, id: &str) {
-    press(by_testid(root, id)).await;
-}
-
 fn mount() -> web_sys::Element {
-    let root = fresh_root();
-    yew::Renderer::<App>::with_root_and_props(
-        root.clone(),
-        AppProps {
-            page: Some(Page::Transactions),
-            keep_address: false,
-        },
-    )
-    .render();
-    root
+    mount_app(Page::Transactions)
 }
 
 /// The timeline's button of the first message on the wire whose text has `what`.

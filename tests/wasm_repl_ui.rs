@@ -6,7 +6,7 @@
 //! replicas, the followers' fetches are folded on the timeline into rows that open.
 
 use eos_playground::ui::state::Page;
-use eos_playground::ui::{App, AppProps};
+use eos_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -14,14 +14,6 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 mod dom;
 use dom::*;
-
-async fn click(root: &web_sys::Element, id: &str) {
-    by_testid(root, id)
-        .dyn_into::<web_sys::HtmlElement>()
-        .expect("an HTML element")
-        .click();
-    tick().await;
-}
 
 async fn type_records(root: &web_sys::Element, value: &str) {
     let input: web_sys::HtmlInputElement = by_testid(root, "records").dyn_into().expect("input");
@@ -40,13 +32,7 @@ async fn crashing_the_leader_in_the_page_gets_the_retry_a_duplicate_from_the_new
     // One broker: no cluster panel, the single-broker panel instead.
     assert!(find(&root, "cluster-panel").is_none());
 
-    let select: web_sys::HtmlSelectElement =
-        by_testid(&root, "cluster-size").dyn_into().expect("select");
-    select.set_value("3");
-    select
-        .dispatch_event(&web_sys::Event::new("change").expect("event"))
-        .expect("dispatched");
-    tick().await;
+    choose(&root, "cluster-size", "3").await;
     for id in 1..=3 {
         assert_eq!(text(&root, &format!("broker-{id}-state")), "up");
     }
@@ -123,23 +109,9 @@ fn folds(root: &web_sys::Element) -> Vec<web_sys::Element> {
 
 #[wasm_bindgen_test]
 async fn follower_fetches_are_one_row_on_the_timeline_until_opened() {
-    let root = fresh_root();
-    yew::Renderer::<App>::with_root_and_props(
-        root.clone(),
-        AppProps {
-            page: Some(Page::Transactions),
-            keep_address: false,
-        },
-    )
-    .render();
+    let root = mount_app(Page::Transactions);
     tick().await;
-    let select: web_sys::HtmlSelectElement =
-        by_testid(&root, "cluster-size").dyn_into().expect("select");
-    select.set_value("3");
-    select
-        .dispatch_event(&web_sys::Event::new("change").expect("event"))
-        .expect("dispatched");
-    tick().await;
+    choose(&root, "cluster-size", "3").await;
     for id in ["txn-init", "txn-begin", "txn-send", "txn-commit"] {
         click(&root, id).await;
     }

@@ -4,8 +4,6 @@
 //! and LSO == HW; then fence producer-1 with a second producer and see its commit fail.
 
 use eos_playground::ui::state::Page;
-use eos_playground::ui::{App, AppProps};
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -13,25 +11,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod dom;
 use dom::*;
 
-async fn click(root: &web_sys::Element, id: &str) {
-    by_testid(root, id)
-        .dyn_into::<web_sys::HtmlElement>()
-        .expect("an HTML element")
-        .click();
-    tick().await;
-}
-
 fn mount() -> web_sys::Element {
-    let root = fresh_root();
-    yew::Renderer::<App>::with_root_and_props(
-        root.clone(),
-        AppProps {
-            page: Some(Page::Transactions),
-            keep_address: false,
-        },
-    )
-    .render();
-    root
+    mount_app(Page::Transactions)
 }
 
 #[wasm_bindgen_test]

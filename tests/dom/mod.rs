@@ -1,8 +1,13 @@
 //! DOM helpers shared by the wasm-bindgen page tests (`tests/wasm_*_ui.rs`): a fresh
-//! mount point, letting Yew render, and finding elements by `data-testid`.
+//! mount point, the app mounted on a page, letting Yew render, finding elements by
+//! `data-testid`, clicking and choosing.
 #![allow(dead_code)]
 
 use std::time::Duration;
+
+use eos_playground::ui::state::Page;
+use eos_playground::ui::{App, AppProps};
+use wasm_bindgen::JsCast;
 
 /// A new empty `<div>` in the page's body to mount an app into.
 pub fn fresh_root() -> web_sys::Element {
@@ -40,4 +45,41 @@ pub fn by_testid(root: &web_sys::Element, id: &str) -> web_sys::Element {
 /// The text of the element with this `data-testid`.
 pub fn text(root: &web_sys::Element, id: &str) -> String {
     by_testid(root, id).text_content().unwrap_or_default()
+}
+
+/// The playground mounted in a fresh root on `page` (the address bar left alone).
+pub fn mount_app(page: Page) -> web_sys::Element {
+    let root = fresh_root();
+    yew::Renderer::<App>::with_root_and_props(
+        root.clone(),
+        AppProps {
+            page: Some(page),
+            keep_address: false,
+        },
+    )
+    .render();
+    root
+}
+
+/// Clicks an element, then lets Yew render.
+pub async fn press(e: web_sys::Element) {
+    e.dyn_into::<web_sys::HtmlElement>()
+        .expect("an HTML element")
+        .click();
+    tick().await;
+}
+
+/// Clicks the element with this `data-testid`, then lets Yew render.
+pub async fn click(root: &web_sys::Element, id: &str) {
+    press(by_testid(root, id)).await;
+}
+
+/// Chooses `value` in the `<select>` with this `data-testid`, as a learner's change does.
+pub async fn choose(root: &web_sys::Element, id: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = by_testid(root, id).dyn_into().expect("a select");
+    select.set_value(value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatched");
+    tick().await;
 }
