@@ -11,6 +11,7 @@
 mod common;
 
 use eos_playground::checker::Checker;
+use eos_playground::client::transaction_manager::TxnOutcome;
 use eos_playground::log::TopicPartition;
 use eos_playground::sim::{Action, ClusterConfig, World};
 use proptest::prelude::*;
@@ -119,6 +120,106 @@ fn config(key: &str, value: &str) -> Action {
     }
 }
 
+/// Whether the producer's last call was refused at once (it threw; nothing was sent).
+fn refused(w: &World) -> bool {
+    w.producers
+        .get("p")
+        .and_then(|p| p.last_txn_outcome.as_ref())
+        .is_some_and(|o| matches!(o, TxnOutcome::Refused { .. }))
+}
+
+/// Plays `ops` with the checker after every step, then the last long run, and checks
+/// what the application was told against what a read_committed consumer reads.
+fn check(ops: Vec<Op>) -> Result<(), TestCaseError> {
+    let mut w = world();
+    let tp = TopicPartition::new("t", 0);
+    let mut checker = Checker::new();
+    let mut next = 0u32;
+    let (mut committed, mut aborted) = (Vec::new(), Vec::new());
+    let mut down: Option<i32> = None;
+    for (step, op) in ops.into_iter().enumerate() {
+        // A refused action (a call the producer's state does not allow now, a
+        // broker already down) is part of the schedule; it must not break anything.
+        let _ = match op {
+            Op::Transaction(n, commit, hold) => {
+                let _ = w.apply(&Action::BeginTransaction {
+                    producer: "p".into(),
+                });
+                if hold {
+                    w.apply(&Action::HoldMarkers).unwrap();
+                }
+                let values: Vec<String> = (0..n)
+                    .map(|_| {
+                        next += 1;
+                        format!("v{next}")
+                    })
+                    .collect();
+                let _ = w.apply(&Action::Send {
+                    producer: "p".into(),
+                    topic_partition: tp.clone(),
+                    values: values.clone(),
+                });
+                // A send() that threw (after a commit that timed out, say) sent nothing:
+                // the commit that follows completes the earlier transaction, not these.
+                let sent = !refused(&w);
+                let ended = if commit {
+                    w.apply(&Action::CommitTransaction {
+                        producer: "p".into(),
+                    })
+                } else {
+                    w.apply(&Action::AbortTransaction {
+                        producer: "p".into(),
+                    })
+                };
+                // What the application was told: commitTransaction() returned.
+                if sent && ended.is_ok() && succeeded(&w) {
+                    if commit {
+                        committed.extend(values)
+                    } else {
+                        aborted.extend(values)
+                    }
+                }
+                ended
+            }
+            Op::HoldMarkers => w.apply(&Action::HoldMarkers),
+            Op::ReleaseMarkers => w.apply(&Action::ReleaseMarkers),
+            Op::Step => w.apply(&Action::Step),
+            Op::Advance(ms) => w.apply(&Action::Advance { ms }),
+            Op::Fail(b, clean) if down.is_none() => {
+                down = Some(b);
+                w.apply(&Action::StopBroker { broker: b, clean })
+            }
+            Op::Fail(..) => Ok(vec![]),
+            Op::Recover => match down.take() {
+                Some(b) => w.apply(&Action::StartBroker { broker: b }),
+                None => Ok(vec![]),
+            },
+        };
+        let found = checker.observe(&w, step + 1);
+        prop_assert!(found.is_empty(), "{:?}", found);
+    }
+    if let Some(b) = down {
+        w.apply(&Action::StartBroker { broker: b }).unwrap();
+    }
+    w.apply(&Action::ReleaseMarkers).unwrap();
+    // Past transaction.timeout.ms: an open transaction is aborted by its coordinator.
+    w.apply(&Action::Advance { ms: 70_000 }).unwrap();
+    let values = read_committed(&mut w, &tp);
+    let found = checker.finish(&w, usize::MAX);
+    prop_assert!(found.is_empty(), "{:?}", found);
+    let mut unique = values.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    prop_assert_eq!(unique.len(), values.len(), "{:?}", values);
+    for v in &committed {
+        prop_assert!(values.contains(v), "committed {} not read: {:?}", v, values);
+    }
+    for v in &aborted {
+        prop_assert!(!values.contains(v), "aborted {} read: {:?}", v, values);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(8), .. ProptestConfig::default() })]
 
@@ -126,71 +227,36 @@ proptest! {
     fn transactions_complete_exactly_once_across_coordinator_failover(
         ops in proptest::collection::vec(op(), 1..12)
     ) {
-        let mut w = world();
-        let tp = TopicPartition::new("t", 0);
-        let mut checker = Checker::new();
-        let mut next = 0u32;
-        let (mut committed, mut aborted) = (Vec::new(), Vec::new());
-        let mut down: Option<i32> = None;
-        for (step, op) in ops.into_iter().enumerate() {
-            // A refused action (a call the producer's state does not allow now, a
-            // broker already down) is part of the schedule; it must not break anything.
-            let _ = match op {
-                Op::Transaction(n, commit, hold) => {
-                    let _ = w.apply(&Action::BeginTransaction { producer: "p".into() });
-                    if hold {
-                        w.apply(&Action::HoldMarkers).unwrap();
-                    }
-                    let values: Vec<String> = (0..n).map(|_| { next += 1; format!("v{next}") }).collect();
-                    let _ = w.apply(&Action::Send { producer: "p".into(), topic_partition: tp.clone(), values: values.clone() });
-                    let ended = if commit {
-                        w.apply(&Action::CommitTransaction { producer: "p".into() })
-                    } else {
-                        w.apply(&Action::AbortTransaction { producer: "p".into() })
-                    };
-                    // What the application was told: commitTransaction() returned.
-                    if ended.is_ok() && succeeded(&w) {
-                        if commit { committed.extend(values) } else { aborted.extend(values) }
-                    }
-                    ended
-                }
-                Op::HoldMarkers => w.apply(&Action::HoldMarkers),
-                Op::ReleaseMarkers => w.apply(&Action::ReleaseMarkers),
-                Op::Step => w.apply(&Action::Step),
-                Op::Advance(ms) => w.apply(&Action::Advance { ms }),
-                Op::Fail(b, clean) if down.is_none() => {
-                    down = Some(b);
-                    w.apply(&Action::StopBroker { broker: b, clean })
-                }
-                Op::Fail(..) => Ok(vec![]),
-                Op::Recover => match down.take() {
-                    Some(b) => w.apply(&Action::StartBroker { broker: b }),
-                    None => Ok(vec![]),
-                },
-            };
-            let found = checker.observe(&w, step + 1);
-            prop_assert!(found.is_empty(), "{:?}", found);
-        }
-        if let Some(b) = down {
-            w.apply(&Action::StartBroker { broker: b }).unwrap();
-        }
-        w.apply(&Action::ReleaseMarkers).unwrap();
-        // Past transaction.timeout.ms: an open transaction is aborted by its coordinator.
-        w.apply(&Action::Advance { ms: 70_000 }).unwrap();
-        let values = read_committed(&mut w, &tp);
-        let found = checker.finish(&w, usize::MAX);
-        prop_assert!(found.is_empty(), "{:?}", found);
-        let mut unique = values.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        prop_assert_eq!(unique.len(), values.len(), "{:?}", values);
-        for v in &committed {
-            prop_assert!(values.contains(v), "committed {} not read: {:?}", v, values);
-        }
-        for v in &aborted {
-            prop_assert!(!values.contains(v), "aborted {} read: {:?}", v, values);
-        }
+        check(ops)?;
     }
+}
+
+/// Found by the property: the commit's marker is written by t-0's leader (broker 1),
+/// which crashes before its followers fetch it; the coordinator sends the marker again
+/// to the new leader, broker 2. That second marker is the resend, not an extra one.
+#[test]
+fn a_marker_resent_to_the_new_leader_is_not_an_extra_marker() {
+    check(vec![
+        Op::Transaction(1, true, false),
+        Op::Fail(1, false),
+        Op::Transaction(1, false, false),
+    ])
+    .unwrap();
+}
+
+/// Found by the property: with the markers held, the second commit times out; the
+/// third transaction's beginTransaction() and send() throw (the timed-out commit must
+/// be retried first), and its commitTransaction() completes the second transaction.
+/// The application was never told v3 was committed.
+#[test]
+fn a_send_refused_after_a_timed_out_commit_is_not_committed_by_the_retry() {
+    check(vec![
+        Op::Transaction(1, true, true),
+        Op::Transaction(1, true, false),
+        Op::ReleaseMarkers,
+        Op::Transaction(1, true, false),
+    ])
+    .unwrap();
 }
 
 /// The lesson's case, pinned: PrepareCommit replicated, markers held, the coordinator's

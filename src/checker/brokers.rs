@@ -54,8 +54,9 @@ pub(super) struct BrokerHistory {
     offsets_seen: BTreeMap<i32, BTreeMap<TopicPartition, LogOffsets>>,
     /// The newest epoch written per partition and producer (data or marker).
     max_epoch: BTreeMap<(TopicPartition, i64), (i16, u64)>,
-    /// Markers written (TV2): partition, producer id, epoch → event.
-    markers: BTreeMap<(TopicPartition, i64, i16), u64>,
+    /// Markers written (TV2): partition, producer id, epoch → the broker that wrote
+    /// it and the event.
+    markers: BTreeMap<(TopicPartition, i64, i16), (i32, u64)>,
     /// Outcomes seen per transaction (TV2: producer id and marker epoch): whether it
     /// was committed, with the partition (none: the coordinator) and the event.
     outcomes: BTreeMap<(i64, i16), Vec<Outcome>>,
@@ -214,19 +215,27 @@ impl BrokerHistory {
                     Some(tp),
                     event.seq,
                 );
+                // A leader that fails before its marker is replicated loses it (its
+                // log is truncated to the new leader's), and the coordinator sends the
+                // marker again to the new leader (TransactionMarkerChannelManager,
+                // Kafka 4.0): a second marker from another broker is that resend. A
+                // second one from the same broker is extra.
                 let key = (tp.clone(), *producer_id, *producer_epoch);
-                if let Some(first) = self.markers.get(&key) {
-                    let mut v = ctx.violation(Anomaly::ExtraMarker, Some(tp));
-                    v.who = Some(format!("broker-{broker}"));
-                    v.offsets = vec![*offset];
-                    v.events = vec![*first, event.seq];
-                    v.numbers = vec![
-                        ("producer_id", *producer_id),
-                        ("epoch", i64::from(*producer_epoch)),
-                    ];
-                    ctx.found.push(v);
-                } else {
-                    self.markers.insert(key, event.seq);
+                match self.markers.get(&key) {
+                    Some(&(first_broker, first)) if first_broker == *broker => {
+                        let mut v = ctx.violation(Anomaly::ExtraMarker, Some(tp));
+                        v.who = Some(format!("broker-{broker}"));
+                        v.offsets = vec![*offset];
+                        v.events = vec![first, event.seq];
+                        v.numbers = vec![
+                            ("producer_id", *producer_id),
+                            ("epoch", i64::from(*producer_epoch)),
+                        ];
+                        ctx.found.push(v);
+                    }
+                    _ => {
+                        self.markers.insert(key, (*broker, event.seq));
+                    }
                 }
             }
             BrokerEvent::Coordinator(CoordinatorEvent::StateChanged {
