@@ -59,7 +59,7 @@ while IFS= read -r -d '' file; do
   kind_raw[$ext]=$((kind_raw[$ext] + raw))
   kind_gz[$ext]=$((kind_gz[$ext] + gz))
   rows+=$(printf '%-48s %12s %12s' "$rel" "$(kb "$raw")" "$(kb "$gz")")$'\n'
-done < <(find "$DIST" -path "$DIST/.*" -prune -o -path "$DIST/pulsar" -prune -o -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
+done < <(find "$DIST" -path "$DIST/.*" -prune -o -path "$DIST/pulsar" -prune -o -path "$DIST/chaos" -prune -o -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
 
 {
   printf '%-48s %12s %12s\n' "file (dist/)" "raw" "gzip -9"
@@ -146,4 +146,16 @@ if [ -f "$DIST/pulsar/index.html" ]; then
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
   BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-385} BUNDLE_OUT=target/bundle-size-pulsar.txt \
     "$0" "$DIST/pulsar"
+fi
+
+# The chaos site (www/chaos.html, built into dist/chaos/): the page's wasm and its Web
+# Worker's (eos-chaos-worker*, loaded only when a search starts), both with the checker.
+# First built (2026-12-02): 313.3 KB gzip, the page 82.9 KB of wasm and the worker
+# 219.0 KB (the engine and the checker, no Yew). 320 KB stops it growing
+# unnoticed; the main page never loads it.
+if [ -f "$DIST/chaos/index.html" ]; then
+  echo
+  echo "entry: $DIST/chaos/ (the chaos site: page and worker)"
+  BUNDLE_BUDGET_KB=${CHAOS_BUNDLE_BUDGET_KB:-320} BUNDLE_OUT=target/bundle-size-chaos.txt BUNDLE_WASM=none \
+    "$0" "$DIST/chaos"
 fi

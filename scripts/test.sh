@@ -74,6 +74,9 @@ suite "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknow
 suite "release build (trunk -> dist/)" trunk build --release
 # The Pulsar site: its own entry and wasm (feature `pulsar`), linked from the main nav.
 suite "release build, Pulsar site (trunk -> dist/pulsar/)" trunk build www/pulsar.html --release --dist dist/pulsar
+# The chaos search: its own entry, a page and a Web Worker (feature `checker`), linked
+# from the main nav.
+suite "release build, chaos site (trunk -> dist/chaos/)" trunk build www/chaos.html --release --dist dist/chaos
 suite "bundle size" scripts/bundle-size.sh
 suite "e2e (Playwright, dist/)" e2e
 

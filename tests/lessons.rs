@@ -196,6 +196,29 @@ fn golden_replication() {
     golden("replication");
 }
 
+#[test]
+fn golden_break_it() {
+    golden("break-it");
+}
+
+/// The break-it lesson: with `break dedup=1` the retry behind a newer batch is
+/// appended again and read twice; with Kafka's window the same sends are a DUPLICATE
+/// and read once.
+#[test]
+fn break_it_lesson_writes_the_retry_twice_then_kafka_dedups_it() {
+    assert_contains_in_order(
+        &transcript("break-it"),
+        &[
+            "0..0 APPEND 2 [0..0 1..1 0..0]",
+            "baseOffset: 2 baseSequence: 0",
+            "got 3 records: a0@0 a1@1 a0@2 (position 3)",
+            "verdict DUPLICATE · original offsets 0..0",
+            "response error=NONE baseOffset=0",
+            "got 2 records: a0@0 a1@1 (position 2)",
+        ],
+    );
+}
+
 /// The replication lesson's rules, in order: a slow ISR member holds the HW below the
 /// LEO, a follower cut off leaves the ISR after replica.lag.time.max.ms, an ISR below
 /// min.insync.replicas refuses acks=all writes, and a healed follower rejoins.
@@ -451,6 +474,7 @@ fn player_step_counts_are_pinned() {
         "failover 7",
         "coordinator-failover 5",
         "acks-1-loss 7",
+        "break-it 4",
     ];
     assert_eq!(got, want);
 }
@@ -500,6 +524,7 @@ fn lesson_fingerprints_are_pinned() {
         "failover a59aa925ac9c6c5e",
         "coordinator-failover b10dee92aee5a6be",
         "acks-1-loss 74a15e62f48c8f30",
+        "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
 }

@@ -24,6 +24,7 @@ pub mod chaos;
 mod clients;
 mod ctp;
 pub mod oracle;
+pub mod progress;
 pub mod shrink;
 pub mod witness;
 

@@ -58,7 +58,7 @@ fn join<T: ToString>(items: &[T]) -> String {
 
 #[cfg(feature = "checker")]
 /// The witness as `key=value` fields: identifiers and numbers only.
-fn witness(v: &Violation) -> String {
+pub fn witness(v: &Violation) -> String {
     let mut parts = Vec::new();
     if let Some(tp) = &v.tp {
         parts.push(tp.to_string());
@@ -133,4 +133,154 @@ pub fn break_switched(switch: BreakSwitch, on: bool) -> Msg {
     } else {
         msg!("break.switched-off", name = switch.name())
     }
+}
+
+/// A fixed word of the chaos page (`chaos.ui.*`; `www/chaos.html`, `crate::ui::chaos`).
+#[cfg(feature = "checker")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChaosLabel {
+    Title,
+    Intro,
+    BackToPlayground,
+    SwitchesHeading,
+    SwitchesHint,
+    NotKafka,
+    AllOff,
+    RunHeading,
+    FirstSeed,
+    Runs,
+    Steps,
+    Start,
+    Stop,
+    Idle,
+    Loading,
+    BadInput,
+    WorkerFailed,
+    FoundHeading,
+    NoneYet,
+    Replay,
+    NoLink,
+    Scenario,
+}
+
+#[cfg(feature = "checker")]
+impl ChaosLabel {
+    /// Every label (for the catalog's completeness tests).
+    pub const ALL: &'static [ChaosLabel] = &[
+        ChaosLabel::Title,
+        ChaosLabel::Intro,
+        ChaosLabel::BackToPlayground,
+        ChaosLabel::SwitchesHeading,
+        ChaosLabel::SwitchesHint,
+        ChaosLabel::NotKafka,
+        ChaosLabel::AllOff,
+        ChaosLabel::RunHeading,
+        ChaosLabel::FirstSeed,
+        ChaosLabel::Runs,
+        ChaosLabel::Steps,
+        ChaosLabel::Start,
+        ChaosLabel::Stop,
+        ChaosLabel::Idle,
+        ChaosLabel::Loading,
+        ChaosLabel::BadInput,
+        ChaosLabel::WorkerFailed,
+        ChaosLabel::FoundHeading,
+        ChaosLabel::NoneYet,
+        ChaosLabel::Replay,
+        ChaosLabel::NoLink,
+        ChaosLabel::Scenario,
+    ];
+}
+
+#[cfg(feature = "checker")]
+fn chaos_msg(l: ChaosLabel) -> Msg {
+    use ChaosLabel as L;
+    Msg::new(match l {
+        L::Title => "chaos.ui.title",
+        L::Intro => "chaos.ui.intro",
+        L::BackToPlayground => "chaos.ui.back",
+        L::SwitchesHeading => "chaos.ui.switches",
+        L::SwitchesHint => "chaos.ui.switches-hint",
+        L::NotKafka => "chaos.ui.not-kafka",
+        L::AllOff => "chaos.ui.all-off",
+        L::RunHeading => "chaos.ui.run",
+        L::FirstSeed => "chaos.ui.first-seed",
+        L::Runs => "chaos.ui.runs",
+        L::Steps => "chaos.ui.steps",
+        L::Start => "chaos.ui.start",
+        L::Stop => "chaos.ui.stop",
+        L::Idle => "chaos.ui.idle",
+        L::Loading => "chaos.ui.loading",
+        L::BadInput => "chaos.ui.bad-input",
+        L::WorkerFailed => "chaos.ui.worker-failed",
+        L::FoundHeading => "chaos.ui.found",
+        L::NoneYet => "chaos.ui.none-yet",
+        L::Replay => "chaos.ui.replay",
+        L::NoLink => "chaos.ui.no-link",
+        L::Scenario => "chaos.ui.scenario",
+    })
+}
+
+#[cfg(feature = "checker")]
+/// A fixed word of the chaos page, in `lang`.
+pub fn chaos_label(l: ChaosLabel, lang: Lang) -> String {
+    render(&chaos_msg(l), lang)
+}
+
+#[cfg(feature = "checker")]
+/// The progress line: schedules done of all, the rate (schedules per second, measured
+/// by the page), counterexamples so far, and whether the run is still going.
+pub fn chaos_progress(
+    done: u64,
+    total: u64,
+    per_second: u64,
+    found: u64,
+    state: &str,
+    lang: Lang,
+) -> String {
+    render(
+        &msg!(
+            "chaos.ui.progress",
+            done = done,
+            total = total,
+            rate = per_second,
+            found = found,
+            state = state
+        ),
+        lang,
+    )
+}
+
+#[cfg(feature = "checker")]
+/// A counterexample's heading: its seed and anomaly; and how it was shrunk.
+pub fn chaos_finding(
+    seed: u64,
+    anomaly: &str,
+    before: usize,
+    after: usize,
+    step: usize,
+    lang: Lang,
+) -> (String, String) {
+    (
+        render(
+            &msg!("chaos.ui.finding", seed = seed, anomaly = anomaly),
+            lang,
+        ),
+        render(
+            &msg!(
+                "chaos.ui.shrunk",
+                before = before,
+                after = after,
+                step = step
+            ),
+            lang,
+        ),
+    )
+}
+
+#[cfg(feature = "checker")]
+/// What an anomaly is, by its name (the chaos worker sends names); `None` for a name
+/// this build does not know.
+pub fn explain_name(name: &str, lang: Lang) -> Option<String> {
+    Anomaly::from_name(name).map(|a| explain(a, lang))
 }

@@ -78,6 +78,7 @@ const LESSONS: &[Lesson] = &[
     lesson!("failover", "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?"),
     lesson!("coordinator-failover", "Coordinator failover: the transaction coordinator's broker dies mid-commit — does the transaction complete exactly once?"),
     lesson!("acks-1-loss", "acks=1 and unclean election: how an acknowledged record is lost"),
+    lesson!("break-it", "Break it (NOT KAFKA): a dedup window of one batch writes a retry twice"),
 ];
 
 impl Lesson {

@@ -10,6 +10,8 @@
 //! - [`keys`]: keyboard shortcuts.
 //! - [`lesson_files`]: fetching a built-in lesson's file (the main page has no texts).
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
+//! - [`chaos`] and [`chaos_worker`] (feature `checker`): the chaos search page, its own
+//!   entry (`www/chaos.html`), and the Web Worker that runs its seeds.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`);
 //!   [`compare`]: its "Compare with Kafka" view.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
@@ -17,6 +19,10 @@
 
 pub mod app;
 pub mod browser;
+#[cfg(feature = "checker")]
+pub mod chaos;
+#[cfg(feature = "checker")]
+pub mod chaos_worker;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod components;

@@ -223,6 +223,7 @@ keys! {
     NavIdempotence,
     NavTransactions,
     NavPulsar,
+    NavChaos,
     // Transactions page
     TxTitle,
     TxSubtitle,

@@ -248,3 +248,37 @@ fn english_text_is_kept() {
             .to_string()
     ));
 }
+
+/// The chaos page's words: every label, the progress line in each state and a
+/// finding's lines are worded in every language, with their numbers filled in.
+#[cfg(feature = "checker")]
+#[test]
+fn the_chaos_page_is_worded_in_every_language() {
+    use super::checker::{chaos_finding, chaos_label, chaos_progress, explain_name, ChaosLabel};
+    for &lang in Lang::ALL {
+        for &l in ChaosLabel::ALL {
+            let s = chaos_label(l, lang);
+            assert!(
+                !s.trim().is_empty() && !s.contains("chaos.ui"),
+                "{l:?} in {lang:?}: {s:?}"
+            );
+        }
+        let mut states = std::collections::BTreeSet::new();
+        for state in ["running", "stopped", "done"] {
+            let s = chaos_progress(12, 100, 345, 2, state, lang);
+            for n in ["12", "100", "345", "2"] {
+                assert!(s.contains(n), "{s}");
+            }
+            states.insert(s);
+        }
+        assert_eq!(states.len(), 3, "each state has its own words in {lang:?}");
+        let (head, shrunk) = chaos_finding(42, "duplicate", 61, 9, 14, lang);
+        assert!(head.contains("42") && head.contains("duplicate"), "{head}");
+        assert!(
+            shrunk.contains("61") && shrunk.contains('9') && shrunk.contains("14"),
+            "{shrunk}"
+        );
+        assert!(explain_name("duplicate", lang).is_some_and(|s| s.len() > 10));
+        assert_eq!(explain_name("no-such-anomaly", lang), None);
+    }
+}

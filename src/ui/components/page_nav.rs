@@ -43,6 +43,8 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                 // The Pulsar site is a second entry (dist/pulsar/): a plain link, so this
                 // page loads none of its code; it carries the language along.
                 <li><a href={crate::ui::language::href_in_lang("pulsar/index.html")} class="page-tab" data-testid="nav-pulsar">{ t(Key::NavPulsar) }</a></li>
+                // The chaos search is a third entry (dist/chaos/), linked the same way.
+                <li><a href={crate::ui::language::href_in_lang("chaos/index.html")} class="page-tab" data-testid="nav-chaos">{ t(Key::NavChaos) }</a></li>
             </ul>
             <div class="nav-tools">
                 <crate::ui::language::LangMenu on_switch={p.dispatch.reform(Msg::SetLang)} />

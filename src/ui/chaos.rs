@@ -1,0 +1,376 @@
+//! The chaos page (its own entry, `www/chaos.html`, feature `checker`): choose NOT
+//! KAFKA switches, seeds and steps; Start runs the seeds in a Web Worker
+//! (`eos-chaos-worker`, [`super::chaos_worker`]) so the page stays responsive; Stop
+//! terminates it. A progress bar, the schedules per second (measured here with
+//! `performance.now()`, browser glue) and each counterexample as it is found: its
+//! anomaly's name and meaning from the catalog, the shrunk scenario, and a link that
+//! replays it in the main playground's lesson player (`../index.html#1.…`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::breaks::BreakSwitch;
+use crate::checker::progress::{Found, Report, Request, MAX_SEEDS, MAX_STEPS};
+use crate::i18n::checker::{
+    chaos_finding, chaos_label, chaos_progress, explain_name, switch_text, ChaosLabel as L,
+};
+use crate::i18n::{ui_lang, Lang};
+
+/// The worker's script, next to this page (Trunk's loader shim for `eos-chaos-worker`).
+const WORKER_URL: &str = "eos-chaos-worker_loader.js";
+
+fn l(label: L) -> String {
+    chaos_label(label, ui_lang())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Idle,
+    Loading,
+    Running,
+    Stopped,
+    Done,
+    BadInput,
+    Failed,
+}
+
+/// What the page shows of a run.
+#[derive(Clone, Debug, PartialEq)]
+struct Run {
+    status: Status,
+    done: u64,
+    total: u64,
+    /// `performance.now()` when the worker got the request, and at the last report.
+    started_ms: f64,
+    last_ms: f64,
+    found: Vec<Found>,
+}
+
+impl Run {
+    fn idle() -> Run {
+        Run {
+            status: Status::Idle,
+            done: 0,
+            total: 0,
+            started_ms: 0.0,
+            last_ms: 0.0,
+            found: Vec::new(),
+        }
+    }
+
+    /// Schedules per second so far (whole numbers: no float formatting in the wasm).
+    fn rate(&self) -> u64 {
+        let ms = self.last_ms - self.started_ms;
+        if ms <= 0.0 {
+            return 0;
+        }
+        (self.done as f64 * 1000.0 / ms) as u64
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The worker and its message handler (dropped together when the run ends).
+struct Runner {
+    worker: web_sys::Worker,
+    _onmessage: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// The number in a field, if it is one within `1..=max` (or `0..=max` for a seed).
+fn field(text: &str, min: u64, max: u64) -> Option<u64> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+}
+
+#[function_component(ChaosApp)]
+pub fn chaos_app() -> Html {
+    let lang = use_state(ui_lang);
+    // The first language as on the other pages: `?lang=`, else the browser's.
+    {
+        let lang = lang.clone();
+        use_effect_with((), move |_| {
+            let search = web_sys::window()
+                .and_then(|w| w.location().search().ok())
+                .unwrap_or_default();
+            let first = super::language::initial(super::embed::parse_options(&search).lang, None);
+            if first != ui_lang() {
+                super::language::choose(first, Callback::from(move |l: Lang| lang.set(l)));
+            }
+        });
+    }
+    let switches = use_state(Vec::<BreakSwitch>::new);
+    let first = use_state(|| "1".to_string());
+    let runs = use_state(|| "200".to_string());
+    let steps = use_state(|| "50".to_string());
+    let run = use_state(Run::idle);
+    // The latest run, for the worker's handler (a state handle's value is a snapshot).
+    let latest = use_mut_ref(Run::idle);
+    let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
+
+    let on_switch = {
+        let lang = lang.clone();
+        Callback::from(move |l: Lang| lang.set(l))
+    };
+    let set = |state: &UseStateHandle<String>| {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+            state.set(el.value());
+        })
+    };
+    let toggle = |s: BreakSwitch| {
+        let switches = switches.clone();
+        Callback::from(move |_: Event| {
+            let mut v = (*switches).clone();
+            match v.iter().position(|x| *x == s) {
+                Some(i) => {
+                    v.remove(i);
+                }
+                None => v.push(s),
+            }
+            v.sort();
+            switches.set(v);
+        })
+    };
+    let show = {
+        let (run, latest) = (run.clone(), latest.clone());
+        move |r: Run| {
+            *latest.borrow_mut() = r.clone();
+            run.set(r);
+        }
+    };
+
+    let start = {
+        let (switches, first, runs, steps) =
+            (switches.clone(), first.clone(), runs.clone(), steps.clone());
+        let (runner, latest, show) = (runner.clone(), latest.clone(), show.clone());
+        Callback::from(move |_: MouseEvent| {
+            runner.borrow_mut().take();
+            let (Some(first), Some(runs), Some(steps)) = (
+                field(&first, 0, u64::MAX - MAX_SEEDS),
+                field(&runs, 1, MAX_SEEDS),
+                field(&steps, 1, MAX_STEPS as u64),
+            ) else {
+                show(Run {
+                    status: Status::BadInput,
+                    ..Run::idle()
+                });
+                return;
+            };
+            let request = Request {
+                first,
+                last: first + runs,
+                steps: steps as usize,
+                switches: (*switches).clone(),
+            };
+            let worker = match web_sys::Worker::new(WORKER_URL) {
+                Ok(w) => w,
+                Err(_) => {
+                    show(Run {
+                        status: Status::Failed,
+                        ..Run::idle()
+                    });
+                    return;
+                }
+            };
+            show(Run {
+                status: Status::Loading,
+                total: runs,
+                ..Run::idle()
+            });
+            let (latest, show, to_worker) = (latest.clone(), show.clone(), worker.clone());
+            let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+                move |e: web_sys::MessageEvent| {
+                    let text = e.data().as_string().unwrap_or_default();
+                    let Ok(report) = Report::decode(&text) else {
+                        web_sys::console::warn_1(&format!("chaos page: {text:.60}").into());
+                        return;
+                    };
+                    let mut r = latest.borrow().clone();
+                    let now = now_ms();
+                    match report {
+                        Report::Ready => {
+                            let _ = to_worker.post_message(&JsValue::from_str(&request.encode()));
+                            r.status = Status::Running;
+                            r.started_ms = now;
+                        }
+                        Report::Progress { done, .. } => r.done = done,
+                        Report::Found(f) => r.found.push(f),
+                        Report::Finished { done, .. } => {
+                            r.done = done;
+                            r.status = Status::Done;
+                        }
+                    }
+                    r.last_ms = now;
+                    show(r);
+                },
+            );
+            worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+            *runner.borrow_mut() = Some(Runner {
+                worker,
+                _onmessage: onmessage,
+            });
+        })
+    };
+    let stop = {
+        let (runner, latest, show) = (runner.clone(), latest.clone(), show.clone());
+        Callback::from(move |_: MouseEvent| {
+            runner.borrow_mut().take();
+            let mut r = latest.borrow().clone();
+            r.last_ms = now_ms();
+            r.status = Status::Stopped;
+            show(r);
+        })
+    };
+
+    let lang = *lang;
+    let running = matches!(run.status, Status::Loading | Status::Running);
+    let state = match run.status {
+        Status::Stopped => "stopped",
+        Status::Done => "done",
+        _ => "running",
+    };
+    let progress = chaos_progress(
+        run.done,
+        run.total,
+        run.rate(),
+        run.found.len() as u64,
+        state,
+        lang,
+    );
+    let status_line = match run.status {
+        Status::Idle => l(L::Idle),
+        Status::Loading => l(L::Loading),
+        Status::BadInput => l(L::BadInput),
+        Status::Failed => l(L::WorkerFailed),
+        _ => progress.clone(),
+    };
+    // What a screen reader hears: not every progress step, only a new finding or the end.
+    let announce = match run.status {
+        Status::Running => format!("{} {}", l(L::FoundHeading), run.found.len()),
+        _ => status_line.clone(),
+    };
+    let main_page = super::language::href_in_lang("../index.html");
+    html! {
+        <div class="chaos-app">
+            <header>
+                <a href={main_page.clone()} data-testid="back-to-playground">{ l(L::BackToPlayground) }</a>
+                <super::language::LangMenu {on_switch} />
+                <h1>{ l(L::Title) }</h1>
+                <p>{ l(L::Intro) }</p>
+            </header>
+            <section class="panel" aria-labelledby="chaos-switches">
+                <h2 id="chaos-switches">{ l(L::SwitchesHeading) }</h2>
+                <p class="muted">{ l(L::SwitchesHint) }</p>
+                <ul class="chaos-switches">
+                    { for BreakSwitch::ALL.iter().map(|&s| {
+                        let on = switches.contains(&s);
+                        let id = format!("switch-{}", s.name().replace('=', "-"));
+                        html! {
+                            <li class={classes!(on.then_some("on"))}>
+                                <input type="checkbox" id={id.clone()} checked={on} disabled={running}
+                                    data-testid={id.clone()} onchange={toggle(s)} />
+                                <label for={id}>
+                                    <span class="mono">{ s.name() }</span>
+                                    if on { { " " }<span class="badge danger" data-testid="not-kafka">{ l(L::NotKafka) }</span> }
+                                    <span class="chaos-switch-text">{ switch_text(s, lang) }</span>
+                                </label>
+                            </li>
+                        }
+                    }) }
+                </ul>
+                if switches.is_empty() { <p class="badge ok">{ l(L::AllOff) }</p> }
+            </section>
+            <section class="panel" aria-labelledby="chaos-run">
+                <h2 id="chaos-run">{ l(L::RunHeading) }</h2>
+                <div class="chaos-fields">
+                    <label>{ l(L::FirstSeed) }
+                        <input type="text" inputmode="numeric" value={(*first).clone()} oninput={set(&first)} disabled={running} data-testid="chaos-first" />
+                    </label>
+                    <label>{ l(L::Runs) }
+                        <input type="text" inputmode="numeric" value={(*runs).clone()} oninput={set(&runs)} disabled={running} data-testid="chaos-runs" />
+                    </label>
+                    <label>{ l(L::Steps) }
+                        <input type="text" inputmode="numeric" value={(*steps).clone()} oninput={set(&steps)} disabled={running} data-testid="chaos-steps" />
+                    </label>
+                    <button type="button" class="primary" onclick={start} disabled={running} data-testid="chaos-start">{ l(L::Start) }</button>
+                    <button type="button" onclick={stop} disabled={!running} data-testid="chaos-stop">{ l(L::Stop) }</button>
+                </div>
+                <progress max={run.total.max(1).to_string()} value={run.done.to_string()} aria-label={l(L::RunHeading)} data-testid="chaos-progress"></progress>
+                <p class="mono" data-testid="chaos-status">{ status_line }</p>
+                <p class="visually-hidden" aria-live="polite">{ announce }</p>
+            </section>
+            <section class="panel" aria-labelledby="chaos-found">
+                <h2 id="chaos-found">{ l(L::FoundHeading) }</h2>
+                if run.found.is_empty() { <p class="muted">{ l(L::NoneYet) }</p> }
+                <ol class="chaos-findings" data-testid="chaos-findings">
+                    { for run.found.iter().map(|f| finding(f, lang)) }
+                </ol>
+            </section>
+        </div>
+    }
+}
+
+fn finding(f: &Found, lang: Lang) -> Html {
+    let (head, shrunk) = chaos_finding(f.seed, &f.anomaly, f.before, f.after, f.step, lang);
+    // The main playground opens the link's fragment in its lesson player, at the step
+    // that shows the violation.
+    let replay = format!(
+        "{}#{}",
+        super::language::href_in_lang("../index.html"),
+        f.link
+    );
+    html! {
+        <li class="chaos-finding" data-testid="chaos-finding" data-anomaly={f.anomaly.clone()}>
+            <h3 class="mono">{ head }</h3>
+            if let Some(text) = explain_name(&f.anomaly, lang) { <p>{ text }</p> }
+            <p class="mono small">{ format!("{} {}", f.anomaly, f.witness) }</p>
+            <p class="muted">{ shrunk }</p>
+            if f.link.is_empty() {
+                <p class="muted">{ l(L::NoLink) }</p>
+            } else {
+                <p><a href={replay} data-testid="chaos-replay">{ l(L::Replay) }</a></p>
+            }
+            <details>
+                <summary>{ l(L::Scenario) }</summary>
+                <pre class="mono small">{ f.scenario.clone() }</pre>
+            </details>
+        </li>
+    }
+}
+
+/// Mounts the chaos page into `#app`, once the English catalog is here.
+pub fn start() {
+    super::language::then_mount(mount);
+}
+
+fn mount() {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            root.set_inner_html("");
+            yew::Renderer::<ChaosApp>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<ChaosApp>::new().render();
+        }
+    }
+}
