@@ -60,3 +60,23 @@ fn lesson_workloads_and_appends_report_their_times() {
     assert_eq!(leo, 1000);
     console_log!("wasm-timing idempotent_appends/1000 {ms:.2} ms");
 }
+
+/// The chaos bench's workload (`cargo bench --bench chaos`): one seeded schedule of 50
+/// steps generated, run with the checker after every step and checked at the end, seeds
+/// cycling over 1..=200. The debug build runs 5-step schedules (only to show it runs).
+#[cfg(feature = "checker")]
+#[wasm_bindgen_test]
+fn chaos_schedules_report_their_rate() {
+    use eos_playground::checker::chaos::{generate, run};
+    let steps = if cfg!(debug_assertions) { 5 } else { 50 };
+    let mut seed = 0;
+    let ms = median_ms(|| {
+        seed = seed % 200 + 1;
+        let outcome = run(&generate(seed, steps, &[]));
+        assert!(outcome.violations.is_empty(), "seed {seed}");
+    });
+    console_log!(
+        "wasm-timing chaos/schedule_of_{steps}_steps {ms:.2} ms ({:.0} schedules/s)",
+        1000.0 / ms
+    );
+}

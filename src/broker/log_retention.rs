@@ -147,12 +147,19 @@ impl Broker {
 
     /// Whether the checkpoint on disk differs from the logs (the periodic
     /// `kafka-log-start-offset-checkpoint` task has something to write).
+    /// Asked at every clock jump, so the text is compared as it is formatted.
     pub fn log_start_checkpoint_stale(&self) -> bool {
         let on_disk = self.fs.read(&Self::log_start_checkpoint_path()).ok();
-        let text = self.log_start_checkpoint_text();
+        let entries = self
+            .logs
+            .iter()
+            .filter(|(_, l)| {
+                l.segments().first().map_or(0, |s| s.base_offset) < l.log_start_offset()
+            })
+            .map(|(tp, l)| (tp, l.log_start_offset()));
         match on_disk {
-            Some(bytes) => bytes != text.as_bytes(),
-            None => text != "0\n0\n",
+            Some(bytes) => !super::hw_checkpoint::checkpoint_text_is(bytes, entries),
+            None => entries.count() != 0,
         }
     }
 

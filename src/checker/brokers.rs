@@ -48,10 +48,12 @@ type OpenTxn = (TopicPartition, i64, i64);
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct BrokerHistory {
-    /// The HW each leader last had, with the leader that had it.
-    leader_hw: BTreeMap<TopicPartition, (i32, i64)>,
-    /// Each replica's log start, LSO, HW and LEO at the last step, by broker.
-    offsets_seen: BTreeMap<i32, BTreeMap<TopicPartition, LogOffsets>>,
+    /// The HW each leader last had, with the leader that had it, sorted by partition
+    /// (read in step with a broker's logs, see [`seek`]).
+    leader_hw: Vec<(TopicPartition, (i32, i64))>,
+    /// Each replica's log start, LSO, HW and LEO at the last step, by broker, sorted
+    /// by partition.
+    offsets_seen: BTreeMap<i32, Vec<(TopicPartition, LogOffsets)>>,
     /// The newest epoch written per partition and producer (data or marker).
     max_epoch: BTreeMap<(TopicPartition, i64), (i16, u64)>,
     /// Markers written (TV2): partition, producer id, epoch → the broker that wrote
@@ -93,7 +95,7 @@ impl BrokerHistory {
         };
         match e {
             BrokerEvent::Stopped { .. } => {
-                self.leader_hw.retain(|_, (leader, _)| leader != broker);
+                self.leader_hw.retain(|(_, (leader, _))| leader != broker);
                 // A restarted partition's window holds only what its snapshot kept (the
                 // last batch per producer, as Kafka's): older retries may fall out.
                 self.appended.clear();
@@ -322,6 +324,10 @@ impl BrokerHistory {
                 continue;
             }
             let seen = self.offsets_seen.entry(*id).or_default();
+            // Cursors into `seen` and `leader_hw`: both are sorted like the logs, so
+            // each lookup is one comparison or two, not a search (this runs for
+            // every log, internal topics' 100 partitions too, after every step).
+            let (mut at_seen, mut at_hw) = (0, 0);
             for (tp, log) in broker.logs() {
                 let (start, lso, hw, leo) = (
                     log.log_start_offset(),
@@ -332,12 +338,18 @@ impl BrokerHistory {
                 // Nothing moved since the last step and this replica is the leader the
                 // HW was last taken from: every check below would find what it found
                 // then (a window only grows by an append), so skip the lookups.
-                let unchanged = seen.get(tp) == Some(&(start, lso, hw, leo))
-                    && self.leader_hw.get(tp) == Some(&(*id, hw));
+                let offsets = (start, lso, hw, leo);
+                let seen_at = seek(seen, &mut at_seen, tp);
+                let hw_at = seek(&self.leader_hw, &mut at_hw, tp);
+                let unchanged = seen_at.is_some_and(|i| seen[i].1 == offsets)
+                    && hw_at.is_some_and(|i| self.leader_hw[i].1 == (*id, hw));
                 if unchanged {
                     continue;
                 }
-                seen.insert(tp.clone(), (start, lso, hw, leo));
+                match seen_at {
+                    Some(i) => seen[i].1 = offsets,
+                    None => seen.insert(at_seen, (tp.clone(), offsets)),
+                }
                 if !(start <= lso && lso <= hw && hw <= leo) {
                     let mut v = ctx.violation(Anomaly::OffsetOrder, Some(tp));
                     v.who = Some(format!("broker-{id}"));
@@ -351,7 +363,7 @@ impl BrokerHistory {
                     ctx.found.push(v);
                 }
                 if world.leader_of(tp) == Some(*id) {
-                    if let Some((leader, before)) = self.leader_hw.get(tp) {
+                    if let Some((leader, before)) = hw_at.map(|i| &self.leader_hw[i].1) {
                         if leader == id && hw < *before {
                             let mut v = ctx.violation(Anomaly::HighWatermarkBackwards, Some(tp));
                             v.who = Some(format!("broker-{id}"));
@@ -360,11 +372,9 @@ impl BrokerHistory {
                             ctx.found.push(v);
                         }
                     }
-                    match self.leader_hw.get_mut(tp) {
-                        Some(entry) => *entry = (*id, hw),
-                        None => {
-                            self.leader_hw.insert(tp.clone(), (*id, hw));
-                        }
+                    match hw_at {
+                        Some(i) => self.leader_hw[i].1 = (*id, hw),
+                        None => self.leader_hw.insert(at_hw, (tp.clone(), (*id, hw))),
                     }
                 }
                 for (pid, entry) in log.producer_state().active_producers() {
@@ -426,7 +436,8 @@ impl BrokerHistory {
             self.calm_since = Some(now);
         }
         let previous = std::mem::take(&mut self.open);
-        let coordinated = world.coordinated_transactions();
+        // Only an open transaction in a calm cluster needs its timeout looked up.
+        let mut coordinated = None;
         let mut reported = BTreeSet::new();
         for key in open_now.keys() {
             let since = previous.get(key).copied().unwrap_or(now);
@@ -435,6 +446,7 @@ impl BrokerHistory {
                 continue;
             };
             let timeout = coordinated
+                .get_or_insert_with(|| world.coordinated_transactions())
                 .iter()
                 .find(|c| c.metadata.producer_id() == key.1)
                 .map_or(MAX_TRANSACTION_TIMEOUT_MS, |c| {
@@ -455,4 +467,18 @@ impl BrokerHistory {
             }
         }
     }
+}
+
+/// Finds `tp` in `entries` (sorted by partition) from `*at` on, for keys asked in
+/// ascending order: moves `*at` past smaller keys and returns the index if it is there.
+/// Left at `*at`, an insert keeps `entries` sorted.
+fn seek<V>(entries: &[(TopicPartition, V)], at: &mut usize, tp: &TopicPartition) -> Option<usize> {
+    while let Some((key, _)) = entries.get(*at) {
+        match key.cmp(tp) {
+            std::cmp::Ordering::Less => *at += 1,
+            std::cmp::Ordering::Equal => return Some(*at),
+            std::cmp::Ordering::Greater => return None,
+        }
+    }
+    None
 }

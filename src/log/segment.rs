@@ -51,13 +51,13 @@ impl LogSegment {
     }
 
     pub fn log_path(&self, dir: &str) -> String {
-        format!("{dir}/{}", file_name(self.base_offset, ".log"))
+        format!("{dir}/{:020}.log", self.base_offset)
     }
     pub fn index_path(&self, dir: &str) -> String {
-        format!("{dir}/{}", file_name(self.base_offset, ".index"))
+        format!("{dir}/{:020}.index", self.base_offset)
     }
     pub fn time_index_path(&self, dir: &str) -> String {
-        format!("{dir}/{}", file_name(self.base_offset, ".timeindex"))
+        format!("{dir}/{:020}.timeindex", self.base_offset)
     }
 
     /// Creates the three empty files of a new segment.

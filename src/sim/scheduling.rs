@@ -1,14 +1,11 @@
 //! What happens next: clients poll, messages are delivered, the clock jumps to the
 //! next timer, and the coordinators' periodic cleanup runs.
 
-use crate::util::sorted_map::SortedMap;
-
 use super::event::EventKind;
 use super::housekeeping::{first_tick_from, tick_after};
 use super::network::{Body, Node};
 use super::world::{World, MAX_STEPS_PER_RUN, MAX_WAIT_MS, TXN_CLEANUP_INTERVAL_MS};
 use crate::log::TopicPartition;
-use crate::util::ordered::CollectSorted;
 
 impl World {
     /// Steps while `cond` holds (a blocking client call), bounded.
@@ -62,25 +59,28 @@ impl World {
             .find(|b| b.online)
             .or_else(|| self.brokers.values().next())
             .map_or(1, |b| b.id);
-        let leaders: SortedMap<TopicPartition, i32> = self.partition_leaders().collect_map();
-        let leader_epochs: SortedMap<TopicPartition, i32> = self
-            .topics
-            .values()
-            .flat_map(|t| {
-                t.registrations.iter().enumerate().map(|(p, r)| {
-                    let p = i32::try_from(p).unwrap_or(i32::MAX);
-                    (TopicPartition::new(t.name.clone(), p), r.leader_epoch())
-                })
-            })
-            .collect_map();
         for name in names {
             let mut cid = self.next_correlation_id;
             let Some(producer) = self.producers.get_mut(&name) else {
                 continue;
             };
-            producer.observe_leader_epochs(&|tp| leader_epochs.get(tp).copied());
-            let (out, events) =
-                producer.poll(now, bootstrap, &|tp| leaders.get(tp).copied(), &mut cid);
+            // Leaders and leader epochs are looked up in the topics as asked (no
+            // partition map is built per poll: the internal topics alone have 100
+            // partitions). Sending below does not move a leader.
+            let topics = &self.topics;
+            let partition = |tp: &TopicPartition| {
+                let t = topics.get(&tp.topic)?;
+                Some((t, usize::try_from(tp.partition).ok()?))
+            };
+            producer.observe_leader_epochs(&|tp| {
+                let (t, p) = partition(tp)?;
+                t.registrations.get(p).map(|r| r.leader_epoch())
+            });
+            let leader = |tp: &TopicPartition| {
+                let (t, p) = partition(tp)?;
+                t.leaders.get(p).copied()
+            };
+            let (out, events) = producer.poll(now, bootstrap, &leader, &mut cid);
             let wake = producer.next_wakeup(now);
             self.next_correlation_id = cid;
             let acted = !out.is_empty() || !events.is_empty();
