@@ -552,6 +552,42 @@ pub fn read_batch_length(buf: &[u8]) -> Option<i32> {
     get_i32(buf, BATCH_LENGTH_OFFSET)
 }
 
+/// The consecutive batches of `buf` (a whole .log segment) as byte slices, found by
+/// hopping over each batch's batchLength: nothing decoded, no CRC computed. Stops at
+/// the first length that cannot hold a header or runs past the end (where
+/// [`decode_all`] would stop with Truncated).
+pub fn split_batches(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut pos = 0usize;
+    std::iter::from_fn(move || {
+        let rest = buf.get(pos..)?;
+        let len = usize::try_from(read_batch_length(rest)?).ok()?;
+        if len < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD {
+            return None;
+        }
+        let batch = rest.get(..LOG_OVERHEAD + len)?;
+        pos += batch.len();
+        Some(batch)
+    })
+}
+
+/// A batch's first and last offset, its partitionLeaderEpoch and whether it is a
+/// control batch, read from its header alone (no CRC check: for bytes already on a
+/// broker's disk, which the broker validated before writing them). None if `buf` is
+/// shorter than a header.
+pub fn header_summary(buf: &[u8]) -> Option<(i64, i64, i32, bool)> {
+    let base = get_i64(buf, BASE_OFFSET_OFFSET)?;
+    let delta = get_i32(buf, LAST_OFFSET_DELTA_OFFSET)?;
+    let epoch = get_i32(buf, PARTITION_LEADER_EPOCH_OFFSET)?;
+    let attributes = get_i16(buf, ATTRIBUTES_OFFSET)?;
+    get_i32(buf, RECORDS_COUNT_OFFSET)?;
+    Some((
+        base,
+        base.saturating_add(i64::from(delta)),
+        epoch,
+        attributes & CONTROL_FLAG_MASK != 0,
+    ))
+}
+
 /// Decodes consecutive batches (a whole .log segment); returns each batch with its byte position. Stops with an error at the first bad batch.
 ///
 /// Like Kafka's `FileRecords.batches()`; a torn write at the end shows up as

@@ -14,8 +14,8 @@ pub mod error;
 pub mod varint;
 
 pub use batch::{
-    decode_all, increment_sequence, set_base_offset, set_partition_leader_epoch, BatchView,
-    KeyValue, RecordBatch, TimestampType,
+    decode_all, header_summary, increment_sequence, set_base_offset, set_partition_leader_epoch,
+    split_batches, BatchView, KeyValue, RecordBatch, TimestampType,
 };
 pub use control::{ControlRecordType, EndTransactionMarker};
 pub use default_record::{Header, HeaderView, Record, RecordView};

@@ -57,7 +57,8 @@ pub struct ReplicaColumn {
     pub log_end_offset: i64,
     pub high_watermark: i64,
     pub last_stable_offset: i64,
-    /// One slot per offset, from 0 to the largest LEO of any replica.
+    /// One slot per offset, from the panel's `first_offset` to the end of the largest
+    /// log of any replica.
     pub slots: Vec<Slot>,
 }
 
@@ -68,6 +69,9 @@ pub struct ReplicasPanel {
     pub leader: i32,
     pub leader_epoch: i32,
     pub isr: Vec<i32>,
+    /// The offset of each column's first slot: the offsets before it are not shown
+    /// (the table keeps the newest [`REPLICA_ROWS`]).
+    pub first_offset: usize,
     pub columns: Vec<ReplicaColumn>,
 }
 
@@ -106,50 +110,89 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
         .collect()
 }
 
-/// Each offset's (batch epoch, control, bytes) on one replica.
-fn offsets_of(raw: &[Vec<u8>]) -> Vec<Option<(i32, bool, &[u8])>> {
-    let mut out = Vec::new();
-    for bytes in raw {
-        let Ok((batch, _)) = RecordBatch::decode(bytes) else {
+/// How many offsets the replicas table shows: the newest ones, so a long log stays
+/// readable (and only those batches are decoded).
+pub const REPLICA_ROWS: usize = 40;
+
+/// One batch of a replica's log, from its header: first and last offset (clamped at 0,
+/// as the table counts offsets from 0) and its bytes.
+struct Span<'a> {
+    first: usize,
+    last: usize,
+    bytes: &'a [u8],
+}
+
+fn spans(raw: Vec<&[u8]>) -> Vec<Span<'_>> {
+    raw.into_iter()
+        .filter_map(|bytes| {
+            let (base, last, _, _) = crate::record::header_summary(bytes)?;
+            Some(Span {
+                first: usize::try_from(base.max(0)).ok()?,
+                last: usize::try_from(last.max(0)).ok()?,
+                bytes,
+            })
+        })
+        .collect()
+}
+
+/// Each offset's (batch epoch, control, bytes) on one replica, for the offsets
+/// `from..to`: a later batch covering an offset wins, a batch that does not decode is
+/// left out. Only the batches that reach into the window are decoded (CRC checked).
+fn offsets_in<'a>(log: &[Span<'a>], from: usize, to: usize) -> Vec<Option<(i32, bool, &'a [u8])>> {
+    let mut out = vec![None; to.saturating_sub(from)];
+    for span in log.iter().filter(|s| s.last >= from && s.first < to) {
+        let Ok(view) = RecordBatch::decode_view(span.bytes) else {
             continue;
         };
-        let (first, last) = (
-            batch.base_offset.max(0) as usize,
-            batch.last_offset().max(0) as usize,
-        );
-        if out.len() <= last {
-            out.resize(last + 1, None);
-        }
-        for slot in out.iter_mut().take(last + 1).skip(first) {
-            *slot = Some((
-                batch.partition_leader_epoch,
-                batch.is_control(),
-                bytes.as_slice(),
-            ));
+        let batch = view.header();
+        let slot = Some((batch.partition_leader_epoch, batch.is_control(), span.bytes));
+        for o in span.first.max(from)..=span.last.min(to - 1) {
+            if let Some(s) = out.get_mut(o - from) {
+                *s = slot;
+            }
         }
     }
     out
 }
 
-/// The replicas of `tp` side by side, or `None` for an unknown partition.
+/// The replicas of `tp` side by side, or `None` for an unknown partition: the newest
+/// [`REPLICA_ROWS`] offsets of the largest log.
+///
+/// Read on every render of a page with a cluster, so it decodes nothing but the
+/// batches it shows: each log's batches are found by their lengths
+/// ([`World::replica_batch_slices`]), the bytes borrowed from the brokers' disks. A
+/// cached decoding would have to notice truncation, restarts and rewrites; this has
+/// nothing to keep.
 pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
-    let view = world.replicas_view(tp)?;
-    let raws: Vec<Vec<Vec<u8>>> = view
+    let view = world.replicas_summary(tp)?;
+    let logs: Vec<Vec<Span>> = view
         .replicas
         .iter()
-        .map(|r| world.replica_raw_batches(tp, r.broker).unwrap_or_default())
+        .map(|r| spans(world.replica_batch_slices(tp, r.broker).unwrap_or_default()))
         .collect();
-    let leader_raw = world
-        .replica_raw_batches(tp, view.leader)
-        .unwrap_or_default();
-    let leader_offsets = offsets_of(&leader_raw);
-    let per_replica: Vec<_> = raws.iter().map(|r| offsets_of(r)).collect();
-    let width = per_replica.iter().map(Vec::len).max().unwrap_or(0);
+    // The leader is one of the replicas (its log is read once); without a leader,
+    // nothing matches.
+    let leader_at = view.replicas.iter().position(|r| r.broker == view.leader);
+    let other_leader = match leader_at {
+        Some(_) => Vec::new(),
+        None => spans(
+            world
+                .replica_batch_slices(tp, view.leader)
+                .unwrap_or_default(),
+        ),
+    };
+    let leader_spans = leader_at
+        .and_then(|i| logs.get(i))
+        .map_or(other_leader.as_slice(), Vec::as_slice);
+    // The largest log's end (a replica's column runs to its last batch).
+    let width = logs.iter().flatten().map(|s| s.last + 1).max().unwrap_or(0);
+    let first = width.saturating_sub(REPLICA_ROWS);
+    let leader_offsets = offsets_in(leader_spans, first, width);
     let columns = view
         .replicas
         .iter()
-        .zip(&per_replica)
-        .map(|(r, offsets)| ReplicaColumn {
+        .zip(&logs)
+        .map(|(r, log)| ReplicaColumn {
             broker: r.broker,
             leader: r.leader,
             in_isr: r.in_isr,
@@ -157,15 +200,17 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
             log_end_offset: r.log_end_offset,
             high_watermark: r.high_watermark,
             last_stable_offset: r.last_stable_offset,
-            slots: (0..width)
-                .map(|o| match offsets.get(o).copied().flatten() {
+            slots: offsets_in(log, first, width)
+                .into_iter()
+                .enumerate()
+                .map(|(i, at)| match at {
                     None => Slot::Missing,
                     Some((leader_epoch, control, bytes)) => Slot::Record {
                         control,
                         leader_epoch,
-                        below_hw: (o as i64) < r.high_watermark,
+                        below_hw: ((first + i) as i64) < r.high_watermark,
                         same_as_leader: leader_offsets
-                            .get(o)
+                            .get(i)
                             .copied()
                             .flatten()
                             .is_some_and(|(_, _, l)| l == bytes),
@@ -179,6 +224,7 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
         leader: view.leader,
         leader_epoch: view.leader_epoch,
         isr: view.isr,
+        first_offset: first,
         columns,
     })
 }

@@ -8,9 +8,6 @@ use yew::prelude::*;
 use crate::i18n::{t, tf, Key};
 use crate::view::replicas::{ReplicaColumn, ReplicasPanel, Slot};
 
-/// How many offsets the table shows (the latest ones): a long log stays readable.
-pub const MAX_ROWS: usize = 40;
-
 #[derive(Properties, PartialEq)]
 pub struct ReplicasViewProps {
     pub panel: ReplicasPanel,
@@ -78,19 +75,21 @@ fn cell(slot: &Slot) -> Html {
 #[function_component(ReplicasView)]
 pub fn replicas_view(p: &ReplicasViewProps) -> Html {
     let panel = &p.panel;
-    let width = panel
+    // The view model holds the newest offsets only (`view::replicas::REPLICA_ROWS`).
+    let from = panel.first_offset;
+    let shown = panel
         .columns
         .iter()
         .map(|c| c.slots.len())
         .max()
         .unwrap_or(0);
-    let from = width.saturating_sub(MAX_ROWS);
+    let width = from + shown;
     let isr: Vec<String> = panel.isr.iter().map(i32::to_string).collect();
-    let rows = (from..width).map(|o| {
+    let rows = (0..shown).map(|i| {
         html! {
             <tr>
-                <th scope="row" class="num mono">{ o }</th>
-                { for panel.columns.iter().map(|c| c.slots.get(o).map_or_else(|| cell(&Slot::Missing), cell)) }
+                <th scope="row" class="num mono">{ from + i }</th>
+                { for panel.columns.iter().map(|c| c.slots.get(i).map_or_else(|| cell(&Slot::Missing), cell)) }
             </tr>
         }
     });

@@ -1,0 +1,120 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! What one render of the transactions page costs in its view models, natively, on the
+//! `?bench=10000` world (10,000 batches): each view function's median over a few runs,
+//! printed, never asserted on. Run by hand:
+//! `cargo test --release --test view_timings -- --ignored --nocapture`.
+
+use std::time::Instant;
+
+use eos_playground::scenario::{scenario_of, Replay};
+use eos_playground::sim::{Action, World};
+use eos_playground::view::page::{bench_setup, click, ClickContext, Page, TXN_PRODUCER};
+
+fn world(n: usize) -> World {
+    let mut steps = Page::Transactions.setup();
+    steps.extend(bench_setup(n));
+    Replay::to(scenario_of(steps), usize::MAX).into_world()
+}
+
+fn median_us(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut xs: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs[runs / 2]
+}
+
+fn report(world: &World, label: &str) {
+    use eos_playground::view::*;
+    let tp = partition::shown_partition(world).expect("a partition");
+    let part = partition::partition_view(world, &tp, partition::LOG_WINDOW);
+    let coords = coordinators::coordinators(world);
+    let rows: Vec<(&str, f64)> = vec![
+        (
+            "shown_partition",
+            median_us(9, || drop(partition::shown_partition(world))),
+        ),
+        (
+            "partition_view",
+            median_us(9, || {
+                drop(partition::partition_view(world, &tp, partition::LOG_WINDOW))
+            }),
+        ),
+        (
+            "replicas",
+            median_us(9, || drop(replicas::replicas(world, &tp))),
+        ),
+        ("brokers", median_us(9, || drop(replicas::brokers(world)))),
+        (
+            "coordinators",
+            median_us(9, || drop(coordinators::coordinators(world))),
+        ),
+        (
+            "producers",
+            median_us(9, || drop(producers::producers(world))),
+        ),
+        (
+            "consumers",
+            median_us(9, || drop(consumers::consumers(world, part.as_ref()))),
+        ),
+        (
+            "timeline",
+            median_us(9, || {
+                drop(timeline::timeline_with(
+                    world,
+                    part.as_ref(),
+                    &coords,
+                    timeline::TIMELINE_MESSAGES,
+                    timeline::TimelineOptions {
+                        fold_follower_fetches: true,
+                    },
+                ))
+            }),
+        ),
+        (
+            "admin_view",
+            median_us(9, || drop(txn_admin::admin_view(world, &tp))),
+        ),
+        (
+            "rules_view",
+            median_us(9, || drop(rules::rules_view(world))),
+        ),
+        (
+            "network_view",
+            median_us(9, || drop(network::network_view(world))),
+        ),
+    ];
+    println!("view models, {label} (median of 9, µs):");
+    for (name, us) in rows {
+        println!("  {name:<16} {us:>9.1}");
+    }
+}
+
+#[test]
+#[ignore = "prints timings; run by hand with --ignored --nocapture"]
+fn transactions_page_view_models_on_10000_batches() {
+    let t = Instant::now();
+    let mut world = world(10_000);
+    println!(
+        "world of 10,000 batches built in {:.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    report(&world, "after preload");
+    for action in [
+        Action::InitTransactions {
+            producer: TXN_PRODUCER.into(),
+        },
+        Action::BeginTransaction {
+            producer: TXN_PRODUCER.into(),
+        },
+    ] {
+        for a in click(Page::Transactions, action, &world, ClickContext::default()) {
+            world.apply(&a).expect("applies");
+        }
+    }
+    report(&world, "in a transaction");
+}
