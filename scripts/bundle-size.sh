@@ -27,8 +27,10 @@ DIST=${1:-dist}
 # Session 7 merged the screen-reader live region and text alternatives, folded follower
 # fetches, KIP-580 backoff and the marker wait: 448.3 KB. This budget (450) only stops
 # it growing further unnoticed; issues 8 and 15 (400 KB, 300 KB for the first page)
-# stay open.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-450}
+# stay open. 2026-12-02: the replicas table decodes only the offsets it shows (714 ->
+# 23 ms a render on 10,000 batches, ≈ 1.9 KB of code) and the nav link to the chaos
+# site: budget 452.
+BUDGET_KB=${BUNDLE_BUDGET_KB:-452}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 

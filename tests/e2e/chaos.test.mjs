@@ -6,26 +6,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
-import { screenshot, useSite, watchProblems } from './harness.mjs';
+import { axe, screenshot, useSite, watchProblems } from './harness.mjs';
 
 const site = useSite({ base: '/course/eos/' });
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const tid = (id) => `[data-testid="${id}"]`;
-
-async function axe(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
-    await page.addScriptTag({ content: AXE });
-  }
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map(
-      (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`,
-    );
-  });
-}
 
 const overflow = (page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
