@@ -375,19 +375,8 @@ impl World {
         if let Some(l) = b.logs().get(tp) {
             return Some(l.read_all(&b.fs).into_iter().map(|s| s.raw).collect());
         }
-        let dir = crate::broker::Broker::partition_dir(tp);
-        let names = b.fs.list_dir(&dir).ok()?;
-        let mut bases: Vec<i64> = names
-            .iter()
-            .filter_map(|n| crate::log::segment::offset_from_file_name(n))
-            .filter(|(_, s)| *s == ".log")
-            .map(|(o, _)| o)
-            .collect();
-        bases.sort_unstable();
         let mut out = Vec::new();
-        for base in bases {
-            let path = format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
-            let bytes = b.fs.read(&path).ok()?;
+        for bytes in stopped_log_files(b, tp)? {
             for (pos, batch) in crate::record::decode_all(bytes).ok()? {
                 let end = (pos as usize).saturating_add(batch.size_in_bytes());
                 out.push(bytes.get(pos as usize..end).unwrap_or_default().to_vec());
@@ -408,21 +397,13 @@ impl World {
             let files = segments.filter_map(|s| b.fs.read(&s.log_path(l.dir())).ok());
             return Some(files.flat_map(crate::record::split_batches).collect());
         }
-        let dir = crate::broker::Broker::partition_dir(tp);
-        let names = b.fs.list_dir(&dir).ok()?;
-        let mut bases: Vec<i64> = names
-            .iter()
-            .filter_map(|n| crate::log::segment::offset_from_file_name(n))
-            .filter(|(_, s)| *s == ".log")
-            .map(|(o, _)| o)
-            .collect();
-        bases.sort_unstable();
-        let mut out = Vec::new();
-        for base in bases {
-            let path = format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
-            out.extend(crate::record::split_batches(b.fs.read(&path).ok()?));
-        }
-        Some(out)
+        let files = stopped_log_files(b, tp)?;
+        Some(
+            files
+                .into_iter()
+                .flat_map(crate::record::split_batches)
+                .collect(),
+        )
     }
 
     /// Every replica of `tp`: LEO, HW, LSO, epochs, ISR membership, and whether its
@@ -514,6 +495,30 @@ fn matches_where_both_have(own: &[Vec<u8>], leader: &[Vec<u8>]) -> bool {
             _ => true,
         }
     })
+}
+
+/// The `.log` files of `tp` on a broker that is not running (no open log), in offset
+/// order: read straight from its disk.
+fn stopped_log_files<'a>(
+    b: &'a crate::broker::Broker,
+    tp: &TopicPartition,
+) -> Option<Vec<&'a [u8]>> {
+    let dir = crate::broker::Broker::partition_dir(tp);
+    let names = b.fs.list_dir(&dir).ok()?;
+    let mut bases: Vec<i64> = names
+        .iter()
+        .filter_map(|n| crate::log::segment::offset_from_file_name(n))
+        .filter(|(_, s)| *s == ".log")
+        .map(|(o, _)| o)
+        .collect();
+    bases.sort_unstable();
+    bases
+        .into_iter()
+        .map(|base| {
+            let path = format!("{dir}/{}", crate::log::segment::file_name(base, ".log"));
+            b.fs.read(&path).ok()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -52,21 +52,22 @@ fn site() -> AppProps {
 /// Mounts the playground into `#app` (or `<body>` when the page has no such element),
 /// once the English catalog is here ([`language::then_mount`]).
 pub fn start() {
-    language::then_mount(mount);
+    language::then_mount(|| mount_in_app::<App>(site()));
 }
 
-fn mount() {
+/// Mounts `C` into `#app`, replacing its "Loading…" line (or into `<body>` when the page
+/// has no such element): the main site, the Pulsar site and the chaos page alike.
+pub(crate) fn mount_in_app<C: yew::BaseComponent>(props: C::Properties) {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
     match root {
         Some(root) => {
-            // Replace the "Loading…" fallback.
             root.set_inner_html("");
-            yew::Renderer::<App>::with_root_and_props(root, site()).render();
+            yew::Renderer::<C>::with_root_and_props(root, props).render();
         }
         None => {
-            yew::Renderer::<App>::with_props(site()).render();
+            yew::Renderer::<C>::with_props(props).render();
         }
     }
 }

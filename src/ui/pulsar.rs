@@ -402,20 +402,5 @@ pub fn pulsar_app() -> Html {
 
 /// Mounts the Pulsar site into `#app`, once the English catalog is here.
 pub fn start() {
-    super::language::then_mount(mount);
-}
-
-fn mount() {
-    let root = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("app"));
-    match root {
-        Some(root) => {
-            root.set_inner_html("");
-            yew::Renderer::<PulsarApp>::with_root(root).render();
-        }
-        None => {
-            yew::Renderer::<PulsarApp>::new().render();
-        }
-    }
+    super::language::then_mount(|| super::mount_in_app::<PulsarApp>(()));
 }
