@@ -217,13 +217,12 @@ fn eos_chaos_with_a_dedup_window_of_one_prints_a_shrunk_duplicate() {
     );
 }
 
-/// OPEN (found by `eos chaos --seeds 1..2 --steps 20 --switch dedup=1`, whose shrinker
-/// dropped the switch): with every Produce answer lost, the producer retries one batch
-/// for a whole day — it has no `delivery.timeout.ms` (Kafka: 120 s, then the batch
-/// fails) — until the broker expires the producer (`producer.id.expiration.ms`, 24 h)
-/// and writes the next retry again. Kafka's client would have given up long before.
+/// Found by `eos chaos --seeds 1..2 --steps 20 --switch dedup=1` (whose shrinker
+/// dropped the switch): with every Produce answer lost, a producer without
+/// `delivery.timeout.ms` retried one batch for a day, until the broker expired the
+/// producer (`producer.id.expiration.ms`, 24 h) and wrote the next retry again. Kafka's
+/// client gives up after 120 s (KIP-91): the send fails, and the epoch is bumped.
 #[test]
-#[ignore = "open: the producer has no delivery.timeout.ms"]
 fn kafka_writes_no_duplicate_when_every_produce_answer_is_lost() {
     let out = play(
         "cluster brokers=1 latency.ms=2 seed=1\n\

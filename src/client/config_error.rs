@@ -22,6 +22,8 @@ pub enum ConfigError {
     IdempotenceMaxInFlight,
     /// Idempotence with `retries=0`.
     IdempotenceNeedsRetries,
+    /// `delivery.timeout.ms` set below `linger.ms + request.timeout.ms`.
+    DeliveryTimeoutBelowRequestTimeout,
 }
 
 /// Who reads the key.

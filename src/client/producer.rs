@@ -13,8 +13,13 @@
 //! A transactional producer cannot: its error is abortable, and the abort bumps the
 //! epoch (`super::transaction_manager::epoch_bump`).
 //!
-//! Simplified: one connection per broker, `linger.ms` is "until the world runs",
-//! no `delivery.timeout.ms`, no epoch bump after an unresolved sequence.
+//! `delivery.timeout.ms` (KIP-91) bounds how long a send may take: a batch that old
+//! fails with a `TimeoutException`, queued or in flight; a batch already sent at least
+//! twice leaves its partition's sequence unresolved, and no new batch goes there until
+//! later answers show whether it was written, or the epoch is bumped
+//! ([`Producer::resolve_sequences`], Kafka 4.0 `TransactionManager.maybeResolveSequences`).
+//!
+//! Simplified: one connection per broker, `linger.ms` is "until the world runs".
 
 use crate::util::sorted_map::SortedMap;
 use crate::util::sorted_set::SortedSet;
@@ -34,6 +39,8 @@ use super::transaction_manager::{
 
 #[path = "producer_config.rs"]
 mod config;
+#[path = "producer_delivery.rs"]
+mod delivery;
 #[path = "producer_sender.rs"]
 mod sender;
 
@@ -131,11 +138,27 @@ pub struct InFlight {
     pub what: InFlightKind,
 }
 
+impl InFlight {
+    /// Its batch already failed at the delivery timeout: nothing waits for it.
+    pub fn is_expired(&self) -> bool {
+        matches!(self.what, InFlightKind::Expired { .. })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum InFlightKind {
     InitProducerId,
     Produce(ProducerBatch),
     Txn(TxnRequestKind),
+    /// A Produce whose batch reached `delivery.timeout.ms` while in flight: the
+    /// application was told it failed, but the request still holds its place on the
+    /// connection, and a late success still counts as acknowledged for the partition's
+    /// sequence (`handleCompletedBatch` runs before the batch is found done).
+    Expired {
+        batch: u64,
+        tp: TopicPartition,
+        last_sequence: Option<i32>,
+    },
 }
 
 /// Where the producer is in getting its producer id.
@@ -176,6 +199,27 @@ pub enum ProducerEvent {
         old_epoch: i16,
         new_epoch: i16,
         partitions: Vec<TopicPartition>,
+        /// The failed batch's error that asked for it (OUT_OF_ORDER_SEQUENCE_NUMBER, or
+        /// any failure with retries left, `adjustSequenceNumbers`).
+        error: Errors,
+        /// Asked for instead by an unresolved sequence: expired batches whose fate no
+        /// answer will tell.
+        unresolved: bool,
+    },
+    /// A batch sent more than once expired (`delivery.timeout.ms`): whether the
+    /// partition kept it is unknown, so no new batch goes to `tp` until the answers in
+    /// flight show sequence `next_sequence - 1` acknowledged, or the epoch is bumped
+    /// (`markSequenceUnresolved`).
+    SequenceUnresolved {
+        tp: TopicPartition,
+        next_sequence: i32,
+    },
+    /// Every batch of `tp` is answered and the last acknowledged sequence is the one
+    /// before `next_sequence`: the expired batches were written after all, and the
+    /// partition goes on (`maybeResolveSequences`).
+    SequenceResolved {
+        tp: TopicPartition,
+        next_sequence: i32,
     },
     /// A transactional producer's request failed in a way that leaves it unsure what
     /// the partitions kept (`error`): before transaction.version 2, its abort will end
@@ -283,6 +327,15 @@ pub struct Producer {
     /// Partitions whose OUT_OF_ORDER_SEQUENCE_NUMBER asks for an epoch bump
     /// (`partitionsToRewriteSequences`; not empty = `epochBumpRequired`).
     pub epoch_bump_partitions: SortedSet<TopicPartition>,
+    /// The error that asked for the pending epoch bump, and whether an unresolved
+    /// sequence did.
+    epoch_bump_error: Errors,
+    epoch_bump_unresolved: bool,
+    /// `partitionsWithUnresolvedSequences`: the sequence after the last expired batch,
+    /// per partition whose expired batches may or may not have been written.
+    unresolved_sequences: SortedMap<TopicPartition, i32>,
+    /// `lastAckedSequence` per partition, under the current producer id and epoch.
+    last_acked_sequence: SortedMap<TopicPartition, i32>,
     pub in_flight: Vec<InFlight>,
     pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
     pub failed: Vec<(u64, TopicPartition, Errors)>,
@@ -302,7 +355,8 @@ pub struct Producer {
 impl Producer {
     /// Batches in the accumulator or in flight.
     pub fn pending_batches(&self) -> usize {
-        self.accumulator.values().map(|q| q.len()).sum::<usize>() + self.in_flight.len()
+        self.accumulator.values().map(|q| q.len()).sum::<usize>()
+            + self.in_flight.iter().filter(|f| !f.is_expired()).count()
     }
 
     pub fn new(config: ProducerConfig) -> Self {
@@ -332,6 +386,10 @@ impl Producer {
             next_sequence: SortedMap::new(),
             sequence_ids: SortedMap::new(),
             epoch_bump_partitions: SortedSet::new(),
+            epoch_bump_error: Errors::OutOfOrderSequenceNumber,
+            epoch_bump_unresolved: false,
+            unresolved_sequences: SortedMap::new(),
+            last_acked_sequence: SortedMap::new(),
             in_flight: Vec::new(),
             acknowledged: Vec::new(),
             failed: Vec::new(),
@@ -416,7 +474,8 @@ impl Producer {
 
     /// Whether anything is waiting to be sent or acknowledged.
     pub fn has_pending(&self) -> bool {
-        !self.in_flight.is_empty() || self.accumulator.values().any(|q| !q.is_empty())
+        self.in_flight.iter().any(|f| !f.is_expired())
+            || self.accumulator.values().any(|q| !q.is_empty())
     }
 
     /// The earliest time the producer has something to do (a retry or a timeout).
@@ -430,6 +489,14 @@ impl Producer {
         };
         for f in &self.in_flight {
             consider(f.deadline_ms);
+            if let InFlightKind::Produce(b) = &f.what {
+                consider(self.delivery_deadline(b));
+            }
+        }
+        for q in self.accumulator.values() {
+            if let Some(b) = q.front() {
+                consider(self.delivery_deadline(b));
+            }
         }
         if let IdState::Uninitialized { retry_at_ms } = self.id_state {
             consider(retry_at_ms.max(now_ms));
@@ -479,6 +546,7 @@ impl Producer {
         let partitions: Vec<TopicPartition> = std::mem::take(&mut self.epoch_bump_partitions)
             .into_iter()
             .collect();
+        let unresolved = std::mem::take(&mut self.epoch_bump_unresolved);
         let old_epoch = self.producer_epoch;
         let producer_id = self.producer_id;
         if old_epoch == i16::MAX {
@@ -495,6 +563,8 @@ impl Producer {
         for tp in &partitions {
             self.next_sequence.remove(tp);
             self.sequence_ids.remove(tp);
+            self.last_acked_sequence.remove(tp);
+            self.unresolved_sequences.remove(tp);
             for batch in self.accumulator.get_mut(tp).into_iter().flatten() {
                 batch.base_sequence = None;
             }
@@ -504,6 +574,8 @@ impl Producer {
             old_epoch,
             new_epoch: self.producer_epoch,
             partitions,
+            error: self.epoch_bump_error,
+            unresolved,
         });
     }
 
@@ -526,6 +598,7 @@ impl Producer {
         }
         self.next_sequence.remove(tp);
         self.sequence_ids.remove(tp);
+        self.last_acked_sequence.remove(tp);
         false
     }
 

@@ -15,6 +15,10 @@ pub struct ProducerConfig {
     pub max_in_flight: u32,
     /// `request.timeout.ms` (default 30000).
     pub request_timeout_ms: i64,
+    /// `delivery.timeout.ms` (default 120000): a batch not acknowledged this long after
+    /// it was created fails with a `TimeoutException`, in the queue or in flight
+    /// (KIP-91, `RecordAccumulator.expiredBatches`, `Sender.getExpiredInflightBatches`).
+    pub delivery_timeout_ms: i64,
     /// `retry.backoff.ms` (default 100): the first wait before a batch is retried,
     /// and the fixed wait of the transactional requests' retries.
     pub retry_backoff_ms: i64,
@@ -43,6 +47,7 @@ impl ProducerConfig {
             acks: -1,
             max_in_flight: 5,
             request_timeout_ms: 30_000,
+            delivery_timeout_ms: 120_000,
             retry_backoff_ms: 100,
             retry_backoff_max_ms: 1000,
             batch_size: 16_384,
@@ -67,6 +72,7 @@ impl ProducerConfig {
         breaks: crate::breaks::Breaks,
     ) -> Result<Self, ConfigError> {
         let mut c = ProducerConfig::new(client_id);
+        let mut delivery_timeout_set = false;
         for (k, v) in pairs {
             let bad = || ConfigError::invalid(k, v, None);
             match k.as_str() {
@@ -95,6 +101,10 @@ impl ProducerConfig {
                 "request.timeout.ms" => {
                     c.request_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
                 }
+                "delivery.timeout.ms" => {
+                    c.delivery_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
+                    delivery_timeout_set = true;
+                }
                 "retry.backoff.ms" => c.retry_backoff_ms = ConfigError::parse_long(k, v, 0)?,
                 "retry.backoff.max.ms" => {
                     c.retry_backoff_max_ms = ConfigError::parse_long(k, v, 0)?
@@ -121,8 +131,25 @@ impl ProducerConfig {
                 }
             }
         }
+        c.configure_delivery_timeout(delivery_timeout_set)?;
         c.validate(breaks)?;
         Ok(c)
+    }
+
+    /// `KafkaProducer.configureDeliveryTimeout`: `delivery.timeout.ms` must cover
+    /// `linger.ms + request.timeout.ms` (linger is 0 here: a batch goes at the next
+    /// drain). Set explicitly below that, it is refused; left at its default, it is
+    /// raised to that sum, as Kafka does for older configs.
+    fn configure_delivery_timeout(&mut self, set_explicitly: bool) -> Result<(), ConfigError> {
+        let linger_and_request_timeout_ms = self.request_timeout_ms;
+        if self.delivery_timeout_ms >= linger_and_request_timeout_ms {
+            return Ok(());
+        }
+        if set_explicitly {
+            return Err(ConfigError::DeliveryTimeoutBelowRequestTimeout);
+        }
+        self.delivery_timeout_ms = linger_and_request_timeout_ms;
+        Ok(())
     }
 
     fn validate(&mut self, breaks: crate::breaks::Breaks) -> Result<(), ConfigError> {

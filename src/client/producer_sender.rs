@@ -16,6 +16,7 @@ impl Producer {
         let mut out = Vec::new();
         let mut events = Vec::new();
         self.expire_requests(now_ms, &mut events);
+        self.resolve_sequences(&mut events);
         self.bump_idempotent_epoch_if_needed(&mut events);
         if let IdState::Uninitialized { retry_at_ms } = self.id_state {
             if retry_at_ms <= now_ms {
@@ -64,9 +65,32 @@ impl Producer {
                 });
             }
         }
-        if !self.can_drain() {
-            return (out, events);
+        if self.can_drain() {
+            self.drain(
+                now_ms,
+                leader_of,
+                next_correlation_id,
+                &mut out,
+                &mut events,
+            );
         }
+        self.expire_batches(now_ms, &mut events);
+        // The Sender's next `runOnce` follows at once: settle what expiry left.
+        self.resolve_sequences(&mut events);
+        self.bump_idempotent_epoch_if_needed(&mut events);
+        (out, events)
+    }
+
+    /// `RecordAccumulator.drain` and `Sender.sendProduceRequests`: close the open
+    /// batches and send them, in order, while each connection has room.
+    fn drain(
+        &mut self,
+        now_ms: i64,
+        leader_of: &dyn Fn(&TopicPartition) -> Option<i32>,
+        next_correlation_id: &mut u64,
+        out: &mut Vec<Outgoing>,
+        events: &mut Vec<ProducerEvent>,
+    ) {
         // `abortUndrainedBatches`: while aborting, a batch back in the queue (its
         // request timed out) is dropped, not sent again.
         if self.txn.as_ref().is_some_and(|t| {
@@ -127,7 +151,8 @@ impl Producer {
                     .get(&tp)
                     .and_then(|q| q.front())
                     .is_some_and(|b| b.base_sequence.is_none());
-                if unnumbered && self.stale_partition_blocks(&tp) {
+                if unnumbered && (self.stale_partition_blocks(&tp) || self.sequence_unresolved(&tp))
+                {
                     break;
                 }
                 let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front())
@@ -206,7 +231,6 @@ impl Producer {
                 });
             }
         }
-        (out, events)
     }
 
     /// Requests past `request.timeout.ms`: Kafka closes the connection, which fails
@@ -247,6 +271,8 @@ impl Producer {
                     });
                     requeue.push(batch);
                 }
+                // The batch already failed at its delivery timeout.
+                InFlightKind::Expired { .. } => {}
                 InFlightKind::Txn(_) => {
                     events.push(ProducerEvent::RequestTimedOut {
                         batch: None,
@@ -273,14 +299,11 @@ impl Producer {
         now_ms: i64,
         events: &mut Vec<ProducerEvent>,
     ) {
-        if batch.attempts > self.config.retries {
-            events.push(ProducerEvent::Failed {
-                batch: batch.id,
-                tp: batch.tp.clone(),
-                error,
-                detail: None,
-            });
-            self.failed.push((batch.id, batch.tp.clone(), error));
+        // `canRetry`: not past the delivery timeout, and retries left; failing with
+        // retries left adjusts the sequences (`adjustSequenceNumbers`).
+        let retries_left = batch.attempts <= self.config.retries;
+        if !retries_left || self.delivery_deadline(batch) <= now_ms {
+            self.fail_batch(batch, error, None, retries_left, events);
             return;
         }
         // `RecordAccumulator.reenqueue` and `shouldBackoff`: the wait before the next
@@ -371,8 +394,7 @@ impl Producer {
                 if let Some((producer_id, producer_epoch)) = ids {
                     // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
                     if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
-                        self.next_sequence.clear();
-                        self.sequence_ids.clear();
+                        self.reset_sequence_numbers();
                     }
                     self.producer_id = producer_id;
                     self.producer_epoch = producer_epoch;
@@ -423,6 +445,7 @@ impl Producer {
                 },
             ) => match error {
                 Errors::None | Errors::DuplicateSequenceNumber => {
+                    self.ack_sequence(&batch.tp, batch.last_sequence());
                     events.push(ProducerEvent::Acknowledged {
                         batch: batch.id,
                         tp: batch.tp.clone(),
@@ -446,24 +469,30 @@ impl Producer {
                     )
                 }
                 e => {
-                    events.push(ProducerEvent::Failed {
-                        batch: batch.id,
-                        tp: batch.tp.clone(),
-                        error: e,
-                        detail: error_message,
-                    });
-                    self.failed.push((batch.id, batch.tp.clone(), e));
-                    if let Some(tm) = self.txn.as_mut() {
-                        if tm.on_batch_error(e) {
-                            events.push(ProducerEvent::TxnEpochBumpRequired { error: e });
-                        }
-                    } else if e == Errors::OutOfOrderSequenceNumber && batch.producer_id >= 0 {
-                        // `handleFailedBatch`: a gap in the log; bump the epoch so the
-                        // sequence can start at 0 again (`requestEpochBumpForPartition`).
-                        self.epoch_bump_partitions.insert(batch.tp.clone());
-                    }
+                    // `failBatch(batch, response, attempts < retries)`.
+                    // (`attempts` here counts sends, Kafka's counts retries.)
+                    let adjust = batch.attempts <= self.config.retries;
+                    self.fail_batch(&batch, e, error_message, adjust, &mut events);
                 }
             },
+            (
+                InFlightKind::Expired {
+                    tp, last_sequence, ..
+                },
+                response,
+            ) => {
+                if let Response::Produce {
+                    error: Errors::None | Errors::DuplicateSequenceNumber,
+                    ..
+                } = response
+                {
+                    self.ack_sequence(&tp, last_sequence);
+                }
+                events.push(ProducerEvent::StaleResponse {
+                    correlation_id,
+                    api: response.api_name().to_string(),
+                });
+            }
             (_, other) => events.push(ProducerEvent::StaleResponse {
                 correlation_id,
                 api: other.api_name().to_string(),

@@ -164,3 +164,106 @@ fn retry_backoff_max_ms_is_a_long_of_at_least_zero() {
     assert!(ProducerConfig::from_pairs("p", &pairs(&[("retry.backoff.max.ms", "-1")])).is_err());
     assert!(ProducerConfig::from_pairs("p", &pairs(&[("retry.backoff.max.ms", "x")])).is_err());
 }
+
+/// `KafkaProducer.configureDeliveryTimeout`: below `linger.ms + request.timeout.ms`
+/// an explicit `delivery.timeout.ms` is refused and the default is raised.
+#[test]
+fn delivery_timeout_covers_the_request_timeout() {
+    let c = ProducerConfig::from_pairs("p", &pairs(&[])).unwrap();
+    assert_eq!(c.delivery_timeout_ms, 120_000);
+    let c = ProducerConfig::from_pairs("p", &pairs(&[("request.timeout.ms", "200000")])).unwrap();
+    assert_eq!(c.delivery_timeout_ms, 200_000);
+    let err = ProducerConfig::from_pairs(
+        "p",
+        &pairs(&[
+            ("request.timeout.ms", "200000"),
+            ("delivery.timeout.ms", "120000"),
+        ]),
+    )
+    .unwrap_err();
+    assert_eq!(err, ConfigError::DeliveryTimeoutBelowRequestTimeout);
+    let c = ProducerConfig::from_pairs(
+        "p",
+        &pairs(&[
+            ("request.timeout.ms", "1000"),
+            ("delivery.timeout.ms", "1000"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(c.delivery_timeout_ms, 1000);
+}
+
+/// A queued batch that was never sent expires without leaving its sequence
+/// unresolved; one sent twice leaves it unresolved, and new batches wait.
+#[test]
+fn an_expired_retry_leaves_its_sequence_unresolved() {
+    let config = ProducerConfig::from_pairs(
+        "p",
+        &pairs(&[
+            ("request.timeout.ms", "1000"),
+            ("delivery.timeout.ms", "5000"),
+        ]),
+    )
+    .unwrap();
+    let mut p = Producer::new(config);
+    p.id_state = IdState::Ready;
+    p.producer_id = 7;
+    p.producer_epoch = 0;
+    let tp = TopicPartition::new("t", 0);
+    let leader = |_: &TopicPartition| Some(1);
+    let mut cid = 0;
+    p.send(tp.clone(), vec!["a".into()], 0);
+    let (out, _) = p.poll(0, 1, &leader, &mut cid);
+    assert_eq!(out.len(), 1);
+    // No answer: the request times out at 1000 and the batch is sent again.
+    let (out, _) = p.poll(1000, 1, &leader, &mut cid);
+    assert!(out.is_empty());
+    let (out, _) = p.poll(4500, 1, &leader, &mut cid);
+    assert_eq!(out.len(), 1, "the retry, in flight until 5500");
+    let (_, events) = p.poll(5000, 1, &leader, &mut cid);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            ProducerEvent::Failed {
+                error: Errors::RequestTimedOut,
+                detail: Some(ErrorDetail::DeliveryTimeout {
+                    elapsed_ms: 5000,
+                    ..
+                }),
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProducerEvent::SequenceUnresolved {
+            next_sequence: 1,
+            ..
+        }
+    )));
+    // Nothing numbered is left, nothing acknowledged seq 0: the epoch is bumped, and
+    // "b" goes at epoch 1 from sequence 0.
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            ProducerEvent::EpochBumped {
+                new_epoch: 1,
+                unresolved: true,
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    p.send(tp.clone(), vec!["b".into()], 5001);
+    let (out, events) = p.poll(5001, 1, &leader, &mut cid);
+    assert_eq!(out.len(), 1, "{events:?}");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProducerEvent::SequenceAssigned {
+            producer_epoch: 1,
+            first_seq: 0,
+            ..
+        }
+    )));
+}

@@ -76,6 +76,23 @@ impl TransactionManager {
         newly
     }
 
+    /// `maybeResolveSequences`: sent batches expired and no answer will tell whether
+    /// they were written. The abort must bump the epoch (whether or not the transaction
+    /// was completing), and the transaction can only abort; one already aborting stays
+    /// so (`transitionToAbortableError` skips it). Returns true when this made the bump
+    /// required.
+    pub fn require_epoch_bump_for_unresolved(&mut self) -> bool {
+        let newly = self.client_bumps_epoch() && self.epoch_bump == EpochBump::NotRequired;
+        if newly {
+            self.epoch_bump = EpochBump::Required;
+        }
+        if self.state.can_transition_to(TxnState::AbortableError) {
+            self.state = TxnState::AbortableError;
+            self.last_error.get_or_insert(Errors::RequestTimedOut);
+        }
+        newly
+    }
+
     /// `abortableErrorIfPossible` in the EndTxn and AddPartitionsToTxn handlers; and a
     /// bump that failed with an abortable error is tried again by the next abort.
     pub(super) fn require_epoch_bump_after_answer(&mut self, kind: &TxnRequestKind, error: Errors) {

@@ -102,4 +102,11 @@ pub enum ErrorDetail {
     },
     /// A follower got batches that do not start at its LEO.
     OutOfOrderOffsets { expected: i64, got: i64 },
+    /// The producer's own `TimeoutException`: the batch reached `delivery.timeout.ms`
+    /// before an answer (`Sender.sendProducerData`, "Expiring N record(s) for …").
+    DeliveryTimeout {
+        records: usize,
+        partition: String,
+        elapsed_ms: i64,
+    },
 }

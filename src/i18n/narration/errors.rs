@@ -105,6 +105,16 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             epoch = epoch,
             current_epoch = current_epoch
         ),
+        ErrorDetail::DeliveryTimeout {
+            records,
+            partition,
+            elapsed_ms,
+        } => msg!(
+            "detail.delivery-timeout",
+            records = records,
+            partition = partition,
+            elapsed_ms = elapsed_ms
+        ),
         ErrorDetail::OneBatchPerRequest => Msg::new("detail.one-batch-per-request"),
         ErrorDetail::InvalidBatch(e) => msg!("plain", text = e),
         ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
@@ -265,6 +275,9 @@ fn config(e: &ConfigError) -> Msg {
         ConfigError::IdempotenceNeedsAcksAll => Msg::new("kafka.config.idempotence-needs-acks-all"),
         ConfigError::IdempotenceMaxInFlight => Msg::new("kafka.config.idempotence-max-in-flight"),
         ConfigError::IdempotenceNeedsRetries => Msg::new("kafka.config.idempotence-needs-retries"),
+        ConfigError::DeliveryTimeoutBelowRequestTimeout => {
+            Msg::new("kafka.config.delivery-timeout-below-request-timeout")
+        }
     }
 }
 

@@ -77,6 +77,8 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             old_epoch,
             new_epoch,
             partitions,
+            error,
+            unresolved,
         } => msg!(
             "producer.epoch-bumped",
             client = client,
@@ -84,7 +86,21 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             old_epoch = old_epoch,
             new_epoch = new_epoch,
             new_id = *new_epoch < 0,
+            unresolved = *unresolved,
+            error = error.name(),
             partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
+        ),
+        ProducerEvent::SequenceUnresolved { tp, next_sequence } => msg!(
+            "producer.sequence-unresolved",
+            client = client,
+            tp = tp,
+            last_seq = next_sequence.wrapping_sub(1)
+        ),
+        ProducerEvent::SequenceResolved { tp, next_sequence } => msg!(
+            "producer.sequence-resolved",
+            client = client,
+            tp = tp,
+            last_seq = next_sequence.wrapping_sub(1)
         ),
         ProducerEvent::TxnEpochBumpRequired { error } => msg!(
             "producer.txn-epoch-bump-required",

@@ -48,12 +48,42 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             old_epoch: 0,
             new_epoch: 1,
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
+            error: Errors::OutOfOrderSequenceNumber,
+            unresolved: false,
+        },
+        ProducerEvent::EpochBumped {
+            producer_id: 0,
+            old_epoch: 1,
+            new_epoch: 2,
+            partitions: vec![crate::log::TopicPartition::new("orders", 0)],
+            error: Errors::OutOfOrderSequenceNumber,
+            unresolved: true,
+        },
+        ProducerEvent::SequenceUnresolved {
+            tp: tp(),
+            next_sequence: 3,
+        },
+        ProducerEvent::SequenceResolved {
+            tp: tp(),
+            next_sequence: 3,
+        },
+        ProducerEvent::Failed {
+            batch: 1,
+            tp: tp(),
+            error: Errors::RequestTimedOut,
+            detail: Some(ErrorDetail::DeliveryTimeout {
+                records: 1,
+                partition: "orders-0".into(),
+                elapsed_ms: 120_000,
+            }),
         },
         ProducerEvent::EpochBumped {
             producer_id: 0,
             old_epoch: i16::MAX,
             new_epoch: -1,
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
+            error: Errors::MessageTooLarge,
+            unresolved: false,
         },
         ProducerEvent::TxnEpochBumpRequired {
             error: Errors::OutOfOrderSequenceNumber,
