@@ -5,7 +5,8 @@
 # Suites: format, clippy (native and wasm32), native tests (incl. doc tests), wasm tests in
 # headless Chromium, the release build of the site (dist/), its bundle size, and the
 # end-to-end tests (tests/e2e, Playwright driving Debian's Chromium against dist/).
-# Benchmarks run once each in criterion's quick mode; full figures: `cargo bench`.
+# Benchmarks run once each in criterion's quick mode (full figures: `cargo bench`), then
+# 10,000 seeded chaos schedules with the checker, optimised.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,6 +70,9 @@ suite "native tests (incl. doc tests)" cargo test
 # Criterion's test mode: every bench case runs once, so the benches never rot (figures
 # come from full `cargo bench` runs).
 suite "benches (quick mode)" cargo bench -- --test
+# Issue 12: with every break switch off, 10,000 seeded chaos schedules of 50 steps find
+# no violation (optimised, reusing the benches' build; ≈ 40 s of running).
+suite "chaos: 10,000 schedules, no switch (optimised)" cargo test --profile bench --test checker ten_thousand -- --ignored
 # lib, bin and tests/ only: doc tests and benches are native.
 suite "wasm tests (headless Chromium)" cargo test --target wasm32-unknown-unknown --lib --bins --tests
 suite "release build (trunk -> dist/)" trunk build --release
