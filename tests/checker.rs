@@ -243,7 +243,7 @@ fn kafka_writes_no_duplicate_when_every_produce_answer_is_lost() {
 
 /// With every switch off, 10,000 schedules of 50 steps find nothing (issue 12). Too
 /// slow for the debug build (≈ 0.1 s a schedule); `scripts/test.sh` runs it optimised
-/// (≈ 40 s): `cargo test --profile bench --test checker ten_thousand -- --ignored`.
+/// (≈ 20 s): `cargo test --profile bench --test checker ten_thousand -- --ignored`.
 #[test]
 #[ignore = "10,000 schedules: run optimised (--profile bench)"]
 fn kafka_shows_no_violation_in_ten_thousand_seeded_runs() {

@@ -62,6 +62,14 @@ fn int_settings_refuse_values_beyond_int() {
     for (source, needle) in [
         ("cluster brokers=1 latency.ms=9223372036854775807\n", "latency.ms must be 0 to 2147483647"),
         ("cluster brokers=1 latency.ms=2147483648\n", "latency.ms must be 0 to 2147483647"),
+        (
+            "cluster transaction.state.log.num.partitions=0\n",
+            "transaction.state.log.num.partitions must be 1 to 50",
+        ),
+        (
+            "cluster offsets.topic.num.partitions=100000\n",
+            "offsets.topic.num.partitions must be 1 to 50",
+        ),
         // Kafka's ConfigDef: `Type.INT`, so a larger value is not a number of that type.
         (
             "producer p create request.timeout.ms=9223372036854775807\n",

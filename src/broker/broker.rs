@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::producer_id_manager::{Generated, ProducerIdManager};
 use crate::coordinator::group::GroupCoordinator;
 use crate::coordinator::internal_topics::{
-    GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
 use crate::coordinator::transaction::{TransactionConfig, TransactionCoordinator, TxnFeatures};
 use crate::fs::{FsError, MemFs};
@@ -159,6 +159,32 @@ impl Broker {
 
     pub fn txn_features(&self) -> TxnFeatures {
         self.txn_features
+    }
+
+    /// `offsets.topic.num.partitions` and `transaction.state.log.num.partitions`, as
+    /// the world was made with them (both 50 by default).
+    pub fn set_internal_topic_partitions(&mut self, offsets: i32, transaction_state: i32) {
+        self.group_coordinator = GroupCoordinator::new(offsets);
+        let config = TransactionConfig {
+            num_partitions: transaction_state,
+            ..self.txn_config()
+        };
+        self.txn_coordinator = TransactionCoordinator::new(config);
+    }
+
+    /// How many partitions the internal topic `topic` has.
+    pub(super) fn internal_partitions(&self, topic: &str) -> i32 {
+        if topic == TRANSACTION_STATE_TOPIC {
+            self.txn_coordinator.config().num_partitions
+        } else {
+            self.group_coordinator.num_partitions
+        }
+    }
+
+    /// The internal partition that holds `key` (`partitionFor`): its leader is the
+    /// coordinator of that transactional.id or group.id.
+    pub(super) fn internal_partition_for(&self, topic: &str, key: &str) -> TopicPartition {
+        TopicPartition::new(topic, partition_for(key, self.internal_partitions(topic)))
     }
 
     pub(super) fn txn_config(&self) -> TransactionConfig {

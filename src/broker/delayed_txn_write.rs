@@ -19,7 +19,7 @@
 use serde::Serialize;
 
 use super::broker::{Broker, Handled, Outbound};
-use crate::coordinator::internal_topics::{INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
@@ -82,7 +82,7 @@ impl Broker {
     /// The LEOs of the replicated `__transaction_state` partitions this broker leads,
     /// taken before a coordinator call.
     pub(super) fn txn_log_ends(&self) -> Vec<(TopicPartition, i64)> {
-        (0..INTERNAL_TOPIC_PARTITIONS)
+        (0..self.internal_partitions(TRANSACTION_STATE_TOPIC))
             .map(|p| TopicPartition::new(TRANSACTION_STATE_TOPIC, p))
             .filter(|tp| {
                 self.partitions

@@ -12,9 +12,7 @@ use serde::Serialize;
 use super::broker::{Broker, Handled, Outbound};
 use super::internal_log::InternalLog;
 use crate::coordinator::group::OffsetCommitEntry;
-use crate::coordinator::internal_topics::{
-    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
-};
+use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{OffsetEntry, Request, Response};
@@ -45,11 +43,8 @@ fn each(offsets: &[OffsetEntry], error: Errors) -> Vec<(TopicPartition, Errors)>
 }
 
 impl Broker {
-    fn group_partition(group_id: &str) -> TopicPartition {
-        TopicPartition::new(
-            GROUP_METADATA_TOPIC,
-            partition_for(group_id, INTERNAL_TOPIC_PARTITIONS),
-        )
+    fn group_partition(&self, group_id: &str) -> TopicPartition {
+        self.internal_partition_for(GROUP_METADATA_TOPIC, group_id)
     }
 
     pub(super) fn handle_offset_commit(
@@ -58,7 +53,7 @@ impl Broker {
         offsets: Vec<OffsetEntry>,
         now_ms: i64,
     ) -> Handled {
-        let gtp = Self::group_partition(&group_id);
+        let gtp = self.group_partition(&group_id);
         if let Some(error) = self.coordinator_error(&gtp) {
             return Handled::reply(Response::OffsetCommit {
                 results: each(&offsets, error),
@@ -86,7 +81,7 @@ impl Broker {
         pending: PendingTxnOffsetCommit,
         now_ms: i64,
     ) -> Handled {
-        let gtp = Self::group_partition(&pending.group_id);
+        let gtp = self.group_partition(&pending.group_id);
         if let Some(error) = self.coordinator_error(&gtp) {
             return Handled::reply(Response::TxnOffsetCommit {
                 results: each(&pending.offsets, error),
@@ -134,7 +129,7 @@ impl Broker {
 
     /// Writes the transactional offset records (pending until the marker).
     fn write_txn_offsets(&mut self, pending: PendingTxnOffsetCommit, now_ms: i64) -> Handled {
-        let gtp = Self::group_partition(&pending.group_id);
+        let gtp = self.group_partition(&pending.group_id);
         let records = self.group_coordinator.commit_transactional_offsets(
             &pending.group_id,
             pending.producer_id,
@@ -205,7 +200,7 @@ impl Broker {
         partitions: Vec<TopicPartition>,
         require_stable: bool,
     ) -> Handled {
-        if let Some(error) = self.coordinator_error(&Self::group_partition(&group_id)) {
+        if let Some(error) = self.coordinator_error(&self.group_partition(&group_id)) {
             return Handled::reply(Response::OffsetFetch {
                 error,
                 offsets: Vec::new(),

@@ -5,7 +5,7 @@
 use super::broker::{Broker, BrokerEvent};
 use super::producer_id_manager::ProducerIdManager;
 use crate::coordinator::group::GroupCoordinator;
-use crate::coordinator::internal_topics::{is_internal, INTERNAL_TOPIC_PARTITIONS};
+use crate::coordinator::internal_topics::is_internal;
 use crate::coordinator::transaction::TransactionCoordinator;
 use crate::log::{LogConfig, TopicPartition, UnifiedLog};
 
@@ -41,7 +41,7 @@ impl Broker {
         self.logs.clear();
         self.producer_ids = ProducerIdManager::default();
         self.txn_coordinator = TransactionCoordinator::new(self.txn_config());
-        self.group_coordinator = GroupCoordinator::new(INTERNAL_TOPIC_PARTITIONS);
+        self.group_coordinator = GroupCoordinator::new(self.group_coordinator.num_partitions);
         self.pending_verifications.clear();
         self.pending_markers.clear();
         self.markers_for_unknown_broker.clear();

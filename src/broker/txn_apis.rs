@@ -11,8 +11,7 @@ use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::internal_log::InternalLog;
 use super::producer_id_manager::{Generated, ProducerIdManager};
 use crate::coordinator::internal_topics::{
-    partition_for, InternalLogWriter, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS,
-    TRANSACTION_STATE_TOPIC,
+    InternalLogWriter, GROUP_METADATA_TOPIC, TRANSACTION_STATE_TOPIC,
 };
 use crate::coordinator::transaction::{CoordinatorOutput, TxnLogWriter, TxnResult};
 use crate::fs::MemFs;
@@ -164,10 +163,7 @@ impl Broker {
     /// lead the id's `__transaction_state` partition (NOT_COORDINATOR), or it is
     /// still loading it (COORDINATOR_LOAD_IN_PROGRESS).
     fn txn_coordinator_error(&self, transactional_id: &str) -> Option<Errors> {
-        let tp = TopicPartition::new(
-            TRANSACTION_STATE_TOPIC,
-            partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS),
-        );
+        let tp = self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
         self.coordinator_error(&tp)
     }
 
@@ -179,7 +175,7 @@ impl Broker {
             CoordinatorType::Transaction => TRANSACTION_STATE_TOPIC,
             CoordinatorType::Group => GROUP_METADATA_TOPIC,
         };
-        let tp = TopicPartition::new(topic, partition_for(key, INTERNAL_TOPIC_PARTITIONS));
+        let tp = self.internal_partition_for(topic, key);
         match self.metadata.get(&tp) {
             // The partition exists but has no leader (its replicas are all down):
             // `KafkaApis.getCoordinator` answers COORDINATOR_NOT_AVAILABLE.

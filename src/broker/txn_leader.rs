@@ -5,9 +5,7 @@
 //! and writing COMMIT/ABORT markers on WriteTxnMarkers.
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound, PendingProduce};
-use crate::coordinator::internal_topics::{
-    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
-};
+use crate::coordinator::internal_topics::{GROUP_METADATA_TOPIC, TRANSACTION_STATE_TOPIC};
 use crate::log::{AppendError, MarkerAppend, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, MarkerResult, Request, Response, TxnMarkerEntry};
@@ -16,9 +14,8 @@ use crate::record::{ControlRecordType, RecordBatch};
 impl Broker {
     /// The broker leading the `__transaction_state` partition of a transactional id.
     pub fn transaction_coordinator_of(&self, transactional_id: &str) -> Option<i32> {
-        let p = partition_for(transactional_id, INTERNAL_TOPIC_PARTITIONS);
         self.metadata
-            .get(&TopicPartition::new(TRANSACTION_STATE_TOPIC, p))
+            .get(&self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id))
             .copied()
     }
 

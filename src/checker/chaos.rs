@@ -13,7 +13,9 @@
 //! delayed, duplicated and held messages, held markers, cut and healed links, broker
 //! restarts (clean and crash), bursts of idempotent sends held in the network with
 //! the first answer lost, and time passing. `early-markers` runs on three brokers with
-//! a replicated `__transaction_state`; `in-flight=N` gives `i` N requests in flight. Each run ends with a fixed tail, as
+//! a replicated `__transaction_state`; `in-flight=N` gives `i` N requests in flight.
+//! The internal topics get one partition per broker (their settings appear on the
+//! replay's `cluster` line). Each run ends with a fixed tail, as
 //! Jepsen's final polls: faults cleared, every broker up, time for timeouts, and a
 //! last poll by every consumer.
 
@@ -122,9 +124,15 @@ pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
     // Markers can only run ahead of a Prepare* record that waits for replication: the
     // `early-markers` switch gets three brokers and a replicated __transaction_state.
     let replicated = switches.contains(&BreakSwitch::EarlyMarkers);
+    let brokers = if replicated { 3 } else { 1 };
+    // One internal partition per broker (Kafka's `offsets.topic.num.partitions` and
+    // `transaction.state.log.num.partitions`, 50 by default): each broker still leads
+    // a coordinator's partition, and a run makes 2 or 6 internal logs instead of 100.
     let cluster = ClusterConfig {
         seed,
-        brokers: if replicated { 3 } else { 1 },
+        brokers,
+        offsets_topic_num_partitions: brokers,
+        transaction_state_log_num_partitions: brokers,
         ..ClusterConfig::default()
     };
     let mut g = Generator {

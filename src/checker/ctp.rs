@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use super::oracle::Status;
 use super::{Anomaly, Ctx};
-use crate::coordinator::internal_topics::{topic_partition_for, GROUP_METADATA_TOPIC};
+use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC;
 use crate::log::TopicPartition;
 use crate::sim::transform::OUTPUT_SUFFIX;
 
@@ -97,7 +97,7 @@ fn committed_offsets(ctx: &Ctx<'_>) -> Vec<(String, TopicPartition, i64)> {
     groups.dedup();
     let mut out = Vec::new();
     for group in groups {
-        let gtp = topic_partition_for(GROUP_METADATA_TOPIC, &group);
+        let gtp = world.internal_partition_for(GROUP_METADATA_TOPIC, &group);
         let Some(broker) = world.leader_of(&gtp).and_then(|b| world.brokers.get(&b)) else {
             continue;
         };

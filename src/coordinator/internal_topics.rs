@@ -66,11 +66,11 @@ pub fn partition_for(key: &str, partitions: i32) -> i32 {
     kafka_abs(java_string_hash(key)) % partitions
 }
 
-/// The partition of an internal topic (of [`INTERNAL_TOPIC_PARTITIONS`]) that holds
-/// `key`: its leader is the coordinator of that transactional.id or group.id (Kafka's
+/// The partition of an internal topic of `partitions` partitions that holds `key`: its
+/// leader is the coordinator of that transactional.id or group.id (Kafka's
 /// `TransactionStateManager.partitionFor` / `GroupCoordinator.partitionFor`).
-pub fn topic_partition_for(topic: &str, key: &str) -> crate::log::TopicPartition {
-    crate::log::TopicPartition::new(topic, partition_for(key, INTERNAL_TOPIC_PARTITIONS))
+pub fn topic_partition_for(topic: &str, key: &str, partitions: i32) -> crate::log::TopicPartition {
+    crate::log::TopicPartition::new(topic, partition_for(key, partitions))
 }
 
 /// Where a coordinator writes its records: the partitions of its internal topic it

@@ -31,6 +31,10 @@ use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
 use tokens::{id_ref, no_words, number, tokenize, topic_partition, Cursor, Token};
 
+/// The most partitions an internal topic may get here (Kafka's default, 50): each one
+/// is a log with its files, so a link cannot ask for thousands.
+const MAX_INTERNAL_PARTITIONS: i32 = 50;
+
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {
     let mut steps = Vec::new();
@@ -204,6 +208,18 @@ fn parse_line(
                             return Err(c.err(t.column, "transaction.version must be 0, 1 or 2"));
                         }
                         config.transaction_version = level;
+                    }
+                    // Broker settings read when the internal topic is made; `atLeast(1)`.
+                    "offsets.topic.num.partitions" | "transaction.state.log.num.partitions" => {
+                        let n: i32 = number(&c, t, &v, &k)?;
+                        if !(1..=MAX_INTERNAL_PARTITIONS).contains(&n) {
+                            return Err(c.err(t.column, format!("{k} must be 1 to 50")));
+                        }
+                        if k == "offsets.topic.num.partitions" {
+                            config.offsets_topic_num_partitions = n;
+                        } else {
+                            config.transaction_state_log_num_partitions = n;
+                        }
                     }
                     "transaction.partition.verification.enable" => {
                         config.transaction_verification = match v.as_str() {

@@ -108,6 +108,19 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
             if !c.transaction_verification {
                 line.push_str(" transaction.partition.verification.enable=false");
             }
+            let default = crate::coordinator::internal_topics::INTERNAL_TOPIC_PARTITIONS;
+            if c.offsets_topic_num_partitions != default {
+                line.push_str(&format!(
+                    " offsets.topic.num.partitions={}",
+                    c.offsets_topic_num_partitions
+                ));
+            }
+            if c.transaction_state_log_num_partitions != default {
+                line.push_str(&format!(
+                    " transaction.state.log.num.partitions={}",
+                    c.transaction_state_log_num_partitions
+                ));
+            }
             line
         }
         StepKind::Echo(text) => format!("echo {text}"),

@@ -23,6 +23,16 @@ pub struct ClusterConfig {
     /// `transaction.partition.verification.enable` (KIP-890 part 1, default true).
     #[serde(default = "default_true")]
     pub transaction_verification: bool,
+    /// `offsets.topic.num.partitions` (default 50): `__consumer_offsets`' partitions.
+    #[serde(default = "default_internal_partitions")]
+    pub offsets_topic_num_partitions: i32,
+    /// `transaction.state.log.num.partitions` (default 50): `__transaction_state`'s.
+    #[serde(default = "default_internal_partitions")]
+    pub transaction_state_log_num_partitions: i32,
+}
+
+fn default_internal_partitions() -> i32 {
+    crate::coordinator::internal_topics::INTERNAL_TOPIC_PARTITIONS
 }
 
 fn default_transaction_version() -> i16 {
@@ -34,6 +44,15 @@ fn default_true() -> bool {
 }
 
 impl ClusterConfig {
+    /// How many partitions the internal topic `topic` gets.
+    pub fn internal_topic_partitions(&self, topic: &str) -> i32 {
+        if topic == crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC {
+            self.transaction_state_log_num_partitions
+        } else {
+            self.offsets_topic_num_partitions
+        }
+    }
+
     /// What every broker is told: the finalized `transaction.version` and the
     /// verification switch.
     pub fn txn_features(&self) -> TxnFeatures {
@@ -52,6 +71,8 @@ impl Default for ClusterConfig {
             seed: 1,
             transaction_version: 2,
             transaction_verification: true,
+            offsets_topic_num_partitions: default_internal_partitions(),
+            transaction_state_log_num_partitions: default_internal_partitions(),
         }
     }
 }

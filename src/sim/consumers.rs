@@ -13,7 +13,7 @@ use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, ConsumerEvent, ConsumerException,
     FetchPartitionData, IsolationLevel,
 };
-use crate::coordinator::internal_topics::{topic_partition_for, GROUP_METADATA_TOPIC};
+use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC;
 use crate::log::{FetchIsolation, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
@@ -61,7 +61,7 @@ impl World {
         if let Some(group) = group {
             // The consumer's OffsetFetch gets COORDINATOR_LOAD_IN_PROGRESS while the
             // group's coordinator loads its partition, and is retried until it ends.
-            let gtp = topic_partition_for(GROUP_METADATA_TOPIC, &group);
+            let gtp = self.internal_partition_for(GROUP_METADATA_TOPIC, &group);
             self.run_while(|w| w.coordinator_loading(&gtp));
         }
         let consumer = self.consumers.get(name).ok_or_else(|| {
@@ -71,7 +71,7 @@ impl World {
         })?;
         let committed_for = |w: &World, tp: &TopicPartition| -> Option<i64> {
             let group = consumer.config.group_id.as_deref()?;
-            let gtp = topic_partition_for(GROUP_METADATA_TOPIC, group);
+            let gtp = w.internal_partition_for(GROUP_METADATA_TOPIC, group);
             let broker = w.brokers.get(&w.leader_of(&gtp)?)?;
             broker
                 .group_coordinator()
@@ -302,7 +302,7 @@ impl World {
     /// A group's committed offsets as a stable OffsetFetch answers: the offset, `none`,
     /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open.
     pub fn committed_offsets(&self, group_id: &str, partitions: &[TopicPartition]) -> Vec<String> {
-        let gtp = topic_partition_for(GROUP_METADATA_TOPIC, group_id);
+        let gtp = self.internal_partition_for(GROUP_METADATA_TOPIC, group_id);
         let Some(broker) = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b)) else {
             return vec![format!(
                 "group {group_id}: no offsets committed yet (__consumer_offsets does not exist)"

@@ -15,7 +15,7 @@ use super::event::EventKind;
 use super::replication::ReplicationConfig;
 use super::world::World;
 use crate::client::config_error::{ConfigError, ConfigRule};
-use crate::coordinator::internal_topics::{INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::LogConfig;
 
 /// The broker configs that shape the internal topics when they are created.
@@ -85,6 +85,16 @@ impl InternalTopicsConfig {
 }
 
 impl World {
+    /// The internal partition that holds `key` (`partitionFor` over the topic's
+    /// `offsets.topic.num.partitions` or `transaction.state.log.num.partitions`).
+    pub fn internal_partition_for(&self, topic: &str, key: &str) -> crate::log::TopicPartition {
+        crate::coordinator::internal_topics::topic_partition_for(
+            topic,
+            key,
+            self.config.internal_topic_partitions(topic),
+        )
+    }
+
     /// `broker config` for one of [`InternalTopicsConfig::KEYS`]: takes effect for an
     /// internal topic created afterwards (an existing topic keeps its replicas).
     pub(super) fn set_internal_topic_config(
@@ -137,6 +147,7 @@ impl World {
             retention_check_interval_ms: self.broker_defaults.retention_check_interval_ms,
             ..LogConfig::default()
         };
-        let _ = self.add_replicated_topic(name, INTERNAL_TOPIC_PARTITIONS, config, replication);
+        let partitions = self.config.internal_topic_partitions(name);
+        let _ = self.add_replicated_topic(name, partitions, config, replication);
     }
 }

@@ -4,7 +4,7 @@
 use super::error::{SimError, SimErrorKind};
 use super::network::{Body, Node};
 use super::world::{RawOutcome, World, RAW_CLIENT};
-use crate::coordinator::internal_topics::{topic_partition_for, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, Request, Response};
@@ -15,7 +15,7 @@ impl World {
     /// APIs, the partition leader for data APIs, else the first broker.
     fn raw_target(&self, request: &Request) -> Option<i32> {
         let coordinator =
-            |id: &str| self.leader_of(&topic_partition_for(TRANSACTION_STATE_TOPIC, id));
+            |id: &str| self.leader_of(&self.internal_partition_for(TRANSACTION_STATE_TOPIC, id));
         let first = self.brokers.keys().next().copied();
         match request {
             Request::InitProducerId {

@@ -19,7 +19,7 @@ use super::error::{SimError, SimErrorKind};
 use super::world::World;
 use super::Action;
 use crate::client::transaction_manager::TxnState;
-use crate::coordinator::internal_topics::{topic_partition_for, GROUP_METADATA_TOPIC};
+use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC;
 use crate::log::TopicPartition;
 
 /// What a transform appends to an input value.
@@ -84,7 +84,7 @@ impl World {
             })?;
         if fresh {
             // `resetToLastCommittedPositions`: the committed offset, or the beginning.
-            let gtp = topic_partition_for(GROUP_METADATA_TOPIC, &group);
+            let gtp = self.internal_partition_for(GROUP_METADATA_TOPIC, &group);
             let coordinator = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b));
             let mut seeks = Vec::new();
             for tp in &assigned {

@@ -5,7 +5,7 @@
 use super::world::World;
 use crate::client::producer::Producer;
 use crate::client::transaction_manager::TransactionManager;
-use crate::coordinator::internal_topics::{topic_partition_for, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::coordinator::transaction::log_format::{
     decode_key, decode_value, value_json, TransactionLogValue,
 };
@@ -59,7 +59,7 @@ impl World {
     /// The `__transaction_state` partition holding `transactional_id`, its name and
     /// then each record's value as JSON (without the two timestamps, as the seed shows).
     pub fn transaction_log_dump(&self, transactional_id: &str) -> Vec<String> {
-        let tp = topic_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
+        let tp = self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
         let Some(log) = self
             .leader_of(&tp)
             .and_then(|b| self.brokers.get(&b))
@@ -92,7 +92,7 @@ impl World {
         &self,
         transactional_id: &str,
     ) -> Result<Vec<TransactionLogValue>, String> {
-        let tp = topic_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
+        let tp = self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
         let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
             return Err(format!("{transactional_id}: no coordinator yet"));
         };
@@ -188,7 +188,7 @@ impl World {
 
     /// `kafka-transactions.sh describe --transactional-id ID`.
     pub fn transaction_describe(&self, transactional_id: &str) -> Vec<String> {
-        let tp = topic_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
+        let tp = self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
         let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
             return vec![format!(
                 "Transactional id {transactional_id} has no coordinator yet"

@@ -142,6 +142,10 @@ impl World {
                 .map(|id| {
                     let mut b = Broker::new(id, broker_defaults.clone());
                     b.set_txn_features(config.txn_features());
+                    b.set_internal_topic_partitions(
+                        config.offsets_topic_num_partitions,
+                        config.transaction_state_log_num_partitions,
+                    );
                     (id, b)
                 })
                 .collect_map(),
