@@ -92,7 +92,10 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
         EventKind::Producer { event, .. } => match event {
             crate::client::producer::ProducerEvent::Acknowledged { .. } => ("ok", false),
             crate::client::producer::ProducerEvent::RequestTimedOut { .. }
-            | crate::client::producer::ProducerEvent::RetryScheduled { .. } => ("warn", false),
+            | crate::client::producer::ProducerEvent::RetryScheduled { .. }
+            | crate::client::producer::ProducerEvent::SequenceUnresolved { .. }
+            | crate::client::producer::ProducerEvent::EpochBumped { .. } => ("warn", false),
+            crate::client::producer::ProducerEvent::SequenceResolved { .. } => ("ok", false),
             crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
             _ => ("", false),
         },
