@@ -31,11 +31,24 @@ impl Producer {
             .saturating_add(self.config.delivery_timeout_ms)
     }
 
-    /// `getExpiredInflightBatches` then `expiredBatches`: per partition, in the order
-    /// they went out (or wait), the batches past the delivery timeout fail, up to the
+    /// `expiredBatches` and `getExpiredInflightBatches`: per partition, in the order
+    /// they wait (or went out), the batches past the delivery timeout fail, up to the
     /// first that is not.
     pub(super) fn expire_batches(&mut self, now_ms: i64, events: &mut Vec<ProducerEvent>) {
         let mut expired: Vec<(ProducerBatch, bool)> = Vec::new();
+        // Kafka fails the queued ones first (`expiredBatches`, then the in-flight ones).
+        let deadline = self.config.delivery_timeout_ms;
+        for queue in self.accumulator.values_mut() {
+            while queue
+                .front()
+                .is_some_and(|b| b.created_ms.saturating_add(deadline) <= now_ms)
+            {
+                if let Some(batch) = queue.pop_front() {
+                    let in_retry = batch.attempts > 0;
+                    expired.push((batch, in_retry));
+                }
+            }
+        }
         let mut stopped: SortedSet<TopicPartition> = SortedSet::new();
         for i in 0..self.in_flight.len() {
             let InFlightKind::Produce(batch) = &self.in_flight[i].what else {
@@ -60,18 +73,6 @@ impl Producer {
             // `inRetry()`: sent again after a failure.
             let in_retry = batch.attempts > 1;
             expired.push((batch, in_retry));
-        }
-        let deadline = self.config.delivery_timeout_ms;
-        for queue in self.accumulator.values_mut() {
-            while queue
-                .front()
-                .is_some_and(|b| b.created_ms.saturating_add(deadline) <= now_ms)
-            {
-                if let Some(batch) = queue.pop_front() {
-                    let in_retry = batch.attempts > 0;
-                    expired.push((batch, in_retry));
-                }
-            }
         }
         for (batch, in_retry) in expired {
             let detail = ErrorDetail::DeliveryTimeout {

@@ -151,7 +151,12 @@ impl Producer {
                     .get(&tp)
                     .and_then(|q| q.front())
                     .is_some_and(|b| b.base_sequence.is_none());
-                if unnumbered && (self.stale_partition_blocks(&tp) || self.sequence_unresolved(&tp))
+                // Nor while its sequence is unresolved or its epoch bump still waits
+                // for other numbered batches (Kafka bumps at once, before the drain).
+                if unnumbered
+                    && (self.stale_partition_blocks(&tp)
+                        || self.sequence_unresolved(&tp)
+                        || self.epoch_bump_partitions.contains(&tp))
                 {
                     break;
                 }
