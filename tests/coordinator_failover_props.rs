@@ -297,3 +297,18 @@ fn the_new_coordinator_completes_a_commit_left_in_prepare_commit() {
         checker.violations()
     );
 }
+
+/// Found by the property above: a commit held up behind held markers stops at the
+/// run's step limit, before its batch's delivery timeout. Its outcome must read as not
+/// finished, not as the previous commit's success; the batch then expires and the
+/// transaction aborts.
+#[test]
+fn a_commit_stopped_at_the_step_limit_is_not_reported_as_the_last_one() {
+    check(vec![
+        Op::Transaction(1, false, true),
+        Op::Transaction(1, true, false),
+        Op::Transaction(1, true, false),
+        Op::Transaction(1, true, false),
+    ])
+    .unwrap();
+}

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::producer_id_manager::{Generated, ProducerIdManager};
 use crate::coordinator::group::GroupCoordinator;
 use crate::coordinator::internal_topics::{
-    partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
+    topic_partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
 };
 use crate::coordinator::transaction::{TransactionConfig, TransactionCoordinator, TxnFeatures};
 use crate::fs::{FsError, MemFs};
@@ -184,7 +184,7 @@ impl Broker {
     /// The internal partition that holds `key` (`partitionFor`): its leader is the
     /// coordinator of that transactional.id or group.id.
     pub(super) fn internal_partition_for(&self, topic: &str, key: &str) -> TopicPartition {
-        TopicPartition::new(topic, partition_for(key, self.internal_partitions(topic)))
+        topic_partition_for(topic, key, self.internal_partitions(topic))
     }
 
     pub(super) fn txn_config(&self) -> TransactionConfig {

@@ -104,18 +104,23 @@ impl Producer {
         });
     }
 
-    /// Whether `tp` has a numbered batch not yet answered, queued for a retry or in
-    /// flight (what `TransactionManager.hasInflightBatches` tracks).
-    fn has_numbered_batches(&self, tp: &TopicPartition) -> bool {
-        let in_flight = self.in_flight.iter().any(|f| match &f.what {
-            InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some(),
-            _ => false,
+    /// The base sequences of `tp`'s numbered batches not yet answered, in flight or
+    /// queued for a retry (what `TransactionManager.hasInflightBatches` tracks).
+    pub(super) fn unanswered_sequences<'a>(
+        &'a self,
+        tp: &'a TopicPartition,
+    ) -> impl Iterator<Item = i32> + 'a {
+        let in_flight = self.in_flight.iter().filter_map(move |f| match &f.what {
+            InFlightKind::Produce(b) if b.tp == *tp => b.base_sequence,
+            _ => None,
         });
-        in_flight
-            || self
-                .accumulator
-                .get(tp)
-                .is_some_and(|q| q.iter().any(|b| b.base_sequence.is_some()))
+        let queued = self
+            .accumulator
+            .get(tp)
+            .into_iter()
+            .flatten()
+            .filter_map(|b| b.base_sequence);
+        in_flight.chain(queued)
     }
 
     /// Whether a new batch for `tp` must wait for its unresolved sequence.
@@ -149,7 +154,7 @@ impl Producer {
     pub(super) fn resolve_sequences(&mut self, events: &mut Vec<ProducerEvent>) {
         let partitions: Vec<TopicPartition> = self.unresolved_sequences.keys().cloned().collect();
         for tp in partitions {
-            if self.has_numbered_batches(&tp) {
+            if self.unanswered_sequences(&tp).next().is_some() {
                 continue;
             }
             let next = self.next_sequence.get(&tp).copied().unwrap_or(0);

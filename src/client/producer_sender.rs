@@ -16,8 +16,7 @@ impl Producer {
         let mut out = Vec::new();
         let mut events = Vec::new();
         self.expire_requests(now_ms, &mut events);
-        self.resolve_sequences(&mut events);
-        self.bump_idempotent_epoch_if_needed(&mut events);
+        self.settle_sequences(&mut events);
         if let IdState::Uninitialized { retry_at_ms } = self.id_state {
             if retry_at_ms <= now_ms {
                 let correlation_id = take(next_correlation_id);
@@ -76,9 +75,15 @@ impl Producer {
         }
         self.expire_batches(now_ms, &mut events);
         // The Sender's next `runOnce` follows at once: settle what expiry left.
-        self.resolve_sequences(&mut events);
-        self.bump_idempotent_epoch_if_needed(&mut events);
+        self.settle_sequences(&mut events);
         (out, events)
+    }
+
+    /// `runOnce`'s first steps: `maybeResolveSequences`, then
+    /// `bumpIdempotentEpochAndResetIdIfNeeded`.
+    fn settle_sequences(&mut self, events: &mut Vec<ProducerEvent>) {
+        self.resolve_sequences(events);
+        self.bump_idempotent_epoch_if_needed(events);
     }
 
     /// `RecordAccumulator.drain` and `Sender.sendProduceRequests`: close the open
@@ -348,15 +353,7 @@ impl Producer {
     /// OUT_OF_ORDER answer only means that batch has not landed yet (Kafka's
     /// `TransactionManager.canRetry`), and a retry must wait for it.
     pub(super) fn earlier_unresolved(&self, tp: &TopicPartition, seq: i32) -> bool {
-        let in_flight = self.in_flight.iter().any(|f| match &f.what {
-            InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some_and(|s| s < seq),
-            _ => false,
-        });
-        let queued = self
-            .accumulator
-            .get(tp)
-            .is_some_and(|q| q.iter().any(|b| b.base_sequence.is_some_and(|s| s < seq)));
-        in_flight || queued
+        self.unanswered_sequences(tp).any(|s| s < seq)
     }
 
     /// A response arrived from the network.

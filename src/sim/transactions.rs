@@ -40,6 +40,13 @@ impl World {
     /// The application blocks in init, commit or abort until the call finishes (or
     /// the run's bound: then the call stays pending, as after Kafka's `max.block.ms`).
     pub(super) fn await_txn_call(&mut self, name: &str, call: TxnCall, begun: Begun) {
+        if begun == Begun::Started {
+            // A new call has no outcome until it returns: one the run's bound leaves
+            // pending must not show the previous call's.
+            if let Some(p) = self.producers.get_mut(name) {
+                p.last_txn_outcome = None;
+            }
+        }
         if begun == Begun::Resumed {
             // A step, not an ending: the application's last outcome stays as it is.
             self.emit(EventKind::Producer {
