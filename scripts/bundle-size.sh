@@ -144,11 +144,12 @@ echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 # the English catalog too (2026-12-01); 375.6 KB with the Kafka-vs-Pulsar comparison page,
 # which brings Kafka's partition and coordinator views into this site (2026-12-01, session 7).
 # With the screen-reader live region and text alternatives: 380.1 KB. 385 KB stops it
-# growing unnoticed (issue 15).
+# growing unnoticed (issue 15). Session 9: the Kafka engine's delivery.timeout.ms and
+# internal-topic settings, 385.3 KB: budget 386.
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
-  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-385} BUNDLE_OUT=target/bundle-size-pulsar.txt \
+  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-386} BUNDLE_OUT=target/bundle-size-pulsar.txt \
     "$0" "$DIST/pulsar"
 fi
 
