@@ -12,7 +12,7 @@
 //! both partitions from the earliest offset. The faults: lost requests and responses,
 //! delayed, duplicated and held messages, held markers, cut and healed links, broker
 //! restarts (clean and crash), bursts of idempotent sends held in the network with
-//! the first answer lost, and time passing. `early-markers` runs on three brokers with
+//! every answer late, and time passing. `early-markers` runs on three brokers with
 //! a replicated `__transaction_state`; `in-flight=N` gives `i` N requests in flight.
 //! The internal topics get one partition per broker (their settings appear on the
 //! replay's `cluster` line). Each run ends with a fixed tail, as
@@ -478,8 +478,9 @@ impl Generator {
     }
 
     /// A burst of idempotent sends to one partition while Produce requests are held, then every answer
-    /// to them lost (a connection that dies with up to
-    /// `max.in.flight.requests.per.connection` requests in flight): each is retried.
+    /// to them late, past `request.timeout.ms` (a stalled connection with up to
+    /// `max.in.flight.requests.per.connection` requests in flight): each is retried. (A
+    /// lost answer would break the connection and lose the requests still behind it.)
     fn burst(&mut self) {
         self.push(Action::HoldRequests {
             api: "Produce".into(),
@@ -494,13 +495,14 @@ impl Generator {
             });
             self.push(Action::Step);
         }
-        let lost = Fault::Drop {
+        let lost = Fault::Delay {
             matching: MessageMatch {
                 api: Some("Produce".into()),
                 direction: Some(Direction::Response),
                 from: None,
                 to: Some(Node::Client("i".into())),
             },
+            ms: 40_000,
             every: true,
         };
         self.push(Action::ArmFault {
@@ -509,8 +511,8 @@ impl Generator {
         self.push(Action::ReleaseRequests {
             api: "Produce".into(),
         });
-        // Long enough for every request and its (lost) answer, well short of
-        // request.timeout.ms.
+        // Long enough for every request and its (late) answer to be sent, well short
+        // of request.timeout.ms.
         self.push(Action::Advance { ms: 100 });
         self.push(Action::DisarmFault { fault: lost });
     }

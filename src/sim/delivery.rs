@@ -12,6 +12,11 @@ use crate::protocol::{Request, Response};
 impl World {
     pub(super) fn emit_producer_events(&mut self, client: &str, events: Vec<ProducerEvent>) {
         for event in events {
+            // A request timeout closes the connection (`NetworkClient`); the next request
+            // opens a new one.
+            if let ProducerEvent::RequestTimedOut { broker, .. } = &event {
+                self.network.reconnect(client, *broker);
+            }
             self.emit(EventKind::Producer {
                 client: client.to_string(),
                 event,
@@ -26,6 +31,31 @@ impl World {
             Body::Response(r) => Some(r.error()),
             Body::Request(_) => None,
         };
+        if self.network.is_broken(&from, &to) {
+            let env = self.network.send_lost(
+                from.clone(),
+                to.clone(),
+                correlation_id,
+                body,
+                self.clock_ms,
+            );
+            self.emit(EventKind::MessageSent {
+                id: env.id,
+                from: from.clone(),
+                to: to.clone(),
+                api: api.clone(),
+                response,
+                error,
+            });
+            self.emit(EventKind::LostOnBrokenConnection {
+                id: env.id,
+                from,
+                to,
+                api,
+                response,
+            });
+            return;
+        }
         let (env, struck) = self.network.send(
             from.clone(),
             to.clone(),
@@ -44,19 +74,52 @@ impl World {
         let Some(struck) = struck else {
             return;
         };
+        let lost = struck.lost();
         if struck.fault.is_legacy() {
-            if struck.lost() {
+            if lost {
                 self.emit(EventKind::MessageDropped {
                     id: env.id,
-                    from,
-                    to,
+                    from: from.clone(),
+                    to: to.clone(),
                     api,
                     response,
                 });
             }
+        } else {
+            self.emit_struck(&env, struck);
+        }
+        if lost {
+            self.break_connection(&from, &to);
+        }
+    }
+
+    /// A message between a producer and a broker was lost: their connection breaks, and
+    /// what was still on it is lost with it (TCP delivers in order or not at all). Other
+    /// clients here send one request at a time and ask again on their next call.
+    fn break_connection(&mut self, from: &Node, to: &Node) {
+        let Some((client, broker)) = super::network::client_connection(from, to) else {
+            return;
+        };
+        if !self.producers.contains_key(client) {
             return;
         }
-        self.emit_struck(&env, struck);
+        let client = client.to_string();
+        let Some(lost) = self.network.break_connection(&client, broker) else {
+            return;
+        };
+        self.emit(EventKind::ConnectionBroken {
+            client: client.clone(),
+            broker,
+        });
+        for env in lost {
+            self.emit(EventKind::LostOnBrokenConnection {
+                id: env.id,
+                api: env.body.api_name().to_string(),
+                response: env.body.is_response(),
+                from: env.from,
+                to: env.to,
+            });
+        }
     }
 
     /// Where a fault struck a message, and the copy a `duplicate` put on the wire.
@@ -97,7 +160,11 @@ impl World {
                 });
                 return;
             };
+            let lost = struck.lost();
             self.emit_struck(&env, struck);
+            if lost {
+                self.break_connection(&env.from, &env.to);
+            }
             return;
         }
         if self.network.arm(fault.clone()) {

@@ -76,6 +76,21 @@ pub enum EventKind {
         api: String,
         error: Errors,
     },
+    /// A message on a producer's connection was lost, so the connection broke (TCP
+    /// delivers in order or not at all): until the producer closes it, what is on it is
+    /// lost too.
+    ConnectionBroken {
+        client: String,
+        broker: i32,
+    },
+    /// Lost with its broken connection: sent on it, or still on the wire when it broke.
+    LostOnBrokenConnection {
+        id: u64,
+        from: Node,
+        to: Node,
+        api: String,
+        response: bool,
+    },
     /// The destination was down.
     MessageRefused {
         id: u64,

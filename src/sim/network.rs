@@ -79,6 +79,21 @@ pub struct Network {
     faults: Vec<Fault>,
     held: Vec<Envelope>,
     next_id: u64,
+    /// Producer connections (client, broker) that broke when a message on them was lost.
+    /// TCP delivers in order or not at all, so nothing more gets through on one, either
+    /// way, until the client closes it (at its request timeout) and connects again.
+    #[serde(default)]
+    broken: Vec<(String, i32)>,
+}
+
+/// The client and the broker at the two ends of a client connection, if it is one.
+pub fn client_connection<'a>(a: &'a Node, b: &'a Node) -> Option<(&'a str, i32)> {
+    match (a, b) {
+        (Node::Client(c), Node::Broker(id)) | (Node::Broker(id), Node::Client(c)) => {
+            Some((c.as_str(), *id))
+        }
+        _ => None,
+    }
 }
 
 impl Network {
@@ -89,6 +104,7 @@ impl Network {
             faults: Vec::new(),
             held: Vec::new(),
             next_id: 1,
+            broken: Vec::new(),
         }
     }
 
@@ -117,6 +133,58 @@ impl Network {
         self.faults.iter().any(
             |f| matches!(f, Fault::Cut { a: x, b: y } if (x == a && y == b) || (x == b && y == a)),
         )
+    }
+
+    /// Whether the connection this message would travel on is broken.
+    pub fn is_broken(&self, from: &Node, to: &Node) -> bool {
+        client_connection(from, to)
+            .is_some_and(|(c, b)| self.broken.iter().any(|(x, y)| x == c && *y == b))
+    }
+
+    /// The broken client connections, oldest first.
+    pub fn broken(&self) -> &[(String, i32)] {
+        &self.broken
+    }
+
+    /// A message on this client connection was lost: the connection breaks, and what is
+    /// still on it (on the wire or held), either way, is lost with it. Returns those
+    /// messages in delivery order, or `None` when it was broken already.
+    pub fn break_connection(&mut self, client: &str, broker: i32) -> Option<Vec<Envelope>> {
+        if self.broken.iter().any(|(c, b)| c == client && *b == broker) {
+            return None;
+        }
+        self.broken.push((client.to_string(), broker));
+        let on_it = |e: &Envelope| client_connection(&e.from, &e.to) == Some((client, broker));
+        let (lost, kept): (SortedMap<_, _>, SortedMap<_, _>) = std::mem::take(&mut self.queue)
+            .into_iter()
+            .partition(|(_, e)| on_it(e));
+        self.queue = kept;
+        let mut lost: Vec<Envelope> = lost.into_values().collect();
+        let (held, stay): (Vec<Envelope>, Vec<Envelope>) =
+            std::mem::take(&mut self.held).into_iter().partition(on_it);
+        self.held = stay;
+        lost.extend(held);
+        Some(lost)
+    }
+
+    /// The client closed a connection (`NetworkClient` after a request timeout): the
+    /// next message goes on a new one. Returns whether it was broken.
+    pub fn reconnect(&mut self, client: &str, broker: i32) -> bool {
+        let before = self.broken.len();
+        self.broken.retain(|(c, b)| !(c == client && *b == broker));
+        self.broken.len() != before
+    }
+
+    /// A message sent on a broken connection: it gets its id, and is lost.
+    pub fn send_lost(
+        &mut self,
+        from: Node,
+        to: Node,
+        correlation_id: u64,
+        body: Body,
+        now_ms: i64,
+    ) -> Envelope {
+        self.envelope(from, to, correlation_id, body, now_ms)
     }
 
     /// Messages a hold keeps back, oldest first.
@@ -404,6 +472,11 @@ impl Network {
             .partition(|(_, e)| &e.to == node || &e.from == node);
         self.queue = kept;
         self.held.retain(|e| &e.from != node);
+        self.broken.retain(|(c, b)| match node {
+            Node::Broker(id) => b != id,
+            Node::Client(name) => c != name,
+            Node::Controller => true,
+        });
         lost.into_values().collect()
     }
 

@@ -99,7 +99,10 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
             crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
             _ => ("", false),
         },
-        EventKind::MessageDropped { .. } | EventKind::MessageRefused { .. } => ("danger", false),
+        EventKind::MessageDropped { .. }
+        | EventKind::LostOnBrokenConnection { .. }
+        | EventKind::MessageRefused { .. } => ("danger", false),
+        EventKind::ConnectionBroken { .. } => ("warn", false),
         EventKind::FaultArmed { .. } => ("warn", false),
         EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
         _ => ("", false),

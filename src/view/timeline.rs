@@ -121,7 +121,7 @@ pub fn timeline_with(
     let limit = if fold { FOLDED_MESSAGES_MAX } else { max };
     for e in world.events.iter().rev() {
         match &e.kind {
-            EventKind::MessageDropped { id, .. } => {
+            EventKind::MessageDropped { id, .. } | EventKind::LostOnBrokenConnection { id, .. } => {
                 marks.insert(*id, FaultMark::Dropped);
             }
             EventKind::FaultStruck { id, mark, .. } => {

@@ -214,6 +214,26 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             api,
             error,
         } => faults::injected(*id, from, to, api, *error),
+        EventKind::ConnectionBroken { client, broker } => {
+            msg!(
+                "network.connection-broken",
+                client = client,
+                broker = broker
+            )
+        }
+        EventKind::LostOnBrokenConnection {
+            from,
+            to,
+            api,
+            response,
+            ..
+        } => msg!(
+            "network.lost-on-broken",
+            api = api,
+            response = response,
+            from = from,
+            to = to
+        ),
         EventKind::MessageRefused { from, to, api, .. } => {
             msg!("network.refused", to = to, api = api, from = from)
         }

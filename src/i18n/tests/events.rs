@@ -85,6 +85,19 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
             response,
         });
     }
+    out.push(EventKind::ConnectionBroken {
+        client: "p".into(),
+        broker: 1,
+    });
+    for response in [false, true] {
+        out.push(EventKind::LostOnBrokenConnection {
+            id: 2,
+            from: c1.clone(),
+            to: b1.clone(),
+            api: "Produce".into(),
+            response,
+        });
+    }
     out.push(EventKind::MessageRefused {
         id: 1,
         from: c1.clone(),
