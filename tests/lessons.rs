@@ -521,7 +521,7 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 3af05b1e7c8b03b3",
         "late-endtxn 3d5b53bdec118700",
         "replication d20d5673563bdad0",
-        "failover a59aa925ac9c6c5e",
+        "failover 2f256181ccc0f410",
         "coordinator-failover b10dee92aee5a6be",
         "acks-1-loss 74a15e62f48c8f30",
         "break-it 58106cc092cc7318",
