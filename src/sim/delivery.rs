@@ -31,22 +31,26 @@ impl World {
             Body::Response(r) => Some(r.error()),
             Body::Request(_) => None,
         };
-        if self.network.is_broken(&from, &to) {
-            let env = self.network.send_lost(
-                from.clone(),
-                to.clone(),
-                correlation_id,
-                body,
-                self.clock_ms,
-            );
-            self.emit(EventKind::MessageSent {
-                id: env.id,
-                from: from.clone(),
-                to: to.clone(),
-                api: api.clone(),
-                response,
-                error,
-            });
+        let broken = self.network.is_broken(&from, &to);
+        let now = self.clock_ms;
+        let (env, struck) = if broken {
+            let env = self
+                .network
+                .send_lost(from.clone(), to.clone(), correlation_id, body, now);
+            (env, None)
+        } else {
+            self.network
+                .send(from.clone(), to.clone(), correlation_id, body, now)
+        };
+        self.emit(EventKind::MessageSent {
+            id: env.id,
+            from: from.clone(),
+            to: to.clone(),
+            api: api.clone(),
+            response,
+            error,
+        });
+        if broken {
             self.emit(EventKind::LostOnBrokenConnection {
                 id: env.id,
                 from,
@@ -56,21 +60,6 @@ impl World {
             });
             return;
         }
-        let (env, struck) = self.network.send(
-            from.clone(),
-            to.clone(),
-            correlation_id,
-            body,
-            self.clock_ms,
-        );
-        self.emit(EventKind::MessageSent {
-            id: env.id,
-            from: from.clone(),
-            to: to.clone(),
-            api: api.clone(),
-            response,
-            error,
-        });
         let Some(struck) = struck else {
             return;
         };
