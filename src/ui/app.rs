@@ -90,6 +90,7 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
             output: Vec::new(),
             error: None,
             why: Vec::new(),
+            loading: true,
         });
     };
     // A built-in lesson's title in the page's language; other scenarios keep their name.
@@ -126,6 +127,7 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
             .map(|o| o.lines)
             .unwrap_or_default(),
         error: l.replay.error().map(str::to_string),
+        loading: false,
     })
 }
 

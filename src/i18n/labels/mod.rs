@@ -202,6 +202,7 @@ keys! {
     LessonSelect,
     LessonNoneOption,
     LessonIntro,
+    LessonLoading,
     LessonStepOf,
     LessonNotStarted,
     LessonNext,

@@ -22,6 +22,8 @@ pub struct LessonInfo {
     /// The narration of the step just run (its `## Title:` first, then `>` paragraphs),
     /// or the lesson's introduction.
     pub why: Vec<String>,
+    /// The lesson's file is still on its way: no steps yet, and nothing to press.
+    pub loading: bool,
 }
 
 #[derive(Properties, PartialEq)]
@@ -125,6 +127,9 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         .collect();
     let body = match &p.loaded {
         None => html! { <p class="muted small">{ t(Key::LessonIntro) }</p> },
+        Some(l) if l.loading => html! {
+            <p class="muted small" role="status" data-testid="lesson-loading">{ t(Key::LessonLoading) }</p>
+        },
         Some(l) => {
             let total = l.steps.len();
             let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
