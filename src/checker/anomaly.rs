@@ -7,7 +7,14 @@
 //! also keeps a list of what Kafka *allows* (`allowed-error-types`): `int-send-skip`
 //! (transactions interleave their writes) and `G0` (writes are never isolated). The
 //! checker does not report those at all — they are not anomalies in Kafka's model — so
-//! every variant here is something Kafka must never do.
+//! every variant here is something Kafka must never do. One more is left out for the
+//! same reason: copies of a value from one idempotent producer under two of its epochs.
+//! Kafka's dedup holds within one producer id and epoch, and its client bumps the epoch
+//! itself after OUT_OF_ORDER_SEQUENCE_NUMBER, renumbering batches a broker may already
+//! have written (KIP-360; `clients::across_epoch_bump`). A broker restart that keeps
+//! only the last batch in its producer snapshot is one way there
+//! (`ProducerStateManager.readSnapshot`); `tests/scenarios/idempotence/
+//! restart_then_epoch_bump_writes_twice.eos` shows it.
 
 use serde::Serialize;
 

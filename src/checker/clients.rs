@@ -314,19 +314,27 @@ impl ClientHistory {
                 continue;
             }
             self.dup_checked.insert(tp.clone(), seen);
-            let mut copies: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+            // Each copy with the idempotent producer id and epoch that wrote it (None for
+            // transactional and plain records).
+            let mut copies: BTreeMap<&str, Vec<ValueCopy>> = BTreeMap::new();
             for (offset, r) in &log.records {
                 if r.status != Status::Aborted {
-                    copies.entry(r.value.as_str()).or_default().push(*offset);
+                    let ids = (r.status == Status::Plain && r.producer_id >= 0)
+                        .then_some((r.producer_id, r.producer_epoch));
+                    copies
+                        .entry(r.value.as_str())
+                        .or_default()
+                        .push((*offset, ids));
                 }
             }
-            for (value, offsets) in copies {
+            for (value, copies) in copies {
                 let sent = self
                     .sent
                     .get(&(tp.clone(), value.to_string()))
                     .copied()
                     .unwrap_or(0);
-                if sent > 0 && offsets.len() > sent {
+                if sent > 0 && copies.len() > sent && !across_epoch_bump(&copies, sent) {
+                    let offsets = copies.iter().map(|(o, _)| *o).collect();
                     let mut v = ctx.violation(Anomaly::Duplicate, Some(&tp));
                     v.values = vec![value.to_string()];
                     v.offsets = offsets;
@@ -410,4 +418,29 @@ fn check_ack(ctx: &mut Ctx<'_>, ack: &Ack) {
     v.offsets = vec![ack.offset];
     v.events = vec![ack.event];
     ctx.found.push(v);
+}
+
+/// One copy of a value: its offset, and the idempotent producer id and epoch that wrote
+/// it (None for transactional and plain records).
+type ValueCopy = (i64, Option<(i64, i16)>);
+
+/// Copies of a value that Kafka's idempotence does not promise to keep apart: all from
+/// one idempotent producer id, no more than `sent` under any one epoch. Dedup is per
+/// producer id and epoch; after OUT_OF_ORDER_SEQUENCE_NUMBER an idempotent producer
+/// bumps its own epoch and renumbers its unacknowledged batches (KIP-360, Kafka 4.0
+/// `TransactionManager.canRetry` → `startSequencesAtBeginning`), so a batch the broker
+/// already wrote under the old epoch is written again under the new one. Kafka's
+/// client does this on purpose, so it is in the allowed list (`super::anomaly`).
+fn across_epoch_bump(copies: &[ValueCopy], sent: usize) -> bool {
+    let Some(Some((pid, _))) = copies.first().map(|(_, ids)| *ids) else {
+        return false;
+    };
+    let mut per_epoch: BTreeMap<i16, usize> = BTreeMap::new();
+    for (_, ids) in copies {
+        match ids {
+            Some((p, epoch)) if *p == pid => *per_epoch.entry(*epoch).or_default() += 1,
+            _ => return false,
+        }
+    }
+    per_epoch.len() > 1 && per_epoch.values().all(|&n| n <= sent)
 }

@@ -9,9 +9,10 @@
 //! offset there and at least one of its records has an output anywhere (committed or
 //! not) — a group that only commits offsets, with no transform, is not a CTP app.
 //! Values are unique per send, as everywhere in the checker. Checked at the end of a
-//! run, when every transaction had its time to be decided. A finding's witness: the
-//! group, the input value, its offset followed by the offsets of its committed
-//! outputs, the committed offset and the copies found and expected.
+//! run, when every transaction had its time to be decided. An input value at two
+//! offsets (written twice) is expected once per copy below the committed offset. A
+//! finding's witness: the group, the input value, its offsets followed by the offsets
+//! of its committed outputs, the committed offset and the copies found and expected.
 
 use std::collections::BTreeMap;
 
@@ -56,21 +57,28 @@ pub(super) fn finish(ctx: &mut Ctx<'_>) {
         {
             continue;
         }
+        // Per input value: one copy of it in the input (say a duplicate an idempotent
+        // producer's epoch bump wrote) is transformed once per copy below the position.
+        let mut inputs: BTreeMap<&str, (Vec<i64>, usize)> = BTreeMap::new();
         for (offset, r) in &input.records {
-            let copies: Vec<&(TopicPartition, i64, bool)> = outputs
-                .get(&r.value)
-                .map(|o| o.iter().filter(|(_, _, c)| *c).collect())
-                .unwrap_or_default();
+            let (offsets, expected) = inputs.entry(r.value.as_str()).or_default();
+            offsets.push(*offset);
             // read_committed (the CTP consumer) never hands out an aborted input.
             let readable = matches!(r.status, Status::Plain | Status::Committed);
-            let expected = usize::from(*offset < committed_offset && readable);
+            *expected += usize::from(*offset < committed_offset && readable);
+        }
+        for (value, (offsets, expected)) in inputs {
+            let copies: Vec<&(TopicPartition, i64, bool)> = outputs
+                .get(value)
+                .map(|o| o.iter().filter(|(_, _, c)| *c).collect())
+                .unwrap_or_default();
             if copies.len() == expected {
                 continue;
             }
             let mut v = ctx.violation(Anomaly::CtpExactlyOnce, Some(&tp));
             v.who = Some(group.clone());
-            v.values = vec![r.value.clone()];
-            v.offsets = vec![*offset];
+            v.values = vec![value.to_string()];
+            v.offsets = offsets;
             v.offsets.extend(copies.iter().map(|(_, o, _)| *o));
             v.numbers = vec![
                 ("committed_offset", committed_offset),

@@ -54,7 +54,9 @@ pub struct ProducerBatch {
     pub tp: TopicPartition,
     pub values: Vec<String>,
     pub created_ms: i64,
-    /// Set at the first drain and never changed (producer id, epoch, base sequence).
+    /// Set at the first drain (producer id, epoch, base sequence); changed only when an
+    /// epoch bump renumbers the partition's unacknowledged batches
+    /// (`ProducerBatch.resetProducerState`).
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub base_sequence: Option<i32>,
@@ -72,6 +74,11 @@ pub struct ProducerBatch {
     /// The v2 bytes the batch will take, kept as records join (Kafka's
     /// `MemoryRecordsBuilder.estimatedBytesWritten`, exact without compression).
     pub size_in_bytes: usize,
+    /// `sequenceHasBeenReset`: an epoch bump gave this batch new numbers after it was
+    /// first sent, so an OUT_OF_ORDER answer to it asks for no further bump.
+    pub sequence_reset: bool,
+    /// Renumbered since its last send: the next send says so.
+    pub renumbered_since_sent: bool,
 }
 
 impl ProducerBatch {
@@ -194,6 +201,8 @@ pub enum ProducerEvent {
     /// An idempotent producer bumped its own epoch after OUT_OF_ORDER_SEQUENCE_NUMBER
     /// on these partitions: every partition's sequence starts at 0 again. At epoch
     /// 32767 it asks for a new producer id instead (`new_epoch` is then -1).
+    /// The partitions' batches sent and not yet acknowledged get new numbers from 0
+    /// under the new epoch (`startSequencesAtBeginning`).
     EpochBumped {
         producer_id: i64,
         old_epoch: i16,
@@ -205,6 +214,11 @@ pub enum ProducerEvent {
         /// Asked for instead by an unresolved sequence: expired batches whose fate no
         /// answer will tell.
         unresolved: bool,
+        /// The batch that asked for it is retried (OUT_OF_ORDER for the batch after the
+        /// last acknowledged one, `TransactionManager.canRetry`), not failed.
+        retried: bool,
+        /// How many sent, unacknowledged batches got new sequences.
+        renumbered: usize,
     },
     /// A batch sent more than once expired (`delivery.timeout.ms`): whether the
     /// partition kept it is unknown, so no new batch goes to `tp` until the answers in
@@ -243,6 +257,8 @@ pub enum ProducerEvent {
         attempt: u32,
         first_seq: Option<i32>,
         last_seq: Option<i32>,
+        /// A retry under the epoch a bump gave it, with new sequences.
+        renumbered: Option<i16>,
     },
     InitProducerIdRetry {
         error: Errors,
@@ -327,10 +343,11 @@ pub struct Producer {
     /// Partitions whose OUT_OF_ORDER_SEQUENCE_NUMBER asks for an epoch bump
     /// (`partitionsToRewriteSequences`; not empty = `epochBumpRequired`).
     pub epoch_bump_partitions: SortedSet<TopicPartition>,
-    /// The error that asked for the pending epoch bump, and whether an unresolved
-    /// sequence did.
+    /// The error that asked for the pending epoch bump, whether an unresolved
+    /// sequence did, and whether the batch that asked is retried.
     epoch_bump_error: Errors,
     epoch_bump_unresolved: bool,
+    epoch_bump_retried: bool,
     /// `partitionsWithUnresolvedSequences`: the sequence after the last expired batch,
     /// per partition whose expired batches may or may not have been written.
     unresolved_sequences: SortedMap<TopicPartition, i32>,
@@ -388,6 +405,7 @@ impl Producer {
             epoch_bump_partitions: SortedSet::new(),
             epoch_bump_error: Errors::OutOfOrderSequenceNumber,
             epoch_bump_unresolved: false,
+            epoch_bump_retried: false,
             unresolved_sequences: SortedMap::new(),
             last_acked_sequence: SortedMap::new(),
             in_flight: Vec::new(),
@@ -461,6 +479,8 @@ impl Producer {
                         attempts_when_leader_last_changed: 0,
                         transactional,
                         size_in_bytes: crate::record::RECORD_BATCH_OVERHEAD,
+                        sequence_reset: false,
+                        renumbered_since_sent: false,
                     };
                     batch.size_in_bytes += batch.next_record_size(value);
                     batch.values.push(value.clone());
@@ -518,35 +538,41 @@ impl Producer {
         t
     }
 
+    /// `requestEpochBumpForPartition`: the next `runOnce` bumps the epoch and renumbers
+    /// `tp`'s batches. The first request names the error (and whether an unresolved
+    /// sequence asked, and whether the asking batch is retried).
+    pub(super) fn request_epoch_bump(
+        &mut self,
+        tp: &TopicPartition,
+        error: Errors,
+        unresolved: bool,
+        retried: bool,
+    ) {
+        if self.epoch_bump_partitions.is_empty() {
+            self.epoch_bump_error = error;
+            self.epoch_bump_unresolved = unresolved;
+            self.epoch_bump_retried = retried;
+        }
+        self.epoch_bump_partitions.insert(tp.clone());
+    }
+
     /// `bumpIdempotentEpochAndResetIdIfNeeded` (Kafka 4.0, run by the Sender before it
     /// sends): an idempotent producer with an epoch bump pending takes epoch + 1 (at
-    /// `Short.MAX_VALUE` it drops its id and asks for a new one), and its sequences
-    /// start at 0 again; queued batches are numbered afresh at drain.
+    /// `Short.MAX_VALUE` it drops its id and asks for a new one), and the partitions that
+    /// asked start their sequences at 0 again, renumbering the batches already sent and
+    /// not yet acknowledged, in flight or waiting for a retry
+    /// (`TxnPartitionEntry.startSequencesAtBeginning`). Kafka does this at once, with
+    /// requests still in flight: a batch the broker did write under its old numbers can
+    /// be written again under the new ones (idempotence holds within one epoch only).
     pub(super) fn bump_idempotent_epoch_if_needed(&mut self, events: &mut Vec<ProducerEvent>) {
         if self.txn.is_some() || self.epoch_bump_partitions.is_empty() {
-            return;
-        }
-        // Not while a numbered batch of those partitions is still unresolved (in flight
-        // or waiting for a retry): renumbering it at the new epoch could write it twice.
-        // Kafka reaches the bump only once the failed batch was the next sequence.
-        let numbered = |tp: &TopicPartition, seq: Option<i32>| {
-            seq.is_some() && self.epoch_bump_partitions.contains(tp)
-        };
-        let unresolved = self.in_flight.iter().any(|f| match &f.what {
-            InFlightKind::Produce(b) => numbered(&b.tp, b.base_sequence),
-            _ => false,
-        }) || self
-            .accumulator
-            .values()
-            .flatten()
-            .any(|b| numbered(&b.tp, b.base_sequence));
-        if unresolved {
             return;
         }
         let partitions: Vec<TopicPartition> = std::mem::take(&mut self.epoch_bump_partitions)
             .into_iter()
             .collect();
         let unresolved = std::mem::take(&mut self.epoch_bump_unresolved);
+        let retried = std::mem::take(&mut self.epoch_bump_retried);
         let old_epoch = self.producer_epoch;
         let producer_id = self.producer_id;
         if old_epoch == i16::MAX {
@@ -556,19 +582,14 @@ impl Producer {
         } else {
             self.producer_epoch = old_epoch + 1;
         }
-        // `startSequencesAtBeginning` for the partitions that asked for the bump only.
-        // The others keep their numbered batches at the old epoch, so a retry there is
-        // still recognised as a duplicate; they restart at 0 once those are resolved
+        // For the partitions that asked for the bump only. The others keep their
+        // numbered batches at the old epoch, so a retry there is still recognised as a
+        // duplicate; they restart at 0 once those are resolved
         // (`maybeUpdateProducerIdAndEpoch`, see `stale_partition_blocks`).
-        for tp in &partitions {
-            self.next_sequence.remove(tp);
-            self.sequence_ids.remove(tp);
-            self.last_acked_sequence.remove(tp);
-            self.unresolved_sequences.remove(tp);
-            for batch in self.accumulator.get_mut(tp).into_iter().flatten() {
-                batch.base_sequence = None;
-            }
-        }
+        let renumbered = partitions
+            .iter()
+            .map(|tp| self.start_sequences_at_beginning(tp))
+            .sum();
         events.push(ProducerEvent::EpochBumped {
             producer_id,
             old_epoch,
@@ -576,7 +597,47 @@ impl Producer {
             partitions,
             error: self.epoch_bump_error,
             unresolved,
+            retried,
+            renumbered,
         });
+    }
+
+    /// `startSequencesAtBeginning`: `tp`'s numbered batches, in their old order, get
+    /// the current producer id and epoch and sequences from 0; the next new batch
+    /// follows them. Without a producer id (it is being replaced) they are numbered
+    /// afresh when next drained. Returns how many were renumbered.
+    fn start_sequences_at_beginning(&mut self, tp: &TopicPartition) -> usize {
+        let (pid, epoch) = (self.producer_id, self.producer_epoch);
+        let in_flight = self.in_flight.iter_mut().filter_map(|f| match &mut f.what {
+            InFlightKind::Produce(b) => Some(b),
+            _ => None,
+        });
+        let queued = self.accumulator.get_mut(tp).into_iter().flatten();
+        let mut batches: Vec<&mut ProducerBatch> = in_flight
+            .chain(queued)
+            .filter(|b| b.tp == *tp && b.base_sequence.is_some())
+            .collect();
+        batches.sort_by_key(|b| b.base_sequence);
+        let mut next = 0i32;
+        for b in &mut batches {
+            b.producer_id = pid;
+            b.producer_epoch = epoch;
+            b.base_sequence = (pid >= 0).then_some(next);
+            b.sequence_reset = true;
+            b.renumbered_since_sent = pid >= 0;
+            next = crate::log::producer_state::increment_sequence(next, b.values.len() as i32);
+        }
+        let renumbered = batches.len();
+        self.last_acked_sequence.remove(tp);
+        self.unresolved_sequences.remove(tp);
+        if pid >= 0 && renumbered > 0 {
+            self.next_sequence.insert(tp.clone(), next);
+            self.sequence_ids.insert(tp.clone(), (pid, epoch));
+        } else {
+            self.next_sequence.remove(tp);
+            self.sequence_ids.remove(tp);
+        }
+        renumbered
     }
 
     /// `RecordAccumulator.shouldStopDrainBatchesForPartition`: a new batch for `tp`

@@ -172,8 +172,7 @@ impl Producer {
                     });
                 }
             } else {
-                self.epoch_bump_partitions.insert(tp);
-                self.epoch_bump_unresolved = true;
+                self.request_epoch_bump(&tp, Errors::RequestTimedOut, true, false);
             }
         }
     }
@@ -206,10 +205,7 @@ impl Producer {
             && error != Errors::UnknownProducerId
             && (error == Errors::OutOfOrderSequenceNumber || adjust)
         {
-            if self.epoch_bump_partitions.is_empty() {
-                self.epoch_bump_error = error;
-            }
-            self.epoch_bump_partitions.insert(batch.tp.clone());
+            self.request_epoch_bump(&batch.tp, error, false, false);
         }
     }
 }

@@ -199,12 +199,15 @@ impl Producer {
                 }
                 batch.attempts += 1;
                 let correlation_id = take(next_correlation_id);
+                let renumbered = std::mem::take(&mut batch.renumbered_since_sent)
+                    .then_some(batch.producer_epoch);
                 events.push(ProducerEvent::BatchSent {
                     batch: batch.id,
                     tp: tp.clone(),
                     attempt: batch.attempts,
                     first_seq: batch.base_sequence,
                     last_seq: batch.last_sequence(),
+                    renumbered,
                 });
                 out.push(Outgoing {
                     correlation_id,
@@ -302,6 +305,7 @@ impl Producer {
         }
     }
 
+    /// `completeBatch` for a retriable error: retried if `canRetry` allows, else failed.
     pub(super) fn retry_or_fail(
         &mut self,
         batch: &mut ProducerBatch,
@@ -309,16 +313,30 @@ impl Producer {
         now_ms: i64,
         events: &mut Vec<ProducerEvent>,
     ) {
-        // `canRetry`: not past the delivery timeout, and retries left; failing with
-        // retries left adjusts the sequences (`adjustSequenceNumbers`).
-        let retries_left = batch.attempts <= self.config.retries;
-        if !retries_left || self.delivery_deadline(batch) <= now_ms {
+        if self.may_retry(batch, now_ms) {
+            self.schedule_retry(batch, error, now_ms, events);
+        } else {
+            // Failing with retries left adjusts the sequences (`adjustSequenceNumbers`).
+            let retries_left = batch.attempts <= self.config.retries;
             self.fail_batch(batch, error, None, retries_left, events);
-            return;
         }
-        // `RecordAccumulator.reenqueue` and `shouldBackoff`: the wait before the next
-        // attempt is `retryBackoff.backoff(attempts - 1)`, with `attempts` the retries
-        // so far counting this one (here: the sends so far).
+    }
+
+    /// `Sender.canRetry`'s first part: not past the delivery timeout, and retries left.
+    pub(super) fn may_retry(&self, batch: &ProducerBatch, now_ms: i64) -> bool {
+        batch.attempts <= self.config.retries && self.delivery_deadline(batch) > now_ms
+    }
+
+    /// `RecordAccumulator.reenqueue` and `shouldBackoff`: the wait before the next
+    /// attempt is `retryBackoff.backoff(attempts - 1)`, with `attempts` the retries so
+    /// far counting this one (here: the sends so far).
+    fn schedule_retry(
+        &mut self,
+        batch: &mut ProducerBatch,
+        error: Errors,
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
         let backoff_ms = self
             .retry_backoff
             .backoff(batch.attempts.saturating_sub(1), &mut self.retry_rng);
@@ -349,11 +367,34 @@ impl Producer {
         queue.insert(at, batch);
     }
 
-    /// Whether an earlier-numbered batch of this partition is still unresolved: then an
-    /// OUT_OF_ORDER answer only means that batch has not landed yet (Kafka's
-    /// `TransactionManager.canRetry`), and a retry must wait for it.
-    pub(super) fn earlier_unresolved(&self, tp: &TopicPartition, seq: i32) -> bool {
-        self.unanswered_sequences(tp).any(|s| s < seq)
+    /// `TransactionManager.canRetry` for OUT_OF_ORDER_SEQUENCE_NUMBER (Kafka 4.0): a
+    /// batch that is not the next after the last acknowledged one (an earlier batch has
+    /// not landed yet), or one renumbered since it was sent, is retried as it is. The
+    /// next batch is a real gap: an idempotent producer asks for an epoch bump and
+    /// retries it — unless the partition's sequence is unresolved and the batch is not
+    /// the one right after the unresolved ones, which then only waits. A
+    /// transactional producer fails it (an abortable error; the abort bumps the epoch).
+    pub(super) fn can_retry_out_of_order(&mut self, batch: &ProducerBatch) -> bool {
+        let Some(seq) = batch.base_sequence else {
+            return true;
+        };
+        let unresolved = self.unresolved_sequences.get(&batch.tp).copied();
+        let last_acked = self
+            .last_acked_sequence
+            .get(&batch.tp)
+            .copied()
+            .unwrap_or(-1);
+        let is_next = seq.wrapping_sub(last_acked) == 1;
+        if unresolved.is_none() && (batch.sequence_reset || !is_next) {
+            return true;
+        }
+        if self.txn.is_some() {
+            return false;
+        }
+        if unresolved.is_none_or(|u| u == seq) {
+            self.request_epoch_bump(&batch.tp, Errors::OutOfOrderSequenceNumber, false, true);
+        }
+        true
     }
 
     /// A response arrived from the network.
@@ -459,11 +500,9 @@ impl Producer {
                 }
                 e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
                 Errors::OutOfOrderSequenceNumber
-                    if batch
-                        .base_sequence
-                        .is_some_and(|s| self.earlier_unresolved(&batch.tp, s)) =>
+                    if self.may_retry(&batch, now_ms) && self.can_retry_out_of_order(&batch) =>
                 {
-                    self.retry_or_fail(
+                    self.schedule_retry(
                         &mut batch,
                         Errors::OutOfOrderSequenceNumber,
                         now_ms,

@@ -267,3 +267,190 @@ fn an_expired_retry_leaves_its_sequence_unresolved() {
         }
     )));
 }
+
+/// An idempotent producer with an id, and a way to answer its Produce requests.
+fn ready_producer() -> (Producer, TopicPartition) {
+    let mut p = Producer::new(ProducerConfig::new("p"));
+    p.id_state = IdState::Ready;
+    p.producer_id = 343_434;
+    p.producer_epoch = 0;
+    (p, TopicPartition::new("t", 0))
+}
+
+fn produce_answer(tp: &TopicPartition, error: Errors, base_offset: i64) -> Response {
+    Response::Produce {
+        topic_partition: tp.clone(),
+        error,
+        base_offset,
+        log_start_offset: 0,
+        error_message: None,
+    }
+}
+
+/// (epoch, base sequence) of a Produce request as sent.
+fn sent_numbers(o: &Outgoing) -> (i16, i32) {
+    match &o.request {
+        Request::Produce { records, .. } => {
+            let b = RecordBatch::decode(records).unwrap().0;
+            (b.producer_epoch, b.base_sequence)
+        }
+        _ => (-9, -9),
+    }
+}
+
+#[test]
+fn out_of_order_for_the_next_batch_bumps_the_epoch_and_retries_it() {
+    // SenderTest.testEpochBumpOnOutOfOrderSequenceForNextBatch (Kafka 4.0 trunk 1eb7644).
+    let (mut p, tp) = ready_producer();
+    let mut cid = 1;
+    p.send(tp.clone(), vec!["a".into(), "b".into()], 0);
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    assert_eq!(p.next_sequence[&tp], 2);
+    p.on_response(
+        out[0].correlation_id,
+        produce_answer(&tp, Errors::None, 0),
+        2,
+    );
+    p.send(tp.clone(), vec!["c".into()], 2);
+    let (out, _) = p.poll(2, 1, &|_| Some(1), &mut cid);
+    assert_eq!(sent_numbers(&out[0]), (0, 2));
+    assert_eq!(p.last_acked_sequence.get(&tp), Some(&1));
+    // Sequence 2 follows the last acknowledged one (1): a real gap.
+    let events = p.on_response(
+        out[0].correlation_id,
+        produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1),
+        4,
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, ProducerEvent::Failed { .. })),
+        "the batch is retried, not failed: {events:?}"
+    );
+    let (out, events) = p.poll(4, 1, &|_| Some(1), &mut cid);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProducerEvent::EpochBumped {
+            old_epoch: 0,
+            new_epoch: 1,
+            retried: true,
+            renumbered: 1,
+            ..
+        }
+    )));
+    assert_eq!(p.producer_epoch, 1);
+    assert_eq!(p.next_sequence[&tp], 1);
+    assert!(out.is_empty(), "the retry waits out its backoff");
+    let (out, events) = p.poll(1_000, 1, &|_| Some(1), &mut cid);
+    assert_eq!(
+        sent_numbers(&out[0]),
+        (1, 0),
+        "renumbered from 0 under epoch 1"
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProducerEvent::BatchSent {
+            renumbered: Some(1),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn out_of_order_for_a_later_batch_is_retried_without_a_bump() {
+    // TransactionManager.canRetry: not the batch after the last acknowledged one, so an
+    // earlier batch has not landed yet; retry as it is.
+    let (mut p, tp) = ready_producer();
+    let mut cid = 1;
+    p.send(tp.clone(), vec!["a".into()], 0);
+    p.open.clear();
+    p.send(tp.clone(), vec!["b".into()], 0);
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    assert_eq!(out.len(), 2);
+    let events = p.on_response(
+        out[1].correlation_id,
+        produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1),
+        4,
+    );
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, ProducerEvent::RetryScheduled { .. })));
+    let (_, events) = p.poll(4, 1, &|_| Some(1), &mut cid);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, ProducerEvent::EpochBumped { .. })));
+    assert_eq!(p.producer_epoch, 0);
+}
+
+#[test]
+fn the_bump_renumbers_batches_in_flight_and_their_out_of_order_asks_no_second_bump() {
+    // startSequencesAtBeginning gives the in-flight batch new numbers; its own
+    // OUT_OF_ORDER answer then finds `sequenceHasBeenReset` and is only retried.
+    let (mut p, tp) = ready_producer();
+    let mut cid = 1;
+    p.send(tp.clone(), vec!["a".into()], 0);
+    p.open.clear();
+    p.send(tp.clone(), vec!["b".into()], 0);
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    p.on_response(
+        out[0].correlation_id,
+        produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1),
+        4,
+    );
+    let (_, events) = p.poll(4, 1, &|_| Some(1), &mut cid);
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, ProducerEvent::EpochBumped { renumbered: 2, .. })));
+    let b = p
+        .in_flight
+        .iter()
+        .find_map(|f| match &f.what {
+            InFlightKind::Produce(b) => Some(b.clone()),
+            _ => None,
+        })
+        .expect("b is still in flight");
+    assert_eq!(
+        (b.producer_epoch, b.base_sequence, b.sequence_reset),
+        (1, Some(1), true)
+    );
+    p.on_response(
+        out[1].correlation_id,
+        produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1),
+        6,
+    );
+    let (_, events) = p.poll(6, 1, &|_| Some(1), &mut cid);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, ProducerEvent::EpochBumped { .. })));
+    assert_eq!(p.producer_epoch, 1);
+}
+
+#[test]
+fn a_transactional_producer_fails_an_out_of_order_next_batch() {
+    let mut p = Producer::new(
+        ProducerConfig::from_pairs("p", &pairs(&[("transactional.id", "t1")])).unwrap(),
+    );
+    p.id_state = IdState::Ready;
+    p.producer_id = 5;
+    p.producer_epoch = 0;
+    let tp = TopicPartition::new("t", 0);
+    let batch = ProducerBatch {
+        id: 1,
+        tp: tp.clone(),
+        values: vec!["a".into()],
+        created_ms: 0,
+        producer_id: 5,
+        producer_epoch: 0,
+        base_sequence: Some(0),
+        attempts: 1,
+        retry_at_ms: 0,
+        current_leader_epoch: None,
+        attempts_when_leader_last_changed: 0,
+        transactional: true,
+        size_in_bytes: 0,
+        sequence_reset: false,
+        renumbered_since_sent: false,
+    };
+    assert!(!p.can_retry_out_of_order(&batch));
+    assert!(p.epoch_bump_partitions.is_empty());
+}

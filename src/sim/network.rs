@@ -268,7 +268,7 @@ impl Network {
     ) -> (Envelope, Option<Struck>) {
         let mut env = self.envelope(from, to, correlation_id, body, now_ms);
         let Some(i) = self.faults.iter().position(|f| f.strikes(&env)) else {
-            self.queue.insert((env.deliver_ms, env.id), env.clone());
+            self.enqueue(&mut env);
             return (env, None);
         };
         let fault = if self.faults[i].is_one_shot() {
@@ -288,11 +288,11 @@ impl Network {
             }
             Fault::Delay { ms, .. } => {
                 env.deliver_ms = env.deliver_ms.saturating_add(*ms);
-                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                self.enqueue(&mut env);
                 FaultMark::Delayed { ms: *ms }
             }
             Fault::Duplicate { .. } => {
-                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                self.enqueue(&mut env);
                 let mut second = self.envelope(
                     env.from.clone(),
                     env.to.clone(),
@@ -309,11 +309,11 @@ impl Network {
             }
             Fault::Error { error, .. } => {
                 env.injected_error = Some(*error);
-                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                self.enqueue(&mut env);
                 FaultMark::ErrorInjected { error: *error }
             }
             Fault::Message { .. } => {
-                self.queue.insert((env.deliver_ms, env.id), env.clone());
+                self.enqueue(&mut env);
                 return (env, None);
             }
         };
@@ -362,7 +362,8 @@ impl Network {
             MessageStrike::Delay { ms } => {
                 let ms = ms.max(0);
                 env.deliver_ms = env.deliver_ms.saturating_add(ms);
-                self.queue.insert((env.deliver_ms, env.id), env);
+                self.hold_back_behind(&env);
+                self.enqueue(&mut env);
                 FaultMark::Delayed { ms }
             }
             MessageStrike::Duplicate => {
@@ -384,6 +385,48 @@ impl Network {
             }
         };
         Some((original, Struck { fault, mark, copy }))
+    }
+
+    /// Queues a message for delivery. TCP keeps a client connection in order, so a
+    /// message there arrives no earlier than one sent before it in the same direction:
+    /// it waits behind a delayed one (head-of-line blocking). Simplified: a connection
+    /// the producer reopened after its request timeout still waits for what is left of
+    /// the old one, so nothing sent later overtakes it.
+    fn enqueue(&mut self, env: &mut Envelope) {
+        if client_connection(&env.from, &env.to).is_some() {
+            env.deliver_ms = self
+                .queue
+                .values()
+                .filter(|e| e.from == env.from && e.to == env.to && e.id < env.id)
+                .map(|e| e.deliver_ms)
+                .fold(env.deliver_ms, i64::max);
+        }
+        self.queue.insert((env.deliver_ms, env.id), env.clone());
+    }
+
+    /// A message on a client connection now arrives later: the ones sent after it on
+    /// that connection, in the same direction, wait for it.
+    fn hold_back_behind(&mut self, env: &Envelope) {
+        if client_connection(&env.from, &env.to).is_none() {
+            return;
+        }
+        let behind: Vec<(i64, u64)> = self
+            .queue
+            .iter()
+            .filter(|(_, e)| {
+                e.from == env.from
+                    && e.to == env.to
+                    && e.id > env.id
+                    && e.deliver_ms < env.deliver_ms
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        for key in behind {
+            if let Some(mut e) = self.queue.remove(&key) {
+                e.deliver_ms = env.deliver_ms;
+                self.queue.insert((e.deliver_ms, e.id), e);
+            }
+        }
     }
 
     fn requeue(&mut self, mut env: Envelope, now_ms: i64) {

@@ -38,8 +38,18 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             attempt,
             first_seq,
             last_seq,
+            renumbered,
             ..
         } => match (first_seq, last_seq) {
+            (Some(a), Some(b)) if renumbered.is_some() => msg!(
+                "producer.retry-renumbered",
+                client = client,
+                retry = attempt.saturating_sub(1),
+                epoch = renumbered.unwrap_or_default(),
+                first_seq = a,
+                last_seq = b,
+                tp = tp
+            ),
             (Some(a), Some(b)) if *attempt > 1 => {
                 msg!(
                     "producer.retry",
@@ -79,6 +89,8 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             partitions,
             error,
             unresolved,
+            retried,
+            renumbered,
         } => msg!(
             "producer.epoch-bumped",
             client = client,
@@ -87,6 +99,17 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             new_epoch = new_epoch,
             new_id = *new_epoch < 0,
             unresolved = *unresolved,
+            then = if *renumbered > 0 {
+                msg!(
+                    "producer.epoch-bumped.renumbered",
+                    retried = *retried,
+                    renumbered = renumbered,
+                    new_epoch = new_epoch,
+                    partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
+                )
+            } else {
+                msg!("producer.epoch-bumped.kept", retried = *retried)
+            },
             error = error.name(),
             partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
         ),

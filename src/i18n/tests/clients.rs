@@ -18,6 +18,7 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
         attempt,
         first_seq,
         last_seq,
+        renumbered: None,
     };
     let mut out = vec![
         ProducerEvent::Accumulated {
@@ -35,6 +36,14 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
         sent(1, Some(0), Some(0)),
         sent(2, Some(0), Some(0)),
         sent(1, None, None),
+        ProducerEvent::BatchSent {
+            batch: 1,
+            tp: tp(),
+            attempt: 3,
+            first_seq: Some(0),
+            last_seq: Some(1),
+            renumbered: Some(1),
+        },
         ProducerEvent::InitProducerIdRetry {
             error: Errors::CoordinatorLoadInProgress,
             backoff_ms: 100,
@@ -50,6 +59,8 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
             error: Errors::OutOfOrderSequenceNumber,
             unresolved: false,
+            retried: true,
+            renumbered: 2,
         },
         ProducerEvent::EpochBumped {
             producer_id: 0,
@@ -58,6 +69,8 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
             error: Errors::OutOfOrderSequenceNumber,
             unresolved: true,
+            retried: false,
+            renumbered: 0,
         },
         ProducerEvent::SequenceUnresolved {
             tp: tp(),
@@ -84,6 +97,8 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             partitions: vec![crate::log::TopicPartition::new("orders", 0)],
             error: Errors::MessageTooLarge,
             unresolved: false,
+            retried: false,
+            renumbered: 0,
         },
         ProducerEvent::TxnEpochBumpRequired {
             error: Errors::OutOfOrderSequenceNumber,

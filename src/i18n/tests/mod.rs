@@ -227,7 +227,7 @@ fn english_text_is_kept() {
     );
     assert_eq!(
         find("expected sequence 9"),
-        "broker 1: OUT_OF_ORDER_SEQUENCE_NUMBER for producer 0 on orders-0 — expected sequence 9, got 4..4. Behind, so a stale retry, not a gap: the batch is older than the 5 batches the partition remembers, so it is no longer recognised as a duplicate; nothing is written"
+        "broker 1: OUT_OF_ORDER_SEQUENCE_NUMBER for producer 0 on orders-0 — expected sequence 9, got 4..4. Behind, so a stale retry, not a gap: the batch is older than the batches the partition remembers for the producer (the last 5 at most; after a clean restart only the last one, from the snapshot), so it is no longer recognised as a duplicate; nothing is written"
     );
     assert_eq!(
         find("Why smaller"),
