@@ -74,8 +74,9 @@ pub struct ProducerBatch {
     /// The v2 bytes the batch will take, kept as records join (Kafka's
     /// `MemoryRecordsBuilder.estimatedBytesWritten`, exact without compression).
     pub size_in_bytes: usize,
-    /// `sequenceHasBeenReset`: an epoch bump gave this batch new numbers after it was
-    /// first sent, so an OUT_OF_ORDER answer to it asks for no further bump.
+    /// `sequenceHasBeenReset` (`reopened`): an epoch bump gave this batch new numbers
+    /// while a request with its old ones was out, so the OUT_OF_ORDER answer to that
+    /// request asks for no further bump. Cleared when the batch is sent again.
     pub sequence_reset: bool,
     /// Renumbered since its last send: the next send says so.
     pub renumbered_since_sent: bool,
@@ -604,8 +605,10 @@ impl Producer {
 
     /// `startSequencesAtBeginning`: `tp`'s numbered batches, in their old order, get
     /// the current producer id and epoch and sequences from 0; the next new batch
-    /// follows them. Without a producer id (it is being replaced) they are numbered
-    /// afresh when next drained. Returns how many were renumbered.
+    /// follows them. Returns how many were renumbered. Simplified: at epoch 32767,
+    /// where Kafka renumbers them under no producer id (-1, so they go out without
+    /// idempotence) and holds new batches until they are done, here they are numbered
+    /// afresh under the new producer id when next drained.
     fn start_sequences_at_beginning(&mut self, tp: &TopicPartition) -> usize {
         let (pid, epoch) = (self.producer_id, self.producer_epoch);
         let in_flight = self.in_flight.iter_mut().filter_map(|f| match &mut f.what {
@@ -617,7 +620,14 @@ impl Producer {
             .chain(queued)
             .filter(|b| b.tp == *tp && b.base_sequence.is_some())
             .collect();
-        batches.sort_by_key(|b| b.base_sequence);
+        // In their old order. A handful at most: an insertion sort keeps the wasm small.
+        for i in 1..batches.len() {
+            let mut j = i;
+            while j > 0 && batches[j - 1].base_sequence > batches[j].base_sequence {
+                batches.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         let mut next = 0i32;
         for b in &mut batches {
             b.producer_id = pid;

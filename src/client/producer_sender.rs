@@ -201,6 +201,9 @@ impl Producer {
                 let correlation_id = take(next_correlation_id);
                 let renumbered = std::mem::take(&mut batch.renumbered_since_sent)
                     .then_some(batch.producer_epoch);
+                // `ProducerBatch.close()` at drain clears `reopened`: only an answer to a
+                // request sent before the renumbering finds the sequence reset.
+                batch.sequence_reset = false;
                 events.push(ProducerEvent::BatchSent {
                     batch: batch.id,
                     tp: tp.clone(),
@@ -375,8 +378,10 @@ impl Producer {
     /// the one right after the unresolved ones, which then only waits. A
     /// transactional producer fails it (an abortable error; the abort bumps the epoch).
     pub(super) fn can_retry_out_of_order(&mut self, batch: &ProducerBatch) -> bool {
+        // Without a sequence: not idempotent (OUT_OF_ORDER is not retriable), or renumbered
+        // while its producer id is being replaced (`sequence_reset`).
         let Some(seq) = batch.base_sequence else {
-            return true;
+            return batch.sequence_reset;
         };
         let unresolved = self.unresolved_sequences.get(&batch.tp).copied();
         let last_acked = self

@@ -454,3 +454,46 @@ fn a_transactional_producer_fails_an_out_of_order_next_batch() {
     assert!(!p.can_retry_out_of_order(&batch));
     assert!(p.epoch_bump_partitions.is_empty());
 }
+
+#[test]
+fn a_second_out_of_order_after_the_renumbered_retry_bumps_again() {
+    // `reopened` is cleared when the batch is drained again (`ProducerBatch.close()`),
+    // so an OUT_OF_ORDER answer to the renumbered retry is a new gap: epoch 2.
+    let (mut p, tp) = ready_producer();
+    let mut cid = 1;
+    p.send(tp.clone(), vec!["a".into()], 0);
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    let oos = produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1);
+    p.on_response(out[0].correlation_id, oos.clone(), 2);
+    p.poll(2, 1, &|_| Some(1), &mut cid);
+    assert_eq!(p.producer_epoch, 1);
+    let (out, _) = p.poll(1_000, 1, &|_| Some(1), &mut cid);
+    assert_eq!(sent_numbers(&out[0]), (1, 0));
+    p.on_response(out[0].correlation_id, oos, 1_002);
+    p.poll(1_002, 1, &|_| Some(1), &mut cid);
+    assert_eq!(p.producer_epoch, 2);
+}
+
+#[test]
+fn a_producer_without_idempotence_fails_on_out_of_order() {
+    // `Sender.canRetry` without a transaction manager retries retriable errors only.
+    let config =
+        ProducerConfig::from_pairs("p", &pairs(&[("enable.idempotence", "false")])).unwrap();
+    let mut p = Producer::new(config);
+    let tp = TopicPartition::new("t", 0);
+    let mut cid = 1;
+    p.send(tp.clone(), vec!["a".into()], 0);
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    let events = p.on_response(
+        out[0].correlation_id,
+        produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1),
+        2,
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProducerEvent::Failed {
+            error: Errors::OutOfOrderSequenceNumber,
+            ..
+        }
+    )));
+}
