@@ -83,7 +83,8 @@ pub enum Anomaly {
     /// most 5 requests in flight (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`,
     /// `ProducerConfig`). Here a written batch's retry was refused as
     /// OUT_OF_ORDER_SEQUENCE_NUMBER although none of the 5 or more batches written
-    /// after it had been acknowledged: the producer is told a written batch failed.
+    /// after it had been acknowledged: the producer takes a written batch for a gap (it
+    /// fails it, or an idempotent producer bumps its epoch and writes it again).
     /// (A batch whose later batches were acknowledged in the meantime can fall out of
     /// the window in Kafka too, so that is not reported.)
     RetryOutOfWindow,
