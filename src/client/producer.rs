@@ -270,10 +270,13 @@ pub enum ProducerEvent {
         producer_epoch: i16,
     },
     /// No answer before `request.timeout.ms`: the batch will be retried with the same sequence.
+    /// With `disconnected`, the broker closed the connection instead (it stopped):
+    /// Kafka's `NetworkClient` fails the requests on it as disconnected.
     RequestTimedOut {
         batch: Option<u64>,
         broker: i32,
         timeout_ms: i64,
+        disconnected: bool,
     },
     /// The batch goes back to its queue and waits `backoff_ms` (`ExponentialBackoff`
     /// of `retry.backoff.ms` up to `retry.backoff.max.ms`, KIP-580) before `attempt`.

@@ -259,9 +259,20 @@ impl Producer {
             .filter(|f| f.deadline_ms <= now_ms)
             .map(|f| f.broker)
             .collect();
-        if expired_brokers.is_empty() {
-            return;
+        if !expired_brokers.is_empty() {
+            self.close_connections(&expired_brokers, false, now_ms, events);
         }
+    }
+
+    /// Fails every request on the connections to `brokers` (closed at the request
+    /// timeout, or by the broker: `disconnected`, answered as NETWORK_EXCEPTION).
+    fn close_connections(
+        &mut self,
+        expired_brokers: &[i32],
+        disconnected: bool,
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
         let (failed, kept): (Vec<InFlight>, Vec<InFlight>) = std::mem::take(&mut self.in_flight)
             .into_iter()
             .partition(|f| expired_brokers.contains(&f.broker));
@@ -274,6 +285,7 @@ impl Producer {
                         batch: None,
                         broker: f.broker,
                         timeout_ms: self.config.request_timeout_ms,
+                        disconnected,
                     });
                     self.id_state = IdState::Uninitialized {
                         retry_at_ms: now_ms.saturating_add(self.config.retry_backoff_ms),
@@ -284,6 +296,7 @@ impl Producer {
                         batch: Some(batch.id),
                         broker: f.broker,
                         timeout_ms: self.config.request_timeout_ms,
+                        disconnected,
                     });
                     requeue.push(batch);
                 }
@@ -294,6 +307,7 @@ impl Producer {
                         batch: None,
                         broker: f.broker,
                         timeout_ms: self.config.request_timeout_ms,
+                        disconnected,
                     });
                     if let Some(tm) = self.txn.as_mut() {
                         tm.in_flight = None;
@@ -303,8 +317,13 @@ impl Producer {
                 }
             }
         }
+        let error = if disconnected {
+            Errors::NetworkException
+        } else {
+            Errors::RequestTimedOut
+        };
         for mut batch in requeue {
-            self.retry_or_fail(&mut batch, Errors::RequestTimedOut, now_ms, events);
+            self.retry_or_fail(&mut batch, error, now_ms, events);
         }
     }
 
@@ -551,10 +570,9 @@ impl Producer {
     /// at once and their batches are retried, as after a timeout.
     pub fn on_disconnect(&mut self, broker: i32, now_ms: i64) -> Vec<ProducerEvent> {
         let mut events = Vec::new();
-        for f in self.in_flight.iter_mut().filter(|f| f.broker == broker) {
-            f.deadline_ms = now_ms;
+        if self.in_flight.iter().any(|f| f.broker == broker) {
+            self.close_connections(&[broker], true, now_ms, &mut events);
         }
-        self.expire_requests(now_ms, &mut events);
         events
     }
 }

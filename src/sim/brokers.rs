@@ -177,6 +177,7 @@ impl World {
         for env in lost {
             self.emit(EventKind::MessageRefused {
                 id: env.id,
+                sender_down: env.from == Node::Broker(id),
                 from: env.from,
                 to: env.to,
                 api: env.body.api_name().into(),

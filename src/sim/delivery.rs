@@ -308,6 +308,7 @@ impl World {
                     from: env.from.clone(),
                     to: env.to.clone(),
                     api,
+                    sender_down: false,
                 });
                 if let Node::Client(name) = &env.from {
                     let now = self.clock_ms;

@@ -91,12 +91,14 @@ pub enum EventKind {
         api: String,
         response: bool,
     },
-    /// The destination was down.
+    /// The destination was down, or (`sender_down`) the sender went down with the
+    /// message still on its connection.
     MessageRefused {
         id: u64,
         from: Node,
         to: Node,
         api: String,
+        sender_down: bool,
     },
     TopicCreated {
         topic: String,

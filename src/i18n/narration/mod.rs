@@ -234,6 +234,13 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             from = from,
             to = to
         ),
+        EventKind::MessageRefused {
+            from,
+            to,
+            api,
+            sender_down: true,
+            ..
+        } => msg!("network.lost-at-stop", to = to, api = api, from = from),
         EventKind::MessageRefused { from, to, api, .. } => {
             msg!("network.refused", to = to, api = api, from = from)
         }

@@ -142,6 +142,11 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             )
         }
         ProducerEvent::RequestTimedOut {
+            broker,
+            disconnected: true,
+            ..
+        } => msg!("producer.disconnected", client = client, broker = broker),
+        ProducerEvent::RequestTimedOut {
             broker, timeout_ms, ..
         } => {
             msg!(

@@ -107,6 +107,13 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             batch: Some(1),
             broker: 1,
             timeout_ms: 30_000,
+            disconnected: false,
+        },
+        ProducerEvent::RequestTimedOut {
+            batch: Some(1),
+            broker: 1,
+            timeout_ms: 30_000,
+            disconnected: true,
         },
         ProducerEvent::RetryScheduled {
             batch: 1,

@@ -101,8 +101,16 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
     out.push(EventKind::MessageRefused {
         id: 1,
         from: c1.clone(),
-        to: b1,
+        to: b1.clone(),
         api: "Produce".into(),
+        sender_down: false,
+    });
+    out.push(EventKind::MessageRefused {
+        id: 2,
+        from: b1,
+        to: c1.clone(),
+        api: "Produce".into(),
+        sender_down: true,
     });
     out.push(EventKind::TopicCreated {
         topic: "orders".into(),
