@@ -287,6 +287,17 @@ fn produce_answer(tp: &TopicPartition, error: Errors, base_offset: i64) -> Respo
     }
 }
 
+/// Batches a (sequence 0) and b (sequence 1), each in its own request, in flight.
+fn two_batches_in_flight() -> (Producer, TopicPartition, Vec<Outgoing>, u64) {
+    let (mut p, tp) = ready_producer();
+    let mut cid = 1;
+    p.send(tp.clone(), vec!["a".into()], 0);
+    p.open.clear();
+    p.send(tp.clone(), vec!["b".into()], 0);
+    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    (p, tp, out, cid)
+}
+
 /// (epoch, base sequence) of a Produce request as sent.
 fn sent_numbers(o: &Outgoing) -> (i16, i32) {
     match &o.request {
@@ -360,12 +371,7 @@ fn out_of_order_for_the_next_batch_bumps_the_epoch_and_retries_it() {
 fn out_of_order_for_a_later_batch_is_retried_without_a_bump() {
     // TransactionManager.canRetry: not the batch after the last acknowledged one, so an
     // earlier batch has not landed yet; retry as it is.
-    let (mut p, tp) = ready_producer();
-    let mut cid = 1;
-    p.send(tp.clone(), vec!["a".into()], 0);
-    p.open.clear();
-    p.send(tp.clone(), vec!["b".into()], 0);
-    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    let (mut p, tp, out, mut cid) = two_batches_in_flight();
     assert_eq!(out.len(), 2);
     let events = p.on_response(
         out[1].correlation_id,
@@ -386,12 +392,7 @@ fn out_of_order_for_a_later_batch_is_retried_without_a_bump() {
 fn the_bump_renumbers_batches_in_flight_and_their_out_of_order_asks_no_second_bump() {
     // startSequencesAtBeginning gives the in-flight batch new numbers; its own
     // OUT_OF_ORDER answer then finds `sequenceHasBeenReset` and is only retried.
-    let (mut p, tp) = ready_producer();
-    let mut cid = 1;
-    p.send(tp.clone(), vec!["a".into()], 0);
-    p.open.clear();
-    p.send(tp.clone(), vec!["b".into()], 0);
-    let (out, _) = p.poll(0, 1, &|_| Some(1), &mut cid);
+    let (mut p, tp, out, mut cid) = two_batches_in_flight();
     p.on_response(
         out[0].correlation_id,
         produce_answer(&tp, Errors::OutOfOrderSequenceNumber, -1),
