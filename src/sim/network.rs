@@ -394,9 +394,12 @@ impl Network {
     /// the old one, so nothing sent later overtakes it.
     fn enqueue(&mut self, env: &mut Envelope) {
         if client_connection(&env.from, &env.to).is_some() {
+            // Only a message due later can hold this one back (mostly: none).
+            let later = (env.deliver_ms.saturating_add(1), 0)..;
             env.deliver_ms = self
                 .queue
-                .values()
+                .range(later)
+                .map(|(_, e)| e)
                 .filter(|e| e.from == env.from && e.to == env.to && e.id < env.id)
                 .map(|e| e.deliver_ms)
                 .fold(env.deliver_ms, i64::max);
