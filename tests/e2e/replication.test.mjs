@@ -140,3 +140,33 @@ for (const { width, height } of [
     }
   });
 }
+
+// While a lesson's file is on its way the player says so and offers no buttons: before,
+// its empty step list looked finished (Next off, "Lesson finished.") and the panels
+// showed the page's own world. The file is held back here until the loading line shows.
+test('a lesson still loading says so, then plays to its step', { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/static/lessons/replication.eos', async (route) => {
+    await held;
+    await route.continue();
+  });
+  try {
+    await page.goto(`${site.server.url}?lesson=replication&step=7#transactions`, { waitUntil: 'load' });
+    await page.locator(tid('lesson-loading')).waitFor({ timeout: 120_000 });
+    assert.equal(await page.locator(tid('lesson-next')).count(), 0, 'nothing to press while loading');
+    assert.equal(await page.locator(tid('lesson-step')).count(), 0, 'no step, no "finished"');
+    release();
+    await page.locator(`${tid('lesson-next')}[disabled]`).waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator(tid('lesson-loading')).count(), 0);
+    assert.match(await text(page, 'replicas-summary'), /ISR \[1, 2, 3\]/);
+    assert.deepEqual(problems, []);
+  } finally {
+    release();
+    await page.close();
+  }
+});
