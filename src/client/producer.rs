@@ -78,8 +78,6 @@ pub struct ProducerBatch {
     /// while a request with its old ones was out, so the OUT_OF_ORDER answer to that
     /// request asks for no further bump. Cleared when the batch is sent again.
     pub sequence_reset: bool,
-    /// Renumbered since its last send: the next send says so.
-    pub renumbered_since_sent: bool,
 }
 
 impl ProducerBatch {
@@ -484,7 +482,6 @@ impl Producer {
                         transactional,
                         size_in_bytes: crate::record::RECORD_BATCH_OVERHEAD,
                         sequence_reset: false,
-                        renumbered_since_sent: false,
                     };
                     batch.size_in_bytes += batch.next_record_size(value);
                     batch.values.push(value.clone());
@@ -637,7 +634,6 @@ impl Producer {
             b.producer_epoch = epoch;
             b.base_sequence = (pid >= 0).then_some(next);
             b.sequence_reset = true;
-            b.renumbered_since_sent = pid >= 0;
             next = crate::log::producer_state::increment_sequence(next, b.values.len() as i32);
         }
         let renumbered = batches.len();

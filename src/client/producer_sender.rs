@@ -169,6 +169,9 @@ impl Producer {
                 else {
                     break;
                 };
+                // Renumbered by an epoch bump and sent again with those numbers (not the
+                // batches numbered afresh here, after a new producer id).
+                let renumbered = batch.base_sequence.is_some() && batch.sequence_reset;
                 if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
                     let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
                     batch.producer_id = self.producer_id;
@@ -199,8 +202,7 @@ impl Producer {
                 }
                 batch.attempts += 1;
                 let correlation_id = take(next_correlation_id);
-                let renumbered = std::mem::take(&mut batch.renumbered_since_sent)
-                    .then_some(batch.producer_epoch);
+                let renumbered = renumbered.then_some(batch.producer_epoch);
                 // `ProducerBatch.close()` at drain clears `reopened`: only an answer to a
                 // request sent before the renumbering finds the sequence reset.
                 batch.sequence_reset = false;
@@ -253,14 +255,14 @@ impl Producer {
     /// every request on it; their batches go back to the front of their queues, in
     /// sequence order, keeping their sequence numbers.
     pub(super) fn expire_requests(&mut self, now_ms: i64, events: &mut Vec<ProducerEvent>) {
-        let expired_brokers: Vec<i32> = self
+        let timed_out: Vec<i32> = self
             .in_flight
             .iter()
             .filter(|f| f.deadline_ms <= now_ms)
             .map(|f| f.broker)
             .collect();
-        if !expired_brokers.is_empty() {
-            self.close_connections(&expired_brokers, false, now_ms, events);
+        if !timed_out.is_empty() {
+            self.close_connections(&timed_out, false, now_ms, events);
         }
     }
 
@@ -268,14 +270,14 @@ impl Producer {
     /// timeout, or by the broker: `disconnected`, answered as NETWORK_EXCEPTION).
     fn close_connections(
         &mut self,
-        expired_brokers: &[i32],
+        brokers: &[i32],
         disconnected: bool,
         now_ms: i64,
         events: &mut Vec<ProducerEvent>,
     ) {
         let (failed, kept): (Vec<InFlight>, Vec<InFlight>) = std::mem::take(&mut self.in_flight)
             .into_iter()
-            .partition(|f| expired_brokers.contains(&f.broker));
+            .partition(|f| brokers.contains(&f.broker));
         self.in_flight = kept;
         let mut requeue: Vec<ProducerBatch> = Vec::new();
         for f in failed {

@@ -231,7 +231,7 @@ fn english_text_is_kept() {
     );
     assert_eq!(
         find("Why smaller"),
-        "broker 1: opened orders-0 (LEO 2): loaded snapshot 00000000000000000002.snapshot, then replayed 2 batch(es) after it; windows: 0 [0..1] (was 5 batch(es) before the stop). Why smaller: a producer snapshot keeps only each producer's last batch (as Kafka's ProducerStateManager writes it), and only the batches after it are replayed. This is not worse: start-up skips re-reading the log, no producer is forgotten, and a retry of the last batch is still a duplicate. A crash leaves no snapshot at the log end, so the log is replayed and up to 5 batches come back"
+        "broker 1: opened orders-0 (LEO 2): loaded snapshot 00000000000000000002.snapshot, then replayed 2 batch(es) after it; windows: 0 [0..1] (was 5 batch(es) before the stop). Why smaller: a producer snapshot keeps only each producer's last batch (as Kafka's ProducerStateManager writes it), and only the batches after it are replayed. Start-up skips re-reading the log and no producer is forgotten; a retry of the last batch is still a duplicate, but a retry of an older one is refused OUT_OF_ORDER_SEQUENCE_NUMBER (and an idempotent producer then bumps its epoch and writes it again). A crash leaves no snapshot at the log end, so the log is replayed and up to 5 batches come back"
     );
     assert_eq!(
         find("MESSAGE_TOO_LARGE"),
