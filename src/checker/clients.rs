@@ -53,7 +53,7 @@ pub(super) struct ClientHistory {
     /// Per partition, each offset read and the value seen there (first reader).
     reads: BTreeMap<TopicPartition, BTreeMap<i64, (String, u64)>>,
     /// How many times the application sent each value to a partition.
-    sent: BTreeMap<(TopicPartition, String), usize>,
+    sent: BTreeMap<TopicPartition, BTreeMap<String, usize>>,
     acks: Vec<Ack>,
     /// Each producer's acknowledged batches per partition, in send order (batch id):
     /// first offset, last offset, event.
@@ -76,8 +76,14 @@ impl ClientHistory {
     fn on_producer(&mut self, ctx: &mut Ctx<'_>, client: &str, e: &ProducerEvent, ev: &Event) {
         match e {
             ProducerEvent::Accumulated { tp, values } => {
+                let sent = self.sent.entry(tp.clone()).or_default();
                 for v in values {
-                    *self.sent.entry((tp.clone(), v.clone())).or_default() += 1;
+                    match sent.get_mut(v.as_str()) {
+                        Some(n) => *n += 1,
+                        None => {
+                            sent.insert(v.clone(), 1);
+                        }
+                    }
                 }
             }
             ProducerEvent::Acknowledged {
@@ -327,12 +333,9 @@ impl ClientHistory {
                         .push((*offset, ids));
                 }
             }
+            let sent_here = self.sent.get(&tp);
             for (value, copies) in copies {
-                let sent = self
-                    .sent
-                    .get(&(tp.clone(), value.to_string()))
-                    .copied()
-                    .unwrap_or(0);
+                let sent = sent_here.and_then(|s| s.get(value)).copied().unwrap_or(0);
                 if sent > 0 && copies.len() > sent && !across_epoch_bump(&copies, sent) {
                     let offsets = copies.iter().map(|(o, _)| *o).collect();
                     let mut v = ctx.violation(Anomaly::Duplicate, Some(&tp));

@@ -41,10 +41,15 @@ use super::transaction_manager::{
 mod config;
 #[path = "producer_delivery.rs"]
 mod delivery;
+#[path = "producer_event.rs"]
+mod event;
 #[path = "producer_sender.rs"]
 mod sender;
+#[path = "producer_sequences.rs"]
+mod sequences;
 
 pub use config::ProducerConfig;
+pub use event::ProducerEvent;
 
 /// One batch as the producer tracks it (Kafka's `ProducerBatch`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -188,141 +193,6 @@ pub struct Outgoing {
     pub correlation_id: u64,
     pub broker: i32,
     pub request: Request,
-}
-
-/// What the producer did, for narration and the UI.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum ProducerEvent {
-    Accumulated {
-        tp: TopicPartition,
-        values: Vec<String>,
-    },
-    /// An idempotent producer bumped its own epoch after OUT_OF_ORDER_SEQUENCE_NUMBER
-    /// on these partitions: every partition's sequence starts at 0 again. At epoch
-    /// 32767 it asks for a new producer id instead (`new_epoch` is then -1).
-    /// The partitions' batches sent and not yet acknowledged get new numbers from 0
-    /// under the new epoch (`startSequencesAtBeginning`).
-    EpochBumped {
-        producer_id: i64,
-        old_epoch: i16,
-        new_epoch: i16,
-        partitions: Vec<TopicPartition>,
-        /// The failed batch's error that asked for it (OUT_OF_ORDER_SEQUENCE_NUMBER, or
-        /// any failure with retries left, `adjustSequenceNumbers`).
-        error: Errors,
-        /// Asked for instead by an unresolved sequence: expired batches whose fate no
-        /// answer will tell.
-        unresolved: bool,
-        /// The batch that asked for it is retried (OUT_OF_ORDER for the batch after the
-        /// last acknowledged one, `TransactionManager.canRetry`), not failed.
-        retried: bool,
-        /// How many sent, unacknowledged batches got new sequences.
-        renumbered: usize,
-    },
-    /// A batch sent more than once expired (`delivery.timeout.ms`): whether the
-    /// partition kept it is unknown, so no new batch goes to `tp` until the answers in
-    /// flight show sequence `next_sequence - 1` acknowledged, or the epoch is bumped
-    /// (`markSequenceUnresolved`).
-    SequenceUnresolved {
-        tp: TopicPartition,
-        next_sequence: i32,
-    },
-    /// Every batch of `tp` is answered and the last acknowledged sequence is the one
-    /// before `next_sequence`: the expired batches were written after all, and the
-    /// partition goes on (`maybeResolveSequences`).
-    SequenceResolved {
-        tp: TopicPartition,
-        next_sequence: i32,
-    },
-    /// A transactional producer's request failed in a way that leaves it unsure what
-    /// the partitions kept (`error`): before transaction.version 2, its abort will end
-    /// with InitProducerId carrying its producer id and epoch, and go on at epoch + 1
-    /// with sequences from 0 (KIP-360, `epochBumpRequired`).
-    TxnEpochBumpRequired {
-        error: Errors,
-    },
-    /// A batch got its sequence at drain time (first attempt only).
-    SequenceAssigned {
-        batch: u64,
-        tp: TopicPartition,
-        producer_id: i64,
-        producer_epoch: i16,
-        first_seq: i32,
-        last_seq: i32,
-    },
-    BatchSent {
-        batch: u64,
-        tp: TopicPartition,
-        attempt: u32,
-        first_seq: Option<i32>,
-        last_seq: Option<i32>,
-        /// A retry under the epoch a bump gave it, with new sequences.
-        renumbered: Option<i16>,
-    },
-    InitProducerIdRetry {
-        error: Errors,
-        backoff_ms: i64,
-    },
-    ProducerIdReceived {
-        producer_id: i64,
-        producer_epoch: i16,
-    },
-    /// No answer before `request.timeout.ms`: the batch will be retried with the same sequence.
-    /// With `disconnected`, the broker closed the connection instead (it stopped):
-    /// Kafka's `NetworkClient` fails the requests on it as disconnected.
-    RequestTimedOut {
-        batch: Option<u64>,
-        broker: i32,
-        timeout_ms: i64,
-        disconnected: bool,
-    },
-    /// The batch goes back to its queue and waits `backoff_ms` (`ExponentialBackoff`
-    /// of `retry.backoff.ms` up to `retry.backoff.max.ms`, KIP-580) before `attempt`.
-    RetryScheduled {
-        batch: u64,
-        tp: TopicPartition,
-        error: Errors,
-        attempt: u32,
-        backoff_ms: i64,
-    },
-    /// The partition has a new leader (`leader_epoch`) since the batch failed: its
-    /// retry goes now, without waiting out the backoff (KIP-951,
-    /// `RecordAccumulator.shouldBackoff`).
-    BackoffSkipped {
-        batch: u64,
-        tp: TopicPartition,
-        leader_epoch: i32,
-    },
-    /// The application's send completed.
-    Acknowledged {
-        batch: u64,
-        tp: TopicPartition,
-        base_offset: i64,
-        values: Vec<String>,
-    },
-    Failed {
-        batch: u64,
-        tp: TopicPartition,
-        error: Errors,
-        /// The broker's `errorMessage`, as data.
-        detail: Option<ErrorDetail>,
-    },
-    /// A transactional call progressed or finished.
-    Transaction(TxnOutcome),
-    /// `abortTransaction()` dropped batches that were never sent.
-    BatchesAbortedLocally {
-        count: usize,
-    },
-    /// While aborting, batches back in the queue after a timed-out request were
-    /// dropped (`abortUndrainedBatches`): the request itself may still be on its way.
-    UndrainedBatchesAborted {
-        count: usize,
-    },
-    /// A response for a request the producer already gave up on.
-    StaleResponse {
-        correlation_id: u64,
-        api: String,
-    },
 }
 
 /// A producer client.
@@ -537,139 +407,6 @@ impl Producer {
             }
         }
         t
-    }
-
-    /// `requestEpochBumpForPartition`: the next `runOnce` bumps the epoch and renumbers
-    /// `tp`'s batches. The first request names the error (and whether an unresolved
-    /// sequence asked, and whether the asking batch is retried).
-    pub(super) fn request_epoch_bump(
-        &mut self,
-        tp: &TopicPartition,
-        error: Errors,
-        unresolved: bool,
-        retried: bool,
-    ) {
-        if self.epoch_bump_partitions.is_empty() {
-            self.epoch_bump_error = error;
-            self.epoch_bump_unresolved = unresolved;
-            self.epoch_bump_retried = retried;
-        }
-        self.epoch_bump_partitions.insert(tp.clone());
-    }
-
-    /// `bumpIdempotentEpochAndResetIdIfNeeded` (Kafka 4.0, run by the Sender before it
-    /// sends): an idempotent producer with an epoch bump pending takes epoch + 1 (at
-    /// `Short.MAX_VALUE` it drops its id and asks for a new one), and the partitions that
-    /// asked start their sequences at 0 again, renumbering the batches already sent and
-    /// not yet acknowledged, in flight or waiting for a retry
-    /// (`TxnPartitionEntry.startSequencesAtBeginning`). Kafka does this at once, with
-    /// requests still in flight: a batch the broker did write under its old numbers can
-    /// be written again under the new ones (idempotence holds within one epoch only).
-    pub(super) fn bump_idempotent_epoch_if_needed(&mut self, events: &mut Vec<ProducerEvent>) {
-        if self.txn.is_some() || self.epoch_bump_partitions.is_empty() {
-            return;
-        }
-        let partitions: Vec<TopicPartition> = std::mem::take(&mut self.epoch_bump_partitions)
-            .into_iter()
-            .collect();
-        let unresolved = std::mem::take(&mut self.epoch_bump_unresolved);
-        let retried = std::mem::take(&mut self.epoch_bump_retried);
-        let old_epoch = self.producer_epoch;
-        let producer_id = self.producer_id;
-        if old_epoch == i16::MAX {
-            self.producer_id = -1;
-            self.producer_epoch = -1;
-            self.id_state = IdState::Uninitialized { retry_at_ms: 0 };
-        } else {
-            self.producer_epoch = old_epoch + 1;
-        }
-        // For the partitions that asked for the bump only. The others keep their
-        // numbered batches at the old epoch, so a retry there is still recognised as a
-        // duplicate; they restart at 0 once those are resolved
-        // (`maybeUpdateProducerIdAndEpoch`, see `stale_partition_blocks`).
-        let renumbered = partitions
-            .iter()
-            .map(|tp| self.start_sequences_at_beginning(tp))
-            .sum();
-        events.push(ProducerEvent::EpochBumped {
-            producer_id,
-            old_epoch,
-            new_epoch: self.producer_epoch,
-            partitions,
-            error: self.epoch_bump_error,
-            unresolved,
-            retried,
-            renumbered,
-        });
-    }
-
-    /// `startSequencesAtBeginning`: `tp`'s numbered batches, in their old order, get
-    /// the current producer id and epoch and sequences from 0; the next new batch
-    /// follows them. Returns how many were renumbered. Simplified: at epoch 32767,
-    /// where Kafka renumbers them under no producer id (-1, so they go out without
-    /// idempotence) and holds new batches until they are done, here they are numbered
-    /// afresh under the new producer id when next drained.
-    fn start_sequences_at_beginning(&mut self, tp: &TopicPartition) -> usize {
-        let (pid, epoch) = (self.producer_id, self.producer_epoch);
-        let in_flight = self.in_flight.iter_mut().filter_map(|f| match &mut f.what {
-            InFlightKind::Produce(b) => Some(b),
-            _ => None,
-        });
-        let queued = self.accumulator.get_mut(tp).into_iter().flatten();
-        let mut batches: Vec<&mut ProducerBatch> = in_flight
-            .chain(queued)
-            .filter(|b| b.tp == *tp && b.base_sequence.is_some())
-            .collect();
-        // In their old order. A handful at most: an insertion sort keeps the wasm small.
-        for i in 1..batches.len() {
-            let mut j = i;
-            while j > 0 && batches[j - 1].base_sequence > batches[j].base_sequence {
-                batches.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        let mut next = 0i32;
-        for b in &mut batches {
-            b.producer_id = pid;
-            b.producer_epoch = epoch;
-            b.base_sequence = (pid >= 0).then_some(next);
-            b.sequence_reset = true;
-            next = crate::log::producer_state::increment_sequence(next, b.values.len() as i32);
-        }
-        let renumbered = batches.len();
-        self.last_acked_sequence.remove(tp);
-        self.unresolved_sequences.remove(tp);
-        if pid >= 0 && renumbered > 0 {
-            self.next_sequence.insert(tp.clone(), next);
-            self.sequence_ids.insert(tp.clone(), (pid, epoch));
-        } else {
-            self.next_sequence.remove(tp);
-            self.sequence_ids.remove(tp);
-        }
-        renumbered
-    }
-
-    /// `RecordAccumulator.shouldStopDrainBatchesForPartition`: a new batch for `tp`
-    /// whose sequences count under an older producer id or epoch waits while batches
-    /// numbered under those are unresolved (in flight); once none is, the partition
-    /// starts again at sequence 0 (`TransactionManager.maybeUpdateProducerIdAndEpoch`).
-    /// Returns true when the batch must wait.
-    fn stale_partition_blocks(&mut self, tp: &TopicPartition) -> bool {
-        let current = (self.producer_id, self.producer_epoch);
-        if self.sequence_ids.get(tp).is_none_or(|ids| *ids == current) {
-            return false;
-        }
-        let in_flight = self.in_flight.iter().any(|f| match &f.what {
-            InFlightKind::Produce(b) => b.tp == *tp && b.base_sequence.is_some(),
-            _ => false,
-        });
-        if in_flight {
-            return true;
-        }
-        self.next_sequence.remove(tp);
-        self.sequence_ids.remove(tp);
-        self.last_acked_sequence.remove(tp);
-        false
     }
 
     fn can_drain(&self) -> bool {

@@ -220,7 +220,9 @@ impl World {
     /// A producer about to change: it is polled at the next step.
     pub(super) fn touch_producer(&mut self, name: &str) -> Option<&mut Producer> {
         let p = self.producers.get_mut(name)?;
-        self.ready.insert(name.to_string());
+        if !self.ready.contains(name) {
+            self.ready.insert(name.to_string());
+        }
         Some(p)
     }
 
