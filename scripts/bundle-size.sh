@@ -56,6 +56,11 @@ while IFS= read -r -d '' file; do
   case "$rel" in
     static/*) grep -qF "$rel" "$DIST/index.html" || continue ;;
   esac
+  # BUNDLE_ONLY / BUNDLE_SKIP (globs on the path under $DIST): one part of a site.
+  # shellcheck disable=SC2254
+  case "$rel" in ${BUNDLE_SKIP:-/}) continue ;; esac
+  # shellcheck disable=SC2254
+  case "$rel" in ${BUNDLE_ONLY:-*}) ;; *) continue ;; esac
   ext=${rel##*.}
   raw=$(stat -c %s "$file")
   gz=$(gzip -9 -c "$file" | wc -c)
@@ -155,14 +160,21 @@ if [ -f "$DIST/pulsar/index.html" ]; then
     "$0" "$DIST/pulsar"
 fi
 
-# The chaos site (www/chaos.html, built into dist/chaos/): the page's wasm and its Web
-# Worker's (eos-chaos-worker*, loaded only when a search starts), both with the checker.
+# The chaos site (www/chaos.html, built into dist/chaos/): the page's wasm, and its Web
+# Worker's (eos-chaos-worker*, fetched only when a search starts), both with the checker.
 # First built (2026-12-02): 313.3 KB gzip, the page 82.9 KB of wasm and the worker
-# 219.0 KB (the engine and the checker, no Yew). 320 KB stops it growing
-# unnoticed; the main page never loads it.
+# 219.0 KB (the engine and the checker, no Yew), under one budget of 320 KB. Since
+# 2026-12-03 the worker is built for speed (Cargo profile `worker-release`, opt-level 3,
+# `wasm-opt -O3`): 340.9 KB with its js, for 1.1–1.4× the schedules a second. So the page
+# (what opening it costs) and the worker (what the first Start costs) have a budget each;
+# the main page loads neither.
 if [ -f "$DIST/chaos/index.html" ]; then
   echo
-  echo "entry: $DIST/chaos/ (the chaos site: page and worker)"
-  BUNDLE_BUDGET_KB=${CHAOS_BUNDLE_BUDGET_KB:-320} BUNDLE_OUT=target/bundle-size-chaos.txt BUNDLE_WASM=none \
-    "$0" "$DIST/chaos"
+  echo "entry: $DIST/chaos/ (the chaos site's page, without its worker)"
+  BUNDLE_BUDGET_KB=${CHAOS_BUNDLE_BUDGET_KB:-100} BUNDLE_OUT=target/bundle-size-chaos.txt BUNDLE_WASM=none \
+    BUNDLE_SKIP='eos-chaos-worker*' "$0" "$DIST/chaos"
+  echo
+  echo "entry: $DIST/chaos/ (the chaos site's Web Worker, fetched when a search starts)"
+  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-360} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
+    BUNDLE_ONLY='eos-chaos-worker*' "$0" "$DIST/chaos"
 fi

@@ -181,6 +181,22 @@ impl World {
         }
     }
 
+    /// The earliest next tick of any periodic task, the transaction cleanup included,
+    /// with work or not: no useful tick comes before it.
+    pub(super) fn next_grid_tick_ms(&self) -> i64 {
+        [
+            self.next_txn_cleanup_ms,
+            self.next_producer_expiry_check_ms,
+            self.next_txn_id_expiration_ms,
+            self.next_retention_check_ms,
+            self.next_log_start_checkpoint_ms,
+            self.next_hw_checkpoint_ms,
+        ]
+        .into_iter()
+        .min()
+        .unwrap_or(i64::MAX)
+    }
+
     /// The first tick at which some task has something to do, if any: the ticks
     /// before it would find nothing, so `advance` jumps over them.
     pub(super) fn next_useful_housekeeping_ms(&self) -> Option<i64> {
