@@ -151,22 +151,13 @@ impl World {
         // not aborted behind a learner's back), but when the clock jumps for something
         // else, a tick with work that falls due on the way runs at its own time, before
         // what comes after it: Kafka's scheduler aborts a timed-out transaction within
-        // one cleanup interval, whatever else the cluster is waiting for.
-        // A useful tick is on a task's grid, at or after its next tick: when none of
-        // those comes before `next` (most steps, a delivery a few ms off), there is
-        // no need to ask which tasks have work (that reads every log's checkpoint).
+        // one cleanup interval, whatever else the cluster is waiting for. Asking which
+        // tasks have work reads every log's checkpoint, so it is asked only when some
+        // task's next tick comes before `next` (most steps are a delivery a few ms off).
         let tick = (self.next_grid_tick_ms() < next)
-            .then(|| {
-                [
-                    self.next_useful_cleanup_ms(),
-                    self.next_useful_housekeeping_ms(),
-                ]
-                .into_iter()
-                .flatten()
-                .filter(|t| *t < next)
-                .min()
-            })
-            .flatten();
+            .then(|| self.next_useful_tick_ms())
+            .flatten()
+            .filter(|t| *t < next);
         if let Some(tick) = tick {
             self.clock_ms = self.clock_ms.max(tick);
             self.run_txn_cleanup();
@@ -234,6 +225,18 @@ impl World {
         ))
     }
 
+    /// The first tick of any periodic task (the transaction cleanup or housekeeping) that
+    /// has something to do.
+    fn next_useful_tick_ms(&self) -> Option<i64> {
+        [
+            self.next_useful_cleanup_ms(),
+            self.next_useful_housekeeping_ms(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
     pub fn run_until_idle(&mut self) -> usize {
         self.run_while(|_| true)
@@ -255,8 +258,7 @@ impl World {
             // the ISR check, a follower's backoff).
             let due = [
                 self.next_due(),
-                self.next_useful_cleanup_ms(),
-                self.next_useful_housekeeping_ms(),
+                self.next_useful_tick_ms(),
                 self.next_replication_ms().1,
             ]
             .into_iter()
