@@ -147,21 +147,25 @@ pub(super) fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
 
 /// Listens for the keyboard shortcuts on the whole page (see [`super::keys`]).
 #[hook]
-fn use_shortcuts(dispatch: Callback<Msg>) {
+fn use_shortcuts(dispatch: Callback<Msg>, off: bool) {
     use_effect_with((), move |_| {
         use wasm_bindgen::JsCast;
-        listen_on(web_sys::window(), "keydown", move |e: &web_sys::Event| {
-            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-                return;
-            };
-            if let Some(msg) = super::keys::event_msg(e) {
-                if msg == Msg::TogglePlay {
-                    // Space would scroll the page too.
-                    e.prevent_default();
+        listen_on(
+            web_sys::window().filter(|_| !off),
+            "keydown",
+            move |e: &web_sys::Event| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if let Some(msg) = super::keys::event_msg(e) {
+                    if msg == Msg::TogglePlay {
+                        // Space would scroll the page too.
+                        e.prevent_default();
+                    }
+                    dispatch.emit(msg);
                 }
-                dispatch.emit(msg);
-            }
-        })
+            },
+        )
     });
 }
 
@@ -213,13 +217,20 @@ pub struct AppProps {
     /// mounts the app leaves the runner's address alone).
     #[prop_or_default]
     pub keep_address: bool,
+    /// The warm-up's scratch copy (`super::warm`), in a detached element: it plays each
+    /// kind of click once, with no window listener, no address, no language switch.
+    #[prop_or_default]
+    pub warm: bool,
 }
 
 /// The playground: the page tabs and the page shown. The one reducer lives here.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
-    let start = props.page;
+    let (start, warm) = (props.page, props.warm);
     let state = use_reducer(move || {
+        if let (Some(page), true) = (start, warm) {
+            return AppState::new(page, None);
+        }
         let options = embed::parse_options(&location_field("search").unwrap_or_default());
         let hash = location_field("hash").unwrap_or_default();
         // The address's fragment, kept up to date as the learner works, wins over
@@ -263,18 +274,22 @@ pub fn app(props: &AppProps) -> Html {
     {
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
-            listen_on(web_sys::window(), "hashchange", move |_| {
-                let hash = location_field("hash").unwrap_or_default();
-                if link::is_link(&hash) {
-                    dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
-                } else {
-                    dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
-                }
-            })
+            listen_on(
+                web_sys::window().filter(|_| !warm),
+                "hashchange",
+                move |_| {
+                    let hash = location_field("hash").unwrap_or_default();
+                    if link::is_link(&hash) {
+                        dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
+                    } else {
+                        dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
+                    }
+                },
+            )
         });
     }
     {
-        let bench = state.bench.is_some();
+        let bench = state.bench.is_some() && !warm;
         use_effect(move || {
             if bench {
                 mark_rendered();
@@ -287,18 +302,19 @@ pub fn app(props: &AppProps) -> Html {
         let (url, link) = (options.lang, state.notices.linked_lang);
         use_effect_with((), move |_| {
             let lang = super::language::initial(url, link);
-            if lang != ui_lang() {
+            if lang != ui_lang() && !warm {
                 super::language::choose(lang, dispatch.reform(Msg::SetLang));
             }
         });
     }
-    use_shortcuts(dispatch.clone());
+    use_shortcuts(dispatch.clone(), warm);
     let copy_link = {
         let state = state.clone();
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| link::copy_link(&state, dispatch.clone()))
     };
-    use_embed_api(&state, dispatch.clone(), options.origins.clone());
+    use_embed_api(&state, dispatch.clone(), options.origins.clone(), warm);
+    super::warm::use_warm_up(warm, state.dispatcher(), state.page);
     use_autoplay(state.panels.playing, state.version, dispatch.clone());
     use_keep_address(&state, props.keep_address && !embedded);
     use_leave_guard(state.authored_lesson());

@@ -35,6 +35,14 @@ pub(super) fn bench_param() -> Option<usize> {
         .map(|n| n.min(100_000))
 }
 
+/// `performance.mark(name)`: the first-render e2e test reads these marks
+/// (`eos:start`, `eos:catalog`, `eos:mounted`) to say where a cold load's time goes.
+pub(super) fn mark(name: &str) {
+    if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = perf.mark(name);
+    }
+}
+
 /// Stores `performance.now()` in `window.__eosRenderedAt` and counts renders in
 /// `window.__eosRenders`: the e2e test times a click until the page has rendered.
 pub(super) fn mark_rendered() {

@@ -124,9 +124,15 @@ pub(super) fn embed_page(
 /// The postMessage API (docs/embedding.md), on while the page is in a frame: host
 /// commands in, `eos:ready` / `eos:state` / `eos:complete` / `eos:resize` out.
 #[hook]
-pub(super) fn use_embed_api(state: &AppState, dispatch: Callback<Msg>, origins: Vec<String>) {
+pub(super) fn use_embed_api(
+    state: &AppState,
+    dispatch: Callback<Msg>,
+    origins: Vec<String>,
+    off: bool,
+) {
     let framed = use_memo((), |_| embed::framed());
-    let framed = *framed;
+    // The warm-up's scratch copy (`off`) neither hears nor tells the host anything.
+    let framed = *framed && !off;
     // Host commands.
     use_effect_with((), move |_| {
         let window = web_sys::window().filter(|_| framed);

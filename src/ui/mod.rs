@@ -14,6 +14,8 @@
 //!   entry (`www/chaos.html`), and the Web Worker that runs its seeds.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`);
 //!   [`compare`]: its "Compare with Kafka" view.
+//! - [`warm`]: each kind of click played once at idle, unseen, so the learner's first
+//!   click runs compiled code.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
 //!   [`crate::view`] (the view models, tested natively).
 
@@ -38,6 +40,7 @@ pub mod link;
 pub mod pulsar;
 pub mod state;
 pub mod transactions;
+pub mod warm;
 
 pub use app::{App, AppProps};
 
@@ -46,13 +49,21 @@ fn site() -> AppProps {
     AppProps {
         page: None,
         keep_address: true,
+        warm: false,
     }
 }
 
 /// Mounts the playground into `#app` (or `<body>` when the page has no such element),
 /// once the English catalog is here ([`language::then_mount`]).
 pub fn start() {
-    language::then_mount(|| mount_in_app::<App>(site()));
+    browser::mark("eos:start");
+    language::then_mount(|| {
+        browser::mark("eos:catalog");
+        mount_in_app::<App>(site());
+        browser::mark("eos:mounted");
+        let hash = browser::location_field("hash").unwrap_or_default();
+        warm::start(state::Page::from_fragment(&hash));
+    });
 }
 
 /// Mounts `C` into `#app`, replacing its "Loading…" line (or into `<body>` when the page

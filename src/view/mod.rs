@@ -20,6 +20,7 @@
 //! - [`alt`]: the pictures in words (state diagram, offset strip, timeline) for screen
 //!   readers.
 //! - [`announce`]: the narration a screen reader hears after each action, once.
+//! - [`warm`]: the clicks a page plays at idle, unseen, so the first real one is fast.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar page's models.
 //! - [`compare`] (feature `pulsar`): the comparison page — one story on both engines,
 //!   side by side, and the differences table it fills in.
@@ -42,4 +43,5 @@ pub mod rules;
 pub mod timeline;
 pub mod txn_admin;
 pub mod validate;
+pub mod warm;
 pub mod window;

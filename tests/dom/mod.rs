@@ -55,6 +55,7 @@ pub fn mount_app(page: Page) -> web_sys::Element {
         AppProps {
             page: Some(page),
             keep_address: false,
+            warm: false,
         },
     )
     .render();

@@ -1,0 +1,77 @@
+// The shell (scripts/shell.mjs): the first page as static HTML in index.html, shown while
+// the wasm loads. It must be what the live page renders (else it is stale), inert and
+// hidden from assistive technology, gone once the app renders, and never shown where the
+// app will show something else.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { REPO_ROOT, SHELL_END, SHELL_START, liveShell, screenshot, useSite } from './harness.mjs';
+
+const site = useSite();
+
+/** A page whose wasm never arrives: what the learner sees until it does. */
+async function withoutWasm(options, url, check) {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  try {
+    const page = await context.newPage();
+    await page.route(/_bg\.wasm$/, () => new Promise(() => {}));
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    await check(page);
+  } finally {
+    await context.close();
+  }
+}
+
+test('the shell in www/index.html is what the live first page renders', { timeout: 60_000 }, async () => {
+  const html = await readFile(path.join(REPO_ROOT, 'www', 'index.html'), 'utf8');
+  const start = html.indexOf(SHELL_START);
+  const end = html.indexOf(SHELL_END);
+  assert.ok(start >= 0 && end > start, 'www/index.html has its shell markers');
+  const committed = html.slice(start + SHELL_START.length, end).trim();
+  const live = await liveShell(site.browser, site.server.url);
+  assert.ok(
+    committed === live,
+    'the shell is stale: the live page renders something else. Run ' +
+      '`trunk build --release && node scripts/shell.mjs && trunk build --release`.',
+  );
+});
+
+test('a fresh English page shows the shell, inert, until the app replaces it', { timeout: 60_000 }, async () => {
+  await withoutWasm({ locale: 'en-US' }, site.server.url, async (page) => {
+    const shell = page.locator('#app > .app-shell');
+    assert.equal(await shell.count(), 1);
+    assert.equal(await shell.getAttribute('inert'), '');
+    assert.equal(await shell.getAttribute('aria-hidden'), 'true');
+    assert.equal(await page.locator('#app [data-testid]').count(), 0, 'no test id in the shell');
+    assert.match(await shell.innerText(), /Exactly-once playground: the idempotent producer/);
+    // The status line says it is not live yet; a click on the shell does nothing.
+    assert.match(await page.locator('#app .app-loading').innerText(), /Loading the playground/);
+    assert.equal(await page.getByRole('button', { name: 'Send' }).count(), 0, 'hidden from the accessibility tree');
+    await screenshot(page, 'shell-1280');
+  });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  try {
+    await page.goto(site.server.url);
+    await page.locator('#app [data-testid="playground"]').waitFor();
+    assert.equal(await page.locator('.app-shell').count(), 0, 'the live page replaced the shell');
+    assert.equal(await page.locator('.app-loading').count(), 0);
+    assert.equal(await page.locator('[data-testid="playground"]').count(), 1);
+  } finally {
+    await page.close();
+  }
+});
+
+for (const [why, options, suffix] of [
+  ['the transactions page', { locale: 'en-US' }, '#transactions'],
+  ['a query option', { locale: 'en-US' }, '?lang=th'],
+  ['a Korean browser', { locale: 'ko-KR' }, ''],
+]) {
+  test(`no shell where the app shows something else: ${why}`, { timeout: 60_000 }, async () => {
+    await withoutWasm(options, site.server.url + suffix, async (page) => {
+      assert.equal(await page.locator('.app-shell').count(), 0);
+      assert.match(await page.locator('#app').innerText(), /Loading the playground/);
+    });
+  });
+}
