@@ -81,6 +81,13 @@ pub(super) fn then_mount(mount: impl FnOnce() + 'static) {
                     let failed = status.get_attribute("data-failed").unwrap_or_default();
                     status.set_text_content(Some(&failed));
                 }
+                // The first page's static shell would look ready and do nothing: gone.
+                let shell = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.query_selector("#app > .app-shell").ok().flatten());
+                if let Some(shell) = shell {
+                    shell.remove();
+                }
             }
         }
     });

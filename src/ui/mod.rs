@@ -61,13 +61,20 @@ pub fn start() {
         browser::mark("eos:catalog");
         mount_in_app::<App>(site());
         browser::mark("eos:mounted");
-        let hash = browser::location_field("hash").unwrap_or_default();
-        warm::start(state::Page::from_fragment(&hash));
+        // Not in an embedded frame: the compact view shows a panel or two, and a course
+        // page may hold several frames.
+        let options = embed::parse_options(&browser::location_field("search").unwrap_or_default());
+        if !options.embed {
+            let hash = browser::location_field("hash").unwrap_or_default();
+            warm::start(options.start_page(state::Page::from_fragment(&hash)));
+        }
     });
 }
 
-/// Mounts `C` into `#app`, replacing its "Loading…" line (or into `<body>` when the page
-/// has no such element): the main site, the Pulsar site and the chaos page alike.
+/// Mounts `C` into `#app`, replacing what it holds — the "Loading…" line and, on the main
+/// site, the first page's static shell (`scripts/shell.mjs`) — in the same task, so
+/// nothing flashes (or into `<body>` when the page has no such element): the main site,
+/// the Pulsar site and the chaos page alike.
 pub(crate) fn mount_in_app<C: yew::BaseComponent>(props: C::Properties) {
     let root = web_sys::window()
         .and_then(|w| w.document())

@@ -42,6 +42,8 @@ test('a fresh English page shows the shell, inert, until the app replaces it', {
   await withoutWasm({ locale: 'en-US' }, site.server.url, async (page) => {
     const shell = page.locator('#app > .app-shell');
     assert.equal(await shell.count(), 1);
+    assert.ok(await shell.isVisible());
+    assert.equal(await page.locator('html').getAttribute('data-shell'), null);
     assert.equal(await shell.getAttribute('inert'), '');
     assert.equal(await shell.getAttribute('aria-hidden'), 'true');
     assert.equal(await page.locator('#app [data-testid]').count(), 0, 'no test id in the shell');
@@ -67,11 +69,27 @@ for (const [why, options, suffix] of [
   ['the transactions page', { locale: 'en-US' }, '#transactions'],
   ['a query option', { locale: 'en-US' }, '?lang=th'],
   ['a Korean browser', { locale: 'ko-KR' }, ''],
+  ['a share link', { locale: 'en-US' }, '#1.abc'],
 ]) {
   test(`no shell where the app shows something else: ${why}`, { timeout: 60_000 }, async () => {
     await withoutWasm(options, site.server.url + suffix, async (page) => {
-      assert.equal(await page.locator('.app-shell').count(), 0);
-      assert.match(await page.locator('#app').innerText(), /Loading the playground/);
+      assert.equal(await page.locator('html').getAttribute('data-shell'), 'off');
+      assert.equal(await page.locator('.app-shell').isVisible(), false);
+      assert.match(await page.locator('#app').innerText(), /^\s*Loading the playground…\s*$/);
     });
   });
 }
+
+test('no English catalog: the shell goes and the status says why', { timeout: 60_000 }, async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  try {
+    const page = await context.newPage();
+    await page.route(/i18n\/en\.txt$/, (r) => r.fulfill({ status: 404, body: '' }));
+    page.on('console', () => {});
+    await page.goto(site.server.url);
+    await page.locator('#app .app-loading', { hasText: /could not load its text/ }).waitFor();
+    assert.equal(await page.locator('.app-shell').count(), 0, 'a page that looks ready and does nothing');
+  } finally {
+    await context.close();
+  }
+});
