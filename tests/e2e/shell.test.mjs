@@ -93,3 +93,27 @@ test('no English catalog: the shell goes and the status says why', { timeout: 60
     await context.close();
   }
 });
+
+// Same HTML is not quite same pixels: a field's value or a select's choice set from the
+// wasm is a property, not markup (scripts/shell.mjs writes them as attributes). So the
+// shell, its status line hidden, must be pixel for pixel the live page.
+for (const [width, colorScheme] of [[1280, 'light'], [360, 'dark']]) {
+  test(`the shell looks exactly like the live page (${width} px, ${colorScheme})`, { timeout: 60_000 }, async () => {
+    const options = { viewport: { width, height: 800 }, locale: 'en-US', colorScheme };
+    let shell;
+    await withoutWasm(options, site.server.url, async (page) => {
+      await page.addStyleTag({ content: '.app-loading { display: none !important; }' });
+      shell = await page.screenshot({ fullPage: true, animations: 'disabled' });
+    });
+    const context = await site.browser.newContext(options);
+    try {
+      const page = await context.newPage();
+      await page.goto(site.server.url);
+      await page.locator('#app [data-testid="playground"]').waitFor();
+      const live = await page.screenshot({ fullPage: true, animations: 'disabled' });
+      assert.ok(shell.equals(live), 'the shell and the live page differ (compare shell-*.png by eye)');
+    } finally {
+      await context.close();
+    }
+  });
+}
