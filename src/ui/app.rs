@@ -296,7 +296,8 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
-    // The first language: `?lang=`, the link's, the browser's (fetched if not built in).
+    // The first language: `?lang=` or the browser's is in force before the mount
+    // (`language::then_mount`); a share link's is known only now (fetched if need be).
     {
         let dispatch = dispatch.clone();
         let (url, link) = (options.lang, state.notices.linked_lang);

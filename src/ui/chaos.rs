@@ -100,20 +100,9 @@ fn field(text: &str, min: u64, max: u64) -> Option<u64> {
 
 #[function_component(ChaosApp)]
 pub fn chaos_app() -> Html {
+    // The page's language; the first one (`?lang=`, else the browser's) is in force
+    // before the mount (`language::then_mount`).
     let lang = use_state(ui_lang);
-    // The first language as on the other pages: `?lang=`, else the browser's.
-    {
-        let lang = lang.clone();
-        use_effect_with((), move |_| {
-            let search = web_sys::window()
-                .and_then(|w| w.location().search().ok())
-                .unwrap_or_default();
-            let first = super::language::initial(super::embed::parse_options(&search).lang, None);
-            if first != ui_lang() {
-                super::language::choose(first, Callback::from(move |l: Lang| lang.set(l)));
-            }
-        });
-    }
     let switches = use_state(Vec::<BreakSwitch>::new);
     let first = use_state(|| "1".to_string());
     let runs = use_state(|| "200".to_string());

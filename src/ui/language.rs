@@ -37,70 +37,109 @@ pub(super) fn choose(lang: Lang, on_switch: Callback<Lang>) {
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
-        match fetch_text(&format!("i18n/{}.txt", lang.code())).await {
-            Ok(text) => {
-                for e in install(lang, &text) {
-                    web_sys::console::warn_1(
-                        &format!("i18n/{}.txt line {}: {}", lang.code(), e.line, e.message).into(),
-                    );
-                }
-                switch(lang, &on_switch);
-            }
-            Err(why) => web_sys::console::warn_1(
-                &format!("could not load the {} catalog: {why}", lang.code()).into(),
-            ),
+        match fetch_catalog(lang).await {
+            Ok(()) => switch(lang, &on_switch),
+            Err(why) => not_fetched(lang, &why),
         }
     });
 }
 
-/// Runs `mount` once English (the labels and the fallback of every language) is here:
-/// at once when it is compiled in, else after `i18n/en.txt` arrives. If it cannot be
-/// fetched, the page's "Loading…" line (`#app .app-loading`) says so with its
-/// `data-failed` text, and the page is not mounted: every label would be missing.
+/// Fetches `lang`'s catalog and installs it, telling the console about lines it could
+/// not read. The request is sent at once, so two catalogs travel together; one future
+/// type serves every catalog (one state machine in the wasm).
+fn fetch_catalog(lang: Lang) -> impl std::future::Future<Output = Result<(), String>> {
+    let text = fetch_text(format!("i18n/{}.txt", lang.code()));
+    async move {
+        let text = text.await?;
+        for e in install(lang, &text) {
+            web_sys::console::warn_1(
+                &format!("i18n/{}.txt line {}: {}", lang.code(), e.line, e.message).into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+fn not_fetched(lang: Lang, why: &str) {
+    web_sys::console::warn_1(&format!("could not load the {} catalog: {why}", lang.code()).into());
+}
+
+/// Runs `mount` once English (the labels and the fallback of every language) is here,
+/// and the page's first language too ([`initial`] from `?lang=` and the browser's): so a
+/// Korean or Thai learner's page is rendered in their language from the start, not in
+/// English and then again (the page preloads that catalog beside English's). A share
+/// link's language is known only once the app has read the link: the app switches to it
+/// then. If English cannot be fetched, the page's "Loading…" line (`#app .app-loading`)
+/// says so with its `data-failed` text, and the page is not mounted: every label would be
+/// missing. If the other language cannot be fetched, the page starts in English.
 pub(super) fn then_mount(mount: impl FnOnce() + 'static) {
-    if is_loaded(Lang::En) {
+    let search = super::browser::location_field("search").unwrap_or_default();
+    let first = initial(super::embed::parse_options(&search).lang, None);
+    let wanted = (first != Lang::En && !is_loaded(first)).then_some(first);
+    if is_loaded(Lang::En) && wanted.is_none() {
+        start_in(first);
         mount();
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
-        match fetch_text("i18n/en.txt").await {
-            Ok(text) => {
-                for e in install(Lang::En, &text) {
-                    web_sys::console::warn_1(
-                        &format!("i18n/en.txt line {}: {}", e.line, e.message).into(),
-                    );
-                }
-                mount();
-            }
-            Err(why) => {
-                web_sys::console::error_1(&format!("could not load i18n/en.txt: {why}").into());
-                let status = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.query_selector("#app .app-loading").ok().flatten());
-                if let Some(status) = status {
-                    let failed = status.get_attribute("data-failed").unwrap_or_default();
-                    status.set_text_content(Some(&failed));
-                }
-                // The first page's static shell would look ready and do nothing: gone.
-                let shell = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.query_selector("#app > .app-shell").ok().flatten());
-                if let Some(shell) = shell {
-                    shell.remove();
-                }
+        let english = (!is_loaded(Lang::En)).then(|| fetch_catalog(Lang::En));
+        let other = wanted.map(|l| (l, fetch_catalog(l)));
+        if let Some(english) = english {
+            if let Err(why) = english.await {
+                loading_failed(&why);
+                return;
             }
         }
+        match other {
+            Some((lang, fetched)) => match fetched.await {
+                Ok(()) => start_in(lang),
+                Err(why) => not_fetched(lang, &why),
+            },
+            None => start_in(first),
+        }
+        mount();
     });
 }
 
-fn switch(lang: Lang, on_switch: &Callback<Lang>) {
-    set_ui_lang(lang);
+/// The page speaks `lang` from its first render (`<html lang>` too).
+fn start_in(lang: Lang) {
+    if is_loaded(lang) && lang != ui_lang() {
+        set_ui_lang(lang);
+        set_html_lang(lang);
+    }
+}
+
+/// English could not be fetched: the "Loading…" line says so, and the first page's
+/// static shell, which would look ready and do nothing, goes.
+fn loading_failed(why: &str) {
+    web_sys::console::error_1(&format!("could not load i18n/en.txt: {why}").into());
+    let document = web_sys::window().and_then(|w| w.document());
+    let find = |selector: &str| {
+        document
+            .as_ref()
+            .and_then(|d| d.query_selector(selector).ok().flatten())
+    };
+    if let Some(status) = find("#app .app-loading") {
+        let failed = status.get_attribute("data-failed").unwrap_or_default();
+        status.set_text_content(Some(&failed));
+    }
+    if let Some(shell) = find("#app > .app-shell") {
+        shell.remove();
+    }
+}
+
+fn set_html_lang(lang: Lang) {
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {
         let _ = root.set_attribute("lang", lang.code());
     }
+}
+
+fn switch(lang: Lang, on_switch: &Callback<Lang>) {
+    set_ui_lang(lang);
+    set_html_lang(lang);
     on_switch.emit(lang);
 }
 
@@ -113,11 +152,23 @@ pub(super) fn href_in_lang(page: &str) -> String {
     }
 }
 
-pub(super) async fn fetch_text(url: &str) -> Result<String, String> {
+/// Fetches a text file. The request is sent when this is called, not when the future
+/// is first awaited, so two fetches started one after the other travel together.
+pub(super) fn fetch_text(
+    url: impl Into<String>,
+) -> impl std::future::Future<Output = Result<String, String>> {
+    let url = url.into();
+    let sent = web_sys::window()
+        .ok_or_else(|| "no window".to_string())
+        .map(|w| w.fetch_with_str(&url));
+    read_text(url, sent)
+}
+
+async fn read_text(url: String, sent: Result<js_sys::Promise, String>) -> Result<String, String> {
     use wasm_bindgen::JsCast;
-    let window = web_sys::window().ok_or("no window")?;
+    let url = url.as_str();
     let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+    let response = wasm_bindgen_futures::JsFuture::from(sent?)
         .await
         .map_err(js)?
         .dyn_into::<web_sys::Response>()

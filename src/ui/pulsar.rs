@@ -303,21 +303,9 @@ pub fn pulsar_app() -> Html {
         Callback::from(move |v: View| view.set(v))
     };
     let lessons = scenario::pulsar_lessons();
-    // The page's language: a new one re-renders every panel in it.
+    // The page's language (a new one re-renders every panel in it); the first one (`?lang=`, else the browser's) is in force
+    // before the mount (`language::then_mount`).
     let lang = use_state(ui_lang);
-    // The first language as on the Kafka pages: `?lang=`, else the browser's.
-    {
-        let lang = lang.clone();
-        use_effect_with((), move |_| {
-            let search = web_sys::window()
-                .and_then(|w| w.location().search().ok())
-                .unwrap_or_default();
-            let first = super::language::initial(super::embed::parse_options(&search).lang, None);
-            if first != ui_lang() {
-                super::language::choose(first, Callback::from(move |l: Lang| lang.set(l)));
-            }
-        });
-    }
     let on_switch = {
         let lang = lang.clone();
         Callback::from(move |l: Lang| lang.set(l))

@@ -110,9 +110,23 @@ test('a Korean browser gets Korean by default', { timeout: 180_000 }, async () =
   const context = await site.browser.newContext({ locale: 'ko-KR', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   try {
+    // The page's first heading, as the app first renders it: Korean from the start
+    // (`language::then_mount` waits for ko.txt), never English first.
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        // The live page's, not the static shell's (hidden here, English, scripts/shell.mjs).
+        const h1 = [...document.querySelectorAll('#app h1')].find((h) => !h.closest('.app-shell'));
+        if (window.__firstH1 === undefined && h1) window.__firstH1 = h1.textContent;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const before = site.server.requests.length;
     await page.goto(`${site.server.url}#transactions`, { waitUntil: 'load' });
     await page.locator('html[lang="ko"]').waitFor({ timeout: 60_000 });
     assert.match(await page.locator('h1').first().innerText(), /트랜잭션/);
+    assert.match(await page.evaluate(() => window.__firstH1), /트랜잭션/, 'the first render was not in Korean');
+    // Preloaded by index.html beside English, and that preload serves the wasm's fetch.
+    const fetched = site.server.requests.slice(before).filter((r) => r.endsWith('i18n/ko.txt'));
+    assert.equal(fetched.length, 1, `ko.txt fetched ${fetched.length} times`);
   } finally {
     await context.close();
   }
