@@ -93,7 +93,11 @@ pub(super) fn then_mount(mount: impl FnOnce() + 'static) {
         match other {
             Some((lang, fetched)) => match fetched.await {
                 Ok(()) => start_in(lang),
-                Err(why) => not_fetched(lang, &why),
+                Err(why) => {
+                    // index.html set <html lang> to it: the page starts in English.
+                    set_html_lang(Lang::En);
+                    not_fetched(lang, &why);
+                }
             },
             None => start_in(first),
         }
@@ -110,7 +114,7 @@ fn start_in(lang: Lang) {
 }
 
 /// English could not be fetched: the "Loading…" line says so, and the first page's
-/// static shell, which would look ready and do nothing, goes.
+/// static shell, which would look ready and do nothing, is hidden.
 fn loading_failed(why: &str) {
     web_sys::console::error_1(&format!("could not load i18n/en.txt: {why}").into());
     let document = web_sys::window().and_then(|w| w.document());
@@ -123,8 +127,8 @@ fn loading_failed(why: &str) {
         let failed = status.get_attribute("data-failed").unwrap_or_default();
         status.set_text_content(Some(&failed));
     }
-    if let Some(shell) = find("#app > .app-shell") {
-        shell.remove();
+    if let Some(html) = document.as_ref().and_then(|d| d.document_element()) {
+        let _ = html.set_attribute("data-shell", "off");
     }
 }
 
