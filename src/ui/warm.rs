@@ -7,9 +7,10 @@
 //! a first version with its own component added 4.8 KB gzip to the bundle, this one 1.6.
 //!
 //! One click per idle callback (`requestIdleCallback`, else a 50 ms timer where the
-//! browser has none), so a learner's own click waits for one scratch click and its render at most. The
-//! page shown is warmed first, then the other one; then the scratch app is dropped and
-//! `window.__eosWarm` is `"done"` (the e2e test waits for it before timing clicks).
+//! browser has none), so a learner's own click waits for one scratch click and its render
+//! at most. The page shown is warmed first, then the other one; then the scratch app is
+//! dropped and `window.__eosWarm` is `"done"` (the e2e test waits for it before timing
+//! clicks). Not in an embedded frame (`ui::start`).
 
 use std::cell::RefCell;
 
