@@ -36,7 +36,7 @@ pub(super) fn bench_param() -> Option<usize> {
 }
 
 /// `performance.mark(name)`: the first-render e2e test reads these marks
-/// (`eos:start`, `eos:catalog`, `eos:mounted`) to say where a cold load's time goes.
+/// (`eos:start`, `eos:catalog`) to say where a cold load's time goes.
 pub(super) fn mark(name: &str) {
     if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
         let _ = perf.mark(name);

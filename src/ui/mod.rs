@@ -60,7 +60,6 @@ pub fn start() {
     language::then_mount(|| {
         browser::mark("eos:catalog");
         mount_in_app::<App>(site());
-        browser::mark("eos:mounted");
         // Not in an embedded frame: the compact view shows a panel or two, and a course
         // page may hold several frames.
         let options = embed::parse_options(&browser::location_field("search").unwrap_or_default());
