@@ -9,6 +9,8 @@ TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=$(grep -E '^wasm-bindgen = "=' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')
 # Trunk.toml pins wasm_opt = "version_132": the same major version as this npm package.
 BINARYEN_VERSION=132.0.0
+# Minifies the wasm-bindgen JS glue after each release build (scripts/minify-js.mjs).
+TERSER_VERSION=5.51.4
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node_modules/.bin:$PATH"
 
 say() { echo "[setup] $*"; }
@@ -41,6 +43,13 @@ if ! wasm-opt --version 2>/dev/null | grep -qF "version ${BINARYEN_VERSION%%.*} 
   # A package.json of its own, so npm installs here and not into a parent folder.
   [ -f .tools/package.json ] || echo '{ "private": true }' >.tools/package.json
   (cd .tools && npm install --no-audit --no-fund --loglevel=error --save-exact "binaryen@$BINARYEN_VERSION" >/dev/null)
+fi
+
+if [ "$(node -p "require('./.tools/node_modules/terser/package.json').version" 2>/dev/null)" != "$TERSER_VERSION" ]; then
+  say "installing terser $TERSER_VERSION into .tools/"
+  mkdir -p .tools
+  [ -f .tools/package.json ] || echo '{ "private": true }' >.tools/package.json
+  (cd .tools && npm install --no-audit --no-fund --loglevel=error --save-exact "terser@$TERSER_VERSION" >/dev/null)
 fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -1,0 +1,52 @@
+// Trunk's post_build hook (Trunk.toml): minifies the wasm-bindgen JS glue of a release
+// build with terser, and rewrites its `integrity` hash in the staged HTML.
+//
+// Why: Trunk 0.21 tries to minify this file itself, but its minifier cannot parse what
+// wasm-bindgen 0.2.130 writes and ships it as written (42 KB raw, 7.4 KB gzip on the main
+// page; 5.7 KB gzip minified). Only the files a staged page loads as a module with an
+// integrity hash (`<link rel=modulepreload integrity=…>`) are touched: the chaos worker's
+// no-modules glue is loaded by name from Rust and stays as it is.
+//
+// Trunk runs hooks with the project as the working folder and TRUNK_STAGING_DIR set;
+// terser comes from .tools/ (scripts/setup.sh pins it).
+
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (process.env.TRUNK_PROFILE !== 'release' || !staging) process.exit(0);
+
+const require = createRequire(path.resolve('.tools/package.json'));
+let minify;
+try {
+  ({ minify } = require('terser'));
+} catch {
+  console.error('minify-js: terser is not in .tools/ (run scripts/setup.sh)');
+  process.exit(1);
+}
+
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+// One modulepreload link, whatever order its attributes come in (Trunk's HTML minifier
+// drops quotes and sorts them).
+const LINK = /<link\b[^>]*\brel="?modulepreload"?[^>]*>/g;
+const attr = (tag, name) => tag.match(new RegExp(`\\b${name}="?([^"\\s>]+)"?`))?.[1];
+
+for (const file of (await readdir(staging)).filter((f) => f.endsWith('.html'))) {
+  const htmlPath = path.join(staging, file);
+  let html = await readFile(htmlPath, 'utf8');
+  for (const tag of html.match(LINK) ?? []) {
+    const href = attr(tag, 'href');
+    const old = attr(tag, 'integrity');
+    if (!href || !old || !href.endsWith('.js')) continue;
+    const jsPath = path.join(staging, href);
+    const source = await readFile(jsPath, 'utf8');
+    const out = await minify(source, { module: true, compress: true, mangle: true });
+    if (!out.code) throw new Error(`minify-js: terser gave nothing for ${href}`);
+    await writeFile(jsPath, out.code);
+    html = html.replace(tag, tag.replace(old, sri(out.code)));
+    console.log(`minify-js: ${href} ${source.length} -> ${out.code.length} bytes`);
+  }
+  await writeFile(htmlPath, html);
+}
