@@ -350,21 +350,9 @@ impl Broker {
     /// `token` identifies the request's connection to the world, for an answer that
     /// comes later (a Produce waiting for its transaction to be verified).
     pub fn handle(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
-        let coordinator_call = match &request {
-            Request::InitProducerId {
-                transactional_id: Some(id),
-                ..
-            }
-            | Request::AddPartitionsToTxn {
-                transactional_id: id,
-                ..
-            }
-            | Request::EndTxn {
-                transactional_id: id,
-                ..
-            } => Some(self.txn_timeout_of(id, &request)),
-            _ => None,
-        };
+        let coordinator_call = request
+            .coordinator_txn_id()
+            .map(|id| self.txn_timeout_of(id, &request));
         let before = coordinator_call.map(|_| self.txn_log_ends());
         let marked = match &request {
             Request::WriteTxnMarkers { markers } => {
@@ -387,6 +375,14 @@ impl Broker {
     }
 
     fn handle_request(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
+        // The transaction coordinator's APIs, when this broker cannot answer for the
+        // id's `__transaction_state` partition (NOT_COORDINATOR, loading, …).
+        if let Some(error) = request
+            .coordinator_txn_id()
+            .and_then(|id| self.txn_coordinator_error(id))
+        {
+            return Handled::reply(crate::protocol::error_response(&request, error));
+        }
         match request {
             Request::InitProducerId {
                 transactional_id: None,

@@ -96,6 +96,20 @@ pub struct FetcherState {
     pub next_fetch_ms: i64,
 }
 
+impl FetcherState {
+    /// Takes the fetch (or ListOffsets) in flight if `tag` names it, and returns when it
+    /// was sent; an answer to an older one (sent before the leader changed) is None.
+    pub fn answered(&mut self, tag: u64) -> Option<i64> {
+        match self.in_flight {
+            Some((t, sent)) if t == tag => {
+                self.in_flight = None;
+                Some(sent)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// This broker's part in one partition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Partition {

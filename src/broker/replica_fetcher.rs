@@ -96,11 +96,10 @@ impl Broker {
             return handled;
         };
         // An answer to an older fetch (the leader changed meanwhile) is dropped.
-        if p.fetcher.in_flight.map(|(t, _)| t) != Some(tag) {
+        let Some(sent) = p.fetcher.answered(tag) else {
             return handled;
-        }
-        let (leader, sent) = (p.leader, p.fetcher.in_flight.map_or(0, |(_, s)| s));
-        p.fetcher.in_flight = None;
+        };
+        let leader = p.leader;
         if error == Errors::OffsetOutOfRange {
             // `handleOutOfRangeError`: ask the leader where its log ends.
             self.send_offset_reset_query(&tp, false, now_ms, &mut handled);
@@ -239,11 +238,10 @@ impl Broker {
         let Some(p) = self.partitions.get_mut(&tp) else {
             return handled;
         };
-        if p.fetcher.in_flight.map(|(t, _)| t) != Some(tag) {
+        if p.fetcher.answered(tag).is_none() {
             return handled;
         }
         let (leader, earliest) = (p.leader, p.fetcher.resetting.unwrap_or(false));
-        p.fetcher.in_flight = None;
         p.fetcher.resetting = None;
         if error != Errors::None {
             p.fetcher.next_fetch_ms = now_ms + REPLICA_FETCH_BACKOFF_MS;

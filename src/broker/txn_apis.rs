@@ -162,7 +162,7 @@ impl Broker {
     /// Why this broker cannot serve `transactional_id` now, if it cannot: it does not
     /// lead the id's `__transaction_state` partition (NOT_COORDINATOR), or it is
     /// still loading it (COORDINATOR_LOAD_IN_PROGRESS).
-    fn txn_coordinator_error(&self, transactional_id: &str) -> Option<Errors> {
+    pub(super) fn txn_coordinator_error(&self, transactional_id: &str) -> Option<Errors> {
         let tp = self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
         self.coordinator_error(&tp)
     }
@@ -205,13 +205,6 @@ impl Broker {
         expected: Option<(i64, i16)>,
         now_ms: i64,
     ) -> Handled {
-        if let Some(error) = self.txn_coordinator_error(&transactional_id) {
-            return Handled::reply(Response::InitProducerId {
-                error,
-                producer_id: -1,
-                producer_epoch: -1,
-            });
-        }
         let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
             c.handle_init_producer_id_with_expected(
                 &transactional_id,
@@ -238,10 +231,6 @@ impl Broker {
         verify_only: bool,
         now_ms: i64,
     ) -> Handled {
-        if let Some(error) = self.txn_coordinator_error(&transactional_id) {
-            let results = partitions.into_iter().map(|tp| (tp, error)).collect();
-            return Handled::reply(Response::AddPartitionsToTxn { results });
-        }
         let (results, mut handled) = self.with_coordinator(now_ms, |c, log| {
             c.handle_add_partitions(
                 &transactional_id,
@@ -265,13 +254,6 @@ impl Broker {
         committed: bool,
         now_ms: i64,
     ) -> Handled {
-        if let Some(error) = self.txn_coordinator_error(&transactional_id) {
-            return Handled::reply(Response::EndTxn {
-                error,
-                producer_id: -1,
-                producer_epoch: -1,
-            });
-        }
         let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
             c.handle_end_txn(
                 &transactional_id,
@@ -373,13 +355,9 @@ impl Broker {
 
     /// The coordinator's `removeExpiredTransactionalIds` tick.
     pub fn remove_expired_transactional_ids(&mut self, now_ms: i64) -> Handled {
-        let before = self.txn_log_ends();
-        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| {
-            ((), c.remove_expired_transactional_ids(now_ms, log))
-        });
-        let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
-        self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
-        handled
+        self.coordinator_tick(now_ms, |c, log| {
+            c.remove_expired_transactional_ids(now_ms, log)
+        })
     }
 
     /// `transactional.id.expiration.ms` and its cleanup interval changed.
@@ -389,10 +367,21 @@ impl Broker {
     }
 
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {
+        self.coordinator_tick(now_ms, |c, log| c.abort_timed_out_transactions(now_ms, log))
+    }
+
+    /// One of the coordinator's timer tasks; the marker requests that follow what it
+    /// appended to a replicated `__transaction_state` wait until the HW passes it.
+    fn coordinator_tick(
+        &mut self,
+        now_ms: i64,
+        task: impl FnOnce(
+            &mut crate::coordinator::transaction::TransactionCoordinator,
+            &mut dyn TxnLogWriter,
+        ) -> Vec<CoordinatorOutput>,
+    ) -> Handled {
         let before = self.txn_log_ends();
-        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| {
-            ((), c.abort_timed_out_transactions(now_ms, log))
-        });
+        let ((), mut handled) = self.with_coordinator(now_ms, |c, log| ((), task(c, log)));
         let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
         self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
         handled

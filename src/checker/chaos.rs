@@ -216,15 +216,21 @@ impl Generator {
         format!("{producer}{}", self.next_value)
     }
 
+    /// One new value from `producer` to a random partition.
+    fn send(&mut self, producer: String) -> Action {
+        let topic_partition = self.tp();
+        let value = self.value(&producer);
+        Action::Send {
+            producer,
+            topic_partition,
+            values: vec![value],
+        }
+    }
+
     /// One value from the idempotent producer `i` to a random partition.
     fn send_idempotent(&mut self) {
-        let tp = self.tp();
-        let v = self.value("i");
-        self.push(Action::Send {
-            producer: "i".into(),
-            topic_partition: tp,
-            values: vec![v],
-        });
+        let send = self.send("i".into());
+        self.push(send);
     }
 
     fn setup(&mut self, in_flight: Option<u8>) {
@@ -336,13 +342,7 @@ impl Generator {
                 self.push(Action::BeginTransaction {
                     producer: name.clone(),
                 });
-                let tp = self.tp();
-                let v = self.value(&name);
-                Action::Send {
-                    producer: name,
-                    topic_partition: tp,
-                    values: vec![v],
-                }
+                self.send(name)
             }
             TxnModel::New => {
                 self.txn[i] = TxnModel::Ready;
@@ -360,15 +360,7 @@ impl Generator {
                 Action::BeginTransaction { producer: name }
             }
             TxnModel::InTxn => match self.rng.below(10) {
-                0..=4 => {
-                    let tp = self.tp();
-                    let v = self.value(&name);
-                    Action::Send {
-                        producer: name,
-                        topic_partition: tp,
-                        values: vec![v],
-                    }
-                }
+                0..=4 => self.send(name),
                 5..=6 => Action::Flush { producer: name },
                 7..=8 => {
                     self.txn[i] = TxnModel::Ready;

@@ -36,16 +36,7 @@ fn the_client_state_machine_refuses_illegal_calls() {
             ..
         }
     ));
-    let (outcome, ids) = tm.on_response(
-        &kind,
-        &Response::InitProducerId {
-            error: Errors::ConcurrentTransactions,
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        0,
-        100,
-    );
+    let (outcome, ids) = tm.on_response(&kind, &init_error(Errors::ConcurrentTransactions), 0, 100);
     assert!(matches!(outcome, Some(TxnOutcome::Retrying { .. })));
     assert_eq!(ids, None);
     assert!(tm.next_request(50, -1, -1, false).is_none(), "backoff");
@@ -93,6 +84,15 @@ fn ok_init(producer_id: i64, producer_epoch: i16) -> Response {
         error: Errors::None,
         producer_id,
         producer_epoch,
+    }
+}
+
+/// An InitProducerId answer with `error` (no producer id, no epoch).
+fn init_error(error: Errors) -> Response {
+    Response::InitProducerId {
+        error,
+        producer_id: -1,
+        producer_epoch: -1,
     }
 }
 
@@ -194,16 +194,8 @@ fn abortable_send_error_bumps_the_epoch_at_the_abort_before_tv2() {
             }
         ));
         // The markers are not written yet: the coordinator says CONCURRENT_TRANSACTIONS.
-        let (outcome, _) = tm.on_response(
-            &kind,
-            &Response::InitProducerId {
-                error: Errors::ConcurrentTransactions,
-                producer_id: -1,
-                producer_epoch: -1,
-            },
-            0,
-            100,
-        );
+        let (outcome, _) =
+            tm.on_response(&kind, &init_error(Errors::ConcurrentTransactions), 0, 100);
         assert!(matches!(outcome, Some(TxnOutcome::Retrying { .. })));
         assert!(tm.is_waiting());
         let (_, _, kind) = tm.next_request(100, 0, 1, false).unwrap();
@@ -289,16 +281,7 @@ fn end_txn_unknown_producer_id_is_abortable_and_a_fenced_bump_is_fatal() {
     let (_, _, kind) = tm.next_request(0, 0, 3, false).unwrap();
     tm.on_response(&kind, &end_txn(Errors::None, 0, 3), 0, 100);
     let (_, _, kind) = tm.next_request(0, 0, 3, false).unwrap();
-    let (outcome, ids) = tm.on_response(
-        &kind,
-        &Response::InitProducerId {
-            error: Errors::ProducerFenced,
-            producer_id: -1,
-            producer_epoch: -1,
-        },
-        0,
-        100,
-    );
+    let (outcome, ids) = tm.on_response(&kind, &init_error(Errors::ProducerFenced), 0, 100);
     assert_eq!(ids, None);
     assert_eq!(
         outcome,

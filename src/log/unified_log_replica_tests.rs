@@ -3,14 +3,7 @@
 //! HW, and truncation that rebuilds producer state.
 
 use super::*;
-
-fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
-    let kvs = values
-        .iter()
-        .map(|v| (None, Some(v.as_bytes().to_vec())))
-        .collect();
-    RecordBatch::new_data(0, pid, 0, seq, false, 1_700_000_000_000, kvs)
-}
+use crate::log::unified_log::tests::data;
 
 fn replicated(fs: &mut MemFs, dir: &str, config: LogConfig) -> UnifiedLog {
     let mut log = UnifiedLog::create(fs, dir, TopicPartition::new("t", 0), config).unwrap();

@@ -2,7 +2,9 @@
 
 use super::*;
 
-fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
+/// A data batch of `values` from producer `pid` (epoch 0) at sequence `seq` (the
+/// replica tests use it too).
+pub(super) fn data(pid: i64, seq: i32, values: &[&str]) -> RecordBatch {
     let kvs = values
         .iter()
         .map(|v| (None, Some(v.as_bytes().to_vec())))

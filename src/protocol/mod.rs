@@ -200,6 +200,26 @@ impl Request {
             Request::DeleteRecords { .. } => "DeleteRecords",
         }
     }
+
+    /// The transactional id of a request that the transaction coordinator answers
+    /// (InitProducerId with an id, AddPartitionsToTxn, EndTxn), else None.
+    pub fn coordinator_txn_id(&self) -> Option<&str> {
+        match self {
+            Request::InitProducerId {
+                transactional_id: Some(id),
+                ..
+            }
+            | Request::AddPartitionsToTxn {
+                transactional_id: id,
+                ..
+            }
+            | Request::EndTxn {
+                transactional_id: id,
+                ..
+            } => Some(id),
+            _ => None,
+        }
+    }
 }
 
 /// One row of DescribeTransactions.

@@ -17,19 +17,10 @@ impl World {
         let coordinator =
             |id: &str| self.leader_of(&self.internal_partition_for(TRANSACTION_STATE_TOPIC, id));
         let first = self.brokers.keys().next().copied();
+        if let Some(id) = request.coordinator_txn_id() {
+            return coordinator(id).or(first);
+        }
         match request {
-            Request::InitProducerId {
-                transactional_id: Some(id),
-                ..
-            }
-            | Request::AddPartitionsToTxn {
-                transactional_id: id,
-                ..
-            }
-            | Request::EndTxn {
-                transactional_id: id,
-                ..
-            } => coordinator(id).or(first),
             Request::DescribeTransactions { transactional_ids } => transactional_ids
                 .first()
                 .and_then(|id| coordinator(id))

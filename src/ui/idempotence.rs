@@ -99,11 +99,18 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
             crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
             _ => ("", false),
         },
+        other => wire_tone(other),
+    }
+}
+
+/// How the timeline marks an event on the wire (both pages): its tone, and whether it
+/// is a message sent or delivered.
+pub(super) fn wire_tone(kind: &EventKind) -> (&'static str, bool) {
+    match kind {
         EventKind::MessageDropped { .. }
         | EventKind::LostOnBrokenConnection { .. }
         | EventKind::MessageRefused { .. } => ("danger", false),
-        EventKind::ConnectionBroken { .. } => ("warn", false),
-        EventKind::FaultArmed { .. } => ("warn", false),
+        EventKind::ConnectionBroken { .. } | EventKind::FaultArmed { .. } => ("warn", false),
         EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
         _ => ("", false),
     }
@@ -158,6 +165,35 @@ pub(super) fn cluster_html(
                 .clone()
                 .map_or_else(Html::default, |panel| html! { <ReplicasView {panel} /> }),
         ),
+    }
+}
+
+/// A page's header: its title, what it shows (the playground, or the lesson loaded,
+/// which locks the page), the logical clock and the reset button (`reset_id`).
+pub(super) fn page_header(
+    [title, subtitle]: [Key; 2],
+    lesson: Option<&LessonInfo>,
+    clock: i64,
+    reset: Callback<MouseEvent>,
+    reset_id: &'static str,
+) -> Html {
+    let locked = lesson.is_some();
+    let showing = match lesson {
+        Some(l) => tf(Key::ShowingLesson, &[&l.title]),
+        None => t(Key::ShowingPlayground).to_string(),
+    };
+    html! {
+        <header class="layout-header pg-header">
+            <div>
+                <h1>{ t(title) }</h1>
+                <p class="muted subtitle">{ t(subtitle) }</p>
+            </div>
+            <div class="header-status cluster">
+                <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
+                <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&clock.to_string()]) }</span>
+                <button type="button" onclick={reset} disabled={locked} title={t(Key::ResetHint)} data-testid={reset_id}>{ t(Key::ResetPlayground) }</button>
+            </div>
+        </header>
     }
 }
 
@@ -324,36 +360,29 @@ pub(super) fn marks(
     match verdict {
         Some((
             _,
-            BrokerEvent::BatchAppended {
+            e @ (BrokerEvent::BatchAppended {
                 producer_id,
                 first_seq,
                 first_offset,
                 ..
-            },
-        )) => (
-            Some(SlotMark {
-                producer_id: *producer_id,
-                first_seq: *first_seq,
-                duplicate: false,
-            }),
-            Some((*first_offset, false)),
-        ),
-        Some((
-            _,
-            BrokerEvent::BatchDuplicate {
+            }
+            | BrokerEvent::BatchDuplicate {
                 producer_id,
                 first_seq,
                 first_offset,
                 ..
-            },
-        )) => (
-            Some(SlotMark {
-                producer_id: *producer_id,
-                first_seq: *first_seq,
-                duplicate: true,
             }),
-            Some((*first_offset, true)),
-        ),
+        )) => {
+            let duplicate = matches!(e, BrokerEvent::BatchDuplicate { .. });
+            (
+                Some(SlotMark {
+                    producer_id: *producer_id,
+                    first_seq: *first_seq,
+                    duplicate,
+                }),
+                Some((*first_offset, duplicate)),
+            )
+        }
         _ => (None, None),
     }
 }
@@ -420,10 +449,6 @@ pub(super) fn idempotence_page(
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Reset))
     };
-    let showing = match &lesson {
-        Some(l) => tf(Key::ShowingLesson, &[&l.title]),
-        None => t(Key::ShowingPlayground).to_string(),
-    };
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
     let (cluster_panel, replicas_view) =
         cluster_html(&v.cluster, Page::Idempotence, locked, dispatch);
@@ -431,17 +456,7 @@ pub(super) fn idempotence_page(
 
     html! {
         <div class={classes!("pg", "playground", locked.then_some("lesson-on"))} data-testid="playground">
-            <header class="layout-header pg-header">
-                <div>
-                    <h1>{ t(Key::Title) }</h1>
-                    <p class="muted subtitle">{ t(Key::Subtitle) }</p>
-                </div>
-                <div class="header-status cluster">
-                    <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
-                    <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
-                    <button type="button" onclick={reset} disabled={locked} title={t(Key::ResetHint)} data-testid="reset">{ t(Key::ResetPlayground) }</button>
-                </div>
-            </header>
+            { page_header([Key::Title, Key::Subtitle], lesson.as_ref(), v.clock, reset, "reset") }
             <div class="pg-producer">
                 <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />
             </div>

@@ -88,13 +88,7 @@ fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
             ProducerEvent::Transaction(_) => ("ok", false),
             _ => ("", false),
         },
-        EventKind::MessageDropped { .. }
-        | EventKind::LostOnBrokenConnection { .. }
-        | EventKind::MessageRefused { .. } => ("danger", false),
-        EventKind::ConnectionBroken { .. } => ("warn", false),
-        EventKind::FaultArmed { .. } => ("warn", false),
-        EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
-        _ => ("", false),
+        other => super::idempotence::wire_tone(other),
     }
 }
 
@@ -179,10 +173,6 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             .filter(|(a, _)| a == at)
             .map(|(_, e)| e.clone())
     };
-    let showing = match &p.lesson {
-        Some(l) => tf(Key::ShowingLesson, &[&l.title]),
-        None => t(Key::ShowingPlayground).to_string(),
-    };
     // A click on a message in flight on the timeline (paused while a lesson is loaded).
     let on_act = (!locked).then(|| {
         let dispatch = p.dispatch.clone();
@@ -239,17 +229,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
 
     html! {
         <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
-            <header class="layout-header pg-header">
-                <div>
-                    <h1>{ t(Key::TxTitle) }</h1>
-                    <p class="muted subtitle">{ t(Key::TxSubtitle) }</p>
-                </div>
-                <div class="header-status cluster">
-                    <span class={if locked { "badge info" } else { "badge" }} data-testid="showing">{ showing }</span>
-                    <span class="mono clock" data-testid="clock">{ tf(Key::Clock, &[&v.clock.to_string()]) }</span>
-                    <button type="button" onclick={send(Msg::Reset)} disabled={locked} title={t(Key::ResetHint)} data-testid="txn-reset">{ t(Key::ResetPlayground) }</button>
-                </div>
-            </header>
+            { super::idempotence::page_header([Key::TxTitle, Key::TxSubtitle], p.lesson.as_ref(), v.clock, send(Msg::Reset), "txn-reset") }
             <div class="tx-producers stack">
                 if locked {
                     <p class="notice">{ t(Key::TxLessonLocks) }</p>

@@ -204,17 +204,7 @@ impl<K: Ord, V> SortedMap<K, V> {
         Q: Ord + ?Sized,
         R: RangeBounds<Q>,
     {
-        let start = match range.start_bound() {
-            Bound::Included(s) => self.items.partition_point(|(k, _)| k.borrow() < s),
-            Bound::Excluded(s) => self.items.partition_point(|(k, _)| k.borrow() <= s),
-            Bound::Unbounded => 0,
-        };
-        let end = match range.end_bound() {
-            Bound::Included(e) => self.items.partition_point(|(k, _)| k.borrow() <= e),
-            Bound::Excluded(e) => self.items.partition_point(|(k, _)| k.borrow() < e),
-            Bound::Unbounded => self.items.len(),
-        };
-        (start, end.max(start))
+        span(&self.items, |(k, _)| k.borrow(), range)
     }
 
     /// The entries whose keys are in `range`, in order.
@@ -408,6 +398,26 @@ where
         }
         deserializer.deserialize_map(Visit(std::marker::PhantomData))
     }
+}
+
+/// Where `range` starts and ends in `items`, which are sorted by `key`: empty (never a
+/// panic) when the range is reversed. Both sorted collections' `range`.
+pub(super) fn span<E, Q, R>(items: &[E], key: impl Fn(&E) -> &Q, range: &R) -> (usize, usize)
+where
+    Q: Ord + ?Sized,
+    R: RangeBounds<Q>,
+{
+    let start = match range.start_bound() {
+        Bound::Included(s) => items.partition_point(|e| key(e) < s),
+        Bound::Excluded(s) => items.partition_point(|e| key(e) <= s),
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(e) => items.partition_point(|x| key(x) <= e),
+        Bound::Excluded(e) => items.partition_point(|x| key(x) < e),
+        Bound::Unbounded => items.len(),
+    };
+    (start, end.max(start))
 }
 
 #[cfg(test)]

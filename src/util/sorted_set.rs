@@ -3,7 +3,7 @@
 
 use std::borrow::Borrow;
 use std::fmt;
-use std::ops::{Bound, RangeBounds};
+use std::ops::RangeBounds;
 
 /// A set ordered by value; see the module doc.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -124,17 +124,8 @@ impl<T: Ord> SortedSet<T> {
         Q: Ord + ?Sized,
         R: RangeBounds<Q>,
     {
-        let start = match range.start_bound() {
-            Bound::Included(s) => self.items.partition_point(|v| v.borrow() < s),
-            Bound::Excluded(s) => self.items.partition_point(|v| v.borrow() <= s),
-            Bound::Unbounded => 0,
-        };
-        let end = match range.end_bound() {
-            Bound::Included(e) => self.items.partition_point(|v| v.borrow() <= e),
-            Bound::Excluded(e) => self.items.partition_point(|v| v.borrow() < e),
-            Bound::Unbounded => self.items.len(),
-        };
-        self.items.get(start..end.max(start)).unwrap_or(&[]).iter()
+        let (start, end) = super::sorted_map::span(&self.items, |v| v.borrow(), &range);
+        self.items.get(start..end).unwrap_or(&[]).iter()
     }
 
     /// Values in `self` and not in `other`, in order.

@@ -250,13 +250,7 @@ impl TransactionCoordinator {
         e: &TransitionError,
         out: &mut Out,
     ) -> Errors {
-        event(
-            out,
-            CoordinatorEvent::InternalError {
-                transactional_id: transactional_id.to_string(),
-                detail: InternalError::Transition(e.clone()),
-            },
-        );
+        Self::internal_error(transactional_id, InternalError::Transition(e.clone()), out);
         e.to_errors()
     }
 

@@ -27,7 +27,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
     };
     let at = at.to_string();
     let (class, word, text, pid, first, last) = match event {
-        BrokerEvent::BatchAppended {
+        e @ (BrokerEvent::BatchAppended {
             producer_id,
             first_seq,
             last_seq,
@@ -35,22 +35,8 @@ pub fn verdict(p: &VerdictProps) -> Html {
             last_offset,
             log_end_offset,
             ..
-        } => (
-            "append",
-            t(Key::VerdictAppend),
-            tf(
-                Key::VerdictAppendText,
-                &[
-                    &first_offset.to_string(),
-                    &last_offset.to_string(),
-                    &log_end_offset.to_string(),
-                ],
-            ),
-            *producer_id,
-            *first_seq,
-            *last_seq,
-        ),
-        BrokerEvent::BatchDuplicate {
+        }
+        | BrokerEvent::BatchDuplicate {
             producer_id,
             first_seq,
             last_seq,
@@ -58,21 +44,27 @@ pub fn verdict(p: &VerdictProps) -> Html {
             last_offset,
             log_end_offset,
             ..
-        } => (
-            "duplicate",
-            t(Key::VerdictDuplicate),
-            tf(
-                Key::VerdictDuplicateText,
-                &[
-                    &first_offset.to_string(),
-                    &last_offset.to_string(),
-                    &log_end_offset.to_string(),
-                ],
-            ),
-            *producer_id,
-            *first_seq,
-            *last_seq,
-        ),
+        }) => {
+            let (class, word, text) = match e {
+                BrokerEvent::BatchAppended { .. } => {
+                    ("append", Key::VerdictAppend, Key::VerdictAppendText)
+                }
+                _ => (
+                    "duplicate",
+                    Key::VerdictDuplicate,
+                    Key::VerdictDuplicateText,
+                ),
+            };
+            let offsets = [first_offset, last_offset, log_end_offset].map(|o| o.to_string());
+            (
+                class,
+                t(word),
+                tf(text, &[&offsets[0], &offsets[1], &offsets[2]]),
+                *producer_id,
+                *first_seq,
+                *last_seq,
+            )
+        }
         BrokerEvent::BatchRejected {
             producer_id,
             producer_epoch,
