@@ -6,6 +6,7 @@
 //! anomaly's name and meaning from the catalog, the shrunk scenario, and a link that
 //! replays it in the main playground's lesson player (`../index.html#1.…`).
 
+use crate::ui::class::class_list;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -272,7 +273,7 @@ pub fn chaos_app() -> Html {
                         let on = switches.contains(&s);
                         let id = format!("switch-{}", s.name().replace('=', "-"));
                         html! {
-                            <li class={classes!(on.then_some("on"))}>
+                            <li class={class_list(&[if on { "on" } else { "" }])}>
                                 <input type="checkbox" id={id.clone()} checked={on} disabled={running}
                                     data-testid={id.clone()} onchange={toggle(s)} />
                                 <label for={id}>

@@ -5,6 +5,7 @@
 //! log), and the differences table filling in as the story shows each difference.
 //! Everything shown is [`crate::view::compare`]'s model, worded by the catalog.
 
+use crate::ui::class::class_list;
 use yew::prelude::*;
 
 use crate::i18n::narration::compare_words as words;
@@ -80,7 +81,7 @@ fn table(t: Table) -> Html {
                     }
                     { for t.rows.into_iter().map(|(class, cells)| html! {
                         <tr class={class}>{ for cells.into_iter().map(|c| match c.tag {
-                            Some(tag) => html! { <td><span class={classes!("kind-tag", tag)}>{ c.text }</span></td> },
+                            Some(tag) => html! { <td><span class={class_list(&["kind-tag", tag])}>{ c.text }</span></td> },
                             None => html! { <td class="mono">{ c.text }</td> },
                         }) }</tr>
                     }) }

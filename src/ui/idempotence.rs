@@ -2,6 +2,7 @@
 //! dedup window and log, the events, and the tools (time travel, lessons, raw
 //! produce, broker restarts).
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
@@ -455,7 +456,7 @@ pub(super) fn idempotence_page(
     let many = v.cluster.is_some();
 
     html! {
-        <div class={classes!("pg", "playground", locked.then_some("lesson-on"))} data-testid="playground">
+        <div class={class_list(&["pg", "playground", on(locked, "lesson-on")])} data-testid="playground">
             { page_header([Key::Title, Key::Subtitle], lesson.as_ref(), v.clock, reset, "reset") }
             <div class="pg-producer">
                 <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />

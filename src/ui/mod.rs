@@ -7,6 +7,7 @@
 //! - [`embed`]: the compact view's URL options and host messages; [`embed_view`]: the
 //!   compact view and its postMessage hook.
 //! - [`browser`]: window listeners and the location.
+//! - [`class`]: the `class` attribute from a list of names.
 //! - [`keys`]: keyboard shortcuts.
 //! - [`lesson_files`]: fetching a built-in lesson's file (the main page has no texts).
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
@@ -25,6 +26,7 @@ pub mod browser;
 pub mod chaos;
 #[cfg(feature = "checker")]
 pub mod chaos_worker;
+pub mod class;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod components;

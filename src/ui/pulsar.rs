@@ -6,6 +6,7 @@
 //! story and the differences table that fills in as it runs — and, behind the nav's
 //! "Compare with Kafka" (`#compare`), the comparison page ([`super::compare`]).
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use super::components::event_list::announced;
@@ -61,7 +62,7 @@ fn partitions(w: &PulsarWorld) -> Html {
                     };
                     let at_pointer = e.position == p.max_read_position;
                     html! {
-                        <tr class={classes!(e.beyond_max_read.then_some("beyond-max-read"))}>
+                        <tr class={class_list(&[on(e.beyond_max_read, "beyond-max-read")])}>
                             <td class="mono">{ e.position.to_string() }</td>
                             <td class="mono">{ what }</td>
                             <td>{ state }{ if at_pointer { html!{ <strong>{ format!(" ← {}", l(L::MaxReadPosition)) }</strong> } } else { html!{} } }</td>
@@ -130,7 +131,7 @@ fn coordinators(w: &PulsarWorld) -> Html {
                     }) }</ul>
                     <h4 class="mono">{ format!("{} · {}", c.log_topic, l(L::TransactionLog)) }</h4>
                     <ol class="mono small">{ for c.log.iter().map(|r| html! {
-                        <li class={classes!(r.deleted.then_some("deleted"))}>
+                        <li class={class_list(&[on(r.deleted, "deleted")])}>
                             { format!("{} {} {} {}{}", r.position, r.txn, r.op, r.detail, if r.deleted { format!(" ({})", l(L::Deleted)) } else { String::new() }) }
                         </li>
                     }) }</ol>
@@ -266,7 +267,7 @@ fn nav(current: View, set: Callback<View>) -> Html {
         html! {
             <li>
                 <a href={format!("#{fragment}")}
-                   class={classes!("page-tab", here.then_some("current"))}
+                   class={class_list(&["page-tab", on(here, "current")])}
                    aria-current={here.then_some("page")}
                    data-testid={testid}
                    onclick={Callback::from(move |_: MouseEvent| set.emit(view))}>{ compare_label(label, ui_lang()) }</a>

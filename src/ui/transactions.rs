@@ -6,6 +6,7 @@
 //! [`txn_views`] reads everything the page needs from the shown world once per render;
 //! [`TransactionsPage`] lays the panels out and hands each its slice.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
@@ -228,7 +229,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         super::idempotence::cluster_choice(Page::Transactions, p.setup, locked, &p.dispatch);
 
     html! {
-        <div class={classes!("pg", "txn-page", locked.then_some("lesson-on"))} data-testid="page-transactions">
+        <div class={class_list(&["pg", "txn-page", on(locked, "lesson-on")])} data-testid="page-transactions">
             { super::idempotence::page_header([Key::TxTitle, Key::TxSubtitle], p.lesson.as_ref(), v.clock, send(Msg::Reset), "txn-reset") }
             <div class="tx-producers stack">
                 if locked {

@@ -2,6 +2,7 @@
 //! beside it a visually hidden live region that holds only the events of the last action
 //! (`view::announce`), so a screen reader reads each new event once and never the list.
 
+use crate::ui::class::class_list;
 use std::cell::RefCell;
 
 use yew::prelude::*;
@@ -64,7 +65,7 @@ pub fn event_list(p: &EventListProps) -> Html {
         .filter(|e| *show_network || !e.network)
         .map(|e| {
             html! {
-                <li key={e.seq} class={classes!("event", (!e.tone.is_empty()).then(|| format!("event-{}", e.tone)))}>
+                <li key={e.seq} class={class_list(&["event", &if e.tone.is_empty() { String::new() } else { format!("event-{}", e.tone) }])}>
                     <span class="event-time mono">{ format!("{} ms", e.at_ms) }</span>
                     <span class="event-text">{ e.text.clone() }</span>
                 </li>

@@ -1,5 +1,6 @@
 //! A labelled text input with its hint and its error message at the field.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::Key;
@@ -59,7 +60,7 @@ pub fn field(p: &FieldProps) -> Html {
         })
     };
     html! {
-        <div class={classes!("field", p.error.is_some().then_some("has-error"))}>
+        <div class={class_list(&["field", on(p.error.is_some(), "has-error")])}>
             <label for={p.id.clone()}>{ p.label.clone() }</label>
             <input
                 id={p.id.clone()}

@@ -1,6 +1,7 @@
 //! The lesson player: choose a lesson, step through it (Prev / Next / Reset), see the
 //! source line of the step just run and its transcript output.
 
+use crate::ui::class::class_list;
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
@@ -141,7 +142,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                 .map(|(i, (line, text))| {
                     let state = if i + 1 == l.done_steps { Some("step-current") } else if i < l.done_steps { Some("step-done") } else { None };
                     html! {
-                        <li class={classes!(state)} aria-current={(i + 1 == l.done_steps).then_some("step")}>
+                        <li class={class_list(&[state.unwrap_or("")])} aria-current={(i + 1 == l.done_steps).then_some("step")}>
                             <span class="muted line-no">{ line }</span>{ " " }<code>{ text }</code>
                         </li>
                     }

@@ -2,6 +2,7 @@
 //! with its offsets and idempotence header fields, the LEO and HW pointers, and a
 //! button per batch that opens its header bytes.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use super::header_bytes::HeaderBytes;
@@ -67,7 +68,7 @@ pub fn log_table(p: &LogTableProps) -> Html {
             }
         };
         rows.push(html! {
-            <tr class={classes!(class, open.then_some("row-open"))}>
+            <tr class={class_list(&[class, on(open, "row-open")])}>
                 <td class="num mono">
                     { format!("{}..{}", b.base_offset, b.last_offset) }
                     if let Some((_, dup)) = mark {

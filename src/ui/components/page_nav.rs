@@ -2,6 +2,7 @@
 //! `#transactions` (keyboard- and back-button-friendly); a click also tells the state
 //! directly, so the page switches even where the fragment cannot change.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, Key};
@@ -24,7 +25,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
         html! {
             <li>
                 <a href={format!("#{}", page.fragment())}
-                   class={classes!("page-tab", current.then_some("current"))}
+                   class={class_list(&["page-tab", on(current, "current")])}
                    aria-current={current.then_some("page")}
                    data-testid={testid}
                    {onclick}>{ t(label) }</a>

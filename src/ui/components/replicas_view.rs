@@ -3,6 +3,7 @@
 //! ISR membership and role, the leader epoch each batch was written in, markers, and
 //! where a replica's bytes differ from the leader's.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
@@ -57,7 +58,7 @@ fn cell(slot: &Slot) -> Html {
                 t(Key::SlotRecord)
             };
             html! {
-                <td class={classes!("mono", "slot-record", control.then_some("slot-marker"), (!below_hw).then_some("slot-above-hw"), (!same_as_leader).then_some("slot-diverged"))}>
+                <td class={class_list(&["mono", "slot-record", on(control, "slot-marker"), on(!below_hw, "slot-above-hw"), on(!same_as_leader, "slot-diverged")])}>
                     { kind }{ " " }
                     <span class="small">{ tf(Key::SlotEpoch, &[&leader_epoch.to_string()]) }</span>
                     if !below_hw {

@@ -2,6 +2,7 @@
 //! (a slider and a list with each action's scenario text), Back / Forward / Play, and
 //! what happens to the future when a new action is done after stepping back.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
@@ -45,11 +46,11 @@ pub fn time_travel(p: &TimeTravelProps) -> Html {
     };
     let item = |n: usize, text: String| {
         let current = n == p.cursor;
-        let class = classes!(
+        let class = class_list(&[
             "tt-item",
-            current.then_some("tt-current"),
-            (n > p.cursor).then_some("tt-future")
-        );
+            on(current, "tt-current"),
+            on(n > p.cursor, "tt-future"),
+        ]);
         html! {
             <li>
                 <button type="button" {class} aria-current={current.then_some("step")}

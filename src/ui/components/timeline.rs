@@ -15,6 +15,7 @@
 //! follower fetches", a button that shows the run's messages under it and hides them
 //! again; a fetch a fault touched or an error marks always has its own row.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 use yew::virtual_dom::VList;
 
@@ -215,7 +216,11 @@ pub fn timeline(p: &TimelineProps) -> Html {
         let rightward = m.to >= m.from;
         let label = label(m);
         let clickable = p.on_act.is_some() && m.strikeable();
-        let class = classes!(
+        let struck = matches!(
+            m.mark,
+            Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })
+        );
+        let class = class_list(&[
             "msg",
             if m.response {
                 "msg-response"
@@ -223,18 +228,14 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 "msg-request"
             },
             if rightward { "msg-right" } else { "msg-left" },
-            self_msg.then_some("msg-self"),
-            m.error.is_some().then_some("msg-error"),
-            m.dropped.then_some("msg-dropped"),
-            m.held.then_some("msg-held"),
-            (m.on_wire && !m.held).then_some("msg-on-wire"),
-            matches!(
-                m.mark,
-                Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })
-            )
-            .then_some("msg-struck"),
-            format!("api-{}", m.api.to_ascii_lowercase())
-        );
+            on(self_msg, "msg-self"),
+            on(m.error.is_some(), "msg-error"),
+            on(m.dropped, "msg-dropped"),
+            on(m.held, "msg-held"),
+            on(m.on_wire && !m.held, "msg-on-wire"),
+            on(struck, "msg-struck"),
+            &format!("api-{}", m.api.to_ascii_lowercase()),
+        ]);
         // Arrows run from the middle of one lifeline column to the middle of the other.
         let style = if self_msg {
             format!("grid-row: {r}; grid-column: {};", lo + 2)
@@ -365,7 +366,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
             </div>
             <p class="small muted">{ t(Key::TlIntro) }</p>
             if p.on_act.is_some() {
-                <p class={classes!("small", if any_clickable { "" } else { "muted" })} data-testid="tl-strike-hint">{ t(Key::TlStrikeHint) }</p>
+                <p class={class_list(&["small", on(!any_clickable, "muted")])} data-testid="tl-strike-hint">{ t(Key::TlStrikeHint) }</p>
             }
             if v.messages.is_empty() {
                 <p class="muted">{ t(Key::TlEmpty) }</p>

@@ -2,6 +2,7 @@
 //! producer state) and find-hanging (its open transactions, hanging or not yet), with
 //! the `abort` button of a hanging one (`admin abort`, one engine action).
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
@@ -48,7 +49,7 @@ pub fn txn_admin(p: &TxnAdminProps) -> Html {
                 Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(Page::Transactions, action.clone())))
             };
             html! {
-                <li class={classes!("admin-open", o.hanging.then_some("hanging"))} data-testid={format!("admin-open-{}", o.start_offset)}>
+                <li class={class_list(&["admin-open", on(o.hanging, "hanging")])} data-testid={format!("admin-open-{}", o.start_offset)}>
                     <span>{ tf(Key::AdminOpen, &[&o.producer_id.to_string(), &o.producer_epoch.to_string(), &o.start_offset.to_string(), &(o.open_ms / 1000).to_string()]) }</span>
                     { " " }
                     if o.hanging {

@@ -3,6 +3,7 @@
 //! are missing (markers are never delivered; read_committed skips aborted batches and
 //! stops at the LSO).
 
+use crate::ui::class::class_list;
 use yew::prelude::*;
 
 use super::txn_log::kind_word;
@@ -63,7 +64,7 @@ pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
             let waiting = rc && c.position == Some(p.lso) && p.lso < p.hw;
             let error = p.error.as_ref().filter(|(n, _)| *n == c.name).map(|(_, e)| e.clone());
             html! {
-                <section class={classes!("consumer-card", if rc { "consumer-rc" } else { "consumer-ru" })} data-testid={testid} aria-label={c.name.clone()}>
+                <section class={class_list(&["consumer-card", if rc { "consumer-rc" } else { "consumer-ru" }])} data-testid={testid} aria-label={c.name.clone()}>
                     <div class="panel-head">
                         <h3 class="consumer-name">{ c.name.clone() }</h3>
                         <span class={if rc { "badge info" } else { "badge" }}>{ c.isolation.name() }</span>

@@ -3,6 +3,7 @@
 //! current state lit, and the `__transaction_state` records in the order they were
 //! written.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::coordinator::transaction::TransactionState;
@@ -110,11 +111,7 @@ fn diagram(v: &CoordinatorView, index: usize) -> Html {
         .map(|(from, to)| {
             let hot = last == Some((*from, *to));
             let back = place(*to).1 < place(*from).1;
-            let class = classes!(
-                "edge",
-                back.then_some("edge-back"),
-                hot.then_some("edge-hot")
-            );
+            let class = class_list(&["edge", on(back, "edge-back"), on(hot, "edge-hot")]);
             let m = if hot { &marker_hot } else { &marker };
             html! {
                 <path d={edge_path(*from, *to)} class={class} marker-end={format!("url(#{m})")}>
@@ -130,12 +127,12 @@ fn diagram(v: &CoordinatorView, index: usize) -> Html {
             let current = v.state == *s;
             let pending = v.pending == Some(*s) && !current;
             let visited = v.visited.contains(s);
-            let class = classes!(
+            let class = class_list(&[
                 "state",
-                current.then_some("state-current"),
-                pending.then_some("state-pending"),
-                (visited && !current).then_some("state-visited")
-            );
+                on(current, "state-current"),
+                on(pending, "state-pending"),
+                on(visited && !current, "state-visited"),
+            ]);
             let label = if current {
                 format!("● {}", s.name())
             } else {
@@ -176,8 +173,8 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
         .map(|(i, r)| {
             let newest = i + 1 == n;
             html! {
-                <tr class={classes!(newest.then_some("row-new"))}>
-                    <td class={classes!("mono", format!("status-{}", r.status.to_ascii_lowercase()))}>
+                <tr class={class_list(&[on(newest, "row-new")])}>
+                    <td class={class_list(&["mono", &format!("status-{}", r.status.to_ascii_lowercase())])}>
                         <span class="muted">{ format!("{i}. ") }</span>{ r.status.clone() }
                         if newest {
                             <span class="badge ok">{ t(Key::TagNew) }</span>

@@ -2,6 +2,7 @@
 //! of the newest offsets (committed, aborted and open data and the markers, by colour
 //! and by word), the batch table (the newest batches only) and `.txnindex`.
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, ui_lang, Key};
@@ -42,7 +43,7 @@ fn kind_glyph(k: BatchKind) -> &'static str {
 
 fn pointer(label: Key, hint: Key, value: i64, testid: &'static str) -> Html {
     html! {
-        <div class={classes!("pointer", format!("pointer-{}", testid.trim_start_matches("txn-")))}>
+        <div class={class_list(&["pointer", &format!("pointer-{}", testid.trim_start_matches("txn-"))])}>
             <dt><abbr title={t(hint)}>{ t(label) }</abbr></dt>
             <dd class="mono" data-testid={testid}>{ value }</dd>
             <dd class="muted small">{ t(hint) }</dd>
@@ -81,12 +82,12 @@ fn strip(part: &PartitionView) -> Html {
                     let text = c.value.clone().unwrap_or_else(|| kind_short(*k).to_string());
                     let m = marks(*o);
                     html! {
-                        <li key={*o} class={classes!("cell", format!("kind-{}", k.css()))} title={format!("{o}: {}", kind_word(*k))}>
+                        <li key={*o} class={class_list(&["cell", &format!("kind-{}", k.css())])} title={format!("{o}: {}", kind_word(*k))}>
                             <span class="cell-offset mono">{ o }</span>
                             <span class="cell-value mono">{ text }</span>
                             <span class="cell-kind">{ kind_glyph(*k) }</span>
                             if !m.is_empty() {
-                                <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_ascii_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
+                                <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={class_list(&["mark", &format!("mark-{}", x.to_ascii_lowercase())])}>{ format!("▲{x}") }</span> }) }</span>
                             }
                         </li>
                     }
@@ -95,7 +96,7 @@ fn strip(part: &PartitionView) -> Html {
                     <span class="cell-offset mono">{ leo }</span>
                     <span class="cell-value muted">{ "…" }</span>
                     <span class="cell-kind">{ t(Key::StripNext) }</span>
-                    <span class="cell-marks">{ for marks(leo).iter().map(|x| html! { <span class={classes!("mark", format!("mark-{}", x.to_ascii_lowercase()))}>{ format!("▲{x}") }</span> }) }</span>
+                    <span class="cell-marks">{ for marks(leo).iter().map(|x| html! { <span class={class_list(&["mark", &format!("mark-{}", x.to_ascii_lowercase())])}>{ format!("▲{x}") }</span> }) }</span>
                 </li>
             </ol>
             if earlier {
@@ -132,7 +133,7 @@ fn row(p: &RowProps) -> Html {
     html! {
         <tr class={format!("kind-{}", b.kind.css())} data-kind={format!("{:?}", b.kind)}>
             <td class="num mono">{ offsets }</td>
-            <td><span class={classes!("kind-tag", format!("tag-{}", b.kind.css()))}>{ kind_word(b.kind) }</span></td>
+            <td><span class={class_list(&["kind-tag", &format!("tag-{}", b.kind.css())])}>{ kind_word(b.kind) }</span></td>
             <td class="records">{ what }</td>
             <td class="num mono">{ b.producer_id }</td>
             <td class="num mono">{ b.producer_epoch }</td>
@@ -168,10 +169,10 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                 { pointer(Key::Hw, Key::HwHint, part.high_watermark, "txn-hw") }
                 { pointer(Key::Lso, Key::LsoHint, part.last_stable_offset, "txn-lso") }
             </dl>
-            <p class={classes!("small", "lso-note", held_by.is_some().then_some("lso-held"))} data-testid="txn-lso-note">{ lso_text }</p>
+            <p class={class_list(&["small", "lso-note", on(held_by.is_some(), "lso-held")])} data-testid="txn-lso-note">{ lso_text }</p>
             <ul class="legend small" aria-label={t(Key::LegendLabel)}>
                 { for [BatchKind::Committed, BatchKind::Open, BatchKind::Aborted, BatchKind::CommitMarker, BatchKind::AbortMarker].iter().map(|k| html! {
-                    <li><span class={classes!("swatch", format!("kind-{}", k.css()))} aria-hidden="true">{ kind_short(*k) }</span>{ kind_word(*k) }</li>
+                    <li><span class={class_list(&["swatch", &format!("kind-{}", k.css())])} aria-hidden="true">{ kind_short(*k) }</span>{ kind_word(*k) }</li>
                 }) }
             </ul>
             { strip(part) }

@@ -1,6 +1,7 @@
 //! A transactional producer: its id, epoch and client state, the five calls of the
 //! transactional API, and how the last call ended (the exception it threw, if any).
 
+use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use super::field::Field;
@@ -162,7 +163,7 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                 <div class="stack txn-calls">
                     <div class="cluster">
                         <button type="button" class="mono-button" data-testid={id("txn-init")} onclick={call(Action::InitTransactions { producer: producer() })}>{ t(Key::TxInit) }</button>
-                        <button type="button" class={classes!("mono-button", (!in_txn && v.state == "READY").then_some("primary"))} data-testid={id("txn-begin")} onclick={call(Action::BeginTransaction { producer: producer() })}>{ t(Key::TxBegin) }</button>
+                        <button type="button" class={class_list(&["mono-button", on(!in_txn && v.state == "READY", "primary")])} data-testid={id("txn-begin")} onclick={call(Action::BeginTransaction { producer: producer() })}>{ t(Key::TxBegin) }</button>
                     </div>
                     <form class="stack" {onsubmit} novalidate=true>
                         <Field
@@ -175,7 +176,7 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                             {oninput}
                         />
                         <div class="cluster">
-                            <button type="submit" class={classes!("mono-button", in_txn.then_some("primary"))} data-testid={id("txn-send")}>{ t(Key::TxSend) }</button>
+                            <button type="submit" class={class_list(&["mono-button", on(in_txn, "primary")])} data-testid={id("txn-send")}>{ t(Key::TxSend) }</button>
                         </div>
                     </form>
                     <div class="cluster">

@@ -3,6 +3,7 @@
 //! live region: the broker event it shows is narrated, and the narration is announced
 //! (`view::announce`), so a screen reader hears each verdict once.
 
+use crate::ui::class::class_list;
 use yew::prelude::*;
 
 use crate::broker::broker::BrokerEvent;
@@ -123,7 +124,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
         _ => return html! {},
     };
     html! {
-        <div class={classes!("verdict", format!("verdict-{class}"))} data-testid="verdict" data-verdict={word}>
+        <div class={class_list(&["verdict", &format!("verdict-{class}")])} data-testid="verdict" data-verdict={word}>
             <p class="verdict-head">
                 <strong class="verdict-word">{ word }</strong>
                 <span class="verdict-where muted small">{ tf(Key::VerdictAt, &[&at, &pid.to_string(), &first.to_string(), &last.to_string()]) }</span>
