@@ -3,9 +3,9 @@
 // playground while the wasm is still on its way and compiling (issue 15: "the initial
 // view drawn before the engine warms up"). The shell is inert and hidden from assistive
 // technology; the app replaces it with the live page in the same task, so nothing
-// flashes. An inline script in <head> shows the one in the page's language, or none
-// where the page will not look like it: a share link or the other page in the fragment,
-// a `?` option other than `lang`.
+// flashes. The inline script in <head> (www/first-language.js) shows the one in the
+// page's language, or none where the page will not look like it: a share link or the
+// other page in the fragment, a `?` option other than `lang`.
 //
 //   trunk build --release && node scripts/shell.mjs && trunk build --release
 //
