@@ -411,7 +411,10 @@ fn stale_and_failed_fetches_change_nothing() {
     c.fetch_request(&tp());
     let (records, events) = c.on_fetch_response(
         &tp(),
-        FetchPartitionData::error(Errors::NotLeaderOrFollower),
+        FetchPartitionData {
+            error: Errors::NotLeaderOrFollower,
+            ..FetchPartitionData::new(-1, -1, Vec::new())
+        },
     );
     assert!(records.is_empty());
     assert_eq!(

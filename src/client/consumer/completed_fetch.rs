@@ -46,18 +46,6 @@ impl FetchPartitionData {
             records,
         }
     }
-
-    /// An error answer: no records, offsets unknown (-1).
-    pub fn error(error: Errors) -> Self {
-        FetchPartitionData {
-            error,
-            high_watermark: -1,
-            last_stable_offset: -1,
-            log_start_offset: -1,
-            aborted_transactions: None,
-            records: Vec::new(),
-        }
-    }
 }
 
 /// What to do with the next batch, found without decoding it.
