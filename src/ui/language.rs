@@ -94,7 +94,8 @@ pub(super) fn then_mount(mount: impl FnOnce() + 'static) {
             Some((lang, fetched)) => match fetched.await {
                 Ok(()) => start_in(lang),
                 Err(why) => {
-                    // index.html set <html lang> to it: the page starts in English.
+                    // The page's head script (www/first-language.js) set <html lang> to it:
+                    // the page starts in English.
                     set_html_lang(Lang::En);
                     not_fetched(lang, &why);
                 }
