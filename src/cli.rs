@@ -22,6 +22,8 @@ USAGE:
     eos run FILE [OPTIONS]              run a scenario file (see docs/scenarios.md)
     eos test [--update] FILE...         run scenario files and compare each step's output
                                         with its `---` block; --update rewrites the blocks
+    eos questions FILE...               check each lesson question's marked answer
+                                        against what the step after it prints
     eos link LINK                       print what a share link holds, as a scenario file
     eos link --make FILE [--step N] [--page idempotence|transactions]
                                         make a link fragment (#1.…) that opens FILE in
@@ -146,6 +148,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             play(&source, &options(&args[2..])?).map_err(|e| format!("{file}: {e}"))
         }
         Some("test") => test(&args[1..]),
+        Some("questions") => questions(&args[1..]),
         Some("link") => link(&args[1..]),
         Some(other) => Err(format!("unknown command {other}\n\n{USAGE}")),
     }
@@ -163,10 +166,11 @@ fn lessons(args: &[String]) -> Result<String, String> {
     }
 }
 
+/// The lessons in course order (`scenario::course`), each with its length in minutes.
 fn list_lessons(lang: Lang) -> String {
-    scenario::lessons()
-        .iter()
-        .map(|l| format!("{:<16} {}\n", l.name, l.title_in(lang)))
+    scenario::course::course_lessons()
+        .filter_map(|c| scenario::lesson(c.name).map(|l| (c, l)))
+        .map(|(c, l)| format!("{:<26} {:>3} min  {}\n", l.name, c.minutes, l.title_in(lang)))
         .collect()
 }
 
@@ -193,6 +197,38 @@ fn missing(lang: Lang) -> Result<String, String> {
     Ok(out)
 }
 
+/// `eos questions FILE...`: every question of each lesson file with its marked answer,
+/// checked against what the step after it prints; an error when one disagrees.
+fn questions(files: &[String]) -> Result<String, String> {
+    if files.is_empty() {
+        return Err(format!("which files?\n\n{USAGE}"));
+    }
+    let (mut out, mut failed) = (String::new(), 0);
+    for file in files {
+        let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        let parsed = scenario::parse(&source).map_err(|e| format!("{file}: {e}"))?;
+        let wrong = scenario::question::check(&parsed).err().unwrap_or_default();
+        for q in scenario::question::questions(&parsed) {
+            let answer = q.choices.get(q.answer()).map_or("", |c| c.text.en.as_str());
+            match wrong.iter().find(|d| d.line == q.line) {
+                None => out.push_str(&format!("{file}:{}: ok: {} -> {answer}\n", q.line, q.prompt.en)),
+                Some(d) => {
+                    failed += 1;
+                    out.push_str(&format!("{file}:{}: DISAGREES: {}\n", q.line, d.why));
+                }
+            }
+        }
+        for d in wrong.iter().filter(|d| scenario::question::questions(&parsed).all(|q| q.line != d.line)) {
+            failed += 1;
+            out.push_str(&format!("{file}:{}: {}\n", d.line, d.why));
+        }
+    }
+    if failed > 0 {
+        return Err(format!("{out}{failed} questions disagree with the engine"));
+    }
+    Ok(out)
+}
+
 /// `eos test`: scenario files with expected output (`---` blocks, see
 /// docs/scenarios.md); a mismatch is an error with a diff per block.
 fn test(args: &[String]) -> Result<String, String> {
@@ -205,13 +241,28 @@ fn test(args: &[String]) -> Result<String, String> {
     for file in files {
         let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         let checked = scenario::golden::check(&source).map_err(|e| format!("{file}: {e}"))?;
+        // A question's marked answer must agree with what the step after it prints.
+        let parsed = scenario::parse(&source).map_err(|e| format!("{file}: {e}"))?;
+        let questions = match scenario::question::check(&parsed) {
+            Ok(n) => n,
+            Err(wrong) => {
+                failed += 1;
+                for d in &wrong {
+                    out.push_str(&format!("{file}:{}: question disagrees with the engine: {}\n", d.line, d.why));
+                }
+                continue;
+            }
+        };
         if update {
             if checked.updated != source {
                 std::fs::write(file, &checked.updated).map_err(|e| format!("{file}: {e}"))?;
             }
             out.push_str(&format!("updated {file}\n"));
         } else if checked.mismatches.is_empty() {
-            out.push_str(&format!("ok {file} ({} blocks)\n", checked.blocks));
+            out.push_str(&format!(
+                "ok {file} ({} blocks, {questions} questions)\n",
+                checked.blocks
+            ));
         } else {
             failed += 1;
             for m in &checked.mismatches {

@@ -17,8 +17,14 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn lists_lessons() {
     let out = cli::run(&args(&["lessons"])).unwrap();
-    assert!(out.contains("idempotence"));
-    assert!(out.contains("dedup-window"));
+    // In course order, the Pulsar lessons included, each with its minutes.
+    let names: Vec<&str> = out.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let course: Vec<&str> = eos_playground::scenario::course::course_lessons()
+        .map(|l| l.name)
+        .collect();
+    assert_eq!(names, course, "{out}");
+    assert!(names.contains(&"pulsar-transactions"), "{out}");
+    assert!(out.contains("idempotence                  6 min"), "{out}");
 }
 
 #[test]

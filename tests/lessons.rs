@@ -479,6 +479,65 @@ fn player_step_counts_are_pinned() {
     assert_eq!(got, want);
 }
 
+/// Every question a lesson asks agrees with the engine: the output of the step that
+/// follows it shows each `?=` text and no `?!` text (`scenario::question`).
+#[test]
+fn every_question_agrees_with_the_engine() {
+    for lesson in scenario::all_lessons() {
+        let parsed = scenario::parse(lesson.source).expect("parses");
+        if let Err(wrong) = scenario::question::check(&parsed) {
+            let lines: Vec<String> = wrong
+                .iter()
+                .map(|d| format!("{}.eos line {}: {}", lesson.name, d.line, d.why))
+                .collect();
+            panic!("{}", lines.join("\n"));
+        }
+    }
+}
+
+/// Every Kafka and Pulsar lesson asks at least three questions, and ends with a check
+/// of understanding: questions before its last player step.
+#[test]
+fn every_lesson_asks_questions() {
+    for lesson in scenario::all_lessons() {
+        let parsed = scenario::parse(lesson.source).expect("parses");
+        let count = scenario::question::questions(&parsed).count();
+        assert!(count >= 3, "{} asks {count} questions", lesson.name);
+        let replay = scenario::Replay::new(parsed.clone());
+        let last = replay.player_steps().last().cloned().expect("steps");
+        assert!(
+            parsed.steps[last].iter().any(|s| !s.questions.is_empty()),
+            "{} does not end with a check of understanding",
+            lesson.name
+        );
+    }
+}
+
+/// A lesson's minutes in the course fit its length: about 20 seconds a player step plus
+/// reading its English text at 150 words a minute, within a factor of two.
+#[test]
+fn course_minutes_fit_the_lessons() {
+    for c in scenario::course::course_lessons() {
+        let lesson = scenario::lesson(c.name).expect("a lesson");
+        let parsed = scenario::parse(lesson.source).expect("parses");
+        let words: usize = parsed
+            .steps
+            .iter()
+            .flat_map(|s| s.narration.iter().chain(s.title.iter()))
+            .map(|t| t.split_whitespace().count())
+            .sum();
+        let steps = scenario::Replay::new(parsed).player_len();
+        let estimate = (words as f64 / 150.0 + steps as f64 / 3.0).max(1.0);
+        let m = f64::from(c.minutes);
+        assert!(
+            m >= estimate / 2.0 && m <= estimate * 2.0,
+            "{}: {} min in the course, about {estimate:.1} from its {words} words and {steps} steps",
+            c.name,
+            c.minutes
+        );
+    }
+}
+
 /// Lessons speak to the learner: no "seed" (the project's source documents), not even in
 /// a comment, since a learner can open the lesson file.
 #[test]

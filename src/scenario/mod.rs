@@ -3,10 +3,12 @@
 //! lesson player's steps (`player`), the built-in lessons (`static/lessons/*.eos`), and scenario
 //! files with their expected output inline (`golden`, the tests in tests/scenarios/).
 
+pub mod course;
 pub mod golden;
 pub mod parse;
 pub mod player;
 pub mod print;
+pub mod question;
 pub mod replay;
 mod replicas;
 pub mod run;

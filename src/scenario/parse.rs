@@ -43,6 +43,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
     let mut translations: Vec<StepText> = Vec::new();
     // The language of the paragraph a `>` line would continue (None: English).
     let mut open_paragraph: Option<Option<Lang>> = None;
+    let mut questions: Vec<super::question::Question> = Vec::new();
     let mut in_expected = false;
     for (i, raw) in src.lines().enumerate() {
         let line_no = i + 1;
@@ -84,11 +85,19 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
             }
             continue;
         }
+        // A question for the next step: `? prompt`, `?+`/`?-` choices, `?=`/`?!` checks.
+        if let Some(rest) = trimmed.strip_prefix('?') {
+            open_paragraph = None;
+            super::question::read_line(&mut questions, rest, line_no)?;
+            continue;
+        }
         if trimmed.is_empty() || trimmed.starts_with('#') {
             open_paragraph = None;
             continue;
         }
         open_paragraph = None;
+        super::question::finish(&questions)?;
+        let step_questions = std::mem::take(&mut questions);
         let (step_title, step_narration) = (title.take(), std::mem::take(&mut narration));
         let step_translations = std::mem::take(&mut translations);
         // `echo` keeps the rest of the line verbatim (after one space).
@@ -102,6 +111,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
                     title: step_title,
                     narration: step_narration,
                     translations: step_translations,
+                    questions: step_questions,
                 });
                 continue;
             }
@@ -126,6 +136,15 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
             title: step_title,
             narration: step_narration,
             translations: step_translations,
+            questions: step_questions,
+        });
+    }
+    if let Some(q) = questions.first() {
+        return Err(ParseError {
+            line: q.line,
+            column: 1,
+            message: "a question needs a step after it: no step follows to show its answer"
+                .into(),
         });
     }
     Ok(Scenario { steps })
@@ -133,7 +152,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
 
 /// `[ko] text` → (Korean, "text"); text without a known tag is English. Only the codes
 /// of the catalog's languages count, so `[optional]` stays text.
-fn language_tag(text: &str) -> (Option<Lang>, &str) {
+pub(super) fn language_tag(text: &str) -> (Option<Lang>, &str) {
     let text = text.trim();
     if let Some((tag, rest)) = text.strip_prefix('[').and_then(|t| t.split_once(']')) {
         if let Some(lang) = Lang::from_code(tag).filter(|l| l.code() == tag && *l != Lang::En) {

@@ -142,6 +142,8 @@ pub struct Step {
     /// The same in other languages: `## [ko] …` and `> [ko] …` lines beside the
     /// English ones (one entry per language that has any).
     pub translations: Vec<StepText>,
+    /// `?` questions asked before the step (`question.rs`): predict, then reveal.
+    pub questions: Vec<crate::scenario::question::Question>,
 }
 
 /// A step's title and narration in one language other than English.
@@ -185,6 +187,9 @@ impl Step {
         }
         if !self.narration.is_empty() && t.is_none_or(|t| t.narration.is_empty()) {
             out.push("narration");
+        }
+        for q in &self.questions {
+            out.extend(q.missing_in(lang));
         }
         out
     }

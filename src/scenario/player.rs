@@ -17,7 +17,7 @@ use super::parse::{Scenario, Step};
 
 /// True when `step` opens a player step: it carries a title or narration.
 pub fn starts_player_step(step: &Step) -> bool {
-    step.title.is_some() || !step.narration.is_empty()
+    step.title.is_some() || !step.narration.is_empty() || !step.questions.is_empty()
 }
 
 /// The player steps of a scenario as ranges of line-step indices, in order. They tile

@@ -464,6 +464,7 @@ pub fn print(scenario: &Scenario) -> String {
                 out.push_str(&format!("> [{}] {paragraph}\n", t.lang.code()));
             }
         }
+        super::question::print(&step.questions, &mut out);
         match print_step(&step.kind) {
             Some(line) => out.push_str(&line),
             None => out.push_str(&format!("# (line {} cannot be written as text)", step.line)),

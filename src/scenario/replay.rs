@@ -220,6 +220,7 @@ pub fn scenario_of(kinds: impl IntoIterator<Item = StepKind>) -> Scenario {
                 title: None,
                 narration: Vec::new(),
                 translations: Vec::new(),
+                questions: Vec::new(),
             })
             .collect(),
     }

@@ -8,7 +8,7 @@ use crate::sim::{World, START_MS};
 
 use super::browser::{bench_param, listen_on, location_field, mark_rendered};
 use super::components::event_list::EventItem;
-use super::components::lesson_panel::LessonInfo;
+use super::components::lesson_panel::{LessonInfo, QuestionInfo};
 use super::components::page_nav::PageNav;
 use super::components::share_box::ShareBox;
 use super::components::shortcuts::Shortcuts;
@@ -82,22 +82,19 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let Some(l) = lesson.as_ref() else {
         // A built-in lesson whose file is on its way: its title, no steps yet.
         let (i, _) = state.fetching_lesson?;
+        let built_in = scenario::lessons().get(i)?;
         return Some(LessonInfo {
             index: Some(i),
-            title: scenario::lessons().get(i)?.title_in(ui_lang()).to_string(),
-            steps: Vec::new(),
-            done_steps: 0,
-            output: Vec::new(),
-            error: None,
-            why: Vec::new(),
+            name: Some(built_in.name),
+            title: built_in.title_in(ui_lang()).to_string(),
             loading: true,
+            ..LessonInfo::default()
         });
     };
+    let lang = ui_lang();
     // A built-in lesson's title in the page's language; other scenarios keep their name.
-    let title = l
-        .index
-        .and_then(|i| scenario::lessons().get(i))
-        .map_or_else(|| l.title.clone(), |b| b.title_in(ui_lang()).to_string());
+    let built_in = l.index.and_then(|i| scenario::lessons().get(i));
+    let title = built_in.map_or_else(|| l.title.clone(), |b| b.title_in(lang).to_string());
     // The player counts player steps (`scenario::player`); narration is per line.
     let done = l.replay.player_at();
     let steps = &l.replay.scenario().steps;
@@ -106,20 +103,49 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     } else {
         narration_for(steps, l.replay.at())
     };
+    let ranges = l.replay.player_steps();
+    // The questions asked before the next step: predict, then press Next.
+    let questions = ranges
+        .get(done)
+        .and_then(|r| steps.get(r.clone()))
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|s| &s.questions)
+        .map(|q| QuestionInfo {
+            line: q.line,
+            prompt: q.prompt.get(lang).to_string(),
+            choices: q
+                .choices
+                .iter()
+                .map(|c| (c.text.get(lang).to_string(), c.explanation.get(lang).to_string()))
+                .collect(),
+            answer: q.answer(),
+            chosen: l.chosen(q.line),
+        })
+        .collect();
+    let mut titles = Vec::with_capacity(ranges.len());
+    let mut heading = String::new();
+    for r in ranges {
+        // Steps under one heading share it.
+        if let Some(t) = steps.get(r.start).and_then(|s| s.title_in(lang)) {
+            heading = t.to_string();
+        }
+        titles.push(heading.clone());
+    }
     Some(LessonInfo {
         why,
         index: l.index,
+        name: built_in.map(|b| b.name),
         title,
-        steps: l
-            .replay
-            .player_steps()
+        steps: ranges
             .iter()
             .map(|r| {
                 let lines = steps.get(r.clone()).unwrap_or_default();
                 let text: Vec<&str> = lines.iter().map(|s| s.text.as_str()).collect();
-                (lines.first().map_or(0, |s| s.line), text.join("; "))
+                (lines.first().map_or(0, |s| s.line), text.join("\n"))
             })
             .collect(),
+        titles,
         done_steps: done,
         output: done
             .checked_sub(1)
@@ -128,6 +154,11 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
             .unwrap_or_default(),
         error: l.replay.error().map(str::to_string),
         loading: false,
+        questions,
+        score: l.score(),
+        speed: state.panels.speed,
+        run_on: state.panels.run_on,
+        waiting: state.panels.waiting,
     })
 }
 
@@ -195,17 +226,29 @@ fn use_leave_guard(active: bool) {
     });
 }
 
-/// Auto-play: while playing, one step a second (a timer per step, so a manual step in
-/// between restarts the second).
+/// Auto-play: while playing, one step after a pause long enough to read what the step
+/// shows (`reading_ms`), at the chosen speed (a timer per step, so a manual step in
+/// between starts the pause again).
 #[hook]
-fn use_autoplay(playing: bool, version: u64, dispatch: Callback<Msg>) {
+fn use_autoplay(playing: bool, version: u64, delay_ms: u32, dispatch: Callback<Msg>) {
     use_effect_with((playing, version), move |(playing, _)| {
         // Dropping a gloo `Timeout` clears it.
         let timeout = playing.then(|| {
-            gloo_timers::callback::Timeout::new(1000, move || dispatch.emit(Msg::PlayTick))
+            gloo_timers::callback::Timeout::new(delay_ms, move || dispatch.emit(Msg::PlayTick))
         });
         move || drop(timeout)
     });
+}
+
+/// How long auto-play stays on the step shown: a second, plus a third of a second for
+/// each word of its explanation (about 180 words a minute), at most 30 s, divided by the
+/// speed. A page's recorded actions have no words: one second a step, as before.
+fn reading_ms(state: &AppState) -> u32 {
+    let words: usize = lesson_info(state).map_or(0, |l| {
+        l.why.iter().map(|w| w.split_whitespace().count()).sum()
+    });
+    let at_1x = (1000 + 333 * words as u32).min(30_000);
+    at_1x * 100 / state.panels.speed.max(1)
 }
 
 #[derive(Properties, PartialEq, Default)]
@@ -316,7 +359,12 @@ pub fn app(props: &AppProps) -> Html {
     };
     use_embed_api(&state, dispatch.clone(), options.origins.clone(), warm);
     super::warm::use_warm_up(warm, state.dispatcher(), state.page);
-    use_autoplay(state.panels.playing, state.version, dispatch.clone());
+    use_autoplay(
+        state.panels.playing,
+        state.version,
+        reading_ms(&state),
+        dispatch.clone(),
+    );
     use_keep_address(&state, props.keep_address && !embedded);
     use_leave_guard(state.authored_lesson());
     let lesson = lesson_info(&state);

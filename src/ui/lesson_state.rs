@@ -13,6 +13,8 @@ pub struct LessonState {
     pub source: String,
     /// The scenario played so far: its world, each step's output, the last refusal.
     pub replay: Replay,
+    /// The learner's answers: (question's source line, choice), the latest per question.
+    answers: Vec<(usize, usize)>,
 }
 
 impl LessonState {
@@ -29,7 +31,32 @@ impl LessonState {
             title,
             source,
             replay: Self::replay_to(scenario, steps),
+            answers: Vec::new(),
         }
+    }
+
+    /// Keeps the learner's `choice` for the question on source line `line` (a question
+    /// answered again keeps the new choice).
+    pub(super) fn answer(&mut self, line: usize, choice: usize) {
+        match self.answers.iter_mut().find(|(l, _)| *l == line) {
+            Some(a) => a.1 = choice,
+            None => self.answers.push((line, choice)),
+        }
+    }
+
+    /// The choice made for the question on source line `line`, if any.
+    pub fn chosen(&self, line: usize) -> Option<usize> {
+        self.answers.iter().find(|(l, _)| *l == line).map(|a| a.1)
+    }
+
+    /// (answered right, questions in the lesson).
+    pub fn score(&self) -> (usize, usize) {
+        let questions: Vec<_> = scenario::question::questions(self.replay.scenario()).collect();
+        let right = questions
+            .iter()
+            .filter(|q| self.chosen(q.line) == Some(q.answer()))
+            .count();
+        (right, questions.len())
     }
 
     /// `scenario` played to player step `steps`, its notices and `print events` lines

@@ -114,7 +114,7 @@ pub struct LinkBox {
 }
 
 /// What is chosen or open on the page; none of it changes a world.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Panels {
     /// The partition the panels show (falls back to the latest one something happened on).
     pub selected_tp: Option<TopicPartition>,
@@ -126,6 +126,33 @@ pub struct Panels {
     pub playing: bool,
     /// The keyboard-shortcut sheet is open.
     pub shortcuts_open: bool,
+    /// Auto-play's speed in percent (50 to 400): how long it waits on a step.
+    pub speed: u32,
+    /// Auto-play pauses at each explanation and question until Continue (the default);
+    /// off, it runs on at the chosen speed.
+    pub run_on: bool,
+    /// Auto-play stopped at an explanation or a question: Play reads Continue.
+    pub waiting: bool,
+}
+
+impl Panels {
+    /// The speeds the Speed control offers, in percent.
+    pub const SPEEDS: [u32; 5] = [50, 100, 150, 200, 400];
+}
+
+impl Default for Panels {
+    fn default() -> Self {
+        Panels {
+            selected_tp: None,
+            selected_batch: None,
+            step_mode: false,
+            playing: false,
+            shortcuts_open: false,
+            speed: 100,
+            run_on: false,
+            waiting: false,
+        }
+    }
 }
 
 /// Links and files: what was made, and why something could not be opened or made.
@@ -225,6 +252,15 @@ pub enum Msg {
     TogglePlay,
     /// Auto-play's timer: one step forward, and stop at the end.
     PlayTick,
+    /// Auto-play's speed, in percent.
+    SetSpeed(u32),
+    /// Auto-play runs on (true) or pauses at each explanation and question (false).
+    SetRunOn(bool),
+    /// The learner chose `choice` for the loaded lesson's question on source line `line`.
+    Answer {
+        line: usize,
+        choice: usize,
+    },
     /// Load a lesson by index, or go back to the playground with None. On the main page
     /// a lesson's file is fetched first (`ui::lesson_files::when_loaded`).
     LoadLesson(Option<usize>),
@@ -325,6 +361,25 @@ impl AppState {
     /// True while a lesson is loaded (the panels show the lesson's world).
     pub fn lesson_loaded(&self) -> bool {
         self.lesson.borrow().is_some()
+    }
+
+    /// True when auto-play should wait for the reader before player step `n` (1-based)
+    /// of the loaded lesson: it asks a question not yet answered, or it is not the first
+    /// step and has an explanation to read. A page's recorded actions never wait.
+    pub fn waits_before(&self, n: usize) -> bool {
+        let lesson = self.lesson.borrow();
+        let Some(l) = lesson.as_ref() else {
+            return false;
+        };
+        let Some(range) = n.checked_sub(1).and_then(|i| l.replay.player_steps().get(i)) else {
+            return false;
+        };
+        let steps = l.replay.scenario().steps.get(range.clone()).unwrap_or_default();
+        let asks = steps
+            .iter()
+            .flat_map(|s| &s.questions)
+            .any(|q| l.chosen(q.line).is_none());
+        asks || (n > 1 && steps.first().is_some_and(|s| !s.narration.is_empty()))
     }
 
     /// Where the shown player is and how far it can go: (position, end), for the lesson
@@ -445,6 +500,7 @@ impl AppState {
     fn load(&mut self, lesson: Option<LessonState>) {
         self.fetching_lesson = None;
         self.panels.playing = false;
+        self.panels.waiting = false;
         self.panels.selected_tp = None;
         self.panels.selected_batch = None;
         *self.lesson.borrow_mut() = lesson;
@@ -508,6 +564,7 @@ impl Reducible for AppState {
             Msg::Open(Panel::Batch(b)) => next.panels.selected_batch = b,
             Msg::Open(Panel::Shortcuts(open)) => next.panels.shortcuts_open = open,
             Msg::Travel(travel) => {
+                next.panels.waiting = false;
                 let (at, _) = self.position();
                 next.go_to(match travel {
                     Travel::Back => at - 1,
@@ -516,8 +573,14 @@ impl Reducible for AppState {
                 });
             }
             Msg::TogglePlay => {
+                next.panels.waiting = false;
                 if self.panels.playing {
                     next.panels.playing = false;
+                } else if self.panels.waiting {
+                    // Continue: the step the learner waited on runs now, and play goes on.
+                    let (at, end) = self.position();
+                    next.go_to(at + 1);
+                    next.panels.playing = at + 1 < end && !next.lesson_failed();
                 } else {
                     let (at, end) = self.position();
                     if at >= end {
@@ -529,11 +592,28 @@ impl Reducible for AppState {
             }
             Msg::PlayTick => {
                 let (at, end) = self.position();
-                if at < end {
-                    next.go_to(at + 1);
-                }
-                if at + 1 >= end || next.lesson_failed() {
+                if self.panels.run_on || !next.waits_before(at + 1) {
+                    if at < end {
+                        next.go_to(at + 1);
+                    }
+                    if at + 1 >= end || next.lesson_failed() {
+                        next.panels.playing = false;
+                    }
+                } else {
+                    // An explanation or a question comes next: the reader goes on.
                     next.panels.playing = false;
+                    next.panels.waiting = true;
+                }
+            }
+            Msg::SetSpeed(speed) => {
+                if Panels::SPEEDS.contains(&speed) {
+                    next.panels.speed = speed;
+                }
+            }
+            Msg::SetRunOn(on) => next.panels.run_on = on,
+            Msg::Answer { line, choice } => {
+                if let Some(l) = next.lesson.borrow_mut().as_mut() {
+                    l.answer(line, choice);
                 }
             }
             Msg::LoadLesson(index) => next.load_built_in(index, 0, page),
