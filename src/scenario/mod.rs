@@ -191,6 +191,18 @@ pub fn lesson(name: &str) -> Option<&'static Lesson> {
     all_lessons().find(|l| l.name == name)
 }
 
+/// A lesson's title in `lang` by name (the catalog's `lesson.NAME`), else its English
+/// one: the main page lists the Pulsar lessons without having them.
+pub fn lesson_title(name: &str, lang: crate::i18n::Lang) -> String {
+    let key = format!("lesson.{name}");
+    [lang, crate::i18n::Lang::En]
+        .iter()
+        .find_map(|l| crate::i18n::catalog::catalog(*l).text(&key))
+        .map(str::to_string)
+        .or_else(|| lesson(name).map(|l| l.title.to_string()))
+        .unwrap_or_else(|| name.to_string())
+}
+
 /// Parses and runs a scenario to the end, returning its transcript.
 pub fn transcript(source: &str) -> Result<Vec<String>, String> {
     let mut replay = Replay::new(parse(source).map_err(|e| e.to_string())?);

@@ -366,6 +366,15 @@ pub fn app(props: &AppProps) -> Html {
         dispatch.clone(),
     );
     use_keep_address(&state, props.keep_address && !embedded);
+    // The learner's progress through the course, kept in the browser.
+    {
+        let (name, (at, end)) = (state.lesson_name(), state.position());
+        use_effect_with((name, at, end), move |(name, at, end)| {
+            if let (Some(name), false) = (name, warm) {
+                super::progress::record(name, *at, *end);
+            }
+        });
+    }
     use_leave_guard(state.authored_lesson());
     let lesson = lesson_info(&state);
     let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()

@@ -194,6 +194,7 @@ pub(super) fn use_embed_api(
     // ready once, then state after every step, and complete at the end.
     let lesson = state.lesson_name();
     let (step, steps) = state.position();
+    let score = state.lesson.borrow().as_ref().map(|l| l.score()).unwrap_or_default();
     let (verdict, last_event) = if framed {
         state.with_world(Page::Idempotence, |w| {
             (
@@ -239,10 +240,18 @@ pub(super) fn use_embed_api(
                         ("lastEvent", text(last_event)),
                     ]));
                     if steps > 0.0 && step >= steps {
+                        let (correct, total) = score;
                         embed::post(&embed::object(&[
                             ("type", "eos:complete".into()),
                             ("lesson", name),
                             ("steps", steps.into()),
+                            (
+                                "score",
+                                embed::object(&[
+                                    ("correct", (correct as f64).into()),
+                                    ("total", (total as f64).into()),
+                                ]),
+                            ),
                         ]));
                     }
                 }

@@ -457,7 +457,18 @@ pub(super) fn idempotence_page(
 
     html! {
         <div class={class_list(&["pg", "playground", on(locked, "lesson-on")])} data-testid="playground">
+            if !locked {
+                <div class="pg-course">
+                    <super::components::course::Course dispatch={dispatch.clone()} />
+                </div>
+            }
             { page_header([Key::Title, Key::Subtitle], lesson.as_ref(), v.clock, reset, "reset") }
+            if locked {
+                // The lesson leads: the player is the main column's head.
+                <div class="pg-lesson">
+                    <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+                </div>
+            }
             <div class="pg-producer">
                 <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />
             </div>
@@ -499,8 +510,8 @@ pub(super) fn idempotence_page(
                 if !locked {
                     { time_travel(state, dispatch) }
                 }
-                <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
                 if !locked {
+                    <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
                     <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
                 }
                 { cluster_choice(Page::Idempotence, page.setup, locked, dispatch) }

@@ -16,6 +16,12 @@ pub fn open(index: usize, dispatch: &Callback<Msg>) {
     fetch_then_start(index, 0, dispatch);
 }
 
+/// Opens built-in lesson `index` at player step `step` (where the learner left off).
+pub fn resume(index: usize, step: usize, dispatch: &Callback<Msg>) {
+    dispatch.emit(Msg::ResumeLesson { index, step });
+    fetch_then_start(index, step, dispatch);
+}
+
 /// When lesson `index`'s text is not here: fetches its file, then starts the lesson at
 /// player step `step` ([`Msg::StartLesson`], which the state ignores if the learner chose
 /// something else meanwhile). A failed fetch starts it too, and the player shows why it

@@ -40,6 +40,7 @@ pub mod lesson_state;
 pub mod link;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
+pub mod progress;
 pub mod state;
 pub mod transactions;
 pub mod warm;

@@ -9,6 +9,8 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
+use super::components::question::QuestionInfo;
+
 use super::components::event_list::announced;
 use crate::i18n::narration::compare_words::label as compare_label;
 use crate::i18n::narration::{pulsar_difference, pulsar_event, pulsar_label};
@@ -311,32 +313,85 @@ pub fn pulsar_app() -> Html {
         let lang = lang.clone();
         Callback::from(move |l: Lang| lang.set(l))
     };
-    let lesson = use_state(|| 0usize);
+    // `?lesson=NAME` (the course's links) opens that lesson.
+    let lesson = use_state(|| {
+        let search = super::browser::location_field("search").unwrap_or_default();
+        let wanted = super::embed::parse_options(&search).lesson;
+        wanted
+            .and_then(|name| lessons.iter().position(|l| l.name == name))
+            .unwrap_or(0)
+    });
     let at = use_state(|| 0usize);
+    let answers = use_state(Vec::<(usize, usize)>::new);
     let current = &lessons[*lesson % lessons.len()];
     let parsed = scenario::parse(current.source).unwrap_or_default();
-    let total = parsed.steps.len();
     // What the steps print (the timeline's narration) is in the page's language too.
     let mut replay = Replay::new(parsed);
     replay.set_lang(*lang);
+    // One Next is one player step (`scenario::player`), as on the Kafka pages.
+    let total = replay.player_len();
     // A failure is kept in the replay's error; the player shows it.
-    let _ = replay.play_to(*at);
-    let step = replay.scenario().steps.get(at.saturating_sub(1)).cloned();
+    let _ = replay.play_player_to(*at);
+    let ranges = replay.player_steps().to_vec();
+    let steps = replay.scenario().steps.clone();
+    let step = at
+        .checked_sub(1)
+        .and_then(|i| ranges.get(i))
+        .and_then(|r| steps.get(r.start))
+        .cloned();
+    let script: Vec<String> = at
+        .checked_sub(1)
+        .and_then(|i| ranges.get(i))
+        .map(|r| steps[r.clone()].iter().map(|s| s.text.clone()).collect())
+        .unwrap_or_default();
+    let questions: Vec<QuestionInfo> = ranges
+        .get(*at)
+        .map(|r| &steps[r.clone()])
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|s| &s.questions)
+        .map(|q| QuestionInfo {
+            line: q.line,
+            prompt: q.prompt.get(*lang).to_string(),
+            choices: q
+                .choices
+                .iter()
+                .map(|c| (c.text.get(*lang).to_string(), c.explanation.get(*lang).to_string()))
+                .collect(),
+            answer: q.answer(),
+            chosen: answers.iter().find(|a| a.0 == q.line).map(|a| a.1),
+        })
+        .collect();
+    let on_answer = {
+        let answers = answers.clone();
+        Callback::from(move |(line, choice): (usize, usize)| {
+            let mut next: Vec<(usize, usize)> = answers.iter().copied().filter(|a| a.0 != line).collect();
+            next.push((line, choice));
+            answers.set(next);
+        })
+    };
+    {
+        let (name, at) = (current.name, *at);
+        use_effect_with((name, at, total), move |(name, at, total)| {
+            super::progress::record(name, *at, *total);
+        });
+    }
     let go = |to: usize| {
         let at = at.clone();
         Callback::from(move |_: MouseEvent| at.set(to.min(total)))
     };
     let pick = {
-        let (lesson, at) = (lesson.clone(), at.clone());
+        let (lesson, at, answers) = (lesson.clone(), at.clone(), answers.clone());
         Callback::from(move |e: Event| {
             let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
             lesson.set(el.value().parse().unwrap_or(0));
             at.set(0);
+            answers.set(Vec::new());
         })
     };
-    let printed = replay
-        .outputs()
-        .last()
+    let printed = at
+        .checked_sub(1)
+        .and_then(|i| replay.player_output(i))
         .map(|o| o.lines.join("\n"))
         .unwrap_or_default();
     html! {
@@ -366,12 +421,23 @@ pub fn pulsar_app() -> Html {
                         <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
                     </div>
                     if let Some(s) = step {
-                        <div>
+                        <div aria-live="polite">
                             if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
                             { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
-                            <pre class="mono">{ s.text.clone() }</pre>
+                            <details class="step-script">
+                                <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
+                                <pre class="mono">{ script.join("\n") }</pre>
+                            </details>
                             <h4>{ l(L::Printed) }</h4>
                             <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
+                        </div>
+                    }
+                    if !questions.is_empty() {
+                        <div class="lesson-questions stack" data-testid="lesson-questions">
+                            <h3 class="small-heading">{ crate::i18n::t(crate::i18n::Key::QuestionHeading) }</h3>
+                            { for questions.iter().map(|q| html! {
+                                <super::components::question::Question key={q.line} question={q.clone()} on_answer={on_answer.clone()} />
+                            }) }
                         </div>
                     }
                     if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }

@@ -264,6 +264,12 @@ pub enum Msg {
     /// Load a lesson by index, or go back to the playground with None. On the main page
     /// a lesson's file is fetched first (`ui::lesson_files::when_loaded`).
     LoadLesson(Option<usize>),
+    /// Load lesson `index` played up to `step` (fetching its file first if need be):
+    /// "continue where you left off".
+    ResumeLesson {
+        index: usize,
+        step: usize,
+    },
     /// Load lesson `index` played up to `step`: the address's `lesson=`/`step=`, once
     /// the lesson's file is here.
     StartLesson {
@@ -617,6 +623,7 @@ impl Reducible for AppState {
                 }
             }
             Msg::LoadLesson(index) => next.load_built_in(index, 0, page),
+            Msg::ResumeLesson { index, step } => next.load_built_in(Some(index), step, page),
             // Only while the player still waits for that lesson (not after another choice).
             Msg::StartLesson { index, step } => {
                 if self.fetching_lesson == Some((index, step)) {

@@ -231,6 +231,12 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
     html! {
         <div class={class_list(&["pg", "txn-page", on(locked, "lesson-on")])} data-testid="page-transactions">
             { super::idempotence::page_header([Key::TxTitle, Key::TxSubtitle], p.lesson.as_ref(), v.clock, send(Msg::Reset), "txn-reset") }
+            if locked {
+                // The lesson leads: the player is the main column's head.
+                <div class="pg-lesson">
+                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                </div>
+            }
             <div class="tx-producers stack">
                 if locked {
                     <p class="notice">{ t(Key::TxLessonLocks) }</p>
@@ -315,7 +321,9 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             </div>
             <div class="tx-tools stack">
                 { p.time_travel.clone() }
-                <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                if !locked {
+                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                }
             </div>
         </div>
     }

@@ -7,14 +7,20 @@ use yew::prelude::*;
 use crate::i18n::{t, tf, Key};
 use crate::ui::state::{Msg, Travel};
 
+pub use super::question::QuestionInfo;
+
 /// The loaded lesson, as the player shows it.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Default, PartialEq)]
 pub struct LessonInfo {
     /// The built-in lesson's index; None for a scenario from a link, a host page or a file.
     pub index: Option<usize>,
+    /// The built-in lesson's name (progress, the next lesson).
+    pub name: Option<&'static str>,
     pub title: String,
     /// (first source line number, source text of its lines) of every player step.
     pub steps: Vec<(usize, String)>,
+    /// Each player step's heading (steps under one heading share it), for the timeline.
+    pub titles: Vec<String>,
     /// How many player steps have run whole.
     pub done_steps: usize,
     /// Output of the last player step run.
@@ -25,6 +31,15 @@ pub struct LessonInfo {
     pub why: Vec<String>,
     /// The lesson's file is still on its way: no steps yet, and nothing to press.
     pub loading: bool,
+    /// The questions asked before the next step.
+    pub questions: Vec<QuestionInfo>,
+    /// (answered right, questions in the lesson).
+    pub score: (usize, usize),
+    /// Auto-play's speed in percent, whether it runs on past explanations, and whether
+    /// it waits for the reader now.
+    pub speed: u32,
+    pub run_on: bool,
+    pub waiting: bool,
 }
 
 #[derive(Properties, PartialEq)]
@@ -85,10 +100,6 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
             }
         })
     };
-    let send = |m: Msg| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
-    };
     let on_file = {
         let (dispatch, reading) = (p.dispatch.clone(), reading.clone());
         Callback::from(move |e: Event| {
@@ -126,79 +137,8 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
             html! { <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{name}: {title}") }</option> }
         })
         .collect();
-    let body = match &p.loaded {
-        None => html! { <p class="muted small">{ t(Key::LessonIntro) }</p> },
-        Some(l) if l.loading => html! {
-            <p class="muted small" role="status" data-testid="lesson-loading">{ t(Key::LessonLoading) }</p>
-        },
-        Some(l) => {
-            let total = l.steps.len();
-            let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
-            let finished = l.done_steps >= total;
-            let script: Html = l
-                .steps
-                .iter()
-                .enumerate()
-                .map(|(i, (line, text))| {
-                    let state = if i + 1 == l.done_steps { Some("step-current") } else if i < l.done_steps { Some("step-done") } else { None };
-                    html! {
-                        <li class={class_list(&[state.unwrap_or("")])} aria-current={(i + 1 == l.done_steps).then_some("step")}>
-                            <span class="muted line-no">{ line }</span>{ " " }<code>{ text }</code>
-                        </li>
-                    }
-                })
-                .collect();
-            html! {
-                <>
-                    <p class="small" data-testid="lesson-progress">{ tf(Key::LessonStepOf, &[&l.done_steps.to_string(), &total.to_string()]) }</p>
-                    <div class="lesson-step" aria-live="polite" data-testid="lesson-step">
-                        if let Some((line, text)) = current {
-                            <h3 class="mono step-title">{ format!("{line}: ") }<code>{ text }</code></h3>
-                            if !l.why.is_empty() {
-                                <p class="lesson-why small"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose(&l.why.join(" ")) }</p>
-                            }
-                            <h4 class="small-heading">{ t(Key::LessonOutput) }</h4>
-                            if l.output.is_empty() {
-                                <p class="muted small">{ t(Key::LessonNoOutput) }</p>
-                            } else {
-                                <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
-                            }
-                        } else {
-                            if !l.why.is_empty() {
-                                <p class="lesson-why small">{ super::prose::prose(&l.why.join(" ")) }</p>
-                            }
-                            // The scenario line is code (the language's words are around it).
-                            <p class="small">{ not_started(l.steps.first().map_or("", |s| s.1.as_str())) }</p>
-                        }
-                        if let Some(e) = &l.error {
-                            <div class="action-error" role="alert" data-testid="lesson-error">
-                                <p>{ tf(Key::LessonError, &[e]) }</p>
-                                <p class="small">{ t(Key::LessonErrorHelp) }</p>
-                            </div>
-                        }
-                        if finished {
-                            <p class="small"><span class="badge ok">{ t(Key::LessonDone) }</span></p>
-                        }
-                    </div>
-                    <div class="cluster">
-                        <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
-                        <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
-                        <button type="button" data-testid="lesson-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
-                            { if p.playing { t(Key::TtPause) } else { t(Key::LessonPlay) } }
-                        </button>
-                        <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
-                    </div>
-                    <details class="lesson-script">
-                        <summary>{ t(Key::LessonSource) }</summary>
-                        <ol class="mono small script">{ script }</ol>
-                    </details>
-                </>
-            }
-        }
-    };
-    html! {
-        <section class="panel stack lesson-panel" aria-labelledby="lesson-heading">
-            <h2 id="lesson-heading">{ t(Key::LessonHeading) }</h2>
+    let chooser = html! {
+        <>
             <div class="field">
                 <label for="lesson-select">{ t(Key::LessonSelect) }</label>
                 <select id="lesson-select" data-testid="lesson-select" {onchange}>
@@ -209,7 +149,6 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     }
                 </select>
             </div>
-            { body }
             <div class="lesson-file stack" data-testid="lesson-drop" ondragover={on_drag_over} ondrop={on_drop}>
                 <label class="small" for="lesson-file">{ t(Key::FileLabel) }</label>
                 <input id="lesson-file" type="file" accept=".eos,.txt,text/plain" data-testid="lesson-file" onchange={on_file} />
@@ -218,13 +157,244 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                     <p class="action-error mono small" role="alert" data-testid="lesson-file-error">{ tf(Key::FileError, &[e]) }</p>
                 }
             </div>
+        </>
+    };
+    let body = match &p.loaded {
+        None => html! {
+            <>
+                <h2 id="lesson-heading">{ t(Key::LessonHeading) }</h2>
+                <p class="muted small">{ t(Key::LessonIntro) }</p>
+                { chooser }
+            </>
+        },
+        Some(l) if l.loading => html! {
+            <>
+                <h2 id="lesson-heading">{ l.title.clone() }</h2>
+                <p class="muted small" role="status" data-testid="lesson-loading">{ t(Key::LessonLoading) }</p>
+                { chooser }
+            </>
+        },
+        Some(l) => {
+            html! {
+                <>
+                    { player(l, &p.dispatch, p.playing) }
+                    <details class="lesson-more">
+                        <summary>{ t(Key::LessonOtherLessons) }</summary>
+                        <div class="stack">{ chooser }</div>
+                    </details>
+                </>
+            }
+        }
+    };
+    html! {
+        <section class={class_list(&["panel", "stack", "lesson-panel", if p.loaded.is_some() { "lesson-loaded" } else { "" }])} aria-labelledby="lesson-heading">
+            { body }
         </section>
     }
 }
 
-/// "Not started. Next runs: {0}" with the scenario line as code.
-fn not_started(line: &str) -> Html {
-    let template = t(Key::LessonNotStarted);
-    let (before, after) = template.split_once("{0}").unwrap_or((template, ""));
-    html! { <>{ before }<code>{ line.to_string() }</code>{ after }</> }
+/// The lesson player: the step's heading and explanation first, its script and long
+/// output folded, the questions before the next step, and the controls in a dock that
+/// stays in view.
+fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
+    let send = |m: Msg| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
+    };
+    let total = l.steps.len();
+    let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
+    let heading = l.done_steps.checked_sub(1).and_then(|i| l.titles.get(i)).filter(|t| !t.is_empty());
+    let finished = total > 0 && l.done_steps >= total;
+    // The step's heading is shown as a heading: not again as the explanation's first words.
+    let why: Vec<&String> = l
+        .why
+        .iter()
+        .filter(|w| heading.is_none_or(|h| **w != format!("{h}:")))
+        .collect();
+    let why_text = why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
+    let on_answer = {
+        let dispatch = dispatch.clone();
+        let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
+        let lesson = l.name;
+        Callback::from(move |(line, choice): (usize, usize)| {
+            dispatch.emit(Msg::Answer { line, choice });
+            // A host page hears each answer (`eos:answered`).
+            let correct = answers.iter().any(|a| *a == (line, choice));
+            let name = lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+            crate::ui::embed::post(&crate::ui::embed::object(&[
+                ("type", "eos:answered".into()),
+                ("lesson", name),
+                ("question", (line as f64).into()),
+                ("correct", correct.into()),
+            ]));
+        })
+    };
+    let on_scrub = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                if let Ok(to) = input.value().parse::<usize>() {
+                    dispatch.emit(Msg::Travel(Travel::To(to)));
+                }
+            }
+        })
+    };
+    let on_speed = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                if let Ok(speed) = select.value().parse::<u32>() {
+                    dispatch.emit(Msg::SetSpeed(speed));
+                }
+            }
+        })
+    };
+    let on_run_on = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                dispatch.emit(Msg::SetRunOn(input.checked()));
+            }
+        })
+    };
+    let step_label = |i: usize| -> String {
+        let title = l.titles.get(i).map(String::as_str).unwrap_or_default();
+        tf(Key::LessonStepOf, &[&(i + 1).to_string(), &total.to_string()]) + if title.is_empty() { "" } else { " · " } + title
+    };
+    let steps_list: Html = (0..total)
+        .map(|i| {
+            let state = if i + 1 == l.done_steps { "step-current" } else if i < l.done_steps { "step-done" } else { "" };
+            html! { <option value={(i + 1).to_string()} class={state}>{ step_label(i) }</option> }
+        })
+        .collect();
+    let (right, asked) = l.score;
+    let output_long = l.output.len() > 12;
+    let play_label = if playing {
+        t(Key::TtPause)
+    } else if l.waiting {
+        t(Key::LessonContinue)
+    } else {
+        t(Key::LessonPlay)
+    };
+    html! {
+        <>
+            <div class="lesson-head stack">
+                <p class="eyebrow small muted">{ t(Key::LessonHeading) }</p>
+                <h2 id="lesson-heading">{ l.title.clone() }</h2>
+                <div class="lesson-timeline">
+                    <p class="small" data-testid="lesson-progress">{ tf(Key::LessonStepOf, &[&l.done_steps.to_string(), &total.to_string()]) }</p>
+                    <label class="small" for="lesson-scrub">{ t(Key::LessonTimeline) }</label>
+                    <input id="lesson-scrub" type="range" min="0" max={total.to_string()} value={l.done_steps.to_string()} data-testid="lesson-timeline" list="lesson-step-marks" aria-valuetext={if l.done_steps == 0 { t(Key::LessonNotStartedShort).to_string() } else { step_label(l.done_steps - 1) }} oninput={on_scrub} />
+                    <datalist id="lesson-step-marks">{ steps_list }</datalist>
+                </div>
+            </div>
+            <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
+                if let Some(h) = heading {
+                    <h3 class="step-title">{ h.clone() }</h3>
+                }
+                if !why_text.is_empty() {
+                    <p class="lesson-why"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose(&why_text) }</p>
+                }
+                if let Some((line, text)) = current {
+                    <details class="step-script" data-testid="lesson-script">
+                        <summary>{ t(Key::LessonShowScript) }</summary>
+                        <pre class="mono small">{ numbered(*line, text) }</pre>
+                    </details>
+                    if l.output.is_empty() {
+                        <p class="muted small">{ t(Key::LessonNoOutput) }</p>
+                    } else {
+                        <details class="step-output" open={!output_long}>
+                            <summary>{ tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) }</summary>
+                            <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
+                        </details>
+                    }
+                } else if !l.steps.is_empty() {
+                    <p class="small">{ t(Key::LessonPressNext) }</p>
+                }
+                if let Some(e) = &l.error {
+                    <div class="action-error" role="alert" data-testid="lesson-error">
+                        <p>{ tf(Key::LessonError, &[e]) }</p>
+                        <p class="small">{ t(Key::LessonErrorHelp) }</p>
+                    </div>
+                }
+                if finished {
+                    <div class="lesson-finished stack" data-testid="lesson-finished">
+                        <p><span class="badge ok">{ t(Key::LessonDone) }</span></p>
+                        if asked > 0 {
+                            <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &asked.to_string()]) }</p>
+                        }
+                        if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
+                            { next_lesson_link(next, dispatch) }
+                        }
+                    </div>
+                }
+            </div>
+            if !l.questions.is_empty() {
+                <div class="lesson-questions stack" data-testid="lesson-questions">
+                    <h3 class="small-heading">{ t(Key::QuestionHeading) }</h3>
+                    { for l.questions.iter().map(|q| html! {
+                        <super::question::Question key={q.line} question={q.clone()} on_answer={on_answer.clone()} />
+                    }) }
+                </div>
+            }
+            <div class="lesson-dock" role="group" aria-label={t(Key::LessonControls)}>
+                <div class="dock-inner">
+                    <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
+                    <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
+                    <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>{ play_label }</button>
+                    <label class="small dock-field">{ t(Key::LessonSpeed) }{ " " }
+                        <select data-testid="lesson-speed" onchange={on_speed}>
+                            { for crate::ui::state::Panels::SPEEDS.iter().map(|s| html! {
+                                <option value={s.to_string()} selected={*s == l.speed}>{ speed_label(*s) }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <label class="small dock-field">
+                        <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ " " }{ t(Key::LessonRunOn) }
+                    </label>
+                    <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
+                    <button type="button" data-testid="lesson-exit" onclick={send(Msg::LoadLesson(None))}>{ t(Key::LessonExit) }</button>
+                </div>
+            </div>
+        </>
+    }
+}
+
+/// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.
+fn speed_label(percent: u32) -> String {
+    match percent % 100 {
+        0 => format!("{}×", percent / 100),
+        r => format!("{}.{}×", percent / 100, r / 10),
+    }
+}
+
+/// A step's lines, each with its source line number (the lines of one step are
+/// consecutive in the file but for blank and comment lines between them).
+fn numbered(first: usize, text: &str) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { format!("{first}: {l}") } else { format!("    {l}") })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The course's next lesson: opened here, or on the Pulsar page.
+fn next_lesson_link(next: &'static crate::scenario::course::CourseLesson, dispatch: &Callback<Msg>) -> Html {
+    let title = crate::scenario::lesson_title(next.name, crate::i18n::ui_lang());
+    let label = tf(Key::LessonNextLesson, &[&title]);
+    match next.site {
+        crate::scenario::course::Site::Pulsar => html! {
+            <a class="button primary" data-testid="lesson-next-lesson" href={format!("pulsar/?lesson={}", next.name)}>{ label }</a>
+        },
+        crate::scenario::course::Site::Kafka => {
+            let index = crate::scenario::lessons().iter().position(|l| l.name == next.name);
+            let dispatch = dispatch.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                if let Some(i) = index {
+                    crate::ui::lesson_files::open(i, &dispatch);
+                }
+            });
+            html! { <button type="button" class="primary" data-testid="lesson-next-lesson" {onclick}>{ label }</button> }
+        }
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod broker_panel;
 pub mod cluster_panel;
+pub mod course;
 pub mod event_list;
 pub mod field;
 pub mod header_bytes;
@@ -12,6 +13,7 @@ pub mod network_panel;
 pub mod page_nav;
 pub mod producer_panel;
 pub mod prose;
+pub mod question;
 pub mod raw_panel;
 pub mod replicas_view;
 pub mod rules_panel;

@@ -1,0 +1,116 @@
+//! The course home: where to start, the lessons in order in their modules, each with its
+//! length, what it builds on and the learner's progress, and "continue where you left
+//! off". `[data-course]` holds the list; each entry is `[data-lesson][data-progress]`.
+
+use yew::prelude::*;
+
+use crate::i18n::{t, tf, ui_lang, Key};
+use crate::scenario::course::{self, CourseLesson, Site};
+use crate::ui::progress::{self, Progress};
+use crate::ui::state::Msg;
+
+#[derive(Properties, PartialEq)]
+pub struct CourseProps {
+    pub dispatch: Callback<Msg>,
+}
+
+/// Opens a Kafka lesson at player step `step`: here, fetching its file if need be.
+fn open(name: &str, step: usize, dispatch: &Callback<Msg>) {
+    if let Some(i) = crate::scenario::lessons().iter().position(|l| l.name == name) {
+        crate::ui::lesson_files::resume(i, step, dispatch);
+    }
+}
+
+/// A link or button that opens `lesson` (a Pulsar lesson opens on the Pulsar page).
+fn opener(lesson: &CourseLesson, step: usize, label: String, class: &'static str, testid: &'static str, dispatch: &Callback<Msg>) -> Html {
+    match lesson.site {
+        Site::Pulsar => html! {
+            <a class={class} data-testid={testid} href={format!("pulsar/?lesson={}", lesson.name)}>{ label }</a>
+        },
+        Site::Kafka => {
+            let (name, dispatch) = (lesson.name, dispatch.clone());
+            let onclick = Callback::from(move |_: MouseEvent| open(name, step, &dispatch));
+            html! { <button type="button" class={class} data-testid={testid} {onclick}>{ label }</button> }
+        }
+    }
+}
+
+#[function_component(Course)]
+pub fn course(p: &CourseProps) -> Html {
+    let lang = ui_lang();
+    let lessons: Vec<&CourseLesson> = course::course_lessons().collect();
+    let done = lessons.iter().filter(|l| progress::of(l.name) == Progress::Done).count();
+    let last = progress::last().and_then(|(name, step)| Some((course::course_lesson(&name)?, step)));
+    let first = lessons.first().copied();
+    let start = match (last, first) {
+        (Some((lesson, step)), _) if progress::of(lesson.name) != Progress::Done || course::next_lesson(lesson.name).is_none() => {
+            let label = tf(Key::CourseContinue, &[&crate::scenario::lesson_title(lesson.name, lang), &step.to_string()]);
+            opener(lesson, step, label, "button primary big", "course-start", &p.dispatch)
+        }
+        (Some((lesson, _)), _) => {
+            let next = course::next_lesson(lesson.name).unwrap_or(lesson);
+            let label = tf(Key::CourseContinue, &[&crate::scenario::lesson_title(next.name, lang), "0"]);
+            opener(next, 0, label, "button primary big", "course-start", &p.dispatch)
+        }
+        (None, Some(first)) => opener(first, 0, t(Key::CourseStart).to_string(), "button primary big", "course-start", &p.dispatch),
+        (None, None) => Html::default(),
+    };
+    let modules: Html = course::modules()
+        .iter()
+        .enumerate()
+        .map(|(m, module)| {
+            let title = crate::i18n::catalog::text(&format!("course.module.{}", module.key), lang);
+            let items: Html = module
+                .lessons
+                .iter()
+                .map(|l| {
+                    let state = progress::of(l.name);
+                    let builds: Vec<String> = l.builds_on.iter().map(|b| crate::scenario::lesson_title(b, lang)).collect();
+                    let badge = match state {
+                        Progress::New => t(Key::CourseNew),
+                        Progress::Started => t(Key::CourseStarted),
+                        Progress::Done => t(Key::CourseDone),
+                    };
+                    html! {
+                        <li class="course-lesson" data-lesson={l.name} data-progress={state.code()}>
+                            { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.dispatch) }
+                            <span class="course-meta small muted">
+                                { tf(Key::CourseMinutes, &[&l.minutes.to_string()]) }
+                                if l.site == Site::Pulsar {
+                                    { " · " }{ t(Key::CourseOnPulsar) }
+                                }
+                                if !builds.is_empty() {
+                                    { " · " }{ tf(Key::CourseBuildsOn, &[&builds.join(", ")]) }
+                                }
+                            </span>
+                            <span class={format!("badge progress-{}", state.code())}>{ badge }</span>
+                        </li>
+                    }
+                })
+                .collect();
+            html! {
+                <li class="course-module">
+                    <h3>{ tf(Key::CourseModule, &[&(m + 1).to_string(), title]) }</h3>
+                    <ol class="course-lessons">{ items }</ol>
+                </li>
+            }
+        })
+        .collect();
+    html! {
+        <section class="panel course stack" aria-labelledby="course-heading">
+            <div class="course-hero stack">
+                <h2 id="course-heading">{ t(Key::CourseHeading) }</h2>
+                <p>{ t(Key::CourseIntro) }</p>
+                <div class="cluster">
+                    { start }
+                    <a class="button" href="#main" data-testid="course-free-play">{ t(Key::CourseFreePlay) }</a>
+                </div>
+                <p class="small muted" data-testid="course-summary">{ tf(Key::CourseProgress, &[&done.to_string(), &lessons.len().to_string()]) }</p>
+            </div>
+            <details class="course-path" open=true>
+                <summary>{ t(Key::CoursePath) }</summary>
+                <ol class="course-modules" data-course="">{ modules }</ol>
+            </details>
+        </section>
+    }
+}
