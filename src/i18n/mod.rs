@@ -35,6 +35,7 @@
 
 pub mod catalog;
 pub mod checker;
+pub mod glossary;
 pub mod labels;
 pub mod message;
 pub mod narration;

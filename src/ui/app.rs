@@ -123,6 +123,23 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
             chosen: l.chosen(q.line),
         })
         .collect();
+    // The glossary terms the steps before this one used: each is marked once a lesson.
+    let shown_from = ranges
+        .get(done.saturating_sub(1))
+        .map_or(0, |r| r.start)
+        .min(if done == 0 { 0 } else { usize::MAX });
+    let before: String = steps
+        .get(..shown_from)
+        .unwrap_or_default()
+        .iter()
+        .flat_map(step_words)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let terms = crate::i18n::glossary::terms(lang);
+    let terms_seen = crate::i18n::glossary::used_in(&before, &terms)
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
     let mut titles = Vec::with_capacity(ranges.len());
     let mut heading = String::new();
     for r in ranges {
@@ -155,6 +172,7 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         error: l.replay.error().map(str::to_string),
         loading: false,
         questions,
+        terms_seen,
         score: l.score(),
         speed: state.panels.speed,
         run_on: state.panels.run_on,

@@ -503,6 +503,7 @@ keys! {
     CourseOnPulsar,
     CourseModule,
     CoursePath,
+    GlossaryHeading,
 }
 
 /// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap

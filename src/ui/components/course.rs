@@ -49,11 +49,22 @@ pub fn course(p: &CourseProps) -> Html {
         }
         (Some((lesson, _)), _) => {
             let next = course::next_lesson(lesson.name).unwrap_or(lesson);
-            let label = tf(Key::CourseContinue, &[&crate::scenario::lesson_title(next.name, lang), "0"]);
+            let label = tf(Key::LessonNextLesson, &[&crate::scenario::lesson_title(next.name, lang)]);
             opener(next, 0, label, "button primary big", "course-start", &p.dispatch)
         }
         (None, Some(first)) => opener(first, 0, t(Key::CourseStart).to_string(), "button primary big", "course-start", &p.dispatch),
         (None, None) => Html::default(),
+    };
+    // Each lesson's number in the course (module.lesson), for "builds on".
+    let number = |name: &str| -> String {
+        course::modules()
+            .iter()
+            .enumerate()
+            .find_map(|(m, module)| {
+                let l = module.lessons.iter().position(|l| l.name == name)?;
+                Some(format!("{}.{}", m + 1, l + 1))
+            })
+            .unwrap_or_default()
     };
     let modules: Html = course::modules()
         .iter()
@@ -65,7 +76,7 @@ pub fn course(p: &CourseProps) -> Html {
                 .iter()
                 .map(|l| {
                     let state = progress::of(l.name);
-                    let builds: Vec<String> = l.builds_on.iter().map(|b| crate::scenario::lesson_title(b, lang)).collect();
+                    let builds: Vec<String> = l.builds_on.iter().map(|b| number(b)).collect();
                     let badge = match state {
                         Progress::New => t(Key::CourseNew),
                         Progress::Started => t(Key::CourseStarted),
@@ -73,7 +84,9 @@ pub fn course(p: &CourseProps) -> Html {
                     };
                     html! {
                         <li class="course-lesson" data-lesson={l.name} data-progress={state.code()}>
+                            <span class="course-num mono small" aria-hidden="true">{ number(l.name) }</span>
                             { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.dispatch) }
+                            <span class={format!("badge progress-{}", state.code())}>{ badge }</span>
                             <span class="course-meta small muted">
                                 { tf(Key::CourseMinutes, &[&l.minutes.to_string()]) }
                                 if l.site == Site::Pulsar {
@@ -83,7 +96,6 @@ pub fn course(p: &CourseProps) -> Html {
                                     { " · " }{ tf(Key::CourseBuildsOn, &[&builds.join(", ")]) }
                                 }
                             </span>
-                            <span class={format!("badge progress-{}", state.code())}>{ badge }</span>
                         </li>
                     }
                 })
@@ -111,6 +123,25 @@ pub fn course(p: &CourseProps) -> Html {
                 <summary>{ t(Key::CoursePath) }</summary>
                 <ol class="course-modules" data-course="">{ modules }</ol>
             </details>
+            { glossary(lang) }
         </section>
+    }
+}
+
+/// The glossary: every term with its definition (`i18n::glossary`).
+fn glossary(lang: crate::i18n::Lang) -> Html {
+    let terms = crate::i18n::glossary::terms(lang);
+    html! {
+        <details class="glossary" id="glossary" data-testid="glossary">
+            <summary>{ tf(Key::GlossaryHeading, &[&terms.len().to_string()]) }</summary>
+            <dl>
+                { for terms.iter().map(|t| html! {
+                    <div class="glossary-entry" data-term={t.id}>
+                        <dt><dfn>{ t.name }</dfn></dt>
+                        <dd>{ t.definition }</dd>
+                    </div>
+                }) }
+            </dl>
+        </details>
     }
 }

@@ -35,6 +35,8 @@ pub struct LessonInfo {
     pub questions: Vec<QuestionInfo>,
     /// (answered right, questions in the lesson).
     pub score: (usize, usize),
+    /// The glossary terms the lesson's earlier steps already used (marked there).
+    pub terms_seen: Vec<&'static str>,
     /// Auto-play's speed in percent, whether it runs on past explanations, and whether
     /// it waits for the reader now.
     pub speed: u32,
@@ -178,10 +180,10 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
             html! {
                 <>
                     { player(l, &p.dispatch, p.playing) }
-                    <details class="lesson-more">
-                        <summary>{ t(Key::LessonOtherLessons) }</summary>
-                        <div class="stack">{ chooser }</div>
-                    </details>
+                    <div class="lesson-more stack">
+                        <h3 class="small-heading">{ t(Key::LessonOtherLessons) }</h3>
+                        { chooser }
+                    </div>
                 </>
             }
         }
@@ -212,6 +214,12 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
         .filter(|w| heading.is_none_or(|h| **w != format!("{h}:")))
         .collect();
     let why_text = why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
+    // Terms this step uses for the first time in the lesson get their definition.
+    let terms = crate::i18n::glossary::terms(crate::i18n::ui_lang());
+    let fresh: Vec<&crate::i18n::glossary::Term> = crate::i18n::glossary::used_in(&why_text, &terms)
+        .into_iter()
+        .filter(|t| !l.terms_seen.contains(&t.id))
+        .collect();
     let on_answer = {
         let dispatch = dispatch.clone();
         let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
@@ -293,7 +301,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <h3 class="step-title">{ h.clone() }</h3>
                 }
                 if !why_text.is_empty() {
-                    <p class="lesson-why"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose(&why_text) }</p>
+                    <p class="lesson-why"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose_with_terms(&why_text, &fresh) }</p>
                 }
                 if let Some((line, text)) = current {
                     <details class="step-script" data-testid="lesson-script">
