@@ -170,7 +170,14 @@ fn lessons(args: &[String]) -> Result<String, String> {
 fn list_lessons(lang: Lang) -> String {
     scenario::course::course_lessons()
         .filter_map(|c| scenario::lesson(c.name).map(|l| (c, l)))
-        .map(|(c, l)| format!("{:<26} {:>3} min  {}\n", l.name, c.minutes, l.title_in(lang)))
+        .map(|(c, l)| {
+            format!(
+                "{:<26} {:>3} min  {}\n",
+                l.name,
+                c.minutes,
+                l.title_in(lang)
+            )
+        })
         .collect()
 }
 
@@ -211,14 +218,20 @@ fn questions(files: &[String]) -> Result<String, String> {
         for q in scenario::question::questions(&parsed) {
             let answer = q.choices.get(q.answer()).map_or("", |c| c.text.en.as_str());
             match wrong.iter().find(|d| d.line == q.line) {
-                None => out.push_str(&format!("{file}:{}: ok: {} -> {answer}\n", q.line, q.prompt.en)),
+                None => out.push_str(&format!(
+                    "{file}:{}: ok: {} -> {answer}\n",
+                    q.line, q.prompt.en
+                )),
                 Some(d) => {
                     failed += 1;
                     out.push_str(&format!("{file}:{}: DISAGREES: {}\n", q.line, d.why));
                 }
             }
         }
-        for d in wrong.iter().filter(|d| scenario::question::questions(&parsed).all(|q| q.line != d.line)) {
+        for d in wrong
+            .iter()
+            .filter(|d| scenario::question::questions(&parsed).all(|q| q.line != d.line))
+        {
             failed += 1;
             out.push_str(&format!("{file}:{}: {}\n", d.line, d.why));
         }
@@ -248,7 +261,10 @@ fn test(args: &[String]) -> Result<String, String> {
             Err(wrong) => {
                 failed += 1;
                 for d in &wrong {
-                    out.push_str(&format!("{file}:{}: question disagrees with the engine: {}\n", d.line, d.why));
+                    out.push_str(&format!(
+                        "{file}:{}: question disagrees with the engine: {}\n",
+                        d.line, d.why
+                    ));
                 }
                 continue;
             }
@@ -296,7 +312,11 @@ fn link(args: &[String]) -> Result<String, String> {
                 .map(|p| format!(" (open: {p})"))
                 .unwrap_or_default()
         );
-        out.push_str(&shared.scenario);
+        // A lesson link names a built-in lesson: its file is the scenario.
+        match shared.lesson.as_deref().and_then(scenario::lesson) {
+            Some(l) => out.push_str(l.source),
+            None => out.push_str(&shared.scenario),
+        }
         if !out.ends_with('\n') {
             out.push('\n');
         }
@@ -324,13 +344,20 @@ fn link(args: &[String]) -> Result<String, String> {
             }
         }
     }
+    // A built-in lesson's own file is named, not carried: the page loads it.
+    let lesson = scenario::all_lessons().find(|l| l.is_source(&scenario));
     let shared = share::SharedState {
-        scenario,
+        scenario: if lesson.is_some() {
+            String::new()
+        } else {
+            scenario
+        },
         step,
         page: page.fragment().into(),
         // The page's `OpenPanel` (src/ui/link.rs): play it in the lesson player.
         panel: Some("lesson".into()),
         lang: None,
+        lesson: lesson.map(|l| l.name.to_string()),
     };
     let code = share::encode(&shared).map_err(|e| format!("{file}: {e}"))?;
     // `decode` checks what opening it will check: the scenario parses, the step is in range.

@@ -18,13 +18,16 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn lists_lessons() {
     let out = cli::run(&args(&["lessons"])).unwrap();
     // In course order, the Pulsar lessons included, each with its minutes.
-    let names: Vec<&str> = out.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     let course: Vec<&str> = eos_playground::scenario::course::course_lessons()
         .map(|l| l.name)
         .collect();
     assert_eq!(names, course, "{out}");
     assert!(names.contains(&"pulsar-transactions"), "{out}");
-    assert!(out.contains("idempotence                  6 min"), "{out}");
+    assert!(out.contains("idempotence                  9 min"), "{out}");
 }
 
 #[test]
@@ -44,7 +47,7 @@ fn export_writes_kafkas_layout() {
     ]))
     .unwrap();
     assert!(out.contains("exported"), "{out}");
-    let part = dir.join("u12-idem-0");
+    let part = dir.join("orders-0");
     for f in [
         "00000000000000000000.log",
         "00000000000000000000.index",
@@ -101,7 +104,9 @@ fn a_link_made_from_a_file_opens_back_into_the_same_scenario() {
     ]))
     .unwrap();
     let fragment = made.trim_end();
-    assert!(fragment.starts_with("#1."), "{made}");
+    // A built-in lesson's own file is named, not carried (link version 3).
+    assert!(fragment.starts_with("#3."), "{made}");
+    assert!(fragment.len() < 100, "{made}");
     assert_eq!(made.lines().count(), 1);
 
     // A whole URL works as well as the fragment.
@@ -135,6 +140,15 @@ fn bad_links_and_options_say_what_is_wrong() {
     );
     let err = cli::run(&args(&["link", "--make", file, "--step", "9999"])).unwrap_err();
     assert!(err.contains("step 9999"), "{err}");
+    // A file of one's own is carried whole (version 1), and its steps are lines.
+    let own = temp_dir("own-link").join("own.eos");
+    std::fs::write(&own, "topic create t\necho a\necho b\n").unwrap();
+    let own = own.to_str().unwrap();
+    assert!(cli::run(&args(&["link", "--make", own, "--step", "3"]))
+        .unwrap()
+        .starts_with("#1."));
+    let err = cli::run(&args(&["link", "--make", own, "--step", "4"])).unwrap_err();
+    assert!(err.contains("step 4"), "{err}");
     let err = cli::run(&args(&["link", "--make", file, "--page", "nope"])).unwrap_err();
     assert!(err.contains("--page nope"), "{err}");
     assert!(cli::run(&args(&["link"])).is_err());

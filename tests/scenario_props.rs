@@ -211,7 +211,7 @@ proptest! {
     fn share_links_round_trip(lines in prop::collection::vec("echo [ -~가-힣]{0,30}", 0..12), page in "[a-z]{1,12}") {
         let scenario: String = lines.iter().map(|l| format!("{}\n", l.trim())).collect();
         let steps = eos_playground::scenario::parse(&scenario).map(|s| s.steps.len()).unwrap_or(0);
-        let state = eos_playground::scenario::share::SharedState { scenario, step: steps, page, panel: None, lang: None };
+        let state = eos_playground::scenario::share::SharedState { scenario, step: steps, page, panel: None, lang: None, lesson: None };
         let link = eos_playground::scenario::share::encode(&state).unwrap();
         prop_assert_eq!(eos_playground::scenario::share::decode(&link).unwrap(), state);
     }

@@ -429,6 +429,7 @@ fn hostile_links_are_refused_with_a_reason() {
         page: "idempotence".into(),
         panel: None,
         lang: None,
+        lesson: None,
     })
     .expect("encodes");
     refused(&"1.".repeat(20_000), "characters long");
@@ -446,6 +447,7 @@ fn hostile_links_are_refused_with_a_reason() {
         page: "idempotence".into(),
         panel: None,
         lang: None,
+        lesson: None,
     })
     .expect("encodes");
     // A good link still opens after all that.

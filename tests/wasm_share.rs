@@ -17,6 +17,7 @@ fn state() -> SharedState {
         page: "transactions".into(),
         panel: None,
         lang: None,
+        lesson: None,
     }
 }
 

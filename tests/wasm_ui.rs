@@ -54,6 +54,7 @@ async fn window_and_verdict_show_a_duplicate_with_its_original_offsets() {
         root.clone(),
         VerdictProps {
             verdict: Some((4, verdict)),
+            in_lesson: false,
         },
     )
     .render();

@@ -16,6 +16,7 @@ pub fn replay_link(scenario: &str, violation: &Violation) -> Result<String, Link
         // The page's lesson player plays it (as `eos link --make` does).
         panel: Some("lesson".into()),
         lang: None,
+        lesson: None,
     })
 }
 

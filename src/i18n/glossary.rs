@@ -137,8 +137,17 @@ mod tests {
     fn every_term_has_its_words_in_every_language() {
         for lang in Lang::ALL {
             for t in terms(*lang) {
-                assert!(!t.name.is_empty() && t.name != format!("glossary.{}", t.id), "{lang:?} {}", t.id);
-                assert!(t.definition.len() > 20, "{lang:?} {}: {}", t.id, t.definition);
+                assert!(
+                    !t.name.is_empty() && t.name != format!("glossary.{}", t.id),
+                    "{lang:?} {}",
+                    t.id
+                );
+                assert!(
+                    t.definition.len() > 20,
+                    "{lang:?} {}: {}",
+                    t.id,
+                    t.definition
+                );
                 assert!(!t.forms.is_empty(), "{lang:?} {}", t.id);
             }
         }
@@ -146,16 +155,18 @@ mod tests {
 
     #[test]
     fn forms_match_whole_words_and_the_longest_wins() {
-        assert_eq!(find("the HWM and the HW", "HW"), Some(15..17));
+        assert_eq!(find("the HWM and the HW", "HW"), Some(16..18));
         assert_eq!(find("LSO가 4입니다", "LSO"), Some(0..3));
         assert_eq!(find("no such", "HW"), None);
         let en = terms(Lang::En);
-        let pick = |ids: &[&str]| -> Vec<&Term> { en.iter().filter(|t| ids.contains(&t.id)).collect() };
+        let pick =
+            |ids: &[&str]| -> Vec<&Term> { en.iter().filter(|t| ids.contains(&t.id)).collect() };
         let marked = mark(
             "The leader epoch goes up; the producer epoch too, and the LSO stays.",
             &pick(&["leader-epoch", "producer-epoch", "lso"]),
         );
-        let names: Vec<(&str, Option<&str>)> = marked.iter().map(|(p, t)| (*p, t.map(|t| t.id))).collect();
+        let names: Vec<(&str, Option<&str>)> =
+            marked.iter().map(|(p, t)| (*p, t.map(|t| t.id))).collect();
         assert_eq!(
             names,
             vec![

@@ -30,7 +30,11 @@ pub struct Module {
     pub lessons: &'static [CourseLesson],
 }
 
-const fn kafka(name: &'static str, minutes: u32, builds_on: &'static [&'static str]) -> CourseLesson {
+const fn kafka(
+    name: &'static str,
+    minutes: u32,
+    builds_on: &'static [&'static str],
+) -> CourseLesson {
     CourseLesson {
         name,
         minutes,
@@ -39,7 +43,11 @@ const fn kafka(name: &'static str, minutes: u32, builds_on: &'static [&'static s
     }
 }
 
-const fn pulsar(name: &'static str, minutes: u32, builds_on: &'static [&'static str]) -> CourseLesson {
+const fn pulsar(
+    name: &'static str,
+    minutes: u32,
+    builds_on: &'static [&'static str],
+) -> CourseLesson {
     CourseLesson {
         name,
         minutes,
@@ -52,15 +60,15 @@ const MODULES: &[Module] = &[
     Module {
         key: "idempotence",
         lessons: &[
-            kafka("idempotence", 6, &[]),
-            kafka("dedup-window", 10, &["idempotence"]),
+            kafka("idempotence", 9, &[]),
+            kafka("dedup-window", 12, &["idempotence"]),
         ],
     },
     Module {
         key: "transactions",
         lessons: &[
             kafka("transactions", 10, &["idempotence"]),
-            kafka("fencing", 6, &["transactions"]),
+            kafka("fencing", 7, &["transactions"]),
             kafka("consume-transform-produce", 6, &["transactions"]),
         ],
     },
@@ -74,24 +82,28 @@ const MODULES: &[Module] = &[
     Module {
         key: "replication",
         lessons: &[
-            kafka("replication", 8, &["idempotence"]),
-            kafka("failover", 8, &["replication", "transactions"]),
+            kafka("replication", 10, &["idempotence"]),
+            kafka("failover", 9, &["replication", "transactions"]),
             kafka("coordinator-failover", 8, &["failover"]),
-            kafka("acks-1-loss", 7, &["replication"]),
+            kafka("acks-1-loss", 8, &["replication"]),
         ],
     },
     Module {
         key: "pulsar",
         lessons: &[
-            pulsar("pulsar-transactions", 12, &["transactions"]),
-            pulsar("pulsar-abort-and-conflict", 6, &["pulsar-transactions"]),
-            pulsar("pulsar-tc-crash", 5, &["pulsar-transactions"]),
-            pulsar("kafka-vs-pulsar", 8, &["pulsar-transactions", "consume-transform-produce"]),
+            pulsar("pulsar-transactions", 8, &["transactions"]),
+            pulsar("pulsar-abort-and-conflict", 7, &["pulsar-transactions"]),
+            pulsar("pulsar-tc-crash", 6, &["pulsar-transactions"]),
+            pulsar(
+                "kafka-vs-pulsar",
+                8,
+                &["pulsar-transactions", "consume-transform-produce"],
+            ),
         ],
     },
     Module {
         key: "break",
-        lessons: &[kafka("break-it", 4, &["dedup-window"])],
+        lessons: &[kafka("break-it", 7, &["dedup-window"])],
     },
 ];
 
@@ -137,7 +149,10 @@ mod tests {
                 assert!(at < i, "{} builds on {b}, which comes later", l.name);
             }
         }
-        assert_eq!(next_lesson("idempotence").map(|l| l.name), Some("dedup-window"));
+        assert_eq!(
+            next_lesson("idempotence").map(|l| l.name),
+            Some("dedup-window")
+        );
         assert_eq!(next_lesson("break-it"), None);
     }
 }

@@ -82,6 +82,11 @@ pub enum View {
     /// `checker`).
     #[cfg(feature = "checker")]
     Violations,
+    /// `check` in a build without the checker (the sites): the verdict recorded in the
+    /// `---` block right under it, printed as written. A chaos finding's replay carries
+    /// one (`crate::checker::replay`); `check` without a block is refused there.
+    #[cfg(not(feature = "checker"))]
+    RecordedCheck(Vec<String>),
 }
 
 /// How a raw produce shows its result.

@@ -198,6 +198,17 @@ fn print_view(view: &View) -> String {
         View::FindHanging { tp } => format!("print find-hanging {tp}"),
         #[cfg(feature = "checker")]
         View::Violations => "check".into(),
+        // The step and its block (a blank line ends the block).
+        #[cfg(not(feature = "checker"))]
+        View::RecordedCheck(lines) => {
+            let mut text = format!("check\n{}", super::golden::BLOCK_START);
+            for line in super::golden::encode(lines) {
+                text.push('\n');
+                text.push_str(&line);
+            }
+            text.push('\n');
+            text
+        }
         View::Events { last } => format!(
             "print events{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()

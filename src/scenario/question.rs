@@ -133,9 +133,9 @@ pub(super) fn read_line(
         }
         return Ok(());
     };
-    let q = questions
-        .last_mut()
-        .ok_or_else(|| err("`?+`, `?-`, `?=` and `?!` belong to a question: start it with `? prompt`"))?;
+    let q = questions.last_mut().ok_or_else(|| {
+        err("`?+`, `?-`, `?=` and `?!` belong to a question: start it with `? prompt`")
+    })?;
     match mark {
         '=' => q.shows.push(text.to_string()),
         '!' => q.hides.push(text.to_string()),
@@ -143,9 +143,13 @@ pub(super) fn read_line(
             let (choice, explanation) = text
                 .split_once('|')
                 .map(|(c, e)| (c.trim(), e.trim()))
-                .ok_or_else(|| err("a choice is `?+ text | explanation` (or `?-` for a wrong one)"))?;
+                .ok_or_else(|| {
+                    err("a choice is `?+ text | explanation` (or `?-` for a wrong one)")
+                })?;
             if choice.is_empty() || explanation.is_empty() {
-                return Err(err("a choice needs both its text and, after `|`, its explanation"));
+                return Err(err(
+                    "a choice needs both its text and, after `|`, its explanation",
+                ));
             }
             let correct = mark == '+';
             match lang {
@@ -190,7 +194,9 @@ pub(super) fn finish(questions: &[Question]) -> Result<(), ParseError> {
             message: message.to_string(),
         };
         if q.choices.len() < 2 {
-            return Err(err("a question needs 2 to 4 choices (`?+ …` and `?- …` lines)"));
+            return Err(err(
+                "a question needs 2 to 4 choices (`?+ …` and `?- …` lines)",
+            ));
         }
         if q.choices.iter().filter(|c| c.correct).count() != 1 {
             return Err(err("a question marks exactly one answer with `?+`"));
@@ -274,7 +280,10 @@ pub fn print(questions: &[Question], out: &mut String) {
             out.push_str(&format!("?{mark} {} | {}\n", c.text.en, c.explanation.en));
             for (lang, text) in &c.text.other {
                 let explanation = c.explanation.get(*lang);
-                out.push_str(&format!("?{mark} [{}] {text} | {explanation}\n", lang.code()));
+                out.push_str(&format!(
+                    "?{mark} [{}] {text} | {explanation}\n",
+                    lang.code()
+                ));
             }
         }
         for s in &q.shows {
@@ -313,11 +322,17 @@ print leo t-0
         let s = parse(SRC).expect("parses");
         let q = &s.steps[2].questions[0];
         assert_eq!(q.line, 4);
-        assert_eq!(q.prompt.get(Lang::Ko), "레코드 하나가 오프셋 0에 쓰입니다. 그러면 로그 끝 오프셋은?");
+        assert_eq!(
+            q.prompt.get(Lang::Ko),
+            "레코드 하나가 오프셋 0에 쓰입니다. 그러면 로그 끝 오프셋은?"
+        );
         assert_eq!(q.prompt.get(Lang::Th), q.prompt.en);
         assert_eq!(q.choices.len(), 2);
         assert_eq!(q.answer(), 0);
-        assert_eq!(q.choices[1].explanation.get(Lang::Ko), "0은 레코드 자신의 오프셋이고, 끝은 그다음입니다.");
+        assert_eq!(
+            q.choices[1].explanation.get(Lang::Ko),
+            "0은 레코드 자신의 오프셋이고, 끝은 그다음입니다."
+        );
         assert_eq!(q.missing_in(Lang::Ko), Vec::<&str>::new());
         assert_eq!(q.missing_in(Lang::Th), vec!["question", "choices"]);
         // A question opens a player step of its own.
@@ -332,12 +347,16 @@ print leo t-0
         assert_eq!(printed, vec!["log end offset 1"]);
         assert_eq!(check(&s), Ok(1));
         // The same question claiming the end is 0: the engine disagrees.
-        let wrong = parse(&SRC.replace("?= log end offset 1\n?! log end offset 0", "?= log end offset 0"))
-            .expect("parses");
+        let wrong = parse(&SRC.replace(
+            "?= log end offset 1\n?! log end offset 0",
+            "?= log end offset 0",
+        ))
+        .expect("parses");
         let errs = check(&wrong).expect_err("the output shows 1");
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].line, 4);
-        let hidden = parse(&SRC.replace("?! log end offset 0", "?! log end offset 1")).expect("parses");
+        let hidden =
+            parse(&SRC.replace("?! log end offset 0", "?! log end offset 1")).expect("parses");
         assert!(check(&hidden).is_err());
     }
 
@@ -359,7 +378,11 @@ print leo t-0
             ("? q\n?+ a | b\n?- [ko] c | d\n", 3, "same `?+` or `?-`"),
             ("? [ko] q\n", 1, "English"),
             ("?\n", 1, "needs text"),
-            ("? q\n?+ a | b\n?- a | b\n?- a | b\n?- a | b\n?- a | b\n", 6, "at most 4"),
+            (
+                "? q\n?+ a | b\n?- a | b\n?- a | b\n?- a | b\n?- a | b\n",
+                6,
+                "at most 4",
+            ),
         ] {
             let e = parse(src).expect_err(src);
             assert_eq!(e.line, line, "{src}");

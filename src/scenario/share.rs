@@ -4,7 +4,10 @@
 //!
 //! Format: `<version>.<base64url(crc32c(payload) ‖ lzss(payload))>` where payload
 //! is the state as plain text. Version 2 adds the page's language; a link without one
-//! (English) is still written as version 1, and version 1 links are always read. The CRC is over the unpacked text, so a cut or altered link
+//! (English) is still written as version 1, and version 1 links are always read.
+//! Version 3 names a built-in lesson instead of carrying its text (a lesson with its
+//! questions in three languages would not fit in a URL): the page loads the lesson it
+//! names, as `?lesson=` does. The CRC is over the unpacked text, so a cut or altered link
 //! is caught; decompression is capped, so a hostile link cannot make the page allocate
 //! without bound. Nothing is loaded half-way: decoding either returns a whole,
 //! parseable state or an error.
@@ -14,8 +17,10 @@ use serde::{Deserialize, Serialize};
 use crate::record::crc32c::crc32c;
 use crate::scenario::{parse, ParseError};
 
-/// The newest link format this build writes and reads (2: with a language).
+/// The link format with a language (2).
 pub const LINK_VERSION: u32 = 2;
+/// The format that names a built-in lesson instead of carrying a scenario (3).
+pub const LINK_VERSION_LESSON: u32 = 3;
 /// The format without a language: written for English views, so their links stay as
 /// they were, and read forever.
 const LINK_VERSION_NO_LANG: u32 = 1;
@@ -39,6 +44,9 @@ pub struct SharedState {
     /// The page's language (`ko`, `th`), if not English.
     #[serde(default)]
     pub lang: Option<String>,
+    /// A built-in lesson, by name, played to `step` (then `scenario` is empty).
+    #[serde(default)]
+    pub lesson: Option<String>,
 }
 
 /// Why a link could not be opened. Each names what is wrong.
@@ -163,12 +171,23 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, LinkError> {
 fn payload(state: &SharedState) -> Result<(u32, Vec<u8>), LinkError> {
     let panel = state.panel.as_deref().unwrap_or("");
     let lang = state.lang.as_deref().unwrap_or("");
-    if [state.page.as_str(), panel, lang]
+    let lesson = state.lesson.as_deref().unwrap_or("");
+    if [state.page.as_str(), panel, lang, lesson]
         .iter()
         .any(|f| f.contains('\n'))
     {
         return Err(LinkError::BadPayload(
-            "page, panel and language names are one line each".into(),
+            "page, panel, language and lesson names are one line each".into(),
+        ));
+    }
+    if !lesson.is_empty() {
+        return Ok((
+            LINK_VERSION_LESSON,
+            format!(
+                "{}\n{}\n{}\n{lang}\n{lesson}\n",
+                state.step, state.page, panel
+            )
+            .into_bytes(),
         ));
     }
     Ok(match &state.lang {
@@ -193,10 +212,10 @@ fn payload(state: &SharedState) -> Result<(u32, Vec<u8>), LinkError> {
 fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
     let text =
         std::str::from_utf8(bytes).map_err(|_| LinkError::BadPayload("not UTF-8 text".into()))?;
-    let fields = if version == LINK_VERSION_NO_LANG {
-        4
-    } else {
-        5
+    let fields = match version {
+        LINK_VERSION_NO_LANG => 4,
+        LINK_VERSION => 5,
+        _ => 6,
     };
     let mut parts = text.splitn(fields, '\n');
     let mut field = |name: &str| {
@@ -215,6 +234,11 @@ fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
     } else {
         Some(field("language")?.to_string()).filter(|l| !l.is_empty())
     };
+    let lesson = if version == LINK_VERSION_LESSON {
+        Some(field("lesson")?.to_string())
+    } else {
+        None
+    };
     let scenario = field("scenario")?.to_string();
     Ok(SharedState {
         scenario,
@@ -222,7 +246,19 @@ fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
         page,
         panel,
         lang,
+        lesson,
     })
+}
+
+/// The link's checksum: over the payload, and from version 3 on over the version too
+/// (so a link relabelled with another version is caught as altered).
+fn checksum(version: u32, payload: &[u8]) -> u32 {
+    if version < LINK_VERSION_LESSON {
+        return crc32c(payload);
+    }
+    let mut covered = format!("{version}.").into_bytes();
+    covered.extend_from_slice(payload);
+    crc32c(&covered)
 }
 
 /// Packs a state into a link fragment (without the `#`).
@@ -231,7 +267,7 @@ pub fn encode(state: &SharedState) -> Result<String, LinkError> {
     if json.len() > MAX_SCENARIO_BYTES {
         return Err(LinkError::TooLarge);
     }
-    let mut bytes = crc32c(&json).to_be_bytes().to_vec();
+    let mut bytes = checksum(version, &json).to_be_bytes().to_vec();
     bytes.extend(crate::util::lzss::compress(&json));
     let link = format!("{version}.{}", base64url_encode(&bytes));
     if link.len() > MAX_LINK_CHARS {
@@ -262,6 +298,7 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
     let version = match version {
         "1" => LINK_VERSION_NO_LANG,
         "2" => LINK_VERSION,
+        "3" => LINK_VERSION_LESSON,
         other => return Err(LinkError::UnknownVersion(other.chars().take(12).collect())),
     };
     let bytes = base64url_decode(data)?;
@@ -274,10 +311,39 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
         crate::util::lzss::LzssError::Truncated => LinkError::Truncated,
         crate::util::lzss::LzssError::BadDistance => LinkError::ChecksumMismatch,
     })?;
-    if crc32c(&json) != crc {
+    if checksum(version, &json) != crc {
         return Err(LinkError::ChecksumMismatch);
     }
     let state = from_payload(&json, version)?;
+    if let Some(name) = &state.lesson {
+        // A lesson by name: it must be one this build has, with nothing beside it. Its
+        // step is checked when it is loaded (the page may still have to fetch its text).
+        if crate::scenario::all_lessons().all(|l| l.name != name)
+            && crate::scenario::course::course_lesson(name).is_none()
+        {
+            return Err(LinkError::BadPayload(format!(
+                "no lesson named {:?}",
+                name.chars().take(40).collect::<String>()
+            )));
+        }
+        if !state.scenario.is_empty() {
+            return Err(LinkError::BadPayload(
+                "a lesson link carries no scenario".into(),
+            ));
+        }
+        // Where the lesson's text is here, its step is checked now: a player step.
+        let text = crate::scenario::lesson(name).and_then(|l| l.text());
+        if let Some(parsed) = text.and_then(|t| parse(t).ok()) {
+            let steps = crate::scenario::player::player_steps(&parsed).len();
+            if state.step > steps {
+                return Err(LinkError::StepOutOfRange {
+                    step: state.step,
+                    steps,
+                });
+            }
+        }
+        return Ok(state);
+    }
     let scenario = parse(&state.scenario).map_err(LinkError::BadScenario)?;
     if state.step > scenario.steps.len() {
         return Err(LinkError::StepOutOfRange {
@@ -301,6 +367,7 @@ mod tests {
             page: "transactions".into(),
             panel: Some("coordinator".into()),
             lang: None,
+            lesson: None,
         }
     }
 
@@ -380,9 +447,15 @@ mod tests {
         assert!(link.starts_with("2."), "{link}");
         assert_eq!(decode(&link).unwrap(), ko);
         assert!(matches!(
-            decode(&format!("3.{}", &link[2..])),
+            decode(&format!("4.{}", &link[2..])),
             Err(LinkError::UnknownVersion(_))
         ));
+        // Version 3's checksum covers its version: a version 2 link relabelled 3, or a
+        // version 3 link relabelled 2, is refused as altered.
+        assert_eq!(
+            decode(&format!("3.{}", &link[2..])),
+            Err(LinkError::ChecksumMismatch)
+        );
         let two_lines = SharedState {
             lang: Some("k\no".into()),
             ..state()
@@ -416,5 +489,46 @@ mod tests {
             decode(&format!("1.{}", base64url_encode(&bytes))),
             Err(LinkError::BadPayload(_))
         ));
+    }
+
+    #[test]
+    fn a_lesson_link_names_the_lesson_and_is_checked() {
+        let shared = SharedState {
+            scenario: String::new(),
+            step: 3,
+            page: "idempotence".into(),
+            panel: Some("lesson".into()),
+            lang: Some("ko".into()),
+            lesson: Some("idempotence".into()),
+        };
+        let link = encode(&shared).expect("encodes");
+        assert!(link.starts_with("3.") && link.len() < 100, "{link}");
+        assert_eq!(
+            decode(&format!("2.{}", &link[2..])),
+            Err(LinkError::ChecksumMismatch)
+        );
+        assert_eq!(decode(&link), Ok(shared.clone()));
+        let nope = SharedState {
+            lesson: Some("nope".into()),
+            ..shared.clone()
+        };
+        assert!(matches!(
+            decode(&encode(&nope).expect("encodes")),
+            Err(LinkError::BadPayload(_))
+        ));
+        let far = SharedState {
+            step: 999,
+            ..shared.clone()
+        };
+        assert!(matches!(
+            decode(&encode(&far).expect("encodes")),
+            Err(LinkError::StepOutOfRange { .. })
+        ));
+        // The encoder never writes a scenario beside a lesson.
+        let both = SharedState {
+            scenario: "echo x".into(),
+            ..shared.clone()
+        };
+        assert_eq!(decode(&encode(&both).expect("encodes")), Ok(shared));
     }
 }

@@ -117,7 +117,12 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
             choices: q
                 .choices
                 .iter()
-                .map(|c| (c.text.get(lang).to_string(), c.explanation.get(lang).to_string()))
+                .map(|c| {
+                    (
+                        c.text.get(lang).to_string(),
+                        c.explanation.get(lang).to_string(),
+                    )
+                })
                 .collect(),
             answer: q.answer(),
             chosen: l.chosen(q.line),
@@ -319,14 +324,15 @@ pub fn app(props: &AppProps) -> Html {
         let state = state.clone();
         Callback::from(move |m: Msg| state.dispatch(m))
     };
-    // `?lesson=` on the main page, whose wasm has no lesson texts: the lesson starts once
-    // its file is fetched (`lesson_files`; where the texts are compiled in, it already
-    // started with the page).
+    // A built-in lesson wanted (`?lesson=`, a lesson link, the course's buttons) on the
+    // main page, whose wasm has no lesson texts: the lesson starts once its file is
+    // fetched (`lesson_files`; where the texts are compiled in, it starts at once). The
+    // one place that fetches: each lesson file is fetched once.
     {
         let dispatch = dispatch.clone();
         let wanted = state.fetching_lesson;
-        use_effect_with((), move |_| {
-            if let Some((index, step)) = wanted {
+        use_effect_with(wanted, move |wanted| {
+            if let Some((index, step)) = *wanted {
                 super::lesson_files::fetch_then_start(index, step, &dispatch);
             }
         });

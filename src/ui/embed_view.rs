@@ -72,7 +72,7 @@ pub(super) fn embed_page(
             "verdict" => html! {
                 <section class="panel stack" aria-label={t(Key::VerdictHeading)}>
                     <h2 class="small-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }{ " · " }{ t(Key::VerdictHeading) }</h2>
-                    <Verdict verdict={v.verdict.clone()} />
+                    <Verdict verdict={v.verdict.clone()} in_lesson={locked} />
                 </section>
             },
             "window" => html! {
@@ -194,7 +194,12 @@ pub(super) fn use_embed_api(
     // ready once, then state after every step, and complete at the end.
     let lesson = state.lesson_name();
     let (step, steps) = state.position();
-    let score = state.lesson.borrow().as_ref().map(|l| l.score()).unwrap_or_default();
+    let score = state
+        .lesson
+        .borrow()
+        .as_ref()
+        .map(|l| l.score())
+        .unwrap_or_default();
     let (verdict, last_event) = if framed {
         state.with_world(Page::Idempotence, |w| {
             (

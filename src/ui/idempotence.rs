@@ -488,7 +488,7 @@ pub(super) fn idempotence_page(
                         }
                     </div>
                     <h3 class="small-heading">{ t(Key::VerdictHeading) }</h3>
-                    <Verdict verdict={v.verdict.clone()} />
+                    <Verdict verdict={v.verdict.clone()} in_lesson={locked} />
                     <h3>{ t(Key::WindowHeading) }</h3>
                     <WindowTable windows={v.windows.clone()} mark={slot_mark} />
                     if let Some(note) = v.restart_note.clone() {

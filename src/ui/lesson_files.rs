@@ -10,16 +10,14 @@ use super::state::Msg;
 use crate::scenario;
 
 /// Opens built-in lesson `index` at its start: at once when its text is here, else as
-/// soon as its file arrives.
+/// soon as its file arrives (the app fetches it while `fetching_lesson` names it).
 pub fn open(index: usize, dispatch: &Callback<Msg>) {
     dispatch.emit(Msg::LoadLesson(Some(index)));
-    fetch_then_start(index, 0, dispatch);
 }
 
 /// Opens built-in lesson `index` at player step `step` (where the learner left off).
 pub fn resume(index: usize, step: usize, dispatch: &Callback<Msg>) {
     dispatch.emit(Msg::ResumeLesson { index, step });
-    fetch_then_start(index, step, dispatch);
 }
 
 /// When lesson `index`'s text is not here: fetches its file, then starts the lesson at

@@ -181,7 +181,21 @@ impl AppState {
             partition: self.panels.selected_tp.clone(),
             batch: self.panels.selected_batch,
         };
+        let mut lesson = None;
         let (scenario, step) = match self.lesson.borrow().as_ref() {
+            // A built-in lesson, unchanged: named, not carried (it would not fit a URL).
+            Some(l)
+                if l.index
+                    .and_then(|i| scenario::lessons().get(i))
+                    .is_some_and(|b| b.is_source(&l.source)) =>
+            {
+                panel.lesson = true;
+                lesson = l
+                    .index
+                    .and_then(|i| scenario::lessons().get(i))
+                    .map(|b| b.name.to_string());
+                (String::new(), l.replay.player_at())
+            }
             Some(l) => {
                 panel.lesson = true;
                 (l.source.clone(), l.replay.player_at())
@@ -199,6 +213,7 @@ impl AppState {
             lang: Some(crate::i18n::ui_lang())
                 .filter(|l| *l != crate::i18n::Lang::En)
                 .map(|l| l.code().to_string()),
+            lesson,
         })
     }
 
@@ -238,6 +253,23 @@ impl AppState {
 
     /// Shows a decoded link's view.
     fn restore(&mut self, shared: SharedState, panel: &OpenPanel) {
+        if let Some(name) = &shared.lesson {
+            match scenario::lessons().iter().position(|l| l.name == *name) {
+                Some(i) => {
+                    *self.lesson.borrow_mut() = None;
+                    self.page = Page::from_fragment(&shared.page);
+                    self.panels.playing = false;
+                    self.start_lesson(i, shared.step);
+                }
+                // A Pulsar lesson plays on the Pulsar page.
+                None => {
+                    self.notices.link_error = Some(format!(
+                        "the lesson {name} plays on the Pulsar page (pulsar/?lesson={name})"
+                    ))
+                }
+            }
+            return;
+        }
         // `decode` already checked that the scenario parses and the step is in range.
         let Ok(parsed) = scenario::parse(&shared.scenario) else {
             return;

@@ -38,9 +38,9 @@ pub mod language;
 pub mod lesson_files;
 pub mod lesson_state;
 pub mod link;
+pub mod progress;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
-pub mod progress;
 pub mod state;
 pub mod transactions;
 pub mod warm;

@@ -85,7 +85,10 @@ pub fn record(name: &str, step: usize, steps: usize) {
         Some((_, p)) => *p = now,
         None => all.push((name.to_string(), now)),
     }
-    let text: Vec<String> = all.iter().map(|(n, p)| format!("{n}:{}", p.code())).collect();
+    let text: Vec<String> = all
+        .iter()
+        .map(|(n, p)| format!("{n}:{}", p.code()))
+        .collect();
     set(PROGRESS, &text.join(","));
     set(LAST, &format!("{name}@{step}"));
 }

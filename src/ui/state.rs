@@ -377,10 +377,18 @@ impl AppState {
         let Some(l) = lesson.as_ref() else {
             return false;
         };
-        let Some(range) = n.checked_sub(1).and_then(|i| l.replay.player_steps().get(i)) else {
+        let Some(range) = n
+            .checked_sub(1)
+            .and_then(|i| l.replay.player_steps().get(i))
+        else {
             return false;
         };
-        let steps = l.replay.scenario().steps.get(range.clone()).unwrap_or_default();
+        let steps = l
+            .replay
+            .scenario()
+            .steps
+            .get(range.clone())
+            .unwrap_or_default();
         let asks = steps
             .iter()
             .flat_map(|s| &s.questions)

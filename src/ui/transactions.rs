@@ -180,6 +180,11 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         Callback::from(move |a: Action| dispatch.emit(Msg::Act(Page::Transactions, a)))
     });
     let has_second = v.producers.iter().any(|x| x.name == TXN_PRODUCER_2);
+    // A producer that can only be closed is replaced by a new one: the first free name.
+    let replacement = (1..)
+        .map(|n| format!("producer-{n}"))
+        .find(|n| v.producers.iter().all(|x| x.name != *n))
+        .unwrap_or_default();
     let cards: Html = v
         .producers
         .iter()
@@ -199,6 +204,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                     default_records={*defaults.get(i).unwrap_or(&"v1")}
                     disabled={locked}
                     error={error_at(&ErrorAt::Producer(pv.name.clone()))}
+                    replacement={replacement.clone()}
                     dispatch={p.dispatch.clone()}
                 />
             }

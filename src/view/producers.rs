@@ -102,6 +102,10 @@ pub struct ProducerView {
     pub outcome: Option<OutcomeView>,
     /// Batches in the accumulator or in flight.
     pub pending: usize,
+    /// The coordinator's epoch for this transactional.id, when it is above the
+    /// producer's own: a newer instance fenced it, and it does not know yet (it learns
+    /// at its next request, as Kafka's client does).
+    pub fenced_by_epoch: Option<i16>,
 }
 
 /// Every producer with a `transactional.id`, by name.
@@ -122,6 +126,16 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
                 .collect(),
             outcome: p.last_txn_outcome.as_ref().and_then(OutcomeView::of),
             pending: p.pending_batches(),
+            fenced_by_epoch: world
+                .coordinated_transactions()
+                .iter()
+                .filter(|c| c.metadata.transactional_id() == txn.transactional_id)
+                .filter(|c| c.metadata.producer_id() == p.producer_id)
+                .map(|c| c.metadata.producer_epoch())
+                .max()
+                .filter(|e| {
+                    p.producer_id >= 0 && *e > p.producer_epoch && txn.state != TxnState::FatalError
+                }),
         })
         .collect()
 }

@@ -504,6 +504,12 @@ keys! {
     CourseModule,
     CoursePath,
     GlossaryHeading,
+    VerdictNoneLesson,
+    TxBrokenAbortable,
+    TxBrokenFatal,
+    TxFencedUnaware,
+    TxRecreate,
+    TxRecreateHint,
 }
 
 /// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap

@@ -16,13 +16,23 @@ pub struct CourseProps {
 
 /// Opens a Kafka lesson at player step `step`: here, fetching its file if need be.
 fn open(name: &str, step: usize, dispatch: &Callback<Msg>) {
-    if let Some(i) = crate::scenario::lessons().iter().position(|l| l.name == name) {
+    if let Some(i) = crate::scenario::lessons()
+        .iter()
+        .position(|l| l.name == name)
+    {
         crate::ui::lesson_files::resume(i, step, dispatch);
     }
 }
 
 /// A link or button that opens `lesson` (a Pulsar lesson opens on the Pulsar page).
-fn opener(lesson: &CourseLesson, step: usize, label: String, class: &'static str, testid: &'static str, dispatch: &Callback<Msg>) -> Html {
+fn opener(
+    lesson: &CourseLesson,
+    step: usize,
+    label: String,
+    class: &'static str,
+    testid: &'static str,
+    dispatch: &Callback<Msg>,
+) -> Html {
     match lesson.site {
         Site::Pulsar => html! {
             <a class={class} data-testid={testid} href={format!("pulsar/?lesson={}", lesson.name)}>{ label }</a>
@@ -39,20 +49,57 @@ fn opener(lesson: &CourseLesson, step: usize, label: String, class: &'static str
 pub fn course(p: &CourseProps) -> Html {
     let lang = ui_lang();
     let lessons: Vec<&CourseLesson> = course::course_lessons().collect();
-    let done = lessons.iter().filter(|l| progress::of(l.name) == Progress::Done).count();
-    let last = progress::last().and_then(|(name, step)| Some((course::course_lesson(&name)?, step)));
+    let done = lessons
+        .iter()
+        .filter(|l| progress::of(l.name) == Progress::Done)
+        .count();
+    let last =
+        progress::last().and_then(|(name, step)| Some((course::course_lesson(&name)?, step)));
     let first = lessons.first().copied();
     let start = match (last, first) {
-        (Some((lesson, step)), _) if progress::of(lesson.name) != Progress::Done || course::next_lesson(lesson.name).is_none() => {
-            let label = tf(Key::CourseContinue, &[&crate::scenario::lesson_title(lesson.name, lang), &step.to_string()]);
-            opener(lesson, step, label, "button primary big", "course-start", &p.dispatch)
+        (Some((lesson, step)), _)
+            if progress::of(lesson.name) != Progress::Done
+                || course::next_lesson(lesson.name).is_none() =>
+        {
+            let label = tf(
+                Key::CourseContinue,
+                &[
+                    &crate::scenario::lesson_title(lesson.name, lang),
+                    &step.to_string(),
+                ],
+            );
+            opener(
+                lesson,
+                step,
+                label,
+                "button primary big",
+                "course-start",
+                &p.dispatch,
+            )
         }
         (Some((lesson, _)), _) => {
             let next = course::next_lesson(lesson.name).unwrap_or(lesson);
-            let label = tf(Key::LessonNextLesson, &[&crate::scenario::lesson_title(next.name, lang)]);
-            opener(next, 0, label, "button primary big", "course-start", &p.dispatch)
+            let label = tf(
+                Key::LessonNextLesson,
+                &[&crate::scenario::lesson_title(next.name, lang)],
+            );
+            opener(
+                next,
+                0,
+                label,
+                "button primary big",
+                "course-start",
+                &p.dispatch,
+            )
         }
-        (None, Some(first)) => opener(first, 0, t(Key::CourseStart).to_string(), "button primary big", "course-start", &p.dispatch),
+        (None, Some(first)) => opener(
+            first,
+            0,
+            t(Key::CourseStart).to_string(),
+            "button primary big",
+            "course-start",
+            &p.dispatch,
+        ),
         (None, None) => Html::default(),
     };
     // Each lesson's number in the course (module.lesson), for "builds on".

@@ -205,7 +205,11 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
     };
     let total = l.steps.len();
     let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
-    let heading = l.done_steps.checked_sub(1).and_then(|i| l.titles.get(i)).filter(|t| !t.is_empty());
+    let heading = l
+        .done_steps
+        .checked_sub(1)
+        .and_then(|i| l.titles.get(i))
+        .filter(|t| !t.is_empty());
     let finished = total > 0 && l.done_steps >= total;
     // The step's heading is shown as a heading: not again as the explanation's first words.
     let why: Vec<&String> = l
@@ -216,10 +220,11 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
     let why_text = why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
     // Terms this step uses for the first time in the lesson get their definition.
     let terms = crate::i18n::glossary::terms(crate::i18n::ui_lang());
-    let fresh: Vec<&crate::i18n::glossary::Term> = crate::i18n::glossary::used_in(&why_text, &terms)
-        .into_iter()
-        .filter(|t| !l.terms_seen.contains(&t.id))
-        .collect();
+    let fresh: Vec<&crate::i18n::glossary::Term> =
+        crate::i18n::glossary::used_in(&why_text, &terms)
+            .into_iter()
+            .filter(|t| !l.terms_seen.contains(&t.id))
+            .collect();
     let on_answer = {
         let dispatch = dispatch.clone();
         let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
@@ -267,11 +272,21 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
     };
     let step_label = |i: usize| -> String {
         let title = l.titles.get(i).map(String::as_str).unwrap_or_default();
-        tf(Key::LessonStepOf, &[&(i + 1).to_string(), &total.to_string()]) + if title.is_empty() { "" } else { " · " } + title
+        tf(
+            Key::LessonStepOf,
+            &[&(i + 1).to_string(), &total.to_string()],
+        ) + if title.is_empty() { "" } else { " · " }
+            + title
     };
     let steps_list: Html = (0..total)
         .map(|i| {
-            let state = if i + 1 == l.done_steps { "step-current" } else if i < l.done_steps { "step-done" } else { "" };
+            let state = if i + 1 == l.done_steps {
+                "step-current"
+            } else if i < l.done_steps {
+                "step-done"
+            } else {
+                ""
+            };
             html! { <option value={(i + 1).to_string()} class={state}>{ step_label(i) }</option> }
         })
         .collect();
@@ -381,13 +396,22 @@ fn speed_label(percent: u32) -> String {
 fn numbered(first: usize, text: &str) -> String {
     text.lines()
         .enumerate()
-        .map(|(i, l)| if i == 0 { format!("{first}: {l}") } else { format!("    {l}") })
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("{first}: {l}")
+            } else {
+                format!("    {l}")
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 /// The course's next lesson: opened here, or on the Pulsar page.
-fn next_lesson_link(next: &'static crate::scenario::course::CourseLesson, dispatch: &Callback<Msg>) -> Html {
+fn next_lesson_link(
+    next: &'static crate::scenario::course::CourseLesson,
+    dispatch: &Callback<Msg>,
+) -> Html {
     let title = crate::scenario::lesson_title(next.name, crate::i18n::ui_lang());
     let label = tf(Key::LessonNextLesson, &[&title]);
     match next.site {
@@ -395,7 +419,9 @@ fn next_lesson_link(next: &'static crate::scenario::course::CourseLesson, dispat
             <a class="button primary" data-testid="lesson-next-lesson" href={format!("pulsar/?lesson={}", next.name)}>{ label }</a>
         },
         crate::scenario::course::Site::Kafka => {
-            let index = crate::scenario::lessons().iter().position(|l| l.name == next.name);
+            let index = crate::scenario::lessons()
+                .iter()
+                .position(|l| l.name == next.name);
             let dispatch = dispatch.clone();
             let onclick = Callback::from(move |_: MouseEvent| {
                 if let Some(i) = index {

@@ -51,7 +51,9 @@ pub fn question(p: &QuestionProps) -> Html {
             }
         })
         .collect();
-    let feedback = q.chosen.and_then(|c| q.choices.get(c).map(|choice| (c, choice)));
+    let feedback = q
+        .chosen
+        .and_then(|c| q.choices.get(c).map(|choice| (c, choice)));
     html! {
         <fieldset class="question stack" data-question={q.line.to_string()}>
             <legend>{ q.prompt.clone() }</legend>

@@ -23,6 +23,10 @@ pub struct TxnProducerProps {
     pub disabled: bool,
     /// Why the last call was refused (SimError).
     pub error: Option<String>,
+    /// The name a new producer with the same transactional.id would get (offered once
+    /// this one is unusable).
+    #[prop_or_default]
+    pub replacement: AttrValue,
     pub dispatch: Callback<Msg>,
 }
 
@@ -95,7 +99,9 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
         Some((pid, epoch)) => tf(Key::TxProducerId, &[&pid.to_string(), &epoch.to_string()]),
         None => t(Key::TxProducerNoId).to_string(),
     };
-    let outcome = v.outcome.as_ref().map(|o| {
+    // An error state outlives the call that last succeeded: say why instead of "✓".
+    let broken = matches!(v.state, "ABORTABLE_ERROR" | "FATAL_ERROR");
+    let outcome = v.outcome.as_ref().filter(|o| !(broken && o.ok)).map(|o| {
         if o.ok {
             let text = tf(
                 Key::TxOutcomeOk,
@@ -188,7 +194,29 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
             if let Some(e) = &p.error {
                 <p class="action-error" role="alert" data-testid={id("txn-error")}>{ tf(Key::ActionFailed, &[e]) }</p>
             }
-            { outcome.unwrap_or_else(|| html! { <p class="small muted" data-testid={id("producer-outcome")}>{ t(Key::TxNoOutcome) }</p> }) }
+            { outcome.unwrap_or_else(|| if broken {
+                // The call that failed was a send or its request; the state says what is left.
+                let why = v.last_error.clone().unwrap_or_default();
+                html! {
+                    <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
+                        <p>{ tf(if v.state == "FATAL_ERROR" { Key::TxBrokenFatal } else { Key::TxBrokenAbortable }, &[&why]) }</p>
+                    </div>
+                }
+            } else {
+                html! { <p class="small muted" data-testid={id("producer-outcome")}>{ t(Key::TxNoOutcome) }</p> }
+            }) }
+            if let Some(epoch) = v.fenced_by_epoch {
+                <p class="notice small" data-testid={id("txn-fenced-unaware")}>{ tf(Key::TxFencedUnaware, &[&v.name, &epoch.to_string()]) }</p>
+            }
+            if v.state == "FATAL_ERROR" && !p.disabled && !p.replacement.is_empty() {
+                <div class="stack">
+                    <button type="button" class="mono-button primary" data-testid={id("txn-recreate")} onclick={call(Action::CreateProducer {
+                        name: p.replacement.to_string(),
+                        configs: vec![("transactional.id".into(), v.transactional_id.clone())],
+                    })}>{ tf(Key::TxRecreate, &[&p.replacement]) }</button>
+                    <p class="small muted">{ t(Key::TxRecreateHint) }</p>
+                </div>
+            }
         </section>
     }
 }

@@ -15,6 +15,9 @@ use crate::protocol::errors::Errors;
 pub struct VerdictProps {
     /// (logical ms since start, the decision).
     pub verdict: Option<(i64, BrokerEvent)>,
+    /// A lesson is playing: there is no Send to press, the lesson's steps send.
+    #[prop_or_default]
+    pub in_lesson: bool,
 }
 
 #[function_component(Verdict)]
@@ -22,7 +25,7 @@ pub fn verdict(p: &VerdictProps) -> Html {
     let Some((at, event)) = &p.verdict else {
         return html! {
             <div class="verdict verdict-none" data-testid="verdict">
-                <p class="muted">{ t(Key::VerdictNone) }</p>
+                <p class="muted">{ t(if p.in_lesson { Key::VerdictNoneLesson } else { Key::VerdictNone }) }</p>
             </div>
         };
     };
