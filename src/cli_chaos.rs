@@ -2,7 +2,7 @@
 
 use crate::breaks::BreakSwitch;
 use crate::checker::chaos::{search, Finding};
-use crate::checker::witness::replay_link;
+use crate::checker::replay::replay;
 use crate::i18n::checker::{explain, line, switch_text};
 use crate::i18n::Lang;
 
@@ -86,9 +86,11 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
     Ok((out, !found.is_empty()))
 }
 
-/// A finding as a comment block and the shrunk scenario file, ready to save and run.
+/// A finding as a comment block and its replay, ready to save and run: the shrunk
+/// scenario ended by a narrated `check` with the verdict under it (the scenario the
+/// replay link opens, as the chaos page's links do).
 fn finding_text(f: &Finding) -> String {
-    let scenario = f.shrunk.scenario_text();
+    let replay = replay(&f.shrunk.scenario_text(), &f.violation);
     let mut out = format!(
         "# seed {}: {} — {}\n# {}\n# shrunk from {} to {} actions; visible at step {}\n",
         f.seed,
@@ -99,10 +101,10 @@ fn finding_text(f: &Finding) -> String {
         f.shrunk.body.len(),
         f.violation.step,
     );
-    if let Ok(link) = replay_link(&scenario, &f.violation) {
-        out.push_str(&format!("# replay: #{link}\n"));
+    if !replay.link.is_empty() {
+        out.push_str(&format!("# replay: #{}\n", replay.link));
     }
-    out.push_str(&scenario);
-    out.push_str("check\n\n");
+    out.push_str(&replay.scenario);
+    out.push('\n');
     out
 }

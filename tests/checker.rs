@@ -7,6 +7,7 @@
 
 use eos_playground::breaks::BreakSwitch;
 use eos_playground::checker::chaos::{check_seed, generate, run};
+use eos_playground::checker::replay::replay;
 use eos_playground::checker::witness::{replay_link, replay_prefix};
 use eos_playground::checker::Anomaly;
 use eos_playground::scenario::{self, share};
@@ -243,6 +244,57 @@ fn eos_chaos_with_a_dedup_window_of_one_prints_a_shrunk_duplicate() {
         text.ends_with("1 of 1 seed(s) found a violation (20 steps each, break dedup=1)\n"),
         "{text}"
     );
+    // The replay link opens exactly the scenario printed under it, on its last step: a
+    // `check` narrated in every language, with the verdict recorded under it.
+    let link = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# replay: #"))
+        .expect("a replay link");
+    let state = share::decode(link).expect("it opens");
+    let printed = &text[text.find("\ncluster ").expect("a scenario") + 1
+        ..text.find("\n\n1 of 1 seed(s)").expect("the summary") + 1];
+    assert_eq!(state.scenario, printed);
+    let steps = scenario::parse(printed).expect("it parses").steps;
+    assert_eq!(state.step, steps.len());
+    let last = steps.last().expect("a last step");
+    assert_eq!(last.text, "check");
+    assert_eq!(
+        last.title.as_deref(),
+        Some("What the checker found: duplicate")
+    );
+    for lang in eos_playground::i18n::Lang::ALL {
+        assert!(last.missing_in(*lang).is_empty(), "{lang:?}: {last:?}");
+    }
+    assert!(
+        printed.contains("\ncheck\n---\nduplicate chaos-1 values=i8 offsets=0,2 sent=1 step=13\n"),
+        "{printed}"
+    );
+    // Played as a test file, the `check` prints what is recorded under it.
+    let checked = scenario::golden::check(printed).expect("it parses");
+    assert_eq!((checked.blocks, checked.mismatches.len()), (1, 0));
+}
+
+/// A `check` that ends a scenario runs the end-of-run checks too (as a chaos run's
+/// end does): a finding of `ctp-exactly-once`, which only they find, shows in its
+/// replay's verdict.
+#[test]
+fn a_final_check_shows_what_only_the_end_of_a_run_finds() {
+    let switches = [BreakSwitch::Aborted];
+    let seed =
+        first_seed_showing(BreakSwitch::Aborted, Anomaly::CtpExactlyOnce, 20).expect("a seed");
+    let schedule = generate(seed, STEPS, &switches);
+    let violation = run(&schedule)
+        .violations
+        .into_iter()
+        .find(|v| v.anomaly == Anomaly::CtpExactlyOnce)
+        .expect("found at the end");
+    let text = schedule.scenario_text();
+    let ctp = |out: &[String]| out.iter().any(|l| l.starts_with("ctp-exactly-once "));
+    assert!(ctp(&play(&format!("{text}check\n"))));
+    // Not at a `check` before the end: the run is not over there.
+    assert!(!ctp(&play(&format!("{text}check\nrun\n"))));
+    let r = replay(&text, &violation);
+    assert!(ctp(&r.verdict), "{:?}", r.verdict);
 }
 
 /// Found by `eos chaos --seeds 1..2 --steps 20 --switch dedup=1` (whose shrinker

@@ -327,3 +327,25 @@ fn every_cell_is_worded_in_every_language() {
         "{en}"
     );
 }
+
+/// "Since step N" is true: a cell's fact is the one the engine showed at that step, on
+/// every step after it up to now.
+#[test]
+fn a_cell_shows_the_step_its_fact_was_first_shown_at() {
+    let len = at(0).len;
+    let views: Vec<CompareView> = (0..=len).map(at).collect();
+    for now in &views {
+        for (i, row) in now.rows.iter().enumerate() {
+            if let Some(c) = &row.kafka {
+                for then in &views[c.since_step..=now.at] {
+                    assert_eq!(then.rows[i].kafka.as_ref().map(|x| &x.fact), Some(&c.fact), "{:?} at {}", row.row, then.at);
+                }
+            }
+            if let Some(c) = &row.pulsar {
+                for then in &views[c.since_step..=now.at] {
+                    assert_eq!(then.rows[i].pulsar.as_ref().map(|x| &x.fact), Some(&c.fact), "{:?} at {}", row.row, then.at);
+                }
+            }
+        }
+    }
+}

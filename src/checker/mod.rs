@@ -23,8 +23,10 @@ pub mod chaos;
 
 mod clients;
 mod ctp;
+pub mod findings;
 pub mod oracle;
 pub mod progress;
+pub mod replay;
 pub mod shrink;
 pub mod witness;
 

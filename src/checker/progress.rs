@@ -5,11 +5,13 @@
 //! The messages are plain text (one header line, then for a finding the scenario), so
 //! they cross `postMessage` as strings and are tested here, natively. Words are not in
 //! them: the page renders the anomaly's explanation from the catalog in its language;
-//! the witness is identifiers and numbers only (`crate::i18n::checker::witness`).
+//! the witness is identifiers and numbers only (`crate::i18n::checker::witness`). Only
+//! the replay link carries words, the narration of its last step in every language
+//! ([`super::replay`]; the worker fetches the catalogs for it).
 //! Decoding never panics: anything malformed is an `Err` naming what was wrong.
 
 use super::chaos::check_seed;
-use super::witness::replay_link;
+use super::replay::replay;
 use crate::breaks::BreakSwitch;
 use crate::i18n::checker::witness;
 
@@ -35,14 +37,15 @@ pub struct Found {
     pub anomaly: String,
     /// The witness: `key=value` identifiers and numbers.
     pub witness: String,
-    /// How many scenario steps replay to it.
+    /// After how many scenario steps the checker saw it.
     pub step: usize,
     /// Actions before and after shrinking.
     pub before: usize,
     pub after: usize,
-    /// The share-link fragment (without `#`) that replays it to `step`.
+    /// The share-link fragment (without `#`) that opens its replay on the last step, a
+    /// narrated `check` ([`super::replay`]); empty when too long for a link.
     pub link: String,
-    /// The shrunk schedule as a scenario file.
+    /// The shrunk schedule as a scenario file (without the replay's `check`).
     pub scenario: String,
 }
 
@@ -188,6 +191,8 @@ pub fn run(request: &Request, mut post: impl FnMut(Report)) {
         if let Some(f) = check_seed(seed, request.steps, &request.switches) {
             found += 1;
             let scenario = f.shrunk.scenario_text();
+            // The link replays it to its end: a narrated `check` with the verdict.
+            let link = replay(&scenario, &f.violation).link;
             post(Report::Found(Found {
                 seed,
                 anomaly: f.violation.anomaly.name().to_string(),
@@ -195,8 +200,7 @@ pub fn run(request: &Request, mut post: impl FnMut(Report)) {
                 step: f.violation.step,
                 before: f.steps_before,
                 after: f.shrunk.body.len(),
-                // A scenario too long for a link still lists; its link is empty.
-                link: replay_link(&scenario, &f.violation).unwrap_or_default(),
+                link,
                 scenario,
             }));
         }
@@ -321,9 +325,28 @@ mod tests {
             })
         );
         for f in found {
+            // The link opens the replay on its last step: the scenario, then a narrated
+            // `check` whose recorded verdict names the anomaly.
             let state = crate::scenario::share::decode(&f.link).expect("the link opens");
-            assert_eq!(state.scenario, f.scenario);
-            assert_eq!(state.step, f.step);
+            assert!(
+                state.scenario.starts_with(&f.scenario),
+                "{}",
+                state.scenario
+            );
+            let steps = crate::scenario::parse(&state.scenario)
+                .expect("it parses")
+                .steps;
+            assert_eq!(state.step, steps.len());
+            assert_eq!(steps.last().map(|s| s.text.as_str()), Some("check"));
+            let (_, verdict) = state.scenario.split_once("\n---\n").expect("a verdict");
+            assert!(
+                verdict
+                    .lines()
+                    .any(|l| l.starts_with(&format!("{} ", f.anomaly))),
+                "{}",
+                state.scenario
+            );
+            assert!(f.step < state.step);
             assert!(f.after <= f.before);
             assert!(f.scenario.contains("break aborted"), "{}", f.scenario);
             assert_eq!(

@@ -252,20 +252,39 @@ pub fn chaos_progress(
 }
 
 #[cfg(feature = "checker")]
-/// A counterexample's heading: its seed and anomaly; and how it was shrunk.
+/// An anomaly's entry on the chaos page: its name and how many seeds showed it.
+pub fn chaos_group(anomaly: &str, count: usize, lang: Lang) -> String {
+    render(
+        &msg!("chaos.ui.group", anomaly = anomaly, count = count),
+        lang,
+    )
+}
+
+#[cfg(feature = "checker")]
+/// The heading of the other seeds that showed the same anomaly (`count` of them).
+pub fn chaos_other_seeds(count: usize, lang: Lang) -> String {
+    render(&msg!("chaos.ui.other-seeds", count = count), lang)
+}
+
+#[cfg(feature = "checker")]
+/// After a list of seeds cut short: how many were left out.
+pub fn chaos_more_seeds(count: usize, lang: Lang) -> String {
+    render(&msg!("chaos.ui.more-seeds", count = count), lang)
+}
+
+#[cfg(feature = "checker")]
+/// The shortest counterexample of an anomaly: its seed and how many scenario steps its
+/// replay has; and how it was shrunk.
 pub fn chaos_finding(
     seed: u64,
-    anomaly: &str,
+    steps: usize,
     before: usize,
     after: usize,
     step: usize,
     lang: Lang,
 ) -> (String, String) {
     (
-        render(
-            &msg!("chaos.ui.finding", seed = seed, anomaly = anomaly),
-            lang,
-        ),
+        render(&msg!("chaos.ui.shortest", seed = seed, steps = steps), lang),
         render(
             &msg!(
                 "chaos.ui.shrunk",
@@ -283,4 +302,27 @@ pub fn chaos_finding(
 /// this build does not know.
 pub fn explain_name(name: &str, lang: Lang) -> Option<String> {
     Anomaly::from_name(name).map(|a| explain(a, lang))
+}
+
+#[cfg(feature = "checker")]
+/// The heading of a chaos finding's replay's last step, its `check`
+/// (`crate::checker::replay`).
+pub fn replay_title(anomaly: Anomaly, lang: Lang) -> String {
+    render(&msg!("chaos.replay.title", anomaly = anomaly.name()), lang)
+}
+
+#[cfg(feature = "checker")]
+/// The narration of that step: what `check` prints, which line to read, what the
+/// witness names, and the step to go back to.
+pub fn replay_narration(v: &Violation, lang: Lang) -> String {
+    render(
+        &msg!(
+            "chaos.replay.narration",
+            anomaly = v.anomaly.name(),
+            explain = explain_msg(v.anomaly),
+            witness = witness(v),
+            step = v.step
+        ),
+        lang,
+    )
 }

@@ -44,6 +44,21 @@ fn blocks(lines: &[&str]) -> Vec<Block> {
     out
 }
 
+/// The output recorded in the block right under the step on `line` (1-based), if a
+/// `---` line follows it directly. (A build without the checker plays a `check` so.)
+#[cfg(not(feature = "checker"))]
+pub(super) fn block_after(lines: &[&str], line: usize) -> Option<Vec<String>> {
+    if lines.get(line)?.trim() != BLOCK_START {
+        return None;
+    }
+    let body = &lines[line + 1..];
+    let end = body
+        .iter()
+        .position(|l| l.trim().is_empty())
+        .unwrap_or(body.len());
+    Some(decode(&body[..end]))
+}
+
 /// Block lines as output lines: a block whose first line starts with `>` has every line
 /// prefixed (`> text`, or `>` alone for an empty line), so output with blank lines fits.
 fn decode(lines: &[&str]) -> Vec<String> {
@@ -64,7 +79,7 @@ fn decode(lines: &[&str]) -> Vec<String> {
 }
 
 /// Output lines as block lines (the inverse of [`decode`]).
-fn encode(lines: &[String]) -> Vec<String> {
+pub fn encode(lines: &[String]) -> Vec<String> {
     let prefixed = lines.iter().any(|l| l.trim().is_empty())
         || lines.first().is_some_and(|l| l.starts_with('>'));
     lines

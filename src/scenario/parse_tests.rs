@@ -85,3 +85,44 @@ fn translated_titles_and_narration_sit_beside_the_english() {
     assert_eq!(again.steps[0].translations, first.translations);
     assert_eq!(again.steps[0].narration, first.narration);
 }
+
+/// Without the checker (the sites), a `check` plays only with its verdict recorded in
+/// the `---` block under it (a chaos finding's replay), and prints that block.
+#[cfg(not(feature = "checker"))]
+#[test]
+fn without_the_checker_a_check_plays_its_recorded_verdict() {
+    let src = "cluster brokers=1\ncheck\n---\nduplicate t-0 values=a offsets=0,1 sent=1 step=1\n\necho after\n";
+    let s = parse(src).expect("it parses");
+    assert_eq!(s.steps.len(), 3);
+    let recorded = vec!["duplicate t-0 values=a offsets=0,1 sent=1 step=1".to_string()];
+    assert_eq!(
+        s.steps[1].kind,
+        StepKind::Print(View::RecordedCheck(recorded))
+    );
+    let printed = crate::scenario::print_step(&s.steps[1].kind).expect("printable");
+    assert_eq!(
+        printed,
+        "check\n---\nduplicate t-0 values=a offsets=0,1 sent=1 step=1\n"
+    );
+    let mut runner = crate::scenario::Runner::new(s);
+    let out: Vec<String> = (0..3)
+        .flat_map(|_| runner.step().expect("it plays"))
+        .collect();
+    assert_eq!(out[0], "duplicate t-0 values=a offsets=0,1 sent=1 step=1");
+    // Without a block (or with a step between), refused as before, at the `check`.
+    for bad in [
+        "cluster brokers=1\n  check\n",
+        "check\necho x\n---\nno violations\n",
+    ] {
+        let e = parse(bad).expect_err(bad);
+        assert!(e.message.contains("no invariant checker"), "{e}");
+        assert_eq!(
+            (e.line, e.column),
+            if bad.starts_with("check") {
+                (1, 1)
+            } else {
+                (2, 3)
+            }
+        );
+    }
+}

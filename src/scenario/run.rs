@@ -177,6 +177,16 @@ impl Runner {
                     Show::Nothing => Vec::new(),
                 })
             }
+            // A `check` that ends the scenario: the run is over, so the end-of-run checks
+            // run too (`unseen`, the read-based `lost-write`, `ctp-exactly-once`), as at
+            // the end of a chaos run, and a finding's replay shows what the search found.
+            #[cfg(feature = "checker")]
+            StepKind::Print(View::Violations) if self.next + 1 == self.scenario.steps.len() => {
+                if let Some(checker) = &mut self.checker {
+                    checker.finish(&self.world, self.next);
+                }
+                Ok(self.view(&View::Violations))
+            }
             StepKind::Print(view) => Ok(self.view(view)),
             #[cfg(feature = "pulsar")]
             StepKind::Pulsar(step) => self.run_pulsar(step),
@@ -242,6 +252,8 @@ impl Runner {
                         .collect()
                 }
             }
+            #[cfg(not(feature = "checker"))]
+            View::RecordedCheck(lines) => lines.clone(),
             View::DescribeTransaction { transactional_id } => {
                 w.transaction_describe(transactional_id)
             }

@@ -145,6 +145,18 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         .into_iter()
         .map(|t| t.id)
         .collect();
+    // What the step just run changed: marked on the page and named in the player.
+    let changed = done
+        .checked_sub(1)
+        .and_then(|i| l.replay.player_output(i))
+        .map(|o| {
+            let events = l.replay.world().events.get(o.events).unwrap_or_default();
+            crate::view::changed::changed_parts(events)
+                .iter()
+                .map(|p| p.code())
+                .collect()
+        })
+        .unwrap_or_default();
     let mut titles = Vec::with_capacity(ranges.len());
     let mut heading = String::new();
     for r in ranges {
@@ -177,6 +189,7 @@ fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         error: l.replay.error().map(str::to_string),
         loading: false,
         questions,
+        changed,
         terms_seen,
         score: l.score(),
         speed: state.panels.speed,

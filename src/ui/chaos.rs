@@ -2,9 +2,12 @@
 //! KAFKA switches, seeds and steps; Start runs the seeds in a Web Worker
 //! (`eos-chaos-worker`, [`super::chaos_worker`]) so the page stays responsive; Stop
 //! terminates it. A progress bar, the schedules per second (measured here with
-//! `performance.now()`, browser glue) and each counterexample as it is found: its
-//! anomaly's name and meaning from the catalog, the shrunk scenario, and a link that
-//! replays it in the main playground's lesson player (`../index.html#1.…`).
+//! `performance.now()`, browser glue) and the counterexamples as they are found,
+//! grouped by anomaly ([`crate::checker::findings`]): one entry per anomaly with how
+//! many seeds showed it, its meaning from the catalog, the shortest counterexample's
+//! shrunk scenario and a link that replays it in the main playground's lesson player
+//! (`../index.html#1.…`, ending on a narrated `check`: `crate::checker::replay`), and
+//! the other seeds in a folded list.
 
 use crate::ui::class::class_list;
 use std::cell::RefCell;
@@ -15,14 +18,18 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::breaks::BreakSwitch;
-use crate::checker::progress::{Found, Report, Request, MAX_SEEDS, MAX_STEPS};
+use crate::checker::findings::{seed_runs, Findings, Group};
+use crate::checker::progress::{Report, Request, MAX_SEEDS, MAX_STEPS};
 use crate::i18n::checker::{
-    chaos_finding, chaos_label, chaos_progress, explain_name, switch_text, ChaosLabel as L,
+    chaos_finding, chaos_group, chaos_label, chaos_more_seeds, chaos_other_seeds, chaos_progress,
+    explain_name, switch_text, ChaosLabel as L,
 };
 use crate::i18n::{ui_lang, Lang};
 
 /// The worker's script, next to this page (Trunk's loader shim for `eos-chaos-worker`).
 const WORKER_URL: &str = "eos-chaos-worker_loader.js";
+/// The most runs of seeds an anomaly's folded list shows (`1–40, 42, …`).
+const MAX_SEED_RUNS: usize = 500;
 
 fn l(label: L) -> String {
     chaos_label(label, ui_lang())
@@ -48,7 +55,7 @@ struct Run {
     /// `performance.now()` when the worker got the request, and at the last report.
     started_ms: f64,
     last_ms: f64,
-    found: Vec<Found>,
+    found: Findings,
 }
 
 impl Run {
@@ -59,7 +66,7 @@ impl Run {
             total: 0,
             started_ms: 0.0,
             last_ms: 0.0,
-            found: Vec::new(),
+            found: Findings::new(),
         }
     }
 
@@ -201,7 +208,7 @@ pub fn chaos_app() -> Html {
                             r.started_ms = now;
                         }
                         Report::Progress { done, .. } => r.done = done,
-                        Report::Found(f) => r.found.push(f),
+                        Report::Found(f) => r.found.add(f),
                         Report::Finished { done, .. } => {
                             r.done = done;
                             r.status = Status::Done;
@@ -240,7 +247,7 @@ pub fn chaos_app() -> Html {
         run.done,
         run.total,
         run.rate(),
-        run.found.len() as u64,
+        run.found.total() as u64,
         state,
         lang,
     );
@@ -253,7 +260,7 @@ pub fn chaos_app() -> Html {
     };
     // What a screen reader hears: not every progress step, only a new finding or the end.
     let announce = match run.status {
-        Status::Running => format!("{} {}", l(L::FoundHeading), run.found.len()),
+        Status::Running => format!("{} {}", l(L::FoundHeading), run.found.total()),
         _ => status_line.clone(),
     };
     let main_page = super::language::href_in_lang("../index.html");
@@ -310,26 +317,31 @@ pub fn chaos_app() -> Html {
                 <h2 id="chaos-found">{ l(L::FoundHeading) }</h2>
                 if run.found.is_empty() { <p class="muted">{ l(L::NoneYet) }</p> }
                 <ol class="chaos-findings" data-testid="chaos-findings">
-                    { for run.found.iter().map(|f| finding(f, lang)) }
+                    { for run.found.groups().iter().map(|g| anomaly_entry(g, lang)) }
                 </ol>
             </section>
         </div>
     }
 }
 
-fn finding(f: &Found, lang: Lang) -> Html {
-    let (head, shrunk) = chaos_finding(f.seed, &f.anomaly, f.before, f.after, f.step, lang);
-    // The main playground opens the link's fragment in its lesson player, at the step
-    // that shows the violation.
+/// One anomaly: its name and count, what it means, the shortest counterexample (its
+/// witness, how it was shrunk, its replay and scenario) and the other seeds, folded.
+fn anomaly_entry(g: &Group, lang: Lang) -> Html {
+    let f = &g.shortest;
+    let (shortest, shrunk) = chaos_finding(f.seed, g.steps, f.before, f.after, f.step, lang);
+    // The main playground opens the link's fragment in its lesson player, on the replay's
+    // last step: a `check` that prints the verdict, narrated.
     let replay = format!(
         "{}#{}",
         super::language::href_in_lang("../index.html"),
         f.link
     );
+    let (seeds, left) = seed_runs(&g.other_seeds, MAX_SEED_RUNS);
     html! {
-        <li class="chaos-finding" data-testid="chaos-finding" data-anomaly={f.anomaly.clone()}>
-            <h3 class="mono">{ head }</h3>
-            if let Some(text) = explain_name(&f.anomaly, lang) { <p>{ text }</p> }
+        <li class="chaos-finding" data-testid="chaos-finding" data-anomaly={g.anomaly.clone()} data-count={g.count.to_string()}>
+            <h3 class="mono" data-testid="chaos-anomaly">{ chaos_group(&g.anomaly, g.count, lang) }</h3>
+            if let Some(text) = explain_name(&g.anomaly, lang) { <p>{ text }</p> }
+            <p class="chaos-shortest" data-testid="chaos-shortest" data-seed={f.seed.to_string()}>{ shortest }</p>
             <p class="mono small">{ format!("{} {}", f.anomaly, f.witness) }</p>
             <p class="muted">{ shrunk }</p>
             if f.link.is_empty() {
@@ -341,6 +353,15 @@ fn finding(f: &Found, lang: Lang) -> Html {
                 <summary>{ l(L::Scenario) }</summary>
                 <pre class="mono small">{ f.scenario.clone() }</pre>
             </details>
+            if !g.other_seeds.is_empty() {
+                <details class="chaos-other-seeds" data-testid="chaos-other-seeds">
+                    <summary>{ chaos_other_seeds(g.other_seeds.len(), lang) }</summary>
+                    <p class="mono small">
+                        { seeds }
+                        if left > 0 { { " " }{ chaos_more_seeds(left, lang) } }
+                    </p>
+                </details>
+            }
         </li>
     }
 }

@@ -7,17 +7,67 @@
 //! once; progress at most every [`PROGRESS_MS`] (the page re-renders on each message,
 //! and a run takes a few milliseconds). The clock is the browser's, read here in the
 //! glue, never by the engine.
+//!
+//! Before it says it is ready, the worker fetches the catalogs of every language
+//! (`i18n/*.txt`, next to the page): a finding's replay ends on a `check` narrated in
+//! English, Korean and Thai (`crate::checker::replay`), worded here.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::checker::progress::{run, Report, Request};
+use crate::i18n::{catalog, Lang};
 
 /// The most time between two progress reports.
 pub const PROGRESS_MS: f64 = 50.0;
 
-/// Installs the message handler and tells the page the worker is ready.
+/// Fetches every language's catalog, then listens.
 pub fn start() {
+    // Sent together, installed as they come; a language that cannot be fetched falls
+    // back to English in the replays' narration (and is said in the console).
+    let fetches: Vec<_> = Lang::ALL
+        .iter()
+        .map(|&lang| (lang, fetch_text(format!("i18n/{}.txt", lang.code()))))
+        .collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        for (lang, fetched) in fetches {
+            match fetched.await {
+                Ok(text) => {
+                    catalog::install(lang, &text);
+                }
+                Err(why) => web_sys::console::warn_1(&format!("chaos worker: {why}").into()),
+            }
+        }
+        listen();
+    });
+}
+
+/// Fetches a text file from the worker's scope (`fetch` is sent at once).
+fn fetch_text(url: String) -> impl std::future::Future<Output = Result<String, String>> {
+    let js = |e: JsValue| format!("{e:?}");
+    let sent = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("fetch"))
+        .and_then(|f| f.dyn_into::<js_sys::Function>().map_err(JsValue::from))
+        .and_then(|f| f.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)))
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().map_err(JsValue::from))
+        .map_err(js);
+    async move {
+        let response = wasm_bindgen_futures::JsFuture::from(sent?)
+            .await
+            .map_err(js)?
+            .dyn_into::<web_sys::Response>()
+            .map_err(js)?;
+        if !response.ok() {
+            return Err(format!("{url}: HTTP {}", response.status()));
+        }
+        let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(js)?)
+            .await
+            .map_err(js)?;
+        text.as_string().ok_or_else(|| format!("{url}: not text"))
+    }
+}
+
+/// Installs the message handler and tells the page the worker is ready.
+fn listen() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post_scope = scope.clone();
     let onmessage =

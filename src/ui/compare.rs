@@ -22,7 +22,11 @@ use crate::view::pulsar::{EntryKind, PulsarLabel as L, TxnOutcome};
 /// The story the page plays: Kafka's steps and Pulsar's in one scenario.
 pub const STORY: &str = "kafka-vs-pulsar";
 
-fn txns(v: &[(TxnID, Position)]) -> String {
+/// A list of the transaction buffer's, or "none" in `lang`: never an empty `[]`.
+fn txns(v: &[(TxnID, Position)], lang: Lang) -> String {
+    if v.is_empty() {
+        return pulsar_label(L::None, lang);
+    }
     v.iter()
         .map(|(t, p)| format!("{t}@{p}"))
         .collect::<Vec<_>>()
@@ -225,8 +229,8 @@ fn pulsar_tables(p: &PulsarSide, lang: Lang) -> Vec<Table> {
                 .collect(),
             empty: None,
             after: Some(words::buffer(
-                txns(&part.ongoing),
-                txns(&part.aborted),
+                txns(&part.ongoing, lang),
+                txns(&part.aborted, lang),
                 lang,
             )),
         })

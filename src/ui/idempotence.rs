@@ -456,7 +456,7 @@ pub(super) fn idempotence_page(
     let many = v.cluster.is_some();
 
     html! {
-        <div class={class_list(&["pg", "playground", on(locked, "lesson-on")])} data-testid="playground">
+        <div class={class_list(&["pg", "playground", on(locked, "lesson-on")])} data-testid="playground" data-changed={lesson.as_ref().map(|l| l.changed.join(" "))}>
             if !locked {
                 <div class="pg-course">
                     <super::components::course::Course dispatch={dispatch.clone()} />

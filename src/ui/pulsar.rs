@@ -13,7 +13,9 @@ use super::components::question::QuestionInfo;
 
 use super::components::event_list::announced;
 use crate::i18n::narration::compare_words::label as compare_label;
-use crate::i18n::narration::{pulsar_difference, pulsar_event, pulsar_label};
+use crate::i18n::narration::{
+    pulsar_difference, pulsar_event_explained, pulsar_label, pulsar_position,
+};
 use crate::i18n::{ui_lang, Lang};
 use crate::pulsar::{Position, PulsarWorld, TxnID};
 use crate::scenario::{self, Replay, StepKind};
@@ -26,18 +28,36 @@ fn l(label: L) -> String {
     pulsar_label(label, ui_lang())
 }
 
+/// A list as the panels show it: "none" when it is empty, never a blank.
+fn or_none(text: String) -> String {
+    if text.is_empty() {
+        l(L::None)
+    } else {
+        text
+    }
+}
+
 fn list(ps: &[Position]) -> String {
-    ps.iter()
-        .map(Position::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    or_none(
+        ps.iter()
+            .map(Position::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 fn txns(v: &[(TxnID, Position)]) -> String {
-    v.iter()
-        .map(|(t, p)| format!("{t}@{p}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    or_none(
+        v.iter()
+            .map(|(t, p)| format!("{t}@{p}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
+}
+
+/// A position with its meaning when it is before a ledger's first entry (`3:-1`).
+fn pos(p: Position) -> String {
+    pulsar_position(p, ui_lang())
 }
 
 fn partitions(w: &PulsarWorld) -> Html {
@@ -74,18 +94,22 @@ fn partitions(w: &PulsarWorld) -> Html {
                 html! {
                     <div class="pulsar-partition" data-testid={format!("pulsar-partition-{}", p.topic)}>
                         <h3 class="mono">{ format!("{} · broker {}", p.topic, p.broker) }</h3>
-                        <p class="mono" data-testid="pulsar-max-read">{ format!("{} {}", l(L::MaxReadPosition), p.max_read_position) }</p>
-                        <table>
-                            <caption class="visually-hidden">{ p.topic.clone() }</caption>
-                            <thead><tr><th scope="col">{ l(L::Position) }</th><th scope="col">{ l(L::Entry) }</th><th scope="col">{ l(L::State) }</th></tr></thead>
-                            <tbody>{ for rows }</tbody>
-                        </table>
+                        <p class="mono" data-testid="pulsar-max-read">{ format!("{} {}", l(L::MaxReadPosition), pos(p.max_read_position)) }</p>
+                        // A wide table scrolls sideways in a focusable, labelled region
+                        // (the Kafka pages' `.scroll-x`): a panel paints nothing outside it.
+                        <div class="scroll-x" tabindex="0" role="region" aria-label={p.topic.clone()}>
+                            <table>
+                                <caption class="visually-hidden">{ p.topic.clone() }</caption>
+                                <thead><tr><th scope="col">{ l(L::Position) }</th><th scope="col">{ l(L::Entry) }</th><th scope="col">{ l(L::State) }</th></tr></thead>
+                                <tbody>{ for rows }</tbody>
+                            </table>
+                        </div>
                         <dl class="mono small">
                             <dt>{ l(L::Ongoing) }</dt><dd>{ txns(&p.ongoing) }</dd>
                             <dt>{ l(L::Aborted) }</dt><dd>{ txns(&p.aborted) }</dd>
                             <dt>{ l(L::Snapshot) }</dt>
                             <dd>{ match p.snapshot {
-                                Some((pos, n)) => format!("{} {pos} · {} {n}", l(L::MaxReadPosition), l(L::Aborted)),
+                                Some((at, n)) => format!("{} {} · {} {n}", l(L::MaxReadPosition), pos(at), l(L::Aborted)),
                                 None => l(L::NoSnapshot).to_string(),
                             } }</dd>
                         </dl>
@@ -101,22 +125,24 @@ fn subscriptions(w: &PulsarWorld) -> Html {
     html! {
         <section class="panel" aria-labelledby="pulsar-subscriptions">
             <h2 id="pulsar-subscriptions">{ l(L::Subscriptions) }</h2>
-            <table data-testid="pulsar-subscriptions">
-                <caption class="visually-hidden">{ l(L::Subscriptions) }</caption>
-                <thead><tr>
-                    <td></td><th scope="col">{ l(L::MarkDeletePosition) }</th><th scope="col">{ l(L::IndividuallyDeleted) }</th>
-                    <th scope="col">{ l(L::PendingAck) }</th><th scope="col">{ l(L::Redeliver) }</th>
-                </tr></thead>
-                <tbody>{ for subs.into_iter().map(|s| html! {
-                    <tr>
-                        <th scope="row" class="mono">{ format!("{}/{}", s.topic, s.subscription) }</th>
-                        <td class="mono">{ s.mark_delete_position.to_string() }</td>
-                        <td class="mono">{ list(&s.individually_deleted) }</td>
-                        <td class="mono">{ s.pending_acks.iter().map(|(p, t)| format!("{p} {t}")).collect::<Vec<_>>().join(", ") }</td>
-                        <td class="mono">{ list(&s.redeliver) }</td>
-                    </tr>
-                }) }</tbody>
-            </table>
+            <div class="scroll-x" tabindex="0" role="region" aria-label={l(L::SubscriptionsTable)}>
+                <table data-testid="pulsar-subscriptions">
+                    <caption class="visually-hidden">{ l(L::SubscriptionsTable) }</caption>
+                    <thead><tr>
+                        <td></td><th scope="col">{ l(L::MarkDeletePosition) }</th><th scope="col">{ l(L::IndividuallyDeleted) }</th>
+                        <th scope="col">{ l(L::PendingAck) }</th><th scope="col">{ l(L::Redeliver) }</th>
+                    </tr></thead>
+                    <tbody>{ for subs.into_iter().map(|s| html! {
+                        <tr>
+                            <th scope="row" class="mono">{ format!("{}/{}", s.topic, s.subscription) }</th>
+                            <td class="mono">{ pos(s.mark_delete_position) }</td>
+                            <td class="mono">{ list(&s.individually_deleted) }</td>
+                            <td class="mono">{ or_none(s.pending_acks.iter().map(|(p, t)| format!("{p} {t}")).collect::<Vec<_>>().join(", ")) }</td>
+                            <td class="mono">{ list(&s.redeliver) }</td>
+                        </tr>
+                    }) }</tbody>
+                </table>
+            </div>
         </section>
     }
 }
@@ -129,7 +155,7 @@ fn coordinators(w: &PulsarWorld) -> Html {
                 <div data-testid={format!("pulsar-tc-{}", c.tc)}>
                     <h3>{ format!("coordinator {} · broker {} · {}", c.tc, c.broker, l(if c.running { L::Running } else { L::NotRunning })) }</h3>
                     <ul class="mono">{ for c.txns.iter().map(|t| html! {
-                        <li>{ format!("{} {} {} [{}] [{}]", t.id, t.name.clone().unwrap_or_default(), t.status.name(), t.partitions.join(" "), t.subscriptions.join(" ")) }</li>
+                        <li>{ format!("{} {} {} [{}] [{}]", t.id, t.name.clone().unwrap_or_default(), t.status.name(), or_none(t.partitions.join(" ")), or_none(t.subscriptions.join(" "))) }</li>
                     }) }</ul>
                     <h4 class="mono">{ format!("{} · {}", c.log_topic, l(L::TransactionLog)) }</h4>
                     <ol class="mono small">{ for c.log.iter().map(|r| html! {
@@ -150,7 +176,7 @@ fn timeline(w: &PulsarWorld) -> Html {
             let text = w
                 .events()
                 .get(r.index)
-                .map(|e| pulsar_event(e, ui_lang()))
+                .map(|e| pulsar_event_explained(e, ui_lang()))
                 .unwrap_or_default();
             (
                 r.index as u64,
@@ -185,7 +211,7 @@ fn pulsar_timeline(p: &TimelineProps) -> Html {
         <section class="panel" aria-labelledby="pulsar-timeline">
             <h2 id="pulsar-timeline">{ l(L::Timeline) }</h2>
             <div class="visually-hidden" aria-live="polite" aria-relevant="additions" data-testid="pulsar-live">{ said }</div>
-            <ol class="event-list" data-testid="pulsar-timeline">{ for p.rows.iter().map(|(_, step, text)| html! {
+            <ol class="event-list" data-testid="pulsar-timeline" tabindex="0" aria-label={l(L::Timeline)}>{ for p.rows.iter().map(|(_, step, text)| html! {
                 <li><span class="mono step-number">{ step.clone() }</span>{ text.clone() }</li>
             }) }</ol>
         </section>
@@ -195,7 +221,9 @@ fn pulsar_timeline(p: &TimelineProps) -> Html {
 fn differences(w: Option<&PulsarWorld>) -> Html {
     let shown = w.map(model::revealed_differences).unwrap_or_default();
     html! {
-        <section class="panel" aria-labelledby="pulsar-differences">
+        // The comparison page's table style: sentences wrap, and below 600 px each row is
+        // a block whose cells say which side they are (`data-label`).
+        <section class="panel compare-differences" aria-labelledby="pulsar-differences">
             <h2 id="pulsar-differences">{ l(L::Differences) }</h2>
             if shown.is_empty() {
                 <p class="muted">{ l(L::NothingYet) }</p>
@@ -205,7 +233,7 @@ fn differences(w: Option<&PulsarWorld>) -> Html {
                     <thead><tr><th scope="col">{ l(L::Question) }</th><th scope="col">{ l(L::Kafka) }</th><th scope="col">{ l(L::Pulsar) }</th></tr></thead>
                     <tbody>{ for shown.into_iter().map(|d| {
                         let (q, k, p) = pulsar_difference(d, ui_lang());
-                        html! { <tr><th scope="row">{ q }</th><td>{ k }</td><td>{ p }</td></tr> }
+                        html! { <tr><th scope="row">{ q }</th><td data-label={l(L::Kafka)}>{ k }</td><td data-label={l(L::Pulsar)}>{ p }</td></tr> }
                     }) }</tbody>
                 </table>
             }
@@ -231,7 +259,7 @@ fn sides(replay: &Replay) -> Html {
         html! {
             <div class="panel">
                 <h2>{ l(title) }</h2>
-                <pre class="mono small" data-testid={testid}>{ lines.join("\n") }</pre>
+                <pre class="mono small" data-testid={testid} tabindex="0" role="region" aria-label={l(title)}>{ lines.join("\n") }</pre>
             </div>
         }
     };
@@ -323,6 +351,11 @@ pub fn pulsar_app() -> Html {
     });
     let at = use_state(|| 0usize);
     let answers = use_state(Vec::<(usize, usize)>::new);
+    // Play: one step after a pause long enough to read the step shown, at `speed` (in
+    // percent, `Panels::SPEEDS`); it stops at the end and at a question not answered yet.
+    // (Both `usize`, as `at` is: a hook on a type of its own is more wasm.)
+    let playing = use_state(|| 0usize);
+    let speed = use_state(|| 100usize);
     let current = &lessons[*lesson % lessons.len()];
     let parsed = scenario::parse(current.source).unwrap_or_default();
     // What the steps print (the timeline's narration) is in the page's language too.
@@ -356,7 +389,12 @@ pub fn pulsar_app() -> Html {
             choices: q
                 .choices
                 .iter()
-                .map(|c| (c.text.get(*lang).to_string(), c.explanation.get(*lang).to_string()))
+                .map(|c| {
+                    (
+                        c.text.get(*lang).to_string(),
+                        c.explanation.get(*lang).to_string(),
+                    )
+                })
                 .collect(),
             answer: q.answer(),
             chosen: answers.iter().find(|a| a.0 == q.line).map(|a| a.1),
@@ -365,7 +403,8 @@ pub fn pulsar_app() -> Html {
     let on_answer = {
         let answers = answers.clone();
         Callback::from(move |(line, choice): (usize, usize)| {
-            let mut next: Vec<(usize, usize)> = answers.iter().copied().filter(|a| a.0 != line).collect();
+            let mut next: Vec<(usize, usize)> =
+                answers.iter().copied().filter(|a| a.0 != line).collect();
             next.push((line, choice));
             answers.set(next);
         })
@@ -376,17 +415,77 @@ pub fn pulsar_app() -> Html {
             super::progress::record(name, *at, *total);
         });
     }
+    // Where the next tick lands: autoplay stops there at the end, or when that player
+    // step asks a question the learner has not answered (predict, then reveal).
+    let to = *at + 1;
+    let stop_there = to >= total
+        || ranges.get(to).is_some_and(|r| {
+            steps[r.clone()]
+                .iter()
+                .flat_map(|s| &s.questions)
+                .any(|q| !answers.iter().any(|a| a.0 == q.line))
+        });
+    // About 180 words a minute, a second at least, 30 s at most, divided by the speed.
+    let words: usize = step.as_ref().map_or(0, |s| {
+        s.narration_in(*lang)
+            .iter()
+            .map(|p| p.split_whitespace().count())
+            .sum()
+    });
+    let delay_ms = ((1000 + 333 * words).min(30_000) * 100 / (*speed).max(1)) as u32;
+    {
+        let run = *playing == 1 && *at < total && replay.error().is_none();
+        let (at_state, playing) = (at.clone(), playing.clone());
+        // Dropping a gloo `Timeout` clears it: a manual step, a new speed or lesson
+        // starts the pause again.
+        use_effect_with((run, *at, *speed, *lesson), move |_| {
+            let timeout = run.then(|| {
+                gloo_timers::callback::Timeout::new(delay_ms, move || {
+                    at_state.set(to);
+                    if stop_there {
+                        playing.set(0);
+                    }
+                })
+            });
+            move || drop(timeout)
+        });
+    }
+    let on_play = {
+        let (at, playing) = (at.clone(), playing.clone());
+        Callback::from(move |_: MouseEvent| {
+            if *playing == 1 {
+                playing.set(0);
+            } else {
+                // At the end, Play starts the lesson again.
+                if *at >= total {
+                    at.set(0);
+                }
+                playing.set(1);
+            }
+        })
+    };
+    let on_speed = {
+        let speed = speed.clone();
+        Callback::from(move |e: Event| {
+            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(v) = el.value().parse::<usize>() {
+                speed.set(v);
+            }
+        })
+    };
     let go = |to: usize| {
         let at = at.clone();
         Callback::from(move |_: MouseEvent| at.set(to.min(total)))
     };
     let pick = {
-        let (lesson, at, answers) = (lesson.clone(), at.clone(), answers.clone());
+        let (lesson, at, answers, playing) =
+            (lesson.clone(), at.clone(), answers.clone(), playing.clone());
         Callback::from(move |e: Event| {
             let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
             lesson.set(el.value().parse().unwrap_or(0));
             at.set(0);
             answers.set(Vec::new());
+            playing.set(0);
         })
     };
     let printed = at
@@ -407,7 +506,8 @@ pub fn pulsar_app() -> Html {
                 <super::compare::ComparePage lang={*lang} />
             } else {
                 <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
-                    <label id="pulsar-lesson">{ l(L::Lesson) }{ " " }
+                    <h2 id="pulsar-lesson" data-testid="pulsar-lesson-title">{ current.title_in(*lang) }</h2>
+                    <label>{ l(L::Lesson) }{ " " }
                         <select onchange={pick} data-testid="pulsar-lesson-select">
                             { for lessons.iter().enumerate().map(|(i, les)| html! {
                                 <option value={i.to_string()} selected={i == *lesson}>{ les.title_in(*lang) }</option>
@@ -418,6 +518,14 @@ pub fn pulsar_app() -> Html {
                         <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
                         <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
                         <button type="button" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
+                        <button type="button" data-testid="pulsar-play" data-playing={(*playing == 1).to_string()} onclick={on_play}>{ crate::i18n::t(if *playing == 1 { crate::i18n::Key::TtPause } else { crate::i18n::Key::LessonPlay }) }</button>
+                        <label class="small">{ crate::i18n::t(crate::i18n::Key::LessonSpeed) }{ " " }
+                            <select data-testid="pulsar-speed" onchange={on_speed}>
+                                { for super::state::Panels::SPEEDS.iter().map(|v| html! {
+                                    <option value={v.to_string()} selected={*v as usize == *speed}>{ speed_label(*v) }</option>
+                                }) }
+                            </select>
+                        </label>
                         <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
                     </div>
                     if let Some(s) = step {
@@ -426,10 +534,10 @@ pub fn pulsar_app() -> Html {
                             { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
                             <details class="step-script">
                                 <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
-                                <pre class="mono">{ script.join("\n") }</pre>
+                                <pre class="mono" tabindex="0" role="region" aria-label={crate::i18n::t(crate::i18n::Key::LessonSource)}>{ script.join("\n") }</pre>
                             </details>
                             <h4>{ l(L::Printed) }</h4>
-                            <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
+                            <pre class="mono small" data-testid="pulsar-printed" tabindex="0" role="region" aria-label={l(L::Printed)}>{ printed }</pre>
                         </div>
                     }
                     if !questions.is_empty() {
@@ -452,6 +560,14 @@ pub fn pulsar_app() -> Html {
                 }
             }
         </div>
+    }
+}
+
+/// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.
+fn speed_label(percent: u32) -> String {
+    match percent % 100 {
+        0 => format!("{}×", percent / 100),
+        r => format!("{}.{}×", percent / 100, r / 10),
     }
 }
 

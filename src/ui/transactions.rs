@@ -235,7 +235,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         super::idempotence::cluster_choice(Page::Transactions, p.setup, locked, &p.dispatch);
 
     html! {
-        <div class={class_list(&["pg", "txn-page", on(locked, "lesson-on")])} data-testid="page-transactions">
+        <div class={class_list(&["pg", "txn-page", on(locked, "lesson-on")])} data-testid="page-transactions" data-changed={p.lesson.as_ref().map(|l| l.changed.join(" "))}>
             { super::idempotence::page_header([Key::TxTitle, Key::TxSubtitle], p.lesson.as_ref(), v.clock, send(Msg::Reset), "txn-reset") }
             if locked {
                 // The lesson leads: the player is the main column's head.

@@ -206,8 +206,8 @@ pub enum PulsarFact {
     },
 }
 
-/// A filled cell: the player step (1-based) the engine first showed the row at, and
-/// the newest fact it showed.
+/// A filled cell: the newest fact the engine showed for the row, and the player step
+/// (1-based) it first showed that fact at (a fact that changes moves the step on).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell<F> {
     pub since_step: usize,
@@ -292,7 +292,7 @@ pub fn compare(scenario: Scenario, upto: usize) -> CompareView {
     }
 }
 
-fn fill<F>(
+fn fill<F: PartialEq>(
     rows: &mut [DiffRow],
     row: Row,
     step: usize,
@@ -301,7 +301,10 @@ fn fill<F>(
 ) {
     if let Some(r) = rows.iter_mut().find(|r| r.row == row) {
         let c = cell(r);
-        let since_step = c.as_ref().map_or(step, |c| c.since_step);
+        let since_step = match c {
+            Some(old) if old.fact == fact => old.since_step,
+            _ => step,
+        };
         *c = Some(Cell { since_step, fact });
     }
 }

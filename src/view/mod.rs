@@ -27,6 +27,7 @@
 
 pub mod alt;
 pub mod announce;
+pub mod changed;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod consumers;

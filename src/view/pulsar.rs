@@ -357,4 +357,9 @@ pub enum PulsarLabel {
     KafkaSide,
     PulsarSide,
     BackToKafka,
+    /// An empty list ("none").
+    None,
+    /// The subscriptions table's name (its caption and scroll region), apart from the
+    /// panel's heading: two landmarks may not share a name.
+    SubscriptionsTable,
 }

@@ -30,6 +30,9 @@ pub struct BrokerCard {
     /// Internal topics (`__transaction_state`, `__consumer_offsets`) and how many of
     /// their 50 partitions it leads: counted, not listed, or they would bury the rest.
     pub leads_internal: Vec<(String, usize)>,
+    /// Up, but out of the ISR of a partition of the learner's topics it replicates: it
+    /// is catching up by fetching, and joins the ISR once it reaches the leader's LEO.
+    pub catching_up: Vec<TopicPartition>,
 }
 
 /// What one replica holds at one offset.
@@ -100,11 +103,26 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
             } else {
                 BrokerState::Up
             };
+            let catching_up = if state == BrokerState::Up {
+                world
+                    .partition_leaders()
+                    .map(|(tp, _)| tp)
+                    .filter(|tp| !is_internal(&tp.topic))
+                    .filter(|tp| {
+                        world.registration(tp).is_some_and(|r| {
+                            r.replicas().contains(&b.id) && !r.isr().contains(&b.id)
+                        })
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             BrokerCard {
                 id: b.id,
                 state,
                 leads,
                 leads_internal,
+                catching_up,
             }
         })
         .collect()

@@ -49,7 +49,14 @@ test('the demo page drives an embedded lesson to the end', { timeout: 180_000 },
     // Step the idempotence lesson to its end with the host's "Next step" button.
     const steps = (await messages(page, 'idem')).find((m) => m.type === 'eos:ready').steps;
     const next = page.locator('[data-host="idem"] button[data-cmd="next"]');
+    let answered = false;
     for (let i = 1; i <= steps; i++) {
+      // The first question the lesson asks is answered in the frame (the first choice).
+      if (!answered && (await frame.locator('fieldset[data-question]').count()) > 0) {
+        await frame.locator('fieldset[data-question] input[type=radio]').first().check();
+        await frame.locator('fieldset[data-question] [data-feedback]').first().waitFor();
+        answered = true;
+      }
       await next.click();
       await page.waitForFunction(
         (s) => window.eosMessages.idem.some((m) => m.type === 'eos:state' && m.step === s),
@@ -59,7 +66,15 @@ test('the demo page drives an embedded lesson to the end', { timeout: 180_000 },
     }
     await page.waitForFunction(() => window.eosMessages.idem.some((m) => m.type === 'eos:complete'));
     const complete = (await messages(page, 'idem')).find((m) => m.type === 'eos:complete');
-    assert.deepEqual(complete, { type: 'eos:complete', lesson: 'idempotence', steps });
+    // Each answer is posted, and the score comes with eos:complete.
+    const answers = (await messages(page, 'idem')).filter((m) => m.type === 'eos:answered');
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0].lesson, 'idempotence');
+    assert.equal(typeof answers[0].question, 'number');
+    assert.equal(typeof answers[0].correct, 'boolean');
+    assert.ok(complete.score.total >= 3, JSON.stringify(complete));
+    assert.equal(complete.score.correct, answers[0].correct ? 1 : 0);
+    assert.deepEqual({ ...complete, score: undefined }, { type: 'eos:complete', lesson: 'idempotence', steps, score: undefined });
     const states = (await messages(page, 'idem')).filter((m) => m.type === 'eos:state');
     assert.ok(states.some((m) => m.verdict === 'DUPLICATE'), 'a DUPLICATE verdict on the way');
     assert.ok(states.every((m) => m.lastEvent === null || typeof m.lastEvent === 'string'));

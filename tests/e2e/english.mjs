@@ -13,9 +13,11 @@ export const ALLOWED_WORDS = new Set(
    leader record records segment topic log client controller raw id pid seq fault faults
    commit abort send flush poll ack idempotent zombie fence latency accumulator bytes ms
    kb s on off empty ready ongoing english state high watermark last stable end error fetch
-   control scenario begin run earliest latest docs acks kafka b orders payments index
+   control scenario begin run earliest latest docs acks kafka b orders payments trades accounts index
    timeindex socket timer true false all replica replicas isr session feature finalize
    follower followers leaders
+   replication replicate failover unclean election cluster instance flag isolation level
+   entry cursor subscription conflict buffer pending transactional
    pulsar none
    Empty Ongoing PrepareCommit PrepareAbort CompleteCommit CompleteAbort PrepareEpochFence Dead
    Produce Fetch FindCoordinator InitProducerId AddPartitionsToTxn EndTxn WriteTxnMarkers

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshot, useSite, watchProblems } from './harness.mjs';
+import { axe, screenshot, useSite, watchProblems } from './harness.mjs';
 
 const site = useSite({ base: '/course/eos/' });
 
@@ -71,5 +71,202 @@ test('a Thai browser gets the Pulsar and chaos pages in Thai from the first pain
     }
   } finally {
     await context.close();
+  }
+});
+
+// The lesson player as a learner meets it: a course link opens a lesson, Play steps on
+// by itself (and stops at a question or the end), a question answers back, and every
+// panel fits a 360 px phone — a wide table scrolls inside its own focusable region
+// instead of being cut off by its panel.
+
+const tid = (id) => `[data-testid="${id}"]`;
+const step = async (page) => Number((await page.locator(tid('pulsar-step')).innerText()).match(/(\d+) \/ \d+/)[1]);
+
+async function openLesson(page, query = '') {
+  await page.goto(`${site.server.url}pulsar/?lesson=pulsar-tc-crash${query}`, { waitUntil: 'load' });
+  await page.locator(tid('pulsar-next')).waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/** What sticks out of its panel: every element past a panel's edges that is not inside
+ * a region that scrolls (a `.scroll-x`, a `pre`, the timeline) or visually hidden. */
+const clipped = (page) =>
+  page.evaluate(() => {
+    const out = [];
+    for (const panel of document.querySelectorAll('.panel')) {
+      const box = panel.getBoundingClientRect();
+      for (const el of panel.querySelectorAll('*')) {
+        if (el.closest('.visually-hidden') || el.parentElement.closest('.scroll-x, pre, .event-list')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && (r.right > box.right + 0.5 || r.left < box.left - 0.5)) {
+          out.push(`${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} by ${Math.round(r.right - box.right)} px`);
+        }
+      }
+    }
+    return out;
+  });
+
+test('?lesson= opens a Pulsar lesson; Play steps on and stops, Pause holds', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await openLesson(page);
+    assert.match(await page.locator(tid('pulsar-lesson-title')).innerText(), /coordinator crash/i);
+    const selected = await page.locator(tid('pulsar-lesson-select')).evaluate((s) => s.selectedOptions[0].textContent);
+    assert.equal(selected, await page.locator(tid('pulsar-lesson-title')).innerText());
+    assert.equal(await step(page), 0);
+
+    // The Speed select, labelled, with the five speeds.
+    const speed = page.getByRole('combobox', { name: 'Speed' });
+    assert.deepEqual(await speed.locator('option').allInnerTexts(), ['0.5×', '1×', '1.5×', '2×', '4×']);
+    await speed.selectOption('400');
+
+    const play = page.getByRole('button', { name: 'Play' });
+    await play.click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.waitForFunction(() => /step [1-9]/.test(document.querySelector('[data-testid="pulsar-step"]').textContent), null, { timeout: 20_000 });
+    // Autoplay stops by itself: at a question it has not seen answered, or at the end.
+    await page.locator(`${tid('pulsar-play')}[data-playing="false"]`).waitFor({ timeout: 60_000 });
+    const stopped = await step(page);
+    const total = Number((await page.locator(tid('pulsar-step')).innerText()).match(/\/ (\d+)/)[1]);
+    assert.ok(stopped >= 1, `Play advanced to step ${stopped}`);
+    assert.ok(stopped === total || (await page.locator('fieldset[data-question]').count()) > 0, `stopped at ${stopped} of ${total}: neither a question nor the end`);
+    await play.waitFor();
+
+    // Pause holds the step.
+    if (stopped < total) {
+      await play.click();
+      await page.getByRole('button', { name: 'Pause' }).click();
+      const held = await step(page);
+      await page.waitForTimeout(1_500);
+      assert.equal(await step(page), held, 'Pause holds the step');
+    }
+    assert.deepEqual(problems, [], problems.join('\n'));
+  } finally {
+    await page.close();
+  }
+});
+
+test('a Pulsar lesson question answers back; no blank lists, no bare -1 positions', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await openLesson(page);
+    const next = page.locator(tid('pulsar-next'));
+    let explained = false;
+    for (let i = 0; i < 50 && (await page.locator('fieldset[data-question]').count()) === 0 && (await next.isEnabled()); i++) {
+      await next.click();
+      // A position before a ledger's first entry says so, wherever the panels show it.
+      // (What a step printed is the CLI's transcript, in Pulsar's own notation.)
+      const shown = await page.evaluate(() =>
+        [...document.querySelectorAll('.panel')].map((p) => {
+          const copy = p.cloneNode(true);
+          copy.querySelectorAll('pre').forEach((e) => e.remove());
+          return copy.textContent;
+        }),
+      );
+      for (const text of shown) {
+        for (const m of text.matchAll(/\d+:-1(.{0,40})/gs)) {
+          assert.match(m[1], /^ \(before the first entry of ledger \d+\)/, `a bare ${m[0]}`);
+          explained = true;
+        }
+      }
+      // Empty lists say "none": no empty cell, no empty definition.
+      const blank = await page.evaluate(() =>
+        [...document.querySelectorAll('.panel dd, [data-testid="pulsar-subscriptions"] td.mono')].filter((e) => !e.textContent.trim()).length,
+      );
+      assert.equal(blank, 0, 'a blank list');
+    }
+    assert.ok(explained, 'the lesson shows a position before the first entry (3:-1)');
+    assert.match(await page.locator('.panel dd').first().innerText(), /\S/);
+    const question = page.locator('fieldset[data-question]').first();
+    await question.waitFor();
+    await question.locator('label').first().click();
+    const feedback = question.locator('[data-feedback][data-correct]');
+    await feedback.waitFor();
+    assert.match(await feedback.getAttribute('data-correct'), /^(true|false)$/);
+    assert.match(await feedback.innerText(), /^(Right\.|Not quite\.)/);
+    assert.deepEqual(problems, [], problems.join('\n'));
+  } finally {
+    await page.close();
+  }
+});
+
+for (const lang of ['ko', 'th']) {
+  test(`the Pulsar panels' new words in ${lang}: "none" and the -1 position`, { timeout: 120_000 }, async () => {
+    const page = await site.browser.newPage({ viewport: { width: 760, height: 800 } });
+    try {
+      await openLesson(page, `&lang=${lang}`);
+      await page.locator(`html[lang="${lang}"]`).waitFor();
+      for (let i = 0; i < 2; i++) await page.locator(tid('pulsar-next')).click();
+      const out = await page.locator(tid('pulsar-partition-output-partition-0')).innerText();
+      const [none, before] = lang === 'ko' ? ['없음', 'ledger 3의 첫 엔트리 앞'] : ['ไม่มี', 'ก่อน entry แรกของ ledger 3'];
+      assert.ok(out.includes(`3:-1 (${before})`), out);
+      assert.ok(out.includes(none), out);
+      assert.match(await page.locator(tid('pulsar-play')).innerText(), lang === 'ko' ? /재생/ : /เล่น/);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test('at 360 px nothing is cut off: the subscriptions table scrolls in its own region', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 360, height: 800 } });
+  try {
+    await openLesson(page);
+    for (let i = 0; i < 2; i++) await page.locator(tid('pulsar-next')).click();
+    const table = page.locator(tid('pulsar-subscriptions'));
+    await table.waitFor();
+    const region = page.locator(`.scroll-x:has(${tid('pulsar-subscriptions')})`);
+    assert.equal(await region.getAttribute('tabindex'), '0');
+    assert.equal(await region.getAttribute('role'), 'region');
+    assert.ok((await region.getAttribute('aria-label'))?.length > 0, 'the region has a name');
+    const sizes = await region.evaluate((r) => ({ scroll: r.scrollWidth, client: r.clientWidth }));
+    assert.ok(sizes.scroll > sizes.client, `the table is wider than 360 px and scrolls: ${JSON.stringify(sizes)}`);
+    // The region sits inside its panel; scrolled to its end, the table's last column is in view.
+    const panel = await page.locator('section[aria-labelledby="pulsar-subscriptions"]').boundingBox();
+    const box = await region.boundingBox();
+    assert.ok(box.x >= panel.x && box.x + box.width <= panel.x + panel.width + 0.5, 'the region fits its panel');
+    await region.focus();
+    await page.keyboard.press('End');
+    await region.evaluate((r) => { r.scrollLeft = r.scrollWidth; });
+    const last = await table.locator('thead th').last().boundingBox();
+    assert.ok(last.x + last.width <= box.x + box.width + 1, 'the last column can be scrolled into view');
+    assert.deepEqual(await clipped(page), [], 'content cut off by its panel');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'pulsar-lessons-360', { fullPage: true });
+  } finally {
+    await page.close();
+  }
+});
+
+// axe-core on the lessons view: light and dark, at 1280, 760 and 360 px, with the
+// panels full and a question shown and answered.
+test('axe: no violations on the Pulsar lessons view, light and dark, 1280/760/360 px', { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await openLesson(page);
+    const next = page.locator(tid('pulsar-next'));
+    for (let i = 0; i < 50 && (await page.locator('fieldset[data-question]').count()) === 0 && (await next.isEnabled()); i++) {
+      await next.click();
+    }
+    await page.locator('fieldset[data-question] label').first().click();
+    await page.locator('[data-feedback]').first().waitFor();
+    for (const width of [1280, 760, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForTimeout(400);
+        assert.deepEqual(await axe(page), [], `axe at ${width} px, ${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      assert.deepEqual(await clipped(page), [], `content cut off by its panel at ${width} px`);
+      await screenshot(page, `pulsar-lessons-axe-${width}`, { fullPage: width !== 1280 });
+    }
+    assert.deepEqual(problems, [], problems.join('\n'));
+  } finally {
+    await page.close();
   }
 });

@@ -109,7 +109,7 @@ for (const { width, height } of [
     const page = await site.browser.newPage({ viewport: { width, height } });
     const problems = watchProblems(page);
     try {
-      await page.goto(`${site.server.url}?lesson=replication&step=7#transactions`, { waitUntil: 'load' });
+      await page.goto(`${site.server.url}?lesson=replication&step=8#transactions`, { waitUntil: 'load' });
       await page.locator(tid('page-transactions')).waitFor({ state: 'visible', timeout: 120_000 });
       await page.locator(tid('cluster-panel')).waitFor();
       // The lesson is replayed to its last step: Next is off once it is there.
@@ -156,7 +156,7 @@ test('a lesson still loading says so, then plays to its step', { timeout: 180_00
     await route.continue();
   });
   try {
-    await page.goto(`${site.server.url}?lesson=replication&step=7#transactions`, { waitUntil: 'load' });
+    await page.goto(`${site.server.url}?lesson=replication&step=8#transactions`, { waitUntil: 'load' });
     await page.locator(tid('lesson-loading')).waitFor({ timeout: 120_000 });
     assert.equal(await page.locator(tid('lesson-next')).count(), 0, 'nothing to press while loading');
     assert.equal(await page.locator(tid('lesson-step')).count(), 0, 'no step, no "finished"');

@@ -478,6 +478,7 @@ keys! {
     LessonNotStartedShort,
     LessonShowScript,
     LessonOutputLines,
+    LessonOutputLine,
     LessonPressNext,
     LessonScore,
     LessonNextLesson,
@@ -510,6 +511,15 @@ keys! {
     TxFencedUnaware,
     TxRecreate,
     TxRecreateHint,
+    LessonChanged,
+    PartProducer,
+    PartLog,
+    PartCoordinator,
+    PartReplicas,
+    PartConsumers,
+    PartNetwork,
+    ReplicaHwUnknown,
+    BrokerCatchingUp,
 }
 
 /// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap

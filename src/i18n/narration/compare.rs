@@ -230,7 +230,7 @@ pub(super) fn pulsar_partition(topic: &str, max_read: Position) -> Msg {
     msg!(
         "compare.ui.pulsar-partition",
         topic = topic,
-        max_read = max_read
+        max_read = super::pulsar::position(max_read)
     )
 }
 

@@ -43,6 +43,19 @@ pub fn pulsar_event(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
     render(&pulsar::event(&event.kind), lang)
 }
 
+/// One line for an event of the Pulsar world as the page shows it: a position before a
+/// ledger's first entry (`3:-1`) says so in words.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_event_explained(event: &crate::pulsar::PulsarEvent, lang: Lang) -> String {
+    render(&pulsar::explain_positions(pulsar::event(&event.kind)), lang)
+}
+
+/// A position as the Pulsar pages show it: `3:-1 (before the first entry of ledger 3)`.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_position(p: crate::pulsar::Position, lang: Lang) -> String {
+    render(&pulsar::position(p), lang)
+}
+
 /// A row of the Kafka-vs-Pulsar table: (question, Kafka's answer, Pulsar's answer).
 #[cfg(feature = "pulsar")]
 pub fn pulsar_difference(
@@ -76,7 +89,10 @@ pub mod compare_words {
         render(&compare::kafka(fact), lang)
     }
     pub fn pulsar(fact: &PulsarFact, lang: Lang) -> String {
-        render(&compare::pulsar(fact), lang)
+        render(
+            &super::pulsar::explain_positions(compare::pulsar(fact)),
+            lang,
+        )
     }
     pub fn since(step: usize, lang: Lang) -> String {
         render(&compare::since(step), lang)

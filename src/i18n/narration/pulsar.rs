@@ -23,6 +23,33 @@ fn word(commit: bool) -> &'static str {
     }
 }
 
+/// A position as the pages show it: `3:-1` (a cursor or maxReadPosition before anything
+/// was read or committed in ledger 3) says so in words; any other position as it is.
+pub(super) fn position(p: Position) -> Msg {
+    if p.entry_id < 0 && p.ledger_id >= 0 {
+        msg!("pulsar.ui.position-before", pos = p, ledger = p.ledger_id)
+    } else {
+        msg!("plain", text = p)
+    }
+}
+
+/// `msg` with each argument that is a position before a ledger's first entry (`3:-1`)
+/// worded by [`position`]: for the pages, where a bare `-1` means nothing to a learner
+/// (the CLI's transcripts keep Pulsar's own notation).
+pub(super) fn explain_positions(mut msg: Msg) -> Msg {
+    use crate::i18n::message::Arg;
+    for (_, arg) in &mut msg.args {
+        let Arg::Text(text) = arg else { continue };
+        let Some((ledger, "-1")) = text.split_once(':') else {
+            continue;
+        };
+        if let Ok(ledger) = ledger.parse::<i64>() {
+            *arg = Arg::Msg(position(Position::new(ledger, -1)));
+        }
+    }
+    msg
+}
+
 pub(super) fn event(kind: &PulsarEventKind) -> Msg {
     use PulsarEventKind as K;
     match kind {
@@ -382,5 +409,7 @@ pub(super) fn label(l: PulsarLabel) -> Msg {
         L::KafkaSide => msg!("pulsar.ui.kafka-side"),
         L::PulsarSide => msg!("pulsar.ui.pulsar-side"),
         L::BackToKafka => msg!("pulsar.ui.back-to-kafka"),
+        L::None => msg!("pulsar.ui.none"),
+        L::SubscriptionsTable => msg!("pulsar.ui.subscriptions-table"),
     }
 }

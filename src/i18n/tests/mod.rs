@@ -254,7 +254,10 @@ fn english_text_is_kept() {
 #[cfg(feature = "checker")]
 #[test]
 fn the_chaos_page_is_worded_in_every_language() {
-    use super::checker::{chaos_finding, chaos_label, chaos_progress, explain_name, ChaosLabel};
+    use super::checker::{
+        chaos_finding, chaos_group, chaos_label, chaos_more_seeds, chaos_other_seeds,
+        chaos_progress, explain_name, ChaosLabel,
+    };
     for &lang in Lang::ALL {
         for &l in ChaosLabel::ALL {
             let s = chaos_label(l, lang);
@@ -272,8 +275,15 @@ fn the_chaos_page_is_worded_in_every_language() {
             states.insert(s);
         }
         assert_eq!(states.len(), 3, "each state has its own words in {lang:?}");
-        let (head, shrunk) = chaos_finding(42, "duplicate", 61, 9, 14, lang);
-        assert!(head.contains("42") && head.contains("duplicate"), "{head}");
+        let (head, shrunk) = chaos_finding(42, 23, 61, 9, 14, lang);
+        assert!(head.contains("42") && head.contains("23"), "{head}");
+        let group = chaos_group("duplicate", 170, lang);
+        assert!(
+            group.contains("duplicate") && group.contains("170"),
+            "{group}"
+        );
+        assert!(chaos_other_seeds(169, lang).contains("169"));
+        assert!(chaos_more_seeds(4321, lang).contains("4321"));
         assert!(
             shrunk.contains("61") && shrunk.contains('9') && shrunk.contains("14"),
             "{shrunk}"

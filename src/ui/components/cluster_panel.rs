@@ -135,6 +135,9 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                 if !b.coordinates.is_empty() {
                     <p class="small mono" data-testid={format!("broker-{id}-coordinates")}>{ tf(Key::CoordinatesList, &[&b.coordinates.join(", ")]) }</p>
                 }
+                if !b.card.catching_up.is_empty() {
+                    <p class="small notice" data-testid={format!("broker-{id}-catching-up")}>{ tf(Key::BrokerCatchingUp, &[&b.card.catching_up.iter().map(|tp| tp.to_string()).collect::<Vec<_>>().join(", ")]) }</p>
+                }
                 if !p.disabled {
                     <div class="cluster">{ buttons }</div>
                 }

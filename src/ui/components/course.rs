@@ -45,6 +45,18 @@ fn opener(
     }
 }
 
+/// "8 min · on the Pulsar page · builds on: 2.1" as one string.
+fn meta(l: &CourseLesson, builds: &[String]) -> String {
+    let mut parts = vec![tf(Key::CourseMinutes, &[&l.minutes.to_string()])];
+    if l.site == Site::Pulsar {
+        parts.push(t(Key::CourseOnPulsar).to_string());
+    }
+    if !builds.is_empty() {
+        parts.push(tf(Key::CourseBuildsOn, &[&builds.join(", ")]));
+    }
+    parts.join(" · ")
+}
+
 #[function_component(Course)]
 pub fn course(p: &CourseProps) -> Html {
     let lang = ui_lang();
@@ -134,15 +146,8 @@ pub fn course(p: &CourseProps) -> Html {
                             <span class="course-num mono small" aria-hidden="true">{ number(l.name) }</span>
                             { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.dispatch) }
                             <span class={format!("badge progress-{}", state.code())}>{ badge }</span>
-                            <span class="course-meta small muted">
-                                { tf(Key::CourseMinutes, &[&l.minutes.to_string()]) }
-                                if l.site == Site::Pulsar {
-                                    { " · " }{ t(Key::CourseOnPulsar) }
-                                }
-                                if !builds.is_empty() {
-                                    { " · " }{ tf(Key::CourseBuildsOn, &[&builds.join(", ")]) }
-                                }
-                            </span>
+                            // One text node: the shell's static copy is pixel for pixel the same.
+                            <span class="course-meta small muted">{ meta(l, &builds) }</span>
                         </li>
                     }
                 })

@@ -35,6 +35,8 @@ pub struct LessonInfo {
     pub questions: Vec<QuestionInfo>,
     /// (answered right, questions in the lesson).
     pub score: (usize, usize),
+    /// The parts of the page the step just run changed (`view::changed`), by code.
+    pub changed: Vec<&'static str>,
     /// The glossary terms the lesson's earlier steps already used (marked there).
     pub terms_seen: Vec<&'static str>,
     /// Auto-play's speed in percent, whether it runs on past explanations, and whether
@@ -310,6 +312,13 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <input id="lesson-scrub" type="range" min="0" max={total.to_string()} value={l.done_steps.to_string()} data-testid="lesson-timeline" list="lesson-step-marks" aria-valuetext={if l.done_steps == 0 { t(Key::LessonNotStartedShort).to_string() } else { step_label(l.done_steps - 1) }} oninput={on_scrub} />
                     <datalist id="lesson-step-marks">{ steps_list }</datalist>
                 </div>
+                <div class="cluster lesson-tools">
+                    <label class="small check">
+                        <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ t(Key::LessonRunOn) }
+                    </label>
+                    <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
+                    <button type="button" class="small" data-testid="lesson-exit" onclick={send(Msg::LoadLesson(None))}>{ t(Key::LessonExit) }</button>
+                </div>
             </div>
             <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
                 if let Some(h) = heading {
@@ -317,6 +326,9 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                 }
                 if !why_text.is_empty() {
                     <p class="lesson-why"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose_with_terms(&why_text, &fresh) }</p>
+                }
+                if !l.changed.is_empty() {
+                    <p class="small lesson-changed" data-testid="lesson-changed">{ tf(Key::LessonChanged, &[&changed_words(&l.changed)]) }</p>
                 }
                 if let Some((line, text)) = current {
                     <details class="step-script" data-testid="lesson-script">
@@ -327,7 +339,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                         <p class="muted small">{ t(Key::LessonNoOutput) }</p>
                     } else {
                         <details class="step-output" open={!output_long}>
-                            <summary>{ tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) }</summary>
+                            <summary>{ if l.output.len() == 1 { t(Key::LessonOutputLine).to_string() } else { tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) } }</summary>
                             <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
                         </details>
                     }
@@ -365,22 +377,33 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
                     <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
                     <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>{ play_label }</button>
-                    <label class="small dock-field">{ t(Key::LessonSpeed) }{ " " }
+                    <label class="small dock-field">{ t(Key::LessonSpeed) }
                         <select data-testid="lesson-speed" onchange={on_speed}>
                             { for crate::ui::state::Panels::SPEEDS.iter().map(|s| html! {
                                 <option value={s.to_string()} selected={*s == l.speed}>{ speed_label(*s) }</option>
                             }) }
                         </select>
                     </label>
-                    <label class="small dock-field">
-                        <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ " " }{ t(Key::LessonRunOn) }
-                    </label>
-                    <button type="button" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
-                    <button type="button" data-testid="lesson-exit" onclick={send(Msg::LoadLesson(None))}>{ t(Key::LessonExit) }</button>
                 </div>
             </div>
         </>
     }
+}
+
+/// "the producer, the partition's log": the parts a step changed, in words.
+fn changed_words(codes: &[&str]) -> String {
+    codes
+        .iter()
+        .map(|c| match *c {
+            "producer" => t(Key::PartProducer),
+            "log" => t(Key::PartLog),
+            "coordinator" => t(Key::PartCoordinator),
+            "replicas" => t(Key::PartReplicas),
+            "consumers" => t(Key::PartConsumers),
+            _ => t(Key::PartNetwork),
+        })
+        .collect::<Vec<_>>()
+        .join(crate::i18n::catalog::text("list.separator", crate::i18n::ui_lang()))
 }
 
 /// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.

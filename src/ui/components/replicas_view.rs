@@ -35,9 +35,22 @@ fn head(c: &ReplicaColumn) -> Html {
                 }
             </span>
             <span class="mono small replica-offsets" data-testid={format!("replica-{}-offsets", c.broker)}>
-                { tf(Key::ReplicaOffsets, &[&c.log_end_offset.to_string(), &c.high_watermark.to_string(), &c.last_stable_offset.to_string()]) }
+                { tf(Key::ReplicaOffsets, &[&c.log_end_offset.to_string(), &known(c.high_watermark), &known(c.last_stable_offset)]) }
             </span>
+            if c.high_watermark < 0 {
+                // Kafka keeps -1 until the follower's first fetch answer brings the HW.
+                <span class="small muted replica-hw-unknown">{ t(Key::ReplicaHwUnknown) }</span>
+            }
         </th>
+    }
+}
+
+/// An offset, or "?" for Kafka's -1 (not known yet).
+fn known(offset: i64) -> String {
+    if offset < 0 {
+        "?".to_string()
+    } else {
+        offset.to_string()
     }
 }
 

@@ -194,7 +194,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
         (!hidden).then_some(i)
     });
     let n = v.lifelines.len().max(1);
-    let columns = format!("grid-template-columns: 4.5rem repeat({n}, minmax(0, 1fr));");
+    let columns = format!("grid-template-columns: max-content repeat({n}, minmax(0, 1fr));");
     let head: Html = v
         .lifelines
         .iter()

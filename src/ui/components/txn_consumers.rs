@@ -110,7 +110,7 @@ pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
         })
         .collect();
     html! {
-        <section class="panel stack" aria-labelledby="consumers-heading">
+        <section class="panel stack consumers-panel" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ t(Key::ConsumersHeading) }</h2>
             <p class="small muted">{ t(Key::ConsumersIntro) }</p>
             if p.consumers.is_empty() {
