@@ -46,9 +46,9 @@ pub fn start() {
 fn fetch_text(url: String) -> impl std::future::Future<Output = Result<String, String>> {
     let js = |e: JsValue| format!("{e:?}");
     let sent = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("fetch"))
-        .and_then(|f| f.dyn_into::<js_sys::Function>().map_err(JsValue::from))
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
         .and_then(|f| f.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)))
-        .and_then(|p| p.dyn_into::<js_sys::Promise>().map_err(JsValue::from))
+        .and_then(|p| p.dyn_into::<js_sys::Promise>())
         .map_err(js);
     async move {
         let response = wasm_bindgen_futures::JsFuture::from(sent?)

@@ -291,6 +291,7 @@ pub(super) struct Views {
     pub(super) producer: ProducerInfo,
     pub(super) events: Vec<EventItem>,
     pub(super) cluster: Option<ClusterViews>,
+    pub(super) challenges: Vec<(&'static str, bool)>,
 }
 
 pub(super) fn views(state: &AppState, world: &World) -> Views {
@@ -335,6 +336,7 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
     let events = event_items(world, MAX_EVENTS, tone);
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     Views {
+        challenges: super::components::challenges::items(Page::Idempotence, world),
         clock: world.clock_ms - START_MS,
         partitions: world.partitions(),
         log: tp.as_ref().and_then(|tp| world.log_view(tp)),
@@ -511,6 +513,7 @@ pub(super) fn idempotence_page(
                     { time_travel(state, dispatch) }
                 }
                 if !locked {
+                    <super::components::challenges::Challenges items={v.challenges.clone()} />
                     <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
                     <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
                 }

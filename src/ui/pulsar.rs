@@ -259,7 +259,7 @@ fn sides(replay: &Replay) -> Html {
         html! {
             <div class="panel">
                 <h2>{ l(title) }</h2>
-                <pre class="mono small" data-testid={testid} tabindex="0" role="region" aria-label={l(title)}>{ lines.join("\n") }</pre>
+                <pre class="mono small" data-testid={testid}>{ lines.join("\n") }</pre>
             </div>
         }
     };
@@ -534,10 +534,10 @@ pub fn pulsar_app() -> Html {
                             { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
                             <details class="step-script">
                                 <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
-                                <pre class="mono" tabindex="0" role="region" aria-label={crate::i18n::t(crate::i18n::Key::LessonSource)}>{ script.join("\n") }</pre>
+                                <pre class="mono">{ script.join("\n") }</pre>
                             </details>
                             <h4>{ l(L::Printed) }</h4>
-                            <pre class="mono small" data-testid="pulsar-printed" tabindex="0" role="region" aria-label={l(L::Printed)}>{ printed }</pre>
+                            <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
                         </div>
                     }
                     if !questions.is_empty() {

@@ -66,6 +66,8 @@ pub struct TxnViews {
     pub rules: RulesView,
     /// describe-producers and find-hanging of the shown partition.
     pub admin: Option<AdminView>,
+    /// The page's free-play challenges: (id, solved).
+    pub challenges: Vec<(&'static str, bool)>,
 }
 
 fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
@@ -132,6 +134,7 @@ pub fn txn_views(world: &World) -> TxnViews {
         on_wire: world.network.in_flight().count(),
         rules: rules_view(world),
         admin,
+        challenges: super::components::challenges::items(Page::Transactions, world),
     }
 }
 
@@ -328,6 +331,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             <div class="tx-tools stack">
                 { p.time_travel.clone() }
                 if !locked {
+                    <super::components::challenges::Challenges items={v.challenges.clone()} />
                     <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
                 }
             </div>

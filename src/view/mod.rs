@@ -27,6 +27,7 @@
 
 pub mod alt;
 pub mod announce;
+pub mod challenges;
 pub mod changed;
 #[cfg(feature = "pulsar")]
 pub mod compare;

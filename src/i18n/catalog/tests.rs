@@ -105,13 +105,21 @@ fn glossary_id(id: &str) -> bool {
     crate::i18n::glossary::TERMS.contains(&term)
 }
 
-/// `course.module.KEY` of a module of the course.
+/// `course.module.KEY` of a module of the course, or `challenge.ID` (`.hint`) of a
+/// free-play challenge.
 fn course_id(id: &str) -> bool {
-    id.strip_prefix("course.module.").is_some_and(|k| {
+    let module = id.strip_prefix("course.module.").is_some_and(|k| {
         crate::scenario::course::modules()
             .iter()
             .any(|m| m.key == k)
-    })
+    });
+    let challenge = id.strip_prefix("challenge.").is_some_and(|c| {
+        let c = c.trim_end_matches(".hint");
+        crate::view::challenges::challenges()
+            .iter()
+            .any(|x| x.id == c)
+    });
+    module || challenge
 }
 
 /// Every id the narration code names is in the English file, and every id in the file

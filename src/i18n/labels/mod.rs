@@ -520,6 +520,11 @@ keys! {
     PartNetwork,
     ReplicaHwUnknown,
     BrokerCatchingUp,
+    ChallengesHeading,
+    ChallengesIntro,
+    ChallengeSolved,
+    ChallengeOpen,
+    ChallengeHint,
 }
 
 /// The verdict text for OUT_OF_ORDER_SEQUENCE_NUMBER (`{0}` expected, `{1}` got): a gap

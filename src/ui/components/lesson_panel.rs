@@ -403,7 +403,10 @@ fn changed_words(codes: &[&str]) -> String {
             _ => t(Key::PartNetwork),
         })
         .collect::<Vec<_>>()
-        .join(crate::i18n::catalog::text("list.separator", crate::i18n::ui_lang()))
+        .join(crate::i18n::catalog::text(
+            "list.separator",
+            crate::i18n::ui_lang(),
+        ))
 }
 
 /// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.

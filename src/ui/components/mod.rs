@@ -2,6 +2,7 @@
 //! none of them touches the engine.
 
 pub mod broker_panel;
+pub mod challenges;
 pub mod cluster_panel;
 pub mod course;
 pub mod event_list;

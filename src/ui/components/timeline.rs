@@ -177,6 +177,14 @@ fn message_menu(p: &MenuProps) -> Html {
 pub fn timeline(p: &TimelineProps) -> Html {
     let v = &p.view;
     let open = use_state(|| None::<u64>);
+    // Messages new since the last render are drawn travelling from sender to receiver
+    // (a dot along the arrow; none under prefers-reduced-motion). The first render
+    // draws none: nothing moved yet.
+    let seen = use_mut_ref(|| None::<u64>);
+    let newest = v.messages.iter().map(|m| m.id).max();
+    let new_after = *seen.borrow();
+    *seen.borrow_mut() = newest.or(new_after);
+    let mut new_index = 0usize;
     // The follower-fetch runs the learner opened, by the id of their first message.
     let open_folds = use_state(Vec::<u64>::new);
     // The open menu's message, if it can still be struck (a step may have delivered it)
@@ -209,7 +217,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
         })
         .collect();
     let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
-    let message_row = |row: usize, m: &TimelineMessage, r: usize| -> Html {
+    let mut message_row = |row: usize, m: &TimelineMessage, r: usize| -> Html {
         let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
         let span = hi - lo + 1;
         let self_msg = m.from == m.to;
@@ -234,14 +242,23 @@ pub fn timeline(p: &TimelineProps) -> Html {
             on(m.held, "msg-held"),
             on(m.on_wire && !m.held, "msg-on-wire"),
             on(struck, "msg-struck"),
+            on(new_after.is_some_and(|s| m.id > s) && !self_msg, "msg-new"),
             &format!("api-{}", m.api.to_ascii_lowercase()),
         ]);
+        // New messages set off one after another, in the order they were sent.
+        let fresh = new_after.is_some_and(|s| m.id > s);
+        let delay = if fresh {
+            new_index += 1;
+            format!(" --travel-order: {};", (new_index - 1).min(8))
+        } else {
+            String::new()
+        };
         // Arrows run from the middle of one lifeline column to the middle of the other.
         let style = if self_msg {
             format!("grid-row: {r}; grid-column: {};", lo + 2)
         } else {
             format!(
-                "grid-row: {r}; grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});",
+                "grid-row: {r}; grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});{delay}",
                 lo + 2,
                 2 * span,
                 2 * span
