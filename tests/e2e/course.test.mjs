@@ -192,3 +192,55 @@ test('the course and its questions in Korean and Thai', { timeout: 120_000 }, as
     }
   }
 });
+
+test('free play: a challenge is solved by what the engine does; a lesson step outlines what it changed', { timeout: 120_000 }, async () => {
+  const { page, context, problems } = await newPage();
+  try {
+    await open(page);
+    const duplicate = page.locator('[data-testid="challenges"] [data-challenge="duplicate"]');
+    assert.equal(await duplicate.getAttribute('data-solved'), 'false');
+    assert.equal(await page.locator('[data-testid="challenges"] [data-challenge="gap"]').getAttribute('data-solved'), 'false');
+    await page.locator(tid('records')).fill('a');
+    await page.locator(tid('send')).click();
+    await page.locator(`${tid('verdict')}[data-verdict="APPEND"]`).waitFor();
+    assert.equal(await duplicate.getAttribute('data-solved'), 'false', 'an append is not a duplicate');
+    await page.locator(tid('drop-ack')).click();
+    await page.locator(tid('records')).fill('b');
+    await page.locator(tid('send')).click();
+    await page.locator(`${tid('verdict')}[data-verdict="DUPLICATE"]`).waitFor({ timeout: 20_000 });
+    assert.equal(await duplicate.getAttribute('data-solved'), 'true');
+    await page.locator('[data-testid="challenges"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'course-challenges-1280');
+    // The transactions lesson: after a step, the page lists and outlines what changed.
+    await open(page, '?lesson=transactions');
+    const next = page.locator(tid('lesson-next'));
+    await page.locator(`${tid('lesson-next')}:enabled`).waitFor({ timeout: 60_000 });
+    for (let i = 0; i < 3; i++) await next.click();
+    const changed = await page.locator(tid('page-transactions')).getAttribute('data-changed');
+    assert.ok(changed && changed.length > 0, 'the step changed something');
+    assert.match(await page.locator(tid('lesson-changed')).innerText(), /What changed/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('messages travel along the timeline, and stay still under reduced motion', { timeout: 120_000 }, async () => {
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion });
+    const page = await context.newPage();
+    try {
+      await open(page, '?lesson=transactions');
+      const next = page.locator(tid('lesson-next'));
+      await page.locator(`${tid('lesson-next')}:enabled`).waitFor({ timeout: 60_000 });
+      for (let i = 0; i < 3; i++) await next.click();
+      const moving = await page.locator('[data-testid="timeline"] .msg-new').evaluateAll((els) =>
+        els.filter((e) => getComputedStyle(e, '::before').animationName !== 'none').length,
+      );
+      if (reducedMotion === 'reduce') assert.equal(moving, 0, 'nothing moves');
+      else assert.ok(moving > 0, 'the new messages travel');
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -181,9 +181,9 @@ pub fn timeline(p: &TimelineProps) -> Html {
     // (a dot along the arrow; none under prefers-reduced-motion). The first render
     // draws none: nothing moved yet.
     let seen = use_mut_ref(|| None::<u64>);
-    let newest = v.messages.iter().map(|m| m.id).max();
+    let newest = v.messages.iter().map(|m| m.id).max().unwrap_or(0);
     let new_after = *seen.borrow();
-    *seen.borrow_mut() = newest.or(new_after);
+    *seen.borrow_mut() = Some(newest.max(new_after.unwrap_or(0)));
     let mut new_index = 0usize;
     // The follower-fetch runs the learner opened, by the id of their first message.
     let open_folds = use_state(Vec::<u64>::new);
