@@ -338,12 +338,24 @@ fn a_cell_shows_the_step_its_fact_was_first_shown_at() {
         for (i, row) in now.rows.iter().enumerate() {
             if let Some(c) = &row.kafka {
                 for then in &views[c.since_step..=now.at] {
-                    assert_eq!(then.rows[i].kafka.as_ref().map(|x| &x.fact), Some(&c.fact), "{:?} at {}", row.row, then.at);
+                    assert_eq!(
+                        then.rows[i].kafka.as_ref().map(|x| &x.fact),
+                        Some(&c.fact),
+                        "{:?} at {}",
+                        row.row,
+                        then.at
+                    );
                 }
             }
             if let Some(c) = &row.pulsar {
                 for then in &views[c.since_step..=now.at] {
-                    assert_eq!(then.rows[i].pulsar.as_ref().map(|x| &x.fact), Some(&c.fact), "{:?} at {}", row.row, then.at);
+                    assert_eq!(
+                        then.rows[i].pulsar.as_ref().map(|x| &x.fact),
+                        Some(&c.fact),
+                        "{:?} at {}",
+                        row.row,
+                        then.at
+                    );
                 }
             }
         }

@@ -234,7 +234,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
         Callback::from(move |(line, choice): (usize, usize)| {
             dispatch.emit(Msg::Answer { line, choice });
             // A host page hears each answer (`eos:answered`).
-            let correct = answers.iter().any(|a| *a == (line, choice));
+            let correct = answers.contains(&(line, choice));
             let name = lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
             crate::ui::embed::post(&crate::ui::embed::object(&[
                 ("type", "eos:answered".into()),
