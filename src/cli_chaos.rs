@@ -90,7 +90,7 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
 /// scenario ended by a narrated `check` with the verdict under it (the scenario the
 /// replay link opens, as the chaos page's links do).
 fn finding_text(f: &Finding) -> String {
-    let replay = replay(&f.shrunk.scenario_text(), &f.violation);
+    let replay = replay(&f.shrunk, &f.violation);
     let mut out = format!(
         "# seed {}: {} — {}\n# {}\n# shrunk from {} to {} actions; visible at step {}\n",
         f.seed,

@@ -192,7 +192,7 @@ pub fn run(request: &Request, mut post: impl FnMut(Report)) {
             found += 1;
             let scenario = f.shrunk.scenario_text();
             // The link replays it to its end: a narrated `check` with the verdict.
-            let link = replay(&scenario, &f.violation).link;
+            let link = replay(&f.shrunk, &f.violation).link;
             post(Report::Found(Found {
                 seed,
                 anomaly: f.violation.anomaly.name().to_string(),

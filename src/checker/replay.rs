@@ -12,22 +12,30 @@
 //! failed for good, say), so the file is also a test that `eos test` passes. The sites
 //! are built without the checker: there the `check` prints its block; here, and in
 //! `eos test`, the checker runs again and the block is what it must print.
+//!
+//! The schedule is played here as [`super::chaos::run`] plays it, printing what the
+//! scenario runner prints (`crate::scenario::run`; a test holds the two together): the
+//! chaos page's worker then needs neither the scenario parser nor the runner's views.
 
+use super::chaos::Schedule;
 use super::witness::replay_link;
-use super::Violation;
-use crate::i18n::checker::{replay_narration, replay_title};
+use super::{Checker, Violation};
+use crate::i18n::checker::{line, no_violations, replay_narration, replay_title};
+use crate::i18n::narration::transcript_notice;
 use crate::i18n::Lang;
 use crate::scenario::golden::{encode, BLOCK_START};
-use crate::scenario::{parse, Replay as Play};
+use crate::scenario::{print_step, step_for_action, StepKind};
+use crate::sim::World;
 
 /// A finding's replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
-    /// The scenario file: the shrunk scenario, then the narrated `check` and its block.
+    /// The scenario file: the shrunk scenario (what its steps print in `---` blocks
+    /// under them), then the narrated `check` and its block.
     pub scenario: String,
     /// How many steps it has (the `check` is the last one).
     pub steps: usize,
-    /// What its `check` printed (the block under it).
+    /// What its `check` prints (the block under it).
     pub verdict: Vec<String>,
     /// The share-link fragment (without `#`) that opens it on its last step; empty when
     /// it is too long for a link.
@@ -45,35 +53,45 @@ pub fn count_steps(scenario: &str) -> usize {
         .count()
 }
 
-/// The replay of `violation`, found by running `shrunk` (a scenario file, as
-/// [`super::chaos::Schedule::scenario_text`] prints it).
-pub fn replay(shrunk: &str, violation: &Violation) -> Replay {
-    let mut text = shrunk.to_string();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
+/// The replay of `violation`, found by running `schedule` (a shrunk one).
+pub fn replay(schedule: &Schedule, violation: &Violation) -> Replay {
+    let (printed, verdict) = play(schedule);
+    let mut lines: Vec<String> = Vec::new();
+    lines.extend(print_step(&StepKind::Cluster(schedule.cluster.clone())));
+    for (action, out) in schedule.actions().into_iter().zip(&printed) {
+        lines.extend(print_step(&step_for_action(action)));
+        if !out.is_empty() {
+            lines.push(BLOCK_START.to_string());
+            lines.extend(encode(out));
+            // A blank line ends the block.
+            lines.push(String::new());
+        }
     }
-    text.push('\n');
+    let steps = 2 + printed.len();
+    lines.push(String::new());
     for lang in Lang::ALL {
         let title = replay_title(violation.anomaly, *lang);
-        text.push_str(&match lang {
-            Lang::En => format!("## {title}\n"),
-            other => format!("## [{}] {title}\n", other.code()),
+        lines.push(match lang {
+            Lang::En => format!("## {title}"),
+            other => format!("## [{}] {title}", other.code()),
         });
     }
     for (i, lang) in Lang::ALL.iter().enumerate() {
         if i > 0 {
             // A bare `>` starts the next language's paragraph.
-            text.push_str(">\n");
+            lines.push(">".into());
         }
         let words = replay_narration(violation, *lang);
-        text.push_str(&match lang {
-            Lang::En => format!("> {words}\n"),
-            other => format!("> [{}] {words}\n", other.code()),
+        lines.push(match lang {
+            Lang::En => format!("> {words}"),
+            other => format!("> [{}] {words}", other.code()),
         });
     }
-    text.push_str("check\n");
-    let (scenario, verdict) = with_output(&text);
-    let steps = count_steps(shrunk) + 1;
+    lines.push("check".into());
+    lines.push(BLOCK_START.into());
+    lines.extend(encode(&verdict));
+    let mut scenario = lines.join("\n");
+    scenario.push('\n');
     let at_end = Violation {
         step: steps,
         ..violation.clone()
@@ -87,54 +105,40 @@ pub fn replay(shrunk: &str, violation: &Violation) -> Replay {
     }
 }
 
-/// Plays `text` as `eos test` does (a refused step prints its error and the run goes
-/// on) and writes what each step printed in a `---` block under it; returns the file
-/// and what its last step (the `check`) printed.
-fn with_output(text: &str) -> (String, Vec<String>) {
-    let Ok(parsed) = parse(text) else {
-        return (text.to_string(), Vec::new());
-    };
-    let mut play = Play::new(parsed);
-    // (line, what the step on it printed), for the steps that printed anything.
-    let mut printed: Vec<(usize, Vec<String>)> = Vec::new();
-    while let Some(step) = play.current_step().cloned() {
-        let lines = match play.step() {
-            Ok(output) => output.lines.clone(),
-            Err(e) => {
-                play.skip();
-                let prefix = format!("line {}: ", step.line);
-                vec![format!("error: {}", e.strip_prefix(&prefix).unwrap_or(&e))]
+/// Plays the schedule with the checker as a scenario that ends on `check`: what each
+/// action prints (as the scenario runner prints it: the world's lines, then a notice for
+/// a send that failed for good or a run cut short; a refused action prints its error
+/// and changes nothing), and what the `check` prints — every violation, those only the
+/// end of a run finds too, or `no violations`.
+fn play(schedule: &Schedule) -> (Vec<Vec<String>>, Vec<String>) {
+    let mut world = World::new(schedule.cluster.clone());
+    let mut checker = Checker::new();
+    let mut printed = Vec::new();
+    // Steps played, the `cluster` line first (as `chaos::run` and the runner count).
+    let mut step = 1;
+    for action in schedule.actions() {
+        let before = world.events.len();
+        let out = match world.apply(&action) {
+            Ok(mut lines) => {
+                lines.extend(
+                    world.events[before..]
+                        .iter()
+                        .filter_map(|e| transcript_notice(e, Lang::En)),
+                );
+                lines
             }
+            Err(e) => vec![format!("error: {e}")],
         };
-        if !lines.is_empty() {
-            let lines = lines.iter().map(|l| l.trim_end().to_string()).collect();
-            printed.push((step.line, lines));
-        }
+        step += 1;
+        checker.observe(&world, step);
+        printed.push(out.iter().map(|l| l.trim_end().to_string()).collect());
     }
-    let verdict = printed
-        .last()
-        .filter(|(line, _)| *line == text.lines().count())
-        .map(|(_, lines)| lines.clone())
-        .unwrap_or_default();
-    let all: Vec<&str> = text.lines().collect();
-    let mut out = String::new();
-    for (n, line) in all.iter().enumerate() {
-        out.push_str(line);
-        out.push('\n');
-        if let Some((_, lines)) = printed.iter().find(|(at, _)| *at == n + 1) {
-            out.push_str(BLOCK_START);
-            out.push('\n');
-            for l in encode(lines) {
-                out.push_str(&l);
-                out.push('\n');
-            }
-            // A blank line ends the block (not needed at the end of the file).
-            if n + 1 < all.len() {
-                out.push('\n');
-            }
-        }
-    }
-    (out, verdict)
+    checker.finish(&world, step);
+    let verdict = match checker.violations() {
+        [] => vec![no_violations(Lang::En)],
+        found => found.iter().map(|v| line(v, Lang::En)).collect(),
+    };
+    (printed, verdict)
 }
 
 #[cfg(test)]
@@ -142,7 +146,7 @@ mod tests {
     use super::*;
     use crate::breaks::BreakSwitch;
     use crate::checker::chaos::check_seed;
-    use crate::scenario::share;
+    use crate::scenario::{parse, share};
 
     #[test]
     fn steps_are_lines_that_are_not_comments_narration_or_blank() {
@@ -159,8 +163,9 @@ mod tests {
         // test and tests/checker.rs find it).
         let finding = check_seed(2, 20, &[BreakSwitch::Dedup(1)]).expect("a finding");
         let shrunk = finding.shrunk.scenario_text();
-        let r = replay(&shrunk, &finding.violation);
+        let r = replay(&finding.shrunk, &finding.violation);
         assert!(r.scenario.starts_with(&shrunk), "{}", r.scenario);
+        assert_eq!(r.steps, count_steps(&shrunk) + 1);
         let parsed = parse(&r.scenario).expect("it parses");
         assert_eq!(parsed.steps.len(), r.steps);
         let last = parsed.steps.last().expect("a last step");
@@ -195,7 +200,7 @@ mod tests {
         // Seed 1 of 50 steps with `dedup=1`: a send fails for good (delivery.timeout.ms)
         // before the duplicate, and says so.
         let finding = check_seed(1, 50, &[BreakSwitch::Dedup(1)]).expect("a finding");
-        let r = replay(&finding.shrunk.scenario_text(), &finding.violation);
+        let r = replay(&finding.shrunk, &finding.violation);
         assert_eq!(r.scenario.matches("\n---\n").count(), 2, "{}", r.scenario);
         assert!(
             r.scenario.contains("failed: TimeoutException"),

@@ -53,7 +53,7 @@ pub fn terms(lang: Lang) -> Vec<Term> {
                 .map(str::trim)
                 .filter(|f| !f.is_empty())
                 .collect();
-            forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+            crate::util::ordered::sort_by(&mut forms, |a, b| b.len().cmp(&a.len()));
             Term {
                 id,
                 name: text(&format!("glossary.{id}"), lang),
@@ -110,7 +110,9 @@ pub fn mark<'a>(text: &'a str, terms: &[&'a Term]) -> Vec<(&'a str, Option<&'a T
                 .map(|r| (r, *t))
         })
         .collect();
-    found.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+    crate::util::ordered::sort_by(&mut found, |(a, _), (b, _)| {
+        a.start.cmp(&b.start).then(b.end.cmp(&a.end))
+    });
     let mut out = Vec::new();
     let mut at = 0;
     for (r, t) in found {
