@@ -30,29 +30,17 @@ pub struct Module {
     pub lessons: &'static [CourseLesson],
 }
 
-const fn kafka(
+const fn lesson(
     name: &'static str,
     minutes: u32,
     builds_on: &'static [&'static str],
+    site: Site,
 ) -> CourseLesson {
     CourseLesson {
         name,
         minutes,
         builds_on,
-        site: Site::Kafka,
-    }
-}
-
-const fn pulsar(
-    name: &'static str,
-    minutes: u32,
-    builds_on: &'static [&'static str],
-) -> CourseLesson {
-    CourseLesson {
-        name,
-        minutes,
-        builds_on,
-        site: Site::Pulsar,
+        site,
     }
 }
 
@@ -60,40 +48,50 @@ const MODULES: &[Module] = &[
     Module {
         key: "idempotence",
         lessons: &[
-            kafka("idempotence", 9, &[]),
-            kafka("dedup-window", 12, &["idempotence"]),
+            lesson("idempotence", 9, &[], Site::Kafka),
+            lesson("dedup-window", 12, &["idempotence"], Site::Kafka),
         ],
     },
     Module {
         key: "transactions",
         lessons: &[
-            kafka("transactions", 10, &["idempotence"]),
-            kafka("fencing", 7, &["transactions"]),
-            kafka("consume-transform-produce", 6, &["transactions"]),
+            lesson("transactions", 10, &["idempotence"], Site::Kafka),
+            lesson("fencing", 7, &["transactions"], Site::Kafka),
+            lesson(
+                "consume-transform-produce",
+                6,
+                &["transactions"],
+                Site::Kafka,
+            ),
         ],
     },
     Module {
         key: "versions",
         lessons: &[
-            kafka("hanging-transaction", 8, &["transactions"]),
-            kafka("late-endtxn", 5, &["hanging-transaction"]),
+            lesson("hanging-transaction", 8, &["transactions"], Site::Kafka),
+            lesson("late-endtxn", 5, &["hanging-transaction"], Site::Kafka),
         ],
     },
     Module {
         key: "replication",
         lessons: &[
-            kafka("replication", 10, &["idempotence"]),
-            kafka("failover", 9, &["replication", "transactions"]),
-            kafka("coordinator-failover", 8, &["failover"]),
-            kafka("acks-1-loss", 8, &["replication"]),
+            lesson("replication", 10, &["idempotence"], Site::Kafka),
+            lesson("failover", 9, &["replication", "transactions"], Site::Kafka),
+            lesson("coordinator-failover", 8, &["failover"], Site::Kafka),
+            lesson("acks-1-loss", 8, &["replication"], Site::Kafka),
         ],
     },
     Module {
         key: "pulsar",
         lessons: &[
-            pulsar("pulsar-transactions", 8, &["transactions"]),
-            pulsar("pulsar-abort-and-conflict", 7, &["pulsar-transactions"]),
-            pulsar("pulsar-tc-crash", 6, &["pulsar-transactions"]),
+            lesson("pulsar-transactions", 8, &["transactions"], Site::Pulsar),
+            lesson(
+                "pulsar-abort-and-conflict",
+                7,
+                &["pulsar-transactions"],
+                Site::Pulsar,
+            ),
+            lesson("pulsar-tc-crash", 6, &["pulsar-transactions"], Site::Pulsar),
             pulsar(
                 "kafka-vs-pulsar",
                 8,
@@ -103,7 +101,7 @@ const MODULES: &[Module] = &[
     },
     Module {
         key: "break",
-        lessons: &[kafka("break-it", 7, &["dedup-window"])],
+        lessons: &[lesson("break-it", 7, &["dedup-window"], Site::Kafka)],
     },
 ];
 
