@@ -293,7 +293,7 @@ fn a_final_check_shows_what_only_the_end_of_a_run_finds() {
     assert!(ctp(&play(&format!("{text}check\n"))));
     // Not at a `check` before the end: the run is not over there.
     assert!(!ctp(&play(&format!("{text}check\nrun\n"))));
-    let r = replay(&text, &violation);
+    let r = replay(&schedule, &violation);
     assert!(ctp(&r.verdict), "{:?}", r.verdict);
 }
 

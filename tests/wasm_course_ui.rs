@@ -43,19 +43,32 @@ async fn the_course_leads_into_lesson_one_and_its_questions() {
     }
     let question = all(&root, "fieldset[data-question]").remove(0);
     assert!(question.query_selector("legend").expect("ok").is_some());
-    assert!(question.query_selector("[data-feedback]").expect("ok").is_none(), "no feedback before an answer");
+    assert!(
+        question
+            .query_selector("[data-feedback]")
+            .expect("ok")
+            .is_none(),
+        "no feedback before an answer"
+    );
     let radios = all(&question, "input[type=radio]");
     assert!((2..=4).contains(&radios.len()));
     press(radios[0].clone()).await;
     let question = all(&root, "fieldset[data-question]").remove(0);
-    let feedback = question.query_selector("[data-feedback]").expect("ok").expect("feedback after an answer");
-    let correct = feedback.get_attribute("data-correct").expect("data-correct");
+    let feedback = question
+        .query_selector("[data-feedback]")
+        .expect("ok")
+        .expect("feedback after an answer");
+    let correct = feedback
+        .get_attribute("data-correct")
+        .expect("data-correct");
     assert!(correct == "true" || correct == "false");
     // Kept in the browser: the lesson is started.
     let storage = web_sys::window()
         .and_then(|w| js_sys::Reflect::get(&w, &"localStorage".into()).ok())
         .expect("storage");
-    let get: js_sys::Function = js_sys::Reflect::get(&storage, &"getItem".into()).expect("getItem").into();
+    let get: js_sys::Function = js_sys::Reflect::get(&storage, &"getItem".into())
+        .expect("getItem")
+        .into();
     let progress = get
         .call1(&storage, &"eos-playground.progress".into())
         .expect("read")

@@ -11,7 +11,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// lesson's size (the built-in lesson itself, in three languages, is named by a link,
 /// not carried).
 fn state() -> SharedState {
-    let source = eos_playground::scenario::lesson("transactions").unwrap().source;
+    let source = eos_playground::scenario::lesson("transactions")
+        .unwrap()
+        .source;
     let english: Vec<&str> = source
         .lines()
         .filter(|l| !l.starts_with('?') && !l.contains("[ko]") && !l.contains("[th]"))

@@ -92,10 +92,11 @@ const MODULES: &[Module] = &[
                 Site::Pulsar,
             ),
             lesson("pulsar-tc-crash", 6, &["pulsar-transactions"], Site::Pulsar),
-            pulsar(
+            lesson(
                 "kafka-vs-pulsar",
                 8,
                 &["pulsar-transactions", "consume-transform-produce"],
+                Site::Pulsar,
             ),
         ],
     },

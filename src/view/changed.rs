@@ -68,7 +68,14 @@ fn part_of(e: &Event) -> Option<Part> {
 pub fn changed_parts(events: &[Event]) -> Vec<Part> {
     // Six parts at most: no sort needed (and the std sort would cost the wasm ≈ 15 KB).
     let mut parts = Vec::new();
-    for p in [Part::Producer, Part::Log, Part::Coordinator, Part::Replicas, Part::Consumers, Part::Network] {
+    for p in [
+        Part::Producer,
+        Part::Log,
+        Part::Coordinator,
+        Part::Replicas,
+        Part::Consumers,
+        Part::Network,
+    ] {
         if events.iter().any(|e| part_of(e) == Some(p)) {
             parts.push(p);
         }
