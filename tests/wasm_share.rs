@@ -48,6 +48,6 @@ fn hostile_links_are_refused_in_wasm() {
     ));
     assert!(decode(&link[..link.len() - 7]).is_err());
     // Every error explains itself in words.
-    let message = decode("3.abc").unwrap_err().to_string();
+    let message = decode("4.abc").unwrap_err().to_string();
     assert!(message.contains("another version"), "{message}");
 }

@@ -127,8 +127,10 @@ pub fn consumer_event(event: &ConsumerEvent, lang: Lang) -> String {
 /// completes the future with), and a run cut short by the step limit. `None` for the rest.
 pub fn transcript_notice(event: &Event, lang: Lang) -> Option<String> {
     let msg = match &event.kind {
-        EventKind::RunLimitReached { .. } => {
-            msg!("transcript.note", event = event_msg(&event.kind))
+        // Not through `event_msg`: a transcript notice alone (the chaos worker's
+        // replays) then does not carry every event's narration.
+        EventKind::RunLimitReached { steps, in_flight } => {
+            msg!("transcript.note", event = run_limit(*steps, *in_flight))
         }
         kind => producer::send_callback_failure(kind).or_else(|| consumer::poll_exception(kind))?,
     };
@@ -306,8 +308,11 @@ pub fn event_msg(kind: &EventKind) -> Msg {
         }
         EventKind::ConfigChanged { key, value } => msg!("config.changed", key = key, value = value),
         EventKind::BreakSwitched { switch, on } => super::checker::break_switched(*switch, *on),
-        EventKind::RunLimitReached { steps, in_flight } => {
-            msg!("run.limit", steps = steps, in_flight = in_flight)
-        }
+        EventKind::RunLimitReached { steps, in_flight } => run_limit(*steps, *in_flight),
     }
+}
+
+/// A run cut short at its limit of steps.
+fn run_limit(steps: usize, in_flight: usize) -> Msg {
+    msg!("run.limit", steps = steps, in_flight = in_flight)
 }
