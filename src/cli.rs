@@ -67,25 +67,31 @@ pub fn main(args: &[String]) -> i32 {
     if args.first().is_some_and(|a| a == "chaos") {
         return match chaos::chaos(&args[1..]) {
             Ok((out, found)) => {
-                print!("{out}");
+                emit(std::io::stdout(), &out);
                 i32::from(found)
             }
             Err(e) => {
-                eprintln!("eos: {e}\n\n{USAGE}");
+                emit(std::io::stderr(), &format!("eos: {e}\n\n{USAGE}\n"));
                 2
             }
         };
     }
     match run(args) {
         Ok(out) => {
-            print!("{out}");
+            emit(std::io::stdout(), &out);
             0
         }
         Err(e) => {
-            eprintln!("eos: {e}");
+            emit(std::io::stderr(), &format!("eos: {e}\n"));
             2
         }
     }
+}
+
+/// Writes `text` and flushes; a reader that went away (`eos run … | head`) ends the
+/// output quietly, as Unix tools do, instead of a panic on the broken pipe.
+fn emit(mut to: impl std::io::Write, text: &str) {
+    let _ = to.write_all(text.as_bytes()).and_then(|()| to.flush());
 }
 
 struct Options {

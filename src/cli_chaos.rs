@@ -6,6 +6,10 @@ use crate::checker::replay::replay;
 use crate::i18n::checker::{explain, line, switch_text};
 use crate::i18n::Lang;
 
+/// The most schedules one `eos chaos` runs (about a quarter of an hour on this project's
+/// machine): a mistyped `--runs` or `--seeds` must not start a run that never ends.
+const MAX_RUNS: u64 = 1_000_000;
+
 /// Runs `eos chaos …`; returns what to print and whether anything was found.
 pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
     if args.first().is_some_and(|a| a == "--switches") {
@@ -64,6 +68,11 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
             }
             other => return Err(format!("unknown option {other}")),
         }
+    }
+    if runs > MAX_RUNS {
+        return Err(format!(
+            "{runs} runs: at most {MAX_RUNS} (about a quarter of an hour here); split the search"
+        ));
     }
     let last = first.saturating_add(runs);
     let found = search(first..last, steps, &switches, |_, _| {});

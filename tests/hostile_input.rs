@@ -181,3 +181,87 @@ fn batch_size_closes_a_batch() {
         assert!(size <= 16_384 + 200, "{b}");
     }
 }
+
+/// A reader that goes away (`eos run … | head -c1`) ends the output quietly: no panic on
+/// the broken pipe, on stdout or stderr.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("eos-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long.eos");
+    std::fs::write(
+        &file,
+        "echo a line of some length, again and again\n".repeat(20_000),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eos"))
+        .arg("run")
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("eos starts");
+    let mut first = [0u8; 1];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("one byte");
+    // stdout is closed now: the rest of the output has nowhere to go.
+    let out = child.wait_with_output().expect("eos ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}
+
+/// `eos chaos` caps its runs as it caps its steps: a mistyped count is refused at once.
+#[cfg(feature = "checker")]
+#[test]
+fn chaos_runs_are_capped() {
+    for args in [
+        &["chaos", "--seed", "1", "--runs", "18446744073709551615"][..],
+        &["chaos", "--seeds", "1..5000000"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_eos"))
+            .args(args)
+            .output()
+            .expect("eos runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("at most 1000000"), "{stderr}");
+    }
+}
+
+/// `fault disarm` nested 15,000 deep (what a long share link can hold) is refused with
+/// its line and column, not a stack overflow; one level still parses.
+#[test]
+fn nested_disarm_is_refused_without_recursing() {
+    let deep = format!("fault {}drop api=Produce every\n", "disarm ".repeat(15_000));
+    let e = scenario::parse(&deep).expect_err("refused");
+    assert_eq!((e.line, e.column), (1, 14), "{e}");
+    assert!(e.message.contains("expected an armed fault"), "{e}");
+    assert!(scenario::parse("fault disarm drop api=Produce every\n").is_ok());
+    assert!(scenario::parse("fault disarm clear\n").is_err());
+}
+
+/// A fault on an API that does not exist would be armed and never strike: refused, with
+/// the names it could be.
+#[test]
+fn a_mistyped_api_is_refused() {
+    for line in [
+        "fault drop api=Prodcue every",
+        "fault delay 100 api=Bogus",
+        "fault hold api=Nope",
+        "fault hold-requests api=Prodcue",
+        "fault release api=Prodcue",
+        "fault error api=Bogus NOT_COORDINATOR",
+    ] {
+        let e = scenario::parse(&format!("{line}\n")).expect_err(line);
+        assert!(e.message.contains("unknown API"), "{line}: {e}");
+        assert!(e.message.contains("Produce"), "{line}: {e}");
+    }
+    assert!(scenario::parse("fault drop api=Produce every\n").is_ok());
+}

@@ -18,6 +18,21 @@ pub fn parse_node(text: &str) -> Node {
     }
 }
 
+/// An `api=` value: one of Kafka's API names the network carries. A typo (`Prodcue`)
+/// would arm a fault that never strikes: refused, with the names it could be.
+fn known_api(c: &Cursor, t: &super::tokens::Token, api: String) -> Result<String, ParseError> {
+    if crate::protocol::API_NAMES.contains(&api.as_str()) {
+        return Ok(api);
+    }
+    Err(c.err(
+        t.column,
+        format!(
+            "unknown API `{api}`; one of {}",
+            crate::protocol::API_NAMES.join(", ")
+        ),
+    ))
+}
+
 /// `fault drop|delay MS|duplicate|hold|release|cut|heal|error|clear …` (docs/scenarios.md).
 pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
     let verb =
@@ -72,8 +87,10 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
         let (opts, words) = c.rest();
         no_words(c, &words)?;
         return match opts.as_slice() {
-            [(_, k, v)] if k == "api" => Ok(Action::ArmFault {
-                fault: Fault::HoldRequests { api: v.clone() },
+            [(t, k, v)] if k == "api" => Ok(Action::ArmFault {
+                fault: Fault::HoldRequests {
+                    api: known_api(c, t, v.clone())?,
+                },
             }),
             _ => Err(c.err(verb.column, "expected api=API")),
         };
@@ -101,7 +118,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             let mut every = false;
             for (t, k, v) in opts {
                 match k.as_str() {
-                    "api" => m.api = Some(v),
+                    "api" => m.api = Some(known_api(c, t, v)?),
                     "from" => m.from = Some(parse_node(&v)),
                     "to" => m.to = Some(parse_node(&v)),
                     _ => {
@@ -137,7 +154,9 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             match opts.as_slice() {
-                [(_, k, v)] if k == "api" => Ok(Action::ReleaseHeld { api: v.clone() }),
+                [(t, k, v)] if k == "api" => Ok(Action::ReleaseHeld {
+                    api: known_api(c, t, v.clone())?,
+                }),
                 [(t, k, v)] if k == "id" => Ok(Action::ReleaseMessage {
                     id: number(c, t, v, "message id")?,
                 }),
@@ -157,7 +176,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
         "error" => {
             let (opts, words) = c.rest();
             let api = match opts.as_slice() {
-                [(_, k, v)] if k == "api" => v.clone(),
+                [(t, k, v)] if k == "api" => known_api(c, t, v.clone())?,
                 _ => return Err(c.err(verb.column, "expected api=API and an error name")),
             };
             let [word] = words.as_slice() else {
@@ -180,6 +199,12 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             Ok(Action::ClearFaults)
         }
         // `fault disarm FAULT`: the fault as the step that armed it, without `fault`.
+        // One level only: `disarm disarm …` is refused before it recurses (a line of
+        // 15,000 of them would overflow the stack — and a share link is input).
+        "disarm" if c.peek().is_some_and(|t| matches!(t.text.as_str(), "disarm" | "clear")) => Err(c.err(
+            c.peek().map_or(verb.column, |t| t.column),
+            "expected an armed fault: drop, delay, duplicate, hold, hold-requests, cut or error",
+        )),
         "disarm" => match fault_step(c)? {
             Action::ArmFault { fault } if !matches!(fault, Fault::Message { .. }) => {
                 Ok(Action::DisarmFault { fault })
