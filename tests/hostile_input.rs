@@ -265,3 +265,28 @@ fn a_mistyped_api_is_refused() {
     }
     assert!(scenario::parse("fault drop api=Produce every\n").is_ok());
 }
+
+/// Options that were ignored in silence are refused with their column: a raw fetch's
+/// offset that is no number or too large, a mistyped option, a second broker setting.
+#[test]
+fn ignored_options_are_refused() {
+    for (line, says) in [
+        ("raw fetch t-0 offset=abc", "offset"),
+        ("raw fetch t-0 offset=99999999999999999999", "offset"),
+        ("raw fetch t-0 ofset=3", "unknown option `ofset`"),
+        (
+            "raw end-txn txn=x pid=0 epoch=0 comit=1 commit",
+            "unknown option `comit`",
+        ),
+        (
+            "broker config max.message.bytes=64 segment.bytes=1024",
+            "one KEY=VALUE a line",
+        ),
+    ] {
+        let e = scenario::parse(&format!("topic create t\n{line}\n")).expect_err(line);
+        assert_eq!(e.line, 2, "{line}");
+        assert!(e.message.contains(says), "{line}: {e}");
+    }
+    assert!(scenario::parse("topic create t\nraw fetch t-0 offset=3 broker=1\n").is_ok());
+    assert!(scenario::parse("broker config max.message.bytes=64\n").is_ok());
+}

@@ -286,6 +286,13 @@ fn parse_line(
             if what.text == "config" {
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
+                // One setting a line: a second one would be ignored in silence.
+                if let Some((t, ..)) = opts.get(1) {
+                    return Err(c.err(
+                        t.column,
+                        "one KEY=VALUE a line: write each setting on a line of its own",
+                    ));
+                }
                 let (_, k, v) = opts
                     .into_iter()
                     .next()

@@ -26,6 +26,26 @@ pub(super) fn raw_request(
 ) -> Result<StepKind, ParseError> {
     use crate::log::FetchIsolation;
     use crate::protocol::{MarkerResult, Request, TxnMarkerEntry};
+    // Every option this request takes: a typo (`ofset=3`) is refused, not ignored.
+    let known: &[&str] = match api {
+        "init-producer-id" => &["transactional.id", "timeout", "pid", "epoch"],
+        "add-partitions" | "end-txn" => &["txn", "pid", "epoch"],
+        "write-txn-markers" => &["pid", "epoch", "coordinator-epoch"],
+        "fetch" => &["offset", "isolation"],
+        "list-offsets" => &["isolation"],
+        _ => &[],
+    };
+    if let Some((t, k, _)) = opts
+        .iter()
+        .find(|(_, k, _)| k != "broker" && !known.contains(&k.as_str()))
+    {
+        let mut takes = known.to_vec();
+        takes.push("broker");
+        return Err(c.err(
+            t.column,
+            format!("unknown option `{k}` for raw {api} ({})", takes.join(", ")),
+        ));
+    }
     let opt = |name: &str| opts.iter().find(|(_, k, _)| k == name);
     let need = |name: &str| {
         opt(name).ok_or_else(|| c.err(verb.column, format!("raw {api} needs {name}=…")))
@@ -120,7 +140,8 @@ pub(super) fn raw_request(
             if api == "fetch" {
                 Request::Fetch {
                     topic_partition: tp,
-                    fetch_offset: num("offset").unwrap_or(0),
+                    fetch_offset: opt("offset")
+                        .map_or(Ok(0), |(t, _, v)| number(c, t, v, "offset"))?,
                     max_bytes: 1 << 20,
                     isolation: isolation()?,
                 }
