@@ -290,3 +290,12 @@ fn ignored_options_are_refused() {
     assert!(scenario::parse("topic create t\nraw fetch t-0 offset=3 broker=1\n").is_ok());
     assert!(scenario::parse("broker config max.message.bytes=64\n").is_ok());
 }
+
+/// A negative offset to commit is refused as Kafka's `OffsetAndMetadata` refuses it,
+/// instead of being reported as sent.
+#[test]
+fn a_negative_offset_to_commit_is_refused() {
+    let e = scenario::parse("producer p send-offsets group=g t-0=-5\n").expect_err("negative");
+    assert!(e.message.contains("Invalid negative offset"), "{e}");
+    assert!(scenario::parse("producer p send-offsets group=g t-0=5\n").is_ok());
+}

@@ -68,7 +68,15 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                                 ),
                             )
                         })?;
-                        offsets.push((tp, number(c, t, &v, "offset")?));
+                        let offset: i64 = number(c, t, &v, "offset")?;
+                        // `new OffsetAndMetadata(-5)` throws before anything is sent.
+                        if offset < 0 {
+                            return Err(c.err(
+                                t.column,
+                                format!("{k}={offset}: IllegalArgumentException: Invalid negative offset (Kafka's OffsetAndMetadata refuses it)"),
+                            ));
+                        }
+                        offsets.push((tp, offset));
                     }
                 }
                 let group_id =
