@@ -107,6 +107,10 @@ pub struct TransactionMetadata {
     client_transaction_version: TransactionVersion,
     /// The state this metadata is about to move to (set by `prepare_*`).
     pending_state: Option<TransactionState>,
+    /// Kafka's `hasFailedEpochFence` (KAFKA-9666): below transaction.version 2 a fence
+    /// puts its bumped epoch in memory before PrepareAbort is written; when that write
+    /// fails, the next fence reuses the epoch instead of bumping again.
+    has_failed_epoch_fence: bool,
 }
 
 /// Kafka's `TransitionData`: the current values, some of which a `prepare_*` overrides.
@@ -141,6 +145,7 @@ impl TransactionMetadata {
             txn_last_update_timestamp: now,
             client_transaction_version: TransactionVersion::TV_0,
             pending_state: None,
+            has_failed_epoch_fence: false,
         }
     }
 
@@ -161,6 +166,7 @@ impl TransactionMetadata {
             txn_last_update_timestamp: t.txn_last_update_timestamp,
             client_transaction_version: t.client_transaction_version,
             pending_state: None,
+            has_failed_epoch_fence: false,
         }
     }
 

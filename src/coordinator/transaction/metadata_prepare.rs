@@ -69,11 +69,28 @@ impl TransactionMetadata {
     /// never written with this state nor returned to a client.
     pub fn prepare_fence_producer_epoch(&mut self) -> Result<TxnTransitMetadata, TransitionError> {
         let mut d = self.data(TransactionState::PrepareEpochFence);
-        // Don't overflow if the epoch is already at the maximum (KAFKA-20090).
-        if self.producer_epoch != i16::MAX {
+        // Don't overflow if the epoch is already at the maximum (KAFKA-20090); a fence
+        // whose write failed is retried at the epoch it already put in memory.
+        if self.producer_epoch != i16::MAX && !self.has_failed_epoch_fence {
             d.producer_epoch = self.producer_epoch + 1;
         }
         self.prepare_transition_to(d)
+    }
+
+    /// Below transaction.version 2 (`endTransactionWithTV1`'s fence path): the fence
+    /// epoch goes into memory before PrepareAbort is written, so PrepareAbort, the
+    /// markers and CompleteAbort all carry it and the zombie's old epoch is refused at
+    /// once. (Since KAFKA-19367, TV2 bumps once in `prepare_abort_or_commit` instead.)
+    pub fn fence_in_memory(&mut self, epoch: i16) {
+        self.pending_state = None;
+        self.producer_epoch = epoch;
+        self.last_producer_epoch = NO_PRODUCER_EPOCH;
+    }
+
+    /// The write of a fence's PrepareAbort failed below TV2: the bumped epoch stays in
+    /// memory and the next fence reuses it (`hasFailedEpochFence`).
+    pub fn mark_failed_epoch_fence(&mut self) {
+        self.has_failed_epoch_fence = true;
     }
 
     /// `prepareIncrementProducerEpoch`: InitProducerId on `Empty`/`Complete*`. Bumps
@@ -217,6 +234,7 @@ impl TransactionMetadata {
     /// partitions cleared. If a new producer id was allocated (epoch overflow) the
     /// transactional id switches to it at epoch 0.
     pub fn prepare_complete(&mut self, now: i64) -> Result<TxnTransitMetadata, TransitionError> {
+        self.has_failed_epoch_fence = false;
         let target = if self.state == TransactionState::PrepareCommit {
             TransactionState::CompleteCommit
         } else {

@@ -174,10 +174,16 @@ impl TransactionCoordinator {
         };
 
         if is_epoch_fence {
-            // Make way for PrepareAbort. Since KAFKA-19367 the fence epoch is not put
-            // into memory: prepare_abort_or_commit bumps once, so the epoch goes up by
-            // one in total, not two.
-            meta.clear_pending();
+            if tv.supports_epoch_bump() {
+                // Make way for PrepareAbort. Since KAFKA-19367 the fence epoch is not put
+                // into memory: prepare_abort_or_commit bumps once, so the epoch goes up
+                // by one in total, not two.
+                meta.clear_pending();
+            } else {
+                // Below TV2 the epoch never moves at EndTxn: the fence epoch goes into
+                // memory now, and PrepareAbort and the markers carry it.
+                meta.fence_in_memory(producer_epoch);
+            }
         }
         // An exhausted epoch moves to a new producer id at Complete* (KAFKA-20090:
         // also on the fence path).
@@ -204,6 +210,11 @@ impl TransactionCoordinator {
             Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
         };
         if let Err(e) = self.write_transit(transactional_id, &transit, false, now, log, out) {
+            if is_epoch_fence && !tv.supports_epoch_bump() {
+                if let Some(meta) = self.transactions.get_mut(transactional_id) {
+                    meta.mark_failed_epoch_fence();
+                }
+            }
             return err_result(e);
         }
 
