@@ -299,3 +299,12 @@ fn a_negative_offset_to_commit_is_refused() {
     assert!(e.message.contains("Invalid negative offset"), "{e}");
     assert!(scenario::parse("producer p send-offsets group=g t-0=5\n").is_ok());
 }
+
+/// Cutting a link to a broker the cluster does not have is refused (it was accepted and
+/// did nothing).
+#[test]
+fn a_cut_to_a_missing_broker_is_refused() {
+    let err = run("cluster brokers=1\nfault cut p broker-7\n").expect_err("no broker 7");
+    assert!(err.contains('7'), "{err}");
+    assert!(run("cluster brokers=3\nfault cut p broker-3\n").is_ok());
+}

@@ -454,6 +454,16 @@ impl World {
                 Ok(vec![])
             }
             Action::ArmFault { fault } => {
+                // A link to a broker the cluster does not have would be cut in silence.
+                if let Fault::Cut { a, b } = fault {
+                    for n in [a, b] {
+                        if let Node::Broker(id) = n {
+                            if !self.brokers.contains_key(id) {
+                                return Err(SimErrorKind::NoBroker { id: *id }.into());
+                            }
+                        }
+                    }
+                }
                 self.arm_fault(fault.clone());
                 self.sync_controller_links();
                 Ok(vec![])
