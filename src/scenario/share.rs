@@ -234,6 +234,15 @@ fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
     } else {
         Some(field("language")?.to_string()).filter(|l| !l.is_empty())
     };
+    // A version 1 link relabelled 2 would read its first scenario line as the language.
+    if let Some(l) = &lang {
+        if crate::i18n::Lang::from_code(l).is_none_or(|x| x.code() != l) {
+            return Err(LinkError::BadPayload(format!(
+                "{:?} is not a language (en, ko, th): the link was altered",
+                l.chars().take(20).collect::<String>()
+            )));
+        }
+    }
     let lesson = if version == LINK_VERSION_LESSON {
         Some(field("lesson")?.to_string())
     } else {
@@ -530,5 +539,23 @@ mod tests {
             ..shared.clone()
         };
         assert_eq!(decode(&encode(&both).expect("encodes")), Ok(shared));
+    }
+
+    #[test]
+    fn a_relabelled_version_is_refused() {
+        let en = encode(&state()).expect("encodes");
+        assert!(en.starts_with("1."));
+        // Read as version 2, its first scenario line would be the language.
+        assert!(matches!(
+            decode(&format!("2.{}", &en[2..])),
+            Err(LinkError::BadPayload(_))
+        ));
+        let ko = encode(&SharedState {
+            lang: Some("ko".into()),
+            ..state()
+        })
+        .expect("encodes");
+        // Read as version 1, the language line is a scenario line that does not parse.
+        assert!(decode(&format!("1.{}", &ko[2..])).is_err());
     }
 }
