@@ -211,6 +211,7 @@ const PARTICLES: &[(&str, &str, &str)] = &[
     ("이(가)", "이", "가"),
     ("은(는)", "은", "는"),
     ("과(와)", "과", "와"),
+    ("와(과)", "과", "와"),
     ("(으)로", "으로", "로"),
     ("(이)라는", "이라는", "라는"),
 ];
@@ -262,14 +263,18 @@ enum FinalSound {
 }
 
 /// How the text ends when read aloud in Korean: a Hangul syllable by its final
-/// consonant, a digit as its Sino-Korean name (일, 삼, …), a Latin word by its last
-/// letter (l, m, n and ng end in a consonant; the rest is read with a vowel).
+/// consonant; a number by its last digit's Sino-Korean name (0 영, 3 삼, 6 육 end in a
+/// consonant, 1 일, 7 칠, 8 팔 in ㄹ; 10 십, 100 백, 1000 천 and 10000 만 end in 0, so a
+/// consonant too); an acronym (`ISR`, `LSO`) by its last letter's name (L 엘, R 알 in ㄹ;
+/// M 엠, N 엔 in a consonant; a letter alone too, and acronyms up to three letters; longer
+/// capitals such as NONE or ABORT are words); a word, and the last word of an error name,
+/// by how Korean writes it (-le ㄹ: enable 인에이블; -me, -ne a consonant: none 논): -l ㄹ; -m, -n, -ng, -p, -b,
+/// -ic, and -t but not -rt (snapshot 스냅샷, offset 오프셋, topic 토픽, commit 커밋) a
+/// consonant; the rest a vowel (batch 배치, marker 마커, epoch 에포크, log 로그, abort
+/// 어보트).
 fn final_sound(text: &str) -> FinalSound {
-    let Some(c) = text
-        .chars()
-        .rev()
-        .find(|c| !matches!(c, ')' | ']' | '"' | '\'' | '”' | '’' | '.' | ' '))
-    else {
+    let trimmed = text.trim_end_matches([')', ']', '"', '\'', '”', '’', '.', ' ', '`']);
+    let Some(c) = trimmed.chars().next_back() else {
         return FinalSound::Vowel;
     };
     match c {
@@ -280,9 +285,41 @@ fn final_sound(text: &str) -> FinalSound {
         },
         '1' | '7' | '8' => FinalSound::Rieul,
         '0' | '3' | '6' => FinalSound::Consonant,
-        'l' | 'L' => FinalSound::Rieul,
-        'm' | 'n' | 'M' | 'N' => FinalSound::Consonant,
-        'g' | 'G' if text.to_ascii_lowercase().trim_end().ends_with("ng") => FinalSound::Consonant,
+        c if c.is_ascii_alphabetic() => {
+            let word: String = trimmed
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            // A letter alone, or an acronym, is read letter by letter; the last word of
+            // an error name (`REQUEST_TIMED_OUT`: 아웃) is read as a word.
+            let snake = trimmed[..trimmed.len() - word.len()].ends_with('_');
+            let spelled = word.len() == 1
+                || (!snake && word.len() <= 3 && word.chars().all(|c| c.is_ascii_uppercase()));
+            if spelled {
+                return match c.to_ascii_uppercase() {
+                    'L' | 'R' => FinalSound::Rieul,
+                    'M' | 'N' => FinalSound::Consonant,
+                    _ => FinalSound::Vowel,
+                };
+            }
+            let lower = word.to_ascii_lowercase();
+            match lower.chars().next_back() {
+                Some('l') => FinalSound::Rieul,
+                Some('e') if lower.ends_with("le") => FinalSound::Rieul,
+                Some('e') if lower.ends_with("me") || lower.ends_with("ne") => {
+                    FinalSound::Consonant
+                }
+                Some('m' | 'n' | 'p' | 'b') => FinalSound::Consonant,
+                Some('g') if lower.ends_with("ng") => FinalSound::Consonant,
+                Some('c') if lower.ends_with("ic") => FinalSound::Consonant,
+                Some('t') if !lower.ends_with("rt") => FinalSound::Consonant,
+                _ => FinalSound::Vowel,
+            }
+        }
         _ => FinalSound::Vowel,
     }
 }

@@ -197,7 +197,7 @@ fn korean_particles_follow_the_sound_before_them() {
     assert_eq!(render("r", "broker 3"), "broker 3으로 감");
     assert_eq!(render("r", "producer"), "producer로 감");
     assert_eq!(render("t", "tx-1 (epoch 1)"), "tx-1 (epoch 1)은");
-    assert_eq!(render("t", "PrepareCommit"), "PrepareCommit는");
+    assert_eq!(render("t", "PrepareCommit"), "PrepareCommit은"); // 커밋
     assert_eq!(render("t", "Ongoing"), "Ongoing은");
 }
 
@@ -214,6 +214,56 @@ fn every_lesson_title_is_in_the_catalog() {
                 .is_some());
         }
     }
+}
+
+/// The Korean reading of what precedes a particle, word by word: numbers by their last
+/// digit, acronyms by their last letter's name, words as Korean writes them.
+#[test]
+fn particles_follow_the_korean_reading() {
+    let object = |x: &str| super::resolve_particles(&format!("{x}을(를)"));
+    for (x, want) in [
+        ("브로커 1", "브로커 1을"),
+        ("브로커 2", "브로커 2를"),
+        ("orders-0", "orders-0을"),
+        ("3", "3을"),
+        ("4", "4를"),
+        ("5", "5를"),
+        ("6", "6을"),
+        ("7", "7을"),
+        ("8", "8을"),
+        ("9", "9를"),
+        ("10", "10을"),
+        ("100", "100을"),
+        ("1000", "1000을"),
+        ("10000", "10000을"),
+        ("snapshot", "snapshot을"),
+        ("topic", "topic을"),
+        ("offset", "offset을"),
+        ("partition", "partition을"),
+        ("batch", "batch를"),
+        ("marker", "marker를"),
+        ("producer", "producer를"),
+        ("epoch", "epoch를"),
+        ("log", "log를"),
+        ("abort", "abort를"),
+        ("ISR", "ISR을"),
+        ("LSO", "LSO를"),
+        ("HW", "HW를"),
+        ("`maybeShrinkIsr`", "`maybeShrinkIsr`를"),
+        ("enable", "enable을"),
+        ("NONE", "NONE을"),
+        ("ABORT", "ABORT를"),
+    ] {
+        assert_eq!(object(x), want, "{x}");
+    }
+    let by = |x: &str| super::resolve_particles(&format!("{x}(으)로"));
+    assert_eq!(by("u12-fence-0"), "u12-fence-0으로"); // 영
+    assert_eq!(by("broker 1"), "broker 1로"); // ㄹ takes 로
+    assert_eq!(by("ISR"), "ISR로");
+    assert_eq!(by("REQUEST_TIMED_OUT"), "REQUEST_TIMED_OUT으로"); // 아웃
+    let with = |x: &str| super::resolve_particles(&format!("{x}와(과) 브로커 1"));
+    assert_eq!(with("p"), "p와 브로커 1");
+    assert_eq!(with("topic"), "topic과 브로커 1");
 }
 
 #[test]
