@@ -64,7 +64,7 @@ fn idle_faults() -> Vec<Fault> {
             b: Node::Broker(1),
         },
         Fault::Cut {
-            a: Node::Broker(2),
+            a: Node::Client("idle".into()),
             b: Node::Controller,
         },
         Fault::Drop {
