@@ -51,3 +51,26 @@ fn hostile_links_are_refused_in_wasm() {
     let message = decode("4.abc").unwrap_err().to_string();
     assert!(message.contains("another version"), "{message}");
 }
+
+/// A link that unpacks to `fault disarm` nested 14,400 deep (a 15,000-character link can
+/// hold that many) is refused with a clear error in the browser, whose stack is smaller
+/// than a native thread's: the page shows what is wrong instead of dying.
+#[wasm_bindgen_test]
+fn a_deeply_nested_link_is_refused_not_a_dead_page() {
+    let deep = SharedState {
+        scenario: format!("fault {}drop api=Produce every\n", "disarm ".repeat(14_400)),
+        step: 1,
+        page: "transactions".into(),
+        panel: None,
+        lang: None,
+        lesson: None,
+    };
+    let link = encode(&deep).expect("it packs small: the text repeats");
+    assert!(link.len() <= MAX_LINK_CHARS, "{}", link.len());
+    match decode(&link) {
+        Err(LinkError::BadScenario(e)) => {
+            assert!(e.message.contains("expected an armed fault"), "{e}")
+        }
+        other => panic!("expected a refused scenario, got {other:?}"),
+    }
+}
