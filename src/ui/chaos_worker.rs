@@ -42,28 +42,15 @@ pub fn start() {
     });
 }
 
-/// Fetches a text file from the worker's scope (`fetch` is sent at once).
+/// Fetches a text file from the worker's scope (`fetch` is sent at once); the answer is
+/// read as the page reads its own (`language::read_text`).
 fn fetch_text(url: String) -> impl std::future::Future<Output = Result<String, String>> {
-    let js = |e: JsValue| format!("{e:?}");
     let sent = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("fetch"))
         .and_then(|f| f.dyn_into::<js_sys::Function>())
         .and_then(|f| f.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)))
         .and_then(|p| p.dyn_into::<js_sys::Promise>())
-        .map_err(js);
-    async move {
-        let response = wasm_bindgen_futures::JsFuture::from(sent?)
-            .await
-            .map_err(js)?
-            .dyn_into::<web_sys::Response>()
-            .map_err(js)?;
-        if !response.ok() {
-            return Err(format!("{url}: HTTP {}", response.status()));
-        }
-        let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(js)?)
-            .await
-            .map_err(js)?;
-        text.as_string().ok_or_else(|| format!("{url}: not text"))
-    }
+        .map_err(|e| format!("{e:?}"));
+    super::language::read_text(url, sent)
 }
 
 /// Installs the message handler and tells the page the worker is ready.

@@ -169,7 +169,11 @@ pub(super) fn fetch_text(
     read_text(url, sent)
 }
 
-async fn read_text(url: String, sent: Result<js_sys::Promise, String>) -> Result<String, String> {
+/// Reads a sent fetch's answer as text: an HTTP error or a failed fetch says which URL.
+pub(super) async fn read_text(
+    url: String,
+    sent: Result<js_sys::Promise, String>,
+) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     let url = url.as_str();
     let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
