@@ -38,7 +38,7 @@ pub fn prose_with_terms(text: &str, terms: &[&crate::i18n::glossary::Term]) -> H
                 Some(t) => html! {
                     <span class="term" tabindex="0" data-term={t.id}>
                         <dfn>{ piece.to_string() }</dfn>
-                        <span class="term-def" role="tooltip">{ format!("{}: {}", t.name, t.definition) }</span>
+                        <span class="term-def visually-hidden" role="tooltip">{ format!("{}: {}", t.name, t.definition) }</span>
                     </span>
                 },
                 None => html! { { piece.to_string() } },
