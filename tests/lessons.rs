@@ -599,8 +599,8 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
         "replication 5c276161f41bcc7f",
-        "failover d90a42a134577b60",
-        "coordinator-failover dcb9c3cf1dc141e5",
+        "failover 7b639f0fcb2032d5",
+        "coordinator-failover 0814d684019fb2dc",
         "acks-1-loss 8368aab1a941bc91",
         "break-it 58106cc092cc7318",
     ];

@@ -363,6 +363,7 @@ impl Broker {
             _ => None,
         };
         let mut handled = self.handle_request(request, token, now_ms);
+        self.maybe_increment_leader_hws(now_ms, &mut handled);
         if let Some(marked) = marked {
             self.hold_markers_until_replicated(&marked, token, now_ms, &mut handled);
         }
@@ -506,19 +507,23 @@ impl Broker {
         }
         if self.pending_verifications.contains_key(&tag) {
             let mut handled = self.complete_verification(tag, response, now_ms);
+            self.maybe_increment_leader_hws(now_ms, &mut handled);
             self.complete_parked_fetches(now_ms, &mut handled);
             return handled;
         }
         if self.pending_markers.contains_key(&tag) {
             let before = self.txn_log_ends();
             let mut handled = self.complete_marker_send(tag, response, now_ms);
+            self.maybe_increment_leader_hws(now_ms, &mut handled);
             let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
             self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
             self.complete_parked_fetches(now_ms, &mut handled);
             return handled;
         }
         if self.pending_offset_commits.contains_key(&tag) {
-            return self.complete_offset_verification(tag, response, now_ms);
+            let mut handled = self.complete_offset_verification(tag, response, now_ms);
+            self.maybe_increment_leader_hws(now_ms, &mut handled);
+            return handled;
         }
         Handled::default()
     }

@@ -48,6 +48,9 @@ impl Broker {
         let (error, offset) = match self.logs.get(&tp) {
             None => (Errors::NotLeaderOrFollower, -1),
             Some(log) if earliest => (Errors::None, log.log_start_offset()),
+            Some(log) if isolation != FetchIsolation::LogEnd && self.hw_lags_epoch_start(&tp, log) => {
+                (Errors::OffsetNotAvailable, -1)
+            }
             Some(log) => match isolation {
                 FetchIsolation::TxnCommitted => (Errors::None, log.last_stable_offset()),
                 FetchIsolation::HighWatermark => (Errors::None, log.high_watermark()),
@@ -59,5 +62,22 @@ impl Broker {
             error,
             offset,
         })
+    }
+
+    /// `Partition.fetchOffsetForTimestamp` (Kafka 4.0, mirror commit 1eb7644): a new
+    /// leader whose HW is still below the offset where its leader epoch starts
+    /// (`leaderEpochStartOffsetOpt`, the LEO when it took over) cannot answer "latest"
+    /// for a client: the HW it would give might be lower than one the old leader gave
+    /// (OFFSET_NOT_AVAILABLE, retriable). Follower requests (no isolation) are answered.
+    fn hw_lags_epoch_start(&self, tp: &TopicPartition, log: &crate::log::UnifiedLog) -> bool {
+        let Some(p) = self.partitions.get(tp) else {
+            return false;
+        };
+        p.leader == self.id
+            && p.is_replicated()
+            && log
+                .epochs()
+                .last()
+                .is_some_and(|&(e, start)| e == p.leader_epoch && start > log.high_watermark())
     }
 }

@@ -252,6 +252,29 @@ impl Broker {
         }
     }
 
+    /// `Partition.appendRecordsToLeader` ends with `maybeIncrementLeaderHW` whatever
+    /// wrote the batch: a client, a marker, or a coordinator writing
+    /// `__transaction_state` or `__consumer_offsets`. After a request this broker
+    /// handled, every replicated partition it leads whose LEO is above its HW gets that
+    /// check (a leader alone in its ISR moves its HW at once). Partitions below
+    /// `min.insync.replicas` are left to the call sites that say why they hold.
+    pub(super) fn maybe_increment_leader_hws(&mut self, now_ms: i64, handled: &mut Handled) {
+        let behind: Vec<TopicPartition> = self
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.leader == self.id && p.is_replicated() && !p.is_under_min_isr())
+            .filter(|(tp, _)| {
+                self.logs
+                    .get(tp)
+                    .is_some_and(|l| l.log_end_offset() > l.high_watermark())
+            })
+            .map(|(tp, _)| tp.clone())
+            .collect();
+        for tp in behind {
+            self.maybe_increment_leader_hw(&tp, now_ms, handled);
+        }
+    }
+
     /// Fetch from a follower, on the leader (`ReplicaManager.fetchMessages` for a
     /// replica): check the epoch, say where the logs diverge, record the follower's
     /// LEO, maybe grow the ISR and the HW, then answer with the batches after the

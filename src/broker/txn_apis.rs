@@ -382,6 +382,7 @@ impl Broker {
     ) -> Handled {
         let before = self.txn_log_ends();
         let ((), mut handled) = self.with_coordinator(now_ms, |c, log| ((), task(c, log)));
+        self.maybe_increment_leader_hws(now_ms, &mut handled);
         let timeout = super::delayed_txn_write::DEFAULT_TXN_TIMEOUT_MS;
         self.hold_until_replicated(&before, None, timeout, now_ms, &mut handled);
         handled

@@ -272,6 +272,11 @@ pub struct ProducerStateManager {
     producers: SortedMap<i64, ProducerStateEntry>,
     /// The next offset not yet reflected in `producers` (`mapEndOffset`).
     map_end_offset: i64,
+    /// Transactions whose marker is written but may not be replicated yet
+    /// (`unreplicatedTxns`): first offset → the marker's offset. They stay unstable
+    /// until the HW passes the marker, so a read_committed consumer never reads a
+    /// decision a new leader might not have.
+    unreplicated: SortedMap<i64, i64>,
 }
 
 impl ProducerStateManager {
@@ -354,6 +359,8 @@ impl ProducerStateManager {
                 if let Some((kind, marker)) = batch.control_record() {
                     entry.coordinator_epoch = marker.coordinator_epoch;
                     if let Some(first_offset) = entry.current_txn_first_offset.take() {
+                        // `completeTxn`: decided, but unstable until replicated.
+                        self.unreplicated.insert(first_offset, batch.base_offset);
                         completed = Some(CompletedTxn {
                             producer_id: batch.producer_id,
                             first_offset,
@@ -382,12 +389,34 @@ impl ProducerStateManager {
     }
 
     /// The first offset of the oldest open transaction in this partition
-    /// (`firstUnstableOffset`), if any.
-    pub fn first_unstable_offset(&self) -> Option<i64> {
+    /// (`firstUndecidedOffset`), if any.
+    pub fn first_undecided_offset(&self) -> Option<i64> {
         self.producers
             .values()
             .filter_map(|e| e.current_txn_first_offset)
             .min()
+    }
+
+    /// `firstUnstableOffset`: the first offset of the oldest transaction that is open,
+    /// or decided with its marker at or above `high_watermark` (not yet on every
+    /// in-sync replica). Kafka forgets a decided transaction when the HW passes its
+    /// marker (`onHighWatermarkUpdated`); one recovered from the log above a
+    /// restarted replica's HW stays unstable until then, as here.
+    pub fn first_unstable_offset(&self, high_watermark: i64) -> Option<i64> {
+        let unreplicated = self
+            .unreplicated
+            .iter()
+            .find(|(_, marker)| **marker >= high_watermark)
+            .map(|(first, _)| *first);
+        match (self.first_undecided_offset(), unreplicated) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// `onHighWatermarkUpdated`: transactions whose marker is below the HW are stable.
+    pub(crate) fn on_high_watermark_updated(&mut self, high_watermark: i64) {
+        self.unreplicated.retain(|_, marker| *marker >= high_watermark);
     }
 
     /// The open transactions: (producer id, first offset), oldest first.
@@ -451,6 +480,7 @@ impl ProducerStateManager {
         let mut manager = ProducerStateManager {
             producers: SortedMap::new(),
             map_end_offset: snapshot_offset,
+            unreplicated: SortedMap::new(),
         };
         for _ in 0..count {
             let producer_id = r.i64()?;

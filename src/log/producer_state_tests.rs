@@ -130,3 +130,28 @@ fn snapshot_keeps_only_the_last_batch() {
     assert!(ProducerStateManager::from_snapshot(&corrupt, 5).is_err());
     assert!(ProducerStateManager::from_snapshot(&bytes[..9], 5).is_err());
 }
+
+/// `ProducerStateManagerTest` "testLastStableOffsetCompletedTxn" and friends: a
+/// transaction ended by a marker at or above the HW is still unstable; once the HW
+/// passes the marker it is forgotten, and the next open one (if any) is first.
+#[test]
+fn a_decided_transaction_is_unstable_until_the_hw_passes_its_marker() {
+    let txn = |pid: i64, base_offset: i64| {
+        RecordBatch::new_data(base_offset, pid, 0, 0, true, 0, vec![(None, Some(vec![1]))])
+    };
+    let mut m = ProducerStateManager::default();
+    m.update(&txn(1, 0));
+    m.update(&txn(2, 1));
+    assert_eq!(m.first_unstable_offset(0), Some(0));
+    m.update(&RecordBatch::new_control(2, 1, 0, 0, ControlRecordType::Commit, 0));
+    assert_eq!(m.first_undecided_offset(), Some(1));
+    m.update(&RecordBatch::new_control(3, 2, 0, 0, ControlRecordType::Commit, 0));
+    assert_eq!(m.first_undecided_offset(), None);
+    // Both markers (offsets 2 and 3) are at or above an HW of 2.
+    assert_eq!(m.first_unstable_offset(2), Some(0));
+    // HW 3 passes producer 1's marker only; producer 2's (at 3) is not replicated.
+    m.on_high_watermark_updated(3);
+    assert_eq!(m.first_unstable_offset(3), Some(1));
+    m.on_high_watermark_updated(4);
+    assert_eq!(m.first_unstable_offset(4), None);
+}

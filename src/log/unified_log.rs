@@ -225,9 +225,11 @@ impl UnifiedLog {
         self.high_watermark
     }
 
-    /// The first offset of the oldest open transaction (`firstUnstableOffset`), if any.
+    /// The first offset of the oldest transaction that is open or whose marker is not
+    /// yet below the HW (`firstUnstableOffset`), if any.
     pub fn first_unstable_offset(&self) -> Option<i64> {
-        self.producer_state.first_unstable_offset()
+        self.producer_state
+            .first_unstable_offset(self.high_watermark)
     }
 
     /// Checks Kafka's offset order after every change: log start ≤ LSO ≤ HW ≤ LEO,
@@ -293,13 +295,13 @@ impl UnifiedLog {
         format!("{}/{}", self.dir, file_name(offset, ".snapshot"))
     }
 
-    /// The last stable offset: reads below it are decided (`lastStableOffset`):
-    /// the first offset of the oldest open transaction, but never above the HW, and
-    /// never below the log start (`maybeIncrementFirstUnstableOffset`: DeleteRecords
-    /// may pass an open transaction's first offset; it is bounded by the HW only).
+    /// The last stable offset: reads below it are decided and replicated
+    /// (`lastStableOffset`): the first offset of the oldest open transaction, or of
+    /// one whose marker the HW has not passed, but never above the HW, and never
+    /// below the log start (`maybeIncrementFirstUnstableOffset`: DeleteRecords may
+    /// pass an open transaction's first offset; it is bounded by the HW only).
     pub fn last_stable_offset(&self) -> i64 {
-        self.producer_state
-            .first_unstable_offset()
+        self.first_unstable_offset()
             .map_or(self.high_watermark, |f| {
                 f.max(self.log_start_offset).min(self.high_watermark)
             })

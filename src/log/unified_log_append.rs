@@ -155,7 +155,7 @@ impl UnifiedLog {
             // `updateTxnIndex`: the LSO once this transaction is out of the way.
             let last_stable_offset = self
                 .producer_state
-                .first_unstable_offset()
+                .first_undecided_offset()
                 .unwrap_or(txn.last_offset + 1);
             let entry = AbortedTxn {
                 producer_id: txn.producer_id,
@@ -178,6 +178,8 @@ impl UnifiedLog {
         } else {
             // One replica: the write is on every in-sync replica at once.
             self.high_watermark = self.log_end_offset;
+            self.producer_state
+                .on_high_watermark_updated(self.high_watermark);
         }
         self.debug_check_offsets();
         Ok(AppendOutcome::Appended {

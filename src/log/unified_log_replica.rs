@@ -30,6 +30,8 @@ impl UnifiedLog {
         self.replicated = on;
         if !on {
             self.high_watermark = self.log_end_offset;
+            self.producer_state
+                .on_high_watermark_updated(self.high_watermark);
         }
     }
 
@@ -127,6 +129,7 @@ impl UnifiedLog {
     /// kept within log start..LEO. Returns the old HW when it changed.
     pub fn update_high_watermark(&mut self, hw: i64) -> Option<i64> {
         let new = hw.clamp(self.log_start_offset, self.log_end_offset);
+        self.producer_state.on_high_watermark_updated(new);
         if new == self.high_watermark {
             return None;
         }

@@ -38,6 +38,7 @@ errors! {
     NotEnoughReplicasAfterAppend = 20, "NOT_ENOUGH_REPLICAS_AFTER_APPEND", "Messages are written to the log, but to fewer in-sync replicas than required.", true;
     FencedLeaderEpoch = 74, "FENCED_LEADER_EPOCH", "The leader epoch in the request is older than the epoch on the broker.", true;
     UnknownLeaderEpoch = 75, "UNKNOWN_LEADER_EPOCH", "The leader epoch in the request is newer than the epoch on the broker.", true;
+    OffsetNotAvailable = 78, "OFFSET_NOT_AVAILABLE", "The leader high watermark has not caught up from a recent leader election so the offsets cannot be guaranteed to be monotonically increasing.", true;
     MessageTooLarge = 10, "MESSAGE_TOO_LARGE", "The request included a message larger than the max message size the server will accept.", false;
     RecordListTooLarge = 18, "RECORD_LIST_TOO_LARGE", "The request included message batch larger than the configured segment size on the server.", false;
     NetworkException = 13, "NETWORK_EXCEPTION", "The server disconnected before a response was received.", true;
