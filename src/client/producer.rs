@@ -225,6 +225,9 @@ pub struct Producer {
     unresolved_sequences: SortedMap<TopicPartition, i32>,
     /// `lastAckedSequence` per partition, under the current producer id and epoch.
     last_acked_sequence: SortedMap<TopicPartition, i32>,
+    /// `lastAckedOffset` per partition: the last offset an acknowledgement gave, which
+    /// UNKNOWN_PRODUCER_ID compares with the log start offset.
+    last_acked_offset: SortedMap<TopicPartition, i64>,
     pub in_flight: Vec<InFlight>,
     pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
     pub failed: Vec<(u64, TopicPartition, Errors)>,
@@ -280,6 +283,7 @@ impl Producer {
             epoch_bump_retried: false,
             unresolved_sequences: SortedMap::new(),
             last_acked_sequence: SortedMap::new(),
+            last_acked_offset: SortedMap::new(),
             in_flight: Vec::new(),
             acknowledged: Vec::new(),
             failed: Vec::new(),

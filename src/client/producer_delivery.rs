@@ -133,7 +133,19 @@ impl Producer {
         self.next_sequence.clear();
         self.sequence_ids.clear();
         self.last_acked_sequence.clear();
+        self.last_acked_offset.clear();
         self.unresolved_sequences.clear();
+    }
+
+    /// `updateLastAckedOffset`: the last offset of an acknowledged batch (the highest).
+    pub(super) fn ack_offset(&mut self, tp: &TopicPartition, base_offset: i64, records: usize) {
+        if base_offset < 0 {
+            return;
+        }
+        let last = base_offset.saturating_add(records as i64 - 1);
+        if self.last_acked_offset.get(tp).is_none_or(|&o| last > o) {
+            self.last_acked_offset.insert(tp.clone(), last);
+        }
     }
 
     /// `maybeUpdateLastAckedSequence`: an acknowledged batch's last sequence.

@@ -423,6 +423,38 @@ impl Producer {
         true
     }
 
+    /// `TransactionManager.canRetry` for UNKNOWN_PRODUCER_ID (Kafka 4.0, mirror commit
+    /// 1eb7644): the broker lost this producer's state. Without a log start offset in
+    /// the answer, or for a batch already renumbered, retry as it is. When the log
+    /// start passed the last acknowledged offset (retention removed the producer's
+    /// batches), a transactional producer renumbers the partition's batches from 0 and
+    /// keeps its transaction, an idempotent one bumps its epoch. Otherwise an
+    /// idempotent producer bumps its epoch and retries; a transactional one fails the
+    /// batch (an abortable error that requires an epoch bump).
+    pub(super) fn can_retry_unknown_producer_id(
+        &mut self,
+        batch: &ProducerBatch,
+        log_start_offset: i64,
+    ) -> bool {
+        if log_start_offset == -1 || batch.sequence_reset {
+            return true;
+        }
+        let last_acked = self.last_acked_offset.get(&batch.tp).copied().unwrap_or(-1);
+        if last_acked < log_start_offset {
+            if self.txn.is_some() {
+                self.start_sequences_at_beginning(&batch.tp);
+            } else {
+                self.request_epoch_bump(&batch.tp, Errors::UnknownProducerId, false, true);
+            }
+            return true;
+        }
+        if self.txn.is_none() {
+            self.request_epoch_bump(&batch.tp, Errors::UnknownProducerId, false, true);
+            return true;
+        }
+        false
+    }
+
     /// A response arrived from the network.
     pub fn on_response(
         &mut self,
@@ -509,12 +541,14 @@ impl Producer {
                 Response::Produce {
                     error,
                     base_offset,
+                    log_start_offset,
                     error_message,
                     ..
                 },
             ) => match error {
                 Errors::None | Errors::DuplicateSequenceNumber => {
                     self.ack_sequence(&batch.tp, batch.last_sequence());
+                    self.ack_offset(&batch.tp, base_offset, batch.values.len());
                     events.push(ProducerEvent::Acknowledged {
                         batch: batch.id,
                         tp: batch.tp.clone(),
@@ -525,6 +559,12 @@ impl Producer {
                         .push((batch.id, batch.tp.clone(), base_offset, batch.values));
                 }
                 e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
+                Errors::UnknownProducerId
+                    if self.may_retry(&batch, now_ms)
+                        && self.can_retry_unknown_producer_id(&batch, log_start_offset) =>
+                {
+                    self.schedule_retry(&mut batch, Errors::UnknownProducerId, now_ms, &mut events)
+                }
                 Errors::OutOfOrderSequenceNumber
                     if self.may_retry(&batch, now_ms) && self.can_retry_out_of_order(&batch) =>
                 {
