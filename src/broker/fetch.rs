@@ -48,7 +48,9 @@ impl Broker {
         let (error, offset) = match self.logs.get(&tp) {
             None => (Errors::NotLeaderOrFollower, -1),
             Some(log) if earliest => (Errors::None, log.log_start_offset()),
-            Some(log) if isolation != FetchIsolation::LogEnd && self.hw_lags_epoch_start(&tp, log) => {
+            Some(log)
+                if isolation != FetchIsolation::LogEnd && self.hw_lags_epoch_start(&tp, log) =>
+            {
                 (Errors::OffsetNotAvailable, -1)
             }
             Some(log) => match isolation {

@@ -63,6 +63,7 @@ impl Broker {
                 &batch,
                 transactional_id,
                 token,
+                now_ms,
             ) {
                 return handled;
             }

@@ -30,6 +30,7 @@ impl Broker {
         batch: &RecordBatch,
         transactional_id: Option<String>,
         token: u64,
+        now_ms: i64,
     ) -> Option<Handled> {
         let reply = |error: Errors, detail: ErrorDetail| {
             Handled::reply(Response::produce(tp, error, -1, Some(detail)))
@@ -78,6 +79,16 @@ impl Broker {
                 ErrorDetail::MissingTransactionalId,
             ));
         };
+        // `Partition.maybeStartTransactionVerification`: remember the lowest sequence
+        // under verification before asking the coordinator.
+        if let Some(log) = self.logs.get_mut(tp) {
+            log.start_transaction_verification(
+                batch.producer_id,
+                batch.base_sequence,
+                batch.producer_epoch,
+                now_ms,
+            );
+        }
         let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
             return Some(reply(
                 Errors::CoordinatorNotAvailable,

@@ -5,6 +5,7 @@ pub mod producer_state;
 pub mod segment;
 pub mod transaction_index;
 pub mod unified_log;
+pub mod verification_state;
 
 pub use producer_state::{
     BatchMetadata, ProducerStateEntry, ProducerStateManager, SeqDirection, NUM_BATCHES_TO_RETAIN,

@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
+use super::verification_state::VerificationStateEntry;
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
@@ -277,6 +278,9 @@ pub struct ProducerStateManager {
     /// until the HW passes the marker, so a read_committed consumer never reads a
     /// decision a new leader might not have.
     unreplicated: SortedMap<i64, i64>,
+    /// Producers whose transactional batch is being verified here
+    /// (`verificationStates`), by producer id.
+    verification_states: SortedMap<i64, VerificationStateEntry>,
 }
 
 impl ProducerStateManager {
@@ -330,6 +334,9 @@ impl ProducerStateManager {
         for id in &expired {
             self.producers.remove(id);
         }
+        // Verifications that never led to a write linger no longer than a producer.
+        self.verification_states
+            .retain(|_, v| now_ms.saturating_sub(v.timestamp_ms()) < expiration_ms);
         expired
     }
 
@@ -349,6 +356,11 @@ impl ProducerStateManager {
     /// is returned as the completed transaction (Kafka's `CompletedTxn`).
     pub(crate) fn update(&mut self, batch: &RecordBatch) -> Option<CompletedTxn> {
         let mut completed = None;
+        // A transactional batch or marker written: the transaction has a first offset
+        // here, or is over; the verification memory goes (`updateProducers`).
+        if batch.is_transactional() {
+            self.verification_states.remove(&batch.producer_id);
+        }
         if batch.has_producer_id() {
             let entry = self
                 .producers
@@ -416,7 +428,33 @@ impl ProducerStateManager {
 
     /// `onHighWatermarkUpdated`: transactions whose marker is below the HW are stable.
     pub(crate) fn on_high_watermark_updated(&mut self, high_watermark: i64) {
-        self.unreplicated.retain(|_, marker| *marker >= high_watermark);
+        self.unreplicated
+            .retain(|_, marker| *marker >= high_watermark);
+    }
+
+    /// `maybeCreateVerificationStateEntry`: a verification starts for `producer_id`'s
+    /// batch at `sequence`; an entry already there keeps the lowest sequence.
+    pub(crate) fn maybe_create_verification_state_entry(
+        &mut self,
+        producer_id: i64,
+        sequence: i32,
+        epoch: i16,
+        now_ms: i64,
+    ) {
+        match self.verification_states.get_mut(&producer_id) {
+            Some(entry) => entry.maybe_update_lowest_sequence_and_epoch(sequence, epoch),
+            None => {
+                self.verification_states.insert(
+                    producer_id,
+                    VerificationStateEntry::new(now_ms, sequence, epoch),
+                );
+            }
+        }
+    }
+
+    /// The verification in progress for `producer_id`, if any.
+    pub fn verification_state_entry(&self, producer_id: i64) -> Option<&VerificationStateEntry> {
+        self.verification_states.get(&producer_id)
     }
 
     /// The open transactions: (producer id, first offset), oldest first.
@@ -481,6 +519,7 @@ impl ProducerStateManager {
             producers: SortedMap::new(),
             map_end_offset: snapshot_offset,
             unreplicated: SortedMap::new(),
+            verification_states: SortedMap::new(),
         };
         for _ in 0..count {
             let producer_id = r.i64()?;

@@ -44,8 +44,26 @@ impl ProducerStateManager {
                 },
             });
         }
-        // 3. checkSequence.
+        // 3. checkSequence, starting with the lowest sequence seen while verifying
+        // (KIP-890 part 1, `VerificationStateEntry`): nothing above it goes first.
         let first = batch.base_sequence;
+        if let Some(v) = self.verification_states.get(&pid) {
+            if first > v.lowest_sequence() {
+                return Err(ProducerCheckError {
+                    error: Errors::OutOfOrderSequenceNumber,
+                    expected_seq: Some(v.lowest_sequence()),
+                    seq_direction: Some(SeqDirection::of(v.lowest_sequence(), first)),
+                    current_epoch: Some(current.producer_epoch),
+                    detail: ErrorDetail::BelowVerifiedSequence {
+                        producer_id: pid,
+                        offset,
+                        partition: partition.to_string(),
+                        first_seq: first,
+                        lowest_seq: v.lowest_sequence(),
+                    },
+                });
+            }
+        }
         if epoch != current.producer_epoch {
             if first != 0 && current.producer_epoch != NO_PRODUCER_EPOCH {
                 return Err(ProducerCheckError {

@@ -143,9 +143,23 @@ fn a_decided_transaction_is_unstable_until_the_hw_passes_its_marker() {
     m.update(&txn(1, 0));
     m.update(&txn(2, 1));
     assert_eq!(m.first_unstable_offset(0), Some(0));
-    m.update(&RecordBatch::new_control(2, 1, 0, 0, ControlRecordType::Commit, 0));
+    m.update(&RecordBatch::new_control(
+        2,
+        1,
+        0,
+        0,
+        ControlRecordType::Commit,
+        0,
+    ));
     assert_eq!(m.first_undecided_offset(), Some(1));
-    m.update(&RecordBatch::new_control(3, 2, 0, 0, ControlRecordType::Commit, 0));
+    m.update(&RecordBatch::new_control(
+        3,
+        2,
+        0,
+        0,
+        ControlRecordType::Commit,
+        0,
+    ));
     assert_eq!(m.first_undecided_offset(), None);
     // Both markers (offsets 2 and 3) are at or above an HW of 2.
     assert_eq!(m.first_unstable_offset(2), Some(0));

@@ -225,6 +225,23 @@ impl UnifiedLog {
         self.high_watermark
     }
 
+    /// `UnifiedLog.maybeStartTransactionVerification`: a transactional batch of a
+    /// producer with no open transaction here is being verified (KIP-890 part 1).
+    pub fn start_transaction_verification(
+        &mut self,
+        producer_id: i64,
+        sequence: i32,
+        epoch: i16,
+        now_ms: i64,
+    ) {
+        self.producer_state.maybe_create_verification_state_entry(
+            producer_id,
+            sequence,
+            epoch,
+            now_ms,
+        );
+    }
+
     /// The first offset of the oldest transaction that is open or whose marker is not
     /// yet below the HW (`firstUnstableOffset`), if any.
     pub fn first_unstable_offset(&self) -> Option<i64> {

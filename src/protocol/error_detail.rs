@@ -35,6 +35,15 @@ pub enum ErrorDetail {
         first_seq: i32,
         last_seq: i32,
     },
+    /// `checkSequence` while verifying: a lower sequence of the producer is still being
+    /// verified (KIP-890 part 1, `VerificationStateEntry`).
+    BelowVerifiedSequence {
+        producer_id: i64,
+        offset: i64,
+        partition: String,
+        first_seq: i32,
+        lowest_seq: i32,
+    },
     /// A COMMIT/ABORT marker must carry a newer epoch than the transaction's data.
     MarkerEpochNotNewer {
         producer_id: i64,

@@ -57,6 +57,20 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             first_seq = first_seq,
             last_seq = last_seq
         ),
+        ErrorDetail::BelowVerifiedSequence {
+            producer_id,
+            offset,
+            partition,
+            first_seq,
+            lowest_seq,
+        } => msg!(
+            "detail.below-verified-sequence",
+            producer_id = producer_id,
+            offset = offset,
+            partition = partition,
+            first_seq = first_seq,
+            lowest_seq = lowest_seq
+        ),
         ErrorDetail::MarkerEpochNotNewer {
             producer_id,
             offset,
