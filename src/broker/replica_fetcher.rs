@@ -114,16 +114,9 @@ impl Broker {
             return handled;
         };
         if let Some((epoch, end_offset)) = diverging_epoch {
-            // `AbstractFetcherThread.getOffsetTruncationState`: our end offset for
-            // the leader's epoch, never past the leader's.
-            let (our_epoch, our_end) = log.end_offset_for_epoch(epoch);
-            let to = if our_epoch < 0 {
-                log.high_watermark()
-            } else if our_epoch == epoch {
-                end_offset.min(our_end)
-            } else {
-                our_end.min(log.log_end_offset())
-            };
+            // Our end offset for the leader's epoch, never past the leader's; an
+            // incomplete truncation asks again with the next fetch's epoch.
+            let (to, _complete) = log.offset_truncation_state(epoch, end_offset);
             let removed = log.truncate_to(&mut self.fs, to).unwrap_or(0);
             handled
                 .events

@@ -84,6 +84,25 @@ impl UnifiedLog {
         }
     }
 
+    /// `AbstractFetcherThread.getOffsetTruncationState` (Kafka 4.0, mirror commit
+    /// 1eb7644): where a follower truncates when the leader says its log diverges
+    /// after `leader_epoch`, which ends at `leader_end_offset` on the leader. Returns
+    /// the offset and whether truncation is complete (false: truncate there, then ask
+    /// again with the epoch before). Never past this log's LEO. A cache that cannot
+    /// place the epoch (empty, say) takes the leader's end offset, not the HW.
+    pub fn offset_truncation_state(
+        &self,
+        leader_epoch: i32,
+        leader_end_offset: i64,
+    ) -> (i64, bool) {
+        let leo = self.log_end_offset;
+        match self.end_offset_for_epoch(leader_epoch) {
+            (_, -1) => (leader_end_offset.min(leo), true),
+            (epoch, end) if epoch != leader_epoch => (end.min(leo), false),
+            (_, end) => (end.min(leader_end_offset).min(leo), true),
+        }
+    }
+
     /// `LeaderEpochFileCache.assign`: a new epoch starts at `offset`; entries that
     /// would break the order (a newer or equal epoch, a later start) go first.
     pub(super) fn maybe_assign_epoch_start_offset(

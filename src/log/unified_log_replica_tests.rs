@@ -138,3 +138,63 @@ fn truncating_at_the_leo_still_drops_an_empty_epoch() {
     assert_eq!(log.epochs(), &[(0, 0)]);
     assert_eq!(log.latest_epoch(), Some(0));
 }
+
+/// `AbstractFetcherThreadTest` (truncation on a diverging epoch): the follower's end
+/// offset for the leader's epoch, capped by the leader's and its own LEO; an epoch it
+/// does not know truncates to the end of the one before and asks again; a cache that
+/// cannot place the epoch at all (empty) takes min(leader's end, LEO), not the HW.
+#[test]
+fn offset_truncation_state_follows_get_offset_truncation_state() {
+    let mut fs = MemFs::new();
+    let mut log = replicated(&mut fs, "/b/t-0", LogConfig::default());
+    log.become_leader(&mut fs, 2).unwrap();
+    for seq in 0..3 {
+        log.append_as_leader(&mut fs, data(1, seq, &["a"]), 0)
+            .unwrap();
+    }
+    log.become_leader(&mut fs, 4).unwrap();
+    log.append_as_leader(&mut fs, data(1, 3, &["b"]), 0)
+        .unwrap();
+    // Epochs 2@0, 4@3; LEO 4.
+    assert_eq!(
+        log.offset_truncation_state(2, 2),
+        (2, true),
+        "leader ends epoch 2 first"
+    );
+    assert_eq!(
+        log.offset_truncation_state(2, 9),
+        (3, true),
+        "ours ends first"
+    );
+    assert_eq!(
+        log.offset_truncation_state(3, 9),
+        (3, false),
+        "unknown epoch: ask again"
+    );
+    // A log written before it was replicated has no epoch cache.
+    let mut empty = UnifiedLog::create(
+        &mut fs,
+        "/b/u-0",
+        TopicPartition::new("u", 0),
+        LogConfig::default(),
+    )
+    .unwrap();
+    for seq in 0..3 {
+        empty
+            .append_as_leader(&mut fs, data(1, seq, &["a"]), 0)
+            .unwrap();
+    }
+    empty.set_replicated(true);
+    empty.update_high_watermark(1);
+    assert!(empty.epochs().is_empty());
+    assert_eq!(
+        empty.offset_truncation_state(5, 2),
+        (2, true),
+        "min(leader's end, LEO), not the HW"
+    );
+    assert_eq!(
+        empty.offset_truncation_state(5, 7),
+        (3, true),
+        "never past the LEO"
+    );
+}
