@@ -180,7 +180,11 @@ impl TransactionManager {
 
     /// Whether a transactional request is due (now or after the backoff).
     pub fn wants_request(&self) -> bool {
+        // Partitions still to add (AddPartitionsToTxn, before transaction.version 2)
+        // count too: after a lost connection the retry, with its FindCoordinator, is
+        // due at `retry_at_ms` whether the world runs or a `flush` drives the client.
         self.pending_offsets.is_some()
+            || !self.partitions_to_add().is_empty()
             || matches!(
                 self.state,
                 TxnState::Initializing
