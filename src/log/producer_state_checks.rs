@@ -1,7 +1,10 @@
 //! The producer-state checks a leader runs before it appends: a client's batch
 //! (`UnifiedLog.analyzeAndValidateProducerState`, `ProducerAppendInfo`) and a
 //! coordinator's marker (`ProducerAppendInfo.appendEndTxnMarker`), read in Kafka
-//! 4.0.0-SNAPSHOT (apache/kafka `1eb7644`); the TV2 marker rule follows newer Kafka.
+//! 4.0.0-SNAPSHOT (apache/kafka `1eb7644`); the TV2 marker rule follows newer Kafka
+//! (KAFKA-19999, pull request 21176: a repeated marker at the current epoch with no
+//! open transaction raises `IdempotentTransactionMarkerException`, answered NONE and
+//! not written).
 
 use super::{
     in_sequence, increment_sequence, MarkerCheck, ProducerCheck, ProducerCheckError,
