@@ -236,7 +236,7 @@ fn replication_lesson_shows_the_isr_rules() {
             "broker 1 leader LEO 3 HW 3 LSO 3 epochs [0@0]",
             "[ 47012 ms] broker 1 → p: Produce response (NOT_ENOUGH_REPLICAS)",
             "orders-0 leader=1 epoch=0 isr=[1, 3]",
-            "orders-0 leader=1 epoch=0 isr=[1, 2, 3]",
+            "orders-0 leader=1 epoch=0 isr=[1, 3, 2]",
             "got 4 records: a@0 b@1 c@2 d@3 (position 4)",
         ],
     );
@@ -598,10 +598,10 @@ fn lesson_fingerprints_are_pinned() {
         "consume-transform-produce 0d1d205c33974745",
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
-        "replication 5c276161f41bcc7f",
-        "failover 7b639f0fcb2032d5",
+        "replication 78ee6a902f47b56d",
+        "failover fa256dc0c57b6cc5",
         "coordinator-failover 0814d684019fb2dc",
-        "acks-1-loss 8368aab1a941bc91",
+        "acks-1-loss e9ba78d95a449ac5",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");

@@ -439,13 +439,9 @@ impl Broker {
             }
             return;
         }
-        // Kept in assignment order.
-        p.isr = p
-            .replicas
-            .iter()
-            .copied()
-            .filter(|b| *b == replica_id || p.isr.contains(b))
-            .collect();
+        // `Partition.prepareIsrExpand`: the ISR plus the new member, appended (the
+        // order Kafka sends in AlterPartition and the controller records).
+        p.isr.push(replica_id);
         let (isr, epoch) = (p.isr.clone(), p.leader_epoch);
         handled
             .events

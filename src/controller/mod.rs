@@ -91,12 +91,9 @@ impl PartitionRegistration {
         if !valid || isr == self.isr.as_slice() {
             return false;
         }
-        self.isr = self
-            .replicas
-            .iter()
-            .copied()
-            .filter(|b| isr.contains(b))
-            .collect();
+        // The order the leader sent (members that stay keep their places; a new one
+        // is appended), as KRaft's PartitionChangeBuilder records it.
+        self.isr = isr.to_vec();
         true
     }
 
