@@ -47,6 +47,10 @@ pub struct LeaderChange {
 
 /// `StripedReplicaPlacer` on one rack: partition `p`'s replicas start at broker
 /// `p mod n` and go round the brokers (ids `1..=n`); the first is the preferred leader.
+/// `broker.session.timeout.ms` (Kafka's default): a broker that sent no heartbeat for
+/// this long is fenced by the controller.
+pub const BROKER_SESSION_TIMEOUT_MS: i64 = 9_000;
+
 pub fn place_replicas(partition: i32, replication_factor: i32, brokers: i32) -> Vec<i32> {
     let n = brokers.max(1);
     (0..replication_factor.clamp(1, n))

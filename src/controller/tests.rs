@@ -71,5 +71,9 @@ fn alter_isr_from_a_stale_epoch_or_without_the_leader_is_refused() {
     assert!(!p.alter_isr(0, &[1, 4]), "4 is no replica");
     assert!(p.alter_isr(0, &[1, 3]));
     assert!(p.alter_isr(0, &[1, 3, 2]));
-    assert_eq!(p.isr(), &[1, 3, 2], "in the leader's order: a new member is appended");
+    assert_eq!(
+        p.isr(),
+        &[1, 3, 2],
+        "in the leader's order: a new member is appended"
+    );
 }

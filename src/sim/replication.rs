@@ -10,7 +10,7 @@ use super::world::World;
 use crate::broker::broker::{Handled, Outbound};
 use crate::broker::broker_registry::BrokerRegistration;
 use crate::broker::replica_manager::PartitionMetadata;
-use crate::controller::{LeaderChange, PartitionRegistration};
+use crate::controller::{LeaderChange, PartitionRegistration, BROKER_SESSION_TIMEOUT_MS};
 use crate::log::TopicPartition;
 
 /// The replication settings of a topic (`replication.factor` is fixed at creation;
@@ -151,6 +151,9 @@ impl World {
             return false;
         }
         let now = self.clock_ms;
+        if self.next_session_expiry_ms().is_some_and(|t| t <= now) {
+            self.sync_controller_links();
+        }
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         let mut progressed = false;
         for id in ids {
@@ -255,35 +258,54 @@ impl World {
         self.publish_broker_registrations();
     }
 
-    /// A running broker whose link to the controller is cut stops heartbeating and is
-    /// fenced (Kafka waits `broker.session.timeout.ms`, 9 s; here it is at once): it
-    /// leaves the ISRs and loses its leaderships, though it keeps running and, until
+    /// A running broker whose link to the controller is cut stops heartbeating; the
+    /// controller fences it once `broker.session.timeout.ms` (9 s) has passed since
+    /// its last heartbeat, taken here as the moment of the cut (Kafka 4.0
+    /// `BrokerHeartbeatManager`). Until then it stays leader and in the ISRs. Fenced,
+    /// it leaves the ISRs and loses its leaderships, though it keeps running and, until
     /// it hears from the controller again, still believes it leads. When the link
     /// heals it registers again and learns the current metadata.
     pub(super) fn sync_controller_links(&mut self) {
         if !self.replicated {
             return;
         }
+        let now = self.clock_ms;
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let online = self.brokers.get(&id).is_some_and(|b| b.online);
             let cut = self.network.is_cut(&Node::Broker(id), &Node::Controller);
-            if online && cut && self.fenced.insert(id) {
-                self.emit(EventKind::BrokerFenced {
-                    broker: id,
-                    fenced: true,
-                });
-                self.publish_broker_registrations();
-                self.fence_broker(id);
-            } else if !cut && self.fenced.remove(&id) {
-                self.emit(EventKind::BrokerFenced {
-                    broker: id,
-                    fenced: false,
-                });
-                self.publish_broker_registrations();
-                self.reregister_broker(id);
+            if online && cut && !self.fenced.contains(&id) {
+                let since = *self.session_cut_at.entry(id).or_insert(now);
+                if now.saturating_sub(since) >= BROKER_SESSION_TIMEOUT_MS {
+                    self.session_cut_at.remove(&id);
+                    self.fenced.insert(id);
+                    self.emit(EventKind::BrokerFenced {
+                        broker: id,
+                        fenced: true,
+                    });
+                    self.publish_broker_registrations();
+                    self.fence_broker(id);
+                }
+            } else {
+                self.session_cut_at.remove(&id);
+                if !cut && self.fenced.remove(&id) {
+                    self.emit(EventKind::BrokerFenced {
+                        broker: id,
+                        fenced: false,
+                    });
+                    self.publish_broker_registrations();
+                    self.reregister_broker(id);
+                }
             }
         }
+    }
+
+    /// When the controller next fences a broker whose session runs out, if any.
+    pub(super) fn next_session_expiry_ms(&self) -> Option<i64> {
+        self.session_cut_at
+            .values()
+            .map(|t| t.saturating_add(BROKER_SESSION_TIMEOUT_MS))
+            .min()
     }
 
     /// A broker registers again (restarted, or back in touch with the controller): it

@@ -134,6 +134,7 @@ impl World {
             .chain(timers)
             .chain(retries)
             .chain(replication)
+            .chain(self.next_session_expiry_ms())
             .filter(|t| *t <= horizon)
             .min()
     }

@@ -121,6 +121,10 @@ pub struct World {
     pub(super) replicated: bool,
     /// Brokers the controller fenced while they run: cut off from it.
     pub(super) fenced: SortedSet<i32>,
+    /// Running brokers cut off from the controller and not fenced yet: when their
+    /// link was cut (their last heartbeat). The controller fences them once
+    /// `broker.session.timeout.ms` has passed.
+    pub(super) session_cut_at: SortedMap<i32, i64>,
     /// Each broker's epoch: bumped at every registration (a start).
     pub(super) broker_epochs: SortedMap<i32, i64>,
     /// `offsets.topic.replication.factor`, `transaction.state.log.*`.
@@ -177,6 +181,7 @@ impl World {
             breaks: crate::breaks::Breaks::default(),
             replicated: false,
             fenced: SortedSet::new(),
+            session_cut_at: SortedMap::new(),
             broker_epochs: (1..=brokers).map(|id| (id, i64::from(id))).collect_map(),
             internal_topics: Default::default(),
             internal_create_refused: SortedSet::new(),

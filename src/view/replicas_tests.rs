@@ -86,7 +86,7 @@ fn after_the_restart_the_old_leader_truncates_and_matches() {
 #[test]
 fn a_fenced_broker_is_shown_fenced() {
     let w = world_after(
-        "cluster brokers=3\ntopic create t partitions=1 replication.factor=3\nfault cut broker-1 controller\n",
+        "cluster brokers=3\ntopic create t partitions=1 replication.factor=3\nfault cut broker-1 controller\nrun 9000\n",
     );
     assert_eq!(brokers(&w)[0].state, BrokerState::Fenced);
     assert!(brokers(&w)[0].leads.is_empty());
