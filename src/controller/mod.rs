@@ -33,6 +33,9 @@ pub enum Election {
     /// `unclean.leader.election.enable`: an out-of-sync replica leads; records the
     /// old ISR had and it lacks are gone.
     Unclean,
+    /// `Election.PREFERRED`: leadership goes back to the first replica of the
+    /// assignment, which is alive and in the ISR (automatic leader rebalance).
+    Preferred,
 }
 
 /// What a change did to a partition, for the event.
@@ -45,12 +48,17 @@ pub struct LeaderChange {
     pub election: Option<Election>,
 }
 
-/// `StripedReplicaPlacer` on one rack: partition `p`'s replicas start at broker
-/// `p mod n` and go round the brokers (ids `1..=n`); the first is the preferred leader.
 /// `broker.session.timeout.ms` (Kafka's default): a broker that sent no heartbeat for
 /// this long is fenced by the controller.
 pub const BROKER_SESSION_TIMEOUT_MS: i64 = 9_000;
 
+/// `leader.imbalance.check.interval.seconds` (300, Kafka's default) in ms: how long
+/// after a partition's leader stops being its preferred replica the controller
+/// tries to move it back (`auto.leader.rebalance.enable`, on by default).
+pub const LEADER_IMBALANCE_CHECK_INTERVAL_MS: i64 = 300_000;
+
+/// `StripedReplicaPlacer` on one rack: partition `p`'s replicas start at broker
+/// `p mod n` and go round the brokers (ids `1..=n`); the first is the preferred leader.
 pub fn place_replicas(partition: i32, replication_factor: i32, brokers: i32) -> Vec<i32> {
     let n = brokers.max(1);
     (0..replication_factor.clamp(1, n))
@@ -147,6 +155,24 @@ impl PartitionRegistration {
         let election = self.elect(alive, unclean)?;
         self.leader_epoch += 1;
         Some(self.change(NO_LEADER, Some(election)))
+    }
+
+    /// `hasPreferredLeader`: the leader is the first replica of the assignment.
+    pub fn has_preferred_leader(&self) -> bool {
+        self.replicas.first() == Some(&self.leader)
+    }
+
+    /// `PartitionChangeBuilder.electPreferredLeader` (Kafka 4.0): the preferred
+    /// replica leads, at a new epoch, if it is in the ISR and `alive` (unfenced);
+    /// otherwise nothing changes.
+    pub fn elect_preferred(&mut self, alive: &dyn Fn(i32) -> bool) -> Option<LeaderChange> {
+        let preferred = *self.replicas.first()?;
+        if preferred == self.leader || !self.isr.contains(&preferred) || !alive(preferred) {
+            return None;
+        }
+        let old = std::mem::replace(&mut self.leader, preferred);
+        self.leader_epoch += 1;
+        Some(self.change(old, Some(Election::Preferred)))
     }
 
     /// `PartitionChangeBuilder.electLeader`: the first alive ISR member in assignment

@@ -112,6 +112,7 @@ impl World {
     /// the same clock, so one run does what they would), then moves it to its next
     /// tick after the clock.
     pub(super) fn run_housekeeping(&mut self) {
+        self.run_leader_balance();
         let now = self.clock_ms;
         if now >= self.next_producer_expiry_check_ms {
             self.next_producer_expiry_check_ms = tick_after(
@@ -191,6 +192,7 @@ impl World {
             self.next_retention_check_ms,
             self.next_log_start_checkpoint_ms,
             self.next_hw_checkpoint_ms,
+            self.leader_balance_due_ms.unwrap_or(i64::MAX),
         ]
         .into_iter()
         .min()
@@ -242,10 +244,17 @@ impl World {
         let hw_checkpoint = online()
             .any(|b| b.hw_checkpoint_stale())
             .then(|| first_tick_from(self.next_hw_checkpoint_ms, now, HW_CHECKPOINT_INTERVAL_MS));
-        [producers, txn_ids, retention, checkpoint, hw_checkpoint]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            producers,
+            txn_ids,
+            retention,
+            checkpoint,
+            hw_checkpoint,
+            self.leader_balance_due_ms,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// After `advance` jumped over ticks that had nothing to do: each task's next tick

@@ -10,7 +10,10 @@ use super::world::World;
 use crate::broker::broker::{Handled, Outbound};
 use crate::broker::broker_registry::BrokerRegistration;
 use crate::broker::replica_manager::PartitionMetadata;
-use crate::controller::{LeaderChange, PartitionRegistration, BROKER_SESSION_TIMEOUT_MS};
+use crate::controller::{
+    LeaderChange, PartitionRegistration, BROKER_SESSION_TIMEOUT_MS,
+    LEADER_IMBALANCE_CHECK_INTERVAL_MS,
+};
 use crate::log::TopicPartition;
 
 /// The replication settings of a topic (`replication.factor` is fixed at creation;
@@ -360,6 +363,50 @@ impl World {
             self.propagate_partition(&tp);
         }
         self.drain_unknown_broker_markers();
+        self.maybe_schedule_leader_balance();
+    }
+
+    /// `maybeScheduleNextBalancePartitionLeaders` (KRaft, Kafka 4.0): once a replicated
+    /// partition's leader is not its preferred replica, the controller looks again
+    /// `leader.imbalance.check.interval.seconds` later.
+    fn maybe_schedule_leader_balance(&mut self) {
+        if self.leader_balance_due_ms.is_some() {
+            return;
+        }
+        let imbalanced = self.topics.values().any(|t| {
+            t.registrations
+                .iter()
+                .any(|r| r.replicas().len() > 1 && !r.has_preferred_leader())
+        });
+        if imbalanced {
+            self.leader_balance_due_ms = Some(
+                self.clock_ms
+                    .saturating_add(LEADER_IMBALANCE_CHECK_INTERVAL_MS),
+            );
+        }
+    }
+
+    /// `maybeBalancePartitionLeaders`: every partition whose preferred replica is
+    /// alive, unfenced and in the ISR gets it back as leader (`Election.PREFERRED`);
+    /// partitions still imbalanced are looked at again one interval later.
+    pub(super) fn run_leader_balance(&mut self) {
+        if self.leader_balance_due_ms.is_none_or(|t| t > self.clock_ms) {
+            return;
+        }
+        self.leader_balance_due_ms = None;
+        let alive: Vec<i32> = self
+            .brokers
+            .values()
+            .filter(|b| b.online && !self.fenced.contains(&b.id))
+            .map(|b| b.id)
+            .collect();
+        let changes = self.change_registrations(|reg, _| {
+            (reg.replicas().len() > 1)
+                .then(|| reg.elect_preferred(&|b| alive.contains(&b)))
+                .flatten()
+        });
+        self.announce(changes);
+        self.maybe_schedule_leader_balance();
     }
 }
 

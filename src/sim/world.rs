@@ -125,6 +125,9 @@ pub struct World {
     /// link was cut (their last heartbeat). The controller fences them once
     /// `broker.session.timeout.ms` has passed.
     pub(super) session_cut_at: SortedMap<i32, i64>,
+    /// When the controller next tries to give partitions back to their preferred
+    /// leaders (`maybeBalancePartitionLeaders`), if some leader is not preferred.
+    pub(super) leader_balance_due_ms: Option<i64>,
     /// Each broker's epoch: bumped at every registration (a start).
     pub(super) broker_epochs: SortedMap<i32, i64>,
     /// `offsets.topic.replication.factor`, `transaction.state.log.*`.
@@ -182,6 +185,7 @@ impl World {
             replicated: false,
             fenced: SortedSet::new(),
             session_cut_at: SortedMap::new(),
+            leader_balance_due_ms: None,
             broker_epochs: (1..=brokers).map(|id| (id, i64::from(id))).collect_map(),
             internal_topics: Default::default(),
             internal_create_refused: SortedSet::new(),

@@ -278,6 +278,15 @@ pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
                 epoch = epoch
             )
         }
+        Some(Election::Preferred) => {
+            msg!(
+                "controller.preferred-election",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch,
+                old = c.old_leader
+            )
+        }
         _ if c.old_leader == NO_LEADER => {
             msg!(
                 "controller.elected-after-none",
