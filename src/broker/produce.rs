@@ -57,8 +57,7 @@ impl Broker {
         };
         if batch.is_transactional() {
             if let Some(handled) = self.maybe_verify_transaction(
-                acks,
-                timeout_ms,
+                (acks, timeout_ms),
                 &tp,
                 &batch,
                 transactional_id,

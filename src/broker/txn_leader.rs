@@ -24,8 +24,7 @@ impl Broker {
     /// the request and ask the coordinator to add the partition. `None` = append now.
     pub(super) fn maybe_verify_transaction(
         &mut self,
-        acks: i16,
-        timeout_ms: i64,
+        (acks, timeout_ms): (i16, i64),
         tp: &TopicPartition,
         batch: &RecordBatch,
         transactional_id: Option<String>,
