@@ -55,6 +55,7 @@ fn root() -> PathBuf {
 struct Items {
     types: BTreeMap<String, BTreeSet<String>>,
     free: BTreeSet<String>,
+    modules: BTreeSet<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -330,9 +331,12 @@ impl Items {
                         self.types.entry(name.to_string()).or_default();
                     }
                 }
-                Some("fn" | "const" | "static" | "mod") => {
+                Some(kw @ ("fn" | "const" | "static" | "mod")) => {
                     if let Some(name) = ident_at(&toks, i + 1) {
                         self.free.insert(name.to_string());
+                        if kw == "mod" {
+                            self.modules.insert(name.to_string());
+                        }
                     }
                 }
                 Some("impl")
@@ -622,6 +626,12 @@ fn check_page(root: &Path, items: &Items, text: &str, rust_names: bool) -> Vec<S
                     "line {line}: nothing named `{name}` in src/ (`{span}`)"
                 ));
             }
+            // Every lowercase segment before the item must be one of our modules.
+            for m in segs[..n - 1].iter().filter(|s| !capital(s)) {
+                if !matches!(m.as_str(), "crate" | "self" | "super") && !items.modules.contains(m) {
+                    problems.push(format!("line {line}: no module `{m}` in src/ (`{span}`)"));
+                }
+            }
         }
     }
     problems
@@ -720,14 +730,15 @@ fn the_checker_reports_made_up_names() {
          pub struct World { pub clock_ms: i64, events: Vec<Event> }\n\
          impl World { pub fn apply(&mut self) -> impl Fn() -> u8 { let s = \"fn fake\"; || 0 } const LIMIT: u32 = 1; }\n\
          impl<T: Clone> Default for Holder<T> where T: Copy { fn default() -> Self { todo!() } }\n\
-         pub fn free_function() {}\n",
+         pub fn free_function() {}\n\
+         pub mod sim;\n",
     );
     let page = "Real: `src/sim/world.rs`, `src/sim/world.rs:3`, `static/lessons/*.eos`, \
         `World::apply(…)`, `World::LIMIT`, `World::clock_ms`, `StepKind::Act { action }`, \
-        `StepKind::Echo`, `Holder::default`, `sim::free_function`, `i32::MAX`, `world.rs`, \
+        `StepKind::Echo`, `Holder::default`, `crate::sim::free_function`, `i32::MAX`, `world.rs`, \
         `World::events` (a private field is a member too).\n\n\
         Made up: `src/sim/no_such_file.rs`, `docs/nowhere.md:12`, `static/lessons/*.nope`, \
-        `World::begin_init`, `StepKind::Kafka`, `Ghost::walk`, `sim::fake`, `made_up.rs`.\n\n\
+        `World::begin_init`, `StepKind::Kafka`, `Ghost::walk`, `sim::fake`, `made_up.rs`, `nowhere::free_function`.\n\n\
         Broken: `an unclosed span\n";
     let problems = check_page(&root, &items, page, true);
     let expected = [
@@ -739,6 +750,7 @@ fn the_checker_reports_made_up_names() {
         "no type `Ghost`",
         "nothing named `fake`",
         "no source file `made_up.rs`",
+        "no module `nowhere`",
         "a backtick that never closes",
     ];
     for e in expected {
