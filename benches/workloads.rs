@@ -1,6 +1,7 @@
 //! The engine's workloads natively, to set beside the same workloads in the browser
-//! (`tests/wasm_timings.rs` prints those; the README has both): every Kafka lesson played
-//! to its end, and 1,000 idempotent appends (`cargo bench --bench workloads`).
+//! (`tests/wasm_timings.rs` prints those; docs/performance.md has both): every Kafka
+//! lesson played to its end, and 1,000 idempotent appends (`cargo bench --bench
+//! workloads`).
 
 #[path = "../tests/common/workloads.rs"]
 mod workloads;

@@ -10,38 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST=${1:-dist}
-# The goal is 400 KB (issue 8) and 300 KB for the first page (issue 15). The site was
-# 432 KB before the engine's B-trees became sorted vectors (util::sorted_map), 364 KB
-# after; the live checker (≈ 62 KB raw in the page's scenario runner), replication, the
-# fault and replica panels and the Korean/Thai machinery brought it to 492 KB. Leaving
-# the checker out of the page (feature `checker`, 2026-12-01) brought it to 454.7 KB
-# (wasm 438.3 KB gzip); fetching the lessons' files when opened (feature `lessons`) to
-# 443.1 KB (wasm 426.8 KB). Coordinator failover, DeleteRecords/retention, the
-# transaction-rules choice and the translated lesson player then brought it to 457.9 KB.
-# Fetching the English catalog (i18n/en.txt, preloaded) instead of compiling it in, and
-# ASCII lowercasing instead of Unicode's case tables (2026-12-01): 457.5 -> 429.2 KB
-# (wasm 412.7 KB). Where the rest goes, and what was tried: docs/size.md.
-# Merged the same day with coordinator loading, broker epochs, the marker channel,
-# the HW checkpoint, KIP-360, DelayedDeleteRecords and five break switches (measured
-# in CI, not before the merge): the budget leaves them 15 KB; 441.0 KB measured.
-# Session 7 merged the screen-reader live region and text alternatives, folded follower
-# fetches, KIP-580 backoff and the marker wait: 448.3 KB. This budget (450) only stops
-# it growing further unnoticed; issues 8 and 15 (400 KB, 300 KB for the first page)
-# stay open. 2026-12-02: the replicas table decodes only the offsets it shows (714 ->
-# 23 ms a render on 10,000 batches, ≈ 1.9 KB of code) and the nav link to the chaos
-# site: budget 452. Session 9: the producer's delivery.timeout.ms (expiry, unresolved
-# sequences, their narration) and the internal topics' partition settings: 452.2 KB,
-# budget 454. Session 10: producer connections that break when a message on them is
-# lost (TCP), with their narration: 454.0 KB, budget 455.
-# Session 14 (2026-12-03): the JS glue minified (scripts/minify-js.mjs), the same logic
-# once, class_list for classes!: 451.7 KB, budget 452.
-# The course (2026-12-04): the course home, the lesson player that leads (questions,
-# dock, timeline, speed), the glossary, "Try it" challenges, the changed-panel marks and
-# the travelling messages: 478.1 KB (+26 KB of UI code: the player alone is ≈ 20 KB of
-# wasm before wasm-opt), budget 480. Over the 400 KB goal: a course home that carries
-# only what it shows is the next cut (the playground's panels load with it today).
-# Then hostile input's clearer refusals, the TV1 fence and the Korean reading of particles:
-# 480.2 KB, budget 482.
+# The budget sits just above the measured size, so the bundle cannot grow unnoticed;
+# the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
+# where the bytes go and what was tried: docs/size.md.
 BUDGET_KB=${BUNDLE_BUDGET_KB:-482}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
@@ -152,19 +123,9 @@ fi
 echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 
 # The Pulsar site (www/pulsar.html, built into dist/pulsar/) is a separate entry with its
-# own budget: the main page never loads it. It carries the whole engine plus Pulsar's:
-# 304.5 KB gzip when first built alone; 371 KB once merged with the checker, replication
-# and the languages (2026-12-01); 397.5 KB with the Korean and Thai Pulsar pages, and
-# 362.9 KB once built without the checker like the main site; 342.9 KB once it fetches
-# the English catalog too (2026-12-01); 375.6 KB with the Kafka-vs-Pulsar comparison page,
-# which brings Kafka's partition and coordinator views into this site (2026-12-01, session 7).
-# With the screen-reader live region and text alternatives: 380.1 KB. 385 KB stops it
-# growing unnoticed (issue 15). Session 9: the Kafka engine's delivery.timeout.ms and
-# internal-topic settings, 385.3 KB: budget 386. Session 10: the engine's breaking
-# producer connections, 386.4 KB: budget 387.
-# 2026-12-04: 417.0 KB — the feature `pulsar` compiles in every lesson's text, and the
-# lessons tripled with their questions in three languages (≈ 25 KB gzip of text), plus
-# the Pulsar player's Play, Speed and questions: budget 420.
+# own budget: the main page never loads it. It carries the whole engine plus Pulsar's,
+# and every lesson's text (feature `pulsar` implies `lessons`); docs/size.md has how it
+# grew.
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
@@ -174,15 +135,8 @@ fi
 
 # The chaos site (www/chaos.html, built into dist/chaos/): the page's wasm, and its Web
 # Worker's (eos-chaos-worker*, fetched only when a search starts), both with the checker.
-# First built (2026-12-02): 313.3 KB gzip, the page 82.9 KB of wasm and the worker
-# 219.0 KB (the engine and the checker, no Yew), under one budget of 320 KB. Since
-# 2026-12-03 the worker is built for speed (Cargo profile `worker-release`, opt-level 3,
-# `wasm-opt -O3`): 340.9 KB with its js, for 1.1–1.4× the schedules a second. So the page
-# (what opening it costs) and the worker (what the first Start costs) have a budget each;
-# the main page loads neither.
-# 2026-12-04: the worker 393.2 KB with the replays run through the scenario runner, then
-# 365.1 KB once it plays the schedule directly (the engine and checker as they grew with
-# this round's scenario language and findings): budget 372.
+# The page (what opening it costs) and the worker (built for speed, what the first Start
+# costs) have a budget each; the main page loads neither. docs/size.md has how they grew.
 if [ -f "$DIST/chaos/index.html" ]; then
   echo
   echo "entry: $DIST/chaos/ (the chaos site's page, without its worker)"

@@ -1,7 +1,7 @@
 // Writes the page's shells into www/index.html: the first page (idempotence, fresh) in
 // English, Korean and Thai as the built site renders it, as static HTML, so a learner sees the
-// playground while the wasm is still on its way and compiling (issue 15: "the initial
-// view drawn before the engine warms up"). The shell is inert and hidden from assistive
+// playground while the wasm is still on its way and compiling (the first
+// view drawn before the engine is ready). The shell is inert and hidden from assistive
 // technology; the app replaces it with the live page in the same task, so nothing
 // flashes. The inline script in <head> (www/first-language.js) shows the one in the
 // page's language, or none where the page will not look like it: a share link or the

@@ -70,7 +70,7 @@ suite "native tests (incl. doc tests)" cargo test
 # Criterion's test mode: every bench case runs once, so the benches never rot (figures
 # come from full `cargo bench` runs).
 suite "benches (quick mode)" cargo bench -- --test
-# Issue 12: with every break switch off, 10,000 seeded chaos schedules of 50 steps find
+# With every break switch off, 10,000 seeded chaos schedules of 50 steps find
 # no violation (optimised, reusing the benches' build; ≈ 20 s of running).
 suite "chaos: 10,000 schedules, no switch (optimised)" cargo test --profile bench --test checker ten_thousand -- --ignored
 # lib, bin and tests/ only: doc tests and benches are native.

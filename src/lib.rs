@@ -1,7 +1,8 @@
 //! eos-playground: a Kafka-style broker, transaction coordinator and clients in one
 //! deterministic world, for learning exactly-once semantics.
 //!
-//! The layout, from the bottom up (each layer imports only the ones above it in this list):
+//! The layout, from the bottom up (docs/architecture.md draws how the layers import each
+//! other, and names the cycles among the upper ones):
 //!
 //! - [`util`]: small helpers (byte cursors, sorting without std's sort, JSON quoting, LZSS).
 //! - [`fs`]: `MemFs`, the broker's disk in memory.

@@ -321,7 +321,7 @@ fn kafka_writes_no_duplicate_when_every_produce_answer_is_lost() {
     );
 }
 
-/// With every switch off, 10,000 schedules of 50 steps find nothing (issue 12). Too
+/// With every switch off, 10,000 schedules of 50 steps find nothing. Too
 /// slow for the debug build (≈ 0.1 s a schedule); `scripts/test.sh` runs it optimised
 /// (≈ 20 s): `cargo test --profile bench --test checker ten_thousand -- --ignored`.
 #[test]
@@ -337,7 +337,7 @@ fn kafka_shows_no_violation_in_ten_thousand_seeded_runs() {
 /// none): one line per run with the anomalies and their steps, and an FNV-1a hash of
 /// the whole violation list (witness values, offsets, events, numbers). Speed work on
 /// the engine or the checker must leave this file as it is; it was written before the
-/// chaos speed-up of issue 12. A debug build checks the first two seeds of each (a
+/// chaos speed-up work. A debug build checks the first two seeds of each (a
 /// run costs seconds there); an optimised one, `cargo test --profile bench --test
 /// checker chaos_findings`, all 15 (with `EOS_PIN_CHAOS=write` it writes the file
 /// again, for a change that means to alter findings).

@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The replicas table decodes only the batches it shows (`view::replicas`, issue 15: a
+//! The replicas table decodes only the batches it shows (`view::replicas`: a
 //! render of a 10,000-batch partition decoded every batch of every replica, CRC and
 //! all). Nothing is cached, so nothing can go stale; this checks that the window equals
 //! what decoding every batch gives, after each step of every replication, restart,

@@ -2,7 +2,7 @@
 //! The engine's workloads timed in the browser: every Kafka lesson played to its end and
 //! 1,000 idempotent appends, the same work `cargo bench --bench workloads` times
 //! natively. It prints the median of a few runs (`wasm-timing …` lines); nothing asserts
-//! on time — the figures go in the README beside the native ones.
+//! on time — the figures go in docs/performance.md beside the native ones.
 
 #[path = "common/workloads.rs"]
 mod workloads;

@@ -1,4 +1,5 @@
-//! Clients: the idempotent producer.
+//! Clients: the producer (idempotent, and transactional through its
+//! `TransactionManager`) and the consumer (`read_committed` or `read_uncommitted`).
 
 pub mod backoff;
 pub mod config_error;

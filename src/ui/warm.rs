@@ -1,6 +1,6 @@
-//! Warming the page up at idle (issue 15): after the first render, the page plays each
-//! kind of click once ([`crate::view::warm`]) on a scratch copy of the app mounted in a
-//! detached element — the same reducer, engine, view models and components as a real
+//! Warming the page up at idle, so a learner's first click runs compiled code: after
+//! the first render, the page plays each kind of click once ([`crate::view::warm`])
+//! on a scratch copy of the app mounted in a detached element — the same reducer, engine, view models and components as a real
 //! click, never in the document, so nothing is styled, laid out, announced or seen. The
 //! browser has then compiled that code when the learner's first click of each kind comes.
 //! The scratch copy is the site's own `App` (with `warm`), not a component of its own:

@@ -3,7 +3,7 @@
 //! A browser compiles a wasm function the first time it runs it (V8's lazy Liftoff tier),
 //! and optimises it once it is hot, so the first click of each kind paid for compiling
 //! its engine, view and render code: 33–64 ms against 27–35 ms for the next one of that
-//! kind, depending on the hour (issue 15, the 10,000-batch e2e test). The page plays these clicks once, at idle,
+//! kind, depending on the hour (the 10,000-batch e2e test). The page plays these clicks once, at idle,
 //! on a scratch copy of the page that nobody sees (`ui::warm`), so the learner's first
 //! click of each kind runs code that is already compiled.
 //!

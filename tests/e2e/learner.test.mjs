@@ -1,4 +1,4 @@
-// What a new learner trips over (issue 9), end to end in the built site:
+// What a new learner trips over, end to end in the built site:
 // - every refused transactional call answers in the producer panel (Kafka's exception
 //   class and message), in "What happened", and in the recorded history (so a reload or
 //   a share link keeps it); an empty records field gets the first page's field message;

@@ -263,7 +263,7 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
         `click→painted median ${quantile(painted, 0.5)} ms, p95 ${quantile(painted, 0.95)} ms\n` +
         `  first click of each kind (${first.length}): click→painted median ${quantile(first.map((r) => r.frame), 0.5)} ms`,
     );
-    // Where the time after a render goes (issue 15: style, layout and paint apart): six
+    // Where the time after a render goes (style, layout and paint apart): six
     // more warm clicks under Chromium's tracing (not timed above: tracing slows them),
     // each trace event's duration summed by name and divided by the clicks (every frame
     // until the click's paint counts, so a phase that ran twice counts twice).

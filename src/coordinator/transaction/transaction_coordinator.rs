@@ -237,10 +237,12 @@ struct PendingCompletion {
 /// with the cache of `TransactionStateManager` and the completion bookkeeping of
 /// `TransactionMarkerChannelManager`).
 ///
-/// Simplified: transaction.version 2 clients only (no TV1 EndTxn path, no
-/// AddOffsetsToTxn); log writes are synchronous; no transactional-id expiration
-/// (`Dead` is never reached); no 2PC (KIP-939); markers are an output, their
-/// grouping by leader and retries are the broker's job.
+/// Serves transaction.version 0, 1 and 2 (what differs sits in `version.rs`), and
+/// expires idle transactional ids to `Dead` (`transaction_expiration.rs`).
+/// Simplified: no AddOffsetsToTxn; log writes are synchronous (on a replicated
+/// partition the broker holds the answer until the HW passes the record); no 2PC
+/// (KIP-939); markers are an output, their grouping by leader and retries are the
+/// broker's job.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct TransactionCoordinator {
     config: TransactionConfig,
