@@ -1,6 +1,7 @@
 //! Clients: the idempotent producer.
 
 pub mod backoff;
+pub mod config_def;
 pub mod config_error;
 pub mod consumer;
 pub mod producer;

@@ -162,3 +162,17 @@ pub(super) fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<I
         number(c, t, value, what).map(IdRef::Value)
     }
 }
+
+/// A `KEY=VALUE` setting read through Kafka's `ConfigDef` table
+/// ([`crate::client::config_def`]): the error is Kafka's `ConfigException` text
+/// (`Invalid value X for configuration KEY: …`), worded by the catalog.
+pub(super) fn config_value(
+    c: &Cursor,
+    t: &Token,
+    place: crate::client::config_def::Place,
+    key: &str,
+    value: &str,
+) -> Result<crate::client::config_def::Value, ParseError> {
+    crate::client::config_def::parse(place, key, value)
+        .map_err(|e| c.err(t.column, crate::sim::SimError::from(e).to_string()))
+}

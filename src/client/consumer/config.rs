@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
+use crate::client::config_def::{self, Place};
 use crate::log::FetchIsolation;
 
 /// Kafka's `IsolationLevel`: which records a consumer may see.
@@ -143,15 +144,17 @@ impl ConsumerConfig {
                         invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
                     })?
                 }
-                // Kafka's Type.INT with atLeast(1), as the producer's numbers.
+                // Kafka's Type.INT with atLeast(1) (`crate::client::config_def`).
                 "max.poll.records" => {
-                    c.max_poll_records = ConfigError::parse_int(k, v, 1)?.unsigned_abs()
+                    let n = config_def::parse(Place::Consumer, k, v)?.number();
+                    c.max_poll_records = u32::try_from(n).unwrap_or(1)
                 }
-                "enable.auto.commit" => match v {
-                    "false" => c.enable_auto_commit = false,
-                    "true" => return Err(invalid(ConfigRule::AutoCommitNotSimulated)),
-                    _ => return Err(invalid(ConfigRule::Boolean)),
-                },
+                "enable.auto.commit" => {
+                    if config_def::parse(Place::Consumer, k, v)?.boolean() {
+                        return Err(invalid(ConfigRule::AutoCommitNotSimulated));
+                    }
+                    c.enable_auto_commit = false
+                }
                 "group.id" => c.group_id = Some(v.to_string()),
                 "client.id" => c.client_id = v.to_string(),
                 other => {
