@@ -314,3 +314,19 @@ fn a_cut_to_a_missing_broker_is_refused() {
     assert!(err.contains('7'), "{err}");
     assert!(run("cluster brokers=3\nfault cut p broker-3\n").is_ok());
 }
+
+/// docs/scenarios.md lists every setting as the parser's table defines it: the table
+/// between the markers is the code's, row for row.
+#[test]
+fn the_settings_table_in_the_docs_is_the_code_table() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md"))
+        .expect("docs/scenarios.md");
+    let start = doc.find("<!-- config-table").expect("start marker");
+    let start = start + doc[start..].find('\n').expect("line end") + 1;
+    let end = doc.find("<!-- /config-table -->").expect("end marker");
+    let expected = eos_playground::client::config_def::doc_table();
+    assert!(
+        doc[start..end] == expected,
+        "docs/scenarios.md's settings table differs from the code's; it should read:\n{expected}"
+    );
+}
