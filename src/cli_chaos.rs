@@ -3,7 +3,7 @@
 use crate::breaks::BreakSwitch;
 use crate::checker::chaos::{search, Finding};
 use crate::checker::replay::replay;
-use crate::i18n::checker::{explain, line, switch_text};
+use crate::i18n::checker::{break_name_error, explain, line, switch_text};
 use crate::i18n::Lang;
 
 /// The most schedules one `eos chaos` runs (about a quarter of an hour on this project's
@@ -37,8 +37,11 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
                         .map_err(|_| format!("--seeds {v}: {s} is not a number"))
                 };
                 let (lo, hi) = (num(lo)?, num(hi)?);
-                if hi < lo {
-                    return Err(format!("--seeds {v}: the range is empty"));
+                // A..B is A up to B, B left out (as Rust's ranges): 5..5 holds no seed.
+                if hi <= lo {
+                    return Err(format!(
+                        "--seeds {v}: the range holds no seed (A..B runs A to B-1; B must be larger than A)"
+                    ));
                 }
                 first = lo;
                 runs = hi - lo;
@@ -62,19 +65,30 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
             }
             "--break" | "--switch" => {
                 let v = value()?;
-                switches.push(BreakSwitch::parse(v).map_err(|_| {
-                    format!("{a} {v}: no such switch (see `eos chaos --switches`)")
-                })?);
+                switches.push(
+                    BreakSwitch::parse(v)
+                        .map_err(|e| format!("{a} {}", break_name_error(e, v, Lang::En)))?,
+                );
             }
             other => return Err(format!("unknown option {other}")),
         }
+    }
+    if runs == 0 {
+        return Err("--runs 0: nothing to run; give at least 1".into());
     }
     if runs > MAX_RUNS {
         return Err(format!(
             "{runs} runs: at most {MAX_RUNS} (about a quarter of an hour here); split the search"
         ));
     }
-    let last = first.saturating_add(runs);
+    // Seeds are u64s run as the range first..first+runs: one that would pass the largest
+    // seed is refused rather than cut short (it ran no seed at all and said so quietly).
+    let last = first.checked_add(runs).ok_or_else(|| {
+        format!(
+            "--seed {first} with {runs} run(s) goes past the largest seed: the last seed may be {}",
+            u64::MAX - 1
+        )
+    })?;
     let found = search(first..last, steps, &switches, |_, _| {});
     let mut out = String::new();
     for f in &found {

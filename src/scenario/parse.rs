@@ -34,6 +34,8 @@ use tokens::{config_value, id_ref, no_words, number, tokenize, topic_partition, 
 
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {
+    // A byte-order mark (some Windows editors write one) is no part of the first line.
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let mut steps = Vec::new();
     let mut title: Option<String> = None;
     let mut narration: Vec<String> = Vec::new();

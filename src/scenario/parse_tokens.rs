@@ -128,16 +128,44 @@ impl<'a> Cursor<'a> {
     }
 }
 
-pub(super) fn number<T: std::str::FromStr>(
+/// A whole number of type `T`. A number beyond the type's range is told the range
+/// (`seq takes -2147483648 to 2147483647`), not that it is no number.
+pub(super) fn number<T: std::str::FromStr + Bounded>(
     c: &Cursor,
     t: &Token,
     value: &str,
     what: &str,
 ) -> Result<T, ParseError> {
-    value
-        .parse()
-        .map_err(|_| c.err(t.column, format!("{what} must be a number, got `{value}`")))
+    value.parse().map_err(|_| {
+        let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+        let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            format!("{what} takes {} to {}, got `{value}`", T::min_text(), T::max_text())
+        } else {
+            format!("{what} must be a number, got `{value}`")
+        };
+        c.err(t.column, message)
+    })
 }
+
+/// The range of a number type, for [`number`]'s message.
+pub(super) trait Bounded {
+    fn min_text() -> String;
+    fn max_text() -> String;
+}
+
+macro_rules! bounded {
+    ($($t:ty),*) => {$(
+        impl Bounded for $t {
+            fn min_text() -> String {
+                <$t>::MIN.to_string()
+            }
+            fn max_text() -> String {
+                <$t>::MAX.to_string()
+            }
+        }
+    )*};
+}
+bounded!(i8, i16, i32, i64, u8, u16, u32, u64, usize);
 
 pub(super) fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
     TopicPartition::parse(&t.text).ok_or_else(|| {

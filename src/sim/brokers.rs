@@ -33,6 +33,18 @@ impl World {
             }
             .into());
         }
+        // The controller's `validateNewTopicNames` (Kafka 4.0): `a.b` and `a_b` cannot
+        // both exist, whichever came first.
+        let unified = |n: &str| n.replace('.', "_");
+        if name.contains(['.', '_']) {
+            if let Some(existing) = self.topics.keys().find(|t| unified(t) == unified(name)) {
+                return Err(SimErrorKind::TopicCollision {
+                    name: name.to_string(),
+                    existing: existing.clone(),
+                }
+                .into());
+            }
+        }
         if !(1..=64).contains(&partitions) {
             return Err(SimErrorKind::PartitionCount { partitions }.into());
         }

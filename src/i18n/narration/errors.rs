@@ -246,6 +246,9 @@ fn kind(k: &SimErrorKind) -> Msg {
             }
         ),
         SimErrorKind::TopicExists { name } => msg!("kafka.topic.exists", name = name),
+        SimErrorKind::TopicCollision { name, existing } => {
+            msg!("kafka.topic.collides", name = name, existing = existing)
+        }
         SimErrorKind::PartitionCount { partitions } => {
             msg!("error.partition-count", partitions = partitions)
         }

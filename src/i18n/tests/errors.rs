@@ -187,6 +187,10 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::TopicExists {
             name: "orders".into(),
         },
+        SimErrorKind::TopicCollision {
+            name: "a.b".into(),
+            existing: "a_b".into(),
+        },
         SimErrorKind::PartitionCount { partitions: 0 },
         SimErrorKind::InternalTopic {
             name: "__transaction_state".into(),
