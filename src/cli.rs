@@ -310,8 +310,7 @@ fn test(args: &[String]) -> Result<String, String> {
         };
         if update {
             if checked.updated != source {
-                std::fs::write(file, &checked.updated)
-                    .map_err(|e| format!("{out}{file}: {e}"))?;
+                std::fs::write(file, &checked.updated).map_err(|e| format!("{out}{file}: {e}"))?;
             }
             out.push_str(&format!("updated {file}\n"));
         } else if checked.mismatches.is_empty() {

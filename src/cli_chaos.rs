@@ -33,8 +33,12 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
                     .split_once("..")
                     .ok_or_else(|| format!("--seeds {v}: expected A..B"))?;
                 let num = |s: &str| {
-                    s.parse::<u64>()
-                        .map_err(|_| format!("--seeds {v}: {s} is not a number"))
+                    s.parse::<u64>().map_err(|_| {
+                        format!(
+                            "--seeds {v}: {s} is not a whole number from 0 to {}",
+                            u64::MAX
+                        )
+                    })
                 };
                 let (lo, hi) = (num(lo)?, num(hi)?);
                 // A..B is A up to B, B left out (as Rust's ranges): 5..5 holds no seed.
@@ -48,19 +52,23 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
             }
             "--seed" => {
                 let v = value()?;
-                first = v.parse().map_err(|_| format!("--seed {v}: not a number"))?;
+                first = v.parse().map_err(|_| {
+                    format!("--seed {v}: not a whole number from 0 to {}", u64::MAX)
+                })?;
             }
             "--runs" => {
                 let v = value()?;
-                runs = v.parse().map_err(|_| format!("--runs {v}: not a number"))?;
+                runs = v
+                    .parse()
+                    .map_err(|_| format!("--runs {v}: not a whole number from 1 to {MAX_RUNS}"))?;
             }
             "--steps" => {
                 let v = value()?;
                 steps = v
                     .parse()
-                    .map_err(|_| format!("--steps {v}: not a number"))?;
-                if steps > 10_000 {
-                    return Err(format!("--steps {v}: at most 10000"));
+                    .map_err(|_| format!("--steps {v}: not a whole number from 1 to 10000"))?;
+                if steps == 0 || steps > 10_000 {
+                    return Err(format!("--steps {v}: 1 to 10000"));
                 }
             }
             "--break" | "--switch" => {

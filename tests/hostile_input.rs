@@ -333,7 +333,11 @@ fn the_settings_table_in_the_docs_is_the_code_table() {
 
 /// Where a key is written, as a scenario line that sets `key=value` (and a step that
 /// uses the world after it, so the value is read, not only stored).
-fn setting_line(place: eos_playground::client::config_def::Place, key: &str, value: &str) -> String {
+fn setting_line(
+    place: eos_playground::client::config_def::Place,
+    key: &str,
+    value: &str,
+) -> String {
     use eos_playground::client::config_def::Place;
     match place {
         Place::Cluster => format!("cluster {key}={value}\ntopic create t\n"),
@@ -367,24 +371,32 @@ fn every_number_setting_is_read_as_its_configdef_type() {
             .iter()
             .map(i128::to_string)
             .collect();
-        values.extend(
-            ["99999999999999999999999", "abc", "1.5", "", "0x10", "1e3"].map(String::from),
-        );
+        values
+            .extend(["99999999999999999999999", "abc", "1.5", "", "0x10", "1e3"].map(String::from));
         for value in &values {
             let source = setting_line(key.place, key.name, value);
             let result = run(&source);
             let in_type = value.parse::<i128>().is_ok_and(|n| (lo..=hi).contains(&n));
-            let valid = in_type && value.parse::<i128>().is_ok_and(|n| (min..=max).contains(&n));
+            let valid = in_type
+                && value
+                    .parse::<i128>()
+                    .is_ok_and(|n| (min..=max).contains(&n));
             let invalid = format!("Invalid value {value} for configuration {}", key.name);
             match &result {
                 Err(e) if !valid => {
                     assert!(e.contains(&invalid), "{source}: {e}");
                     if !in_type {
-                        assert!(e.contains(&format!("Not a number of type {}", key.ty.name())), "{e}");
+                        assert!(
+                            e.contains(&format!("Not a number of type {}", key.ty.name())),
+                            "{e}"
+                        );
                     } else if value.parse::<i128>().unwrap() < min {
                         assert!(e.contains(&format!("Value must be at least {min}")), "{e}");
                     } else {
-                        assert!(e.contains(&format!("Value must be no more than {max}")), "{e}");
+                        assert!(
+                            e.contains(&format!("Value must be no more than {max}")),
+                            "{e}"
+                        );
                     }
                 }
                 // Accepted by the table: any refusal is a rule beyond the type
@@ -462,12 +474,27 @@ fn settings_are_refused_in_kafkas_words() {
 #[test]
 fn step_numbers_beyond_their_type_name_the_range() {
     for (line, says) in [
-        ("raw produce t-0 pid=0 seq=2147483648 a", "seq takes -2147483648 to 2147483647"),
-        ("broker 2147483648 restart", "broker id takes -2147483648 to 2147483647"),
+        (
+            "raw produce t-0 pid=0 seq=2147483648 a",
+            "seq takes -2147483648 to 2147483647",
+        ),
+        (
+            "broker 2147483648 restart",
+            "broker id takes -2147483648 to 2147483647",
+        ),
         ("print events last=-1", "last takes 0 to"),
-        ("fault delay 9223372036854775807 api=Produce", "a delay takes 0 to 2147483647 ms"),
-        ("fault delay -1 api=Produce", "a delay takes 0 to 2147483647 ms"),
-        ("raw produce t-0 pid=0 seq=abc a", "seq must be a number, got `abc`"),
+        (
+            "fault delay 9223372036854775807 api=Produce",
+            "a delay takes 0 to 2147483647 ms",
+        ),
+        (
+            "fault delay -1 api=Produce",
+            "a delay takes 0 to 2147483647 ms",
+        ),
+        (
+            "raw produce t-0 pid=0 seq=abc a",
+            "seq must be a number, got `abc`",
+        ),
     ] {
         let e = scenario::parse(&format!("topic create t\n{line}\n")).expect_err(line);
         assert!(e.message.contains(says), "{line}: {e}");
@@ -502,7 +529,8 @@ fn step_numbers_at_their_edges_parse_or_are_refused() {
         values.extend(["-99999999999999999999999999", "x1", "1.0"].map(String::from));
         for value in values {
             let line = template.replace("{}", &value);
-            let source = format!("topic create t\nconsumer c create\nconsumer c assign t-0\n{line}\n");
+            let source =
+                format!("topic create t\nconsumer c create\nconsumer c assign t-0\n{line}\n");
             let in_range = value.parse::<i128>().is_ok_and(|n| (lo..=hi).contains(&n));
             match scenario::parse(&source) {
                 Ok(_) => {
@@ -530,7 +558,9 @@ fn colliding_and_invalid_topic_names_are_refused() {
         let err = run(&format!("topic create {first}\ntopic create {second}\n")).unwrap_err();
         assert!(err.contains("INVALID_TOPIC_EXCEPTION"), "{err}");
         assert!(
-            err.contains(&format!("Topic '{second}' collides with existing topic: {first}")),
+            err.contains(&format!(
+                "Topic '{second}' collides with existing topic: {first}"
+            )),
             "{err}"
         );
     }
@@ -580,7 +610,10 @@ fn a_byte_order_mark_is_skipped() {
 #[test]
 fn a_break_switch_out_of_range_says_its_range() {
     let e = scenario::parse("break dedup=5\n").unwrap_err();
-    assert!(e.message.contains("dedup=N takes a window of 0 to 4"), "{e}");
+    assert!(
+        e.message.contains("dedup=N takes a window of 0 to 4"),
+        "{e}"
+    );
     let e = scenario::parse("break in-flight=5\n").unwrap_err();
     assert!(e.message.contains("in-flight=N takes 6 to 50"), "{e}");
     let e = scenario::parse("break dedupe\n").unwrap_err();
@@ -607,11 +640,17 @@ fn scratch(name: &str) -> std::path::PathBuf {
 #[test]
 fn chaos_refuses_seed_ranges_that_run_nothing() {
     for (args, says) in [
-        (&["chaos", "--seed", "18446744073709551615", "--runs", "10"][..], "goes past the largest seed"),
+        (
+            &["chaos", "--seed", "18446744073709551615", "--runs", "10"][..],
+            "goes past the largest seed",
+        ),
         (&["chaos", "--seeds", "5..5"], "the range holds no seed"),
         (&["chaos", "--seeds", "5..3"], "the range holds no seed"),
         (&["chaos", "--seed", "1", "--runs", "0"], "--runs 0"),
-        (&["chaos", "--break", "dedup=5"], "dedup=N takes a window of 0 to 4"),
+        (
+            &["chaos", "--break", "dedup=5"],
+            "dedup=N takes a window of 0 to 4",
+        ),
     ] {
         let out = eos(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -637,12 +676,18 @@ fn test_update_writes_nothing_when_a_file_is_missing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("missing.eos"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(&a).unwrap(), source, "a.eos untouched");
+    assert_eq!(
+        std::fs::read_to_string(&a).unwrap(),
+        source,
+        "a.eos untouched"
+    );
     // With every file there, it is rewritten and named.
     let out = eos(&["test", "--update", a.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("updated"));
-    assert!(std::fs::read_to_string(&a).unwrap().contains("log end offset 0"));
+    assert!(std::fs::read_to_string(&a)
+        .unwrap()
+        .contains("log end offset 0"));
 }
 
 /// What a stranger wrote reaches the terminal with its control characters escaped:
@@ -663,13 +708,13 @@ fn the_cli_prints_control_characters_escaped() {
     let dir = scratch("escape");
     let file = dir.join("evil.eos");
     std::fs::write(&file, format!("{evil}\nbogus\u{1b}[31m\n")).unwrap();
-    for out in [
-        eos(&["link", &link]),
-        eos(&["run", file.to_str().unwrap()]),
-    ] {
+    for out in [eos(&["link", &link]), eos(&["run", file.to_str().unwrap()])] {
         let all = [out.stdout, out.stderr].concat();
         let text = String::from_utf8_lossy(&all);
-        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{text:?}"
+        );
         assert!(!text.contains('\u{202e}'), "{text:?}");
         assert!(text.contains("\\u{1b}"), "{text:?}");
     }
@@ -718,15 +763,57 @@ mod fuzz {
     /// types' edges, quotes, escapes, marks and control characters.
     fn piece() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
-            "fault ", "disarm ", "drop ", "delay ", "api=Produce ", "every", "once", "id=",
-            "topic create t", "topic create a.b", "topic create a_b", "cluster brokers=",
-            "producer p create ", "producer p send t-0 v", "retries=", "segment.bytes=",
-            "transaction.version=", "run ", "print leo t-0", "break dedup=", "echo ", "# ",
-            "? ", "?+ ", "> ", "## ", "---", "\"", "\\", "=", " ", "\n", "\t", "\r",
-            "\u{feff}", "\u{1b}[2J", "\u{202e}", "-1", "0", "14", "32767", "32768",
-            "2147483647", "2147483648", "-2147483649", "9223372036854775807",
-            "9223372036854775808", "18446744073709551616", "99999999999999999999999",
-            "1.5", "abc",
+            "fault ",
+            "disarm ",
+            "drop ",
+            "delay ",
+            "api=Produce ",
+            "every",
+            "once",
+            "id=",
+            "topic create t",
+            "topic create a.b",
+            "topic create a_b",
+            "cluster brokers=",
+            "producer p create ",
+            "producer p send t-0 v",
+            "retries=",
+            "segment.bytes=",
+            "transaction.version=",
+            "run ",
+            "print leo t-0",
+            "break dedup=",
+            "echo ",
+            "# ",
+            "? ",
+            "?+ ",
+            "> ",
+            "## ",
+            "---",
+            "\"",
+            "\\",
+            "=",
+            " ",
+            "\n",
+            "\t",
+            "\r",
+            "\u{feff}",
+            "\u{1b}[2J",
+            "\u{202e}",
+            "-1",
+            "0",
+            "14",
+            "32767",
+            "32768",
+            "2147483647",
+            "2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "1.5",
+            "abc",
         ])
         .prop_map(String::from)
     }

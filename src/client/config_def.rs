@@ -101,7 +101,8 @@ pub struct ConfigKey {
     pub name: &'static str,
     pub place: Place,
     pub ty: Type,
-    /// The default as Kafka writes it (empty: none).
+    /// The playground's default, as Kafka writes values (empty: none); where it is not
+    /// Kafka's, `source` says so.
     pub default: &'static str,
     pub validator: Validator,
     /// The Kafka class that defines the key, or why the playground differs.
@@ -168,7 +169,9 @@ use Validator::{AtLeast, Between, In, NonEmptyString, ValidList};
 
 const INT_MAX: i64 = i32::MAX as i64;
 
-/// Every key a scenario may set, in the order docs/scenarios.md lists them.
+/// Every key a scenario may set, in the order docs/scenarios.md lists them (one line a
+/// key, as a table reads).
+#[rustfmt::skip]
 pub const CONFIG_KEYS: &[ConfigKey] = &[
     // The cluster line.
     key("brokers", Cluster, Int, "1", Between(1, 5), "the playground's (up to 5 brokers)"),
@@ -178,7 +181,6 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("offsets.topic.num.partitions", Cluster, Int, "50", Between(1, 50), "GroupCoordinatorConfig, atLeast(1); at most 50 here"),
     key("transaction.state.log.num.partitions", Cluster, Int, "50", Between(1, 50), "TransactionLogConfig, atLeast(1); at most 50 here"),
     // A topic's own.
-    key("partitions", Topic, Int, "1", Between(1, 64), "CreateTopics numPartitions; at most 64 here"),
     key("replication.factor", Topic, Short, "1", AtLeast(1), "CreateTopics replicationFactor (no larger than the brokers)"),
     key("min.insync.replicas", Topic, Int, "1", AtLeast(1), "LogConfig"),
     key("unclean.leader.election.enable", Topic, Boolean, "false", Validator::None, "LogConfig"),
@@ -187,7 +189,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("index.interval.bytes", Log, Int, "4096", AtLeast(0), "LogConfig"),
     key("max.message.bytes", Log, Int, "1048588", AtLeast(0), "LogConfig"),
     key("retention.ms", Log, Long, "604800000", AtLeast(-1), "LogConfig"),
-    key("log.retention.ms", Log, Long, "", Validator::None, "ServerLogConfigs"),
+    key("log.retention.ms", Log, Long, "604800000", Validator::None, "ServerLogConfigs (unset: log.retention.hours, 168)"),
     key("retention.bytes", Log, Long, "-1", Validator::None, "LogConfig"),
     key("log.retention.bytes", Log, Long, "-1", Validator::None, "ServerLogConfigs"),
     key("cleanup.policy", Log, List, "delete", ValidList(&["compact", "delete"]), "LogConfig"),
@@ -198,9 +200,9 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     // Broker settings.
     key("transactional.id.expiration.ms", Broker, Int, "604800000", AtLeast(1), "TransactionStateManagerConfig"),
     key("transaction.remove.expired.transaction.cleanup.interval.ms", Broker, Int, "3600000", AtLeast(1), "TransactionStateManagerConfig"),
-    key("offsets.topic.replication.factor", Broker, Short, "3", AtLeast(1), "GroupCoordinatorConfig"),
-    key("transaction.state.log.replication.factor", Broker, Short, "3", AtLeast(1), "TransactionLogConfig"),
-    key("transaction.state.log.min.isr", Broker, Int, "2", AtLeast(1), "TransactionLogConfig"),
+    key("offsets.topic.replication.factor", Broker, Short, "1", AtLeast(1), "GroupCoordinatorConfig (default 3; 1 as config/server.properties sets it)"),
+    key("transaction.state.log.replication.factor", Broker, Short, "1", AtLeast(1), "TransactionLogConfig (default 3; 1 as config/server.properties sets it)"),
+    key("transaction.state.log.min.isr", Broker, Int, "1", AtLeast(1), "TransactionLogConfig (default 2; 1 as config/server.properties sets it)"),
     // The producer.
     key("acks", Producer, Type::String, "all", In(&["all", "-1", "0", "1"]), "ProducerConfig"),
     key("enable.idempotence", Producer, Boolean, "true", Validator::None, "ProducerConfig"),
@@ -218,7 +220,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("isolation.level", Consumer, Type::String, "read_uncommitted", In(&["read_committed", "read_uncommitted"]), "ConsumerConfig"),
     key("auto.offset.reset", Consumer, Type::String, "latest", In(&["latest", "earliest", "none"]), "ConsumerConfig"),
     key("max.poll.records", Consumer, Int, "500", AtLeast(1), "ConsumerConfig"),
-    key("enable.auto.commit", Consumer, Boolean, "true", Validator::None, "ConsumerConfig (false here: offsets are committed explicitly)"),
+    key("enable.auto.commit", Consumer, Boolean, "false", Validator::None, "ConsumerConfig (default true; auto commit is not simulated, offsets are committed explicitly)"),
     key("group.id", Consumer, Type::String, "", Validator::None, "ConsumerConfig"),
     key("client.id", Consumer, Type::String, "", Validator::None, "ConsumerConfig"),
 ];
@@ -386,10 +388,19 @@ mod tests {
                 max: 2
             })
         );
-        assert_eq!(rule(Log, "segment.bytes", "-2"), Some(ConfigRule::AtLeast(14)));
-        assert_eq!(rule(Log, "segment.bytes", "13"), Some(ConfigRule::AtLeast(14)));
+        assert_eq!(
+            rule(Log, "segment.bytes", "-2"),
+            Some(ConfigRule::AtLeast(14))
+        );
+        assert_eq!(
+            rule(Log, "segment.bytes", "13"),
+            Some(ConfigRule::AtLeast(14))
+        );
         assert_eq!(parse(Log, "segment.bytes", "14"), Ok(Value::Number(14)));
-        assert_eq!(rule(Cluster, "brokers", "6"), Some(ConfigRule::NoMoreThan(5)));
+        assert_eq!(
+            rule(Cluster, "brokers", "6"),
+            Some(ConfigRule::NoMoreThan(5))
+        );
         assert_eq!(
             parse(Log, "retention.bytes", "-9223372036854775808"),
             Ok(Value::Number(i64::MIN))
@@ -411,7 +422,9 @@ mod tests {
             Some(ConfigRule::Boolean)
         );
         assert_eq!(
-            parse(Log, "cleanup.policy", "compact , delete").unwrap().list(),
+            parse(Log, "cleanup.policy", "compact , delete")
+                .unwrap()
+                .list(),
             ["compact", "delete"]
         );
         assert!(rule(Log, "cleanup.policy", "compact,nope").is_some());

@@ -86,7 +86,13 @@ impl ProducerConfig {
                     c.enable_idempotence = value.boolean();
                     c.idempotence_set_explicitly = true;
                 }
-                "acks" => c.acks = if value.string() == "all" { -1 } else { n_of(value.string()) },
+                "acks" => {
+                    c.acks = if value.string() == "all" {
+                        -1
+                    } else {
+                        n_of(value.string())
+                    }
+                }
                 "max.in.flight.requests.per.connection" => c.max_in_flight = int.unsigned_abs(),
                 "request.timeout.ms" => c.request_timeout_ms = n,
                 "delivery.timeout.ms" => {

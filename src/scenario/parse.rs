@@ -23,13 +23,13 @@ mod step;
 #[path = "parse_tokens.rs"]
 mod tokens;
 
+use crate::client::config_def::Place;
 use crate::i18n::Lang;
 use clients::{consumer_step, producer_step};
 use fault::fault_step;
 pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
-use crate::client::config_def::Place;
 use tokens::{config_value, id_ref, no_words, number, tokenize, topic_partition, Cursor, Token};
 
 /// Parses a whole scenario.
@@ -318,9 +318,10 @@ fn parse_line(
             let mut partitions = 1;
             let mut configs = Vec::new();
             for (t, k, v) in opts {
+                // CreateTopics' `numPartitions` (an INT), not a config: the count is
+                // checked when the topic is made (INVALID_PARTITIONS).
                 if k == "partitions" {
-                    let n = config_value(&c, t, Place::Topic, &k, &v)?.number();
-                    partitions = i32::try_from(n).unwrap_or(i32::MAX);
+                    partitions = number(&c, t, &v, "partitions")?;
                 } else {
                     configs.push((k, v));
                 }

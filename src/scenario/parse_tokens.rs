@@ -139,7 +139,11 @@ pub(super) fn number<T: std::str::FromStr + Bounded>(
     value.parse().map_err(|_| {
         let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
         let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            format!("{what} takes {} to {}, got `{value}`", T::min_text(), T::max_text())
+            format!(
+                "{what} takes {} to {}, got `{value}`",
+                T::min_text(),
+                T::max_text()
+            )
         } else {
             format!("{what} must be a number, got `{value}`")
         };

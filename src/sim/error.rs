@@ -123,9 +123,7 @@ impl SimErrorKind {
             SimErrorKind::Config(_) => Some(Errors::InvalidConfig),
             SimErrorKind::IllegalTopicName { .. }
             | SimErrorKind::InternalTopic { .. }
-            | SimErrorKind::TopicCollision { .. } => {
-                Some(Errors::InvalidTopicException)
-            }
+            | SimErrorKind::TopicCollision { .. } => Some(Errors::InvalidTopicException),
             SimErrorKind::TopicExists { .. } => Some(Errors::TopicAlreadyExists),
             SimErrorKind::PartitionCount { .. } => Some(Errors::InvalidPartitions),
             SimErrorKind::ReplicationFactor { .. } => Some(Errors::InvalidReplicationFactor),

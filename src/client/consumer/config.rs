@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::config_def::{self, Place};
+use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::log::FetchIsolation;
 
 /// Kafka's `IsolationLevel`: which records a consumer may see.
@@ -132,31 +132,34 @@ impl ConsumerConfig {
         let mut c = ConsumerConfig::new(client_id);
         for (k, v) in pairs {
             let (k, v) = (k.as_ref(), v.as_ref());
+            // Typed and validated by Kafka's ConfigDef first (`crate::client::config_def`):
+            // an unknown key is refused there by name.
+            let value = config_def::parse(Place::Consumer, k, v)?;
             let invalid = |rule: ConfigRule| ConfigError::invalid(k, v, Some(rule));
             match k {
                 "isolation.level" => {
-                    c.isolation_level = IsolationLevel::parse(v).ok_or_else(|| {
+                    c.isolation_level = IsolationLevel::parse(value.string()).ok_or_else(|| {
                         invalid(ConfigRule::OneOf(&["read_committed", "read_uncommitted"]))
                     })?
                 }
                 "auto.offset.reset" => {
-                    c.auto_offset_reset = OffsetResetStrategy::parse(v).ok_or_else(|| {
-                        invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
-                    })?
+                    c.auto_offset_reset =
+                        OffsetResetStrategy::parse(value.string()).ok_or_else(|| {
+                            invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
+                        })?
                 }
                 // Kafka's Type.INT with atLeast(1) (`crate::client::config_def`).
                 "max.poll.records" => {
-                    let n = config_def::parse(Place::Consumer, k, v)?.number();
-                    c.max_poll_records = u32::try_from(n).unwrap_or(1)
+                    c.max_poll_records = u32::try_from(value.number()).unwrap_or(1)
                 }
                 "enable.auto.commit" => {
-                    if config_def::parse(Place::Consumer, k, v)?.boolean() {
+                    if value.boolean() {
                         return Err(invalid(ConfigRule::AutoCommitNotSimulated));
                     }
                     c.enable_auto_commit = false
                 }
-                "group.id" => c.group_id = Some(v.to_string()),
-                "client.id" => c.client_id = v.to_string(),
+                "group.id" => c.group_id = Some(value.string().to_string()),
+                "client.id" => c.client_id = value.string().to_string(),
                 other => {
                     return Err(ConfigError::Unknown {
                         scope: ConfigScope::Consumer,
