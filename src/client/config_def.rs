@@ -102,11 +102,9 @@ pub struct ConfigKey {
     pub place: Place,
     pub ty: Type,
     /// The playground's default, as Kafka writes values (empty: none); where it is not
-    /// Kafka's, `source` says so.
+    /// Kafka's, the table's comment says so.
     pub default: &'static str,
     pub validator: Validator,
-    /// The Kafka class that defines the key, or why the playground differs.
-    pub source: &'static str,
 }
 
 /// A value of the key's type.
@@ -151,7 +149,6 @@ const fn key(
     ty: Type,
     default: &'static str,
     validator: Validator,
-    source: &'static str,
 ) -> ConfigKey {
     ConfigKey {
         name,
@@ -159,7 +156,6 @@ const fn key(
         ty,
         default,
         validator,
-        source,
     }
 }
 
@@ -170,59 +166,60 @@ use Validator::{AtLeast, Between, In, NonEmptyString, ValidList};
 const INT_MAX: i64 = i32::MAX as i64;
 
 /// Every key a scenario may set, in the order docs/scenarios.md lists them (one line a
-/// key, as a table reads).
+/// key, as a table reads; the comment names the Kafka class that defines it, or how
+/// the playground differs).
 #[rustfmt::skip]
 pub const CONFIG_KEYS: &[ConfigKey] = &[
     // The cluster line.
-    key("brokers", Cluster, Int, "1", Between(1, 5), "the playground's (up to 5 brokers)"),
-    key("latency.ms", Cluster, Int, "2", Between(0, INT_MAX), "the playground's (one-way network latency)"),
-    key("transaction.version", Cluster, Short, "2", Between(0, 2), "the finalized feature level (Kafka 4.0 knows 0 to 2)"),
-    key("transaction.partition.verification.enable", Cluster, Boolean, "true", Validator::None, "TransactionLogConfig"),
-    key("offsets.topic.num.partitions", Cluster, Int, "50", Between(1, 50), "GroupCoordinatorConfig, atLeast(1); at most 50 here"),
-    key("transaction.state.log.num.partitions", Cluster, Int, "50", Between(1, 50), "TransactionLogConfig, atLeast(1); at most 50 here"),
+    key("brokers", Cluster, Int, "1", Between(1, 5)), // the playground's (up to 5 brokers)
+    key("latency.ms", Cluster, Int, "2", Between(0, INT_MAX)), // the playground's (one-way network latency)
+    key("transaction.version", Cluster, Short, "2", Between(0, 2)), // the finalized feature level (Kafka 4.0 knows 0 to 2)
+    key("transaction.partition.verification.enable", Cluster, Boolean, "true", Validator::None), // TransactionLogConfig
+    key("offsets.topic.num.partitions", Cluster, Int, "50", Between(1, 50)), // GroupCoordinatorConfig, atLeast(1); at most 50 here
+    key("transaction.state.log.num.partitions", Cluster, Int, "50", Between(1, 50)), // TransactionLogConfig, atLeast(1); at most 50 here
     // A topic's own.
-    key("replication.factor", Topic, Short, "1", AtLeast(1), "CreateTopics replicationFactor (no larger than the brokers)"),
-    key("min.insync.replicas", Topic, Int, "1", AtLeast(1), "LogConfig"),
-    key("unclean.leader.election.enable", Topic, Boolean, "false", Validator::None, "LogConfig"),
+    key("replication.factor", Topic, Short, "1", AtLeast(1)), // CreateTopics replicationFactor (no larger than the brokers)
+    key("min.insync.replicas", Topic, Int, "1", AtLeast(1)), // LogConfig
+    key("unclean.leader.election.enable", Topic, Boolean, "false", Validator::None), // LogConfig
     // Log settings: a topic's, or the broker's default for new topics.
-    key("segment.bytes", Log, Int, "1073741824", AtLeast(14), "LogConfig (atLeast(LegacyRecord.RECORD_OVERHEAD_V0))"),
-    key("index.interval.bytes", Log, Int, "4096", AtLeast(0), "LogConfig"),
-    key("max.message.bytes", Log, Int, "1048588", AtLeast(0), "LogConfig"),
-    key("retention.ms", Log, Long, "604800000", AtLeast(-1), "LogConfig"),
-    key("log.retention.ms", Log, Long, "604800000", Validator::None, "ServerLogConfigs (unset: log.retention.hours, 168)"),
-    key("retention.bytes", Log, Long, "-1", Validator::None, "LogConfig"),
-    key("log.retention.bytes", Log, Long, "-1", Validator::None, "ServerLogConfigs"),
-    key("cleanup.policy", Log, List, "delete", ValidList(&["compact", "delete"]), "LogConfig"),
-    key("producer.id.expiration.ms", Log, Int, "86400000", AtLeast(1), "TransactionLogConfig"),
-    key("producer.id.expiration.check.interval.ms", Log, Int, "600000", AtLeast(1), "TransactionLogConfig"),
-    key("log.retention.check.interval.ms", Log, Long, "300000", AtLeast(1), "ServerLogConfigs"),
-    key("producer.snapshots", Log, Boolean, "true", Validator::None, "NOT KAFKA: false keeps no producer-state snapshots"),
+    key("segment.bytes", Log, Int, "1073741824", AtLeast(14)), // LogConfig (atLeast(LegacyRecord.RECORD_OVERHEAD_V0))
+    key("index.interval.bytes", Log, Int, "4096", AtLeast(0)), // LogConfig
+    key("max.message.bytes", Log, Int, "1048588", AtLeast(0)), // LogConfig
+    key("retention.ms", Log, Long, "604800000", AtLeast(-1)), // LogConfig
+    key("log.retention.ms", Log, Long, "604800000", Validator::None), // ServerLogConfigs (unset: log.retention.hours, 168)
+    key("retention.bytes", Log, Long, "-1", Validator::None), // LogConfig
+    key("log.retention.bytes", Log, Long, "-1", Validator::None), // ServerLogConfigs
+    key("cleanup.policy", Log, List, "delete", ValidList(&["compact", "delete"])), // LogConfig
+    key("producer.id.expiration.ms", Log, Int, "86400000", AtLeast(1)), // TransactionLogConfig
+    key("producer.id.expiration.check.interval.ms", Log, Int, "600000", AtLeast(1)), // TransactionLogConfig
+    key("log.retention.check.interval.ms", Log, Long, "300000", AtLeast(1)), // ServerLogConfigs
+    key("producer.snapshots", Log, Boolean, "true", Validator::None), // NOT KAFKA: false keeps no producer-state snapshots
     // Broker settings.
-    key("transactional.id.expiration.ms", Broker, Int, "604800000", AtLeast(1), "TransactionStateManagerConfig"),
-    key("transaction.remove.expired.transaction.cleanup.interval.ms", Broker, Int, "3600000", AtLeast(1), "TransactionStateManagerConfig"),
-    key("offsets.topic.replication.factor", Broker, Short, "1", AtLeast(1), "GroupCoordinatorConfig (default 3; 1 as config/server.properties sets it)"),
-    key("transaction.state.log.replication.factor", Broker, Short, "1", AtLeast(1), "TransactionLogConfig (default 3; 1 as config/server.properties sets it)"),
-    key("transaction.state.log.min.isr", Broker, Int, "1", AtLeast(1), "TransactionLogConfig (default 2; 1 as config/server.properties sets it)"),
+    key("transactional.id.expiration.ms", Broker, Int, "604800000", AtLeast(1)), // TransactionStateManagerConfig
+    key("transaction.remove.expired.transaction.cleanup.interval.ms", Broker, Int, "3600000", AtLeast(1)), // TransactionStateManagerConfig
+    key("offsets.topic.replication.factor", Broker, Short, "1", AtLeast(1)), // GroupCoordinatorConfig (default 3; 1 as config/server.properties sets it)
+    key("transaction.state.log.replication.factor", Broker, Short, "1", AtLeast(1)), // TransactionLogConfig (default 3; 1 as config/server.properties sets it)
+    key("transaction.state.log.min.isr", Broker, Int, "1", AtLeast(1)), // TransactionLogConfig (default 2; 1 as config/server.properties sets it)
     // The producer.
-    key("acks", Producer, Type::String, "all", In(&["all", "-1", "0", "1"]), "ProducerConfig"),
-    key("enable.idempotence", Producer, Boolean, "true", Validator::None, "ProducerConfig"),
-    key("retries", Producer, Int, "2147483647", Between(0, INT_MAX), "ProducerConfig"),
-    key("batch.size", Producer, Int, "16384", AtLeast(0), "ProducerConfig"),
-    key("max.in.flight.requests.per.connection", Producer, Int, "5", AtLeast(1), "ProducerConfig"),
-    key("request.timeout.ms", Producer, Int, "30000", AtLeast(0), "ProducerConfig"),
-    key("delivery.timeout.ms", Producer, Int, "120000", AtLeast(0), "ProducerConfig"),
-    key("retry.backoff.ms", Producer, Long, "100", AtLeast(0), "ProducerConfig"),
-    key("retry.backoff.max.ms", Producer, Long, "1000", AtLeast(0), "ProducerConfig"),
-    key("transactional.id", Producer, Type::String, "", NonEmptyString, "ProducerConfig"),
-    key("transaction.timeout.ms", Producer, Int, "60000", Validator::None, "ProducerConfig (the coordinator refuses ≤ 0: INVALID_TRANSACTION_TIMEOUT)"),
-    key("client.id", Producer, Type::String, "", Validator::None, "ProducerConfig"),
+    key("acks", Producer, Type::String, "all", In(&["all", "-1", "0", "1"])), // ProducerConfig
+    key("enable.idempotence", Producer, Boolean, "true", Validator::None), // ProducerConfig
+    key("retries", Producer, Int, "2147483647", Between(0, INT_MAX)), // ProducerConfig
+    key("batch.size", Producer, Int, "16384", AtLeast(0)), // ProducerConfig
+    key("max.in.flight.requests.per.connection", Producer, Int, "5", AtLeast(1)), // ProducerConfig
+    key("request.timeout.ms", Producer, Int, "30000", AtLeast(0)), // ProducerConfig
+    key("delivery.timeout.ms", Producer, Int, "120000", AtLeast(0)), // ProducerConfig
+    key("retry.backoff.ms", Producer, Long, "100", AtLeast(0)), // ProducerConfig
+    key("retry.backoff.max.ms", Producer, Long, "1000", AtLeast(0)), // ProducerConfig
+    key("transactional.id", Producer, Type::String, "", NonEmptyString), // ProducerConfig
+    key("transaction.timeout.ms", Producer, Int, "60000", Validator::None), // ProducerConfig (the coordinator refuses ≤ 0: INVALID_TRANSACTION_TIMEOUT)
+    key("client.id", Producer, Type::String, "", Validator::None), // ProducerConfig
     // The consumer.
-    key("isolation.level", Consumer, Type::String, "read_uncommitted", In(&["read_committed", "read_uncommitted"]), "ConsumerConfig"),
-    key("auto.offset.reset", Consumer, Type::String, "latest", In(&["latest", "earliest", "none"]), "ConsumerConfig"),
-    key("max.poll.records", Consumer, Int, "500", AtLeast(1), "ConsumerConfig"),
-    key("enable.auto.commit", Consumer, Boolean, "false", Validator::None, "ConsumerConfig (default true; auto commit is not simulated, offsets are committed explicitly)"),
-    key("group.id", Consumer, Type::String, "", Validator::None, "ConsumerConfig"),
-    key("client.id", Consumer, Type::String, "", Validator::None, "ConsumerConfig"),
+    key("isolation.level", Consumer, Type::String, "read_uncommitted", In(&["read_committed", "read_uncommitted"])), // ConsumerConfig
+    key("auto.offset.reset", Consumer, Type::String, "latest", In(&["latest", "earliest", "none"])), // ConsumerConfig
+    key("max.poll.records", Consumer, Int, "500", AtLeast(1)), // ConsumerConfig
+    key("enable.auto.commit", Consumer, Boolean, "false", Validator::None), // ConsumerConfig (default true; auto commit is not simulated, offsets are committed explicitly)
+    key("group.id", Consumer, Type::String, "", Validator::None), // ConsumerConfig
+    key("client.id", Consumer, Type::String, "", Validator::None), // ConsumerConfig
 ];
 
 /// The key `name` where `place` reads keys (a log setting is a broker's too).
@@ -326,12 +323,11 @@ impl ConfigKey {
 
 /// The table as docs/scenarios.md shows it (Markdown, one row a key).
 pub fn doc_table() -> String {
-    let mut out = String::from(
-        "| key | where | type | default | valid values | defined by |\n|---|---|---|---|---|---|\n",
-    );
+    let mut out =
+        String::from("| key | where | type | default | valid values |\n|---|---|---|---|---|\n");
     for k in CONFIG_KEYS {
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} |\n",
             k.name,
             k.place.name(),
             k.ty.name(),
@@ -341,7 +337,6 @@ pub fn doc_table() -> String {
                 format!("`{}`", k.default)
             },
             k.validator_text(),
-            k.source
         ));
     }
     out
