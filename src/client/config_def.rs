@@ -54,9 +54,9 @@ impl Type {
 pub enum Validator {
     None,
     /// `Range.atLeast(min)`.
-    AtLeast(i64),
+    AtLeast(i32),
     /// `Range.between(min, max)`, both inclusive.
-    Between(i64, i64),
+    Between(i32, i32),
     /// `ValidString.in(…)`.
     In(&'static [&'static str]),
     /// `ValidList.in(…)`: every item of the list is one of these.
@@ -114,7 +114,8 @@ pub enum Value {
     Number(i64),
     Boolean(bool),
     String(String),
-    List(Vec<String>),
+    /// A LIST as written (trimmed): its items are the parts between commas.
+    List(String),
 }
 
 impl Value {
@@ -135,11 +136,15 @@ impl Value {
             _ => "",
         }
     }
-    pub fn list(&self) -> &[String] {
-        match self {
-            Value::List(l) => l,
-            _ => &[],
-        }
+    /// A LIST's items (`COMMA_WITH_WHITESPACE`: the spaces around commas dropped).
+    pub fn list(&self) -> impl Iterator<Item = &str> {
+        let text = match self {
+            Value::List(l) => l.as_str(),
+            _ => "",
+        };
+        text.split(',')
+            .map(str::trim)
+            .filter(move |_| !text.is_empty())
     }
 }
 
@@ -163,7 +168,7 @@ use Place::{Broker, Cluster, Consumer, Log, Producer, Topic};
 use Type::{Boolean, Int, List, Long, Short};
 use Validator::{AtLeast, Between, In, NonEmptyString, ValidList};
 
-const INT_MAX: i64 = i32::MAX as i64;
+const INT_MAX: i32 = i32::MAX;
 
 /// Every key a scenario may set, in the order docs/scenarios.md lists them (one line a
 /// key, as a table reads; the comment names the Kafka class that defines it, or how
@@ -269,9 +274,7 @@ impl ConfigKey {
                 }
             }
             Type::String => Value::String(trimmed.to_string()),
-            // `COMMA_WITH_WHITESPACE`: items split at commas, the spaces around them dropped.
-            Type::List if trimmed.is_empty() => Value::List(Vec::new()),
-            Type::List => Value::List(trimmed.split(',').map(|s| s.trim().to_string()).collect()),
+            Type::List => Value::List(trimmed.to_string()),
         };
         self.validate(&parsed).map_err(invalid)?;
         Ok(parsed)
@@ -283,8 +286,8 @@ impl ConfigKey {
         match self.validator {
             Between(min, max) => ConfigRule::NotNumberBetween {
                 kind: self.ty.name(),
-                min,
-                max,
+                min: min.into(),
+                max: max.into(),
             },
             _ => ConfigRule::NotNumberOfType(self.ty.name()),
         }
@@ -292,15 +295,17 @@ impl ConfigKey {
 
     fn validate(&self, value: &Value) -> Result<(), ConfigRule> {
         match (self.validator, value) {
-            (AtLeast(min) | Between(min, _), Value::Number(n)) if *n < min => {
-                Err(ConfigRule::AtLeast(min))
+            (AtLeast(min) | Between(min, _), Value::Number(n)) if *n < i64::from(min) => {
+                Err(ConfigRule::AtLeast(min.into()))
             }
-            (Between(_, max), Value::Number(n)) if *n > max => Err(ConfigRule::NoMoreThan(max)),
+            (Between(_, max), Value::Number(n)) if *n > i64::from(max) => {
+                Err(ConfigRule::NoMoreThan(max.into()))
+            }
             (In(valid), Value::String(s)) if !valid.contains(&s.as_str()) => {
                 Err(ConfigRule::OneOf(valid))
             }
-            (ValidList(valid), Value::List(items))
-                if items.iter().any(|i| !valid.contains(&i.as_str())) =>
+            (ValidList(valid), list @ Value::List(_))
+                if list.list().any(|i| !valid.contains(&i)) =>
             {
                 Err(ConfigRule::OneOf(valid))
             }
@@ -372,7 +377,7 @@ mod tests {
             Some(ConfigRule::NotNumberBetween {
                 kind: "INT",
                 min: 0,
-                max: INT_MAX
+                max: INT_MAX.into()
             })
         );
         assert_eq!(
@@ -419,10 +424,12 @@ mod tests {
         assert_eq!(
             parse(Log, "cleanup.policy", "compact , delete")
                 .unwrap()
-                .list(),
+                .list()
+                .collect::<Vec<_>>(),
             ["compact", "delete"]
         );
         assert!(rule(Log, "cleanup.policy", "compact,nope").is_some());
+        assert_eq!(parse(Log, "cleanup.policy", "").unwrap().list().count(), 0);
         assert_eq!(
             rule(Producer, "transactional.id", ""),
             Some(ConfigRule::NonEmpty)

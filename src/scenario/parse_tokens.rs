@@ -136,40 +136,79 @@ pub(super) fn number<T: std::str::FromStr + Bounded>(
     value: &str,
     what: &str,
 ) -> Result<T, ParseError> {
-    value.parse().map_err(|_| {
-        let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
-        let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            format!(
-                "{what} takes {} to {}, got `{value}`",
-                T::min_text(),
-                T::max_text()
-            )
-        } else {
-            format!("{what} must be a number, got `{value}`")
-        };
-        c.err(t.column, message)
-    })
+    value
+        .parse()
+        .map_err(|_| not_a_number(c, t, value, what, T::MIN, T::MAX))
 }
 
-/// The range of a number type, for [`number`]'s message.
+/// [`number`]'s refusal, once for every type.
+fn not_a_number(
+    c: &Cursor,
+    t: &Token,
+    value: &str,
+    what: &str,
+    min: &str,
+    max: &str,
+) -> ParseError {
+    let digits = value
+        .strip_prefix('-')
+        .or_else(|| value.strip_prefix('+'))
+        .unwrap_or(value);
+    let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        format!("{what} takes {min} to {max}, got `{value}`")
+    } else {
+        format!("{what} must be a number, got `{value}`")
+    };
+    c.err(t.column, message)
+}
+
+/// The range of a number type, as [`number`]'s message writes it.
 pub(super) trait Bounded {
-    fn min_text() -> String;
-    fn max_text() -> String;
+    const MIN: &'static str;
+    const MAX: &'static str;
 }
 
 macro_rules! bounded {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $min:literal to $max:literal),* $(,)?) => {$(
         impl Bounded for $t {
-            fn min_text() -> String {
-                <$t>::MIN.to_string()
-            }
-            fn max_text() -> String {
-                <$t>::MAX.to_string()
-            }
+            const MIN: &'static str = $min;
+            const MAX: &'static str = $max;
         }
     )*};
 }
-bounded!(i8, i16, i32, i64, u8, u16, u32, u64, usize);
+bounded!(
+    i8: "-128" to "127",
+    i16: "-32768" to "32767",
+    i32: "-2147483648" to "2147483647",
+    i64: "-9223372036854775808" to "9223372036854775807",
+    u8: "0" to "255",
+    u16: "0" to "65535",
+    u32: "0" to "4294967295",
+    u64: "0" to "18446744073709551615",
+);
+#[cfg(target_pointer_width = "64")]
+bounded!(usize: "0" to "18446744073709551615");
+#[cfg(target_pointer_width = "32")]
+bounded!(usize: "0" to "4294967295");
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::Bounded;
+
+    /// The written ranges are the types' own.
+    #[test]
+    fn the_written_ranges_are_the_types() {
+        assert_eq!(i32::MIN.to_string(), <i32 as Bounded>::MIN);
+        assert_eq!(i64::MAX.to_string(), <i64 as Bounded>::MAX);
+        assert_eq!(u64::MAX.to_string(), <u64 as Bounded>::MAX);
+        assert_eq!(i16::MIN.to_string(), <i16 as Bounded>::MIN);
+        assert_eq!(u8::MAX.to_string(), <u8 as Bounded>::MAX);
+        assert_eq!(u32::MAX.to_string(), <u32 as Bounded>::MAX);
+        assert_eq!(i8::MIN.to_string(), <i8 as Bounded>::MIN);
+        assert_eq!(u16::MAX.to_string(), <u16 as Bounded>::MAX);
+        assert_eq!(usize::MAX.to_string(), <usize as Bounded>::MAX);
+    }
+}
 
 pub(super) fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
     TopicPartition::parse(&t.text).ok_or_else(|| {

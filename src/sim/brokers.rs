@@ -36,7 +36,7 @@ impl World {
         // The controller's `validateNewTopicNames` (Kafka 4.0): `a.b` and `a_b` cannot
         // both exist, whichever came first.
         let unified = |n: &str| n.replace('.', "_");
-        if name.contains(['.', '_']) {
+        if name.bytes().any(|b| b == b'.' || b == b'_') {
             if let Some(existing) = self.topics.keys().find(|t| unified(t) == unified(name)) {
                 return Err(SimErrorKind::TopicCollision {
                     name: name.to_string(),
