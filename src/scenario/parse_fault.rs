@@ -61,7 +61,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             _ => {
                 return Err(c.err(
                     t.column,
-                    format!("a delay takes 0 to {MAX_DELAY_MS} ms, got `{ms}`"),
+                    crate::i18n::narration::step_delay(ms, MAX_DELAY_MS, crate::i18n::Lang::En),
                 ))
             }
         }

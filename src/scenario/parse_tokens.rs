@@ -154,12 +154,12 @@ fn not_a_number(
         .strip_prefix('-')
         .or_else(|| value.strip_prefix('+'))
         .unwrap_or(value);
-    let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        format!("{what} takes {min} to {max}, got `{value}`")
-    } else {
-        format!("{what} must be a number, got `{value}`")
-    };
-    c.err(t.column, message)
+    let in_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let range = in_digits.then_some((min, max));
+    c.err(
+        t.column,
+        crate::i18n::narration::step_number(what, value, range, Lang::En),
+    )
 }
 
 /// The range of a number type, as [`number`]'s message writes it.
