@@ -354,16 +354,16 @@ fn link(args: &[String]) -> Result<String, String> {
             .and_then(Lang::from_code)
             .unwrap_or(Lang::En);
         let mut out = format!(
-            "# A share link of the {} page, in {} ({}), at step {}{}{}.\n",
+            "# A share link of the {} page, at step {}{}, in {} ({}){}.\n",
             shared.page,
-            language.native_name(),
-            language.code(),
             shared.step,
             shared
                 .panel
                 .as_deref()
                 .map(|p| format!(" (open: {p})"))
                 .unwrap_or_default(),
+            language.native_name(),
+            language.code(),
             shared
                 .lesson
                 .as_deref()
