@@ -29,9 +29,10 @@ USAGE:
                                         make a link fragment (#1.…) that opens FILE in
                                         the page's lesson player at step N
     eos chaos [--seeds A..B | --seed S --runs N] [--steps K] [--break NAME]...
-                                        seeded chaos runs with the invariant checker:
-                                        each failing seed, its anomaly and a shrunk
-                                        scenario; exit code 1 if anything was found
+                                        seeded chaos runs (seeds A to B-1) with the
+                                        invariant checker: each failing seed, its
+                                        anomaly and a shrunk scenario; exit code 1
+                                        if anything was found
     eos chaos --switches                the NOT KAFKA break switches, one a line
 
 OPTIONS:
