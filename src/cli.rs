@@ -299,10 +299,12 @@ fn test(args: &[String]) -> Result<String, String> {
         // Only a file with questions is played for them: a test that expects a step to
         // be refused (`error: …` in its block) is not a question that disagrees.
         let has_questions = scenario::question::questions(&parsed).next().is_some();
-        let questions = match has_questions
-            .then(|| scenario::question::check(&parsed))
-            .unwrap_or(Ok(0))
-        {
+        let answers = if has_questions {
+            scenario::question::check(&parsed)
+        } else {
+            Ok(0)
+        };
+        let questions = match answers {
             Ok(n) => n,
             Err(wrong) => {
                 failed += 1;

@@ -191,25 +191,6 @@ bounded!(usize: "0" to "18446744073709551615");
 #[cfg(target_pointer_width = "32")]
 bounded!(usize: "0" to "4294967295");
 
-#[cfg(test)]
-mod bounds_tests {
-    use super::Bounded;
-
-    /// The written ranges are the types' own.
-    #[test]
-    fn the_written_ranges_are_the_types() {
-        assert_eq!(i32::MIN.to_string(), <i32 as Bounded>::MIN);
-        assert_eq!(i64::MAX.to_string(), <i64 as Bounded>::MAX);
-        assert_eq!(u64::MAX.to_string(), <u64 as Bounded>::MAX);
-        assert_eq!(i16::MIN.to_string(), <i16 as Bounded>::MIN);
-        assert_eq!(u8::MAX.to_string(), <u8 as Bounded>::MAX);
-        assert_eq!(u32::MAX.to_string(), <u32 as Bounded>::MAX);
-        assert_eq!(i8::MIN.to_string(), <i8 as Bounded>::MIN);
-        assert_eq!(u16::MAX.to_string(), <u16 as Bounded>::MAX);
-        assert_eq!(usize::MAX.to_string(), <usize as Bounded>::MAX);
-    }
-}
-
 pub(super) fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
     TopicPartition::parse(&t.text).ok_or_else(|| {
         c.err(
@@ -246,4 +227,23 @@ pub(super) fn config_value(
 ) -> Result<crate::client::config_def::Value, ParseError> {
     crate::client::config_def::parse(place, key, value)
         .map_err(|e| c.err(t.column, crate::sim::SimError::from(e).to_string()))
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::Bounded;
+
+    /// The written ranges are the types' own.
+    #[test]
+    fn the_written_ranges_are_the_types() {
+        assert_eq!(i32::MIN.to_string(), <i32 as Bounded>::MIN);
+        assert_eq!(i64::MAX.to_string(), <i64 as Bounded>::MAX);
+        assert_eq!(u64::MAX.to_string(), <u64 as Bounded>::MAX);
+        assert_eq!(i16::MIN.to_string(), <i16 as Bounded>::MIN);
+        assert_eq!(u8::MAX.to_string(), <u8 as Bounded>::MAX);
+        assert_eq!(u32::MAX.to_string(), <u32 as Bounded>::MAX);
+        assert_eq!(i8::MIN.to_string(), <i8 as Bounded>::MIN);
+        assert_eq!(u16::MAX.to_string(), <u16 as Bounded>::MAX);
+        assert_eq!(usize::MAX.to_string(), <usize as Bounded>::MAX);
+    }
 }
