@@ -42,7 +42,10 @@ DIST=${1:-dist}
 # only what it shows is the next cut (the playground's panels load with it today).
 # Then hostile input's clearer refusals, the TV1 fence and the Korean reading of particles:
 # 480.2 KB, budget 482.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-482}
+# Every setting typed by one table of Kafka's ConfigDef keys (2026-12-05): the table's
+# 44 rows are ≈ 1 KB of pointer-dense data that gzip barely shrinks, while the code it
+# replaced was smaller raw: 481.6 -> 482.6 KB, budget 483.
+BUDGET_KB=${BUNDLE_BUDGET_KB:-483}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 

@@ -83,6 +83,8 @@ pub enum Place {
 }
 
 impl Place {
+    /// Where the docs' table says the key is written.
+    #[cfg(not(target_arch = "wasm32"))]
     fn name(self) -> &'static str {
         match self {
             Place::Cluster => "cluster",
@@ -102,23 +104,25 @@ pub struct ConfigKey {
     pub place: Place,
     pub ty: Type,
     /// The playground's default, as Kafka writes values (empty: none); where it is not
-    /// Kafka's, the table's comment says so.
+    /// Kafka's, the table's comment says so. Only the docs' table reads it, so the
+    /// page's wasm leaves it out.
+    #[cfg(not(target_arch = "wasm32"))]
     pub default: &'static str,
     pub validator: Validator,
 }
 
-/// A value of the key's type.
+/// A value of the key's type (text borrowed from what was written).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub enum Value<'a> {
     /// INT, LONG and SHORT, checked against their type's range.
     Number(i64),
     Boolean(bool),
-    String(String),
+    String(&'a str),
     /// A LIST as written (trimmed): its items are the parts between commas.
-    List(String),
+    List(&'a str),
 }
 
-impl Value {
+impl Value<'_> {
     /// The number of an INT, LONG or SHORT key (0 for any other: the table decides the
     /// type, so a caller reads the accessor its key's type has).
     pub fn number(&self) -> i64 {
@@ -139,7 +143,7 @@ impl Value {
     /// A LIST's items (`COMMA_WITH_WHITESPACE`: the spaces around commas dropped).
     pub fn list(&self) -> impl Iterator<Item = &str> {
         let text = match self {
-            Value::List(l) => l.as_str(),
+            Value::List(l) => l,
             _ => "",
         };
         text.split(',')
@@ -155,10 +159,13 @@ const fn key(
     default: &'static str,
     validator: Validator,
 ) -> ConfigKey {
+    #[cfg(target_arch = "wasm32")]
+    let _ = default;
     ConfigKey {
         name,
         place,
         ty,
+        #[cfg(not(target_arch = "wasm32"))]
         default,
         validator,
     }
@@ -236,7 +243,7 @@ pub fn find(place: Place, name: &str) -> Option<&'static ConfigKey> {
 
 /// Parses `value` for the key `name` read where `place` reads it: an unknown key is
 /// refused by name, a value as `ConfigDef.parseType` and the key's validator refuse it.
-pub fn parse(place: Place, name: &str, value: &str) -> Result<Value, ConfigError> {
+pub fn parse<'a>(place: Place, name: &str, value: &'a str) -> Result<Value<'a>, ConfigError> {
     let scope = match place {
         Producer => ConfigScope::Producer,
         Consumer => ConfigScope::Consumer,
@@ -251,7 +258,7 @@ pub fn parse(place: Place, name: &str, value: &str) -> Result<Value, ConfigError
 
 impl ConfigKey {
     /// `ConfigDef.parseType`, then the validator. Kafka trims the value first.
-    pub fn parse(&self, value: &str) -> Result<Value, ConfigError> {
+    pub fn parse<'a>(&self, value: &'a str) -> Result<Value<'a>, ConfigError> {
         let invalid = |rule: ConfigRule| ConfigError::invalid(self.name, value, Some(rule));
         let trimmed = value.trim();
         let parsed = match self.ty {
@@ -273,8 +280,8 @@ impl ConfigKey {
                     return Err(invalid(ConfigRule::Boolean));
                 }
             }
-            Type::String => Value::String(trimmed.to_string()),
-            Type::List => Value::List(trimmed.to_string()),
+            Type::String => Value::String(trimmed),
+            Type::List => Value::List(trimmed),
         };
         self.validate(&parsed).map_err(invalid)?;
         Ok(parsed)
@@ -301,20 +308,19 @@ impl ConfigKey {
             (Between(_, max), Value::Number(n)) if *n > i64::from(max) => {
                 Err(ConfigRule::NoMoreThan(max.into()))
             }
-            (In(valid), Value::String(s)) if !valid.contains(&s.as_str()) => {
-                Err(ConfigRule::OneOf(valid))
-            }
+            (In(valid), Value::String(s)) if !valid.contains(s) => Err(ConfigRule::OneOf(valid)),
             (ValidList(valid), list @ Value::List(_))
                 if list.list().any(|i| !valid.contains(&i)) =>
             {
                 Err(ConfigRule::OneOf(valid))
             }
-            (NonEmptyString, Value::String(s)) if s.is_empty() => Err(ConfigRule::NonEmpty),
+            (NonEmptyString, Value::String("")) => Err(ConfigRule::NonEmpty),
             _ => Ok(()),
         }
     }
 
     /// The validator as Kafka's `toString` writes it (`[14,...]`, `[0,...,2]`).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn validator_text(&self) -> String {
         match self.validator {
             Validator::None => String::new(),
@@ -327,6 +333,7 @@ impl ConfigKey {
 }
 
 /// The table as docs/scenarios.md shows it (Markdown, one row a key).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn doc_table() -> String {
     let mut out =
         String::from("| key | where | type | default | valid values |\n|---|---|---|---|---|\n");

@@ -218,13 +218,13 @@ pub(super) fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<I
 /// A `KEY=VALUE` setting read through Kafka's `ConfigDef` table
 /// ([`crate::client::config_def`]): the error is Kafka's `ConfigException` text
 /// (`Invalid value X for configuration KEY: …`), worded by the catalog.
-pub(super) fn config_value(
+pub(super) fn config_value<'a>(
     c: &Cursor,
     t: &Token,
     place: crate::client::config_def::Place,
     key: &str,
-    value: &str,
-) -> Result<crate::client::config_def::Value, ParseError> {
+    value: &'a str,
+) -> Result<crate::client::config_def::Value<'a>, ParseError> {
     crate::client::config_def::parse(place, key, value)
         .map_err(|e| c.err(t.column, crate::sim::SimError::from(e).to_string()))
 }
