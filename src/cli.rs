@@ -29,9 +29,10 @@ USAGE:
                                         make a link fragment (#1.…) that opens FILE in
                                         the page's lesson player at step N
     eos chaos [--seeds A..B | --seed S --runs N] [--steps K] [--break NAME]...
-                                        seeded chaos runs with the invariant checker:
-                                        each failing seed, its anomaly and a shrunk
-                                        scenario; exit code 1 if anything was found
+                                        seeded chaos runs (seeds A to B-1) with the
+                                        invariant checker: each failing seed, its
+                                        anomaly and a shrunk scenario; exit code 1
+                                        if anything was found
     eos chaos --switches                the NOT KAFKA break switches, one a line
 
 OPTIONS:
@@ -89,9 +90,35 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 /// Writes `text` and flushes; a reader that went away (`eos run … | head`) ends the
-/// output quietly, as Unix tools do, instead of a panic on the broken pipe.
+/// output quietly, as Unix tools do, instead of a panic on the broken pipe. What is
+/// printed comes from files and links strangers wrote, so control characters other
+/// than newline and tab are shown escaped (`\u{1b}`), never sent to the terminal.
 fn emit(mut to: impl std::io::Write, text: &str) {
+    let text = terminal_safe(text);
     let _ = to.write_all(text.as_bytes()).and_then(|()| to.flush());
+}
+
+/// `text` with every control character but newline and tab, and the bidirectional
+/// overrides that reorder what a terminal shows, written as `\u{…}` escapes: an escape
+/// sequence in a link's scenario cannot clear the screen, retitle the window or hide a
+/// line (a carriage return) from the author reading it.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.contains(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 struct Options {
@@ -256,13 +283,28 @@ fn test(args: &[String]) -> Result<String, String> {
     if files.is_empty() {
         return Err(format!("which files?\n\n{USAGE}"));
     }
+    // Every file is read before any is checked or rewritten: a missing one stops the
+    // run with nothing written.
+    let sources = files
+        .iter()
+        .map(|file| std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}")))
+        .collect::<Result<Vec<String>, String>>()?;
     let (mut out, mut failed) = (String::new(), 0);
-    for file in files {
-        let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        let checked = scenario::golden::check(&source).map_err(|e| format!("{file}: {e}"))?;
+    for (file, source) in files.iter().zip(sources) {
+        // A file that does not parse or run stops the run; the files rewritten before
+        // it are named.
+        let checked = scenario::golden::check(&source).map_err(|e| format!("{out}{file}: {e}"))?;
         // A question's marked answer must agree with what the step after it prints.
-        let parsed = scenario::parse(&source).map_err(|e| format!("{file}: {e}"))?;
-        let questions = match scenario::question::check(&parsed) {
+        let parsed = scenario::parse(&source).map_err(|e| format!("{out}{file}: {e}"))?;
+        // Only a file with questions is played for them: a test that expects a step to
+        // be refused (`error: …` in its block) is not a question that disagrees.
+        let has_questions = scenario::question::questions(&parsed).next().is_some();
+        let answers = if has_questions {
+            scenario::question::check(&parsed)
+        } else {
+            Ok(0)
+        };
+        let questions = match answers {
             Ok(n) => n,
             Err(wrong) => {
                 failed += 1;
@@ -277,7 +319,7 @@ fn test(args: &[String]) -> Result<String, String> {
         };
         if update {
             if checked.updated != source {
-                std::fs::write(file, &checked.updated).map_err(|e| format!("{file}: {e}"))?;
+                std::fs::write(file, &checked.updated).map_err(|e| format!("{out}{file}: {e}"))?;
             }
             out.push_str(&format!("updated {file}\n"));
         } else if checked.mismatches.is_empty() {
@@ -308,14 +350,27 @@ fn link(args: &[String]) -> Result<String, String> {
         };
         let fragment = given.rsplit_once('#').map_or(given.as_str(), |(_, f)| f);
         let shared = share::decode(fragment).map_err(|e| format!("the link: {e}"))?;
+        // `decode` checked the language is one of the catalog's.
+        let language = shared
+            .lang
+            .as_deref()
+            .and_then(Lang::from_code)
+            .unwrap_or(Lang::En);
         let mut out = format!(
-            "# A share link of the {} page, at step {}{}.\n",
+            "# A share link of the {} page, at step {}{}, in {} ({}){}.\n",
             shared.page,
             shared.step,
             shared
                 .panel
                 .as_deref()
                 .map(|p| format!(" (open: {p})"))
+                .unwrap_or_default(),
+            language.native_name(),
+            language.code(),
+            shared
+                .lesson
+                .as_deref()
+                .map(|l| format!(", lesson {l}"))
                 .unwrap_or_default()
         );
         // A lesson link names a built-in lesson: its file is the scenario.

@@ -3,7 +3,7 @@
 use crate::breaks::BreakSwitch;
 use crate::checker::chaos::{search, Finding};
 use crate::checker::replay::replay;
-use crate::i18n::checker::{explain, line, switch_text};
+use crate::i18n::checker::{break_name_error, explain, line, switch_text};
 use crate::i18n::Lang;
 
 /// The most schedules one `eos chaos` runs (about a quarter of an hour on this project's
@@ -33,48 +33,70 @@ pub fn chaos(args: &[String]) -> Result<(String, bool), String> {
                     .split_once("..")
                     .ok_or_else(|| format!("--seeds {v}: expected A..B"))?;
                 let num = |s: &str| {
-                    s.parse::<u64>()
-                        .map_err(|_| format!("--seeds {v}: {s} is not a number"))
+                    s.parse::<u64>().map_err(|_| {
+                        format!(
+                            "--seeds {v}: {s} is not a whole number from 0 to {}",
+                            u64::MAX
+                        )
+                    })
                 };
                 let (lo, hi) = (num(lo)?, num(hi)?);
-                if hi < lo {
-                    return Err(format!("--seeds {v}: the range is empty"));
+                // A..B is A up to B, B left out (as Rust's ranges): 5..5 holds no seed.
+                if hi <= lo {
+                    return Err(format!(
+                        "--seeds {v}: the range holds no seed (A..B runs A to B-1; B must be larger than A)"
+                    ));
                 }
                 first = lo;
                 runs = hi - lo;
             }
             "--seed" => {
                 let v = value()?;
-                first = v.parse().map_err(|_| format!("--seed {v}: not a number"))?;
+                first = v.parse().map_err(|_| {
+                    format!("--seed {v}: not a whole number from 0 to {}", u64::MAX)
+                })?;
             }
             "--runs" => {
                 let v = value()?;
-                runs = v.parse().map_err(|_| format!("--runs {v}: not a number"))?;
+                runs = v
+                    .parse()
+                    .map_err(|_| format!("--runs {v}: not a whole number from 1 to {MAX_RUNS}"))?;
             }
             "--steps" => {
                 let v = value()?;
                 steps = v
                     .parse()
-                    .map_err(|_| format!("--steps {v}: not a number"))?;
-                if steps > 10_000 {
-                    return Err(format!("--steps {v}: at most 10000"));
+                    .map_err(|_| format!("--steps {v}: not a whole number from 1 to 10000"))?;
+                if steps == 0 || steps > 10_000 {
+                    return Err(format!("--steps {v}: 1 to 10000"));
                 }
             }
             "--break" | "--switch" => {
                 let v = value()?;
-                switches.push(BreakSwitch::parse(v).map_err(|_| {
-                    format!("{a} {v}: no such switch (see `eos chaos --switches`)")
-                })?);
+                switches.push(
+                    BreakSwitch::parse(v)
+                        .map_err(|e| format!("{a} {}", break_name_error(e, v, Lang::En)))?,
+                );
             }
             other => return Err(format!("unknown option {other}")),
         }
+    }
+    if runs == 0 {
+        return Err("--runs 0: nothing to run; give at least 1".into());
     }
     if runs > MAX_RUNS {
         return Err(format!(
             "{runs} runs: at most {MAX_RUNS} (about a quarter of an hour here); split the search"
         ));
     }
-    let last = first.saturating_add(runs);
+    // Seeds are u64s run as the range first..first+runs: one that would pass the largest
+    // seed is refused rather than cut short (it ran no seed at all and said so quietly).
+    let last = first.checked_add(runs).ok_or_else(|| {
+        format!(
+            "--seed {first} with {runs} run(s) goes past the largest seed: the last seed may be {}",
+            u64::MAX - 1
+        )
+    })?;
     let found = search(first..last, steps, &switches, |_, _| {});
     let mut out = String::new();
     for f in &found {

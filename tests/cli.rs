@@ -115,7 +115,7 @@ fn a_link_made_from_a_file_opens_back_into_the_same_scenario() {
     let (header, scenario) = out.split_once('\n').unwrap();
     assert_eq!(
         header,
-        "# A share link of the transactions page, at step 3 (open: lesson)."
+        "# A share link of the transactions page, at step 3 (open: lesson), in English (en), lesson fencing."
     );
     assert_eq!(scenario, source);
     // What it prints is a scenario file that plays like the lesson.

@@ -246,7 +246,7 @@ fn bad_fault_steps_say_what_is_wrong() {
         ("fault", "expected drop"),
         ("fault fly", "unknown fault"),
         ("fault delay", "delay in ms"),
-        ("fault delay -5", "at least 0"),
+        ("fault delay -5", "takes 0 to 2147483647 ms"),
         ("fault drop api=Produce sometimes", "unexpected `sometimes`"),
         ("fault drop kind=x", "unknown option"),
         ("fault hold every", "unexpected `every`"),

@@ -60,15 +60,21 @@ fn an_open_transaction_still_times_out_during_a_long_run() {
 #[test]
 fn int_settings_refuse_values_beyond_int() {
     for (source, needle) in [
-        ("cluster brokers=1 latency.ms=9223372036854775807\n", "latency.ms must be 0 to 2147483647"),
-        ("cluster brokers=1 latency.ms=2147483648\n", "latency.ms must be 0 to 2147483647"),
+        (
+            "cluster brokers=1 latency.ms=9223372036854775807\n",
+            "Invalid value 9223372036854775807 for configuration latency.ms: Not a number of type INT (it takes 0 to 2147483647)",
+        ),
+        (
+            "cluster brokers=1 latency.ms=2147483648\n",
+            "Not a number of type INT (it takes 0 to 2147483647)",
+        ),
         (
             "cluster transaction.state.log.num.partitions=0\n",
-            "transaction.state.log.num.partitions must be 1 to 50",
+            "Invalid value 0 for configuration transaction.state.log.num.partitions: Value must be at least 1",
         ),
         (
             "cluster offsets.topic.num.partitions=100000\n",
-            "offsets.topic.num.partitions must be 1 to 50",
+            "Invalid value 100000 for configuration offsets.topic.num.partitions: Value must be no more than 50",
         ),
         // Kafka's ConfigDef: `Type.INT`, so a larger value is not a number of that type.
         (
@@ -307,4 +313,558 @@ fn a_cut_to_a_missing_broker_is_refused() {
     let err = run("cluster brokers=1\nfault cut p broker-7\n").expect_err("no broker 7");
     assert!(err.contains('7'), "{err}");
     assert!(run("cluster brokers=3\nfault cut p broker-3\n").is_ok());
+}
+
+/// docs/scenarios.md lists every setting as the parser's table defines it: the table
+/// between the markers is the code's, row for row.
+#[test]
+fn the_settings_table_in_the_docs_is_the_code_table() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md"))
+        .expect("docs/scenarios.md");
+    let start = doc.find("<!-- config-table").expect("start marker");
+    let start = start + doc[start..].find('\n').expect("line end") + 1;
+    let end = doc.find("<!-- /config-table -->").expect("end marker");
+    let expected = eos_playground::client::config_def::doc_table();
+    assert!(
+        doc[start..end] == expected,
+        "docs/scenarios.md's settings table differs from the code's; it should read:\n{expected}"
+    );
+}
+
+/// Where a key is written, as a scenario line that sets `key=value` (and a step that
+/// uses the world after it, so the value is read, not only stored).
+fn setting_line(
+    place: eos_playground::client::config_def::Place,
+    key: &str,
+    value: &str,
+) -> String {
+    use eos_playground::client::config_def::Place;
+    match place {
+        Place::Cluster => format!("cluster {key}={value}\ntopic create t\n"),
+        Place::Log | Place::Topic => format!("cluster brokers=5\ntopic create t {key}={value}\n"),
+        Place::Broker => format!("broker config {key}={value}\ntopic create t\n"),
+        Place::Producer => format!("topic create t\nproducer p create {key}={value}\n"),
+        Place::Consumer => format!("topic create t\nconsumer c create {key}={value}\n"),
+    }
+}
+
+/// Every number setting of the ConfigDef table at its type's edges and beyond: the
+/// value is accepted exactly when it is a number of the key's type that its validator
+/// takes, and refused in Kafka's words otherwise (`Invalid value V for configuration
+/// K: …`), naming the bound it broke. Nothing panics.
+#[test]
+fn every_number_setting_is_read_as_its_configdef_type() {
+    use eos_playground::client::config_def::{Type, Validator, CONFIG_KEYS};
+    for key in CONFIG_KEYS {
+        let (lo, hi): (i128, i128) = match key.ty {
+            Type::Int => (i32::MIN.into(), i32::MAX.into()),
+            Type::Short => (i16::MIN.into(), i16::MAX.into()),
+            Type::Long => (i64::MIN.into(), i64::MAX.into()),
+            _ => continue,
+        };
+        let (min, max) = match key.validator {
+            Validator::AtLeast(m) => (i128::from(m), hi),
+            Validator::Between(a, b) => (i128::from(a), i128::from(b)),
+            _ => (lo, hi),
+        };
+        let mut values: Vec<String> = [lo - 1, lo, min - 1, min, max, max + 1, hi, hi + 1, -1, 0]
+            .iter()
+            .map(i128::to_string)
+            .collect();
+        values
+            .extend(["99999999999999999999999", "abc", "1.5", "", "0x10", "1e3"].map(String::from));
+        for value in &values {
+            let source = setting_line(key.place, key.name, value);
+            let result = run(&source);
+            let in_type = value.parse::<i128>().is_ok_and(|n| (lo..=hi).contains(&n));
+            let valid = in_type
+                && value
+                    .parse::<i128>()
+                    .is_ok_and(|n| (min..=max).contains(&n));
+            let invalid = format!("Invalid value {value} for configuration {}", key.name);
+            match &result {
+                Err(e) if !valid => {
+                    assert!(e.contains(&invalid), "{source}: {e}");
+                    if !in_type {
+                        assert!(
+                            e.contains(&format!("Not a number of type {}", key.ty.name())),
+                            "{e}"
+                        );
+                    } else if value.parse::<i128>().unwrap() < min {
+                        assert!(e.contains(&format!("Value must be at least {min}")), "{e}");
+                    } else {
+                        assert!(
+                            e.contains(&format!("Value must be no more than {max}")),
+                            "{e}"
+                        );
+                    }
+                }
+                // Accepted by the table: any refusal is a rule beyond the type
+                // (a replication factor larger than the cluster), never the type's.
+                Err(e) => assert!(!e.contains(&invalid), "{source}: {e}"),
+                Ok(_) => assert!(valid, "{source} was accepted"),
+            }
+        }
+    }
+}
+
+/// The refusals the table gives, word for word, and the range for a key with both
+/// bounds (a learner should not guess them).
+#[test]
+fn settings_are_refused_in_kafkas_words() {
+    for (source, says) in [
+        (
+            "topic create t segment.bytes=2147483648\n",
+            "Invalid value 2147483648 for configuration segment.bytes: Not a number of type INT",
+        ),
+        (
+            "topic create t segment.bytes=-2\n",
+            "Invalid value -2 for configuration segment.bytes: Value must be at least 14",
+        ),
+        (
+            "broker config index.interval.bytes=2147483648\n",
+            "Invalid value 2147483648 for configuration index.interval.bytes: Not a number of type INT",
+        ),
+        (
+            "topic create t max.message.bytes=2147483648\n",
+            "Invalid value 2147483648 for configuration max.message.bytes: Not a number of type INT",
+        ),
+        (
+            "broker config producer.id.expiration.ms=2147483648\n",
+            "Invalid value 2147483648 for configuration producer.id.expiration.ms: Not a number of type INT",
+        ),
+        (
+            "producer p create retries=2147483648\n",
+            "Invalid value 2147483648 for configuration retries: Not a number of type INT (it takes 0 to 2147483647)",
+        ),
+        (
+            "cluster transaction.version=32768\n",
+            "Invalid value 32768 for configuration transaction.version: Not a number of type SHORT (it takes 0 to 2)",
+        ),
+        (
+            "cluster transaction.version=3\n",
+            "Invalid value 3 for configuration transaction.version: Value must be no more than 2",
+        ),
+        (
+            "cluster brokers=2147483648\n",
+            "Invalid value 2147483648 for configuration brokers: Not a number of type INT (it takes 1 to 5)",
+        ),
+        (
+            "producer p create enable.idempotence=yes\n",
+            "Invalid value yes for configuration enable.idempotence: Expected value to be either true or false",
+        ),
+        (
+            "topic create t cleanup.policy=delete,nope\n",
+            "Invalid value delete,nope for configuration cleanup.policy: String must be one of: compact, delete",
+        ),
+        ("topic create t segmnt.bytes=1024\n", "Unknown config segmnt.bytes"),
+        ("broker config segmnt.bytes=1024\n", "Unknown config segmnt.bytes"),
+        ("cluster brokerz=2\n", "Unknown config brokerz"),
+        ("producer p create retriez=1\n", "Unknown producer config retriez"),
+    ] {
+        let err = run(source).expect_err(source);
+        assert!(err.contains(says), "{source}: {err}");
+    }
+    // Kafka reads booleans in any case and trims values.
+    assert!(run("producer p create enable.idempotence=TRUE\n").is_ok());
+    assert!(run("topic create t cleanup.policy=compact,delete segment.bytes=14\n").is_ok());
+}
+
+/// A step's number beyond its type is told the type's range, not that it is no number.
+#[test]
+fn step_numbers_beyond_their_type_name_the_range() {
+    for (line, says) in [
+        (
+            "raw produce t-0 pid=0 seq=2147483648 a",
+            "seq takes -2147483648 to 2147483647",
+        ),
+        (
+            "broker 2147483648 restart",
+            "broker id takes -2147483648 to 2147483647",
+        ),
+        ("print events last=-1", "last takes 0 to"),
+        (
+            "fault delay 9223372036854775807 api=Produce",
+            "a delay takes 0 to 2147483647 ms",
+        ),
+        (
+            "fault delay -1 api=Produce",
+            "a delay takes 0 to 2147483647 ms",
+        ),
+        (
+            "raw produce t-0 pid=0 seq=abc a",
+            "seq must be a number, got `abc`",
+        ),
+    ] {
+        let e = scenario::parse(&format!("topic create t\n{line}\n")).expect_err(line);
+        assert!(e.message.contains(says), "{line}: {e}");
+    }
+}
+
+/// Every numeric step argument at its type's edges and beyond: accepted exactly in
+/// range, otherwise a parse error at the argument's line; played, nothing panics.
+#[test]
+fn step_numbers_at_their_edges_parse_or_are_refused() {
+    let i32s = (i128::from(i32::MIN), i128::from(i32::MAX));
+    let i64s = (i128::from(i64::MIN), i128::from(i64::MAX));
+    let templates: [(&str, (i128, i128)); 11] = [
+        // Any i64 parses; played, more than an int of milliseconds is refused.
+        ("run {}", i64s),
+        ("raw produce t-0 pid=0 seq={} a", i32s),
+        ("admin abort t-0 start-offset={}", i64s),
+        ("admin delete-records t-0 offset={}", i64s),
+        ("print events last={}", (0, i128::from(u64::MAX))),
+        ("print window t-0 pid={}", i64s),
+        ("broker {} restart", i32s),
+        ("fault delay {} api=Produce", (0, i32s.1)),
+        ("consumer c seek t-0 {}", i64s),
+        ("raw fetch t-0 offset={}", i64s),
+        ("fault drop id={}", (0, i128::from(u64::MAX))),
+    ];
+    for (template, (lo, hi)) in templates {
+        let mut values: Vec<String> = [lo - 1, lo, 0, hi, hi + 1]
+            .iter()
+            .map(i128::to_string)
+            .collect();
+        values.extend(["-99999999999999999999999999", "x1", "1.0"].map(String::from));
+        for value in values {
+            let line = template.replace("{}", &value);
+            let source =
+                format!("topic create t\nconsumer c create\nconsumer c assign t-0\n{line}\n");
+            let in_range = value.parse::<i128>().is_ok_and(|n| (lo..=hi).contains(&n));
+            match scenario::parse(&source) {
+                Ok(_) => {
+                    assert!(in_range, "{line} parsed");
+                    // Played, it runs or is refused with a reason; it never panics.
+                    if let Err(e) = run(&source) {
+                        assert!(e.starts_with("line 4"), "{line}: {e}");
+                    }
+                }
+                Err(e) => {
+                    assert!(!in_range, "{line}: {e}");
+                    assert_eq!(e.line, 4, "{line}: {e}");
+                    assert!(!e.message.is_empty());
+                }
+            }
+        }
+    }
+}
+
+/// `a.b` and `a_b` would share their metric names: Kafka's controller refuses the
+/// second, whichever came first, as INVALID_TOPIC_EXCEPTION; names follow `Topic.validate`.
+#[test]
+fn colliding_and_invalid_topic_names_are_refused() {
+    for (first, second) in [("a_b", "a.b"), ("a.b", "a_b"), ("x.y_z", "x_y.z")] {
+        let err = run(&format!("topic create {first}\ntopic create {second}\n")).unwrap_err();
+        assert!(err.contains("INVALID_TOPIC_EXCEPTION"), "{err}");
+        assert!(
+            err.contains(&format!(
+                "Topic '{second}' collides with existing topic: {first}"
+            )),
+            "{err}"
+        );
+    }
+    let again = run("topic create a.b\ntopic create a.b\n").unwrap_err();
+    assert!(again.contains("TOPIC_ALREADY_EXISTS"), "{again}");
+    assert!(run("topic create a.b\ntopic create a-b\ntopic create ab\n").is_ok());
+    let longest = "t".repeat(249);
+    assert!(run(&format!("topic create {longest}\n")).is_ok());
+    let err = run(&format!("topic create {longest}x\n")).unwrap_err();
+    assert!(err.contains("max allowed length 249"), "{err}");
+    let err = run("topic create caf\u{e9}\n").unwrap_err();
+    assert!(err.contains("INVALID_TOPIC_EXCEPTION"), "{err}");
+}
+
+/// The longest delay a fault takes does not hold later requests forever: a send after
+/// it, which times out and retries on a new connection, is written.
+#[test]
+fn the_longest_delay_does_not_block_later_requests() {
+    let out = run(
+        "topic create t\nproducer p create\nproducer p send t-0 a\nrun\n\
+         fault delay 2147483647 api=Produce\nproducer p send t-0 b\nrun\n\
+         producer p send t-0 c\nrun\nprint leo t-0\n",
+    )
+    .unwrap();
+    let leo: i64 = out
+        .last()
+        .and_then(|l| l.strip_prefix("log end offset "))
+        .and_then(|n| n.parse().ok())
+        .expect("a log end offset");
+    assert!(leo >= 2, "{out:?}");
+}
+
+/// A UTF-8 byte-order mark before the first line is skipped, not read as part of the
+/// first command.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let s = scenario::parse("\u{feff}topic create t\nprint leo t-0\n").expect("parses");
+    assert_eq!(s.steps.len(), 2);
+    assert_eq!(s.steps[0].line, 1);
+    let out = run("\u{feff}topic create t\nprint leo t-0\n").unwrap();
+    assert_eq!(out.last().map(String::as_str), Some("log end offset 0"));
+    // Only at the start: elsewhere it is text like any other.
+    assert!(scenario::parse("topic create t\n\u{feff}print leo t-0\n").is_err());
+}
+
+/// A break switch's refusal says what the switch takes.
+#[test]
+fn a_break_switch_out_of_range_says_its_range() {
+    let e = scenario::parse("break dedup=5\n").unwrap_err();
+    assert!(
+        e.message.contains("dedup=N takes a window of 0 to 4"),
+        "{e}"
+    );
+    let e = scenario::parse("break in-flight=5\n").unwrap_err();
+    assert!(e.message.contains("in-flight=N takes 6 to 50"), "{e}");
+    let e = scenario::parse("break dedupe\n").unwrap_err();
+    assert!(e.message.contains("unknown switch `dedupe`"), "{e}");
+}
+
+fn eos(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_eos"))
+        .args(args)
+        .output()
+        .expect("eos runs")
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("eos-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `eos chaos` refuses ranges that hold no seed or pass the largest one (they ran no
+/// seed and exited 0), and a switch out of range is told its range.
+#[cfg(feature = "checker")]
+#[test]
+fn chaos_refuses_seed_ranges_that_run_nothing() {
+    for (args, says) in [
+        (
+            &["chaos", "--seed", "18446744073709551615", "--runs", "10"][..],
+            "goes past the largest seed",
+        ),
+        (&["chaos", "--seeds", "5..5"], "the range holds no seed"),
+        (&["chaos", "--seeds", "5..3"], "the range holds no seed"),
+        (&["chaos", "--seed", "1", "--runs", "0"], "--runs 0"),
+        (
+            &["chaos", "--break", "dedup=5"],
+            "dedup=N takes a window of 0 to 4",
+        ),
+    ] {
+        let out = eos(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+/// `eos test --update A MISSING` writes nothing: every file is read first.
+#[test]
+fn test_update_writes_nothing_when_a_file_is_missing() {
+    let dir = scratch("update");
+    let a = dir.join("a.eos");
+    let source = "topic create t\nprint leo t-0\n---\nlog end offset 99\n";
+    std::fs::write(&a, source).unwrap();
+    let missing = dir.join("missing.eos");
+    let out = eos(&[
+        "test",
+        "--update",
+        a.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("missing.eos"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&a).unwrap(),
+        source,
+        "a.eos untouched"
+    );
+    // With every file there, it is rewritten and named.
+    let out = eos(&["test", "--update", a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("updated"));
+    assert!(std::fs::read_to_string(&a)
+        .unwrap()
+        .contains("log end offset 0"));
+}
+
+/// What a stranger wrote reaches the terminal with its control characters escaped:
+/// a link's scenario, an `echo` step, an error quoting a word.
+#[test]
+fn the_cli_prints_control_characters_escaped() {
+    use eos_playground::scenario::share;
+    let evil = "echo \u{1b}]0;owned\u{7}\u{1b}[2J hidden\u{202e}txt";
+    let link = share::encode(&share::SharedState {
+        scenario: format!("topic create t\n{evil}\n"),
+        step: 0,
+        page: "idempotence".into(),
+        panel: None,
+        lang: Some("ko".into()),
+        lesson: None,
+    })
+    .unwrap();
+    let dir = scratch("escape");
+    let file = dir.join("evil.eos");
+    std::fs::write(&file, format!("{evil}\nbogus\u{1b}[31m\n")).unwrap();
+    for out in [eos(&["link", &link]), eos(&["run", file.to_str().unwrap()])] {
+        let all = [out.stdout, out.stderr].concat();
+        let text = String::from_utf8_lossy(&all);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{text:?}"
+        );
+        assert!(!text.contains('\u{202e}'), "{text:?}");
+        assert!(text.contains("\\u{1b}"), "{text:?}");
+    }
+    // The link's language is shown.
+    let out = eos(&["link", &link]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.lines().next().unwrap().contains("(ko)"), "{stdout}");
+    assert_eq!(
+        eos_playground::cli::terminal_safe("tab\tand\nnewline"),
+        "tab\tand\nnewline"
+    );
+}
+
+/// A version-2 link's language must be one of the catalog's; `eos link` refuses any
+/// other value and shows a valid one.
+#[test]
+fn a_links_language_is_checked_and_shown() {
+    use eos_playground::scenario::share;
+    let state = |lang: &str| share::SharedState {
+        scenario: "topic create t\n".into(),
+        step: 1,
+        page: "idempotence".into(),
+        panel: None,
+        lang: Some(lang.into()),
+        lesson: None,
+    };
+    for bad in ["xx", "KO", "ko-KR", "en\u{1b}"] {
+        let link = share::encode(&state(bad)).unwrap();
+        let err = share::decode(&link).expect_err(bad);
+        assert!(err.to_string().contains("not a language"), "{bad}: {err}");
+    }
+    for (good, shown) in [("ko", "(ko)"), ("th", "(th)")] {
+        let link = share::encode(&state(good)).unwrap();
+        assert_eq!(share::decode(&link).unwrap().lang.as_deref(), Some(good));
+        let out = eos_playground::cli::run(&["link".into(), link]).unwrap();
+        assert!(out.lines().next().unwrap().contains(shown), "{out}");
+    }
+}
+
+mod fuzz {
+    use super::*;
+    use eos_playground::scenario::share;
+    use proptest::prelude::*;
+
+    /// Pieces a hostile scenario is made of: commands, nesting words, numbers at their
+    /// types' edges, quotes, escapes, marks and control characters.
+    fn piece() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "fault ",
+            "disarm ",
+            "drop ",
+            "delay ",
+            "api=Produce ",
+            "every",
+            "once",
+            "id=",
+            "topic create t",
+            "topic create a.b",
+            "topic create a_b",
+            "cluster brokers=",
+            "producer p create ",
+            "producer p send t-0 v",
+            "retries=",
+            "segment.bytes=",
+            "transaction.version=",
+            "run ",
+            "print leo t-0",
+            "break dedup=",
+            "echo ",
+            "# ",
+            "? ",
+            "?+ ",
+            "> ",
+            "## ",
+            "---",
+            "\"",
+            "\\",
+            "=",
+            " ",
+            "\n",
+            "\t",
+            "\r",
+            "\u{feff}",
+            "\u{1b}[2J",
+            "\u{202e}",
+            "-1",
+            "0",
+            "14",
+            "32767",
+            "32768",
+            "2147483647",
+            "2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "1.5",
+            "abc",
+        ])
+        .prop_map(String::from)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+        /// Any scenario a link can carry — nested `fault disarm` up to 20,000 deep,
+        /// numbers past every edge — decodes and parses to a state or a clear error,
+        /// and plays (when it parses) to a transcript or an error; never a panic.
+        #[test]
+        fn links_never_panic(
+            depth in prop_oneof![0usize..4, 10_000usize..20_000],
+            pieces in prop::collection::vec(piece(), 0..60),
+            step in 0usize..4,
+            lang in prop::sample::select(vec!["", "en", "ko", "th", "xx", "\u{1b}"]),
+        ) {
+            let scenario = format!("fault {}drop api=Produce every\n{}", "disarm ".repeat(depth), pieces.concat());
+            let state = share::SharedState {
+                scenario,
+                step,
+                page: "idempotence".into(),
+                panel: None,
+                lang: Some(lang.to_string()).filter(|l| !l.is_empty()),
+                lesson: None,
+            };
+            let Ok(link) = share::encode(&state) else { return Ok(()); };
+            match share::decode(&link) {
+                Ok(decoded) => {
+                    prop_assert_eq!(&decoded.scenario, &state.scenario);
+                    if decoded.scenario.lines().count() < 40 {
+                        let _ = run(&decoded.scenario);
+                    }
+                }
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+            // The same text cut anywhere still fails cleanly.
+            let cut = &link[..link.len() / 2];
+            let _ = share::decode(cut);
+        }
+
+        /// A setting line of random pieces never panics the parser or the world.
+        #[test]
+        fn setting_lines_never_panic(
+            key in prop::sample::select(
+                eos_playground::client::config_def::CONFIG_KEYS.iter().map(|k| (k.place, k.name)).collect::<Vec<_>>()
+            ),
+            value in prop::collection::vec(piece(), 0..3),
+        ) {
+            let value: String = value.concat().split_whitespace().collect();
+            let _ = run(&setting_line(key.0, key.1, &value));
+        }
+    }
 }

@@ -40,11 +40,21 @@ pub enum ConfigScope {
 pub enum ConfigRule {
     /// The value must be one of these (Kafka's `ValidString`).
     OneOf(&'static [&'static str]),
-    /// A number at least this large.
-    AtLeast(u64),
+    /// A number at least this large (`Range`: `Value must be at least`).
+    AtLeast(i64),
+    /// A number no larger than this (`Range.between`: `Value must be no more than`).
+    NoMoreThan(i64),
     NotANumber,
     /// Does not parse as Kafka's `Type.INT` / `Type.LONG` (`ConfigDef.parseType`).
     NotNumberOfType(&'static str),
+    /// As `NotNumberOfType`, for a key whose validator has both bounds: the range too.
+    NotNumberBetween {
+        kind: &'static str,
+        min: i64,
+        max: i64,
+    },
+    /// Kafka's `NonEmptyString`.
+    NonEmpty,
     /// `true` or `false` (Kafka's wording).
     Boolean,
     /// `true` or `false` (on/off accepted too).
@@ -54,39 +64,6 @@ pub enum ConfigRule {
 }
 
 impl ConfigError {
-    /// Kafka's `Type.INT` with `atLeast(min)`: a 32-bit number, so an out-of-range value
-    /// is refused as Kafka refuses it, never wrapped.
-    pub fn parse_int(key: &str, value: &str, min: i32) -> Result<i32, ConfigError> {
-        Self::parse_at_least(key, value, min, min.unsigned_abs().into(), "INT")
-    }
-
-    /// Kafka's `Type.LONG` with `atLeast(min)`.
-    pub fn parse_long(key: &str, value: &str, min: i64) -> Result<i64, ConfigError> {
-        Self::parse_at_least(key, value, min, min.unsigned_abs(), "LONG")
-    }
-
-    /// A number of Kafka's type `type_name` that is at least `min` (`min_abs` is `min`
-    /// as the rule prints it).
-    fn parse_at_least<T: std::str::FromStr + PartialOrd>(
-        key: &str,
-        value: &str,
-        min: T,
-        min_abs: u64,
-        type_name: &'static str,
-    ) -> Result<T, ConfigError> {
-        let n: T = value.trim().parse().map_err(|_| {
-            ConfigError::invalid(key, value, Some(ConfigRule::NotNumberOfType(type_name)))
-        })?;
-        if n < min {
-            return Err(ConfigError::invalid(
-                key,
-                value,
-                Some(ConfigRule::AtLeast(min_abs)),
-            ));
-        }
-        Ok(n)
-    }
-
     /// `Invalid value V for configuration K` with no rule named.
     pub fn invalid(key: &str, value: &str, rule: Option<ConfigRule>) -> Self {
         ConfigError::InvalidValue {

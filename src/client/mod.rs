@@ -2,6 +2,7 @@
 //! `TransactionManager`) and the consumer (`read_committed` or `read_uncommitted`).
 
 pub mod backoff;
+pub mod config_def;
 pub mod config_error;
 pub mod consumer;
 pub mod producer;

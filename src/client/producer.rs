@@ -32,7 +32,7 @@ use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
-use super::config_error::{ConfigError, ConfigRule, ConfigScope};
+use super::config_error::{ConfigError, ConfigScope};
 use super::transaction_manager::{
     EpochBump, Target, TransactionManager, TxnOutcome, TxnRequestKind,
 };

@@ -2,6 +2,7 @@
 //! idempotence rules checked when they are read.
 
 use super::*;
+use crate::client::config_def::{self, Place};
 
 /// The producer settings that matter for idempotence (`ProducerConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -74,55 +75,37 @@ impl ProducerConfig {
         let mut c = ProducerConfig::new(client_id);
         let mut delivery_timeout_set = false;
         for (k, v) in pairs {
-            let bad = || ConfigError::invalid(k, v, None);
+            // Typed and validated as Kafka 4.0's ProducerConfig defines the key
+            // (`crate::client::config_def`); an unknown key is refused there.
+            let value = config_def::parse(Place::Producer, k, v)?;
+            let n = value.number();
+            // INT keys: the table checked the value is an int.
+            let int = i32::try_from(n).unwrap_or(i32::MAX);
             match k.as_str() {
                 "enable.idempotence" => {
-                    c.enable_idempotence = v.parse().map_err(|_| bad())?;
+                    c.enable_idempotence = value.boolean();
                     c.idempotence_set_explicitly = true;
                 }
                 "acks" => {
-                    c.acks = match v.as_str() {
-                        "all" | "-1" => -1,
-                        "0" => 0,
-                        "1" => 1,
-                        _ => {
-                            return Err(ConfigError::invalid(
-                                k,
-                                v,
-                                Some(ConfigRule::OneOf(&["all", "-1", "0", "1"])),
-                            ))
-                        }
+                    c.acks = if value.string() == "all" {
+                        -1
+                    } else {
+                        n_of(value.string())
                     }
                 }
-                // Types and bounds as Kafka 4.0's ProducerConfig defines them.
-                "max.in.flight.requests.per.connection" => {
-                    c.max_in_flight = ConfigError::parse_int(k, v, 1)?.unsigned_abs();
-                }
-                "request.timeout.ms" => {
-                    c.request_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
-                }
+                "max.in.flight.requests.per.connection" => c.max_in_flight = int.unsigned_abs(),
+                "request.timeout.ms" => c.request_timeout_ms = n,
                 "delivery.timeout.ms" => {
-                    c.delivery_timeout_ms = ConfigError::parse_int(k, v, 0)?.into();
+                    c.delivery_timeout_ms = n;
                     delivery_timeout_set = true;
                 }
-                "retry.backoff.ms" => c.retry_backoff_ms = ConfigError::parse_long(k, v, 0)?,
-                "retry.backoff.max.ms" => {
-                    c.retry_backoff_max_ms = ConfigError::parse_long(k, v, 0)?
-                }
-                "batch.size" => {
-                    c.batch_size = ConfigError::parse_int(k, v, 0)?.unsigned_abs() as usize
-                }
-                "retries" => c.retries = v.parse().map_err(|_| bad())?,
-                "client.id" => c.client_id = v.clone(),
-                "transactional.id" => {
-                    if v.is_empty() {
-                        return Err(bad());
-                    }
-                    c.transactional_id = Some(v.clone());
-                }
-                "transaction.timeout.ms" => {
-                    c.transaction_timeout_ms = ConfigError::parse_int(k, v, 1)?
-                }
+                "retry.backoff.ms" => c.retry_backoff_ms = n,
+                "retry.backoff.max.ms" => c.retry_backoff_max_ms = n,
+                "batch.size" => c.batch_size = int.unsigned_abs() as usize,
+                "retries" => c.retries = int.unsigned_abs(),
+                "client.id" => c.client_id = value.string().to_string(),
+                "transactional.id" => c.transactional_id = Some(value.string().to_string()),
+                "transaction.timeout.ms" => c.transaction_timeout_ms = int,
                 other => {
                     return Err(ConfigError::Unknown {
                         scope: ConfigScope::Producer,
@@ -179,4 +162,9 @@ impl ProducerConfig {
             None => Ok(()),
         }
     }
+}
+
+/// `acks` as a number: `-1`, `0` or `1` (the table allowed only those and `all`).
+fn n_of(acks: &str) -> i16 {
+    acks.parse().unwrap_or(-1)
 }

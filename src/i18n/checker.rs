@@ -8,7 +8,7 @@
 use super::catalog::render;
 use super::message::Msg;
 use super::Lang;
-use crate::breaks::BreakSwitch;
+use crate::breaks::{BreakNameError, BreakSwitch};
 #[cfg(feature = "checker")]
 use crate::checker::{Anomaly, Violation};
 use crate::msg;
@@ -120,6 +120,21 @@ fn switch_msg(switch: BreakSwitch) -> Msg {
 /// What a switch breaks, one line (for `eos chaos --switches` and the red badge).
 pub fn switch_text(switch: BreakSwitch, lang: Lang) -> String {
     render(&switch_msg(switch), lang)
+}
+
+/// Why a switch name was refused (`break NAME`, `eos chaos --break NAME`).
+pub fn break_name_error(e: BreakNameError, name: &str, lang: Lang) -> String {
+    let m = match e {
+        BreakNameError::Unknown => msg!(
+            "break.name-unknown",
+            name = name,
+            names = "dedup, dedup=N, fencing, lso, aborted, markers, epoch-bump, \
+                     init-fencing, in-flight=N, snapshots, early-markers"
+        ),
+        BreakNameError::DedupWindow => msg!("break.name-dedup", name = name),
+        BreakNameError::InFlight => msg!("break.name-in-flight", name = name),
+    };
+    render(&m, lang)
 }
 
 /// The narration of a switch turned on or off.

@@ -23,20 +23,19 @@ mod step;
 #[path = "parse_tokens.rs"]
 mod tokens;
 
+use crate::client::config_def::Place;
 use crate::i18n::Lang;
 use clients::{consumer_step, producer_step};
 use fault::fault_step;
 pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
-use tokens::{id_ref, no_words, number, tokenize, topic_partition, Cursor, Token};
-
-/// The most partitions an internal topic may get here (Kafka's default, 50): each one
-/// is a log with its files, so a link cannot ask for thousands.
-const MAX_INTERNAL_PARTITIONS: i32 = 50;
+use tokens::{config_value, id_ref, no_words, number, tokenize, topic_partition, Cursor, Token};
 
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {
+    // A byte-order mark (some Windows editors write one) is no part of the first line.
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let mut steps = Vec::new();
     let mut title: Option<String> = None;
     let mut narration: Vec<String> = Vec::new();
@@ -230,51 +229,27 @@ fn parse_line(
             no_words(&c, &words)?;
             let mut config = ClusterConfig::default();
             for (t, k, v) in opts {
+                // The seed is any u64 (chaos seeds are): not one of Kafka's types.
+                if k == "seed" {
+                    config.seed = number(&c, t, &v, "seed")?;
+                    continue;
+                }
+                let value = config_value(&c, t, Place::Cluster, &k, &v)?;
+                // Validated by the table: every number is within its key's range.
+                let n = value.number();
+                let int = i32::try_from(n).unwrap_or(i32::MAX);
                 match k.as_str() {
-                    "brokers" => {
-                        let n: i32 = number(&c, t, &v, "brokers")?;
-                        if !(1..=crate::sim::world::MAX_BROKERS).contains(&n) {
-                            return Err(c.err(t.column, "brokers must be 1 to 5"));
-                        }
-                        config.brokers = n;
-                    }
-                    "latency.ms" => {
-                        // An int, as Kafka's own millisecond settings: never wraps.
-                        let ms: i64 = number(&c, t, &v, "latency.ms")?;
-                        if !(0..=i64::from(i32::MAX)).contains(&ms) {
-                            return Err(c.err(t.column, "latency.ms must be 0 to 2147483647"));
-                        }
-                        config.latency_ms = ms;
-                    }
-                    "seed" => config.seed = number(&c, t, &v, "seed")?,
+                    "brokers" => config.brokers = int,
+                    "latency.ms" => config.latency_ms = n,
                     "transaction.version" => {
-                        let level: i16 = number(&c, t, &v, "transaction.version")?;
-                        if !(0..=2).contains(&level) {
-                            return Err(c.err(t.column, "transaction.version must be 0, 1 or 2"));
-                        }
-                        config.transaction_version = level;
+                        config.transaction_version = i16::try_from(n).unwrap_or(2)
                     }
-                    // Broker settings read when the internal topic is made; `atLeast(1)`.
-                    "offsets.topic.num.partitions" | "transaction.state.log.num.partitions" => {
-                        let n: i32 = number(&c, t, &v, &k)?;
-                        if !(1..=MAX_INTERNAL_PARTITIONS).contains(&n) {
-                            return Err(c.err(t.column, format!("{k} must be 1 to 50")));
-                        }
-                        if k == "offsets.topic.num.partitions" {
-                            config.offsets_topic_num_partitions = n;
-                        } else {
-                            config.transaction_state_log_num_partitions = n;
-                        }
+                    "offsets.topic.num.partitions" => config.offsets_topic_num_partitions = int,
+                    "transaction.state.log.num.partitions" => {
+                        config.transaction_state_log_num_partitions = int
                     }
                     "transaction.partition.verification.enable" => {
-                        config.transaction_verification = match v.as_str() {
-                            "true" => true,
-                            "false" => false,
-                            _ => return Err(c.err(
-                                t.column,
-                                "transaction.partition.verification.enable must be true or false",
-                            )),
-                        }
+                        config.transaction_verification = value.boolean()
                     }
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
                 }
@@ -343,6 +318,8 @@ fn parse_line(
             let mut partitions = 1;
             let mut configs = Vec::new();
             for (t, k, v) in opts {
+                // CreateTopics' `numPartitions` (an INT), not a config: the count is
+                // checked when the topic is made (INVALID_PARTITIONS).
                 if k == "partitions" {
                     partitions = number(&c, t, &v, "partitions")?;
                 } else {

@@ -33,6 +33,9 @@ fn known_api(c: &Cursor, t: &super::tokens::Token, api: String) -> Result<String
     ))
 }
 
+/// The longest `fault delay` (an int of milliseconds, as `run` takes).
+const MAX_DELAY_MS: i64 = i32::MAX as i64;
+
 /// `fault drop|delay MS|duplicate|hold|release|cut|heal|error|clear …` (docs/scenarios.md).
 pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
     let verb =
@@ -49,11 +52,19 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
     };
     let ms = if verb.text == "delay" {
         let t = c.next("a delay in ms")?;
-        let ms: i64 = number(c, t, t.text.trim_end_matches("ms"), "delay")?;
-        if ms < 0 {
-            return Err(c.err(t.column, "a delay is at least 0 ms"));
+        // An int of milliseconds, as `run` and Kafka's timeouts: a longer delay outlasts
+        // every timeout anyway, and one near i64::MAX held the link's later messages
+        // behind it for good.
+        let ms = t.text.trim_end_matches("ms");
+        match ms.parse::<i64>() {
+            Ok(n) if (0..=MAX_DELAY_MS).contains(&n) => n,
+            _ => {
+                return Err(c.err(
+                    t.column,
+                    crate::i18n::narration::step_delay(ms, MAX_DELAY_MS, crate::i18n::Lang::En),
+                ))
+            }
         }
-        ms
     } else {
         0
     };

@@ -128,7 +128,9 @@ impl<'a> Cursor<'a> {
     }
 }
 
-pub(super) fn number<T: std::str::FromStr>(
+/// A whole number of type `T`. A number beyond the type's range is told the range
+/// (`seq takes -2147483648 to 2147483647`), not that it is no number.
+pub(super) fn number<T: std::str::FromStr + Bounded>(
     c: &Cursor,
     t: &Token,
     value: &str,
@@ -136,8 +138,58 @@ pub(super) fn number<T: std::str::FromStr>(
 ) -> Result<T, ParseError> {
     value
         .parse()
-        .map_err(|_| c.err(t.column, format!("{what} must be a number, got `{value}`")))
+        .map_err(|_| not_a_number(c, t, value, what, T::MIN, T::MAX))
 }
+
+/// [`number`]'s refusal, once for every type.
+fn not_a_number(
+    c: &Cursor,
+    t: &Token,
+    value: &str,
+    what: &str,
+    min: &str,
+    max: &str,
+) -> ParseError {
+    let digits = value
+        .strip_prefix('-')
+        .or_else(|| value.strip_prefix('+'))
+        .unwrap_or(value);
+    let in_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let range = in_digits.then_some((min, max));
+    c.err(
+        t.column,
+        crate::i18n::narration::step_number(what, value, range, Lang::En),
+    )
+}
+
+/// The range of a number type, as [`number`]'s message writes it.
+pub(super) trait Bounded {
+    const MIN: &'static str;
+    const MAX: &'static str;
+}
+
+macro_rules! bounded {
+    ($($t:ty: $min:literal to $max:literal),* $(,)?) => {$(
+        impl Bounded for $t {
+            const MIN: &'static str = $min;
+            const MAX: &'static str = $max;
+        }
+    )*};
+}
+bounded!(
+    i8: "-128" to "127",
+    i16: "-32768" to "32767",
+    i32: "-2147483648" to "2147483647",
+    i64: "-9223372036854775808" to "9223372036854775807",
+    u8: "0" to "255",
+    u16: "0" to "65535",
+    u32: "0" to "4294967295",
+    u64: "0" to "18446744073709551615",
+);
+#[cfg(target_pointer_width = "64")]
+bounded!(usize: "0" to "18446744073709551615");
+#[cfg(target_pointer_width = "32")]
+bounded!(usize: "0" to "4294967295");
 
 pub(super) fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
     TopicPartition::parse(&t.text).ok_or_else(|| {
@@ -160,5 +212,38 @@ pub(super) fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<I
         Ok(IdRef::Last)
     } else {
         number(c, t, value, what).map(IdRef::Value)
+    }
+}
+
+/// A `KEY=VALUE` setting read through Kafka's `ConfigDef` table
+/// ([`crate::client::config_def`]): the error is Kafka's `ConfigException` text
+/// (`Invalid value X for configuration KEY: …`), worded by the catalog.
+pub(super) fn config_value<'a>(
+    c: &Cursor,
+    t: &Token,
+    place: crate::client::config_def::Place,
+    key: &str,
+    value: &'a str,
+) -> Result<crate::client::config_def::Value<'a>, ParseError> {
+    crate::client::config_def::parse(place, key, value)
+        .map_err(|e| c.err(t.column, crate::sim::SimError::from(e).to_string()))
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::Bounded;
+
+    /// The written ranges are the types' own.
+    #[test]
+    fn the_written_ranges_are_the_types() {
+        assert_eq!(i32::MIN.to_string(), <i32 as Bounded>::MIN);
+        assert_eq!(i64::MAX.to_string(), <i64 as Bounded>::MAX);
+        assert_eq!(u64::MAX.to_string(), <u64 as Bounded>::MAX);
+        assert_eq!(i16::MIN.to_string(), <i16 as Bounded>::MIN);
+        assert_eq!(u8::MAX.to_string(), <u8 as Bounded>::MAX);
+        assert_eq!(u32::MAX.to_string(), <u32 as Bounded>::MAX);
+        assert_eq!(i8::MIN.to_string(), <i8 as Bounded>::MIN);
+        assert_eq!(u16::MAX.to_string(), <u16 as Bounded>::MAX);
+        assert_eq!(usize::MAX.to_string(), <usize as Bounded>::MAX);
     }
 }

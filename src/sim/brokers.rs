@@ -8,7 +8,7 @@ use super::network::Node;
 use super::replication::ReplicationConfig;
 use super::world::{apply_log_config, TopicInfo, World};
 use crate::broker::broker::Handled;
-use crate::client::config_error::{ConfigError, ConfigRule};
+use crate::client::config_def::{self, Place};
 use crate::controller::{place_replicas, PartitionRegistration};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
@@ -32,6 +32,18 @@ impl World {
                 name: name.to_string(),
             }
             .into());
+        }
+        // The controller's `validateNewTopicNames` (Kafka 4.0): `a.b` and `a_b` cannot
+        // both exist, whichever came first.
+        let unified = |n: &str| n.replace('.', "_");
+        if name.bytes().any(|b| b == b'.' || b == b'_') {
+            if let Some(existing) = self.topics.keys().find(|t| unified(t) == unified(name)) {
+                return Err(SimErrorKind::TopicCollision {
+                    name: name.to_string(),
+                    existing: existing.clone(),
+                }
+                .into());
+            }
         }
         if !(1..=64).contains(&partitions) {
             return Err(SimErrorKind::PartitionCount { partitions }.into());
@@ -246,17 +258,18 @@ fn apply_replication_config(
     value: &str,
     brokers: i32,
 ) -> Result<bool, SimError> {
-    let invalid = |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
-    let number = || -> Result<i32, SimError> {
-        let n: i32 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
-        if n < 1 {
-            return Err(invalid(ConfigRule::AtLeast(1)));
-        }
-        Ok(n)
-    };
+    if !matches!(
+        key,
+        "replication.factor" | "min.insync.replicas" | "unclean.leader.election.enable"
+    ) {
+        return Ok(false);
+    }
+    let parsed = config_def::parse(Place::Topic, key, value)?;
+    // SHORT and INT keys with `atLeast(1)`: the value fits an i32.
+    let number = || i32::try_from(parsed.number()).unwrap_or(i32::MAX);
     match key {
         "replication.factor" => {
-            let rf = number()?;
+            let rf = number();
             if rf > brokers {
                 // CreateTopics: INVALID_REPLICATION_FACTOR, larger than the brokers.
                 return Err(SimErrorKind::ReplicationFactor {
@@ -267,14 +280,8 @@ fn apply_replication_config(
             }
             replication.replication_factor = rf;
         }
-        "min.insync.replicas" => replication.min_insync_replicas = number()?,
-        "unclean.leader.election.enable" => {
-            replication.unclean_leader_election = match value {
-                "true" => true,
-                "false" => false,
-                _ => return Err(invalid(ConfigRule::TrueOrFalse)),
-            }
-        }
+        "min.insync.replicas" => replication.min_insync_replicas = number(),
+        "unclean.leader.election.enable" => replication.unclean_leader_election = parsed.boolean(),
         _ => return Ok(false),
     }
     Ok(true)

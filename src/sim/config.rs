@@ -5,7 +5,8 @@
 use serde::Serialize;
 
 use super::error::SimError;
-use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
+use crate::client::config_def::{self, Place};
+use crate::client::config_error::{ConfigError, ConfigScope};
 use crate::coordinator::transaction::{TransactionVersion, TxnFeatures};
 use crate::log::LogConfig;
 
@@ -77,67 +78,33 @@ impl Default for ClusterConfig {
     }
 }
 
-/// Applies one log-level config key with Kafka's name and limits.
+/// Applies one log-level config key, typed and validated by Kafka's `ConfigDef`
+/// ([`crate::client::config_def`]).
 pub(super) fn apply_log_config(
     config: &mut LogConfig,
     key: &str,
     value: &str,
 ) -> Result<(), SimError> {
-    let invalid = |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
-    let number = |min: u64| -> Result<u64, SimError> {
-        let n: u64 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
-        if n < min {
-            return Err(invalid(ConfigRule::AtLeast(min)));
-        }
-        Ok(n)
-    };
-    // `retention.ms` / `retention.bytes`: a LONG, -1 for no limit (`atLeast(-1)`).
-    let signed = |value: &str| -> Result<i64, SimError> {
-        let n: i64 = value
-            .parse()
-            .map_err(|_| invalid(ConfigRule::NotNumberOfType("LONG")))?;
-        if n < -1 {
-            return Err(ConfigError::invalid(key, value, None).into());
-        }
-        Ok(n)
-    };
+    let parsed = config_def::parse(Place::Log, key, value)?;
+    let n = parsed.number();
     match key {
-        // Kafka's minimum is far larger; small segments make rolls visible here.
-        "segment.bytes" => config.segment_bytes = number(128)?,
-        "index.interval.bytes" => config.index_interval_bytes = number(0)?,
-        "max.message.bytes" => config.max_message_bytes = number(64)?,
-        "producer.id.expiration.ms" => {
-            config.producer_id_expiration_ms = i64::try_from(number(1)?).unwrap_or(i64::MAX)
-        }
+        // Kafka's INT keys hold byte counts and milliseconds that are never negative
+        // once validated (`atLeast(0)` or more).
+        "segment.bytes" => config.segment_bytes = n.unsigned_abs(),
+        "index.interval.bytes" => config.index_interval_bytes = n.unsigned_abs(),
+        "max.message.bytes" => config.max_message_bytes = n.unsigned_abs(),
+        "producer.id.expiration.ms" => config.producer_id_expiration_ms = n,
         "producer.id.expiration.check.interval.ms" => {
-            config.producer_id_expiration_check_interval_ms =
-                i64::try_from(number(1)?).unwrap_or(i64::MAX)
+            config.producer_id_expiration_check_interval_ms = n
         }
-        "retention.ms" | "log.retention.ms" => config.retention_ms = signed(value)?,
-        "retention.bytes" | "log.retention.bytes" => config.retention_bytes = signed(value)?,
-        "log.retention.check.interval.ms" => {
-            config.retention_check_interval_ms = i64::try_from(number(1)?).unwrap_or(i64::MAX)
-        }
-        "cleanup.policy" => {
-            config.cleanup_policy_delete = match value {
-                "delete" | "compact,delete" | "delete,compact" => true,
-                "compact" => false,
-                _ => {
-                    return Err(invalid(ConfigRule::OneOf(&[
-                        "delete",
-                        "compact",
-                        "compact,delete",
-                    ])))
-                }
-            }
-        }
-        "producer.snapshots" => {
-            config.producer_snapshots = match value {
-                "true" | "on" => true,
-                "false" | "off" => false,
-                _ => return Err(invalid(ConfigRule::TrueOrFalse)),
-            }
-        }
+        // A negative retention is no limit (Kafka's -1; any other negative reads the same).
+        "retention.ms" | "log.retention.ms" => config.retention_ms = n,
+        "retention.bytes" | "log.retention.bytes" => config.retention_bytes = n,
+        "log.retention.check.interval.ms" => config.retention_check_interval_ms = n,
+        "cleanup.policy" => config.cleanup_policy_delete = parsed.list().any(|p| p == "delete"),
+        "producer.snapshots" => config.producer_snapshots = parsed.boolean(),
+        // The table knows a key this match does not: a key added there without its
+        // effect here is refused rather than ignored.
         _ => {
             return Err(ConfigError::Unknown {
                 scope: ConfigScope::Cluster,

@@ -71,6 +71,12 @@ pub enum SimErrorKind {
     TopicExists {
         name: String,
     },
+    /// `Topic.hasCollision`: the name equals an existing topic's once `.` and `_` are
+    /// read as one character (metric names would clash).
+    TopicCollision {
+        name: String,
+        existing: String,
+    },
     PartitionCount {
         partitions: i32,
     },
@@ -115,9 +121,9 @@ impl SimErrorKind {
         match self {
             SimErrorKind::UnknownPartition { .. } => Some(Errors::UnknownTopicOrPartition),
             SimErrorKind::Config(_) => Some(Errors::InvalidConfig),
-            SimErrorKind::IllegalTopicName { .. } | SimErrorKind::InternalTopic { .. } => {
-                Some(Errors::InvalidTopicException)
-            }
+            SimErrorKind::IllegalTopicName { .. }
+            | SimErrorKind::InternalTopic { .. }
+            | SimErrorKind::TopicCollision { .. } => Some(Errors::InvalidTopicException),
             SimErrorKind::TopicExists { .. } => Some(Errors::TopicAlreadyExists),
             SimErrorKind::PartitionCount { .. } => Some(Errors::InvalidPartitions),
             SimErrorKind::ReplicationFactor { .. } => Some(Errors::InvalidReplicationFactor),

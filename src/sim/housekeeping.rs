@@ -15,7 +15,7 @@ use super::error::SimError;
 use super::event::EventKind;
 use super::world::World;
 use crate::broker::hw_checkpoint::HW_CHECKPOINT_INTERVAL_MS;
-use crate::client::config_error::{ConfigError, ConfigRule};
+use crate::client::config_def::{self, Place};
 
 /// The first tick of a grid (next tick `next`, then every `interval`) after `clock`
 /// (`next` itself while the clock has not reached it).
@@ -53,13 +53,7 @@ impl World {
         key: &str,
         value: &str,
     ) -> Result<(), SimError> {
-        let invalid =
-            |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
-        let ms: i32 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
-        if ms < 1 {
-            return Err(invalid(ConfigRule::AtLeast(1)));
-        }
-        let ms = i64::from(ms);
+        let ms = config_def::parse(Place::Broker, key, value)?.number();
         let (mut expiration, mut interval) =
             self.brokers
                 .values()

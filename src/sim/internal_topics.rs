@@ -14,7 +14,7 @@ use super::error::SimError;
 use super::event::EventKind;
 use super::replication::ReplicationConfig;
 use super::world::World;
-use crate::client::config_error::{ConfigError, ConfigRule};
+use crate::client::config_def::{self, Place};
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::LogConfig;
 
@@ -51,12 +51,9 @@ impl InternalTopicsConfig {
 
     /// Sets one key (`atLeast(1)` as Kafka's `ConfigDef` says).
     fn set(&mut self, key: &str, value: &str) -> Result<(), SimError> {
-        let invalid =
-            |rule: ConfigRule| SimError::from(ConfigError::invalid(key, value, Some(rule)));
-        let n: i32 = value.parse().map_err(|_| invalid(ConfigRule::NotANumber))?;
-        if n < 1 {
-            return Err(invalid(ConfigRule::AtLeast(1)));
-        }
+        // SHORT or INT with `atLeast(1)`: the value fits an i32.
+        let n = config_def::parse(Place::Broker, key, value)?.number();
+        let n = i32::try_from(n).unwrap_or(i32::MAX);
         match key {
             "offsets.topic.replication.factor" => self.offsets_replication_factor = n,
             "transaction.state.log.replication.factor" => self.transaction_replication_factor = n,

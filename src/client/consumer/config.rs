@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::client::config_def::{self, Place};
 use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::log::FetchIsolation;
 
@@ -131,29 +132,34 @@ impl ConsumerConfig {
         let mut c = ConsumerConfig::new(client_id);
         for (k, v) in pairs {
             let (k, v) = (k.as_ref(), v.as_ref());
+            // Typed and validated by Kafka's ConfigDef first (`crate::client::config_def`):
+            // an unknown key is refused there by name.
+            let value = config_def::parse(Place::Consumer, k, v)?;
             let invalid = |rule: ConfigRule| ConfigError::invalid(k, v, Some(rule));
             match k {
                 "isolation.level" => {
-                    c.isolation_level = IsolationLevel::parse(v).ok_or_else(|| {
+                    c.isolation_level = IsolationLevel::parse(value.string()).ok_or_else(|| {
                         invalid(ConfigRule::OneOf(&["read_committed", "read_uncommitted"]))
                     })?
                 }
                 "auto.offset.reset" => {
-                    c.auto_offset_reset = OffsetResetStrategy::parse(v).ok_or_else(|| {
-                        invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
-                    })?
+                    c.auto_offset_reset =
+                        OffsetResetStrategy::parse(value.string()).ok_or_else(|| {
+                            invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
+                        })?
                 }
-                // Kafka's Type.INT with atLeast(1), as the producer's numbers.
+                // Kafka's Type.INT with atLeast(1) (`crate::client::config_def`).
                 "max.poll.records" => {
-                    c.max_poll_records = ConfigError::parse_int(k, v, 1)?.unsigned_abs()
+                    c.max_poll_records = u32::try_from(value.number()).unwrap_or(1)
                 }
-                "enable.auto.commit" => match v {
-                    "false" => c.enable_auto_commit = false,
-                    "true" => return Err(invalid(ConfigRule::AutoCommitNotSimulated)),
-                    _ => return Err(invalid(ConfigRule::Boolean)),
-                },
-                "group.id" => c.group_id = Some(v.to_string()),
-                "client.id" => c.client_id = v.to_string(),
+                "enable.auto.commit" => {
+                    if value.boolean() {
+                        return Err(invalid(ConfigRule::AutoCommitNotSimulated));
+                    }
+                    c.enable_auto_commit = false
+                }
+                "group.id" => c.group_id = Some(value.string().to_string()),
+                "client.id" => c.client_id = value.string().to_string(),
                 other => {
                     return Err(ConfigError::Unknown {
                         scope: ConfigScope::Consumer,

@@ -246,6 +246,9 @@ fn kind(k: &SimErrorKind) -> Msg {
             }
         ),
         SimErrorKind::TopicExists { name } => msg!("kafka.topic.exists", name = name),
+        SimErrorKind::TopicCollision { name, existing } => {
+            msg!("kafka.topic.collides", name = name, existing = existing)
+        }
         SimErrorKind::PartitionCount { partitions } => {
             msg!("error.partition-count", partitions = partitions)
         }
@@ -301,6 +304,14 @@ fn config_rule(rule: &ConfigRule) -> Msg {
         ConfigRule::AtLeast(min) => msg!("kafka.config.at-least", min = min),
         ConfigRule::NotANumber => Msg::new("config.not-a-number"),
         ConfigRule::NotNumberOfType(t) => msg!("kafka.config.not-number-of-type", kind = t),
+        ConfigRule::NotNumberBetween { kind, min, max } => msg!(
+            "config.not-number-between",
+            kafka = msg!("kafka.config.not-number-of-type", kind = kind),
+            min = min,
+            max = max
+        ),
+        ConfigRule::NoMoreThan(max) => msg!("kafka.config.no-more-than", max = max),
+        ConfigRule::NonEmpty => Msg::new("kafka.config.non-empty"),
         ConfigRule::Boolean => Msg::new("kafka.config.boolean"),
         ConfigRule::TrueOrFalse => Msg::new("config.true-or-false"),
         ConfigRule::AutoCommitNotSimulated => Msg::new("config.auto-commit-not-simulated"),

@@ -133,6 +133,13 @@ pub(super) fn sim_errors() -> Vec<SimError> {
     let configs = [
         invalid(Some(ConfigRule::OneOf(&["all", "-1", "0", "1"]))),
         invalid(Some(ConfigRule::AtLeast(1))),
+        invalid(Some(ConfigRule::NoMoreThan(5))),
+        invalid(Some(ConfigRule::NotNumberBetween {
+            kind: "SHORT",
+            min: 0,
+            max: 2,
+        })),
+        invalid(Some(ConfigRule::NonEmpty)),
         invalid(Some(ConfigRule::NotANumber)),
         invalid(Some(ConfigRule::Boolean)),
         invalid(Some(ConfigRule::TrueOrFalse)),
@@ -179,6 +186,10 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         },
         SimErrorKind::TopicExists {
             name: "orders".into(),
+        },
+        SimErrorKind::TopicCollision {
+            name: "a.b".into(),
+            existing: "a_b".into(),
         },
         SimErrorKind::PartitionCount { partitions: 0 },
         SimErrorKind::InternalTopic {
