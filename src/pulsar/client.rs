@@ -2,6 +2,12 @@
 //! `TransactionCoordinatorClientImpl`): a transaction registers a partition or a
 //! subscription with its coordinator before the first send or ack there, and checks
 //! its own state (OPEN, or TIME_OUT after its timer) before any call.
+//!
+//! `TransactionImpl` tracks each send and ack future of the transaction; `commit()`
+//! waits for them, and if one failed it aborts the transaction and fails with
+//! `TransactionHasOperationFailedException` (Pulsar 2.10.5, 2.11.2 and 3.x; before
+//! that the abort was skipped). A call here returns only once it is answered or timed
+//! out, so every operation is complete by the time of a commit.
 
 use super::action::Outcome;
 use super::event::PulsarEventKind;
@@ -123,6 +129,9 @@ impl PulsarWorld {
                 Ok(_) => Err(PulsarError::TimeoutException),
                 Err(e) => Err(e),
             };
+            if let (Some(name), Err(_)) = (txn, &result) {
+                self.op_failed(name);
+            }
             out.push((value.clone(), result));
         }
         Ok(Outcome::Sent(out))
@@ -218,7 +227,18 @@ impl PulsarWorld {
             Ok(_) => Err(PulsarError::TimeoutException),
             Err(e) => Err(e),
         };
+        if result.is_err() {
+            self.op_failed(name);
+        }
         Ok(Outcome::Acked { result })
+    }
+
+    /// `registerSendOp` / `registerAckOp` saw the future fail (`hasOpsFailed`).
+    fn op_failed(&mut self, name: &str) {
+        if let Ok(mut t) = self.client_txn(name) {
+            t.failed_ops = t.failed_ops.saturating_add(1);
+            self.set_client_txn(name, t);
+        }
     }
 
     pub(super) fn new_txn(
@@ -269,6 +289,7 @@ impl PulsarWorld {
                 id,
                 state: ClientTxnState::Open,
                 timeout_at: self.clock_ms().saturating_add(ttl),
+                failed_ops: 0,
                 partitions: Default::default(),
                 subscriptions: Default::default(),
             };
@@ -302,6 +323,18 @@ impl PulsarWorld {
             ClientTxnState::Aborting
         };
         self.set_client_txn(name, t.clone());
+        // The operations are complete; one failed: abort instead of the commit.
+        let refused = commit && t.failed_ops > 0;
+        if refused {
+            let (txn, failed) = (t.id, t.failed_ops);
+            self.emit(
+                None,
+                PulsarEventKind::CommitAbortsForFailedOps { txn, failed },
+            );
+            t.state = ClientTxnState::Aborting;
+            self.set_client_txn(name, t.clone());
+        }
+        let commit = commit && !refused;
         let body = Command::EndTxn { txn: t.id, commit };
         let broker = self.tc_broker(t.id.most_sig_bits());
         let result = match self.call(TXN_CLIENT, broker, body, Some("4.1.1")) {
@@ -318,6 +351,9 @@ impl PulsarWorld {
             Err(_) => t.state,
         };
         self.set_client_txn(name, t);
+        if refused {
+            return ended(Err(PulsarError::TransactionHasOperationFailedException));
+        }
         ended(result)
     }
 }

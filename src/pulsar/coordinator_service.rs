@@ -168,6 +168,12 @@ impl PulsarWorld {
         subscriptions: std::collections::BTreeSet<TransactionSubscription>,
     ) {
         let from = Node::Broker(self.tc_broker(tc));
+        // `getLowWaterMark`, read while this transaction is still in the map.
+        let low_water_mark = self
+            .coordinators
+            .get(tc as usize)
+            .and_then(|c| c.store.as_ref())
+            .map_or(0, |s| s.low_water_mark());
         if let Some(c) = self.coordinators.get_mut(tc as usize) {
             c.ends.insert(
                 txn,
@@ -185,12 +191,18 @@ impl PulsarWorld {
                 txn,
                 subscription,
                 commit,
+                low_water_mark,
             };
             self.send(from.clone(), to, body, Some("4.2.1"));
         }
         for topic in partitions {
             let to = Node::Broker(self.topic_broker(&topic));
-            let body = Command::EndTxnOnPartition { txn, topic, commit };
+            let body = Command::EndTxnOnPartition {
+                txn,
+                topic,
+                commit,
+                low_water_mark,
+            };
             self.send(from.clone(), to, body, Some("4.2.1"));
         }
         self.tc_maybe_finish(tc, txn);

@@ -122,6 +122,9 @@ pub struct ClientTxn {
     pub id: TxnID,
     pub state: ClientTxnState,
     pub timeout_at: i64,
+    /// Sends and acks of this transaction that failed (`hasOpsFailed`): a commit
+    /// aborts instead.
+    pub failed_ops: u32,
     pub partitions: BTreeSet<String>,
     pub subscriptions: BTreeSet<TransactionSubscription>,
 }
