@@ -1,7 +1,7 @@
 #![cfg(all(not(target_arch = "wasm32"), feature = "pulsar"))]
 //! Properties of the Pulsar engine under random workloads and faults (dropped, held,
-//! duplicated commands, coordinator crashes, timeouts, a zombie's send or ack held
-//! until its transaction ended, failed operations before a commit):
+//! duplicated commands, coordinator crashes, timeouts, a zero one too, a zombie's send
+//! or ack held until its transaction ended, failed operations before a commit):
 //! - no message of an aborted transaction is ever dispatched;
 //! - no position acknowledged in a committed transaction is dispatched again;
 //! - no transaction the coordinator has ended stays ongoing in a partition (so none
@@ -21,7 +21,8 @@ use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Op {
-    NewTxn(u8),
+    /// A new transaction; `true`: a zero timeout, below the tracker's tick.
+    NewTxn(u8, bool),
     Send {
         txn: Option<u8>,
         out: u8,
@@ -79,7 +80,7 @@ const APIS: &[&str] = &[
 fn op() -> impl Strategy<Value = Op> {
     let txn = proptest::option::of(0u8..3);
     prop_oneof![
-        4 => (0u8..3).prop_map(Op::NewTxn),
+        4 => (0u8..3, proptest::bool::weighted(0.1)).prop_map(|(t, zero)| Op::NewTxn(t, zero)),
         6 => (txn.clone(), 0u8..2).prop_map(|(txn, out)| Op::Send { txn, out }),
         1 => Just(Op::Plain),
         4 => (0u8..3).prop_map(|reader| Op::Receive { reader }),
@@ -211,9 +212,9 @@ fn world(ops: &[Op]) -> PulsarWorld {
             continue;
         }
         let action = match op {
-            Op::NewTxn(t) => PulsarAction::NewTxn {
+            Op::NewTxn(t, zero) => PulsarAction::NewTxn {
                 name: format!("t{t}"),
-                timeout_ms: None,
+                timeout_ms: zero.then_some(0),
             },
             Op::Send { txn, out } => PulsarAction::Send {
                 producer: "app".into(),

@@ -250,8 +250,8 @@ impl PulsarWorld {
             return Err(format!("transaction {name} already exists"));
         }
         let ttl = timeout_ms.unwrap_or(self.config().transaction_timeout_ms);
-        if !(1..=i64::from(i32::MAX)).contains(&ttl) {
-            return Err("timeout must be 1 to 2147483647 ms".into());
+        if !(0..=i64::from(i32::MAX)).contains(&ttl) {
+            return Err("timeout must be 0 to 2147483647 ms".into());
         }
         let tc = self.take_round_robin_tc();
         let failed = |e| {
@@ -294,6 +294,9 @@ impl PulsarWorld {
                 subscriptions: Default::default(),
             };
             self.set_client_txn(name, txn);
+            // The client's timer (`TransactionImpl` is a TimerTask) is due at once for
+            // a zero timeout.
+            self.fire_timeouts();
         }
         Ok(Outcome::TxnOpened {
             name: name.to_string(),

@@ -13,6 +13,10 @@ use super::{
 };
 use crate::sim::Node;
 
+/// The timeout tracker's tick (`TransactionTimeoutTrackerFactoryImpl.tickTimeMillis`,
+/// a `HashedWheelTimer` of 1 ms ticks).
+pub const TIMEOUT_TRACKER_TICK_MS: i64 = 1;
+
 fn error(e: CoordinatorError) -> PulsarError {
     match e {
         CoordinatorError::TransactionNotFound => PulsarError::TransactionNotFoundException,
@@ -60,7 +64,16 @@ impl PulsarWorld {
         };
         let w = store.new_transaction(&mut c.log, ttl, now);
         self.logged(tc, &w, ("1.2", "1.3"));
-        Ok(w.entry.txn)
+        let txn = w.entry.txn;
+        // `TransactionTimeoutTrackerImpl.addTransaction`: a timeout shorter than the
+        // tracker's tick is not scheduled; the transaction is ended for timeout at once
+        // (the client still gets its TxnID).
+        if ttl < TIMEOUT_TRACKER_TICK_MS {
+            self.emit(None, PulsarEventKind::TxnTimedOut { tc, txn });
+            // A refusal is already on the timeline (CoordinatorRefused).
+            let _ = self.tc_end_txn(txn, false, false);
+        }
+        Ok(txn)
     }
 
     /// ADD_PARTITION (`Ok`) or ADD_SUBSCRIPTION (`Err`), logged first.

@@ -404,7 +404,8 @@ impl PulsarWorld {
         }
     }
 
-    fn fire_timeouts(&mut self) {
+    /// Fires the client timers and coordinator timeouts due now.
+    pub(super) fn fire_timeouts(&mut self) {
         let now = self.clock_ms;
         for t in self.txns.values_mut() {
             if t.state == ClientTxnState::Open && t.timeout_at <= now {
