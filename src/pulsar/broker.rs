@@ -379,8 +379,10 @@ impl PulsarWorld {
     }
 
     /// 4.2.2 on a partition: the marker is written, the buffer forgets or remembers.
-    /// Then the end's low water mark: a transaction still ongoing here but ended at
-    /// its coordinator (a late send made it ongoing) is aborted here.
+    /// Then the end's low water mark: each transaction first in the ongoing list that
+    /// is at or below its coordinator's mark (ended there; a late send made it ongoing
+    /// here) is aborted here, one after the other (TransactionLowWaterMarkTest's
+    /// testLowWaterMarkForDifferentTC).
     fn end_on_partition(&mut self, topic: &str, txn: TxnID, commit: bool, low_water_mark: i64) {
         if !self.topics.contains_key(topic) {
             return;
@@ -389,8 +391,16 @@ impl PulsarWorld {
         let Some(t) = self.topics.get_mut(topic) else {
             return;
         };
-        let tc = txn.most_sig_bits();
-        if let Some(stale) = t.buffer.handle_low_water_mark(tc, low_water_mark) {
+        t.buffer
+            .record_low_water_mark(txn.most_sig_bits(), low_water_mark);
+        // Each abort removes one ongoing transaction: bounded by their number.
+        for _ in 0..=t.buffer.ongoing_txns().len() {
+            let Some(t) = self.topics.get(topic) else {
+                return;
+            };
+            let Some((stale, low_water_mark)) = t.buffer.first_below_low_water_mark() else {
+                return;
+            };
             let kind = PulsarEventKind::LowWaterMarkAbort {
                 topic: topic.to_string(),
                 subscription: None,
@@ -448,8 +458,18 @@ impl PulsarWorld {
         else {
             return;
         };
-        let tc = txn.most_sig_bits();
-        if let Some(stale) = s.pending_ack.handle_low_water_mark(tc, low_water_mark) {
+        s.pending_ack
+            .record_low_water_mark(txn.most_sig_bits(), low_water_mark);
+        // Each abort releases one holder: bounded by their number.
+        for _ in 0..=s.pending_ack.individual_ack_positions().len() {
+            let Some((stale, low_water_mark)) = self
+                .topics
+                .get(&sub.topic)
+                .and_then(|t| t.subscriptions.get(&sub.subscription))
+                .and_then(|s| s.pending_ack.first_below_low_water_mark())
+            else {
+                return;
+            };
             let kind = PulsarEventKind::LowWaterMarkAbort {
                 topic: sub.topic.clone(),
                 subscription: Some(sub.subscription.clone()),

@@ -13,8 +13,9 @@
 //! positions for good: nothing will end that transaction here again. Each commit or
 //! abort of a transaction that acked here carries its coordinator's low water mark;
 //! the first transaction still holding acks here (in the order they first acked) is
-//! aborted when it is at or below that mark (`handleLowWaterMark`, one per end;
-//! PendingAckHandleImpl at 033a3b6e).
+//! aborted when it is at or below its coordinator's mark, then the next first one
+//! (`handleLowWaterMark`, which each abort calls again; PendingAckHandleImpl at
+//! 033a3b6e).
 
 use std::collections::BTreeMap;
 
@@ -78,14 +79,17 @@ impl PendingAckHandle {
     }
 
     /// `handleLowWaterMark` after a commit or abort of a transaction that acked here:
-    /// keeps the higher mark, and returns the first holder if it is at or below its
-    /// coordinator's mark (it has ended; the caller aborts it here).
-    pub fn handle_low_water_mark(&mut self, tc: u64, low_water_mark: i64) -> Option<TxnID> {
+    /// keeps the higher mark for the coordinator.
+    pub fn record_low_water_mark(&mut self, tc: u64, low_water_mark: i64) {
         let mark = self.low_water_marks.entry(tc).or_insert(low_water_mark);
         *mark = (*mark).max(low_water_mark);
+    }
+    /// The first holder (in ack order), with its coordinator's mark, if it is at or
+    /// below that mark: it has ended, so the caller aborts it here and asks again.
+    pub fn first_below_low_water_mark(&self) -> Option<(TxnID, i64)> {
         let first = *self.ack_order.first()?;
-        let lwm = self.low_water_marks.get(&first.most_sig_bits())?;
-        (i128::from(first.least_sig_bits()) <= i128::from(*lwm)).then_some(first)
+        let mark = *self.low_water_marks.get(&first.most_sig_bits())?;
+        (i128::from(first.least_sig_bits()) <= i128::from(mark)).then_some((first, mark))
     }
 
     /// `individualAcknowledgeMessage`: log, then check every position, then hold them.
@@ -198,14 +202,16 @@ mod tests {
         assert_eq!(h.individual_acknowledge(t1, &[p1], &cursor), Ok(()));
         // t1's end carries the mark 0 (t0 is gone from the coordinator's map).
         assert_eq!(h.abort_txn(t1), vec![p1]);
-        assert_eq!(h.handle_low_water_mark(0, 0), Some(t0));
+        h.record_low_water_mark(0, 0);
+        assert_eq!(h.first_below_low_water_mark(), Some((t0, 0)));
         assert_eq!(h.abort_txn(t0), vec![p0]);
         assert_eq!(
             h.holder(p0),
             None,
             "p0 can be delivered and acknowledged again"
         );
-        assert_eq!(h.handle_low_water_mark(0, -1), None);
+        h.record_low_water_mark(0, -1);
+        assert_eq!(h.first_below_low_water_mark(), None);
         assert_eq!(
             h.low_water_marks().get(&0),
             Some(&0),

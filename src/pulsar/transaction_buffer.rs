@@ -13,8 +13,9 @@
 //! refused before it is written (`appendBufferToTxn`: NotAllowedException, "has been
 //! ended"); a message of a transaction this partition already aborted is written but
 //! never becomes ongoing (`handleTransactionMessage`), so it cannot hold
-//! maxReadPosition; and after each end, the first ongoing transaction at or below the
-//! mark is aborted (`handleLowWaterMark`), one per end. The marks live in memory only.
+//! maxReadPosition; and after each end, the first ongoing transaction at or below its
+//! coordinator's mark is aborted, then the next first one (`handleLowWaterMark`, which
+//! each abort calls again). The marks live in memory only.
 
 use std::collections::BTreeMap;
 
@@ -103,14 +104,18 @@ impl TopicTransactionBuffer {
         true
     }
 
-    /// `handleLowWaterMark` after an end: keeps the higher mark for the coordinator,
-    /// and returns the first ongoing transaction if it is at or below its mark: it has
-    /// ended elsewhere, so the caller writes an abort marker for it here.
-    pub fn handle_low_water_mark(&mut self, tc: u64, low_water_mark: i64) -> Option<TxnID> {
+    /// `handleLowWaterMark` after an end: keeps the higher mark for the coordinator.
+    pub fn record_low_water_mark(&mut self, tc: u64, low_water_mark: i64) {
         let mark = self.low_water_marks.entry(tc).or_insert(low_water_mark);
         *mark = (*mark).max(low_water_mark);
+    }
+    /// The first ongoing transaction, with its coordinator's mark, if it is at or below
+    /// that mark: it has ended elsewhere, so the caller writes an abort marker for it
+    /// here, and asks again (each abort's own `handleLowWaterMark` looks at the next).
+    pub fn first_below_low_water_mark(&self) -> Option<(TxnID, i64)> {
         let (first, _) = *self.ongoing_txns.first()?;
-        self.below_low_water_mark(first).then_some(first)
+        let mark = *self.low_water_marks.get(&first.most_sig_bits())?;
+        self.below_low_water_mark(first).then_some((first, mark))
     }
 
     /// A plain message moves maxReadPosition only when nothing is ongoing
@@ -238,7 +243,8 @@ mod tests {
             commit: false,
         });
         tb.end_txn(t0, false, m, &l);
-        assert_eq!(tb.handle_low_water_mark(0, -1), None);
+        tb.record_low_water_mark(0, -1);
+        assert_eq!(tb.first_below_low_water_mark(), None);
         // t0's late message: written, filtered, not ongoing.
         let late = l.add_entry(msg(Some(t0)));
         assert!(!tb.append_to_txn(t0, late));
@@ -257,10 +263,12 @@ mod tests {
             commit: true,
         });
         tb.end_txn(t2, true, m2, &l);
+        tb.record_low_water_mark(0, 1);
+        tb.record_low_water_mark(0, 0);
         assert_eq!(
-            tb.handle_low_water_mark(0, 1),
-            Some(t1),
-            "t1 is below the mark"
+            tb.first_below_low_water_mark(),
+            Some((t1, 1)),
+            "t1 is at the higher mark"
         );
         assert_eq!(
             tb.check_append(t1),
