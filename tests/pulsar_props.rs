@@ -1,33 +1,69 @@
 #![cfg(all(not(target_arch = "wasm32"), feature = "pulsar"))]
 //! Properties of the Pulsar engine under random workloads and faults (dropped, held,
-//! duplicated commands, coordinator crashes, timeouts):
+//! duplicated commands, coordinator crashes, timeouts, a zero one too, a zombie's send
+//! or ack held until its transaction ended, failed operations before a commit):
 //! - no message of an aborted transaction is ever dispatched;
 //! - no position acknowledged in a committed transaction is dispatched again;
+//! - no transaction the coordinator has ended stays ongoing in a partition (so none
+//!   holds maxReadPosition);
+//! - a transaction with a failed send or ack never commits;
 //! - the coordinator's memory is always what replaying its transaction log gives;
 //! - the same actions give the same events.
 
 mod common;
 
 use eos_playground::pulsar::{
-    EntryData, MLTransactionMetadataStore, PulsarAction, PulsarConfig, PulsarEventKind,
-    PulsarWorld, TransactionCoordinatorID,
+    ClientTxnState, EntryData, MLTransactionMetadataStore, PulsarAction, PulsarConfig,
+    PulsarEventKind, PulsarWorld, TransactionCoordinatorID, TxnStatus,
 };
 use eos_playground::sim::{Direction, Fault, MessageMatch};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Op {
-    NewTxn(u8),
-    Send { txn: Option<u8>, out: u8 },
+    /// A new transaction; `true`: a zero timeout, below the tracker's tick.
+    NewTxn(u8, bool),
+    Send {
+        txn: Option<u8>,
+        out: u8,
+    },
     Plain,
-    Receive { reader: u8 },
-    Ack { txn: Option<u8>, pick: u8 },
-    End { txn: u8, commit: bool },
+    Receive {
+        reader: u8,
+    },
+    Ack {
+        txn: Option<u8>,
+        pick: u8,
+    },
+    End {
+        txn: u8,
+        commit: bool,
+    },
     Crash,
     Recover,
     Run(u16),
-    Fault { api: u8, kind: u8 },
+    Fault {
+        api: u8,
+        kind: u8,
+    },
     Release(u8),
+    /// A send held on the wire, its transaction ended, then the send released.
+    ZombieSend {
+        txn: u8,
+        out: u8,
+        commit: bool,
+    },
+    /// The same for a transactional ack.
+    ZombieAck {
+        txn: u8,
+        pick: u8,
+        commit: bool,
+    },
+    /// A send whose receipt is lost: the operation fails at the client.
+    FailedSend {
+        txn: u8,
+        out: u8,
+    },
 }
 
 const APIS: &[&str] = &[
@@ -44,7 +80,7 @@ const APIS: &[&str] = &[
 fn op() -> impl Strategy<Value = Op> {
     let txn = proptest::option::of(0u8..3);
     prop_oneof![
-        4 => (0u8..3).prop_map(Op::NewTxn),
+        4 => (0u8..3, proptest::bool::weighted(0.1)).prop_map(|(t, zero)| Op::NewTxn(t, zero)),
         6 => (txn.clone(), 0u8..2).prop_map(|(txn, out)| Op::Send { txn, out }),
         1 => Just(Op::Plain),
         4 => (0u8..3).prop_map(|reader| Op::Receive { reader }),
@@ -55,6 +91,11 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0u16..6_000).prop_map(Op::Run),
         1 => (0u8..APIS.len() as u8, 0u8..8).prop_map(|(api, kind)| Op::Fault { api, kind }),
         2 => (0u8..APIS.len() as u8).prop_map(Op::Release),
+        1 => (0u8..3, 0u8..2, any::<bool>())
+            .prop_map(|(txn, out, commit)| Op::ZombieSend { txn, out, commit }),
+        1 => (0u8..3, any::<u8>(), any::<bool>())
+            .prop_map(|(txn, pick, commit)| Op::ZombieAck { txn, pick, commit }),
+        1 => (0u8..3, 0u8..2).prop_map(|(txn, out)| Op::FailedSend { txn, out }),
     ]
 }
 
@@ -100,11 +141,80 @@ fn world(ops: &[Op]) -> PulsarWorld {
     for a in &setup {
         w.apply(a).expect("setup");
     }
+    let hold = |api: &str| PulsarAction::Arm {
+        fault: Fault::Hold {
+            matching: MessageMatch {
+                api: Some(api.to_string()),
+                direction: Some(Direction::Request),
+                ..MessageMatch::default()
+            },
+        },
+    };
+    let send = |txn: u8, out: u8, i: usize| PulsarAction::Send {
+        producer: "app".into(),
+        topic: format!("out-partition-{out}"),
+        values: vec![format!("v{i}")],
+        txn: Some(format!("t{txn}")),
+        sequence_id: None,
+    };
+    let end = |txn: u8, commit: bool| PulsarAction::EndTxn {
+        name: format!("t{txn}"),
+        commit,
+    };
     for (i, op) in ops.iter().enumerate() {
+        let acked = |w: &PulsarWorld, pick: u8| {
+            let got = &w.consumer("c").expect("c").received;
+            (!got.is_empty()).then(|| got[pick as usize % got.len()].0)
+        };
+        let actions = match op {
+            Op::ZombieSend { txn, out, commit } => vec![
+                hold("Send"),
+                send(*txn, *out, i),
+                end(*txn, *commit),
+                PulsarAction::Release { api: "Send".into() },
+            ],
+            Op::ZombieAck { txn, pick, commit } => {
+                let Some(position) = acked(&w, *pick) else {
+                    continue;
+                };
+                vec![
+                    hold("Ack"),
+                    PulsarAction::Ack {
+                        consumer: "c".into(),
+                        positions: vec![position],
+                        txn: Some(format!("t{txn}")),
+                    },
+                    end(*txn, *commit),
+                    PulsarAction::Release { api: "Ack".into() },
+                ]
+            }
+            Op::FailedSend { txn, out } => vec![
+                PulsarAction::Arm {
+                    fault: Fault::Drop {
+                        matching: MessageMatch {
+                            api: Some("Send".into()),
+                            direction: Some(Direction::Response),
+                            ..MessageMatch::default()
+                        },
+                        every: false,
+                    },
+                },
+                send(*txn, *out, i),
+            ],
+            _ => Vec::new(),
+        };
+        for action in &actions {
+            // A refused action (an unknown transaction name) changes nothing.
+            let _ = w.apply(action);
+            check_store_matches_log(&w);
+        }
+        if !actions.is_empty() {
+            continue;
+        }
         let action = match op {
-            Op::NewTxn(t) => PulsarAction::NewTxn {
+            Op::NewTxn(t, zero) => PulsarAction::NewTxn {
                 name: format!("t{t}"),
-                timeout_ms: None,
+                timeout_ms: zero.then_some(0),
             },
             Op::Send { txn, out } => PulsarAction::Send {
                 producer: "app".into(),
@@ -170,6 +280,7 @@ fn world(ops: &[Op]) -> PulsarWorld {
             Op::Release(api) => PulsarAction::Release {
                 api: APIS[*api as usize].to_string(),
             },
+            Op::ZombieSend { .. } | Op::ZombieAck { .. } | Op::FailedSend { .. } => continue,
         };
         // A refused action (an unknown transaction name) changes nothing.
         let _ = w.apply(&action);
@@ -224,6 +335,26 @@ proptest! {
                     }
                 }
                 _ => {}
+            }
+        }
+        // No transaction the coordinator has ended stays ongoing in a partition.
+        if let Some(store) = &w.coordinators()[0].store {
+            for (name, t) in w.topics() {
+                for (txn, first) in t.buffer.ongoing_txns() {
+                    prop_assert!(
+                        store.txn_meta(*txn).is_ok(),
+                        "{name}: {txn} ended but is still ongoing from {first}"
+                    );
+                }
+            }
+        }
+        // A transaction with a failed send or ack never commits.
+        for (name, t) in w.txns() {
+            if t.failed_ops > 0 {
+                prop_assert!(t.state != ClientTxnState::Committed, "{name} committed after a failed operation");
+                let committed = w.events().iter().any(|e| matches!(&e.kind,
+                    PulsarEventKind::TxnLogAppend { txn, new_status: Some(TxnStatus::Committed), .. } if *txn == t.id));
+                prop_assert!(!committed, "the coordinator committed {name} after a failed operation");
             }
         }
         // Deterministic: the same actions, the same events.

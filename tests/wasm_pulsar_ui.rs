@@ -185,9 +185,9 @@ async fn the_comparison_view_steps_both_engines_and_fills_the_table() {
         filter_both[1].contains("dispatcher of output-partition-0/downstream"),
         "{filter_both:?}"
     );
-    assert!(pulsar_out0.contains("C (0,2)aborted"), "{pulsar_out0}");
+    assert!(pulsar_out0.contains("C (0,1)aborted"), "{pulsar_out0}");
     assert!(
-        pulsar_side.contains("ongoing: none · aborted: (0,2)@3:3"),
+        pulsar_side.contains("ongoing: none · aborted: (0,1)@3:3"),
         "{pulsar_side}"
     );
     assert_eq!(

@@ -103,8 +103,13 @@ impl PulsarWorld {
                 }
                 None => self.plain_ack(&topic, &subscription, &positions),
             },
-            Command::EndTxnOnPartition { txn, topic, commit } => {
-                self.end_on_partition(&topic, txn, commit);
+            Command::EndTxnOnPartition {
+                txn,
+                topic,
+                commit,
+                low_water_mark,
+            } => {
+                self.end_on_partition(&topic, txn, commit, low_water_mark);
                 reply(
                     self,
                     Command::EndTxnOnPartitionResponse { txn, topic },
@@ -115,8 +120,9 @@ impl PulsarWorld {
                 txn,
                 subscription,
                 commit,
+                low_water_mark,
             } => {
-                self.end_on_subscription(&subscription, txn, commit);
+                self.end_on_subscription(&subscription, txn, commit, low_water_mark);
                 reply(
                     self,
                     Command::EndTxnOnSubscriptionResponse { txn, subscription },
@@ -161,29 +167,58 @@ impl PulsarWorld {
                 }
             }
         }
+        if let Some(id) = txn {
+            if let Err(low_water_mark) = t.buffer.check_append(id) {
+                let kind = PulsarEventKind::TxnAppendRefused {
+                    topic: topic.to_string(),
+                    txn: id,
+                    low_water_mark,
+                };
+                self.emit(None, kind);
+                return Err(PulsarError::NotAllowedException);
+            }
+        }
         let position = t.ledger.add_entry(EntryData::Message {
             value: value.clone(),
             producer_name: producer.to_string(),
             sequence_id,
             txn,
         });
-        match txn {
+        let counted = match txn {
             Some(id) => t.buffer.append_to_txn(id, position),
-            None => t.buffer.append_normal(position),
-        }
+            None => {
+                t.buffer.append_normal(position);
+                true
+            }
+        };
         if dedup {
             t.highest_sequenced
                 .insert(producer.to_string(), sequence_id);
         }
         let max_read_position = t.buffer.max_read_position();
-        let kind = PulsarEventKind::EntryAdded {
-            topic: topic.to_string(),
-            position,
-            value,
-            txn,
-            max_read_position,
-        };
-        self.emit(txn.map(|_| "2.2.2"), kind);
+        let topic = topic.to_string();
+        match txn {
+            Some(txn) if !counted => {
+                let kind = PulsarEventKind::LateTxnEntry {
+                    topic,
+                    position,
+                    value,
+                    txn,
+                    max_read_position,
+                };
+                self.emit(None, kind);
+            }
+            _ => {
+                let kind = PulsarEventKind::EntryAdded {
+                    topic,
+                    position,
+                    value,
+                    txn,
+                    max_read_position,
+                };
+                self.emit(txn.map(|_| "2.2.2"), kind);
+            }
+        }
         Ok(position)
     }
 
@@ -344,7 +379,40 @@ impl PulsarWorld {
     }
 
     /// 4.2.2 on a partition: the marker is written, the buffer forgets or remembers.
-    fn end_on_partition(&mut self, topic: &str, txn: TxnID, commit: bool) {
+    /// Then the end's low water mark: each transaction first in the ongoing list that
+    /// is at or below its coordinator's mark (ended there; a late send made it ongoing
+    /// here) is aborted here, one after the other (TransactionLowWaterMarkTest's
+    /// testLowWaterMarkForDifferentTC).
+    fn end_on_partition(&mut self, topic: &str, txn: TxnID, commit: bool, low_water_mark: i64) {
+        if !self.topics.contains_key(topic) {
+            return;
+        }
+        self.write_marker(topic, txn, commit, Some("4.2.2"));
+        let Some(t) = self.topics.get_mut(topic) else {
+            return;
+        };
+        t.buffer
+            .record_low_water_mark(txn.most_sig_bits(), low_water_mark);
+        // Each abort removes one ongoing transaction: bounded by their number.
+        for _ in 0..=t.buffer.ongoing_txns().len() {
+            let Some(t) = self.topics.get(topic) else {
+                return;
+            };
+            let Some((stale, low_water_mark)) = t.buffer.first_below_low_water_mark() else {
+                return;
+            };
+            let kind = PulsarEventKind::LowWaterMarkAbort {
+                topic: topic.to_string(),
+                subscription: None,
+                txn: stale,
+                low_water_mark,
+            };
+            self.emit(None, kind);
+            self.write_marker(topic, stale, false, None);
+        }
+    }
+
+    fn write_marker(&mut self, topic: &str, txn: TxnID, commit: bool, step: Option<&'static str>) {
         let Some(t) = self.topics.get_mut(topic) else {
             return;
         };
@@ -358,12 +426,69 @@ impl PulsarWorld {
             position,
             max_read_position,
         };
-        self.emit(Some("4.2.2"), kind);
+        self.emit(step, kind);
     }
 
     /// 4.2.2 on a subscription: the mark goes to the pending-ack log; a commit moves
     /// the cursor (4.2.3), an abort makes the positions deliverable again.
-    fn end_on_subscription(&mut self, sub: &TransactionSubscription, txn: TxnID, commit: bool) {
+    fn end_on_subscription(
+        &mut self,
+        sub: &TransactionSubscription,
+        txn: TxnID,
+        commit: bool,
+        low_water_mark: i64,
+    ) {
+        let Some(s) = self
+            .topics
+            .get_mut(&sub.topic)
+            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
+        else {
+            return;
+        };
+        let held_here = s.pending_ack.holds_any(txn);
+        self.mark_pending_ack(sub, txn, commit, Some("4.2.2"));
+        // `handleLowWaterMark`, only when this transaction had acks here.
+        if !held_here {
+            return;
+        }
+        let Some(s) = self
+            .topics
+            .get_mut(&sub.topic)
+            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
+        else {
+            return;
+        };
+        s.pending_ack
+            .record_low_water_mark(txn.most_sig_bits(), low_water_mark);
+        // Each abort releases one holder: bounded by their number.
+        for _ in 0..=s.pending_ack.individual_ack_positions().len() {
+            let Some((stale, low_water_mark)) = self
+                .topics
+                .get(&sub.topic)
+                .and_then(|t| t.subscriptions.get(&sub.subscription))
+                .and_then(|s| s.pending_ack.first_below_low_water_mark())
+            else {
+                return;
+            };
+            let kind = PulsarEventKind::LowWaterMarkAbort {
+                topic: sub.topic.clone(),
+                subscription: Some(sub.subscription.clone()),
+                txn: stale,
+                low_water_mark,
+            };
+            self.emit(None, kind);
+            self.mark_pending_ack(sub, stale, false, None);
+        }
+    }
+
+    /// The commit or abort mark in the pending-ack log and what it does to the cursor.
+    fn mark_pending_ack(
+        &mut self,
+        sub: &TransactionSubscription,
+        txn: TxnID,
+        commit: bool,
+        step: Option<&'static str>,
+    ) {
         let Some(s) = self
             .topics
             .get_mut(&sub.topic)
@@ -381,7 +506,7 @@ impl PulsarWorld {
         let mark_delete_position = s.cursor.mark_delete_position();
         let (topic, subscription) = (sub.topic.clone(), sub.subscription.clone());
         self.emit(
-            Some("4.2.2"),
+            step,
             PulsarEventKind::PendingAckMarked {
                 topic: topic.clone(),
                 subscription: subscription.clone(),
@@ -396,7 +521,7 @@ impl PulsarWorld {
                 subscription,
                 mark_delete_position,
             };
-            self.emit(Some("4.2.3"), kind);
+            self.emit(step.map(|_| "4.2.3"), kind);
         } else if !positions.is_empty() {
             let kind = PulsarEventKind::Redelivering {
                 topic,

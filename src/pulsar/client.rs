@@ -2,6 +2,12 @@
 //! `TransactionCoordinatorClientImpl`): a transaction registers a partition or a
 //! subscription with its coordinator before the first send or ack there, and checks
 //! its own state (OPEN, or TIME_OUT after its timer) before any call.
+//!
+//! `TransactionImpl` tracks each send and ack future of the transaction; `commit()`
+//! waits for them, and if one failed it aborts the transaction and fails with
+//! `TransactionHasOperationFailedException` (Pulsar 2.10.5, 2.11.2 and 3.x; before
+//! that the abort was skipped). A call here returns only once it is answered or timed
+//! out, so every operation is complete by the time of a commit.
 
 use super::action::Outcome;
 use super::event::PulsarEventKind;
@@ -123,6 +129,9 @@ impl PulsarWorld {
                 Ok(_) => Err(PulsarError::TimeoutException),
                 Err(e) => Err(e),
             };
+            if let (Some(name), Err(_)) = (txn, &result) {
+                self.op_failed(name);
+            }
             out.push((value.clone(), result));
         }
         Ok(Outcome::Sent(out))
@@ -218,7 +227,18 @@ impl PulsarWorld {
             Ok(_) => Err(PulsarError::TimeoutException),
             Err(e) => Err(e),
         };
+        if result.is_err() {
+            self.op_failed(name);
+        }
         Ok(Outcome::Acked { result })
+    }
+
+    /// `registerSendOp` / `registerAckOp` saw the future fail (`hasOpsFailed`).
+    fn op_failed(&mut self, name: &str) {
+        if let Ok(mut t) = self.client_txn(name) {
+            t.failed_ops = t.failed_ops.saturating_add(1);
+            self.set_client_txn(name, t);
+        }
     }
 
     pub(super) fn new_txn(
@@ -230,8 +250,8 @@ impl PulsarWorld {
             return Err(format!("transaction {name} already exists"));
         }
         let ttl = timeout_ms.unwrap_or(self.config().transaction_timeout_ms);
-        if !(1..=i64::from(i32::MAX)).contains(&ttl) {
-            return Err("timeout must be 1 to 2147483647 ms".into());
+        if !(0..=i64::from(i32::MAX)).contains(&ttl) {
+            return Err("timeout must be 0 to 2147483647 ms".into());
         }
         let tc = self.take_round_robin_tc();
         let failed = |e| {
@@ -269,10 +289,14 @@ impl PulsarWorld {
                 id,
                 state: ClientTxnState::Open,
                 timeout_at: self.clock_ms().saturating_add(ttl),
+                failed_ops: 0,
                 partitions: Default::default(),
                 subscriptions: Default::default(),
             };
             self.set_client_txn(name, txn);
+            // The client's timer (`TransactionImpl` is a TimerTask) is due at once for
+            // a zero timeout.
+            self.fire_timeouts();
         }
         Ok(Outcome::TxnOpened {
             name: name.to_string(),
@@ -302,6 +326,18 @@ impl PulsarWorld {
             ClientTxnState::Aborting
         };
         self.set_client_txn(name, t.clone());
+        // The operations are complete; one failed: abort instead of the commit.
+        let refused = commit && t.failed_ops > 0;
+        if refused {
+            let (txn, failed) = (t.id, t.failed_ops);
+            self.emit(
+                None,
+                PulsarEventKind::CommitAbortsForFailedOps { txn, failed },
+            );
+            t.state = ClientTxnState::Aborting;
+            self.set_client_txn(name, t.clone());
+        }
+        let commit = commit && !refused;
         let body = Command::EndTxn { txn: t.id, commit };
         let broker = self.tc_broker(t.id.most_sig_bits());
         let result = match self.call(TXN_CLIENT, broker, body, Some("4.1.1")) {
@@ -318,6 +354,9 @@ impl PulsarWorld {
             Err(_) => t.state,
         };
         self.set_client_txn(name, t);
+        if refused {
+            return ended(Err(PulsarError::TransactionHasOperationFailedException));
+        }
         ended(result)
     }
 }

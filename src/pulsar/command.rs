@@ -21,6 +21,9 @@ pub enum PulsarError {
     NotAllowedException,
     /// No answer within `operationTimeoutMs`.
     TimeoutException,
+    /// `TransactionHasOperationFailedException`: a commit refused by the client itself
+    /// because a send or an ack of the transaction failed; the client aborts instead.
+    TransactionHasOperationFailedException,
 }
 
 impl PulsarError {
@@ -32,6 +35,9 @@ impl PulsarError {
             PulsarError::CoordinatorNotFoundException => "CoordinatorNotFoundException",
             PulsarError::NotAllowedException => "NotAllowedException",
             PulsarError::TimeoutException => "TimeoutException",
+            PulsarError::TransactionHasOperationFailedException => {
+                "TransactionHasOperationFailedException"
+            }
         }
     }
 }
@@ -118,19 +124,23 @@ pub enum Command {
         txn: TxnID,
         result: Result<(), PulsarError>,
     },
+    /// `CommandEndTxnOnPartition`, with the coordinator's `txnidLeastBitsOfLowWatermark`.
     EndTxnOnPartition {
         txn: TxnID,
         topic: String,
         commit: bool,
+        low_water_mark: i64,
     },
     EndTxnOnPartitionResponse {
         txn: TxnID,
         topic: String,
     },
+    /// `CommandEndTxnOnSubscription`, with the low water mark as above.
     EndTxnOnSubscription {
         txn: TxnID,
         subscription: TransactionSubscription,
         commit: bool,
+        low_water_mark: i64,
     },
     EndTxnOnSubscriptionResponse {
         txn: TxnID,

@@ -1,7 +1,7 @@
 //! The transaction coordinator's store and its transaction log
 //! (`MLTransactionMetadataStore`, `MLTransactionLogImpl`, `TxnMetaImpl`,
 //! `TransactionUtil.canTransitionTo`; Pulsar commit 30dd4f34 of
-//! MLTransactionMetadataStore).
+//! MLTransactionMetadataStore, `MLTransactionSequenceIdGenerator` at 02b18f6c).
 //!
 //! Every change is appended to the log (`TransactionMetadataEntry`: NEW,
 //! ADD_PARTITION, ADD_SUBSCRIPTION, UPDATE) before it takes effect in memory; the log
@@ -105,8 +105,8 @@ pub struct TransactionLog {
     deleted: BTreeSet<Position>,
     /// The highest counter ever logged (`MLTransactionSequenceIdGenerator` keeps it in
     /// the ledger's properties), so ids are never reused after completed transactions'
-    /// records are deleted.
-    max_local_txn_id: u64,
+    /// records are deleted. `None` is Pulsar's `TC_ID_NOT_USED` (-1): nothing handed out.
+    max_local_txn_id: Option<u64>,
 }
 
 impl TransactionLog {
@@ -116,7 +116,7 @@ impl TransactionLog {
             ledger_id,
             entries: Vec::new(),
             deleted: BTreeSet::new(),
-            max_local_txn_id: 0,
+            max_local_txn_id: None,
         }
     }
     pub fn topic(&self) -> &str {
@@ -130,7 +130,8 @@ impl TransactionLog {
     }
     fn append(&mut self, entry: TransactionMetadataEntry) -> Position {
         let p = Position::new(self.ledger_id, self.entries.len() as i64);
-        self.max_local_txn_id = self.max_local_txn_id.max(entry.txn.least_sig_bits());
+        let least = entry.txn.least_sig_bits();
+        self.max_local_txn_id = Some(self.max_local_txn_id.map_or(least, |m| m.max(least)));
         self.entries.push((p, entry));
         p
     }
@@ -173,7 +174,9 @@ pub struct LogWrite {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MLTransactionMetadataStore {
     tc_id: TransactionCoordinatorID,
-    sequence_id: u64,
+    /// The last counter handed out; `None` before the first (Pulsar starts the
+    /// `AtomicLong` at -1 and hands out `incrementAndGet()`, so the first id is `(tc,0)`).
+    sequence_id: Option<u64>,
     txn_meta_map: BTreeMap<u64, TxnMeta>,
 }
 
@@ -249,8 +252,9 @@ impl MLTransactionMetadataStore {
         timeout_ms: i64,
         now: i64,
     ) -> LogWrite {
-        self.sequence_id += 1;
-        let txn = TxnID::new(self.tc_id.0, self.sequence_id);
+        let least = self.sequence_id.map_or(0, |s| s.saturating_add(1));
+        self.sequence_id = Some(least);
+        let txn = TxnID::new(self.tc_id.0, least);
         let entry = TransactionMetadataEntry {
             txn,
             op: TransactionMetadataOp::New {
@@ -261,7 +265,7 @@ impl MLTransactionMetadataStore {
         };
         let position = log.append(entry.clone());
         self.txn_meta_map.insert(
-            self.sequence_id,
+            least,
             TxnMeta {
                 id: txn,
                 status: TxnStatus::Open,
@@ -353,6 +357,17 @@ impl MLTransactionMetadataStore {
         Ok(Some(LogWrite { position, entry }))
     }
 
+    /// `getLowWaterMark`: every transaction of this coordinator with a counter at or
+    /// below it has ended (the lowest one still in the map, minus one; 0 when the map
+    /// is empty). It travels with each end to the partitions and subscriptions, which
+    /// use it to refuse and clean up what a zombie left behind.
+    pub fn low_water_mark(&self) -> i64 {
+        self.txn_meta_map
+            .keys()
+            .next()
+            .map_or(0, |first| (*first as i64).saturating_sub(1))
+    }
+
     /// The OPEN transactions whose timeout has passed (`TransactionTimeoutTracker`).
     pub fn timed_out(&self, now: i64) -> Vec<TxnID> {
         self.txns()
@@ -392,8 +407,10 @@ mod tests {
         let t2 = s.new_transaction(&mut log, 1000, 0).entry.txn;
         assert_eq!(
             (t1.to_string(), t2.to_string()),
-            ("(1,1)".into(), "(1,2)".into())
+            ("(1,0)".into(), "(1,1)".into()),
+            "the counter starts at -1 and hands out incrementAndGet()"
         );
+        assert_eq!(s.low_water_mark(), -1, "(1,0) is still open");
         let add = TransactionMetadataOp::AddPartition {
             partitions: vec!["out-partition-0".into()],
         };
@@ -410,7 +427,8 @@ mod tests {
         assert_eq!(r.txn_meta(t2), Err(CoordinatorError::TransactionNotFound));
         let mut r = r;
         let t3 = r.new_transaction(&mut log, 1000, 4).entry.txn;
-        assert_eq!(t3.to_string(), "(1,3)", "the counter survives the crash");
+        assert_eq!(t3.to_string(), "(1,2)", "the counter survives the crash");
+        assert_eq!(r.low_water_mark(), -1, "(1,0) is COMMITTING, not ended");
     }
 
     #[test]

@@ -13,6 +13,10 @@ use super::{
 };
 use crate::sim::Node;
 
+/// The timeout tracker's tick (`TransactionTimeoutTrackerFactoryImpl.tickTimeMillis`,
+/// a `HashedWheelTimer` of 1 ms ticks).
+pub const TIMEOUT_TRACKER_TICK_MS: i64 = 1;
+
 fn error(e: CoordinatorError) -> PulsarError {
     match e {
         CoordinatorError::TransactionNotFound => PulsarError::TransactionNotFoundException,
@@ -60,7 +64,16 @@ impl PulsarWorld {
         };
         let w = store.new_transaction(&mut c.log, ttl, now);
         self.logged(tc, &w, ("1.2", "1.3"));
-        Ok(w.entry.txn)
+        let txn = w.entry.txn;
+        // `TransactionTimeoutTrackerImpl.addTransaction`: a timeout shorter than the
+        // tracker's tick is not scheduled; the transaction is ended for timeout at once
+        // (the client still gets its TxnID).
+        if ttl < TIMEOUT_TRACKER_TICK_MS {
+            self.emit(None, PulsarEventKind::TxnTimedOut { tc, txn });
+            // A refusal is already on the timeline (CoordinatorRefused).
+            let _ = self.tc_end_txn(txn, false, false);
+        }
+        Ok(txn)
     }
 
     /// ADD_PARTITION (`Ok`) or ADD_SUBSCRIPTION (`Err`), logged first.
@@ -168,6 +181,12 @@ impl PulsarWorld {
         subscriptions: std::collections::BTreeSet<TransactionSubscription>,
     ) {
         let from = Node::Broker(self.tc_broker(tc));
+        // `getLowWaterMark`, read while this transaction is still in the map.
+        let low_water_mark = self
+            .coordinators
+            .get(tc as usize)
+            .and_then(|c| c.store.as_ref())
+            .map_or(0, |s| s.low_water_mark());
         if let Some(c) = self.coordinators.get_mut(tc as usize) {
             c.ends.insert(
                 txn,
@@ -185,12 +204,18 @@ impl PulsarWorld {
                 txn,
                 subscription,
                 commit,
+                low_water_mark,
             };
             self.send(from.clone(), to, body, Some("4.2.1"));
         }
         for topic in partitions {
             let to = Node::Broker(self.topic_broker(&topic));
-            let body = Command::EndTxnOnPartition { txn, topic, commit };
+            let body = Command::EndTxnOnPartition {
+                txn,
+                topic,
+                commit,
+                low_water_mark,
+            };
             self.send(from.clone(), to, body, Some("4.2.1"));
         }
         self.tc_maybe_finish(tc, txn);

@@ -49,6 +49,37 @@ pub enum PulsarEventKind {
         txn: Option<TxnID>,
         max_read_position: Position,
     },
+    /// A message of a transaction this partition already aborted (a late send): it is
+    /// written, but the transaction does not become ongoing again, and the dispatcher
+    /// will filter the message.
+    LateTxnEntry {
+        topic: String,
+        position: Position,
+        value: String,
+        txn: TxnID,
+        max_read_position: Position,
+    },
+    /// A send of a transaction at or below its coordinator's low water mark: it has
+    /// ended, so the partition refuses it unwritten (NotAllowedException).
+    TxnAppendRefused {
+        topic: String,
+        txn: TxnID,
+        low_water_mark: i64,
+    },
+    /// After an end, a transaction still ongoing in a partition (or holding acks in a
+    /// subscription) at or below the low water mark is aborted there.
+    LowWaterMarkAbort {
+        topic: String,
+        subscription: Option<String>,
+        txn: TxnID,
+        low_water_mark: i64,
+    },
+    /// The client's commit waited for the transaction's sends and acks; one failed, so
+    /// it aborts the transaction instead (TransactionHasOperationFailedException).
+    CommitAbortsForFailedOps {
+        txn: TxnID,
+        failed: u32,
+    },
     /// `brokerDeduplicationEnabled`: a sequence id at or below the highest one seen
     /// from this producer name is dropped.
     DuplicateDropped {

@@ -8,6 +8,14 @@
 //! positions from the cursor; abort forgets them so they are redelivered.
 //! Simplified: individual acks of whole entries only (no batch-index ack sets, no
 //! cumulative acks).
+//!
+//! A zombie's ack (sent before its transaction ended, arriving after) would hold its
+//! positions for good: nothing will end that transaction here again. Each commit or
+//! abort of a transaction that acked here carries its coordinator's low water mark;
+//! the first transaction still holding acks here (in the order they first acked) is
+//! aborted when it is at or below its coordinator's mark, then the next first one
+//! (`handleLowWaterMark`, which each abort calls again; PendingAckHandleImpl at
+//! 033a3b6e).
 
 use std::collections::BTreeMap;
 
@@ -44,6 +52,11 @@ pub enum AckConflict {
 pub struct PendingAckHandle {
     /// `individualAckPositions`: position → the transaction holding it.
     individual_ack_positions: BTreeMap<Position, TxnID>,
+    /// The transactions holding acks, in the order they first acked
+    /// (`individualAckOfTransaction` is a LinkedMap).
+    ack_order: Vec<TxnID>,
+    /// `lowWaterMarks`: per coordinator id, the highest mark an end brought.
+    low_water_marks: BTreeMap<u64, i64>,
     log: Vec<PendingAckMetadataEntry>,
 }
 
@@ -56,6 +69,27 @@ impl PendingAckHandle {
     }
     pub fn holder(&self, p: Position) -> Option<TxnID> {
         self.individual_ack_positions.get(&p).copied()
+    }
+    /// Whether `txn` holds any position here.
+    pub fn holds_any(&self, txn: TxnID) -> bool {
+        self.ack_order.contains(&txn)
+    }
+    pub fn low_water_marks(&self) -> &BTreeMap<u64, i64> {
+        &self.low_water_marks
+    }
+
+    /// `handleLowWaterMark` after a commit or abort of a transaction that acked here:
+    /// keeps the higher mark for the coordinator.
+    pub fn record_low_water_mark(&mut self, tc: u64, low_water_mark: i64) {
+        let mark = self.low_water_marks.entry(tc).or_insert(low_water_mark);
+        *mark = (*mark).max(low_water_mark);
+    }
+    /// The first holder (in ack order), with its coordinator's mark, if it is at or
+    /// below that mark: it has ended, so the caller aborts it here and asks again.
+    pub fn first_below_low_water_mark(&self) -> Option<(TxnID, i64)> {
+        let first = *self.ack_order.first()?;
+        let mark = *self.low_water_marks.get(&first.most_sig_bits())?;
+        (i128::from(first.least_sig_bits()) <= i128::from(mark)).then_some((first, mark))
     }
 
     /// `individualAcknowledgeMessage`: log, then check every position, then hold them.
@@ -80,6 +114,9 @@ impl PendingAckHandle {
         }
         for &p in positions {
             self.individual_ack_positions.insert(p, txn);
+        }
+        if !positions.is_empty() && !self.ack_order.contains(&txn) {
+            self.ack_order.push(txn);
         }
         Ok(())
     }
@@ -110,6 +147,7 @@ impl PendingAckHandle {
         for p in &positions {
             self.individual_ack_positions.remove(p);
         }
+        self.ack_order.retain(|t| *t != txn);
         self.log.push(PendingAckMetadataEntry {
             op,
             txn,
@@ -145,9 +183,39 @@ mod tests {
             h.individual_acknowledge(t1, &[p], &cursor),
             Err(AckConflict::AlreadyAcked { position: p })
         );
+        assert!(!h.holds_any(t1) && !h.holds_any(t2));
         // Every call was logged first, the refused ones too.
         let ops: Vec<PendingAckOp> = h.log().iter().map(|e| e.op).collect();
         use PendingAckOp::*;
         assert_eq!(ops, [Ack, Ack, Abort, Ack, Commit, Ack]);
+    }
+
+    #[test]
+    fn a_late_ack_of_an_ended_transaction_is_aborted_by_a_newer_end() {
+        let cursor = ManagedCursor::new(1);
+        let mut h = PendingAckHandle::default();
+        let (t0, t1) = (TxnID::new(0, 0), TxnID::new(0, 1));
+        let (p0, p1) = (Position::new(1, 0), Position::new(1, 1));
+        // t0 ended (aborted) before its ack arrived: the ack still lands.
+        assert_eq!(h.abort_txn(t0), vec![]);
+        assert_eq!(h.individual_acknowledge(t0, &[p0], &cursor), Ok(()));
+        assert_eq!(h.individual_acknowledge(t1, &[p1], &cursor), Ok(()));
+        // t1's end carries the mark 0 (t0 is gone from the coordinator's map).
+        assert_eq!(h.abort_txn(t1), vec![p1]);
+        h.record_low_water_mark(0, 0);
+        assert_eq!(h.first_below_low_water_mark(), Some((t0, 0)));
+        assert_eq!(h.abort_txn(t0), vec![p0]);
+        assert_eq!(
+            h.holder(p0),
+            None,
+            "p0 can be delivered and acknowledged again"
+        );
+        h.record_low_water_mark(0, -1);
+        assert_eq!(h.first_below_low_water_mark(), None);
+        assert_eq!(
+            h.low_water_marks().get(&0),
+            Some(&0),
+            "the higher mark stays"
+        );
     }
 }

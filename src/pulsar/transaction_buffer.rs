@@ -7,6 +7,17 @@
 //! entry when none is ongoing): Pulsar's counterpart of Kafka's LSO. Its snapshot
 //! (`TransactionBufferSnapshot`: maxReadPosition and the aborted list) lets a new owner
 //! recover without reading the whole ledger.
+//!
+//! Ended transactions (Pulsar 3.x, TopicTransactionBuffer at 5d35d41a): each end
+//! carries its coordinator's low water mark. A send of a transaction at or below it is
+//! refused before it is written (`appendBufferToTxn`: NotAllowedException, "has been
+//! ended"); a message of a transaction this partition already aborted is written but
+//! never becomes ongoing (`handleTransactionMessage`), so it cannot hold
+//! maxReadPosition; and after each end, the first ongoing transaction at or below its
+//! coordinator's mark is aborted, then the next first one (`handleLowWaterMark`, which
+//! each abort calls again). The marks live in memory only.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +39,8 @@ pub struct TopicTransactionBuffer {
     aborts: Vec<(TxnID, Position)>,
     max_read_position: Position,
     snapshot: Option<TransactionBufferSnapshot>,
+    /// `lowWaterMarks`: per coordinator id, the highest low water mark an end brought.
+    low_water_marks: BTreeMap<u64, i64>,
 }
 
 impl TopicTransactionBuffer {
@@ -37,6 +50,24 @@ impl TopicTransactionBuffer {
             aborts: Vec::new(),
             max_read_position: ledger.last_confirmed_entry(),
             snapshot: None,
+            low_water_marks: BTreeMap::new(),
+        }
+    }
+    pub fn low_water_marks(&self) -> &BTreeMap<u64, i64> {
+        &self.low_water_marks
+    }
+    /// True when `txn` is at or below its coordinator's low water mark: it has ended.
+    fn below_low_water_mark(&self, txn: TxnID) -> bool {
+        self.low_water_marks
+            .get(&txn.most_sig_bits())
+            .is_some_and(|lwm| i128::from(txn.least_sig_bits()) <= i128::from(*lwm))
+    }
+    /// `appendBufferToTxn`'s check before anything is written: `Err` with the low water
+    /// mark when the transaction has ended (NotAllowedException).
+    pub fn check_append(&self, txn: TxnID) -> Result<(), i64> {
+        match self.low_water_marks.get(&txn.most_sig_bits()) {
+            Some(&lwm) if self.below_low_water_mark(txn) => Err(lwm),
+            _ => Ok(()),
         }
     }
     pub fn ongoing_txns(&self) -> &[(TxnID, Position)] {
@@ -59,12 +90,32 @@ impl TopicTransactionBuffer {
         self.ongoing_txns.iter().any(|(t, _)| *t == txn)
     }
 
-    /// `appendBufferToTxn` after the entry is written: a transaction's first message
-    /// makes it ongoing, which pins maxReadPosition before it.
-    pub fn append_to_txn(&mut self, txn: TxnID, position: Position) {
+    /// `handleTransactionMessage` after the entry is written: a transaction's first
+    /// message makes it ongoing, which pins maxReadPosition before it. A message of a
+    /// transaction already aborted here (a late send) does not: false, and the
+    /// dispatcher filters it like the rest of that transaction.
+    pub fn append_to_txn(&mut self, txn: TxnID, position: Position) -> bool {
+        if self.is_txn_aborted(txn) {
+            return false;
+        }
         if !self.is_ongoing(txn) {
             self.ongoing_txns.push((txn, position));
         }
+        true
+    }
+
+    /// `handleLowWaterMark` after an end: keeps the higher mark for the coordinator.
+    pub fn record_low_water_mark(&mut self, tc: u64, low_water_mark: i64) {
+        let mark = self.low_water_marks.entry(tc).or_insert(low_water_mark);
+        *mark = (*mark).max(low_water_mark);
+    }
+    /// The first ongoing transaction, with its coordinator's mark, if it is at or below
+    /// that mark: it has ended elsewhere, so the caller writes an abort marker for it
+    /// here, and asks again (each abort's own `handleLowWaterMark` looks at the next).
+    pub fn first_below_low_water_mark(&self) -> Option<(TxnID, i64)> {
+        let (first, _) = *self.ongoing_txns.first()?;
+        let mark = *self.low_water_marks.get(&first.most_sig_bits())?;
+        self.below_low_water_mark(first).then_some((first, mark))
     }
 
     /// A plain message moves maxReadPosition only when nothing is ongoing
@@ -121,7 +172,9 @@ impl TopicTransactionBuffer {
                 (super::EntryData::TxnMarker { commit, .. }, Some(txn)) => {
                     tb.end_txn(txn, *commit, e.position, ledger)
                 }
-                (_, Some(txn)) => tb.append_to_txn(txn, e.position),
+                (_, Some(txn)) => {
+                    tb.append_to_txn(txn, e.position);
+                }
                 (_, None) => tb.append_normal(e.position),
             }
         }
@@ -176,6 +229,59 @@ mod tests {
         tb.end_txn(t2, true, m2, &l);
         assert_eq!(tb.max_read_position(), m2);
         assert!(!tb.is_txn_aborted(t2));
+    }
+
+    #[test]
+    fn an_ended_transaction_neither_reopens_nor_holds_max_read_position() {
+        let mut l = ManagedLedger::new("t", 1);
+        let mut tb = TopicTransactionBuffer::new(&l);
+        let (t0, t1, t2) = (TxnID::new(0, 0), TxnID::new(0, 1), TxnID::new(0, 2));
+        let p = l.add_entry(msg(Some(t0)));
+        assert!(tb.append_to_txn(t0, p));
+        let m = l.add_entry(EntryData::TxnMarker {
+            txn: t0,
+            commit: false,
+        });
+        tb.end_txn(t0, false, m, &l);
+        tb.record_low_water_mark(0, -1);
+        assert_eq!(tb.first_below_low_water_mark(), None);
+        // t0's late message: written, filtered, not ongoing.
+        let late = l.add_entry(msg(Some(t0)));
+        assert!(!tb.append_to_txn(t0, late));
+        assert!(tb.ongoing_txns().is_empty());
+        let p = l.add_entry(msg(None));
+        tb.append_normal(p);
+        assert_eq!(tb.max_read_position(), p);
+        // t1 wrote here, then ended elsewhere; t2's end brings a mark above it.
+        let p1 = l.add_entry(msg(Some(t1)));
+        assert!(tb.append_to_txn(t1, p1));
+        let p2 = l.add_entry(msg(Some(t2)));
+        assert!(tb.append_to_txn(t2, p2));
+        assert_eq!(tb.check_append(t1), Ok(()));
+        let m2 = l.add_entry(EntryData::TxnMarker {
+            txn: t2,
+            commit: true,
+        });
+        tb.end_txn(t2, true, m2, &l);
+        tb.record_low_water_mark(0, 1);
+        tb.record_low_water_mark(0, 0);
+        assert_eq!(
+            tb.first_below_low_water_mark(),
+            Some((t1, 1)),
+            "t1 is at the higher mark"
+        );
+        assert_eq!(
+            tb.check_append(t1),
+            Err(1),
+            "NotAllowedException: it has ended"
+        );
+        assert_eq!(tb.check_append(t2), Ok(()), "above the mark");
+        assert_eq!(tb.check_append(TxnID::new(0, 3)), Ok(()));
+        assert_eq!(
+            tb.check_append(TxnID::new(1, 0)),
+            Ok(()),
+            "another coordinator"
+        );
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! The docs describe a 128-bit id whose high bits name the coordinator; the code
 //! (`MLTransactionMetadataStore.newTransaction`) puts the coordinator id in
 //! `mostSigBits` and the coordinator's own counter (`sequenceId.incrementAndGet()`) in
-//! `leastSigBits`. `TxnID.toString()` prints `(most,least)`, so the first transaction
-//! of coordinator 0 is `(0,1)`.
+//! `leastSigBits`. The counter starts at -1 (`TC_ID_NOT_USED`), and
+//! `TxnID.toString()` prints `(most,least)`, so the first transaction of coordinator 0
+//! is `(0,0)`.
 
 use serde::{Deserialize, Serialize};
 

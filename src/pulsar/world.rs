@@ -122,6 +122,9 @@ pub struct ClientTxn {
     pub id: TxnID,
     pub state: ClientTxnState,
     pub timeout_at: i64,
+    /// Sends and acks of this transaction that failed (`hasOpsFailed`): a commit
+    /// aborts instead.
+    pub failed_ops: u32,
     pub partitions: BTreeSet<String>,
     pub subscriptions: BTreeSet<TransactionSubscription>,
 }
@@ -401,7 +404,8 @@ impl PulsarWorld {
         }
     }
 
-    fn fire_timeouts(&mut self) {
+    /// Fires the client timers and coordinator timeouts due now.
+    pub(super) fn fire_timeouts(&mut self) {
         let now = self.clock_ms;
         for t in self.txns.values_mut() {
             if t.state == ClientTxnState::Open && t.timeout_at <= now {

@@ -274,6 +274,53 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
             max_read = max_read_position,
             aborts = aborts
         ),
+        K::LateTxnEntry {
+            topic,
+            position,
+            value,
+            txn,
+            max_read_position,
+        } => msg!(
+            "pulsar.entry-late",
+            topic = topic,
+            value = value,
+            txn = txn,
+            position = position,
+            max_read = max_read_position
+        ),
+        K::TxnAppendRefused {
+            topic,
+            txn,
+            low_water_mark,
+        } => msg!(
+            "pulsar.append-refused",
+            topic = topic,
+            txn = txn,
+            lwm = low_water_mark
+        ),
+        K::LowWaterMarkAbort {
+            topic,
+            subscription,
+            txn,
+            low_water_mark,
+        } => match subscription {
+            Some(sub) => msg!(
+                "pulsar.lwm-abort-ack",
+                topic = topic,
+                subscription = sub,
+                txn = txn,
+                lwm = low_water_mark
+            ),
+            None => msg!(
+                "pulsar.lwm-abort",
+                topic = topic,
+                txn = txn,
+                lwm = low_water_mark
+            ),
+        },
+        K::CommitAbortsForFailedOps { txn, failed } => {
+            msg!("pulsar.commit-ops-failed", txn = txn, failed = failed)
+        }
         K::TxnTimedOut { tc, txn } => msg!("pulsar.tc-timeout", tc = tc, txn = txn),
         K::ClientTxnTimedOut { txn } => msg!("pulsar.client-timeout", txn = txn),
         K::CoordinatorCrashed { tc, lost } => msg!("pulsar.tc-crashed", tc = tc, lost = lost),
