@@ -341,15 +341,21 @@ pub fn pulsar_app() -> Html {
         let lang = lang.clone();
         Callback::from(move |l: Lang| lang.set(l))
     };
-    // `?lesson=NAME` (the course's links) opens that lesson.
+    // `?lesson=NAME` (the course's links) opens that lesson; `&step=N` (an LMS package
+    // resuming, docs/lms.md) at that player step.
+    let options = use_memo((), |_| {
+        super::embed::parse_options(&super::browser::location_field("search").unwrap_or_default())
+    });
     let lesson = use_state(|| {
-        let search = super::browser::location_field("search").unwrap_or_default();
-        let wanted = super::embed::parse_options(&search).lesson;
-        wanted
+        (options.lesson.as_ref())
             .and_then(|name| lessons.iter().position(|l| l.name == name))
             .unwrap_or(0)
     });
-    let at = use_state(|| 0usize);
+    let at = use_state(|| {
+        let source = lessons[*lesson % lessons.len()].source;
+        let len = Replay::new(scenario::parse(source).unwrap_or_default()).player_len();
+        options.step.unwrap_or(0).min(len)
+    });
     let answers = use_state(Vec::<(usize, usize)>::new);
     // Play: one step after a pause long enough to read the step shown, at `speed` (in
     // percent, `Panels::SPEEDS`); it stops at the end and at a question not answered yet.
@@ -401,19 +407,33 @@ pub fn pulsar_app() -> Html {
             chosen: answers.iter().find(|a| a.0 == q.line).map(|a| a.1),
         })
         .collect();
+    // Every question of the lesson: (source line, marked answer).
+    let marked: Vec<(usize, usize)> = (steps.iter().flat_map(|s| &s.questions))
+        .map(|q| (q.line, q.answer()))
+        .collect();
     let on_answer = {
-        let answers = answers.clone();
+        let (answers, marked, name) = (answers.clone(), marked.clone(), current.name);
         Callback::from(move |(line, choice): (usize, usize)| {
             let mut next: Vec<(usize, usize)> =
                 answers.iter().copied().filter(|a| a.0 != line).collect();
             next.push((line, choice));
             answers.set(next);
+            // A host page hears each answer (`eos:answered`), as from the Kafka pages.
+            super::embed::post(&super::embed::object(&[
+                ("type", "eos:answered".into()),
+                ("lesson", name.into()),
+                ("question", (line as f64).into()),
+                ("correct", marked.contains(&(line, choice)).into()),
+            ]));
         })
     };
+    let correct = marked.iter().filter(|m| answers.contains(m)).count();
+    let told = use_mut_ref(|| false);
     {
-        let (name, at) = (current.name, *at);
+        let (name, at, score) = (current.name, *at, (correct, marked.len()));
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
+            tell_host(!told.replace(true), name, *at, *total, score);
         });
     }
     // Where the next tick lands: autoplay stops there at the end, or when that player
@@ -561,6 +581,42 @@ pub fn pulsar_app() -> Html {
                 }
             }
         </div>
+    }
+}
+
+/// Tells a host page where the learner is, with the compact view's messages
+/// (docs/embedding.md): `eos:ready` first, then `eos:state` after every step and
+/// `eos:complete` with the score at the end. Nothing is posted outside a frame.
+fn tell_host(first: bool, lesson: &str, step: usize, steps: usize, score: (usize, usize)) {
+    use super::embed::{object, post};
+    let (name, at, len) = (lesson.into(), step as f64, steps as f64);
+    if first {
+        return post(&object(&[
+            ("type", "eos:ready".into()),
+            ("version", super::embed::API_VERSION.into()),
+            ("lesson", name),
+            ("step", at.into()),
+            ("steps", len.into()),
+        ]));
+    }
+    let none = wasm_bindgen::JsValue::NULL;
+    post(&object(&[
+        ("type", "eos:state".into()),
+        ("lesson", name.clone()),
+        ("step", at.into()),
+        ("steps", len.into()),
+        ("verdict", none.clone()),
+        ("lastEvent", none),
+    ]));
+    if steps > 0 && step >= steps {
+        let (correct, total) = (score.0 as f64, score.1 as f64);
+        let score = object(&[("correct", correct.into()), ("total", total.into())]);
+        post(&object(&[
+            ("type", "eos:complete".into()),
+            ("lesson", name),
+            ("steps", len.into()),
+            ("score", score),
+        ]));
     }
 }
 
