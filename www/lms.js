@@ -318,25 +318,20 @@
         .then(function (r) {
           settle();
           if (check) {
-            // After a reload: did the last page's "terminated" reach the LRS?
+            // After a reload: did the last page's "terminated" reach the LRS? xAPI
+            // answers 404 when not; some LRSs (Ralph) answer 200 with no statement.
             if (r.status === 200 || r.status === 404) {
-              st.check = null;
-              if (r.status === 200) {
-                // It did, in the last page's one request with everything before it.
-                st.ended = true;
-                var upTo = st.queue.map(function (s) {
-                  return s.id;
-                }).indexOf(check);
-                st.queue = st.queue.slice(upTo + 1);
-                notice(word('ended'));
-              } else {
-                st.queue = st.queue.filter(function (s) {
-                  return s.id !== check;
-                });
-              }
-              save();
-              delay = 1000;
-              return flush();
+              var body = r.status === 200 ? r.json() : Promise.resolve(null);
+              return body.then(function (b) {
+                var found =
+                  !!b &&
+                  (b.id === check ||
+                    (Array.isArray(b.statements) &&
+                      b.statements.some(function (s) {
+                        return s.id === check;
+                      })));
+                checked(check, found);
+              }, retryLater);
             }
             return r.status >= 500 || r.status === 429 ? retryLater() : refusedBy(r, 'GET statements');
           }
@@ -360,6 +355,28 @@
           settle();
           retryLater(); // unreachable: try again later, the queue is kept
         });
+    }
+    function checked(id, arrived) {
+      st.check = null;
+      if (arrived) {
+        // It did, in the last page's one request with everything before it.
+        st.ended = true;
+        var upTo = st.queue
+          .map(function (s) {
+            return s.id;
+          })
+          .indexOf(id);
+        st.queue = st.queue.slice(upTo + 1);
+        notice(word('ended'));
+      } else {
+        // It did not: the session goes on, and "terminated" is sent when it really ends.
+        st.queue = st.queue.filter(function (s) {
+          return s.id !== id;
+        });
+      }
+      save();
+      delay = 1000;
+      flush();
     }
     function refusedBy(r, what) {
       r.text().then(
