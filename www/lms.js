@@ -337,7 +337,7 @@
           }
           if (r.ok || r.status === 409) {
             st.queue.shift();
-            if (next.verb.id === ADL + 'terminated') st.ended = true;
+            if (ours(next, 'terminated')) st.ended = true;
             save();
             delay = 1000;
             return flush();
@@ -356,24 +356,23 @@
           retryLater(); // unreachable: try again later, the queue is kept
         });
     }
+    // A statement of this session (the queue may still hold an earlier one's).
+    function ours(s, verb) {
+      return s.verb.id === ADL + verb && s.context.extensions[SESSION] === st.session;
+    }
     function checked(id, arrived) {
       st.check = null;
+      // Either way it leaves the queue; what was queued before it is sent again (a
+      // repeated PUT is harmless).
+      st.queue = st.queue.filter(function (s) {
+        return s.id !== id;
+      });
       if (arrived) {
-        // It did, in the last page's one request with everything before it.
+        // It did: the launch is over, nothing more can be said in it.
         st.ended = true;
-        var upTo = st.queue
-          .map(function (s) {
-            return s.id;
-          })
-          .indexOf(id);
-        st.queue = st.queue.slice(upTo + 1);
         notice(word('ended'));
-      } else {
-        // It did not: the session goes on, and "terminated" is sent when it really ends.
-        st.queue = st.queue.filter(function (s) {
-          return s.id !== id;
-        });
       }
+      // If not, the session goes on, and "terminated" is sent when it really ends.
       save();
       delay = 1000;
       flush();
@@ -445,7 +444,7 @@
         // A reload of the same launch: same token and session. If the last page's
         // "terminated" is still queued, find out whether it arrived before going on.
         var term = st.queue.filter(function (s) {
-          return s.verb.id === ADL + 'terminated';
+          return ours(s, 'terminated');
         })[0];
         if (term && !st.ended) st.check = term.id;
         save();
@@ -562,19 +561,25 @@
         var t = statement('terminated', { defined: true, result: { duration: duration(Date.now() - st.started) } });
         st.queue.push(t);
         save();
-        // The page is going: what is queued goes in one request that outlives it. The
-        // queue stays stored until a later page sees it arrived.
-        if (!st.token || sending) return;
-        try {
-          fetch(endpoint + 'statements', {
-            method: 'POST',
-            headers: headers(),
-            body: JSON.stringify(st.queue),
-            keepalive: true,
-          });
-        } catch (e) {
-          /* kept for the next launch */
-        }
+        // The page is going: every queued statement goes in a request that outlives it
+        // (keepalive), each a PUT of its own id, so one that was already on its way is
+        // harmless; their timestamps keep the order (cmi5 9.3). The queue stays stored
+        // until a later page sees them arrive.
+        if (!st.token) return;
+        st.queue.forEach(function (s) {
+          try {
+            fetch(endpoint + 'statements?statementId=' + encodeURIComponent(s.id), {
+              method: 'PUT',
+              headers: headers(),
+              body: JSON.stringify(s),
+              keepalive: true,
+            }).catch(function () {
+              /* kept for the next page */
+            });
+          } catch (e) {
+            /* over the browser's keepalive quota: kept for the next page */
+          }
+        });
       },
     };
   }

@@ -254,6 +254,28 @@ test('a lesson played to its end: the statements in Ralph are valid xAPI and fol
   assert.equal(noState.length, 1, problems.join('\n'));
   const rest = problems.filter((p) => !noState.includes(p) && p !== 'console error: Failed to load resource: the server responded with a status of 404 (Not Found)');
   assert.deepEqual(rest, []);
+
+  // A second launch of the same registration (a new fetch URL): it opens at the end, and
+  // sends no second "completed" or "passed" (cmi5 9.3: once a registration).
+  const again = launchUrl('idempotence', registration, 'a2');
+  await page.goto(again.url);
+  assert.match(await page.locator('[data-testid="lms-frame"]').getAttribute('src'), /&step=11$/);
+  await lessonFrame(page).locator('[data-testid="lesson-next"]:disabled').waitFor({ timeout: 60_000 });
+  await page.goto('about:blank');
+  let all = [];
+  for (let i = 0; i < 80 && all.filter((s) => s.verb.id === `${ADL}terminated`).length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    all = await statements(registration);
+  }
+  const count = (v) => all.filter((s) => s.verb.id === `${ADL}${v}`).length;
+  assert.deepEqual(
+    ['initialized', 'terminated', 'completed', 'passed', 'failed'].map(count),
+    [2, 2, 1, 1, 0],
+    all.map((s) => s.verb.id.replace(ADL, '')).join(' '),
+  );
+  const second = all.filter((s) => s.context.extensions[SESSION] !== list[0].context.extensions[SESSION]);
+  assert.deepEqual(second.map((s) => s.verb.id.replace(ADL, '')), ['initialized', 'terminated']);
+  assert.equal(fetches.get('a2'), 1);
   await page.close();
 });
 
