@@ -24,18 +24,21 @@
       noLms: 'Not launched by an LMS: the lesson plays, but nothing is recorded.',
       ended: 'This launch has ended: open the lesson again from your course to record more.',
       noLesson: 'This package has no lesson named “{name}”.',
+      frame: 'Exactly-once playground: {title}',
     },
     ko: {
       refused: 'LMS가 진도 기록을 거부했습니다({detail}). 레슨은 계속됩니다.',
       noLms: 'LMS에서 실행되지 않았습니다. 레슨은 진행되지만 아무것도 기록되지 않습니다.',
       ended: '이번 실행은 끝났습니다. 계속 기록하려면 강좌에서 레슨을 다시 여십시오.',
       noLesson: '이 패키지에는 “{name}”이라는 레슨이 없습니다.',
+      frame: '정확히 한 번 플레이그라운드: {title}',
     },
     th: {
       refused: 'LMS ไม่ยอมบันทึกความคืบหน้าของคุณ ({detail}) บทเรียนยังดำเนินต่อได้',
       noLms: 'ไม่ได้เปิดจาก LMS: บทเรียนเล่นได้ แต่จะไม่มีการบันทึกใดๆ',
       ended: 'การเปิดครั้งนี้สิ้นสุดแล้ว: เปิดบทเรียนอีกครั้งจากคอร์สของคุณเพื่อบันทึกต่อ',
       noLesson: 'แพ็กเกจนี้ไม่มีบทเรียนชื่อ “{name}”',
+      frame: 'สนามทดลอง exactly-once: {title}',
     },
   };
 
@@ -591,8 +594,10 @@
     frame.hidden = true;
     return;
   }
-  frame.title = 'Exactly-once playground: ' + (lesson.title[lang] || lesson.title.en);
-  document.title = lesson.title[lang] || lesson.title.en;
+  var title = lesson.title[lang] || lesson.title.en;
+  frame.title = word('frame', { title: title });
+  document.title = title;
+  document.getElementById('lms-title').textContent = title;
 
   var launch = null;
   try {

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import xapi from '@learninglocker/xapi-validation';
-import { REPO_ROOT, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
+import { REPO_ROOT, axe, launchBrowser, screenshot, startServer, watchProblems } from './harness.mjs';
 import { packageLms, play, readText, unpack } from './lms.mjs';
 
 const validate = xapi.default ?? xapi;
@@ -329,6 +329,10 @@ test('outside an LMS the lesson plays with a one-line notice; an unknown lesson 
   assert.equal(await notice.innerText(), 'LMS에서 실행되지 않았습니다. 레슨은 진행되지만 아무것도 기록되지 않습니다.');
   await lessonFrame(page).locator('[data-testid="lesson-next"]:enabled').waitFor({ timeout: 60_000 });
   assert.match(await page.locator('[data-testid="lms-frame"]').getAttribute('src'), /lang=ko$/);
+  assert.match(await page.locator('[data-testid="lms-frame"]').getAttribute('title'), /^정확히 한 번 플레이그라운드: .*좀비/);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+  // The launch page itself (its frame is the playground, checked by its own tests).
+  assert.deepEqual(await axe(page, { iframes: false }), []);
   await page.goto(`${site.url}course/lms.html?lesson=nope&lang=th`);
   assert.equal(await page.locator('[data-testid="lms-notice"]').innerText(), 'แพ็กเกจนี้ไม่มีบทเรียนชื่อ “nope”');
   await page.close();
