@@ -342,19 +342,17 @@ pub fn pulsar_app() -> Html {
         Callback::from(move |l: Lang| lang.set(l))
     };
     // `?lesson=NAME` (the course's links) opens that lesson; `&step=N` (an LMS package
-    // resuming, docs/lms.md) at that player step.
-    let options = use_memo((), |_| {
-        super::embed::parse_options(&super::browser::location_field("search").unwrap_or_default())
-    });
+    // resuming, docs/lms.md) at that player step (past the end: at the end, Next off).
     let lesson = use_state(|| {
-        (options.lesson.as_ref())
+        let search = super::browser::location_field("search").unwrap_or_default();
+        let wanted = super::embed::parse_options(&search).lesson;
+        wanted
             .and_then(|name| lessons.iter().position(|l| l.name == name))
             .unwrap_or(0)
     });
     let at = use_state(|| {
-        let source = lessons[*lesson % lessons.len()].source;
-        let len = Replay::new(scenario::parse(source).unwrap_or_default()).player_len();
-        options.step.unwrap_or(0).min(len)
+        let search = super::browser::location_field("search").unwrap_or_default();
+        super::embed::parse_options(&search).step.unwrap_or(0)
     });
     let answers = use_state(Vec::<(usize, usize)>::new);
     // Play: one step after a pause long enough to read the step shown, at `speed` (in
@@ -419,21 +417,18 @@ pub fn pulsar_app() -> Html {
             next.push((line, choice));
             answers.set(next);
             // A host page hears each answer (`eos:answered`), as from the Kafka pages.
-            super::embed::post(&super::embed::object(&[
-                ("type", "eos:answered".into()),
-                ("lesson", name.into()),
-                ("question", (line as f64).into()),
-                ("correct", marked.contains(&(line, choice)).into()),
-            ]));
+            let correct = marked.contains(&(line, choice));
+            post_json(&format!(
+                r#"{{"type":"eos:answered","lesson":"{name}","question":{line},"correct":{correct}}}"#
+            ));
         })
     };
     let correct = marked.iter().filter(|m| answers.contains(m)).count();
-    let told = use_mut_ref(|| false);
     {
         let (name, at, score) = (current.name, *at, (correct, marked.len()));
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
-            tell_host(!told.replace(true), name, *at, *total, score);
+            tell_host(name, *at, *total, score);
         });
     }
     // Where the next tick lands: autoplay stops there at the end, or when that player
@@ -584,39 +579,34 @@ pub fn pulsar_app() -> Html {
     }
 }
 
+/// Whether `eos:ready` was posted (one Pulsar page a document).
+static TOLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Posts a message, written as JSON, to the host page (nothing outside a frame). JSON
+/// text rather than objects built field by field: less wasm on this site's budget.
+fn post_json(json: &str) {
+    super::embed::post(&js_sys::JSON::parse(json).unwrap_or_default());
+}
+
 /// Tells a host page where the learner is, with the compact view's messages
 /// (docs/embedding.md): `eos:ready` first, then `eos:state` after every step and
-/// `eos:complete` with the score at the end. Nothing is posted outside a frame.
-fn tell_host(first: bool, lesson: &str, step: usize, steps: usize, score: (usize, usize)) {
-    use super::embed::{object, post};
-    let (name, at, len) = (lesson.into(), step as f64, steps as f64);
-    if first {
-        return post(&object(&[
-            ("type", "eos:ready".into()),
-            ("version", super::embed::API_VERSION.into()),
-            ("lesson", name),
-            ("step", at.into()),
-            ("steps", len.into()),
-        ]));
+/// `eos:complete` with the score at the end. Lesson names need no JSON escaping.
+fn tell_host(lesson: &str, step: usize, steps: usize, (correct, total): (usize, usize)) {
+    let at = format!(r#""lesson":"{lesson}","step":{step},"steps":{steps}"#);
+    if !TOLD.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let version = super::embed::API_VERSION;
+        return post_json(&format!(
+            r#"{{"type":"eos:ready","version":{version},{at}}}"#
+        ));
     }
-    let none = wasm_bindgen::JsValue::NULL;
-    post(&object(&[
-        ("type", "eos:state".into()),
-        ("lesson", name.clone()),
-        ("step", at.into()),
-        ("steps", len.into()),
-        ("verdict", none.clone()),
-        ("lastEvent", none),
-    ]));
+    post_json(&format!(
+        r#"{{"type":"eos:state",{at},"verdict":null,"lastEvent":null}}"#
+    ));
     if steps > 0 && step >= steps {
-        let (correct, total) = (score.0 as f64, score.1 as f64);
-        let score = object(&[("correct", correct.into()), ("total", total.into())]);
-        post(&object(&[
-            ("type", "eos:complete".into()),
-            ("lesson", name),
-            ("steps", len.into()),
-            ("score", score),
-        ]));
+        let score = format!(r#"{{"correct":{correct},"total":{total}}}"#);
+        post_json(&format!(
+            r#"{{"type":"eos:complete","lesson":"{lesson}","steps":{steps},"score":{score}}}"#
+        ));
     }
 }
 
