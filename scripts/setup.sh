@@ -70,5 +70,25 @@ if ! dpkg -s fonts-noto-cjk fonts-thai-tlwg >/dev/null 2>&1; then
   apt-get install -y -qq --no-install-recommends fonts-noto-cjk fonts-thai-tlwg >/dev/null
 fi
 
+# The cmi5 package's end-to-end test (tests/e2e/lms-cmi5.test.mjs) sends its statements
+# to a real LRS: Ralph, from PyPI, in a virtualenv of its own under .tools/ralph (only its
+# API: the `lrs` extra, and requests, which Ralph's API imports without declaring it):
+# ~35 s and 86 MB on a fresh machine. python3 also writes the LMS zips (package-lms.sh).
+RALPH_VERSION=5.1.0
+if [ "$(.tools/ralph/bin/python -c 'import importlib.metadata as m; print(m.version("ralph-malph"))' 2>/dev/null)" != "$RALPH_VERSION" ]; then
+  say "installing ralph-malph $RALPH_VERSION (an LRS for the cmi5 test) into .tools/ralph"
+  command -v python3 >/dev/null || die "python3 is needed (the LMS packages and their tests)"
+  if ! python3 -c 'import ensurepip' 2>/dev/null; then
+    [ "$(id -u)" = 0 ] || die "python3's venv module is needed: sudo apt-get install python3-venv"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq python3-venv >/dev/null
+  fi
+  rm -rf .tools/ralph
+  python3 -m venv .tools/ralph
+  .tools/ralph/bin/pip install --quiet --disable-pip-version-check \
+    "ralph-malph[lrs]==$RALPH_VERSION" "requests==2.32.3" >/dev/null
+fi
+
 # (Debian's chromium wrapper prints a harmless shell warning on stderr: hidden here.)
-say "ready: $(trunk --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(wasm-opt --version), $(chromium --version 2>/dev/null)"
+say "ready: $(trunk --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $(wasm-opt --version), $(chromium --version 2>/dev/null), ralph-malph $RALPH_VERSION"

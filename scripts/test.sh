@@ -56,7 +56,11 @@ suite() {
 }
 
 e2e() {
-  if [ ! -d tests/e2e/node_modules ]; then
+  # npm ci also when a dependency of package.json is missing (one added since).
+  if [ ! -d tests/e2e/node_modules ] || ! (cd tests/e2e && node -e '
+    const p = require("./package.json");
+    const deps = Object.keys({ ...p.dependencies, ...p.devDependencies });
+    process.exit(deps.every((d) => require("fs").existsSync("node_modules/" + d)) ? 0 : 1);'); then
     (cd tests/e2e && npm ci --no-audit --no-fund) || return 1
   fi
   (cd tests/e2e && node --test --test-reporter=spec --test-concurrency=1 ./*.test.mjs)
@@ -82,6 +86,10 @@ suite "release build, Pulsar site (trunk -> dist/pulsar/)" trunk build www/pulsa
 # from the main nav.
 suite "release build, chaos site (trunk -> dist/chaos/)" trunk build www/chaos.html --release --dist dist/chaos
 suite "bundle size" scripts/bundle-size.sh
+# The LMS packages of the whole course (SCORM 1.2 and cmi5) from dist/, each manifest
+# parsed back and checked; the e2e tests (lms-*.test.mjs) then play them in scorm-again
+# and against Ralph.
+suite "LMS packages (dist-lms/)" scripts/package-lms.sh
 suite "e2e (Playwright, dist/)" e2e
 
 summary

@@ -18,6 +18,10 @@ USAGE:
     eos lessons [--lang L]              list the built-in lessons
     eos lessons --missing L             list the lesson titles and narration not yet
                                         translated into L (ko, th)
+    eos lessons --tsv                   the course for scripts (the LMS packages), one
+                                        lesson a line, tab-separated: name, site, module,
+                                        minutes, questions, title in en, ko, th, module
+                                        title in en, ko, th
     eos lesson NAME [OPTIONS]           print a lesson's transcript
     eos run FILE [OPTIONS]              run a scenario file (see docs/scenarios.md)
     eos test [--update] FILE...         run scenario files and compare each step's output
@@ -193,8 +197,9 @@ fn lessons(args: &[String]) -> Result<String, String> {
         None => Ok(list_lessons(Lang::En)),
         Some("--lang") if args.len() == 2 => Ok(list_lessons(lang(args.get(1))?)),
         Some("--missing") if args.len() == 2 => missing(lang(args.get(1))?),
+        Some("--tsv") if args.len() == 1 => Ok(course_tsv()),
         _ => Err(format!(
-            "`eos lessons` takes --lang L or --missing L\n\n{USAGE}"
+            "`eos lessons` takes --lang L, --missing L or --tsv\n\n{USAGE}"
         )),
     }
 }
@@ -212,6 +217,49 @@ fn list_lessons(lang: Lang) -> String {
             )
         })
         .collect()
+}
+
+/// The course in course order for scripts (`scripts/package-lms.sh`): what an LMS
+/// package needs of each lesson — which site plays it, its module, its length, how many
+/// questions it asks (a lesson without any is only completed, never passed) and its
+/// titles in every language. Tabs and newlines inside a title become spaces.
+fn course_tsv() -> String {
+    let langs = [Lang::En, Lang::Ko, Lang::Th];
+    let clean = |t: &str| t.replace(['\t', '\n', '\r'], " ");
+    let mut out = String::new();
+    for module in scenario::course::modules() {
+        let module_titles: Vec<String> = langs
+            .iter()
+            .map(|&l| {
+                clean(crate::i18n::catalog::text(
+                    &format!("course.module.{}", module.key),
+                    l,
+                ))
+            })
+            .collect();
+        for c in module.lessons {
+            let Some(l) = scenario::lesson(c.name) else {
+                continue;
+            };
+            let questions: usize = scenario::parse(l.source)
+                .map(|s| s.steps.iter().map(|st| st.questions.len()).sum())
+                .unwrap_or(0);
+            let site = match c.site {
+                scenario::course::Site::Kafka => "kafka",
+                scenario::course::Site::Pulsar => "pulsar",
+            };
+            let titles: Vec<String> = langs.iter().map(|&g| clean(l.title_in(g))).collect();
+            out.push_str(&format!(
+                "{}\t{site}\t{}\t{}\t{questions}\t{}\t{}\n",
+                c.name,
+                module.key,
+                c.minutes,
+                titles.join("\t"),
+                module_titles.join("\t"),
+            ));
+        }
+    }
+    out
 }
 
 /// Every lesson title and step title or narration that has no `lang` text yet (those

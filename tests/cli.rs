@@ -31,6 +31,47 @@ fn lists_lessons() {
 }
 
 #[test]
+fn lists_the_course_for_scripts() {
+    let out = cli::run(&args(&["lessons", "--tsv"])).unwrap();
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let course: Vec<&str> = eos_playground::scenario::course::course_lessons()
+        .map(|l| l.name)
+        .collect();
+    assert_eq!(
+        rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
+        course,
+        "{out}"
+    );
+    for r in &rows {
+        assert_eq!(
+            r.len(),
+            11,
+            "name, site, module, minutes, questions, 3 titles, 3 module titles: {r:?}"
+        );
+        assert!(r.iter().all(|f| !f.is_empty()), "{r:?}");
+    }
+    let row = |name: &str| rows.iter().find(|r| r[0] == name).unwrap().clone();
+    assert_eq!(&row("idempotence")[1..4], &["kafka", "idempotence", "9"]);
+    assert_eq!(&row("pulsar-tc-crash")[1..3], &["pulsar", "pulsar"]);
+    // The count is the lesson's `?` questions, as `eos questions` checks them.
+    let source = eos_playground::scenario::lesson("idempotence")
+        .unwrap()
+        .source;
+    let asked = source
+        .lines()
+        .filter(|l| l.starts_with("? ") && !l.starts_with("? ["))
+        .count();
+    assert!(asked >= 3);
+    assert_eq!(row("idempotence")[4], asked.to_string());
+    assert_eq!(row("idempotence")[8], "The idempotent producer");
+    assert_ne!(
+        row("idempotence")[6],
+        row("idempotence")[5],
+        "a Korean title"
+    );
+}
+
+#[test]
 fn unknown_lesson_is_a_clear_error() {
     let err = cli::run(&args(&["lesson", "nope"])).unwrap_err();
     assert!(err.contains("no lesson named nope"), "{err}");

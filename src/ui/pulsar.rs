@@ -341,7 +341,8 @@ pub fn pulsar_app() -> Html {
         let lang = lang.clone();
         Callback::from(move |l: Lang| lang.set(l))
     };
-    // `?lesson=NAME` (the course's links) opens that lesson.
+    // `?lesson=NAME` (the course's links) opens that lesson; `&step=N` (an LMS package
+    // resuming, docs/lms.md) at that player step (past the end: at the end, Next off).
     let lesson = use_state(|| {
         let search = super::browser::location_field("search").unwrap_or_default();
         let wanted = super::embed::parse_options(&search).lesson;
@@ -349,7 +350,10 @@ pub fn pulsar_app() -> Html {
             .and_then(|name| lessons.iter().position(|l| l.name == name))
             .unwrap_or(0)
     });
-    let at = use_state(|| 0usize);
+    let at = use_state(|| {
+        let search = super::browser::location_field("search").unwrap_or_default();
+        super::embed::parse_options(&search).step.unwrap_or(0)
+    });
     let answers = use_state(Vec::<(usize, usize)>::new);
     // Play: one step after a pause long enough to read the step shown, at `speed` (in
     // percent, `Panels::SPEEDS`); it stops at the end and at a question not answered yet.
@@ -401,19 +405,30 @@ pub fn pulsar_app() -> Html {
             chosen: answers.iter().find(|a| a.0 == q.line).map(|a| a.1),
         })
         .collect();
+    // Every question of the lesson: (source line, marked answer).
+    let marked: Vec<(usize, usize)> = (steps.iter().flat_map(|s| &s.questions))
+        .map(|q| (q.line, q.answer()))
+        .collect();
     let on_answer = {
-        let answers = answers.clone();
+        let (answers, marked, name) = (answers.clone(), marked.clone(), current.name);
         Callback::from(move |(line, choice): (usize, usize)| {
             let mut next: Vec<(usize, usize)> =
                 answers.iter().copied().filter(|a| a.0 != line).collect();
             next.push((line, choice));
             answers.set(next);
+            // A host page hears each answer (`eos:answered`), as from the Kafka pages.
+            let correct = marked.contains(&(line, choice));
+            post_json(&format!(
+                r#"{{"type":"eos:answered","lesson":"{name}","question":{line},"correct":{correct}}}"#
+            ));
         })
     };
+    let correct = marked.iter().filter(|m| answers.contains(m)).count();
     {
-        let (name, at) = (current.name, *at);
+        let (name, at, score) = (current.name, *at, (correct, marked.len()));
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
+            tell_host(name, *at, *total, score);
         });
     }
     // Where the next tick lands: autoplay stops there at the end, or when that player
@@ -561,6 +576,37 @@ pub fn pulsar_app() -> Html {
                 }
             }
         </div>
+    }
+}
+
+/// Whether `eos:ready` was posted (one Pulsar page a document).
+static TOLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Posts a message, written as JSON, to the host page (nothing outside a frame). JSON
+/// text rather than objects built field by field: less wasm on this site's budget.
+fn post_json(json: &str) {
+    super::embed::post(&js_sys::JSON::parse(json).unwrap_or_default());
+}
+
+/// Tells a host page where the learner is, with the compact view's messages
+/// (docs/embedding.md): `eos:ready` first, then `eos:state` after every step and
+/// `eos:complete` with the score at the end. Lesson names need no JSON escaping.
+fn tell_host(lesson: &str, step: usize, steps: usize, (correct, total): (usize, usize)) {
+    let at = format!(r#""lesson":"{lesson}","step":{step},"steps":{steps}"#);
+    if !TOLD.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let version = super::embed::API_VERSION;
+        return post_json(&format!(
+            r#"{{"type":"eos:ready","version":{version},{at}}}"#
+        ));
+    }
+    post_json(&format!(
+        r#"{{"type":"eos:state",{at},"verdict":null,"lastEvent":null}}"#
+    ));
+    if steps > 0 && step >= steps {
+        let score = format!(r#"{{"correct":{correct},"total":{total}}}"#);
+        post_json(&format!(
+            r#"{{"type":"eos:complete","lesson":"{lesson}","steps":{steps},"score":{score}}}"#
+        ));
     }
 }
 
