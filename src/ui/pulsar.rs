@@ -515,10 +515,13 @@ pub fn pulsar_app() -> Html {
                             }) }
                         </select>
                     </label>
-                    <div class="player-buttons">
+                    // The main page's lesson dock (`lesson_panel`): fixed to the window's
+                    // bottom, so Next never scrolls away from a long step.
+                    <div class="lesson-dock" role="group" aria-label={crate::i18n::t(crate::i18n::Key::LessonControls)}>
+                    <div class="dock-inner player-buttons">
                         <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
                         <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
-                        <button type="button" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
+                        <button type="button" class="primary" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
                         <button type="button" data-testid="pulsar-play" data-playing={(*playing == 1).to_string()} onclick={on_play}>{ crate::i18n::t(if *playing == 1 { crate::i18n::Key::TtPause } else { crate::i18n::Key::LessonPlay }) }</button>
                         <label class="small">{ crate::i18n::t(crate::i18n::Key::LessonSpeed) }{ " " }
                             <select data-testid="pulsar-speed" onchange={on_speed}>
@@ -528,6 +531,7 @@ pub fn pulsar_app() -> Html {
                             </select>
                         </label>
                         <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
+                    </div>
                     </div>
                     if let Some(s) = step {
                         <div aria-live="polite">
