@@ -280,7 +280,11 @@ mod tests {
     fn a_hanging_transaction_needs_tv1_without_verification_and_15_minutes() {
         let unverified =
             late_produce("transaction.version=1 transaction.partition.verification.enable=false");
-        assert!(solved(&unverified).contains(&"hanging"), "{:?}", solved(&unverified));
+        assert!(
+            solved(&unverified).contains(&"hanging"),
+            "{:?}",
+            solved(&unverified)
+        );
         // Not before find-hanging's 15 minutes.
         let young = unverified.replace("run 960000\n", "run 60000\n");
         assert!(!solved(&young).contains(&"hanging"), "{:?}", solved(&young));
@@ -303,7 +307,12 @@ mod tests {
         // A goal is about one world or about a chaos search, never both.
         let w = world("topic create t\n");
         for c in challenges() {
-            assert_eq!(c.page.is_none(), matches!(c.goal, Goal::Found(_)), "{}", c.id);
+            assert_eq!(
+                c.page.is_none(),
+                matches!(c.goal, Goal::Found(_)),
+                "{}",
+                c.id
+            );
             assert!(!(c.solved(&w) && c.found(&["duplicate"])), "{}", c.id);
         }
     }
@@ -316,7 +325,10 @@ mod tests {
     fn the_chaos_goal_is_reached_only_with_a_switch_on() {
         use crate::breaks::BreakSwitch;
         use crate::checker::chaos::check_seed;
-        let anomaly = challenges().iter().find(|c| c.id == "anomaly").expect("listed");
+        let anomaly = challenges()
+            .iter()
+            .find(|c| c.id == "anomaly")
+            .expect("listed");
         let names = |switches: &[BreakSwitch]| -> Vec<&'static str> {
             (1..=40)
                 .filter_map(|seed| check_seed(seed, 50, switches))

@@ -211,6 +211,8 @@ keys! {
     LessonDone,
     LessonOutput,
     LessonNoOutput,
+    LessonClockNote,
+    LessonClockAt,
     LessonError,
     LessonSource,
     // Misc

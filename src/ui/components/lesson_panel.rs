@@ -342,6 +342,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                             <summary>{ if l.output.len() == 1 { t(Key::LessonOutputLine).to_string() } else { tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) } }</summary>
                             <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
                         </details>
+                        { clock_note(&l.output) }
                     }
                 } else if !l.steps.is_empty() {
                     <p class="small">{ t(Key::LessonPressNext) }</p>
@@ -407,6 +408,44 @@ fn changed_words(codes: &[&str]) -> String {
             "list.separator",
             crate::i18n::ui_lang(),
         ))
+}
+
+/// The times a step printed as Kafka's tools print them (ms since 1970, e.g.
+/// `1700000000824` in txn-states or describe-producers), read on the world's clock:
+/// "1700000000824 is 0.824 s after the start". Nothing when it printed none.
+fn clock_note(lines: &[String]) -> Html {
+    use crate::sim::START_MS;
+    let mut seen: Vec<i64> = Vec::new();
+    for line in lines {
+        for word in line.split(|c: char| !c.is_ascii_digit()) {
+            let Ok(ms) = word.parse::<i64>() else {
+                continue;
+            };
+            // Within a year of the start: a time, not some other large number.
+            if word.len() == 13
+                && (START_MS..START_MS + 31_536_000_000).contains(&ms)
+                && !seen.contains(&ms)
+            {
+                seen.push(ms);
+            }
+        }
+    }
+    if seen.is_empty() {
+        return Html::default();
+    }
+    let items: Vec<String> = seen
+        .iter()
+        .take(6)
+        .map(|ms| {
+            let d = ms - START_MS;
+            tf(
+                Key::LessonClockAt,
+                &[&ms.to_string(), &format!("{}.{:03}", d / 1000, d % 1000)],
+            )
+        })
+        .collect();
+    let sep = crate::i18n::catalog::text("list.separator", crate::i18n::ui_lang());
+    html! { <p class="small muted" data-testid="lesson-clock">{ tf(Key::LessonClockNote, &[&items.join(sep)]) }</p> }
 }
 
 /// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.
