@@ -278,6 +278,37 @@ test('free play: a challenge is solved by what the engine does; a lesson step ou
   }
 });
 
+test('free play: the versions module\'s challenge, a hanging transaction, reached as its hint says', { timeout: 120_000 }, async () => {
+  const { page, context, problems } = await newPage();
+  try {
+    await open(page, '', '#transactions');
+    const hanging = page.locator('[data-testid="challenges"] [data-challenge="hanging"]');
+    await hanging.waitFor({ timeout: 60_000 });
+    assert.equal(await hanging.getAttribute('data-solved'), 'false');
+    // “1 — verification off (can hang)”, and “Pause after each click”.
+    await page.locator(tid('txn-rules')).selectOption('2');
+    await page.locator(tid('net-pause')).check();
+    for (const id of ['txn-init', 'net-run', 'txn-begin', 'txn-send', 'net-run', 'txn-send']) await page.locator(tid(id)).click();
+    // Step until the second Produce is on the timeline, then hold it there.
+    const produce = page.locator('[data-testid^="tl-msg-"][aria-label*="Produce request"]');
+    for (let i = 0; i < 10 && (await produce.count()) === 0; i++) await page.locator(tid('net-step')).click();
+    await produce.last().click();
+    await page.locator(tid('tl-strike-hold')).click();
+    for (const id of ['txn-abort', 'net-run']) await page.locator(tid(id)).click();
+    await page.locator('[data-testid^="net-release-"]').first().click();
+    await page.locator(tid('net-run')).click();
+    assert.equal(await hanging.getAttribute('data-solved'), 'false', 'open, but not 15 minutes yet');
+    for (let i = 0; i < 14; i++) await page.locator(tid('txn-advance')).click();
+    await page.locator(tid('admin-hanging')).waitFor({ timeout: 10_000 });
+    assert.equal(await hanging.getAttribute('data-solved'), 'true');
+    await hanging.scrollIntoViewIfNeeded();
+    await screenshot(page, 'course-challenge-hanging-1280');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('messages travel along the timeline, and stay still under reduced motion', { timeout: 120_000 }, async () => {
   for (const reducedMotion of ['no-preference', 'reduce']) {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion });
