@@ -212,7 +212,6 @@ keys! {
     LessonOutput,
     LessonNoOutput,
     LessonClockNote,
-    LessonClockAt,
     LessonError,
     LessonSource,
     // Misc

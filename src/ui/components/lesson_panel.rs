@@ -410,42 +410,14 @@ fn changed_words(codes: &[&str]) -> String {
         ))
 }
 
-/// The times a step printed as Kafka's tools print them (ms since 1970, e.g.
-/// `1700000000824` in txn-states or describe-producers), read on the world's clock:
-/// "1700000000824 is 0.824 s after the start". Nothing when it printed none.
+/// What the times a step printed mean (`1700000000224` in txn-states or
+/// describe-producers: ms since 1970, as Kafka's tools print them, on a world whose
+/// clock starts at 1700000000000). One fixed sentence: no code to read the numbers.
 fn clock_note(lines: &[String]) -> Html {
-    use crate::sim::START_MS;
-    let mut seen: Vec<i64> = Vec::new();
-    for line in lines {
-        for word in line.split(|c: char| !c.is_ascii_digit()) {
-            let Ok(ms) = word.parse::<i64>() else {
-                continue;
-            };
-            // Within a year of the start: a time, not some other large number.
-            if word.len() == 13
-                && (START_MS..START_MS + 31_536_000_000).contains(&ms)
-                && !seen.contains(&ms)
-            {
-                seen.push(ms);
-            }
-        }
-    }
-    if seen.is_empty() {
+    if !lines.iter().any(|l| l.contains("17000000")) {
         return Html::default();
     }
-    let items: Vec<String> = seen
-        .iter()
-        .take(6)
-        .map(|ms| {
-            let d = ms - START_MS;
-            tf(
-                Key::LessonClockAt,
-                &[&ms.to_string(), &format!("{}.{:03}", d / 1000, d % 1000)],
-            )
-        })
-        .collect();
-    let sep = crate::i18n::catalog::text("list.separator", crate::i18n::ui_lang());
-    html! { <p class="small muted" data-testid="lesson-clock">{ tf(Key::LessonClockNote, &[&items.join(sep)]) }</p> }
+    html! { <p class="small muted" data-testid="lesson-clock">{ t(Key::LessonClockNote) }</p> }
 }
 
 /// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.
