@@ -251,6 +251,7 @@ pub fn chaos_app() -> Html {
         state,
         lang,
     );
+    let tried = tried(&run.found);
     let status_line = match run.status {
         Status::Idle => l(L::Idle),
         Status::Loading => l(L::Loading),
@@ -320,8 +321,18 @@ pub fn chaos_app() -> Html {
                     { for run.found.groups().iter().map(|g| anomaly_entry(g, lang)) }
                 </ol>
             </section>
+            <super::components::challenges::Challenges items={tried} />
         </div>
     }
+}
+
+/// The chaos page's "Try it" (the break-it module's goal), as the checker's findings
+/// answer it: the names of the anomalies found so far.
+fn tried(found: &Findings) -> Vec<(&'static str, bool)> {
+    let names: Vec<&str> = found.groups().iter().map(|g| g.anomaly.as_str()).collect();
+    crate::view::challenges::on_page(None)
+        .map(|c| (c.id, c.found(&names)))
+        .collect()
 }
 
 /// One anomaly: its name and count, what it means, the shortest counterexample (its

@@ -530,20 +530,6 @@ pub fn pulsar_app() -> Html {
                             }) }
                         </select>
                     </label>
-                    <div class="player-buttons">
-                        <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
-                        <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
-                        <button type="button" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
-                        <button type="button" data-testid="pulsar-play" data-playing={(*playing == 1).to_string()} onclick={on_play}>{ crate::i18n::t(if *playing == 1 { crate::i18n::Key::TtPause } else { crate::i18n::Key::LessonPlay }) }</button>
-                        <label class="small">{ crate::i18n::t(crate::i18n::Key::LessonSpeed) }{ " " }
-                            <select data-testid="pulsar-speed" onchange={on_speed}>
-                                { for super::state::Panels::SPEEDS.iter().map(|v| html! {
-                                    <option value={v.to_string()} selected={*v as usize == *speed}>{ speed_label(*v) }</option>
-                                }) }
-                            </select>
-                        </label>
-                        <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
-                    </div>
                     if let Some(s) = step {
                         <div aria-live="polite">
                             if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
@@ -566,6 +552,25 @@ pub fn pulsar_app() -> Html {
                     }
                     if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }
                 </section>
+                // The main page's lesson dock (`lesson_panel`): fixed to the window's
+                // bottom, so Next never scrolls away from a long step; outside the panel,
+                // whose box it does not belong to.
+                <div class="lesson-dock" role="group" aria-label={crate::i18n::t(crate::i18n::Key::LessonControls)}>
+                <div class="dock-inner player-buttons">
+                    <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
+                    <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
+                    <button type="button" class="primary" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
+                    <button type="button" data-testid="pulsar-play" data-playing={(*playing == 1).to_string()} onclick={on_play}>{ crate::i18n::t(if *playing == 1 { crate::i18n::Key::TtPause } else { crate::i18n::Key::LessonPlay }) }</button>
+                    <label class="small">{ crate::i18n::t(crate::i18n::Key::LessonSpeed) }{ " " }
+                        <select data-testid="pulsar-speed" onchange={on_speed}>
+                            { for super::state::Panels::SPEEDS.iter().map(|v| html! {
+                                <option value={v.to_string()} selected={*v as usize == *speed}>{ speed_label(*v) }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
+                </div>
+                </div>
                 { differences(replay.pulsar_world()) }
                 { sides(&replay) }
                 if let Some(w) = replay.pulsar_world() {

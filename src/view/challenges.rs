@@ -1,6 +1,7 @@
 //! "Try it": goals for free play that the engine checks. Each is a question about the
 //! world's events or state — never about which buttons were pressed — so any way that
-//! makes the broker do it counts, on any page, in any order.
+//! makes the broker do it counts, on any page, in any order. The break-it module's goal
+//! is the chaos page's: there the checker, not one world, is what answers.
 
 use crate::broker::broker::BrokerEvent;
 use crate::protocol::errors::Errors;
@@ -14,15 +15,30 @@ pub struct Challenge {
     pub id: &'static str,
     /// The course module it practises (`scenario::course`'s module keys).
     pub module: &'static str,
-    /// The page whose controls reach it.
-    pub page: Page,
-    solved: fn(&World) -> bool,
+    /// The page whose controls reach it (None: the chaos page).
+    pub page: Option<Page>,
+    goal: Goal,
+}
+
+/// What answers whether a challenge is solved.
+#[derive(Clone, Copy, Debug)]
+enum Goal {
+    /// The page's world shows it.
+    World(fn(&World) -> bool),
+    /// The chaos search's checker reports it: the names of the anomalies found.
+    Found(fn(&[&str]) -> bool),
 }
 
 impl Challenge {
-    /// True when the world shows the goal reached.
+    /// True when the world shows the goal reached (never for a chaos goal).
     pub fn solved(&self, world: &World) -> bool {
-        (self.solved)(world)
+        matches!(self.goal, Goal::World(f) if f(world))
+    }
+
+    /// True when the anomalies a chaos search found (`checker::Anomaly::name`) reach
+    /// the goal (never for a goal about one world).
+    pub fn found(&self, anomalies: &[&str]) -> bool {
+        matches!(self.goal, Goal::Found(f) if f(anomalies))
     }
 }
 
@@ -104,6 +120,25 @@ fn not_enough_replicas(w: &World) -> bool {
     )
 }
 
+/// `kafka-transactions.sh find-hanging` reports a transaction on one of the learner's
+/// partitions: open there for longer than 15 minutes, and no coordinator's transaction
+/// includes the partition. Only transaction.version 1 without partition verification
+/// lets a late Produce open one (`sim::hanging`).
+fn hanging(w: &World) -> bool {
+    let tps: Vec<_> = w
+        .partitions()
+        .into_iter()
+        .filter(|tp| !crate::coordinator::internal_topics::is_internal(&tp.topic))
+        .collect();
+    !w.hanging_transactions(&tps).is_empty()
+}
+
+/// With a NOT KAFKA switch on, the chaos search's checker names an anomaly (with
+/// Kafka's rules it finds none: `checker::chaos`' tests).
+fn anomaly(found: &[&str]) -> bool {
+    !found.is_empty()
+}
+
 /// A partition of the learner's topics led by a new leader (an epoch above 0).
 fn new_leader(w: &World) -> bool {
     w.events.iter().any(|e| match &e.kind {
@@ -118,38 +153,50 @@ const CHALLENGES: &[Challenge] = &[
     Challenge {
         id: "duplicate",
         module: "idempotence",
-        page: Page::Idempotence,
-        solved: duplicate,
+        page: Some(Page::Idempotence),
+        goal: Goal::World(duplicate),
     },
     Challenge {
         id: "gap",
         module: "idempotence",
-        page: Page::Idempotence,
-        solved: gap,
+        page: Some(Page::Idempotence),
+        goal: Goal::World(gap),
     },
     Challenge {
         id: "stuck-lso",
         module: "transactions",
-        page: Page::Transactions,
-        solved: stuck_lso,
+        page: Some(Page::Transactions),
+        goal: Goal::World(stuck_lso),
     },
     Challenge {
         id: "fenced",
+        module: "transactions",
+        page: Some(Page::Transactions),
+        goal: Goal::World(fenced),
+    },
+    Challenge {
+        id: "hanging",
         module: "versions",
-        page: Page::Transactions,
-        solved: fenced,
+        page: Some(Page::Transactions),
+        goal: Goal::World(hanging),
     },
     Challenge {
         id: "new-leader",
         module: "replication",
-        page: Page::Transactions,
-        solved: new_leader,
+        page: Some(Page::Transactions),
+        goal: Goal::World(new_leader),
     },
     Challenge {
         id: "not-enough-replicas",
         module: "replication",
-        page: Page::Transactions,
-        solved: not_enough_replicas,
+        page: Some(Page::Transactions),
+        goal: Goal::World(not_enough_replicas),
+    },
+    Challenge {
+        id: "anomaly",
+        module: "break",
+        page: None,
+        goal: Goal::Found(anomaly),
     },
 ];
 
@@ -158,8 +205,8 @@ pub fn challenges() -> &'static [Challenge] {
     CHALLENGES
 }
 
-/// The challenges a page's controls reach.
-pub fn on_page(page: Page) -> impl Iterator<Item = &'static Challenge> {
+/// The challenges a page's controls reach (None: the chaos page).
+pub fn on_page(page: Option<Page>) -> impl Iterator<Item = &'static Challenge> {
     CHALLENGES.iter().filter(move |c| c.page == page)
 }
 
@@ -215,5 +262,82 @@ mod tests {
             "{:?}",
             solved(few)
         );
+    }
+
+    /// A late Produce after the abort, as the hanging-transaction lesson sends it, under
+    /// the given cluster rules; then 16 minutes pass.
+    fn late_produce(rules: &str) -> String {
+        format!(
+            "cluster brokers=1 {rules}\ntopic create t\n\
+             producer p create transactional.id=x transaction.timeout.ms=900000\n\
+             producer p init-transactions\nproducer p begin\nproducer p send t-0 a\nproducer p flush\n\
+             hold requests Produce\nproducer p send t-0 b\nstep\nproducer p abort\n\
+             release requests Produce\nrun\nrun 960000\n"
+        )
+    }
+
+    #[test]
+    fn a_hanging_transaction_needs_tv1_without_verification_and_15_minutes() {
+        let unverified =
+            late_produce("transaction.version=1 transaction.partition.verification.enable=false");
+        assert!(
+            solved(&unverified).contains(&"hanging"),
+            "{:?}",
+            solved(&unverified)
+        );
+        // Not before find-hanging's 15 minutes.
+        let young = unverified.replace("run 960000\n", "run 60000\n");
+        assert!(!solved(&young).contains(&"hanging"), "{:?}", solved(&young));
+        // Verification refuses the late Produce; transaction.version 2 fences it.
+        for rules in [
+            "transaction.version=1 transaction.partition.verification.enable=true",
+            "transaction.version=2",
+        ] {
+            let w = solved(&late_produce(rules));
+            assert!(!w.contains(&"hanging"), "{rules}: {w:?}");
+        }
+    }
+
+    #[test]
+    fn every_module_but_pulsar_has_a_challenge_on_a_page_that_reaches_it() {
+        for m in crate::scenario::course::modules() {
+            let n = challenges().iter().filter(|c| c.module == m.key).count();
+            assert!(m.key == "pulsar" || n > 0, "{}: no challenge", m.key);
+        }
+        // A goal is about one world or about a chaos search, never both.
+        let w = world("topic create t\n");
+        for c in challenges() {
+            assert_eq!(
+                c.page.is_none(),
+                matches!(c.goal, Goal::Found(_)),
+                "{}",
+                c.id
+            );
+            assert!(!(c.solved(&w) && c.found(&["duplicate"])), "{}", c.id);
+        }
+    }
+
+    /// The break-it goal, answered by the checker: a chaos search with the dedup window
+    /// shrunk to one batch finds a `duplicate`; with Kafka's rules the same seeds find
+    /// nothing.
+    #[cfg(feature = "checker")]
+    #[test]
+    fn the_chaos_goal_is_reached_only_with_a_switch_on() {
+        use crate::breaks::BreakSwitch;
+        use crate::checker::chaos::check_seed;
+        let anomaly = challenges()
+            .iter()
+            .find(|c| c.id == "anomaly")
+            .expect("listed");
+        let names = |switches: &[BreakSwitch]| -> Vec<&'static str> {
+            (1..=40)
+                .filter_map(|seed| check_seed(seed, 50, switches))
+                .map(|f| f.violation.anomaly.name())
+                .collect()
+        };
+        let broken = names(&[BreakSwitch::Dedup(1)]);
+        assert!(anomaly.found(&broken), "{broken:?}");
+        let kafka = names(&[]);
+        assert!(!anomaly.found(&kafka), "{kafka:?}");
     }
 }

@@ -291,3 +291,77 @@ for (const [name, hash, ready] of PAGES) {
     }
   });
 }
+
+// Every view a learner meets, as they meet it: the course home, the glossary open, a
+// lesson mid-way with a question answered, free play with a challenge solved, the
+// transactions page on three brokers, the Pulsar lesson view at a question, the
+// comparison, and the chaos page. axe-core finds nothing in light and dark at 1280 and
+// 360 px; each is also photographed at 1280×800, 760 and 360 px, light and dark
+// (target/screenshots/tour-VIEW-WIDTH-SCHEME.png), to be looked at.
+const VIEWS = [
+  // [name, where, ready: brings the view about once, show: what to look at, at each width]
+  ['home', '', async (page) => {
+    await page.locator(tid('course-start')).waitFor({ timeout: 120_000 });
+  }, null],
+  ['glossary', '', async (page) => {
+    await page.locator(`${tid('glossary')} summary`).click();
+  }, `${tid('glossary')} summary`],
+  ['lesson', '?lesson=idempotence', async (page) => {
+    const next = page.locator(tid('lesson-next'));
+    await page.locator(`${tid('lesson-next')}:enabled`).waitFor({ timeout: 120_000 });
+    for (let i = 0; i < 30 && (await page.locator('fieldset[data-question]').count()) === 0; i++) await next.click();
+    await page.locator('fieldset[data-question] input[type=radio]').first().check();
+    await page.locator('fieldset[data-question] [data-feedback]').first().waitFor();
+  }, 'fieldset[data-question]'],
+  ['free-play', '#idempotence', async (page) => {
+    await page.locator(tid('send')).waitFor({ timeout: 120_000 });
+    await page.locator(tid('send')).click();
+    await page.locator(tid('drop-ack')).click();
+    await page.locator(tid('send')).click();
+    await page.locator('[data-challenge="duplicate"][data-solved="true"]').waitFor({ timeout: 20_000 });
+  }, tid('challenges')],
+  ['transactions', '#transactions', async (page) => {
+    await page.locator(tid('cluster-size')).waitFor({ timeout: 120_000 });
+    await page.locator(tid('cluster-size')).selectOption('3');
+    for (const id of ['txn-init', 'txn-begin', 'txn-send', 'txn-commit']) await page.locator(tid(id)).click();
+  }, tid('replicas-view')],
+  ['pulsar-lesson', 'pulsar/?lesson=pulsar-transactions', async (page) => {
+    const next = page.locator(tid('pulsar-next'));
+    await next.waitFor({ timeout: 120_000 });
+    for (let i = 0; i < 30 && (await page.locator('fieldset[data-question]').count()) === 0; i++) await next.click();
+    await page.locator('fieldset[data-question] input[type=radio]').first().check();
+    await page.locator('fieldset[data-question] [data-feedback]').first().waitFor();
+  }, 'fieldset[data-question]'],
+  ['compare', 'pulsar/#compare', async (page) => {
+    await page.locator(`${tid('nav-compare')}[aria-current="page"]`).waitFor({ timeout: 120_000 });
+  }, null],
+  ['chaos', 'chaos/', async (page) => {
+    await page.locator(tid('chaos-start')).waitFor({ timeout: 120_000 });
+  }, tid('challenges')],
+];
+
+test('axe and a screenshot tour: every view at 1280, 760 and 360 px, light and dark', { timeout: 300_000 }, async () => {
+  for (const [name, where, ready, show] of VIEWS) {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    try {
+      await page.goto(`${site.server.url}${where}`, { waitUntil: 'load' });
+      await ready(page);
+      for (const width of [1280, 760, 360]) {
+        await page.setViewportSize({ width, height: 800 });
+        if (show) await page.locator(show).first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
+        for (const scheme of ['light', 'dark']) {
+          await page.emulateMedia({ colorScheme: scheme });
+          // Some backgrounds fade (0.3 s): test the colours they end with.
+          await page.waitForTimeout(400);
+          if (width !== 760) assert.deepEqual(await axe(page), [], `${name} at ${width} px, ${scheme}`);
+          await screenshot(page, `tour-${name}-${width}-${scheme}`);
+        }
+      }
+      assert.deepEqual(problems, [], `${name}: ${problems.join('\n')}`);
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -29,6 +29,9 @@ test('the chaos page groups the duplicates dedup=1 finds and replays the shortes
     assert.match(await page.title(), /Chaos/);
     assert.equal(await page.locator(tid('not-kafka')).count(), 0, 'every switch starts off');
     assert.deepEqual(await axe(page), [], 'chaos page, before a run');
+    // The break-it module's "Try it": open until the checker finds an anomaly.
+    const goal = page.locator('[data-testid="challenges"] [data-challenge="anomaly"]');
+    assert.equal(await goal.getAttribute('data-solved'), 'false');
 
     await page.locator(tid('switch-dedup-1')).check();
     await page.locator(tid('not-kafka')).waitFor({ state: 'visible' });
@@ -48,6 +51,7 @@ test('the chaos page groups the duplicates dedup=1 finds and replays the shortes
 
     const finding = page.locator(`${tid('chaos-finding')}[data-anomaly="duplicate"]`);
     await finding.waitFor({ state: 'visible', timeout: 180_000 });
+    assert.equal(await goal.getAttribute('data-solved'), 'true', 'a finding solves the chaos goal');
 
     // Let the run finish, then read the page's own figure.
     await page.waitForFunction(

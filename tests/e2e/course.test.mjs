@@ -1,8 +1,9 @@
 // The course, end to end in the built site, as a new learner meets it:
 // - the first page opens on the course: "Start" in the first viewport at 1280×800 and
 //   360×780, the lessons in order ([data-course] [data-lesson][data-progress]);
-// - the lesson player leads: Next stays in the viewport on every step of every Kafka
-//   lesson at both sizes, the questions are fieldsets whose feedback says right or wrong;
+// - the lesson player leads: Next stays in the viewport on every step of every lesson
+//   (the 12 Kafka lessons at 360×780, a few at 1280×800; the 4 Pulsar lessons at both),
+//   each asks three questions at least, as fieldsets whose feedback says right or wrong;
 // - progress is kept in the browser: after a reload the lesson shows started or done and
 //   "Continue" opens it where the learner left off;
 // - autoplay waits at an explanation until Continue, and Speed offers 0.5× to 4×;
@@ -26,9 +27,11 @@ async function newPage(width = 1280, height = 800) {
   return { page, context, problems: watchProblems(page) };
 }
 
+/** The element is wholly inside the viewport, across and down. */
 const inView = async (page, selector, height) => {
   const box = await page.locator(selector).boundingBox();
-  return box !== null && box.y >= 0 && box.y + box.height <= height;
+  const width = page.viewportSize().width;
+  return box !== null && box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width;
 };
 
 test('the first page opens on the course, Start in the first viewport', { timeout: 120_000 }, async () => {
@@ -88,14 +91,64 @@ test('every Kafka lesson plays with Next in view and asks at least three questio
         els.filter((e) => e.querySelector('button')).map((e) => e.dataset.lesson),
       );
       assert.equal(names.length, 12, names.join(' '));
-      // Both sizes play the first lessons; the wide one plays them all (time).
-      for (const name of width === 1280 ? names : names.slice(0, 3)) {
+      // The narrow window plays them all (where Next is hardest to keep in view); the
+      // wide one the first of each kind (time: the e2e budget).
+      const wide = ['idempotence', 'transactions', 'hanging-transaction', 'failover', 'break-it'];
+      for (const name of width === 360 ? names : names.filter((n) => wide.includes(n))) {
         await open(page, `?lesson=${name}`);
         const { steps, questions } = await playThrough(page, height, name);
         assert.ok(steps > 2, `${name}: ${steps} steps`);
         assert.ok(questions >= 3, `${name}: ${questions} questions`);
         await page.locator(tid('lesson-score')).waitFor();
         if (name === 'idempotence' || name === 'failover') await screenshot(page, `course-${name}-end-${width}`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+/** Plays the Pulsar page's lesson to its end, as `playThrough` does the Kafka ones. */
+async function playPulsar(page, height, name) {
+  const next = page.locator(tid('pulsar-next'));
+  await next.waitFor({ state: 'visible', timeout: 60_000 });
+  let steps = 0;
+  let questions = 0;
+  for (let i = 0; i < 200 && (await next.isEnabled()); i++) {
+    assert.ok(await inView(page, tid('pulsar-next'), height), `${name}: Next in view before step ${i + 1}`);
+    const asked = page.locator('fieldset[data-question]');
+    for (let q = 0; q < (await asked.count()); q++) {
+      const fieldset = asked.nth(q);
+      await fieldset.locator('input[type=radio]').first().check();
+      await fieldset.locator('[data-feedback]').waitFor();
+      questions += 1;
+    }
+    await next.click();
+    steps += 1;
+  }
+  assert.ok(await inView(page, tid('pulsar-next'), height), `${name}: Next in view at the end`);
+  assert.equal(await page.locator('.lesson-player [role=alert]').count(), 0, `${name}: no step refused`);
+  return { steps, questions };
+}
+
+test('every Pulsar lesson plays with Next docked in view and asks at least three questions', { timeout: 300_000 }, async () => {
+  for (const [width, height] of [[360, 780], [1280, 800]]) {
+    const { page, context, problems } = await newPage(width, height);
+    try {
+      await open(page);
+      // The course's lessons that the Pulsar page plays: a link, not a button.
+      const names = await page.locator('[data-course] [data-lesson]').evaluateAll((els) =>
+        els.filter((e) => !e.querySelector('button')).map((e) => e.dataset.lesson),
+      );
+      assert.equal(names.length, 4, names.join(' '));
+      for (const name of names) {
+        await page.goto(`${site.server.url}pulsar/?lesson=${name}`, { waitUntil: 'load' });
+        const { steps, questions } = await playPulsar(page, height, name);
+        assert.ok(steps > 2, `${name}: ${steps} steps`);
+        assert.ok(questions >= 3, `${name}: ${questions} questions`);
+        assert.equal(await page.locator(tid('pulsar-step')).innerText(), `step ${steps} / ${steps}`);
+        if (name === 'pulsar-transactions') await screenshot(page, `course-pulsar-end-${width}`);
       }
       assert.deepEqual(problems, []);
     } finally {
@@ -219,6 +272,37 @@ test('free play: a challenge is solved by what the engine does; a lesson step ou
     const changed = await page.locator(tid('page-transactions')).getAttribute('data-changed');
     assert.ok(changed && changed.length > 0, 'the step changed something');
     assert.match(await page.locator(tid('lesson-changed')).innerText(), /What changed/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('free play: the versions module\'s challenge, a hanging transaction, reached as its hint says', { timeout: 120_000 }, async () => {
+  const { page, context, problems } = await newPage();
+  try {
+    await open(page, '', '#transactions');
+    const hanging = page.locator('[data-testid="challenges"] [data-challenge="hanging"]');
+    await hanging.waitFor({ timeout: 60_000 });
+    assert.equal(await hanging.getAttribute('data-solved'), 'false');
+    // “1 — verification off (can hang)”, and “Pause after each click”.
+    await page.locator(tid('txn-rules')).selectOption('2');
+    await page.locator(tid('net-pause')).check();
+    for (const id of ['txn-init', 'net-run', 'txn-begin', 'txn-send', 'net-run', 'txn-send']) await page.locator(tid(id)).click();
+    // Step until the second Produce is on the timeline, then hold it there.
+    const produce = page.locator('[data-testid^="tl-msg-"][aria-label*="Produce request"]');
+    for (let i = 0; i < 10 && (await produce.count()) === 0; i++) await page.locator(tid('net-step')).click();
+    await produce.last().click();
+    await page.locator(tid('tl-strike-hold')).click();
+    for (const id of ['txn-abort', 'net-run']) await page.locator(tid(id)).click();
+    await page.locator('[data-testid^="net-release-"]').first().click();
+    await page.locator(tid('net-run')).click();
+    assert.equal(await hanging.getAttribute('data-solved'), 'false', 'open, but not 15 minutes yet');
+    for (let i = 0; i < 14; i++) await page.locator(tid('txn-advance')).click();
+    await page.locator(tid('admin-hanging')).waitFor({ timeout: 10_000 });
+    assert.equal(await hanging.getAttribute('data-solved'), 'true');
+    await hanging.scrollIntoViewIfNeeded();
+    await screenshot(page, 'course-challenge-hanging-1280');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -211,6 +211,7 @@ keys! {
     LessonDone,
     LessonOutput,
     LessonNoOutput,
+    LessonClockNote,
     LessonError,
     LessonSource,
     // Misc

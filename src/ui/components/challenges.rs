@@ -46,7 +46,7 @@ pub fn items(
     page: crate::view::page::Page,
     world: &crate::sim::World,
 ) -> Vec<(&'static str, bool)> {
-    crate::view::challenges::on_page(page)
+    crate::view::challenges::on_page(Some(page))
         .map(|c| (c.id, c.solved(world)))
         .collect()
 }

@@ -342,6 +342,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                             <summary>{ if l.output.len() == 1 { t(Key::LessonOutputLine).to_string() } else { tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) } }</summary>
                             <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
                         </details>
+                        { clock_note(&l.output) }
                     }
                 } else if !l.steps.is_empty() {
                     <p class="small">{ t(Key::LessonPressNext) }</p>
@@ -407,6 +408,16 @@ fn changed_words(codes: &[&str]) -> String {
             "list.separator",
             crate::i18n::ui_lang(),
         ))
+}
+
+/// What the times a step printed mean (`1700000000224` in txn-states or
+/// describe-producers: ms since 1970, as Kafka's tools print them, on a world whose
+/// clock starts at 1700000000000). One fixed sentence: no code to read the numbers.
+fn clock_note(lines: &[String]) -> Html {
+    if !lines.iter().any(|l| l.contains("17000000")) {
+        return Html::default();
+    }
+    html! { <p class="small muted" data-testid="lesson-clock">{ t(Key::LessonClockNote) }</p> }
 }
 
 /// `0.5×`, `1×`, `1.5×`: a speed in percent as a learner reads it.

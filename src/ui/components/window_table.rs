@@ -76,9 +76,13 @@ pub fn window_table(p: &WindowTableProps) -> Html {
         })
         .collect();
     html! {
+        <>
+        // The sentence above the region, not as the table's caption: a caption is as wide
+        // as the table, so on a phone it was cut off at the panel's edge.
+        <p class="small muted window-caption" aria-hidden="true">{ t(Key::WindowCaption) }</p>
         <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::WindowCaption)}>
             <table class="window-table" data-testid="window">
-                <caption>{ t(Key::WindowCaption) }</caption>
+                <caption class="visually-hidden">{ t(Key::WindowCaption) }</caption>
                 <thead>
                     <tr><th scope="col">{ t(Key::WindowProducer) }</th>{ head }</tr>
                 </thead>
@@ -91,5 +95,6 @@ pub fn window_table(p: &WindowTableProps) -> Html {
                 </tbody>
             </table>
         </div>
+        </>
     }
 }
