@@ -139,6 +139,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/replication.rs"),
         include_str!("../narration/pulsar.rs"),
         include_str!("../narration/compare.rs"),
+        include_str!("../transcript.rs"),
     ]
     .concat();
     // Every string literal shaped like an id: `concept.what` in lower case.
@@ -301,7 +302,7 @@ fn hand_written_korean_particles_agree_with_the_reading() {
     let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
     let mut wrong = Vec::new();
     let mut check = |text: &str, place: &str| {
-        for (at, c) in text.char_indices() {
+        for (at, _) in text.char_indices() {
             let before = &text[..at];
             let Some(prev) = before.chars().next_back() else {
                 continue;
