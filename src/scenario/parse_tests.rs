@@ -151,5 +151,8 @@ fn echo_and_label_translations_sit_right_under_their_step() {
         assert!(e.message.contains("right under"), "{bad}: {e:?}");
     }
     // An echo without a language tag is still an echo of its own.
-    assert_eq!(parse("echo hi\necho [optional] x\n").unwrap().steps.len(), 2);
+    assert_eq!(
+        parse("echo hi\necho [optional] x\n").unwrap().steps.len(),
+        2
+    );
 }
