@@ -151,6 +151,17 @@ fn the_glossary_uses_the_chosen_words() {
     }
 }
 
+/// Thai prose separates clauses with a space, as the Thai course does, never with `;`.
+#[test]
+fn thai_separates_clauses_with_a_space() {
+    let found: Vec<String> = texts(Lang::Th)
+        .into_iter()
+        .filter(|(_, t)| t.contains("; "))
+        .map(|(place, _)| place)
+        .collect();
+    assert!(found.is_empty(), "`; ` in Thai: {found:?}");
+}
+
 /// The reading of a rejected cell, on the table's own examples.
 #[test]
 fn a_rejected_variant_inside_an_allowed_word_is_not_a_use() {
