@@ -211,16 +211,11 @@ pub(super) fn language_tag(text: &str) -> (Option<Lang>, &str) {
 /// `echo [ko] TEXT` / `label [th] TEXT` → (the language, TEXT), verbatim after the tag.
 fn printed_translation(line: &str) -> Option<(Lang, &str)> {
     let rest = line
-        .strip_prefix("echo ")
-        .or_else(|| line.strip_prefix("label "))?;
-    match language_tag(rest) {
-        (Some(lang), _) => {
-            let text = rest.trim_start();
-            let text = &text[text.find(']')? + 1..];
-            Some((lang, text.strip_prefix(' ').unwrap_or(text)))
-        }
-        (None, _) => None,
-    }
+        .strip_prefix("echo [")
+        .or_else(|| line.strip_prefix("label ["))?;
+    let (tag, text) = rest.split_once(']')?;
+    let lang = Lang::from_code(tag).filter(|l| l.code() == tag && *l != Lang::En)?;
+    Some((lang, text.strip_prefix(' ').unwrap_or(text)))
 }
 
 /// The step text being gathered for `lang`.

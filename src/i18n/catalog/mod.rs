@@ -218,19 +218,26 @@ const PARTICLES: &[(&str, &str, &str)] = &[
 
 fn push_lit(out: &mut String, lit: &str) {
     let mut rest = lit;
-    while let Some((at, both, after_consonant, after_vowel)) = PARTICLES
-        .iter()
-        .filter_map(|&(both, c, v)| rest.find(both).map(|at| (at, both, c, v)))
-        .min_by_key(|&(at, ..)| at)
-    {
+    loop {
+        // The earliest two-way form in what is left.
+        let mut next: Option<(usize, &(&str, &str, &str))> = None;
+        for p in PARTICLES {
+            if let Some(at) = rest.find(p.0) {
+                if next.is_none_or(|(n, _)| at < n) {
+                    next = Some((at, p));
+                }
+            }
+        }
+        let Some((at, &(both, after_consonant, after_vowel))) = next else {
+            break;
+        };
         out.push_str(&rest[..at]);
-        let particle = match final_sound(out) {
+        out.push_str(match final_sound(out) {
             // `로` also follows a final ㄹ.
             FinalSound::Rieul if both == "(으)로" => after_vowel,
             FinalSound::Consonant | FinalSound::Rieul => after_consonant,
             FinalSound::Vowel => after_vowel,
-        };
-        out.push_str(particle);
+        });
         rest = &rest[at + both.len()..];
     }
     out.push_str(rest);
@@ -316,26 +323,35 @@ fn final_sound(text: &str) -> FinalSound {
 /// bracket after a word skipped, since Korean writes a particle after a gloss to agree
 /// with the word before it (`오프셋(LSO)은`, `사본(#2)이`); `poll()` reads as `poll`.
 fn spoken_end(text: &str) -> &str {
-    const MARKS: [char; 8] = [']', '"', '\'', '”', '’', '.', ' ', '`'];
-    let mut t = text.trim_end_matches(MARKS);
+    let mark = |c: char| matches!(c, ']' | '"' | '\'' | '”' | '’' | '.' | ' ' | '`');
+    let mut t = text.trim_end_matches(mark);
     while let Some(inner) = t.strip_suffix(')') {
-        let mut depth = 1;
-        let open = inner.char_indices().rev().find(|&(_, c)| {
+        let (mut depth, mut open) = (0, None);
+        for (i, c) in inner.char_indices().rev() {
             match c {
                 ')' => depth += 1,
+                '(' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
                 '(' => depth -= 1,
                 _ => {}
             }
-            depth == 0
-        });
-        let before = open.map_or("", |(i, _)| &inner[..i]);
-        t = match before.trim_end_matches('`').chars().next_back() {
-            // A gloss right after a word: read the word.
-            Some(c) if !c.is_whitespace() && c != '(' => before,
-            // A bracket standing alone (`(0,1)`, Pulsar's TxnID): read what is inside.
-            _ => &inner[open.map_or(0, |(i, _)| i + 1)..],
         }
-        .trim_end_matches(MARKS);
+        let at = open.unwrap_or(0);
+        let word = inner[..at]
+            .trim_end_matches('`')
+            .chars()
+            .next_back()
+            .is_some_and(|c| !c.is_whitespace() && c != '(');
+        // A gloss right after a word: read the word. A bracket standing alone (`(0,1)`,
+        // Pulsar's TxnID): read what is inside it.
+        t = if word {
+            &inner[..at]
+        } else {
+            &inner[open.map_or(0, |i| i + 1)..]
+        }
+        .trim_end_matches(mark);
     }
     t
 }
