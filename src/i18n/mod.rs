@@ -39,6 +39,7 @@ pub mod glossary;
 pub mod labels;
 pub mod message;
 pub mod narration;
+pub mod transcript;
 
 pub use labels::{out_of_order_text, t, tf, tfl, Key};
 pub use message::{Arg, Msg};

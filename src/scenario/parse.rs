@@ -95,6 +95,27 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
             continue;
         }
         open_paragraph = None;
+        // `echo [ko] …` or `label [ko] …` right under a step: what it prints, in Korean.
+        if let Some((lang, text)) = printed_translation(trimmed) {
+            let under = steps.last_mut().filter(|s: &&mut Step| {
+                title.is_none()
+                    && narration.is_empty()
+                    && translations.is_empty()
+                    && questions.is_empty()
+                    && s.prints_text_of(trimmed)
+            });
+            let Some(step) = under else {
+                return Err(ParseError {
+                    line: line_no,
+                    column: 1,
+                    message: "`echo [ko] …` goes right under an `echo`, `label [ko] …` right \
+                              under a step with `label=`: it is their text in that language"
+                        .into(),
+                });
+            };
+            translation(&mut step.translations, lang).printed = Some(text.to_string());
+            continue;
+        }
         super::question::finish(&questions)?;
         let step_questions = std::mem::take(&mut questions);
         let (step_title, step_narration) = (title.take(), std::mem::take(&mut narration));
@@ -187,6 +208,16 @@ pub(super) fn language_tag(text: &str) -> (Option<Lang>, &str) {
     (None, text)
 }
 
+/// `echo [ko] TEXT` / `label [th] TEXT` → (the language, TEXT), verbatim after the tag.
+fn printed_translation(line: &str) -> Option<(Lang, &str)> {
+    let rest = line
+        .strip_prefix("echo [")
+        .or_else(|| line.strip_prefix("label ["))?;
+    let (tag, text) = rest.split_once(']')?;
+    let lang = Lang::from_code(tag).filter(|l| l.code() == tag && *l != Lang::En)?;
+    Some((lang, text.strip_prefix(' ').unwrap_or(text)))
+}
+
 /// The step text being gathered for `lang`.
 fn translation(translations: &mut Vec<StepText>, lang: Lang) -> &mut StepText {
     if let Some(i) = translations.iter().position(|t| t.lang == lang) {
@@ -196,6 +227,7 @@ fn translation(translations: &mut Vec<StepText>, lang: Lang) -> &mut StepText {
         lang,
         title: None,
         narration: Vec::new(),
+        printed: None,
     });
     translations.last_mut().expect("just pushed")
 }

@@ -157,6 +157,9 @@ pub struct StepText {
     pub lang: crate::i18n::Lang,
     pub title: Option<String>,
     pub narration: Vec<String>,
+    /// An `echo` step's text, or a raw produce's `label=`, in this language (`echo [ko] …`
+    /// or `label [ko] …` right under the step): the lesson's own printed words.
+    pub printed: Option<String>,
 }
 
 impl Step {
@@ -179,6 +182,36 @@ impl Step {
         }
     }
 
+    /// Whether `line` (`echo [ko] …`, `label [ko] …`) translates what this step prints.
+    pub(super) fn prints_text_of(&self, line: &str) -> bool {
+        match &self.kind {
+            StepKind::Echo(_) => line.starts_with("echo "),
+            StepKind::RawProduce { label, .. } => label.is_some() && line.starts_with("label "),
+            _ => false,
+        }
+    }
+
+    /// An `echo` step's text in `lang`, else in English.
+    pub fn echo_in(&self, lang: crate::i18n::Lang) -> Option<&str> {
+        let StepKind::Echo(english) = &self.kind else {
+            return None;
+        };
+        Some(self.printed_in(lang).unwrap_or(english))
+    }
+
+    /// A raw produce's `label=` in `lang`, else in English.
+    pub fn label_in(&self, lang: crate::i18n::Lang) -> Option<&str> {
+        let StepKind::RawProduce { label, .. } = &self.kind else {
+            return None;
+        };
+        let english = label.as_deref()?;
+        Some(self.printed_in(lang).unwrap_or(english))
+    }
+
+    fn printed_in(&self, lang: crate::i18n::Lang) -> Option<&str> {
+        self.text_in(lang).and_then(|t| t.printed.as_deref())
+    }
+
     /// What English has here and `lang` lacks: "title", "narration" (for
     /// `eos lessons --missing`).
     pub fn missing_in(&self, lang: crate::i18n::Lang) -> Vec<&'static str> {
@@ -192,6 +225,21 @@ impl Step {
         }
         if !self.narration.is_empty() && t.is_none_or(|t| t.narration.is_empty()) {
             out.push("narration");
+        }
+        let prints_words = match &self.kind {
+            // Words outside the `{placeholders}` (which are worded in every language).
+            StepKind::Echo(text) => text
+                .split('{')
+                .map(|part| part.split_once('}').map_or(part, |(_, after)| after))
+                .any(|part| part.chars().any(char::is_alphabetic)),
+            StepKind::RawProduce { label, .. } => label.is_some(),
+            _ => false,
+        };
+        if prints_words && t.and_then(|t| t.printed.as_ref()).is_none() {
+            out.push(match self.kind {
+                StepKind::Echo(_) => "echo",
+                _ => "label",
+            });
         }
         for q in &self.questions {
             out.extend(q.missing_in(lang));

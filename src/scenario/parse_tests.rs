@@ -126,3 +126,33 @@ fn without_the_checker_a_check_plays_its_recorded_verdict() {
         );
     }
 }
+
+#[test]
+fn echo_and_label_translations_sit_right_under_their_step() {
+    use crate::i18n::Lang;
+    let src = "echo hello {outcome p}\necho [ko] 안녕 {outcome p}\necho [th] สวัสดี\n\
+               raw produce t-0 pid=1 seq=0 label=\"first send\" a\nlabel [ko] 첫 전송\n";
+    let s = parse(src).unwrap();
+    assert_eq!(s.steps.len(), 2);
+    assert_eq!(s.steps[0].echo_in(Lang::Ko), Some("안녕 {outcome p}"));
+    assert_eq!(s.steps[0].echo_in(Lang::Th), Some("สวัสดี"));
+    assert_eq!(s.steps[0].echo_in(Lang::En), Some("hello {outcome p}"));
+    assert_eq!(s.steps[1].label_in(Lang::Ko), Some("첫 전송"));
+    assert_eq!(s.steps[1].label_in(Lang::Th), Some("first send"));
+    assert_eq!(s.steps[1].missing_in(Lang::Th), vec!["label"]);
+    // Not under an echo, or with narration in between: an error naming the line.
+    for bad in [
+        "step\necho [ko] 안녕\n",
+        "echo hi\n> text\necho [ko] 안녕\n",
+        "raw produce t-0 pid=1 seq=0 a\nlabel [ko] 첫 전송\n",
+        "echo [ko] 안녕\n",
+    ] {
+        let e = parse(bad).unwrap_err();
+        assert!(e.message.contains("right under"), "{bad}: {e:?}");
+    }
+    // An echo without a language tag is still an echo of its own.
+    assert_eq!(
+        parse("echo hi\necho [optional] x\n").unwrap().steps.len(),
+        2
+    );
+}

@@ -5,7 +5,7 @@ use crate::sim::replication::ReplicasView;
 /// One header line (leader, epoch, ISR), then one line per replica: role, LEO, HW,
 /// LSO, its leader-epoch cache, and what sets it apart (out of the ISR, stopped, a
 /// log that differs from the leader's).
-pub fn replicas_lines(v: &ReplicasView) -> Vec<String> {
+pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> {
     let list = |l: &[i32]| {
         let items: Vec<String> = l.iter().map(|b| b.to_string()).collect();
         format!("[{}]", items.join(", "))
@@ -23,16 +23,8 @@ pub fn replicas_lines(v: &ReplicasView) -> Vec<String> {
     )];
     for r in &v.replicas {
         let epochs: Vec<String> = r.epochs.iter().map(|(e, o)| format!("{e}@{o}")).collect();
-        let mut notes = Vec::new();
-        if !r.in_isr {
-            notes.push("out of sync");
-        }
-        if !r.online {
-            notes.push("stopped");
-        }
-        if !r.matches_leader {
-            notes.push("differs from the leader");
-        }
+        let notes =
+            crate::i18n::transcript::replica_notes(!r.in_isr, !r.online, !r.matches_leader, lang);
         let offsets = if r.online {
             format!(
                 "LEO {:>3} HW {:>3} LSO {:>3}",
@@ -49,7 +41,7 @@ pub fn replicas_lines(v: &ReplicasView) -> Vec<String> {
             if notes.is_empty() {
                 String::new()
             } else {
-                format!(" · {}", notes.join(", "))
+                format!(" · {notes}")
             }
         ));
     }

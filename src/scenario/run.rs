@@ -119,7 +119,10 @@ impl Runner {
     fn run_step(&mut self, step: &Step) -> Result<Vec<String>, String> {
         match &step.kind {
             StepKind::Cluster(_) => Ok(Vec::new()),
-            StepKind::Echo(text) => Ok(vec![interpolate(&self.world, text)?]),
+            StepKind::Echo(_) => {
+                let text = step.echo_in(self.lang).unwrap_or_default();
+                Ok(vec![interpolate(&self.world, text, self.lang)?])
+            }
             StepKind::Act(action) => {
                 let before = self.world.events.len();
                 let mut lines = self.world.apply(action).map_err(|e| e.to_string())?;
@@ -141,9 +144,10 @@ impl Runner {
                 seq,
                 txn,
                 values,
-                label,
+                label: _,
                 show,
             } => {
+                let label = step.label_in(self.lang);
                 let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| -> Result<i64, String> {
                     match r {
                         IdRef::Value(v) => Ok(*v),
@@ -165,15 +169,19 @@ impl Runner {
                         *seq,
                         txn.as_deref(),
                         values,
-                        label.as_deref(),
+                        label,
                     )
                     .map_err(|e| e.to_string())?;
                 Ok(match show {
                     Show::Line => outcome.lines,
                     Show::Row => self.view(&View::Verdict { tp: tp.clone() }),
-                    Show::Verdict => {
-                        verdict_lines(&self.world, tp, events_before, outcome.response.as_ref())
-                    }
+                    Show::Verdict => verdict_lines(
+                        &self.world,
+                        tp,
+                        events_before,
+                        outcome.response.as_ref(),
+                        self.lang,
+                    ),
                     Show::Nothing => Vec::new(),
                 })
             }
@@ -222,17 +230,20 @@ impl Runner {
                 None => vec![format!("{tp}: no such partition")],
             },
             View::Consumed { consumer } => {
-                vec![w
-                    .consumed_summary(consumer)
+                vec![consumed_line(w, consumer, self.lang)
                     .unwrap_or_else(|| format!("no consumer named {consumer}"))]
             }
-            View::Latest { tp } => vec![latest_line(w, tp)],
+            View::Latest { tp } => vec![latest_line(w, tp, self.lang)],
             View::TxnLog { transactional_id } => w.transaction_log_dump(transactional_id),
             View::Transactions => w.transactions_list(),
             View::Committed {
                 group_id,
                 partitions,
-            } => w.committed_offsets(group_id, partitions),
+            } => w.committed_offsets(
+                group_id,
+                partitions,
+                &crate::i18n::transcript::unstable_offsets(self.lang),
+            ),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
@@ -263,11 +274,11 @@ impl Runner {
                     .iter()
                     .filter(|v| producer_id.is_none_or(|p| p == v.producer_id))
                     .map(|v| {
-                        format!(
-                            "window of producer {} (epoch {}) {}",
+                        crate::i18n::transcript::window(
                             v.producer_id,
                             v.producer_epoch,
-                            v.text()
+                            &v.text(),
+                            self.lang,
                         )
                     })
                     .collect();
@@ -287,14 +298,20 @@ impl Runner {
                     .iter()
                     .map(|v| v.producer_id.to_string())
                     .collect();
-                vec![format!("producer ids known [{}]", ids.join(", "))]
+                vec![crate::i18n::transcript::producers(
+                    &ids.join(", "),
+                    self.lang,
+                )]
             }
             View::Replicas { tp } => match w.replicas_view(tp) {
-                Some(v) => super::replicas_lines(&v),
+                Some(v) => super::replicas_lines(&v, self.lang),
                 None => vec![format!("{tp}: no such partition")],
             },
             View::Leo { tp } => match w.log_view(tp) {
-                Some(v) => vec![format!("log end offset {}", v.log_end_offset)],
+                Some(v) => vec![crate::i18n::transcript::log_end_offset(
+                    v.log_end_offset,
+                    self.lang,
+                )],
                 None => vec![format!("{tp}: no such partition")],
             },
             View::Offsets { tp } => match w.log_view(tp) {
@@ -332,7 +349,7 @@ impl Runner {
                 }
                 None => vec![format!("{tp}: no such partition")],
             },
-            View::Verdict { tp } => vec![verdict_row(w, tp)],
+            View::Verdict { tp } => vec![verdict_row(w, tp, self.lang)],
             View::Events { last } => {
                 let skip = last.map_or(0, |n| w.events.len().saturating_sub(n));
                 w.events
@@ -353,7 +370,7 @@ impl Runner {
 
 /// Fills `{producer NAME}`, `{outcome NAME}`, `{consumed NAME}` and `{latest TP}`
 /// in an echo line with what the engine says now.
-fn interpolate(w: &World, text: &str) -> Result<String, String> {
+fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('{') {
@@ -366,20 +383,19 @@ fn interpolate(w: &World, text: &str) -> Result<String, String> {
         let (what, arg) = inner.split_once(' ').unwrap_or((inner, ""));
         let value = match what {
             "producer" => w.producers.get(arg).map(|p| p.id_text()),
-            "outcome" => w.producers.get(arg).map(|p| match &p.last_txn_outcome {
-                Some(o) => match o.exception_name() {
-                    Some(exception) => format!("failed: {exception}"),
-                    None => "succeeded".to_string(),
-                },
-                None => "not finished".to_string(),
+            "outcome" => w.producers.get(arg).map(|p| {
+                let outcome = p.last_txn_outcome.as_ref().map(|o| o.exception_name());
+                crate::i18n::transcript::outcome(outcome.as_ref().map(Option::as_deref), lang)
             }),
-                        "consumed" => w.consumed_summary(arg),
+            "consumed" => consumed_line(w, arg, lang),
             "records" => w.consumers.get(arg).map(|c| {
                 let items: Vec<String> = c.records().iter().map(|r| format!("{}@{}", r.value_text(), r.offset)).collect();
                 format!("[{}]", items.join(", "))
             }),
             "took" => w.producers.get(arg).map(|p| p.last_call_ms.to_string()),
-            "latest" => crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp)),
+            "latest" => {
+                crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp, lang))
+            }
             _ => {
                 return Err(format!(
                     "unknown placeholder {{{inner}}}: use producer, outcome, took, consumed, records or latest"
@@ -394,55 +410,59 @@ fn interpolate(w: &World, text: &str) -> Result<String, String> {
 }
 
 /// `latest offset read_uncommitted=7 (high watermark), read_committed=4 (LSO)`.
-fn latest_line(w: &World, tp: &crate::log::TopicPartition) -> String {
+fn latest_line(w: &World, tp: &crate::log::TopicPartition, lang: Lang) -> String {
     use crate::log::FetchIsolation;
     match (
         w.latest_offset(tp, FetchIsolation::HighWatermark),
         w.latest_offset(tp, FetchIsolation::TxnCommitted),
     ) {
-        (Some(hw), Some(lso)) => {
-            format!(
-                "latest offset read_uncommitted={hw} (high watermark), read_committed={lso} (LSO)"
-            )
-        }
+        (Some(hw), Some(lso)) => crate::i18n::transcript::latest(hw, lso, lang),
         _ => format!("{tp}: no such partition"),
     }
 }
 
+/// `got 5 records: c1@0 c2@1 … (position 11)`: what a consumer got so far.
+fn consumed_line(w: &World, name: &str, lang: Lang) -> Option<String> {
+    let c = w.consumers.get(name)?;
+    let records = c.records();
+    let positions: Vec<String> = c.positions().values().map(|p| p.to_string()).collect();
+    Some(crate::i18n::transcript::consumed(
+        records.len(),
+        &crate::client::consumer::summary_line(records),
+        &positions.join(", "),
+        lang,
+    ))
+}
+
 /// A short verdict name with the numbers that explain it.
-pub fn verdict_text(event: &BrokerEvent) -> String {
+pub fn verdict_text(event: &BrokerEvent, lang: Lang) -> String {
+    use crate::i18n::transcript;
     match event {
         BrokerEvent::BatchAppended { .. } => "APPEND".into(),
         BrokerEvent::BatchDuplicate {
             first_offset,
             last_offset,
             ..
-        } => {
-            format!("DUPLICATE · original offsets {first_offset}..{last_offset}")
-        }
+        } => transcript::duplicate(*first_offset, *last_offset, lang),
         BrokerEvent::BatchRejected {
             error,
             expected_seq: Some(e),
             first_seq,
             ..
-        } => {
-            format!("{} · expected {e}, got {first_seq}", error.name())
-        }
+        } => transcript::expected_sequence(error.name(), *e, *first_seq, lang),
         BrokerEvent::BatchRejected {
             error,
             current_epoch: Some(c),
             producer_epoch,
             ..
-        } => {
-            format!("{} · epoch {producer_epoch} < current {c}", error.name())
-        }
+        } => transcript::older_epoch(error.name(), *producer_epoch, *c, lang),
         BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
         _ => String::new(),
     }
 }
 
 /// One row of the window table: `seq a..b  VERDICT  base_offset  [window after]`.
-fn verdict_row(w: &World, tp: &crate::log::TopicPartition) -> String {
+fn verdict_row(w: &World, tp: &crate::log::TopicPartition, lang: Lang) -> String {
     let Some(event) = w.last_verdict(tp) else {
         return format!("{tp}: no batch yet");
     };
@@ -478,7 +498,7 @@ fn verdict_row(w: &World, tp: &crate::log::TopicPartition) -> String {
     format!(
         "{:>7} {:<44} {:>6}   {}",
         format!("{first}..{last}"),
-        verdict_text(event),
+        verdict_text(event, lang),
         base,
         window
     )
@@ -490,7 +510,9 @@ fn verdict_lines(
     tp: &crate::log::TopicPartition,
     events_before: usize,
     response: Option<&Response>,
+    lang: Lang,
 ) -> Vec<String> {
+    use crate::i18n::transcript;
     let leo = w.log_view(tp).map_or(-1, |v| v.log_end_offset);
     // Only a verdict this request caused: a Produce refused before the log (a failed
     // transaction verification, say) has none.
@@ -504,16 +526,16 @@ fn verdict_lines(
                 error, base_offset, ..
             }),
         ) => vec![
-            match event {
-                Some(event) => format!("verdict        {}", verdict_text(event)),
-                None => "verdict        none (answered before the log was asked)".to_string(),
-            },
-            format!(
-                "response       error={} baseOffset={base_offset}",
-                error.name()
+            transcript::verdict(event.map(|e| verdict_text(e, lang)).as_deref(), lang),
+            transcript::response(
+                &format!("error={} baseOffset={base_offset}", error.name()),
+                lang,
             ),
-            format!("log end offset {leo}"),
+            transcript::log_end_offset(leo, lang),
         ],
-        _ => vec!["no response (lost)".into(), format!("log end offset {leo}")],
+        _ => vec![
+            transcript::no_response(lang),
+            transcript::log_end_offset(leo, lang),
+        ],
     }
 }

@@ -300,8 +300,14 @@ impl World {
     }
 
     /// A group's committed offsets as a stable OffsetFetch answers: the offset, `none`,
-    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open.
-    pub fn committed_offsets(&self, group_id: &str, partitions: &[TopicPartition]) -> Vec<String> {
+    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open (`why`
+    /// says so in brackets, in the reader's language).
+    pub fn committed_offsets(
+        &self,
+        group_id: &str,
+        partitions: &[TopicPartition],
+        why: &str,
+    ) -> Vec<String> {
         let gtp = self.internal_partition_for(GROUP_METADATA_TOPIC, group_id);
         let Some(broker) = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b)) else {
             return vec![format!(
@@ -331,7 +337,7 @@ impl World {
                     f.topic_partition
                 ),
                 e => format!(
-                    "group {group_id} {}: {} (a transaction with new offsets is still open)",
+                    "group {group_id} {}: {} ({why})",
                     f.topic_partition,
                     e.name()
                 ),

@@ -217,42 +217,37 @@ const PARTICLES: &[(&str, &str, &str)] = &[
 ];
 
 fn push_lit(out: &mut String, lit: &str) {
-    for &(both, after_consonant, after_vowel) in PARTICLES {
-        if let Some(rest) = lit.strip_prefix(both) {
-            let particle = match final_sound(out) {
-                // `로` also follows a final ㄹ.
-                FinalSound::Rieul if both == "(으)로" => after_vowel,
-                FinalSound::Consonant | FinalSound::Rieul => after_consonant,
-                FinalSound::Vowel => after_vowel,
-            };
-            out.push_str(particle);
-            out.push_str(rest);
-            return;
+    let mut rest = lit;
+    loop {
+        // The earliest two-way form in what is left.
+        let mut next: Option<(usize, &(&str, &str, &str))> = None;
+        for p in PARTICLES {
+            if let Some(at) = rest.find(p.0) {
+                if next.is_none_or(|(n, _)| at < n) {
+                    next = Some((at, p));
+                }
+            }
         }
+        let Some((at, &(both, after_consonant, after_vowel))) = next else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(match final_sound(out) {
+            // `로` also follows a final ㄹ.
+            FinalSound::Rieul if both == "(으)로" => after_vowel,
+            FinalSound::Consonant | FinalSound::Rieul => after_consonant,
+            FinalSound::Vowel => after_vowel,
+        });
+        rest = &rest[at + both.len()..];
     }
-    out.push_str(lit);
+    out.push_str(rest);
 }
 
 /// Resolves every two-way Korean particle in a finished string (labels fill their
 /// `{0}` by plain replacement, then come here).
 pub fn resolve_particles(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = PARTICLES
-        .iter()
-        .filter_map(|(both, _, _)| rest.find(both))
-        .min()
-    {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let len = PARTICLES
-            .iter()
-            .find(|(both, _, _)| tail.starts_with(both))
-            .map_or(0, |(both, _, _)| both.len());
-        push_lit(&mut out, &tail[..len]);
-        rest = &tail[len..];
-    }
-    out.push_str(rest);
+    push_lit(&mut out, text);
     out
 }
 
@@ -273,7 +268,7 @@ enum FinalSound {
 /// consonant; the rest a vowel (batch 배치, marker 마커, epoch 에포크, log 로그, abort
 /// 어보트).
 fn final_sound(text: &str) -> FinalSound {
-    let trimmed = text.trim_end_matches([')', ']', '"', '\'', '”', '’', '.', ' ', '`']);
+    let trimmed = spoken_end(text);
     let Some(c) = trimmed.chars().next_back() else {
         return FinalSound::Vowel;
     };
@@ -322,6 +317,43 @@ fn final_sound(text: &str) -> FinalSound {
         }
         _ => FinalSound::Vowel,
     }
+}
+
+/// The text up to the last word a reader says: closing quotes and marks dropped, and a
+/// bracket after a word skipped, since Korean writes a particle after a gloss to agree
+/// with the word before it (`오프셋(LSO)은`, `사본(#2)이`); `poll()` reads as `poll`.
+fn spoken_end(text: &str) -> &str {
+    let mark = |c: char| matches!(c, ']' | '"' | '\'' | '”' | '’' | '.' | ' ' | '`');
+    let mut t = text.trim_end_matches(mark);
+    while let Some(inner) = t.strip_suffix(')') {
+        let (mut depth, mut open) = (0, None);
+        for (i, c) in inner.char_indices().rev() {
+            match c {
+                ')' => depth += 1,
+                '(' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
+                '(' => depth -= 1,
+                _ => {}
+            }
+        }
+        let at = open.unwrap_or(0);
+        let word = inner[..at]
+            .trim_end_matches('`')
+            .chars()
+            .next_back()
+            .is_some_and(|c| !c.is_whitespace() && c != '(');
+        // A gloss right after a word: read the word. A bracket standing alone (`(0,1)`,
+        // Pulsar's TxnID): read what is inside it.
+        t = if word {
+            &inner[..at]
+        } else {
+            &inner[open.map_or(0, |i| i + 1)..]
+        }
+        .trim_end_matches(mark);
+    }
+    t
 }
 
 /// The branch for `value`: an exact match, then `one` for the number 1, then `*`.

@@ -139,6 +139,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/replication.rs"),
         include_str!("../narration/pulsar.rs"),
         include_str!("../narration/compare.rs"),
+        include_str!("../transcript.rs"),
     ]
     .concat();
     // Every string literal shaped like an id: `concept.what` in lower case.
@@ -249,7 +250,7 @@ fn particles_follow_the_korean_reading() {
         ("ISR", "ISR을"),
         ("LSO", "LSO를"),
         ("HW", "HW를"),
-        ("`maybeShrinkIsr`", "`maybeShrinkIsr`를"),
+        ("`appendAsLeader`", "`appendAsLeader`를"),
         ("enable", "enable을"),
         ("NONE", "NONE을"),
         ("ABORT", "ABORT를"),
@@ -264,6 +265,17 @@ fn particles_follow_the_korean_reading() {
     let with = |x: &str| super::resolve_particles(&format!("{x}와(과) 브로커 1"));
     assert_eq!(with("p"), "p와 브로커 1");
     assert_eq!(with("topic"), "topic과 브로커 1");
+    // After a gloss, the word before it; after a call, the call; a bracket alone, inside.
+    let subject = |x: &str| super::resolve_particles(&format!("{x}이(가)"));
+    assert_eq!(
+        subject("마지막 안정 오프셋(LSO)"),
+        "마지막 안정 오프셋(LSO)이"
+    );
+    assert_eq!(subject("두 번째 사본(#2)"), "두 번째 사본(#2)이");
+    assert_eq!(subject("poll()"), "poll()이");
+    assert_eq!(subject("send()"), "send()가");
+    assert_eq!(subject("상태의 (0,1)"), "상태의 (0,1)이");
+    assert_eq!(subject("`epochs [0@0]`"), "`epochs [0@0]`이");
 }
 
 #[test]
@@ -271,5 +283,96 @@ fn particles_in_a_filled_label_are_resolved_too() {
     assert_eq!(
         super::resolve_particles("프로듀서 3은(는) 없고 broker 2이(가) 있고 (x) 그대로"),
         "프로듀서 3은 없고 broker 2가 있고 (x) 그대로"
+    );
+}
+
+/// Every particle written by hand after a number or a Latin word — in a Korean catalog
+/// line or a lesson's `[ko]` line — is the one the Korean reading takes (`app이`, not
+/// `app가`; `REQUEST_TIMED_OUT으로`, not `…로`), and no two-way form such as `와(과)` is
+/// left where nothing resolves it (at the start of a label, or in a lesson).
+#[test]
+fn hand_written_korean_particles_agree_with_the_reading() {
+    const FORMS: &[(&str, &str, &str)] = &[
+        ("을", "를", "을(를)"),
+        ("이", "가", "이(가)"),
+        ("은", "는", "은(는)"),
+        ("과", "와", "과(와)"),
+        ("으로", "로", "(으)로"),
+    ];
+    let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
+    let mut wrong = Vec::new();
+    let mut check = |text: &str, place: &str| {
+        for (at, _) in text.char_indices() {
+            let before = &text[..at];
+            let Some(prev) = before.chars().next_back() else {
+                continue;
+            };
+            if !(prev.is_ascii_alphanumeric() || matches!(prev, '`' | ')' | ']' | '_')) {
+                continue;
+            }
+            let rest = &text[at..];
+            if super::PARTICLES
+                .iter()
+                .any(|(both, ..)| rest.starts_with(both))
+            {
+                continue;
+            }
+            for &(consonant, vowel, both) in FORMS {
+                // The longer form first: `으로` before `로`.
+                let Some(written) = [consonant, vowel]
+                    .into_iter()
+                    .filter(|p| rest.starts_with(p))
+                    .max_by_key(|p| p.len())
+                else {
+                    continue;
+                };
+                let next = rest[written.len()..].chars().next();
+                let ends = match next {
+                    None => true,
+                    Some(n) if !hangul(n) => true,
+                    // `로의`, `로는`, `로도`, `로서`: 로 stays a particle.
+                    Some(n) => both == "(으)로" && "의는도서".contains(n),
+                };
+                if !ends {
+                    continue;
+                }
+                let want = super::resolve_particles(&format!("{before}{both}"));
+                if !want.ends_with(written) || (written == "로" && want.ends_with("으로")) {
+                    let from = before.char_indices().rev().nth(20).map_or(0, |(i, _)| i);
+                    wrong.push(format!("{place}: …{}{written}", &before[from..]));
+                }
+                break;
+            }
+        }
+        for (both, _, _) in super::PARTICLES {
+            let mut from = 0;
+            while let Some(i) = text[from..].find(both) {
+                let at = from + i;
+                // The renderer resolves a form after an argument; nothing resolves one
+                // that opens a label (a widget comes before it) or one in a lesson.
+                if at == 0 || place.starts_with("lesson") {
+                    wrong.push(format!("{place}: unresolved {both}"));
+                }
+                from = at + both.len();
+            }
+        }
+    };
+    for line in include_str!("ko.txt").lines() {
+        if let Some((id, text)) = line.split_once(" = ") {
+            check(text, id);
+        }
+    }
+    for lesson in crate::scenario::all_lessons() {
+        for (n, line) in lesson.source.lines().enumerate() {
+            if let Some((_, text)) = line.split_once("[ko]") {
+                check(text, &format!("lesson {} line {}", lesson.name, n + 1));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} particles:\n{}",
+        wrong.len(),
+        wrong.join("\n")
     );
 }

@@ -1,0 +1,172 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The terminology table (docs/terms.md): no catalog line and no lesson line in Korean
+//! or Thai uses a variant the table rejects, and the course glossary names each of its
+//! concepts with the chosen word.
+
+use eos_playground::i18n::catalog::text;
+use eos_playground::i18n::Lang;
+use eos_playground::scenario;
+
+const TERMS: &str = include_str!("../docs/terms.md");
+
+/// A rejected variant, and the longer words it may be part of without being one.
+struct Rejected {
+    form: String,
+    not_in: Vec<String>,
+}
+
+struct Row {
+    concept: String,
+    glossary: String,
+    /// (language, chosen word, rejected variants).
+    langs: Vec<(Lang, String, Vec<Rejected>)>,
+}
+
+fn rejected(cell: &str) -> Vec<Rejected> {
+    cell.split(';')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| match v.split_once(" (not in ") {
+            Some((form, rest)) => Rejected {
+                form: form.to_string(),
+                not_in: rest
+                    .trim_end_matches(')')
+                    .split(", ")
+                    .map(String::from)
+                    .collect(),
+            },
+            None => Rejected {
+                form: v.to_string(),
+                not_in: Vec::new(),
+            },
+        })
+        .collect()
+}
+
+fn rows() -> Vec<Row> {
+    let rows: Vec<Row> = TERMS
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| concept"))
+        .map(|l| {
+            let cells: Vec<&str> = l
+                .trim()
+                .trim_matches('|')
+                .split('|')
+                .map(str::trim)
+                .collect();
+            assert_eq!(cells.len(), 7, "docs/terms.md row: {l}");
+            Row {
+                concept: cells[0].to_string(),
+                glossary: cells[1].to_string(),
+                langs: vec![
+                    (Lang::En, cells[2].to_string(), Vec::new()),
+                    (Lang::Ko, cells[3].to_string(), rejected(cells[4])),
+                    (Lang::Th, cells[5].to_string(), rejected(cells[6])),
+                ],
+            }
+        })
+        .collect();
+    assert!(rows.len() >= 10, "docs/terms.md has its table");
+    rows
+}
+
+/// Where `r.form` occurs in `text` other than inside one of its `not_in` words.
+fn uses(text: &str, r: &Rejected) -> bool {
+    text.match_indices(&r.form).any(|(at, _)| {
+        !r.not_in.iter().any(|word| {
+            word.match_indices(&r.form).any(|(inner, _)| {
+                at >= inner && text.get(at - inner..).is_some_and(|t| t.starts_with(word))
+            })
+        })
+    })
+}
+
+/// Every text a learner reads in `lang`: the catalog's lines and the lessons' lines.
+fn texts(lang: Lang) -> Vec<(String, String)> {
+    let catalog = match lang {
+        Lang::Ko => include_str!("../src/i18n/catalog/ko.txt"),
+        Lang::Th => include_str!("../src/i18n/catalog/th.txt"),
+        Lang::En => "",
+    };
+    let mut out: Vec<(String, String)> = catalog
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once(" = "))
+        .map(|(id, t)| (id.to_string(), t.to_string()))
+        .collect();
+    let tag = format!("[{}]", lang.code());
+    for lesson in scenario::all_lessons() {
+        for (n, line) in lesson.source.lines().enumerate() {
+            if let Some((_, t)) = line.split_once(&tag) {
+                out.push((format!("{} line {}", lesson.name, n + 1), t.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_catalog_or_lesson_line_uses_a_rejected_variant() {
+    let rows = rows();
+    let mut found = Vec::new();
+    for lang in [Lang::Ko, Lang::Th] {
+        let texts = texts(lang);
+        for row in &rows {
+            for (l, chosen, not) in &row.langs {
+                if *l != lang {
+                    continue;
+                }
+                for r in not {
+                    for (place, t) in &texts {
+                        if uses(t, r) {
+                            found.push(format!(
+                                "{place}: `{}` (say {chosen}: {})",
+                                r.form, row.concept
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} uses:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_glossary_uses_the_chosen_words() {
+    for row in rows().iter().filter(|r| !r.glossary.is_empty()) {
+        for (lang, chosen, _) in &row.langs {
+            let name = text(&format!("glossary.{}", row.glossary), *lang);
+            assert!(
+                name.to_lowercase().contains(&chosen.to_lowercase()),
+                "glossary.{} in {lang:?} is `{name}`, docs/terms.md says {chosen}",
+                row.glossary
+            );
+        }
+    }
+}
+
+/// Thai prose separates clauses with a space, as the Thai course does, never with `;`.
+#[test]
+fn thai_separates_clauses_with_a_space() {
+    let found: Vec<String> = texts(Lang::Th)
+        .into_iter()
+        .filter(|(_, t)| t.contains("; "))
+        .map(|(place, _)| place)
+        .collect();
+    assert!(found.is_empty(), "`; ` in Thai: {found:?}");
+}
+
+/// The reading of a rejected cell, on the table's own examples.
+#[test]
+fn a_rejected_variant_inside_an_allowed_word_is_not_a_use() {
+    let log = &rejected("ล็อก (not in บล็อก)")[0];
+    assert!(uses("เขียนลงล็อก", log));
+    assert!(!uses("บล็อกของ producer id", log));
+    assert!(uses("บล็อก และล็อก", log));
+}
