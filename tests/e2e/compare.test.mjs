@@ -102,10 +102,10 @@ test('the comparison opens from its link and reads in Korean', { timeout: 120_00
   try {
     await page.goto(`${site.server.url}pulsar/index.html?lang=ko#compare`, { waitUntil: 'load' });
     await page.locator(tid('compare-next')).waitFor({ state: 'visible', timeout: 60_000 });
-    await page.locator(tid('compare-differences')).filter({ hasText: '아직 나오지 않았어요' }).first().waitFor();
+    await page.locator(tid('compare-differences')).filter({ hasText: '아직 나오지 않았습니다' }).first().waitFor();
     for (let i = 0; i < 5; i++) await page.locator(tid('compare-next')).click();
     const [k, p] = await cells(page, 'filter');
-    assert.match(k, /직접 버려요/);
+    assert.match(k, /직접 버립니다/);
     assert.match(p, /디스패처/);
     assert.match(await page.locator(tid('nav-compare')).innerText(), /Kafka와 비교/);
     assert.deepEqual(await axe(page), [], 'axe, Korean');
