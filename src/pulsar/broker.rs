@@ -438,11 +438,7 @@ impl PulsarWorld {
         commit: bool,
         low_water_mark: i64,
     ) {
-        let Some(s) = self
-            .topics
-            .get_mut(&sub.topic)
-            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
-        else {
+        let Some(s) = self.subscription_mut(sub) else {
             return;
         };
         let held_here = s.pending_ack.holds_any(txn);
@@ -451,11 +447,7 @@ impl PulsarWorld {
         if !held_here {
             return;
         }
-        let Some(s) = self
-            .topics
-            .get_mut(&sub.topic)
-            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
-        else {
+        let Some(s) = self.subscription_mut(sub) else {
             return;
         };
         s.pending_ack
@@ -482,6 +474,16 @@ impl PulsarWorld {
     }
 
     /// The commit or abort mark in the pending-ack log and what it does to the cursor.
+    /// The subscription a transaction acknowledged on, if its topic still has it.
+    fn subscription_mut(
+        &mut self,
+        sub: &TransactionSubscription,
+    ) -> Option<&mut super::world::PersistentSubscription> {
+        self.topics
+            .get_mut(&sub.topic)
+            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
+    }
+
     fn mark_pending_ack(
         &mut self,
         sub: &TransactionSubscription,
@@ -489,11 +491,7 @@ impl PulsarWorld {
         commit: bool,
         step: Option<&'static str>,
     ) {
-        let Some(s) = self
-            .topics
-            .get_mut(&sub.topic)
-            .and_then(|t| t.subscriptions.get_mut(&sub.subscription))
-        else {
+        let Some(s) = self.subscription_mut(sub) else {
             return;
         };
         let positions = if commit {

@@ -198,26 +198,25 @@ impl World {
     /// A broker stopped: the controller fences it (out of every ISR, a new leader
     /// where it led) and tells the others.
     pub(super) fn fence_broker(&mut self, id: i32) {
-        let alive: Vec<i32> = self
-            .brokers
-            .values()
-            .filter(|b| b.online && b.id != id && !self.fenced.contains(&b.id))
-            .map(|b| b.id)
-            .collect();
+        let alive = self.unfenced_online_brokers();
         let changes = self.change_registrations(|reg, unclean| {
-            reg.fence_broker(id, &|b| alive.contains(&b), unclean)
+            reg.fence_broker(id, &|b| b != id && alive.contains(&b), unclean)
         });
         self.announce(changes);
     }
 
-    /// A broker is back: leaderless partitions may elect it.
-    pub(super) fn unfence_broker(&mut self) {
-        let alive: Vec<i32> = self
-            .brokers
+    /// The brokers the controller may elect: running and not fenced.
+    fn unfenced_online_brokers(&self) -> Vec<i32> {
+        self.brokers
             .values()
             .filter(|b| b.online && !self.fenced.contains(&b.id))
             .map(|b| b.id)
-            .collect();
+            .collect()
+    }
+
+    /// A broker is back: leaderless partitions may elect it.
+    pub(super) fn unfence_broker(&mut self) {
+        let alive = self.unfenced_online_brokers();
         let changes = self.change_registrations(|reg, unclean| {
             reg.unfence_broker(&|b| alive.contains(&b), unclean)
         });
@@ -394,12 +393,7 @@ impl World {
             return;
         }
         self.leader_balance_due_ms = None;
-        let alive: Vec<i32> = self
-            .brokers
-            .values()
-            .filter(|b| b.online && !self.fenced.contains(&b.id))
-            .map(|b| b.id)
-            .collect();
+        let alive = self.unfenced_online_brokers();
         let changes = self.change_registrations(|reg, _| {
             (reg.replicas().len() > 1)
                 .then(|| reg.elect_preferred(&|b| alive.contains(&b)))
