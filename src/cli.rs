@@ -9,7 +9,6 @@ use crate::scenario::share;
 use crate::view::page::Page;
 
 #[cfg(feature = "checker")]
-#[path = "cli_chaos.rs"]
 mod chaos;
 
 const USAGE: &str = "eos — the exactly-once playground on the command line

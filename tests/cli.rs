@@ -276,7 +276,7 @@ fn lang_chooses_the_narration_language_and_a_bad_one_is_refused() {
 
 /// Every lesson title, step title and narration has its Korean and Thai text: `eos
 /// lessons --missing` finds nothing (what it would list is checked on a small scenario
-/// in src/scenario/parse_tests.rs).
+/// in src/scenario/parse/tests.rs).
 #[test]
 fn every_lesson_is_translated_into_korean_and_thai() {
     for lang in ["ko", "th", "en"] {

@@ -37,15 +37,10 @@ use super::transaction_manager::{
     EpochBump, Target, TransactionManager, TxnOutcome, TxnRequestKind,
 };
 
-#[path = "producer_config.rs"]
 mod config;
-#[path = "producer_delivery.rs"]
 mod delivery;
-#[path = "producer_event.rs"]
 mod event;
-#[path = "producer_sender.rs"]
 mod sender;
-#[path = "producer_sequences.rs"]
 mod sequences;
 
 pub use config::ProducerConfig;
@@ -468,7 +463,6 @@ fn take(counter: &mut u64) -> u64 {
 }
 
 #[cfg(test)]
-#[path = "producer_tests.rs"]
 mod tests;
 
 /// The retry jitter's seed: FNV-1a of the client's name over the world's seed.

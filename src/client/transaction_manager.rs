@@ -26,7 +26,6 @@ use crate::util::sorted_set::SortedSet;
 
 use serde::Serialize;
 
-#[path = "transaction_epoch_bump.rs"]
 pub mod epoch_bump;
 pub use epoch_bump::EpochBump;
 
@@ -530,5 +529,4 @@ fn end_txn_call(committed: bool) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "transaction_manager_tests.rs"]
 mod tests;

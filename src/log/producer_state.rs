@@ -16,7 +16,6 @@ use crate::protocol::ErrorDetail;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
 use crate::util::bytes::ByteReader;
 
-#[path = "producer_state_checks.rs"]
 mod checks;
 
 /// How many recent batches a producer entry keeps for duplicate detection
@@ -550,5 +549,4 @@ impl ProducerStateManager {
 }
 
 #[cfg(test)]
-#[path = "producer_state_tests.rs"]
 mod tests;

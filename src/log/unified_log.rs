@@ -5,7 +5,7 @@
 //! A single-replica log moves its HW with its LEO (an ISR of one); a replicated log's
 //! HW is set by its partition (the leader from the ISR's LEOs, a follower from the
 //! leader's fetch answers), see [`UnifiedLog::set_replicated`]. The log start offset
-//! moves by DeleteRecords and retention (`unified_log_retention.rs`); no compaction.
+//! moves by DeleteRecords and retention (`unified_log/retention.rs`); no compaction.
 
 use serde::Serialize;
 
@@ -359,27 +359,19 @@ pub struct StoredBatch {
     pub raw: Vec<u8>,
 }
 
-#[path = "unified_log_append.rs"]
 mod append;
-#[path = "unified_log_read.rs"]
 mod read;
-#[path = "unified_log_recovery.rs"]
 mod recovery;
-#[path = "unified_log_replica.rs"]
 mod replica;
-#[path = "unified_log_retention.rs"]
 mod retention;
 
 pub use replica::{read_epoch_checkpoint, FollowerAppend, LEADER_EPOCH_CHECKPOINT};
 pub use retention::{DeletedSegments, LogStartOffsetIncrementReason, SegmentDeletionReason};
 
 #[cfg(test)]
-#[path = "unified_log_tests.rs"]
 mod tests;
 
-#[path = "unified_log_expiry.rs"]
 mod expiry;
 
 #[cfg(test)]
-#[path = "unified_log_retention_tests.rs"]
 mod retention_tests;

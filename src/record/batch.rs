@@ -617,5 +617,4 @@ pub fn set_partition_leader_epoch(buf: &mut [u8], epoch: i32) -> Result<(), Reco
 }
 
 #[cfg(test)]
-#[path = "batch_tests.rs"]
 mod tests;

@@ -85,5 +85,4 @@ pub fn crc32c_append_slice_by_8(crc: u32, data: &[u8]) -> u32 {
 }
 
 #[cfg(test)]
-#[path = "crc32c_tests.rs"]
 mod tests;

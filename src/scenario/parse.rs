@@ -7,20 +7,13 @@ use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, MessageStrike, Node};
 
-#[path = "parse_break.rs"]
 mod breaks;
-#[path = "parse_clients.rs"]
 mod clients;
-#[path = "parse_fault.rs"]
 mod fault;
 #[cfg(feature = "pulsar")]
-#[path = "parse_pulsar.rs"]
 pub mod pulsar;
-#[path = "parse_raw.rs"]
 mod raw;
-#[path = "parse_step.rs"]
 mod step;
-#[path = "parse_tokens.rs"]
 mod tokens;
 
 use crate::client::config_def::Place;
@@ -640,5 +633,4 @@ fn parse_line(
 }
 
 #[cfg(test)]
-#[path = "parse_tests.rs"]
 mod tests;

@@ -1,7 +1,6 @@
 //! Runs a scenario against a world, one step at a time, collecting the transcript.
 
 #[cfg(feature = "pulsar")]
-#[path = "run_pulsar.rs"]
 mod pulsar;
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};

@@ -13,7 +13,6 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::ops::{Bound, Index, RangeBounds};
 
-#[path = "sorted_map_entry.rs"]
 mod entry;
 pub use entry::{Entry, OccupiedEntry, VacantEntry};
 
@@ -421,5 +420,4 @@ where
 }
 
 #[cfg(test)]
-#[path = "sorted_map_tests.rs"]
 mod tests;

@@ -230,5 +230,4 @@ impl<'de, T: Ord + serde::Deserialize<'de>> serde::Deserialize<'de> for SortedSe
 }
 
 #[cfg(test)]
-#[path = "sorted_set_tests.rs"]
 mod tests;

@@ -248,5 +248,4 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
 }
 
 #[cfg(test)]
-#[path = "replicas_tests.rs"]
 mod tests;

@@ -492,5 +492,4 @@ pub fn decode_value(bytes: &[u8]) -> Result<TransactionLogValue, TxnLogError> {
 }
 
 #[cfg(test)]
-#[path = "log_format_tests.rs"]
 mod tests;

@@ -14,11 +14,8 @@ use super::state::TransactionState;
 use crate::log::TopicPartition;
 use crate::record::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
 
-#[path = "metadata_complete.rs"]
 mod complete;
-#[path = "metadata_errors.rs"]
 mod errors;
-#[path = "metadata_prepare.rs"]
 mod prepare;
 
 pub use errors::{InternalError, TransitionError};
@@ -243,5 +240,4 @@ impl TransactionMetadata {
 }
 
 #[cfg(test)]
-#[path = "metadata_tests.rs"]
 mod tests;

@@ -27,15 +27,10 @@ use crate::protocol::errors::Errors;
 use crate::record::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
 use crate::util::ordered::CollectSorted;
 
-#[path = "transaction_completion.rs"]
 mod completion;
-#[path = "transaction_expiration.rs"]
 mod expiration;
-#[path = "transaction_handlers.rs"]
 mod handlers;
-#[path = "transaction_loading.rs"]
 mod loading;
-#[path = "transaction_timeouts.rs"]
 mod timeouts;
 
 /// What the coordinator needs from its broker.
@@ -238,7 +233,7 @@ struct PendingCompletion {
 /// `TransactionMarkerChannelManager`).
 ///
 /// Serves transaction.version 0, 1 and 2 (what differs sits in `version.rs`), and
-/// expires idle transactional ids to `Dead` (`transaction_expiration.rs`).
+/// expires idle transactional ids to `Dead` (`transaction_coordinator/expiration.rs`).
 /// Simplified: no AddOffsetsToTxn; log writes are synchronous (on a replicated
 /// partition the broker holds the answer until the HW passes the record); no 2PC
 /// (KIP-939); markers are an output, their grouping by leader and retries are the

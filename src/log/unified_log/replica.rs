@@ -322,5 +322,4 @@ pub fn read_epoch_checkpoint(fs: &MemFs, dir: &str) -> Vec<(i32, i64)> {
 }
 
 #[cfg(test)]
-#[path = "unified_log_replica_tests.rs"]
 mod tests;

@@ -12,8 +12,8 @@
 //! instead of READY while a bump is due) and `InitProducerIdHandler.handleResponse`
 //! (READY, `resetSequenceNumbers`). The coordinator side is
 //! `TransactionCoordinator.handleInitProducerId` with an expected id and epoch
-//! (`coordinator::transaction::transaction_handlers`): epoch + 1, a retry answered with
-//! the same epoch, PRODUCER_FENCED for a stale one, and at an exhausted epoch
+//! (`coordinator::transaction::transaction_coordinator::handlers`): epoch + 1, a retry
+//! answered with the same epoch, PRODUCER_FENCED for a stale one, and at an exhausted epoch
 //! (32766 or more) a new producer id at epoch 0.
 //!
 //! Which transaction.version: in 1eb7644 `canBumpEpoch()` only asks for InitProducerId
