@@ -14,12 +14,14 @@
 //!   internal topics they write.
 //! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions,
 //!   leading or following them (ReplicaManager / Partition: ISR, HW, follower fetches).
-//! - [`controller`]: the controller's partition records: replica placement, leader
-//!   election, ISR changes (KRaft's role, simplified).
+//! - [`controller`]: the controller's decisions: replica placement, leader election,
+//!   ISR changes, producer-id blocks (KRaft's role, simplified); `sim` carries them out.
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`pulsar`] (feature `pulsar`): Apache Pulsar's transactions (coordinator, transaction
 //!   log, transaction buffer, pending ack) on a world of their own, for comparison.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
+//! - [`admin`]: Kafka's admin tools on the world (describe-producers, find-hanging, abort,
+//!   delete-records).
 //! - [`checker`] (feature `checker`): the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
 //!   the world's events and read API; chaos runs and their shrinker.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
@@ -29,6 +31,7 @@
 //!   natively (after `scenario`: time travel prints actions in the scenario language).
 //! - `cli` (native) and `ui` (wasm, Yew): the two front ends.
 
+pub mod admin;
 pub mod breaks;
 pub mod broker;
 #[cfg(feature = "checker")]

@@ -1,17 +1,15 @@
-//! Producer ids handed out in blocks (Kafka's `RPCProducerIdManager` on the broker and
-//! `ProducerIdControlManager` on the controller).
+//! Producer ids handed out in blocks, on the broker (Kafka's `RPCProducerIdManager`;
+//! the controller's side, `ProducerIdControlManager`, is in `controller::producer_ids`).
 //!
 //! A broker serves ids from the block it holds. When it has none it asks the
-//! controller for the next block of [`PRODUCER_ID_BLOCK_SIZE`] and, until the block
+//! controller for the next block of
+//! [`PRODUCER_ID_BLOCK_SIZE`](crate::controller::PRODUCER_ID_BLOCK_SIZE) and, until the block
 //! arrives, answers InitProducerId with COORDINATOR_LOAD_IN_PROGRESS — which is what
 //! a fresh broker does in seed 000's example 2.
 
 use serde::Serialize;
 
 use crate::protocol::errors::Errors;
-
-/// `ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE`.
-pub const PRODUCER_ID_BLOCK_SIZE: i32 = 1000;
 
 /// A contiguous range of producer ids owned by one broker (`ProducerIdsBlock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -168,24 +166,10 @@ impl ProducerIdManager {
     }
 }
 
-/// The controller side: the start of the next block, which Kafka records as a
-/// `ProducerIdsRecord` in the metadata log so ids are never reused.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ProducerIdControlManager {
-    pub next_producer_id: i64,
-}
-
-impl ProducerIdControlManager {
-    pub fn generate_next_block(&mut self) -> (i64, i32) {
-        let first = self.next_producer_id;
-        self.next_producer_id += i64::from(PRODUCER_ID_BLOCK_SIZE);
-        (first, PRODUCER_ID_BLOCK_SIZE)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::ProducerIdControlManager;
 
     fn id(id: i64, ask_controller: bool) -> Generated {
         Generated::Id { id, ask_controller }

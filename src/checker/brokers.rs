@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Anomaly, Ctx};
+use crate::admin::MAX_TRANSACTION_TIMEOUT_MS;
 use crate::broker::broker::BrokerEvent;
 use crate::broker::partition::ReplicationEvent;
 use crate::client::producer::ProducerEvent;
@@ -26,7 +27,6 @@ use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::coordinator::transaction::{CoordinatorEvent, TransactionState};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::sim::hanging::MAX_TRANSACTION_TIMEOUT_MS;
 use crate::sim::world::{INTER_BROKER_TIMEOUT_MS, TXN_CLEANUP_INTERVAL_MS};
 use crate::sim::{Event, EventKind};
 

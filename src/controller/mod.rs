@@ -210,3 +210,6 @@ impl PartitionRegistration {
 
 #[cfg(test)]
 mod tests;
+
+mod producer_ids;
+pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};

@@ -171,7 +171,7 @@ pub fn find_coordinator(key: String, group: bool) -> Request {
 impl World {
     /// Sends one request from the raw client and runs the world until its answer
     /// arrives (or nothing more can happen, when the request or answer was lost).
-    pub(super) fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
+    pub(crate) fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {
         let cid = self.take_correlation_id();
         self.send(
             Node::Client(RAW_CLIENT.into()),

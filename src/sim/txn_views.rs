@@ -22,7 +22,7 @@ pub struct CoordinatedTransaction<'a> {
 
 /// Kafka's `TransactionsCommand` table: every cell left-aligned to its column's
 /// widest entry, each followed by a tab.
-pub(super) fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
+pub(crate) fn table(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
     let widths: Vec<usize> = header
         .iter()
         .enumerate()

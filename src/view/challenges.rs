@@ -123,7 +123,7 @@ fn not_enough_replicas(w: &World) -> bool {
 /// `kafka-transactions.sh find-hanging` reports a transaction on one of the learner's
 /// partitions: open there for longer than 15 minutes, and no coordinator's transaction
 /// includes the partition. Only transaction.version 1 without partition verification
-/// lets a late Produce open one (`sim::hanging`).
+/// lets a late Produce open one (`admin::transactions`).
 fn hanging(w: &World) -> bool {
     let tps: Vec<_> = w
         .partitions()

@@ -1,10 +1,10 @@
 //! `kafka-transactions.sh describe-producers` and `find-hanging` for the shown
 //! partition, as data for the transactions page, with the `abort` action of each open
 //! transaction (Kafka 4.0's `TransactionsCommand`, apache/kafka `1eb7644`; the verdicts
-//! come from `sim::hanging`).
+//! come from `admin::transactions`).
 
+use crate::admin::MAX_TRANSACTION_TIMEOUT_MS;
 use crate::log::TopicPartition;
-use crate::sim::hanging::MAX_TRANSACTION_TIMEOUT_MS;
 use crate::sim::{Action, World, START_MS};
 use crate::util::ordered::sort_by;
 

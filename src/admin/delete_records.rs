@@ -2,11 +2,10 @@
 //! Admin.deleteRecords sends DeleteRecords to the partition's leader, and the tool
 //! prints one line per partition: its low watermark, or the exception.
 
-use super::error::SimError;
-use super::world::World;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
+use crate::sim::{SimError, World};
 
 /// `Admin.deleteRecords`' default timeout (`default.api.timeout.ms`, 60 s).
 const DELETE_RECORDS_TIMEOUT_MS: i32 = 60_000;

@@ -8,12 +8,11 @@
 //! off, a late Produce can open one after the ABORT marker; it holds the LSO back
 //! for good, until an operator writes the marker by hand (`abort`).
 
-use super::error::{SimError, SimErrorKind};
-use super::txn_views::table;
-use super::world::World;
 use crate::log::{TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
 use crate::protocol::{MarkerResult, Request, Response, TxnMarkerEntry};
+use crate::sim::txn_views::table;
+use crate::sim::{SimError, SimErrorKind, World};
 
 /// `find-hanging`'s `--max-transaction-timeout` default: 15 minutes.
 pub const MAX_TRANSACTION_TIMEOUT_MS: i64 = 15 * 60 * 1000;
