@@ -36,6 +36,12 @@ USAGE:
                                         invariant checker: each failing seed, its
                                         anomaly and a shrunk scenario; exit code 1
                                         if anything was found
+    eos inspect DIR [--lang L]          look inside a Kafka log folder (a folder of
+                                        TOPIC-PARTITION folders) or one partition folder:
+                                        each segment as kafka-dump-log.sh --print-data-log
+                                        --deep-iteration prints it, the indexes checked
+                                        against the log, snapshots and checkpoints, every
+                                        damaged byte's position, and what recovery rebuilds
     eos chaos --switches                the NOT KAFKA break switches, one a line
 
 OPTIONS:
@@ -186,8 +192,80 @@ pub fn run(args: &[String]) -> Result<String, String> {
         Some("test") => test(&args[1..]),
         Some("questions") => questions(&args[1..]),
         Some("link") => link(&args[1..]),
+        Some("inspect") => inspect(&args[1..]),
         Some(other) => Err(format!("unknown command {other}\n\n{USAGE}")),
     }
+}
+
+/// `eos inspect DIR`: reads the partition folder DIR, or each partition folder in the
+/// log folder DIR, and prints [`crate::inspect`]'s report.
+fn inspect(args: &[String]) -> Result<String, String> {
+    let (dir, lang) = match args {
+        [dir] => (dir, Lang::En),
+        [dir, flag, l] if flag == "--lang" => (dir, lang(Some(l))?),
+        _ => {
+            return Err(format!(
+                "`eos inspect` takes a folder and --lang L\n\n{USAGE}"
+            ))
+        }
+    };
+    let files = read_log_folder(std::path::Path::new(dir))?;
+    Ok(crate::i18n::inspect::report(
+        &crate::inspect::inspect(&files),
+        lang,
+    ))
+}
+
+/// The files of a partition folder (named `NAME/file`, NAME the folder's own name), or
+/// of each partition folder one level down when `dir` holds no segment itself (a
+/// broker's log.dirs entry: its own checkpoint files are left out).
+fn read_log_folder(dir: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let listing = |d: &std::path::Path| -> Result<Vec<(String, std::path::PathBuf, bool)>, String> {
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))? {
+            let entry = entry.map_err(|e| format!("{}: {e}", d.display()))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            entries.push((name, entry.path(), is_dir));
+        }
+        entries.sort();
+        Ok(entries)
+    };
+    let read = |name: String, path: &std::path::Path| -> Result<(String, Vec<u8>), String> {
+        std::fs::read(path)
+            .map(|bytes| (name, bytes))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let top = listing(dir)?;
+    let is_partition = top.iter().any(|(name, _, is_dir)| {
+        !is_dir
+            && (name.ends_with(".log") || name.ends_with(".snapshot") || name.ends_with(".index"))
+    });
+    let mut files = Vec::new();
+    if is_partition {
+        let own = dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| ".".to_string());
+        for (name, path, is_dir) in top {
+            if !is_dir {
+                files.push(read(format!("{own}/{name}"), &path)?);
+            }
+        }
+    } else {
+        for (sub, sub_path, is_dir) in top {
+            if !is_dir {
+                continue;
+            }
+            for (name, path, is_dir) in listing(&sub_path)? {
+                if !is_dir {
+                    files.push(read(format!("{sub}/{name}"), &path)?);
+                }
+            }
+        }
+    }
+    Ok(files)
 }
 
 /// `eos lessons`: the list, in a language; or with `--missing L` what L lacks.

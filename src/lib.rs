@@ -26,6 +26,8 @@
 //!   the world's events and read API; chaos runs and their shrinker.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
 //!   language.
+//! - [`inspect`]: a Kafka partition folder read as `kafka-dump-log.sh` and recovery read it
+//!   (`eos inspect`).
 //! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
 //! - [`view`]: view models: what each page shows, built from the world's read API, tested
 //!   natively (after `scenario`: time travel prints actions in the scenario language).
@@ -41,6 +43,7 @@ pub mod controller;
 pub mod coordinator;
 pub mod fs;
 pub mod i18n;
+pub mod inspect;
 pub mod log;
 pub mod protocol;
 #[cfg(feature = "pulsar")]

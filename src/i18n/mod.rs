@@ -36,6 +36,7 @@
 pub mod catalog;
 pub mod checker;
 pub mod glossary;
+pub mod inspect;
 pub mod labels;
 pub mod message;
 pub mod narration;

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::batch::increment_sequence;
 use super::batch::{
     ATTRIBUTES_OFFSET, BASE_OFFSET_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET,
     BATCH_LENGTH_OFFSET, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET, MAX_TIMESTAMP_OFFSET,
@@ -11,6 +12,7 @@ use super::batch::{
 };
 use super::crc32c::crc32c;
 use super::error::RecordError;
+use super::{ControlRecordType, EndTransactionMarker, Record, RecordBatch, TimestampType};
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
     RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK, TRANSACTIONAL_FLAG_MASK,
@@ -214,6 +216,117 @@ pub fn header_fields(buf: &[u8]) -> Result<Vec<HeaderField>, RecordError> {
             value,
         })
         .collect())
+}
+
+/// The name `kafka-dump-log.sh` prints for a compression codec (`compresscodec:`).
+pub fn codec_name(codec: u8) -> String {
+    match codec {
+        0 => "none".into(),
+        1 => "gzip".into(),
+        2 => "snappy".into(),
+        3 => "lz4".into(),
+        4 => "zstd".into(),
+        c => format!("unknown({c})"),
+    }
+}
+
+/// The batch line of `kafka-dump-log.sh --print-data-log --deep-iteration`
+/// (Kafka 4.0's `DumpLogSegments.printBatchLevel`), from a batch's header fields
+/// (`records` may be empty: a batch that could not be opened still gets its line).
+/// `position` is where the batch starts in the segment, `size` its bytes, `crc` the
+/// stored CRC and `valid` whether it matches the bytes.
+pub fn batch_line(
+    h: &RecordBatch,
+    records_count: i32,
+    position: u64,
+    size: usize,
+    crc: u32,
+    valid: bool,
+) -> String {
+    let last_sequence = if h.base_sequence < 0 {
+        h.base_sequence
+    } else {
+        increment_sequence(h.base_sequence, h.last_offset_delta)
+    };
+    let delete_horizon = if h.has_delete_horizon_ms() {
+        format!("OptionalLong[{}]", h.base_timestamp)
+    } else {
+        "OptionalLong.empty".to_string()
+    };
+    format!(
+        "baseOffset: {} lastOffset: {} count: {records_count} baseSequence: {} \
+         lastSequence: {last_sequence} producerId: {} producerEpoch: {} \
+         partitionLeaderEpoch: {} isTransactional: {} isControl: {} deleteHorizonMs: \
+         {delete_horizon} position: {position} {}: {} size: {size} magic: {MAGIC_V2} \
+         compresscodec: {} crc: {crc} isvalid: {valid}",
+        h.base_offset,
+        h.last_offset(),
+        h.base_sequence,
+        h.producer_id,
+        h.producer_epoch,
+        h.partition_leader_epoch,
+        h.is_transactional(),
+        h.is_control(),
+        timestamp_type_name(h.timestamp_type()),
+        h.max_timestamp,
+        codec_name(h.compression_code()),
+    )
+}
+
+fn timestamp_type_name(t: TimestampType) -> &'static str {
+    match t {
+        TimestampType::CreateTime => "CreateTime",
+        TimestampType::LogAppendTime => "LogAppendTime",
+    }
+}
+
+/// The record line under a batch (`| offset: 3 CreateTime: … keySize: … valueSize: …
+/// sequence: … headerKeys: [...]`), then the control record's marker or, with
+/// `--print-data-log`, the key and payload read as UTF-8 (Kafka's `StringDecoder`).
+pub fn record_line(batch: &RecordBatch, record: &Record) -> String {
+    let size = |b: &Option<Vec<u8>>| b.as_ref().map_or(-1, |v| v.len() as i64);
+    let sequence = if batch.base_sequence < 0 {
+        batch.base_sequence
+    } else {
+        increment_sequence(batch.base_sequence, record.offset_delta)
+    };
+    let header_keys: Vec<&str> = record.headers.iter().map(|h| h.key.as_str()).collect();
+    let mut line = format!(
+        "| offset: {} {}: {} keySize: {} valueSize: {} sequence: {sequence} headerKeys: [{}]",
+        batch.record_offset(record),
+        timestamp_type_name(batch.timestamp_type()),
+        batch.record_timestamp(record),
+        size(&record.key),
+        size(&record.value),
+        header_keys.join(","),
+    );
+    if batch.is_control() {
+        let key = record.key.as_deref().unwrap_or_default();
+        match ControlRecordType::decode_key(key) {
+            Ok(kind) => match record.value.as_deref().map(EndTransactionMarker::decode) {
+                Some(Ok(marker)) => line.push_str(&format!(
+                    " endTxnMarker: {} coordinatorEpoch: {}",
+                    kind.name(),
+                    marker.coordinator_epoch
+                )),
+                _ => line.push_str(&format!(" controlType: {}({})", kind.name(), kind.code())),
+            },
+            Err(_) => {
+                let id = key
+                    .get(2..4)
+                    .map_or(-1, |b| i16::from_be_bytes([b[0], b[1]]));
+                line.push_str(&format!(" controlType: UNKNOWN({id})"));
+            }
+        }
+        return line;
+    }
+    if let Some(k) = &record.key {
+        line.push_str(&format!(" key: {}", String::from_utf8_lossy(k)));
+    }
+    if let Some(v) = &record.value {
+        line.push_str(&format!(" payload: {}", String::from_utf8_lossy(v)));
+    }
+    line
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub use batch::{
 };
 pub use control::{ControlRecordType, EndTransactionMarker};
 pub use default_record::{Header, HeaderView, Record, RecordView};
-pub use dump::{header_fields, HeaderField};
+pub use dump::{batch_line, codec_name, header_fields, record_line, HeaderField};
 pub use error::RecordError;
 
 /// The only batch format we speak (Kafka's `RecordBatch.MAGIC_VALUE_V2`).
