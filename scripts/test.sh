@@ -2,7 +2,8 @@
 # Installs what is missing (scripts/setup.sh), then runs every test suite in order and
 # stops at the first failure. The last line is always the summary `N passed, N failed`.
 #
-# Suites: format, clippy (native and wasm32), native tests (incl. doc tests), wasm tests in
+# Suites: format, clippy (native and wasm32), native tests (incl. doc tests), the
+# kafka-python peer of `eos inspect`, wasm tests in
 # headless Chromium, the release build of the site (dist/), its bundle size, and the
 # end-to-end tests (tests/e2e, Playwright driving Debian's Chromium against dist/).
 # Benchmarks run once each in criterion's quick mode (full figures: `cargo bench`), then
@@ -71,6 +72,9 @@ suite "clippy (native, all targets)" cargo clippy --all-targets -- -D warnings
 # The UI only compiles for wasm32, so lint it there too (benches are native-only).
 suite "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 suite "native tests (incl. doc tests)" cargo test
+# kafka-python as a peer: partition folders it builds (two segments, transactions, every
+# codec) read by `eos inspect`, and eos's `--export` read back by kafka-python (seconds).
+suite "kafka-python peer (eos inspect, --export)" sh -c 'cargo build --bin eos && .tools/kpy/bin/python tests/peers/kafka_python.py target/debug/eos'
 # Criterion's test mode: every bench case runs once, so the benches never rot (figures
 # come from full `cargo bench` runs).
 suite "benches (quick mode)" cargo bench -- --test

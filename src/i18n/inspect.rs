@@ -74,6 +74,19 @@ pub fn report(reports: &[PartitionReport], lang: Lang) -> String {
             out.push_str(&render(m, lang));
             out.push('\n');
         }
+        if !s.deleted_segments.is_empty() {
+            let bases: Vec<String> = s.deleted_segments.iter().map(i64::to_string).collect();
+            out.push_str("  ");
+            out.push_str(&render(
+                &msg!(
+                    "inspect.deleted-segments",
+                    count = s.deleted_segments.len(),
+                    bases = bases.join(", ")
+                ),
+                lang,
+            ));
+            out.push('\n');
+        }
         for p in &s.producers {
             out.push_str(&format!("    {}\n", p.dump_line()));
         }

@@ -27,6 +27,8 @@ pub struct Summary {
     pub replayed_batches: usize,
     /// Bytes recovery cut from segments (damaged or torn batches and what follows).
     pub truncated_bytes: u64,
+    /// Segments after the cut one, which recovery deletes whole.
+    pub deleted_segments: Vec<i64>,
     pub producers: Vec<ProducerSummary>,
     /// Open transactions: (producer id, first offset), oldest first.
     pub open_transactions: Vec<(i64, i64)>,
@@ -97,6 +99,7 @@ pub fn recover(dir: &str, other_files: &[(&str, &[u8])], segments: &[SegmentLog]
         snapshot_loaded: None,
         replayed_batches: 0,
         truncated_bytes: 0,
+        deleted_segments: Vec::new(),
         producers: Vec::new(),
         open_transactions: Vec::new(),
         aborted,
@@ -117,6 +120,7 @@ pub fn recover(dir: &str, other_files: &[(&str, &[u8])], segments: &[SegmentLog]
     summary.snapshot_loaded = report.snapshot_loaded;
     summary.replayed_batches = report.replayed_batches;
     summary.truncated_bytes = report.truncated_bytes;
+    summary.deleted_segments = report.deleted_segments;
     summary.leader_epochs = log.epochs().to_vec();
     let state = log.producer_state();
     summary.producers = state

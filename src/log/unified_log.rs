@@ -147,6 +147,8 @@ pub struct RecoveryReport {
     pub replayed_batches: usize,
     /// Bytes cut from the end of a segment that held a torn or corrupt batch.
     pub truncated_bytes: u64,
+    /// Segments after the one cut, deleted whole as Kafka's recovery deletes them.
+    pub deleted_segments: Vec<i64>,
     pub log_end_offset: i64,
 }
 

@@ -63,7 +63,6 @@ impl UnifiedLog {
             ));
         }
         let mut report = RecoveryReport {
-            segments: bases.clone(),
             ..Default::default()
         };
         let mut segments = Vec::new();
@@ -71,6 +70,18 @@ impl UnifiedLog {
         for (i, base) in bases.iter().enumerate() {
             let mut seg = LogSegment::new(*base);
             let path = seg.log_path(dir);
+            if report.truncated_bytes > 0 {
+                // `LogLoader.recoverLog` (Kafka 4.0): after a segment with an invalid
+                // batch is truncated, "delete all remaining log" — every later segment.
+                for suffix in [".log", ".index", ".timeindex", ".txnindex"] {
+                    let file = format!("{dir}/{}", file_name(*base, suffix));
+                    if fs.exists(&file) {
+                        fs.remove_file(&file)?;
+                    }
+                }
+                report.deleted_segments.push(*base);
+                continue;
+            }
             let bytes = fs.read(&path)?.to_vec();
             let (batches, valid_len) = decode_valid_prefix(&bytes);
             if valid_len < bytes.len() as u64 {
@@ -90,6 +101,7 @@ impl UnifiedLog {
             all_batches.extend(batches.into_iter().map(|b| (i, b)));
             segments.push(seg);
         }
+        report.segments = segments.iter().map(|s: &LogSegment| s.base_offset).collect();
         let log_end_offset = segments.last().map_or(0, |s| s.next_offset);
         let log_start_offset = bases
             .first()
