@@ -304,3 +304,57 @@ fn a_pulsar_timeline_is_narrated_in_the_chosen_language() {
         "{en}"
     );
 }
+
+#[test]
+fn inspect_reads_an_exported_folder_and_names_damage() {
+    let dir = temp_dir("inspect");
+    cli::run(&args(&[
+        "lesson",
+        "transactions",
+        "--export",
+        dir.to_str().unwrap(),
+    ]))
+    .unwrap();
+    // The whole log folder, and one partition folder alone, read the same.
+    let all = cli::run(&args(&["inspect", dir.to_str().unwrap()])).unwrap();
+    let part = dir.join("trades-0");
+    let one = cli::run(&args(&["inspect", part.to_str().unwrap()])).unwrap();
+    assert!(
+        one.starts_with("Dumping trades-0/00000000000000000000.log\nLog starting offset: 0\n"),
+        "{one}"
+    );
+    assert!(all.contains(&one[..one.find("\n\n").unwrap()]), "{all}");
+    assert!(
+        one.contains("endTxnMarker: ABORT coordinatorEpoch: 0"),
+        "{one}"
+    );
+    assert!(one.contains("trades-0: no problems found"), "{one}");
+    assert!(
+        one.contains(
+            "    version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8\n"
+        ),
+        "{one}"
+    );
+    let ko = cli::run(&args(&["inspect", part.to_str().unwrap(), "--lang", "ko"])).unwrap();
+    assert!(ko.contains("trades-0: 문제가 없습니다"), "{ko}");
+    // A torn write: the last 5 bytes of the segment lost.
+    let log = part.join("00000000000000000000.log");
+    let bytes = std::fs::read(&log).unwrap();
+    std::fs::write(&log, &bytes[..bytes.len() - 5]).unwrap();
+    let torn = cli::run(&args(&["inspect", part.to_str().unwrap()])).unwrap();
+    let last = eos_playground::record::decode_all(&bytes)
+        .unwrap()
+        .last()
+        .unwrap()
+        .0;
+    assert!(
+        torn.contains(&format!(
+            "trades-0/00000000000000000000.log at byte {last}: truncated batch"
+        )),
+        "{torn}"
+    );
+    assert!(torn.contains("log end offset 10,"), "{torn}");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(cli::run(&args(&["inspect", dir.to_str().unwrap()])).is_err());
+    assert!(cli::run(&args(&["inspect"])).is_err());
+}

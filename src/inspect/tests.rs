@@ -398,3 +398,34 @@ fn the_report_reads_in_every_language() {
     }
     assert!(ko.contains("열린 트랜잭션 1개입니다"), "{ko}");
 }
+
+#[test]
+fn a_cut_segment_deletes_the_segments_after_it() {
+    let f = fixture();
+    let second = RecordBatch::new_data(
+        7,
+        9,
+        0,
+        1,
+        true,
+        1006,
+        vec![(None, Some(b"later".to_vec()))],
+    )
+    .encode();
+    let mut log = f.log.clone();
+    log[f.batches[3].0 + 40] ^= 1;
+    let files: Vec<(String, &[u8])> = vec![
+        ("00000000000000000000.log".to_string(), &log),
+        ("00000000000000000007.log".to_string(), &second),
+    ];
+    let r = inspect_partition("t-0", &files);
+    // The second segment is still dumped, but recovery deletes it (`LogLoader.recoverLog`).
+    assert!(r.files[1].lines[1].starts_with("baseOffset: 7 "));
+    let s = r.summary.unwrap();
+    assert_eq!((s.log_end_offset, s.deleted_segments.clone()), (4, vec![7]));
+    let en = crate::i18n::inspect::report(&[inspect_partition("t-0", &files)], Lang::En);
+    assert!(
+        en.contains("deleted the 1 segment after it (base offsets 7)"),
+        "{en}"
+    );
+}

@@ -101,7 +101,10 @@ impl UnifiedLog {
             all_batches.extend(batches.into_iter().map(|b| (i, b)));
             segments.push(seg);
         }
-        report.segments = segments.iter().map(|s: &LogSegment| s.base_offset).collect();
+        report.segments = segments
+            .iter()
+            .map(|s: &LogSegment| s.base_offset)
+            .collect();
         let log_end_offset = segments.last().map_or(0, |s| s.next_offset);
         let log_start_offset = bases
             .first()
