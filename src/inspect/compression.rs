@@ -194,11 +194,15 @@ mod imp {
                 .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
                 .ok_or_else(|| corrupt("snappy block length cut short"))?;
             let len = usize::try_from(len).map_err(|_| corrupt("negative snappy block length"))?;
+            let end = pos
+                .checked_add(4)
+                .and_then(|start| start.checked_add(len))
+                .ok_or_else(|| corrupt("snappy block cut short"))?;
             let block = data
-                .get(pos + 4..pos + 4 + len)
+                .get(pos + 4..end)
                 .ok_or_else(|| corrupt("snappy block cut short"))?;
             out.extend(snappy_block(block, out.len())?);
-            pos += 4 + len;
+            pos = end;
         }
         Ok(out)
     }

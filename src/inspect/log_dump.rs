@@ -321,11 +321,12 @@ pub fn check_index(
         lines.push(format!("offset: {offset} position: {position}"));
         let Some(segment) = segment else { continue };
         let at = (i * 8) as u64;
-        match segment
+        let found = segment
             .batches
-            .iter()
-            .find(|b| b.position == u64::from(position))
-        {
+            .binary_search_by_key(&u64::from(position), |b| b.position)
+            .ok()
+            .and_then(|i| segment.batches.get(i));
+        match found {
             Some(b) if b.header.last_offset() == offset => {}
             Some(b) => problems.push(Problem {
                 path: path.to_string(),
@@ -366,11 +367,12 @@ pub fn check_time_index(
         lines.push(format!("timestamp: {timestamp} offset: {offset}"));
         let at = Some((i * 12) as u64);
         if let Some(segment) = segment {
-            match segment
+            // Offsets rise through a sound segment: the first batch ending at or after
+            // the entry's offset, found by halving (a segment may hold millions).
+            let first = segment
                 .batches
-                .iter()
-                .find(|b| b.header.last_offset() >= offset)
-            {
+                .partition_point(|b| b.header.last_offset() < offset);
+            match segment.batches.get(first) {
                 Some(b) if b.header.last_offset() == offset => {
                     let log_timestamp = b.decoded.as_ref().map_or(b.header.max_timestamp, |d| {
                         d.records
