@@ -574,7 +574,8 @@ fn no_lesson_speaks_of_the_seed() {
 /// The fingerprint of each lesson's final world, pinned. (idempotence, transactions and
 /// fencing changed when their topics lost the `u12-` prefix and idempotence gained a
 /// real lost ack; the transactional ids hash to the same `__transaction_state`
-/// partitions as before, 23 and 26.) It digests the structured events
+/// partitions as before, 23 and 26; the lessons with a restart changed when the
+/// `Recovered` event's report gained `deleted_segments`.) It digests the structured events
 /// and the disk bytes, never narration: rewording or translating a sentence in the catalog
 /// must leave these values alone. They change only when the engine's behaviour or bytes do
 /// (then update them here, with the reason in the commit).
@@ -593,16 +594,16 @@ fn lesson_fingerprints_are_pinned() {
     }
     let want = [
         "idempotence e4471388309cea05",
-        "dedup-window d4405afb12f7d35c",
+        "dedup-window 6ff1bedcc1bb9678",
         "transactions fa7ab120b64dd3dd",
         "fencing 8439dc9523debece",
         "consume-transform-produce 0d1d205c33974745",
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
-        "replication 78ee6a902f47b56d",
-        "failover fa256dc0c57b6cc5",
+        "replication c7599e9c4540519b",
+        "failover cbe1662c90273e43",
         "coordinator-failover 0814d684019fb2dc",
-        "acks-1-loss e9ba78d95a449ac5",
+        "acks-1-loss 7c20d0088e2831cb",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
