@@ -95,7 +95,7 @@ fi
 # codecs its batch builder compresses with (lz4, python-snappy, zstandard), in a
 # virtualenv of their own under .tools/kpy (~10 s and 30 MB on a fresh machine).
 KAFKA_PYTHON_VERSION=3.0.12
-if [ "$(.tools/kpy/bin/python -c 'import importlib.metadata as m; print(m.version("kafka-python"))' 2>/dev/null)" != "$KAFKA_PYTHON_VERSION" ]; then
+if [ "$(.tools/kpy/bin/python -c 'import lz4.frame, snappy, zstandard, importlib.metadata as m; print(m.version("kafka-python"))' 2>/dev/null)" != "$KAFKA_PYTHON_VERSION" ]; then
   say "installing kafka-python $KAFKA_PYTHON_VERSION (a peer for eos inspect) into .tools/kpy"
   rm -rf .tools/kpy
   python3 -m venv .tools/kpy
