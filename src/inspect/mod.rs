@@ -3,7 +3,7 @@
 //! --deep-iteration` prints them (Kafka 4.0's `DumpLogSegments`), the `.index` and
 //! `.timeindex` entries checked against the log, the `.txnindex`, the producer
 //! `.snapshot` files and the `leader-epoch-checkpoint`; then the partition as a
-//! starting broker rebuilds it ([`UnifiedLog::open`]: valid prefix of each segment,
+//! starting broker rebuilds it ([`crate::log::UnifiedLog::open`]: valid prefix of each segment,
 //! producer state from the latest snapshot plus the log after it).
 //!
 //! Works on plain bytes (file names and contents), so the CLI and the page share it.
