@@ -782,3 +782,175 @@ fn lessons_know_their_own_file() {
         assert_eq!(l.install(l.source.to_string()), Ok(l.source), "{}", l.name);
     }
 }
+
+/// The lessons without a test of their own above, in Korean and Thai.
+#[test]
+fn golden_every_other_lesson_in_korean_and_thai() {
+    const OWN_TEST: &[&str] = &[
+        "idempotence",
+        "transactions",
+        "dedup-window",
+        "fencing",
+        "hanging-transaction",
+        "failover",
+    ];
+    for lesson in scenario::all_lessons() {
+        if OWN_TEST.contains(&lesson.name) {
+            continue;
+        }
+        golden_lang(lesson.name, "ko");
+        golden_lang(lesson.name, "th");
+    }
+}
+
+/// Words that mark a line as English prose: function words, and the engine's own
+/// words around values that once reached Korean and Thai transcripts. Kafka's terms
+/// that Thai keeps in Latin script (transaction, partition, record, offset …) and
+/// identifiers are not in it.
+const ENGLISH_PROSE: &[&str] = &[
+    "the",
+    "an",
+    "of",
+    "to",
+    "is",
+    "are",
+    "was",
+    "were",
+    "with",
+    "from",
+    "and",
+    "or",
+    "by",
+    "for",
+    "on",
+    "at",
+    "has",
+    "have",
+    "its",
+    "it",
+    "this",
+    "that",
+    "there",
+    "be",
+    "been",
+    "will",
+    "can",
+    "into",
+    "than",
+    "then",
+    "when",
+    "which",
+    "what",
+    "after",
+    "before",
+    "while",
+    "only",
+    "every",
+    "each",
+    "still",
+    "not",
+    "no",
+    "got",
+    "nothing",
+    "took",
+    "sent",
+    "shrank",
+    "holds",
+    "retrying",
+    "running",
+    "ready",
+    "deleted",
+    "received",
+    "committed",
+    "aborted",
+    "ongoing",
+    "released",
+    "none",
+    "records",
+    "batches",
+    "offsets",
+    "segments",
+    "snapshots",
+    "such",
+    "named",
+    "known",
+];
+
+/// Kafka's own output inside a line (tool output, client log lines, exception
+/// messages), which every language keeps as Kafka prints it.
+const KAFKA_OUTPUT: &[&str] = &[
+    "Failed to describe transactional id",
+    "Failed to describe producers for partition",
+    "Failed to abort transaction",
+    "Disconnected from node",
+    "Duration(min)",
+];
+
+/// The English prose words in `line`, outside backticks, identifiers (`read_committed`,
+/// `in-0`, `a@0`, `acks=all`, `Ongoing`) and Kafka's own output.
+fn english_prose(line: &str) -> Vec<String> {
+    let mut text = line.to_string();
+    for kafka in KAFKA_OUTPUT {
+        text = text.replace(kafka, " ");
+    }
+    let mut plain = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 0 {
+            plain.push_str(part);
+            plain.push(' ');
+        }
+    }
+    plain
+        .split(|c: char| c.is_whitespace() || ",;:()[]{}!?\"'<>|·—…".contains(c))
+        // Kafka's state names (Ongoing, COMMITTED) are capitalised; prose is not.
+        .filter(|w| ENGLISH_PROSE.contains(w))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn english_prose_is_found_and_identifiers_are_not() {
+    assert_eq!(english_prose("reader got nothing"), ["got", "nothing"]);
+    assert_eq!(
+        english_prose("the window shrank from 5 batches to 1"),
+        ["the", "shrank", "from", "batches", "to"]
+    );
+    assert!(english_prose("latest offset read_committed=2 (LSO) · `the` in-0 a@0").is_empty());
+    assert!(english_prose(
+        "Failed to describe transactional id tx-1: COORDINATOR_LOAD_IN_PROGRESS"
+    )
+    .is_empty());
+    assert!(english_prose("producer 0(에포크 0)의 윈도 [0..2]").is_empty());
+}
+
+/// Every line of every lesson's Korean and Thai transcript, verbose or not, reads in
+/// that language: no line carries English prose (the script's own `$` lines aside).
+#[test]
+fn korean_and_thai_transcripts_have_no_english_prose() {
+    let mut found = Vec::new();
+    for lesson in scenario::all_lessons() {
+        for lang in ["ko", "th"] {
+            for verbose in [false, true] {
+                let mut args = vec!["lesson", lesson.name, "--lang", lang];
+                if verbose {
+                    args.push("--verbose");
+                }
+                let args: Vec<String> = args.into_iter().map(String::from).collect();
+                let out = eos_playground::cli::run(&args).expect("lesson runs");
+                for line in out.lines().filter(|l| !l.starts_with("$ ")) {
+                    let words = english_prose(line);
+                    if !words.is_empty() {
+                        found.push(format!("{} {lang}: {words:?} in {line}", lesson.name));
+                    }
+                }
+            }
+        }
+    }
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "{} lines with English prose:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}

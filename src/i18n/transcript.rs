@@ -139,3 +139,223 @@ pub fn response(fields: &str, lang: Lang) -> String {
 pub fn no_response(lang: Lang) -> String {
     render(&msg!("transcript.no-response"), lang)
 }
+
+/// A raw InitProducerId the broker answered with a retriable error: the client waits
+/// `retry.backoff.ms` and asks again (seed 000's first line).
+pub fn init_pid_retry(error: &str, backoff_ms: i64, lang: Lang) -> String {
+    render(
+        &msg!(
+            "transcript.init-pid-retry",
+            error = error,
+            backoff_ms = backoff_ms
+        ),
+        lang,
+    )
+}
+
+/// `print offsets`: a partition's log start offset, high watermark and log end offset.
+pub fn offsets(tp: &str, start: i64, hw: i64, leo: i64, lang: Lang) -> String {
+    render(
+        &msg!(
+            "transcript.offsets",
+            tp = tp,
+            start = start,
+            hw = hw,
+            leo = leo
+        ),
+        lang,
+    )
+}
+
+/// `print segments`: how many segments, and their base offsets (`0, 5, 9`).
+pub fn segments(count: usize, offsets: &str, lang: Lang) -> String {
+    render(
+        &msg!("transcript.segments", count = count, offsets = offsets),
+        lang,
+    )
+}
+
+/// `print snapshots`: the producer-state snapshot files on disk.
+pub fn snapshots(count: usize, files: &str, lang: Lang) -> String {
+    render(
+        &msg!("transcript.snapshots", count = count, files = files),
+        lang,
+    )
+}
+
+/// `print window` when the partition knows no such producer (`None`: any producer).
+pub fn window_unknown(producer_id: Option<i64>, lang: Lang) -> String {
+    let who = producer_id.map_or("any".to_string(), |p| p.to_string());
+    render(&msg!("transcript.window.unknown", who = who), lang)
+}
+
+/// A view of a partition that does not exist.
+pub fn no_partition(tp: &str, lang: Lang) -> String {
+    render(&msg!("transcript.no-partition", tp = tp), lang)
+}
+
+/// A view of a consumer that does not exist.
+pub fn no_consumer(name: &str, lang: Lang) -> String {
+    render(&msg!("transcript.no-consumer", name = name), lang)
+}
+
+/// A stopped replica's LEO is what its disk holds, not a live offset.
+pub fn replica_on_disk(lang: Lang) -> String {
+    render(&msg!("transcript.replica.on-disk"), lang)
+}
+
+/// What a stable OffsetFetch answered for one partition of a group: its committed
+/// offset, none, or an error (UNSTABLE_OFFSET_COMMIT) with why.
+pub fn committed(group: &str, tp: &str, offset: Result<Option<i64>, &str>, lang: Lang) -> String {
+    let m = match offset {
+        Ok(Some(offset)) => msg!(
+            "transcript.committed",
+            group = group,
+            tp = tp,
+            offset = offset
+        ),
+        Ok(None) => msg!("transcript.committed.none", group = group, tp = tp),
+        Err(error) => msg!(
+            "transcript.committed.error",
+            group = group,
+            tp = tp,
+            error = error,
+            why = super::Msg::new("transcript.committed.unstable")
+        ),
+    };
+    render(&m, lang)
+}
+
+/// A group whose offsets cannot be read yet: no `__consumer_offsets` (`None`), or its
+/// coordinator's broker still loading the partition (`Some((error, broker, tp))`).
+pub fn committed_unavailable(
+    group: &str,
+    loading: Option<(&str, i32, &str)>,
+    lang: Lang,
+) -> String {
+    let m = match loading {
+        None => msg!("transcript.committed.no-topic", group = group),
+        Some((error, broker, tp)) => msg!(
+            "transcript.committed.loading",
+            group = group,
+            error = error,
+            broker = broker,
+            tp = tp
+        ),
+    };
+    render(&m, lang)
+}
+
+// Pulsar's transcript lines (`pulsar …` steps): Pulsar's ids, positions and state
+// names as Pulsar prints them, the words around them in the reader's language.
+
+/// What a `pulsar receive` got: nothing, or `count` entries (`a@2:0 b@2:1`).
+pub fn pulsar_got(consumer: &str, count: usize, entries: &str, lang: Lang) -> String {
+    render(
+        &msg!(
+            "pulsar.out.got",
+            consumer = consumer,
+            count = count,
+            entries = entries
+        ),
+        lang,
+    )
+}
+
+/// A transaction the client committed or aborted.
+pub fn pulsar_ended(name: &str, commit: bool, lang: Lang) -> String {
+    render(
+        &msg!("pulsar.out.ended", name = name, commit = commit),
+        lang,
+    )
+}
+
+/// Held messages the network let go.
+pub fn pulsar_released(count: usize, lang: Lang) -> String {
+    render(&msg!("pulsar.out.released", count = count), lang)
+}
+
+/// A commit or abort marker in a partition's ledger, with its transaction.
+pub fn pulsar_marker(commit: bool, txn: &str, lang: Lang) -> String {
+    render(
+        &msg!("pulsar.view.marker", commit = commit, txn = txn),
+        lang,
+    )
+}
+
+/// A ledger entry's transaction state: aborted, or still ongoing.
+pub fn pulsar_entry_state(aborted: bool, lang: Lang) -> String {
+    if aborted {
+        render(&msg!("pulsar.view.aborted"), lang)
+    } else {
+        render(&msg!("pulsar.view.ongoing"), lang)
+    }
+}
+
+/// The transaction buffer's ongoing and aborted transactions (`[(0,0) t1@3:0]`).
+pub fn pulsar_buffer(ongoing: &str, aborted: &str, lang: Lang) -> [String; 2] {
+    [
+        render(&msg!("pulsar.view.buffer-ongoing", txns = ongoing), lang),
+        render(&msg!("pulsar.view.buffer-aborted", txns = aborted), lang),
+    ]
+}
+
+/// The transaction buffer's last snapshot: its maxReadPosition and aborted
+/// transactions, or none yet.
+pub fn pulsar_snapshot(snapshot: Option<(&str, &str)>, lang: Lang) -> String {
+    match snapshot {
+        Some((max_read, aborts)) => render(
+            &msg!("pulsar.view.snapshot", max_read = max_read, aborts = aborts),
+            lang,
+        ),
+        None => render(&msg!("pulsar.view.snapshot-none"), lang),
+    }
+}
+
+/// A transaction-log entry the coordinator has deleted.
+pub fn pulsar_deleted(lang: Lang) -> String {
+    render(&msg!("pulsar.view.deleted"), lang)
+}
+
+/// A transaction coordinator: where it runs, and whether it is serving.
+pub fn pulsar_coordinator(
+    tc: u64,
+    broker: impl std::fmt::Display,
+    ready: bool,
+    lang: Lang,
+) -> String {
+    render(
+        &msg!(
+            "pulsar.view.coordinator",
+            tc = tc,
+            broker = broker,
+            ready = ready
+        ),
+        lang,
+    )
+}
+
+/// Everything a consumer received so far.
+pub fn pulsar_received(consumer: &str, entries: &str, lang: Lang) -> String {
+    render(
+        &msg!(
+            "pulsar.view.received",
+            consumer = consumer,
+            entries = entries
+        ),
+        lang,
+    )
+}
+
+/// A transaction's state as the client sees it (`TIME_OUT`).
+pub fn pulsar_client_state(name: &str, id: &str, state: &str, lang: Lang) -> String {
+    render(
+        &msg!(
+            "pulsar.view.client-state",
+            name = name,
+            id = id,
+            state = state
+        ),
+        lang,
+    )
+}

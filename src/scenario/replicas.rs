@@ -31,7 +31,11 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
                 r.log_end_offset, r.high_watermark, r.last_stable_offset
             )
         } else {
-            format!("LEO {:>3} (on disk)", r.log_end_offset)
+            format!(
+                "LEO {:>3} {}",
+                r.log_end_offset,
+                crate::i18n::transcript::replica_on_disk(lang)
+            )
         };
         lines.push(format!(
             "  broker {} {:<8} {offsets} epochs [{}]{}",

@@ -6,6 +6,7 @@ mod pulsar;
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::transcript_notice;
+use crate::i18n::transcript;
 use crate::i18n::{narrate, Lang};
 use crate::protocol::Response;
 use crate::sim::event::window_text;
@@ -124,7 +125,11 @@ impl Runner {
             }
             StepKind::Act(action) => {
                 let before = self.world.events.len();
-                let mut lines = self.world.apply(action).map_err(|e| e.to_string())?;
+                let mut lines = match action {
+                    // Its retry line is worded in the reader's language.
+                    Action::RawInitProducerId => self.world.raw_init_producer_id(self.lang).lines,
+                    _ => self.world.apply(action).map_err(|e| e.to_string())?,
+                };
                 // A send that failed for good, or a run cut short, shows verbose or not.
                 lines.extend(
                     self.world.events[before..]
@@ -226,11 +231,11 @@ impl Runner {
             } => w.dump_log(tp, fields.as_deref(), *control_records),
             View::TxnIndex { tp } => match w.log_view(tp) {
                 Some(v) => v.aborted_txns.iter().map(|t| t.dump_line()).collect(),
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Consumed { consumer } => {
                 vec![consumed_line(w, consumer, self.lang)
-                    .unwrap_or_else(|| format!("no consumer named {consumer}"))]
+                    .unwrap_or_else(|| transcript::no_consumer(consumer, self.lang))]
             }
             View::Latest { tp } => vec![latest_line(w, tp, self.lang)],
             View::TxnLog { transactional_id } => w.transaction_log_dump(transactional_id),
@@ -238,11 +243,7 @@ impl Runner {
             View::Committed {
                 group_id,
                 partitions,
-            } => w.committed_offsets(
-                group_id,
-                partitions,
-                &crate::i18n::transcript::unstable_offsets(self.lang),
-            ),
+            } => w.committed_offsets(group_id, partitions, self.lang),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
@@ -254,11 +255,11 @@ impl Runner {
                     .map(|c| c.violations())
                     .unwrap_or_default();
                 if found.is_empty() {
-                    vec![crate::i18n::checker::no_violations(Lang::En)]
+                    vec![crate::i18n::checker::no_violations(self.lang)]
                 } else {
                     found
                         .iter()
-                        .map(|v| crate::i18n::checker::line(v, Lang::En))
+                        .map(|v| crate::i18n::checker::line(v, self.lang))
                         .collect()
                 }
             }
@@ -282,11 +283,7 @@ impl Runner {
                     })
                     .collect();
                 if lines.is_empty() {
-                    let who =
-                        producer_id.map_or("any producer".to_string(), |p| format!("producer {p}"));
-                    vec![format!(
-                        "window of {who} []  (the partition does not know it)"
-                    )]
+                    vec![transcript::window_unknown(*producer_id, self.lang)]
                 } else {
                     lines
                 }
@@ -304,37 +301,40 @@ impl Runner {
             }
             View::Replicas { tp } => match w.replicas_view(tp) {
                 Some(v) => super::replicas_lines(&v, self.lang),
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Leo { tp } => match w.log_view(tp) {
                 Some(v) => vec![crate::i18n::transcript::log_end_offset(
                     v.log_end_offset,
                     self.lang,
                 )],
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Offsets { tp } => match w.log_view(tp) {
-                Some(v) => vec![format!(
-                    "{tp}: log start offset {} · high watermark {} · log end offset {}",
-                    v.log_start_offset, v.high_watermark, v.log_end_offset
+                Some(v) => vec![transcript::offsets(
+                    &tp.to_string(),
+                    v.log_start_offset,
+                    v.high_watermark,
+                    v.log_end_offset,
+                    self.lang,
                 )],
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Files { tp } => match w.log_view(tp) {
                 Some(v) => v.files.iter().map(|(name, _)| name.clone()).collect(),
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Segments { tp } => match w.log_view(tp) {
-                Some(v) => vec![format!(
-                    "segments {} (base offsets {})",
+                Some(v) => vec![transcript::segments(
                     v.segments.len(),
-                    v.segments
+                    &v.segments
                         .iter()
                         .map(|s| s.base_offset.to_string())
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", "),
+                    self.lang,
                 )],
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Snapshots { tp } => match w.log_view(tp) {
                 Some(v) => {
@@ -344,9 +344,13 @@ impl Runner {
                         .map(|(n, _)| n.as_str())
                         .filter(|n| n.ends_with(".snapshot"))
                         .collect();
-                    vec![format!("snapshots {}: {}", snaps.len(), snaps.join(" "))]
+                    vec![transcript::snapshots(
+                        snaps.len(),
+                        &snaps.join(" "),
+                        self.lang,
+                    )]
                 }
-                None => vec![format!("{tp}: no such partition")],
+                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Verdict { tp } => vec![verdict_row(w, tp, self.lang)],
             View::Events { last } => {
@@ -416,7 +420,7 @@ fn latest_line(w: &World, tp: &crate::log::TopicPartition, lang: Lang) -> String
         w.latest_offset(tp, FetchIsolation::TxnCommitted),
     ) {
         (Some(hw), Some(lso)) => crate::i18n::transcript::latest(hw, lso, lang),
-        _ => format!("{tp}: no such partition"),
+        _ => crate::i18n::transcript::no_partition(&tp.to_string(), lang),
     }
 }
 
@@ -435,7 +439,6 @@ fn consumed_line(w: &World, name: &str, lang: Lang) -> Option<String> {
 
 /// A short verdict name with the numbers that explain it.
 pub fn verdict_text(event: &BrokerEvent, lang: Lang) -> String {
-    use crate::i18n::transcript;
     match event {
         BrokerEvent::BatchAppended { .. } => "APPEND".into(),
         BrokerEvent::BatchDuplicate {

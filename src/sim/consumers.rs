@@ -299,48 +299,41 @@ impl World {
         }
     }
 
-    /// A group's committed offsets as a stable OffsetFetch answers: the offset, `none`,
-    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open (`why`
-    /// says so in brackets, in the reader's language).
+    /// A group's committed offsets as a stable OffsetFetch answers: the offset, none,
+    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open, worded
+    /// in the reader's language.
     pub fn committed_offsets(
         &self,
         group_id: &str,
         partitions: &[TopicPartition],
-        why: &str,
+        lang: crate::i18n::Lang,
     ) -> Vec<String> {
+        use crate::i18n::transcript::{committed, committed_unavailable};
         let gtp = self.internal_partition_for(GROUP_METADATA_TOPIC, group_id);
         let Some(broker) = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b)) else {
-            return vec![format!(
-                "group {group_id}: no offsets committed yet (__consumer_offsets does not exist)"
-            )];
+            return vec![committed_unavailable(group_id, None, lang)];
         };
         if broker.coordinator_loads().contains_key(&gtp) {
-            return vec![format!(
-                "group {group_id}: {} (broker {} is loading {gtp})",
-                Errors::CoordinatorLoadInProgress.name(),
-                broker.id
+            let error = Errors::CoordinatorLoadInProgress.name();
+            let loading = (error, broker.id, gtp.to_string());
+            return vec![committed_unavailable(
+                group_id,
+                Some((loading.0, loading.1, &loading.2)),
+                lang,
             )];
         }
         broker
             .group_coordinator()
             .fetch_offsets(group_id, partitions, true)
             .into_iter()
-            .map(|f| match f.error {
-                Errors::None if f.committed_offset >= 0 => {
-                    format!(
-                        "group {group_id} {}: committed offset {}",
-                        f.topic_partition, f.committed_offset
-                    )
-                }
-                Errors::None => format!(
-                    "group {group_id} {}: no committed offset",
-                    f.topic_partition
-                ),
-                e => format!(
-                    "group {group_id} {}: {} ({why})",
-                    f.topic_partition,
-                    e.name()
-                ),
+            .map(|f| {
+                let tp = f.topic_partition.to_string();
+                let offset = match f.error {
+                    Errors::None if f.committed_offset >= 0 => Ok(Some(f.committed_offset)),
+                    Errors::None => Ok(None),
+                    e => Err(e.name()),
+                };
+                committed(group_id, &tp, offset, lang)
             })
             .collect()
     }

@@ -184,8 +184,9 @@ impl World {
     }
 
     /// InitProducerId by hand, retrying after `retry.backoff.ms` (100) while the broker
-    /// answers with a retriable error — seed 000's first two lines.
-    pub fn raw_init_producer_id(&mut self) -> RawOutcome {
+    /// answers with a retriable error — seed 000's first two lines, the retry worded in
+    /// `lang`.
+    pub fn raw_init_producer_id(&mut self, lang: crate::i18n::Lang) -> RawOutcome {
         let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
         let mut lines = Vec::new();
         for _ in 0..10 {
@@ -212,9 +213,10 @@ impl World {
                     };
                 }
                 Some(r) if r.error().is_retriable() => {
-                    lines.push(format!(
-                        "InitProducerId: {}, retrying in 100 ms",
-                        r.error().name()
+                    lines.push(crate::i18n::transcript::init_pid_retry(
+                        r.error().name(),
+                        100,
+                        lang,
                     ));
                     self.advance(100);
                 }

@@ -425,7 +425,7 @@ impl World {
                 });
                 Ok(vec![])
             }
-            Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
+            Action::RawInitProducerId => Ok(self.raw_init_producer_id(crate::i18n::Lang::En).lines),
             Action::RawRequest { broker, request } => self.raw(*broker, request.clone()),
             Action::RawProduce {
                 topic_partition,

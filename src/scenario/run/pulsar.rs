@@ -3,6 +3,7 @@
 
 use super::Runner;
 use crate::i18n::narration::pulsar_event;
+use crate::i18n::transcript;
 use crate::i18n::Lang;
 use crate::pulsar::world::ClientTxnState;
 use crate::pulsar::{EntryData, Outcome, PulsarWorld, TxnID};
@@ -34,7 +35,7 @@ impl Runner {
             .get_or_insert_with(|| PulsarWorld::new(Default::default()));
         match &step.kind {
             PulsarStepKind::Cluster(_) => Ok(Vec::new()),
-            PulsarStepKind::Act(action) => Ok(outcome_lines(world.apply(action)?)),
+            PulsarStepKind::Act(action) => Ok(outcome_lines(world.apply(action)?, self.lang)),
             PulsarStepKind::Print(view) => {
                 let seen = self.pulsar_seen;
                 let (lines, seen) = view_lines(world, view, seen, self.lang)?;
@@ -45,7 +46,8 @@ impl Runner {
     }
 }
 
-fn outcome_lines(outcome: Outcome) -> Vec<String> {
+/// An action's outcome: Pulsar's ids and positions, the words around them in `lang`.
+fn outcome_lines(outcome: Outcome, lang: Lang) -> Vec<String> {
     match outcome {
         Outcome::Done => Vec::new(),
         Outcome::TxnOpened { name, result } => vec![match result {
@@ -60,16 +62,13 @@ fn outcome_lines(outcome: Outcome) -> Vec<String> {
             })
             .collect(),
         Outcome::Received { consumer, entries } => {
-            if entries.is_empty() {
-                vec![format!("{consumer} got nothing")]
-            } else {
-                let list: Vec<String> = entries.iter().map(|(p, v)| format!("{v}@{p}")).collect();
-                vec![format!(
-                    "{consumer} got {}: {}",
-                    entries.len(),
-                    list.join(" ")
-                )]
-            }
+            let list: Vec<String> = entries.iter().map(|(p, v)| format!("{v}@{p}")).collect();
+            vec![transcript::pulsar_got(
+                &consumer,
+                entries.len(),
+                &list.join(" "),
+                lang,
+            )]
         }
         Outcome::Acked { result } => match result {
             Ok(()) => Vec::new(),
@@ -80,12 +79,11 @@ fn outcome_lines(outcome: Outcome) -> Vec<String> {
             commit,
             result,
         } => vec![match (result, commit) {
-            (Ok(()), true) => format!("{name} committed"),
-            (Ok(()), false) => format!("{name} aborted"),
+            (Ok(()), commit) => transcript::pulsar_ended(&name, commit, lang),
             (Err(e), true) => format!("{name} commit -> {e}"),
             (Err(e), false) => format!("{name} abort -> {e}"),
         }],
-        Outcome::Released { count } => vec![format!("released {count}")],
+        Outcome::Released { count } => vec![transcript::pulsar_released(count, lang)],
     }
 }
 
@@ -124,12 +122,11 @@ fn view_lines(
             out.push(format!("{topic} maxReadPosition={max_read}"));
             for e in t.ledger.entries() {
                 let state = |id: TxnID| {
-                    if t.buffer.is_txn_aborted(id) {
-                        " aborted"
-                    } else if t.buffer.is_ongoing(id) {
-                        " ongoing"
+                    let aborted = t.buffer.is_txn_aborted(id);
+                    if aborted || t.buffer.is_ongoing(id) {
+                        format!(" {}", transcript::pulsar_entry_state(aborted, lang))
                     } else {
-                        ""
+                        String::new()
                     }
                 };
                 let what = match &e.data {
@@ -141,11 +138,9 @@ fn view_lines(
                         format!("{value} {}{}", txn_label(w, *id), state(*id))
                     }
                     EntryData::Message { value, .. } => value.clone(),
-                    EntryData::TxnMarker { txn, commit } => format!(
-                        "{} marker {}",
-                        if *commit { "commit" } else { "abort" },
-                        txn_label(w, *txn)
-                    ),
+                    EntryData::TxnMarker { txn, commit } => {
+                        transcript::pulsar_marker(*commit, &txn_label(w, *txn), lang)
+                    }
                 };
                 let pointer = if e.position == max_read {
                     "  <- maxReadPosition"
@@ -164,17 +159,19 @@ fn view_lines(
                     .collect();
                 format!("[{}]", s.join(", "))
             };
-            out.push(format!("ongoing {}", list(b.ongoing_txns())));
-            out.push(format!("aborted {}", list(b.aborts())));
+            out.extend(transcript::pulsar_buffer(
+                &list(b.ongoing_txns()),
+                &list(b.aborts()),
+                lang,
+            ));
             out.push(format!("maxReadPosition {}", b.max_read_position()));
-            out.push(match b.snapshot() {
-                Some(s) => format!(
-                    "snapshot maxReadPosition={} aborted={}",
-                    s.max_read_position,
-                    list(&s.aborts)
-                ),
-                None => "snapshot none".to_string(),
-            });
+            let snapshot = b
+                .snapshot()
+                .map(|s| (s.max_read_position.to_string(), list(&s.aborts)));
+            out.push(transcript::pulsar_snapshot(
+                snapshot.as_ref().map(|(m, a)| (m.as_str(), a.as_str())),
+                lang,
+            ));
         }
         PulsarView::Subscription {
             topic,
@@ -234,9 +231,9 @@ fn view_lines(
                     }
                 };
                 let deleted = if log.is_deleted(*p) {
-                    "  (deleted)"
+                    format!("  {}", transcript::pulsar_deleted(lang))
                 } else {
-                    ""
+                    String::new()
                 };
                 out.push(format!(
                     "  {p}  {} {} {detail}{deleted}",
@@ -248,12 +245,9 @@ fn view_lines(
         PulsarView::Coordinator { tc } => {
             let c = coordinator(*tc)?;
             match &c.store {
-                None => out.push(format!(
-                    "coordinator {tc} on broker {}: not running",
-                    c.broker
-                )),
+                None => out.push(transcript::pulsar_coordinator(*tc, c.broker, false, lang)),
                 Some(s) => {
-                    out.push(format!("coordinator {tc} on broker {}: ready", c.broker));
+                    out.push(transcript::pulsar_coordinator(*tc, c.broker, true, lang));
                     for m in s.txns() {
                         let subs: Vec<String> = m
                             .acked_partitions
@@ -278,14 +272,19 @@ fn view_lines(
                 .consumer(consumer)
                 .ok_or_else(|| format!("no consumer {consumer}"))?;
             let list: Vec<String> = c.received.iter().map(|(p, v)| format!("{v}@{p}")).collect();
-            out.push(format!("{consumer} received [{}]", list.join(" ")));
+            out.push(transcript::pulsar_received(consumer, &list.join(" "), lang));
         }
         PulsarView::Txn { name } => {
             let t = w
                 .txn(name)
                 .ok_or_else(|| format!("no transaction {name}"))?;
             let state: ClientTxnState = t.state;
-            out.push(format!("{name} {} client state {}", t.id, state.name()));
+            out.push(transcript::pulsar_client_state(
+                name,
+                &t.id.to_string(),
+                state.name(),
+                lang,
+            ));
         }
     }
     Ok((out, seen))
