@@ -345,6 +345,7 @@ fn setting_line(
         Place::Broker => format!("broker config {key}={value}\ntopic create t\n"),
         Place::Producer => format!("topic create t\nproducer p create {key}={value}\n"),
         Place::Consumer => format!("topic create t\nconsumer c create {key}={value}\n"),
+        Place::PulsarCluster => format!("pulsar cluster {key}={value}\npulsar topic create t\n"),
     }
 }
 
@@ -461,6 +462,26 @@ fn settings_are_refused_in_kafkas_words() {
         ("broker config segmnt.bytes=1024\n", "Unknown config segmnt.bytes"),
         ("cluster brokerz=2\n", "Unknown config brokerz"),
         ("producer p create retriez=1\n", "Unknown producer config retriez"),
+        // The `pulsar cluster` line reads its keys through the same table.
+        (
+            "pulsar cluster brokers=4\n",
+            "Invalid value 4 for configuration brokers: Value must be no more than 3",
+        ),
+        (
+            "pulsar cluster coordinators=x\n",
+            "Invalid value x for configuration coordinators: Not a number of type INT (it takes 1 to 4)",
+        ),
+        (
+            "pulsar cluster operationTimeoutMs=0\n",
+            "Invalid value 0 for configuration operationTimeoutMs: Value must be at least 1",
+        ),
+        (
+            "pulsar cluster transactionCoordinatorEnabled=yes\n",
+            "Invalid value yes for configuration transactionCoordinatorEnabled: Expected value to be either true or false",
+        ),
+        ("pulsar cluster brokerz=2\n", "Unknown config brokerz"),
+        // A Kafka cluster key is not a Pulsar one.
+        ("pulsar cluster transaction.version=2\n", "Unknown config transaction.version"),
     ] {
         let err = run(source).expect_err(source);
         assert!(err.contains(says), "{source}: {err}");

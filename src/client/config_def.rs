@@ -80,6 +80,8 @@ pub enum Place {
     Broker,
     Producer,
     Consumer,
+    /// The `pulsar cluster` line (fixed when the Pulsar world is made): Pulsar's names.
+    PulsarCluster,
 }
 
 impl Place {
@@ -93,6 +95,7 @@ impl Place {
             Place::Broker => "broker",
             Place::Producer => "producer",
             Place::Consumer => "consumer",
+            Place::PulsarCluster => "pulsar cluster",
         }
     }
 }
@@ -171,7 +174,7 @@ const fn key(
     }
 }
 
-use Place::{Broker, Cluster, Consumer, Log, Producer, Topic};
+use Place::{Broker, Cluster, Consumer, Log, Producer, PulsarCluster, Topic};
 use Type::{Boolean, Int, List, Long, Short};
 use Validator::{AtLeast, Between, In, NonEmptyString, ValidList};
 
@@ -232,6 +235,14 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("enable.auto.commit", Consumer, Boolean, "false", Validator::None), // ConsumerConfig (default true; auto commit is not simulated, offsets are committed explicitly)
     key("group.id", Consumer, Type::String, "", Validator::None), // ConsumerConfig
     key("client.id", Consumer, Type::String, "", Validator::None), // ConsumerConfig
+    // The `pulsar cluster` line (Pulsar 4.0's names).
+    key("brokers", PulsarCluster, Int, "1", Between(1, 3)), // the playground's (up to 3 Pulsar brokers)
+    key("coordinators", PulsarCluster, Int, "1", Between(1, 4)), // the playground's (transaction coordinators, one __transaction_log_K each)
+    key("latency.ms", PulsarCluster, Int, "2", Between(0, INT_MAX)), // the playground's (one-way network latency)
+    key("transactionCoordinatorEnabled", PulsarCluster, Boolean, "true", Validator::None), // ServiceConfiguration (default false; on here, the lessons are about it)
+    key("brokerDeduplicationEnabled", PulsarCluster, Boolean, "false", Validator::None), // ServiceConfiguration
+    key("transactionTimeoutMs", PulsarCluster, Long, "60000", Between(1, INT_MAX)), // TransactionBuilder.withTransactionTimeout (at most 2147483647 here)
+    key("operationTimeoutMs", PulsarCluster, Long, "30000", Between(1, INT_MAX)), // ClientConfigurationData (at most 2147483647 here)
 ];
 
 /// The key `name` where `place` reads keys (a log setting is a broker's too).
@@ -247,7 +258,7 @@ pub fn parse<'a>(place: Place, name: &str, value: &'a str) -> Result<Value<'a>, 
     let scope = match place {
         Producer => ConfigScope::Producer,
         Consumer => ConfigScope::Consumer,
-        Cluster | Log | Topic | Broker => ConfigScope::Cluster,
+        Cluster | Log | Topic | Broker | PulsarCluster => ConfigScope::Cluster,
     };
     let key = find(place, name).ok_or_else(|| ConfigError::Unknown {
         scope,

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::tokens::{no_words, number, Cursor, Token};
+use super::tokens::{config_value, no_words, number, Cursor, Token};
+use crate::client::config_def::Place;
 use super::ParseError;
 use crate::pulsar::{Position, PulsarAction, PulsarConfig};
 use crate::sim::{Direction, Fault, MessageMatch};
@@ -60,14 +61,6 @@ fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
     ))
 }
 
-fn boolean(c: &Cursor, t: &Token, k: &str, v: &str) -> Result<bool, ParseError> {
-    match v {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(c.err(t.column, format!("{k} must be true or false"))),
-    }
-}
-
 fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
     const APIS: &[&str] = &[
         "LookupTopic",
@@ -104,42 +97,23 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             no_words(c, &words)?;
             let mut config = PulsarConfig::default();
             for (t, k, v) in opts {
+                // Read through the ConfigDef table: a value out of its key's range, or an
+                // unknown key, is refused in Kafka's words.
+                let value = config_value(c, t, Place::PulsarCluster, &k, &v)?;
+                let n = value.number();
                 match k.as_str() {
-                    "brokers" => {
-                        config.brokers = number(c, t, &v, "brokers")?;
-                        if !(1..=3).contains(&config.brokers) {
-                            return Err(c.err(t.column, "brokers must be 1 to 3"));
-                        }
-                    }
-                    "coordinators" => {
-                        config.coordinators = number(c, t, &v, "coordinators")?;
-                        if !(1..=4).contains(&config.coordinators) {
-                            return Err(c.err(t.column, "coordinators must be 1 to 4"));
-                        }
-                    }
-                    "latency.ms" => {
-                        config.latency_ms = number(c, t, &v, "latency.ms")?;
-                        if !(0..=i64::from(i32::MAX)).contains(&config.latency_ms) {
-                            return Err(c.err(t.column, "latency.ms must be 0 to 2147483647"));
-                        }
-                    }
+                    // Validated by the table: every number is within its key's range.
+                    "brokers" => config.brokers = i32::try_from(n).unwrap_or(1),
+                    "coordinators" => config.coordinators = u64::try_from(n).unwrap_or(1),
+                    "latency.ms" => config.latency_ms = n,
                     "transactionCoordinatorEnabled" => {
-                        config.transaction_coordinator_enabled = boolean(c, t, &k, &v)?
+                        config.transaction_coordinator_enabled = value.boolean()
                     }
                     "brokerDeduplicationEnabled" => {
-                        config.broker_deduplication_enabled = boolean(c, t, &k, &v)?
+                        config.broker_deduplication_enabled = value.boolean()
                     }
-                    "transactionTimeoutMs" | "operationTimeoutMs" => {
-                        let ms: i64 = number(c, t, &v, &k)?;
-                        if !(1..=i64::from(i32::MAX)).contains(&ms) {
-                            return Err(c.err(t.column, format!("{k} must be 1 to 2147483647")));
-                        }
-                        if k == "transactionTimeoutMs" {
-                            config.transaction_timeout_ms = ms;
-                        } else {
-                            config.operation_timeout_ms = ms;
-                        }
-                    }
+                    "transactionTimeoutMs" => config.transaction_timeout_ms = n,
+                    "operationTimeoutMs" => config.operation_timeout_ms = n,
                     _ => {
                         return Err(c.err(t.column, format!("unknown pulsar cluster option `{k}`")))
                     }
