@@ -680,6 +680,37 @@ fn chaos_refuses_seed_ranges_that_run_nothing() {
     }
 }
 
+/// A switch out of range says the same thing wherever it is written: on the CLI
+/// (`--break`), in a scenario (`break`) and in the chaos page's request to its worker.
+#[cfg(feature = "checker")]
+#[test]
+fn a_bad_switch_gets_one_message_everywhere() {
+    use eos_playground::checker::progress::Request;
+    for (switch, says) in [
+        (
+            "dedup=5",
+            "`dedup=5`: dedup=N takes a window of 0 to 4 batches",
+        ),
+        (
+            "in-flight=3",
+            "`in-flight=3`: in-flight=N takes 6 to 50 requests in flight",
+        ),
+        (
+            "nope",
+            "unknown switch `nope` (the switches: dedup, dedup=N,",
+        ),
+    ] {
+        let cli = eos(&["chaos", "--break", switch]);
+        let cli = String::from_utf8_lossy(&cli.stderr).to_string();
+        let scenario = run(&format!("break {switch}\n")).expect_err(switch);
+        let worker = Request::decode(&format!("start 1 2 5 {switch}")).expect_err(switch);
+        for (place, text) in [("cli", &cli), ("scenario", &scenario), ("worker", &worker)] {
+            assert!(text.contains(says), "{place}: {text}");
+        }
+        assert!(!worker.contains("no such switch"), "{worker}");
+    }
+}
+
 /// `eos test --update A MISSING` writes nothing: every file is read first.
 #[test]
 fn test_update_writes_nothing_when_a_file_is_missing() {

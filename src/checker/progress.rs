@@ -107,7 +107,14 @@ impl Request {
         } else {
             switches
                 .split(',')
-                .map(|s| BreakSwitch::parse(s).map_err(|_| format!("no such switch: {s:.20}")))
+                .map(|s| {
+                    // The same words as the CLI and the scenario line (`dedup=N takes
+                    // a window of 0 to 4 batches`), the name cut short.
+                    let name: String = s.chars().take(20).collect();
+                    BreakSwitch::parse(s).map_err(|e| {
+                        crate::i18n::checker::break_name_error(e, &name, crate::i18n::Lang::En)
+                    })
+                })
                 .collect::<Result<_, _>>()?
         };
         Ok(Request {

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::tokens::{config_value, no_words, number, Cursor, Token};
-use crate::client::config_def::Place;
 use super::ParseError;
+use crate::client::config_def::Place;
 use crate::pulsar::{Position, PulsarAction, PulsarConfig};
 use crate::sim::{Direction, Fault, MessageMatch};
 
