@@ -475,6 +475,15 @@ fn link(args: &[String]) -> Result<String, String> {
         };
         let fragment = given.rsplit_once('#').map_or(given.as_str(), |(_, f)| f);
         let shared = share::decode(fragment).map_err(|e| format!("the link: {e}"))?;
+        // The page opens only the pages it has; name another, and nothing would say so.
+        if Page::parse(&shared.page).is_none() {
+            let pages: Vec<&str> = Page::ALL.iter().map(|p| p.fragment()).collect();
+            return Err(format!(
+                "the link: no page named {:?} (the pages: {})",
+                shared.page.chars().take(40).collect::<String>(),
+                pages.join(", ")
+            ));
+        }
         // `decode` checked the language is one of the catalog's.
         let language = shared
             .lang

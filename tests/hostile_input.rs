@@ -711,6 +711,43 @@ fn a_bad_switch_gets_one_message_everywhere() {
     }
 }
 
+/// `eos link` refuses a link whose page is not one the playground has, naming it
+/// (escaped) and the pages there are; a known page still opens.
+#[test]
+fn a_link_to_an_unknown_page_is_refused() {
+    use eos_playground::scenario::share::{encode, SharedState};
+    let link = |page: &str| {
+        let code = encode(&SharedState {
+            scenario: "topic create t\n".into(),
+            step: 1,
+            page: page.into(),
+            panel: None,
+            lang: None,
+            lesson: None,
+        })
+        .expect("encodes");
+        format!("#{code}")
+    };
+    let args = |l: &str| vec!["link".to_string(), l.to_string()];
+    let err = eos_playground::cli::run(&args(&link("pulsr"))).expect_err("unknown page");
+    assert_eq!(
+        err,
+        "the link: no page named \"pulsr\" (the pages: idempotence, transactions)"
+    );
+    let err = eos_playground::cli::run(&args(&link("x\u{1b}[2J"))).expect_err("unknown page");
+    assert!(
+        err.contains(r#""x\u{1b}[2J""#) && !err.contains('\u{1b}'),
+        "{err}"
+    );
+    for page in ["idempotence", "transactions"] {
+        let out = eos_playground::cli::run(&args(&link(page))).expect(page);
+        assert!(
+            out.starts_with(&format!("# A share link of the {page} page")),
+            "{out}"
+        );
+    }
+}
+
 /// `eos test --update A MISSING` writes nothing: every file is read first.
 #[test]
 fn test_update_writes_nothing_when_a_file_is_missing() {
