@@ -148,3 +148,36 @@ async fn bad_records_are_refused_at_the_field() {
         "nothing sent"
     );
 }
+
+/// The raw panel's transcript is worded in the page's language: the InitProducerId retry
+/// line in Korean, Kafka's protocol line as Kafka prints it; a step back and forward
+/// (a replay) words it the same.
+#[wasm_bindgen_test]
+async fn the_raw_panel_words_its_retry_line_in_the_chosen_language() {
+    use eos_playground::i18n::{catalog::install, set_ui_lang, Lang};
+    use eos_playground::ui::state::Page;
+    // The catalog the page would fetch from i18n/ko.txt, installed up front.
+    assert!(install(Lang::Ko, include_str!("../src/i18n/catalog/ko.txt")).is_empty());
+    let root = mount_app(Page::Idempotence);
+    tick().await;
+    dom::choose(&root, "lang-menu", "ko").await;
+    dom::click(&root, "raw-init").await;
+    let clicked = text(&root, "raw-output");
+    dom::click(&root, "tt-back").await;
+    dom::click(&root, "tt-forward").await;
+    let replayed = text(&root, "raw-output");
+    // Back to English before asserting, so a failure here leaves the other tests alone.
+    set_ui_lang(Lang::En);
+    for out in [&clicked, &replayed] {
+        assert!(
+            out.contains(
+                "InitProducerId: COORDINATOR_LOAD_IN_PROGRESS, 100 ms 뒤에 다시 요청합니다"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("InitProducerId: error=NONE producerId="),
+            "{out}"
+        );
+    }
+}

@@ -73,9 +73,11 @@ impl PageState {
     /// Shows the world after `to` recorded actions (replayed on a fresh page world).
     fn travel(&mut self, page: Page, bench: Option<usize>, to: usize) {
         let to = to.min(self.history.entries.len());
-        let (world, output) = self
-            .history
-            .replay(Self::setup(page, bench, self.setup), to);
+        let (world, output) = self.history.replay(
+            Self::setup(page, bench, self.setup),
+            to,
+            crate::i18n::ui_lang(),
+        );
         self.world = world;
         self.output = output;
         self.history.cursor = to;
@@ -87,7 +89,15 @@ impl PageState {
     fn apply(&mut self, actions: Vec<Action>) {
         let mut done = 0;
         for action in &actions {
-            match self.world.apply(action) {
+            let applied = match action {
+                // Its retry line is worded in the page's language, as a replay words it.
+                Action::RawInitProducerId => Ok(self
+                    .world
+                    .raw_init_producer_id(crate::i18n::ui_lang())
+                    .lines),
+                _ => self.world.apply(action),
+            };
+            match applied {
                 Ok(lines) if !lines.is_empty() => self.output = lines,
                 Ok(_) => {}
                 Err(e) => {

@@ -6,6 +6,7 @@
 //! had then (`World::fingerprint()` agrees). A new action after stepping back forks:
 //! the recorded future after that point is dropped.
 
+use crate::i18n::Lang;
 use crate::scenario::{print_step, scenario_of, step_for_action, Replay, StepKind};
 use crate::sim::{Action, World};
 
@@ -56,14 +57,16 @@ impl History {
 
     /// A fresh page world (`setup`) with the first `upto` entries replayed, through the
     /// one replay loop ([`Replay`]); also the lines the last action that printed
-    /// something printed (the raw panel's transcript).
-    pub fn replay(&self, setup: Vec<StepKind>, upto: usize) -> (World, Vec<String>) {
+    /// something printed (the raw panel's transcript, its words in `lang`).
+    pub fn replay(&self, setup: Vec<StepKind>, upto: usize, lang: Lang) -> (World, Vec<String>) {
         let from = setup.len();
         let actions = self.entries.iter().take(upto).flat_map(|e| &e.actions);
         let steps = setup.into_iter().chain(actions.cloned().map(StepKind::Act));
+        let mut replay = Replay::new(scenario_of(steps));
+        replay.set_lang(lang);
         // Each recorded action succeeded when it was done; the world is deterministic,
         // so it succeeds again.
-        let replay = Replay::to(scenario_of(steps), usize::MAX);
+        let _ = replay.play_to(usize::MAX);
         let printed = replay.last_printed(from);
         (replay.into_world(), printed)
     }
@@ -136,7 +139,7 @@ mod tests {
     }
 
     fn replayed(h: &History, upto: usize) -> World {
-        h.replay(setup(), upto).0
+        h.replay(setup(), upto, Lang::En).0
     }
 
     #[test]
@@ -197,7 +200,7 @@ mod tests {
         let mut h = History::default();
         h.record(vec![Action::RawInitProducerId]);
         h.record(vec![Action::Advance { ms: 10 }]);
-        let (_, lines) = h.replay(setup(), 2);
+        let (_, lines) = h.replay(setup(), 2, Lang::En);
         let mut direct = page();
         let want = direct.apply(&Action::RawInitProducerId).unwrap();
         assert!(!want.is_empty());
@@ -205,6 +208,15 @@ mod tests {
             lines, want,
             "the transcript of the last action that printed"
         );
-        assert!(h.replay(setup(), 0).1.is_empty());
+        assert!(h.replay(setup(), 0, Lang::En).1.is_empty());
+        // In Korean the retry line is Korean; the protocol line stays Kafka's.
+        let (_, ko) = h.replay(setup(), 2, Lang::Ko);
+        assert_eq!(ko.len(), want.len());
+        assert!(want[0].contains("retrying in 100 ms"), "{want:?}");
+        assert_eq!(
+            ko[0],
+            "InitProducerId: COORDINATOR_LOAD_IN_PROGRESS, 100 ms 뒤에 다시 요청합니다"
+        );
+        assert_eq!(ko[1..], want[1..]);
     }
 }
