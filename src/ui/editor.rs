@@ -224,6 +224,22 @@ pub fn editor(props: &EditorProps) -> Html {
         })
     };
     let on_switch = dispatch.reform(Msg::SetLang);
+    // The line numbers follow the text's scrolling, on a scroll and after each render.
+    let (gutter_ref, area_ref) = (use_node_ref(), use_node_ref());
+    let follow = {
+        let (gutter_ref, area_ref) = (gutter_ref.clone(), area_ref.clone());
+        move || {
+            let gutter = gutter_ref.cast::<web_sys::Element>();
+            if let (Some(g), Some(a)) = (gutter, area_ref.cast::<web_sys::Element>()) {
+                g.set_scroll_top(a.scroll_top());
+            }
+        }
+    };
+    {
+        let follow = follow.clone();
+        use_effect(follow);
+    }
+    let on_scroll = Callback::from(move |_: Event| follow());
     // Play runs on as in the site: one step after the reading pause.
     use_autoplay(
         state.panels.playing,
@@ -309,13 +325,13 @@ pub fn editor(props: &EditorProps) -> Html {
                         </label>
                     </div>
                     <label for="editor-text" class="small">{ w("editor.text-label") }</label>
+                    { status }
                     <div class="editor-text">
-                        <pre class="editor-gutter mono" aria-hidden="true" data-testid="editor-gutter">{ gutter }</pre>
-                        <textarea id="editor-text" class="mono" data-testid="editor-text" spellcheck="false" wrap="off" rows={lines.to_string()}
+                        <pre class="editor-gutter mono" aria-hidden="true" data-testid="editor-gutter" ref={gutter_ref}>{ gutter }</pre>
+                        <textarea id="editor-text" class="mono" data-testid="editor-text" spellcheck="false" wrap="off" ref={area_ref} onscroll={on_scroll}
                             aria-describedby="editor-status" aria-invalid={if parsed.is_err() { "true" } else { "false" }}
                             value={(*text).clone()} oninput={on_input} />
                     </div>
-                    { status }
                     <div class="cluster">
                         <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={on_copy}>{ w("editor.copy-link") }</button>
                         <button type="button" data-testid="editor-download" onclick={on_download}>{ w("editor.download") }</button>

@@ -139,7 +139,7 @@ test('an author types a lesson, fixes its mistake, plays, downloads and loads it
   }
 });
 
-test('the limits page follows the language, and the course links to it and to the editor', { timeout: 120_000 }, async () => {
+test('the limits page follows the language; the course and the panels link to it, the course to the editor', { timeout: 120_000 }, async () => {
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
@@ -148,6 +148,11 @@ test('the limits page follows the language, and the course links to it and to th
     await limits.waitFor({ timeout: 120_000 });
     assert.equal(await limits.getAttribute('href'), 'limits.html?lang=ko');
     assert.equal(await page.locator(tid('course-editor')).getAttribute('href'), 'editor/?lang=ko');
+    // A panel's help: the limits page at the panel's part of the list.
+    assert.equal(
+      await page.locator('.producer-panel .limits-help a').getAttribute('href'),
+      'limits.html?lang=ko#producer',
+    );
     await limits.click();
     await page.locator(tid('limits-title')).waitFor();
     assert.equal(await page.locator(tid('limits-title')).innerText(), '이 플레이그라운드가 모델링하지 않는 것');
