@@ -89,6 +89,9 @@ suite "release build, Pulsar site (trunk -> dist/pulsar/)" trunk build www/pulsa
 # The chaos search: its own entry, a page and a Web Worker (feature `checker`), linked
 # from the main nav.
 suite "release build, chaos site (trunk -> dist/chaos/)" trunk build www/chaos.html --release --dist dist/chaos
+# The lesson editor: its own entry and wasm (the main page's lesson player and panels
+# beside the scenario text), linked from the course.
+suite "release build, lesson editor (trunk -> dist/editor/)" trunk build www/editor.html --release --dist dist/editor
 suite "bundle size" scripts/bundle-size.sh
 # The LMS packages of the whole course (SCORM 1.2 and cmi5) from dist/, each manifest
 # parsed back and checked; the e2e tests (lms-*.test.mjs) then play them in scorm-again

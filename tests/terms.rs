@@ -83,13 +83,21 @@ fn uses(text: &str, r: &Rejected) -> bool {
 
 /// Every text a learner reads in `lang`: the catalog's lines and the lessons' lines.
 fn texts(lang: Lang) -> Vec<(String, String)> {
+    // The main catalog, then the limits page's (src/i18n/limits/).
     let catalog = match lang {
-        Lang::Ko => include_str!("../src/i18n/catalog/ko.txt"),
-        Lang::Th => include_str!("../src/i18n/catalog/th.txt"),
-        Lang::En => "",
+        Lang::Ko => [
+            include_str!("../src/i18n/catalog/ko.txt"),
+            include_str!("../src/i18n/limits/ko.txt"),
+        ],
+        Lang::Th => [
+            include_str!("../src/i18n/catalog/th.txt"),
+            include_str!("../src/i18n/limits/th.txt"),
+        ],
+        Lang::En => ["", ""],
     };
     let mut out: Vec<(String, String)> = catalog
-        .lines()
+        .iter()
+        .flat_map(|c| c.lines())
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once(" = "))
         .map(|(id, t)| (id.to_string(), t.to_string()))

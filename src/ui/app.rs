@@ -77,7 +77,8 @@ fn introduction(steps: &[scenario::Step]) -> Vec<String> {
     steps.first().map(step_words).unwrap_or_default()
 }
 
-fn lesson_info(state: &AppState) -> Option<LessonInfo> {
+/// What the lesson player shows of the loaded lesson (None: no lesson).
+pub(super) fn lesson_info(state: &AppState) -> Option<LessonInfo> {
     let lesson = state.lesson.borrow();
     let Some(l) = lesson.as_ref() else {
         // A built-in lesson whose file is on its way: its title, no steps yet.
@@ -212,6 +213,30 @@ pub(super) fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
     }
 }
 
+/// The page shown, with its lesson player: the site's and the lesson editor's.
+pub(super) fn page_view(
+    state: &AppState,
+    dispatch: &Callback<Msg>,
+    lesson: Option<LessonInfo>,
+    lessons: Vec<(&'static str, &'static str)>,
+) -> Html {
+    match state.page {
+        Page::Idempotence => idempotence_page(state, dispatch, lesson, lessons),
+        Page::Transactions => {
+            let views = std::rc::Rc::new(state.with_world(Page::Transactions, txn_views));
+            let error = state.page_state(Page::Transactions).error.clone();
+            let time_travel = if lesson.is_none() {
+                time_travel(state, dispatch)
+            } else {
+                Html::default()
+            };
+            html! {
+                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} setup={state.page_state(Page::Transactions).setup} />
+            }
+        }
+    }
+}
+
 /// Listens for the keyboard shortcuts on the whole page (see [`super::keys`]).
 #[hook]
 fn use_shortcuts(dispatch: Callback<Msg>, off: bool) {
@@ -266,7 +291,7 @@ fn use_leave_guard(active: bool) {
 /// shows (`reading_ms`), at the chosen speed (a timer per step, so a manual step in
 /// between starts the pause again).
 #[hook]
-fn use_autoplay(playing: bool, version: u64, delay_ms: u32, dispatch: Callback<Msg>) {
+pub(super) fn use_autoplay(playing: bool, version: u64, delay_ms: u32, dispatch: Callback<Msg>) {
     use_effect_with((playing, version), move |(playing, _)| {
         // Dropping a gloo `Timeout` clears it.
         let timeout = playing.then(|| {
@@ -279,7 +304,7 @@ fn use_autoplay(playing: bool, version: u64, delay_ms: u32, dispatch: Callback<M
 /// How long auto-play stays on the step shown: a second, plus a third of a second for
 /// each word of its explanation (about 180 words a minute), at most 30 s, divided by the
 /// speed. A page's recorded actions have no words: one second a step, as before.
-fn reading_ms(state: &AppState) -> u32 {
+pub(super) fn reading_ms(state: &AppState) -> u32 {
     let words: usize = lesson_info(state).map_or(0, |l| {
         l.why.iter().map(|w| w.split_whitespace().count()).sum()
     });
@@ -434,21 +459,7 @@ pub fn app(props: &AppProps) -> Html {
             </>
         };
     }
-    let page = match state.page {
-        Page::Idempotence => idempotence_page(&state, &dispatch, lesson, lessons),
-        Page::Transactions => {
-            let views = std::rc::Rc::new(state.with_world(Page::Transactions, txn_views));
-            let error = state.page_state(Page::Transactions).error.clone();
-            let time_travel = if lesson.is_none() {
-                time_travel(&state, &dispatch)
-            } else {
-                Html::default()
-            };
-            html! {
-                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} setup={state.page_state(Page::Transactions).setup} />
-            }
-        }
-    };
+    let page = page_view(&state, &dispatch, lesson, lessons);
     // The skip link moves focus without touching the fragment (which names the page).
     let skip_to_main = Callback::from(|e: MouseEvent| {
         e.prevent_default();

@@ -357,7 +357,7 @@ fn replace_fragment(fragment: &str) -> Option<String> {
 }
 
 /// `navigator.clipboard.writeText(text)`; tells the state whether it worked.
-fn copy_to_clipboard(text: &str, dispatch: Callback<Msg>) {
+pub(super) fn copy_to_clipboard(text: &str, dispatch: Callback<Msg>) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     let write = || -> Option<js_sys::Promise> {

@@ -13,6 +13,8 @@
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
 //! - [`chaos`] and [`chaos_worker`] (feature `checker`): the chaos search page, its own
 //!   entry (`www/chaos.html`), and the Web Worker that runs its seeds.
+//! - [`editor`]: the lesson editor, its own entry (`www/editor.html`): a scenario's
+//!   text beside the lesson player playing it.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`);
 //!   [`compare`]: its "Compare with Kafka" view.
 //! - [`warm`]: each kind of click played once at idle, unseen, so the learner's first
@@ -30,6 +32,7 @@ pub mod class;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod components;
+pub mod editor;
 pub mod embed;
 pub mod embed_view;
 pub mod idempotence;
@@ -46,6 +49,17 @@ pub mod transactions;
 pub mod warm;
 
 pub use app::{App, AppProps};
+
+/// Set by the pages one folder down (`editor/`): links to the site's other pages then
+/// start with `../`.
+static IN_SUBFOLDER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A link to another of the site's pages (`limits.html`, `editor/`) from the page shown,
+/// in the page's language.
+pub(crate) fn site_href(page: &str) -> String {
+    let up = IN_SUBFOLDER.load(std::sync::atomic::Ordering::Relaxed);
+    language::href_in_lang(&format!("{}{page}", if up { "../" } else { "" }))
+}
 
 /// The site's app: the page from the address, kept in the address as the learner works.
 fn site() -> AppProps {

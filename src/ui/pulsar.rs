@@ -551,6 +551,10 @@ pub fn pulsar_app() -> Html {
                         </div>
                     }
                     if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }
+                    // The lesson's end: what the playground does not model.
+                    if total > 0 && *at >= total {
+                        <p class="small"><a href={super::site_href("limits.html")} data-testid="lesson-limits">{ crate::i18n::t(crate::i18n::Key::LimitsLink) }</a></p>
+                    }
                 </section>
                 // The main page's lesson dock (`lesson_panel`): fixed to the window's
                 // bottom, so Next never scrolls away from a long step; outside the panel,
@@ -625,5 +629,6 @@ fn speed_label(percent: u32) -> String {
 
 /// Mounts the Pulsar site into `#app`, once the English catalog is here.
 pub fn start() {
+    super::IN_SUBFOLDER.store(true, std::sync::atomic::Ordering::Relaxed);
     super::language::then_mount(|| super::mount_in_app::<PulsarApp>(()));
 }

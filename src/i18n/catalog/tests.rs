@@ -150,12 +150,20 @@ fn the_code_and_the_english_file_name_the_same_ids() {
             && s.chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-'))
     };
-    let used: std::collections::BTreeSet<&str> = code
+    let mut used: std::collections::BTreeSet<&str> = code
         .split('"')
         .skip(1)
         .step_by(2)
         .filter(|s| is_id(s) || *s == "empty" || *s == "plain")
         .collect();
+    // The lesson editor's words (`editor.*`, named in its page's code).
+    used.extend(
+        include_str!("../../ui/editor.rs")
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|s| s.starts_with("editor.") && is_id(s)),
+    );
     let en = super::catalog(Lang::En);
     let labels: std::collections::BTreeSet<&str> = Key::ALL.iter().map(|k| k.id()).collect();
     for id in &used {

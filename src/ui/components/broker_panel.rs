@@ -128,6 +128,7 @@ pub fn broker_panel(p: &BrokerPanelProps) -> Html {
             }
             <h3 class="small-heading">{ t(Key::RecoveryHeading) }</h3>
             { recovery }
+            { super::limits_help("storage") }
         </section>
     }
 }

@@ -151,6 +151,7 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
             if !p.disabled {
                 <p class="muted small">{ t(Key::ClusterHint) }</p>
             }
+            { super::limits_help("cluster") }
         </section>
     }
 }

@@ -176,6 +176,11 @@ pub fn course(p: &CourseProps) -> Html {
                 <ol class="course-modules" data-course="">{ modules }</ol>
             </details>
             { glossary(lang) }
+            <p class="small course-links">
+                <a href={crate::ui::site_href("editor/")} data-testid="course-editor">{ t(Key::EditorLink) }</a>
+                { " · " }
+                <a href={crate::ui::site_href("limits.html")} data-testid="course-limits">{ t(Key::LimitsLink) }</a>
+            </p>
         </section>
     }
 }

@@ -362,6 +362,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                         if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
                             { next_lesson_link(next, dispatch) }
                         }
+                        <p class="small"><a href={crate::ui::site_href("limits.html")} data-testid="lesson-limits">{ t(Key::LimitsLink) }</a></p>
                     </div>
                 }
             </div>

@@ -29,3 +29,12 @@ pub mod txn_log;
 pub mod txn_producer;
 pub mod verdict;
 pub mod window_table;
+
+/// A panel's help link: what the playground does not model about what the panel shows
+/// (the limits page at its `section`, e.g. `storage`).
+pub fn limits_help(section: &str) -> yew::Html {
+    let href = format!("{}#{section}", crate::ui::site_href("limits.html"));
+    yew::html! {
+        <p class="small limits-help"><a {href}>{ crate::i18n::t(crate::i18n::Key::LimitsHelp) }</a></p>
+    }
+}

@@ -172,6 +172,7 @@ pub fn network_panel(p: &NetworkPanelProps) -> Html {
                 <h3 class="small-heading">{ t(Key::NetHeldHeading) }</h3>
                 <ul class="net-faults" data-testid="net-held">{ held }</ul>
             }
+            { super::limits_help("network") }
         </section>
     }
 }

@@ -136,6 +136,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             if let Some(e) = &p.error {
                 <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[e]) }</p>
             }
+            { super::limits_help("producer") }
         </section>
     }
 }

@@ -117,6 +117,7 @@ pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
                 <p class="muted">{ t(Key::ConsumersNone) }</p>
             }
             <div class="consumer-grid">{ cards }</div>
+            { super::limits_help("consumers") }
         </section>
     }
 }

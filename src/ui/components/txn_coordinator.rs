@@ -245,6 +245,7 @@ pub fn txn_coordinator(p: &TxnCoordinatorProps) -> Html {
                 <div data-testid="txn-state-log"></div>
             }
             { for p.views.iter().enumerate().map(|(i, v)| one(v, i)) }
+            { super::limits_help("transactions") }
         </section>
     }
 }

@@ -217,6 +217,7 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                     <p class="small muted">{ t(Key::TxRecreateHint) }</p>
                 </div>
             }
+            { super::limits_help("producer") }
         </section>
     }
 }

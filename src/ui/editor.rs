@@ -1,0 +1,356 @@
+//! The lesson editor (its own entry, `www/editor.html`, bin `eos-editor`): a course
+//! author's scenario text beside the running world. The text is parsed as it is typed
+//! (the parser's line and column, marked in the line numbers); once it parses, the
+//! same lesson player and panels as the main page play it (`super::app::page_view`),
+//! at the step the author was on. Any step is one click away. "Copy link" makes the
+//! main page's share link of the lesson; "Download .eos" saves the file the main
+//! page's lesson player and the embed API's `eos:load` open (both read it with
+//! [`parse_lesson`]). The text is kept in the browser, so a reload loses nothing.
+//!
+//! Its own entry because the main page's wasm has no room for it (docs/size.md).
+
+use yew::prelude::*;
+
+use super::app::{lesson_info, page_view, reading_ms, use_autoplay};
+use super::components::share_box::ShareBox;
+use super::state::{parse_lesson, AppState, LinkMsg, Msg, Page, Travel};
+use crate::i18n::{catalog::render, t, ui_lang, Key};
+use crate::msg;
+
+/// Where the text is kept between visits (`localStorage`).
+const STORE_KEY: &str = "eos-editor-text";
+/// How long typing must pause before the world replays the text.
+const REPLAY_AFTER_MS: u32 = 300;
+/// The file name "Download .eos" gives the lesson.
+const FILE_NAME: &str = "lesson.eos";
+
+/// A word of the editor page, in the page's language (`editor.*` in the catalogs).
+fn w(id: &str) -> &'static str {
+    crate::i18n::catalog::text(id, ui_lang())
+}
+
+/// The lesson a new author starts from: narration and a question in the three
+/// languages, as the built-in lessons write them (docs/scenarios.md).
+pub const TEMPLATE: &str = "\
+## A first send
+## [ko] 첫 전송
+## [th] การส่งครั้งแรก
+> An idempotent producer gets a producer id, then sends one batch.
+>
+> [ko] 멱등 프로듀서가 producer id를 받은 뒤 배치 하나를 보냅니다.
+>
+> [th] producer แบบ idempotent ได้ producer id แล้วส่ง batch หนึ่งชุด
+cluster brokers=1
+topic create t partitions=1
+producer p create enable.idempotence=true
+
+## The broker appends it
+## [ko] 브로커가 추가합니다
+## [th] broker ต่อท้าย batch
+? Which offset does the first record get?
+? [ko] 첫 레코드는 어떤 오프셋을 받을까요?
+? [th] record แรกได้ offset อะไร
+?+ 0 | A new partition's log starts at offset 0.
+?+ [ko] 0 | 새 파티션의 로그는 오프셋 0에서 시작합니다.
+?+ [th] 0 | log ของ partition ใหม่เริ่มที่ offset 0
+?- 1 | Offsets count from 0, not 1.
+?- [ko] 1 | 오프셋은 1이 아니라 0부터 셉니다.
+?- [th] 1 | offset นับจาก 0 ไม่ใช่ 1
+?= baseOffset: 0
+producer p send t-0 a
+producer p flush
+print dump-log t-0 fields=baseOffset,lastOffset,producerId
+";
+
+/// The parse error's line (1-based), read from the text `parse_lesson` gives
+/// (`line L, column C: …`); None for an error about the whole file.
+pub fn error_line(error: &str) -> Option<usize> {
+    let rest = error.split("line ").nth(1)?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The text to start with: the one kept in the browser, else the template.
+fn kept_text() -> String {
+    storage()
+        .and_then(|s| s.get_item(STORE_KEY).ok().flatten())
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| TEMPLATE.to_string())
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Saves `text` as `lesson.eos` (a Blob behind a temporary link).
+fn download(text: &str) {
+    use wasm_bindgen::JsCast;
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/plain;charset=utf-8");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let link = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+    if let Some(a) = link {
+        a.set_href(&url);
+        a.set_download(FILE_NAME);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// The main page's URL (`../index.html`) with `fragment`, absolute.
+fn main_page_url(fragment: &str) -> Option<String> {
+    let here = super::browser::location_field("href")?;
+    let url = web_sys::Url::new_with_base(&format!("../index.html#{fragment}"), &here).ok()?;
+    Some(url.href())
+}
+
+#[derive(Properties, PartialEq, Default)]
+pub struct EditorProps {
+    /// The text to start with; None: the one kept in the browser, else the template
+    /// (a test gives its own and leaves the browser's alone).
+    #[prop_or_default]
+    pub text: Option<String>,
+}
+
+/// The editor: the text, its errors and steps on the left, the lesson player and the
+/// world it plays on the right.
+#[function_component(Editor)]
+pub fn editor(props: &EditorProps) -> Html {
+    let keep = props.text.is_none();
+    let text = {
+        let given = props.text.clone();
+        use_state(move || given.unwrap_or_else(kept_text))
+    };
+    let state = use_reducer(|| AppState::new(Page::Transactions, None));
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |m: Msg| state.dispatch(m))
+    };
+    let parsed = {
+        let text = (*text).clone();
+        use_memo(text, |t| parse_lesson(t).map(|s| s.steps.len()))
+    };
+    // Once the text parses, the player plays it, kept at the author's step; typing
+    // replays it after a pause, not on every key.
+    {
+        let (state, dispatch) = (state.clone(), dispatch.clone());
+        let ok = parsed.is_ok();
+        use_effect_with(((*text).clone(), ok), move |(text, ok)| {
+            if keep {
+                if let Some(s) = storage() {
+                    let _ = s.set_item(STORE_KEY, text);
+                }
+            }
+            let source = text.clone();
+            let timeout = ok.then(|| {
+                gloo_timers::callback::Timeout::new(REPLAY_AFTER_MS, move || {
+                    let (at, _) = state.position();
+                    dispatch.emit(Msg::LoadScenario {
+                        title: w("editor.lesson-title").to_string(),
+                        source,
+                    });
+                    if at > 0 {
+                        dispatch.emit(Msg::Travel(Travel::To(at)));
+                    }
+                })
+            });
+            move || drop(timeout)
+        });
+    }
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(area) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+                text.set(area.value());
+            }
+        })
+    };
+    let on_start_from = {
+        let text = text.clone();
+        Callback::from(move |e: Event| {
+            let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else {
+                return;
+            };
+            let name = select.value();
+            select.set_value("");
+            if name == "template" {
+                return text.set(TEMPLATE.to_string());
+            }
+            if crate::scenario::lessons().iter().all(|l| l.name != name) {
+                return;
+            }
+            let text = text.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let url = format!("../static/lessons/{name}.eos");
+                match super::language::fetch_text(&url).await {
+                    Ok(source) => text.set(source),
+                    Err(e) => web_sys::console::warn_1(&e.into()),
+                }
+            });
+        })
+    };
+    let on_page = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                dispatch.emit(Msg::SetPage(Page::from_fragment(&select.value())));
+            }
+        })
+    };
+    let on_download = {
+        let text = text.clone();
+        Callback::from(move |_: MouseEvent| download(&text))
+    };
+    let on_copy = {
+        let (state, dispatch) = (state.clone(), dispatch.clone());
+        Callback::from(move |_: MouseEvent| match state.share_link() {
+            Ok(code) => {
+                let url = main_page_url(&code).unwrap_or_else(|| format!("../index.html#{code}"));
+                dispatch.emit(Msg::Link(LinkMsg::Made(url.clone())));
+                super::link::copy_to_clipboard(&url, dispatch.clone());
+            }
+            Err(why) => dispatch.emit(Msg::Link(LinkMsg::Refused(why))),
+        })
+    };
+    let on_switch = dispatch.reform(Msg::SetLang);
+    // The line numbers follow the text's scrolling, on a scroll and after each render.
+    let (gutter_ref, area_ref) = (use_node_ref(), use_node_ref());
+    let follow = {
+        let (gutter_ref, area_ref) = (gutter_ref.clone(), area_ref.clone());
+        move || {
+            let gutter = gutter_ref.cast::<web_sys::Element>();
+            if let (Some(g), Some(a)) = (gutter, area_ref.cast::<web_sys::Element>()) {
+                g.set_scroll_top(a.scroll_top());
+            }
+        }
+    };
+    {
+        let follow = follow.clone();
+        use_effect(follow);
+    }
+    let on_scroll = Callback::from(move |_: Event| follow());
+    // Play runs on as in the site: one step after the reading pause.
+    use_autoplay(
+        state.panels.playing,
+        state.version,
+        reading_ms(&state),
+        dispatch.clone(),
+    );
+
+    let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
+    let bad_line = (*parsed)
+        .as_ref()
+        .err()
+        .and_then(|e| error_line(e.as_str()));
+    let gutter: Html = (1..=lines)
+        .map(|n| {
+            let bad = Some(n) == bad_line;
+            html! { <span class={if bad { "bad" } else { "" }}>{ n }{ "\n" }</span> }
+        })
+        .collect();
+    let status = match (*parsed).as_ref() {
+        Ok(_) => html! {
+            <p id="editor-status" class="small editor-ok" role="status" data-testid="editor-status">{ w("editor.parses") }</p>
+        },
+        Err(e) => html! {
+            <p id="editor-status" class="action-error mono small" role="alert" data-testid="editor-error">{ e.clone() }</p>
+        },
+    };
+    let lesson = lesson_info(&state);
+    // Every player step, by its first line and heading: a click plays up to it.
+    let steps: Html = lesson.as_ref().map_or_else(Html::default, |l| {
+        l.steps
+            .iter()
+            .enumerate()
+            .map(|(i, (line, source))| {
+                let n = i + 1;
+                let current = n == l.done_steps;
+                let title = l.titles.get(i).cloned().unwrap_or_default();
+                let first = source.lines().next().unwrap_or_default().to_string();
+                let label = render(&msg!("editor.step", n = n, line = *line), ui_lang());
+                let onclick = dispatch.reform(move |_: MouseEvent| Msg::Travel(Travel::To(n)));
+                html! {
+                    <li class={if current { "current" } else { "" }}>
+                        <button type="button" class="link-button" data-testid={format!("editor-step-{n}")} aria-current={if current { "step" } else { "false" }} {onclick}>{ label }</button>
+                        { " " }<span class="muted">{ title }</span>{ " " }<code class="small">{ first }</code>
+                    </li>
+                }
+            })
+            .collect()
+    });
+    let page_name = state.page.fragment();
+    let lessons: Vec<(&'static str, &'static str)> = Vec::new();
+    let world = page_view(&state, &dispatch, lesson.clone(), lessons);
+    let main_page = super::language::href_in_lang("../index.html");
+    let limits = super::site_href("limits.html");
+    html! {
+        <div class="editor-app">
+            <header class="editor-header">
+                <a href={main_page} data-testid="back-to-course">{ w("editor.back") }</a>
+                <a href={limits} data-testid="editor-limits">{ t(Key::LimitsLink) }</a>
+                <super::language::LangMenu {on_switch} />
+                <h1>{ w("editor.title") }</h1>
+                <p class="muted">{ w("editor.intro") }</p>
+            </header>
+            <div class="editor-layout">
+                <section class="panel stack editor-source" aria-labelledby="editor-source-heading">
+                    <h2 id="editor-source-heading">{ w("editor.source") }</h2>
+                    <div class="cluster editor-tools">
+                        <label class="small">{ w("editor.start-from") }
+                            <select data-testid="editor-start-from" onchange={on_start_from}>
+                                <option value="" selected=true>{ "—" }</option>
+                                <option value="template">{ w("editor.template") }</option>
+                                { for crate::scenario::lessons().iter().map(|l| html! {
+                                    <option value={l.name}>{ l.name }</option>
+                                }) }
+                            </select>
+                        </label>
+                        <label class="small">{ w("editor.page") }
+                            <select data-testid="editor-page" onchange={on_page}>
+                                { for [(Page::Idempotence, Key::NavIdempotence), (Page::Transactions, Key::NavTransactions)].into_iter().map(|(p, label)| html! {
+                                    <option value={p.fragment()} selected={p.fragment() == page_name}>{ t(label) }</option>
+                                }) }
+                            </select>
+                        </label>
+                    </div>
+                    <label for="editor-text" class="small">{ w("editor.text-label") }</label>
+                    { status }
+                    <div class="editor-text">
+                        <pre class="editor-gutter mono" aria-hidden="true" data-testid="editor-gutter" ref={gutter_ref}>{ gutter }</pre>
+                        <textarea id="editor-text" class="mono" data-testid="editor-text" spellcheck="false" wrap="off" ref={area_ref} onscroll={on_scroll}
+                            aria-describedby="editor-status" aria-invalid={if parsed.is_err() { "true" } else { "false" }}
+                            value={(*text).clone()} oninput={on_input} />
+                    </div>
+                    <div class="cluster">
+                        <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={on_copy}>{ w("editor.copy-link") }</button>
+                        <button type="button" data-testid="editor-download" onclick={on_download}>{ w("editor.download") }</button>
+                    </div>
+                    <ShareBox link={state.notices.link.clone()} error={None::<String>} refused={state.notices.link_refused.clone()} dispatch={dispatch.clone()} />
+                    <p class="muted small">{ w("editor.format") }</p>
+                    <h3 class="small-heading" id="editor-steps-heading">{ w("editor.steps") }</h3>
+                    <ol class="editor-steps small" aria-labelledby="editor-steps-heading" data-testid="editor-steps">{ steps }</ol>
+                </section>
+                <div class="editor-world" data-testid="editor-world">
+                    { world }
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Mounts the editor into `#app`, once the English catalog is here.
+pub fn start() {
+    super::IN_SUBFOLDER.store(true, std::sync::atomic::Ordering::Relaxed);
+    super::language::then_mount(|| super::mount_in_app::<Editor>(EditorProps::default()));
+}
