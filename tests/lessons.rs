@@ -233,9 +233,11 @@ fn replication_lesson_shows_the_isr_rules() {
             "broker 1 leader LEO 2 HW 2 LSO 2 epochs [0@0]",
             "orders-0 leader=1 epoch=0 isr=[1, 2]",
             "[ 45000 ms] broker 1: [3] left the ISR of orders-0 — not caught up for 39978 ms (replica.lag.time.max.ms=30000); ISR now [1, 2]",
+            "[ 45000 ms] broker 1 → controller: AlterPartition request",
+            "[ 45002 ms] broker 1: HW of orders-0 2 → 3: every ISR member [1, 2] has the records below 3, so consumers may read them",
             "orders-0 leader=1 epoch=0 isr=[1]",
             "broker 1 leader LEO 3 HW 3 LSO 3 epochs [0@0]",
-            "[ 47012 ms] broker 1 → p: Produce response (NOT_ENOUGH_REPLICAS)",
+            "[ 47014 ms] broker 1 → p: Produce response (NOT_ENOUGH_REPLICAS)",
             "orders-0 leader=1 epoch=0 isr=[1, 3]",
             "orders-0 leader=1 epoch=0 isr=[1, 3, 2]",
             "got 4 records: a@0 b@1 c@2 d@3 (position 4)",
@@ -575,7 +577,8 @@ fn no_lesson_speaks_of_the_seed() {
 /// fencing changed when their topics lost the `u12-` prefix and idempotence gained a
 /// real lost ack; the transactional ids hash to the same `__transaction_state`
 /// partitions as before, 23 and 26; the lessons with a restart changed when the
-/// `Recovered` event's report gained `deleted_segments`.) It digests the structured events
+/// `Recovered` event's report gained `deleted_segments`; the replicated ones when ISR
+/// changes became AlterPartition requests to the controller.) It digests the structured events
 /// and the disk bytes, never narration: rewording or translating a sentence in the catalog
 /// must leave these values alone. They change only when the engine's behaviour or bytes do
 /// (then update them here, with the reason in the commit).

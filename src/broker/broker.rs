@@ -49,12 +49,6 @@ pub enum Outbound {
         tag: u64,
         request: Request,
     },
-    /// `AlterPartition`: the leader changed the ISR (applied by the controller at once).
-    AlterPartition {
-        tp: TopicPartition,
-        leader_epoch: i32,
-        isr: Vec<i32>,
-    },
 }
 
 /// The result of handling one request.

@@ -197,6 +197,7 @@ mod tests {
             replicas: vec![1, 3],
             leader: 1,
             leader_epoch: 0,
+            partition_epoch: 0,
             isr: vec![1],
             min_insync_replicas: 1,
         };
@@ -218,10 +219,12 @@ mod tests {
         }
     }
 
+    /// The ISR the leader counts: its maximal ISR (a proposed member included
+    /// while its AlterPartition is in flight).
     fn isr(b: &crate::broker::Broker, tp: &crate::log::TopicPartition) -> Vec<i32> {
         b.partitions()
             .get(tp)
-            .map(|p| p.isr.clone())
+            .map(|p| p.maximal_isr())
             .unwrap_or_default()
     }
 

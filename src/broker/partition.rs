@@ -72,11 +72,6 @@ impl ReplicaState {
         self.last_fetch_ms = now_ms;
     }
 
-    /// The replica left the ISR: only a new fetch makes it caught up again.
-    pub fn forget_caught_up(&mut self) {
-        self.last_caught_up_ms = 0;
-    }
-
     /// `ReplicaState.isCaughtUp`.
     pub fn is_caught_up(&self, leader_leo: i64, now_ms: i64) -> bool {
         leader_leo == self.log_end_offset
@@ -110,13 +105,31 @@ impl FetcherState {
     }
 }
 
+/// An ISR change the leader sent in `AlterPartition` and the controller has not
+/// committed yet (Kafka's `PendingExpandIsr` / `PendingShrinkIsr`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingIsr {
+    /// The ISR the leader asked for.
+    pub proposed: Vec<i32>,
+    /// When it was sent; unanswered for the controller channel's timeout, it goes again.
+    pub sent_ms: i64,
+    /// The controller refused it (`handleAlterPartitionError`): the leader waits for
+    /// new metadata and sends nothing more until then.
+    pub refused: Option<Errors>,
+}
+
 /// This broker's part in one partition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Partition {
     pub replicas: Vec<i32>,
     pub leader: i32,
     pub leader_epoch: i32,
+    /// The partition epoch of the registration this broker last applied.
+    pub partition_epoch: i32,
+    /// The committed ISR: the controller's.
     pub isr: Vec<i32>,
+    /// Leader only: the change in flight, if any.
+    pub pending: Option<PendingIsr>,
     /// `min.insync.replicas` of the topic.
     pub min_insync_replicas: i32,
     /// Leader only: what each follower fetched.
@@ -126,6 +139,19 @@ pub struct Partition {
 }
 
 impl Partition {
+    /// `PartitionState.maximalIsr`: while an expansion is pending, the committed ISR
+    /// with the new member; while a shrink is pending, the committed ISR (the leader
+    /// keeps counting a replica until the controller has removed it).
+    pub fn maximal_isr(&self) -> Vec<i32> {
+        let mut isr = self.isr.clone();
+        for b in self.pending.iter().flat_map(|p| p.proposed.iter()) {
+            if !isr.contains(b) {
+                isr.push(*b);
+            }
+        }
+        isr
+    }
+
     pub fn is_replicated(&self) -> bool {
         self.replicas.len() > 1
     }
@@ -190,6 +216,15 @@ pub enum ReplicationEvent {
         added: i32,
         isr: Vec<i32>,
         follower_leo: i64,
+    },
+    /// The controller refused the leader's AlterPartition (`handleAlterPartitionError`):
+    /// the leader keeps its maximal ISR and waits for the controller's metadata.
+    AlterPartitionRefused {
+        tp: TopicPartition,
+        proposed: Vec<i32>,
+        error: Errors,
+        leader_epoch: i32,
+        partition_epoch: i32,
     },
     /// A follower caught up but may not join the ISR (`isReplicaIsrEligible`):
     /// fenced, in controlled shutdown, or fetching with an older broker epoch. Said

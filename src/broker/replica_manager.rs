@@ -4,21 +4,25 @@
 //! there is nothing new), the ISR and the HW, and `acks=all` Produce requests that
 //! wait for the HW (`DelayedProduce`).
 //!
-//! Simplified: an ISR change is applied by the leader at once and reported to the
-//! controller (`Outbound::AlterPartition`), not proposed and awaited.
+//! An ISR change is proposed, not applied: the leader sends `AlterPartition` to the
+//! controller and, until the controller commits it (its metadata, or its answer),
+//! counts the maximal ISR for the HW and proposes nothing else for that partition
+//! (`PendingExpandIsr` / `PendingShrinkIsr`). An unanswered AlterPartition goes again
+//! after the controller channel's timeout; a refused one waits for new metadata.
 
 use serde::Serialize;
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 pub use super::delayed_produce::DelayedProduce;
 use super::partition::{
-    FetcherState, Partition, ReplicaState, ReplicationEvent, ISR_CHECK_INTERVAL_MS,
+    FetcherState, Partition, PendingIsr, ReplicaState, ReplicationEvent, ISR_CHECK_INTERVAL_MS,
     REPLICA_FETCH_WAIT_MAX_MS, REPLICA_LAG_TIME_MAX_MS,
 };
+use super::producer_id_manager::CONTROLLER_REQUEST_TIMEOUT_MS;
 use crate::fs::FsError;
 use crate::log::{FetchIsolation, LogConfig, TopicPartition};
 use crate::protocol::errors::Errors;
-use crate::protocol::Response;
+use crate::protocol::{Request, Response};
 
 /// A follower's fetch that found nothing new, held until data arrives or it expires.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -36,6 +40,7 @@ pub struct PartitionMetadata {
     pub replicas: Vec<i32>,
     pub leader: i32,
     pub leader_epoch: i32,
+    pub partition_epoch: i32,
     pub isr: Vec<i32>,
     pub min_insync_replicas: i32,
 }
@@ -102,17 +107,10 @@ impl Broker {
                         .as_ref()
                         .filter(|_| !role_changed)
                         .and_then(|p| p.remote.get(b).cloned());
-                    let mut state =
+                    // One the controller removed from the ISR counts for the HW again
+                    // only while eligible (`maybeIncrementLeaderHW`).
+                    let state =
                         kept.unwrap_or_else(|| ReplicaState::reset(meta.isr.contains(b), now_ms));
-                    let left_isr =
-                        old.as_ref().is_some_and(|p| p.isr.contains(b)) && !meta.isr.contains(b);
-                    if left_isr {
-                        // `maybeIncrementLeaderHW` waits for a caught-up replica outside
-                        // the ISR only if `isReplicaIsrEligible` (not fenced): one the
-                        // controller removed no longer counts as caught up until it
-                        // fetches again (Kafka 4.0, mirror commit 1eb7644).
-                        state.forget_caught_up();
-                    }
                     (*b, state)
                 })
                 .collect()
@@ -127,12 +125,20 @@ impl Broker {
                 next_fetch_ms: now_ms,
             },
         };
+        // Metadata at a new partition epoch overrides a pending change
+        // (`Partition.makeLeader`); the same registration sent again does not.
+        let pending = old
+            .as_ref()
+            .filter(|p| !role_changed && p.partition_epoch == meta.partition_epoch)
+            .and_then(|p| p.pending.clone());
         self.partitions.insert(
             tp.clone(),
             Partition {
                 replicas: meta.replicas,
                 leader: meta.leader,
                 leader_epoch: meta.leader_epoch,
+                partition_epoch: meta.partition_epoch,
+                pending,
                 isr: meta.isr.clone(),
                 min_insync_replicas: meta.min_insync_replicas,
                 remote,
@@ -229,11 +235,18 @@ impl Broker {
             }
             return;
         }
+        // `maybeIncrementLeaderHW` (Kafka 4.0): every member of the maximal ISR, and a
+        // caught-up replica outside it that may join (`isReplicaIsrEligible`).
+        let maximal = p.maximal_isr();
+        let registry = &self.registry;
         let new_hw = p
             .remote
             .iter()
             .filter(|(b, r)| {
-                p.isr.contains(b) || r.is_caught_up(leo, now_ms) && r.log_end_offset >= 0
+                maximal.contains(b)
+                    || r.is_caught_up(leo, now_ms)
+                        && r.log_end_offset >= 0
+                        && registry.isr_eligibility(**b, r.broker_epoch).is_ok()
             })
             .map(|(_, r)| r.log_end_offset.max(0))
             .fold(leo, i64::min);
@@ -355,7 +368,7 @@ impl Broker {
             r.broker_epoch = replica_epoch;
             r.log_start_offset = log_start_offset;
         }
-        self.maybe_expand_isr(&tp, replica_id, &mut handled);
+        self.maybe_expand_isr(&tp, replica_id, now_ms, &mut handled);
         self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
         self.complete_delayed_delete_records(&tp, &mut handled);
         if fetch_offset == leo {
@@ -397,11 +410,18 @@ impl Broker {
 
     /// `Partition.maybeExpandIsr`: a follower whose LEO reached the HW and the start
     /// of the leader's epoch joins the ISR.
-    fn maybe_expand_isr(&mut self, tp: &TopicPartition, replica_id: i32, handled: &mut Handled) {
+    fn maybe_expand_isr(
+        &mut self,
+        tp: &TopicPartition,
+        replica_id: i32,
+        now_ms: i64,
+        handled: &mut Handled,
+    ) {
         let (Some(p), Some(log)) = (self.partitions.get_mut(tp), self.logs.get(tp)) else {
             return;
         };
-        if p.isr.contains(&replica_id) {
+        // `canAddReplicaToIsr`: not while a change is in flight.
+        if p.isr.contains(&replica_id) || p.pending.is_some() {
             return;
         }
         let Some(r) = p.remote.get(&replica_id) else {
@@ -441,8 +461,8 @@ impl Broker {
         }
         // `Partition.prepareIsrExpand`: the ISR plus the new member, appended (the
         // order Kafka sends in AlterPartition and the controller records).
-        p.isr.push(replica_id);
-        let (isr, epoch) = (p.isr.clone(), p.leader_epoch);
+        let mut isr = p.isr.clone();
+        isr.push(replica_id);
         handled
             .events
             .push(BrokerEvent::Replication(ReplicationEvent::IsrExpanded {
@@ -451,11 +471,123 @@ impl Broker {
                 isr: isr.clone(),
                 follower_leo,
             }));
-        handled.outbound.push(Outbound::AlterPartition {
-            tp: tp.clone(),
-            leader_epoch: epoch,
-            isr,
+        let request = self.propose_isr(tp, isr, now_ms);
+        handled.outbound.extend(request);
+    }
+
+    /// Records `isr` as the pending change of `tp` and builds its `AlterPartition`
+    /// (`Partition.submitAlterPartition`).
+    fn propose_isr(&mut self, tp: &TopicPartition, isr: Vec<i32>, now_ms: i64) -> Option<Outbound> {
+        let broker_epoch = self.registry.own_epoch();
+        let p = self.partitions.get_mut(tp)?;
+        p.pending = Some(PendingIsr {
+            proposed: isr.clone(),
+            sent_ms: now_ms,
+            refused: None,
         });
+        Some(Outbound::ToController(Request::AlterPartition {
+            broker_id: self.id,
+            broker_epoch,
+            topic_partition: tp.clone(),
+            leader_epoch: p.leader_epoch,
+            partition_epoch: p.partition_epoch,
+            new_isr: isr,
+        }))
+    }
+
+    /// The controller's answer to an `AlterPartition` (`handleAlterPartitionUpdate` /
+    /// `handleAlterPartitionError`, Kafka 4.0). Committed: the ISR and partition epoch
+    /// become the controller's (unless this broker already knows a newer one), and the
+    /// HW may move. Refused with INELIGIBLE_REPLICA: the change is dropped (the
+    /// controller says it applied nothing). Any other refusal: the maximal ISR stays
+    /// until new metadata comes.
+    pub fn handle_alter_partition_response(&mut self, response: Response, now_ms: i64) -> Handled {
+        let mut handled = Handled::default();
+        let Response::AlterPartition {
+            topic_partition: tp,
+            error,
+            leader_id,
+            leader_epoch,
+            partition_epoch,
+            isr,
+        } = response
+        else {
+            return handled;
+        };
+        let Some(p) = self.partitions.get_mut(&tp) else {
+            return handled;
+        };
+        let Some(pending) = p.pending.clone() else {
+            return handled;
+        };
+        if error != Errors::None {
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::AlterPartitionRefused {
+                    tp: tp.clone(),
+                    proposed: pending.proposed.clone(),
+                    error,
+                    leader_epoch: p.leader_epoch,
+                    partition_epoch: p.partition_epoch,
+                },
+            ));
+            p.pending = match error {
+                Errors::IneligibleReplica => None,
+                _ => Some(PendingIsr {
+                    refused: Some(error),
+                    ..pending
+                }),
+            };
+            return handled;
+        }
+        if partition_epoch < p.partition_epoch || leader_id != self.id {
+            return handled;
+        }
+        p.isr = isr;
+        p.partition_epoch = partition_epoch;
+        p.leader_epoch = leader_epoch;
+        p.pending = None;
+        self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
+        self.complete_delayed_delete_records(&tp, &mut handled);
+        handled
+    }
+
+    /// AlterPartitions sent and never answered (lost on the way to or from the
+    /// controller) go again after the controller channel's timeout: Kafka's
+    /// `AlterPartitionManager` retries until it has an answer.
+    fn resend_unanswered_alter_partitions(&mut self, now_ms: i64, handled: &mut Handled) {
+        let due: Vec<(TopicPartition, Vec<i32>)> = self
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.leader == self.id)
+            .filter_map(|(tp, p)| {
+                let pending = p.pending.as_ref()?;
+                (pending.refused.is_none()
+                    && pending
+                        .sent_ms
+                        .saturating_add(CONTROLLER_REQUEST_TIMEOUT_MS)
+                        <= now_ms)
+                    .then(|| (tp.clone(), pending.proposed.clone()))
+            })
+            .collect();
+        for (tp, isr) in due {
+            let request = self.propose_isr(&tp, isr, now_ms);
+            handled.outbound.extend(request);
+        }
+    }
+
+    /// When an unanswered AlterPartition goes again, if one is out.
+    fn next_alter_partition_resend_ms(&self) -> Option<i64> {
+        self.partitions
+            .values()
+            .filter(|p| p.leader == self.id)
+            .filter_map(|p| p.pending.as_ref())
+            .filter(|pending| pending.refused.is_none())
+            .map(|pending| {
+                pending
+                    .sent_ms
+                    .saturating_add(CONTROLLER_REQUEST_TIMEOUT_MS)
+            })
+            .min()
     }
 
     /// `Partition.maybeShrinkIsr` for every partition this broker leads.
@@ -471,6 +603,10 @@ impl Broker {
             let Some(p) = self.partitions.get_mut(&tp) else {
                 continue;
             };
+            // `canRemoveReplicasFromIsr`: not while a change is in flight.
+            if p.pending.is_some() {
+                continue;
+            }
             let out: Vec<(i32, i64)> = p
                 .isr
                 .iter()
@@ -483,8 +619,10 @@ impl Broker {
             if out.is_empty() {
                 continue;
             }
-            p.isr.retain(|b| !out.iter().any(|(o, _)| o == b));
-            let (isr, epoch) = (p.isr.clone(), p.leader_epoch);
+            // `prepareIsrShrink`: the leader keeps counting them (the maximal ISR)
+            // until the controller commits the smaller ISR.
+            let mut isr = p.isr.clone();
+            isr.retain(|b| !out.iter().any(|(o, _)| o == b));
             handled
                 .events
                 .push(BrokerEvent::Replication(ReplicationEvent::IsrShrunk {
@@ -497,15 +635,8 @@ impl Broker {
                         .max()
                         .unwrap_or(REPLICA_LAG_TIME_MAX_MS),
                 }));
-            handled.outbound.push(Outbound::AlterPartition {
-                tp: tp.clone(),
-                leader_epoch: epoch,
-                isr,
-            });
-            self.maybe_increment_leader_hw(&tp, now_ms, handled);
-            // `tryCompleteDelayedRequests`: a follower out of the ISR no longer
-            // holds back a DeleteRecords.
-            self.complete_delayed_delete_records(&tp, handled);
+            let request = self.propose_isr(&tp, isr, now_ms);
+            handled.outbound.extend(request);
         }
     }
 
@@ -544,6 +675,7 @@ impl Broker {
             self.next_isr_check_ms += (behind + 1) * ISR_CHECK_INTERVAL_MS;
             self.maybe_shrink_isrs(now_ms, &mut handled);
         }
+        self.resend_unanswered_alter_partitions(now_ms, &mut handled);
         self.poll_fetchers(now_ms, &mut handled);
         handled
     }
@@ -595,6 +727,7 @@ impl Broker {
         let timers = fetches
             .chain(fetchers)
             .chain(isr)
+            .chain(self.next_alter_partition_resend_ms())
             .chain(work)
             .filter(|t| *t > now_ms)
             .min();

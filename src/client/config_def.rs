@@ -192,6 +192,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("transaction.partition.verification.enable", Cluster, Boolean, "true", Validator::None), // TransactionLogConfig
     key("offsets.topic.num.partitions", Cluster, Int, "50", Between(1, 50)), // GroupCoordinatorConfig, atLeast(1); at most 50 here
     key("transaction.state.log.num.partitions", Cluster, Int, "50", Between(1, 50)), // TransactionLogConfig, atLeast(1); at most 50 here
+    key("auto.leader.rebalance.enable", Cluster, Boolean, "true", Validator::None), // ReplicationConfigs (the controller's)
     // A topic's own.
     key("replication.factor", Topic, Short, "1", AtLeast(1)), // CreateTopics replicationFactor (no larger than the brokers)
     key("min.insync.replicas", Topic, Int, "1", AtLeast(1)), // LogConfig

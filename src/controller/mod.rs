@@ -13,6 +13,8 @@
 
 use serde::Serialize;
 
+use crate::protocol::errors::Errors;
+
 /// No leader (`LeaderConstants.NO_LEADER`).
 pub const NO_LEADER: i32 = -1;
 
@@ -23,6 +25,22 @@ pub struct PartitionRegistration {
     isr: Vec<i32>,
     leader: i32,
     leader_epoch: i32,
+    /// Bumped by every change to the registration (`PartitionRegistration.merge`):
+    /// leader or ISR. A leader's AlterPartition names the partition epoch it knows,
+    /// so a change built on an ISR the controller has since changed is refused.
+    partition_epoch: i32,
+}
+
+/// What the leader asks in `AlterPartition` for one partition
+/// (`AlterPartitionRequestData.PartitionData`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AlterPartitionData {
+    /// The broker asking, and the broker epoch it registered with.
+    pub broker: i32,
+    pub broker_epoch: i64,
+    pub leader_epoch: i32,
+    pub partition_epoch: i32,
+    pub new_isr: Vec<i32>,
 }
 
 /// How a new leader was chosen.
@@ -36,6 +54,9 @@ pub enum Election {
     /// `Election.PREFERRED`: leadership goes back to the first replica of the
     /// assignment, which is alive and in the ISR (automatic leader rebalance).
     Preferred,
+    /// `Election.PREFERRED` asked for by an admin (`ElectLeaders`,
+    /// `kafka-leader-election.sh --election-type PREFERRED`).
+    PreferredRequested,
 }
 
 /// What a change did to a partition, for the event.
@@ -44,6 +65,7 @@ pub struct LeaderChange {
     pub old_leader: i32,
     pub leader: i32,
     pub leader_epoch: i32,
+    pub partition_epoch: i32,
     pub isr: Vec<i32>,
     pub election: Option<Election>,
 }
@@ -74,6 +96,7 @@ impl PartitionRegistration {
             isr: replicas.clone(),
             replicas,
             leader_epoch: 0,
+            partition_epoch: 0,
         }
     }
 
@@ -94,19 +117,70 @@ impl PartitionRegistration {
         self.leader_epoch
     }
 
-    /// `AlterPartition` from the leader at the current epoch: the new ISR (members
-    /// must be replicas and include the leader). Returns whether it changed.
-    pub fn alter_isr(&mut self, leader_epoch: i32, isr: &[i32]) -> bool {
-        let valid = leader_epoch == self.leader_epoch
-            && isr.contains(&self.leader)
-            && isr.iter().all(|b| self.replicas.contains(b));
-        if !valid || isr == self.isr.as_slice() {
-            return false;
+    /// The partition epoch: bumped by every change, leader or ISR.
+    pub fn partition_epoch(&self) -> i32 {
+        self.partition_epoch
+    }
+
+    /// `ReplicationControlManager.validateAlterPartitionData` (Kafka 4.0, mirror commit
+    /// 1eb7644), in Kafka's order: a leader or partition epoch above the controller's
+    /// is NOT_CONTROLLER; a lower leader epoch is FENCED_LEADER_EPOCH (the asker was
+    /// replaced as leader); an asker that is not the leader, or an ISR that names a
+    /// non-replica or leaves the leader out, is INVALID_REQUEST; a lower partition
+    /// epoch is INVALID_UPDATE_VERSION (the ISR changed since the leader last heard);
+    /// a member `eligible` refuses is INELIGIBLE_REPLICA. Valid, the ISR becomes the
+    /// one sent (a new member appended, as the leader sent it) at the next partition
+    /// epoch; the leader epoch stays (no bump on a shrink since metadata 3.6).
+    pub fn alter_partition(
+        &mut self,
+        request: &AlterPartitionData,
+        eligible: &dyn Fn(i32) -> bool,
+    ) -> Result<bool, Errors> {
+        if request.leader_epoch > self.leader_epoch
+            || request.partition_epoch > self.partition_epoch
+        {
+            return Err(Errors::NotController);
         }
-        // The order the leader sent (members that stay keep their places; a new one
-        // is appended), as KRaft's PartitionChangeBuilder records it.
-        self.isr = isr.to_vec();
-        true
+        if request.leader_epoch < self.leader_epoch {
+            return Err(Errors::FencedLeaderEpoch);
+        }
+        if request.broker != self.leader {
+            return Err(Errors::InvalidRequest);
+        }
+        if request.partition_epoch < self.partition_epoch {
+            return Err(Errors::InvalidUpdateVersion);
+        }
+        let isr = &request.new_isr;
+        let duplicate = isr.iter().enumerate().any(|(i, b)| isr[..i].contains(b));
+        if isr.is_empty()
+            || duplicate
+            || !isr.iter().all(|b| self.replicas.contains(b))
+            || !isr.contains(&self.leader)
+        {
+            return Err(Errors::InvalidRequest);
+        }
+        if isr.iter().any(|b| !self.isr.contains(b) && !eligible(*b)) {
+            return Err(Errors::IneligibleReplica);
+        }
+        if *isr == self.isr {
+            return Ok(false);
+        }
+        self.isr = isr.clone();
+        self.partition_epoch += 1;
+        Ok(true)
+    }
+
+    /// An ISR change the controller applies for a leader (tests and setups): the
+    /// leader's AlterPartition at the current epochs.
+    pub fn alter_isr(&mut self, leader_epoch: i32, isr: &[i32]) -> bool {
+        let request = AlterPartitionData {
+            broker: self.leader,
+            broker_epoch: -1,
+            leader_epoch,
+            partition_epoch: self.partition_epoch,
+            new_isr: isr.to_vec(),
+        };
+        self.alter_partition(&request, &|_| true).unwrap_or(false)
     }
 
     /// A broker is fenced (it stopped, or lost the controller): it leaves the ISR
@@ -139,6 +213,7 @@ impl PartitionRegistration {
         if old_leader != self.leader {
             self.leader_epoch += 1;
         }
+        self.partition_epoch += 1;
         Some(self.change(old_leader, election))
     }
 
@@ -154,6 +229,7 @@ impl PartitionRegistration {
         }
         let election = self.elect(alive, unclean)?;
         self.leader_epoch += 1;
+        self.partition_epoch += 1;
         Some(self.change(NO_LEADER, Some(election)))
     }
 
@@ -166,13 +242,36 @@ impl PartitionRegistration {
     /// replica leads, at a new epoch, if it is in the ISR and `alive` (unfenced);
     /// otherwise nothing changes.
     pub fn elect_preferred(&mut self, alive: &dyn Fn(i32) -> bool) -> Option<LeaderChange> {
+        self.move_to_preferred(alive, Election::Preferred)
+    }
+
+    /// `ReplicationControlManager.electLeader` with `ElectionType.PREFERRED` (Kafka
+    /// 4.0): ELECTION_NOT_NEEDED when the preferred replica already leads,
+    /// PREFERRED_LEADER_NOT_AVAILABLE when it is not alive or not in the ISR.
+    pub fn elect_preferred_requested(
+        &mut self,
+        alive: &dyn Fn(i32) -> bool,
+    ) -> Result<LeaderChange, Errors> {
+        if self.has_preferred_leader() {
+            return Err(Errors::ElectionNotNeeded);
+        }
+        self.move_to_preferred(alive, Election::PreferredRequested)
+            .ok_or(Errors::PreferredLeaderNotAvailable)
+    }
+
+    fn move_to_preferred(
+        &mut self,
+        alive: &dyn Fn(i32) -> bool,
+        election: Election,
+    ) -> Option<LeaderChange> {
         let preferred = *self.replicas.first()?;
         if preferred == self.leader || !self.isr.contains(&preferred) || !alive(preferred) {
             return None;
         }
         let old = std::mem::replace(&mut self.leader, preferred);
         self.leader_epoch += 1;
-        Some(self.change(old, Some(Election::Preferred)))
+        self.partition_epoch += 1;
+        Some(self.change(old, Some(election)))
     }
 
     /// `PartitionChangeBuilder.electLeader`: the first alive ISR member in assignment
@@ -202,6 +301,7 @@ impl PartitionRegistration {
             old_leader,
             leader: self.leader,
             leader_epoch: self.leader_epoch,
+            partition_epoch: self.partition_epoch,
             isr: self.isr.clone(),
             election,
         }

@@ -67,6 +67,12 @@ errors! {
     InvalidRecord = 87, "INVALID_RECORD", "This record has failed the validation on broker and hence will be rejected.", false;
     TransactionalIdNotFound = 105, "TRANSACTIONAL_ID_NOT_FOUND", "The transactionalId could not be found.", false;
     TransactionAbortable = 120, "TRANSACTION_ABORTABLE", "The server encountered an error with the transaction. The client can abort the transaction to continue using this transactional ID.", false;
+    NotController = 41, "NOT_CONTROLLER", "This is not the correct controller for this cluster.", false;
+    StaleBrokerEpoch = 77, "STALE_BROKER_EPOCH", "Broker epoch has changed.", false;
+    PreferredLeaderNotAvailable = 80, "PREFERRED_LEADER_NOT_AVAILABLE", "The preferred leader was not available.", true;
+    ElectionNotNeeded = 84, "ELECTION_NOT_NEEDED", "Leader election not needed for topic partition.", false;
+    InvalidUpdateVersion = 95, "INVALID_UPDATE_VERSION", "The given update version was invalid.", false;
+    IneligibleReplica = 107, "INELIGIBLE_REPLICA", "The new ISR contains at least one ineligible replica.", false;
     ProducerFenced = 90, "PRODUCER_FENCED", "There is a newer producer with the same transactionalId which fences the current one.", false;
 }
 

@@ -71,6 +71,16 @@ pub enum Request {
     },
     /// `AllocateProducerIds`: a broker asks the controller for its next block of ids.
     AllocateProducerIds { broker_id: i32 },
+    /// `AlterPartition` (leader to controller, one partition): the ISR the leader
+    /// wants, built on the leader and partition epochs it knows.
+    AlterPartition {
+        broker_id: i32,
+        broker_epoch: i64,
+        topic_partition: TopicPartition,
+        leader_epoch: i32,
+        partition_epoch: i32,
+        new_isr: Vec<i32>,
+    },
     /// `FindCoordinator`: which broker coordinates this transactional id or group.
     FindCoordinator {
         key: String,
@@ -165,6 +175,7 @@ pub const API_NAMES: &[&str] = &[
     "InitProducerId",
     "Produce",
     "AllocateProducerIds",
+    "AlterPartition",
     "FindCoordinator",
     "AddPartitionsToTxn",
     "EndTxn",
@@ -186,6 +197,7 @@ impl Request {
             Request::InitProducerId { .. } => "InitProducerId",
             Request::Produce { .. } => "Produce",
             Request::AllocateProducerIds { .. } => "AllocateProducerIds",
+            Request::AlterPartition { .. } => "AlterPartition",
             Request::FindCoordinator { .. } => "FindCoordinator",
             Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Request::EndTxn { .. } => "EndTxn",
@@ -283,6 +295,15 @@ pub enum Response {
         error: Errors,
         producer_id_start: i64,
         producer_id_len: i32,
+    },
+    /// The controller's answer: on NONE, the partition as it now is.
+    AlterPartition {
+        topic_partition: TopicPartition,
+        error: Errors,
+        leader_id: i32,
+        leader_epoch: i32,
+        partition_epoch: i32,
+        isr: Vec<i32>,
     },
     FindCoordinator {
         error: Errors,
@@ -384,6 +405,7 @@ impl Response {
             Response::InitProducerId { .. } => "InitProducerId",
             Response::Produce { .. } => "Produce",
             Response::AllocateProducerIds { .. } => "AllocateProducerIds",
+            Response::AlterPartition { .. } => "AlterPartition",
             Response::FindCoordinator { .. } => "FindCoordinator",
             Response::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Response::EndTxn { .. } => "EndTxn",
@@ -411,6 +433,7 @@ impl Response {
             Response::InitProducerId { error, .. }
             | Response::Produce { error, .. }
             | Response::AllocateProducerIds { error, .. }
+            | Response::AlterPartition { error, .. }
             | Response::FindCoordinator { error, .. }
             | Response::EndTxn { error, .. }
             | Response::Fetch { error, .. }
@@ -459,6 +482,16 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
             error,
             producer_id_start: -1,
             producer_id_len: 0,
+        },
+        Request::AlterPartition {
+            topic_partition, ..
+        } => Response::AlterPartition {
+            topic_partition: topic_partition.clone(),
+            error,
+            leader_id: -1,
+            leader_epoch: -1,
+            partition_epoch: -1,
+            isr: Vec::new(),
         },
         Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
         Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {

@@ -276,6 +276,9 @@ fn parse_line(
                     "transaction.partition.verification.enable" => {
                         config.transaction_verification = value.boolean()
                     }
+                    "auto.leader.rebalance.enable" => {
+                        config.auto_leader_rebalance = value.boolean()
+                    }
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
                 }
             }
@@ -491,8 +494,30 @@ fn parse_line(
         }
         "admin" => {
             // `kafka-transactions.sh abort --topic T --partition P --start-offset N`,
-            // `kafka-delete-records.sh` with one partition's offset.
-            let verb = c.next("`abort` or `delete-records`")?;
+            // `kafka-delete-records.sh` with one partition's offset,
+            // `kafka-leader-election.sh --election-type PREFERRED`.
+            let verb = c.next("`abort`, `delete-records` or `elect-leaders`")?;
+            if verb.text == "elect-leaders" {
+                let (opts, words) = c.rest();
+                if let Some((t, ..)) = opts.first() {
+                    return Err(c.err(
+                        t.column,
+                        "expected `admin elect-leaders TOPIC-P…` or `admin elect-leaders all`",
+                    ));
+                }
+                let all = words.len() == 1 && words[0].text == "all";
+                if words.is_empty() {
+                    return Err(c.err(
+                        verb.column,
+                        "expected `admin elect-leaders TOPIC-P…` or `admin elect-leaders all`",
+                    ));
+                }
+                let mut partitions = Vec::new();
+                for w in words.iter().filter(|_| !all) {
+                    partitions.push(topic_partition(&c, w)?);
+                }
+                return Ok(StepKind::Act(Action::AdminElectLeaders { partitions }));
+            }
             let (key, usage) = match verb.text.as_str() {
                 "abort" => ("start-offset", "admin abort TOPIC-P start-offset=N"),
                 "delete-records" => ("offset", "admin delete-records TOPIC-P offset=N|-1"),

@@ -121,6 +121,9 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
                     c.transaction_state_log_num_partitions
                 ));
             }
+            if !c.auto_leader_rebalance {
+                line.push_str(" auto.leader.rebalance.enable=false");
+            }
             line
         }
         StepKind::Echo(text) => format!("echo {text}"),
@@ -334,6 +337,13 @@ fn print_action(action: &Action) -> Option<String> {
             topic_partition,
             start_offset,
         } => format!("admin abort {topic_partition} start-offset={start_offset}"),
+        Action::AdminElectLeaders { partitions } if partitions.is_empty() => {
+            "admin elect-leaders all".into()
+        }
+        Action::AdminElectLeaders { partitions } => {
+            let names: Vec<String> = partitions.iter().map(|tp| tp.to_string()).collect();
+            format!("admin elect-leaders {}", names.join(" "))
+        }
         Action::AdminDeleteRecords {
             topic_partition,
             offset,

@@ -79,6 +79,11 @@ pub enum Action {
         topic_partition: TopicPartition,
         offset: i64,
     },
+    /// `kafka-leader-election.sh --election-type PREFERRED`: ElectLeaders for these
+    /// partitions, or for every partition (`--all-topic-partitions`) when empty.
+    AdminElectLeaders {
+        partitions: Vec<TopicPartition>,
+    },
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,

@@ -181,6 +181,12 @@ impl World {
         if !broker.online {
             return Err(SimErrorKind::BrokerAlreadyStopped { id }.into());
         }
+        if clean {
+            self.controlled_shutdown(id);
+        }
+        let Some(broker) = self.brokers.get_mut(&id) else {
+            return Err(SimErrorKind::NoBroker { id }.into());
+        };
         let event = broker.stop(clean);
         self.emit(EventKind::Broker { broker: id, event });
         // Messages to or from the broker are lost with its connections.

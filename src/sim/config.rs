@@ -30,6 +30,10 @@ pub struct ClusterConfig {
     /// `transaction.state.log.num.partitions` (default 50): `__transaction_state`'s.
     #[serde(default = "default_internal_partitions")]
     pub transaction_state_log_num_partitions: i32,
+    /// `auto.leader.rebalance.enable` (default true): the controller gives each
+    /// partition back to its preferred replica once it is in sync again.
+    #[serde(default = "default_true")]
+    pub auto_leader_rebalance: bool,
 }
 
 fn default_internal_partitions() -> i32 {
@@ -74,6 +78,7 @@ impl Default for ClusterConfig {
             transaction_verification: true,
             offsets_topic_num_partitions: default_internal_partitions(),
             transaction_state_log_num_partitions: default_internal_partitions(),
+            auto_leader_rebalance: true,
         }
     }
 }

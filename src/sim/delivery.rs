@@ -371,7 +371,11 @@ impl World {
                 let Some(broker) = self.brokers.get_mut(&id) else {
                     return;
                 };
-                if env.from == Node::Controller {
+                if let (Node::Controller, Response::AlterPartition { .. }) = (&env.from, &response)
+                {
+                    let handled = broker.handle_alter_partition_response(response, now);
+                    self.apply_handled(id, None, handled);
+                } else if env.from == Node::Controller {
                     let events = broker.handle_controller_response(response, now);
                     for event in events {
                         self.emit(EventKind::Broker { broker: id, event });
@@ -384,6 +388,15 @@ impl World {
                     let handled = broker.handle_broker_response(env.correlation_id, response, now);
                     self.apply_handled(id, None, handled);
                 }
+            }
+            (Node::Controller, Body::Request(request @ Request::AlterPartition { .. })) => {
+                let response = self.controller_alter_partition(request);
+                self.send(
+                    Node::Controller,
+                    env.from,
+                    env.correlation_id,
+                    Body::Response(response),
+                );
             }
             (Node::Controller, Body::Request(Request::AllocateProducerIds { .. })) => {
                 let (start, len) = self.controller.generate_next_block();

@@ -119,6 +119,11 @@ pub enum EventKind {
         tp: crate::log::TopicPartition,
         change: crate::controller::LeaderChange,
     },
+    /// A broker asked the controller to shut down (a clean stop): its leaderships
+    /// move and it leaves every ISR before it stops.
+    ControlledShutdown {
+        broker: i32,
+    },
     /// The controller fenced a running broker cut off from it, or let it back in.
     BrokerFenced {
         broker: i32,

@@ -84,6 +84,10 @@ pub fn response_lines(response: &Response) -> Vec<String> {
             "AllocateProducerIds: error={} start={producer_id_start} len={producer_id_len}",
             error.name()
         )],
+        Response::AlterPartition { topic_partition, error, leader_id, leader_epoch, partition_epoch, isr } => vec![format!(
+            "AlterPartition {topic_partition}: error={} leaderId={leader_id} leaderEpoch={leader_epoch} partitionEpoch={partition_epoch} isr={isr:?}",
+            error.name()
+        )],
         Response::FindCoordinator { error, node_id } => {
             vec![format!("FindCoordinator: error={} nodeId={node_id}", error.name())]
         }

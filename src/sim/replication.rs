@@ -11,10 +11,12 @@ use crate::broker::broker::{Handled, Outbound};
 use crate::broker::broker_registry::BrokerRegistration;
 use crate::broker::replica_manager::PartitionMetadata;
 use crate::controller::{
-    LeaderChange, PartitionRegistration, BROKER_SESSION_TIMEOUT_MS,
+    AlterPartitionData, LeaderChange, PartitionRegistration, BROKER_SESSION_TIMEOUT_MS,
     LEADER_IMBALANCE_CHECK_INTERVAL_MS,
 };
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
 
 /// The replication settings of a topic (`replication.factor` is fixed at creation;
 /// the other two are topic configs, Kafka's names).
@@ -62,6 +64,7 @@ impl World {
             replicas: reg.replicas().to_vec(),
             leader: reg.leader(),
             leader_epoch: reg.leader_epoch(),
+            partition_epoch: reg.partition_epoch(),
             isr: reg.isr().to_vec(),
             min_insync_replicas: topic.replication.min_insync_replicas,
         };
@@ -114,36 +117,91 @@ impl World {
         }
     }
 
-    /// Carries out a broker's replication outputs that are not plain messages.
+    /// Sends a follower's Fetch to its leader.
     pub(super) fn apply_replication_outbound(&mut self, from: i32, out: Outbound) {
-        match out {
-            Outbound::ReplicaFetch {
-                leader,
-                tag,
-                request,
-            } => self.send(
+        if let Outbound::ReplicaFetch {
+            leader,
+            tag,
+            request,
+        } = out
+        {
+            self.send(
                 Node::Broker(from),
                 Node::Broker(leader),
                 tag,
                 Body::Request(request),
-            ),
-            // A fenced broker's AlterPartition never reaches the controller.
-            Outbound::AlterPartition { .. } if self.fenced.contains(&from) => {}
-            Outbound::AlterPartition {
-                tp,
-                leader_epoch,
-                isr,
-            } => {
-                let changed = self
-                    .topics
-                    .get_mut(&tp.topic)
-                    .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
-                    .is_some_and(|r| r.alter_isr(leader_epoch, &isr));
+            );
+        }
+    }
+
+    /// The controller answers a leader's `AlterPartition` (`ReplicationControlManager
+    /// .alterPartition`, Kafka 4.0): the broker epoch must be the registered one
+    /// (STALE_BROKER_EPOCH), the partition must exist, then
+    /// [`PartitionRegistration::alter_partition`] validates; a new member must be an
+    /// active broker (running, unfenced, not shutting down). A committed change
+    /// reaches every replica's broker as metadata before the answer travels back.
+    pub(super) fn controller_alter_partition(&mut self, request: Request) -> Response {
+        let Request::AlterPartition {
+            broker_id,
+            broker_epoch,
+            topic_partition: tp,
+            leader_epoch,
+            partition_epoch,
+            new_isr,
+        } = request
+        else {
+            return Response::AlterPartition {
+                topic_partition: TopicPartition::new("", 0),
+                error: Errors::InvalidRequest,
+                leader_id: -1,
+                leader_epoch: -1,
+                partition_epoch: -1,
+                isr: Vec::new(),
+            };
+        };
+        let refuse = |error: Errors| Response::AlterPartition {
+            topic_partition: tp.clone(),
+            error,
+            leader_id: -1,
+            leader_epoch: -1,
+            partition_epoch: -1,
+            isr: Vec::new(),
+        };
+        if self.broker_epochs.get(&broker_id) != Some(&broker_epoch) {
+            return refuse(Errors::StaleBrokerEpoch);
+        }
+        let active = self.active_brokers();
+        let data = AlterPartitionData {
+            broker: broker_id,
+            broker_epoch,
+            leader_epoch,
+            partition_epoch,
+            new_isr,
+        };
+        let result = self
+            .topics
+            .get_mut(&tp.topic)
+            .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
+            .map(|r| r.alter_partition(&data, &|b| active.contains(&b)));
+        match result {
+            None => refuse(Errors::UnknownTopicOrPartition),
+            Some(Err(error)) => refuse(error),
+            Some(Ok(changed)) => {
                 if changed {
                     self.propagate_partition(&tp);
                 }
+                let Some(reg) = self.registration(&tp) else {
+                    return refuse(Errors::UnknownTopicOrPartition);
+                };
+                Response::AlterPartition {
+                    topic_partition: tp.clone(),
+                    error: Errors::None,
+                    leader_id: reg.leader(),
+                    leader_epoch: reg.leader_epoch(),
+                    partition_epoch: reg.partition_epoch(),
+                    isr: reg.isr().to_vec(),
+                }
             }
-            _ => {}
         }
     }
 
@@ -198,7 +256,7 @@ impl World {
     /// A broker stopped: the controller fences it (out of every ISR, a new leader
     /// where it led) and tells the others.
     pub(super) fn fence_broker(&mut self, id: i32) {
-        let alive = self.unfenced_online_brokers();
+        let alive = self.active_brokers();
         let changes = self.change_registrations(|reg, unclean| {
             reg.fence_broker(id, &|b| b != id && alive.contains(&b), unclean)
         });
@@ -214,9 +272,107 @@ impl World {
             .collect()
     }
 
+    /// `ClusterControlManager.isActive`: running, unfenced and not in controlled
+    /// shutdown — the brokers that may lead or join an ISR.
+    fn active_brokers(&self) -> Vec<i32> {
+        self.unfenced_online_brokers()
+            .into_iter()
+            .filter(|b| !self.shutting_down.contains(b))
+            .collect()
+    }
+
+    /// `BrokerHeartbeat` with `wantShutDown` (a clean stop, Kafka 4.0
+    /// `BrokerLifecycleManager` and `ReplicationControlManager
+    /// .handleBrokerInControlledShutdown`): the controller marks the broker as in
+    /// controlled shutdown, takes it out of every ISR (never emptying one) and elects
+    /// new leaders where it led; the broker hears the new metadata and becomes a
+    /// follower before it stops. A broker cut off from the controller cannot ask: it
+    /// just stops.
+    pub(super) fn controlled_shutdown(&mut self, id: i32) {
+        if !self.replicated
+            || self.fenced.contains(&id)
+            || self.network.is_cut(&Node::Broker(id), &Node::Controller)
+        {
+            return;
+        }
+        self.shutting_down.insert(id);
+        self.emit(EventKind::ControlledShutdown { broker: id });
+        self.publish_broker_registrations();
+        self.fence_broker(id);
+    }
+
+    /// `kafka-leader-election.sh --election-type PREFERRED` (`ElectLeaders`, Kafka
+    /// 4.0 `ReplicationControlManager.electLeaders`): the named partitions, or with
+    /// none every partition (then the ones that need no election are left out). The
+    /// tool's lines: the partitions elected, those whose preferred replica already
+    /// leads, and one error line per failed partition.
+    pub fn admin_elect_leaders(&mut self, partitions: &[TopicPartition]) -> Vec<String> {
+        let alive = self.active_brokers();
+        let all = partitions.is_empty();
+        let asked: Vec<TopicPartition> = if all {
+            self.topics
+                .values()
+                .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(t.name.clone(), p)))
+                .collect()
+        } else {
+            partitions.to_vec()
+        };
+        let mut changes = Vec::new();
+        let mut results = Vec::new();
+        for tp in asked {
+            let result = self
+                .topics
+                .get_mut(&tp.topic)
+                .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
+                .map_or(Err(Errors::UnknownTopicOrPartition), |r| {
+                    r.elect_preferred_requested(&|b| alive.contains(&b))
+                });
+            match result {
+                Ok(change) => {
+                    changes.push((tp.clone(), change));
+                    results.push((tp, Errors::None));
+                }
+                Err(Errors::ElectionNotNeeded) if all => {}
+                Err(error) => results.push((tp, error)),
+            }
+        }
+        self.announce(changes);
+        let names = |want: &dyn Fn(Errors) -> bool| {
+            let list: Vec<String> = results
+                .iter()
+                .filter(|(_, e)| want(*e))
+                .map(|(tp, _)| tp.to_string())
+                .collect();
+            list.join(", ")
+        };
+        let mut lines = Vec::new();
+        let elected = names(&|e| e == Errors::None);
+        if !elected.is_empty() {
+            lines.push(format!(
+                "Successfully completed leader election (PREFERRED) for partitions {elected}"
+            ));
+        }
+        let noop = names(&|e| e == Errors::ElectionNotNeeded);
+        if !noop.is_empty() {
+            lines.push(format!(
+                "Valid replica already elected for partitions {noop}"
+            ));
+        }
+        for (tp, error) in &results {
+            if !matches!(error, Errors::None | Errors::ElectionNotNeeded) {
+                lines.push(format!(
+                    "Error completing leader election (PREFERRED) for partition: {tp}: org.apache.kafka.common.errors.{}: {}",
+                    error.exception_name(),
+                    error.message()
+                ));
+            }
+        }
+        lines
+    }
+
     /// A broker is back: leaderless partitions may elect it.
     pub(super) fn unfence_broker(&mut self) {
-        let alive = self.unfenced_online_brokers();
+        let alive = self.active_brokers();
         let changes = self.change_registrations(|reg, unclean| {
             reg.unfence_broker(&|b| alive.contains(&b), unclean)
         });
@@ -234,7 +390,7 @@ impl World {
                 let registration = BrokerRegistration {
                     epoch: self.broker_epochs.get(&b.id).copied().unwrap_or(-1),
                     fenced: !b.online || self.fenced.contains(&b.id),
-                    in_controlled_shutdown: false,
+                    in_controlled_shutdown: self.shutting_down.contains(&b.id),
                 };
                 (b.id, registration)
             })
@@ -255,6 +411,7 @@ impl World {
 
     /// A broker (re)started and registers: a new broker epoch, above every one given.
     pub(super) fn register_broker(&mut self, id: i32) {
+        self.shutting_down.remove(&id);
         let next = self.broker_epochs.values().max().copied().unwrap_or(0) + 1;
         self.broker_epochs.insert(id, next);
         self.publish_broker_registrations();
@@ -369,7 +526,7 @@ impl World {
     /// partition's leader is not its preferred replica, the controller looks again
     /// `leader.imbalance.check.interval.seconds` later.
     fn maybe_schedule_leader_balance(&mut self) {
-        if self.leader_balance_due_ms.is_some() {
+        if self.leader_balance_due_ms.is_some() || !self.config.auto_leader_rebalance {
             return;
         }
         let imbalanced = self.topics.values().any(|t| {
@@ -393,7 +550,7 @@ impl World {
             return;
         }
         self.leader_balance_due_ms = None;
-        let alive = self.unfenced_online_brokers();
+        let alive = self.active_brokers();
         let changes = self.change_registrations(|reg, _| {
             (reg.replicas().len() > 1)
                 .then(|| reg.elect_preferred(&|b| alive.contains(&b)))

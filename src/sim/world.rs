@@ -128,6 +128,9 @@ pub struct World {
     /// When the controller next tries to give partitions back to their preferred
     /// leaders (`maybeBalancePartitionLeaders`), if some leader is not preferred.
     pub(super) leader_balance_due_ms: Option<i64>,
+    /// Brokers in controlled shutdown: their leaderships moved away, they leave
+    /// every ISR and may not rejoin one until they register again.
+    pub(super) shutting_down: SortedSet<i32>,
     /// Each broker's epoch: bumped at every registration (a start).
     pub(super) broker_epochs: SortedMap<i32, i64>,
     /// `offsets.topic.replication.factor`, `transaction.state.log.*`.
@@ -186,6 +189,7 @@ impl World {
             fenced: SortedSet::new(),
             session_cut_at: SortedMap::new(),
             leader_balance_due_ms: None,
+            shutting_down: SortedSet::new(),
             broker_epochs: (1..=brokers).map(|id| (id, i64::from(id))).collect_map(),
             internal_topics: Default::default(),
             internal_create_refused: SortedSet::new(),
@@ -350,6 +354,7 @@ impl World {
                 topic_partition,
                 offset,
             } => self.admin_delete_records(topic_partition, *offset),
+            Action::AdminElectLeaders { partitions } => Ok(self.admin_elect_leaders(partitions)),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
             Action::Assign {
                 consumer,

@@ -53,7 +53,9 @@ fn part_of(e: &Event) -> Option<Part> {
             B::Replication(..) => Part::Replicas,
             _ => return None,
         },
-        EventKind::LeaderElected { .. } | EventKind::BrokerFenced { .. } => Part::Replicas,
+        EventKind::LeaderElected { .. }
+        | EventKind::BrokerFenced { .. }
+        | EventKind::ControlledShutdown { .. } => Part::Replicas,
         EventKind::Producer { .. } => Part::Producer,
         EventKind::Consumer { .. } => Part::Consumers,
         EventKind::FaultStruck { .. }

@@ -288,6 +288,7 @@ pub fn event_msg(kind: &EventKind) -> Msg {
         }
         EventKind::LeaderElected { tp, change } => replication::election(tp, change),
         EventKind::BrokerFenced { broker, fenced } => replication::fenced(*broker, *fenced),
+        EventKind::ControlledShutdown { broker } => replication::controlled_shutdown(*broker),
         EventKind::TopicCreated {
             topic,
             partitions,

@@ -129,6 +129,21 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
             isr = ids(isr),
             leo = follower_leo
         ),
+        ReplicationEvent::AlterPartitionRefused {
+            tp,
+            proposed,
+            error,
+            leader_epoch,
+            partition_epoch,
+        } => msg!(
+            "replication.alter-partition-refused",
+            broker = broker,
+            tp = tp,
+            isr = ids(proposed),
+            error = error.name(),
+            epoch = leader_epoch,
+            partition_epoch = partition_epoch
+        ),
         ReplicationEvent::IsrExpansionRefused {
             tp,
             replica,
@@ -287,6 +302,15 @@ pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
                 old = c.old_leader
             )
         }
+        Some(Election::PreferredRequested) => {
+            msg!(
+                "controller.preferred-election-requested",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch,
+                old = c.old_leader
+            )
+        }
         _ if c.old_leader == NO_LEADER => {
             msg!(
                 "controller.elected-after-none",
@@ -305,6 +329,11 @@ pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
             isr = ids(&c.isr)
         ),
     }
+}
+
+/// The controller let a broker shut down: its leaderships moved first.
+pub(super) fn controlled_shutdown(broker: i32) -> Msg {
+    msg!("controller.controlled-shutdown", broker = broker)
 }
 
 pub(super) fn fenced(broker: i32, fenced: bool) -> Msg {
