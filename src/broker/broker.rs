@@ -484,6 +484,15 @@ impl Broker {
                 partitions,
                 timeout_ms,
             } => self.handle_delete_records(partitions, timeout_ms, token, now_ms),
+            Request::OffsetsForLeaderEpoch {
+                topic_partition,
+                current_leader_epoch,
+                leader_epoch,
+            } => Handled::reply(self.handle_offsets_for_leader_epoch(
+                topic_partition,
+                current_leader_epoch,
+                leader_epoch,
+            )),
             other => Handled::reply(crate::protocol::error_response(
                 &other,
                 Errors::InvalidRequest,

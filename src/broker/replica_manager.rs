@@ -385,6 +385,42 @@ impl Broker {
         handled
     }
 
+    /// `Partition.lastOffsetForLeaderEpoch` (Kafka 4.0, from the leader only): the
+    /// current leader epoch is checked as a Fetch's (FENCED_LEADER_EPOCH below,
+    /// UNKNOWN_LEADER_EPOCH above), then the leader-epoch cache answers.
+    pub(super) fn handle_offsets_for_leader_epoch(
+        &self,
+        tp: TopicPartition,
+        current_leader_epoch: i32,
+        leader_epoch: i32,
+    ) -> Response {
+        let answer = |error: Errors, (leader_epoch, end_offset): (i32, i64)| {
+            Response::OffsetsForLeaderEpoch {
+                topic_partition: tp.clone(),
+                error,
+                leader_epoch,
+                end_offset,
+            }
+        };
+        let Some(log) = self.logs.get(&tp) else {
+            return answer(Errors::UnknownTopicOrPartition, (-1, -1));
+        };
+        let epoch = match self.partitions.get(&tp) {
+            Some(p) if p.leader != self.id => {
+                return answer(Errors::NotLeaderOrFollower, (-1, -1));
+            }
+            Some(p) => p.leader_epoch,
+            None => log.leader_epoch(),
+        };
+        if current_leader_epoch >= 0 && current_leader_epoch < epoch {
+            return answer(Errors::FencedLeaderEpoch, (-1, -1));
+        }
+        if current_leader_epoch > epoch {
+            return answer(Errors::UnknownLeaderEpoch, (-1, -1));
+        }
+        answer(Errors::None, log.end_offset_for_epoch(leader_epoch))
+    }
+
     fn replica_fetch_answer(
         &self,
         tp: &TopicPartition,

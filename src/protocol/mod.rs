@@ -71,6 +71,14 @@ pub enum Request {
     },
     /// `AllocateProducerIds`: a broker asks the controller for its next block of ids.
     AllocateProducerIds { broker_id: i32 },
+    /// `OffsetsForLeaderEpoch` for one partition: where the leader's log ends for
+    /// `leader_epoch` (the largest epoch it knows at or below it, and the start of
+    /// the next). `current_leader_epoch` (-1: none) is fenced as a Fetch's is.
+    OffsetsForLeaderEpoch {
+        topic_partition: TopicPartition,
+        current_leader_epoch: i32,
+        leader_epoch: i32,
+    },
     /// `AlterPartition` (leader to controller, one partition): the ISR the leader
     /// wants, built on the leader and partition epochs it knows.
     AlterPartition {
@@ -176,6 +184,7 @@ pub const API_NAMES: &[&str] = &[
     "Produce",
     "AllocateProducerIds",
     "AlterPartition",
+    "OffsetsForLeaderEpoch",
     "FindCoordinator",
     "AddPartitionsToTxn",
     "EndTxn",
@@ -198,6 +207,7 @@ impl Request {
             Request::Produce { .. } => "Produce",
             Request::AllocateProducerIds { .. } => "AllocateProducerIds",
             Request::AlterPartition { .. } => "AlterPartition",
+            Request::OffsetsForLeaderEpoch { .. } => "OffsetsForLeaderEpoch",
             Request::FindCoordinator { .. } => "FindCoordinator",
             Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Request::EndTxn { .. } => "EndTxn",
@@ -295,6 +305,13 @@ pub enum Response {
         error: Errors,
         producer_id_start: i64,
         producer_id_len: i32,
+    },
+    /// `EpochEndOffset`: -1/-1 when the log cannot place the epoch.
+    OffsetsForLeaderEpoch {
+        topic_partition: TopicPartition,
+        error: Errors,
+        leader_epoch: i32,
+        end_offset: i64,
     },
     /// The controller's answer: on NONE, the partition as it now is.
     AlterPartition {
@@ -406,6 +423,7 @@ impl Response {
             Response::Produce { .. } => "Produce",
             Response::AllocateProducerIds { .. } => "AllocateProducerIds",
             Response::AlterPartition { .. } => "AlterPartition",
+            Response::OffsetsForLeaderEpoch { .. } => "OffsetsForLeaderEpoch",
             Response::FindCoordinator { .. } => "FindCoordinator",
             Response::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
             Response::EndTxn { .. } => "EndTxn",
@@ -434,6 +452,7 @@ impl Response {
             | Response::Produce { error, .. }
             | Response::AllocateProducerIds { error, .. }
             | Response::AlterPartition { error, .. }
+            | Response::OffsetsForLeaderEpoch { error, .. }
             | Response::FindCoordinator { error, .. }
             | Response::EndTxn { error, .. }
             | Response::Fetch { error, .. }
@@ -492,6 +511,14 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
             leader_epoch: -1,
             partition_epoch: -1,
             isr: Vec::new(),
+        },
+        Request::OffsetsForLeaderEpoch {
+            topic_partition, ..
+        } => Response::OffsetsForLeaderEpoch {
+            topic_partition: topic_partition.clone(),
+            error,
+            leader_epoch: -1,
+            end_offset: -1,
         },
         Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: -1 },
         Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {

@@ -448,6 +448,27 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
                 isolation(*i)
             )
         }
+        Request::OffsetsForLeaderEpoch {
+            topic_partition,
+            current_leader_epoch,
+            leader_epoch,
+        } => format!(
+            "raw offsets-for-leader-epoch{to} {topic_partition} epoch={leader_epoch} current-leader-epoch={current_leader_epoch}"
+        ),
+        Request::AlterPartition {
+            broker_id,
+            broker_epoch,
+            topic_partition,
+            leader_epoch,
+            partition_epoch,
+            new_isr,
+        } => {
+            let isr: Vec<String> = new_isr.iter().map(|b| b.to_string()).collect();
+            format!(
+                "raw alter-partition{to} {topic_partition} broker-id={broker_id} broker-epoch={broker_epoch} leader-epoch={leader_epoch} partition-epoch={partition_epoch} isr={}",
+                isr.join(",")
+            )
+        }
         Request::ListOffsets {
             topic_partition,
             isolation: i,

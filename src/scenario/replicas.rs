@@ -2,7 +2,7 @@
 
 use crate::sim::replication::ReplicasView;
 
-/// One header line (leader, epoch, ISR), then one line per replica: role, LEO, HW,
+/// One header line (leader, leader epoch, ISR, partition epoch), then one line per replica: role, LEO, HW,
 /// LSO, its leader-epoch cache, and what sets it apart (out of the ISR, stopped, a
 /// log that differs from the leader's).
 pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> {
@@ -16,10 +16,11 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
         v.leader.to_string()
     };
     let mut lines = vec![format!(
-        "{} leader={leader} epoch={} isr={}",
+        "{} leader={leader} epoch={} isr={} partition-epoch={}",
         v.tp,
         v.leader_epoch,
-        list(&v.isr)
+        list(&v.isr),
+        v.partition_epoch
     )];
     for r in &v.replicas {
         let epochs: Vec<String> = r.epochs.iter().map(|(e, o)| format!("{e}@{o}")).collect();

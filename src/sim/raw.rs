@@ -33,6 +33,9 @@ impl World {
             }
             | Request::ListOffsets {
                 topic_partition, ..
+            }
+            | Request::OffsetsForLeaderEpoch {
+                topic_partition, ..
             } => self.leader_of(topic_partition),
             Request::WriteTxnMarkers { markers } => markers
                 .first()
@@ -56,6 +59,9 @@ impl World {
             return Err(SimErrorKind::NoBroker { id: target }.into());
         }
         let api = request.api_name();
+        if let Request::AlterPartition { .. } = request {
+            return Ok(self.raw_alter_partition(request));
+        }
         Ok(match self.raw_request(target, request) {
             Some(response) => response_lines(&response),
             None => vec![format!(
@@ -84,8 +90,15 @@ pub fn response_lines(response: &Response) -> Vec<String> {
             "AllocateProducerIds: error={} start={producer_id_start} len={producer_id_len}",
             error.name()
         )],
+        Response::AlterPartition { topic_partition, error, .. } if *error != Errors::None => {
+            vec![format!("AlterPartition {topic_partition}: error={}", error.name())]
+        }
         Response::AlterPartition { topic_partition, error, leader_id, leader_epoch, partition_epoch, isr } => vec![format!(
             "AlterPartition {topic_partition}: error={} leaderId={leader_id} leaderEpoch={leader_epoch} partitionEpoch={partition_epoch} isr={isr:?}",
+            error.name()
+        )],
+        Response::OffsetsForLeaderEpoch { topic_partition, error, leader_epoch, end_offset } => vec![format!(
+            "OffsetsForLeaderEpoch {topic_partition}: error={} leaderEpoch={leader_epoch} endOffset={end_offset}",
             error.name()
         )],
         Response::FindCoordinator { error, node_id } => {
@@ -173,6 +186,33 @@ pub fn find_coordinator(key: String, group: bool) -> Request {
 }
 
 impl World {
+    /// AlterPartition by hand, as broker `broker_id` would send it, to the controller;
+    /// a broker epoch of -1 is filled with the one the controller registered.
+    fn raw_alter_partition(&mut self, mut request: Request) -> Vec<String> {
+        if let Request::AlterPartition {
+            broker_id,
+            broker_epoch,
+            ..
+        } = &mut request
+        {
+            if *broker_epoch == -1 {
+                *broker_epoch = self.broker_epochs.get(broker_id).copied().unwrap_or(-1);
+            }
+        }
+        let cid = self.take_correlation_id();
+        self.send(
+            Node::Client(RAW_CLIENT.into()),
+            Node::Controller,
+            cid,
+            Body::Request(request),
+        );
+        self.run_while(|w| !w.raw_inbox.contains_key(&cid));
+        match self.raw_inbox.remove(&cid) {
+            Some(response) => response_lines(&response),
+            None => vec!["AlterPartition: no response (the request or its answer was lost)".into()],
+        }
+    }
+
     /// Sends one request from the raw client and runs the world until its answer
     /// arrives (or nothing more can happen, when the request or answer was lost).
     pub(crate) fn raw_request(&mut self, broker: i32, request: Request) -> Option<Response> {

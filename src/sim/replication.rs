@@ -583,6 +583,8 @@ pub struct ReplicasView {
     pub tp: TopicPartition,
     pub leader: i32,
     pub leader_epoch: i32,
+    /// Bumped by every change the controller makes (leader or ISR).
+    pub partition_epoch: i32,
     pub isr: Vec<i32>,
     pub replicas: Vec<ReplicaView>,
 }
@@ -684,6 +686,7 @@ impl World {
             tp: tp.clone(),
             leader: reg.leader(),
             leader_epoch: reg.leader_epoch(),
+            partition_epoch: reg.partition_epoch(),
             isr: reg.isr().to_vec(),
             replicas,
         })

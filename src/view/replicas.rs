@@ -71,6 +71,7 @@ pub struct ReplicasPanel {
     pub tp: TopicPartition,
     pub leader: i32,
     pub leader_epoch: i32,
+    pub partition_epoch: i32,
     pub isr: Vec<i32>,
     /// The offset of each column's first slot: the offsets before it are not shown
     /// (the table keeps the newest [`REPLICA_ROWS`]).
@@ -241,6 +242,7 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
         tp: tp.clone(),
         leader: view.leader,
         leader_epoch: view.leader_epoch,
+        partition_epoch: view.partition_epoch,
         isr: view.isr,
         first_offset: first,
         columns,

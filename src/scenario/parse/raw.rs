@@ -12,6 +12,8 @@ pub(super) const RAW_APIS: &[&str] = &[
     "write-txn-markers",
     "fetch",
     "list-offsets",
+    "offsets-for-leader-epoch",
+    "alter-partition",
     "describe-transactions",
     "list-transactions",
 ];
@@ -33,6 +35,14 @@ pub(super) fn raw_request(
         "write-txn-markers" => &["pid", "epoch", "coordinator-epoch"],
         "fetch" => &["offset", "isolation"],
         "list-offsets" => &["isolation"],
+        "offsets-for-leader-epoch" => &["epoch", "current-leader-epoch"],
+        "alter-partition" => &[
+            "broker-id",
+            "broker-epoch",
+            "leader-epoch",
+            "partition-epoch",
+            "isr",
+        ],
         _ => &[],
     };
     if let Some((t, k, _)) = opts
@@ -150,6 +160,41 @@ pub(super) fn raw_request(
                     topic_partition: tp,
                     isolation: isolation()?,
                     earliest: false,
+                }
+            }
+        }
+        "offsets-for-leader-epoch" | "alter-partition" => {
+            let tp = partitions()?
+                .into_iter()
+                .next()
+                .ok_or_else(|| c.err(verb.column, format!("raw {api} needs a partition")))?;
+            let int = |name: &str, default: Option<i32>| -> Result<i32, ParseError> {
+                match (opt(name), default) {
+                    (Some((t, _, v)), _) => number(c, t, v, name),
+                    (None, Some(d)) => Ok(d),
+                    (None, None) => Err(c.err(verb.column, format!("raw {api} needs {name}=…"))),
+                }
+            };
+            if api == "offsets-for-leader-epoch" {
+                Request::OffsetsForLeaderEpoch {
+                    topic_partition: tp,
+                    current_leader_epoch: int("current-leader-epoch", Some(-1))?,
+                    leader_epoch: int("epoch", None)?,
+                }
+            } else {
+                let (t, _, v) = need("isr")?;
+                let new_isr = v
+                    .split(',')
+                    .map(|b| number(c, t, b, "isr"))
+                    .collect::<Result<Vec<i32>, _>>()?;
+                Request::AlterPartition {
+                    broker_id: int("broker-id", None)?,
+                    broker_epoch: opt("broker-epoch")
+                        .map_or(Ok(-1), |(t, _, v)| number(c, t, v, "broker-epoch"))?,
+                    topic_partition: tp,
+                    leader_epoch: int("leader-epoch", None)?,
+                    partition_epoch: int("partition-epoch", None)?,
+                    new_isr,
                 }
             }
         }

@@ -115,6 +115,7 @@ pub fn replicas_view(p: &ReplicasViewProps) -> Html {
             &panel.leader.to_string(),
             &panel.leader_epoch.to_string(),
             &isr.join(", "),
+            &panel.partition_epoch.to_string(),
         ],
     );
     html! {
