@@ -431,11 +431,12 @@ impl Broker {
                 producer_id,
                 producer_epoch,
                 committed,
+                version,
             } => self.handle_end_txn(
                 transactional_id,
-                producer_id,
-                producer_epoch,
+                (producer_id, producer_epoch),
                 committed,
+                version,
                 now_ms,
             ),
             Request::DescribeTransactions { transactional_ids } => {

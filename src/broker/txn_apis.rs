@@ -246,26 +246,43 @@ impl Broker {
         handled
     }
 
+    /// `KafkaApis.handleEndTxnRequest` (Kafka 4.0): a request above version 4 comes
+    /// from a transaction.version 2 client, one at or below it from an older one;
+    /// below version 2, PRODUCER_FENCED is answered as INVALID_PRODUCER_EPOCH, which
+    /// old clients understand.
     pub(super) fn handle_end_txn(
         &mut self,
         transactional_id: String,
-        producer_id: i64,
-        producer_epoch: i16,
+        (producer_id, producer_epoch): (i64, i16),
         committed: bool,
+        version: Option<i16>,
         now_ms: i64,
     ) -> Handled {
+        use crate::coordinator::transaction::TransactionVersion;
+        let client_version = version.map(|v| {
+            if v > 4 {
+                TransactionVersion::TV_2
+            } else {
+                TransactionVersion::TV_0
+            }
+        });
         let (result, mut handled) = self.with_coordinator(now_ms, |c, log| {
-            c.handle_end_txn(
+            let version = client_version.unwrap_or_else(|| c.client_version());
+            c.handle_end_txn_from(
                 &transactional_id,
-                producer_id,
-                producer_epoch,
+                (producer_id, producer_epoch),
                 committed,
+                version,
                 now_ms,
                 log,
             )
         });
+        let old_client = version.is_some_and(|v| v < 2);
         handled.response = Some(Response::EndTxn {
-            error: result.error,
+            error: match result.error {
+                Errors::ProducerFenced if old_client => Errors::InvalidProducerEpoch,
+                error => error,
+            },
             producer_id: result.producer_id,
             producer_epoch: result.producer_epoch,
         });
@@ -364,6 +381,11 @@ impl Broker {
     pub fn set_transactional_id_expiration(&mut self, expiration_ms: i64, interval_ms: i64) {
         self.txn_coordinator
             .set_transactional_id_expiration(expiration_ms, interval_ms);
+    }
+
+    /// `transaction.max.timeout.ms` changed.
+    pub fn set_max_transaction_timeout(&mut self, max_ms: i32) {
+        self.txn_coordinator.set_max_transaction_timeout(max_ms);
     }
 
     pub fn abort_timed_out_transactions(&mut self, now_ms: i64) -> Handled {

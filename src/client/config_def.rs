@@ -212,6 +212,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("producer.snapshots", Log, Boolean, "true", Validator::None), // NOT KAFKA: false keeps no producer-state snapshots
     // Broker settings.
     key("transactional.id.expiration.ms", Broker, Int, "604800000", AtLeast(1)), // TransactionStateManagerConfig
+    key("transaction.max.timeout.ms", Broker, Int, "900000", AtLeast(1)), // TransactionStateManagerConfig
     key("transaction.remove.expired.transaction.cleanup.interval.ms", Broker, Int, "3600000", AtLeast(1)), // TransactionStateManagerConfig
     key("offsets.topic.replication.factor", Broker, Short, "1", AtLeast(1)), // GroupCoordinatorConfig (default 3; 1 as config/server.properties sets it)
     key("transaction.state.log.replication.factor", Broker, Short, "1", AtLeast(1)), // TransactionLogConfig (default 3; 1 as config/server.properties sets it)

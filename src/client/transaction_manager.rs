@@ -314,6 +314,7 @@ impl TransactionManager {
                         producer_id,
                         producer_epoch,
                         committed,
+                        version: None,
                     },
                     TxnRequestKind::EndTxn { committed },
                 ))

@@ -92,6 +92,7 @@ impl Errors {
             Errors::DuplicateSequenceNumber => "DuplicateSequenceException".into(),
             Errors::CorruptMessage => "CorruptRecordException".into(),
             Errors::MessageTooLarge => "RecordTooLargeException".into(),
+            Errors::InvalidTransactionTimeout => "InvalidTxnTimeoutException".into(),
             other => {
                 let words: String = other
                     .name()

@@ -109,6 +109,12 @@ pub enum Request {
         producer_id: i64,
         producer_epoch: i16,
         committed: bool,
+        /// The EndTxn request version a raw request names (0–5; KafkaApis reads
+        /// above 4 as a transaction.version 2 client, below 2 answers
+        /// INVALID_PRODUCER_EPOCH for PRODUCER_FENCED). None: the version the
+        /// cluster's clients negotiate.
+        #[serde(default)]
+        version: Option<i16>,
     },
     /// `WriteTxnMarkers` (coordinator to partition leader).
     WriteTxnMarkers { markers: Vec<TxnMarkerEntry> },

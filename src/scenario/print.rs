@@ -421,10 +421,12 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             producer_id,
             producer_epoch,
             committed,
+            version,
         } => format!(
-            "raw end-txn{to} txn={} pid={producer_id} epoch={producer_epoch} {}",
+            "raw end-txn{to} txn={} pid={producer_id} epoch={producer_epoch} {}{}",
             quote(transactional_id),
-            result(*committed)
+            result(*committed),
+            version.map(|v| format!(" version={v}")).unwrap_or_default()
         ),
         Request::WriteTxnMarkers { markers } if markers.len() == 1 => {
             let m = markers.first()?;

@@ -246,6 +246,23 @@ impl World {
                 });
                 Ok(vec![])
             }
+            Action::SetBrokerConfig { key, value } if key == "transaction.max.timeout.ms" => {
+                let parsed = crate::client::config_def::parse(
+                    crate::client::config_def::Place::Broker,
+                    key,
+                    value,
+                )?;
+                // An INT key with `atLeast(1)`: it fits an i32.
+                let max_ms = i32::try_from(parsed.number()).unwrap_or(i32::MAX);
+                for b in self.brokers.values_mut() {
+                    b.set_max_transaction_timeout(max_ms);
+                }
+                self.emit(EventKind::ConfigChanged {
+                    key: key.clone(),
+                    value: value.clone(),
+                });
+                Ok(vec![])
+            }
             Action::SetBrokerConfig { key, value }
                 if super::internal_topics::InternalTopicsConfig::KEYS.contains(&key.as_str()) =>
             {

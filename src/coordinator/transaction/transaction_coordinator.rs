@@ -363,7 +363,8 @@ impl TransactionCoordinator {
     /// The version clients speak. Simplified: Kafka reads it from the request
     /// version (EndTxn v5+, AddPartitionsToTxn from a broker = TV2); every client here
     /// negotiates the cluster's finalized level, so the coordinator takes that.
-    fn client_version(&self) -> TransactionVersion {
+    /// The transaction version a client of this cluster negotiates.
+    pub fn client_version(&self) -> TransactionVersion {
         self.config.transaction_version.client_version()
     }
 

@@ -31,7 +31,8 @@ pub(super) fn raw_request(
     // Every option this request takes: a typo (`ofset=3`) is refused, not ignored.
     let known: &[&str] = match api {
         "init-producer-id" => &["transactional.id", "timeout", "pid", "epoch"],
-        "add-partitions" | "end-txn" => &["txn", "pid", "epoch"],
+        "add-partitions" => &["txn", "pid", "epoch"],
+        "end-txn" => &["txn", "pid", "epoch", "version"],
         "write-txn-markers" => &["pid", "epoch", "coordinator-epoch"],
         "fetch" => &["offset", "isolation"],
         "list-offsets" => &["isolation"],
@@ -127,6 +128,16 @@ pub(super) fn raw_request(
             producer_id: num("pid")?,
             producer_epoch: epoch()?,
             committed: result()?,
+            version: match opt("version") {
+                Some((t, _, v)) => {
+                    let n: i16 = number(c, t, v, "version")?;
+                    if !(0..=5).contains(&n) {
+                        return Err(c.err(t.column, "EndTxn versions are 0 to 5"));
+                    }
+                    Some(n)
+                }
+                None => None,
+            },
         },
         "write-txn-markers" => Request::WriteTxnMarkers {
             markers: vec![TxnMarkerEntry {

@@ -5,14 +5,36 @@ use super::*;
 
 impl TransactionCoordinator {
     /// EndTxn from a client (`handleEndTransaction`): writes Prepare* (TV2: with the
-    /// epoch bumped), answers at once with the epoch, and asks for markers.
-    #[allow(clippy::too_many_arguments)]
+    /// epoch bumped), answers at once with the epoch, and asks for markers. The
+    /// client speaks the version the cluster's clients negotiate.
     pub fn handle_end_txn(
         &mut self,
         transactional_id: &str,
         producer_id: i64,
         producer_epoch: i16,
         commit: bool,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> (EndTxnResult, Out) {
+        let version = self.client_version();
+        self.handle_end_txn_from(
+            transactional_id,
+            (producer_id, producer_epoch),
+            commit,
+            version,
+            now,
+            log,
+        )
+    }
+
+    /// [`Self::handle_end_txn`] from a client of `client_version` (what the EndTxn
+    /// request's version says: above 4 is a transaction.version 2 client).
+    pub fn handle_end_txn_from(
+        &mut self,
+        transactional_id: &str,
+        (producer_id, producer_epoch): (i64, i16),
+        commit: bool,
+        client_version: TransactionVersion,
         now: i64,
         log: &mut dyn TxnLogWriter,
     ) -> (EndTxnResult, Out) {
@@ -28,7 +50,7 @@ impl TransactionCoordinator {
             producer_epoch,
             result,
             true,
-            self.client_version(),
+            client_version,
             now,
             log,
             &mut out,

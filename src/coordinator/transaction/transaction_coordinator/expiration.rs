@@ -11,6 +11,12 @@ impl TransactionCoordinator {
         self.config.remove_expired_transactional_ids_interval_ms = interval_ms;
     }
 
+    /// New `transaction.max.timeout.ms` (broker-wide): an InitProducerId asking for a
+    /// longer `transaction.timeout.ms` gets INVALID_TRANSACTION_TIMEOUT.
+    pub fn set_max_transaction_timeout(&mut self, max_ms: i32) {
+        self.config.max_txn_timeout_ms = max_ms;
+    }
+
     /// `shouldExpire`: nothing pending, no transaction going on, and no update for
     /// `transactional.id.expiration.ms`.
     fn should_expire(&self, m: &TransactionMetadata, now: i64) -> bool {
