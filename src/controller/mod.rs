@@ -1,15 +1,18 @@
 //! The controller's view of each partition (KRaft's role, simplified: no Raft log of
 //! its own, decisions are applied at once): where the replicas live, who leads, at
-//! which leader epoch, and who is in sync. Pure functions over a
-//! [`PartitionRegistration`]; the world calls them when a topic is made, a broker stops
-//! or starts, and a leader reports an ISR change (`AlterPartition`).
+//! which leader epoch, who is in sync, and the partition epoch every change bumps.
+//! Pure functions over a [`PartitionRegistration`]; the world calls them when a topic
+//! is made, a broker stops, starts or shuts down, a leader sends `AlterPartition`, and
+//! an admin asks for a preferred election.
 //!
 //! Follows Kafka 4.0 (mirror commit 1eb7644): `StripedReplicaPlacer` (simplified to
 //! one rack: replica `i` of partition `p` on broker `(p + i) mod n`),
 //! `PartitionChangeBuilder.electLeader` (the first alive replica of the assignment
 //! that is in the ISR; with `unclean.leader.election.enable`, else the first alive
-//! replica), and the rule that fencing a broker removes it from every ISR but never
-//! empties one (the last member stays, with no leader). ELR (KIP-966) is not modelled.
+//! replica), `ReplicationControlManager.validateAlterPartitionData` and
+//! `electLeader`, and the rule that fencing a broker (or its controlled shutdown)
+//! removes it from every ISR but never empties one (the last member stays, with no
+//! leader). ELR (KIP-966) is not modelled.
 
 use serde::Serialize;
 

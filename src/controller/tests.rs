@@ -77,3 +77,104 @@ fn alter_isr_from_a_stale_epoch_or_without_the_leader_is_refused() {
         "in the leader's order: a new member is appended"
     );
 }
+
+fn ask(broker: i32, leader_epoch: i32, partition_epoch: i32, isr: &[i32]) -> AlterPartitionData {
+    AlterPartitionData {
+        broker,
+        broker_epoch: 1,
+        leader_epoch,
+        partition_epoch,
+        new_isr: isr.to_vec(),
+    }
+}
+
+// ReplicationControlManagerTest (Kafka 4.0): testAlterPartitionHandleUnknownTopicIdOrName
+// and its neighbours check the same order of refusals.
+#[test]
+fn alter_partition_is_checked_in_kafkas_order() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    let all = |_: i32| true;
+    assert_eq!(
+        p.alter_partition(&ask(1, 1, 0, &[1, 2]), &all),
+        Err(Errors::NotController)
+    );
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 1, &[1, 2]), &all),
+        Err(Errors::NotController)
+    );
+    assert_eq!(
+        p.alter_partition(&ask(2, 0, 0, &[1, 2]), &all),
+        Err(Errors::InvalidRequest)
+    );
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 0, &[2, 3]), &all),
+        Err(Errors::InvalidRequest)
+    );
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 0, &[1, 4]), &all),
+        Err(Errors::InvalidRequest)
+    );
+    assert_eq!(p.alter_partition(&ask(1, 0, 0, &[1, 2]), &all), Ok(true));
+    assert_eq!(
+        (p.partition_epoch(), p.leader_epoch()),
+        (1, 0),
+        "a shrink keeps the leader epoch"
+    );
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 0, &[1, 2, 3]), &all),
+        Err(Errors::InvalidUpdateVersion),
+        "built on the ISR before the last change"
+    );
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 1, &[1, 2, 3]), &|b| b != 3),
+        Err(Errors::IneligibleReplica),
+        "a new member must be active"
+    );
+    assert_eq!(p.alter_partition(&ask(1, 0, 1, &[1, 2, 3]), &all), Ok(true));
+    assert_eq!(p.isr(), &[1, 2, 3]);
+    // A new leader: the old one's leader epoch is fenced.
+    p.fence_broker(1, &|b| b != 1, false);
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 3, &[1, 2]), &all),
+        Err(Errors::FencedLeaderEpoch)
+    );
+}
+
+#[test]
+fn every_change_bumps_the_partition_epoch() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    p.fence_broker(3, &|b| b != 3, false);
+    assert_eq!(p.partition_epoch(), 1);
+    p.fence_broker(1, &|b| b == 2, false);
+    assert_eq!(
+        (p.leader(), p.leader_epoch(), p.partition_epoch()),
+        (2, 1, 2)
+    );
+    assert!(p.alter_isr(1, &[2, 1]));
+    assert_eq!(p.partition_epoch(), 3);
+    let change = p.elect_preferred(&|_| true).expect("1 is back in the ISR");
+    assert_eq!(
+        (change.leader, change.leader_epoch, change.partition_epoch),
+        (1, 2, 4)
+    );
+}
+
+// ReplicationControlManager.electLeader with ElectionType.PREFERRED.
+#[test]
+fn a_requested_preferred_election_says_why_it_did_nothing() {
+    let mut p = PartitionRegistration::new(vec![1, 2]);
+    assert_eq!(
+        p.elect_preferred_requested(&|_| true).map(|c| c.leader),
+        Err(Errors::ElectionNotNeeded)
+    );
+    p.fence_broker(1, &|b| b == 2, false);
+    assert_eq!(
+        p.elect_preferred_requested(&|b| b == 2).map(|c| c.leader),
+        Err(Errors::PreferredLeaderNotAvailable),
+        "broker 1 is out of the ISR"
+    );
+    assert!(p.alter_isr(1, &[2, 1]));
+    let change = p.elect_preferred_requested(&|_| true).expect("elected");
+    assert_eq!(change.election, Some(Election::PreferredRequested));
+    assert_eq!((change.leader, change.leader_epoch), (1, 2));
+}
