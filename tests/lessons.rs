@@ -603,10 +603,10 @@ fn lesson_fingerprints_are_pinned() {
         "consume-transform-produce 0d1d205c33974745",
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
-        "replication c7599e9c4540519b",
-        "failover cbe1662c90273e43",
-        "coordinator-failover 0814d684019fb2dc",
-        "acks-1-loss 7c20d0088e2831cb",
+        "replication 893a0bf9dba25e36",
+        "failover faec2e882956a807",
+        "coordinator-failover b3e5ed458ab69a7a",
+        "acks-1-loss 445f1515d2993c05",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
