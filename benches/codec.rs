@@ -148,29 +148,44 @@ fn bench_crc(c: &mut Criterion) {
     group.finish();
 }
 
-/// Seconds per call: the best of 5 rounds of ≈ `budget` / 5 each.
-fn per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
-    let round = budget / 5;
-    let mut best = f64::INFINITY;
-    for _ in 0..5 {
-        let (start, mut calls) = (Instant::now(), 0u64);
-        while start.elapsed() < round {
-            f();
-            calls += 1;
-        }
-        best = best.min(start.elapsed().as_secs_f64() / calls as f64);
+/// Rounds of the ratio: ours and the peer's alternate, so that a burst of load from
+/// other processes hits both sides of one round alike.
+const ROUNDS: usize = 11;
+
+/// Seconds per call over ≈ `time`.
+fn per_call(time: Duration, f: &mut impl FnMut()) -> f64 {
+    let (start, mut calls) = (Instant::now(), 0u64);
+    while start.elapsed() < time {
+        f();
+        calls += 1;
     }
-    best
+    start.elapsed().as_secs_f64() / calls as f64
 }
 
-/// Our throughput over the peer's (the peer's time per call over ours).
-fn ratio(budget: Duration, ours: impl FnMut(), peer: impl FnMut()) -> f64 {
-    let ours = per_call(budget, ours);
-    per_call(budget, peer) / ours
+/// Our throughput over the peer's (the peer's time per call over ours): the median of
+/// [`ROUNDS`] interleaved rounds, and ours in ns per call (median too).
+fn ratio(budget: Duration, mut ours: impl FnMut(), mut peer: impl FnMut()) -> (f64, f64) {
+    let time = budget / (2 * ROUNDS as u32);
+    per_call(time, &mut ours);
+    per_call(time, &mut peer);
+    let (mut ratios, mut times) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let t = per_call(time, &mut ours);
+        ratios.push(per_call(time, &mut peer) / t);
+        times.push(t * 1e9);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(&mut ratios), median(&mut times))
 }
 
 fn print_ratios(cases: &[Case], budget: Duration) {
-    println!("\nthroughput ratio, eos / peer (> 1.0: eos is faster), best of 5 rounds:");
+    println!(
+        "\nthroughput ratio, eos / peer (> 1.0: eos is faster), median of {ROUNDS} \
+         interleaved rounds; eos's ns per call:"
+    );
     let peer_decode = |bytes: &Bytes| {
         black_box(RecordBatchDecoder::decode(&mut bytes.clone()).is_ok());
     };
@@ -199,10 +214,16 @@ fn print_ratios(cases: &[Case], budget: Duration) {
             || peer_decode(&case.bytes),
         );
         println!(
-            "  batch v2 {:>4} records ({:>5} B): encode {encode:.2}x  decode {decode:.2}x  \
-             decode_view {view:.2}x  (kafka-protocol)",
+            "  batch v2 {:>4} records ({:>5} B): encode {:.2}x ({:.0} ns)  decode {:.2}x \
+             ({:.0} ns)  decode_view {:.2}x ({:.0} ns)  (kafka-protocol)",
             case.n,
-            case.bytes.len()
+            case.bytes.len(),
+            encode.0,
+            encode.1,
+            decode.0,
+            decode.1,
+            view.0,
+            view.1
         );
     }
     for len in CRC_SIZES {
@@ -225,8 +246,9 @@ fn print_ratios(cases: &[Case], budget: Duration) {
             crate_crc,
         );
         println!(
-            "  crc32c {len:>7} B: engine {engine:.2}x  slice-by-8 (the wasm's) {sliced:.2}x  \
-             (crc32c crate)"
+            "  crc32c {len:>7} B: engine {:.2}x  slice-by-8 (the wasm's) {:.2}x  \
+             (crc32c crate)",
+            engine.0, sliced.0
         );
     }
 }
@@ -240,6 +262,6 @@ fn main() {
     // `cargo bench -- --test` (CI's quick mode) checks that every case runs; the ratios
     // only mean something after a full run, so there they get a token budget.
     let quick = std::env::args().any(|a| a == "--test");
-    let budget = Duration::from_millis(if quick { 5 } else { 1000 });
+    let budget = Duration::from_millis(if quick { 5 } else { 2000 });
     print_ratios(&cases, budget);
 }

@@ -22,6 +22,7 @@ use super::control::{ControlRecordType, EndTransactionMarker};
 use super::crc32c::crc32c;
 use super::default_record::{decode_records, wire_len, Record, RecordView};
 use super::error::RecordError;
+use super::varint::VarintBlock;
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
     NO_PRODUCER_ID, NO_SEQUENCE, RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK,
@@ -309,9 +310,13 @@ impl RecordBatch {
     /// once from the lengths (an upper bound), then computes each record's exact size
     /// once, as it writes it.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
-        let bound = self.records.iter().fold(RECORD_BATCH_OVERHEAD, |acc, r| {
-            acc.saturating_add(r.max_size_in_bytes())
-        });
+        // The last record's leading fields are copied as a whole block, then cut.
+        let bound = self
+            .records
+            .iter()
+            .fold(RECORD_BATCH_OVERHEAD + VarintBlock::CAPACITY, |acc, r| {
+                acc.saturating_add(r.max_size_in_bytes())
+            });
         out.reserve(bound);
         let start = out.len();
         out.extend_from_slice(&self.base_offset.to_be_bytes());
@@ -356,110 +361,29 @@ impl RecordBatch {
     /// batchLength says), InvalidMagic, CorruptMessage, UnsupportedCompression,
     /// InvalidRecord.
     pub fn decode(buf: &[u8]) -> Result<(RecordBatch, usize), RecordError> {
-        let view = Self::decode_view(buf)?;
-        let used = view.size_in_bytes();
-        Ok((view.to_batch(), used))
+        let (mut batch, region, count, size) = decode_header(buf)?;
+        let records = decode_records(region, count, |view| view.to_record())?;
+        check_offset_deltas(
+            records.iter().map(|r| r.offset_delta),
+            batch.last_offset_delta,
+        )?;
+        batch.records = records;
+        Ok((batch, size))
     }
 
     /// [`RecordBatch::decode`] without copying the records out: the same checks and
     /// errors, the records borrowing `buf` (no allocation per record).
     pub fn decode_view(buf: &[u8]) -> Result<BatchView<'_>, RecordError> {
-        let available = buf.len();
-        let batch_length = read_batch_length(buf).ok_or(RecordError::Truncated {
-            needed: LOG_OVERHEAD,
-            available,
-        })?;
-        let min_length = RECORD_BATCH_OVERHEAD - LOG_OVERHEAD;
-        let total = match usize::try_from(batch_length) {
-            Ok(len) if len >= min_length => len.checked_add(LOG_OVERHEAD),
-            _ => None,
-        };
-        let Some(total) = total else {
-            // The batch's own length cannot even hold a header.
-            return Err(RecordError::Truncated {
-                needed: RECORD_BATCH_OVERHEAD,
-                available: usize::try_from(batch_length)
-                    .map_or(LOG_OVERHEAD, |l| l.saturating_add(LOG_OVERHEAD)),
-            });
-        };
-        if let Some(&magic) = buf.get(MAGIC_OFFSET) {
-            if magic as i8 != MAGIC_V2 {
-                return Err(RecordError::InvalidMagic(magic as i8));
-            }
-        }
-        let Some(batch) = buf.get(..total) else {
-            return Err(RecordError::Truncated {
-                needed: total,
-                available,
-            });
-        };
-        let short = || header_short(RECORD_BATCH_OVERHEAD, batch.len());
-
-        let stored_crc = get_u32(batch, CRC_OFFSET).ok_or_else(short)?;
-        let computed_crc = crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or(&[]));
-        if stored_crc != computed_crc {
-            return Err(RecordError::CorruptMessage {
-                stored_crc,
-                computed_crc,
-            });
-        }
-
-        let attributes = get_i16(batch, ATTRIBUTES_OFFSET).ok_or_else(short)?;
-        let compression = (attributes & COMPRESSION_CODEC_MASK) as u8;
-        if compression != 0 {
-            return Err(RecordError::UnsupportedCompression(compression));
-        }
-        let base_offset = get_i64(batch, BASE_OFFSET_OFFSET).ok_or_else(short)?;
-        let partition_leader_epoch =
-            get_i32(batch, PARTITION_LEADER_EPOCH_OFFSET).ok_or_else(short)?;
-        let last_offset_delta = get_i32(batch, LAST_OFFSET_DELTA_OFFSET).ok_or_else(short)?;
-        let base_timestamp = get_i64(batch, BASE_TIMESTAMP_OFFSET).ok_or_else(short)?;
-        let max_timestamp = get_i64(batch, MAX_TIMESTAMP_OFFSET).ok_or_else(short)?;
-        let producer_id = get_i64(batch, PRODUCER_ID_OFFSET).ok_or_else(short)?;
-        let producer_epoch = get_i16(batch, PRODUCER_EPOCH_OFFSET).ok_or_else(short)?;
-        let base_sequence = get_i32(batch, BASE_SEQUENCE_OFFSET).ok_or_else(short)?;
-        let records_count = get_i32(batch, RECORDS_COUNT_OFFSET).ok_or_else(short)?;
-
-        let region = batch.get(RECORDS_OFFSET..).unwrap_or(&[]);
-        let count = usize::try_from(records_count).map_err(|_| {
-            RecordError::InvalidRecord(format!("invalid record count {records_count}"))
-        })?;
-        let records = decode_records(region, count)?;
-
-        let mut previous: Option<i32> = None;
-        for (i, r) in records.iter().enumerate() {
-            let ok = r.offset_delta >= 0
-                && previous.is_none_or(|p| r.offset_delta > p)
-                && r.offset_delta <= last_offset_delta;
-            if !ok {
-                return Err(RecordError::InvalidRecord(format!(
-                    "record {i} has offsetDelta {} (previous {:?}, lastOffsetDelta {last_offset_delta})",
-                    r.offset_delta, previous
-                )));
-            }
-            previous = Some(r.offset_delta);
-        }
-        if records.is_empty() && last_offset_delta < -1 {
-            return Err(RecordError::InvalidRecord(format!(
-                "invalid lastOffsetDelta {last_offset_delta}"
-            )));
-        }
-
+        let (header, region, count, size) = decode_header(buf)?;
+        let records = decode_records(region, count, |view| view)?;
+        check_offset_deltas(
+            records.iter().map(|r| r.offset_delta),
+            header.last_offset_delta,
+        )?;
         Ok(BatchView {
-            header: RecordBatch {
-                base_offset,
-                partition_leader_epoch,
-                attributes,
-                last_offset_delta,
-                base_timestamp,
-                max_timestamp,
-                producer_id,
-                producer_epoch,
-                base_sequence,
-                records: Vec::new(),
-            },
+            header,
             records,
-            size: total,
+            size,
         })
     }
 
@@ -544,6 +468,112 @@ impl<'a> BatchView<'a> {
             ..self.header.clone()
         }
     }
+}
+
+/// The checks and header of [`RecordBatch::decode_view`] up to the records: the header
+/// (its `records` empty), the records region, recordsCount and the bytes the batch
+/// takes. Not generic, so the owned and the borrowed decode share one copy of it (the
+/// wasm carries it once); only [`decode_records`] is built for each.
+fn decode_header(buf: &[u8]) -> Result<(RecordBatch, &[u8], usize, usize), RecordError> {
+    let available = buf.len();
+    let batch_length = read_batch_length(buf).ok_or(RecordError::Truncated {
+        needed: LOG_OVERHEAD,
+        available,
+    })?;
+    let min_length = RECORD_BATCH_OVERHEAD - LOG_OVERHEAD;
+    let total = match usize::try_from(batch_length) {
+        Ok(len) if len >= min_length => len.checked_add(LOG_OVERHEAD),
+        _ => None,
+    };
+    let Some(total) = total else {
+        // The batch's own length cannot even hold a header.
+        return Err(RecordError::Truncated {
+            needed: RECORD_BATCH_OVERHEAD,
+            available: usize::try_from(batch_length)
+                .map_or(LOG_OVERHEAD, |l| l.saturating_add(LOG_OVERHEAD)),
+        });
+    };
+    if let Some(&magic) = buf.get(MAGIC_OFFSET) {
+        if magic as i8 != MAGIC_V2 {
+            return Err(RecordError::InvalidMagic(magic as i8));
+        }
+    }
+    let Some(batch) = buf.get(..total) else {
+        return Err(RecordError::Truncated {
+            needed: total,
+            available,
+        });
+    };
+    let short = || header_short(RECORD_BATCH_OVERHEAD, batch.len());
+
+    let stored_crc = get_u32(batch, CRC_OFFSET).ok_or_else(short)?;
+    let computed_crc = crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or(&[]));
+    if stored_crc != computed_crc {
+        return Err(RecordError::CorruptMessage {
+            stored_crc,
+            computed_crc,
+        });
+    }
+
+    let attributes = get_i16(batch, ATTRIBUTES_OFFSET).ok_or_else(short)?;
+    let compression = (attributes & COMPRESSION_CODEC_MASK) as u8;
+    if compression != 0 {
+        return Err(RecordError::UnsupportedCompression(compression));
+    }
+    let base_offset = get_i64(batch, BASE_OFFSET_OFFSET).ok_or_else(short)?;
+    let partition_leader_epoch = get_i32(batch, PARTITION_LEADER_EPOCH_OFFSET).ok_or_else(short)?;
+    let last_offset_delta = get_i32(batch, LAST_OFFSET_DELTA_OFFSET).ok_or_else(short)?;
+    let base_timestamp = get_i64(batch, BASE_TIMESTAMP_OFFSET).ok_or_else(short)?;
+    let max_timestamp = get_i64(batch, MAX_TIMESTAMP_OFFSET).ok_or_else(short)?;
+    let producer_id = get_i64(batch, PRODUCER_ID_OFFSET).ok_or_else(short)?;
+    let producer_epoch = get_i16(batch, PRODUCER_EPOCH_OFFSET).ok_or_else(short)?;
+    let base_sequence = get_i32(batch, BASE_SEQUENCE_OFFSET).ok_or_else(short)?;
+    let records_count = get_i32(batch, RECORDS_COUNT_OFFSET).ok_or_else(short)?;
+
+    let region = batch.get(RECORDS_OFFSET..).unwrap_or(&[]);
+    let count = usize::try_from(records_count)
+        .map_err(|_| RecordError::InvalidRecord(format!("invalid record count {records_count}")))?;
+    Ok((
+        RecordBatch {
+            base_offset,
+            partition_leader_epoch,
+            attributes,
+            last_offset_delta,
+            base_timestamp,
+            max_timestamp,
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            records: Vec::new(),
+        },
+        region,
+        count,
+        total,
+    ))
+}
+
+/// Offset deltas strictly increase from >= 0 and none exceeds lastOffsetDelta; an empty
+/// batch needs lastOffsetDelta >= -1.
+fn check_offset_deltas(
+    deltas: impl Iterator<Item = i32>,
+    last_offset_delta: i32,
+) -> Result<(), RecordError> {
+    let mut previous: Option<i32> = None;
+    for (i, delta) in deltas.enumerate() {
+        let ok = delta >= 0 && previous.is_none_or(|p| delta > p) && delta <= last_offset_delta;
+        if !ok {
+            return Err(RecordError::InvalidRecord(format!(
+                "record {i} has offsetDelta {delta} (previous {previous:?}, lastOffsetDelta {last_offset_delta})"
+            )));
+        }
+        previous = Some(delta);
+    }
+    if previous.is_none() && last_offset_delta < -1 {
+        return Err(RecordError::InvalidRecord(format!(
+            "invalid lastOffsetDelta {last_offset_delta}"
+        )));
+    }
+    Ok(())
 }
 
 /// The batchLength of the encoded batch at the start of `buf` (None if `buf` is too

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::RecordError;
 use super::varint::{
-    decode_varint, decode_varlong, encode_varint, encode_varlong, size_of_varint, size_of_varlong,
+    decode_varint, decode_varlong, encode_varint, size_of_varint, size_of_varlong, VarintBlock,
     MAX_VARINT_LEN, MAX_VARLONG_LEN,
 };
 use crate::util::bytes::ByteReader;
@@ -117,11 +117,20 @@ impl Record {
 
     /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
     pub fn encode_into(&self, out: &mut Vec<u8>) {
-        encode_varint(wire_len(self.body_size()), out);
-        out.push(self.attributes as u8);
-        encode_varlong(self.timestamp_delta, out);
-        encode_varint(self.offset_delta, out);
-        encode_bytes(&self.key, out);
+        // Length, attributes, deltas and key length: at most 5 + 1 + 10 + 5 + 5 bytes.
+        let mut head = VarintBlock::default();
+        head.varint(wire_len(self.body_size()));
+        head.byte(self.attributes as u8);
+        head.varlong(self.timestamp_delta);
+        head.varint(self.offset_delta);
+        match &self.key {
+            None => head.varint(-1),
+            Some(key) => head.varint(wire_len(key.len())),
+        }
+        head.append_to(out);
+        if let Some(key) = &self.key {
+            out.extend_from_slice(key);
+        }
         encode_bytes(&self.value, out);
         encode_varint(wire_len(self.headers.len()), out);
         for h in &self.headers {
@@ -146,6 +155,7 @@ impl<'a> Reader<'a> {
         self.0.remaining()
     }
 
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
         self.0.take(n).map_err(|short| {
             RecordError::InvalidRecord(format!(
@@ -155,12 +165,14 @@ impl<'a> Reader<'a> {
         })
     }
 
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn varint(&mut self, what: &str) -> Result<i32, RecordError> {
         self.0
             .decode(decode_varint)
             .map_err(|e| invalid_varint(what, e))
     }
 
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn varlong(&mut self, what: &str) -> Result<i64, RecordError> {
         self.0
             .decode(decode_varlong)
@@ -168,6 +180,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A length-prefixed byte string, borrowed in place; -1 is null.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn bytes(&mut self, what: &str) -> Result<Option<&'a [u8]>, RecordError> {
         let len = self.varint(what)?;
         if len == -1 {
@@ -231,6 +244,7 @@ impl RecordView<'_> {
 }
 
 /// Parses one record's body (everything after its length varint).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn decode_record_body(body: &[u8]) -> Result<RecordView<'_>, RecordError> {
     let mut r = Reader::new(body);
     let attributes = r.take(1, "attributes")?.first().copied().unwrap_or(0) as i8;
@@ -276,12 +290,15 @@ fn decode_record_body(body: &[u8]) -> Result<RecordView<'_>, RecordError> {
 }
 
 /// Reads `count` records from a batch's records region (Kafka's
-/// `DefaultRecordBatch.RecordIterator`), in place. The region must hold exactly those
-/// records; an InvalidRecord names the record that is wrong.
-pub(super) fn decode_records(
-    region: &[u8],
+/// `DefaultRecordBatch.RecordIterator`), in place, each handed to `each` as it is read
+/// (an owned decode fills one vector of [`Record`]s, not a vector of views and then a
+/// copy). The region must hold exactly those records; an InvalidRecord names the record
+/// that is wrong.
+pub(super) fn decode_records<'a, T>(
+    region: &'a [u8],
     count: usize,
-) -> Result<Vec<RecordView<'_>>, RecordError> {
+    mut each: impl FnMut(RecordView<'a>) -> T,
+) -> Result<Vec<T>, RecordError> {
     if count > region.len() / MIN_RECORD_SIZE {
         return Err(RecordError::InvalidRecord(format!(
             "recordsCount {count} cannot fit in {} bytes of records",
@@ -291,19 +308,13 @@ pub(super) fn decode_records(
     let mut reader = Reader::new(region);
     let mut records = Vec::with_capacity(count);
     for i in 0..count {
-        let record = (|| {
-            let len = reader.varint("record length")?;
-            let len = usize::try_from(len)
-                .map_err(|_| RecordError::InvalidRecord(format!("invalid record length {len}")))?;
-            decode_record_body(reader.take(len, "record")?)
-        })()
-        .map_err(|e| match e {
+        let record = decode_record(&mut reader).map_err(|e| match e {
             RecordError::InvalidRecord(why) => {
                 RecordError::InvalidRecord(format!("record {i}: {why}"))
             }
             other => other,
         })?;
-        records.push(record);
+        records.push(each(record));
     }
     if reader.remaining() != 0 {
         return Err(RecordError::InvalidRecord(format!(
@@ -312,4 +323,13 @@ pub(super) fn decode_records(
         )));
     }
     Ok(records)
+}
+
+/// One record: its length varint, then its body.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn decode_record<'a>(reader: &mut Reader<'a>) -> Result<RecordView<'a>, RecordError> {
+    let len = reader.varint("record length")?;
+    let len = usize::try_from(len)
+        .map_err(|_| RecordError::InvalidRecord(format!("invalid record length {len}")))?;
+    decode_record_body(reader.take(len, "record")?)
 }

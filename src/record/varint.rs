@@ -32,49 +32,111 @@ fn unzigzag64(u: u64) -> i64 {
 
 /// Appends an unsigned varint (Kafka's `writeUnsignedVarint`, also used by
 /// the flexible protocol versions for compact lengths).
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn encode_unsigned_varint(value: u32, out: &mut Vec<u8>) {
     encode_unsigned_varlong(u64::from(value), out);
 }
 
-/// Builds the bytes on the stack and appends them at once: one capacity check per
-/// number instead of one per byte.
+/// One push a byte: with the capacity an encoder reserved up front, each is a store
+/// (appending a stack buffer instead costs a `memmove` call a number).
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 fn encode_unsigned_varlong(mut value: u64, out: &mut Vec<u8>) {
-    if value < 0x80 {
-        out.push(value as u8);
-        return;
-    }
-    let mut bytes = [0u8; MAX_VARLONG_LEN];
-    let mut n = 0;
-    for slot in &mut bytes {
-        n += 1;
-        if value < 0x80 {
-            *slot = value as u8;
-            break;
-        }
-        *slot = ((value as u8) & 0x7F) | 0x80;
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
         value >>= 7;
     }
-    out.extend_from_slice(bytes.get(..n).unwrap_or(&bytes));
+    out.push(value as u8);
 }
 
 /// Appends a zig-zag varint (Kafka's `writeVarint`).
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn encode_varint(value: i32, out: &mut Vec<u8>) {
     encode_unsigned_varint(zigzag32(value), out);
 }
 
 /// Appends a zig-zag varlong (Kafka's `writeVarlong`).
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn encode_varlong(value: i64, out: &mut Vec<u8>) {
     encode_unsigned_varlong(zigzag64(value), out);
 }
 
-/// Reads an unsigned varint of at most `max_len` bytes whose value fits in `bits` bits.
-fn decode_unsigned(buf: &[u8], max_len: usize, bits: u32) -> Result<(u64, usize), RecordError> {
-    // Most numbers in a batch (deltas, small lengths) take one byte.
-    if let Some(&byte) = buf.first() {
-        if byte < 0x80 {
-            return Ok((u64::from(byte), 1));
+/// A few numbers built on the stack and appended to the output as one fixed-size copy,
+/// then cut to their length: a record's leading fields (length, attributes, deltas, key
+/// length) take one copy instead of a capacity check a byte or a `memmove` call a
+/// number. Holds [`VarintBlock::CAPACITY`] bytes; a caller puts at most that many.
+pub struct VarintBlock {
+    buf: [u8; VarintBlock::CAPACITY],
+    len: usize,
+}
+
+impl Default for VarintBlock {
+    fn default() -> Self {
+        VarintBlock {
+            buf: [0; VarintBlock::CAPACITY],
+            len: 0,
         }
     }
+}
+
+impl VarintBlock {
+    pub const CAPACITY: usize = 32;
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    fn unsigned(&mut self, mut value: u64) {
+        while value >= 0x80 {
+            self.byte((value as u8) | 0x80);
+            value >>= 7;
+        }
+        self.byte(value as u8);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn varint(&mut self, value: i32) {
+        self.unsigned(u64::from(zigzag32(value)));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn varlong(&mut self, value: i64) {
+        self.unsigned(zigzag64(value));
+    }
+
+    /// Appends the numbers put so far (the copy is the whole block, the length is then
+    /// set back: `out` needs room for [`VarintBlock::CAPACITY`] bytes to avoid a grow).
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        let end = out.len() + self.len;
+        out.extend_from_slice(&self.buf);
+        out.truncate(end);
+    }
+}
+
+/// Reads an unsigned varint of at most `max_len` bytes whose value fits in `bits` bits.
+/// Inlined natively for one and two bytes (most numbers in a batch: deltas, lengths
+/// under 8 KiB); longer numbers take [`decode_unsigned_long`].
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
+fn decode_unsigned(buf: &[u8], max_len: usize, bits: u32) -> Result<(u64, usize), RecordError> {
+    match *buf {
+        [b0, ..] if b0 < 0x80 => Ok((u64::from(b0), 1)),
+        // Two bytes always fit: max_len is at least 5.
+        [b0, b1, ..] if b1 < 0x80 => Ok((u64::from(b0 & 0x7F) | (u64::from(b1) << 7), 2)),
+        _ => decode_unsigned_long(buf, max_len, bits),
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+fn decode_unsigned_long(
+    buf: &[u8],
+    max_len: usize,
+    bits: u32,
+) -> Result<(u64, usize), RecordError> {
     let mut value: u64 = 0;
     for i in 0..max_len {
         let Some(&byte) = buf.get(i) else {
@@ -107,6 +169,7 @@ fn decode_unsigned(buf: &[u8], max_len: usize, bits: u32) -> Result<(u64, usize)
 }
 
 /// Reads an unsigned varint; returns the value and the bytes consumed.
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn decode_unsigned_varint(buf: &[u8]) -> Result<(u32, usize), RecordError> {
     let (v, n) = decode_unsigned(buf, MAX_VARINT_LEN, 32)?;
     Ok((v as u32, n))
@@ -114,37 +177,40 @@ pub fn decode_unsigned_varint(buf: &[u8]) -> Result<(u32, usize), RecordError> {
 
 /// Reads a zig-zag varint; returns the value and the bytes consumed.
 /// Truncated if `buf` ends mid-number, InvalidRecord if it is overlong.
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn decode_varint(buf: &[u8]) -> Result<(i32, usize), RecordError> {
     let (v, n) = decode_unsigned(buf, MAX_VARINT_LEN, 32)?;
     Ok((unzigzag32(v as u32), n))
 }
 
 /// Reads a zig-zag varlong; returns the value and the bytes consumed.
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn decode_varlong(buf: &[u8]) -> Result<(i64, usize), RecordError> {
     let (v, n) = decode_unsigned(buf, MAX_VARLONG_LEN, 64)?;
     Ok((unzigzag64(v), n))
 }
 
-fn unsigned_size(mut value: u64) -> usize {
-    let mut n = 1;
-    while value >= 0x80 {
-        value >>= 7;
-        n += 1;
-    }
-    n
+/// 7 bits a byte, at least one byte.
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
+fn unsigned_size(value: u64) -> usize {
+    let bits = 64 - (value | 1).leading_zeros() as usize;
+    bits.div_ceil(7)
 }
 
 /// Encoded size of a zig-zag varint (Kafka's `sizeOfVarint`).
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn size_of_varint(value: i32) -> usize {
     unsigned_size(u64::from(zigzag32(value)))
 }
 
 /// Encoded size of a zig-zag varlong (Kafka's `sizeOfVarlong`).
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn size_of_varlong(value: i64) -> usize {
     unsigned_size(zigzag64(value))
 }
 
 /// Encoded size of an unsigned varint.
+#[cfg_attr(not(target_arch = "wasm32"), inline)]
 pub fn size_of_unsigned_varint(value: u32) -> usize {
     unsigned_size(u64::from(value))
 }
