@@ -1,6 +1,7 @@
 //! What the checker can find, as data: Jepsen's anomaly names for what clients saw,
 //! and Kafka's own invariants for what brokers hold. The words that explain each one
-//! live in the catalog (`crate::i18n::checker`).
+//! live in the catalog (`crate::i18n::checker`), which gets plain values from here: the
+//! anomaly's name, its catalog message id, the witness's identifiers and numbers.
 //!
 //! The client-side names and their meaning follow `jepsen.tests.kafka`
 //! (jepsen-io/jepsen, `jepsen/src/jepsen/tests/kafka.clj`, commit `c4c7473`). That file
@@ -18,6 +19,8 @@
 
 use serde::Serialize;
 
+use crate::i18n::checker::line;
+use crate::i18n::Lang;
 use crate::log::TopicPartition;
 
 /// One kind of violation.
@@ -200,6 +203,77 @@ pub struct Violation {
     pub at_ms: i64,
     /// Numbers that make the case (e.g. the LSO, HW and LEO; the epochs), by name.
     pub numbers: Vec<(&'static str, i64)>,
+}
+
+impl Anomaly {
+    /// The catalog message that says what the anomaly is (its words are in
+    /// `i18n/catalog/*.txt`).
+    pub fn explain_id(self) -> &'static str {
+        match self {
+            Anomaly::LostWrite => "checker.lost-write",
+            Anomaly::Duplicate => "checker.duplicate",
+            Anomaly::InconsistentOffsets => "checker.inconsistent-offsets",
+            Anomaly::G1a => "checker.g1a",
+            Anomaly::PrecommittedRead => "checker.precommitted-read",
+            Anomaly::NonmonotonicPoll => "checker.nonmonotonic-poll",
+            Anomaly::IntNonmonotonicPoll => "checker.int-nonmonotonic-poll",
+            Anomaly::PollSkip => "checker.poll-skip",
+            Anomaly::IntPollSkip => "checker.int-poll-skip",
+            Anomaly::NonmonotonicSend => "checker.nonmonotonic-send",
+            Anomaly::Unseen => "checker.unseen",
+            Anomaly::OffsetOrder => "checker.offset-order",
+            Anomaly::HighWatermarkBackwards => "checker.hw-backwards",
+            Anomaly::WindowTooLarge => "checker.window-too-large",
+            Anomaly::FencedWrite => "checker.fenced-write",
+            Anomaly::MissingMarker => "checker.missing-marker",
+            Anomaly::ExtraMarker => "checker.extra-marker",
+            Anomaly::HangingTransaction => "checker.hanging-transaction",
+            Anomaly::MixedOutcome => "checker.mixed-outcome",
+            Anomaly::RetryOutOfWindow => "checker.retry-out-of-window",
+            Anomaly::MarkerBeforePrepare => "checker.marker-before-prepare",
+            Anomaly::CtpExactlyOnce => "checker.ctp-exactly-once",
+        }
+    }
+}
+
+fn join<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl Violation {
+    /// The witness as `key=value` fields: identifiers and numbers only, never words.
+    pub fn witness(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(tp) = &self.tp {
+            parts.push(tp.to_string());
+        }
+        if let Some(who) = &self.who {
+            parts.push(who.clone());
+        }
+        if !self.values.is_empty() {
+            parts.push(format!("values={}", join(&self.values)));
+        }
+        if !self.offsets.is_empty() {
+            parts.push(format!("offsets={}", join(&self.offsets)));
+        }
+        for (name, n) in &self.numbers {
+            parts.push(format!("{name}={n}"));
+        }
+        if !self.events.is_empty() {
+            parts.push(format!("events={}", join(&self.events)));
+        }
+        parts.join(" ")
+    }
+
+    /// One line: the name, the witness, and the step that shows it (the catalog words
+    /// it).
+    pub fn line(&self, lang: Lang) -> String {
+        line(self.anomaly.name(), &self.witness(), self.step, lang)
+    }
 }
 
 /// What makes two findings the same: kind, partition, values, offsets.

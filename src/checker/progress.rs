@@ -5,7 +5,7 @@
 //! The messages are plain text (one header line, then for a finding the scenario), so
 //! they cross `postMessage` as strings and are tested here, natively. Words are not in
 //! them: the page renders the anomaly's explanation from the catalog in its language;
-//! the witness is identifiers and numbers only (`crate::i18n::checker::witness`). Only
+//! the witness is identifiers and numbers only (`Violation::witness`). Only
 //! the replay link carries words, the narration of its last step in every language
 //! ([`super::replay`]; the worker fetches the catalogs for it).
 //! Decoding never panics: anything malformed is an `Err` naming what was wrong.
@@ -13,7 +13,6 @@
 use super::chaos::check_seed;
 use super::replay::replay;
 use crate::breaks::BreakSwitch;
-use crate::i18n::checker::witness;
 
 /// The most seeds one request may cover, and the most steps a schedule may have
 /// (as `eos chaos --steps`).
@@ -203,7 +202,7 @@ pub fn run(request: &Request, mut post: impl FnMut(Report)) {
             post(Report::Found(Found {
                 seed,
                 anomaly: f.violation.anomaly.name().to_string(),
-                witness: witness(&f.violation),
+                witness: f.violation.witness(),
                 step: f.violation.step,
                 before: f.steps_before,
                 after: f.shrunk.body.len(),

@@ -20,7 +20,7 @@
 use super::chaos::Schedule;
 use super::witness::replay_link;
 use super::{Checker, Violation};
-use crate::i18n::checker::{line, no_violations, replay_narration, replay_title};
+use crate::i18n::checker::{no_violations, replay_narration, replay_title};
 use crate::i18n::narration::transcript_notice;
 use crate::i18n::Lang;
 use crate::scenario::golden::{encode, BLOCK_START};
@@ -70,7 +70,7 @@ pub fn replay(schedule: &Schedule, violation: &Violation) -> Replay {
     let steps = 2 + printed.len();
     lines.push(String::new());
     for lang in Lang::ALL {
-        let title = replay_title(violation.anomaly, *lang);
+        let title = replay_title(violation.anomaly.name(), *lang);
         lines.push(match lang {
             Lang::En => format!("## {title}"),
             other => format!("## [{}] {title}", other.code()),
@@ -81,7 +81,13 @@ pub fn replay(schedule: &Schedule, violation: &Violation) -> Replay {
             // A bare `>` starts the next language's paragraph.
             lines.push(">".into());
         }
-        let words = replay_narration(violation, *lang);
+        let words = replay_narration(
+            violation.anomaly.name(),
+            violation.anomaly.explain_id(),
+            &violation.witness(),
+            violation.step,
+            *lang,
+        );
         lines.push(match lang {
             Lang::En => format!("> {words}"),
             other => format!("> [{}] {words}", other.code()),
@@ -136,7 +142,7 @@ fn play(schedule: &Schedule) -> (Vec<Vec<String>>, Vec<String>) {
     checker.finish(&world, step);
     let verdict = match checker.violations() {
         [] => vec![no_violations(Lang::En)],
-        found => found.iter().map(|v| line(v, Lang::En)).collect(),
+        found => found.iter().map(|v| v.line(Lang::En)).collect(),
     };
     (printed, verdict)
 }

@@ -158,3 +158,14 @@ fn an_incremental_refresh_reads_what_a_full_read_reads() {
         }
     }
 }
+
+/// Every anomaly's name finds it again (the chaos page gets names from its worker), and
+/// a name this build does not know finds nothing rather than a wrong explanation.
+#[test]
+fn anomalies_are_found_by_their_names_only() {
+    for &a in Anomaly::ALL {
+        assert_eq!(Anomaly::from_name(a.name()), Some(a));
+        assert!(a.explain_id().starts_with("checker."));
+    }
+    assert_eq!(Anomaly::from_name("no-such-anomaly"), None);
+}

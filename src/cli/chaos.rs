@@ -3,7 +3,7 @@
 use crate::breaks::BreakSwitch;
 use crate::checker::chaos::{search, Finding};
 use crate::checker::replay::replay;
-use crate::i18n::checker::{break_name_error, explain, line, switch_text};
+use crate::i18n::checker::{break_name_error, explain, switch_text};
 use crate::i18n::Lang;
 
 /// The most schedules one `eos chaos` runs (about a quarter of an hour on this project's
@@ -126,8 +126,8 @@ fn finding_text(f: &Finding) -> String {
         "# seed {}: {} — {}\n# {}\n# shrunk from {} to {} actions; visible at step {}\n",
         f.seed,
         f.violation.anomaly.name(),
-        explain(f.violation.anomaly, Lang::En),
-        line(&f.violation, Lang::En),
+        explain(f.violation.anomaly.explain_id(), Lang::En),
+        f.violation.line(Lang::En),
         f.steps_before,
         f.shrunk.body.len(),
         f.violation.step,

@@ -3,93 +3,31 @@
 //! (`lost-write`, `G1a`, …) are identifiers, as Jepsen prints them, never translated;
 //! so are the witness's `key=value` fields (partitions, clients, offsets, numbers).
 //! The switches' words are used by every build; the rest only with the checker
-//! (feature `checker`).
+//! (feature `checker`). The checker imports this module, never the other way: it
+//! passes plain values (the anomaly's name and message id, the witness, the step).
 
 use super::catalog::render;
 use super::message::Msg;
 use super::Lang;
 use crate::breaks::{BreakNameError, BreakSwitch};
-#[cfg(feature = "checker")]
-use crate::checker::{Anomaly, Violation};
 use crate::msg;
 
 #[cfg(feature = "checker")]
-fn explain_msg(anomaly: Anomaly) -> Msg {
-    Msg::new(match anomaly {
-        Anomaly::LostWrite => "checker.lost-write",
-        Anomaly::Duplicate => "checker.duplicate",
-        Anomaly::InconsistentOffsets => "checker.inconsistent-offsets",
-        Anomaly::G1a => "checker.g1a",
-        Anomaly::PrecommittedRead => "checker.precommitted-read",
-        Anomaly::NonmonotonicPoll => "checker.nonmonotonic-poll",
-        Anomaly::IntNonmonotonicPoll => "checker.int-nonmonotonic-poll",
-        Anomaly::PollSkip => "checker.poll-skip",
-        Anomaly::IntPollSkip => "checker.int-poll-skip",
-        Anomaly::NonmonotonicSend => "checker.nonmonotonic-send",
-        Anomaly::Unseen => "checker.unseen",
-        Anomaly::OffsetOrder => "checker.offset-order",
-        Anomaly::HighWatermarkBackwards => "checker.hw-backwards",
-        Anomaly::WindowTooLarge => "checker.window-too-large",
-        Anomaly::FencedWrite => "checker.fenced-write",
-        Anomaly::MissingMarker => "checker.missing-marker",
-        Anomaly::ExtraMarker => "checker.extra-marker",
-        Anomaly::HangingTransaction => "checker.hanging-transaction",
-        Anomaly::MixedOutcome => "checker.mixed-outcome",
-        Anomaly::RetryOutOfWindow => "checker.retry-out-of-window",
-        Anomaly::MarkerBeforePrepare => "checker.marker-before-prepare",
-        Anomaly::CtpExactlyOnce => "checker.ctp-exactly-once",
-    })
+/// What an anomaly is, in one sentence: the catalog message `Anomaly::explain_id` names.
+pub fn explain(explain_id: &'static str, lang: Lang) -> String {
+    render(&Msg::new(explain_id), lang)
 }
 
 #[cfg(feature = "checker")]
-/// What the anomaly is, in one sentence.
-pub fn explain(anomaly: Anomaly, lang: Lang) -> String {
-    render(&explain_msg(anomaly), lang)
-}
-
-#[cfg(feature = "checker")]
-fn join<T: ToString>(items: &[T]) -> String {
-    items
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-#[cfg(feature = "checker")]
-/// The witness as `key=value` fields: identifiers and numbers only.
-pub fn witness(v: &Violation) -> String {
-    let mut parts = Vec::new();
-    if let Some(tp) = &v.tp {
-        parts.push(tp.to_string());
-    }
-    if let Some(who) = &v.who {
-        parts.push(who.clone());
-    }
-    if !v.values.is_empty() {
-        parts.push(format!("values={}", join(&v.values)));
-    }
-    if !v.offsets.is_empty() {
-        parts.push(format!("offsets={}", join(&v.offsets)));
-    }
-    for (name, n) in &v.numbers {
-        parts.push(format!("{name}={n}"));
-    }
-    if !v.events.is_empty() {
-        parts.push(format!("events={}", join(&v.events)));
-    }
-    parts.join(" ")
-}
-
-#[cfg(feature = "checker")]
-/// One line: the name, the witness, and the step that shows it.
-pub fn line(v: &Violation, lang: Lang) -> String {
+/// One line: the anomaly's name, its witness (`Violation::witness`), and the step that
+/// shows it.
+pub fn line(anomaly: &str, witness: &str, step: usize, lang: Lang) -> String {
     render(
         &msg!(
             "checker.violation",
-            anomaly = v.anomaly.name(),
-            witness = witness(v),
-            step = v.step
+            anomaly = anomaly,
+            witness = witness,
+            step = step
         ),
         lang,
     )
@@ -313,30 +251,29 @@ pub fn chaos_finding(
 }
 
 #[cfg(feature = "checker")]
-/// What an anomaly is, by its name (the chaos worker sends names); `None` for a name
-/// this build does not know.
-pub fn explain_name(name: &str, lang: Lang) -> Option<String> {
-    Anomaly::from_name(name).map(|a| explain(a, lang))
-}
-
-#[cfg(feature = "checker")]
 /// The heading of a chaos finding's replay's last step, its `check`
 /// (`crate::checker::replay`).
-pub fn replay_title(anomaly: Anomaly, lang: Lang) -> String {
-    render(&msg!("chaos.replay.title", anomaly = anomaly.name()), lang)
+pub fn replay_title(anomaly: &str, lang: Lang) -> String {
+    render(&msg!("chaos.replay.title", anomaly = anomaly), lang)
 }
 
 #[cfg(feature = "checker")]
 /// The narration of that step: what `check` prints, which line to read, what the
 /// witness names, and the step to go back to.
-pub fn replay_narration(v: &Violation, lang: Lang) -> String {
+pub fn replay_narration(
+    anomaly: &str,
+    explain_id: &'static str,
+    witness: &str,
+    step: usize,
+    lang: Lang,
+) -> String {
     render(
         &msg!(
             "chaos.replay.narration",
-            anomaly = v.anomaly.name(),
-            explain = explain_msg(v.anomaly),
-            witness = witness(v),
-            step = v.step
+            anomaly = anomaly,
+            explain = Msg::new(explain_id),
+            witness = witness,
+            step = step
         ),
         lang,
     )

@@ -257,10 +257,7 @@ impl Runner {
                 if found.is_empty() {
                     vec![crate::i18n::checker::no_violations(self.lang)]
                 } else {
-                    found
-                        .iter()
-                        .map(|v| crate::i18n::checker::line(v, self.lang))
-                        .collect()
+                    found.iter().map(|v| v.line(self.lang)).collect()
                 }
             }
             #[cfg(not(feature = "checker"))]

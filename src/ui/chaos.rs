@@ -20,9 +20,10 @@ use yew::prelude::*;
 use crate::breaks::BreakSwitch;
 use crate::checker::findings::{seed_runs, Findings, Group};
 use crate::checker::progress::{Report, Request, MAX_SEEDS, MAX_STEPS};
+use crate::checker::Anomaly;
 use crate::i18n::checker::{
     chaos_finding, chaos_group, chaos_label, chaos_more_seeds, chaos_other_seeds, chaos_progress,
-    explain_name, switch_text, ChaosLabel as L,
+    explain, switch_text, ChaosLabel as L,
 };
 use crate::i18n::{ui_lang, Lang};
 
@@ -351,7 +352,7 @@ fn anomaly_entry(g: &Group, lang: Lang) -> Html {
     html! {
         <li class="chaos-finding" data-testid="chaos-finding" data-anomaly={g.anomaly.clone()} data-count={g.count.to_string()}>
             <h3 class="mono" data-testid="chaos-anomaly">{ chaos_group(&g.anomaly, g.count, lang) }</h3>
-            if let Some(text) = explain_name(&g.anomaly, lang) { <p>{ text }</p> }
+            if let Some(text) = Anomaly::from_name(&g.anomaly).map(|a| explain(a.explain_id(), lang)) { <p>{ text }</p> }
             <p class="chaos-shortest" data-testid="chaos-shortest" data-seed={f.seed.to_string()}>{ shortest }</p>
             <p class="mono small">{ format!("{} {}", f.anomaly, f.witness) }</p>
             <p class="muted">{ shrunk }</p>

@@ -136,6 +136,8 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/faults.rs"),
         include_str!("../narration/producer.rs"),
         include_str!("../checker.rs"),
+        // The checker names its anomalies' explanations (`Anomaly::explain_id`).
+        include_str!("../../checker/anomaly.rs"),
         include_str!("../narration/replication.rs"),
         include_str!("../narration/pulsar.rs"),
         include_str!("../narration/compare.rs"),
