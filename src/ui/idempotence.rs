@@ -79,44 +79,6 @@ fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
     })
 }
 
-fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
-    match &e.kind {
-        EventKind::Broker { event, .. } => match event {
-            BrokerEvent::BatchAppended { .. } => ("append", false),
-            BrokerEvent::BatchDuplicate { .. } => ("dup", false),
-            BrokerEvent::BatchRejected { .. } => ("bad", false),
-            BrokerEvent::Recovered { .. }
-            | BrokerEvent::Stopped { .. }
-            | BrokerEvent::SegmentRolled { .. } => ("info", false),
-            _ => ("", false),
-        },
-        EventKind::Producer { event, .. } => match event {
-            crate::client::producer::ProducerEvent::Acknowledged { .. } => ("ok", false),
-            crate::client::producer::ProducerEvent::RequestTimedOut { .. }
-            | crate::client::producer::ProducerEvent::RetryScheduled { .. }
-            | crate::client::producer::ProducerEvent::SequenceUnresolved { .. }
-            | crate::client::producer::ProducerEvent::EpochBumped { .. } => ("warn", false),
-            crate::client::producer::ProducerEvent::SequenceResolved { .. } => ("ok", false),
-            crate::client::producer::ProducerEvent::Failed { .. } => ("danger", false),
-            _ => ("", false),
-        },
-        other => wire_tone(other),
-    }
-}
-
-/// How the timeline marks an event on the wire (both pages): its tone, and whether it
-/// is a message sent or delivered.
-pub(super) fn wire_tone(kind: &EventKind) -> (&'static str, bool) {
-    match kind {
-        EventKind::MessageDropped { .. }
-        | EventKind::LostOnBrokenConnection { .. }
-        | EventKind::MessageRefused { .. } => ("danger", false),
-        EventKind::ConnectionBroken { .. } | EventKind::FaultArmed { .. } => ("warn", false),
-        EventKind::MessageSent { .. } | EventKind::MessageDelivered { .. } => ("", true),
-        _ => ("", false),
-    }
-}
-
 /// The cluster panel and the shown partition's replicas, for a world of more than one
 /// broker (None with one: the broker panel says it all).
 #[derive(Clone, PartialEq)]
@@ -333,7 +295,7 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
                 .collect(),
         })
         .unwrap_or_default();
-    let events = event_items(world, MAX_EVENTS, tone);
+    let events = event_items(world, MAX_EVENTS, crate::view::tone::idempotence);
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     Views {
         challenges: super::components::challenges::items(Page::Idempotence, world),

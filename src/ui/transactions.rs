@@ -9,11 +9,7 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
-use crate::broker::broker::BrokerEvent;
-use crate::client::producer::ProducerEvent;
-use crate::client::transaction_manager::TxnOutcome;
-use crate::coordinator::transaction::CoordinatorEvent;
-use crate::sim::{EventKind, World, START_MS};
+use crate::sim::{World, START_MS};
 use crate::view::page::Setup;
 
 use super::components::event_list::{EventItem, EventList};
@@ -70,31 +66,6 @@ pub struct TxnViews {
     pub challenges: Vec<(&'static str, bool)>,
 }
 
-fn tone(e: &crate::sim::Event) -> (&'static str, bool) {
-    match &e.kind {
-        EventKind::Broker { event, .. } => match event {
-            BrokerEvent::MarkerWritten { kind, .. } if kind == "COMMIT" => ("append", false),
-            BrokerEvent::MarkerWritten { .. } => ("bad", false),
-            BrokerEvent::BatchRejected { .. } | BrokerEvent::MarkerRejected { .. } => {
-                ("bad", false)
-            }
-            BrokerEvent::Coordinator(CoordinatorEvent::Fenced { .. })
-            | BrokerEvent::Coordinator(CoordinatorEvent::TimedOut { .. }) => ("warn", false),
-            BrokerEvent::Coordinator(CoordinatorEvent::StateChanged { .. }) => ("info", false),
-            _ => ("", false),
-        },
-        EventKind::Producer { event, .. } => match event {
-            ProducerEvent::Transaction(TxnOutcome::Failed { .. })
-            | ProducerEvent::Transaction(TxnOutcome::Refused { .. })
-            | ProducerEvent::Failed { .. } => ("danger", false),
-            ProducerEvent::Transaction(TxnOutcome::Retrying { .. }) => ("warn", false),
-            ProducerEvent::Transaction(_) => ("ok", false),
-            _ => ("", false),
-        },
-        other => super::idempotence::wire_tone(other),
-    }
-}
-
 /// Reads the page's views from `world`.
 pub fn txn_views(world: &World) -> TxnViews {
     let tp = shown_partition(world);
@@ -112,7 +83,7 @@ pub fn txn_views(world: &World) -> TxnViews {
             fold_follower_fetches: true,
         },
     );
-    let events = super::app::event_items(world, MAX_EVENTS, tone);
+    let events = super::app::event_items(world, MAX_EVENTS, crate::view::tone::transactions);
     let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {
         clock: world.clock_ms - START_MS,

@@ -9,6 +9,7 @@
 //!   `__transaction_state` records.
 //! - [`consumers`]: the consumers of the shown partition and the offsets they skipped.
 //! - [`timeline`]: the request sequence diagram, and the menu of a message in flight.
+//! - [`tone`]: how each page's event list marks an event.
 //! - [`network`]: the faults in force, the links a learner can cut, the held messages.
 //! - [`rules`]: the transaction rules in force (`transaction.version`, verification).
 //! - [`txn_admin`]: `describe-producers` and `find-hanging`, with `abort`.
@@ -43,6 +44,7 @@ pub mod pulsar;
 pub mod replicas;
 pub mod rules;
 pub mod timeline;
+pub mod tone;
 pub mod txn_admin;
 pub mod validate;
 pub mod warm;
