@@ -27,21 +27,14 @@ use crate::i18n::{t, tf, Key};
 /// How many events the list keeps on screen.
 const MAX_EVENTS: usize = 400;
 
-/// The latest APPEND / DUPLICATE / rejection on `tp`, with its logical time.
+/// The latest APPEND / DUPLICATE / rejection on `tp` (`World::last_verdict_index`), with
+/// its logical time.
 pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
-    world.events.iter().rev().find_map(|e| match &e.kind {
-        EventKind::Broker { event, .. } => match event {
-            BrokerEvent::BatchAppended { tp: t, .. }
-            | BrokerEvent::BatchDuplicate { tp: t, .. }
-            | BrokerEvent::BatchRejected { tp: t, .. }
-                if t == tp =>
-            {
-                Some((e.at_ms - START_MS, event.clone()))
-            }
-            _ => None,
-        },
+    let e = world.events.get(world.last_verdict_index(tp)?)?;
+    match &e.kind {
+        EventKind::Broker { event, .. } => Some((e.at_ms - START_MS, event.clone())),
         _ => None,
-    })
+    }
 }
 
 /// The last restart of the partition's broker: how it stopped and how it recovered.
