@@ -155,10 +155,18 @@ fn a_lesson_opens_on_its_page_and_reset_can_be_undone() {
 
 #[wasm_bindgen_test]
 fn lesson_files_without_steps_or_too_big_are_refused() {
-    use eos_playground::ui::state::{parse_lesson, MAX_LESSON_BYTES};
-    assert!(parse_lesson("").is_err());
-    assert!(parse_lesson("# a comment\n## a heading\n> words\n").is_err());
-    assert!(parse_lesson(&"echo x\n".repeat(MAX_LESSON_BYTES / 4)).is_err());
+    use eos_playground::ui::state::{lesson_file_error, parse_lesson, MAX_LESSON_BYTES};
+    let words = |source: &str| parse_lesson(source).map_err(|e| lesson_file_error(&e));
+    assert!(words("").unwrap_err().contains("no steps"));
+    assert!(words("# a comment\n## a heading\n> words\n")
+        .unwrap_err()
+        .contains("no steps"));
+    assert!(words(&"echo x\n".repeat(MAX_LESSON_BYTES / 4))
+        .unwrap_err()
+        .contains("at most 256 KB"));
+    assert!(words("cluster brokers=x\n")
+        .unwrap_err()
+        .starts_with("line 1, column"));
     assert!(parse_lesson("cluster brokers=1\n").is_ok());
 }
 

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::app::{lesson_info, page_view, reading_ms, use_autoplay};
 use super::components::share_box::ShareBox;
-use super::state::{parse_lesson, AppState, LinkMsg, Msg, Page, Travel};
+use super::state::{lesson_file_error, parse_lesson, AppState, LinkMsg, Msg, Page, Travel};
 use crate::i18n::{catalog::render, t, ui_lang, Key};
 use crate::msg;
 
@@ -139,7 +139,11 @@ pub fn editor(props: &EditorProps) -> Html {
     };
     let parsed = {
         let text = (*text).clone();
-        use_memo(text, |t| parse_lesson(t).map(|s| s.steps.len()))
+        use_memo(text, |t| {
+            parse_lesson(t)
+                .map(|s| s.steps.len())
+                .map_err(|e| lesson_file_error(&e))
+        })
     };
     // Once the text parses, the player plays it, kept at the author's step; typing
     // replays it after a pause, not on every key.

@@ -286,7 +286,7 @@ fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
                 title: t(Key::EmbedHostLesson).to_string(),
                 source,
             }),
-            Err(e) => post_error(&e),
+            Err(e) => post_error(&super::state::lesson_file_error(&e)),
         },
     }
 }

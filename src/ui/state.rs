@@ -24,7 +24,19 @@ pub use crate::view::page::{
     ErrorAt, Page, ADVANCE_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID, TXN_PRODUCER,
     TXN_PRODUCER_2, TXN_TOPIC,
 };
-pub use crate::view::validate::{lesson_file as parse_lesson, MAX_LESSON_BYTES};
+pub use crate::view::validate::{lesson_file as parse_lesson, LessonFileError, MAX_LESSON_BYTES};
+
+/// Why a lesson file was refused, in the page's language.
+pub fn lesson_file_error(e: &LessonFileError) -> String {
+    use crate::i18n::{t, tf, Key};
+    match e {
+        LessonFileError::TooBig { kb, max_kb } => {
+            tf(Key::FileTooBig, &[&kb.to_string(), &max_kb.to_string()])
+        }
+        LessonFileError::Parse(e) => e.to_string(),
+        LessonFileError::NoSteps => t(Key::FileNoSteps).to_string(),
+    }
+}
 
 /// One playground page: its world, the learner's recorded actions on it, and what the
 /// last click left behind.
@@ -657,7 +669,7 @@ impl Reducible for AppState {
                     next.panels.playing = false;
                     next.panels.selected_tp = None;
                     next.panels.selected_batch = None;
-                    next.notices.file_error = Some(format!("{title}: {e}"));
+                    next.notices.file_error = Some(format!("{title}: {}", lesson_file_error(&e)));
                 }
             },
             Msg::OpenLink(link) => next.open_link(&link),

@@ -1,7 +1,7 @@
 //! Checks for what a learner types into a page's fields (record values, producer id,
 //! epoch, sequence), each error an [`InputError`] the UI shows at the field through its
-//! catalog key, and for the lesson files an author opens ([`lesson_file`]); so the
-//! checks are tested natively.
+//! catalog key, and for the lesson files an author opens ([`lesson_file`], each refusal
+//! a [`LessonFileError`] the UI words); so the checks are tested natively.
 
 /// Why a field's input was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,21 +51,28 @@ pub fn non_negative<T: TryFrom<i128>>(input: &str) -> Result<T, InputError> {
 /// share link may carry.
 pub const MAX_LESSON_BYTES: usize = crate::scenario::share::MAX_SCENARIO_BYTES;
 
-/// A lesson file's text as a scenario, or why the player cannot play it: too big, not
-/// a scenario, or without a single step (empty or only comments).
-pub fn lesson_file(source: &str) -> Result<crate::scenario::Scenario, String> {
+/// Why the player cannot play a lesson file (the UI words it from the catalog).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LessonFileError {
+    /// Larger than [`MAX_LESSON_BYTES`]: its size and the limit, in KB.
+    TooBig { kb: usize, max_kb: usize },
+    /// Not a scenario: where and why it does not parse.
+    Parse(crate::scenario::ParseError),
+    /// Not a single step (empty, or only comments and narration).
+    NoSteps,
+}
+
+/// A lesson file's text as a scenario, or why the player cannot play it.
+pub fn lesson_file(source: &str) -> Result<crate::scenario::Scenario, LessonFileError> {
     if source.len() > MAX_LESSON_BYTES {
-        return Err(crate::i18n::tf(
-            crate::i18n::Key::FileTooBig,
-            &[
-                &(source.len() / 1024).to_string(),
-                &(MAX_LESSON_BYTES / 1024).to_string(),
-            ],
-        ));
+        return Err(LessonFileError::TooBig {
+            kb: source.len() / 1024,
+            max_kb: MAX_LESSON_BYTES / 1024,
+        });
     }
-    let parsed = crate::scenario::parse(source).map_err(|e| e.to_string())?;
+    let parsed = crate::scenario::parse(source).map_err(LessonFileError::Parse)?;
     if parsed.steps.is_empty() {
-        return Err(crate::i18n::t(crate::i18n::Key::FileNoSteps).to_string());
+        return Err(LessonFileError::NoSteps);
     }
     Ok(parsed)
 }
@@ -76,12 +83,23 @@ mod tests {
 
     #[test]
     fn lesson_files_need_a_step_and_a_sane_size() {
-        assert!(lesson_file("").unwrap_err().contains("no steps"));
-        assert!(lesson_file("# c\n## h\n> n\n")
-            .unwrap_err()
-            .contains("no steps"));
+        assert_eq!(lesson_file("").unwrap_err(), LessonFileError::NoSteps);
+        assert_eq!(
+            lesson_file("# c\n## h\n> n\n").unwrap_err(),
+            LessonFileError::NoSteps
+        );
         let huge = "echo x\n".repeat(MAX_LESSON_BYTES / 4);
-        assert!(lesson_file(&huge).unwrap_err().contains("at most 256 KB"));
+        assert_eq!(
+            lesson_file(&huge).unwrap_err(),
+            LessonFileError::TooBig {
+                kb: huge.len() / 1024,
+                max_kb: 256
+            }
+        );
+        assert!(matches!(
+            lesson_file("cluster brokers=x\n"),
+            Err(LessonFileError::Parse(e)) if e.line == 1
+        ));
         assert_eq!(lesson_file("cluster brokers=1\n").unwrap().steps.len(), 1);
     }
 
