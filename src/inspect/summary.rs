@@ -259,10 +259,12 @@ pub fn dump_snapshot(
                 lines.push(line);
             }
         }
-        Err(detail) => problems.push(Problem {
+        Err(corrupt) => problems.push(Problem {
             path: path.to_string(),
             position: None,
-            kind: ProblemKind::Snapshot { detail },
+            kind: ProblemKind::Snapshot {
+                detail: corrupt.to_string(),
+            },
         }),
     }
 }

@@ -14,7 +14,7 @@ use super::verification_state::VerificationStateEntry;
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
 use crate::record::{crc32c, ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_SEQUENCE};
-use crate::util::bytes::ByteReader;
+use crate::util::bytes::{ByteReader, Short};
 
 mod checks;
 
@@ -494,25 +494,21 @@ impl ProducerStateManager {
     }
 
     /// Reads a snapshot written by [`snapshot_bytes`](Self::snapshot_bytes).
-    pub fn from_snapshot(bytes: &[u8], snapshot_offset: i64) -> Result<Self, String> {
+    pub fn from_snapshot(bytes: &[u8], snapshot_offset: i64) -> Result<Self, CorruptSnapshot> {
         let mut r = ByteReader::new(bytes);
         let version = r.i16()?;
         if version != 1 {
-            return Err(format!("unknown producer snapshot version {version}"));
+            return Err(CorruptSnapshot::UnknownVersion(version));
         }
         let stored = r.u32()?;
         let body = bytes.get(6..).unwrap_or_default();
         let computed = crc32c::crc32c(body);
         if stored != computed {
-            return Err(format!(
-                "snapshot CRC mismatch: stored {stored:#010x}, computed {computed:#010x}"
-            ));
+            return Err(CorruptSnapshot::CrcMismatch { stored, computed });
         }
         let count = r.i32()?;
         if count < 0 || (count as usize).saturating_mul(46) > body.len() {
-            return Err(format!(
-                "snapshot entry count {count} does not fit the file"
-            ));
+            return Err(CorruptSnapshot::EntryCount(count));
         }
         let mut manager = ProducerStateManager {
             producers: SortedMap::new(),
@@ -545,6 +541,46 @@ impl ProducerStateManager {
             manager.producers.insert(producer_id, entry);
         }
         Ok(manager)
+    }
+}
+
+/// Why a `.snapshot` file cannot be read (Kafka's `CorruptSnapshotException`):
+/// recovery then rebuilds the producer state from the log instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CorruptSnapshot {
+    /// The file ends inside a field.
+    Truncated(Short),
+    UnknownVersion(i16),
+    CrcMismatch {
+        stored: u32,
+        computed: u32,
+    },
+    /// More entries than the file has bytes for (or fewer than none).
+    EntryCount(i32),
+}
+
+/// The detail `eos inspect` prints: Kafka's identifiers and numbers.
+impl std::fmt::Display for CorruptSnapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CorruptSnapshot::Truncated(s) => write!(f, "truncated: {s}"),
+            CorruptSnapshot::UnknownVersion(v) => {
+                write!(f, "unknown producer snapshot version {v}")
+            }
+            CorruptSnapshot::CrcMismatch { stored, computed } => write!(
+                f,
+                "snapshot CRC mismatch: stored {stored:#010x}, computed {computed:#010x}"
+            ),
+            CorruptSnapshot::EntryCount(count) => {
+                write!(f, "snapshot entry count {count} does not fit the file")
+            }
+        }
+    }
+}
+
+impl From<Short> for CorruptSnapshot {
+    fn from(s: Short) -> Self {
+        CorruptSnapshot::Truncated(s)
     }
 }
 

@@ -127,8 +127,25 @@ fn snapshot_keeps_only_the_last_batch() {
     assert_eq!(entry.last_seq(), 4);
     let mut corrupt = bytes.clone();
     corrupt[10] ^= 1;
-    assert!(ProducerStateManager::from_snapshot(&corrupt, 5).is_err());
-    assert!(ProducerStateManager::from_snapshot(&bytes[..9], 5).is_err());
+    assert!(matches!(
+        ProducerStateManager::from_snapshot(&corrupt, 5),
+        Err(CorruptSnapshot::CrcMismatch { .. })
+    ));
+    assert!(matches!(
+        ProducerStateManager::from_snapshot(&bytes[..4], 5),
+        Err(CorruptSnapshot::Truncated(_))
+    ));
+    // `eos inspect` prints the detail as it was always worded.
+    let crc = ProducerStateManager::from_snapshot(&corrupt, 5).err();
+    assert!(crc.is_some_and(|e| e
+        .to_string()
+        .starts_with("snapshot CRC mismatch: stored 0x")));
+    let mut newer = bytes.clone();
+    newer[1] = 2;
+    assert_eq!(
+        ProducerStateManager::from_snapshot(&newer, 5).err(),
+        Some(CorruptSnapshot::UnknownVersion(2))
+    );
 }
 
 /// `ProducerStateManagerTest` "testLastStableOffsetCompletedTxn" and friends: a
