@@ -7,7 +7,7 @@
 //! the file with the actual output in place (`UPDATE_SCENARIOS=1`, `eos test --update`).
 //! A refused step prints `error: …` and the run carries on, so a failure is testable.
 
-use super::{parse, Replay};
+use super::{parse, ParseError, Replay};
 
 /// The line that opens an expected-output block.
 pub const BLOCK_START: &str = "---";
@@ -141,10 +141,10 @@ pub struct Checked {
 
 /// Runs a scenario file and compares each step's output with its `---` block.
 /// Errs only when the file does not parse.
-pub fn check(src: &str) -> Result<Checked, String> {
+pub fn check(src: &str) -> Result<Checked, ParseError> {
     let lines: Vec<&str> = src.lines().collect();
     let blocks = blocks(&lines);
-    let scenario = parse(src).map_err(|e| e.to_string())?;
+    let scenario = parse(src)?;
     // actual[i]: what the steps before block i printed; actual[blocks.len()]: the rest.
     let mut actual: Vec<Vec<String>> = vec![Vec::new(); blocks.len() + 1];
     let mut spans: Vec<Option<(usize, usize)>> = vec![None; blocks.len() + 1];
