@@ -78,6 +78,18 @@ pub enum BrokerEvent {
         log_start_offset: i64,
         rolled_segment: Option<i64>,
     },
+    /// One pass of the log cleaner over a compacted partition (`clean TOPIC-P`).
+    LogCleaned {
+        tp: TopicPartition,
+        stats: crate::log::CleanerStats,
+        bounded_by_lso: bool,
+    },
+    /// The log cleaner found no segment below the first uncleanable offset.
+    NothingToClean {
+        tp: TopicPartition,
+        first_uncleanable_offset: i64,
+        bounded_by_lso: bool,
+    },
     /// The active segment was full: a new one starts at `base_offset`.
     SegmentRolled {
         tp: TopicPartition,

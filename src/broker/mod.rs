@@ -14,6 +14,7 @@ mod fetch;
 mod group_apis;
 pub mod hw_checkpoint;
 mod internal_log;
+mod log_cleaner;
 pub mod log_retention;
 pub mod marker_channel;
 pub mod partition;

@@ -84,6 +84,11 @@ pub enum Action {
     AdminElectLeaders {
         partitions: Vec<TopicPartition>,
     },
+    /// `clean TOPIC-P`: the log cleaner cleans a compacted partition now, on every
+    /// running broker with a replica of it.
+    CleanLog {
+        topic_partition: TopicPartition,
+    },
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,

@@ -88,6 +88,11 @@ pub enum SimErrorKind {
     InternalTopic {
         name: String,
     },
+    /// `clean TOPIC-P` on a topic whose `cleanup.policy` lacks `compact`: Kafka's
+    /// cleaner never cleans it.
+    NotCompacted {
+        tp: TopicPartition,
+    },
     /// A broker's disk refused to create a partition.
     Storage(FsError),
     NoBroker {

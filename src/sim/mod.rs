@@ -10,6 +10,7 @@ pub mod event;
 pub mod fault;
 mod housekeeping;
 pub mod internal_topics;
+mod log_cleaner;
 pub mod network;
 pub mod raw;
 pub mod replication;

@@ -372,6 +372,7 @@ impl World {
                 offset,
             } => self.admin_delete_records(topic_partition, *offset),
             Action::AdminElectLeaders { partitions } => Ok(self.admin_elect_leaders(partitions)),
+            Action::CleanLog { topic_partition } => self.clean_log(topic_partition),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
             Action::Assign {
                 consumer,

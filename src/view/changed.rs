@@ -42,6 +42,7 @@ fn part_of(e: &Event) -> Option<Part> {
             | B::MarkerRejected { .. }
             | B::SegmentRolled { .. }
             | B::SegmentsDeleted { .. }
+            | B::LogCleaned { .. }
             | B::LogStartOffsetIncremented { .. }
             | B::Recovered { .. } => Part::Log,
             B::Coordinator(..)

@@ -271,6 +271,39 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 .arg("rolled", rolled_segment.is_some())
                 .arg("rolled_at", rolled_segment.unwrap_or(-1))
         }
+        BrokerEvent::LogCleaned {
+            tp,
+            stats,
+            bounded_by_lso,
+        } => {
+            let offsets = |v: &[i64]| {
+                if v.is_empty() {
+                    Arg::Text("-".into())
+                } else {
+                    list(v.iter().map(|o| Arg::Text(o.to_string())))
+                }
+            };
+            Msg::new("broker.log-cleaned")
+                .arg("broker", broker)
+                .arg("tp", tp)
+                .arg("end", stats.end_offset)
+                .arg("bound", if *bounded_by_lso { "lso" } else { "active" })
+                .arg("before", stats.records_before)
+                .arg("after", stats.records_after)
+                .arg("aborted", stats.aborted_records_removed)
+                .arg("empty", stats.empty_batches_kept)
+                .arg("horizons", offsets(&stats.horizons_set))
+                .arg("removed", offsets(&stats.markers_removed))
+        }
+        BrokerEvent::NothingToClean {
+            tp,
+            first_uncleanable_offset,
+            bounded_by_lso,
+        } => Msg::new("broker.log-cleaner-nothing")
+            .arg("broker", broker)
+            .arg("tp", tp)
+            .arg("offset", first_uncleanable_offset)
+            .arg("bound", if *bounded_by_lso { "lso" } else { "active" }),
         BrokerEvent::SegmentRolled {
             tp,
             base_offset,

@@ -58,6 +58,9 @@ pub(super) fn error_details() -> Vec<ErrorDetail> {
             computed_crc: 2,
         }),
         ErrorDetail::ControlRecordsFromClient,
+        ErrorDetail::CompactedTopicWithoutKey {
+            partition: "t-0".into(),
+        },
         ErrorDetail::InvalidSequence {
             base_sequence: -1,
             producer_id: 0,
@@ -174,6 +177,9 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::ClientExists { name: name() },
         SimErrorKind::EmptySend,
         SimErrorKind::EmptyBatch,
+        SimErrorKind::NotCompacted {
+            tp: TopicPartition::new("orders", 0),
+        },
         SimErrorKind::TimeBackwards,
         SimErrorKind::RunTooLong { ms: i64::MAX },
         SimErrorKind::IllegalTopicName {
