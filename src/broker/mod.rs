@@ -9,6 +9,7 @@ pub mod coordinator_load;
 mod delayed_delete_records;
 mod delayed_produce;
 mod delayed_txn_write;
+mod disk;
 mod event;
 mod fetch;
 mod group_apis;

@@ -156,8 +156,13 @@ pub struct RecoveryReport {
     pub replayed_batches: usize,
     /// Bytes cut from the end of a segment that held a torn or corrupt batch.
     pub truncated_bytes: u64,
+    /// The segment with the first invalid batch and the position it was cut at
+    /// (`LogLoader.recoverLog`).
+    pub corrupt_segment: Option<(i64, u64)>,
     /// Segments after the one cut, deleted whole as Kafka's recovery deletes them.
     pub deleted_segments: Vec<i64>,
+    /// Snapshots that failed their CRC check (`CorruptSnapshotException`): deleted.
+    pub corrupt_snapshots: Vec<i64>,
     pub log_end_offset: i64,
 }
 

@@ -357,6 +357,20 @@ fn print_action(action: &Action) -> Option<String> {
             format!("admin elect-leaders {}", names.join(" "))
         }
         Action::CleanLog { topic_partition } => format!("clean {topic_partition}"),
+        Action::TakeSnapshot { topic_partition } => format!("snapshot {topic_partition}"),
+        Action::TruncateLog {
+            broker,
+            topic_partition,
+            offset,
+        } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
+        Action::CorruptFile {
+            broker,
+            path,
+            position,
+        } => format!(
+            "fault corrupt broker-{broker} {path}{}",
+            position.map(|p| format!(" at={p}")).unwrap_or_default()
+        ),
         Action::AdminDeleteRecords {
             topic_partition,
             offset,

@@ -5,6 +5,7 @@ mod brokers;
 mod config;
 mod consumers;
 mod delivery;
+mod disk;
 pub mod error;
 pub mod event;
 pub mod fault;

@@ -43,6 +43,9 @@ fn part_of(e: &Event) -> Option<Part> {
             | B::SegmentRolled { .. }
             | B::SegmentsDeleted { .. }
             | B::LogCleaned { .. }
+            | B::LogTruncated { .. }
+            | B::SnapshotTaken { .. }
+            | B::FileCorrupted { .. }
             | B::LogStartOffsetIncremented { .. }
             | B::Recovered { .. } => Part::Log,
             B::Coordinator(..)

@@ -295,6 +295,36 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 .arg("horizons", offsets(&stats.horizons_set))
                 .arg("removed", offsets(&stats.markers_removed))
         }
+        BrokerEvent::SnapshotTaken {
+            tp,
+            offset,
+            snapshot,
+        } => msg!(
+            "broker.snapshot-taken",
+            broker = broker,
+            tp = tp,
+            offset = offset,
+            snapshot = file_of(snapshot)
+        ),
+        BrokerEvent::LogTruncated {
+            tp,
+            from,
+            to,
+            removed_batches,
+        } => msg!(
+            "broker.log-truncated",
+            broker = broker,
+            tp = tp,
+            from = from,
+            to = to,
+            batches = removed_batches
+        ),
+        BrokerEvent::FileCorrupted { path, position } => msg!(
+            "broker.file-corrupted",
+            broker = broker,
+            path = path.as_str(),
+            position = position
+        ),
         BrokerEvent::NothingToClean {
             tp,
             first_uncleanable_offset,
@@ -459,6 +489,29 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 (true, Some(_)) => Msg::new("broker.recovered.smaller-snapshot"),
                 (true, None) => Msg::new("broker.recovered.smaller-scan"),
             };
+            let files = |v: &[i64], suffix: &str| {
+                list(v.iter().map(|o| Arg::Text(format!("{o:020}{suffix}"))))
+            };
+            let corrupt_snapshot = if report.corrupt_snapshots.is_empty() {
+                Msg::new("empty")
+            } else {
+                msg!(
+                    "broker.recovered.corrupt-snapshot",
+                    count = report.corrupt_snapshots.len(),
+                    snapshots = files(&report.corrupt_snapshots, ".snapshot")
+                )
+            };
+            let corrupt_log = match report.corrupt_segment {
+                None => Msg::new("empty"),
+                Some((segment, position)) => msg!(
+                    "broker.recovered.corrupt-log",
+                    segment = format!("{segment:020}.log"),
+                    position = position,
+                    bytes = report.truncated_bytes,
+                    deleted = report.deleted_segments.len(),
+                    segments = files(&report.deleted_segments, ".log")
+                ),
+            };
             msg!(
                 "broker.recovered",
                 broker = broker,
@@ -466,7 +519,9 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 leo = report.log_end_offset,
                 source = source,
                 windows = windows_msg,
-                why = why
+                why = why,
+                corrupt_snapshot = corrupt_snapshot,
+                corrupt_log = corrupt_log
             )
         }
     }

@@ -229,6 +229,12 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::EmptySend => Msg::new("error.empty-send"),
         SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
         SimErrorKind::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
+        SimErrorKind::TruncateLeader { broker, tp } => {
+            msg!("error.truncate-leader", broker = broker, tp = tp)
+        }
+        SimErrorKind::NoSuchFile { broker, path } => {
+            msg!("error.no-such-file", broker = broker, path = path.as_str())
+        }
         SimErrorKind::TimeBackwards => Msg::new("error.time-backwards"),
         SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
         // Kafka's `Topic.validate` wording (InvalidTopicException).

@@ -177,6 +177,14 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::ClientExists { name: name() },
         SimErrorKind::EmptySend,
         SimErrorKind::EmptyBatch,
+        SimErrorKind::TruncateLeader {
+            broker: 1,
+            tp: TopicPartition::new("orders", 0),
+        },
+        SimErrorKind::NoSuchFile {
+            broker: 1,
+            path: "orders-0/00000000000000000009.log".into(),
+        },
         SimErrorKind::NotCompacted {
             tp: TopicPartition::new("orders", 0),
         },

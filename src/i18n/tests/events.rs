@@ -265,6 +265,23 @@ fn broker_events() -> Vec<BrokerEvent> {
             bounded_by_lso: empty == 1,
         });
     }
+    out.push(BrokerEvent::SnapshotTaken {
+        tp: tp(),
+        offset: 3,
+        snapshot: "/b/data/orders-0/00000000000000000003.snapshot".into(),
+    });
+    for removed_batches in [1, 2] {
+        out.push(BrokerEvent::LogTruncated {
+            tp: tp(),
+            from: 5,
+            to: 3,
+            removed_batches,
+        });
+    }
+    out.push(BrokerEvent::FileCorrupted {
+        path: "orders-0/00000000000000000000.log".into(),
+        position: 70,
+    });
     for bounded_by_lso in [false, true] {
         out.push(BrokerEvent::NothingToClean {
             tp: tp(),
