@@ -26,7 +26,6 @@
 //! is neither mapped nor touched.
 
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 use super::*;
 use crate::util::sorted_map::SortedMap;
@@ -215,7 +214,7 @@ impl UnifiedLog {
             .collect();
 
         // `buildOffsetMap`: each key's latest offset below the bound, aborted data left out.
-        let mut map: BTreeMap<Vec<u8>, i64> = BTreeMap::new();
+        let mut map: SortedMap<Vec<u8>, i64> = SortedMap::new();
         let mut txns = CleanedTransactionMetadata::new(aborted.clone());
         for batch in read.iter().flatten() {
             if batch.last_offset() >= upper {
@@ -318,7 +317,7 @@ impl UnifiedLog {
         &self,
         batch: &RecordBatch,
         txns: &mut CleanedTransactionMetadata,
-        map: &BTreeMap<Vec<u8>, i64>,
+        map: &SortedMap<Vec<u8>, i64>,
         last_records: &[(i64, Option<i64>, i16)],
         upper: i64,
         now_ms: i64,
@@ -376,7 +375,7 @@ impl UnifiedLog {
                     // compacted log and goes.
                     return false;
                 };
-                let latest = map.get(key).is_none_or(|o| offset >= *o);
+                let latest = map.get(key.as_slice()).is_none_or(|o| offset >= *o);
                 let keep_delete = batch.delete_horizon_ms().is_none_or(|h| now_ms < h);
                 latest && (r.value.is_some() || keep_delete)
             })
