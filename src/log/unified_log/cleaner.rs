@@ -185,7 +185,7 @@ impl UnifiedLog {
         now_ms: i64,
     ) -> Result<Result<CleanerStats, NothingToClean>, FsError> {
         let (upper, bounded_by_lso) = self.first_uncleanable_offset();
-        let cleanable: Vec<LogSegment> = self
+        let mut cleanable: Vec<LogSegment> = self
             .segments
             .iter()
             .take(self.segments.len().saturating_sub(1))
@@ -199,13 +199,21 @@ impl UnifiedLog {
             }));
         }
         let dir = self.dir.clone();
-        let mut read = Vec::with_capacity(cleanable.len());
+        let mut read: Vec<Vec<RecordBatch>> = Vec::with_capacity(cleanable.len());
         for seg in &cleanable {
-            let bytes = fs.read(&seg.log_path(&dir))?;
-            // A segment that does not decode is left as it is (Kafka's cleaner
-            // would stop with an exception and mark the partition uncleanable).
-            let batches = decode_all(bytes).unwrap_or_default();
-            read.push(batches.into_iter().map(|(_, b)| b).collect::<Vec<_>>());
+            // A segment that does not decode, and every later one, is left as it is
+            // (Kafka's cleaner stops with an exception and marks the log uncleanable).
+            match decode_all(fs.read(&seg.log_path(&dir))?) {
+                Ok(batches) => read.push(batches.into_iter().map(|(_, b)| b).collect()),
+                Err(_) => break,
+            }
+        }
+        cleanable.truncate(read.len());
+        if cleanable.is_empty() {
+            return Ok(Err(NothingToClean {
+                first_uncleanable_offset: upper,
+                bounded_by_lso,
+            }));
         }
         let aborted: Vec<AbortedTxn> = self
             .aborted_transactions(fs)
@@ -254,46 +262,41 @@ impl UnifiedLog {
         let mut replaced: Vec<LogSegment> = Vec::new();
         let mut index = 0usize;
         for group in groups {
+            let range = index..index + group;
+            index += group;
+            let (Some(segs), Some(batches)) = (cleanable.get(range.clone()), read.get(range))
+            else {
+                break;
+            };
+            let old: Vec<i64> = segs.iter().map(|s| s.base_offset).collect();
+            stats.segments_before.extend(&old);
+            stats.bytes_before += segs.iter().map(|s| s.size).sum::<u64>();
             let mut kept: Vec<RecordBatch> = Vec::new();
-            for _ in 0..group {
-                let Some(batches) = read.get(index) else {
-                    break;
-                };
-                if let Some(seg) = cleanable.get(index) {
-                    stats.segments_before.push(seg.base_offset);
-                    stats.bytes_before += seg.size;
+            for batch in batches.iter().flatten() {
+                stats.records_before += batch.records.len();
+                if batch.last_offset() >= upper {
+                    kept.push(batch.clone());
+                    continue;
                 }
-                index += 1;
-                for batch in batches {
-                    stats.records_before += batch.records.len();
-                    if batch.last_offset() >= upper {
-                        kept.push(batch.clone());
-                        continue;
-                    }
-                    if let Some(b) = self.filter_batch(
-                        batch,
-                        &mut txns,
-                        &map,
-                        &last_records,
-                        upper,
-                        now_ms,
-                        &mut stats,
-                    ) {
-                        kept.push(b);
-                    }
+                if let Some(b) = self.filter_batch(
+                    batch,
+                    &mut txns,
+                    &map,
+                    &last_records,
+                    upper,
+                    now_ms,
+                    &mut stats,
+                ) {
+                    kept.push(b);
                 }
             }
-            let Some(first) = stats
-                .segments_before
-                .get(stats.segments_before.len().saturating_sub(group))
-                .copied()
-            else {
-                continue;
+            let Some(&first) = old.first() else {
+                break;
             };
             let segment = self.write_cleaned_segment(
                 fs,
                 first,
-                &stats.segments_before[stats.segments_before.len() - group..],
+                &old,
                 &kept,
                 &std::mem::take(&mut txns.cleaned_index),
             )?;
@@ -302,8 +305,9 @@ impl UnifiedLog {
             stats.segments_after.push(segment.base_offset);
             replaced.push(segment);
         }
-        // `replaceSegments`: the cleaned segments take the place of the groups.
-        let active = self.segments.split_off(cleanable.len());
+        // `replaceSegments`: the cleaned segments take the place of the groups (a
+        // prefix of the log: every segment below the bound but the active one).
+        let active = self.segments.split_off(index.min(cleanable.len()));
         self.segments = replaced;
         self.segments.extend(active);
         self.debug_check_offsets();
