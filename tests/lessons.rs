@@ -597,7 +597,7 @@ fn lesson_fingerprints_are_pinned() {
     }
     let want = [
         "idempotence e4471388309cea05",
-        "dedup-window 6ff1bedcc1bb9678",
+        "dedup-window 73286ebaf15afc28",
         "transactions fa7ab120b64dd3dd",
         "fencing 8439dc9523debece",
         "consume-transform-produce 0d1d205c33974745",
