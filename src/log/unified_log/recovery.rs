@@ -221,6 +221,10 @@ fn truncate_indexes(
     next_offset: i64,
 ) -> Result<(), FsError> {
     let seg = LogSegment::new(base);
+    // A folder may lack its index files (Kafka rebuilds them): nothing to cut then.
+    if !fs.exists(&seg.index_path(dir)) || !fs.exists(&seg.time_index_path(dir)) {
+        return Ok(());
+    }
     let index: Vec<u8> =
         crate::log::segment::read_offset_index(fs.read(&seg.index_path(dir))?, base)
             .into_iter()
