@@ -603,10 +603,10 @@ fn lesson_fingerprints_are_pinned() {
         "consume-transform-produce 0d1d205c33974745",
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
-        "replication 893a0bf9dba25e36",
-        "failover faec2e882956a807",
+        "replication 9464a0006581217a",
+        "failover 1f8d82c57c2b4d4b",
         "coordinator-failover b3e5ed458ab69a7a",
-        "acks-1-loss 445f1515d2993c05",
+        "acks-1-loss 8f408373d08d0709",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");
