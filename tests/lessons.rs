@@ -597,16 +597,16 @@ fn lesson_fingerprints_are_pinned() {
     }
     let want = [
         "idempotence e4471388309cea05",
-        "dedup-window 6ff1bedcc1bb9678",
+        "dedup-window 73286ebaf15afc28",
         "transactions fa7ab120b64dd3dd",
         "fencing 8439dc9523debece",
         "consume-transform-produce 0d1d205c33974745",
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
-        "replication 893a0bf9dba25e36",
-        "failover faec2e882956a807",
+        "replication 9464a0006581217a",
+        "failover 1f8d82c57c2b4d4b",
         "coordinator-failover b3e5ed458ab69a7a",
-        "acks-1-loss 445f1515d2993c05",
+        "acks-1-loss 8f408373d08d0709",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");

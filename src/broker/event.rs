@@ -78,6 +78,36 @@ pub enum BrokerEvent {
         log_start_offset: i64,
         rolled_segment: Option<i64>,
     },
+    /// One pass of the log cleaner over a compacted partition (`clean TOPIC-P`).
+    LogCleaned {
+        tp: TopicPartition,
+        stats: crate::log::CleanerStats,
+        bounded_by_lso: bool,
+    },
+    /// The log cleaner found no segment below the first uncleanable offset.
+    NothingToClean {
+        tp: TopicPartition,
+        first_uncleanable_offset: i64,
+        bounded_by_lso: bool,
+    },
+    /// A producer-state snapshot taken by hand (`snapshot TOPIC-P`).
+    SnapshotTaken {
+        tp: TopicPartition,
+        offset: i64,
+        snapshot: String,
+    },
+    /// A follower's log truncated by hand (`truncate broker-N TOPIC-P offset=N`).
+    LogTruncated {
+        tp: TopicPartition,
+        from: i64,
+        to: i64,
+        removed_batches: usize,
+    },
+    /// A disk fault flipped one byte of a file (`fault corrupt broker-N PATH`).
+    FileCorrupted {
+        path: String,
+        position: u64,
+    },
     /// The active segment was full: a new one starts at `base_offset`.
     SegmentRolled {
         tp: TopicPartition,

@@ -173,10 +173,7 @@ impl PartitionRecords {
         let transactional = batch.is_transactional();
         for record in &batch.records {
             let offset = batch.base_offset + i64::from(record.offset_delta.max(0));
-            let value = record.value.as_ref().map_or_else(
-                || "null".into(),
-                |v| String::from_utf8_lossy(v).into_owned(),
-            );
+            let value = crate::record::record_text(record.key.as_deref(), record.value.as_deref());
             if transactional {
                 self.open.entry(batch.producer_id).or_default().push(offset);
             }

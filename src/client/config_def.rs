@@ -206,6 +206,8 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("retention.bytes", Log, Long, "-1", Validator::None), // LogConfig
     key("log.retention.bytes", Log, Long, "-1", Validator::None), // ServerLogConfigs
     key("cleanup.policy", Log, List, "delete", ValidList(&["compact", "delete"])), // LogConfig
+    key("delete.retention.ms", Log, Long, "86400000", AtLeast(0)), // LogConfig
+    key("log.cleaner.delete.retention.ms", Log, Long, "86400000", AtLeast(0)), // CleanerConfig
     key("producer.id.expiration.ms", Log, Int, "86400000", AtLeast(1)), // TransactionLogConfig
     key("producer.id.expiration.check.interval.ms", Log, Int, "600000", AtLeast(1)), // TransactionLogConfig
     key("log.retention.check.interval.ms", Log, Long, "300000", AtLeast(1)), // ServerLogConfigs

@@ -95,15 +95,16 @@ impl ProducerBatch {
             && !self.has_leader_changed_for_the_ongoing_retry()
     }
 
-    /// The bytes the next record would add (`DefaultRecord.sizeInBytes`: no key, no
-    /// headers, the batch's timestamp).
+    /// The bytes the next record would add (`DefaultRecord.sizeInBytes`: its key if
+    /// written `KEY:VALUE`, no headers, the batch's timestamp).
     fn next_record_size(&self, value: &str) -> usize {
+        let (key, value) = crate::record::key_value(value);
         crate::record::Record {
             attributes: 0,
             timestamp_delta: 0,
             offset_delta: i32::try_from(self.values.len()).unwrap_or(i32::MAX),
-            key: None,
-            value: Some(value.as_bytes().to_vec()),
+            key,
+            value,
             headers: Vec::new(),
         }
         .size_in_bytes()
@@ -120,7 +121,7 @@ impl ProducerBatch {
         let kvs = self
             .values
             .iter()
-            .map(|v| (None, Some(v.as_bytes().to_vec())))
+            .map(|v| crate::record::key_value(v))
             .collect();
         RecordBatch::new_data(
             0,

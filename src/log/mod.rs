@@ -12,7 +12,7 @@ pub use producer_state::{
 };
 pub use transaction_index::AbortedTxn;
 pub use unified_log::{
-    AppendError, AppendOutcome, DeletedSegments, FetchDataInfo, FetchIsolation, LogAppendInfo,
-    LogConfig, LogStartOffsetIncrementReason, MarkerAppend, RecoveryReport, SegmentDeletionReason,
-    StoredBatch, TopicPartition, UnifiedLog,
+    AppendError, AppendOutcome, CleanerStats, DeletedSegments, FetchDataInfo, FetchIsolation,
+    LogAppendInfo, LogConfig, LogStartOffsetIncrementReason, MarkerAppend, NothingToClean,
+    RecoveryReport, SegmentDeletionReason, StoredBatch, TopicPartition, UnifiedLog,
 };

@@ -5,7 +5,8 @@
 //! A single-replica log moves its HW with its LEO (an ISR of one); a replicated log's
 //! HW is set by its partition (the leader from the ISR's LEOs, a follower from the
 //! leader's fetch answers), see [`UnifiedLog::set_replicated`]. The log start offset
-//! moves by DeleteRecords and retention (`unified_log/retention.rs`); no compaction.
+//! moves by DeleteRecords and retention (`unified_log/retention.rs`); a compacted
+//! log is cleaned by `unified_log/cleaner.rs`.
 
 use serde::Serialize;
 
@@ -39,8 +40,14 @@ pub struct LogConfig {
     /// the log looks for expired producers (`PeriodicProducerExpirationCheck`).
     pub producer_id_expiration_check_interval_ms: i64,
     /// `cleanup.policy` includes `delete` (the default): retention applies and
-    /// DeleteRecords is allowed. `compact` alone: neither (no compaction here).
+    /// DeleteRecords is allowed. `compact` alone: neither.
     pub cleanup_policy_delete: bool,
+    /// `cleanup.policy` includes `compact`: the log cleaner may clean this log
+    /// (`cleaner.rs`), and the leader refuses records without a key.
+    pub cleanup_policy_compact: bool,
+    /// `delete.retention.ms` (1 day): how long the cleaner keeps a tombstone, or the
+    /// marker of a transaction whose data is gone, after it first found it so.
+    pub delete_retention_ms: i64,
     /// `retention.ms` (7 days; -1 keeps everything): segments whose largest
     /// timestamp is older are deleted by the retention check.
     pub retention_ms: i64,
@@ -64,6 +71,8 @@ impl Default for LogConfig {
             producer_id_expiration_ms: 86_400_000,
             producer_id_expiration_check_interval_ms: 600_000,
             cleanup_policy_delete: true,
+            cleanup_policy_compact: false,
+            delete_retention_ms: 86_400_000,
             retention_ms: 7 * 24 * 3_600_000,
             retention_bytes: -1,
             retention_check_interval_ms: 300_000,
@@ -147,8 +156,13 @@ pub struct RecoveryReport {
     pub replayed_batches: usize,
     /// Bytes cut from the end of a segment that held a torn or corrupt batch.
     pub truncated_bytes: u64,
+    /// The segment with the first invalid batch and the position it was cut at
+    /// (`LogLoader.recoverLog`).
+    pub corrupt_segment: Option<(i64, u64)>,
     /// Segments after the one cut, deleted whole as Kafka's recovery deletes them.
     pub deleted_segments: Vec<i64>,
+    /// Snapshots that failed their CRC check (`CorruptSnapshotException`): deleted.
+    pub corrupt_snapshots: Vec<i64>,
     pub log_end_offset: i64,
 }
 
@@ -366,6 +380,9 @@ mod read;
 mod recovery;
 mod replica;
 mod retention;
+
+mod cleaner;
+pub use cleaner::{CleanerStats, NothingToClean};
 
 pub use replica::{read_epoch_checkpoint, FollowerAppend, LEADER_EPOCH_CHECKPOINT};
 pub use retention::{DeletedSegments, LogStartOffsetIncrementReason, SegmentDeletionReason};

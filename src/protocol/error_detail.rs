@@ -79,6 +79,8 @@ pub enum ErrorDetail {
     InvalidBatch(RecordError),
     /// A client sent a control batch.
     ControlRecordsFromClient,
+    /// `LogValidator.validateKey`: a compacted topic refuses a record without a key.
+    CompactedTopicWithoutKey { partition: String },
     /// `LogValidator.validateBatch`: a batch with a producer id needs a base sequence ≥ 0.
     InvalidSequence {
         base_sequence: i32,

@@ -237,6 +237,25 @@ impl RecordBatch {
         self.attributes & DELETE_HORIZON_FLAG_MASK != 0
     }
 
+    /// The delete horizon the log cleaner stamped (`DefaultRecordBatch.deleteHorizonMs`):
+    /// base_timestamp when bit 6 is set.
+    pub fn delete_horizon_ms(&self) -> Option<i64> {
+        self.has_delete_horizon_ms().then_some(self.base_timestamp)
+    }
+
+    /// What `MemoryRecords.filterTo` does the first time a batch holding a tombstone
+    /// or the marker of an emptied transaction is retained (KIP-534): base_timestamp
+    /// becomes the horizon and each record's delta is rewritten against it, so record
+    /// timestamps stay what they were.
+    pub fn set_delete_horizon_ms(&mut self, horizon_ms: i64) {
+        for r in &mut self.records {
+            let ts = self.base_timestamp.saturating_add(r.timestamp_delta);
+            r.timestamp_delta = ts.saturating_sub(horizon_ms);
+        }
+        self.base_timestamp = horizon_ms;
+        self.set_flag(DELETE_HORIZON_FLAG_MASK, true);
+    }
+
     /// True for idempotent and transactional producers (producer_id >= 0).
     pub fn has_producer_id(&self) -> bool {
         self.producer_id > NO_PRODUCER_ID

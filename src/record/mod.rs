@@ -11,6 +11,7 @@ pub mod crc32c;
 pub mod default_record;
 pub mod dump;
 pub mod error;
+pub mod text;
 pub mod varint;
 
 pub use batch::{
@@ -21,6 +22,7 @@ pub use control::{ControlRecordType, EndTransactionMarker};
 pub use default_record::{Header, HeaderView, Record, RecordView};
 pub use dump::{batch_line, codec_name, header_fields, record_line, HeaderField};
 pub use error::RecordError;
+pub use text::{key_value, record_text};
 
 /// The only batch format we speak (Kafka's `RecordBatch.MAGIC_VALUE_V2`).
 pub const MAGIC_V2: i8 = 2;

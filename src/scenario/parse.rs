@@ -551,6 +551,43 @@ fn parse_line(
                 }
             })
         }
+        "snapshot" => {
+            // ProducerStateManager.takeSnapshot, now.
+            let tp_tok = c.next("a partition like `orders-0`")?;
+            let topic_partition = topic_partition(&c, tp_tok)?;
+            c.done()?;
+            StepKind::Act(Action::TakeSnapshot { topic_partition })
+        }
+        "truncate" => {
+            // A follower's replica fetcher truncating its log.
+            let usage = "expected `truncate broker-N TOPIC-P offset=N`";
+            let b = c.next("broker-N")?;
+            let Some(n) = b.text.strip_prefix("broker-") else {
+                return Err(c.err(b.column, usage));
+            };
+            let broker = number(&c, b, n, "broker")?;
+            let tp_tok = c.next("a partition like `orders-0`")?;
+            let topic_partition = topic_partition(&c, tp_tok)?;
+            let (opts, words) = c.rest();
+            no_words(&c, &words)?;
+            let (t, k, v) = opts.first().ok_or_else(|| c.err(b.column, usage))?;
+            if k != "offset" || opts.len() > 1 {
+                return Err(c.err(t.column, usage));
+            }
+            let offset = number(&c, t, v, "offset")?;
+            StepKind::Act(Action::TruncateLog {
+                broker,
+                topic_partition,
+                offset,
+            })
+        }
+        "clean" => {
+            // The log cleaner, now (Kafka's cleaner threads run on their own).
+            let tp_tok = c.next("a partition like `orders-0`")?;
+            let topic_partition = topic_partition(&c, tp_tok)?;
+            c.done()?;
+            StepKind::Act(Action::CleanLog { topic_partition })
+        }
         "step" => {
             c.done()?;
             StepKind::Act(Action::Step)
@@ -610,6 +647,24 @@ fn parse_line(
                 }
                 View::Events { last }
             } else {
+                // `print files broker-2 orders-0`: one broker's replica, not the leader's.
+                let broker = match c.peek().filter(|t| t.text.starts_with("broker-")) {
+                    Some(t) => {
+                        if !matches!(
+                            what.text.as_str(),
+                            "dump-log" | "files" | "segments" | "snapshots"
+                        ) {
+                            return Err(c.err(
+                                t.column,
+                                "broker-N goes with dump-log, files, segments and snapshots",
+                            ));
+                        }
+                        let n = number(&c, t, t.text.trim_start_matches("broker-"), "broker")?;
+                        c.pos += 1;
+                        Some(n)
+                    }
+                    None => None,
+                };
                 let tp_tok = c.next("a partition like `orders-0`")?;
                 let tp = topic_partition(&c, tp_tok)?;
                 let (opts, words) = c.rest();
@@ -618,15 +673,17 @@ fn parse_line(
                 match what.text.as_str() {
                     "dump-log" => View::DumpLog {
                         tp,
+                        broker,
                         fields: opt("fields")
                             .map(|(_, _, v)| v.split(',').map(str::to_string).collect()),
                         control_records: match opt("records") {
                             None => false,
-                            Some((_, _, v)) if v == "control" => true,
+                            Some((_, _, v)) if v == "control" || v == "all" => true,
                             Some((t, _, _)) => {
-                                return Err(c.err(t.column, "records= takes `control`"))
+                                return Err(c.err(t.column, "records= takes `control` or `all`"))
                             }
                         },
+                        data_records: opt("records").is_some_and(|(_, _, v)| v == "all"),
                     },
                     "txnindex" => View::TxnIndex { tp },
                     "latest" => View::Latest { tp },
@@ -641,9 +698,9 @@ fn parse_line(
                     "leo" => View::Leo { tp },
                     "replicas" => View::Replicas { tp },
                     "offsets" => View::Offsets { tp },
-                    "files" => View::Files { tp },
-                    "segments" => View::Segments { tp },
-                    "snapshots" => View::Snapshots { tp },
+                    "files" => View::Files { tp, broker },
+                    "segments" => View::Segments { tp, broker },
+                    "snapshots" => View::Snapshots { tp, broker },
                     "verdict" => View::Verdict { tp },
                     "describe-producers" => View::DescribeProducers { tp },
                     "find-hanging" => View::FindHanging { tp },

@@ -165,19 +165,29 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
     })
 }
 
+/// `broker-N ` before the partition of a view of one broker's replica.
+fn on_broker(broker: Option<i32>) -> String {
+    broker.map(|b| format!("broker-{b} ")).unwrap_or_default()
+}
+
 fn print_view(view: &View) -> String {
     match view {
         View::DumpLog {
             tp,
             fields,
             control_records,
+            broker,
+            data_records,
         } => format!(
-            "print dump-log {tp}{}{}",
+            "print dump-log {}{tp}{}{}",
+            on_broker(*broker),
             fields
                 .as_ref()
                 .map(|f| format!(" fields={}", f.join(",")))
                 .unwrap_or_default(),
-            if *control_records {
+            if *data_records {
+                " records=all"
+            } else if *control_records {
                 " records=control"
             } else {
                 ""
@@ -193,9 +203,11 @@ fn print_view(view: &View) -> String {
         View::Leo { tp } => format!("print leo {tp}"),
         View::Replicas { tp } => format!("print replicas {tp}"),
         View::Offsets { tp } => format!("print offsets {tp}"),
-        View::Files { tp } => format!("print files {tp}"),
-        View::Segments { tp } => format!("print segments {tp}"),
-        View::Snapshots { tp } => format!("print snapshots {tp}"),
+        View::Files { tp, broker } => format!("print files {}{tp}", on_broker(*broker)),
+        View::Segments { tp, broker } => format!("print segments {}{tp}", on_broker(*broker)),
+        View::Snapshots { tp, broker } => {
+            format!("print snapshots {}{tp}", on_broker(*broker))
+        }
         View::Verdict { tp } => format!("print verdict {tp}"),
         View::DescribeProducers { tp } => format!("print describe-producers {tp}"),
         View::FindHanging { tp } => format!("print find-hanging {tp}"),
@@ -344,6 +356,21 @@ fn print_action(action: &Action) -> Option<String> {
             let names: Vec<String> = partitions.iter().map(|tp| tp.to_string()).collect();
             format!("admin elect-leaders {}", names.join(" "))
         }
+        Action::CleanLog { topic_partition } => format!("clean {topic_partition}"),
+        Action::TakeSnapshot { topic_partition } => format!("snapshot {topic_partition}"),
+        Action::TruncateLog {
+            broker,
+            topic_partition,
+            offset,
+        } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
+        Action::CorruptFile {
+            broker,
+            path,
+            position,
+        } => format!(
+            "fault corrupt broker-{broker} {path}{}",
+            position.map(|p| format!(" at={p}")).unwrap_or_default()
+        ),
         Action::AdminDeleteRecords {
             topic_partition,
             offset,

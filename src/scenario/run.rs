@@ -228,7 +228,15 @@ impl Runner {
                 tp,
                 fields,
                 control_records,
-            } => w.dump_log(tp, fields.as_deref(), *control_records),
+                broker,
+                data_records,
+            } => w.dump_log(
+                tp,
+                *broker,
+                fields.as_deref(),
+                *control_records,
+                *data_records,
+            ),
             View::TxnIndex { tp } => match w.log_view(tp) {
                 Some(v) => v.aborted_txns.iter().map(|t| t.dump_line()).collect(),
                 None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
@@ -317,11 +325,11 @@ impl Runner {
                 )],
                 None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
-            View::Files { tp } => match w.log_view(tp) {
+            View::Files { tp, broker } => match w.log_view_on(tp, *broker) {
                 Some(v) => v.files.iter().map(|(name, _)| name.clone()).collect(),
                 None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
-            View::Segments { tp } => match w.log_view(tp) {
+            View::Segments { tp, broker } => match w.log_view_on(tp, *broker) {
                 Some(v) => vec![transcript::segments(
                     v.segments.len(),
                     &v.segments
@@ -333,7 +341,7 @@ impl Runner {
                 )],
                 None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
-            View::Snapshots { tp } => match w.log_view(tp) {
+            View::Snapshots { tp, broker } => match w.log_view_on(tp, *broker) {
                 Some(v) => {
                     let snaps: Vec<&str> = v
                         .files

@@ -84,6 +84,30 @@ pub enum Action {
     AdminElectLeaders {
         partitions: Vec<TopicPartition>,
     },
+    /// `clean TOPIC-P`: the log cleaner cleans a compacted partition now, on every
+    /// running broker with a replica of it.
+    CleanLog {
+        topic_partition: TopicPartition,
+    },
+    /// `snapshot TOPIC-P`: every running replica writes a producer-state snapshot now.
+    TakeSnapshot {
+        topic_partition: TopicPartition,
+    },
+    /// `truncate broker-N TOPIC-P offset=N`: a follower's log cut to `offset`, as its
+    /// replica fetcher does after a diverging epoch.
+    TruncateLog {
+        broker: i32,
+        topic_partition: TopicPartition,
+        offset: i64,
+    },
+    /// `fault corrupt broker-N PATH [at=N]`: a disk fault flips one byte of a file
+    /// under the broker's log dir (the last byte unless `position` names one).
+    CorruptFile {
+        broker: i32,
+        path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<u64>,
+    },
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,

@@ -106,7 +106,11 @@ pub(super) fn apply_log_config(
         "retention.ms" | "log.retention.ms" => config.retention_ms = n,
         "retention.bytes" | "log.retention.bytes" => config.retention_bytes = n,
         "log.retention.check.interval.ms" => config.retention_check_interval_ms = n,
-        "cleanup.policy" => config.cleanup_policy_delete = parsed.list().any(|p| p == "delete"),
+        "cleanup.policy" => {
+            config.cleanup_policy_delete = parsed.list().any(|p| p == "delete");
+            config.cleanup_policy_compact = parsed.list().any(|p| p == "compact");
+        }
+        "delete.retention.ms" | "log.cleaner.delete.retention.ms" => config.delete_retention_ms = n,
         "producer.snapshots" => config.producer_snapshots = parsed.boolean(),
         // The table knows a key this match does not: a key added there without its
         // effect here is refused rather than ignored.

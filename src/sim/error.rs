@@ -88,6 +88,21 @@ pub enum SimErrorKind {
     InternalTopic {
         name: String,
     },
+    /// `truncate broker-N TOPIC-P`: only a follower's log is truncated (by its fetcher).
+    TruncateLeader {
+        broker: i32,
+        tp: TopicPartition,
+    },
+    /// `fault corrupt`: the broker has no such file (or no byte at that position).
+    NoSuchFile {
+        broker: i32,
+        path: String,
+    },
+    /// `clean TOPIC-P` on a topic whose `cleanup.policy` lacks `compact`: Kafka's
+    /// cleaner never cleans it.
+    NotCompacted {
+        tp: TopicPartition,
+    },
     /// A broker's disk refused to create a partition.
     Storage(FsError),
     NoBroker {

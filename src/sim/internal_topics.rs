@@ -141,6 +141,7 @@ impl World {
             producer_snapshots: true,
             max_message_bytes: self.broker_defaults.max_message_bytes,
             cleanup_policy_delete: false,
+            cleanup_policy_compact: true,
             retention_check_interval_ms: self.broker_defaults.retention_check_interval_ms,
             ..LogConfig::default()
         };

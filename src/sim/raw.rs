@@ -305,10 +305,7 @@ impl World {
         if values.is_empty() {
             return Err(SimErrorKind::EmptyBatch.into());
         }
-        let kvs = values
-            .iter()
-            .map(|v| (None, Some(v.as_bytes().to_vec())))
-            .collect();
+        let kvs = values.iter().map(|v| crate::record::key_value(v)).collect();
         let batch = RecordBatch::new_data(
             0,
             producer_id,

@@ -27,6 +27,10 @@ pub struct BatchView {
     pub partition_leader_epoch: i32,
     pub is_transactional: bool,
     pub is_control: bool,
+    /// The horizon the log cleaner stamped on a tombstone's or emptied transaction's
+    /// marker batch (KIP-534); None until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_horizon_ms: Option<i64>,
     pub max_timestamp: i64,
     pub crc: u32,
     /// Record values as text (lossy UTF-8), with their offsets.
@@ -56,17 +60,17 @@ impl BatchView {
             partition_leader_epoch: batch.partition_leader_epoch,
             is_transactional: batch.is_transactional(),
             is_control: batch.is_control(),
+            delete_horizon_ms: batch.delete_horizon_ms(),
             max_timestamp: batch.max_timestamp,
             crc: batch.crc(),
             records: batch
                 .records
                 .iter()
                 .map(|r| {
-                    let value = r
-                        .value
-                        .as_deref()
-                        .map(|v| String::from_utf8_lossy(v).into_owned())
-                        .unwrap_or_default();
+                    let value = match (&r.key, &r.value) {
+                        (None, None) => String::new(),
+                        (k, v) => crate::record::record_text(k.as_deref(), v.as_deref()),
+                    };
                     (batch.base_offset + i64::from(r.offset_delta), value)
                 })
                 .collect(),
@@ -86,6 +90,41 @@ impl BatchView {
                 kind.name()
             )
         })
+    }
+
+    /// The record lines `kafka-dump-log.sh --print-data-log` prints for a data batch,
+    /// in the same trimmed form as [`Self::control_record_line`]: the key and payload
+    /// as text, so a compacted log's surviving keys can be read.
+    pub fn data_record_lines(&self) -> Vec<String> {
+        let Ok((batch, _)) = RecordBatch::decode(&self.raw) else {
+            return Vec::new();
+        };
+        batch
+            .records
+            .iter()
+            .map(|r| {
+                let sequence = if batch.base_sequence < 0 {
+                    -1
+                } else {
+                    crate::record::increment_sequence(batch.base_sequence, r.offset_delta)
+                };
+                let text = |b: &Option<Vec<u8>>| {
+                    b.as_deref()
+                        .map_or("null".into(), |b| String::from_utf8_lossy(b).into_owned())
+                };
+                let key = match &r.key {
+                    Some(_) => format!(" key: {}", text(&r.key)),
+                    None => String::new(),
+                };
+                format!(
+                    " offset: {} keySize: {} valueSize: {} sequence: {sequence} headerKeys: []{key} payload: {}",
+                    batch.record_offset(r),
+                    r.key.as_ref().map_or(-1, |k| k.len() as i64),
+                    r.value.as_ref().map_or(-1, |v| v.len() as i64),
+                    text(&r.value)
+                )
+            })
+            .collect()
     }
 
     /// The record line `kafka-dump-log.sh` prints for a control record (the seed's
@@ -125,7 +164,13 @@ impl BatchView {
             ),
             ("isTransactional", self.is_transactional.to_string()),
             ("isControl", self.is_control.to_string()),
-            ("deleteHorizonMs", "OptionalLong.empty".to_string()),
+            (
+                "deleteHorizonMs",
+                self.delete_horizon_ms
+                    .map_or("OptionalLong.empty".to_string(), |h| {
+                        format!("OptionalLong[{h}]")
+                    }),
+            ),
             ("position", self.position.to_string()),
             ("CreateTime", self.max_timestamp.to_string()),
             ("size", self.size.to_string()),
@@ -222,6 +267,21 @@ impl World {
         self.log_view_tail(tp, usize::MAX, 1)
     }
 
+    /// The partition log on one broker's disk (a follower's replica too), or the
+    /// leader's when `broker` is None.
+    pub fn log_view_on(&self, tp: &TopicPartition, broker: Option<i32>) -> Option<LogView> {
+        match broker {
+            None => self.log_view(tp),
+            Some(id) => {
+                let broker = self.brokers.get(&id)?;
+                if !broker.fs.is_dir(&Broker::partition_dir(tp)) {
+                    return None;
+                }
+                self.log_view_of(broker, tp, usize::MAX, 1)
+            }
+        }
+    }
+
     /// Like [`log_view`](Self::log_view), but only the newest `newest` batches are
     /// decoded (the others are stepped over by their batchLength), starting at a
     /// multiple of `align` so the first row stays put while batches arrive. A page with
@@ -232,7 +292,16 @@ impl World {
         newest: usize,
         align: usize,
     ) -> Option<LogView> {
-        let broker = self.leader_broker(tp)?;
+        self.log_view_of(self.leader_broker(tp)?, tp, newest, align)
+    }
+
+    fn log_view_of(
+        &self,
+        broker: &Broker,
+        tp: &TopicPartition,
+        newest: usize,
+        align: usize,
+    ) -> Option<LogView> {
         let dir = Broker::partition_dir(tp);
         let files: Vec<(String, u64)> = broker
             .fs
@@ -385,10 +454,12 @@ impl World {
     pub fn dump_log(
         &self,
         tp: &TopicPartition,
+        broker: Option<i32>,
         fields: Option<&[String]>,
         control_records: bool,
+        data_records: bool,
     ) -> Vec<String> {
-        let Some(view) = self.log_view(tp) else {
+        let Some(view) = self.log_view_on(tp, broker) else {
             return Vec::new();
         };
         let mut lines = Vec::new();
@@ -396,6 +467,9 @@ impl World {
             lines.push(b.dump_line(fields));
             if control_records && b.is_control {
                 lines.extend(b.control_record_line());
+            }
+            if data_records && !b.is_control {
+                lines.extend(b.data_record_lines());
             }
         }
         lines

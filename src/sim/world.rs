@@ -372,6 +372,20 @@ impl World {
                 offset,
             } => self.admin_delete_records(topic_partition, *offset),
             Action::AdminElectLeaders { partitions } => Ok(self.admin_elect_leaders(partitions)),
+            Action::CleanLog { topic_partition } => self.clean_log(topic_partition),
+            Action::TakeSnapshot { topic_partition } => {
+                self.take_producer_snapshots(topic_partition)
+            }
+            Action::TruncateLog {
+                broker,
+                topic_partition,
+                offset,
+            } => self.truncate_replica(*broker, topic_partition, *offset),
+            Action::CorruptFile {
+                broker,
+                path,
+                position,
+            } => self.corrupt_file(*broker, path, *position),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
             Action::Assign {
                 consumer,

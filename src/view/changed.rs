@@ -42,6 +42,10 @@ fn part_of(e: &Event) -> Option<Part> {
             | B::MarkerRejected { .. }
             | B::SegmentRolled { .. }
             | B::SegmentsDeleted { .. }
+            | B::LogCleaned { .. }
+            | B::LogTruncated { .. }
+            | B::SnapshotTaken { .. }
+            | B::FileCorrupted { .. }
             | B::LogStartOffsetIncremented { .. }
             | B::Recovered { .. } => Part::Log,
             B::Coordinator(..)

@@ -112,7 +112,8 @@ pub struct PartitionView {
 }
 
 impl PartitionView {
-    /// What is at `offset`, if it is in the decoded window.
+    /// What is at `offset`, if it is in the decoded window. An offset the log cleaner
+    /// removed (a gap between batches, or a record gone from a kept batch) has none.
     pub fn kind_at(&self, offset: i64) -> Option<BatchKind> {
         let i = self
             .batches
@@ -121,6 +122,13 @@ impl PartitionView {
         self.batches
             .get(i)
             .filter(|b| b.base_offset <= offset)
+            .filter(|b| {
+                if b.kind.is_marker() {
+                    b.base_offset == offset
+                } else {
+                    b.records.iter().any(|(o, _)| *o == offset)
+                }
+            })
             .map(|b| b.kind)
     }
 

@@ -20,12 +20,10 @@ pub struct ConsumerRecord {
 }
 
 impl ConsumerRecord {
-    /// The value as text (lossy UTF-8; `null` for a null value).
+    /// The record as text: `key:value`, or the value alone for a null key (lossy
+    /// UTF-8; `null` for a null value), as it was sent (`crate::record::text`).
     pub fn value_text(&self) -> String {
-        match &self.value {
-            Some(v) => String::from_utf8_lossy(v).into_owned(),
-            None => "null".to_string(),
-        }
+        crate::record::record_text(self.key.as_deref(), self.value.as_deref())
     }
 }
 

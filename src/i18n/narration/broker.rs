@@ -271,6 +271,69 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 .arg("rolled", rolled_segment.is_some())
                 .arg("rolled_at", rolled_segment.unwrap_or(-1))
         }
+        BrokerEvent::LogCleaned {
+            tp,
+            stats,
+            bounded_by_lso,
+        } => {
+            let offsets = |v: &[i64]| {
+                if v.is_empty() {
+                    Arg::Text("-".into())
+                } else {
+                    list(v.iter().map(|o| Arg::Text(o.to_string())))
+                }
+            };
+            Msg::new("broker.log-cleaned")
+                .arg("broker", broker)
+                .arg("tp", tp)
+                .arg("end", stats.end_offset)
+                .arg("bound", if *bounded_by_lso { "lso" } else { "active" })
+                .arg("before", stats.records_before)
+                .arg("after", stats.records_after)
+                .arg("aborted", stats.aborted_records_removed)
+                .arg("empty", stats.empty_batches_kept)
+                .arg("horizons", offsets(&stats.horizons_set))
+                .arg("removed", offsets(&stats.markers_removed))
+        }
+        BrokerEvent::SnapshotTaken {
+            tp,
+            offset,
+            snapshot,
+        } => msg!(
+            "broker.snapshot-taken",
+            broker = broker,
+            tp = tp,
+            offset = offset,
+            snapshot = file_of(snapshot)
+        ),
+        BrokerEvent::LogTruncated {
+            tp,
+            from,
+            to,
+            removed_batches,
+        } => msg!(
+            "broker.log-truncated",
+            broker = broker,
+            tp = tp,
+            from = from,
+            to = to,
+            batches = removed_batches
+        ),
+        BrokerEvent::FileCorrupted { path, position } => msg!(
+            "broker.file-corrupted",
+            broker = broker,
+            path = path.as_str(),
+            position = position
+        ),
+        BrokerEvent::NothingToClean {
+            tp,
+            first_uncleanable_offset,
+            bounded_by_lso,
+        } => Msg::new("broker.log-cleaner-nothing")
+            .arg("broker", broker)
+            .arg("tp", tp)
+            .arg("offset", first_uncleanable_offset)
+            .arg("bound", if *bounded_by_lso { "lso" } else { "active" }),
         BrokerEvent::SegmentRolled {
             tp,
             base_offset,
@@ -426,6 +489,29 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 (true, Some(_)) => Msg::new("broker.recovered.smaller-snapshot"),
                 (true, None) => Msg::new("broker.recovered.smaller-scan"),
             };
+            let files = |v: &[i64], suffix: &str| {
+                list(v.iter().map(|o| Arg::Text(format!("{o:020}{suffix}"))))
+            };
+            let corrupt_snapshot = if report.corrupt_snapshots.is_empty() {
+                Msg::new("empty")
+            } else {
+                msg!(
+                    "broker.recovered.corrupt-snapshot",
+                    count = report.corrupt_snapshots.len(),
+                    snapshots = files(&report.corrupt_snapshots, ".snapshot")
+                )
+            };
+            let corrupt_log = match report.corrupt_segment {
+                None => Msg::new("empty"),
+                Some((segment, position)) => msg!(
+                    "broker.recovered.corrupt-log",
+                    segment = format!("{segment:020}.log"),
+                    position = position,
+                    bytes = report.truncated_bytes,
+                    deleted = report.deleted_segments.len(),
+                    segments = files(&report.deleted_segments, ".log")
+                ),
+            };
             msg!(
                 "broker.recovered",
                 broker = broker,
@@ -433,7 +519,9 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 leo = report.log_end_offset,
                 source = source,
                 windows = windows_msg,
-                why = why
+                why = why,
+                corrupt_snapshot = corrupt_snapshot,
+                corrupt_log = corrupt_log
             )
         }
     }

@@ -133,6 +133,9 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
         ErrorDetail::InvalidBatch(e) => msg!("plain", text = e),
         ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
         ErrorDetail::ControlRecordsFromClient => Msg::new("detail.control-records-from-client"),
+        ErrorDetail::CompactedTopicWithoutKey { partition } => {
+            Msg::new("detail.compacted-topic-without-key").arg("tp", partition.as_str())
+        }
         ErrorDetail::InvalidSequence {
             base_sequence,
             producer_id,
@@ -225,6 +228,13 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::Config(c) => config(c),
         SimErrorKind::EmptySend => Msg::new("error.empty-send"),
         SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
+        SimErrorKind::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
+        SimErrorKind::TruncateLeader { broker, tp } => {
+            msg!("error.truncate-leader", broker = broker, tp = tp)
+        }
+        SimErrorKind::NoSuchFile { broker, path } => {
+            msg!("error.no-such-file", broker = broker, path = path.as_str())
+        }
         SimErrorKind::TimeBackwards => Msg::new("error.time-backwards"),
         SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
         // Kafka's `Topic.validate` wording (InvalidTopicException).

@@ -58,6 +58,9 @@ pub(super) fn error_details() -> Vec<ErrorDetail> {
             computed_crc: 2,
         }),
         ErrorDetail::ControlRecordsFromClient,
+        ErrorDetail::CompactedTopicWithoutKey {
+            partition: "t-0".into(),
+        },
         ErrorDetail::InvalidSequence {
             base_sequence: -1,
             producer_id: 0,
@@ -174,6 +177,17 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::ClientExists { name: name() },
         SimErrorKind::EmptySend,
         SimErrorKind::EmptyBatch,
+        SimErrorKind::TruncateLeader {
+            broker: 1,
+            tp: TopicPartition::new("orders", 0),
+        },
+        SimErrorKind::NoSuchFile {
+            broker: 1,
+            path: "orders-0/00000000000000000009.log".into(),
+        },
+        SimErrorKind::NotCompacted {
+            tp: TopicPartition::new("orders", 0),
+        },
         SimErrorKind::TimeBackwards,
         SimErrorKind::RunTooLong { ms: i64::MAX },
         SimErrorKind::IllegalTopicName {

@@ -251,6 +251,44 @@ fn broker_events() -> Vec<BrokerEvent> {
         base_offset: 10,
         snapshot: None,
     });
+    for (horizons, empty) in [(vec![], 1), (vec![4, 9], 2)] {
+        out.push(BrokerEvent::LogCleaned {
+            tp: tp(),
+            stats: crate::log::CleanerStats {
+                end_offset: 10,
+                records_before: 8,
+                records_after: 3,
+                empty_batches_kept: empty,
+                horizons_set: horizons,
+                ..Default::default()
+            },
+            bounded_by_lso: empty == 1,
+        });
+    }
+    out.push(BrokerEvent::SnapshotTaken {
+        tp: tp(),
+        offset: 3,
+        snapshot: "/b/data/orders-0/00000000000000000003.snapshot".into(),
+    });
+    for removed_batches in [1, 2] {
+        out.push(BrokerEvent::LogTruncated {
+            tp: tp(),
+            from: 5,
+            to: 3,
+            removed_batches,
+        });
+    }
+    out.push(BrokerEvent::FileCorrupted {
+        path: "orders-0/00000000000000000000.log".into(),
+        position: 70,
+    });
+    for bounded_by_lso in [false, true] {
+        out.push(BrokerEvent::NothingToClean {
+            tp: tp(),
+            first_uncleanable_offset: 0,
+            bounded_by_lso,
+        });
+    }
     out.push(BrokerEvent::ProducersExpired {
         tp: tp(),
         producer_ids: vec![7],

@@ -45,6 +45,16 @@ impl UnifiedLog {
                 })
             }
         }
+        // `LogValidator.validateKey`: a compacted log keeps one record per key, so a
+        // record without one is refused.
+        if self.config.cleanup_policy_compact && batch.records.iter().any(|r| r.key.is_none()) {
+            return Err(AppendError::Invalid {
+                error: Errors::InvalidRecord,
+                detail: ErrorDetail::CompactedTopicWithoutKey {
+                    partition: self.topic_partition.to_string(),
+                },
+            });
+        }
         if size > self.config.segment_bytes {
             return Err(AppendError::Invalid {
                 error: Errors::RecordListTooLarge,

@@ -86,7 +86,10 @@ impl UnifiedLog {
             let (batches, valid_len) = decode_valid_prefix(&bytes);
             if valid_len < bytes.len() as u64 {
                 report.truncated_bytes += bytes.len() as u64 - valid_len;
+                report.corrupt_segment = Some((*base, valid_len));
                 fs.truncate(&path, valid_len)?;
+                let next = batches.last().map_or(*base, RecordBatch::next_offset);
+                truncate_indexes(fs, dir, *base, valid_len, next)?;
             }
             seg.size = valid_len;
             for b in &batches {
@@ -121,10 +124,22 @@ impl UnifiedLog {
                 }
             }
         }
+        report
+            .segments
+            .retain(|b| !report.deleted_segments.contains(b));
         let mut producer_state = ProducerStateManager::default();
         let mut replay_from = 0i64;
+        // `ProducerStateManager.truncateAndReload`: snapshots past the log end go.
+        for name in &names {
+            if let Some((o, ".snapshot")) = offset_from_file_name(name) {
+                let path = format!("{dir}/{name}");
+                if o > log_end_offset && fs.exists(&path) {
+                    fs.remove_file(&path)?;
+                }
+            }
+        }
         if config.producer_snapshots {
-            let latest = names
+            let mut candidates: Vec<i64> = names
                 .iter()
                 .filter_map(|n| offset_from_file_name(n))
                 .filter(|(o, suffix)| {
@@ -133,13 +148,24 @@ impl UnifiedLog {
                         && (*o > log_start_offset || log_start_offset == 0)
                 })
                 .map(|(o, _)| o)
-                .max();
-            if let Some(offset) = latest {
+                .collect();
+            candidates.sort_unstable();
+            // `ProducerStateManager.loadFromSnapshot`: the latest snapshot that reads;
+            // a corrupt one (CorruptSnapshotException) is deleted and the next older
+            // one tried, down to none (then the log is replayed from its start).
+            while let Some(offset) = candidates.pop() {
                 let path = format!("{dir}/{}", file_name(offset, ".snapshot"));
-                if let Ok(state) = ProducerStateManager::from_snapshot(fs.read(&path)?, offset) {
-                    producer_state = state;
-                    replay_from = offset;
-                    report.snapshot_loaded = Some(offset);
+                match ProducerStateManager::from_snapshot(fs.read(&path)?, offset) {
+                    Ok(state) => {
+                        producer_state = state;
+                        replay_from = offset;
+                        report.snapshot_loaded = Some(offset);
+                        break;
+                    }
+                    Err(_) => {
+                        fs.remove_file(&path)?;
+                        report.corrupt_snapshots.push(offset);
+                    }
                 }
             }
             if report.snapshot_loaded.is_none() && clean_shutdown {
@@ -183,6 +209,54 @@ impl UnifiedLog {
         log.debug_check_offsets();
         Ok((log, report))
     }
+}
+
+/// `LogSegment.recover` after a cut: index entries past the valid bytes go, and
+/// `.txnindex` entries whose marker is gone.
+fn truncate_indexes(
+    fs: &mut MemFs,
+    dir: &str,
+    base: i64,
+    valid_len: u64,
+    next_offset: i64,
+) -> Result<(), FsError> {
+    let seg = LogSegment::new(base);
+    // A folder may lack its index files (Kafka rebuilds them): nothing to cut then.
+    if !fs.exists(&seg.index_path(dir)) || !fs.exists(&seg.time_index_path(dir)) {
+        return Ok(());
+    }
+    let index: Vec<u8> =
+        crate::log::segment::read_offset_index(fs.read(&seg.index_path(dir))?, base)
+            .into_iter()
+            .filter(|(_, pos)| u64::from(*pos) < valid_len)
+            .flat_map(|(o, pos)| {
+                let mut e = ((o - base) as i32).to_be_bytes().to_vec();
+                e.extend_from_slice(&pos.to_be_bytes());
+                e
+            })
+            .collect();
+    fs.write(&seg.index_path(dir), &index)?;
+    let times: Vec<u8> =
+        crate::log::segment::read_time_index(fs.read(&seg.time_index_path(dir))?, base)
+            .into_iter()
+            .filter(|(_, o)| *o < next_offset)
+            .flat_map(|(t, o)| {
+                let mut e = t.to_be_bytes().to_vec();
+                e.extend_from_slice(&((o - base) as i32).to_be_bytes());
+                e
+            })
+            .collect();
+    fs.write(&seg.time_index_path(dir), &times)?;
+    let txn_path = format!("{dir}/{}", file_name(base, ".txnindex"));
+    if fs.exists(&txn_path) {
+        let kept: Vec<u8> = AbortedTxn::decode_all(fs.read(&txn_path)?)
+            .into_iter()
+            .filter(|t| t.last_offset < next_offset)
+            .flat_map(|t| t.encode())
+            .collect();
+        fs.write(&txn_path, &kept)?;
+    }
+    Ok(())
 }
 
 /// The batches that decode cleanly from the start of a segment, and their byte length;

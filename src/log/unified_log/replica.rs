@@ -179,7 +179,9 @@ impl UnifiedLog {
         })?;
         let mut count = 0;
         for (_, batch) in batches {
-            if batch.base_offset != self.log_end_offset {
+            // A compacted leader's log has gaps, so a batch may start past the LEO;
+            // only one below it is refused.
+            if batch.base_offset < self.log_end_offset {
                 // Kafka: "Out of order offsets found in append to partition".
                 return Err(AppendError::Invalid {
                     error: Errors::UnknownServerError,

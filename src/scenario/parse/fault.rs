@@ -205,6 +205,31 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                 fault: Fault::Error { api, error },
             })
         }
+        // `fault corrupt broker-N PATH [at=N]`: a disk fault, not a message's.
+        "corrupt" => {
+            let usage = "expected `fault corrupt broker-N TOPIC-P/FILE [at=POSITION]`";
+            let b = c.next("broker-N")?;
+            let broker = match b.text.strip_prefix("broker-").map(str::parse::<i32>) {
+                Some(Ok(n)) => n,
+                _ => return Err(c.err(b.column, usage)),
+            };
+            let (opts, words) = c.rest();
+            let [path] = words.as_slice() else {
+                return Err(c.err(b.column, usage));
+            };
+            let mut position = None;
+            for (t, k, v) in &opts {
+                if k != "at" {
+                    return Err(c.err(t.column, usage));
+                }
+                position = Some(number(c, t, v, "at")?);
+            }
+            Ok(Action::CorruptFile {
+                broker,
+                path: path.text.clone(),
+                position,
+            })
+        }
         "clear" => {
             c.done()?;
             Ok(Action::ClearFaults)

@@ -30,6 +30,10 @@ pub enum View {
         tp: TopicPartition,
         fields: Option<Vec<String>>,
         control_records: bool,
+        /// `print dump-log broker-N TOPIC-P`: that broker's replica (default: the leader's).
+        broker: Option<i32>,
+        /// `records=all`: each data record's line too (`--print-data-log`).
+        data_records: bool,
     },
     /// The `.txnindex` entries of a partition.
     TxnIndex { tp: TopicPartition },
@@ -65,11 +69,21 @@ pub enum View {
     /// LEO and HW.
     Offsets { tp: TopicPartition },
     /// The files in the partition folder.
-    Files { tp: TopicPartition },
+    Files {
+        tp: TopicPartition,
+        /// `print files broker-N TOPIC-P`: that broker's replica (default: the leader's).
+        broker: Option<i32>,
+    },
     /// The number of segments.
-    Segments { tp: TopicPartition },
+    Segments {
+        tp: TopicPartition,
+        broker: Option<i32>,
+    },
     /// The producer-state snapshot files.
-    Snapshots { tp: TopicPartition },
+    Snapshots {
+        tp: TopicPartition,
+        broker: Option<i32>,
+    },
     /// The last broker decision on the partition, as a window-table row.
     Verdict { tp: TopicPartition },
     /// The narrated events, all or the last N.
