@@ -251,7 +251,10 @@ fn world(ops: &[Op]) -> PulsarWorld {
                 commit: *commit,
             },
             Op::Crash => PulsarAction::CrashCoordinator { tc: 0 },
-            Op::Recover => PulsarAction::RecoverCoordinator { tc: 0 },
+            Op::Recover => PulsarAction::RecoverCoordinator {
+                tc: 0,
+                replay_ms: 0,
+            },
             Op::Run(ms) => PulsarAction::Run { ms: i64::from(*ms) },
             Op::Fault { api, kind } => {
                 let matching = MessageMatch {
@@ -371,7 +374,7 @@ proptest! {
         let before: Vec<_> = before.txns().map(|m| (m.id, m.status, m.produced_partitions.clone(), m.acked_partitions.clone())).collect();
         w.apply(&PulsarAction::CrashCoordinator { tc: 0 }).expect("crash");
         let seen = w.events().len();
-        w.apply(&PulsarAction::RecoverCoordinator { tc: 0 }).expect("recover");
+        w.apply(&PulsarAction::RecoverCoordinator { tc: 0, replay_ms: 0 }).expect("recover");
         let recovered = w.events()[seen..].iter().find_map(|e| match &e.kind {
             PulsarEventKind::CoordinatorRecovered { txns, .. } => Some(txns.clone()),
             _ => None,

@@ -53,9 +53,22 @@ pub enum PulsarAction {
     CrashCoordinator {
         tc: u64,
     },
-    /// A coordinator loads again by replaying its transaction log.
+    /// A coordinator loads again by replaying its transaction log; the load takes
+    /// `replay_ms` of logical time (0: at once), while which it answers
+    /// TransactionCoordinatorNotFound and clients retry.
     RecoverCoordinator {
         tc: u64,
+        #[serde(default)]
+        replay_ms: i64,
+    },
+    /// The topic partition is unloaded and loaded again (`pulsar-admin topics
+    /// unload`): its transaction buffer recovers from its snapshot and the ledger after
+    /// it (Initializing for `replay_ms`), each subscription replays its pending-ack log
+    /// and dispatches again from its mark-delete position.
+    UnloadTopic {
+        topic: String,
+        #[serde(default)]
+        replay_ms: i64,
     },
     /// The transaction buffer of a partition writes its snapshot.
     TakeSnapshot {

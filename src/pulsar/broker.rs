@@ -177,7 +177,18 @@ impl PulsarWorld {
                 self.emit(None, kind);
                 return Err(PulsarError::NotAllowedException);
             }
+            if t.buffer.take_first_snapshot_if_needed() {
+                let max_read_position = t.buffer.max_read_position();
+                let kind = PulsarEventKind::FirstSnapshotTaken {
+                    topic: topic.to_string(),
+                    max_read_position,
+                };
+                self.emit(None, kind);
+            }
         }
+        let Some(t) = self.topics.get_mut(topic) else {
+            return Err(PulsarError::NotAllowedException);
+        };
         let position = t.ledger.add_entry(EntryData::Message {
             value: value.clone(),
             producer_name: producer.to_string(),
@@ -233,7 +244,7 @@ impl PulsarWorld {
         let Some(t) = self.topics.get_mut(topic) else {
             return Vec::new();
         };
-        let max_read = t.buffer.max_read_position();
+        let max_read = t.buffer.dispatch_limit(&t.ledger);
         let Some(s) = t.subscriptions.get_mut(subscription) else {
             return Vec::new();
         };
@@ -268,7 +279,8 @@ impl PulsarWorld {
                 s.cursor.delete(p);
                 continue;
             }
-            if s.cursor.is_message_deleted(p) {
+            // Held in pending ack (read again after a reload): only its end decides it.
+            if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
             if let EntryData::Message { value, .. } = &entry.data {

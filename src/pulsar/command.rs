@@ -174,6 +174,28 @@ impl Command {
             Command::EndTxnOnSubscriptionResponse { .. } => "EndTxnOnSubscriptionResponse",
         }
     }
+    /// The topic partition a broker command is about (it waits while that topic's
+    /// transaction buffer recovers).
+    pub fn topic(&self) -> Option<&str> {
+        match self {
+            Command::Send { topic, .. }
+            | Command::Flow { topic, .. }
+            | Command::Ack { topic, .. }
+            | Command::EndTxnOnPartition { topic, .. } => Some(topic),
+            Command::EndTxnOnSubscription { subscription, .. } => Some(&subscription.topic),
+            _ => None,
+        }
+    }
+    /// The coordinator's answer in a response to a coordinator request.
+    pub fn tc_error(&self) -> Option<PulsarError> {
+        match self {
+            Command::NewTxnResponse { result: Err(e) }
+            | Command::AddPartitionToTxnResponse { result: Err(e), .. }
+            | Command::AddSubscriptionToTxnResponse { result: Err(e), .. }
+            | Command::EndTxnResponse { result: Err(e), .. } => Some(*e),
+            _ => None,
+        }
+    }
     /// The request API a message belongs to (a response's request), for fault matching.
     pub fn api(&self) -> &'static str {
         let name = self.name();

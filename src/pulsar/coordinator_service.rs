@@ -292,6 +292,7 @@ impl PulsarWorld {
             .ok_or_else(|| format!("no coordinator {tc}"))?;
         let lost = c.store.take().map_or(0, |s| s.txns().count());
         c.ends.clear();
+        c.loading_until = None;
         self.net.drop_where(|body| match body {
             Command::EndTxnOnPartition { txn, .. }
             | Command::EndTxnOnSubscription { txn, .. }
@@ -303,17 +304,43 @@ impl PulsarWorld {
         Ok(())
     }
 
-    /// Replays the transaction log; ends that were under way are finished.
-    pub(super) fn recover_coordinator(&mut self, tc: u64) -> Result<(), String> {
+    /// Starts loading the coordinator (`handleTcClientConnect`): it answers
+    /// TransactionCoordinatorNotFound until the store is Ready, `replay_ms` later.
+    pub(super) fn recover_coordinator(&mut self, tc: u64, replay_ms: i64) -> Result<(), String> {
         if !self.config().transaction_coordinator_enabled {
             return Err("transactionCoordinatorEnabled=false: there is no coordinator".into());
         }
+        let now = self.clock_ms();
         let c = self
             .coordinators
             .get_mut(tc as usize)
             .ok_or_else(|| format!("no coordinator {tc}"))?;
         if c.store.is_some() {
             return Err(format!("coordinator {tc} is running"));
+        }
+        if c.loading_until.is_some() {
+            return Err(format!("coordinator {tc} is loading"));
+        }
+        if replay_ms == 0 {
+            c.loading_until = Some(now);
+            self.finish_coordinator_load(tc);
+        } else {
+            c.loading_until = Some(now.saturating_add(replay_ms));
+            self.emit(
+                None,
+                PulsarEventKind::CoordinatorLoading { tc, ms: replay_ms },
+            );
+        }
+        Ok(())
+    }
+
+    /// Replays the transaction log; ends that were under way are finished.
+    pub(super) fn finish_coordinator_load(&mut self, tc: u64) {
+        let Some(c) = self.coordinators.get_mut(tc as usize) else {
+            return;
+        };
+        if c.loading_until.take().is_none() {
+            return;
         }
         let store = MLTransactionMetadataStore::recover(TransactionCoordinatorID(tc), &c.log);
         let log_entries = c
@@ -348,6 +375,5 @@ impl PulsarWorld {
             self.start_end(tc, txn, commit, false, partitions, subscriptions);
         }
         self.settle();
-        Ok(())
     }
 }

@@ -16,6 +16,11 @@
 //! aborted when it is at or below its coordinator's mark, then the next first one
 //! (`handleLowWaterMark`, which each abort calls again; PendingAckHandleImpl at
 //! 033a3b6e).
+//!
+//! A topic that loads again rebuilds the handle by replaying its pending-ack log
+//! (`MLPendingAckStore.replayAsync`): acks through the same checks against the durable
+//! cursor, commits and aborts releasing them, so the same positions are held again.
+//! The low water marks were in memory only: they start empty.
 
 use std::collections::BTreeMap;
 
@@ -137,6 +142,26 @@ impl PendingAckHandle {
         self.release(txn, PendingAckOp::Abort)
     }
 
+    /// Rebuilds the positions held from the log (a topic loading again). Returns the
+    /// positions held afterwards.
+    pub fn replay(&mut self, cursor: &ManagedCursor) -> Vec<Position> {
+        let log = std::mem::take(&mut self.log);
+        *self = PendingAckHandle::default();
+        for e in &log {
+            match e.op {
+                // A refused ack is refused again: same order, same durable cursor.
+                PendingAckOp::Ack => {
+                    let _ = self.individual_acknowledge(e.txn, &e.positions, cursor);
+                }
+                PendingAckOp::Commit | PendingAckOp::Abort => {
+                    self.release(e.txn, e.op);
+                }
+            }
+        }
+        self.log = log;
+        self.individual_ack_positions.keys().copied().collect()
+    }
+
     fn release(&mut self, txn: TxnID, op: PendingAckOp) -> Vec<Position> {
         let positions: Vec<Position> = self
             .individual_ack_positions
@@ -188,6 +213,25 @@ mod tests {
         let ops: Vec<PendingAckOp> = h.log().iter().map(|e| e.op).collect();
         use PendingAckOp::*;
         assert_eq!(ops, [Ack, Ack, Abort, Ack, Commit, Ack]);
+        // Replayed, the log gives the same (empty) holdings and stays as it was.
+        assert_eq!(h.replay(&cursor), vec![]);
+        assert_eq!(h.log().len(), 6);
+    }
+
+    #[test]
+    fn a_replay_holds_again_what_was_held() {
+        let cursor = ManagedCursor::new(1);
+        let mut h = PendingAckHandle::default();
+        let (t1, t2) = (TxnID::new(0, 1), TxnID::new(0, 2));
+        let (p0, p1) = (Position::new(1, 0), Position::new(1, 1));
+        assert_eq!(h.individual_acknowledge(t1, &[p0], &cursor), Ok(()));
+        assert!(h.individual_acknowledge(t2, &[p0], &cursor).is_err());
+        assert_eq!(h.individual_acknowledge(t2, &[p1], &cursor), Ok(()));
+        h.record_low_water_mark(0, 0);
+        let before = h.individual_ack_positions().clone();
+        assert_eq!(h.replay(&cursor), vec![p0, p1]);
+        assert_eq!(h.individual_ack_positions(), &before);
+        assert!(h.low_water_marks().is_empty(), "marks are memory only");
     }
 
     #[test]

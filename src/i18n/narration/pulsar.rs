@@ -321,6 +321,56 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
         K::CommitAbortsForFailedOps { txn, failed } => {
             msg!("pulsar.commit-ops-failed", txn = txn, failed = failed)
         }
+        K::FirstSnapshotTaken {
+            topic,
+            max_read_position,
+        } => msg!(
+            "pulsar.tb-first-snapshot",
+            topic = topic,
+            max_read = max_read_position
+        ),
+        K::TopicUnloaded {
+            topic,
+            snapshot,
+            to_replay,
+        } => msg!(
+            "pulsar.topic-unloaded",
+            topic = topic,
+            snap = snapshot.is_some(),
+            snapshot = snapshot.map(|p| p.to_string()).unwrap_or_default(),
+            replay = to_replay
+        ),
+        K::PendingAckReplayed {
+            topic,
+            subscription,
+            records,
+            held,
+        } => msg!(
+            "pulsar.pending-ack-replayed",
+            topic = topic,
+            subscription = subscription,
+            records = records,
+            any = !held.is_empty(),
+            positions = positions(held)
+        ),
+        K::BufferRecovered {
+            topic,
+            state,
+            max_read_position,
+            ongoing,
+            aborts,
+        } => msg!(
+            "pulsar.tb-recovered",
+            topic = topic,
+            state = state.name(),
+            max_read = max_read_position,
+            ongoing = ongoing,
+            aborts = aborts
+        ),
+        K::CoordinatorLoading { tc, ms } => msg!("pulsar.tc-loading", tc = tc, ms = ms),
+        K::ClientRetry { call, backoff_ms } => {
+            msg!("pulsar.client-retry", call = call, ms = backoff_ms)
+        }
         K::TxnTimedOut { tc, txn } => msg!("pulsar.tc-timeout", tc = tc, txn = txn),
         K::ClientTxnTimedOut { txn } => msg!("pulsar.client-timeout", txn = txn),
         K::CoordinatorCrashed { tc, lost } => msg!("pulsar.tc-crashed", tc = tc, lost = lost),

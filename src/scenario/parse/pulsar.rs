@@ -45,6 +45,8 @@ pub enum PulsarView {
     Received { consumer: String },
     /// A transaction as its client sees it.
     Txn { name: String },
+    /// `consumer.getLastMessageId()` on a partition.
+    LastMessageId { topic: String },
 }
 
 fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
@@ -88,6 +90,25 @@ fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
     }
 }
 
+/// The optional `replay.ms=N` of a load (0 when absent), then the end of the line.
+fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let mut ms = 0;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "replay.ms" => {
+                ms = number(c, t, &v, "replay.ms")?;
+                if !(0..=i64::from(i32::MAX)).contains(&ms) {
+                    return Err(c.err(t.column, "replay.ms must be 0 to 2147483647"));
+                }
+            }
+            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+        }
+    }
+    Ok(ms)
+}
+
 /// Parses the words after `pulsar`.
 pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, ParseError> {
     let head = c.next("a pulsar command")?;
@@ -122,9 +143,17 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             PulsarStepKind::Cluster(config)
         }
         "topic" => {
-            let verb = c.next("create")?;
+            let verb = c.next("create or unload")?;
+            if verb.text == "unload" {
+                let topic = c.next("a topic partition")?.text.clone();
+                let replay_ms = replay_ms(c)?;
+                return Ok(PulsarStep {
+                    text: text.to_string(),
+                    kind: PulsarStepKind::Act(PulsarAction::UnloadTopic { topic, replay_ms }),
+                });
+            }
             if verb.text != "create" {
-                return Err(c.err(verb.column, "expected `create`"));
+                return Err(c.err(verb.column, "expected `create` or `unload`"));
             }
             let name = c.next("a topic name")?.text.clone();
             let (opts, words) = c.rest();
@@ -239,10 +268,15 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let t = c.next("a coordinator id")?;
             let tc: u64 = number(c, t, &t.text, "coordinator id")?;
             let verb = c.next("crash or recover")?;
-            c.done()?;
             match verb.text.as_str() {
-                "crash" => PulsarStepKind::Act(PulsarAction::CrashCoordinator { tc }),
-                "recover" => PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc }),
+                "crash" => {
+                    c.done()?;
+                    PulsarStepKind::Act(PulsarAction::CrashCoordinator { tc })
+                }
+                "recover" => {
+                    let replay_ms = replay_ms(c)?;
+                    PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc, replay_ms })
+                }
                 other => {
                     return Err(c.err(
                         verb.column,
@@ -320,6 +354,9 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let what = c.next("a view")?;
             let view = match what.text.as_str() {
                 "timeline" => PulsarView::Timeline,
+                "last-message-id" => PulsarView::LastMessageId {
+                    topic: c.next("a topic partition")?.text.clone(),
+                },
                 "entries" | "buffer" => {
                     let topic = c.next("a topic partition")?.text.clone();
                     if what.text == "entries" {

@@ -159,6 +159,7 @@ fn view_lines(
                     .collect();
                 format!("[{}]", s.join(", "))
             };
+            out.push(transcript::pulsar_buffer_state(b.state().name(), lang));
             out.extend(transcript::pulsar_buffer(
                 &list(b.ongoing_txns()),
                 &list(b.aborts()),
@@ -245,6 +246,9 @@ fn view_lines(
         PulsarView::Coordinator { tc } => {
             let c = coordinator(*tc)?;
             match &c.store {
+                None if c.loading_until.is_some() => {
+                    out.push(transcript::pulsar_coordinator_loading(*tc, c.broker, lang))
+                }
                 None => out.push(transcript::pulsar_coordinator(*tc, c.broker, false, lang)),
                 Some(s) => {
                     out.push(transcript::pulsar_coordinator(*tc, c.broker, true, lang));
@@ -273,6 +277,10 @@ fn view_lines(
                 .ok_or_else(|| format!("no consumer {consumer}"))?;
             let list: Vec<String> = c.received.iter().map(|(p, v)| format!("{v}@{p}")).collect();
             out.push(transcript::pulsar_received(consumer, &list.join(" "), lang));
+        }
+        PulsarView::LastMessageId { topic } => {
+            let p = w.last_message_id(topic).ok_or_else(|| no_topic(topic))?;
+            out.push(format!("{topic} lastMessageId {p}"));
         }
         PulsarView::Txn { name } => {
             let t = w
