@@ -345,6 +345,14 @@ impl PulsarWorld {
                     .topics
                     .get_mut(topic)
                     .ok_or_else(|| format!("no topic {topic}"))?;
+                // Only a Ready buffer takes snapshots (`run` checks `checkIfReady`).
+                let state = t.buffer.state();
+                if state != super::TransactionBufferState::Ready {
+                    return Err(format!(
+                        "{topic}'s transaction buffer is {}: it takes snapshots only when Ready",
+                        state.name()
+                    ));
+                }
                 let s = t.buffer.take_snapshot();
                 let (max_read_position, aborts) = (s.max_read_position, s.aborts.len());
                 let topic = topic.clone();

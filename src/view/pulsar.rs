@@ -51,6 +51,8 @@ pub struct PartitionView {
     pub aborted: Vec<(TxnID, Position)>,
     /// The snapshot's maxReadPosition and aborted count, if one was taken.
     pub snapshot: Option<(Position, usize)>,
+    /// NoSnapshot, Initializing or Ready (Pulsar's names, shown as they are).
+    pub buffer_state: crate::pulsar::TransactionBufferState,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,6 +166,7 @@ pub fn partitions(w: &PulsarWorld) -> Vec<PartitionView> {
                 })
                 .collect();
             PartitionView {
+                buffer_state: t.buffer.state(),
                 topic: name.clone(),
                 broker: t.broker,
                 entries,
@@ -362,4 +365,16 @@ pub enum PulsarLabel {
     /// The subscriptions table's name (its caption and scroll region), apart from the
     /// panel's heading: two landmarks may not share a name.
     SubscriptionsTable,
+    BufferState,
+    FreePlay,
+    FreePlayIntro,
+    NewTxn,
+    SendTxn,
+    SendPlain,
+    Commit,
+    Abort,
+    Receive,
+    AckTxn,
+    Unload,
+    Reset,
 }

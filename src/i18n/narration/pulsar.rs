@@ -508,5 +508,17 @@ pub(super) fn label(l: PulsarLabel) -> Msg {
         L::BackToKafka => msg!("pulsar.ui.back-to-kafka"),
         L::None => msg!("pulsar.ui.none"),
         L::SubscriptionsTable => msg!("pulsar.ui.subscriptions-table"),
+        L::BufferState => msg!("pulsar.ui.buffer-state"),
+        L::FreePlay => msg!("pulsar.ui.free-play"),
+        L::FreePlayIntro => msg!("pulsar.ui.free-play-intro"),
+        L::NewTxn => msg!("pulsar.ui.new-txn"),
+        L::SendTxn => msg!("pulsar.ui.send-txn"),
+        L::SendPlain => msg!("pulsar.ui.send-plain"),
+        L::Commit => msg!("pulsar.ui.commit"),
+        L::Abort => msg!("pulsar.ui.abort"),
+        L::Receive => msg!("pulsar.ui.receive"),
+        L::AckTxn => msg!("pulsar.ui.ack-txn"),
+        L::Unload => msg!("pulsar.ui.unload"),
+        L::Reset => msg!("pulsar.ui.reset"),
     }
 }
