@@ -6,6 +6,7 @@
 
 use crate::broker::broker::BrokerEvent;
 use crate::protocol::errors::Errors;
+#[cfg(feature = "pulsar")]
 use crate::pulsar::{EntryData, PulsarEventKind, PulsarWorld};
 use crate::sim::{EventKind, World};
 use crate::view::page::Page;
@@ -31,6 +32,7 @@ enum Goal {
     /// The chaos search's checker reports it: the names of the anomalies found.
     Found(fn(&[&str]) -> bool),
     /// The Pulsar page's world shows it.
+    #[cfg(feature = "pulsar")]
     Pulsar(fn(&PulsarWorld) -> bool),
 }
 
@@ -41,6 +43,7 @@ impl Challenge {
     }
 
     /// True when the Pulsar world shows the goal reached (never for a Kafka goal).
+    #[cfg(feature = "pulsar")]
     pub fn solved_pulsar(&self, world: &PulsarWorld) -> bool {
         matches!(self.goal, Goal::Pulsar(f) if f(world))
     }
@@ -159,8 +162,18 @@ fn new_leader(w: &World) -> bool {
     })
 }
 
+/// Whether a goal is the Pulsar page's.
+fn is_pulsar(_goal: &Goal) -> bool {
+    #[cfg(feature = "pulsar")]
+    if matches!(_goal, Goal::Pulsar(_)) {
+        return true;
+    }
+    false
+}
+
 /// A partition whose maxReadPosition stops before a message sent without a
 /// transaction: an open transaction written earlier holds every consumer back.
+#[cfg(feature = "pulsar")]
 fn pulsar_stuck_read(w: &PulsarWorld) -> bool {
     w.topics().values().any(|t| {
         let limit = t.buffer.max_read_position();
@@ -174,6 +187,7 @@ fn pulsar_stuck_read(w: &PulsarWorld) -> bool {
 /// A transaction committed acknowledgements on a topic, the topic was unloaded after
 /// that, and its subscription dispatched again after the reload (the property tests
 /// check that a committed position is never among what it dispatches).
+#[cfg(feature = "pulsar")]
 fn pulsar_ack_survives(w: &PulsarWorld) -> bool {
     let ev = w.events();
     ev.iter().enumerate().any(|(i, e)| match &e.kind {
@@ -235,12 +249,14 @@ const CHALLENGES: &[Challenge] = &[
         page: Some(Page::Transactions),
         goal: Goal::World(not_enough_replicas),
     },
+    #[cfg(feature = "pulsar")]
     Challenge {
         id: "pulsar-stuck-read",
         module: "pulsar",
         page: None,
         goal: Goal::Pulsar(pulsar_stuck_read),
     },
+    #[cfg(feature = "pulsar")]
     Challenge {
         id: "pulsar-ack-survives",
         module: "pulsar",
@@ -264,14 +280,12 @@ pub fn challenges() -> &'static [Challenge] {
 pub fn on_page(page: Option<Page>) -> impl Iterator<Item = &'static Challenge> {
     CHALLENGES
         .iter()
-        .filter(move |c| c.page == page && !matches!(c.goal, Goal::Pulsar(_)))
+        .filter(move |c| c.page == page && !is_pulsar(&c.goal))
 }
 
 /// The Pulsar page's challenges.
 pub fn on_pulsar_page() -> impl Iterator<Item = &'static Challenge> {
-    CHALLENGES
-        .iter()
-        .filter(|c| matches!(c.goal, Goal::Pulsar(_)))
+    CHALLENGES.iter().filter(|c| is_pulsar(&c.goal))
 }
 
 #[cfg(test)]
@@ -363,6 +377,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "pulsar")]
     fn every_module_has_a_challenge_on_a_page_that_reaches_it() {
         for m in crate::scenario::course::modules() {
             let n = challenges().iter().filter(|c| c.module == m.key).count();
@@ -375,7 +390,7 @@ mod tests {
         for c in challenges() {
             assert_eq!(
                 c.page.is_none(),
-                matches!(c.goal, Goal::Found(_) | Goal::Pulsar(_)),
+                matches!(c.goal, Goal::Found(_)) || is_pulsar(&c.goal),
                 "{}",
                 c.id
             );
@@ -383,6 +398,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "pulsar")]
     fn pulsar_solved(src: &str) -> Vec<&'static str> {
         let mut r = Replay::new(parse(src).expect("parses"));
         r.play_to(usize::MAX).expect("runs");
@@ -393,6 +409,7 @@ mod tests {
             .collect()
     }
 
+    #[cfg(feature = "pulsar")]
     #[test]
     fn the_pulsar_goals_are_reached_by_what_the_pulsar_engine_does() {
         let base = "pulsar topic create t\npulsar subscribe c t-partition-0 sub\n";
