@@ -34,6 +34,8 @@ enum Op {
     Ack {
         txn: Option<u8>,
         pick: u8,
+        /// `acknowledgeCumulative`: everything up to the position.
+        cumulative: bool,
     },
     End {
         txn: u8,
@@ -92,7 +94,8 @@ fn op() -> impl Strategy<Value = Op> {
         6 => (txn.clone(), 0u8..2).prop_map(|(txn, out)| Op::Send { txn, out }),
         1 => Just(Op::Plain),
         4 => (0u8..3).prop_map(|reader| Op::Receive { reader }),
-        4 => (txn, any::<u8>()).prop_map(|(txn, pick)| Op::Ack { txn, pick }),
+        4 => (txn, any::<u8>(), proptest::bool::weighted(0.25))
+            .prop_map(|(txn, pick, cumulative)| Op::Ack { txn, pick, cumulative }),
         3 => (0u8..3, any::<bool>()).prop_map(|(txn, commit)| Op::End { txn, commit }),
         1 => Just(Op::Crash),
         1 => prop_oneof![Just(0u16), 1u16..2000].prop_map(Op::Recover),
@@ -136,16 +139,19 @@ fn world(ops: &[Op]) -> PulsarWorld {
             consumer: "c".into(),
             topic: "in-partition-0".into(),
             subscription: "app".into(),
+            sub_type: Default::default(),
         },
         PulsarAction::Subscribe {
             consumer: "r".into(),
             topic: "out-partition-0".into(),
             subscription: "down".into(),
+            sub_type: Default::default(),
         },
         PulsarAction::Subscribe {
             consumer: "r1".into(),
             topic: "out-partition-1".into(),
             subscription: "down".into(),
+            sub_type: Default::default(),
         },
     ];
     for a in &setup {
@@ -193,6 +199,7 @@ fn world(ops: &[Op]) -> PulsarWorld {
                         consumer: "c".into(),
                         positions: vec![position],
                         txn: Some(format!("t{txn}")),
+                        cumulative: false,
                     },
                     end(*txn, *commit),
                     PulsarAction::Release { api: "Ack".into() },
@@ -244,7 +251,11 @@ fn world(ops: &[Op]) -> PulsarWorld {
                 consumer: ["c", "r", "r1"][*reader as usize % 3].into(),
                 permits: 3,
             },
-            Op::Ack { txn, pick } => {
+            Op::Ack {
+                txn,
+                pick,
+                cumulative,
+            } => {
                 let got = &w.consumer("c").expect("c").received;
                 if got.is_empty() {
                     continue;
@@ -254,6 +265,7 @@ fn world(ops: &[Op]) -> PulsarWorld {
                     consumer: "c".into(),
                     positions: vec![position],
                     txn: txn.map(|t| format!("t{t}")),
+                    cumulative: *cumulative,
                 }
             }
             Op::End { txn, commit } => PulsarAction::EndTxn {

@@ -96,12 +96,13 @@ impl PulsarWorld {
                 subscription,
                 positions,
                 txn,
+                cumulative,
             } => match txn {
                 Some(txn) => {
-                    let result = self.txn_ack(&topic, &subscription, txn, &positions);
+                    let result = self.txn_ack(&topic, &subscription, txn, &positions, cumulative);
                     reply(self, Command::AckResponse { txn, result }, None);
                 }
-                None => self.plain_ack(&topic, &subscription, &positions),
+                None => self.plain_ack(&topic, &subscription, &positions, cumulative),
             },
             Command::EndTxnOnPartition {
                 txn,
@@ -306,6 +307,7 @@ impl PulsarWorld {
         subscription: &str,
         txn: TxnID,
         positions: &[Position],
+        cumulative: bool,
     ) -> Result<(), PulsarError> {
         let Some(s) = self
             .topics
@@ -315,16 +317,20 @@ impl PulsarWorld {
             return Err(PulsarError::NotAllowedException);
         };
         let (topic, subscription) = (topic.to_string(), subscription.to_string());
-        match s
-            .pending_ack
-            .individual_acknowledge(txn, positions, &s.cursor)
-        {
+        let held = match (cumulative, positions.first()) {
+            (true, Some(&p)) => s.pending_ack.cumulative_acknowledge(txn, p, &s.cursor),
+            _ => s
+                .pending_ack
+                .individual_acknowledge(txn, positions, &s.cursor),
+        };
+        match held {
             Ok(()) => {
                 let kind = PulsarEventKind::AckPending {
                     topic,
                     subscription,
                     txn,
                     positions: positions.to_vec(),
+                    cumulative,
                 };
                 self.emit(Some("3.3"), kind);
                 Ok(())
@@ -349,7 +355,13 @@ impl PulsarWorld {
 
     /// A plain ack: deletes from the cursor, except positions held in pending ack
     /// (ignored: only the transaction's end decides them).
-    fn plain_ack(&mut self, topic: &str, subscription: &str, positions: &[Position]) {
+    fn plain_ack(
+        &mut self,
+        topic: &str,
+        subscription: &str,
+        positions: &[Position],
+        cumulative: bool,
+    ) {
         let Some(s) = self
             .topics
             .get_mut(topic)
@@ -357,6 +369,19 @@ impl PulsarWorld {
         else {
             return;
         };
+        // A plain cumulative ack moves the mark-delete position (`asyncMarkDelete`).
+        if let (true, Some(&p)) = (cumulative, positions.first()) {
+            if s.cursor.mark_delete(p) {
+                let kind = PulsarEventKind::Acked {
+                    topic: topic.to_string(),
+                    subscription: subscription.to_string(),
+                    positions: vec![p],
+                    mark_delete_position: s.cursor.mark_delete_position(),
+                };
+                self.emit(None, kind);
+            }
+            return;
+        }
         let mut ignored = Vec::new();
         let mut acked = Vec::new();
         for &p in positions {
@@ -508,6 +533,16 @@ impl PulsarWorld {
         };
         let positions = if commit {
             s.pending_ack.commit_txn(txn, &mut s.cursor)
+        } else if let Some(p) = s.pending_ack.abort_cumulative(txn) {
+            // `redeliverUnacknowledgedMessages`: everything dispatched and not acked.
+            let mut p2 = s.cursor.mark_delete_position().next();
+            while p2 < s.read_position {
+                if !s.cursor.is_message_deleted(p2) && s.pending_ack.holder(p2).is_none() {
+                    s.redeliver.insert(p2);
+                }
+                p2 = p2.next();
+            }
+            vec![p]
         } else {
             let ps = s.pending_ack.abort_txn(txn);
             s.redeliver.extend(ps.iter().copied());

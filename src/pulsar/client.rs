@@ -78,6 +78,7 @@ impl PulsarWorld {
         consumer: &str,
         topic: &str,
         subscription: &str,
+        sub_type: super::SubscriptionType,
     ) -> Result<Outcome, String> {
         if self.consumer(consumer).is_some() {
             return Err(format!("consumer {consumer} already exists"));
@@ -100,6 +101,7 @@ impl PulsarWorld {
             ConsumerState {
                 topic: topic.to_string(),
                 subscription: subscription.to_string(),
+                sub_type,
                 received: Vec::new(),
             },
         );
@@ -222,11 +224,23 @@ impl PulsarWorld {
         consumer: &str,
         positions: &[Position],
         txn: Option<&str>,
+        cumulative: bool,
     ) -> Result<Outcome, String> {
         let c = self
             .consumer(consumer)
             .cloned()
             .ok_or_else(|| format!("no consumer {consumer}"))?;
+        if cumulative && positions.len() != 1 {
+            return Err("a cumulative ack takes one position".into());
+        }
+        // `acknowledgeCumulativeAsync` checks the subscription type before anything.
+        if cumulative && !c.sub_type.allows_cumulative_ack() {
+            let error = PulsarError::InvalidConfigurationException;
+            if let Some(name) = txn {
+                self.op_failed(name);
+            }
+            return Ok(Outcome::Acked { result: Err(error) });
+        }
         let broker = self.topic_broker(&c.topic);
         let Some(name) = txn else {
             // A plain ack has no answer: send it and let it land.
@@ -235,6 +249,7 @@ impl PulsarWorld {
                 subscription: c.subscription.clone(),
                 positions: positions.to_vec(),
                 txn: None,
+                cumulative,
             };
             self.send(
                 Node::Client(consumer.to_string()),
@@ -276,6 +291,7 @@ impl PulsarWorld {
             subscription: c.subscription.clone(),
             positions: positions.to_vec(),
             txn: Some(t.id),
+            cumulative,
         };
         let result = match self.call(consumer, broker, body, Some("3.2")) {
             Ok(Command::AckResponse { result, .. }) => result,

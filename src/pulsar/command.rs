@@ -21,6 +21,9 @@ pub enum PulsarError {
     NotAllowedException,
     /// No answer within `operationTimeoutMs`.
     TimeoutException,
+    /// `InvalidConfigurationException`: the client refuses a call its configuration
+    /// does not allow (a cumulative ack on a Shared or Key_Shared subscription).
+    InvalidConfigurationException,
     /// `TransactionHasOperationFailedException`: a commit refused by the client itself
     /// because a send or an ack of the transaction failed; the client aborts instead.
     TransactionHasOperationFailedException,
@@ -35,6 +38,7 @@ impl PulsarError {
             PulsarError::CoordinatorNotFoundException => "CoordinatorNotFoundException",
             PulsarError::NotAllowedException => "NotAllowedException",
             PulsarError::TimeoutException => "TimeoutException",
+            PulsarError::InvalidConfigurationException => "InvalidConfigurationException",
             PulsarError::TransactionHasOperationFailedException => {
                 "TransactionHasOperationFailedException"
             }
@@ -110,6 +114,7 @@ pub enum Command {
         subscription: String,
         positions: Vec<Position>,
         txn: Option<TxnID>,
+        cumulative: bool,
     },
     /// Sent only for a transactional ack.
     AckResponse {

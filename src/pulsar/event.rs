@@ -95,6 +95,8 @@ pub enum PulsarEventKind {
         subscription: String,
         txn: TxnID,
         positions: Vec<Position>,
+        /// A cumulative ack: everything up to the one position.
+        cumulative: bool,
     },
     /// A transactional ack refused with TransactionConflictException.
     AckConflict {

@@ -30,7 +30,7 @@ pub mod transaction_buffer;
 pub mod txn_id;
 pub mod world;
 
-pub use action::{Outcome, PulsarAction};
+pub use action::{Outcome, PulsarAction, SubscriptionType};
 pub use command::{Command, PulsarError};
 pub use coordinator::{
     MLTransactionMetadataStore, TransactionLog, TransactionMetadataEntry, TransactionSubscription,

@@ -146,6 +146,7 @@ pub struct ClientTxn {
 pub struct ConsumerState {
     pub topic: String,
     pub subscription: String,
+    pub sub_type: super::action::SubscriptionType,
     /// Everything dispatched to it, in order.
     pub received: Vec<(Position, String)>,
 }
@@ -310,7 +311,8 @@ impl PulsarWorld {
                 consumer,
                 topic,
                 subscription,
-            } => self.subscribe(consumer, topic, subscription),
+                sub_type,
+            } => self.subscribe(consumer, topic, subscription, *sub_type),
             PulsarAction::Send {
                 producer,
                 topic,
@@ -323,7 +325,8 @@ impl PulsarWorld {
                 consumer,
                 positions,
                 txn,
-            } => self.acknowledge(consumer, positions, txn.as_deref()),
+                cumulative,
+            } => self.acknowledge(consumer, positions, txn.as_deref(), *cumulative),
             PulsarAction::NewTxn { name, timeout_ms } => self.new_txn(name, *timeout_ms),
             PulsarAction::EndTxn { name, commit } => self.end_txn(name, *commit),
             PulsarAction::CrashCoordinator { tc } => {

@@ -138,7 +138,7 @@ pub(super) fn subscriptions(w: &PulsarWorld) -> Html {
                             <th scope="row" class="mono">{ format!("{}/{}", s.topic, s.subscription) }</th>
                             <td class="mono">{ pos(s.mark_delete_position) }</td>
                             <td class="mono">{ list(&s.individually_deleted) }</td>
-                            <td class="mono">{ or_none(s.pending_acks.iter().map(|(p, t)| format!("{p} {t}")).collect::<Vec<_>>().join(", ")) }</td>
+                            <td class="mono">{ or_none(s.pending_cumulative.iter().map(|(p, t)| format!("≤{p} {t}")).chain(s.pending_acks.iter().map(|(p, t)| format!("{p} {t}"))).collect::<Vec<_>>().join(", ")) }</td>
                             <td class="mono">{ list(&s.redeliver) }</td>
                         </tr>
                     }) }</tbody>

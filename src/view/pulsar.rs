@@ -62,6 +62,8 @@ pub struct SubscriptionView {
     pub mark_delete_position: Position,
     pub individually_deleted: Vec<Position>,
     pub pending_acks: Vec<(Position, TxnID)>,
+    /// A pending cumulative ack: everything up to the position, for the transaction.
+    pub pending_cumulative: Option<(Position, TxnID)>,
     pub redeliver: Vec<Position>,
 }
 
@@ -197,6 +199,7 @@ pub fn subscriptions(w: &PulsarWorld) -> Vec<SubscriptionView> {
                     .iter()
                     .map(|(p, t)| (*p, *t))
                     .collect(),
+                pending_cumulative: s.pending_ack.cumulative().map(|(t, p)| (p, t)),
                 redeliver: s.redeliver.iter().copied().collect(),
             });
         }

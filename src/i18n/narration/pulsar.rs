@@ -145,6 +145,20 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
             subscription,
             txn,
             positions: ps,
+            cumulative: true,
+        } => msg!(
+            "pulsar.ack-pending-cumulative",
+            topic = topic,
+            subscription = subscription,
+            txn = txn,
+            position = positions(ps)
+        ),
+        K::AckPending {
+            topic,
+            subscription,
+            txn,
+            positions: ps,
+            ..
         } => msg!(
             "pulsar.ack-pending",
             topic = topic,

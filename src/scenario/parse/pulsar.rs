@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::tokens::{config_value, no_words, number, Cursor, Token};
 use super::ParseError;
 use crate::client::config_def::Place;
-use crate::pulsar::{Position, PulsarAction, PulsarConfig};
+use crate::pulsar::{Position, PulsarAction, PulsarConfig, SubscriptionType};
 use crate::sim::{Direction, Fault, MessageMatch};
 
 /// A `pulsar` line: its canonical text (how it prints back) and what it does.
@@ -171,11 +171,27 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let consumer = c.next("a consumer name")?.text.clone();
             let topic = c.next("a topic partition")?.text.clone();
             let subscription = c.next("a subscription name")?.text.clone();
-            c.done()?;
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let mut sub_type = SubscriptionType::default();
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "type" => {
+                        sub_type = SubscriptionType::parse(&v).ok_or_else(|| {
+                            c.err(
+                                t.column,
+                                "type must be Exclusive, Shared, Failover or Key_Shared",
+                            )
+                        })?
+                    }
+                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
             PulsarStepKind::Act(PulsarAction::Subscribe {
                 consumer,
                 topic,
                 subscription,
+                sub_type,
             })
         }
         "send" => {
@@ -217,12 +233,19 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
         }
         "ack" => {
             let consumer = c.next("a consumer name")?.text.clone();
-            let (opts, words) = c.rest();
+            let (opts, mut words) = c.rest();
             let mut txn = None;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
                     _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
+            let cumulative = words.first().is_some_and(|t| t.text == "cumulative");
+            if cumulative {
+                words.remove(0);
+                if words.len() != 1 {
+                    return Err(c.err(c.column(), "a cumulative ack takes one position"));
                 }
             }
             if words.is_empty() {
@@ -236,6 +259,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 consumer,
                 positions,
                 txn,
+                cumulative,
             })
         }
         "txn" => {

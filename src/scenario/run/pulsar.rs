@@ -198,6 +198,9 @@ fn view_lines(
             ));
             out.push(format!("individuallyDeleted [{}]", deleted.join(" ")));
             out.push(format!("pendingAck [{}]", pending.join(", ")));
+            if let Some((t, p)) = s.pending_ack.cumulative() {
+                out.push(format!("pendingCumulativeAck {p} {}", txn_label(w, t)));
+            }
             out.push(format!("redeliver [{}]", redeliver.join(" ")));
         }
         PulsarView::PendingAckLog {
