@@ -115,6 +115,14 @@ pub enum PulsarAction {
         #[serde(default)]
         replay_ms: i64,
     },
+    /// The coordinator store's `updateTxnStatus(txn, new, expected)` asked directly:
+    /// refused with InvalidTxnStatusException unless the transaction is in `expected`
+    /// and `TransactionUtil.canTransitionTo(new)` allows it.
+    UpdateTxnStatus {
+        name: String,
+        new: super::TxnStatus,
+        expected: super::TxnStatus,
+    },
     /// The transaction buffer of a partition writes its snapshot.
     TakeSnapshot {
         topic: String,
@@ -158,5 +166,9 @@ pub enum Outcome {
     },
     Released {
         count: usize,
+    },
+    StatusUpdated {
+        name: String,
+        result: Result<(), PulsarError>,
     },
 }

@@ -76,6 +76,31 @@ impl PulsarWorld {
         Ok(txn)
     }
 
+    /// `updateTxnStatus` asked directly: logged when allowed, else refused.
+    pub(super) fn tc_update_status(
+        &mut self,
+        txn: TxnID,
+        new: TxnStatus,
+        expected: TxnStatus,
+    ) -> Result<(), PulsarError> {
+        let tc = txn.most_sig_bits();
+        let now = self.clock_ms();
+        let Some(c) = self.coordinators.get_mut(tc as usize) else {
+            return Err(self.refused(tc, Some(txn), PulsarError::CoordinatorNotFoundException));
+        };
+        let Some(store) = c.store.as_mut() else {
+            return Err(self.refused(tc, Some(txn), PulsarError::CoordinatorNotFoundException));
+        };
+        match store.update_txn_status(&mut c.log, txn, new, expected, now) {
+            Ok(Some(w)) => {
+                self.logged(tc, &w, ("4.1.2", "4.1.3"));
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(self.refused(tc, Some(txn), error(e))),
+        }
+    }
+
     /// ADD_PARTITION (`Ok`) or ADD_SUBSCRIPTION (`Err`), logged first.
     pub(super) fn tc_add(
         &mut self,

@@ -329,6 +329,18 @@ impl PulsarWorld {
             } => self.acknowledge(consumer, positions, txn.as_deref(), *cumulative),
             PulsarAction::NewTxn { name, timeout_ms } => self.new_txn(name, *timeout_ms),
             PulsarAction::EndTxn { name, commit } => self.end_txn(name, *commit),
+            PulsarAction::UpdateTxnStatus {
+                name,
+                new,
+                expected,
+            } => {
+                let txn = self.client_txn(name)?.id;
+                let result = self.tc_update_status(txn, *new, *expected);
+                Ok(Outcome::StatusUpdated {
+                    name: name.clone(),
+                    result,
+                })
+            }
             PulsarAction::CrashCoordinator { tc } => {
                 self.crash_coordinator(*tc)?;
                 Ok(Outcome::Done)

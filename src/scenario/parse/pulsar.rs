@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::tokens::{config_value, no_words, number, Cursor, Token};
 use super::ParseError;
 use crate::client::config_def::Place;
-use crate::pulsar::{Position, PulsarAction, PulsarConfig, SubscriptionType};
+use crate::pulsar::{Position, PulsarAction, PulsarConfig, SubscriptionType, TxnStatus};
 use crate::sim::{Direction, Fault, MessageMatch};
 
 /// A `pulsar` line: its canonical text (how it prints back) and what it does.
@@ -263,10 +263,15 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "txn" => {
-            let verb = c.next("new, commit or abort")?;
+            let verb = c.next("new, commit, abort or status")?;
             let name = c.next("a transaction name")?.text.clone();
             let (opts, words) = c.rest();
-            no_words(c, &words)?;
+            if verb.text != "status" || words.len() > 1 {
+                no_words(
+                    c,
+                    &words[words.len().min(usize::from(verb.text == "status"))..],
+                )?;
+            }
             match verb.text.as_str() {
                 "new" => {
                     let mut timeout_ms = None;
@@ -277,6 +282,36 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                         }
                     }
                     PulsarStepKind::Act(PulsarAction::NewTxn { name, timeout_ms })
+                }
+                "status" => {
+                    let status = |t: &Token, s: &str| {
+                        TxnStatus::parse(s).ok_or_else(|| {
+                            c.err(
+                                t.column,
+                                format!(
+                                    "`{s}` is not OPEN, COMMITTING, COMMITTED, ABORTING or ABORTED"
+                                ),
+                            )
+                        })
+                    };
+                    let Some(&target) = words.first() else {
+                        return Err(c.err(c.column(), "expected the new status"));
+                    };
+                    let new = status(target, &target.text)?;
+                    let mut expected = None;
+                    for (t, k, v) in opts {
+                        match k.as_str() {
+                            "expected" => expected = Some(status(t, &v)?),
+                            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                        }
+                    }
+                    let expected =
+                        expected.ok_or_else(|| c.err(c.column(), "expected `expected=STATUS`"))?;
+                    PulsarStepKind::Act(PulsarAction::UpdateTxnStatus {
+                        name,
+                        new,
+                        expected,
+                    })
                 }
                 "commit" | "abort" => {
                     if let Some((t, k, _)) = opts.first() {

@@ -84,6 +84,11 @@ fn outcome_lines(outcome: Outcome, lang: Lang) -> Vec<String> {
             (Err(e), false) => format!("{name} abort -> {e}"),
         }],
         Outcome::Released { count } => vec![transcript::pulsar_released(count, lang)],
+        // Allowed: nothing to say here (the log and the timeline show the change).
+        Outcome::StatusUpdated { result, .. } => match result {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![format!("status -> {e}")],
+        },
     }
 }
 
