@@ -85,9 +85,9 @@ fn outcome_lines(outcome: Outcome, lang: Lang) -> Vec<String> {
         }],
         Outcome::Released { count } => vec![transcript::pulsar_released(count, lang)],
         // Allowed: nothing to say here (the log and the timeline show the change).
-        Outcome::StatusUpdated { result, .. } => match result {
+        Outcome::StatusUpdated { name, result } => match result {
             Ok(()) => Vec::new(),
-            Err(e) => vec![format!("status -> {e}")],
+            Err(e) => vec![format!("{name} status -> {e}")],
         },
     }
 }
