@@ -272,6 +272,31 @@ fn another_story_gives_its_own_cells() {
     assert_eq!(v.kafka.txns[0].state, "CompleteAbort");
 }
 
+/// A coordinator that takes its time to load: the crash row's Pulsar cell says how
+/// often the client retried on TransactionCoordinatorNotFound meanwhile.
+#[test]
+fn the_crash_row_counts_the_retries_of_a_slow_load() {
+    let src = "pulsar topic create t\npulsar txn new t1\npulsar send p t-partition-0 txn=t1 x\n\
+               ## Crash\npulsar tc 0 crash\npulsar tc 0 recover replay.ms=250\npulsar txn commit t1\n";
+    let v = compare(scenario::parse(src).expect("parses"), 99);
+    assert_eq!(v.error, None);
+    let cell = v.row(Row::CoordinatorCrash).and_then(|r| r.pulsar.clone());
+    assert!(
+        matches!(
+            cell.as_ref().map(|c| &c.fact),
+            Some(PulsarFact::Recovered { retries: 2, .. })
+        ),
+        "{cell:?}"
+    );
+    let fast = src.replace(" replay.ms=250", "");
+    let v = compare(scenario::parse(&fast).expect("parses"), 99);
+    let cell = v.row(Row::CoordinatorCrash).and_then(|r| r.pulsar.clone());
+    assert!(matches!(
+        cell.map(|c| c.fact),
+        Some(PulsarFact::Recovered { retries: 0, .. })
+    ));
+}
+
 #[test]
 fn a_refused_step_stops_the_story_and_says_why() {
     let src = "topic create t\n## Two\nproducer nobody flush\nproducer p create\n";

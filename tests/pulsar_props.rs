@@ -34,13 +34,23 @@ enum Op {
     Ack {
         txn: Option<u8>,
         pick: u8,
+        /// `acknowledgeCumulative`: everything up to the position.
+        cumulative: bool,
     },
     End {
         txn: u8,
         commit: bool,
     },
     Crash,
-    Recover,
+    /// A coordinator load: at once, or taking this many ms while clients retry.
+    Recover(u16),
+    /// A topic unload and reload, its buffer recovering for this many ms.
+    Unload {
+        out: u8,
+        ms: u16,
+    },
+    /// The transaction buffer's snapshot.
+    Snapshot(u8),
     Run(u16),
     Fault {
         api: u8,
@@ -84,10 +94,13 @@ fn op() -> impl Strategy<Value = Op> {
         6 => (txn.clone(), 0u8..2).prop_map(|(txn, out)| Op::Send { txn, out }),
         1 => Just(Op::Plain),
         4 => (0u8..3).prop_map(|reader| Op::Receive { reader }),
-        4 => (txn, any::<u8>()).prop_map(|(txn, pick)| Op::Ack { txn, pick }),
+        4 => (txn, any::<u8>(), proptest::bool::weighted(0.25))
+            .prop_map(|(txn, pick, cumulative)| Op::Ack { txn, pick, cumulative }),
         3 => (0u8..3, any::<bool>()).prop_map(|(txn, commit)| Op::End { txn, commit }),
         1 => Just(Op::Crash),
-        1 => Just(Op::Recover),
+        1 => prop_oneof![Just(0u16), 1u16..2000].prop_map(Op::Recover),
+        1 => (0u8..2, prop_oneof![Just(0u16), 1u16..200]).prop_map(|(out, ms)| Op::Unload { out, ms }),
+        1 => (0u8..2).prop_map(Op::Snapshot),
         1 => (0u16..6_000).prop_map(Op::Run),
         1 => (0u8..APIS.len() as u8, 0u8..8).prop_map(|(api, kind)| Op::Fault { api, kind }),
         2 => (0u8..APIS.len() as u8).prop_map(Op::Release),
@@ -126,16 +139,19 @@ fn world(ops: &[Op]) -> PulsarWorld {
             consumer: "c".into(),
             topic: "in-partition-0".into(),
             subscription: "app".into(),
+            sub_type: Default::default(),
         },
         PulsarAction::Subscribe {
             consumer: "r".into(),
             topic: "out-partition-0".into(),
             subscription: "down".into(),
+            sub_type: Default::default(),
         },
         PulsarAction::Subscribe {
             consumer: "r1".into(),
             topic: "out-partition-1".into(),
             subscription: "down".into(),
+            sub_type: Default::default(),
         },
     ];
     for a in &setup {
@@ -183,6 +199,7 @@ fn world(ops: &[Op]) -> PulsarWorld {
                         consumer: "c".into(),
                         positions: vec![position],
                         txn: Some(format!("t{txn}")),
+                        cumulative: false,
                     },
                     end(*txn, *commit),
                     PulsarAction::Release { api: "Ack".into() },
@@ -234,7 +251,11 @@ fn world(ops: &[Op]) -> PulsarWorld {
                 consumer: ["c", "r", "r1"][*reader as usize % 3].into(),
                 permits: 3,
             },
-            Op::Ack { txn, pick } => {
+            Op::Ack {
+                txn,
+                pick,
+                cumulative,
+            } => {
                 let got = &w.consumer("c").expect("c").received;
                 if got.is_empty() {
                     continue;
@@ -244,6 +265,7 @@ fn world(ops: &[Op]) -> PulsarWorld {
                     consumer: "c".into(),
                     positions: vec![position],
                     txn: txn.map(|t| format!("t{t}")),
+                    cumulative: *cumulative,
                 }
             }
             Op::End { txn, commit } => PulsarAction::EndTxn {
@@ -251,7 +273,17 @@ fn world(ops: &[Op]) -> PulsarWorld {
                 commit: *commit,
             },
             Op::Crash => PulsarAction::CrashCoordinator { tc: 0 },
-            Op::Recover => PulsarAction::RecoverCoordinator { tc: 0 },
+            Op::Recover(ms) => PulsarAction::RecoverCoordinator {
+                tc: 0,
+                replay_ms: i64::from(*ms),
+            },
+            Op::Unload { out, ms } => PulsarAction::UnloadTopic {
+                topic: format!("out-partition-{out}"),
+                replay_ms: i64::from(*ms),
+            },
+            Op::Snapshot(out) => PulsarAction::TakeSnapshot {
+                topic: format!("out-partition-{out}"),
+            },
             Op::Run(ms) => PulsarAction::Run { ms: i64::from(*ms) },
             Op::Fault { api, kind } => {
                 let matching = MessageMatch {
@@ -362,6 +394,29 @@ proptest! {
         prop_assert_eq!(again.events(), w.events());
     }
 
+    /// A topic unloaded at any point recovers its transaction buffer (from the snapshot
+    /// and the ledger after it) with the same ongoing and aborted transactions and the
+    /// same maxReadPosition, and pending ack holds the same positions.
+    #[test]
+    fn an_unloaded_topic_recovers_its_buffer_and_pending_ack(ops in proptest::collection::vec(op(), 1..60)) {
+        let mut w = world(&ops);
+        let topic = "out-partition-0";
+        let t = w.topic(topic).expect("topic").clone();
+        if t.recovery_due.is_some() { return Ok(()) }
+        w.apply(&PulsarAction::UnloadTopic { topic: topic.into(), replay_ms: 0 }).expect("unload");
+        let after = w.topic(topic).expect("topic");
+        prop_assert_eq!(after.buffer.ongoing_txns(), t.buffer.ongoing_txns());
+        prop_assert_eq!(after.buffer.aborts(), t.buffer.aborts());
+        prop_assert_eq!(after.buffer.max_read_position(), t.buffer.max_read_position());
+        prop_assert_eq!(after.buffer.state(), t.buffer.state());
+        for (name, s) in &t.subscriptions {
+            prop_assert_eq!(
+                after.subscriptions[name].pending_ack.individual_ack_positions(),
+                s.pending_ack.individual_ack_positions()
+            );
+        }
+    }
+
     /// After a crash at any point, recovery rebuilds every transaction the coordinator
     /// had in memory, with its status, partitions and subscriptions.
     #[test]
@@ -371,7 +426,7 @@ proptest! {
         let before: Vec<_> = before.txns().map(|m| (m.id, m.status, m.produced_partitions.clone(), m.acked_partitions.clone())).collect();
         w.apply(&PulsarAction::CrashCoordinator { tc: 0 }).expect("crash");
         let seen = w.events().len();
-        w.apply(&PulsarAction::RecoverCoordinator { tc: 0 }).expect("recover");
+        w.apply(&PulsarAction::RecoverCoordinator { tc: 0, replay_ms: 0 }).expect("recover");
         let recovered = w.events()[seen..].iter().find_map(|e| match &e.kind {
             PulsarEventKind::CoordinatorRecovered { txns, .. } => Some(txns.clone()),
             _ => None,

@@ -300,6 +300,19 @@ pub fn pulsar_buffer(ongoing: &str, aborted: &str, lang: Lang) -> [String; 2] {
     ]
 }
 
+/// The transaction buffer's state (`TopicTransactionBufferState`, Pulsar's names).
+pub fn pulsar_buffer_state(state: &str, lang: Lang) -> String {
+    render(&msg!("pulsar.view.buffer-state", state = state), lang)
+}
+
+/// A transaction coordinator loading its log (it answers TransactionCoordinatorNotFound).
+pub fn pulsar_coordinator_loading(tc: u64, broker: impl std::fmt::Display, lang: Lang) -> String {
+    render(
+        &msg!("pulsar.view.coordinator-loading", tc = tc, broker = broker),
+        lang,
+    )
+}
+
 /// The transaction buffer's last snapshot: its maxReadPosition and aborted
 /// transactions, or none yet.
 pub fn pulsar_snapshot(snapshot: Option<(&str, &str)>, lang: Lang) -> String {

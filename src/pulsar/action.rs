@@ -6,6 +6,46 @@ use serde::{Deserialize, Serialize};
 use super::{Position, PulsarError, TxnID};
 use crate::sim::Fault;
 
+/// `SubscriptionType`, as far as transactions care: Shared and Key_Shared may not ack
+/// cumulatively (the client refuses it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SubscriptionType {
+    #[default]
+    Exclusive,
+    Shared,
+    Failover,
+    #[serde(rename = "Key_Shared")]
+    KeyShared,
+}
+
+impl SubscriptionType {
+    pub fn name(self) -> &'static str {
+        match self {
+            SubscriptionType::Exclusive => "Exclusive",
+            SubscriptionType::Shared => "Shared",
+            SubscriptionType::Failover => "Failover",
+            SubscriptionType::KeyShared => "Key_Shared",
+        }
+    }
+    pub fn parse(s: &str) -> Option<SubscriptionType> {
+        [
+            SubscriptionType::Exclusive,
+            SubscriptionType::Shared,
+            SubscriptionType::Failover,
+            SubscriptionType::KeyShared,
+        ]
+        .into_iter()
+        .find(|t| t.name() == s)
+    }
+    /// `isCumulativeAcknowledgementAllowed`.
+    pub fn allows_cumulative_ack(self) -> bool {
+        matches!(
+            self,
+            SubscriptionType::Exclusive | SubscriptionType::Failover
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PulsarAction {
     /// A partitioned topic `NAME-partition-0..N`.
@@ -18,6 +58,8 @@ pub enum PulsarAction {
         consumer: String,
         topic: String,
         subscription: String,
+        #[serde(default)]
+        sub_type: SubscriptionType,
     },
     /// `producer.newMessage([txn]).value(v).send()` for each value.
     Send {
@@ -38,6 +80,9 @@ pub enum PulsarAction {
         consumer: String,
         positions: Vec<Position>,
         txn: Option<String>,
+        /// `acknowledgeCumulativeAsync`: everything up to the one position.
+        #[serde(default)]
+        cumulative: bool,
     },
     /// `client.newTransaction().withTransactionTimeout(..).build()`, named for the script.
     NewTxn {
@@ -53,9 +98,30 @@ pub enum PulsarAction {
     CrashCoordinator {
         tc: u64,
     },
-    /// A coordinator loads again by replaying its transaction log.
+    /// A coordinator loads again by replaying its transaction log; the load takes
+    /// `replay_ms` of logical time (0: at once), while which it answers
+    /// TransactionCoordinatorNotFound and clients retry.
     RecoverCoordinator {
         tc: u64,
+        #[serde(default)]
+        replay_ms: i64,
+    },
+    /// The topic partition is unloaded and loaded again (`pulsar-admin topics
+    /// unload`): its transaction buffer recovers from its snapshot and the ledger after
+    /// it (Initializing for `replay_ms`), each subscription replays its pending-ack log
+    /// and dispatches again from its mark-delete position.
+    UnloadTopic {
+        topic: String,
+        #[serde(default)]
+        replay_ms: i64,
+    },
+    /// The coordinator store's `updateTxnStatus(txn, new, expected)` asked directly:
+    /// refused with InvalidTxnStatusException unless the transaction is in `expected`
+    /// and `TransactionUtil.canTransitionTo(new)` allows it.
+    UpdateTxnStatus {
+        name: String,
+        new: super::TxnStatus,
+        expected: super::TxnStatus,
     },
     /// The transaction buffer of a partition writes its snapshot.
     TakeSnapshot {
@@ -100,5 +166,9 @@ pub enum Outcome {
     },
     Released {
         count: usize,
+    },
+    StatusUpdated {
+        name: String,
+        result: Result<(), PulsarError>,
     },
 }

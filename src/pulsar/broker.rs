@@ -96,12 +96,13 @@ impl PulsarWorld {
                 subscription,
                 positions,
                 txn,
+                cumulative,
             } => match txn {
                 Some(txn) => {
-                    let result = self.txn_ack(&topic, &subscription, txn, &positions);
+                    let result = self.txn_ack(&topic, &subscription, txn, &positions, cumulative);
                     reply(self, Command::AckResponse { txn, result }, None);
                 }
-                None => self.plain_ack(&topic, &subscription, &positions),
+                None => self.plain_ack(&topic, &subscription, &positions, cumulative),
             },
             Command::EndTxnOnPartition {
                 txn,
@@ -177,7 +178,18 @@ impl PulsarWorld {
                 self.emit(None, kind);
                 return Err(PulsarError::NotAllowedException);
             }
+            if t.buffer.take_first_snapshot_if_needed() {
+                let max_read_position = t.buffer.max_read_position();
+                let kind = PulsarEventKind::FirstSnapshotTaken {
+                    topic: topic.to_string(),
+                    max_read_position,
+                };
+                self.emit(None, kind);
+            }
         }
+        let Some(t) = self.topics.get_mut(topic) else {
+            return Err(PulsarError::NotAllowedException);
+        };
         let position = t.ledger.add_entry(EntryData::Message {
             value: value.clone(),
             producer_name: producer.to_string(),
@@ -233,7 +245,7 @@ impl PulsarWorld {
         let Some(t) = self.topics.get_mut(topic) else {
             return Vec::new();
         };
-        let max_read = t.buffer.max_read_position();
+        let max_read = t.buffer.dispatch_limit(&t.ledger);
         let Some(s) = t.subscriptions.get_mut(subscription) else {
             return Vec::new();
         };
@@ -268,7 +280,8 @@ impl PulsarWorld {
                 s.cursor.delete(p);
                 continue;
             }
-            if s.cursor.is_message_deleted(p) {
+            // Held in pending ack (read again after a reload): only its end decides it.
+            if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
             if let EntryData::Message { value, .. } = &entry.data {
@@ -294,6 +307,7 @@ impl PulsarWorld {
         subscription: &str,
         txn: TxnID,
         positions: &[Position],
+        cumulative: bool,
     ) -> Result<(), PulsarError> {
         let Some(s) = self
             .topics
@@ -303,16 +317,20 @@ impl PulsarWorld {
             return Err(PulsarError::NotAllowedException);
         };
         let (topic, subscription) = (topic.to_string(), subscription.to_string());
-        match s
-            .pending_ack
-            .individual_acknowledge(txn, positions, &s.cursor)
-        {
+        let held = match (cumulative, positions.first()) {
+            (true, Some(&p)) => s.pending_ack.cumulative_acknowledge(txn, p, &s.cursor),
+            _ => s
+                .pending_ack
+                .individual_acknowledge(txn, positions, &s.cursor),
+        };
+        match held {
             Ok(()) => {
                 let kind = PulsarEventKind::AckPending {
                     topic,
                     subscription,
                     txn,
                     positions: positions.to_vec(),
+                    cumulative,
                 };
                 self.emit(Some("3.3"), kind);
                 Ok(())
@@ -337,7 +355,13 @@ impl PulsarWorld {
 
     /// A plain ack: deletes from the cursor, except positions held in pending ack
     /// (ignored: only the transaction's end decides them).
-    fn plain_ack(&mut self, topic: &str, subscription: &str, positions: &[Position]) {
+    fn plain_ack(
+        &mut self,
+        topic: &str,
+        subscription: &str,
+        positions: &[Position],
+        cumulative: bool,
+    ) {
         let Some(s) = self
             .topics
             .get_mut(topic)
@@ -345,6 +369,19 @@ impl PulsarWorld {
         else {
             return;
         };
+        // A plain cumulative ack moves the mark-delete position (`asyncMarkDelete`).
+        if let (true, Some(&p)) = (cumulative, positions.first()) {
+            if s.cursor.mark_delete(p) {
+                let kind = PulsarEventKind::Acked {
+                    topic: topic.to_string(),
+                    subscription: subscription.to_string(),
+                    positions: vec![p],
+                    mark_delete_position: s.cursor.mark_delete_position(),
+                };
+                self.emit(None, kind);
+            }
+            return;
+        }
         let mut ignored = Vec::new();
         let mut acked = Vec::new();
         for &p in positions {
@@ -496,6 +533,16 @@ impl PulsarWorld {
         };
         let positions = if commit {
             s.pending_ack.commit_txn(txn, &mut s.cursor)
+        } else if let Some(p) = s.pending_ack.abort_cumulative(txn) {
+            // `redeliverUnacknowledgedMessages`: everything dispatched and not acked.
+            let mut p2 = s.cursor.mark_delete_position().next();
+            while p2 < s.read_position {
+                if !s.cursor.is_message_deleted(p2) && s.pending_ack.holder(p2).is_none() {
+                    s.redeliver.insert(p2);
+                }
+                p2 = p2.next();
+            }
+            vec![p]
         } else {
             let ps = s.pending_ack.abort_txn(txn);
             s.redeliver.extend(ps.iter().copied());

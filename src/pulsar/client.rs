@@ -8,6 +8,14 @@
 //! `TransactionHasOperationFailedException` (Pulsar 2.10.5, 2.11.2 and 3.x; before
 //! that the abort was skipped). A call here returns only once it is answered or timed
 //! out, so every operation is complete by the time of a commit.
+//!
+//! A coordinator request answered TransactionCoordinatorNotFound while that coordinator
+//! loads is sent again after a backoff (`TransactionMetaStoreHandler
+//! .checkIfNeedRetryByError`; 100 ms doubling, the client's initialBackoffInterval,
+//! without Backoff's jitter) until `operationTimeoutMs`. A crashed coordinator that
+//! nobody loads answers once: in Pulsar its partition of
+//! transaction_coordinator_assign would move to a broker that loads it, which is the
+//! step `pulsar tc N recover` here.
 
 use super::action::Outcome;
 use super::event::PulsarEventKind;
@@ -15,12 +23,62 @@ use super::world::{ClientTxn, ClientTxnState, ConsumerState, PersistentSubscript
 use super::{Command, ManagedCursor, Position, PulsarError, PulsarWorld, TransactionSubscription};
 use crate::sim::Node;
 
+/// The first retry's backoff (`initialBackoffIntervalNanos`: 100 ms).
+pub const INITIAL_BACKOFF_MS: i64 = 100;
+/// The longest backoff (`maxBackoffIntervalNanos`: 60 s).
+pub const MAX_BACKOFF_MS: i64 = 60_000;
+
 impl PulsarWorld {
+    /// A request to coordinator `tc`, retried while it loads.
+    fn tc_call(
+        &mut self,
+        tc: u64,
+        body: Command,
+        step: Option<&'static str>,
+    ) -> Result<Command, PulsarError> {
+        let deadline = self
+            .clock_ms()
+            .saturating_add(self.config().operation_timeout_ms);
+        let mut backoff = INITIAL_BACKOFF_MS;
+        for _ in 0..64 {
+            let broker = self.tc_broker(tc);
+            let answer = self.call(TXN_CLIENT, broker, body.clone(), step)?;
+            let loading = self
+                .coordinators
+                .get(tc as usize)
+                .is_some_and(|c| c.loading_until.is_some());
+            if answer.tc_error() != Some(PulsarError::CoordinatorNotFoundException) || !loading {
+                return Ok(answer);
+            }
+            let at = self.clock_ms().saturating_add(backoff);
+            if at >= deadline {
+                self.run_until(deadline);
+                let error = PulsarError::TimeoutException;
+                let kind = PulsarEventKind::CallFailed {
+                    client: TXN_CLIENT.to_string(),
+                    call: body.name(),
+                    error,
+                };
+                self.emit(None, kind);
+                return Err(error);
+            }
+            let kind = PulsarEventKind::ClientRetry {
+                call: body.name(),
+                backoff_ms: backoff,
+            };
+            self.emit(None, kind);
+            self.run_until(at);
+            backoff = backoff.saturating_mul(2).min(MAX_BACKOFF_MS);
+        }
+        Err(PulsarError::TimeoutException)
+    }
+
     pub(super) fn subscribe(
         &mut self,
         consumer: &str,
         topic: &str,
         subscription: &str,
+        sub_type: super::SubscriptionType,
     ) -> Result<Outcome, String> {
         if self.consumer(consumer).is_some() {
             return Err(format!("consumer {consumer} already exists"));
@@ -43,6 +101,7 @@ impl PulsarWorld {
             ConsumerState {
                 topic: topic.to_string(),
                 subscription: subscription.to_string(),
+                sub_type,
                 received: Vec::new(),
             },
         );
@@ -95,8 +154,7 @@ impl PulsarWorld {
                     txn: t.id,
                     partitions: vec![topic.to_string()],
                 };
-                let tc_broker = self.tc_broker(t.id.most_sig_bits());
-                let result = match self.call(TXN_CLIENT, tc_broker, body, Some("2.1.1")) {
+                let result = match self.tc_call(t.id.most_sig_bits(), body, Some("2.1.1")) {
                     Ok(Command::AddPartitionToTxnResponse { result, .. }) => result,
                     Ok(_) => Err(PulsarError::TimeoutException),
                     Err(e) => Err(e),
@@ -166,11 +224,23 @@ impl PulsarWorld {
         consumer: &str,
         positions: &[Position],
         txn: Option<&str>,
+        cumulative: bool,
     ) -> Result<Outcome, String> {
         let c = self
             .consumer(consumer)
             .cloned()
             .ok_or_else(|| format!("no consumer {consumer}"))?;
+        if cumulative && positions.len() != 1 {
+            return Err("a cumulative ack takes one position".into());
+        }
+        // `acknowledgeCumulativeAsync` checks the subscription type before anything.
+        if cumulative && !c.sub_type.allows_cumulative_ack() {
+            let error = PulsarError::InvalidConfigurationException;
+            if let Some(name) = txn {
+                self.op_failed(name);
+            }
+            return Ok(Outcome::Acked { result: Err(error) });
+        }
         let broker = self.topic_broker(&c.topic);
         let Some(name) = txn else {
             // A plain ack has no answer: send it and let it land.
@@ -179,6 +249,7 @@ impl PulsarWorld {
                 subscription: c.subscription.clone(),
                 positions: positions.to_vec(),
                 txn: None,
+                cumulative,
             };
             self.send(
                 Node::Client(consumer.to_string()),
@@ -203,8 +274,7 @@ impl PulsarWorld {
                 txn: t.id,
                 subscriptions: vec![sub.clone()],
             };
-            let tc_broker = self.tc_broker(t.id.most_sig_bits());
-            let result = match self.call(TXN_CLIENT, tc_broker, body, Some("3.1.1")) {
+            let result = match self.tc_call(t.id.most_sig_bits(), body, Some("3.1.1")) {
                 Ok(Command::AddSubscriptionToTxnResponse { result, .. }) => result,
                 Ok(_) => Err(PulsarError::TimeoutException),
                 Err(e) => Err(e),
@@ -221,6 +291,7 @@ impl PulsarWorld {
             subscription: c.subscription.clone(),
             positions: positions.to_vec(),
             txn: Some(t.id),
+            cumulative,
         };
         let result = match self.call(consumer, broker, body, Some("3.2")) {
             Ok(Command::AckResponse { result, .. }) => result,
@@ -261,16 +332,12 @@ impl PulsarWorld {
             })
         };
         // 1.1: find the coordinator: who serves this partition of the assign topic.
-        let mut broker = self.tc_broker(tc);
         if !self.is_looked_up(tc) {
             let topic = format!("transaction_coordinator_assign-partition-{tc}");
             match self.call(TXN_CLIENT, 0, Command::LookupTopic { topic }, Some("1.1")) {
                 Ok(Command::LookupTopicResponse {
-                    broker: Some(b), ..
-                }) => {
-                    self.mark_looked_up(tc);
-                    broker = b
-                }
+                    broker: Some(_), ..
+                }) => self.mark_looked_up(tc),
                 Ok(_) => return failed(PulsarError::CoordinatorNotFoundException),
                 Err(e) => return failed(e),
             }
@@ -279,7 +346,7 @@ impl PulsarWorld {
             tc_id: tc,
             txn_ttl_ms: ttl,
         };
-        let result = match self.call(TXN_CLIENT, broker, body, Some("1.1")) {
+        let result = match self.tc_call(tc, body, Some("1.1")) {
             Ok(Command::NewTxnResponse { result }) => result,
             Ok(_) => Err(PulsarError::TimeoutException),
             Err(e) => Err(e),
@@ -339,8 +406,7 @@ impl PulsarWorld {
         }
         let commit = commit && !refused;
         let body = Command::EndTxn { txn: t.id, commit };
-        let broker = self.tc_broker(t.id.most_sig_bits());
-        let result = match self.call(TXN_CLIENT, broker, body, Some("4.1.1")) {
+        let result = match self.tc_call(t.id.most_sig_bits(), body, Some("4.1.1")) {
             Ok(Command::EndTxnResponse { result, .. }) => result,
             Ok(_) => Err(PulsarError::TimeoutException),
             Err(e) => Err(e),

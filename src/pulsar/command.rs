@@ -21,6 +21,9 @@ pub enum PulsarError {
     NotAllowedException,
     /// No answer within `operationTimeoutMs`.
     TimeoutException,
+    /// `InvalidConfigurationException`: the client refuses a call its configuration
+    /// does not allow (a cumulative ack on a Shared or Key_Shared subscription).
+    InvalidConfigurationException,
     /// `TransactionHasOperationFailedException`: a commit refused by the client itself
     /// because a send or an ack of the transaction failed; the client aborts instead.
     TransactionHasOperationFailedException,
@@ -35,6 +38,7 @@ impl PulsarError {
             PulsarError::CoordinatorNotFoundException => "CoordinatorNotFoundException",
             PulsarError::NotAllowedException => "NotAllowedException",
             PulsarError::TimeoutException => "TimeoutException",
+            PulsarError::InvalidConfigurationException => "InvalidConfigurationException",
             PulsarError::TransactionHasOperationFailedException => {
                 "TransactionHasOperationFailedException"
             }
@@ -110,6 +114,7 @@ pub enum Command {
         subscription: String,
         positions: Vec<Position>,
         txn: Option<TxnID>,
+        cumulative: bool,
     },
     /// Sent only for a transactional ack.
     AckResponse {
@@ -172,6 +177,28 @@ impl Command {
             Command::EndTxnOnPartitionResponse { .. } => "EndTxnOnPartitionResponse",
             Command::EndTxnOnSubscription { .. } => "EndTxnOnSubscription",
             Command::EndTxnOnSubscriptionResponse { .. } => "EndTxnOnSubscriptionResponse",
+        }
+    }
+    /// The topic partition a broker command is about (it waits while that topic's
+    /// transaction buffer recovers).
+    pub fn topic(&self) -> Option<&str> {
+        match self {
+            Command::Send { topic, .. }
+            | Command::Flow { topic, .. }
+            | Command::Ack { topic, .. }
+            | Command::EndTxnOnPartition { topic, .. } => Some(topic),
+            Command::EndTxnOnSubscription { subscription, .. } => Some(&subscription.topic),
+            _ => None,
+        }
+    }
+    /// The coordinator's answer in a response to a coordinator request.
+    pub fn tc_error(&self) -> Option<PulsarError> {
+        match self {
+            Command::NewTxnResponse { result: Err(e) }
+            | Command::AddPartitionToTxnResponse { result: Err(e), .. }
+            | Command::AddSubscriptionToTxnResponse { result: Err(e), .. }
+            | Command::EndTxnResponse { result: Err(e), .. } => Some(*e),
+            _ => None,
         }
     }
     /// The request API a message belongs to (a response's request), for fault matching.

@@ -37,6 +37,12 @@ impl TxnStatus {
             TxnStatus::Aborted => "ABORTED",
         }
     }
+    pub fn parse(s: &str) -> Option<TxnStatus> {
+        use TxnStatus::*;
+        [Open, Committing, Committed, Aborting, Aborted]
+            .into_iter()
+            .find(|t| t.name() == s)
+    }
     /// `TransactionUtil.canTransitionTo`.
     pub fn can_transition_to(self, new: TxnStatus) -> bool {
         use TxnStatus::*;

@@ -76,6 +76,31 @@ impl PulsarWorld {
         Ok(txn)
     }
 
+    /// `updateTxnStatus` asked directly: logged when allowed, else refused.
+    pub(super) fn tc_update_status(
+        &mut self,
+        txn: TxnID,
+        new: TxnStatus,
+        expected: TxnStatus,
+    ) -> Result<(), PulsarError> {
+        let tc = txn.most_sig_bits();
+        let now = self.clock_ms();
+        let Some(c) = self.coordinators.get_mut(tc as usize) else {
+            return Err(self.refused(tc, Some(txn), PulsarError::CoordinatorNotFoundException));
+        };
+        let Some(store) = c.store.as_mut() else {
+            return Err(self.refused(tc, Some(txn), PulsarError::CoordinatorNotFoundException));
+        };
+        match store.update_txn_status(&mut c.log, txn, new, expected, now) {
+            Ok(Some(w)) => {
+                self.logged(tc, &w, ("4.1.2", "4.1.3"));
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(self.refused(tc, Some(txn), error(e))),
+        }
+    }
+
     /// ADD_PARTITION (`Ok`) or ADD_SUBSCRIPTION (`Err`), logged first.
     pub(super) fn tc_add(
         &mut self,
@@ -292,6 +317,7 @@ impl PulsarWorld {
             .ok_or_else(|| format!("no coordinator {tc}"))?;
         let lost = c.store.take().map_or(0, |s| s.txns().count());
         c.ends.clear();
+        c.loading_until = None;
         self.net.drop_where(|body| match body {
             Command::EndTxnOnPartition { txn, .. }
             | Command::EndTxnOnSubscription { txn, .. }
@@ -303,17 +329,43 @@ impl PulsarWorld {
         Ok(())
     }
 
-    /// Replays the transaction log; ends that were under way are finished.
-    pub(super) fn recover_coordinator(&mut self, tc: u64) -> Result<(), String> {
+    /// Starts loading the coordinator (`handleTcClientConnect`): it answers
+    /// TransactionCoordinatorNotFound until the store is Ready, `replay_ms` later.
+    pub(super) fn recover_coordinator(&mut self, tc: u64, replay_ms: i64) -> Result<(), String> {
         if !self.config().transaction_coordinator_enabled {
             return Err("transactionCoordinatorEnabled=false: there is no coordinator".into());
         }
+        let now = self.clock_ms();
         let c = self
             .coordinators
             .get_mut(tc as usize)
             .ok_or_else(|| format!("no coordinator {tc}"))?;
         if c.store.is_some() {
             return Err(format!("coordinator {tc} is running"));
+        }
+        if c.loading_until.is_some() {
+            return Err(format!("coordinator {tc} is loading"));
+        }
+        if replay_ms == 0 {
+            c.loading_until = Some(now);
+            self.finish_coordinator_load(tc);
+        } else {
+            c.loading_until = Some(now.saturating_add(replay_ms));
+            self.emit(
+                None,
+                PulsarEventKind::CoordinatorLoading { tc, ms: replay_ms },
+            );
+        }
+        Ok(())
+    }
+
+    /// Replays the transaction log; ends that were under way are finished.
+    pub(super) fn finish_coordinator_load(&mut self, tc: u64) {
+        let Some(c) = self.coordinators.get_mut(tc as usize) else {
+            return;
+        };
+        if c.loading_until.take().is_none() {
+            return;
         }
         let store = MLTransactionMetadataStore::recover(TransactionCoordinatorID(tc), &c.log);
         let log_entries = c
@@ -348,6 +400,5 @@ impl PulsarWorld {
             self.start_end(tc, txn, commit, false, partitions, subscriptions);
         }
         self.settle();
-        Ok(())
     }
 }

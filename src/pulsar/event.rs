@@ -3,6 +3,7 @@
 //! (`i18n::narration`) words them.
 
 use super::network::Strike;
+use super::transaction_buffer::TransactionBufferState;
 use super::{Position, PulsarError, TxnID, TxnStatus};
 use crate::sim::Node;
 
@@ -94,6 +95,8 @@ pub enum PulsarEventKind {
         subscription: String,
         txn: TxnID,
         positions: Vec<Position>,
+        /// A cumulative ack: everything up to the one position.
+        cumulative: bool,
     },
     /// A transactional ack refused with TransactionConflictException.
     AckConflict {
@@ -159,6 +162,46 @@ pub enum PulsarEventKind {
         topic: String,
         max_read_position: Position,
         aborts: usize,
+    },
+    /// A partition's first transactional append: the buffer takes its first snapshot
+    /// and goes from NoSnapshot to Ready (`takeFirstSnapshot`).
+    FirstSnapshotTaken {
+        topic: String,
+        max_read_position: Position,
+    },
+    /// The topic was unloaded and loads again: its buffer is Initializing, with the
+    /// snapshot it starts from and the entries after it to read.
+    TopicUnloaded {
+        topic: String,
+        snapshot: Option<Position>,
+        to_replay: usize,
+    },
+    /// A subscription replayed its pending-ack log: the positions held again.
+    PendingAckReplayed {
+        topic: String,
+        subscription: String,
+        records: usize,
+        held: Vec<Position>,
+    },
+    /// The buffer finished recovering.
+    BufferRecovered {
+        topic: String,
+        state: TransactionBufferState,
+        max_read_position: Position,
+        ongoing: usize,
+        aborts: usize,
+    },
+    /// A coordinator starts loading its log; until it is done it answers
+    /// TransactionCoordinatorNotFound.
+    CoordinatorLoading {
+        tc: u64,
+        ms: i64,
+    },
+    /// The client got TransactionCoordinatorNotFound and sends the request again after
+    /// a backoff (`checkIfNeedRetryByError`).
+    ClientRetry {
+        call: &'static str,
+        backoff_ms: i64,
     },
     /// The timeout tracker ends a transaction as an abort.
     TxnTimedOut {

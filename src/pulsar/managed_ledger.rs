@@ -144,6 +144,22 @@ impl ManagedCursor {
     pub fn is_message_deleted(&self, p: Position) -> bool {
         p <= self.mark_delete_position || self.individually_deleted.contains(&p)
     }
+    /// `asyncMarkDelete`: a cumulative ack of everything up to `p`. Returns whether
+    /// the mark-delete position moved.
+    pub fn mark_delete(&mut self, p: Position) -> bool {
+        if p <= self.mark_delete_position {
+            return false;
+        }
+        self.mark_delete_position = p;
+        self.individually_deleted.retain(|d| *d > p);
+        while self
+            .individually_deleted
+            .remove(&self.mark_delete_position.next())
+        {
+            self.mark_delete_position = self.mark_delete_position.next();
+        }
+        true
+    }
     /// `asyncDelete`: acknowledges one position; the mark-delete position then moves
     /// over every contiguous deleted position. Returns whether anything changed.
     pub fn delete(&mut self, p: Position) -> bool {

@@ -11,7 +11,8 @@
 //! - [`coordinator`]: the coordinator's store and its transaction log (replayable).
 //! - [`command`]: the commands on the wire and the client exceptions.
 //! - [`network`]: the Pulsar side's network, struck by `sim::Fault`.
-//! - [`world`], `client`, `broker`, `coordinator_service`: the world and who does what.
+//! - [`world`], `client`, `broker`, `coordinator_service`, `topic_load`: the world and
+//!   who does what.
 //! - [`event`], [`action`]: what happened (data) and what can be done.
 
 pub mod action;
@@ -24,11 +25,12 @@ pub mod event;
 pub mod managed_ledger;
 pub mod network;
 pub mod pending_ack;
+mod topic_load;
 pub mod transaction_buffer;
 pub mod txn_id;
 pub mod world;
 
-pub use action::{Outcome, PulsarAction};
+pub use action::{Outcome, PulsarAction, SubscriptionType};
 pub use command::{Command, PulsarError};
 pub use coordinator::{
     MLTransactionMetadataStore, TransactionLog, TransactionMetadataEntry, TransactionSubscription,
@@ -37,6 +39,6 @@ pub use coordinator::{
 pub use event::{PulsarEvent, PulsarEventKind};
 pub use managed_ledger::{Entry, EntryData, ManagedCursor, ManagedLedger, Position};
 pub use pending_ack::PendingAckHandle;
-pub use transaction_buffer::TopicTransactionBuffer;
+pub use transaction_buffer::{TopicTransactionBuffer, TransactionBufferState};
 pub use txn_id::{TransactionCoordinatorID, TxnID};
 pub use world::{ClientTxnState, PulsarConfig, PulsarWorld};

@@ -197,6 +197,12 @@ impl PulsarNetwork {
         out
     }
 
+    /// Puts a command back on the wire, due at `at` (it waits for its topic).
+    pub fn requeue(&mut self, mut env: Envelope, at: i64) {
+        env.deliver_ms = at;
+        self.queue.insert((env.deliver_ms, env.id), env);
+    }
+
     /// The next command due at or before `now`.
     pub fn pop_due(&mut self, now: i64) -> Option<Envelope> {
         let key = *self.queue.keys().next()?;

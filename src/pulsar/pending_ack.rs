@@ -6,8 +6,12 @@
 //! the store first and then checks): a position the cursor already deleted, or one
 //! pending in any transaction, gives `TransactionConflictException`. Commit deletes the
 //! positions from the cursor; abort forgets them so they are redelivered.
-//! Simplified: individual acks of whole entries only (no batch-index ack sets, no
-//! cumulative acks).
+//! A cumulative ack in a transaction (`internalCumulativeAcknowledgeMessage`) holds one
+//! position for one transaction: at or below the cursor's mark-delete position, or
+//! while another transaction (or the same one at a later position) holds it, it is a
+//! TransactionConflictException. Its commit moves the mark-delete position there; an
+//! abort forgets it and the subscription redelivers what it had not acknowledged.
+//! Simplified: whole entries only (no batch-index ack sets).
 //!
 //! A zombie's ack (sent before its transaction ended, arriving after) would hold its
 //! positions for good: nothing will end that transaction here again. Each commit or
@@ -16,6 +20,11 @@
 //! aborted when it is at or below its coordinator's mark, then the next first one
 //! (`handleLowWaterMark`, which each abort calls again; PendingAckHandleImpl at
 //! 033a3b6e).
+//!
+//! A topic that loads again rebuilds the handle by replaying its pending-ack log
+//! (`MLPendingAckStore.replayAsync`): acks through the same checks against the durable
+//! cursor, commits and aborts releasing them, so the same positions are held again.
+//! The low water marks were in memory only: they start empty.
 
 use std::collections::BTreeMap;
 
@@ -37,6 +46,9 @@ pub struct PendingAckMetadataEntry {
     pub op: PendingAckOp,
     pub txn: TxnID,
     pub positions: Vec<Position>,
+    /// `AckType.Cumulative` (else Individual).
+    #[serde(default)]
+    pub cumulative: bool,
 }
 
 /// Why a transactional ack was refused.
@@ -58,6 +70,8 @@ pub struct PendingAckHandle {
     /// `lowWaterMarks`: per coordinator id, the highest mark an end brought.
     low_water_marks: BTreeMap<u64, i64>,
     log: Vec<PendingAckMetadataEntry>,
+    /// `cumulativeAckOfTransaction`: the one pending cumulative ack.
+    cumulative: Option<(TxnID, Position)>,
 }
 
 impl PendingAckHandle {
@@ -66,6 +80,10 @@ impl PendingAckHandle {
     }
     pub fn log(&self) -> &[PendingAckMetadataEntry] {
         &self.log
+    }
+    /// The pending cumulative ack: its transaction and position.
+    pub fn cumulative(&self) -> Option<(TxnID, Position)> {
+        self.cumulative
     }
     pub fn holder(&self, p: Position) -> Option<TxnID> {
         self.individual_ack_positions.get(&p).copied()
@@ -103,6 +121,7 @@ impl PendingAckHandle {
             op: PendingAckOp::Ack,
             txn,
             positions: positions.to_vec(),
+            cumulative: false,
         });
         for &position in positions {
             if cursor.is_message_deleted(position) {
@@ -121,9 +140,42 @@ impl PendingAckHandle {
         Ok(())
     }
 
+    /// `cumulativeAcknowledgeMessage`: log, then check, then hold.
+    pub fn cumulative_acknowledge(
+        &mut self,
+        txn: TxnID,
+        position: Position,
+        cursor: &ManagedCursor,
+    ) -> Result<(), AckConflict> {
+        self.log.push(PendingAckMetadataEntry {
+            op: PendingAckOp::Ack,
+            txn,
+            positions: vec![position],
+            cumulative: true,
+        });
+        if position <= cursor.mark_delete_position() {
+            return Err(AckConflict::AlreadyAcked { position });
+        }
+        if let Some((holder, at)) = self.cumulative {
+            if holder != txn || position <= at {
+                return Err(AckConflict::InPendingAck { position, holder });
+            }
+        }
+        self.cumulative = Some((txn, position));
+        Ok(())
+    }
+
     /// `commitTxn`: the commit mark is logged, then the held positions are deleted
-    /// from the cursor. Returns them.
+    /// from the cursor (a cumulative ack moves its mark-delete position). Returns them.
     pub fn commit_txn(&mut self, txn: TxnID, cursor: &mut ManagedCursor) -> Vec<Position> {
+        if let Some((holder, p)) = self.cumulative {
+            if holder == txn {
+                self.cumulative = None;
+                self.log_mark(txn, PendingAckOp::Commit, vec![p], true);
+                cursor.mark_delete(p);
+                return vec![p];
+            }
+        }
         let positions = self.release(txn, PendingAckOp::Commit);
         for &p in &positions {
             cursor.delete(p);
@@ -131,10 +183,67 @@ impl PendingAckHandle {
         positions
     }
 
+    /// `abortTxn` of a transaction whose cumulative ack is pending: the position it
+    /// held, if it held one (the caller redelivers what is unacknowledged).
+    pub fn abort_cumulative(&mut self, txn: TxnID) -> Option<Position> {
+        let (holder, p) = self.cumulative?;
+        if holder != txn {
+            return None;
+        }
+        self.cumulative = None;
+        self.log_mark(txn, PendingAckOp::Abort, vec![p], true);
+        Some(p)
+    }
+
+    fn log_mark(
+        &mut self,
+        txn: TxnID,
+        op: PendingAckOp,
+        positions: Vec<Position>,
+        cumulative: bool,
+    ) {
+        self.log.push(PendingAckMetadataEntry {
+            op,
+            txn,
+            positions,
+            cumulative,
+        });
+    }
+
     /// `abortTxn`: the abort mark is logged and the positions are let go; the caller
     /// redelivers them.
     pub fn abort_txn(&mut self, txn: TxnID) -> Vec<Position> {
         self.release(txn, PendingAckOp::Abort)
+    }
+
+    /// Rebuilds the positions held from the log (a topic loading again). Returns the
+    /// positions held afterwards.
+    pub fn replay(&mut self, cursor: &ManagedCursor) -> Vec<Position> {
+        let log = std::mem::take(&mut self.log);
+        *self = PendingAckHandle::default();
+        for e in &log {
+            match e.op {
+                // A refused ack is refused again: same order, same durable cursor.
+                PendingAckOp::Ack if e.cumulative => {
+                    if let Some(&p) = e.positions.first() {
+                        let _ = self.cumulative_acknowledge(e.txn, p, cursor);
+                    }
+                }
+                PendingAckOp::Ack => {
+                    let _ = self.individual_acknowledge(e.txn, &e.positions, cursor);
+                }
+                PendingAckOp::Commit | PendingAckOp::Abort if e.cumulative => {
+                    if self.cumulative.is_some_and(|(t, _)| t == e.txn) {
+                        self.cumulative = None;
+                    }
+                }
+                PendingAckOp::Commit | PendingAckOp::Abort => {
+                    self.release(e.txn, e.op);
+                }
+            }
+        }
+        self.log = log;
+        self.individual_ack_positions.keys().copied().collect()
     }
 
     fn release(&mut self, txn: TxnID, op: PendingAckOp) -> Vec<Position> {
@@ -148,11 +257,7 @@ impl PendingAckHandle {
             self.individual_ack_positions.remove(p);
         }
         self.ack_order.retain(|t| *t != txn);
-        self.log.push(PendingAckMetadataEntry {
-            op,
-            txn,
-            positions: positions.clone(),
-        });
+        self.log_mark(txn, op, positions.clone(), false);
         positions
     }
 }
@@ -188,6 +293,62 @@ mod tests {
         let ops: Vec<PendingAckOp> = h.log().iter().map(|e| e.op).collect();
         use PendingAckOp::*;
         assert_eq!(ops, [Ack, Ack, Abort, Ack, Commit, Ack]);
+        // Replayed, the log gives the same (empty) holdings and stays as it was.
+        assert_eq!(h.replay(&cursor), vec![]);
+        assert_eq!(h.log().len(), 6);
+    }
+
+    #[test]
+    fn a_replay_holds_again_what_was_held() {
+        let cursor = ManagedCursor::new(1);
+        let mut h = PendingAckHandle::default();
+        let (t1, t2) = (TxnID::new(0, 1), TxnID::new(0, 2));
+        let (p0, p1) = (Position::new(1, 0), Position::new(1, 1));
+        assert_eq!(h.individual_acknowledge(t1, &[p0], &cursor), Ok(()));
+        assert!(h.individual_acknowledge(t2, &[p0], &cursor).is_err());
+        assert_eq!(h.individual_acknowledge(t2, &[p1], &cursor), Ok(()));
+        h.record_low_water_mark(0, 0);
+        let before = h.individual_ack_positions().clone();
+        assert_eq!(h.replay(&cursor), vec![p0, p1]);
+        assert_eq!(h.individual_ack_positions(), &before);
+        assert!(h.low_water_marks().is_empty(), "marks are memory only");
+    }
+
+    #[test]
+    fn one_cumulative_ack_is_pending_at_a_time() {
+        let mut cursor = ManagedCursor::new(1);
+        let mut h = PendingAckHandle::default();
+        let (t1, t2) = (TxnID::new(0, 1), TxnID::new(0, 2));
+        let p = |e| Position::new(1, e);
+        assert_eq!(h.cumulative_acknowledge(t1, p(1), &cursor), Ok(()));
+        assert_eq!(
+            h.cumulative_acknowledge(t2, p(3), &cursor),
+            Err(AckConflict::InPendingAck {
+                position: p(3),
+                holder: t1
+            }),
+            "another transaction"
+        );
+        assert!(
+            h.cumulative_acknowledge(t1, p(0), &cursor).is_err(),
+            "behind its own"
+        );
+        assert_eq!(h.cumulative_acknowledge(t1, p(2), &cursor), Ok(()));
+        let replayed = h.clone().replay(&cursor);
+        assert!(replayed.is_empty());
+        let mut again = h.clone();
+        again.replay(&cursor);
+        assert_eq!(again.cumulative(), Some((t1, p(2))), "replayed");
+        assert_eq!(h.commit_txn(t1, &mut cursor), vec![p(2)]);
+        assert_eq!(cursor.mark_delete_position(), p(2));
+        assert_eq!(
+            h.cumulative_acknowledge(t2, p(2), &cursor),
+            Err(AckConflict::AlreadyAcked { position: p(2) })
+        );
+        assert_eq!(h.cumulative_acknowledge(t2, p(4), &cursor), Ok(()));
+        assert_eq!(h.abort_cumulative(t1), None);
+        assert_eq!(h.abort_cumulative(t2), Some(p(4)));
+        assert_eq!(h.cumulative(), None);
     }
 
     #[test]

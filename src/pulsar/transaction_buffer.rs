@@ -16,12 +16,41 @@
 //! maxReadPosition; and after each end, the first ongoing transaction at or below its
 //! coordinator's mark is aborted, then the next first one (`handleLowWaterMark`, which
 //! each abort calls again). The marks live in memory only.
+//!
+//! Its lifecycle (`TopicTransactionBufferState`, Pulsar 3.x/4.0, TopicTransactionBuffer
+//! at 000d1f2b): a loaded topic recovers first (Initializing). Without a snapshot there
+//! is nothing to recover (`noNeedToRecover`): NoSnapshot, maxReadPosition follows every
+//! plain entry. The first transactional append takes the first snapshot
+//! (FirstSnapshotting, immediate here) and the buffer is Ready. A reload with a snapshot
+//! replays the ledger after the snapshot's maxReadPosition, then is Ready. While it
+//! initializes, `getMaxReadPosition` is EARLIEST (nothing is dispatched) and publishes
+//! wait for the recovery (the world holds them until it completes).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::{ManagedLedger, Position, TxnID};
+
+/// `TopicTransactionBufferState.State`, the states a learner can see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TransactionBufferState {
+    /// No snapshot exists: no transaction ever wrote here.
+    NoSnapshot,
+    /// Recovering after a load: from the snapshot, then the ledger after it.
+    Initializing,
+    Ready,
+}
+
+impl TransactionBufferState {
+    pub fn name(self) -> &'static str {
+        match self {
+            TransactionBufferState::NoSnapshot => "NoSnapshot",
+            TransactionBufferState::Initializing => "Initializing",
+            TransactionBufferState::Ready => "Ready",
+        }
+    }
+}
 
 /// What a snapshot keeps (`TransactionBufferSnapshot`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +70,7 @@ pub struct TopicTransactionBuffer {
     snapshot: Option<TransactionBufferSnapshot>,
     /// `lowWaterMarks`: per coordinator id, the highest low water mark an end brought.
     low_water_marks: BTreeMap<u64, i64>,
+    state: TransactionBufferState,
 }
 
 impl TopicTransactionBuffer {
@@ -51,7 +81,39 @@ impl TopicTransactionBuffer {
             max_read_position: ledger.last_confirmed_entry(),
             snapshot: None,
             low_water_marks: BTreeMap::new(),
+            state: TransactionBufferState::NoSnapshot,
         }
+    }
+    pub fn state(&self) -> TransactionBufferState {
+        self.state
+    }
+    /// `getMaxReadPosition`: EARLIEST (before the ledger's first entry) while it
+    /// initializes; the dispatcher reads nothing then.
+    pub fn dispatch_limit(&self, ledger: &ManagedLedger) -> Position {
+        match self.state {
+            TransactionBufferState::Initializing => Position::new(ledger.ledger_id(), -1),
+            _ => self.max_read_position,
+        }
+    }
+    /// The topic was unloaded and is loading again: its metadata in memory is gone
+    /// until [`TopicTransactionBuffer::recover`] rebuilds it.
+    pub fn start_initializing(&mut self, ledger: &ManagedLedger) {
+        self.state = TransactionBufferState::Initializing;
+        self.ongoing_txns.clear();
+        self.aborts.clear();
+        self.low_water_marks.clear();
+        self.max_read_position = Position::new(ledger.ledger_id(), -1);
+    }
+    /// `appendBufferToTxn` in NoSnapshot: the first snapshot is taken before the first
+    /// transactional entry is written (`takeFirstSnapshot`), then the buffer is Ready.
+    /// True when it did.
+    pub fn take_first_snapshot_if_needed(&mut self) -> bool {
+        if self.state != TransactionBufferState::NoSnapshot {
+            return false;
+        }
+        self.take_snapshot();
+        self.state = TransactionBufferState::Ready;
+        true
     }
     pub fn low_water_marks(&self) -> &BTreeMap<u64, i64> {
         &self.low_water_marks
@@ -119,7 +181,7 @@ impl TopicTransactionBuffer {
     }
 
     /// A plain message moves maxReadPosition only when nothing is ongoing
-    /// (`syncMaxReadPositionForNormalPublish`).
+    /// (`syncMaxReadPositionForNormalPublish`; in NoSnapshot nothing can be).
     pub fn append_normal(&mut self, position: Position) {
         if self.ongoing_txns.is_empty() {
             self.max_read_position = position;
@@ -153,18 +215,36 @@ impl TopicTransactionBuffer {
         })
     }
 
+    /// The entries a recovery from this snapshot reads (those after its
+    /// maxReadPosition); none without a snapshot (`noNeedToRecover`).
+    pub fn entries_to_replay(
+        ledger: &ManagedLedger,
+        snapshot: Option<&TransactionBufferSnapshot>,
+    ) -> usize {
+        snapshot.map_or(0, |s| {
+            ledger
+                .entries()
+                .iter()
+                .filter(|e| e.position > s.max_read_position)
+                .count()
+        })
+    }
+
     /// Recovery (`TopicTransactionBufferRecover`): start from the snapshot, then replay
     /// the entries after its maxReadPosition: messages of unfinished transactions are
-    /// ongoing again, markers end them.
+    /// ongoing again, markers end them; then Ready. Without a snapshot nothing is read
+    /// (`noNeedToRecover`): NoSnapshot, maxReadPosition at the last entry. The low water
+    /// marks were in memory only: they start empty.
     pub fn recover(ledger: &ManagedLedger, snapshot: Option<&TransactionBufferSnapshot>) -> Self {
         let mut tb = TopicTransactionBuffer::new(ledger);
         let start = match snapshot {
             Some(s) => {
                 tb.aborts = s.aborts.clone();
                 tb.snapshot = Some(s.clone());
+                tb.state = TransactionBufferState::Ready;
                 s.max_read_position.next()
             }
-            None => Position::new(ledger.ledger_id(), 0),
+            None => return tb,
         };
         tb.max_read_position = ledger.previous_position(start);
         for e in ledger.entries().iter().filter(|e| e.position >= start) {
@@ -288,7 +368,14 @@ mod tests {
     fn recovery_from_a_snapshot_and_the_ledger_gives_the_same_metadata() {
         let mut l = ManagedLedger::new("t", 1);
         let mut tb = TopicTransactionBuffer::new(&l);
+        assert_eq!(tb.state(), TransactionBufferState::NoSnapshot);
         let (t1, t2) = (TxnID::new(0, 1), TxnID::new(0, 2));
+        assert!(
+            tb.take_first_snapshot_if_needed(),
+            "the first append snapshots"
+        );
+        assert!(!tb.take_first_snapshot_if_needed(), "once");
+        assert_eq!(tb.state(), TransactionBufferState::Ready);
         let p = l.add_entry(msg(Some(t1)));
         tb.append_to_txn(t1, p);
         let m = l.add_entry(EntryData::TxnMarker {
@@ -296,15 +383,34 @@ mod tests {
             commit: false,
         });
         tb.end_txn(t1, false, m, &l);
+        let first = tb.snapshot().cloned();
         tb.take_snapshot();
         let p = l.add_entry(msg(Some(t2)));
         tb.append_to_txn(t2, p);
-        let from_snapshot = TopicTransactionBuffer::recover(&l, tb.snapshot());
-        let from_scratch = TopicTransactionBuffer::recover(&l, None);
-        for r in [&from_snapshot, &from_scratch] {
+        let q = l.add_entry(msg(None));
+        tb.append_normal(q);
+        assert_eq!(
+            TopicTransactionBuffer::entries_to_replay(&l, tb.snapshot()),
+            2
+        );
+        assert_eq!(
+            TopicTransactionBuffer::entries_to_replay(&l, first.as_ref()),
+            4
+        );
+        for snapshot in [tb.snapshot(), first.as_ref()] {
+            let r = TopicTransactionBuffer::recover(&l, snapshot);
+            assert_eq!(r.state(), TransactionBufferState::Ready);
             assert_eq!(r.max_read_position(), tb.max_read_position());
             assert_eq!(r.aborts(), tb.aborts());
             assert_eq!(r.ongoing_txns(), tb.ongoing_txns());
         }
+        // Without a snapshot nothing is read: the last entry is readable.
+        let r = TopicTransactionBuffer::recover(&l, None);
+        assert_eq!(r.state(), TransactionBufferState::NoSnapshot);
+        assert_eq!(r.max_read_position(), q);
+        let mut init = r.clone();
+        init.start_initializing(&l);
+        assert_eq!(init.dispatch_limit(&l), Position::new(1, -1));
+        assert_eq!(r.dispatch_limit(&l), q);
     }
 }

@@ -18,6 +18,15 @@ use crate::sim::{Node, START_MS};
 
 /// The most steps one call or run may take.
 pub const MAX_STEPS: usize = 20_000;
+/// A load's logical time: 0 (at once) up to `i32::MAX` ms.
+fn check_replay_ms(ms: i64) -> Result<(), String> {
+    if (0..=i64::from(i32::MAX)).contains(&ms) {
+        Ok(())
+    } else {
+        Err("replay.ms must be 0 to 2147483647".into())
+    }
+}
+
 /// The client that talks to the coordinators (one `PulsarClient`).
 pub const TXN_CLIENT: &str = "pulsar-client";
 
@@ -61,6 +70,8 @@ pub struct PersistentTopic {
     /// `MessageDeduplication.highestSequencedPersisted` per producer name.
     pub highest_sequenced: BTreeMap<String, i64>,
     pub broker: i32,
+    /// While the buffer recovers after a load: when it is done.
+    pub recovery_due: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +91,8 @@ pub struct Coordinator {
     pub store: Option<MLTransactionMetadataStore>,
     pub broker: i32,
     pub(super) ends: BTreeMap<TxnID, EndOp>,
+    /// While it loads its log: when the store is ready.
+    pub loading_until: Option<i64>,
 }
 
 /// An end in progress: what still has to answer.
@@ -133,6 +146,7 @@ pub struct ClientTxn {
 pub struct ConsumerState {
     pub topic: String,
     pub subscription: String,
+    pub sub_type: super::action::SubscriptionType,
     /// Everything dispatched to it, in order.
     pub received: Vec<(Position, String)>,
 }
@@ -172,6 +186,7 @@ impl PulsarWorld {
                 }),
                 broker: (k % config.brokers as u64) as i32,
                 ends: BTreeMap::new(),
+                loading_until: None,
             })
             .collect();
         PulsarWorld {
@@ -286,6 +301,7 @@ impl PulsarWorld {
                             subscriptions: BTreeMap::new(),
                             highest_sequenced: BTreeMap::new(),
                             broker,
+                            recovery_due: None,
                         },
                     );
                 }
@@ -295,7 +311,8 @@ impl PulsarWorld {
                 consumer,
                 topic,
                 subscription,
-            } => self.subscribe(consumer, topic, subscription),
+                sub_type,
+            } => self.subscribe(consumer, topic, subscription, *sub_type),
             PulsarAction::Send {
                 producer,
                 topic,
@@ -308,15 +325,34 @@ impl PulsarWorld {
                 consumer,
                 positions,
                 txn,
-            } => self.acknowledge(consumer, positions, txn.as_deref()),
+                cumulative,
+            } => self.acknowledge(consumer, positions, txn.as_deref(), *cumulative),
             PulsarAction::NewTxn { name, timeout_ms } => self.new_txn(name, *timeout_ms),
             PulsarAction::EndTxn { name, commit } => self.end_txn(name, *commit),
+            PulsarAction::UpdateTxnStatus {
+                name,
+                new,
+                expected,
+            } => {
+                let txn = self.client_txn(name)?.id;
+                let result = self.tc_update_status(txn, *new, *expected);
+                Ok(Outcome::StatusUpdated {
+                    name: name.clone(),
+                    result,
+                })
+            }
             PulsarAction::CrashCoordinator { tc } => {
                 self.crash_coordinator(*tc)?;
                 Ok(Outcome::Done)
             }
-            PulsarAction::RecoverCoordinator { tc } => {
-                self.recover_coordinator(*tc)?;
+            PulsarAction::RecoverCoordinator { tc, replay_ms } => {
+                check_replay_ms(*replay_ms)?;
+                self.recover_coordinator(*tc, *replay_ms)?;
+                Ok(Outcome::Done)
+            }
+            PulsarAction::UnloadTopic { topic, replay_ms } => {
+                check_replay_ms(*replay_ms)?;
+                self.unload_topic(topic, *replay_ms)?;
                 Ok(Outcome::Done)
             }
             PulsarAction::TakeSnapshot { topic } => {
@@ -324,6 +360,14 @@ impl PulsarWorld {
                     .topics
                     .get_mut(topic)
                     .ok_or_else(|| format!("no topic {topic}"))?;
+                // Only a Ready buffer takes snapshots (`run` checks `checkIfReady`).
+                let state = t.buffer.state();
+                if state != super::TransactionBufferState::Ready {
+                    return Err(format!(
+                        "{topic}'s transaction buffer is {}: it takes snapshots only when Ready",
+                        state.name()
+                    ));
+                }
                 let s = t.buffer.take_snapshot();
                 let (max_read_position, aborts) = (s.max_read_position, s.aborts.len());
                 let topic = topic.clone();
@@ -381,7 +425,13 @@ impl PulsarWorld {
             .filter(|t| t.state == ClientTxnState::Open)
             .map(|t| t.timeout_at)
             .min();
-        [self.net.next_due(), tc, client]
+        let loads = self
+            .coordinators
+            .iter()
+            .filter_map(|c| c.loading_until)
+            .chain(self.topics.values().filter_map(|t| t.recovery_due))
+            .min();
+        [self.net.next_due(), tc, client, loads]
             .into_iter()
             .flatten()
             .min()
@@ -404,9 +454,24 @@ impl PulsarWorld {
         }
     }
 
-    /// Fires the client timers and coordinator timeouts due now.
+    /// Fires the client timers and coordinator timeouts due now, and finishes the
+    /// loads (coordinators, transaction buffers) due now.
     pub(super) fn fire_timeouts(&mut self) {
         let now = self.clock_ms;
+        let loaded: Vec<u64> = (self.coordinators.iter().enumerate())
+            .filter(|(_, c)| c.loading_until.is_some_and(|t| t <= now))
+            .map(|(k, _)| k as u64)
+            .collect();
+        for tc in loaded {
+            self.finish_coordinator_load(tc);
+        }
+        let recovered: Vec<String> = (self.topics.iter())
+            .filter(|(_, t)| t.recovery_due.is_some_and(|d| d <= now))
+            .map(|(n, _)| n.clone())
+            .collect();
+        for topic in recovered {
+            self.finish_buffer_recovery(&topic);
+        }
         for t in self.txns.values_mut() {
             if t.state == ClientTxnState::Open && t.timeout_at <= now {
                 t.state = ClientTxnState::TimeOut;
@@ -454,6 +519,20 @@ impl PulsarWorld {
     }
 
     fn deliver(&mut self, env: super::network::Envelope) {
+        // A command for a topic whose buffer recovers waits for it
+        // (`checkIfTBRecoverCompletely`).
+        let due = env
+            .body
+            .topic()
+            .filter(|_| matches!(env.to, Node::Broker(_)))
+            .and_then(|t| Some((t.to_string(), self.topics.get(t)?.recovery_due?)));
+        if let Some((topic, due)) = due {
+            if due > self.clock_ms {
+                self.net.requeue(env, due);
+                return;
+            }
+            self.finish_buffer_recovery(&topic);
+        }
         match &env.to {
             Node::Client(name) => self.inbox.entry(name.clone()).or_default().push(env.body),
             Node::Broker(b) => self.handle(*b, env.from, env.body),

@@ -16,7 +16,7 @@
 //! - [`editor`]: the lesson editor, its own entry (`www/editor.html`): a scenario's
 //!   text beside the lesson player playing it.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`);
-//!   [`compare`]: its "Compare with Kafka" view.
+//!   [`compare`]: its "Compare with Kafka" view; [`pulsar_play`]: its free play.
 //! - [`warm`]: each kind of click played once at idle, unseen, so the learner's first
 //!   click runs compiled code.
 //! - [`transactions`]: the transactions page (`#transactions`), with its views read by
@@ -44,6 +44,8 @@ pub mod link;
 pub mod progress;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
+#[cfg(feature = "pulsar")]
+pub mod pulsar_play;
 pub mod state;
 pub mod transactions;
 pub mod warm;

@@ -24,7 +24,7 @@ use crate::view::compare::CompareLabel as CL;
 use crate::view::pulsar::{self as model, EntryKind, PulsarLabel as L, TxnOutcome};
 
 /// A label in the page's language (English until a catalog is chosen and loaded).
-fn l(label: L) -> String {
+pub(super) fn l(label: L) -> String {
     pulsar_label(label, ui_lang())
 }
 
@@ -60,7 +60,7 @@ fn pos(p: Position) -> String {
     pulsar_position(p, ui_lang())
 }
 
-fn partitions(w: &PulsarWorld) -> Html {
+pub(super) fn partitions(w: &PulsarWorld) -> Html {
     let parts = model::partitions(w);
     html! {
         <section class="panel" aria-labelledby="pulsar-partitions">
@@ -105,6 +105,7 @@ fn partitions(w: &PulsarWorld) -> Html {
                             </table>
                         </div>
                         <dl class="mono small">
+                            <dt>{ l(L::BufferState) }</dt><dd data-testid="pulsar-buffer-state">{ p.buffer_state.name() }</dd>
                             <dt>{ l(L::Ongoing) }</dt><dd>{ txns(&p.ongoing) }</dd>
                             <dt>{ l(L::Aborted) }</dt><dd>{ txns(&p.aborted) }</dd>
                             <dt>{ l(L::Snapshot) }</dt>
@@ -120,7 +121,7 @@ fn partitions(w: &PulsarWorld) -> Html {
     }
 }
 
-fn subscriptions(w: &PulsarWorld) -> Html {
+pub(super) fn subscriptions(w: &PulsarWorld) -> Html {
     let subs = model::subscriptions(w);
     html! {
         <section class="panel" aria-labelledby="pulsar-subscriptions">
@@ -137,7 +138,7 @@ fn subscriptions(w: &PulsarWorld) -> Html {
                             <th scope="row" class="mono">{ format!("{}/{}", s.topic, s.subscription) }</th>
                             <td class="mono">{ pos(s.mark_delete_position) }</td>
                             <td class="mono">{ list(&s.individually_deleted) }</td>
-                            <td class="mono">{ or_none(s.pending_acks.iter().map(|(p, t)| format!("{p} {t}")).collect::<Vec<_>>().join(", ")) }</td>
+                            <td class="mono">{ or_none(s.pending_cumulative.iter().map(|(p, t)| format!("≤{p} {t}")).chain(s.pending_acks.iter().map(|(p, t)| format!("{p} {t}"))).collect::<Vec<_>>().join(", ")) }</td>
                             <td class="mono">{ list(&s.redeliver) }</td>
                         </tr>
                     }) }</tbody>
@@ -147,7 +148,7 @@ fn subscriptions(w: &PulsarWorld) -> Html {
     }
 }
 
-fn coordinators(w: &PulsarWorld) -> Html {
+pub(super) fn coordinators(w: &PulsarWorld) -> Html {
     html! {
         <section class="panel" aria-labelledby="pulsar-coordinators">
             <h2 id="pulsar-coordinators">{ l(L::Coordinators) }</h2>
@@ -169,7 +170,7 @@ fn coordinators(w: &PulsarWorld) -> Html {
     }
 }
 
-fn timeline(w: &PulsarWorld) -> Html {
+pub(super) fn timeline(w: &PulsarWorld) -> Html {
     let rows: Vec<(u64, String, String)> = model::timeline(w, Some(60))
         .into_iter()
         .map(|r| {
@@ -276,14 +277,16 @@ fn sides(replay: &Replay) -> Html {
 enum View {
     Lessons,
     Compare,
+    /// Free play with the Pulsar challenges (`#play`).
+    Play,
 }
 
 impl View {
     fn from_hash(hash: &str) -> View {
-        if hash.trim_start_matches('#') == "compare" {
-            View::Compare
-        } else {
-            View::Lessons
+        match hash.trim_start_matches('#') {
+            "compare" => View::Compare,
+            "play" => View::Play,
+            _ => View::Lessons,
         }
     }
 }
@@ -291,7 +294,7 @@ impl View {
 /// The nav between the lesson player and the comparison: links to `#lessons` and
 /// `#compare` (keyboard- and back-button-friendly); a click also sets the view.
 fn nav(current: View, set: Callback<View>) -> Html {
-    let tab = |view: View, label: CL, fragment: &'static str, testid: &'static str| {
+    let tab = |view: View, label: String, fragment: &'static str, testid: &'static str| {
         let set = set.clone();
         let here = current == view;
         html! {
@@ -300,15 +303,16 @@ fn nav(current: View, set: Callback<View>) -> Html {
                    class={class_list(&["page-tab", on(here, "current")])}
                    aria-current={here.then_some("page")}
                    data-testid={testid}
-                   onclick={Callback::from(move |_: MouseEvent| set.emit(view))}>{ compare_label(label, ui_lang()) }</a>
+                   onclick={Callback::from(move |_: MouseEvent| set.emit(view))}>{ label }</a>
             </li>
         }
     };
     html! {
         <nav class="page-nav pulsar-nav" aria-label={compare_label(CL::NavLabel, ui_lang())}>
             <ul>
-                { tab(View::Lessons, CL::NavLessons, "lessons", "nav-lessons") }
-                { tab(View::Compare, CL::NavCompare, "compare", "nav-compare") }
+                { tab(View::Lessons, compare_label(CL::NavLessons, ui_lang()), "lessons", "nav-lessons") }
+                { tab(View::Play, l(L::FreePlay), "play", "nav-play") }
+                { tab(View::Compare, compare_label(CL::NavCompare, ui_lang()), "compare", "nav-compare") }
             </ul>
         </nav>
     }
@@ -520,6 +524,8 @@ pub fn pulsar_app() -> Html {
             { nav(*view, set_view) }
             if *view == View::Compare {
                 <super::compare::ComparePage lang={*lang} />
+            } else if *view == View::Play {
+                <super::pulsar_play::PulsarPlay lang={*lang} />
             } else {
                 <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
                     <h2 id="pulsar-lesson" data-testid="pulsar-lesson-title">{ current.title_in(*lang) }</h2>

@@ -1,10 +1,13 @@
 //! "Try it": goals for free play that the engine checks. Each is a question about the
 //! world's events or state — never about which buttons were pressed — so any way that
 //! makes the broker do it counts, on any page, in any order. The break-it module's goal
-//! is the chaos page's: there the checker, not one world, is what answers.
+//! is the chaos page's: there the checker, not one world, is what answers. The Pulsar
+//! module's goals are about the Pulsar page's world (its free play).
 
 use crate::broker::broker::BrokerEvent;
 use crate::protocol::errors::Errors;
+#[cfg(feature = "pulsar")]
+use crate::pulsar::{EntryData, PulsarEventKind, PulsarWorld};
 use crate::sim::{EventKind, World};
 use crate::view::page::Page;
 
@@ -15,7 +18,8 @@ pub struct Challenge {
     pub id: &'static str,
     /// The course module it practises (`scenario::course`'s module keys).
     pub module: &'static str,
-    /// The page whose controls reach it (None: the chaos page).
+    /// The page whose controls reach it (None: the chaos page, or the Pulsar page for
+    /// a Pulsar goal).
     pub page: Option<Page>,
     goal: Goal,
 }
@@ -27,12 +31,21 @@ enum Goal {
     World(fn(&World) -> bool),
     /// The chaos search's checker reports it: the names of the anomalies found.
     Found(fn(&[&str]) -> bool),
+    /// The Pulsar page's world shows it.
+    #[cfg(feature = "pulsar")]
+    Pulsar(fn(&PulsarWorld) -> bool),
 }
 
 impl Challenge {
     /// True when the world shows the goal reached (never for a chaos goal).
     pub fn solved(&self, world: &World) -> bool {
         matches!(self.goal, Goal::World(f) if f(world))
+    }
+
+    /// True when the Pulsar world shows the goal reached (never for a Kafka goal).
+    #[cfg(feature = "pulsar")]
+    pub fn solved_pulsar(&self, world: &PulsarWorld) -> bool {
+        matches!(self.goal, Goal::Pulsar(f) if f(world))
     }
 
     /// True when the anomalies a chaos search found (`checker::Anomaly::name`) reach
@@ -149,6 +162,51 @@ fn new_leader(w: &World) -> bool {
     })
 }
 
+/// Whether a goal is the Pulsar page's.
+#[cfg(test)]
+fn is_pulsar(_goal: &Goal) -> bool {
+    #[cfg(feature = "pulsar")]
+    if matches!(_goal, Goal::Pulsar(_)) {
+        return true;
+    }
+    false
+}
+
+/// A partition whose maxReadPosition stops before a message sent without a
+/// transaction: an open transaction written earlier holds every consumer back.
+#[cfg(feature = "pulsar")]
+fn pulsar_stuck_read(w: &PulsarWorld) -> bool {
+    w.topics().values().any(|t| {
+        let limit = t.buffer.max_read_position();
+        !t.buffer.ongoing_txns().is_empty()
+            && t.ledger.entries().iter().any(|e| {
+                e.position > limit && matches!(e.data, EntryData::Message { txn: None, .. })
+            })
+    })
+}
+
+/// A transaction committed acknowledgements on a topic, the topic was unloaded after
+/// that, and its subscription dispatched again after the reload (the property tests
+/// check that a committed position is never among what it dispatches).
+#[cfg(feature = "pulsar")]
+fn pulsar_ack_survives(w: &PulsarWorld) -> bool {
+    let ev = w.events();
+    ev.iter().enumerate().any(|(i, e)| match &e.kind {
+        PulsarEventKind::PendingAckMarked {
+            topic,
+            commit: true,
+            positions,
+            ..
+        } if !positions.is_empty() => ev[i..].iter().enumerate().any(|(j, u)| {
+            matches!(&u.kind, PulsarEventKind::TopicUnloaded { topic: t, .. } if t == topic)
+                && ev[i + j..].iter().any(|d| {
+                    matches!(&d.kind, PulsarEventKind::Dispatched { topic: t, .. } if t == topic)
+                })
+        }),
+        _ => false,
+    })
+}
+
 const CHALLENGES: &[Challenge] = &[
     Challenge {
         id: "duplicate",
@@ -200,14 +258,40 @@ const CHALLENGES: &[Challenge] = &[
     },
 ];
 
-/// Every challenge, in course order.
-pub fn challenges() -> &'static [Challenge] {
-    CHALLENGES
+/// The Pulsar page's challenges, in a list of their own: the Pulsar site then links
+/// none of the Kafka goals' code (≈ 12 KB gzip of world queries).
+#[cfg(feature = "pulsar")]
+const PULSAR_CHALLENGES: &[Challenge] = &[
+    Challenge {
+        id: "pulsar-stuck-read",
+        module: "pulsar",
+        page: None,
+        goal: Goal::Pulsar(pulsar_stuck_read),
+    },
+    Challenge {
+        id: "pulsar-ack-survives",
+        module: "pulsar",
+        page: None,
+        goal: Goal::Pulsar(pulsar_ack_survives),
+    },
+];
+#[cfg(not(feature = "pulsar"))]
+const PULSAR_CHALLENGES: &[Challenge] = &[];
+
+/// Every challenge: the Kafka pages' and the chaos page's in course order, then the
+/// Pulsar page's.
+pub fn challenges() -> impl Iterator<Item = &'static Challenge> {
+    CHALLENGES.iter().chain(PULSAR_CHALLENGES)
 }
 
 /// The challenges a page's controls reach (None: the chaos page).
 pub fn on_page(page: Option<Page>) -> impl Iterator<Item = &'static Challenge> {
     CHALLENGES.iter().filter(move |c| c.page == page)
+}
+
+/// The Pulsar page's challenges.
+pub fn on_pulsar_page() -> impl Iterator<Item = &'static Challenge> {
+    PULSAR_CHALLENGES.iter()
 }
 
 #[cfg(test)]
@@ -224,7 +308,6 @@ mod tests {
     fn solved(src: &str) -> Vec<&'static str> {
         let w = world(src);
         challenges()
-            .iter()
             .filter(|c| c.solved(&w))
             .map(|c| c.id)
             .collect()
@@ -299,22 +382,68 @@ mod tests {
     }
 
     #[test]
-    fn every_module_but_pulsar_has_a_challenge_on_a_page_that_reaches_it() {
+    #[cfg(feature = "pulsar")]
+    fn every_module_has_a_challenge_on_a_page_that_reaches_it() {
         for m in crate::scenario::course::modules() {
-            let n = challenges().iter().filter(|c| c.module == m.key).count();
-            assert!(m.key == "pulsar" || n > 0, "{}: no challenge", m.key);
+            let n = challenges().filter(|c| c.module == m.key).count();
+            assert!(n > 0, "{}: no challenge", m.key);
         }
+        assert_eq!(on_pulsar_page().count(), 2);
+        assert!(on_page(None).all(|c| c.id == "anomaly"));
         // A goal is about one world or about a chaos search, never both.
         let w = world("topic create t\n");
         for c in challenges() {
             assert_eq!(
                 c.page.is_none(),
-                matches!(c.goal, Goal::Found(_)),
+                matches!(c.goal, Goal::Found(_)) || is_pulsar(&c.goal),
                 "{}",
                 c.id
             );
             assert!(!(c.solved(&w) && c.found(&["duplicate"])), "{}", c.id);
         }
+    }
+
+    #[cfg(feature = "pulsar")]
+    fn pulsar_solved(src: &str) -> Vec<&'static str> {
+        let mut r = Replay::new(parse(src).expect("parses"));
+        r.play_to(usize::MAX).expect("runs");
+        let w = r.pulsar_world().expect("a Pulsar world");
+        on_pulsar_page()
+            .filter(|c| c.solved_pulsar(w))
+            .map(|c| c.id)
+            .collect()
+    }
+
+    #[cfg(feature = "pulsar")]
+    #[test]
+    fn the_pulsar_goals_are_reached_by_what_the_pulsar_engine_does() {
+        let base = "pulsar topic create t\npulsar subscribe c t-partition-0 sub\n";
+        assert_eq!(pulsar_solved(base), Vec::<&str>::new());
+        let open = format!("{base}pulsar txn new t1\npulsar send p t-partition-0 txn=t1 x\n");
+        assert_eq!(
+            pulsar_solved(&open),
+            Vec::<&str>::new(),
+            "nothing waits yet"
+        );
+        let stuck = format!("{open}pulsar send p t-partition-0 a\n");
+        assert_eq!(pulsar_solved(&stuck), vec!["pulsar-stuck-read"]);
+        assert_eq!(
+            pulsar_solved(&format!("{stuck}pulsar txn commit t1\n")),
+            Vec::<&str>::new(),
+            "the commit lets a through"
+        );
+        let acked = format!(
+            "{base}pulsar send p t-partition-0 a\npulsar receive c\npulsar txn new t1\n\
+             pulsar ack c 2:0 txn=t1\npulsar txn commit t1\n"
+        );
+        let reload = format!("{acked}pulsar topic unload t-partition-0\npulsar receive c\n");
+        assert_eq!(pulsar_solved(&reload), vec!["pulsar-ack-survives"]);
+        // An abort releases the ack: nothing committed survives.
+        let aborted = reload.replace("txn commit", "txn abort");
+        assert_eq!(pulsar_solved(&aborted), Vec::<&str>::new());
+        // Kafka worlds never solve a Pulsar goal, nor the other way round.
+        let w = world("topic create t\n");
+        assert!(on_pulsar_page().all(|c| !c.solved(&w)));
     }
 
     /// The break-it goal, answered by the checker: a chaos search with the dedup window
@@ -325,10 +454,7 @@ mod tests {
     fn the_chaos_goal_is_reached_only_with_a_switch_on() {
         use crate::breaks::BreakSwitch;
         use crate::checker::chaos::check_seed;
-        let anomaly = challenges()
-            .iter()
-            .find(|c| c.id == "anomaly")
-            .expect("listed");
+        let anomaly = challenges().find(|c| c.id == "anomaly").expect("listed");
         let names = |switches: &[BreakSwitch]| -> Vec<&'static str> {
             (1..=40)
                 .filter_map(|seed| check_seed(seed, 50, switches))

@@ -203,6 +203,8 @@ pub enum PulsarFact {
         tc: u64,
         records: usize,
         txns: Vec<(TxnID, TxnStatus)>,
+        /// Client requests retried (TransactionCoordinatorNotFound) while it loaded.
+        retries: usize,
     },
 }
 

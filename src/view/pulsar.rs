@@ -51,6 +51,8 @@ pub struct PartitionView {
     pub aborted: Vec<(TxnID, Position)>,
     /// The snapshot's maxReadPosition and aborted count, if one was taken.
     pub snapshot: Option<(Position, usize)>,
+    /// NoSnapshot, Initializing or Ready (Pulsar's names, shown as they are).
+    pub buffer_state: crate::pulsar::TransactionBufferState,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +62,8 @@ pub struct SubscriptionView {
     pub mark_delete_position: Position,
     pub individually_deleted: Vec<Position>,
     pub pending_acks: Vec<(Position, TxnID)>,
+    /// A pending cumulative ack: everything up to the position, for the transaction.
+    pub pending_cumulative: Option<(Position, TxnID)>,
     pub redeliver: Vec<Position>,
 }
 
@@ -164,6 +168,7 @@ pub fn partitions(w: &PulsarWorld) -> Vec<PartitionView> {
                 })
                 .collect();
             PartitionView {
+                buffer_state: t.buffer.state(),
                 topic: name.clone(),
                 broker: t.broker,
                 entries,
@@ -194,6 +199,7 @@ pub fn subscriptions(w: &PulsarWorld) -> Vec<SubscriptionView> {
                     .iter()
                     .map(|(p, t)| (*p, *t))
                     .collect(),
+                pending_cumulative: s.pending_ack.cumulative().map(|(t, p)| (p, t)),
                 redeliver: s.redeliver.iter().copied().collect(),
             });
         }
@@ -362,4 +368,16 @@ pub enum PulsarLabel {
     /// The subscriptions table's name (its caption and scroll region), apart from the
     /// panel's heading: two landmarks may not share a name.
     SubscriptionsTable,
+    BufferState,
+    FreePlay,
+    FreePlayIntro,
+    NewTxn,
+    SendTxn,
+    SendPlain,
+    Commit,
+    Abort,
+    Receive,
+    AckTxn,
+    Unload,
+    Reset,
 }

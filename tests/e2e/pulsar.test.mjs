@@ -270,3 +270,61 @@ test('axe: no violations on the Pulsar lessons view, light and dark, 1280/760/36
     await page.close();
   }
 });
+
+// Free play (`#play`): the dock's buttons write the script; the two Pulsar challenges
+// turn solved when the engine's world shows their goal, not before; axe finds nothing,
+// light and dark, at 1280, 760 and 360 px.
+test('Pulsar free play: the challenges are solved by what the engine does, axe clean', { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  const solved = (id) => page.locator(`[data-challenge="${id}"]`).getAttribute('data-solved');
+  const click = (id) => page.locator(tid(id)).click();
+  try {
+    await page.goto(`${site.server.url}pulsar/#play`, { waitUntil: 'load' });
+    await page.locator(tid('play-new-txn')).waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await solved('pulsar-stuck-read'), 'false');
+    assert.equal(await solved('pulsar-ack-survives'), 'false');
+    assert.equal(await page.locator(tid('pulsar-buffer-state')).innerText(), 'NoSnapshot');
+    // An open transaction, then a plain message behind it.
+    await click('play-new-txn');
+    await click('play-send-txn');
+    assert.equal(await page.locator(tid('pulsar-buffer-state')).innerText(), 'Ready');
+    assert.equal(await solved('pulsar-stuck-read'), 'false', 'nothing waits behind it yet');
+    await click('play-send-plain');
+    await click('play-receive');
+    assert.equal(await solved('pulsar-stuck-read'), 'true');
+    assert.match(await page.locator(tid('pulsar-play-printed')).innerText(), /c got nothing/);
+    await page.locator('[data-challenge="pulsar-ack-survives"] summary').click();
+    assert.match(await page.locator('[data-challenge="pulsar-ack-survives"] details p').innerText(), /Unload/);
+    // Commit: m1 is delivered; ack it in a new transaction, commit, reload the topic.
+    await click('play-commit');
+    await click('play-receive');
+    await click('play-new-txn');
+    await click('play-ack-txn');
+    await click('play-commit');
+    assert.equal(await solved('pulsar-ack-survives'), 'false', 'not before a reload');
+    await click('play-unload');
+    await click('play-receive');
+    assert.equal(await solved('pulsar-ack-survives'), 'true');
+    const printed = await page.locator(tid('pulsar-play-printed')).innerText();
+    assert.match(printed, /c got nothing$/, 'the committed ack is not delivered again');
+    assert.match(await page.locator(tid('pulsar-timeline')).innerText(), /pending-ack log/);
+    for (const width of [1280, 760, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForTimeout(300);
+        assert.deepEqual(await axe(page), [], `axe at ${width} px, ${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      assert.deepEqual(await clipped(page), [], `content cut off by its panel at ${width} px`);
+      await screenshot(page, `pulsar-play-${width}`, { fullPage: width !== 1280 });
+    }
+    // Reset starts again.
+    await click('play-reset');
+    assert.equal(await solved('pulsar-ack-survives'), 'false');
+    assert.deepEqual(problems, [], problems.join('\n'));
+  } finally {
+    await page.close();
+  }
+});

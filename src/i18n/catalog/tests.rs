@@ -115,9 +115,7 @@ fn course_id(id: &str) -> bool {
     });
     let challenge = id.strip_prefix("challenge.").is_some_and(|c| {
         let c = c.trim_end_matches(".hint");
-        crate::view::challenges::challenges()
-            .iter()
-            .any(|x| x.id == c)
+        crate::view::challenges::challenges().any(|x| x.id == c)
     });
     module || challenge
 }

@@ -202,10 +202,17 @@ pub(super) fn pulsar(fact: &PulsarFact) -> Msg {
             tc = tc,
             timeout_ms = timeout_ms
         ),
-        PulsarFact::Recovered { tc, records, txns } => msg!(
+        PulsarFact::Recovered {
+            tc,
+            records,
+            txns,
+            retries,
+        } => msg!(
             "compare.pulsar.recovered",
             tc = tc,
             records = records,
+            retried = *retries > 0,
+            retries = retries,
             any = !txns.is_empty(),
             txns = list(
                 txns.iter()

@@ -145,6 +145,20 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
             subscription,
             txn,
             positions: ps,
+            cumulative: true,
+        } => msg!(
+            "pulsar.ack-pending-cumulative",
+            topic = topic,
+            subscription = subscription,
+            txn = txn,
+            position = positions(ps)
+        ),
+        K::AckPending {
+            topic,
+            subscription,
+            txn,
+            positions: ps,
+            ..
         } => msg!(
             "pulsar.ack-pending",
             topic = topic,
@@ -321,6 +335,56 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
         K::CommitAbortsForFailedOps { txn, failed } => {
             msg!("pulsar.commit-ops-failed", txn = txn, failed = failed)
         }
+        K::FirstSnapshotTaken {
+            topic,
+            max_read_position,
+        } => msg!(
+            "pulsar.tb-first-snapshot",
+            topic = topic,
+            max_read = max_read_position
+        ),
+        K::TopicUnloaded {
+            topic,
+            snapshot,
+            to_replay,
+        } => msg!(
+            "pulsar.topic-unloaded",
+            topic = topic,
+            snap = snapshot.is_some(),
+            snapshot = snapshot.map(|p| p.to_string()).unwrap_or_default(),
+            replay = to_replay
+        ),
+        K::PendingAckReplayed {
+            topic,
+            subscription,
+            records,
+            held,
+        } => msg!(
+            "pulsar.pending-ack-replayed",
+            topic = topic,
+            subscription = subscription,
+            records = records,
+            any = !held.is_empty(),
+            positions = positions(held)
+        ),
+        K::BufferRecovered {
+            topic,
+            state,
+            max_read_position,
+            ongoing,
+            aborts,
+        } => msg!(
+            "pulsar.tb-recovered",
+            topic = topic,
+            state = state.name(),
+            max_read = max_read_position,
+            ongoing = ongoing,
+            aborts = aborts
+        ),
+        K::CoordinatorLoading { tc, ms } => msg!("pulsar.tc-loading", tc = tc, ms = ms),
+        K::ClientRetry { call, backoff_ms } => {
+            msg!("pulsar.client-retry", call = call, ms = backoff_ms)
+        }
         K::TxnTimedOut { tc, txn } => msg!("pulsar.tc-timeout", tc = tc, txn = txn),
         K::ClientTxnTimedOut { txn } => msg!("pulsar.client-timeout", txn = txn),
         K::CoordinatorCrashed { tc, lost } => msg!("pulsar.tc-crashed", tc = tc, lost = lost),
@@ -458,5 +522,17 @@ pub(super) fn label(l: PulsarLabel) -> Msg {
         L::BackToKafka => msg!("pulsar.ui.back-to-kafka"),
         L::None => msg!("pulsar.ui.none"),
         L::SubscriptionsTable => msg!("pulsar.ui.subscriptions-table"),
+        L::BufferState => msg!("pulsar.ui.buffer-state"),
+        L::FreePlay => msg!("pulsar.ui.free-play"),
+        L::FreePlayIntro => msg!("pulsar.ui.free-play-intro"),
+        L::NewTxn => msg!("pulsar.ui.new-txn"),
+        L::SendTxn => msg!("pulsar.ui.send-txn"),
+        L::SendPlain => msg!("pulsar.ui.send-plain"),
+        L::Commit => msg!("pulsar.ui.commit"),
+        L::Abort => msg!("pulsar.ui.abort"),
+        L::Receive => msg!("pulsar.ui.receive"),
+        L::AckTxn => msg!("pulsar.ui.ack-txn"),
+        L::Unload => msg!("pulsar.ui.unload"),
+        L::Reset => msg!("pulsar.ui.reset"),
     }
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::tokens::{config_value, no_words, number, Cursor, Token};
 use super::ParseError;
 use crate::client::config_def::Place;
-use crate::pulsar::{Position, PulsarAction, PulsarConfig};
+use crate::pulsar::{Position, PulsarAction, PulsarConfig, SubscriptionType, TxnStatus};
 use crate::sim::{Direction, Fault, MessageMatch};
 
 /// A `pulsar` line: its canonical text (how it prints back) and what it does.
@@ -45,6 +45,8 @@ pub enum PulsarView {
     Received { consumer: String },
     /// A transaction as its client sees it.
     Txn { name: String },
+    /// `consumer.getLastMessageId()` on a partition.
+    LastMessageId { topic: String },
 }
 
 fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
@@ -88,6 +90,25 @@ fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
     }
 }
 
+/// The optional `replay.ms=N` of a load (0 when absent), then the end of the line.
+fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let mut ms = 0;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "replay.ms" => {
+                ms = number(c, t, &v, "replay.ms")?;
+                if !(0..=i64::from(i32::MAX)).contains(&ms) {
+                    return Err(c.err(t.column, "replay.ms must be 0 to 2147483647"));
+                }
+            }
+            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+        }
+    }
+    Ok(ms)
+}
+
 /// Parses the words after `pulsar`.
 pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, ParseError> {
     let head = c.next("a pulsar command")?;
@@ -122,9 +143,17 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             PulsarStepKind::Cluster(config)
         }
         "topic" => {
-            let verb = c.next("create")?;
+            let verb = c.next("create or unload")?;
+            if verb.text == "unload" {
+                let topic = c.next("a topic partition")?.text.clone();
+                let replay_ms = replay_ms(c)?;
+                return Ok(PulsarStep {
+                    text: text.to_string(),
+                    kind: PulsarStepKind::Act(PulsarAction::UnloadTopic { topic, replay_ms }),
+                });
+            }
             if verb.text != "create" {
-                return Err(c.err(verb.column, "expected `create`"));
+                return Err(c.err(verb.column, "expected `create` or `unload`"));
             }
             let name = c.next("a topic name")?.text.clone();
             let (opts, words) = c.rest();
@@ -142,11 +171,27 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let consumer = c.next("a consumer name")?.text.clone();
             let topic = c.next("a topic partition")?.text.clone();
             let subscription = c.next("a subscription name")?.text.clone();
-            c.done()?;
+            let (opts, words) = c.rest();
+            no_words(c, &words)?;
+            let mut sub_type = SubscriptionType::default();
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "type" => {
+                        sub_type = SubscriptionType::parse(&v).ok_or_else(|| {
+                            c.err(
+                                t.column,
+                                "type must be Exclusive, Shared, Failover or Key_Shared",
+                            )
+                        })?
+                    }
+                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
             PulsarStepKind::Act(PulsarAction::Subscribe {
                 consumer,
                 topic,
                 subscription,
+                sub_type,
             })
         }
         "send" => {
@@ -188,12 +233,19 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
         }
         "ack" => {
             let consumer = c.next("a consumer name")?.text.clone();
-            let (opts, words) = c.rest();
+            let (opts, mut words) = c.rest();
             let mut txn = None;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
                     _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                }
+            }
+            let cumulative = words.first().is_some_and(|t| t.text == "cumulative");
+            if cumulative {
+                words.remove(0);
+                if words.len() != 1 {
+                    return Err(c.err(c.column(), "a cumulative ack takes one position"));
                 }
             }
             if words.is_empty() {
@@ -207,13 +259,19 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 consumer,
                 positions,
                 txn,
+                cumulative,
             })
         }
         "txn" => {
-            let verb = c.next("new, commit or abort")?;
+            let verb = c.next("new, commit, abort or status")?;
             let name = c.next("a transaction name")?.text.clone();
             let (opts, words) = c.rest();
-            no_words(c, &words)?;
+            if verb.text != "status" || words.len() > 1 {
+                no_words(
+                    c,
+                    &words[words.len().min(usize::from(verb.text == "status"))..],
+                )?;
+            }
             match verb.text.as_str() {
                 "new" => {
                     let mut timeout_ms = None;
@@ -224,6 +282,36 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                         }
                     }
                     PulsarStepKind::Act(PulsarAction::NewTxn { name, timeout_ms })
+                }
+                "status" => {
+                    let status = |t: &Token, s: &str| {
+                        TxnStatus::parse(s).ok_or_else(|| {
+                            c.err(
+                                t.column,
+                                format!(
+                                    "`{s}` is not OPEN, COMMITTING, COMMITTED, ABORTING or ABORTED"
+                                ),
+                            )
+                        })
+                    };
+                    let Some(&target) = words.first() else {
+                        return Err(c.err(c.column(), "expected the new status"));
+                    };
+                    let new = status(target, &target.text)?;
+                    let mut expected = None;
+                    for (t, k, v) in opts {
+                        match k.as_str() {
+                            "expected" => expected = Some(status(t, &v)?),
+                            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                        }
+                    }
+                    let expected =
+                        expected.ok_or_else(|| c.err(c.column(), "expected `expected=STATUS`"))?;
+                    PulsarStepKind::Act(PulsarAction::UpdateTxnStatus {
+                        name,
+                        new,
+                        expected,
+                    })
                 }
                 "commit" | "abort" => {
                     if let Some((t, k, _)) = opts.first() {
@@ -239,10 +327,15 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let t = c.next("a coordinator id")?;
             let tc: u64 = number(c, t, &t.text, "coordinator id")?;
             let verb = c.next("crash or recover")?;
-            c.done()?;
             match verb.text.as_str() {
-                "crash" => PulsarStepKind::Act(PulsarAction::CrashCoordinator { tc }),
-                "recover" => PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc }),
+                "crash" => {
+                    c.done()?;
+                    PulsarStepKind::Act(PulsarAction::CrashCoordinator { tc })
+                }
+                "recover" => {
+                    let replay_ms = replay_ms(c)?;
+                    PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc, replay_ms })
+                }
                 other => {
                     return Err(c.err(
                         verb.column,
@@ -320,6 +413,9 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let what = c.next("a view")?;
             let view = match what.text.as_str() {
                 "timeline" => PulsarView::Timeline,
+                "last-message-id" => PulsarView::LastMessageId {
+                    topic: c.next("a topic partition")?.text.clone(),
+                },
                 "entries" | "buffer" => {
                     let topic = c.next("a topic partition")?.text.clone();
                     if what.text == "entries" {

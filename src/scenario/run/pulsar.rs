@@ -84,6 +84,11 @@ fn outcome_lines(outcome: Outcome, lang: Lang) -> Vec<String> {
             (Err(e), false) => format!("{name} abort -> {e}"),
         }],
         Outcome::Released { count } => vec![transcript::pulsar_released(count, lang)],
+        // Allowed: nothing to say here (the log and the timeline show the change).
+        Outcome::StatusUpdated { name, result } => match result {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![format!("{name} status -> {e}")],
+        },
     }
 }
 
@@ -159,6 +164,7 @@ fn view_lines(
                     .collect();
                 format!("[{}]", s.join(", "))
             };
+            out.push(transcript::pulsar_buffer_state(b.state().name(), lang));
             out.extend(transcript::pulsar_buffer(
                 &list(b.ongoing_txns()),
                 &list(b.aborts()),
@@ -197,6 +203,9 @@ fn view_lines(
             ));
             out.push(format!("individuallyDeleted [{}]", deleted.join(" ")));
             out.push(format!("pendingAck [{}]", pending.join(", ")));
+            if let Some((t, p)) = s.pending_ack.cumulative() {
+                out.push(format!("pendingCumulativeAck {p} {}", txn_label(w, t)));
+            }
             out.push(format!("redeliver [{}]", redeliver.join(" ")));
         }
         PulsarView::PendingAckLog {
@@ -245,6 +254,9 @@ fn view_lines(
         PulsarView::Coordinator { tc } => {
             let c = coordinator(*tc)?;
             match &c.store {
+                None if c.loading_until.is_some() => {
+                    out.push(transcript::pulsar_coordinator_loading(*tc, c.broker, lang))
+                }
                 None => out.push(transcript::pulsar_coordinator(*tc, c.broker, false, lang)),
                 Some(s) => {
                     out.push(transcript::pulsar_coordinator(*tc, c.broker, true, lang));
@@ -273,6 +285,10 @@ fn view_lines(
                 .ok_or_else(|| format!("no consumer {consumer}"))?;
             let list: Vec<String> = c.received.iter().map(|(p, v)| format!("{v}@{p}")).collect();
             out.push(transcript::pulsar_received(consumer, &list.join(" "), lang));
+        }
+        PulsarView::LastMessageId { topic } => {
+            let p = w.last_message_id(topic).ok_or_else(|| no_topic(topic))?;
+            out.push(format!("{topic} lastMessageId {p}"));
         }
         PulsarView::Txn { name } => {
             let t = w

@@ -231,8 +231,13 @@ pub(super) fn pulsar_facts(w: &PulsarWorld, from: usize, out: &mut Vec<(Row, Pul
             }
         }
     }
+    // Client retries since the coordinator started loading (Pulsar's counterpart of
+    // COORDINATOR_LOAD_IN_PROGRESS and retry.backoff.ms).
+    let mut retries = 0;
     for e in w.events().get(from..).unwrap_or_default() {
         match &e.kind {
+            PulsarEventKind::CoordinatorLoading { .. } => retries = 0,
+            PulsarEventKind::ClientRetry { .. } => retries += 1,
             PulsarEventKind::Dispatched {
                 topic,
                 subscription,
@@ -256,6 +261,7 @@ pub(super) fn pulsar_facts(w: &PulsarWorld, from: usize, out: &mut Vec<(Row, Pul
                     tc: *tc,
                     records: *log_entries,
                     txns: txns.clone(),
+                    retries: std::mem::take(&mut retries),
                 },
             )),
             _ => {}

@@ -1,0 +1,88 @@
+//! A topic partition unloaded and loaded again (`pulsar-admin topics unload`; a broker
+//! restart or a bundle moving does the same): the ledger and the cursors are durable,
+//! the transaction buffer and pending ack are rebuilt. The buffer recovers from its
+//! snapshot and the entries after it (`TopicTransactionBufferRecover`), Initializing
+//! meanwhile; each subscription replays its pending-ack log (`MLPendingAckStore`) and
+//! its dispatcher starts again after the mark-delete position, so what was delivered
+//! but not acknowledged is delivered again.
+
+use super::event::PulsarEventKind;
+use super::{Position, PulsarWorld, TopicTransactionBuffer};
+
+impl PulsarWorld {
+    pub(super) fn unload_topic(&mut self, topic: &str, replay_ms: i64) -> Result<(), String> {
+        let now = self.clock_ms();
+        let t = self
+            .topics
+            .get_mut(topic)
+            .ok_or_else(|| format!("no topic {topic}"))?;
+        if t.recovery_due.is_some() {
+            return Err(format!("{topic} is still loading"));
+        }
+        let snapshot = t.buffer.snapshot().map(|s| s.max_read_position);
+        let to_replay = TopicTransactionBuffer::entries_to_replay(&t.ledger, t.buffer.snapshot());
+        t.buffer.start_initializing(&t.ledger);
+        t.recovery_due = Some(now.saturating_add(replay_ms));
+        let mut replayed = Vec::new();
+        for (name, s) in t.subscriptions.iter_mut() {
+            let held = s.pending_ack.replay(&s.cursor);
+            s.read_position = s.cursor.mark_delete_position().next();
+            s.redeliver.clear();
+            replayed.push((name.clone(), s.pending_ack.log().len(), held));
+        }
+        let kind = PulsarEventKind::TopicUnloaded {
+            topic: topic.to_string(),
+            snapshot,
+            to_replay,
+        };
+        self.emit(None, kind);
+        for (subscription, records, held) in replayed {
+            let kind = PulsarEventKind::PendingAckReplayed {
+                topic: topic.to_string(),
+                subscription,
+                records,
+                held,
+            };
+            self.emit(None, kind);
+        }
+        if replay_ms == 0 {
+            self.finish_buffer_recovery(topic);
+        }
+        Ok(())
+    }
+
+    /// The buffer is rebuilt from its snapshot and the ledger: Ready (or NoSnapshot).
+    pub(super) fn finish_buffer_recovery(&mut self, topic: &str) {
+        let Some(t) = self.topics.get_mut(topic) else {
+            return;
+        };
+        if t.recovery_due.take().is_none() {
+            return;
+        }
+        let snapshot = t.buffer.snapshot().cloned();
+        t.buffer = TopicTransactionBuffer::recover(&t.ledger, snapshot.as_ref());
+        let b = &t.buffer;
+        let kind = PulsarEventKind::BufferRecovered {
+            topic: topic.to_string(),
+            state: b.state(),
+            max_read_position: b.max_read_position(),
+            ongoing: b.ongoing_txns().len(),
+            aborts: b.aborts().len(),
+        };
+        self.emit(None, kind);
+    }
+
+    /// `getLastMessageId` (Pulsar 3.3+, `getLastDispatchablePosition`): the last
+    /// message a consumer could be given, at or before maxReadPosition, skipping
+    /// markers and aborted messages; `-1:-1` when there is none.
+    pub fn last_message_id(&self, topic: &str) -> Option<Position> {
+        let t = self.topics.get(topic)?;
+        let limit = t.buffer.dispatch_limit(&t.ledger);
+        let last = t.ledger.entries().iter().rev().find(|e| {
+            e.position <= limit
+                && !e.is_marker()
+                && !e.txn().is_some_and(|x| t.buffer.is_txn_aborted(x))
+        });
+        Some(last.map_or(Position::new(-1, -1), |e| e.position))
+    }
+}
