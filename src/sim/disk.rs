@@ -15,12 +15,7 @@ impl World {
         tp: &TopicPartition,
     ) -> Result<Vec<String>, SimError> {
         self.check_partition(tp)?;
-        let ids: Vec<i32> = self
-            .brokers
-            .iter()
-            .filter(|(_, b)| b.online)
-            .map(|(id, _)| *id)
-            .collect();
+        let ids = self.online_brokers();
         for id in ids {
             let event = self
                 .brokers

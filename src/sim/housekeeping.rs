@@ -94,7 +94,8 @@ impl World {
         self.broker_defaults.retention_check_interval_ms
     }
 
-    fn online_brokers(&self) -> Vec<i32> {
+    /// The running brokers' ids, taken before a loop that needs `&mut self`.
+    pub(super) fn online_brokers(&self) -> Vec<i32> {
         self.brokers
             .iter()
             .filter(|(_, b)| b.online)

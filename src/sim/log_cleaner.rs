@@ -22,12 +22,7 @@ impl World {
             return Err(SimErrorKind::NotCompacted { tp: tp.clone() }.into());
         }
         let now = self.clock_ms;
-        let ids: Vec<i32> = self
-            .brokers
-            .iter()
-            .filter(|(_, b)| b.online)
-            .map(|(id, _)| *id)
-            .collect();
+        let ids = self.online_brokers();
         let mut lines = Vec::new();
         for id in ids {
             let Some(event) = self.brokers.get_mut(&id).and_then(|b| b.clean_log(tp, now)) else {

@@ -187,12 +187,7 @@ impl World {
         }
         self.schedule_next_cleanup_after_now();
         let now = self.clock_ms;
-        let ids: Vec<i32> = self
-            .brokers
-            .iter()
-            .filter(|(_, b)| b.online)
-            .map(|(id, _)| *id)
-            .collect();
+        let ids = self.online_brokers();
         for id in ids {
             if let Some(broker) = self.brokers.get_mut(&id) {
                 let handled = broker.abort_timed_out_transactions(now);
