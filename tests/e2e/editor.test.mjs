@@ -71,6 +71,9 @@ test('an author types a lesson, fixes its mistake, plays, downloads and loads it
     await text.fill(LESSON);
     await page.locator(tid('editor-error')).waitFor({ state: 'detached' });
     await page.locator(tid('editor-status')).waitFor();
+    // The player replays a text once typing pauses (300 ms): wait for this text's steps,
+    // not the example's still on screen.
+    await page.locator(tid('editor-steps')).filter({ hasText: 'The second batch' }).waitFor();
     await page.waitForFunction(() =>
       /^Step 0 of \d+$/.test(document.querySelector('[data-testid="lesson-progress"]')?.textContent ?? ''),
     );
