@@ -418,7 +418,8 @@ fn test(args: &[String]) -> Result<String, String> {
     for (file, source) in files.iter().zip(sources) {
         // A file that does not parse or run stops the run; the files rewritten before
         // it are named.
-        let checked = scenario::golden::check(&source).map_err(|e| format!("{out}{file}: {e}"))?;
+        let checked = scenario::golden::check_with(&source, WATCH)
+            .map_err(|e| format!("{out}{file}: {e}"))?;
         // A question's marked answer must agree with what the step after it prints.
         let parsed = scenario::parse(&source).map_err(|e| format!("{out}{file}: {e}"))?;
         // Only a file with questions is played for them: a test that expects a step to
@@ -560,8 +561,15 @@ fn link(args: &[String]) -> Result<String, String> {
     Ok(format!("#{code}\n"))
 }
 
+/// What watches a scenario's `check` steps: the invariant checker, when built in.
+#[cfg(feature = "checker")]
+const WATCH: Option<scenario::MakeWatch> = Some(crate::checker::watch);
+#[cfg(not(feature = "checker"))]
+const WATCH: Option<scenario::MakeWatch> = None;
+
 fn play(source: &str, o: &Options) -> Result<String, String> {
-    let mut replay = scenario::Replay::new(scenario::parse(source).map_err(|e| e.to_string())?);
+    let mut replay =
+        scenario::Replay::watched(scenario::parse(source).map_err(|e| e.to_string())?, WATCH);
     replay.set_lang(o.lang);
     replay.play_to(usize::MAX)?;
     let mut out = String::new();

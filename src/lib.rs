@@ -2,7 +2,7 @@
 //! deterministic world, for learning exactly-once semantics.
 //!
 //! The layout, from the bottom up (docs/architecture.md draws how the layers import each
-//! other, and names the cycles among the upper ones):
+//! other: one way, as `tests/module_deps.rs` checks):
 //!
 //! - [`util`]: small helpers (byte cursors, sorting without std's sort, JSON quoting, LZSS).
 //! - [`fs`]: `MemFs`, the broker's disk in memory.

@@ -18,7 +18,10 @@ const STEPS: usize = 50;
 /// Plays a scenario as `eos test` does: a refused step prints its error and the run
 /// goes on (a generated schedule may ask for what the world refuses).
 fn play(source: &str) -> Vec<String> {
-    let mut runner = scenario::Runner::new(scenario::parse(source).expect("it parses"));
+    let mut runner = scenario::Runner::watched(
+        scenario::parse(source).expect("it parses"),
+        Some(eos_playground::checker::watch),
+    );
     let mut out = Vec::new();
     while !runner.is_done() {
         match runner.step() {
@@ -270,7 +273,8 @@ fn eos_chaos_with_a_dedup_window_of_one_prints_a_shrunk_duplicate() {
         "{printed}"
     );
     // Played as a test file, the `check` prints what is recorded under it.
-    let checked = scenario::golden::check(printed).expect("it parses");
+    let checked = scenario::golden::check_with(printed, Some(eos_playground::checker::watch))
+        .expect("it parses");
     assert_eq!((checked.blocks, checked.mismatches.len()), (1, 0));
 }
 

@@ -9,6 +9,13 @@ use std::path::{Path, PathBuf};
 
 use eos_playground::scenario::golden;
 
+/// The invariant checker watches `check` steps when it is built in; without it a
+/// `check` prints the block recorded under it.
+#[cfg(feature = "checker")]
+const WATCH: Option<eos_playground::scenario::MakeWatch> = Some(eos_playground::checker::watch);
+#[cfg(not(feature = "checker"))]
+const WATCH: Option<eos_playground::scenario::MakeWatch> = None;
+
 fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -47,7 +54,7 @@ fn scenarios_print_what_their_blocks_expect() {
             .display()
             .to_string();
         let source = std::fs::read_to_string(path).unwrap();
-        let checked = match golden::check(&source) {
+        let checked = match golden::check_with(&source, WATCH) {
             Ok(c) => c,
             Err(e) => {
                 failures.push(format!("{name}: {e}\n"));

@@ -133,7 +133,7 @@ mod tests {
              consumer cin create group.id=g isolation.level=read_committed \
              auto.offset.reset=earliest\nconsumer cin assign in-0\n{steps}"
         );
-        let mut runner = Runner::new(parse(&src).expect("parses"));
+        let mut runner = Runner::watched(parse(&src).expect("parses"), Some(crate::checker::watch));
         let mut checker = Checker::new();
         let mut step = 0;
         while !runner.is_done() {

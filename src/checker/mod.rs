@@ -35,7 +35,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub use anomaly::{Anomaly, Violation};
 use oracle::PartitionRecords;
 
+use crate::i18n::Lang;
 use crate::log::TopicPartition;
+use crate::scenario::Watch;
 use crate::sim::World;
 
 /// A checker over one run: feed it the world after each step.
@@ -79,6 +81,30 @@ impl<'a> Ctx<'a> {
             at_ms: self.world.clock_ms,
             numbers: Vec::new(),
         }
+    }
+}
+
+/// A checker for a scenario run: what [`Runner::watched`](crate::scenario::Runner::watched)
+/// and `scenario::golden::check_with` take to run `check` steps.
+pub fn watch() -> Box<dyn Watch> {
+    Box::new(Checker::new())
+}
+
+impl Watch for Checker {
+    fn observe(&mut self, world: &World, step: usize) {
+        Checker::observe(self, world, step);
+    }
+    fn finish(&mut self, world: &World, step: usize) {
+        Checker::finish(self, world, step);
+    }
+    fn verdict(&self, lang: Lang) -> Vec<String> {
+        match self.violations() {
+            [] => vec![crate::i18n::checker::no_violations(lang)],
+            found => found.iter().map(|v| v.line(lang)).collect(),
+        }
+    }
+    fn clone_box(&self) -> Box<dyn Watch> {
+        Box::new(self.clone())
     }
 }
 

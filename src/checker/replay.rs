@@ -193,7 +193,8 @@ mod tests {
             r.verdict
         );
         // The block under the `check` is exactly what the steps print.
-        let checked = crate::scenario::golden::check(&r.scenario).expect("it parses");
+        let checked = crate::scenario::golden::check_with(&r.scenario, Some(super::super::watch))
+            .expect("it parses");
         assert_eq!((checked.blocks, checked.mismatches.len()), (1, 0));
         // The link opens it on its last step.
         let state = share::decode(&r.link).expect("the link opens");
@@ -213,7 +214,8 @@ mod tests {
             "{}",
             r.scenario
         );
-        let checked = crate::scenario::golden::check(&r.scenario).expect("it parses");
+        let checked = crate::scenario::golden::check_with(&r.scenario, Some(super::super::watch))
+            .expect("it parses");
         assert_eq!((checked.blocks, checked.mismatches.len()), (2, 0));
         assert_eq!(parse(&r.scenario).expect("it parses").steps.len(), r.steps);
         assert!(r.verdict.iter().all(|l| l.starts_with("duplicate ")));

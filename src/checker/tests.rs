@@ -17,7 +17,7 @@ fn world(isolation: &str) -> World {
          consumer c create isolation.level={isolation} auto.offset.reset=earliest\n\
          consumer c assign t-0\n"
     );
-    let mut runner = Runner::new(parse(&src).expect("parses"));
+    let mut runner = Runner::watched(parse(&src).expect("parses"), Some(crate::checker::watch));
     while !runner.is_done() {
         runner.step().expect("runs");
     }
@@ -106,7 +106,7 @@ fn read_committed_passing_an_aborted_transaction_is_not_a_skip() {
                producer i send t-0 b\nproducer i flush\n\
                consumer c create isolation.level=read_committed auto.offset.reset=earliest\n\
                consumer c assign t-0\n";
-    let mut runner = Runner::new(parse(src).expect("parses"));
+    let mut runner = Runner::watched(parse(src).expect("parses"), Some(crate::checker::watch));
     while !runner.is_done() {
         runner.step().expect("runs");
     }

@@ -35,6 +35,8 @@
 
 pub mod catalog;
 pub mod checker;
+#[cfg(feature = "pulsar")]
+pub mod facts;
 pub mod glossary;
 pub mod inspect;
 pub mod labels;

@@ -7,7 +7,7 @@
 //! the file with the actual output in place (`UPDATE_SCENARIOS=1`, `eos test --update`).
 //! A refused step prints `error: …` and the run carries on, so a failure is testable.
 
-use super::{parse, ParseError, Replay};
+use super::{parse, MakeWatch, ParseError, Replay};
 
 /// The line that opens an expected-output block.
 pub const BLOCK_START: &str = "---";
@@ -140,15 +140,21 @@ pub struct Checked {
 }
 
 /// Runs a scenario file and compares each step's output with its `---` block.
-/// Errs only when the file does not parse.
+/// Errs only when the file does not parse. A `check` step fails here: see [`check_with`].
 pub fn check(src: &str) -> Result<Checked, ParseError> {
+    check_with(src, None)
+}
+
+/// As [`check`], with `check` steps watched by what `watch` makes
+/// (`crate::checker::watch`).
+pub fn check_with(src: &str, watch: Option<MakeWatch>) -> Result<Checked, ParseError> {
     let lines: Vec<&str> = src.lines().collect();
     let blocks = blocks(&lines);
     let scenario = parse(src)?;
     // actual[i]: what the steps before block i printed; actual[blocks.len()]: the rest.
     let mut actual: Vec<Vec<String>> = vec![Vec::new(); blocks.len() + 1];
     let mut spans: Vec<Option<(usize, usize)>> = vec![None; blocks.len() + 1];
-    let mut replay = Replay::new(scenario);
+    let mut replay = Replay::watched(scenario, watch);
     while let Some(step) = replay.current_step().cloned() {
         let printed = match replay.step() {
             Ok(output) => output.lines.clone(),

@@ -13,12 +13,14 @@ pub mod replay;
 mod replicas;
 pub mod run;
 pub mod share;
+pub mod watch;
 
 pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
 pub use print::{print, print_step, quote, step_for_action};
 pub use replay::{scenario_of, Replay, StepOutput};
 pub use replicas::replicas_lines;
 pub use run::{verdict_text, Runner};
+pub use watch::{MakeWatch, Watch};
 
 /// A built-in lesson: a scenario file in `static/lessons/`. Natively, and in a wasm with
 /// feature `lessons` (the wasm tests, the Pulsar site), its text is compiled in; the main

@@ -12,6 +12,7 @@ use std::ops::Range;
 use super::parse::{Scenario, Step, StepKind};
 use super::player::player_steps;
 use super::run::Runner;
+use super::watch::MakeWatch;
 use crate::sim::World;
 
 /// What one step did: the lines it printed and the events it raised (indices into
@@ -37,9 +38,14 @@ pub struct Replay {
 impl Replay {
     /// A fresh world for `scenario`, nothing played yet.
     pub fn new(scenario: Scenario) -> Replay {
+        Replay::watched(scenario, None)
+    }
+
+    /// As [`Replay::new`], its `check` steps watched (see [`Runner::watched`]).
+    pub fn watched(scenario: Scenario, watch: Option<MakeWatch>) -> Replay {
         Replay {
             player: player_steps(&scenario),
-            runner: Runner::new(scenario),
+            runner: Runner::watched(scenario, watch),
             outputs: Vec::new(),
             error: None,
         }

@@ -4,6 +4,9 @@
 mod pulsar;
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
+use super::watch::MakeWatch;
+#[cfg(feature = "checker")]
+use super::watch::Watch;
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::transcript_notice;
 use crate::i18n::transcript;
@@ -30,15 +33,24 @@ pub struct Runner {
     /// The language of the narration it prints (`print events`, failure notices).
     lang: Lang,
     /// The invariant checker, fed after every step (`check` prints what it found). Only a
-    /// scenario with a `check` step carries one: it re-reads every partition that grew,
-    /// which a page preloaded with 10,000 batches (`?bench=`) cannot afford per click.
+    /// scenario with a `check` step run with a [`MakeWatch`] carries one: it re-reads
+    /// every partition that grew, which a page preloaded with 10,000 batches (`?bench=`)
+    /// cannot afford per click.
     #[cfg(feature = "checker")]
-    checker: Option<Box<crate::checker::Checker>>,
+    checker: Option<Box<dyn Watch>>,
 }
 
 impl Runner {
-    /// A fresh world shaped by the scenario's `cluster` line (or the default cluster).
+    /// A fresh world shaped by the scenario's `cluster` line (or the default cluster),
+    /// without a checker: a `check` step fails (see [`Runner::watched`]).
     pub fn new(scenario: Scenario) -> Runner {
+        Runner::watched(scenario, None)
+    }
+
+    /// As [`Runner::new`], with the watcher `watch` makes fed after every step when the
+    /// scenario has a `check` step (`crate::checker::watch`).
+    #[cfg_attr(not(feature = "checker"), allow(unused_variables))]
+    pub fn watched(scenario: Scenario, watch: Option<MakeWatch>) -> Runner {
         let config = match scenario.steps.first().map(|s| &s.kind) {
             Some(StepKind::Cluster(c)) => c.clone(),
             _ => ClusterConfig::default(),
@@ -60,7 +72,7 @@ impl Runner {
             pulsar_seen: 0,
             lang: Lang::En,
             #[cfg(feature = "checker")]
-            checker: checks.then(|| Box::new(crate::checker::Checker::new())),
+            checker: watch.filter(|_| checks).map(|make| make()),
         }
     }
 
@@ -82,12 +94,6 @@ impl Runner {
     pub fn transcript(&self) -> &[String] {
         &self.transcript
     }
-    /// The checker that watched every step so far (a scenario with a `check` step).
-    #[cfg(feature = "checker")]
-    pub fn checker(&self) -> Option<&crate::checker::Checker> {
-        self.checker.as_deref()
-    }
-
     pub fn current_step(&self) -> Option<&Step> {
         self.scenario.steps.get(self.next)
     }
@@ -189,6 +195,12 @@ impl Runner {
                     Show::Nothing => Vec::new(),
                 })
             }
+            // Only a run started with a watcher checks (a programming error, never a
+            // learner's: every front end that runs `check` hands one over).
+            #[cfg(feature = "checker")]
+            StepKind::Print(View::Violations) if self.checker.is_none() => {
+                Err("a `check` needs a runner made with a checker (Runner::watched)".into())
+            }
             // A `check` that ends the scenario: the run is over, so the end-of-run checks
             // run too (`unseen`, the read-based `lost-write`, `ctp-exactly-once`), as at
             // the end of a chaos run, and a finding's replay shows what the search found.
@@ -256,18 +268,11 @@ impl Runner {
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
             #[cfg(feature = "checker")]
-            View::Violations => {
-                let found = self
-                    .checker
-                    .as_deref()
-                    .map(|c| c.violations())
-                    .unwrap_or_default();
-                if found.is_empty() {
-                    vec![crate::i18n::checker::no_violations(self.lang)]
-                } else {
-                    found.iter().map(|v| v.line(self.lang)).collect()
-                }
-            }
+            View::Violations => self
+                .checker
+                .as_ref()
+                .map(|c| c.verdict(self.lang))
+                .unwrap_or_default(),
             #[cfg(not(feature = "checker"))]
             View::RecordedCheck(lines) => lines.clone(),
             View::DescribeTransaction { transactional_id } => {

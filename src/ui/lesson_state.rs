@@ -62,6 +62,9 @@ impl LessonState {
     /// `scenario` played to player step `steps`, its notices and `print events` lines
     /// narrated in the page's language.
     fn replay_to(scenario: scenario::Scenario, steps: usize) -> Replay {
+        #[cfg(feature = "checker")]
+        let mut replay = Replay::watched(scenario, Some(crate::checker::watch));
+        #[cfg(not(feature = "checker"))]
         let mut replay = Replay::new(scenario);
         replay.set_lang(crate::i18n::ui_lang());
         let _ = replay.play_player_to(steps);

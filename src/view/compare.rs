@@ -23,9 +23,11 @@ use super::partition::{partition_view, BatchKind, LOG_WINDOW};
 use super::pulsar as pv;
 use crate::coordinator::internal_topics::is_internal;
 use crate::coordinator::transaction::TransactionState;
-use crate::pulsar::{Position, PulsarWorld, TxnID, TxnStatus};
+use crate::pulsar::PulsarWorld;
 use crate::scenario::{Replay, Scenario};
 use crate::sim::World;
+
+pub use crate::i18n::facts::{CompareLabel, KafkaFact, PulsarFact, Row, ROWS};
 
 /// One offset of a Kafka partition: a record, or a COMMIT/ABORT marker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,143 +71,6 @@ pub struct PulsarSide {
     pub txns: Vec<pv::TxnRow>,
     /// Each coordinator: (id, running, its transaction log).
     pub coordinators: Vec<(u64, bool, Vec<pv::LogRow>)>,
-}
-
-/// A question both engines answer differently (the catalog words it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Row {
-    UncommittedData,
-    ReadLimit,
-    AbortedData,
-    WhoFilters,
-    InputJoins,
-    CoordinatorLog,
-    Zombie,
-    CoordinatorCrash,
-}
-
-pub const ROWS: [Row; 8] = [
-    Row::UncommittedData,
-    Row::ReadLimit,
-    Row::AbortedData,
-    Row::WhoFilters,
-    Row::InputJoins,
-    Row::CoordinatorLog,
-    Row::Zombie,
-    Row::CoordinatorCrash,
-];
-
-/// What the Kafka engine showed for a row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KafkaFact {
-    /// An open transaction's record already in the partition log.
-    OpenInLog {
-        tp: String,
-        offset: i64,
-        value: String,
-        lso: i64,
-        hw: i64,
-    },
-    /// The LSO held below the HW by an open transaction.
-    LsoBelowHw { tp: String, lso: i64, hw: i64 },
-    /// Aborted records left in the log, listed in `.txnindex`.
-    AbortedInLog {
-        tp: String,
-        first: i64,
-        last: i64,
-        producer_id: i64,
-    },
-    /// A read_committed consumer skipped an aborted batch it had fetched.
-    ConsumerDropped {
-        consumer: String,
-        tp: String,
-        first: i64,
-        last: i64,
-    },
-    /// The group's offsets partition joined the transaction.
-    OffsetsInTxn {
-        transactional_id: String,
-        partition: String,
-    },
-    /// `__transaction_state` records of a transactional id: each the whole state.
-    StateRecords {
-        transactional_id: String,
-        records: usize,
-        last_state: String,
-        partitions: String,
-    },
-    /// The epoch bumped at the end of a transaction (TV2): older epochs are fenced.
-    EpochBumped {
-        transactional_id: String,
-        producer_id: i64,
-        epoch: i16,
-        last_epoch: i16,
-    },
-    /// A `__transaction_state` partition reloaded after a restart.
-    Reloaded {
-        partition: i32,
-        transactions: usize,
-        pending: usize,
-    },
-}
-
-/// What the Pulsar engine showed for a row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PulsarFact {
-    /// An ongoing transaction's message already in the partition's ledger.
-    InLedger {
-        topic: String,
-        position: Position,
-        value: String,
-        txn: TxnID,
-    },
-    /// maxReadPosition held before an ongoing transaction's first message.
-    MaxRead {
-        topic: String,
-        max_read: Position,
-        txn: TxnID,
-        first: Position,
-    },
-    /// An aborted message left in the ledger, its TxnID in the buffer's aborted list.
-    AbortedInBuffer {
-        topic: String,
-        position: Position,
-        txn: TxnID,
-    },
-    /// The broker's dispatcher left aborted messages out.
-    DispatcherFiltered {
-        topic: String,
-        subscription: String,
-        positions: Vec<Position>,
-    },
-    /// An ack carrying a TxnID held in pending ack.
-    PendingAck {
-        subscription: String,
-        position: Position,
-        txn: TxnID,
-        mark_delete: Position,
-    },
-    /// The coordinator's transaction log: one operation a record.
-    LogOps {
-        log_topic: String,
-        records: usize,
-        last_op: &'static str,
-        deleted: usize,
-    },
-    /// A transaction with its own TxnID and timeout.
-    OwnTimeout {
-        txn: TxnID,
-        tc: u64,
-        timeout_ms: i64,
-    },
-    /// A new coordinator replayed the transaction log.
-    Recovered {
-        tc: u64,
-        records: usize,
-        txns: Vec<(TxnID, TxnStatus)>,
-        /// Client requests retried (TransactionCoordinatorNotFound) while it loaded.
-        retries: usize,
-    },
 }
 
 /// A filled cell: the newest fact the engine showed for the row, and the player step
@@ -368,35 +233,4 @@ fn pulsar_side(w: &PulsarWorld) -> PulsarSide {
             .collect(),
         txns: tcs.into_iter().flat_map(|c| c.txns).collect(),
     }
-}
-
-/// The comparison page's fixed words, worded by the catalog
-/// (`i18n::narration::compare_label`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompareLabel {
-    NavLabel,
-    NavLessons,
-    NavCompare,
-    Title,
-    Intro,
-    KafkaSide,
-    PulsarSide,
-    PulsarNotYet,
-    Offset,
-    Value,
-    State,
-    Open,
-    Coordinator,
-    NoTransactions,
-    NoPulsarTxns,
-    TransactionalId,
-    ProducerId,
-    Epoch,
-    Partitions,
-    TxnId,
-    Operation,
-    Name,
-    Subscriptions,
-    DifferencesCaption,
-    NotShownYet,
 }

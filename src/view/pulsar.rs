@@ -5,6 +5,7 @@
 //! story has shown so far. Plain data from `PulsarWorld`'s read API; the catalog words
 //! it.
 
+pub use crate::i18n::facts::{Difference, PulsarLabel, DIFFERENCES};
 use crate::pulsar::coordinator::TransactionMetadataOp;
 use crate::pulsar::{EntryData, Position, PulsarEventKind, PulsarWorld, TxnID, TxnStatus};
 
@@ -104,31 +105,6 @@ pub struct TimelineRow {
     pub at_ms: i64,
     pub step: Option<&'static str>,
 }
-
-/// Where Kafka and Pulsar choose differently for the same guarantee (the catalog words
-/// each side).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Difference {
-    WhereUncommittedDataLives,
-    ReadLimit,
-    WhoFiltersAborted,
-    HowConsumedPositionsJoin,
-    WhatTheCoordinatorLogs,
-    WhenTheClientIsAnswered,
-    HowZombiesAreStopped,
-    Deduplication,
-}
-
-pub const DIFFERENCES: [Difference; 8] = [
-    Difference::WhereUncommittedDataLives,
-    Difference::ReadLimit,
-    Difference::WhoFiltersAborted,
-    Difference::HowConsumedPositionsJoin,
-    Difference::WhatTheCoordinatorLogs,
-    Difference::WhenTheClientIsAnswered,
-    Difference::HowZombiesAreStopped,
-    Difference::Deduplication,
-];
 
 pub fn partitions(w: &PulsarWorld) -> Vec<PartitionView> {
     w.topics()
@@ -318,66 +294,4 @@ pub fn revealed_differences(w: &PulsarWorld) -> Vec<Difference> {
         .copied()
         .filter(|d| found.contains(d))
         .collect()
-}
-
-/// The Pulsar pages' fixed words, worded by the catalog (`i18n::narration::pulsar_label`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PulsarLabel {
-    Title,
-    Intro,
-    Lesson,
-    Back,
-    Next,
-    Restart,
-    StepOf,
-    Printed,
-    Partitions,
-    Position,
-    Entry,
-    State,
-    MaxReadPosition,
-    Ongoing,
-    Aborted,
-    Committed,
-    Plain,
-    CommitMarker,
-    AbortMarker,
-    Snapshot,
-    NoSnapshot,
-    Subscriptions,
-    MarkDeletePosition,
-    IndividuallyDeleted,
-    PendingAck,
-    Redeliver,
-    Coordinators,
-    Running,
-    NotRunning,
-    TransactionLog,
-    Deleted,
-    Timeline,
-    Differences,
-    Question,
-    Kafka,
-    Pulsar,
-    NothingYet,
-    KafkaSide,
-    PulsarSide,
-    BackToKafka,
-    /// An empty list ("none").
-    None,
-    /// The subscriptions table's name (its caption and scroll region), apart from the
-    /// panel's heading: two landmarks may not share a name.
-    SubscriptionsTable,
-    BufferState,
-    FreePlay,
-    FreePlayIntro,
-    NewTxn,
-    SendTxn,
-    SendPlain,
-    Commit,
-    Abort,
-    Receive,
-    AckTxn,
-    Unload,
-    Reset,
 }

@@ -2,10 +2,10 @@
 //! differences table, each engine's answer worded from what it showed, and the page's
 //! captions and labels. Kafka's and Pulsar's names are arguments, never translated.
 
+use crate::i18n::facts::{CompareLabel, KafkaFact, PulsarFact, Row};
 use crate::i18n::message::{list, Arg, Msg};
 use crate::msg;
 use crate::pulsar::Position;
-use crate::view::compare::{CompareLabel, KafkaFact, PulsarFact, Row};
 
 fn positions(ps: &[Position]) -> String {
     ps.iter()

@@ -59,7 +59,7 @@ pub fn pulsar_position(p: crate::pulsar::Position, lang: Lang) -> String {
 /// A row of the Kafka-vs-Pulsar table: (question, Kafka's answer, Pulsar's answer).
 #[cfg(feature = "pulsar")]
 pub fn pulsar_difference(
-    d: crate::view::pulsar::Difference,
+    d: crate::i18n::facts::Difference,
     lang: Lang,
 ) -> (String, String, String) {
     let (q, k, p) = pulsar::difference(d);
@@ -68,7 +68,7 @@ pub fn pulsar_difference(
 
 /// A fixed word of the Pulsar pages.
 #[cfg(feature = "pulsar")]
-pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> String {
+pub fn pulsar_label(l: crate::i18n::facts::PulsarLabel, lang: Lang) -> String {
     render(&pulsar::label(l), lang)
 }
 
@@ -76,8 +76,8 @@ pub fn pulsar_label(l: crate::view::pulsar::PulsarLabel, lang: Lang) -> String {
 #[cfg(feature = "pulsar")]
 pub mod compare_words {
     use super::{compare, render, Lang};
+    use crate::i18n::facts::{CompareLabel, KafkaFact, PulsarFact, Row};
     use crate::pulsar::Position;
-    use crate::view::compare::{CompareLabel, KafkaFact, PulsarFact, Row};
 
     pub fn label(l: CompareLabel, lang: Lang) -> String {
         render(&compare::label(l), lang)

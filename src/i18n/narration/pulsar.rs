@@ -2,11 +2,11 @@
 //! catalog messages (`pulsar.*` in `catalog/en.txt`). Pulsar's names (commands, states,
 //! exceptions, configs) are arguments, never translated.
 
+use crate::i18n::facts::{Difference, PulsarLabel};
 use crate::i18n::message::Msg;
 use crate::msg;
 use crate::pulsar::network::Strike;
 use crate::pulsar::{Position, PulsarEventKind};
-use crate::view::pulsar::{Difference, PulsarLabel};
 
 fn positions(ps: &[Position]) -> String {
     ps.iter()
