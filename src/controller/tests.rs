@@ -2,6 +2,7 @@
 //! `PartitionChangeBuilderTest` and `ReplicationControlManagerTest`).
 
 use super::*;
+use crate::protocol::errors::Errors;
 
 #[test]
 fn replicas_go_round_the_brokers_from_the_partition_number() {

@@ -85,7 +85,7 @@ impl Default for ClusterConfig {
 
 /// Applies one log-level config key, typed and validated by Kafka's `ConfigDef`
 /// ([`crate::client::config_def`]).
-pub(super) fn apply_log_config(
+pub(crate) fn apply_log_config(
     config: &mut LogConfig,
     key: &str,
     value: &str,

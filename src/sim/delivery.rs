@@ -165,7 +165,7 @@ impl World {
 
     /// Carries out what a broker decided: events, requests to other nodes, answers
     /// (now, for `token`, or later, for earlier tokens).
-    pub(super) fn apply_handled(&mut self, id: i32, token: Option<u64>, handled: Handled) {
+    pub(crate) fn apply_handled(&mut self, id: i32, token: Option<u64>, handled: Handled) {
         for event in handled.events {
             self.emit(EventKind::Broker { broker: id, event });
         }
@@ -288,7 +288,7 @@ impl World {
 
     /// Every broker's marker channel tries its unknown-broker queue again (the
     /// metadata changed).
-    pub(super) fn drain_unknown_broker_markers(&mut self) {
+    pub(crate) fn drain_unknown_broker_markers(&mut self) {
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let Some(broker) = self.brokers.get_mut(&id) else {

@@ -12,9 +12,9 @@
 
 use super::error::SimError;
 use super::event::EventKind;
-use super::replication::ReplicationConfig;
 use super::world::World;
 use crate::client::config_def::{self, Place};
+use crate::controller::ReplicationConfig;
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::LogConfig;
 

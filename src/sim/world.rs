@@ -25,7 +25,7 @@ use crate::protocol::OffsetEntry;
 use crate::protocol::{Request, Response};
 use crate::util::ordered::CollectSorted;
 
-pub(super) use super::config::apply_log_config;
+pub(crate) use super::config::apply_log_config;
 pub use super::config::ClusterConfig;
 
 /// The largest cluster (replication needs up to five brokers).
@@ -55,7 +55,7 @@ pub struct TopicInfo {
     pub leaders: Vec<i32>,
     pub config: LogConfig,
     /// `replication.factor`, `min.insync.replicas`, `unclean.leader.election.enable`.
-    pub replication: super::replication::ReplicationConfig,
+    pub replication: crate::controller::ReplicationConfig,
     /// The controller's record of each partition: replicas, leader, epoch, ISR.
     pub registrations: Vec<crate::controller::PartitionRegistration>,
 }
@@ -110,7 +110,7 @@ pub struct World {
     /// Producers to poll at the current time: touched since their last poll (an action, a
     /// response), or still making progress. Polling only these keeps a step's cost
     /// independent of how many producers sit idle.
-    pub(super) ready: SortedSet<String>,
+    pub(crate) ready: SortedSet<String>,
     /// Each idle producer's next timer (a retry, a request timeout), by time.
     pub(super) wakeups: SortedSet<(i64, String)>,
     pub(super) wake_of: SortedMap<String, i64>,
@@ -118,21 +118,21 @@ pub struct World {
     pub(super) breaks: crate::breaks::Breaks,
     /// Some topic has more than one replica: replication runs (off, the world is
     /// exactly the single-replica one).
-    pub(super) replicated: bool,
+    pub(crate) replicated: bool,
     /// Brokers the controller fenced while they run: cut off from it.
-    pub(super) fenced: SortedSet<i32>,
+    pub(crate) fenced: SortedSet<i32>,
     /// Running brokers cut off from the controller and not fenced yet: when their
     /// link was cut (their last heartbeat). The controller fences them once
     /// `broker.session.timeout.ms` has passed.
-    pub(super) session_cut_at: SortedMap<i32, i64>,
+    pub(crate) session_cut_at: SortedMap<i32, i64>,
     /// When the controller next tries to give partitions back to their preferred
     /// leaders (`maybeBalancePartitionLeaders`), if some leader is not preferred.
-    pub(super) leader_balance_due_ms: Option<i64>,
+    pub(crate) leader_balance_due_ms: Option<i64>,
     /// Brokers in controlled shutdown: their leaderships moved away, they leave
     /// every ISR and may not rejoin one until they register again.
-    pub(super) shutting_down: SortedSet<i32>,
+    pub(crate) shutting_down: SortedSet<i32>,
     /// Each broker's epoch: bumped at every registration (a start).
-    pub(super) broker_epochs: SortedMap<i32, i64>,
+    pub(crate) broker_epochs: SortedMap<i32, i64>,
     /// `offsets.topic.replication.factor`, `transaction.state.log.*`.
     pub(super) internal_topics: super::internal_topics::InternalTopicsConfig,
     /// Internal topics whose creation was refused (said once until a setting changes).
@@ -199,7 +199,7 @@ impl World {
         world
     }
 
-    pub(super) fn emit(&mut self, kind: EventKind) {
+    pub(crate) fn emit(&mut self, kind: EventKind) {
         let seq = self.events.len() as u64;
         self.events.push(Event {
             seq,

@@ -1,0 +1,82 @@
+//! The controller's side of `AlterPartition`: a leader asks to shrink or expand an
+//! ISR; the controller checks the broker epoch and the partition's epochs and, when
+//! the change is committed, tells every replica before it answers.
+
+use crate::controller::AlterPartitionData;
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::protocol::{Request, Response};
+use crate::sim::world::World;
+
+impl World {
+    /// The controller answers a leader's `AlterPartition` (`ReplicationControlManager
+    /// .alterPartition`, Kafka 4.0): the broker epoch must be the registered one
+    /// (STALE_BROKER_EPOCH), the partition must exist, then
+    /// [`PartitionRegistration::alter_partition`] validates; a new member must be an
+    /// active broker (running, unfenced, not shutting down). A committed change
+    /// reaches every replica's broker as metadata before the answer travels back.
+    pub(crate) fn controller_alter_partition(&mut self, request: Request) -> Response {
+        let Request::AlterPartition {
+            broker_id,
+            broker_epoch,
+            topic_partition: tp,
+            leader_epoch,
+            partition_epoch,
+            new_isr,
+        } = request
+        else {
+            return Response::AlterPartition {
+                topic_partition: TopicPartition::new("", 0),
+                error: Errors::InvalidRequest,
+                leader_id: -1,
+                leader_epoch: -1,
+                partition_epoch: -1,
+                isr: Vec::new(),
+            };
+        };
+        let refuse = |error: Errors| Response::AlterPartition {
+            topic_partition: tp.clone(),
+            error,
+            leader_id: -1,
+            leader_epoch: -1,
+            partition_epoch: -1,
+            isr: Vec::new(),
+        };
+        if self.broker_epochs.get(&broker_id) != Some(&broker_epoch) {
+            return refuse(Errors::StaleBrokerEpoch);
+        }
+        let active = self.active_brokers();
+        let data = AlterPartitionData {
+            broker: broker_id,
+            broker_epoch,
+            leader_epoch,
+            partition_epoch,
+            new_isr,
+        };
+        let result = self
+            .topics
+            .get_mut(&tp.topic)
+            .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
+            .map(|r| r.alter_partition(&data, &|b| active.contains(&b)));
+        match result {
+            None => refuse(Errors::UnknownTopicOrPartition),
+            Some(Err(error)) => refuse(error),
+            Some(Ok(changed)) => {
+                if changed {
+                    self.propagate_partition(&tp);
+                }
+                let Some(reg) = self.registration(&tp) else {
+                    return refuse(Errors::UnknownTopicOrPartition);
+                };
+                Response::AlterPartition {
+                    topic_partition: tp.clone(),
+                    error: Errors::None,
+                    leader_id: reg.leader(),
+                    leader_epoch: reg.leader_epoch(),
+                    partition_epoch: reg.partition_epoch(),
+                    isr: reg.isr().to_vec(),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Creating topics (`ReplicationControlManager.createTopics`): their names checked,
+//! their replication settings read, their replicas placed (`StripedReplicaPlacer`),
+//! and each partition's first registration told to the brokers.
+
+use crate::client::config_def::{self, Place};
+use crate::controller::PartitionRegistration;
+use crate::fs::FsError;
+use crate::log::{LogConfig, TopicPartition};
+use crate::sim::error::{SimError, SimErrorKind};
+use crate::sim::event::EventKind;
+use crate::sim::world::{apply_log_config, TopicInfo, World};
+
+/// The replication settings of a topic (`replication.factor` is fixed at creation;
+/// the other two are topic configs, Kafka's names).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReplicationConfig {
+    pub replication_factor: i32,
+    /// `min.insync.replicas` (default 1).
+    pub min_insync_replicas: i32,
+    /// `unclean.leader.election.enable` (default false).
+    pub unclean_leader_election: bool,
+}
+
+impl Default for ReplicationConfig {
+    fn default() -> Self {
+        ReplicationConfig {
+            replication_factor: 1,
+            min_insync_replicas: 1,
+            unclean_leader_election: false,
+        }
+    }
+}
+
+/// `StripedReplicaPlacer` on one rack: partition `p`'s replicas start at broker
+/// `p mod n` and go round the brokers (ids `1..=n`); the first is the preferred leader.
+pub fn place_replicas(partition: i32, replication_factor: i32, brokers: i32) -> Vec<i32> {
+    let n = brokers.max(1);
+    (0..replication_factor.clamp(1, n))
+        .map(|i| (partition + i).rem_euclid(n) + 1)
+        .collect()
+}
+
+impl World {
+    pub(crate) fn create_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        configs: &[(String, String)],
+    ) -> Result<Vec<String>, SimError> {
+        if let Some(reason) = crate::coordinator::internal_topics::detect_invalid_topic(name) {
+            return Err(SimErrorKind::IllegalTopicName {
+                name: name.to_string(),
+                reason,
+            }
+            .into());
+        }
+        if self.topics.contains_key(name) {
+            return Err(SimErrorKind::TopicExists {
+                name: name.to_string(),
+            }
+            .into());
+        }
+        // The controller's `validateNewTopicNames` (Kafka 4.0): `a.b` and `a_b` cannot
+        // both exist, whichever came first.
+        let unified = |n: &str| n.replace('.', "_");
+        if name.bytes().any(|b| b == b'.' || b == b'_') {
+            if let Some(existing) = self.topics.keys().find(|t| unified(t) == unified(name)) {
+                return Err(SimErrorKind::TopicCollision {
+                    name: name.to_string(),
+                    existing: existing.clone(),
+                }
+                .into());
+            }
+        }
+        if !(1..=64).contains(&partitions) {
+            return Err(SimErrorKind::PartitionCount { partitions }.into());
+        }
+        if crate::coordinator::internal_topics::is_internal(name) {
+            return Err(SimErrorKind::InternalTopic {
+                name: name.to_string(),
+            }
+            .into());
+        }
+        let mut config = self.broker_defaults.clone();
+        let mut replication = ReplicationConfig::default();
+        for (k, v) in configs {
+            if !apply_replication_config(&mut replication, k, v, self.config.brokers)? {
+                apply_log_config(&mut config, k, v)?;
+            }
+        }
+        self.add_replicated_topic(name, partitions, config, replication)
+            .map_err(SimErrorKind::Storage)?;
+        Ok(vec![])
+    }
+
+    /// Creates a topic's partitions on their replicas and tells every broker where the
+    /// partitions live (the controller's metadata propagation).
+    pub(crate) fn add_replicated_topic(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        config: LogConfig,
+        replication: ReplicationConfig,
+    ) -> Result<(), FsError> {
+        let n = self.config.brokers;
+        let registrations: Vec<PartitionRegistration> = (0..partitions)
+            .map(|p| {
+                PartitionRegistration::new(place_replicas(p, replication.replication_factor, n))
+            })
+            .collect();
+        let leaders: Vec<i32> = registrations.iter().map(|r| r.leader()).collect();
+        let replicated = replication.replication_factor > 1;
+        if replicated {
+            for (p, reg) in registrations.iter().enumerate() {
+                let tp = TopicPartition::new(name, p as i32);
+                for id in reg.replicas() {
+                    if let Some(broker) = self.brokers.get_mut(id) {
+                        let saved = std::mem::replace(&mut broker.log_config, config.clone());
+                        let created = broker.create_partition(tp.clone());
+                        broker.log_config = saved;
+                        created?;
+                    }
+                }
+            }
+        }
+        for (p, leader) in leaders.iter().enumerate().filter(|_| !replicated) {
+            let tp = TopicPartition::new(name, p as i32);
+            if let Some(broker) = self.brokers.get_mut(leader) {
+                let saved = std::mem::replace(&mut broker.log_config, config.clone());
+                let created = broker.create_partition(tp);
+                broker.log_config = saved;
+                created?;
+            }
+        }
+        self.topics.insert(
+            name.to_string(),
+            TopicInfo {
+                name: name.to_string(),
+                partitions,
+                leaders: leaders.clone(),
+                config,
+                replication,
+                registrations,
+            },
+        );
+        if replicated {
+            self.replicated = true;
+            for p in 0..partitions {
+                self.propagate_partition(&TopicPartition::new(name, p));
+            }
+        }
+        for broker in self.brokers.values_mut() {
+            for (p, leader) in leaders.iter().enumerate() {
+                broker.update_metadata(TopicPartition::new(name, p as i32), *leader);
+            }
+        }
+        // A replicated internal partition was loaded by its leader when the metadata
+        // arrived (`coordinator_election.rs`); a single-replica one is loaded here.
+        if crate::coordinator::internal_topics::is_internal(name) && !replicated {
+            let now = self.clock_ms;
+            for (p, leader) in leaders.iter().enumerate() {
+                let tp = TopicPartition::new(name, p as i32);
+                let events = self
+                    .brokers
+                    .get_mut(leader)
+                    .map(|b| b.load_internal_partition(&tp, now))
+                    .unwrap_or_default();
+                for event in events {
+                    self.emit(EventKind::Broker {
+                        broker: *leader,
+                        event,
+                    });
+                }
+            }
+        }
+        self.emit(EventKind::TopicCreated {
+            topic: name.to_string(),
+            partitions,
+            leaders,
+        });
+        Ok(())
+    }
+}
+
+/// Reads a topic's replication settings (Kafka's names and limits); `Ok(false)` for
+/// a key that is not one of them.
+fn apply_replication_config(
+    replication: &mut ReplicationConfig,
+    key: &str,
+    value: &str,
+    brokers: i32,
+) -> Result<bool, SimError> {
+    if !matches!(
+        key,
+        "replication.factor" | "min.insync.replicas" | "unclean.leader.election.enable"
+    ) {
+        return Ok(false);
+    }
+    let parsed = config_def::parse(Place::Topic, key, value)?;
+    // SHORT and INT keys with `atLeast(1)`: the value fits an i32.
+    let number = || i32::try_from(parsed.number()).unwrap_or(i32::MAX);
+    match key {
+        "replication.factor" => {
+            let rf = number();
+            if rf > brokers {
+                // CreateTopics: INVALID_REPLICATION_FACTOR, larger than the brokers.
+                return Err(SimErrorKind::ReplicationFactor {
+                    replication_factor: rf,
+                    brokers,
+                }
+                .into());
+            }
+            replication.replication_factor = rf;
+        }
+        "min.insync.replicas" => replication.min_insync_replicas = number(),
+        "unclean.leader.election.enable" => replication.unclean_leader_election = parsed.boolean(),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
