@@ -578,7 +578,8 @@ fn no_lesson_speaks_of_the_seed() {
 /// real lost ack; the transactional ids hash to the same `__transaction_state`
 /// partitions as before, 23 and 26; the lessons with a restart changed when the
 /// `Recovered` event's report gained `deleted_segments`; the replicated ones when ISR
-/// changes became AlterPartition requests to the controller.) It digests the structured events
+/// changes became AlterPartition requests to the controller; the lessons with an
+/// election when the `LeaderElected` event gained the ELR, KIP-966.) It digests the structured events
 /// and the disk bytes, never narration: rewording or translating a sentence in the catalog
 /// must leave these values alone. They change only when the engine's behaviour or bytes do
 /// (then update them here, with the reason in the commit).
@@ -604,9 +605,9 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 8f94cb92ed74240a",
         "late-endtxn d578d9f66048f146",
         "replication 9464a0006581217a",
-        "failover 1f8d82c57c2b4d4b",
-        "coordinator-failover b3e5ed458ab69a7a",
-        "acks-1-loss 8f408373d08d0709",
+        "failover 7c60bce41bcf13d6",
+        "coordinator-failover f8aeca1f644dc764",
+        "acks-1-loss 398b8f556ee72214",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");

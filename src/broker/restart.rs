@@ -10,6 +10,12 @@ use crate::coordinator::transaction::TransactionCoordinator;
 use crate::log::{LogConfig, TopicPartition, UnifiedLog};
 
 impl Broker {
+    /// Whether the broker's last stop was clean: a broker that registers after an
+    /// unclean one leaves every ELR (KIP-966).
+    pub fn stopped_cleanly(&self) -> bool {
+        self.stopped_cleanly
+    }
+
     /// Stops the broker. A clean stop closes every log (snapshot at the log end);
     /// a crash loses memory only — the disk keeps what was written.
     pub fn stop(&mut self, clean: bool) -> BrokerEvent {

@@ -62,6 +62,9 @@ pub enum Anomaly {
     /// Kafka: a producer's dedup window holds at most 5 batches
     /// (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`).
     WindowTooLarge,
+    /// Kafka (KIP-966, `PartitionChangeBuilder`): an eligible leader replica is never in
+    /// the ISR, and there is none while the ISR is at `min.insync.replicas`.
+    ElrMembership,
     /// Kafka: a batch from an epoch older than one the partition already saw for that
     /// producer is never written (`ProducerAppendInfo.checkProducerEpoch`).
     FencedWrite,
@@ -121,6 +124,7 @@ impl Anomaly {
         Anomaly::OffsetOrder,
         Anomaly::HighWatermarkBackwards,
         Anomaly::WindowTooLarge,
+        Anomaly::ElrMembership,
         Anomaly::FencedWrite,
         Anomaly::MissingMarker,
         Anomaly::ExtraMarker,
@@ -149,6 +153,7 @@ impl Anomaly {
             Anomaly::OffsetOrder => "offset-order",
             Anomaly::HighWatermarkBackwards => "hw-backwards",
             Anomaly::WindowTooLarge => "window-too-large",
+            Anomaly::ElrMembership => "elr-membership",
             Anomaly::FencedWrite => "fenced-write",
             Anomaly::MissingMarker => "missing-marker",
             Anomaly::ExtraMarker => "extra-marker",
@@ -224,6 +229,7 @@ impl Anomaly {
             Anomaly::OffsetOrder => "checker.offset-order",
             Anomaly::HighWatermarkBackwards => "checker.hw-backwards",
             Anomaly::WindowTooLarge => "checker.window-too-large",
+            Anomaly::ElrMembership => "checker.elr-membership",
             Anomaly::FencedWrite => "checker.fenced-write",
             Anomaly::MissingMarker => "checker.missing-marker",
             Anomaly::ExtraMarker => "checker.extra-marker",

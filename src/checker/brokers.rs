@@ -389,6 +389,7 @@ impl BrokerHistory {
             }
         }
         self.check_transactions(ctx);
+        check_elr(ctx);
     }
 
     /// Missing markers (a completed transaction still open in a partition) and hanging
@@ -481,4 +482,33 @@ fn seek<V>(entries: &[(TopicPartition, V)], at: &mut usize, tp: &TopicPartition)
         }
     }
     None
+}
+
+/// KIP-966's rules on each partition's registration: the ELR and the ISR never share a
+/// replica, and an ISR at its effective `min.insync.replicas` leaves no ELR.
+fn check_elr(ctx: &mut Ctx<'_>) {
+    let world = ctx.world;
+    if !world.config.eligible_leader_replicas {
+        return;
+    }
+    for topic in world.topics.values() {
+        for (p, reg) in topic.registrations.iter().enumerate() {
+            let min_isr = topic
+                .replication
+                .change_rules(reg.replicas().len(), true)
+                .min_isr;
+            let shared = reg.elr().iter().any(|b| reg.isr().contains(b));
+            let at_min = i32::try_from(reg.isr().len()).unwrap_or(i32::MAX) >= min_isr;
+            if shared || (at_min && !reg.elr().is_empty()) {
+                let tp = TopicPartition::new(topic.name.clone(), p as i32);
+                let mut v = ctx.violation(Anomaly::ElrMembership, Some(&tp));
+                v.numbers = vec![
+                    ("isr", reg.isr().len() as i64),
+                    ("elr", reg.elr().len() as i64),
+                    ("min_isr", i64::from(min_isr)),
+                ];
+                ctx.found.push(v);
+            }
+        }
+    }
 }

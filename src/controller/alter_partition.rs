@@ -53,11 +53,14 @@ impl World {
             partition_epoch,
             new_isr,
         };
-        let result = self
-            .topics
-            .get_mut(&tp.topic)
-            .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
-            .map(|r| r.alter_partition(&data, &|b| active.contains(&b)));
+        let elr = self.config.eligible_leader_replicas;
+        let result = self.topics.get_mut(&tp.topic).and_then(|t| {
+            let r = t
+                .registrations
+                .get_mut(usize::try_from(tp.partition).ok()?)?;
+            let rules = t.replication.change_rules(r.replicas().len(), elr);
+            Some(r.alter_partition(&data, &|b| active.contains(&b), rules))
+        });
         match result {
             None => refuse(Errors::UnknownTopicOrPartition),
             Some(Err(error)) => refuse(error),

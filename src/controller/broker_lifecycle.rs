@@ -2,6 +2,8 @@
 //! `BrokerHeartbeatManager`): registering with a new broker epoch, fenced when they
 //! stop or their session runs out, controlled shutdown, unfenced when they are back.
 
+#[cfg(doc)]
+use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
 use crate::sim::event::EventKind;
 use crate::sim::network::Node;
@@ -15,8 +17,8 @@ impl World {
     /// where it led) and tells the others.
     pub(crate) fn fence_broker(&mut self, id: i32) {
         let alive = self.active_brokers();
-        let changes = self.change_registrations(|reg, unclean| {
-            reg.fence_broker(id, &|b| b != id && alive.contains(&b), unclean)
+        let changes = self.change_registrations(|reg, rules| {
+            reg.fence_broker(id, &|b| b != id && alive.contains(&b), rules)
         });
         self.announce(changes);
     }
@@ -59,12 +61,21 @@ impl World {
         self.fence_broker(id);
     }
 
+    /// A broker that stopped uncleanly registers again: with ELR on it leaves every ISR
+    /// and ELR before it may lead (see [`PartitionRegistration::unclean_shutdown`]).
+    pub(crate) fn handle_unclean_shutdown(&mut self, id: i32) {
+        let alive = self.active_brokers();
+        let changes = self.change_registrations(|reg, rules| {
+            reg.unclean_shutdown(id, &|b| alive.contains(&b), rules)
+        });
+        self.announce(changes);
+    }
+
     /// A broker is back: leaderless partitions may elect it.
     pub(crate) fn unfence_broker(&mut self) {
         let alive = self.active_brokers();
-        let changes = self.change_registrations(|reg, unclean| {
-            reg.unfence_broker(&|b| alive.contains(&b), unclean)
-        });
+        let changes = self
+            .change_registrations(|reg, rules| reg.unfence_broker(&|b| alive.contains(&b), rules));
         self.announce(changes);
     }
 

@@ -3,7 +3,7 @@
 //! producers; preferred-leader election by admin command (`ElectLeaders`) and the
 //! automatic leader rebalance (`auto.leader.rebalance.enable`).
 
-use crate::controller::{LeaderChange, PartitionRegistration};
+use crate::controller::{ChangeRules, LeaderChange, PartitionRegistration};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::sim::event::EventKind;
@@ -85,13 +85,14 @@ impl World {
 
     pub(super) fn change_registrations(
         &mut self,
-        f: impl Fn(&mut PartitionRegistration, bool) -> Option<LeaderChange>,
+        f: impl Fn(&mut PartitionRegistration, ChangeRules) -> Option<LeaderChange>,
     ) -> Vec<(TopicPartition, LeaderChange)> {
         let mut changes = Vec::new();
+        let elr = self.config.eligible_leader_replicas;
         for topic in self.topics.values_mut() {
-            let unclean = topic.replication.unclean_leader_election;
             for (p, reg) in topic.registrations.iter_mut().enumerate() {
-                if let Some(change) = f(reg, unclean) {
+                let rules = topic.replication.change_rules(reg.replicas().len(), elr);
+                if let Some(change) = f(reg, rules) {
                     changes.push((TopicPartition::new(topic.name.clone(), p as i32), change));
                 }
             }

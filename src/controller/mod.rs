@@ -32,7 +32,7 @@ pub use broker_lifecycle::BROKER_SESSION_TIMEOUT_MS;
 pub use election::LEADER_IMBALANCE_CHECK_INTERVAL_MS;
 pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};
 pub use registration::{
-    AlterPartitionData, Election, LeaderChange, PartitionRegistration, NO_LEADER,
+    AlterPartitionData, ChangeRules, Election, LeaderChange, PartitionRegistration, NO_LEADER,
 };
 pub use topics::{place_replicas, ReplicationConfig};
 

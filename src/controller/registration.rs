@@ -16,6 +16,14 @@ pub const NO_LEADER: i32 = -1;
 pub struct PartitionRegistration {
     replicas: Vec<i32>,
     isr: Vec<i32>,
+    /// Eligible leader replicas (KIP-966): replicas that left the ISR while it was
+    /// below `min.insync.replicas`, so they hold every record the HW ever passed (the
+    /// HW does not move while the ISR is that small). Empty unless ELR is on.
+    elr: Vec<i32>,
+    /// `LastKnownElr` as Kafka 4.0 uses it (`useLastKnownLeaderInBalancedRecovery`):
+    /// the leader the partition had when its ISR emptied, elected when the ELR empties
+    /// too. Empty once the partition has a leader again.
+    last_known_elr: Vec<i32>,
     leader: i32,
     leader_epoch: i32,
     /// Bumped by every change to the registration (`PartitionRegistration.merge`):
@@ -47,6 +55,13 @@ pub enum Election {
     /// `Election.PREFERRED`: leadership goes back to the first replica of the
     /// assignment, which is alive and in the ISR (automatic leader rebalance).
     Preferred,
+    /// The last known leader (`canElectLastKnownLeader`, KIP-966): ISR and ELR were
+    /// both empty, so the controller goes back to the leader the partition had when
+    /// its ISR emptied; like an unclean election, it is the ISR alone.
+    LastKnownLeader,
+    /// From the ELR (KIP-966): the ISR was empty, an eligible leader replica came
+    /// back and leads, alone in the ISR; nothing the HW passed is lost.
+    Elr,
     /// `Election.PREFERRED` asked for by an admin (`ElectLeaders`,
     /// `kafka-leader-election.sh --election-type PREFERRED`).
     PreferredRequested,
@@ -60,7 +75,29 @@ pub struct LeaderChange {
     pub leader_epoch: i32,
     pub partition_epoch: i32,
     pub isr: Vec<i32>,
+    pub elr: Vec<i32>,
     pub election: Option<Election>,
+}
+
+/// What a change to a partition needs besides its registration
+/// (`PartitionChangeBuilder`'s settings): the topic's `unclean.leader.election.enable`,
+/// its effective `min.insync.replicas` (no more than its replicas,
+/// `getTopicEffectiveMinIsr`) and the cluster's `eligible.leader.replicas.enable`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChangeRules {
+    pub unclean: bool,
+    pub min_isr: i32,
+    pub elr: bool,
+}
+
+impl Default for ChangeRules {
+    fn default() -> Self {
+        ChangeRules {
+            unclean: false,
+            min_isr: 1,
+            elr: false,
+        }
+    }
 }
 
 impl PartitionRegistration {
@@ -69,6 +106,8 @@ impl PartitionRegistration {
         PartitionRegistration {
             leader: replicas.first().copied().unwrap_or(NO_LEADER),
             isr: replicas.clone(),
+            elr: Vec::new(),
+            last_known_elr: Vec::new(),
             replicas,
             leader_epoch: 0,
             partition_epoch: 0,
@@ -84,6 +123,16 @@ impl PartitionRegistration {
     }
 
     /// The leader's broker id, or [`NO_LEADER`].
+    /// The eligible leader replicas, in assignment order (Kafka keeps them as a set).
+    pub fn elr(&self) -> &[i32] {
+        &self.elr
+    }
+
+    /// The last known leader kept for a recovery (`LastKnownElr`), if any.
+    pub fn last_known_elr(&self) -> &[i32] {
+        &self.last_known_elr
+    }
+
     pub fn leader(&self) -> i32 {
         self.leader
     }
@@ -105,11 +154,14 @@ impl PartitionRegistration {
     /// epoch is INVALID_UPDATE_VERSION (the ISR changed since the leader last heard);
     /// a member `eligible` refuses is INELIGIBLE_REPLICA. Valid, the ISR becomes the
     /// one sent (a new member appended, as the leader sent it) at the next partition
-    /// epoch; the leader epoch stays (no bump on a shrink since metadata 3.6).
+    /// epoch; the leader epoch stays (no bump on a shrink since metadata 3.6). With
+    /// ELR on, a shrink below `min.insync.replicas` moves the members it drops into
+    /// the ELR, and an ISR back at the minimum clears it.
     pub fn alter_partition(
         &mut self,
         request: &AlterPartitionData,
         eligible: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
     ) -> Result<bool, Errors> {
         if request.leader_epoch > self.leader_epoch
             || request.partition_epoch > self.partition_epoch
@@ -137,10 +189,12 @@ impl PartitionRegistration {
         if isr.iter().any(|b| !self.isr.contains(b) && !eligible(*b)) {
             return Err(Errors::IneligibleReplica);
         }
-        if *isr == self.isr {
+        let elr = self.target_elr(isr, rules, None);
+        if *isr == self.isr && elr == self.elr {
             return Ok(false);
         }
         self.isr = isr.clone();
+        self.elr = elr;
         self.partition_epoch += 1;
         Ok(true)
     }
@@ -155,57 +209,60 @@ impl PartitionRegistration {
             partition_epoch: self.partition_epoch,
             new_isr: isr.to_vec(),
         };
-        self.alter_partition(&request, &|_| true).unwrap_or(false)
+        self.alter_partition(&request, &|_| true, ChangeRules::default())
+            .unwrap_or(false)
     }
 
-    /// A broker is fenced (it stopped, or lost the controller): it leaves the ISR
-    /// unless it is the last member, and if it led, a new leader is elected from the
-    /// ISR among `alive` brokers (or, with `unclean`, any alive replica).
+    /// A broker is fenced (it stopped, or lost the controller): it leaves the ISR and,
+    /// if it led, a new leader is elected among `alive` brokers
+    /// (`ReplicationControlManager.handleBrokerFenced`). Without ELR the last ISR member
+    /// stays (Kafka writes no empty ISR then), leaderless; with ELR the ISR may empty.
     pub fn fence_broker(
         &mut self,
         broker: i32,
         alive: &dyn Fn(i32) -> bool,
-        unclean: bool,
+        rules: ChangeRules,
     ) -> Option<LeaderChange> {
         if !self.replicas.contains(&broker) {
             return None;
         }
-        let old_leader = self.leader;
-        let old_isr = self.isr.clone();
-        if self.isr.len() > 1 {
-            self.isr.retain(|b| *b != broker);
-        }
-        if self.leader == broker {
-            self.leader = NO_LEADER;
-        }
-        let mut election = None;
-        if self.leader == NO_LEADER {
-            election = self.elect(alive, unclean);
-        }
-        if old_leader == self.leader && old_isr == self.isr {
-            return None;
-        }
-        if old_leader != self.leader {
-            self.leader_epoch += 1;
-        }
-        self.partition_epoch += 1;
-        Some(self.change(old_leader, election))
+        let target: Vec<i32> = self.isr.iter().copied().filter(|b| *b != broker).collect();
+        self.build(target, &|b| b != broker && alive(b), rules, None)
     }
 
     /// A broker is back: a partition without a leader elects one (the back broker may
-    /// be the last ISR member; with `unclean`, any alive replica).
+    /// be the last ISR member, or with ELR an eligible leader replica; with `unclean`,
+    /// any alive replica).
     pub fn unfence_broker(
         &mut self,
         alive: &dyn Fn(i32) -> bool,
-        unclean: bool,
+        rules: ChangeRules,
     ) -> Option<LeaderChange> {
         if self.leader != NO_LEADER {
             return None;
         }
-        let election = self.elect(alive, unclean)?;
-        self.leader_epoch += 1;
-        self.partition_epoch += 1;
-        Some(self.change(NO_LEADER, Some(election)))
+        let target = self.isr.clone();
+        self.build(target, alive, rules, None)
+    }
+
+    /// A broker registers after an unclean shutdown (KIP-966,
+    /// `ReplicationControlManager.handleBrokerUncleanShutdown`): its log may have lost
+    /// what it had not flushed, so it leaves the ISR and the ELR and cannot be elected
+    /// by this change. Kafka 4.0.0 tells a clean shutdown by the broker epoch the broker
+    /// saved at its clean stop (KAFKA-18635; the Oct 2024 trunk of the mirror treated
+    /// every new incarnation as unclean). Only with ELR on: without it the change is
+    /// empty, as a stopped broker was already out of every ISR but a last member.
+    pub fn unclean_shutdown(
+        &mut self,
+        broker: i32,
+        alive: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+    ) -> Option<LeaderChange> {
+        if !rules.elr || !(self.isr.contains(&broker) || self.elr.contains(&broker)) {
+            return None;
+        }
+        let target: Vec<i32> = self.isr.iter().copied().filter(|b| *b != broker).collect();
+        self.build(target, &|b| b != broker && alive(b), rules, Some(broker))
     }
 
     /// `hasPreferredLeader`: the leader is the first replica of the assignment.
@@ -249,26 +306,109 @@ impl PartitionRegistration {
         Some(self.change(old, Some(election)))
     }
 
-    /// `PartitionChangeBuilder.electLeader`: the first alive ISR member in assignment
-    /// order; else, if allowed, the first alive replica, which then is the whole ISR.
-    fn elect(&mut self, alive: &dyn Fn(i32) -> bool, unclean: bool) -> Option<Election> {
-        if let Some(b) = self
-            .replicas
+    /// `PartitionChangeBuilder.maybePopulateTargetElr` (Kafka 4.0): with ELR on and
+    /// the target ISR below `min.insync.replicas`, the ELR becomes the old ELR and old
+    /// ISR without the target ISR and without a broker that shut down uncleanly; at or
+    /// above the minimum (or with ELR off) it is empty.
+    fn target_elr(&self, target_isr: &[i32], rules: ChangeRules, unclean: Option<i32>) -> Vec<i32> {
+        let size = i32::try_from(target_isr.len()).unwrap_or(i32::MAX);
+        if !rules.elr || size >= rules.min_isr {
+            return Vec::new();
+        }
+        self.replicas
             .iter()
             .copied()
-            .find(|b| self.isr.contains(b) && alive(*b))
-        {
-            self.leader = b;
-            return Some(Election::Clean);
-        }
-        if unclean {
-            if let Some(b) = self.replicas.iter().copied().find(|b| alive(*b)) {
+            .filter(|b| self.elr.contains(b) || self.isr.contains(b))
+            .filter(|b| !target_isr.contains(b) && Some(*b) != unclean)
+            .collect()
+    }
+
+    /// `PartitionChangeBuilder.build` for a change of ISR with an election
+    /// (`electAnyLeader`, `tryElection`, Kafka 4.0): the current leader stays if it is
+    /// still valid; else the first replica of the assignment that is in the target ISR
+    /// (or, with the ISR empty, in the ELR) and `acceptable`; an ELR member elected
+    /// becomes the ISR alone and leaves the ELR. With none and `unclean`, the first
+    /// acceptable replica leads alone and the ELR is cleared. The leader epoch rises
+    /// with a new leader, the partition epoch with any change. Kafka's last known
+    /// leader (`LastKnownElr`) is set when the ISR empties and elected, as an unclean
+    /// election, once ISR and ELR are both empty (Kafka 4.0 elects it without asking
+    /// whether it is alive: only a broker that registered again can empty the ELR).
+    fn build(
+        &mut self,
+        target_isr: Vec<i32>,
+        acceptable: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+        unclean_shutdown: Option<i32>,
+    ) -> Option<LeaderChange> {
+        let mut elr = self.target_elr(&target_isr, rules, unclean_shutdown);
+        let mut isr = target_isr;
+        let valid = |b: i32, isr: &[i32], elr: &[i32]| {
+            (isr.contains(&b) || (isr.is_empty() && elr.contains(&b))) && acceptable(b)
+        };
+        let old_leader = self.leader;
+        let mut election = None;
+        if !(old_leader != NO_LEADER && valid(old_leader, &isr, &elr)) {
+            let clean = self
+                .replicas
+                .iter()
+                .copied()
+                .find(|b| valid(*b, &isr, &elr));
+            let unclean = || self.replicas.iter().copied().find(|b| acceptable(*b));
+            if let Some(b) = clean {
+                if elr.contains(&b) {
+                    isr = vec![b];
+                    elr.retain(|e| *e != b);
+                    election = Some(Election::Elr);
+                } else {
+                    election = Some(Election::Clean);
+                }
                 self.leader = b;
-                self.isr = vec![b];
-                return Some(Election::Unclean);
+            } else if let Some(b) = self
+                .last_known_elr
+                .first()
+                .copied()
+                .filter(|_| rules.elr && isr.is_empty() && elr.is_empty())
+                .filter(|_| self.last_known_elr.len() == 1)
+            {
+                isr = vec![b];
+                elr.clear();
+                election = Some(Election::LastKnownLeader);
+                self.leader = b;
+            } else if let Some(b) = unclean().filter(|_| rules.unclean) {
+                isr = vec![b];
+                elr.clear();
+                election = Some(Election::Unclean);
+                self.leader = b;
+            } else {
+                self.leader = NO_LEADER;
             }
         }
-        None
+        if isr.is_empty() && !rules.elr {
+            isr = self.isr.clone();
+        }
+        // `maybeUpdateLastKnownLeader`.
+        let mut last_known = self.last_known_elr.clone();
+        let emptied = rules.elr && isr.is_empty() && !self.isr.is_empty();
+        if emptied && old_leader != NO_LEADER && last_known != [old_leader] {
+            last_known = vec![old_leader];
+        } else if self.leader != NO_LEADER || !rules.elr {
+            last_known.clear();
+        }
+        if old_leader == self.leader
+            && isr == self.isr
+            && elr == self.elr
+            && last_known == self.last_known_elr
+        {
+            return None;
+        }
+        self.isr = isr;
+        self.elr = elr;
+        self.last_known_elr = last_known;
+        if old_leader != self.leader {
+            self.leader_epoch += 1;
+        }
+        self.partition_epoch += 1;
+        Some(self.change(old_leader, election))
     }
 
     fn change(&self, old_leader: i32, election: Option<Election>) -> LeaderChange {
@@ -278,6 +418,7 @@ impl PartitionRegistration {
             leader_epoch: self.leader_epoch,
             partition_epoch: self.partition_epoch,
             isr: self.isr.clone(),
+            elr: self.elr.clone(),
             election,
         }
     }

@@ -4,6 +4,12 @@
 use super::*;
 use crate::protocol::errors::Errors;
 
+const UNCLEAN: ChangeRules = ChangeRules {
+    unclean: true,
+    min_isr: 1,
+    elr: false,
+};
+
 #[test]
 fn replicas_go_round_the_brokers_from_the_partition_number() {
     assert_eq!(place_replicas(0, 3, 3), vec![1, 2, 3]);
@@ -25,7 +31,7 @@ fn replicas_go_round_the_brokers_from_the_partition_number() {
 fn fencing_the_leader_elects_the_first_alive_isr_member_and_bumps_the_epoch() {
     let mut p = PartitionRegistration::new(vec![1, 2, 3]);
     let alive = |b: i32| b != 1;
-    let change = p.fence_broker(1, &alive, false).unwrap();
+    let change = p.fence_broker(1, &alive, ChangeRules::default()).unwrap();
     assert_eq!(change.old_leader, 1);
     assert_eq!(change.leader, 2);
     assert_eq!(change.leader_epoch, 1);
@@ -36,7 +42,9 @@ fn fencing_the_leader_elects_the_first_alive_isr_member_and_bumps_the_epoch() {
 #[test]
 fn fencing_a_follower_shrinks_the_isr_without_a_new_epoch() {
     let mut p = PartitionRegistration::new(vec![1, 2, 3]);
-    let change = p.fence_broker(3, &|b| b != 3, false).unwrap();
+    let change = p
+        .fence_broker(3, &|b| b != 3, ChangeRules::default())
+        .unwrap();
     assert_eq!((change.leader, change.leader_epoch), (1, 0));
     assert_eq!(change.isr, vec![1, 2]);
     assert_eq!(change.election, None);
@@ -46,11 +54,13 @@ fn fencing_a_follower_shrinks_the_isr_without_a_new_epoch() {
 fn the_last_isr_member_stays_and_the_partition_goes_leaderless() {
     let mut p = PartitionRegistration::new(vec![1, 2]);
     assert!(p.alter_isr(0, &[1]));
-    let change = p.fence_broker(1, &|b| b == 2, false).unwrap();
+    let change = p
+        .fence_broker(1, &|b| b == 2, ChangeRules::default())
+        .unwrap();
     assert_eq!(change.leader, NO_LEADER);
     assert_eq!(change.isr, vec![1], "the ISR is never emptied (no ELR)");
     // Broker 1 comes back: it is the ISR, so it leads again.
-    let back = p.unfence_broker(&|_| true, false).unwrap();
+    let back = p.unfence_broker(&|_| true, ChangeRules::default()).unwrap();
     assert_eq!((back.leader, back.leader_epoch), (1, 2));
 }
 
@@ -58,7 +68,7 @@ fn the_last_isr_member_stays_and_the_partition_goes_leaderless() {
 fn unclean_election_lets_an_out_of_sync_replica_lead() {
     let mut p = PartitionRegistration::new(vec![1, 2]);
     assert!(p.alter_isr(0, &[1]));
-    let change = p.fence_broker(1, &|b| b == 2, true).unwrap();
+    let change = p.fence_broker(1, &|b| b == 2, UNCLEAN).unwrap();
     assert_eq!(change.leader, 2);
     assert_eq!(change.isr, vec![2]);
     assert_eq!(change.election, Some(Election::Unclean));
@@ -96,47 +106,57 @@ fn alter_partition_is_checked_in_kafkas_order() {
     let mut p = PartitionRegistration::new(vec![1, 2, 3]);
     let all = |_: i32| true;
     assert_eq!(
-        p.alter_partition(&ask(1, 1, 0, &[1, 2]), &all),
+        p.alter_partition(&ask(1, 1, 0, &[1, 2]), &all, ChangeRules::default()),
         Err(Errors::NotController)
     );
     assert_eq!(
-        p.alter_partition(&ask(1, 0, 1, &[1, 2]), &all),
+        p.alter_partition(&ask(1, 0, 1, &[1, 2]), &all, ChangeRules::default()),
         Err(Errors::NotController)
     );
     assert_eq!(
-        p.alter_partition(&ask(2, 0, 0, &[1, 2]), &all),
+        p.alter_partition(&ask(2, 0, 0, &[1, 2]), &all, ChangeRules::default()),
         Err(Errors::InvalidRequest)
     );
     assert_eq!(
-        p.alter_partition(&ask(1, 0, 0, &[2, 3]), &all),
+        p.alter_partition(&ask(1, 0, 0, &[2, 3]), &all, ChangeRules::default()),
         Err(Errors::InvalidRequest)
     );
     assert_eq!(
-        p.alter_partition(&ask(1, 0, 0, &[1, 4]), &all),
+        p.alter_partition(&ask(1, 0, 0, &[1, 4]), &all, ChangeRules::default()),
         Err(Errors::InvalidRequest)
     );
-    assert_eq!(p.alter_partition(&ask(1, 0, 0, &[1, 2]), &all), Ok(true));
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 0, &[1, 2]), &all, ChangeRules::default()),
+        Ok(true)
+    );
     assert_eq!(
         (p.partition_epoch(), p.leader_epoch()),
         (1, 0),
         "a shrink keeps the leader epoch"
     );
     assert_eq!(
-        p.alter_partition(&ask(1, 0, 0, &[1, 2, 3]), &all),
+        p.alter_partition(&ask(1, 0, 0, &[1, 2, 3]), &all, ChangeRules::default()),
         Err(Errors::InvalidUpdateVersion),
         "built on the ISR before the last change"
     );
     assert_eq!(
-        p.alter_partition(&ask(1, 0, 1, &[1, 2, 3]), &|b| b != 3),
+        p.alter_partition(
+            &ask(1, 0, 1, &[1, 2, 3]),
+            &|b| b != 3,
+            ChangeRules::default()
+        ),
         Err(Errors::IneligibleReplica),
         "a new member must be active"
     );
-    assert_eq!(p.alter_partition(&ask(1, 0, 1, &[1, 2, 3]), &all), Ok(true));
+    assert_eq!(
+        p.alter_partition(&ask(1, 0, 1, &[1, 2, 3]), &all, ChangeRules::default()),
+        Ok(true)
+    );
     assert_eq!(p.isr(), &[1, 2, 3]);
     // A new leader: the old one's leader epoch is fenced.
-    p.fence_broker(1, &|b| b != 1, false);
+    p.fence_broker(1, &|b| b != 1, ChangeRules::default());
     assert_eq!(
-        p.alter_partition(&ask(1, 0, 3, &[1, 2]), &all),
+        p.alter_partition(&ask(1, 0, 3, &[1, 2]), &all, ChangeRules::default()),
         Err(Errors::FencedLeaderEpoch)
     );
 }
@@ -144,9 +164,9 @@ fn alter_partition_is_checked_in_kafkas_order() {
 #[test]
 fn every_change_bumps_the_partition_epoch() {
     let mut p = PartitionRegistration::new(vec![1, 2, 3]);
-    p.fence_broker(3, &|b| b != 3, false);
+    p.fence_broker(3, &|b| b != 3, ChangeRules::default());
     assert_eq!(p.partition_epoch(), 1);
-    p.fence_broker(1, &|b| b == 2, false);
+    p.fence_broker(1, &|b| b == 2, ChangeRules::default());
     assert_eq!(
         (p.leader(), p.leader_epoch(), p.partition_epoch()),
         (2, 1, 2)
@@ -168,7 +188,7 @@ fn a_requested_preferred_election_says_why_it_did_nothing() {
         p.elect_preferred_requested(&|_| true).map(|c| c.leader),
         Err(Errors::ElectionNotNeeded)
     );
-    p.fence_broker(1, &|b| b == 2, false);
+    p.fence_broker(1, &|b| b == 2, ChangeRules::default());
     assert_eq!(
         p.elect_preferred_requested(&|b| b == 2).map(|c| c.leader),
         Err(Errors::PreferredLeaderNotAvailable),
@@ -178,4 +198,84 @@ fn a_requested_preferred_election_says_why_it_did_nothing() {
     let change = p.elect_preferred_requested(&|_| true).expect("elected");
     assert_eq!(change.election, Some(Election::PreferredRequested));
     assert_eq!((change.leader, change.leader_epoch), (1, 2));
+}
+
+const ELR: ChangeRules = ChangeRules {
+    unclean: false,
+    min_isr: 2,
+    elr: true,
+};
+
+/// `PartitionChangeBuilderTest.testEligibleLeaderReplicas_*` (Kafka 4.0): members that
+/// leave an ISR below min.insync.replicas go into the ELR; with ELR on the ISR may
+/// empty, and an ELR member that comes back leads alone in the ISR.
+#[test]
+fn replicas_leaving_an_isr_below_min_isr_become_eligible_leaders() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    let change = p.fence_broker(3, &|b| b != 3, ELR).unwrap();
+    assert_eq!(
+        (change.isr, change.elr),
+        (vec![1, 2], vec![]),
+        "still at min ISR"
+    );
+    let change = p.fence_broker(2, &|b| b == 1, ELR).unwrap();
+    assert_eq!((change.isr, change.elr), (vec![1], vec![2]));
+    let change = p.fence_broker(1, &|_| false, ELR).unwrap();
+    assert_eq!(change.leader, NO_LEADER);
+    assert!(change.isr.is_empty(), "ELR lets the ISR empty");
+    assert_eq!(change.elr, vec![1, 2]);
+    let back = p.unfence_broker(&|b| b == 2, ELR).unwrap();
+    assert_eq!(back.election, Some(Election::Elr));
+    assert_eq!((back.leader, back.isr, back.elr), (2, vec![2], vec![1]));
+    assert_eq!(back.leader_epoch, 2, "two leader changes since epoch 0");
+}
+
+#[test]
+fn without_elr_the_last_isr_member_stays_and_no_other_replica_is_elected() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    let off = ChangeRules { elr: false, ..ELR };
+    p.fence_broker(3, &|b| b != 3, off);
+    p.fence_broker(2, &|b| b == 1, off);
+    let change = p.fence_broker(1, &|_| false, off).unwrap();
+    assert_eq!((change.leader, change.isr), (NO_LEADER, vec![1]));
+    assert!(change.elr.is_empty());
+    assert_eq!(p.unfence_broker(&|b| b == 2, off), None);
+}
+
+#[test]
+fn an_unclean_shutdown_takes_a_replica_out_of_the_elr() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    p.fence_broker(3, &|b| b != 3, ELR);
+    p.fence_broker(2, &|b| b == 1, ELR);
+    p.fence_broker(1, &|_| false, ELR);
+    assert_eq!(p.elr(), [1, 2]);
+    let change = p.unclean_shutdown(2, &|b| b == 2, ELR).unwrap();
+    assert_eq!((change.leader, change.elr), (NO_LEADER, vec![1]));
+    assert_eq!(p.unfence_broker(&|b| b == 2 || b == 3, ELR), None);
+    assert_eq!(
+        p.unclean_shutdown(3, &|_| true, ELR),
+        None,
+        "3 was in neither"
+    );
+}
+
+#[test]
+fn an_isr_back_at_min_isr_clears_the_elr() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    let shrink = AlterPartitionData {
+        broker: 1,
+        broker_epoch: -1,
+        leader_epoch: 0,
+        partition_epoch: 0,
+        new_isr: vec![1],
+    };
+    assert_eq!(p.alter_partition(&shrink, &|_| true, ELR), Ok(true));
+    assert_eq!(p.elr(), [2, 3]);
+    let grow = AlterPartitionData {
+        partition_epoch: 1,
+        new_isr: vec![1, 3],
+        ..shrink
+    };
+    assert_eq!(p.alter_partition(&grow, &|_| true, ELR), Ok(true));
+    assert_eq!((p.isr(), p.elr()), (&[1, 3][..], &[][..]));
 }

@@ -3,7 +3,7 @@
 //! and each partition's first registration told to the brokers.
 
 use crate::client::config_def::{self, Place};
-use crate::controller::PartitionRegistration;
+use crate::controller::{ChangeRules, PartitionRegistration};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
 use crate::sim::error::{SimError, SimErrorKind};
@@ -19,6 +19,20 @@ pub struct ReplicationConfig {
     pub min_insync_replicas: i32,
     /// `unclean.leader.election.enable` (default false).
     pub unclean_leader_election: bool,
+}
+
+impl ReplicationConfig {
+    /// The rules a change to one of this topic's partitions follows, for a partition
+    /// with `replicas` replicas and the cluster's ELR switch.
+    pub fn change_rules(&self, replicas: usize, elr: bool) -> ChangeRules {
+        ChangeRules {
+            unclean: self.unclean_leader_election,
+            min_isr: self
+                .min_insync_replicas
+                .min(i32::try_from(replicas).unwrap_or(i32::MAX)),
+            elr,
+        }
+    }
 }
 
 impl Default for ReplicationConfig {

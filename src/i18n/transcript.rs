@@ -81,9 +81,16 @@ pub fn duplicate(first_offset: i64, last_offset: i64, lang: Lang) -> String {
 }
 
 /// A replica line's notes: out of the ISR, stopped, a log unlike the leader's.
-pub fn replica_notes(out_of_sync: bool, stopped: bool, differs: bool, lang: Lang) -> String {
+pub fn replica_notes(
+    out_of_sync: bool,
+    eligible: bool,
+    stopped: bool,
+    differs: bool,
+    lang: Lang,
+) -> String {
     let notes = [
         (out_of_sync, "transcript.replica.out-of-sync"),
+        (eligible, "transcript.replica.eligible"),
         (stopped, "transcript.replica.stopped"),
         (differs, "transcript.replica.differs"),
     ]

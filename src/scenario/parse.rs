@@ -279,6 +279,9 @@ fn parse_line(
                     "auto.leader.rebalance.enable" => {
                         config.auto_leader_rebalance = value.boolean()
                     }
+                    "eligible.leader.replicas.enable" => {
+                        config.eligible_leader_replicas = value.boolean()
+                    }
                     _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
                 }
             }

@@ -124,6 +124,9 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
             if !c.auto_leader_rebalance {
                 line.push_str(" auto.leader.rebalance.enable=false");
             }
+            if c.eligible_leader_replicas {
+                line.push_str(" eligible.leader.replicas.enable=true");
+            }
             line
         }
         StepKind::Echo(text) => format!("echo {text}"),

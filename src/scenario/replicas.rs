@@ -2,7 +2,8 @@
 
 use crate::sim::replication::ReplicasView;
 
-/// One header line (leader, leader epoch, ISR, partition epoch), then one line per replica: role, LEO, HW,
+/// One header line (leader, leader epoch, ISR, the ELR when the cluster keeps one,
+/// partition epoch), then one line per replica: role, LEO, HW,
 /// LSO, its leader-epoch cache, and what sets it apart (out of the ISR, stopped, a
 /// log that differs from the leader's).
 pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> {
@@ -15,8 +16,17 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
     } else {
         v.leader.to_string()
     };
+    let elr = v
+        .elr
+        .as_ref()
+        .map_or_else(String::new, |e| format!(" elr={}", list(e)));
+    let elr = if v.last_known_elr.is_empty() {
+        elr
+    } else {
+        format!("{elr} last-known-elr={}", list(&v.last_known_elr))
+    };
     let mut lines = vec![format!(
-        "{} leader={leader} epoch={} isr={} partition-epoch={}",
+        "{} leader={leader} epoch={} isr={}{elr} partition-epoch={}",
         v.tp,
         v.leader_epoch,
         list(&v.isr),
@@ -24,8 +34,13 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
     )];
     for r in &v.replicas {
         let epochs: Vec<String> = r.epochs.iter().map(|(e, o)| format!("{e}@{o}")).collect();
-        let notes =
-            crate::i18n::transcript::replica_notes(!r.in_isr, !r.online, !r.matches_leader, lang);
+        let notes = crate::i18n::transcript::replica_notes(
+            !r.in_isr,
+            r.in_elr,
+            !r.online,
+            !r.matches_leader,
+            lang,
+        );
         let offsets = if r.online {
             format!(
                 "LEO {:>3} HW {:>3} LSO {:>3}",

@@ -91,9 +91,13 @@ impl World {
             return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
         }
         let now = self.clock_ms;
+        let clean = broker.stopped_cleanly();
         let events = broker.start(&partitions, &replicated, now);
         let outbound = std::mem::take(&mut broker.startup_outbound);
         self.register_broker(id);
+        if !clean && self.replicated {
+            self.handle_unclean_shutdown(id);
+        }
         for event in events {
             self.emit(EventKind::Broker { broker: id, event });
         }

@@ -34,6 +34,11 @@ pub struct ClusterConfig {
     /// partition back to its preferred replica once it is in sync again.
     #[serde(default = "default_true")]
     pub auto_leader_rebalance: bool,
+    /// `eligible.leader.replicas.enable` (KIP-966, default false in Kafka 4.0): the
+    /// controller keeps the replicas that left an ISR below `min.insync.replicas` as
+    /// eligible leaders (ELR) and may elect one when the ISR is empty.
+    #[serde(default)]
+    pub eligible_leader_replicas: bool,
 }
 
 fn default_internal_partitions() -> i32 {
@@ -79,6 +84,7 @@ impl Default for ClusterConfig {
             offsets_topic_num_partitions: default_internal_partitions(),
             transaction_state_log_num_partitions: default_internal_partitions(),
             auto_leader_rebalance: true,
+            eligible_leader_replicas: false,
         }
     }
 }

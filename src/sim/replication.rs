@@ -81,6 +81,8 @@ pub struct ReplicaView {
     pub online: bool,
     pub leader: bool,
     pub in_isr: bool,
+    /// An eligible leader replica (KIP-966).
+    pub in_elr: bool,
     pub log_end_offset: i64,
     pub high_watermark: i64,
     pub last_stable_offset: i64,
@@ -99,6 +101,11 @@ pub struct ReplicasView {
     /// Bumped by every change the controller makes (leader or ISR).
     pub partition_epoch: i32,
     pub isr: Vec<i32>,
+    /// The eligible leader replicas, when the cluster keeps them
+    /// (`eligible.leader.replicas.enable`); `None` when it does not.
+    pub elr: Option<Vec<i32>>,
+    /// The last known leader kept for a recovery (`LastKnownElr`), if any.
+    pub last_known_elr: Vec<i32>,
     pub replicas: Vec<ReplicaView>,
 }
 
@@ -171,6 +178,7 @@ impl World {
                     online: broker.is_some_and(|b| b.online),
                     leader: *id == reg.leader(),
                     in_isr: reg.isr().contains(id),
+                    in_elr: reg.elr().contains(id),
                     log_end_offset: log.map_or_else(
                         || {
                             // A stopped broker: after its last batch on disk.
@@ -201,6 +209,11 @@ impl World {
             leader_epoch: reg.leader_epoch(),
             partition_epoch: reg.partition_epoch(),
             isr: reg.isr().to_vec(),
+            elr: self
+                .config
+                .eligible_leader_replicas
+                .then(|| reg.elr().to_vec()),
+            last_known_elr: reg.last_known_elr().to_vec(),
             replicas,
         })
     }

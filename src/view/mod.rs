@@ -4,6 +4,8 @@
 //!
 //! - [`partition`]: the partition's batches told apart into committed, aborted and open
 //!   data and markers, with the LSO and the high watermark.
+//! - [`log_rows`]: the log table's rows: each batch, and the offsets the cleaner
+//!   removed between them.
 //! - [`producers`]: the transactional producers and their last transaction call.
 //! - [`coordinators`]: each transactional id as its coordinator holds it, and its
 //!   `__transaction_state` records.
@@ -35,6 +37,7 @@ pub mod compare;
 pub mod consumers;
 pub mod coordinators;
 pub mod history;
+pub mod log_rows;
 pub mod network;
 pub mod page;
 pub mod partition;

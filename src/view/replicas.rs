@@ -56,6 +56,8 @@ pub struct ReplicaColumn {
     pub broker: i32,
     pub leader: bool,
     pub in_isr: bool,
+    /// An eligible leader replica (KIP-966).
+    pub in_elr: bool,
     pub online: bool,
     pub log_end_offset: i64,
     pub high_watermark: i64,
@@ -73,6 +75,8 @@ pub struct ReplicasPanel {
     pub leader_epoch: i32,
     pub partition_epoch: i32,
     pub isr: Vec<i32>,
+    /// The eligible leader replicas, when the cluster keeps them.
+    pub elr: Option<Vec<i32>>,
     /// The offset of each column's first slot: the offsets before it are not shown
     /// (the table keeps the newest [`REPLICA_ROWS`]).
     pub first_offset: usize,
@@ -215,6 +219,7 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
             broker: r.broker,
             leader: r.leader,
             in_isr: r.in_isr,
+            in_elr: r.in_elr,
             online: r.online,
             log_end_offset: r.log_end_offset,
             high_watermark: r.high_watermark,
@@ -244,6 +249,7 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
         leader_epoch: view.leader_epoch,
         partition_epoch: view.partition_epoch,
         isr: view.isr,
+        elr: view.elr,
         first_offset: first,
         columns,
     })

@@ -293,6 +293,22 @@ pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
                 epoch = epoch
             )
         }
+        Some(Election::LastKnownLeader) => {
+            msg!(
+                "controller.last-known-leader-election",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch
+            )
+        }
+        Some(Election::Elr) => {
+            msg!(
+                "controller.elr-election",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch
+            )
+        }
         Some(Election::Preferred) => {
             msg!(
                 "controller.preferred-election",

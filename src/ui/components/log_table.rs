@@ -1,6 +1,7 @@
 //! The partition log, decoded from the bytes on the broker's disk: one row per batch,
 //! with its offsets and idempotence header fields, the LEO and HW pointers, and a
-//! button per batch that opens its header bytes.
+//! button per batch that opens its header bytes, and one row for each run of offsets
+//! the log cleaner removed.
 
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
@@ -8,6 +9,7 @@ use yew::prelude::*;
 use super::header_bytes::HeaderBytes;
 use crate::i18n::{t, tf, Key};
 use crate::sim::view::LogView;
+use crate::view::log_rows::{log_rows, LogRow};
 use crate::view::partition::BatchKind;
 
 #[derive(Properties, PartialEq)]
@@ -27,7 +29,24 @@ pub fn log_table(p: &LogTableProps) -> Html {
     let multi_segment = log.segments.len() > 1;
     let mut rows: Vec<Html> = Vec::new();
     let mut last_segment = None;
-    for b in &log.batches {
+    for row in log_rows(log) {
+        let b = match row {
+            LogRow::Batch(i) => match log.batches.get(i) {
+                Some(b) => b,
+                None => continue,
+            },
+            LogRow::Removed { first, last } => {
+                let text = if first == last {
+                    tf(Key::LogRemovedOne, &[&first.to_string()])
+                } else {
+                    tf(Key::LogRemovedRow, &[&first.to_string(), &last.to_string()])
+                };
+                rows.push(html! {
+                    <tr class="gap-row" data-testid="log-gap"><td colspan="6" class="small muted">{ text }</td></tr>
+                });
+                continue;
+            }
+        };
         if multi_segment && last_segment != Some(b.segment) {
             last_segment = Some(b.segment);
             rows.push(html! {

@@ -22,6 +22,8 @@ fn head(c: &ReplicaColumn) -> Html {
     };
     let isr = if c.in_isr {
         html! { <span class="badge ok">{ t(Key::ReplicaInIsr) }</span> }
+    } else if c.in_elr {
+        html! { <span class="badge info" data-testid={format!("replica-{}-elr", c.broker)}>{ t(Key::ReplicaInElr) }</span> }
     } else {
         html! { <span class="badge warn">{ t(Key::ReplicaOutOfIsr) }</span> }
     };
@@ -118,6 +120,13 @@ pub fn replicas_view(p: &ReplicasViewProps) -> Html {
             &panel.partition_epoch.to_string(),
         ],
     );
+    let summary = match &panel.elr {
+        Some(elr) => {
+            let elr: Vec<String> = elr.iter().map(i32::to_string).collect();
+            tf(Key::ReplicasElr, &[&summary, &elr.join(", ")])
+        }
+        None => summary,
+    };
     html! {
         <section class="panel stack replicas-panel" aria-labelledby="replicas-heading" data-testid="replicas-view">
             <h2 id="replicas-heading">{ caption.clone() }</h2>

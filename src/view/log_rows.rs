@@ -1,0 +1,91 @@
+//! The rows of the log table: one per batch, and one per run of offsets no batch holds.
+//! Kafka never reuses an offset: when the log cleaner removes records (older values of
+//! a key, tombstones past `delete.retention.ms`, aborted transactions' data and their
+//! markers), the offsets stay behind as a gap, which read_committed and
+//! read_uncommitted consumers both jump over. Below the log start offset nothing is
+//! shown, and only the cleaner makes a gap above it (retention and DeleteRecords move
+//! the log start; truncation cuts the end).
+
+use crate::sim::view::LogView;
+
+/// One row of the log table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogRow {
+    /// The batch at this index of `LogView::batches`.
+    Batch(usize),
+    /// Offsets `first..=last` that no batch holds any more: the cleaner removed them.
+    Removed { first: i64, last: i64 },
+}
+
+/// The rows in offset order. A gap before the first batch counts from the log start
+/// offset when every batch is shown, else from the first batch shown (the table shows
+/// the newest few, and nothing is known of the offsets before them).
+pub fn log_rows(log: &LogView) -> Vec<LogRow> {
+    let whole = log.batches.len() == log.total_batches;
+    let mut next = match log.batches.first() {
+        Some(b) if !whole => b.base_offset,
+        _ => log.log_start_offset,
+    };
+    let mut rows = Vec::with_capacity(log.batches.len());
+    for (i, b) in log.batches.iter().enumerate() {
+        if b.base_offset > next {
+            rows.push(LogRow::Removed {
+                first: next,
+                last: b.base_offset - 1,
+            });
+        }
+        rows.push(LogRow::Batch(i));
+        next = next.max(b.last_offset.saturating_add(1));
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::TopicPartition;
+    use crate::scenario::parse::parse;
+    use crate::scenario::Replay;
+
+    fn rows_after(script: &str) -> (LogView, Vec<LogRow>) {
+        let mut replay = Replay::new(parse(script).expect("parses"));
+        replay.play_to(usize::MAX).expect("runs");
+        let log = replay
+            .world()
+            .log_view(&TopicPartition::new("users", 0))
+            .expect("the partition exists");
+        let rows = log_rows(&log);
+        (log, rows)
+    }
+
+    const COMPACTED: &str = "cluster brokers=1\n\
+        topic create users partitions=1 cleanup.policy=compact segment.bytes=200\n\
+        raw produce users-0 pid=7 seq=0 k1:a k2:b\n\
+        raw produce users-0 pid=7 seq=2 k1:c k3:d\n\
+        raw produce users-0 pid=7 seq=4 k2:e\n\
+        raw produce users-0 pid=7 seq=5 k1:f\n\
+        raw produce users-0 pid=7 seq=6 k4:g k4:h k4:i\n";
+
+    #[test]
+    fn a_log_without_gaps_has_one_row_per_batch() {
+        let (log, rows) = rows_after(COMPACTED);
+        assert_eq!(rows.len(), log.batches.len());
+        assert!(rows.iter().all(|r| matches!(r, LogRow::Batch(_))));
+    }
+
+    #[test]
+    fn batches_the_cleaner_removed_leave_one_gap_row() {
+        // The second pass removes the batch 0..1 whole (k1@0 and k2@1 both have newer
+        // records): offsets 0 and 1 are one gap before the batch at 2.
+        let (log, rows) = rows_after(&format!("{COMPACTED}clean users-0\nclean users-0\n"));
+        assert_eq!(log.log_start_offset, 0);
+        assert_eq!(rows.first(), Some(&LogRow::Removed { first: 0, last: 1 }));
+        assert_eq!(rows.get(1), Some(&LogRow::Batch(0)));
+        assert_eq!(log.batches.first().map(|b| b.base_offset), Some(2));
+        let gaps = rows
+            .iter()
+            .filter(|r| matches!(r, LogRow::Removed { .. }))
+            .count();
+        assert_eq!(gaps, 1);
+    }
+}
