@@ -7,6 +7,7 @@
 //! the log start; truncation cuts the end).
 
 use crate::sim::view::LogView;
+use crate::view::partition::PartitionView;
 
 /// One row of the log table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,25 +18,44 @@ pub enum LogRow {
     Removed { first: i64, last: i64 },
 }
 
-/// The rows in offset order. A gap before the first batch counts from the log start
-/// offset when every batch is shown, else from the first batch shown (the table shows
-/// the newest few, and nothing is known of the offsets before them).
+/// The rows of a [`LogView`] in offset order. A gap before the first batch counts from
+/// the log start offset when every batch is shown, else from the first batch shown
+/// (the table shows the newest few, and nothing is known of the offsets before them).
 pub fn log_rows(log: &LogView) -> Vec<LogRow> {
-    let whole = log.batches.len() == log.total_batches;
-    let mut next = match log.batches.first() {
-        Some(b) if !whole => b.base_offset,
-        _ => log.log_start_offset,
-    };
-    let mut rows = Vec::with_capacity(log.batches.len());
-    for (i, b) in log.batches.iter().enumerate() {
-        if b.base_offset > next {
+    let spans = log.batches.iter().map(|b| (b.base_offset, b.last_offset));
+    rows_of(
+        log.log_start_offset,
+        log.batches.len() == log.total_batches,
+        spans,
+    )
+}
+
+/// The rows of the transactions page's partition ([`PartitionView`]), as
+/// [`log_rows`].
+pub fn partition_rows(part: &PartitionView) -> Vec<LogRow> {
+    let spans = part.batches.iter().map(|b| (b.base_offset, b.last_offset));
+    rows_of(
+        part.log_start_offset,
+        part.batches.len() == part.total_batches,
+        spans,
+    )
+}
+
+/// Batch rows for `(base offset, last offset)` spans in offset order, with a gap row
+/// wherever the next span starts past the offset after the last one.
+fn rows_of(log_start: i64, whole: bool, spans: impl Iterator<Item = (i64, i64)>) -> Vec<LogRow> {
+    let mut next = whole.then_some(log_start);
+    let mut rows = Vec::new();
+    for (i, (base, last)) in spans.enumerate() {
+        let from = *next.get_or_insert(base);
+        if base > from {
             rows.push(LogRow::Removed {
-                first: next,
-                last: b.base_offset - 1,
+                first: from,
+                last: base - 1,
             });
         }
         rows.push(LogRow::Batch(i));
-        next = next.max(b.last_offset.saturating_add(1));
+        next = Some(from.max(last.saturating_add(1)));
     }
     rows
 }
@@ -87,5 +107,23 @@ mod tests {
             .filter(|r| matches!(r, LogRow::Removed { .. }))
             .count();
         assert_eq!(gaps, 1);
+    }
+
+    #[test]
+    fn the_newest_batches_alone_count_gaps_from_the_first_shown() {
+        let spans = [(5, 6), (9, 9), (10, 12)].into_iter();
+        assert_eq!(
+            rows_of(0, false, spans.clone()),
+            vec![
+                LogRow::Batch(0),
+                LogRow::Removed { first: 7, last: 8 },
+                LogRow::Batch(1),
+                LogRow::Batch(2),
+            ]
+        );
+        assert_eq!(
+            rows_of(3, true, spans).first(),
+            Some(&LogRow::Removed { first: 3, last: 4 })
+        );
     }
 }

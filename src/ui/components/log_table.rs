@@ -23,6 +23,16 @@ pub struct LogTableProps {
     pub on_select: Callback<Option<(i64, u64)>>,
 }
 
+/// Offsets the log cleaner removed, as one row of a six-column log table.
+pub fn gap_row(first: i64, last: i64) -> Html {
+    let text = if first == last {
+        tf(Key::LogRemovedOne, &[&first.to_string()])
+    } else {
+        tf(Key::LogRemovedRow, &[&first.to_string(), &last.to_string()])
+    };
+    html! { <tr class="gap-row" data-testid="log-gap"><td colspan="6" class="small muted">{ text }</td></tr> }
+}
+
 #[function_component(LogTable)]
 pub fn log_table(p: &LogTableProps) -> Html {
     let log = &p.log;
@@ -36,14 +46,7 @@ pub fn log_table(p: &LogTableProps) -> Html {
                 None => continue,
             },
             LogRow::Removed { first, last } => {
-                let text = if first == last {
-                    tf(Key::LogRemovedOne, &[&first.to_string()])
-                } else {
-                    tf(Key::LogRemovedRow, &[&first.to_string(), &last.to_string()])
-                };
-                rows.push(html! {
-                    <tr class="gap-row" data-testid="log-gap"><td colspan="6" class="small muted">{ text }</td></tr>
-                });
+                rows.push(gap_row(first, last));
                 continue;
             }
         };

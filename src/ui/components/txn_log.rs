@@ -5,8 +5,10 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
+use super::log_table::gap_row;
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::view::alt::{kind_key, strip_alt, strip_cells};
+use crate::view::log_rows::{partition_rows, LogRow};
 use crate::view::partition::{BatchKind, PartitionView, TxnBatch};
 
 #[derive(Properties, PartialEq)]
@@ -200,7 +202,10 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                         }
                         // Not keyed: Yew's keyed diff moves every row when one is appended
                         // (60 ms at 300 rows); by position, an append only adds a row.
-                        { for part.batches.iter().map(|b| html! { <Row batch={b.clone()} /> }) }
+                        { for partition_rows(part).into_iter().map(|row| match row {
+                            LogRow::Batch(i) => part.batches.get(i).map_or_else(Html::default, |b| html! { <Row batch={b.clone()} /> }),
+                            LogRow::Removed { first, last } => gap_row(first, last),
+                        }) }
                     </tbody>
                     <tfoot>
                         <tr class="leo-row"><td colspan="6" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&part.log_end_offset.to_string()]) }</td></tr>
