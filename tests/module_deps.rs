@@ -38,6 +38,14 @@ const KNOWN: &[(&str, &str)] = &[
     // The world words two transcript lines (a retried InitProducerId, the committed
     // offsets) in the reader's language.
     ("sim", "i18n"),
+    // The controller's duties that carry a decision out (telling the brokers, fencing,
+    // elections, creating topics) are methods on `World` in src/controller/, so the
+    // controller's work sits in one module; its pure part (registration.rs,
+    // producer_ids.rs) names none of these.
+    ("controller", "sim"),
+    ("controller", "broker"),
+    ("controller", "client"),
+    ("controller", "coordinator"),
 ];
 
 fn layer(module: &str) -> Option<u32> {
