@@ -178,6 +178,9 @@ impl World {
                 result: MarkerResult::Abort,
                 coordinator_epoch: open.coordinator_epoch.max(0),
                 partitions: vec![tp.clone()],
+                // The tool writes the marker at the open transaction's own epoch, so it
+                // asks for the rule before TV2 (not older), which accepts it.
+                transaction_version: 0,
             }],
         };
         let error = match self.raw_request(leader, request) {

@@ -63,6 +63,8 @@ pub struct QueuedMarkers {
     /// Waiting because the leader refused them with NOT_ENOUGH_REPLICAS (not for a
     /// leader): they go when the partition's metadata changes.
     pub awaiting_isr: bool,
+    /// The transaction's version, which the leader checks the marker's epoch by.
+    pub transaction_version: i16,
 }
 
 impl Broker {
@@ -119,6 +121,7 @@ impl Broker {
                     partitions: partitions.clone(),
                     result: markers.result,
                     coordinator_epoch: markers.coordinator_epoch,
+                    transaction_version: markers.transaction_version,
                 },
             );
             handled.outbound.push(Outbound::ToBroker {
@@ -131,6 +134,7 @@ impl Broker {
                         result: markers.result,
                         coordinator_epoch: markers.coordinator_epoch,
                         partitions,
+                        transaction_version: markers.transaction_version,
                     }],
                 },
             });
@@ -246,6 +250,7 @@ impl Broker {
             coordinator_epoch: send.coordinator_epoch,
             partitions: send.partitions,
             awaiting_isr: false,
+            transaction_version: send.transaction_version,
         };
         self.add_txn_markers_to_broker_queue(markers, &mut handled);
         handled
@@ -289,6 +294,7 @@ mod tests {
             coordinator_epoch: 0,
             partitions: vec![tp.clone()],
             awaiting_isr: false,
+            transaction_version: 2,
         }
     }
 

@@ -31,6 +31,8 @@ pub struct MarkerSend {
     pub partitions: Vec<TopicPartition>,
     pub result: MarkerResult,
     pub coordinator_epoch: i32,
+    /// The transaction's version, sent in each WriteTxnMarkers entry (KIP-1228).
+    pub transaction_version: i16,
 }
 
 /// The coordinator's writes go to this broker's `__transaction_state` partitions; its
@@ -139,6 +141,7 @@ impl Broker {
                     result,
                     coordinator_epoch,
                     partitions,
+                    transaction_version,
                 } => {
                     let result = match result {
                         TxnResult::Commit => MarkerResult::Commit,
@@ -152,6 +155,7 @@ impl Broker {
                         coordinator_epoch,
                         partitions,
                         awaiting_isr: false,
+                        transaction_version: transaction_version.feature_level(),
                     };
                     self.add_txn_markers_to_broker_queue(markers, handled);
                 }

@@ -6,6 +6,7 @@
 
 use super::broker::{Broker, BrokerEvent, Handled, Outbound, PendingProduce};
 use crate::coordinator::internal_topics::{GROUP_METADATA_TOPIC, TRANSACTION_STATE_TOPIC};
+use crate::coordinator::transaction::TransactionVersion;
 use crate::log::{AppendError, MarkerAppend, TopicPartition};
 use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, MarkerResult, Request, Response, TxnMarkerEntry};
@@ -276,7 +277,9 @@ impl Broker {
                     kind,
                     marker.coordinator_epoch,
                     now_ms,
-                    self.txn_features.v2(),
+                    // Per marker, as Kafka decides it since KIP-1228 (WriteTxnMarkers
+                    // v2): the rule of the transaction's own version, not the cluster's.
+                    marker.transaction_version >= TransactionVersion::TV_2.feature_level(),
                 );
                 let error = match outcome {
                     Ok(MarkerAppend::Written {

@@ -37,6 +37,12 @@ pub struct TxnMarkerEntry {
     pub result: MarkerResult,
     pub coordinator_epoch: i32,
     pub partitions: Vec<TopicPartition>,
+    /// The transaction's version (`TransactionVersion`, WriteTxnMarkers v2, KIP-1228,
+    /// Kafka 4.2): the coordinator sends its transaction's `clientTransactionVersion`,
+    /// and the leader checks this marker's epoch by it, not by the cluster's level. A
+    /// v1 request has no such field and is read as 0 (the rule before TV2).
+    #[serde(default)]
+    pub transaction_version: i16,
 }
 
 /// A committed offset in a group (`OffsetCommit`/`TxnOffsetCommit` partition data).

@@ -461,10 +461,15 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::WriteTxnMarkers { markers } if markers.len() == 1 => {
             let m = markers.first()?;
             format!(
-                "raw write-txn-markers{to} pid={} epoch={} coordinator-epoch={} {} {}",
+                "raw write-txn-markers{to} pid={} epoch={} coordinator-epoch={}{} {} {}",
                 m.producer_id,
                 m.producer_epoch,
                 m.coordinator_epoch,
+                if m.transaction_version == 0 {
+                    String::new()
+                } else {
+                    format!(" transaction-version={}", m.transaction_version)
+                },
                 result(m.result == MarkerResult::Commit),
                 partitions(&m.partitions)
             )

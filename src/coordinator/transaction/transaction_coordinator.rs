@@ -79,6 +79,9 @@ pub enum CoordinatorOutput {
         result: TxnResult,
         coordinator_epoch: i32,
         partitions: Vec<TopicPartition>,
+        /// The transaction's `clientTransactionVersion`: the leader checks the
+        /// marker's epoch by it (KIP-1228).
+        transaction_version: TransactionVersion,
     },
     Event(CoordinatorEvent),
 }

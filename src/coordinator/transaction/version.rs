@@ -12,6 +12,11 @@
 //! | EndTxn from the client | `epoch == current` | `epoch == current`, or `current - 1` for a retry |
 //! | leader check of a transactional batch | KIP-890 part 1 when `transaction.partition.verification.enable` (ask the coordinator, `verify_only`), else none | the leader adds the partition |
 //! | marker epoch at the leader | not older than the producer's | newer than the data it ends; a repeat is a no-op |
+//!
+//! The leader takes the marker rows per marker, by the version the marker carries (the
+//! transaction's `clientTransactionVersion`, WriteTxnMarkers v2, KIP-1228, Kafka 4.2),
+//! not by the cluster's level: an old client's transaction on a TV2 cluster gets the
+//! rule before TV2.
 //! | repeated marker | written again (an empty marker, no `.txnindex` entry) | already complete: nothing written |
 
 use serde::Serialize;

@@ -131,6 +131,8 @@ impl ProducerStateManager {
     /// own epoch: it only must not be older (Kafka 4.0 `checkProducerEpoch`), and a
     /// repeated marker is written again. Both check the coordinator epoch
     /// (`checkCoordinatorEpoch`): TRANSACTION_COORDINATOR_FENCED for an older one.
+    /// `transaction_v2` is the marker's own version (KIP-1228, Kafka 4.2: each
+    /// WriteTxnMarkers entry carries its transaction's), not the cluster's level.
     pub fn check_marker(
         &self,
         batch: &RecordBatch,

@@ -33,7 +33,7 @@ pub(super) fn raw_request(
         "init-producer-id" => &["transactional.id", "timeout", "pid", "epoch"],
         "add-partitions" => &["txn", "pid", "epoch"],
         "end-txn" => &["txn", "pid", "epoch", "version"],
-        "write-txn-markers" => &["pid", "epoch", "coordinator-epoch"],
+        "write-txn-markers" => &["pid", "epoch", "coordinator-epoch", "transaction-version"],
         "fetch" => &["offset", "isolation"],
         "list-offsets" => &["isolation"],
         "offsets-for-leader-epoch" => &["epoch", "current-leader-epoch"],
@@ -151,6 +151,16 @@ pub(super) fn raw_request(
                 coordinator_epoch: opt("coordinator-epoch")
                     .map_or(Ok(0), |(t, _, v)| number(c, t, v, "coordinator-epoch"))?,
                 partitions: partitions()?,
+                transaction_version: match opt("transaction-version") {
+                    Some((t, _, v)) => {
+                        let n: i16 = number(c, t, v, "transaction-version")?;
+                        if !(0..=2).contains(&n) {
+                            return Err(c.err(t.column, "transaction versions are 0 to 2"));
+                        }
+                        n
+                    }
+                    None => 0,
+                },
             }],
         },
         "fetch" | "list-offsets" => {

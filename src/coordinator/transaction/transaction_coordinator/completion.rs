@@ -250,6 +250,7 @@ impl TransactionCoordinator {
         };
         let marker_id = meta.producer_id();
         let marker_epoch = meta.producer_epoch();
+        let marker_version = meta.client_transaction_version();
         let partitions: Vec<TopicPartition> = meta.topic_partitions().iter().cloned().collect();
         let response = ok_result(Errors::None, complete.producer_id, complete.producer_epoch);
         self.pending.insert(
@@ -272,6 +273,7 @@ impl TransactionCoordinator {
                 result,
                 coordinator_epoch,
                 partitions,
+                transaction_version: marker_version,
             });
         }
         response
@@ -349,6 +351,7 @@ impl TransactionCoordinator {
                 result: pending.result,
                 coordinator_epoch: pending.coordinator_epoch,
                 partitions: retry,
+                transaction_version: meta.client_transaction_version(),
             });
         }
         if meta.topic_partitions().is_empty() {

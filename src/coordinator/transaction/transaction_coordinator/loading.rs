@@ -114,6 +114,7 @@ impl TransactionCoordinator {
                     result,
                     coordinator_epoch,
                     partitions: meta.topic_partitions().iter().cloned().collect(),
+                    transaction_version: meta.client_transaction_version(),
                 });
             }
             self.pending.insert(
