@@ -571,9 +571,11 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
     let mut replay =
         scenario::Replay::watched(scenario::parse(source).map_err(|e| e.to_string())?, WATCH);
     replay.set_lang(o.lang);
-    replay.play_to(usize::MAX)?;
     let mut out = String::new();
-    for (step, output) in replay.scenario().steps.iter().zip(replay.outputs()) {
+    // Step by step: a later `cluster` line replaces the world, so each step's events
+    // are narrated while its world is still the one on hand.
+    while let Some(step) = replay.current_step().cloned() {
+        let output = replay.step()?.clone();
         if o.verbose {
             if let Some(title) = step.title_in(o.lang) {
                 out.push_str(&format!("## {title}\n"));

@@ -68,8 +68,8 @@ const MODULES: &[Module] = &[
     Module {
         key: "versions",
         lessons: &[
-            lesson("hanging-transaction", 8, &["transactions"], Site::Kafka),
-            lesson("late-endtxn", 5, &["hanging-transaction"], Site::Kafka),
+            lesson("hanging-transaction", 11, &["transactions"], Site::Kafka),
+            lesson("late-endtxn", 7, &["hanging-transaction"], Site::Kafka),
         ],
     },
     Module {

@@ -76,7 +76,7 @@ const LESSONS: &[Lesson] = &[
     lesson!("transactions", "Transactions: commit, abort, markers, the LSO and read_committed"),
     lesson!("fencing", "Fencing a zombie: a second producer with the same transactional.id"),
     lesson!("consume-transform-produce", "Consume-transform-produce: the input position commits with the output"),
-    lesson!("hanging-transaction", "A hanging transaction: transaction.version 1 without verification, find-hanging and abort"),
+    lesson!("hanging-transaction", "A hanging transaction: transaction.version 1 without verification, find-hanging and abort, and how TV2 refuses the late Produce"),
     lesson!("late-endtxn", "A late EndTxn ends the next transaction (KAFKA-17754), and how TV2 fences it"),
     lesson!("replication", "Replication: the ISR, the high watermark and min.insync.replicas"),
     lesson!("failover", "Failover: is my idempotent or transactional producer still exactly-once when the leader dies?"),

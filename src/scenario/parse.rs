@@ -135,13 +135,8 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
         }
         // Columns count characters, as an editor shows them (not UTF-8 bytes).
         let kind = parse_line(&tokens, line_no, raw.chars().count(), trimmed)?;
-        if matches!(kind, StepKind::Cluster(_)) && !steps.is_empty() {
-            return Err(ParseError {
-                line: line_no,
-                column: tokens[0].column,
-                message: "`cluster` must come before every other step".into(),
-            });
-        }
+        // A later `cluster` line is not refused: it starts a fresh world (the runner),
+        // so a lesson can tell its story again under other settings.
         steps.push(Step {
             line: line_no,
             text: trimmed.to_string(),

@@ -13,11 +13,16 @@
 
 use std::ops::Range;
 
-use super::parse::{Scenario, Step};
+use super::parse::{Scenario, Step, StepKind};
 
-/// True when `step` opens a player step: it carries a title or narration.
+/// True when `step` opens a player step: it carries a title or narration, or it is a
+/// `cluster` line, which starts a fresh world (a later one must not run inside a step
+/// whose first lines showed the world before it).
 pub fn starts_player_step(step: &Step) -> bool {
-    step.title.is_some() || !step.narration.is_empty() || !step.questions.is_empty()
+    step.title.is_some()
+        || !step.narration.is_empty()
+        || !step.questions.is_empty()
+        || matches!(step.kind, StepKind::Cluster(_))
 }
 
 /// The player steps of a scenario as ranges of line-step indices, in order. They tile

@@ -16,11 +16,13 @@ use super::watch::MakeWatch;
 use crate::sim::World;
 
 /// What one step did: the lines it printed and the events it raised (indices into
-/// `World::events`).
+/// `World::events` of world `world`: a later `cluster` line starts a fresh world, and
+/// the events of the ones before it are gone).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StepOutput {
     pub lines: Vec<String>,
     pub events: Range<usize>,
+    pub world: u32,
 }
 
 /// A scenario being replayed: the runner (its world), and the output of each step played.
@@ -71,11 +73,22 @@ impl Replay {
     /// replay stays on it and keeps the error (`line N: …`).
     pub fn step(&mut self) -> Result<&StepOutput, String> {
         let seen = self.runner.world.events.len();
+        let world = self.runner.generation();
         match self.runner.step() {
             Ok(lines) => {
                 self.error = None;
-                let events = seen..self.runner.world.events.len();
-                self.outputs.push(StepOutput { lines, events });
+                // A fresh world's events are all this step's.
+                let start = if self.runner.generation() == world {
+                    seen
+                } else {
+                    0
+                };
+                let events = start..self.runner.world.events.len();
+                self.outputs.push(StepOutput {
+                    lines,
+                    events,
+                    world: self.runner.generation(),
+                });
                 Ok(self.outputs.last().expect("just pushed"))
             }
             Err(e) => {
@@ -134,9 +147,11 @@ impl Replay {
     pub fn player_output(&self, i: usize) -> Option<StepOutput> {
         let range = self.player.get(i)?;
         let outputs = self.outputs.get(range.clone())?;
+        // A player step never spans two worlds: a `cluster` line opens one.
         Some(StepOutput {
             lines: outputs.iter().flat_map(|o| o.lines.clone()).collect(),
             events: outputs.first()?.events.start..outputs.last()?.events.end,
+            world: outputs.last()?.world,
         })
     }
 
@@ -149,6 +164,7 @@ impl Replay {
             self.outputs.push(StepOutput {
                 lines: Vec::new(),
                 events: at..at,
+                world: self.runner.generation(),
             });
             self.error = None;
         }
@@ -182,6 +198,12 @@ impl Replay {
 
     pub fn world(&self) -> &World {
         &self.runner.world
+    }
+    /// Which world [`Replay::world`] is: 0, then one more for each later `cluster`
+    /// line played. A step's events index that world only if its output's `world` is
+    /// this one.
+    pub fn generation(&self) -> u32 {
+        self.runner.generation()
     }
     /// The Pulsar world, once a `pulsar` step ran.
     #[cfg(feature = "pulsar")]
@@ -280,6 +302,51 @@ mod tests {
         }
         assert_eq!(end, r.world().events.len());
         assert!(!r.outputs()[3].events.is_empty(), "a flush raises events");
+    }
+
+    const TWO_WORLDS: &str = "cluster transaction.version=1\n## One\ntopic create t\nproducer p create\nproducer p send t-0 a\nproducer p flush\n## Two\ncluster transaction.version=2\ntopic create t\nproducer p create\nproducer p send t-0 b\nproducer p flush\n";
+
+    #[test]
+    fn a_later_cluster_line_starts_a_fresh_world() {
+        let s = parse(TWO_WORLDS).expect("parses");
+        let whole = Replay::to(s.clone(), usize::MAX);
+        assert!(whole.is_done() && whole.error().is_none());
+        assert_eq!(whole.generation(), 1);
+        // The second world knows only b, at offset 0, under its own settings.
+        assert_eq!(whole.world().config.transaction_version, 2);
+        let tp = crate::log::TopicPartition::new("t", 0);
+        let log = whole
+            .world()
+            .log_view(&tp)
+            .expect("t-0 in the second world");
+        assert_eq!((log.log_end_offset, log.total_batches), (1, 1));
+        // Each output's events index its own world, and the fresh world's start at 0.
+        let cluster = 5;
+        assert_eq!(whole.outputs()[cluster].world, 1);
+        assert_eq!(whole.outputs()[cluster].events.start, 0);
+        let last = whole.outputs().last().expect("outputs");
+        assert!(last.events.end <= whole.world().events.len());
+        // Stepping back across the boundary replays the first world exactly.
+        let back = Replay::to(s.clone(), cluster);
+        assert_eq!(back.generation(), 0);
+        assert_eq!(back.world().config.transaction_version, 1);
+        let mut runner = Runner::new(s);
+        for _ in 0..cluster {
+            runner.step().expect("runs");
+        }
+        assert_eq!(back.world().fingerprint(), runner.world.fingerprint());
+    }
+
+    #[test]
+    fn a_later_cluster_line_opens_a_player_step() {
+        let s =
+            parse("topic create t\n> one\necho a\ncluster brokers=2\necho b\n").expect("parses");
+        assert_eq!(player_steps(&s), vec![0..1, 1..2, 2..4]);
+        let mut r = Replay::new(s);
+        r.play_player_to(2).expect("runs");
+        let out = r.play_player_step().expect("runs");
+        assert_eq!(out.lines, vec!["b"]);
+        assert_eq!((out.world, out.events.start), (1, 0));
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct Runner {
     pulsar_seen: usize,
     /// The language of the narration it prints (`print events`, failure notices).
     lang: Lang,
+    /// How many fresh worlds a later `cluster` line has started: the world's event
+    /// indices start again from 0 in each.
+    generation: u32,
     /// The invariant checker, fed after every step (`check` prints what it found). Only a
     /// scenario with a `check` step run with a [`MakeWatch`] carries one: it re-reads
     /// every partition that grew, which a page preloaded with 10,000 batches (`?bench=`)
@@ -71,6 +74,7 @@ impl Runner {
             #[cfg(feature = "pulsar")]
             pulsar_seen: 0,
             lang: Lang::En,
+            generation: 0,
             #[cfg(feature = "checker")]
             checker: watch.filter(|_| checks).map(|make| make()),
         }
@@ -96,6 +100,12 @@ impl Runner {
     }
     pub fn current_step(&self) -> Option<&Step> {
         self.scenario.steps.get(self.next)
+    }
+
+    /// Which world the steps run in: 0 for the first, one more for each later
+    /// `cluster` line played.
+    pub fn generation(&self) -> u32 {
+        self.generation
     }
 
     /// Runs the next step; returns the lines it printed. An error names the line and
@@ -124,7 +134,22 @@ impl Runner {
 
     fn run_step(&mut self, step: &Step) -> Result<Vec<String>, String> {
         match &step.kind {
-            StepKind::Cluster(_) => Ok(Vec::new()),
+            // The first `cluster` line shaped the world in `Runner::new`; a later one
+            // ends that world and starts a fresh one with its settings (a lesson's second
+            // half under another transaction.version). Nothing carries over: clients,
+            // `pid=last` and the checker's history belong to the world that ended.
+            StepKind::Cluster(config) => {
+                if self.next > 0 {
+                    self.world = World::new(config.clone());
+                    self.last_producer = None;
+                    self.generation += 1;
+                    #[cfg(feature = "checker")]
+                    if self.checker.is_some() {
+                        self.checker = Some(Box::new(crate::checker::Checker::new()));
+                    }
+                }
+                Ok(Vec::new())
+            }
             StepKind::Echo(_) => {
                 let text = step.echo_in(self.lang).unwrap_or_default();
                 Ok(vec![interpolate(&self.world, text, self.lang)?])
