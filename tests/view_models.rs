@@ -501,3 +501,51 @@ fn the_timeline_marks_dropped_messages_and_errors() {
         "no partition or coordinator given: no roles"
     );
 }
+
+/// A transaction past its transaction.timeout.ms: late while it waits for the
+/// coordinator's next check, then timed out with the epoch the abort fenced it with;
+/// the next transaction of the id is not late.
+#[test]
+fn a_late_transaction_shows_its_timeout_and_the_coordinators_abort() {
+    let src = "cluster brokers=1\ntopic create t partitions=1\n\
+               producer p create transactional.id=tx transaction.timeout.ms=2000\n\
+               producer p init-transactions\nproducer p begin\nproducer p send t-0 x\n\
+               producer p flush\n";
+    let late = |extra: &str| {
+        let s = eos_playground::scenario::parse(&format!("{src}{extra}")).expect("parses");
+        let r = eos_playground::scenario::Replay::to(s, usize::MAX);
+        assert_eq!(r.error(), None);
+        let c = coordinators(r.world()).remove(0);
+        (c.late, c.producer_epoch)
+    };
+    let (within, _) = late("run 1500\n");
+    assert_eq!(within, None, "1.5 s of a 2 s timeout is not late");
+    let (waiting, _) = late("run 2500\n");
+    let waiting = waiting.expect("past its timeout");
+    assert_eq!((waiting.producer_id, waiting.producer_epoch), (0, 0));
+    assert_eq!(waiting.timeout_ms, 2000);
+    assert!(waiting.open_for_ms > 2000, "{waiting:?}");
+    assert_eq!(waiting.aborted, None, "the coordinator checks every 10 s");
+    let (aborted, epoch) = late("run 12000\n");
+    let aborted = aborted.expect("timed out");
+    assert_eq!(
+        aborted.producer_epoch, 0,
+        "the epoch the transaction ran at"
+    );
+    let (at, bumped) = aborted.aborted.expect("aborted by the coordinator");
+    assert_eq!(bumped, 1, "the abort fenced the producer at epoch 1");
+    assert_eq!(epoch, 1);
+    assert!(
+        (10_000..12_500).contains(&at),
+        "found at a 10 s check: {at}"
+    );
+    assert!(
+        aborted.open_for_ms > 2000 && aborted.open_for_ms <= at,
+        "{aborted:?}"
+    );
+    // A new instance takes the id over: its transaction is not late.
+    let (next, _) = late(
+        "run 12000\nproducer q create transactional.id=tx\nproducer q init-transactions\nproducer q begin\nproducer q send t-0 y\nproducer q flush\n",
+    );
+    assert_eq!(next, None);
+}

@@ -9,7 +9,7 @@ use crate::util::sorted_set::SortedSet;
 use crate::broker::broker::BrokerEvent;
 use crate::coordinator::transaction::log_format::{value_json, TransactionLogValue};
 use crate::coordinator::transaction::{CoordinatorEvent, TransactionState};
-use crate::sim::{EventKind, World};
+use crate::sim::{EventKind, World, START_MS};
 use crate::util::ordered::CollectSorted;
 
 /// One record of `__transaction_state` for a transactional id.
@@ -73,6 +73,83 @@ pub struct CoordinatorView {
     pub last_transition: Option<(TransactionState, TransactionState)>,
     /// Every state this id has been in, from its records.
     pub visited: Vec<TransactionState>,
+    /// Its transaction ran past `transaction.timeout.ms`: still open, or aborted by the
+    /// coordinator (until the id begins another transaction).
+    pub late: Option<LateTxnView>,
+}
+
+/// A producer's transaction that ran past its `transaction.timeout.ms`. The coordinator
+/// looks for them every `transaction.abort.timed.out.transaction.cleanup.interval.ms`
+/// (10 s), so a late one may wait a while; then it aborts it at a bumped epoch
+/// (`abortTimedOutTransactions`, Kafka 4.0: the fence path bumps at every version), which
+/// fences the producer: its next call at the old epoch is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LateTxnView {
+    pub producer_id: i64,
+    /// The epoch the transaction ran at.
+    pub producer_epoch: i16,
+    /// How long it had been open: when the coordinator found it, or until now.
+    pub open_for_ms: i64,
+    pub timeout_ms: i32,
+    /// The coordinator's abort, once it happened: when (ms on the page's clock, from
+    /// the world's start), and the epoch it fenced the producer with.
+    pub aborted: Option<(i64, i16)>,
+}
+
+/// The last timeout abort of each id whose latest transaction ended in one: newest
+/// events first, an id settles at its `TimedOut` event (late) or at the move into its
+/// latest `Ongoing` (that transaction ended otherwise). Only ids in PrepareAbort or
+/// CompleteAbort can have one, so the scan stops once those are settled.
+fn timeouts(
+    world: &World,
+    aborting: &SortedSet<&str>,
+) -> SortedMap<String, (i64, i64, i16, i64, i32)> {
+    let mut found = SortedMap::new();
+    let mut settled = SortedSet::new();
+    for e in world.events.iter().rev() {
+        if settled.len() == aborting.len() {
+            break;
+        }
+        let EventKind::Broker {
+            event: BrokerEvent::Coordinator(c),
+            ..
+        } = &e.kind
+        else {
+            continue;
+        };
+        match c {
+            CoordinatorEvent::TimedOut {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                txn_start_timestamp,
+                txn_timeout_ms,
+            } if aborting.contains(transactional_id.as_str())
+                && !settled.contains(transactional_id.as_str()) =>
+            {
+                settled.insert(transactional_id.clone());
+                found.insert(
+                    transactional_id.clone(),
+                    (
+                        e.at_ms - START_MS,
+                        *producer_id,
+                        *producer_epoch,
+                        e.at_ms - txn_start_timestamp,
+                        *txn_timeout_ms,
+                    ),
+                );
+            }
+            CoordinatorEvent::StateChanged {
+                transactional_id,
+                to: TransactionState::Ongoing,
+                ..
+            } if aborting.contains(transactional_id.as_str()) => {
+                settled.insert(transactional_id.clone());
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Each transaction's newest move, newest events first: the scan stops once every
@@ -113,6 +190,18 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
         .map(|t| t.metadata.transactional_id())
         .collect_set();
     let last = last_transitions(world, &ids);
+    let aborting = txns
+        .iter()
+        .map(|t| t.metadata)
+        .filter(|m| {
+            matches!(
+                m.state(),
+                TransactionState::PrepareAbort | TransactionState::CompleteAbort
+            )
+        })
+        .map(|m| m.transactional_id())
+        .collect_set();
+    let timed_out = timeouts(world, &aborting);
     let mut out: Vec<CoordinatorView> = txns
         .iter()
         .map(|t| {
@@ -129,6 +218,28 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
                 .collect_set()
                 .into_iter()
                 .collect();
+            let open_for_ms = (m.state() == TransactionState::Ongoing
+                && m.txn_start_timestamp() >= 0)
+                .then(|| world.clock_ms - m.txn_start_timestamp());
+            let late = match (open_for_ms, timed_out.get(m.transactional_id())) {
+                (Some(open), _) if open > i64::from(m.txn_timeout_ms()) => Some(LateTxnView {
+                    producer_id: m.producer_id(),
+                    producer_epoch: m.producer_epoch(),
+                    open_for_ms: open,
+                    timeout_ms: m.txn_timeout_ms(),
+                    aborted: None,
+                }),
+                (None, Some(&(at, producer_id, producer_epoch, open, timeout_ms))) => {
+                    Some(LateTxnView {
+                        producer_id,
+                        producer_epoch,
+                        open_for_ms: open,
+                        timeout_ms,
+                        aborted: Some((at, m.producer_epoch())),
+                    })
+                }
+                _ => None,
+            };
             CoordinatorView {
                 transactional_id: m.transactional_id().to_string(),
                 broker: t.coordinator,
@@ -144,12 +255,11 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
                     .map(|tp| tp.to_string())
                     .collect(),
                 timeout_ms: m.txn_timeout_ms(),
-                open_for_ms: (m.state() == TransactionState::Ongoing
-                    && m.txn_start_timestamp() >= 0)
-                    .then(|| world.clock_ms - m.txn_start_timestamp()),
+                open_for_ms,
                 records,
                 last_transition: last.get(m.transactional_id()).copied(),
                 visited,
+                late,
             }
         })
         .collect();

@@ -6,7 +6,8 @@
 // - cut a link and heal it from the faults in force;
 // - the hanging-transaction lesson: transaction.version 1 without verification in the
 //   rules panel, the stuck LSO with find-hanging reporting the transaction, and the LSO
-//   moving on after `abort`;
+//   moving on after `abort`; then the lesson's second world (transaction.version 2),
+//   where nothing hangs, and Back across the boundary to the first world;
 // - axe-core finds no violations with the menu open and a fault in force, nor in the
 //   lesson; screenshots of the new controls at 1280×800, 760 and 360 px.
 
@@ -142,6 +143,29 @@ test('the hanging-transaction lesson: rules in force, the stuck LSO, find-hangin
     for (let i = 0; i < 10 && (await hanging.count()) > 0; i++) await next.click();
     await page.locator(tid('admin-no-open')).waitFor();
     assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'), 'after abort the LSO moves on');
+    // The second world: a `cluster` line starts the same schedule at transaction.version 2.
+    const tv = page.locator(tid('rules-tv'));
+    for (let i = 0; i < 10 && (await tv.innerText()) !== '2'; i++) await next.click();
+    assert.equal(await tv.innerText(), '2', 'the lesson moved to its transaction.version 2 world');
+    assert.equal(await page.locator(tid('rules-verification')).innerText(), 'true');
+    const atBoundary = await page.locator(tid('lesson-progress')).innerText();
+    // Back across the boundary: the first world again, as it was.
+    await page.locator(tid('lesson-prev')).click();
+    await tv.filter({ hasText: /^1$/ }).waitFor();
+    await page.locator(tid('admin-no-open')).waitFor();
+    await next.click();
+    await tv.filter({ hasText: /^2$/ }).waitFor();
+    assert.equal(await page.locator(tid('lesson-progress')).innerText(), atBoundary);
+    // To the end: the late Produce is refused, nothing opens at offset 2, the LSO follows the HW.
+    for (let i = 0; i < 10 && (await next.isEnabled()); i++) {
+      assert.equal(await page.locator(tid('admin-open-2')).count(), 0, 'no transaction opens at offset 2 under TV2');
+      await next.click();
+    }
+    await page.locator(tid('lesson-finished')).waitFor();
+    assert.equal(await page.locator(tid('admin-hanging')).count(), 0, 'nothing hangs under TV2');
+    assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'), 'the LSO follows the HW under TV2');
+    assert.deepEqual(await axe(page), [], 'lesson, second world');
+    await screenshot(page, 'faults-hanging-tv2-1280', { fullPage: true });
     assert.deepEqual(problems, []);
   } finally {
     await page.close();

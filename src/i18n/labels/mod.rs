@@ -327,6 +327,8 @@ keys! {
     CoordFence,
     CoordDead,
     CoordOpenFor,
+    CoordLate,
+    CoordTimedOut,
     // Text alternatives of the pictures (src/view/alt.rs)
     AltCoord,
     AltCoordFrom,

@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::coordinator::transaction::TransactionState;
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::view::alt::coordinator_alt;
-use crate::view::coordinators::CoordinatorView;
+use crate::view::coordinators::{CoordinatorView, LateTxnView};
 
 use TransactionState::*;
 
@@ -210,6 +210,9 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
                     { " " }{ tf(Key::CoordOpenFor, &[&ms.to_string(), &v.timeout_ms.to_string()]) }
                 }
             </p>
+            if let Some(late) = &v.late {
+                { late_note(late) }
+            }
             { diagram(v, index) }
             <p class="small muted">{ t(Key::DiagramCaption) }</p>
             <h4 class="small-heading">{ tf(Key::TxStateLogHeading, &[&v.partition.to_string()]) }</h4>
@@ -232,6 +235,42 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
                 <pre class="json small">{ json.join("\n") }</pre>
             </details>
         </div>
+    }
+}
+
+/// A transaction past its `transaction.timeout.ms`: how long it was open against its
+/// timeout, and what the coordinator did (or will do at its next check).
+fn late_note(l: &LateTxnView) -> Html {
+    let (pid, epoch, open, timeout) = (
+        l.producer_id.to_string(),
+        l.producer_epoch.to_string(),
+        l.open_for_ms.to_string(),
+        l.timeout_ms.to_string(),
+    );
+    let (text, done) = match l.aborted {
+        Some((at, bumped)) => (
+            tf(
+                Key::CoordTimedOut,
+                &[
+                    &pid,
+                    &epoch,
+                    &open,
+                    &timeout,
+                    &at.to_string(),
+                    &bumped.to_string(),
+                ],
+            ),
+            "true",
+        ),
+        None => (
+            tf(Key::CoordLate, &[&pid, &epoch, &open, &timeout]),
+            "false",
+        ),
+    };
+    html! {
+        <p class="small coord-late" role="note" data-testid="coordinator-late" data-aborted={done}>
+            <span class="badge warn">{ "transaction.timeout.ms" }</span>{ " " }{ text }
+        </p>
     }
 }
 
