@@ -93,3 +93,37 @@ async fn a_second_producer_fences_the_first_whose_commit_then_fails() {
     );
     assert_eq!(text(&root, "txn-client-state"), "ABORTABLE_ERROR");
 }
+
+/// A transaction past its transaction.timeout.ms, from the engine's view model: the
+/// coordinator panel says how long it was open against its timeout and that the
+/// coordinator aborted it, fencing the producer at the bumped epoch.
+#[wasm_bindgen_test]
+async fn a_timed_out_transaction_is_shown_with_the_coordinators_abort() {
+    use eos_playground::ui::components::txn_coordinator::{TxnCoordinator, TxnCoordinatorProps};
+    let src = "cluster brokers=1\ntopic create t partitions=1\n\
+               producer p create transactional.id=tx transaction.timeout.ms=2000\n\
+               producer p init-transactions\nproducer p begin\nproducer p send t-0 x\n\
+               producer p flush\nrun 12000\n";
+    let scenario = eos_playground::scenario::parse(src).expect("parses");
+    let replay = eos_playground::scenario::Replay::to(scenario, usize::MAX);
+    let views = eos_playground::view::coordinators::coordinators(replay.world());
+    let root = fresh_root();
+    yew::Renderer::<TxnCoordinator>::with_root_and_props(
+        root.clone(),
+        TxnCoordinatorProps { views },
+    )
+    .render();
+    tick().await;
+    let late = by_testid(&root, "coordinator-late");
+    assert_eq!(late.get_attribute("data-aborted").as_deref(), Some("true"));
+    let said = late.text_content().unwrap_or_default();
+    for part in [
+        "producer 0",
+        "epoch 0",
+        "transaction.timeout.ms=2000",
+        "bumped the epoch to 1",
+        "INVALID_PRODUCER_EPOCH",
+    ] {
+        assert!(said.contains(part), "{part} in {said}");
+    }
+}
