@@ -41,6 +41,9 @@ pub struct Runner {
     /// cannot afford per click.
     #[cfg(feature = "checker")]
     checker: Option<Box<dyn Watch>>,
+    /// What made the checker: a later `cluster` line's fresh world gets a fresh one.
+    #[cfg(feature = "checker")]
+    make_watch: Option<MakeWatch>,
 }
 
 impl Runner {
@@ -77,6 +80,8 @@ impl Runner {
             generation: 0,
             #[cfg(feature = "checker")]
             checker: watch.filter(|_| checks).map(|make| make()),
+            #[cfg(feature = "checker")]
+            make_watch: watch.filter(|_| checks),
         }
     }
 
@@ -144,8 +149,8 @@ impl Runner {
                     self.last_producer = None;
                     self.generation += 1;
                     #[cfg(feature = "checker")]
-                    if self.checker.is_some() {
-                        self.checker = Some(Box::new(crate::checker::Checker::new()));
+                    if let Some(make) = self.make_watch {
+                        self.checker = Some(make());
                     }
                 }
                 Ok(Vec::new())
