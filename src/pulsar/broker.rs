@@ -2,6 +2,8 @@
 //! `PersistentTopic`, `PersistentSubscription`, the dispatcher's
 //! `filterEntriesForConsumer`); coordinator commands go to `coordinator_service.rs`.
 
+use std::collections::BTreeMap;
+
 use super::event::PulsarEventKind;
 use super::pending_ack::AckConflict;
 use super::{
@@ -72,8 +74,10 @@ impl PulsarWorld {
                 sequence_id,
                 txn,
                 value,
+                deliver_at,
             } => {
-                let result = self.publish(&topic, &producer_name, sequence_id, txn, value);
+                let result =
+                    self.publish(&topic, &producer_name, sequence_id, txn, value, deliver_at);
                 reply(
                     self,
                     Command::SendReceipt {
@@ -88,9 +92,18 @@ impl PulsarWorld {
                 subscription,
                 permits,
             } => {
-                let entries = self.dispatch(&topic, &subscription, permits);
-                reply(self, Command::Message { entries }, None);
+                let (entries, redelivery_counts) = self.dispatch(&topic, &subscription, permits);
+                let body = Command::Message {
+                    entries,
+                    redelivery_counts,
+                };
+                reply(self, body, None);
             }
+            Command::RedeliverUnacknowledged {
+                topic,
+                subscription,
+                positions,
+            } => self.redeliver_unacknowledged(&topic, &subscription, &positions),
             Command::Ack {
                 topic,
                 subscription,
@@ -149,6 +162,7 @@ impl PulsarWorld {
         sequence_id: i64,
         txn: Option<TxnID>,
         value: String,
+        deliver_at: Option<i64>,
     ) -> Result<Position, PulsarError> {
         let dedup = self.config().broker_deduplication_enabled;
         let Some(t) = self.topics.get_mut(topic) else {
@@ -190,11 +204,23 @@ impl PulsarWorld {
         let Some(t) = self.topics.get_mut(topic) else {
             return Err(PulsarError::NotAllowedException);
         };
+        // `asyncAddEntry` failed: no position, so the buffer counts nothing
+        // (`TopicTransactionBuffer.appendBufferToTxn` records a transaction only in
+        // `addComplete`) and dedup does not move; the client gets PersistenceError.
+        if t.ledger_failing {
+            let kind = PulsarEventKind::AppendFailed {
+                topic: topic.to_string(),
+                txn,
+            };
+            self.emit(None, kind);
+            return Err(PulsarError::BrokerPersistenceException);
+        }
         let position = t.ledger.add_entry(EntryData::Message {
             value: value.clone(),
             producer_name: producer.to_string(),
             sequence_id,
             txn,
+            deliver_at,
         });
         let counted = match txn {
             Some(id) => t.buffer.append_to_txn(id, position),
@@ -234,24 +260,42 @@ impl PulsarWorld {
         Ok(position)
     }
 
-    /// The dispatcher: redeliveries first, then new entries up to maxReadPosition.
-    /// Aborted messages and markers are filtered and acknowledged on the cursor.
+    /// The dispatcher: redeliveries and delayed messages now due first, then new
+    /// entries up to maxReadPosition. Aborted messages and markers are filtered and
+    /// acknowledged on the cursor. Shared and Key_Shared subscriptions hold a message
+    /// whose `deliverAt` is ahead in the delayed delivery tracker; Exclusive and
+    /// Failover dispatch it at once (PersistentDispatcherSingleActiveConsumer has no
+    /// tracker). A message of a transaction reaches the tracker only once
+    /// maxReadPosition passed it, i.e. after its commit.
     fn dispatch(
         &mut self,
         topic: &str,
         subscription: &str,
         permits: u32,
-    ) -> Vec<(Position, String)> {
+    ) -> (Vec<(Position, String)>, BTreeMap<Position, u32>) {
+        let now = self.clock_ms();
         let Some(t) = self.topics.get_mut(topic) else {
-            return Vec::new();
+            return Default::default();
         };
         let max_read = t.buffer.dispatch_limit(&t.ledger);
         let Some(s) = t.subscriptions.get_mut(subscription) else {
-            return Vec::new();
+            return Default::default();
         };
         let mut out = Vec::new();
         let mut filtered = Vec::new();
+        let mut held: Vec<(Position, i64)> = Vec::new();
         let mut budget = permits as usize;
+        // `getMessagesToReplayNow`: due delayed messages join the replays.
+        let due: Vec<(i64, Position)> = s
+            .delayed
+            .iter()
+            .take_while(|(at, _)| *at <= now)
+            .copied()
+            .collect();
+        for d in due {
+            s.delayed.remove(&d);
+            s.redeliver.insert(d.1);
+        }
         let redeliver: Vec<Position> = s.redeliver.iter().copied().collect();
         for p in redeliver {
             if budget == 0 {
@@ -284,10 +328,34 @@ impl PulsarWorld {
             if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
-            if let EntryData::Message { value, .. } = &entry.data {
-                out.push((p, value.clone()));
-                budget -= 1;
+            if let EntryData::Message {
+                value, deliver_at, ..
+            } = &entry.data
+            {
+                match deliver_at {
+                    Some(at) if *at > now && s.is_multiple_consumers() => {
+                        s.delayed.insert((*at, p));
+                        held.push((p, *at));
+                    }
+                    _ => {
+                        out.push((p, value.clone()));
+                        budget -= 1;
+                    }
+                }
             }
+        }
+        let counts: BTreeMap<Position, u32> = out
+            .iter()
+            .filter_map(|(p, _)| Some((*p, *s.redelivery_count.get(p)?)))
+            .collect();
+        for (p, deliver_at) in held {
+            let kind = PulsarEventKind::DeliveryDelayed {
+                topic: topic.to_string(),
+                subscription: subscription.to_string(),
+                positions: vec![p],
+                deliver_at,
+            };
+            self.emit(None, kind);
         }
         let kind = PulsarEventKind::Dispatched {
             topic: topic.to_string(),
@@ -297,7 +365,45 @@ impl PulsarWorld {
             max_read_position: max_read,
         };
         self.emit(None, kind);
-        out
+        (out, counts)
+    }
+
+    /// `redeliverUnacknowledgedMessages` of a negative ack: a Shared or Key_Shared
+    /// subscription redelivers the positions named (and counts them); an Exclusive or
+    /// Failover consumer's client asks for everything unacknowledged instead (the
+    /// cursor rewinds), uncounted. Acknowledged and pending positions stay as they are.
+    fn redeliver_unacknowledged(
+        &mut self,
+        topic: &str,
+        subscription: &str,
+        positions: &[Position],
+    ) {
+        let Some(s) = self
+            .topics
+            .get_mut(topic)
+            .and_then(|t| t.subscriptions.get_mut(subscription))
+        else {
+            return;
+        };
+        let mut named: Vec<Position> = if s.is_multiple_consumers() {
+            positions.to_vec()
+        } else {
+            let mut all = Vec::new();
+            let mut p = s.cursor.mark_delete_position().next();
+            while p < s.read_position {
+                all.push(p);
+                p = p.next();
+            }
+            all
+        };
+        named.retain(|p| !s.cursor.is_message_deleted(*p) && s.pending_ack.holder(*p).is_none());
+        s.redeliver_positions(&named);
+        let kind = PulsarEventKind::NackRedeliver {
+            topic: topic.to_string(),
+            subscription: subscription.to_string(),
+            positions: named,
+        };
+        self.emit(None, kind);
     }
 
     /// Step 3.3: an ack carrying a transaction goes to pending ack.
@@ -317,6 +423,17 @@ impl PulsarWorld {
             return Err(PulsarError::NotAllowedException);
         };
         let (topic, subscription) = (topic.to_string(), subscription.to_string());
+        if s.pending_ack_log_failing {
+            s.pending_ack.hold_unlogged(txn, positions, cumulative);
+            let kind = PulsarEventKind::PendingAckAppendFailed {
+                topic,
+                subscription,
+                txn,
+                positions: positions.to_vec(),
+            };
+            self.emit(Some("3.3"), kind);
+            return Err(PulsarError::BrokerPersistenceException);
+        }
         let held = match (cumulative, positions.first()) {
             (true, Some(&p)) => s.pending_ack.cumulative_acknowledge(txn, p, &s.cursor),
             _ => s
@@ -391,6 +508,7 @@ impl PulsarWorld {
                     if s.cursor.delete(p) {
                         acked.push(p);
                     }
+                    s.redelivery_count.remove(&p);
                 }
             }
         }
@@ -532,7 +650,11 @@ impl PulsarWorld {
             return;
         };
         let positions = if commit {
-            s.pending_ack.commit_txn(txn, &mut s.cursor)
+            let ps = s.pending_ack.commit_txn(txn, &mut s.cursor);
+            for p in &ps {
+                s.redelivery_count.remove(p);
+            }
+            ps
         } else if let Some(p) = s.pending_ack.abort_cumulative(txn) {
             // `redeliverUnacknowledgedMessages`: everything dispatched and not acked.
             let mut p2 = s.cursor.mark_delete_position().next();
@@ -544,8 +666,10 @@ impl PulsarWorld {
             }
             vec![p]
         } else {
+            // `handleAbort` → `redeliverUnacknowledgedMessages(consumer, positions)`:
+            // counted like any redelivery, so the dead-letter policy sees it.
             let ps = s.pending_ack.abort_txn(txn);
-            s.redeliver.extend(ps.iter().copied());
+            s.redeliver_positions(&ps);
             ps
         };
         let mark_delete_position = s.cursor.mark_delete_position();

@@ -45,6 +45,9 @@ pub enum EntryData {
         producer_name: String,
         sequence_id: i64,
         txn: Option<TxnID>,
+        /// `deliverAt` (logical ms): the dispatcher holds it until then.
+        #[serde(default)]
+        deliver_at: Option<i64>,
     },
     TxnMarker {
         txn: TxnID,

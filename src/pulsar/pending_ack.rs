@@ -140,6 +140,28 @@ impl PendingAckHandle {
         Ok(())
     }
 
+    /// The pending-ack log refused the ack's record: Pulsar still holds the positions
+    /// in memory (it cannot know what was persisted, so only the transaction's end
+    /// may release them) and fails the ack. Simplified: a position another
+    /// transaction holds keeps its holder (Pulsar's map would take the new one).
+    pub fn hold_unlogged(&mut self, txn: TxnID, positions: &[Position], cumulative: bool) {
+        if cumulative {
+            if let Some(&p) = positions.first() {
+                if self.cumulative.is_none_or(|(holder, _)| holder == txn) {
+                    self.cumulative = Some((txn, p));
+                }
+            }
+            return;
+        }
+        let mut any = false;
+        for &p in positions {
+            any |= *self.individual_ack_positions.entry(p).or_insert(txn) == txn;
+        }
+        if any && !self.ack_order.contains(&txn) {
+            self.ack_order.push(txn);
+        }
+    }
+
     /// `cumulativeAcknowledgeMessage`: log, then check, then hold.
     pub fn cumulative_acknowledge(
         &mut self,
