@@ -76,6 +76,9 @@ pub enum PulsarAction {
         /// `deliverAfter(ms)`: dispatched no earlier than this long after the send.
         #[serde(default)]
         deliver_after_ms: Option<i64>,
+        /// The values go in one batch: one entry, each message at a batch index.
+        #[serde(default)]
+        batch: bool,
     },
     /// Flow permits: the broker dispatches up to this many entries.
     Receive {

@@ -11,6 +11,13 @@ use super::{
 };
 use crate::sim::Node;
 
+/// What a Send carries besides its producer, sequence id and transaction.
+struct Message {
+    value: String,
+    deliver_at: Option<i64>,
+    batch: Vec<String>,
+}
+
 impl PulsarWorld {
     pub(super) fn handle(&mut self, broker: i32, from: Node, body: Command) {
         let reply = |w: &mut PulsarWorld, body: Command, step| {
@@ -75,9 +82,14 @@ impl PulsarWorld {
                 txn,
                 value,
                 deliver_at,
+                batch,
             } => {
-                let result =
-                    self.publish(&topic, &producer_name, sequence_id, txn, value, deliver_at);
+                let message = Message {
+                    value,
+                    deliver_at,
+                    batch,
+                };
+                let result = self.publish(&topic, &producer_name, sequence_id, txn, message);
                 reply(
                     self,
                     Command::SendReceipt {
@@ -161,9 +173,13 @@ impl PulsarWorld {
         producer: &str,
         sequence_id: i64,
         txn: Option<TxnID>,
-        value: String,
-        deliver_at: Option<i64>,
+        message: Message,
     ) -> Result<Position, PulsarError> {
+        let Message {
+            value,
+            deliver_at,
+            batch,
+        } = message;
         let dedup = self.config().broker_deduplication_enabled;
         let Some(t) = self.topics.get_mut(topic) else {
             return Err(PulsarError::NotAllowedException);
@@ -221,6 +237,7 @@ impl PulsarWorld {
             sequence_id,
             txn,
             deliver_at,
+            batch,
         });
         let counted = match txn {
             Some(id) => t.buffer.append_to_txn(id, position),
@@ -305,9 +322,10 @@ impl PulsarWorld {
             if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
-            if let Some(EntryData::Message { value, .. }) = t.ledger.entry(p).map(|e| &e.data) {
-                out.push((p, value.clone()));
-                budget -= 1;
+            if let Some(entry) = t.ledger.entry(p) {
+                let messages = messages_of(entry, s);
+                budget = budget.saturating_sub(usize::from(!messages.is_empty()));
+                out.extend(messages);
             }
         }
         while budget > 0 && s.read_position <= max_read {
@@ -328,25 +346,23 @@ impl PulsarWorld {
             if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
-            if let EntryData::Message {
-                value, deliver_at, ..
-            } = &entry.data
-            {
+            if let EntryData::Message { deliver_at, .. } = &entry.data {
                 match deliver_at {
                     Some(at) if *at > now && s.is_multiple_consumers() => {
                         s.delayed.insert((*at, p));
                         held.push((p, *at));
                     }
                     _ => {
-                        out.push((p, value.clone()));
-                        budget -= 1;
+                        let messages = messages_of(entry, s);
+                        budget = budget.saturating_sub(usize::from(!messages.is_empty()));
+                        out.extend(messages);
                     }
                 }
             }
         }
         let counts: BTreeMap<Position, u32> = out
             .iter()
-            .filter_map(|(p, _)| Some((*p, *s.redelivery_count.get(p)?)))
+            .filter_map(|(p, _)| Some((*p, *s.redelivery_count.get(&p.entry())?)))
             .collect();
         for (p, deliver_at) in held {
             let kind = PulsarEventKind::DeliveryDelayed {
@@ -360,7 +376,11 @@ impl PulsarWorld {
         let kind = PulsarEventKind::Dispatched {
             topic: topic.to_string(),
             subscription: subscription.to_string(),
-            positions: out.iter().map(|(p, _)| *p).collect(),
+            positions: {
+                let mut entries: Vec<Position> = out.iter().map(|(p, _)| p.entry()).collect();
+                entries.dedup();
+                entries
+            },
             filtered_aborted: filtered,
             max_read_position: max_read,
         };
@@ -386,7 +406,10 @@ impl PulsarWorld {
             return;
         };
         let mut named: Vec<Position> = if s.is_multiple_consumers() {
-            positions.to_vec()
+            let mut entries: Vec<Position> = positions.iter().map(Position::entry).collect();
+            entries.sort();
+            entries.dedup();
+            entries
         } else {
             let mut all = Vec::new();
             let mut p = s.cursor.mark_delete_position().next();
@@ -479,11 +502,10 @@ impl PulsarWorld {
         positions: &[Position],
         cumulative: bool,
     ) {
-        let Some(s) = self
-            .topics
-            .get_mut(topic)
-            .and_then(|t| t.subscriptions.get_mut(subscription))
-        else {
+        let Some(t) = self.topics.get_mut(topic) else {
+            return;
+        };
+        let Some(s) = t.subscriptions.get_mut(subscription) else {
             return;
         };
         // A plain cumulative ack moves the mark-delete position (`asyncMarkDelete`).
@@ -505,10 +527,13 @@ impl PulsarWorld {
             match s.pending_ack.holder(p) {
                 Some(holder) => ignored.push((p, holder)),
                 None => {
-                    if s.cursor.delete(p) {
+                    let size = t.ledger.batch_size(p).unwrap_or(1);
+                    if s.cursor.delete_message(p, size) {
                         acked.push(p);
                     }
-                    s.redelivery_count.remove(&p);
+                    if s.cursor.is_message_deleted(p.entry()) {
+                        s.redelivery_count.remove(&p.entry());
+                    }
                 }
             }
         }
@@ -646,11 +671,15 @@ impl PulsarWorld {
         commit: bool,
         step: Option<&'static str>,
     ) {
-        let Some(s) = self.subscription_mut(sub) else {
+        let Some(t) = self.topics.get_mut(&sub.topic) else {
+            return;
+        };
+        let ledger = &t.ledger;
+        let Some(s) = t.subscriptions.get_mut(&sub.subscription) else {
             return;
         };
         let positions = if commit {
-            let ps = s.pending_ack.commit_txn(txn, &mut s.cursor);
+            let ps = s.pending_ack.commit_txn(txn, &mut s.cursor, ledger);
             for p in &ps {
                 s.redelivery_count.remove(p);
             }
@@ -668,8 +697,11 @@ impl PulsarWorld {
         } else {
             // `handleAbort` → `redeliverUnacknowledgedMessages(consumer, positions)`:
             // counted like any redelivery, so the dead-letter policy sees it.
+            // A batch index goes back with its entry (what is acknowledged of it stays).
             let ps = s.pending_ack.abort_txn(txn);
-            s.redeliver_positions(&ps);
+            let mut entries: Vec<Position> = ps.iter().map(Position::entry).collect();
+            entries.dedup();
+            s.redeliver_positions(&entries);
             ps
         };
         let mark_delete_position = s.cursor.mark_delete_position();
@@ -699,5 +731,25 @@ impl PulsarWorld {
             };
             self.emit(None, kind);
         }
+    }
+}
+
+/// The messages of one entry a dispatch sends: the entry, or each index of a batch not
+/// acknowledged and not pending (Pulsar sends the entry with the cursor's ack set and
+/// the client skips the acknowledged indexes).
+fn messages_of(
+    entry: &super::Entry,
+    s: &super::world::PersistentSubscription,
+) -> Vec<(Position, String)> {
+    let p = entry.position;
+    match &entry.data {
+        EntryData::Message { batch, .. } if !batch.is_empty() => (0u32..)
+            .zip(batch)
+            .map(|(i, v)| (Position::batch(p.ledger_id, p.entry_id, i), v))
+            .filter(|(bp, _)| !s.cursor.is_message_deleted(*bp) && s.pending_ack.holder(*bp).is_none())
+            .map(|(bp, v)| (bp, v.clone()))
+            .collect(),
+        EntryData::Message { value, .. } => vec![(p, value.clone())],
+        EntryData::TxnMarker { .. } => Vec::new(),
     }
 }

@@ -136,6 +136,7 @@ impl PulsarWorld {
         txn: Option<&str>,
         sequence_id: Option<i64>,
         deliver_at: Option<i64>,
+        batch: bool,
     ) -> Result<Outcome, String> {
         if self.topic(topic).is_none() {
             return Err(format!("no topic {topic}"));
@@ -174,16 +175,33 @@ impl PulsarWorld {
         }
         let broker = self.topic_broker(topic);
         let mut out = Vec::new();
-        for (i, value) in values.iter().enumerate() {
-            let seq =
-                self.next_sequence_id(producer, sequence_id.map(|s| s.saturating_add(i as i64)));
+        // A batch: one Send, one entry, its messages named by batch index; its
+        // sequence id is the last message's (`highest_sequence_id`, what dedup checks).
+        let groups: Vec<Vec<String>> = if batch && values.len() > 1 {
+            vec![values.to_vec()]
+        } else {
+            values.iter().map(|v| vec![v.clone()]).collect()
+        };
+        let mut i = 0i64;
+        for group in groups {
+            let mut seq = 0;
+            for _ in &group {
+                seq = self.next_sequence_id(producer, sequence_id.map(|s| s.saturating_add(i)));
+                i = i.saturating_add(1);
+            }
+            let batched = group.len() > 1;
             let body = Command::Send {
                 topic: topic.to_string(),
                 producer_name: producer.to_string(),
                 sequence_id: seq,
                 txn: txn_id,
-                value: value.clone(),
+                value: if batched {
+                    format!("[{}]", group.join(" "))
+                } else {
+                    group.concat()
+                },
                 deliver_at,
+                batch: if batched { group.clone() } else { Vec::new() },
             };
             let step = txn_id.map(|_| "2.2.1");
             let result = match self.call(producer, broker, body, step) {
@@ -194,7 +212,16 @@ impl PulsarWorld {
             if let (Some(name), Err(_)) = (txn, &result) {
                 self.op_failed(name);
             }
-            out.push((value.clone(), result));
+            for (k, value) in (0u32..).zip(&group) {
+                let r = match result {
+                    // A duplicate (`-1:-1`) stays as it is.
+                    Ok(p) if batched && p.entry_id >= 0 => {
+                        Ok(super::Position::batch(p.ledger_id, p.entry_id, k))
+                    }
+                    r => r,
+                };
+                out.push((value.clone(), r));
+            }
         }
         Ok(Outcome::Sent(out))
     }
@@ -263,7 +290,7 @@ impl PulsarWorld {
         let dlq = format!("{}-{}-DLQ", c.topic, c.subscription);
         self.ensure_topic(&dlq);
         let producer = format!("{consumer}-DLQ");
-        let sent = match self.produce(&producer, &dlq, &[value], None, None, None) {
+        let sent = match self.produce(&producer, &dlq, &[value], None, None, None, false) {
             Ok(Outcome::Sent(v)) => v.into_iter().next().and_then(|(_, r)| r.ok()),
             _ => None,
         };

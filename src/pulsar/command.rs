@@ -100,6 +100,9 @@ pub enum Command {
         /// `MessageMetadata.deliver_at_time` (`deliverAfter`/`deliverAt`), logical ms.
         #[serde(default)]
         deliver_at: Option<i64>,
+        /// A batch of messages in one entry (`value` then lists them); empty for one.
+        #[serde(default)]
+        batch: Vec<String>,
     },
     /// `CommandSendReceipt`; a deduplicated message gets `-1:-1`.
     SendReceipt {

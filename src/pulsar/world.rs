@@ -382,6 +382,7 @@ impl PulsarWorld {
                 txn,
                 sequence_id,
                 deliver_after_ms,
+                batch,
             } => {
                 if deliver_after_ms.is_some_and(|ms| !(0..=i64::from(i32::MAX)).contains(&ms)) {
                     return Err("deliver.after must be 0 to 2147483647 ms".into());
@@ -394,12 +395,16 @@ impl PulsarWorld {
                     txn.as_deref(),
                     *sequence_id,
                     deliver_at,
+                    *batch,
                 )
             }
             PulsarAction::Nack {
                 consumer,
                 positions,
-            } => self.negative_acknowledge(consumer, positions),
+            } => {
+                self.check_batch_positions(consumer, positions)?;
+                self.negative_acknowledge(consumer, positions)
+            }
             PulsarAction::FailLedger {
                 topic,
                 subscription,
@@ -432,7 +437,13 @@ impl PulsarWorld {
                 positions,
                 txn,
                 cumulative,
-            } => self.acknowledge(consumer, positions, txn.as_deref(), *cumulative),
+            } => {
+                self.check_batch_positions(consumer, positions)?;
+                if *cumulative && positions.iter().any(|p| p.batch_index.is_some()) {
+                    return Err("a cumulative ack takes an entry position like `3:0`".into());
+                }
+                self.acknowledge(consumer, positions, txn.as_deref(), *cumulative)
+            }
             PulsarAction::NewTxn { name, timeout_ms } => self.new_txn(name, *timeout_ms),
             PulsarAction::EndTxn { name, commit } => self.end_txn(name, *commit),
             PulsarAction::UpdateTxnStatus {
@@ -712,6 +723,20 @@ impl PulsarWorld {
         *last = (*last).max(seq);
         seq
     }
+    /// A batch index must name a message of a batch entry of the consumer's topic.
+    fn check_batch_positions(&self, consumer: &str, positions: &[Position]) -> Result<(), String> {
+        let Some(t) = self.consumer(consumer).and_then(|c| self.topic(&c.topic)) else {
+            return Ok(());
+        };
+        match positions
+            .iter()
+            .find(|p| p.batch_index.is_some() && !t.ledger.is_message(**p))
+        {
+            Some(p) => Err(format!("{p} names no message of a batch in {}", t.ledger.name())),
+            None => Ok(()),
+        }
+    }
+
     /// A topic made on first use (a dead-letter topic), on the first broker.
     pub(super) fn ensure_topic(&mut self, name: &str) {
         if !self.topics.contains_key(name) {

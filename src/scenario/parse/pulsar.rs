@@ -53,14 +53,17 @@ fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
     let bad = || {
         c.err(
             t.column,
-            format!("expected a position like `3:0`, got `{}`", t.text),
+            format!("expected a position like `3:0` (or `3:0:1` for a batch index), got `{}`", t.text),
         )
     };
-    let (l, e) = t.text.split_once(':').ok_or_else(bad)?;
-    Ok(Position::new(
-        l.parse().map_err(|_| bad())?,
-        e.parse().map_err(|_| bad())?,
-    ))
+    let (l, rest) = t.text.split_once(':').ok_or_else(bad)?;
+    let (e, index) = match rest.split_once(':') {
+        Some((e, i)) => (e, Some(i.parse::<u32>().map_err(|_| bad())?)),
+        None => (rest, None),
+    };
+    let mut p = Position::new(l.parse().map_err(|_| bad())?, e.parse().map_err(|_| bad())?);
+    p.batch_index = index;
+    Ok(p)
 }
 
 fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
@@ -208,9 +211,17 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let topic = c.next("a topic partition")?.text.clone();
             let (opts, words) = c.rest();
             let (mut txn, mut sequence_id, mut deliver_after_ms) = (None, None, None);
+            let mut batch = false;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
+                    "batch" => {
+                        batch = match v.as_str() {
+                            "true" => true,
+                            "false" => false,
+                            _ => return Err(c.err(t.column, "batch must be true or false")),
+                        }
+                    }
                     "deliver.after" => {
                         let ms: i64 = number(c, t, &v, "deliver.after")?;
                         if !(0..=i64::from(i32::MAX)).contains(&ms) {
@@ -233,6 +244,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 txn,
                 sequence_id,
                 deliver_after_ms,
+                batch,
             })
         }
         "nack" => {

@@ -231,6 +231,15 @@ fn view_lines(
                 s.cursor.mark_delete_position()
             ));
             out.push(format!("individuallyDeleted [{}]", deleted.join(" ")));
+            if !s.cursor.batch_deleted().is_empty() {
+                let acked: Vec<String> = (s.cursor.batch_deleted().iter())
+                    .map(|(p, ix)| {
+                        let ix: Vec<String> = ix.iter().map(|i| i.to_string()).collect();
+                        format!("{p}={{{}}}", ix.join(","))
+                    })
+                    .collect();
+                out.push(format!("batchDeletedIndexes [{}]", acked.join(" ")));
+            }
             out.push(format!("pendingAck [{}]", pending.join(", ")));
             if let Some((t, p)) = s.pending_ack.cumulative() {
                 out.push(format!("pendingCumulativeAck {p} {}", txn_label(w, t)));
