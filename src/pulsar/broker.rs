@@ -746,7 +746,9 @@ fn messages_of(
         EntryData::Message { batch, .. } if !batch.is_empty() => (0u32..)
             .zip(batch)
             .map(|(i, v)| (Position::batch(p.ledger_id, p.entry_id, i), v))
-            .filter(|(bp, _)| !s.cursor.is_message_deleted(*bp) && s.pending_ack.holder(*bp).is_none())
+            .filter(|(bp, _)| {
+                !s.cursor.is_message_deleted(*bp) && s.pending_ack.holder(*bp).is_none()
+            })
             .map(|(bp, v)| (bp, v.clone()))
             .collect(),
         EntryData::Message { value, .. } => vec![(p, value.clone())],

@@ -337,7 +337,10 @@ mod tests {
         );
         assert_eq!(h.abort_txn(t1), vec![p]);
         assert_eq!(h.individual_acknowledge(t2, &[p], &cursor), Ok(()));
-        assert_eq!(h.commit_txn(t2, &mut cursor, &ManagedLedger::new("t", 1)), vec![p]);
+        assert_eq!(
+            h.commit_txn(t2, &mut cursor, &ManagedLedger::new("t", 1)),
+            vec![p]
+        );
         assert_eq!(cursor.mark_delete_position(), p);
         assert_eq!(
             h.individual_acknowledge(t1, &[p], &cursor),
@@ -394,7 +397,10 @@ mod tests {
         let mut again = h.clone();
         again.replay(&cursor);
         assert_eq!(again.cumulative(), Some((t1, p(2))), "replayed");
-        assert_eq!(h.commit_txn(t1, &mut cursor, &ManagedLedger::new("t", 1)), vec![p(2)]);
+        assert_eq!(
+            h.commit_txn(t1, &mut cursor, &ManagedLedger::new("t", 1)),
+            vec![p(2)]
+        );
         assert_eq!(cursor.mark_delete_position(), p(2));
         assert_eq!(
             h.cumulative_acknowledge(t2, p(2), &cursor),

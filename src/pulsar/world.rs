@@ -732,7 +732,10 @@ impl PulsarWorld {
             .iter()
             .find(|p| p.batch_index.is_some() && !t.ledger.is_message(**p))
         {
-            Some(p) => Err(format!("{p} names no message of a batch in {}", t.ledger.name())),
+            Some(p) => Err(format!(
+                "{p} names no message of a batch in {}",
+                t.ledger.name()
+            )),
             None => Ok(()),
         }
     }

@@ -540,6 +540,11 @@ pub(super) fn difference(d: Difference) -> (Msg, Msg, Msg) {
             msg!("pulsar.diff.dedup.kafka"),
             msg!("pulsar.diff.dedup.pulsar"),
         ),
+        Difference::WhatAnAbortDoesToInput => (
+            msg!("pulsar.diff.abort-input.q"),
+            msg!("pulsar.diff.abort-input.kafka"),
+            msg!("pulsar.diff.abort-input.pulsar"),
+        ),
     };
     (q, k, p)
 }

@@ -53,7 +53,10 @@ fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
     let bad = || {
         c.err(
             t.column,
-            format!("expected a position like `3:0` (or `3:0:1` for a batch index), got `{}`", t.text),
+            format!(
+                "expected a position like `3:0` (or `3:0:1` for a batch index), got `{}`",
+                t.text
+            ),
         )
     };
     let (l, rest) = t.text.split_once(':').ok_or_else(bad)?;
