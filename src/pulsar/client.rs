@@ -28,6 +28,17 @@ pub const INITIAL_BACKOFF_MS: i64 = 100;
 /// The longest backoff (`maxBackoffIntervalNanos`: 60 s).
 pub const MAX_BACKOFF_MS: i64 = 60_000;
 
+/// How a send goes besides its values and transaction.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SendOpts {
+    /// An explicit sequence id for the first value (a resend).
+    pub sequence_id: Option<i64>,
+    /// `deliverAt`, logical ms.
+    pub deliver_at: Option<i64>,
+    /// The values go in one batch entry.
+    pub batch: bool,
+}
+
 impl PulsarWorld {
     /// A request to coordinator `tc`, retried while it loads.
     fn tc_call(
@@ -134,10 +145,13 @@ impl PulsarWorld {
         topic: &str,
         values: &[String],
         txn: Option<&str>,
-        sequence_id: Option<i64>,
-        deliver_at: Option<i64>,
-        batch: bool,
+        opts: SendOpts,
     ) -> Result<Outcome, String> {
+        let SendOpts {
+            sequence_id,
+            deliver_at,
+            batch,
+        } = opts;
         if self.topic(topic).is_none() {
             return Err(format!("no topic {topic}"));
         }
@@ -290,7 +304,7 @@ impl PulsarWorld {
         let dlq = format!("{}-{}-DLQ", c.topic, c.subscription);
         self.ensure_topic(&dlq);
         let producer = format!("{consumer}-DLQ");
-        let sent = match self.produce(&producer, &dlq, &[value], None, None, None, false) {
+        let sent = match self.produce(&producer, &dlq, &[value], None, SendOpts::default()) {
             Ok(Outcome::Sent(v)) => v.into_iter().next().and_then(|(_, r)| r.ok()),
             _ => None,
         };

@@ -388,15 +388,12 @@ impl PulsarWorld {
                     return Err("deliver.after must be 0 to 2147483647 ms".into());
                 }
                 let deliver_at = deliver_after_ms.map(|ms| self.clock_ms.saturating_add(ms));
-                self.produce(
-                    producer,
-                    topic,
-                    values,
-                    txn.as_deref(),
-                    *sequence_id,
+                let opts = super::client::SendOpts {
+                    sequence_id: *sequence_id,
                     deliver_at,
-                    *batch,
-                )
+                    batch: *batch,
+                };
+                self.produce(producer, topic, values, txn.as_deref(), opts)
             }
             PulsarAction::Nack {
                 consumer,
