@@ -406,10 +406,10 @@ impl PulsarWorld {
             return;
         };
         let mut named: Vec<Position> = if s.is_multiple_consumers() {
-            let mut entries: Vec<Position> = positions.iter().map(Position::entry).collect();
-            entries.sort();
-            entries.dedup();
-            entries
+            // Ordered and once each, without std's sort (it is large in wasm).
+            let entries: std::collections::BTreeSet<Position> =
+                positions.iter().map(Position::entry).collect();
+            entries.into_iter().collect()
         } else {
             let mut all = Vec::new();
             let mut p = s.cursor.mark_delete_position().next();
@@ -524,7 +524,12 @@ impl PulsarWorld {
         let mut ignored = Vec::new();
         let mut acked = Vec::new();
         for &p in positions {
-            match s.pending_ack.holder(p) {
+            // Pending ack is keyed by entry: a whole entry is held while any index is.
+            let held = match p.batch_index {
+                Some(_) => s.pending_ack.holder(p),
+                None => s.pending_ack.holder_in_entry(p),
+            };
+            match held {
                 Some(holder) => ignored.push((p, holder)),
                 None => {
                     let size = t.ledger.batch_size(p).unwrap_or(1);
