@@ -8,7 +8,13 @@
 //!   holds maxReadPosition);
 //! - a transaction with a failed send or ack never commits;
 //! - the coordinator's memory is always what replaying its transaction log gives;
+//! - a message reaches the dead-letter topic only past `maxRedeliverCount`
+//!   redeliveries, and its original is then acknowledged;
+//! - a Shared subscription dispatches no message before its `deliverAt`;
 //! - the same actions give the same events.
+//!
+//! Also under ledger write failures (a partition's ledger or a pending-ack log),
+//! batched messages acknowledged by batch index, negative acks and delayed sends.
 
 mod common;
 
@@ -74,6 +80,30 @@ enum Op {
         txn: u8,
         out: u8,
     },
+    /// Two values in one batch entry.
+    BatchSend {
+        txn: Option<u8>,
+        out: u8,
+    },
+    /// A send with `deliverAfter`.
+    DelayedSend {
+        txn: Option<u8>,
+        out: u8,
+        ms: u16,
+    },
+    /// A ledger starts or stops refusing appends: 0/1 the out partitions, 2 the
+    /// pending-ack log of `q`'s subscription, 3 that of `c`'s.
+    Ledger {
+        which: u8,
+        failing: bool,
+    },
+    /// The Shared consumer `q` (dead-letter policy, max 2): an ack, maybe in a
+    /// transaction, or a negative ack.
+    QueueAck {
+        txn: Option<u8>,
+        pick: u8,
+        nack: bool,
+    },
 }
 
 const APIS: &[&str] = &[
@@ -93,7 +123,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (0u8..3, proptest::bool::weighted(0.1)).prop_map(|(t, zero)| Op::NewTxn(t, zero)),
         6 => (txn.clone(), 0u8..2).prop_map(|(txn, out)| Op::Send { txn, out }),
         1 => Just(Op::Plain),
-        4 => (0u8..3).prop_map(|reader| Op::Receive { reader }),
+        5 => (0u8..4).prop_map(|reader| Op::Receive { reader }),
         4 => (txn, any::<u8>(), proptest::bool::weighted(0.25))
             .prop_map(|(txn, pick, cumulative)| Op::Ack { txn, pick, cumulative }),
         3 => (0u8..3, any::<bool>()).prop_map(|(txn, commit)| Op::End { txn, commit }),
@@ -109,6 +139,12 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0u8..3, any::<u8>(), any::<bool>())
             .prop_map(|(txn, pick, commit)| Op::ZombieAck { txn, pick, commit }),
         1 => (0u8..3, 0u8..2).prop_map(|(txn, out)| Op::FailedSend { txn, out }),
+        2 => (proptest::option::of(0u8..3), 0u8..2).prop_map(|(txn, out)| Op::BatchSend { txn, out }),
+        1 => (proptest::option::of(0u8..3), 0u8..2, 0u16..3_000)
+            .prop_map(|(txn, out, ms)| Op::DelayedSend { txn, out, ms }),
+        1 => (0u8..4, proptest::bool::weighted(0.6)).prop_map(|(which, failing)| Op::Ledger { which, failing }),
+        4 => (proptest::option::of(0u8..3), any::<u8>(), any::<bool>())
+            .prop_map(|(txn, pick, nack)| Op::QueueAck { txn, pick, nack }),
     ]
 }
 
@@ -134,24 +170,45 @@ fn world(ops: &[Op]) -> PulsarWorld {
             values: (0..6).map(|i| format!("i{i}")).collect(),
             txn: None,
             sequence_id: None,
+            deliver_after_ms: None,
+            batch: false,
+        },
+        PulsarAction::Send {
+            producer: "src".into(),
+            topic: "in-partition-0".into(),
+            values: (0..3).map(|i| format!("b{i}")).collect(),
+            txn: None,
+            sequence_id: None,
+            deliver_after_ms: None,
+            batch: true,
+        },
+        PulsarAction::Subscribe {
+            consumer: "q".into(),
+            topic: "in-partition-0".into(),
+            subscription: "queue".into(),
+            sub_type: eos_playground::pulsar::SubscriptionType::Shared,
+            max_redeliver_count: Some(2),
         },
         PulsarAction::Subscribe {
             consumer: "c".into(),
             topic: "in-partition-0".into(),
             subscription: "app".into(),
             sub_type: Default::default(),
+            max_redeliver_count: None,
         },
         PulsarAction::Subscribe {
             consumer: "r".into(),
             topic: "out-partition-0".into(),
             subscription: "down".into(),
             sub_type: Default::default(),
+            max_redeliver_count: None,
         },
         PulsarAction::Subscribe {
             consumer: "r1".into(),
             topic: "out-partition-1".into(),
             subscription: "down".into(),
             sub_type: Default::default(),
+            max_redeliver_count: None,
         },
     ];
     for a in &setup {
@@ -172,6 +229,8 @@ fn world(ops: &[Op]) -> PulsarWorld {
         values: vec![format!("v{i}")],
         txn: Some(format!("t{txn}")),
         sequence_id: None,
+        deliver_after_ms: None,
+        batch: false,
     };
     let end = |txn: u8, commit: bool| PulsarAction::EndTxn {
         name: format!("t{txn}"),
@@ -239,16 +298,70 @@ fn world(ops: &[Op]) -> PulsarWorld {
                 values: vec![format!("v{i}")],
                 txn: txn.map(|t| format!("t{t}")),
                 sequence_id: None,
+                deliver_after_ms: None,
+                batch: false,
             },
+            Op::BatchSend { txn, out } => PulsarAction::Send {
+                producer: "app".into(),
+                topic: format!("out-partition-{out}"),
+                values: vec![format!("v{i}a"), format!("v{i}b")],
+                txn: txn.map(|t| format!("t{t}")),
+                sequence_id: None,
+                deliver_after_ms: None,
+                batch: true,
+            },
+            Op::DelayedSend { txn, out, ms } => PulsarAction::Send {
+                producer: "app".into(),
+                topic: format!("out-partition-{out}"),
+                values: vec![format!("v{i}")],
+                txn: txn.map(|t| format!("t{t}")),
+                sequence_id: None,
+                deliver_after_ms: Some(i64::from(*ms)),
+                batch: false,
+            },
+            Op::Ledger { which, failing } => PulsarAction::FailLedger {
+                topic: match which {
+                    0 | 1 => format!("out-partition-{which}"),
+                    _ => "in-partition-0".into(),
+                },
+                subscription: match which {
+                    2 => Some("queue".into()),
+                    3 => Some("app".into()),
+                    _ => None,
+                },
+                failing: *failing,
+            },
+            Op::QueueAck { txn, pick, nack } => {
+                let got = &w.consumer("q").expect("q").received;
+                if got.is_empty() {
+                    continue;
+                }
+                let position = got[*pick as usize % got.len()].0;
+                if *nack {
+                    PulsarAction::Nack {
+                        consumer: "q".into(),
+                        positions: vec![position],
+                    }
+                } else {
+                    PulsarAction::Ack {
+                        consumer: "q".into(),
+                        positions: vec![position],
+                        txn: txn.map(|t| format!("t{t}")),
+                        cumulative: false,
+                    }
+                }
+            }
             Op::Plain => PulsarAction::Send {
                 producer: "plain".into(),
                 topic: "out-partition-0".into(),
                 values: vec![format!("p{i}")],
                 txn: None,
                 sequence_id: None,
+                deliver_after_ms: None,
+                batch: false,
             },
             Op::Receive { reader } => PulsarAction::Receive {
-                consumer: ["c", "r", "r1"][*reader as usize % 3].into(),
+                consumer: ["c", "r", "r1", "q"][*reader as usize % 4].into(),
                 permits: 3,
             },
             Op::Ack {
@@ -339,7 +452,7 @@ proptest! {
     fn pulsar_transactions_keep_their_guarantees(ops in proptest::collection::vec(op(), 1..60)) {
         let w = world(&ops);
         // No aborted message dispatched.
-        for name in ["c", "r", "r1"] {
+        for name in ["c", "r", "r1", "q"] {
             let c = w.consumer(name);
             let c = c.expect("consumer");
             let topic = w.topic(&c.topic).expect("topic");
@@ -387,6 +500,30 @@ proptest! {
                 let committed = w.events().iter().any(|e| matches!(&e.kind,
                     PulsarEventKind::TxnLogAppend { txn, new_status: Some(TxnStatus::Committed), .. } if *txn == t.id));
                 prop_assert!(!committed, "the coordinator committed {name} after a failed operation");
+            }
+        }
+        // The dead-letter topic gets a message only past maxRedeliverCount, and the
+        // original is then acknowledged.
+        let q = w.topic("in-partition-0").expect("in").subscriptions.get("queue").expect("queue");
+        for e in w.events() {
+            if let PulsarEventKind::DeadLettered { position, redelivery_count, dead_letter_topic, dead_letter_position, .. } = &e.kind {
+                prop_assert!(*redelivery_count >= 2, "{position} dead-lettered after {redelivery_count} redeliveries");
+                prop_assert!(q.cursor.is_message_deleted(*position) || q.pending_ack.holder(*position).is_some(),
+                    "{position} went to the dead-letter topic but is not acknowledged");
+                let dlq = w.topic(dead_letter_topic).expect("the dead-letter topic");
+                prop_assert!(dlq.ledger.entry(*dead_letter_position).is_some());
+            }
+        }
+        // A Shared subscription dispatches nothing before its deliverAt.
+        for e in w.events() {
+            if let PulsarEventKind::Dispatched { topic, subscription, positions, .. } = &e.kind {
+                let t = w.topic(topic).expect("topic");
+                if !t.subscriptions[subscription].is_multiple_consumers() { continue }
+                for p in positions {
+                    if let Some(EntryData::Message { deliver_at: Some(at), .. }) = t.ledger.entry(*p).map(|x| &x.data) {
+                        prop_assert!(*at <= e.at_ms, "{topic}/{subscription} dispatched {p} at {} before its deliverAt {at}", e.at_ms);
+                    }
+                }
             }
         }
         // Deterministic: the same actions, the same events.

@@ -186,9 +186,10 @@ pub enum Difference {
     WhenTheClientIsAnswered,
     HowZombiesAreStopped,
     Deduplication,
+    WhatAnAbortDoesToInput,
 }
 
-pub const DIFFERENCES: [Difference; 8] = [
+pub const DIFFERENCES: [Difference; 9] = [
     Difference::WhereUncommittedDataLives,
     Difference::ReadLimit,
     Difference::WhoFiltersAborted,
@@ -197,6 +198,7 @@ pub const DIFFERENCES: [Difference; 8] = [
     Difference::WhenTheClientIsAnswered,
     Difference::HowZombiesAreStopped,
     Difference::Deduplication,
+    Difference::WhatAnAbortDoesToInput,
 ];
 
 /// The Pulsar pages' fixed words, worded by the catalog (`i18n::narration::pulsar_label`).

@@ -60,6 +60,10 @@ pub enum PulsarAction {
         subscription: String,
         #[serde(default)]
         sub_type: SubscriptionType,
+        /// `deadLetterPolicy(maxRedeliverCount)`: a message redelivered more often goes
+        /// to the dead-letter topic `TOPIC-SUBSCRIPTION-DLQ`.
+        #[serde(default)]
+        max_redeliver_count: Option<u32>,
     },
     /// `producer.newMessage([txn]).value(v).send()` for each value.
     Send {
@@ -69,6 +73,12 @@ pub enum PulsarAction {
         txn: Option<String>,
         /// An explicit sequence id for the first value (a resend); else the next one.
         sequence_id: Option<i64>,
+        /// `deliverAfter(ms)`: dispatched no earlier than this long after the send.
+        #[serde(default)]
+        deliver_after_ms: Option<i64>,
+        /// The values go in one batch: one entry, each message at a batch index.
+        #[serde(default)]
+        batch: bool,
     },
     /// Flow permits: the broker dispatches up to this many entries.
     Receive {
@@ -83,6 +93,19 @@ pub enum PulsarAction {
         /// `acknowledgeCumulativeAsync`: everything up to the one position.
         #[serde(default)]
         cumulative: bool,
+    },
+    /// `consumer.negativeAcknowledge(messageIds)`: the client asks the broker to
+    /// redeliver them (or, past `maxRedeliverCount`, sends them to its dead-letter topic).
+    Nack {
+        consumer: String,
+        positions: Vec<Position>,
+    },
+    /// The managed ledger of a partition (or, with a subscription, that subscription's
+    /// pending-ack log) starts or stops refusing appends (a BookKeeper write failure).
+    FailLedger {
+        topic: String,
+        subscription: Option<String>,
+        failing: bool,
     },
     /// `client.newTransaction().withTransactionTimeout(..).build()`, named for the script.
     NewTxn {
@@ -155,6 +178,15 @@ pub enum Outcome {
     Received {
         consumer: String,
         entries: Vec<(Position, String)>,
+        /// Messages the client sent to its dead-letter topic instead: the original
+        /// position, the dead-letter topic and the position there.
+        dead_lettered: Vec<(Position, String, Position)>,
+    },
+    /// A negative ack: what the client asked the broker to redeliver, and what it sent
+    /// to the dead-letter topic instead.
+    Nacked {
+        redelivered: Vec<Position>,
+        dead_lettered: Vec<(Position, String, Position)>,
     },
     Acked {
         result: Result<(), PulsarError>,

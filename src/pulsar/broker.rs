@@ -2,12 +2,21 @@
 //! `PersistentTopic`, `PersistentSubscription`, the dispatcher's
 //! `filterEntriesForConsumer`); coordinator commands go to `coordinator_service.rs`.
 
+use std::collections::BTreeMap;
+
 use super::event::PulsarEventKind;
 use super::pending_ack::AckConflict;
 use super::{
     Command, EntryData, Position, PulsarError, PulsarWorld, TransactionSubscription, TxnID,
 };
 use crate::sim::Node;
+
+/// What a Send carries besides its producer, sequence id and transaction.
+struct Message {
+    value: String,
+    deliver_at: Option<i64>,
+    batch: Vec<String>,
+}
 
 impl PulsarWorld {
     pub(super) fn handle(&mut self, broker: i32, from: Node, body: Command) {
@@ -72,8 +81,15 @@ impl PulsarWorld {
                 sequence_id,
                 txn,
                 value,
+                deliver_at,
+                batch,
             } => {
-                let result = self.publish(&topic, &producer_name, sequence_id, txn, value);
+                let message = Message {
+                    value,
+                    deliver_at,
+                    batch,
+                };
+                let result = self.publish(&topic, &producer_name, sequence_id, txn, message);
                 reply(
                     self,
                     Command::SendReceipt {
@@ -88,9 +104,18 @@ impl PulsarWorld {
                 subscription,
                 permits,
             } => {
-                let entries = self.dispatch(&topic, &subscription, permits);
-                reply(self, Command::Message { entries }, None);
+                let (entries, redelivery_counts) = self.dispatch(&topic, &subscription, permits);
+                let body = Command::Message {
+                    entries,
+                    redelivery_counts,
+                };
+                reply(self, body, None);
             }
+            Command::RedeliverUnacknowledged {
+                topic,
+                subscription,
+                positions,
+            } => self.redeliver_unacknowledged(&topic, &subscription, &positions),
             Command::Ack {
                 topic,
                 subscription,
@@ -148,8 +173,13 @@ impl PulsarWorld {
         producer: &str,
         sequence_id: i64,
         txn: Option<TxnID>,
-        value: String,
+        message: Message,
     ) -> Result<Position, PulsarError> {
+        let Message {
+            value,
+            deliver_at,
+            batch,
+        } = message;
         let dedup = self.config().broker_deduplication_enabled;
         let Some(t) = self.topics.get_mut(topic) else {
             return Err(PulsarError::NotAllowedException);
@@ -190,11 +220,24 @@ impl PulsarWorld {
         let Some(t) = self.topics.get_mut(topic) else {
             return Err(PulsarError::NotAllowedException);
         };
+        // `asyncAddEntry` failed: no position, so the buffer counts nothing
+        // (`TopicTransactionBuffer.appendBufferToTxn` records a transaction only in
+        // `addComplete`) and dedup does not move; the client gets PersistenceError.
+        if t.ledger_failing {
+            let kind = PulsarEventKind::AppendFailed {
+                topic: topic.to_string(),
+                txn,
+            };
+            self.emit(None, kind);
+            return Err(PulsarError::BrokerPersistenceException);
+        }
         let position = t.ledger.add_entry(EntryData::Message {
             value: value.clone(),
             producer_name: producer.to_string(),
             sequence_id,
             txn,
+            deliver_at,
+            batch,
         });
         let counted = match txn {
             Some(id) => t.buffer.append_to_txn(id, position),
@@ -234,24 +277,42 @@ impl PulsarWorld {
         Ok(position)
     }
 
-    /// The dispatcher: redeliveries first, then new entries up to maxReadPosition.
-    /// Aborted messages and markers are filtered and acknowledged on the cursor.
+    /// The dispatcher: redeliveries and delayed messages now due first, then new
+    /// entries up to maxReadPosition. Aborted messages and markers are filtered and
+    /// acknowledged on the cursor. Shared and Key_Shared subscriptions hold a message
+    /// whose `deliverAt` is ahead in the delayed delivery tracker; Exclusive and
+    /// Failover dispatch it at once (PersistentDispatcherSingleActiveConsumer has no
+    /// tracker). A message of a transaction reaches the tracker only once
+    /// maxReadPosition passed it, i.e. after its commit.
     fn dispatch(
         &mut self,
         topic: &str,
         subscription: &str,
         permits: u32,
-    ) -> Vec<(Position, String)> {
+    ) -> (Vec<(Position, String)>, BTreeMap<Position, u32>) {
+        let now = self.clock_ms();
         let Some(t) = self.topics.get_mut(topic) else {
-            return Vec::new();
+            return Default::default();
         };
         let max_read = t.buffer.dispatch_limit(&t.ledger);
         let Some(s) = t.subscriptions.get_mut(subscription) else {
-            return Vec::new();
+            return Default::default();
         };
         let mut out = Vec::new();
         let mut filtered = Vec::new();
+        let mut held: Vec<(Position, i64)> = Vec::new();
         let mut budget = permits as usize;
+        // `getMessagesToReplayNow`: due delayed messages join the replays.
+        let due: Vec<(i64, Position)> = s
+            .delayed
+            .iter()
+            .take_while(|(at, _)| *at <= now)
+            .copied()
+            .collect();
+        for d in due {
+            s.delayed.remove(&d);
+            s.redeliver.insert(d.1);
+        }
         let redeliver: Vec<Position> = s.redeliver.iter().copied().collect();
         for p in redeliver {
             if budget == 0 {
@@ -261,9 +322,10 @@ impl PulsarWorld {
             if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
-            if let Some(EntryData::Message { value, .. }) = t.ledger.entry(p).map(|e| &e.data) {
-                out.push((p, value.clone()));
-                budget -= 1;
+            if let Some(entry) = t.ledger.entry(p) {
+                let messages = messages_of(entry, s);
+                budget = budget.saturating_sub(usize::from(!messages.is_empty()));
+                out.extend(messages);
             }
         }
         while budget > 0 && s.read_position <= max_read {
@@ -284,20 +346,87 @@ impl PulsarWorld {
             if s.cursor.is_message_deleted(p) || s.pending_ack.holder(p).is_some() {
                 continue;
             }
-            if let EntryData::Message { value, .. } = &entry.data {
-                out.push((p, value.clone()));
-                budget -= 1;
+            if let EntryData::Message { deliver_at, .. } = &entry.data {
+                match deliver_at {
+                    Some(at) if *at > now && s.is_multiple_consumers() => {
+                        s.delayed.insert((*at, p));
+                        held.push((p, *at));
+                    }
+                    _ => {
+                        let messages = messages_of(entry, s);
+                        budget = budget.saturating_sub(usize::from(!messages.is_empty()));
+                        out.extend(messages);
+                    }
+                }
             }
+        }
+        let counts: BTreeMap<Position, u32> = out
+            .iter()
+            .filter_map(|(p, _)| Some((*p, *s.redelivery_count.get(&p.entry())?)))
+            .collect();
+        for (p, deliver_at) in held {
+            let kind = PulsarEventKind::DeliveryDelayed {
+                topic: topic.to_string(),
+                subscription: subscription.to_string(),
+                positions: vec![p],
+                deliver_at,
+            };
+            self.emit(None, kind);
         }
         let kind = PulsarEventKind::Dispatched {
             topic: topic.to_string(),
             subscription: subscription.to_string(),
-            positions: out.iter().map(|(p, _)| *p).collect(),
+            positions: {
+                let mut entries: Vec<Position> = out.iter().map(|(p, _)| p.entry()).collect();
+                entries.dedup();
+                entries
+            },
             filtered_aborted: filtered,
             max_read_position: max_read,
         };
         self.emit(None, kind);
-        out
+        (out, counts)
+    }
+
+    /// `redeliverUnacknowledgedMessages` of a negative ack: a Shared or Key_Shared
+    /// subscription redelivers the positions named (and counts them); an Exclusive or
+    /// Failover consumer's client asks for everything unacknowledged instead (the
+    /// cursor rewinds), uncounted. Acknowledged and pending positions stay as they are.
+    fn redeliver_unacknowledged(
+        &mut self,
+        topic: &str,
+        subscription: &str,
+        positions: &[Position],
+    ) {
+        let Some(s) = self
+            .topics
+            .get_mut(topic)
+            .and_then(|t| t.subscriptions.get_mut(subscription))
+        else {
+            return;
+        };
+        let mut named: Vec<Position> = if s.is_multiple_consumers() {
+            // Ordered and once each, without std's sort (it is large in wasm).
+            let entries: std::collections::BTreeSet<Position> =
+                positions.iter().map(Position::entry).collect();
+            entries.into_iter().collect()
+        } else {
+            let mut all = Vec::new();
+            let mut p = s.cursor.mark_delete_position().next();
+            while p < s.read_position {
+                all.push(p);
+                p = p.next();
+            }
+            all
+        };
+        named.retain(|p| !s.cursor.is_message_deleted(*p) && s.pending_ack.holder(*p).is_none());
+        s.redeliver_positions(&named);
+        let kind = PulsarEventKind::NackRedeliver {
+            topic: topic.to_string(),
+            subscription: subscription.to_string(),
+            positions: named,
+        };
+        self.emit(None, kind);
     }
 
     /// Step 3.3: an ack carrying a transaction goes to pending ack.
@@ -317,6 +446,17 @@ impl PulsarWorld {
             return Err(PulsarError::NotAllowedException);
         };
         let (topic, subscription) = (topic.to_string(), subscription.to_string());
+        if s.pending_ack_log_failing {
+            s.pending_ack.hold_unlogged(txn, positions, cumulative);
+            let kind = PulsarEventKind::PendingAckAppendFailed {
+                topic,
+                subscription,
+                txn,
+                positions: positions.to_vec(),
+            };
+            self.emit(Some("3.3"), kind);
+            return Err(PulsarError::BrokerPersistenceException);
+        }
         let held = match (cumulative, positions.first()) {
             (true, Some(&p)) => s.pending_ack.cumulative_acknowledge(txn, p, &s.cursor),
             _ => s
@@ -362,11 +502,10 @@ impl PulsarWorld {
         positions: &[Position],
         cumulative: bool,
     ) {
-        let Some(s) = self
-            .topics
-            .get_mut(topic)
-            .and_then(|t| t.subscriptions.get_mut(subscription))
-        else {
+        let Some(t) = self.topics.get_mut(topic) else {
+            return;
+        };
+        let Some(s) = t.subscriptions.get_mut(subscription) else {
             return;
         };
         // A plain cumulative ack moves the mark-delete position (`asyncMarkDelete`).
@@ -385,11 +524,20 @@ impl PulsarWorld {
         let mut ignored = Vec::new();
         let mut acked = Vec::new();
         for &p in positions {
-            match s.pending_ack.holder(p) {
+            // Pending ack is keyed by entry: a whole entry is held while any index is.
+            let held = match p.batch_index {
+                Some(_) => s.pending_ack.holder(p),
+                None => s.pending_ack.holder_in_entry(p),
+            };
+            match held {
                 Some(holder) => ignored.push((p, holder)),
                 None => {
-                    if s.cursor.delete(p) {
+                    let size = t.ledger.batch_size(p).unwrap_or(1);
+                    if s.cursor.delete_message(p, size) {
                         acked.push(p);
+                    }
+                    if s.cursor.is_message_deleted(p.entry()) {
+                        s.redelivery_count.remove(&p.entry());
                     }
                 }
             }
@@ -528,11 +676,19 @@ impl PulsarWorld {
         commit: bool,
         step: Option<&'static str>,
     ) {
-        let Some(s) = self.subscription_mut(sub) else {
+        let Some(t) = self.topics.get_mut(&sub.topic) else {
+            return;
+        };
+        let ledger = &t.ledger;
+        let Some(s) = t.subscriptions.get_mut(&sub.subscription) else {
             return;
         };
         let positions = if commit {
-            s.pending_ack.commit_txn(txn, &mut s.cursor)
+            let ps = s.pending_ack.commit_txn(txn, &mut s.cursor, ledger);
+            for p in &ps {
+                s.redelivery_count.remove(p);
+            }
+            ps
         } else if let Some(p) = s.pending_ack.abort_cumulative(txn) {
             // `redeliverUnacknowledgedMessages`: everything dispatched and not acked.
             let mut p2 = s.cursor.mark_delete_position().next();
@@ -544,8 +700,13 @@ impl PulsarWorld {
             }
             vec![p]
         } else {
+            // `handleAbort` → `redeliverUnacknowledgedMessages(consumer, positions)`:
+            // counted like any redelivery, so the dead-letter policy sees it.
+            // A batch index goes back with its entry (what is acknowledged of it stays).
             let ps = s.pending_ack.abort_txn(txn);
-            s.redeliver.extend(ps.iter().copied());
+            let mut entries: Vec<Position> = ps.iter().map(Position::entry).collect();
+            entries.dedup();
+            s.redeliver_positions(&entries);
             ps
         };
         let mark_delete_position = s.cursor.mark_delete_position();
@@ -575,5 +736,27 @@ impl PulsarWorld {
             };
             self.emit(None, kind);
         }
+    }
+}
+
+/// The messages of one entry a dispatch sends: the entry, or each index of a batch not
+/// acknowledged and not pending (Pulsar sends the entry with the cursor's ack set and
+/// the client skips the acknowledged indexes).
+fn messages_of(
+    entry: &super::Entry,
+    s: &super::world::PersistentSubscription,
+) -> Vec<(Position, String)> {
+    let p = entry.position;
+    match &entry.data {
+        EntryData::Message { batch, .. } if !batch.is_empty() => (0u32..)
+            .zip(batch)
+            .map(|(i, v)| (Position::batch(p.ledger_id, p.entry_id, i), v))
+            .filter(|(bp, _)| {
+                !s.cursor.is_message_deleted(*bp) && s.pending_ack.holder(*bp).is_none()
+            })
+            .map(|(bp, v)| (bp, v.clone()))
+            .collect(),
+        EntryData::Message { value, .. } => vec![(p, value.clone())],
+        EntryData::TxnMarker { .. } => Vec::new(),
     }
 }

@@ -20,13 +20,24 @@
 use super::action::Outcome;
 use super::event::PulsarEventKind;
 use super::world::{ClientTxn, ClientTxnState, ConsumerState, PersistentSubscription, TXN_CLIENT};
-use super::{Command, ManagedCursor, Position, PulsarError, PulsarWorld, TransactionSubscription};
+use super::{Command, Position, PulsarError, PulsarWorld, TransactionSubscription};
 use crate::sim::Node;
 
 /// The first retry's backoff (`initialBackoffIntervalNanos`: 100 ms).
 pub const INITIAL_BACKOFF_MS: i64 = 100;
 /// The longest backoff (`maxBackoffIntervalNanos`: 60 s).
 pub const MAX_BACKOFF_MS: i64 = 60_000;
+
+/// How a send goes besides its values and transaction.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SendOpts {
+    /// An explicit sequence id for the first value (a resend).
+    pub sequence_id: Option<i64>,
+    /// `deliverAt`, logical ms.
+    pub deliver_at: Option<i64>,
+    /// The values go in one batch entry.
+    pub batch: bool,
+}
 
 impl PulsarWorld {
     /// A request to coordinator `tc`, retried while it loads.
@@ -79,9 +90,14 @@ impl PulsarWorld {
         topic: &str,
         subscription: &str,
         sub_type: super::SubscriptionType,
+        max_redeliver_count: Option<u32>,
     ) -> Result<Outcome, String> {
         if self.consumer(consumer).is_some() {
             return Err(format!("consumer {consumer} already exists"));
+        }
+        if max_redeliver_count == Some(0) {
+            // `DeadLetterPolicy` wants maxRedeliverCount > 0 (checkArgument).
+            return Err("dlq.max.redeliver must be at least 1".into());
         }
         let t = self
             .topics
@@ -90,12 +106,7 @@ impl PulsarWorld {
         let ledger_id = t.ledger.ledger_id();
         t.subscriptions
             .entry(subscription.to_string())
-            .or_insert_with(|| PersistentSubscription {
-                cursor: ManagedCursor::new(ledger_id),
-                pending_ack: Default::default(),
-                read_position: Position::new(ledger_id, 0),
-                redeliver: Default::default(),
-            });
+            .or_insert_with(|| PersistentSubscription::new(ledger_id, sub_type));
         self.consumers_mut().insert(
             consumer.to_string(),
             ConsumerState {
@@ -103,6 +114,8 @@ impl PulsarWorld {
                 subscription: subscription.to_string(),
                 sub_type,
                 received: Vec::new(),
+                max_redeliver_count,
+                possible_dead_letter: Default::default(),
             },
         );
         self.emit(
@@ -132,8 +145,13 @@ impl PulsarWorld {
         topic: &str,
         values: &[String],
         txn: Option<&str>,
-        sequence_id: Option<i64>,
+        opts: SendOpts,
     ) -> Result<Outcome, String> {
+        let SendOpts {
+            sequence_id,
+            deliver_at,
+            batch,
+        } = opts;
         if self.topic(topic).is_none() {
             return Err(format!("no topic {topic}"));
         }
@@ -171,15 +189,33 @@ impl PulsarWorld {
         }
         let broker = self.topic_broker(topic);
         let mut out = Vec::new();
-        for (i, value) in values.iter().enumerate() {
-            let seq =
-                self.next_sequence_id(producer, sequence_id.map(|s| s.saturating_add(i as i64)));
+        // A batch: one Send, one entry, its messages named by batch index; its
+        // sequence id is the last message's (`highest_sequence_id`, what dedup checks).
+        let groups: Vec<Vec<String>> = if batch && values.len() > 1 {
+            vec![values.to_vec()]
+        } else {
+            values.iter().map(|v| vec![v.clone()]).collect()
+        };
+        let mut i = 0i64;
+        for group in groups {
+            let mut seq = 0;
+            for _ in &group {
+                seq = self.next_sequence_id(producer, sequence_id.map(|s| s.saturating_add(i)));
+                i = i.saturating_add(1);
+            }
+            let batched = group.len() > 1;
             let body = Command::Send {
                 topic: topic.to_string(),
                 producer_name: producer.to_string(),
                 sequence_id: seq,
                 txn: txn_id,
-                value: value.clone(),
+                value: if batched {
+                    format!("[{}]", group.join(" "))
+                } else {
+                    group.concat()
+                },
+                deliver_at,
+                batch: if batched { group.clone() } else { Vec::new() },
             };
             let step = txn_id.map(|_| "2.2.1");
             let result = match self.call(producer, broker, body, step) {
@@ -190,7 +226,16 @@ impl PulsarWorld {
             if let (Some(name), Err(_)) = (txn, &result) {
                 self.op_failed(name);
             }
-            out.push((value.clone(), result));
+            for (k, value) in (0u32..).zip(&group) {
+                let r = match result {
+                    // A duplicate (`-1:-1`) stays as it is.
+                    Ok(p) if batched && p.entry_id >= 0 => {
+                        Ok(super::Position::batch(p.ledger_id, p.entry_id, k))
+                    }
+                    r => r,
+                };
+                out.push((value.clone(), r));
+            }
         }
         Ok(Outcome::Sent(out))
     }
@@ -206,16 +251,141 @@ impl PulsarWorld {
             subscription: c.subscription.clone(),
             permits,
         };
-        let entries = match self.call(consumer, broker, body, None) {
-            Ok(Command::Message { entries }) => entries,
-            _ => Vec::new(),
+        let (entries, counts) = match self.call(consumer, broker, body, None) {
+            Ok(Command::Message {
+                entries,
+                redelivery_counts,
+            }) => (entries, redelivery_counts),
+            _ => Default::default(),
         };
+        // `ConsumerImpl.messageReceived`: at the maximum a message may still be
+        // processed (its next redelivery goes to the dead-letter topic); past it, it
+        // goes there at once.
+        let mut kept = Vec::new();
+        let mut past = Vec::new();
+        for (p, v) in entries {
+            let count = counts.get(&p).copied().unwrap_or(0);
+            match c.max_redeliver_count {
+                Some(max) if count >= max => {
+                    if let Some(state) = self.consumers_mut().get_mut(consumer) {
+                        state.possible_dead_letter.insert(p, (v.clone(), count));
+                    }
+                    if count > max {
+                        past.push(p);
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            kept.push((p, v));
+        }
         if let Some(state) = self.consumers_mut().get_mut(consumer) {
-            state.received.extend(entries.iter().cloned());
+            state.received.extend(kept.iter().cloned());
+        }
+        let mut dead_lettered = Vec::new();
+        for p in past {
+            if let Some(d) = self.dead_letter(consumer, p) {
+                dead_lettered.push(d);
+            }
         }
         Ok(Outcome::Received {
             consumer: consumer.to_string(),
-            entries,
+            entries: kept,
+            dead_lettered,
+        })
+    }
+
+    /// `processPossibleToDLQ`: the dead-letter producer sends the message to
+    /// `TOPIC-SUBSCRIPTION-DLQ` (made on first use), then the original is acknowledged.
+    /// If that send fails, the message stays unacknowledged and is redelivered.
+    fn dead_letter(&mut self, consumer: &str, p: Position) -> Option<(Position, String, Position)> {
+        let c = self.consumer(consumer)?.clone();
+        let (value, count) = c.possible_dead_letter.get(&p)?.clone();
+        let dlq = format!("{}-{}-DLQ", c.topic, c.subscription);
+        self.ensure_topic(&dlq);
+        let producer = format!("{consumer}-DLQ");
+        let sent = match self.produce(&producer, &dlq, &[value], None, SendOpts::default()) {
+            Ok(Outcome::Sent(v)) => v.into_iter().next().and_then(|(_, r)| r.ok()),
+            _ => None,
+        };
+        let Some(at) = sent else {
+            self.send_redeliver(consumer, &c, vec![p]);
+            return None;
+        };
+        if let Some(state) = self.consumers_mut().get_mut(consumer) {
+            state.possible_dead_letter.remove(&p);
+        }
+        let kind = PulsarEventKind::DeadLettered {
+            consumer: consumer.to_string(),
+            position: p,
+            redelivery_count: count,
+            dead_letter_topic: dlq.clone(),
+            dead_letter_position: at,
+        };
+        self.emit(None, kind);
+        let body = Command::Ack {
+            topic: c.topic.clone(),
+            subscription: c.subscription.clone(),
+            positions: vec![p],
+            txn: None,
+            cumulative: false,
+        };
+        let broker = self.topic_broker(&c.topic);
+        self.send(
+            Node::Client(consumer.to_string()),
+            Node::Broker(broker),
+            body,
+            None,
+        );
+        self.settle();
+        Some((p, dlq, at))
+    }
+
+    fn send_redeliver(&mut self, consumer: &str, c: &ConsumerState, positions: Vec<Position>) {
+        let body = Command::RedeliverUnacknowledged {
+            topic: c.topic.clone(),
+            subscription: c.subscription.clone(),
+            positions,
+        };
+        let broker = self.topic_broker(&c.topic);
+        self.send(
+            Node::Client(consumer.to_string()),
+            Node::Broker(broker),
+            body,
+            None,
+        );
+        self.settle();
+    }
+
+    /// `negativeAcknowledge`: each message seen at `maxRedeliverCount` goes to the
+    /// dead-letter topic; the broker redelivers the others. Simplified: the request
+    /// goes at once (Pulsar waits `negativeAckRedeliveryDelay`, 1 min, first).
+    pub(super) fn negative_acknowledge(
+        &mut self,
+        consumer: &str,
+        positions: &[Position],
+    ) -> Result<Outcome, String> {
+        let c = self
+            .consumer(consumer)
+            .cloned()
+            .ok_or_else(|| format!("no consumer {consumer}"))?;
+        let mut redelivered = Vec::new();
+        let mut dead_lettered = Vec::new();
+        for &p in positions {
+            if c.possible_dead_letter.contains_key(&p) {
+                if let Some(d) = self.dead_letter(consumer, p) {
+                    dead_lettered.push(d);
+                }
+            } else {
+                redelivered.push(p);
+            }
+        }
+        if !redelivered.is_empty() {
+            self.send_redeliver(consumer, &c, redelivered.clone());
+        }
+        Ok(Outcome::Nacked {
+            redelivered,
+            dead_lettered,
         })
     }
 

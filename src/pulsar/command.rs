@@ -27,6 +27,9 @@ pub enum PulsarError {
     /// `TransactionHasOperationFailedException`: a commit refused by the client itself
     /// because a send or an ack of the transaction failed; the client aborts instead.
     TransactionHasOperationFailedException,
+    /// `ServerError.PersistenceError` (`BrokerPersistenceException`): the managed
+    /// ledger refused the write (a send, or a transactional ack's pending-ack record).
+    BrokerPersistenceException,
 }
 
 impl PulsarError {
@@ -42,6 +45,7 @@ impl PulsarError {
             PulsarError::TransactionHasOperationFailedException => {
                 "TransactionHasOperationFailedException"
             }
+            PulsarError::BrokerPersistenceException => "BrokerPersistenceException",
         }
     }
 }
@@ -93,6 +97,12 @@ pub enum Command {
         sequence_id: i64,
         txn: Option<TxnID>,
         value: String,
+        /// `MessageMetadata.deliver_at_time` (`deliverAfter`/`deliverAt`), logical ms.
+        #[serde(default)]
+        deliver_at: Option<i64>,
+        /// A batch of messages in one entry (`value` then lists them); empty for one.
+        #[serde(default)]
+        batch: Vec<String>,
     },
     /// `CommandSendReceipt`; a deduplicated message gets `-1:-1`.
     SendReceipt {
@@ -105,9 +115,18 @@ pub enum Command {
         subscription: String,
         permits: u32,
     },
-    /// `CommandMessage`s of one dispatch.
+    /// `CommandMessage`s of one dispatch, with each redelivered one's
+    /// `redelivery_count` (absent: 0).
     Message {
         entries: Vec<(Position, String)>,
+        #[serde(default)]
+        redelivery_counts: std::collections::BTreeMap<Position, u32>,
+    },
+    /// `CommandRedeliverUnacknowledgedMessages` with message ids (a negative ack).
+    RedeliverUnacknowledged {
+        topic: String,
+        subscription: String,
+        positions: Vec<Position>,
     },
     Ack {
         topic: String,
@@ -170,6 +189,7 @@ impl Command {
             Command::Flow { .. } => "Flow",
             Command::Message { .. } => "Message",
             Command::Ack { .. } => "Ack",
+            Command::RedeliverUnacknowledged { .. } => "RedeliverUnacknowledgedMessages",
             Command::AckResponse { .. } => "AckResponse",
             Command::EndTxn { .. } => "EndTxn",
             Command::EndTxnResponse { .. } => "EndTxnResponse",
@@ -186,6 +206,7 @@ impl Command {
             Command::Send { topic, .. }
             | Command::Flow { topic, .. }
             | Command::Ack { topic, .. }
+            | Command::RedeliverUnacknowledged { topic, .. }
             | Command::EndTxnOnPartition { topic, .. } => Some(topic),
             Command::EndTxnOnSubscription { subscription, .. } => Some(&subscription.topic),
             _ => None,

@@ -234,6 +234,51 @@ pub enum PulsarEventKind {
     FaultArmed {
         fault: crate::sim::Fault,
     },
+    /// A managed ledger (a partition's, or a subscription's pending-ack log) starts or
+    /// stops refusing appends.
+    LedgerFailing {
+        topic: String,
+        subscription: Option<String>,
+        failing: bool,
+    },
+    /// The ledger refused a send's append (PersistenceError): nothing is written, the
+    /// transaction buffer does not count it.
+    AppendFailed {
+        topic: String,
+        txn: Option<TxnID>,
+    },
+    /// The pending-ack log refused a transactional ack's record: the ack fails, but the
+    /// positions are held in memory all the same (Pulsar cannot know what was
+    /// persisted); only the transaction's abort releases them.
+    PendingAckAppendFailed {
+        topic: String,
+        subscription: String,
+        txn: TxnID,
+        positions: Vec<Position>,
+    },
+    /// The dispatcher read messages whose `deliverAt` is still ahead and put them in
+    /// the delayed delivery tracker.
+    DeliveryDelayed {
+        topic: String,
+        subscription: String,
+        positions: Vec<Position>,
+        deliver_at: i64,
+    },
+    /// A negative ack: the broker will redeliver these, and counts each redelivery.
+    NackRedeliver {
+        topic: String,
+        subscription: String,
+        positions: Vec<Position>,
+    },
+    /// The client sent a message to its dead-letter topic (its redelivery count passed
+    /// `maxRedeliverCount`) and acknowledged the original.
+    DeadLettered {
+        consumer: String,
+        position: Position,
+        redelivery_count: u32,
+        dead_letter_topic: String,
+        dead_letter_position: Position,
+    },
     /// Subscriptions created.
     Subscribed {
         topic: String,

@@ -11,7 +11,13 @@
 //! while another transaction (or the same one at a later position) holds it, it is a
 //! TransactionConflictException. Its commit moves the mark-delete position there; an
 //! abort forgets it and the subscription redelivers what it had not acknowledged.
-//! Simplified: whole entries only (no batch-index ack sets).
+//! A batch entry's messages may be acknowledged one index at a time
+//! (`acknowledgmentAtBatchIndexLevelEnabled`; PendingAckHandleImpl's ack-set checks):
+//! an index already acknowledged on the cursor, or pending in any transaction, is a
+//! TransactionConflictException, as is the whole entry while any of its indexes is
+//! pending; other indexes of the same batch are free for another transaction. A
+//! commit acknowledges the indexes on the cursor (the entry once all are); an abort
+//! releases them and the entry is redelivered with what is still unacknowledged.
 //!
 //! A zombie's ack (sent before its transaction ended, arriving after) would hold its
 //! positions for good: nothing will end that transaction here again. Each commit or
@@ -30,7 +36,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ManagedCursor, Position, TxnID};
+use super::{ManagedCursor, ManagedLedger, Position, TxnID};
 
 /// `PendingAckOp` of a pending-ack log record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,8 +91,24 @@ impl PendingAckHandle {
     pub fn cumulative(&self) -> Option<(TxnID, Position)> {
         self.cumulative
     }
+    /// Who holds `p`: the entry itself, or (for a batch index) that index or its whole
+    /// entry.
     pub fn holder(&self, p: Position) -> Option<TxnID> {
-        self.individual_ack_positions.get(&p).copied()
+        let exact = self.individual_ack_positions.get(&p).copied();
+        match p.batch_index {
+            Some(_) => exact.or_else(|| self.individual_ack_positions.get(&p.entry()).copied()),
+            None => exact,
+        }
+    }
+    /// Who holds the entry `e` or any index of it (`individualAckPositions` is keyed by
+    /// entry in Pulsar).
+    pub fn holder_in_entry(&self, e: Position) -> Option<TxnID> {
+        let e = e.entry();
+        let last = Position::batch(e.ledger_id, e.entry_id, u32::MAX);
+        self.individual_ack_positions
+            .range(e..=last)
+            .next()
+            .map(|(_, t)| *t)
     }
     /// Whether `txn` holds any position here.
     pub fn holds_any(&self, txn: TxnID) -> bool {
@@ -127,7 +149,13 @@ impl PendingAckHandle {
             if cursor.is_message_deleted(position) {
                 return Err(AckConflict::AlreadyAcked { position });
             }
-            if let Some(&holder) = self.individual_ack_positions.get(&position) {
+            // A batch index overlaps only itself or its whole entry; a whole entry
+            // overlaps any pending index of it.
+            let held = match position.batch_index {
+                Some(_) => self.holder(position),
+                None => self.holder_in_entry(position),
+            };
+            if let Some(holder) = held {
                 return Err(AckConflict::InPendingAck { position, holder });
             }
         }
@@ -138,6 +166,28 @@ impl PendingAckHandle {
             self.ack_order.push(txn);
         }
         Ok(())
+    }
+
+    /// The pending-ack log refused the ack's record: Pulsar still holds the positions
+    /// in memory (it cannot know what was persisted, so only the transaction's end
+    /// may release them) and fails the ack. Simplified: a position another
+    /// transaction holds keeps its holder (Pulsar's map would take the new one).
+    pub fn hold_unlogged(&mut self, txn: TxnID, positions: &[Position], cumulative: bool) {
+        if cumulative {
+            if let Some(&p) = positions.first() {
+                if self.cumulative.is_none_or(|(holder, _)| holder == txn) {
+                    self.cumulative = Some((txn, p));
+                }
+            }
+            return;
+        }
+        let mut any = false;
+        for &p in positions {
+            any |= *self.individual_ack_positions.entry(p).or_insert(txn) == txn;
+        }
+        if any && !self.ack_order.contains(&txn) {
+            self.ack_order.push(txn);
+        }
     }
 
     /// `cumulativeAcknowledgeMessage`: log, then check, then hold.
@@ -167,7 +217,12 @@ impl PendingAckHandle {
 
     /// `commitTxn`: the commit mark is logged, then the held positions are deleted
     /// from the cursor (a cumulative ack moves its mark-delete position). Returns them.
-    pub fn commit_txn(&mut self, txn: TxnID, cursor: &mut ManagedCursor) -> Vec<Position> {
+    pub fn commit_txn(
+        &mut self,
+        txn: TxnID,
+        cursor: &mut ManagedCursor,
+        ledger: &ManagedLedger,
+    ) -> Vec<Position> {
         if let Some((holder, p)) = self.cumulative {
             if holder == txn {
                 self.cumulative = None;
@@ -178,7 +233,7 @@ impl PendingAckHandle {
         }
         let positions = self.release(txn, PendingAckOp::Commit);
         for &p in &positions {
-            cursor.delete(p);
+            cursor.delete_message(p, ledger.batch_size(p).unwrap_or(1));
         }
         positions
     }
@@ -282,7 +337,10 @@ mod tests {
         );
         assert_eq!(h.abort_txn(t1), vec![p]);
         assert_eq!(h.individual_acknowledge(t2, &[p], &cursor), Ok(()));
-        assert_eq!(h.commit_txn(t2, &mut cursor), vec![p]);
+        assert_eq!(
+            h.commit_txn(t2, &mut cursor, &ManagedLedger::new("t", 1)),
+            vec![p]
+        );
         assert_eq!(cursor.mark_delete_position(), p);
         assert_eq!(
             h.individual_acknowledge(t1, &[p], &cursor),
@@ -339,7 +397,10 @@ mod tests {
         let mut again = h.clone();
         again.replay(&cursor);
         assert_eq!(again.cumulative(), Some((t1, p(2))), "replayed");
-        assert_eq!(h.commit_txn(t1, &mut cursor), vec![p(2)]);
+        assert_eq!(
+            h.commit_txn(t1, &mut cursor, &ManagedLedger::new("t", 1)),
+            vec![p(2)]
+        );
         assert_eq!(cursor.mark_delete_position(), p(2));
         assert_eq!(
             h.cumulative_acknowledge(t2, p(2), &cursor),

@@ -28,6 +28,10 @@ impl PulsarWorld {
             let held = s.pending_ack.replay(&s.cursor);
             s.read_position = s.cursor.mark_delete_position().next();
             s.redeliver.clear();
+            // The dispatcher's trackers live in memory: the redelivery counts start
+            // over, and delayed messages are found again as the dispatcher reads.
+            s.delayed.clear();
+            s.redelivery_count.clear();
             replayed.push((name.clone(), s.pending_ack.log().len(), held));
         }
         let kind = PulsarEventKind::TopicUnloaded {

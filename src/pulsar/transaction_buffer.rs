@@ -273,6 +273,8 @@ mod tests {
             producer_name: "p".into(),
             sequence_id: 0,
             txn,
+            deliver_at: None,
+            batch: Vec::new(),
         }
     }
 

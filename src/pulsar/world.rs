@@ -72,6 +72,23 @@ pub struct PersistentTopic {
     pub broker: i32,
     /// While the buffer recovers after a load: when it is done.
     pub recovery_due: Option<i64>,
+    /// The managed ledger refuses appends (`pulsar ledger fail`): a send fails with
+    /// PersistenceError. Markers are still written (see docs/architecture.md §6).
+    pub ledger_failing: bool,
+}
+
+impl PersistentTopic {
+    fn new(ledger: ManagedLedger, broker: i32) -> PersistentTopic {
+        PersistentTopic {
+            buffer: TopicTransactionBuffer::new(&ledger),
+            ledger,
+            subscriptions: BTreeMap::new(),
+            highest_sequenced: BTreeMap::new(),
+            broker,
+            recovery_due: None,
+            ledger_failing: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +99,48 @@ pub struct PersistentSubscription {
     pub read_position: Position,
     /// Positions to send again (`redeliverUnacknowledgedMessages`).
     pub redeliver: BTreeSet<Position>,
+    /// The type of its first consumer: it picks the dispatcher.
+    pub sub_type: super::action::SubscriptionType,
+    /// `InMemoryRedeliveryTracker`: how often each position was redelivered. Only the
+    /// Shared and Key_Shared dispatcher (`PersistentDispatcherMultipleConsumers`)
+    /// counts; the single-active-consumer one keeps none (`RedeliveryTrackerDisabled`).
+    pub redelivery_count: BTreeMap<Position, u32>,
+    /// `InMemoryDelayedDeliveryTracker`: positions read but held until their
+    /// `deliverAt` (Shared and Key_Shared only), as (deliverAt, position).
+    pub delayed: BTreeSet<(i64, Position)>,
+    /// Its pending-ack log refuses appends (`pulsar ledger fail TOPIC SUB`).
+    pub pending_ack_log_failing: bool,
+}
+
+impl PersistentSubscription {
+    pub(super) fn new(ledger_id: i64, sub_type: super::action::SubscriptionType) -> Self {
+        PersistentSubscription {
+            cursor: ManagedCursor::new(ledger_id),
+            pending_ack: Default::default(),
+            read_position: Position::new(ledger_id, 0),
+            redeliver: Default::default(),
+            sub_type,
+            redelivery_count: BTreeMap::new(),
+            delayed: BTreeSet::new(),
+            pending_ack_log_failing: false,
+        }
+    }
+    /// Whether the multiple-consumers dispatcher serves it (Shared, Key_Shared): the
+    /// one that counts redeliveries and holds delayed messages.
+    pub fn is_multiple_consumers(&self) -> bool {
+        !self.sub_type.allows_cumulative_ack()
+    }
+    /// `redeliverUnacknowledgedMessages(consumer, positions)`: each goes back to be
+    /// dispatched again, counted by the multiple-consumers dispatcher.
+    pub(super) fn redeliver_positions(&mut self, positions: &[Position]) {
+        for &p in positions {
+            self.redeliver.insert(p);
+            if self.is_multiple_consumers() {
+                let n = self.redelivery_count.entry(p).or_insert(0);
+                *n = n.saturating_add(1);
+            }
+        }
+    }
 }
 
 /// A transaction coordinator: its log survives a crash, its memory does not.
@@ -149,6 +208,11 @@ pub struct ConsumerState {
     pub sub_type: super::action::SubscriptionType,
     /// Everything dispatched to it, in order.
     pub received: Vec<(Position, String)>,
+    /// `DeadLetterPolicy.maxRedeliverCount`.
+    pub max_redeliver_count: Option<u32>,
+    /// `possibleSendToDeadLetterTopicMessages`: received with a redelivery count at or
+    /// above the maximum; the next redelivery of one sends it to the dead-letter topic.
+    pub possible_dead_letter: BTreeMap<Position, (String, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -293,17 +357,8 @@ impl PulsarWorld {
                     let ledger = ManagedLedger::new(&topic, self.next_ledger_id);
                     self.next_ledger_id += 1;
                     let broker = (self.topics.len() as i32) % self.config.brokers;
-                    self.topics.insert(
-                        topic,
-                        PersistentTopic {
-                            buffer: TopicTransactionBuffer::new(&ledger),
-                            ledger,
-                            subscriptions: BTreeMap::new(),
-                            highest_sequenced: BTreeMap::new(),
-                            broker,
-                            recovery_due: None,
-                        },
-                    );
+                    self.topics
+                        .insert(topic, PersistentTopic::new(ledger, broker));
                 }
                 Ok(Outcome::Done)
             }
@@ -312,21 +367,80 @@ impl PulsarWorld {
                 topic,
                 subscription,
                 sub_type,
-            } => self.subscribe(consumer, topic, subscription, *sub_type),
+                max_redeliver_count,
+            } => self.subscribe(
+                consumer,
+                topic,
+                subscription,
+                *sub_type,
+                *max_redeliver_count,
+            ),
             PulsarAction::Send {
                 producer,
                 topic,
                 values,
                 txn,
                 sequence_id,
-            } => self.produce(producer, topic, values, txn.as_deref(), *sequence_id),
+                deliver_after_ms,
+                batch,
+            } => {
+                if deliver_after_ms.is_some_and(|ms| !(0..=i64::from(i32::MAX)).contains(&ms)) {
+                    return Err("deliver.after must be 0 to 2147483647 ms".into());
+                }
+                let deliver_at = deliver_after_ms.map(|ms| self.clock_ms.saturating_add(ms));
+                let opts = super::client::SendOpts {
+                    sequence_id: *sequence_id,
+                    deliver_at,
+                    batch: *batch,
+                };
+                self.produce(producer, topic, values, txn.as_deref(), opts)
+            }
+            PulsarAction::Nack {
+                consumer,
+                positions,
+            } => {
+                self.check_batch_positions(consumer, positions)?;
+                self.negative_acknowledge(consumer, positions)
+            }
+            PulsarAction::FailLedger {
+                topic,
+                subscription,
+                failing,
+            } => {
+                let t = self
+                    .topics
+                    .get_mut(topic)
+                    .ok_or_else(|| format!("no topic {topic}"))?;
+                match subscription {
+                    Some(sub) => {
+                        t.subscriptions
+                            .get_mut(sub)
+                            .ok_or_else(|| format!("no subscription {sub} on {topic}"))?
+                            .pending_ack_log_failing = *failing
+                    }
+                    None => t.ledger_failing = *failing,
+                }
+                let kind = PulsarEventKind::LedgerFailing {
+                    topic: topic.clone(),
+                    subscription: subscription.clone(),
+                    failing: *failing,
+                };
+                self.emit(None, kind);
+                Ok(Outcome::Done)
+            }
             PulsarAction::Receive { consumer, permits } => self.receive(consumer, *permits),
             PulsarAction::Ack {
                 consumer,
                 positions,
                 txn,
                 cumulative,
-            } => self.acknowledge(consumer, positions, txn.as_deref(), *cumulative),
+            } => {
+                self.check_batch_positions(consumer, positions)?;
+                if *cumulative && positions.iter().any(|p| p.batch_index.is_some()) {
+                    return Err("a cumulative ack takes an entry position like `3:0`".into());
+                }
+                self.acknowledge(consumer, positions, txn.as_deref(), *cumulative)
+            }
             PulsarAction::NewTxn { name, timeout_ms } => self.new_txn(name, *timeout_ms),
             PulsarAction::EndTxn { name, commit } => self.end_txn(name, *commit),
             PulsarAction::UpdateTxnStatus {
@@ -605,6 +719,32 @@ impl PulsarWorld {
         let last = self.producers.entry(producer.to_string()).or_insert(seq);
         *last = (*last).max(seq);
         seq
+    }
+    /// A batch index must name a message of a batch entry of the consumer's topic.
+    fn check_batch_positions(&self, consumer: &str, positions: &[Position]) -> Result<(), String> {
+        let Some(t) = self.consumer(consumer).and_then(|c| self.topic(&c.topic)) else {
+            return Ok(());
+        };
+        match positions
+            .iter()
+            .find(|p| p.batch_index.is_some() && !t.ledger.is_message(**p))
+        {
+            Some(p) => Err(format!(
+                "{p} names no message of a batch in {}",
+                t.ledger.name()
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// A topic made on first use (a dead-letter topic), on the first broker.
+    pub(super) fn ensure_topic(&mut self, name: &str) {
+        if !self.topics.contains_key(name) {
+            let ledger = ManagedLedger::new(name, self.next_ledger_id);
+            self.next_ledger_id += 1;
+            self.topics
+                .insert(name.to_string(), PersistentTopic::new(ledger, 0));
+        }
     }
     pub(super) fn consumers_mut(&mut self) -> &mut BTreeMap<String, ConsumerState> {
         &mut self.consumers

@@ -286,6 +286,9 @@ pub fn revealed_differences(w: &PulsarWorld) -> Vec<Difference> {
             K::DuplicateDropped { .. } => {
                 found.insert(D::Deduplication);
             }
+            K::Redelivering { .. } | K::DeadLettered { .. } => {
+                found.insert(D::WhatAnAbortDoesToInput);
+            }
             _ => {}
         }
     }

@@ -415,6 +415,74 @@ pub(super) fn event(kind: &PulsarEventKind) -> Msg {
             call = call,
             error = error
         ),
+        K::LedgerFailing {
+            topic,
+            subscription,
+            failing,
+        } => match subscription {
+            Some(sub) => msg!(
+                "pulsar.pending-ack-log-failing",
+                topic = topic,
+                subscription = sub,
+                failing = failing
+            ),
+            None => msg!("pulsar.ledger-failing", topic = topic, failing = failing),
+        },
+        K::AppendFailed { topic, txn } => msg!(
+            "pulsar.append-failed",
+            topic = topic,
+            in_txn = txn.is_some(),
+            txn = txn.map(|t| t.to_string()).unwrap_or_default()
+        ),
+        K::PendingAckAppendFailed {
+            topic,
+            subscription,
+            txn,
+            positions: ps,
+        } => msg!(
+            "pulsar.pending-ack-append-failed",
+            topic = topic,
+            subscription = subscription,
+            txn = txn,
+            positions = positions(ps)
+        ),
+        K::DeliveryDelayed {
+            topic,
+            subscription,
+            positions: ps,
+            deliver_at,
+        } => msg!(
+            "pulsar.delivery-delayed",
+            topic = topic,
+            subscription = subscription,
+            positions = positions(ps),
+            at = deliver_at
+        ),
+        K::NackRedeliver {
+            topic,
+            subscription,
+            positions: ps,
+        } => msg!(
+            "pulsar.nack-redeliver",
+            topic = topic,
+            subscription = subscription,
+            any = !ps.is_empty(),
+            positions = positions(ps)
+        ),
+        K::DeadLettered {
+            consumer,
+            position,
+            redelivery_count,
+            dead_letter_topic,
+            dead_letter_position,
+        } => msg!(
+            "pulsar.dead-lettered",
+            consumer = consumer,
+            position = position,
+            count = redelivery_count,
+            dlq = dead_letter_topic,
+            at = dead_letter_position
+        ),
         K::FaultArmed { fault } => msg!("pulsar.fault", fault = super::faults::fault(fault)),
         K::Subscribed {
             topic,
@@ -471,6 +539,11 @@ pub(super) fn difference(d: Difference) -> (Msg, Msg, Msg) {
             msg!("pulsar.diff.dedup.q"),
             msg!("pulsar.diff.dedup.kafka"),
             msg!("pulsar.diff.dedup.pulsar"),
+        ),
+        Difference::WhatAnAbortDoesToInput => (
+            msg!("pulsar.diff.abort-input.q"),
+            msg!("pulsar.diff.abort-input.kafka"),
+            msg!("pulsar.diff.abort-input.pulsar"),
         ),
     };
     (q, k, p)

@@ -53,14 +53,20 @@ fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
     let bad = || {
         c.err(
             t.column,
-            format!("expected a position like `3:0`, got `{}`", t.text),
+            format!(
+                "expected a position like `3:0` (or `3:0:1` for a batch index), got `{}`",
+                t.text
+            ),
         )
     };
-    let (l, e) = t.text.split_once(':').ok_or_else(bad)?;
-    Ok(Position::new(
-        l.parse().map_err(|_| bad())?,
-        e.parse().map_err(|_| bad())?,
-    ))
+    let (l, rest) = t.text.split_once(':').ok_or_else(bad)?;
+    let (e, index) = match rest.split_once(':') {
+        Some((e, i)) => (e, Some(i.parse::<u32>().map_err(|_| bad())?)),
+        None => (rest, None),
+    };
+    let mut p = Position::new(l.parse().map_err(|_| bad())?, e.parse().map_err(|_| bad())?);
+    p.batch_index = index;
+    Ok(p)
 }
 
 fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
@@ -174,8 +180,16 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut sub_type = SubscriptionType::default();
+            let mut max_redeliver_count = None;
             for (t, k, v) in opts {
                 match k.as_str() {
+                    "dlq.max.redeliver" => {
+                        let n: u32 = number(c, t, &v, "dlq.max.redeliver")?;
+                        if n == 0 {
+                            return Err(c.err(t.column, "dlq.max.redeliver must be at least 1"));
+                        }
+                        max_redeliver_count = Some(n);
+                    }
                     "type" => {
                         sub_type = SubscriptionType::parse(&v).ok_or_else(|| {
                             c.err(
@@ -192,16 +206,32 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 topic,
                 subscription,
                 sub_type,
+                max_redeliver_count,
             })
         }
         "send" => {
             let producer = c.next("a producer name")?.text.clone();
             let topic = c.next("a topic partition")?.text.clone();
             let (opts, words) = c.rest();
-            let (mut txn, mut sequence_id) = (None, None);
+            let (mut txn, mut sequence_id, mut deliver_after_ms) = (None, None, None);
+            let mut batch = false;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
+                    "batch" => {
+                        batch = match v.as_str() {
+                            "true" => true,
+                            "false" => false,
+                            _ => return Err(c.err(t.column, "batch must be true or false")),
+                        }
+                    }
+                    "deliver.after" => {
+                        let ms: i64 = number(c, t, &v, "deliver.after")?;
+                        if !(0..=i64::from(i32::MAX)).contains(&ms) {
+                            return Err(c.err(t.column, "deliver.after must be 0 to 2147483647 ms"));
+                        }
+                        deliver_after_ms = Some(ms);
+                    }
                     "seq" => sequence_id = Some(number(c, t, &v, "seq")?),
                     _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
                 }
@@ -216,6 +246,50 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 values,
                 txn,
                 sequence_id,
+                deliver_after_ms,
+                batch,
+            })
+        }
+        "nack" => {
+            let consumer = c.next("a consumer name")?.text.clone();
+            let (opts, words) = c.rest();
+            if let Some((t, k, _)) = opts.first() {
+                return Err(c.err(t.column, format!("unknown option `{k}`")));
+            }
+            if words.is_empty() {
+                return Err(c.err(c.column(), "expected at least one position like `3:0`"));
+            }
+            let positions = words
+                .iter()
+                .map(|t| position(c, t))
+                .collect::<Result<_, _>>()?;
+            PulsarStepKind::Act(PulsarAction::Nack {
+                consumer,
+                positions,
+            })
+        }
+        "ledger" => {
+            let verb = c.next("fail or heal")?;
+            let failing = match verb.text.as_str() {
+                "fail" => true,
+                "heal" => false,
+                other => {
+                    return Err(c.err(verb.column, format!("expected fail or heal, got `{other}`")))
+                }
+            };
+            let topic = c.next("a topic partition")?.text.clone();
+            let (opts, words) = c.rest();
+            if let Some((t, k, _)) = opts.first() {
+                return Err(c.err(t.column, format!("unknown option `{k}`")));
+            }
+            if words.len() > 1 {
+                return Err(c.err(words[1].column, "expected at most one subscription"));
+            }
+            let subscription = words.first().map(|t| t.text.clone());
+            PulsarStepKind::Act(PulsarAction::FailLedger {
+                topic,
+                subscription,
+                failing,
             })
         }
         "receive" => {

@@ -46,6 +46,17 @@ impl Runner {
     }
 }
 
+/// `2:0 -> t-partition-0-sub-DLQ 5:0`: a message the client moved to its dead-letter
+/// topic (Pulsar's names and positions only).
+fn dead_letter_lines(
+    moved: &[(crate::pulsar::Position, String, crate::pulsar::Position)],
+) -> Vec<String> {
+    moved
+        .iter()
+        .map(|(p, topic, at)| format!("{p} -> {topic} {at}"))
+        .collect()
+}
+
 /// An action's outcome: Pulsar's ids and positions, the words around them in `lang`.
 fn outcome_lines(outcome: Outcome, lang: Lang) -> Vec<String> {
     match outcome {
@@ -61,14 +72,32 @@ fn outcome_lines(outcome: Outcome, lang: Lang) -> Vec<String> {
                 Err(e) => format!("{v} -> {e}"),
             })
             .collect(),
-        Outcome::Received { consumer, entries } => {
+        Outcome::Received {
+            consumer,
+            entries,
+            dead_lettered,
+        } => {
             let list: Vec<String> = entries.iter().map(|(p, v)| format!("{v}@{p}")).collect();
-            vec![transcript::pulsar_got(
+            let mut out = vec![transcript::pulsar_got(
                 &consumer,
                 entries.len(),
                 &list.join(" "),
                 lang,
-            )]
+            )];
+            out.extend(dead_letter_lines(&dead_lettered));
+            out
+        }
+        Outcome::Nacked {
+            redelivered,
+            dead_lettered,
+        } => {
+            let mut out = Vec::new();
+            if !redelivered.is_empty() {
+                let ps: Vec<String> = redelivered.iter().map(|p| p.to_string()).collect();
+                out.push(format!("redeliver [{}]", ps.join(" ")));
+            }
+            out.extend(dead_letter_lines(&dead_lettered));
+            out
         }
         Outcome::Acked { result } => match result {
             Ok(()) => Vec::new(),
@@ -202,11 +231,32 @@ fn view_lines(
                 s.cursor.mark_delete_position()
             ));
             out.push(format!("individuallyDeleted [{}]", deleted.join(" ")));
+            if !s.cursor.batch_deleted().is_empty() {
+                let acked: Vec<String> = (s.cursor.batch_deleted().iter())
+                    .map(|(p, ix)| {
+                        let ix: Vec<String> = ix.iter().map(|i| i.to_string()).collect();
+                        format!("{p}={{{}}}", ix.join(","))
+                    })
+                    .collect();
+                out.push(format!("batchDeletedIndexes [{}]", acked.join(" ")));
+            }
             out.push(format!("pendingAck [{}]", pending.join(", ")));
             if let Some((t, p)) = s.pending_ack.cumulative() {
                 out.push(format!("pendingCumulativeAck {p} {}", txn_label(w, t)));
             }
             out.push(format!("redeliver [{}]", redeliver.join(" ")));
+            if !s.redelivery_count.is_empty() {
+                let counts: Vec<String> = (s.redelivery_count.iter())
+                    .map(|(p, n)| format!("{p}={n}"))
+                    .collect();
+                out.push(format!("redeliveryCount [{}]", counts.join(" ")));
+            }
+            if !s.delayed.is_empty() {
+                let delayed: Vec<String> = (s.delayed.iter())
+                    .map(|(at, p)| format!("{p} deliverAt={at}"))
+                    .collect();
+                out.push(format!("delayed [{}]", delayed.join(", ")));
+            }
         }
         PulsarView::PendingAckLog {
             topic,
