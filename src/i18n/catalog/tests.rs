@@ -156,6 +156,23 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         .step_by(2)
         .filter(|s| is_id(s) || *s == "empty" || *s == "plain")
         .collect();
+    // A refused scenario line's words (`parse.*`, `scenario.*`, named by the parser).
+    used.extend(
+        [
+            include_str!("../../scenario/parse.rs"),
+            include_str!("../../scenario/parse/breaks.rs"),
+            include_str!("../../scenario/parse/clients.rs"),
+            include_str!("../../scenario/parse/fault.rs"),
+            include_str!("../../scenario/parse/pulsar.rs"),
+            include_str!("../../scenario/parse/raw.rs"),
+            include_str!("../../scenario/parse/step.rs"),
+            include_str!("../../scenario/parse/tokens.rs"),
+            include_str!("../../scenario/question.rs"),
+        ]
+        .iter()
+        .flat_map(|code| code.split('"').skip(1).step_by(2))
+        .filter(|s| (s.starts_with("parse.") || s.starts_with("scenario.")) && is_id(s)),
+    );
     // The lesson editor's words (`editor.*`, named in its page's code).
     used.extend(
         include_str!("../../ui/editor.rs")
