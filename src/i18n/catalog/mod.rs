@@ -264,8 +264,8 @@ enum FinalSound {
 /// M 엠, N 엔 in a consonant; a letter alone too, and acronyms up to three letters; longer
 /// capitals such as NONE or ABORT are words); a word, and the last word of an error name,
 /// by how Korean writes it (-le ㄹ: enable 인에이블; -me, -ne a consonant: none 논): -l ㄹ; -m, -n, -ng, -p, -b,
-/// -ic, and -t but not -rt (snapshot 스냅샷, offset 오프셋, topic 토픽, commit 커밋) a
-/// consonant; the rest a vowel (batch 배치, marker 마커, epoch 에포크, log 로그, abort
+/// -ic, -ck but not check (ack 액, rollback 롤백), and -t but not -rt (snapshot 스냅샷, offset
+/// 오프셋, topic 토픽, commit 커밋) a consonant; the rest a vowel (batch 배치, marker 마커, epoch 에포크, log 로그, abort
 /// 어보트).
 fn final_sound(text: &str) -> FinalSound {
     let trimmed = spoken_end(text);
@@ -312,6 +312,11 @@ fn final_sound(text: &str) -> FinalSound {
                 Some('g') if lower.ends_with("ng") => FinalSound::Consonant,
                 Some('c') if lower.ends_with("ic") => FinalSound::Consonant,
                 Some('t') if !lower.ends_with("rt") => FinalSound::Consonant,
+                // A short vowel before -ck is read with ㄱ: ack 액, rollback 롤백, lock
+                // 락; check 체크 is the exception.
+                Some('k') if lower.ends_with("ck") && !lower.ends_with("check") => {
+                    FinalSound::Consonant
+                }
                 _ => FinalSound::Vowel,
             }
         }
