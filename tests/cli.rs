@@ -186,6 +186,19 @@ print dump-log
         run("ko"),
         format!("{path}: 1행 17열: pid는 숫자여야 하는데 `abc`가 왔습니다")
     );
+    std::fs::write(&file, "broker x restart\n").unwrap();
+    assert_eq!(
+        run("en"),
+        format!("{path}: line 1, column 8: broker id must be a number, got `x`")
+    );
+    assert_eq!(
+        run("ko"),
+        format!("{path}: 1행 8열: 브로커 번호는 숫자여야 하는데 `x`가 왔습니다")
+    );
+    assert_eq!(
+        run("th"),
+        format!("{path}: บรรทัด 1 คอลัมน์ 8: หมายเลข broker ต้องเป็นตัวเลข แต่ได้ `x`")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -305,7 +305,7 @@ fn parse_line(
                 })?;
                 StepKind::Act(Action::SetBrokerConfig { key: k, value: v })
             } else {
-                let broker: i32 = number(&c, what, &what.text, "broker id")?;
+                let broker: i32 = number(&c, what, &what.text, msg!("parse.number.broker-id"))?;
                 let verb = c.next(one_of(&["restart", "stop", "start"]))?;
                 let mode = c.peek().map(|t| t.text.clone());
                 let clean = match mode.as_deref() {
@@ -633,7 +633,12 @@ fn parse_line(
         "run" => match c.peek() {
             None => StepKind::Act(Action::RunUntilIdle),
             Some(t) => {
-                let ms: i64 = number(&c, t, t.text.trim_end_matches("ms"), "run time")?;
+                let ms: i64 = number(
+                    &c,
+                    t,
+                    t.text.trim_end_matches("ms"),
+                    msg!("parse.number.run-time"),
+                )?;
                 c.pos += 1;
                 c.done()?;
                 StepKind::Act(Action::Advance { ms })

@@ -129,7 +129,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             if let [(t, k, v)] = opts.as_slice() {
                 if k == "id" {
                     no_words(c, &words)?;
-                    let id = number(c, t, v, "message id")?;
+                    let id = number(c, t, v, msg!("parse.number.message-id"))?;
                     let strike = match verb.text.as_str() {
                         "drop" => MessageStrike::Drop,
                         "delay" => MessageStrike::Delay { ms },
@@ -182,7 +182,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     api: known_api(c, t, v.clone())?,
                 }),
                 [(t, k, v)] if k == "id" => Ok(Action::ReleaseMessage {
-                    id: number(c, t, v, "message id")?,
+                    id: number(c, t, v, msg!("parse.number.message-id"))?,
                 }),
                 _ => Err(c.err(
                     verb.column,

@@ -334,7 +334,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
         }
         "tc" => {
             let t = c.next(msg!("parse.what.coordinator-id"))?;
-            let tc: u64 = number(c, t, &t.text, "coordinator id")?;
+            let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
             let verb = c.next(one_of(&["crash", "recover"]))?;
             match verb.text.as_str() {
                 "crash" => {
@@ -442,7 +442,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 }
                 "txn-log" | "coordinator" => {
                     let t = c.next(msg!("parse.what.coordinator-id"))?;
-                    let tc: u64 = number(c, t, &t.text, "coordinator id")?;
+                    let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
                     if what.text == "txn-log" {
                         PulsarView::TxnLog { tc }
                     } else {

@@ -2,6 +2,7 @@
 //! every error names the right place.
 
 use super::*;
+use crate::i18n::message::IntoArg;
 
 /// A word of a line with its 1-based column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +160,7 @@ pub(super) fn number<T: std::str::FromStr + Bounded>(
     c: &Cursor,
     t: &Token,
     value: &str,
-    what: &str,
+    what: impl IntoArg,
 ) -> Result<T, ParseError> {
     value
         .parse()
@@ -171,7 +172,7 @@ fn not_a_number(
     c: &Cursor,
     t: &Token,
     value: &str,
-    what: &str,
+    what: impl IntoArg,
     min: &str,
     max: &str,
 ) -> ParseError {
@@ -237,7 +238,12 @@ pub(super) fn no_words(c: &Cursor, words: &[&Token]) -> Result<(), ParseError> {
     }
 }
 
-pub(super) fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<IdRef, ParseError> {
+pub(super) fn id_ref(
+    c: &Cursor,
+    t: &Token,
+    value: &str,
+    what: impl IntoArg,
+) -> Result<IdRef, ParseError> {
     if value == "last" {
         Ok(IdRef::Last)
     } else {
