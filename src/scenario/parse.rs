@@ -26,8 +26,8 @@ pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
 use tokens::{
-    config_value, got, id_ref, needs, no_words, number, one_of, tokenize, topic_partition,
-    unexpected, Cursor, Token,
+    arg1, config_value, got, id_ref, needs, no_words, number, one_of, tokenize, topic_partition,
+    unexpected, Cursor, Token, What,
 };
 
 /// Parses a whole scenario.
@@ -240,7 +240,7 @@ fn parse_line(
         line,
         end_column,
     };
-    let head = c.next(msg!("parse.what.command"))?;
+    let head = c.next(What::Id("parse.what.command"))?;
     let kind = match head.text.as_str() {
         #[cfg(feature = "pulsar")]
         "pulsar" => StepKind::Pulsar(pulsar::pulsar_step(&mut c, text)?),
@@ -284,7 +284,7 @@ fn parse_line(
                     }
                     _ => {
                         return Err(
-                            c.err(t.column, msg!("parse.unknown-cluster-option", option = k))
+                            c.err(t.column, arg1("parse.unknown-cluster-option", "option", &k))
                         )
                     }
                 }
@@ -292,7 +292,7 @@ fn parse_line(
             StepKind::Cluster(config)
         }
         "broker" => {
-            let what = c.next(msg!("parse.what.config-or-broker"))?;
+            let what = c.next(What::Id("parse.what.config-or-broker"))?;
             if what.text == "config" {
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
@@ -306,7 +306,7 @@ fn parse_line(
                 StepKind::Act(Action::SetBrokerConfig { key: k, value: v })
             } else {
                 let broker: i32 = number(&c, what, &what.text, msg!("parse.number.broker-id"))?;
-                let verb = c.next(one_of(&["restart", "stop", "start"]))?;
+                let verb = c.next(What::OneOf(&["restart", "stop", "start"]))?;
                 let mode = c.peek().map(|t| t.text.clone());
                 let clean = match mode.as_deref() {
                     None | Some("clean") => true,
@@ -326,21 +326,21 @@ fn parse_line(
                     _ => {
                         return Err(c.err(
                             verb.column,
-                            msg!("parse.unknown-broker-command", word = &verb.text),
+                            arg1("parse.unknown-broker-command", "word", &verb.text),
                         ))
                     }
                 }
             }
         }
         "topic" => {
-            let verb = c.next(msg!("parse.code", code = "`create`"))?;
+            let verb = c.next(What::Code("`create`"))?;
             if verb.text != "create" {
                 return Err(c.err(
                     verb.column,
-                    msg!("parse.unknown-topic-command", word = &verb.text),
+                    arg1("parse.unknown-topic-command", "word", &verb.text),
                 ));
             }
-            let name = c.next(msg!("parse.what.topic-name"))?.text.clone();
+            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
             let mut partitions = 1;
@@ -362,7 +362,7 @@ fn parse_line(
         }
         "producer" => producer_step(&mut c)?,
         "raw" => {
-            let verb = c.next(one_of(&["init-producer-id", "produce"]))?;
+            let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;
             match verb.text.as_str() {
                 "init-producer-id" if c.peek().is_none() => {
                     StepKind::Act(Action::RawInitProducerId)
@@ -372,7 +372,7 @@ fn parse_line(
                     raw_request(&c, other, verb, &opts, &words)?
                 }
                 "produce" => {
-                    let tp_tok = c.next(msg!("parse.what.partition"))?;
+                    let tp_tok = c.next(What::Id("parse.what.partition"))?;
                     let tp = topic_partition(&c, tp_tok)?;
                     let (opts, words) = c.rest();
                     let (mut pid, mut epoch, mut seq, mut label, mut show) =
@@ -397,7 +397,7 @@ fn parse_line(
                             _ => {
                                 return Err(c.err(
                                     t.column,
-                                    msg!("parse.unknown-raw-produce-option", option = k),
+                                    arg1("parse.unknown-raw-produce-option", "option", &k),
                                 ))
                             }
                         }
@@ -422,13 +422,16 @@ fn parse_line(
                     }
                 }
                 other => {
-                    return Err(c.err(verb.column, msg!("parse.unknown-raw-request", word = other)))
+                    return Err(c.err(
+                        verb.column,
+                        arg1("parse.unknown-raw-request", "word", &other),
+                    ))
                 }
             }
         }
         "consumer" => consumer_step(&mut c)?,
         "hold" | "release" => {
-            let what = c.next(one_of(&["`markers`", "`requests API`"]))?;
+            let what = c.next(What::OneOf(&["`markers`", "`requests API`"]))?;
             let hold = head.text == "hold";
             match what.text.as_str() {
                 "markers" => {
@@ -440,9 +443,9 @@ fn parse_line(
                     })
                 }
                 "requests" => {
-                    let api = c.next(msg!("parse.what.api-name"))?;
+                    let api = c.next(What::Id("parse.what.api-name"))?;
                     if !crate::protocol::API_NAMES.contains(&api.text.as_str()) {
-                        return Err(c.err(api.column, msg!("parse.unknown-api", api = &api.text)));
+                        return Err(c.err(api.column, arg1("parse.unknown-api", "api", &api.text)));
                     }
                     c.done()?;
                     let api = api.text.clone();
@@ -478,7 +481,7 @@ fn parse_line(
             StepKind::Print(View::RecordedCheck(Vec::new()))
         }
         "drop" => {
-            let which = c.next(one_of(&["next-request", "next-response"]))?;
+            let which = c.next(What::OneOf(&["next-request", "next-response"]))?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
             let who = opts.first().map(|(_, _, v)| v.clone());
@@ -498,14 +501,20 @@ fn parse_line(
             match which.text.as_str() {
                 "next-request" => StepKind::Act(Action::DropNextRequest { from: who }),
                 "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
-                other => return Err(c.err(which.column, msg!("parse.unknown-fault", word = other))),
+                other => {
+                    return Err(c.err(which.column, arg1("parse.unknown-fault", "word", &other)))
+                }
             }
         }
         "admin" => {
             // `kafka-transactions.sh abort --topic T --partition P --start-offset N`,
             // `kafka-delete-records.sh` with one partition's offset,
             // `kafka-leader-election.sh --election-type PREFERRED`.
-            let verb = c.next(one_of(&["`abort`", "`delete-records`", "`elect-leaders`"]))?;
+            let verb = c.next(What::OneOf(&[
+                "`abort`",
+                "`delete-records`",
+                "`elect-leaders`",
+            ]))?;
             if verb.text == "elect-leaders" {
                 let (opts, words) = c.rest();
                 if let Some((t, ..)) = opts.first() {
@@ -555,7 +564,7 @@ fn parse_line(
                     ))
                 }
             };
-            let tp_tok = c.next(msg!("parse.what.partition"))?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
@@ -586,7 +595,7 @@ fn parse_line(
         }
         "snapshot" => {
             // ProducerStateManager.takeSnapshot, now.
-            let tp_tok = c.next(msg!("parse.what.partition"))?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             c.done()?;
             StepKind::Act(Action::TakeSnapshot { topic_partition })
@@ -599,12 +608,12 @@ fn parse_line(
                     what = "`truncate broker-N TOPIC-P offset=N`"
                 )
             };
-            let b = c.next(msg!("parse.code", code = "broker-N"))?;
+            let b = c.next(What::Code("broker-N"))?;
             let Some(n) = b.text.strip_prefix("broker-") else {
                 return Err(c.err(b.column, usage()));
             };
             let broker = number(&c, b, n, "broker")?;
-            let tp_tok = c.next(msg!("parse.what.partition"))?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
@@ -621,7 +630,7 @@ fn parse_line(
         }
         "clean" => {
             // The log cleaner, now (Kafka's cleaner threads run on their own).
-            let tp_tok = c.next(msg!("parse.what.partition"))?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             c.done()?;
             StepKind::Act(Action::CleanLog { topic_partition })
@@ -645,12 +654,12 @@ fn parse_line(
             }
         },
         "print" => {
-            let what = c.next(msg!("parse.what.view"))?;
+            let what = c.next(What::Id("parse.what.view"))?;
             let view = if matches!(
                 what.text.as_str(),
                 "consumed" | "txn-log" | "txn-states" | "describe-transaction"
             ) {
-                let arg = c.next(msg!("parse.what.name"))?.text.clone();
+                let arg = c.next(What::Id("parse.what.name"))?.text.clone();
                 c.done()?;
                 match what.text.as_str() {
                     "consumed" => View::Consumed { consumer: arg },
@@ -665,7 +674,7 @@ fn parse_line(
                     },
                 }
             } else if what.text == "committed" {
-                let group_id = c.next(msg!("parse.what.group-id"))?.text.clone();
+                let group_id = c.next(What::Id("parse.what.group-id"))?.text.clone();
                 let mut partitions = Vec::new();
                 while let Some(t) = c.peek() {
                     partitions.push(topic_partition(&c, t)?);
@@ -684,7 +693,7 @@ fn parse_line(
                 let mut last = None;
                 for (t, k, v) in opts {
                     if k != "last" {
-                        return Err(c.err(t.column, msg!("parse.unknown-option", option = k)));
+                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k)));
                     }
                     last = Some(number(&c, t, &v, "last")?);
                 }
@@ -705,7 +714,7 @@ fn parse_line(
                     }
                     None => None,
                 };
-                let tp_tok = c.next(msg!("parse.what.partition"))?;
+                let tp_tok = c.next(What::Id("parse.what.partition"))?;
                 let tp = topic_partition(&c, tp_tok)?;
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
@@ -745,13 +754,13 @@ fn parse_line(
                     "describe-producers" => View::DescribeProducers { tp },
                     "find-hanging" => View::FindHanging { tp },
                     other => {
-                        return Err(c.err(what.column, msg!("parse.unknown-view", word = other)))
+                        return Err(c.err(what.column, arg1("parse.unknown-view", "word", &other)))
                     }
                 }
             };
             StepKind::Print(view)
         }
-        other => return Err(c.err(head.column, msg!("parse.unknown-command", word = other))),
+        other => return Err(c.err(head.column, arg1("parse.unknown-command", "word", &other))),
     };
     Ok(kind)
 }

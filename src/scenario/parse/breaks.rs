@@ -4,22 +4,7 @@ use super::*;
 use crate::breaks::BreakSwitch;
 
 pub(super) fn break_step(c: &mut Cursor) -> Result<Action, ParseError> {
-    let name = c.next(msg!(
-        "parse.what.switch",
-        switches = one_of(&[
-            "dedup",
-            "dedup=N",
-            "fencing",
-            "lso",
-            "aborted",
-            "markers",
-            "epoch-bump",
-            "init-fencing",
-            "in-flight=N",
-            "snapshots",
-            "early-markers",
-        ])
-    ))?;
+    let name = c.next(What::Id("parse.what.switch"))?;
     let switch = BreakSwitch::parse(&name.text).map_err(|e| {
         c.err(
             name.column,

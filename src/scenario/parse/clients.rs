@@ -5,8 +5,8 @@ use super::*;
 /// `producer NAME …`: the producer's own steps.
 pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     let kind = {
-        let name = c.next(msg!("parse.what.producer-name"))?.text.clone();
-        let verb = c.next(one_of(&["create", "send", "flush"]))?;
+        let name = c.next(What::Id("parse.what.producer-name"))?.text.clone();
+        let verb = c.next(What::OneOf(&["create", "send", "flush"]))?;
         match verb.text.as_str() {
             "create" => {
                 let (opts, words) = c.rest();
@@ -17,7 +17,7 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 })
             }
             "send" => {
-                let tp_tok = c.next(msg!("parse.what.partition"))?;
+                let tp_tok = c.next(What::Id("parse.what.partition"))?;
                 let topic_partition = topic_partition(c, tp_tok)?;
                 let values: Vec<String> =
                     c.tokens[c.pos..].iter().map(|t| t.text.clone()).collect();
@@ -82,8 +82,8 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 })
             }
             "transform" => {
-                let consumer = c.next(msg!("parse.what.input-consumer"))?.text.clone();
-                let topic = c.next(msg!("parse.what.output-topic"))?.text.clone();
+                let consumer = c.next(What::Id("parse.what.input-consumer"))?.text.clone();
+                let topic = c.next(What::Id("parse.what.output-topic"))?.text.clone();
                 c.done()?;
                 StepKind::Act(Action::Transform {
                     producer: name,
@@ -94,7 +94,7 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
             other => {
                 return Err(c.err(
                     verb.column,
-                    msg!("parse.unknown-producer-command", word = other),
+                    arg1("parse.unknown-producer-command", "word", &other),
                 ))
             }
         }
@@ -105,8 +105,8 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
 /// `consumer NAME …`: the consumer's own steps.
 pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     let kind = {
-        let name = c.next(msg!("parse.what.consumer-name"))?.text.clone();
-        let verb = c.next(one_of(&["create", "assign", "poll"]))?;
+        let name = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
+        let verb = c.next(What::OneOf(&["create", "assign", "poll"]))?;
         match verb.text.as_str() {
             "create" => {
                 let (opts, words) = c.rest();
@@ -135,9 +135,9 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 StepKind::Act(Action::Poll { consumer: name })
             }
             "seek" => {
-                let t = c.next(msg!("parse.what.partition"))?;
+                let t = c.next(What::Id("parse.what.partition"))?;
                 let topic_partition = topic_partition(c, t)?;
-                let t = c.next(msg!("parse.what.offset"))?;
+                let t = c.next(What::Id("parse.what.offset"))?;
                 let offset: i64 = number(c, t, &t.text, "offset")?;
                 c.done()?;
                 StepKind::Act(Action::Seek {
@@ -149,7 +149,7 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
             other => {
                 return Err(c.err(
                     verb.column,
-                    msg!("parse.unknown-consumer-command", word = other),
+                    arg1("parse.unknown-consumer-command", "word", &other),
                 ))
             }
         }

@@ -39,7 +39,7 @@ const MAX_DELAY_MS: i64 = i32::MAX as i64;
 
 /// `fault drop|delay MS|duplicate|hold|release|cut|heal|error|clear …` (docs/scenarios.md).
 pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
-    let verb = c.next(one_of(&[
+    let verb = c.next(What::OneOf(&[
         "drop",
         "delay",
         "duplicate",
@@ -52,8 +52,8 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
         "clear",
     ]))?;
     let node_pair = |c: &mut Cursor| -> Result<(Node, Node), ParseError> {
-        let a = c.next(msg!("parse.what.two-nodes"))?;
-        let b = c.next(msg!("parse.what.second-node"))?;
+        let a = c.next(What::Id("parse.what.two-nodes"))?;
+        let b = c.next(What::Id("parse.what.second-node"))?;
         c.done()?;
         let (a, b) = (parse_node(&a.text), parse_node(&b.text));
         if a == b {
@@ -62,7 +62,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
         Ok((a, b))
     };
     let ms = if verb.text == "delay" {
-        let t = c.next(msg!("parse.what.delay"))?;
+        let t = c.next(What::Id("parse.what.delay"))?;
         // An int of milliseconds, as `run` and Kafka's timeouts: a longer delay outlasts
         // every timeout anyway, and one near i64::MAX held the link's later messages
         // behind it for good.
@@ -149,7 +149,9 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     "from" => m.from = Some(parse_node(&v)),
                     "to" => m.to = Some(parse_node(&v)),
                     _ => {
-                        return Err(c.err(t.column, msg!("parse.unknown-fault-option", option = k)))
+                        return Err(
+                            c.err(t.column, arg1("parse.unknown-fault-option", "option", &k))
+                        )
                     }
                 }
             }
@@ -214,7 +216,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                 .copied()
                 .find(|e| *e != Errors::None && e.name() == word.text)
                 .ok_or_else(|| {
-                    c.err(word.column, msg!("parse.unknown-error", name = &word.text))
+                    c.err(word.column, arg1("parse.unknown-error", "name", &word.text))
                 })?;
             Ok(Action::ArmFault {
                 fault: Fault::Error { api, error },
@@ -228,7 +230,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     what = "`fault corrupt broker-N TOPIC-P/FILE [at=POSITION]`"
                 )
             };
-            let b = c.next(msg!("parse.code", code = "broker-N"))?;
+            let b = c.next(What::Code("broker-N"))?;
             let broker = match b.text.strip_prefix("broker-").map(str::parse::<i32>) {
                 Some(Ok(n)) => n,
                 _ => return Err(c.err(b.column, usage())),
@@ -297,6 +299,6 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                 ),
             )),
         },
-        other => Err(c.err(verb.column, msg!("parse.unknown-fault", word = other))),
+        other => Err(c.err(verb.column, arg1("parse.unknown-fault", "word", &other))),
     }
 }

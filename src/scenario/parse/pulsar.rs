@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::tokens::{config_value, got, no_words, number, one_of, Cursor, Token};
+use super::tokens::{arg1, config_value, got, no_words, number, one_of, Cursor, Token, What};
 use super::ParseError;
 use crate::client::config_def::Place;
 use crate::msg;
@@ -99,7 +99,7 @@ fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
                     return Err(c.err(t.column, msg!("parse.replay-ms")));
                 }
             }
-            _ => return Err(c.err(t.column, msg!("parse.unknown-option", option = k))),
+            _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
         }
     }
     Ok(ms)
@@ -107,7 +107,7 @@ fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
 
 /// Parses the words after `pulsar`.
 pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, ParseError> {
-    let head = c.next(msg!("parse.what.pulsar-command"))?;
+    let head = c.next(What::Id("parse.what.pulsar-command"))?;
     let kind = match head.text.as_str() {
         "cluster" => {
             let (opts, words) = c.rest();
@@ -134,7 +134,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     _ => {
                         return Err(c.err(
                             t.column,
-                            msg!("parse.unknown-pulsar-cluster-option", option = k),
+                            arg1("parse.unknown-pulsar-cluster-option", "option", &k),
                         ))
                     }
                 }
@@ -142,9 +142,9 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             PulsarStepKind::Cluster(config)
         }
         "topic" => {
-            let verb = c.next(one_of(&["create", "unload"]))?;
+            let verb = c.next(What::OneOf(&["create", "unload"]))?;
             if verb.text == "unload" {
-                let topic = c.next(msg!("parse.what.topic-partition"))?.text.clone();
+                let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
                 let replay_ms = replay_ms(c)?;
                 return Ok(PulsarStep {
                     text: text.to_string(),
@@ -157,22 +157,25 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     msg!("parse.expected", what = one_of(&["`create`", "`unload`"])),
                 ));
             }
-            let name = c.next(msg!("parse.what.topic-name"))?.text.clone();
+            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut partitions = 1;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "partitions" => partitions = number(c, t, &v, "partitions")?,
-                    _ => return Err(c.err(t.column, msg!("parse.unknown-option", option = k))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             PulsarStepKind::Act(PulsarAction::CreateTopic { name, partitions })
         }
         "subscribe" => {
-            let consumer = c.next(msg!("parse.what.consumer-name"))?.text.clone();
-            let topic = c.next(msg!("parse.what.topic-partition"))?.text.clone();
-            let subscription = c.next(msg!("parse.what.subscription-name"))?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+            let subscription = c
+                .next(What::Id("parse.what.subscription-name"))?
+                .text
+                .clone();
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut sub_type = SubscriptionType::default();
@@ -182,7 +185,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                         sub_type = SubscriptionType::parse(&v)
                             .ok_or_else(|| c.err(t.column, msg!("parse.subscription-type")))?
                     }
-                    _ => return Err(c.err(t.column, msg!("parse.unknown-option", option = k))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             PulsarStepKind::Act(PulsarAction::Subscribe {
@@ -193,15 +196,15 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "send" => {
-            let producer = c.next(msg!("parse.what.producer-name"))?.text.clone();
-            let topic = c.next(msg!("parse.what.topic-partition"))?.text.clone();
+            let producer = c.next(What::Id("parse.what.producer-name"))?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
             let (opts, words) = c.rest();
             let (mut txn, mut sequence_id) = (None, None);
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
                     "seq" => sequence_id = Some(number(c, t, &v, "seq")?),
-                    _ => return Err(c.err(t.column, msg!("parse.unknown-option", option = k))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             if words.is_empty() {
@@ -217,26 +220,26 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "receive" => {
-            let consumer = c.next(msg!("parse.what.consumer-name"))?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut permits = 100;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "max" => permits = number(c, t, &v, "max")?,
-                    _ => return Err(c.err(t.column, msg!("parse.unknown-option", option = k))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             PulsarStepKind::Act(PulsarAction::Receive { consumer, permits })
         }
         "ack" => {
-            let consumer = c.next(msg!("parse.what.consumer-name"))?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, mut words) = c.rest();
             let mut txn = None;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
-                    _ => return Err(c.err(t.column, msg!("parse.unknown-option", option = k))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             let cumulative = words.first().is_some_and(|t| t.text == "cumulative");
@@ -261,8 +264,11 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "txn" => {
-            let verb = c.next(one_of(&["new", "commit", "abort", "status"]))?;
-            let name = c.next(msg!("parse.what.transaction-name"))?.text.clone();
+            let verb = c.next(What::OneOf(&["new", "commit", "abort", "status"]))?;
+            let name = c
+                .next(What::Id("parse.what.transaction-name"))?
+                .text
+                .clone();
             let (opts, words) = c.rest();
             if verb.text != "status" || words.len() > 1 {
                 no_words(
@@ -278,7 +284,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                             "timeout.ms" => timeout_ms = Some(number(c, t, &v, "timeout.ms")?),
                             _ => {
                                 return Err(
-                                    c.err(t.column, msg!("parse.unknown-option", option = k))
+                                    c.err(t.column, arg1("parse.unknown-option", "option", &k))
                                 )
                             }
                         }
@@ -288,7 +294,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 "status" => {
                     let status = |t: &Token, s: &str| {
                         TxnStatus::parse(s)
-                            .ok_or_else(|| c.err(t.column, msg!("parse.not-status", status = s)))
+                            .ok_or_else(|| c.err(t.column, arg1("parse.not-status", "status", &s)))
                     };
                     let Some(&target) = words.first() else {
                         return Err(c.err(
@@ -303,7 +309,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                             "expected" => expected = Some(status(t, &v)?),
                             _ => {
                                 return Err(
-                                    c.err(t.column, msg!("parse.unknown-option", option = k))
+                                    c.err(t.column, arg1("parse.unknown-option", "option", &k))
                                 )
                             }
                         }
@@ -322,20 +328,23 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 }
                 "commit" | "abort" => {
                     if let Some((t, k, _)) = opts.first() {
-                        return Err(c.err(t.column, msg!("parse.unknown-option", option = k)));
+                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k)));
                     }
                     let commit = verb.text == "commit";
                     PulsarStepKind::Act(PulsarAction::EndTxn { name, commit })
                 }
                 other => {
-                    return Err(c.err(verb.column, msg!("parse.unknown-txn-command", word = other)))
+                    return Err(c.err(
+                        verb.column,
+                        arg1("parse.unknown-txn-command", "word", &other),
+                    ))
                 }
             }
         }
         "tc" => {
-            let t = c.next(msg!("parse.what.coordinator-id"))?;
+            let t = c.next(What::Id("parse.what.coordinator-id"))?;
             let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
-            let verb = c.next(one_of(&["crash", "recover"]))?;
+            let verb = c.next(What::OneOf(&["crash", "recover"]))?;
             match verb.text.as_str() {
                 "crash" => {
                     c.done()?;
@@ -349,18 +358,18 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             }
         }
         "snapshot" => {
-            let topic = c.next(msg!("parse.what.topic-partition"))?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
             c.done()?;
             PulsarStepKind::Act(PulsarAction::TakeSnapshot { topic })
         }
         "run" => {
-            let t = c.next(msg!("parse.what.milliseconds"))?;
+            let t = c.next(What::Id("parse.what.milliseconds"))?;
             let ms: i64 = number(c, t, &t.text, "run")?;
             c.done()?;
             PulsarStepKind::Act(PulsarAction::Run { ms })
         }
         "hold" | "release" => {
-            let t = c.next(msg!("parse.what.pulsar-command-name"))?;
+            let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
             let api = api(c, t)?;
             c.done()?;
             PulsarStepKind::Act(if head.text == "hold" {
@@ -378,11 +387,11 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "drop" => {
-            let next = c.next(msg!("parse.code", code = "next"))?;
+            let next = c.next(What::Code("next"))?;
             if next.text != "next" {
                 return Err(c.err(next.column, msg!("parse.expected", what = "`next`")));
             }
-            let t = c.next(msg!("parse.what.pulsar-command-name"))?;
+            let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
             let api = api(c, t)?;
             let direction = match c.peek().map(|t| t.text.as_str()) {
                 None | Some("request") => Direction::Request,
@@ -411,14 +420,14 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             PulsarStepKind::Act(PulsarAction::Heal)
         }
         "print" => {
-            let what = c.next(msg!("parse.what.view"))?;
+            let what = c.next(What::Id("parse.what.view"))?;
             let view = match what.text.as_str() {
                 "timeline" => PulsarView::Timeline,
                 "last-message-id" => PulsarView::LastMessageId {
-                    topic: c.next(msg!("parse.what.topic-partition"))?.text.clone(),
+                    topic: c.next(What::Id("parse.what.topic-partition"))?.text.clone(),
                 },
                 "entries" | "buffer" => {
-                    let topic = c.next(msg!("parse.what.topic-partition"))?.text.clone();
+                    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
                     if what.text == "entries" {
                         PulsarView::Entries { topic }
                     } else {
@@ -426,8 +435,8 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     }
                 }
                 "subscription" | "pending-ack-log" => {
-                    let topic = c.next(msg!("parse.what.topic-partition"))?.text.clone();
-                    let subscription = c.next(msg!("parse.what.subscription"))?.text.clone();
+                    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+                    let subscription = c.next(What::Id("parse.what.subscription"))?.text.clone();
                     if what.text == "subscription" {
                         PulsarView::Subscription {
                             topic,
@@ -441,7 +450,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     }
                 }
                 "txn-log" | "coordinator" => {
-                    let t = c.next(msg!("parse.what.coordinator-id"))?;
+                    let t = c.next(What::Id("parse.what.coordinator-id"))?;
                     let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
                     if what.text == "txn-log" {
                         PulsarView::TxnLog { tc }
@@ -450,13 +459,19 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     }
                 }
                 "received" => PulsarView::Received {
-                    consumer: c.next(msg!("parse.what.consumer"))?.text.clone(),
+                    consumer: c.next(What::Id("parse.what.consumer"))?.text.clone(),
                 },
                 "txn" => PulsarView::Txn {
-                    name: c.next(msg!("parse.what.transaction-name"))?.text.clone(),
+                    name: c
+                        .next(What::Id("parse.what.transaction-name"))?
+                        .text
+                        .clone(),
                 },
                 other => {
-                    return Err(c.err(what.column, msg!("parse.unknown-pulsar-view", word = other)))
+                    return Err(c.err(
+                        what.column,
+                        arg1("parse.unknown-pulsar-view", "word", &other),
+                    ))
                 }
             };
             c.done()?;
@@ -465,7 +480,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
         other => {
             return Err(c.err(
                 head.column,
-                msg!("parse.unknown-pulsar-command", word = other),
+                arg1("parse.unknown-pulsar-command", "word", &other),
             ))
         }
     };

@@ -82,6 +82,7 @@ pub(super) struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    #[inline(never)]
     pub(super) fn err(&self, column: usize, why: Msg) -> ParseError {
         ParseError {
             line: self.line,
@@ -94,11 +95,13 @@ impl<'a> Cursor<'a> {
             .get(self.pos)
             .map_or(self.end_column + 1, |t| t.column)
     }
-    pub(super) fn next(&mut self, what: Msg) -> Result<&'a Token, ParseError> {
-        let t = self
-            .tokens
-            .get(self.pos)
-            .ok_or_else(|| self.err(self.end_column + 1, msg!("parse.expected", what = what)))?;
+    pub(super) fn next(&mut self, what: What) -> Result<&'a Token, ParseError> {
+        let t = self.tokens.get(self.pos).ok_or_else(|| {
+            self.err(
+                self.end_column + 1,
+                msg!("parse.expected", what = what.msg()),
+            )
+        })?;
         self.pos += 1;
         Ok(t)
     }
@@ -129,8 +132,38 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// What a line needs next, worded only when it is missing (a constant: reading a line
+/// builds no message).
+#[derive(Clone, Copy)]
+pub(super) enum What {
+    /// A catalog id (`parse.what.*`).
+    Id(&'static str),
+    /// A keyword or placeholder of the scenario language, as written.
+    Code(&'static str),
+    /// One of these keywords.
+    OneOf(&'static [&'static str]),
+}
+
+impl What {
+    #[inline(never)]
+    pub(super) fn msg(self) -> Msg {
+        match self {
+            What::Id(id) => Msg::new(id),
+            What::Code(code) => msg!("parse.code", code = code),
+            What::OneOf(words) => one_of(words),
+        }
+    }
+}
+
+/// A message with one text argument (`unknown option `K``), built out of line.
+#[inline(never)]
+pub(super) fn arg1(id: &'static str, name: &'static str, value: &str) -> Msg {
+    Msg::new(id).arg(name, value)
+}
+
 /// `a, b or c`: the scenario's keywords offered at a place, joined in the reader's
 /// language.
+#[inline(never)]
 pub(super) fn one_of(words: &[&str]) -> Msg {
     match words.split_last() {
         Some((last, [])) => msg!("parse.code", code = *last),
@@ -140,16 +173,19 @@ pub(super) fn one_of(words: &[&str]) -> Msg {
 }
 
 /// `unexpected `WORD``.
+#[inline(never)]
 pub(super) fn unexpected(word: &str) -> Msg {
-    msg!("parse.unexpected", word = word)
+    arg1("parse.unexpected", "word", &word)
 }
 
 /// `expected WHAT, got `WORD``.
+#[inline(never)]
 pub(super) fn got(what: Msg, word: &str) -> Msg {
     msg!("parse.got", what = what, word = word)
 }
 
 /// `COMMAND needs OPTION`.
+#[inline(never)]
 pub(super) fn needs(what: &str, option: &str) -> Msg {
     msg!("parse.needs", what = what, option = option)
 }
