@@ -199,6 +199,19 @@ print dump-log
         run("th"),
         format!("{path}: บรรทัด 1 คอลัมน์ 8: หมายเลข broker ต้องเป็นตัวเลข แต่ได้ `x`")
     );
+    // A step the engine refuses is told in the language too, after Kafka's error name.
+    std::fs::write(&file, "topic create t\nraw produce nope-0 pid=1 seq=0 a\n").unwrap();
+    let ko = run("ko");
+    assert!(
+        ko.starts_with(&format!("{path}: 2행: UNKNOWN_TOPIC_OR_PARTITION")),
+        "{ko}"
+    );
+    assert!(!ko.contains("line 2"), "{ko}");
+    let th = run("th");
+    assert!(
+        th.starts_with(&format!("{path}: บรรทัด 2: UNKNOWN_TOPIC_OR_PARTITION")),
+        "{th}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -156,7 +156,8 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         .step_by(2)
         .filter(|s| is_id(s) || *s == "empty" || *s == "plain")
         .collect();
-    // A refused scenario line's words (`parse.*`, `scenario.*`, named by the parser).
+    // A refused scenario line's words (`parse.*`, `scenario.*`, named by the parser;
+    // `run.*`, by the runner).
     used.extend(
         [
             include_str!("../../scenario/parse.rs"),
@@ -168,10 +169,16 @@ fn the_code_and_the_english_file_name_the_same_ids() {
             include_str!("../../scenario/parse/step.rs"),
             include_str!("../../scenario/parse/tokens.rs"),
             include_str!("../../scenario/question.rs"),
+            include_str!("../../scenario/run.rs"),
         ]
         .iter()
         .flat_map(|code| code.split('"').skip(1).step_by(2))
-        .filter(|s| (s.starts_with("parse.") || s.starts_with("scenario.")) && is_id(s)),
+        .filter(|s| {
+            ["parse.", "scenario.", "run."]
+                .iter()
+                .any(|p| s.starts_with(p))
+                && is_id(s)
+        }),
     );
     // The lesson editor's words (`editor.*`, named in its page's code).
     used.extend(
@@ -303,6 +310,13 @@ fn particles_follow_the_korean_reading() {
         ("INVALID_PRODUCER_EPOCH", "INVALID_PRODUCER_EPOCH를"),
         ("PRODUCER_FENCED", "PRODUCER_FENCED를"),
         ("TRANSACTION_ABORTABLE", "TRANSACTION_ABORTABLE을"),
+        ("result", "result를"),
+        ("last", "last를"),
+        ("client", "client를"),
+        ("request", "request를"),
+        ("wait", "wait를"),
+        ("timeout", "timeout을"),
+        ("set", "set을"),
     ] {
         assert_eq!(object(x), want, "{x}");
     }
