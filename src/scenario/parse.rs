@@ -424,7 +424,7 @@ fn parse_line(
                 other => {
                     return Err(c.err(
                         verb.column,
-                        arg1("parse.unknown-raw-request", "word", &other),
+                        arg1("parse.unknown-raw-request", "word", other),
                     ))
                 }
             }
@@ -502,7 +502,7 @@ fn parse_line(
                 "next-request" => StepKind::Act(Action::DropNextRequest { from: who }),
                 "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
                 other => {
-                    return Err(c.err(which.column, arg1("parse.unknown-fault", "word", &other)))
+                    return Err(c.err(which.column, arg1("parse.unknown-fault", "word", other)))
                 }
             }
         }
@@ -754,13 +754,13 @@ fn parse_line(
                     "describe-producers" => View::DescribeProducers { tp },
                     "find-hanging" => View::FindHanging { tp },
                     other => {
-                        return Err(c.err(what.column, arg1("parse.unknown-view", "word", &other)))
+                        return Err(c.err(what.column, arg1("parse.unknown-view", "word", other)))
                     }
                 }
             };
             StepKind::Print(view)
         }
-        other => return Err(c.err(head.column, arg1("parse.unknown-command", "word", &other))),
+        other => return Err(c.err(head.column, arg1("parse.unknown-command", "word", other))),
     };
     Ok(kind)
 }

@@ -94,7 +94,7 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
             other => {
                 return Err(c.err(
                     verb.column,
-                    arg1("parse.unknown-producer-command", "word", &other),
+                    arg1("parse.unknown-producer-command", "word", other),
                 ))
             }
         }
@@ -149,7 +149,7 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
             other => {
                 return Err(c.err(
                     verb.column,
-                    arg1("parse.unknown-consumer-command", "word", &other),
+                    arg1("parse.unknown-consumer-command", "word", other),
                 ))
             }
         }

@@ -299,6 +299,6 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                 ),
             )),
         },
-        other => Err(c.err(verb.column, arg1("parse.unknown-fault", "word", &other))),
+        other => Err(c.err(verb.column, arg1("parse.unknown-fault", "word", other))),
     }
 }

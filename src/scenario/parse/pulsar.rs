@@ -294,7 +294,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 "status" => {
                     let status = |t: &Token, s: &str| {
                         TxnStatus::parse(s)
-                            .ok_or_else(|| c.err(t.column, arg1("parse.not-status", "status", &s)))
+                            .ok_or_else(|| c.err(t.column, arg1("parse.not-status", "status", s)))
                     };
                     let Some(&target) = words.first() else {
                         return Err(c.err(
@@ -328,7 +328,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 }
                 "commit" | "abort" => {
                     if let Some((t, k, _)) = opts.first() {
-                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k)));
+                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
                     }
                     let commit = verb.text == "commit";
                     PulsarStepKind::Act(PulsarAction::EndTxn { name, commit })
@@ -336,7 +336,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 other => {
                     return Err(c.err(
                         verb.column,
-                        arg1("parse.unknown-txn-command", "word", &other),
+                        arg1("parse.unknown-txn-command", "word", other),
                     ))
                 }
             }
@@ -470,7 +470,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 other => {
                     return Err(c.err(
                         what.column,
-                        arg1("parse.unknown-pulsar-view", "word", &other),
+                        arg1("parse.unknown-pulsar-view", "word", other),
                     ))
                 }
             };
@@ -480,7 +480,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
         other => {
             return Err(c.err(
                 head.column,
-                arg1("parse.unknown-pulsar-command", "word", &other),
+                arg1("parse.unknown-pulsar-command", "word", other),
             ))
         }
     };

@@ -111,7 +111,7 @@ pub(super) fn raw_request(
         match opt("isolation").map(|(_, _, v)| v.as_str()) {
             None | Some("read_uncommitted") => Ok(FetchIsolation::HighWatermark),
             Some("read_committed") => Ok(FetchIsolation::TxnCommitted),
-            Some(other) => Err(c.err(verb.column, arg1("parse.isolation", "value", &other))),
+            Some(other) => Err(c.err(verb.column, arg1("parse.isolation", "value", other))),
         }
     };
     let request = match api {
@@ -171,7 +171,7 @@ pub(super) fn raw_request(
             let tp = partitions()?
                 .into_iter()
                 .next()
-                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", &api)))?;
+                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
             if api == "fetch" {
                 Request::Fetch {
                     topic_partition: tp,
@@ -192,7 +192,7 @@ pub(super) fn raw_request(
             let tp = partitions()?
                 .into_iter()
                 .next()
-                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", &api)))?;
+                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
             let int = |name: &str, default: Option<i32>| -> Result<i32, ParseError> {
                 match (opt(name), default) {
                     (Some((t, _, v)), _) => number(c, t, v, name),

@@ -175,7 +175,7 @@ pub(super) fn one_of(words: &[&str]) -> Msg {
 /// `unexpected `WORD``.
 #[inline(never)]
 pub(super) fn unexpected(word: &str) -> Msg {
-    arg1("parse.unexpected", "word", &word)
+    arg1("parse.unexpected", "word", word)
 }
 
 /// `expected WHAT, got `WORD``.
