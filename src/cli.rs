@@ -568,8 +568,10 @@ const WATCH: Option<scenario::MakeWatch> = Some(crate::checker::watch);
 const WATCH: Option<scenario::MakeWatch> = None;
 
 fn play(source: &str, o: &Options) -> Result<String, String> {
-    let mut replay =
-        scenario::Replay::watched(scenario::parse(source).map_err(|e| e.to_string())?, WATCH);
+    let mut replay = scenario::Replay::watched(
+        scenario::parse(source).map_err(|e| e.in_lang(o.lang))?,
+        WATCH,
+    );
     replay.set_lang(o.lang);
     let mut out = String::new();
     // Step by step: a later `cluster` line replaces the world, so each step's events

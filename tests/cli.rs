@@ -117,6 +117,104 @@ fn run_reports_parse_errors_with_line_and_column() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A refused line is told in the learner's language, with its place and the scenario's
+/// own words (the command, the option, Kafka's names) as written; English stays as it was.
+#[test]
+fn a_refused_line_is_told_in_the_chosen_language() {
+    let dir = temp_dir("parse-lang");
+    let file = dir.join("bad.eos");
+    let path = file.to_str().unwrap();
+    std::fs::write(
+        &file,
+        "topic create t
+producer p frobnicate
+",
+    )
+    .unwrap();
+    let run = |lang: &str| cli::run(&args(&["run", path, "--lang", lang])).unwrap_err();
+    assert_eq!(
+        run("en"),
+        format!("{path}: line 2, column 12: unknown producer command `frobnicate`")
+    );
+    assert_eq!(
+        run("ko"),
+        format!("{path}: 2행 12열: producer에는 `frobnicate`라는 명령이 없습니다")
+    );
+    assert_eq!(
+        run("th"),
+        format!("{path}: บรรทัด 2 คอลัมน์ 12: producer ไม่มีคำสั่ง `frobnicate`")
+    );
+    // Nested words (what was expected, the choices) are in the language too, and the
+    // particles after them agree with how a Korean reader says them.
+    std::fs::write(
+        &file,
+        "broker 1
+",
+    )
+    .unwrap();
+    assert_eq!(
+        run("ko"),
+        format!("{path}: 1행 9열: 여기에는 restart, stop 또는 start가 와야 합니다")
+    );
+    assert_eq!(
+        run("th"),
+        format!("{path}: บรรทัด 1 คอลัมน์ 9: ตรงนี้ต้องมี restart, stop หรือ start")
+    );
+    std::fs::write(
+        &file,
+        "topic create t
+print dump-log
+",
+    )
+    .unwrap();
+    assert_eq!(
+        run("ko"),
+        format!("{path}: 2행 15열: 여기에는 `orders-0` 같은 파티션이 와야 합니다")
+    );
+    assert_eq!(
+        run("en"),
+        format!("{path}: line 2, column 15: expected a partition like `orders-0`")
+    );
+    // A number out of range keeps the option's name as written.
+    std::fs::write(
+        &file,
+        "raw produce t-0 pid=abc seq=0 a
+",
+    )
+    .unwrap();
+    assert_eq!(
+        run("ko"),
+        format!("{path}: 1행 17열: pid는 숫자여야 하는데 `abc`가 왔습니다")
+    );
+    std::fs::write(&file, "broker x restart\n").unwrap();
+    assert_eq!(
+        run("en"),
+        format!("{path}: line 1, column 8: broker id must be a number, got `x`")
+    );
+    assert_eq!(
+        run("ko"),
+        format!("{path}: 1행 8열: 브로커 번호는 숫자여야 하는데 `x`가 왔습니다")
+    );
+    assert_eq!(
+        run("th"),
+        format!("{path}: บรรทัด 1 คอลัมน์ 8: หมายเลข broker ต้องเป็นตัวเลข แต่ได้ `x`")
+    );
+    // A step the engine refuses is told in the language too, after Kafka's error name.
+    std::fs::write(&file, "topic create t\nraw produce nope-0 pid=1 seq=0 a\n").unwrap();
+    let ko = run("ko");
+    assert!(
+        ko.starts_with(&format!("{path}: 2행: UNKNOWN_TOPIC_OR_PARTITION")),
+        "{ko}"
+    );
+    assert!(!ko.contains("line 2"), "{ko}");
+    let th = run("th");
+    assert!(
+        th.starts_with(&format!("{path}: บรรทัด 2: UNKNOWN_TOPIC_OR_PARTITION")),
+        "{th}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_action_error_names_the_line() {
     let dir = temp_dir("action");

@@ -264,7 +264,7 @@ fn bad_fault_steps_say_what_is_wrong() {
         ("fault drop id=3 every", "unexpected"),
     ] {
         let e = parse(text).expect_err(text);
-        assert!(e.message.contains(says), "{text}: {e}");
+        assert!(e.message().contains(says), "{text}: {e}");
     }
 }
 

@@ -248,7 +248,7 @@ fn nested_disarm_is_refused_without_recursing() {
     let deep = format!("fault {}drop api=Produce every\n", "disarm ".repeat(15_000));
     let e = scenario::parse(&deep).expect_err("refused");
     assert_eq!((e.line, e.column), (1, 14), "{e}");
-    assert!(e.message.contains("expected an armed fault"), "{e}");
+    assert!(e.message().contains("expected an armed fault"), "{e}");
     assert!(scenario::parse("fault disarm drop api=Produce every\n").is_ok());
     assert!(scenario::parse("fault disarm clear\n").is_err());
 }
@@ -266,8 +266,8 @@ fn a_mistyped_api_is_refused() {
         "fault error api=Bogus NOT_COORDINATOR",
     ] {
         let e = scenario::parse(&format!("{line}\n")).expect_err(line);
-        assert!(e.message.contains("unknown API"), "{line}: {e}");
-        assert!(e.message.contains("Produce"), "{line}: {e}");
+        assert!(e.message().contains("unknown API"), "{line}: {e}");
+        assert!(e.message().contains("Produce"), "{line}: {e}");
     }
     assert!(scenario::parse("fault drop api=Produce every\n").is_ok());
 }
@@ -291,7 +291,7 @@ fn ignored_options_are_refused() {
     ] {
         let e = scenario::parse(&format!("topic create t\n{line}\n")).expect_err(line);
         assert_eq!(e.line, 2, "{line}");
-        assert!(e.message.contains(says), "{line}: {e}");
+        assert!(e.message().contains(says), "{line}: {e}");
     }
     assert!(scenario::parse("topic create t\nraw fetch t-0 offset=3 broker=1\n").is_ok());
     assert!(scenario::parse("broker config max.message.bytes=64\n").is_ok());
@@ -302,7 +302,7 @@ fn ignored_options_are_refused() {
 #[test]
 fn a_negative_offset_to_commit_is_refused() {
     let e = scenario::parse("producer p send-offsets group=g t-0=-5\n").expect_err("negative");
-    assert!(e.message.contains("Invalid negative offset"), "{e}");
+    assert!(e.message().contains("Invalid negative offset"), "{e}");
     assert!(scenario::parse("producer p send-offsets group=g t-0=5\n").is_ok());
 }
 
@@ -518,7 +518,7 @@ fn step_numbers_beyond_their_type_name_the_range() {
         ),
     ] {
         let e = scenario::parse(&format!("topic create t\n{line}\n")).expect_err(line);
-        assert!(e.message.contains(says), "{line}: {e}");
+        assert!(e.message().contains(says), "{line}: {e}");
     }
 }
 
@@ -564,7 +564,7 @@ fn step_numbers_at_their_edges_parse_or_are_refused() {
                 Err(e) => {
                     assert!(!in_range, "{line}: {e}");
                     assert_eq!(e.line, 4, "{line}: {e}");
-                    assert!(!e.message.is_empty());
+                    assert!(!e.message().is_empty());
                 }
             }
         }
@@ -632,13 +632,13 @@ fn a_byte_order_mark_is_skipped() {
 fn a_break_switch_out_of_range_says_its_range() {
     let e = scenario::parse("break dedup=5\n").unwrap_err();
     assert!(
-        e.message.contains("dedup=N takes a window of 0 to 4"),
+        e.message().contains("dedup=N takes a window of 0 to 4"),
         "{e}"
     );
     let e = scenario::parse("break in-flight=5\n").unwrap_err();
-    assert!(e.message.contains("in-flight=N takes 6 to 50"), "{e}");
+    assert!(e.message().contains("in-flight=N takes 6 to 50"), "{e}");
     let e = scenario::parse("break dedupe\n").unwrap_err();
-    assert!(e.message.contains("unknown switch `dedupe`"), "{e}");
+    assert!(e.message().contains("unknown switch `dedupe`"), "{e}");
 }
 
 fn eos(args: &[&str]) -> std::process::Output {

@@ -569,3 +569,57 @@ fn an_action_the_language_cannot_write_refuses_the_link_instead_of_dropping_it()
     assert!(why.starts_with("action 2 ("), "{why}");
     assert!(why.ends_with("cannot be written as scenario text"), "{why}");
 }
+
+/// A refused line of a lesson file (the editor, "open a file", the embed API) or of a
+/// share link's scenario is told in the page's language, at its line; the editor marks
+/// that line whatever the language.
+#[wasm_bindgen_test]
+fn a_refused_line_is_told_in_the_page_language() {
+    use eos_playground::i18n::{catalog::install, set_ui_lang, Lang};
+    use eos_playground::ui::editor::error_line;
+    use eos_playground::ui::state::{lesson_file_error, parse_lesson};
+    let _ = install(Lang::Ko, include_str!("../src/i18n/catalog/ko.txt"));
+    let _ = install(Lang::Th, include_str!("../src/i18n/catalog/th.txt"));
+    let bad = "topic create t\nproducer p frobnicate\n";
+    let link = share::encode(&SharedState {
+        scenario: bad.into(),
+        step: 1,
+        page: "idempotence".into(),
+        panel: None,
+        lang: None,
+        lesson: None,
+    })
+    .expect("encodes");
+    let words = |lang: Lang| {
+        set_ui_lang(lang);
+        let e = parse_lesson(bad).expect_err("refused");
+        let mut state = AppState::default();
+        state.open_link(&link);
+        let opened = state.notices.link_error.clone().unwrap_or_default();
+        (error_line(&e), lesson_file_error(&e), opened)
+    };
+    let (en, ko, th) = (words(Lang::En), words(Lang::Ko), words(Lang::Th));
+    // Back to English before asserting, so a failure here leaves the other tests alone.
+    set_ui_lang(Lang::En);
+    assert_eq!(
+        en.1,
+        "line 2, column 12: unknown producer command `frobnicate`"
+    );
+    assert_eq!(
+        ko.1,
+        "2행 12열: producer에는 `frobnicate`라는 명령이 없습니다"
+    );
+    assert_eq!(th.1, "บรรทัด 2 คอลัมน์ 12: producer ไม่มีคำสั่ง `frobnicate`");
+    for (line, _, _) in [&en, &ko, &th] {
+        assert_eq!(*line, Some(2));
+    }
+    assert_eq!(
+        en.2,
+        format!("the scenario in the link does not parse: {}", en.1)
+    );
+    assert_eq!(
+        ko.2,
+        format!("링크에 담긴 시나리오를 읽을 수 없습니다({})", ko.1)
+    );
+    assert_eq!(th.2, format!("อ่าน scenario ในลิงก์ไม่ได้ ({})", th.1));
+}

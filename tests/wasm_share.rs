@@ -69,7 +69,7 @@ fn a_deeply_nested_link_is_refused_not_a_dead_page() {
     assert!(link.len() <= MAX_LINK_CHARS, "{}", link.len());
     match decode(&link) {
         Err(LinkError::BadScenario(e)) => {
-            assert!(e.message.contains("expected an armed fault"), "{e}")
+            assert!(e.message().contains("expected an armed fault"), "{e}")
         }
         other => panic!("expected a refused scenario, got {other:?}"),
     }

@@ -62,7 +62,12 @@ pub fn switch_text(switch: BreakSwitch, lang: Lang) -> String {
 
 /// Why a switch name was refused (`break NAME`, `eos chaos --break NAME`).
 pub fn break_name_error(e: BreakNameError, name: &str, lang: Lang) -> String {
-    let m = match e {
+    render(&break_name_msg(e, name), lang)
+}
+
+/// [`break_name_error`] not yet in a language (a refused scenario line carries it).
+pub fn break_name_msg(e: BreakNameError, name: &str) -> Msg {
+    match e {
         BreakNameError::Unknown => msg!(
             "break.name-unknown",
             name = name,
@@ -71,8 +76,7 @@ pub fn break_name_error(e: BreakNameError, name: &str, lang: Lang) -> String {
         ),
         BreakNameError::DedupWindow => msg!("break.name-dedup", name = name),
         BreakNameError::InFlight => msg!("break.name-in-flight", name = name),
-    };
-    render(&m, lang)
+    }
 }
 
 /// The narration of a switch turned on or off.

@@ -46,7 +46,7 @@ pub mod transcript;
 
 pub use labels::{out_of_order_text, t, tf, tfl, Key};
 pub use message::{Arg, Msg};
-pub use narration::narrate;
+pub use narration::{narrate, sim_error_msg};
 
 /// A language of the catalog. English is the reference and the fallback; Korean and
 /// Thai are the languages of the source material our learners come from.

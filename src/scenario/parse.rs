@@ -17,13 +17,18 @@ mod step;
 mod tokens;
 
 use crate::client::config_def::Place;
-use crate::i18n::Lang;
+use crate::i18n::catalog::render;
+use crate::i18n::{Lang, Msg};
+use crate::msg;
 use clients::{consumer_step, producer_step};
 use fault::fault_step;
 pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
-use tokens::{config_value, id_ref, no_words, number, tokenize, topic_partition, Cursor, Token};
+use tokens::{
+    arg1, config_value, got, id_ref, needs, no_words, number, one_of, tokenize, topic_partition,
+    unexpected, Cursor, Token, What,
+};
 
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {
@@ -101,9 +106,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
                 return Err(ParseError {
                     line: line_no,
                     column: 1,
-                    message: "`echo [ko] …` goes right under an `echo`, `label [ko] …` right \
-                              under a step with `label=`: it is their text in that language"
-                        .into(),
+                    why: msg!("parse.translation-place"),
                 });
             };
             translation(&mut step.translations, lang).printed = Some(text.to_string());
@@ -151,7 +154,7 @@ pub fn parse(src: &str) -> Result<Scenario, ParseError> {
         return Err(ParseError {
             line: q.line,
             column: 1,
-            message: "a question needs a step after it: no step follows to show its answer".into(),
+            why: msg!("parse.question-needs-step"),
         });
     }
     #[cfg(not(feature = "checker"))]
@@ -176,7 +179,7 @@ fn recorded_checks(src: &str, steps: &mut [Step]) -> Result<(), ParseError> {
                 return Err(ParseError {
                     line: step.line,
                     column: raw.chars().take_while(|c| c.is_whitespace()).count() + 1,
-                    message: "this build has no invariant checker (feature `checker`)".into(),
+                    why: msg!("parse.no-checker"),
                 });
             }
         }
@@ -232,17 +235,14 @@ fn parse_line(
         line,
         end_column,
     };
-    let head = c.next("a command")?;
+    let head = c.next(What::Id("parse.what.command"))?;
     let kind = match head.text.as_str() {
         #[cfg(feature = "pulsar")]
         "pulsar" => StepKind::Pulsar(pulsar::pulsar_step(&mut c, text)?),
         #[cfg(not(feature = "pulsar"))]
         "pulsar" => {
             let _ = text;
-            return Err(c.err(
-                head.column,
-                "this build has no Pulsar engine (feature `pulsar`)",
-            ));
+            return Err(c.err(head.column, msg!("parse.no-pulsar")));
         }
         "cluster" => {
             let (opts, words) = c.rest();
@@ -277,40 +277,37 @@ fn parse_line(
                     "eligible.leader.replicas.enable" => {
                         config.eligible_leader_replicas = value.boolean()
                     }
-                    _ => return Err(c.err(t.column, format!("unknown cluster option `{k}`"))),
+                    _ => {
+                        return Err(
+                            c.err(t.column, arg1("parse.unknown-cluster-option", "option", &k))
+                        )
+                    }
                 }
             }
             StepKind::Cluster(config)
         }
         "broker" => {
-            let what = c.next("`config` or a broker id")?;
+            let what = c.next(What::Id("parse.what.config-or-broker"))?;
             if what.text == "config" {
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
                 // One setting a line: a second one would be ignored in silence.
                 if let Some((t, ..)) = opts.get(1) {
-                    return Err(c.err(
-                        t.column,
-                        "one KEY=VALUE a line: write each setting on a line of its own",
-                    ));
+                    return Err(c.err(t.column, msg!("parse.one-setting")));
                 }
-                let (_, k, v) = opts
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| c.err(what.column, "expected KEY=VALUE"))?;
+                let (_, k, v) = opts.into_iter().next().ok_or_else(|| {
+                    c.err(what.column, msg!("parse.expected", what = "KEY=VALUE"))
+                })?;
                 StepKind::Act(Action::SetBrokerConfig { key: k, value: v })
             } else {
-                let broker: i32 = number(&c, what, &what.text, "broker id")?;
-                let verb = c.next("restart, stop or start")?;
+                let broker: i32 = number(&c, what, &what.text, msg!("parse.number.broker-id"))?;
+                let verb = c.next(What::OneOf(&["restart", "stop", "start"]))?;
                 let mode = c.peek().map(|t| t.text.clone());
                 let clean = match mode.as_deref() {
                     None | Some("clean") => true,
                     Some("crash") => false,
                     Some(other) => {
-                        return Err(c.err(
-                            c.column(),
-                            format!("expected clean or crash, got `{other}`"),
-                        ))
+                        return Err(c.err(c.column(), got(one_of(&["clean", "crash"]), other)))
                     }
                 };
                 if mode.is_some() {
@@ -324,21 +321,21 @@ fn parse_line(
                     _ => {
                         return Err(c.err(
                             verb.column,
-                            format!("unknown broker command `{}`", verb.text),
+                            arg1("parse.unknown-broker-command", "word", &verb.text),
                         ))
                     }
                 }
             }
         }
         "topic" => {
-            let verb = c.next("`create`")?;
+            let verb = c.next(What::Code("`create`"))?;
             if verb.text != "create" {
                 return Err(c.err(
                     verb.column,
-                    format!("unknown topic command `{}`", verb.text),
+                    arg1("parse.unknown-topic-command", "word", &verb.text),
                 ));
             }
-            let name = c.next("a topic name")?.text.clone();
+            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
             let mut partitions = 1;
@@ -360,7 +357,7 @@ fn parse_line(
         }
         "producer" => producer_step(&mut c)?,
         "raw" => {
-            let verb = c.next("init-producer-id or produce")?;
+            let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;
             match verb.text.as_str() {
                 "init-producer-id" if c.peek().is_none() => {
                     StepKind::Act(Action::RawInitProducerId)
@@ -370,7 +367,7 @@ fn parse_line(
                     raw_request(&c, other, verb, &opts, &words)?
                 }
                 "produce" => {
-                    let tp_tok = c.next("a partition like `orders-0`")?;
+                    let tp_tok = c.next(What::Id("parse.what.partition"))?;
                     let tp = topic_partition(&c, tp_tok)?;
                     let (opts, words) = c.rest();
                     let (mut pid, mut epoch, mut seq, mut label, mut show) =
@@ -389,27 +386,23 @@ fn parse_line(
                                     "row" => Show::Row,
                                     "verdict" => Show::Verdict,
                                     "none" => Show::Nothing,
-                                    _ => {
-                                        return Err(c.err(
-                                            t.column,
-                                            "show must be line, row, verdict or none",
-                                        ))
-                                    }
+                                    _ => return Err(c.err(t.column, msg!("parse.show"))),
                                 }
                             }
                             _ => {
-                                return Err(
-                                    c.err(t.column, format!("unknown raw produce option `{k}`"))
-                                )
+                                return Err(c.err(
+                                    t.column,
+                                    arg1("parse.unknown-raw-produce-option", "option", &k),
+                                ))
                             }
                         }
                     }
-                    let pid = pid.ok_or_else(|| {
-                        c.err(verb.column, "raw produce needs pid=N (or pid=last)")
-                    })?;
-                    let seq = seq.ok_or_else(|| c.err(verb.column, "raw produce needs seq=N"))?;
+                    let pid =
+                        pid.ok_or_else(|| c.err(verb.column, msg!("parse.raw-produce-pid")))?;
+                    let seq =
+                        seq.ok_or_else(|| c.err(verb.column, needs("raw produce", "seq=N")))?;
                     if words.is_empty() {
-                        return Err(c.err(c.end_column + 1, "expected at least one record value"));
+                        return Err(c.err(c.end_column + 1, msg!("parse.no-records")));
                     }
                     let values = words.iter().map(|t| t.text.clone()).collect();
                     StepKind::RawProduce {
@@ -423,12 +416,17 @@ fn parse_line(
                         show,
                     }
                 }
-                other => return Err(c.err(verb.column, format!("unknown raw request `{other}`"))),
+                other => {
+                    return Err(c.err(
+                        verb.column,
+                        arg1("parse.unknown-raw-request", "word", other),
+                    ))
+                }
             }
         }
         "consumer" => consumer_step(&mut c)?,
         "hold" | "release" => {
-            let what = c.next("`markers` or `requests API`")?;
+            let what = c.next(What::OneOf(&["`markers`", "`requests API`"]))?;
             let hold = head.text == "hold";
             match what.text.as_str() {
                 "markers" => {
@@ -440,9 +438,9 @@ fn parse_line(
                     })
                 }
                 "requests" => {
-                    let api = c.next("an API name like `Produce` or `EndTxn`")?;
+                    let api = c.next(What::Id("parse.what.api-name"))?;
                     if !crate::protocol::API_NAMES.contains(&api.text.as_str()) {
-                        return Err(c.err(api.column, format!("unknown API `{}`", api.text)));
+                        return Err(c.err(api.column, arg1("parse.unknown-api", "api", &api.text)));
                     }
                     c.done()?;
                     let api = api.text.clone();
@@ -452,7 +450,15 @@ fn parse_line(
                         Action::ReleaseRequests { api }
                     })
                 }
-                _ => return Err(c.err(what.column, "expected `markers` or `requests API`")),
+                _ => {
+                    return Err(c.err(
+                        what.column,
+                        msg!(
+                            "parse.expected",
+                            what = one_of(&["`markers`", "`requests API`"])
+                        ),
+                    ))
+                }
             }
         }
         "fault" => StepKind::Act(fault_step(&mut c)?),
@@ -470,7 +476,7 @@ fn parse_line(
             StepKind::Print(View::RecordedCheck(Vec::new()))
         }
         "drop" => {
-            let which = c.next("next-request or next-response")?;
+            let which = c.next(What::OneOf(&["next-request", "next-response"]))?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
             let who = opts.first().map(|(_, _, v)| v.clone());
@@ -481,33 +487,54 @@ fn parse_line(
                     "to"
                 };
                 if k != want {
-                    return Err(c.err(t.column, format!("expected {want}=CLIENT")));
+                    return Err(c.err(
+                        t.column,
+                        msg!("parse.expected", what = format!("{want}=CLIENT")),
+                    ));
                 }
             }
             match which.text.as_str() {
                 "next-request" => StepKind::Act(Action::DropNextRequest { from: who }),
                 "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
-                other => return Err(c.err(which.column, format!("unknown fault `{other}`"))),
+                other => {
+                    return Err(c.err(which.column, arg1("parse.unknown-fault", "word", other)))
+                }
             }
         }
         "admin" => {
             // `kafka-transactions.sh abort --topic T --partition P --start-offset N`,
             // `kafka-delete-records.sh` with one partition's offset,
             // `kafka-leader-election.sh --election-type PREFERRED`.
-            let verb = c.next("`abort`, `delete-records` or `elect-leaders`")?;
+            let verb = c.next(What::OneOf(&[
+                "`abort`",
+                "`delete-records`",
+                "`elect-leaders`",
+            ]))?;
             if verb.text == "elect-leaders" {
                 let (opts, words) = c.rest();
                 if let Some((t, ..)) = opts.first() {
                     return Err(c.err(
                         t.column,
-                        "expected `admin elect-leaders TOPIC-P…` or `admin elect-leaders all`",
+                        msg!(
+                            "parse.expected",
+                            what = one_of(&[
+                                "`admin elect-leaders TOPIC-P…`",
+                                "`admin elect-leaders all`"
+                            ])
+                        ),
                     ));
                 }
                 let all = words.len() == 1 && words[0].text == "all";
                 if words.is_empty() {
                     return Err(c.err(
                         verb.column,
-                        "expected `admin elect-leaders TOPIC-P…` or `admin elect-leaders all`",
+                        msg!(
+                            "parse.expected",
+                            what = one_of(&[
+                                "`admin elect-leaders TOPIC-P…`",
+                                "`admin elect-leaders all`"
+                            ])
+                        ),
                     ));
                 }
                 let mut partitions = Vec::new();
@@ -522,19 +549,31 @@ fn parse_line(
                 _ => {
                     return Err(c.err(
                         verb.column,
-                        "expected `admin abort TOPIC-P start-offset=N` or `admin delete-records TOPIC-P offset=N`",
+                        msg!(
+                            "parse.expected",
+                            what = one_of(&[
+                                "`admin abort TOPIC-P start-offset=N`",
+                                "`admin delete-records TOPIC-P offset=N`"
+                            ])
+                        ),
                     ))
                 }
             };
-            let tp_tok = c.next("a partition like `orders-0`")?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
-            let (t, k, v) = opts
-                .first()
-                .ok_or_else(|| c.err(verb.column, format!("expected `{usage}`")))?;
+            let (t, k, v) = opts.first().ok_or_else(|| {
+                c.err(
+                    verb.column,
+                    msg!("parse.expected", what = format!("`{usage}`")),
+                )
+            })?;
             if k != key || opts.len() > 1 {
-                return Err(c.err(t.column, format!("expected `{usage}`")));
+                return Err(c.err(
+                    t.column,
+                    msg!("parse.expected", what = format!("`{usage}`")),
+                ));
             }
             let n = number(&c, t, v, key)?;
             StepKind::Act(if verb.text == "abort" {
@@ -551,26 +590,31 @@ fn parse_line(
         }
         "snapshot" => {
             // ProducerStateManager.takeSnapshot, now.
-            let tp_tok = c.next("a partition like `orders-0`")?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             c.done()?;
             StepKind::Act(Action::TakeSnapshot { topic_partition })
         }
         "truncate" => {
             // A follower's replica fetcher truncating its log.
-            let usage = "expected `truncate broker-N TOPIC-P offset=N`";
-            let b = c.next("broker-N")?;
+            let usage = || {
+                msg!(
+                    "parse.expected",
+                    what = "`truncate broker-N TOPIC-P offset=N`"
+                )
+            };
+            let b = c.next(What::Code("broker-N"))?;
             let Some(n) = b.text.strip_prefix("broker-") else {
-                return Err(c.err(b.column, usage));
+                return Err(c.err(b.column, usage()));
             };
             let broker = number(&c, b, n, "broker")?;
-            let tp_tok = c.next("a partition like `orders-0`")?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             let (opts, words) = c.rest();
             no_words(&c, &words)?;
-            let (t, k, v) = opts.first().ok_or_else(|| c.err(b.column, usage))?;
+            let (t, k, v) = opts.first().ok_or_else(|| c.err(b.column, usage()))?;
             if k != "offset" || opts.len() > 1 {
-                return Err(c.err(t.column, usage));
+                return Err(c.err(t.column, usage()));
             }
             let offset = number(&c, t, v, "offset")?;
             StepKind::Act(Action::TruncateLog {
@@ -581,7 +625,7 @@ fn parse_line(
         }
         "clean" => {
             // The log cleaner, now (Kafka's cleaner threads run on their own).
-            let tp_tok = c.next("a partition like `orders-0`")?;
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             c.done()?;
             StepKind::Act(Action::CleanLog { topic_partition })
@@ -593,19 +637,24 @@ fn parse_line(
         "run" => match c.peek() {
             None => StepKind::Act(Action::RunUntilIdle),
             Some(t) => {
-                let ms: i64 = number(&c, t, t.text.trim_end_matches("ms"), "run time")?;
+                let ms: i64 = number(
+                    &c,
+                    t,
+                    t.text.trim_end_matches("ms"),
+                    msg!("parse.number.run-time"),
+                )?;
                 c.pos += 1;
                 c.done()?;
                 StepKind::Act(Action::Advance { ms })
             }
         },
         "print" => {
-            let what = c.next("a view")?;
+            let what = c.next(What::Id("parse.what.view"))?;
             let view = if matches!(
                 what.text.as_str(),
                 "consumed" | "txn-log" | "txn-states" | "describe-transaction"
             ) {
-                let arg = c.next("a name")?.text.clone();
+                let arg = c.next(What::Id("parse.what.name"))?.text.clone();
                 c.done()?;
                 match what.text.as_str() {
                     "consumed" => View::Consumed { consumer: arg },
@@ -620,7 +669,7 @@ fn parse_line(
                     },
                 }
             } else if what.text == "committed" {
-                let group_id = c.next("a group id")?.text.clone();
+                let group_id = c.next(What::Id("parse.what.group-id"))?.text.clone();
                 let mut partitions = Vec::new();
                 while let Some(t) = c.peek() {
                     partitions.push(topic_partition(&c, t)?);
@@ -639,7 +688,7 @@ fn parse_line(
                 let mut last = None;
                 for (t, k, v) in opts {
                     if k != "last" {
-                        return Err(c.err(t.column, format!("unknown option `{k}`")));
+                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k)));
                     }
                     last = Some(number(&c, t, &v, "last")?);
                 }
@@ -652,10 +701,7 @@ fn parse_line(
                             what.text.as_str(),
                             "dump-log" | "files" | "segments" | "snapshots"
                         ) {
-                            return Err(c.err(
-                                t.column,
-                                "broker-N goes with dump-log, files, segments and snapshots",
-                            ));
+                            return Err(c.err(t.column, msg!("parse.broker-view")));
                         }
                         let n = number(&c, t, t.text.trim_start_matches("broker-"), "broker")?;
                         c.pos += 1;
@@ -663,7 +709,7 @@ fn parse_line(
                     }
                     None => None,
                 };
-                let tp_tok = c.next("a partition like `orders-0`")?;
+                let tp_tok = c.next(What::Id("parse.what.partition"))?;
                 let tp = topic_partition(&c, tp_tok)?;
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
@@ -678,7 +724,7 @@ fn parse_line(
                             None => false,
                             Some((_, _, v)) if v == "control" || v == "all" => true,
                             Some((t, _, _)) => {
-                                return Err(c.err(t.column, "records= takes `control` or `all`"))
+                                return Err(c.err(t.column, msg!("parse.records-option")))
                             }
                         },
                         data_records: opt("records").is_some_and(|(_, _, v)| v == "all"),
@@ -702,12 +748,14 @@ fn parse_line(
                     "verdict" => View::Verdict { tp },
                     "describe-producers" => View::DescribeProducers { tp },
                     "find-hanging" => View::FindHanging { tp },
-                    other => return Err(c.err(what.column, format!("unknown view `{other}`"))),
+                    other => {
+                        return Err(c.err(what.column, arg1("parse.unknown-view", "word", other)))
+                    }
                 }
             };
             StepKind::Print(view)
         }
-        other => return Err(c.err(head.column, format!("unknown command `{other}`"))),
+        other => return Err(c.err(head.column, arg1("parse.unknown-command", "word", other))),
     };
     Ok(kind)
 }

@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::parse::{ParseError, Scenario};
 use super::replay::Replay;
 use crate::i18n::Lang;
+use crate::i18n::Msg;
 
 /// A text in English and, where written, other languages.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -100,17 +101,17 @@ pub(super) fn read_line(
     rest: &str,
     line: usize,
 ) -> Result<(), ParseError> {
-    let err = |message: &str| ParseError {
+    let err = |id: &'static str| ParseError {
         line,
         column: 1,
-        message: message.to_string(),
+        why: Msg::new(id),
     };
     let (mark, body) = match rest.chars().next() {
         Some(c @ ('+' | '-' | '=' | '!')) => (Some(c), rest[1..].trim()),
         _ => (None, rest.trim()),
     };
     if body.is_empty() {
-        return Err(err("a `?` line needs text after it"));
+        return Err(err("parse.question-empty"));
     }
     let (lang, text) = super::parse::language_tag(body);
     let Some(mark) = mark else {
@@ -127,15 +128,15 @@ pub(super) fn read_line(
                 let q = questions
                     .last_mut()
                     .filter(|q| q.choices.is_empty())
-                    .ok_or_else(|| err("a translated question must follow its English `?` line"))?;
+                    .ok_or_else(|| err("parse.question-translation"))?;
                 q.prompt.other.push((lang, text.to_string()));
             }
         }
         return Ok(());
     };
-    let q = questions.last_mut().ok_or_else(|| {
-        err("`?+`, `?-`, `?=` and `?!` belong to a question: start it with `? prompt`")
-    })?;
+    let q = questions
+        .last_mut()
+        .ok_or_else(|| err("parse.question-mark"))?;
     match mark {
         '=' => q.shows.push(text.to_string()),
         '!' => q.hides.push(text.to_string()),
@@ -143,19 +144,15 @@ pub(super) fn read_line(
             let (choice, explanation) = text
                 .split_once('|')
                 .map(|(c, e)| (c.trim(), e.trim()))
-                .ok_or_else(|| {
-                    err("a choice is `?+ text | explanation` (or `?-` for a wrong one)")
-                })?;
+                .ok_or_else(|| err("parse.choice-form"))?;
             if choice.is_empty() || explanation.is_empty() {
-                return Err(err(
-                    "a choice needs both its text and, after `|`, its explanation",
-                ));
+                return Err(err("parse.choice-explanation"));
             }
             let correct = mark == '+';
             match lang {
                 None => {
                     if q.choices.len() == MAX_CHOICES {
-                        return Err(err("a question has at most 4 choices"));
+                        return Err(err("parse.choice-most"));
                     }
                     q.choices.push(Choice {
                         text: Texts {
@@ -174,7 +171,7 @@ pub(super) fn read_line(
                         .choices
                         .last_mut()
                         .filter(|c| c.correct == correct)
-                        .ok_or_else(|| err("a translated choice must follow its English line, with the same `?+` or `?-`"))?;
+                        .ok_or_else(|| err("parse.choice-translation"))?;
                     c.text.other.push((lang, choice.to_string()));
                     c.explanation.other.push((lang, explanation.to_string()));
                 }
@@ -188,23 +185,19 @@ pub(super) fn read_line(
 /// one marked answer, and something for the engine to check.
 pub(super) fn finish(questions: &[Question]) -> Result<(), ParseError> {
     for q in questions {
-        let err = |message: &str| ParseError {
+        let err = |id: &'static str| ParseError {
             line: q.line,
             column: 1,
-            message: message.to_string(),
+            why: Msg::new(id),
         };
         if q.choices.len() < 2 {
-            return Err(err(
-                "a question needs 2 to 4 choices (`?+ …` and `?- …` lines)",
-            ));
+            return Err(err("parse.choice-count"));
         }
         if q.choices.iter().filter(|c| c.correct).count() != 1 {
-            return Err(err("a question marks exactly one answer with `?+`"));
+            return Err(err("parse.choice-answer"));
         }
         if q.shows.is_empty() {
-            return Err(err(
-                "a question needs a `?= text` line: what the next step's output shows when the marked answer is right",
-            ));
+            return Err(err("parse.question-shows"));
         }
     }
     Ok(())
@@ -386,10 +379,10 @@ print leo t-0
         ] {
             let e = parse(src).expect_err(src);
             assert_eq!(e.line, line, "{src}");
-            assert!(e.message.contains(says), "{src}: {}", e.message);
+            assert!(e.message().contains(says), "{src}: {}", e.message());
         }
         // Questions at the end with no step after them have nothing to be checked by.
         let e = parse("echo x\n? q\n?+ a | b\n?- c | d\n?= a\n").expect_err("trailing");
-        assert!(e.message.contains("no step"), "{}", e.message);
+        assert!(e.message().contains("no step"), "{}", e.message());
     }
 }

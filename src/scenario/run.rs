@@ -119,9 +119,12 @@ impl Runner {
         let Some(step) = self.scenario.steps.get(self.next).cloned() else {
             return Ok(Vec::new());
         };
-        let lines = self
-            .run_step(&step)
-            .map_err(|e| format!("line {}: {e}", step.line))?;
+        let lines = self.run_step(&step).map_err(|e| {
+            crate::i18n::catalog::render(
+                &crate::msg!("run.at", line = step.line, why = e),
+                self.lang,
+            )
+        })?;
         self.next += 1;
         #[cfg(feature = "checker")]
         if let Some(checker) = &mut self.checker {
@@ -164,7 +167,10 @@ impl Runner {
                 let mut lines = match action {
                     // Its retry line is worded in the reader's language.
                     Action::RawInitProducerId => self.world.raw_init_producer_id(self.lang).lines,
-                    _ => self.world.apply(action).map_err(|e| e.to_string())?,
+                    _ => self
+                        .world
+                        .apply(action)
+                        .map_err(|e| crate::i18n::narration::sim_error(&e, self.lang))?,
                 };
                 // A send that failed for good, or a run cut short, shows verbose or not.
                 lines.extend(
@@ -211,7 +217,7 @@ impl Runner {
                         values,
                         label,
                     )
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| crate::i18n::narration::sim_error(&e, self.lang))?;
                 Ok(match show {
                     Show::Line => outcome.lines,
                     Show::Row => self.view(&View::Verdict { tp: tp.clone() }),

@@ -13,7 +13,9 @@ use yew::prelude::*;
 
 use super::app::{lesson_info, page_view, reading_ms, use_autoplay};
 use super::components::share_box::ShareBox;
-use super::state::{lesson_file_error, parse_lesson, AppState, LinkMsg, Msg, Page, Travel};
+use super::state::{
+    lesson_file_error, parse_lesson, AppState, LessonFileError, LinkMsg, Msg, Page, Travel,
+};
 use crate::i18n::{catalog::render, t, ui_lang, Key};
 use crate::msg;
 
@@ -62,14 +64,13 @@ producer p flush
 print dump-log t-0 fields=baseOffset,lastOffset,producerId
 ";
 
-/// The parse error's line (1-based), read from the text `parse_lesson` gives
-/// (`line L, column C: …`); None for an error about the whole file.
-pub fn error_line(error: &str) -> Option<usize> {
-    let rest = error.split("line ").nth(1)?;
-    rest.split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()
+/// The line (1-based) a refused text is refused at; None for an error about the whole
+/// file (too big, no steps).
+pub fn error_line(error: &LessonFileError) -> Option<usize> {
+    match error {
+        LessonFileError::Parse(e) => Some(e.line),
+        _ => None,
+    }
 }
 
 /// The text to start with: the one kept in the browser, else the template.
@@ -142,7 +143,7 @@ pub fn editor(props: &EditorProps) -> Html {
         use_memo(text, |t| {
             parse_lesson(t)
                 .map(|s| s.steps.len())
-                .map_err(|e| lesson_file_error(&e))
+                .map_err(|e| (error_line(&e), lesson_file_error(&e)))
         })
     };
     // Once the text parses, the player plays it, kept at the author's step; typing
@@ -253,10 +254,7 @@ pub fn editor(props: &EditorProps) -> Html {
     );
 
     let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
-    let bad_line = (*parsed)
-        .as_ref()
-        .err()
-        .and_then(|e| error_line(e.as_str()));
+    let bad_line = (*parsed).as_ref().err().and_then(|(line, _)| *line);
     let gutter: Html = (1..=lines)
         .map(|n| {
             let bad = Some(n) == bad_line;
@@ -267,7 +265,7 @@ pub fn editor(props: &EditorProps) -> Html {
         Ok(_) => html! {
             <p id="editor-status" class="small editor-ok" role="status" data-testid="editor-status">{ w("editor.parses") }</p>
         },
-        Err(e) => html! {
+        Err((_, e)) => html! {
             <p id="editor-status" class="action-error mono small" role="alert" data-testid="editor-error">{ e.clone() }</p>
         },
     };

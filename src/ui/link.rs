@@ -228,7 +228,13 @@ impl AppState {
         // A link replaces a lesson still being fetched.
         self.fetching_lesson = None;
         let opened = share::decode(link)
-            .map_err(|e| e.to_string())
+            .map_err(|e| match e {
+                // A refused line of the scenario inside, in the learner's language.
+                share::LinkError::BadScenario(e) => {
+                    crate::i18n::narration::link_bad_scenario(e.msg(), crate::i18n::ui_lang())
+                }
+                e => e.to_string(),
+            })
             .and_then(|shared| {
                 let panel = OpenPanel::parse(shared.panel.as_deref().unwrap_or_default())
                     .map_err(|why| share::LinkError::BadPayload(why).to_string())?;

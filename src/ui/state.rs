@@ -33,7 +33,7 @@ pub fn lesson_file_error(e: &LessonFileError) -> String {
         LessonFileError::TooBig { kb, max_kb } => {
             tf(Key::FileTooBig, &[&kb.to_string(), &max_kb.to_string()])
         }
-        LessonFileError::Parse(e) => e.to_string(),
+        LessonFileError::Parse(e) => e.in_lang(crate::i18n::ui_lang()),
         LessonFileError::NoSteps => t(Key::FileNoSteps).to_string(),
     }
 }

@@ -264,8 +264,8 @@ enum FinalSound {
 /// M 엠, N 엔 in a consonant; a letter alone too, and acronyms up to three letters; longer
 /// capitals such as NONE or ABORT are words); a word, and the last word of an error name,
 /// by how Korean writes it (-le ㄹ: enable 인에이블; -me, -ne a consonant: none 논): -l ㄹ; -m, -n, -ng, -p, -b,
-/// -ic, and -t but not -rt (snapshot 스냅샷, offset 오프셋, topic 토픽, commit 커밋) a
-/// consonant; the rest a vowel (batch 배치, marker 마커, epoch 에포크, log 로그, abort
+/// -ic, -ck but not check (ack 액, rollback 롤백), -out and -t after one short vowel
+/// (snapshot 스냅샷, offset 오프셋, topic 토픽, commit 커밋) a consonant; the rest a vowel (batch 배치, marker 마커, epoch 에포크, log 로그, abort
 /// 어보트).
 fn final_sound(text: &str) -> FinalSound {
     let trimmed = spoken_end(text);
@@ -311,11 +311,31 @@ fn final_sound(text: &str) -> FinalSound {
                 Some('m' | 'n' | 'p' | 'b') => FinalSound::Consonant,
                 Some('g') if lower.ends_with("ng") => FinalSound::Consonant,
                 Some('c') if lower.ends_with("ic") => FinalSound::Consonant,
-                Some('t') if !lower.ends_with("rt") => FinalSound::Consonant,
+                // -t after one short vowel is read with ㅅ (offset 오프셋, commit 커밋,
+                // timeout 타임아웃); after a consonant or a long vowel with 트 (result
+                // 리절트, request 리퀘스트, abort 어보트, wait 웨이트).
+                Some('t') if lower.ends_with("out") || short_vowel_before_t(&lower) => {
+                    FinalSound::Consonant
+                }
+                // A short vowel before -ck is read with ㄱ: ack 액, rollback 롤백, lock
+                // 락; check 체크 is the exception.
+                Some('k') if lower.ends_with("ck") && !lower.ends_with("check") => {
+                    FinalSound::Consonant
+                }
                 _ => FinalSound::Vowel,
             }
         }
         _ => FinalSound::Vowel,
+    }
+}
+
+/// `…Vt` with one vowel letter before the final t (not `…VVt`, not `…Ct`).
+fn short_vowel_before_t(word: &str) -> bool {
+    let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
+    let mut rev = word.chars().rev().skip(1);
+    match (rev.next(), rev.next()) {
+        (Some(v), before) => vowel(v) && !before.is_some_and(vowel),
+        (None, _) => false,
     }
 }
 

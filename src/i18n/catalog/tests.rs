@@ -156,6 +156,30 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         .step_by(2)
         .filter(|s| is_id(s) || *s == "empty" || *s == "plain")
         .collect();
+    // A refused scenario line's words (`parse.*`, `scenario.*`, named by the parser;
+    // `run.*`, by the runner).
+    used.extend(
+        [
+            include_str!("../../scenario/parse.rs"),
+            include_str!("../../scenario/parse/breaks.rs"),
+            include_str!("../../scenario/parse/clients.rs"),
+            include_str!("../../scenario/parse/fault.rs"),
+            include_str!("../../scenario/parse/pulsar.rs"),
+            include_str!("../../scenario/parse/raw.rs"),
+            include_str!("../../scenario/parse/step.rs"),
+            include_str!("../../scenario/parse/tokens.rs"),
+            include_str!("../../scenario/question.rs"),
+            include_str!("../../scenario/run.rs"),
+        ]
+        .iter()
+        .flat_map(|code| code.split('"').skip(1).step_by(2))
+        .filter(|s| {
+            ["parse.", "scenario.", "run."]
+                .iter()
+                .any(|p| s.starts_with(p))
+                && is_id(s)
+        }),
+    );
     // The lesson editor's words (`editor.*`, named in its page's code).
     used.extend(
         include_str!("../../ui/editor.rs")
@@ -263,6 +287,36 @@ fn particles_follow_the_korean_reading() {
         ("enable", "enable을"),
         ("NONE", "NONE을"),
         ("ABORT", "ABORT를"),
+        // What the lessons put before a particle: ack 액, acks 액스, ISR 아이에스알,
+        // HW 에이치더블유, LEO 엘이오, PID 피아이디, TV2 티브이 이, KIP-890 팔구공.
+        ("ack", "ack을"),
+        ("acks", "acks를"),
+        ("acks=all", "acks=all을"),
+        ("acks=1", "acks=1을"),
+        ("rollback", "rollback을"),
+        ("check", "check를"),
+        ("LEO", "LEO를"),
+        ("PID", "PID를"),
+        ("TV2", "TV2를"),
+        ("KIP-890", "KIP-890을"),
+        ("app", "app을"),
+        ("read_committed", "read_committed를"),
+        ("EndTxn", "EndTxn을"),
+        ("PrepareCommit", "PrepareCommit을"),
+        ("PrepareAbort", "PrepareAbort를"),
+        ("Ongoing", "Ongoing을"),
+        ("maxReadPosition", "maxReadPosition을"),
+        ("transactional.id", "transactional.id를"),
+        ("INVALID_PRODUCER_EPOCH", "INVALID_PRODUCER_EPOCH를"),
+        ("PRODUCER_FENCED", "PRODUCER_FENCED를"),
+        ("TRANSACTION_ABORTABLE", "TRANSACTION_ABORTABLE을"),
+        ("result", "result를"),
+        ("last", "last를"),
+        ("client", "client를"),
+        ("request", "request를"),
+        ("wait", "wait를"),
+        ("timeout", "timeout을"),
+        ("set", "set을"),
     ] {
         assert_eq!(object(x), want, "{x}");
     }
@@ -270,12 +324,18 @@ fn particles_follow_the_korean_reading() {
     assert_eq!(by("u12-fence-0"), "u12-fence-0으로"); // 영
     assert_eq!(by("broker 1"), "broker 1로"); // ㄹ takes 로
     assert_eq!(by("ISR"), "ISR로");
+    assert_eq!(by("HW"), "HW로");
+    assert_eq!(by("ack"), "ack으로");
+    assert_eq!(by("acks=1"), "acks=1로");
+    let subject = |x: &str| super::resolve_particles(&format!("{x}이(가)"));
+    assert_eq!(subject("ack"), "ack이");
+    assert_eq!(subject("LSO"), "LSO가");
+    assert_eq!(subject("ISR"), "ISR이");
     assert_eq!(by("REQUEST_TIMED_OUT"), "REQUEST_TIMED_OUT으로"); // 아웃
     let with = |x: &str| super::resolve_particles(&format!("{x}와(과) 브로커 1"));
     assert_eq!(with("p"), "p와 브로커 1");
     assert_eq!(with("topic"), "topic과 브로커 1");
     // After a gloss, the word before it; after a call, the call; a bracket alone, inside.
-    let subject = |x: &str| super::resolve_particles(&format!("{x}이(가)"));
     assert_eq!(
         subject("마지막 안정 오프셋(LSO)"),
         "마지막 안정 오프셋(LSO)이"

@@ -153,28 +153,15 @@ pub fn sim_error(error: &SimError, lang: Lang) -> String {
     render(&errors::sim_error(error), lang)
 }
 
-/// A scenario step's number the parser refused: beyond its type (`range`, the type's
-/// bounds as written) or no number at all.
-pub fn step_number(what: &str, value: &str, range: Option<(&str, &str)>, lang: Lang) -> String {
-    let m = match range {
-        Some((min, max)) => msg!(
-            "scenario.number-range",
-            what = what,
-            min = min,
-            max = max,
-            value = value
-        ),
-        None => msg!("scenario.not-a-number", what = what, value = value),
-    };
-    render(&m, lang)
+/// Why an action was not applied, not yet in a language (a refused scenario line
+/// carries it).
+pub fn sim_error_msg(error: &SimError) -> Msg {
+    errors::sim_error(error)
 }
 
-/// `fault delay MS` beyond an int of milliseconds.
-pub fn step_delay(value: &str, max: i64, lang: Lang) -> String {
-    render(
-        &msg!("scenario.delay-range", max = max, value = value),
-        lang,
-    )
+/// A share link whose scenario has a refused line: that line's message, in `lang`.
+pub fn link_bad_scenario(why: Msg, lang: Lang) -> String {
+    render(&msg!("link.bad-scenario", why = why), lang)
 }
 
 /// `Display` is the English text, for the CLI, transcripts and `{e}` in messages.

@@ -4,14 +4,11 @@ use super::*;
 use crate::breaks::BreakSwitch;
 
 pub(super) fn break_step(c: &mut Cursor) -> Result<Action, ParseError> {
-    let name = c.next(
-        "a switch: dedup, dedup=N, fencing, lso, aborted, markers, epoch-bump, \
-         init-fencing, in-flight=N, snapshots or early-markers",
-    )?;
+    let name = c.next(What::Id("parse.what.switch"))?;
     let switch = BreakSwitch::parse(&name.text).map_err(|e| {
         c.err(
             name.column,
-            crate::i18n::checker::break_name_error(e, &name.text, crate::i18n::Lang::En),
+            crate::i18n::checker::break_name_msg(e, &name.text),
         )
     })?;
     let on = match c.peek() {
@@ -24,7 +21,7 @@ pub(super) fn break_step(c: &mut Cursor) -> Result<Action, ParseError> {
             c.pos += 1;
             true
         }
-        Some(t) => return Err(c.err(t.column, "after the switch: nothing, `on` or `off`")),
+        Some(t) => return Err(c.err(t.column, msg!("parse.after-switch"))),
     };
     c.done()?;
     Ok(Action::Break { switch, on })

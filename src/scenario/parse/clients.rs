@@ -5,8 +5,8 @@ use super::*;
 /// `producer NAME …`: the producer's own steps.
 pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     let kind = {
-        let name = c.next("a producer name")?.text.clone();
-        let verb = c.next("create, send or flush")?;
+        let name = c.next(What::Id("parse.what.producer-name"))?.text.clone();
+        let verb = c.next(What::OneOf(&["create", "send", "flush"]))?;
         match verb.text.as_str() {
             "create" => {
                 let (opts, words) = c.rest();
@@ -17,12 +17,12 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 })
             }
             "send" => {
-                let tp_tok = c.next("a partition like `orders-0`")?;
+                let tp_tok = c.next(What::Id("parse.what.partition"))?;
                 let topic_partition = topic_partition(c, tp_tok)?;
                 let values: Vec<String> =
                     c.tokens[c.pos..].iter().map(|t| t.text.clone()).collect();
                 if values.is_empty() {
-                    return Err(c.err(c.end_column + 1, "expected at least one value to send"));
+                    return Err(c.err(c.end_column + 1, msg!("parse.no-values-to-send")));
                 }
                 StepKind::Act(Action::Send {
                     producer: name,
@@ -60,27 +60,21 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                         group_id = Some(v);
                     } else {
                         let tp = TopicPartition::parse(&k).ok_or_else(|| {
-                            c.err(
-                                t.column,
-                                format!(
-                                    "expected PARTITION=OFFSET like `in-0=3`, got `{}`",
-                                    t.text
-                                ),
-                            )
+                            c.err(t.column, got(msg!("parse.what.partition-offset"), &t.text))
                         })?;
                         let offset: i64 = number(c, t, &v, "offset")?;
                         // `new OffsetAndMetadata(-5)` throws before anything is sent.
                         if offset < 0 {
                             return Err(c.err(
                                 t.column,
-                                format!("{k}={offset}: IllegalArgumentException: Invalid negative offset (Kafka's OffsetAndMetadata refuses it)"),
+                                msg!("parse.negative-offset", partition = k, offset = offset),
                             ));
                         }
                         offsets.push((tp, offset));
                     }
                 }
-                let group_id =
-                    group_id.ok_or_else(|| c.err(verb.column, "send-offsets needs group=GROUP"))?;
+                let group_id = group_id
+                    .ok_or_else(|| c.err(verb.column, needs("send-offsets", "group=GROUP")))?;
                 StepKind::Act(Action::SendOffsetsToTransaction {
                     producer: name,
                     group_id,
@@ -88,8 +82,8 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 })
             }
             "transform" => {
-                let consumer = c.next("the input's consumer")?.text.clone();
-                let topic = c.next("the output topic")?.text.clone();
+                let consumer = c.next(What::Id("parse.what.input-consumer"))?.text.clone();
+                let topic = c.next(What::Id("parse.what.output-topic"))?.text.clone();
                 c.done()?;
                 StepKind::Act(Action::Transform {
                     producer: name,
@@ -97,7 +91,12 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                     topic,
                 })
             }
-            other => return Err(c.err(verb.column, format!("unknown producer command `{other}`"))),
+            other => {
+                return Err(c.err(
+                    verb.column,
+                    arg1("parse.unknown-producer-command", "word", other),
+                ))
+            }
         }
     };
     Ok(kind)
@@ -106,8 +105,8 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
 /// `consumer NAME …`: the consumer's own steps.
 pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     let kind = {
-        let name = c.next("a consumer name")?.text.clone();
-        let verb = c.next("create, assign or poll")?;
+        let name = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
+        let verb = c.next(What::OneOf(&["create", "assign", "poll"]))?;
         match verb.text.as_str() {
             "create" => {
                 let (opts, words) = c.rest();
@@ -124,10 +123,7 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                     c.pos += 1;
                 }
                 if partitions.is_empty() {
-                    return Err(c.err(
-                        c.end_column + 1,
-                        "expected at least one partition like `orders-0`",
-                    ));
+                    return Err(c.err(c.end_column + 1, msg!("parse.no-partitions")));
                 }
                 StepKind::Act(Action::Assign {
                     consumer: name,
@@ -139,9 +135,9 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 StepKind::Act(Action::Poll { consumer: name })
             }
             "seek" => {
-                let t = c.next("a partition like `orders-0`")?;
+                let t = c.next(What::Id("parse.what.partition"))?;
                 let topic_partition = topic_partition(c, t)?;
-                let t = c.next("an offset")?;
+                let t = c.next(What::Id("parse.what.offset"))?;
                 let offset: i64 = number(c, t, &t.text, "offset")?;
                 c.done()?;
                 StepKind::Act(Action::Seek {
@@ -150,7 +146,12 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                     offset,
                 })
             }
-            other => return Err(c.err(verb.column, format!("unknown consumer command `{other}`"))),
+            other => {
+                return Err(c.err(
+                    verb.column,
+                    arg1("parse.unknown-consumer-command", "word", other),
+                ))
+            }
         }
     };
     Ok(kind)

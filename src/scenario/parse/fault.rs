@@ -26,9 +26,10 @@ fn known_api(c: &Cursor, t: &super::tokens::Token, api: String) -> Result<String
     }
     Err(c.err(
         t.column,
-        format!(
-            "unknown API `{api}`; one of {}",
-            crate::protocol::API_NAMES.join(", ")
+        msg!(
+            "parse.unknown-api-of",
+            api = api,
+            apis = crate::protocol::API_NAMES.join(", ")
         ),
     ))
 }
@@ -38,20 +39,30 @@ const MAX_DELAY_MS: i64 = i32::MAX as i64;
 
 /// `fault drop|delay MS|duplicate|hold|release|cut|heal|error|clear …` (docs/scenarios.md).
 pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
-    let verb =
-        c.next("drop, delay, duplicate, hold, release, cut, heal, error, disarm or clear")?;
+    let verb = c.next(What::OneOf(&[
+        "drop",
+        "delay",
+        "duplicate",
+        "hold",
+        "release",
+        "cut",
+        "heal",
+        "error",
+        "disarm",
+        "clear",
+    ]))?;
     let node_pair = |c: &mut Cursor| -> Result<(Node, Node), ParseError> {
-        let a = c.next("two nodes (a client, broker-N or controller)")?;
-        let b = c.next("a second node")?;
+        let a = c.next(What::Id("parse.what.two-nodes"))?;
+        let b = c.next(What::Id("parse.what.second-node"))?;
         c.done()?;
         let (a, b) = (parse_node(&a.text), parse_node(&b.text));
         if a == b {
-            return Err(c.err(verb.column, "a link joins two different nodes"));
+            return Err(c.err(verb.column, msg!("parse.link-nodes")));
         }
         Ok((a, b))
     };
     let ms = if verb.text == "delay" {
-        let t = c.next("a delay in ms")?;
+        let t = c.next(What::Id("parse.what.delay"))?;
         // An int of milliseconds, as `run` and Kafka's timeouts: a longer delay outlasts
         // every timeout anyway, and one near i64::MAX held the link's later messages
         // behind it for good.
@@ -61,7 +72,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             _ => {
                 return Err(c.err(
                     t.column,
-                    crate::i18n::narration::step_delay(ms, MAX_DELAY_MS, crate::i18n::Lang::En),
+                    msg!("scenario.delay-range", max = MAX_DELAY_MS, value = ms),
                 ))
             }
         }
@@ -83,7 +94,12 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             let who = match opts.as_slice() {
                 [] => None,
                 [(_, k, v)] if k == want => Some(v.clone()),
-                [(t, ..), ..] => return Err(c.err(t.column, format!("expected {want}=CLIENT"))),
+                [(t, ..), ..] => {
+                    return Err(c.err(
+                        t.column,
+                        msg!("parse.expected", what = format!("{want}=CLIENT")),
+                    ))
+                }
             };
             return Ok(Action::ArmFault {
                 fault: if request {
@@ -103,7 +119,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     api: known_api(c, t, v.clone())?,
                 },
             }),
-            _ => Err(c.err(verb.column, "expected api=API")),
+            _ => Err(c.err(verb.column, msg!("parse.expected", what = "api=API"))),
         };
     }
     match verb.text.as_str() {
@@ -113,7 +129,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             if let [(t, k, v)] = opts.as_slice() {
                 if k == "id" {
                     no_words(c, &words)?;
-                    let id = number(c, t, v, "message id")?;
+                    let id = number(c, t, v, msg!("parse.number.message-id"))?;
                     let strike = match verb.text.as_str() {
                         "drop" => MessageStrike::Drop,
                         "delay" => MessageStrike::Delay { ms },
@@ -133,10 +149,9 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     "from" => m.from = Some(parse_node(&v)),
                     "to" => m.to = Some(parse_node(&v)),
                     _ => {
-                        return Err(c.err(
-                            t.column,
-                            format!("unknown option `{k}` (api, from, to; or id alone)"),
-                        ))
+                        return Err(
+                            c.err(t.column, arg1("parse.unknown-fault-option", "option", &k))
+                        )
                     }
                 }
             }
@@ -145,7 +160,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     "every" if verb.text != "hold" => every = true,
                     "request" if m.direction.is_none() => m.direction = Some(Direction::Request),
                     "response" if m.direction.is_none() => m.direction = Some(Direction::Response),
-                    other => return Err(c.err(t.column, format!("unexpected `{other}`"))),
+                    other => return Err(c.err(t.column, unexpected(other))),
                 }
             }
             Ok(Action::ArmFault {
@@ -169,9 +184,12 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                     api: known_api(c, t, v.clone())?,
                 }),
                 [(t, k, v)] if k == "id" => Ok(Action::ReleaseMessage {
-                    id: number(c, t, v, "message id")?,
+                    id: number(c, t, v, msg!("parse.number.message-id"))?,
                 }),
-                _ => Err(c.err(verb.column, "expected api=API or id=N")),
+                _ => Err(c.err(
+                    verb.column,
+                    msg!("parse.expected", what = one_of(&["api=API", "id=N"])),
+                )),
             }
         }
         "cut" => {
@@ -188,39 +206,43 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             let (opts, words) = c.rest();
             let api = match opts.as_slice() {
                 [(t, k, v)] if k == "api" => known_api(c, t, v.clone())?,
-                _ => return Err(c.err(verb.column, "expected api=API and an error name")),
+                _ => return Err(c.err(verb.column, msg!("parse.api-and-error"))),
             };
             let [word] = words.as_slice() else {
-                return Err(c.err(
-                    c.end_column + 1,
-                    "expected one error name, like NOT_COORDINATOR",
-                ));
+                return Err(c.err(c.end_column + 1, msg!("parse.one-error-name")));
             };
             let error = Errors::ALL
                 .iter()
                 .copied()
                 .find(|e| *e != Errors::None && e.name() == word.text)
-                .ok_or_else(|| c.err(word.column, format!("unknown error `{}`", word.text)))?;
+                .ok_or_else(|| {
+                    c.err(word.column, arg1("parse.unknown-error", "name", &word.text))
+                })?;
             Ok(Action::ArmFault {
                 fault: Fault::Error { api, error },
             })
         }
         // `fault corrupt broker-N PATH [at=N]`: a disk fault, not a message's.
         "corrupt" => {
-            let usage = "expected `fault corrupt broker-N TOPIC-P/FILE [at=POSITION]`";
-            let b = c.next("broker-N")?;
+            let usage = || {
+                msg!(
+                    "parse.expected",
+                    what = "`fault corrupt broker-N TOPIC-P/FILE [at=POSITION]`"
+                )
+            };
+            let b = c.next(What::Code("broker-N"))?;
             let broker = match b.text.strip_prefix("broker-").map(str::parse::<i32>) {
                 Some(Ok(n)) => n,
-                _ => return Err(c.err(b.column, usage)),
+                _ => return Err(c.err(b.column, usage())),
             };
             let (opts, words) = c.rest();
             let [path] = words.as_slice() else {
-                return Err(c.err(b.column, usage));
+                return Err(c.err(b.column, usage()));
             };
             let mut position = None;
             for (t, k, v) in &opts {
                 if k != "at" {
-                    return Err(c.err(t.column, usage));
+                    return Err(c.err(t.column, usage()));
                 }
                 position = Some(number(c, t, v, "at")?);
             }
@@ -237,19 +259,46 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
         // `fault disarm FAULT`: the fault as the step that armed it, without `fault`.
         // One level only: `disarm disarm …` is refused before it recurses (a line of
         // 15,000 of them would overflow the stack — and a share link is input).
-        "disarm" if c.peek().is_some_and(|t| matches!(t.text.as_str(), "disarm" | "clear")) => Err(c.err(
-            c.peek().map_or(verb.column, |t| t.column),
-            "expected an armed fault: drop, delay, duplicate, hold, hold-requests, cut or error",
-        )),
+        "disarm"
+            if c.peek()
+                .is_some_and(|t| matches!(t.text.as_str(), "disarm" | "clear")) =>
+        {
+            Err(c.err(
+                c.peek().map_or(verb.column, |t| t.column),
+                msg!(
+                    "parse.armed-fault",
+                    faults = one_of(&[
+                        "drop",
+                        "delay",
+                        "duplicate",
+                        "hold",
+                        "hold-requests",
+                        "cut",
+                        "error"
+                    ])
+                ),
+            ))
+        }
         "disarm" => match fault_step(c)? {
             Action::ArmFault { fault } if !matches!(fault, Fault::Message { .. }) => {
                 Ok(Action::DisarmFault { fault })
             }
             _ => Err(c.err(
                 verb.column,
-                "expected an armed fault: drop, delay, duplicate, hold, hold-requests, cut or error",
+                msg!(
+                    "parse.armed-fault",
+                    faults = one_of(&[
+                        "drop",
+                        "delay",
+                        "duplicate",
+                        "hold",
+                        "hold-requests",
+                        "cut",
+                        "error"
+                    ])
+                ),
             )),
         },
-        other => Err(c.err(verb.column, format!("unknown fault `{other}`"))),
+        other => Err(c.err(verb.column, arg1("parse.unknown-fault", "word", other))),
     }
 }

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
-use super::tokens::{config_value, no_words, number, Cursor, Token};
+use super::tokens::{arg1, config_value, got, no_words, number, one_of, Cursor, Token, What};
 use super::ParseError;
 use crate::client::config_def::Place;
+use crate::msg;
 use crate::pulsar::{Position, PulsarAction, PulsarConfig, SubscriptionType, TxnStatus};
 use crate::sim::{Direction, Fault, MessageMatch};
 
@@ -50,15 +51,7 @@ pub enum PulsarView {
 }
 
 fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
-    let bad = || {
-        c.err(
-            t.column,
-            format!(
-                "expected a position like `3:0` (or `3:0:1` for a batch index), got `{}`",
-                t.text
-            ),
-        )
-    };
+    let bad = || c.err(t.column, got(msg!("parse.what.position"), &t.text));
     let (l, rest) = t.text.split_once(':').ok_or_else(bad)?;
     let (e, index) = match rest.split_once(':') {
         Some((e, i)) => (e, Some(i.parse::<u32>().map_err(|_| bad())?)),
@@ -87,10 +80,10 @@ fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
     } else {
         Err(c.err(
             t.column,
-            format!(
-                "unknown Pulsar command `{}` (one of {})",
-                t.text,
-                APIS.join(", ")
+            msg!(
+                "parse.unknown-pulsar-api",
+                word = &t.text,
+                apis = APIS.join(", ")
             ),
         ))
     }
@@ -106,10 +99,10 @@ fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
             "replay.ms" => {
                 ms = number(c, t, &v, "replay.ms")?;
                 if !(0..=i64::from(i32::MAX)).contains(&ms) {
-                    return Err(c.err(t.column, "replay.ms must be 0 to 2147483647"));
+                    return Err(c.err(t.column, msg!("parse.replay-ms")));
                 }
             }
-            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+            _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
         }
     }
     Ok(ms)
@@ -117,7 +110,7 @@ fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
 
 /// Parses the words after `pulsar`.
 pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, ParseError> {
-    let head = c.next("a pulsar command")?;
+    let head = c.next(What::Id("parse.what.pulsar-command"))?;
     let kind = match head.text.as_str() {
         "cluster" => {
             let (opts, words) = c.rest();
@@ -142,16 +135,19 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     "transactionTimeoutMs" => config.transaction_timeout_ms = n,
                     "operationTimeoutMs" => config.operation_timeout_ms = n,
                     _ => {
-                        return Err(c.err(t.column, format!("unknown pulsar cluster option `{k}`")))
+                        return Err(c.err(
+                            t.column,
+                            arg1("parse.unknown-pulsar-cluster-option", "option", &k),
+                        ))
                     }
                 }
             }
             PulsarStepKind::Cluster(config)
         }
         "topic" => {
-            let verb = c.next("create or unload")?;
+            let verb = c.next(What::OneOf(&["create", "unload"]))?;
             if verb.text == "unload" {
-                let topic = c.next("a topic partition")?.text.clone();
+                let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
                 let replay_ms = replay_ms(c)?;
                 return Ok(PulsarStep {
                     text: text.to_string(),
@@ -159,24 +155,30 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 });
             }
             if verb.text != "create" {
-                return Err(c.err(verb.column, "expected `create` or `unload`"));
+                return Err(c.err(
+                    verb.column,
+                    msg!("parse.expected", what = one_of(&["`create`", "`unload`"])),
+                ));
             }
-            let name = c.next("a topic name")?.text.clone();
+            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut partitions = 1;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "partitions" => partitions = number(c, t, &v, "partitions")?,
-                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             PulsarStepKind::Act(PulsarAction::CreateTopic { name, partitions })
         }
         "subscribe" => {
-            let consumer = c.next("a consumer name")?.text.clone();
-            let topic = c.next("a topic partition")?.text.clone();
-            let subscription = c.next("a subscription name")?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+            let subscription = c
+                .next(What::Id("parse.what.subscription-name"))?
+                .text
+                .clone();
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut sub_type = SubscriptionType::default();
@@ -186,19 +188,15 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     "dlq.max.redeliver" => {
                         let n: u32 = number(c, t, &v, "dlq.max.redeliver")?;
                         if n == 0 {
-                            return Err(c.err(t.column, "dlq.max.redeliver must be at least 1"));
+                            return Err(c.err(t.column, msg!("parse.dlq-max-redeliver")));
                         }
                         max_redeliver_count = Some(n);
                     }
                     "type" => {
-                        sub_type = SubscriptionType::parse(&v).ok_or_else(|| {
-                            c.err(
-                                t.column,
-                                "type must be Exclusive, Shared, Failover or Key_Shared",
-                            )
-                        })?
+                        sub_type = SubscriptionType::parse(&v)
+                            .ok_or_else(|| c.err(t.column, msg!("parse.subscription-type")))?
                     }
-                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             PulsarStepKind::Act(PulsarAction::Subscribe {
@@ -210,8 +208,8 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "send" => {
-            let producer = c.next("a producer name")?.text.clone();
-            let topic = c.next("a topic partition")?.text.clone();
+            let producer = c.next(What::Id("parse.what.producer-name"))?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
             let (opts, words) = c.rest();
             let (mut txn, mut sequence_id, mut deliver_after_ms) = (None, None, None);
             let mut batch = false;
@@ -222,22 +220,22 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                         batch = match v.as_str() {
                             "true" => true,
                             "false" => false,
-                            _ => return Err(c.err(t.column, "batch must be true or false")),
+                            _ => return Err(c.err(t.column, msg!("parse.batch-flag"))),
                         }
                     }
                     "deliver.after" => {
                         let ms: i64 = number(c, t, &v, "deliver.after")?;
                         if !(0..=i64::from(i32::MAX)).contains(&ms) {
-                            return Err(c.err(t.column, "deliver.after must be 0 to 2147483647 ms"));
+                            return Err(c.err(t.column, msg!("parse.deliver-after")));
                         }
                         deliver_after_ms = Some(ms);
                     }
                     "seq" => sequence_id = Some(number(c, t, &v, "seq")?),
-                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             if words.is_empty() {
-                return Err(c.err(c.column(), "expected at least one value"));
+                return Err(c.err(c.column(), msg!("parse.no-values")));
             }
             let values = words.iter().map(|t| t.text.clone()).collect();
             PulsarStepKind::Act(PulsarAction::Send {
@@ -251,13 +249,13 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "nack" => {
-            let consumer = c.next("a consumer name")?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, words) = c.rest();
             if let Some((t, k, _)) = opts.first() {
-                return Err(c.err(t.column, format!("unknown option `{k}`")));
+                return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
             }
             if words.is_empty() {
-                return Err(c.err(c.column(), "expected at least one position like `3:0`"));
+                return Err(c.err(c.column(), msg!("parse.no-positions")));
             }
             let positions = words
                 .iter()
@@ -269,21 +267,19 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "ledger" => {
-            let verb = c.next("fail or heal")?;
+            let verb = c.next(What::OneOf(&["fail", "heal"]))?;
             let failing = match verb.text.as_str() {
                 "fail" => true,
                 "heal" => false,
-                other => {
-                    return Err(c.err(verb.column, format!("expected fail or heal, got `{other}`")))
-                }
+                other => return Err(c.err(verb.column, got(one_of(&["fail", "heal"]), other))),
             };
-            let topic = c.next("a topic partition")?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
             let (opts, words) = c.rest();
             if let Some((t, k, _)) = opts.first() {
-                return Err(c.err(t.column, format!("unknown option `{k}`")));
+                return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
             }
             if words.len() > 1 {
-                return Err(c.err(words[1].column, "expected at most one subscription"));
+                return Err(c.err(words[1].column, msg!("parse.one-subscription")));
             }
             let subscription = words.first().map(|t| t.text.clone());
             PulsarStepKind::Act(PulsarAction::FailLedger {
@@ -293,37 +289,37 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "receive" => {
-            let consumer = c.next("a consumer name")?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, words) = c.rest();
             no_words(c, &words)?;
             let mut permits = 100;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "max" => permits = number(c, t, &v, "max")?,
-                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             PulsarStepKind::Act(PulsarAction::Receive { consumer, permits })
         }
         "ack" => {
-            let consumer = c.next("a consumer name")?.text.clone();
+            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, mut words) = c.rest();
             let mut txn = None;
             for (t, k, v) in opts {
                 match k.as_str() {
                     "txn" => txn = Some(v),
-                    _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
                 }
             }
             let cumulative = words.first().is_some_and(|t| t.text == "cumulative");
             if cumulative {
                 words.remove(0);
                 if words.len() != 1 {
-                    return Err(c.err(c.column(), "a cumulative ack takes one position"));
+                    return Err(c.err(c.column(), msg!("parse.cumulative-ack")));
                 }
             }
             if words.is_empty() {
-                return Err(c.err(c.column(), "expected at least one position like `3:0`"));
+                return Err(c.err(c.column(), msg!("parse.no-positions")));
             }
             let positions = words
                 .iter()
@@ -337,8 +333,11 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "txn" => {
-            let verb = c.next("new, commit, abort or status")?;
-            let name = c.next("a transaction name")?.text.clone();
+            let verb = c.next(What::OneOf(&["new", "commit", "abort", "status"]))?;
+            let name = c
+                .next(What::Id("parse.what.transaction-name"))?
+                .text
+                .clone();
             let (opts, words) = c.rest();
             if verb.text != "status" || words.len() > 1 {
                 no_words(
@@ -352,35 +351,44 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     for (t, k, v) in opts {
                         match k.as_str() {
                             "timeout.ms" => timeout_ms = Some(number(c, t, &v, "timeout.ms")?),
-                            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                            _ => {
+                                return Err(
+                                    c.err(t.column, arg1("parse.unknown-option", "option", &k))
+                                )
+                            }
                         }
                     }
                     PulsarStepKind::Act(PulsarAction::NewTxn { name, timeout_ms })
                 }
                 "status" => {
                     let status = |t: &Token, s: &str| {
-                        TxnStatus::parse(s).ok_or_else(|| {
-                            c.err(
-                                t.column,
-                                format!(
-                                    "`{s}` is not OPEN, COMMITTING, COMMITTED, ABORTING or ABORTED"
-                                ),
-                            )
-                        })
+                        TxnStatus::parse(s)
+                            .ok_or_else(|| c.err(t.column, arg1("parse.not-status", "status", s)))
                     };
                     let Some(&target) = words.first() else {
-                        return Err(c.err(c.column(), "expected the new status"));
+                        return Err(c.err(
+                            c.column(),
+                            msg!("parse.expected", what = msg!("parse.what.status")),
+                        ));
                     };
                     let new = status(target, &target.text)?;
                     let mut expected = None;
                     for (t, k, v) in opts {
                         match k.as_str() {
                             "expected" => expected = Some(status(t, &v)?),
-                            _ => return Err(c.err(t.column, format!("unknown option `{k}`"))),
+                            _ => {
+                                return Err(
+                                    c.err(t.column, arg1("parse.unknown-option", "option", &k))
+                                )
+                            }
                         }
                     }
-                    let expected =
-                        expected.ok_or_else(|| c.err(c.column(), "expected `expected=STATUS`"))?;
+                    let expected = expected.ok_or_else(|| {
+                        c.err(
+                            c.column(),
+                            msg!("parse.expected", what = "`expected=STATUS`"),
+                        )
+                    })?;
                     PulsarStepKind::Act(PulsarAction::UpdateTxnStatus {
                         name,
                         new,
@@ -389,18 +397,23 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                 }
                 "commit" | "abort" => {
                     if let Some((t, k, _)) = opts.first() {
-                        return Err(c.err(t.column, format!("unknown option `{k}`")));
+                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
                     }
                     let commit = verb.text == "commit";
                     PulsarStepKind::Act(PulsarAction::EndTxn { name, commit })
                 }
-                other => return Err(c.err(verb.column, format!("unknown txn command `{other}`"))),
+                other => {
+                    return Err(c.err(
+                        verb.column,
+                        arg1("parse.unknown-txn-command", "word", other),
+                    ))
+                }
             }
         }
         "tc" => {
-            let t = c.next("a coordinator id")?;
-            let tc: u64 = number(c, t, &t.text, "coordinator id")?;
-            let verb = c.next("crash or recover")?;
+            let t = c.next(What::Id("parse.what.coordinator-id"))?;
+            let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
+            let verb = c.next(What::OneOf(&["crash", "recover"]))?;
             match verb.text.as_str() {
                 "crash" => {
                     c.done()?;
@@ -410,27 +423,22 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     let replay_ms = replay_ms(c)?;
                     PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc, replay_ms })
                 }
-                other => {
-                    return Err(c.err(
-                        verb.column,
-                        format!("expected crash or recover, got `{other}`"),
-                    ))
-                }
+                other => return Err(c.err(verb.column, got(one_of(&["crash", "recover"]), other))),
             }
         }
         "snapshot" => {
-            let topic = c.next("a topic partition")?.text.clone();
+            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
             c.done()?;
             PulsarStepKind::Act(PulsarAction::TakeSnapshot { topic })
         }
         "run" => {
-            let t = c.next("milliseconds")?;
+            let t = c.next(What::Id("parse.what.milliseconds"))?;
             let ms: i64 = number(c, t, &t.text, "run")?;
             c.done()?;
             PulsarStepKind::Act(PulsarAction::Run { ms })
         }
         "hold" | "release" => {
-            let t = c.next("a Pulsar command name")?;
+            let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
             let api = api(c, t)?;
             c.done()?;
             PulsarStepKind::Act(if head.text == "hold" {
@@ -448,20 +456,17 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             })
         }
         "drop" => {
-            let next = c.next("next")?;
+            let next = c.next(What::Code("next"))?;
             if next.text != "next" {
-                return Err(c.err(next.column, "expected `next`"));
+                return Err(c.err(next.column, msg!("parse.expected", what = "`next`")));
             }
-            let t = c.next("a Pulsar command name")?;
+            let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
             let api = api(c, t)?;
             let direction = match c.peek().map(|t| t.text.as_str()) {
                 None | Some("request") => Direction::Request,
                 Some("response") => Direction::Response,
                 Some(other) => {
-                    return Err(c.err(
-                        c.column(),
-                        format!("expected request or response, got `{other}`"),
-                    ))
+                    return Err(c.err(c.column(), got(one_of(&["request", "response"]), other)))
                 }
             };
             if c.peek().is_some() {
@@ -484,14 +489,14 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             PulsarStepKind::Act(PulsarAction::Heal)
         }
         "print" => {
-            let what = c.next("a view")?;
+            let what = c.next(What::Id("parse.what.view"))?;
             let view = match what.text.as_str() {
                 "timeline" => PulsarView::Timeline,
                 "last-message-id" => PulsarView::LastMessageId {
-                    topic: c.next("a topic partition")?.text.clone(),
+                    topic: c.next(What::Id("parse.what.topic-partition"))?.text.clone(),
                 },
                 "entries" | "buffer" => {
-                    let topic = c.next("a topic partition")?.text.clone();
+                    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
                     if what.text == "entries" {
                         PulsarView::Entries { topic }
                     } else {
@@ -499,8 +504,8 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     }
                 }
                 "subscription" | "pending-ack-log" => {
-                    let topic = c.next("a topic partition")?.text.clone();
-                    let subscription = c.next("a subscription")?.text.clone();
+                    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+                    let subscription = c.next(What::Id("parse.what.subscription"))?.text.clone();
                     if what.text == "subscription" {
                         PulsarView::Subscription {
                             topic,
@@ -514,8 +519,8 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     }
                 }
                 "txn-log" | "coordinator" => {
-                    let t = c.next("a coordinator id")?;
-                    let tc: u64 = number(c, t, &t.text, "coordinator id")?;
+                    let t = c.next(What::Id("parse.what.coordinator-id"))?;
+                    let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
                     if what.text == "txn-log" {
                         PulsarView::TxnLog { tc }
                     } else {
@@ -523,17 +528,30 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     }
                 }
                 "received" => PulsarView::Received {
-                    consumer: c.next("a consumer")?.text.clone(),
+                    consumer: c.next(What::Id("parse.what.consumer"))?.text.clone(),
                 },
                 "txn" => PulsarView::Txn {
-                    name: c.next("a transaction name")?.text.clone(),
+                    name: c
+                        .next(What::Id("parse.what.transaction-name"))?
+                        .text
+                        .clone(),
                 },
-                other => return Err(c.err(what.column, format!("unknown pulsar view `{other}`"))),
+                other => {
+                    return Err(c.err(
+                        what.column,
+                        arg1("parse.unknown-pulsar-view", "word", other),
+                    ))
+                }
             };
             c.done()?;
             PulsarStepKind::Print(view)
         }
-        other => return Err(c.err(head.column, format!("unknown pulsar command `{other}`"))),
+        other => {
+            return Err(c.err(
+                head.column,
+                arg1("parse.unknown-pulsar-command", "word", other),
+            ))
+        }
     };
     Ok(PulsarStep {
         text: text.to_string(),

@@ -54,12 +54,22 @@ pub(super) fn raw_request(
         takes.push("broker");
         return Err(c.err(
             t.column,
-            format!("unknown option `{k}` for raw {api} ({})", takes.join(", ")),
+            msg!(
+                "parse.unknown-raw-option",
+                option = k,
+                api = api,
+                takes = takes.join(", ")
+            ),
         ));
     }
     let opt = |name: &str| opts.iter().find(|(_, k, _)| k == name);
     let need = |name: &str| {
-        opt(name).ok_or_else(|| c.err(verb.column, format!("raw {api} needs {name}=…")))
+        opt(name).ok_or_else(|| {
+            c.err(
+                verb.column,
+                needs(&format!("raw {api}"), &format!("{name}=…")),
+            )
+        })
     };
     let num = |name: &str| -> Result<i64, ParseError> {
         let (t, _, v) = need(name)?;
@@ -87,17 +97,21 @@ pub(super) fn raw_request(
         match (has_word("commit"), has_word("abort")) {
             (true, false) => Ok(true),
             (false, true) => Ok(false),
-            _ => Err(c.err(verb.column, format!("raw {api} needs `commit` or `abort`"))),
+            _ => Err(c.err(
+                verb.column,
+                msg!(
+                    "parse.needs",
+                    what = format!("raw {api}"),
+                    option = one_of(&["`commit`", "`abort`"])
+                ),
+            )),
         }
     };
     let isolation = || -> Result<FetchIsolation, ParseError> {
         match opt("isolation").map(|(_, _, v)| v.as_str()) {
             None | Some("read_uncommitted") => Ok(FetchIsolation::HighWatermark),
             Some("read_committed") => Ok(FetchIsolation::TxnCommitted),
-            Some(other) => Err(c.err(
-                verb.column,
-                format!("isolation must be read_committed or read_uncommitted, got `{other}`"),
-            )),
+            Some(other) => Err(c.err(verb.column, arg1("parse.isolation", "value", other))),
         }
     };
     let request = match api {
@@ -113,7 +127,7 @@ pub(super) fn raw_request(
             let key = words
                 .iter()
                 .find(|t| t.text != "group")
-                .ok_or_else(|| c.err(verb.column, "raw find-coordinator needs a key"))?;
+                .ok_or_else(|| c.err(verb.column, msg!("parse.find-coordinator-key")))?;
             crate::sim::raw::find_coordinator(key.text.clone(), has_word("group"))
         }
         "add-partitions" => Request::AddPartitionsToTxn {
@@ -132,7 +146,7 @@ pub(super) fn raw_request(
                 Some((t, _, v)) => {
                     let n: i16 = number(c, t, v, "version")?;
                     if !(0..=5).contains(&n) {
-                        return Err(c.err(t.column, "EndTxn versions are 0 to 5"));
+                        return Err(c.err(t.column, msg!("parse.endtxn-versions")));
                     }
                     Some(n)
                 }
@@ -155,7 +169,7 @@ pub(super) fn raw_request(
                     Some((t, _, v)) => {
                         let n: i16 = number(c, t, v, "transaction-version")?;
                         if !(0..=2).contains(&n) {
-                            return Err(c.err(t.column, "transaction versions are 0 to 2"));
+                            return Err(c.err(t.column, msg!("parse.transaction-versions")));
                         }
                         n
                     }
@@ -167,7 +181,7 @@ pub(super) fn raw_request(
             let tp = partitions()?
                 .into_iter()
                 .next()
-                .ok_or_else(|| c.err(verb.column, format!("raw {api} needs a partition")))?;
+                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
             if api == "fetch" {
                 Request::Fetch {
                     topic_partition: tp,
@@ -188,12 +202,15 @@ pub(super) fn raw_request(
             let tp = partitions()?
                 .into_iter()
                 .next()
-                .ok_or_else(|| c.err(verb.column, format!("raw {api} needs a partition")))?;
+                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
             let int = |name: &str, default: Option<i32>| -> Result<i32, ParseError> {
                 match (opt(name), default) {
                     (Some((t, _, v)), _) => number(c, t, v, name),
                     (None, Some(d)) => Ok(d),
-                    (None, None) => Err(c.err(verb.column, format!("raw {api} needs {name}=…"))),
+                    (None, None) => Err(c.err(
+                        verb.column,
+                        needs(&format!("raw {api}"), &format!("{name}=…")),
+                    )),
                 }
             };
             if api == "offsets-for-leader-epoch" {

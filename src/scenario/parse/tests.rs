@@ -41,7 +41,7 @@ fn expected_output_blocks_are_skipped() {
 fn errors_name_line_and_column() {
     let e = parse("topic create t\nraw produce t-0 pid=x seq=0 a").unwrap_err();
     assert_eq!((e.line, e.column), (2, 17));
-    assert!(e.message.contains("pid"), "{e}");
+    assert!(e.message().contains("pid"), "{e}");
     let e = parse("topic create t\n  fly away").unwrap_err();
     assert_eq!((e.line, e.column), (2, 3));
     let e = parse("echo \"x\nraw produce t-0 pid=0 seq=0 \"open").unwrap_err();
@@ -51,7 +51,7 @@ fn errors_name_line_and_column() {
     let e = parse("topic create t\ncluster brokers=9").unwrap_err();
     assert_eq!(e.line, 2);
     let e = parse("raw produce t-0 pid=1 seq=0").unwrap_err();
-    assert!(e.message.contains("record"), "{e}");
+    assert!(e.message().contains("record"), "{e}");
 }
 
 #[test]
@@ -117,7 +117,7 @@ fn without_the_checker_a_check_plays_its_recorded_verdict() {
         "check\necho x\n---\nno violations\n",
     ] {
         let e = parse(bad).expect_err(bad);
-        assert!(e.message.contains("no invariant checker"), "{e}");
+        assert!(e.message().contains("no invariant checker"), "{e}");
         assert_eq!(
             (e.line, e.column),
             if bad.starts_with("check") {
@@ -150,7 +150,7 @@ fn echo_and_label_translations_sit_right_under_their_step() {
         "echo [ko] 안녕\n",
     ] {
         let e = parse(bad).unwrap_err();
-        assert!(e.message.contains("right under"), "{bad}: {e:?}");
+        assert!(e.message().contains("right under"), "{bad}: {e:?}");
     }
     // An echo without a language tag is still an echo of its own.
     assert_eq!(

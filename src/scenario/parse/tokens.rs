@@ -2,6 +2,7 @@
 //! every error names the right place.
 
 use super::*;
+use crate::i18n::message::IntoArg;
 
 /// A word of a line with its 1-based column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +56,7 @@ pub(super) fn tokenize(line: &str, line_no: usize) -> Result<Vec<Token>, ParseEr
                     return Err(ParseError {
                         line: line_no,
                         column: open + 1,
-                        message: "unclosed quote".into(),
+                        why: msg!("parse.unclosed-quote"),
                     });
                 }
             } else {
@@ -81,11 +82,12 @@ pub(super) struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    pub(super) fn err(&self, column: usize, message: impl Into<String>) -> ParseError {
+    #[inline(never)]
+    pub(super) fn err(&self, column: usize, why: Msg) -> ParseError {
         ParseError {
             line: self.line,
             column,
-            message: message.into(),
+            why,
         }
     }
     pub(super) fn column(&self) -> usize {
@@ -93,11 +95,13 @@ impl<'a> Cursor<'a> {
             .get(self.pos)
             .map_or(self.end_column + 1, |t| t.column)
     }
-    pub(super) fn next(&mut self, what: &str) -> Result<&'a Token, ParseError> {
-        let t = self
-            .tokens
-            .get(self.pos)
-            .ok_or_else(|| self.err(self.end_column + 1, format!("expected {what}")))?;
+    pub(super) fn next(&mut self, what: What) -> Result<&'a Token, ParseError> {
+        let t = self.tokens.get(self.pos).ok_or_else(|| {
+            self.err(
+                self.end_column + 1,
+                msg!("parse.expected", what = what.msg()),
+            )
+        })?;
         self.pos += 1;
         Ok(t)
     }
@@ -106,7 +110,7 @@ impl<'a> Cursor<'a> {
     }
     pub(super) fn done(&self) -> Result<(), ParseError> {
         match self.tokens.get(self.pos) {
-            Some(t) => Err(self.err(t.column, format!("unexpected `{}`", t.text))),
+            Some(t) => Err(self.err(t.column, unexpected(&t.text))),
             None => Ok(()),
         }
     }
@@ -128,13 +132,71 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// What a line needs next, worded only when it is missing (a constant: reading a line
+/// builds no message).
+#[derive(Clone, Copy)]
+pub(super) enum What {
+    /// A catalog id (`parse.what.*`).
+    Id(&'static str),
+    /// A keyword or placeholder of the scenario language, as written.
+    Code(&'static str),
+    /// One of these keywords.
+    OneOf(&'static [&'static str]),
+}
+
+impl What {
+    #[inline(never)]
+    pub(super) fn msg(self) -> Msg {
+        match self {
+            What::Id(id) => Msg::new(id),
+            What::Code(code) => msg!("parse.code", code = code),
+            What::OneOf(words) => one_of(words),
+        }
+    }
+}
+
+/// A message with one text argument (`unknown option `K``), built out of line.
+#[inline(never)]
+pub(super) fn arg1(id: &'static str, name: &'static str, value: &str) -> Msg {
+    Msg::new(id).arg(name, value)
+}
+
+/// `a, b or c`: the scenario's keywords offered at a place, joined in the reader's
+/// language.
+#[inline(never)]
+pub(super) fn one_of(words: &[&str]) -> Msg {
+    match words.split_last() {
+        Some((last, [])) => msg!("parse.code", code = *last),
+        Some((last, rest)) => msg!("parse.one-of", words = rest.join(", "), last = *last),
+        None => msg!("parse.code", code = ""),
+    }
+}
+
+/// `unexpected `WORD``.
+#[inline(never)]
+pub(super) fn unexpected(word: &str) -> Msg {
+    arg1("parse.unexpected", "word", word)
+}
+
+/// `expected WHAT, got `WORD``.
+#[inline(never)]
+pub(super) fn got(what: Msg, word: &str) -> Msg {
+    msg!("parse.got", what = what, word = word)
+}
+
+/// `COMMAND needs OPTION`.
+#[inline(never)]
+pub(super) fn needs(what: &str, option: &str) -> Msg {
+    msg!("parse.needs", what = what, option = option)
+}
+
 /// A whole number of type `T`. A number beyond the type's range is told the range
 /// (`seq takes -2147483648 to 2147483647`), not that it is no number.
 pub(super) fn number<T: std::str::FromStr + Bounded>(
     c: &Cursor,
     t: &Token,
     value: &str,
-    what: &str,
+    what: impl IntoArg,
 ) -> Result<T, ParseError> {
     value
         .parse()
@@ -146,7 +208,7 @@ fn not_a_number(
     c: &Cursor,
     t: &Token,
     value: &str,
-    what: &str,
+    what: impl IntoArg,
     min: &str,
     max: &str,
 ) -> ParseError {
@@ -158,7 +220,16 @@ fn not_a_number(
     let range = in_digits.then_some((min, max));
     c.err(
         t.column,
-        crate::i18n::narration::step_number(what, value, range, Lang::En),
+        match range {
+            Some((min, max)) => msg!(
+                "scenario.number-range",
+                what = what,
+                min = min,
+                max = max,
+                value = value
+            ),
+            None => msg!("scenario.not-a-number", what = what, value = value),
+        },
     )
 }
 
@@ -192,22 +263,23 @@ bounded!(usize: "0" to "18446744073709551615");
 bounded!(usize: "0" to "4294967295");
 
 pub(super) fn topic_partition(c: &Cursor, t: &Token) -> Result<TopicPartition, ParseError> {
-    TopicPartition::parse(&t.text).ok_or_else(|| {
-        c.err(
-            t.column,
-            format!("expected a partition like `orders-0`, got `{}`", t.text),
-        )
-    })
+    TopicPartition::parse(&t.text)
+        .ok_or_else(|| c.err(t.column, got(msg!("parse.what.partition"), &t.text)))
 }
 
 pub(super) fn no_words(c: &Cursor, words: &[&Token]) -> Result<(), ParseError> {
     match words.first() {
-        Some(t) => Err(c.err(t.column, format!("unexpected `{}`", t.text))),
+        Some(t) => Err(c.err(t.column, unexpected(&t.text))),
         None => Ok(()),
     }
 }
 
-pub(super) fn id_ref(c: &Cursor, t: &Token, value: &str, what: &str) -> Result<IdRef, ParseError> {
+pub(super) fn id_ref(
+    c: &Cursor,
+    t: &Token,
+    value: &str,
+    what: impl IntoArg,
+) -> Result<IdRef, ParseError> {
     if value == "last" {
         Ok(IdRef::Last)
     } else {
@@ -225,8 +297,12 @@ pub(super) fn config_value<'a>(
     key: &str,
     value: &'a str,
 ) -> Result<crate::client::config_def::Value<'a>, ParseError> {
-    crate::client::config_def::parse(place, key, value)
-        .map_err(|e| c.err(t.column, crate::sim::SimError::from(e).to_string()))
+    crate::client::config_def::parse(place, key, value).map_err(|e| {
+        c.err(
+            t.column,
+            crate::i18n::sim_error_msg(&crate::sim::SimError::from(e)),
+        )
+    })
 }
 
 #[cfg(test)]
