@@ -230,11 +230,92 @@ pub fn codec_name(codec: u8) -> String {
     }
 }
 
-/// The batch line of `kafka-dump-log.sh --print-data-log --deep-iteration`
-/// (Kafka 4.0's `DumpLogSegments.printBatchLevel`), from a batch's header fields
-/// (`records` may be empty: a batch that could not be opened still gets its line).
-/// `position` is where the batch starts in the segment, `size` its bytes, `crc` the
-/// stored CRC and `valid` whether it matches the bytes.
+/// The fields of a batch line of `kafka-dump-log.sh --print-data-log --deep-iteration`
+/// (Kafka 4.0's `DumpLogSegments.printBatchLevel`), in the order it prints them: the
+/// one formatter of that line, for `eos inspect` (from the bytes on disk) and for the
+/// world's partition views (`BatchView::dump_line`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchLine {
+    pub base_offset: i64,
+    pub last_offset: i64,
+    pub count: i32,
+    pub base_sequence: i32,
+    pub last_sequence: i32,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub partition_leader_epoch: i32,
+    pub is_transactional: bool,
+    pub is_control: bool,
+    pub delete_horizon_ms: Option<i64>,
+    pub position: u64,
+    pub timestamp_type: TimestampType,
+    pub max_timestamp: i64,
+    pub size: usize,
+    pub compression_code: u8,
+    pub crc: u32,
+    pub valid: bool,
+}
+
+impl BatchLine {
+    /// Each field's name and value, in the line's order.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("baseOffset", self.base_offset.to_string()),
+            ("lastOffset", self.last_offset.to_string()),
+            ("count", self.count.to_string()),
+            ("baseSequence", self.base_sequence.to_string()),
+            ("lastSequence", self.last_sequence.to_string()),
+            ("producerId", self.producer_id.to_string()),
+            ("producerEpoch", self.producer_epoch.to_string()),
+            (
+                "partitionLeaderEpoch",
+                self.partition_leader_epoch.to_string(),
+            ),
+            ("isTransactional", self.is_transactional.to_string()),
+            ("isControl", self.is_control.to_string()),
+            (
+                "deleteHorizonMs",
+                self.delete_horizon_ms
+                    .map_or("OptionalLong.empty".to_string(), |h| {
+                        format!("OptionalLong[{h}]")
+                    }),
+            ),
+            ("position", self.position.to_string()),
+            (
+                timestamp_type_name(self.timestamp_type),
+                self.max_timestamp.to_string(),
+            ),
+            ("size", self.size.to_string()),
+            ("magic", MAGIC_V2.to_string()),
+            ("compresscodec", codec_name(self.compression_code)),
+            ("crc", self.crc.to_string()),
+            ("isvalid", self.valid.to_string()),
+        ]
+    }
+
+    /// The line, keeping only `fields` (in that order) when given — as the seeds do
+    /// with sed.
+    pub fn line(&self, fields: Option<&[String]>) -> String {
+        let all = self.fields();
+        let picked: Vec<String> = match fields {
+            Some(names) => names
+                .iter()
+                .filter_map(|n| {
+                    all.iter()
+                        .find(|(k, _)| k == n)
+                        .map(|(k, v)| format!("{k}: {v}"))
+                })
+                .collect(),
+            None => all.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
+        };
+        picked.join(" ")
+    }
+}
+
+/// The batch line of a batch read from disk, from its header fields (`records` may be
+/// empty: a batch that could not be opened still gets its line). `position` is where
+/// the batch starts in the segment, `size` its bytes, `crc` the stored CRC and `valid`
+/// whether it matches the bytes.
 pub fn batch_line(
     h: &RecordBatch,
     records_count: i32,
@@ -248,29 +329,27 @@ pub fn batch_line(
     } else {
         increment_sequence(h.base_sequence, h.last_offset_delta)
     };
-    let delete_horizon = if h.has_delete_horizon_ms() {
-        format!("OptionalLong[{}]", h.base_timestamp)
-    } else {
-        "OptionalLong.empty".to_string()
-    };
-    format!(
-        "baseOffset: {} lastOffset: {} count: {records_count} baseSequence: {} \
-         lastSequence: {last_sequence} producerId: {} producerEpoch: {} \
-         partitionLeaderEpoch: {} isTransactional: {} isControl: {} deleteHorizonMs: \
-         {delete_horizon} position: {position} {}: {} size: {size} magic: {MAGIC_V2} \
-         compresscodec: {} crc: {crc} isvalid: {valid}",
-        h.base_offset,
-        h.last_offset(),
-        h.base_sequence,
-        h.producer_id,
-        h.producer_epoch,
-        h.partition_leader_epoch,
-        h.is_transactional(),
-        h.is_control(),
-        timestamp_type_name(h.timestamp_type()),
-        h.max_timestamp,
-        codec_name(h.compression_code()),
-    )
+    BatchLine {
+        base_offset: h.base_offset,
+        last_offset: h.last_offset(),
+        count: records_count,
+        base_sequence: h.base_sequence,
+        last_sequence,
+        producer_id: h.producer_id,
+        producer_epoch: h.producer_epoch,
+        partition_leader_epoch: h.partition_leader_epoch,
+        is_transactional: h.is_transactional(),
+        is_control: h.is_control(),
+        delete_horizon_ms: h.has_delete_horizon_ms().then_some(h.base_timestamp),
+        position,
+        timestamp_type: h.timestamp_type(),
+        max_timestamp: h.max_timestamp,
+        size,
+        compression_code: h.compression_code(),
+        crc,
+        valid,
+    }
+    .line(None)
 }
 
 fn timestamp_type_name(t: TimestampType) -> &'static str {

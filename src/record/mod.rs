@@ -20,7 +20,7 @@ pub use batch::{
 };
 pub use control::{ControlRecordType, EndTransactionMarker};
 pub use default_record::{Header, HeaderView, Record, RecordView};
-pub use dump::{batch_line, codec_name, header_fields, record_line, HeaderField};
+pub use dump::{batch_line, codec_name, header_fields, record_line, BatchLine, HeaderField};
 pub use error::RecordError;
 pub use text::{key_value, record_text};
 

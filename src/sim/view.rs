@@ -9,6 +9,8 @@ use crate::broker::broker::Broker;
 use crate::log::segment::{read_offset_index, read_time_index};
 use crate::log::{AbortedTxn, BatchMetadata, TopicPartition};
 use crate::record::batch::read_batch_length;
+use crate::record::dump::BatchLine;
+use crate::record::TimestampType;
 use crate::record::{header_fields, ControlRecordType, HeaderField, RecordBatch, LOG_OVERHEAD};
 
 /// One batch as stored on disk.
@@ -150,47 +152,28 @@ impl BatchView {
     /// The line `kafka-dump-log.sh --print-data-log` prints for this batch, keeping only
     /// `fields` (in that order) when given — as the seeds do with sed.
     pub fn dump_line(&self, fields: Option<&[String]>) -> String {
-        let all: Vec<(&str, String)> = vec![
-            ("baseOffset", self.base_offset.to_string()),
-            ("lastOffset", self.last_offset.to_string()),
-            ("count", self.count.to_string()),
-            ("baseSequence", self.base_sequence.to_string()),
-            ("lastSequence", self.last_sequence.to_string()),
-            ("producerId", self.producer_id.to_string()),
-            ("producerEpoch", self.producer_epoch.to_string()),
-            (
-                "partitionLeaderEpoch",
-                self.partition_leader_epoch.to_string(),
-            ),
-            ("isTransactional", self.is_transactional.to_string()),
-            ("isControl", self.is_control.to_string()),
-            (
-                "deleteHorizonMs",
-                self.delete_horizon_ms
-                    .map_or("OptionalLong.empty".to_string(), |h| {
-                        format!("OptionalLong[{h}]")
-                    }),
-            ),
-            ("position", self.position.to_string()),
-            ("CreateTime", self.max_timestamp.to_string()),
-            ("size", self.size.to_string()),
-            ("magic", "2".to_string()),
-            ("compresscodec", "none".to_string()),
-            ("crc", self.crc.to_string()),
-            ("isvalid", "true".to_string()),
-        ];
-        let picked: Vec<String> = match fields {
-            Some(names) => names
-                .iter()
-                .filter_map(|n| {
-                    all.iter()
-                        .find(|(k, _)| k == n)
-                        .map(|(k, v)| format!("{k}: {v}"))
-                })
-                .collect(),
-            None => all.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
-        };
-        picked.join(" ")
+        // The world writes uncompressed CreateTime batches whose CRC it computed.
+        BatchLine {
+            base_offset: self.base_offset,
+            last_offset: self.last_offset,
+            count: self.count,
+            base_sequence: self.base_sequence,
+            last_sequence: self.last_sequence,
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            partition_leader_epoch: self.partition_leader_epoch,
+            is_transactional: self.is_transactional,
+            is_control: self.is_control,
+            delete_horizon_ms: self.delete_horizon_ms,
+            position: self.position,
+            timestamp_type: TimestampType::CreateTime,
+            max_timestamp: self.max_timestamp,
+            size: self.size,
+            compression_code: 0,
+            crc: self.crc,
+            valid: true,
+        }
+        .line(fields)
     }
 }
 

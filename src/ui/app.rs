@@ -4,10 +4,8 @@
 use yew::prelude::*;
 
 use crate::scenario;
-use crate::sim::{World, START_MS};
 
 use super::browser::{bench_param, listen_on, location_field, mark_rendered};
-use super::components::event_list::EventItem;
 use super::components::lesson_panel::{LessonInfo, QuestionInfo};
 use super::components::page_nav::PageNav;
 use super::components::share_box::ShareBox;
@@ -19,32 +17,7 @@ use super::idempotence::idempotence_page;
 use super::link;
 use super::state::{AppState, Msg, Page};
 use super::transactions::{txn_views, TransactionsPage};
-use crate::i18n::{narrate, t, ui_lang, Key};
-
-/// The newest `max` events, narrated, each with the tone a page gives it.
-pub(crate) fn event_items(
-    world: &World,
-    max: usize,
-    tone: fn(&crate::sim::Event) -> (&'static str, bool),
-) -> Vec<EventItem> {
-    let start = world.events.len().saturating_sub(max);
-    world
-        .events
-        .get(start..)
-        .unwrap_or_default()
-        .iter()
-        .map(|e| {
-            let (tone, network) = tone(e);
-            EventItem {
-                seq: e.seq,
-                at_ms: e.at_ms - START_MS,
-                text: narrate(e, ui_lang()),
-                tone,
-                network,
-            }
-        })
-        .collect()
-}
+use crate::i18n::{t, ui_lang, Key};
 
 /// The narration for the step just played: its `## Title` and `> text` paragraphs, or
 /// those of the nearest step above it that has some (steps under one heading share it).

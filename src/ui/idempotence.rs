@@ -10,10 +10,10 @@ use crate::log::TopicPartition;
 use crate::sim::{EventKind, World, START_MS};
 use crate::view::page::Setup;
 
-use super::app::{event_items, time_travel};
+use super::app::time_travel;
 use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
-use super::components::cluster_panel::{ClusterBroker, ClusterPanel};
-use super::components::event_list::{EventItem, EventList};
+use super::components::cluster_panel::ClusterPanel;
+use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
 use super::components::log_table::LogTable;
 use super::components::producer_panel::{ProducerInfo, ProducerPanel};
@@ -23,6 +23,8 @@ use super::components::verdict::Verdict;
 use super::components::window_table::{SlotMark, WindowTable};
 use super::state::{AppState, Msg, Page, Panel, PRODUCER, TOPIC};
 use crate::i18n::{t, tf, Key};
+pub(super) use crate::view::cluster::{cluster_views, ClusterViews};
+use crate::view::events::{event_items, EventItem};
 
 /// How many events the list keeps on screen.
 const MAX_EVENTS: usize = 400;
@@ -69,40 +71,6 @@ fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
         stopped,
         report: report.clone(),
         windows: windows.clone(),
-    })
-}
-
-/// The cluster panel and the shown partition's replicas, for a world of more than one
-/// broker (None with one: the broker panel says it all).
-#[derive(Clone, PartialEq)]
-pub struct ClusterViews {
-    pub brokers: Vec<ClusterBroker>,
-    pub replicas: Option<crate::view::replicas::ReplicasPanel>,
-}
-
-pub(super) fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<ClusterViews> {
-    if world.brokers.len() < 2 {
-        return None;
-    }
-    let coordinators = crate::view::coordinators::coordinators(world);
-    let brokers = crate::view::replicas::brokers(world)
-        .into_iter()
-        .map(|card| ClusterBroker {
-            cut: world.network.is_cut(
-                &crate::sim::Node::Broker(card.id),
-                &crate::sim::Node::Controller,
-            ),
-            coordinates: coordinators
-                .iter()
-                .filter(|c| c.broker == card.id)
-                .map(|c| c.transactional_id.clone())
-                .collect(),
-            card,
-        })
-        .collect();
-    Some(ClusterViews {
-        brokers,
-        replicas: tp.and_then(|tp| crate::view::replicas::replicas(world, tp)),
     })
 }
 
@@ -288,10 +256,15 @@ pub(super) fn views(state: &AppState, world: &World) -> Views {
                 .collect(),
         })
         .unwrap_or_default();
-    let events = event_items(world, MAX_EVENTS, crate::view::tone::idempotence);
+    let events = event_items(
+        world,
+        MAX_EVENTS,
+        crate::view::tone::idempotence,
+        crate::i18n::ui_lang(),
+    );
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     Views {
-        challenges: super::components::challenges::items(Page::Idempotence, world),
+        challenges: crate::view::challenges::items(Page::Idempotence, world),
         clock: world.clock_ms - START_MS,
         partitions: world.partitions(),
         log: tp.as_ref().and_then(|tp| world.log_view(tp)),

@@ -3,16 +3,17 @@
 //! two consumers (read_committed next to read_uncommitted), the coordinator's state
 //! and `__transaction_state`, the request timeline, and the narrated events.
 //!
-//! [`txn_views`] reads everything the page needs from the shown world once per render;
+//! `view::txn_page::txn_views` reads everything the page needs from the shown world once
+//! per render;
 //! [`TransactionsPage`] lays the panels out and hands each its slice.
 
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
-use crate::sim::{World, START_MS};
+use crate::sim::World;
 use crate::view::page::Setup;
 
-use super::components::event_list::{EventItem, EventList};
+use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
 use super::components::network_panel::NetworkPanel;
 use super::components::rules_panel::RulesPanel;
@@ -25,88 +26,12 @@ use super::components::txn_producer::TxnProducer;
 use super::state::{ErrorAt, Msg, Page, ADVANCE_MS, TXN_ID, TXN_PRODUCER_2};
 use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
-use crate::view::consumers::{consumers, ConsumerView};
-use crate::view::coordinators::{coordinators, CoordinatorView};
-use crate::view::network::{network_view, NetworkView};
-use crate::view::partition::{partition_view, shown_partition, PartitionView, LOG_WINDOW};
-use crate::view::producers::{producers, ProducerView};
-use crate::view::rules::{rules_view, RulesView};
-use crate::view::timeline::{timeline_with, TimelineOptions, TimelineView, TIMELINE_MESSAGES};
-use crate::view::txn_admin::{admin_view, AdminView};
 
-/// How many events the page's list keeps (the list is keyed, and Yew's keyed diff
-/// costs per item when new events arrive on top).
-const MAX_EVENTS: usize = 150;
+pub use crate::view::txn_page::TxnViews;
 
-/// Everything the transactions page shows, read from one world.
-#[derive(Clone, PartialEq)]
-pub struct TxnViews {
-    pub clock: i64,
-    pub producers: Vec<ProducerView>,
-    pub part: Option<PartitionView>,
-    pub consumers: Vec<ConsumerView>,
-    pub coordinators: Vec<CoordinatorView>,
-    pub timeline: TimelineView,
-    pub events: Vec<EventItem>,
-    /// Hold markers is on.
-    pub holding: bool,
-    /// WriteTxnMarkers requests waiting in the network.
-    pub held: usize,
-    /// Brokers and the shown partition's replicas (more than one broker).
-    pub cluster: Option<super::idempotence::ClusterViews>,
-    /// The faults in force, the nodes a link joins, the held messages.
-    pub network: NetworkView,
-    /// Messages on the wire (not held).
-    pub on_wire: usize,
-    /// transaction.version and verification, and the rules they put in force.
-    pub rules: RulesView,
-    /// describe-producers and find-hanging of the shown partition.
-    pub admin: Option<AdminView>,
-    /// The page's free-play challenges: (id, solved).
-    pub challenges: Vec<(&'static str, bool)>,
-}
-
-/// Reads the page's views from `world`.
+/// The page's views of `world`, its events in the page's language.
 pub fn txn_views(world: &World) -> TxnViews {
-    let tp = shown_partition(world);
-    let part = tp
-        .as_ref()
-        .and_then(|tp| partition_view(world, tp, LOG_WINDOW));
-    let coordinators = coordinators(world);
-    // Follower fetches folded: with RF 3 they would be most of the diagram.
-    let timeline = timeline_with(
-        world,
-        part.as_ref(),
-        &coordinators,
-        TIMELINE_MESSAGES,
-        TimelineOptions {
-            fold_follower_fetches: true,
-        },
-    );
-    let events = super::app::event_items(world, MAX_EVENTS, crate::view::tone::transactions);
-    let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
-    TxnViews {
-        clock: world.clock_ms - START_MS,
-        producers: producers(world),
-        consumers: consumers(world, part.as_ref()),
-        part,
-        coordinators,
-        timeline,
-        events,
-        holding: world.network.holds(crate::sim::WRITE_TXN_MARKERS),
-        cluster: super::idempotence::cluster_views(world, tp.as_ref()),
-        held: world
-            .network
-            .held()
-            .iter()
-            .filter(|e| e.body.api_name() == crate::sim::WRITE_TXN_MARKERS)
-            .count(),
-        network: network_view(world),
-        on_wire: world.network.in_flight().count(),
-        rules: rules_view(world),
-        admin,
-        challenges: super::components::challenges::items(Page::Transactions, world),
-    }
+    crate::view::txn_page::txn_views(world, crate::i18n::ui_lang())
 }
 
 #[derive(Properties, PartialEq)]

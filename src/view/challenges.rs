@@ -163,6 +163,16 @@ fn new_leader(w: &World) -> bool {
 }
 
 /// Whether a goal is the Pulsar page's.
+/// The page's challenges as the panel shows them: solved when its world shows it.
+pub fn items(
+    page: crate::view::page::Page,
+    world: &crate::sim::World,
+) -> Vec<(&'static str, bool)> {
+    on_page(Some(page))
+        .map(|c| (c.id, c.solved(world)))
+        .collect()
+}
+
 #[cfg(test)]
 fn is_pulsar(_goal: &Goal) -> bool {
     #[cfg(feature = "pulsar")]

@@ -15,6 +15,9 @@
 //! - [`network`]: the faults in force, the links a learner can cut, the held messages.
 //! - [`rules`]: the transaction rules in force (`transaction.version`, verification).
 //! - [`txn_admin`]: `describe-producers` and `find-hanging`, with `abort`.
+//! - [`events`]: a page's narrated event list.
+//! - [`cluster`]: the cluster panel: brokers, their controller links and coordinators.
+//! - [`txn_page`]: everything the transactions page shows, read from one world.
 //! - [`page`]: the two pages — their setup, and what one click on them does.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
@@ -32,10 +35,12 @@ pub mod alt;
 pub mod announce;
 pub mod challenges;
 pub mod changed;
+pub mod cluster;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod consumers;
 pub mod coordinators;
+pub mod events;
 pub mod history;
 pub mod log_rows;
 pub mod network;
@@ -49,6 +54,7 @@ pub mod rules;
 pub mod timeline;
 pub mod tone;
 pub mod txn_admin;
+pub mod txn_page;
 pub mod validate;
 pub mod warm;
 pub mod window;

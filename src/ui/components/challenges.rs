@@ -40,13 +40,3 @@ pub fn challenges(p: &ChallengesProps) -> Html {
         </section>
     }
 }
-
-/// The page's challenges as the panel shows them: solved when its world shows it.
-pub fn items(
-    page: crate::view::page::Page,
-    world: &crate::sim::World,
-) -> Vec<(&'static str, bool)> {
-    crate::view::challenges::on_page(Some(page))
-        .map(|c| (c.id, c.solved(world)))
-        .collect()
-}

@@ -8,17 +8,8 @@ use yew::prelude::*;
 use crate::i18n::{t, tf, Key};
 use crate::sim::{Action, Fault, Node};
 use crate::ui::state::{Msg, Page};
-use crate::view::replicas::{BrokerCard, BrokerState};
-
-/// One broker as the panel shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClusterBroker {
-    pub card: BrokerCard,
-    /// Its link to the controller is cut (fenced once its session times out).
-    pub cut: bool,
-    /// The transactional ids it coordinates.
-    pub coordinates: Vec<String>,
-}
+pub use crate::view::cluster::ClusterBroker;
+use crate::view::replicas::BrokerState;
 
 #[derive(Properties, PartialEq)]
 pub struct ClusterPanelProps {

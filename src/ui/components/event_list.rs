@@ -9,20 +9,7 @@ use yew::prelude::*;
 
 use crate::i18n::{t, Key};
 use crate::view::announce::{Announcer, Heard};
-
-/// One narrated event.
-#[derive(Clone, PartialEq)]
-pub struct EventItem {
-    pub seq: u64,
-    /// Logical ms since the world started.
-    pub at_ms: i64,
-    pub text: String,
-    /// "append", "dup", "bad" (broker decisions), "ok", "warn", "danger", "info" or ""
-    /// (the text always says what happened; the tone only colours it).
-    pub tone: &'static str,
-    /// A plain network send/delivery (hidden unless asked for).
-    pub network: bool,
-}
+pub use crate::view::events::EventItem;
 
 #[derive(Properties, PartialEq)]
 pub struct EventListProps {
