@@ -164,11 +164,13 @@ fn summaries(name: &str, source: &str) -> Vec<(String, String)> {
 fn each_group_has_a_short_plain_summary_in_the_three_languages() {
     let groups: Vec<String> = entries("en.txt", EN)
         .into_iter()
-        .filter_map(|(id, _)| match id.split('.').collect::<Vec<_>>().as_slice() {
-            ["limits", "versions"] => None,
-            ["limits", g] => Some(g.to_string()),
-            _ => None,
-        })
+        .filter_map(
+            |(id, _)| match id.split('.').collect::<Vec<_>>().as_slice() {
+                ["limits", "versions"] => None,
+                ["limits", g] => Some(g.to_string()),
+                _ => None,
+            },
+        )
         .collect();
     assert!(groups.len() >= 5, "{groups:?}");
     for (name, source) in [("en.txt", EN), ("ko.txt", KO), ("th.txt", TH)] {

@@ -86,11 +86,6 @@ test('an author types a lesson, fixes its mistake, plays, downloads and loads it
     }
     assert.match(await page.locator(tid('lesson-output')).innerText(), /baseOffset: 1 lastOffset: 1/);
     await page.locator(tid('lesson-finished')).waitFor();
-    // Any step of the list: the player goes there.
-    await page.locator(tid('editor-step-1')).click();
-    await page.locator(tid('lesson-progress')).filter({ hasText: `Step 1 of ${steps}` }).waitFor();
-    await screenshot(page, 'editor-1280');
-
     // Play to the cursor: the caret on a step's line plays the world up to that step,
     // by the button or by Ctrl+Enter in the text.
     const caretOn = (line) =>
@@ -100,18 +95,23 @@ test('an author types a lesson, fixes its mistake, plays, downloads and loads it
         area.setSelectionRange(at + 2, at + 2);
       }, line);
     const lines = LESSON.split('\n');
+    await caretOn(lines.indexOf('producer p send t-0 a') + 1);
+    await page.locator(tid('editor-play-to-cursor')).click();
+    await page.locator(tid('lesson-progress')).filter({ hasText: `Step 1 of ${steps}` }).waitFor();
     await caretOn(lines.indexOf('print dump-log t-0 fields=baseOffset,lastOffset') + 1);
     await text.press('Control+Enter');
     await page.locator(tid('lesson-progress')).filter({ hasText: `Step ${steps} of ${steps}` }).waitFor();
     assert.match(await page.locator(tid('lesson-output')).innerText(), /baseOffset: 1 lastOffset: 1/);
-    await caretOn(lines.indexOf('producer p send t-0 a') + 1);
-    await page.locator(tid('editor-play-to-cursor')).click();
-    await page.locator(tid('lesson-progress')).filter({ hasText: `Step 1 of ${steps}` }).waitFor();
     // Above the first step: the world as the lesson starts.
     await caretOn(1);
     await text.press('Control+Enter');
     await page.locator(tid('lesson-progress')).filter({ hasText: `Step 0 of ${steps}` }).waitFor();
     assert.equal(await text.inputValue(), LESSON, 'the shortcut leaves the text as it is');
+
+    // Any step of the list: the player goes there.
+    await page.locator(tid('editor-step-1')).click();
+    await page.locator(tid('lesson-progress')).filter({ hasText: `Step 1 of ${steps}` }).waitFor();
+    await screenshot(page, 'editor-1280');
 
     // Download .eos: the text as typed.
     const [download] = await Promise.all([
