@@ -73,6 +73,7 @@
     var nav = el('nav', { 'aria-label': w('page.language') }, [
       el('a', { href: inLang('index.html'), 'data-testid': 'limits-back' }, [w('page.back')]),
       el('a', { href: inLang('editor/') }, [w('page.editor')]),
+      el('a', { href: inLang('files/'), 'data-testid': 'limits-files' }, [w('page.files')]),
     ]);
     Object.keys(LANGS).forEach(function (l) {
       var attrs = { href: l === 'en' ? '?lang=en' : '?lang=' + l, lang: l, hreflang: l };
