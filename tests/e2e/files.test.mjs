@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, axe, screenshot, useSite, watchProblems } from './harness.mjs';
@@ -133,16 +133,20 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     assert.match(dump, /baseOffset: 0 lastOffset: 2 count: 3 .* producerId: 1000 /);
     assert.match(dump, /endTxnMarker: ABORT/);
     assert.match(dump, /compresscodec: zstd/);
+    // This page carries no decoders: a compressed batch is listed by its header, and why.
+    assert.match(await page.locator(tid('files-problems')).innerText(), /gzip batch shown with its header only/);
 
-    // One flipped byte in the exported segment's second batch: named with its position.
+    // One flipped byte in the exported segment's second batch (a one-record batch: its
+    // records start at byte 61): named with its position.
     const log = path.join(work, 'exported', 'pay-0', '00000000000000000000.log');
     const bytes = Buffer.from(await readFile(log));
     const second = 12 + bytes.readInt32BE(8);
-    bytes[second + 70] ^= 0x40;
+    bytes[second + 62] ^= 0x40; // inside its records, under the CRC
     const broken = path.join(work, 'broken', 'pay-0');
-    execFileSync('cp', ['-r', path.join(work, 'exported', 'pay-0'), path.join(work, 'broken')]);
+    await cp(path.join(work, 'exported', 'pay-0'), broken, { recursive: true });
     await writeFile(path.join(broken, '00000000000000000000.log'), bytes);
     await page.locator(tid('files-folder')).setInputFiles(broken);
+    await page.locator('#files-report-heading').filter({ hasText: /^pay-0: / }).waitFor();
     await page.locator(tid('files-problems')).waitFor();
     const named = await page.locator(tid('files-problems')).innerText();
     assert.ok(
