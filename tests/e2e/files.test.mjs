@@ -194,3 +194,24 @@ test('axe: no violations on the files page, light and dark; screenshots at 1280,
     await page.close();
   }
 });
+
+test('the course and the limits page link to Kafka's files, in the reader's language', { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await page.goto(`${site.server.url}?lang=ko`, { waitUntil: 'load' });
+    const course = page.locator(tid('course-files'));
+    await course.waitFor({ timeout: 120_000 });
+    assert.equal(await course.getAttribute('href'), 'files/?lang=ko');
+    await page.goto(`${site.server.url}limits.html?lang=th`, { waitUntil: 'load' });
+    const limits = page.locator(tid('limits-files'));
+    await limits.waitFor();
+    assert.equal(await limits.getAttribute('href'), 'files/?lang=th');
+    await limits.click();
+    await page.locator('h1').filter({ hasText: 'ไฟล์ของ Kafka' }).waitFor({ timeout: 120_000 });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'th');
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
