@@ -195,7 +195,7 @@ test('axe: no violations on the files page, light and dark; screenshots at 1280,
   }
 });
 
-test('the course and the limits page link to Kafka's files, in the reader's language', { timeout: 180_000 }, async () => {
+test("the course and the limits page link to Kafka's files, in the reader's language", { timeout: 180_000 }, async () => {
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = watchProblems(page);
   try {
