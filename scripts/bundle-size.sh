@@ -49,7 +49,7 @@ while IFS= read -r -d '' file; do
   kind_raw[$ext]=$((kind_raw[$ext] + raw))
   kind_gz[$ext]=$((kind_gz[$ext] + gz))
   rows+=$(printf '%-48s %12s %12s' "$rel" "$(kb "$raw")" "$(kb "$gz")")$'\n'
-done < <(find "$DIST" -path "$DIST/.*" -prune -o -path "$DIST/pulsar" -prune -o -path "$DIST/chaos" -prune -o -path "$DIST/editor" -prune -o -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
+done < <(find "$DIST" -path "$DIST/.*" -prune -o -path "$DIST/pulsar" -prune -o -path "$DIST/chaos" -prune -o -path "$DIST/editor" -prune -o -path "$DIST/files" -prune -o -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
 
 {
   printf '%-48s %12s %12s\n' "file (dist/)" "raw" "gzip -9"
@@ -156,4 +156,14 @@ if [ -f "$DIST/editor/index.html" ]; then
   echo "entry: $DIST/editor/ (the lesson editor)"
   BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-495} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
     "$0" "$DIST/editor"
+fi
+
+# Kafka's files (www/files.html, built into dist/files/): the inspector, the zip reader
+# and writer and the partition views, for learners who open their own Kafka folders;
+# the main page never loads it. docs/size.md has its figures.
+if [ -f "$DIST/files/index.html" ]; then
+  echo
+  echo "entry: $DIST/files/ (Kafka's files)"
+  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-320} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
+    "$0" "$DIST/files"
 fi

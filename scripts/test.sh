@@ -92,6 +92,9 @@ suite "release build, chaos site (trunk -> dist/chaos/)" trunk build www/chaos.h
 # The lesson editor: its own entry and wasm (the main page's lesson player and panels
 # beside the scenario text), linked from the course.
 suite "release build, lesson editor (trunk -> dist/editor/)" trunk build www/editor.html --release --dist dist/editor
+# Kafka's files: its own entry and wasm (the inspector, zip and the partition views),
+# linked from the course and the limits page.
+suite "release build, Kafka's files (trunk -> dist/files/)" trunk build www/files.html --release --dist dist/files
 suite "bundle size" scripts/bundle-size.sh
 # The LMS packages of the whole course (SCORM 1.2 and cmi5) from dist/, each manifest
 # parsed back and checked; the e2e tests (lms-*.test.mjs) then play them in scorm-again

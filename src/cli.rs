@@ -37,7 +37,8 @@ USAGE:
                                         anomaly and a shrunk scenario; exit code 1
                                         if anything was found
     eos inspect DIR [--lang L]          look inside a Kafka log folder (a folder of
-                                        TOPIC-PARTITION folders) or one partition folder:
+                                        TOPIC-PARTITION folders) or one partition folder,
+                                        or either one zipped (DIR.zip):
                                         each segment as kafka-dump-log.sh --print-data-log
                                         --deep-iteration prints it, the indexes checked
                                         against the log, snapshots and checkpoints, every
@@ -48,7 +49,8 @@ OPTIONS:
     --verbose        show each step's source line and the narrated events
     --lang L         narrate in L: en (the default), ko (Korean) or th (Thai)
     --export DIR     write the brokers' disks to DIR in Kafka's layout
-                     (TOPIC-PARTITION/00000000000000000000.log, .index, …)
+                     (TOPIC-PARTITION/00000000000000000000.log, .index, …);
+                     a DIR named *.zip is written as one zip in the same layout
 ";
 
 /// Runs the CLI on the process's arguments, read as OS strings: one that is not UTF-8
@@ -157,6 +159,16 @@ fn options(rest: &[String]) -> Result<Options, String> {
             "--lang" => o.lang = lang(it.next())?,
             "--export" => {
                 let dir = PathBuf::from(it.next().ok_or("--export needs a folder")?);
+                if is_zip(&dir) {
+                    if dir.exists() {
+                        return Err(format!(
+                            "--export {}: the file exists; choose a new name",
+                            dir.display()
+                        ));
+                    }
+                    o.export = Some(dir);
+                    continue;
+                }
                 // Stale files from another run would sit beside the new ones, and a
                 // reader could not tell them apart: only a new or empty folder will do.
                 if std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some()) {
@@ -209,11 +221,29 @@ fn inspect(args: &[String]) -> Result<String, String> {
             ))
         }
     };
-    let files = read_log_folder(std::path::Path::new(dir))?;
+    let path = std::path::Path::new(dir);
+    let files = if is_zip(path) {
+        let bytes = std::fs::read(path).map_err(|e| format!("{dir}: {e}"))?;
+        let entries = crate::zip::read(&bytes)
+            .map_err(|e| format!("{dir}: {}", crate::i18n::inspect::zip_error(&e, lang)))?;
+        let own = path
+            .file_stem()
+            .map_or_else(|| ".".to_string(), |s| s.to_string_lossy().into_owned());
+        crate::inspect::zip_files(entries, &own)
+    } else {
+        read_log_folder(path)?
+    };
     Ok(crate::i18n::inspect::report(
         &crate::inspect::inspect(&files),
         lang,
     ))
+}
+
+/// A path named `*.zip` (any case): a zipped log folder for `eos inspect`, a zip to
+/// write for `--export`.
+fn is_zip(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("zip"))
 }
 
 /// The files of a partition folder (named `NAME/file`, NAME the folder's own name), or
@@ -602,7 +632,16 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
             }
         }
     }
-    if let Some(dir) = &o.export {
+    if let Some(file) = o.export.as_ref().filter(|p| is_zip(p)) {
+        let files = replay.world().disk_files();
+        std::fs::write(file, crate::zip::write(&files))
+            .map_err(|e| format!("export to {}: {e}", file.display()))?;
+        out.push_str(&format!(
+            "exported {} files to {}\n",
+            files.len(),
+            file.display()
+        ));
+    } else if let Some(dir) = &o.export {
         let n = replay
             .world()
             .export(dir)

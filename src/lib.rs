@@ -31,6 +31,7 @@
 //! - [`scenario`]: the scenario language (parse, print, run), lessons and share links.
 //! - [`view`]: view models: what each page shows, built from the world's read API, tested
 //!   natively (after `scenario`: time travel prints actions in the scenario language).
+//! - [`zip`]: a folder of files as one .zip (what the page opens and downloads).
 //! - `cli` (native) and `ui` (wasm, Yew): the two front ends.
 
 pub mod admin;
@@ -53,6 +54,7 @@ pub mod scenario;
 pub mod sim;
 pub mod util;
 pub mod view;
+pub mod zip;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

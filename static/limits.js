@@ -4,8 +4,8 @@
 // Korean and Thai against English). The language is chosen as on the other pages:
 // `?lang=`, else the first of the browser's languages we have, else English; an entry
 // a language lacks is shown in English. `limits.GROUP` is a heading (its id GROUP is the
-// anchor the panels' hints link to), `limits.GROUP.ITEM` an item, `page.*` the page's
-// own words. Text between backticks is code. The text is set as text, never as HTML.
+// anchor the panels' hints link to), `summary.GROUP` its plain-language summary above the
+// list, `limits.GROUP.ITEM` an item, `page.*` the page's own words. Text between backticks is code. The text is set as text, never as HTML.
 (function () {
   'use strict';
   var LANGS = { en: 'English', ko: '한국어', th: 'ไทย' };
@@ -73,6 +73,7 @@
     var nav = el('nav', { 'aria-label': w('page.language') }, [
       el('a', { href: inLang('index.html'), 'data-testid': 'limits-back' }, [w('page.back')]),
       el('a', { href: inLang('editor/') }, [w('page.editor')]),
+      el('a', { href: inLang('files/'), 'data-testid': 'limits-files' }, [w('page.files')]),
     ]);
     Object.keys(LANGS).forEach(function (l) {
       var attrs = { href: l === 'en' ? '?lang=en' : '?lang=' + l, lang: l, hreflang: l };
@@ -91,6 +92,9 @@
         main.appendChild(prose('p', { class: 'limits-versions', 'data-testid': 'limits-versions' }, w(e[0])));
       } else if (parts.length === 2) {
         main.appendChild(prose('h2', { id: parts[1] }, w(e[0])));
+        if (words['summary.' + parts[1]]) {
+          main.appendChild(prose('p', { class: 'limits-summary', 'data-summary': parts[1] }, w('summary.' + parts[1])));
+        }
         list = main.appendChild(el('ul', { 'data-group': parts[1] }));
       } else if (list) {
         list.appendChild(prose('li', { 'data-item': e[0] }, w(e[0])));

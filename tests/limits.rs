@@ -3,7 +3,9 @@
 //! docs/architecture.md's section 6, item for item: the English file says each line of
 //! the list word for word, in its order, and Korean and Thai have the same ids in the
 //! same order. Adding or removing an item is a change to the doc, then to the three
-//! files; this test names the entry to write.
+//! files; this test names the entry to write. Above each group's list, its
+//! `summary.GROUP` says in plain words what the group means for a learner, in the three
+//! languages.
 
 use eos_playground::i18n::catalog::parse;
 
@@ -143,6 +145,62 @@ fn thai_never_separates_with_a_semicolon_and_korean_keeps_the_code() {
                         "{name} {id}: `{span}` as English has it"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The `summary.*` entries of a file: (group, text), in the file's order.
+fn summaries(name: &str, source: &str) -> Vec<(String, String)> {
+    let (entries, errors) = parse(source);
+    assert!(errors.is_empty(), "src/i18n/limits/{name}: {errors:?}");
+    entries
+        .into_iter()
+        .filter_map(|(id, text, _)| Some((id.strip_prefix("summary.")?.to_string(), text)))
+        .collect()
+}
+
+#[test]
+fn each_group_has_a_short_plain_summary_in_the_three_languages() {
+    let groups: Vec<String> = entries("en.txt", EN)
+        .into_iter()
+        .filter_map(
+            |(id, _)| match id.split('.').collect::<Vec<_>>().as_slice() {
+                ["limits", "versions"] => None,
+                ["limits", g] => Some(g.to_string()),
+                _ => None,
+            },
+        )
+        .collect();
+    assert!(groups.len() >= 5, "{groups:?}");
+    for (name, source) in [("en.txt", EN), ("ko.txt", KO), ("th.txt", TH)] {
+        let summaries = summaries(name, source);
+        let named: Vec<&String> = summaries.iter().map(|(g, _)| g).collect();
+        assert_eq!(
+            named,
+            groups.iter().collect::<Vec<_>>(),
+            "src/i18n/limits/{name}: one `summary.GROUP` for each group, in the list's order"
+        );
+        for (group, text) in &summaries {
+            // A summary for a learner: short, no code, no Kafka source paths.
+            let chars = text.chars().count();
+            assert!(
+                (60..=420).contains(&chars),
+                "{name} summary.{group}: two or three sentences ({chars} characters)"
+            );
+            assert!(
+                !text.contains('`') && !text.contains("src/") && !text.contains(".rs"),
+                "{name} summary.{group}: plain words, no code"
+            );
+            if name == "th.txt" {
+                assert!(!text.contains("; "), "th.txt summary.{group}: no \"; \"");
+            }
+            if name == "en.txt" {
+                let sentences = text.matches(". ").count() + 1;
+                assert!(
+                    (2..=3).contains(&sentences) && text.ends_with('.'),
+                    "en.txt summary.{group}: two or three sentences, got {sentences}"
+                );
             }
         }
     }

@@ -13,6 +13,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("util", 0),
     ("breaks", 1),
     ("fs", 2),
+    ("zip", 2),
     ("record", 3),
     ("protocol", 4),
     ("log", 5),

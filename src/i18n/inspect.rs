@@ -6,6 +6,7 @@ use super::catalog::render;
 use super::{Lang, Msg};
 use crate::inspect::{NotOpened, PartitionReport, Problem, ProblemKind};
 use crate::msg;
+use crate::zip::{ZipError, ZipErrorKind};
 
 /// The whole report: every file's dump, then per partition its problems and summary.
 pub fn report(reports: &[PartitionReport], lang: Lang) -> String {
@@ -141,6 +142,50 @@ pub fn problem(p: &Problem, lang: Lang) -> String {
             what = what
         ),
         None => msg!("inspect.in", path = &p.path, what = what),
+    };
+    render(&m, lang)
+}
+
+/// Why a .zip could not be opened: the entry where one applies, the byte position in
+/// the archive, and what is wrong.
+pub fn zip_error(e: &ZipError, lang: Lang) -> String {
+    let what = match &e.kind {
+        ZipErrorKind::NotAZip => Msg::new("inspect.zip.not-a-zip"),
+        ZipErrorKind::Truncated => Msg::new("inspect.zip.truncated"),
+        ZipErrorKind::BadSignature { expected, found } => msg!(
+            "inspect.zip.signature",
+            expected = format!("0x{expected:08x}"),
+            found = format!("0x{found:08x}")
+        ),
+        ZipErrorKind::UnsupportedMethod { method } => msg!("inspect.zip.method", method = method),
+        ZipErrorKind::Encrypted => Msg::new("inspect.zip.encrypted"),
+        ZipErrorKind::Zip64 => Msg::new("inspect.zip.zip64"),
+        ZipErrorKind::MultiDisk => Msg::new("inspect.zip.multi-disk"),
+        ZipErrorKind::CentralDirectory => Msg::new("inspect.zip.central-directory"),
+        ZipErrorKind::BadDeflate => Msg::new("inspect.zip.deflate"),
+        ZipErrorKind::SizeMismatch { expected, found } => {
+            msg!("inspect.zip.size", expected = expected, found = found)
+        }
+        ZipErrorKind::CrcMismatch { stored, computed } => msg!(
+            "inspect.zip.crc",
+            stored = format!("0x{stored:08x}"),
+            computed = format!("0x{computed:08x}")
+        ),
+        ZipErrorKind::TooLarge => msg!(
+            "inspect.zip.too-large",
+            entries = crate::zip::MAX_ENTRIES,
+            bytes = crate::zip::MAX_UNPACKED_BYTES
+        ),
+        ZipErrorKind::BadName => Msg::new("inspect.zip.name"),
+    };
+    let m = match &e.entry {
+        Some(entry) => msg!(
+            "inspect.zip.entry-at",
+            entry = entry,
+            position = e.position,
+            what = what
+        ),
+        None => msg!("inspect.zip.at", position = e.position, what = what),
     };
     render(&m, lang)
 }

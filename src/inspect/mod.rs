@@ -181,6 +181,33 @@ pub fn inspect(files: &[(String, Vec<u8>)]) -> Vec<PartitionReport> {
         .collect()
 }
 
+/// The files of a .zip (`crate::zip::read`) as [`inspect`] takes them: each file under
+/// its folder's path in the archive (`own_name` for files at the top, a zip of one
+/// partition folder's contents). When some folder holds segments (`.log`, `.index` or
+/// `.snapshot` files), the files of other folders are left out, as `eos inspect DIR`
+/// leaves out a broker's own checkpoint files.
+pub fn zip_files(entries: Vec<(String, Vec<u8>)>, own_name: &str) -> Vec<(String, Vec<u8>)> {
+    let parent = |path: &str| path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    let segment = |path: &str| {
+        [".log", ".index", ".snapshot"]
+            .iter()
+            .any(|e| path.ends_with(e))
+    };
+    let partitions: Vec<String> = entries
+        .iter()
+        .filter(|(p, _)| segment(p))
+        .map(|(p, _)| parent(p))
+        .collect();
+    entries
+        .into_iter()
+        .filter(|(p, _)| partitions.is_empty() || partitions.contains(&parent(p)))
+        .map(|(p, bytes)| match p.rsplit_once('/') {
+            Some(_) => (p, bytes),
+            None => (format!("{own_name}/{p}"), bytes),
+        })
+        .collect()
+}
+
 /// Inspects one partition folder: `files` are (name, bytes) of the files in it.
 pub fn inspect_partition(dir: &str, files: &[(String, &[u8])]) -> PartitionReport {
     let path_of = |name: &str| {

@@ -2,7 +2,8 @@
 //! author's scenario text beside the running world. The text is parsed as it is typed
 //! (the parser's line and column, marked in the line numbers); once it parses, the
 //! same lesson player and panels as the main page play it (`super::app::page_view`),
-//! at the step the author was on. Any step is one click away. "Copy link" makes the
+//! at the step the author was on. Any step is one click away, and "play to the cursor"
+//! (a button, or Ctrl+Enter in the text) plays up to the step the caret is on. "Copy link" makes the
 //! main page's share link of the lesson; "Download .eos" saves the file the main
 //! page's lesson player and the embed API's `eos:load` open (both read it with
 //! [`parse_lesson`]). The text is kept in the browser, so a reload loses nothing.
@@ -71,6 +72,31 @@ pub fn error_line(error: &LessonFileError) -> Option<usize> {
         LessonFileError::Parse(e) => Some(e.line),
         _ => None,
     }
+}
+
+/// The 1-based line of the caret at `utf16_at` (a textarea's `selectionStart`, which
+/// counts UTF-16 units, so Korean and Thai text puts the caret where the author sees it).
+pub fn caret_line(text: &str, utf16_at: usize) -> usize {
+    let mut units = 0;
+    let mut line = 1;
+    for c in text.chars() {
+        if units >= utf16_at {
+            break;
+        }
+        units += c.len_utf16();
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    line
+}
+
+/// How many player steps to play for the caret on `line`: every step whose first line
+/// is at or above it (the step the caret is in, with its narration lines counted to the
+/// step before, as the steps list shows each step by its first command line). 0 before
+/// the first step: the world as the lesson starts.
+pub fn steps_to_line(first_lines: &[usize], line: usize) -> usize {
+    first_lines.iter().take_while(|&&l| l <= line).count()
 }
 
 /// The text to start with: the one kept in the browser, else the template.
@@ -229,8 +255,39 @@ pub fn editor(props: &EditorProps) -> Html {
         })
     };
     let on_switch = dispatch.reform(Msg::SetLang);
-    // The line numbers follow the text's scrolling, on a scroll and after each render.
     let (gutter_ref, area_ref) = (use_node_ref(), use_node_ref());
+    // "Play to the cursor": the step the caret is on (its first lines from the player).
+    let lesson = lesson_info(&state);
+    let first_lines: Vec<usize> = lesson
+        .as_ref()
+        .map(|l| l.steps.iter().map(|(line, _)| *line).collect())
+        .unwrap_or_default();
+    let play_to_cursor = {
+        let (dispatch, area_ref, text) = (dispatch.clone(), area_ref.clone(), text.clone());
+        let ready = parsed.is_ok() && !first_lines.is_empty();
+        Callback::from(move |()| {
+            let Some(area) = area_ref.cast::<web_sys::HtmlTextAreaElement>() else {
+                return;
+            };
+            if !ready {
+                return;
+            }
+            let at = area.selection_start().ok().flatten().unwrap_or(0) as usize;
+            let n = steps_to_line(&first_lines, caret_line(&text, at));
+            dispatch.emit(Msg::Travel(Travel::To(n)));
+        })
+    };
+    let on_play_to_cursor = play_to_cursor.reform(|_: MouseEvent| ());
+    let on_keydown = {
+        let play_to_cursor = play_to_cursor.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                play_to_cursor.emit(());
+            }
+        })
+    };
+    // The line numbers follow the text's scrolling, on a scroll and after each render.
     let follow = {
         let (gutter_ref, area_ref) = (gutter_ref.clone(), area_ref.clone());
         move || {
@@ -269,7 +326,6 @@ pub fn editor(props: &EditorProps) -> Html {
             <p id="editor-status" class="action-error mono small" role="alert" data-testid="editor-error">{ e.clone() }</p>
         },
     };
-    let lesson = lesson_info(&state);
     // Every player step, by its first line and heading: a click plays up to it.
     let steps: Html = lesson.as_ref().map_or_else(Html::default, |l| {
         l.steps
@@ -332,9 +388,10 @@ pub fn editor(props: &EditorProps) -> Html {
                         <pre class="editor-gutter mono" aria-hidden="true" data-testid="editor-gutter" ref={gutter_ref}>{ gutter }</pre>
                         <textarea id="editor-text" class="mono" data-testid="editor-text" spellcheck="false" wrap="off" ref={area_ref} onscroll={on_scroll}
                             aria-describedby="editor-status" aria-invalid={if parsed.is_err() { "true" } else { "false" }}
-                            value={(*text).clone()} oninput={on_input} />
+                            value={(*text).clone()} oninput={on_input} onkeydown={on_keydown} />
                     </div>
                     <div class="cluster">
+                        <button type="button" data-testid="editor-play-to-cursor" aria-keyshortcuts="Control+Enter" title={w("editor.play-to-cursor-key")} disabled={parsed.is_err()} onclick={on_play_to_cursor}>{ w("editor.play-to-cursor") }</button>
                         <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={on_copy}>{ w("editor.copy-link") }</button>
                         <button type="button" data-testid="editor-download" onclick={on_download}>{ w("editor.download") }</button>
                     </div>

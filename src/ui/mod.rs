@@ -15,6 +15,8 @@
 //!   entry (`www/chaos.html`), and the Web Worker that runs its seeds.
 //! - [`editor`]: the lesson editor, its own entry (`www/editor.html`): a scenario's
 //!   text beside the lesson player playing it.
+//! - [`files`]: Kafka's files in the page, its own entry (`www/files.html`): a partition
+//!   folder or zip inspected, opened by recovery, continued and downloaded.
 //! - [`pulsar`] (feature `pulsar`): the Pulsar site, its own entry (`www/pulsar.html`);
 //!   [`compare`]: its "Compare with Kafka" view; [`pulsar_play`]: its free play.
 //! - [`warm`]: each kind of click played once at idle, unseen, so the learner's first
@@ -35,6 +37,7 @@ pub mod components;
 pub mod editor;
 pub mod embed;
 pub mod embed_view;
+pub mod files;
 pub mod idempotence;
 pub mod keys;
 pub mod language;

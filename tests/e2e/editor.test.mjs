@@ -1,6 +1,6 @@
 // The lesson editor (dist/editor/, www/editor.html) and the limits page (limits.html):
 // an author types a lesson, sees its mistake with the line it is on, fixes it, plays it
-// beside the text, downloads it, and the embed API's eos:load plays the downloaded file;
+// beside the text, plays it to the line the caret is on, downloads it, and the embed API's eos:load plays the downloaded file;
 // "Copy link" opens it in the main page's lesson player, whose end links to the limits
 // page. axe-core finds nothing on either page; screenshots at 1280, 760 and 360 px.
 
@@ -86,6 +86,28 @@ test('an author types a lesson, fixes its mistake, plays, downloads and loads it
     }
     assert.match(await page.locator(tid('lesson-output')).innerText(), /baseOffset: 1 lastOffset: 1/);
     await page.locator(tid('lesson-finished')).waitFor();
+    // Play to the cursor: the caret on a step's line plays the world up to that step,
+    // by the button or by Ctrl+Enter in the text.
+    const caretOn = (line) =>
+      text.evaluate((area, n) => {
+        const at = area.value.split('\n').slice(0, n - 1).join('\n').length + (n > 1 ? 1 : 0);
+        area.focus();
+        area.setSelectionRange(at + 2, at + 2);
+      }, line);
+    const lines = LESSON.split('\n');
+    await caretOn(lines.indexOf('producer p send t-0 a') + 1);
+    await page.locator(tid('editor-play-to-cursor')).click();
+    await page.locator(tid('lesson-progress')).filter({ hasText: `Step 1 of ${steps}` }).waitFor();
+    await caretOn(lines.indexOf('print dump-log t-0 fields=baseOffset,lastOffset') + 1);
+    await text.press('Control+Enter');
+    await page.locator(tid('lesson-progress')).filter({ hasText: `Step ${steps} of ${steps}` }).waitFor();
+    assert.match(await page.locator(tid('lesson-output')).innerText(), /baseOffset: 1 lastOffset: 1/);
+    // Above the first step: the world as the lesson starts.
+    await caretOn(1);
+    await text.press('Control+Enter');
+    await page.locator(tid('lesson-progress')).filter({ hasText: `Step 0 of ${steps}` }).waitFor();
+    assert.equal(await text.inputValue(), LESSON, 'the shortcut leaves the text as it is');
+
     // Any step of the list: the player goes there.
     await page.locator(tid('editor-step-1')).click();
     await page.locator(tid('lesson-progress')).filter({ hasText: `Step 1 of ${steps}` }).waitFor();
@@ -163,6 +185,15 @@ test('the limits page follows the language; the course and the panels link to it
     await page.goto(`${site.server.url}limits.html?lang=th#storage`, { waitUntil: 'load' });
     await page.locator(tid('limits-title')).waitFor();
     assert.equal(await page.locator('#storage').innerText(), 'ที่เก็บข้อมูล');
+    // Above each group's list, its summary for a learner, in the page's language.
+    const groups = await page.locator('h2[id]').count();
+    assert.equal(await page.locator('[data-summary]').count(), groups);
+    assert.match(await page.locator('[data-summary="storage"]').innerText(), /broker/);
+    assert.equal(
+      await page.locator('#storage + [data-summary="storage"] + ul[data-group="storage"]').count(),
+      1,
+      'the summary sits between the heading and its list',
+    );
     // Every item of the English page is there in Thai too, in the same order.
     const th = await page.locator('[data-item]').evaluateAll((l) => l.map((e) => e.dataset.item));
     await page.goto(`${site.server.url}limits.html?lang=en`, { waitUntil: 'load' });

@@ -9,18 +9,23 @@
 2. A one-byte corruption of that folder is named with its file and byte position.
 3. The reverse: the folders `eos lesson transactions --export` writes are read by
    kafka-python (every CRC valid) and give the same lines `eos inspect` prints.
+4. Zipped: the kafka-python folder zipped by Python's `zipfile` (deflate) gives the same
+   `eos inspect` report as the folder; the zip `--export X.zip` writes opens in
+   `zipfile` (every CRC-32 checked) and kafka-python reads its segments as eos prints them.
 
 Usage: python tests/peers/kafka_python.py PATH/TO/eos
 The last line is "N passed, N failed".
 """
 
 import os
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 import unicodedata
+import zipfile
 
 from kafka.record._crc32c import crc as crc32c
 from kafka.record.default_records import DefaultRecordBatchBuilder
@@ -248,6 +253,34 @@ def main():
                   "\n".join(["kafka-python read:"] + expected + ["eos printed:"] + out))
         check("the export holds transactional data and both markers",
               any("endTxnMarker: ABORT" in l for l in out) and any("endTxnMarker: COMMIT" in l for l in out))
+
+        # Zipped both ways.
+        zipped = os.path.join(work, "peers.zip")
+        with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as z:
+            z.write(logdir, "logdir")
+            for path in sorted(os.listdir(peer)):
+                z.write(os.path.join(peer, path), f"logdir/peers-0/{path}")
+        # The same report, each path named as the zip holds it (logdir/peers-0/…).
+        folder_out = [re.sub(r"(?<![\w/-])peers-0\b", "logdir/peers-0", l) for l in eos_inspect(eos, logdir)]
+        from_zip = eos_inspect(eos, zipped)
+        check("eos inspect reads Python's deflate zip of the folder as the folder itself",
+              from_zip == folder_out,
+              "\n".join(l for a, b in zip(from_zip, folder_out) if a != b for l in ("zip:    " + a, "folder: " + b)))
+        exported_zip = os.path.join(work, "exported.zip")
+        subprocess.run([eos, "lesson", "transactions", "--export", exported_zip],
+                       capture_output=True, check=True)
+        with zipfile.ZipFile(exported_zip) as z:
+            check("Python's zipfile finds every CRC-32 of eos's zip valid", z.testzip() is None)
+            names = [n for n in z.namelist() if n.endswith(".log") and z.getinfo(n).file_size > 0]
+            check("the zip holds the layout --export writes",
+                  sorted(z.namelist()) == sorted(os.path.relpath(os.path.join(d, f), exported)
+                                                 for d, _, fs in os.walk(exported) for f in fs))
+            out = eos_inspect(eos, exported_zip)
+            for name in names:
+                expected = as_printed(kafka_python_lines(name, z.read(name)))
+                check(f"kafka-python reads {name} from eos's zip as eos inspect shows it",
+                      contains_block(out, expected),
+                      "\n".join(["kafka-python read:"] + expected + ["eos printed:"] + out))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")

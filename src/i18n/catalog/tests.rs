@@ -188,6 +188,14 @@ fn the_code_and_the_english_file_name_the_same_ids() {
             .step_by(2)
             .filter(|s| s.starts_with("editor.") && is_id(s)),
     );
+    // Kafka's files page's words (`files.*`, named in its page's code).
+    used.extend(
+        include_str!("../../ui/files.rs")
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|s| s.starts_with("files.") && is_id(s)),
+    );
     let en = super::catalog(Lang::En);
     let labels: std::collections::BTreeSet<&str> = Key::ALL.iter().map(|k| k.id()).collect();
     for id in &used {

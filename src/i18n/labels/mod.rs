@@ -215,6 +215,7 @@ keys! {
     LessonDone,
     LimitsLink,
     EditorLink,
+    FilesLink,
     LimitsHelp,
     LessonOutput,
     LessonNoOutput,

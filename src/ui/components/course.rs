@@ -179,6 +179,8 @@ pub fn course(p: &CourseProps) -> Html {
             <p class="small course-links">
                 <a href={crate::ui::site_href("editor/")} data-testid="course-editor">{ t(Key::EditorLink) }</a>
                 { " · " }
+                <a href={crate::ui::site_href("files/")} data-testid="course-files">{ t(Key::FilesLink) }</a>
+                { " · " }
                 <a href={crate::ui::site_href("limits.html")} data-testid="course-limits">{ t(Key::LimitsLink) }</a>
             </p>
         </section>

@@ -1,0 +1,422 @@
+//! Kafka's files in the page (its own entry, `www/files.html`, bin `eos-files`): a
+//! partition folder opened from the learner's disk (a folder, dropped files or a .zip)
+//! is read by `eos inspect`'s code ([`crate::inspect`]: each damaged byte named) and
+//! opened by the broker's own recovery ([`World::from_partition_files`]), so the
+//! playground's partition views show it as a starting broker sees it. "Continue from
+//! here" lets the learner send to that world; "Download the disk" saves it as the zip
+//! `--export` lays out.
+//!
+//! Its own entry because the main page's wasm has no room for the inspector (docs/size.md).
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::components::log_table::LogTable;
+use super::components::txn_log::TxnLog;
+use super::components::window_table::WindowTable;
+use crate::i18n::{catalog::render, t, ui_lang, Key};
+use crate::inspect::PartitionReport;
+use crate::log::TopicPartition;
+use crate::msg;
+use crate::sim::{Action, ClusterConfig, World};
+
+/// The producer "Send" uses in a continued world.
+const PRODUCER: &str = "learner";
+/// The name "Download the disk" gives the zip.
+const ZIP_NAME: &str = "kafka-logs.zip";
+
+/// A word of the files page, in the page's language (`files.*` in the catalogs).
+fn w(id: &str) -> &'static str {
+    crate::i18n::catalog::text(id, ui_lang())
+}
+
+/// What was opened: the files (paths relative to what was picked), what the inspector
+/// found in each partition folder, and the folder shown.
+#[derive(Clone, PartialEq)]
+pub struct Opened {
+    pub name: String,
+    pub files: Rc<Vec<(String, Vec<u8>)>>,
+    pub reports: Rc<Vec<PartitionReport>>,
+}
+
+impl Opened {
+    /// Files picked from a folder (or dropped): `(path, bytes)`, a zip among them
+    /// opened in their place. A zip that cannot be read is refused whole, with its
+    /// position and reason.
+    pub fn from_files(name: &str, picked: Vec<(String, Vec<u8>)>) -> Result<Opened, String> {
+        let mut files = Vec::new();
+        for (path, bytes) in picked {
+            if path.to_ascii_lowercase().ends_with(".zip") {
+                let entries = crate::zip::read(&bytes).map_err(|e| {
+                    format!("{path}: {}", crate::i18n::inspect::zip_error(&e, ui_lang()))
+                })?;
+                let stem = path.rsplit('/').next().unwrap_or(&path);
+                let stem = stem.get(..stem.len().saturating_sub(4)).unwrap_or(stem);
+                files.extend(crate::inspect::zip_files(entries, stem));
+            } else {
+                files.push((path, bytes));
+            }
+        }
+        let files = crate::inspect::zip_files(files, name);
+        let reports = crate::inspect::inspect(&files);
+        Ok(Opened {
+            name: name.to_string(),
+            files: Rc::new(files),
+            reports: Rc::new(reports),
+        })
+    }
+
+    /// The world whose partition starts from folder `dir`'s files, recovered.
+    pub fn world(&self, dir: &str) -> Result<World, String> {
+        let prefix = format!("{dir}/");
+        let folder: Vec<(String, Vec<u8>)> = self
+            .files
+            .iter()
+            .filter_map(|(p, b)| Some((p.strip_prefix(&prefix)?.to_string(), b.clone())))
+            .filter(|(n, _)| !n.contains('/'))
+            .collect();
+        World::from_partition_files(dir, &folder, ClusterConfig::default())
+            .map_err(|e| crate::i18n::narration::sim_error(&e, ui_lang()))
+    }
+}
+
+/// The partition a folder name stands for (`TOPIC-PARTITION`, its last path part).
+fn partition_of(dir: &str) -> Option<TopicPartition> {
+    let name = dir.rsplit('/').next().unwrap_or(dir);
+    let (topic, p) = name.rsplit_once('-')?;
+    Some(TopicPartition::new(topic, p.parse().ok()?))
+}
+
+/// The bytes of each picked file, with its path in the folder picked
+/// (`webkitRelativePath`, else its name).
+async fn read_files(list: web_sys::FileList) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut out = Vec::new();
+    for i in 0..list.length() {
+        let Some(file) = list.item(i) else { continue };
+        let relative = js_sys::Reflect::get(&file, &"webkitRelativePath".into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .filter(|p| !p.is_empty());
+        let path = relative.unwrap_or_else(|| file.name());
+        let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+            .await
+            .map_err(|e| format!("{path}: {e:?}"))?;
+        out.push((path, js_sys::Uint8Array::new(&buffer).to_vec()));
+    }
+    Ok(out)
+}
+
+/// Saves `bytes` as `name` (a Blob behind a temporary link).
+fn download(bytes: &[u8], name: &str) {
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/zip");
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let link = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+    if let Some(a) = link {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// The files page: open, see, continue, download.
+#[function_component(Files)]
+pub fn files() -> Html {
+    let lang = use_state(ui_lang);
+    let opened = use_state(|| None::<Opened>);
+    let refused = use_state(|| None::<String>);
+    let chosen = use_state(|| 0usize);
+    // The world of the folder shown: recovered, and changed only by "Send" once the
+    // learner continues from it.
+    let world = use_state(|| None::<Result<Rc<World>, String>>);
+    let continued = use_state(|| false);
+    let selected = use_state(|| None::<(i64, u64)>);
+    let value = use_state(|| "v".to_string());
+
+    let show = {
+        let (world, continued, selected) = (world.clone(), continued.clone(), selected.clone());
+        Callback::from(move |(o, i): (Opened, usize)| {
+            let w = o.reports.get(i).map(|r| o.world(&r.dir).map(Rc::new));
+            world.set(w);
+            continued.set(false);
+            selected.set(None);
+        })
+    };
+    let open = {
+        let (opened, refused, chosen, show) = (
+            opened.clone(),
+            refused.clone(),
+            chosen.clone(),
+            show.clone(),
+        );
+        Callback::from(move |list: web_sys::FileList| {
+            let (opened, refused, chosen, show) = (
+                opened.clone(),
+                refused.clone(),
+                chosen.clone(),
+                show.clone(),
+            );
+            wasm_bindgen_futures::spawn_local(async move {
+                let picked = match read_files(list).await {
+                    Ok(p) => p,
+                    Err(e) => return refused.set(Some(e)),
+                };
+                let name = picked
+                    .first()
+                    .and_then(|(p, _)| p.split('/').next())
+                    .unwrap_or("files")
+                    .to_string();
+                match Opened::from_files(&name, picked) {
+                    Ok(o) => {
+                        refused.set(None);
+                        chosen.set(0);
+                        show.emit((o.clone(), 0));
+                        opened.set(Some(o));
+                    }
+                    Err(e) => {
+                        refused.set(Some(e));
+                        opened.set(None);
+                    }
+                }
+            });
+        })
+    };
+    let on_pick = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            if let Some(list) = input.files() {
+                open.emit(list);
+            }
+        })
+    };
+    let on_drop = {
+        let open = open.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
+                open.emit(list);
+            }
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let on_choose = {
+        let (opened, chosen, show) = (opened.clone(), chosen.clone(), show.clone());
+        Callback::from(move |e: Event| {
+            let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else {
+                return;
+            };
+            let i: usize = select.value().parse().unwrap_or(0);
+            chosen.set(i);
+            if let Some(o) = (*opened).clone() {
+                show.emit((o, i));
+            }
+        })
+    };
+    let on_continue = {
+        let continued = continued.clone();
+        Callback::from(move |_: MouseEvent| continued.set(true))
+    };
+    let tp = (*opened)
+        .as_ref()
+        .and_then(|o| o.reports.get(*chosen))
+        .and_then(|r| partition_of(&r.dir));
+    let on_send = {
+        let (world, value, tp) = (world.clone(), value.clone(), tp.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let (Some(Ok(current)), Some(tp)) = ((*world).clone(), tp.clone()) else {
+                return;
+            };
+            let mut next = (*current).clone();
+            let mut actions = Vec::new();
+            if !next.producers.contains_key(PRODUCER) {
+                actions.push(Action::CreateProducer {
+                    name: PRODUCER.into(),
+                    configs: vec![("enable.idempotence".into(), "true".into())],
+                });
+            }
+            actions.push(Action::Send {
+                producer: PRODUCER.into(),
+                topic_partition: tp,
+                values: vec![(*value).clone()],
+            });
+            actions.push(Action::Flush {
+                producer: PRODUCER.into(),
+            });
+            for a in &actions {
+                if let Err(e) = next.apply(a) {
+                    world.set(Some(Err(crate::i18n::narration::sim_error(&e, ui_lang()))));
+                    return;
+                }
+            }
+            world.set(Some(Ok(Rc::new(next))));
+        })
+    };
+    let on_value = {
+        let value = value.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                value.set(input.value());
+            }
+        })
+    };
+    let on_download = {
+        let world = world.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(Ok(w)) = &*world {
+                download(&w.disk_zip(), ZIP_NAME);
+            }
+        })
+    };
+    let on_select = {
+        let selected = selected.clone();
+        Callback::from(move |s| selected.set(s))
+    };
+    let on_switch = {
+        let lang = lang.clone();
+        Callback::from(move |l| lang.set(l))
+    };
+
+    let report: Html = (*opened).as_ref().map_or_else(Html::default, |o| {
+        let r = o.reports.get(*chosen);
+        let partitions = (o.reports.len() > 1).then(|| html! {
+            <label class="small">{ w("files.partition") }{ " " }
+                <select data-testid="files-partition" onchange={on_choose.clone()}>
+                    { for o.reports.iter().enumerate().map(|(i, r)| html! {
+                        <option value={i.to_string()} selected={i == *chosen}>{ r.dir.clone() }</option>
+                    }) }
+                </select>
+            </label>
+        });
+        let Some(r) = r else {
+            return html! { <p class="muted" data-testid="files-empty">{ w("files.empty") }</p> };
+        };
+        let problems: Html = if r.problems.is_empty() {
+            html! { <p class="small" data-testid="files-no-problems">{ w("files.no-problems") }</p> }
+        } else {
+            html! {
+                <ul class="files-problems small" data-testid="files-problems">
+                    { for r.problems.iter().map(|p| html! {
+                        <li class="mono">{ crate::i18n::inspect::problem(p, ui_lang()) }</li>
+                    }) }
+                </ul>
+            }
+        };
+        let dump = crate::i18n::inspect::report(std::slice::from_ref(r), ui_lang());
+        html! {
+            <section class="panel stack" aria-labelledby="files-report-heading">
+                <h2 id="files-report-heading">{ render(&msg!("files.opened", name = &o.name, count = o.files.len()), ui_lang()) }</h2>
+                { for partitions }
+                <h3 class="small-heading">{ w("files.problems") }</h3>
+                { problems }
+                <details>
+                    <summary>{ w("files.dump") }</summary>
+                    <pre class="mono small files-dump" data-testid="files-dump" tabindex="0">{ dump }</pre>
+                </details>
+            </section>
+        }
+    });
+    let views: Html = match (&*world, &tp) {
+        (Some(Err(why)), _) => html! {
+            <p class="action-error" role="alert" data-testid="files-world-error">{ render(&msg!("files.no-world", why = why), ui_lang()) }</p>
+        },
+        (Some(Ok(wd)), Some(tp)) => {
+            let log = wd.log_view(tp);
+            let part =
+                crate::view::partition::partition_view(wd, tp, crate::view::partition::LOG_WINDOW);
+            let send = if *continued {
+                html! {
+                    <form class="cluster" onsubmit={on_send}>
+                        <p class="small">{ w("files.continued") }</p>
+                        <label class="small">{ w("files.value") }{ " " }
+                            <input type="text" data-testid="files-value" value={(*value).clone()} oninput={on_value} />
+                        </label>
+                        <button type="submit" data-testid="files-send">{ w("files.send") }</button>
+                    </form>
+                }
+            } else {
+                html! {
+                    <div class="cluster">
+                        <p class="small muted">{ w("files.read-only") }</p>
+                        <button type="button" data-testid="files-continue" onclick={on_continue}>{ w("files.continue") }</button>
+                    </div>
+                }
+            };
+            html! {
+                <section class="panel stack" aria-labelledby="files-views-heading" data-testid="files-views">
+                    <h2 id="files-views-heading">{ render(&msg!("files.recovered", tp = tp.to_string()), ui_lang()) }</h2>
+                    { send }
+                    <div class="cluster">
+                        <button type="button" data-testid="files-download" onclick={on_download}>{ w("files.download") }</button>
+                        <span class="small muted">{ w("files.download-note") }</span>
+                    </div>
+                    <h3>{ t(Key::WindowHeading) }</h3>
+                    <WindowTable windows={wd.windows(tp)} />
+                    <h3>{ t(Key::LogHeading) }</h3>
+                    if let Some(log) = log {
+                        <div data-testid="files-log">
+                            <LogTable {log} selected={*selected} {on_select} />
+                        </div>
+                    }
+                    if let Some(part) = part {
+                        <h3>{ w("files.markers") }</h3>
+                        <TxnLog {part} />
+                    }
+                </section>
+            }
+        }
+        _ => Html::default(),
+    };
+    let _ = *lang;
+    html! {
+        <div class="files-app">
+            <header class="editor-header">
+                <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-course">{ w("files.back") }</a>
+                <a href={super::site_href("limits.html")} data-testid="files-limits">{ t(Key::LimitsLink) }</a>
+                <super::language::LangMenu {on_switch} />
+                <h1>{ w("files.title") }</h1>
+                <p class="muted">{ w("files.intro") }</p>
+            </header>
+            <section class="panel stack files-open" aria-labelledby="files-open-heading"
+                ondrop={on_drop} ondragover={on_drag_over} data-testid="files-drop">
+                <h2 id="files-open-heading">{ w("files.open") }</h2>
+                <div class="cluster">
+                    <label class="small">{ w("files.pick-folder") }
+                        <input type="file" data-testid="files-folder" webkitdirectory=true multiple=true onchange={on_pick.clone()} />
+                    </label>
+                    <label class="small">{ w("files.pick-zip") }
+                        <input type="file" data-testid="files-zip" accept=".zip,application/zip" onchange={on_pick} />
+                    </label>
+                </div>
+                <p class="small muted">{ w("files.drop") }</p>
+                if let Some(why) = (*refused).clone() {
+                    <p class="action-error mono small" role="alert" data-testid="files-refused">{ why }</p>
+                }
+            </section>
+            { report }
+            { views }
+        </div>
+    }
+}
+
+/// Mounts the files page into `#app`, once the English catalog is here.
+pub fn start() {
+    super::IN_SUBFOLDER.store(true, std::sync::atomic::Ordering::Relaxed);
+    super::language::then_mount(|| super::mount_in_app::<Files>(()));
+}
