@@ -28,7 +28,7 @@ use crate::sim::Action;
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
 use crate::view::network::{network_view, NetworkView};
-use crate::view::partition::{partition_view, shown_partition, PartitionView, LOG_WINDOW};
+use crate::view::partition::{partition_view_back, shown_partition, PartitionView, LOG_WINDOW};
 use crate::view::producers::{producers, ProducerView};
 use crate::view::rules::{rules_view, RulesView};
 use crate::view::timeline::{timeline_with, TimelineOptions, TimelineView, TIMELINE_MESSAGES};
@@ -68,10 +68,16 @@ pub struct TxnViews {
 
 /// Reads the page's views from `world`.
 pub fn txn_views(world: &World) -> TxnViews {
+    txn_views_back(world, 0)
+}
+
+/// Reads the page's views from `world`, the batch table's window ending `back`
+/// batches before the newest.
+pub fn txn_views_back(world: &World, back: usize) -> TxnViews {
     let tp = shown_partition(world);
     let part = tp
         .as_ref()
-        .and_then(|tp| partition_view(world, tp, LOG_WINDOW));
+        .and_then(|tp| partition_view_back(world, tp, LOG_WINDOW, back));
     let coordinators = coordinators(world);
     // Follower fetches folded: with RF 3 they would be most of the diagram.
     let timeline = timeline_with(
@@ -278,7 +284,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         }
                     </div>
                     if let Some(part) = v.part.clone() {
-                        <TxnLog {part} />
+                        <TxnLog on_back={(part.total_batches > part.batches.len()).then(|| p.dispatch.reform(Msg::ScrollLog))} {part} />
                     } else {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
