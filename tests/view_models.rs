@@ -9,7 +9,7 @@ use eos_playground::sim::{Action, ClusterConfig, World};
 use eos_playground::view::consumers::consumers;
 use eos_playground::view::coordinators::coordinators;
 use eos_playground::view::partition::{
-    partition_view, shown_partition, BatchKind, PartitionView, LOG_WINDOW,
+    partition_view, partition_view_back, shown_partition, BatchKind, PartitionView, LOG_WINDOW,
 };
 use eos_playground::view::producers::producers;
 use eos_playground::view::timeline::{timeline, TIMELINE_MESSAGES};
@@ -257,6 +257,59 @@ fn the_window_shows_the_newest_batches_aligned() {
     assert_eq!(p.window_start(), 25);
     assert_eq!(p.kind_at(24), None, "before the window");
     assert_eq!(p.kind_at(25), Some(CommitMarker));
+    assert_eq!(p.first_batch, 25);
+}
+
+/// Scrolled back, the window ends `back` batches before the newest, in steps of 25, and
+/// decodes at most the window and one step more: every batch of a long log is reachable.
+#[test]
+fn a_window_scrolled_back_decodes_the_batches_there() {
+    let mut w = World::new(ClusterConfig::default());
+    topic(&mut w, "t");
+    a(
+        &mut w,
+        Action::CreateProducer {
+            name: "idem".into(),
+            configs: vec![],
+        },
+    );
+    for i in 0..200 {
+        send(&mut w, "idem", "t", &[&format!("b{i}")]);
+        flush(&mut w, "idem");
+    }
+    let at = |back: usize| partition_view_back(&w, &tp("t"), 50, back).unwrap();
+    let rows = |p: &PartitionView| {
+        let (first, rows) = p.table_rows();
+        (first, rows.to_vec())
+    };
+    let newest = at(0);
+    assert_eq!(newest, part(&w), "back 0 is the newest window");
+    assert_eq!(newest.rows, None);
+    assert_eq!((newest.first_batch, newest.batches.len()), (150, 50));
+    // 200 - (50 + 60) = 90, down to a multiple of 25: rows of batches 75..149; the
+    // strip and the readers still see the newest batches.
+    let back = at(60);
+    assert_eq!(back.batches, newest.batches);
+    let (first, r) = rows(&back);
+    assert_eq!((back.total_batches, first, r.len()), (200, 75, 74));
+    assert_eq!(r[0].records, vec![(75, "b75".to_string())]);
+    assert_eq!(r[73].base_offset, 148);
+    // The oldest: back as far as it goes (and further) starts at batch 0.
+    for far in [150, 190, 10_000] {
+        let (first, r) = rows(&at(far));
+        assert_eq!(first, 0, "back {far}");
+        assert_eq!(r[0].records, vec![(0, "b0".to_string())]);
+    }
+    // Every batch is in some window a scroll reaches.
+    let mut seen = [false; 200];
+    for back in (0..200).step_by(25) {
+        let (first, r) = rows(&at(back));
+        for (i, b) in r.iter().enumerate() {
+            assert_eq!(b.base_offset, (first + i) as i64, "one record a batch");
+            seen[first + i] = true;
+        }
+    }
+    assert!(seen.iter().all(|s| *s));
 }
 
 #[test]

@@ -200,6 +200,9 @@ pub struct LogView {
     pub batches: Vec<BatchView>,
     /// How many batches the log holds in all.
     pub total_batches: usize,
+    /// Where `batches` starts among all of them (0 when every batch is decoded).
+    #[serde(skip)]
+    pub first_batch: usize,
     /// Every file in the partition folder with its size.
     pub files: Vec<(String, u64)>,
     /// The `.txnindex` entries (aborted transactions), oldest first.
@@ -260,7 +263,7 @@ impl World {
                 if !broker.fs.is_dir(&Broker::partition_dir(tp)) {
                     return None;
                 }
-                self.log_view_of(broker, tp, usize::MAX, 1)
+                self.log_view_of(broker, tp, usize::MAX, 0, 1)
             }
         }
     }
@@ -275,7 +278,20 @@ impl World {
         newest: usize,
         align: usize,
     ) -> Option<LogView> {
-        self.log_view_of(self.leader_broker(tp)?, tp, newest, align)
+        self.log_view_of(self.leader_broker(tp)?, tp, newest, 0, align)
+    }
+
+    /// Like [`log_view_tail`](Self::log_view_tail), with the window ending `back`
+    /// batches before the newest (rounded down to a multiple of `align`): a long log
+    /// scrolled back, decoding only what is near the rows on screen.
+    pub fn log_view_back(
+        &self,
+        tp: &TopicPartition,
+        newest: usize,
+        back: usize,
+        align: usize,
+    ) -> Option<LogView> {
+        self.log_view_of(self.leader_broker(tp)?, tp, newest, back, align)
     }
 
     fn log_view_of(
@@ -283,6 +299,7 @@ impl World {
         broker: &Broker,
         tp: &TopicPartition,
         newest: usize,
+        back: usize,
         align: usize,
     ) -> Option<LogView> {
         let dir = Broker::partition_dir(tp);
@@ -344,8 +361,12 @@ impl World {
         }
         let total_batches = spans.len();
         let align = align.max(1);
-        let first = total_batches.saturating_sub(newest) / align * align;
-        for (base, bytes, start, end) in spans.get(first..).unwrap_or_default() {
+        let first = total_batches.saturating_sub(newest.saturating_add(back)) / align * align;
+        let last = first
+            .saturating_add(newest)
+            .saturating_add(align - 1)
+            .min(total_batches);
+        for (base, bytes, start, end) in spans.get(first..last).unwrap_or_default() {
             let Some(raw) = bytes.get(*start..*end) else {
                 continue;
             };
@@ -374,6 +395,7 @@ impl World {
             segments,
             batches,
             total_batches,
+            first_batch: first,
             files,
             aborted_txns: log
                 .map(|l| l.aborted_transactions(&broker.fs))

@@ -16,7 +16,7 @@ use super::embed_view::{embed_page, use_embed_api};
 use super::idempotence::idempotence_page;
 use super::link;
 use super::state::{AppState, Msg, Page};
-use super::transactions::{txn_views, TransactionsPage};
+use super::transactions::{txn_views_back, TransactionsPage};
 use crate::i18n::{t, ui_lang, Key};
 
 /// The narration for the step just played: its `## Title` and `> text` paragraphs, or
@@ -196,7 +196,9 @@ pub(super) fn page_view(
     match state.page {
         Page::Idempotence => idempotence_page(state, dispatch, lesson, lessons),
         Page::Transactions => {
-            let views = std::rc::Rc::new(state.with_world(Page::Transactions, txn_views));
+            let back = state.panels.log_back;
+            let views =
+                std::rc::Rc::new(state.with_world(Page::Transactions, |w| txn_views_back(w, back)));
             let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {
                 time_travel(state, dispatch)

@@ -85,6 +85,16 @@ impl PageState {
     /// Shows the world after `to` recorded actions (replayed on a fresh page world).
     fn travel(&mut self, page: Page, bench: Option<usize>, to: usize) {
         let to = to.min(self.history.entries.len());
+        // One step forward (Play, →) plays that step on the shown world.
+        if to == self.history.cursor + 1 {
+            let lang = crate::i18n::ui_lang();
+            if let Some(lines) = self.history.step_forward(&mut self.world, lang) {
+                if !lines.is_empty() {
+                    self.output = lines;
+                }
+                return;
+            }
+        }
         let (world, output) = self.history.replay(
             Self::setup(page, bench, self.setup),
             to,
@@ -155,6 +165,9 @@ pub struct Panels {
     pub run_on: bool,
     /// Auto-play stopped at an explanation or a question: Play reads Continue.
     pub waiting: bool,
+    /// The transactions page's batch table, scrolled back: its window ends this many
+    /// batches before the newest (0: the newest).
+    pub log_back: usize,
 }
 
 impl Panels {
@@ -173,6 +186,7 @@ impl Default for Panels {
             speed: 100,
             run_on: false,
             waiting: false,
+            log_back: 0,
         }
     }
 }
@@ -276,6 +290,9 @@ pub enum Msg {
     PlayTick,
     /// Auto-play's speed, in percent.
     SetSpeed(u32),
+    /// The batch table scrolled: show the window ending this many batches before the
+    /// newest.
+    ScrollLog(usize),
     /// Auto-play runs on (true) or pauses at each explanation and question (false).
     SetRunOn(bool),
     /// The learner chose `choice` for the loaded lesson's question on source line `line`.
@@ -479,6 +496,7 @@ impl AppState {
             Msg::Travel(Travel::Forward) => at >= end || self.lesson_failed(),
             Msg::TogglePlay => !self.panels.playing && end == 0,
             Msg::PlayTick => !self.panels.playing,
+            Msg::ScrollLog(back) => *back == self.panels.log_back,
             Msg::Open(Panel::Shortcuts(open)) => *open == self.panels.shortcuts_open,
             _ => false,
         }
@@ -647,6 +665,7 @@ impl Reducible for AppState {
                 }
             }
             Msg::SetRunOn(on) => next.panels.run_on = on,
+            Msg::ScrollLog(back) => next.panels.log_back = back,
             Msg::Answer { line, choice } => {
                 if let Some(l) = next.lesson.borrow_mut().as_mut() {
                     l.answer(line, choice);

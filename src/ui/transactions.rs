@@ -31,7 +31,12 @@ pub use crate::view::txn_page::TxnViews;
 
 /// The page's views of `world`, its events in the page's language.
 pub fn txn_views(world: &World) -> TxnViews {
-    crate::view::txn_page::txn_views(world, crate::i18n::ui_lang())
+    txn_views_back(world, 0)
+}
+
+/// [`txn_views`] with the batch table's window ending `back` batches before the newest.
+pub fn txn_views_back(world: &World, back: usize) -> TxnViews {
+    crate::view::txn_page::txn_views_back(world, crate::i18n::ui_lang(), back)
 }
 
 #[derive(Properties, PartialEq)]
@@ -203,7 +208,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         }
                     </div>
                     if let Some(part) = v.part.clone() {
-                        <TxnLog {part} />
+                        <TxnLog on_back={(part.total_batches > part.batches.len()).then(|| p.dispatch.reform(Msg::ScrollLog))} {part} />
                     } else {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }

@@ -30,15 +30,14 @@ pub fn log_rows(log: &LogView) -> Vec<LogRow> {
     )
 }
 
-/// The rows of the transactions page's partition ([`PartitionView`]), as
-/// [`log_rows`].
-pub fn partition_rows(part: &PartitionView) -> Vec<LogRow> {
-    let spans = part.batches.iter().map(|b| (b.base_offset, b.last_offset));
-    rows_of(
-        part.log_start_offset,
-        part.batches.len() == part.total_batches,
-        spans,
-    )
+/// The rows of the transactions page's batch table, which renders only a window of
+/// the batches (`PartitionView::table_rows`): its first batch's index among all
+/// batches, and its rows as [`log_rows`], `LogRow::Batch` indexing into that window.
+pub fn window_rows(part: &PartitionView) -> (usize, Vec<LogRow>) {
+    let (first, batches) = part.table_rows();
+    let spans = batches.iter().map(|b| (b.base_offset, b.last_offset));
+    let whole = first == 0 && batches.len() == part.total_batches;
+    (first, rows_of(part.log_start_offset, whole, spans))
 }
 
 /// Batch rows for `(base offset, last offset)` spans in offset order, with a gap row

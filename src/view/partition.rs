@@ -10,7 +10,7 @@ use crate::broker::broker::BrokerEvent;
 use crate::coordinator::internal_topics::is_internal;
 use crate::log::{AbortedTxn, TopicPartition};
 use crate::record::ControlRecordType;
-use crate::sim::view::BatchView;
+use crate::sim::view::{BatchView, LogView};
 use crate::sim::{EventKind, World};
 
 /// How many batches of the partition the page decodes and shows at least (the newest).
@@ -105,6 +105,11 @@ pub struct PartitionView {
     pub total_batches: usize,
     /// The newest [`LOG_WINDOW`] (or a few more) batches, oldest first.
     pub batches: Vec<TxnBatch>,
+    /// Where `batches` starts among all `total_batches`.
+    pub first_batch: usize,
+    /// The batch table scrolled back ([`partition_view_back`]): where its rows start
+    /// among all batches, and those rows. None: the table shows `batches`.
+    pub rows: Option<(usize, Vec<TxnBatch>)>,
     /// `.txnindex`: the aborted transactions, oldest first.
     pub aborted: Vec<AbortedTxn>,
     /// Open transactions: (producer id, first offset).
@@ -112,6 +117,14 @@ pub struct PartitionView {
 }
 
 impl PartitionView {
+    /// The batch table's rows: where they start among all batches, and the rows.
+    pub fn table_rows(&self) -> (usize, &[TxnBatch]) {
+        match &self.rows {
+            Some((first, rows)) => (*first, rows),
+            None => (self.first_batch, &self.batches),
+        }
+    }
+
     /// What is at `offset`, if it is in the decoded window. An offset the log cleaner
     /// removed (a gap between batches, or a record gone from a kept batch) has none.
     pub fn kind_at(&self, offset: i64) -> Option<BatchKind> {
@@ -146,8 +159,45 @@ impl PartitionView {
 /// frame.)
 pub fn partition_view(world: &World, tp: &TopicPartition, window: usize) -> Option<PartitionView> {
     let view = world.log_view_tail(tp, window, LOG_WINDOW_STEP)?;
-    let batches: Vec<TxnBatch> = view
-        .batches
+    Some(PartitionView {
+        tp: tp.clone(),
+        leader: view.leader,
+        log_start_offset: view.log_start_offset,
+        log_end_offset: view.log_end_offset,
+        high_watermark: view.high_watermark,
+        last_stable_offset: view.last_stable_offset,
+        total_batches: view.total_batches,
+        first_batch: view.first_batch,
+        batches: txn_batches(&view),
+        rows: None,
+        aborted: view.aborted_txns,
+        ongoing: view.ongoing_transactions,
+    })
+}
+
+/// Like [`partition_view`], with the batch table's rows ([`PartitionView::rows`]) a
+/// window ending `back` batches before the newest (in steps of [`LOG_WINDOW_STEP`]):
+/// the rows near where the reader scrolled to in a long log. The strip, the pointers
+/// and the readers still see the newest batches.
+pub fn partition_view_back(
+    world: &World,
+    tp: &TopicPartition,
+    window: usize,
+    back: usize,
+) -> Option<PartitionView> {
+    let mut part = partition_view(world, tp, window)?;
+    if back > 0 {
+        let view = world.log_view_back(tp, window, back, LOG_WINDOW_STEP)?;
+        if view.first_batch != part.first_batch {
+            part.rows = Some((view.first_batch, txn_batches(&view)));
+        }
+    }
+    Some(part)
+}
+
+/// The decoded batches of `view`, told apart by the partition's transaction state.
+fn txn_batches(view: &LogView) -> Vec<TxnBatch> {
+    view.batches
         .iter()
         .map(|b| TxnBatch {
             base_offset: b.base_offset,
@@ -163,19 +213,7 @@ pub fn partition_view(world: &World, tp: &TopicPartition, window: usize) -> Opti
             },
             control_line: b.end_txn_marker_text(),
         })
-        .collect();
-    Some(PartitionView {
-        tp: tp.clone(),
-        leader: view.leader,
-        log_start_offset: view.log_start_offset,
-        log_end_offset: view.log_end_offset,
-        high_watermark: view.high_watermark,
-        last_stable_offset: view.last_stable_offset,
-        total_batches: view.total_batches,
-        batches,
-        aborted: view.aborted_txns,
-        ongoing: view.ongoing_transactions,
-    })
+        .collect()
 }
 
 /// The partition the page shows: the (non-internal) one where something transactional

@@ -10,7 +10,7 @@ use crate::view::coordinators::{coordinators, CoordinatorView};
 use crate::view::events::{event_items, EventItem};
 use crate::view::network::{network_view, NetworkView};
 use crate::view::page::Page;
-use crate::view::partition::{partition_view, shown_partition, PartitionView, LOG_WINDOW};
+use crate::view::partition::{partition_view_back, shown_partition, PartitionView, LOG_WINDOW};
 use crate::view::producers::{producers, ProducerView};
 use crate::view::rules::{rules_view, RulesView};
 use crate::view::timeline::{timeline_with, TimelineOptions, TimelineView, TIMELINE_MESSAGES};
@@ -50,10 +50,16 @@ pub struct TxnViews {
 
 /// Reads the page's views from `world`, its events worded in `lang`.
 pub fn txn_views(world: &World, lang: Lang) -> TxnViews {
+    txn_views_back(world, lang, 0)
+}
+
+/// [`txn_views`] with the batch table's window ending `back` batches before the newest
+/// (the table renders only the rows near where it is scrolled).
+pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
     let tp = shown_partition(world);
     let part = tp
         .as_ref()
-        .and_then(|tp| partition_view(world, tp, LOG_WINDOW));
+        .and_then(|tp| partition_view_back(world, tp, LOG_WINDOW, back));
     let coordinators = coordinators(world);
     // Follower fetches folded: with RF 3 they would be most of the diagram.
     let timeline = timeline_with(

@@ -1,6 +1,14 @@
 //! The partition seen by a transactional reader: the LEO, HW and LSO pointers, a strip
 //! of the newest offsets (committed, aborted and open data and the markers, by colour
-//! and by word), the batch table (the newest batches only) and `.txnindex`.
+//! and by word), the batch table and `.txnindex`.
+//!
+//! The batch table is windowed: it renders only the batches the view model decoded near
+//! the rows on screen, and empty rows of the same height for the others, so a
+//! partition of 10,000 batches scrolls (by mouse or by the arrow keys in the focused
+//! region) through all of them while the page styles, lays out and paints ≈ 50 rows.
+//! Scrolling away from the decoded rows asks for the window there (`on_back`). The
+//! table's `aria-rowcount` and each row's `aria-rowindex` tell a screen reader where a
+//! row sits among all of them.
 
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
@@ -8,12 +16,42 @@ use yew::prelude::*;
 use super::log_table::gap_row;
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::view::alt::{kind_key, strip_alt, strip_cells};
-use crate::view::log_rows::{partition_rows, LogRow};
+use crate::view::log_rows::{window_rows, LogRow};
 use crate::view::partition::{BatchKind, PartitionView, TxnBatch};
 
 #[derive(Properties, PartialEq)]
 pub struct TxnLogProps {
     pub part: PartitionView,
+    /// The table scrolled away from the decoded rows: show the window that ends this
+    /// many batches before the newest. None: the newest window only, no empty rows.
+    #[prop_or_default]
+    pub on_back: Option<Callback<usize>>,
+}
+
+/// The height of one batch row (`.txn-log-table tbody tr` in ui.css): the empty rows
+/// stand in for this many pixels a batch.
+const ROW_PX: usize = 44;
+
+/// An empty row holding the place of `n` batches that are not rendered.
+fn gap(n: usize) -> Html {
+    html! {
+        if n > 0 {
+            <tr class="log-gap" aria-hidden="true" style={format!("height: {}px", n * ROW_PX)}><td colspan="6"></td></tr>
+        }
+    }
+}
+
+/// When a scroll of the table shows rows outside the decoded ones (`first..first +
+/// len` of `total`), the window to ask for: how many batches before the newest it ends.
+/// The scroller is `column-reverse`, so `scroll_top` is 0 at the newest row and
+/// negative above it.
+fn back_for(scroll_top: i32, height: i32, first: usize, len: usize, total: usize) -> Option<usize> {
+    let up = usize::try_from(-scroll_top).unwrap_or(0) / ROW_PX;
+    let end = total.saturating_sub(up);
+    let start = end.saturating_sub(usize::try_from(height).unwrap_or(0) / ROW_PX + 1);
+    let covered =
+        (first == 0 || start >= first + 5) && (end + 5 <= first + len || first + len >= total);
+    (!covered).then(|| total.saturating_sub(end + 12))
 }
 
 pub fn kind_word(k: BatchKind) -> &'static str {
@@ -111,6 +149,8 @@ fn strip(part: &PartitionView) -> Html {
 #[derive(Properties, PartialEq)]
 struct RowProps {
     batch: TxnBatch,
+    /// `aria-rowindex`: the header is row 1, the oldest batch row 2.
+    index: usize,
 }
 
 /// One batch row: a component, so rows whose batch did not change are not re-rendered
@@ -118,6 +158,7 @@ struct RowProps {
 #[function_component(Row)]
 fn row(p: &RowProps) -> Html {
     let b = &p.batch;
+    let index = p.index.to_string();
     let values: Vec<&str> = b.records.iter().map(|(_, v)| v.as_str()).collect();
     let what = match &b.control_line {
         // `endTxnMarker: COMMIT` / `coordinatorEpoch: 0`, one field a line.
@@ -133,7 +174,7 @@ fn row(p: &RowProps) -> Html {
         format!("{}..{}", b.base_offset, b.last_offset)
     };
     html! {
-        <tr class={format!("kind-{}", b.kind.css())} data-kind={format!("{:?}", b.kind)}>
+        <tr class={format!("kind-{}", b.kind.css())} data-kind={format!("{:?}", b.kind)} aria-rowindex={index}>
             <td class="num mono">{ offsets }</td>
             <td><span class={class_list(&["kind-tag", &format!("tag-{}", b.kind.css())])}>{ kind_word(b.kind) }</span></td>
             <td class="records">{ what }</td>
@@ -164,6 +205,36 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
         None => tf(Key::LsoFree, &[&part.last_stable_offset.to_string()]),
     };
     let shown = part.batches.len();
+    let (first, rows) = part.table_rows();
+    let (_, table_rows) = window_rows(part);
+    let (len, total) = (rows.len(), part.total_batches);
+    let windowed = p.on_back.is_some();
+    let onscroll = p.on_back.clone().map(|cb| {
+        Callback::from(move |e: Event| {
+            let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+                return;
+            };
+            if let Some(back) = back_for(el.scroll_top(), el.client_height(), first, len, total) {
+                cb.emit(back);
+            }
+        })
+    });
+    // Home and End jump at once: a smooth scroll across 10,000 rows stops at the first
+    // window the table swaps in.
+    let onkeydown = windowed.then(|| {
+        Callback::from(|e: KeyboardEvent| {
+            let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+                return;
+            };
+            let to = match e.key().as_str() {
+                "Home" => -el.scroll_height(),
+                "End" => 0,
+                _ => return,
+            };
+            e.prevent_default();
+            el.set_scroll_top(to);
+        })
+    });
     html! {
         <div class="stack txn-log">
             <dl class="pointers">
@@ -178,12 +249,12 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                 }) }
             </ul>
             { strip(part) }
-            <div class="log-scroll" tabindex="0" role="region" aria-label={t(Key::TxLogCaption)}>
-                <table class="log-table txn-log-table" data-testid="txn-log">
+            <div class="log-scroll" tabindex="0" role="region" aria-label={t(Key::TxLogCaption)} {onscroll} {onkeydown}>
+                <table class="log-table txn-log-table" data-testid="txn-log" aria-rowcount={(total + 2).to_string()}>
                     <caption>
                         { t(Key::TxLogCaption) }
                         if part.total_batches > shown {
-                            { " " }<strong data-testid="txn-log-window">{ tf(Key::TxLogWindow, &[&shown.to_string(), &part.total_batches.to_string()]) }</strong>
+                            { " " }<strong data-testid="txn-log-window">{ tf(Key::TxLogWindow, &[&part.total_batches.to_string()]) }</strong>
                         }
                     </caption>
                     <thead>
@@ -197,15 +268,17 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        if part.batches.is_empty() {
+                        if rows.is_empty() {
                             <tr><td colspan="6" class="muted">{ t(Key::LogEmpty) }</td></tr>
                         }
                         // Not keyed: Yew's keyed diff moves every row when one is appended
                         // (60 ms at 300 rows); by position, an append only adds a row.
-                        { for partition_rows(part).into_iter().map(|row| match row {
-                            LogRow::Batch(i) => part.batches.get(i).map_or_else(Html::default, |b| html! { <Row batch={b.clone()} /> }),
+                        if windowed { { gap(first) } }
+                        { for table_rows.into_iter().map(|row| match row {
+                            LogRow::Batch(i) => rows.get(i).map_or_else(Html::default, |b| html! { <Row batch={b.clone()} index={first + i + 2} /> }),
                             LogRow::Removed { first, last } => gap_row(first, last),
                         }) }
+                        if windowed { { gap(total.saturating_sub(first + len)) } }
                     </tbody>
                     <tfoot>
                         <tr class="leo-row"><td colspan="6" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&part.log_end_offset.to_string()]) }</td></tr>
