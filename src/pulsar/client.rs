@@ -330,14 +330,7 @@ impl PulsarWorld {
             txn: None,
             cumulative: false,
         };
-        let broker = self.topic_broker(&c.topic);
-        self.send(
-            Node::Client(consumer.to_string()),
-            Node::Broker(broker),
-            body,
-            None,
-        );
-        self.settle();
+        self.send_unanswered(consumer, &c.topic, body);
         Some((p, dlq, at))
     }
 
@@ -347,7 +340,13 @@ impl PulsarWorld {
             subscription: c.subscription.clone(),
             positions,
         };
-        let broker = self.topic_broker(&c.topic);
+        self.send_unanswered(consumer, &c.topic, body);
+    }
+
+    /// A consumer's command that gets no answer (a plain ack, a redelivery request):
+    /// sent to the topic's broker and left to land.
+    fn send_unanswered(&mut self, consumer: &str, topic: &str, body: Command) {
+        let broker = self.topic_broker(topic);
         self.send(
             Node::Client(consumer.to_string()),
             Node::Broker(broker),
@@ -421,13 +420,7 @@ impl PulsarWorld {
                 txn: None,
                 cumulative,
             };
-            self.send(
-                Node::Client(consumer.to_string()),
-                Node::Broker(broker),
-                body,
-                None,
-            );
-            self.settle();
+            self.send_unanswered(consumer, &c.topic, body);
             return Ok(Outcome::Acked { result: Ok(()) });
         };
         let t = match self.open_txn(name)? {

@@ -111,30 +111,6 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// Saves `text` as `lesson.eos` (a Blob behind a temporary link).
-fn download(text: &str) {
-    use wasm_bindgen::JsCast;
-    let parts = js_sys::Array::of1(&text.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/plain;charset=utf-8");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    let link = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok());
-    if let Some(a) = link {
-        a.set_href(&url);
-        a.set_download(FILE_NAME);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
-
 /// The main page's URL (`../index.html`) with `fragment`, absolute.
 fn main_page_url(fragment: &str) -> Option<String> {
     let here = super::browser::location_field("href")?;
@@ -241,7 +217,9 @@ pub fn editor(props: &EditorProps) -> Html {
     };
     let on_download = {
         let text = text.clone();
-        Callback::from(move |_: MouseEvent| download(&text))
+        Callback::from(move |_: MouseEvent| {
+            super::download::save(&text.as_str().into(), "text/plain;charset=utf-8", FILE_NAME)
+        })
     };
     let on_copy = {
         let (state, dispatch) = (state.clone(), dispatch.clone());

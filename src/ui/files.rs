@@ -10,7 +10,6 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::components::log_table::LogTable;
@@ -106,30 +105,6 @@ async fn read_files(list: web_sys::FileList) -> Result<Vec<(String, Vec<u8>)>, S
         out.push((path, js_sys::Uint8Array::new(&buffer).to_vec()));
     }
     Ok(out)
-}
-
-/// Saves `bytes` as `name` (a Blob behind a temporary link).
-fn download(bytes: &[u8], name: &str) {
-    let array = js_sys::Uint8Array::from(bytes);
-    let parts = js_sys::Array::of1(&array);
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/zip");
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    let link = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok());
-    if let Some(a) = link {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 /// The files page: open, see, continue, download.
@@ -280,7 +255,11 @@ pub fn files() -> Html {
         let world = world.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(Ok(w)) = &*world {
-                download(&w.disk_zip(), ZIP_NAME);
+                super::download::save(
+                    &js_sys::Uint8Array::from(&w.disk_zip()[..]).into(),
+                    "application/zip",
+                    ZIP_NAME,
+                );
             }
         })
     };

@@ -34,6 +34,7 @@ pub mod class;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod components;
+pub mod download;
 pub mod editor;
 pub mod embed;
 pub mod embed_view;

@@ -263,42 +263,30 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             if c.peek()
                 .is_some_and(|t| matches!(t.text.as_str(), "disarm" | "clear")) =>
         {
-            Err(c.err(
-                c.peek().map_or(verb.column, |t| t.column),
-                msg!(
-                    "parse.armed-fault",
-                    faults = one_of(&[
-                        "drop",
-                        "delay",
-                        "duplicate",
-                        "hold",
-                        "hold-requests",
-                        "cut",
-                        "error"
-                    ])
-                ),
-            ))
+            Err(c.err(c.peek().map_or(verb.column, |t| t.column), armed_fault()))
         }
         "disarm" => match fault_step(c)? {
             Action::ArmFault { fault } if !matches!(fault, Fault::Message { .. }) => {
                 Ok(Action::DisarmFault { fault })
             }
-            _ => Err(c.err(
-                verb.column,
-                msg!(
-                    "parse.armed-fault",
-                    faults = one_of(&[
-                        "drop",
-                        "delay",
-                        "duplicate",
-                        "hold",
-                        "hold-requests",
-                        "cut",
-                        "error"
-                    ])
-                ),
-            )),
+            _ => Err(c.err(verb.column, armed_fault())),
         },
         other => Err(c.err(verb.column, arg1("parse.unknown-fault", "word", other))),
     }
+}
+
+/// "expected an armed fault: …": what `fault disarm` takes.
+fn armed_fault() -> Msg {
+    msg!(
+        "parse.armed-fault",
+        faults = one_of(&[
+            "drop",
+            "delay",
+            "duplicate",
+            "hold",
+            "hold-requests",
+            "cut",
+            "error"
+        ])
+    )
 }

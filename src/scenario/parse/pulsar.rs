@@ -62,6 +62,14 @@ fn position(c: &Cursor, t: &Token) -> Result<Position, ParseError> {
     Ok(p)
 }
 
+/// One or more positions (`3:0`, `3:0:1`), the words after an ack or nack.
+fn positions(c: &Cursor, words: &[&Token]) -> Result<Vec<Position>, ParseError> {
+    if words.is_empty() {
+        return Err(c.err(c.column(), msg!("parse.no-positions")));
+    }
+    words.iter().map(|t| position(c, t)).collect()
+}
+
 fn api(c: &Cursor, t: &Token) -> Result<String, ParseError> {
     const APIS: &[&str] = &[
         "LookupTopic",
@@ -254,13 +262,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             if let Some((t, k, _)) = opts.first() {
                 return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
             }
-            if words.is_empty() {
-                return Err(c.err(c.column(), msg!("parse.no-positions")));
-            }
-            let positions = words
-                .iter()
-                .map(|t| position(c, t))
-                .collect::<Result<_, _>>()?;
+            let positions = positions(c, &words)?;
             PulsarStepKind::Act(PulsarAction::Nack {
                 consumer,
                 positions,
@@ -318,13 +320,7 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
                     return Err(c.err(c.column(), msg!("parse.cumulative-ack")));
                 }
             }
-            if words.is_empty() {
-                return Err(c.err(c.column(), msg!("parse.no-positions")));
-            }
-            let positions = words
-                .iter()
-                .map(|t| position(c, t))
-                .collect::<Result<_, _>>()?;
+            let positions = positions(c, &words)?;
             PulsarStepKind::Act(PulsarAction::Ack {
                 consumer,
                 positions,
