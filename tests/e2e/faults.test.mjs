@@ -148,11 +148,17 @@ test('the hanging-transaction lesson: rules in force, the stuck LSO, find-hangin
     for (let i = 0; i < 10 && (await tv.innerText()) !== '2'; i++) await next.click();
     assert.equal(await tv.innerText(), '2', 'the lesson moved to its transaction.version 2 world');
     assert.equal(await page.locator(tid('rules-verification')).innerText(), 'true');
+    assert.match(
+      await page.locator(tid('lesson-new-world')).innerText(),
+      /new cluster/,
+      'the player says the world was replaced at the boundary',
+    );
     const atBoundary = await page.locator(tid('lesson-progress')).innerText();
     // Back across the boundary: the first world again, as it was.
     await page.locator(tid('lesson-prev')).click();
     await tv.filter({ hasText: /^1$/ }).waitFor();
     await page.locator(tid('admin-no-open')).waitFor();
+    assert.equal(await page.locator(tid('lesson-new-world')).count(), 0, 'no new-world note inside the first world');
     await next.click();
     await tv.filter({ hasText: /^2$/ }).waitFor();
     assert.equal(await page.locator(tid('lesson-progress')).innerText(), atBoundary);

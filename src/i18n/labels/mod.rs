@@ -523,6 +523,7 @@ keys! {
     TxRecreate,
     TxRecreateHint,
     LessonChanged,
+    LessonNewWorld,
     PartProducer,
     PartLog,
     PartCoordinator,

@@ -207,6 +207,10 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
     };
     let total = l.steps.len();
     let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
+    // A `cluster` line after the first step starts a fresh world: say so, or the
+    // panels' sudden change (clock, clients, coordinator) goes unexplained.
+    let new_world = l.done_steps > 1
+        && current.is_some_and(|(_, text)| text.trim_start().starts_with("cluster "));
     let heading = l
         .done_steps
         .checked_sub(1)
@@ -321,6 +325,9 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                 </div>
             </div>
             <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
+                if new_world {
+                    <p class="lesson-new-world" role="note" data-testid="lesson-new-world">{ t(Key::LessonNewWorld) }</p>
+                }
                 if let Some(h) = heading {
                     <h3 class="step-title">{ h.clone() }</h3>
                 }
