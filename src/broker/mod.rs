@@ -9,12 +9,14 @@ pub mod coordinator_load;
 mod delayed_delete_records;
 mod delayed_produce;
 mod delayed_txn_write;
+#[cfg(feature = "log-cleaner")]
 mod disk;
 mod event;
 mod fetch;
 mod group_apis;
 pub mod hw_checkpoint;
 mod internal_log;
+#[cfg(feature = "log-cleaner")]
 mod log_cleaner;
 pub mod log_retention;
 pub mod marker_channel;

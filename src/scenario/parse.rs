@@ -588,6 +588,7 @@ fn parse_line(
                 }
             })
         }
+        #[cfg(feature = "log-cleaner")]
         "snapshot" => {
             // ProducerStateManager.takeSnapshot, now.
             let tp_tok = c.next(What::Id("parse.what.partition"))?;
@@ -595,6 +596,7 @@ fn parse_line(
             c.done()?;
             StepKind::Act(Action::TakeSnapshot { topic_partition })
         }
+        #[cfg(feature = "log-cleaner")]
         "truncate" => {
             // A follower's replica fetcher truncating its log.
             let usage = || {
@@ -623,12 +625,18 @@ fn parse_line(
                 offset,
             })
         }
+        #[cfg(feature = "log-cleaner")]
         "clean" => {
             // The log cleaner, now (Kafka's cleaner threads run on their own).
             let tp_tok = c.next(What::Id("parse.what.partition"))?;
             let topic_partition = topic_partition(&c, tp_tok)?;
             c.done()?;
             StepKind::Act(Action::CleanLog { topic_partition })
+        }
+        // A site without the log cleaner and the disk steps (the main page, Pulsar's).
+        #[cfg(not(feature = "log-cleaner"))]
+        "snapshot" | "truncate" | "clean" => {
+            return Err(c.err(head.column, msg!("parse.no-log-cleaner")));
         }
         "step" => {
             c.done()?;

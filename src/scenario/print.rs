@@ -359,13 +359,17 @@ fn print_action(action: &Action) -> Option<String> {
             let names: Vec<String> = partitions.iter().map(|tp| tp.to_string()).collect();
             format!("admin elect-leaders {}", names.join(" "))
         }
+        #[cfg(feature = "log-cleaner")]
         Action::CleanLog { topic_partition } => format!("clean {topic_partition}"),
+        #[cfg(feature = "log-cleaner")]
         Action::TakeSnapshot { topic_partition } => format!("snapshot {topic_partition}"),
+        #[cfg(feature = "log-cleaner")]
         Action::TruncateLog {
             broker,
             topic_partition,
             offset,
         } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
+        #[cfg(feature = "log-cleaner")]
         Action::CorruptFile {
             broker,
             path,

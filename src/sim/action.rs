@@ -86,15 +86,18 @@ pub enum Action {
     },
     /// `clean TOPIC-P`: the log cleaner cleans a compacted partition now, on every
     /// running broker with a replica of it.
+    #[cfg(feature = "log-cleaner")]
     CleanLog {
         topic_partition: TopicPartition,
     },
     /// `snapshot TOPIC-P`: every running replica writes a producer-state snapshot now.
+    #[cfg(feature = "log-cleaner")]
     TakeSnapshot {
         topic_partition: TopicPartition,
     },
     /// `truncate broker-N TOPIC-P offset=N`: a follower's log cut to `offset`, as its
     /// replica fetcher does after a diverging epoch.
+    #[cfg(feature = "log-cleaner")]
     TruncateLog {
         broker: i32,
         topic_partition: TopicPartition,
@@ -102,6 +105,7 @@ pub enum Action {
     },
     /// `fault corrupt broker-N PATH [at=N]`: a disk fault flips one byte of a file
     /// under the broker's log dir (the last byte unless `position` names one).
+    #[cfg(feature = "log-cleaner")]
     CorruptFile {
         broker: i32,
         path: String,

@@ -6,13 +6,16 @@
 //! ([`World::disk_files`]).
 
 use super::error::{SimError, SimErrorKind};
+#[cfg(feature = "log-cleaner")]
 use super::event::EventKind;
 use super::world::{ClusterConfig, World};
+#[cfg(feature = "log-cleaner")]
 use crate::broker::BrokerEvent;
 use crate::log::TopicPartition;
 
 impl World {
     /// Every running replica of `tp` writes a producer-state snapshot at its LEO.
+    #[cfg(feature = "log-cleaner")]
     pub fn take_producer_snapshots(
         &mut self,
         tp: &TopicPartition,
@@ -32,6 +35,7 @@ impl World {
     }
 
     /// A follower's replica of `tp` on `broker`, truncated to `offset`.
+    #[cfg(feature = "log-cleaner")]
     pub fn truncate_replica(
         &mut self,
         broker: i32,
@@ -60,6 +64,7 @@ impl World {
     }
 
     /// A disk fault on `broker`: one byte of `path` (under its log dir) flipped.
+    #[cfg(feature = "log-cleaner")]
     pub fn corrupt_file(
         &mut self,
         broker: i32,

@@ -11,6 +11,7 @@ pub mod event;
 pub mod fault;
 mod housekeeping;
 pub mod internal_topics;
+#[cfg(feature = "log-cleaner")]
 mod log_cleaner;
 pub mod network;
 pub mod raw;

@@ -372,15 +372,19 @@ impl World {
                 offset,
             } => self.admin_delete_records(topic_partition, *offset),
             Action::AdminElectLeaders { partitions } => Ok(self.admin_elect_leaders(partitions)),
+            #[cfg(feature = "log-cleaner")]
             Action::CleanLog { topic_partition } => self.clean_log(topic_partition),
+            #[cfg(feature = "log-cleaner")]
             Action::TakeSnapshot { topic_partition } => {
                 self.take_producer_snapshots(topic_partition)
             }
+            #[cfg(feature = "log-cleaner")]
             Action::TruncateLog {
                 broker,
                 topic_partition,
                 offset,
             } => self.truncate_replica(*broker, topic_partition, *offset),
+            #[cfg(feature = "log-cleaner")]
             Action::CorruptFile {
                 broker,
                 path,

@@ -223,6 +223,7 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             })
         }
         // `fault corrupt broker-N PATH [at=N]`: a disk fault, not a message's.
+        #[cfg(feature = "log-cleaner")]
         "corrupt" => {
             let usage = || {
                 msg!(
@@ -252,6 +253,9 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
                 position,
             })
         }
+        // A site without the disk steps (the main page, Pulsar's).
+        #[cfg(not(feature = "log-cleaner"))]
+        "corrupt" => Err(c.err(verb.column, msg!("parse.no-log-cleaner"))),
         "clear" => {
             c.done()?;
             Ok(Action::ClearFaults)

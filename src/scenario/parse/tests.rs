@@ -158,3 +158,27 @@ fn echo_and_label_translations_sit_right_under_their_step() {
         2
     );
 }
+
+/// Without the log cleaner (the main page, Pulsar's), `clean`, `snapshot`, `truncate` and
+/// `fault corrupt` are refused where they stand, in every language, and point to the editor.
+#[cfg(not(feature = "log-cleaner"))]
+#[test]
+fn without_the_log_cleaner_its_steps_are_refused_with_their_line() {
+    let head = "cluster brokers=2\ntopic create t partitions=1 cleanup.policy=compact\n";
+    for (line, column) in [
+        ("clean t-0", 1),
+        ("snapshot t-0", 1),
+        ("truncate broker-1 t-0 offset=0", 1),
+        ("  fault corrupt broker-1 t-0/00000000000000000000.log", 9),
+    ] {
+        let e = parse(&format!("{head}{line}\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (3, column), "{line}: {e}");
+        assert_eq!(e.why.id(), "parse.no-log-cleaner", "{line}");
+        assert!(e.in_lang(Lang::En).contains("lesson editor"), "{e}");
+        assert!(
+            e.in_lang(Lang::Ko).contains("레슨 편집기에서 여십시오"),
+            "{e}"
+        );
+        assert!(e.in_lang(Lang::Th).contains("log cleaner"), "{e}");
+    }
+}
