@@ -543,7 +543,22 @@ proptest! {
         w.apply(&PulsarAction::UnloadTopic { topic: topic.into(), replay_ms: 0 }).expect("unload");
         let after = w.topic(topic).expect("topic");
         prop_assert_eq!(after.buffer.ongoing_txns(), t.buffer.ongoing_txns());
-        prop_assert_eq!(after.buffer.aborts(), t.buffer.aborts());
+        if t.buffer.state() == eos_playground::pulsar::TransactionBufferState::NoSnapshot {
+            // Without a snapshot nothing is read back (`noNeedToRecover`), so an abort
+            // remembered only in memory is gone. Pulsar can afford that because such an
+            // abort has no message here: a transaction's first message takes the first
+            // snapshot (an abort marker alone, after a dropped send, does not).
+            prop_assert!(after.buffer.aborts().is_empty());
+            for (txn, _) in t.buffer.aborts() {
+                let has_message = t.ledger.entries().iter().any(|e| {
+                    e.txn() == Some(*txn)
+                        && !matches!(e.data, eos_playground::pulsar::EntryData::TxnMarker { .. })
+                });
+                prop_assert!(!has_message, "{txn:?} aborted with a message but no snapshot");
+            }
+        } else {
+            prop_assert_eq!(after.buffer.aborts(), t.buffer.aborts());
+        }
         prop_assert_eq!(after.buffer.max_read_position(), t.buffer.max_read_position());
         prop_assert_eq!(after.buffer.state(), t.buffer.state());
         for (name, s) in &t.subscriptions {
