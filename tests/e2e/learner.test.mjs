@@ -177,10 +177,13 @@ test("an author's lesson: a failing step stops the player; empty and huge files 
       buffer: Buffer.from('cluster brokers=1\ntopic create t partitions=1\nproducer ghost send t-0 a\necho never\n'),
     });
     const next = page.locator(tid('lesson-next'));
-    await next.click();
-    await next.click();
-    await next.click();
-    await page.locator(tid('lesson-error')).waitFor();
+    // Next until the failing step has run (steps without narration between them may
+    // play as one).
+    const error = page.locator(tid('lesson-error'));
+    for (let i = 0; i < 3 && (await error.count()) === 0 && (await next.isEnabled()); i++) {
+      await next.click();
+    }
+    await error.waitFor();
     assert.match(await page.locator(tid('lesson-error')).innerText(), /line 3/);
     assert.match(await page.locator(tid('lesson-error')).innerText(), /fix that line/);
     assert.equal(await next.isDisabled(), true);
