@@ -178,3 +178,52 @@ fn a_rejected_variant_inside_an_allowed_word_is_not_a_use() {
     assert!(!uses("บล็อกของ producer id", log));
     assert!(uses("บล็อก และล็อก", log));
 }
+
+/// Korean is written in 합니다체 on every page (docs/terms.md): a statement ends in
+/// -ㅂ니다, a request in -십시오, a question in -ㅂ니까, or -ㄹ까요 for a question put to
+/// the reader before a step. Any other word ending in 요 or 죠 is 해요체 (-세요, -어요,
+/// -나요, -가요, -죠 …) unless it is one of the nouns that end so.
+fn haeyo_endings(text: &str) -> Vec<String> {
+    const NOUNS: [&str; 5] = ["아니요", "필요", "중요", "주요", "개요"];
+    let hangul = |c: char| ('가'..='힣').contains(&c);
+    let mut found = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if hangul(c) {
+            word.push(c);
+            continue;
+        }
+        let haeyo = (word.ends_with('요') && !word.ends_with("까요")) || word.ends_with('죠');
+        if haeyo && !NOUNS.contains(&word.as_str()) {
+            found.push(std::mem::take(&mut word));
+        }
+        word.clear();
+    }
+    found
+}
+
+#[test]
+fn korean_has_no_haeyo_ending() {
+    let found: Vec<String> = texts(Lang::Ko)
+        .into_iter()
+        .flat_map(|(place, t)| {
+            haeyo_endings(&t)
+                .into_iter()
+                .map(move |w| format!("{place}: {w}"))
+        })
+        .collect();
+    assert!(found.is_empty(), "해요체 in Korean:\n{}", found.join("\n"));
+}
+
+/// The register check on sentences of each kind.
+#[test]
+fn a_haeyo_ending_is_found_and_a_formal_one_is_not() {
+    assert_eq!(haeyo_endings("보내기를 누르세요."), ["누르세요"]);
+    assert_eq!(
+        haeyo_endings("에포크를 올려요. 토픽이 있나요?"),
+        ["올려요", "있나요"]
+    );
+    assert_eq!(haeyo_endings("그렇죠"), ["그렇죠"]);
+    assert!(haeyo_endings("보내기를 누르십시오. 브로커는 무엇이라고 답할까요?").is_empty());
+    assert!(haeyo_endings("아니요. 더는 필요 없습니다").is_empty());
+}

@@ -143,7 +143,7 @@ test('the chaos page groups the duplicates dedup=1 finds and replays the shortes
     await ko.locator('h3').waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => document.documentElement.lang === 'ko', null, { timeout: 30_000 });
     assert.equal(await ko.locator('h3').innerText(), '체커가 찾은 것: duplicate');
-    assert.match(await ko.locator('.lesson-why').innerText(), /duplicate로 시작하는 줄을 읽으세요/);
+    assert.match(await ko.locator('.lesson-why').innerText(), /duplicate로 시작하는 줄을 읽으십시오/);
     await screenshot(page, 'chaos-replay-ko-1280');
     assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
   } finally {
