@@ -390,7 +390,7 @@ fn every_lesson_is_translated_into_korean_and_thai() {
 fn a_pulsar_timeline_is_narrated_in_the_chosen_language() {
     let ko = cli::run(&args(&["lesson", "pulsar-tc-crash", "--lang", "ko"])).unwrap();
     assert!(
-        ko.contains("장애: 모든 EndTxnOnPartition 요청을 풀어 줄 때까지 네트워크에 붙잡아 둡니다"),
+        ko.contains("장애: EndTxnOnPartition 요청을 풀어 줄 때까지 모두 네트워크에 붙잡아 둡니다"),
         "{ko}"
     );
     assert!(ko.contains("코디네이터 0이 죽습니다"), "{ko}");
