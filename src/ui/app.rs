@@ -238,11 +238,15 @@ fn use_shortcuts(dispatch: Callback<Msg>, off: bool) {
 
 /// Keeps the address up to date as the learner works: the current view's link, written
 /// half a second after the last change (debounced: one write per burst of clicks).
+/// While Play runs, once when it stops: each write is a same-document navigation that
+/// also reloads the favicon, a few ms of the main thread in the middle of a step's
+/// animation.
 #[hook]
 fn use_keep_address(state: &UseReducerHandle<AppState>, on: bool) {
     let state = state.clone();
-    use_effect_with(state.version, move |version| {
-        let timeout = (on && *version > 0).then(|| {
+    let playing = state.panels.playing;
+    use_effect_with((state.version, playing), move |(version, playing)| {
+        let timeout = (on && *version > 0 && !*playing).then(|| {
             gloo_timers::callback::Timeout::new(500, move || link::keep_in_address(&state))
         });
         move || drop(timeout)

@@ -57,7 +57,70 @@ function mainThread(trace) {
     work.push(busy / 1000);
   }
   const gaps = starts.slice(1).map((t, i) => (t - starts[i]) / 1000);
-  return { tasks: tasks.map((t) => t.dur / 1000), work, gaps };
+  return { tasks: tasks.map((t) => t.dur / 1000), work, gaps, starts, main, events };
+}
+
+/**
+ * What a trace event's own time is spent on: script (the wasm: the engine, the view
+ * model, Yew's diff and the DOM updates it makes), style, layout, paint (pre-paint,
+ * paint, compositing inputs, the commit to the compositor), gc, other.
+ */
+function phase(name) {
+  if (/GC|Sweep|Marking/.test(name)) return 'gc';
+  if (/recalcStyle|UpdateLayoutTree|RecalculateStyles|rebuildLayoutTree|updateStyle|StyleEngine|StyleSheet/.test(name)) return 'style';
+  if (/performLayout|^Layout$|UpdateLayout$|ShapeText|InlineNode::Collect|LayoutView/.test(name)) return 'layout';
+  if (/Paint|CullRect|CompositingInputs|^Commit$|Layerize|UpdateLayer|Composit/.test(name)) return 'paint';
+  if (/FunctionCall|TimerFire|EventDispatch|FireAnimationFrame|Microtask|EvaluateScript|SetText|v8\.|V8\.|[Ww]asm|PostMessage/.test(name)) return 'script';
+  return 'other';
+}
+
+/**
+ * Where the main thread's time goes in the frames longer than `over` ms: each trace
+ * event's self time (its duration less its children's), summed by phase over those
+ * intervals, with the compositor's raster time beside it (software raster, no GPU).
+ */
+function longFrames({ starts, main, events }, over) {
+  const own = events
+    .filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  // Self time of each event: its duration less the time of its direct children.
+  const self = own.map((e) => e.dur);
+  const stack = [];
+  own.forEach((e, i) => {
+    while (stack.length && own[stack[stack.length - 1]].ts + own[stack[stack.length - 1]].dur <= e.ts) stack.pop();
+    if (stack.length) self[stack[stack.length - 1]] -= e.dur;
+    stack.push(i);
+  });
+  const raster = events.filter((e) => e.ph === 'X' && e.dur && e.name === 'RasterTask');
+  const sum = { script: 0, style: 0, layout: 0, paint: 0, gc: 0, other: 0, raster: 0, idle: 0 };
+  const byName = new Map();
+  let n = 0;
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const [from, to] = [starts[i], starts[i + 1]];
+    if ((to - from) / 1000 <= over) continue;
+    n += 1;
+    let busy = 0;
+    own.forEach((e, j) => {
+      const [a, b] = [Math.max(e.ts, from), Math.min(e.ts + e.dur, to)];
+      if (b <= a || self[j] <= 0) return;
+      const t = (self[j] * (b - a)) / e.dur / 1000;
+      sum[phase(e.name)] += t;
+      busy += t;
+      byName.set(e.name, (byName.get(e.name) ?? 0) + t);
+    });
+    for (const e of raster) {
+      const [a, b] = [Math.max(e.ts, from), Math.min(e.ts + e.dur, to)];
+      if (b > a) sum.raster += (b - a) / 1000;
+    }
+    sum.idle += Math.max(0, (to - from) / 1000 - busy);
+  }
+  const per = (x) => (n ? x / n : 0).toFixed(1);
+  const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  return (
+    `${n} frames over ${over} ms, per frame: ` +
+    Object.entries(sum).map(([k, v]) => `${k} ${per(v)}`).join(', ') +
+    ` ms; most self time: ${top.map(([k, v]) => `${k} ${per(v)}`).join(', ')} ms`
+  );
 }
 
 test('frames while Play animates the recorded steps on a 10,000-batch partition', { timeout: 300_000 }, async () => {
@@ -95,13 +158,15 @@ test('frames while Play animates the recorded steps on a 10,000-batch partition'
     const trace = JSON.parse((await site.browser.stopTracing()).toString());
     if (process.env.EOS_TRACE_OUT) (await import("node:fs")).writeFileSync(process.env.EOS_TRACE_OUT, JSON.stringify(trace));
     const raf = await page.evaluate(() => window.__eosFrames.slice(1).map((t, i) => t - window.__eosFrames[i]));
-    const { tasks, work, gaps } = mainThread(trace);
+    const threads = mainThread(trace);
+    const { tasks, work, gaps } = threads;
     console.log(
       `10,000-batch partition, Play over ${steps.length} recorded steps (${playMs} ms):\n` +
         `  frames, main-thread work each (Chromium trace): ${fmt(work)}\n` +
         `  frames, interval between frame starts (trace): ${fmt(gaps)}\n` +
         `  frames, requestAnimationFrame intervals (page): ${fmt(raf)}\n` +
-        `  main-thread tasks (trace): ${fmt(tasks)}, over 16 ms: ${tasks.filter((d) => d > 16).length}`,
+        `  main-thread tasks (trace): ${fmt(tasks)}, over 16 ms: ${tasks.filter((d) => d > 16).length}\n` +
+        `  long frames (trace): ${longFrames(threads, 17.5)}`,
     );
     assert.ok(work.length > 0, 'the trace holds the page’s frames');
     // Play ended where the clicks did.

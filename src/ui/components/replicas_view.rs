@@ -101,14 +101,16 @@ pub fn replicas_view(p: &ReplicasViewProps) -> Html {
         .unwrap_or(0);
     let width = from + shown;
     let isr: Vec<String> = panel.isr.iter().map(i32::to_string).collect();
-    let rows = (0..shown).map(|i| {
+    // Keyed by offset, in a list of their own (a list with an unkeyed child is diffed by
+    // position): a new offset moves the rows on by one without rewriting them.
+    let rows: Html = (0..shown).map(|i| {
         html! {
-            <tr>
+            <tr key={from + i}>
                 <th scope="row" class="num mono">{ from + i }</th>
                 { for panel.columns.iter().map(|c| c.slots.get(i).map_or_else(|| cell(&Slot::Missing), cell)) }
             </tr>
         }
-    });
+    }).collect();
     let caption = tf(Key::ReplicasHeading, &[&panel.tp.to_string()]);
     // The scroll region's name differs from the section's (axe: landmark-unique).
     let summary = tf(
@@ -146,7 +148,7 @@ pub fn replicas_view(p: &ReplicasViewProps) -> Html {
                         if width == 0 {
                             <tr><td colspan={(panel.columns.len() + 1).to_string()} class="muted">{ t(Key::LogEmpty) }</td></tr>
                         }
-                        { for rows }
+                        { rows }
                     </tbody>
                 </table>
             </div>

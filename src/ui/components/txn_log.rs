@@ -12,6 +12,7 @@
 
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
+use yew::virtual_dom::VList;
 
 use super::log_table::gap_row;
 use crate::i18n::{t, tf, ui_lang, Key};
@@ -94,7 +95,6 @@ fn pointer(label: Key, hint: Key, value: i64, testid: &'static str) -> Html {
 /// The newest offsets as cells, with the pointers under the offsets they point at. The
 /// picture is hidden from screen readers, which read the same in words (`view::alt`).
 fn strip(part: &PartitionView) -> Html {
-    let cells = strip_cells(part);
     let leo = part.log_end_offset;
     let marks = |o: i64| -> Vec<&'static str> {
         let mut m = Vec::new();
@@ -109,29 +109,35 @@ fn strip(part: &PartitionView) -> Html {
         }
         m
     };
+    let cells = strip_cells(part);
     let first = cells.first().map_or(leo, |c| c.offset);
+    // Keyed by offset, in a list of their own (beside the unkeyed next cell, a mixed
+    // list is diffed by position): when the strip moves on by an offset, the cells that
+    // stay keep their elements.
+    let cells: Html = cells
+        .iter()
+        .map(|c| {
+            let (o, k) = (&c.offset, &c.kind);
+            let text = c.value.clone().unwrap_or_else(|| kind_short(*k).to_string());
+            let m = marks(*o);
+            html! {
+                <li key={*o} class={class_list(&["cell", &format!("kind-{}", k.css())])} title={format!("{o}: {}", kind_word(*k))}>
+                    <span class="cell-offset mono">{ o }</span>
+                    <span class="cell-value mono">{ text }</span>
+                    <span class="cell-kind">{ kind_glyph(*k) }</span>
+                    if !m.is_empty() {
+                        <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={class_list(&["mark", &format!("mark-{}", x.to_ascii_lowercase())])}>{ format!("▲{x}") }</span> }) }</span>
+                    }
+                </li>
+            }
+        })
+        .collect();
     let earlier = part.last_stable_offset < first;
     html! {
         <>
             <p class="visually-hidden" data-testid="txn-strip-alt">{ strip_alt(part, ui_lang()) }</p>
             <ol class="offset-strip" aria-hidden="true" data-testid="txn-strip">
-                // Keyed by offset: when the strip moves on by an offset, the cells that stay
-                // keep their elements (a few ms less style and layout at 10,000 batches).
-                { for cells.iter().map(|c| {
-                    let (o, k) = (&c.offset, &c.kind);
-                    let text = c.value.clone().unwrap_or_else(|| kind_short(*k).to_string());
-                    let m = marks(*o);
-                    html! {
-                        <li key={*o} class={class_list(&["cell", &format!("kind-{}", k.css())])} title={format!("{o}: {}", kind_word(*k))}>
-                            <span class="cell-offset mono">{ o }</span>
-                            <span class="cell-value mono">{ text }</span>
-                            <span class="cell-kind">{ kind_glyph(*k) }</span>
-                            if !m.is_empty() {
-                                <span class="cell-marks">{ for m.iter().map(|x| html! { <span class={class_list(&["mark", &format!("mark-{}", x.to_ascii_lowercase())])}>{ format!("▲{x}") }</span> }) }</span>
-                            }
-                        </li>
-                    }
-                }) }
+                { cells }
                 <li class="cell cell-next" title={t(Key::LeoHint)}>
                     <span class="cell-offset mono">{ leo }</span>
                     <span class="cell-value muted">{ "…" }</span>
@@ -153,8 +159,8 @@ struct RowProps {
     index: usize,
 }
 
-/// One batch row: a component, so rows whose batch did not change are not re-rendered
-/// (the table keeps up to 300 rows).
+/// One batch row: a component, keyed by its base offset, so a row whose batch did not
+/// change is neither re-rendered nor touched in the page.
 #[function_component(Row)]
 fn row(p: &RowProps) -> Html {
     let b = &p.batch;
@@ -235,6 +241,25 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
             el.set_scroll_top(to);
         })
     });
+    // Keyed by offset, in a list of their own (`{ for … }` would mix them with the empty
+    // rows, and a list with unkeyed children is diffed by position, rebuilding every
+    // row whose key moved): when a batch is appended the window moves on by one, and
+    // the rows that stay keep their elements and text.
+    let batch_rows: Html = table_rows
+        .into_iter()
+        .filter_map(|row| match row {
+            LogRow::Batch(i) => rows.get(i).map(
+                |b| html! { <Row key={b.base_offset} batch={b.clone()} index={first + i + 2} /> },
+            ),
+            LogRow::Removed { first, last } => Some(
+                VList::with_children(
+                    vec![gap_row(first, last)],
+                    Some(format!("gap-{first}").into()),
+                )
+                .into(),
+            ),
+        })
+        .collect();
     html! {
         <div class="stack txn-log">
             <dl class="pointers">
@@ -271,13 +296,8 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                         if rows.is_empty() {
                             <tr><td colspan="6" class="muted">{ t(Key::LogEmpty) }</td></tr>
                         }
-                        // Not keyed: Yew's keyed diff moves every row when one is appended
-                        // (60 ms at 300 rows); by position, an append only adds a row.
                         if windowed { { gap(first) } }
-                        { for table_rows.into_iter().map(|row| match row {
-                            LogRow::Batch(i) => rows.get(i).map_or_else(Html::default, |b| html! { <Row batch={b.clone()} index={first + i + 2} /> }),
-                            LogRow::Removed { first, last } => gap_row(first, last),
-                        }) }
+                        { batch_rows }
                         if windowed { { gap(total.saturating_sub(first + len)) } }
                     </tbody>
                     <tfoot>
