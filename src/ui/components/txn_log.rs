@@ -180,7 +180,7 @@ fn row(p: &RowProps) -> Html {
         format!("{}..{}", b.base_offset, b.last_offset)
     };
     html! {
-        <tr class={format!("kind-{}", b.kind.css())} data-kind={format!("{:?}", b.kind)} aria-rowindex={index}>
+        <tr class={format!("kind-{}", b.kind.css())} aria-rowindex={index}>
             <td class="num mono">{ offsets }</td>
             <td><span class={class_list(&["kind-tag", &format!("tag-{}", b.kind.css())])}>{ kind_word(b.kind) }</span></td>
             <td class="records">{ what }</td>
@@ -251,13 +251,10 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
             LogRow::Batch(i) => rows.get(i).map(
                 |b| html! { <Row key={b.base_offset} batch={b.clone()} index={first + i + 2} /> },
             ),
-            LogRow::Removed { first, last } => Some(
-                VList::with_children(
-                    vec![gap_row(first, last)],
-                    Some(format!("gap-{first}").into()),
-                )
-                .into(),
-            ),
+            // A gap's key is below zero (`!first`), never a batch's offset.
+            LogRow::Removed { first, last } => {
+                Some(VList::with_children(vec![gap_row(first, last)], Some((!first).into())).into())
+            }
         })
         .collect();
     html! {
