@@ -391,7 +391,7 @@ fn the_report_reads_in_every_language() {
         "{en}"
     );
     assert!(ko.contains("바이트 위치 77: CRC가 맞지 않습니다"), "{ko}");
-    assert!(th.contains("ที่ไบต์ 77: CRC ไม่ตรงกัน"), "{th}");
+    assert!(th.contains("ที่ byte 77: CRC ไม่ตรงกัน"), "{th}");
     for text in [&en, &ko, &th] {
         assert!(!text.contains('{'), "{text}");
         assert!(text.contains("Dumping t-0/00000000000000000000.log"));

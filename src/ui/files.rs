@@ -376,12 +376,10 @@ pub fn files() -> Html {
                 ondrop={on_drop} ondragover={on_drag_over} data-testid="files-drop">
                 <h2 id="files-open-heading">{ w("files.open") }</h2>
                 <div class="cluster">
-                    <label class="small">{ w("files.pick-folder") }
-                        <input type="file" data-testid="files-folder" webkitdirectory=true multiple=true onchange={on_pick.clone()} />
-                    </label>
-                    <label class="small">{ w("files.pick-zip") }
-                        <input type="file" data-testid="files-zip" accept=".zip,application/zip" onchange={on_pick} />
-                    </label>
+                    <input id="files-folder" class="visually-hidden" type="file" data-testid="files-folder" webkitdirectory=true multiple=true onchange={on_pick.clone()} />
+                    <label for="files-folder" class="button" data-testid="files-folder-button">{ w("files.pick-folder") }</label>
+                    <input id="files-zip" class="visually-hidden" type="file" data-testid="files-zip" accept=".zip,application/zip" onchange={on_pick} />
+                    <label for="files-zip" class="button" data-testid="files-zip-button">{ w("files.pick-zip") }</label>
                 </div>
                 <p class="small muted">{ w("files.drop") }</p>
                 if let Some(why) = (*refused).clone() {

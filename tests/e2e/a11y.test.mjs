@@ -115,7 +115,7 @@ for (const [name, hash, ready] of PAGES) {
         assert.ok((await overflow(page)) <= 0, `${name} at ${width}px scrolls sideways by ${await overflow(page)}px`);
         // The lesson card's controls fit inside it.
         const card = await page.locator('.lesson-panel').boundingBox();
-        for (const id of ['lesson-file', 'lesson-select']) {
+        for (const id of ['lesson-file-button', 'lesson-select']) {
           const box = await page.locator(tid(id)).boundingBox();
           assert.ok(box.x >= card.x - 0.5 && box.x + box.width <= card.x + card.width + 0.5, `${id} fits its card at ${width}px`);
         }

@@ -2,7 +2,8 @@
 // `eos --export` opens (directory picker) and shows the batches `eos inspect` prints; a
 // zip kafka-python's batch builder wrote opens too; "continue from here" sends to the
 // recovered world; the downloaded disk is read back by kafka-python; a flipped byte is
-// named with its file and position. axe-core finds nothing; screenshots at 1280, 760, 360.
+// named with its file and position; the pickers are the page's own buttons in the reader's
+// language. axe-core finds nothing; screenshots at 1280, 760, 360.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -208,8 +209,65 @@ test("the course and the limits page link to Kafka's files, in the reader's lang
     await limits.waitFor();
     assert.equal(await limits.getAttribute('href'), 'files/?lang=th');
     await limits.click();
-    await page.locator('h1').filter({ hasText: 'ไฟล์ของ Kafka' }).waitFor({ timeout: 120_000 });
+    await page.locator('h1').filter({ hasText: 'file ของ Kafka' }).waitFor({ timeout: 120_000 });
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'th');
+    assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
+  } finally {
+    await page.close();
+  }
+});
+
+/** A line of a catalog in src/i18n/catalog/ (`id = text`). */
+async function catalogLine(lang, id) {
+  const text = await readFile(path.join(REPO_ROOT, 'src', 'i18n', 'catalog', `${lang}.txt`), 'utf8');
+  const line = text.split('\n').find((l) => l.startsWith(`${id} = `));
+  assert.ok(line, `${lang}.txt has ${id}`);
+  return line.slice(id.length + 3);
+}
+
+/**
+ * A file picker worded by the page: the input is hidden (no "Choose file" / "No file
+ * chosen" from the browser), its catalog label is the button and names it, a click on
+ * the button or Space on the input opens the chooser, and keyboard focus on the input
+ * rings the button.
+ */
+async function pickerIsTheButton(page, input, button, words, choose = []) {
+  const hidden = await page.locator(tid(input)).evaluate((i) => {
+    const s = getComputedStyle(i);
+    return { width: i.getBoundingClientRect().width, clip: s.clip, position: s.position };
+  });
+  assert.deepEqual(hidden, { width: 1, clip: 'rect(0px, 0px, 0px, 0px)', position: 'absolute' }, `${input} is visually hidden`);
+  assert.equal((await page.locator(tid(button)).innerText()).trim(), words);
+  assert.equal(await page.getByLabel(words, { exact: true }).getAttribute('data-testid'), input);
+  const [byClick] = await Promise.all([page.waitForEvent('filechooser'), page.locator(tid(button)).click()]);
+  assert.equal(await byClick.element().getAttribute('data-testid'), input);
+  // Chromium opens one chooser at a time: each is closed by a choice (a folder picker's
+  // must be a folder).
+  await byClick.setFiles(choose);
+  await page.locator(tid(input)).focus();
+  const [byKey] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  assert.equal(await byKey.element().getAttribute('data-testid'), input);
+  await byKey.setFiles(choose);
+}
+
+test("the file pickers are the page's own buttons in the reader's language, reachable by keyboard", { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  try {
+    await page.goto(`${site.server.url}files/?lang=th`, { waitUntil: 'load' });
+    await page.locator(tid('files-zip-button')).waitFor({ timeout: 120_000 });
+    const folder = path.join(work, 'exported', 'pay-0');
+    await pickerIsTheButton(page, 'files-folder', 'files-folder-button', await catalogLine('th', 'files.pick-folder'), folder);
+    await pickerIsTheButton(page, 'files-zip', 'files-zip-button', await catalogLine('th', 'files.pick-zip'));
+    // Tab from the folder's input reaches the zip's, and the zip's button shows the focus.
+    await page.locator(tid('files-folder')).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'files-zip');
+    assert.equal(await page.locator(tid('files-zip-button')).evaluate((b) => getComputedStyle(b).outlineStyle), 'solid');
+    // The lesson editor's player opens an author's lesson file the same way.
+    await page.goto(`${site.server.url}editor/?lang=ko`, { waitUntil: 'load' });
+    await page.locator(tid('lesson-file-button')).waitFor({ timeout: 120_000 });
+    await pickerIsTheButton(page, 'lesson-file', 'lesson-file-button', await catalogLine('ko', 'FileLabel'));
     assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
   } finally {
     await page.close();

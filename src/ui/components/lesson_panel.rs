@@ -154,8 +154,8 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
                 </select>
             </div>
             <div class="lesson-file stack" data-testid="lesson-drop" ondragover={on_drag_over} ondrop={on_drop}>
-                <label class="small" for="lesson-file">{ t(Key::FileLabel) }</label>
-                <input id="lesson-file" type="file" accept=".eos,.txt,text/plain" data-testid="lesson-file" onchange={on_file} />
+                <input id="lesson-file" class="visually-hidden" type="file" accept=".eos,.txt,text/plain" data-testid="lesson-file" onchange={on_file} />
+                <label for="lesson-file" class="button" data-testid="lesson-file-button">{ t(Key::FileLabel) }</label>
                 <p class="muted small">{ t(Key::FileHint) }</p>
                 if let Some(e) = &p.file_error {
                     <p class="action-error mono small" role="alert" data-testid="lesson-file-error">{ tf(Key::FileError, &[e]) }</p>
