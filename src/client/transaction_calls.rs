@@ -336,9 +336,14 @@ impl TransactionManager {
                 self.state = TxnState::InTransaction;
                 self.partitions_in_transaction.clear();
                 self.added_partitions.clear();
+                self.transaction_started = false;
             }
             TxnCall::Send { tp } => {
                 self.partitions_in_transaction.insert(tp.clone());
+                // `maybeAddPartition` under TV2: the partition is in the transaction.
+                if self.transaction_v2 {
+                    self.transaction_started = true;
+                }
             }
             TxnCall::InitTransactions | TxnCall::CommitTransaction | TxnCall::AbortTransaction => {
                 self.state = call.pending_state().unwrap_or(self.state);

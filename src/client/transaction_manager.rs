@@ -83,6 +83,13 @@ pub enum TxnOutcome {
         producer_id: i64,
         producer_epoch: i16,
     },
+    /// Commit or abort of a transaction that never started (nothing sent, no offsets
+    /// added): done without an EndTxn, the epoch unchanged.
+    EndedWithoutEndTxn {
+        committed: bool,
+        producer_id: i64,
+        producer_epoch: i16,
+    },
     OffsetsSent {
         group_id: String,
     },
@@ -141,6 +148,10 @@ pub struct TransactionManager {
     pub retry_at_ms: i64,
     /// The blocking call (init, commit, abort) that has not returned yet.
     pub pending: Option<PendingStateTransition>,
+    /// `transactionStarted`: a partition (TV2: at the first send; before TV2: once
+    /// AddPartitionsToTxn answered) or offsets joined this transaction, so its end
+    /// needs an EndTxn.
+    pub transaction_started: bool,
     /// Whether the abort must bump the epoch (KIP-360), and how far it got.
     epoch_bump: EpochBump,
 }
@@ -161,8 +172,50 @@ impl TransactionManager {
             in_flight: None,
             retry_at_ms: 0,
             pending: None,
+            transaction_started: false,
             epoch_bump: EpochBump::NotRequired,
         }
+    }
+
+    /// `nextRequest`'s shortcut for an EndTxn of a transaction that never started:
+    /// the coordinator has nothing to end, so the commit or abort completes here and
+    /// nothing is sent (Kafka's client since KAFKA-18401, 4.0.0, under every
+    /// transaction.version; before TV2 the coordinator would answer such an EndTxn
+    /// INVALID_TXN_STATE). With a KIP-360 bump due, InitProducerId still follows.
+    pub fn complete_without_end_txn(
+        &mut self,
+        producer_id: i64,
+        producer_epoch: i16,
+        batches_pending: bool,
+    ) -> Option<TxnOutcome> {
+        let completing = matches!(
+            self.state,
+            TxnState::CommittingTransaction | TxnState::AbortingTransaction
+        );
+        if !completing
+            || self.transaction_started
+            || batches_pending
+            || self.in_flight.is_some()
+            || self.pending_offsets.is_some()
+            || !self.partitions_to_add().is_empty()
+        {
+            return None;
+        }
+        let committed = self.state == TxnState::CommittingTransaction;
+        if self.epoch_bump == EpochBump::Required {
+            self.end_txn_done_before_bump();
+            return None;
+        }
+        self.state = TxnState::Ready;
+        self.partitions_in_transaction.clear();
+        self.added_partitions.clear();
+        self.last_error = None;
+        self.mark_reported(end_txn_call(committed));
+        Some(TxnOutcome::EndedWithoutEndTxn {
+            committed,
+            producer_id,
+            producer_epoch,
+        })
     }
 
     /// A send of this transaction failed (`maybeTransitionToErrorState`). Returns
@@ -278,6 +331,9 @@ impl TransactionManager {
                     TxnRequestKind::FindCoordinator(CoordinatorType::Group),
                 ));
             };
+            // The group coordinator adds the offsets partition to the transaction
+            // (Kafka's client marks the start at AddOffsetsToTxn's answer).
+            self.transaction_started = true;
             return Some((
                 Target::Broker(group_coordinator),
                 Request::TxnOffsetCommit {
@@ -458,6 +514,7 @@ impl TransactionManager {
                 match error {
                     Errors::None => {
                         self.added_partitions.extend(partitions.iter().cloned());
+                        self.transaction_started = true;
                         (None, None)
                     }
                     e if e.is_retriable() => retry(self, "AddPartitionsToTxn", e),

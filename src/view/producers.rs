@@ -53,6 +53,11 @@ impl OutcomeView {
                 committed,
                 producer_id,
                 producer_epoch,
+            }
+            | TxnOutcome::EndedWithoutEndTxn {
+                committed,
+                producer_id,
+                producer_epoch,
             } => Some(done(
                 if *committed {
                     "commitTransaction"

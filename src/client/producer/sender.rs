@@ -39,8 +39,15 @@ impl Producer {
                 });
             }
         }
+        self.abort_batches_in_error(&mut events);
         let batches_pending = self.batches_pending();
         let (pid, epoch) = (self.producer_id, self.producer_epoch);
+        if let Some(tm) = self.txn.as_mut() {
+            if let Some(outcome) = tm.complete_without_end_txn(pid, epoch, batches_pending) {
+                self.last_txn_outcome = Some(outcome.clone());
+                events.push(ProducerEvent::Transaction(outcome));
+            }
+        }
         if let Some(tm) = self.txn.as_mut() {
             if let Some((target, request, kind)) =
                 tm.next_request(now_ms, pid, epoch, batches_pending)
@@ -77,6 +84,40 @@ impl Producer {
         // The Sender's next `runOnce` follows at once: settle what expiry left.
         self.settle_sequences(&mut events);
         (out, events)
+    }
+
+    /// `Sender.runOnce` in an error state: in FATAL_ERROR every queued batch fails
+    /// with the error (`maybeAbortBatches`); in ABORTABLE_ERROR, once no
+    /// transactional request is in flight, the batches never drained fail with it
+    /// (`abortUndrainedBatches`), at once rather than at their delivery timeout. The
+    /// transaction manager is not told again: the error is already its own.
+    fn abort_batches_in_error(&mut self, events: &mut Vec<ProducerEvent>) {
+        use crate::client::transaction_manager::TxnState;
+        let Some(tm) = self.txn.as_ref() else {
+            return;
+        };
+        let all = match tm.state {
+            TxnState::FatalError => true,
+            TxnState::AbortableError if tm.in_flight.is_none() => false,
+            _ => return,
+        };
+        let error = tm.last_error.unwrap_or(Errors::UnknownServerError);
+        let mut aborted = Vec::new();
+        for q in self.accumulator.values_mut() {
+            let (gone, kept): (VecDeque<ProducerBatch>, VecDeque<ProducerBatch>) =
+                q.drain(..).partition(|b| all || b.base_sequence.is_none());
+            *q = kept;
+            aborted.extend(gone);
+        }
+        for batch in aborted {
+            events.push(ProducerEvent::Failed {
+                batch: batch.id,
+                tp: batch.tp.clone(),
+                error,
+                detail: None,
+            });
+            self.failed.push((batch.id, batch.tp.clone(), error));
+        }
     }
 
     /// `runOnce`'s first steps: `maybeResolveSequences`, then

@@ -259,6 +259,21 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
             producer_id = producer_id,
             epoch = producer_epoch
         ),
+        TxnOutcome::EndedWithoutEndTxn {
+            committed,
+            producer_id,
+            producer_epoch,
+        } => msg!(
+            "producer.txn.ended-without-end-txn",
+            client = client,
+            call = if *committed {
+                "commitTransaction"
+            } else {
+                "abortTransaction"
+            },
+            producer_id = producer_id,
+            epoch = producer_epoch
+        ),
         TxnOutcome::Aborted {
             producer_id,
             producer_epoch,

@@ -170,6 +170,11 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             producer_id: 0,
             producer_epoch: 0,
         },
+        TxnOutcome::EndedWithoutEndTxn {
+            committed: false,
+            producer_id: 0,
+            producer_epoch: 0,
+        },
         TxnOutcome::OffsetsSent {
             group_id: "g".into(),
         },
