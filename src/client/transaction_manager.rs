@@ -517,6 +517,15 @@ impl TransactionManager {
                         self.transaction_started = true;
                         (None, None)
                     }
+                    // `maybeOverrideRetryBackoffMs`: the first partition of a
+                    // transaction answered CONCURRENT_TRANSACTIONS means the previous
+                    // transaction is still completing; try again after 20 ms
+                    // (ADD_PARTITIONS_RETRY_BACKOFF_MS), not the full backoff.
+                    Errors::ConcurrentTransactions if self.added_partitions.is_empty() => {
+                        let outcome = retry(self, "AddPartitionsToTxn", error);
+                        self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
+                        outcome
+                    }
                     e if e.is_retriable() => retry(self, "AddPartitionsToTxn", e),
                     e => self.fail(kind, "send", e),
                 }
