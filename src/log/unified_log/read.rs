@@ -17,7 +17,8 @@ impl UnifiedLog {
 
     /// `UnifiedLog.read`: whole batches from `start_offset` up to the bound the
     /// isolation allows (LEO, HW or LSO), at most `max_bytes` (but always at least one
-    /// batch), with the aborted transactions in that range for `read_committed`.
+    /// batch), all from one segment, with the aborted transactions in that range for
+    /// `read_committed`.
     pub fn read(
         &self,
         fs: &MemFs,
@@ -60,6 +61,11 @@ impl UnifiedLog {
                 records.extend_from_slice(rest.get(..used).unwrap_or_default());
                 next_offset = batch.next_offset();
                 count += 1;
+            }
+            // `LocalLog.read` answers from one segment: the first that holds a batch
+            // at or past the start offset. The next fetch goes on from there.
+            if count > 0 {
+                break;
             }
         }
         let aborted_transactions = (isolation == FetchIsolation::TxnCommitted).then(|| {
