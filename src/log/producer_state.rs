@@ -368,6 +368,10 @@ impl ProducerStateManager {
             if batch.is_control() {
                 entry.maybe_update_producer_epoch(batch.producer_epoch);
                 if let Some((kind, marker)) = batch.control_record() {
+                    // `appendEndTxnMarker` → `ProducerStateEntry.update(epoch,
+                    // coordinatorEpoch, timestamp)`: the marker's time is the
+                    // producer's last activity here (describe-producers, expiry).
+                    entry.last_timestamp = batch.max_timestamp;
                     entry.coordinator_epoch = marker.coordinator_epoch;
                     if let Some(first_offset) = entry.current_txn_first_offset.take() {
                         // `completeTxn`: decided, but unstable until replicated.
