@@ -102,17 +102,24 @@ impl TransactionCoordinator {
         let current_id = meta.producer_id();
         let current_epoch = meta.producer_epoch();
         let is_epoch_fence = meta.pending_state() == Some(TransactionState::PrepareEpochFence);
+        // Which epoch rules hold is the transaction's own version, the one it was
+        // written with (`currentTxnMetadataIsAtLeastTransactionsV2`), not the
+        // request's: a TV2 transaction retried by an older client, or a TV0/TV1 one
+        // by a TV2 client, is judged as it began (Kafka 4.0;
+        // TransactionCoordinatorTest.shouldReturnWhenTransactionVersionDowngraded,
+        // shouldReturnCorrectlyWhenTransactionVersionUpgraded).
+        let meta_v2 = !is_epoch_fence && meta.client_transaction_version().supports_epoch_bump();
         // The client retried an EndTxn that overflowed the epoch; the new id is stored.
-        let retry_on_overflow = !is_epoch_fence
+        let retry_on_overflow = meta_v2
             && meta.previous_producer_id() == producer_id
             && producer_epoch == i16::MAX - 1
             && meta.producer_epoch() == 0;
-        // The client retried an EndTxn whose bumped epoch is stored.
+        // The client retried an EndTxn whose bumped epoch is stored (`endTxnEpochBumped`).
         let retry_on_epoch_bump =
-            !is_epoch_fence && i32::from(meta.producer_epoch()) == i32::from(producer_epoch) + 1;
+            meta_v2 && i32::from(meta.producer_epoch()) == i32::from(producer_epoch) + 1;
         // Before TV2 the epoch never moves at EndTxn: a Complete* state with the same
         // epoch and result is the retry.
-        let v1 = is_epoch_fence || !tv.supports_epoch_bump();
+        let v1 = !meta_v2;
         let is_valid_epoch = if v1 {
             version::v1_valid_epoch(from_client, producer_epoch, meta.producer_epoch())
         } else {
@@ -169,8 +176,11 @@ impl TransactionCoordinator {
             {
                 Err(Errors::InvalidTxnState)
             }
-            // Before TV2 only an Ongoing transaction can end: no empty transactions.
-            (S::CompleteCommit | S::CompleteAbort | S::Empty, _) if v1 => {
+            // Before TV2 only an Ongoing transaction can end: no empty transactions
+            // (the request's version: a TV2 client may end an empty one).
+            (S::CompleteCommit | S::CompleteAbort | S::Empty, _)
+                if is_epoch_fence || !tv.supports_epoch_bump() =>
+            {
                 Err(Errors::InvalidTxnState)
             }
             (S::CompleteCommit | S::CompleteAbort | S::Empty, r) => Ok((r.prepare_state(), true)),
