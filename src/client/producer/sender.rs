@@ -102,21 +102,21 @@ impl Producer {
             _ => return,
         };
         let error = tm.last_error.unwrap_or(Errors::UnknownServerError);
-        let mut aborted = Vec::new();
+        let failed = &mut self.failed;
         for q in self.accumulator.values_mut() {
-            let (gone, kept): (VecDeque<ProducerBatch>, VecDeque<ProducerBatch>) =
-                q.drain(..).partition(|b| all || b.base_sequence.is_none());
-            *q = kept;
-            aborted.extend(gone);
-        }
-        for batch in aborted {
-            events.push(ProducerEvent::Failed {
-                batch: batch.id,
-                tp: batch.tp.clone(),
-                error,
-                detail: None,
+            q.retain(|b| {
+                let keep = !all && b.base_sequence.is_some();
+                if !keep {
+                    events.push(ProducerEvent::Failed {
+                        batch: b.id,
+                        tp: b.tp.clone(),
+                        error,
+                        detail: None,
+                    });
+                    failed.push((b.id, b.tp.clone(), error));
+                }
+                keep
             });
-            self.failed.push((batch.id, batch.tp.clone(), error));
         }
     }
 
