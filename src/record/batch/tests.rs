@@ -98,8 +98,8 @@ fn control_batch_wire_format() {
     assert_eq!(b.last_sequence(), NO_SEQUENCE);
     assert_eq!(b.records.len(), 1);
     let r = &b.records[0];
-    assert_eq!(r.key.as_ref().map(Vec::len), Some(4));
-    assert_eq!(r.value.as_ref().map(Vec::len), Some(6));
+    assert_eq!(r.key.as_ref().map(|k| k.len()), Some(4));
+    assert_eq!(r.value.as_ref().map(|v| v.len()), Some(6));
     let bytes = b.encode();
     assert_eq!(&bytes[21..23], &[0x00, 0x30]);
     assert_eq!(
@@ -402,7 +402,7 @@ fn reserve_bound_covers_the_exact_size_and_views_match_owned() {
         attributes: 0,
         timestamp_delta: i64::MIN,
         offset_delta: i32::MAX,
-        key: Some(vec![7; 300]),
+        key: Some(vec![7; 300].into()),
         value: None,
         headers: vec![
             Header {
