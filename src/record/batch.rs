@@ -23,6 +23,7 @@ use super::control::{ControlRecordType, EndTransactionMarker};
 use super::crc32c::crc32c;
 use super::default_record::{decode_records, wire_len, Record, RecordView};
 use super::error::RecordError;
+#[cfg(not(target_arch = "wasm32"))]
 use super::varint::Writer;
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
@@ -331,6 +332,7 @@ impl RecordBatch {
     /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer). Makes
     /// room once from the lengths (an upper bound), writes into it computing each
     /// record's exact size once, then cuts the rest off.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         let bound = self.records.iter().fold(RECORD_BATCH_OVERHEAD, |acc, r| {
             acc.saturating_add(r.max_size_in_bytes())
@@ -358,6 +360,49 @@ impl RecordBatch {
             let batch_length = wire_len(batch.len().saturating_sub(LOG_OVERHEAD));
             let crc = crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or(&[]));
             // Both writes are inside the header just written, so they cannot fail.
+            let _ = put(batch, BATCH_LENGTH_OFFSET, &batch_length.to_be_bytes());
+            let _ = put(batch, CRC_OFFSET, &crc.to_be_bytes());
+        }
+    }
+
+    /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer).
+    #[cfg(target_arch = "wasm32")]
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        self.encode_compact(out);
+    }
+
+    /// [`RecordBatch::encode_into`] in the wasm, which is built for size (see
+    /// [`Record::encode_compact`]): reserves once from the lengths, then pushes.
+    #[cfg(any(target_arch = "wasm32", test))]
+    pub(super) fn encode_compact(&self, out: &mut Vec<u8>) {
+        use super::varint::VarintBlock;
+        let bound = self
+            .records
+            .iter()
+            .fold(RECORD_BATCH_OVERHEAD + VarintBlock::CAPACITY, |acc, r| {
+                acc.saturating_add(r.max_size_in_bytes())
+            });
+        out.reserve(bound);
+        let start = out.len();
+        out.extend_from_slice(&self.base_offset.to_be_bytes());
+        out.extend_from_slice(&0i32.to_be_bytes()); // batchLength, patched below
+        out.extend_from_slice(&self.partition_leader_epoch.to_be_bytes());
+        out.push(MAGIC_V2 as u8);
+        out.extend_from_slice(&0u32.to_be_bytes()); // crc, patched below
+        out.extend_from_slice(&self.attributes.to_be_bytes());
+        out.extend_from_slice(&self.last_offset_delta.to_be_bytes());
+        out.extend_from_slice(&self.base_timestamp.to_be_bytes());
+        out.extend_from_slice(&self.max_timestamp.to_be_bytes());
+        out.extend_from_slice(&self.producer_id.to_be_bytes());
+        out.extend_from_slice(&self.producer_epoch.to_be_bytes());
+        out.extend_from_slice(&self.base_sequence.to_be_bytes());
+        out.extend_from_slice(&self.record_count().to_be_bytes());
+        for r in &self.records {
+            r.encode_compact(out);
+        }
+        if let Some(batch) = out.get_mut(start..) {
+            let batch_length = wire_len(batch.len().saturating_sub(LOG_OVERHEAD));
+            let crc = crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or(&[]));
             let _ = put(batch, BATCH_LENGTH_OFFSET, &batch_length.to_be_bytes());
             let _ = put(batch, CRC_OFFSET, &crc.to_be_bytes());
         }

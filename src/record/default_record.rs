@@ -16,9 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use super::bytes::Bytes;
 use super::error::RecordError;
+#[cfg(not(target_arch = "wasm32"))]
+use super::varint::Writer;
 use super::varint::{
-    decode_varint, decode_varlong, size_of_varint, size_of_varlong, Writer, MAX_VARINT_LEN,
-    MAX_VARLONG_LEN,
+    decode_varint, decode_varlong, size_of_varint, size_of_varlong, MAX_VARINT_LEN, MAX_VARLONG_LEN,
 };
 use crate::util::bytes::ByteReader;
 
@@ -67,7 +68,8 @@ fn size_of_bytes(b: Option<&[u8]>) -> usize {
     }
 }
 
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
 fn write_bytes(b: Option<&[u8]>, w: &mut Writer) {
     match b {
         None => w.varint(-1),
@@ -118,13 +120,56 @@ impl Record {
     }
 
     /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         Writer::append(out, self.max_size_in_bytes(), |w| self.write_to(w));
     }
 
+    /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
+    #[cfg(target_arch = "wasm32")]
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        self.encode_compact(out);
+    }
+
+    /// [`Record::encode_into`] in the wasm, which is built for size: the length computed
+    /// first, the leading fields in one stack block, the rest pushed (the faster native
+    /// writer cost the main page 0.56 KB gzip).
+    #[cfg(any(target_arch = "wasm32", test))]
+    pub(super) fn encode_compact(&self, out: &mut Vec<u8>) {
+        use super::varint::{encode_varint, VarintBlock};
+        let mut head = VarintBlock::default();
+        head.varint(wire_len(self.body_size()));
+        head.byte(self.attributes as u8);
+        head.varlong(self.timestamp_delta);
+        head.varint(self.offset_delta);
+        match &self.key {
+            None => head.varint(-1),
+            Some(key) => head.varint(wire_len(key.len())),
+        }
+        head.append_to(out);
+        if let Some(key) = &self.key {
+            out.extend_from_slice(key);
+        }
+        let bytes = |b: Option<&[u8]>, out: &mut Vec<u8>| match b {
+            None => encode_varint(-1, out),
+            Some(v) => {
+                encode_varint(wire_len(v.len()), out);
+                out.extend_from_slice(v);
+            }
+        };
+        bytes(self.value.as_deref(), out);
+        encode_varint(wire_len(self.headers.len()), out);
+        for h in &self.headers {
+            encode_varint(wire_len(h.key.len()), out);
+            out.extend_from_slice(h.key.as_bytes());
+            bytes(h.value.as_deref(), out);
+        }
+    }
+
     /// The encoded record, into room the caller made (at least
     /// [`Record::max_size_in_bytes`] for speed).
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
     pub(super) fn write_to(&self, w: &mut Writer) {
         // The length varint's size from the bound; `length_prefix` corrects it.
         let at = w.position();

@@ -60,6 +60,68 @@ pub fn encode_varlong(value: i64, out: &mut Vec<u8>) {
     encode_unsigned_varlong(zigzag64(value), out);
 }
 
+/// The wasm's encoder (built for size; natively [`Writer`] is faster): a few numbers
+/// built on the stack and appended to the output as one fixed-size copy,
+/// then cut to their length: a record's leading fields (length, attributes, deltas, key
+/// length) take one copy instead of a capacity check a byte or a `memmove` call a
+/// number. Holds [`VarintBlock::CAPACITY`] bytes; a caller puts at most that many.
+#[cfg(any(target_arch = "wasm32", test))]
+pub struct VarintBlock {
+    buf: [u8; VarintBlock::CAPACITY],
+    len: usize,
+}
+
+#[cfg(any(target_arch = "wasm32", test))]
+impl Default for VarintBlock {
+    fn default() -> Self {
+        VarintBlock {
+            buf: [0; VarintBlock::CAPACITY],
+            len: 0,
+        }
+    }
+}
+
+#[cfg(any(target_arch = "wasm32", test))]
+impl VarintBlock {
+    pub const CAPACITY: usize = 32;
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    fn unsigned(&mut self, mut value: u64) {
+        while value >= 0x80 {
+            self.byte((value as u8) | 0x80);
+            value >>= 7;
+        }
+        self.byte(value as u8);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn varint(&mut self, value: i32) {
+        self.unsigned(u64::from(zigzag32(value)));
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn varlong(&mut self, value: i64) {
+        self.unsigned(zigzag64(value));
+    }
+
+    /// Appends the numbers put so far (the copy is the whole block, the length is then
+    /// set back: `out` needs room for [`VarintBlock::CAPACITY`] bytes to avoid a grow).
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        let end = out.len() + self.len;
+        out.extend_from_slice(&self.buf);
+        out.truncate(end);
+    }
+}
+
 /// Writes an encoding into room made for it up front (zero bytes, as many as the
 /// encoding's upper bound): a byte is one store and one check against the room, with
 /// no capacity check and no stack buffer in between. (A block built on the stack a

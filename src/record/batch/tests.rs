@@ -429,3 +429,27 @@ fn reserve_bound_covers_the_exact_size_and_views_match_owned() {
     assert_eq!(view.to_batch(), batch);
     assert!(view.header().records.is_empty());
 }
+
+#[test]
+fn the_wasm_encoder_writes_the_same_bytes() {
+    let mut with_headers = known_batch();
+    with_headers.records.push(Record {
+        attributes: 0,
+        timestamp_delta: -5,
+        offset_delta: 70,
+        key: None,
+        value: Some(vec![1; 8200].into()),
+        headers: vec![Header {
+            key: "h".to_string(),
+            value: Some(b"v".to_vec()),
+        }],
+    });
+    let control = RecordBatch::new_control(42, 7, 2, 1000, ControlRecordType::Commit, 3);
+    for batch in [known_batch(), with_headers, control] {
+        let mut compact = vec![5];
+        batch.encode_compact(&mut compact);
+        let mut fast = vec![5];
+        batch.encode_into(&mut fast);
+        assert_eq!(compact, fast);
+    }
+}
