@@ -251,8 +251,8 @@ fn records_by_offset(fs: &MemFs, log: &UnifiedLog) -> BTreeMap<i64, (i64, Vec<u8
                 b.record_offset(r),
                 (
                     b.producer_id,
-                    r.key.clone().unwrap_or_default(),
-                    r.value.clone().unwrap_or_default(),
+                    r.key.clone().map(Vec::from).unwrap_or_default(),
+                    r.value.clone().map(Vec::from).unwrap_or_default(),
                     b.is_transactional(),
                 ),
             );

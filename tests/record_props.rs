@@ -43,8 +43,8 @@ fn records() -> impl Strategy<Value = Vec<Record>> {
                     attributes,
                     timestamp_delta,
                     offset_delta,
-                    key,
-                    value,
+                    key: key.map(Into::into),
+                    value: value.map(Into::into),
                     headers,
                 }
             })

@@ -81,10 +81,12 @@ pub(super) fn records_of(log: &UnifiedLog, fs: &MemFs) -> Vec<(Vec<u8>, Option<V
         .into_iter()
         .filter(|s| !s.batch.is_control())
         .flat_map(|s| {
-            s.batch
-                .records
-                .into_iter()
-                .map(|r| (r.key.unwrap_or_default(), r.value))
+            s.batch.records.into_iter().map(|r| {
+                (
+                    r.key.map(Vec::from).unwrap_or_default(),
+                    r.value.map(Vec::from),
+                )
+            })
         })
         .collect()
 }

@@ -103,8 +103,8 @@ impl ProducerBatch {
             attributes: 0,
             timestamp_delta: 0,
             offset_delta: i32::try_from(self.values.len()).unwrap_or(i32::MAX),
-            key,
-            value,
+            key: key.map(crate::record::Bytes::from),
+            value: value.map(crate::record::Bytes::from),
             headers: Vec::new(),
         }
         .size_in_bytes()

@@ -18,11 +18,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bytes::Bytes;
 use super::control::{ControlRecordType, EndTransactionMarker};
 use super::crc32c::crc32c;
 use super::default_record::{decode_records, wire_len, Record, RecordView};
 use super::error::RecordError;
-use super::varint::VarintBlock;
+#[cfg(not(target_arch = "wasm32"))]
+use super::varint::Writer;
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
     NO_PRODUCER_ID, NO_SEQUENCE, RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK,
@@ -145,8 +147,8 @@ impl RecordBatch {
                 attributes: 0,
                 timestamp_delta: 0,
                 offset_delta: wire_len(i),
-                key,
-                value,
+                key: key.map(Bytes::from),
+                value: value.map(Bytes::from),
                 headers: Vec::new(),
             })
             .collect();
@@ -191,8 +193,10 @@ impl RecordBatch {
                 attributes: 0,
                 timestamp_delta: 0,
                 offset_delta: 0,
-                key: Some(kind.encode_key()),
-                value: Some(EndTransactionMarker::new(coordinator_epoch).encode()),
+                key: Some(Bytes::from(kind.encode_key())),
+                value: Some(Bytes::from(
+                    EndTransactionMarker::new(coordinator_epoch).encode(),
+                )),
                 headers: Vec::new(),
             }],
         }
@@ -325,11 +329,53 @@ impl RecordBatch {
         out
     }
 
-    /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer). Reserves
-    /// once from the lengths (an upper bound), then computes each record's exact size
-    /// once, as it writes it.
+    /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer). Makes
+    /// room once from the lengths (an upper bound), writes into it computing each
+    /// record's exact size once, then cuts the rest off.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn encode_into(&self, out: &mut Vec<u8>) {
-        // The last record's leading fields are copied as a whole block, then cut.
+        let bound = self.records.iter().fold(RECORD_BATCH_OVERHEAD, |acc, r| {
+            acc.saturating_add(r.max_size_in_bytes())
+        });
+        let start = out.len();
+        Writer::append(out, bound, |w| {
+            w.bytes(&self.base_offset.to_be_bytes());
+            w.bytes(&0i32.to_be_bytes()); // batchLength, patched below
+            w.bytes(&self.partition_leader_epoch.to_be_bytes());
+            w.byte(MAGIC_V2 as u8);
+            w.bytes(&0u32.to_be_bytes()); // crc, patched below
+            w.bytes(&self.attributes.to_be_bytes());
+            w.bytes(&self.last_offset_delta.to_be_bytes());
+            w.bytes(&self.base_timestamp.to_be_bytes());
+            w.bytes(&self.max_timestamp.to_be_bytes());
+            w.bytes(&self.producer_id.to_be_bytes());
+            w.bytes(&self.producer_epoch.to_be_bytes());
+            w.bytes(&self.base_sequence.to_be_bytes());
+            w.bytes(&self.record_count().to_be_bytes());
+            for r in &self.records {
+                r.write_to(w);
+            }
+        });
+        if let Some(batch) = out.get_mut(start..) {
+            let batch_length = wire_len(batch.len().saturating_sub(LOG_OVERHEAD));
+            let crc = crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or(&[]));
+            // Both writes are inside the header just written, so they cannot fail.
+            let _ = put(batch, BATCH_LENGTH_OFFSET, &batch_length.to_be_bytes());
+            let _ = put(batch, CRC_OFFSET, &crc.to_be_bytes());
+        }
+    }
+
+    /// Appends the encoded batch to `out` (e.g. straight onto a segment buffer).
+    #[cfg(target_arch = "wasm32")]
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        self.encode_compact(out);
+    }
+
+    /// [`RecordBatch::encode_into`] in the wasm, which is built for size (see
+    /// [`Record::encode_compact`]): reserves once from the lengths, then pushes.
+    #[cfg(any(target_arch = "wasm32", test))]
+    pub(super) fn encode_compact(&self, out: &mut Vec<u8>) {
+        use super::varint::VarintBlock;
         let bound = self
             .records
             .iter()
@@ -352,12 +398,11 @@ impl RecordBatch {
         out.extend_from_slice(&self.base_sequence.to_be_bytes());
         out.extend_from_slice(&self.record_count().to_be_bytes());
         for r in &self.records {
-            r.encode_into(out);
+            r.encode_compact(out);
         }
         if let Some(batch) = out.get_mut(start..) {
             let batch_length = wire_len(batch.len().saturating_sub(LOG_OVERHEAD));
             let crc = crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or(&[]));
-            // Both writes are inside the header just written, so they cannot fail.
             let _ = put(batch, BATCH_LENGTH_OFFSET, &batch_length.to_be_bytes());
             let _ = put(batch, CRC_OFFSET, &crc.to_be_bytes());
         }
@@ -564,11 +609,14 @@ fn decode_header(buf: &[u8]) -> Result<(RecordBatch, &[u8], usize, usize), Recor
     ))
 }
 
-/// [`RecordBatch::decode`]: the records filled straight from the bytes, one vector.
+/// [`RecordBatch::decode`]: the records region copied once into a buffer that every
+/// key and value shares (Kafka's records slice the batch's `ByteBuffer` likewise), the
+/// records filled straight from it, one vector.
 #[cfg(not(target_arch = "wasm32"))]
 fn decode_owned(buf: &[u8]) -> Result<(RecordBatch, usize), RecordError> {
     let (mut batch, region, count, size) = decode_header(buf)?;
-    let records = decode_records(region, count, |view| view.to_record())?;
+    let shared: std::rc::Rc<[u8]> = std::rc::Rc::from(region);
+    let records = decode_records(&shared, count, |view| view.to_shared_record(&shared))?;
     check_offset_deltas(
         records.iter().map(|r| r.offset_delta),
         batch.last_offset_delta,

@@ -12,7 +12,7 @@ use super::batch::{
 };
 use super::crc32c::crc32c;
 use super::error::RecordError;
-use super::{ControlRecordType, EndTransactionMarker, Record, RecordBatch, TimestampType};
+use super::{Bytes, ControlRecordType, EndTransactionMarker, Record, RecordBatch, TimestampType};
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
     RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK, TRANSACTIONAL_FLAG_MASK,
@@ -363,7 +363,7 @@ fn timestamp_type_name(t: TimestampType) -> &'static str {
 /// sequence: … headerKeys: [...]`), then the control record's marker or, with
 /// `--print-data-log`, the key and payload read as UTF-8 (Kafka's `StringDecoder`).
 pub fn record_line(batch: &RecordBatch, record: &Record) -> String {
-    let size = |b: &Option<Vec<u8>>| b.as_ref().map_or(-1, |v| v.len() as i64);
+    let size = |b: &Option<Bytes>| b.as_ref().map_or(-1, |v| v.len() as i64);
     let sequence = if batch.base_sequence < 0 {
         batch.base_sequence
     } else {

@@ -6,6 +6,7 @@
 //! `DefaultRecord`, `ControlRecordType`, `EndTransactionMarker`).
 
 pub mod batch;
+pub mod bytes;
 pub mod control;
 pub mod crc32c;
 pub mod default_record;
@@ -18,6 +19,7 @@ pub use batch::{
     decode_all, header_summary, increment_sequence, set_base_offset, set_partition_leader_epoch,
     split_batches, BatchView, KeyValue, RecordBatch, TimestampType,
 };
+pub use bytes::Bytes;
 pub use control::{ControlRecordType, EndTransactionMarker};
 pub use default_record::{Header, HeaderView, Record, RecordView};
 pub use dump::{batch_line, codec_name, header_fields, record_line, BatchLine, HeaderField};

@@ -110,7 +110,7 @@ impl BatchView {
                 } else {
                     crate::record::increment_sequence(batch.base_sequence, r.offset_delta)
                 };
-                let text = |b: &Option<Vec<u8>>| {
+                let text = |b: &Option<crate::record::Bytes>| {
                     b.as_deref()
                         .map_or("null".into(), |b| String::from_utf8_lossy(b).into_owned())
                 };

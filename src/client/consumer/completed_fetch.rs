@@ -171,8 +171,8 @@ impl CompletedFetch {
                     return Some(ConsumerRecord {
                         topic_partition: self.tp.clone(),
                         offset,
-                        key: record.key.clone(),
-                        value: record.value.clone(),
+                        key: record.key.as_deref().map(<[u8]>::to_vec),
+                        value: record.value.as_deref().map(<[u8]>::to_vec),
                         timestamp: batch.record_timestamp(record),
                     });
                 }

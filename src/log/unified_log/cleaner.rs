@@ -233,7 +233,7 @@ impl UnifiedLog {
             } else if !txns.on_batch_read(batch) {
                 for r in &batch.records {
                     if let Some(key) = &r.key {
-                        map.insert(key.clone(), batch.record_offset(r));
+                        map.insert(key.to_vec(), batch.record_offset(r));
                     }
                 }
             }

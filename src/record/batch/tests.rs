@@ -98,8 +98,8 @@ fn control_batch_wire_format() {
     assert_eq!(b.last_sequence(), NO_SEQUENCE);
     assert_eq!(b.records.len(), 1);
     let r = &b.records[0];
-    assert_eq!(r.key.as_ref().map(Vec::len), Some(4));
-    assert_eq!(r.value.as_ref().map(Vec::len), Some(6));
+    assert_eq!(r.key.as_ref().map(|k| k.len()), Some(4));
+    assert_eq!(r.value.as_ref().map(|v| v.len()), Some(6));
     let bytes = b.encode();
     assert_eq!(&bytes[21..23], &[0x00, 0x30]);
     assert_eq!(
@@ -402,7 +402,7 @@ fn reserve_bound_covers_the_exact_size_and_views_match_owned() {
         attributes: 0,
         timestamp_delta: i64::MIN,
         offset_delta: i32::MAX,
-        key: Some(vec![7; 300]),
+        key: Some(vec![7; 300].into()),
         value: None,
         headers: vec![
             Header {
@@ -428,4 +428,28 @@ fn reserve_bound_covers_the_exact_size_and_views_match_owned() {
     assert_eq!(last.headers[0].value, Some(&[1u8; 129][..]));
     assert_eq!(view.to_batch(), batch);
     assert!(view.header().records.is_empty());
+}
+
+#[test]
+fn the_wasm_encoder_writes_the_same_bytes() {
+    let mut with_headers = known_batch();
+    with_headers.records.push(Record {
+        attributes: 0,
+        timestamp_delta: -5,
+        offset_delta: 70,
+        key: None,
+        value: Some(vec![1; 8200].into()),
+        headers: vec![Header {
+            key: "h".to_string(),
+            value: Some(b"v".to_vec()),
+        }],
+    });
+    let control = RecordBatch::new_control(42, 7, 2, 1000, ControlRecordType::Commit, 3);
+    for batch in [known_batch(), with_headers, control] {
+        let mut compact = vec![5];
+        batch.encode_compact(&mut compact);
+        let mut fast = vec![5];
+        batch.encode_into(&mut fast);
+        assert_eq!(compact, fast);
+    }
 }
