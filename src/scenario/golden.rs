@@ -160,8 +160,7 @@ pub fn check_with(src: &str, watch: Option<MakeWatch>) -> Result<Checked, ParseE
             Ok(output) => output.lines.clone(),
             Err(e) => {
                 replay.skip();
-                let prefix = format!("line {}: ", step.line);
-                vec![format!("error: {}", e.strip_prefix(&prefix).unwrap_or(&e))]
+                vec![format!("error: {}", e.error.in_lang(replay.lang()))]
             }
         };
         let at = blocks

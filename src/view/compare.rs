@@ -128,7 +128,7 @@ pub fn compare(scenario: Scenario, upto: usize) -> CompareView {
     'story: for (i, range) in steps.iter().enumerate().take(upto) {
         while replay.at() < range.end && !replay.is_done() {
             if let Err(e) = replay.step() {
-                error = Some(e);
+                error = Some(e.in_lang(replay.lang()));
                 break 'story;
             }
             let mut found = Vec::new();
