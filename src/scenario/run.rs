@@ -171,7 +171,9 @@ impl Runner {
                 let before = self.world.events.len();
                 let mut lines = match action {
                     // Its retry line is worded in the reader's language.
-                    Action::RawInitProducerId => self.world.raw_init_producer_id(self.lang).lines,
+                    Action::RawInitProducerId => {
+                        transcript::raw_lines(self.world.raw_init_producer_id(), self.lang)
+                    }
                     _ => self.world.apply(action)?,
                 };
                 // A send that failed for good, or a run cut short, shows verbose or not.
@@ -297,7 +299,11 @@ impl Runner {
             View::Committed {
                 group_id,
                 partitions,
-            } => w.committed_offsets(group_id, partitions, self.lang),
+            } => transcript::committed_offsets(
+                group_id,
+                &w.committed_offsets(group_id, partitions),
+                self.lang,
+            ),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),

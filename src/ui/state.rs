@@ -113,10 +113,10 @@ impl PageState {
         for action in &actions {
             let applied = match action {
                 // Its retry line is worded in the page's language, as a replay words it.
-                Action::RawInitProducerId => Ok(self
-                    .world
-                    .raw_init_producer_id(crate::i18n::ui_lang())
-                    .lines),
+                Action::RawInitProducerId => Ok(crate::i18n::transcript::raw_lines(
+                    self.world.raw_init_producer_id(),
+                    crate::i18n::ui_lang(),
+                )),
                 _ => self.world.apply(action),
             };
             match applied {
