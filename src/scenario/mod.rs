@@ -208,7 +208,9 @@ pub fn lesson_title(name: &str, lang: crate::i18n::Lang) -> String {
 /// Parses and runs a scenario to the end, returning its transcript.
 pub fn transcript(source: &str) -> Result<Vec<String>, ScenarioError> {
     let mut replay = Replay::new(parse(source).map_err(ScenarioError::Parse)?);
-    replay.play_to(usize::MAX).map_err(ScenarioError::Run)?;
+    replay
+        .play_to(usize::MAX)
+        .map_err(|e| ScenarioError::Run(e.clone()))?;
     Ok(replay
         .outputs()
         .iter()

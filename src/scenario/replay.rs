@@ -71,7 +71,8 @@ impl Replay {
 
     /// Plays the next step (nothing at the end). A refused step changes nothing: the
     /// replay stays on it and keeps the error (`line N: …`).
-    pub fn step(&mut self) -> Result<&StepOutput, RunError> {
+    /// The error is the one kept (no copy of it is made).
+    pub fn step(&mut self) -> Result<&StepOutput, &RunError> {
         let seen = self.runner.world.events.len();
         let world = self.runner.generation();
         match self.runner.step() {
@@ -91,20 +92,24 @@ impl Replay {
                 });
                 Ok(self.outputs.last().expect("just pushed"))
             }
-            Err(e) => {
-                self.error = Some(e.clone());
-                Err(e)
-            }
+            Err(e) => Err(self.error.insert(e)),
         }
     }
 
     /// Plays steps until `upto` have run (or the scenario ends); stops at the first
     /// refused step.
-    pub fn play_to(&mut self, upto: usize) -> Result<(), RunError> {
+    pub fn play_to(&mut self, upto: usize) -> Result<(), &RunError> {
         while self.at() < upto && !self.is_done() {
-            self.step()?;
+            if self.step().is_err() {
+                return self.refused();
+            }
         }
         Ok(())
+    }
+
+    /// The error kept by the step that was just refused.
+    fn refused<T: Default>(&self) -> Result<T, &RunError> {
+        self.error.as_ref().map_or_else(|| Ok(T::default()), Err)
     }
 
     /// Plays the rest of the current player step (all of it, from its first line) and
@@ -112,20 +117,24 @@ impl Replay {
     /// does.
     ///
     /// [`step`]: Replay::step
-    pub fn play_player_step(&mut self) -> Result<StepOutput, RunError> {
+    pub fn play_player_step(&mut self) -> Result<StepOutput, &RunError> {
         let Some(range) = self.player.iter().find(|r| r.end > self.at()).cloned() else {
             return Ok(StepOutput::default());
         };
         while self.at() < range.end && !self.is_done() {
-            self.step()?;
+            if self.step().is_err() {
+                return self.refused();
+            }
         }
         Ok(self.player_output(self.player_at() - 1).unwrap_or_default())
     }
 
     /// Plays whole player steps until `upto` have run; stops at the first refused line.
-    pub fn play_player_to(&mut self, upto: usize) -> Result<(), RunError> {
+    pub fn play_player_to(&mut self, upto: usize) -> Result<(), &RunError> {
         while self.player_at() < upto && !self.is_done() {
-            self.play_player_step()?;
+            if self.play_player_step().is_err() {
+                return self.refused();
+            }
         }
         Ok(())
     }

@@ -100,7 +100,7 @@ impl LinkError {
     }
 
     /// Why, in `lang`.
-    #[cold]
+    #[inline(never)]
     pub fn in_lang(&self, lang: crate::i18n::Lang) -> String {
         crate::i18n::catalog::render(&self.msg(), lang)
     }

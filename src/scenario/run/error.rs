@@ -73,7 +73,7 @@ impl StepError {
     }
 
     /// Why, in `lang` (without the line).
-    #[cold]
+    #[inline(never)]
     pub fn in_lang(&self, lang: Lang) -> String {
         crate::i18n::catalog::render(&self.msg(), lang)
     }
@@ -86,7 +86,7 @@ impl RunError {
     }
 
     /// `line N: why` in `lang`.
-    #[cold]
+    #[inline(never)]
     pub fn in_lang(&self, lang: Lang) -> String {
         crate::i18n::catalog::render(&self.msg(), lang)
     }
