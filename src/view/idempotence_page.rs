@@ -241,11 +241,11 @@ mod tests {
     use super::*;
     use crate::scenario::{parse, Replay};
 
-    /// A world after `src` (a scenario) has run.
+    /// A world after `src` (a scenario) has run to its end.
     fn world(src: &str) -> World {
-        let mut r = Replay::new(parse(src).expect("parses"));
-        r.play_to(usize::MAX).expect("runs");
-        r.into_world()
+        let played = Replay::to(parse(src).expect("parses"), usize::MAX);
+        assert!(played.is_done() && played.error().is_none());
+        played.into_world()
     }
 
     const SENDS: &str = "cluster brokers=1\ntopic create orders partitions=1\n\
