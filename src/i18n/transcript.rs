@@ -204,36 +204,40 @@ pub fn replica_on_disk(lang: Lang) -> String {
 /// none, or an error (UNSTABLE_OFFSET_COMMIT) with why; or why nothing can be read yet
 /// (no `__consumer_offsets`, or its coordinator's broker still loading the partition).
 pub fn committed_offsets(group: &str, answer: &CommittedOffsets, lang: Lang) -> Vec<String> {
-    let msgs = match answer {
-        CommittedOffsets::NoTopic => vec![msg!("transcript.committed.no-topic", group = group)],
-        CommittedOffsets::Loading { broker, tp } => vec![msg!(
+    let line = |m: super::Msg| render(&m, lang);
+    match answer {
+        CommittedOffsets::NoTopic => {
+            vec![line(msg!("transcript.committed.no-topic", group = group))]
+        }
+        CommittedOffsets::Loading { broker, tp } => vec![line(msg!(
             "transcript.committed.loading",
             group = group,
             error = Errors::CoordinatorLoadInProgress.name(),
             broker = broker,
             tp = tp
-        )],
+        ))],
         CommittedOffsets::Partitions(partitions) => partitions
             .iter()
-            .map(|(tp, offset)| match offset {
-                Ok(Some(offset)) => msg!(
-                    "transcript.committed",
-                    group = group,
-                    tp = tp,
-                    offset = offset
-                ),
-                Ok(None) => msg!("transcript.committed.none", group = group, tp = tp),
-                Err(error) => msg!(
-                    "transcript.committed.error",
-                    group = group,
-                    tp = tp,
-                    error = error.name(),
-                    why = super::Msg::new("transcript.committed.unstable")
-                ),
+            .map(|(tp, offset)| {
+                line(match offset {
+                    Ok(Some(offset)) => msg!(
+                        "transcript.committed",
+                        group = group,
+                        tp = tp,
+                        offset = offset
+                    ),
+                    Ok(None) => msg!("transcript.committed.none", group = group, tp = tp),
+                    Err(error) => msg!(
+                        "transcript.committed.error",
+                        group = group,
+                        tp = tp,
+                        error = error.name(),
+                        why = super::Msg::new("transcript.committed.unstable")
+                    ),
+                })
             })
             .collect(),
-    };
-    msgs.iter().map(|m| render(m, lang)).collect()
+    }
 }
 
 /// A raw call's transcript: its InitProducerId retries (each after a retriable error,
