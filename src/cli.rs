@@ -607,7 +607,7 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
     // Step by step: a later `cluster` line replaces the world, so each step's events
     // are narrated while its world is still the one on hand.
     while let Some(step) = replay.current_step().cloned() {
-        let output = replay.step()?.clone();
+        let output = replay.step().map_err(|e| e.in_lang(o.lang))?.clone();
         if o.verbose {
             if let Some(title) = step.title_in(o.lang) {
                 out.push_str(&format!("## {title}\n"));

@@ -9,7 +9,7 @@ use eos_playground::sim::{Action, ClusterConfig, World};
 /// Runs a scenario to the end; returns its transcript or the error of the step that
 /// failed (with its line).
 fn run(source: &str) -> Result<Vec<String>, String> {
-    scenario::transcript(source)
+    scenario::transcript(source).map_err(|e| e.to_string())
 }
 
 #[test]

@@ -36,9 +36,6 @@ const LAYERS: &[(&str, u32)] = &[
 /// Imports against the layers that are still to be removed: (from, to). Each must still
 /// occur (a fixed one is taken off this list).
 const KNOWN: &[(&str, &str)] = &[
-    // The world words two transcript lines (a retried InitProducerId, the committed
-    // offsets) in the reader's language.
-    ("sim", "i18n"),
     // The controller's duties that carry a decision out (telling the brokers, fencing,
     // elections, creating topics) are methods on `World` in src/controller/, so the
     // controller's work sits in one module; its pure part (registration.rs,

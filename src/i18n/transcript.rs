@@ -6,6 +6,8 @@
 use super::catalog::render;
 use super::Lang;
 use crate::msg;
+use crate::protocol::Errors;
+use crate::sim::{CommittedOffsets, RawOutcome};
 
 /// `{outcome NAME}`: `None` for a transaction not finished yet, `Some(None)` for one
 /// that succeeded, `Some(Some(exception))` for one that failed with Kafka's exception.
@@ -147,19 +149,6 @@ pub fn no_response(lang: Lang) -> String {
     render(&msg!("transcript.no-response"), lang)
 }
 
-/// A raw InitProducerId the broker answered with a retriable error: the client waits
-/// `retry.backoff.ms` and asks again (seed 000's first line).
-pub fn init_pid_retry(error: &str, backoff_ms: i64, lang: Lang) -> String {
-    render(
-        &msg!(
-            "transcript.init-pid-retry",
-            error = error,
-            backoff_ms = backoff_ms
-        ),
-        lang,
-    )
-}
-
 /// `print offsets`: a partition's log start offset, high watermark and log end offset.
 pub fn offsets(tp: &str, start: i64, hw: i64, leo: i64, lang: Lang) -> String {
     render(
@@ -211,46 +200,63 @@ pub fn replica_on_disk(lang: Lang) -> String {
     render(&msg!("transcript.replica.on-disk"), lang)
 }
 
-/// What a stable OffsetFetch answered for one partition of a group: its committed
-/// offset, none, or an error (UNSTABLE_OFFSET_COMMIT) with why.
-pub fn committed(group: &str, tp: &str, offset: Result<Option<i64>, &str>, lang: Lang) -> String {
-    let m = match offset {
-        Ok(Some(offset)) => msg!(
-            "transcript.committed",
-            group = group,
-            tp = tp,
-            offset = offset
-        ),
-        Ok(None) => msg!("transcript.committed.none", group = group, tp = tp),
-        Err(error) => msg!(
-            "transcript.committed.error",
-            group = group,
-            tp = tp,
-            error = error,
-            why = super::Msg::new("transcript.committed.unstable")
-        ),
-    };
-    render(&m, lang)
-}
-
-/// A group whose offsets cannot be read yet: no `__consumer_offsets` (`None`), or its
-/// coordinator's broker still loading the partition (`Some((error, broker, tp))`).
-pub fn committed_unavailable(
-    group: &str,
-    loading: Option<(&str, i32, &str)>,
-    lang: Lang,
-) -> String {
-    let m = match loading {
-        None => msg!("transcript.committed.no-topic", group = group),
-        Some((error, broker, tp)) => msg!(
+/// What a stable OffsetFetch answered for a group: per partition its committed offset,
+/// none, or an error (UNSTABLE_OFFSET_COMMIT) with why; or why nothing can be read yet
+/// (no `__consumer_offsets`, or its coordinator's broker still loading the partition).
+pub fn committed_offsets(group: &str, answer: &CommittedOffsets, lang: Lang) -> Vec<String> {
+    let line = |m: super::Msg| render(&m, lang);
+    match answer {
+        CommittedOffsets::NoTopic => {
+            vec![line(msg!("transcript.committed.no-topic", group = group))]
+        }
+        CommittedOffsets::Loading { broker, tp } => vec![line(msg!(
             "transcript.committed.loading",
             group = group,
-            error = error,
+            error = Errors::CoordinatorLoadInProgress.name(),
             broker = broker,
             tp = tp
-        ),
-    };
-    render(&m, lang)
+        ))],
+        CommittedOffsets::Partitions(partitions) => partitions
+            .iter()
+            .map(|(tp, offset)| {
+                line(match offset {
+                    Ok(Some(offset)) => msg!(
+                        "transcript.committed",
+                        group = group,
+                        tp = tp,
+                        offset = offset
+                    ),
+                    Ok(None) => msg!("transcript.committed.none", group = group, tp = tp),
+                    Err(error) => msg!(
+                        "transcript.committed.error",
+                        group = group,
+                        tp = tp,
+                        error = error.name(),
+                        why = super::Msg::new("transcript.committed.unstable")
+                    ),
+                })
+            })
+            .collect(),
+    }
+}
+
+/// A raw call's transcript: its InitProducerId retries (each after a retriable error,
+/// before `retry.backoff.ms`), then the answer's lines as Kafka's tools print them.
+pub fn raw_lines(outcome: RawOutcome, lang: Lang) -> Vec<String> {
+    let mut lines: Vec<String> = (outcome.retries.iter())
+        .map(|r| {
+            render(
+                &msg!(
+                    "transcript.init-pid-retry",
+                    error = r.error.name(),
+                    backoff_ms = r.backoff_ms
+                ),
+                lang,
+            )
+        })
+        .collect();
+    lines.extend(outcome.lines);
+    lines
 }
 
 // Pulsar's transcript lines (`pulsar …` steps): Pulsar's ids, positions and state

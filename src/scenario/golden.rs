@@ -156,14 +156,14 @@ pub fn check_with(src: &str, watch: Option<MakeWatch>) -> Result<Checked, ParseE
     let mut spans: Vec<Option<(usize, usize)>> = vec![None; blocks.len() + 1];
     let mut replay = Replay::watched(scenario, watch);
     while let Some(step) = replay.current_step().cloned() {
+        let lang = replay.lang();
         let printed = match replay.step() {
             Ok(output) => output.lines.clone(),
-            Err(e) => {
-                replay.skip();
-                let prefix = format!("line {}: ", step.line);
-                vec![format!("error: {}", e.strip_prefix(&prefix).unwrap_or(&e))]
-            }
+            Err(e) => vec![format!("error: {}", e.error.in_lang(lang))],
         };
+        if replay.error().is_some() {
+            replay.skip();
+        }
         let at = blocks
             .iter()
             .position(|b| b.dash + 1 > step.line)

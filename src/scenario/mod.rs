@@ -19,7 +19,7 @@ pub use parse::{parse, ParseError, Scenario, Show, Step, StepKind, View};
 pub use print::{print, print_step, quote, step_for_action};
 pub use replay::{scenario_of, Replay, StepOutput};
 pub use replicas::replicas_lines;
-pub use run::{verdict_text, Runner};
+pub use run::{verdict_text, RunError, Runner, ScenarioError, StepError};
 pub use watch::{MakeWatch, Watch};
 
 /// A built-in lesson: a scenario file in `static/lessons/`. Natively, and in a wasm with
@@ -206,9 +206,11 @@ pub fn lesson_title(name: &str, lang: crate::i18n::Lang) -> String {
 }
 
 /// Parses and runs a scenario to the end, returning its transcript.
-pub fn transcript(source: &str) -> Result<Vec<String>, String> {
-    let mut replay = Replay::new(parse(source).map_err(|e| e.to_string())?);
-    replay.play_to(usize::MAX)?;
+pub fn transcript(source: &str) -> Result<Vec<String>, ScenarioError> {
+    let mut replay = Replay::new(parse(source).map_err(ScenarioError::Parse)?);
+    replay
+        .play_to(usize::MAX)
+        .map_err(|e| ScenarioError::Run(e.clone()))?;
     Ok(replay
         .outputs()
         .iter()

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::parse::{Scenario, Step, StepKind};
 use super::player::player_steps;
-use super::run::Runner;
+use super::run::{RunError, Runner};
 use super::watch::MakeWatch;
 use crate::sim::World;
 
@@ -32,7 +32,7 @@ pub struct Replay {
     /// One per step played or skipped (index = step index).
     outputs: Vec<StepOutput>,
     /// Why the step at [`Replay::at`] failed, if it did.
-    error: Option<String>,
+    error: Option<RunError>,
     /// The lesson player's steps: ranges of line steps run by one Next (`player.rs`).
     player: Vec<Range<usize>>,
 }
@@ -71,7 +71,8 @@ impl Replay {
 
     /// Plays the next step (nothing at the end). A refused step changes nothing: the
     /// replay stays on it and keeps the error (`line N: …`).
-    pub fn step(&mut self) -> Result<&StepOutput, String> {
+    /// The error is the one kept (no copy of it is made).
+    pub fn step(&mut self) -> Result<&StepOutput, &RunError> {
         let seen = self.runner.world.events.len();
         let world = self.runner.generation();
         match self.runner.step() {
@@ -91,20 +92,24 @@ impl Replay {
                 });
                 Ok(self.outputs.last().expect("just pushed"))
             }
-            Err(e) => {
-                self.error = Some(e.clone());
-                Err(e)
-            }
+            Err(e) => Err(self.error.insert(e)),
         }
     }
 
     /// Plays steps until `upto` have run (or the scenario ends); stops at the first
     /// refused step.
-    pub fn play_to(&mut self, upto: usize) -> Result<(), String> {
+    pub fn play_to(&mut self, upto: usize) -> Result<(), &RunError> {
         while self.at() < upto && !self.is_done() {
-            self.step()?;
+            if self.step().is_err() {
+                return self.refused();
+            }
         }
         Ok(())
+    }
+
+    /// The error kept by the step that was just refused.
+    fn refused<T: Default>(&self) -> Result<T, &RunError> {
+        self.error.as_ref().map_or_else(|| Ok(T::default()), Err)
     }
 
     /// Plays the rest of the current player step (all of it, from its first line) and
@@ -112,20 +117,24 @@ impl Replay {
     /// does.
     ///
     /// [`step`]: Replay::step
-    pub fn play_player_step(&mut self) -> Result<StepOutput, String> {
+    pub fn play_player_step(&mut self) -> Result<StepOutput, &RunError> {
         let Some(range) = self.player.iter().find(|r| r.end > self.at()).cloned() else {
             return Ok(StepOutput::default());
         };
         while self.at() < range.end && !self.is_done() {
-            self.step()?;
+            if self.step().is_err() {
+                return self.refused();
+            }
         }
         Ok(self.player_output(self.player_at() - 1).unwrap_or_default())
     }
 
     /// Plays whole player steps until `upto` have run; stops at the first refused line.
-    pub fn play_player_to(&mut self, upto: usize) -> Result<(), String> {
+    pub fn play_player_to(&mut self, upto: usize) -> Result<(), &RunError> {
         while self.player_at() < upto && !self.is_done() {
-            self.play_player_step()?;
+            if self.play_player_step().is_err() {
+                return self.refused();
+            }
         }
         Ok(())
     }
@@ -218,8 +227,12 @@ impl Replay {
         &self.outputs
     }
     /// Why the step at [`Replay::at`] was refused.
-    pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
+    pub fn error(&self) -> Option<&RunError> {
+        self.error.as_ref()
+    }
+    /// The language it narrates in (and words a refused step in).
+    pub fn lang(&self) -> crate::i18n::Lang {
+        self.runner.lang()
     }
     /// The lines of the last step (from `from` on) that printed something: the raw
     /// panel's transcript after time travel.
@@ -284,7 +297,7 @@ mod tests {
     fn stops_at_a_refused_step_and_keeps_why() {
         let mut r = Replay::to(parse(SRC).expect("parses"), 99);
         assert_eq!(r.at(), 4, "step 5 names an unknown producer");
-        assert!(r.error().is_some_and(|e| e.starts_with("line 5: ")));
+        assert!(r.error().is_some_and(|e| e.line == 5));
         assert_eq!(r.world().fingerprint(), direct(4).fingerprint());
         r.skip();
         assert_eq!((r.at(), r.outputs().len(), r.error()), (5, 5, None));

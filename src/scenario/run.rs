@@ -1,7 +1,10 @@
 //! Runs a scenario against a world, one step at a time, collecting the transcript.
 
+mod error;
 #[cfg(feature = "pulsar")]
 mod pulsar;
+
+pub use error::{RunError, ScenarioError, StepError};
 
 use super::parse::{IdRef, Scenario, Show, Step, StepKind, View};
 use super::watch::MakeWatch;
@@ -90,6 +93,10 @@ impl Runner {
     pub fn set_lang(&mut self, lang: Lang) {
         self.lang = lang;
     }
+    /// The language it narrates in (and words a refused step in, [`RunError::in_lang`]).
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
 
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
@@ -115,15 +122,13 @@ impl Runner {
 
     /// Runs the next step; returns the lines it printed. An error names the line and
     /// leaves the runner on that step.
-    pub fn step(&mut self) -> Result<Vec<String>, String> {
+    pub fn step(&mut self) -> Result<Vec<String>, RunError> {
         let Some(step) = self.scenario.steps.get(self.next).cloned() else {
             return Ok(Vec::new());
         };
-        let lines = self.run_step(&step).map_err(|e| {
-            crate::i18n::catalog::render(
-                &crate::msg!("run.at", line = step.line, why = e),
-                self.lang,
-            )
+        let lines = self.run_step(&step).map_err(|error| RunError {
+            line: step.line,
+            error,
         })?;
         self.next += 1;
         #[cfg(feature = "checker")]
@@ -140,7 +145,7 @@ impl Runner {
         self.next = (self.next + 1).min(self.scenario.steps.len());
     }
 
-    fn run_step(&mut self, step: &Step) -> Result<Vec<String>, String> {
+    fn run_step(&mut self, step: &Step) -> Result<Vec<String>, StepError> {
         match &step.kind {
             // The first `cluster` line shaped the world in `Runner::new`; a later one
             // ends that world and starts a fresh one with its settings (a lesson's second
@@ -166,11 +171,10 @@ impl Runner {
                 let before = self.world.events.len();
                 let mut lines = match action {
                     // Its retry line is worded in the reader's language.
-                    Action::RawInitProducerId => self.world.raw_init_producer_id(self.lang).lines,
-                    _ => self
-                        .world
-                        .apply(action)
-                        .map_err(|e| crate::i18n::narration::sim_error(&e, self.lang))?,
+                    Action::RawInitProducerId => {
+                        transcript::raw_lines(self.world.raw_init_producer_id(), self.lang)
+                    }
+                    _ => self.world.apply(action)?,
                 };
                 // A send that failed for good, or a run cut short, shows verbose or not.
                 lines.extend(
@@ -194,30 +198,26 @@ impl Runner {
                 show,
             } => {
                 let label = step.label_in(self.lang);
-                let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| -> Result<i64, String> {
-                    match r {
-                        IdRef::Value(v) => Ok(*v),
-                        IdRef::Last => self.last_producer.map(pick).ok_or_else(|| {
-                            "`last` needs a successful `raw init-producer-id` first".to_string()
-                        }),
-                    }
+                let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| match r {
+                    IdRef::Value(v) => Ok(*v),
+                    IdRef::Last => self
+                        .last_producer
+                        .map(pick)
+                        .ok_or(StepError::NoLastProducer),
                 };
                 let producer_id = resolve(pid, |p| p.0)?;
                 let producer_epoch = i16::try_from(resolve(epoch, |p| i64::from(p.1))?)
-                    .map_err(|_| "epoch must fit in 16 bits".to_string())?;
+                    .map_err(|_| StepError::EpochOutOfRange)?;
                 let events_before = self.world.events.len();
-                let outcome = self
-                    .world
-                    .raw_produce(
-                        tp,
-                        producer_id,
-                        producer_epoch,
-                        *seq,
-                        txn.as_deref(),
-                        values,
-                        label,
-                    )
-                    .map_err(|e| crate::i18n::narration::sim_error(&e, self.lang))?;
+                let outcome = self.world.raw_produce(
+                    tp,
+                    producer_id,
+                    producer_epoch,
+                    *seq,
+                    txn.as_deref(),
+                    values,
+                    label,
+                )?;
                 Ok(match show {
                     Show::Line => outcome.lines,
                     Show::Row => self.view(&View::Verdict { tp: tp.clone() }),
@@ -235,7 +235,7 @@ impl Runner {
             // learner's: every front end that runs `check` hands one over).
             #[cfg(feature = "checker")]
             StepKind::Print(View::Violations) if self.checker.is_none() => {
-                Err("a `check` needs a runner made with a checker (Runner::watched)".into())
+                Err(StepError::NoChecker)
             }
             // A `check` that ends the scenario: the run is over, so the end-of-run checks
             // run too (`unseen`, the read-based `lost-write`, `ctp-exactly-once`), as at
@@ -249,7 +249,7 @@ impl Runner {
             }
             StepKind::Print(view) => Ok(self.view(view)),
             #[cfg(feature = "pulsar")]
-            StepKind::Pulsar(step) => self.run_pulsar(step),
+            StepKind::Pulsar(step) => self.run_pulsar(step).map_err(StepError::Pulsar),
         }
     }
 
@@ -299,7 +299,11 @@ impl Runner {
             View::Committed {
                 group_id,
                 partitions,
-            } => w.committed_offsets(group_id, partitions, self.lang),
+            } => transcript::committed_offsets(
+                group_id,
+                &w.committed_offsets(group_id, partitions),
+                self.lang,
+            ),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
@@ -419,7 +423,7 @@ impl Runner {
 
 /// Fills `{producer NAME}`, `{outcome NAME}`, `{consumed NAME}` and `{latest TP}`
 /// in an echo line with what the engine says now.
-fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, String> {
+fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, StepError> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('{') {
@@ -427,7 +431,7 @@ fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, String> {
         let after = &rest[open + 1..];
         let close = after
             .find('}')
-            .ok_or_else(|| format!("unclosed {{ in `{text}`"))?;
+            .ok_or_else(|| StepError::EchoUnclosed(text.to_string()))?;
         let inner = &after[..close];
         let (what, arg) = inner.split_once(' ').unwrap_or((inner, ""));
         let value = match what {
@@ -438,20 +442,18 @@ fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, String> {
             }),
             "consumed" => consumed_line(w, arg, lang),
             "records" => w.consumers.get(arg).map(|c| {
-                let items: Vec<String> = c.records().iter().map(|r| format!("{}@{}", r.value_text(), r.offset)).collect();
+                let items: Vec<String> = c
+                    .records()
+                    .iter()
+                    .map(|r| format!("{}@{}", r.value_text(), r.offset))
+                    .collect();
                 format!("[{}]", items.join(", "))
             }),
             "took" => w.producers.get(arg).map(|p| p.last_call_ms.to_string()),
-            "latest" => {
-                crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp, lang))
-            }
-            _ => {
-                return Err(format!(
-                    "unknown placeholder {{{inner}}}: use producer, outcome, took, consumed, records or latest"
-                ))
-            }
+            "latest" => crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp, lang)),
+            _ => return Err(StepError::EchoUnknown(inner.to_string())),
         };
-        out.push_str(&value.ok_or_else(|| format!("{{{inner}}}: no such client or partition"))?);
+        out.push_str(&value.ok_or_else(|| StepError::EchoNoTarget(inner.to_string()))?);
         rest = &after[close + 1..];
     }
     out.push_str(rest);

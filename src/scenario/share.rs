@@ -77,39 +77,40 @@ pub enum LinkError {
     },
 }
 
-impl std::fmt::Display for LinkError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl LinkError {
+    /// Why, not yet in a language (the scenario's refused line keeps its own message).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::msg;
         match self {
-            LinkError::Empty => write!(f, "the link carries no state"),
-            LinkError::TooLong { chars, max } => write!(
-                f,
-                "the link is {chars} characters long; at most {max} are accepted"
-            ),
-            LinkError::Malformed(why) => write!(f, "the link is malformed: {why}"),
+            LinkError::Empty => msg!("link.empty"),
+            LinkError::TooLong { chars, max } => msg!("link.too-long", chars = chars, max = max),
+            LinkError::Malformed(why) => msg!("link.malformed", why = why),
             LinkError::UnknownVersion(v) => {
-                write!(f, "the link was made by another version of the playground (format {v}; this one reads {LINK_VERSION})")
+                msg!("link.unknown-version", version = v, reads = LINK_VERSION)
             }
-            LinkError::Truncated => write!(f, "the link is truncated: part of it is missing"),
-            LinkError::ChecksumMismatch => write!(
-                f,
-                "the link is damaged: its checksum does not match (was it cut or edited?)"
-            ),
-            LinkError::TooLarge => write!(
-                f,
-                "the link unpacks to more than {} KB",
-                MAX_SCENARIO_BYTES / 1024
-            ),
-            LinkError::BadPayload(why) => {
-                write!(f, "the link's content is not a playground state: {why}")
-            }
-            LinkError::BadScenario(e) => write!(f, "the scenario in the link does not parse: {e}"),
+            LinkError::Truncated => msg!("link.truncated"),
+            LinkError::ChecksumMismatch => msg!("link.checksum"),
+            LinkError::TooLarge => msg!("link.too-large", kb = MAX_SCENARIO_BYTES / 1024),
+            LinkError::BadPayload(why) => msg!("link.bad-payload", why = why),
+            LinkError::BadScenario(e) => msg!("link.bad-scenario", why = e.msg()),
             LinkError::StepOutOfRange { step, steps } => {
-                write!(
-                    f,
-                    "the link points at step {step}, but its scenario has only {steps} steps"
-                )
+                msg!("link.step-range", step = step, steps = steps)
             }
         }
+    }
+
+    /// Why, in `lang`.
+    #[inline(never)]
+    pub fn in_lang(&self, lang: crate::i18n::Lang) -> String {
+        crate::i18n::catalog::render(&self.msg(), lang)
+    }
+}
+
+/// `Display` is the English text (the CLI, tests); a page words [`LinkError::msg`] in
+/// the reader's language.
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.in_lang(crate::i18n::Lang::En))
     }
 }
 

@@ -300,42 +300,38 @@ impl World {
     }
 
     /// A group's committed offsets as a stable OffsetFetch answers: the offset, none,
-    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open, worded
-    /// in the reader's language.
+    /// or UNSTABLE_OFFSET_COMMIT while a transaction holding new offsets is open (the
+    /// edge words them: `i18n::transcript::committed_offsets`).
     pub fn committed_offsets(
         &self,
         group_id: &str,
         partitions: &[TopicPartition],
-        lang: crate::i18n::Lang,
-    ) -> Vec<String> {
-        use crate::i18n::transcript::{committed, committed_unavailable};
+    ) -> CommittedOffsets {
         let gtp = self.internal_partition_for(GROUP_METADATA_TOPIC, group_id);
         let Some(broker) = self.leader_of(&gtp).and_then(|b| self.brokers.get(&b)) else {
-            return vec![committed_unavailable(group_id, None, lang)];
+            return CommittedOffsets::NoTopic;
         };
         if broker.coordinator_loads().contains_key(&gtp) {
-            let error = Errors::CoordinatorLoadInProgress.name();
-            let loading = (error, broker.id, gtp.to_string());
-            return vec![committed_unavailable(
-                group_id,
-                Some((loading.0, loading.1, &loading.2)),
-                lang,
-            )];
+            return CommittedOffsets::Loading {
+                broker: broker.id,
+                tp: gtp,
+            };
         }
-        broker
-            .group_coordinator()
-            .fetch_offsets(group_id, partitions, true)
-            .into_iter()
-            .map(|f| {
-                let tp = f.topic_partition.to_string();
-                let offset = match f.error {
-                    Errors::None if f.committed_offset >= 0 => Ok(Some(f.committed_offset)),
-                    Errors::None => Ok(None),
-                    e => Err(e.name()),
-                };
-                committed(group_id, &tp, offset, lang)
-            })
-            .collect()
+        CommittedOffsets::Partitions(
+            broker
+                .group_coordinator()
+                .fetch_offsets(group_id, partitions, true)
+                .into_iter()
+                .map(|f| {
+                    let offset = match f.error {
+                        Errors::None if f.committed_offset >= 0 => Ok(Some(f.committed_offset)),
+                        Errors::None => Ok(None),
+                        e => Err(e),
+                    };
+                    (f.topic_partition, offset)
+                })
+                .collect(),
+        )
     }
 
     /// Whether the leader of the internal partition `tp` is still loading it for its
@@ -369,4 +365,17 @@ impl World {
             FetchIsolation::LogEnd => log.log_end_offset(),
         })
     }
+}
+
+/// What a stable OffsetFetch answers for a group (`print committed`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommittedOffsets {
+    /// No `__consumer_offsets` yet: nothing was ever committed.
+    NoTopic,
+    /// The coordinator's broker is still loading the group's partition of
+    /// `__consumer_offsets` (COORDINATOR_LOAD_IN_PROGRESS).
+    Loading { broker: i32, tp: TopicPartition },
+    /// Each partition's committed offset (`None`: none), or its error
+    /// (UNSTABLE_OFFSET_COMMIT while a transaction with new offsets is open).
+    Partitions(Vec<(TopicPartition, Result<Option<i64>, Errors>)>),
 }

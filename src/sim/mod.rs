@@ -26,8 +26,11 @@ pub mod view;
 pub mod world;
 
 pub use action::Action;
+pub use consumers::CommittedOffsets;
 pub use error::{SimError, SimErrorKind};
 pub use event::{Event, EventKind};
 pub use network::{Direction, Fault, FaultMark, MessageMatch, MessageStrike, Node};
 pub use txn_views::CoordinatedTransaction;
-pub use world::{ClusterConfig, World, RAW_CLIENT, START_MS, WRITE_TXN_MARKERS};
+pub use world::{
+    ClusterConfig, RawOutcome, RawRetry, World, RAW_CLIENT, START_MS, WRITE_TXN_MARKERS,
+};

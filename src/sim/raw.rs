@@ -3,7 +3,7 @@
 
 use super::error::{SimError, SimErrorKind};
 use super::network::{Body, Node};
-use super::world::{RawOutcome, World, RAW_CLIENT};
+use super::world::{RawOutcome, RawRetry, World, RAW_CLIENT};
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -228,11 +228,11 @@ impl World {
     }
 
     /// InitProducerId by hand, retrying after `retry.backoff.ms` (100) while the broker
-    /// answers with a retriable error — seed 000's first two lines, the retry worded in
-    /// `lang`.
-    pub fn raw_init_producer_id(&mut self, lang: crate::i18n::Lang) -> RawOutcome {
+    /// answers with a retriable error (each retry kept as data for the edge to word).
+    pub fn raw_init_producer_id(&mut self) -> RawOutcome {
         let bootstrap = self.brokers.keys().next().copied().unwrap_or(1);
         let mut lines = Vec::new();
+        let mut retries = Vec::new();
         for _ in 0..10 {
             let request = Request::InitProducerId {
                 transactional_id: None,
@@ -248,6 +248,7 @@ impl World {
                 }) if error == Errors::None => {
                     lines.push(format!("InitProducerId: error=NONE producerId={producer_id} epoch={producer_epoch}"));
                     return RawOutcome {
+                        retries,
                         lines,
                         response: Some(Response::InitProducerId {
                             error,
@@ -257,16 +258,16 @@ impl World {
                     };
                 }
                 Some(r) if r.error().is_retriable() => {
-                    lines.push(crate::i18n::transcript::init_pid_retry(
-                        r.error().name(),
-                        100,
-                        lang,
-                    ));
+                    retries.push(RawRetry {
+                        error: r.error(),
+                        backoff_ms: 100,
+                    });
                     self.advance(100);
                 }
                 Some(r) => {
                     lines.push(format!("InitProducerId: error={}", r.error().name()));
                     return RawOutcome {
+                        retries,
                         lines,
                         response: Some(r),
                     };
@@ -276,6 +277,7 @@ impl World {
                         "InitProducerId: no response (the request or its answer was lost)".into(),
                     );
                     return RawOutcome {
+                        retries,
                         lines,
                         response: None,
                     };
@@ -283,6 +285,7 @@ impl World {
             }
         }
         RawOutcome {
+            retries,
             lines,
             response: None,
         }
@@ -335,6 +338,7 @@ impl World {
             _ => format!("seq {base_sequence:>2}..{last:>2} {label:<35}-> no response (lost)"),
         };
         Ok(RawOutcome {
+            retries: Vec::new(),
             lines: vec![line],
             response,
         })

@@ -22,7 +22,7 @@ use crate::client::transaction_manager::{Begun, TxnCall};
 use crate::controller::ProducerIdControlManager;
 use crate::log::{LogConfig, TopicPartition};
 use crate::protocol::OffsetEntry;
-use crate::protocol::{Request, Response};
+use crate::protocol::{Errors, Request, Response};
 use crate::util::ordered::CollectSorted;
 
 pub(crate) use super::config::apply_log_config;
@@ -63,8 +63,20 @@ pub struct TopicInfo {
 /// The answer to a raw request, for the transcript.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RawOutcome {
+    /// The retries before the answer, worded by the edge in the reader's language
+    /// (`i18n::transcript::raw_lines`) before `lines`.
+    pub retries: Vec<RawRetry>,
+    /// The answer as Kafka's tools print it.
     pub lines: Vec<String>,
     pub response: Option<Response>,
+}
+
+/// A raw request the broker answered with a retriable error: the client waits
+/// `retry.backoff.ms` and asks again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RawRetry {
+    pub error: Errors,
+    pub backoff_ms: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -465,7 +477,9 @@ impl World {
                 });
                 Ok(vec![])
             }
-            Action::RawInitProducerId => Ok(self.raw_init_producer_id(crate::i18n::Lang::En).lines),
+            // The answer's lines: a front end that shows the retries words them
+            // (`i18n::transcript::raw_lines`).
+            Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
             Action::RawRequest { broker, request } => self.raw(*broker, request.clone()),
             Action::RawProduce {
                 topic_partition,

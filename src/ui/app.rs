@@ -160,7 +160,7 @@ pub(super) fn lesson_info(state: &AppState) -> Option<LessonInfo> {
             .and_then(|i| l.replay.player_output(i))
             .map(|o| o.lines)
             .unwrap_or_default(),
-        error: l.replay.error().map(str::to_string),
+        error: l.replay.error().map(|e| e.in_lang(l.replay.lang())),
         loading: false,
         questions,
         changed,

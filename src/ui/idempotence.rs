@@ -5,74 +5,25 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
-use crate::broker::broker::BrokerEvent;
-use crate::log::TopicPartition;
-use crate::sim::{EventKind, World, START_MS};
+use crate::sim::World;
+use crate::view::idempotence_page::{expected_sequence, idempotence_views, IdempotenceViews};
+pub(super) use crate::view::idempotence_page::{last_verdict, marks};
 use crate::view::page::Setup;
 
 use super::app::time_travel;
-use super::components::broker_panel::{BrokerPanel, RecoveryInfo};
+use super::components::broker_panel::BrokerPanel;
 use super::components::cluster_panel::ClusterPanel;
 use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
 use super::components::log_table::LogTable;
-use super::components::producer_panel::{ProducerInfo, ProducerPanel};
+use super::components::producer_panel::ProducerPanel;
 use super::components::raw_panel::RawPanel;
 use super::components::replicas_view::ReplicasView;
 use super::components::verdict::Verdict;
-use super::components::window_table::{SlotMark, WindowTable};
-use super::state::{AppState, Msg, Page, Panel, PRODUCER, TOPIC};
+use super::components::window_table::WindowTable;
+use super::state::{AppState, Msg, Page, Panel};
 use crate::i18n::{t, tf, Key};
-pub(super) use crate::view::cluster::{cluster_views, ClusterViews};
-use crate::view::events::{event_items, EventItem};
-
-/// How many events the list keeps on screen.
-const MAX_EVENTS: usize = 400;
-
-/// The latest APPEND / DUPLICATE / rejection on `tp` (`World::last_verdict_index`), with
-/// its logical time.
-pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
-    let e = world.events.get(world.last_verdict_index(tp)?)?;
-    match &e.kind {
-        EventKind::Broker { event, .. } => Some((e.at_ms - START_MS, event.clone())),
-        _ => None,
-    }
-}
-
-/// The last restart of the partition's broker: how it stopped and how it recovered.
-fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
-    let (i, e) = world.events.iter().enumerate().rev().find(|(_, e)| {
-        matches!(&e.kind, EventKind::Broker { event: BrokerEvent::Recovered { tp: t, .. }, .. } if t == tp)
-    })?;
-    let EventKind::Broker {
-        event: BrokerEvent::Recovered {
-            report, windows, ..
-        },
-        ..
-    } = &e.kind
-    else {
-        return None;
-    };
-    let stopped = world
-        .events
-        .get(..i)
-        .unwrap_or_default()
-        .iter()
-        .rev()
-        .find_map(|e| match &e.kind {
-            EventKind::Broker {
-                event: BrokerEvent::Stopped { clean, snapshots },
-                ..
-            } => Some((*clean, snapshots.len())),
-            _ => None,
-        });
-    Some(RecoveryInfo {
-        at_ms: e.at_ms - START_MS,
-        stopped,
-        report: report.clone(),
-        windows: windows.clone(),
-    })
-}
+pub(super) use crate::view::cluster::ClusterViews;
 
 /// The cluster panel and the replicas view of one page, when the world has them.
 pub(super) fn cluster_html(
@@ -198,124 +149,10 @@ pub(super) fn cluster_choice(
     }
 }
 
-/// Everything the panels need from the shown world, computed once per render.
-pub(super) struct Views {
-    pub(super) clock: i64,
-    pub(super) tp: Option<TopicPartition>,
-    pub(super) partitions: Vec<TopicPartition>,
-    pub(super) log: Option<crate::sim::view::LogView>,
-    pub(super) windows: Vec<crate::sim::view::WindowView>,
-    /// The restart that rebuilt the window, narrated, until the next verdict on `tp`.
-    pub(super) restart_note: Option<String>,
-    pub(super) verdict: Option<(i64, BrokerEvent)>,
-    pub(super) recovery: Option<RecoveryInfo>,
-    pub(super) online: bool,
-    pub(super) snapshots: bool,
-    pub(super) producer: ProducerInfo,
-    pub(super) events: Vec<EventItem>,
-    pub(super) cluster: Option<ClusterViews>,
-    pub(super) challenges: Vec<(&'static str, bool)>,
-}
-
-pub(super) fn views(state: &AppState, world: &World) -> Views {
-    let tp = state.shown_tp(world);
-    let producer = world
-        .producers
-        .get(PRODUCER)
-        .map(|p| ProducerInfo {
-            id: (p.producer_id >= 0).then(|| {
-                (
-                    p.producer_id,
-                    p.producer_epoch,
-                    p.next_sequence
-                        .get(&TopicPartition::new(TOPIC, 0))
-                        .copied()
-                        .unwrap_or(0),
-                )
-            }),
-            in_network: world.network.in_flight().count(),
-            pending: p.pending_batches(),
-            faults: world
-                .network
-                .faults()
-                .iter()
-                .map(|f| match f {
-                    crate::sim::Fault::DropNextRequest { from } => format!(
-                        "{} ({})",
-                        t(Key::DropRequestButton),
-                        from.as_deref().unwrap_or("*")
-                    ),
-                    crate::sim::Fault::DropNextResponse { to } => format!(
-                        "{} ({})",
-                        t(Key::DropAckButton),
-                        to.as_deref().unwrap_or("*")
-                    ),
-                    // Faults armed by scenario steps: the catalog's wording.
-                    other => crate::i18n::narration::fault(other, crate::i18n::ui_lang()),
-                })
-                .collect(),
-        })
-        .unwrap_or_default();
-    let events = event_items(
-        world,
-        MAX_EVENTS,
-        crate::view::tone::idempotence,
-        crate::i18n::ui_lang(),
-    );
-    let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
-    Views {
-        challenges: crate::view::challenges::items(Page::Idempotence, world),
-        clock: world.clock_ms - START_MS,
-        partitions: world.partitions(),
-        log: tp.as_ref().and_then(|tp| world.log_view(tp)),
-        windows: tp.as_ref().map(|tp| world.windows(tp)).unwrap_or_default(),
-        restart_note: tp
-            .as_ref()
-            .and_then(|tp| crate::view::window::restart_note(world, tp))
-            .map(|e| crate::i18n::narrate(e, crate::i18n::ui_lang())),
-        verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
-        recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
-        online: world.brokers.get(&leader).is_some_and(|b| b.online),
-        snapshots: world.broker_defaults.producer_snapshots,
-        producer,
-        events,
-        cluster: cluster_views(world, tp.as_ref()),
-        tp,
-    }
-}
-
-/// Where the last verdict happened: the window slot and the log batch to mark.
-pub(super) fn marks(
-    verdict: &Option<(i64, BrokerEvent)>,
-) -> (Option<SlotMark>, Option<(i64, bool)>) {
-    match verdict {
-        Some((
-            _,
-            e @ (BrokerEvent::BatchAppended {
-                producer_id,
-                first_seq,
-                first_offset,
-                ..
-            }
-            | BrokerEvent::BatchDuplicate {
-                producer_id,
-                first_seq,
-                first_offset,
-                ..
-            }),
-        )) => {
-            let duplicate = matches!(e, BrokerEvent::BatchDuplicate { .. });
-            (
-                Some(SlotMark {
-                    producer_id: *producer_id,
-                    first_seq: *first_seq,
-                    duplicate,
-                }),
-                Some((*first_offset, duplicate)),
-            )
-        }
-        _ => (None, None),
-    }
+/// The page's views of the shown world (`view::idempotence_page`), in the page's
+/// language.
+pub(super) fn views(state: &AppState, world: &World) -> IdempotenceViews {
+    idempotence_views(world, state.shown_tp(world), crate::i18n::ui_lang())
 }
 
 /// The idempotence page (the first page).
@@ -335,26 +172,7 @@ pub(super) fn idempotence_page(
 
     let expect = {
         let windows = v.windows.clone();
-        Callback::from(move |pid: String| -> Option<String> {
-            let pid: i64 = pid.trim().parse().ok()?;
-            Some(
-                match windows
-                    .iter()
-                    .find(|w| w.producer_id == pid)
-                    .and_then(|w| w.batches.last())
-                {
-                    Some(b) => tf(
-                        Key::RawExpectedNext,
-                        &[
-                            &crate::log::producer_state::increment_sequence(b.last_seq, 1)
-                                .to_string(),
-                            &pid.to_string(),
-                        ],
-                    ),
-                    None => tf(Key::RawExpectedFirst, &[&pid.to_string()]),
-                },
-            )
-        })
+        Callback::from(move |pid: String| expected_sequence(&windows, &pid, crate::i18n::ui_lang()))
     };
     let on_select = {
         let dispatch = dispatch.clone();

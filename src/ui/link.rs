@@ -219,7 +219,7 @@ impl AppState {
 
     /// "Copy link": the link fragment of the current view, or why there is none.
     pub fn share_link(&self) -> Result<String, String> {
-        share::encode(&self.shared_state()?).map_err(|e| e.to_string())
+        share::encode(&self.shared_state()?).map_err(|e| e.in_lang(crate::i18n::ui_lang()))
     }
 
     /// Opens a share link (the URL fragment without `#`): the view it describes, or,
@@ -228,18 +228,13 @@ impl AppState {
         // A link replaces a lesson still being fetched.
         self.fetching_lesson = None;
         let opened = share::decode(link)
-            .map_err(|e| match e {
-                // A refused line of the scenario inside, in the learner's language.
-                share::LinkError::BadScenario(e) => {
-                    crate::i18n::narration::link_bad_scenario(e.msg(), crate::i18n::ui_lang())
-                }
-                e => e.to_string(),
-            })
             .and_then(|shared| {
                 let panel = OpenPanel::parse(shared.panel.as_deref().unwrap_or_default())
-                    .map_err(|why| share::LinkError::BadPayload(why).to_string())?;
+                    .map_err(share::LinkError::BadPayload)?;
                 Ok((shared, panel))
-            });
+            })
+            // Why, in the learner's language.
+            .map_err(|e| e.in_lang(crate::i18n::ui_lang()));
         match opened {
             Err(why) => self.notices.link_error = Some(why),
             Ok((shared, panel)) => {

@@ -556,7 +556,7 @@ pub fn pulsar_app() -> Html {
                             }) }
                         </div>
                     }
-                    if let Some(e) = replay.error() { <p class="error" role="alert">{ e.to_string() }</p> }
+                    if let Some(e) = replay.error() { <p class="error" role="alert">{ e.in_lang(replay.lang()) }</p> }
                     // The lesson's end: what the playground does not model.
                     if total > 0 && *at >= total {
                         <p class="small"><a href={super::site_href("limits.html")} data-testid="lesson-limits">{ crate::i18n::t(crate::i18n::Key::LimitsLink) }</a></p>

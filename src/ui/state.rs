@@ -113,10 +113,10 @@ impl PageState {
         for action in &actions {
             let applied = match action {
                 // Its retry line is worded in the page's language, as a replay words it.
-                Action::RawInitProducerId => Ok(self
-                    .world
-                    .raw_init_producer_id(crate::i18n::ui_lang())
-                    .lines),
+                Action::RawInitProducerId => Ok(crate::i18n::transcript::raw_lines(
+                    self.world.raw_init_producer_id(),
+                    crate::i18n::ui_lang(),
+                )),
                 _ => self.world.apply(action),
             };
             match applied {
@@ -196,7 +196,7 @@ impl Default for Panels {
 pub struct Notices {
     /// The last link made by "Copy link".
     pub link: Option<LinkBox>,
-    /// Why the link the page was opened with could not be opened (LinkError's Display).
+    /// Why the link the page was opened with could not be opened (LinkError::in_lang).
     pub link_error: Option<String>,
     /// Why "Copy link" made no link for this view (too long for a URL).
     pub link_refused: Option<String>,
@@ -260,7 +260,7 @@ pub enum LinkMsg {
     Made(String),
     /// The clipboard took the link (true) or refused it (false: select the field).
     Copied(bool),
-    /// "Copy link" could not make a link: why (LinkError's Display).
+    /// "Copy link" could not make a link: why (LinkError::in_lang).
     Refused(String),
     /// Close the share box and the link error.
     Close,

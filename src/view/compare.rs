@@ -127,8 +127,9 @@ pub fn compare(scenario: Scenario, upto: usize) -> CompareView {
     let (mut kafka_seen, mut pulsar_seen) = (0, 0);
     'story: for (i, range) in steps.iter().enumerate().take(upto) {
         while replay.at() < range.end && !replay.is_done() {
+            let lang = replay.lang();
             if let Err(e) = replay.step() {
-                error = Some(e);
+                error = Some(e.in_lang(lang));
                 break 'story;
             }
             let mut found = Vec::new();

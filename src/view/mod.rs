@@ -18,6 +18,7 @@
 //! - [`events`]: a page's narrated event list.
 //! - [`cluster`]: the cluster panel: brokers, their controller links and coordinators.
 //! - [`txn_page`]: everything the transactions page shows, read from one world.
+//! - [`idempotence_page`]: everything the idempotence page shows, read from one world.
 //! - [`page`]: the two pages — their setup, and what one click on them does.
 //! - [`history`]: time travel — the learner's recorded actions, replayed exactly.
 //! - [`validate`]: checks for what a learner types.
@@ -42,6 +43,7 @@ pub mod consumers;
 pub mod coordinators;
 pub mod events;
 pub mod history;
+pub mod idempotence_page;
 pub mod log_rows;
 pub mod network;
 pub mod page;

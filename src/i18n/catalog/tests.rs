@@ -157,7 +157,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         .filter(|s| is_id(s) || *s == "empty" || *s == "plain")
         .collect();
     // A refused scenario line's words (`parse.*`, `scenario.*`, named by the parser;
-    // `run.*`, by the runner).
+    // `run.*`, by the runner) and a refused share link's (`link.*`).
     used.extend(
         [
             include_str!("../../scenario/parse.rs"),
@@ -170,11 +170,13 @@ fn the_code_and_the_english_file_name_the_same_ids() {
             include_str!("../../scenario/parse/tokens.rs"),
             include_str!("../../scenario/question.rs"),
             include_str!("../../scenario/run.rs"),
+            include_str!("../../scenario/run/error.rs"),
+            include_str!("../../scenario/share.rs"),
         ]
         .iter()
         .flat_map(|code| code.split('"').skip(1).step_by(2))
         .filter(|s| {
-            ["parse.", "scenario.", "run."]
+            ["parse.", "scenario.", "run.", "link."]
                 .iter()
                 .any(|p| s.starts_with(p))
                 && is_id(s)

@@ -159,11 +159,6 @@ pub fn sim_error_msg(error: &SimError) -> Msg {
     errors::sim_error(error)
 }
 
-/// A share link whose scenario has a refused line: that line's message, in `lang`.
-pub fn link_bad_scenario(why: Msg, lang: Lang) -> String {
-    render(&msg!("link.bad-scenario", why = why), lang)
-}
-
 /// `Display` is the English text, for the CLI, transcripts and `{e}` in messages.
 impl std::fmt::Display for SimError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

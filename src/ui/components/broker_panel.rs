@@ -3,22 +3,12 @@
 
 use yew::prelude::*;
 
-use crate::broker::broker::SeqRange;
 use crate::i18n::{t, tf, Key};
-use crate::log::RecoveryReport;
 use crate::sim::event::window_text;
 use crate::sim::Action;
 use crate::ui::state::{Msg, Page};
 
-/// The last restart, as the broker reported it.
-#[derive(Clone, PartialEq)]
-pub struct RecoveryInfo {
-    pub at_ms: i64,
-    /// How the broker stopped: (clean, snapshot files written).
-    pub stopped: Option<(bool, usize)>,
-    pub report: RecoveryReport,
-    pub windows: Vec<(i64, Vec<SeqRange>)>,
-}
+pub use crate::view::idempotence_page::RecoveryInfo;
 
 #[derive(Properties, PartialEq)]
 pub struct BrokerPanelProps {

@@ -8,15 +8,7 @@ use crate::sim::Action;
 use crate::ui::state::{Msg, Page, PRODUCER};
 use crate::view::validate;
 
-/// What the panel shows about producer-1.
-#[derive(Clone, PartialEq, Default)]
-pub struct ProducerInfo {
-    /// (producerId, epoch, next sequence on orders-0) once it has an id.
-    pub id: Option<(i64, i16, i32)>,
-    pub in_network: usize,
-    pub pending: usize,
-    pub faults: Vec<String>,
-}
+pub use crate::view::idempotence_page::ProducerInfo;
 
 #[derive(Properties, PartialEq)]
 pub struct ProducerPanelProps {

@@ -7,14 +7,7 @@ use crate::i18n::{t, tf, Key};
 use crate::log::NUM_BATCHES_TO_RETAIN;
 use crate::sim::view::WindowView;
 
-/// Which slot lit up with the last decision.
-#[derive(Clone, PartialEq)]
-pub struct SlotMark {
-    pub producer_id: i64,
-    pub first_seq: i32,
-    /// true: a duplicate matched this slot; false: this batch was just appended.
-    pub duplicate: bool,
-}
+pub use crate::view::idempotence_page::SlotMark;
 
 #[derive(Properties, PartialEq)]
 pub struct WindowTableProps {

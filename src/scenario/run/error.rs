@@ -1,0 +1,118 @@
+//! Why a scenario step was refused, as data: the world's [`SimError`], or what the
+//! runner itself checks (a `last` id with no InitProducerId before it, an echo's
+//! placeholder, a Pulsar step the Pulsar world refused). A refused step changes
+//! nothing. The edge words it from the catalog in the reader's language
+//! ([`RunError::in_lang`]); `Display` is the English line `eos run` prints.
+
+use std::fmt;
+
+use crate::i18n::{Lang, Msg};
+use crate::msg;
+use crate::scenario::ParseError;
+use crate::sim::SimError;
+
+/// A step the runner refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The world refused the action.
+    Sim(SimError),
+    /// `pid=last` or `epoch=last` before a successful `raw init-producer-id`.
+    NoLastProducer,
+    /// An `epoch=` outside Kafka's 16-bit epoch.
+    EpochOutOfRange,
+    /// An echo line (the text) with a `{` and no `}`.
+    EchoUnclosed(String),
+    /// An echo placeholder (what is inside the braces) the runner does not know.
+    EchoUnknown(String),
+    /// An echo placeholder naming a client or partition that is not there.
+    EchoNoTarget(String),
+    /// A `check` in a run made without a checker (`Runner::watched`): a programming
+    /// error, never a learner's.
+    NoChecker,
+    /// A Pulsar step refused: Pulsar's exception name, or a view of something the
+    /// Pulsar world does not have.
+    Pulsar(String),
+}
+
+/// A refused step and the scenario line it is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    pub line: usize,
+    pub error: StepError,
+}
+
+/// A scenario that did not parse, or a step of it that was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScenarioError {
+    Parse(ParseError),
+    Run(RunError),
+}
+
+impl From<SimError> for StepError {
+    fn from(e: SimError) -> Self {
+        StepError::Sim(e)
+    }
+}
+
+impl StepError {
+    /// The message, not yet in a language.
+    pub fn msg(&self) -> Msg {
+        match self {
+            StepError::Sim(e) => crate::i18n::narration::sim_error_msg(e),
+            StepError::NoLastProducer => Msg::new("run.no-last"),
+            StepError::EpochOutOfRange => Msg::new("run.epoch-range"),
+            StepError::NoChecker => msg!(
+                "plain",
+                text = "a `check` needs a runner made with a checker (Runner::watched)"
+            ),
+            StepError::EchoUnclosed(text) => msg!("run.echo-unclosed", text = text),
+            StepError::EchoUnknown(inner) => msg!("run.echo-unknown", inner = inner),
+            StepError::EchoNoTarget(inner) => msg!("run.echo-no-target", inner = inner),
+            StepError::Pulsar(why) => msg!("plain", text = why),
+        }
+    }
+
+    /// Why, in `lang` (without the line).
+    #[inline(never)]
+    pub fn in_lang(&self, lang: Lang) -> String {
+        crate::i18n::catalog::render(&self.msg(), lang)
+    }
+}
+
+impl RunError {
+    /// `line N: why`, not yet in a language.
+    pub fn msg(&self) -> Msg {
+        msg!("run.at", line = self.line, why = self.error.msg())
+    }
+
+    /// `line N: why` in `lang`.
+    #[inline(never)]
+    pub fn in_lang(&self, lang: Lang) -> String {
+        crate::i18n::catalog::render(&self.msg(), lang)
+    }
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.in_lang(Lang::En))
+    }
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.in_lang(Lang::En))
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioError::Parse(e) => e.fmt(f),
+            ScenarioError::Run(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+impl std::error::Error for RunError {}
+impl std::error::Error for ScenarioError {}

@@ -1,0 +1,308 @@
+//! The idempotence page's model: everything the first page shows, read from one world
+//! once per render (the UI's idempotence page lays it out and hands each panel its
+//! slice): the producer, the partition's last verdict and where to mark it, the dedup
+//! window and log, the last restart, the events.
+
+use crate::broker::broker::{BrokerEvent, SeqRange};
+use crate::i18n::{tfl, Key, Lang};
+use crate::log::{RecoveryReport, TopicPartition};
+use crate::sim::view::{LogView, WindowView};
+use crate::sim::{EventKind, Fault, World, START_MS};
+use crate::view::cluster::{cluster_views, ClusterViews};
+use crate::view::events::{event_items, EventItem};
+use crate::view::page::{Page, PRODUCER, TOPIC};
+
+/// How many events the list keeps on screen.
+const MAX_EVENTS: usize = 400;
+
+/// What the producer panel shows about producer-1.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ProducerInfo {
+    /// (producerId, epoch, next sequence on orders-0) once it has an id.
+    pub id: Option<(i64, i16, i32)>,
+    pub in_network: usize,
+    pub pending: usize,
+    pub faults: Vec<String>,
+}
+
+/// The last restart of the partition's broker, as the broker reported it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecoveryInfo {
+    pub at_ms: i64,
+    /// How the broker stopped: (clean, snapshot files written).
+    pub stopped: Option<(bool, usize)>,
+    pub report: RecoveryReport,
+    pub windows: Vec<(i64, Vec<SeqRange>)>,
+}
+
+/// Which window slot lit up with the last decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlotMark {
+    pub producer_id: i64,
+    pub first_seq: i32,
+    /// true: a duplicate matched this slot; false: this batch was just appended.
+    pub duplicate: bool,
+}
+
+/// Everything the idempotence page shows, read from one world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdempotenceViews {
+    pub clock: i64,
+    /// The partition shown (the learner's choice, else the latest written).
+    pub tp: Option<TopicPartition>,
+    pub partitions: Vec<TopicPartition>,
+    pub log: Option<LogView>,
+    pub windows: Vec<WindowView>,
+    /// The restart that rebuilt the window, narrated, until the next verdict on `tp`.
+    pub restart_note: Option<String>,
+    /// The latest verdict on `tp`, with its logical time.
+    pub verdict: Option<(i64, BrokerEvent)>,
+    pub recovery: Option<RecoveryInfo>,
+    /// The leader of `tp` is up.
+    pub online: bool,
+    pub snapshots: bool,
+    pub producer: ProducerInfo,
+    pub events: Vec<EventItem>,
+    /// Brokers and the shown partition's replicas (more than one broker).
+    pub cluster: Option<ClusterViews>,
+    /// The page's free-play challenges: (id, solved).
+    pub challenges: Vec<(&'static str, bool)>,
+}
+
+/// Reads the page's views from `world` for the partition `tp`, worded in `lang`.
+pub fn idempotence_views(
+    world: &World,
+    tp: Option<TopicPartition>,
+    lang: Lang,
+) -> IdempotenceViews {
+    let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
+    IdempotenceViews {
+        challenges: crate::view::challenges::items(Page::Idempotence, world),
+        clock: world.clock_ms - START_MS,
+        partitions: world.partitions(),
+        log: tp.as_ref().and_then(|tp| world.log_view(tp)),
+        windows: tp.as_ref().map(|tp| world.windows(tp)).unwrap_or_default(),
+        restart_note: tp
+            .as_ref()
+            .and_then(|tp| crate::view::window::restart_note(world, tp))
+            .map(|e| crate::i18n::narrate(e, lang)),
+        verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
+        recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
+        online: world.brokers.get(&leader).is_some_and(|b| b.online),
+        snapshots: world.broker_defaults.producer_snapshots,
+        producer: producer_info(world, lang),
+        events: event_items(world, MAX_EVENTS, crate::view::tone::idempotence, lang),
+        cluster: cluster_views(world, tp.as_ref()),
+        tp,
+    }
+}
+
+/// producer-1's id, epoch and next sequence, what it has in flight and the faults armed.
+fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
+    let Some(p) = world.producers.get(PRODUCER) else {
+        return ProducerInfo::default();
+    };
+    let armed = |key: Key, node: &Option<String>| {
+        format!(
+            "{} ({})",
+            crate::i18n::labels::text(key, lang),
+            node.as_deref().unwrap_or("*")
+        )
+    };
+    ProducerInfo {
+        id: (p.producer_id >= 0).then(|| {
+            (
+                p.producer_id,
+                p.producer_epoch,
+                p.next_sequence
+                    .get(&TopicPartition::new(TOPIC, 0))
+                    .copied()
+                    .unwrap_or(0),
+            )
+        }),
+        in_network: world.network.in_flight().count(),
+        pending: p.pending_batches(),
+        faults: world
+            .network
+            .faults()
+            .iter()
+            .map(|f| match f {
+                Fault::DropNextRequest { from } => armed(Key::DropRequestButton, from),
+                Fault::DropNextResponse { to } => armed(Key::DropAckButton, to),
+                // Faults armed by scenario steps: the catalog's wording.
+                other => crate::i18n::narration::fault(other, lang),
+            })
+            .collect(),
+    }
+}
+
+/// The latest APPEND / DUPLICATE / rejection on `tp` (`World::last_verdict_index`), with
+/// its logical time.
+pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
+    let e = world.events.get(world.last_verdict_index(tp)?)?;
+    match &e.kind {
+        EventKind::Broker { event, .. } => Some((e.at_ms - START_MS, event.clone())),
+        _ => None,
+    }
+}
+
+/// The last restart of the partition's broker: how it stopped and how it recovered.
+fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
+    let (i, e) = world.events.iter().enumerate().rev().find(|(_, e)| {
+        matches!(&e.kind, EventKind::Broker { event: BrokerEvent::Recovered { tp: t, .. }, .. } if t == tp)
+    })?;
+    let EventKind::Broker {
+        event: BrokerEvent::Recovered {
+            report, windows, ..
+        },
+        ..
+    } = &e.kind
+    else {
+        return None;
+    };
+    let stopped = world
+        .events
+        .get(..i)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            EventKind::Broker {
+                event: BrokerEvent::Stopped { clean, snapshots },
+                ..
+            } => Some((*clean, snapshots.len())),
+            _ => None,
+        });
+    Some(RecoveryInfo {
+        at_ms: e.at_ms - START_MS,
+        stopped,
+        report: report.clone(),
+        windows: windows.clone(),
+    })
+}
+
+/// Where the last verdict happened: the window slot and the log batch (its first
+/// offset, and whether it was a duplicate) to mark.
+pub fn marks(verdict: &Option<(i64, BrokerEvent)>) -> (Option<SlotMark>, Option<(i64, bool)>) {
+    match verdict {
+        Some((
+            _,
+            e @ (BrokerEvent::BatchAppended {
+                producer_id,
+                first_seq,
+                first_offset,
+                ..
+            }
+            | BrokerEvent::BatchDuplicate {
+                producer_id,
+                first_seq,
+                first_offset,
+                ..
+            }),
+        )) => {
+            let duplicate = matches!(e, BrokerEvent::BatchDuplicate { .. });
+            (
+                Some(SlotMark {
+                    producer_id: *producer_id,
+                    first_seq: *first_seq,
+                    duplicate,
+                }),
+                Some((*first_offset, duplicate)),
+            )
+        }
+        _ => (None, None),
+    }
+}
+
+/// The raw panel's hint for a typed producer id: the sequence the window expects next
+/// from it (the one after its last batch), or that it starts at 0. `None` for text
+/// that is not a producer id.
+pub fn expected_sequence(windows: &[WindowView], pid: &str, lang: Lang) -> Option<String> {
+    let pid: i64 = pid.trim().parse().ok()?;
+    let last = windows
+        .iter()
+        .find(|w| w.producer_id == pid)
+        .and_then(|w| w.batches.last());
+    Some(match last {
+        Some(b) => tfl(
+            Key::RawExpectedNext,
+            lang,
+            &[
+                &crate::log::producer_state::increment_sequence(b.last_seq, 1).to_string(),
+                &pid.to_string(),
+            ],
+        ),
+        None => tfl(Key::RawExpectedFirst, lang, &[&pid.to_string()]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{parse, Replay};
+
+    /// A world after `src` (a scenario) has run to its end.
+    fn world(src: &str) -> World {
+        let played = Replay::to(parse(src).expect("parses"), usize::MAX);
+        assert!(played.is_done() && played.error().is_none());
+        played.into_world()
+    }
+
+    const SENDS: &str = "cluster brokers=1\ntopic create orders partitions=1\n\
+        producer producer-1 create\n\
+        producer producer-1 send orders-0 a\nproducer producer-1 flush\n";
+
+    #[test]
+    fn a_first_append_is_marked_in_the_window_and_the_log() {
+        let w = world(SENDS);
+        let tp = TopicPartition::new(TOPIC, 0);
+        let v = idempotence_views(&w, Some(tp.clone()), Lang::En);
+        assert_eq!(v.tp, Some(tp));
+        let (slot, log) = marks(&v.verdict);
+        let pid = v.producer.id.expect("producer-1 has an id").0;
+        assert_eq!(
+            slot,
+            Some(SlotMark {
+                producer_id: pid,
+                first_seq: 0,
+                duplicate: false
+            })
+        );
+        assert_eq!(log, Some((0, false)));
+        assert_eq!(
+            v.producer.id.map(|(_, epoch, next)| (epoch, next)),
+            Some((0, 1))
+        );
+        assert!(v.online && v.recovery.is_none());
+        assert_eq!(v.windows.len(), 1);
+        assert!(!v.events.is_empty());
+    }
+
+    #[test]
+    fn a_restart_is_read_with_how_the_broker_stopped() {
+        let w = world(&format!("{SENDS}broker 1 restart crash\n"));
+        let v = idempotence_views(&w, Some(TopicPartition::new(TOPIC, 0)), Lang::En);
+        let recovery = v.recovery.expect("the restart recovered orders-0");
+        assert_eq!(recovery.stopped.map(|(clean, _)| clean), Some(false));
+    }
+
+    #[test]
+    fn the_raw_hint_names_the_next_sequence_or_the_first() {
+        let w = world(SENDS);
+        let windows = w.windows(&TopicPartition::new(TOPIC, 0));
+        let pid = windows[0].producer_id;
+        let next = expected_sequence(&windows, &format!(" {pid} "), Lang::En).expect("an id");
+        assert!(
+            next.contains('1') && next.contains(&pid.to_string()),
+            "{next}"
+        );
+        let first = expected_sequence(&windows, "77", Lang::En).expect("an id");
+        assert_ne!(first, next);
+        assert!(first.contains("77"), "{first}");
+        assert_eq!(expected_sequence(&windows, "pid", Lang::En), None);
+        assert_eq!(
+            idempotence_views(&World::new(Default::default()), None, Lang::En).verdict,
+            None
+        );
+    }
+}
