@@ -66,3 +66,34 @@ pub(super) fn mark_rendered() {
         .unwrap_or(0.0);
     let _ = js_sys::Reflect::set(&global, &"__eosRenders".into(), &(renders + 1.0).into());
 }
+
+/// Brings a lesson step that just ran into view: when its top is above the window, or
+/// so low that the dock fixed to the window's bottom (`.lesson-dock`) hides its heading
+/// and first lines, it is scrolled to the window's top (below its `scroll-margin-top`).
+/// Otherwise nothing moves, so a step already in view stays where the reader is.
+pub(super) fn reveal_step(step: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    /// How much of the step must show above the dock: its heading and a few lines.
+    const ROOM_PX: f64 = 160.0;
+    let top = |e: &web_sys::Element| -> Option<f64> {
+        let rect = js_sys::Reflect::get(e, &"getBoundingClientRect".into()).ok()?;
+        let rect = rect.dyn_into::<js_sys::Function>().ok()?.call0(e).ok()?;
+        js_sys::Reflect::get(&rect, &"top".into()).ok()?.as_f64()
+    };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some(at) = top(step) else {
+        return;
+    };
+    let dock = window
+        .document()
+        .and_then(|d| d.query_selector(".lesson-dock").ok().flatten())
+        .and_then(|d| top(&d));
+    let bottom = dock
+        .or_else(|| window.inner_height().ok()?.as_f64())
+        .unwrap_or(0.0);
+    if at < 0.0 || at + ROOM_PX > bottom {
+        step.scroll_into_view();
+    }
+}

@@ -49,14 +49,18 @@ impl LessonState {
         self.answers.iter().find(|(l, _)| *l == line).map(|a| a.1)
     }
 
-    /// (answered right, questions in the lesson).
-    pub fn score(&self) -> (usize, usize) {
+    /// (answered right, answered, questions in the lesson). A question the learner
+    /// passed without answering (the timeline, play-to-cursor) is not answered, not
+    /// wrong.
+    pub fn score(&self) -> (usize, usize, usize) {
         let questions: Vec<_> = scenario::question::questions(self.replay.scenario()).collect();
-        let right = questions
+        let chosen: Vec<_> = questions
             .iter()
-            .filter(|q| self.chosen(q.line) == Some(q.answer()))
-            .count();
-        (right, questions.len())
+            .map(|q| (self.chosen(q.line), q.answer()))
+            .collect();
+        let answered = chosen.iter().filter(|(c, _)| c.is_some()).count();
+        let right = chosen.iter().filter(|(c, a)| *c == Some(*a)).count();
+        (right, answered, questions.len())
     }
 
     /// `scenario` played to player step `steps`, its notices and `print events` lines

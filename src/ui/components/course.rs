@@ -175,14 +175,31 @@ pub fn course(p: &CourseProps) -> Html {
                 <summary>{ t(Key::CoursePath) }</summary>
                 <ol class="course-modules" data-course="">{ modules }</ol>
             </details>
+            { tools() }
             { glossary(lang) }
-            <p class="small course-links">
-                <a href={crate::ui::site_href("editor/")} data-testid="course-editor">{ t(Key::EditorLink) }</a>
-                { " · " }
-                <a href={crate::ui::site_href("files/")} data-testid="course-files">{ t(Key::FilesLink) }</a>
-                { " · " }
-                <a href={crate::ui::site_href("limits.html")} data-testid="course-limits">{ t(Key::LimitsLink) }</a>
-            </p>
+        </section>
+    }
+}
+
+/// The tools beside the course, for those who write lessons: one line each on what it
+/// is for, so a course author finds them without reading the whole page.
+fn tools() -> Html {
+    let tool = |href: String, id: &'static str, link: Key, what: Key| {
+        html! {
+            <li>
+                <a {href} data-testid={id}>{ t(link) }</a>
+                <span class="small muted">{ t(what) }</span>
+            </li>
+        }
+    };
+    html! {
+        <section class="course-tools stack" aria-labelledby="course-tools-heading" data-testid="course-tools">
+            <h3 id="course-tools-heading">{ t(Key::CourseTools) }</h3>
+            <ul>
+                { tool(crate::ui::site_href("editor/"), "course-editor", Key::EditorLink, Key::CourseToolEditor) }
+                { tool(crate::ui::site_href("files/"), "course-files", Key::FilesLink, Key::CourseToolFiles) }
+                { tool(crate::ui::site_href("limits.html"), "course-limits", Key::LimitsLink, Key::CourseToolLimits) }
+            </ul>
         </section>
     }
 }

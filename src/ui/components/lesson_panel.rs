@@ -33,8 +33,8 @@ pub struct LessonInfo {
     pub loading: bool,
     /// The questions asked before the next step.
     pub questions: Vec<QuestionInfo>,
-    /// (answered right, questions in the lesson).
-    pub score: (usize, usize),
+    /// (answered right, answered, questions in the lesson).
+    pub score: (usize, usize, usize),
     /// The parts of the page the step just run changed (`view::changed`), by code.
     pub changed: Vec<&'static str>,
     /// The glossary terms the lesson's earlier steps already used (marked there).
@@ -90,6 +90,28 @@ fn first_file(holder: &wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &LessonPanelProps) -> Html {
     let reading: Reading = use_mut_ref(|| None);
+    // A step run (Next, Back, the keys, Play) brings the step's heading into view: after
+    // an answer the reader is down at the questions, and the new step starts above.
+    // Not on the first render (a lesson opened from a link stays at the page's top), nor
+    // while the timeline's slider has the focus (the page would move under the pointer).
+    let step_ref = use_node_ref();
+    let shown = p.loaded.as_ref().map(|l| (l.title.clone(), l.done_steps));
+    let last_shown = use_mut_ref(|| shown.clone());
+    {
+        let step_ref = step_ref.clone();
+        use_effect_with(shown, move |now| {
+            let before = last_shown.replace(now.clone());
+            let moved = matches!((&before, now), (Some(b), Some(n)) if b.0 == n.0 && b.1 != n.1);
+            let scrubbing = web_sys::window()
+                .and_then(|w| w.document()?.active_element())
+                .is_some_and(|e| e.id() == "lesson-scrub");
+            if let (true, false, Some(step)) =
+                (moved, scrubbing, step_ref.cast::<web_sys::Element>())
+            {
+                crate::ui::browser::reveal_step(&step);
+            }
+        });
+    }
     let onchange = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -181,7 +203,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         Some(l) => {
             html! {
                 <>
-                    { player(l, &p.dispatch, p.playing) }
+                    { player(l, &p.dispatch, p.playing, &step_ref) }
                     <div class="lesson-more stack">
                         <h3 class="small-heading">{ t(Key::LessonOtherLessons) }</h3>
                         { chooser }
@@ -200,7 +222,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
 /// The lesson player: the step's heading and explanation first, its script and long
 /// output folded, the questions before the next step, and the controls in a dock that
 /// stays in view.
-fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
+fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool, step_ref: &NodeRef) -> Html {
     let send = |m: Msg| {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
@@ -296,7 +318,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
             html! { <option value={(i + 1).to_string()} class={state}>{ step_label(i) }</option> }
         })
         .collect();
-    let (right, asked) = l.score;
+    let (right, answered, asked) = l.score;
     let output_long = l.output.len() > 12;
     let play_label = if playing {
         t(Key::TtPause)
@@ -324,7 +346,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <button type="button" class="small" data-testid="lesson-exit" onclick={send(Msg::LoadLesson(None))}>{ t(Key::LessonExit) }</button>
                 </div>
             </div>
-            <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
+            <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step" ref={step_ref.clone()}>
                 if new_world {
                     <p class="lesson-new-world" role="note" data-testid="lesson-new-world">{ t(Key::LessonNewWorld) }</p>
                 }
@@ -364,7 +386,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <div class="lesson-finished stack" data-testid="lesson-finished">
                         <p><span class="badge ok">{ t(Key::LessonDone) }</span></p>
                         if asked > 0 {
-                            <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &asked.to_string()]) }</p>
+                            <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &answered.to_string(), &asked.to_string()]) }</p>
                         }
                         if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
                             { next_lesson_link(next, dispatch) }
