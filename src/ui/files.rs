@@ -120,8 +120,8 @@ pub fn files() -> Html {
     let continued = use_state(|| false);
     let selected = use_state(|| None::<(i64, u64)>);
     let value = use_state(|| "v".to_string());
-    // What the last "Send" did, beside the button: (acknowledged, the line that says so).
-    let sent = use_state(|| None::<(bool, String)>);
+    // What the last "Send" did, beside the button: the line that says so.
+    let sent = use_state(|| None::<String>);
 
     let show = {
         let (world, continued, selected, sent) = (
@@ -247,7 +247,7 @@ pub fn files() -> Html {
                 if let Err(e) = next.apply(a) {
                     // Refused: said beside the button; the world shown stays as it was.
                     let why = crate::i18n::narration::sim_error(&e, ui_lang());
-                    return sent.set(Some((false, why)));
+                    return sent.set(Some(why));
                 }
             }
             sent.set(send_result(&next.events[before.min(next.events.len())..]));
@@ -339,13 +339,7 @@ pub fn files() -> Html {
                         </label>
                         <button type="submit" data-testid="files-send">{ w("files.send") }</button>
                         // Always in the page, so a screen reader hears each new result.
-                        <p class="small files-sent" role="status" aria-live="polite" data-testid="files-sent"
-                            data-ok={sent.as_ref().map(|(ok, _)| ok.to_string())}>
-                            if let Some((ok, line)) = &*sent {
-                                <span class={if *ok { "badge ok" } else { "badge warn" }}>{ w(if *ok { "files.sent" } else { "files.not-sent" }) }</span>{ " " }
-                                <span class="mono">{ line.clone() }</span>
-                            }
-                        </p>
+                        <p class="small mono" role="status" aria-live="polite" data-testid="files-sent">{ (*sent).clone().unwrap_or_default() }</p>
                     </form>
                 }
             } else {
@@ -413,18 +407,12 @@ pub fn files() -> Html {
 
 /// What a "Send" came to, from the events it added: the producer's acknowledgement (its
 /// baseOffset) or failure (Kafka's error name), else the last thing that happened.
-fn send_result(new: &[crate::sim::Event]) -> Option<(bool, String)> {
-    use crate::client::producer::ProducerEvent;
-    let outcome = new.iter().rev().find_map(|e| match &e.kind {
-        crate::sim::EventKind::Producer { client, event } if client == PRODUCER => match event {
-            ProducerEvent::Acknowledged { .. } => Some((true, e)),
-            ProducerEvent::Failed { .. } => Some((false, e)),
-            _ => None,
-        },
-        _ => None,
+fn send_result(new: &[crate::sim::Event]) -> Option<String> {
+    use crate::client::producer::ProducerEvent::{Acknowledged, Failed};
+    let outcome = new.iter().rev().find(|e| {
+        matches!(&e.kind, crate::sim::EventKind::Producer { client, event: Acknowledged { .. } | Failed { .. } } if client == PRODUCER)
     });
-    let (ok, e) = outcome.or_else(|| new.last().map(|e| (false, e)))?;
-    Some((ok, crate::i18n::narrate(e, ui_lang())))
+    Some(crate::i18n::narrate(outcome.or(new.last())?, ui_lang()))
 }
 
 /// Mounts the files page into `#app`, once the English catalog is here.

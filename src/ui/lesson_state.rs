@@ -53,14 +53,14 @@ impl LessonState {
     /// passed without answering (the timeline, play-to-cursor) is not answered, not
     /// wrong.
     pub fn score(&self) -> (usize, usize, usize) {
-        let questions: Vec<_> = scenario::question::questions(self.replay.scenario()).collect();
-        let chosen: Vec<_> = questions
-            .iter()
-            .map(|q| (self.chosen(q.line), q.answer()))
-            .collect();
-        let answered = chosen.iter().filter(|(c, _)| c.is_some()).count();
-        let right = chosen.iter().filter(|(c, a)| *c == Some(*a)).count();
-        (right, answered, questions.len())
+        let mut score = (0, 0, 0);
+        for q in scenario::question::questions(self.replay.scenario()) {
+            let chosen = self.chosen(q.line);
+            score.0 += usize::from(chosen == Some(q.answer()));
+            score.1 += usize::from(chosen.is_some());
+            score.2 += 1;
+        }
+        score
     }
 
     /// `scenario` played to player step `steps`, its notices and `print events` lines

@@ -359,21 +359,6 @@ pub fn pulsar_app() -> Html {
         super::embed::parse_options(&search).step.unwrap_or(0)
     });
     let answers = use_state(Vec::<(usize, usize)>::new);
-    // A step run brings its heading and narration into view, as on the Kafka pages
-    // (`browser::reveal_step`); not on the first render, nor for another lesson.
-    let step_ref = use_node_ref();
-    let last_at = use_mut_ref(|| (*lesson, *at));
-    {
-        let step_ref = step_ref.clone();
-        use_effect_with((*lesson, *at), move |now| {
-            let before = last_at.replace(*now);
-            if before.0 == now.0 && before.1 != now.1 {
-                if let Some(step) = step_ref.cast::<web_sys::Element>() {
-                    super::browser::reveal_step(&step);
-                }
-            }
-        });
-    }
     // Play: one step after a pause long enough to read the step shown, at `speed` (in
     // percent, `Panels::SPEEDS`); it stops at the end and at a question not answered yet.
     // `playing` is 1 while Play runs, else 0: both are `usize`, as `at` is, because a
@@ -448,6 +433,7 @@ pub fn pulsar_app() -> Html {
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
             tell_host(name, *at, *total, score);
+            super::browser::follow_step(name.as_ptr() as usize, *at);
         });
     }
     // Where the next tick lands: autoplay stops there at the end, or when that player
@@ -552,7 +538,7 @@ pub fn pulsar_app() -> Html {
                         </select>
                     </label>
                     if let Some(s) = step {
-                        <div class="pulsar-step" aria-live="polite" data-testid="pulsar-step-text" ref={step_ref}>
+                        <div class="pulsar-step" aria-live="polite" data-testid="pulsar-step-text">
                             if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
                             { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
                             <details class="step-script">

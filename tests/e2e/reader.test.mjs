@@ -155,7 +155,7 @@ test('the course home shows the tools for course authors, a line each', { timeou
       for (const [id, href] of [['course-editor', 'editor/'], ['course-files', 'files/'], ['course-limits', 'limits.html']]) {
         const link = tools.locator(tid(id));
         assert.equal(await link.getAttribute('href'), href + suffix);
-        const line = await link.locator('xpath=following-sibling::span').innerText();
+        const line = await link.locator('xpath=following-sibling::p').innerText();
         assert.ok(line.length > 30, `${id}: ${line}`);
       }
       assert.deepEqual(problems, []);

@@ -184,21 +184,36 @@ pub fn course(p: &CourseProps) -> Html {
 /// The tools beside the course, for those who write lessons: one line each on what it
 /// is for, so a course author finds them without reading the whole page.
 fn tools() -> Html {
-    let tool = |href: String, id: &'static str, link: Key, what: Key| {
-        html! {
-            <li>
-                <a {href} data-testid={id}>{ t(link) }</a>
-                <span class="small muted">{ t(what) }</span>
-            </li>
-        }
-    };
+    const TOOLS: [(&str, &str, Key, Key); 3] = [
+        (
+            "editor/",
+            "course-editor",
+            Key::EditorLink,
+            Key::CourseToolEditor,
+        ),
+        (
+            "files/",
+            "course-files",
+            Key::FilesLink,
+            Key::CourseToolFiles,
+        ),
+        (
+            "limits.html",
+            "course-limits",
+            Key::LimitsLink,
+            Key::CourseToolLimits,
+        ),
+    ];
     html! {
         <section class="course-tools stack" aria-labelledby="course-tools-heading" data-testid="course-tools">
             <h3 id="course-tools-heading">{ t(Key::CourseTools) }</h3>
-            <ul>
-                { tool(crate::ui::site_href("editor/"), "course-editor", Key::EditorLink, Key::CourseToolEditor) }
-                { tool(crate::ui::site_href("files/"), "course-files", Key::FilesLink, Key::CourseToolFiles) }
-                { tool(crate::ui::site_href("limits.html"), "course-limits", Key::LimitsLink, Key::CourseToolLimits) }
+            <ul class="course-modules">
+                { for TOOLS.iter().map(|(href, id, link, what)| html! {
+                    <li>
+                        <a href={crate::ui::site_href(href)} data-testid={*id}>{ t(*link) }</a>
+                        <p class="small muted">{ t(*what) }</p>
+                    </li>
+                }) }
             </ul>
         </section>
     }

@@ -90,28 +90,6 @@ fn first_file(holder: &wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &LessonPanelProps) -> Html {
     let reading: Reading = use_mut_ref(|| None);
-    // A step run (Next, Back, the keys, Play) brings the step's heading into view: after
-    // an answer the reader is down at the questions, and the new step starts above.
-    // Not on the first render (a lesson opened from a link stays at the page's top), nor
-    // while the timeline's slider has the focus (the page would move under the pointer).
-    let step_ref = use_node_ref();
-    let shown = p.loaded.as_ref().map(|l| (l.title.clone(), l.done_steps));
-    let last_shown = use_mut_ref(|| shown.clone());
-    {
-        let step_ref = step_ref.clone();
-        use_effect_with(shown, move |now| {
-            let before = last_shown.replace(now.clone());
-            let moved = matches!((&before, now), (Some(b), Some(n)) if b.0 == n.0 && b.1 != n.1);
-            let scrubbing = web_sys::window()
-                .and_then(|w| w.document()?.active_element())
-                .is_some_and(|e| e.id() == "lesson-scrub");
-            if let (true, false, Some(step)) =
-                (moved, scrubbing, step_ref.cast::<web_sys::Element>())
-            {
-                crate::ui::browser::reveal_step(&step);
-            }
-        });
-    }
     let onchange = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -203,7 +181,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         Some(l) => {
             html! {
                 <>
-                    { player(l, &p.dispatch, p.playing, &step_ref) }
+                    { player(l, &p.dispatch, p.playing) }
                     <div class="lesson-more stack">
                         <h3 class="small-heading">{ t(Key::LessonOtherLessons) }</h3>
                         { chooser }
@@ -222,7 +200,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
 /// The lesson player: the step's heading and explanation first, its script and long
 /// output folded, the questions before the next step, and the controls in a dock that
 /// stays in view.
-fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool, step_ref: &NodeRef) -> Html {
+fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
     let send = |m: Msg| {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
@@ -346,7 +324,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool, step_ref: &No
                     <button type="button" class="small" data-testid="lesson-exit" onclick={send(Msg::LoadLesson(None))}>{ t(Key::LessonExit) }</button>
                 </div>
             </div>
-            <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step" ref={step_ref.clone()}>
+            <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
                 if new_world {
                     <p class="lesson-new-world" role="note" data-testid="lesson-new-world">{ t(Key::LessonNewWorld) }</p>
                 }
