@@ -250,7 +250,9 @@ pub fn files() -> Html {
                     return sent.set(Some(why));
                 }
             }
-            sent.set(send_result(&next.events[before.min(next.events.len())..]));
+            sent.set(Some(send_result(
+                &next.events[before.min(next.events.len())..],
+            )));
             world.set(Some(Ok(Rc::new(next))));
         })
     };
@@ -405,14 +407,23 @@ pub fn files() -> Html {
     }
 }
 
-/// What a "Send" came to, from the events it added: the producer's acknowledgement (its
-/// baseOffset) or failure (Kafka's error name), else the last thing that happened.
-fn send_result(new: &[crate::sim::Event]) -> Option<String> {
+/// What a "Send" came to, from the events it added: the producer's acknowledgement (the
+/// new batch's baseOffset) or failure (Kafka's error name). Worded here, not by the
+/// event narration, which this page's wasm leaves out (docs/size.md).
+fn send_result(new: &[crate::sim::Event]) -> String {
     use crate::client::producer::ProducerEvent::{Acknowledged, Failed};
-    let outcome = new.iter().rev().find(|e| {
-        matches!(&e.kind, crate::sim::EventKind::Producer { client, event: Acknowledged { .. } | Failed { .. } } if client == PRODUCER)
+    let said = new.iter().rev().find_map(|e| match &e.kind {
+        crate::sim::EventKind::Producer { client, event } if client == PRODUCER => match event {
+            Acknowledged { base_offset, .. } => Some(msg!("files.sent", offset = base_offset)),
+            Failed { error, .. } => Some(msg!("files.send-failed", error = error.name())),
+            _ => None,
+        },
+        _ => None,
     });
-    Some(crate::i18n::narrate(outcome.or(new.last())?, ui_lang()))
+    render(
+        &said.unwrap_or_else(|| msg!("files.send-pending")),
+        ui_lang(),
+    )
 }
 
 /// Mounts the files page into `#app`, once the English catalog is here.
