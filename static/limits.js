@@ -4,8 +4,9 @@
 // Korean and Thai against English). The language is chosen as on the other pages:
 // `?lang=`, else the first of the browser's languages we have, else English; an entry
 // a language lacks is shown in English. `limits.GROUP` is a heading (its id GROUP is the
-// anchor the panels' hints link to), `summary.GROUP` its plain-language summary above the
-// list, `limits.GROUP.ITEM` an item, `page.*` the page's own words. Text between backticks is code. The text is set as text, never as HTML.
+// anchor the panels' hints link to, which opens the group; a source path in it is shown
+// as a code line under it), `summary.GROUP` its plain-language summary above the
+// list, folded in a `<details>`, `limits.GROUP.ITEM` an item, `page.*` the page's own words. Text between backticks is code. The text is set as text, never as HTML.
 (function () {
   'use strict';
   var LANGS = { en: 'English', ko: '한국어', th: 'ไทย' };
@@ -91,17 +92,31 @@
       if (e[0] === 'limits.versions') {
         main.appendChild(prose('p', { class: 'limits-versions', 'data-testid': 'limits-versions' }, w(e[0])));
       } else if (parts.length === 2) {
-        main.appendChild(prose('h2', { id: parts[1] }, w(e[0])));
+        // A heading in words; a source path in it (`Pulsar (`src/pulsar/`, …)`) goes
+        // to a small code line under it.
+        var title = w(e[0]);
+        var at = title.indexOf(' (`');
+        main.appendChild(el('h2', { id: parts[1] }, [at < 0 ? title : title.slice(0, at)]));
+        if (at >= 0) {
+          main.appendChild(prose('p', { class: 'limits-source', 'data-source': parts[1] }, title.slice(at + 2, -1)));
+        }
         if (words['summary.' + parts[1]]) {
           main.appendChild(prose('p', { class: 'limits-summary', 'data-summary': parts[1] }, w('summary.' + parts[1])));
         }
-        list = main.appendChild(el('ul', { 'data-group': parts[1] }));
+        // The summary first; the details folded, counted.
+        var fold = main.appendChild(el('details', { 'data-details': parts[1] }));
+        fold.appendChild(el('summary', {}, ['']));
+        list = fold.appendChild(el('ul', { 'data-group': parts[1] }));
       } else if (list) {
         list.appendChild(prose('li', { 'data-item': e[0] }, w(e[0])));
+        list.previousSibling.textContent = w('page.details').replace('{0}', list.children.length);
       }
     });
+    // A link to a group (a panel's help) opens its details.
     if (location.hash.length > 1) {
       var target = document.getElementById(location.hash.slice(1));
+      var group = document.querySelector('details[data-details="' + location.hash.slice(1) + '"]');
+      if (group) group.open = true;
       if (target) target.scrollIntoView();
     }
   }

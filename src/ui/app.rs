@@ -414,6 +414,10 @@ pub fn app(props: &AppProps) -> Html {
             if let (Some(name), false) = (name, warm) {
                 super::progress::record(name, *at, *end);
             }
+            if !warm {
+                // A lesson is known by its name's address (a learner's own: none).
+                super::browser::follow_step(name.map_or(0, |n| n.as_ptr() as usize), *at);
+            }
         });
     }
     use_leave_guard(state.authored_lesson());

@@ -66,3 +66,45 @@ pub(super) fn mark_rendered() {
         .unwrap_or(0.0);
     let _ = js_sys::Reflect::set(&global, &"__eosRenders".into(), &(renders + 1.0).into());
 }
+
+/// The lesson (a key of it) and the player step last shown (`follow_step`).
+static SHOWN_LESSON: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(usize::MAX);
+static SHOWN_AT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// After a step of the same lesson ran (Next, Back, the keys, Play), brings the step into
+/// view (`.lesson-step`, `.pulsar-step`): after an answer the reader is down at the
+/// questions, and the new step starts above. When its top is above the window, or so
+/// low that the dock fixed to the window's bottom (`.lesson-dock`) hides its heading
+/// and first lines, it is scrolled to the window's top (below its `scroll-margin-top`);
+/// otherwise nothing moves (the timeline's slider, just above the step, stays where it
+/// is). Not for a lesson just opened: a link's lesson stays at the page's top. Called from the effects that record the learner's progress, so
+/// it adds no hook of its own.
+pub(super) fn follow_step(lesson: usize, at: usize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    use wasm_bindgen::JsCast;
+    /// How much of the step must show above the dock: its heading and a few lines.
+    const ROOM_PX: f64 = 160.0;
+    let same = SHOWN_LESSON.swap(lesson, Relaxed) == lesson;
+    let moved = SHOWN_AT.swap(at, Relaxed) != at;
+    let document = web_sys::window().and_then(|w| w.document());
+    let Some(document) = document.filter(|_| same && moved) else {
+        return;
+    };
+    let top = |selector: &str| -> Option<f64> {
+        let e = document.query_selector(selector).ok()??;
+        let rect = js_sys::Reflect::get(&e, &"getBoundingClientRect".into()).ok()?;
+        let rect = rect.dyn_into::<js_sys::Function>().ok()?.call0(&e).ok()?;
+        js_sys::Reflect::get(&rect, &"top".into()).ok()?.as_f64()
+    };
+    let step = ".lesson-step,.pulsar-step";
+    let Some(at) = top(step) else {
+        return;
+    };
+    let bottom = top(".lesson-dock").unwrap_or(f64::MAX);
+    if at < 0.0 || at + ROOM_PX > bottom {
+        if let Ok(Some(e)) = document.query_selector(step) {
+            e.scroll_into_view();
+        }
+    }
+}

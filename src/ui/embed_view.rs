@@ -198,7 +198,10 @@ pub(super) fn use_embed_api(
         .lesson
         .borrow()
         .as_ref()
-        .map(|l| l.score())
+        .map(|l| {
+            let (right, _, asked) = l.score();
+            (right, asked)
+        })
         .unwrap_or_default();
     let (verdict, last_event) = if framed {
         state.with_world(Page::Idempotence, |w| {

@@ -120,14 +120,22 @@ pub fn files() -> Html {
     let continued = use_state(|| false);
     let selected = use_state(|| None::<(i64, u64)>);
     let value = use_state(|| "v".to_string());
+    // What the last "Send" did, beside the button: the line that says so.
+    let sent = use_state(|| None::<String>);
 
     let show = {
-        let (world, continued, selected) = (world.clone(), continued.clone(), selected.clone());
+        let (world, continued, selected, sent) = (
+            world.clone(),
+            continued.clone(),
+            selected.clone(),
+            sent.clone(),
+        );
         Callback::from(move |(o, i): (Opened, usize)| {
             let w = o.reports.get(i).map(|r| o.world(&r.dir).map(Rc::new));
             world.set(w);
             continued.set(false);
             selected.set(None);
+            sent.set(None);
         })
     };
     let open = {
@@ -212,7 +220,7 @@ pub fn files() -> Html {
         .and_then(|o| o.reports.get(*chosen))
         .and_then(|r| partition_of(&r.dir));
     let on_send = {
-        let (world, value, tp) = (world.clone(), value.clone(), tp.clone());
+        let (world, value, tp, sent) = (world.clone(), value.clone(), tp.clone(), sent.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let (Some(Ok(current)), Some(tp)) = ((*world).clone(), tp.clone()) else {
@@ -234,12 +242,17 @@ pub fn files() -> Html {
             actions.push(Action::Flush {
                 producer: PRODUCER.into(),
             });
+            let before = next.events.len();
             for a in &actions {
                 if let Err(e) = next.apply(a) {
-                    world.set(Some(Err(crate::i18n::narration::sim_error(&e, ui_lang()))));
-                    return;
+                    // Refused: said beside the button; the world shown stays as it was.
+                    let why = crate::i18n::narration::sim_error(&e, ui_lang());
+                    return sent.set(Some(why));
                 }
             }
+            sent.set(Some(send_result(
+                &next.events[before.min(next.events.len())..],
+            )));
             world.set(Some(Ok(Rc::new(next))));
         })
     };
@@ -327,6 +340,8 @@ pub fn files() -> Html {
                             <input type="text" data-testid="files-value" value={(*value).clone()} oninput={on_value} />
                         </label>
                         <button type="submit" data-testid="files-send">{ w("files.send") }</button>
+                        // Always in the page, so a screen reader hears each new result.
+                        <p class="small mono" role="status" aria-live="polite" data-testid="files-sent">{ (*sent).clone().unwrap_or_default() }</p>
                     </form>
                 }
             } else {
@@ -346,7 +361,7 @@ pub fn files() -> Html {
                         <span class="small muted">{ w("files.download-note") }</span>
                     </div>
                     <h3>{ t(Key::WindowHeading) }</h3>
-                    <WindowTable windows={wd.windows(tp)} />
+                    <WindowTable windows={wd.windows(tp)} recovered=true />
                     <h3>{ t(Key::LogHeading) }</h3>
                     if let Some(log) = log {
                         <div data-testid="files-log">
@@ -390,6 +405,25 @@ pub fn files() -> Html {
             { views }
         </div>
     }
+}
+
+/// What a "Send" came to, from the events it added: the producer's acknowledgement (the
+/// new batch's baseOffset) or failure (Kafka's error name). Worded here, not by the
+/// event narration, which this page's wasm leaves out (docs/size.md).
+fn send_result(new: &[crate::sim::Event]) -> String {
+    use crate::client::producer::ProducerEvent::{Acknowledged, Failed};
+    let said = new.iter().rev().find_map(|e| match &e.kind {
+        crate::sim::EventKind::Producer { client, event } if client == PRODUCER => match event {
+            Acknowledged { base_offset, .. } => Some(msg!("files.sent", offset = base_offset)),
+            Failed { error, .. } => Some(msg!("files.send-failed", error = error.name())),
+            _ => None,
+        },
+        _ => None,
+    });
+    render(
+        &said.unwrap_or_else(|| msg!("files.send-pending")),
+        ui_lang(),
+    )
 }
 
 /// Mounts the files page into `#app`, once the English catalog is here.

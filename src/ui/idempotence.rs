@@ -238,7 +238,7 @@ pub(super) fn idempotence_page(
                     <h3 class="small-heading">{ t(Key::VerdictHeading) }</h3>
                     <Verdict verdict={v.verdict.clone()} in_lesson={locked} />
                     <h3>{ t(Key::WindowHeading) }</h3>
-                    <WindowTable windows={v.windows.clone()} mark={slot_mark} />
+                    <WindowTable windows={v.windows.clone()} mark={slot_mark} recovered={v.recovery.is_some()} />
                     if let Some(note) = v.restart_note.clone() {
                         <p class="muted small" data-testid="restart-note">{ note }</p>
                     }

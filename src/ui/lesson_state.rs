@@ -49,14 +49,18 @@ impl LessonState {
         self.answers.iter().find(|(l, _)| *l == line).map(|a| a.1)
     }
 
-    /// (answered right, questions in the lesson).
-    pub fn score(&self) -> (usize, usize) {
-        let questions: Vec<_> = scenario::question::questions(self.replay.scenario()).collect();
-        let right = questions
-            .iter()
-            .filter(|q| self.chosen(q.line) == Some(q.answer()))
-            .count();
-        (right, questions.len())
+    /// (answered right, answered, questions in the lesson). A question the learner
+    /// passed without answering (the timeline, play-to-cursor) is not answered, not
+    /// wrong.
+    pub fn score(&self) -> (usize, usize, usize) {
+        let mut score = (0, 0, 0);
+        for q in scenario::question::questions(self.replay.scenario()) {
+            let chosen = self.chosen(q.line);
+            score.0 += usize::from(chosen == Some(q.answer()));
+            score.1 += usize::from(chosen.is_some());
+            score.2 += 1;
+        }
+        score
     }
 
     /// `scenario` played to player step `steps`, its notices and `print events` lines

@@ -433,6 +433,7 @@ pub fn pulsar_app() -> Html {
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
             tell_host(name, *at, *total, score);
+            super::browser::follow_step(name.as_ptr() as usize, *at);
         });
     }
     // Where the next tick lands: autoplay stops there at the end, or when that player
@@ -537,7 +538,7 @@ pub fn pulsar_app() -> Html {
                         </select>
                     </label>
                     if let Some(s) = step {
-                        <div aria-live="polite">
+                        <div class="pulsar-step" aria-live="polite" data-testid="pulsar-step-text">
                             if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
                             { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
                             <details class="step-script">

@@ -21,8 +21,8 @@ use crate::sim::{Action, World};
 use crate::view::history::History;
 use crate::view::page::{bench_setup, click, ClickContext, Setup};
 pub use crate::view::page::{
-    ErrorAt, Page, ADVANCE_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID, TXN_PRODUCER,
-    TXN_PRODUCER_2, TXN_TOPIC,
+    ErrorAt, Page, ADVANCE_MS, ADVANCE_STEP_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID,
+    TXN_PRODUCER, TXN_PRODUCER_2, TXN_TOPIC,
 };
 pub use crate::view::validate::{lesson_file as parse_lesson, LessonFileError, MAX_LESSON_BYTES};
 

@@ -23,7 +23,7 @@ use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
 use super::components::txn_log::TxnLog;
 use super::components::txn_producer::TxnProducer;
-use super::state::{ErrorAt, Msg, Page, ADVANCE_MS, TXN_ID, TXN_PRODUCER_2};
+use super::state::{ErrorAt, Msg, Page, ADVANCE_MS, ADVANCE_STEP_MS, TXN_ID, TXN_PRODUCER_2};
 use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 
@@ -188,6 +188,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         </div>
                         <p class="small muted">{ t(Key::HoldHint) }</p>
                         <div class="cluster">
+                            <button type="button" data-testid="txn-advance-step" onclick={send(Msg::Act(Page::Transactions, Action::Advance { ms: ADVANCE_STEP_MS }))}>{ tf(Key::AdvanceButton, &["10"]) }</button>
                             <button type="button" data-testid="txn-advance" onclick={send(Msg::Act(Page::Transactions, Action::Advance { ms: ADVANCE_MS }))}>{ tf(Key::AdvanceButton, &[&(ADVANCE_MS / 1000).to_string()]) }</button>
                         </div>
                         <p class="small muted">{ t(Key::AdvanceHint) }</p>

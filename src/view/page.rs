@@ -27,6 +27,10 @@ pub const BENCH_PRODUCER: &str = "bench-loader";
 /// "Advance the clock": past transaction.timeout.ms (60 s) and the coordinator's next
 /// 10-second check, so one click lets the timeout abort an open transaction.
 pub const ADVANCE_MS: i64 = 70_000;
+/// "Advance the clock 10 s" (its label says 10): the coordinator's check interval, so
+/// the learner can stop with a transaction past its timeout that the next check has not
+/// aborted yet.
+pub const ADVANCE_STEP_MS: i64 = 10_000;
 
 /// A page of the playground.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]

@@ -190,10 +190,18 @@ test('the limits page follows the language; the course and the panels link to it
     assert.equal(await page.locator('[data-summary]').count(), groups);
     assert.match(await page.locator('[data-summary="storage"]').innerText(), /broker/);
     assert.equal(
-      await page.locator('#storage + [data-summary="storage"] + ul[data-group="storage"]').count(),
+      await page.locator('#storage + [data-summary="storage"] + details[data-details="storage"] > ul[data-group="storage"]').count(),
       1,
-      'the summary sits between the heading and its list',
+      'the summary sits between the heading and its folded list',
     );
+    // The group a link names is unfolded; the others stay folded, their count in words.
+    assert.equal(await page.locator('details[data-details="storage"]').evaluate((d) => d.open), true);
+    assert.equal(await page.locator('details[data-details="producer"]').evaluate((d) => d.open), false);
+    assert.match(await page.locator('details[data-details="producer"] > summary').innerText(), /รายละเอียด \(\d+ ข้อ\)/);
+    // Headings in words: a source path goes to a code line under its heading.
+    assert.equal(await page.locator('#pulsar').innerText(), 'Pulsar');
+    assert.equal(await page.locator('h2 code').count(), 0);
+    assert.equal(await page.locator('#pulsar + [data-source="pulsar"] code').innerText(), 'src/pulsar/');
     // Every item of the English page is there in Thai too, in the same order.
     const th = await page.locator('[data-item]').evaluateAll((l) => l.map((e) => e.dataset.item));
     await page.goto(`${site.server.url}limits.html?lang=en`, { waitUntil: 'load' });

@@ -85,6 +85,13 @@ test('an exported folder opens with the batches eos inspect prints; continue, se
     await page.locator(tid('files-log')).filter({ hasText: 'from-the-page' }).waitFor().catch(() => {});
     const after = await page.locator(`${tid('files-log')} tbody tr`).count();
     assert.ok(after > rows, `a new batch row: ${rows} -> ${after}`);
+    // The result beside the button, in a live region: the new batch's offset (a, b, c
+    // and d were offsets 0 to 3).
+    const sent = page.locator(`${tid('files-send')} + ${tid('files-sent')}`);
+    assert.equal(await sent.getAttribute('aria-live'), 'polite');
+    assert.equal(await sent.innerText(), 'Written: the new batch starts at offset 4.');
+    // The window was rebuilt at the start: a line says from what, and what (N) is.
+    assert.match(await page.locator(tid('window-recovered')).innerText(), /epoch in brackets/);
 
     // Download the disk: kafka-python reads every batch of pay-0, the new one last.
     const [download] = await Promise.all([

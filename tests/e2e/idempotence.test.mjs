@@ -157,6 +157,8 @@ test('a crash restart shows how the window was rebuilt', { timeout: 90_000 }, as
     assert.match(report, /Crashed/);
     assert.match(report, /No snapshot: rebuilt from 1 batch/);
     assert.match(report, /\[0\.\.0\]/);
+    // Under the rebuilt window, what it came from and what "0 (0)" means.
+    assert.match(await page.locator(`.scroll-x + ${tid('window-recovered')}`).innerText(), /epoch in brackets/);
     await page.locator(tid('restart-clean')).click();
     assert.match(await page.locator(tid('recovery')).innerText(), /Loaded snapshot at offset 1/);
   } finally {

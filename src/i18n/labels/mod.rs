@@ -170,6 +170,7 @@ keys! {
     WindowOffsets,
     WindowNewest,
     WindowOldest,
+    WindowRecovered,
     // Log
     LogHeading,
     LogCaption,
@@ -492,6 +493,10 @@ keys! {
     LessonOutputLine,
     LessonPressNext,
     LessonScore,
+    CourseTools,
+    CourseToolEditor,
+    CourseToolFiles,
+    CourseToolLimits,
     LessonNextLesson,
     LessonControls,
     LessonSpeed,

@@ -175,14 +175,46 @@ pub fn course(p: &CourseProps) -> Html {
                 <summary>{ t(Key::CoursePath) }</summary>
                 <ol class="course-modules" data-course="">{ modules }</ol>
             </details>
+            { tools() }
             { glossary(lang) }
-            <p class="small course-links">
-                <a href={crate::ui::site_href("editor/")} data-testid="course-editor">{ t(Key::EditorLink) }</a>
-                { " · " }
-                <a href={crate::ui::site_href("files/")} data-testid="course-files">{ t(Key::FilesLink) }</a>
-                { " · " }
-                <a href={crate::ui::site_href("limits.html")} data-testid="course-limits">{ t(Key::LimitsLink) }</a>
-            </p>
+        </section>
+    }
+}
+
+/// The tools beside the course, for those who write lessons: one line each on what it
+/// is for, so a course author finds them without reading the whole page.
+fn tools() -> Html {
+    const TOOLS: [(&str, &str, Key, Key); 3] = [
+        (
+            "editor/",
+            "course-editor",
+            Key::EditorLink,
+            Key::CourseToolEditor,
+        ),
+        (
+            "files/",
+            "course-files",
+            Key::FilesLink,
+            Key::CourseToolFiles,
+        ),
+        (
+            "limits.html",
+            "course-limits",
+            Key::LimitsLink,
+            Key::CourseToolLimits,
+        ),
+    ];
+    html! {
+        <section class="course-tools stack" aria-labelledby="course-tools-heading" data-testid="course-tools">
+            <h3 id="course-tools-heading">{ t(Key::CourseTools) }</h3>
+            <ul class="course-modules">
+                { for TOOLS.iter().map(|(href, id, link, what)| html! {
+                    <li>
+                        <a href={crate::ui::site_href(href)} data-testid={*id}>{ t(*link) }</a>
+                        <p class="small muted">{ t(*what) }</p>
+                    </li>
+                }) }
+            </ul>
         </section>
     }
 }

@@ -33,8 +33,8 @@ pub struct LessonInfo {
     pub loading: bool,
     /// The questions asked before the next step.
     pub questions: Vec<QuestionInfo>,
-    /// (answered right, questions in the lesson).
-    pub score: (usize, usize),
+    /// (answered right, answered, questions in the lesson).
+    pub score: (usize, usize, usize),
     /// The parts of the page the step just run changed (`view::changed`), by code.
     pub changed: Vec<&'static str>,
     /// The glossary terms the lesson's earlier steps already used (marked there).
@@ -296,7 +296,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
             html! { <option value={(i + 1).to_string()} class={state}>{ step_label(i) }</option> }
         })
         .collect();
-    let (right, asked) = l.score;
+    let (right, answered, asked) = l.score;
     let output_long = l.output.len() > 12;
     let play_label = if playing {
         t(Key::TtPause)
@@ -364,7 +364,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <div class="lesson-finished stack" data-testid="lesson-finished">
                         <p><span class="badge ok">{ t(Key::LessonDone) }</span></p>
                         if asked > 0 {
-                            <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &asked.to_string()]) }</p>
+                            <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &answered.to_string(), &asked.to_string()]) }</p>
                         }
                         if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
                             { next_lesson_link(next, dispatch) }

@@ -14,6 +14,11 @@ pub struct WindowTableProps {
     pub windows: Vec<WindowView>,
     #[prop_or_default]
     pub mark: Option<SlotMark>,
+    /// The broker rebuilt these windows when it started (a restart, or a folder opened
+    /// as a starting broker recovers it): say where they came from and what the row's
+    /// bracketed number is.
+    #[prop_or_default]
+    pub recovered: bool,
 }
 
 #[function_component(WindowTable)]
@@ -88,6 +93,9 @@ pub fn window_table(p: &WindowTableProps) -> Html {
                 </tbody>
             </table>
         </div>
+        if p.recovered && !p.windows.is_empty() {
+            <p class="small muted" data-testid="window-recovered">{ t(Key::WindowRecovered) }</p>
+        }
         </>
     }
 }
