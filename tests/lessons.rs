@@ -607,9 +607,9 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 2098eee1411872ce",
         "late-endtxn 959c0fba1eed2a01",
         "replication 9464a0006581217a",
-        "failover 7c60bce41bcf13d6",
-        "coordinator-failover f8aeca1f644dc764",
-        "acks-1-loss 398b8f556ee72214",
+        "failover 22dd92db08c60f64",
+        "coordinator-failover 0d32b0c2c4a9f4b8",
+        "acks-1-loss 4724723e4b46509c",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");

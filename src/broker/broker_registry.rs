@@ -200,6 +200,7 @@ mod tests {
             partition_epoch: 0,
             isr: vec![1],
             min_insync_replicas: 1,
+            leader_recovery_state: crate::protocol::LeaderRecoveryState::Recovered,
         };
         b.apply_partition_metadata(&tp, meta, &LogConfig::default(), 0)
             .expect("creates the log");

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
+use crate::protocol::LeaderRecoveryState;
 
 /// `replica.lag.time.max.ms`: a follower that has not caught up for this long leaves
 /// the ISR.
@@ -128,6 +129,10 @@ pub struct Partition {
     pub partition_epoch: i32,
     /// The committed ISR: the controller's.
     pub isr: Vec<i32>,
+    /// A follower keeps the controller's; a leader is RECOVERED from the moment it
+    /// leads (`Partition.makeLeader`, Kafka 4.0: its recovery is instant) and says so
+    /// in its next AlterPartition.
+    pub leader_recovery_state: LeaderRecoveryState,
     /// Leader only: the change in flight, if any.
     pub pending: Option<PendingIsr>,
     /// `min.insync.replicas` of the topic.
@@ -178,6 +183,12 @@ pub enum ReplicationEvent {
         leader_epoch: i32,
         isr: Vec<i32>,
         log_end_offset: i64,
+    },
+    /// This broker leads a partition the controller marked RECOVERING (an unclean
+    /// election) and marks it RECOVERED (`Partition.makeLeader`, KIP-704).
+    LeaderRecovered {
+        tp: TopicPartition,
+        leader_epoch: i32,
     },
     /// A follower appended the leader's batches.
     FollowerFetched {

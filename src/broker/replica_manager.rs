@@ -22,7 +22,7 @@ use super::producer_id_manager::CONTROLLER_REQUEST_TIMEOUT_MS;
 use crate::fs::FsError;
 use crate::log::{FetchIsolation, LogConfig, TopicPartition};
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response};
+use crate::protocol::{LeaderRecoveryState, Request, Response};
 
 /// A follower's fetch that found nothing new, held until data arrives or it expires.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -43,6 +43,7 @@ pub struct PartitionMetadata {
     pub partition_epoch: i32,
     pub isr: Vec<i32>,
     pub min_insync_replicas: i32,
+    pub leader_recovery_state: LeaderRecoveryState,
 }
 
 impl Broker {
@@ -131,6 +132,13 @@ impl Broker {
             .as_ref()
             .filter(|p| !role_changed && p.partition_epoch == meta.partition_epoch)
             .and_then(|p| p.pending.clone());
+        // `makeLeader`: a partition marked RECOVERING is marked RECOVERED at once.
+        let recovering = meta.leader_recovery_state == LeaderRecoveryState::Recovering;
+        let leader_recovery_state = if leads {
+            LeaderRecoveryState::Recovered
+        } else {
+            meta.leader_recovery_state
+        };
         self.partitions.insert(
             tp.clone(),
             Partition {
@@ -140,6 +148,7 @@ impl Broker {
                 partition_epoch: meta.partition_epoch,
                 pending,
                 isr: meta.isr.clone(),
+                leader_recovery_state,
                 min_insync_replicas: meta.min_insync_replicas,
                 remote,
                 fetcher,
@@ -160,6 +169,14 @@ impl Broker {
                     isr: meta.isr,
                     log_end_offset: leo,
                 }));
+        }
+        if leads && recovering && role_changed {
+            handled.events.push(BrokerEvent::Replication(
+                ReplicationEvent::LeaderRecovered {
+                    tp: tp.clone(),
+                    leader_epoch: meta.leader_epoch,
+                },
+            ));
         }
         if role_changed && !leads {
             // `makeFollower`: requests waiting on this replica as leader fail over.
@@ -528,6 +545,7 @@ impl Broker {
             leader_epoch: p.leader_epoch,
             partition_epoch: p.partition_epoch,
             new_isr: isr,
+            leader_recovery_state: p.leader_recovery_state,
         }))
     }
 
@@ -546,6 +564,7 @@ impl Broker {
             leader_epoch,
             partition_epoch,
             isr,
+            leader_recovery_state,
         } = response
         else {
             return handled;
@@ -581,6 +600,7 @@ impl Broker {
         p.isr = isr;
         p.partition_epoch = partition_epoch;
         p.leader_epoch = leader_epoch;
+        p.leader_recovery_state = leader_recovery_state;
         p.pending = None;
         self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
         self.complete_delayed_delete_records(&tp, &mut handled);

@@ -65,6 +65,10 @@ pub enum Anomaly {
     /// Kafka (KIP-966, `PartitionChangeBuilder`): an eligible leader replica is never in
     /// the ISR, and there is none while the ISR is at `min.insync.replicas`.
     ElrMembership,
+    /// Kafka (KIP-704, `ReplicationControlManager.validateAlterPartitionData`): a
+    /// partition marked RECOVERING after an unclean election has at most its leader
+    /// in the ISR.
+    LeaderRecovery,
     /// Kafka: a batch from an epoch older than one the partition already saw for that
     /// producer is never written (`ProducerAppendInfo.checkProducerEpoch`).
     FencedWrite,
@@ -125,6 +129,7 @@ impl Anomaly {
         Anomaly::HighWatermarkBackwards,
         Anomaly::WindowTooLarge,
         Anomaly::ElrMembership,
+        Anomaly::LeaderRecovery,
         Anomaly::FencedWrite,
         Anomaly::MissingMarker,
         Anomaly::ExtraMarker,
@@ -154,6 +159,7 @@ impl Anomaly {
             Anomaly::HighWatermarkBackwards => "hw-backwards",
             Anomaly::WindowTooLarge => "window-too-large",
             Anomaly::ElrMembership => "elr-membership",
+            Anomaly::LeaderRecovery => "leader-recovery",
             Anomaly::FencedWrite => "fenced-write",
             Anomaly::MissingMarker => "missing-marker",
             Anomaly::ExtraMarker => "extra-marker",
@@ -230,6 +236,7 @@ impl Anomaly {
             Anomaly::HighWatermarkBackwards => "checker.hw-backwards",
             Anomaly::WindowTooLarge => "checker.window-too-large",
             Anomaly::ElrMembership => "checker.elr-membership",
+            Anomaly::LeaderRecovery => "checker.leader-recovery",
             Anomaly::FencedWrite => "checker.fenced-write",
             Anomaly::MissingMarker => "checker.missing-marker",
             Anomaly::ExtraMarker => "checker.extra-marker",

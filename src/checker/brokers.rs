@@ -390,6 +390,7 @@ impl BrokerHistory {
         }
         self.check_transactions(ctx);
         check_elr(ctx);
+        check_leader_recovery(ctx);
     }
 
     /// Missing markers (a completed transaction still open in a partition) and hanging
@@ -482,6 +483,24 @@ fn seek<V>(entries: &[(TopicPartition, V)], at: &mut usize, tp: &TopicPartition)
         }
     }
     None
+}
+
+/// KIP-704's rule on each partition's registration: while RECOVERING, no replica but
+/// the leader is in the ISR (the leader joins followers only once it says RECOVERED).
+fn check_leader_recovery(ctx: &mut Ctx<'_>) {
+    let world = ctx.world;
+    for topic in world.topics.values() {
+        for (p, reg) in topic.registrations.iter().enumerate() {
+            if reg.leader_recovery_state() == crate::protocol::LeaderRecoveryState::Recovering
+                && reg.isr().len() > 1
+            {
+                let tp = TopicPartition::new(topic.name.clone(), p as i32);
+                let mut v = ctx.violation(Anomaly::LeaderRecovery, Some(&tp));
+                v.numbers = vec![("isr", reg.isr().len() as i64)];
+                ctx.found.push(v);
+            }
+        }
+    }
 }
 
 /// KIP-966's rules on each partition's registration: the ELR and the ISR never share a

@@ -5,7 +5,7 @@
 use crate::controller::AlterPartitionData;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::protocol::{Request, Response};
+use crate::protocol::{LeaderRecoveryState, Request, Response};
 use crate::sim::world::World;
 
 impl World {
@@ -23,6 +23,7 @@ impl World {
             leader_epoch,
             partition_epoch,
             new_isr,
+            leader_recovery_state,
         } = request
         else {
             return Response::AlterPartition {
@@ -32,6 +33,7 @@ impl World {
                 leader_epoch: -1,
                 partition_epoch: -1,
                 isr: Vec::new(),
+                leader_recovery_state: LeaderRecoveryState::Recovered,
             };
         };
         let refuse = |error: Errors| Response::AlterPartition {
@@ -41,6 +43,7 @@ impl World {
             leader_epoch: -1,
             partition_epoch: -1,
             isr: Vec::new(),
+            leader_recovery_state: LeaderRecoveryState::Recovered,
         };
         if self.broker_epochs.get(&broker_id) != Some(&broker_epoch) {
             return refuse(Errors::StaleBrokerEpoch);
@@ -52,6 +55,7 @@ impl World {
             leader_epoch,
             partition_epoch,
             new_isr,
+            leader_recovery_state,
         };
         let elr = self.config.eligible_leader_replicas;
         let result = self.topics.get_mut(&tp.topic).and_then(|t| {
@@ -78,6 +82,7 @@ impl World {
                     leader_epoch: reg.leader_epoch(),
                     partition_epoch: reg.partition_epoch(),
                     isr: reg.isr().to_vec(),
+                    leader_recovery_state: reg.leader_recovery_state(),
                 }
             }
         }

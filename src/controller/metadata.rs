@@ -37,6 +37,7 @@ impl World {
             partition_epoch: reg.partition_epoch(),
             isr: reg.isr().to_vec(),
             min_insync_replicas: topic.replication.min_insync_replicas,
+            leader_recovery_state: reg.leader_recovery_state(),
         };
         let config = topic.config.clone();
         let leader = reg.leader();

@@ -11,8 +11,10 @@
 //! that is in the ISR; with `unclean.leader.election.enable`, else the first alive
 //! replica), `ReplicationControlManager.validateAlterPartitionData` and
 //! `electLeader`, and the rule that fencing a broker (or its controlled shutdown)
-//! removes it from every ISR but never empties one (the last member stays, with no
-//! leader). ELR (KIP-966) is not modelled.
+//! removes it from every ISR but never empties one without ELR (the last member
+//! stays, with no leader). With `eligible.leader.replicas.enable`, KIP-966's eligible
+//! leader replicas and last known leader. An unclean election marks the partition
+//! RECOVERING until its leader's AlterPartition says RECOVERED (KIP-704, Kafka 3.2+).
 //!
 //! Its files: `registration` (the pure changes to one partition), `topics`
 //! (CreateTopics and replica placement), `metadata` (what the brokers are told),

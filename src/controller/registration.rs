@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use crate::protocol::errors::Errors;
+use crate::protocol::LeaderRecoveryState;
 
 /// No leader (`LeaderConstants.NO_LEADER`).
 pub const NO_LEADER: i32 = -1;
@@ -30,6 +31,9 @@ pub struct PartitionRegistration {
     /// leader or ISR. A leader's AlterPartition names the partition epoch it knows,
     /// so a change built on an ISR the controller has since changed is refused.
     partition_epoch: i32,
+    /// RECOVERING after an unclean election (KIP-704) until the leader's
+    /// AlterPartition says RECOVERED; meanwhile no other replica joins the ISR.
+    leader_recovery_state: LeaderRecoveryState,
 }
 
 /// What the leader asks in `AlterPartition` for one partition
@@ -42,6 +46,7 @@ pub struct AlterPartitionData {
     pub leader_epoch: i32,
     pub partition_epoch: i32,
     pub new_isr: Vec<i32>,
+    pub leader_recovery_state: LeaderRecoveryState,
 }
 
 /// How a new leader was chosen.
@@ -77,6 +82,7 @@ pub struct LeaderChange {
     pub isr: Vec<i32>,
     pub elr: Vec<i32>,
     pub election: Option<Election>,
+    pub leader_recovery_state: LeaderRecoveryState,
 }
 
 /// What a change to a partition needs besides its registration
@@ -111,6 +117,7 @@ impl PartitionRegistration {
             replicas,
             leader_epoch: 0,
             partition_epoch: 0,
+            leader_recovery_state: LeaderRecoveryState::Recovered,
         }
     }
 
@@ -146,17 +153,25 @@ impl PartitionRegistration {
         self.partition_epoch
     }
 
+    /// RECOVERING from an unclean election's leader until it reports recovery.
+    pub fn leader_recovery_state(&self) -> LeaderRecoveryState {
+        self.leader_recovery_state
+    }
+
     /// `ReplicationControlManager.validateAlterPartitionData` (Kafka 4.0, mirror commit
     /// 1eb7644), in Kafka's order: a leader or partition epoch above the controller's
     /// is NOT_CONTROLLER; a lower leader epoch is FENCED_LEADER_EPOCH (the asker was
     /// replaced as leader); an asker that is not the leader, or an ISR that names a
     /// non-replica or leaves the leader out, is INVALID_REQUEST; a lower partition
     /// epoch is INVALID_UPDATE_VERSION (the ISR changed since the leader last heard);
-    /// a member `eligible` refuses is INELIGIBLE_REPLICA. Valid, the ISR becomes the
-    /// one sent (a new member appended, as the leader sent it) at the next partition
-    /// epoch; the leader epoch stays (no bump on a shrink since metadata 3.6). With
-    /// ELR on, a shrink below `min.insync.replicas` moves the members it drops into
-    /// the ELR, and an ISR back at the minimum clears it.
+    /// RECOVERING with more than the leader in the ISR, or RECOVERING where the
+    /// controller already records RECOVERED, is INVALID_REQUEST (KIP-704); a member
+    /// `eligible` refuses is INELIGIBLE_REPLICA. Valid, the ISR becomes the
+    /// one sent (a new member appended, as the leader sent it) and the recovery state
+    /// the one sent, at the next partition epoch; the leader epoch stays (no bump on a
+    /// shrink since metadata 3.6). With ELR on, a shrink below `min.insync.replicas`
+    /// moves the members it drops into the ELR, and an ISR back at the minimum clears
+    /// it.
     pub fn alter_partition(
         &mut self,
         request: &AlterPartitionData,
@@ -186,15 +201,22 @@ impl PartitionRegistration {
         {
             return Err(Errors::InvalidRequest);
         }
+        let recovery = request.leader_recovery_state;
+        if recovery == LeaderRecoveryState::Recovering
+            && (isr.len() > 1 || self.leader_recovery_state == LeaderRecoveryState::Recovered)
+        {
+            return Err(Errors::InvalidRequest);
+        }
         if isr.iter().any(|b| !self.isr.contains(b) && !eligible(*b)) {
             return Err(Errors::IneligibleReplica);
         }
         let elr = self.target_elr(isr, rules, None);
-        if *isr == self.isr && elr == self.elr {
+        if *isr == self.isr && elr == self.elr && recovery == self.leader_recovery_state {
             return Ok(false);
         }
         self.isr = isr.clone();
         self.elr = elr;
+        self.leader_recovery_state = recovery;
         self.partition_epoch += 1;
         Ok(true)
     }
@@ -208,6 +230,7 @@ impl PartitionRegistration {
             leader_epoch,
             partition_epoch: self.partition_epoch,
             new_isr: isr.to_vec(),
+            leader_recovery_state: LeaderRecoveryState::Recovered,
         };
         self.alter_partition(&request, &|_| true, ChangeRules::default())
             .unwrap_or(false)
@@ -333,6 +356,8 @@ impl PartitionRegistration {
     /// leader (`LastKnownElr`) is set when the ISR empties and elected, as an unclean
     /// election, once ISR and ELR are both empty (Kafka 4.0 elects it without asking
     /// whether it is alive: only a broker that registered again can empty the ELR).
+    /// Either unclean election marks the partition RECOVERING (`tryElection`, KIP-704,
+    /// Kafka 3.2+); any other change leaves the recovery state as it was.
     fn build(
         &mut self,
         target_isr: Vec<i32>,
@@ -347,6 +372,7 @@ impl PartitionRegistration {
         };
         let old_leader = self.leader;
         let mut election = None;
+        let mut recovery = self.leader_recovery_state;
         if !(old_leader != NO_LEADER && valid(old_leader, &isr, &elr)) {
             let clean = self
                 .replicas
@@ -374,11 +400,13 @@ impl PartitionRegistration {
                 elr.clear();
                 election = Some(Election::LastKnownLeader);
                 self.leader = b;
+                recovery = LeaderRecoveryState::Recovering;
             } else if let Some(b) = unclean().filter(|_| rules.unclean) {
                 isr = vec![b];
                 elr.clear();
                 election = Some(Election::Unclean);
                 self.leader = b;
+                recovery = LeaderRecoveryState::Recovering;
             } else {
                 self.leader = NO_LEADER;
             }
@@ -398,9 +426,11 @@ impl PartitionRegistration {
             && isr == self.isr
             && elr == self.elr
             && last_known == self.last_known_elr
+            && recovery == self.leader_recovery_state
         {
             return None;
         }
+        self.leader_recovery_state = recovery;
         self.isr = isr;
         self.elr = elr;
         self.last_known_elr = last_known;
@@ -420,6 +450,7 @@ impl PartitionRegistration {
             isr: self.isr.clone(),
             elr: self.elr.clone(),
             election,
+            leader_recovery_state: self.leader_recovery_state,
         }
     }
 }

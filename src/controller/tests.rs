@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::protocol::errors::Errors;
+use crate::protocol::LeaderRecoveryState;
 
 const UNCLEAN: ChangeRules = ChangeRules {
     unclean: true,
@@ -96,6 +97,7 @@ fn ask(broker: i32, leader_epoch: i32, partition_epoch: i32, isr: &[i32]) -> Alt
         leader_epoch,
         partition_epoch,
         new_isr: isr.to_vec(),
+        leader_recovery_state: LeaderRecoveryState::Recovered,
     }
 }
 
@@ -268,6 +270,7 @@ fn an_isr_back_at_min_isr_clears_the_elr() {
         leader_epoch: 0,
         partition_epoch: 0,
         new_isr: vec![1],
+        leader_recovery_state: LeaderRecoveryState::Recovered,
     };
     assert_eq!(p.alter_partition(&shrink, &|_| true, ELR), Ok(true));
     assert_eq!(p.elr(), [2, 3]);
@@ -278,4 +281,52 @@ fn an_isr_back_at_min_isr_clears_the_elr() {
     };
     assert_eq!(p.alter_partition(&grow, &|_| true, ELR), Ok(true));
     assert_eq!((p.isr(), p.elr()), (&[1, 3][..], &[][..]));
+}
+
+/// `PartitionChangeBuilderTest.testUncleanSetsLeaderRecoveringState` and
+/// `testChangeInLeadershipDoesNotChangeRecoveryState` (Kafka 4.0): an unclean election
+/// marks the partition RECOVERING; a clean election or a leader going offline keeps it.
+#[test]
+fn unclean_election_marks_the_partition_recovering_until_the_leader_says_recovered() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    assert!(p.alter_isr(0, &[1]));
+    let change = p.fence_broker(1, &|b| b == 2, UNCLEAN).unwrap();
+    assert_eq!(change.election, Some(Election::Unclean));
+    assert_eq!(
+        change.leader_recovery_state,
+        LeaderRecoveryState::Recovering
+    );
+    assert_eq!(p.isr(), [2]);
+    // The leader goes offline and comes back: still RECOVERING.
+    let gone = p.fence_broker(2, &|_| false, UNCLEAN).unwrap();
+    assert_eq!((gone.leader, gone.isr.as_slice()), (NO_LEADER, &[2][..]));
+    assert_eq!(p.leader_recovery_state(), LeaderRecoveryState::Recovering);
+    let back = p.unfence_broker(&|_| true, UNCLEAN).unwrap();
+    assert_eq!((back.leader, back.election), (2, Some(Election::Clean)));
+    assert_eq!(p.leader_recovery_state(), LeaderRecoveryState::Recovering);
+    // `ReplicationControlManagerTest.testInvalidAlterPartitionRequests`: RECOVERING
+    // with a follower in the ISR is invalid; RECOVERED with the follower commits.
+    let epochs = (p.leader_epoch(), p.partition_epoch());
+    let mut recovering = ask(2, epochs.0, epochs.1, &[2, 3]);
+    recovering.leader_recovery_state = LeaderRecoveryState::Recovering;
+    assert_eq!(
+        p.alter_partition(&recovering, &|_| true, UNCLEAN),
+        Err(Errors::InvalidRequest)
+    );
+    // RECOVERING with the leader alone is a valid no-op.
+    recovering.new_isr = vec![2];
+    assert_eq!(
+        p.alter_partition(&recovering, &|_| true, UNCLEAN),
+        Ok(false)
+    );
+    let recovered = ask(2, epochs.0, epochs.1, &[2, 3]);
+    assert_eq!(p.alter_partition(&recovered, &|_| true, UNCLEAN), Ok(true));
+    assert_eq!(p.leader_recovery_state(), LeaderRecoveryState::Recovered);
+    // No way back to RECOVERING, even alone in the ISR.
+    let mut back = ask(2, p.leader_epoch(), p.partition_epoch(), &[2]);
+    back.leader_recovery_state = LeaderRecoveryState::Recovering;
+    assert_eq!(
+        p.alter_partition(&back, &|_| true, UNCLEAN),
+        Err(Errors::InvalidRequest)
+    );
 }

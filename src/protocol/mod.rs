@@ -7,10 +7,12 @@
 
 pub mod error_detail;
 pub mod errors;
+pub mod leader_recovery_state;
 pub mod topic_partition;
 
 pub use error_detail::ErrorDetail;
 pub use errors::Errors;
+pub use leader_recovery_state::LeaderRecoveryState;
 pub use topic_partition::{FetchIsolation, TopicPartition};
 
 use serde::{Deserialize, Serialize};
@@ -86,7 +88,8 @@ pub enum Request {
         leader_epoch: i32,
     },
     /// `AlterPartition` (leader to controller, one partition): the ISR the leader
-    /// wants, built on the leader and partition epochs it knows.
+    /// wants, built on the leader and partition epochs it knows, and its recovery
+    /// state (KIP-704: RECOVERED once a leader from an unclean election recovered).
     AlterPartition {
         broker_id: i32,
         broker_epoch: i64,
@@ -94,6 +97,8 @@ pub enum Request {
         leader_epoch: i32,
         partition_epoch: i32,
         new_isr: Vec<i32>,
+        #[serde(default)]
+        leader_recovery_state: LeaderRecoveryState,
     },
     /// `FindCoordinator`: which broker coordinates this transactional id or group.
     FindCoordinator {
@@ -333,6 +338,8 @@ pub enum Response {
         leader_epoch: i32,
         partition_epoch: i32,
         isr: Vec<i32>,
+        #[serde(default)]
+        leader_recovery_state: LeaderRecoveryState,
     },
     FindCoordinator {
         error: Errors,
@@ -523,6 +530,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
             leader_epoch: -1,
             partition_epoch: -1,
             isr: Vec::new(),
+            leader_recovery_state: LeaderRecoveryState::Recovered,
         },
         Request::OffsetsForLeaderEpoch {
             topic_partition, ..

@@ -4,7 +4,7 @@
 
 use super::parse::{IdRef, Scenario, Show, StepKind, View};
 use crate::log::{FetchIsolation, TopicPartition};
-use crate::protocol::{CoordinatorType, MarkerResult, Request};
+use crate::protocol::{CoordinatorType, LeaderRecoveryState, MarkerResult, Request};
 use crate::sim::{Action, Direction, Fault, MessageMatch, MessageStrike, Node};
 
 /// A value as a scenario token: quoted when it would otherwise split, look like an
@@ -503,10 +503,15 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             leader_epoch,
             partition_epoch,
             new_isr,
+            leader_recovery_state,
         } => {
             let isr: Vec<String> = new_isr.iter().map(|b| b.to_string()).collect();
+            let recovery = match leader_recovery_state {
+                LeaderRecoveryState::Recovered => String::new(),
+                LeaderRecoveryState::Recovering => " leader-recovery-state=RECOVERING".into(),
+            };
             format!(
-                "raw alter-partition{to} {topic_partition} broker-id={broker_id} broker-epoch={broker_epoch} leader-epoch={leader_epoch} partition-epoch={partition_epoch} isr={}",
+                "raw alter-partition{to} {topic_partition} broker-id={broker_id} broker-epoch={broker_epoch} leader-epoch={leader_epoch} partition-epoch={partition_epoch} isr={}{recovery}",
                 isr.join(",")
             )
         }

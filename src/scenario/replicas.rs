@@ -3,7 +3,8 @@
 use crate::sim::replication::ReplicasView;
 
 /// One header line (leader, leader epoch, ISR, the ELR when the cluster keeps one,
-/// partition epoch), then one line per replica: role, LEO, HW,
+/// partition epoch, and `leader-recovery-state=RECOVERING` after an unclean election
+/// until the leader reports it recovered), then one line per replica: role, LEO, HW,
 /// LSO, its leader-epoch cache, and what sets it apart (out of the ISR, stopped, a
 /// log that differs from the leader's).
 pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> {
@@ -25,8 +26,12 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
     } else {
         format!("{elr} last-known-elr={}", list(&v.last_known_elr))
     };
+    let recovery = match v.leader_recovery_state {
+        crate::protocol::LeaderRecoveryState::Recovered => "",
+        crate::protocol::LeaderRecoveryState::Recovering => " leader-recovery-state=RECOVERING",
+    };
     let mut lines = vec![format!(
-        "{} leader={leader} epoch={} isr={}{elr} partition-epoch={}",
+        "{} leader={leader} epoch={} isr={}{elr} partition-epoch={}{recovery}",
         v.tp,
         v.leader_epoch,
         list(&v.isr),

@@ -93,9 +93,10 @@ pub fn response_lines(response: &Response) -> Vec<String> {
         Response::AlterPartition { topic_partition, error, .. } if *error != Errors::None => {
             vec![format!("AlterPartition {topic_partition}: error={}", error.name())]
         }
-        Response::AlterPartition { topic_partition, error, leader_id, leader_epoch, partition_epoch, isr } => vec![format!(
-            "AlterPartition {topic_partition}: error={} leaderId={leader_id} leaderEpoch={leader_epoch} partitionEpoch={partition_epoch} isr={isr:?}",
-            error.name()
+        Response::AlterPartition { topic_partition, error, leader_id, leader_epoch, partition_epoch, isr, leader_recovery_state } => vec![format!(
+            "AlterPartition {topic_partition}: error={} leaderId={leader_id} leaderEpoch={leader_epoch} partitionEpoch={partition_epoch} isr={isr:?} leaderRecoveryState={}",
+            error.name(),
+            leader_recovery_state.name()
         )],
         Response::OffsetsForLeaderEpoch { topic_partition, error, leader_epoch, end_offset } => vec![format!(
             "OffsetsForLeaderEpoch {topic_partition}: error={} leaderEpoch={leader_epoch} endOffset={end_offset}",

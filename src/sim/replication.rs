@@ -106,6 +106,8 @@ pub struct ReplicasView {
     pub elr: Option<Vec<i32>>,
     /// The last known leader kept for a recovery (`LastKnownElr`), if any.
     pub last_known_elr: Vec<i32>,
+    /// RECOVERING after an unclean election until the leader reports it recovered.
+    pub leader_recovery_state: crate::protocol::LeaderRecoveryState,
     pub replicas: Vec<ReplicaView>,
 }
 
@@ -214,6 +216,7 @@ impl World {
                 .eligible_leader_replicas
                 .then(|| reg.elr().to_vec()),
             last_known_elr: reg.last_known_elr().to_vec(),
+            leader_recovery_state: reg.leader_recovery_state(),
             replicas,
         })
     }

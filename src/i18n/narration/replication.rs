@@ -51,6 +51,12 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
                 )
             }
         }
+        ReplicationEvent::LeaderRecovered { tp, leader_epoch } => msg!(
+            "replication.leader-recovered",
+            broker = broker,
+            tp = tp,
+            epoch = leader_epoch
+        ),
         ReplicationEvent::FollowerFetched {
             tp,
             leader,

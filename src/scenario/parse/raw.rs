@@ -1,6 +1,7 @@
 //! `raw API …` steps: requests built by hand from options and words.
 
 use super::*;
+use crate::protocol::LeaderRecoveryState;
 
 /// The APIs `raw NAME …` can send (besides `produce` and the retrying
 /// `init-producer-id` without options).
@@ -43,6 +44,7 @@ pub(super) fn raw_request(
             "leader-epoch",
             "partition-epoch",
             "isr",
+            "leader-recovery-state",
         ],
         _ => &[],
     };
@@ -233,6 +235,23 @@ pub(super) fn raw_request(
                     leader_epoch: int("leader-epoch", None)?,
                     partition_epoch: int("partition-epoch", None)?,
                     new_isr,
+                    leader_recovery_state: match opt("leader-recovery-state") {
+                        None => LeaderRecoveryState::Recovered,
+                        Some((_, _, v)) if v == "RECOVERED" => LeaderRecoveryState::Recovered,
+                        Some((_, _, v)) if v == "RECOVERING" => LeaderRecoveryState::Recovering,
+                        Some((t, _, _)) => {
+                            return Err(c.err(
+                                t.column,
+                                msg!(
+                                    "parse.expected",
+                                    what = one_of(&[
+                                        "leader-recovery-state=RECOVERED",
+                                        "leader-recovery-state=RECOVERING"
+                                    ])
+                                ),
+                            ))
+                        }
+                    },
                 }
             }
         }
