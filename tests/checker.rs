@@ -387,3 +387,46 @@ fn chaos_findings_are_pinned_for_seeds_and_switches() {
     }
     assert_eq!(text.lines().count(), wanted.len());
 }
+
+/// One run in four without a switch is an ELR cluster (three brokers, replicated
+/// topics, `eligible.leader.replicas.enable`), and its faults stop brokers long enough
+/// for the controller to fill the ELR and elect from it; those runs find nothing.
+#[test]
+fn chaos_runs_elr_clusters_that_elect_from_the_elr() {
+    use eos_playground::controller::Election;
+    use eos_playground::sim::event::EventKind;
+    let elr_seeds: Vec<u64> = (1..=40)
+        .filter(|seed| generate(*seed, STEPS, &[]).cluster.eligible_leader_replicas)
+        .collect();
+    assert!(elr_seeds.len() >= 5, "ELR seeds: {elr_seeds:?}");
+    let mut elected_from_elr = 0;
+    for seed in &elr_seeds {
+        let schedule = generate(*seed, STEPS, &[]);
+        assert_eq!(schedule.cluster.brokers, 3);
+        let mut world = eos_playground::sim::World::new(schedule.cluster.clone());
+        for action in schedule.actions() {
+            let _ = world.apply(&action);
+        }
+        let elr = world.events.iter().any(|e| {
+            matches!(&e.kind, EventKind::LeaderElected { change, .. }
+                if change.election == Some(Election::Elr) || !change.elr.is_empty())
+        });
+        elected_from_elr += usize::from(elr);
+        let outcome = run(&schedule);
+        assert!(
+            outcome.violations.is_empty(),
+            "seed {seed}: {:?}",
+            outcome.violations
+        );
+    }
+    assert!(
+        elected_from_elr > 0,
+        "no ELR seed of {elr_seeds:?} used the ELR"
+    );
+    // With a switch on, the run keeps its one broker.
+    assert!(
+        !generate(elr_seeds[0], STEPS, &[BreakSwitch::Aborted])
+            .cluster
+            .eligible_leader_replicas
+    );
+}

@@ -14,6 +14,11 @@
 //! restarts (clean and crash), bursts of idempotent sends held in the network with
 //! every answer late, and time passing. `early-markers` runs on three brokers with
 //! a replicated `__transaction_state`; `in-flight=N` gives `i` N requests in flight.
+//! One run in four without a switch is an ELR cluster (KIP-966): three brokers with
+//! `eligible.leader.replicas.enable`, both topics at replication factor 3 and
+//! `min.insync.replicas=2`, and faults that stop one or two brokers for a while (clean
+//! or crash) and restart any broker, so ISRs shrink below the minimum, fill the ELR
+//! and elect from it.
 //! The internal topics get one partition per broker (their settings appear on the
 //! replay's `cluster` line). Each run ends with a fixed tail, as
 //! Jepsen's final polls: faults cleared, every broker up, time for timeouts, and a
@@ -25,6 +30,9 @@ use crate::log::TopicPartition;
 use crate::scenario::{print_step, StepKind};
 use crate::sim::rng::Rng;
 use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, Node, World};
+
+/// Mixed into the seed to choose the ELR clusters apart from the schedule's stream.
+const ELR_STREAM: u64 = 0x4b49_502d_3936_36;
 
 /// The chaos topic's name and partition count.
 pub const TOPIC: &str = "chaos";
@@ -89,9 +97,22 @@ impl Schedule {
 /// a last poll by each final consumer the body creates. A shrunk body may have dropped
 /// one's creation, and a poll by no consumer would make the replay's scenario fail.
 fn tail(body: &[Action]) -> Vec<Action> {
-    // Brokers are only restarted (never left down), so clearing the faults is enough
-    // for the cluster to be whole again.
-    let mut t = vec![Action::ClearFaults, Action::Advance { ms: TAIL_MS }];
+    // Clearing the faults and starting a broker the (maybe shrunk) body left stopped
+    // makes the cluster whole again.
+    let mut t = vec![Action::ClearFaults];
+    let mut down: Vec<i32> = Vec::new();
+    for a in body {
+        match a {
+            Action::StopBroker { broker, .. } if !down.contains(broker) => down.push(*broker),
+            Action::StartBroker { broker } => down.retain(|b| b != broker),
+            _ => {}
+        }
+    }
+    t.extend(
+        down.into_iter()
+            .map(|broker| Action::StartBroker { broker }),
+    );
+    t.push(Action::Advance { ms: TAIL_MS });
     for c in CONSUMERS {
         let created = body
             .iter()
@@ -130,7 +151,9 @@ pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
     // Markers can only run ahead of a Prepare* record that waits for replication: the
     // `early-markers` switch gets three brokers and a replicated __transaction_state.
     let replicated = switches.contains(&BreakSwitch::EarlyMarkers);
-    let brokers = if replicated { 3 } else { 1 };
+    // Its own stream, so the other runs keep the schedules they always had.
+    let elr = switches.is_empty() && Rng::new(seed ^ ELR_STREAM).below(4) == 0;
+    let brokers = if replicated || elr { 3 } else { 1 };
     // One internal partition per broker (Kafka's `offsets.topic.num.partitions` and
     // `transaction.state.log.num.partitions`, 50 by default): each broker still leads
     // a coordinator's partition, and a run makes 2 or 6 internal logs instead of 100.
@@ -139,6 +162,7 @@ pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
         brokers,
         offsets_topic_num_partitions: brokers,
         transaction_state_log_num_partitions: brokers,
+        eligible_leader_replicas: elr,
         ..ClusterConfig::default()
     };
     let mut g = Generator {
@@ -147,6 +171,7 @@ pub fn generate(seed: u64, steps: usize, switches: &[BreakSwitch]) -> Schedule {
         txn: [TxnModel::New; 3],
         ctp: TxnModel::New,
         body: Vec::new(),
+        elr,
     };
     if replicated {
         for (key, value) in [
@@ -196,6 +221,8 @@ struct Generator {
     txn: [TxnModel; 3],
     ctp: TxnModel,
     body: Vec<Action>,
+    /// An ELR cluster: three brokers, replicated topics, brokers stopped for a while.
+    elr: bool,
 }
 
 impl Generator {
@@ -233,11 +260,22 @@ impl Generator {
         self.push(send);
     }
 
+    /// The topics' settings: replicated on an ELR cluster, Kafka's defaults otherwise.
+    fn topic_configs(&self) -> Vec<(String, String)> {
+        if !self.elr {
+            return Vec::new();
+        }
+        vec![
+            ("replication.factor".into(), "3".into()),
+            ("min.insync.replicas".into(), "2".into()),
+        ]
+    }
+
     fn setup(&mut self, in_flight: Option<u8>) {
         self.push(Action::CreateTopic {
             name: TOPIC.into(),
             partitions: PARTITIONS,
-            configs: vec![],
+            configs: self.topic_configs(),
         });
         let configs = in_flight.map_or_else(Vec::new, |n| {
             vec![
@@ -264,7 +302,7 @@ impl Generator {
         self.push(Action::CreateTopic {
             name: CTP_OUTPUT.into(),
             partitions: 1,
-            configs: vec![],
+            configs: self.topic_configs(),
         });
         self.push(Action::CreateProducer {
             name: CTP_PRODUCER.into(),
@@ -458,6 +496,7 @@ impl Generator {
                     b: Node::Broker(1),
                 }
             }
+            8 if self.elr => self.stop_brokers(),
             8 => Action::RestartBroker {
                 broker: 1,
                 clean: self.rng.below(2) == 0,
@@ -513,6 +552,37 @@ impl Generator {
         // of request.timeout.ms.
         self.push(Action::Advance { ms: 100 });
         self.push(Action::DisarmFault { fault: lost });
+    }
+
+    /// ELR cluster: one broker stopped (clean or crash), sometimes a second one after
+    /// it, a few steps while they are down, then both started again; or any broker
+    /// restarted at once.
+    fn stop_brokers(&mut self) -> Action {
+        let first = 1 + self.rng.below(3) as i32;
+        if self.rng.below(3) == 0 {
+            return Action::RestartBroker {
+                broker: first,
+                clean: self.rng.below(2) == 0,
+            };
+        }
+        let clean = self.rng.below(2) == 0;
+        self.push(Action::StopBroker {
+            broker: first,
+            clean,
+        });
+        self.short_window();
+        if self.rng.below(2) == 0 {
+            let second = 1 + (first + self.rng.below(2) as i32) % 3;
+            let clean = self.rng.below(2) == 0;
+            self.push(Action::StopBroker {
+                broker: second,
+                clean,
+            });
+            self.short_window();
+            self.push(Action::StartBroker { broker: second });
+        }
+        self.short_window();
+        Action::StartBroker { broker: first }
     }
 
     /// One to three steps that never block: a network step, a little time, a send.
