@@ -36,7 +36,7 @@ pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};
 pub use registration::{
     AlterPartitionData, ChangeRules, Election, LeaderChange, PartitionRegistration, NO_LEADER,
 };
-pub use topics::{place_replicas, ReplicationConfig};
+pub use topics::{place_replicas, place_replicas_among, ReplicationConfig};
 
 #[cfg(test)]
 mod tests;

@@ -121,6 +121,24 @@ impl PartitionRegistration {
         }
     }
 
+    /// A new partition on a cluster where some brokers are fenced or in controlled
+    /// shutdown: only `active` replicas are in the ISR, and the first of them leads
+    /// (with none active, every replica, as [`PartitionRegistration::new`]).
+    pub fn created(replicas: Vec<i32>, active: &dyn Fn(i32) -> bool) -> Self {
+        let mut reg = PartitionRegistration::new(replicas);
+        let isr: Vec<i32> = reg
+            .replicas
+            .iter()
+            .copied()
+            .filter(|b| active(*b))
+            .collect();
+        if let Some(leader) = isr.first() {
+            reg.leader = *leader;
+            reg.isr = isr;
+        }
+        reg
+    }
+
     pub fn replicas(&self) -> &[i32] {
         &self.replicas
     }

@@ -330,3 +330,18 @@ fn unclean_election_marks_the_partition_recovering_until_the_leader_says_recover
         Err(Errors::InvalidRequest)
     );
 }
+
+/// `StripedReplicaPlacer` prefers active brokers (Kafka 4.0): with broker 3 fenced, the
+/// round of partition 2 (3, 1, 2) places 1 and 2 first; a single replica skips it.
+#[test]
+fn placement_puts_active_brokers_first_and_the_isr_holds_only_them() {
+    let active = |b: i32| b != 3;
+    assert_eq!(place_replicas_among(2, 3, 3, &active), vec![1, 2, 3]);
+    assert_eq!(place_replicas_among(2, 1, 3, &active), vec![1]);
+    assert_eq!(
+        place_replicas_among(1, 2, 3, &|_| true),
+        place_replicas(1, 2, 3)
+    );
+    let reg = PartitionRegistration::created(vec![1, 2, 3], &active);
+    assert_eq!((reg.leader(), reg.isr()), (1, &[1, 2][..]));
+}

@@ -48,10 +48,25 @@ impl Default for ReplicationConfig {
 /// `StripedReplicaPlacer` on one rack: partition `p`'s replicas start at broker
 /// `p mod n` and go round the brokers (ids `1..=n`); the first is the preferred leader.
 pub fn place_replicas(partition: i32, replication_factor: i32, brokers: i32) -> Vec<i32> {
+    place_replicas_among(partition, replication_factor, brokers, &|_| true)
+}
+
+/// [`place_replicas`] when some brokers are fenced or in controlled shutdown: as
+/// `StripedReplicaPlacer` prefers them (Kafka 4.0), the `active` brokers of the round
+/// come first, and the others only when too few are active, so the preferred leader
+/// is active whenever one is.
+pub fn place_replicas_among(
+    partition: i32,
+    replication_factor: i32,
+    brokers: i32,
+    active: &dyn Fn(i32) -> bool,
+) -> Vec<i32> {
     let n = brokers.max(1);
-    (0..replication_factor.clamp(1, n))
-        .map(|i| (partition + i).rem_euclid(n) + 1)
-        .collect()
+    let round: Vec<i32> = (0..n).map(|i| (partition + i).rem_euclid(n) + 1).collect();
+    let (mut placed, rest): (Vec<i32>, Vec<i32>) = round.into_iter().partition(|b| active(*b));
+    placed.extend(rest);
+    placed.truncate(usize::try_from(replication_factor.clamp(1, n)).unwrap_or(1));
+    placed
 }
 
 impl World {
@@ -102,13 +117,21 @@ impl World {
                 apply_log_config(&mut config, k, v)?;
             }
         }
+        if self.active_brokers().is_empty() {
+            return Err(SimErrorKind::AllBrokersFenced {
+                replication_factor: replication.replication_factor,
+            }
+            .into());
+        }
         self.add_replicated_topic(name, partitions, config, replication)
             .map_err(SimErrorKind::Storage)?;
         Ok(vec![])
     }
 
     /// Creates a topic's partitions on their replicas and tells every broker where the
-    /// partitions live (the controller's metadata propagation).
+    /// partitions live (the controller's metadata propagation). A replica on a broker
+    /// that is fenced or in controlled shutdown starts out of the ISR
+    /// (`ReplicationControlManager.createTopic`, Kafka 4.0).
     pub(crate) fn add_replicated_topic(
         &mut self,
         name: &str,
@@ -117,9 +140,13 @@ impl World {
         replication: ReplicationConfig,
     ) -> Result<(), FsError> {
         let n = self.config.brokers;
+        let active = self.active_brokers();
+        let is_active = |b: i32| active.contains(&b);
         let registrations: Vec<PartitionRegistration> = (0..partitions)
             .map(|p| {
-                PartitionRegistration::new(place_replicas(p, replication.replication_factor, n))
+                let replicas =
+                    place_replicas_among(p, replication.replication_factor, n, &is_active);
+                PartitionRegistration::created(replicas, &is_active)
             })
             .collect();
         let leaders: Vec<i32> = registrations.iter().map(|r| r.leader()).collect();

@@ -85,6 +85,11 @@ pub enum SimErrorKind {
         replication_factor: i32,
         brokers: i32,
     },
+    /// CreateTopics with every broker fenced or in controlled shutdown: no replica
+    /// could be in the ISR (`ReplicationControlManager.createTopic`, Kafka 4.0).
+    AllBrokersFenced {
+        replication_factor: i32,
+    },
     InternalTopic {
         name: String,
     },
@@ -141,7 +146,9 @@ impl SimErrorKind {
             | SimErrorKind::TopicCollision { .. } => Some(Errors::InvalidTopicException),
             SimErrorKind::TopicExists { .. } => Some(Errors::TopicAlreadyExists),
             SimErrorKind::PartitionCount { .. } => Some(Errors::InvalidPartitions),
-            SimErrorKind::ReplicationFactor { .. } => Some(Errors::InvalidReplicationFactor),
+            SimErrorKind::ReplicationFactor { .. } | SimErrorKind::AllBrokersFenced { .. } => {
+                Some(Errors::InvalidReplicationFactor)
+            }
             SimErrorKind::UnstableOffsets { .. } => Some(Errors::UnstableOffsetCommit),
             _ => None,
         }

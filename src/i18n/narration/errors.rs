@@ -270,6 +270,10 @@ fn kind(k: &SimErrorKind) -> Msg {
             replication_factor = replication_factor,
             brokers = brokers
         ),
+        SimErrorKind::AllBrokersFenced { replication_factor } => msg!(
+            "error.all-brokers-fenced",
+            replication_factor = replication_factor
+        ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
         SimErrorKind::Storage(e) => msg!("plain", text = e),
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
