@@ -32,7 +32,7 @@ use crate::sim::rng::Rng;
 use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, Node, World};
 
 /// Mixed into the seed to choose the ELR clusters apart from the schedule's stream.
-const ELR_STREAM: u64 = 0x4b49_502d_3936_36;
+const ELR_STREAM: u64 = 0x004b_4950_2d39_3636;
 
 /// The chaos topic's name and partition count.
 pub const TOPIC: &str = "chaos";
