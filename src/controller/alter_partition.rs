@@ -3,7 +3,6 @@
 //! the change is committed, tells every replica before it answers.
 
 use crate::controller::AlterPartitionData;
-use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{LeaderRecoveryState, Request, Response};
 use crate::sim::world::World;
@@ -16,25 +15,33 @@ impl World {
     /// active broker (running, unfenced, not shutting down). A committed change
     /// reaches every replica's broker as metadata before the answer travels back.
     pub(crate) fn controller_alter_partition(&mut self, request: Request) -> Response {
-        let Request::AlterPartition {
+        let (
             broker_id,
             broker_epoch,
-            topic_partition: tp,
+            tp,
             leader_epoch,
             partition_epoch,
             new_isr,
             leader_recovery_state,
-        } = request
-        else {
-            return Response::AlterPartition {
-                topic_partition: TopicPartition::new("", 0),
-                error: Errors::InvalidRequest,
-                leader_id: -1,
-                leader_epoch: -1,
-                partition_epoch: -1,
-                isr: Vec::new(),
-                leader_recovery_state: LeaderRecoveryState::Recovered,
-            };
+        ) = match request {
+            Request::AlterPartition {
+                broker_id,
+                broker_epoch,
+                topic_partition,
+                leader_epoch,
+                partition_epoch,
+                new_isr,
+                leader_recovery_state,
+            } => (
+                broker_id,
+                broker_epoch,
+                topic_partition,
+                leader_epoch,
+                partition_epoch,
+                new_isr,
+                leader_recovery_state,
+            ),
+            other => return crate::protocol::error_response(&other, Errors::InvalidRequest),
         };
         let refuse = |error: Errors| Response::AlterPartition {
             topic_partition: tp.clone(),
