@@ -3,6 +3,7 @@
 //! the change is committed, tells every replica before it answers.
 
 use crate::controller::AlterPartitionData;
+use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{LeaderRecoveryState, Request, Response};
 use crate::sim::world::World;
@@ -15,33 +16,25 @@ impl World {
     /// active broker (running, unfenced, not shutting down). A committed change
     /// reaches every replica's broker as metadata before the answer travels back.
     pub(crate) fn controller_alter_partition(&mut self, request: Request) -> Response {
-        let (
+        let Request::AlterPartition {
             broker_id,
             broker_epoch,
-            tp,
+            topic_partition: tp,
             leader_epoch,
             partition_epoch,
             new_isr,
             leader_recovery_state,
-        ) = match request {
-            Request::AlterPartition {
-                broker_id,
-                broker_epoch,
-                topic_partition,
-                leader_epoch,
-                partition_epoch,
-                new_isr,
-                leader_recovery_state,
-            } => (
-                broker_id,
-                broker_epoch,
-                topic_partition,
-                leader_epoch,
-                partition_epoch,
-                new_isr,
-                leader_recovery_state,
-            ),
-            other => return crate::protocol::error_response(&other, Errors::InvalidRequest),
+        } = request
+        else {
+            return Response::AlterPartition {
+                topic_partition: TopicPartition::new("", 0),
+                error: Errors::InvalidRequest,
+                leader_id: -1,
+                leader_epoch: -1,
+                partition_epoch: -1,
+                isr: Vec::new(),
+                leader_recovery_state: LeaderRecoveryState::Recovered,
+            };
         };
         let refuse = |error: Errors| Response::AlterPartition {
             topic_partition: tp.clone(),

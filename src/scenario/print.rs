@@ -508,7 +508,7 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             let isr: Vec<String> = new_isr.iter().map(|b| b.to_string()).collect();
             let recovery = match leader_recovery_state {
                 LeaderRecoveryState::Recovered => String::new(),
-                r => format!(" leader-recovery-state={}", r.name()),
+                LeaderRecoveryState::Recovering => " leader-recovery-state=RECOVERING".into(),
             };
             format!(
                 "raw alter-partition{to} {topic_partition} broker-id={broker_id} broker-epoch={broker_epoch} leader-epoch={leader_epoch} partition-epoch={partition_epoch} isr={}{recovery}",

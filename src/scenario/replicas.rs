@@ -27,8 +27,8 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
         format!("{elr} last-known-elr={}", list(&v.last_known_elr))
     };
     let recovery = match v.leader_recovery_state {
-        crate::protocol::LeaderRecoveryState::Recovered => String::new(),
-        r => format!(" leader-recovery-state={}", r.name()),
+        crate::protocol::LeaderRecoveryState::Recovered => "",
+        crate::protocol::LeaderRecoveryState::Recovering => " leader-recovery-state=RECOVERING",
     };
     let mut lines = vec![format!(
         "{} leader={leader} epoch={} isr={}{elr} partition-epoch={}{recovery}",
