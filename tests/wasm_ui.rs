@@ -68,6 +68,7 @@ async fn window_and_verdict_show_a_duplicate_with_its_original_offsets() {
                 first_seq: 0,
                 duplicate: true,
             }),
+            recovered: false,
         },
     )
     .render();
