@@ -15,7 +15,7 @@ export const ALLOWED_WORDS = new Set(
    kb s on off empty ready ongoing english state high watermark last stable end error fetch
    control scenario begin run earliest latest docs acks kafka b orders payments trades accounts index
    timeindex socket timer true false all replica replicas isr session feature finalize
-   follower followers leaders disk restart process gc file files byte offline
+   follower followers leaders disk restart process gc file files byte offline recover timeout
    replication replicate failover unclean election cluster instance flag isolation level
    entry cursor subscription conflict buffer pending transactional
    pulsar none
