@@ -248,32 +248,27 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
             committed,
             producer_id,
             producer_epoch,
-        } => msg!(
-            "producer.txn.ended-keeping-epoch",
-            client = client,
-            call = if *committed {
-                "commitTransaction"
-            } else {
-                "abortTransaction"
-            },
-            producer_id = producer_id,
-            epoch = producer_epoch
-        ),
-        TxnOutcome::EndedWithoutEndTxn {
+        }
+        | TxnOutcome::EndedWithoutEndTxn {
             committed,
             producer_id,
             producer_epoch,
-        } => msg!(
-            "producer.txn.ended-without-end-txn",
-            client = client,
-            call = if *committed {
+        } => Msg::new(if matches!(outcome, TxnOutcome::EndedKeepingEpoch { .. }) {
+            "producer.txn.ended-keeping-epoch"
+        } else {
+            "producer.txn.ended-without-end-txn"
+        })
+        .arg("client", client)
+        .arg(
+            "call",
+            if *committed {
                 "commitTransaction"
             } else {
                 "abortTransaction"
             },
-            producer_id = producer_id,
-            epoch = producer_epoch
-        ),
+        )
+        .arg("producer_id", producer_id)
+        .arg("epoch", producer_epoch),
         TxnOutcome::Aborted {
             producer_id,
             producer_epoch,
