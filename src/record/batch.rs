@@ -24,7 +24,7 @@ use super::crc32c::crc32c;
 use super::default_record::{decode_records, wire_len, Record, RecordView};
 use super::error::RecordError;
 #[cfg(not(target_arch = "wasm32"))]
-use super::varint::Writer;
+use super::varint::{VarintWrite, Writer};
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
     NO_PRODUCER_ID, NO_SEQUENCE, RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK,

@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use super::bytes::Bytes;
 use super::error::RecordError;
-#[cfg(not(target_arch = "wasm32"))]
-use super::varint::Writer;
 use super::varint::{
     decode_varint, decode_varlong, size_of_varint, size_of_varlong, MAX_VARINT_LEN, MAX_VARLONG_LEN,
 };
+#[cfg(not(target_arch = "wasm32"))]
+use super::varint::{VarintWrite, Writer};
 use crate::util::bytes::ByteReader;
 
 /// The smallest possible encoded record: a 1-byte length plus attributes,
@@ -136,7 +136,7 @@ impl Record {
     /// writer cost the main page 0.56 KB gzip).
     #[cfg(any(target_arch = "wasm32", test))]
     pub(super) fn encode_compact(&self, out: &mut Vec<u8>) {
-        use super::varint::{encode_varint, VarintBlock};
+        use super::varint::{encode_varint, VarintBlock, VarintWrite};
         let mut head = VarintBlock::default();
         head.varint(wire_len(self.body_size()));
         head.byte(self.attributes as u8);

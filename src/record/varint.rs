@@ -60,6 +60,33 @@ pub fn encode_varlong(value: i64, out: &mut Vec<u8>) {
     encode_unsigned_varlong(zigzag64(value), out);
 }
 
+/// Kafka's varints written a byte at a time: the wasm's [`VarintBlock`] and the native
+/// [`Writer`] differ only in where a byte goes.
+pub trait VarintWrite {
+    fn byte(&mut self, b: u8);
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    fn unsigned(&mut self, mut value: u64) {
+        while value >= 0x80 {
+            self.byte((value as u8) | 0x80);
+            value >>= 7;
+        }
+        self.byte(value as u8);
+    }
+
+    /// A zig-zag varint (Kafka's `writeVarint`).
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    fn varint(&mut self, value: i32) {
+        self.unsigned(u64::from(zigzag32(value)));
+    }
+
+    /// A zig-zag varlong (Kafka's `writeVarlong`).
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
+    fn varlong(&mut self, value: i64) {
+        self.unsigned(zigzag64(value));
+    }
+}
+
 /// The wasm's encoder (built for size; natively [`Writer`] is faster): a few numbers
 /// built on the stack and appended to the output as one fixed-size copy,
 /// then cut to their length: a record's leading fields (length, attributes, deltas, key
@@ -82,35 +109,19 @@ impl Default for VarintBlock {
 }
 
 #[cfg(any(target_arch = "wasm32", test))]
-impl VarintBlock {
-    pub const CAPACITY: usize = 32;
-
+impl VarintWrite for VarintBlock {
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    pub fn byte(&mut self, b: u8) {
+    fn byte(&mut self, b: u8) {
         if let Some(slot) = self.buf.get_mut(self.len) {
             *slot = b;
             self.len += 1;
         }
     }
+}
 
-    #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    fn unsigned(&mut self, mut value: u64) {
-        while value >= 0x80 {
-            self.byte((value as u8) | 0x80);
-            value >>= 7;
-        }
-        self.byte(value as u8);
-    }
-
-    #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    pub fn varint(&mut self, value: i32) {
-        self.unsigned(u64::from(zigzag32(value)));
-    }
-
-    #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    pub fn varlong(&mut self, value: i64) {
-        self.unsigned(zigzag64(value));
-    }
+#[cfg(any(target_arch = "wasm32", test))]
+impl VarintBlock {
+    pub const CAPACITY: usize = 32;
 
     /// Appends the numbers put so far (the copy is the whole block, the length is then
     /// set back: `out` needs room for [`VarintBlock::CAPACITY`] bytes to avoid a grow).
@@ -193,14 +204,6 @@ impl<'a> Writer<'a> {
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    pub fn byte(&mut self, b: u8) {
-        if let Some(slot) = self.buf.get_mut(self.pos) {
-            *slot = b;
-        }
-        self.pos += 1;
-    }
-
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn bytes(&mut self, b: &[u8]) {
         let end = self.pos.saturating_add(b.len());
         if let Some(dst) = self.buf.get_mut(self.pos..end) {
@@ -208,26 +211,15 @@ impl<'a> Writer<'a> {
         }
         self.pos = end;
     }
+}
 
-    #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    fn unsigned(&mut self, mut value: u64) {
-        while value >= 0x80 {
-            self.byte((value as u8) | 0x80);
-            value >>= 7;
+impl VarintWrite for Writer<'_> {
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.pos) {
+            *slot = b;
         }
-        self.byte(value as u8);
-    }
-
-    /// A zig-zag varint (Kafka's `writeVarint`).
-    #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    pub fn varint(&mut self, value: i32) {
-        self.unsigned(u64::from(zigzag32(value)));
-    }
-
-    /// A zig-zag varlong (Kafka's `writeVarlong`).
-    #[cfg_attr(not(target_arch = "wasm32"), inline)]
-    pub fn varlong(&mut self, value: i64) {
-        self.unsigned(zigzag64(value));
+        self.pos += 1;
     }
 }
 
