@@ -236,9 +236,9 @@ async function catalogLine(lang, id) {
  * A file picker worded by the page: the input is hidden (no "Choose file" / "No file
  * chosen" from the browser), its catalog label is the button and names it, a click on
  * the button or Space on the input opens the chooser, and keyboard focus on the input
- * rings the button.
+ * rings the button. `settled` names what the page shows once the chosen files are read.
  */
-async function pickerIsTheButton(page, input, button, words, choose = []) {
+async function pickerIsTheButton(page, input, button, words, choose = [], settled = null) {
   const hidden = await page.locator(tid(input)).evaluate((i) => {
     const s = getComputedStyle(i);
     return { width: i.getBoundingClientRect().width, clip: s.clip, position: s.position };
@@ -251,7 +251,11 @@ async function pickerIsTheButton(page, input, button, words, choose = []) {
   // Chromium opens one chooser at a time: each is closed by a choice (a folder picker's
   // must be a folder).
   await byClick.setFiles(choose);
+  // A chosen folder is read and shown before the page takes the next key: wait for it, so
+  // Space reaches the input rather than a page still busy with the folder.
+  if (settled) await page.locator(tid(settled)).waitFor();
   await page.locator(tid(input)).focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), input);
   const [byKey] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
   assert.equal(await byKey.element().getAttribute('data-testid'), input);
   await byKey.setFiles(choose);
@@ -264,7 +268,7 @@ test("the file pickers are the page's own buttons in the reader's language, reac
     await page.goto(`${site.server.url}files/?lang=th`, { waitUntil: 'load' });
     await page.locator(tid('files-zip-button')).waitFor({ timeout: 120_000 });
     const folder = path.join(work, 'exported', 'pay-0');
-    await pickerIsTheButton(page, 'files-folder', 'files-folder-button', await catalogLine('th', 'files.pick-folder'), folder);
+    await pickerIsTheButton(page, 'files-folder', 'files-folder-button', await catalogLine('th', 'files.pick-folder'), folder, 'files-views');
     await pickerIsTheButton(page, 'files-zip', 'files-zip-button', await catalogLine('th', 'files.pick-zip'));
     // Tab from the folder's input reaches the zip's, and the zip's button shows the focus.
     await page.locator(tid('files-folder')).focus();
