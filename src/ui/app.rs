@@ -14,6 +14,7 @@ use super::components::time_travel::TimeTravel;
 use super::embed;
 use super::embed_view::{embed_page, use_embed_api};
 use super::idempotence::idempotence_page;
+use super::intents::Intents;
 use super::link;
 use super::state::{AppState, Msg, Page};
 use super::transactions::{txn_views_back, TransactionsPage};
@@ -173,7 +174,7 @@ pub(super) fn lesson_info(state: &AppState) -> Option<LessonInfo> {
 }
 
 /// The time-travel panel of the page shown (its recorded actions).
-pub(super) fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
+pub(super) fn time_travel(state: &AppState, intents: &Intents) -> Html {
     let page = state.page_state(state.page);
     let entries: Vec<String> = page
         .history
@@ -182,31 +183,31 @@ pub(super) fn time_travel(state: &AppState, dispatch: &Callback<Msg>) -> Html {
         .map(|e| e.text.clone())
         .collect();
     html! {
-        <TimeTravel {entries} cursor={page.history.cursor} forked={page.forked} playing={state.panels.playing} dispatch={dispatch.clone()} />
+        <TimeTravel {entries} cursor={page.history.cursor} forked={page.forked} playing={state.panels.playing} on_travel={intents.travel.clone()} on_play={intents.toggle_play.clone()} />
     }
 }
 
 /// The page shown, with its lesson player: the site's and the lesson editor's.
 pub(super) fn page_view(
     state: &AppState,
-    dispatch: &Callback<Msg>,
+    intents: &Intents,
     lesson: Option<LessonInfo>,
     lessons: Vec<(&'static str, &'static str)>,
 ) -> Html {
     match state.page {
-        Page::Idempotence => idempotence_page(state, dispatch, lesson, lessons),
+        Page::Idempotence => idempotence_page(state, intents, lesson, lessons),
         Page::Transactions => {
             let back = state.panels.log_back;
             let views =
                 std::rc::Rc::new(state.with_world(Page::Transactions, |w| txn_views_back(w, back)));
             let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {
-                time_travel(state, dispatch)
+                time_travel(state, intents)
             } else {
                 Html::default()
             };
             html! {
-                <TransactionsPage {views} {lesson} {lessons} {error} dispatch={dispatch.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} setup={state.page_state(Page::Transactions).setup} />
+                <TransactionsPage {views} {lesson} {lessons} {error} intents={intents.clone()} {time_travel} playing={state.panels.playing} file_error={state.notices.file_error.clone()} step_mode={state.panels.step_mode} setup={state.page_state(Page::Transactions).setup} />
             }
         }
     }
@@ -333,14 +334,20 @@ pub fn app(props: &AppProps) -> Html {
         }
         state
     });
-    let options = use_memo((), |_| {
-        embed::parse_options(&location_field("search").unwrap_or_default())
-    });
-    let embedded = props.page.is_none() && options.embed;
-    let dispatch = {
-        let state = state.clone();
-        Callback::from(move |m: Msg| state.dispatch(m))
+    // The address's options, and the panels' callbacks made once for the app's life
+    // (`super::intents`); one hook for both.
+    let once = {
+        let dispatcher = state.dispatcher();
+        use_memo((), move |_| {
+            (
+                embed::parse_options(&location_field("search").unwrap_or_default()),
+                Intents::new(Callback::from(move |m: Msg| dispatcher.dispatch(m))),
+            )
+        })
     };
+    let (options, intents) = (&once.0, &once.1);
+    let embedded = props.page.is_none() && options.embed;
+    let dispatch = intents.dispatch.clone();
     // A built-in lesson wanted (`?lesson=`, a lesson link, the course's buttons) on the
     // main page, whose wasm has no lesson texts: the lesson starts once its file is
     // fetched (`lesson_files`; where the texts are compiled in, it starts at once). The
@@ -434,15 +441,15 @@ pub fn app(props: &AppProps) -> Html {
         return html! {
             <>
                 <key={lang_key}>
-                    { embed_page(&state, &dispatch, &options.panels, lesson, lessons) }
+                    { embed_page(&state, intents, &options.panels, lesson, lessons) }
                     if state.panels.shortcuts_open {
-                        <Shortcuts dispatch={dispatch.clone()} />
+                        <Shortcuts on_close={intents.close_shortcuts.clone()} />
                     }
                 </>
             </>
         };
     }
-    let page = page_view(&state, &dispatch, lesson, lessons);
+    let page = page_view(&state, intents, lesson, lessons);
     // The skip link moves focus without touching the fragment (which names the page).
     let skip_to_main = Callback::from(|e: MouseEvent| {
         e.prevent_default();
@@ -460,10 +467,10 @@ pub fn app(props: &AppProps) -> Html {
             <key={lang_key}>
                 <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
                 <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
-                <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
+                <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} on_close={intents.close_link.clone()} />
                 { page }
                 if state.panels.shortcuts_open {
-                    <Shortcuts dispatch={dispatch.clone()} />
+                    <Shortcuts on_close={intents.close_shortcuts.clone()} />
                 }
             </>
         </>

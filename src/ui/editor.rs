@@ -136,10 +136,14 @@ pub fn editor(props: &EditorProps) -> Html {
         use_state(move || given.unwrap_or_else(kept_text))
     };
     let state = use_reducer(|| AppState::new(Page::Transactions, None));
-    let dispatch = {
-        let state = state.clone();
-        Callback::from(move |m: Msg| state.dispatch(m))
+    // The panels' callbacks, made once (`super::intents`).
+    let intents = {
+        let dispatcher = state.dispatcher();
+        use_memo((), move |_| {
+            super::intents::Intents::new(Callback::from(move |m: Msg| dispatcher.dispatch(m)))
+        })
     };
+    let dispatch = intents.dispatch.clone();
     let parsed = {
         let text = (*text).clone();
         use_memo(text, |t| {
@@ -327,7 +331,7 @@ pub fn editor(props: &EditorProps) -> Html {
     });
     let page_name = state.page.fragment();
     let lessons: Vec<(&'static str, &'static str)> = Vec::new();
-    let world = page_view(&state, &dispatch, lesson.clone(), lessons);
+    let world = page_view(&state, &intents, lesson.clone(), lessons);
     let main_page = super::language::href_in_lang("../index.html");
     let limits = super::site_href("limits.html");
     html! {
@@ -373,7 +377,7 @@ pub fn editor(props: &EditorProps) -> Html {
                         <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={on_copy}>{ w("editor.copy-link") }</button>
                         <button type="button" data-testid="editor-download" onclick={on_download}>{ w("editor.download") }</button>
                     </div>
-                    <ShareBox link={state.notices.link.clone()} error={None::<String>} refused={state.notices.link_refused.clone()} dispatch={dispatch.clone()} />
+                    <ShareBox link={state.notices.link.clone()} error={None::<String>} refused={state.notices.link_refused.clone()} on_close={intents.close_link.clone()} />
                     <p class="muted small">{ w("editor.format") }</p>
                     <h3 class="small-heading" id="editor-steps-heading">{ w("editor.steps") }</h3>
                     <ol class="editor-steps small" aria-labelledby="editor-steps-heading" data-testid="editor-steps">{ steps }</ol>

@@ -39,7 +39,7 @@ fn verdict_word(state: &AppState, world: &World) -> Option<String> {
 /// The compact view for an iframe (`?embed=1`): only the chosen panels, in order.
 pub(super) fn embed_page(
     state: &AppState,
-    dispatch: &Callback<Msg>,
+    intents: &super::intents::Intents,
     panels: &[String],
     lesson: Option<LessonInfo>,
     lessons: Vec<(&'static str, &'static str)>,
@@ -57,6 +57,7 @@ pub(super) fn embed_page(
     let locked = lesson.is_some();
     let (slot_mark, log_mark) = marks(&v.verdict);
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+    let dispatch = &intents.dispatch;
     let on_select = {
         let dispatch = dispatch.clone();
         Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
@@ -67,7 +68,7 @@ pub(super) fn embed_page(
                 <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
             },
             "producer" => html! {
-                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} error={error.clone()} dispatch={dispatch.clone()} />
+                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} error={error.clone()} on_act={intents.act(Page::Idempotence)} on_step_mode={intents.step_mode.clone()} />
             },
             "verdict" => html! {
                 <section class="panel stack" aria-label={t(Key::VerdictHeading)}>
@@ -102,7 +103,7 @@ pub(super) fn embed_page(
                         .part
                         .as_ref()
                         .map_or((0, 0), |x| (x.last_stable_offset, x.high_watermark));
-                    html! { <TxnConsumers consumers={tv.consumers.clone()} {lso} {hw} disabled={locked} error={None::<(String, String)>} dispatch={dispatch.clone()} /> }
+                    html! { <TxnConsumers consumers={tv.consumers.clone()} {lso} {hw} disabled={locked} error={None::<(String, String)>} on_act={intents.act(Page::Transactions)} /> }
                 }
                 None => Html::default(),
             },
@@ -115,7 +116,7 @@ pub(super) fn embed_page(
     };
     html! {
         <div class="embed stack" data-testid="embed">
-            <ShareBox link={None::<LinkBox>} error={None::<String>} refused={None::<String>} url_error={state.notices.url_error.clone()} dispatch={dispatch.clone()} />
+            <ShareBox link={None::<LinkBox>} error={None::<String>} refused={None::<String>} url_error={state.notices.url_error.clone()} on_close={intents.close_link.clone()} />
             { for panels.iter().map(|p| panel(p)) }
         </div>
     }

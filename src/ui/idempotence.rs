@@ -21,6 +21,7 @@ use super::components::raw_panel::RawPanel;
 use super::components::replicas_view::ReplicasView;
 use super::components::verdict::Verdict;
 use super::components::window_table::WindowTable;
+use super::intents::Intents;
 use super::state::{AppState, Msg, Page, Panel};
 use crate::i18n::{t, tf, Key};
 pub(super) use crate::view::cluster::ClusterViews;
@@ -30,12 +31,12 @@ pub(super) fn cluster_html(
     cluster: &Option<ClusterViews>,
     page: Page,
     disabled: bool,
-    dispatch: &Callback<Msg>,
+    intents: &Intents,
 ) -> (Html, Html) {
     match cluster {
         None => (Html::default(), Html::default()),
         Some(c) => (
-            html! { <ClusterPanel brokers={c.brokers.clone()} {page} {disabled} dispatch={dispatch.clone()} /> },
+            html! { <ClusterPanel brokers={c.brokers.clone()} {disabled} on_act={intents.act(page)} /> },
             c.replicas
                 .clone()
                 .map_or_else(Html::default, |panel| html! { <ReplicasView {panel} /> }),
@@ -158,11 +159,13 @@ pub(super) fn views(state: &AppState, world: &World) -> IdempotenceViews {
 /// The idempotence page (the first page).
 pub(super) fn idempotence_page(
     state: &AppState,
-    dispatch: &Callback<Msg>,
+    intents: &Intents,
     lesson: Option<LessonInfo>,
     lessons: Vec<(&'static str, &'static str)>,
 ) -> Html {
     let v = state.with_world(Page::Idempotence, |w| views(state, w));
+    let dispatch = &intents.dispatch;
+    let act = intents.act(Page::Idempotence);
     let locked = lesson.is_some();
     let page = state.page_state(Page::Idempotence);
     let error = page.error.as_ref().map(|(_, e)| e.clone());
@@ -200,7 +203,7 @@ pub(super) fn idempotence_page(
     };
     let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
     let (cluster_panel, replicas_view) =
-        cluster_html(&v.cluster, Page::Idempotence, locked, dispatch);
+        cluster_html(&v.cluster, Page::Idempotence, locked, intents);
     let many = v.cluster.is_some();
 
     html! {
@@ -218,7 +221,7 @@ pub(super) fn idempotence_page(
                 </div>
             }
             <div class="pg-producer">
-                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} dispatch={dispatch.clone()} />
+                <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} on_act={act.clone()} on_step_mode={intents.step_mode.clone()} />
             </div>
             <div class="pg-main stack" id="main" tabindex="-1">
                 <section class="panel stack partition-panel" aria-labelledby="partition-heading">
@@ -256,17 +259,17 @@ pub(super) fn idempotence_page(
             </div>
             <div class="pg-tools stack">
                 if !locked {
-                    { time_travel(state, dispatch) }
+                    { time_travel(state, intents) }
                 }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />
                     <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
-                    <RawPanel disabled={locked} lines={page.output.clone()} {expect} dispatch={dispatch.clone()} />
+                    <RawPanel disabled={locked} lines={page.output.clone()} {expect} on_act={act.clone()} />
                 }
                 { cluster_choice(Page::Idempotence, page.setup, locked, dispatch) }
                 { cluster_panel }
                 if !many {
-                <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} dispatch={dispatch.clone()} />
+                <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} on_act={act} />
                 }
             </div>
         </div>

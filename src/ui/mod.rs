@@ -3,6 +3,7 @@
 //! - [`state`]: the one `Reducible` app state over the world (and a lesson runner).
 //! - [`app`]: the page; it reads views from the world and hands them to the panels.
 //! - [`components`]: one panel per file, read-only props and callbacks.
+//! - [`intents`]: the callbacks the panels take, made once from the app's dispatch.
 //! - [`idempotence`]: the first page.
 //! - [`embed`]: the compact view's URL options and host messages; [`embed_view`]: the
 //!   compact view and its postMessage hook.
@@ -40,6 +41,7 @@ pub mod embed;
 pub mod embed_view;
 pub mod files;
 pub mod idempotence;
+pub mod intents;
 pub mod keys;
 pub mod language;
 pub mod lesson_files;

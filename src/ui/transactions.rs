@@ -23,6 +23,7 @@ use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
 use super::components::txn_log::TxnLog;
 use super::components::txn_producer::TxnProducer;
+use super::intents::Intents;
 use super::state::{ErrorAt, Msg, Page, ADVANCE_MS, ADVANCE_STEP_MS, TXN_ID, TXN_PRODUCER_2};
 use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
@@ -46,7 +47,8 @@ pub struct TransactionsPageProps {
     pub lesson: Option<LessonInfo>,
     pub lessons: Vec<(&'static str, &'static str)>,
     pub error: Option<(ErrorAt, String)>,
-    pub dispatch: Callback<Msg>,
+    /// The panels' callbacks (`ui::intents`).
+    pub intents: Intents,
     /// The time-travel panel (only while no lesson is loaded).
     #[prop_or_default]
     pub time_travel: Html,
@@ -69,7 +71,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
     let v = &p.views;
     let locked = p.lesson.is_some();
     let send = |m: Msg| {
-        let dispatch = p.dispatch.clone();
+        let dispatch = p.intents.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
     };
     let error_at = |at: &ErrorAt| {
@@ -79,10 +81,11 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             .map(|(_, e)| e.clone())
     };
     // A click on a message in flight on the timeline (paused while a lesson is loaded).
-    let on_act = (!locked).then(|| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |a: Action| dispatch.emit(Msg::Act(Page::Transactions, a)))
-    });
+    // Kept from render to render (`ui::intents`), as the batch table's scroll callback:
+    // a new callback would re-render the timeline on every click, its rows unchanged.
+    let act = p.intents.act(Page::Transactions);
+    let on_act = (!locked).then(|| act.clone());
+
     let has_second = v.producers.iter().any(|x| x.name == TXN_PRODUCER_2);
     // A producer that can only be closed is replaced by a new one: the first free name.
     let replacement = (1..)
@@ -109,7 +112,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                     disabled={locked}
                     error={error_at(&ErrorAt::Producer(pv.name.clone()))}
                     replacement={replacement.clone()}
-                    dispatch={p.dispatch.clone()}
+                    on_act={act.clone()}
                 />
             }
         })
@@ -134,9 +137,13 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         .unwrap_or_default();
 
     let (cluster_panel, replicas_view) =
-        super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.dispatch);
-    let choice =
-        super::idempotence::cluster_choice(Page::Transactions, p.setup, locked, &p.dispatch);
+        super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.intents);
+    let choice = super::idempotence::cluster_choice(
+        Page::Transactions,
+        p.setup,
+        locked,
+        &p.intents.dispatch,
+    );
 
     html! {
         <div class={class_list(&["pg", "txn-page", on(locked, "lesson-on")])} data-testid="page-transactions" data-changed={p.lesson.as_ref().map(|l| l.changed.join(" "))}>
@@ -144,7 +151,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             if locked {
                 // The lesson leads: the player is the main column's head.
                 <div class="pg-lesson">
-                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.intents.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
                 </div>
             }
             <div class="tx-producers stack">
@@ -197,7 +204,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
                     }
                 </section>
-                <NetworkPanel view={v.network.clone()} on_wire={v.on_wire} step_mode={p.step_mode} {locked} dispatch={p.dispatch.clone()} />
+                <NetworkPanel view={v.network.clone()} on_wire={v.on_wire} step_mode={p.step_mode} {locked} on_act={act.clone()} on_step_mode={p.intents.step_mode.clone()} />
                 </div>
             </div>
             <div class="tx-main stack" id="main" tabindex="-1">
@@ -209,14 +216,14 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                         }
                     </div>
                     if let Some(part) = v.part.clone() {
-                        <TxnLog on_back={(part.total_batches > part.batches.len()).then(|| p.dispatch.reform(Msg::ScrollLog))} {part} />
+                        <TxnLog on_back={(part.total_batches > part.batches.len()).then(|| p.intents.scroll_log.clone())} {part} />
                     } else {
                         <p class="muted">{ t(Key::NoPartition) }</p>
                     }
                 </section>
                 { replicas_view }
-                <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} dispatch={p.dispatch.clone()} />
-                <TxnAdmin view={v.admin.clone()} {lso} {locked} dispatch={p.dispatch.clone()} />
+                <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} on_act={act.clone()} />
+                <TxnAdmin view={v.admin.clone()} {lso} {locked} on_act={act.clone()} />
             </div>
             <div class="tx-coord stack">
                 { choice }
@@ -234,7 +241,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 { p.time_travel.clone() }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />
-                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.intents.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
                 }
             </div>
         </div>

@@ -263,6 +263,36 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
         `click→painted median ${quantile(painted, 0.5)} ms, p95 ${quantile(painted, 0.95)} ms\n` +
         `  first click of each kind (${first.length}): click→painted median ${quantile(first.map((r) => r.frame), 0.5)} ms`,
     );
+    // Which panels a click rewrites: the DOM mutations of six warm clicks, by the
+    // page's area (a panel whose props did not change is skipped by Yew and makes none).
+    const mutationClicks = Array(2).fill(['txn-begin', 'txn-send', 'txn-commit']).flat();
+    await page.evaluate(() => {
+      const areas = ['tx-producers', 'tx-main', 'tx-coord', 'tx-timeline', 'tx-events', 'tx-tools'];
+      window.__eosMutations = {};
+      window.__eosObserver = new MutationObserver((records) => {
+        for (const r of records) {
+          const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          // The area, and the panel in it (its last class names it: `…-panel`).
+          const area = areas.find((a) => node?.closest(`.${a}`)) ?? 'other';
+          const panel = node?.closest('.panel')?.classList;
+          const key = panel ? `${area}/${panel[panel.length - 1]}` : area;
+          window.__eosMutations[key] = (window.__eosMutations[key] ?? 0) + 1;
+        }
+      });
+      window.__eosObserver.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    for (const id of mutationClicks) await timeClick(id);
+    const mutations = await page.evaluate(() => {
+      window.__eosObserver.disconnect();
+      return window.__eosMutations;
+    });
+    console.log(
+      `10,000-batch partition, DOM mutations per warm click by area/panel (${mutationClicks.length} clicks): ` +
+        Object.entries(mutations)
+          .sort((a, b) => b[1] - a[1])
+          .map(([area, n]) => `${area} ${(n / mutationClicks.length).toFixed(1)}`)
+          .join(', '),
+    );
     // Where the time after a render goes (style, layout and paint apart): six
     // more warm clicks under Chromium's tracing (not timed above: tracing slows them),
     // each trace event's duration summed by name and divided by the clicks (every frame

@@ -6,7 +6,6 @@ use yew::prelude::*;
 use crate::i18n::{t, tf, Key};
 use crate::sim::event::window_text;
 use crate::sim::Action;
-use crate::ui::state::{Msg, Page};
 
 pub use crate::view::idempotence_page::RecoveryInfo;
 
@@ -16,31 +15,24 @@ pub struct BrokerPanelProps {
     pub snapshots: bool,
     pub recovery: Option<RecoveryInfo>,
     pub disabled: bool,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
 }
 
 #[function_component(BrokerPanel)]
 pub fn broker_panel(p: &BrokerPanelProps) -> Html {
     let restart = |clean: bool| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Msg::Act(
-                Page::Idempotence,
-                Action::RestartBroker { broker: 1, clean },
-            ))
-        })
+        let on_act = p.on_act.clone();
+        Callback::from(move |_: MouseEvent| on_act.emit(Action::RestartBroker { broker: 1, clean }))
     };
     let on_snapshots = {
-        let dispatch = p.dispatch.clone();
+        let on_act = p.on_act.clone();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                dispatch.emit(Msg::Act(
-                    Page::Idempotence,
-                    Action::SetBrokerConfig {
-                        key: "producer.snapshots".into(),
-                        value: input.checked().to_string(),
-                    },
-                ));
+                on_act.emit(Action::SetBrokerConfig {
+                    key: "producer.snapshots".into(),
+                    value: input.checked().to_string(),
+                });
             }
         })
     };

@@ -7,23 +7,21 @@ use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
 use crate::sim::{Action, Fault, Node};
-use crate::ui::state::{Msg, Page};
 pub use crate::view::cluster::ClusterBroker;
 use crate::view::replicas::BrokerState;
 
 #[derive(Properties, PartialEq)]
 pub struct ClusterPanelProps {
     pub brokers: Vec<ClusterBroker>,
-    /// The page the buttons act on.
-    pub page: Page,
     /// A lesson is loaded: show, do not act.
     pub disabled: bool,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page the panel is on (`Msg::Act`).
+    pub on_act: Callback<Action>,
 }
 
-fn act(dispatch: &Callback<Msg>, page: Page, action: Action) -> Callback<MouseEvent> {
-    let dispatch = dispatch.clone();
-    Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(page, action.clone())))
+fn act(on_act: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let on_act = on_act.clone();
+    Callback::from(move |_: MouseEvent| on_act.emit(action.clone()))
 }
 
 /// A button of broker `id`'s card (its number is read out after the label).
@@ -62,7 +60,7 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                 id,
                 "start",
                 Key::StartButton,
-                act(&p.dispatch, p.page, Action::StartBroker { broker: id }),
+                act(&p.on_act, Action::StartBroker { broker: id }),
             )
         } else {
             let crash = button(
@@ -70,8 +68,7 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                 "crash",
                 Key::CrashButton,
                 act(
-                    &p.dispatch,
-                    p.page,
+                    &p.on_act,
                     Action::StopBroker {
                         broker: id,
                         clean: false,
@@ -84,8 +81,7 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                     "heal",
                     Key::HealButton,
                     act(
-                        &p.dispatch,
-                        p.page,
+                        &p.on_act,
                         Action::HealLink {
                             a: broker,
                             b: controller,
@@ -98,8 +94,7 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                     "cut",
                     Key::CutButton,
                     act(
-                        &p.dispatch,
-                        p.page,
+                        &p.on_act,
                         Action::ArmFault {
                             fault: Fault::Cut {
                                 a: broker,

@@ -8,7 +8,6 @@ use yew::prelude::*;
 use crate::i18n::narration::fault as fault_words;
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::sim::{Action, Node};
-use crate::ui::state::{Msg, Page};
 use crate::view::network::{link_action, link_allowed, ClearKind, NetworkView};
 
 #[derive(Properties, PartialEq)]
@@ -20,7 +19,10 @@ pub struct NetworkPanelProps {
     pub step_mode: bool,
     /// A lesson is loaded: the panel shows the faults, its controls pause.
     pub locked: bool,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
+    /// "Pause after each click" turned on or off (`Msg::SetStepMode`).
+    pub on_step_mode: Callback<bool>,
 }
 
 fn clear_key(kind: ClearKind) -> Key {
@@ -50,10 +52,8 @@ pub fn network_panel(p: &NetworkPanelProps) -> Html {
         .unwrap_or(0);
     let ends = use_state(|| (0usize, first_broker));
     let act = |action: Action| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Msg::Act(Page::Transactions, action.clone()))
-        })
+        let on_act = p.on_act.clone();
+        Callback::from(move |_: MouseEvent| on_act.emit(action.clone()))
     };
     let (a, b) = *ends;
     let (node_a, node_b) = (v.nodes.get(a), v.nodes.get(b));
@@ -86,9 +86,9 @@ pub fn network_panel(p: &NetworkPanelProps) -> Html {
         })
     };
     let on_pause = {
-        let dispatch = p.dispatch.clone();
+        let on_step_mode = p.on_step_mode.clone();
         let on = p.step_mode;
-        Callback::from(move |_: Event| dispatch.emit(Msg::SetStepMode(!on)))
+        Callback::from(move |_: Event| on_step_mode.emit(!on))
     };
     let faults: Html = v
         .faults

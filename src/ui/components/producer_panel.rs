@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::field::Field;
 use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
-use crate::ui::state::{Msg, Page, PRODUCER};
+use crate::ui::state::{Page, PRODUCER};
 use crate::view::validate;
 
 pub use crate::view::idempotence_page::ProducerInfo;
@@ -18,7 +18,10 @@ pub struct ProducerPanelProps {
     pub disabled: bool,
     /// Why the last action was refused.
     pub error: Option<String>,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
+    /// "Pause after each click" turned on or off (`Msg::SetStepMode`).
+    pub on_step_mode: Callback<bool>,
 }
 
 #[function_component(ProducerPanel)]
@@ -27,20 +30,17 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     let error = use_state(|| None::<Key>);
 
     let onsubmit = {
-        let (records, error, dispatch) = (records.clone(), error.clone(), p.dispatch.clone());
+        let (records, error, on_act) = (records.clone(), error.clone(), p.on_act.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             match validate::records(&records) {
                 Ok(values) => {
                     error.set(None);
-                    dispatch.emit(Msg::Act(
-                        Page::Idempotence,
-                        Action::Send {
-                            producer: PRODUCER.into(),
-                            topic_partition: Page::Idempotence.partition(),
-                            values,
-                        },
-                    ));
+                    on_act.emit(Action::Send {
+                        producer: PRODUCER.into(),
+                        topic_partition: Page::Idempotence.partition(),
+                        values,
+                    });
                 }
                 Err(e) => error.set(Some(e.into())),
             }
@@ -54,16 +54,16 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
         })
     };
     let on_step_mode = {
-        let dispatch = p.dispatch.clone();
+        let on_step_mode = p.on_step_mode.clone();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                dispatch.emit(Msg::SetStepMode(input.checked()));
+                on_step_mode.emit(input.checked());
             }
         })
     };
     let act = |a: Action| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(Page::Idempotence, a.clone())))
+        let on_act = p.on_act.clone();
+        Callback::from(move |_: MouseEvent| on_act.emit(a.clone()))
     };
     let producer = || Some(PRODUCER.to_string());
 

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::field::Field;
 use crate::i18n::{t, Key};
 use crate::sim::Action;
-use crate::ui::state::{Msg, Page};
+use crate::ui::state::Page;
 use crate::view::validate;
 
 #[derive(Properties, PartialEq)]
@@ -16,7 +16,8 @@ pub struct RawPanelProps {
     pub lines: Vec<String>,
     /// A line about what the broker expects next for the pid typed in (or None).
     pub expect: Callback<String, Option<String>>,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
 }
 
 #[function_component(RawPanel)]
@@ -28,13 +29,13 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
     let errors = use_state(|| [None::<Key>; 4]);
 
     let onsubmit = {
-        let (pid, epoch, seq, recs, errors, dispatch) = (
+        let (pid, epoch, seq, recs, errors, on_act) = (
             pid.clone(),
             epoch.clone(),
             seq.clone(),
             recs.clone(),
             errors.clone(),
-            p.dispatch.clone(),
+            p.on_act.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -46,18 +47,15 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
             if let (Ok(producer_id), Ok(producer_epoch), Ok(base_sequence), Ok(values)) =
                 (a, b, c, d)
             {
-                dispatch.emit(Msg::Act(
-                    Page::Idempotence,
-                    Action::RawProduce {
-                        topic_partition: Page::Idempotence.partition(),
-                        producer_id,
-                        producer_epoch,
-                        base_sequence,
-                        transactional_id: None,
-                        values,
-                        label: None,
-                    },
-                ));
+                on_act.emit(Action::RawProduce {
+                    topic_partition: Page::Idempotence.partition(),
+                    producer_id,
+                    producer_epoch,
+                    base_sequence,
+                    transactional_id: None,
+                    values,
+                    label: None,
+                });
             }
         })
     };
@@ -72,10 +70,8 @@ pub fn raw_panel(p: &RawPanelProps) -> Html {
     };
     let err = |i: usize| errors[i].map(|k| AttrValue::from(t(k)));
     let init = {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Msg::Act(Page::Idempotence, Action::RawInitProducerId))
-        })
+        let on_act = p.on_act.clone();
+        Callback::from(move |_: MouseEvent| on_act.emit(Action::RawInitProducerId))
     };
     let expect = p.expect.emit((*pid).clone());
 

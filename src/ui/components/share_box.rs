@@ -6,8 +6,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::LinkMsg;
-use crate::ui::state::{LinkBox, Msg};
+use crate::ui::state::LinkBox;
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBoxProps {
@@ -17,7 +16,8 @@ pub struct ShareBoxProps {
     /// What is wrong with the address's `?lesson=`/`step=`/`page=`, and what is shown.
     #[prop_or_default]
     pub url_error: Option<String>,
-    pub dispatch: Callback<Msg>,
+    /// Close the box and the link error (`LinkMsg::Close`).
+    pub on_close: Callback<()>,
 }
 
 #[function_component(ShareBox)]
@@ -37,8 +37,8 @@ pub fn share_box(p: &ShareBoxProps) -> Html {
         });
     }
     let close = {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Link(LinkMsg::Close)))
+        let on_close = p.on_close.clone();
+        Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
     if p.link.is_none() && p.error.is_none() && p.refused.is_none() && p.url_error.is_none() {
         return Html::default();

@@ -4,12 +4,11 @@
 use yew::prelude::*;
 
 use crate::i18n::{t, Key};
-use crate::ui::state::Msg;
-use crate::ui::state::Panel;
 
 #[derive(Properties, PartialEq)]
 pub struct ShortcutsProps {
-    pub dispatch: Callback<Msg>,
+    /// Close the sheet (`Panel::Shortcuts(false)`).
+    pub on_close: Callback<()>,
 }
 
 #[function_component(Shortcuts)]
@@ -47,8 +46,8 @@ pub fn shortcuts(p: &ShortcutsProps) -> Html {
         })
     };
     let close = {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Open(Panel::Shortcuts(false))))
+        let on_close = p.on_close.clone();
+        Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
     let row = |keys: &str, what: Key| {
         html! {

@@ -6,7 +6,7 @@ use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::{Msg, Travel};
+use crate::ui::state::Travel;
 
 #[derive(Properties, PartialEq)]
 pub struct TimeTravelProps {
@@ -17,22 +17,22 @@ pub struct TimeTravelProps {
     /// The last action dropped this many recorded actions (a new branch).
     pub forked: Option<usize>,
     pub playing: bool,
-    pub dispatch: Callback<Msg>,
+    /// Move to a point of the recorded actions (`Msg::Travel`).
+    pub on_travel: Callback<Travel>,
+    /// Start or stop Play (`Msg::TogglePlay`).
+    pub on_play: Callback<()>,
 }
 
 #[function_component(TimeTravel)]
 pub fn time_travel(p: &TimeTravelProps) -> Html {
-    let send = |m: Msg| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
-    };
+    let travel = |to: Travel| p.on_travel.reform(move |_: MouseEvent| to);
     let total = p.entries.len();
     let on_slider = {
-        let dispatch = p.dispatch.clone();
+        let on_travel = p.on_travel.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Ok(to) = input.value().parse::<usize>() {
-                    dispatch.emit(Msg::Travel(Travel::To(to)));
+                    on_travel.emit(Travel::To(to));
                 }
             }
         })
@@ -51,10 +51,12 @@ pub fn time_travel(p: &TimeTravelProps) -> Html {
             on(current, "tt-current"),
             on(n > p.cursor, "tt-future"),
         ]);
+        // Keyed by position: a new action appends one item and leaves the others (an
+        // unkeyed list is matched from its end, so each item took the next one's text).
         html! {
-            <li>
+            <li key={n}>
                 <button type="button" {class} aria-current={current.then_some("step")}
-                        data-testid={format!("tt-item-{n}")} onclick={send(Msg::Travel(Travel::To(n)))}>
+                        data-testid={format!("tt-item-{n}")} onclick={travel(Travel::To(n))}>
                     <span class="tt-n">{ n }</span>{ " " }<span class="mono">{ text }</span>
                 </button>
             </li>
@@ -79,9 +81,9 @@ pub fn time_travel(p: &TimeTravelProps) -> Html {
             } else {
                 <p class="small tt-position" aria-live="polite" data-testid="tt-position">{ position.clone() }</p>
                 <div class="cluster">
-                    <button type="button" data-testid="tt-back" disabled={p.cursor == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::TtBack) }</button>
-                    <button type="button" data-testid="tt-forward" disabled={p.cursor >= total} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::TtForward) }</button>
-                    <button type="button" data-testid="tt-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>
+                    <button type="button" data-testid="tt-back" disabled={p.cursor == 0} onclick={travel(Travel::Back)}>{ t(Key::TtBack) }</button>
+                    <button type="button" data-testid="tt-forward" disabled={p.cursor >= total} onclick={travel(Travel::Forward)}>{ t(Key::TtForward) }</button>
+                    <button type="button" data-testid="tt-play" aria-pressed={if p.playing { "true" } else { "false" }} onclick={p.on_play.reform(|_: MouseEvent| ())}>
                         { if p.playing { t(Key::TtPause) } else { t(Key::TtPlay) } }
                     </button>
                 </div>

@@ -85,7 +85,6 @@ fn focus_id(id: &str) {
 struct MenuProps {
     message: TimelineMessage,
     route: String,
-    row: usize,
     on_act: Callback<Action>,
     on_close: Callback<()>,
 }
@@ -162,7 +161,7 @@ fn message_menu(p: &MenuProps) -> Html {
     );
     html! {
         <div class="tl-menu stack" role="group" aria-labelledby="tl-menu-heading" data-testid="tl-menu"
-            style={format!("grid-row: {}; grid-column: 1 / -1;", p.row)} {onkeydown}>
+            {onkeydown}>
             <p id="tl-menu-heading" class="small"><strong>{ heading }</strong></p>
             <div class="cluster">
                 { buttons }
@@ -217,7 +216,10 @@ pub fn timeline(p: &TimelineProps) -> Html {
         })
         .collect();
     let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
-    let mut message_row = |row: usize, m: &TimelineMessage, r: usize| -> Html {
+    // Each row is its own grid on the diagram's columns (`subgrid`), placed by the
+    // browser one under the other: nothing in a row depends on where it sits, so when the
+    // newest messages move the window on, the rows that stay are left as they are.
+    let mut message_row = |row: usize, m: &TimelineMessage| -> Html {
         let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
         let span = hi - lo + 1;
         let self_msg = m.from == m.to;
@@ -255,10 +257,10 @@ pub fn timeline(p: &TimelineProps) -> Html {
         };
         // Arrows run from the middle of one lifeline column to the middle of the other.
         let style = if self_msg {
-            format!("grid-row: {r}; grid-column: {};", lo + 2)
+            format!("grid-column: {};", lo + 2)
         } else {
             format!(
-                "grid-row: {r}; grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});{delay}",
+                "grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});{delay}",
                 lo + 2,
                 2 * span,
                 2 * span
@@ -298,21 +300,23 @@ pub fn timeline(p: &TimelineProps) -> Html {
                         focus_id(&format!("tl-msg-{id}"));
                     })
                 };
-                html! { <MessageMenu message={m.clone()} route={route.clone()} row={r + 1} on_act={on_act.clone()} {on_close} /> }
+                html! { <MessageMenu message={m.clone()} route={route.clone()} on_act={on_act.clone()} {on_close} /> }
             }
             _ => Html::default(),
         };
         html! {
             <>
-                <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", m.at_ms) }</div>
-                <div class={class} style={style} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
-                    { content }
+                <div class="tl-row">
+                    <div class="tl-time mono">{ format!("{} ms", m.at_ms) }</div>
+                    <div class={class} style={style} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
+                        { content }
+                    </div>
                 </div>
                 { menu }
             </>
         }
     };
-    let fold_row = |f: &FetchFold, r: usize| -> Html {
+    let fold_row = |f: &FetchFold| -> Html {
         let (lo, hi) = f.lanes;
         let text = tf(
             Key::TlFollowerFetches,
@@ -340,39 +344,34 @@ pub fn timeline(p: &TimelineProps) -> Html {
             })
         };
         html! {
-            <>
-                <div class="tl-time mono" style={format!("grid-row: {r}; grid-column: 1;")}>{ format!("{} ms", f.from_ms) }</div>
-                <div class="msg msg-fold" style={format!("grid-row: {r}; grid-column: {} / span {};", lo + 2, hi - lo + 1)}>
+            <div class="tl-row">
+                <div class="tl-time mono">{ format!("{} ms", f.from_ms) }</div>
+                <div class="msg msg-fold" style={format!("grid-column: {} / span {};", lo + 2, hi - lo + 1)}>
                     <button type="button" class="msg-button fold-button" data-testid="tl-fold" data-fold-key={f.key.to_string()}
                         aria-expanded={f.expanded.to_string()} aria-label={format!("{text} — {action}")} {onclick}>
                         <span class="msg-label">{ format!("{} {text}", if f.expanded { "▾" } else { "▸" }) }</span>
                     </button>
                 </div>
-            </>
+            </div>
         }
     };
-    let mut r = 2;
     let mut drawn = Vec::new();
     for row in v.rows(|k| open_folds.contains(&k)) {
         match row {
-            TimelineRow::Fold(f) => {
-                drawn.push(keyed(format!("f{}", f.key), fold_row(&f, r)));
-                r += 1;
-            }
+            TimelineRow::Fold(f) => drawn.push(keyed(format!("f{}", f.key), fold_row(&f))),
             TimelineRow::Message(i) => {
-                let m = &v.messages[i];
-                drawn.push(keyed(format!("m{}", m.id), message_row(i, m, r)));
-                // The open menu takes the row under its message.
-                r += 1 + usize::from(open_msg == Some(i));
+                if let Some(m) = v.messages.get(i) {
+                    // The open menu takes the row under its message.
+                    drawn.push(keyed(format!("m{}", m.id), message_row(i, m)));
+                }
             }
         }
     }
     let rows: Html = drawn.into_iter().collect();
-    let total_rows = r - 2;
+    // Out of the grid's flow (absolutely placed in their column, from under the heads
+    // to the bottom), so they take no cells and need no row count.
     let lines: Html = (0..n)
-        .map(|i| {
-            html! { <div class="lifeline" style={format!("grid-column: {}; grid-row: 2 / span {};", i + 2, total_rows.max(1))}></div> }
-        })
+        .map(|i| html! { <div class="lifeline" style={format!("grid-column: {};", i + 2)}></div> })
         .collect();
     let any_clickable = p.on_act.is_some() && v.messages.iter().any(|m| m.strikeable());
     html! {

@@ -6,7 +6,7 @@ use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::{Msg, Page};
+use crate::sim::Action;
 use crate::view::txn_admin::AdminView;
 
 #[derive(Properties, PartialEq)]
@@ -16,7 +16,8 @@ pub struct TxnAdminProps {
     pub lso: i64,
     /// A lesson is loaded: the abort button pauses.
     pub locked: bool,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
 }
 
 #[function_component(TxnAdmin)]
@@ -45,8 +46,8 @@ pub fn txn_admin(p: &TxnAdminProps) -> Html {
         .iter()
         .map(|o| {
             let onclick = {
-                let (dispatch, action) = (p.dispatch.clone(), o.abort.clone());
-                Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(Page::Transactions, action.clone())))
+                let (on_act, action) = (p.on_act.clone(), o.abort.clone());
+                Callback::from(move |_: MouseEvent| on_act.emit(action.clone()))
             };
             html! {
                 <li class={class_list(&["admin-open", on(o.hanging, "hanging")])} data-testid={format!("admin-open-{}", o.start_offset)}>

@@ -10,7 +10,6 @@ use super::txn_log::kind_word;
 use crate::client::consumer::IsolationLevel;
 use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
-use crate::ui::state::{Msg, Page};
 use crate::view::consumers::ConsumerView;
 
 #[derive(Properties, PartialEq)]
@@ -21,7 +20,8 @@ pub struct TxnConsumersProps {
     pub disabled: bool,
     /// (consumer, why its poll was refused).
     pub error: Option<(String, String)>,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
 }
 
 fn range(a: i64, b: i64) -> String {
@@ -51,13 +51,10 @@ pub fn txn_consumers(p: &TxnConsumersProps) -> Html {
             let testid = if first { format!("consumer-{short}") } else { format!("consumer-{short}-{}", c.name) };
             let poll_id = if first { format!("poll-{short}") } else { format!("poll-{short}-{}", c.name) };
             let onclick = {
-                let (dispatch, name) = (p.dispatch.clone(), c.name.clone());
-                Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(
-                    Page::Transactions,
-                    Action::Poll {
+                let (on_act, name) = (p.on_act.clone(), c.name.clone());
+                Callback::from(move |_: MouseEvent| on_act.emit(Action::Poll {
                         consumer: name.clone(),
-                    },
-                )))
+                    }))
             };
             let (limit_key, limit) = if rc { (Key::ConsumerReadsToLso, p.lso) } else { (Key::ConsumerReadsToHw, p.hw) };
             let position = c.position.map_or_else(|| "—".to_string(), |x| x.to_string());

@@ -172,8 +172,9 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
         .enumerate()
         .map(|(i, r)| {
             let newest = i + 1 == n;
+            // Keyed by position: a new record appends one row and leaves the others.
             html! {
-                <tr class={class_list(&[on(newest, "row-new")])}>
+                <tr key={i} class={class_list(&[on(newest, "row-new")])}>
                     <td class={class_list(&["mono", &format!("status-{}", r.status.to_ascii_lowercase())])}>
                         <span class="muted">{ format!("{i}. ") }</span>{ r.status.clone() }
                         if newest {

@@ -8,7 +8,7 @@ use super::field::Field;
 use crate::i18n::narration::txn_exception;
 use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
-use crate::ui::state::{Msg, Page};
+use crate::ui::state::Page;
 use crate::view::producers::ProducerView;
 use crate::view::validate;
 
@@ -27,7 +27,8 @@ pub struct TxnProducerProps {
     /// this one is unusable).
     #[prop_or_default]
     pub replacement: AttrValue,
-    pub dispatch: Callback<Msg>,
+    /// A click's engine action, applied to the page (`Msg::Act`).
+    pub on_act: Callback<Action>,
 }
 
 /// What the producer's client state means, in a few words.
@@ -59,15 +60,15 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
     let name = v.name.clone();
     let id = |base: &str| format!("{base}{}", p.suffix);
     let call = |a: Action| {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Act(Page::Transactions, a.clone())))
+        let on_act = p.on_act.clone();
+        Callback::from(move |_: MouseEvent| on_act.emit(a.clone()))
     };
     let producer = || name.to_string();
     let onsubmit = {
-        let (records, field_error, dispatch, name) = (
+        let (records, field_error, on_act, name) = (
             records.clone(),
             field_error.clone(),
-            p.dispatch.clone(),
+            p.on_act.clone(),
             name.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
@@ -75,14 +76,11 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
             match validate::records(&records) {
                 Ok(values) => {
                     field_error.set(None);
-                    dispatch.emit(Msg::Act(
-                        Page::Transactions,
-                        Action::Send {
-                            producer: name.to_string(),
-                            topic_partition: Page::Transactions.partition(),
-                            values,
-                        },
-                    ));
+                    on_act.emit(Action::Send {
+                        producer: name.to_string(),
+                        topic_partition: Page::Transactions.partition(),
+                        values,
+                    });
                 }
                 Err(e) => field_error.set(Some(e.into())),
             }
