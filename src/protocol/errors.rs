@@ -50,6 +50,7 @@ errors! {
     TopicAlreadyExists = 36, "TOPIC_ALREADY_EXISTS", "Topic with this name already exists.", false;
     InvalidPartitions = 37, "INVALID_PARTITIONS", "Number of partitions is below 1.", false;
     InvalidReplicationFactor = 38, "INVALID_REPLICATION_FACTOR", "Replication factor is below 1 or larger than the number of available brokers.", false;
+    InvalidReplicaAssignment = 39, "INVALID_REPLICA_ASSIGNMENT", "Replica assignment is invalid.", false;
     InvalidConfig = 40, "INVALID_CONFIG", "Configuration is invalid.", false;
     InvalidRequest = 42, "INVALID_REQUEST", "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.", false;
     OutOfOrderSequenceNumber = 45, "OUT_OF_ORDER_SEQUENCE_NUMBER", "The broker received an out of order sequence number.", false;
@@ -61,6 +62,7 @@ errors! {
     ConcurrentTransactions = 51, "CONCURRENT_TRANSACTIONS", "The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing.", true;
     TransactionCoordinatorFenced = 52, "TRANSACTION_COORDINATOR_FENCED", "Indicates that the transaction coordinator sending a WriteTxnMarker is no longer the current coordinator for a given producer.", false;
     PolicyViolation = 44, "POLICY_VIOLATION", "Request parameters do not satisfy the configured policy.", false;
+    OperationNotAttempted = 55, "OPERATION_NOT_ATTEMPTED", "The broker did not attempt to execute this operation. This may happen for batched RPCs where some operations in the batch failed, causing the broker to respond without trying the rest.", false;
     UnknownProducerId = 59, "UNKNOWN_PRODUCER_ID", "This exception is raised by the broker if it could not locate the producer metadata associated with the producerId in question. This could happen if, for instance, the producer's records were deleted because their retention time had elapsed. Once the last records of the producerId are removed, the producer's metadata is removed from the broker, and future appends by the producer will return this exception.", false;
     UnstableOffsetCommit = 88, "UNSTABLE_OFFSET_COMMIT", "There are unstable offsets that need to be cleared.", true;
     UnsupportedCompressionType = 76, "UNSUPPORTED_COMPRESSION_TYPE", "The requesting client does not support the compression type of given partition.", false;

@@ -15,6 +15,7 @@ pub mod pulsar;
 mod raw;
 mod step;
 mod tokens;
+mod topic;
 
 use crate::client::config_def::Place;
 use crate::i18n::catalog::render;
@@ -22,6 +23,7 @@ use crate::i18n::{Lang, Msg};
 use crate::msg;
 use clients::{consumer_step, producer_step};
 use fault::fault_step;
+use topic::topic_step;
 pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
@@ -327,34 +329,7 @@ fn parse_line(
                 }
             }
         }
-        "topic" => {
-            let verb = c.next(What::Code("`create`"))?;
-            if verb.text != "create" {
-                return Err(c.err(
-                    verb.column,
-                    arg1("parse.unknown-topic-command", "word", &verb.text),
-                ));
-            }
-            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
-            let (opts, words) = c.rest();
-            no_words(&c, &words)?;
-            let mut partitions = 1;
-            let mut configs = Vec::new();
-            for (t, k, v) in opts {
-                // CreateTopics' `numPartitions` (an INT), not a config: the count is
-                // checked when the topic is made (INVALID_PARTITIONS).
-                if k == "partitions" {
-                    partitions = number(&c, t, &v, "partitions")?;
-                } else {
-                    configs.push((k, v));
-                }
-            }
-            StepKind::Act(Action::CreateTopic {
-                name,
-                partitions,
-                configs,
-            })
-        }
+        "topic" => topic_step(&mut c)?,
         "producer" => producer_step(&mut c)?,
         "raw" => {
             let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;

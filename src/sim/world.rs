@@ -324,6 +324,16 @@ impl World {
                 partitions,
                 configs,
             } => self.create_topic(name, *partitions, configs),
+            #[cfg(feature = "topic-admin")]
+            Action::AlterTopicConfigs { name, configs } => self.alter_topic_configs(name, configs),
+            #[cfg(feature = "topic-admin")]
+            Action::CreatePartitions {
+                name,
+                partitions,
+                assignment,
+            } => self.create_partitions(name, *partitions, assignment),
+            #[cfg(feature = "topic-admin")]
+            Action::DeleteTopic { name } => self.delete_topic(name),
             Action::CreateProducer { name, configs } => {
                 if name == RAW_CLIENT || name.is_empty() {
                     return Err(SimErrorKind::ReservedName { name: name.clone() }.into());
