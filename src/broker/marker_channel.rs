@@ -184,10 +184,12 @@ impl Broker {
         now_ms: i64,
         handled: &mut Handled,
     ) {
-        handled.events.push(BrokerEvent::MarkersSkippedForDeletedPartitions {
-            transactional_id: markers.transactional_id.clone(),
-            partitions: deleted.clone(),
-        });
+        handled
+            .events
+            .push(BrokerEvent::MarkersSkippedForDeletedPartitions {
+                transactional_id: markers.transactional_id.clone(),
+                partitions: deleted.clone(),
+            });
         let results = deleted.into_iter().map(|tp| (tp, Errors::None)).collect();
         let ((), more) = self.with_coordinator(now_ms, |c, log| {
             (

@@ -17,9 +17,9 @@ use crate::client::config_error::{ConfigError, ConfigScope};
 use crate::controller::topics::apply_replication_config;
 use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
-use crate::sim::world::apply_log_config;
 use crate::sim::error::{ReplicaAssignmentError, SimError, SimErrorKind};
 use crate::sim::event::EventKind;
+use crate::sim::world::apply_log_config;
 use crate::sim::world::World;
 
 /// The topic configs this engine models: Kafka's names (`LogConfig`). A key of the
@@ -223,7 +223,10 @@ impl World {
             }
             .into());
         }
-        let topic = self.topics.remove(name).ok_or_else(|| unknown_topic(name))?;
+        let topic = self
+            .topics
+            .remove(name)
+            .ok_or_else(|| unknown_topic(name))?;
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let Some(broker) = self.brokers.get_mut(&id) else {

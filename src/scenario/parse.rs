@@ -23,7 +23,6 @@ use crate::i18n::{Lang, Msg};
 use crate::msg;
 use clients::{consumer_step, producer_step};
 use fault::fault_step;
-use topic::topic_step;
 pub use fault::parse_node;
 use raw::{raw_request, RAW_APIS};
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
@@ -31,6 +30,7 @@ use tokens::{
     arg1, config_value, got, id_ref, needs, no_words, number, one_of, tokenize, topic_partition,
     unexpected, Cursor, Token, What,
 };
+use topic::topic_step;
 
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {

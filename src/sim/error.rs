@@ -164,14 +164,26 @@ pub enum SimErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum ReplicaAssignmentError {
     /// Not one replica list per new partition.
-    Count { additional: i32, given: i32 },
+    Count {
+        additional: i32,
+        given: i32,
+    },
     Empty,
-    UnknownBroker { broker: i32 },
-    Duplicate { broker: i32 },
+    UnknownBroker {
+        broker: i32,
+    },
+    Duplicate {
+        broker: i32,
+    },
     /// Not as many replicas as the topic's other partitions.
-    ReplicationFactor { given: i32, expected: i32 },
+    ReplicationFactor {
+        given: i32,
+        expected: i32,
+    },
     /// Every broker of the list is fenced or in controlled shutdown.
-    AllFenced { partition: i32 },
+    AllFenced {
+        partition: i32,
+    },
 }
 
 impl SimErrorKind {
