@@ -40,6 +40,8 @@ pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};
 pub use registration::{
     AlterPartitionData, ChangeRules, Election, LeaderChange, PartitionRegistration, NO_LEADER,
 };
+#[cfg(feature = "topic-admin")]
+pub use topic_changes::UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS;
 pub use topics::{place_replicas, place_replicas_among, ReplicationConfig};
 
 #[cfg(test)]

@@ -22,6 +22,11 @@ use crate::sim::event::EventKind;
 use crate::sim::world::apply_log_config;
 use crate::sim::world::World;
 
+/// `uncleanLeaderElectionCheckIntervalMs` (Kafka 4.0's `QuorumController`, 5 minutes):
+/// while some partition has no leader, how often the controller tries an unclean
+/// election of it (`maybeElectUncleanLeaders`).
+pub const UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS: i64 = 300_000;
+
 /// The topic configs this engine models: Kafka's names (`LogConfig`). A key of the
 /// playground's table that is not one of them (`replication.factor`, the broker-wide
 /// `log.retention.ms`, …) is not a topic config: "Unknown topic config name".
@@ -96,7 +101,63 @@ impl World {
             topic: name.to_string(),
             configs: configs.to_vec(),
         });
+        self.maybe_schedule_unclean_election();
         Ok(vec![])
+    }
+
+    /// `maybeScheduleNextElectUncleanLeaders` (Kafka 4.0): after a controller write,
+    /// while some partition has no leader, the controller looks again
+    /// `uncleanLeaderElectionCheckIntervalMs` later (DEFERRED: the first look, and
+    /// every look that elected nothing, waits the whole interval).
+    pub(crate) fn maybe_schedule_unclean_election(&mut self) {
+        if self.unclean_election_due_ms.is_some() {
+            return;
+        }
+        let leaderless = self.topics.values().any(|t| {
+            t.registrations
+                .iter()
+                .any(|r| r.leader() == crate::controller::NO_LEADER)
+        });
+        if leaderless {
+            self.unclean_election_due_ms = Some(
+                self.clock_ms
+                    .saturating_add(UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS),
+            );
+        }
+    }
+
+    /// Whether the next look would elect someone: a leaderless partition of a topic
+    /// with `unclean.leader.election.enable`, and an active replica to elect.
+    pub(crate) fn unclean_election_has_work(&self) -> bool {
+        let active = self.active_brokers();
+        self.topics.values().any(|t| {
+            t.replication.unclean_leader_election
+                && t.registrations.iter().any(|r| {
+                    r.leader() == crate::controller::NO_LEADER
+                        && r.replicas().iter().any(|b| active.contains(b))
+                })
+        })
+    }
+
+    /// `maybeElectUncleanLeaders`: every leaderless partition whose topic allows it
+    /// gets an unclean leader (`Election.UNCLEAN`: any active replica).
+    pub(crate) fn run_unclean_election(&mut self) {
+        if self
+            .unclean_election_due_ms
+            .is_none_or(|t| t > self.clock_ms)
+        {
+            return;
+        }
+        self.unclean_election_due_ms = None;
+        let alive = self.active_brokers();
+        let changes = self.change_registrations(|reg, rules| {
+            rules
+                .unclean
+                .then(|| reg.unfence_broker(&|b| alive.contains(&b), rules))
+                .flatten()
+        });
+        self.announce(changes);
+        self.maybe_schedule_unclean_election();
     }
 
     /// CreatePartitions: topic `name` grows to `count` partitions. Without an
