@@ -101,7 +101,8 @@ pub struct Broker {
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
     pub(super) metadata: SortedMap<TopicPartition, i32>,
     /// Partitions of topics the controller deleted (gone from the `MetadataCache`):
-    /// markers for them are skipped, AddPartitionsToTxn refuses them.
+    /// markers for them are skipped.
+    #[cfg(feature = "topic-admin")]
     pub(super) deleted: crate::util::sorted_set::SortedSet<TopicPartition>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
     pub pending_verifications: SortedMap<u64, PendingProduce>,
@@ -224,6 +225,7 @@ impl Broker {
             marker_results: SortedMap::new(),
             startup_outbound: Vec::new(),
             metadata: SortedMap::new(),
+            #[cfg(feature = "topic-admin")]
             deleted: Default::default(),
             pending_verifications: SortedMap::new(),
             windows_at_stop: SortedMap::new(),
@@ -264,6 +266,7 @@ impl Broker {
 
     /// `UpdateMetadata` from the controller: `leader` now leads `tp`.
     pub fn update_metadata(&mut self, tp: TopicPartition, leader: i32) {
+        #[cfg(feature = "topic-admin")]
         self.deleted.remove(&tp);
         self.metadata.insert(tp, leader);
     }

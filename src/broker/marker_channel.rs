@@ -33,6 +33,7 @@ use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::txn_apis::MarkerSend;
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::TopicPartition;
+#[cfg(feature = "topic-admin")]
 use crate::protocol::errors::Errors;
 use crate::protocol::{MarkerResult, Request, TxnMarkerEntry};
 use crate::util::sorted_map::SortedMap;
@@ -90,6 +91,17 @@ impl Broker {
         alive.then_some(leader)
     }
 
+    /// Whether the metadata says `tp`'s topic was deleted.
+    #[cfg(feature = "topic-admin")]
+    fn is_deleted(&self, tp: &TopicPartition) -> bool {
+        self.deleted.contains(tp)
+    }
+
+    #[cfg(not(feature = "topic-admin"))]
+    fn is_deleted(&self, _tp: &TopicPartition) -> bool {
+        false
+    }
+
     /// `addTxnMarkersToBrokerQueue`: one WriteTxnMarkers per live leader; the
     /// partitions without one wait in the unknown-broker queue.
     pub(super) fn add_txn_markers_to_broker_queue(
@@ -98,11 +110,15 @@ impl Broker {
         now_ms: i64,
         handled: &mut Handled,
     ) {
+        #[cfg(not(feature = "topic-admin"))]
+        let _ = now_ms;
         let mut by_leader: SortedMap<i32, Vec<TopicPartition>> = SortedMap::new();
         let mut unknown = Vec::new();
         let mut short_isr = Vec::new();
+        #[cfg(feature = "topic-admin")]
         let mut deleted = Vec::new();
         for tp in &markers.partitions {
+            #[cfg(feature = "topic-admin")]
             if self.deleted.contains(tp) {
                 deleted.push(tp.clone());
                 continue;
@@ -168,6 +184,7 @@ impl Broker {
                 ..markers.clone()
             });
         }
+        #[cfg(feature = "topic-admin")]
         if !deleted.is_empty() {
             self.skip_deleted_partitions(&markers, deleted, now_ms, handled);
         }
@@ -177,6 +194,7 @@ impl Broker {
     /// longer has: "likely deleted already and hence can be skipped". The partition
     /// leaves the transaction (`removePartition`) and, if it was the last, the
     /// coordinator writes the Complete* record (`maybeWriteTxnCompletion`).
+    #[cfg(feature = "topic-admin")]
     fn skip_deleted_partitions(
         &mut self,
         markers: &QueuedMarkers,
@@ -321,7 +339,7 @@ impl Broker {
                 || markers
                     .partitions
                     .iter()
-                    .all(|tp| self.live_leader(tp).is_none() && !self.deleted.contains(tp))
+                    .all(|tp| self.live_leader(tp).is_none() && !self.is_deleted(tp))
             {
                 self.markers_for_unknown_broker.push(markers);
                 continue;

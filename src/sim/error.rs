@@ -95,15 +95,18 @@ pub enum SimErrorKind {
     },
     /// An admin request (IncrementalAlterConfigs, CreatePartitions, DeleteTopics) for a
     /// topic the controller does not know.
+    #[cfg(feature = "topic-admin")]
     UnknownTopic {
         name: String,
     },
     /// IncrementalAlterConfigs with a key that is not a topic config
     /// (`LogConfig.validateNames`: INVALID_CONFIG).
+    #[cfg(feature = "topic-admin")]
     UnknownTopicConfig {
         key: String,
     },
     /// CreatePartitions with a count that is not larger than the topic's.
+    #[cfg(feature = "topic-admin")]
     PartitionsNotIncreased {
         topic: String,
         current: i32,
@@ -111,11 +114,13 @@ pub enum SimErrorKind {
     },
     /// NOT KAFKA: DeleteTopics on an internal topic (the coordinators' own logs are
     /// not deleted here).
+    #[cfg(feature = "topic-admin")]
     DeleteInternalTopic {
         name: String,
     },
     /// CreatePartitions with a manual assignment the controller refuses
     /// (`ReplicationControlManager.validateManualPartitionAssignment`).
+    #[cfg(feature = "topic-admin")]
     ReplicaAssignment(ReplicaAssignmentError),
     /// `truncate broker-N TOPIC-P`: only a follower's log is truncated (by its fetcher).
     TruncateLeader {
@@ -161,6 +166,7 @@ pub enum SimErrorKind {
 
 /// Why a manual partition assignment is refused (Kafka 4.0's
 /// `InvalidReplicaAssignmentException` messages).
+#[cfg(feature = "topic-admin")]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum ReplicaAssignmentError {
     /// Not one replica list per new partition.
@@ -190,13 +196,15 @@ impl SimErrorKind {
     /// Kafka's error code for this refusal, when Kafka has one.
     fn kafka_error(&self) -> Option<Errors> {
         match self {
-            SimErrorKind::UnknownPartition { .. } | SimErrorKind::UnknownTopic { .. } => {
-                Some(Errors::UnknownTopicOrPartition)
-            }
-            SimErrorKind::Config(_) | SimErrorKind::UnknownTopicConfig { .. } => {
-                Some(Errors::InvalidConfig)
-            }
+            SimErrorKind::UnknownPartition { .. } => Some(Errors::UnknownTopicOrPartition),
+            SimErrorKind::Config(_) => Some(Errors::InvalidConfig),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::UnknownTopic { .. } => Some(Errors::UnknownTopicOrPartition),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::UnknownTopicConfig { .. } => Some(Errors::InvalidConfig),
+            #[cfg(feature = "topic-admin")]
             SimErrorKind::PartitionsNotIncreased { .. } => Some(Errors::InvalidPartitions),
+            #[cfg(feature = "topic-admin")]
             SimErrorKind::ReplicaAssignment(_) => Some(Errors::InvalidReplicaAssignment),
             SimErrorKind::IllegalTopicName { .. }
             | SimErrorKind::InternalTopic { .. }

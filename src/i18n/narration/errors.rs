@@ -8,6 +8,7 @@ use crate::coordinator::internal_topics::{InvalidTopicName, MAX_TOPIC_NAME_LENGT
 use crate::i18n::message::Msg;
 use crate::msg;
 use crate::protocol::ErrorDetail;
+#[cfg(feature = "topic-admin")]
 use crate::sim::error::ReplicaAssignmentError;
 use crate::sim::{SimError, SimErrorKind};
 
@@ -276,11 +277,15 @@ fn kind(k: &SimErrorKind) -> Msg {
             replication_factor = replication_factor
         ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
+        #[cfg(feature = "topic-admin")]
         SimErrorKind::DeleteInternalTopic { name } => {
             msg!("error.delete-internal-topic", name = name)
         }
+        #[cfg(feature = "topic-admin")]
         SimErrorKind::UnknownTopic { name } => msg!("kafka.topic.unknown", name = name),
+        #[cfg(feature = "topic-admin")]
         SimErrorKind::UnknownTopicConfig { key } => msg!("kafka.config.unknown-topic", key = key),
+        #[cfg(feature = "topic-admin")]
         SimErrorKind::PartitionsNotIncreased {
             topic,
             current,
@@ -297,6 +302,7 @@ fn kind(k: &SimErrorKind) -> Msg {
                 )
             }
         }
+        #[cfg(feature = "topic-admin")]
         SimErrorKind::ReplicaAssignment(e) => replica_assignment(e),
         SimErrorKind::Storage(e) => msg!("plain", text = e),
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
@@ -307,6 +313,7 @@ fn kind(k: &SimErrorKind) -> Msg {
 }
 
 /// Kafka's `InvalidReplicaAssignmentException` messages (CreatePartitions).
+#[cfg(feature = "topic-admin")]
 fn replica_assignment(e: &ReplicaAssignmentError) -> Msg {
     match e {
         ReplicaAssignmentError::Count { additional, given } => msg!(

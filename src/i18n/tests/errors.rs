@@ -7,6 +7,7 @@ use crate::fs::FsError;
 use crate::log::TopicPartition;
 use crate::protocol::{ErrorDetail, Errors};
 use crate::record::RecordError;
+#[cfg(feature = "topic-admin")]
 use crate::sim::error::ReplicaAssignmentError;
 use crate::sim::{SimError, SimErrorKind};
 
@@ -215,6 +216,9 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::BrokerAlreadyStopped { id: 1 },
         SimErrorKind::BrokerAlreadyRunning { id: 1 },
         SimErrorKind::NoBrokerFor { api: "Produce" },
+    ];
+    #[cfg(feature = "topic-admin")]
+    let kinds = kinds.into_iter().chain([
         SimErrorKind::UnknownTopic {
             name: "orders".into(),
         },
@@ -246,7 +250,7 @@ pub(super) fn sim_errors() -> Vec<SimError> {
             expected: 2,
         }),
         SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::AllFenced { partition: 4 }),
-    ];
+    ]);
     kinds
         .into_iter()
         .map(SimError::from)
