@@ -208,8 +208,8 @@ fn topic_admin_steps_print_as_they_parse() {
     }
 }
 
-/// Without the topic admin steps (the main page, Pulsar's), they are refused where
-/// they stand and point to the editor.
+/// Without the topic admin steps (the web pages), they are refused where they stand
+/// and point to the command-line tool.
 #[cfg(not(feature = "topic-admin"))]
 #[test]
 fn without_topic_admin_its_steps_are_refused_with_their_line() {
@@ -221,6 +221,6 @@ fn without_topic_admin_its_steps_are_refused_with_their_line() {
         let e = parse(&format!("{line}\n")).unwrap_err();
         assert_eq!((e.line, e.column), (1, 7), "{line}: {e}");
         assert_eq!(e.why.id(), "parse.no-topic-admin", "{line}");
-        assert!(e.in_lang(Lang::En).contains("lesson editor"), "{e}");
+        assert!(e.in_lang(Lang::En).contains("`eos`"), "{e}");
     }
 }

@@ -46,7 +46,7 @@ pub(super) fn topic_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     admin_step(c, &verb, name, opts)
 }
 
-/// A site without the topic admin steps (the main page, Pulsar's).
+/// A build without the topic admin steps (the web pages).
 #[cfg(not(feature = "topic-admin"))]
 fn admin_step(
     c: &Cursor,
