@@ -100,6 +100,10 @@ pub struct Broker {
     pub(super) group_coordinator: GroupCoordinator,
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
     pub(super) metadata: SortedMap<TopicPartition, i32>,
+    /// Partitions of topics the controller deleted (gone from the `MetadataCache`):
+    /// markers for them are skipped.
+    #[cfg(feature = "topic-admin")]
+    pub(super) deleted: crate::util::sorted_set::SortedSet<TopicPartition>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
     pub pending_verifications: SortedMap<u64, PendingProduce>,
     /// Each producer's window size (in batches) when the broker stopped, per partition.
@@ -221,6 +225,8 @@ impl Broker {
             marker_results: SortedMap::new(),
             startup_outbound: Vec::new(),
             metadata: SortedMap::new(),
+            #[cfg(feature = "topic-admin")]
+            deleted: Default::default(),
             pending_verifications: SortedMap::new(),
             windows_at_stop: SortedMap::new(),
             stopped_cleanly: false,
@@ -260,6 +266,8 @@ impl Broker {
 
     /// `UpdateMetadata` from the controller: `leader` now leads `tp`.
     pub fn update_metadata(&mut self, tp: TopicPartition, leader: i32) {
+        #[cfg(feature = "topic-admin")]
+        self.deleted.remove(&tp);
         self.metadata.insert(tp, leader);
     }
 

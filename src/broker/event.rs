@@ -181,6 +181,12 @@ pub enum BrokerEvent {
         transactional_id: String,
         partitions: Vec<TopicPartition>,
     },
+    /// These partitions' topic was deleted: their markers are skipped and they leave
+    /// the transaction, as if written.
+    MarkersSkippedForDeletedPartitions {
+        transactional_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     /// The leaders of these partitions refused the markers with NOT_ENOUGH_REPLICAS
     /// (their ISR is below `min.insync.replicas`): the markers wait until the
     /// partition's ISR or leader changes.

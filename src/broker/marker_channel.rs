@@ -33,6 +33,8 @@ use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::txn_apis::MarkerSend;
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::TopicPartition;
+#[cfg(feature = "topic-admin")]
+use crate::protocol::errors::Errors;
 use crate::protocol::{MarkerResult, Request, TxnMarkerEntry};
 use crate::util::sorted_map::SortedMap;
 use crate::util::sorted_set::SortedSet;
@@ -89,17 +91,38 @@ impl Broker {
         alive.then_some(leader)
     }
 
+    /// Whether the metadata says `tp`'s topic was deleted.
+    #[cfg(feature = "topic-admin")]
+    fn is_deleted(&self, tp: &TopicPartition) -> bool {
+        self.deleted.contains(tp)
+    }
+
+    #[cfg(not(feature = "topic-admin"))]
+    fn is_deleted(&self, _tp: &TopicPartition) -> bool {
+        false
+    }
+
     /// `addTxnMarkersToBrokerQueue`: one WriteTxnMarkers per live leader; the
     /// partitions without one wait in the unknown-broker queue.
     pub(super) fn add_txn_markers_to_broker_queue(
         &mut self,
         markers: QueuedMarkers,
+        now_ms: i64,
         handled: &mut Handled,
     ) {
+        #[cfg(not(feature = "topic-admin"))]
+        let _ = now_ms;
         let mut by_leader: SortedMap<i32, Vec<TopicPartition>> = SortedMap::new();
         let mut unknown = Vec::new();
         let mut short_isr = Vec::new();
+        #[cfg(feature = "topic-admin")]
+        let mut deleted = Vec::new();
         for tp in &markers.partitions {
+            #[cfg(feature = "topic-admin")]
+            if self.deleted.contains(tp) {
+                deleted.push(tp.clone());
+                continue;
+            }
             if self.marker_isr.refused.contains(tp) {
                 short_isr.push(tp.clone());
                 continue;
@@ -158,9 +181,51 @@ impl Broker {
             self.markers_for_unknown_broker.push(QueuedMarkers {
                 partitions: short_isr,
                 awaiting_isr: true,
-                ..markers
+                ..markers.clone()
             });
         }
+        #[cfg(feature = "topic-admin")]
+        if !deleted.is_empty() {
+            self.skip_deleted_partitions(&markers, deleted, now_ms, handled);
+        }
+    }
+
+    /// `addTxnMarkersToBrokerQueue` with no leader for a partition the metadata no
+    /// longer has: "likely deleted already and hence can be skipped". The partition
+    /// leaves the transaction (`removePartition`) and, if it was the last, the
+    /// coordinator writes the Complete* record (`maybeWriteTxnCompletion`).
+    #[cfg(feature = "topic-admin")]
+    fn skip_deleted_partitions(
+        &mut self,
+        markers: &QueuedMarkers,
+        deleted: Vec<TopicPartition>,
+        now_ms: i64,
+        handled: &mut Handled,
+    ) {
+        handled
+            .events
+            .push(BrokerEvent::MarkersSkippedForDeletedPartitions {
+                transactional_id: markers.transactional_id.clone(),
+                partitions: deleted.clone(),
+            });
+        let results = deleted.into_iter().map(|tp| (tp, Errors::None)).collect();
+        let ((), more) = self.with_coordinator(now_ms, |c, log| {
+            (
+                (),
+                c.handle_markers_written(
+                    &markers.transactional_id,
+                    markers.producer_id,
+                    markers.producer_epoch,
+                    results,
+                    now_ms,
+                    log,
+                ),
+            )
+        });
+        handled.response = handled.response.take().or(more.response);
+        handled.deferred.extend(more.deferred);
+        handled.events.extend(more.events);
+        handled.outbound.extend(more.outbound);
     }
 
     /// Whether this broker still coordinates `transactional_id` at `coordinator_epoch`
@@ -189,7 +254,12 @@ impl Broker {
     /// The metadata of `tp` changed (its ISR or its leader; `isr_short`: its ISR is
     /// below `min.insync.replicas`): markers its leader refused with
     /// NOT_ENOUGH_REPLICAS go again (one send per change, never a loop).
-    pub fn partition_metadata_changed(&mut self, tp: &TopicPartition, isr_short: bool) -> Handled {
+    pub fn partition_metadata_changed(
+        &mut self,
+        tp: &TopicPartition,
+        isr_short: bool,
+        now_ms: i64,
+    ) -> Handled {
         let mut handled = Handled::default();
         if isr_short {
             self.marker_isr.short.insert(tp.clone());
@@ -220,7 +290,7 @@ impl Broker {
             }
             markers.partitions = go;
             markers.awaiting_isr = false;
-            self.add_txn_markers_to_broker_queue(markers, &mut handled);
+            self.add_txn_markers_to_broker_queue(markers, now_ms, &mut handled);
         }
         handled
     }
@@ -229,7 +299,7 @@ impl Broker {
     /// the leader's connection is gone. Still this transaction's coordinator at the same
     /// epoch: the markers go again to each partition's current leader. Otherwise they
     /// are dropped.
-    pub fn marker_send_disconnected(&mut self, tag: u64) -> Handled {
+    pub fn marker_send_disconnected(&mut self, tag: u64, now_ms: i64) -> Handled {
         let mut handled = Handled::default();
         let Some(send) = self.pending_markers.remove(&tag) else {
             return handled;
@@ -252,13 +322,13 @@ impl Broker {
             awaiting_isr: false,
             transaction_version: send.transaction_version,
         };
-        self.add_txn_markers_to_broker_queue(markers, &mut handled);
+        self.add_txn_markers_to_broker_queue(markers, now_ms, &mut handled);
         handled
     }
 
     /// `generateRequests`' first half: the unknown-broker queue is tried again; the
     /// partitions whose leader is now live and known leave.
-    pub fn drain_unknown_broker_markers(&mut self) -> Handled {
+    pub fn drain_unknown_broker_markers(&mut self, now_ms: i64) -> Handled {
         let mut handled = Handled::default();
         if !self.online || self.markers_for_unknown_broker.is_empty() {
             return handled;
@@ -269,12 +339,12 @@ impl Broker {
                 || markers
                     .partitions
                     .iter()
-                    .all(|tp| self.live_leader(tp).is_none())
+                    .all(|tp| self.live_leader(tp).is_none() && !self.is_deleted(tp))
             {
                 self.markers_for_unknown_broker.push(markers);
                 continue;
             }
-            self.add_txn_markers_to_broker_queue(markers, &mut handled);
+            self.add_txn_markers_to_broker_queue(markers, now_ms, &mut handled);
         }
         handled
     }
@@ -302,10 +372,10 @@ mod tests {
     fn a_refusal_waits_only_while_the_metadata_shows_the_isr_short() {
         let tp = TopicPartition::new("t", 0);
         let mut b = Broker::new(1, LogConfig::default());
-        b.partition_metadata_changed(&tp, true);
+        b.partition_metadata_changed(&tp, true, 0);
         b.markers_refused_for_short_isr(&tp);
         let mut handled = Handled::default();
-        b.add_txn_markers_to_broker_queue(queued(&tp), &mut handled);
+        b.add_txn_markers_to_broker_queue(queued(&tp), 0, &mut handled);
         assert!(handled.outbound.is_empty(), "parked while the ISR is short");
         assert!(matches!(
             handled.events.as_slice(),
@@ -314,7 +384,7 @@ mod tests {
         assert!(b.markers_for_unknown_broker[0].awaiting_isr);
         // A change releases the wait (the re-send itself needs a coordinator that
         // still owns the transaction, which this bare broker is not: it is dropped).
-        b.partition_metadata_changed(&tp, false);
+        b.partition_metadata_changed(&tp, false, 0);
         assert!(b.marker_isr.refused.is_empty());
         assert!(b.markers_for_unknown_broker.is_empty());
     }
@@ -323,10 +393,10 @@ mod tests {
     fn an_isr_grown_back_before_the_answer_gets_one_immediate_resend() {
         let tp = TopicPartition::new("t", 0);
         let mut b = Broker::new(1, LogConfig::default());
-        b.partition_metadata_changed(&tp, false);
+        b.partition_metadata_changed(&tp, false, 0);
         b.markers_refused_for_short_isr(&tp);
         let mut handled = Handled::default();
-        b.add_txn_markers_to_broker_queue(queued(&tp), &mut handled);
+        b.add_txn_markers_to_broker_queue(queued(&tp), 0, &mut handled);
         assert_eq!(
             handled.outbound.len(),
             1,
@@ -336,9 +406,9 @@ mod tests {
         // stale, so the next re-send waits instead of spinning.
         b.markers_refused_for_short_isr(&tp);
         let mut handled = Handled::default();
-        b.add_txn_markers_to_broker_queue(queued(&tp), &mut handled);
+        b.add_txn_markers_to_broker_queue(queued(&tp), 0, &mut handled);
         assert!(handled.outbound.is_empty());
-        b.partition_metadata_changed(&tp, false);
+        b.partition_metadata_changed(&tp, false, 0);
         assert!(b.marker_isr.retried.is_empty() && b.marker_isr.refused.is_empty());
     }
 }

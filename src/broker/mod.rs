@@ -27,6 +27,8 @@ pub mod producer_id_manager;
 mod replica_fetcher;
 pub mod replica_manager;
 mod restart;
+#[cfg(feature = "topic-admin")]
+mod topic_changes;
 mod txn_apis;
 mod txn_leader;
 

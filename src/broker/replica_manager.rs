@@ -199,7 +199,12 @@ impl Broker {
     }
 
     /// Answers every request waiting on `tp` with `error` (leadership moved away).
-    fn fail_waiting(&mut self, tp: &TopicPartition, error: Errors, handled: &mut Handled) {
+    pub(super) fn fail_waiting(
+        &mut self,
+        tp: &TopicPartition,
+        error: Errors,
+        handled: &mut Handled,
+    ) {
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed_produces)
             .into_iter()
             .partition(|d| &d.tp == tp);

@@ -94,7 +94,7 @@ pub(super) fn records_of(log: &UnifiedLog, fs: &MemFs) -> Vec<(Vec<u8>, Option<V
 impl Broker {
     /// Runs `f` with the coordinator and a log writer over this broker's state, then
     /// turns the coordinator's outputs into events and marker requests.
-    fn with_coordinator<T>(
+    pub(super) fn with_coordinator<T>(
         &mut self,
         now_ms: i64,
         f: impl FnOnce(
@@ -130,7 +130,7 @@ impl Broker {
     pub(super) fn process_coordinator_outputs(
         &mut self,
         outputs: Vec<CoordinatorOutput>,
-        _now_ms: i64,
+        now_ms: i64,
         handled: &mut Handled,
     ) {
         for output in outputs {
@@ -159,7 +159,7 @@ impl Broker {
                         awaiting_isr: false,
                         transaction_version: transaction_version.feature_level(),
                     };
-                    self.add_txn_markers_to_broker_queue(markers, handled);
+                    self.add_txn_markers_to_broker_queue(markers, now_ms, handled);
                 }
             }
         }
@@ -237,6 +237,25 @@ impl Broker {
         verify_only: bool,
         now_ms: i64,
     ) -> Handled {
+        // `KafkaApis.handleAddPartitionsToTxnRequest`: a partition the metadata cache
+        // does not hold (never created, or deleted) fails the whole request:
+        // UNKNOWN_TOPIC_OR_PARTITION for it, OPERATION_NOT_ATTEMPTED for the rest.
+        // (Checked where topics can be deleted, feature `topic-admin`.)
+        #[cfg(feature = "topic-admin")]
+        if partitions.iter().any(|tp| !self.metadata.contains_key(tp)) {
+            let results = partitions
+                .into_iter()
+                .map(|tp| {
+                    let error = if self.metadata.contains_key(&tp) {
+                        Errors::OperationNotAttempted
+                    } else {
+                        Errors::UnknownTopicOrPartition
+                    };
+                    (tp, error)
+                })
+                .collect();
+            return Handled::reply(Response::AddPartitionsToTxn { results });
+        }
         let (results, mut handled) = self.with_coordinator(now_ms, |c, log| {
             c.handle_add_partitions(
                 &transactional_id,

@@ -235,6 +235,12 @@ impl Broker {
                 MarkerResult::Abort => ControlRecordType::Abort,
             };
             for tp in marker.partitions {
+                // A partition this broker does not host (`replicaManager.getMagic` is
+                // empty, e.g. its topic was deleted): UNKNOWN_TOPIC_OR_PARTITION.
+                let Some(log) = self.logs.get(&tp) else {
+                    results.push((marker.producer_id, tp, Errors::UnknownTopicOrPartition));
+                    continue;
+                };
                 // Markers are appended as the leader (`appendRecords`): a replica that
                 // only follows answers NOT_LEADER_OR_FOLLOWER, and the coordinator
                 // sends the marker again to the leader it learns.
@@ -242,10 +248,6 @@ impl Broker {
                     results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
                     continue;
                 }
-                let Some(log) = self.logs.get(&tp) else {
-                    results.push((marker.producer_id, tp, Errors::NotLeaderOrFollower));
-                    continue;
-                };
                 // NOT KAFKA: break markers — answer NONE without writing the marker.
                 if log.config().breaks.skip_markers() && !tp.topic.starts_with("__") {
                     results.push((marker.producer_id, tp, Errors::None));

@@ -118,6 +118,8 @@ impl World {
         }
         self.drain_unknown_broker_markers();
         self.maybe_schedule_leader_balance();
+        #[cfg(feature = "topic-admin")]
+        self.maybe_schedule_unclean_election();
     }
 
     /// `maybeScheduleNextBalancePartitionLeaders` (KRaft, Kafka 4.0): once a replicated

@@ -81,7 +81,7 @@ impl World {
             let Some(broker) = self.brokers.get_mut(&id) else {
                 continue;
             };
-            let handled = broker.partition_metadata_changed(tp, isr_short);
+            let handled = broker.partition_metadata_changed(tp, isr_short, now);
             if handled != Handled::default() {
                 self.apply_handled(id, None, handled);
             }

@@ -20,7 +20,9 @@
 //! (CreateTopics and replica placement), `metadata` (what the brokers are told),
 //! `alter_partition` (the leaders' ISR changes), `broker_lifecycle` (registering,
 //! fencing, controlled shutdown) and `election` (announcing new leaders, preferred
-//! and automatic elections); `producer_ids` hands out producer-id blocks.
+//! and automatic elections); `producer_ids` hands out producer-id blocks;
+//! `topic_changes` alters a topic that exists (its configs, more partitions, its
+//! deletion: feature `topic-admin`).
 
 mod alter_partition;
 mod broker_lifecycle;
@@ -28,6 +30,8 @@ mod election;
 mod metadata;
 mod producer_ids;
 mod registration;
+#[cfg(feature = "topic-admin")]
+mod topic_changes;
 mod topics;
 
 pub use broker_lifecycle::BROKER_SESSION_TIMEOUT_MS;
@@ -36,6 +40,8 @@ pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};
 pub use registration::{
     AlterPartitionData, ChangeRules, Election, LeaderChange, PartitionRegistration, NO_LEADER,
 };
+#[cfg(feature = "topic-admin")]
+pub use topic_changes::UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS;
 pub use topics::{place_replicas, place_replicas_among, ReplicationConfig};
 
 #[cfg(test)]

@@ -139,40 +139,10 @@ impl World {
         config: LogConfig,
         replication: ReplicationConfig,
     ) -> Result<(), FsError> {
-        let n = self.config.brokers;
-        let active = self.active_brokers();
-        let is_active = |b: i32| active.contains(&b);
-        let registrations: Vec<PartitionRegistration> = (0..partitions)
-            .map(|p| {
-                let replicas =
-                    place_replicas_among(p, replication.replication_factor, n, &is_active);
-                PartitionRegistration::created(replicas, &is_active)
-            })
-            .collect();
+        let registrations = self.place_partitions(0..partitions, replication.replication_factor);
         let leaders: Vec<i32> = registrations.iter().map(|r| r.leader()).collect();
         let replicated = replication.replication_factor > 1;
-        if replicated {
-            for (p, reg) in registrations.iter().enumerate() {
-                let tp = TopicPartition::new(name, p as i32);
-                for id in reg.replicas() {
-                    if let Some(broker) = self.brokers.get_mut(id) {
-                        let saved = std::mem::replace(&mut broker.log_config, config.clone());
-                        let created = broker.create_partition(tp.clone());
-                        broker.log_config = saved;
-                        created?;
-                    }
-                }
-            }
-        }
-        for (p, leader) in leaders.iter().enumerate().filter(|_| !replicated) {
-            let tp = TopicPartition::new(name, p as i32);
-            if let Some(broker) = self.brokers.get_mut(leader) {
-                let saved = std::mem::replace(&mut broker.log_config, config.clone());
-                let created = broker.create_partition(tp);
-                broker.log_config = saved;
-                created?;
-            }
-        }
+        self.create_replicas(name, 0, &registrations, &config, replicated)?;
         self.topics.insert(
             name.to_string(),
             TopicInfo {
@@ -184,17 +154,7 @@ impl World {
                 registrations,
             },
         );
-        if replicated {
-            self.replicated = true;
-            for p in 0..partitions {
-                self.propagate_partition(&TopicPartition::new(name, p));
-            }
-        }
-        for broker in self.brokers.values_mut() {
-            for (p, leader) in leaders.iter().enumerate() {
-                broker.update_metadata(TopicPartition::new(name, p as i32), *leader);
-            }
-        }
+        self.announce_partitions(name, 0, &leaders, replicated);
         // A replicated internal partition was loaded by its leader when the metadata
         // arrived (`coordinator_election.rs`); a single-replica one is loaded here.
         if crate::coordinator::internal_topics::is_internal(name) && !replicated {
@@ -223,9 +183,79 @@ impl World {
     }
 }
 
+impl World {
+    /// The registrations of new partitions `ids`, placed by `StripedReplicaPlacer`
+    /// around fenced brokers and those in controlled shutdown (CreateTopics and
+    /// CreatePartitions place the same way: `PlacementSpec(startPartition, …)`).
+    pub(super) fn place_partitions(
+        &self,
+        ids: std::ops::Range<i32>,
+        replication_factor: i32,
+    ) -> Vec<PartitionRegistration> {
+        let n = self.config.brokers;
+        let active = self.active_brokers();
+        let is_active = |b: i32| active.contains(&b);
+        ids.map(|p| {
+            let replicas = place_replicas_among(p, replication_factor, n, &is_active);
+            PartitionRegistration::created(replicas, &is_active)
+        })
+        .collect()
+    }
+
+    /// Makes partitions `first..` of topic `name` on the brokers that hold them (each
+    /// with the topic's log config): every replica of a replicated topic, the leader
+    /// of a single-replica one.
+    pub(super) fn create_replicas(
+        &mut self,
+        name: &str,
+        first: i32,
+        registrations: &[PartitionRegistration],
+        config: &LogConfig,
+        replicated: bool,
+    ) -> Result<(), FsError> {
+        for (p, reg) in (first..).zip(registrations) {
+            let tp = TopicPartition::new(name, p);
+            for id in reg.replicas() {
+                if !replicated && *id != reg.leader() {
+                    continue;
+                }
+                if let Some(broker) = self.brokers.get_mut(id) {
+                    let saved = std::mem::replace(&mut broker.log_config, config.clone());
+                    let created = broker.create_partition(tp.clone());
+                    broker.log_config = saved;
+                    created?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Tells every broker where partitions `first..` of `name` live (the controller's
+    /// metadata propagation; a replicated partition's replicas get its registration).
+    pub(super) fn announce_partitions(
+        &mut self,
+        name: &str,
+        first: i32,
+        leaders: &[i32],
+        replicated: bool,
+    ) {
+        if replicated {
+            self.replicated = true;
+            for (p, _) in (first..).zip(leaders) {
+                self.propagate_partition(&TopicPartition::new(name, p));
+            }
+        }
+        for broker in self.brokers.values_mut() {
+            for (p, leader) in (first..).zip(leaders) {
+                broker.update_metadata(TopicPartition::new(name, p), *leader);
+            }
+        }
+    }
+}
+
 /// Reads a topic's replication settings (Kafka's names and limits); `Ok(false)` for
 /// a key that is not one of them.
-fn apply_replication_config(
+pub(super) fn apply_replication_config(
     replication: &mut ReplicationConfig,
     key: &str,
     value: &str,

@@ -210,6 +210,20 @@ impl UnifiedLog {
         self.config.producer_snapshots = on;
     }
 
+    /// A topic config change (`UnifiedLog.updateConfig`): the topic's own settings
+    /// take the new values; the broker-wide ones and the playground's switches stay.
+    pub fn set_topic_config(&mut self, topic: &LogConfig) {
+        let c = &mut self.config;
+        c.segment_bytes = topic.segment_bytes;
+        c.index_interval_bytes = topic.index_interval_bytes;
+        c.max_message_bytes = topic.max_message_bytes;
+        c.cleanup_policy_delete = topic.cleanup_policy_delete;
+        c.cleanup_policy_compact = topic.cleanup_policy_compact;
+        c.delete_retention_ms = topic.delete_retention_ms;
+        c.retention_ms = topic.retention_ms;
+        c.retention_bytes = topic.retention_bytes;
+    }
+
     /// NOT KAFKA: the "break it" switches changed.
     pub fn set_breaks(&mut self, breaks: crate::breaks::Breaks) {
         self.config.breaks = breaks;

@@ -6,22 +6,22 @@
 use serde::{Deserialize, Serialize};
 
 macro_rules! errors {
-    ($($variant:ident = $code:expr, $name:literal, $msg:literal, $retriable:expr;)*) => {
+    ($($(#[$attr:meta])* $variant:ident = $code:expr, $name:literal, $msg:literal, $retriable:expr;)*) => {
         /// An error code carried in a response (`Errors` in Kafka).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        pub enum Errors { $($variant),* }
+        pub enum Errors { $($(#[$attr])* $variant),* }
 
         impl Errors {
             /// Every error the playground knows, in code order of declaration.
-            pub const ALL: &'static [Errors] = &[$(Errors::$variant),*];
+            pub const ALL: &'static [Errors] = &[$($(#[$attr])* Errors::$variant),*];
             /// The numeric code on the wire.
-            pub fn code(self) -> i16 { match self { $(Errors::$variant => $code),* } }
+            pub fn code(self) -> i16 { match self { $($(#[$attr])* Errors::$variant => $code),* } }
             /// Kafka's constant name, e.g. `OUT_OF_ORDER_SEQUENCE_NUMBER`.
-            pub fn name(self) -> &'static str { match self { $(Errors::$variant => $name),* } }
+            pub fn name(self) -> &'static str { match self { $($(#[$attr])* Errors::$variant => $name),* } }
             /// Kafka's default message for the error.
-            pub fn message(self) -> &'static str { match self { $(Errors::$variant => $msg),* } }
+            pub fn message(self) -> &'static str { match self { $($(#[$attr])* Errors::$variant => $msg),* } }
             /// Whether a client retries the request on its own (Kafka's `RetriableException`).
-            pub fn is_retriable(self) -> bool { match self { $(Errors::$variant => $retriable),* } }
+            pub fn is_retriable(self) -> bool { match self { $($(#[$attr])* Errors::$variant => $retriable),* } }
         }
     };
 }
@@ -50,6 +50,10 @@ errors! {
     TopicAlreadyExists = 36, "TOPIC_ALREADY_EXISTS", "Topic with this name already exists.", false;
     InvalidPartitions = 37, "INVALID_PARTITIONS", "Number of partitions is below 1.", false;
     InvalidReplicationFactor = 38, "INVALID_REPLICATION_FACTOR", "Replication factor is below 1 or larger than the number of available brokers.", false;
+    // The topic admin steps' (feature `topic-admin`): CreatePartitions, and
+    // AddPartitionsToTxn for a partition the metadata lacks.
+    #[cfg(feature = "topic-admin")]
+    InvalidReplicaAssignment = 39, "INVALID_REPLICA_ASSIGNMENT", "Replica assignment is invalid.", false;
     InvalidConfig = 40, "INVALID_CONFIG", "Configuration is invalid.", false;
     InvalidRequest = 42, "INVALID_REQUEST", "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.", false;
     OutOfOrderSequenceNumber = 45, "OUT_OF_ORDER_SEQUENCE_NUMBER", "The broker received an out of order sequence number.", false;
@@ -61,6 +65,8 @@ errors! {
     ConcurrentTransactions = 51, "CONCURRENT_TRANSACTIONS", "The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing.", true;
     TransactionCoordinatorFenced = 52, "TRANSACTION_COORDINATOR_FENCED", "Indicates that the transaction coordinator sending a WriteTxnMarker is no longer the current coordinator for a given producer.", false;
     PolicyViolation = 44, "POLICY_VIOLATION", "Request parameters do not satisfy the configured policy.", false;
+    #[cfg(feature = "topic-admin")]
+    OperationNotAttempted = 55, "OPERATION_NOT_ATTEMPTED", "The broker did not attempt to execute this operation. This may happen for batched RPCs where some operations in the batch failed, causing the broker to respond without trying the rest.", false;
     UnknownProducerId = 59, "UNKNOWN_PRODUCER_ID", "This exception is raised by the broker if it could not locate the producer metadata associated with the producerId in question. This could happen if, for instance, the producer's records were deleted because their retention time had elapsed. Once the last records of the producerId are removed, the producer's metadata is removed from the broker, and future appends by the producer will return this exception.", false;
     UnstableOffsetCommit = 88, "UNSTABLE_OFFSET_COMMIT", "There are unstable offsets that need to be cleared.", true;
     UnsupportedCompressionType = 76, "UNSUPPORTED_COMPRESSION_TYPE", "The requesting client does not support the compression type of given partition.", false;

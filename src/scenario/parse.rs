@@ -15,6 +15,7 @@ pub mod pulsar;
 mod raw;
 mod step;
 mod tokens;
+mod topic;
 
 use crate::client::config_def::Place;
 use crate::i18n::catalog::render;
@@ -29,6 +30,7 @@ use tokens::{
     arg1, config_value, got, id_ref, needs, no_words, number, one_of, tokenize, topic_partition,
     unexpected, Cursor, Token, What,
 };
+use topic::topic_step;
 
 /// Parses a whole scenario.
 pub fn parse(src: &str) -> Result<Scenario, ParseError> {
@@ -327,34 +329,7 @@ fn parse_line(
                 }
             }
         }
-        "topic" => {
-            let verb = c.next(What::Code("`create`"))?;
-            if verb.text != "create" {
-                return Err(c.err(
-                    verb.column,
-                    arg1("parse.unknown-topic-command", "word", &verb.text),
-                ));
-            }
-            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
-            let (opts, words) = c.rest();
-            no_words(&c, &words)?;
-            let mut partitions = 1;
-            let mut configs = Vec::new();
-            for (t, k, v) in opts {
-                // CreateTopics' `numPartitions` (an INT), not a config: the count is
-                // checked when the topic is made (INVALID_PARTITIONS).
-                if k == "partitions" {
-                    partitions = number(&c, t, &v, "partitions")?;
-                } else {
-                    configs.push((k, v));
-                }
-            }
-            StepKind::Act(Action::CreateTopic {
-                name,
-                partitions,
-                configs,
-            })
-        }
+        "topic" => topic_step(&mut c)?,
         "producer" => producer_step(&mut c)?,
         "raw" => {
             let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;

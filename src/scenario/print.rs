@@ -270,6 +270,37 @@ fn print_action(action: &Action) -> Option<String> {
                 options(configs)
             )
         }
+        #[cfg(feature = "topic-admin")]
+        Action::AlterTopicConfigs { name, configs } => {
+            format!("topic alter-config {}{}", quote(name), options(configs))
+        }
+        #[cfg(feature = "topic-admin")]
+        Action::CreatePartitions {
+            name,
+            partitions: n,
+            assignment,
+        } => {
+            let lists: Vec<String> = assignment
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|b| b.to_string())
+                        .collect::<Vec<_>>()
+                        .join(":")
+                })
+                .collect();
+            let assignment = if lists.is_empty() {
+                String::new()
+            } else {
+                format!(" assignment={}", lists.join(","))
+            };
+            format!(
+                "topic create-partitions {} partitions={n}{assignment}",
+                quote(name)
+            )
+        }
+        #[cfg(feature = "topic-admin")]
+        Action::DeleteTopic { name } => format!("topic delete {}", quote(name)),
         Action::CreateProducer { name, configs } => {
             format!("{}{}", p(name, "create"), options(configs))
         }

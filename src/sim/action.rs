@@ -19,6 +19,27 @@ pub enum Action {
         partitions: i32,
         configs: Vec<(String, String)>,
     },
+    /// `kafka-configs.sh --alter --add-config`: IncrementalAlterConfigs (SET) on a
+    /// topic; the new values apply from the next request that reads them.
+    #[cfg(feature = "topic-admin")]
+    AlterTopicConfigs {
+        name: String,
+        configs: Vec<(String, String)>,
+    },
+    /// `kafka-topics.sh --alter --partitions N`: CreatePartitions up to `partitions`
+    /// in all; `assignment` (optional) names the new partitions' replicas.
+    #[cfg(feature = "topic-admin")]
+    CreatePartitions {
+        name: String,
+        partitions: i32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        assignment: Vec<Vec<i32>>,
+    },
+    /// `kafka-topics.sh --delete`: DeleteTopics.
+    #[cfg(feature = "topic-admin")]
+    DeleteTopic {
+        name: String,
+    },
     /// A new producer client with Kafka config names (`acks`, `enable.idempotence`, …).
     CreateProducer {
         name: String,

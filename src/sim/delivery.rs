@@ -279,22 +279,24 @@ impl World {
     /// re-enqueues the markers (see `broker/marker_channel.rs`).
     fn markers_disconnected(&mut self, from: i32, tag: u64) {
         self.inter_broker.remove(&(from, tag));
+        let now = self.clock_ms;
         let Some(broker) = self.brokers.get_mut(&from).filter(|b| b.online) else {
             return;
         };
-        let handled = broker.marker_send_disconnected(tag);
+        let handled = broker.marker_send_disconnected(tag, now);
         self.apply_handled(from, None, handled);
     }
 
     /// Every broker's marker channel tries its unknown-broker queue again (the
     /// metadata changed).
     pub(crate) fn drain_unknown_broker_markers(&mut self) {
+        let now = self.clock_ms;
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let Some(broker) = self.brokers.get_mut(&id) else {
                 continue;
             };
-            let handled = broker.drain_unknown_broker_markers();
+            let handled = broker.drain_unknown_broker_markers(now);
             if handled != Handled::default() {
                 self.apply_handled(id, None, handled);
             }

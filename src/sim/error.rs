@@ -93,6 +93,35 @@ pub enum SimErrorKind {
     InternalTopic {
         name: String,
     },
+    /// An admin request (IncrementalAlterConfigs, CreatePartitions, DeleteTopics) for a
+    /// topic the controller does not know.
+    #[cfg(feature = "topic-admin")]
+    UnknownTopic {
+        name: String,
+    },
+    /// IncrementalAlterConfigs with a key that is not a topic config
+    /// (`LogConfig.validateNames`: INVALID_CONFIG).
+    #[cfg(feature = "topic-admin")]
+    UnknownTopicConfig {
+        key: String,
+    },
+    /// CreatePartitions with a count that is not larger than the topic's.
+    #[cfg(feature = "topic-admin")]
+    PartitionsNotIncreased {
+        topic: String,
+        current: i32,
+        requested: i32,
+    },
+    /// NOT KAFKA: DeleteTopics on an internal topic (the coordinators' own logs are
+    /// not deleted here).
+    #[cfg(feature = "topic-admin")]
+    DeleteInternalTopic {
+        name: String,
+    },
+    /// CreatePartitions with a manual assignment the controller refuses
+    /// (`ReplicationControlManager.validateManualPartitionAssignment`).
+    #[cfg(feature = "topic-admin")]
+    ReplicaAssignment(ReplicaAssignmentError),
     /// `truncate broker-N TOPIC-P`: only a follower's log is truncated (by its fetcher).
     TruncateLeader {
         broker: i32,
@@ -135,12 +164,48 @@ pub enum SimErrorKind {
     },
 }
 
+/// Why a manual partition assignment is refused (Kafka 4.0's
+/// `InvalidReplicaAssignmentException` messages).
+#[cfg(feature = "topic-admin")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ReplicaAssignmentError {
+    /// Not one replica list per new partition.
+    Count {
+        additional: i32,
+        given: i32,
+    },
+    Empty,
+    UnknownBroker {
+        broker: i32,
+    },
+    Duplicate {
+        broker: i32,
+    },
+    /// Not as many replicas as the topic's other partitions.
+    ReplicationFactor {
+        given: i32,
+        expected: i32,
+    },
+    /// Every broker of the list is fenced or in controlled shutdown.
+    AllFenced {
+        partition: i32,
+    },
+}
+
 impl SimErrorKind {
     /// Kafka's error code for this refusal, when Kafka has one.
     fn kafka_error(&self) -> Option<Errors> {
         match self {
             SimErrorKind::UnknownPartition { .. } => Some(Errors::UnknownTopicOrPartition),
             SimErrorKind::Config(_) => Some(Errors::InvalidConfig),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::UnknownTopic { .. } => Some(Errors::UnknownTopicOrPartition),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::UnknownTopicConfig { .. } => Some(Errors::InvalidConfig),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::PartitionsNotIncreased { .. } => Some(Errors::InvalidPartitions),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::ReplicaAssignment(_) => Some(Errors::InvalidReplicaAssignment),
             SimErrorKind::IllegalTopicName { .. }
             | SimErrorKind::InternalTopic { .. }
             | SimErrorKind::TopicCollision { .. } => Some(Errors::InvalidTopicException),

@@ -105,6 +105,26 @@ pub enum EventKind {
         partitions: i32,
         leaders: Vec<i32>,
     },
+    /// IncrementalAlterConfigs set these topic configs.
+    #[cfg(feature = "topic-admin")]
+    TopicConfigsAltered {
+        topic: String,
+        configs: Vec<(String, String)>,
+    },
+    /// CreatePartitions: partitions `from..partitions` were added, led by `leaders`.
+    #[cfg(feature = "topic-admin")]
+    PartitionsCreated {
+        topic: String,
+        from: i32,
+        partitions: i32,
+        leaders: Vec<i32>,
+    },
+    /// DeleteTopics: the topic left the metadata and its replicas were deleted.
+    #[cfg(feature = "topic-admin")]
+    TopicDeleted {
+        topic: String,
+        partitions: i32,
+    },
     /// The controller refused to create an internal topic: its replication factor
     /// (`offsets.topic.replication.factor` / `transaction.state.log.replication.factor`)
     /// is larger than the cluster (INVALID_REPLICATION_FACTOR).

@@ -108,6 +108,8 @@ impl World {
     /// tick after the clock.
     pub(super) fn run_housekeeping(&mut self) {
         self.run_leader_balance();
+        #[cfg(feature = "topic-admin")]
+        self.run_unclean_election();
         let now = self.clock_ms;
         if now >= self.next_producer_expiry_check_ms {
             self.next_producer_expiry_check_ms = tick_after(
@@ -188,6 +190,8 @@ impl World {
             self.next_log_start_checkpoint_ms,
             self.next_hw_checkpoint_ms,
             self.leader_balance_due_ms.unwrap_or(i64::MAX),
+            #[cfg(feature = "topic-admin")]
+            self.unclean_election_due_ms.unwrap_or(i64::MAX),
         ]
         .into_iter()
         .min()
@@ -246,6 +250,9 @@ impl World {
             checkpoint,
             hw_checkpoint,
             self.leader_balance_due_ms,
+            #[cfg(feature = "topic-admin")]
+            self.unclean_election_due_ms
+                .filter(|_| self.unclean_election_has_work()),
         ]
         .into_iter()
         .flatten()
@@ -282,5 +289,15 @@ impl World {
         );
         self.next_hw_checkpoint_ms =
             tick_after(self.next_hw_checkpoint_ms, now, HW_CHECKPOINT_INTERVAL_MS);
+        #[cfg(feature = "topic-admin")]
+        {
+            self.unclean_election_due_ms = self.unclean_election_due_ms.map(|due| {
+                tick_after(
+                    due,
+                    now,
+                    crate::controller::UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS,
+                )
+            });
+        }
     }
 }

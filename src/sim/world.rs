@@ -140,6 +140,10 @@ pub struct World {
     /// When the controller next tries to give partitions back to their preferred
     /// leaders (`maybeBalancePartitionLeaders`), if some leader is not preferred.
     pub(crate) leader_balance_due_ms: Option<i64>,
+    /// When the controller next looks for leaderless partitions to elect uncleanly
+    /// (`maybeElectUncleanLeaders`), while some partition has no leader.
+    #[cfg(feature = "topic-admin")]
+    pub(crate) unclean_election_due_ms: Option<i64>,
     /// Brokers in controlled shutdown: their leaderships moved away, they leave
     /// every ISR and may not rejoin one until they register again.
     pub(crate) shutting_down: SortedSet<i32>,
@@ -201,6 +205,8 @@ impl World {
             fenced: SortedSet::new(),
             session_cut_at: SortedMap::new(),
             leader_balance_due_ms: None,
+            #[cfg(feature = "topic-admin")]
+            unclean_election_due_ms: None,
             shutting_down: SortedSet::new(),
             broker_epochs: (1..=brokers).map(|id| (id, i64::from(id))).collect_map(),
             internal_topics: Default::default(),
@@ -324,6 +330,16 @@ impl World {
                 partitions,
                 configs,
             } => self.create_topic(name, *partitions, configs),
+            #[cfg(feature = "topic-admin")]
+            Action::AlterTopicConfigs { name, configs } => self.alter_topic_configs(name, configs),
+            #[cfg(feature = "topic-admin")]
+            Action::CreatePartitions {
+                name,
+                partitions,
+                assignment,
+            } => self.create_partitions(name, *partitions, assignment),
+            #[cfg(feature = "topic-admin")]
+            Action::DeleteTopic { name } => self.delete_topic(name),
             Action::CreateProducer { name, configs } => {
                 if name == RAW_CLIENT || name.is_empty() {
                     return Err(SimErrorKind::ReservedName { name: name.clone() }.into());

@@ -168,6 +168,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
             include_str!("../../scenario/parse/raw.rs"),
             include_str!("../../scenario/parse/step.rs"),
             include_str!("../../scenario/parse/tokens.rs"),
+            include_str!("../../scenario/parse/topic.rs"),
             include_str!("../../scenario/question.rs"),
             include_str!("../../scenario/run.rs"),
             include_str!("../../scenario/run/error.rs"),

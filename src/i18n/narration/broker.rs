@@ -399,6 +399,15 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             transactional_id = transactional_id,
             partitions = tps(partitions)
         ),
+        BrokerEvent::MarkersSkippedForDeletedPartitions {
+            transactional_id,
+            partitions,
+        } => msg!(
+            "broker.markers-skipped-deleted",
+            broker = broker,
+            transactional_id = transactional_id,
+            partitions = tps(partitions)
+        ),
         BrokerEvent::MarkersAwaitIsr {
             transactional_id,
             partitions,

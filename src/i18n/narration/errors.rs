@@ -8,6 +8,8 @@ use crate::coordinator::internal_topics::{InvalidTopicName, MAX_TOPIC_NAME_LENGT
 use crate::i18n::message::Msg;
 use crate::msg;
 use crate::protocol::ErrorDetail;
+#[cfg(feature = "topic-admin")]
+use crate::sim::error::ReplicaAssignmentError;
 use crate::sim::{SimError, SimErrorKind};
 
 /// Kafka's exception message for a refused batch or marker, with our numbers.
@@ -275,11 +277,65 @@ fn kind(k: &SimErrorKind) -> Msg {
             replication_factor = replication_factor
         ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::DeleteInternalTopic { name } => {
+            msg!("error.delete-internal-topic", name = name)
+        }
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::UnknownTopic { name } => msg!("kafka.topic.unknown", name = name),
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::UnknownTopicConfig { key } => msg!("kafka.config.unknown-topic", key = key),
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::PartitionsNotIncreased {
+            topic,
+            current,
+            requested,
+        } => {
+            if current == requested {
+                msg!("kafka.partitions.already", current = current)
+            } else {
+                msg!(
+                    "kafka.partitions.not-an-increase",
+                    topic = topic,
+                    current = current,
+                    requested = requested
+                )
+            }
+        }
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::ReplicaAssignment(e) => replica_assignment(e),
         SimErrorKind::Storage(e) => msg!("plain", text = e),
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
         SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
         SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
+    }
+}
+
+/// Kafka's `InvalidReplicaAssignmentException` messages (CreatePartitions).
+#[cfg(feature = "topic-admin")]
+fn replica_assignment(e: &ReplicaAssignmentError) -> Msg {
+    match e {
+        ReplicaAssignmentError::Count { additional, given } => msg!(
+            "kafka.assignment.count",
+            additional = additional,
+            given = given
+        ),
+        ReplicaAssignmentError::Empty => Msg::new("kafka.assignment.empty"),
+        ReplicaAssignmentError::UnknownBroker { broker } => {
+            msg!("kafka.assignment.unknown-broker", broker = broker)
+        }
+        ReplicaAssignmentError::Duplicate { broker } => {
+            msg!("kafka.assignment.duplicate", broker = broker)
+        }
+        ReplicaAssignmentError::ReplicationFactor { given, expected } => msg!(
+            "kafka.assignment.replication-factor",
+            given = given,
+            expected = expected
+        ),
+        ReplicaAssignmentError::AllFenced { partition } => {
+            msg!("kafka.assignment.all-fenced", partition = partition)
+        }
     }
 }
 

@@ -275,21 +275,38 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             topic,
             partitions,
             leaders,
-        } => {
-            let mut per_broker: std::collections::BTreeMap<i32, usize> =
-                std::collections::BTreeMap::new();
-            for l in leaders {
-                *per_broker.entry(*l).or_default() += 1;
-            }
-            let placement = per_broker
+        } => msg!(
+            "topic.created",
+            topic = topic,
+            partitions = partitions,
+            placement = placement(leaders)
+        ),
+        #[cfg(feature = "topic-admin")]
+        EventKind::TopicConfigsAltered { topic, configs } => msg!(
+            "topic.configs-altered",
+            topic = topic,
+            configs = configs
                 .iter()
-                .map(|(b, n)| msg!("topic.placement", n = n, broker = b).into());
-            msg!(
-                "topic.created",
-                topic = topic,
-                partitions = partitions,
-                placement = list(placement)
-            )
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        #[cfg(feature = "topic-admin")]
+        EventKind::PartitionsCreated {
+            topic,
+            from,
+            partitions,
+            leaders,
+        } => msg!(
+            "topic.partitions-created",
+            topic = topic,
+            from = from,
+            partitions = partitions,
+            placement = placement(leaders)
+        ),
+        #[cfg(feature = "topic-admin")]
+        EventKind::TopicDeleted { topic, partitions } => {
+            msg!("topic.deleted", topic = topic, partitions = partitions)
         }
         EventKind::InternalTopicRefused {
             topic,
@@ -322,4 +339,17 @@ pub fn event_msg(kind: &EventKind) -> Msg {
 /// A run cut short at its limit of steps.
 fn run_limit(steps: usize, in_flight: usize) -> Msg {
     msg!("run.limit", steps = steps, in_flight = in_flight)
+}
+
+/// "2 on broker 1, 1 on broker 2": how many of these partitions each broker leads.
+fn placement(leaders: &[i32]) -> crate::i18n::message::Arg {
+    let mut per_broker: std::collections::BTreeMap<i32, usize> = std::collections::BTreeMap::new();
+    for l in leaders {
+        *per_broker.entry(*l).or_default() += 1;
+    }
+    list(
+        per_broker
+            .iter()
+            .map(|(b, n)| msg!("topic.placement", n = n, broker = b).into()),
+    )
 }

@@ -7,6 +7,8 @@ use crate::fs::FsError;
 use crate::log::TopicPartition;
 use crate::protocol::{ErrorDetail, Errors};
 use crate::record::RecordError;
+#[cfg(feature = "topic-admin")]
+use crate::sim::error::ReplicaAssignmentError;
 use crate::sim::{SimError, SimErrorKind};
 
 use super::events::tp;
@@ -215,6 +217,40 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::BrokerAlreadyRunning { id: 1 },
         SimErrorKind::NoBrokerFor { api: "Produce" },
     ];
+    #[cfg(feature = "topic-admin")]
+    let kinds = kinds.into_iter().chain([
+        SimErrorKind::UnknownTopic {
+            name: "orders".into(),
+        },
+        SimErrorKind::UnknownTopicConfig {
+            key: "replication.factor".into(),
+        },
+        SimErrorKind::PartitionsNotIncreased {
+            topic: "orders".into(),
+            current: 3,
+            requested: 3,
+        },
+        SimErrorKind::PartitionsNotIncreased {
+            topic: "orders".into(),
+            current: 3,
+            requested: 2,
+        },
+        SimErrorKind::DeleteInternalTopic {
+            name: "__transaction_state".into(),
+        },
+        SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::Count {
+            additional: 2,
+            given: 1,
+        }),
+        SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::Empty),
+        SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::UnknownBroker { broker: 9 }),
+        SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::Duplicate { broker: 2 }),
+        SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::ReplicationFactor {
+            given: 3,
+            expected: 2,
+        }),
+        SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::AllFenced { partition: 4 }),
+    ]);
     kinds
         .into_iter()
         .map(SimError::from)

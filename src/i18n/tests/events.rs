@@ -117,6 +117,23 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
         partitions: 3,
         leaders: vec![1, 2, 1],
     });
+    #[cfg(feature = "topic-admin")]
+    {
+        out.push(EventKind::TopicConfigsAltered {
+            topic: "orders".into(),
+            configs: vec![("min.insync.replicas".into(), "2".into())],
+        });
+        out.push(EventKind::PartitionsCreated {
+            topic: "orders".into(),
+            from: 3,
+            partitions: 5,
+            leaders: vec![1, 2],
+        });
+        out.push(EventKind::TopicDeleted {
+            topic: "orders".into(),
+            partitions: 3,
+        });
+    }
     out.push(EventKind::InternalTopicRefused {
         topic: "__transaction_state".into(),
         replication_factor: 3,
@@ -351,6 +368,10 @@ fn broker_events() -> Vec<BrokerEvent> {
         partitions: vec![tp()],
     });
     out.push(BrokerEvent::MarkersAwaitLeader {
+        transactional_id: "tx-1".into(),
+        partitions: vec![tp()],
+    });
+    out.push(BrokerEvent::MarkersSkippedForDeletedPartitions {
         transactional_id: "tx-1".into(),
         partitions: vec![tp()],
     });

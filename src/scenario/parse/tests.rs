@@ -182,3 +182,45 @@ fn without_the_log_cleaner_its_steps_are_refused_with_their_line() {
         assert!(e.in_lang(Lang::Th).contains("log cleaner"), "{e}");
     }
 }
+
+/// The topic admin steps print back as they were written.
+#[cfg(feature = "topic-admin")]
+#[test]
+fn topic_admin_steps_print_as_they_parse() {
+    for line in [
+        "topic alter-config orders min.insync.replicas=2 retention.ms=1000",
+        "topic create-partitions orders partitions=4",
+        "topic create-partitions orders partitions=5 assignment=1:2,2:3",
+        "topic delete orders",
+    ] {
+        let s = parse(&format!("cluster brokers=3\n{line}\n")).unwrap();
+        let printed = crate::scenario::print_step(&s.steps[1].kind).expect("printable");
+        assert_eq!(printed, line);
+    }
+    for (line, column) in [
+        ("topic alter-config orders", 26),
+        ("topic create-partitions orders", 31),
+        ("topic delete orders partitions=2", 21),
+        ("topic rename orders", 7),
+    ] {
+        let e = parse(&format!("{line}\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (1, column), "{line}: {e}");
+    }
+}
+
+/// Without the topic admin steps (the web pages), they are refused where they stand
+/// and point to the command-line tool.
+#[cfg(not(feature = "topic-admin"))]
+#[test]
+fn without_topic_admin_its_steps_are_refused_with_their_line() {
+    for line in [
+        "topic alter-config t min.insync.replicas=2",
+        "topic create-partitions t partitions=2",
+        "topic delete t",
+    ] {
+        let e = parse(&format!("{line}\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 7), "{line}: {e}");
+        assert_eq!(e.why.id(), "parse.no-topic-admin", "{line}");
+        assert!(e.in_lang(Lang::En).contains("`eos`"), "{e}");
+    }
+}

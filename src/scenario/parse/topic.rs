@@ -1,0 +1,123 @@
+//! `topic …`: CreateTopics, and (feature `topic-admin`) the admin requests that change
+//! a topic that exists: `alter-config` (IncrementalAlterConfigs), `create-partitions`
+//! (CreatePartitions) and `delete` (DeleteTopics).
+
+use super::*;
+
+/// The verbs that change a topic that exists.
+const ADMIN_VERBS: &[&str] = &["alter-config", "create-partitions", "delete"];
+
+/// `topic VERB NAME …`.
+pub(super) fn topic_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
+    // What a line that stops after `topic` is told to write.
+    #[cfg(feature = "topic-admin")]
+    let expected = What::OneOf(&["create", "alter-config", "create-partitions", "delete"]);
+    #[cfg(not(feature = "topic-admin"))]
+    let expected = What::Code("`create`");
+    let verb = c.next(expected)?.clone();
+    let admin = ADMIN_VERBS.contains(&verb.text.as_str());
+    if verb.text != "create" && !admin {
+        return Err(c.err(
+            verb.column,
+            arg1("parse.unknown-topic-command", "word", &verb.text),
+        ));
+    }
+    let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    if verb.text == "create" {
+        let mut partitions = 1;
+        let mut configs = Vec::new();
+        for (t, k, v) in opts {
+            // CreateTopics' `numPartitions` (an INT), not a config: the count is
+            // checked when the topic is made (INVALID_PARTITIONS).
+            if k == "partitions" {
+                partitions = number(c, t, &v, "partitions")?;
+            } else {
+                configs.push((k, v));
+            }
+        }
+        return Ok(StepKind::Act(Action::CreateTopic {
+            name,
+            partitions,
+            configs,
+        }));
+    }
+    admin_step(c, &verb, name, opts)
+}
+
+/// A build without the topic admin steps (the web pages).
+#[cfg(not(feature = "topic-admin"))]
+fn admin_step(
+    c: &Cursor,
+    verb: &Token,
+    _name: String,
+    _opts: Vec<(&Token, String, String)>,
+) -> Result<StepKind, ParseError> {
+    Err(c.err(
+        verb.column,
+        arg1("parse.no-topic-admin", "word", &verb.text),
+    ))
+}
+
+/// `alter-config NAME KEY=VALUE…`, `create-partitions NAME partitions=N
+/// [assignment=…]`, `delete NAME`.
+#[cfg(feature = "topic-admin")]
+fn admin_step(
+    c: &Cursor,
+    verb: &Token,
+    name: String,
+    opts: Vec<(&Token, String, String)>,
+) -> Result<StepKind, ParseError> {
+    let verb = verb.text.as_str();
+    if verb == "alter-config" {
+        if opts.is_empty() {
+            return Err(c.err(c.end_column + 1, needs("topic alter-config", "KEY=VALUE")));
+        }
+        let configs = opts.into_iter().map(|(_, k, v)| (k, v)).collect();
+        return Ok(StepKind::Act(Action::AlterTopicConfigs { name, configs }));
+    }
+    let mut partitions = None;
+    let mut assignment = Vec::new();
+    for (t, k, v) in opts {
+        match k.as_str() {
+            // CreatePartitions' count (an INT): checked by the controller.
+            "partitions" if verb == "create-partitions" => {
+                partitions = Some(number(c, t, &v, "partitions")?);
+            }
+            "assignment" if verb == "create-partitions" => {
+                assignment = replica_lists(c, t, &v)?;
+            }
+            _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
+        }
+    }
+    if verb == "delete" {
+        return Ok(StepKind::Act(Action::DeleteTopic { name }));
+    }
+    let partitions = partitions.ok_or_else(|| {
+        c.err(
+            c.end_column + 1,
+            needs("topic create-partitions", "partitions=N"),
+        )
+    })?;
+    Ok(StepKind::Act(Action::CreatePartitions {
+        name,
+        partitions,
+        assignment,
+    }))
+}
+
+/// `1:2,2:3`: one replica list per new partition (`kafka-topics.sh
+/// --replica-assignment`'s form), broker ids apart by `:`.
+#[cfg(feature = "topic-admin")]
+fn replica_lists(c: &Cursor, t: &Token, value: &str) -> Result<Vec<Vec<i32>>, ParseError> {
+    value
+        .split(',')
+        .map(|list| {
+            list.split(':')
+                .filter(|b| !b.is_empty())
+                .map(|b| number(c, t, b, "assignment"))
+                .collect()
+        })
+        .collect()
+}
