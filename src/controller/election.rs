@@ -1,11 +1,12 @@
 //! Leader elections the controller starts itself or is asked for: the changes a
 //! fence or unfence makes to every partition, announced to the brokers and the
-//! producers; preferred-leader election by admin command (`ElectLeaders`) and the
+//! producers; preferred and unclean elections by admin command (`ElectLeaders`) and the
 //! automatic leader rebalance (`auto.leader.rebalance.enable`).
 
 use crate::controller::{ChangeRules, LeaderChange, PartitionRegistration};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
+use crate::protocol::ElectionType;
 use crate::sim::event::EventKind;
 use crate::sim::world::World;
 
@@ -14,12 +15,17 @@ use crate::sim::world::World;
 /// tries to move it back (`auto.leader.rebalance.enable`, on by default).
 pub const LEADER_IMBALANCE_CHECK_INTERVAL_MS: i64 = 300_000;
 impl World {
-    /// `kafka-leader-election.sh --election-type PREFERRED` (`ElectLeaders`, Kafka
-    /// 4.0 `ReplicationControlManager.electLeaders`): the named partitions, or with
-    /// none every partition (then the ones that need no election are left out). The
-    /// tool's lines: the partitions elected, those whose preferred replica already
-    /// leads, and one error line per failed partition.
-    pub fn admin_elect_leaders(&mut self, partitions: &[TopicPartition]) -> Vec<String> {
+    /// `kafka-leader-election.sh --election-type PREFERRED|UNCLEAN` (`ElectLeaders`,
+    /// Kafka 4.0 `ReplicationControlManager.electLeaders`): the named partitions, or
+    /// with none every partition (then the ones that need no election are left out).
+    /// The tool's lines: the partitions elected, those that need no election, and one
+    /// error line per failed partition, with the controller's message where it gives
+    /// one (an unknown topic or partition).
+    pub fn admin_elect_leaders(
+        &mut self,
+        election: ElectionType,
+        partitions: &[TopicPartition],
+    ) -> Vec<String> {
         let alive = self.active_brokers();
         let all = partitions.is_empty();
         let asked: Vec<TopicPartition> = if all {
@@ -30,39 +36,62 @@ impl World {
         } else {
             partitions.to_vec()
         };
+        let elr = self.config.eligible_leader_replicas;
         let mut changes = Vec::new();
         let mut results = Vec::new();
         for tp in asked {
-            let result = self
-                .topics
-                .get_mut(&tp.topic)
-                .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
-                .map_or(Err(Errors::UnknownTopicOrPartition), |r| {
-                    r.elect_preferred_requested(&|b| alive.contains(&b))
-                });
+            let is_alive = |b| alive.contains(&b);
+            let result = match self.topics.get_mut(&tp.topic) {
+                None => Err((
+                    Errors::UnknownTopicOrPartition,
+                    format!("No such topic as {}", tp.topic),
+                )),
+                Some(t) => {
+                    let reg = usize::try_from(tp.partition)
+                        .ok()
+                        .and_then(|p| t.registrations.get_mut(p));
+                    match reg {
+                        None => Err((
+                            Errors::UnknownTopicOrPartition,
+                            format!("No such partition as {tp}"),
+                        )),
+                        Some(r) => {
+                            let rules = t.replication.change_rules(r.replicas().len(), elr);
+                            match election {
+                                ElectionType::Preferred => r.elect_preferred_requested(&is_alive),
+                                ElectionType::Unclean => {
+                                    r.elect_unclean_requested(&is_alive, rules)
+                                }
+                            }
+                            .map_err(|e| (e, e.message().to_string()))
+                        }
+                    }
+                }
+            };
             match result {
                 Ok(change) => {
                     changes.push((tp.clone(), change));
-                    results.push((tp, Errors::None));
+                    results.push((tp, Errors::None, String::new()));
                 }
-                Err(Errors::ElectionNotNeeded) if all => {}
-                Err(error) => results.push((tp, error)),
+                Err((Errors::ElectionNotNeeded, _)) if all => {}
+                Err((error, message)) => results.push((tp, error, message)),
             }
         }
         self.announce(changes);
         let names = |want: &dyn Fn(Errors) -> bool| {
             let list: Vec<String> = results
                 .iter()
-                .filter(|(_, e)| want(*e))
-                .map(|(tp, _)| tp.to_string())
+                .filter(|(_, e, _)| want(*e))
+                .map(|(tp, ..)| tp.to_string())
                 .collect();
             list.join(", ")
         };
+        let kind = election.name();
         let mut lines = Vec::new();
         let elected = names(&|e| e == Errors::None);
         if !elected.is_empty() {
             lines.push(format!(
-                "Successfully completed leader election (PREFERRED) for partitions {elected}"
+                "Successfully completed leader election ({kind}) for partitions {elected}"
             ));
         }
         let noop = names(&|e| e == Errors::ElectionNotNeeded);
@@ -71,12 +100,11 @@ impl World {
                 "Valid replica already elected for partitions {noop}"
             ));
         }
-        for (tp, error) in &results {
+        for (tp, error, message) in &results {
             if !matches!(error, Errors::None | Errors::ElectionNotNeeded) {
                 lines.push(format!(
-                    "Error completing leader election (PREFERRED) for partition: {tp}: org.apache.kafka.common.errors.{}: {}",
+                    "Error completing leader election ({kind}) for partition: {tp}: org.apache.kafka.common.errors.{}: {message}",
                     error.exception_name(),
-                    error.message()
                 ));
             }
         }

@@ -70,6 +70,10 @@ pub enum Election {
     /// `Election.PREFERRED` asked for by an admin (`ElectLeaders`,
     /// `kafka-leader-election.sh --election-type PREFERRED`).
     PreferredRequested,
+    /// `Election.UNCLEAN` asked for by an admin (`ElectLeaders`,
+    /// `kafka-leader-election.sh --election-type UNCLEAN`): an out-of-sync replica
+    /// leads although the topic's `unclean.leader.election.enable` may be false.
+    UncleanRequested,
 }
 
 /// What a change did to a partition, for the event.
@@ -330,6 +334,38 @@ impl PartitionRegistration {
         }
         self.move_to_preferred(alive, Election::PreferredRequested)
             .ok_or(Errors::PreferredLeaderNotAvailable)
+    }
+
+    /// `ReplicationControlManager.electLeader` with `ElectionType.UNCLEAN` (Kafka 4.0,
+    /// mirror commit 1eb7644): ELECTION_NOT_NEEDED while the partition has a leader;
+    /// otherwise `PartitionChangeBuilder` with `Election.UNCLEAN`, whatever the topic's
+    /// `unclean.leader.election.enable`: an alive ISR member (or, with the ISR empty,
+    /// ELR member or last known leader) first, and only with none of them the first
+    /// alive replica of the assignment, alone in the ISR and RECOVERING (KIP-704).
+    /// With no alive replica at all, ELIGIBLE_LEADERS_NOT_AVAILABLE and no change.
+    pub fn elect_unclean_requested(
+        &mut self,
+        alive: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+    ) -> Result<LeaderChange, Errors> {
+        if self.leader != NO_LEADER {
+            return Err(Errors::ElectionNotNeeded);
+        }
+        let mut next = self.clone();
+        let rules = ChangeRules {
+            unclean: true,
+            ..rules
+        };
+        let target = next.isr.clone();
+        let mut change = next
+            .build(target, alive, rules, None)
+            .filter(|c| c.leader != NO_LEADER)
+            .ok_or(Errors::EligibleLeadersNotAvailable)?;
+        if change.election == Some(Election::Unclean) {
+            change.election = Some(Election::UncleanRequested);
+        }
+        *self = next;
+        Ok(change)
     }
 
     fn move_to_preferred(

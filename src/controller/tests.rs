@@ -202,6 +202,39 @@ fn a_requested_preferred_election_says_why_it_did_nothing() {
     assert_eq!((change.leader, change.leader_epoch), (1, 2));
 }
 
+// ReplicationControlManager.electLeader with ElectionType.UNCLEAN
+// (testElectUncleanLeaders_WithoutElr): only a leaderless partition, out of sync
+// although the topic's unclean.leader.election.enable is false, and nothing changes
+// when no replica is alive.
+#[test]
+fn a_requested_unclean_election_needs_a_leaderless_partition_and_an_alive_replica() {
+    let mut p = PartitionRegistration::new(vec![1, 2, 3]);
+    assert_eq!(
+        p.elect_unclean_requested(&|_| true, ChangeRules::default())
+            .map(|c| c.leader),
+        Err(Errors::ElectionNotNeeded)
+    );
+    assert!(p.alter_isr(0, &[1]));
+    p.fence_broker(1, &|b| b != 1, ChangeRules::default());
+    assert_eq!((p.leader(), p.isr()), (NO_LEADER, &[1][..]));
+    let before = p.clone();
+    assert_eq!(
+        p.elect_unclean_requested(&|_| false, ChangeRules::default())
+            .map(|c| c.leader),
+        Err(Errors::EligibleLeadersNotAvailable)
+    );
+    assert_eq!(p, before, "a refused election changes nothing");
+    let change = p
+        .elect_unclean_requested(&|b| b == 3, ChangeRules::default())
+        .expect("elected");
+    assert_eq!(change.election, Some(Election::UncleanRequested));
+    assert_eq!((change.leader, change.isr), (3, vec![3]));
+    assert_eq!(
+        change.leader_recovery_state,
+        LeaderRecoveryState::Recovering
+    );
+}
+
 const ELR: ChangeRules = ChangeRules {
     unclean: false,
     min_isr: 2,

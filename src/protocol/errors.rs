@@ -76,6 +76,7 @@ errors! {
     NotController = 41, "NOT_CONTROLLER", "This is not the correct controller for this cluster.", false;
     StaleBrokerEpoch = 77, "STALE_BROKER_EPOCH", "Broker epoch has changed.", false;
     PreferredLeaderNotAvailable = 80, "PREFERRED_LEADER_NOT_AVAILABLE", "The preferred leader was not available.", true;
+    EligibleLeadersNotAvailable = 83, "ELIGIBLE_LEADERS_NOT_AVAILABLE", "Eligible topic partition leaders are not available.", true;
     ElectionNotNeeded = 84, "ELECTION_NOT_NEEDED", "Leader election not needed for topic partition.", false;
     InvalidUpdateVersion = 95, "INVALID_UPDATE_VERSION", "The given update version was invalid.", false;
     IneligibleReplica = 107, "INELIGIBLE_REPLICA", "The new ISR contains at least one ineligible replica.", false;

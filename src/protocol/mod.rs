@@ -5,11 +5,13 @@
 //! record batches inside Produce and Fetch are real v2 bytes, everything else is a
 //! Rust value.
 
+pub mod election_type;
 pub mod error_detail;
 pub mod errors;
 pub mod leader_recovery_state;
 pub mod topic_partition;
 
+pub use election_type::ElectionType;
 pub use error_detail::ErrorDetail;
 pub use errors::Errors;
 pub use leader_recovery_state::LeaderRecoveryState;

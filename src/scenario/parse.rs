@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
+use crate::protocol::ElectionType;
 use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, MessageStrike, Node};
 
 mod breaks;
@@ -479,44 +480,42 @@ fn parse_line(
         "admin" => {
             // `kafka-transactions.sh abort --topic T --partition P --start-offset N`,
             // `kafka-delete-records.sh` with one partition's offset,
-            // `kafka-leader-election.sh --election-type PREFERRED`.
+            // `kafka-leader-election.sh --election-type PREFERRED|UNCLEAN`.
             let verb = c.next(What::OneOf(&[
                 "`abort`",
                 "`delete-records`",
                 "`elect-leaders`",
             ]))?;
             if verb.text == "elect-leaders" {
+                let usage = || {
+                    msg!(
+                        "parse.expected",
+                        what = one_of(&[
+                            "`admin elect-leaders TOPIC-P… [election-type=PREFERRED|UNCLEAN]`",
+                            "`admin elect-leaders all [election-type=PREFERRED|UNCLEAN]`"
+                        ])
+                    )
+                };
                 let (opts, words) = c.rest();
-                if let Some((t, ..)) = opts.first() {
-                    return Err(c.err(
-                        t.column,
-                        msg!(
-                            "parse.expected",
-                            what = one_of(&[
-                                "`admin elect-leaders TOPIC-P…`",
-                                "`admin elect-leaders all`"
-                            ])
-                        ),
-                    ));
+                let mut election = ElectionType::Preferred;
+                for (t, k, v) in &opts {
+                    match ElectionType::from_name(v).filter(|_| k == "election-type") {
+                        Some(e) => election = e,
+                        None => return Err(c.err(t.column, usage())),
+                    }
                 }
                 let all = words.len() == 1 && words[0].text == "all";
                 if words.is_empty() {
-                    return Err(c.err(
-                        verb.column,
-                        msg!(
-                            "parse.expected",
-                            what = one_of(&[
-                                "`admin elect-leaders TOPIC-P…`",
-                                "`admin elect-leaders all`"
-                            ])
-                        ),
-                    ));
+                    return Err(c.err(verb.column, usage()));
                 }
                 let mut partitions = Vec::new();
                 for w in words.iter().filter(|_| !all) {
                     partitions.push(topic_partition(&c, w)?);
                 }
-                return Ok(StepKind::Act(Action::AdminElectLeaders { partitions }));
+                return Ok(StepKind::Act(Action::AdminElectLeaders {
+                    election,
+                    partitions,
+                }));
             }
             let (key, usage) = match verb.text.as_str() {
                 "abort" => ("start-offset", "admin abort TOPIC-P start-offset=N"),

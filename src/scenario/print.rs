@@ -4,7 +4,7 @@
 
 use super::parse::{IdRef, Scenario, Show, StepKind, View};
 use crate::log::{FetchIsolation, TopicPartition};
-use crate::protocol::{CoordinatorType, LeaderRecoveryState, MarkerResult, Request};
+use crate::protocol::{CoordinatorType, ElectionType, LeaderRecoveryState, MarkerResult, Request};
 use crate::sim::{Action, Direction, Fault, MessageMatch, MessageStrike, Node};
 
 /// A value as a scenario token: quoted when it would otherwise split, look like an
@@ -383,12 +383,18 @@ fn print_action(action: &Action) -> Option<String> {
             topic_partition,
             start_offset,
         } => format!("admin abort {topic_partition} start-offset={start_offset}"),
-        Action::AdminElectLeaders { partitions } if partitions.is_empty() => {
-            "admin elect-leaders all".into()
-        }
-        Action::AdminElectLeaders { partitions } => {
-            let names: Vec<String> = partitions.iter().map(|tp| tp.to_string()).collect();
-            format!("admin elect-leaders {}", names.join(" "))
+        Action::AdminElectLeaders {
+            election,
+            partitions,
+        } => {
+            let mut words: Vec<String> = partitions.iter().map(|tp| tp.to_string()).collect();
+            if words.is_empty() {
+                words.push("all".into());
+            }
+            if *election != ElectionType::Preferred {
+                words.push(format!("election-type={}", election.name()));
+            }
+            format!("admin elect-leaders {}", words.join(" "))
         }
         #[cfg(feature = "log-cleaner")]
         Action::CleanLog { topic_partition } => format!("clean {topic_partition}"),

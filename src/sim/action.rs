@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::log::TopicPartition;
+use crate::protocol::ElectionType;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
@@ -100,9 +101,11 @@ pub enum Action {
         topic_partition: TopicPartition,
         offset: i64,
     },
-    /// `kafka-leader-election.sh --election-type PREFERRED`: ElectLeaders for these
-    /// partitions, or for every partition (`--all-topic-partitions`) when empty.
+    /// `kafka-leader-election.sh --election-type PREFERRED|UNCLEAN`: ElectLeaders for
+    /// these partitions, or for every partition (`--all-topic-partitions`) when empty.
     AdminElectLeaders {
+        #[serde(default)]
+        election: ElectionType,
         partitions: Vec<TopicPartition>,
     },
     /// `clean TOPIC-P`: the log cleaner cleans a compacted partition now, on every

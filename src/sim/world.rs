@@ -399,7 +399,10 @@ impl World {
                 topic_partition,
                 offset,
             } => self.admin_delete_records(topic_partition, *offset),
-            Action::AdminElectLeaders { partitions } => Ok(self.admin_elect_leaders(partitions)),
+            Action::AdminElectLeaders {
+                election,
+                partitions,
+            } => Ok(self.admin_elect_leaders(*election, partitions)),
             #[cfg(feature = "log-cleaner")]
             Action::CleanLog { topic_partition } => self.clean_log(topic_partition),
             #[cfg(feature = "log-cleaner")]

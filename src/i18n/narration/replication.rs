@@ -299,6 +299,14 @@ pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
                 epoch = epoch
             )
         }
+        Some(Election::UncleanRequested) => {
+            msg!(
+                "controller.unclean-election-requested",
+                tp = tp,
+                leader = c.leader,
+                epoch = epoch
+            )
+        }
         Some(Election::LastKnownLeader) => {
             msg!(
                 "controller.last-known-leader-election",

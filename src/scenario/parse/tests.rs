@@ -224,3 +224,36 @@ fn without_topic_admin_its_steps_are_refused_with_their_line() {
         assert!(e.in_lang(Lang::En).contains("`eos`"), "{e}");
     }
 }
+
+/// `admin elect-leaders` takes `election-type=PREFERRED|UNCLEAN` (the tool's
+/// `--election-type`, any case), prints back as written, and refuses other options.
+#[test]
+fn elect_leaders_takes_an_election_type() {
+    use crate::protocol::ElectionType;
+    let head = "cluster brokers=2\ntopic create t partitions=1 replication.factor=2\n";
+    for (line, election, printed) in [
+        (
+            "admin elect-leaders t-0",
+            ElectionType::Preferred,
+            "admin elect-leaders t-0",
+        ),
+        (
+            "admin elect-leaders all election-type=unclean",
+            ElectionType::Unclean,
+            "admin elect-leaders all election-type=UNCLEAN",
+        ),
+    ] {
+        let s = parse(&format!("{head}{line}\n")).unwrap();
+        let step = &s.steps.last().unwrap().kind;
+        assert!(
+            matches!(step, StepKind::Act(Action::AdminElectLeaders { election: e, .. }) if *e == election),
+            "{line}"
+        );
+        assert_eq!(crate::scenario::print_step(step), Some(printed.to_string()));
+    }
+    let e = parse(&format!(
+        "{head}admin elect-leaders t-0 election-type=CLEAN\n"
+    ))
+    .unwrap_err();
+    assert_eq!((e.line, e.column), (3, 25), "{e}");
+}
