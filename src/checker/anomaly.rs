@@ -19,7 +19,7 @@
 
 use serde::Serialize;
 
-use crate::i18n::checker::line;
+use crate::i18n::checker::{expected_line, line};
 use crate::i18n::Lang;
 use crate::log::TopicPartition;
 
@@ -286,6 +286,12 @@ impl Violation {
     /// it).
     pub fn line(&self, lang: Lang) -> String {
         line(self.anomaly.name(), &self.witness(), self.step, lang)
+    }
+
+    /// The line of a finding Kafka allows after an unclean election
+    /// (`Checker::expected`).
+    pub fn expected_line(&self, lang: Lang) -> String {
+        expected_line(self.anomaly.name(), &self.witness(), self.step, lang)
     }
 }
 

@@ -10,10 +10,14 @@
 use std::collections::BTreeMap;
 
 use super::oracle::{PartitionRecords, Status};
-use super::{Anomaly, Ctx};
+use super::{Anomaly, Ctx, Violation};
+use crate::broker::broker::BrokerEvent;
+use crate::broker::partition::ReplicationEvent;
 use crate::client::consumer::{ConsumerEvent, IsolationLevel};
 use crate::client::producer::ProducerEvent;
+use crate::controller::Election;
 use crate::log::TopicPartition;
+use crate::sim::transform::OUTPUT_SUFFIX;
 use crate::sim::{Event, EventKind};
 
 /// An acknowledged send of one value.
@@ -62,20 +66,122 @@ pub(super) struct ClientHistory {
     /// Each partition's leader, log end and log start when duplicates were last
     /// looked for.
     dup_checked: BTreeMap<TopicPartition, (i32, i64, i64)>,
+    /// When each value was first handed to a producer, per partition (event).
+    sent_at: BTreeMap<(TopicPartition, String), u64>,
+    /// Each partition's unclean elections: the event, the new leader, and its log end
+    /// offset as it took over (`i64::MAX` until its broker says it leads).
+    unclean: BTreeMap<TopicPartition, Vec<UncleanElection>>,
 }
+
+/// An unclean election: its event, the new leader, and where its log ended.
+type UncleanElection = (u64, i32, i64);
 
 impl ClientHistory {
     pub(super) fn on_event(&mut self, ctx: &mut Ctx<'_>, event: &Event) {
         match &event.kind {
             EventKind::Producer { client, event: e } => self.on_producer(ctx, client, e, event),
             EventKind::Consumer { client, event: e } => self.on_consumer(ctx, client, e, event),
+            EventKind::LeaderElected { tp, change }
+                if matches!(
+                    change.election,
+                    Some(Election::Unclean | Election::UncleanRequested)
+                ) =>
+            {
+                self.unclean.entry(tp.clone()).or_default().push((
+                    event.seq,
+                    change.leader,
+                    i64::MAX,
+                ));
+            }
+            EventKind::Broker {
+                broker,
+                event:
+                    BrokerEvent::Replication(ReplicationEvent::RoleChanged {
+                        tp,
+                        leader,
+                        log_end_offset,
+                        ..
+                    }),
+            } if broker == leader => {
+                if let Some(last) = self.unclean.get_mut(tp).and_then(|u| u.last_mut()) {
+                    if last.1 == *leader && last.2 == i64::MAX {
+                        last.2 = *log_end_offset;
+                    }
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// The unclean election that explains a finding at offsets up to `last` of `tp`
+    /// about values sent at or before event `sent`: one after the send whose new
+    /// leader's log ended at or below `last` (so the record may have been truncated).
+    /// Returns the new leader's log end then.
+    fn unclean_truncated(&self, tp: &TopicPartition, last: i64, sent: u64) -> Option<i64> {
+        self.unclean
+            .get(tp)?
+            .iter()
+            .find(|(at, _, from)| *at > sent && *from <= last)
+            .map(|(_, _, from)| *from)
+    }
+
+    /// A consume-transform-produce input without its output: explained if an unclean
+    /// election of an output partition came after the output was sent, or one of the
+    /// input partition may have truncated the input at these offsets.
+    pub(super) fn ctp_truncated(
+        &self,
+        tp: &TopicPartition,
+        offsets: &[i64],
+        value: &str,
+    ) -> Option<i64> {
+        let output = format!("{value}{OUTPUT_SUFFIX}");
+        let by_output = self
+            .sent_at
+            .iter()
+            .filter(|((_, v), _)| *v == output)
+            .find_map(|((out, _), sent)| self.unclean_truncated(out, i64::MAX, *sent));
+        let last = offsets.iter().copied().max().unwrap_or(-1);
+        by_output.or_else(|| {
+            self.unclean
+                .get(tp)?
+                .iter()
+                .find(|(_, _, from)| *from <= last)
+                .map(|(_, _, from)| *from)
+        })
+    }
+
+    /// When the first of these values was handed to a producer (the earliest event).
+    fn first_sent(&self, tp: &TopicPartition, values: &[String]) -> u64 {
+        values
+            .iter()
+            .filter_map(|v| self.sent_at.get(&(tp.clone(), v.clone())).copied())
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Files a finding as a violation, or as expected when an unclean election
+    /// truncated what it is about (`Checker::expected`).
+    fn file(&self, ctx: &mut Ctx<'_>, mut v: Violation, last: i64, values: &[String]) {
+        let explained =
+            v.tp.as_ref()
+                .and_then(|tp| self.unclean_truncated(tp, last, self.first_sent(tp, values)));
+        match explained {
+            Some(from) => {
+                v.numbers.push(("unclean_from", from));
+                ctx.expected.push(v);
+            }
+            None => ctx.found.push(v),
         }
     }
 
     fn on_producer(&mut self, ctx: &mut Ctx<'_>, client: &str, e: &ProducerEvent, ev: &Event) {
         match e {
             ProducerEvent::Accumulated { tp, values } => {
+                for v in values {
+                    self.sent_at
+                        .entry((tp.clone(), v.clone()))
+                        .or_insert(ev.seq);
+                }
                 let sent = self.sent.entry(tp.clone()).or_default();
                 for v in values {
                     match sent.get_mut(v.as_str()) {
@@ -108,17 +214,38 @@ impl ClientHistory {
                 let after = batches.range(batch + 1..).next();
                 let out_of_order = before
                     .filter(|(_, (_, prev_last, _))| *prev_last >= *base_offset)
-                    .or(after.filter(|(_, (next_first, _, _))| *next_first <= last));
-                if let (true, Some((_, (other_first, _, other_event)))) = (idempotent, out_of_order)
+                    .or(after.filter(|(_, (next_first, _, _))| *next_first <= last))
+                    .map(|(_, b)| *b);
+                if let (true, Some((other_first, other_last, other_event))) =
+                    (idempotent, out_of_order)
                 {
                     let mut v = ctx.violation(Anomaly::NonmonotonicSend, Some(tp));
                     v.who = Some(client.to_string());
                     v.values = values.clone();
-                    v.offsets = vec![*other_first, *base_offset];
-                    v.events = vec![*other_event, ev.seq];
-                    ctx.found.push(v);
+                    v.offsets = vec![other_first, *base_offset];
+                    v.events = vec![other_event, ev.seq];
+                    // The earlier acknowledgement's records may be gone: allowed if an
+                    // unclean election after it truncated them.
+                    let (earlier_last, earlier_event) = (other_last, other_event);
+                    let explained = self.unclean.get(tp).and_then(|u| {
+                        u.iter()
+                            .find(|(at, _, from)| {
+                                *at > earlier_event && *at < ev.seq && *from <= earlier_last
+                            })
+                            .map(|(_, _, from)| *from)
+                    });
+                    match explained {
+                        Some(from) => {
+                            v.numbers.push(("unclean_from", from));
+                            ctx.expected.push(v);
+                        }
+                        None => ctx.found.push(v),
+                    }
                 }
-                batches.insert(*batch, (*base_offset, last, ev.seq));
+                self.acked_batches
+                    .entry((client.to_string(), tp.clone()))
+                    .or_default()
+                    .insert(*batch, (*base_offset, last, ev.seq));
                 for (i, value) in values.iter().enumerate() {
                     let ack = Ack {
                         producer: client.to_string(),
@@ -127,7 +254,7 @@ impl ClientHistory {
                         value: value.clone(),
                         event: ev.seq,
                     };
-                    check_ack(ctx, &ack);
+                    self.check_ack(ctx, &ack);
                     self.acks.push(ack);
                 }
             }
@@ -221,19 +348,24 @@ impl ClientHistory {
             previous = Some((offset, seq));
             // One offset, one value.
             let by_offset = self.reads.entry(tp.clone()).or_default();
-            match by_offset.get(&offset) {
+            let across_reads = match by_offset.get(&offset) {
                 Some((other, other_event)) if *other != value => {
                     let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(tp));
                     v.who = Some(client.to_string());
                     v.values = vec![other.clone(), value.clone()];
                     v.offsets = vec![offset];
                     v.events = vec![*other_event, seq];
-                    ctx.found.push(v);
+                    Some(v)
                 }
-                Some(_) => {}
+                Some(_) => None,
                 None => {
                     by_offset.insert(offset, (value.clone(), seq));
+                    None
                 }
+            };
+            if let Some(v) = across_reads {
+                let values = v.values.clone();
+                self.file(ctx, v, offset, &values);
             }
             if let Some(logged) = log.records.get(&offset) {
                 if logged.value != value {
@@ -242,7 +374,8 @@ impl ClientHistory {
                     v.values = vec![logged.value.clone(), value.clone()];
                     v.offsets = vec![offset];
                     v.events = vec![seq];
-                    ctx.found.push(v);
+                    let values = v.values.clone();
+                    self.file(ctx, v, offset, &values);
                 }
                 if read_committed && logged.status != Status::Plain {
                     if lso.is_some_and(|lso| offset >= lso) {
@@ -354,7 +487,7 @@ impl ClientHistory {
     pub(super) fn finish(&mut self, ctx: &mut Ctx<'_>) {
         let mut found = Vec::new();
         for ack in &self.acks {
-            check_ack(ctx, ack);
+            self.check_ack(ctx, ack);
             let Some(log) = ctx.leader_records(&ack.tp) else {
                 continue;
             };
@@ -396,31 +529,34 @@ impl ClientHistory {
     }
 }
 
-/// An acknowledgement against the leader's log: another value at that offset is
-/// `inconsistent-offsets`; a log that no longer reaches it is a `lost-write`.
-fn check_ack(ctx: &mut Ctx<'_>, ack: &Ack) {
-    let Some(log) = ctx.leader_records(&ack.tp) else {
-        return;
-    };
-    let found = match log.records.get(&ack.offset) {
-        Some(r) if r.value != ack.value => {
-            let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(&ack.tp));
-            v.values = vec![ack.value.clone(), r.value.clone()];
-            v
-        }
-        None if ack.offset >= log.log_end_offset => {
-            let mut v = ctx.violation(Anomaly::LostWrite, Some(&ack.tp));
-            v.values = vec![ack.value.clone()];
-            v.numbers = vec![("log_end_offset", log.log_end_offset)];
-            v
-        }
-        _ => return,
-    };
-    let mut v = found;
-    v.who = Some(ack.producer.clone());
-    v.offsets = vec![ack.offset];
-    v.events = vec![ack.event];
-    ctx.found.push(v);
+impl ClientHistory {
+    /// An acknowledgement against the leader's log: another value at that offset is
+    /// `inconsistent-offsets`; a log that no longer reaches it is a `lost-write` (both
+    /// expected if an unclean election after the send truncated it).
+    fn check_ack(&self, ctx: &mut Ctx<'_>, ack: &Ack) {
+        let Some(log) = ctx.leader_records(&ack.tp) else {
+            return;
+        };
+        let found = match log.records.get(&ack.offset) {
+            Some(r) if r.value != ack.value => {
+                let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(&ack.tp));
+                v.values = vec![ack.value.clone(), r.value.clone()];
+                v
+            }
+            None if ack.offset >= log.log_end_offset => {
+                let mut v = ctx.violation(Anomaly::LostWrite, Some(&ack.tp));
+                v.values = vec![ack.value.clone()];
+                v.numbers = vec![("log_end_offset", log.log_end_offset)];
+                v
+            }
+            _ => return,
+        };
+        let mut v = found;
+        v.who = Some(ack.producer.clone());
+        v.offsets = vec![ack.offset];
+        v.events = vec![ack.event];
+        self.file(ctx, v, ack.offset, std::slice::from_ref(&ack.value));
+    }
 }
 
 /// One copy of a value: its offset, and the idempotent producer id and epoch that wrote

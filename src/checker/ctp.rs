@@ -25,7 +25,12 @@ use crate::sim::transform::OUTPUT_SUFFIX;
 /// Where outputs sit: input value → (partition, offset, committed) of each output.
 type Outputs = BTreeMap<String, Vec<(TopicPartition, i64, bool)>>;
 
-pub(super) fn finish(ctx: &mut Ctx<'_>) {
+/// Whether an unclean election explains a missing output of this input (partition,
+/// offsets, value): the new leader's log end then, as `ClientHistory::ctp_truncated`
+/// answers it.
+pub(super) type Truncated<'a> = dyn Fn(&TopicPartition, &[i64], &str) -> Option<i64> + 'a;
+
+pub(super) fn finish(ctx: &mut Ctx<'_>, truncated: &Truncated<'_>) {
     let world = ctx.world;
     let mut outputs: Outputs = BTreeMap::new();
     for ((id, tp), records) in ctx.replicas.iter() {
@@ -78,14 +83,25 @@ pub(super) fn finish(ctx: &mut Ctx<'_>) {
             let mut v = ctx.violation(Anomaly::CtpExactlyOnce, Some(&tp));
             v.who = Some(group.clone());
             v.values = vec![value.to_string()];
-            v.offsets = offsets;
+            v.offsets = offsets.clone();
             v.offsets.extend(copies.iter().map(|(_, o, _)| *o));
             v.numbers = vec![
                 ("committed_offset", committed_offset),
                 ("copies", copies.len() as i64),
                 ("expected", expected as i64),
             ];
-            found.push(v);
+            // Fewer copies (never more) after an unclean election truncated the
+            // output or the input: Kafka allows it.
+            let explained = (copies.len() < expected)
+                .then(|| truncated(&tp, &offsets, value))
+                .flatten();
+            match explained {
+                Some(from) => {
+                    v.numbers.push(("unclean_from", from));
+                    ctx.expected.push(v);
+                }
+                None => found.push(v),
+            }
         }
     }
     ctx.found.extend(found);

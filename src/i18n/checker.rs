@@ -34,6 +34,21 @@ pub fn line(anomaly: &str, witness: &str, step: usize, lang: Lang) -> String {
 }
 
 #[cfg(feature = "checker")]
+/// One line for a finding Kafka allows after an unclean election: the same fields as
+/// [`line`], marked as expected.
+pub fn expected_line(anomaly: &str, witness: &str, step: usize, lang: Lang) -> String {
+    render(
+        &msg!(
+            "checker.expected-unclean",
+            anomaly = anomaly,
+            witness = witness,
+            step = step
+        ),
+        lang,
+    )
+}
+
+#[cfg(feature = "checker")]
 /// What a `check` prints when nothing was found.
 pub fn no_violations(lang: Lang) -> String {
     render(&Msg::new("checker.none"), lang)
