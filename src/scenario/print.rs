@@ -401,6 +401,15 @@ fn print_action(action: &Action) -> Option<String> {
             offset,
         } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
         #[cfg(feature = "log-cleaner")]
+        Action::SetTxnEpoch {
+            transactional_id,
+            epoch,
+        } => format!("set-epoch txn={} epoch={epoch}", quote(transactional_id)),
+        #[cfg(feature = "log-cleaner")]
+        Action::SetProducerEpoch { producer, epoch } => {
+            format!("set-epoch producer={producer} epoch={epoch}")
+        }
+        #[cfg(feature = "log-cleaner")]
         Action::CorruptFile {
             broker,
             path,

@@ -115,14 +115,21 @@ impl World {
     /// `__transaction_state` partition, as state(epoch).
     pub fn transaction_states(&self, transactional_id: &str) -> String {
         match self.transaction_log_values(transactional_id) {
+            // A record under a new producer id says so: the epoch ran out and the id
+            // rotated (`prepareProducerIdRotation`, or Complete* under TV2).
             Ok(values) => values
                 .iter()
-                .map(|v| {
-                    format!(
-                        "{}({})",
-                        v.state().map_or("?", |s| s.name()),
-                        v.producer_epoch
-                    )
+                .scan(None, |last, v| {
+                    let rotated = last
+                        .replace(v.producer_id)
+                        .is_some_and(|l| l != v.producer_id);
+                    let id = if rotated {
+                        format!(", producerId={}", v.producer_id)
+                    } else {
+                        String::new()
+                    };
+                    let state = v.state().map_or("?", |s| s.name());
+                    Some(format!("{state}({}{id})", v.producer_epoch))
                 })
                 .collect::<Vec<_>>()
                 .join(" → "),

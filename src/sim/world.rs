@@ -413,6 +413,15 @@ impl World {
                 offset,
             } => self.truncate_replica(*broker, topic_partition, *offset),
             #[cfg(feature = "log-cleaner")]
+            Action::SetTxnEpoch {
+                transactional_id,
+                epoch,
+            } => self.set_txn_epoch(transactional_id, *epoch),
+            #[cfg(feature = "log-cleaner")]
+            Action::SetProducerEpoch { producer, epoch } => {
+                self.set_producer_epoch(producer, *epoch)
+            }
+            #[cfg(feature = "log-cleaner")]
             Action::CorruptFile {
                 broker,
                 path,
