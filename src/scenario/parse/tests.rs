@@ -159,8 +159,8 @@ fn echo_and_label_translations_sit_right_under_their_step() {
     );
 }
 
-/// Without the log cleaner (the main page, Pulsar's), `clean`, `snapshot`, `truncate` and
-/// `fault corrupt` are refused where they stand, in every language, and point to the editor.
+/// Without the log cleaner (the main page, Pulsar's), `clean`, `snapshot`, `truncate`,
+/// `set-epoch` and `fault corrupt` are refused where they stand, in every language, and point to the editor.
 #[cfg(not(feature = "log-cleaner"))]
 #[test]
 fn without_the_log_cleaner_its_steps_are_refused_with_their_line() {
@@ -169,6 +169,7 @@ fn without_the_log_cleaner_its_steps_are_refused_with_their_line() {
         ("clean t-0", 1),
         ("snapshot t-0", 1),
         ("truncate broker-1 t-0 offset=0", 1),
+        ("set-epoch txn=tx epoch=32766", 1),
         ("  fault corrupt broker-1 t-0/00000000000000000000.log", 9),
     ] {
         let e = parse(&format!("{head}{line}\n")).unwrap_err();
@@ -222,5 +223,38 @@ fn without_topic_admin_its_steps_are_refused_with_their_line() {
         assert_eq!((e.line, e.column), (1, 7), "{line}: {e}");
         assert_eq!(e.why.id(), "parse.no-topic-admin", "{line}");
         assert!(e.in_lang(Lang::En).contains("`eos`"), "{e}");
+    }
+}
+
+/// `set-epoch` names one transactional id or one producer and an epoch: InitProducerId
+/// never gives out 32767 (`isEpochExhausted`), a producer's own bump may reach it.
+#[cfg(feature = "log-cleaner")]
+#[test]
+fn set_epoch_takes_one_target_and_an_epoch_in_range() {
+    let ok = parse("set-epoch txn=tx epoch=32766\nset-epoch producer=p epoch=32767\n").unwrap();
+    assert_eq!(
+        ok.steps[0].kind,
+        StepKind::Act(Action::SetTxnEpoch {
+            transactional_id: "tx".into(),
+            epoch: 32766
+        })
+    );
+    assert_eq!(
+        ok.steps[1].kind,
+        StepKind::Act(Action::SetProducerEpoch {
+            producer: "p".into(),
+            epoch: 32767
+        })
+    );
+    for (line, column, id) in [
+        ("set-epoch txn=tx epoch=32767", 18, "scenario.number-range"),
+        ("set-epoch producer=p epoch=-1", 22, "scenario.number-range"),
+        ("set-epoch producer=p epoch=40000", 22, "scenario.number-range"),
+        ("set-epoch group=g epoch=1", 11, "parse.expected"),
+        ("set-epoch txn=tx", 1, "parse.expected"),
+        ("set-epoch txn=tx epoch=1 now", 26, "parse.unexpected"),
+    ] {
+        let e = parse(line).unwrap_err();
+        assert_eq!((e.column, e.why.id()), (column, id), "{line}: {e}");
     }
 }
