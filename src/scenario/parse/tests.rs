@@ -249,7 +249,11 @@ fn set_epoch_takes_one_target_and_an_epoch_in_range() {
     for (line, column, id) in [
         ("set-epoch txn=tx epoch=32767", 18, "scenario.number-range"),
         ("set-epoch producer=p epoch=-1", 22, "scenario.number-range"),
-        ("set-epoch producer=p epoch=40000", 22, "scenario.number-range"),
+        (
+            "set-epoch producer=p epoch=40000",
+            22,
+            "scenario.number-range",
+        ),
         ("set-epoch group=g epoch=1", 11, "parse.expected"),
         ("set-epoch txn=tx", 1, "parse.expected"),
         ("set-epoch txn=tx epoch=1 now", 26, "parse.unexpected"),
