@@ -115,24 +115,31 @@ impl World {
     /// `__transaction_state` partition, as state(epoch).
     pub fn transaction_states(&self, transactional_id: &str) -> String {
         match self.transaction_log_values(transactional_id) {
-            // A record under a new producer id says so: the epoch ran out and the id
-            // rotated (`prepareProducerIdRotation`, or Complete* under TV2).
-            Ok(values) => values
-                .iter()
-                .scan(None, |last, v| {
-                    let rotated = last
-                        .replace(v.producer_id)
-                        .is_some_and(|l| l != v.producer_id);
-                    let id = if rotated {
-                        format!(", producerId={}", v.producer_id)
-                    } else {
-                        String::new()
-                    };
-                    let state = v.state().map_or("?", |s| s.name());
-                    Some(format!("{state}({}{id})", v.producer_epoch))
-                })
-                .collect::<Vec<_>>()
-                .join(" → "),
+            Ok(values) => {
+                #[cfg(feature = "log-cleaner")]
+                let mut last = None;
+                values
+                    .iter()
+                    .map(|v| {
+                        let state = v.state().map_or("?", |s| s.name());
+                        // A record under a new producer id says so: the epoch ran out
+                        // and the id rotated. Only `set-epoch` (feature `log-cleaner`)
+                        // brings a world there.
+                        #[cfg(feature = "log-cleaner")]
+                        if last
+                            .replace(v.producer_id)
+                            .is_some_and(|l| l != v.producer_id)
+                        {
+                            return format!(
+                                "{state}({}, producerId={})",
+                                v.producer_epoch, v.producer_id
+                            );
+                        }
+                        format!("{state}({})", v.producer_epoch)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" → ")
+            }
             Err(why) => why,
         }
     }
