@@ -608,7 +608,7 @@ fn parse_line(
             c.done()?;
             StepKind::Act(Action::CleanLog { topic_partition })
         }
-        #[cfg(feature = "log-cleaner")]
+        #[cfg(feature = "set-epoch")]
         "set-epoch" => {
             // A playground shortcut to an epoch near exhaustion (`src/sim/set_epoch.rs`).
             let usage = || {
@@ -654,9 +654,14 @@ fn parse_line(
                 }
             })
         }
+        // A site without the playground's epoch shortcut (every web page).
+        #[cfg(not(feature = "set-epoch"))]
+        "set-epoch" => {
+            return Err(c.err(head.column, msg!("parse.no-set-epoch")));
+        }
         // A site without the log cleaner and the disk steps (the main page, Pulsar's).
         #[cfg(not(feature = "log-cleaner"))]
-        "snapshot" | "truncate" | "clean" | "set-epoch" => {
+        "snapshot" | "truncate" | "clean" => {
             return Err(c.err(head.column, msg!("parse.no-log-cleaner")));
         }
         "step" => {

@@ -400,12 +400,12 @@ fn print_action(action: &Action) -> Option<String> {
             topic_partition,
             offset,
         } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
-        #[cfg(feature = "log-cleaner")]
+        #[cfg(feature = "set-epoch")]
         Action::SetTxnEpoch {
             transactional_id,
             epoch,
         } => format!("set-epoch txn={} epoch={epoch}", quote(transactional_id)),
-        #[cfg(feature = "log-cleaner")]
+        #[cfg(feature = "set-epoch")]
         Action::SetProducerEpoch { producer, epoch } => {
             format!("set-epoch producer={producer} epoch={epoch}")
         }

@@ -135,14 +135,14 @@ pub enum Action {
     },
     /// `set-epoch txn=ID epoch=N`, a playground shortcut: the coordinator writes
     /// epoch N for the transactional id, as InitProducerId bumping it there would.
-    #[cfg(feature = "log-cleaner")]
+    #[cfg(feature = "set-epoch")]
     SetTxnEpoch {
         transactional_id: String,
         epoch: i16,
     },
     /// `set-epoch producer=NAME epoch=N`, a playground shortcut: an idempotent
     /// producer takes epoch N, as that many bumps would leave it.
-    #[cfg(feature = "log-cleaner")]
+    #[cfg(feature = "set-epoch")]
     SetProducerEpoch {
         producer: String,
         epoch: i16,

@@ -155,7 +155,7 @@ pub enum SimErrorKind {
     /// `set-epoch`: a transactional id with a transaction open (or whose coordinator
     /// does not answer), or a producer that is transactional, has no producer id or
     /// has batches not yet acknowledged.
-    #[cfg(feature = "log-cleaner")]
+    #[cfg(feature = "set-epoch")]
     EpochNotSettable {
         name: String,
     },

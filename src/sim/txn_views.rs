@@ -116,16 +116,16 @@ impl World {
     pub fn transaction_states(&self, transactional_id: &str) -> String {
         match self.transaction_log_values(transactional_id) {
             Ok(values) => {
-                #[cfg(feature = "log-cleaner")]
+                #[cfg(feature = "set-epoch")]
                 let mut last = None;
                 values
                     .iter()
                     .map(|v| {
                         let state = v.state().map_or("?", |s| s.name());
                         // A record under a new producer id says so: the epoch ran out
-                        // and the id rotated. Only `set-epoch` (feature `log-cleaner`)
+                        // and the id rotated. Only `set-epoch` (feature `set-epoch`)
                         // brings a world there.
-                        #[cfg(feature = "log-cleaner")]
+                        #[cfg(feature = "set-epoch")]
                         if last
                             .replace(v.producer_id)
                             .is_some_and(|l| l != v.producer_id)

@@ -217,7 +217,7 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::NoProducer { name } => msg!("error.no-producer", name = name),
         SimErrorKind::NoConsumer { name } => msg!("error.no-consumer", name = name),
         SimErrorKind::NoGroupId { consumer } => msg!("error.no-group-id", consumer = consumer),
-        #[cfg(feature = "log-cleaner")]
+        #[cfg(feature = "set-epoch")]
         SimErrorKind::EpochNotSettable { name } => msg!("error.epoch-not-settable", name = name),
         SimErrorKind::UnstableOffsets { group } => msg!("error.unstable-offsets", group = group),
         SimErrorKind::NegativeSeekOffset { offset } => {

@@ -251,7 +251,7 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         }),
         SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::AllFenced { partition: 4 }),
     ]);
-    #[cfg(feature = "log-cleaner")]
+    #[cfg(feature = "set-epoch")]
     let kinds = kinds
         .into_iter()
         .chain([SimErrorKind::EpochNotSettable { name: name() }]);

@@ -159,8 +159,8 @@ fn echo_and_label_translations_sit_right_under_their_step() {
     );
 }
 
-/// Without the log cleaner (the main page, Pulsar's), `clean`, `snapshot`, `truncate`,
-/// `set-epoch` and `fault corrupt` are refused where they stand, in every language, and point to the editor.
+/// Without the log cleaner (the main page, Pulsar's), `clean`, `snapshot`, `truncate` and
+/// `fault corrupt` are refused where they stand, in every language, and point to the editor.
 #[cfg(not(feature = "log-cleaner"))]
 #[test]
 fn without_the_log_cleaner_its_steps_are_refused_with_their_line() {
@@ -169,7 +169,6 @@ fn without_the_log_cleaner_its_steps_are_refused_with_their_line() {
         ("clean t-0", 1),
         ("snapshot t-0", 1),
         ("truncate broker-1 t-0 offset=0", 1),
-        ("set-epoch txn=tx epoch=32766", 1),
         ("  fault corrupt broker-1 t-0/00000000000000000000.log", 9),
     ] {
         let e = parse(&format!("{head}{line}\n")).unwrap_err();
@@ -226,9 +225,19 @@ fn without_topic_admin_its_steps_are_refused_with_their_line() {
     }
 }
 
+/// Without the feature `set-epoch` (every web page) the step is refused where it stands.
+#[cfg(not(feature = "set-epoch"))]
+#[test]
+fn without_set_epoch_the_step_is_refused_with_its_line() {
+    let e = parse("cluster brokers=1\n  set-epoch txn=tx epoch=5\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3), "{e}");
+    assert_eq!(e.why.id(), "parse.no-set-epoch");
+    assert!(e.in_lang(Lang::En).contains("`eos`"), "{e}");
+}
+
 /// `set-epoch` names one transactional id or one producer and an epoch: InitProducerId
 /// never gives out 32767 (`isEpochExhausted`), a producer's own bump may reach it.
-#[cfg(feature = "log-cleaner")]
+#[cfg(feature = "set-epoch")]
 #[test]
 fn set_epoch_takes_one_target_and_an_epoch_in_range() {
     let ok = parse("set-epoch txn=tx epoch=32766\nset-epoch producer=p epoch=32767\n").unwrap();
