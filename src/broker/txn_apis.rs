@@ -417,6 +417,23 @@ impl Broker {
         self.coordinator_tick(now_ms, |c, log| c.abort_timed_out_transactions(now_ms, log))
     }
 
+    /// `set-epoch txn=ID epoch=N` (a playground shortcut): the coordinator writes the
+    /// id's epoch as N, as [`Self::coordinator_tick`] writes a timer task's records.
+    pub fn set_transactional_epoch(
+        &mut self,
+        transactional_id: &str,
+        epoch: i16,
+        now_ms: i64,
+    ) -> (Result<(), Errors>, Handled) {
+        let mut result = Err(Errors::NotCoordinator);
+        let handled = self.coordinator_tick(now_ms, |c, log| {
+            let (r, out) = c.set_producer_epoch(transactional_id, epoch, now_ms, log);
+            result = r;
+            out
+        });
+        (result, handled)
+    }
+
     /// One of the coordinator's timer tasks; the marker requests that follow what it
     /// appended to a replicated `__transaction_state` wait until the HW passes it.
     fn coordinator_tick(

@@ -406,6 +406,15 @@ fn print_action(action: &Action) -> Option<String> {
             topic_partition,
             offset,
         } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
+        #[cfg(feature = "set-epoch")]
+        Action::SetTxnEpoch {
+            transactional_id,
+            epoch,
+        } => format!("set-epoch txn={} epoch={epoch}", quote(transactional_id)),
+        #[cfg(feature = "set-epoch")]
+        Action::SetProducerEpoch { producer, epoch } => {
+            format!("set-epoch producer={producer} epoch={epoch}")
+        }
         #[cfg(feature = "log-cleaner")]
         Action::CorruptFile {
             broker,

@@ -136,6 +136,20 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         position: Option<u64>,
     },
+    /// `set-epoch txn=ID epoch=N`, a playground shortcut: the coordinator writes
+    /// epoch N for the transactional id, as InitProducerId bumping it there would.
+    #[cfg(feature = "set-epoch")]
+    SetTxnEpoch {
+        transactional_id: String,
+        epoch: i16,
+    },
+    /// `set-epoch producer=NAME epoch=N`, a playground shortcut: an idempotent
+    /// producer takes epoch N, as that many bumps would leave it.
+    #[cfg(feature = "set-epoch")]
+    SetProducerEpoch {
+        producer: String,
+        epoch: i16,
+    },
     /// Lose the next request (from one client, or any).
     DropNextRequest {
         from: Option<String>,

@@ -152,6 +152,13 @@ pub enum SimErrorKind {
     NoBrokerFor {
         api: &'static str,
     },
+    /// `set-epoch`: a transactional id with a transaction open (or whose coordinator
+    /// does not answer), or a producer that is transactional, has no producer id or
+    /// has batches not yet acknowledged.
+    #[cfg(feature = "set-epoch")]
+    EpochNotSettable {
+        name: String,
+    },
     /// A consume-transform-produce round with a consumer that has no `group.id`
     /// (`KafkaConsumer.groupMetadata` throws `InvalidGroupIdException`).
     NoGroupId {

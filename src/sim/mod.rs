@@ -19,6 +19,8 @@ pub mod replication;
 /// The seeded RNG lives in `util` (the producers draw their retry jitter from one too).
 pub use crate::util::rng;
 mod scheduling;
+#[cfg(feature = "set-epoch")]
+mod set_epoch;
 mod transactions;
 pub mod transform;
 pub(crate) mod txn_views;

@@ -115,17 +115,31 @@ impl World {
     /// `__transaction_state` partition, as state(epoch).
     pub fn transaction_states(&self, transactional_id: &str) -> String {
         match self.transaction_log_values(transactional_id) {
-            Ok(values) => values
-                .iter()
-                .map(|v| {
-                    format!(
-                        "{}({})",
-                        v.state().map_or("?", |s| s.name()),
-                        v.producer_epoch
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(" → "),
+            Ok(values) => {
+                #[cfg(feature = "set-epoch")]
+                let mut last = None;
+                values
+                    .iter()
+                    .map(|v| {
+                        let state = v.state().map_or("?", |s| s.name());
+                        // A record under a new producer id says so: the epoch ran out
+                        // and the id rotated. Only `set-epoch` (feature `set-epoch`)
+                        // brings a world there.
+                        #[cfg(feature = "set-epoch")]
+                        if last
+                            .replace(v.producer_id)
+                            .is_some_and(|l| l != v.producer_id)
+                        {
+                            return format!(
+                                "{state}({}, producerId={})",
+                                v.producer_epoch, v.producer_id
+                            );
+                        }
+                        format!("{state}({})", v.producer_epoch)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" → ")
+            }
             Err(why) => why,
         }
     }

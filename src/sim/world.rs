@@ -415,6 +415,15 @@ impl World {
                 topic_partition,
                 offset,
             } => self.truncate_replica(*broker, topic_partition, *offset),
+            #[cfg(feature = "set-epoch")]
+            Action::SetTxnEpoch {
+                transactional_id,
+                epoch,
+            } => self.set_txn_epoch(transactional_id, *epoch),
+            #[cfg(feature = "set-epoch")]
+            Action::SetProducerEpoch { producer, epoch } => {
+                self.set_producer_epoch(producer, *epoch)
+            }
             #[cfg(feature = "log-cleaner")]
             Action::CorruptFile {
                 broker,

@@ -72,6 +72,26 @@ impl Producer {
         });
     }
 
+    /// `set-epoch producer=NAME epoch=N`, a playground shortcut (Kafka's
+    /// `TransactionManagerTest` calls `initializeIdempotentProducerId(producerId,
+    /// Short.MAX_VALUE)`): an idempotent producer that has its producer id and nothing
+    /// unacknowledged takes epoch N, every partition's sequences starting at 0 as after
+    /// a bump. Returns whether it could.
+    pub fn set_epoch(&mut self, epoch: i16) -> bool {
+        let idle = self.txn.is_none() && self.id_state == IdState::Ready && !self.has_pending();
+        if !idle || epoch < 0 {
+            return false;
+        }
+        self.producer_epoch = epoch;
+        self.next_sequence.clear();
+        self.sequence_ids.clear();
+        self.last_acked_sequence.clear();
+        self.last_acked_offset.clear();
+        self.unresolved_sequences.clear();
+        self.epoch_bump_partitions.clear();
+        true
+    }
+
     /// `startSequencesAtBeginning`: `tp`'s numbered batches, in their old order, get
     /// the current producer id and epoch and sequences from 0; the next new batch
     /// follows them. Returns how many were renumbered. Simplified: at epoch 32767,

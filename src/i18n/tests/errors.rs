@@ -251,6 +251,10 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         }),
         SimErrorKind::ReplicaAssignment(ReplicaAssignmentError::AllFenced { partition: 4 }),
     ]);
+    #[cfg(feature = "set-epoch")]
+    let kinds = kinds
+        .into_iter()
+        .chain([SimErrorKind::EpochNotSettable { name: name() }]);
     kinds
         .into_iter()
         .map(SimError::from)

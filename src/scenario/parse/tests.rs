@@ -257,3 +257,50 @@ fn elect_leaders_takes_an_election_type() {
     .unwrap_err();
     assert_eq!((e.line, e.column), (3, 25), "{e}");
 }
+
+/// Without the feature `set-epoch` (every web page) the step is refused where it stands.
+#[cfg(not(feature = "set-epoch"))]
+#[test]
+fn without_set_epoch_the_step_is_refused_with_its_line() {
+    let e = parse("cluster brokers=1\n  set-epoch txn=tx epoch=5\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3), "{e}");
+    assert_eq!(e.why.id(), "parse.no-set-epoch");
+    assert!(e.in_lang(Lang::En).contains("`eos`"), "{e}");
+}
+
+/// `set-epoch` names one transactional id or one producer and an epoch: InitProducerId
+/// never gives out 32767 (`isEpochExhausted`), a producer's own bump may reach it.
+#[cfg(feature = "set-epoch")]
+#[test]
+fn set_epoch_takes_one_target_and_an_epoch_in_range() {
+    let ok = parse("set-epoch txn=tx epoch=32766\nset-epoch producer=p epoch=32767\n").unwrap();
+    assert_eq!(
+        ok.steps[0].kind,
+        StepKind::Act(Action::SetTxnEpoch {
+            transactional_id: "tx".into(),
+            epoch: 32766
+        })
+    );
+    assert_eq!(
+        ok.steps[1].kind,
+        StepKind::Act(Action::SetProducerEpoch {
+            producer: "p".into(),
+            epoch: 32767
+        })
+    );
+    for (line, column, id) in [
+        ("set-epoch txn=tx epoch=32767", 18, "scenario.number-range"),
+        ("set-epoch producer=p epoch=-1", 22, "scenario.number-range"),
+        (
+            "set-epoch producer=p epoch=40000",
+            22,
+            "scenario.number-range",
+        ),
+        ("set-epoch group=g epoch=1", 11, "parse.expected"),
+        ("set-epoch txn=tx", 1, "parse.expected"),
+        ("set-epoch txn=tx epoch=1 now", 26, "parse.unexpected"),
+    ] {
+        let e = parse(line).unwrap_err();
+        assert_eq!((e.column, e.why.id()), (column, id), "{line}: {e}");
+    }
+}

@@ -137,6 +137,16 @@ impl TransactionMetadata {
         self.prepare_transition_to(d)
     }
 
+    /// `set-epoch txn=ID epoch=N` (a playground shortcut, no Kafka request): the
+    /// epoch goes to `epoch - 1` in memory, so that the InitProducerId bump that
+    /// follows writes `epoch`, as if the id had been initialised that many times
+    /// (Kafka's `TransactionCoordinatorTest` builds such metadata directly). Also
+    /// puts a saved epoch back when that write failed.
+    pub fn put_epoch(&mut self, producer_epoch: i16, last_producer_epoch: i16) {
+        self.producer_epoch = producer_epoch;
+        self.last_producer_epoch = last_producer_epoch;
+    }
+
     /// `prepareProducerIdRotation`: InitProducerId when the epoch is exhausted moves
     /// the transactional id to a fresh producer id at epoch 0.
     pub fn prepare_producer_id_rotation(

@@ -217,9 +217,11 @@ impl TransactionCoordinator {
                 meta.fence_in_memory(producer_epoch);
             }
         }
-        // An exhausted epoch moves to a new producer id at Complete* (KAFKA-20090:
-        // also on the fence path).
-        let next_producer_id = if meta.is_producer_epoch_exhausted() {
+        // An exhausted epoch moves to a new producer id at Complete*, for a TV2 client
+        // only (`clientTransactionVersion.supportsEpochBump()`: below TV2 the next
+        // InitProducerId rotates it). Since KAFKA-20090 (apache/kafka#21506, 2026) a TV2
+        // fence allocates it too, where Kafka 4.0 did not.
+        let next_producer_id = if tv.supports_epoch_bump() && meta.is_producer_epoch_exhausted() {
             match log.generate_producer_id() {
                 Ok(id) => id,
                 Err(e) => return err_result(e),

@@ -163,6 +163,74 @@ impl TransactionCoordinator {
         Ok((transit.producer_id, transit.producer_epoch))
     }
 
+    /// `set-epoch txn=ID epoch=N`, a playground shortcut (no Kafka request does
+    /// this): the id's epoch becomes `epoch`, written to `__transaction_state` as the
+    /// Empty record of an InitProducerId that bumped it there, so a scenario can start
+    /// near `Short.MAX_VALUE` without 32 766 InitProducerIds. A new id gets a producer
+    /// id first. Only between transactions (else CONCURRENT_TRANSACTIONS), and at most
+    /// 32 766: `isEpochExhausted` keeps 32 767 from every client.
+    pub fn set_producer_epoch(
+        &mut self,
+        transactional_id: &str,
+        epoch: i16,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+    ) -> (Result<(), Errors>, Out) {
+        let mut out = Vec::new();
+        let r = self.put_epoch(transactional_id, epoch, now, log, &mut out);
+        (r, out)
+    }
+
+    fn put_epoch(
+        &mut self,
+        transactional_id: &str,
+        epoch: i16,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> Result<(), Errors> {
+        if !(0..i16::MAX).contains(&epoch) || transactional_id.is_empty() {
+            return Err(Errors::InvalidRequest);
+        }
+        if self.owned_metadata(transactional_id)?.1.is_none() {
+            let producer_id = log.generate_producer_id()?;
+            let meta = TransactionMetadata::new(transactional_id, producer_id, 60_000, now);
+            self.transactions.insert(transactional_id.to_string(), meta);
+        }
+        let Some(meta) = self.transactions.get_mut(transactional_id) else {
+            return Err(Errors::NotCoordinator);
+        };
+        let idle = matches!(
+            meta.state(),
+            TransactionState::Empty
+                | TransactionState::CompleteCommit
+                | TransactionState::CompleteAbort
+        );
+        if meta.pending_transition_in_progress() || !idle {
+            return Err(Errors::ConcurrentTransactions);
+        }
+        let saved = (meta.producer_epoch(), meta.last_producer_epoch());
+        meta.put_epoch(epoch - 1, NO_PRODUCER_EPOCH);
+        let timeout = meta.txn_timeout_ms();
+        let prepared = meta.prepare_increment_producer_epoch(
+            timeout,
+            None,
+            now,
+            crate::breaks::Breaks::default(),
+        );
+        let written = match prepared {
+            Ok(transit) => self.write_transit(transactional_id, &transit, false, now, log, out),
+            Err(e) => Err(e.to_errors()),
+        };
+        if written.is_err() {
+            if let Some(meta) = self.transactions.get_mut(transactional_id) {
+                meta.clear_pending();
+                meta.put_epoch(saved.0, saved.1);
+            }
+        }
+        written
+    }
+
     pub(super) fn internal_error(
         transactional_id: &str,
         detail: InternalError,
