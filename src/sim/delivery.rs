@@ -9,6 +9,12 @@ use crate::client::producer::{Producer, ProducerEvent};
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
 
+/// `reconnect.backoff.ms` (Kafka's default): the first wait before connecting again
+/// to a node whose connection failed.
+const RECONNECT_BACKOFF_MS: i64 = 50;
+/// `reconnect.backoff.max.ms` (Kafka's default): the longest such wait.
+const RECONNECT_BACKOFF_MAX_MS: i64 = 1_000;
+
 impl World {
     pub(super) fn emit_producer_events(&mut self, client: &str, events: Vec<ProducerEvent>) {
         for event in events {
@@ -277,6 +283,24 @@ impl World {
 
     /// Broker `from`'s WriteTxnMarkers `tag` lost its connection: its marker channel
     /// re-enqueues the markers (see `broker/marker_channel.rs`).
+    /// A WriteTxnMarkers to a broker that is down: the marker channel's
+    /// `InterBrokerSendThread` finds the connection failed and hands the markers back
+    /// (`wasDisconnected`), but only once `NetworkClient`'s reconnect backoff has passed
+    /// (`reconnect.backoff.ms` 50 ms, doubling up to `reconnect.backoff.max.ms` 1 s,
+    /// Kafka 4.0; its ±20 % jitter left out). Meanwhile the metadata may still name the
+    /// dead broker (the controller fences a crashed one only after
+    /// `broker.session.timeout.ms`), so the markers go to it again.
+    fn markers_refused(&mut self, from: i32, to: i32, tag: u64) {
+        let failures = self.reconnect_failures.entry((from, to)).or_insert(0);
+        let backoff = (RECONNECT_BACKOFF_MS << (*failures).min(8)).min(RECONNECT_BACKOFF_MAX_MS);
+        *failures = failures.saturating_add(1);
+        let due = self.clock_ms.saturating_add(backoff);
+        match self.inter_broker.get_mut(&(from, tag)) {
+            Some(entry) => entry.2 = due,
+            None => self.markers_disconnected(from, tag),
+        }
+    }
+
     fn markers_disconnected(&mut self, from: i32, tag: u64) {
         self.inter_broker.remove(&(from, tag));
         let now = self.clock_ms;
@@ -325,9 +349,12 @@ impl World {
                 if let (Node::Broker(from), Body::Request(Request::WriteTxnMarkers { .. })) =
                     (&env.from, &env.body)
                 {
-                    self.markers_disconnected(*from, env.correlation_id);
+                    self.markers_refused(*from, id, env.correlation_id);
                 }
                 return;
+            }
+            if let Node::Broker(from) = env.from {
+                self.reconnect_failures.remove(&(from, id));
             }
         }
         self.emit(EventKind::MessageDelivered {
