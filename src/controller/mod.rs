@@ -35,7 +35,8 @@ mod topic_changes;
 mod topics;
 
 pub use broker_lifecycle::{
-    registration_backoff_ms, PendingRegistration, BROKER_SESSION_TIMEOUT_MS, REGISTRATION_BACKOFF_MS,
+    registration_backoff_ms, PendingRegistration, BROKER_SESSION_TIMEOUT_MS,
+    REGISTRATION_BACKOFF_MS,
 };
 pub use election::LEADER_IMBALANCE_CHECK_INTERVAL_MS;
 pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};
