@@ -37,7 +37,8 @@ impl World {
             Body::Response(r) => Some(r.error()),
             Body::Request(_) => None,
         };
-        let broken = self.network.is_broken(&from, &to);
+        let down = matches!(to, Node::Broker(id) if !self.broker_online(id));
+        let broken = !down && self.network.is_broken(&from, &to);
         let now = self.clock_ms;
         let (env, struck) = if broken {
             let env = self
@@ -91,11 +92,17 @@ impl World {
     /// A message between a producer and a broker was lost: their connection breaks, and
     /// what was still on it is lost with it (TCP delivers in order or not at all). Other
     /// clients here send one request at a time and ask again on their next call.
+    fn broker_online(&self, id: i32) -> bool {
+        self.brokers.get(&id).is_some_and(|b| b.online)
+    }
+
     fn break_connection(&mut self, from: &Node, to: &Node) {
         let Some((client, broker)) = super::network::client_connection(from, to) else {
             return;
         };
-        if !self.producers.contains_key(client) {
+        // A stopped broker's host resets the connection (the client hears of it at the
+        // next send), so there is no silent connection to it to break.
+        if !self.producers.contains_key(client) || !self.broker_online(broker) {
             return;
         }
         let client = client.to_string();
