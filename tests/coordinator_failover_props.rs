@@ -260,7 +260,7 @@ fn a_send_refused_after_a_timed_out_commit_is_not_committed_by_the_retry() {
 }
 
 /// The lesson's case, pinned: PrepareCommit replicated, markers held, the coordinator's
-/// broker crashes; the new coordinator must send the markers itself.
+/// broker crashes; once it is fenced, the new coordinator must send the markers itself.
 #[test]
 fn the_new_coordinator_completes_a_commit_left_in_prepare_commit() {
     let mut w = world();
@@ -288,7 +288,9 @@ fn the_new_coordinator_completes_a_commit_left_in_prepare_commit() {
     })
     .unwrap();
     w.apply(&Action::ReleaseMarkers).unwrap();
-    w.apply(&Action::Advance { ms: 600 }).unwrap();
+    // The controller fences broker 3 once broker.session.timeout.ms (9 s) has passed;
+    // then broker 1 leads __transaction_state and sends the markers.
+    w.apply(&Action::Advance { ms: 9_600 }).unwrap();
     assert!(checker.observe(&w, 1).is_empty());
     assert_eq!(read_committed(&mut w, &tp), ["v1", "v2"]);
     assert!(

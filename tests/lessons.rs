@@ -581,7 +581,8 @@ fn no_lesson_speaks_of_the_seed() {
 /// changes became AlterPartition requests to the controller; the lessons with an
 /// election when the `LeaderElected` event gained the ELR, KIP-966; hanging-transaction
 /// and late-endtxn when each gained a second, transaction.version 2 world, which is the
-/// final one.) It digests the structured events
+/// final one; the lessons with a crash when the controller began to fence a crashed
+/// broker only after broker.session.timeout.ms.) It digests the structured events
 /// and the disk bytes, never narration: rewording or translating a sentence in the catalog
 /// must leave these values alone. They change only when the engine's behaviour or bytes do
 /// (then update them here, with the reason in the commit).
@@ -607,9 +608,9 @@ fn lesson_fingerprints_are_pinned() {
         "hanging-transaction 2098eee1411872ce",
         "late-endtxn 959c0fba1eed2a01",
         "replication 9464a0006581217a",
-        "failover 22dd92db08c60f64",
-        "coordinator-failover 0d32b0c2c4a9f4b8",
-        "acks-1-loss 4724723e4b46509c",
+        "failover deb5885f26a90b97",
+        "coordinator-failover ce9b9cc606302a23",
+        "acks-1-loss 20bf6a9206ade776",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");

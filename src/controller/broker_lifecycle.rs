@@ -1,10 +1,13 @@
 //! Brokers as the controller sees them (`ClusterControlManager`,
-//! `BrokerHeartbeatManager`): registering with a new broker epoch, fenced when they
-//! stop or their session runs out, controlled shutdown, unfenced when they are back.
+//! `BrokerHeartbeatManager`, Kafka 4.0, mirror commit 1eb7644): registering with a new
+//! broker epoch, fenced at once by a controlled shutdown, or when their session runs
+//! out — a crash and a cut link look the same to the controller, heartbeats that stop
+//! coming — and unfenced when they register again.
 
 #[cfg(doc)]
 use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
 use crate::sim::event::EventKind;
 use crate::sim::network::Node;
 use crate::sim::world::World;
@@ -12,9 +15,31 @@ use crate::sim::world::World;
 /// `broker.session.timeout.ms` (Kafka's default): a broker that sent no heartbeat for
 /// this long is fenced by the controller.
 pub const BROKER_SESSION_TIMEOUT_MS: i64 = 9_000;
+
+/// The first wait of `BrokerLifecycleManager`'s resend backoff (Kafka 4.0:
+/// `ExponentialBackoff(100, 2, broker.session.timeout.ms, 0.02)`).
+pub const REGISTRATION_BACKOFF_MS: i64 = 100;
+
+/// A restarted broker the controller refused to register: when it asks again, and how
+/// many times it was refused (`BrokerLifecycleManager.failedAttempts`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PendingRegistration {
+    pub next_attempt_ms: i64,
+    pub failed_attempts: u32,
+}
+
+/// The wait after `failed_attempts` earlier failures: 100 ms doubling each time, at
+/// most `broker.session.timeout.ms` (100, 200, 400, … 6400, 9000). Kafka adds ±2 %
+/// jitter; the playground leaves it out so every run waits the same.
+pub fn registration_backoff_ms(failed_attempts: u32) -> i64 {
+    REGISTRATION_BACKOFF_MS
+        .saturating_mul(1_i64 << failed_attempts.min(16))
+        .min(BROKER_SESSION_TIMEOUT_MS)
+}
+
 impl World {
-    /// A broker stopped: the controller fences it (out of every ISR, a new leader
-    /// where it led) and tells the others.
+    /// The controller fences a broker (its session ran out, or its controlled shutdown
+    /// ended): out of every ISR, a new leader where it led; it tells the others.
     pub(crate) fn fence_broker(&mut self, id: i32) {
         let alive = self.active_brokers();
         let changes = self.change_registrations(|reg, rules| {
@@ -23,21 +48,14 @@ impl World {
         self.announce(changes);
     }
 
-    /// The brokers the controller may elect: running and not fenced.
-    fn unfenced_online_brokers(&self) -> Vec<i32> {
-        self.brokers
-            .values()
-            .filter(|b| b.online && !self.fenced.contains(&b.id))
-            .map(|b| b.id)
-            .collect()
-    }
-
-    /// `ClusterControlManager.isActive`: running, unfenced and not in controlled
-    /// shutdown — the brokers that may lead or join an ISR.
+    /// `ClusterControlManager.isActive`: registered, unfenced and not in controlled
+    /// shutdown — the brokers that may lead or join an ISR. The controller knows only
+    /// what heartbeats tell it: a broker that crashed counts until its session runs out.
     pub(super) fn active_brokers(&self) -> Vec<i32> {
-        self.unfenced_online_brokers()
-            .into_iter()
-            .filter(|b| !self.shutting_down.contains(b))
+        self.brokers
+            .keys()
+            .copied()
+            .filter(|b| !self.fenced.contains(b) && !self.shutting_down.contains(b))
             .collect()
     }
 
@@ -47,18 +65,39 @@ impl World {
     /// controlled shutdown, takes it out of every ISR (never emptying one) and elects
     /// new leaders where it led; the broker hears the new metadata and becomes a
     /// follower before it stops. A broker cut off from the controller cannot ask: it
-    /// just stops.
-    pub(crate) fn controlled_shutdown(&mut self, id: i32) {
+    /// just stops. Returns whether the controller heard.
+    pub(crate) fn controlled_shutdown(&mut self, id: i32) -> bool {
         if !self.replicated
             || self.fenced.contains(&id)
             || self.network.is_cut(&Node::Broker(id), &Node::Controller)
         {
-            return;
+            return false;
         }
         self.shutting_down.insert(id);
         self.emit(EventKind::ControlledShutdown { broker: id });
         self.publish_broker_registrations();
         self.fence_broker(id);
+        true
+    }
+
+    /// A broker stopped. After a controlled shutdown the controller fences it at once
+    /// (the heartbeat that reports the shutdown done, `handleBrokerFenced`). A crash,
+    /// or a clean stop the controller could not hear, tells the controller nothing:
+    /// the broker's heartbeats stop, and it stays registered, in its ISRs and leader
+    /// where it led until its session runs out (`sync_controller_links`).
+    pub(crate) fn broker_stopped(&mut self, id: i32, shut_down: bool) {
+        if !self.replicated || shut_down {
+            self.session_cut_at.remove(&id);
+            self.fenced.insert(id);
+            self.publish_broker_registrations();
+            if self.replicated {
+                self.fence_broker(id);
+            }
+        } else if !self.fenced.contains(&id) {
+            let silent_since = (self.clock_ms, self.events.len());
+            self.session_cut_at.entry(id).or_insert(silent_since);
+            self.emit(EventKind::HeartbeatsStopped { broker: id });
+        }
     }
 
     /// A broker that stopped uncleanly registers again: with ELR on it leaves every ISR
@@ -79,62 +118,140 @@ impl World {
         self.announce(changes);
     }
 
-    /// A broker (re)started and registers: a new broker epoch, above every one given.
+    /// `ClusterControlManager.registerBroker` (Kafka 4.0): while the previous
+    /// incarnation of the broker still has a valid session
+    /// (`BrokerHeartbeatManager.hasValidSession`: unfenced and heard from within
+    /// `broker.session.timeout.ms`), a new incarnation is refused with
+    /// DUPLICATE_BROKER_REGISTRATION.
+    pub(crate) fn previous_session_valid(&self, id: i32) -> bool {
+        self.replicated && self.session_cut_at.contains_key(&id) && !self.fenced.contains(&id)
+    }
+
+    /// The controller refuses a restarted broker's registration: the broker waits
+    /// (`scheduleNextCommunicationAfterFailure`) and asks again; until then it serves
+    /// nothing (Kafka's `BrokerServer.startup` waits for the registration before it
+    /// opens its listeners).
+    pub(crate) fn refuse_registration(&mut self, id: i32, failed_attempts: u32) {
+        let backoff = registration_backoff_ms(failed_attempts);
+        let now = self.clock_ms;
+        self.pending_registrations.insert(
+            id,
+            PendingRegistration {
+                next_attempt_ms: now.saturating_add(backoff),
+                failed_attempts: failed_attempts.saturating_add(1),
+            },
+        );
+        self.emit(EventKind::RegistrationRefused {
+            broker: id,
+            error: Errors::DuplicateBrokerRegistration,
+            retry_ms: backoff,
+        });
+    }
+
+    /// Restarted brokers whose wait is over ask again: refused while the previous
+    /// incarnation's session runs, else they start. Returns whether any asked.
+    pub(crate) fn retry_registrations(&mut self) -> bool {
+        let now = self.clock_ms;
+        let due: Vec<(i32, u32)> = self
+            .pending_registrations
+            .iter()
+            .filter(|(_, p)| p.next_attempt_ms <= now)
+            .map(|(id, p)| (*id, p.failed_attempts))
+            .collect();
+        for (id, failed) in &due {
+            self.pending_registrations.remove(id);
+            if self.previous_session_valid(*id) {
+                self.refuse_registration(*id, *failed);
+            } else {
+                self.complete_start(*id);
+            }
+        }
+        !due.is_empty()
+    }
+
+    /// A broker (re)started and registers: a new broker epoch, above every one given,
+    /// and (unless it is cut off from the controller) no longer fenced.
     pub(crate) fn register_broker(&mut self, id: i32) {
         self.shutting_down.remove(&id);
+        if !self.network.is_cut(&Node::Broker(id), &Node::Controller) {
+            self.fenced.remove(&id);
+            self.session_cut_at.remove(&id);
+        }
         let next = self.broker_epochs.values().max().copied().unwrap_or(0) + 1;
         self.broker_epochs.insert(id, next);
         self.publish_broker_registrations();
     }
 
-    /// A running broker whose link to the controller is cut stops heartbeating; the
-    /// controller fences it once `broker.session.timeout.ms` (9 s) has passed since
-    /// its last heartbeat, taken here as the moment of the cut (Kafka 4.0
-    /// `BrokerHeartbeatManager`). Until then it stays leader and in the ISRs. Fenced,
-    /// it leaves the ISRs and loses its leaderships, though it keeps running and, until
-    /// it hears from the controller again, still believes it leads. When the link
-    /// heals it registers again and learns the current metadata.
+    /// The controller's session timer (Kafka 4.0 `BrokerHeartbeatManager`): a broker
+    /// that sends no heartbeat — crashed, or running with its link to the controller
+    /// cut — is fenced once `broker.session.timeout.ms` (9 s) has passed since its last
+    /// heartbeat, taken here as the moment of the crash or the cut (Kafka heartbeats
+    /// every 2 s, so its last one may be up to 2 s earlier). Until then it stays
+    /// leader and in the ISRs: a leader that crashed leaves its partitions without a
+    /// working leader, and an `acks=all` Produce waits for a follower that crashed.
+    /// Fenced, it leaves the ISRs and loses its leaderships; a running one keeps
+    /// running and, until it hears from the controller again, still believes it leads.
+    /// When the link heals it registers again and learns the current metadata.
     pub(crate) fn sync_controller_links(&mut self) {
         if !self.replicated {
             return;
         }
-        let now = self.clock_ms;
+        let silent_since = (self.clock_ms, self.events.len());
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let online = self.brokers.get(&id).is_some_and(|b| b.online);
             let cut = self.network.is_cut(&Node::Broker(id), &Node::Controller);
-            if online && cut && !self.fenced.contains(&id) {
-                let since = *self.session_cut_at.entry(id).or_insert(now);
-                if now.saturating_sub(since) >= BROKER_SESSION_TIMEOUT_MS {
-                    self.session_cut_at.remove(&id);
-                    self.fenced.insert(id);
-                    self.emit(EventKind::BrokerFenced {
-                        broker: id,
-                        fenced: true,
-                    });
-                    self.publish_broker_registrations();
-                    self.fence_broker(id);
-                }
-            } else {
-                self.session_cut_at.remove(&id);
-                if !cut && self.fenced.remove(&id) {
-                    self.emit(EventKind::BrokerFenced {
-                        broker: id,
-                        fenced: false,
-                    });
-                    self.publish_broker_registrations();
-                    self.reregister_broker(id);
-                }
+            let heartbeats = online && !cut;
+            if !heartbeats && !self.fenced.contains(&id) {
+                self.session_cut_at.entry(id).or_insert(silent_since);
+                continue;
             }
+            self.session_cut_at.remove(&id);
+            if heartbeats && self.fenced.remove(&id) {
+                self.emit(EventKind::BrokerFenced {
+                    broker: id,
+                    fenced: false,
+                    running: true,
+                });
+                self.publish_broker_registrations();
+                self.reregister_broker(id);
+            }
+        }
+        // `fenceStaleBrokers`: the longest silent first (`findOneStaleBroker`).
+        let now = self.clock_ms;
+        let mut stale: Vec<((i64, usize), i32)> = self
+            .session_cut_at
+            .iter()
+            .filter(|(_, (since, _))| now.saturating_sub(*since) >= BROKER_SESSION_TIMEOUT_MS)
+            .map(|(id, since)| (*since, *id))
+            .collect();
+        crate::util::ordered::sort_by(&mut stale, |a, b| a.cmp(b));
+        for (_, id) in stale {
+            self.session_cut_at.remove(&id);
+            self.fenced.insert(id);
+            let running = self.brokers.get(&id).is_some_and(|b| b.online);
+            self.emit(EventKind::BrokerFenced {
+                broker: id,
+                fenced: true,
+                running,
+            });
+            self.publish_broker_registrations();
+            self.fence_broker(id);
         }
     }
 
-    /// When the controller next fences a broker whose session runs out, if any.
-    pub(crate) fn next_session_expiry_ms(&self) -> Option<i64> {
-        self.session_cut_at
+    /// When the controller next has something to do on its own: fence a broker whose
+    /// session runs out, or hear a refused broker ask again.
+    pub(crate) fn next_controller_timer_ms(&self) -> Option<i64> {
+        let expiries = self
+            .session_cut_at
             .values()
-            .map(|t| t.saturating_add(BROKER_SESSION_TIMEOUT_MS))
-            .min()
+            .map(|(t, _)| t.saturating_add(BROKER_SESSION_TIMEOUT_MS));
+        let attempts = self
+            .pending_registrations
+            .values()
+            .map(|p| p.next_attempt_ms);
+        expiries.chain(attempts).min()
     }
 
     /// A broker registers again (restarted, or back in touch with the controller): it
@@ -158,6 +275,11 @@ impl World {
 
     /// Whether the controller fenced this running broker (cut off from it).
     pub fn is_fenced(&self, broker: i32) -> bool {
-        self.fenced.contains(&broker)
+        self.fenced.contains(&broker) && self.brokers.get(&broker).is_some_and(|b| b.online)
+    }
+
+    /// Whether a restarted broker waits for the controller to accept its registration.
+    pub fn is_registering(&self, broker: i32) -> bool {
+        self.pending_registrations.contains_key(&broker)
     }
 }

@@ -75,7 +75,7 @@ impl World {
         let isr_short = i32::try_from(meta.isr.len()).unwrap_or(i32::MAX) < effective_min_isr;
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
-            if self.fenced.contains(&id) {
+            if self.is_fenced(id) {
                 continue;
             }
             let Some(broker) = self.brokers.get_mut(&id) else {
@@ -98,14 +98,15 @@ impl World {
             .map(|b| {
                 let registration = BrokerRegistration {
                     epoch: self.broker_epochs.get(&b.id).copied().unwrap_or(-1),
-                    fenced: !b.online || self.fenced.contains(&b.id),
+                    fenced: self.fenced.contains(&b.id),
                     in_controlled_shutdown: self.shutting_down.contains(&b.id),
                 };
                 (b.id, registration)
             })
             .collect();
         for b in self.brokers.values_mut() {
-            if self.fenced.contains(&b.id) {
+            // A broker cut off from the controller hears nothing.
+            if b.online && self.fenced.contains(&b.id) {
                 continue;
             }
             if let Some(epoch) = self.broker_epochs.get(&b.id) {

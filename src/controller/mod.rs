@@ -34,7 +34,10 @@ mod registration;
 mod topic_changes;
 mod topics;
 
-pub use broker_lifecycle::BROKER_SESSION_TIMEOUT_MS;
+pub use broker_lifecycle::{
+    registration_backoff_ms, PendingRegistration, BROKER_SESSION_TIMEOUT_MS,
+    REGISTRATION_BACKOFF_MS,
+};
 pub use election::LEADER_IMBALANCE_CHECK_INTERVAL_MS;
 pub use producer_ids::{ProducerIdControlManager, PRODUCER_ID_BLOCK_SIZE};
 pub use registration::{

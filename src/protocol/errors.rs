@@ -79,6 +79,7 @@ errors! {
     EligibleLeadersNotAvailable = 83, "ELIGIBLE_LEADERS_NOT_AVAILABLE", "Eligible topic partition leaders are not available.", true;
     ElectionNotNeeded = 84, "ELECTION_NOT_NEEDED", "Leader election not needed for topic partition.", false;
     InvalidUpdateVersion = 95, "INVALID_UPDATE_VERSION", "The given update version was invalid.", false;
+    DuplicateBrokerRegistration = 101, "DUPLICATE_BROKER_REGISTRATION", "This broker ID is already in use.", false;
     IneligibleReplica = 107, "INELIGIBLE_REPLICA", "The new ISR contains at least one ineligible replica.", false;
     ProducerFenced = 90, "PRODUCER_FENCED", "There is a newer producer with the same transactionalId which fences the current one.", false;
 }

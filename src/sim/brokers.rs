@@ -34,12 +34,13 @@ impl World {
             .brokers
             .get_mut(&id)
             .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
+        if self.pending_registrations.contains_key(&id) {
+            return Err(SimErrorKind::BrokerRegistering { id }.into());
+        }
         if !broker.online {
             return Err(SimErrorKind::BrokerAlreadyStopped { id }.into());
         }
-        if clean {
-            self.controlled_shutdown(id);
-        }
+        let shut_down = clean && self.controlled_shutdown(id);
         let Some(broker) = self.brokers.get_mut(&id) else {
             return Err(SimErrorKind::NoBroker { id }.into());
         };
@@ -67,13 +68,37 @@ impl World {
             self.emit_producer_events(&name, events);
         }
         self.publish_broker_registrations();
-        if self.replicated {
-            self.fence_broker(id);
+        self.broker_stopped(id, shut_down);
+        Ok(vec![])
+    }
+
+    /// Starts a stopped broker. It must register first: while the controller still
+    /// counts its previous incarnation (a crash less than `broker.session.timeout.ms`
+    /// ago), the registration is refused and the broker asks again later
+    /// (`crate::controller`); it starts serving once it is accepted.
+    pub(super) fn start_broker(&mut self, id: i32) -> Result<Vec<String>, SimError> {
+        let broker = self
+            .brokers
+            .get(&id)
+            .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
+        if self.pending_registrations.contains_key(&id) {
+            return Err(SimErrorKind::BrokerRegistering { id }.into());
+        }
+        if broker.online {
+            return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
+        }
+        if self.previous_session_valid(id) {
+            self.refuse_registration(id, 0);
+        } else {
+            self.complete_start(id);
         }
         Ok(vec![])
     }
 
-    pub(super) fn start_broker(&mut self, id: i32) -> Result<Vec<String>, SimError> {
+    /// A stopped broker whose registration the controller accepts: it opens and
+    /// recovers every partition folder, registers at a new broker epoch and learns
+    /// its partitions' state.
+    pub(crate) fn complete_start(&mut self, id: i32) {
         let partitions = self.partitions_on(id);
         let replicated: Vec<TopicPartition> = partitions
             .iter()
@@ -83,13 +108,9 @@ impl World {
             })
             .map(|(tp, _)| tp.clone())
             .collect();
-        let broker = self
-            .brokers
-            .get_mut(&id)
-            .ok_or_else(|| SimError::from(SimErrorKind::NoBroker { id }))?;
-        if broker.online {
-            return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
-        }
+        let Some(broker) = self.brokers.get_mut(&id).filter(|b| !b.online) else {
+            return;
+        };
         let now = self.clock_ms;
         let clean = broker.stopped_cleanly();
         let events = broker.start(&partitions, &replicated, now);
@@ -112,6 +133,5 @@ impl World {
         if self.replicated {
             self.reregister_broker(id);
         }
-        Ok(vec![])
     }
 }

@@ -9,6 +9,12 @@ use crate::client::producer::{Producer, ProducerEvent};
 use crate::protocol::errors::Errors;
 use crate::protocol::{Request, Response};
 
+/// `reconnect.backoff.ms` (Kafka's default): the first wait before connecting again
+/// to a node whose connection failed.
+const RECONNECT_BACKOFF_MS: i64 = 50;
+/// `reconnect.backoff.max.ms` (Kafka's default): the longest such wait.
+const RECONNECT_BACKOFF_MAX_MS: i64 = 1_000;
+
 impl World {
     pub(super) fn emit_producer_events(&mut self, client: &str, events: Vec<ProducerEvent>) {
         for event in events {
@@ -31,7 +37,8 @@ impl World {
             Body::Response(r) => Some(r.error()),
             Body::Request(_) => None,
         };
-        let broken = self.network.is_broken(&from, &to);
+        let down = matches!(to, Node::Broker(id) if !self.broker_online(id));
+        let broken = !down && self.network.is_broken(&from, &to);
         let now = self.clock_ms;
         let (env, struck) = if broken {
             let env = self
@@ -85,11 +92,17 @@ impl World {
     /// A message between a producer and a broker was lost: their connection breaks, and
     /// what was still on it is lost with it (TCP delivers in order or not at all). Other
     /// clients here send one request at a time and ask again on their next call.
+    fn broker_online(&self, id: i32) -> bool {
+        self.brokers.get(&id).is_some_and(|b| b.online)
+    }
+
     fn break_connection(&mut self, from: &Node, to: &Node) {
         let Some((client, broker)) = super::network::client_connection(from, to) else {
             return;
         };
-        if !self.producers.contains_key(client) {
+        // A stopped broker's host resets the connection (the client hears of it at the
+        // next send), so there is no silent connection to it to break.
+        if !self.producers.contains_key(client) || !self.broker_online(broker) {
             return;
         }
         let client = client.to_string();
@@ -277,6 +290,24 @@ impl World {
 
     /// Broker `from`'s WriteTxnMarkers `tag` lost its connection: its marker channel
     /// re-enqueues the markers (see `broker/marker_channel.rs`).
+    /// A WriteTxnMarkers to a broker that is down: the marker channel's
+    /// `InterBrokerSendThread` finds the connection failed and hands the markers back
+    /// (`wasDisconnected`), but only once `NetworkClient`'s reconnect backoff has passed
+    /// (`reconnect.backoff.ms` 50 ms, doubling up to `reconnect.backoff.max.ms` 1 s,
+    /// Kafka 4.0; its ±20 % jitter left out). Meanwhile the metadata may still name the
+    /// dead broker (the controller fences a crashed one only after
+    /// `broker.session.timeout.ms`), so the markers go to it again.
+    fn markers_refused(&mut self, from: i32, to: i32, tag: u64) {
+        let failures = self.reconnect_failures.entry((from, to)).or_insert(0);
+        let backoff = (RECONNECT_BACKOFF_MS << (*failures).min(8)).min(RECONNECT_BACKOFF_MAX_MS);
+        *failures = failures.saturating_add(1);
+        let due = self.clock_ms.saturating_add(backoff);
+        match self.inter_broker.get_mut(&(from, tag)) {
+            Some(entry) => entry.2 = due,
+            None => self.markers_disconnected(from, tag),
+        }
+    }
+
     fn markers_disconnected(&mut self, from: i32, tag: u64) {
         self.inter_broker.remove(&(from, tag));
         let now = self.clock_ms;
@@ -325,9 +356,12 @@ impl World {
                 if let (Node::Broker(from), Body::Request(Request::WriteTxnMarkers { .. })) =
                     (&env.from, &env.body)
                 {
-                    self.markers_disconnected(*from, env.correlation_id);
+                    self.markers_refused(*from, id, env.correlation_id);
                 }
                 return;
+            }
+            if let Node::Broker(from) = env.from {
+                self.reconnect_failures.remove(&(from, id));
             }
         }
         self.emit(EventKind::MessageDelivered {

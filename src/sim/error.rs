@@ -148,6 +148,10 @@ pub enum SimErrorKind {
     BrokerAlreadyRunning {
         id: i32,
     },
+    /// A restarted broker still waits for the controller to accept its registration.
+    BrokerRegistering {
+        id: i32,
+    },
     /// A raw request whose partition no broker leads.
     NoBrokerFor {
         api: &'static str,

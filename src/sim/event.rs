@@ -144,10 +144,25 @@ pub enum EventKind {
     ControlledShutdown {
         broker: i32,
     },
-    /// The controller fenced a running broker cut off from it, or let it back in.
+    /// The controller fenced a broker whose session ran out (`running`: cut off from
+    /// it; else stopped), or let a cut-off one back in.
     BrokerFenced {
         broker: i32,
         fenced: bool,
+        running: bool,
+    },
+    /// A replicated broker crashed: its heartbeats stop, and the controller, which
+    /// cannot tell a crash from a pause, keeps it registered until its session runs
+    /// out.
+    HeartbeatsStopped {
+        broker: i32,
+    },
+    /// The controller refused a restarted broker's registration (its previous
+    /// incarnation's session still runs); it asks again after `retry_ms`.
+    RegistrationRefused {
+        broker: i32,
+        error: crate::protocol::Errors,
+        retry_ms: i64,
     },
     /// The learner armed or released a fault.
     FaultArmed {

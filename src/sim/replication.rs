@@ -32,11 +32,12 @@ impl World {
             return false;
         }
         let now = self.clock_ms;
-        if self.next_session_expiry_ms().is_some_and(|t| t <= now) {
+        let mut progressed = false;
+        if self.next_controller_timer_ms().is_some_and(|t| t <= now) {
             self.sync_controller_links();
+            progressed |= self.retry_registrations();
         }
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
-        let mut progressed = false;
         for id in ids {
             let Some(broker) = self.brokers.get_mut(&id) else {
                 continue;

@@ -134,7 +134,7 @@ impl World {
             .chain(timers)
             .chain(retries)
             .chain(replication)
-            .chain(self.next_session_expiry_ms())
+            .chain(self.next_controller_timer_ms())
             .filter(|t| *t <= horizon)
             .min()
     }

@@ -131,12 +131,22 @@ pub struct World {
     /// Some topic has more than one replica: replication runs (off, the world is
     /// exactly the single-replica one).
     pub(crate) replicated: bool,
-    /// Brokers the controller fenced while they run: cut off from it.
+    /// Brokers the controller has fenced: stopped (a controlled shutdown at once, a
+    /// crash once its session ran out), or running but cut off from it past its
+    /// session. A broker leaves the set when it registers again.
     pub(crate) fenced: SortedSet<i32>,
-    /// Running brokers cut off from the controller and not fenced yet: when their
-    /// link was cut (their last heartbeat). The controller fences them once
+    /// Brokers whose heartbeats stopped (crashed, or cut off from the controller) and
+    /// that the controller has not fenced yet: their last heartbeat, and the number of
+    /// events before it (brokers silent since the same millisecond are fenced in the
+    /// order they fell silent). The controller fences them once
     /// `broker.session.timeout.ms` has passed.
-    pub(crate) session_cut_at: SortedMap<i32, i64>,
+    pub(crate) session_cut_at: SortedMap<i32, (i64, usize)>,
+    /// Brokers started again while their previous incarnation's session still ran:
+    /// the controller refused their registration, and they ask again later.
+    pub(crate) pending_registrations: SortedMap<i32, crate::controller::PendingRegistration>,
+    /// Connections between brokers that failed in a row, by (from, to): the next
+    /// reconnect waits longer (`reconnect.backoff.ms` doubling). A delivery clears it.
+    pub(super) reconnect_failures: SortedMap<(i32, i32), u32>,
     /// When the controller next tries to give partitions back to their preferred
     /// leaders (`maybeBalancePartitionLeaders`), if some leader is not preferred.
     pub(crate) leader_balance_due_ms: Option<i64>,
@@ -204,6 +214,8 @@ impl World {
             replicated: false,
             fenced: SortedSet::new(),
             session_cut_at: SortedMap::new(),
+            pending_registrations: SortedMap::new(),
+            reconnect_failures: SortedMap::new(),
             leader_balance_due_ms: None,
             #[cfg(feature = "topic-admin")]
             unclean_election_due_ms: None,

@@ -59,6 +59,8 @@ fn part_of(e: &Event) -> Option<Part> {
         },
         EventKind::LeaderElected { .. }
         | EventKind::BrokerFenced { .. }
+        | EventKind::HeartbeatsStopped { .. }
+        | EventKind::RegistrationRefused { .. }
         | EventKind::ControlledShutdown { .. } => Part::Replicas,
         EventKind::Producer { .. } => Part::Producer,
         EventKind::Consumer { .. } => Part::Consumers,

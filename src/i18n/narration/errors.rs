@@ -310,6 +310,7 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
         SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
+        SimErrorKind::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
         SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
     }
 }

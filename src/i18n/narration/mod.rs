@@ -269,7 +269,24 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             msg!("network.refused", to = to, api = api, from = from)
         }
         EventKind::LeaderElected { tp, change } => replication::election(tp, change),
-        EventKind::BrokerFenced { broker, fenced } => replication::fenced(*broker, *fenced),
+        EventKind::BrokerFenced {
+            broker,
+            fenced,
+            running,
+        } => replication::fenced(*broker, *fenced, *running),
+        EventKind::HeartbeatsStopped { broker } => {
+            msg!("controller.heartbeats-stopped", broker = broker)
+        }
+        EventKind::RegistrationRefused {
+            broker,
+            error,
+            retry_ms,
+        } => msg!(
+            "controller.registration-refused",
+            broker = broker,
+            error = error.name(),
+            retry = retry_ms
+        ),
         EventKind::ControlledShutdown { broker } => replication::controlled_shutdown(*broker),
         EventKind::TopicCreated {
             topic,

@@ -366,10 +366,12 @@ pub(super) fn controlled_shutdown(broker: i32) -> Msg {
     msg!("controller.controlled-shutdown", broker = broker)
 }
 
-pub(super) fn fenced(broker: i32, fenced: bool) -> Msg {
-    if fenced {
-        msg!("controller.fenced", broker = broker)
-    } else {
-        msg!("controller.unfenced", broker = broker)
+/// The controller fenced a broker whose session ran out (still running, cut off from
+/// it, or stopped), or let a cut-off one back in.
+pub(super) fn fenced(broker: i32, fenced: bool, running: bool) -> Msg {
+    match (fenced, running) {
+        (true, true) => msg!("controller.fenced", broker = broker),
+        (true, false) => msg!("controller.fenced-stopped", broker = broker),
+        (false, _) => msg!("controller.unfenced", broker = broker),
     }
 }

@@ -215,6 +215,7 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::NoBroker { id: 9 },
         SimErrorKind::BrokerAlreadyStopped { id: 1 },
         SimErrorKind::BrokerAlreadyRunning { id: 1 },
+        SimErrorKind::BrokerRegistering { id: 1 },
         SimErrorKind::NoBrokerFor { api: "Produce" },
     ];
     #[cfg(feature = "topic-admin")]

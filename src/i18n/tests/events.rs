@@ -177,6 +177,21 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
         steps: 20_000,
         in_flight: 3,
     });
+    // The controller's session timer: a crash, its fence, a cut-off broker's fence and
+    // return, and a restart refused while the old session runs.
+    out.push(EventKind::HeartbeatsStopped { broker: 2 });
+    for (fenced, running) in [(true, false), (true, true), (false, true)] {
+        out.push(EventKind::BrokerFenced {
+            broker: 2,
+            fenced,
+            running,
+        });
+    }
+    out.push(EventKind::RegistrationRefused {
+        broker: 2,
+        error: Errors::DuplicateBrokerRegistration,
+        retry_ms: 100,
+    });
     out
 }
 
