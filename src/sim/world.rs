@@ -2,8 +2,9 @@
 //! network between them. Only the world moves messages; brokers and clients are
 //! state machines that take a message and return messages (sans-IO).
 //!
-//! Deterministic by construction: no wall clock, no threads, a seeded RNG, and a
-//! total order on everything that happens (delivery time, then message id).
+//! Deterministic by construction: no wall clock, no threads, seeded RNGs (each
+//! producer's retry jitter), and a total order on everything that happens
+//! (delivery time, then message id).
 
 use crate::util::sorted_map::SortedMap;
 use crate::util::sorted_set::SortedSet;
@@ -14,7 +15,6 @@ use super::action::Action;
 use super::error::{SimError, SimErrorKind};
 use super::event::{Event, EventKind, FaultChange};
 use super::network::{Fault, Network, Node};
-use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig};
@@ -83,7 +83,6 @@ pub struct RawRetry {
 pub struct World {
     pub config: ClusterConfig,
     pub clock_ms: i64,
-    pub rng: Rng,
     pub brokers: SortedMap<i32, Broker>,
     pub controller: ProducerIdControlManager,
     pub topics: SortedMap<String, TopicInfo>,
@@ -163,7 +162,6 @@ impl World {
             START_MS + broker_defaults.producer_id_expiration_check_interval_ms;
         let mut world = World {
             clock_ms: START_MS,
-            rng: Rng::new(config.seed),
             brokers: (1..=brokers)
                 .map(|id| {
                     let mut b = Broker::new(id, broker_defaults.clone());
