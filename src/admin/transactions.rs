@@ -101,7 +101,7 @@ impl World {
         let coordinated = self.coordinated_transactions();
         tps.iter()
             .flat_map(|tp| self.open_transactions(tp))
-            .filter(|t| self.clock_ms - t.last_timestamp > MAX_TRANSACTION_TIMEOUT_MS)
+            .filter(|t| self.clock_ms() - t.last_timestamp > MAX_TRANSACTION_TIMEOUT_MS)
             .filter(|t| {
                 !coordinated.iter().any(|c| {
                     c.metadata.producer_id() == t.producer_id
@@ -130,7 +130,7 @@ impl World {
                     t.coordinator_epoch.to_string(),
                     t.start_offset.to_string(),
                     t.last_timestamp.to_string(),
-                    ((self.clock_ms - t.last_timestamp) / 60_000).to_string(),
+                    ((self.clock_ms() - t.last_timestamp) / 60_000).to_string(),
                 ]
             })
             .collect();

@@ -192,7 +192,7 @@ impl BrokerHistory {
                 ..
             } => {
                 self.raise_epoch((tp.clone(), *producer_id), *producer_epoch, event.seq);
-                if !ctx.world.config.txn_features().v2() {
+                if !ctx.world.config().txn_features().v2() {
                     return;
                 }
                 if let Some((_, txn_tp, prepared)) =
@@ -274,7 +274,7 @@ impl BrokerHistory {
                 ..
             }) => {
                 self.completed.push((*producer_id, event.seq));
-                if ctx.world.config.txn_features().v2() {
+                if ctx.world.config().txn_features().v2() {
                     let commit = *to == TransactionState::CompleteCommit;
                     self.outcome(
                         ctx,
@@ -397,7 +397,7 @@ impl BrokerHistory {
     /// transactions.
     fn check_transactions(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
-        let now = world.clock_ms;
+        let now = world.clock_ms();
         // `World::open_transactions` of every partition, read from the leaders' logs
         // directly: only a log with an open transaction needs its leader looked up.
         let mut open_now: BTreeMap<OpenTxn, i16> = BTreeMap::new();
@@ -430,8 +430,8 @@ impl BrokerHistory {
             }
         }
         let calm = world.brokers.values().all(|b| b.online)
-            && world.network.faults().is_empty()
-            && world.network.held().is_empty();
+            && world.network().faults().is_empty()
+            && world.network().held().is_empty();
         if !calm {
             self.calm_since = None;
         } else if self.calm_since.is_none() {
@@ -507,7 +507,7 @@ fn check_leader_recovery(ctx: &mut Ctx<'_>) {
 /// replica, and an ISR at its effective `min.insync.replicas` leaves no ELR.
 fn check_elr(ctx: &mut Ctx<'_>) {
     let world = ctx.world;
-    if !world.config.eligible_leader_replicas {
+    if !world.config().eligible_leader_replicas {
         return;
     }
     for topic in world.topics.values() {

@@ -51,7 +51,7 @@ impl World {
     pub(crate) fn controlled_shutdown(&mut self, id: i32) {
         if !self.replicated
             || self.fenced.contains(&id)
-            || self.network.is_cut(&Node::Broker(id), &Node::Controller)
+            || self.network().is_cut(&Node::Broker(id), &Node::Controller)
         {
             return;
         }
@@ -98,11 +98,11 @@ impl World {
         if !self.replicated {
             return;
         }
-        let now = self.clock_ms;
+        let now = self.clock_ms();
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let online = self.brokers.get(&id).is_some_and(|b| b.online);
-            let cut = self.network.is_cut(&Node::Broker(id), &Node::Controller);
+            let cut = self.network().is_cut(&Node::Broker(id), &Node::Controller);
             if online && cut && !self.fenced.contains(&id) {
                 let since = *self.session_cut_at.entry(id).or_insert(now);
                 if now.saturating_sub(since) >= BROKER_SESSION_TIMEOUT_MS {

@@ -110,10 +110,10 @@ impl World {
             }
             .into());
         }
-        let mut config = self.broker_defaults.clone();
+        let mut config = self.broker_defaults().clone();
         let mut replication = ReplicationConfig::default();
         for (k, v) in configs {
-            if !apply_replication_config(&mut replication, k, v, self.config.brokers)? {
+            if !apply_replication_config(&mut replication, k, v, self.config().brokers)? {
                 apply_log_config(&mut config, k, v)?;
             }
         }
@@ -158,7 +158,7 @@ impl World {
         // A replicated internal partition was loaded by its leader when the metadata
         // arrived (`coordinator_election.rs`); a single-replica one is loaded here.
         if crate::coordinator::internal_topics::is_internal(name) && !replicated {
-            let now = self.clock_ms;
+            let now = self.clock_ms();
             for (p, leader) in leaders.iter().enumerate() {
                 let tp = TopicPartition::new(name, p as i32);
                 let events = self
@@ -192,7 +192,7 @@ impl World {
         ids: std::ops::Range<i32>,
         replication_factor: i32,
     ) -> Vec<PartitionRegistration> {
-        let n = self.config.brokers;
+        let n = self.config().brokers;
         let active = self.active_brokers();
         let is_active = |b: i32| active.contains(&b);
         ids.map(|p| {

@@ -81,19 +81,19 @@ pub struct RawRetry {
 
 #[derive(Clone, Debug)]
 pub struct World {
-    pub config: ClusterConfig,
-    pub clock_ms: i64,
-    pub brokers: SortedMap<i32, Broker>,
-    pub controller: ProducerIdControlManager,
-    pub topics: SortedMap<String, TopicInfo>,
-    pub producers: SortedMap<String, Producer>,
-    pub consumers: SortedMap<String, Consumer>,
+    pub(super) config: ClusterConfig,
+    pub(super) clock_ms: i64,
+    pub(crate) brokers: SortedMap<i32, Broker>,
+    pub(super) controller: ProducerIdControlManager,
+    pub(crate) topics: SortedMap<String, TopicInfo>,
+    pub(super) producers: SortedMap<String, Producer>,
+    pub(super) consumers: SortedMap<String, Consumer>,
     /// Fetches in flight for consumers: correlation id → (consumer, partition).
     pub(super) consumer_fetches: SortedMap<u64, (String, TopicPartition)>,
-    pub network: Network,
-    pub events: Vec<Event>,
+    pub(super) network: Network,
+    pub(super) events: Vec<Event>,
     /// Broker-wide defaults for new topics, and the snapshot switch.
-    pub broker_defaults: LogConfig,
+    pub(super) broker_defaults: LogConfig,
     pub(super) next_correlation_id: u64,
     /// Inter-broker requests waiting for an answer: (from, tag) → (to, request, retry time).
     pub(super) inter_broker: SortedMap<(i32, u64), (i32, Request, i64)>,
@@ -213,6 +213,81 @@ impl World {
         };
         world.publish_broker_registrations();
         world
+    }
+
+    // The read API: what views, the checker, the CLI and tests may see of the world.
+    // Only the world (and the controller's and admin tools' duties on it) changes these,
+    // so an invariant such as a clock that only moves forward has one owner.
+
+    /// The logical clock, in milliseconds (Kafka's `Time.milliseconds()`).
+    pub fn clock_ms(&self) -> i64 {
+        self.clock_ms
+    }
+
+    /// The cluster's settings (brokers, seed, latency, `transaction.version`).
+    pub fn config(&self) -> &ClusterConfig {
+        &self.config
+    }
+
+    /// Every broker, by id.
+    pub fn brokers(&self) -> &SortedMap<i32, Broker> {
+        &self.brokers
+    }
+
+    /// One broker, by id.
+    pub fn broker(&self, id: i32) -> Option<&Broker> {
+        self.brokers.get(&id)
+    }
+
+    /// Every topic, by name, as the controller's metadata has it.
+    pub fn topics(&self) -> &SortedMap<String, TopicInfo> {
+        &self.topics
+    }
+
+    /// One topic, by name.
+    pub fn topic(&self, name: &str) -> Option<&TopicInfo> {
+        self.topics.get(name)
+    }
+
+    /// Every producer client, by name.
+    pub fn producers(&self) -> &SortedMap<String, Producer> {
+        &self.producers
+    }
+
+    /// One producer client, by name.
+    pub fn producer(&self, name: &str) -> Option<&Producer> {
+        self.producers.get(name)
+    }
+
+    /// Every consumer client, by name.
+    pub fn consumers(&self) -> &SortedMap<String, Consumer> {
+        &self.consumers
+    }
+
+    /// One consumer client, by name.
+    pub fn consumer(&self, name: &str) -> Option<&Consumer> {
+        self.consumers.get(name)
+    }
+
+    /// The network between the nodes: messages in flight, held, and the faults on.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// Everything that happened, in order (an event's `seq` is its index).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The broker-wide defaults new topics start from (`log.*`, `producer.id.*`).
+    pub fn broker_defaults(&self) -> &LogConfig {
+        &self.broker_defaults
+    }
+
+    /// A consumer to tamper with, for the checker's tests (a hand-made poll).
+    #[cfg(test)]
+    pub(crate) fn consumer_mut(&mut self, name: &str) -> Option<&mut Consumer> {
+        self.consumers.get_mut(name)
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {

@@ -32,7 +32,7 @@ pub fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<Clust
     let brokers = crate::view::replicas::brokers(world)
         .into_iter()
         .map(|card| ClusterBroker {
-            cut: world.network.is_cut(
+            cut: world.network().is_cut(
                 &crate::sim::Node::Broker(card.id),
                 &crate::sim::Node::Controller,
             ),
