@@ -32,10 +32,10 @@ use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
-use super::config_error::{ConfigError, ConfigScope};
 use super::transaction_manager::{
     EpochBump, Target, TransactionManager, TxnOutcome, TxnRequestKind,
 };
+use crate::protocol::config_error::{ConfigError, ConfigScope};
 
 mod config;
 mod delivery;

@@ -12,11 +12,11 @@
 //! next look at a Produce waiting for the ISR (`checkEnoughReplicasReachOffset`).
 //! Nothing is re-run at the moment of the change.
 
-use crate::client::config_def;
-use crate::client::config_error::{ConfigError, ConfigScope};
 use crate::controller::topics::apply_replication_config;
 use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
+use crate::protocol::config_def;
+use crate::protocol::config_error::{ConfigError, ConfigScope};
 use crate::sim::error::{ReplicaAssignmentError, SimError, SimErrorKind};
 use crate::sim::event::EventKind;
 use crate::sim::world::apply_log_config;
@@ -279,7 +279,7 @@ impl World {
     /// the log directory goes, a request waiting on the partition is answered
     /// UNKNOWN_TOPIC_OR_PARTITION, and later requests for it get the same answer.
     pub(crate) fn delete_topic(&mut self, name: &str) -> Result<Vec<String>, SimError> {
-        if crate::coordinator::internal_topics::is_internal(name) {
+        if crate::protocol::topic::is_internal(name) {
             return Err(SimErrorKind::DeleteInternalTopic {
                 name: name.to_string(),
             }

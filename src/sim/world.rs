@@ -338,8 +338,8 @@ impl World {
                 Ok(vec![])
             }
             Action::SetBrokerConfig { key, value } if key == "transaction.max.timeout.ms" => {
-                let parsed = crate::client::config_def::parse(
-                    crate::client::config_def::Place::Broker,
+                let parsed = crate::protocol::config_def::parse(
+                    crate::protocol::config_def::Place::Broker,
                     key,
                     value,
                 )?;

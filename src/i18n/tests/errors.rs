@@ -1,10 +1,10 @@
 //! Samples of every error detail and refusal (`ErrorDetail`, `SimError`).
 
-use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::transaction_manager::{TxnCallError, TxnState};
 use crate::coordinator::internal_topics::InvalidTopicName;
 use crate::fs::FsError;
 use crate::log::TopicPartition;
+use crate::protocol::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::record::RecordError;
 #[cfg(feature = "topic-admin")]
