@@ -436,7 +436,7 @@ impl ClientHistory {
         let mut found = Vec::new();
         // Internal topics have no records here (the replicas leave them out).
         for tp in world
-            .topics
+            .topics()
             .values()
             .filter(|t| !t.name.starts_with("__"))
             .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(&t.name, p)))

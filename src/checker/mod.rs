@@ -204,7 +204,7 @@ impl Checker {
 
     fn refresh_replicas(&mut self, world: &World) {
         let mut live = BTreeSet::new();
-        for (id, broker) in &world.brokers {
+        for (id, broker) in world.brokers() {
             if !broker.online {
                 continue;
             }

@@ -133,7 +133,7 @@ fn an_incremental_refresh_reads_what_a_full_read_reads() {
         let mut cached: BTreeMap<(i32, TopicPartition), PartitionRecords> = BTreeMap::new();
         for action in schedule.actions() {
             let _ = world.apply(&action);
-            for (id, broker) in &world.brokers {
+            for (id, broker) in world.brokers() {
                 if !broker.online {
                     continue;
                 }

@@ -98,7 +98,7 @@ fn stuck_lso(w: &World) -> bool {
         .filter(|tp| !crate::coordinator::internal_topics::is_internal(&tp.topic))
         .filter_map(|tp| {
             w.leader_of(tp)
-                .and_then(|b| w.brokers.get(&b))
+                .and_then(|b| w.brokers().get(&b))
                 .and_then(|b| b.logs().get(tp))
         })
         .any(|l| l.last_stable_offset() < l.high_watermark())

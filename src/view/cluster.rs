@@ -25,7 +25,7 @@ pub struct ClusterViews {
 }
 
 pub fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<ClusterViews> {
-    if world.brokers.len() < 2 {
+    if world.brokers().len() < 2 {
         return None;
     }
     let coordinators = crate::view::coordinators::coordinators(world);

@@ -112,7 +112,7 @@ pub fn network_view(world: &World) -> NetworkView {
         .keys()
         .chain(world.consumers().keys())
         .map(|c| Node::Client(c.clone()))
-        .chain(world.brokers.keys().map(|b| Node::Broker(*b)))
+        .chain(world.brokers().keys().map(|b| Node::Broker(*b)))
         .collect();
     let faults = world
         .network()

@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(w.partitions(), vec![TopicPartition::new(TOPIC, 0)]);
         assert!(w.producers().contains_key(PRODUCER));
         let w = fresh(Page::Transactions);
-        assert_eq!(w.brokers.len(), 3);
+        assert_eq!(w.brokers().len(), 3);
         assert!(w.consumers().contains_key(CONSUMER_RC) && w.consumers().contains_key(CONSUMER_RU));
         let mut steps = Page::Transactions.setup();
         steps.extend(bench_setup(3));
@@ -427,7 +427,7 @@ mod tests {
         for page in Page::ALL {
             let w =
                 Replay::to(scenario_of(page.setup_of(Setup::REPLICATED)), usize::MAX).into_world();
-            assert_eq!(w.brokers.len(), 3);
+            assert_eq!(w.brokers().len(), 3);
             let view = w.replicas_view(&page.partition()).expect("replicas");
             assert_eq!(view.replicas.len(), 3);
             assert_eq!(view.isr.len(), 3);

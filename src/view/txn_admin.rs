@@ -57,7 +57,7 @@ impl AdminView {
 pub fn admin_view(world: &World, tp: &TopicPartition) -> Option<AdminView> {
     let log = world
         .leader_of(tp)
-        .and_then(|b| world.brokers.get(&b))
+        .and_then(|b| world.brokers().get(&b))
         .and_then(|b| b.logs().get(tp))?;
     let producers = log
         .producer_state()

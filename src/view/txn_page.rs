@@ -153,10 +153,10 @@ mod tests {
             Replay::to(scenario_of(page.setup_of(Setup::REPLICATED)), usize::MAX).into_world();
         assert_eq!(
             txn_views(&one, Lang::En).cluster.is_some(),
-            one.brokers.len() > 1
+            one.brokers().len() > 1
         );
         let cluster = txn_views(&three, Lang::En).cluster.expect("three brokers");
-        assert_eq!(cluster.brokers.len(), three.brokers.len());
+        assert_eq!(cluster.brokers.len(), three.brokers().len());
         assert!(cluster.brokers.iter().all(|b| !b.cut));
     }
 }
