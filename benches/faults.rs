@@ -127,7 +127,7 @@ fn bench(c: &mut Criterion) {
     ];
     for (name, faults) in cases {
         let mut w = world(&faults);
-        assert_eq!(w.network.faults().len(), faults.len());
+        assert_eq!(w.network().faults().len(), faults.len());
         let mut i = 1;
         g.bench_function(name, |b| {
             b.iter(|| {

@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion, bases: &[(&str, World)]) {
                 || base.clone(),
                 |w| {
                     round_trip(w, 1_000);
-                    black_box(w.clock_ms)
+                    black_box(w.clock_ms())
                 },
                 criterion::BatchSize::LargeInput,
             )
@@ -86,7 +86,7 @@ fn bench(c: &mut Criterion, bases: &[(&str, World)]) {
                 || base.clone(),
                 |w| {
                     burst(w);
-                    black_box(w.clock_ms)
+                    black_box(w.clock_ms())
                 },
                 criterion::BatchSize::LargeInput,
             )
@@ -107,7 +107,7 @@ fn per_burst(budget: Duration, base: &World) -> f64 {
             let start = Instant::now();
             burst(&mut w);
             spent += start.elapsed();
-            black_box(w.clock_ms);
+            black_box(w.clock_ms());
             bursts += 1;
         }
         best = best.min(spent.as_secs_f64() / f64::from(bursts));
@@ -122,9 +122,9 @@ fn print_ratio(bases: &[(&str, World)], budget: Duration) {
         let secs = per_burst(budget, base);
         let rate = BURST as f64 / secs;
         let mut w = base.clone();
-        let from = w.clock_ms;
+        let from = w.clock_ms();
         burst(&mut w);
-        let logical = (w.clock_ms - from) as f64 / BURST as f64;
+        let logical = (w.clock_ms() - from) as f64 / BURST as f64;
         println!(
             "  RF {rf}: {rate:>9.0} appends/s wall clock, {logical:>5.1} logical ms per append"
         );

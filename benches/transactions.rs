@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
     }
     w.apply(&Action::RunUntilIdle).unwrap();
     let tp = TopicPartition::new("t", 0);
-    let broker = &w.brokers[&1];
+    let broker = &w.brokers()[&1];
     let log = &broker.logs()[&tp];
     let data = log
         .read(&broker.fs, 0, usize::MAX, FetchIsolation::TxnCommitted)

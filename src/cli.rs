@@ -624,7 +624,7 @@ fn play(source: &str, o: &Options) -> Result<String, String> {
         if o.verbose {
             for e in replay
                 .world()
-                .events
+                .events()
                 .get(output.events.clone())
                 .unwrap_or_default()
             {

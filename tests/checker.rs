@@ -421,7 +421,7 @@ fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
             "seed {seed}: {:?}",
             checker.violations()
         );
-        for e in &world.events {
+        for e in world.events() {
             if let EventKind::LeaderElected { change, .. } = &e.kind {
                 match change.election {
                     Some(Election::Unclean) => by_controller.push(*seed),
@@ -483,7 +483,7 @@ fn chaos_runs_elr_clusters_that_elect_from_the_elr() {
         for action in schedule.actions() {
             let _ = world.apply(&action);
         }
-        let elr = world.events.iter().any(|e| {
+        let elr = world.events().iter().any(|e| {
             matches!(&e.kind, EventKind::LeaderElected { change, .. }
                 if change.election == Some(Election::Elr) || !change.elr.is_empty())
         });

@@ -107,7 +107,7 @@ fn read_committed(w: &mut World, tp: &TopicPartition) -> Vec<String> {
 
 /// Whether the producer's last commit or abort succeeded (`{outcome p}`).
 fn succeeded(w: &World) -> bool {
-    w.producers
+    w.producers()
         .get("p")
         .and_then(|p| p.last_txn_outcome.as_ref())
         .is_some_and(|o| o.exception_name().is_none())
@@ -122,7 +122,7 @@ fn config(key: &str, value: &str) -> Action {
 
 /// Whether the producer's last call was refused at once (it threw; nothing was sent).
 fn refused(w: &World) -> bool {
-    w.producers
+    w.producers()
         .get("p")
         .and_then(|p| p.last_txn_outcome.as_ref())
         .is_some_and(|o| matches!(o, TxnOutcome::Refused { .. }))

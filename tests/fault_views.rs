@@ -66,7 +66,7 @@ fn produce_on_the_wire() -> (World, u64) {
     );
     for _ in 0..10 {
         let produce = w
-            .network
+            .network()
             .in_flight()
             .find(|e| e.body.api_name() == "Produce" && !e.body.is_response())
             .map(|e| e.id);
@@ -258,7 +258,7 @@ fn the_network_panel_cuts_heals_and_clears_each_fault() {
     for f in network_view(&w).faults {
         a(&mut w, f.clear);
     }
-    assert!(w.network.faults().is_empty());
+    assert!(w.network().faults().is_empty());
     assert_eq!(clear_action(&every_drop).0, ClearKind::Disarm);
 }
 
@@ -445,7 +445,7 @@ fn on_the_transactions_page_a_dropped_produce_lands_once_after_the_run() {
         log.high_watermark,
         1,
         "{:#?}",
-        &w.events[w.events.len() - 30..]
+        &w.events()[w.events().len() - 30..]
     );
 }
 

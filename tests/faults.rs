@@ -303,7 +303,7 @@ fn arm(w: &mut World, fault: Fault) {
 }
 
 fn marks(w: &World) -> Vec<FaultMark> {
-    w.events
+    w.events()
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::FaultStruck { mark, .. } => Some(mark.clone()),
@@ -367,7 +367,11 @@ fn each_fault_strikes_and_the_timeline_marks_it() {
         b: Node::Client("p".into()),
     })
     .unwrap();
-    assert!(w.network.faults().is_empty(), "{:?}", w.network.faults());
+    assert!(
+        w.network().faults().is_empty(),
+        "{:?}",
+        w.network().faults()
+    );
     w.apply(&Action::Flush {
         producer: "p".into(),
     })
@@ -389,7 +393,7 @@ fn each_fault_strikes_and_the_timeline_marks_it() {
         .flat_map(|b| b.records.iter().map(|r| r.1.as_str()))
         .collect();
     assert_eq!(values, ["a", "b", "c", "d", "e"]);
-    assert!(w.events.iter().any(|e| matches!(
+    assert!(w.events().iter().any(|e| matches!(
         &e.kind,
         EventKind::ErrorInjected {
             error: Errors::NotLeaderOrFollower,
@@ -426,7 +430,7 @@ fn hold_then_release_one_message_reorders_it() {
     })
     .unwrap();
     w.apply(&Action::Step).unwrap();
-    let held: Vec<u64> = w.network.held_ids().collect();
+    let held: Vec<u64> = w.network().held_ids().collect();
     assert_eq!(held.len(), 1);
     let t = timeline(&w, None, &[], 40);
     assert!(t
@@ -436,14 +440,14 @@ fn hold_then_release_one_message_reorders_it() {
     // Not held: nothing happens, and it says so.
     w.apply(&Action::ReleaseMessage { id: 9999 }).unwrap();
     w.apply(&Action::ReleaseMessage { id: held[0] }).unwrap();
-    assert!(w.network.held().is_empty());
-    assert_eq!(w.network.faults().len(), 1, "the hold stays armed");
+    assert!(w.network().held().is_empty());
+    assert_eq!(w.network().faults().len(), 1, "the hold stays armed");
     w.apply(&Action::Flush {
         producer: "p".into(),
     })
     .unwrap();
     w.apply(&Action::ClearFaults).unwrap();
-    assert!(w.network.faults().is_empty());
+    assert!(w.network().faults().is_empty());
     let view = w.log_view(&TopicPartition::new("t", 0)).unwrap();
     assert_eq!(view.log_end_offset, 2);
 }
@@ -479,11 +483,11 @@ fn a_cut_broker_controller_link_loses_the_block_request() {
     })
     .unwrap();
     w.apply(&Action::Advance { ms: 1000 }).unwrap();
-    assert!(w.events.iter().any(|e| matches!(
+    assert!(w.events().iter().any(|e| matches!(
         &e.kind,
         EventKind::FaultStruck { api, mark: FaultMark::Cut, .. } if api == "AllocateProducerIds"
     )));
-    assert!(w.producers["p"].acknowledged.is_empty());
+    assert!(w.producers()["p"].acknowledged.is_empty());
 }
 
 #[derive(Clone, Debug)]
@@ -637,14 +641,14 @@ proptest! {
             prop_assert!(sent.contains(v), "{} was never sent", v);
         }
         for p in ["p", "q"] {
-            for (_, _, _, values) in &w.producers[p].acknowledged {
+            for (_, _, _, values) in &w.producers()[p].acknowledged {
                 for v in values {
                     prop_assert!(in_log.contains(v), "acknowledged {} missing from the log", v);
                 }
             }
         }
-        let narrated = w.events.iter().filter(|e| matches!(e.kind, EventKind::MessageSent { .. })).count();
-        prop_assert_eq!(w.network.messages_sent(), narrated as u64);
+        let narrated = w.events().iter().filter(|e| matches!(e.kind, EventKind::MessageSent { .. })).count();
+        prop_assert_eq!(w.network().messages_sent(), narrated as u64);
     }
 }
 
@@ -658,7 +662,7 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
     })
     .unwrap();
     w.apply(&Action::Step).unwrap();
-    let id = w.network.in_flight().next().unwrap().id;
+    let id = w.network().in_flight().next().unwrap().id;
     arm(
         &mut w,
         Fault::Message {
@@ -666,7 +670,7 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
             strike: MessageStrike::Duplicate,
         },
     );
-    let copy = w.network.in_flight().map(|e| e.id).max().unwrap();
+    let copy = w.network().in_flight().map(|e| e.id).max().unwrap();
     assert!(copy > id);
     arm(
         &mut w,
@@ -682,7 +686,7 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
             strike: MessageStrike::Hold,
         },
     );
-    assert_eq!(w.network.held_ids().collect::<Vec<_>>(), [id]);
+    assert_eq!(w.network().held_ids().collect::<Vec<_>>(), [id]);
     arm(
         &mut w,
         Fault::Message {
@@ -690,7 +694,7 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
             strike: MessageStrike::Drop,
         },
     );
-    assert!(w.network.held().is_empty());
+    assert!(w.network().held().is_empty());
     // Gone: nothing happens, and an event says so.
     arm(
         &mut w,
@@ -700,7 +704,7 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
         },
     );
     assert!(matches!(
-        w.events.last().map(|e| &e.kind),
+        w.events().last().map(|e| &e.kind),
         Some(EventKind::FaultArmed { .. })
     ));
     assert_eq!(
@@ -712,7 +716,7 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
             FaultMark::Dropped
         ]
     );
-    assert!(w.network.faults().is_empty(), "never armed");
+    assert!(w.network().faults().is_empty(), "never armed");
     w.apply(&Action::Flush {
         producer: "p".into(),
     })
@@ -720,9 +724,9 @@ fn a_message_on_the_wire_can_be_struck_by_id() {
     let view = w.log_view(&TopicPartition::new("t", 0)).unwrap();
     assert_eq!(view.log_end_offset, 2, "the copy arrived, once");
     let narrated = w
-        .events
+        .events()
         .iter()
         .filter(|e| matches!(e.kind, EventKind::MessageSent { .. }))
         .count();
-    assert_eq!(w.network.messages_sent(), narrated as u64);
+    assert_eq!(w.network().messages_sent(), narrated as u64);
 }

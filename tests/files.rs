@@ -89,7 +89,7 @@ fn continue_from_here_recovers_the_folder_and_keeps_the_dedup_window() {
     let mut w = World::from_partition_files("pay-0", &files, ClusterConfig::default())
         .expect("the folder opens");
     // Recovery, as the broker's start after a crash runs it.
-    assert!(w.events.iter().any(|e| matches!(
+    assert!(w.events().iter().any(|e| matches!(
         &e.kind,
         EventKind::Broker { event: BrokerEvent::Recovered { tp, .. }, .. } if *tp == pay0()
     )));
@@ -134,7 +134,7 @@ fn continue_from_here_recovers_the_folder_and_keeps_the_dedup_window() {
         },
     );
     apply(&mut w, Action::RunUntilIdle);
-    assert!(w.events.iter().any(|e| matches!(
+    assert!(w.events().iter().any(|e| matches!(
         &e.kind,
         EventKind::Broker { event: BrokerEvent::BatchDuplicate { producer_id, first_offset: 6, .. }, .. }
             if *producer_id == pid

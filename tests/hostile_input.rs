@@ -324,7 +324,7 @@ fn the_settings_table_in_the_docs_is_the_code_table() {
     let start = doc.find("<!-- config-table").expect("start marker");
     let start = start + doc[start..].find('\n').expect("line end") + 1;
     let end = doc.find("<!-- /config-table -->").expect("end marker");
-    let expected = eos_playground::client::config_def::doc_table();
+    let expected = eos_playground::protocol::config_def::doc_table();
     assert!(
         doc[start..end] == expected,
         "docs/scenarios.md's settings table differs from the code's; it should read:\n{expected}"
@@ -334,11 +334,11 @@ fn the_settings_table_in_the_docs_is_the_code_table() {
 /// Where a key is written, as a scenario line that sets `key=value` (and a step that
 /// uses the world after it, so the value is read, not only stored).
 fn setting_line(
-    place: eos_playground::client::config_def::Place,
+    place: eos_playground::protocol::config_def::Place,
     key: &str,
     value: &str,
 ) -> String {
-    use eos_playground::client::config_def::Place;
+    use eos_playground::protocol::config_def::Place;
     match place {
         Place::Cluster => format!("cluster {key}={value}\ntopic create t\n"),
         Place::Log | Place::Topic => format!("cluster brokers=5\ntopic create t {key}={value}\n"),
@@ -355,7 +355,7 @@ fn setting_line(
 /// K: …`), naming the bound it broke. Nothing panics.
 #[test]
 fn every_number_setting_is_read_as_its_configdef_type() {
-    use eos_playground::client::config_def::{Type, Validator, CONFIG_KEYS};
+    use eos_playground::protocol::config_def::{Type, Validator, CONFIG_KEYS};
     for key in CONFIG_KEYS {
         let (lo, hi): (i128, i128) = match key.ty {
             Type::Int => (i32::MIN.into(), i32::MAX.into()),
@@ -948,7 +948,7 @@ mod fuzz {
         #[test]
         fn setting_lines_never_panic(
             key in prop::sample::select(
-                eos_playground::client::config_def::CONFIG_KEYS.iter().map(|k| (k.place, k.name)).collect::<Vec<_>>()
+                eos_playground::protocol::config_def::CONFIG_KEYS.iter().map(|k| (k.place, k.name)).collect::<Vec<_>>()
             ),
             value in prop::collection::vec(piece(), 0..3),
         ) {

@@ -42,8 +42,6 @@ const KNOWN: &[(&str, &str)] = &[
     // producer_ids.rs) names none of these.
     ("controller", "sim"),
     ("controller", "broker"),
-    ("controller", "client"),
-    ("controller", "coordinator"),
 ];
 
 fn layer(module: &str) -> Option<u32> {

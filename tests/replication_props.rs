@@ -90,7 +90,7 @@ proptest! {
                 Op::Fail(b, clean) => {
                     // A broker restarted after a crash may still wait for the controller to
                     // accept its registration (until its old session runs out).
-                    if down.is_none() && w.brokers[&b].online {
+                    if down.is_none() && w.brokers()[&b].online {
                         w.apply(&Action::StopBroker { broker: b, clean }).unwrap();
                         down = Some(b);
                     }
@@ -130,7 +130,7 @@ proptest! {
         by_epoch.sort();
         by_epoch.dedup();
         prop_assert_eq!(by_epoch.len(), total, "a value was written twice under one epoch");
-        for (_, _, _, values) in &w.producers["p"].acknowledged {
+        for (_, _, _, values) in &w.producers()["p"].acknowledged {
             for v in values {
                 prop_assert!(in_log.contains(v), "acknowledged {} missing from the leader's log", v);
             }
@@ -199,13 +199,13 @@ proptest! {
                 ElrOp::Step => { w.apply(&Action::Step).unwrap(); }
                 ElrOp::Advance(ms) => { w.apply(&Action::Advance { ms }).unwrap(); }
                 ElrOp::Stop(b, clean) => {
-                    if w.brokers[&b].online {
+                    if w.brokers()[&b].online {
                         w.apply(&Action::StopBroker { broker: b, clean }).unwrap();
                         crashed |= !clean;
                     }
                 }
                 ElrOp::Start(b) => {
-                    if !w.brokers[&b].online && !w.is_registering(b) {
+                    if !w.brokers()[&b].online && !w.is_registering(b) {
                         w.apply(&Action::StartBroker { broker: b }).unwrap();
                     }
                 }
@@ -215,7 +215,7 @@ proptest! {
             prop_assert!(reg.isr().len() < 2 || reg.elr().is_empty(), "ELR {:?} beside an ISR {:?} at min.insync.replicas", reg.elr(), reg.isr());
         }
         for b in 1..4 {
-            if !w.brokers[&b].online && !w.is_registering(b) {
+            if !w.brokers()[&b].online && !w.is_registering(b) {
                 w.apply(&Action::StartBroker { broker: b }).unwrap();
             }
         }
@@ -226,7 +226,7 @@ proptest! {
             w.apply(&Action::Flush { producer: "p".into() }).unwrap();
             w.apply(&Action::Advance { ms: 5_000 }).unwrap();
             let in_log = values_in_leader_log(&w, &tp);
-            for (_, _, _, values) in &w.producers["p"].acknowledged {
+            for (_, _, _, values) in &w.producers()["p"].acknowledged {
                 for v in values {
                     prop_assert!(in_log.contains(v), "acknowledged {} missing from the leader's log", v);
                 }

@@ -243,16 +243,16 @@ fn a_refused_call_is_an_applied_action_with_an_event() {
     }
     // Flush makes no transactional check: nothing to refuse in any state.
     w.apply(&Action::Flush { producer: p() }).unwrap();
-    let before = w.events.len();
+    let before = w.events().len();
     w.apply(&Action::CommitTransaction { producer: p() })
         .expect("a client-side exception is an outcome, not a refused action");
-    let refused: Vec<_> = w.events[before..]
+    let refused: Vec<_> = w.events()[before..]
         .iter()
         .filter(|e| matches!(&e.kind, EventKind::Producer { event, .. } if format!("{event:?}").contains("Refused")))
         .collect();
     assert_eq!(refused.len(), 1, "one event says what the client threw");
     assert!(
-        w.events[before..]
+        w.events()[before..]
             .iter()
             .all(|e| !matches!(e.kind, EventKind::MessageSent { .. })),
         "nothing was sent"
@@ -268,7 +268,7 @@ fn a_refused_call_is_an_applied_action_with_an_event() {
         producer: "i".into(),
     })
     .unwrap();
-    let last = w.events.last().unwrap();
+    let last = w.events().last().unwrap();
     let not_transactional = format!("{:?}", TxnCallError::NotTransactional);
     assert!(
         format!("{:?}", last.kind).contains(&not_transactional),

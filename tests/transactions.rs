@@ -59,7 +59,7 @@ fn send(w: &mut World, p: i32, values: &[&str]) {
 fn coordinator_state(w: &World, id: &str) -> Option<TransactionState> {
     let tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, partition_for(id, 50));
     let broker = w.leader_of(&tp)?;
-    w.brokers[&broker]
+    w.brokers()[&broker]
         .txn_coordinator()
         .metadata(id)
         .map(|m| m.state())
@@ -89,7 +89,7 @@ fn read_committed(w: &mut World, name: &str, partitions: Vec<TopicPartition>) ->
             consumer: name.into(),
         },
     );
-    w.consumers[name]
+    w.consumers()[name]
         .records()
         .iter()
         .map(|r| r.value_text())
@@ -158,7 +158,7 @@ proptest! {
         a(&mut w, Action::Flush { producer: "p".into() });
         a(&mut w, Action::CreateProducer { name: "q".into(), configs: vec![("transactional.id".into(), "tx".into())] });
         a(&mut w, Action::InitTransactions { producer: "q".into() });
-        let fenced_epoch = w.producers["p"].producer_epoch;
+        let fenced_epoch = w.producers()["p"].producer_epoch;
         let fence_offset = w.log_view(&tp).unwrap().log_end_offset;
         for op in ops {
             // The zombie keeps trying; the scenario may refuse (IllegalState) — fine.
@@ -197,13 +197,13 @@ fn running_while_markers_are_held_stops_instead_of_piling_up_retries() {
             producer: "p".into(),
         },
     );
-    let before = w.clock_ms;
+    let before = w.clock_ms();
     a(&mut w, Action::RunUntilIdle);
     assert!(
-        w.clock_ms - before < 1_000,
+        w.clock_ms() - before < 1_000,
         "run stops: held markers are not work to do"
     );
-    assert_eq!(w.network.held().len(), 1);
+    assert_eq!(w.network().held().len(), 1);
     a(&mut w, Action::ReleaseMarkers);
     a(&mut w, Action::RunUntilIdle);
     assert_eq!(

@@ -40,7 +40,7 @@ fn act(w: &mut World, a: Action) {
 }
 
 fn outcome(w: &World) -> Option<TxnOutcome> {
-    w.producers
+    w.producers()
         .get("p")
         .and_then(|p| p.last_txn_outcome.clone())
 }
@@ -131,7 +131,7 @@ proptest! {
         });
         act(&mut w, Action::Assign { consumer: "rc".into(), partitions: vec![tp.clone()] });
         act(&mut w, Action::Poll { consumer: "rc".into() });
-        let read: Vec<String> = w.consumers["rc"].records().iter().map(|r| r.value_text()).collect();
+        let read: Vec<String> = w.consumers()["rc"].records().iter().map(|r| r.value_text()).collect();
         for v in &read {
             prop_assert!(!aborted.contains(v), "read_committed returned {v} from an aborted transaction");
         }

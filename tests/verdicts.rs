@@ -14,7 +14,7 @@ fn broker_events(src: &str) -> Vec<BrokerEvent> {
     assert_eq!(replay.error(), None);
     replay
         .world()
-        .events
+        .events()
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::Broker { event, .. } => Some(event.clone()),

@@ -67,15 +67,15 @@ proptest! {
         in_log.sort();
         in_log.dedup();
         prop_assert_eq!(in_log.len(), total, "a value was written twice");
-        for (_, _, _, values) in &w.producers["p"].acknowledged {
+        for (_, _, _, values) in &w.producers()["p"].acknowledged {
             for v in values {
                 prop_assert!(in_log.contains(v), "acknowledged {} missing from the log", v);
             }
         }
         prop_assert!(view.high_watermark <= view.log_end_offset);
         // The network's count (the UI's timeline shows it) is the number of sends narrated.
-        let narrated = w.events.iter().filter(|e| matches!(e.kind, EventKind::MessageSent { .. })).count();
-        prop_assert_eq!(w.network.messages_sent(), narrated as u64);
+        let narrated = w.events().iter().filter(|e| matches!(e.kind, EventKind::MessageSent { .. })).count();
+        prop_assert_eq!(w.network().messages_sent(), narrated as u64);
     }
 
     /// Random raw batches never panic, and a batch answered as a duplicate writes nothing.

@@ -33,7 +33,7 @@ impl World {
     /// The partition's log on its leader (what DescribeProducers reads).
     fn leader_log(&self, tp: &TopicPartition) -> Option<&UnifiedLog> {
         self.leader_of(tp)
-            .and_then(|b| self.brokers.get(&b))
+            .and_then(|b| self.brokers().get(&b))
             .and_then(|b| b.logs().get(tp))
     }
 
@@ -101,7 +101,7 @@ impl World {
         let coordinated = self.coordinated_transactions();
         tps.iter()
             .flat_map(|tp| self.open_transactions(tp))
-            .filter(|t| self.clock_ms - t.last_timestamp > MAX_TRANSACTION_TIMEOUT_MS)
+            .filter(|t| self.clock_ms() - t.last_timestamp > MAX_TRANSACTION_TIMEOUT_MS)
             .filter(|t| {
                 !coordinated.iter().any(|c| {
                     c.metadata.producer_id() == t.producer_id
@@ -113,7 +113,7 @@ impl World {
 
     /// `kafka-transactions.sh find-hanging --topic T [--partition P]`.
     pub fn find_hanging(&self, topic: &str, partition: Option<i32>) -> Vec<String> {
-        let count = self.topics.get(topic).map_or(0, |t| t.partitions);
+        let count = self.topics().get(topic).map_or(0, |t| t.partitions);
         let tps: Vec<TopicPartition> = (0..count)
             .filter(|p| partition.is_none_or(|want| want == *p))
             .map(|p| TopicPartition::new(topic, p))
@@ -130,7 +130,7 @@ impl World {
                     t.coordinator_epoch.to_string(),
                     t.start_offset.to_string(),
                     t.last_timestamp.to_string(),
-                    ((self.clock_ms - t.last_timestamp) / 60_000).to_string(),
+                    ((self.clock_ms() - t.last_timestamp) / 60_000).to_string(),
                 ]
             })
             .collect();

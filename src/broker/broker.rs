@@ -81,19 +81,19 @@ pub struct Broker {
     /// Defaults for new partitions (`segment.bytes`, …).
     pub log_config: LogConfig,
     pub(super) logs: SortedMap<TopicPartition, UnifiedLog>,
-    pub producer_ids: ProducerIdManager,
+    pub(super) producer_ids: ProducerIdManager,
     /// The transaction coordinator for the `__transaction_state` partitions we lead.
     pub(super) txn_coordinator: TransactionCoordinator,
     /// WriteTxnMarkers requests in flight, by tag.
-    pub pending_markers: SortedMap<u64, super::txn_apis::MarkerSend>,
+    pub(super) pending_markers: SortedMap<u64, super::txn_apis::MarkerSend>,
     /// Markers whose partitions have no live leader yet (`markersQueueForUnknownBroker`).
     pub(super) markers_for_unknown_broker: Vec<super::marker_channel::QueuedMarkers>,
     /// Which partitions' markers wait for an ISR to grow back.
     pub(super) marker_isr: super::marker_channel::MarkerIsrWait,
     /// Marker answers gathered per transaction until every leader has answered.
-    pub marker_results: SortedMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
+    pub(super) marker_results: SortedMap<(String, i64, i16), Vec<(TopicPartition, Errors)>>,
     /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.
-    pub pending_offset_commits: SortedMap<u64, super::group_apis::PendingTxnOffsetCommit>,
+    pub(super) pending_offset_commits: SortedMap<u64, super::group_apis::PendingTxnOffsetCommit>,
     /// Requests produced outside a request (re-sent markers after loading).
     pub startup_outbound: Vec<Outbound>,
     /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
@@ -105,7 +105,7 @@ pub struct Broker {
     #[cfg(feature = "topic-admin")]
     pub(super) deleted: crate::util::sorted_set::SortedSet<TopicPartition>,
     /// Produce requests waiting for AddPartitionsToTxn, by tag.
-    pub pending_verifications: SortedMap<u64, PendingProduce>,
+    pub(super) pending_verifications: SortedMap<u64, PendingProduce>,
     /// Each producer's window size (in batches) when the broker stopped, per partition.
     /// Not Kafka state and never read by a check: kept only so the restart event can
     /// show the learner the window before and after (see `restart.rs`).

@@ -192,7 +192,7 @@ impl BrokerHistory {
                 ..
             } => {
                 self.raise_epoch((tp.clone(), *producer_id), *producer_epoch, event.seq);
-                if !ctx.world.config.txn_features().v2() {
+                if !ctx.world.config().txn_features().v2() {
                     return;
                 }
                 if let Some((_, txn_tp, prepared)) =
@@ -250,7 +250,7 @@ impl BrokerHistory {
                 let txn_tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, *partition);
                 let replicated = ctx
                     .world
-                    .brokers
+                    .brokers()
                     .get(broker)
                     .and_then(|b| b.logs().get(&txn_tp))
                     .is_some_and(|l| l.is_replicated());
@@ -274,7 +274,7 @@ impl BrokerHistory {
                 ..
             }) => {
                 self.completed.push((*producer_id, event.seq));
-                if ctx.world.config.txn_features().v2() {
+                if ctx.world.config().txn_features().v2() {
                     let commit = *to == TransactionState::CompleteCommit;
                     self.outcome(
                         ctx,
@@ -319,7 +319,7 @@ impl BrokerHistory {
     /// The invariants read from the replicas as they are after the step.
     pub(super) fn after_events(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
-        for (id, broker) in &world.brokers {
+        for (id, broker) in world.brokers() {
             if !broker.online {
                 continue;
             }
@@ -397,11 +397,11 @@ impl BrokerHistory {
     /// transactions.
     fn check_transactions(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
-        let now = world.clock_ms;
+        let now = world.clock_ms();
         // `World::open_transactions` of every partition, read from the leaders' logs
         // directly: only a log with an open transaction needs its leader looked up.
         let mut open_now: BTreeMap<OpenTxn, i16> = BTreeMap::new();
-        for (id, broker) in &world.brokers {
+        for (id, broker) in world.brokers() {
             for (tp, log) in broker.logs() {
                 let mut open = log
                     .producer_state()
@@ -429,9 +429,9 @@ impl BrokerHistory {
                 }
             }
         }
-        let calm = world.brokers.values().all(|b| b.online)
-            && world.network.faults().is_empty()
-            && world.network.held().is_empty();
+        let calm = world.brokers().values().all(|b| b.online)
+            && world.network().faults().is_empty()
+            && world.network().held().is_empty();
         if !calm {
             self.calm_since = None;
         } else if self.calm_since.is_none() {
@@ -489,7 +489,7 @@ fn seek<V>(entries: &[(TopicPartition, V)], at: &mut usize, tp: &TopicPartition)
 /// the leader is in the ISR (the leader joins followers only once it says RECOVERED).
 fn check_leader_recovery(ctx: &mut Ctx<'_>) {
     let world = ctx.world;
-    for topic in world.topics.values() {
+    for topic in world.topics().values() {
         for (p, reg) in topic.registrations.iter().enumerate() {
             if reg.leader_recovery_state() == crate::protocol::LeaderRecoveryState::Recovering
                 && reg.isr().len() > 1
@@ -507,10 +507,10 @@ fn check_leader_recovery(ctx: &mut Ctx<'_>) {
 /// replica, and an ISR at its effective `min.insync.replicas` leaves no ELR.
 fn check_elr(ctx: &mut Ctx<'_>) {
     let world = ctx.world;
-    if !world.config.eligible_leader_replicas {
+    if !world.config().eligible_leader_replicas {
         return;
     }
-    for topic in world.topics.values() {
+    for topic in world.topics().values() {
         for (p, reg) in topic.registrations.iter().enumerate() {
             let min_isr = topic
                 .replication

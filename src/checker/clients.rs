@@ -200,7 +200,7 @@ impl ClientHistory {
             } => {
                 let idempotent = ctx
                     .world
-                    .producers
+                    .producers()
                     .get(client)
                     .is_some_and(|p| p.config.enable_idempotence);
                 let last = base_offset + values.len() as i64 - 1;
@@ -293,7 +293,7 @@ impl ClientHistory {
         count: usize,
         seq: u64,
     ) {
-        let Some(consumer) = ctx.world.consumers.get(client) else {
+        let Some(consumer) = ctx.world.consumers().get(client) else {
             return;
         };
         let seen = self.delivered_seen.entry(client.to_string()).or_default();
@@ -436,7 +436,7 @@ impl ClientHistory {
         let mut found = Vec::new();
         // Internal topics have no records here (the replicas leave them out).
         for tp in world
-            .topics
+            .topics()
             .values()
             .filter(|t| !t.name.starts_with("__"))
             .flat_map(|t| (0..t.partitions).map(|p| TopicPartition::new(&t.name, p)))

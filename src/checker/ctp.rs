@@ -112,7 +112,7 @@ pub(super) fn finish(ctx: &mut Ctx<'_>, truncated: &Truncated<'_>) {
 fn committed_offsets(ctx: &Ctx<'_>) -> Vec<(String, TopicPartition, i64)> {
     let world = ctx.world;
     let mut groups: Vec<String> = world
-        .brokers
+        .brokers()
         .values()
         .filter(|b| b.online)
         .flat_map(|b| b.group_coordinator().groups())
@@ -122,7 +122,7 @@ fn committed_offsets(ctx: &Ctx<'_>) -> Vec<(String, TopicPartition, i64)> {
     let mut out = Vec::new();
     for group in groups {
         let gtp = world.internal_partition_for(GROUP_METADATA_TOPIC, &group);
-        let Some(broker) = world.leader_of(&gtp).and_then(|b| world.brokers.get(&b)) else {
+        let Some(broker) = world.leader_of(&gtp).and_then(|b| world.brokers().get(&b)) else {
             continue;
         };
         for f in broker.group_coordinator().fetch_all_offsets(&group, false) {

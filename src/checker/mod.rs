@@ -82,7 +82,7 @@ impl<'a> Ctx<'a> {
             offsets: Vec::new(),
             events: Vec::new(),
             step: self.step,
-            at_ms: self.world.clock_ms,
+            at_ms: self.world.clock_ms(),
             numbers: Vec::new(),
         }
     }
@@ -147,12 +147,12 @@ impl Checker {
             found: Vec::new(),
             expected: Vec::new(),
         };
-        let new_events = world.events.get(self.events_seen..).unwrap_or_default();
+        let new_events = world.events().get(self.events_seen..).unwrap_or_default();
         for event in new_events {
             self.clients.on_event(&mut ctx, event);
             self.brokers.on_event(&mut ctx, event);
         }
-        self.events_seen = world.events.len();
+        self.events_seen = world.events().len();
         self.clients.after_events(&mut ctx);
         self.brokers.after_events(&mut ctx);
         let found = std::mem::take(&mut ctx.found);
@@ -204,7 +204,7 @@ impl Checker {
 
     fn refresh_replicas(&mut self, world: &World) {
         let mut live = BTreeSet::new();
-        for (id, broker) in &world.brokers {
+        for (id, broker) in world.brokers() {
             if !broker.online {
                 continue;
             }

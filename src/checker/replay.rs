@@ -123,11 +123,11 @@ fn play(schedule: &Schedule) -> (Vec<Vec<String>>, Vec<String>) {
     // Steps played, the `cluster` line first (as `chaos::run` and the runner count).
     let mut step = 1;
     for action in schedule.actions() {
-        let before = world.events.len();
+        let before = world.events().len();
         let out = match world.apply(&action) {
             Ok(mut lines) => {
                 lines.extend(
-                    world.events[before..]
+                    world.events()[before..]
                         .iter()
                         .filter_map(|e| transcript_notice(e, Lang::En)),
                 );

@@ -6,7 +6,7 @@ use super::{Anomaly, Checker};
 use crate::client::consumer::{ConsumerEvent, ConsumerRecord};
 use crate::log::TopicPartition;
 use crate::scenario::{parse, Runner};
-use crate::sim::{Event, EventKind, World};
+use crate::sim::{EventKind, World};
 
 /// A world whose `t-0` holds a@0 b@1 c@2 d@3 (idempotent producer) and an assigned
 /// consumer `c` at the given isolation level.
@@ -27,7 +27,7 @@ fn world(isolation: &str) -> World {
 /// One hand-made poll: these (offset, value) records, as one `RecordsDelivered`.
 fn poll(world: &mut World, records: &[(i64, &str)]) {
     let tp = TopicPartition::new("t", 0);
-    let consumer = world.consumers.get_mut("c").expect("consumer c");
+    let consumer = world.consumer_mut("c").expect("consumer c");
     for (offset, value) in records {
         consumer.delivered.push(ConsumerRecord {
             topic_partition: tp.clone(),
@@ -37,18 +37,13 @@ fn poll(world: &mut World, records: &[(i64, &str)]) {
             timestamp: 0,
         });
     }
-    let seq = world.events.len() as u64;
-    world.events.push(Event {
-        seq,
-        at_ms: world.clock_ms,
-        kind: EventKind::Consumer {
-            client: "c".into(),
-            event: ConsumerEvent::RecordsDelivered {
-                tp,
-                count: records.len(),
-                first: records.first().map_or(0, |r| r.0),
-                last: records.last().map_or(0, |r| r.0),
-            },
+    world.emit(EventKind::Consumer {
+        client: "c".into(),
+        event: ConsumerEvent::RecordsDelivered {
+            tp,
+            count: records.len(),
+            first: records.first().map_or(0, |r| r.0),
+            last: records.last().map_or(0, |r| r.0),
         },
     });
 }
@@ -138,7 +133,7 @@ fn an_incremental_refresh_reads_what_a_full_read_reads() {
         let mut cached: BTreeMap<(i32, TopicPartition), PartitionRecords> = BTreeMap::new();
         for action in schedule.actions() {
             let _ = world.apply(&action);
-            for (id, broker) in &world.brokers {
+            for (id, broker) in world.brokers() {
                 if !broker.online {
                     continue;
                 }

@@ -32,10 +32,10 @@ use crate::protocol::errors::Errors;
 use crate::protocol::{ErrorDetail, Request, Response};
 use crate::record::RecordBatch;
 
-use super::config_error::{ConfigError, ConfigScope};
 use super::transaction_manager::{
     EpochBump, Target, TransactionManager, TxnOutcome, TxnRequestKind,
 };
+use crate::protocol::config_error::{ConfigError, ConfigScope};
 
 mod config;
 mod delivery;
@@ -199,7 +199,7 @@ pub struct Producer {
     pub producer_epoch: i16,
     pub id_state: IdState,
     /// Closed and open batches waiting to be sent, per partition, in order.
-    pub accumulator: SortedMap<TopicPartition, VecDeque<ProducerBatch>>,
+    pub(super) accumulator: SortedMap<TopicPartition, VecDeque<ProducerBatch>>,
     /// The open batch per partition still takes records until the next drain.
     pub open: SortedMap<TopicPartition, bool>,
     /// Next sequence per partition (`TransactionManager.sequenceNumber`).
@@ -210,7 +210,7 @@ pub struct Producer {
     sequence_ids: SortedMap<TopicPartition, (i64, i16)>,
     /// Partitions whose OUT_OF_ORDER_SEQUENCE_NUMBER asks for an epoch bump
     /// (`partitionsToRewriteSequences`; not empty = `epochBumpRequired`).
-    pub epoch_bump_partitions: SortedSet<TopicPartition>,
+    pub(super) epoch_bump_partitions: SortedSet<TopicPartition>,
     /// The error that asked for the pending epoch bump, whether an unresolved
     /// sequence did, and whether the batch that asked is retried.
     epoch_bump_error: Errors,

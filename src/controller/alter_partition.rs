@@ -57,7 +57,7 @@ impl World {
             new_isr,
             leader_recovery_state,
         };
-        let elr = self.config.eligible_leader_replicas;
+        let elr = self.config().eligible_leader_replicas;
         let result = self.topics.get_mut(&tp.topic).and_then(|t| {
             let r = t
                 .registrations

@@ -69,7 +69,7 @@ impl World {
     pub(crate) fn controlled_shutdown(&mut self, id: i32) -> bool {
         if !self.replicated
             || self.fenced.contains(&id)
-            || self.network.is_cut(&Node::Broker(id), &Node::Controller)
+            || self.network().is_cut(&Node::Broker(id), &Node::Controller)
         {
             return false;
         }
@@ -94,7 +94,7 @@ impl World {
                 self.fence_broker(id);
             }
         } else if !self.fenced.contains(&id) {
-            let silent_since = (self.clock_ms, self.events.len());
+            let silent_since = (self.clock_ms(), self.events().len());
             self.session_cut_at.entry(id).or_insert(silent_since);
             self.emit(EventKind::HeartbeatsStopped { broker: id });
         }
@@ -133,7 +133,7 @@ impl World {
     /// opens its listeners).
     pub(crate) fn refuse_registration(&mut self, id: i32, failed_attempts: u32) {
         let backoff = registration_backoff_ms(failed_attempts);
-        let now = self.clock_ms;
+        let now = self.clock_ms();
         self.pending_registrations.insert(
             id,
             PendingRegistration {
@@ -151,7 +151,7 @@ impl World {
     /// Restarted brokers whose wait is over ask again: refused while the previous
     /// incarnation's session runs, else they start. Returns whether any asked.
     pub(crate) fn retry_registrations(&mut self) -> bool {
-        let now = self.clock_ms;
+        let now = self.clock_ms();
         let due: Vec<(i32, u32)> = self
             .pending_registrations
             .iter()
@@ -173,7 +173,7 @@ impl World {
     /// and (unless it is cut off from the controller) no longer fenced.
     pub(crate) fn register_broker(&mut self, id: i32) {
         self.shutting_down.remove(&id);
-        if !self.network.is_cut(&Node::Broker(id), &Node::Controller) {
+        if !self.network().is_cut(&Node::Broker(id), &Node::Controller) {
             self.fenced.remove(&id);
             self.session_cut_at.remove(&id);
         }
@@ -196,11 +196,11 @@ impl World {
         if !self.replicated {
             return;
         }
-        let silent_since = (self.clock_ms, self.events.len());
+        let silent_since = (self.clock_ms(), self.events().len());
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let online = self.brokers.get(&id).is_some_and(|b| b.online);
-            let cut = self.network.is_cut(&Node::Broker(id), &Node::Controller);
+            let cut = self.network().is_cut(&Node::Broker(id), &Node::Controller);
             let heartbeats = online && !cut;
             if !heartbeats && !self.fenced.contains(&id) {
                 self.session_cut_at.entry(id).or_insert(silent_since);
@@ -218,7 +218,7 @@ impl World {
             }
         }
         // `fenceStaleBrokers`: the longest silent first (`findOneStaleBroker`).
-        let now = self.clock_ms;
+        let now = self.clock_ms();
         let mut stale: Vec<((i64, usize), i32)> = self
             .session_cut_at
             .iter()

@@ -36,7 +36,7 @@ impl World {
         } else {
             partitions.to_vec()
         };
-        let elr = self.config.eligible_leader_replicas;
+        let elr = self.config().eligible_leader_replicas;
         let mut changes = Vec::new();
         let mut results = Vec::new();
         for tp in asked {
@@ -116,7 +116,7 @@ impl World {
         f: impl Fn(&mut PartitionRegistration, ChangeRules) -> Option<LeaderChange>,
     ) -> Vec<(TopicPartition, LeaderChange)> {
         let mut changes = Vec::new();
-        let elr = self.config.eligible_leader_replicas;
+        let elr = self.config().eligible_leader_replicas;
         for topic in self.topics.values_mut() {
             for (p, reg) in topic.registrations.iter_mut().enumerate() {
                 let rules = topic.replication.change_rules(reg.replicas().len(), elr);
@@ -132,7 +132,7 @@ impl World {
         // A metadata update wakes every producer's Sender: a batch waiting out its
         // retry backoff for a partition with a new leader goes at once (KIP-951).
         if !changes.is_empty() {
-            let names: Vec<String> = self.producers.keys().cloned().collect();
+            let names: Vec<String> = self.producers().keys().cloned().collect();
             self.ready.extend(names);
         }
         for (tp, change) in changes {
@@ -154,7 +154,7 @@ impl World {
     /// partition's leader is not its preferred replica, the controller looks again
     /// `leader.imbalance.check.interval.seconds` later.
     fn maybe_schedule_leader_balance(&mut self) {
-        if self.leader_balance_due_ms.is_some() || !self.config.auto_leader_rebalance {
+        if self.leader_balance_due_ms.is_some() || !self.config().auto_leader_rebalance {
             return;
         }
         let imbalanced = self.topics.values().any(|t| {
@@ -164,7 +164,7 @@ impl World {
         });
         if imbalanced {
             self.leader_balance_due_ms = Some(
-                self.clock_ms
+                self.clock_ms()
                     .saturating_add(LEADER_IMBALANCE_CHECK_INTERVAL_MS),
             );
         }
@@ -174,7 +174,10 @@ impl World {
     /// alive, unfenced and in the ISR gets it back as leader (`Election.PREFERRED`);
     /// partitions still imbalanced are looked at again one interval later.
     pub(crate) fn run_leader_balance(&mut self) {
-        if self.leader_balance_due_ms.is_none_or(|t| t > self.clock_ms) {
+        if self
+            .leader_balance_due_ms
+            .is_none_or(|t| t > self.clock_ms())
+        {
             return;
         }
         self.leader_balance_due_ms = None;

@@ -50,7 +50,7 @@ impl World {
         for broker in self.brokers.values_mut() {
             broker.update_metadata(tp.clone(), leader);
         }
-        let now = self.clock_ms;
+        let now = self.clock_ms();
         for id in meta.replicas.clone() {
             let Some(broker) = self.brokers.get_mut(&id).filter(|b| b.online) else {
                 continue;

@@ -12,11 +12,11 @@
 //! next look at a Produce waiting for the ISR (`checkEnoughReplicasReachOffset`).
 //! Nothing is re-run at the moment of the change.
 
-use crate::client::config_def;
-use crate::client::config_error::{ConfigError, ConfigScope};
 use crate::controller::topics::apply_replication_config;
 use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
+use crate::protocol::config_def;
+use crate::protocol::config_error::{ConfigError, ConfigScope};
 use crate::sim::error::{ReplicaAssignmentError, SimError, SimErrorKind};
 use crate::sim::event::EventKind;
 use crate::sim::world::apply_log_config;
@@ -66,7 +66,7 @@ impl World {
                 }
                 return Err(SimErrorKind::UnknownTopicConfig { key: key.clone() }.into());
             }
-            if !apply_replication_config(&mut replication, key, value, self.config.brokers)? {
+            if !apply_replication_config(&mut replication, key, value, self.config().brokers)? {
                 apply_log_config(&mut config, key, value)?;
             }
         }
@@ -87,12 +87,13 @@ impl World {
                 i32::try_from(reg.isr().len()).unwrap_or(i32::MAX) < rules.min_isr
             });
             let ids: Vec<i32> = self.brokers.keys().copied().collect();
+            let now = self.clock_ms();
             for id in ids {
                 if self.fenced.contains(&id) {
                     continue;
                 }
                 if let Some(broker) = self.brokers.get_mut(&id) {
-                    let handled = broker.partition_metadata_changed(&tp, isr_short, self.clock_ms);
+                    let handled = broker.partition_metadata_changed(&tp, isr_short, now);
                     self.apply_handled(id, None, handled);
                 }
             }
@@ -120,7 +121,7 @@ impl World {
         });
         if leaderless {
             self.unclean_election_due_ms = Some(
-                self.clock_ms
+                self.clock_ms()
                     .saturating_add(UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS),
             );
         }
@@ -144,7 +145,7 @@ impl World {
     pub(crate) fn run_unclean_election(&mut self) {
         if self
             .unclean_election_due_ms
-            .is_none_or(|t| t > self.clock_ms)
+            .is_none_or(|t| t > self.clock_ms())
         {
             return;
         }
@@ -278,7 +279,7 @@ impl World {
     /// the log directory goes, a request waiting on the partition is answered
     /// UNKNOWN_TOPIC_OR_PARTITION, and later requests for it get the same answer.
     pub(crate) fn delete_topic(&mut self, name: &str) -> Result<Vec<String>, SimError> {
-        if crate::coordinator::internal_topics::is_internal(name) {
+        if crate::protocol::topic::is_internal(name) {
             return Err(SimErrorKind::DeleteInternalTopic {
                 name: name.to_string(),
             }

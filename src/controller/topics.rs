@@ -2,10 +2,10 @@
 //! their replication settings read, their replicas placed (`StripedReplicaPlacer`),
 //! and each partition's first registration told to the brokers.
 
-use crate::client::config_def::{self, Place};
 use crate::controller::{ChangeRules, PartitionRegistration};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
+use crate::protocol::config_def::{self, Place};
 use crate::sim::error::{SimError, SimErrorKind};
 use crate::sim::event::EventKind;
 use crate::sim::world::{apply_log_config, TopicInfo, World};
@@ -76,7 +76,7 @@ impl World {
         partitions: i32,
         configs: &[(String, String)],
     ) -> Result<Vec<String>, SimError> {
-        if let Some(reason) = crate::coordinator::internal_topics::detect_invalid_topic(name) {
+        if let Some(reason) = crate::protocol::topic::detect_invalid_topic(name) {
             return Err(SimErrorKind::IllegalTopicName {
                 name: name.to_string(),
                 reason,
@@ -104,16 +104,16 @@ impl World {
         if !(1..=64).contains(&partitions) {
             return Err(SimErrorKind::PartitionCount { partitions }.into());
         }
-        if crate::coordinator::internal_topics::is_internal(name) {
+        if crate::protocol::topic::is_internal(name) {
             return Err(SimErrorKind::InternalTopic {
                 name: name.to_string(),
             }
             .into());
         }
-        let mut config = self.broker_defaults.clone();
+        let mut config = self.broker_defaults().clone();
         let mut replication = ReplicationConfig::default();
         for (k, v) in configs {
-            if !apply_replication_config(&mut replication, k, v, self.config.brokers)? {
+            if !apply_replication_config(&mut replication, k, v, self.config().brokers)? {
                 apply_log_config(&mut config, k, v)?;
             }
         }
@@ -157,8 +157,8 @@ impl World {
         self.announce_partitions(name, 0, &leaders, replicated);
         // A replicated internal partition was loaded by its leader when the metadata
         // arrived (`coordinator_election.rs`); a single-replica one is loaded here.
-        if crate::coordinator::internal_topics::is_internal(name) && !replicated {
-            let now = self.clock_ms;
+        if crate::protocol::topic::is_internal(name) && !replicated {
+            let now = self.clock_ms();
             for (p, leader) in leaders.iter().enumerate() {
                 let tp = TopicPartition::new(name, p as i32);
                 let events = self
@@ -192,7 +192,7 @@ impl World {
         ids: std::ops::Range<i32>,
         replication_factor: i32,
     ) -> Vec<PartitionRegistration> {
-        let n = self.config.brokers;
+        let n = self.config().brokers;
         let active = self.active_brokers();
         let is_active = |b: i32| active.contains(&b);
         ids.map(|p| {

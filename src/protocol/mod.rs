@@ -4,11 +4,18 @@
 //! Simplified: one partition per Produce and Fetch request, and no wire framing — the
 //! record batches inside Produce and Fetch are real v2 bytes, everything else is a
 //! Rust value.
+//!
+//! Beside them, what clients, brokers and the controller all read, as Kafka's
+//! `org.apache.kafka.common` holds it: settings typed and validated by `ConfigDef`
+//! ([`config_def`], [`config_error`]) and the rules for topic names ([`topic`]).
 
+pub mod config_def;
+pub mod config_error;
 pub mod election_type;
 pub mod error_detail;
 pub mod errors;
 pub mod leader_recovery_state;
+pub mod topic;
 pub mod topic_partition;
 
 pub use election_type::ElectionType;

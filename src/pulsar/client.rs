@@ -20,7 +20,9 @@
 use super::action::Outcome;
 use super::event::PulsarEventKind;
 use super::world::{ClientTxn, ClientTxnState, ConsumerState, PersistentSubscription, TXN_CLIENT};
-use super::{Command, Position, PulsarError, PulsarWorld, TransactionSubscription};
+use super::{
+    Command, Position, PulsarError, PulsarStepError, PulsarWorld, TransactionSubscription,
+};
 use crate::sim::Node;
 
 /// The first retry's backoff (`initialBackoffIntervalNanos`: 100 ms).
@@ -91,18 +93,22 @@ impl PulsarWorld {
         subscription: &str,
         sub_type: super::SubscriptionType,
         max_redeliver_count: Option<u32>,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, PulsarStepError> {
         if self.consumer(consumer).is_some() {
-            return Err(format!("consumer {consumer} already exists"));
+            return Err(PulsarStepError::ConsumerAlreadyExists {
+                consumer: consumer.to_string(),
+            });
         }
         if max_redeliver_count == Some(0) {
             // `DeadLetterPolicy` wants maxRedeliverCount > 0 (checkArgument).
-            return Err("dlq.max.redeliver must be at least 1".into());
+            return Err(PulsarStepError::MaxRedeliverTooLow);
         }
         let t = self
             .topics
             .get_mut(topic)
-            .ok_or_else(|| format!("no topic {topic}"))?;
+            .ok_or_else(|| PulsarStepError::TopicNotFound {
+                topic: topic.to_string(),
+            })?;
         let ledger_id = t.ledger.ledger_id();
         t.subscriptions
             .entry(subscription.to_string())
@@ -130,7 +136,7 @@ impl PulsarWorld {
     }
 
     /// A transaction usable for a send or an ack: the client checks OPEN itself.
-    fn open_txn(&self, name: &str) -> Result<Result<ClientTxn, PulsarError>, String> {
+    fn open_txn(&self, name: &str) -> Result<Result<ClientTxn, PulsarError>, PulsarStepError> {
         let t = self.client_txn(name)?;
         Ok(if t.state == ClientTxnState::Open {
             Ok(t)
@@ -146,14 +152,16 @@ impl PulsarWorld {
         values: &[String],
         txn: Option<&str>,
         opts: SendOpts,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, PulsarStepError> {
         let SendOpts {
             sequence_id,
             deliver_at,
             batch,
         } = opts;
         if self.topic(topic).is_none() {
-            return Err(format!("no topic {topic}"));
+            return Err(PulsarStepError::TopicNotFound {
+                topic: topic.to_string(),
+            });
         }
         let mut txn_id = None;
         if let Some(name) = txn {
@@ -240,11 +248,17 @@ impl PulsarWorld {
         Ok(Outcome::Sent(out))
     }
 
-    pub(super) fn receive(&mut self, consumer: &str, permits: u32) -> Result<Outcome, String> {
-        let c = self
-            .consumer(consumer)
-            .cloned()
-            .ok_or_else(|| format!("no consumer {consumer}"))?;
+    pub(super) fn receive(
+        &mut self,
+        consumer: &str,
+        permits: u32,
+    ) -> Result<Outcome, PulsarStepError> {
+        let c =
+            self.consumer(consumer)
+                .cloned()
+                .ok_or_else(|| PulsarStepError::UnknownConsumer {
+                    consumer: consumer.to_string(),
+                })?;
         let broker = self.topic_broker(&c.topic);
         let body = Command::Flow {
             topic: c.topic.clone(),
@@ -363,11 +377,13 @@ impl PulsarWorld {
         &mut self,
         consumer: &str,
         positions: &[Position],
-    ) -> Result<Outcome, String> {
-        let c = self
-            .consumer(consumer)
-            .cloned()
-            .ok_or_else(|| format!("no consumer {consumer}"))?;
+    ) -> Result<Outcome, PulsarStepError> {
+        let c =
+            self.consumer(consumer)
+                .cloned()
+                .ok_or_else(|| PulsarStepError::UnknownConsumer {
+                    consumer: consumer.to_string(),
+                })?;
         let mut redelivered = Vec::new();
         let mut dead_lettered = Vec::new();
         for &p in positions {
@@ -394,13 +410,15 @@ impl PulsarWorld {
         positions: &[Position],
         txn: Option<&str>,
         cumulative: bool,
-    ) -> Result<Outcome, String> {
-        let c = self
-            .consumer(consumer)
-            .cloned()
-            .ok_or_else(|| format!("no consumer {consumer}"))?;
+    ) -> Result<Outcome, PulsarStepError> {
+        let c =
+            self.consumer(consumer)
+                .cloned()
+                .ok_or_else(|| PulsarStepError::UnknownConsumer {
+                    consumer: consumer.to_string(),
+                })?;
         if cumulative && positions.len() != 1 {
-            return Err("a cumulative ack takes one position".into());
+            return Err(PulsarStepError::CumulativeAckOnePosition);
         }
         // `acknowledgeCumulativeAsync` checks the subscription type before anything.
         if cumulative && !c.sub_type.allows_cumulative_ack() {
@@ -479,13 +497,15 @@ impl PulsarWorld {
         &mut self,
         name: &str,
         timeout_ms: Option<i64>,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, PulsarStepError> {
         if self.txn(name).is_some() {
-            return Err(format!("transaction {name} already exists"));
+            return Err(PulsarStepError::TransactionAlreadyExists {
+                name: name.to_string(),
+            });
         }
         let ttl = timeout_ms.unwrap_or(self.config().transaction_timeout_ms);
         if !(0..=i64::from(i32::MAX)).contains(&ttl) {
-            return Err("timeout must be 0 to 2147483647 ms".into());
+            return Err(PulsarStepError::TimeoutOutOfRange);
         }
         let tc = self.take_round_robin_tc();
         let failed = |e| {
@@ -534,7 +554,7 @@ impl PulsarWorld {
         })
     }
 
-    pub(super) fn end_txn(&mut self, name: &str, commit: bool) -> Result<Outcome, String> {
+    pub(super) fn end_txn(&mut self, name: &str, commit: bool) -> Result<Outcome, PulsarStepError> {
         let mut t = self.client_txn(name)?;
         let ended = |result| {
             Ok(Outcome::Ended {

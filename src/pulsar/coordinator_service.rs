@@ -8,8 +8,8 @@ use super::coordinator::{CoordinatorError, LogWrite, TransactionMetadataOp};
 use super::event::PulsarEventKind;
 use super::world::EndOp;
 use super::{
-    Command, MLTransactionMetadataStore, PulsarError, PulsarWorld, TransactionCoordinatorID,
-    TransactionSubscription, TxnID, TxnStatus,
+    Command, MLTransactionMetadataStore, PulsarError, PulsarStepError, PulsarWorld,
+    TransactionCoordinatorID, TransactionSubscription, TxnID, TxnStatus,
 };
 use crate::sim::Node;
 
@@ -310,11 +310,11 @@ impl PulsarWorld {
 
     /// The coordinator's memory is gone; its log stays. Commands of its ends still on
     /// the wire (or held) die with its connections.
-    pub(super) fn crash_coordinator(&mut self, tc: u64) -> Result<(), String> {
+    pub(super) fn crash_coordinator(&mut self, tc: u64) -> Result<(), PulsarStepError> {
         let c = self
             .coordinators
             .get_mut(tc as usize)
-            .ok_or_else(|| format!("no coordinator {tc}"))?;
+            .ok_or(PulsarStepError::CoordinatorNotFound { tc })?;
         let lost = c.store.take().map_or(0, |s| s.txns().count());
         c.ends.clear();
         c.loading_until = None;
@@ -331,20 +331,24 @@ impl PulsarWorld {
 
     /// Starts loading the coordinator (`handleTcClientConnect`): it answers
     /// TransactionCoordinatorNotFound until the store is Ready, `replay_ms` later.
-    pub(super) fn recover_coordinator(&mut self, tc: u64, replay_ms: i64) -> Result<(), String> {
+    pub(super) fn recover_coordinator(
+        &mut self,
+        tc: u64,
+        replay_ms: i64,
+    ) -> Result<(), PulsarStepError> {
         if !self.config().transaction_coordinator_enabled {
-            return Err("transactionCoordinatorEnabled=false: there is no coordinator".into());
+            return Err(PulsarStepError::CoordinatorDisabled);
         }
         let now = self.clock_ms();
         let c = self
             .coordinators
             .get_mut(tc as usize)
-            .ok_or_else(|| format!("no coordinator {tc}"))?;
+            .ok_or(PulsarStepError::CoordinatorNotFound { tc })?;
         if c.store.is_some() {
-            return Err(format!("coordinator {tc} is running"));
+            return Err(PulsarStepError::CoordinatorRunning { tc });
         }
         if c.loading_until.is_some() {
-            return Err(format!("coordinator {tc} is loading"));
+            return Err(PulsarStepError::CoordinatorLoading { tc });
         }
         if replay_ms == 0 {
             c.loading_until = Some(now);

@@ -11,6 +11,7 @@
 //! - [`coordinator`]: the coordinator's store and its transaction log (replayable).
 //! - [`command`]: the commands on the wire and the client exceptions.
 //! - [`network`]: the Pulsar side's network, struck by `sim::Fault`.
+//! - [`step_error`]: why the world refused a step, as data.
 //! - [`world`], `client`, `broker`, `coordinator_service`, `topic_load`: the world and
 //!   who does what.
 //! - [`event`], [`action`]: what happened (data) and what can be done.
@@ -25,6 +26,7 @@ pub mod event;
 pub mod managed_ledger;
 pub mod network;
 pub mod pending_ack;
+pub mod step_error;
 mod topic_load;
 pub mod transaction_buffer;
 pub mod txn_id;
@@ -39,6 +41,7 @@ pub use coordinator::{
 pub use event::{PulsarEvent, PulsarEventKind};
 pub use managed_ledger::{Entry, EntryData, ManagedCursor, ManagedLedger, Position};
 pub use pending_ack::PendingAckHandle;
+pub use step_error::PulsarStepError;
 pub use transaction_buffer::{TopicTransactionBuffer, TransactionBufferState};
 pub use txn_id::{TransactionCoordinatorID, TxnID};
 pub use world::{ClientTxnState, PulsarConfig, PulsarWorld};

@@ -48,10 +48,10 @@ fn matches(m: &MessageMatch, env: &Envelope) -> bool {
 impl PulsarNetwork {
     /// Arms a fault; the kinds that make no sense here (an injected Kafka error, a
     /// message by id) are refused.
-    pub fn arm(&mut self, fault: Fault) -> Result<(), String> {
+    pub fn arm(&mut self, fault: Fault) -> Result<(), super::PulsarStepError> {
         match fault {
             Fault::Error { .. } | Fault::Message { .. } => {
-                Err("this fault is not available on the Pulsar network".into())
+                Err(super::PulsarStepError::FaultNotAvailable)
             }
             f => {
                 self.faults.push(f);

@@ -7,17 +7,25 @@
 //! but not acknowledged is delivered again.
 
 use super::event::PulsarEventKind;
-use super::{Position, PulsarWorld, TopicTransactionBuffer};
+use super::{Position, PulsarStepError, PulsarWorld, TopicTransactionBuffer};
 
 impl PulsarWorld {
-    pub(super) fn unload_topic(&mut self, topic: &str, replay_ms: i64) -> Result<(), String> {
+    pub(super) fn unload_topic(
+        &mut self,
+        topic: &str,
+        replay_ms: i64,
+    ) -> Result<(), PulsarStepError> {
         let now = self.clock_ms();
         let t = self
             .topics
             .get_mut(topic)
-            .ok_or_else(|| format!("no topic {topic}"))?;
+            .ok_or_else(|| PulsarStepError::TopicNotFound {
+                topic: topic.to_string(),
+            })?;
         if t.recovery_due.is_some() {
-            return Err(format!("{topic} is still loading"));
+            return Err(PulsarStepError::TopicLoading {
+                topic: topic.to_string(),
+            });
         }
         let snapshot = t.buffer.snapshot().map(|s| s.max_read_position);
         let to_replay = TopicTransactionBuffer::entries_to_replay(&t.ledger, t.buffer.snapshot());

@@ -11,7 +11,7 @@ use super::event::{PulsarEvent, PulsarEventKind};
 use super::network::PulsarNetwork;
 use super::{
     Command, MLTransactionMetadataStore, ManagedCursor, ManagedLedger, PendingAckHandle, Position,
-    PulsarError, TopicTransactionBuffer, TransactionCoordinatorID, TransactionLog,
+    PulsarError, PulsarStepError, TopicTransactionBuffer, TransactionCoordinatorID, TransactionLog,
     TransactionSubscription, TxnID,
 };
 use crate::sim::{Node, START_MS};
@@ -19,11 +19,11 @@ use crate::sim::{Node, START_MS};
 /// The most steps one call or run may take.
 pub const MAX_STEPS: usize = 20_000;
 /// A load's logical time: 0 (at once) up to `i32::MAX` ms.
-fn check_replay_ms(ms: i64) -> Result<(), String> {
+fn check_replay_ms(ms: i64) -> Result<(), PulsarStepError> {
     if (0..=i64::from(i32::MAX)).contains(&ms) {
         Ok(())
     } else {
-        Err("replay.ms must be 0 to 2147483647".into())
+        Err(PulsarStepError::ReplayOutOfRange)
     }
 }
 
@@ -340,16 +340,18 @@ impl PulsarWorld {
     }
 
     /// Applies one action. `Err` is a refusal (an unknown name): nothing changed.
-    pub fn apply(&mut self, action: &PulsarAction) -> Result<Outcome, String> {
+    pub fn apply(&mut self, action: &PulsarAction) -> Result<Outcome, PulsarStepError> {
         match action {
             PulsarAction::CreateTopic { name, partitions } => {
                 if !(1..=8).contains(partitions) {
-                    return Err("partitions must be 1 to 8".into());
+                    return Err(PulsarStepError::PartitionsOutOfRange);
                 }
                 for p in 0..*partitions {
                     let topic = format!("{name}-partition-{p}");
                     if self.topics.contains_key(&topic) {
-                        return Err(format!("topic {name} already exists"));
+                        return Err(PulsarStepError::TopicAlreadyExists {
+                            topic: name.clone(),
+                        });
                     }
                 }
                 for p in 0..*partitions {
@@ -385,7 +387,7 @@ impl PulsarWorld {
                 batch,
             } => {
                 if deliver_after_ms.is_some_and(|ms| !(0..=i64::from(i32::MAX)).contains(&ms)) {
-                    return Err("deliver.after must be 0 to 2147483647 ms".into());
+                    return Err(PulsarStepError::DeliverAfterOutOfRange);
                 }
                 let deliver_at = deliver_after_ms.map(|ms| self.clock_ms.saturating_add(ms));
                 let opts = super::client::SendOpts {
@@ -407,15 +409,20 @@ impl PulsarWorld {
                 subscription,
                 failing,
             } => {
-                let t = self
-                    .topics
-                    .get_mut(topic)
-                    .ok_or_else(|| format!("no topic {topic}"))?;
+                let t =
+                    self.topics
+                        .get_mut(topic)
+                        .ok_or_else(|| PulsarStepError::TopicNotFound {
+                            topic: topic.clone(),
+                        })?;
                 match subscription {
                     Some(sub) => {
                         t.subscriptions
                             .get_mut(sub)
-                            .ok_or_else(|| format!("no subscription {sub} on {topic}"))?
+                            .ok_or_else(|| PulsarStepError::SubscriptionNotFound {
+                                topic: topic.clone(),
+                                subscription: sub.clone(),
+                            })?
                             .pending_ack_log_failing = *failing
                     }
                     None => t.ledger_failing = *failing,
@@ -437,7 +444,7 @@ impl PulsarWorld {
             } => {
                 self.check_batch_positions(consumer, positions)?;
                 if *cumulative && positions.iter().any(|p| p.batch_index.is_some()) {
-                    return Err("a cumulative ack takes an entry position like `3:0`".into());
+                    return Err(PulsarStepError::CumulativeAckEntryPosition);
                 }
                 self.acknowledge(consumer, positions, txn.as_deref(), *cumulative)
             }
@@ -470,17 +477,19 @@ impl PulsarWorld {
                 Ok(Outcome::Done)
             }
             PulsarAction::TakeSnapshot { topic } => {
-                let t = self
-                    .topics
-                    .get_mut(topic)
-                    .ok_or_else(|| format!("no topic {topic}"))?;
+                let t =
+                    self.topics
+                        .get_mut(topic)
+                        .ok_or_else(|| PulsarStepError::TopicNotFound {
+                            topic: topic.clone(),
+                        })?;
                 // Only a Ready buffer takes snapshots (`run` checks `checkIfReady`).
                 let state = t.buffer.state();
                 if state != super::TransactionBufferState::Ready {
-                    return Err(format!(
-                        "{topic}'s transaction buffer is {}: it takes snapshots only when Ready",
-                        state.name()
-                    ));
+                    return Err(PulsarStepError::BufferNotReady {
+                        topic: topic.clone(),
+                        state: state.name(),
+                    });
                 }
                 let s = t.buffer.take_snapshot();
                 let (max_read_position, aborts) = (s.max_read_position, s.aborts.len());
@@ -497,7 +506,7 @@ impl PulsarWorld {
             }
             PulsarAction::Run { ms } => {
                 if !(0..=i64::from(i32::MAX)).contains(ms) {
-                    return Err("run takes 0 to 2147483647 ms".into());
+                    return Err(PulsarStepError::RunOutOfRange);
                 }
                 self.run_until(self.clock_ms.saturating_add(*ms));
                 Ok(Outcome::Done)
@@ -705,11 +714,13 @@ impl PulsarWorld {
         self.topics.get(topic).map_or(0, |t| t.broker)
     }
 
-    pub(super) fn client_txn(&self, name: &str) -> Result<ClientTxn, String> {
+    pub(super) fn client_txn(&self, name: &str) -> Result<ClientTxn, PulsarStepError> {
         self.txns
             .get(name)
             .cloned()
-            .ok_or_else(|| format!("no transaction {name} (open it with `pulsar txn new {name}`)"))
+            .ok_or_else(|| PulsarStepError::UnknownTransaction {
+                name: name.to_string(),
+            })
     }
     pub(super) fn set_client_txn(&mut self, name: &str, txn: ClientTxn) {
         self.txns.insert(name.to_string(), txn);
@@ -721,7 +732,11 @@ impl PulsarWorld {
         seq
     }
     /// A batch index must name a message of a batch entry of the consumer's topic.
-    fn check_batch_positions(&self, consumer: &str, positions: &[Position]) -> Result<(), String> {
+    fn check_batch_positions(
+        &self,
+        consumer: &str,
+        positions: &[Position],
+    ) -> Result<(), PulsarStepError> {
         let Some(t) = self.consumer(consumer).and_then(|c| self.topic(&c.topic)) else {
             return Ok(());
         };
@@ -729,10 +744,10 @@ impl PulsarWorld {
             .iter()
             .find(|p| p.batch_index.is_some() && !t.ledger.is_message(**p))
         {
-            Some(p) => Err(format!(
-                "{p} names no message of a batch in {}",
-                t.ledger.name()
-            )),
+            Some(p) => Err(PulsarStepError::NotInBatch {
+                position: *p,
+                ledger: t.ledger.name().to_string(),
+            }),
             None => Ok(()),
         }
     }

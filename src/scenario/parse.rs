@@ -18,10 +18,10 @@ mod step;
 mod tokens;
 mod topic;
 
-use crate::client::config_def::Place;
 use crate::i18n::catalog::render;
 use crate::i18n::{Lang, Msg};
 use crate::msg;
+use crate::protocol::config_def::Place;
 use clients::{consumer_step, producer_step};
 use fault::fault_step;
 pub use fault::parse_node;

@@ -73,7 +73,7 @@ impl Replay {
     /// replay stays on it and keeps the error (`line N: …`).
     /// The error is the one kept (no copy of it is made).
     pub fn step(&mut self) -> Result<&StepOutput, &RunError> {
-        let seen = self.runner.world.events.len();
+        let seen = self.runner.world.events().len();
         let world = self.runner.generation();
         match self.runner.step() {
             Ok(lines) => {
@@ -84,7 +84,7 @@ impl Replay {
                 } else {
                     0
                 };
-                let events = start..self.runner.world.events.len();
+                let events = start..self.runner.world.events().len();
                 self.outputs.push(StepOutput {
                     lines,
                     events,
@@ -169,7 +169,7 @@ impl Replay {
     pub fn skip(&mut self) {
         if !self.is_done() {
             self.runner.skip();
-            let at = self.runner.world.events.len();
+            let at = self.runner.world.events().len();
             self.outputs.push(StepOutput {
                 lines: Vec::new(),
                 events: at..at,
@@ -313,7 +313,7 @@ mod tests {
             assert_eq!(o.events.start, end, "the ranges tile the events");
             end = o.events.end;
         }
-        assert_eq!(end, r.world().events.len());
+        assert_eq!(end, r.world().events().len());
         assert!(!r.outputs()[3].events.is_empty(), "a flush raises events");
     }
 
@@ -326,7 +326,7 @@ mod tests {
         assert!(whole.is_done() && whole.error().is_none());
         assert_eq!(whole.generation(), 1);
         // The second world knows only b, at offset 0, under its own settings.
-        assert_eq!(whole.world().config.transaction_version, 2);
+        assert_eq!(whole.world().config().transaction_version, 2);
         let tp = crate::log::TopicPartition::new("t", 0);
         let log = whole
             .world()
@@ -338,11 +338,11 @@ mod tests {
         assert_eq!(whole.outputs()[cluster].world, 1);
         assert_eq!(whole.outputs()[cluster].events.start, 0);
         let last = whole.outputs().last().expect("outputs");
-        assert!(last.events.end <= whole.world().events.len());
+        assert!(last.events.end <= whole.world().events().len());
         // Stepping back across the boundary replays the first world exactly.
         let back = Replay::to(s.clone(), cluster);
         assert_eq!(back.generation(), 0);
-        assert_eq!(back.world().config.transaction_version, 1);
+        assert_eq!(back.world().config().transaction_version, 1);
         let mut runner = Runner::new(s);
         for _ in 0..cluster {
             runner.step().expect("runs");

@@ -168,7 +168,7 @@ impl Runner {
                 Ok(vec![interpolate(&self.world, text, self.lang)?])
             }
             StepKind::Act(action) => {
-                let before = self.world.events.len();
+                let before = self.world.events().len();
                 let mut lines = match action {
                     // Its retry line is worded in the reader's language.
                     Action::RawInitProducerId => {
@@ -178,7 +178,7 @@ impl Runner {
                 };
                 // A send that failed for good, or a run cut short, shows verbose or not.
                 lines.extend(
-                    self.world.events[before..]
+                    self.world.events()[before..]
                         .iter()
                         .filter_map(|e| transcript_notice(e, self.lang)),
                 );
@@ -208,7 +208,7 @@ impl Runner {
                 let producer_id = resolve(pid, |p| p.0)?;
                 let producer_epoch = i16::try_from(resolve(epoch, |p| i64::from(p.1))?)
                     .map_err(|_| StepError::EpochOutOfRange)?;
-                let events_before = self.world.events.len();
+                let events_before = self.world.events().len();
                 let outcome = self.world.raw_produce(
                     tp,
                     producer_id,
@@ -255,17 +255,21 @@ impl Runner {
 
     /// The producer id the last raw InitProducerId returned, read from the events.
     fn world_last_init(&self) -> Option<(i64, i16)> {
-        self.world.events.iter().rev().find_map(|e| match &e.kind {
-            crate::sim::EventKind::Broker {
-                event:
-                    BrokerEvent::ProducerIdAssigned {
-                        producer_id,
-                        producer_epoch,
-                    },
-                ..
-            } => Some((*producer_id, *producer_epoch)),
-            _ => None,
-        })
+        self.world
+            .events()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                crate::sim::EventKind::Broker {
+                    event:
+                        BrokerEvent::ProducerIdAssigned {
+                            producer_id,
+                            producer_epoch,
+                        },
+                    ..
+                } => Some((*producer_id, *producer_epoch)),
+                _ => None,
+            })
     }
 
     /// Renders a view into transcript lines.
@@ -404,8 +408,8 @@ impl Runner {
             },
             View::Verdict { tp } => vec![verdict_row(w, tp, self.lang)],
             View::Events { last } => {
-                let skip = last.map_or(0, |n| w.events.len().saturating_sub(n));
-                w.events
+                let skip = last.map_or(0, |n| w.events().len().saturating_sub(n));
+                w.events()
                     .iter()
                     .skip(skip)
                     .map(|e| {
@@ -435,13 +439,13 @@ fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, StepError> {
         let inner = &after[..close];
         let (what, arg) = inner.split_once(' ').unwrap_or((inner, ""));
         let value = match what {
-            "producer" => w.producers.get(arg).map(|p| p.id_text()),
-            "outcome" => w.producers.get(arg).map(|p| {
+            "producer" => w.producers().get(arg).map(|p| p.id_text()),
+            "outcome" => w.producers().get(arg).map(|p| {
                 let outcome = p.last_txn_outcome.as_ref().map(|o| o.exception_name());
                 crate::i18n::transcript::outcome(outcome.as_ref().map(Option::as_deref), lang)
             }),
             "consumed" => consumed_line(w, arg, lang),
-            "records" => w.consumers.get(arg).map(|c| {
+            "records" => w.consumers().get(arg).map(|c| {
                 let items: Vec<String> = c
                     .records()
                     .iter()
@@ -449,7 +453,7 @@ fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, StepError> {
                     .collect();
                 format!("[{}]", items.join(", "))
             }),
-            "took" => w.producers.get(arg).map(|p| p.last_call_ms.to_string()),
+            "took" => w.producers().get(arg).map(|p| p.last_call_ms.to_string()),
             "latest" => crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp, lang)),
             _ => return Err(StepError::EchoUnknown(inner.to_string())),
         };
@@ -474,7 +478,7 @@ fn latest_line(w: &World, tp: &crate::log::TopicPartition, lang: Lang) -> String
 
 /// `got 5 records: c1@0 c2@1 … (position 11)`: what a consumer got so far.
 fn consumed_line(w: &World, name: &str, lang: Lang) -> Option<String> {
-    let c = w.consumers.get(name)?;
+    let c = w.consumers().get(name)?;
     let records = c.records();
     let positions: Vec<String> = c.positions().values().map(|p| p.to_string()).collect();
     Some(crate::i18n::transcript::consumed(

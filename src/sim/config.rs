@@ -5,10 +5,10 @@
 use serde::Serialize;
 
 use super::error::SimError;
-use crate::client::config_def::{self, Place};
-use crate::client::config_error::{ConfigError, ConfigScope};
 use crate::coordinator::transaction::{TransactionVersion, TxnFeatures};
 use crate::log::LogConfig;
+use crate::protocol::config_def::{self, Place};
+use crate::protocol::config_error::{ConfigError, ConfigScope};
 
 /// Cluster-wide settings fixed when the world is made.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -90,7 +90,7 @@ impl Default for ClusterConfig {
 }
 
 /// Applies one log-level config key, typed and validated by Kafka's `ConfigDef`
-/// ([`crate::client::config_def`]).
+/// ([`crate::protocol::config_def`]).
 pub(crate) fn apply_log_config(
     config: &mut LogConfig,
     key: &str,

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::client::config_error::ConfigError;
 use crate::coordinator::internal_topics::InvalidTopicName;
 use crate::fs::FsError;
 use crate::log::TopicPartition;
+use crate::protocol::config_error::ConfigError;
 use crate::protocol::errors::Errors;
 
 /// Why an action could not be applied. Nothing in the world changed.

@@ -15,7 +15,7 @@ use super::error::SimError;
 use super::event::EventKind;
 use super::world::World;
 use crate::broker::hw_checkpoint::HW_CHECKPOINT_INTERVAL_MS;
-use crate::client::config_def::{self, Place};
+use crate::protocol::config_def::{self, Place};
 
 /// The first tick of a grid (next tick `next`, then every `interval`) after `clock`
 /// (`next` itself while the clock has not reached it).

@@ -2,8 +2,9 @@
 //! network between them. Only the world moves messages; brokers and clients are
 //! state machines that take a message and return messages (sans-IO).
 //!
-//! Deterministic by construction: no wall clock, no threads, a seeded RNG, and a
-//! total order on everything that happens (delivery time, then message id).
+//! Deterministic by construction: no wall clock, no threads, seeded RNGs (each
+//! producer's retry jitter), and a total order on everything that happens
+//! (delivery time, then message id).
 
 use crate::util::sorted_map::SortedMap;
 use crate::util::sorted_set::SortedSet;
@@ -14,7 +15,6 @@ use super::action::Action;
 use super::error::{SimError, SimErrorKind};
 use super::event::{Event, EventKind, FaultChange};
 use super::network::{Fault, Network, Node};
-use super::rng::Rng;
 use crate::broker::broker::{Broker, BrokerEvent};
 use crate::client::consumer::Consumer;
 use crate::client::producer::{Producer, ProducerConfig};
@@ -81,20 +81,19 @@ pub struct RawRetry {
 
 #[derive(Clone, Debug)]
 pub struct World {
-    pub config: ClusterConfig,
-    pub clock_ms: i64,
-    pub rng: Rng,
-    pub brokers: SortedMap<i32, Broker>,
-    pub controller: ProducerIdControlManager,
-    pub topics: SortedMap<String, TopicInfo>,
-    pub producers: SortedMap<String, Producer>,
-    pub consumers: SortedMap<String, Consumer>,
+    pub(super) config: ClusterConfig,
+    pub(super) clock_ms: i64,
+    pub(crate) brokers: SortedMap<i32, Broker>,
+    pub(super) controller: ProducerIdControlManager,
+    pub(crate) topics: SortedMap<String, TopicInfo>,
+    pub(super) producers: SortedMap<String, Producer>,
+    pub(super) consumers: SortedMap<String, Consumer>,
     /// Fetches in flight for consumers: correlation id → (consumer, partition).
     pub(super) consumer_fetches: SortedMap<u64, (String, TopicPartition)>,
-    pub network: Network,
-    pub events: Vec<Event>,
+    pub(super) network: Network,
+    pub(super) events: Vec<Event>,
     /// Broker-wide defaults for new topics, and the snapshot switch.
-    pub broker_defaults: LogConfig,
+    pub(super) broker_defaults: LogConfig,
     pub(super) next_correlation_id: u64,
     /// Inter-broker requests waiting for an answer: (from, tag) → (to, request, retry time).
     pub(super) inter_broker: SortedMap<(i32, u64), (i32, Request, i64)>,
@@ -173,7 +172,6 @@ impl World {
             START_MS + broker_defaults.producer_id_expiration_check_interval_ms;
         let mut world = World {
             clock_ms: START_MS,
-            rng: Rng::new(config.seed),
             brokers: (1..=brokers)
                 .map(|id| {
                     let mut b = Broker::new(id, broker_defaults.clone());
@@ -229,6 +227,81 @@ impl World {
         world
     }
 
+    // The read API: what views, the checker, the CLI and tests may see of the world.
+    // Only the world (and the controller's and admin tools' duties on it) changes these,
+    // so an invariant such as a clock that only moves forward has one owner.
+
+    /// The logical clock, in milliseconds (Kafka's `Time.milliseconds()`).
+    pub fn clock_ms(&self) -> i64 {
+        self.clock_ms
+    }
+
+    /// The cluster's settings (brokers, seed, latency, `transaction.version`).
+    pub fn config(&self) -> &ClusterConfig {
+        &self.config
+    }
+
+    /// Every broker, by id.
+    pub fn brokers(&self) -> &SortedMap<i32, Broker> {
+        &self.brokers
+    }
+
+    /// One broker, by id.
+    pub fn broker(&self, id: i32) -> Option<&Broker> {
+        self.brokers.get(&id)
+    }
+
+    /// Every topic, by name, as the controller's metadata has it.
+    pub fn topics(&self) -> &SortedMap<String, TopicInfo> {
+        &self.topics
+    }
+
+    /// One topic, by name.
+    pub fn topic(&self, name: &str) -> Option<&TopicInfo> {
+        self.topics.get(name)
+    }
+
+    /// Every producer client, by name.
+    pub fn producers(&self) -> &SortedMap<String, Producer> {
+        &self.producers
+    }
+
+    /// One producer client, by name.
+    pub fn producer(&self, name: &str) -> Option<&Producer> {
+        self.producers.get(name)
+    }
+
+    /// Every consumer client, by name.
+    pub fn consumers(&self) -> &SortedMap<String, Consumer> {
+        &self.consumers
+    }
+
+    /// One consumer client, by name.
+    pub fn consumer(&self, name: &str) -> Option<&Consumer> {
+        self.consumers.get(name)
+    }
+
+    /// The network between the nodes: messages in flight, held, and the faults on.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// Everything that happened, in order (an event's `seq` is its index).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The broker-wide defaults new topics start from (`log.*`, `producer.id.*`).
+    pub fn broker_defaults(&self) -> &LogConfig {
+        &self.broker_defaults
+    }
+
+    /// A consumer to tamper with, for the checker's tests (a hand-made poll).
+    #[cfg(test)]
+    pub(crate) fn consumer_mut(&mut self, name: &str) -> Option<&mut Consumer> {
+        self.consumers.get_mut(name)
+    }
+
     pub(crate) fn emit(&mut self, kind: EventKind) {
         let seq = self.events.len() as u64;
         self.events.push(Event {
@@ -277,8 +350,8 @@ impl World {
                 Ok(vec![])
             }
             Action::SetBrokerConfig { key, value } if key == "transaction.max.timeout.ms" => {
-                let parsed = crate::client::config_def::parse(
-                    crate::client::config_def::Place::Broker,
+                let parsed = crate::protocol::config_def::parse(
+                    crate::protocol::config_def::Place::Broker,
                     key,
                     value,
                 )?;

@@ -125,7 +125,7 @@ pub(super) fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         .checked_sub(1)
         .and_then(|i| l.replay.player_output(i))
         .map(|o| {
-            let events = l.replay.world().events.get(o.events).unwrap_or_default();
+            let events = l.replay.world().events().get(o.events).unwrap_or_default();
             crate::view::changed::changed_parts(events)
                 .iter()
                 .map(|p| p.code())

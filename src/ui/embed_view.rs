@@ -208,7 +208,9 @@ pub(super) fn use_embed_api(
         state.with_world(Page::Idempotence, |w| {
             (
                 verdict_word(state, w),
-                w.events.last().map(|e| narrate(e, crate::i18n::ui_lang())),
+                w.events()
+                    .last()
+                    .map(|e| narrate(e, crate::i18n::ui_lang())),
             )
         })
     } else {

@@ -228,7 +228,7 @@ pub fn files() -> Html {
             };
             let mut next = (*current).clone();
             let mut actions = Vec::new();
-            if !next.producers.contains_key(PRODUCER) {
+            if !next.producers().contains_key(PRODUCER) {
                 actions.push(Action::CreateProducer {
                     name: PRODUCER.into(),
                     configs: vec![("enable.idempotence".into(), "true".into())],
@@ -242,7 +242,7 @@ pub fn files() -> Html {
             actions.push(Action::Flush {
                 producer: PRODUCER.into(),
             });
-            let before = next.events.len();
+            let before = next.events().len();
             for a in &actions {
                 if let Err(e) = next.apply(a) {
                     // Refused: said beside the button; the world shown stays as it was.
@@ -251,7 +251,7 @@ pub fn files() -> Html {
                 }
             }
             sent.set(Some(send_result(
-                &next.events[before.min(next.events.len())..],
+                &next.events()[before.min(next.events().len())..],
             )));
             world.set(Some(Ok(Rc::new(next))));
         })

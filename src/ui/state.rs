@@ -565,7 +565,7 @@ impl AppState {
 fn latest_tp(world: &World) -> Option<TopicPartition> {
     use crate::broker::broker::BrokerEvent as B;
     use crate::sim::EventKind as K;
-    world.events.iter().rev().find_map(|e| match &e.kind {
+    world.events().iter().rev().find_map(|e| match &e.kind {
         K::Broker {
             event:
                 B::BatchAppended { tp, .. }

@@ -57,14 +57,14 @@ impl Challenge {
 
 /// True when a broker answered an `api` request with one of `errors`.
 fn answered(world: &World, api: &str, errors: &[Errors]) -> bool {
-    world.events.iter().any(|e| {
+    world.events().iter().any(|e| {
         matches!(&e.kind, EventKind::MessageSent { api: a, response: true, error: Some(err), .. }
             if a == api && errors.contains(err))
     })
 }
 
 fn gap(w: &World) -> bool {
-    w.events.iter().any(|e| {
+    w.events().iter().any(|e| {
         matches!(
             &e.kind,
             EventKind::Broker {
@@ -79,7 +79,7 @@ fn gap(w: &World) -> bool {
 }
 
 fn duplicate(w: &World) -> bool {
-    w.events.iter().any(|e| {
+    w.events().iter().any(|e| {
         matches!(
             &e.kind,
             EventKind::Broker {
@@ -98,7 +98,7 @@ fn stuck_lso(w: &World) -> bool {
         .filter(|tp| !crate::coordinator::internal_topics::is_internal(&tp.topic))
         .filter_map(|tp| {
             w.leader_of(tp)
-                .and_then(|b| w.brokers.get(&b))
+                .and_then(|b| w.brokers().get(&b))
                 .and_then(|b| b.logs().get(tp))
         })
         .any(|l| l.last_stable_offset() < l.high_watermark())
@@ -154,7 +154,7 @@ fn anomaly(found: &[&str]) -> bool {
 
 /// A partition of the learner's topics led by a new leader (an epoch above 0).
 fn new_leader(w: &World) -> bool {
-    w.events.iter().any(|e| match &e.kind {
+    w.events().iter().any(|e| match &e.kind {
         EventKind::LeaderElected { tp, change } => {
             change.leader_epoch > 0 && !crate::coordinator::internal_topics::is_internal(&tp.topic)
         }

@@ -102,7 +102,7 @@ mod tests {
         let mut r = Replay::new(parse(src).expect("parses"));
         r.play_to(usize::MAX).expect("runs");
         let flush = r.outputs()[3].events.clone();
-        let parts = changed_parts(&r.world().events[flush]);
+        let parts = changed_parts(&r.world().events()[flush]);
         assert!(parts.contains(&Part::Log), "{parts:?}");
         assert!(parts.contains(&Part::Producer), "{parts:?}");
         assert!(!parts.contains(&Part::Consumers), "{parts:?}");

@@ -25,14 +25,14 @@ pub struct ClusterViews {
 }
 
 pub fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<ClusterViews> {
-    if world.brokers.len() < 2 {
+    if world.brokers().len() < 2 {
         return None;
     }
     let coordinators = crate::view::coordinators::coordinators(world);
     let brokers = crate::view::replicas::brokers(world)
         .into_iter()
         .map(|card| ClusterBroker {
-            cut: world.network.is_cut(
+            cut: world.network().is_cut(
                 &crate::sim::Node::Broker(card.id),
                 &crate::sim::Node::Controller,
             ),

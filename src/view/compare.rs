@@ -134,7 +134,7 @@ pub fn compare(scenario: Scenario, upto: usize) -> CompareView {
             }
             let mut found = Vec::new();
             kafka_facts(replay.world(), kafka_seen, &mut found);
-            kafka_seen = replay.world().events.len();
+            kafka_seen = replay.world().events().len();
             for (row, fact) in found {
                 fill(&mut rows, row, i + 1, |r| &mut r.kafka, fact);
             }

@@ -64,7 +64,7 @@ fn skipped(
 /// Every consumer, by name, as it reads `part` (the shown partition).
 pub fn consumers(world: &World, part: Option<&PartitionView>) -> Vec<ConsumerView> {
     world
-        .consumers
+        .consumers()
         .iter()
         .map(|(name, c)| {
             let tp = part.map(|p| &p.tp);

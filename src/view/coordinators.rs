@@ -106,7 +106,7 @@ fn timeouts(
 ) -> SortedMap<String, (i64, i64, i16, i64, i32)> {
     let mut found = SortedMap::new();
     let mut settled = SortedSet::new();
-    for e in world.events.iter().rev() {
+    for e in world.events().iter().rev() {
         if settled.len() == aborting.len() {
             break;
         }
@@ -159,7 +159,7 @@ fn last_transitions(
     ids: &SortedSet<&str>,
 ) -> SortedMap<String, (TransactionState, TransactionState)> {
     let mut last = SortedMap::new();
-    for e in world.events.iter().rev() {
+    for e in world.events().iter().rev() {
         if last.len() == ids.len() {
             break;
         }
@@ -220,7 +220,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
                 .collect();
             let open_for_ms = (m.state() == TransactionState::Ongoing
                 && m.txn_start_timestamp() >= 0)
-                .then(|| world.clock_ms - m.txn_start_timestamp());
+                .then(|| world.clock_ms() - m.txn_start_timestamp());
             let late = match (open_for_ms, timed_out.get(m.transactional_id())) {
                 (Some(open), _) if open > i64::from(m.txn_timeout_ms()) => Some(LateTxnView {
                     producer_id: m.producer_id(),

@@ -25,9 +25,9 @@ pub fn event_items(
     tone: fn(&Event) -> (&'static str, bool),
     lang: Lang,
 ) -> Vec<EventItem> {
-    let start = world.events.len().saturating_sub(max);
+    let start = world.events().len().saturating_sub(max);
     world
-        .events
+        .events()
         .get(start..)
         .unwrap_or_default()
         .iter()

@@ -83,7 +83,7 @@ impl History {
         let entry = self.entries.get(self.cursor)?;
         let mut printed = Vec::new();
         for action in &entry.actions {
-            let before = world.events.len();
+            let before = world.events().len();
             let lines = match action {
                 Action::RawInitProducerId => {
                     crate::i18n::transcript::raw_lines(world.raw_init_producer_id(), lang)
@@ -92,7 +92,7 @@ impl History {
             };
             printed.extend(lines);
             printed.extend(
-                world.events[before..]
+                world.events()[before..]
                     .iter()
                     .filter_map(|e| crate::i18n::narration::transcript_notice(e, lang)),
             );

@@ -78,7 +78,7 @@ pub fn idempotence_views(
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     IdempotenceViews {
         challenges: crate::view::challenges::items(Page::Idempotence, world),
-        clock: world.clock_ms - START_MS,
+        clock: world.clock_ms() - START_MS,
         partitions: world.partitions(),
         log: tp.as_ref().and_then(|tp| world.log_view(tp)),
         windows: tp.as_ref().map(|tp| world.windows(tp)).unwrap_or_default(),
@@ -88,8 +88,8 @@ pub fn idempotence_views(
             .map(|e| crate::i18n::narrate(e, lang)),
         verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
         recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
-        online: world.brokers.get(&leader).is_some_and(|b| b.online),
-        snapshots: world.broker_defaults.producer_snapshots,
+        online: world.brokers().get(&leader).is_some_and(|b| b.online),
+        snapshots: world.broker_defaults().producer_snapshots,
         producer: producer_info(world, lang),
         events: event_items(world, MAX_EVENTS, crate::view::tone::idempotence, lang),
         cluster: cluster_views(world, tp.as_ref()),
@@ -99,7 +99,7 @@ pub fn idempotence_views(
 
 /// producer-1's id, epoch and next sequence, what it has in flight and the faults armed.
 fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
-    let Some(p) = world.producers.get(PRODUCER) else {
+    let Some(p) = world.producers().get(PRODUCER) else {
         return ProducerInfo::default();
     };
     let armed = |key: Key, node: &Option<String>| {
@@ -120,10 +120,10 @@ fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
                     .unwrap_or(0),
             )
         }),
-        in_network: world.network.in_flight().count(),
+        in_network: world.network().in_flight().count(),
         pending: p.pending_batches(),
         faults: world
-            .network
+            .network()
             .faults()
             .iter()
             .map(|f| match f {
@@ -139,7 +139,7 @@ fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
 /// The latest APPEND / DUPLICATE / rejection on `tp` (`World::last_verdict_index`), with
 /// its logical time.
 pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
-    let e = world.events.get(world.last_verdict_index(tp)?)?;
+    let e = world.events().get(world.last_verdict_index(tp)?)?;
     match &e.kind {
         EventKind::Broker { event, .. } => Some((e.at_ms - START_MS, event.clone())),
         _ => None,
@@ -148,7 +148,7 @@ pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEv
 
 /// The last restart of the partition's broker: how it stopped and how it recovered.
 fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
-    let (i, e) = world.events.iter().enumerate().rev().find(|(_, e)| {
+    let (i, e) = world.events().iter().enumerate().rev().find(|(_, e)| {
         matches!(&e.kind, EventKind::Broker { event: BrokerEvent::Recovered { tp: t, .. }, .. } if t == tp)
     })?;
     let EventKind::Broker {
@@ -161,7 +161,7 @@ fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
         return None;
     };
     let stopped = world
-        .events
+        .events()
         .get(..i)
         .unwrap_or_default()
         .iter()

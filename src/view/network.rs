@@ -108,14 +108,14 @@ pub fn clear_action(fault: &Fault) -> (ClearKind, Action) {
 /// Reads the network panel from `world`.
 pub fn network_view(world: &World) -> NetworkView {
     let nodes = world
-        .producers
+        .producers()
         .keys()
-        .chain(world.consumers.keys())
+        .chain(world.consumers().keys())
         .map(|c| Node::Client(c.clone()))
-        .chain(world.brokers.keys().map(|b| Node::Broker(*b)))
+        .chain(world.brokers().keys().map(|b| Node::Broker(*b)))
         .collect();
     let faults = world
-        .network
+        .network()
         .faults()
         .iter()
         .map(|f| {
@@ -129,7 +129,7 @@ pub fn network_view(world: &World) -> NetworkView {
         })
         .collect();
     let held = world
-        .network
+        .network()
         .held()
         .iter()
         .map(|e| HeldMessage {

@@ -274,7 +274,7 @@ pub struct ClickContext {
 ///   create it (once) with the same transactional.id, then initTransactions, which fences
 ///   the first producer, settled like a commit.
 pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec<Action> {
-    let holding = world.network.holds(crate::sim::WRITE_TXN_MARKERS);
+    let holding = world.network().holds(crate::sim::WRITE_TXN_MARKERS);
     let settle = |action: Action| {
         if holding || cx.step_mode {
             vec![action]
@@ -312,7 +312,7 @@ pub fn click(page: Page, action: Action, world: &World, cx: ClickContext) -> Vec
         (Page::Transactions, create @ Action::CreateProducer { .. }) if matches!(&create, Action::CreateProducer { name, .. } if name == TXN_PRODUCER_2) =>
         {
             let mut actions = Vec::new();
-            if !world.producers.contains_key(TXN_PRODUCER_2) {
+            if !world.producers().contains_key(TXN_PRODUCER_2) {
                 actions.push(create);
             }
             actions.extend(settle(Action::InitTransactions {
@@ -375,10 +375,10 @@ mod tests {
     fn setups_build_their_worlds() {
         let w = fresh(Page::Idempotence);
         assert_eq!(w.partitions(), vec![TopicPartition::new(TOPIC, 0)]);
-        assert!(w.producers.contains_key(PRODUCER));
+        assert!(w.producers().contains_key(PRODUCER));
         let w = fresh(Page::Transactions);
-        assert_eq!(w.brokers.len(), 3);
-        assert!(w.consumers.contains_key(CONSUMER_RC) && w.consumers.contains_key(CONSUMER_RU));
+        assert_eq!(w.brokers().len(), 3);
+        assert!(w.consumers().contains_key(CONSUMER_RC) && w.consumers().contains_key(CONSUMER_RU));
         let mut steps = Page::Transactions.setup();
         steps.extend(bench_setup(3));
         let w = Replay::to(scenario_of(steps), usize::MAX).into_world();
@@ -427,7 +427,7 @@ mod tests {
         for page in Page::ALL {
             let w =
                 Replay::to(scenario_of(page.setup_of(Setup::REPLICATED)), usize::MAX).into_world();
-            assert_eq!(w.brokers.len(), 3);
+            assert_eq!(w.brokers().len(), 3);
             let view = w.replicas_view(&page.partition()).expect("replicas");
             assert_eq!(view.replicas.len(), 3);
             assert_eq!(view.isr.len(), 3);

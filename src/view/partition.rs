@@ -224,7 +224,7 @@ pub fn shown_partition(world: &World) -> Option<TopicPartition> {
         .into_iter()
         .filter(|tp| !is_internal(&tp.topic))
         .collect();
-    let latest = world.events.iter().rev().find_map(|e| match &e.kind {
+    let latest = world.events().iter().rev().find_map(|e| match &e.kind {
         EventKind::Broker {
             event:
                 BrokerEvent::MarkerWritten { tp, .. }

@@ -86,7 +86,7 @@ pub struct ReplicasPanel {
 /// The broker cards of the cluster.
 pub fn brokers(world: &World) -> Vec<BrokerCard> {
     world
-        .brokers
+        .brokers()
         .values()
         .map(|b| {
             let (internal, leads): (Vec<TopicPartition>, Vec<TopicPartition>) = world

@@ -80,7 +80,7 @@ pub const FOLDED_MESSAGES_MAX: usize = 400;
 /// other clients.
 fn node_rank(world: &World, n: &Node) -> (u8, i32, String) {
     match n {
-        Node::Client(c) if world.producers.contains_key(c) => (0, 0, c.clone()),
+        Node::Client(c) if world.producers().contains_key(c) => (0, 0, c.clone()),
         Node::Broker(b) => (1, *b, String::new()),
         Node::Controller => (2, 0, String::new()),
         Node::Client(c) => (3, 0, c.clone()),
@@ -112,14 +112,14 @@ pub fn timeline_with(
     options: TimelineOptions,
 ) -> TimelineView {
     let fold = options.fold_follower_fetches;
-    let held = world.network.held_ids().collect_set();
+    let held = world.network().held_ids().collect_set();
     let mut marks: SortedMap<u64, FaultMark> = SortedMap::new();
     let mut copies: SortedMap<u64, u64> = SortedMap::new();
     let mut sent = Vec::new();
     // Rows counted so far, and whether the newest counted one is a run of fetches.
     let (mut rows, mut in_run) = (0usize, false);
     let limit = if fold { FOLDED_MESSAGES_MAX } else { max };
-    for e in world.events.iter().rev() {
+    for e in world.events().iter().rev() {
         match &e.kind {
             EventKind::MessageDropped { id, .. } | EventKind::LostOnBrokenConnection { id, .. } => {
                 marks.insert(*id, FaultMark::Dropped);
@@ -161,9 +161,9 @@ pub fn timeline_with(
     }
     // Counted by the network: a scan of every event would cost a millisecond a render
     // once a partition holds 10,000 batches.
-    let total = usize::try_from(world.network.messages_sent()).unwrap_or(usize::MAX);
+    let total = usize::try_from(world.network().messages_sent()).unwrap_or(usize::MAX);
     sent.reverse();
-    let on_wire = world.network.in_flight().map(|e| e.id).collect_set();
+    let on_wire = world.network().in_flight().map(|e| e.id).collect_set();
     let mut nodes: SortedSet<(u8, i32, String)> = SortedSet::new();
     for (name, _, _) in world.transactional_producers() {
         nodes.insert((0, 0, name.to_string()));

@@ -95,7 +95,7 @@ mod tests {
 
     /// The tones a page gives the world's events, in order, without the unmarked ones.
     fn tones(w: &World, tone: fn(&Event) -> Tone) -> Vec<&'static str> {
-        w.events
+        w.events()
             .iter()
             .map(tone)
             .map(|(t, _)| t)
@@ -138,7 +138,7 @@ mod tests {
             "{marks:?}"
         );
         // Messages on the wire are flagged the same on both pages.
-        let on_wire = |tone: fn(&Event) -> Tone| w.events.iter().filter(|e| tone(e).1).count();
+        let on_wire = |tone: fn(&Event) -> Tone| w.events().iter().filter(|e| tone(e).1).count();
         assert!(on_wire(transactions) > 0);
         assert_eq!(on_wire(transactions), on_wire(idempotence));
     }

@@ -57,7 +57,7 @@ impl AdminView {
 pub fn admin_view(world: &World, tp: &TopicPartition) -> Option<AdminView> {
     let log = world
         .leader_of(tp)
-        .and_then(|b| world.brokers.get(&b))
+        .and_then(|b| world.brokers().get(&b))
         .and_then(|b| b.logs().get(tp))?;
     let producers = log
         .producer_state()
@@ -81,7 +81,7 @@ pub fn admin_view(world: &World, tp: &TopicPartition) -> Option<AdminView> {
             producer_epoch: t.producer_epoch,
             coordinator_epoch: t.coordinator_epoch,
             start_offset: t.start_offset,
-            open_ms: world.clock_ms - t.last_timestamp,
+            open_ms: world.clock_ms() - t.last_timestamp,
             hanging: hanging.contains(&t),
             abort: Action::AdminAbortTransaction {
                 topic_partition: tp.clone(),

@@ -74,23 +74,23 @@ pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
     let events = event_items(world, MAX_EVENTS, crate::view::tone::transactions, lang);
     let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {
-        clock: world.clock_ms - START_MS,
+        clock: world.clock_ms() - START_MS,
         producers: producers(world),
         consumers: consumers(world, part.as_ref()),
         part,
         coordinators,
         timeline,
         events,
-        holding: world.network.holds(crate::sim::WRITE_TXN_MARKERS),
+        holding: world.network().holds(crate::sim::WRITE_TXN_MARKERS),
         cluster: cluster_views(world, tp.as_ref()),
         held: world
-            .network
+            .network()
             .held()
             .iter()
             .filter(|e| e.body.api_name() == crate::sim::WRITE_TXN_MARKERS)
             .count(),
         network: network_view(world),
-        on_wire: world.network.in_flight().count(),
+        on_wire: world.network().in_flight().count(),
         rules: rules_view(world),
         admin,
         challenges: items(Page::Transactions, world),
@@ -112,7 +112,7 @@ mod tests {
     fn the_page_reads_a_committed_transaction_from_the_world() {
         let world = lesson_world("transactions");
         let v = txn_views(&world, Lang::En);
-        assert_eq!(v.clock, world.clock_ms - START_MS);
+        assert_eq!(v.clock, world.clock_ms() - START_MS);
         assert!(!v.producers.is_empty());
         assert!(v.part.is_some(), "the shown partition");
         assert!(!v.coordinators.is_empty());
@@ -120,7 +120,7 @@ mod tests {
         assert!(v.events.len() <= MAX_EVENTS);
         assert_eq!(
             v.events.last().map(|e| e.seq),
-            world.events.last().map(|e| e.seq)
+            world.events().last().map(|e| e.seq)
         );
         let commit = v
             .events
@@ -153,10 +153,10 @@ mod tests {
             Replay::to(scenario_of(page.setup_of(Setup::REPLICATED)), usize::MAX).into_world();
         assert_eq!(
             txn_views(&one, Lang::En).cluster.is_some(),
-            one.brokers.len() > 1
+            one.brokers().len() > 1
         );
         let cluster = txn_views(&three, Lang::En).cluster.expect("three brokers");
-        assert_eq!(cluster.brokers.len(), three.brokers.len());
+        assert_eq!(cluster.brokers.len(), three.brokers().len());
         assert!(cluster.brokers.iter().all(|b| !b.cut));
     }
 }

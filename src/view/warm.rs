@@ -138,6 +138,6 @@ mod tests {
             assert!(kinds.contains(&kind), "{kind:?} not in {kinds:?}");
         }
         assert!(!kinds.contains(&BatchKind::Open), "{kinds:?}");
-        assert!(!world.network.holds(crate::sim::WRITE_TXN_MARKERS));
+        assert!(!world.network().holds(crate::sim::WRITE_TXN_MARKERS));
     }
 }

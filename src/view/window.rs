@@ -11,7 +11,7 @@ use crate::sim::{Event, EventKind, World};
 /// has been decided on `tp` since: the window panel shows it with its narration
 /// (`i18n::narrate`). None once a new verdict replaces it in the panel.
 pub fn restart_note<'w>(world: &'w World, tp: &TopicPartition) -> Option<&'w Event> {
-    for e in world.events.iter().rev() {
+    for e in world.events().iter().rev() {
         if let EventKind::Broker { event, .. } = &e.kind {
             match event {
                 BrokerEvent::Recovered { tp: t, .. } if t == tp => return Some(e),

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::config_def::{self, Place};
-use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::log::FetchIsolation;
+use crate::protocol::config_def::{self, Place};
+use crate::protocol::config_error::{ConfigError, ConfigRule, ConfigScope};
 
 /// Kafka's `IsolationLevel`: which records a consumer may see.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -132,7 +132,7 @@ impl ConsumerConfig {
         let mut c = ConsumerConfig::new(client_id);
         for (k, v) in pairs {
             let (k, v) = (k.as_ref(), v.as_ref());
-            // Typed and validated by Kafka's ConfigDef first (`crate::client::config_def`):
+            // Typed and validated by Kafka's ConfigDef first (`crate::protocol::config_def`):
             // an unknown key is refused there by name.
             let value = config_def::parse(Place::Consumer, k, v)?;
             let invalid = |rule: ConfigRule| ConfigError::invalid(k, v, Some(rule));
@@ -148,7 +148,7 @@ impl ConsumerConfig {
                             invalid(ConfigRule::OneOf(&["latest", "earliest", "none"]))
                         })?
                 }
-                // Kafka's Type.INT with atLeast(1) (`crate::client::config_def`).
+                // Kafka's Type.INT with atLeast(1) (`crate::protocol::config_def`).
                 "max.poll.records" => {
                     c.max_poll_records = u32::try_from(value.number()).unwrap_or(1)
                 }

@@ -37,7 +37,7 @@ pub struct PartitionState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Consumer {
     pub config: ConsumerConfig,
-    pub assignment: SortedMap<TopicPartition, PartitionState>,
+    assignment: SortedMap<TopicPartition, PartitionState>,
     pub delivered: Vec<ConsumerRecord>,
     /// NOT KAFKA: the "break it" switches this client follows.
     #[serde(default)]

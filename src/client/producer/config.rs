@@ -2,7 +2,7 @@
 //! idempotence rules checked when they are read.
 
 use super::*;
-use crate::client::config_def::{self, Place};
+use crate::protocol::config_def::{self, Place};
 
 /// The producer settings that matter for idempotence (`ProducerConfig`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -76,7 +76,7 @@ impl ProducerConfig {
         let mut delivery_timeout_set = false;
         for (k, v) in pairs {
             // Typed and validated as Kafka 4.0's ProducerConfig defines the key
-            // (`crate::client::config_def`); an unknown key is refused there.
+            // (`crate::protocol::config_def`); an unknown key is refused there.
             let value = config_def::parse(Place::Producer, k, v)?;
             let n = value.number();
             // INT keys: the table checked the value is an int.

@@ -2,11 +2,11 @@
 //! `detail.*`), why an action was not applied ([`SimError`], `error.*`), with the
 //! client's config (`config.*`) and call errors (`kafka.txn.*`).
 
-use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::transaction_manager::TxnCallError;
 use crate::coordinator::internal_topics::{InvalidTopicName, MAX_TOPIC_NAME_LENGTH};
 use crate::i18n::message::Msg;
 use crate::msg;
+use crate::protocol::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::protocol::ErrorDetail;
 #[cfg(feature = "topic-admin")]
 use crate::sim::error::ReplicaAssignmentError;

@@ -50,6 +50,12 @@ pub fn pulsar_event_explained(event: &crate::pulsar::PulsarEvent, lang: Lang) ->
     render(&pulsar::explain_positions(pulsar::event(&event.kind)), lang)
 }
 
+/// Why the Pulsar world refused a step, not yet in a language.
+#[cfg(feature = "pulsar")]
+pub fn pulsar_step_error_msg(error: &crate::pulsar::PulsarStepError) -> Msg {
+    pulsar::step_error(error)
+}
+
 /// A position as the Pulsar pages show it: `3:-1 (before the first entry of ledger 3)`.
 #[cfg(feature = "pulsar")]
 pub fn pulsar_position(p: crate::pulsar::Position, lang: Lang) -> String {

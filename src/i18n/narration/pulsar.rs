@@ -609,3 +609,55 @@ pub(super) fn label(l: PulsarLabel) -> Msg {
         L::Reset => msg!("pulsar.ui.reset"),
     }
 }
+
+/// Why the Pulsar world refused a step (`pulsar.refused.*`).
+pub(super) fn step_error(e: &crate::pulsar::PulsarStepError) -> Msg {
+    use crate::pulsar::PulsarStepError as E;
+    match e {
+        E::TopicNotFound { topic } => msg!("pulsar.refused.no-topic", topic = topic),
+        E::SubscriptionNotFound {
+            topic,
+            subscription,
+        } => msg!(
+            "pulsar.refused.no-subscription",
+            topic = topic,
+            subscription = subscription
+        ),
+        E::CoordinatorNotFound { tc } => msg!("pulsar.refused.no-coordinator", tc = tc),
+        E::UnknownConsumer { consumer } => msg!("pulsar.refused.no-consumer", consumer = consumer),
+        E::UnknownTransaction { name } => msg!("pulsar.refused.no-transaction", name = name),
+        E::TopicAlreadyExists { topic } => msg!("pulsar.refused.topic-exists", topic = topic),
+        E::ConsumerAlreadyExists { consumer } => {
+            msg!("pulsar.refused.consumer-exists", consumer = consumer)
+        }
+        E::TransactionAlreadyExists { name } => {
+            msg!("pulsar.refused.transaction-exists", name = name)
+        }
+        E::CoordinatorDisabled => Msg::new("pulsar.refused.coordinator-disabled"),
+        E::CoordinatorRunning { tc } => msg!("pulsar.refused.coordinator-running", tc = tc),
+        E::CoordinatorLoading { tc } => msg!("pulsar.refused.coordinator-loading", tc = tc),
+        E::TopicLoading { topic } => msg!("pulsar.refused.topic-loading", topic = topic),
+        E::BufferNotReady { topic, state } => {
+            msg!(
+                "pulsar.refused.buffer-not-ready",
+                topic = topic,
+                state = state
+            )
+        }
+        E::NotInBatch { position, ledger } => msg!(
+            "pulsar.refused.not-in-batch",
+            position = position,
+            ledger = ledger
+        ),
+        E::FaultNotAvailable => Msg::new("pulsar.refused.fault-not-available"),
+        E::CumulativeAckOnePosition => Msg::new("pulsar.refused.cumulative-one"),
+        E::CumulativeAckEntryPosition => Msg::new("pulsar.refused.cumulative-entry"),
+        E::PartitionsOutOfRange => Msg::new("pulsar.refused.partitions-range"),
+        E::TimeoutOutOfRange => Msg::new("pulsar.refused.timeout-range"),
+        E::ReplayOutOfRange => Msg::new("pulsar.refused.replay-range"),
+        E::DeliverAfterOutOfRange => Msg::new("pulsar.refused.deliver-after-range"),
+        E::RunOutOfRange => Msg::new("pulsar.refused.run-range"),
+        E::MaxRedeliverTooLow => Msg::new("pulsar.refused.max-redeliver"),
+        E::ClusterNotFirst => Msg::new("pulsar.refused.cluster-first"),
+    }
+}

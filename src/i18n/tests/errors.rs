@@ -1,10 +1,10 @@
 //! Samples of every error detail and refusal (`ErrorDetail`, `SimError`).
 
-use crate::client::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::client::transaction_manager::{TxnCallError, TxnState};
 use crate::coordinator::internal_topics::InvalidTopicName;
 use crate::fs::FsError;
 use crate::log::TopicPartition;
+use crate::protocol::config_error::{ConfigError, ConfigRule, ConfigScope};
 use crate::protocol::{ErrorDetail, Errors};
 use crate::record::RecordError;
 #[cfg(feature = "topic-admin")]
@@ -261,4 +261,84 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         .map(SimError::from)
         .chain(configs.into_iter().map(SimError::from))
         .collect()
+}
+
+/// One of each Pulsar step refusal.
+#[cfg(feature = "pulsar")]
+pub(super) fn pulsar_step_errors() -> Vec<crate::pulsar::PulsarStepError> {
+    use crate::pulsar::{Position, PulsarStepError as E};
+    let topic = || "t-partition-0".to_string();
+    let all = vec![
+        E::TopicNotFound { topic: topic() },
+        E::SubscriptionNotFound {
+            topic: topic(),
+            subscription: "sub".into(),
+        },
+        E::CoordinatorNotFound { tc: 7 },
+        E::UnknownConsumer {
+            consumer: "ghost".into(),
+        },
+        E::UnknownTransaction { name: "t9".into() },
+        E::TopicAlreadyExists { topic: "t".into() },
+        E::ConsumerAlreadyExists {
+            consumer: "c".into(),
+        },
+        E::TransactionAlreadyExists { name: "t1".into() },
+        E::CoordinatorDisabled,
+        E::CoordinatorRunning { tc: 0 },
+        E::CoordinatorLoading { tc: 0 },
+        E::TopicLoading { topic: topic() },
+        E::BufferNotReady {
+            topic: topic(),
+            state: "Initializing",
+        },
+        E::NotInBatch {
+            position: Position {
+                ledger_id: 3,
+                entry_id: 0,
+                batch_index: Some(5),
+            },
+            ledger: topic(),
+        },
+        E::FaultNotAvailable,
+        E::CumulativeAckOnePosition,
+        E::CumulativeAckEntryPosition,
+        E::PartitionsOutOfRange,
+        E::TimeoutOutOfRange,
+        E::ReplayOutOfRange,
+        E::DeliverAfterOutOfRange,
+        E::RunOutOfRange,
+        E::MaxRedeliverTooLow,
+        E::ClusterNotFirst,
+    ];
+    // A new variant must be added above: this match has no wildcard.
+    for e in &all {
+        match e {
+            E::TopicNotFound { .. }
+            | E::SubscriptionNotFound { .. }
+            | E::CoordinatorNotFound { .. }
+            | E::UnknownConsumer { .. }
+            | E::UnknownTransaction { .. }
+            | E::TopicAlreadyExists { .. }
+            | E::ConsumerAlreadyExists { .. }
+            | E::TransactionAlreadyExists { .. }
+            | E::CoordinatorDisabled
+            | E::CoordinatorRunning { .. }
+            | E::CoordinatorLoading { .. }
+            | E::TopicLoading { .. }
+            | E::BufferNotReady { .. }
+            | E::NotInBatch { .. }
+            | E::FaultNotAvailable
+            | E::CumulativeAckOnePosition
+            | E::CumulativeAckEntryPosition
+            | E::PartitionsOutOfRange
+            | E::TimeoutOutOfRange
+            | E::ReplayOutOfRange
+            | E::DeliverAfterOutOfRange
+            | E::RunOutOfRange
+            | E::MaxRedeliverTooLow
+            | E::ClusterNotFirst => {}
+        }
+    }
+    all
 }

@@ -291,3 +291,33 @@ fn the_chaos_page_is_worded_in_every_language() {
         assert!(explain("checker.duplicate", lang).len() > 10);
     }
 }
+
+/// Every Pulsar step refusal has its own words in every language (not English standing
+/// in), with the arguments its English template names.
+#[cfg(feature = "pulsar")]
+#[test]
+fn every_pulsar_refusal_is_worded_in_every_language() {
+    use super::catalog::{catalog, render};
+    use super::narration::pulsar_step_error_msg;
+    let samples = errors::pulsar_step_errors();
+    let mut ids = std::collections::BTreeSet::new();
+    for e in &samples {
+        let m = pulsar_step_error_msg(e);
+        assert!(ids.insert(m.id()), "{e:?}: its own message");
+        let mut given: Vec<&str> = m.args.iter().map(|(n, _)| *n).collect();
+        given.sort_unstable();
+        let wanted = catalog(Lang::En)
+            .placeholders(m.id())
+            .unwrap_or_else(|| panic!("{} has no English template", m.id()));
+        assert_eq!(given, wanted, "{}: arguments given vs placeholders", m.id());
+        let en = render(&m, Lang::En);
+        for lang in [Lang::Ko, Lang::Th] {
+            let s = render(&m, lang);
+            assert!(s != en && !s.trim().is_empty(), "{e:?} in {lang:?}: {s:?}");
+        }
+    }
+    assert_eq!(
+        render(&pulsar_step_error_msg(&samples[4]), Lang::En),
+        "no transaction t9 (open it with `pulsar txn new t9`)"
+    );
+}

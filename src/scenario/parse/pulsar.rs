@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::tokens::{arg1, config_value, got, no_words, number, one_of, Cursor, Token, What};
 use super::ParseError;
-use crate::client::config_def::Place;
 use crate::msg;
+use crate::protocol::config_def::Place;
 use crate::pulsar::{Position, PulsarAction, PulsarConfig, SubscriptionType, TxnStatus};
 use crate::sim::{Direction, Fault, MessageMatch};
 

@@ -288,16 +288,16 @@ pub(super) fn id_ref(
 }
 
 /// A `KEY=VALUE` setting read through Kafka's `ConfigDef` table
-/// ([`crate::client::config_def`]): the error is Kafka's `ConfigException` text
+/// ([`crate::protocol::config_def`]): the error is Kafka's `ConfigException` text
 /// (`Invalid value X for configuration KEY: …`), worded by the catalog.
 pub(super) fn config_value<'a>(
     c: &Cursor,
     t: &Token,
-    place: crate::client::config_def::Place,
+    place: crate::protocol::config_def::Place,
     key: &str,
     value: &'a str,
-) -> Result<crate::client::config_def::Value<'a>, ParseError> {
-    crate::client::config_def::parse(place, key, value).map_err(|e| {
+) -> Result<crate::protocol::config_def::Value<'a>, ParseError> {
+    crate::protocol::config_def::parse(place, key, value).map_err(|e| {
         c.err(
             t.column,
             crate::i18n::sim_error_msg(&crate::sim::SimError::from(e)),

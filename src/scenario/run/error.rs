@@ -8,6 +8,8 @@ use std::fmt;
 
 use crate::i18n::{Lang, Msg};
 use crate::msg;
+#[cfg(feature = "pulsar")]
+use crate::pulsar::PulsarStepError;
 use crate::scenario::ParseError;
 use crate::sim::SimError;
 
@@ -29,9 +31,9 @@ pub enum StepError {
     /// A `check` in a run made without a checker (`Runner::watched`): a programming
     /// error, never a learner's.
     NoChecker,
-    /// A Pulsar step refused: Pulsar's exception name, or a view of something the
-    /// Pulsar world does not have.
-    Pulsar(String),
+    /// A Pulsar step the Pulsar world refused, or a view of something it does not have.
+    #[cfg(feature = "pulsar")]
+    Pulsar(PulsarStepError),
 }
 
 /// A refused step and the scenario line it is on.
@@ -68,7 +70,8 @@ impl StepError {
             StepError::EchoUnclosed(text) => msg!("run.echo-unclosed", text = text),
             StepError::EchoUnknown(inner) => msg!("run.echo-unknown", inner = inner),
             StepError::EchoNoTarget(inner) => msg!("run.echo-no-target", inner = inner),
-            StepError::Pulsar(why) => msg!("plain", text = why),
+            #[cfg(feature = "pulsar")]
+            StepError::Pulsar(e) => crate::i18n::narration::pulsar_step_error_msg(e),
         }
     }
 

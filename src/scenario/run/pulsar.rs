@@ -6,7 +6,7 @@ use crate::i18n::narration::pulsar_event;
 use crate::i18n::transcript;
 use crate::i18n::Lang;
 use crate::pulsar::world::ClientTxnState;
-use crate::pulsar::{EntryData, Outcome, PulsarWorld, TxnID};
+use crate::pulsar::{EntryData, Outcome, PulsarStepError, PulsarWorld, TxnID};
 use crate::scenario::parse::pulsar::{PulsarStep, PulsarStepKind, PulsarView};
 
 fn txn_label(w: &PulsarWorld, id: TxnID) -> String {
@@ -22,10 +22,10 @@ impl Runner {
         self.pulsar.as_ref()
     }
 
-    pub(super) fn run_pulsar(&mut self, step: &PulsarStep) -> Result<Vec<String>, String> {
+    pub(super) fn run_pulsar(&mut self, step: &PulsarStep) -> Result<Vec<String>, PulsarStepError> {
         if let PulsarStepKind::Cluster(config) = &step.kind {
             if self.pulsar.is_some() {
-                return Err("`pulsar cluster` must come before every other pulsar step".into());
+                return Err(PulsarStepError::ClusterNotFirst);
             }
             self.pulsar = Some(PulsarWorld::new(config.clone()));
             return Ok(Vec::new());
@@ -127,19 +127,24 @@ fn view_lines(
     view: &PulsarView,
     seen: usize,
     lang: Lang,
-) -> Result<(Vec<String>, usize), String> {
-    let no_topic = |t: &str| format!("no topic {t}");
+) -> Result<(Vec<String>, usize), PulsarStepError> {
+    let no_topic = |t: &str| PulsarStepError::TopicNotFound {
+        topic: t.to_string(),
+    };
     let sub_of = |t: &str, s: &str| {
         w.topic(t)
             .ok_or_else(|| no_topic(t))?
             .subscriptions
             .get(s)
-            .ok_or_else(|| format!("no subscription {s} on {t}"))
+            .ok_or_else(|| PulsarStepError::SubscriptionNotFound {
+                topic: t.to_string(),
+                subscription: s.to_string(),
+            })
     };
     let coordinator = |tc: u64| {
         w.coordinators()
             .get(tc as usize)
-            .ok_or_else(|| format!("no coordinator {tc}"))
+            .ok_or(PulsarStepError::CoordinatorNotFound { tc })
     };
     let mut out = Vec::new();
     match view {
@@ -332,7 +337,9 @@ fn view_lines(
         PulsarView::Received { consumer } => {
             let c = w
                 .consumer(consumer)
-                .ok_or_else(|| format!("no consumer {consumer}"))?;
+                .ok_or_else(|| PulsarStepError::UnknownConsumer {
+                    consumer: consumer.clone(),
+                })?;
             let list: Vec<String> = c.received.iter().map(|(p, v)| format!("{v}@{p}")).collect();
             out.push(transcript::pulsar_received(consumer, &list.join(" "), lang));
         }
@@ -343,7 +350,7 @@ fn view_lines(
         PulsarView::Txn { name } => {
             let t = w
                 .txn(name)
-                .ok_or_else(|| format!("no transaction {name}"))?;
+                .ok_or_else(|| PulsarStepError::UnknownTransaction { name: name.clone() })?;
             let state: ClientTxnState = t.state;
             out.push(transcript::pulsar_client_state(
                 name,

@@ -103,7 +103,7 @@ pub(super) fn kafka_facts(w: &World, from: usize, out: &mut Vec<(Row, KafkaFact)
             ));
         }
     }
-    for e in w.events.get(from..).unwrap_or_default() {
+    for e in w.events().get(from..).unwrap_or_default() {
         match &e.kind {
             EventKind::Consumer {
                 client,
