@@ -256,7 +256,7 @@ fn stopped_log_files<'a>(
         .filter(|(_, s)| *s == ".log")
         .map(|(o, _)| o)
         .collect();
-    bases.sort_unstable();
+    crate::util::ordered::sort_by(&mut bases, i64::cmp);
     bases
         .into_iter()
         .map(|base| {
