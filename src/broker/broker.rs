@@ -69,6 +69,16 @@ impl Handled {
             ..Handled::default()
         }
     }
+
+    /// Nothing to answer, narrate or send. The world's polls ask this rather than
+    /// `== Handled::default()`, which would link `PartialEq` for every request,
+    /// response and event into the wasm.
+    pub fn is_empty(&self) -> bool {
+        self.response.is_none()
+            && self.deferred.is_empty()
+            && self.events.is_empty()
+            && self.outbound.is_empty()
+    }
 }
 
 /// One broker of the simulated cluster.

@@ -42,7 +42,7 @@ impl World {
                 continue;
             };
             let handled: Handled = broker.poll_replication(now);
-            if handled != Handled::default() {
+            if !handled.is_empty() {
                 progressed = true;
                 self.apply_handled(id, None, handled);
             }
