@@ -460,7 +460,14 @@ impl Broker {
             Request::DescribeTransactions { transactional_ids } => {
                 self.handle_describe_transactions(transactional_ids)
             }
-            Request::ListTransactions => self.handle_list_transactions(),
+            Request::ListTransactions {
+                state_filters,
+                producer_id_filters,
+                duration_filter_ms,
+            } => self.handle_list_transactions(
+                (&state_filters, &producer_id_filters, duration_filter_ms),
+                now_ms,
+            ),
             Request::OffsetCommit { group_id, offsets } => {
                 self.handle_offset_commit(group_id, offsets, now_ms)
             }
