@@ -140,7 +140,11 @@ fn bench(c: &mut Criterion) {
 
     // The network alone: put one Produce request on the wire and take it off.
     let mut g = c.benchmark_group("network_send_and_deliver");
-    let body = Body::Request(Request::ListTransactions);
+    let body = Body::Request(Request::ListTransactions {
+        state_filters: Vec::new(),
+        producer_id_filters: Vec::new(),
+        duration_filter_ms: -1,
+    });
     for (name, faults) in [("0_faults", vec![]), ("10_faults_idle", idle_faults())] {
         let mut n = Network::new(2);
         for f in faults {

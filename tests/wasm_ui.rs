@@ -7,6 +7,7 @@ use eos_playground::sim::{Action, ClusterConfig, World};
 use eos_playground::ui::components::verdict::{Verdict, VerdictProps};
 use eos_playground::ui::components::window_table::{SlotMark, WindowTable, WindowTableProps};
 use eos_playground::ui::App;
+use eos_playground::view::idempotence_page::VerdictView;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -47,13 +48,13 @@ async fn window_and_verdict_show_a_duplicate_with_its_original_offsets() {
         .expect("topic");
     world.apply(&raw(&tp)).expect("first");
     world.apply(&raw(&tp)).expect("again");
-    let verdict = world.last_verdict(&tp).cloned().expect("a verdict");
+    let verdict = world.last_verdict(&tp).expect("a verdict");
 
     let root = fresh_root();
     yew::Renderer::<Verdict>::with_root_and_props(
         root.clone(),
         VerdictProps {
-            verdict: Some((4, verdict)),
+            verdict: VerdictView::of(4, verdict),
             in_lesson: false,
         },
     )

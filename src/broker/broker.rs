@@ -69,6 +69,16 @@ impl Handled {
             ..Handled::default()
         }
     }
+
+    /// Nothing to answer, narrate or send. The world's polls ask this rather than
+    /// `== Handled::default()`, which would link `PartialEq` for every request,
+    /// response and event into the wasm.
+    pub fn is_empty(&self) -> bool {
+        self.response.is_none()
+            && self.deferred.is_empty()
+            && self.events.is_empty()
+            && self.outbound.is_empty()
+    }
 }
 
 /// One broker of the simulated cluster.
@@ -450,7 +460,14 @@ impl Broker {
             Request::DescribeTransactions { transactional_ids } => {
                 self.handle_describe_transactions(transactional_ids)
             }
-            Request::ListTransactions => self.handle_list_transactions(),
+            Request::ListTransactions {
+                state_filters,
+                producer_id_filters,
+                duration_filter_ms,
+            } => self.handle_list_transactions(
+                (&state_filters, &producer_id_filters, duration_filter_ms),
+                now_ms,
+            ),
             Request::OffsetCommit { group_id, offsets } => {
                 self.handle_offset_commit(group_id, offsets, now_ms)
             }

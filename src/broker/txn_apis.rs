@@ -516,18 +516,27 @@ impl Broker {
         Handled::reply(Response::DescribeTransactions { transactions })
     }
 
-    pub(super) fn handle_list_transactions(&self) -> Handled {
+    pub(super) fn handle_list_transactions(
+        &self,
+        (state_filters, producer_id_filters, duration_filter_ms): (&[String], &[i64], i64),
+        now_ms: i64,
+    ) -> Handled {
         // `listTransactionStates` answers COORDINATOR_LOAD_IN_PROGRESS while any
         // partition loads.
         if self.loading_transaction_partitions() {
             return Handled::reply(Response::ListTransactions {
                 error: Errors::CoordinatorLoadInProgress,
                 transactions: Vec::new(),
+                unknown_state_filters: Vec::new(),
             });
         }
-        let transactions = self
-            .txn_coordinator
-            .list()
+        let (listed, unknown_state_filters) = self.txn_coordinator.list_filtered(
+            state_filters,
+            producer_id_filters,
+            duration_filter_ms,
+            now_ms,
+        );
+        let transactions = listed
             .into_iter()
             .map(|l| TransactionListing {
                 transactional_id: l.transactional_id,
@@ -539,6 +548,7 @@ impl Broker {
         Handled::reply(Response::ListTransactions {
             error: Errors::None,
             transactions,
+            unknown_state_filters,
         })
     }
 }

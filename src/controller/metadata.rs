@@ -2,7 +2,6 @@
 //! each partition's registration to the brokers holding a replica, and every
 //! broker's registration (epoch, fenced, in controlled shutdown).
 
-use crate::broker::broker::Handled;
 use crate::broker::broker_registry::BrokerRegistration;
 use crate::broker::replica_manager::PartitionMetadata;
 use crate::controller::PartitionRegistration;
@@ -82,7 +81,7 @@ impl World {
                 continue;
             };
             let handled = broker.partition_metadata_changed(tp, isr_short, now);
-            if handled != Handled::default() {
+            if !handled.is_empty() {
                 self.apply_handled(id, None, handled);
             }
         }

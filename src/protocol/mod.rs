@@ -175,8 +175,17 @@ pub enum Request {
     },
     /// `DescribeTransactions`.
     DescribeTransactions { transactional_ids: Vec<String> },
-    /// `ListTransactions`.
-    ListTransactions,
+    /// `ListTransactions` with its filters (empty: no filter): state names, producer
+    /// ids, and (v1+, KIP-994) transactions open longer than `duration_filter_ms`
+    /// (-1: no filter).
+    ListTransactions {
+        #[serde(default)]
+        state_filters: Vec<String>,
+        #[serde(default)]
+        producer_id_filters: Vec<i64>,
+        #[serde(default = "no_duration_filter")]
+        duration_filter_ms: i64,
+    },
     /// `OffsetCommit` (non-transactional).
     OffsetCommit {
         group_id: String,
@@ -241,7 +250,7 @@ impl Request {
             Request::Fetch { .. } | Request::ReplicaFetch { .. } => "Fetch",
             Request::ListOffsets { .. } => "ListOffsets",
             Request::DescribeTransactions { .. } => "DescribeTransactions",
-            Request::ListTransactions => "ListTransactions",
+            Request::ListTransactions { .. } => "ListTransactions",
             Request::OffsetCommit { .. } => "OffsetCommit",
             Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
@@ -299,6 +308,11 @@ impl TransactionDescription {
             topic_partitions: Vec::new(),
         }
     }
+}
+
+/// ListTransactions' `DurationFilter` when the request has none.
+fn no_duration_filter() -> i64 {
+    -1
 }
 
 /// One row of ListTransactions.
@@ -397,6 +411,9 @@ pub enum Response {
     ListTransactions {
         error: Errors,
         transactions: Vec<TransactionListing>,
+        /// The state filters that name no state (`UnknownStateFilters`).
+        #[serde(default)]
+        unknown_state_filters: Vec<String>,
     },
     OffsetCommit {
         results: Vec<(TopicPartition, Errors)>,
@@ -594,9 +611,10 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
                 .map(|id| TransactionDescription::failed(-1, id.clone(), error))
                 .collect(),
         },
-        Request::ListTransactions => Response::ListTransactions {
+        Request::ListTransactions { .. } => Response::ListTransactions {
             error,
             transactions: Vec::new(),
+            unknown_state_filters: Vec::new(),
         },
         Request::OffsetCommit { offsets, .. } => Response::OffsetCommit {
             results: offsets

@@ -569,7 +569,24 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::DescribeTransactions { transactional_ids } => {
             format!("raw describe-transactions{to} {}", words(transactional_ids))
         }
-        Request::ListTransactions => format!("raw list-transactions{to}"),
+        Request::ListTransactions {
+            state_filters,
+            producer_id_filters,
+            duration_filter_ms,
+        } => {
+            let mut line = format!("raw list-transactions{to}");
+            if !state_filters.is_empty() {
+                line.push_str(&format!(" states={}", state_filters.join(",")));
+            }
+            if !producer_id_filters.is_empty() {
+                let ids: Vec<String> = producer_id_filters.iter().map(|p| p.to_string()).collect();
+                line.push_str(&format!(" producer-ids={}", ids.join(",")));
+            }
+            if *duration_filter_ms >= 0 {
+                line.push_str(&format!(" duration={duration_filter_ms}"));
+            }
+            line
+        }
         _ => return None,
     })
 }

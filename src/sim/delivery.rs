@@ -328,7 +328,7 @@ impl World {
                 continue;
             };
             let handled = broker.drain_unknown_broker_markers(now);
-            if handled != Handled::default() {
+            if !handled.is_empty() {
                 self.apply_handled(id, None, handled);
             }
         }

@@ -156,7 +156,19 @@ pub fn response_lines(response: &Response) -> Vec<String> {
                 )
             })
             .collect(),
-        Response::ListTransactions { error, transactions } => std::iter::once(format!("ListTransactions: error={}", error.name()))
+        Response::ListTransactions {
+            error,
+            transactions,
+            unknown_state_filters,
+        } => std::iter::once(if unknown_state_filters.is_empty() {
+            format!("ListTransactions: error={}", error.name())
+        } else {
+            format!(
+                "ListTransactions: error={} unknownStateFilters=[{}]",
+                error.name(),
+                unknown_state_filters.join(",")
+            )
+        })
             .chain(transactions.iter().map(|t| {
                 format!("  {} coordinator={} producerId={} state={}", t.transactional_id, t.coordinator_id, t.producer_id, t.state)
             }))

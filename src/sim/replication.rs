@@ -43,7 +43,7 @@ impl World {
                 continue;
             };
             let handled: Handled = broker.poll_replication(now);
-            if handled != Handled::default() {
+            if !handled.is_empty() {
                 progressed = true;
                 self.apply_handled(id, None, handled);
             }
@@ -257,7 +257,7 @@ fn stopped_log_files<'a>(
         .filter(|(_, s)| *s == ".log")
         .map(|(o, _)| o)
         .collect();
-    bases.sort_unstable();
+    crate::util::ordered::sort_by(&mut bases, i64::cmp);
     bases
         .into_iter()
         .map(|base| {

@@ -321,7 +321,7 @@ impl World {
             .filter(|(_, s)| *s == ".log")
             .map(|(o, _)| o)
             .collect();
-        bases.sort_unstable();
+        crate::util::ordered::sort_by(&mut bases, i64::cmp);
         // Every batch's place, found by hopping over each header's batchLength.
         let mut spans: Vec<(i64, &[u8], usize, usize)> = Vec::new();
         for base in bases {

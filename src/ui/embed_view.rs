@@ -3,7 +3,6 @@
 
 use yew::prelude::*;
 
-use crate::broker::broker::BrokerEvent;
 use crate::scenario;
 use crate::sim::World;
 
@@ -28,12 +27,7 @@ use crate::i18n::{narrate, t, tf, Key};
 /// The verdict word for host pages: `APPEND`, `DUPLICATE` or the refusal's error name.
 fn verdict_word(state: &AppState, world: &World) -> Option<String> {
     let tp = state.shown_tp(world)?;
-    Some(match last_verdict(world, &tp)?.1 {
-        BrokerEvent::BatchAppended { .. } => "APPEND".to_string(),
-        BrokerEvent::BatchDuplicate { .. } => "DUPLICATE".to_string(),
-        BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
-        _ => return None,
-    })
+    Some(last_verdict(world, &tp)?.word().to_string())
 }
 
 /// The compact view for an iframe (`?embed=1`): only the chosen panels, in order.

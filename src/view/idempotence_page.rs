@@ -5,7 +5,9 @@
 
 use crate::broker::broker::{BrokerEvent, SeqRange};
 use crate::i18n::{tfl, Key, Lang};
-use crate::log::{RecoveryReport, TopicPartition};
+use crate::log::{RecoveryReport, SeqDirection, TopicPartition};
+use crate::protocol::errors::Errors;
+use crate::protocol::ErrorDetail;
 use crate::sim::view::{LogView, WindowView};
 use crate::sim::{EventKind, Fault, World, START_MS};
 use crate::view::cluster::{cluster_views, ClusterViews};
@@ -44,6 +46,125 @@ pub struct SlotMark {
     pub duplicate: bool,
 }
 
+/// The broker's latest decision on a batch, as the verdict panel reads it: the numbers
+/// of a `BatchAppended`, `BatchDuplicate` or `BatchRejected` event. The page's props
+/// clone and compare these few fields rather than a whole `BrokerEvent`, whose derived
+/// `Clone` and `PartialEq` (every variant's) would otherwise be in the wasm for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerdictView {
+    /// Logical ms since the start.
+    pub at_ms: i64,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub first_seq: i32,
+    pub last_seq: i32,
+    pub outcome: VerdictOutcome,
+}
+
+/// What the broker did with the batch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VerdictOutcome {
+    /// Written (`duplicate: false`), or a retry answered with the offsets it was
+    /// written at (`true`).
+    Written {
+        duplicate: bool,
+        first_offset: i64,
+        last_offset: i64,
+        log_end_offset: i64,
+    },
+    Rejected {
+        error: Errors,
+        expected_seq: Option<i32>,
+        seq_direction: Option<SeqDirection>,
+        current_epoch: Option<i16>,
+        detail: ErrorDetail,
+    },
+}
+
+impl VerdictView {
+    /// The verdict an event is, if it is one.
+    pub fn of(at_ms: i64, event: &BrokerEvent) -> Option<VerdictView> {
+        let (producer_id, producer_epoch, first_seq, last_seq, outcome) = match event {
+            e @ (BrokerEvent::BatchAppended {
+                producer_id,
+                producer_epoch,
+                first_seq,
+                last_seq,
+                first_offset,
+                last_offset,
+                log_end_offset,
+                ..
+            }
+            | BrokerEvent::BatchDuplicate {
+                producer_id,
+                producer_epoch,
+                first_seq,
+                last_seq,
+                first_offset,
+                last_offset,
+                log_end_offset,
+                ..
+            }) => (
+                producer_id,
+                producer_epoch,
+                first_seq,
+                last_seq,
+                VerdictOutcome::Written {
+                    duplicate: matches!(e, BrokerEvent::BatchDuplicate { .. }),
+                    first_offset: *first_offset,
+                    last_offset: *last_offset,
+                    log_end_offset: *log_end_offset,
+                },
+            ),
+            BrokerEvent::BatchRejected {
+                producer_id,
+                producer_epoch,
+                first_seq,
+                last_seq,
+                error,
+                expected_seq,
+                seq_direction,
+                current_epoch,
+                detail,
+                ..
+            } => (
+                producer_id,
+                producer_epoch,
+                first_seq,
+                last_seq,
+                VerdictOutcome::Rejected {
+                    error: *error,
+                    expected_seq: *expected_seq,
+                    seq_direction: *seq_direction,
+                    current_epoch: *current_epoch,
+                    detail: detail.clone(),
+                },
+            ),
+            _ => return None,
+        };
+        Some(VerdictView {
+            at_ms,
+            producer_id: *producer_id,
+            producer_epoch: *producer_epoch,
+            first_seq: *first_seq,
+            last_seq: *last_seq,
+            outcome,
+        })
+    }
+
+    /// `APPEND`, `DUPLICATE` or the refusal's error name (Kafka's words, in every
+    /// language).
+    pub fn word(&self) -> &'static str {
+        match &self.outcome {
+            VerdictOutcome::Written {
+                duplicate: false, ..
+            } => "APPEND",
+            VerdictOutcome::Written { .. } => "DUPLICATE",
+            VerdictOutcome::Rejected { error, .. } => error.name(),
+        }
+    }
+}
+
 /// Everything the idempotence page shows, read from one world.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IdempotenceViews {
@@ -56,7 +177,7 @@ pub struct IdempotenceViews {
     /// The restart that rebuilt the window, narrated, until the next verdict on `tp`.
     pub restart_note: Option<String>,
     /// The latest verdict on `tp`, with its logical time.
-    pub verdict: Option<(i64, BrokerEvent)>,
+    pub verdict: Option<VerdictView>,
     pub recovery: Option<RecoveryInfo>,
     /// The leader of `tp` is up.
     pub online: bool,
@@ -138,10 +259,10 @@ fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
 
 /// The latest APPEND / DUPLICATE / rejection on `tp` (`World::last_verdict_index`), with
 /// its logical time.
-pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<(i64, BrokerEvent)> {
+pub fn last_verdict(world: &World, tp: &TopicPartition) -> Option<VerdictView> {
     let e = world.events().get(world.last_verdict_index(tp)?)?;
     match &e.kind {
-        EventKind::Broker { event, .. } => Some((e.at_ms - START_MS, event.clone())),
+        EventKind::Broker { event, .. } => VerdictView::of(e.at_ms - START_MS, event),
         _ => None,
     }
 }
@@ -183,33 +304,26 @@ fn last_recovery(world: &World, tp: &TopicPartition) -> Option<RecoveryInfo> {
 
 /// Where the last verdict happened: the window slot and the log batch (its first
 /// offset, and whether it was a duplicate) to mark.
-pub fn marks(verdict: &Option<(i64, BrokerEvent)>) -> (Option<SlotMark>, Option<(i64, bool)>) {
+pub fn marks(verdict: &Option<VerdictView>) -> (Option<SlotMark>, Option<(i64, bool)>) {
     match verdict {
-        Some((
-            _,
-            e @ (BrokerEvent::BatchAppended {
-                producer_id,
-                first_seq,
-                first_offset,
+        Some(
+            v @ VerdictView {
+                outcome:
+                    VerdictOutcome::Written {
+                        duplicate,
+                        first_offset,
+                        ..
+                    },
                 ..
-            }
-            | BrokerEvent::BatchDuplicate {
-                producer_id,
-                first_seq,
-                first_offset,
-                ..
+            },
+        ) => (
+            Some(SlotMark {
+                producer_id: v.producer_id,
+                first_seq: v.first_seq,
+                duplicate: *duplicate,
             }),
-        )) => {
-            let duplicate = matches!(e, BrokerEvent::BatchDuplicate { .. });
-            (
-                Some(SlotMark {
-                    producer_id: *producer_id,
-                    first_seq: *first_seq,
-                    duplicate,
-                }),
-                Some((*first_offset, duplicate)),
-            )
-        }
+            Some((*first_offset, *duplicate)),
+        ),
         _ => (None, None),
     }
 }

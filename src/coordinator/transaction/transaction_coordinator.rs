@@ -479,14 +479,49 @@ impl TransactionCoordinator {
 
     /// ListTransactions (`listTransactionStates` without filters), sorted by id.
     pub fn list(&self) -> Vec<TransactionListing> {
-        self.transactions
+        self.list_filtered(&[], &[], -1, 0).0
+    }
+
+    /// `TransactionStateManager.listTransactionStates` (Kafka 4.0): `Dead` never
+    /// shows; a non-empty producer-id or state filter keeps only the matches (a
+    /// state name Kafka does not know matches nothing and is answered back as an
+    /// unknown filter); a duration filter of 0 or more keeps the transactions whose
+    /// start (`txnStartTimestamp`, -1 before any) is more than that many ms ago.
+    pub fn list_filtered(
+        &self,
+        state_names: &[String],
+        producer_ids: &[i64],
+        duration_filter_ms: i64,
+        now_ms: i64,
+    ) -> (Vec<TransactionListing>, Vec<String>) {
+        // The request's filters are sets: an unknown name is answered back once.
+        let mut unknown: Vec<String> = Vec::new();
+        for n in state_names {
+            if TransactionState::from_name(n).is_none() && !unknown.contains(n) {
+                unknown.push(n.clone());
+            }
+        }
+        let listed = self
+            .transactions
             .values()
             .filter(|m| m.state() != TransactionState::Dead)
+            .filter(|m| producer_ids.is_empty() || producer_ids.contains(&m.producer_id()))
+            .filter(|m| {
+                state_names.is_empty()
+                    || state_names
+                        .iter()
+                        .any(|n| TransactionState::from_name(n) == Some(m.state()))
+            })
+            .filter(|m| {
+                duration_filter_ms < 0
+                    || now_ms.saturating_sub(m.txn_start_timestamp()) > duration_filter_ms
+            })
             .map(|m| TransactionListing {
                 transactional_id: m.transactional_id().to_string(),
                 producer_id: m.producer_id(),
                 state: m.state(),
             })
-            .collect()
+            .collect();
+        (listed, unknown)
     }
 }

@@ -51,7 +51,8 @@ impl UnifiedLog {
             .filter(|(_, suffix)| *suffix == ".log")
             .map(|(o, _)| o)
             .collect();
-        bases.sort_unstable();
+        // Listed in name order, which is offset order: linear, and no std sort in the wasm.
+        crate::util::ordered::sort_by(&mut bases, i64::cmp);
         if bases.is_empty() {
             let log = UnifiedLog::create(fs, dir, tp, config)?;
             return Ok((
@@ -149,7 +150,7 @@ impl UnifiedLog {
                 })
                 .map(|(o, _)| o)
                 .collect();
-            candidates.sort_unstable();
+            crate::util::ordered::sort_by(&mut candidates, i64::cmp);
             // `ProducerStateManager.loadFromSnapshot`: the latest snapshot that reads;
             // a corrupt one (CorruptSnapshotException) is deleted and the next older
             // one tried, down to none (then the log is replayed from its start).

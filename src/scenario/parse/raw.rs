@@ -38,6 +38,7 @@ pub(super) fn raw_request(
         "fetch" => &["offset", "isolation"],
         "list-offsets" => &["isolation"],
         "offsets-for-leader-epoch" => &["epoch", "current-leader-epoch"],
+        "list-transactions" => &["states", "producer-ids", "duration"],
         "alter-partition" => &[
             "broker-id",
             "broker-epoch",
@@ -258,7 +259,22 @@ pub(super) fn raw_request(
         "describe-transactions" => Request::DescribeTransactions {
             transactional_ids: words.iter().map(|t| t.text.clone()).collect(),
         },
-        _ => Request::ListTransactions,
+        _ => Request::ListTransactions {
+            state_filters: opt("states")
+                .map(|(_, _, v)| v.split(',').map(str::to_string).collect())
+                .unwrap_or_default(),
+            producer_id_filters: match opt("producer-ids") {
+                Some((t, _, v)) => v
+                    .split(',')
+                    .map(|p| number(c, t, p, "producer-ids"))
+                    .collect::<Result<Vec<i64>, _>>()?,
+                None => Vec::new(),
+            },
+            duration_filter_ms: match opt("duration") {
+                Some((t, _, v)) => number(c, t, v, "duration")?,
+                None => -1,
+            },
+        },
     };
     let broker = match opt("broker") {
         Some((t, _, v)) => Some(number(c, t, v, "broker")?),

@@ -6,15 +6,15 @@
 use crate::ui::class::class_list;
 use yew::prelude::*;
 
-use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::error_detail;
 use crate::i18n::{out_of_order_text, t, tf, Key};
 use crate::protocol::errors::Errors;
+use crate::view::idempotence_page::{VerdictOutcome, VerdictView};
 
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
-    /// (logical ms since start, the decision).
-    pub verdict: Option<(i64, BrokerEvent)>,
+    /// The decision, with its logical time.
+    pub verdict: Option<VerdictView>,
     /// A lesson is playing: there is no Send to press, the lesson's steps send.
     #[prop_or_default]
     pub in_lesson: bool,
@@ -22,109 +22,77 @@ pub struct VerdictProps {
 
 #[function_component(Verdict)]
 pub fn verdict(p: &VerdictProps) -> Html {
-    let Some((at, event)) = &p.verdict else {
+    let Some(v) = &p.verdict else {
         return html! {
             <div class="verdict verdict-none" data-testid="verdict">
                 <p class="muted">{ t(if p.in_lesson { Key::VerdictNoneLesson } else { Key::VerdictNone }) }</p>
             </div>
         };
     };
-    let at = at.to_string();
-    let (class, word, text, pid, first, last) = match event {
-        e @ (BrokerEvent::BatchAppended {
-            producer_id,
-            first_seq,
-            last_seq,
+    let at = v.at_ms.to_string();
+    let (pid, first, last) = (v.producer_id, v.first_seq, v.last_seq);
+    let (class, word, text) = match &v.outcome {
+        VerdictOutcome::Written {
+            duplicate,
             first_offset,
             last_offset,
             log_end_offset,
-            ..
-        }
-        | BrokerEvent::BatchDuplicate {
-            producer_id,
-            first_seq,
-            last_seq,
-            first_offset,
-            last_offset,
-            log_end_offset,
-            ..
-        }) => {
-            let (class, word, text) = match e {
-                BrokerEvent::BatchAppended { .. } => {
-                    ("append", Key::VerdictAppend, Key::VerdictAppendText)
-                }
-                _ => (
+        } => {
+            let offsets = [first_offset, last_offset, log_end_offset].map(|o| o.to_string());
+            let (class, word, text) = if *duplicate {
+                (
                     "duplicate",
                     Key::VerdictDuplicate,
                     Key::VerdictDuplicateText,
-                ),
+                )
+            } else {
+                ("append", Key::VerdictAppend, Key::VerdictAppendText)
             };
-            let offsets = [first_offset, last_offset, log_end_offset].map(|o| o.to_string());
             (
                 class,
                 t(word),
                 tf(text, &[&offsets[0], &offsets[1], &offsets[2]]),
-                *producer_id,
-                *first_seq,
-                *last_seq,
             )
         }
-        BrokerEvent::BatchRejected {
-            producer_id,
-            producer_epoch,
-            first_seq,
-            last_seq,
+        VerdictOutcome::Rejected {
             error,
             expected_seq,
+            seq_direction,
             current_epoch,
             detail,
-            seq_direction,
-            ..
         } => {
             let unknown = t(Key::Unknown).to_string();
-            match error {
+            let (word, text) = match error {
                 Errors::OutOfOrderSequenceNumber => (
-                    "rejected",
                     t(Key::VerdictOutOfOrder),
                     tf(
                         out_of_order_text(*seq_direction),
                         &[
                             &expected_seq.map_or(unknown, |s| s.to_string()),
-                            &format!("{first_seq}..{last_seq}"),
+                            &format!("{first}..{last}"),
                         ],
                     ),
-                    *producer_id,
-                    *first_seq,
-                    *last_seq,
                 ),
                 Errors::InvalidProducerEpoch => (
-                    "rejected",
                     t(Key::VerdictEpoch),
                     tf(
                         Key::VerdictEpochText,
                         &[
-                            &producer_epoch.to_string(),
+                            &v.producer_epoch.to_string(),
                             &current_epoch.map_or(unknown, |e| e.to_string()),
                         ],
                     ),
-                    *producer_id,
-                    *first_seq,
-                    *last_seq,
                 ),
                 other => (
-                    "rejected",
                     other.name(),
                     tf(
                         Key::VerdictOtherText,
                         &[&error_detail(detail, crate::i18n::ui_lang())],
                     ),
-                    *producer_id,
-                    *first_seq,
-                    *last_seq,
                 ),
-            }
+            };
+            ("rejected", word, text)
         }
-        _ => return html! {},
     };
     html! {
         <div class={class_list(&["verdict", &format!("verdict-{class}")])} data-testid="verdict" data-verdict={word}>
