@@ -670,11 +670,19 @@ impl Generator {
             let clean = self.rng.below(2) == 0;
             self.push(Action::StopBroker { broker, clean });
         }
+        // A crashed broker keeps its session until `broker.session.timeout.ms` (9 s):
+        // wait it out, so the lone broker leads alone and the controller knows who is gone.
+        self.push(Action::Advance {
+            ms: SESSION_WAIT_MS,
+        });
         self.short_window();
         self.push(Action::StartBroker { broker: first });
         self.push(Action::StopBroker {
             broker: lone,
             clean: false,
+        });
+        self.push(Action::Advance {
+            ms: SESSION_WAIT_MS,
         });
         if self.by_admin {
             self.push(Action::AdminElectLeaders {
@@ -715,6 +723,10 @@ impl Generator {
         }
     }
 }
+
+/// A little more than `broker.session.timeout.ms` (9 s): after it the controller has
+/// fenced a broker that crashed.
+const SESSION_WAIT_MS: i64 = 9_500;
 
 /// Runs seeds `seeds` and returns each failing one, shrunk to the first violation's
 /// kind. `on_run` hears about every run (for a progress bar).
