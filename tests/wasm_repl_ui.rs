@@ -68,7 +68,10 @@ async fn crashing_the_leader_in_the_page_gets_the_retry_a_duplicate_from_the_new
     click(&root, "broker-1-crash").await;
     assert_eq!(text(&root, "broker-1-state"), "stopped");
     let summary = text(&root, "replicas-summary");
-    assert!(summary.contains("Leader: broker 1 · leader epoch 0"), "{summary}");
+    assert!(
+        summary.contains("Leader: broker 1 · leader epoch 0"),
+        "{summary}"
+    );
 
     click(&root, "run").await;
     let summary = text(&root, "replicas-summary");
