@@ -244,6 +244,14 @@ fn a_marker_resent_to_the_new_leader_is_not_an_extra_marker() {
     .unwrap();
 }
 
+/// Found by the property: broker 3 crashes and is started while its session still runs,
+/// so the controller refuses it and it waits to register; it is stopped again before
+/// then. The stop ends the wait, and a later start registers it.
+#[test]
+fn a_broker_stopped_while_it_waits_to_register_starts_again_later() {
+    check(vec![Op::Fail(3, false), Op::Recover, Op::Fail(3, false)]).unwrap();
+}
+
 /// Found by the property: with the markers held, the second commit times out; the
 /// third transaction's beginTransaction() and send() throw (the timed-out commit must
 /// be retried first), and its commitTransaction() completes the second transaction.
