@@ -248,17 +248,21 @@ impl PulsarWorld {
         Ok(Outcome::Sent(out))
     }
 
+    /// The named consumer, or UnknownConsumer: every consumer step starts here.
+    fn known_consumer(&self, consumer: &str) -> Result<ConsumerState, PulsarStepError> {
+        self.consumer(consumer)
+            .cloned()
+            .ok_or_else(|| PulsarStepError::UnknownConsumer {
+                consumer: consumer.to_string(),
+            })
+    }
+
     pub(super) fn receive(
         &mut self,
         consumer: &str,
         permits: u32,
     ) -> Result<Outcome, PulsarStepError> {
-        let c =
-            self.consumer(consumer)
-                .cloned()
-                .ok_or_else(|| PulsarStepError::UnknownConsumer {
-                    consumer: consumer.to_string(),
-                })?;
+        let c = self.known_consumer(consumer)?;
         let broker = self.topic_broker(&c.topic);
         let body = Command::Flow {
             topic: c.topic.clone(),
@@ -378,12 +382,7 @@ impl PulsarWorld {
         consumer: &str,
         positions: &[Position],
     ) -> Result<Outcome, PulsarStepError> {
-        let c =
-            self.consumer(consumer)
-                .cloned()
-                .ok_or_else(|| PulsarStepError::UnknownConsumer {
-                    consumer: consumer.to_string(),
-                })?;
+        let c = self.known_consumer(consumer)?;
         let mut redelivered = Vec::new();
         let mut dead_lettered = Vec::new();
         for &p in positions {
@@ -411,12 +410,7 @@ impl PulsarWorld {
         txn: Option<&str>,
         cumulative: bool,
     ) -> Result<Outcome, PulsarStepError> {
-        let c =
-            self.consumer(consumer)
-                .cloned()
-                .ok_or_else(|| PulsarStepError::UnknownConsumer {
-                    consumer: consumer.to_string(),
-                })?;
+        let c = self.known_consumer(consumer)?;
         if cumulative && positions.len() != 1 {
             return Err(PulsarStepError::CumulativeAckOnePosition);
         }
