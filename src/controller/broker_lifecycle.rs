@@ -46,6 +46,8 @@ impl World {
             reg.fence_broker(id, &|b| b != id && alive.contains(&b), rules)
         });
         self.announce(changes);
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata(false);
     }
 
     /// `ClusterControlManager.isActive`: registered, unfenced and not in controlled

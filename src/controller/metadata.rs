@@ -20,6 +20,8 @@ impl World {
     /// Tells every online broker holding a replica of `tp` its registration
     /// (the metadata a KRaft broker replays), and the leader map to everyone.
     pub(crate) fn propagate_partition(&mut self, tp: &TopicPartition) {
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata(false);
         let Some(topic) = self.topics.get(&tp.topic) else {
             return;
         };
@@ -91,6 +93,9 @@ impl World {
     /// hears it: online and not cut off (Kafka's `RegisterBrokerRecord` /
     /// `BrokerRegistrationChangeRecord` replayed into each `KRaftMetadataCache`).
     pub(crate) fn publish_broker_registrations(&mut self) {
+        // A fence is written after the partition changes that follow it.
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata(true);
         let registrations: crate::util::sorted_map::SortedMap<i32, BrokerRegistration> = self
             .brokers
             .values()

@@ -22,12 +22,15 @@
 //! fencing, controlled shutdown) and `election` (announcing new leaders, preferred
 //! and automatic elections); `producer_ids` hands out producer-id blocks;
 //! `topic_changes` alters a topic that exists (its configs, more partitions, its
-//! deletion: feature `topic-admin`).
+//! deletion: feature `topic-admin`); `metadata_log` writes every decision to
+//! `__cluster_metadata` (feature `metadata-log`: the CLI and the native tests).
 
 mod alter_partition;
 mod broker_lifecycle;
 mod election;
 mod metadata;
+#[cfg(feature = "metadata-log")]
+pub mod metadata_log;
 mod producer_ids;
 mod registration;
 #[cfg(feature = "topic-admin")]

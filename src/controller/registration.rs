@@ -143,6 +143,32 @@ impl PartitionRegistration {
         reg
     }
 
+    /// A registration as a metadata record gives it whole (`PartitionRecord`, replayed
+    /// by `controller::metadata_log`), every field as recorded.
+    #[cfg(feature = "metadata-log")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn replayed(
+        replicas: Vec<i32>,
+        isr: Vec<i32>,
+        elr: Vec<i32>,
+        last_known_elr: Vec<i32>,
+        leader: i32,
+        leader_epoch: i32,
+        partition_epoch: i32,
+        leader_recovery_state: LeaderRecoveryState,
+    ) -> Self {
+        PartitionRegistration {
+            replicas,
+            isr,
+            elr,
+            last_known_elr,
+            leader,
+            leader_epoch,
+            partition_epoch,
+            leader_recovery_state,
+        }
+    }
+
     pub fn replicas(&self) -> &[i32] {
         &self.replicas
     }

@@ -76,6 +76,8 @@ impl World {
         topic.replication = replication.clone();
         topic.config = config.clone();
         let partitions = topic.partitions;
+        #[cfg(feature = "metadata-log")]
+        self.stage_topic_configs(name, configs);
         for p in 0..partitions {
             let tp = TopicPartition::new(name, p);
             for broker in self.brokers.values_mut() {

@@ -123,6 +123,8 @@ impl World {
             }
             .into());
         }
+        #[cfg(feature = "metadata-log")]
+        self.stage_topic_configs(name, configs);
         self.add_replicated_topic(name, partitions, config, replication)
             .map_err(SimErrorKind::Storage)?;
         Ok(vec![])

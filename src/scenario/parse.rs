@@ -715,7 +715,9 @@ fn parse_line(
             } else if what.text == "transactions" {
                 c.done()?;
                 View::Transactions
-            } else if what.text == "events" {
+            } else if what.text == "events"
+                || (cfg!(feature = "metadata-log") && what.text == "metadata")
+            {
                 let (opts, words) = c.rest();
                 no_words(&c, &words)?;
                 let mut last = None;
@@ -725,7 +727,11 @@ fn parse_line(
                     }
                     last = Some(number(&c, t, &v, "last")?);
                 }
-                View::Events { last }
+                match what.text.as_str() {
+                    #[cfg(feature = "metadata-log")]
+                    "metadata" => View::Metadata { last },
+                    _ => View::Events { last },
+                }
             } else {
                 // `print files broker-2 orders-0`: one broker's replica, not the leader's.
                 let broker = match c.peek().filter(|t| t.text.starts_with("broker-")) {

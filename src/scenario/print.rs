@@ -231,6 +231,11 @@ fn print_view(view: &View) -> String {
             "print events{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()
         ),
+        #[cfg(feature = "metadata-log")]
+        View::Metadata { last } => format!(
+            "print metadata{}",
+            last.map(|n| format!(" last={n}")).unwrap_or_default()
+        ),
         View::TxnIndex { tp } => format!("print txnindex {tp}"),
         View::Consumed { consumer } => format!("print consumed {}", quote(consumer)),
         View::Latest { tp } => format!("print latest {tp}"),

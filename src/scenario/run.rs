@@ -407,6 +407,8 @@ impl Runner {
                 None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
             },
             View::Verdict { tp } => vec![verdict_row(w, tp, self.lang)],
+            #[cfg(feature = "metadata-log")]
+            View::Metadata { last } => w.metadata_log().dump_lines(*last),
             View::Events { last } => {
                 let skip = last.map_or(0, |n| w.events().len().saturating_sub(n));
                 w.events()

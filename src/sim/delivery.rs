@@ -434,8 +434,12 @@ impl World {
                     Body::Response(response),
                 );
             }
-            (Node::Controller, Body::Request(Request::AllocateProducerIds { .. })) => {
+            (Node::Controller, Body::Request(Request::AllocateProducerIds { broker_id })) => {
                 let (start, len) = self.controller.generate_next_block();
+                #[cfg(feature = "metadata-log")]
+                self.write_producer_ids(broker_id);
+                #[cfg(not(feature = "metadata-log"))]
+                let _ = broker_id;
                 let response = Response::AllocateProducerIds {
                     error: Errors::None,
                     producer_id_start: start,

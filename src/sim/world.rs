@@ -84,7 +84,7 @@ pub struct World {
     pub(super) config: ClusterConfig,
     pub(super) clock_ms: i64,
     pub(crate) brokers: SortedMap<i32, Broker>,
-    pub(super) controller: ProducerIdControlManager,
+    pub(crate) controller: ProducerIdControlManager,
     pub(crate) topics: SortedMap<String, TopicInfo>,
     pub(super) producers: SortedMap<String, Producer>,
     pub(super) consumers: SortedMap<String, Consumer>,
@@ -162,6 +162,9 @@ pub struct World {
     pub(super) internal_topics: super::internal_topics::InternalTopicsConfig,
     /// Internal topics whose creation was refused (said once until a setting changes).
     pub(super) internal_create_refused: SortedSet<String>,
+    /// The controller's decisions as records of `__cluster_metadata`.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) metadata_log: crate::controller::metadata_log::MetadataLog,
 }
 
 impl World {
@@ -221,6 +224,8 @@ impl World {
             broker_epochs: (1..=brokers).map(|id| (id, i64::from(id))).collect_map(),
             internal_topics: Default::default(),
             internal_create_refused: SortedSet::new(),
+            #[cfg(feature = "metadata-log")]
+            metadata_log: Default::default(),
             config: ClusterConfig { brokers, ..config },
         };
         world.publish_broker_registrations();
@@ -337,6 +342,15 @@ impl World {
 
     /// Applies one action. On error nothing has changed. Returns transcript lines.
     pub fn apply(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        let result = self.apply_action(action);
+        // What the controller decided that no other write carried (a topic of one
+        // replica, a config, a deletion) is written when the action ends.
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata(false);
+        result
+    }
+
+    fn apply_action(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
         match action {
             Action::SetBrokerConfig { key, value }
                 if key == "transactional.id.expiration.ms"

@@ -109,6 +109,10 @@ pub enum View {
     Verdict { tp: TopicPartition },
     /// The narrated events, all or the last N.
     Events { last: Option<usize> },
+    /// `kafka-dump-log.sh --cluster-metadata-decoder` over `__cluster_metadata`: the
+    /// controller's records, all or the last N (feature `metadata-log`).
+    #[cfg(feature = "metadata-log")]
+    Metadata { last: Option<usize> },
     /// `kafka-transactions.sh describe-producers`.
     DescribeProducers { tp: TopicPartition },
     /// `kafka-transactions.sh find-hanging --topic T --partition P`.
