@@ -47,7 +47,7 @@ impl World {
         });
         self.announce(changes);
         #[cfg(feature = "metadata-log")]
-        self.write_metadata(false);
+        self.write_metadata();
     }
 
     /// `ClusterControlManager.isActive`: registered, unfenced and not in controlled
@@ -118,6 +118,8 @@ impl World {
         let changes = self
             .change_registrations(|reg, rules| reg.unfence_broker(&|b| alive.contains(&b), rules));
         self.announce(changes);
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata();
     }
 
     /// `ClusterControlManager.registerBroker` (Kafka 4.0): while the previous
@@ -168,6 +170,8 @@ impl World {
                 self.complete_start(*id);
             }
         }
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata();
         !due.is_empty()
     }
 
@@ -240,6 +244,8 @@ impl World {
             self.publish_broker_registrations();
             self.fence_broker(id);
         }
+        #[cfg(feature = "metadata-log")]
+        self.write_metadata();
     }
 
     /// When the controller next has something to do on its own: fence a broker whose

@@ -21,7 +21,7 @@ impl World {
     /// (the metadata a KRaft broker replays), and the leader map to everyone.
     pub(crate) fn propagate_partition(&mut self, tp: &TopicPartition) {
         #[cfg(feature = "metadata-log")]
-        self.write_metadata(false);
+        self.write_metadata();
         let Some(topic) = self.topics.get(&tp.topic) else {
             return;
         };
@@ -93,9 +93,6 @@ impl World {
     /// hears it: online and not cut off (Kafka's `RegisterBrokerRecord` /
     /// `BrokerRegistrationChangeRecord` replayed into each `KRaftMetadataCache`).
     pub(crate) fn publish_broker_registrations(&mut self) {
-        // A fence is written after the partition changes that follow it.
-        #[cfg(feature = "metadata-log")]
-        self.write_metadata(true);
         let registrations: crate::util::sorted_map::SortedMap<i32, BrokerRegistration> = self
             .brokers
             .values()

@@ -229,6 +229,8 @@ impl World {
             config: ClusterConfig { brokers, ..config },
         };
         world.publish_broker_registrations();
+        #[cfg(feature = "metadata-log")]
+        world.write_metadata();
         world
     }
 
@@ -346,7 +348,7 @@ impl World {
         // What the controller decided that no other write carried (a topic of one
         // replica, a config, a deletion) is written when the action ends.
         #[cfg(feature = "metadata-log")]
-        self.write_metadata(false);
+        self.write_metadata();
         result
     }
 

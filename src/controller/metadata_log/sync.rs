@@ -66,11 +66,13 @@ impl World {
         }
     }
 
-    /// Writes what the controller decided since its last write. With
-    /// `fences_later`, a broker's fencing waits for the write that carries its
-    /// partitions' changes (the caller fences them next), so the broker's record
-    /// comes after them as in Kafka.
-    pub(crate) fn write_metadata(&mut self, fences_later: bool) {
+    /// Writes what the controller decided since its last write, as one batch. The
+    /// controller's duties call it when a decision is carried out (before the brokers
+    /// are told of a partition, after a fence or an unfence, at the end of a timer's
+    /// work and of every action), so the records of one decision share a batch:
+    /// registrations, unfences and controlled shutdowns first, then the topics and
+    /// partitions, then fences.
+    pub(crate) fn write_metadata(&mut self) {
         let staged = self.metadata_log.take_staged_configs();
         let mut records = Vec::new();
         let mut fences = Vec::new();
@@ -172,9 +174,7 @@ impl World {
                 }
             }
         }
-        if !fences_later {
-            records.append(&mut fences);
-        }
+        records.append(&mut fences);
         let now = self.clock_ms();
         self.metadata_log.append(records, now);
     }
@@ -183,7 +183,7 @@ impl World {
     /// `broker_id` is written as a `ProducerIdsRecord` holding where the next one
     /// starts, so no id is handed out twice.
     pub(crate) fn write_producer_ids(&mut self, broker_id: i32) {
-        self.write_metadata(false);
+        self.write_metadata();
         let record = MetadataRecord::ProducerIds {
             broker_id,
             broker_epoch: self.broker_epochs.get(&broker_id).copied().unwrap_or(-1),
