@@ -127,6 +127,9 @@ enum Op {
     Delete(u8),
     Producer(u8),
     Elect,
+    ElectUnclean,
+    Unclean(u8),
+    Grow(u8, i32),
     Run(i64),
 }
 
@@ -141,6 +144,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0u8..3).prop_map(Op::Delete),
         2 => (0u8..4).prop_map(Op::Producer),
         1 => Just(Op::Elect),
+        1 => Just(Op::ElectUnclean),
+        1 => (0u8..3).prop_map(Op::Unclean),
+        1 => ((0u8..3), (2i32..5)).prop_map(|(t, n)| Op::Grow(t, n)),
         3 => (1i64..12_000).prop_map(Op::Run),
     ]
 }
@@ -163,6 +169,9 @@ fn line(op: &Op) -> String {
             format!("producer p{n} create\nproducer p{n} send t0-0 x\nproducer p{n} flush")
         }
         Op::Elect => "admin elect-leaders all".to_string(),
+        Op::ElectUnclean => "admin elect-leaders all election-type=UNCLEAN".to_string(),
+        Op::Unclean(t) => format!("topic alter-config t{t} unclean.leader.election.enable=true"),
+        Op::Grow(t, n) => format!("topic create-partitions t{t} partitions={n}"),
         Op::Run(ms) => format!("run {ms}"),
     }
 }
@@ -171,8 +180,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(24), .. ProptestConfig::default() })]
 
     #[test]
-    fn the_log_replays_to_the_controller_whatever_fails(ops in proptest::collection::vec(op(), 1..30)) {
-        let mut source = String::from("cluster brokers=3\ntopic create t0 partitions=2 replication.factor=3\n");
+    fn the_log_replays_to_the_controller_whatever_fails(
+        elr in any::<bool>(),
+        ops in proptest::collection::vec(op(), 1..30),
+    ) {
+        let mut source = format!(
+            "cluster brokers=3 eligible.leader.replicas.enable={elr}\ntopic create t0 partitions=2 replication.factor=3\n"
+        );
         for op in &ops {
             source.push_str(&line(op));
             source.push('\n');
