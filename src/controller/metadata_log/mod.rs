@@ -22,7 +22,9 @@
 //! memory, not as record batches on a disk, and leaves out the records Kafka writes
 //! for what the playground does not model (`FeatureLevelRecord`, the Raft control
 //! records, `NoOpRecord`, snapshots). A broker epoch is the playground's count of
-//! registrations, not the offset of the broker's `RegisterBrokerRecord`.
+//! registrations, not the offset of the broker's `RegisterBrokerRecord`. The internal
+//! topics get no `ConfigRecord`s (Kafka's broker asks for `cleanup.policy=compact` and
+//! others when it has them created).
 
 mod image;
 mod record;
