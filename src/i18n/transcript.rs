@@ -190,6 +190,11 @@ pub fn no_partition(tp: &str, lang: Lang) -> String {
     render(&msg!("transcript.no-partition", tp = tp), lang)
 }
 
+/// The window table of a partition no batch has reached yet.
+pub fn no_batch(tp: &str, lang: Lang) -> String {
+    render(&msg!("transcript.no-batch", tp = tp), lang)
+}
+
 /// A view of a consumer that does not exist.
 pub fn no_consumer(name: &str, lang: Lang) -> String {
     render(&msg!("transcript.no-consumer", name = name), lang)

@@ -520,7 +520,7 @@ pub fn verdict_text(event: &BrokerEvent, lang: Lang) -> String {
 /// One row of the window table: `seq a..b  VERDICT  base_offset  [window after]`.
 fn verdict_row(w: &World, tp: &crate::log::TopicPartition, lang: Lang) -> String {
     let Some(event) = w.last_verdict(tp) else {
-        return format!("{tp}: no batch yet");
+        return transcript::no_batch(&tp.to_string(), lang);
     };
     let (first, last, pid, base) = match event {
         BrokerEvent::BatchAppended {

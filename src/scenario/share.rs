@@ -58,7 +58,7 @@ pub enum LinkError {
         max: usize,
     },
     /// Not `<version>.<data>`, or the data is not base64url.
-    Malformed(String),
+    Malformed(Malformed),
     UnknownVersion(String),
     /// Shorter than its checksum, or the compressed data ends early.
     Truncated,
@@ -67,7 +67,7 @@ pub enum LinkError {
     /// Unpacks to more than [`MAX_SCENARIO_BYTES`].
     TooLarge,
     /// The payload is not a state this version understands.
-    BadPayload(String),
+    BadPayload(BadPayload),
     /// The scenario inside does not parse.
     BadScenario(ParseError),
     /// The step is beyond the scenario's end.
@@ -77,6 +77,36 @@ pub enum LinkError {
     },
 }
 
+/// What is wrong with a link's text before it is unpacked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Malformed {
+    /// No `.` between the version and the data.
+    NoDot,
+    /// The character at this position (counted from 0; the message counts from 1) is
+    /// not base64url.
+    NotBase64 { at: usize, found: char },
+}
+
+/// What is wrong with an unpacked link: the state it carries, line by line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadPayload {
+    /// A page, panel, language or lesson name with a line break (refused when made).
+    MultiLine,
+    NotUtf8,
+    /// The payload ends before this field's line.
+    Missing(&'static str),
+    /// The step line, which is not a number.
+    Step(String),
+    /// The language line, which is not en, ko or th.
+    Lang(String),
+    /// A lesson name this build does not have.
+    NoLesson(String),
+    /// A lesson link that also carries a scenario.
+    LessonWithScenario,
+    /// A part of the panel line the page does not know.
+    Panel(String),
+}
+
 impl LinkError {
     /// Why, not yet in a language (the scenario's refused line keeps its own message).
     pub fn msg(&self) -> crate::i18n::Msg {
@@ -84,14 +114,26 @@ impl LinkError {
         match self {
             LinkError::Empty => msg!("link.empty"),
             LinkError::TooLong { chars, max } => msg!("link.too-long", chars = chars, max = max),
-            LinkError::Malformed(why) => msg!("link.malformed", why = why),
+            LinkError::Malformed(why) => msg!(
+                "link.malformed",
+                why = match why {
+                    Malformed::NoDot => msg!("link.malformed.no-dot"),
+                    Malformed::NotBase64 { at, found } => {
+                        msg!(
+                            "link.malformed.not-base64",
+                            at = at + 1,
+                            found = format!("{found:?}")
+                        )
+                    }
+                }
+            ),
             LinkError::UnknownVersion(v) => {
                 msg!("link.unknown-version", version = v, reads = LINK_VERSION)
             }
             LinkError::Truncated => msg!("link.truncated"),
             LinkError::ChecksumMismatch => msg!("link.checksum"),
             LinkError::TooLarge => msg!("link.too-large", kb = MAX_SCENARIO_BYTES / 1024),
-            LinkError::BadPayload(why) => msg!("link.bad-payload", why = why),
+            LinkError::BadPayload(why) => msg!("link.bad-payload", why = why.msg()),
             LinkError::BadScenario(e) => msg!("link.bad-scenario", why = e.msg()),
             LinkError::StepOutOfRange { step, steps } => {
                 msg!("link.step-range", step = step, steps = steps)
@@ -103,6 +145,24 @@ impl LinkError {
     #[inline(never)]
     pub fn in_lang(&self, lang: crate::i18n::Lang) -> String {
         crate::i18n::catalog::render(&self.msg(), lang)
+    }
+}
+
+impl BadPayload {
+    /// Why, not yet in a language (a name from the link is cut to 40 characters).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::msg;
+        let cut = |s: &str| s.chars().take(40).collect::<String>();
+        match self {
+            BadPayload::MultiLine => msg!("link.payload.one-line"),
+            BadPayload::NotUtf8 => msg!("link.payload.not-utf8"),
+            BadPayload::Missing(field) => msg!("link.payload.missing", field = field),
+            BadPayload::Step(step) => msg!("link.payload.step", step = cut(step)),
+            BadPayload::Lang(lang) => msg!("link.payload.lang", lang = cut(lang)),
+            BadPayload::NoLesson(name) => msg!("link.payload.no-lesson", name = cut(name)),
+            BadPayload::LessonWithScenario => msg!("link.payload.lesson-scenario"),
+            BadPayload::Panel(part) => msg!("link.payload.panel", part = cut(part)),
+        }
     }
 }
 
@@ -148,9 +208,10 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, LinkError> {
             '-' => 62,
             '_' => 63,
             other => {
-                return Err(LinkError::Malformed(format!(
-                    "character {i} ({other:?}) is not base64url"
-                )))
+                return Err(LinkError::Malformed(Malformed::NotBase64 {
+                    at: i,
+                    found: other,
+                }))
             }
         };
         acc = (acc << 6) | value;
@@ -177,9 +238,7 @@ fn payload(state: &SharedState) -> Result<(u32, Vec<u8>), LinkError> {
         .iter()
         .any(|f| f.contains('\n'))
     {
-        return Err(LinkError::BadPayload(
-            "page, panel, language and lesson names are one line each".into(),
-        ));
+        return Err(LinkError::BadPayload(BadPayload::MultiLine));
     }
     if !lesson.is_empty() {
         return Ok((
@@ -212,22 +271,22 @@ fn payload(state: &SharedState) -> Result<(u32, Vec<u8>), LinkError> {
 
 fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
     let text =
-        std::str::from_utf8(bytes).map_err(|_| LinkError::BadPayload("not UTF-8 text".into()))?;
+        std::str::from_utf8(bytes).map_err(|_| LinkError::BadPayload(BadPayload::NotUtf8))?;
     let fields = match version {
         LINK_VERSION_NO_LANG => 4,
         LINK_VERSION => 5,
         _ => 6,
     };
     let mut parts = text.splitn(fields, '\n');
-    let mut field = |name: &str| {
+    let mut field = |name: &'static str| {
         parts
             .next()
-            .ok_or_else(|| LinkError::BadPayload(format!("no {name}")))
+            .ok_or(LinkError::BadPayload(BadPayload::Missing(name)))
     };
     let step = field("step")?;
     let step = step
         .parse()
-        .map_err(|_| LinkError::BadPayload(format!("step {step:?} is not a number")))?;
+        .map_err(|_| LinkError::BadPayload(BadPayload::Step(step.to_string())))?;
     let page = field("page")?.to_string();
     let panel = Some(field("panel")?.to_string()).filter(|p| !p.is_empty());
     let lang = if version == LINK_VERSION_NO_LANG {
@@ -238,10 +297,7 @@ fn from_payload(bytes: &[u8], version: u32) -> Result<SharedState, LinkError> {
     // A version 1 link relabelled 2 would read its first scenario line as the language.
     if let Some(l) = &lang {
         if crate::i18n::Lang::from_code(l).is_none_or(|x| x.code() != l) {
-            return Err(LinkError::BadPayload(format!(
-                "{:?} is not a language (en, ko, th): the link was altered",
-                l.chars().take(20).collect::<String>()
-            )));
+            return Err(LinkError::BadPayload(BadPayload::Lang(l.clone())));
         }
     }
     let lesson = if version == LINK_VERSION_LESSON {
@@ -304,7 +360,7 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
     }
     let (version, data) = link
         .split_once('.')
-        .ok_or_else(|| LinkError::Malformed("expected <version>.<data>".into()))?;
+        .ok_or(LinkError::Malformed(Malformed::NoDot))?;
     let version = match version {
         "1" => LINK_VERSION_NO_LANG,
         "2" => LINK_VERSION,
@@ -331,15 +387,10 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
         if crate::scenario::all_lessons().all(|l| l.name != name)
             && crate::scenario::course::course_lesson(name).is_none()
         {
-            return Err(LinkError::BadPayload(format!(
-                "no lesson named {:?}",
-                name.chars().take(40).collect::<String>()
-            )));
+            return Err(LinkError::BadPayload(BadPayload::NoLesson(name.clone())));
         }
         if !state.scenario.is_empty() {
-            return Err(LinkError::BadPayload(
-                "a lesson link carries no scenario".into(),
-            ));
+            return Err(LinkError::BadPayload(BadPayload::LessonWithScenario));
         }
         // Where the lesson's text is here, its step is checked now: a player step.
         let text = crate::scenario::lesson(name).and_then(|l| l.text());
@@ -365,7 +416,7 @@ pub fn decode(link: &str) -> Result<SharedState, LinkError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn state() -> SharedState {
@@ -379,6 +430,89 @@ mod tests {
             lang: None,
             lesson: None,
         }
+    }
+
+    /// The words of a refusal: the arguments its template names, its own words in Korean
+    /// and Thai (not English standing in), every two-way particle resolved.
+    pub(crate) fn worded_in_every_language(m: &crate::i18n::Msg) -> [String; 3] {
+        use crate::i18n::catalog::{catalog, render};
+        use crate::i18n::{Arg, Lang};
+        fn check(m: &crate::i18n::Msg) {
+            let mut given: Vec<&str> = m.args.iter().map(|(n, _)| *n).collect();
+            given.sort_unstable();
+            let wanted = catalog(Lang::En)
+                .placeholders(m.id())
+                .unwrap_or_else(|| panic!("{} has no English template", m.id()));
+            assert_eq!(given, wanted, "{}: arguments given vs placeholders", m.id());
+            for (_, a) in &m.args {
+                if let Arg::Msg(inner) = a {
+                    check(inner);
+                }
+            }
+        }
+        check(m);
+        let [en, ko, th] = [Lang::En, Lang::Ko, Lang::Th].map(|l| render(m, l));
+        for (lang, s) in [("ko", &ko), ("th", &th)] {
+            assert_ne!(*s, en, "{} in {lang}", m.id());
+        }
+        for s in [&en, &ko, &th] {
+            assert!(
+                !s.contains("(를)") && !s.contains("(는)"),
+                "{}: {s}",
+                m.id()
+            );
+        }
+        [en, ko, th]
+    }
+
+    #[test]
+    fn every_link_error_is_worded_in_every_language() {
+        let errors = [
+            LinkError::Empty,
+            LinkError::TooLong {
+                chars: 9000,
+                max: 8000,
+            },
+            LinkError::Malformed(Malformed::NoDot),
+            LinkError::Malformed(Malformed::NotBase64 { at: 3, found: '$' }),
+            LinkError::UnknownVersion("7".into()),
+            LinkError::Truncated,
+            LinkError::ChecksumMismatch,
+            LinkError::TooLarge,
+            LinkError::BadPayload(BadPayload::MultiLine),
+            LinkError::BadPayload(BadPayload::NotUtf8),
+            LinkError::BadPayload(BadPayload::Missing("language")),
+            LinkError::BadPayload(BadPayload::Step("x".into())),
+            LinkError::BadPayload(BadPayload::Lang("xx".into())),
+            LinkError::BadPayload(BadPayload::NoLesson("nope".into())),
+            LinkError::BadPayload(BadPayload::LessonWithScenario),
+            LinkError::BadPayload(BadPayload::Panel("door".into())),
+            LinkError::StepOutOfRange { step: 9, steps: 3 },
+        ];
+        for e in &errors {
+            worded_in_every_language(&e.msg());
+        }
+        let [en, ko, th] = worded_in_every_language(&errors[3].msg());
+        assert_eq!(
+            en,
+            "the link is malformed: character 4 ('$') is not base64url"
+        );
+        assert_eq!(
+            ko,
+            "링크 형식이 잘못되었습니다: 4번째 문자('$')는 base64url 문자가 아닙니다"
+        );
+        assert_eq!(th, "รูปแบบของลิงก์ไม่ถูกต้อง: ตัวอักษรที่ 4 ('$') ไม่ใช่ base64url");
+        let [_, ko, _] = worded_in_every_language(&errors[15].msg());
+        assert!(ko.ends_with("패널 항목 `door`를 알지 못합니다"), "{ko}");
+        // The page's own refusals, worded where the page makes them (ui::link).
+        use crate::msg;
+        worded_in_every_language(&msg!("link.pulsar-lesson", name = "pulsar-tc-crash"));
+        let action = msg!("link.unwritable.action", n = 2, text = "send");
+        worded_in_every_language(&msg!("link.unwritable", what = action));
+        worded_in_every_language(&msg!(
+            "link.unwritable",
+            what = msg!("link.unwritable.setup")
+        ));
     }
 
     #[test]

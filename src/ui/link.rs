@@ -7,8 +7,9 @@ use yew::Callback;
 
 use super::browser::location_field;
 use super::state::{AppState, LessonState, LinkMsg, Msg, Page};
-use crate::i18n::{t, Key};
+use crate::i18n::{catalog::render, t, ui_lang, Key};
 use crate::log::TopicPartition;
+use crate::msg;
 use crate::scenario;
 use crate::scenario::share::{self, SharedState};
 use crate::sim::Action;
@@ -44,10 +45,10 @@ impl OpenPanel {
     }
 
     /// Reads a link's `panel` text; the error names the part it cannot read.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, share::BadPayload> {
         let mut panel = OpenPanel::default();
         for part in text.split(';').filter(|p| !p.is_empty()) {
-            let bad = || format!("the panel part {part:?} is not one this playground knows");
+            let bad = || share::BadPayload::Panel(part.to_string());
             match part.split_once('=') {
                 None if part == "lesson" => panel.lesson = true,
                 Some(("partition", tp)) => {
@@ -98,27 +99,27 @@ fn step_action(kind: &scenario::StepKind) -> Option<Action> {
 /// A page's recorded actions as a scenario: the page's setup, then each action's steps
 /// under a `## Action N` heading (so a link restores them as the same actions).
 /// An action the scenario language cannot write is an error, never left out: a link
-/// must replay every action.
+/// must replay every action. The error is worded in the page's language.
 pub fn history_scenario(
     page: Page,
     setup: Setup,
     history: &History,
 ) -> Result<(String, usize), String> {
-    let line = |kind: &scenario::StepKind, what: &dyn Fn() -> String| {
+    let line = |kind: &scenario::StepKind, what: &dyn Fn() -> crate::i18n::Msg| {
         scenario::print_step(kind)
             .map(|text| text + "\n")
-            .ok_or_else(|| format!("{} cannot be written as scenario text", what()))
+            .ok_or_else(|| render(&msg!("link.unwritable", what = what()), ui_lang()))
     };
     let mut out = String::new();
     let setup = page.setup_of(setup);
     for kind in &setup {
-        out += &line(kind, &|| "the page's setup".into())?;
+        out += &line(kind, &|| msg!("link.unwritable.setup"))?;
     }
     let mut step = setup.len();
     for (i, entry) in history.entries.iter().enumerate() {
         out += &format!("## Action {}\n", i + 1);
         for a in &entry.actions {
-            let what = || format!("action {} ({})", i + 1, entry.text);
+            let what = || msg!("link.unwritable.action", n = i + 1, text = &entry.text);
             out += &line(&scenario::step_for_action(a.clone()), &what)?;
         }
         if i < history.cursor {
@@ -264,9 +265,8 @@ impl AppState {
                 }
                 // A Pulsar lesson plays on the Pulsar page.
                 None => {
-                    self.notices.link_error = Some(format!(
-                        "the lesson {name} plays on the Pulsar page (pulsar/?lesson={name})"
-                    ))
+                    self.notices.link_error =
+                        Some(render(&msg!("link.pulsar-lesson", name = name), ui_lang()))
                 }
             }
             return;

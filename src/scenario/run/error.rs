@@ -63,10 +63,7 @@ impl StepError {
             StepError::Sim(e) => crate::i18n::narration::sim_error_msg(e),
             StepError::NoLastProducer => Msg::new("run.no-last"),
             StepError::EpochOutOfRange => Msg::new("run.epoch-range"),
-            StepError::NoChecker => msg!(
-                "plain",
-                text = "a `check` needs a runner made with a checker (Runner::watched)"
-            ),
+            StepError::NoChecker => Msg::new("run.no-checker"),
             StepError::EchoUnclosed(text) => msg!("run.echo-unclosed", text = text),
             StepError::EchoUnknown(inner) => msg!("run.echo-unknown", inner = inner),
             StepError::EchoNoTarget(inner) => msg!("run.echo-no-target", inner = inner),
@@ -119,3 +116,29 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for StepError {}
 impl std::error::Error for RunError {}
 impl std::error::Error for ScenarioError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::share::tests::worded_in_every_language;
+
+    /// The runner's own refusals, and the window table's line for a partition no batch
+    /// has reached, in the reader's language.
+    #[test]
+    fn the_runner_words_its_refusals_in_every_language() {
+        for e in [
+            StepError::NoLastProducer,
+            StepError::EpochOutOfRange,
+            StepError::EchoUnclosed("{producer p".into()),
+            StepError::EchoUnknown("frob p".into()),
+            StepError::EchoNoTarget("producer q".into()),
+            StepError::NoChecker,
+        ] {
+            worded_in_every_language(&RunError { line: 3, error: e }.msg());
+        }
+        let [en, ko, th] = worded_in_every_language(&msg!("transcript.no-batch", tp = "orders-0"));
+        assert_eq!(en, "orders-0: no batch yet");
+        assert_eq!(ko, "orders-0: 아직 배치가 없습니다");
+        assert_eq!(th, "orders-0: ยังไม่มี batch");
+    }
+}
