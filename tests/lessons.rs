@@ -961,3 +961,102 @@ fn korean_and_thai_transcripts_have_no_english_prose() {
         found.join("\n")
     );
 }
+
+/// The particles a Korean line puts right after a number, a Latin word or a closing
+/// mark, each paired with its two-way form: where one does not agree with how the word
+/// before it is read (`브로커 1를`, `snapshot를`), or a two-way form is left (`와(과)`).
+/// The reading is the catalog's own (`resolve_particles`), so hand-written lesson text
+/// and filled templates are held to the same rule.
+fn particle_errors(line: &str) -> Vec<String> {
+    use eos_playground::i18n::catalog::resolve_particles;
+    const PAIRS: [(&str, &str); 10] = [
+        ("으로", "(으)로"),
+        ("로", "(으)로"),
+        ("을", "을(를)"),
+        ("를", "을(를)"),
+        ("이", "이(가)"),
+        ("가", "이(가)"),
+        ("은", "은(는)"),
+        ("는", "은(는)"),
+        ("과", "과(와)"),
+        ("와", "과(와)"),
+    ];
+    const TWO_WAY: [&str; 8] = [
+        "(를)", "(을)", "(가)", "(이)", "(는)", "(은)", "(와)", "(과)",
+    ];
+    let hangul = |c: char| ('가'..='힣').contains(&c);
+    let mut found: Vec<String> = TWO_WAY
+        .iter()
+        .chain(&["(으)로"])
+        .filter(|f| line.contains(*f))
+        .map(|f| format!("two-way form {f}"))
+        .collect();
+    for (at, c) in line.char_indices() {
+        let Some(prev) = line[..at].chars().next_back() else {
+            continue;
+        };
+        if !hangul(c) || !(prev.is_ascii_alphanumeric() || ")]`'\"".contains(prev)) {
+            continue;
+        }
+        let rest = &line[at..];
+        let Some((particle, pair)) = PAIRS.iter().find(|(p, _)| rest.starts_with(p)) else {
+            continue;
+        };
+        // Only a particle that ends the word: `로그`, `이고`, `가장` are other words.
+        if rest[particle.len()..].chars().next().is_some_and(hangul) {
+            continue;
+        }
+        let said = resolve_particles(&format!("{}{pair}", &line[..at]));
+        if !said.ends_with(particle) {
+            let start = line[..at]
+                .char_indices()
+                .rev()
+                .nth(12)
+                .map_or(0, |(i, _)| i);
+            found.push(format!("…{}{particle}", &line[start..at]));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_particle_that_disagrees_is_found() {
+    assert_eq!(
+        particle_errors("리더인 브로커 1를 멈춥니다"),
+        ["…리더인 브로커 1를"]
+    );
+    assert_eq!(particle_errors("snapshot를 씁니다").len(), 1);
+    assert_eq!(particle_errors("p와(과) 브로커 1 사이").len(), 1);
+    assert!(particle_errors("브로커 1을, snapshot을, 에포크 2가, u12-fence-0으로").is_empty());
+    assert!(particle_errors("마지막 안정 오프셋(LSO)은 로그 끝 2:0이고").is_empty());
+}
+
+/// Every Korean transcript, verbose or not, attaches its particles by the reading of
+/// the word before them and never shows a two-way form.
+#[test]
+fn korean_transcripts_have_no_particle_error() {
+    let mut found = Vec::new();
+    for lesson in scenario::all_lessons() {
+        for verbose in [false, true] {
+            let mut args = vec!["lesson", lesson.name, "--lang", "ko"];
+            if verbose {
+                args.push("--verbose");
+            }
+            let args: Vec<String> = args.into_iter().map(String::from).collect();
+            let out = eos_playground::cli::run(&args).expect("lesson runs");
+            for line in out.lines().filter(|l| !l.starts_with("$ ")) {
+                for e in particle_errors(line) {
+                    found.push(format!("{}: {e}", lesson.name));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "{} particle errors:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}

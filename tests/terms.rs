@@ -227,3 +227,41 @@ fn a_haeyo_ending_is_found_and_a_formal_one_is_not() {
     assert!(haeyo_endings("보내기를 누르십시오. 브로커는 무엇이라고 답할까요?").is_empty());
     assert!(haeyo_endings("아니요. 더는 필요 없습니다").is_empty());
 }
+
+/// A Korean template never hard-codes one form of a particle right after a placeholder
+/// (`{tp}를`, `{epoch}로`): the argument's reading decides, so the template writes the
+/// two-way form (`{tp}을(를)`, `{epoch}(으)로`) that the catalog resolves.
+fn hard_coded_particles(text: &str) -> Vec<String> {
+    const PARTICLES: [&str; 10] = ["으로", "로", "을", "를", "이", "가", "은", "는", "과", "와"];
+    let hangul = |c: char| ('가'..='힣').contains(&c);
+    text.match_indices('}')
+        .filter_map(|(at, _)| {
+            let rest = &text[at + 1..];
+            let p = PARTICLES.iter().find(|p| rest.starts_with(*p))?;
+            let next = rest[p.len()..].chars().next();
+            (!next.is_some_and(|c| hangul(c) || c == '(')).then(|| format!("}}{p}"))
+        })
+        .collect()
+}
+
+#[test]
+fn korean_templates_leave_particles_to_the_argument() {
+    assert_eq!(
+        hard_coded_particles("{tp}를 {epoch}로 올립니다"),
+        ["}를", "}로"]
+    );
+    assert!(hard_coded_particles("{tp}을(를) {epoch}(으)로, {count}개, {n}가지").is_empty());
+    let found: Vec<String> = texts(Lang::Ko)
+        .into_iter()
+        .flat_map(|(place, t)| {
+            hard_coded_particles(&t)
+                .into_iter()
+                .map(move |p| format!("{place}: {p}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "hard-coded particles:\n{}",
+        found.join("\n")
+    );
+}
