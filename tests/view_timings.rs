@@ -87,7 +87,29 @@ fn report(world: &World, label: &str) {
             "network_view",
             median_us(9, || drop(network::network_view(world))),
         ),
+        (
+            "challenges",
+            median_us(9, || {
+                drop(challenges::items(page::Page::Transactions, world))
+            }),
+        ),
+        (
+            "events",
+            median_us(9, || {
+                drop(events::event_items(
+                    world,
+                    150,
+                    tone::transactions,
+                    eos_playground::i18n::Lang::En,
+                ))
+            }),
+        ),
+        (
+            "cluster_views",
+            median_us(9, || drop(cluster::cluster_views(world, Some(&tp)))),
+        ),
     ];
+    println!("{} events in the world", world.events().len());
     println!("view models, {label} (median of 9, µs):");
     for (name, us) in rows {
         println!("  {name:<16} {us:>9.1}");

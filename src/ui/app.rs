@@ -417,13 +417,15 @@ pub fn app(props: &AppProps) -> Html {
     // The learner's progress through the course, kept in the browser.
     {
         let (name, (at, end)) = (state.lesson_name(), state.position());
-        use_effect_with((name, at, end), move |(name, at, end)| {
+        let loaded = state.lesson.borrow().is_some();
+        use_effect_with((name, at, end, loaded), move |(name, at, end, loaded)| {
             if let (Some(name), false) = (name, warm) {
                 super::progress::record(name, *at, *end);
             }
             if !warm {
-                // A lesson is known by its name's address (a learner's own: none).
-                super::browser::follow_step(name.map_or(0, |n| n.as_ptr() as usize), *at);
+                // A lesson is known by its name's address (a learner's own: 0).
+                let lesson = loaded.then(|| name.map_or(0, |n| n.as_ptr() as usize));
+                super::browser::follow_step(lesson, *at);
             }
         });
     }

@@ -79,13 +79,16 @@ static SHOWN_AT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize
 /// and first lines, it is scrolled to the window's top (below its `scroll-margin-top`);
 /// otherwise nothing moves (the timeline's slider, just above the step, stays where it
 /// is). Not for a lesson just opened: a link's lesson stays at the page's top. Called from the effects that record the learner's progress, so
-/// it adds no hook of its own.
-pub(super) fn follow_step(lesson: usize, at: usize) {
+/// it adds no hook of its own. `None`: no lesson is shown (free play), so nothing is
+/// looked up — a search of the whole page at every click — and the next lesson opened
+/// counts as just opened.
+pub(super) fn follow_step(lesson: Option<usize>, at: usize) {
     use std::sync::atomic::Ordering::Relaxed;
     use wasm_bindgen::JsCast;
     /// How much of the step must show above the dock: its heading and a few lines.
     const ROOM_PX: f64 = 160.0;
-    let same = SHOWN_LESSON.swap(lesson, Relaxed) == lesson;
+    let lesson = lesson.unwrap_or(usize::MAX);
+    let same = SHOWN_LESSON.swap(lesson, Relaxed) == lesson && lesson != usize::MAX;
     let moved = SHOWN_AT.swap(at, Relaxed) != at;
     let document = web_sys::window().and_then(|w| w.document());
     let Some(document) = document.filter(|_| same && moved) else {

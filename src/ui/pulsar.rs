@@ -433,7 +433,7 @@ pub fn pulsar_app() -> Html {
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
             tell_host(name, *at, *total, score);
-            super::browser::follow_step(name.as_ptr() as usize, *at);
+            super::browser::follow_step(Some(name.as_ptr() as usize), *at);
         });
     }
     // Where the next tick lands: autoplay stops there at the end, or when that player

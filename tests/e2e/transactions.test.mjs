@@ -304,8 +304,15 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     for (const id of traced) await timeClick(id);
     const trace = JSON.parse((await site.browser.stopTracing()).toString());
     const perClick = {};
+    // How much a click restyles and relays out, whatever the machine's load: the
+    // elements each style pass recalculated, and the layout objects each layout found
+    // dirty (a universal sibling selector such as `.stack > * + *` once made every
+    // inserted row restyle its parent's whole subtree: ≈ 820 elements a Send).
+    let [restyled, relaid] = [0, 0];
     for (const e of trace.traceEvents ?? []) {
       if (e.ph === 'X' && e.dur) perClick[e.name] = (perClick[e.name] ?? 0) + e.dur / 1000 / traced.length;
+      if (e.name === 'UpdateLayoutTree') restyled += (e.args?.elementCount ?? 0) / traced.length;
+      if (e.name === 'Layout') relaid += (e.args?.beginData?.dirtyObjects ?? 0) / traced.length;
     }
     const phases = [
       ['EventDispatch', 'click handler'],
@@ -318,7 +325,8 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     ];
     console.log(
       `10,000-batch partition, per warm click (Chromium trace, ${traced.length} clicks): ` +
-        phases.map(([name, label]) => `${label} ${(perClick[name] ?? 0).toFixed(1)} ms`).join(', '),
+        phases.map(([name, label]) => `${label} ${(perClick[name] ?? 0).toFixed(1)} ms`).join(', ') +
+        `; elements restyled ${restyled.toFixed(0)}, layout objects dirty ${relaid.toFixed(0)}`,
     );
     assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
     // The batch table is windowed: about 50 rows rendered, the others reachable by the
