@@ -352,8 +352,9 @@ impl RecordBatch {
             w.bytes(&self.producer_epoch.to_be_bytes());
             w.bytes(&self.base_sequence.to_be_bytes());
             w.bytes(&self.record_count().to_be_bytes());
+            let mut prefix = 0;
             for r in &self.records {
-                r.write_to(w);
+                prefix = r.write_to(w, prefix);
             }
         });
         if let Some(batch) = out.get_mut(start..) {

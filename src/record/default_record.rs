@@ -122,7 +122,9 @@ impl Record {
     /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn encode_into(&self, out: &mut Vec<u8>) {
-        Writer::append(out, self.max_size_in_bytes(), |w| self.write_to(w));
+        Writer::append(out, self.max_size_in_bytes(), |w| {
+            self.write_to(w, 0);
+        });
     }
 
     /// Appends the encoded record (Kafka's `DefaultRecord.writeTo`).
@@ -167,15 +169,22 @@ impl Record {
     }
 
     /// The encoded record, into room the caller made (at least
-    /// [`Record::max_size_in_bytes`] for speed).
+    /// [`Record::max_size_in_bytes`] for speed). `prefix` is the room left for the
+    /// length varint, a guess that `length_prefix` corrects (a batch passes the size the
+    /// previous record's took: records of one batch are mostly of one size, so the guess
+    /// costs nothing and is rarely wrong); 0 computes it from the bound. Returns the
+    /// length varint's size.
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
-    pub(super) fn write_to(&self, w: &mut Writer) {
-        // The length varint's size from the bound; `length_prefix` corrects it.
+    pub(super) fn write_to(&self, w: &mut Writer, prefix: usize) -> usize {
         let at = w.position();
-        let reserved = size_of_varint(wire_len(
-            self.max_size_in_bytes().saturating_sub(MAX_VARINT_LEN),
-        ));
+        let reserved = if prefix == 0 {
+            size_of_varint(wire_len(
+                self.max_size_in_bytes().saturating_sub(MAX_VARINT_LEN),
+            ))
+        } else {
+            prefix
+        };
         w.skip(reserved);
         w.byte(self.attributes as u8);
         w.varlong(self.timestamp_delta);
@@ -188,7 +197,7 @@ impl Record {
             w.bytes(h.key.as_bytes());
             write_bytes(h.value.as_deref(), w);
         }
-        w.length_prefix(at, reserved);
+        w.length_prefix(at, reserved)
     }
 }
 

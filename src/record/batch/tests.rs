@@ -445,7 +445,22 @@ fn the_wasm_encoder_writes_the_same_bytes() {
         }],
     });
     let control = RecordBatch::new_control(42, 7, 2, 1000, ControlRecordType::Commit, 3);
-    for batch in [known_batch(), with_headers, control] {
+    // Each record's length prefix is first guessed from the previous record's: lengths
+    // of 1, 2, 3, 1, 3 and 2 bytes get guesses too short and too long.
+    let sizes = [10usize, 100, 9000, 0, 20_000, 70];
+    let mixed = RecordBatch::new_data(
+        0,
+        7,
+        0,
+        0,
+        false,
+        1000,
+        sizes
+            .iter()
+            .map(|&n| (Some(vec![3; n % 17]), Some(vec![4; n])))
+            .collect(),
+    );
+    for batch in [known_batch(), with_headers, control, mixed] {
         let mut compact = vec![5];
         batch.encode_compact(&mut compact);
         let mut fast = vec![5];
