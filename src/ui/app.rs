@@ -390,12 +390,12 @@ pub fn app(props: &AppProps) -> Html {
     // The first language: `?lang=` or the browser's is in force before the mount
     // (`language::then_mount`); a share link's is known only now (fetched if need be).
     {
-        let dispatch = dispatch.clone();
+        let set_lang = intents.set_lang.clone();
         let (url, link) = (options.lang, state.notices.linked_lang);
         use_effect_with((), move |_| {
             let lang = super::language::initial(url, link);
             if lang != ui_lang() && !warm {
-                super::language::choose(lang, dispatch.reform(Msg::SetLang));
+                super::language::choose(lang, set_lang);
             }
         });
     }
@@ -468,7 +468,7 @@ pub fn app(props: &AppProps) -> Html {
         <>
             <key={lang_key}>
                 <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
-                <PageNav current={state.page} dispatch={dispatch.clone()} on_copy_link={copy_link} />
+                <PageNav current={state.page} on_page={intents.set_page.clone()} on_shortcuts={intents.open_shortcuts.clone()} on_lang={intents.set_lang.clone()} on_copy_link={copy_link} />
                 <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} on_close={intents.close_link.clone()} />
                 { page }
                 if state.panels.shortcuts_open {

@@ -236,7 +236,7 @@ pub fn editor(props: &EditorProps) -> Html {
             Err(why) => dispatch.emit(Msg::Link(LinkMsg::Refused(why))),
         })
     };
-    let on_switch = dispatch.reform(Msg::SetLang);
+    let on_switch = intents.set_lang.clone();
     let (gutter_ref, area_ref) = (use_node_ref(), use_node_ref());
     // "Play to the cursor": the step the caret is on (its first lines from the player).
     let lesson = lesson_info(&state);

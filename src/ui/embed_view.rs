@@ -59,7 +59,7 @@ pub(super) fn embed_page(
     let panel = |name: &str| -> Html {
         match name {
             "lesson" => html! {
-                <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+                <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} intents={intents.lesson.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
             },
             "producer" => html! {
                 <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} error={error.clone()} on_act={intents.act(Page::Idempotence)} on_step_mode={intents.step_mode.clone()} />
@@ -274,7 +274,7 @@ fn host_command(cmd: HostCommand, dispatch: &Callback<Msg>) {
         HostCommand::Reset => dispatch.emit(Msg::Travel(Travel::To(0))),
         HostCommand::LoadLesson(name) => {
             match scenario::lessons().iter().position(|l| l.name == name) {
-                Some(i) => super::lesson_files::open(i, dispatch),
+                Some(i) => dispatch.emit(Msg::LoadLesson(Some(i))),
                 None => {
                     let names: Vec<&str> = scenario::lessons().iter().map(|l| l.name).collect();
                     post_error(&tf(Key::EmbedNoLesson, &[&name, &names.join(", ")]))

@@ -210,14 +210,14 @@ pub(super) fn idempotence_page(
         <div class={class_list(&["pg", "playground", on(locked, "lesson-on")])} data-testid="playground" data-changed={lesson.as_ref().map(|l| l.changed.join(" "))}>
             if !locked {
                 <div class="pg-course">
-                    <super::components::course::Course dispatch={dispatch.clone()} />
+                    <super::components::course::Course on_open={intents.lesson.resume.clone()} />
                 </div>
             }
             { page_header([Key::Title, Key::Subtitle], lesson.as_ref(), v.clock, reset, "reset") }
             if locked {
                 // The lesson leads: the player is the main column's head.
                 <div class="pg-lesson">
-                    <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+                    <LessonPanel lessons={lessons.clone()} loaded={lesson.clone()} intents={intents.lesson.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
                 </div>
             }
             <div class="pg-producer">
@@ -263,7 +263,7 @@ pub(super) fn idempotence_page(
                 }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />
-                    <LessonPanel {lessons} loaded={lesson.clone()} dispatch={dispatch.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
+                    <LessonPanel {lessons} loaded={lesson.clone()} intents={intents.lesson.clone()} playing={state.panels.playing} file_error={state.notices.file_error.clone()} />
                     <RawPanel disabled={locked} lines={page.output.clone()} {expect} on_act={act.clone()} />
                 }
                 { cluster_choice(Page::Idempotence, page.setup, locked, dispatch) }

@@ -9,17 +9,6 @@ use yew::Callback;
 use super::state::Msg;
 use crate::scenario;
 
-/// Opens built-in lesson `index` at its start: at once when its text is here, else as
-/// soon as its file arrives (the app fetches it while `fetching_lesson` names it).
-pub fn open(index: usize, dispatch: &Callback<Msg>) {
-    dispatch.emit(Msg::LoadLesson(Some(index)));
-}
-
-/// Opens built-in lesson `index` at player step `step` (where the learner left off).
-pub fn resume(index: usize, step: usize, dispatch: &Callback<Msg>) {
-    dispatch.emit(Msg::ResumeLesson { index, step });
-}
-
 /// When lesson `index`'s text is not here: fetches its file, then starts the lesson at
 /// player step `step` ([`Msg::StartLesson`], which the state ignores if the learner chose
 /// something else meanwhile). A failed fetch starts it too, and the player shows why it

@@ -301,7 +301,7 @@ pub enum Msg {
         choice: usize,
     },
     /// Load a lesson by index, or go back to the playground with None. On the main page
-    /// a lesson's file is fetched first (`ui::lesson_files::when_loaded`).
+    /// a lesson's file is fetched first (`ui::lesson_files::fetch_then_start`).
     LoadLesson(Option<usize>),
     /// Load lesson `index` played up to `step` (fetching its file first if need be):
     /// "continue where you left off".

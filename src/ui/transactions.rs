@@ -151,7 +151,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             if locked {
                 // The lesson leads: the player is the main column's head.
                 <div class="pg-lesson">
-                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.intents.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} intents={p.intents.lesson.clone()} playing={p.playing} file_error={p.file_error.clone()} />
                 </div>
             }
             <div class="tx-producers stack">
@@ -241,7 +241,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 { p.time_travel.clone() }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />
-                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} dispatch={p.intents.dispatch.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} intents={p.intents.lesson.clone()} playing={p.playing} file_error={p.file_error.clone()} />
                 }
             </div>
         </div>

@@ -7,20 +7,20 @@ use yew::prelude::*;
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::scenario::course::{self, CourseLesson, Site};
 use crate::ui::progress::{self, Progress};
-use crate::ui::state::Msg;
 
 #[derive(Properties, PartialEq)]
 pub struct CourseProps {
-    pub dispatch: Callback<Msg>,
+    /// Open built-in lesson `index` at player step `step`: (index, step).
+    pub on_open: Callback<(usize, usize)>,
 }
 
 /// Opens a Kafka lesson at player step `step`: here, fetching its file if need be.
-fn open(name: &str, step: usize, dispatch: &Callback<Msg>) {
+fn open(name: &str, step: usize, on_open: &Callback<(usize, usize)>) {
     if let Some(i) = crate::scenario::lessons()
         .iter()
         .position(|l| l.name == name)
     {
-        crate::ui::lesson_files::resume(i, step, dispatch);
+        on_open.emit((i, step));
     }
 }
 
@@ -31,15 +31,15 @@ fn opener(
     label: String,
     class: &'static str,
     testid: &'static str,
-    dispatch: &Callback<Msg>,
+    on_open: &Callback<(usize, usize)>,
 ) -> Html {
     match lesson.site {
         Site::Pulsar => html! {
             <a class={class} data-testid={testid} href={format!("pulsar/?lesson={}", lesson.name)}>{ label }</a>
         },
         Site::Kafka => {
-            let (name, dispatch) = (lesson.name, dispatch.clone());
-            let onclick = Callback::from(move |_: MouseEvent| open(name, step, &dispatch));
+            let (name, on_open) = (lesson.name, on_open.clone());
+            let onclick = Callback::from(move |_: MouseEvent| open(name, step, &on_open));
             html! { <button type="button" class={class} data-testid={testid} {onclick}>{ label }</button> }
         }
     }
@@ -86,7 +86,7 @@ pub fn course(p: &CourseProps) -> Html {
                 label,
                 "button primary big",
                 "course-start",
-                &p.dispatch,
+                &p.on_open,
             )
         }
         (Some((lesson, _)), _) => {
@@ -101,7 +101,7 @@ pub fn course(p: &CourseProps) -> Html {
                 label,
                 "button primary big",
                 "course-start",
-                &p.dispatch,
+                &p.on_open,
             )
         }
         (None, Some(first)) => opener(
@@ -110,7 +110,7 @@ pub fn course(p: &CourseProps) -> Html {
             t(Key::CourseStart).to_string(),
             "button primary big",
             "course-start",
-            &p.dispatch,
+            &p.on_open,
         ),
         (None, None) => Html::default(),
     };
@@ -144,7 +144,7 @@ pub fn course(p: &CourseProps) -> Html {
                     html! {
                         <li class="course-lesson" data-lesson={l.name} data-progress={state.code()}>
                             <span class="course-num mono small" aria-hidden="true">{ number(l.name) }</span>
-                            { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.dispatch) }
+                            { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.on_open) }
                             <span class={format!("badge progress-{}", state.code())}>{ badge }</span>
                             // One text node: the shell's static copy is pixel for pixel the same.
                             <span class="course-meta small muted">{ meta(l, &builds) }</span>

@@ -5,7 +5,8 @@ use crate::ui::class::class_list;
 use yew::prelude::*;
 
 use crate::i18n::{t, tf, Key};
-use crate::ui::state::{Msg, Travel};
+use crate::ui::intents::LessonIntents;
+use crate::ui::state::Travel;
 
 pub use super::question::QuestionInfo;
 
@@ -51,7 +52,7 @@ pub struct LessonPanelProps {
     /// (name, title) of every lesson.
     pub lessons: Vec<(&'static str, &'static str)>,
     pub loaded: Option<LessonInfo>,
-    pub dispatch: Callback<Msg>,
+    pub intents: LessonIntents,
     /// Auto-play is on (space or the Play button).
     #[prop_or_default]
     pub playing: bool,
@@ -65,7 +66,11 @@ type Reading = std::rc::Rc<std::cell::RefCell<Option<gloo_file::callbacks::FileR
 
 /// Reads a `File` (from the picker or a drop) as text with gloo-file and plays it as a
 /// lesson; a file that cannot be read changes nothing.
-fn read_file(file: wasm_bindgen::JsValue, reading: &Reading, dispatch: Callback<Msg>) {
+fn read_file(
+    file: wasm_bindgen::JsValue,
+    reading: &Reading,
+    load_file: Callback<(String, String)>,
+) {
     use wasm_bindgen::JsCast;
     let Ok(file) = file.dyn_into::<web_sys::File>() else {
         return;
@@ -74,7 +79,7 @@ fn read_file(file: wasm_bindgen::JsValue, reading: &Reading, dispatch: Callback<
     let title = file.name();
     let reader = gloo_file::callbacks::read_as_text(&file, move |text| {
         if let Ok(source) = text {
-            dispatch.emit(Msg::LoadScenario { title, source });
+            load_file.emit((title, source));
         }
     });
     *reading.borrow_mut() = Some(reader);
@@ -91,25 +96,22 @@ fn first_file(holder: &wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
 pub fn lesson_panel(p: &LessonPanelProps) -> Html {
     let reading: Reading = use_mut_ref(|| None);
     let onchange = {
-        let dispatch = p.dispatch.clone();
+        let load = p.intents.load.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 let value = select.value();
                 if value != "custom" {
-                    match value.parse::<usize>().ok() {
-                        Some(i) => crate::ui::lesson_files::open(i, &dispatch),
-                        None => dispatch.emit(Msg::LoadLesson(None)),
-                    }
+                    load.emit(value.parse::<usize>().ok());
                 }
             }
         })
     };
     let on_file = {
-        let (dispatch, reading) = (p.dispatch.clone(), reading.clone());
+        let (load_file, reading) = (p.intents.load_file.clone(), reading.clone());
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Some(file) = first_file(&input.clone().into()) {
-                    read_file(file, &reading, dispatch.clone());
+                    read_file(file, &reading, load_file.clone());
                 }
                 // The same file can be chosen again after an edit.
                 input.set_value("");
@@ -117,12 +119,12 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         })
     };
     let on_drop = {
-        let (dispatch, reading) = (p.dispatch.clone(), reading.clone());
+        let (load_file, reading) = (p.intents.load_file.clone(), reading.clone());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             let transfer = js_sys::Reflect::get(&e, &"dataTransfer".into()).ok();
             if let Some(file) = transfer.as_ref().and_then(first_file) {
-                read_file(file, &reading, dispatch.clone());
+                read_file(file, &reading, load_file.clone());
             }
         })
     };
@@ -181,7 +183,7 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         Some(l) => {
             html! {
                 <>
-                    { player(l, &p.dispatch, p.playing) }
+                    { player(l, &p.intents, p.playing) }
                     <div class="lesson-more stack">
                         <h3 class="small-heading">{ t(Key::LessonOtherLessons) }</h3>
                         { chooser }
@@ -200,11 +202,8 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
 /// The lesson player: the step's heading and explanation first, its script and long
 /// output folded, the questions before the next step, and the controls in a dock that
 /// stays in view.
-fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
-    let send = |m: Msg| {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
-    };
+fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
+    let travel = |to: Travel| on.travel.reform(move |_: MouseEvent| to);
     let total = l.steps.len();
     let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
     // A `cluster` line after the first step starts a fresh world: say so, or the
@@ -232,11 +231,11 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
             .filter(|t| !l.terms_seen.contains(&t.id))
             .collect();
     let on_answer = {
-        let dispatch = dispatch.clone();
+        let answer = on.answer.clone();
         let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
         let lesson = l.name;
         Callback::from(move |(line, choice): (usize, usize)| {
-            dispatch.emit(Msg::Answer { line, choice });
+            answer.emit((line, choice));
             // A host page hears each answer (`eos:answered`).
             let correct = answers.contains(&(line, choice));
             let name = lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
@@ -249,30 +248,30 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
         })
     };
     let on_scrub = {
-        let dispatch = dispatch.clone();
+        let travel = on.travel.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Ok(to) = input.value().parse::<usize>() {
-                    dispatch.emit(Msg::Travel(Travel::To(to)));
+                    travel.emit(Travel::To(to));
                 }
             }
         })
     };
     let on_speed = {
-        let dispatch = dispatch.clone();
+        let set_speed = on.speed.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 if let Ok(speed) = select.value().parse::<u32>() {
-                    dispatch.emit(Msg::SetSpeed(speed));
+                    set_speed.emit(speed);
                 }
             }
         })
     };
     let on_run_on = {
-        let dispatch = dispatch.clone();
+        let run_on = on.run_on.clone();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                dispatch.emit(Msg::SetRunOn(input.checked()));
+                run_on.emit(input.checked());
             }
         })
     };
@@ -320,8 +319,8 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                     <label class="small check">
                         <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ t(Key::LessonRunOn) }
                     </label>
-                    <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
-                    <button type="button" class="small" data-testid="lesson-exit" onclick={send(Msg::LoadLesson(None))}>{ t(Key::LessonExit) }</button>
+                    <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={travel(Travel::To(0))}>{ t(Key::LessonReset) }</button>
+                    <button type="button" class="small" data-testid="lesson-exit" onclick={on.load.reform(|_: MouseEvent| None)}>{ t(Key::LessonExit) }</button>
                 </div>
             </div>
             <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
@@ -367,7 +366,7 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
                             <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &answered.to_string(), &asked.to_string()]) }</p>
                         }
                         if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
-                            { next_lesson_link(next, dispatch) }
+                            { next_lesson_link(next, &on.load) }
                         }
                         <p class="small"><a href={crate::ui::site_href("limits.html")} data-testid="lesson-limits">{ t(Key::LimitsLink) }</a></p>
                     </div>
@@ -383,9 +382,9 @@ fn player(l: &LessonInfo, dispatch: &Callback<Msg>, playing: bool) -> Html {
             }
             <div class="lesson-dock" role="group" aria-label={t(Key::LessonControls)}>
                 <div class="dock-inner">
-                    <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(Msg::Travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
-                    <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(Msg::Travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
-                    <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={send(Msg::TogglePlay)}>{ play_label }</button>
+                    <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={travel(Travel::Back)}>{ t(Key::LessonPrev) }</button>
+                    <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={travel(Travel::Forward)}>{ t(Key::LessonNext) }</button>
+                    <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={on.toggle_play.reform(|_: MouseEvent| ())}>{ play_label }</button>
                     <label class="small dock-field">{ t(Key::LessonSpeed) }
                         <select data-testid="lesson-speed" onchange={on_speed}>
                             { for crate::ui::state::Panels::SPEEDS.iter().map(|s| html! {
@@ -455,7 +454,7 @@ fn numbered(first: usize, text: &str) -> String {
 /// The course's next lesson: opened here, or on the Pulsar page.
 fn next_lesson_link(
     next: &'static crate::scenario::course::CourseLesson,
-    dispatch: &Callback<Msg>,
+    load: &Callback<Option<usize>>,
 ) -> Html {
     let title = crate::scenario::lesson_title(next.name, crate::i18n::ui_lang());
     let label = tf(Key::LessonNextLesson, &[&title]);
@@ -467,10 +466,10 @@ fn next_lesson_link(
             let index = crate::scenario::lessons()
                 .iter()
                 .position(|l| l.name == next.name);
-            let dispatch = dispatch.clone();
+            let load = load.clone();
             let onclick = Callback::from(move |_: MouseEvent| {
-                if let Some(i) = index {
-                    crate::ui::lesson_files::open(i, &dispatch);
+                if index.is_some() {
+                    load.emit(index);
                 }
             });
             html! { <button type="button" class="primary" data-testid="lesson-next-lesson" {onclick}>{ label }</button> }

@@ -1,5 +1,6 @@
-//! The panels. Each gets read-only props (views of the world) and a `Callback<Msg>`;
-//! none of them touches the engine.
+//! The panels. Each gets read-only props (views of the world) and narrow callbacks, one
+//! for each kind of intent (`ui::intents`); the reducer alone turns them into actions,
+//! and none of the panels touches the engine.
 
 pub mod broker_panel;
 pub mod challenges;

@@ -5,13 +5,19 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
+use crate::i18n::Lang;
 use crate::i18n::{t, Key};
-use crate::ui::state::{Msg, Page, Panel};
+use crate::ui::state::Page;
 
 #[derive(Properties, PartialEq)]
 pub struct PageNavProps {
     pub current: Page,
-    pub dispatch: Callback<Msg>,
+    /// A tab clicked.
+    pub on_page: Callback<Page>,
+    /// The keyboard-shortcut sheet asked for.
+    pub on_shortcuts: Callback<()>,
+    /// The language menu's choice, its catalog loaded.
+    pub on_lang: Callback<Lang>,
     /// "Copy link" (the share box under the tabs shows the link).
     pub on_copy_link: Callback<MouseEvent>,
 }
@@ -19,8 +25,8 @@ pub struct PageNavProps {
 #[function_component(PageNav)]
 pub fn page_nav(p: &PageNavProps) -> Html {
     let tab = |page: Page, label: Key, testid: &'static str| {
-        let dispatch = p.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Msg::SetPage(page)));
+        let on_page = p.on_page.clone();
+        let onclick = Callback::from(move |_: MouseEvent| on_page.emit(page));
         let current = p.current == page;
         html! {
             <li>
@@ -32,10 +38,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
             </li>
         }
     };
-    let shortcuts = {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Open(Panel::Shortcuts(true))))
-    };
+    let shortcuts = p.on_shortcuts.reform(|_: MouseEvent| ());
     html! {
         <nav class="page-nav" aria-label={t(Key::NavLabel)}>
             <ul>
@@ -48,7 +51,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                 <li><a href={crate::ui::language::href_in_lang("chaos/index.html")} class="page-tab" data-testid="nav-chaos">{ t(Key::NavChaos) }</a></li>
             </ul>
             <div class="nav-tools">
-                <crate::ui::language::LangMenu on_switch={p.dispatch.reform(Msg::SetLang)} />
+                <crate::ui::language::LangMenu on_switch={p.on_lang.clone()} />
                 <button type="button" class="nav-button" data-testid="copy-link" onclick={p.on_copy_link.clone()}>{ t(Key::CopyLink) }</button>
                 <button type="button" class="link-button shortcuts-button" data-testid="shortcuts-open" onclick={shortcuts}>{ t(Key::KsButton) }</button>
             </div>
