@@ -109,7 +109,7 @@ fn read_committed(w: &mut World, tp: &TopicPartition) -> Vec<String> {
 fn succeeded(w: &World) -> bool {
     w.producers()
         .get("p")
-        .and_then(|p| p.last_txn_outcome.as_ref())
+        .and_then(|p| p.last_txn_outcome())
         .is_some_and(|o| o.exception_name().is_none())
 }
 
@@ -124,7 +124,7 @@ fn config(key: &str, value: &str) -> Action {
 fn refused(w: &World) -> bool {
     w.producers()
         .get("p")
-        .and_then(|p| p.last_txn_outcome.as_ref())
+        .and_then(|p| p.last_txn_outcome())
         .is_some_and(|o| matches!(o, TxnOutcome::Refused { .. }))
 }
 

@@ -487,7 +487,7 @@ fn a_cut_broker_controller_link_loses_the_block_request() {
         &e.kind,
         EventKind::FaultStruck { api, mark: FaultMark::Cut, .. } if api == "AllocateProducerIds"
     )));
-    assert!(w.producers()["p"].acknowledged.is_empty());
+    assert!(w.producers()["p"].acknowledged().is_empty());
 }
 
 #[derive(Clone, Debug)]
@@ -641,7 +641,7 @@ proptest! {
             prop_assert!(sent.contains(v), "{} was never sent", v);
         }
         for p in ["p", "q"] {
-            for (_, _, _, values) in &w.producers()[p].acknowledged {
+            for (_, _, _, values) in w.producers()[p].acknowledged() {
                 for v in values {
                     prop_assert!(in_log.contains(v), "acknowledged {} missing from the log", v);
                 }

@@ -130,7 +130,7 @@ proptest! {
         by_epoch.sort();
         by_epoch.dedup();
         prop_assert_eq!(by_epoch.len(), total, "a value was written twice under one epoch");
-        for (_, _, _, values) in &w.producers()["p"].acknowledged {
+        for (_, _, _, values) in w.producers()["p"].acknowledged() {
             for v in values {
                 prop_assert!(in_log.contains(v), "acknowledged {} missing from the leader's log", v);
             }
@@ -226,7 +226,7 @@ proptest! {
             w.apply(&Action::Flush { producer: "p".into() }).unwrap();
             w.apply(&Action::Advance { ms: 5_000 }).unwrap();
             let in_log = values_in_leader_log(&w, &tp);
-            for (_, _, _, values) in &w.producers()["p"].acknowledged {
+            for (_, _, _, values) in w.producers()["p"].acknowledged() {
                 for v in values {
                     prop_assert!(in_log.contains(v), "acknowledged {} missing from the leader's log", v);
                 }

@@ -42,7 +42,7 @@ fn act(w: &mut World, a: Action) {
 fn outcome(w: &World) -> Option<TxnOutcome> {
     w.producers()
         .get("p")
-        .and_then(|p| p.last_txn_outcome.clone())
+        .and_then(|p| p.last_txn_outcome().cloned())
 }
 
 proptest! {

@@ -67,7 +67,7 @@ proptest! {
         in_log.sort();
         in_log.dedup();
         prop_assert_eq!(in_log.len(), total, "a value was written twice");
-        for (_, _, _, values) in &w.producers()["p"].acknowledged {
+        for (_, _, _, values) in w.producers()["p"].acknowledged() {
             for v in values {
                 prop_assert!(in_log.contains(v), "acknowledged {} missing from the log", v);
             }

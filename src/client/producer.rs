@@ -197,13 +197,13 @@ pub struct Producer {
     pub config: ProducerConfig,
     pub producer_id: i64,
     pub producer_epoch: i16,
-    pub id_state: IdState,
+    id_state: IdState,
     /// Closed and open batches waiting to be sent, per partition, in order.
     pub(super) accumulator: SortedMap<TopicPartition, VecDeque<ProducerBatch>>,
     /// The open batch per partition still takes records until the next drain.
-    pub open: SortedMap<TopicPartition, bool>,
+    open: SortedMap<TopicPartition, bool>,
     /// Next sequence per partition (`TransactionManager.sequenceNumber`).
-    pub next_sequence: SortedMap<TopicPartition, i32>,
+    next_sequence: SortedMap<TopicPartition, i32>,
     /// The producer id and epoch each partition's sequences count under
     /// (`TxnPartitionEntry.producerIdAndEpoch`): after an epoch bump a partition not
     /// named by it keeps its old ones until its numbered batches are resolved.
@@ -225,14 +225,14 @@ pub struct Producer {
     /// UNKNOWN_PRODUCER_ID compares with the log start offset.
     last_acked_offset: SortedMap<TopicPartition, i64>,
     pub in_flight: Vec<InFlight>,
-    pub acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
+    acknowledged: Vec<(u64, TopicPartition, i64, Vec<String>)>,
     pub failed: Vec<(u64, TopicPartition, Errors)>,
     /// The transactional part, when `transactional.id` is set.
     pub txn: Option<TransactionManager>,
     /// How the last transactional call ended (for the application's view).
-    pub last_txn_outcome: Option<TxnOutcome>,
+    last_txn_outcome: Option<TxnOutcome>,
     /// How long (logical ms) the last blocking call took, e.g. `initTransactions()`.
-    pub last_call_ms: i64,
+    last_call_ms: i64,
     next_batch_id: u64,
     /// The batches' retry waits (`RecordAccumulator.retryBackoff`).
     retry_backoff: super::backoff::ExponentialBackoff,
@@ -241,6 +241,42 @@ pub struct Producer {
 }
 
 impl Producer {
+    /// Where the producer is in getting its producer id.
+    pub fn id_state(&self) -> IdState {
+        self.id_state
+    }
+
+    /// The sequence the next batch drained for `tp` gets (0 before the first).
+    pub fn next_sequence(&self, tp: &TopicPartition) -> i32 {
+        self.next_sequence.get(tp).copied().unwrap_or(0)
+    }
+
+    /// Every acknowledged send, oldest first: (batch id, partition, base offset, values).
+    pub fn acknowledged(&self) -> &[(u64, TopicPartition, i64, Vec<String>)] {
+        &self.acknowledged
+    }
+
+    /// How the last transactional call ended; None while one is under way.
+    pub fn last_txn_outcome(&self) -> Option<&TxnOutcome> {
+        self.last_txn_outcome.as_ref()
+    }
+
+    /// A transactional call begins (None: no outcome yet, so a call the run's bound
+    /// leaves pending never shows the previous one's) or ends with `outcome`.
+    pub fn set_last_txn_outcome(&mut self, outcome: Option<TxnOutcome>) {
+        self.last_txn_outcome = outcome;
+    }
+
+    /// How long (logical ms) the last blocking call took, e.g. `initTransactions()`.
+    pub fn last_call_ms(&self) -> i64 {
+        self.last_call_ms
+    }
+
+    /// The world measured the blocking call that just returned.
+    pub fn set_last_call_ms(&mut self, took: i64) {
+        self.last_call_ms = took;
+    }
+
     /// Batches in the accumulator or in flight.
     pub fn pending_batches(&self) -> usize {
         self.accumulator.values().map(|q| q.len()).sum::<usize>()

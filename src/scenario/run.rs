@@ -443,7 +443,7 @@ fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, StepError> {
         let value = match what {
             "producer" => w.producers().get(arg).map(|p| p.id_text()),
             "outcome" => w.producers().get(arg).map(|p| {
-                let outcome = p.last_txn_outcome.as_ref().map(|o| o.exception_name());
+                let outcome = p.last_txn_outcome().map(|o| o.exception_name());
                 crate::i18n::transcript::outcome(outcome.as_ref().map(Option::as_deref), lang)
             }),
             "consumed" => consumed_line(w, arg, lang),
@@ -455,7 +455,7 @@ fn interpolate(w: &World, text: &str, lang: Lang) -> Result<String, StepError> {
                     .collect();
                 format!("[{}]", items.join(", "))
             }),
-            "took" => w.producers().get(arg).map(|p| p.last_call_ms.to_string()),
+            "took" => w.producers().get(arg).map(|p| p.last_call_ms().to_string()),
             "latest" => crate::log::TopicPartition::parse(arg).map(|tp| latest_line(w, &tp, lang)),
             _ => return Err(StepError::EchoUnknown(inner.to_string())),
         };

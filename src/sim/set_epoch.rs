@@ -63,7 +63,7 @@ impl World {
             w.producers.get(producer).is_some_and(|p| {
                 p.txn.is_none()
                     && matches!(
-                        p.id_state,
+                        p.id_state(),
                         IdState::Uninitialized { .. } | IdState::Initializing
                     )
             })

@@ -44,7 +44,7 @@ impl World {
             // A new call has no outcome until it returns: one the run's bound leaves
             // pending must not show the previous call's.
             if let Some(p) = self.producers.get_mut(name) {
-                p.last_txn_outcome = None;
+                p.set_last_txn_outcome(None);
             }
         }
         if begun == Begun::Resumed {
@@ -105,7 +105,7 @@ impl World {
 
     pub(super) fn finish_txn_call(&mut self, producer: &str, outcome: TxnOutcome) {
         if let Some(p) = self.touch_producer(producer) {
-            p.last_txn_outcome = Some(outcome.clone());
+            p.set_last_txn_outcome(Some(outcome.clone()));
         }
         self.emit(EventKind::Producer {
             client: producer.to_string(),

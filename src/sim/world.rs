@@ -553,7 +553,7 @@ impl World {
                     let started = self.clock_ms;
                     self.await_txn_call(producer, call, begun);
                     let took = self.clock_ms - started;
-                    self.producer_mut(producer)?.last_call_ms = took;
+                    self.producer_mut(producer)?.set_last_call_ms(took);
                 }
                 Ok(vec![])
             }

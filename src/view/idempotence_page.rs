@@ -235,10 +235,7 @@ fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
             (
                 p.producer_id,
                 p.producer_epoch,
-                p.next_sequence
-                    .get(&TopicPartition::new(TOPIC, 0))
-                    .copied()
-                    .unwrap_or(0),
+                p.next_sequence(&TopicPartition::new(TOPIC, 0)),
             )
         }),
         in_network: world.network().in_flight().count(),

@@ -129,7 +129,7 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
                 .iter()
                 .map(|tp| tp.to_string())
                 .collect(),
-            outcome: p.last_txn_outcome.as_ref().and_then(OutcomeView::of),
+            outcome: p.last_txn_outcome().and_then(OutcomeView::of),
             pending: p.pending_batches(),
             fenced_by_epoch: world
                 .coordinated_transactions()
