@@ -105,7 +105,7 @@ pub struct Broker {
     /// TxnOffsetCommit requests waiting for AddPartitionsToTxn, by tag.
     pub(super) pending_offset_commits: SortedMap<u64, super::group_apis::PendingTxnOffsetCommit>,
     /// Requests produced outside a request (re-sent markers after loading).
-    pub startup_outbound: Vec<Outbound>,
+    pub(super) startup_outbound: Vec<Outbound>,
     /// Committed offsets of the groups whose `__consumer_offsets` partitions we lead.
     pub(super) group_coordinator: GroupCoordinator,
     /// Partition leaders as the controller last told us (Kafka's `MetadataCache`).
@@ -169,6 +169,12 @@ impl Broker {
         self.txn_features
     }
 
+    /// The requests a start produced outside any request (markers re-sent after a
+    /// coordinator load), for the world to send; taken once.
+    pub fn take_startup_outbound(&mut self) -> Vec<Outbound> {
+        std::mem::take(&mut self.startup_outbound)
+    }
+
     /// `offsets.topic.num.partitions` and `transaction.state.log.num.partitions`, as
     /// the world was made with them (both 50 by default).
     pub fn set_internal_topic_partitions(&mut self, offsets: i32, transaction_state: i32) {
@@ -185,7 +191,7 @@ impl Broker {
         if topic == TRANSACTION_STATE_TOPIC {
             self.txn_coordinator.config().num_partitions
         } else {
-            self.group_coordinator.num_partitions
+            self.group_coordinator.num_partitions()
         }
     }
 

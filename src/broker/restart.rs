@@ -47,7 +47,7 @@ impl Broker {
         self.logs.clear();
         self.producer_ids = ProducerIdManager::default();
         self.txn_coordinator = TransactionCoordinator::new(self.txn_config());
-        self.group_coordinator = GroupCoordinator::new(self.group_coordinator.num_partitions);
+        self.group_coordinator = GroupCoordinator::new(self.group_coordinator.num_partitions());
         self.pending_verifications.clear();
         self.pending_markers.clear();
         self.markers_for_unknown_broker.clear();

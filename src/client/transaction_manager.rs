@@ -138,20 +138,20 @@ pub struct TransactionManager {
     /// Partitions written in this transaction (TV2: tracked locally only).
     pub partitions_in_transaction: SortedSet<TopicPartition>,
     /// Whether the cluster speaks TV2 (`isTransactionV2Enabled`).
-    pub transaction_v2: bool,
+    pub(super) transaction_v2: bool,
     /// Before TV2: the partitions the coordinator has added to this transaction.
-    pub added_partitions: SortedSet<TopicPartition>,
+    pub(super) added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
-    pub pending_offsets: Option<(String, Vec<OffsetEntry>)>,
+    pub(super) pending_offsets: Option<(String, Vec<OffsetEntry>)>,
     /// The request waiting for an answer, if any.
     pub in_flight: Option<u64>,
-    pub retry_at_ms: i64,
+    pub(super) retry_at_ms: i64,
     /// The blocking call (init, commit, abort) that has not returned yet.
     pub pending: Option<PendingStateTransition>,
     /// `transactionStarted`: a partition (TV2: at the first send; before TV2: once
     /// AddPartitionsToTxn answered) or offsets joined this transaction, so its end
     /// needs an EndTxn.
-    pub transaction_started: bool,
+    pub(super) transaction_started: bool,
     /// Whether the abort must bump the epoch (KIP-360), and how far it got.
     epoch_bump: EpochBump,
 }
@@ -228,6 +228,17 @@ impl TransactionManager {
         }
         self.state = state;
         state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
+    }
+
+    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent
+    /// (AddOffsetsToTxn's role, then TxnOffsetCommit).
+    pub fn send_offsets(&mut self, group_id: String, offsets: Vec<OffsetEntry>) {
+        self.pending_offsets = Some((group_id, offsets));
+    }
+
+    /// Offsets of `sendOffsetsToTransaction` not yet committed to the group coordinator.
+    pub fn has_pending_offsets(&self) -> bool {
+        self.pending_offsets.is_some()
     }
 
     /// Whether a transactional request is due (now or after the backoff).

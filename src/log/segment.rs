@@ -54,11 +54,11 @@ pub struct LogSegment {
     pub size: u64,
     /// One past the last offset in this segment (`base_offset` when empty).
     pub next_offset: i64,
-    pub bytes_since_last_index_entry: u64,
-    pub max_timestamp_so_far: i64,
-    pub offset_of_max_timestamp: i64,
+    pub(super) bytes_since_last_index_entry: u64,
+    pub(super) max_timestamp_so_far: i64,
+    pub(super) offset_of_max_timestamp: i64,
     /// The timestamp of the last `.timeindex` entry, so entries only ever grow.
-    pub last_indexed_timestamp: i64,
+    pub(super) last_indexed_timestamp: i64,
 }
 
 impl LogSegment {

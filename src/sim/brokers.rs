@@ -116,7 +116,7 @@ impl World {
         let now = self.clock_ms;
         let clean = broker.stopped_cleanly();
         let events = broker.start(&partitions, &replicated, now);
-        let outbound = std::mem::take(&mut broker.startup_outbound);
+        let outbound = broker.take_startup_outbound();
         self.register_broker(id);
         if !clean && self.replicated {
             self.handle_unclean_shutdown(id);

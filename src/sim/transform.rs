@@ -51,7 +51,7 @@ impl World {
             }
             .into());
         };
-        let fresh = tm.partitions_in_transaction.is_empty() && tm.pending_offsets.is_none();
+        let fresh = tm.partitions_in_transaction.is_empty() && !tm.has_pending_offsets();
         if tm.state != TxnState::InTransaction {
             // The same refusal a send outside a transaction gets.
             self.apply(&Action::SendOffsetsToTransaction {

@@ -596,13 +596,13 @@ impl World {
                     })
                     .collect();
                 if let Some(tm) = self.producer_mut(producer)?.txn.as_mut() {
-                    tm.pending_offsets = Some((group_id.clone(), entries));
+                    tm.send_offsets(group_id.clone(), entries);
                 }
                 self.run_while(|w| {
                     w.producers
                         .get(producer)
                         .and_then(|p| p.txn.as_ref())
-                        .is_some_and(|t| t.pending_offsets.is_some())
+                        .is_some_and(|t| t.has_pending_offsets())
                 });
                 Ok(vec![])
             }

@@ -112,7 +112,7 @@ type GroupOffsets = SortedMap<String, SortedMap<TopicPartition, OffsetAndMetadat
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GroupCoordinator {
     /// `offsets.topic.num.partitions`.
-    pub num_partitions: i32,
+    pub(super) num_partitions: i32,
     /// Committed offsets (Kafka's `offsets` store).
     offsets: GroupOffsets,
     /// Offsets of open transactions, by producer id (`pendingTransactionalOffsets`).
@@ -129,6 +129,11 @@ impl Default for GroupCoordinator {
 }
 
 impl GroupCoordinator {
+    /// `offsets.topic.num.partitions`.
+    pub fn num_partitions(&self) -> i32 {
+        self.num_partitions
+    }
+
     pub fn new(num_partitions: i32) -> Self {
         GroupCoordinator {
             num_partitions,
