@@ -22,6 +22,21 @@ pub use replicas::replicas_lines;
 pub use run::{verdict_text, RunError, Runner, ScenarioError, StepError};
 pub use watch::{MakeWatch, Watch};
 
+/// A fetched lesson file that is not the one this build was made with (a stale copy,
+/// or another file under the lesson's name): the lesson's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaleLessonFile(pub &'static str);
+
+impl std::fmt::Display for StaleLessonFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "static/lessons/{}.eos is not the file this page was built with",
+            self.0
+        )
+    }
+}
+
 /// A built-in lesson: a scenario file in `static/lessons/`. Natively, and in a wasm with
 /// feature `lessons` (the wasm tests, the Pulsar site), its text is compiled in; the main
 /// page leaves the texts out of its wasm and fetches a lesson's file when it is opened
@@ -106,12 +121,9 @@ impl Lesson {
 
     /// Keeps a fetched copy of the lesson's file, if it is the file this build was made
     /// with (a stale or wrong file is refused, so the lesson plays what the tests saw).
-    pub fn install(&self, text: String) -> Result<&'static str, String> {
+    pub fn install(&self, text: String) -> Result<&'static str, StaleLessonFile> {
         if !self.is_source(&text) {
-            return Err(format!(
-                "static/lessons/{}.eos is not the file this page was built with",
-                self.name
-            ));
+            return Err(StaleLessonFile(self.name));
         }
         #[cfg(any(feature = "lessons", not(target_arch = "wasm32")))]
         {

@@ -32,7 +32,7 @@ pub use consumers::CommittedOffsets;
 pub use error::{SimError, SimErrorKind};
 pub use event::{Event, EventKind};
 pub use network::{Direction, Fault, FaultMark, MessageMatch, MessageStrike, Node};
-pub use txn_views::CoordinatedTransaction;
+pub use txn_views::{CoordinatedTransaction, TxnLogUnreadable};
 pub use world::{
     ClusterConfig, RawOutcome, RawRetry, World, RAW_CLIENT, START_MS, WRITE_TXN_MARKERS,
 };

@@ -10,6 +10,7 @@ use crate::coordinator::transaction::log_format::{
     decode_key, decode_value, value_json, TransactionLogValue,
 };
 use crate::coordinator::transaction::TransactionMetadata;
+use crate::log::TopicPartition;
 
 /// A transaction as an online coordinator holds it in memory (`TransactionMetadata`),
 /// with that coordinator and the `__transaction_state` partition the id maps to.
@@ -18,6 +19,25 @@ pub struct CoordinatedTransaction<'a> {
     pub coordinator: i32,
     pub partition: i32,
     pub metadata: &'a TransactionMetadata,
+}
+
+/// Why [`World::transaction_log_values`] has nothing to read. Its `Display` is the line
+/// `txn-states` prints, in English as the tool output around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TxnLogUnreadable {
+    /// No broker leads the transactional id's `__transaction_state` partition yet.
+    NoCoordinator(String),
+    /// The partition's leader has no log for it.
+    NotLoaded(TopicPartition),
+}
+
+impl std::fmt::Display for TxnLogUnreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TxnLogUnreadable::NoCoordinator(id) => write!(f, "{id}: no coordinator yet"),
+            TxnLogUnreadable::NotLoaded(tp) => write!(f, "{tp}: not loaded"),
+        }
+    }
 }
 
 /// Kafka's `TransactionsCommand` table: every cell left-aligned to its column's
@@ -91,13 +111,15 @@ impl World {
     pub fn transaction_log_values(
         &self,
         transactional_id: &str,
-    ) -> Result<Vec<TransactionLogValue>, String> {
+    ) -> Result<Vec<TransactionLogValue>, TxnLogUnreadable> {
         let tp = self.internal_partition_for(TRANSACTION_STATE_TOPIC, transactional_id);
         let Some(broker) = self.leader_of(&tp).and_then(|b| self.brokers.get(&b)) else {
-            return Err(format!("{transactional_id}: no coordinator yet"));
+            return Err(TxnLogUnreadable::NoCoordinator(
+                transactional_id.to_string(),
+            ));
         };
         let Some(log) = broker.logs().get(&tp) else {
-            return Err(format!("{tp}: not loaded"));
+            return Err(TxnLogUnreadable::NotLoaded(tp));
         };
         Ok(log
             .read_all(&broker.fs)
@@ -140,7 +162,7 @@ impl World {
                     .collect::<Vec<_>>()
                     .join(" → ")
             }
-            Err(why) => why,
+            Err(why) => why.to_string(),
         }
     }
 

@@ -17,7 +17,7 @@ use super::DEFAULT_OFFSETS_TOPIC_NUM_PARTITIONS;
 use crate::coordinator::internal_topics::partition_for;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::record::{ControlRecordType, RecordBatch, NO_PRODUCER_ID};
+use crate::record::{ControlRecordType, RecordBatch, RecordError, NO_PRODUCER_ID};
 use crate::util::ordered::CollectSorted;
 
 /// Where the group coordinator writes: its `__consumer_offsets` partitions.
@@ -109,6 +109,23 @@ type GroupOffsets = SortedMap<String, SortedMap<TopicPartition, OffsetAndMetadat
 /// `CoordinatorLoaderImpl`. Simplified: one instance serves every offsets partition, no
 /// membership/generation checks (every group is a simple group), no expiration, no
 /// snapshot/revert of a failed write, no `offset.metadata.max.bytes` check.
+/// Why a `__consumer_offsets` partition's bytes could not be loaded: a batch that does
+/// not decode, or an offset-commit record that does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupLoadError {
+    Batch(RecordError),
+    Record(GroupRecordError),
+}
+
+impl std::fmt::Display for GroupLoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GroupLoadError::Batch(e) => e.fmt(f),
+            GroupLoadError::Record(e) => e.fmt(f),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GroupCoordinator {
     /// `offsets.topic.num.partitions`.
@@ -405,11 +422,11 @@ impl GroupCoordinator {
         &mut self,
         partition: i32,
         log: &[u8],
-    ) -> Result<LoadSummary, String> {
-        let batches = crate::record::decode_all(log).map_err(|e| e.to_string())?;
+    ) -> Result<LoadSummary, GroupLoadError> {
+        let batches = crate::record::decode_all(log).map_err(GroupLoadError::Batch)?;
         let batches: Vec<RecordBatch> = batches.into_iter().map(|(_, b)| b).collect();
         self.load_partition(partition, &batches)
-            .map_err(|e| e.to_string())
+            .map_err(GroupLoadError::Record)
     }
 
     /// Forgets everything of the groups that live in `partition` (the coordinator lost
