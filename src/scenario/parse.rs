@@ -10,6 +10,8 @@ use crate::sim::{Action, ClusterConfig, Direction, Fault, MessageMatch, MessageS
 
 mod breaks;
 mod clients;
+#[cfg(feature = "log-cleaner")]
+mod disk;
 mod fault;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
@@ -23,9 +25,9 @@ use crate::i18n::{Lang, Msg};
 use crate::msg;
 use crate::protocol::config_def::Place;
 use clients::{consumer_step, producer_step};
-use fault::fault_step;
 pub use fault::parse_node;
-use raw::{raw_request, RAW_APIS};
+use fault::{drop_step, fault_step, hold_step};
+use raw::raw_step;
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
 use tokens::{
     arg1, config_value, got, id_ref, needs, no_words, number, one_of, tokenize, topic_partition,
@@ -332,111 +334,9 @@ fn parse_line(
         }
         "topic" => topic_step(&mut c)?,
         "producer" => producer_step(&mut c)?,
-        "raw" => {
-            let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;
-            match verb.text.as_str() {
-                "init-producer-id" if c.peek().is_none() => {
-                    StepKind::Act(Action::RawInitProducerId)
-                }
-                other if RAW_APIS.contains(&other) => {
-                    let (opts, words) = c.rest();
-                    raw_request(&c, other, verb, &opts, &words)?
-                }
-                "produce" => {
-                    let tp_tok = c.next(What::Id("parse.what.partition"))?;
-                    let tp = topic_partition(&c, tp_tok)?;
-                    let (opts, words) = c.rest();
-                    let (mut pid, mut epoch, mut seq, mut label, mut show) =
-                        (None, IdRef::Value(0), None, None, Show::Line);
-                    let mut txn = None;
-                    for (t, k, v) in opts {
-                        match k.as_str() {
-                            "pid" => pid = Some(id_ref(&c, t, &v, "pid")?),
-                            "epoch" => epoch = id_ref(&c, t, &v, "epoch")?,
-                            "seq" => seq = Some(number(&c, t, &v, "seq")?),
-                            "label" => label = Some(v),
-                            "txn" => txn = Some(v),
-                            "show" => {
-                                show = match v.as_str() {
-                                    "line" => Show::Line,
-                                    "row" => Show::Row,
-                                    "verdict" => Show::Verdict,
-                                    "none" => Show::Nothing,
-                                    _ => return Err(c.err(t.column, msg!("parse.show"))),
-                                }
-                            }
-                            _ => {
-                                return Err(c.err(
-                                    t.column,
-                                    arg1("parse.unknown-raw-produce-option", "option", &k),
-                                ))
-                            }
-                        }
-                    }
-                    let pid =
-                        pid.ok_or_else(|| c.err(verb.column, msg!("parse.raw-produce-pid")))?;
-                    let seq =
-                        seq.ok_or_else(|| c.err(verb.column, needs("raw produce", "seq=N")))?;
-                    if words.is_empty() {
-                        return Err(c.err(c.end_column + 1, msg!("parse.no-records")));
-                    }
-                    let values = words.iter().map(|t| t.text.clone()).collect();
-                    StepKind::RawProduce {
-                        tp,
-                        pid,
-                        epoch,
-                        seq,
-                        txn,
-                        values,
-                        label,
-                        show,
-                    }
-                }
-                other => {
-                    return Err(c.err(
-                        verb.column,
-                        arg1("parse.unknown-raw-request", "word", other),
-                    ))
-                }
-            }
-        }
+        "raw" => raw_step(&mut c)?,
         "consumer" => consumer_step(&mut c)?,
-        "hold" | "release" => {
-            let what = c.next(What::OneOf(&["`markers`", "`requests API`"]))?;
-            let hold = head.text == "hold";
-            match what.text.as_str() {
-                "markers" => {
-                    c.done()?;
-                    StepKind::Act(if hold {
-                        Action::HoldMarkers
-                    } else {
-                        Action::ReleaseMarkers
-                    })
-                }
-                "requests" => {
-                    let api = c.next(What::Id("parse.what.api-name"))?;
-                    if !crate::protocol::API_NAMES.contains(&api.text.as_str()) {
-                        return Err(c.err(api.column, arg1("parse.unknown-api", "api", &api.text)));
-                    }
-                    c.done()?;
-                    let api = api.text.clone();
-                    StepKind::Act(if hold {
-                        Action::HoldRequests { api }
-                    } else {
-                        Action::ReleaseRequests { api }
-                    })
-                }
-                _ => {
-                    return Err(c.err(
-                        what.column,
-                        msg!(
-                            "parse.expected",
-                            what = one_of(&["`markers`", "`requests API`"])
-                        ),
-                    ))
-                }
-            }
-        }
+        "hold" | "release" => hold_step(&mut c, head.text == "hold")?,
         "fault" => StepKind::Act(fault_step(&mut c)?),
         "break" => StepKind::Act(breaks::break_step(&mut c)?),
         #[cfg(feature = "checker")]
@@ -451,32 +351,7 @@ fn parse_line(
             c.done()?;
             StepKind::Print(View::RecordedCheck(Vec::new()))
         }
-        "drop" => {
-            let which = c.next(What::OneOf(&["next-request", "next-response"]))?;
-            let (opts, words) = c.rest();
-            no_words(&c, &words)?;
-            let who = opts.first().map(|(_, _, v)| v.clone());
-            if let Some((t, k, _)) = opts.first() {
-                let want = if which.text == "next-request" {
-                    "from"
-                } else {
-                    "to"
-                };
-                if k != want {
-                    return Err(c.err(
-                        t.column,
-                        msg!("parse.expected", what = format!("{want}=CLIENT")),
-                    ));
-                }
-            }
-            match which.text.as_str() {
-                "next-request" => StepKind::Act(Action::DropNextRequest { from: who }),
-                "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
-                other => {
-                    return Err(c.err(which.column, arg1("parse.unknown-fault", "word", other)))
-                }
-            }
-        }
+        "drop" => drop_step(&mut c)?,
         "admin" => {
             // `kafka-transactions.sh abort --topic T --partition P --start-offset N`,
             // `kafka-delete-records.sh` with one partition's offset,
@@ -563,50 +438,7 @@ fn parse_line(
             })
         }
         #[cfg(feature = "log-cleaner")]
-        "snapshot" => {
-            // ProducerStateManager.takeSnapshot, now.
-            let tp_tok = c.next(What::Id("parse.what.partition"))?;
-            let topic_partition = topic_partition(&c, tp_tok)?;
-            c.done()?;
-            StepKind::Act(Action::TakeSnapshot { topic_partition })
-        }
-        #[cfg(feature = "log-cleaner")]
-        "truncate" => {
-            // A follower's replica fetcher truncating its log.
-            let usage = || {
-                msg!(
-                    "parse.expected",
-                    what = "`truncate broker-N TOPIC-P offset=N`"
-                )
-            };
-            let b = c.next(What::Code("broker-N"))?;
-            let Some(n) = b.text.strip_prefix("broker-") else {
-                return Err(c.err(b.column, usage()));
-            };
-            let broker = number(&c, b, n, "broker")?;
-            let tp_tok = c.next(What::Id("parse.what.partition"))?;
-            let topic_partition = topic_partition(&c, tp_tok)?;
-            let (opts, words) = c.rest();
-            no_words(&c, &words)?;
-            let (t, k, v) = opts.first().ok_or_else(|| c.err(b.column, usage()))?;
-            if k != "offset" || opts.len() > 1 {
-                return Err(c.err(t.column, usage()));
-            }
-            let offset = number(&c, t, v, "offset")?;
-            StepKind::Act(Action::TruncateLog {
-                broker,
-                topic_partition,
-                offset,
-            })
-        }
-        #[cfg(feature = "log-cleaner")]
-        "clean" => {
-            // The log cleaner, now (Kafka's cleaner threads run on their own).
-            let tp_tok = c.next(What::Id("parse.what.partition"))?;
-            let topic_partition = topic_partition(&c, tp_tok)?;
-            c.done()?;
-            StepKind::Act(Action::CleanLog { topic_partition })
-        }
+        "snapshot" | "truncate" | "clean" => disk::disk_step(&mut c, &head.text)?,
         #[cfg(feature = "set-epoch")]
         "set-epoch" => {
             // A playground shortcut to an epoch near exhaustion (`src/sim/set_epoch.rs`).

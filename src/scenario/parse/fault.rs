@@ -1,5 +1,6 @@
-//! Fault steps: `fault drop|delay|duplicate|hold|release|cut|heal|error|clear …`
-//! and the nodes they name.
+//! Fault steps: `fault drop|delay|duplicate|hold|release|cut|heal|error|clear …`,
+//! `hold|release markers|requests API`, `drop next-request|next-response`, and the nodes
+//! they name.
 
 use super::*;
 
@@ -32,6 +33,73 @@ fn known_api(c: &Cursor, t: &super::tokens::Token, api: String) -> Result<String
             apis = crate::protocol::API_NAMES.join(", ")
         ),
     ))
+}
+
+/// `hold|release markers` and `hold|release requests API` (`hold`: true for hold): the
+/// coordinator's markers, or one API's requests, wait in the network until released.
+pub(super) fn hold_step(c: &mut Cursor, hold: bool) -> Result<StepKind, ParseError> {
+    let what = c.next(What::OneOf(&["`markers`", "`requests API`"]))?;
+    let kind = match what.text.as_str() {
+        "markers" => {
+            c.done()?;
+            StepKind::Act(if hold {
+                Action::HoldMarkers
+            } else {
+                Action::ReleaseMarkers
+            })
+        }
+        "requests" => {
+            let api = c.next(What::Id("parse.what.api-name"))?;
+            if !crate::protocol::API_NAMES.contains(&api.text.as_str()) {
+                return Err(c.err(api.column, arg1("parse.unknown-api", "api", &api.text)));
+            }
+            c.done()?;
+            let api = api.text.clone();
+            StepKind::Act(if hold {
+                Action::HoldRequests { api }
+            } else {
+                Action::ReleaseRequests { api }
+            })
+        }
+        _ => {
+            return Err(c.err(
+                what.column,
+                msg!(
+                    "parse.expected",
+                    what = one_of(&["`markers`", "`requests API`"])
+                ),
+            ))
+        }
+    };
+    Ok(kind)
+}
+
+/// `drop next-request [from=CLIENT]` and `drop next-response [to=CLIENT]`: the next
+/// request (or response) of that client, or of any, is lost.
+pub(super) fn drop_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
+    let which = c.next(What::OneOf(&["next-request", "next-response"]))?;
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let who = opts.first().map(|(_, _, v)| v.clone());
+    if let Some((t, k, _)) = opts.first() {
+        let want = if which.text == "next-request" {
+            "from"
+        } else {
+            "to"
+        };
+        if k != want {
+            return Err(c.err(
+                t.column,
+                msg!("parse.expected", what = format!("{want}=CLIENT")),
+            ));
+        }
+    }
+    let kind = match which.text.as_str() {
+        "next-request" => StepKind::Act(Action::DropNextRequest { from: who }),
+        "next-response" => StepKind::Act(Action::DropNextResponse { to: who }),
+        other => return Err(c.err(which.column, arg1("parse.unknown-fault", "word", other))),
+    };
+    Ok(kind)
 }
 
 /// The longest `fault delay` (an int of milliseconds, as `run` takes).

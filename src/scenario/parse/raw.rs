@@ -19,6 +19,75 @@ pub(super) const RAW_APIS: &[&str] = &[
     "list-transactions",
 ];
 
+/// A `raw …` line: `raw init-producer-id` (retried as the client would), `raw produce
+/// TOPIC-P pid=… seq=N VALUES` (a batch with the numbers written by hand), or a request
+/// of one of [`RAW_APIS`].
+pub(super) fn raw_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
+    let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;
+    let kind = match verb.text.as_str() {
+        "init-producer-id" if c.peek().is_none() => StepKind::Act(Action::RawInitProducerId),
+        other if RAW_APIS.contains(&other) => {
+            let (opts, words) = c.rest();
+            raw_request(c, other, verb, &opts, &words)?
+        }
+        "produce" => {
+            let tp_tok = c.next(What::Id("parse.what.partition"))?;
+            let tp = topic_partition(c, tp_tok)?;
+            let (opts, words) = c.rest();
+            let (mut pid, mut epoch, mut seq, mut label, mut show) =
+                (None, IdRef::Value(0), None, None, Show::Line);
+            let mut txn = None;
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "pid" => pid = Some(id_ref(c, t, &v, "pid")?),
+                    "epoch" => epoch = id_ref(c, t, &v, "epoch")?,
+                    "seq" => seq = Some(number(c, t, &v, "seq")?),
+                    "label" => label = Some(v),
+                    "txn" => txn = Some(v),
+                    "show" => {
+                        show = match v.as_str() {
+                            "line" => Show::Line,
+                            "row" => Show::Row,
+                            "verdict" => Show::Verdict,
+                            "none" => Show::Nothing,
+                            _ => return Err(c.err(t.column, msg!("parse.show"))),
+                        }
+                    }
+                    _ => {
+                        return Err(c.err(
+                            t.column,
+                            arg1("parse.unknown-raw-produce-option", "option", &k),
+                        ))
+                    }
+                }
+            }
+            let pid = pid.ok_or_else(|| c.err(verb.column, msg!("parse.raw-produce-pid")))?;
+            let seq = seq.ok_or_else(|| c.err(verb.column, needs("raw produce", "seq=N")))?;
+            if words.is_empty() {
+                return Err(c.err(c.end_column + 1, msg!("parse.no-records")));
+            }
+            let values = words.iter().map(|t| t.text.clone()).collect();
+            StepKind::RawProduce {
+                tp,
+                pid,
+                epoch,
+                seq,
+                txn,
+                values,
+                label,
+                show,
+            }
+        }
+        other => {
+            return Err(c.err(
+                verb.column,
+                arg1("parse.unknown-raw-request", "word", other),
+            ))
+        }
+    };
+    Ok(kind)
+}
+
 /// `raw API [broker=N] …`: builds the request from options and words.
 pub(super) fn raw_request(
     c: &Cursor,
