@@ -602,3 +602,15 @@ fn a_late_transaction_shows_its_timeout_and_the_coordinators_abort() {
     );
     assert_eq!(next, None);
 }
+
+#[test]
+fn transaction_states_say_why_there_is_nothing_to_read() {
+    use eos_playground::sim::TxnLogUnreadable;
+    // No transactional producer yet: no `__transaction_state` partition has a leader.
+    let w = World::new(ClusterConfig::default());
+    assert_eq!(
+        w.transaction_log_values("tx"),
+        Err(TxnLogUnreadable::NoCoordinator("tx".into()))
+    );
+    assert_eq!(w.transaction_states("tx"), "tx: no coordinator yet");
+}
