@@ -468,7 +468,7 @@ pub fn app(props: &AppProps) -> Html {
         <>
             <key={lang_key}>
                 <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
-                <PageNav current={state.page} on_page={intents.set_page.clone()} on_shortcuts={intents.open_shortcuts.clone()} on_lang={intents.set_lang.clone()} on_copy_link={copy_link} />
+                <PageNav current={state.page} intents={intents.nav.clone()} on_lang={intents.set_lang.clone()} on_copy_link={copy_link} />
                 <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} on_close={intents.close_link.clone()} />
                 { page }
                 if state.panels.shortcuts_open {

@@ -210,7 +210,7 @@ pub(super) fn idempotence_page(
         <div class={class_list(&["pg", "playground", on(locked, "lesson-on")])} data-testid="playground" data-changed={lesson.as_ref().map(|l| l.changed.join(" "))}>
             if !locked {
                 <div class="pg-course">
-                    <super::components::course::Course on_open={intents.lesson.resume.clone()} />
+                    <super::components::course::Course intents={intents.lesson.clone()} />
                 </div>
             }
             { page_header([Key::Title, Key::Subtitle], lesson.as_ref(), v.clock, reset, "reset") }

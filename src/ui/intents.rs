@@ -1,6 +1,7 @@
 //! The callbacks the panels take, each for one kind of intent: an engine action on a
 //! page, a move in time, Play, step mode, a scroll of the batch table, closing a box,
-//! a page tab, a language, and the lesson player's and the course's choices.
+//! a language; and for the page tabs, the lesson player and the course, a handle whose
+//! methods each send one kind of message (`NavIntents`, `LessonIntents`).
 //! Made once for the app's life from its dispatch: Yew compares callbacks by pointer,
 //! so callbacks made anew at each render would re-render every panel that takes one,
 //! its data unchanged or not. Each turns a panel's intent into the app's one message
@@ -28,34 +29,77 @@ pub struct Intents {
     pub close_link: Callback<()>,
     /// Close the keyboard-shortcut sheet.
     pub close_shortcuts: Callback<()>,
-    /// Open the keyboard-shortcut sheet.
-    pub open_shortcuts: Callback<()>,
-    /// A page tab clicked (`Msg::SetPage`).
-    pub set_page: Callback<Page>,
     /// The language menu's choice, once its catalog is loaded (`Msg::SetLang`).
     pub set_lang: Callback<Lang>,
+    /// The page tabs'.
+    pub nav: NavIntents,
     /// The lesson player's and the course's.
     pub lesson: LessonIntents,
 }
 
-/// What the lesson player and the course can ask for.
+/// What the page tabs can ask for: a page, the shortcut sheet. The methods are the
+/// whole interface (the dispatch inside stays private), so the tabs cannot send any
+/// other message; one callback type for all, as each new input type of a `Callback`
+/// costs the wasm its own code.
 #[derive(Clone, PartialEq)]
-pub struct LessonIntents {
-    /// Open built-in lesson `i` at its start, or None: back to the playground
-    /// (`Msg::LoadLesson`).
-    pub load: Callback<Option<usize>>,
+pub struct NavIntents(Callback<Msg>);
+
+impl NavIntents {
+    /// Show `page` (`Msg::SetPage`).
+    pub fn page(&self, page: Page) {
+        self.0.emit(Msg::SetPage(page));
+    }
+
+    /// Open the keyboard-shortcut sheet.
+    pub fn open_shortcuts(&self) {
+        self.0.emit(Msg::Open(Panel::Shortcuts(true)));
+    }
+}
+
+/// What the lesson player and the course can ask for, and nothing else (as
+/// [`NavIntents`]).
+#[derive(Clone, PartialEq)]
+pub struct LessonIntents(Callback<Msg>);
+
+impl LessonIntents {
+    /// Open built-in lesson `index` at its start, or None: back to the playground
+    /// (`Msg::LoadLesson`; the app fetches the lesson's file first if need be).
+    pub fn load(&self, index: Option<usize>) {
+        self.0.emit(Msg::LoadLesson(index));
+    }
+
     /// Open built-in lesson `index` at player step `step` (`Msg::ResumeLesson`).
-    pub resume: Callback<(usize, usize)>,
-    /// Play a file the learner chose: (title, source) (`Msg::LoadScenario`).
-    pub load_file: Callback<(String, String)>,
+    pub fn resume(&self, index: usize, step: usize) {
+        self.0.emit(Msg::ResumeLesson { index, step });
+    }
+
+    /// Play a file the learner chose (`Msg::LoadScenario`).
+    pub fn load_file(&self, title: String, source: String) {
+        self.0.emit(Msg::LoadScenario { title, source });
+    }
+
     /// The answer `choice` to the question on source line `line` (`Msg::Answer`).
-    pub answer: Callback<(usize, usize)>,
-    pub travel: Callback<Travel>,
-    pub toggle_play: Callback<()>,
+    pub fn answer(&self, line: usize, choice: usize) {
+        self.0.emit(Msg::Answer { line, choice });
+    }
+
+    pub fn travel(&self, to: Travel) {
+        self.0.emit(Msg::Travel(to));
+    }
+
+    pub fn toggle_play(&self) {
+        self.0.emit(Msg::TogglePlay);
+    }
+
     /// Auto-play's speed, in percent.
-    pub speed: Callback<u32>,
+    pub fn speed(&self, percent: u32) {
+        self.0.emit(Msg::SetSpeed(percent));
+    }
+
     /// Auto-play runs on past explanations (true) or pauses there.
-    pub run_on: Callback<bool>,
+    pub fn run_on(&self, on: bool) {
+        self.0.emit(Msg::SetRunOn(on));
+    }
 }
 
 /// `dispatch` fed by `to`: a function, not a closure, so every callback of one input
@@ -66,31 +110,16 @@ fn intent<T: 'static>(dispatch: &Callback<Msg>, to: fn(T) -> Msg) -> Callback<T>
 
 impl Intents {
     pub fn new(dispatch: Callback<Msg>) -> Intents {
-        let travel = intent(&dispatch, Msg::Travel);
-        let toggle_play = intent(&dispatch, |()| Msg::TogglePlay);
         Intents {
             act: (
                 intent(&dispatch, |a| Msg::Act(Page::Idempotence, a)),
                 intent(&dispatch, |a| Msg::Act(Page::Transactions, a)),
             ),
-            open_shortcuts: intent(&dispatch, |()| Msg::Open(Panel::Shortcuts(true))),
-            set_page: intent(&dispatch, Msg::SetPage),
+            travel: intent(&dispatch, Msg::Travel),
+            toggle_play: intent(&dispatch, |()| Msg::TogglePlay),
             set_lang: intent(&dispatch, Msg::SetLang),
-            lesson: LessonIntents {
-                load: intent(&dispatch, Msg::LoadLesson),
-                resume: intent(&dispatch, |(index, step)| Msg::ResumeLesson { index, step }),
-                load_file: intent(&dispatch, |(title, source)| Msg::LoadScenario {
-                    title,
-                    source,
-                }),
-                answer: intent(&dispatch, |(line, choice)| Msg::Answer { line, choice }),
-                travel: travel.clone(),
-                toggle_play: toggle_play.clone(),
-                speed: intent(&dispatch, Msg::SetSpeed),
-                run_on: intent(&dispatch, Msg::SetRunOn),
-            },
-            travel,
-            toggle_play,
+            nav: NavIntents(dispatch.clone()),
+            lesson: LessonIntents(dispatch.clone()),
             step_mode: intent(&dispatch, Msg::SetStepMode),
             scroll_log: intent(&dispatch, Msg::ScrollLog),
             close_link: intent(&dispatch, |()| Msg::Link(LinkMsg::Close)),

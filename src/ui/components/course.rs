@@ -6,21 +6,22 @@ use yew::prelude::*;
 
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::scenario::course::{self, CourseLesson, Site};
+use crate::ui::intents::LessonIntents;
 use crate::ui::progress::{self, Progress};
 
 #[derive(Properties, PartialEq)]
 pub struct CourseProps {
-    /// Open built-in lesson `index` at player step `step`: (index, step).
-    pub on_open: Callback<(usize, usize)>,
+    /// Opens a lesson where the learner left it.
+    pub intents: LessonIntents,
 }
 
 /// Opens a Kafka lesson at player step `step`: here, fetching its file if need be.
-fn open(name: &str, step: usize, on_open: &Callback<(usize, usize)>) {
+fn open(name: &str, step: usize, intents: &LessonIntents) {
     if let Some(i) = crate::scenario::lessons()
         .iter()
         .position(|l| l.name == name)
     {
-        on_open.emit((i, step));
+        intents.resume(i, step);
     }
 }
 
@@ -31,15 +32,15 @@ fn opener(
     label: String,
     class: &'static str,
     testid: &'static str,
-    on_open: &Callback<(usize, usize)>,
+    intents: &LessonIntents,
 ) -> Html {
     match lesson.site {
         Site::Pulsar => html! {
             <a class={class} data-testid={testid} href={format!("pulsar/?lesson={}", lesson.name)}>{ label }</a>
         },
         Site::Kafka => {
-            let (name, on_open) = (lesson.name, on_open.clone());
-            let onclick = Callback::from(move |_: MouseEvent| open(name, step, &on_open));
+            let (name, intents) = (lesson.name, intents.clone());
+            let onclick = Callback::from(move |_: MouseEvent| open(name, step, &intents));
             html! { <button type="button" class={class} data-testid={testid} {onclick}>{ label }</button> }
         }
     }
@@ -86,7 +87,7 @@ pub fn course(p: &CourseProps) -> Html {
                 label,
                 "button primary big",
                 "course-start",
-                &p.on_open,
+                &p.intents,
             )
         }
         (Some((lesson, _)), _) => {
@@ -101,7 +102,7 @@ pub fn course(p: &CourseProps) -> Html {
                 label,
                 "button primary big",
                 "course-start",
-                &p.on_open,
+                &p.intents,
             )
         }
         (None, Some(first)) => opener(
@@ -110,7 +111,7 @@ pub fn course(p: &CourseProps) -> Html {
             t(Key::CourseStart).to_string(),
             "button primary big",
             "course-start",
-            &p.on_open,
+            &p.intents,
         ),
         (None, None) => Html::default(),
     };
@@ -144,7 +145,7 @@ pub fn course(p: &CourseProps) -> Html {
                     html! {
                         <li class="course-lesson" data-lesson={l.name} data-progress={state.code()}>
                             <span class="course-num mono small" aria-hidden="true">{ number(l.name) }</span>
-                            { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.on_open) }
+                            { opener(l, 0, crate::scenario::lesson_title(l.name, lang), "course-open", "course-open", &p.intents) }
                             <span class={format!("badge progress-{}", state.code())}>{ badge }</span>
                             // One text node: the shell's static copy is pixel for pixel the same.
                             <span class="course-meta small muted">{ meta(l, &builds) }</span>

@@ -66,11 +66,7 @@ type Reading = std::rc::Rc<std::cell::RefCell<Option<gloo_file::callbacks::FileR
 
 /// Reads a `File` (from the picker or a drop) as text with gloo-file and plays it as a
 /// lesson; a file that cannot be read changes nothing.
-fn read_file(
-    file: wasm_bindgen::JsValue,
-    reading: &Reading,
-    load_file: Callback<(String, String)>,
-) {
+fn read_file(file: wasm_bindgen::JsValue, reading: &Reading, intents: LessonIntents) {
     use wasm_bindgen::JsCast;
     let Ok(file) = file.dyn_into::<web_sys::File>() else {
         return;
@@ -79,7 +75,7 @@ fn read_file(
     let title = file.name();
     let reader = gloo_file::callbacks::read_as_text(&file, move |text| {
         if let Ok(source) = text {
-            load_file.emit((title, source));
+            intents.load_file(title, source);
         }
     });
     *reading.borrow_mut() = Some(reader);
@@ -96,22 +92,22 @@ fn first_file(holder: &wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
 pub fn lesson_panel(p: &LessonPanelProps) -> Html {
     let reading: Reading = use_mut_ref(|| None);
     let onchange = {
-        let load = p.intents.load.clone();
+        let intents = p.intents.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 let value = select.value();
                 if value != "custom" {
-                    load.emit(value.parse::<usize>().ok());
+                    intents.load(value.parse::<usize>().ok());
                 }
             }
         })
     };
     let on_file = {
-        let (load_file, reading) = (p.intents.load_file.clone(), reading.clone());
+        let (intents, reading) = (p.intents.clone(), reading.clone());
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Some(file) = first_file(&input.clone().into()) {
-                    read_file(file, &reading, load_file.clone());
+                    read_file(file, &reading, intents.clone());
                 }
                 // The same file can be chosen again after an edit.
                 input.set_value("");
@@ -119,12 +115,12 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         })
     };
     let on_drop = {
-        let (load_file, reading) = (p.intents.load_file.clone(), reading.clone());
+        let (intents, reading) = (p.intents.clone(), reading.clone());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             let transfer = js_sys::Reflect::get(&e, &"dataTransfer".into()).ok();
             if let Some(file) = transfer.as_ref().and_then(first_file) {
-                read_file(file, &reading, load_file.clone());
+                read_file(file, &reading, intents.clone());
             }
         })
     };
@@ -203,7 +199,10 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
 /// output folded, the questions before the next step, and the controls in a dock that
 /// stays in view.
 fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
-    let travel = |to: Travel| on.travel.reform(move |_: MouseEvent| to);
+    let send = |intent: fn(&LessonIntents)| {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| intent(&on))
+    };
     let total = l.steps.len();
     let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
     // A `cluster` line after the first step starts a fresh world: say so, or the
@@ -231,11 +230,11 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
             .filter(|t| !l.terms_seen.contains(&t.id))
             .collect();
     let on_answer = {
-        let answer = on.answer.clone();
+        let on = on.clone();
         let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
         let lesson = l.name;
         Callback::from(move |(line, choice): (usize, usize)| {
-            answer.emit((line, choice));
+            on.answer(line, choice);
             // A host page hears each answer (`eos:answered`).
             let correct = answers.contains(&(line, choice));
             let name = lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
@@ -248,30 +247,30 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
         })
     };
     let on_scrub = {
-        let travel = on.travel.clone();
+        let on = on.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Ok(to) = input.value().parse::<usize>() {
-                    travel.emit(Travel::To(to));
+                    on.travel(Travel::To(to));
                 }
             }
         })
     };
     let on_speed = {
-        let set_speed = on.speed.clone();
+        let on = on.clone();
         Callback::from(move |e: Event| {
             if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 if let Ok(speed) = select.value().parse::<u32>() {
-                    set_speed.emit(speed);
+                    on.speed(speed);
                 }
             }
         })
     };
     let on_run_on = {
-        let run_on = on.run_on.clone();
+        let on = on.clone();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                run_on.emit(input.checked());
+                on.run_on(input.checked());
             }
         })
     };
@@ -319,8 +318,8 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
                     <label class="small check">
                         <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ t(Key::LessonRunOn) }
                     </label>
-                    <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={travel(Travel::To(0))}>{ t(Key::LessonReset) }</button>
-                    <button type="button" class="small" data-testid="lesson-exit" onclick={on.load.reform(|_: MouseEvent| None)}>{ t(Key::LessonExit) }</button>
+                    <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(|on| on.travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
+                    <button type="button" class="small" data-testid="lesson-exit" onclick={send(|on| on.load(None))}>{ t(Key::LessonExit) }</button>
                 </div>
             </div>
             <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
@@ -366,7 +365,7 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
                             <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &answered.to_string(), &asked.to_string()]) }</p>
                         }
                         if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
-                            { next_lesson_link(next, &on.load) }
+                            { next_lesson_link(next, on) }
                         }
                         <p class="small"><a href={crate::ui::site_href("limits.html")} data-testid="lesson-limits">{ t(Key::LimitsLink) }</a></p>
                     </div>
@@ -382,9 +381,9 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
             }
             <div class="lesson-dock" role="group" aria-label={t(Key::LessonControls)}>
                 <div class="dock-inner">
-                    <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={travel(Travel::Back)}>{ t(Key::LessonPrev) }</button>
-                    <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={travel(Travel::Forward)}>{ t(Key::LessonNext) }</button>
-                    <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={on.toggle_play.reform(|_: MouseEvent| ())}>{ play_label }</button>
+                    <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(|on| on.travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
+                    <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(|on| on.travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
+                    <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={send(LessonIntents::toggle_play)}>{ play_label }</button>
                     <label class="small dock-field">{ t(Key::LessonSpeed) }
                         <select data-testid="lesson-speed" onchange={on_speed}>
                             { for crate::ui::state::Panels::SPEEDS.iter().map(|s| html! {
@@ -454,7 +453,7 @@ fn numbered(first: usize, text: &str) -> String {
 /// The course's next lesson: opened here, or on the Pulsar page.
 fn next_lesson_link(
     next: &'static crate::scenario::course::CourseLesson,
-    load: &Callback<Option<usize>>,
+    on: &LessonIntents,
 ) -> Html {
     let title = crate::scenario::lesson_title(next.name, crate::i18n::ui_lang());
     let label = tf(Key::LessonNextLesson, &[&title]);
@@ -466,10 +465,10 @@ fn next_lesson_link(
             let index = crate::scenario::lessons()
                 .iter()
                 .position(|l| l.name == next.name);
-            let load = load.clone();
+            let on = on.clone();
             let onclick = Callback::from(move |_: MouseEvent| {
                 if index.is_some() {
-                    load.emit(index);
+                    on.load(index);
                 }
             });
             html! { <button type="button" class="primary" data-testid="lesson-next-lesson" {onclick}>{ label }</button> }

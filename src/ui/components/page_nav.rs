@@ -7,15 +7,14 @@ use yew::prelude::*;
 
 use crate::i18n::Lang;
 use crate::i18n::{t, Key};
+use crate::ui::intents::NavIntents;
 use crate::ui::state::Page;
 
 #[derive(Properties, PartialEq)]
 pub struct PageNavProps {
     pub current: Page,
-    /// A tab clicked.
-    pub on_page: Callback<Page>,
-    /// The keyboard-shortcut sheet asked for.
-    pub on_shortcuts: Callback<()>,
+    /// A tab clicked, the keyboard-shortcut sheet asked for.
+    pub intents: NavIntents,
     /// The language menu's choice, its catalog loaded.
     pub on_lang: Callback<Lang>,
     /// "Copy link" (the share box under the tabs shows the link).
@@ -25,8 +24,8 @@ pub struct PageNavProps {
 #[function_component(PageNav)]
 pub fn page_nav(p: &PageNavProps) -> Html {
     let tab = |page: Page, label: Key, testid: &'static str| {
-        let on_page = p.on_page.clone();
-        let onclick = Callback::from(move |_: MouseEvent| on_page.emit(page));
+        let intents = p.intents.clone();
+        let onclick = Callback::from(move |_: MouseEvent| intents.page(page));
         let current = p.current == page;
         html! {
             <li>
@@ -38,7 +37,10 @@ pub fn page_nav(p: &PageNavProps) -> Html {
             </li>
         }
     };
-    let shortcuts = p.on_shortcuts.reform(|_: MouseEvent| ());
+    let shortcuts = {
+        let intents = p.intents.clone();
+        Callback::from(move |_: MouseEvent| intents.open_shortcuts())
+    };
     html! {
         <nav class="page-nav" aria-label={t(Key::NavLabel)}>
             <ul>
