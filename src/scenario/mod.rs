@@ -27,13 +27,19 @@ pub use watch::{MakeWatch, Watch};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StaleLessonFile(pub &'static str);
 
-impl std::fmt::Display for StaleLessonFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
+impl StaleLessonFile {
+    /// What the browser's console is told.
+    pub fn why(&self) -> String {
+        format!(
             "static/lessons/{}.eos is not the file this page was built with",
             self.0
         )
+    }
+}
+
+impl std::fmt::Display for StaleLessonFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why())
     }
 }
 

@@ -21,8 +21,8 @@ pub struct CoordinatedTransaction<'a> {
     pub metadata: &'a TransactionMetadata,
 }
 
-/// Why [`World::transaction_log_values`] has nothing to read. Its `Display` is the line
-/// `txn-states` prints, in English as the tool output around it.
+/// Why [`World::transaction_log_values`] has nothing to read. Its `line` (and `Display`)
+/// is what `txn-states` prints, in English as the tool output around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TxnLogUnreadable {
     /// No broker leads the transactional id's `__transaction_state` partition yet.
@@ -31,12 +31,19 @@ pub enum TxnLogUnreadable {
     NotLoaded(TopicPartition),
 }
 
+impl TxnLogUnreadable {
+    /// The line `txn-states` prints.
+    pub fn line(&self) -> String {
+        match self {
+            TxnLogUnreadable::NoCoordinator(id) => format!("{id}: no coordinator yet"),
+            TxnLogUnreadable::NotLoaded(tp) => format!("{tp}: not loaded"),
+        }
+    }
+}
+
 impl std::fmt::Display for TxnLogUnreadable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TxnLogUnreadable::NoCoordinator(id) => write!(f, "{id}: no coordinator yet"),
-            TxnLogUnreadable::NotLoaded(tp) => write!(f, "{tp}: not loaded"),
-        }
+        f.write_str(&self.line())
     }
 }
 
@@ -162,7 +169,7 @@ impl World {
                     .collect::<Vec<_>>()
                     .join(" → ")
             }
-            Err(why) => why.to_string(),
+            Err(why) => why.line(),
         }
     }
 

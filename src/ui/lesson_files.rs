@@ -25,7 +25,7 @@ pub fn fetch_then_start(index: usize, step: usize, dispatch: &Callback<Msg>) {
         let url = format!("static/lessons/{}.eos", lesson.name);
         let fetched = super::language::fetch_text(&url)
             .await
-            .and_then(|text| lesson.install(text).map_err(|e| e.to_string()));
+            .and_then(|text| lesson.install(text).map_err(|e| e.why()));
         if let Err(e) = fetched {
             web_sys::console::warn_1(&format!("lesson {}: {e}", lesson.name).into());
         }
