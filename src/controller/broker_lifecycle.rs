@@ -96,10 +96,26 @@ impl World {
                 self.fence_broker(id);
             }
         } else if !self.fenced.contains(&id) {
-            let silent_since = (self.clock_ms(), self.events().len());
-            self.session_cut_at.entry(id).or_insert(silent_since);
-            self.emit(EventKind::HeartbeatsStopped { broker: id });
+            // Cut off from the controller before it crashed, it was already silent.
+            self.heartbeats_stop(id, false);
         }
+    }
+
+    /// The controller hears no more heartbeats from a broker it has not fenced
+    /// (Kafka 4.0 `BrokerHeartbeatManager`: the last contact starts its session's
+    /// count-down); said once, when the silence starts.
+    fn heartbeats_stop(&mut self, id: i32, running: bool) {
+        if self.session_cut_at.contains_key(&id) {
+            return;
+        }
+        let now = self.clock_ms();
+        self.session_cut_at.insert(id, (now, self.events().len()));
+        self.emit(EventKind::HeartbeatsStopped {
+            broker: id,
+            running,
+            last_heartbeat_ms: now,
+            fence_at_ms: now.saturating_add(BROKER_SESSION_TIMEOUT_MS),
+        });
     }
 
     /// A broker that stopped uncleanly registers again: with ELR on it leaves every ISR
@@ -202,14 +218,13 @@ impl World {
         if !self.replicated {
             return;
         }
-        let silent_since = (self.clock_ms(), self.events().len());
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let online = self.brokers.get(&id).is_some_and(|b| b.online);
             let cut = self.network().is_cut(&Node::Broker(id), &Node::Controller);
             let heartbeats = online && !cut;
             if !heartbeats && !self.fenced.contains(&id) {
-                self.session_cut_at.entry(id).or_insert(silent_since);
+                self.heartbeats_stop(id, online);
                 continue;
             }
             self.session_cut_at.remove(&id);
@@ -289,5 +304,30 @@ impl World {
     /// Whether a restarted broker waits for the controller to accept its registration.
     pub fn is_registering(&self, broker: i32) -> bool {
         self.pending_registrations.contains_key(&broker)
+    }
+
+    /// A restarted broker waiting for the controller to accept its registration: when
+    /// it asks again.
+    pub fn pending_registration(&self, broker: i32) -> Option<PendingRegistration> {
+        self.pending_registrations.get(&broker).copied()
+    }
+
+    /// When the controller fences a broker it no longer hears from (crashed, or cut
+    /// off) and has not fenced yet, unless a heartbeat comes first.
+    pub fn session_expires_at(&self, broker: i32) -> Option<i64> {
+        self.session_cut_at
+            .get(&broker)
+            .filter(|_| !self.fenced.contains(&broker))
+            .map(|(t, _)| t.saturating_add(BROKER_SESSION_TIMEOUT_MS))
+    }
+
+    /// Whether the controller has fenced this broker, stopped or running; and whether
+    /// a controlled shutdown did it (Kafka's registration keeps `inControlledShutdown`
+    /// until the broker registers again).
+    pub fn fenced_by_controller(&self, broker: i32) -> (bool, bool) {
+        (
+            self.fenced.contains(&broker),
+            self.shutting_down.contains(&broker),
+        )
     }
 }

@@ -151,11 +151,16 @@ pub enum EventKind {
         fenced: bool,
         running: bool,
     },
-    /// A replicated broker crashed: its heartbeats stop, and the controller, which
-    /// cannot tell a crash from a pause, keeps it registered until its session runs
-    /// out.
+    /// A replicated broker's heartbeats stop reaching the controller: it crashed
+    /// (`running` false) or its link to the controller was cut (`running`). The
+    /// controller, which cannot tell a crash from a pause, keeps it registered until
+    /// its session runs out: `broker.session.timeout.ms` after its last heartbeat, at
+    /// `fence_at_ms`.
     HeartbeatsStopped {
         broker: i32,
+        running: bool,
+        last_heartbeat_ms: i64,
+        fence_at_ms: i64,
     },
     /// The controller refused a restarted broker's registration (its previous
     /// incarnation's session still runs); it asks again after `retry_ms`.

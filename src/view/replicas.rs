@@ -20,11 +20,53 @@ pub enum BrokerState {
     Stopped,
 }
 
+/// A broker as the controller sees it (Kafka 4.0 `BrokerHeartbeatManager` and
+/// `BrokerRegistration`). The process state alone misleads: a crashed leader stays
+/// leader until the controller fences it, and a restart waits for its registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControllerSees {
+    /// Registered, heartbeating and unfenced.
+    Active,
+    /// No heartbeat since it crashed (`running` false) or its link to the controller
+    /// was cut: still registered, in its ISRs and leader where it led, until the
+    /// controller fences it in `fence_in_ms` (unless a heartbeat comes first).
+    SessionRunning { running: bool, fence_in_ms: i64 },
+    /// Fenced: out of every ISR, leader of nothing.
+    Fenced,
+    /// Fenced by its controlled shutdown.
+    ControlledShutdown,
+    /// Started while its previous session ran: refused DUPLICATE_BROKER_REGISTRATION,
+    /// it asks again in `retry_in_ms` and serves nothing until accepted.
+    Registering { retry_in_ms: i64 },
+}
+
+/// How the controller sees broker `id` now.
+pub fn controller_sees(world: &World, id: i32) -> ControllerSees {
+    let now = world.clock_ms();
+    if let Some(p) = world.pending_registration(id) {
+        return ControllerSees::Registering {
+            retry_in_ms: p.next_attempt_ms.saturating_sub(now).max(0),
+        };
+    }
+    if let Some(at) = world.session_expires_at(id) {
+        return ControllerSees::SessionRunning {
+            running: world.brokers().get(&id).is_some_and(|b| b.online),
+            fence_in_ms: at.saturating_sub(now).max(0),
+        };
+    }
+    match world.fenced_by_controller(id) {
+        (true, true) => ControllerSees::ControlledShutdown,
+        (true, false) => ControllerSees::Fenced,
+        _ => ControllerSees::Active,
+    }
+}
+
 /// One broker card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BrokerCard {
     pub id: i32,
     pub state: BrokerState,
+    pub controller: ControllerSees,
     /// Partitions of the learner's topics it leads, by the controller's record.
     pub leads: Vec<TopicPartition>,
     /// Internal topics (`__transaction_state`, `__consumer_offsets`) and how many of
@@ -75,6 +117,9 @@ pub struct ReplicasPanel {
     pub leader_epoch: i32,
     pub partition_epoch: i32,
     pub isr: Vec<i32>,
+    /// The leader is down but not fenced yet: the controller still names it, so
+    /// requests to it fail until its session runs out in this many ms.
+    pub leader_unreachable_ms: Option<i64>,
     /// The eligible leader replicas, when the cluster keeps them.
     pub elr: Option<Vec<i32>>,
     /// The offset of each column's first slot: the offsets before it are not shown
@@ -125,6 +170,7 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
             BrokerCard {
                 id: b.id,
                 state,
+                controller: controller_sees(world, b.id),
                 leads,
                 leads_internal,
                 catching_up,
@@ -249,6 +295,13 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
         leader_epoch: view.leader_epoch,
         partition_epoch: view.partition_epoch,
         isr: view.isr,
+        leader_unreachable_ms: match controller_sees(world, view.leader) {
+            ControllerSees::SessionRunning {
+                running: false,
+                fence_in_ms,
+            } => Some(fence_in_ms),
+            _ => None,
+        },
         elr: view.elr,
         first_offset: first,
         columns,

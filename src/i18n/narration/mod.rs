@@ -280,9 +280,12 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             fenced,
             running,
         } => replication::fenced(*broker, *fenced, *running),
-        EventKind::HeartbeatsStopped { broker } => {
-            msg!("controller.heartbeats-stopped", broker = broker)
-        }
+        EventKind::HeartbeatsStopped {
+            broker,
+            running,
+            last_heartbeat_ms,
+            fence_at_ms,
+        } => replication::heartbeats_stopped(*broker, *running, *last_heartbeat_ms, *fence_at_ms),
         EventKind::RegistrationRefused {
             broker,
             error,

@@ -368,6 +368,27 @@ pub(super) fn controlled_shutdown(broker: i32) -> Msg {
 
 /// The controller fenced a broker whose session ran out (still running, cut off from
 /// it, or stopped), or let a cut-off one back in.
+/// A broker's heartbeats stop: it crashed, or (`running`) its link to the controller
+/// was cut while it keeps serving clients.
+/// The times are the world's clock, shown as the event list shows it (from its start).
+pub(super) fn heartbeats_stopped(broker: i32, running: bool, since: i64, fence: i64) -> Msg {
+    let (since, fence) = (since - crate::sim::START_MS, fence - crate::sim::START_MS);
+    if running {
+        msg!(
+            "controller.heartbeats-stopped-cut",
+            broker = broker,
+            since = since,
+            fence = fence
+        )
+    } else {
+        msg!(
+            "controller.heartbeats-stopped",
+            broker = broker,
+            fence = fence
+        )
+    }
+}
+
 pub(super) fn fenced(broker: i32, fenced: bool, running: bool) -> Msg {
     match (fenced, running) {
         (true, true) => msg!("controller.fenced", broker = broker),

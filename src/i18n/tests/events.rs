@@ -179,7 +179,14 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
     });
     // The controller's session timer: a crash, its fence, a cut-off broker's fence and
     // return, and a restart refused while the old session runs.
-    out.push(EventKind::HeartbeatsStopped { broker: 2 });
+    for running in [false, true] {
+        out.push(EventKind::HeartbeatsStopped {
+            broker: 2,
+            running,
+            last_heartbeat_ms: 1_000,
+            fence_at_ms: 10_000,
+        });
+    }
     for (fenced, running) in [(true, false), (true, true), (false, true)] {
         out.push(EventKind::BrokerFenced {
             broker: 2,

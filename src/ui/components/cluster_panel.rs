@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::i18n::{t, tf, Key};
 use crate::sim::{Action, Fault, Node};
 pub use crate::view::cluster::ClusterBroker;
-use crate::view::replicas::BrokerState;
+use crate::view::replicas::{BrokerState, ControllerSees};
 
 #[derive(Properties, PartialEq)]
 pub struct ClusterPanelProps {
@@ -42,6 +42,37 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
             BrokerState::Fenced => ("badge warn", t(Key::BrokerFenced)),
             BrokerState::Stopped => ("badge danger", t(Key::BrokerStopped)),
         };
+        // What the controller makes of it: the process state alone does not say
+        // whether it still leads.
+        let seen = match b.card.controller {
+            ControllerSees::SessionRunning {
+                running,
+                fence_in_ms,
+            } => Some((
+                "badge warn",
+                tf(
+                    if running {
+                        Key::BrokerSessionCut
+                    } else {
+                        Key::BrokerSessionCrashed
+                    },
+                    &[&fence_in_ms.to_string()],
+                ),
+            )),
+            ControllerSees::Registering { retry_in_ms } => Some((
+                "badge warn",
+                tf(Key::BrokerRegistering, &[&retry_in_ms.to_string()]),
+            )),
+            ControllerSees::ControlledShutdown => {
+                Some(("badge", t(Key::BrokerControlledShutdown).to_string()))
+            }
+            // A running broker's state badge already says "fenced".
+            ControllerSees::Fenced if b.card.state == BrokerState::Stopped => {
+                Some(("badge", t(Key::BrokerFenced).to_string()))
+            }
+            _ => None,
+        };
+        let registering = matches!(b.card.controller, ControllerSees::Registering { .. });
         let leads: Vec<String> = b
             .card
             .leads
@@ -55,7 +86,8 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
             )
             .collect();
         let (broker, controller) = (Node::Broker(id), Node::Controller);
-        let buttons = if b.card.state == BrokerState::Stopped {
+        // A broker waiting for its registration may be stopped again, not started.
+        let buttons = if b.card.state == BrokerState::Stopped && !registering {
             button(
                 id,
                 "start",
@@ -113,6 +145,9 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                     <span class={badge} data-testid={format!("broker-{id}-state")}>{ state }</span>
                     if b.cut && b.card.state != BrokerState::Stopped {
                         { " " }<span class="badge warn">{ t(Key::BrokerCut) }</span>
+                    }
+                    if let Some((class, text)) = seen {
+                        { " " }<span class={class} data-testid={format!("broker-{id}-controller")}>{ text }</span>
                     }
                 </p>
                 <p class="small mono" data-testid={format!("broker-{id}-leads")}>

@@ -135,6 +135,12 @@ pub fn replicas_view(p: &ReplicasViewProps) -> Html {
             <p class="small mono" data-testid="replicas-summary">
                 { summary.clone() }
             </p>
+            if let Some(ms) = panel.leader_unreachable_ms {
+                <p class="small notice" data-testid="replicas-leader-unreachable">
+                    <span class="badge danger">{ t(Key::LeaderUnreachable) }</span>{ " " }
+                    { tf(Key::LeaderUnreachableText, &[&panel.leader.to_string(), &ms.to_string()]) }
+                </p>
+            }
             <div class="scroll-x" tabindex="0" role="region" aria-label={summary}>
                 <table class="replicas-table">
                     <caption class="visually-hidden">{ caption }</caption>

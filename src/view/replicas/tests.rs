@@ -111,3 +111,78 @@ fn internal_topics_are_counted_per_broker_not_listed() {
         .sum();
     assert_eq!(total, 50);
 }
+
+const CRASHED_LEADER: &str = "cluster brokers=3
+topic create orders partitions=1 replication.factor=3 min.insync.replicas=2
+producer p create
+producer p send orders-0 a
+producer p flush
+broker 1 stop crash
+";
+
+/// A crash tells the controller nothing: broker 1 stays leader, and the card and the
+/// partition count down to the fence (`broker.session.timeout.ms`, 9 s).
+#[test]
+fn a_crashed_leader_counts_down_to_its_fence() {
+    let tp = TopicPartition::new("orders", 0);
+    let w = world_after(&format!("{CRASHED_LEADER}run 2000\n"));
+    let card = &brokers(&w)[0];
+    assert_eq!(card.state, BrokerState::Stopped);
+    assert_eq!(
+        card.controller,
+        ControllerSees::SessionRunning {
+            running: false,
+            fence_in_ms: 7_000
+        }
+    );
+    assert_eq!(
+        card.leads,
+        vec![tp.clone()],
+        "the controller still names it"
+    );
+    let panel = replicas(&w, &tp).unwrap();
+    assert_eq!(
+        (panel.leader, panel.leader_unreachable_ms),
+        (1, Some(7_000))
+    );
+    assert_eq!(brokers(&w)[1].controller, ControllerSees::Active);
+
+    let w = world_after(&format!("{CRASHED_LEADER}run 9000\n"));
+    assert_eq!(brokers(&w)[0].controller, ControllerSees::Fenced);
+    let panel = replicas(&w, &tp).unwrap();
+    assert_eq!((panel.leader, panel.leader_unreachable_ms), (2, None));
+}
+
+/// A restart inside the old session is refused; the card says when it asks again.
+#[test]
+fn a_restart_before_the_fence_is_registering() {
+    let w = world_after(&format!("{CRASHED_LEADER}run 2000\nbroker 1 start\n"));
+    assert_eq!(
+        brokers(&w)[0].controller,
+        ControllerSees::Registering { retry_in_ms: 100 }
+    );
+}
+
+/// A running broker cut off from the controller counts down the same way, and a
+/// follower that stops cleanly is in controlled shutdown, fenced at once.
+#[test]
+fn a_cut_broker_counts_down_and_a_clean_stop_is_a_controlled_shutdown() {
+    let w = world_after(
+        "cluster brokers=3\ntopic create t partitions=1 replication.factor=3\nfault cut broker-2 controller\nrun 1000\nbroker 3 stop\n",
+    );
+    let cards = brokers(&w);
+    assert_eq!(cards[1].state, BrokerState::Up);
+    assert_eq!(
+        cards[1].controller,
+        ControllerSees::SessionRunning {
+            running: true,
+            fence_in_ms: 8_000
+        }
+    );
+    assert_eq!(cards[2].controller, ControllerSees::ControlledShutdown);
+    let panel = replicas(&w, &TopicPartition::new("t", 0)).unwrap();
+    assert_eq!(
+        panel.leader_unreachable_ms, None,
+        "a cut leader still answers"
+    );
+}
