@@ -72,11 +72,20 @@ async fn crashing_the_leader_in_the_page_gets_the_retry_a_duplicate_from_the_new
         summary.contains("Leader: broker 1 · leader epoch 0"),
         "{summary}"
     );
+    // The card and the partition say why: the controller has not noticed yet.
+    assert_eq!(
+        text(&root, "broker-1-controller"),
+        "crashed — the controller has not noticed yet (session expires in 9000 ms)"
+    );
+    assert!(text(&root, "replicas-leader-unreachable").starts_with("leader unreachable"));
+    assert!(find(&root, "broker-2-controller").is_none(), "broker 2 is active");
 
     click(&root, "run").await;
     let summary = text(&root, "replicas-summary");
     assert!(summary.contains("leader epoch 1"), "{summary}");
     assert!(!summary.contains("broker 1 "), "{summary}");
+    assert_eq!(text(&root, "broker-1-controller"), "fenced");
+    assert!(find(&root, "replicas-leader-unreachable").is_none());
     assert_eq!(
         by_testid(&root, "verdict").get_attribute("data-verdict"),
         Some("DUPLICATE".to_string()),
@@ -95,6 +104,18 @@ async fn crashing_the_leader_in_the_page_gets_the_retry_a_duplicate_from_the_new
     click(&root, "broker-1-start").await;
     assert_eq!(text(&root, "broker-1-state"), "up");
     assert!(!text(&root, "broker-1-leads").contains("orders-0"));
+    assert!(find(&root, "broker-1-controller").is_none());
+
+    // A follower started again at once is refused while its old session runs: the card
+    // says when it asks again, and offers Crash (stop the waiting process), not Start.
+    click(&root, "broker-3-crash").await;
+    click(&root, "broker-3-start").await;
+    assert_eq!(
+        text(&root, "broker-3-controller"),
+        "registering — refused DUPLICATE_BROKER_REGISTRATION, asks again in 100 ms"
+    );
+    assert!(find(&root, "broker-3-start").is_none());
+    assert!(find(&root, "broker-3-crash").is_some());
 }
 
 /// The `.msg` rows of the timeline.
