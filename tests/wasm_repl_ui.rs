@@ -78,7 +78,10 @@ async fn crashing_the_leader_in_the_page_gets_the_retry_a_duplicate_from_the_new
         "crashed — the controller has not noticed yet (session expires in 9000 ms)"
     );
     assert!(text(&root, "replicas-leader-unreachable").starts_with("leader unreachable"));
-    assert!(find(&root, "broker-2-controller").is_none(), "broker 2 is active");
+    assert!(
+        find(&root, "broker-2-controller").is_none(),
+        "broker 2 is active"
+    );
 
     click(&root, "run").await;
     let summary = text(&root, "replicas-summary");

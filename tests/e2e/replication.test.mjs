@@ -1,7 +1,8 @@
 // Replication in the built site, on the idempotence page: choose the 3-broker cluster
 // (replication.factor=3, min.insync.replicas=2), send `a`, then `b` step by step until
-// both followers have it, crash the leader with one click before it answers, and run
-// (the controller fences it when its 9 s session runs out):
+// both followers have it, crash the leader with one click before it answers (its card
+// counts down the controller's 9 s session, its partition's leader is unreachable), and
+// run (the controller fences it when the session runs out):
 // the producer's retry is answered DUPLICATE by the new leader, and every replica still
 // up holds one `a` and one `b`. axe-core finds no violations with the cluster panel and
 // the replicas view on screen; the new panels fit in 360 px; screenshots at
@@ -57,13 +58,24 @@ for (const { width, height } of [
 
       // The controller does not see a crash: broker 1 leads until its session runs out
       // (broker.session.timeout.ms, 9 s); Run gets there, and the new leader answers.
+      // The card counts down to the fence, and the partition says its leader is
+      // unreachable while the controller still names it.
       await page.locator(tid('broker-1-crash')).click();
       assert.equal(await text(page, 'broker-1-state'), 'stopped');
       assert.match(await text(page, 'replicas-summary'), /Leader: broker 1 · leader epoch 0/);
+      assert.equal(
+        await text(page, 'broker-1-controller'),
+        'crashed — the controller has not noticed yet (session expires in 9000 ms)',
+      );
+      assert.match(await text(page, 'replicas-leader-unreachable'), /^leader unreachable Broker 1 is down/);
+      await page.locator(tid('cluster-panel')).scrollIntoViewIfNeeded();
+      await screenshot(page, `replication-${width}-crashed`);
 
       await page.locator(tid('run')).click();
       await page.locator(`${tid('verdict')}[data-verdict="DUPLICATE"]`).waitFor({ timeout: 20_000 });
       assert.match(await text(page, 'replicas-summary'), /leader epoch 1/);
+      assert.equal(await text(page, 'broker-1-controller'), 'fenced');
+      assert.equal(await page.locator(tid('replicas-leader-unreachable')).count(), 0);
       for (const id of [2, 3]) {
         assert.match(await text(page, `replica-${id}-offsets`), /LEO 2 /, `one a, one b on broker ${id}`);
       }

@@ -1,4 +1,5 @@
-//! The cluster: every broker up, fenced or stopped, with one click to crash, restart,
+//! The cluster: every broker up, fenced or stopped, and as the controller sees it (a
+//! crash it has not noticed counts down its session), with one click to crash, restart,
 //! cut it off from the controller or heal it; which broker leads each partition and
 //! which coordinates each transactional id. Each button is one existing [`Action`],
 //! so a click is recorded, replayed and shared like a scenario line.
