@@ -40,8 +40,8 @@ pub enum ControllerSees {
     Registering { retry_in_ms: i64 },
 }
 
-/// How the controller sees broker `id` now.
-pub fn controller_sees(world: &World, id: i32) -> ControllerSees {
+/// How the controller sees broker `id` (running or not) now.
+pub fn controller_sees(world: &World, id: i32, online: bool) -> ControllerSees {
     let now = world.clock_ms();
     if let Some(p) = world.pending_registration(id) {
         return ControllerSees::Registering {
@@ -50,7 +50,7 @@ pub fn controller_sees(world: &World, id: i32) -> ControllerSees {
     }
     if let Some(at) = world.session_expires_at(id) {
         return ControllerSees::SessionRunning {
-            running: world.brokers().get(&id).is_some_and(|b| b.online),
+            running: online,
             fence_in_ms: at.saturating_sub(now).max(0),
         };
     }
@@ -170,7 +170,7 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
             BrokerCard {
                 id: b.id,
                 state,
-                controller: controller_sees(world, b.id),
+                controller: controller_sees(world, b.id, b.online),
                 leads,
                 leads_internal,
                 catching_up,
@@ -242,6 +242,9 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
     // The leader is one of the replicas (its log is read once); without a leader,
     // nothing matches.
     let leader_at = view.replicas.iter().position(|r| r.broker == view.leader);
+    let leader_online = leader_at
+        .and_then(|i| view.replicas.get(i))
+        .is_some_and(|r| r.online);
     let other_leader = match leader_at {
         Some(_) => Vec::new(),
         None => spans(
@@ -295,11 +298,10 @@ pub fn replicas(world: &World, tp: &TopicPartition) -> Option<ReplicasPanel> {
         leader_epoch: view.leader_epoch,
         partition_epoch: view.partition_epoch,
         isr: view.isr,
-        leader_unreachable_ms: match controller_sees(world, view.leader) {
-            ControllerSees::SessionRunning {
-                running: false,
-                fence_in_ms,
-            } => Some(fence_in_ms),
+        leader_unreachable_ms: match controller_sees(world, view.leader, leader_online) {
+            ControllerSees::SessionRunning { fence_in_ms, .. } if !leader_online => {
+                Some(fence_in_ms)
+            }
             _ => None,
         },
         elr: view.elr,

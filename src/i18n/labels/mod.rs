@@ -88,7 +88,6 @@ keys! {
     BrokerRegistering,
     BrokerControlledShutdown,
     LeaderUnreachable,
-    LeaderUnreachableText,
     CrashButton,
     StartButton,
     CutButton,

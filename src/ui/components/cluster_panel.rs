@@ -44,34 +44,25 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
             BrokerState::Stopped => ("badge danger", t(Key::BrokerStopped)),
         };
         // What the controller makes of it: the process state alone does not say
-        // whether it still leads.
+        // whether it still leads. One line, its number filled where the text has one.
         let seen = match b.card.controller {
             ControllerSees::SessionRunning {
-                running,
+                running: true,
                 fence_in_ms,
-            } => Some((
-                "badge warn",
-                tf(
-                    if running {
-                        Key::BrokerSessionCut
-                    } else {
-                        Key::BrokerSessionCrashed
-                    },
-                    &[&fence_in_ms.to_string()],
-                ),
-            )),
-            ControllerSees::Registering { retry_in_ms } => Some((
-                "badge warn",
-                tf(Key::BrokerRegistering, &[&retry_in_ms.to_string()]),
-            )),
-            ControllerSees::ControlledShutdown => {
-                Some(("badge", t(Key::BrokerControlledShutdown).to_string()))
+            } => Some((Key::BrokerSessionCut, fence_in_ms)),
+            ControllerSees::SessionRunning { fence_in_ms, .. } => {
+                Some((Key::BrokerSessionCrashed, fence_in_ms))
             }
-            // A running broker's state badge already says "fenced".
+            ControllerSees::Registering { retry_in_ms } => {
+                Some((Key::BrokerRegistering, retry_in_ms))
+            }
+            ControllerSees::ControlledShutdown => Some((Key::BrokerControlledShutdown, 0)),
+            // A running broker's state badge says "fenced": this one says why.
             ControllerSees::Fenced if b.card.state == BrokerState::Stopped => {
-                Some(("badge", t(Key::BrokerFenced).to_string()))
+                Some((Key::BrokerFenced, 0))
             }
-            _ => None,
+            ControllerSees::Fenced => Some((Key::BrokerCut, 0)),
+            ControllerSees::Active => None,
         };
         let registering = matches!(b.card.controller, ControllerSees::Registering { .. });
         let leads: Vec<String> = b
@@ -144,13 +135,10 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                 <p class="broker-card-head">
                     <strong>{ tf(Key::BrokerN, &[&id.to_string()]) }</strong>{ " " }
                     <span class={badge} data-testid={format!("broker-{id}-state")}>{ state }</span>
-                    if b.cut && b.card.state != BrokerState::Stopped {
-                        { " " }<span class="badge warn">{ t(Key::BrokerCut) }</span>
-                    }
-                    if let Some((class, text)) = seen {
-                        { " " }<span class={class} data-testid={format!("broker-{id}-controller")}>{ text }</span>
-                    }
                 </p>
+                if let Some((key, ms)) = seen {
+                    <p class="small notice" data-testid={format!("broker-{id}-controller")}>{ tf(key, &[&ms.to_string()]) }</p>
+                }
                 <p class="small mono" data-testid={format!("broker-{id}-leads")}>
                     { if leads.is_empty() { t(Key::LeadsNone).to_string() } else { tf(Key::LeadsList, &[&leads.join(", ")]) } }
                 </p>

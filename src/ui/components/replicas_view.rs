@@ -14,7 +14,9 @@ pub struct ReplicasViewProps {
     pub panel: ReplicasPanel,
 }
 
-fn head(c: &ReplicaColumn) -> Html {
+/// A replica's column head. A stopped leader the controller has not fenced yet
+/// (`unreachable`) is marked so: it still leads, and nothing reaches it.
+fn head(c: &ReplicaColumn, unreachable: bool) -> Html {
     let role = if c.leader {
         html! { <span class="badge info">{ t(Key::ReplicaLeader) }</span> }
     } else {
@@ -33,7 +35,7 @@ fn head(c: &ReplicaColumn) -> Html {
             <span class="replica-badges">
                 { role }{ " " }{ isr }
                 if !c.online {
-                    { " " }<span class="badge danger">{ t(Key::BrokerStopped) }</span>
+                    { " " }<span class="badge danger">{ t(if c.leader && unreachable { Key::LeaderUnreachable } else { Key::BrokerStopped }) }</span>
                 }
             </span>
             <span class="mono small replica-offsets" data-testid={format!("replica-{}-offsets", c.broker)}>
@@ -135,19 +137,13 @@ pub fn replicas_view(p: &ReplicasViewProps) -> Html {
             <p class="small mono" data-testid="replicas-summary">
                 { summary.clone() }
             </p>
-            if let Some(ms) = panel.leader_unreachable_ms {
-                <p class="small notice" data-testid="replicas-leader-unreachable">
-                    <span class="badge danger">{ t(Key::LeaderUnreachable) }</span>{ " " }
-                    { tf(Key::LeaderUnreachableText, &[&panel.leader.to_string(), &ms.to_string()]) }
-                </p>
-            }
             <div class="scroll-x" tabindex="0" role="region" aria-label={summary}>
                 <table class="replicas-table">
                     <caption class="visually-hidden">{ caption }</caption>
                     <thead>
                         <tr>
                             <th scope="col" class="num">{ t(Key::LogOffsets) }</th>
-                            { for panel.columns.iter().map(head) }
+                            { for panel.columns.iter().map(|c| head(c, panel.leader_unreachable_ms.is_some())) }
                         </tr>
                     </thead>
                     <tbody>
