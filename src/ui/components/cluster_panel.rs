@@ -25,10 +25,15 @@ fn act(on_act: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
     Callback::from(move |_: MouseEvent| on_act.emit(action.clone()))
 }
 
+/// The test id of a part of broker `id`'s card (one formatting for all of them).
+fn part(id: i32, what: &str) -> String {
+    format!("broker-{id}-{what}")
+}
+
 /// A button of broker `id`'s card (its number is read out after the label).
 fn button(id: i32, what: &str, label: Key, onclick: Callback<MouseEvent>) -> Html {
     html! {
-        <button type="button" data-testid={format!("broker-{id}-{what}")} {onclick}>
+        <button type="button" data-testid={part(id, what)} {onclick}>
             { t(label) }<span class="visually-hidden">{ format!(" {id}") }</span>
         </button>
     }
@@ -134,19 +139,19 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
             <li class="broker-card stack" data-testid={format!("broker-{id}")}>
                 <p class="broker-card-head">
                     <strong>{ tf(Key::BrokerN, &[&id.to_string()]) }</strong>{ " " }
-                    <span class={badge} data-testid={format!("broker-{id}-state")}>{ state }</span>
+                    <span class={badge} data-testid={part(id, "state")}>{ state }</span>
                 </p>
                 if let Some((key, ms)) = seen {
-                    <p class="small notice" data-testid={format!("broker-{id}-controller")}>{ tf(key, &[&ms.to_string()]) }</p>
+                    <p class="small notice" data-testid={part(id, "controller")}>{ tf(key, &[&ms.to_string()]) }</p>
                 }
-                <p class="small mono" data-testid={format!("broker-{id}-leads")}>
+                <p class="small mono" data-testid={part(id, "leads")}>
                     { if leads.is_empty() { t(Key::LeadsNone).to_string() } else { tf(Key::LeadsList, &[&leads.join(", ")]) } }
                 </p>
                 if !b.coordinates.is_empty() {
-                    <p class="small mono" data-testid={format!("broker-{id}-coordinates")}>{ tf(Key::CoordinatesList, &[&b.coordinates.join(", ")]) }</p>
+                    <p class="small mono" data-testid={part(id, "coordinates")}>{ tf(Key::CoordinatesList, &[&b.coordinates.join(", ")]) }</p>
                 }
                 if !b.card.catching_up.is_empty() {
-                    <p class="small notice" data-testid={format!("broker-{id}-catching-up")}>{ tf(Key::BrokerCatchingUp, &[&b.card.catching_up.iter().map(|tp| tp.to_string()).collect::<Vec<_>>().join(", ")]) }</p>
+                    <p class="small notice" data-testid={part(id, "catching-up")}>{ tf(Key::BrokerCatchingUp, &[&b.card.catching_up.iter().map(|tp| tp.to_string()).collect::<Vec<_>>().join(", ")]) }</p>
                 }
                 if !p.disabled {
                     <div class="cluster">{ buttons }</div>
