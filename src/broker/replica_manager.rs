@@ -86,6 +86,10 @@ impl Broker {
             return Ok(handled);
         };
         log.set_replicated(replicated);
+        let was_single = old.as_ref().is_some_and(|p| !p.is_replicated());
+        if was_single && replicated && leads && !role_changed {
+            log.start_epoch_cache(&mut self.fs, meta.leader_epoch)?;
+        }
         if old.is_none() && replicated {
             // `Partition.createLogIfNotExists`: a (re)started replica's HW starts at
             // `replication-offset-checkpoint` (0 without one), within the log's bounds.
@@ -184,8 +188,10 @@ impl Broker {
             self.resign_delayed_txn_writes(tp, &mut handled);
         }
         let was_leader = old.as_ref().is_some_and(|p| p.leader == self.id);
+        // A reassignment may leave an internal partition with one replica: its new
+        // leader still loads the coordinator.
         if role_changed
-            && replicated
+            && (replicated || old.as_ref().is_some_and(|p| p.is_replicated()))
             && (leads || was_leader)
             && crate::coordinator::internal_topics::is_internal(&tp.topic)
         {

@@ -69,22 +69,46 @@ impl World {
             None => refuse(Errors::UnknownTopicOrPartition),
             Some(Err(error)) => refuse(error),
             Some(Ok(changed)) => {
+                #[cfg(feature = "topic-admin")]
+                if changed {
+                    // The ISR this change commits may complete a reassignment
+                    // (`completeReassignmentIfNeeded`, in the same change).
+                    match self.maybe_complete_reassignment(&tp) {
+                        Some(true) => return refuse(super::reassignment::NEW_LEADER_ELECTED),
+                        Some(false) => return self.alter_partition_answer(&tp),
+                        None => {}
+                    }
+                }
                 if changed {
                     self.propagate_partition(&tp);
                 }
-                let Some(reg) = self.registration(&tp) else {
-                    return refuse(Errors::UnknownTopicOrPartition);
-                };
-                Response::AlterPartition {
-                    topic_partition: tp.clone(),
-                    error: Errors::None,
-                    leader_id: reg.leader(),
-                    leader_epoch: reg.leader_epoch(),
-                    partition_epoch: reg.partition_epoch(),
-                    isr: reg.isr().to_vec(),
-                    leader_recovery_state: reg.leader_recovery_state(),
-                }
+                self.alter_partition_answer(&tp)
             }
+        }
+    }
+
+    /// The answer to an accepted AlterPartition: the partition as the controller now
+    /// records it.
+    fn alter_partition_answer(&self, tp: &TopicPartition) -> Response {
+        match self.registration(tp) {
+            None => Response::AlterPartition {
+                topic_partition: tp.clone(),
+                error: Errors::UnknownTopicOrPartition,
+                leader_id: -1,
+                leader_epoch: -1,
+                partition_epoch: -1,
+                isr: Vec::new(),
+                leader_recovery_state: LeaderRecoveryState::Recovered,
+            },
+            Some(reg) => Response::AlterPartition {
+                topic_partition: tp.clone(),
+                error: Errors::None,
+                leader_id: reg.leader(),
+                leader_epoch: reg.leader_epoch(),
+                partition_epoch: reg.partition_epoch(),
+                isr: reg.isr().to_vec(),
+                leader_recovery_state: reg.leader_recovery_state(),
+            },
         }
     }
 }

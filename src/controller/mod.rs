@@ -22,7 +22,8 @@
 //! fencing, controlled shutdown) and `election` (announcing new leaders, preferred
 //! and automatic elections); `producer_ids` hands out producer-id blocks;
 //! `topic_changes` alters a topic that exists (its configs, more partitions, its
-//! deletion: feature `topic-admin`); `metadata_log` writes every decision to
+//! deletion) and `reassignment` moves a partition's replicas (AlterPartition
+//! Reassignments): feature `topic-admin`; `metadata_log` writes every decision to
 //! `__cluster_metadata` (feature `metadata-log`: the CLI and the native tests).
 
 mod alter_partition;
@@ -32,6 +33,8 @@ mod metadata;
 #[cfg(feature = "metadata-log")]
 pub mod metadata_log;
 mod producer_ids;
+#[cfg(feature = "topic-admin")]
+mod reassignment;
 mod registration;
 #[cfg(feature = "topic-admin")]
 mod topic_changes;

@@ -15,8 +15,14 @@ pub const NO_LEADER: i32 = -1;
 /// One partition as the controller records it (`PartitionRegistration`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartitionRegistration {
-    replicas: Vec<i32>,
-    isr: Vec<i32>,
+    pub(super) replicas: Vec<i32>,
+    pub(super) isr: Vec<i32>,
+    /// A reassignment in progress (`addingReplicas`, `removingReplicas`): the
+    /// replicas it adds and those it will remove, each sorted (`reassignment.rs`).
+    #[cfg(feature = "topic-admin")]
+    pub(super) adding: Vec<i32>,
+    #[cfg(feature = "topic-admin")]
+    pub(super) removing: Vec<i32>,
     /// Eligible leader replicas (KIP-966): replicas that left the ISR while it was
     /// below `min.insync.replicas`, so they hold every record the HW ever passed (the
     /// HW does not move while the ISR is that small). Empty unless ELR is on.
@@ -25,12 +31,12 @@ pub struct PartitionRegistration {
     /// the leader the partition had when its ISR emptied, elected when the ELR empties
     /// too. Empty once the partition has a leader again.
     last_known_elr: Vec<i32>,
-    leader: i32,
-    leader_epoch: i32,
+    pub(super) leader: i32,
+    pub(super) leader_epoch: i32,
     /// Bumped by every change to the registration (`PartitionRegistration.merge`):
     /// leader or ISR. A leader's AlterPartition names the partition epoch it knows,
     /// so a change built on an ISR the controller has since changed is refused.
-    partition_epoch: i32,
+    pub(super) partition_epoch: i32,
     /// RECOVERING after an unclean election (KIP-704) until the leader's
     /// AlterPartition says RECOVERED; meanwhile no other replica joins the ISR.
     leader_recovery_state: LeaderRecoveryState,
@@ -118,6 +124,10 @@ impl PartitionRegistration {
             isr: replicas.clone(),
             elr: Vec::new(),
             last_known_elr: Vec::new(),
+            #[cfg(feature = "topic-admin")]
+            adding: Vec::new(),
+            #[cfg(feature = "topic-admin")]
+            removing: Vec::new(),
             replicas,
             leader_epoch: 0,
             partition_epoch: 0,
@@ -438,7 +448,7 @@ impl PartitionRegistration {
     /// whether it is alive: only a broker that registered again can empty the ELR).
     /// Either unclean election marks the partition RECOVERING (`tryElection`, KIP-704,
     /// Kafka 3.2+); any other change leaves the recovery state as it was.
-    fn build(
+    pub(super) fn build(
         &mut self,
         target_isr: Vec<i32>,
         acceptable: &dyn Fn(i32) -> bool,
@@ -521,7 +531,7 @@ impl PartitionRegistration {
         Some(self.change(old_leader, election))
     }
 
-    fn change(&self, old_leader: i32, election: Option<Election>) -> LeaderChange {
+    pub(super) fn change(&self, old_leader: i32, election: Option<Election>) -> LeaderChange {
         LeaderChange {
             old_leader,
             leader: self.leader,

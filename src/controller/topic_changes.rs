@@ -209,7 +209,7 @@ impl World {
             let active = self.active_brokers();
             let mut registrations = Vec::new();
             for (p, replicas) in (current..).zip(assignment) {
-                self.validate_manual_assignment(replicas, replication_factor)?;
+                self.validate_manual_assignment(replicas, Some(replication_factor))?;
                 if !replicas.iter().any(|b| active.contains(b)) {
                     return Err(assignment_error(ReplicaAssignmentError::AllFenced {
                         partition: p,
@@ -241,11 +241,12 @@ impl World {
     }
 
     /// `validateManualPartitionAssignment`: a non-empty list of registered brokers,
-    /// each once, as many as the topic's other partitions have.
-    fn validate_manual_assignment(
+    /// each once, as many as the topic's other partitions have (a reassignment
+    /// passes no count: it may change the replication factor).
+    pub(super) fn validate_manual_assignment(
         &self,
         replicas: &[i32],
-        replication_factor: i32,
+        replication_factor: Option<i32>,
     ) -> Result<(), SimError> {
         if replicas.is_empty() {
             return Err(assignment_error(ReplicaAssignmentError::Empty));
@@ -265,12 +266,9 @@ impl World {
             }
         }
         let given = i32::try_from(sorted.len()).unwrap_or(i32::MAX);
-        if given != replication_factor {
+        if let Some(expected) = replication_factor.filter(|rf| *rf != given) {
             return Err(assignment_error(
-                ReplicaAssignmentError::ReplicationFactor {
-                    given,
-                    expected: replication_factor,
-                },
+                ReplicaAssignmentError::ReplicationFactor { given, expected },
             ));
         }
         Ok(())
@@ -310,13 +308,13 @@ impl World {
     }
 }
 
-fn unknown_topic(name: &str) -> SimError {
+pub(super) fn unknown_topic(name: &str) -> SimError {
     SimErrorKind::UnknownTopic {
         name: name.to_string(),
     }
     .into()
 }
 
-fn assignment_error(e: ReplicaAssignmentError) -> SimError {
+pub(super) fn assignment_error(e: ReplicaAssignmentError) -> SimError {
     SimErrorKind::ReplicaAssignment(e).into()
 }

@@ -54,6 +54,13 @@ errors! {
     // AddPartitionsToTxn for a partition the metadata lacks.
     #[cfg(feature = "topic-admin")]
     InvalidReplicaAssignment = 39, "INVALID_REPLICA_ASSIGNMENT", "Replica assignment is invalid.", false;
+    // Partition reassignment (feature `topic-admin`): a cancel with none in progress,
+    // and the answer to an AlterPartition whose ISR completed a reassignment that
+    // moved the leader away.
+    #[cfg(feature = "topic-admin")]
+    NoReassignmentInProgress = 85, "NO_REASSIGNMENT_IN_PROGRESS", "No partition reassignment is in progress.", false;
+    #[cfg(feature = "topic-admin")]
+    NewLeaderElected = 108, "NEW_LEADER_ELECTED", "The AlterPartition request successfully updated the partition state but the leader has changed.", false;
     InvalidConfig = 40, "INVALID_CONFIG", "Configuration is invalid.", false;
     InvalidRequest = 42, "INVALID_REQUEST", "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.", false;
     OutOfOrderSequenceNumber = 45, "OUT_OF_ORDER_SEQUENCE_NUMBER", "The broker received an out of order sequence number.", false;

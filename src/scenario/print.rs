@@ -280,6 +280,27 @@ fn print_action(action: &Action) -> Option<String> {
             format!("topic alter-config {}{}", quote(name), options(configs))
         }
         #[cfg(feature = "topic-admin")]
+        Action::ReassignPartition {
+            topic_partition,
+            replicas,
+        } => {
+            let target = replicas.as_ref().map_or_else(
+                || "cancel".to_string(),
+                |r| {
+                    r.iter()
+                        .map(|b| b.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                },
+            );
+            format!("topic reassign {topic_partition} replicas={target}")
+        }
+        #[cfg(feature = "topic-admin")]
+        Action::ListReassignments { partitions } => {
+            let named: String = partitions.iter().map(|tp| format!(" {tp}")).collect();
+            format!("topic list-reassignments{named}")
+        }
+        #[cfg(feature = "topic-admin")]
         Action::CreatePartitions {
             name,
             partitions: n,

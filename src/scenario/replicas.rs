@@ -4,7 +4,8 @@ use crate::sim::replication::ReplicasView;
 
 /// One header line (leader, leader epoch, ISR, the ELR when the cluster keeps one,
 /// partition epoch, and `leader-recovery-state=RECOVERING` after an unclean election
-/// until the leader reports it recovered), then one line per replica: role, LEO, HW,
+/// until the leader reports it recovered; `adding=`/`removing=` while a reassignment
+/// moves it), then one line per replica: role, LEO, HW,
 /// LSO, its leader-epoch cache, and what sets it apart (out of the ISR, stopped, a
 /// log that differs from the leader's).
 pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> {
@@ -29,6 +30,17 @@ pub fn replicas_lines(v: &ReplicasView, lang: crate::i18n::Lang) -> Vec<String> 
     let recovery = match v.leader_recovery_state {
         crate::protocol::LeaderRecoveryState::Recovered => "",
         crate::protocol::LeaderRecoveryState::Recovering => " leader-recovery-state=RECOVERING",
+    };
+    #[cfg(feature = "topic-admin")]
+    let recovery = {
+        let mut moving = String::new();
+        if !v.adding.is_empty() {
+            moving.push_str(&format!(" adding={}", list(&v.adding)));
+        }
+        if !v.removing.is_empty() {
+            moving.push_str(&format!(" removing={}", list(&v.removing)));
+        }
+        format!("{recovery}{moving}")
     };
     let mut lines = vec![format!(
         "{} leader={leader} epoch={} isr={}{elr} partition-epoch={}{recovery}",

@@ -41,6 +41,21 @@ pub enum Action {
     DeleteTopic {
         name: String,
     },
+    /// `kafka-reassign-partitions.sh --execute` for one partition:
+    /// AlterPartitionReassignments with its target replicas, or with none
+    /// (`--cancel`) to revert the reassignment in progress.
+    #[cfg(feature = "topic-admin")]
+    ReassignPartition {
+        topic_partition: TopicPartition,
+        replicas: Option<Vec<i32>>,
+    },
+    /// `kafka-reassign-partitions.sh --list`: ListPartitionReassignments for the
+    /// partitions named, or with none for every partition.
+    #[cfg(feature = "topic-admin")]
+    ListReassignments {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        partitions: Vec<TopicPartition>,
+    },
     /// A new producer client with Kafka config names (`acks`, `enable.idempotence`, …).
     CreateProducer {
         name: String,

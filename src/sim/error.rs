@@ -122,6 +122,16 @@ pub enum SimErrorKind {
     /// (`ReplicationControlManager.validateManualPartitionAssignment`).
     #[cfg(feature = "topic-admin")]
     ReplicaAssignment(ReplicaAssignmentError),
+    /// AlterPartitionReassignments for a topic or partition the controller does not
+    /// know (UNKNOWN_TOPIC_OR_PARTITION, with the controller's own message).
+    #[cfg(feature = "topic-admin")]
+    ReassignUnknown {
+        topic: String,
+        partition: Option<i32>,
+    },
+    /// A cancel with no reassignment in progress.
+    #[cfg(feature = "topic-admin")]
+    NoReassignmentInProgress,
     /// `truncate broker-N TOPIC-P`: only a follower's log is truncated (by its fetcher).
     TruncateLeader {
         broker: i32,
@@ -201,6 +211,12 @@ pub enum ReplicaAssignmentError {
     AllFenced {
         partition: i32,
     },
+    /// Reverting a reassignment would leave only replicas it was adding in the ISR:
+    /// an unclean election, refused unless the topic allows one.
+    RevertUnclean {
+        topic: String,
+        partition: i32,
+    },
 }
 
 impl SimErrorKind {
@@ -217,6 +233,10 @@ impl SimErrorKind {
             SimErrorKind::PartitionsNotIncreased { .. } => Some(Errors::InvalidPartitions),
             #[cfg(feature = "topic-admin")]
             SimErrorKind::ReplicaAssignment(_) => Some(Errors::InvalidReplicaAssignment),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::ReassignUnknown { .. } => Some(Errors::UnknownTopicOrPartition),
+            #[cfg(feature = "topic-admin")]
+            SimErrorKind::NoReassignmentInProgress => Some(Errors::NoReassignmentInProgress),
             SimErrorKind::IllegalTopicName { .. }
             | SimErrorKind::InternalTopic { .. }
             | SimErrorKind::TopicCollision { .. } => Some(Errors::InvalidTopicException),

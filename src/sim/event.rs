@@ -125,6 +125,31 @@ pub enum EventKind {
         topic: String,
         partitions: i32,
     },
+    /// AlterPartitionReassignments started moving a partition: `replicas` is target
+    /// and current together until the `adding` ones are in the ISR.
+    #[cfg(feature = "topic-admin")]
+    ReassignmentStarted {
+        tp: crate::log::TopicPartition,
+        replicas: Vec<i32>,
+        adding: Vec<i32>,
+        removing: Vec<i32>,
+    },
+    /// Every target replica was in the ISR: the controller took the `removed` ones
+    /// out of the replicas and the ISR, and their brokers deleted their replica.
+    #[cfg(feature = "topic-admin")]
+    ReassignmentCompleted {
+        tp: crate::log::TopicPartition,
+        replicas: Vec<i32>,
+        removed: Vec<i32>,
+    },
+    /// A cancel (`--cancel`) reverted the reassignment: the replicas it was adding
+    /// left, the ones it was removing stay.
+    #[cfg(feature = "topic-admin")]
+    ReassignmentCancelled {
+        tp: crate::log::TopicPartition,
+        replicas: Vec<i32>,
+        removed: Vec<i32>,
+    },
     /// The controller refused to create an internal topic: its replication factor
     /// (`offsets.topic.replication.factor` / `transaction.state.log.replication.factor`)
     /// is larger than the cluster (INVALID_REPLICATION_FACTOR).

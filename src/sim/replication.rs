@@ -109,6 +109,11 @@ pub struct ReplicasView {
     pub last_known_elr: Vec<i32>,
     /// RECOVERING after an unclean election until the leader reports it recovered.
     pub leader_recovery_state: crate::protocol::LeaderRecoveryState,
+    /// A reassignment in progress: the replicas it adds and those it will remove.
+    #[cfg(feature = "topic-admin")]
+    pub adding: Vec<i32>,
+    #[cfg(feature = "topic-admin")]
+    pub removing: Vec<i32>,
     pub replicas: Vec<ReplicaView>,
 }
 
@@ -218,6 +223,10 @@ impl World {
                 .then(|| reg.elr().to_vec()),
             last_known_elr: reg.last_known_elr().to_vec(),
             leader_recovery_state: reg.leader_recovery_state(),
+            #[cfg(feature = "topic-admin")]
+            adding: reg.adding_replicas().to_vec(),
+            #[cfg(feature = "topic-admin")]
+            removing: reg.removing_replicas().to_vec(),
             replicas,
         })
     }

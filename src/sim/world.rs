@@ -441,6 +441,15 @@ impl World {
             } => self.create_partitions(name, *partitions, assignment),
             #[cfg(feature = "topic-admin")]
             Action::DeleteTopic { name } => self.delete_topic(name),
+            #[cfg(feature = "topic-admin")]
+            Action::ReassignPartition {
+                topic_partition,
+                replicas,
+            } => self.alter_partition_reassignment(topic_partition, replicas.as_deref()),
+            #[cfg(feature = "topic-admin")]
+            Action::ListReassignments { partitions } => {
+                Ok(self.list_partition_reassignments(partitions))
+            }
             Action::CreateProducer { name, configs } => {
                 if name == RAW_CLIENT || name.is_empty() {
                     return Err(SimErrorKind::ReservedName { name: name.clone() }.into());

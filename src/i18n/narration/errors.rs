@@ -306,6 +306,17 @@ fn kind(k: &SimErrorKind) -> Msg {
         }
         #[cfg(feature = "topic-admin")]
         SimErrorKind::ReplicaAssignment(e) => replica_assignment(e),
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::ReassignUnknown { topic, partition } => match partition {
+            None => msg!("kafka.reassign.unknown-topic", topic = topic),
+            Some(p) => msg!(
+                "kafka.reassign.unknown-partition",
+                topic = topic,
+                partition = p
+            ),
+        },
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::NoReassignmentInProgress => Msg::new("kafka.reassign.none-in-progress"),
         SimErrorKind::Storage(e) => msg!("plain", text = e),
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
@@ -339,6 +350,11 @@ fn replica_assignment(e: &ReplicaAssignmentError) -> Msg {
         ReplicaAssignmentError::AllFenced { partition } => {
             msg!("kafka.assignment.all-fenced", partition = partition)
         }
+        ReplicaAssignmentError::RevertUnclean { topic, partition } => msg!(
+            "kafka.reassign.revert-unclean",
+            topic = topic,
+            partition = partition
+        ),
     }
 }
 

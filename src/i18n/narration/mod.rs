@@ -334,6 +334,51 @@ pub fn event_msg(kind: &EventKind) -> Msg {
         EventKind::TopicDeleted { topic, partitions } => {
             msg!("topic.deleted", topic = topic, partitions = partitions)
         }
+        #[cfg(feature = "topic-admin")]
+        EventKind::ReassignmentStarted {
+            tp,
+            replicas,
+            adding,
+            removing,
+        } => msg!(
+            "topic.reassignment-started",
+            tp = tp,
+            replicas = broker_ids(replicas),
+            adding = broker_ids(adding),
+            removing = broker_ids(removing)
+        ),
+        #[cfg(feature = "topic-admin")]
+        EventKind::ReassignmentCompleted {
+            tp,
+            replicas,
+            removed,
+        } => {
+            let id = if removed.is_empty() {
+                "topic.reassignment-completed-none"
+            } else {
+                "topic.reassignment-completed"
+            };
+            crate::i18n::Msg::new(id)
+                .arg("tp", tp)
+                .arg("replicas", broker_ids(replicas))
+                .arg("removed", broker_ids(removed))
+        }
+        #[cfg(feature = "topic-admin")]
+        EventKind::ReassignmentCancelled {
+            tp,
+            replicas,
+            removed,
+        } => {
+            let id = if removed.is_empty() {
+                "topic.reassignment-cancelled-none"
+            } else {
+                "topic.reassignment-cancelled"
+            };
+            crate::i18n::Msg::new(id)
+                .arg("tp", tp)
+                .arg("replicas", broker_ids(replicas))
+                .arg("removed", broker_ids(removed))
+        }
         EventKind::InternalTopicRefused {
             topic,
             replication_factor,
@@ -368,6 +413,13 @@ fn run_limit(steps: usize, in_flight: usize) -> Msg {
 }
 
 /// "2 on broker 1, 1 on broker 2": how many of these partitions each broker leads.
+/// Broker ids as `[1, 2]`.
+#[cfg(feature = "topic-admin")]
+fn broker_ids(list: &[i32]) -> String {
+    let items: Vec<String> = list.iter().map(|b| b.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
 fn placement(leaders: &[i32]) -> crate::i18n::message::Arg {
     let mut per_broker: std::collections::BTreeMap<i32, usize> = std::collections::BTreeMap::new();
     for l in leaders {

@@ -60,6 +60,16 @@ impl UnifiedLog {
         Ok(())
     }
 
+    /// A single-replica log that gains followers (a reassignment adds replicas): it
+    /// kept no leader-epoch cache, and every batch it holds was written at `epoch`,
+    /// so the cache starts there at the log start, as a replicated log's would.
+    pub fn start_epoch_cache(&mut self, fs: &mut MemFs, epoch: i32) -> Result<(), FsError> {
+        if !self.epochs.is_empty() {
+            return Ok(());
+        }
+        self.maybe_assign_epoch_start_offset(fs, epoch, self.log_start_offset)
+    }
+
     /// `Partition.makeFollower`: the epoch is the leader's; batches come stamped.
     pub fn become_follower(&mut self, epoch: i32) {
         self.leader_epoch = epoch;

@@ -1,17 +1,31 @@
 //! `topic …`: CreateTopics, and (feature `topic-admin`) the admin requests that change
 //! a topic that exists: `alter-config` (IncrementalAlterConfigs), `create-partitions`
-//! (CreatePartitions) and `delete` (DeleteTopics).
+//! (CreatePartitions), `delete` (DeleteTopics), `reassign` (AlterPartitionReassignments)
+//! and `list-reassignments` (ListPartitionReassignments).
 
 use super::*;
 
 /// The verbs that change a topic that exists.
-const ADMIN_VERBS: &[&str] = &["alter-config", "create-partitions", "delete"];
+const ADMIN_VERBS: &[&str] = &[
+    "alter-config",
+    "create-partitions",
+    "delete",
+    "reassign",
+    "list-reassignments",
+];
 
 /// `topic VERB NAME …`.
 pub(super) fn topic_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     // What a line that stops after `topic` is told to write.
     #[cfg(feature = "topic-admin")]
-    let expected = What::OneOf(&["create", "alter-config", "create-partitions", "delete"]);
+    let expected = What::OneOf(&[
+        "create",
+        "alter-config",
+        "create-partitions",
+        "delete",
+        "reassign",
+        "list-reassignments",
+    ]);
     #[cfg(not(feature = "topic-admin"))]
     let expected = What::Code("`create`");
     let verb = c.next(expected)?.clone();
@@ -21,6 +35,10 @@ pub(super) fn topic_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
             verb.column,
             arg1("parse.unknown-topic-command", "word", &verb.text),
         ));
+    }
+    #[cfg(feature = "topic-admin")]
+    if verb.text == "reassign" || verb.text == "list-reassignments" {
+        return reassign_step(c, &verb);
     }
     let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
     let (opts, words) = c.rest();
@@ -104,6 +122,54 @@ fn admin_step(
         name,
         partitions,
         assignment,
+    }))
+}
+
+/// `reassign TOPIC-P replicas=B,B,…|cancel` and `list-reassignments [TOPIC-P…]`.
+/// `replicas=cancel` reverts the reassignment in progress (Kafka's null target);
+/// `replicas=` with no broker is an empty list, which the controller refuses.
+#[cfg(feature = "topic-admin")]
+fn reassign_step(c: &mut Cursor, verb: &Token) -> Result<StepKind, ParseError> {
+    if verb.text == "list-reassignments" {
+        let (opts, words) = c.rest();
+        if let Some((t, k, _)) = opts.first() {
+            return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
+        }
+        let mut partitions = Vec::new();
+        for w in &words {
+            partitions.push(topic_partition(c, w)?);
+        }
+        return Ok(StepKind::Act(Action::ListReassignments { partitions }));
+    }
+    let tp_tok = c.next(What::Id("parse.what.partition"))?.clone();
+    let topic_partition = topic_partition(c, &tp_tok)?;
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let mut replicas = None;
+    for (t, k, v) in opts {
+        if k != "replicas" {
+            return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k)));
+        }
+        replicas = Some(if v == "cancel" {
+            None
+        } else {
+            Some(
+                v.split(',')
+                    .filter(|b| !b.is_empty())
+                    .map(|b| number(c, t, b, "replicas"))
+                    .collect::<Result<Vec<i32>, _>>()?,
+            )
+        });
+    }
+    let replicas = replicas.ok_or_else(|| {
+        c.err(
+            c.end_column + 1,
+            needs("topic reassign", "replicas=B,B,…|cancel"),
+        )
+    })?;
+    Ok(StepKind::Act(Action::ReassignPartition {
+        topic_partition,
+        replicas,
     }))
 }
 

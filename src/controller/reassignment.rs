@@ -1,0 +1,387 @@
+//! Partition reassignment as Kafka 4.0's controller runs it (mirror commit 1eb7644:
+//! `ReplicationControlManager.alterPartitionReassignments` and
+//! `listPartitionReassignments`, `PartitionReassignmentReplicas`,
+//! `PartitionReassignmentRevert`, `PartitionChangeBuilder.completeReassignmentIfNeeded`).
+//!
+//! A reassignment goes in three stages. First the replicas become the target followed
+//! by the current replicas it drops (`removing`), and the target's new brokers
+//! (`adding`) create the replica and fetch from the leader, from its log start. Then
+//! the leader's AlterPartition adds each caught-up one to the ISR. The change that
+//! puts the last target replica in the ISR also completes the reassignment: the
+//! `removing` replicas leave the replicas and the ISR (their brokers stop and delete
+//! the replica), a removed leader is replaced by the first target replica in the ISR,
+//! and the leader epoch rises whenever a replica left. A target the ISR already holds
+//! (a reordering, a shrink) completes at once. A cancel puts back the replicas from
+//! before, keeping what the ISR holds of them.
+//!
+//! Feature `topic-admin` (the CLI and the native tests, not the web pages).
+
+use crate::controller::topic_changes::{assignment_error, unknown_topic};
+use crate::controller::{ChangeRules, LeaderChange, PartitionRegistration};
+use crate::log::TopicPartition;
+use crate::protocol::errors::Errors;
+use crate::sim::error::{ReplicaAssignmentError, SimError, SimErrorKind};
+use crate::sim::event::EventKind;
+use crate::sim::world::World;
+
+/// Why a cancel was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RevertError {
+    /// NO_REASSIGNMENT_IN_PROGRESS.
+    NoReassignment,
+    /// Only replicas being added are in the ISR, and the topic refuses an unclean
+    /// election.
+    Unclean,
+}
+
+/// `a` without the members of `b`, sorted (Kafka computes them in a `TreeSet`).
+fn sorted_difference(a: &[i32], b: &[i32]) -> Vec<i32> {
+    let mut out: Vec<i32> = a.iter().copied().filter(|x| !b.contains(x)).collect();
+    crate::util::ordered::sort_by(&mut out, |x, y| x.cmp(y));
+    out.dedup();
+    out
+}
+
+impl PartitionRegistration {
+    /// The replicas a reassignment in progress adds (`addingReplicas`).
+    pub fn adding_replicas(&self) -> &[i32] {
+        &self.adding
+    }
+
+    /// The replicas a reassignment in progress removes (`removingReplicas`).
+    pub fn removing_replicas(&self) -> &[i32] {
+        &self.removing
+    }
+
+    /// `isReassignmentInProgress`.
+    pub fn is_reassigning(&self) -> bool {
+        !self.adding.is_empty() || !self.removing.is_empty()
+    }
+
+    /// `changePartitionReassignment` (the target was validated): the replicas become
+    /// the target followed by the current replicas it drops
+    /// (`PartitionReassignmentReplicas`), and the change is built as any other, so a
+    /// target already in the ISR completes at once. `acceptable`: may lead.
+    pub fn reassign(
+        &mut self,
+        target: &[i32],
+        acceptable: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+    ) -> Option<LeaderChange> {
+        let removing = sorted_difference(&self.replicas, target);
+        let adding = sorted_difference(target, &self.replicas);
+        let mut replicas = target.to_vec();
+        replicas.extend(removing.iter().copied());
+        let isr = self.isr.clone();
+        self.change_assignment(replicas, adding, removing, isr, acceptable, rules)
+    }
+
+    /// `cancelPartitionReassignment` with `PartitionReassignmentRevert`: the replicas
+    /// from before the reassignment (the current ones without those being added),
+    /// the ISR without them too; if that empties the ISR, the first replica left is
+    /// put in it, which is an unclean election and needs the topic's
+    /// `unclean.leader.election.enable`.
+    pub fn cancel_reassignment(
+        &mut self,
+        acceptable: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+    ) -> Result<Option<LeaderChange>, RevertError> {
+        if !self.is_reassigning() {
+            return Err(RevertError::NoReassignment);
+        }
+        let replicas: Vec<i32> = self
+            .replicas
+            .iter()
+            .copied()
+            .filter(|b| !self.adding.contains(b))
+            .collect();
+        let mut isr: Vec<i32> = self
+            .isr
+            .iter()
+            .copied()
+            .filter(|b| !self.adding.contains(b))
+            .collect();
+        if isr.is_empty() {
+            let first = *replicas.first().ok_or(RevertError::Unclean)?;
+            if !rules.unclean {
+                return Err(RevertError::Unclean);
+            }
+            isr.push(first);
+        }
+        Ok(self.change_assignment(replicas, Vec::new(), Vec::new(), isr, acceptable, rules))
+    }
+
+    /// The last stage, after an AlterPartition the controller accepted: when the new
+    /// ISR holds every target replica, the reassignment completes within that same
+    /// change (one partition epoch). Returns the change and the replicas removed.
+    pub fn complete_reassignment_if_needed(
+        &mut self,
+        acceptable: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+    ) -> Option<(LeaderChange, Vec<i32>)> {
+        if !self.is_reassigning() {
+            return None;
+        }
+        let before = self.replicas.clone();
+        let partition_epoch = self.partition_epoch;
+        let (replicas, adding, removing) = (
+            self.replicas.clone(),
+            self.adding.clone(),
+            self.removing.clone(),
+        );
+        let isr = self.isr.clone();
+        let mut change =
+            self.change_assignment(replicas, adding, removing, isr, acceptable, rules)?;
+        self.partition_epoch = partition_epoch;
+        change.partition_epoch = partition_epoch;
+        Some((change, sorted_difference(&before, &self.replicas)))
+    }
+
+    /// `PartitionChangeBuilder.build` with target replicas, adding and removing:
+    /// `completeReassignmentIfNeeded` first (every target replica in the target ISR:
+    /// the removing ones leave both), then the election among the new replicas in
+    /// their order (the current leader stays while it is in the ISR), then
+    /// `triggerLeaderEpochBumpForReplicaReassignmentIfNeeded` (a replica left: the
+    /// leader epoch rises even if the leader stays). Any change bumps the partition
+    /// epoch once.
+    fn change_assignment(
+        &mut self,
+        mut replicas: Vec<i32>,
+        mut adding: Vec<i32>,
+        mut removing: Vec<i32>,
+        mut isr: Vec<i32>,
+        acceptable: &dyn Fn(i32) -> bool,
+        rules: ChangeRules,
+    ) -> Option<LeaderChange> {
+        // `PartitionReassignmentReplicas.maybeCompleteReassignment`.
+        if !adding.is_empty() || !removing.is_empty() {
+            let kept_isr: Vec<i32> = isr
+                .iter()
+                .copied()
+                .filter(|b| !removing.contains(b))
+                .collect();
+            let kept: Vec<i32> = replicas
+                .iter()
+                .copied()
+                .filter(|b| !removing.contains(b))
+                .collect();
+            if !kept_isr.is_empty() && !kept.is_empty() && kept.iter().all(|b| kept_isr.contains(b))
+            {
+                isr = kept_isr;
+                replicas = kept;
+                adding.clear();
+                removing.clear();
+            }
+        }
+        let old = self.clone();
+        self.replicas = replicas;
+        self.adding = adding;
+        self.removing = removing;
+        let built = self.build(isr, acceptable, rules, None);
+        let replica_left = old.replicas.iter().any(|b| !self.replicas.contains(b));
+        if replica_left && self.leader == old.leader {
+            self.leader_epoch += 1;
+        }
+        let assignment_changed = self.replicas != old.replicas
+            || self.adding != old.adding
+            || self.removing != old.removing;
+        if built.is_none() && !assignment_changed {
+            return None;
+        }
+        if built.is_none() {
+            self.partition_epoch += 1;
+        }
+        Some(self.change(old.leader, built.and_then(|c| c.election)))
+    }
+}
+
+impl World {
+    /// AlterPartitionReassignments for one partition (`alterPartitionReassignment`):
+    /// an unknown topic or partition is UNKNOWN_TOPIC_OR_PARTITION; a target list is
+    /// checked as a manual assignment (`validateManualPartitionAssignment`: not
+    /// empty, registered brokers, each once; a fenced broker is accepted), none
+    /// cancels.
+    pub(crate) fn alter_partition_reassignment(
+        &mut self,
+        tp: &TopicPartition,
+        target: Option<&[i32]>,
+    ) -> Result<Vec<String>, SimError> {
+        let topic = self.topics.get(&tp.topic).ok_or_else(|| {
+            SimError::from(SimErrorKind::ReassignUnknown {
+                topic: tp.topic.clone(),
+                partition: None,
+            })
+        })?;
+        let before = usize::try_from(tp.partition)
+            .ok()
+            .and_then(|p| topic.registrations.get(p))
+            .cloned()
+            .ok_or_else(|| {
+                SimError::from(SimErrorKind::ReassignUnknown {
+                    topic: tp.topic.clone(),
+                    partition: Some(tp.partition),
+                })
+            })?;
+        if let Some(target) = target {
+            self.validate_manual_assignment(target, None)?;
+        }
+        if before.replicas().len() == 1 {
+            // A single-replica partition's leader has kept no replication state: it
+            // learns its registration first, so gaining followers changes no role.
+            self.propagate_partition(tp);
+        }
+        let active = self.active_brokers();
+        let elr = self.config().eligible_leader_replicas;
+        let Some(topic) = self.topics.get_mut(&tp.topic) else {
+            return Err(unknown_topic(&tp.topic));
+        };
+        let rules = topic.replication.change_rules(before.replicas().len(), elr);
+        let Some(reg) = usize::try_from(tp.partition)
+            .ok()
+            .and_then(|p| topic.registrations.get_mut(p))
+        else {
+            return Err(unknown_topic(&tp.topic));
+        };
+        let acceptable = |b: i32| active.contains(&b);
+        let change = match target {
+            Some(target) => reg.reassign(target, &acceptable, rules),
+            None => reg
+                .cancel_reassignment(&acceptable, rules)
+                .map_err(|e| match e {
+                    RevertError::NoReassignment => {
+                        SimError::from(SimErrorKind::NoReassignmentInProgress)
+                    }
+                    RevertError::Unclean => {
+                        assignment_error(ReplicaAssignmentError::RevertUnclean {
+                            topic: tp.topic.clone(),
+                            partition: tp.partition,
+                        })
+                    }
+                })?,
+        };
+        let after = reg.clone();
+        let removed: Vec<i32> = before
+            .replicas()
+            .iter()
+            .copied()
+            .filter(|b| !after.replicas().contains(b))
+            .collect();
+        if target.is_none() {
+            self.emit(EventKind::ReassignmentCancelled {
+                tp: tp.clone(),
+                replicas: after.replicas().to_vec(),
+                removed: removed.clone(),
+            });
+        } else if after.is_reassigning() {
+            self.emit(EventKind::ReassignmentStarted {
+                tp: tp.clone(),
+                replicas: after.replicas().to_vec(),
+                adding: after.adding_replicas().to_vec(),
+                removing: after.removing_replicas().to_vec(),
+            });
+        } else if change.is_some() {
+            self.emit(EventKind::ReassignmentCompleted {
+                tp: tp.clone(),
+                replicas: after.replicas().to_vec(),
+                removed: removed.clone(),
+            });
+        }
+        if let Some(change) = change {
+            self.apply_assignment_change(tp, change, &removed);
+        }
+        Ok(vec![])
+    }
+
+    /// After an AlterPartition the controller accepted: completes a reassignment
+    /// whose target replicas are all in the new ISR. Returns whether the leader
+    /// moved (the asker then hears NEW_LEADER_ELECTED).
+    pub(super) fn maybe_complete_reassignment(&mut self, tp: &TopicPartition) -> Option<bool> {
+        let active = self.active_brokers();
+        let elr = self.config().eligible_leader_replicas;
+        let topic = self.topics.get_mut(&tp.topic)?;
+        let reg = topic
+            .registrations
+            .get_mut(usize::try_from(tp.partition).ok()?)?;
+        let rules = topic.replication.change_rules(reg.replicas().len(), elr);
+        let (change, removed) =
+            reg.complete_reassignment_if_needed(&|b| active.contains(&b), rules)?;
+        let replicas = reg.replicas().to_vec();
+        let moved = change.leader != change.old_leader;
+        self.emit(EventKind::ReassignmentCompleted {
+            tp: tp.clone(),
+            replicas,
+            removed: removed.clone(),
+        });
+        self.apply_assignment_change(tp, change, &removed);
+        Some(moved)
+    }
+
+    /// The brokers replay the change: the replicas' brokers get the new registration
+    /// (a new one creates its replica and starts fetching), and the brokers `removed`
+    /// stop and delete theirs.
+    fn apply_assignment_change(
+        &mut self,
+        tp: &TopicPartition,
+        change: LeaderChange,
+        removed: &[i32],
+    ) {
+        if self
+            .registration(tp)
+            .is_some_and(|r| r.replicas().len() > 1)
+        {
+            self.replicated = true;
+        }
+        self.announce(vec![(tp.clone(), change)]);
+        let now = self.clock_ms();
+        for id in removed {
+            let Some(broker) = self.brokers.get_mut(id) else {
+                continue;
+            };
+            let mut handled = crate::broker::broker::Handled::default();
+            broker.remove_replica(tp, now, &mut handled);
+            self.apply_handled(*id, None, handled);
+        }
+    }
+
+    /// ListPartitionReassignments, as `kafka-reassign-partitions.sh --list` prints
+    /// it: every partition with a reassignment in progress (or those of `partitions`
+    /// that have one), its replicas, the ones being added and those being removed.
+    pub(crate) fn list_partition_reassignments(
+        &self,
+        partitions: &[TopicPartition],
+    ) -> Vec<String> {
+        let join = |l: &[i32]| {
+            l.iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut lines = Vec::new();
+        for topic in self.topics.values() {
+            for (p, reg) in topic.registrations.iter().enumerate() {
+                let tp = TopicPartition::new(topic.name.clone(), p as i32);
+                if !reg.is_reassigning() || !(partitions.is_empty() || partitions.contains(&tp)) {
+                    continue;
+                }
+                let mut line = format!("{tp}: replicas: {}.", join(reg.replicas()));
+                if !reg.adding_replicas().is_empty() {
+                    line.push_str(&format!(" adding: {}.", join(reg.adding_replicas())));
+                }
+                if !reg.removing_replicas().is_empty() {
+                    line.push_str(&format!(" removing: {}.", join(reg.removing_replicas())));
+                }
+                lines.push(line);
+            }
+        }
+        if lines.is_empty() {
+            return vec!["No partition reassignments found.".to_string()];
+        }
+        lines.insert(0, "Current partition reassignments:".to_string());
+        lines
+    }
+}
+
+/// The error an AlterPartition that completed a reassignment and moved the leader
+/// answers (`NEW_LEADER_ELECTED`, AlterPartition v2+): the state changed, and the
+/// asker must read the new metadata.
+pub(super) const NEW_LEADER_ELECTED: Errors = Errors::NewLeaderElected;
