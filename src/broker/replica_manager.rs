@@ -86,8 +86,10 @@ impl Broker {
             return Ok(handled);
         };
         log.set_replicated(replicated);
-        let was_single = old.as_ref().is_some_and(|p| !p.is_replicated());
-        if was_single && replicated && leads && !role_changed {
+        // A reassignment gives a single-replica partition followers (`topic-admin`).
+        #[cfg(feature = "topic-admin")]
+        if old.as_ref().is_some_and(|p| !p.is_replicated()) && replicated && leads && !role_changed
+        {
             log.start_epoch_cache(&mut self.fs, meta.leader_epoch)?;
         }
         if old.is_none() && replicated {
@@ -191,7 +193,8 @@ impl Broker {
         // A reassignment may leave an internal partition with one replica: its new
         // leader still loads the coordinator.
         if role_changed
-            && (replicated || old.as_ref().is_some_and(|p| p.is_replicated()))
+            && (replicated
+                || cfg!(feature = "topic-admin") && old.as_ref().is_some_and(|p| p.is_replicated()))
             && (leads || was_leader)
             && crate::coordinator::internal_topics::is_internal(&tp.topic)
         {

@@ -385,3 +385,173 @@ impl World {
 /// answers (`NEW_LEADER_ELECTED`, AlterPartition v2+): the state changed, and the
 /// asker must read the new metadata.
 pub(super) const NEW_LEADER_ELECTED: Errors = Errors::NewLeaderElected;
+
+#[cfg(test)]
+mod tests {
+    //! After Kafka 4.0's `PartitionReassignmentReplicasTest`,
+    //! `PartitionReassignmentRevertTest` and the reassignment cases of
+    //! `PartitionChangeBuilderTest`.
+
+    use super::*;
+
+    fn all(_: i32) -> bool {
+        true
+    }
+
+    /// A partition on `replicas` with `isr`, led by the first ISR member.
+    fn partition(replicas: &[i32], isr: &[i32]) -> PartitionRegistration {
+        let mut reg = PartitionRegistration::new(replicas.to_vec());
+        reg.isr = isr.to_vec();
+        reg.leader = isr[0];
+        reg
+    }
+
+    /// (replicas, adding, removing) after a reassignment to `target`, with an ISR
+    /// that holds only `isr` so that nothing completes.
+    fn started(current: &[i32], isr: &[i32], target: &[i32]) -> (Vec<i32>, Vec<i32>, Vec<i32>) {
+        let mut reg = partition(current, isr);
+        reg.reassign(target, &all, ChangeRules::default());
+        (
+            reg.replicas.clone(),
+            reg.adding.clone(),
+            reg.removing.clone(),
+        )
+    }
+
+    #[test]
+    fn replicas_are_the_target_then_the_removed_ones_sorted() {
+        // testAdditions, testRemovals, testAdditionsAndRemovals.
+        assert_eq!(
+            started(&[3, 2, 1], &[3], &[3, 6, 2, 1, 5]),
+            (vec![3, 6, 2, 1, 5], vec![5, 6], vec![])
+        );
+        assert_eq!(
+            started(&[3, 2, 1, 0], &[2], &[3, 1]),
+            (vec![3, 1, 0, 2], vec![], vec![0, 2])
+        );
+        assert_eq!(
+            started(&[3, 2, 1, 0], &[3], &[7, 3, 1, 9]),
+            (vec![7, 3, 1, 9, 0, 2], vec![7, 9], vec![0, 2])
+        );
+    }
+
+    #[test]
+    fn a_target_the_isr_holds_completes_at_once() {
+        // testRearrangement: a reordering; the leader stays, the partition epoch moves.
+        let mut reg = partition(&[0, 1, 2, 3], &[0, 1, 2, 3]);
+        let change = reg.reassign(&[3, 2, 1, 0], &all, ChangeRules::default());
+        assert_eq!(reg.replicas, vec![3, 2, 1, 0]);
+        assert!(!reg.is_reassigning());
+        assert_eq!(
+            (reg.leader, reg.leader_epoch, reg.partition_epoch),
+            (0, 0, 1)
+        );
+        assert!(change.is_some());
+        // testNoneAddedOrRemoved: the same target changes nothing.
+        assert_eq!(
+            reg.reassign(&[3, 2, 1, 0], &all, ChangeRules::default()),
+            None
+        );
+        assert_eq!(reg.partition_epoch, 1);
+    }
+
+    #[test]
+    fn completes_only_when_every_target_replica_is_in_the_isr() {
+        // testDoesNotCompleteReassignment / testDoesCompleteReassignmentAllNewReplicas.
+        let mut reg = partition(&[0, 1, 2], &[0, 1, 2]);
+        reg.reassign(&[3, 4, 5], &all, ChangeRules::default());
+        assert_eq!(reg.replicas, vec![3, 4, 5, 0, 1, 2]);
+        reg.isr = vec![0, 1, 2, 3, 4];
+        assert_eq!(
+            reg.complete_reassignment_if_needed(&all, ChangeRules::default()),
+            None
+        );
+        reg.isr = vec![0, 1, 2, 3, 4, 5];
+        let epoch = reg.partition_epoch;
+        let (change, removed) = reg
+            .complete_reassignment_if_needed(&all, ChangeRules::default())
+            .unwrap();
+        assert_eq!(
+            (reg.replicas.clone(), reg.isr.clone()),
+            (vec![3, 4, 5], vec![3, 4, 5])
+        );
+        assert_eq!(removed, vec![0, 1, 2]);
+        // The leader left: the first target replica in the ISR leads, one epoch on,
+        // within the AlterPartition's own partition epoch.
+        assert_eq!((change.old_leader, change.leader), (0, 3));
+        assert_eq!((reg.leader_epoch, reg.partition_epoch), (1, epoch));
+        assert!(!reg.is_reassigning());
+    }
+
+    #[test]
+    fn a_removed_follower_bumps_the_leader_epoch_of_a_leader_that_stays() {
+        // testDoesCompleteReassignmentSomeNewReplicas, and
+        // triggerLeaderEpochBumpForReplicaReassignmentIfNeeded.
+        let mut reg = partition(&[0, 1, 2], &[0, 1, 2]);
+        reg.reassign(&[0, 1, 3], &all, ChangeRules::default());
+        reg.isr = vec![0, 1, 2, 3];
+        let (change, removed) = reg
+            .complete_reassignment_if_needed(&all, ChangeRules::default())
+            .unwrap();
+        assert_eq!(
+            (reg.replicas.clone(), reg.isr.clone()),
+            (vec![0, 1, 3], vec![0, 1, 3])
+        );
+        assert_eq!(removed, vec![2]);
+        assert_eq!((change.leader, reg.leader_epoch), (0, 1));
+    }
+
+    #[test]
+    fn a_cancel_puts_back_the_replicas_from_before() {
+        // testSomeRemovingAndAdding: [3, 2, 1] to [4, 5, 3, 1] with ISR [4, 5, 2].
+        let mut reg = partition(&[3, 2, 1], &[3, 2, 1]);
+        reg.reassign(&[4, 5, 3, 1], &all, ChangeRules::default());
+        assert_eq!(
+            (
+                reg.replicas.clone(),
+                reg.adding.clone(),
+                reg.removing.clone()
+            ),
+            (vec![4, 5, 3, 1, 2], vec![4, 5], vec![2])
+        );
+        reg.isr = vec![4, 5, 2];
+        reg.leader = 4;
+        let change = reg
+            .cancel_reassignment(&all, ChangeRules::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(reg.replicas, vec![3, 1, 2]);
+        assert_eq!(reg.isr, vec![2]);
+        assert_eq!((change.old_leader, change.leader), (4, 2));
+        assert!(!reg.is_reassigning());
+        assert_eq!(
+            reg.cancel_reassignment(&all, ChangeRules::default()),
+            Err(RevertError::NoReassignment)
+        );
+    }
+
+    #[test]
+    fn a_cancel_that_empties_the_isr_is_an_unclean_election() {
+        // testIsrSpecialCase: only replicas being added are in the ISR.
+        let mut reg = partition(&[3, 2, 1], &[3, 2, 1]);
+        reg.reassign(&[4, 5, 3, 1], &all, ChangeRules::default());
+        reg.isr = vec![4, 5];
+        reg.leader = 4;
+        let before = reg.clone();
+        assert_eq!(
+            reg.cancel_reassignment(&all, ChangeRules::default()),
+            Err(RevertError::Unclean)
+        );
+        assert_eq!(reg, before);
+        let unclean = ChangeRules {
+            unclean: true,
+            ..ChangeRules::default()
+        };
+        let change = reg.cancel_reassignment(&all, unclean).unwrap().unwrap();
+        assert_eq!(
+            (reg.replicas.clone(), reg.isr.clone()),
+            (vec![3, 1, 2], vec![3])
+        );
+        assert_eq!(change.leader, 3);
+    }
+}

@@ -340,13 +340,27 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             replicas,
             adding,
             removing,
-        } => msg!(
-            "topic.reassignment-started",
-            tp = tp,
-            replicas = broker_ids(replicas),
-            adding = broker_ids(adding),
-            removing = broker_ids(removing)
-        ),
+        } => {
+            let mut moves: Vec<crate::i18n::message::Arg> = Vec::new();
+            if !adding.is_empty() {
+                moves.push(msg!("topic.reassignment-adding", brokers = broker_ids(adding)).into());
+            }
+            if !removing.is_empty() {
+                moves.push(
+                    msg!(
+                        "topic.reassignment-removing",
+                        brokers = broker_ids(removing)
+                    )
+                    .into(),
+                );
+            }
+            msg!(
+                "topic.reassignment-started",
+                tp = tp,
+                replicas = broker_ids(replicas),
+                moves = list(moves)
+            )
+        }
         #[cfg(feature = "topic-admin")]
         EventKind::ReassignmentCompleted {
             tp,
@@ -358,10 +372,14 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             } else {
                 "topic.reassignment-completed"
             };
-            crate::i18n::Msg::new(id)
+            let m = crate::i18n::Msg::new(id)
                 .arg("tp", tp)
-                .arg("replicas", broker_ids(replicas))
-                .arg("removed", broker_ids(removed))
+                .arg("replicas", broker_ids(replicas));
+            if removed.is_empty() {
+                m
+            } else {
+                m.arg("removed", broker_ids(removed))
+            }
         }
         #[cfg(feature = "topic-admin")]
         EventKind::ReassignmentCancelled {
@@ -374,10 +392,14 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             } else {
                 "topic.reassignment-cancelled"
             };
-            crate::i18n::Msg::new(id)
+            let m = crate::i18n::Msg::new(id)
                 .arg("tp", tp)
-                .arg("replicas", broker_ids(replicas))
-                .arg("removed", broker_ids(removed))
+                .arg("replicas", broker_ids(replicas));
+            if removed.is_empty() {
+                m
+            } else {
+                m.arg("removed", broker_ids(removed))
+            }
         }
         EventKind::InternalTopicRefused {
             topic,

@@ -133,6 +133,25 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
             topic: "orders".into(),
             partitions: 3,
         });
+        let tp = crate::log::TopicPartition::new("orders", 0);
+        out.push(EventKind::ReassignmentStarted {
+            tp: tp.clone(),
+            replicas: vec![3, 2, 1],
+            adding: vec![3],
+            removing: vec![1],
+        });
+        for removed in [vec![1], vec![]] {
+            out.push(EventKind::ReassignmentCompleted {
+                tp: tp.clone(),
+                replicas: vec![3, 2],
+                removed: removed.clone(),
+            });
+            out.push(EventKind::ReassignmentCancelled {
+                tp: tp.clone(),
+                replicas: vec![1, 2],
+                removed,
+            });
+        }
     }
     out.push(EventKind::InternalTopicRefused {
         topic: "__transaction_state".into(),

@@ -63,6 +63,7 @@ impl UnifiedLog {
     /// A single-replica log that gains followers (a reassignment adds replicas): it
     /// kept no leader-epoch cache, and every batch it holds was written at `epoch`,
     /// so the cache starts there at the log start, as a replicated log's would.
+    #[cfg(feature = "topic-admin")]
     pub fn start_epoch_cache(&mut self, fs: &mut MemFs, epoch: i32) -> Result<(), FsError> {
         if !self.epochs.is_empty() {
             return Ok(());

@@ -192,6 +192,11 @@ fn topic_admin_steps_print_as_they_parse() {
         "topic create-partitions orders partitions=4",
         "topic create-partitions orders partitions=5 assignment=1:2,2:3",
         "topic delete orders",
+        "topic reassign orders-0 replicas=3,1,2",
+        "topic reassign orders-0 replicas=cancel",
+        "topic reassign orders-0 replicas=",
+        "topic list-reassignments",
+        "topic list-reassignments orders-0 orders-1",
     ] {
         let s = parse(&format!("cluster brokers=3\n{line}\n")).unwrap();
         let printed = crate::scenario::print_step(&s.steps[1].kind).expect("printable");
@@ -202,6 +207,11 @@ fn topic_admin_steps_print_as_they_parse() {
         ("topic create-partitions orders", 31),
         ("topic delete orders partitions=2", 21),
         ("topic rename orders", 7),
+        ("topic reassign orders-0", 24),
+        ("topic reassign orders replicas=1", 16),
+        ("topic reassign orders-0 replicas=1,x", 25),
+        ("topic reassign orders-0 target=1", 25),
+        ("topic list-reassignments replicas=1", 26),
     ] {
         let e = parse(&format!("{line}\n")).unwrap_err();
         assert_eq!((e.line, e.column), (1, column), "{line}: {e}");
@@ -217,6 +227,8 @@ fn without_topic_admin_its_steps_are_refused_with_their_line() {
         "topic alter-config t min.insync.replicas=2",
         "topic create-partitions t partitions=2",
         "topic delete t",
+        "topic reassign t-0 replicas=1",
+        "topic list-reassignments",
     ] {
         let e = parse(&format!("{line}\n")).unwrap_err();
         assert_eq!((e.line, e.column), (1, 7), "{line}: {e}");

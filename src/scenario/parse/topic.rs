@@ -40,42 +40,36 @@ pub(super) fn topic_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     if verb.text == "reassign" || verb.text == "list-reassignments" {
         return reassign_step(c, &verb);
     }
+    #[cfg(not(feature = "topic-admin"))]
+    if admin {
+        return Err(c.err(
+            verb.column,
+            arg1("parse.no-topic-admin", "word", &verb.text),
+        ));
+    }
     let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
     let (opts, words) = c.rest();
     no_words(c, &words)?;
-    if verb.text == "create" {
-        let mut partitions = 1;
-        let mut configs = Vec::new();
-        for (t, k, v) in opts {
-            // CreateTopics' `numPartitions` (an INT), not a config: the count is
-            // checked when the topic is made (INVALID_PARTITIONS).
-            if k == "partitions" {
-                partitions = number(c, t, &v, "partitions")?;
-            } else {
-                configs.push((k, v));
-            }
-        }
-        return Ok(StepKind::Act(Action::CreateTopic {
-            name,
-            partitions,
-            configs,
-        }));
+    #[cfg(feature = "topic-admin")]
+    if verb.text != "create" {
+        return admin_step(c, &verb, name, opts);
     }
-    admin_step(c, &verb, name, opts)
-}
-
-/// A build without the topic admin steps (the web pages).
-#[cfg(not(feature = "topic-admin"))]
-fn admin_step(
-    c: &Cursor,
-    verb: &Token,
-    _name: String,
-    _opts: Vec<(&Token, String, String)>,
-) -> Result<StepKind, ParseError> {
-    Err(c.err(
-        verb.column,
-        arg1("parse.no-topic-admin", "word", &verb.text),
-    ))
+    let mut partitions = 1;
+    let mut configs = Vec::new();
+    for (t, k, v) in opts {
+        // CreateTopics' `numPartitions` (an INT), not a config: the count is
+        // checked when the topic is made (INVALID_PARTITIONS).
+        if k == "partitions" {
+            partitions = number(c, t, &v, "partitions")?;
+        } else {
+            configs.push((k, v));
+        }
+    }
+    Ok(StepKind::Act(Action::CreateTopic {
+        name,
+        partitions,
+        configs,
+    }))
 }
 
 /// `alter-config NAME KEY=VALUE…`, `create-partitions NAME partitions=N
