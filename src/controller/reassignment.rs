@@ -225,27 +225,19 @@ impl World {
         if let Some(target) = target {
             self.validate_manual_assignment(target, None)?;
         }
-        if before.replicas().len() == 1 {
-            // A single-replica partition's leader has kept no replication state: it
-            // learns its registration first, so gaining followers changes no role.
-            self.propagate_partition(tp);
-        }
         let active = self.active_brokers();
         let elr = self.config().eligible_leader_replicas;
-        let Some(topic) = self.topics.get_mut(&tp.topic) else {
-            return Err(unknown_topic(&tp.topic));
-        };
-        let rules = topic.replication.change_rules(before.replicas().len(), elr);
-        let Some(reg) = usize::try_from(tp.partition)
-            .ok()
-            .and_then(|p| topic.registrations.get_mut(p))
-        else {
-            return Err(unknown_topic(&tp.topic));
-        };
+        let rules = self
+            .topics
+            .get(&tp.topic)
+            .map(|t| t.replication.change_rules(before.replicas().len(), elr))
+            .unwrap_or_default();
+        // The change is made on a copy: a refused one leaves nothing behind.
+        let mut after = before.clone();
         let acceptable = |b: i32| active.contains(&b);
         let change = match target {
-            Some(target) => reg.reassign(target, &acceptable, rules),
-            None => reg
+            Some(target) => after.reassign(target, &acceptable, rules),
+            None => after
                 .cancel_reassignment(&acceptable, rules)
                 .map_err(|e| match e {
                     RevertError::NoReassignment => {
@@ -259,7 +251,19 @@ impl World {
                     }
                 })?,
         };
-        let after = reg.clone();
+        if change.is_some() && before.replicas().len() == 1 {
+            // A single-replica partition's leader has kept no replication state: it
+            // learns its registration first, so gaining followers changes no role.
+            self.propagate_partition(tp);
+        }
+        let Some(reg) = self
+            .topics
+            .get_mut(&tp.topic)
+            .and_then(|t| t.registrations.get_mut(usize::try_from(tp.partition).ok()?))
+        else {
+            return Err(unknown_topic(&tp.topic));
+        };
+        *reg = after.clone();
         let removed: Vec<i32> = before
             .replicas()
             .iter()
