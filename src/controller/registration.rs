@@ -176,6 +176,10 @@ impl PartitionRegistration {
             leader_epoch,
             partition_epoch,
             leader_recovery_state,
+            #[cfg(feature = "topic-admin")]
+            adding: Vec::new(),
+            #[cfg(feature = "topic-admin")]
+            removing: Vec::new(),
         }
     }
 

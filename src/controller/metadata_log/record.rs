@@ -5,7 +5,7 @@
 //!
 //! Simplified: the fields the playground does not model are left out of the records
 //! and their payloads (a broker's incarnation id, endpoints, features, rack and log
-//! directories; a partition's adding and removing replicas and directories).
+//! directories; a partition's directories).
 
 use serde::Serialize;
 
@@ -84,6 +84,13 @@ pub struct PartitionChange {
     pub topic_id: String,
     pub isr: Option<Vec<i32>>,
     pub leader: Option<i32>,
+    /// A reassignment's `Replicas`, `RemovingReplicas` and `AddingReplicas`.
+    #[cfg(feature = "topic-admin")]
+    pub replicas: Option<Vec<i32>>,
+    #[cfg(feature = "topic-admin")]
+    pub removing_replicas: Option<Vec<i32>>,
+    #[cfg(feature = "topic-admin")]
+    pub adding_replicas: Option<Vec<i32>>,
     pub leader_recovery_state: Option<LeaderRecoveryState>,
     pub eligible_leader_replicas: Option<Vec<i32>>,
     pub last_known_elr: Option<Vec<i32>>,
@@ -111,6 +118,12 @@ impl PartitionChange {
             topic_id: topic_id.to_string(),
             isr: differs(old.isr(), new.isr()),
             leader: leader_moved.then(|| new.leader()),
+            #[cfg(feature = "topic-admin")]
+            replicas: differs(old.replicas(), new.replicas()),
+            #[cfg(feature = "topic-admin")]
+            removing_replicas: differs(old.removing_replicas(), new.removing_replicas()),
+            #[cfg(feature = "topic-admin")]
+            adding_replicas: differs(old.adding_replicas(), new.adding_replicas()),
             leader_recovery_state: (old.leader_recovery_state() != new.leader_recovery_state())
                 .then(|| new.leader_recovery_state()),
             eligible_leader_replicas: differs(old.elr(), new.elr()),
@@ -126,8 +139,13 @@ impl PartitionChange {
         };
         let pick =
             |given: &Option<Vec<i32>>, was: &[i32]| given.clone().unwrap_or_else(|| was.to_vec());
-        PartitionRegistration::replayed(
-            old.replicas().to_vec(),
+        #[cfg(feature = "topic-admin")]
+        let replicas = pick(&self.replicas, old.replicas());
+        #[cfg(not(feature = "topic-admin"))]
+        let replicas = old.replicas().to_vec();
+        #[allow(unused_mut)]
+        let mut merged = PartitionRegistration::replayed(
+            replicas,
             pick(&self.isr, old.isr()),
             pick(&self.eligible_leader_replicas, old.elr()),
             pick(&self.last_known_elr, old.last_known_elr()),
@@ -136,7 +154,13 @@ impl PartitionChange {
             old.partition_epoch().saturating_add(1),
             self.leader_recovery_state
                 .unwrap_or(old.leader_recovery_state()),
-        )
+        );
+        #[cfg(feature = "topic-admin")]
+        {
+            merged.removing = pick(&self.removing_replicas, old.removing_replicas());
+            merged.adding = pick(&self.adding_replicas, old.adding_replicas());
+        }
+        merged
     }
 }
 
@@ -252,6 +276,16 @@ impl MetadataRecord {
                 }
                 if let Some(leader) = c.leader {
                     s.push_str(&format!(",\"leader\":{leader}"));
+                }
+                #[cfg(feature = "topic-admin")]
+                for (name, list) in [
+                    ("replicas", &c.replicas),
+                    ("removingReplicas", &c.removing_replicas),
+                    ("addingReplicas", &c.adding_replicas),
+                ] {
+                    if let Some(list) = list {
+                        s.push_str(&format!(",\"{name}\":{}", ids(list)));
+                    }
                 }
                 if let Some(lrs) = c.leader_recovery_state {
                     s.push_str(&format!(",\"leaderRecoveryState\":{}", recovery_value(lrs)));
