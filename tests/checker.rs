@@ -388,15 +388,15 @@ fn chaos_findings_are_pinned_for_seeds_and_switches() {
     assert_eq!(text.lines().count(), wanted.len());
 }
 
-/// The unclean slice (run through `generate_in`; the seeded search does not draw it
-/// yet, see `Slice::of`) is an unclean cluster: its
+/// One run in eight of the rest without a switch is an unclean cluster: its
 /// failovers leave a leader alone in its ISR and crash it while another replica is
 /// alive and out of sync, so the controller (or an admin's `elect-leaders
-/// election-type=UNCLEAN`) elects that replica. Runs with one unclean election a
-/// partition find no violation: the
-/// acknowledged records the truncation took are reported as expected, each at or
-/// past the new leader's log end at the election (`unclean_from`). The allowance is
-/// narrow: a break switch on the same slice is still found.
+/// election-type=UNCLEAN`) elects that replica, sometimes twice on one partition (back
+/// to a replica that led an older epoch). No run finds a violation: what Kafka allows
+/// after an unclean election is reported as expected, each with where the election
+/// truncated (`unclean_from`): truncated records, and transactions the truncation
+/// opened again. The allowance is narrow: a break switch on the same slice is still
+/// found.
 #[test]
 fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
     use eos_playground::checker::Checker;
@@ -407,9 +407,9 @@ fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
         .collect();
     assert!(seeds.len() >= 5, "unclean seeds: {seeds:?}");
     let (mut by_controller, mut by_admin, mut with_losses) = (Vec::new(), Vec::new(), Vec::new());
-    let mut held = 0;
+    let mut twice = Vec::new();
     for seed in &seeds {
-        let schedule = generate_in(Slice::Unclean, *seed, STEPS, &[]);
+        let schedule = generate(*seed, STEPS, &[]);
         assert_eq!(schedule.cluster.brokers, 3);
         let mut world = eos_playground::sim::World::new(schedule.cluster.clone());
         let mut checker = Checker::new();
@@ -429,25 +429,20 @@ fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
                 *unclean_per_partition.entry(tp.clone()).or_insert(0) += 1;
             }
         }
-        // The allowance knows where one unclean election truncates (the new leader's
-        // log end). After a partition's second one the logs may diverge earlier than
-        // that, which the checker does not yet compute: such runs are held only to the
-        // narrowness checks below.
-        if unclean_per_partition.values().all(|n| *n <= 1) {
-            held += 1;
-            assert!(
-                checker.violations().is_empty(),
-                "seed {seed}: {:?}",
-                checker.violations()
-            );
+        if unclean_per_partition.values().any(|n| *n >= 2) {
+            twice.push(*seed);
         }
+        assert!(
+            checker.violations().is_empty(),
+            "seed {seed}: {:?}",
+            checker.violations()
+        );
         for v in checker.expected() {
             let from = v.numbers.iter().find(|(n, _)| *n == "unclean_from");
             assert!(from.is_some(), "seed {seed}: {v:?}");
             with_losses.push(*seed);
         }
     }
-    assert!(held >= 3, "only {held} runs held to no violation");
     assert!(
         !by_controller.is_empty(),
         "no controller-elected unclean leader in {seeds:?}"
@@ -456,23 +451,29 @@ fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
         !by_admin.is_empty(),
         "no admin-elected unclean leader in {seeds:?}"
     );
+    assert!(
+        !twice.is_empty(),
+        "no partition of {seeds:?} had two unclean elections"
+    );
     with_losses.dedup();
     assert!(
         !with_losses.is_empty(),
         "no unclean seed of {seeds:?} lost a record"
     );
-    // The same schedules with a switch on: the switch's anomaly is still found.
+    // The same schedules with a switch on: the switch's anomaly is still found
+    // (`generate` gives a run with a switch one broker, so the slice is asked for).
     for (switch, anomaly) in [
         (BreakSwitch::Dedup(0), Anomaly::Duplicate),
         (BreakSwitch::Aborted, Anomaly::G1a),
+        (BreakSwitch::Fencing, Anomaly::FencedWrite),
     ] {
-        let found = with_losses.iter().any(|seed| {
+        let found = seeds.iter().any(|seed| {
             run(&generate_in(Slice::Unclean, *seed, STEPS, &[switch]))
                 .violations
                 .iter()
                 .any(|v| v.anomaly == anomaly)
         });
-        assert!(found, "{} not found on {with_losses:?}", switch.name());
+        assert!(found, "{} not found on {seeds:?}", switch.name());
     }
 }
 

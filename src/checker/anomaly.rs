@@ -291,7 +291,15 @@ impl Violation {
     /// The line of a finding Kafka allows after an unclean election
     /// (`Checker::expected`).
     pub fn expected_line(&self, lang: Lang) -> String {
-        expected_line(self.anomaly.name(), &self.witness(), self.step, lang)
+        let reopened = super::unclean::Allowance::of(self.anomaly)
+            == super::unclean::Allowance::TransactionReopened;
+        expected_line(
+            reopened,
+            self.anomaly.name(),
+            &self.witness(),
+            self.step,
+            lang,
+        )
     }
 }
 

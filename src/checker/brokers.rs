@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Anomaly, Ctx};
+use super::{unclean, Anomaly, Ctx};
 use crate::admin::MAX_TRANSACTION_TIMEOUT_MS;
 use crate::broker::broker::BrokerEvent;
 use crate::broker::partition::ReplicationEvent;
@@ -54,8 +54,9 @@ pub(super) struct BrokerHistory {
     /// Each replica's log start, LSO, HW and LEO at the last step, by broker, sorted
     /// by partition.
     offsets_seen: BTreeMap<i32, Vec<(TopicPartition, LogOffsets)>>,
-    /// The newest epoch written per partition and producer (data or marker).
-    max_epoch: BTreeMap<(TopicPartition, i64), (i16, u64)>,
+    /// The newest epoch written per partition and producer (data or marker): the
+    /// event and offset of its first write.
+    max_epoch: BTreeMap<(TopicPartition, i64), (i16, u64, i64)>,
     /// Markers written (TV2): partition, producer id, epoch → the broker that wrote
     /// it and the event.
     markers: BTreeMap<(TopicPartition, i64, i16), (i32, u64)>,
@@ -167,21 +168,33 @@ impl BrokerHistory {
                     (*first_offset, event.seq),
                 );
                 let key = (tp.clone(), *producer_id);
-                if let Some((newest, newest_event)) = self.max_epoch.get(&key) {
-                    if producer_epoch < newest {
+                if let Some(&(newest, newest_event, newest_offset)) = self.max_epoch.get(&key) {
+                    if *producer_epoch < newest {
                         let mut v = ctx.violation(Anomaly::FencedWrite, Some(tp));
                         v.who = Some(format!("broker-{broker}"));
                         v.offsets = vec![*first_offset, *last_offset];
-                        v.events = vec![*newest_event, event.seq];
+                        v.events = vec![newest_event, event.seq];
                         v.numbers = vec![
                             ("producer_id", *producer_id),
                             ("epoch", i64::from(*producer_epoch)),
-                            ("newest_epoch", i64::from(*newest)),
+                            ("newest_epoch", i64::from(newest)),
                         ];
-                        ctx.found.push(v);
+                        // Kafka takes the older epoch again once an unclean election
+                        // truncated every write of the newer one: the leader's producer
+                        // state is rebuilt from its log (`Partition.truncateTo`).
+                        match ctx.unclean.took(tp, newest_offset, newest_event, event.seq) {
+                            Some(from) => {
+                                ctx.expected.push(unclean::expected(v, from));
+                                self.max_epoch.insert(
+                                    key.clone(),
+                                    (*producer_epoch, event.seq, *first_offset),
+                                );
+                            }
+                            None => ctx.found.push(v),
+                        }
                     }
                 }
-                self.raise_epoch(key, *producer_epoch, event.seq);
+                self.raise_epoch(key, *producer_epoch, event.seq, *first_offset);
             }
             BrokerEvent::MarkerWritten {
                 tp,
@@ -191,7 +204,12 @@ impl BrokerHistory {
                 kind,
                 ..
             } => {
-                self.raise_epoch((tp.clone(), *producer_id), *producer_epoch, event.seq);
+                self.raise_epoch(
+                    (tp.clone(), *producer_id),
+                    *producer_epoch,
+                    event.seq,
+                    *offset,
+                );
                 if !ctx.world.config().txn_features().v2() {
                     return;
                 }
@@ -309,10 +327,10 @@ impl BrokerHistory {
         seen.push((commit, tp.cloned(), seq));
     }
 
-    fn raise_epoch(&mut self, key: (TopicPartition, i64), epoch: i16, seq: u64) {
-        let entry = self.max_epoch.entry(key).or_insert((epoch, seq));
+    fn raise_epoch(&mut self, key: (TopicPartition, i64), epoch: i16, seq: u64, offset: i64) {
+        let entry = self.max_epoch.entry(key).or_insert((epoch, seq, offset));
         if epoch > entry.0 {
-            *entry = (epoch, seq);
+            *entry = (epoch, seq, offset);
         }
     }
 
@@ -465,7 +483,12 @@ impl BrokerHistory {
                     ("open_ms", open_for),
                     ("allowed_ms", allowed),
                 ];
-                ctx.found.push(v);
+                // The coordinator completed it and sends no marker again: Kafka leaves
+                // it to `kafka-transactions.sh abort` (KIP-664).
+                match ctx.unclean.marker_truncated(&key.0, key.1, key.2) {
+                    Some(from) => ctx.expected.push(unclean::expected(v, from)),
+                    None => ctx.found.push(v),
+                }
             }
         }
     }

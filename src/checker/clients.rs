@@ -10,12 +10,10 @@
 use std::collections::BTreeMap;
 
 use super::oracle::{PartitionRecords, Status};
+use super::unclean::UncleanElections;
 use super::{Anomaly, Ctx, Violation};
-use crate::broker::broker::BrokerEvent;
-use crate::broker::partition::ReplicationEvent;
 use crate::client::consumer::{ConsumerEvent, IsolationLevel};
 use crate::client::producer::ProducerEvent;
-use crate::controller::Election;
 use crate::log::TopicPartition;
 use crate::sim::transform::OUTPUT_SUFFIX;
 use crate::sim::{Event, EventKind};
@@ -68,61 +66,15 @@ pub(super) struct ClientHistory {
     dup_checked: BTreeMap<TopicPartition, (i32, i64, i64)>,
     /// When each value was first handed to a producer, per partition (event).
     sent_at: BTreeMap<(TopicPartition, String), u64>,
-    /// Each partition's unclean elections: the event, the new leader, and its log end
-    /// offset as it took over (`i64::MAX` until its broker says it leads).
-    unclean: BTreeMap<TopicPartition, Vec<UncleanElection>>,
 }
-
-/// An unclean election: its event, the new leader, and where its log ended.
-type UncleanElection = (u64, i32, i64);
 
 impl ClientHistory {
     pub(super) fn on_event(&mut self, ctx: &mut Ctx<'_>, event: &Event) {
         match &event.kind {
             EventKind::Producer { client, event: e } => self.on_producer(ctx, client, e, event),
             EventKind::Consumer { client, event: e } => self.on_consumer(ctx, client, e, event),
-            EventKind::LeaderElected { tp, change }
-                if matches!(
-                    change.election,
-                    Some(Election::Unclean | Election::UncleanRequested)
-                ) =>
-            {
-                self.unclean.entry(tp.clone()).or_default().push((
-                    event.seq,
-                    change.leader,
-                    i64::MAX,
-                ));
-            }
-            EventKind::Broker {
-                broker,
-                event:
-                    BrokerEvent::Replication(ReplicationEvent::RoleChanged {
-                        tp,
-                        leader,
-                        log_end_offset,
-                        ..
-                    }),
-            } if broker == leader => {
-                if let Some(last) = self.unclean.get_mut(tp).and_then(|u| u.last_mut()) {
-                    if last.1 == *leader && last.2 == i64::MAX {
-                        last.2 = *log_end_offset;
-                    }
-                }
-            }
             _ => {}
         }
-    }
-
-    /// The unclean election that explains a finding at offsets up to `last` of `tp`
-    /// about values sent at or before event `sent`: one after the send whose new
-    /// leader's log ended at or below `last` (so the record may have been truncated).
-    /// Returns the new leader's log end then.
-    fn unclean_truncated(&self, tp: &TopicPartition, last: i64, sent: u64) -> Option<i64> {
-        self.unclean
-            .get(tp)?
-            .iter()
-            .find(|(at, _, from)| *at > sent && *from <= last)
-            .map(|(_, _, from)| *from)
     }
 
     /// A consume-transform-produce input without its output: explained if an unclean
@@ -130,6 +82,7 @@ impl ClientHistory {
     /// input partition may have truncated the input at these offsets.
     pub(super) fn ctp_truncated(
         &self,
+        unclean: &UncleanElections,
         tp: &TopicPartition,
         offsets: &[i64],
         value: &str,
@@ -139,11 +92,11 @@ impl ClientHistory {
             .sent_at
             .iter()
             .filter(|((_, v), _)| *v == output)
-            .find_map(|((out, _), sent)| self.unclean_truncated(out, i64::MAX, *sent));
+            .find_map(|((out, _), sent)| unclean.truncated(out, i64::MAX, *sent));
         let last = offsets.iter().copied().max().unwrap_or(-1);
         by_output.or_else(|| {
-            self.unclean
-                .get(tp)?
+            unclean
+                .of(tp)
                 .iter()
                 .find(|(_, _, from)| *from <= last)
                 .map(|(_, _, from)| *from)
@@ -164,7 +117,7 @@ impl ClientHistory {
     fn file(&self, ctx: &mut Ctx<'_>, mut v: Violation, last: i64, values: &[String]) {
         let explained =
             v.tp.as_ref()
-                .and_then(|tp| self.unclean_truncated(tp, last, self.first_sent(tp, values)));
+                .and_then(|tp| ctx.unclean.truncated(tp, last, self.first_sent(tp, values)));
         match explained {
             Some(from) => {
                 v.numbers.push(("unclean_from", from));
@@ -227,13 +180,7 @@ impl ClientHistory {
                     // The earlier acknowledgement's records may be gone: allowed if an
                     // unclean election after it truncated them.
                     let (earlier_last, earlier_event) = (other_last, other_event);
-                    let explained = self.unclean.get(tp).and_then(|u| {
-                        u.iter()
-                            .find(|(at, _, from)| {
-                                *at > earlier_event && *at < ev.seq && *from <= earlier_last
-                            })
-                            .map(|(_, _, from)| *from)
-                    });
+                    let explained = ctx.unclean.took(tp, earlier_last, earlier_event, ev.seq);
                     match explained {
                         Some(from) => {
                             v.numbers.push(("unclean_from", from));
@@ -276,6 +223,10 @@ impl ClientHistory {
                 self.last_read.remove(&key(tp));
                 let first = self.first_position.entry(key(tp)).or_insert(*offset);
                 *first = (*first).min(*offset);
+            }
+            // KIP-320: the position went back to where the log diverged, as a seek.
+            ConsumerEvent::TruncationDetected { tp, .. } => {
+                self.last_read.remove(&key(tp));
             }
             ConsumerEvent::RecordsDelivered { tp, count, .. } => {
                 self.on_poll(ctx, client, tp, *count, ev.seq);
@@ -346,15 +297,18 @@ impl ClientHistory {
                 }
             }
             previous = Some((offset, seq));
-            // One offset, one value.
+            // One offset, one value. After a finding the newest value read stands
+            // for the offset (an unclean election's truncation rewrote it, and a
+            // consumer that went back by KIP-320 reads what is there now).
             let by_offset = self.reads.entry(tp.clone()).or_default();
-            let across_reads = match by_offset.get(&offset) {
-                Some((other, other_event)) if *other != value => {
+            let across_reads = match by_offset.get(&offset).cloned() {
+                Some((other, other_event)) if other != value => {
                     let mut v = ctx.violation(Anomaly::InconsistentOffsets, Some(tp));
                     v.who = Some(client.to_string());
-                    v.values = vec![other.clone(), value.clone()];
+                    v.values = vec![other, value.clone()];
                     v.offsets = vec![offset];
-                    v.events = vec![*other_event, seq];
+                    v.events = vec![other_event, seq];
+                    by_offset.insert(offset, (value.clone(), seq));
                     Some(v)
                 }
                 Some(_) => None,

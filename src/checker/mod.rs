@@ -28,6 +28,7 @@ pub mod oracle;
 pub mod progress;
 pub mod replay;
 pub mod shrink;
+mod unclean;
 pub mod witness;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +51,7 @@ pub struct Checker {
     reported: BTreeSet<anomaly::FindingKey>,
     clients: clients::ClientHistory,
     brokers: brokers::BrokerHistory,
+    unclean: unclean::UncleanElections,
     /// Each online replica's records, rebuilt when its log end moves.
     replicas: BTreeMap<(i32, TopicPartition), PartitionRecords>,
 }
@@ -59,6 +61,8 @@ pub(crate) struct Ctx<'a> {
     pub world: &'a World,
     pub step: usize,
     pub replicas: &'a BTreeMap<(i32, TopicPartition), PartitionRecords>,
+    /// Each partition's unclean elections and where they truncated.
+    pub unclean: &'a unclean::UncleanElections,
     pub found: Vec<Violation>,
     /// Findings explained by an unclean election: kept apart from `found`.
     pub expected: Vec<Violation>,
@@ -140,14 +144,18 @@ impl Checker {
     /// run (replaying that many shows what is found now). Returns the new violations.
     pub fn observe(&mut self, world: &World, step: usize) -> &[Violation] {
         self.refresh_replicas(world);
+        let new_events = world.events().get(self.events_seen..).unwrap_or_default();
+        for event in new_events {
+            self.unclean.on_event(world, event);
+        }
         let mut ctx = Ctx {
             world,
             step,
             replicas: &self.replicas,
+            unclean: &self.unclean,
             found: Vec::new(),
             expected: Vec::new(),
         };
-        let new_events = world.events().get(self.events_seen..).unwrap_or_default();
         for event in new_events {
             self.clients.on_event(&mut ctx, event);
             self.brokers.on_event(&mut ctx, event);
@@ -170,13 +178,14 @@ impl Checker {
             world,
             step,
             replicas: &self.replicas,
+            unclean: &self.unclean,
             found: Vec::new(),
             expected: Vec::new(),
         };
         self.clients.finish(&mut ctx);
-        let clients = &self.clients;
+        let (clients, elections) = (&self.clients, &self.unclean);
         ctp::finish(&mut ctx, &|tp, offsets, value| {
-            clients.ctp_truncated(tp, offsets, value)
+            clients.ctp_truncated(elections, tp, offsets, value)
         });
         let found = std::mem::take(&mut ctx.found);
         let expected = std::mem::take(&mut ctx.expected);
@@ -214,9 +223,12 @@ impl Checker {
                 }
                 let key = (*id, tp.clone());
                 live.insert(key.clone());
+                // A follower truncated and refilled to the same end within one step
+                // (an unclean election's loser) shows as a new leader-epoch entry.
                 let stale = self.replicas.get(&key).is_none_or(|r| {
                     r.log_end_offset != log.log_end_offset()
                         || r.log_start_offset != log.log_start_offset()
+                        || r.latest_epoch != log.epochs().last().copied()
                 });
                 if stale {
                     match self.replicas.get_mut(&key) {

@@ -42,6 +42,9 @@ pub struct PartitionRecords {
     pub log_end_offset: i64,
     pub high_watermark: i64,
     pub log_start_offset: i64,
+    /// The newest leader-epoch entry (epoch, start offset) when read: a log truncated
+    /// and refilled to the same end by a new leader has another one.
+    pub latest_epoch: Option<(i32, i64)>,
     /// Open transactional offsets per producer id, until its marker.
     open: BTreeMap<i64, Vec<i64>>,
     /// Where reading stopped, so a refresh decodes only what was appended since.
@@ -82,6 +85,7 @@ impl PartitionRecords {
         }
         r.log_end_offset = log.log_end_offset();
         r.high_watermark = log.high_watermark();
+        r.latest_epoch = log.epochs().last().copied();
         r
     }
 
@@ -100,6 +104,7 @@ impl PartitionRecords {
         }
         self.log_end_offset = log.log_end_offset();
         self.high_watermark = log.high_watermark();
+        self.latest_epoch = log.epochs().last().copied();
     }
 
     fn still_valid(&self, log: &UnifiedLog, fs: &MemFs, c: &ReadCursor) -> bool {

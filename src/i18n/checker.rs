@@ -35,17 +35,31 @@ pub fn line(anomaly: &str, witness: &str, step: usize, lang: Lang) -> String {
 
 #[cfg(feature = "checker")]
 /// One line for a finding Kafka allows after an unclean election: the same fields as
-/// [`line`], marked as expected.
-pub fn expected_line(anomaly: &str, witness: &str, step: usize, lang: Lang) -> String {
-    render(
-        &msg!(
+/// [`line`], marked as expected in the words of its category: a truncated record, or
+/// a transaction the truncation opened again (`reopened`).
+pub fn expected_line(
+    reopened: bool,
+    anomaly: &str,
+    witness: &str,
+    step: usize,
+    lang: Lang,
+) -> String {
+    let m = if reopened {
+        msg!(
+            "checker.expected-unclean-marker",
+            anomaly = anomaly,
+            witness = witness,
+            step = step
+        )
+    } else {
+        msg!(
             "checker.expected-unclean",
             anomaly = anomaly,
             witness = witness,
             step = step
-        ),
-        lang,
-    )
+        )
+    };
+    render(&m, lang)
 }
 
 #[cfg(feature = "checker")]

@@ -228,6 +228,10 @@ impl World {
     /// Resets the partitions awaiting one; returns what `poll()` throws for partitions
     /// left without a position (`auto.offset.reset=none`).
     fn update_fetch_positions(&mut self, name: &str) -> Option<ConsumerException> {
+        self.validate_positions(name);
+        if let Some(thrown) = self.consumers.get_mut(name)?.take_exception() {
+            return Some(thrown);
+        }
         let consumer = self.consumers.get(name)?;
         let isolation = consumer.isolation_level();
         let resets: Vec<(TopicPartition, (i64, i64))> = consumer
@@ -253,6 +257,58 @@ impl World {
         (!missing.is_empty()).then_some(ConsumerException::NoOffsetForPartition {
             partitions: missing,
         })
+    }
+
+    /// KIP-320 (`OffsetFetcher.validatePositionsIfNeeded`, Kafka 4.0): a position
+    /// read under an older leader epoch is checked against the current leader, which
+    /// says where the epoch of the last record read ends in its log. Simplified: read
+    /// from the leader's log, no OffsetsForLeaderEpoch request; a partition whose leader
+    /// is down waits for one, and a single replica (no election can truncate it, and
+    /// it keeps no leader-epoch cache here) is not checked.
+    fn validate_positions(&mut self, name: &str) {
+        let Some(consumer) = self.consumers.get(name) else {
+            return;
+        };
+        let leaders: Vec<(TopicPartition, i32, i32)> = consumer
+            .assigned()
+            .into_iter()
+            .filter_map(|tp| {
+                let epoch = self.registration(&tp)?.leader_epoch();
+                let leader = self.leader_of(&tp)?;
+                Some((tp, epoch, leader))
+            })
+            .collect();
+        let mut events = Vec::new();
+        for (tp, leader_epoch, leader) in leaders {
+            let Some(log) = self
+                .brokers
+                .get(&leader)
+                .filter(|b| b.online)
+                .and_then(|b| b.logs().get(&tp))
+                .filter(|log| log.is_replicated())
+            else {
+                continue;
+            };
+            let Some(consumer) = self.consumers.get_mut(name) else {
+                return;
+            };
+            let Some((epoch, position)) = consumer.validation_needed(&tp, leader_epoch) else {
+                continue;
+            };
+            let (end_epoch, end_offset) = log.end_offset_for_epoch(epoch);
+            events.extend(consumer.complete_validation(
+                &tp,
+                (epoch, position),
+                end_epoch,
+                end_offset,
+            ));
+        }
+        for event in events {
+            self.emit(EventKind::Consumer {
+                client: name.to_string(),
+                event,
+            });
+        }
     }
 
     /// A Fetch answer for a consumer.

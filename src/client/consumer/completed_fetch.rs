@@ -77,6 +77,9 @@ pub struct CompletedFetch {
     /// records are not to be iterated (skipped or finished).
     next_record: Option<usize>,
     next_fetch_offset: i64,
+    /// The leader epoch of the batch of the last record handed out (Kafka's
+    /// `lastEpoch`): the epoch the next position is validated by (KIP-320).
+    last_epoch: Option<i32>,
     consumed: bool,
     events: Vec<ConsumerEvent>,
 }
@@ -103,6 +106,7 @@ impl CompletedFetch {
             current_batch: None,
             next_record: None,
             next_fetch_offset: fetch_offset,
+            last_epoch: None,
             consumed: false,
             events: Vec::new(),
         }
@@ -111,6 +115,12 @@ impl CompletedFetch {
     /// Where the next fetch starts once this one is read (Kafka's `nextFetchOffset`).
     pub fn next_fetch_offset(&self) -> i64 {
         self.next_fetch_offset
+    }
+
+    /// The leader epoch of the last record handed out, if any (a negative one, from a
+    /// batch no leader stamped, is none).
+    pub fn last_epoch(&self) -> Option<i32> {
+        self.last_epoch
     }
 
     /// True once every batch has been walked (or a corrupt one stopped the walk).
@@ -168,6 +178,9 @@ impl CompletedFetch {
                     continue;
                 }
                 if !batch.is_control() {
+                    if batch.partition_leader_epoch >= 0 {
+                        self.last_epoch = Some(batch.partition_leader_epoch);
+                    }
                     return Some(ConsumerRecord {
                         topic_partition: self.tp.clone(),
                         offset,

@@ -141,6 +141,21 @@ pub enum ConsumerEvent {
         log_start_offset: i64,
         reset: Option<OffsetResetStrategy>,
     },
+    /// KIP-320 (Kafka 4.0's `SubscriptionState.maybeCompleteValidation`): after the
+    /// partition's leader changed, the new leader's end offset for `epoch`, the leader
+    /// epoch of the last record read (OffsetsForLeaderEpoch), is below the position:
+    /// the log was truncated under the consumer. With a reset policy the position goes
+    /// back to `end_offset`, the first offset known to diverge, or, when the leader
+    /// cannot place the epoch (`end_offset` -1), is reset by `auto.offset.reset`; with
+    /// none (`reset` None) `poll()` throws `LogTruncationException`.
+    TruncationDetected {
+        tp: TopicPartition,
+        position: i64,
+        epoch: i32,
+        end_epoch: i32,
+        end_offset: i64,
+        reset: Option<OffsetResetStrategy>,
+    },
     /// `poll()` threw: the application sees the exception, records already delivered
     /// by earlier polls stay delivered.
     PollThrew { exception: ConsumerException },
@@ -155,6 +170,14 @@ pub enum ConsumerException {
     /// `OffsetOutOfRangeException`: the position is out of range and there is no reset
     /// policy.
     OffsetOutOfRange { tp: TopicPartition, offset: i64 },
+    /// `LogTruncationException` (an `OffsetOutOfRangeException`): the log was truncated
+    /// below the position and there is no reset policy; `divergent` is the first offset
+    /// known to diverge and its leader epoch, when the leader could say.
+    LogTruncation {
+        tp: TopicPartition,
+        offset: i64,
+        divergent: Option<(i64, i32)>,
+    },
 }
 
 impl ConsumerException {
@@ -163,6 +186,7 @@ impl ConsumerException {
         match self {
             ConsumerException::NoOffsetForPartition { .. } => "NoOffsetForPartitionException",
             ConsumerException::OffsetOutOfRange { .. } => "OffsetOutOfRangeException",
+            ConsumerException::LogTruncation { .. } => "LogTruncationException",
         }
     }
 }

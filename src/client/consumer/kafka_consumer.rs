@@ -27,6 +27,14 @@ pub struct PartitionState {
     /// next poll applies `auto.offset.reset`, never the committed offset.
     #[serde(default)]
     pub reset_requested: bool,
+    /// The leader epoch of the last record read before the position (Kafka's
+    /// `FetchPosition.offsetEpoch`); none after a seek or a reset.
+    #[serde(default)]
+    pub offset_epoch: Option<i32>,
+    /// The partition's leader epoch the position was last validated under (Kafka's
+    /// `FetchPosition.currentLeader`): a newer one validates it again (KIP-320).
+    #[serde(default)]
+    pub leader_epoch: Option<i32>,
 }
 
 /// A consumer client. Mirrors the fetch side of Kafka's `KafkaConsumer`
@@ -84,6 +92,7 @@ impl Consumer {
         // position and will be discarded as stale.
         state.position = Some(offset);
         state.reset_requested = false;
+        state.offset_epoch = None;
         Some(ConsumerEvent::PositionSet {
             tp: tp.clone(),
             offset,
@@ -153,6 +162,7 @@ impl Consumer {
         };
         state.reset_requested = false;
         state.position = Some(offset);
+        state.offset_epoch = None;
         Some(ConsumerEvent::PositionSet {
             tp: tp.clone(),
             offset,
@@ -330,7 +340,80 @@ impl Consumer {
             }
         }
         state.position = Some(position);
+        if let Some(epoch) = fetch.last_epoch() {
+            state.offset_epoch = Some(epoch);
+        }
         self.delivered.extend(delivered.iter().cloned());
         (delivered, events)
+    }
+
+    /// Whether the position must be validated against a leader at `leader_epoch`
+    /// (`SubscriptionState.maybeValidatePositionForCurrentLeader`): the first look at
+    /// a newer leader epoch, for a position with the epoch of a record read. Returns
+    /// that epoch and the position; either way the leader epoch counts as seen.
+    pub fn validation_needed(
+        &mut self,
+        tp: &TopicPartition,
+        leader_epoch: i32,
+    ) -> Option<(i32, i64)> {
+        let state = self.assignment.get_mut(tp)?;
+        if state.leader_epoch.is_some_and(|seen| seen >= leader_epoch) {
+            return None;
+        }
+        state.leader_epoch = Some(leader_epoch);
+        state.offset_epoch.zip(state.position)
+    }
+
+    /// The leader's answer to the validation (`maybeCompleteValidation`, Kafka 4.0):
+    /// where `epoch` ends in its log (`end_epoch`, `end_offset`; -1 when it cannot say).
+    /// A position past that end was truncated under the consumer: it goes back to the
+    /// end with a reset policy, is reset by the policy when the end is unknown, or
+    /// `poll()` throws `LogTruncationException` with none. A fetch since moved the
+    /// position: the answer is stale.
+    pub fn complete_validation(
+        &mut self,
+        tp: &TopicPartition,
+        (epoch, position): (i32, i64),
+        end_epoch: i32,
+        end_offset: i64,
+    ) -> Option<ConsumerEvent> {
+        let strategy = self.config.auto_offset_reset;
+        let state = self.assignment.get_mut(tp)?;
+        if state.position != Some(position) {
+            return None;
+        }
+        let unknown = end_offset < 0 || end_epoch < 0;
+        if !unknown && end_offset >= position {
+            return None;
+        }
+        let reset = match strategy {
+            OffsetResetStrategy::None => {
+                self.exception = Some(ConsumerException::LogTruncation {
+                    tp: tp.clone(),
+                    offset: position,
+                    divergent: (!unknown).then_some((end_offset, end_epoch)),
+                });
+                None
+            }
+            strategy if unknown => {
+                state.position = None;
+                state.offset_epoch = None;
+                state.reset_requested = true;
+                Some(strategy)
+            }
+            strategy => {
+                state.position = Some(end_offset);
+                state.offset_epoch = Some(end_epoch);
+                Some(strategy)
+            }
+        };
+        Some(ConsumerEvent::TruncationDetected {
+            tp: tp.clone(),
+            position,
+            epoch,
+            end_epoch,
+            end_offset,
+            reset,
+        })
     }
 }

@@ -171,6 +171,36 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 log_start = log_start_offset
             ),
         },
+        ConsumerEvent::TruncationDetected {
+            tp,
+            position,
+            epoch,
+            end_offset,
+            reset,
+            ..
+        } => match reset {
+            Some(strategy) if *end_offset < 0 => msg!(
+                "consumer.truncation.reset",
+                tp = tp,
+                position = position,
+                epoch = epoch,
+                strategy = strategy.name()
+            ),
+            Some(_) => msg!(
+                "consumer.truncation.seek",
+                tp = tp,
+                position = position,
+                epoch = epoch,
+                end = end_offset
+            ),
+            None => msg!(
+                "consumer.truncation.throw",
+                tp = tp,
+                position = position,
+                epoch = epoch,
+                end = end_offset
+            ),
+        },
         ConsumerEvent::PollThrew { exception } => {
             msg!(
                 "consumer.poll-threw",
@@ -194,6 +224,17 @@ fn exception_message(e: &ConsumerException) -> Msg {
         ConsumerException::OffsetOutOfRange { tp, offset } => {
             msg!("kafka.consumer.out-of-range", tp = tp, offset = offset)
         }
+        ConsumerException::LogTruncation {
+            tp,
+            divergent: Some((offset, epoch)),
+            ..
+        } => msg!(
+            "kafka.consumer.log-truncation",
+            tp = tp,
+            offset = offset,
+            epoch = epoch
+        ),
+        ConsumerException::LogTruncation { .. } => msg!("kafka.consumer.log-truncation-unknown"),
     };
     msg!("kafka.exception", class = e.class_name(), message = message)
 }
