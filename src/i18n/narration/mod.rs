@@ -366,41 +366,25 @@ pub fn event_msg(kind: &EventKind) -> Msg {
             tp,
             replicas,
             removed,
-        } => {
-            let id = if removed.is_empty() {
-                "topic.reassignment-completed-none"
-            } else {
-                "topic.reassignment-completed"
-            };
-            let m = crate::i18n::Msg::new(id)
-                .arg("tp", tp)
-                .arg("replicas", broker_ids(replicas));
-            if removed.is_empty() {
-                m
-            } else {
-                m.arg("removed", broker_ids(removed))
-            }
-        }
+        } => reassignment_ended(
+            "topic.reassignment-completed",
+            "topic.reassignment-completed-none",
+            tp,
+            replicas,
+            removed,
+        ),
         #[cfg(feature = "topic-admin")]
         EventKind::ReassignmentCancelled {
             tp,
             replicas,
             removed,
-        } => {
-            let id = if removed.is_empty() {
-                "topic.reassignment-cancelled-none"
-            } else {
-                "topic.reassignment-cancelled"
-            };
-            let m = crate::i18n::Msg::new(id)
-                .arg("tp", tp)
-                .arg("replicas", broker_ids(replicas));
-            if removed.is_empty() {
-                m
-            } else {
-                m.arg("removed", broker_ids(removed))
-            }
-        }
+        } => reassignment_ended(
+            "topic.reassignment-cancelled",
+            "topic.reassignment-cancelled-none",
+            tp,
+            replicas,
+            removed,
+        ),
         EventKind::InternalTopicRefused {
             topic,
             replication_factor,
@@ -437,6 +421,28 @@ fn run_limit(steps: usize, in_flight: usize) -> Msg {
 /// "2 on broker 1, 1 on broker 2": how many of these partitions each broker leads.
 /// Broker ids as `[1, 2]`.
 #[cfg(feature = "topic-admin")]
+/// A reassignment that completed or was cancelled: the replicas it left, and the ones
+/// it dropped when there were any (a message of its own, so no empty list is read).
+#[cfg(feature = "topic-admin")]
+fn reassignment_ended(
+    id: &'static str,
+    id_none_removed: &'static str,
+    tp: &crate::log::TopicPartition,
+    replicas: &[i32],
+    removed: &[i32],
+) -> crate::i18n::Msg {
+    if removed.is_empty() {
+        crate::i18n::Msg::new(id_none_removed)
+            .arg("tp", tp)
+            .arg("replicas", broker_ids(replicas))
+    } else {
+        crate::i18n::Msg::new(id)
+            .arg("tp", tp)
+            .arg("replicas", broker_ids(replicas))
+            .arg("removed", broker_ids(removed))
+    }
+}
+
 fn broker_ids(list: &[i32]) -> String {
     let items: Vec<String> = list.iter().map(|b| b.to_string()).collect();
     format!("[{}]", items.join(", "))
