@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use eos_playground::controller::metadata_log::{MetadataImage, MetadataRecord};
 use eos_playground::scenario::{parse, Runner};
@@ -58,27 +58,12 @@ fn play(name: &str, source: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            scripts(&path, out);
-        } else if path.extension().is_some_and(|x| x == "eos") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn the_log_replays_to_the_controller_after_every_step_of_the_controller_scripts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for dir in ["controller", "replication", "topics", "restart"] {
-        scripts(&root.join("tests/scenarios").join(dir), &mut files);
+        common::scenario_scripts(&root.join("tests/scenarios").join(dir), &mut files);
     }
     assert!(files.len() >= 20, "only {} scripts found", files.len());
     let failures: Vec<String> = files

@@ -5,7 +5,9 @@
 //! scenarios` rewrites the blocks with the actual output; review the diff before
 //! committing it.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use eos_playground::scenario::golden;
 
@@ -16,34 +18,11 @@ const WATCH: Option<eos_playground::scenario::MakeWatch> = Some(eos_playground::
 #[cfg(not(feature = "checker"))]
 const WATCH: Option<eos_playground::scenario::MakeWatch> = None;
 
-fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            // The Pulsar scripts need the Pulsar engine (feature `pulsar`).
-            if cfg!(not(feature = "pulsar")) && path.ends_with("pulsar") {
-                continue;
-            }
-            // The checker's scripts need `check` (feature `checker`).
-            if cfg!(not(feature = "checker")) && path.ends_with("checker") {
-                continue;
-            }
-            scripts(&path, out);
-        } else if path.extension().is_some_and(|x| x == "eos") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn scenarios_print_what_their_blocks_expect() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    scripts(&root.join("tests/scenarios"), &mut files);
+    common::scenario_scripts(&root.join("tests/scenarios"), &mut files);
     assert!(files.len() >= 15, "only {} scripts found", files.len());
     let update = std::env::var_os("UPDATE_SCENARIOS").is_some();
     let mut failures = Vec::new();
