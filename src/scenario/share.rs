@@ -176,24 +176,7 @@ impl std::fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Base64url without padding.
-pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            let index = ((n >> (18 - 6 * i)) & 63) as usize;
-            out.push(char::from(ALPHABET[index]));
-        }
-    }
-    out
-}
+pub use crate::util::base64url::encode as base64url_encode;
 
 /// Decodes base64url without padding; names the first bad character.
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, LinkError> {

@@ -1,5 +1,6 @@
 //! Small helpers with no Kafka concept of their own.
 
+pub mod base64url;
 pub mod bytes;
 pub mod json;
 pub mod lzss;

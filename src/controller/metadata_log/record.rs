@@ -340,28 +340,11 @@ pub fn topic_id(seed: u64, name: &str) -> String {
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&rng.next_u64().to_be_bytes());
         bytes[8..].copy_from_slice(&rng.next_u64().to_be_bytes());
-        let id = base64_url(&bytes);
+        let id = crate::util::base64url::encode(&bytes);
         if !id.starts_with('-') && bytes != [0u8; 16] {
             return id;
         }
     }
-}
-
-fn base64_url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            let index = (n >> (18 - 6 * i)) & 63;
-            out.push(char::from(ALPHABET[index as usize]));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -373,8 +356,14 @@ mod tests {
         // Kafka's `Uuid.toString` of the id whose bytes are all 0xff but the last.
         let mut bytes = [0xffu8; 16];
         bytes[15] = 0xfe;
-        assert_eq!(base64_url(&bytes), "_____________________g");
-        assert_eq!(base64_url(&[0u8; 16]), "AAAAAAAAAAAAAAAAAAAAAA");
+        assert_eq!(
+            crate::util::base64url::encode(&bytes),
+            "_____________________g"
+        );
+        assert_eq!(
+            crate::util::base64url::encode(&[0u8; 16]),
+            "AAAAAAAAAAAAAAAAAAAAAA"
+        );
     }
 
     #[test]
