@@ -13,10 +13,10 @@
 // Trunk runs hooks with the project as the working folder and TRUNK_STAGING_DIR set;
 // terser comes from .tools/ (scripts/setup.sh pins it).
 
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { attr, hex16, sri } from './staged-files.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (process.env.TRUNK_PROFILE !== 'release' || !staging) process.exit(0);
@@ -30,11 +30,9 @@ try {
   process.exit(1);
 }
 
-const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 // One modulepreload link, whatever order its attributes come in (Trunk's HTML minifier
 // drops quotes and sorts them).
 const LINK = /<link\b[^>]*\brel="?modulepreload"?[^>]*>/g;
-const attr = (tag, name) => tag.match(new RegExp(`\\b${name}="?([^"\\s>]+)"?`))?.[1];
 
 // Each glue file once, whichever page names it: its new name and integrity.
 const done = new Map();
@@ -44,7 +42,7 @@ async function minified(href) {
     const source = await readFile(jsPath, 'utf8');
     const out = await minify(source, { module: true, compress: true, mangle: true });
     if (!out.code) throw new Error(`minify-js: terser gave nothing for ${href}`);
-    const hash = createHash('sha256').update(out.code).digest('hex').slice(0, 16);
+    const hash = hex16(out.code);
     const renamed = href.replace(/\.js$/, `-${hash}.js`);
     await writeFile(path.join(staging, renamed), out.code);
     await unlink(jsPath);

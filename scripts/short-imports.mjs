@@ -15,17 +15,14 @@
 // minify-js.mjs does, so no host pairs an old file with a new integrity hash) and rewrites
 // their names and `integrity` hashes in the page.
 
-import { createHash } from 'node:crypto';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { attr, hex16, sri } from './staged-files.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (process.env.TRUNK_PROFILE !== 'release' || !staging) process.exit(0);
 
-const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
-const hex16 = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 const LINK = /<link\b[^>]*>/g;
-const attr = (tag, name) => tag.match(new RegExp(`\\b${name}="?([^"\\s>]+)"?`))?.[1];
 const fail = (why) => {
   console.error(`short-imports: ${why}`);
   process.exit(1);
