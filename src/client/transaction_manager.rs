@@ -28,8 +28,10 @@ use serde::Serialize;
 
 pub mod epoch_bump;
 pub use epoch_bump::EpochBump;
+pub(crate) mod handler_errors;
 
-use super::transaction_calls::{batch_error_state, error_state, PendingStateTransition};
+use super::transaction_calls::{batch_error_state, PendingStateTransition};
+use handler_errors::Reaction;
 pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -93,10 +95,13 @@ pub enum TxnOutcome {
     OffsetsSent {
         group_id: String,
     },
-    /// A call failed with this Kafka error (the exception the application would catch).
+    /// A call failed with this Kafka error; `exception` is the class the application
+    /// catches (Kafka's handler picks it: `CommitFailedException` for a stale group
+    /// member, a plain `KafkaException` for an error the handler does not name).
     Failed {
         operation: String,
         error: Errors,
+        exception: String,
     },
     /// The client refused the call at once and sent nothing (Kafka throws, or for a
     /// `send()` fails its Future): what the application catches.
@@ -120,7 +125,7 @@ impl TxnOutcome {
     /// The exception the application caught, if the call failed or was refused.
     pub fn exception_name(&self) -> Option<String> {
         match self {
-            TxnOutcome::Failed { error, .. } => Some(error.exception_name()),
+            TxnOutcome::Failed { exception, .. } => Some(exception.clone()),
             TxnOutcome::Refused { error, .. } => Some(error.exception_class().to_string()),
             _ => None,
         }
@@ -223,7 +228,7 @@ impl TransactionManager {
     pub fn on_batch_error(&mut self, error: Errors) -> bool {
         let before = self.state;
         let state = batch_error_state(self.state, error);
-        if state == TxnState::AbortableError || error == Errors::ProducerFenced {
+        if state == TxnState::AbortableError || handler_errors::send_error_is_fatal(error) {
             self.last_error = Some(error);
         }
         self.state = state;
@@ -400,22 +405,6 @@ impl TransactionManager {
         backoff_ms: i64,
     ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
         self.in_flight = None;
-        let retry = |tm: &mut Self, api: &str, error: Errors| {
-            tm.retry_at_ms = now_ms.saturating_add(backoff_ms);
-            if matches!(
-                error,
-                Errors::NotCoordinator | Errors::CoordinatorNotAvailable
-            ) {
-                tm.coordinator = None;
-            }
-            (
-                Some(TxnOutcome::Retrying {
-                    api: api.to_string(),
-                    error,
-                }),
-                None,
-            )
-        };
         match (kind, response) {
             (TxnRequestKind::FindCoordinator(t), Response::FindCoordinator { error, node_id }) => {
                 if *error == Errors::None {
@@ -423,17 +412,11 @@ impl TransactionManager {
                         CoordinatorType::Transaction => self.coordinator = Some(*node_id),
                         CoordinatorType::Group => self.group_coordinator = Some(*node_id),
                     }
-                    (None, None)
-                } else {
-                    self.retry_at_ms = now_ms.saturating_add(backoff_ms);
-                    (
-                        Some(TxnOutcome::Retrying {
-                            api: "FindCoordinator".into(),
-                            error: *error,
-                        }),
-                        None,
-                    )
+                    return (None, None);
                 }
+                let operation = self.call_waiting_for(*t);
+                let reaction = handler_errors::reaction(kind, *error);
+                self.react(reaction, "FindCoordinator", operation, *error, now_ms, backoff_ms)
             }
             (
                 TxnRequestKind::InitProducerId { epoch_bump: true },
@@ -444,8 +427,10 @@ impl TransactionManager {
                 },
             ) => match error {
                 Errors::None => self.epoch_bumped(*producer_id, *producer_epoch),
-                e if e.is_retriable() => retry(self, "InitProducerId", *e),
-                e => self.fail(kind, "abortTransaction", *e),
+                e => {
+                    let reaction = handler_errors::reaction(kind, *e);
+                    self.react(reaction, "InitProducerId", "abortTransaction", *e, now_ms, backoff_ms)
+                }
             },
             (
                 TxnRequestKind::InitProducerId { epoch_bump: false },
@@ -467,8 +452,10 @@ impl TransactionManager {
                         Some(ids),
                     )
                 }
-                e if e.is_retriable() => retry(self, "InitProducerId", *e),
-                e => self.fail(kind, "initTransactions", *e),
+                e => {
+                    let reaction = handler_errors::reaction(kind, *e);
+                    self.react(reaction, "InitProducerId", "initTransactions", *e, now_ms, backoff_ms)
+                }
             },
             (
                 TxnRequestKind::EndTxn { committed },
@@ -510,41 +497,60 @@ impl TransactionManager {
                     };
                     (Some(outcome), (ids.0 >= 0).then_some(ids))
                 }
-                e if e.is_retriable() => retry(self, "EndTxn", *e),
-                e => self.fail(kind, end_txn_call(*committed), *e),
+                e => {
+                    let reaction = handler_errors::reaction(kind, *e);
+                    let call = end_txn_call(*committed);
+                    self.react(reaction, "EndTxn", call, *e, now_ms, backoff_ms)
+                }
             },
             (
                 TxnRequestKind::AddPartitionsToTxn { partitions },
                 Response::AddPartitionsToTxn { results },
             ) => {
-                let error = results
-                    .iter()
-                    .map(|(_, e)| *e)
-                    .find(|e| *e != Errors::None)
-                    .unwrap_or(Errors::None);
-                match error {
-                    Errors::None => {
-                        self.added_partitions.extend(partitions.iter().cloned());
-                        self.transaction_started = true;
-                        (None, None)
-                    }
-                    // `maybeOverrideRetryBackoffMs`: the first partition of a
-                    // transaction answered CONCURRENT_TRANSACTIONS means the previous
-                    // transaction is still completing; try again after 20 ms
-                    // (ADD_PARTITIONS_RETRY_BACKOFF_MS), not the full backoff.
-                    Errors::ConcurrentTransactions if self.added_partitions.is_empty() => {
-                        let outcome = retry(self, "AddPartitionsToTxn", error);
-                        self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
-                        outcome
-                    }
-                    e if e.is_retriable() => retry(self, "AddPartitionsToTxn", e),
-                    e => self.fail(kind, "send", e),
+                let Some(reaction) = handler_errors::add_partitions(results) else {
+                    self.added_partitions.extend(partitions.iter().cloned());
+                    self.transaction_started = true;
+                    return (None, None);
+                };
+                let errors = || results.iter().map(|(_, e)| *e).filter(|e| *e != Errors::None);
+                let shown = errors()
+                    .find(|e| e.is_retriable())
+                    .or_else(|| errors().next())
+                    .unwrap_or(Errors::UnknownServerError);
+                let outcome =
+                    self.react(reaction, "AddPartitionsToTxn", "send", shown, now_ms, backoff_ms);
+                // `maybeOverrideRetryBackoffMs`: the first partition of a transaction
+                // answered CONCURRENT_TRANSACTIONS means the previous transaction is
+                // still completing; try again after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS),
+                // not the full backoff.
+                if shown == Errors::ConcurrentTransactions && self.added_partitions.is_empty() {
+                    self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
                 }
+                outcome
             }
-            (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { .. }) => {
-                let error = response.error();
-                match error {
-                    Errors::None => {
+            (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { results }) => {
+                // `TxnOffsetCommitHandler.handleResponse`: the loop stops at the first
+                // partition that fails the call; a retry sends every offset again (the
+                // request is built once), after looking the group coordinator up again
+                // when a partition asked for it.
+                let mut first_retriable = None;
+                let mut find_coordinator = false;
+                for (_, error) in results {
+                    match handler_errors::txn_offset_commit(*error) {
+                        handler_errors::OffsetAnswer::Committed => {}
+                        handler_errors::OffsetAnswer::Retry { find_coordinator: f } => {
+                            find_coordinator |= f;
+                            first_retriable.get_or_insert(*error);
+                        }
+                        handler_errors::OffsetAnswer::Fail(reaction) => {
+                            self.pending_offsets = None;
+                            let op = "sendOffsetsToTransaction";
+                            return self.react(reaction, "TxnOffsetCommit", op, *error, now_ms, backoff_ms);
+                        }
+                    }
+                }
+                match first_retriable {
+                    None => {
                         let group_id = self
                             .pending_offsets
                             .take()
@@ -552,22 +558,14 @@ impl TransactionManager {
                             .unwrap_or_default();
                         (Some(TxnOutcome::OffsetsSent { group_id }), None)
                     }
-                    e if e.is_retriable() => {
-                        if matches!(e, Errors::NotCoordinator | Errors::CoordinatorNotAvailable) {
-                            self.group_coordinator = None;
-                        }
-                        self.retry_at_ms = now_ms.saturating_add(backoff_ms);
-                        (
-                            Some(TxnOutcome::Retrying {
-                                api: "TxnOffsetCommit".into(),
-                                error: e,
-                            }),
-                            None,
-                        )
-                    }
-                    e => {
-                        self.pending_offsets = None;
-                        self.fail(kind, "sendOffsetsToTransaction", e)
+                    Some(error) => {
+                        let reaction = if find_coordinator {
+                            Reaction::FindCoordinatorAgain(CoordinatorType::Group)
+                        } else {
+                            Reaction::Retry
+                        };
+                        let op = "sendOffsetsToTransaction";
+                        self.react(reaction, "TxnOffsetCommit", op, error, now_ms, backoff_ms)
                     }
                 }
             }
@@ -575,23 +573,72 @@ impl TransactionManager {
         }
     }
 
-    /// An error answer: the handler's error state (`error_state`), and the failed
-    /// call's outcome.
-    fn fail(
+    /// The call an answer to a FindCoordinator of this type would have let go on: Kafka
+    /// fails that call's queued request with the lookup's error
+    /// (`maybeTerminateRequestWithError`), or with the fatal error (`transitionToFatalError`).
+    fn call_waiting_for(&self, coordinator: CoordinatorType) -> &'static str {
+        match (coordinator, self.state) {
+            (CoordinatorType::Group, _) => "sendOffsetsToTransaction",
+            (_, TxnState::Initializing) if self.epoch_bump == EpochBump::Sending => {
+                "abortTransaction"
+            }
+            (_, TxnState::Initializing) => "initTransactions",
+            (_, TxnState::CommittingTransaction) => "commitTransaction",
+            (_, TxnState::AbortingTransaction) => "abortTransaction",
+            _ => "send",
+        }
+    }
+
+    /// Carries out a handler's reaction to `error` in the answer to `api`, made for the
+    /// application's call `operation`: the retry (after a new coordinator lookup when
+    /// asked), or the error state, the error kept for later calls, and the failed call's
+    /// outcome with the exception the application catches.
+    fn react(
         &mut self,
-        kind: &TxnRequestKind,
+        reaction: Reaction,
+        api: &str,
         operation: &str,
         error: Errors,
+        now_ms: i64,
+        backoff_ms: i64,
     ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
-        let (state, error) = error_state(kind, error);
+        let (state, kept, exception, bump) = match reaction {
+            Reaction::Retry | Reaction::FindCoordinatorAgain(_) => {
+                match reaction {
+                    Reaction::FindCoordinatorAgain(CoordinatorType::Transaction) => {
+                        self.coordinator = None
+                    }
+                    Reaction::FindCoordinatorAgain(CoordinatorType::Group) => {
+                        self.group_coordinator = None
+                    }
+                    _ => {}
+                }
+                self.retry_at_ms = now_ms.saturating_add(backoff_ms);
+                let outcome = TxnOutcome::Retrying {
+                    api: api.to_string(),
+                    error,
+                };
+                return (Some(outcome), None);
+            }
+            Reaction::Abortable { error, exception } => {
+                (TxnState::AbortableError, error, exception, false)
+            }
+            Reaction::AbortableBumpingEpoch { error } => {
+                (TxnState::AbortableError, error, error.exception_name(), true)
+            }
+            Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
+        };
         self.state = state;
-        self.last_error = Some(error);
-        self.require_epoch_bump_after_answer(kind, error);
+        self.last_error = Some(kept);
+        // Requests queued behind a failed one fail with it (`maybeTerminateRequestWithError`).
+        self.pending_offsets = None;
+        self.require_epoch_bump_after_abortable_answer(bump);
         self.mark_reported(operation);
         (
             Some(TxnOutcome::Failed {
                 operation: operation.to_string(),
-                error,
+                error: kept,
+                exception,
             }),
             None,
         )

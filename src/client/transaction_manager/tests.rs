@@ -287,7 +287,8 @@ fn end_txn_unknown_producer_id_is_abortable_and_a_fenced_bump_is_fatal() {
         outcome,
         Some(TxnOutcome::Failed {
             operation: "abortTransaction".into(),
-            error: Errors::ProducerFenced
+            error: Errors::ProducerFenced,
+            exception: "ProducerFencedException".into(),
         })
     );
     assert_eq!(tm.state, TxnState::FatalError);

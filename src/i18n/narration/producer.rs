@@ -287,11 +287,15 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
                 group_id = group_id
             )
         }
-        TxnOutcome::Failed { operation, error } => msg!(
+        TxnOutcome::Failed {
+            operation,
+            error,
+            exception,
+        } => msg!(
             "producer.txn.failed",
             client = client,
             call = operation,
-            exception = error.exception_name(),
+            exception = exception,
             error = error.name()
         ),
         TxnOutcome::Retrying { api, error } => {
