@@ -31,11 +31,11 @@ pub use epoch_bump::EpochBump;
 pub(crate) mod handler_errors;
 
 use super::transaction_calls::{batch_error_state, PendingStateTransition};
-use handler_errors::Reaction;
 pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
+use handler_errors::Reaction;
 
 /// Who a transactional request goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -416,7 +416,14 @@ impl TransactionManager {
                 }
                 let operation = self.call_waiting_for(*t);
                 let reaction = handler_errors::reaction(kind, *error);
-                self.react(reaction, "FindCoordinator", operation, *error, now_ms, backoff_ms)
+                self.react(
+                    reaction,
+                    "FindCoordinator",
+                    operation,
+                    *error,
+                    now_ms,
+                    backoff_ms,
+                )
             }
             (
                 TxnRequestKind::InitProducerId { epoch_bump: true },
@@ -429,7 +436,14 @@ impl TransactionManager {
                 Errors::None => self.epoch_bumped(*producer_id, *producer_epoch),
                 e => {
                     let reaction = handler_errors::reaction(kind, *e);
-                    self.react(reaction, "InitProducerId", "abortTransaction", *e, now_ms, backoff_ms)
+                    self.react(
+                        reaction,
+                        "InitProducerId",
+                        "abortTransaction",
+                        *e,
+                        now_ms,
+                        backoff_ms,
+                    )
                 }
             },
             (
@@ -454,7 +468,14 @@ impl TransactionManager {
                 }
                 e => {
                     let reaction = handler_errors::reaction(kind, *e);
-                    self.react(reaction, "InitProducerId", "initTransactions", *e, now_ms, backoff_ms)
+                    self.react(
+                        reaction,
+                        "InitProducerId",
+                        "initTransactions",
+                        *e,
+                        now_ms,
+                        backoff_ms,
+                    )
                 }
             },
             (
@@ -512,13 +533,24 @@ impl TransactionManager {
                     self.transaction_started = true;
                     return (None, None);
                 };
-                let errors = || results.iter().map(|(_, e)| *e).filter(|e| *e != Errors::None);
+                let errors = || {
+                    results
+                        .iter()
+                        .map(|(_, e)| *e)
+                        .filter(|e| *e != Errors::None)
+                };
                 let shown = errors()
                     .find(|e| e.is_retriable())
                     .or_else(|| errors().next())
                     .unwrap_or(Errors::UnknownServerError);
-                let outcome =
-                    self.react(reaction, "AddPartitionsToTxn", "send", shown, now_ms, backoff_ms);
+                let outcome = self.react(
+                    reaction,
+                    "AddPartitionsToTxn",
+                    "send",
+                    shown,
+                    now_ms,
+                    backoff_ms,
+                );
                 // `maybeOverrideRetryBackoffMs`: the first partition of a transaction
                 // answered CONCURRENT_TRANSACTIONS means the previous transaction is
                 // still completing; try again after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS),
@@ -538,14 +570,23 @@ impl TransactionManager {
                 for (_, error) in results {
                     match handler_errors::txn_offset_commit(*error) {
                         handler_errors::OffsetAnswer::Committed => {}
-                        handler_errors::OffsetAnswer::Retry { find_coordinator: f } => {
+                        handler_errors::OffsetAnswer::Retry {
+                            find_coordinator: f,
+                        } => {
                             find_coordinator |= f;
                             first_retriable.get_or_insert(*error);
                         }
                         handler_errors::OffsetAnswer::Fail(reaction) => {
                             self.pending_offsets = None;
                             let op = "sendOffsetsToTransaction";
-                            return self.react(reaction, "TxnOffsetCommit", op, *error, now_ms, backoff_ms);
+                            return self.react(
+                                reaction,
+                                "TxnOffsetCommit",
+                                op,
+                                *error,
+                                now_ms,
+                                backoff_ms,
+                            );
                         }
                     }
                 }
@@ -623,9 +664,12 @@ impl TransactionManager {
             Reaction::Abortable { error, exception } => {
                 (TxnState::AbortableError, error, exception, false)
             }
-            Reaction::AbortableBumpingEpoch { error } => {
-                (TxnState::AbortableError, error, error.exception_name(), true)
-            }
+            Reaction::AbortableBumpingEpoch { error } => (
+                TxnState::AbortableError,
+                error,
+                error.exception_name(),
+                true,
+            ),
             Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
         };
         self.state = state;
