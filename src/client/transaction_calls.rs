@@ -160,6 +160,9 @@ pub enum TxnCallError {
     /// `maybeFailWithError` for any other error: a `KafkaException` caused by it.
     InErrorState {
         cause: Option<Errors>,
+        /// The kept exception's class: Kafka keeps the exception the handler made,
+        /// e.g. `CommitFailedException` for UNKNOWN_MEMBER_ID.
+        cause_exception: Option<String>,
         /// In ABORTABLE_ERROR (abortTransaction() goes on), not FATAL_ERROR.
         abortable: bool,
     },
@@ -278,7 +281,11 @@ impl TransactionManager {
                 producer_epoch,
                 abortable,
             },
-            cause => TxnCallError::InErrorState { cause, abortable },
+            cause => TxnCallError::InErrorState {
+                cause,
+                cause_exception: self.last_exception_name(),
+                abortable,
+            },
         })
     }
 
@@ -379,7 +386,9 @@ impl TransactionManager {
         (failed && !pending.reported).then(|| TxnOutcome::Failed {
             operation: pending.call.name().to_string(),
             error,
-            exception: error.exception_name(),
+            exception: self
+                .last_exception_name()
+                .unwrap_or_else(|| error.exception_name()),
         })
     }
 

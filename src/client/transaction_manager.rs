@@ -140,6 +140,10 @@ pub struct TransactionManager {
     pub coordinator: Option<i32>,
     pub group_coordinator: Option<i32>,
     pub last_error: Option<Errors>,
+    /// The class of the exception a handler made for `last_error` when it is not the
+    /// error's own (`CommitFailedException`, a plain `KafkaException`); ignored once
+    /// `last_error` changes.
+    last_exception: Option<(Errors, String)>,
     /// Partitions written in this transaction (TV2: tracked locally only).
     pub partitions_in_transaction: SortedSet<TopicPartition>,
     /// Whether the cluster speaks TV2 (`isTransactionV2Enabled`).
@@ -170,6 +174,7 @@ impl TransactionManager {
             coordinator: None,
             group_coordinator: None,
             last_error: None,
+            last_exception: None,
             partitions_in_transaction: SortedSet::new(),
             transaction_v2: true,
             added_partitions: SortedSet::new(),
@@ -230,6 +235,7 @@ impl TransactionManager {
         let state = batch_error_state(self.state, error);
         if state == TxnState::AbortableError || handler_errors::send_error_is_fatal(error) {
             self.last_error = Some(error);
+            self.last_exception = None;
         }
         self.state = state;
         state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
@@ -244,6 +250,15 @@ impl TransactionManager {
     /// Offsets of `sendOffsetsToTransaction` not yet committed to the group coordinator.
     pub fn has_pending_offsets(&self) -> bool {
         self.pending_offsets.is_some()
+    }
+
+    /// The class of the exception kept with the last error (`lastError`).
+    pub fn last_exception_name(&self) -> Option<String> {
+        let error = self.last_error?;
+        Some(match &self.last_exception {
+            Some((e, name)) if *e == error => name.clone(),
+            _ => error.exception_name(),
+        })
     }
 
     /// Whether a transactional request is due (now or after the backoff).
@@ -674,6 +689,7 @@ impl TransactionManager {
         };
         self.state = state;
         self.last_error = Some(kept);
+        self.last_exception = Some((kept, exception.clone()));
         // Requests queued behind a failed one fail with it (`maybeTerminateRequestWithError`).
         self.pending_offsets = None;
         self.require_epoch_bump_after_abortable_answer(bump);
