@@ -58,6 +58,10 @@ pub enum TxnRequestKind {
     AddPartitionsToTxn {
         partitions: Vec<TopicPartition>,
     },
+    /// Before TV2: the group's offsets partition joins the transaction first.
+    AddOffsetsToTxn {
+        group_id: String,
+    },
     EndTxn {
         committed: bool,
     },
@@ -152,6 +156,9 @@ pub struct TransactionManager {
     pub(super) added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
     pub(super) pending_offsets: Option<(String, Vec<OffsetEntry>)>,
+    /// Before TV2: AddOffsetsToTxn answered for the pending offsets, so their
+    /// TxnOffsetCommit may go.
+    offsets_added: bool,
     /// The request waiting for an answer, if any.
     pub in_flight: Option<u64>,
     pub(super) retry_at_ms: i64,
@@ -179,6 +186,7 @@ impl TransactionManager {
             transaction_v2: true,
             added_partitions: SortedSet::new(),
             pending_offsets: None,
+            offsets_added: false,
             in_flight: None,
             retry_at_ms: 0,
             pending: None,
@@ -241,10 +249,13 @@ impl TransactionManager {
         state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
     }
 
-    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent
-    /// (AddOffsetsToTxn's role, then TxnOffsetCommit).
+    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent, with
+    /// TxnOffsetCommit; before TV2, AddOffsetsToTxn to the transaction coordinator goes
+    /// first, on every call (KIP-890 part 2 drops it: the group coordinator adds the
+    /// partition itself).
     pub fn send_offsets(&mut self, group_id: String, offsets: Vec<OffsetEntry>) {
         self.pending_offsets = Some((group_id, offsets));
+        self.offsets_added = false;
     }
 
     /// Offsets of `sendOffsetsToTransaction` not yet committed to the group coordinator.
@@ -352,6 +363,18 @@ impl TransactionManager {
             ));
         }
         if let Some((group_id, offsets)) = self.pending_offsets.clone() {
+            if !self.transaction_v2 && !self.offsets_added {
+                return Some((
+                    Target::Broker(coordinator),
+                    Request::AddOffsetsToTxn {
+                        transactional_id: self.transactional_id.clone(),
+                        producer_id,
+                        producer_epoch,
+                        group_id: group_id.clone(),
+                    },
+                    TxnRequestKind::AddOffsetsToTxn { group_id },
+                ));
+            }
             let Some(group_coordinator) = self.group_coordinator else {
                 return Some((
                     Target::Bootstrap,
@@ -362,8 +385,8 @@ impl TransactionManager {
                     TxnRequestKind::FindCoordinator(CoordinatorType::Group),
                 ));
             };
-            // The group coordinator adds the offsets partition to the transaction
-            // (Kafka's client marks the start at AddOffsetsToTxn's answer).
+            // Under TV2 the group coordinator adds the offsets partition to the
+            // transaction (before TV2 the start was marked at AddOffsetsToTxn's answer).
             self.transaction_started = true;
             return Some((
                 Target::Broker(group_coordinator),
@@ -574,6 +597,18 @@ impl TransactionManager {
                     self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
                 }
                 outcome
+            }
+            (TxnRequestKind::AddOffsetsToTxn { .. }, Response::AddOffsetsToTxn { error }) => {
+                if *error == Errors::None {
+                    // `AddOffsetsToTxnHandler`: TxnOffsetCommit goes next; the call
+                    // returns when it answers.
+                    self.offsets_added = true;
+                    self.transaction_started = true;
+                    return (None, None);
+                }
+                let reaction = handler_errors::reaction(kind, *error);
+                let op = "sendOffsetsToTransaction";
+                self.react(reaction, "AddOffsetsToTxn", op, *error, now_ms, backoff_ms)
             }
             (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { results }) => {
                 // `TxnOffsetCommitHandler.handleResponse`: the loop stops at the first

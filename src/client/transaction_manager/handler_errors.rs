@@ -2,7 +2,7 @@
 //! the `handleResponse` of every `TxnRequestHandler` in Kafka's client
 //! `TransactionManager` (apache/kafka trunk `1eb7644`, 4.0.0-SNAPSHOT):
 //! `FindCoordinatorHandler`, `InitProducerIdHandler`, `AddPartitionsToTxnHandler`,
-//! `EndTxnHandler` and `TxnOffsetCommitHandler`.
+//! `AddOffsetsToTxnHandler`, `EndTxnHandler` and `TxnOffsetCommitHandler`.
 //!
 //! An error is retried after the backoff (`reenqueue`), sends the client to find its
 //! coordinator again first (`lookupCoordinator`), leaves the transaction abortable
@@ -102,6 +102,20 @@ pub(crate) fn reaction(kind: &TxnRequestKind, error: Errors) -> Reaction {
                 Reaction::AbortableBumpingEpoch { error }
             }
             TransactionAbortable => Reaction::abortable(error),
+            _ => Reaction::unexpected(error),
+        },
+        // `AddOffsetsToTxnHandler` (before TV2).
+        TxnRequestKind::AddOffsetsToTxn { .. } => match error {
+            NotCoordinator | CoordinatorNotAvailable => {
+                Reaction::FindCoordinatorAgain(CoordinatorType::Transaction)
+            }
+            e if e.is_retriable() => Reaction::Retry,
+            UnknownProducerId | InvalidProducerIdMapping => {
+                Reaction::AbortableBumpingEpoch { error }
+            }
+            InvalidProducerEpoch | ProducerFenced => Reaction::fenced(),
+            TransactionalIdAuthorizationFailed | InvalidTxnState => Reaction::fatal(error),
+            GroupAuthorizationFailed | TransactionAbortable => Reaction::abortable(error),
             _ => Reaction::unexpected(error),
         },
         TxnRequestKind::AddPartitionsToTxn { partitions } => {
