@@ -583,7 +583,8 @@ fn no_lesson_speaks_of_the_seed() {
 /// and late-endtxn when each gained a second, transaction.version 2 world, which is the
 /// final one; the lessons with a crash when the controller began to fence a crashed
 /// broker only after broker.session.timeout.ms, and again when the event that says its
-/// heartbeats stopped gained the last heartbeat and the fence time.) It digests the structured events
+/// heartbeats stopped gained the last heartbeat and the fence time; fencing when a failed
+/// transactional call's outcome gained the exception class the application catches.) It digests the structured events
 /// and the disk bytes, never narration: rewording or translating a sentence in the catalog
 /// must leave these values alone. They change only when the engine's behaviour or bytes do
 /// (then update them here, with the reason in the commit).
@@ -604,7 +605,7 @@ fn lesson_fingerprints_are_pinned() {
         "idempotence e4471388309cea05",
         "dedup-window 73286ebaf15afc28",
         "transactions fa7ab120b64dd3dd",
-        "fencing 8439dc9523debece",
+        "fencing 2388d7dc17bdcf82",
         "consume-transform-produce 0d1d205c33974745",
         "hanging-transaction 2098eee1411872ce",
         "late-endtxn 959c0fba1eed2a01",

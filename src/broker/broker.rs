@@ -450,6 +450,17 @@ impl Broker {
                 verify_only,
                 now_ms,
             ),
+            Request::AddOffsetsToTxn {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                group_id,
+            } => self.handle_add_offsets_to_txn(
+                transactional_id,
+                (producer_id, producer_epoch),
+                &group_id,
+                now_ms,
+            ),
             Request::EndTxn {
                 transactional_id,
                 producer_id,

@@ -5,7 +5,8 @@
 //!
 //! Under TV2 the client sends no AddOffsetsToTxn: like a Produce, the TxnOffsetCommit
 //! is first checked with the transaction coordinator, which adds the offsets
-//! partition to the transaction.
+//! partition to the transaction. Before TV2 the client's AddOffsetsToTxn has added it
+//! already (`txn_apis::handle_add_offsets_to_txn`), and the same check finds it there.
 
 use serde::Serialize;
 
@@ -43,7 +44,7 @@ fn each(offsets: &[OffsetEntry], error: Errors) -> Vec<(TopicPartition, Errors)>
 }
 
 impl Broker {
-    fn group_partition(&self, group_id: &str) -> TopicPartition {
+    pub(super) fn group_partition(&self, group_id: &str) -> TopicPartition {
         self.internal_partition_for(GROUP_METADATA_TOPIC, group_id)
     }
 

@@ -228,6 +228,34 @@ impl Broker {
         handled
     }
 
+    /// `KafkaApis.handleAddOffsetsToTxnRequest`: the group's `__consumer_offsets`
+    /// partition (`partitionFor(groupId)`) is added to the transaction like any other
+    /// partition, so the coordinator's markers reach the offsets; the answer carries
+    /// that one partition's error. The metadata is not asked: the offsets topic may not
+    /// exist yet (the group's FindCoordinator creates it).
+    pub(super) fn handle_add_offsets_to_txn(
+        &mut self,
+        transactional_id: String,
+        (producer_id, producer_epoch): (i64, i16),
+        group_id: &str,
+        now_ms: i64,
+    ) -> Handled {
+        let gtp = self.group_partition(group_id);
+        let mut handled = self.add_partitions_with_coordinator(
+            transactional_id,
+            (producer_id, producer_epoch),
+            vec![gtp],
+            false,
+            now_ms,
+        );
+        let error = handled
+            .response
+            .as_ref()
+            .map_or(Errors::UnknownServerError, Response::error);
+        handled.response = Some(Response::AddOffsetsToTxn { error });
+        handled
+    }
+
     pub(super) fn handle_add_partitions_to_txn(
         &mut self,
         transactional_id: String,
@@ -256,6 +284,24 @@ impl Broker {
                 .collect();
             return Handled::reply(Response::AddPartitionsToTxn { results });
         }
+        self.add_partitions_with_coordinator(
+            transactional_id,
+            (producer_id, producer_epoch),
+            partitions,
+            verify_only,
+            now_ms,
+        )
+    }
+
+    /// `TransactionCoordinator.handleAddPartitionsToTransaction` and its answer.
+    fn add_partitions_with_coordinator(
+        &mut self,
+        transactional_id: String,
+        (producer_id, producer_epoch): (i64, i16),
+        partitions: Vec<TopicPartition>,
+        verify_only: bool,
+        now_ms: i64,
+    ) -> Handled {
         let (results, mut handled) = self.with_coordinator(now_ms, |c, log| {
             c.handle_add_partitions(
                 &transactional_id,

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::transaction_manager::{TransactionManager, TxnOutcome, TxnRequestKind};
+use super::transaction_manager::{TransactionManager, TxnOutcome};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 
@@ -160,6 +160,9 @@ pub enum TxnCallError {
     /// `maybeFailWithError` for any other error: a `KafkaException` caused by it.
     InErrorState {
         cause: Option<Errors>,
+        /// The kept exception's class: Kafka keeps the exception the handler made,
+        /// e.g. `CommitFailedException` for UNKNOWN_MEMBER_ID.
+        cause_exception: Option<String>,
         /// In ABORTABLE_ERROR (abortTransaction() goes on), not FATAL_ERROR.
         abortable: bool,
     },
@@ -278,7 +281,11 @@ impl TransactionManager {
                 producer_epoch,
                 abortable,
             },
-            cause => TxnCallError::InErrorState { cause, abortable },
+            cause => TxnCallError::InErrorState {
+                cause,
+                cause_exception: self.last_exception_name(),
+                abortable,
+            },
         })
     }
 
@@ -375,9 +382,13 @@ impl TransactionManager {
         }
         let pending = self.pending.take()?;
         let failed = matches!(self.state, TxnState::AbortableError | TxnState::FatalError);
+        let error = self.last_error.unwrap_or(Errors::UnknownServerError);
         (failed && !pending.reported).then(|| TxnOutcome::Failed {
             operation: pending.call.name().to_string(),
-            error: self.last_error.unwrap_or(Errors::UnknownServerError),
+            error,
+            exception: self
+                .last_exception_name()
+                .unwrap_or_else(|| error.exception_name()),
         })
     }
 
@@ -397,37 +408,14 @@ pub struct PendingStateTransition {
     pub reported: bool,
 }
 
-/// Where an error answer leaves the client, and the error it keeps: the
-/// `handleResponse` of Kafka's `InitProducerIdHandler`, `EndTxnHandler` and
-/// `TxnOffsetCommitHandler` (retriable errors are retried before this).
-pub(super) fn error_state(kind: &TxnRequestKind, error: Errors) -> (TxnState, Errors) {
-    use Errors::*;
-    let abortable = match (kind, error) {
-        // "We could still receive INVALID_PRODUCER_EPOCH from old versioned transaction
-        // coordinator, just treat it the same as PRODUCE_FENCED."
-        (_, InvalidProducerEpoch | ProducerFenced) => {
-            return (TxnState::FatalError, ProducerFenced)
-        }
-        (_, TransactionAbortable) => true,
-        // abortableErrorIfPossible: the coordinator can bump the epoch (InitProducerId v3+).
-        (
-            TxnRequestKind::EndTxn { .. } | TxnRequestKind::AddPartitionsToTxn { .. },
-            UnknownProducerId | InvalidProducerIdMapping,
-        ) => true,
-        _ => false,
-    };
-    if abortable {
-        (TxnState::AbortableError, error)
-    } else {
-        (TxnState::FatalError, error)
-    }
-}
-
-/// `maybeTransitionToErrorState` for a failed send: fenced is fatal; anything else
+/// `maybeTransitionToErrorState` for a failed send: fenced, an authorization the
+/// producer as a whole lacks, or an unsupported version is fatal; anything else
 /// aborts the transaction, unless it is already aborting.
 pub(super) fn batch_error_state(state: TxnState, error: Errors) -> TxnState {
     match (state, error) {
-        (_, Errors::ProducerFenced) => TxnState::FatalError,
+        (_, e) if super::transaction_manager::handler_errors::send_error_is_fatal(e) => {
+            TxnState::FatalError
+        }
         (TxnState::AbortingTransaction | TxnState::FatalError, _) => state,
         (s, _) if s.can_transition_to(TxnState::AbortableError) => TxnState::AbortableError,
         _ => state,

@@ -28,12 +28,14 @@ use serde::Serialize;
 
 pub mod epoch_bump;
 pub use epoch_bump::EpochBump;
+pub(crate) mod handler_errors;
 
-use super::transaction_calls::{batch_error_state, error_state, PendingStateTransition};
+use super::transaction_calls::{batch_error_state, PendingStateTransition};
 pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
+use handler_errors::Reaction;
 
 /// Who a transactional request goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +57,10 @@ pub enum TxnRequestKind {
     /// Before TV2: the client adds these partitions itself.
     AddPartitionsToTxn {
         partitions: Vec<TopicPartition>,
+    },
+    /// Before TV2: the group's offsets partition joins the transaction first.
+    AddOffsetsToTxn {
+        group_id: String,
     },
     EndTxn {
         committed: bool,
@@ -93,10 +99,13 @@ pub enum TxnOutcome {
     OffsetsSent {
         group_id: String,
     },
-    /// A call failed with this Kafka error (the exception the application would catch).
+    /// A call failed with this Kafka error; `exception` is the class the application
+    /// catches (Kafka's handler picks it: `CommitFailedException` for a stale group
+    /// member, a plain `KafkaException` for an error the handler does not name).
     Failed {
         operation: String,
         error: Errors,
+        exception: String,
     },
     /// The client refused the call at once and sent nothing (Kafka throws, or for a
     /// `send()` fails its Future): what the application catches.
@@ -120,7 +129,7 @@ impl TxnOutcome {
     /// The exception the application caught, if the call failed or was refused.
     pub fn exception_name(&self) -> Option<String> {
         match self {
-            TxnOutcome::Failed { error, .. } => Some(error.exception_name()),
+            TxnOutcome::Failed { exception, .. } => Some(exception.clone()),
             TxnOutcome::Refused { error, .. } => Some(error.exception_class().to_string()),
             _ => None,
         }
@@ -135,6 +144,10 @@ pub struct TransactionManager {
     pub coordinator: Option<i32>,
     pub group_coordinator: Option<i32>,
     pub last_error: Option<Errors>,
+    /// The class of the exception a handler made for `last_error` when it is not the
+    /// error's own (`CommitFailedException`, a plain `KafkaException`); ignored once
+    /// `last_error` changes.
+    last_exception: Option<(Errors, String)>,
     /// Partitions written in this transaction (TV2: tracked locally only).
     pub partitions_in_transaction: SortedSet<TopicPartition>,
     /// Whether the cluster speaks TV2 (`isTransactionV2Enabled`).
@@ -143,6 +156,9 @@ pub struct TransactionManager {
     pub(super) added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
     pub(super) pending_offsets: Option<(String, Vec<OffsetEntry>)>,
+    /// Before TV2: AddOffsetsToTxn answered for the pending offsets, so their
+    /// TxnOffsetCommit may go.
+    offsets_added: bool,
     /// The request waiting for an answer, if any.
     pub in_flight: Option<u64>,
     pub(super) retry_at_ms: i64,
@@ -165,10 +181,12 @@ impl TransactionManager {
             coordinator: None,
             group_coordinator: None,
             last_error: None,
+            last_exception: None,
             partitions_in_transaction: SortedSet::new(),
             transaction_v2: true,
             added_partitions: SortedSet::new(),
             pending_offsets: None,
+            offsets_added: false,
             in_flight: None,
             retry_at_ms: 0,
             pending: None,
@@ -223,22 +241,35 @@ impl TransactionManager {
     pub fn on_batch_error(&mut self, error: Errors) -> bool {
         let before = self.state;
         let state = batch_error_state(self.state, error);
-        if state == TxnState::AbortableError || error == Errors::ProducerFenced {
+        if state == TxnState::AbortableError || handler_errors::send_error_is_fatal(error) {
             self.last_error = Some(error);
+            self.last_exception = None;
         }
         self.state = state;
         state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
     }
 
-    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent
-    /// (AddOffsetsToTxn's role, then TxnOffsetCommit).
+    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent, with
+    /// TxnOffsetCommit; before TV2, AddOffsetsToTxn to the transaction coordinator goes
+    /// first, on every call (KIP-890 part 2 drops it: the group coordinator adds the
+    /// partition itself).
     pub fn send_offsets(&mut self, group_id: String, offsets: Vec<OffsetEntry>) {
         self.pending_offsets = Some((group_id, offsets));
+        self.offsets_added = false;
     }
 
     /// Offsets of `sendOffsetsToTransaction` not yet committed to the group coordinator.
     pub fn has_pending_offsets(&self) -> bool {
         self.pending_offsets.is_some()
+    }
+
+    /// The class of the exception kept with the last error (`lastError`).
+    pub fn last_exception_name(&self) -> Option<String> {
+        let error = self.last_error?;
+        Some(match &self.last_exception {
+            Some((e, name)) if *e == error => name.clone(),
+            _ => error.exception_name(),
+        })
     }
 
     /// Whether a transactional request is due (now or after the backoff).
@@ -332,6 +363,18 @@ impl TransactionManager {
             ));
         }
         if let Some((group_id, offsets)) = self.pending_offsets.clone() {
+            if !self.transaction_v2 && !self.offsets_added {
+                return Some((
+                    Target::Broker(coordinator),
+                    Request::AddOffsetsToTxn {
+                        transactional_id: self.transactional_id.clone(),
+                        producer_id,
+                        producer_epoch,
+                        group_id: group_id.clone(),
+                    },
+                    TxnRequestKind::AddOffsetsToTxn { group_id },
+                ));
+            }
             let Some(group_coordinator) = self.group_coordinator else {
                 return Some((
                     Target::Bootstrap,
@@ -342,8 +385,8 @@ impl TransactionManager {
                     TxnRequestKind::FindCoordinator(CoordinatorType::Group),
                 ));
             };
-            // The group coordinator adds the offsets partition to the transaction
-            // (Kafka's client marks the start at AddOffsetsToTxn's answer).
+            // Under TV2 the group coordinator adds the offsets partition to the
+            // transaction (before TV2 the start was marked at AddOffsetsToTxn's answer).
             self.transaction_started = true;
             return Some((
                 Target::Broker(group_coordinator),
@@ -400,22 +443,6 @@ impl TransactionManager {
         backoff_ms: i64,
     ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
         self.in_flight = None;
-        let retry = |tm: &mut Self, api: &str, error: Errors| {
-            tm.retry_at_ms = now_ms.saturating_add(backoff_ms);
-            if matches!(
-                error,
-                Errors::NotCoordinator | Errors::CoordinatorNotAvailable
-            ) {
-                tm.coordinator = None;
-            }
-            (
-                Some(TxnOutcome::Retrying {
-                    api: api.to_string(),
-                    error,
-                }),
-                None,
-            )
-        };
         match (kind, response) {
             (TxnRequestKind::FindCoordinator(t), Response::FindCoordinator { error, node_id }) => {
                 if *error == Errors::None {
@@ -423,17 +450,18 @@ impl TransactionManager {
                         CoordinatorType::Transaction => self.coordinator = Some(*node_id),
                         CoordinatorType::Group => self.group_coordinator = Some(*node_id),
                     }
-                    (None, None)
-                } else {
-                    self.retry_at_ms = now_ms.saturating_add(backoff_ms);
-                    (
-                        Some(TxnOutcome::Retrying {
-                            api: "FindCoordinator".into(),
-                            error: *error,
-                        }),
-                        None,
-                    )
+                    return (None, None);
                 }
+                let operation = self.call_waiting_for(*t);
+                let reaction = handler_errors::reaction(kind, *error);
+                self.react(
+                    reaction,
+                    "FindCoordinator",
+                    operation,
+                    *error,
+                    now_ms,
+                    backoff_ms,
+                )
             }
             (
                 TxnRequestKind::InitProducerId { epoch_bump: true },
@@ -444,8 +472,17 @@ impl TransactionManager {
                 },
             ) => match error {
                 Errors::None => self.epoch_bumped(*producer_id, *producer_epoch),
-                e if e.is_retriable() => retry(self, "InitProducerId", *e),
-                e => self.fail(kind, "abortTransaction", *e),
+                e => {
+                    let reaction = handler_errors::reaction(kind, *e);
+                    self.react(
+                        reaction,
+                        "InitProducerId",
+                        "abortTransaction",
+                        *e,
+                        now_ms,
+                        backoff_ms,
+                    )
+                }
             },
             (
                 TxnRequestKind::InitProducerId { epoch_bump: false },
@@ -467,8 +504,17 @@ impl TransactionManager {
                         Some(ids),
                     )
                 }
-                e if e.is_retriable() => retry(self, "InitProducerId", *e),
-                e => self.fail(kind, "initTransactions", *e),
+                e => {
+                    let reaction = handler_errors::reaction(kind, *e);
+                    self.react(
+                        reaction,
+                        "InitProducerId",
+                        "initTransactions",
+                        *e,
+                        now_ms,
+                        backoff_ms,
+                    )
+                }
             },
             (
                 TxnRequestKind::EndTxn { committed },
@@ -510,41 +556,92 @@ impl TransactionManager {
                     };
                     (Some(outcome), (ids.0 >= 0).then_some(ids))
                 }
-                e if e.is_retriable() => retry(self, "EndTxn", *e),
-                e => self.fail(kind, end_txn_call(*committed), *e),
+                e => {
+                    let reaction = handler_errors::reaction(kind, *e);
+                    let call = end_txn_call(*committed);
+                    self.react(reaction, "EndTxn", call, *e, now_ms, backoff_ms)
+                }
             },
             (
                 TxnRequestKind::AddPartitionsToTxn { partitions },
                 Response::AddPartitionsToTxn { results },
             ) => {
-                let error = results
-                    .iter()
-                    .map(|(_, e)| *e)
-                    .find(|e| *e != Errors::None)
-                    .unwrap_or(Errors::None);
-                match error {
-                    Errors::None => {
-                        self.added_partitions.extend(partitions.iter().cloned());
-                        self.transaction_started = true;
-                        (None, None)
-                    }
-                    // `maybeOverrideRetryBackoffMs`: the first partition of a
-                    // transaction answered CONCURRENT_TRANSACTIONS means the previous
-                    // transaction is still completing; try again after 20 ms
-                    // (ADD_PARTITIONS_RETRY_BACKOFF_MS), not the full backoff.
-                    Errors::ConcurrentTransactions if self.added_partitions.is_empty() => {
-                        let outcome = retry(self, "AddPartitionsToTxn", error);
-                        self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
-                        outcome
-                    }
-                    e if e.is_retriable() => retry(self, "AddPartitionsToTxn", e),
-                    e => self.fail(kind, "send", e),
+                let Some(reaction) = handler_errors::add_partitions(results) else {
+                    self.added_partitions.extend(partitions.iter().cloned());
+                    self.transaction_started = true;
+                    return (None, None);
+                };
+                let errors = || {
+                    results
+                        .iter()
+                        .map(|(_, e)| *e)
+                        .filter(|e| *e != Errors::None)
+                };
+                let shown = errors()
+                    .find(|e| e.is_retriable())
+                    .or_else(|| errors().next())
+                    .unwrap_or(Errors::UnknownServerError);
+                let outcome = self.react(
+                    reaction,
+                    "AddPartitionsToTxn",
+                    "send",
+                    shown,
+                    now_ms,
+                    backoff_ms,
+                );
+                // `maybeOverrideRetryBackoffMs`: the first partition of a transaction
+                // answered CONCURRENT_TRANSACTIONS means the previous transaction is
+                // still completing; try again after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS),
+                // not the full backoff.
+                if shown == Errors::ConcurrentTransactions && self.added_partitions.is_empty() {
+                    self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
                 }
+                outcome
             }
-            (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { .. }) => {
-                let error = response.error();
-                match error {
-                    Errors::None => {
+            (TxnRequestKind::AddOffsetsToTxn { .. }, Response::AddOffsetsToTxn { error }) => {
+                if *error == Errors::None {
+                    // `AddOffsetsToTxnHandler`: TxnOffsetCommit goes next; the call
+                    // returns when it answers.
+                    self.offsets_added = true;
+                    self.transaction_started = true;
+                    return (None, None);
+                }
+                let reaction = handler_errors::reaction(kind, *error);
+                let op = "sendOffsetsToTransaction";
+                self.react(reaction, "AddOffsetsToTxn", op, *error, now_ms, backoff_ms)
+            }
+            (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { results }) => {
+                // `TxnOffsetCommitHandler.handleResponse`: the loop stops at the first
+                // partition that fails the call; a retry sends every offset again (the
+                // request is built once), after looking the group coordinator up again
+                // when a partition asked for it.
+                let mut first_retriable = None;
+                let mut find_coordinator = false;
+                for (_, error) in results {
+                    match handler_errors::txn_offset_commit(*error) {
+                        handler_errors::OffsetAnswer::Committed => {}
+                        handler_errors::OffsetAnswer::Retry {
+                            find_coordinator: f,
+                        } => {
+                            find_coordinator |= f;
+                            first_retriable.get_or_insert(*error);
+                        }
+                        handler_errors::OffsetAnswer::Fail(reaction) => {
+                            self.pending_offsets = None;
+                            let op = "sendOffsetsToTransaction";
+                            return self.react(
+                                reaction,
+                                "TxnOffsetCommit",
+                                op,
+                                *error,
+                                now_ms,
+                                backoff_ms,
+                            );
+                        }
+                    }
+                }
+                match first_retriable {
+                    None => {
                         let group_id = self
                             .pending_offsets
                             .take()
@@ -552,22 +649,14 @@ impl TransactionManager {
                             .unwrap_or_default();
                         (Some(TxnOutcome::OffsetsSent { group_id }), None)
                     }
-                    e if e.is_retriable() => {
-                        if matches!(e, Errors::NotCoordinator | Errors::CoordinatorNotAvailable) {
-                            self.group_coordinator = None;
-                        }
-                        self.retry_at_ms = now_ms.saturating_add(backoff_ms);
-                        (
-                            Some(TxnOutcome::Retrying {
-                                api: "TxnOffsetCommit".into(),
-                                error: e,
-                            }),
-                            None,
-                        )
-                    }
-                    e => {
-                        self.pending_offsets = None;
-                        self.fail(kind, "sendOffsetsToTransaction", e)
+                    Some(error) => {
+                        let reaction = if find_coordinator {
+                            Reaction::FindCoordinatorAgain(CoordinatorType::Group)
+                        } else {
+                            Reaction::Retry
+                        };
+                        let op = "sendOffsetsToTransaction";
+                        self.react(reaction, "TxnOffsetCommit", op, error, now_ms, backoff_ms)
                     }
                 }
             }
@@ -575,23 +664,76 @@ impl TransactionManager {
         }
     }
 
-    /// An error answer: the handler's error state (`error_state`), and the failed
-    /// call's outcome.
-    fn fail(
+    /// The call an answer to a FindCoordinator of this type would have let go on: Kafka
+    /// fails that call's queued request with the lookup's error
+    /// (`maybeTerminateRequestWithError`), or with the fatal error (`transitionToFatalError`).
+    fn call_waiting_for(&self, coordinator: CoordinatorType) -> &'static str {
+        match (coordinator, self.state) {
+            (CoordinatorType::Group, _) => "sendOffsetsToTransaction",
+            (_, TxnState::Initializing) if self.epoch_bump == EpochBump::Sending => {
+                "abortTransaction"
+            }
+            (_, TxnState::Initializing) => "initTransactions",
+            (_, TxnState::CommittingTransaction) => "commitTransaction",
+            (_, TxnState::AbortingTransaction) => "abortTransaction",
+            _ => "send",
+        }
+    }
+
+    /// Carries out a handler's reaction to `error` in the answer to `api`, made for the
+    /// application's call `operation`: the retry (after a new coordinator lookup when
+    /// asked), or the error state, the error kept for later calls, and the failed call's
+    /// outcome with the exception the application catches.
+    fn react(
         &mut self,
-        kind: &TxnRequestKind,
+        reaction: Reaction,
+        api: &str,
         operation: &str,
         error: Errors,
+        now_ms: i64,
+        backoff_ms: i64,
     ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
-        let (state, error) = error_state(kind, error);
+        let (state, kept, exception, bump) = match reaction {
+            Reaction::Retry | Reaction::FindCoordinatorAgain(_) => {
+                match reaction {
+                    Reaction::FindCoordinatorAgain(CoordinatorType::Transaction) => {
+                        self.coordinator = None
+                    }
+                    Reaction::FindCoordinatorAgain(CoordinatorType::Group) => {
+                        self.group_coordinator = None
+                    }
+                    _ => {}
+                }
+                self.retry_at_ms = now_ms.saturating_add(backoff_ms);
+                let outcome = TxnOutcome::Retrying {
+                    api: api.to_string(),
+                    error,
+                };
+                return (Some(outcome), None);
+            }
+            Reaction::Abortable { error, exception } => {
+                (TxnState::AbortableError, error, exception, false)
+            }
+            Reaction::AbortableBumpingEpoch { error } => (
+                TxnState::AbortableError,
+                error,
+                error.exception_name(),
+                true,
+            ),
+            Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
+        };
         self.state = state;
-        self.last_error = Some(error);
-        self.require_epoch_bump_after_answer(kind, error);
+        self.last_error = Some(kept);
+        self.last_exception = Some((kept, exception.clone()));
+        // Requests queued behind a failed one fail with it (`maybeTerminateRequestWithError`).
+        self.pending_offsets = None;
+        self.require_epoch_bump_after_abortable_answer(bump);
         self.mark_reported(operation);
         (
             Some(TxnOutcome::Failed {
                 operation: operation.to_string(),
-                error,
+                error: kept,
+                exception,
             }),
             None,
         )

@@ -123,6 +123,16 @@ pub enum Request {
         partitions: Vec<TopicPartition>,
         verify_only: bool,
     },
+    /// `AddOffsetsToTxn` (client to coordinator, transaction.version 0/1): adds the
+    /// group's `__consumer_offsets` partition to the transaction before the client's
+    /// TxnOffsetCommit, so the markers reach the offsets (Kafka's
+    /// `KafkaApis.handleAddOffsetsToTxnRequest`); under TV2 the client skips it.
+    AddOffsetsToTxn {
+        transactional_id: String,
+        producer_id: i64,
+        producer_epoch: i16,
+        group_id: String,
+    },
     /// `EndTxn`: commit or abort the producer's transaction.
     EndTxn {
         transactional_id: String,
@@ -222,6 +232,7 @@ pub const API_NAMES: &[&str] = &[
     "OffsetsForLeaderEpoch",
     "FindCoordinator",
     "AddPartitionsToTxn",
+    "AddOffsetsToTxn",
     "EndTxn",
     "WriteTxnMarkers",
     "Fetch",
@@ -245,6 +256,7 @@ impl Request {
             Request::OffsetsForLeaderEpoch { .. } => "OffsetsForLeaderEpoch",
             Request::FindCoordinator { .. } => "FindCoordinator",
             Request::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
+            Request::AddOffsetsToTxn { .. } => "AddOffsetsToTxn",
             Request::EndTxn { .. } => "EndTxn",
             Request::WriteTxnMarkers { .. } => "WriteTxnMarkers",
             Request::Fetch { .. } | Request::ReplicaFetch { .. } => "Fetch",
@@ -267,6 +279,10 @@ impl Request {
                 ..
             }
             | Request::AddPartitionsToTxn {
+                transactional_id: id,
+                ..
+            }
+            | Request::AddOffsetsToTxn {
                 transactional_id: id,
                 ..
             }
@@ -371,6 +387,9 @@ pub enum Response {
     AddPartitionsToTxn {
         results: Vec<(TopicPartition, Errors)>,
     },
+    AddOffsetsToTxn {
+        error: Errors,
+    },
     EndTxn {
         error: Errors,
         producer_id: i64,
@@ -471,6 +490,7 @@ impl Response {
             Response::OffsetsForLeaderEpoch { .. } => "OffsetsForLeaderEpoch",
             Response::FindCoordinator { .. } => "FindCoordinator",
             Response::AddPartitionsToTxn { .. } => "AddPartitionsToTxn",
+            Response::AddOffsetsToTxn { .. } => "AddOffsetsToTxn",
             Response::EndTxn { .. } => "EndTxn",
             Response::WriteTxnMarkers { .. } => "WriteTxnMarkers",
             Response::Fetch { .. } | Response::ReplicaFetch { .. } => "Fetch",
@@ -500,6 +520,7 @@ impl Response {
             | Response::OffsetsForLeaderEpoch { error, .. }
             | Response::FindCoordinator { error, .. }
             | Response::EndTxn { error, .. }
+            | Response::AddOffsetsToTxn { error }
             | Response::Fetch { error, .. }
             | Response::ReplicaFetch { error, .. }
             | Response::ListOffsets { error, .. }
@@ -570,6 +591,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
         Request::AddPartitionsToTxn { partitions, .. } => Response::AddPartitionsToTxn {
             results: each(partitions),
         },
+        Request::AddOffsetsToTxn { .. } => Response::AddOffsetsToTxn { error },
         Request::EndTxn { .. } => Response::EndTxn {
             error,
             producer_id: -1,

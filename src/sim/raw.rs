@@ -106,6 +106,7 @@ pub fn response_lines(response: &Response) -> Vec<String> {
             vec![format!("FindCoordinator: error={} nodeId={node_id}", error.name())]
         }
         Response::AddPartitionsToTxn { results: r } => vec![format!("AddPartitionsToTxn: {}", results(r))],
+        Response::AddOffsetsToTxn { error } => vec![format!("AddOffsetsToTxn: error={}", error.name())],
         Response::EndTxn { error, producer_id, producer_epoch } => {
             vec![format!("EndTxn: error={} producerId={producer_id} epoch={producer_epoch}", error.name())]
         }

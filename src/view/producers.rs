@@ -67,10 +67,14 @@ impl OutcomeView {
                 *producer_id,
                 *producer_epoch,
             )),
-            TxnOutcome::Failed { operation, error } => Some(OutcomeView {
+            TxnOutcome::Failed {
+                operation,
+                error,
+                exception,
+            } => Some(OutcomeView {
                 ok: false,
                 operation: operation.clone(),
-                exception: Some(error.exception_name()),
+                exception: Some(exception.clone()),
                 error: Some(error.name().to_string()),
                 producer_id: None,
                 producer_epoch: None,

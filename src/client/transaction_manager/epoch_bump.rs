@@ -93,23 +93,14 @@ impl TransactionManager {
         newly
     }
 
-    /// `abortableErrorIfPossible` in the EndTxn and AddPartitionsToTxn handlers; and a
-    /// bump that failed with an abortable error is tried again by the next abort.
-    pub(super) fn require_epoch_bump_after_answer(&mut self, kind: &TxnRequestKind, error: Errors) {
+    /// `abortableErrorIfPossible` (`if_possible`: UNKNOWN_PRODUCER_ID or
+    /// INVALID_PRODUCER_ID_MAPPING from EndTxn or AddPartitionsToTxn); and a bump that
+    /// failed with an abortable error is tried again by the next abort.
+    pub(super) fn require_epoch_bump_after_abortable_answer(&mut self, if_possible: bool) {
         if self.state != TxnState::AbortableError || !self.client_bumps_epoch() {
             return;
         }
-        let required = match kind {
-            TxnRequestKind::EndTxn { .. } | TxnRequestKind::AddPartitionsToTxn { .. } => {
-                matches!(
-                    error,
-                    Errors::UnknownProducerId | Errors::InvalidProducerIdMapping
-                )
-            }
-            TxnRequestKind::InitProducerId { epoch_bump } => *epoch_bump,
-            _ => false,
-        };
-        if required {
+        if if_possible || self.epoch_bump == EpochBump::Sending {
             self.epoch_bump = EpochBump::Required;
         }
     }

@@ -287,7 +287,8 @@ fn end_txn_unknown_producer_id_is_abortable_and_a_fenced_bump_is_fatal() {
         outcome,
         Some(TxnOutcome::Failed {
             operation: "abortTransaction".into(),
-            error: Errors::ProducerFenced
+            error: Errors::ProducerFenced,
+            exception: "ProducerFencedException".into(),
         })
     );
     assert_eq!(tm.state, TxnState::FatalError);
@@ -317,4 +318,166 @@ fn add_partitions_invalid_mapping_requires_the_bump() {
         (tm.state, tm.epoch_bump()),
         (TxnState::AbortableError, EpochBump::Required)
     );
+}
+
+fn tp(topic: &str, partition: i32) -> TopicPartition {
+    TopicPartition::new(topic, partition)
+}
+
+/// `AddPartitionsToTxnHandler`, one answer with several partitions: TOPIC_AUTHORIZATION_FAILED
+/// wins over OPERATION_NOT_ATTEMPTED whatever their order (the topics are gathered);
+/// OPERATION_NOT_ATTEMPTED alone is an abortable `KafkaException`; a retriable or fatal
+/// partition decides at once, before the gathered ones
+/// (TransactionManagerTest.testTopicAuthorizationFailureInAddPartitions).
+#[test]
+fn add_partitions_decides_partition_by_partition() {
+    use handler_errors::{add_partitions, Reaction};
+    use Errors::*;
+    let topic_auth = Reaction::Abortable {
+        error: TopicAuthorizationFailed,
+        exception: "TopicAuthorizationException".into(),
+    };
+    for results in [
+        vec![
+            (tp("a", 0), TopicAuthorizationFailed),
+            (tp("b", 0), OperationNotAttempted),
+        ],
+        vec![
+            (tp("a", 0), OperationNotAttempted),
+            (tp("b", 0), TopicAuthorizationFailed),
+        ],
+    ] {
+        assert_eq!(add_partitions(&results), Some(topic_auth.clone()));
+    }
+    assert_eq!(
+        add_partitions(&[(tp("a", 0), None), (tp("b", 0), OperationNotAttempted)]),
+        Some(Reaction::Abortable {
+            error: OperationNotAttempted,
+            exception: "KafkaException".into(),
+        })
+    );
+    assert_eq!(
+        add_partitions(&[
+            (tp("a", 0), TopicAuthorizationFailed),
+            (tp("b", 0), ConcurrentTransactions)
+        ]),
+        Some(Reaction::Retry)
+    );
+    assert_eq!(
+        add_partitions(&[
+            (tp("a", 0), OperationNotAttempted),
+            (tp("b", 0), InvalidTxnState)
+        ]),
+        Some(Reaction::Fatal {
+            error: InvalidTxnState,
+            exception: "InvalidTxnStateException".into(),
+        })
+    );
+    assert_eq!(
+        add_partitions(&[(tp("a", 0), NotCoordinator)]),
+        Some(Reaction::FindCoordinatorAgain(CoordinatorType::Transaction))
+    );
+    assert_eq!(
+        add_partitions(&[(tp("a", 0), None), (tp("b", 0), None)]),
+        Option::None
+    );
+}
+
+/// A TV2 transaction with offsets queued and the group coordinator known: the
+/// TxnOffsetCommit request, and its kind.
+fn offsets_in_flight() -> (TransactionManager, TxnRequestKind) {
+    let (mut tm, _) = in_transaction(true, 0);
+    let offsets = vec![
+        OffsetEntry {
+            topic_partition: tp("in", 0),
+            offset: 2,
+        },
+        OffsetEntry {
+            topic_partition: tp("in", 1),
+            offset: 5,
+        },
+    ];
+    tm.send_offsets("g".into(), offsets);
+    tm.group_coordinator = Some(1);
+    let (_, request, kind) = tm.next_request(0, 0, 0, false).unwrap();
+    assert!(matches!(request, Request::TxnOffsetCommit { ref offsets, .. } if offsets.len() == 2));
+    (tm, kind)
+}
+
+/// `TxnOffsetCommitHandler`: a partition committed and one answered a retriable error:
+/// the request goes again with every offset (it is built once); REQUEST_TIMED_OUT on any
+/// partition first looks the group coordinator up again. A retriable partition before
+/// an UNKNOWN_MEMBER_ID one does not stop the loop: the call fails with
+/// `CommitFailedException` and the offsets are dropped.
+#[test]
+fn txn_offset_commit_decides_partition_by_partition() {
+    let (mut tm, kind) = offsets_in_flight();
+    let answer = Response::TxnOffsetCommit {
+        results: vec![
+            (tp("in", 0), Errors::None),
+            (tp("in", 1), Errors::CoordinatorLoadInProgress),
+        ],
+    };
+    let (outcome, _) = tm.on_response(&kind, &answer, 0, 100);
+    assert_eq!(
+        outcome,
+        Some(TxnOutcome::Retrying {
+            api: "TxnOffsetCommit".into(),
+            error: Errors::CoordinatorLoadInProgress,
+        })
+    );
+    assert_eq!(tm.group_coordinator, Some(1), "the same coordinator");
+    let (_, request, kind) = tm.next_request(100, 0, 0, false).unwrap();
+    assert!(matches!(request, Request::TxnOffsetCommit { ref offsets, .. } if offsets.len() == 2));
+
+    let answer = Response::TxnOffsetCommit {
+        results: vec![
+            (tp("in", 0), Errors::None),
+            (tp("in", 1), Errors::RequestTimedOut),
+        ],
+    };
+    tm.on_response(&kind, &answer, 100, 100);
+    assert_eq!(tm.group_coordinator, None, "looked up again");
+
+    let (mut tm, kind) = offsets_in_flight();
+    let answer = Response::TxnOffsetCommit {
+        results: vec![
+            (tp("in", 0), Errors::RequestTimedOut),
+            (tp("in", 1), Errors::UnknownMemberId),
+        ],
+    };
+    let (outcome, _) = tm.on_response(&kind, &answer, 0, 100);
+    assert_eq!(
+        outcome,
+        Some(TxnOutcome::Failed {
+            operation: "sendOffsetsToTransaction".into(),
+            error: Errors::UnknownMemberId,
+            exception: "CommitFailedException".into(),
+        })
+    );
+    assert_eq!(tm.state, TxnState::AbortableError);
+    assert!(!tm.has_pending_offsets());
+}
+
+/// `maybeTransitionToErrorState`: a send failing with an authorization the producer as
+/// a whole lacks (or an unsupported version) is fatal; TOPIC_AUTHORIZATION_FAILED is
+/// abortable like any other send error.
+#[test]
+fn send_errors_fatal_or_abortable() {
+    for (error, state) in [
+        (Errors::ClusterAuthorizationFailed, TxnState::FatalError),
+        (
+            Errors::TransactionalIdAuthorizationFailed,
+            TxnState::FatalError,
+        ),
+        (Errors::UnsupportedVersion, TxnState::FatalError),
+        (Errors::ProducerFenced, TxnState::FatalError),
+        (Errors::TopicAuthorizationFailed, TxnState::AbortableError),
+        (Errors::MessageTooLarge, TxnState::AbortableError),
+    ] {
+        let (mut tm, _) = in_transaction(true, 0);
+        tm.on_batch_error(error);
+        assert_eq!((error, tm.state), (error, state));
+        assert_eq!(tm.last_error, Some(error));
+    }
 }

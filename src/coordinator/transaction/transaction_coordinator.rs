@@ -237,7 +237,8 @@ struct PendingCompletion {
 ///
 /// Serves transaction.version 0, 1 and 2 (what differs sits in `version.rs`), and
 /// expires idle transactional ids to `Dead` (`transaction_coordinator/expiration.rs`).
-/// Simplified: no AddOffsetsToTxn; log writes are synchronous (on a replicated
+/// AddOffsetsToTxn reaches it as AddPartitionsToTxn of the group's offsets partition
+/// (the broker picks the partition, as `KafkaApis` does). Simplified: log writes are synchronous (on a replicated
 /// partition the broker holds the answer until the HW passes the record); no 2PC
 /// (KIP-939); markers are an output, their grouping by leader and retries are the
 /// broker's job.

@@ -287,11 +287,15 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
                 group_id = group_id
             )
         }
-        TxnOutcome::Failed { operation, error } => msg!(
+        TxnOutcome::Failed {
+            operation,
+            error,
+            exception,
+        } => msg!(
             "producer.txn.failed",
             client = client,
             call = operation,
-            exception = error.exception_name(),
+            exception = exception,
             error = error.name()
         ),
         TxnOutcome::Retrying { api, error } => {
@@ -311,10 +315,11 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
 
 /// A call the client refused itself: Kafka's exception, then why, in a learner's words.
 fn refused(client: &str, call: &TxnCall, e: &TxnCallError) -> Msg {
-    let cause = match e.cause() {
-        Some(c) if matches!(e, TxnCallError::InErrorState { .. }) => {
-            msg!("producer.refused.caused-by", exception = c.exception_name())
-        }
+    let cause = match e {
+        TxnCallError::InErrorState {
+            cause_exception: Some(exception),
+            ..
+        } => msg!("producer.refused.caused-by", exception = exception),
         _ => Msg::new("empty"),
     };
     let how = if matches!(call, TxnCall::Send { .. }) && e.is_api_exception() {

@@ -181,6 +181,7 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
         TxnOutcome::Failed {
             operation: "commitTransaction".into(),
             error: Errors::ProducerFenced,
+            exception: "ProducerFencedException".into(),
         },
         TxnOutcome::Retrying {
             api: "EndTxn".into(),

@@ -108,11 +108,13 @@ pub(super) fn txn_call_errors() -> Vec<TxnCallError> {
         });
         out.push(TxnCallError::InErrorState {
             cause: Some(Errors::InvalidTxnState),
+            cause_exception: Some("InvalidTxnStateException".into()),
             abortable,
         });
     }
     out.push(TxnCallError::InErrorState {
         cause: None,
+        cause_exception: None,
         abortable: false,
     });
     for from in TxnState::ALL {
