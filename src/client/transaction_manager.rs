@@ -31,6 +31,7 @@ pub use epoch_bump::EpochBump;
 
 use super::transaction_calls::{batch_error_state, error_state, PendingStateTransition};
 pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
+use crate::client::consumer::ConsumerGroupMetadata;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
@@ -142,7 +143,7 @@ pub struct TransactionManager {
     /// Before TV2: the partitions the coordinator has added to this transaction.
     pub(super) added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
-    pub(super) pending_offsets: Option<(String, Vec<OffsetEntry>)>,
+    pub(super) pending_offsets: Option<(ConsumerGroupMetadata, Vec<OffsetEntry>)>,
     /// The request waiting for an answer, if any.
     pub in_flight: Option<u64>,
     pub(super) retry_at_ms: i64,
@@ -230,10 +231,10 @@ impl TransactionManager {
         state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
     }
 
-    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent
-    /// (AddOffsetsToTxn's role, then TxnOffsetCommit).
-    pub fn send_offsets(&mut self, group_id: String, offsets: Vec<OffsetEntry>) {
-        self.pending_offsets = Some((group_id, offsets));
+    /// `sendOffsetsToTransaction(offsets, groupMetadata)`: the offsets wait to be sent
+    /// (AddOffsetsToTxn's role, then TxnOffsetCommit carrying the group metadata).
+    pub fn send_offsets(&mut self, group: ConsumerGroupMetadata, offsets: Vec<OffsetEntry>) {
+        self.pending_offsets = Some((group, offsets));
     }
 
     /// Offsets of `sendOffsetsToTransaction` not yet committed to the group coordinator.
@@ -331,7 +332,8 @@ impl TransactionManager {
                 TxnRequestKind::AddPartitionsToTxn { partitions: to_add },
             ));
         }
-        if let Some((group_id, offsets)) = self.pending_offsets.clone() {
+        if let Some((group, offsets)) = self.pending_offsets.clone() {
+            let group_id = group.group_id;
             let Some(group_coordinator) = self.group_coordinator else {
                 return Some((
                     Target::Bootstrap,
@@ -353,6 +355,9 @@ impl TransactionManager {
                     producer_id,
                     producer_epoch,
                     offsets,
+                    generation_id: group.generation_id,
+                    member_id: group.member_id,
+                    group_instance_id: group.group_instance_id,
                 },
                 TxnRequestKind::TxnOffsetCommit,
             ));
@@ -548,7 +553,7 @@ impl TransactionManager {
                         let group_id = self
                             .pending_offsets
                             .take()
-                            .map(|(g, _)| g)
+                            .map(|(g, _)| g.group_id)
                             .unwrap_or_default();
                         (Some(TxnOutcome::OffsetsSent { group_id }), None)
                     }

@@ -75,6 +75,13 @@ errors! {
     #[cfg(feature = "topic-admin")]
     OperationNotAttempted = 55, "OPERATION_NOT_ATTEMPTED", "The broker did not attempt to execute this operation. This may happen for batched RPCs where some operations in the batch failed, causing the broker to respond without trying the rest.", false;
     UnknownProducerId = 59, "UNKNOWN_PRODUCER_ID", "This exception is raised by the broker if it could not locate the producer metadata associated with the producerId in question. This could happen if, for instance, the producer's records were deleted because their retention time had elapsed. Once the last records of the producerId are removed, the producer's metadata is removed from the broker, and future appends by the producer will return this exception.", false;
+    // The classic group protocol's (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) and
+    // the generation check of OffsetCommit/TxnOffsetCommit (KIP-447).
+    IllegalGeneration = 22, "ILLEGAL_GENERATION", "Specified group generation id is not valid.", false;
+    UnknownMemberId = 25, "UNKNOWN_MEMBER_ID", "The coordinator is not aware of this member.", false;
+    RebalanceInProgress = 27, "REBALANCE_IN_PROGRESS", "The group is rebalancing, so a rejoin is needed.", false;
+    MemberIdRequired = 79, "MEMBER_ID_REQUIRED", "The group member needs to have a valid member id before actually entering a consumer group.", false;
+    FencedInstanceId = 82, "FENCED_INSTANCE_ID", "The broker rejected this static consumer since another consumer with the same group.instance.id has registered with a different member.id.", false;
     UnstableOffsetCommit = 88, "UNSTABLE_OFFSET_COMMIT", "There are unstable offsets that need to be cleared.", true;
     UnsupportedCompressionType = 76, "UNSUPPORTED_COMPRESSION_TYPE", "The requesting client does not support the compression type of given partition.", false;
     InvalidRecord = 87, "INVALID_RECORD", "This record has failed the validation on broker and hence will be rejected.", false;

@@ -533,6 +533,10 @@ fn parse_line(
                         transactional_id: arg,
                     },
                 }
+            } else if what.text == "group" {
+                let group_id = c.next(What::Id("parse.what.group-id"))?.text.clone();
+                c.done()?;
+                View::Group { group_id }
             } else if what.text == "committed" {
                 let group_id = c.next(What::Id("parse.what.group-id"))?.text.clone();
                 let mut partitions = Vec::new();

@@ -32,6 +32,11 @@ pub enum EventKind {
         client: String,
         event: ConsumerEvent,
     },
+    /// A consumer's group membership changed (assigned, rejoining, lost).
+    GroupMember {
+        client: String,
+        event: super::groups::MemberEvent,
+    },
     MessageSent {
         id: u64,
         from: Node,

@@ -135,6 +135,11 @@ impl World {
             .chain(retries)
             .chain(replication)
             .chain(self.next_controller_timer_ms())
+            .chain(
+                self.group_waiting()
+                    .then(|| self.next_group_timer_ms())
+                    .flatten(),
+            )
             .filter(|t| *t <= horizon)
             .min()
     }
@@ -256,6 +261,7 @@ impl World {
                 self.next_due(),
                 self.next_useful_tick_ms(),
                 self.next_replication_ms().1,
+                self.next_group_timer_ms(),
             ]
             .into_iter()
             .flatten()

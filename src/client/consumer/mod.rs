@@ -20,19 +20,24 @@
 //!  no more batches -> position = the last batch's next offset
 //! ```
 //!
-//! Simplified: partitions are assigned by hand (no group membership), one fetch is
+//! Partitions are assigned by hand (`assign`) or by the group (`subscribe`: the classic
+//! protocol's JoinGroup/SyncGroup/Heartbeat in `membership`).
+//!
+//! Simplified: one fetch is
 //! answered for one partition, there is no fetch session, no `check.crcs=false`, no
 //! deserializers (keys and values stay bytes), no leader epochs, and only manual offset
 //! commits (see [`crate::coordinator::group`]).
 //!
 //! The files: `config` (`ConsumerConfig`), `completed_fetch` (one partition's fetched
 //! bytes, walked as above), `event` (what the application and the narration get) and
-//! `kafka_consumer` (the `Consumer`: assignment, positions, fetches).
+//! `kafka_consumer` (the `Consumer`: assignment, positions, fetches) and `membership`
+//! (`ConsumerCoordinator`'s group protocol).
 
 mod completed_fetch;
 mod config;
 mod event;
 mod kafka_consumer;
+mod membership;
 
 pub use completed_fetch::{AbortedTransaction, CompletedFetch, FetchPartitionData};
 pub use config::{ConsumerConfig, IsolationLevel, OffsetResetStrategy, DEFAULT_MAX_POLL_RECORDS};
@@ -40,3 +45,7 @@ pub use event::{
     summary_line, ConsumerEvent, ConsumerException, ConsumerRecord, CorruptBatch, PositionReason,
 };
 pub use kafka_consumer::{Consumer, PartitionState};
+pub use membership::{
+    ConsumerGroupMetadata, ConsumerMembership, MemberState, MemberStep,
+    DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_SESSION_TIMEOUT_MS,
+};
