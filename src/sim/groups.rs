@@ -55,7 +55,7 @@ impl World {
             .get(name)
             .ok_or_else(|| Self::no_consumer(name))?;
         let group = consumer.config.group_id.clone().ok_or_else(|| {
-            SimError::from(SimErrorKind::NoGroupId {
+            SimError::from(SimErrorKind::SubscribeWithoutGroupId {
                 consumer: name.to_string(),
             })
         })?;
@@ -86,7 +86,6 @@ impl World {
             .memberships
             .get_mut(name)
             .and_then(|m| m.leave_request());
-        self.memberships.remove(name);
         if let Some(c) = self.consumers.get_mut(name) {
             c.assign(&[]);
         }
@@ -95,6 +94,7 @@ impl World {
             self.run_while(|w| w.member_calls.values().any(|c| c == name));
             self.member_calls.retain(|_, c| c != name);
         }
+        self.memberships.remove(name);
         Ok(vec![])
     }
 

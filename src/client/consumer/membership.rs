@@ -87,10 +87,9 @@ pub struct ConsumerMembership {
     session_timeout_ms: i64,
     heartbeat_interval_ms: i64,
     rebalance_timeout_ms: i64,
-    /// When the next heartbeat is due (Stable only).
+    /// When the next heartbeat is due (Stable only): an interval after the last one
+    /// was sent, answered or not (a lost one is simply followed by the next).
     next_heartbeat_ms: Option<i64>,
-    /// Whether a Heartbeat is in flight.
-    heartbeat_in_flight: bool,
 }
 
 impl ConsumerMembership {
@@ -109,7 +108,6 @@ impl ConsumerMembership {
             heartbeat_interval_ms: DEFAULT_HEARTBEAT_INTERVAL_MS,
             rebalance_timeout_ms: DEFAULT_MAX_POLL_INTERVAL_MS,
             next_heartbeat_ms: None,
-            heartbeat_in_flight: false,
         }
     }
 
@@ -135,7 +133,7 @@ impl ConsumerMembership {
         &self.subscription
     }
     pub fn next_heartbeat_ms(&self) -> Option<i64> {
-        self.next_heartbeat_ms.filter(|_| !self.heartbeat_in_flight)
+        self.next_heartbeat_ms
     }
     /// Whether a JoinGroup or SyncGroup is on its way (the member waits for the group).
     pub fn rebalancing(&self) -> bool {
@@ -173,7 +171,7 @@ impl ConsumerMembership {
         if due > now_ms || self.state != MemberState::Stable {
             return None;
         }
-        self.heartbeat_in_flight = true;
+        self.next_heartbeat_ms = Some(now_ms.saturating_add(self.heartbeat_interval_ms));
         Some(Request::Heartbeat {
             group_id: self.group_id.clone(),
             generation_id: self.generation_id,
@@ -201,7 +199,6 @@ impl ConsumerMembership {
         if self.rebalancing() {
             self.state = MemberState::Unjoined;
         }
-        self.heartbeat_in_flight = false;
     }
 
     /// An answer to a JoinGroup, SyncGroup or Heartbeat. `partitions_of` gives a
@@ -277,27 +274,18 @@ impl ConsumerMembership {
                 }
             }
             Response::Heartbeat { error } => {
-                self.heartbeat_in_flight = false;
                 if self.state != MemberState::Stable {
                     return MemberStep::Nothing;
                 }
                 match error {
-                    Errors::None => {
-                        self.next_heartbeat_ms =
-                            Some(now_ms.saturating_add(self.heartbeat_interval_ms));
-                        MemberStep::Nothing
-                    }
+                    Errors::None => MemberStep::Nothing,
                     Errors::RebalanceInProgress => MemberStep::Send(self.join_request()),
                     Errors::UnknownMemberId | Errors::IllegalGeneration => {
                         self.reset();
                         MemberStep::Lost(error)
                     }
-                    _ => {
-                        // Coordinator errors: try again at the next interval.
-                        self.next_heartbeat_ms =
-                            Some(now_ms.saturating_add(self.heartbeat_interval_ms));
-                        MemberStep::Nothing
-                    }
+                    // Coordinator errors: the next heartbeat tries again.
+                    _ => MemberStep::Nothing,
                 }
             }
             _ => MemberStep::Nothing,
@@ -313,7 +301,6 @@ impl ConsumerMembership {
         self.assignment.clear();
         self.state = MemberState::Unjoined;
         self.next_heartbeat_ms = None;
-        self.heartbeat_in_flight = false;
     }
 }
 
