@@ -536,6 +536,7 @@ impl Broker {
                 partitions,
                 timeout_ms,
             } => self.handle_delete_records(partitions, timeout_ms, token, now_ms),
+            #[cfg(feature = "group-membership")]
             request @ (Request::JoinGroup { .. }
             | Request::SyncGroup { .. }
             | Request::Heartbeat { .. }

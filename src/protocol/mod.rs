@@ -215,6 +215,7 @@ pub enum Request {
         #[serde(default)]
         group_instance_id: Option<String>,
     },
+    #[cfg(feature = "group-membership")]
     /// `JoinGroup` (v4+) with one `consumer` protocol (`range`) whose metadata is the
     /// subscribed topics. An empty member id asks for one (MEMBER_ID_REQUIRED).
     JoinGroup {
@@ -225,6 +226,7 @@ pub enum Request {
         rebalance_timeout_ms: i32,
         topics: Vec<String>,
     },
+    #[cfg(feature = "group-membership")]
     /// `SyncGroup`: the leader sends every member's assignment, the others none.
     SyncGroup {
         group_id: String,
@@ -232,12 +234,14 @@ pub enum Request {
         member_id: String,
         assignments: Vec<(String, Vec<TopicPartition>)>,
     },
+    #[cfg(feature = "group-membership")]
     /// `Heartbeat`.
     Heartbeat {
         group_id: String,
         generation_id: i32,
         member_id: String,
     },
+    #[cfg(feature = "group-membership")]
     /// `LeaveGroup` (v3+, one member).
     LeaveGroup { group_id: String, member_id: String },
     /// `OffsetFetch` with `require_stable` (as a read_committed consumer asks).
@@ -300,9 +304,13 @@ impl Request {
             Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
             Request::DeleteRecords { .. } => "DeleteRecords",
+            #[cfg(feature = "group-membership")]
             Request::JoinGroup { .. } => "JoinGroup",
+            #[cfg(feature = "group-membership")]
             Request::SyncGroup { .. } => "SyncGroup",
+            #[cfg(feature = "group-membership")]
             Request::Heartbeat { .. } => "Heartbeat",
+            #[cfg(feature = "group-membership")]
             Request::LeaveGroup { .. } => "LeaveGroup",
         }
     }
@@ -479,6 +487,7 @@ pub enum Response {
     DeleteRecords {
         results: Vec<(TopicPartition, i64, Errors)>,
     },
+    #[cfg(feature = "group-membership")]
     /// The generation, its protocol and leader, the member's id; the leader also gets
     /// every member's subscription.
     JoinGroup {
@@ -489,14 +498,17 @@ pub enum Response {
         member_id: String,
         members: Vec<(String, Vec<String>)>,
     },
+    #[cfg(feature = "group-membership")]
     /// The member's partitions.
     SyncGroup {
         error: Errors,
         assignment: Vec<TopicPartition>,
     },
+    #[cfg(feature = "group-membership")]
     Heartbeat {
         error: Errors,
     },
+    #[cfg(feature = "group-membership")]
     LeaveGroup {
         error: Errors,
     },
@@ -551,9 +563,13 @@ impl Response {
             Response::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
             Response::DeleteRecords { .. } => "DeleteRecords",
+            #[cfg(feature = "group-membership")]
             Response::JoinGroup { .. } => "JoinGroup",
+            #[cfg(feature = "group-membership")]
             Response::SyncGroup { .. } => "SyncGroup",
+            #[cfg(feature = "group-membership")]
             Response::Heartbeat { .. } => "Heartbeat",
+            #[cfg(feature = "group-membership")]
             Response::LeaveGroup { .. } => "LeaveGroup",
         }
     }
@@ -578,8 +594,9 @@ impl Response {
             | Response::ReplicaFetch { error, .. }
             | Response::ListOffsets { error, .. }
             | Response::ListTransactions { error, .. }
-            | Response::OffsetFetch { error, .. }
-            | Response::JoinGroup { error, .. }
+            | Response::OffsetFetch { error, .. } => *error,
+            #[cfg(feature = "group-membership")]
+            Response::JoinGroup { error, .. }
             | Response::SyncGroup { error, .. }
             | Response::Heartbeat { error }
             | Response::LeaveGroup { error } => *error,
@@ -719,6 +736,7 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
                 .map(|(tp, _)| (tp.clone(), -1, error))
                 .collect(),
         },
+        #[cfg(feature = "group-membership")]
         Request::JoinGroup { member_id, .. } => Response::JoinGroup {
             error,
             generation_id: -1,
@@ -727,11 +745,14 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
             member_id: member_id.clone(),
             members: Vec::new(),
         },
+        #[cfg(feature = "group-membership")]
         Request::SyncGroup { .. } => Response::SyncGroup {
             error,
             assignment: Vec::new(),
         },
+        #[cfg(feature = "group-membership")]
         Request::Heartbeat { .. } => Response::Heartbeat { error },
+        #[cfg(feature = "group-membership")]
         Request::LeaveGroup { .. } => Response::LeaveGroup { error },
     }
 }

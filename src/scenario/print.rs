@@ -247,6 +247,7 @@ fn print_view(view: &View) -> String {
         View::DescribeTransaction { transactional_id } => {
             format!("print describe-transaction {}", quote(transactional_id))
         }
+        #[cfg(feature = "group-membership")]
         View::Group { group_id } => format!("print group {}", quote(group_id)),
         View::Committed {
             group_id,
@@ -385,6 +386,7 @@ fn print_action(action: &Action) -> Option<String> {
             partitions: tps,
         } => format!("consumer {} assign {}", quote(consumer), partitions(tps)),
         Action::Poll { consumer } => format!("consumer {} poll", quote(consumer)),
+        #[cfg(feature = "group-membership")]
         Action::Subscribe { consumer, topics } => format!(
             "consumer {} subscribe{}",
             quote(consumer),
@@ -393,6 +395,7 @@ fn print_action(action: &Action) -> Option<String> {
                 .map(|t| format!(" {}", quote(t)))
                 .collect::<String>()
         ),
+        #[cfg(feature = "group-membership")]
         Action::Unsubscribe { consumer } => format!("consumer {} unsubscribe", quote(consumer)),
         Action::Seek {
             consumer,

@@ -226,12 +226,14 @@ pub enum Action {
     },
     /// A new consumer client with Kafka config names (`isolation.level`, `group.id`,
     /// `auto.offset.reset`, `max.poll.records`).
+    #[cfg(feature = "group-membership")]
     /// `subscribe(topics)`: the consumer joins its group (`group.id`) and fetches the
     /// partitions the group assigns it.
     Subscribe {
         consumer: String,
         topics: Vec<String>,
     },
+    #[cfg(feature = "group-membership")]
     /// `unsubscribe()`: LeaveGroup.
     Unsubscribe {
         consumer: String,

@@ -146,6 +146,7 @@ impl World {
             }));
         }
         // ensureActiveGroup: a member that lost its membership rejoins first.
+        #[cfg(feature = "group-membership")]
         self.rejoin_if_needed(name);
         for _ in 0..64 {
             // updateFetchPositions, first in every round of poll(): resets asked for by

@@ -12,7 +12,7 @@ use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::{Body, Node};
 use super::world::World;
-use crate::client::consumer::{ConsumerGroupMetadata, ConsumerMembership, MemberStep};
+use crate::client::consumer::{ConsumerMembership, MemberStep};
 use crate::coordinator::group::ClassicGroupState;
 use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC;
 use crate::log::TopicPartition;
@@ -109,36 +109,6 @@ impl World {
         let request = m.join_request();
         self.send_member_request(name, request);
         self.await_rebalance(name);
-    }
-
-    /// `consumer.groupMetadata()` of `consumer` (its group's, with its generation and
-    /// member id), or a simple group's for `group_id`.
-    pub(super) fn offsets_group_metadata(
-        &self,
-        group_id: &str,
-        consumer: Option<&str>,
-    ) -> Result<ConsumerGroupMetadata, SimError> {
-        let Some(name) = consumer else {
-            return Ok(ConsumerGroupMetadata::simple(group_id));
-        };
-        let c = self
-            .consumers
-            .get(name)
-            .ok_or_else(|| Self::no_consumer(name))?;
-        let group = c.config.group_id.clone().ok_or_else(|| {
-            SimError::from(SimErrorKind::NoGroupId {
-                consumer: name.to_string(),
-            })
-        })?;
-        let mut metadata = self
-            .memberships
-            .get(name)
-            .map(|m| m.group_metadata())
-            .unwrap_or_else(|| ConsumerGroupMetadata::simple(&group));
-        if !group_id.is_empty() {
-            metadata.group_id = group_id.to_string();
-        }
-        Ok(metadata)
     }
 
     fn send_member_request(&mut self, name: &str, request: Request) {

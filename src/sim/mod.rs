@@ -9,6 +9,7 @@ mod disk;
 pub mod error;
 pub mod event;
 pub mod fault;
+#[cfg(feature = "group-membership")]
 pub mod groups;
 mod housekeeping;
 pub mod internal_topics;

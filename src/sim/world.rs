@@ -90,8 +90,10 @@ pub struct World {
     pub(super) consumers: SortedMap<String, Consumer>,
     /// Fetches in flight for consumers: correlation id → (consumer, partition).
     pub(super) consumer_fetches: SortedMap<u64, (String, TopicPartition)>,
+    #[cfg(feature = "group-membership")]
     /// Subscribed consumers' group membership (`ConsumerCoordinator`), by consumer.
     pub(super) memberships: SortedMap<String, crate::client::consumer::ConsumerMembership>,
+    #[cfg(feature = "group-membership")]
     /// Membership requests in flight: correlation id → consumer.
     pub(super) member_calls: SortedMap<u64, String>,
     pub(super) network: Network,
@@ -195,7 +197,9 @@ impl World {
             producers: SortedMap::new(),
             consumers: SortedMap::new(),
             consumer_fetches: SortedMap::new(),
+            #[cfg(feature = "group-membership")]
             memberships: SortedMap::new(),
+            #[cfg(feature = "group-membership")]
             member_calls: SortedMap::new(),
             network: Network::new(config.latency_ms.max(0)),
             events: Vec::new(),
@@ -547,7 +551,9 @@ impl World {
                 position,
             } => self.corrupt_file(*broker, path, *position),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
+            #[cfg(feature = "group-membership")]
             Action::Subscribe { consumer, topics } => self.subscribe(consumer, topics),
+            #[cfg(feature = "group-membership")]
             Action::Unsubscribe { consumer } => self.unsubscribe(consumer),
             Action::Assign {
                 consumer,

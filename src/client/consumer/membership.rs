@@ -14,7 +14,9 @@
 //! no auto-commit before a rebalance, and the rejoin after a lost membership waits for
 //! the application's next `poll` (as Kafka's does).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use super::ConsumerGroupMetadata;
 
 use crate::coordinator::group::range_assign;
 use crate::log::TopicPartition;
@@ -27,28 +29,6 @@ pub const DEFAULT_SESSION_TIMEOUT_MS: i64 = 45_000;
 pub const DEFAULT_HEARTBEAT_INTERVAL_MS: i64 = 3_000;
 /// `max.poll.interval.ms` (5 min), the JoinGroup's rebalance timeout.
 pub const DEFAULT_MAX_POLL_INTERVAL_MS: i64 = 300_000;
-
-/// `ConsumerGroupMetadata`: what `consumer.groupMetadata()` returns and the producer's
-/// `sendOffsetsToTransaction` carries to the group coordinator (KIP-447).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ConsumerGroupMetadata {
-    pub group_id: String,
-    pub generation_id: i32,
-    pub member_id: String,
-    pub group_instance_id: Option<String>,
-}
-
-impl ConsumerGroupMetadata {
-    /// `new ConsumerGroupMetadata(groupId)`: a simple group's (generation -1, no member).
-    pub fn simple(group_id: &str) -> Self {
-        ConsumerGroupMetadata {
-            group_id: group_id.to_string(),
-            generation_id: -1,
-            member_id: String::new(),
-            group_instance_id: None,
-        }
-    }
-}
 
 /// Where the member is (`AbstractCoordinator.MemberState`, with the request in flight).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

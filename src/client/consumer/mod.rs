@@ -36,7 +36,9 @@
 mod completed_fetch;
 mod config;
 mod event;
+mod group_metadata;
 mod kafka_consumer;
+#[cfg(feature = "group-membership")]
 mod membership;
 
 pub use completed_fetch::{AbortedTransaction, CompletedFetch, FetchPartitionData};
@@ -44,8 +46,10 @@ pub use config::{ConsumerConfig, IsolationLevel, OffsetResetStrategy, DEFAULT_MA
 pub use event::{
     summary_line, ConsumerEvent, ConsumerException, ConsumerRecord, CorruptBatch, PositionReason,
 };
+pub use group_metadata::ConsumerGroupMetadata;
 pub use kafka_consumer::{Consumer, PartitionState};
+#[cfg(feature = "group-membership")]
 pub use membership::{
-    ConsumerGroupMetadata, ConsumerMembership, MemberState, MemberStep,
-    DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_SESSION_TIMEOUT_MS,
+    ConsumerMembership, MemberState, MemberStep, DEFAULT_HEARTBEAT_INTERVAL_MS,
+    DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_SESSION_TIMEOUT_MS,
 };

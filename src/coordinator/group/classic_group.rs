@@ -104,6 +104,8 @@ pub struct ClassicGroup {
 }
 
 impl ClassicGroup {
+    // Only the membership (feature `group-membership`) makes groups.
+    #[cfg_attr(not(feature = "group-membership"), allow(dead_code))]
     pub(super) fn new(group_id: &str) -> Self {
         ClassicGroup {
             group_id: group_id.to_string(),
@@ -143,11 +145,15 @@ impl ClassicGroup {
 
     /// `hasAllMembersJoined`: every member has a JoinGroup waiting and no member id
     /// handed out is still to join.
+    // Only the membership (feature `group-membership`) makes groups.
+    #[cfg_attr(not(feature = "group-membership"), allow(dead_code))]
     pub(super) fn has_all_members_joined(&self) -> bool {
         self.members.values().all(|m| m.awaiting_join.is_some()) && self.pending_members.is_empty()
     }
 
     /// The largest rebalance timeout of the members (`rebalanceTimeoutMs`).
+    // Only the membership (feature `group-membership`) makes groups.
+    #[cfg_attr(not(feature = "group-membership"), allow(dead_code))]
     pub(super) fn rebalance_timeout_ms(&self) -> i64 {
         self.members
             .values()

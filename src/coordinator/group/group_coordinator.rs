@@ -167,7 +167,7 @@ impl GroupCoordinator {
             next_commit_order: 0,
             groups: SortedMap::new(),
             next_member_number: 0,
-            initial_rebalance_delay_ms: super::membership::DEFAULT_INITIAL_REBALANCE_DELAY_MS,
+            initial_rebalance_delay_ms: super::DEFAULT_INITIAL_REBALANCE_DELAY_MS,
         }
     }
 

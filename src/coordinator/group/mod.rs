@@ -21,15 +21,19 @@
 //! lives in memory), no static membership, no consumer (KIP-848) groups.
 
 pub mod classic_group;
+pub mod commit_check;
 pub mod group_coordinator;
+#[cfg(feature = "group-membership")]
 pub mod membership;
 pub mod record;
 
 pub use classic_group::{range_assign, ClassicGroup, ClassicGroupMember, ClassicGroupState};
-pub use membership::{
-    CommitMember, GroupEvent, GroupOutput, JoinGroupArgs, RebalanceReason, RemovalReason,
-    DEFAULT_INITIAL_REBALANCE_DELAY_MS,
-};
+pub use commit_check::{CommitMember, GroupEvent, RebalanceReason, RemovalReason};
+#[cfg(feature = "group-membership")]
+pub use membership::{GroupOutput, JoinGroupArgs};
+
+/// `group.initial.rebalance.delay.ms` (Kafka's default 3 s).
+pub const DEFAULT_INITIAL_REBALANCE_DELAY_MS: i64 = 3_000;
 
 pub use group_coordinator::{
     GroupCoordinator, LoadSummary, OffsetAndMetadata, OffsetCommitEntry, OffsetFetchPartition,

@@ -6,6 +6,7 @@ use crate::coordinator::group::{GroupEvent, RebalanceReason, RemovalReason};
 use crate::i18n::message::{list, Arg, Msg};
 use crate::log::TopicPartition;
 use crate::msg;
+#[cfg(feature = "group-membership")]
 use crate::sim::groups::MemberEvent;
 
 fn partitions(tps: &[TopicPartition]) -> Arg {
@@ -126,6 +127,7 @@ pub(super) fn event(broker: i32, e: &GroupEvent) -> Msg {
     }
 }
 
+#[cfg(feature = "group-membership")]
 pub(super) fn member(client: &str, e: &MemberEvent) -> Msg {
     match e {
         MemberEvent::Assigned {

@@ -178,6 +178,7 @@ pub fn event_msg(kind: &EventKind) -> Msg {
     match kind {
         EventKind::Broker { broker, event } => broker::event(*broker, event),
         EventKind::Producer { client, event } => producer::event(client, event),
+        #[cfg(feature = "group-membership")]
         EventKind::GroupMember { client, event } => group::member(client, event),
         EventKind::Consumer { client, event } => {
             msg!(

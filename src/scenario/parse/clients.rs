@@ -145,6 +145,7 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 c.done()?;
                 StepKind::Act(Action::Poll { consumer: name })
             }
+            #[cfg(feature = "group-membership")]
             "subscribe" => {
                 let mut topics = Vec::new();
                 while let Some(t) = c.peek() {
@@ -159,9 +160,15 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                     topics,
                 })
             }
+            #[cfg(feature = "group-membership")]
             "unsubscribe" => {
                 c.done()?;
                 StepKind::Act(Action::Unsubscribe { consumer: name })
+            }
+            // A site without group membership (every web page).
+            #[cfg(not(feature = "group-membership"))]
+            "subscribe" | "unsubscribe" => {
+                return Err(c.err(verb.column, msg!("parse.no-group-membership")))
             }
             "seek" => {
                 let t = c.next(What::Id("parse.what.partition"))?;

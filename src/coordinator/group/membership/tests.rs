@@ -2,6 +2,7 @@
 //! `OffsetMetadataManagerTest` (generation checks), Kafka 4.0.
 
 use super::*;
+use crate::coordinator::group::CommitMember;
 
 const SESSION: i64 = 45_000;
 const REBALANCE: i64 = 300_000;
