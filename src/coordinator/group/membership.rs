@@ -178,15 +178,16 @@ impl GroupCoordinator {
         member.session_timeout_ms = args.session_timeout_ms;
         member.rebalance_timeout_ms = args.rebalance_timeout_ms;
         member.session_deadline_ms = now_ms.saturating_add(args.session_timeout_ms);
+        // `classicGroupJoinExistingMember`: in Stable the leader or a changed
+        // subscription rebalances; in CompletingRebalance a changed subscription does.
         let is_leader = group.leader_id.as_deref() == Some(member_id.as_str());
+        let rebalance = changed || (is_leader && group.state == ClassicGroupState::Stable);
         match group.state {
             ClassicGroupState::PreparingRebalance => {
                 member.awaiting_join = Some(token);
                 maybe_complete_join(group, now_ms, &mut out);
             }
-            ClassicGroupState::CompletingRebalance | ClassicGroupState::Stable
-                if !changed && !(is_leader && group.state == ClassicGroupState::Stable) =>
-            {
+            ClassicGroupState::CompletingRebalance | ClassicGroupState::Stable if !rebalance => {
                 // The member missed its join answer: the current generation again.
                 out.response = Some(join_response(group, &member_id));
             }
