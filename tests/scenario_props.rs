@@ -94,7 +94,8 @@ fn action() -> impl Strategy<Value = Action> {
                 |(producer, group_id, offsets)| Action::SendOffsetsToTransaction {
                     producer,
                     group_id,
-                    offsets
+                    offsets,
+                    consumer: None,
                 }
             ),
         (name(), prop::collection::vec(tp(), 1..3)).prop_map(|(consumer, partitions)| {

@@ -9,6 +9,7 @@ use crate::util::sorted_map::SortedMap;
 use serde::Serialize;
 
 use super::producer_id_manager::{Generated, ProducerIdManager};
+use crate::coordinator::group::CommitMember;
 use crate::coordinator::group::GroupCoordinator;
 use crate::coordinator::internal_topics::{
     topic_partition_for, GROUP_METADATA_TOPIC, INTERNAL_TOPIC_PARTITIONS, TRANSACTION_STATE_TOPIC,
@@ -485,8 +486,19 @@ impl Broker {
                 (&state_filters, &producer_id_filters, duration_filter_ms),
                 now_ms,
             ),
-            Request::OffsetCommit { group_id, offsets } => {
-                self.handle_offset_commit(group_id, offsets, now_ms)
+            Request::OffsetCommit {
+                group_id,
+                offsets,
+                generation_id,
+                member_id,
+                group_instance_id,
+            } => {
+                let member = CommitMember {
+                    generation_id,
+                    member_id,
+                    group_instance_id,
+                };
+                self.handle_offset_commit(group_id, offsets, member, now_ms)
             }
             Request::TxnOffsetCommit {
                 transactional_id,
@@ -494,6 +506,9 @@ impl Broker {
                 producer_id,
                 producer_epoch,
                 offsets,
+                generation_id,
+                member_id,
+                group_instance_id,
             } => {
                 let pending = super::group_apis::PendingTxnOffsetCommit {
                     token,
@@ -501,6 +516,11 @@ impl Broker {
                     producer_id,
                     producer_epoch,
                     offsets,
+                    member: CommitMember {
+                        generation_id,
+                        member_id,
+                        group_instance_id,
+                    },
                 };
                 self.handle_txn_offset_commit(transactional_id, pending, now_ms)
             }
@@ -527,6 +547,11 @@ impl Broker {
                 partitions,
                 timeout_ms,
             } => self.handle_delete_records(partitions, timeout_ms, token, now_ms),
+            #[cfg(feature = "group-membership")]
+            request @ (Request::JoinGroup { .. }
+            | Request::SyncGroup { .. }
+            | Request::Heartbeat { .. }
+            | Request::LeaveGroup { .. }) => self.handle_group_membership(request, token, now_ms),
             Request::OffsetsForLeaderEpoch {
                 topic_partition,
                 current_leader_epoch,

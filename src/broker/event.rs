@@ -219,6 +219,8 @@ pub enum BrokerEvent {
     },
     /// Something the transaction coordinator did (state change, fence, timeout, load).
     Coordinator(CoordinatorEvent),
+    /// Something the group coordinator did (membership, rebalances, refused commits).
+    Group(crate::coordinator::group::GroupEvent),
     /// Something replication did (follower fetch, ISR, HW, role, truncation).
     Replication(super::partition::ReplicationEvent),
     /// A partition was opened at start-up and its producer state rebuilt: from a

@@ -10,9 +10,9 @@
 
 use serde::Serialize;
 
-use super::broker::{Broker, Handled, Outbound};
+use super::broker::{Broker, BrokerEvent, Handled, Outbound};
 use super::internal_log::InternalLog;
-use crate::coordinator::group::OffsetCommitEntry;
+use crate::coordinator::group::{CommitMember, OffsetCommitEntry};
 use crate::coordinator::internal_topics::GROUP_METADATA_TOPIC;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -27,6 +27,8 @@ pub struct PendingTxnOffsetCommit {
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub offsets: Vec<OffsetEntry>,
+    /// The consumer's generation and member id the commit carries.
+    pub member: CommitMember,
 }
 
 fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
@@ -52,6 +54,7 @@ impl Broker {
         &mut self,
         group_id: String,
         offsets: Vec<OffsetEntry>,
+        member: CommitMember,
         now_ms: i64,
     ) -> Handled {
         let gtp = self.group_partition(&group_id);
@@ -59,6 +62,16 @@ impl Broker {
             return Handled::reply(Response::OffsetCommit {
                 results: each(&offsets, error),
             });
+        }
+        if let Err(event) = self
+            .group_coordinator
+            .validate_offset_commit(&group_id, &member, false)
+        {
+            return refused(
+                event,
+                |results| Response::OffsetCommit { results },
+                &offsets,
+            );
         }
         let mut writer = InternalLog {
             fs: &mut self.fs,
@@ -131,6 +144,18 @@ impl Broker {
     /// Writes the transactional offset records (pending until the marker).
     fn write_txn_offsets(&mut self, pending: PendingTxnOffsetCommit, now_ms: i64) -> Handled {
         let gtp = self.group_partition(&pending.group_id);
+        // The generation check runs once the transaction coordinator has added the
+        // partition (`validateTransactionalOffsetCommit` inside the write operation).
+        if let Err(event) =
+            self.group_coordinator
+                .validate_offset_commit(&pending.group_id, &pending.member, true)
+        {
+            return refused(
+                event,
+                |results| Response::TxnOffsetCommit { results },
+                &pending.offsets,
+            );
+        }
         let records = self.group_coordinator.commit_transactional_offsets(
             &pending.group_id,
             pending.producer_id,
@@ -217,6 +242,24 @@ impl Broker {
             error: Errors::None,
             offsets,
         })
+    }
+}
+
+/// A commit the generation check refused: every partition gets the error, and the
+/// event says why.
+fn refused(
+    event: crate::coordinator::group::GroupEvent,
+    response: impl Fn(Vec<(TopicPartition, Errors)>) -> Response,
+    offsets: &[OffsetEntry],
+) -> Handled {
+    let error = match &event {
+        crate::coordinator::group::GroupEvent::OffsetCommitRefused { error, .. } => *error,
+        _ => Errors::UnknownServerError,
+    };
+    Handled {
+        response: Some(response(each(offsets, error))),
+        events: vec![BrokerEvent::Group(event)],
+        ..Handled::default()
     }
 }
 

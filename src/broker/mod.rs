@@ -14,6 +14,8 @@ mod disk;
 mod event;
 mod fetch;
 mod group_apis;
+#[cfg(feature = "group-membership")]
+mod group_membership_apis;
 pub mod hw_checkpoint;
 mod internal_log;
 #[cfg(feature = "log-cleaner")]

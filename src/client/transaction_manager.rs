@@ -32,6 +32,7 @@ pub(crate) mod handler_errors;
 
 use super::transaction_calls::{batch_error_state, PendingStateTransition};
 pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
+use crate::client::consumer::ConsumerGroupMetadata;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
@@ -155,7 +156,7 @@ pub struct TransactionManager {
     /// Before TV2: the partitions the coordinator has added to this transaction.
     pub(super) added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
-    pub(super) pending_offsets: Option<(String, Vec<OffsetEntry>)>,
+    pub(super) pending_offsets: Option<(ConsumerGroupMetadata, Vec<OffsetEntry>)>,
     /// Before TV2: AddOffsetsToTxn answered for the pending offsets, so their
     /// TxnOffsetCommit may go.
     offsets_added: bool,
@@ -249,12 +250,12 @@ impl TransactionManager {
         state == TxnState::AbortableError && self.require_epoch_bump_after_send(before)
     }
 
-    /// `sendOffsetsToTransaction(offsets, group)`: the offsets wait to be sent, with
-    /// TxnOffsetCommit; before TV2, AddOffsetsToTxn to the transaction coordinator goes
-    /// first, on every call (KIP-890 part 2 drops it: the group coordinator adds the
-    /// partition itself).
-    pub fn send_offsets(&mut self, group_id: String, offsets: Vec<OffsetEntry>) {
-        self.pending_offsets = Some((group_id, offsets));
+    /// `sendOffsetsToTransaction(offsets, groupMetadata)`: the offsets wait to be sent,
+    /// with TxnOffsetCommit carrying the group metadata; before TV2, AddOffsetsToTxn to
+    /// the transaction coordinator goes first, on every call (KIP-890 part 2 drops it:
+    /// the group coordinator adds the partition itself).
+    pub fn send_offsets(&mut self, group: ConsumerGroupMetadata, offsets: Vec<OffsetEntry>) {
+        self.pending_offsets = Some((group, offsets));
         self.offsets_added = false;
     }
 
@@ -362,7 +363,8 @@ impl TransactionManager {
                 TxnRequestKind::AddPartitionsToTxn { partitions: to_add },
             ));
         }
-        if let Some((group_id, offsets)) = self.pending_offsets.clone() {
+        if let Some((group, offsets)) = self.pending_offsets.clone() {
+            let group_id = group.group_id;
             if !self.transaction_v2 && !self.offsets_added {
                 return Some((
                     Target::Broker(coordinator),
@@ -396,6 +398,9 @@ impl TransactionManager {
                     producer_id,
                     producer_epoch,
                     offsets,
+                    generation_id: group.generation_id,
+                    member_id: group.member_id,
+                    group_instance_id: group.group_instance_id,
                 },
                 TxnRequestKind::TxnOffsetCommit,
             ));
@@ -645,7 +650,7 @@ impl TransactionManager {
                         let group_id = self
                             .pending_offsets
                             .take()
-                            .map(|(g, _)| g)
+                            .map(|(g, _)| g.group_id)
                             .unwrap_or_default();
                         (Some(TxnOutcome::OffsetsSent { group_id }), None)
                     }

@@ -74,6 +74,13 @@ errors! {
     PolicyViolation = 44, "POLICY_VIOLATION", "Request parameters do not satisfy the configured policy.", false;
     OperationNotAttempted = 55, "OPERATION_NOT_ATTEMPTED", "The broker did not attempt to execute this operation. This may happen for batched RPCs where some operations in the batch failed, causing the broker to respond without trying the rest.", false;
     UnknownProducerId = 59, "UNKNOWN_PRODUCER_ID", "This exception is raised by the broker if it could not locate the producer metadata associated with the producerId in question. This could happen if, for instance, the producer's records were deleted because their retention time had elapsed. Once the last records of the producerId are removed, the producer's metadata is removed from the broker, and future appends by the producer will return this exception.", false;
+    // The classic group protocol's (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) and
+    // the generation check of OffsetCommit/TxnOffsetCommit (KIP-447).
+    IllegalGeneration = 22, "ILLEGAL_GENERATION", "Specified group generation id is not valid.", false;
+    UnknownMemberId = 25, "UNKNOWN_MEMBER_ID", "The coordinator is not aware of this member.", false;
+    RebalanceInProgress = 27, "REBALANCE_IN_PROGRESS", "The group is rebalancing, so a rejoin is needed.", false;
+    MemberIdRequired = 79, "MEMBER_ID_REQUIRED", "The group member needs to have a valid member id before actually entering a consumer group.", false;
+    FencedInstanceId = 82, "FENCED_INSTANCE_ID", "The broker rejected this static consumer since another consumer with the same group.instance.id has registered with a different member.id.", false;
     UnstableOffsetCommit = 88, "UNSTABLE_OFFSET_COMMIT", "There are unstable offsets that need to be cleared.", true;
     UnsupportedCompressionType = 76, "UNSUPPORTED_COMPRESSION_TYPE", "The requesting client does not support the compression type of given partition.", false;
     InvalidRecord = 87, "INVALID_RECORD", "This record has failed the validation on broker and hence will be rejected.", false;
@@ -87,18 +94,15 @@ errors! {
     InvalidUpdateVersion = 95, "INVALID_UPDATE_VERSION", "The given update version was invalid.", false;
     DuplicateBrokerRegistration = 101, "DUPLICATE_BROKER_REGISTRATION", "This broker ID is already in use.", false;
     IneligibleReplica = 107, "INELIGIBLE_REPLICA", "The new ISR contains at least one ineligible replica.", false;
-    // The answers Kafka's `TransactionManager` handlers name, so a fault can send them
-    // and the client reacts as Kafka's does (ACLs and group membership are not
-    // modelled: nothing in the engine answers these itself).
-    IllegalGeneration = 22, "ILLEGAL_GENERATION", "Specified group generation id is not valid.", false;
-    UnknownMemberId = 25, "UNKNOWN_MEMBER_ID", "The coordinator is not aware of this member.", false;
+    // The other answers Kafka's `TransactionManager` handlers name, so a fault can send
+    // them and the client reacts as Kafka's does (ACLs are not modelled: nothing in the
+    // engine answers these itself).
     TopicAuthorizationFailed = 29, "TOPIC_AUTHORIZATION_FAILED", "Topic authorization failed.", false;
     GroupAuthorizationFailed = 30, "GROUP_AUTHORIZATION_FAILED", "Group authorization failed.", false;
     ClusterAuthorizationFailed = 31, "CLUSTER_AUTHORIZATION_FAILED", "Cluster authorization failed.", false;
     UnsupportedVersion = 35, "UNSUPPORTED_VERSION", "The version of API is not supported.", false;
     UnsupportedForMessageFormat = 43, "UNSUPPORTED_FOR_MESSAGE_FORMAT", "The message format version on the broker does not support the request.", false;
     TransactionalIdAuthorizationFailed = 53, "TRANSACTIONAL_ID_AUTHORIZATION_FAILED", "Transactional Id authorization failed.", false;
-    FencedInstanceId = 82, "FENCED_INSTANCE_ID", "The broker rejected this static consumer since another consumer with the same group.instance.id has registered with a different member.id.", false;
     ProducerFenced = 90, "PRODUCER_FENCED", "There is a newer producer with the same transactionalId which fences the current one.", false;
 }
 

@@ -196,10 +196,18 @@ pub enum Request {
         #[serde(default = "no_duration_filter")]
         duration_filter_ms: i64,
     },
-    /// `OffsetCommit` (non-transactional).
+    /// `OffsetCommit` (non-transactional), with the committing member's generation and
+    /// member id (-1 and empty for a simple group; links made before they existed read
+    /// so).
     OffsetCommit {
         group_id: String,
         offsets: Vec<OffsetEntry>,
+        #[serde(default = "no_generation")]
+        generation_id: i32,
+        #[serde(default)]
+        member_id: String,
+        #[serde(default)]
+        group_instance_id: Option<String>,
     },
     /// `TxnOffsetCommit`: offsets that commit or abort with the producer's transaction.
     TxnOffsetCommit {
@@ -208,7 +216,44 @@ pub enum Request {
         producer_id: i64,
         producer_epoch: i16,
         offsets: Vec<OffsetEntry>,
+        /// The consumer's group metadata (`sendOffsetsToTransaction(offsets,
+        /// consumer.groupMetadata())`, KIP-447): -1/empty for a simple group.
+        #[serde(default = "no_generation")]
+        generation_id: i32,
+        #[serde(default)]
+        member_id: String,
+        #[serde(default)]
+        group_instance_id: Option<String>,
     },
+    #[cfg(feature = "group-membership")]
+    /// `JoinGroup` (v4+) with one `consumer` protocol (`range`) whose metadata is the
+    /// subscribed topics. An empty member id asks for one (MEMBER_ID_REQUIRED).
+    JoinGroup {
+        group_id: String,
+        member_id: String,
+        client_id: String,
+        session_timeout_ms: i32,
+        rebalance_timeout_ms: i32,
+        topics: Vec<String>,
+    },
+    #[cfg(feature = "group-membership")]
+    /// `SyncGroup`: the leader sends every member's assignment, the others none.
+    SyncGroup {
+        group_id: String,
+        generation_id: i32,
+        member_id: String,
+        assignments: Vec<(String, Vec<TopicPartition>)>,
+    },
+    #[cfg(feature = "group-membership")]
+    /// `Heartbeat`.
+    Heartbeat {
+        group_id: String,
+        generation_id: i32,
+        member_id: String,
+    },
+    #[cfg(feature = "group-membership")]
+    /// `LeaveGroup` (v3+, one member).
+    LeaveGroup { group_id: String, member_id: String },
     /// `OffsetFetch` with `require_stable` (as a read_committed consumer asks).
     OffsetFetch {
         group_id: String,
@@ -243,6 +288,10 @@ pub const API_NAMES: &[&str] = &[
     "TxnOffsetCommit",
     "OffsetFetch",
     "DeleteRecords",
+    "JoinGroup",
+    "SyncGroup",
+    "Heartbeat",
+    "LeaveGroup",
 ];
 
 impl Request {
@@ -267,6 +316,14 @@ impl Request {
             Request::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
             Request::DeleteRecords { .. } => "DeleteRecords",
+            #[cfg(feature = "group-membership")]
+            Request::JoinGroup { .. } => "JoinGroup",
+            #[cfg(feature = "group-membership")]
+            Request::SyncGroup { .. } => "SyncGroup",
+            #[cfg(feature = "group-membership")]
+            Request::Heartbeat { .. } => "Heartbeat",
+            #[cfg(feature = "group-membership")]
+            Request::LeaveGroup { .. } => "LeaveGroup",
         }
     }
 
@@ -449,6 +506,31 @@ pub enum Response {
     DeleteRecords {
         results: Vec<(TopicPartition, i64, Errors)>,
     },
+    #[cfg(feature = "group-membership")]
+    /// The generation, its protocol and leader, the member's id; the leader also gets
+    /// every member's subscription.
+    JoinGroup {
+        error: Errors,
+        generation_id: i32,
+        protocol_name: Option<String>,
+        leader: String,
+        member_id: String,
+        members: Vec<(String, Vec<String>)>,
+    },
+    #[cfg(feature = "group-membership")]
+    /// The member's partitions.
+    SyncGroup {
+        error: Errors,
+        assignment: Vec<TopicPartition>,
+    },
+    #[cfg(feature = "group-membership")]
+    Heartbeat {
+        error: Errors,
+    },
+    #[cfg(feature = "group-membership")]
+    LeaveGroup {
+        error: Errors,
+    },
 }
 
 impl Response {
@@ -501,6 +583,14 @@ impl Response {
             Response::TxnOffsetCommit { .. } => "TxnOffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
             Response::DeleteRecords { .. } => "DeleteRecords",
+            #[cfg(feature = "group-membership")]
+            Response::JoinGroup { .. } => "JoinGroup",
+            #[cfg(feature = "group-membership")]
+            Response::SyncGroup { .. } => "SyncGroup",
+            #[cfg(feature = "group-membership")]
+            Response::Heartbeat { .. } => "Heartbeat",
+            #[cfg(feature = "group-membership")]
+            Response::LeaveGroup { .. } => "LeaveGroup",
         }
     }
 
@@ -526,6 +616,11 @@ impl Response {
             | Response::ListOffsets { error, .. }
             | Response::ListTransactions { error, .. }
             | Response::OffsetFetch { error, .. } => *error,
+            #[cfg(feature = "group-membership")]
+            Response::JoinGroup { error, .. }
+            | Response::SyncGroup { error, .. }
+            | Response::Heartbeat { error }
+            | Response::LeaveGroup { error } => *error,
             Response::AddPartitionsToTxn { results }
             | Response::OffsetCommit { results }
             | Response::TxnOffsetCommit { results } => first(results),
@@ -663,6 +758,24 @@ pub fn error_response(request: &Request, error: Errors) -> Response {
                 .map(|(tp, _)| (tp.clone(), -1, error))
                 .collect(),
         },
+        #[cfg(feature = "group-membership")]
+        Request::JoinGroup { member_id, .. } => Response::JoinGroup {
+            error,
+            generation_id: -1,
+            protocol_name: None,
+            leader: String::new(),
+            member_id: member_id.clone(),
+            members: Vec::new(),
+        },
+        #[cfg(feature = "group-membership")]
+        Request::SyncGroup { .. } => Response::SyncGroup {
+            error,
+            assignment: Vec::new(),
+        },
+        #[cfg(feature = "group-membership")]
+        Request::Heartbeat { .. } => Response::Heartbeat { error },
+        #[cfg(feature = "group-membership")]
+        Request::LeaveGroup { .. } => Response::LeaveGroup { error },
     }
 }
 
@@ -675,6 +788,11 @@ fn no_producer_id() -> i64 {
 /// InitProducerId's `producerEpoch` when the producer has none.
 fn no_producer_epoch() -> i16 {
     crate::record::NO_PRODUCER_EPOCH
+}
+
+/// A commit without a generation (a simple group's): -1.
+fn no_generation() -> i32 {
+    -1
 }
 
 /// A Fetch without a broker epoch (before Fetch v15): -1.

@@ -533,6 +533,16 @@ fn parse_line(
                         transactional_id: arg,
                     },
                 }
+            } else if what.text == "group" {
+                // A site without group membership (every web page).
+                #[cfg(not(feature = "group-membership"))]
+                return Err(c.err(what.column, msg!("parse.no-group-membership")));
+                #[cfg(feature = "group-membership")]
+                {
+                    let group_id = c.next(What::Id("parse.what.group-id"))?.text.clone();
+                    c.done()?;
+                    View::Group { group_id }
+                }
             } else if what.text == "committed" {
                 let group_id = c.next(What::Id("parse.what.group-id"))?.text.clone();
                 let mut partitions = Vec::new();

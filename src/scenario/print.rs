@@ -247,6 +247,8 @@ fn print_view(view: &View) -> String {
         View::DescribeTransaction { transactional_id } => {
             format!("print describe-transaction {}", quote(transactional_id))
         }
+        #[cfg(feature = "group-membership")]
+        View::Group { group_id } => format!("print group {}", quote(group_id)),
         View::Committed {
             group_id,
             partitions: tps,
@@ -348,10 +350,19 @@ fn print_action(action: &Action) -> Option<String> {
             producer,
             group_id,
             offsets,
+            consumer,
         } => format!(
-            "{} group={}{}",
+            "{}{}{}{}",
             p(producer, "send-offsets"),
-            quote(group_id),
+            if group_id.is_empty() && consumer.is_some() {
+                String::new()
+            } else {
+                format!(" group={}", quote(group_id))
+            },
+            consumer
+                .as_ref()
+                .map(|c| format!(" consumer={}", quote(c)))
+                .unwrap_or_default(),
             offsets
                 .iter()
                 .map(|(tp, o)| format!(" {tp}={o}"))
@@ -375,6 +386,17 @@ fn print_action(action: &Action) -> Option<String> {
             partitions: tps,
         } => format!("consumer {} assign {}", quote(consumer), partitions(tps)),
         Action::Poll { consumer } => format!("consumer {} poll", quote(consumer)),
+        #[cfg(feature = "group-membership")]
+        Action::Subscribe { consumer, topics } => format!(
+            "consumer {} subscribe{}",
+            quote(consumer),
+            topics
+                .iter()
+                .map(|t| format!(" {}", quote(t)))
+                .collect::<String>()
+        ),
+        #[cfg(feature = "group-membership")]
+        Action::Unsubscribe { consumer } => format!("consumer {} unsubscribe", quote(consumer)),
         Action::Seek {
             consumer,
             topic_partition,

@@ -309,6 +309,8 @@ impl Runner {
                 self.lang,
             ),
             View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
+            #[cfg(feature = "group-membership")]
+            View::Group { group_id } => w.describe_group(group_id),
             View::DescribeProducers { tp } => w.describe_producers(tp),
             View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
             #[cfg(feature = "checker")]

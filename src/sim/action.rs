@@ -226,6 +226,18 @@ pub enum Action {
     },
     /// A new consumer client with Kafka config names (`isolation.level`, `group.id`,
     /// `auto.offset.reset`, `max.poll.records`).
+    #[cfg(feature = "group-membership")]
+    /// `subscribe(topics)`: the consumer joins its group (`group.id`) and fetches the
+    /// partitions the group assigns it.
+    Subscribe {
+        consumer: String,
+        topics: Vec<String>,
+    },
+    #[cfg(feature = "group-membership")]
+    /// `unsubscribe()`: LeaveGroup.
+    Unsubscribe {
+        consumer: String,
+    },
     CreateConsumer {
         name: String,
         configs: Vec<(String, String)>,
@@ -262,10 +274,14 @@ pub enum Action {
         producer: String,
     },
     /// `sendOffsetsToTransaction()`: the group's next offsets commit with the transaction.
+    /// With `consumer`, its `groupMetadata()` goes along (generation and member id,
+    /// KIP-447) and an empty `group_id` is its group; without, a simple group's.
     SendOffsetsToTransaction {
         producer: String,
         group_id: String,
         offsets: Vec<(TopicPartition, i64)>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        consumer: Option<String>,
     },
     /// One consume-transform-produce round (`crate::sim::transform`): poll `consumer`,
     /// send each value transformed to `topic`, send the positions to the transaction.

@@ -145,6 +145,9 @@ impl World {
                 name: name.to_string(),
             }));
         }
+        // ensureActiveGroup: a member that lost its membership rejoins first.
+        #[cfg(feature = "group-membership")]
+        self.rejoin_if_needed(name);
         for _ in 0..64 {
             // updateFetchPositions, first in every round of poll(): resets asked for by
             // OFFSET_OUT_OF_RANGE, then NoOffsetForPartitionException for what has none.

@@ -453,6 +453,11 @@ impl World {
                 );
             }
             (Node::Client(name), Body::Response(response)) => {
+                #[cfg(feature = "group-membership")]
+                if self.is_member_call(env.correlation_id) {
+                    self.on_member_response(env.correlation_id, response);
+                    return;
+                }
                 if self.consumers.contains_key(&name) {
                     self.on_consumer_response(env.correlation_id, response);
                 } else if name == RAW_CLIENT {

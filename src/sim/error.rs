@@ -178,6 +178,11 @@ pub enum SimErrorKind {
     NoGroupId {
         consumer: String,
     },
+    /// `subscribe()` by a consumer without a `group.id` (`InvalidGroupIdException`:
+    /// group management needs a group).
+    SubscribeWithoutGroupId {
+        consumer: String,
+    },
     /// A consume-transform-produce round found the group's offsets unstable: a
     /// transaction with new offsets is undecided (OffsetFetch with `require_stable`).
     UnstableOffsets {

@@ -32,6 +32,12 @@ pub enum EventKind {
         client: String,
         event: ConsumerEvent,
     },
+    #[cfg(feature = "group-membership")]
+    /// A consumer's group membership changed (assigned, rejoining, lost).
+    GroupMember {
+        client: String,
+        event: super::groups::MemberEvent,
+    },
     MessageSent {
         id: u64,
         from: Node,

@@ -107,6 +107,8 @@ impl World {
     /// the same clock, so one run does what they would), then moves it to its next
     /// tick after the clock.
     pub(super) fn run_housekeeping(&mut self) {
+        #[cfg(feature = "group-membership")]
+        self.run_group_timers();
         self.run_leader_balance();
         #[cfg(feature = "topic-admin")]
         self.run_unclean_election();

@@ -9,6 +9,8 @@ mod disk;
 pub mod error;
 pub mod event;
 pub mod fault;
+#[cfg(feature = "group-membership")]
+pub mod groups;
 mod housekeeping;
 pub mod internal_topics;
 #[cfg(feature = "log-cleaner")]

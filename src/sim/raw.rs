@@ -184,6 +184,20 @@ pub fn response_lines(response: &Response) -> Vec<String> {
             let parts: Vec<String> = r.iter().map(|(tp, lw, e)| format!("{tp}: lowWatermark={lw} error={}", e.name())).collect();
             vec![format!("DeleteRecords: {}", parts.join(" "))]
         }
+        #[cfg(feature = "group-membership")]
+        Response::JoinGroup { error, generation_id, leader, member_id, .. } => vec![format!(
+            "JoinGroup: error={} generationId={generation_id} memberId={member_id} leader={leader}",
+            error.name()
+        )],
+        #[cfg(feature = "group-membership")]
+        Response::SyncGroup { error, assignment } => {
+            let parts: Vec<String> = assignment.iter().map(|tp| tp.to_string()).collect();
+            vec![format!("SyncGroup: error={} assignment=[{}]", error.name(), parts.join(", "))]
+        }
+        #[cfg(feature = "group-membership")]
+        Response::Heartbeat { error } => vec![format!("Heartbeat: error={}", error.name())],
+        #[cfg(feature = "group-membership")]
+        Response::LeaveGroup { error } => vec![format!("LeaveGroup: error={}", error.name())],
     }
 }
 

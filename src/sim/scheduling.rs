@@ -135,6 +135,7 @@ impl World {
             .chain(retries)
             .chain(replication)
             .chain(self.next_controller_timer_ms())
+            .chain(self.group_timer_ms(true))
             .filter(|t| *t <= horizon)
             .min()
     }
@@ -233,6 +234,22 @@ impl World {
         .min()
     }
 
+    /// The next heartbeat or group timer (with `waiting_only`, only while some member
+    /// waits for a rebalance: an idle group is no reason for the clock to move).
+    #[cfg(feature = "group-membership")]
+    fn group_timer_ms(&self, waiting_only: bool) -> Option<i64> {
+        if waiting_only && !self.group_waiting() {
+            return None;
+        }
+        self.next_group_timer_ms()
+    }
+
+    /// No group membership in this build: no group timers.
+    #[cfg(not(feature = "group-membership"))]
+    fn group_timer_ms(&self, _waiting_only: bool) -> Option<i64> {
+        None
+    }
+
     /// Steps until nothing is left (bounded by [`MAX_STEPS_PER_RUN`]). Returns the steps taken.
     pub fn run_until_idle(&mut self) -> usize {
         self.run_while(|_| true)
@@ -256,6 +273,7 @@ impl World {
                 self.next_due(),
                 self.next_useful_tick_ms(),
                 self.next_replication_ms().1,
+                self.group_timer_ms(false),
             ]
             .into_iter()
             .flatten()

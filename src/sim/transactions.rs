@@ -5,11 +5,46 @@ use super::error::{SimError, SimErrorKind};
 use super::event::{EventKind, FaultChange};
 use super::network::Fault;
 use super::world::World;
+use crate::client::consumer::ConsumerGroupMetadata;
 use crate::client::producer::{Producer, ProducerEvent};
 use crate::client::transaction_manager::{Begun, TxnCall, TxnCallError, TxnOutcome, TxnState};
 use crate::coordinator::transaction::TxnFeatures;
 
 impl World {
+    /// `consumer.groupMetadata()` of `consumer` (its group's, with its generation and
+    /// member id), or a simple group's for `group_id`.
+    pub(super) fn offsets_group_metadata(
+        &self,
+        group_id: &str,
+        consumer: Option<&str>,
+    ) -> Result<ConsumerGroupMetadata, SimError> {
+        let Some(name) = consumer else {
+            return Ok(ConsumerGroupMetadata::simple(group_id));
+        };
+        let c = self.consumers.get(name).ok_or_else(|| {
+            SimError::from(SimErrorKind::NoConsumer {
+                name: name.to_string(),
+            })
+        })?;
+        let group = c.config.group_id.clone().ok_or_else(|| {
+            SimError::from(SimErrorKind::NoGroupId {
+                consumer: name.to_string(),
+            })
+        })?;
+        #[cfg(feature = "group-membership")]
+        let mut metadata = self
+            .memberships
+            .get(name)
+            .map(|m| m.group_metadata())
+            .unwrap_or_else(|| ConsumerGroupMetadata::simple(&group));
+        #[cfg(not(feature = "group-membership"))]
+        let mut metadata = ConsumerGroupMetadata::simple(&group);
+        if !group_id.is_empty() {
+            metadata.group_id = group_id.to_string();
+        }
+        Ok(metadata)
+    }
+
     /// A transactional call, checked as Kafka's client checks it. A refusal is the
     /// outcome of a valid action, so it is an event (and the action is recorded), not
     /// a `SimError`; `None` then. `Resumed` means the same blocking call was pending.

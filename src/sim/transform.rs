@@ -58,6 +58,7 @@ impl World {
                 producer: producer.to_string(),
                 group_id: String::new(),
                 offsets: Vec::new(),
+                consumer: None,
             })?;
             return Ok(vec![]);
         }
@@ -146,6 +147,7 @@ impl World {
                 producer: producer.to_string(),
                 group_id: group,
                 offsets,
+                consumer: Some(consumer.to_string()),
             })?;
         }
         Ok(vec![])

@@ -90,6 +90,12 @@ pub struct World {
     pub(super) consumers: SortedMap<String, Consumer>,
     /// Fetches in flight for consumers: correlation id → (consumer, partition).
     pub(super) consumer_fetches: SortedMap<u64, (String, TopicPartition)>,
+    #[cfg(feature = "group-membership")]
+    /// Subscribed consumers' group membership (`ConsumerCoordinator`), by consumer.
+    pub(super) memberships: SortedMap<String, crate::client::consumer::ConsumerMembership>,
+    #[cfg(feature = "group-membership")]
+    /// Membership requests in flight: correlation id → consumer.
+    pub(super) member_calls: SortedMap<u64, String>,
     pub(super) network: Network,
     pub(super) events: Vec<Event>,
     /// Broker-wide defaults for new topics, and the snapshot switch.
@@ -191,6 +197,10 @@ impl World {
             producers: SortedMap::new(),
             consumers: SortedMap::new(),
             consumer_fetches: SortedMap::new(),
+            #[cfg(feature = "group-membership")]
+            memberships: SortedMap::new(),
+            #[cfg(feature = "group-membership")]
+            member_calls: SortedMap::new(),
             network: Network::new(config.latency_ms.max(0)),
             events: Vec::new(),
             broker_defaults,
@@ -541,6 +551,10 @@ impl World {
                 position,
             } => self.corrupt_file(*broker, path, *position),
             Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
+            #[cfg(feature = "group-membership")]
+            Action::Subscribe { consumer, topics } => self.subscribe(consumer, topics),
+            #[cfg(feature = "group-membership")]
+            Action::Unsubscribe { consumer } => self.unsubscribe(consumer),
             Action::Assign {
                 consumer,
                 partitions,
@@ -592,7 +606,9 @@ impl World {
                 producer,
                 group_id,
                 offsets,
+                consumer,
             } => {
+                let metadata = self.offsets_group_metadata(group_id, consumer.as_deref())?;
                 let call = TxnCall::SendOffsetsToTransaction;
                 if self.txn_call(producer, call)?.is_none() {
                     return Ok(vec![]);
@@ -605,7 +621,7 @@ impl World {
                     })
                     .collect();
                 if let Some(tm) = self.producer_mut(producer)?.txn.as_mut() {
-                    tm.send_offsets(group_id.clone(), entries);
+                    tm.send_offsets(metadata, entries);
                 }
                 self.run_while(|w| {
                     w.producers

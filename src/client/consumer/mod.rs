@@ -20,23 +20,36 @@
 //!  no more batches -> position = the last batch's next offset
 //! ```
 //!
-//! Simplified: partitions are assigned by hand (no group membership), one fetch is
+//! Partitions are assigned by hand (`assign`) or by the group (`subscribe`: the classic
+//! protocol's JoinGroup/SyncGroup/Heartbeat in `membership`).
+//!
+//! Simplified: one fetch is
 //! answered for one partition, there is no fetch session, no `check.crcs=false`, no
 //! deserializers (keys and values stay bytes), no leader epochs, and only manual offset
 //! commits (see [`crate::coordinator::group`]).
 //!
 //! The files: `config` (`ConsumerConfig`), `completed_fetch` (one partition's fetched
 //! bytes, walked as above), `event` (what the application and the narration get) and
-//! `kafka_consumer` (the `Consumer`: assignment, positions, fetches).
+//! `kafka_consumer` (the `Consumer`: assignment, positions, fetches) and `membership`
+//! (`ConsumerCoordinator`'s group protocol).
 
 mod completed_fetch;
 mod config;
 mod event;
+mod group_metadata;
 mod kafka_consumer;
+#[cfg(feature = "group-membership")]
+mod membership;
 
 pub use completed_fetch::{AbortedTransaction, CompletedFetch, FetchPartitionData};
 pub use config::{ConsumerConfig, IsolationLevel, OffsetResetStrategy, DEFAULT_MAX_POLL_RECORDS};
 pub use event::{
     summary_line, ConsumerEvent, ConsumerException, ConsumerRecord, CorruptBatch, PositionReason,
 };
+pub use group_metadata::ConsumerGroupMetadata;
 pub use kafka_consumer::{Consumer, PartitionState};
+#[cfg(feature = "group-membership")]
+pub use membership::{
+    ConsumerMembership, MemberState, MemberStep, DEFAULT_HEARTBEAT_INTERVAL_MS,
+    DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_SESSION_TIMEOUT_MS,
+};

@@ -1,6 +1,7 @@
 //! Unit tests of the client's `TransactionManager`.
 
 use super::*;
+use crate::client::consumer::ConsumerGroupMetadata;
 
 #[test]
 fn the_client_state_machine_refuses_illegal_calls() {
@@ -397,7 +398,7 @@ fn offsets_in_flight() -> (TransactionManager, TxnRequestKind) {
             offset: 5,
         },
     ];
-    tm.send_offsets("g".into(), offsets);
+    tm.send_offsets(ConsumerGroupMetadata::simple("g"), offsets);
     tm.group_coordinator = Some(1);
     let (_, request, kind) = tm.next_request(0, 0, 0, false).unwrap();
     assert!(matches!(request, Request::TxnOffsetCommit { ref offsets, .. } if offsets.len() == 2));

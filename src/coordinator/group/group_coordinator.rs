@@ -104,11 +104,6 @@ pub struct LoadSummary {
 
 type GroupOffsets = SortedMap<String, SortedMap<TopicPartition, OffsetAndMetadata>>;
 
-/// The offsets half of Kafka's group coordinator: `OffsetMetadataManager` (commit,
-/// fetch, replay of records and transaction markers) plus the loading loop of
-/// `CoordinatorLoaderImpl`. Simplified: one instance serves every offsets partition, no
-/// membership/generation checks (every group is a simple group), no expiration, no
-/// snapshot/revert of a failed write, no `offset.metadata.max.bytes` check.
 /// Why a `__consumer_offsets` partition's bytes could not be loaded: a batch that does
 /// not decode, or an offset-commit record that does not.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +121,12 @@ impl std::fmt::Display for GroupLoadError {
     }
 }
 
+/// Kafka's group coordinator: `OffsetMetadataManager` (commit, fetch, replay of
+/// records and transaction markers), the loading loop of `CoordinatorLoaderImpl`, and
+/// the classic groups' membership of `GroupMetadataManager` (`membership.rs`).
+/// Simplified: one instance serves every offsets partition, membership is not written
+/// to the log (a reload forgets it), no expiration, no snapshot/revert of a failed
+/// write, no `offset.metadata.max.bytes` check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GroupCoordinator {
     /// `offsets.topic.num.partitions`.
@@ -137,6 +138,12 @@ pub struct GroupCoordinator {
     /// Which producers have pending offsets in each group (`openTransactionsByGroup`).
     open_transactions_by_group: SortedMap<String, SortedSet<i64>>,
     next_commit_order: u64,
+    /// Groups with membership (classic protocol), by id (`GroupMetadataManager.groups`).
+    pub(super) groups: SortedMap<String, super::ClassicGroup>,
+    /// Numbers the member ids handed out (Kafka's random UUID, made deterministic).
+    pub(super) next_member_number: u64,
+    /// `group.initial.rebalance.delay.ms`.
+    pub(super) initial_rebalance_delay_ms: i64,
 }
 
 impl Default for GroupCoordinator {
@@ -158,6 +165,9 @@ impl GroupCoordinator {
             pending: SortedMap::new(),
             open_transactions_by_group: SortedMap::new(),
             next_commit_order: 0,
+            groups: SortedMap::new(),
+            next_member_number: 0,
+            initial_rebalance_delay_ms: super::DEFAULT_INITIAL_REBALANCE_DELAY_MS,
         }
     }
 
@@ -440,6 +450,7 @@ impl GroupCoordinator {
         }
         self.pending.retain(|_, groups| !groups.is_empty());
         self.open_transactions_by_group.retain(|g, _| !mine(g));
+        self.groups.retain(|g, _| !mine(g));
     }
 
     fn fetch_one(

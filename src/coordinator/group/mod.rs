@@ -11,12 +11,29 @@
 //!  OffsetFetch(require_stable) on a pending partition ──► UNSTABLE_OFFSET_COMMIT
 //! ```
 //!
-//! Simplified: no membership, generations or rebalances (a consumer assigns partitions
-//! itself, as a "simple" group), no offset expiration or retention, no group metadata
-//! records.
+//! Membership (classic protocol): JoinGroup, SyncGroup, Heartbeat and LeaveGroup move a
+//! group through Empty → PreparingRebalance → CompletingRebalance → Stable, each
+//! completed join a new generation; OffsetCommit and TxnOffsetCommit are checked against
+//! it (KIP-447). A consumer that assigns partitions itself commits as a "simple" group
+//! (generation -1, no member id).
+//!
+//! Simplified: no offset expiration or retention, no group metadata records (membership
+//! lives in memory), no static membership, no consumer (KIP-848) groups.
 
+pub mod classic_group;
+pub mod commit_check;
 pub mod group_coordinator;
+#[cfg(feature = "group-membership")]
+pub mod membership;
 pub mod record;
+
+pub use classic_group::{range_assign, ClassicGroup, ClassicGroupMember, ClassicGroupState};
+pub use commit_check::{CommitMember, GroupEvent, RebalanceReason, RemovalReason};
+#[cfg(feature = "group-membership")]
+pub use membership::{GroupOutput, JoinGroupArgs};
+
+/// `group.initial.rebalance.delay.ms` (Kafka's default 3 s).
+pub const DEFAULT_INITIAL_REBALANCE_DELAY_MS: i64 = 3_000;
 
 pub use group_coordinator::{
     GroupCoordinator, LoadSummary, OffsetAndMetadata, OffsetCommitEntry, OffsetFetchPartition,

@@ -130,6 +130,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/broker.rs"),
         include_str!("../narration/consumer.rs"),
         include_str!("../narration/coordinator.rs"),
+        include_str!("../narration/group.rs"),
         include_str!("../narration/errors.rs"),
         include_str!("../narration/faults.rs"),
         include_str!("../narration/producer.rs"),

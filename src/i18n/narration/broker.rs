@@ -213,6 +213,7 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             transactional_id = transactional_id
         ),
         BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::Group(g) => super::group::event(broker, g),
         BrokerEvent::ProducersExpired {
             tp,
             producer_ids,

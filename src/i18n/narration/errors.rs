@@ -217,6 +217,9 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::NoProducer { name } => msg!("error.no-producer", name = name),
         SimErrorKind::NoConsumer { name } => msg!("error.no-consumer", name = name),
         SimErrorKind::NoGroupId { consumer } => msg!("error.no-group-id", consumer = consumer),
+        SimErrorKind::SubscribeWithoutGroupId { consumer } => {
+            msg!("error.subscribe-without-group-id", consumer = consumer)
+        }
         #[cfg(feature = "set-epoch")]
         SimErrorKind::EpochNotSettable { name } => msg!("error.epoch-not-settable", name = name),
         SimErrorKind::UnstableOffsets { group } => msg!("error.unstable-offsets", group = group),

@@ -27,6 +27,7 @@ mod consumer;
 mod coordinator;
 pub(in crate::i18n) mod errors;
 mod faults;
+mod group;
 mod producer;
 #[cfg(feature = "pulsar")]
 mod pulsar;
@@ -177,6 +178,8 @@ pub fn event_msg(kind: &EventKind) -> Msg {
     match kind {
         EventKind::Broker { broker, event } => broker::event(*broker, event),
         EventKind::Producer { client, event } => producer::event(client, event),
+        #[cfg(feature = "group-membership")]
+        EventKind::GroupMember { client, event } => group::member(client, event),
         EventKind::Consumer { client, event } => {
             msg!(
                 "consumer.with-client",

@@ -54,10 +54,13 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                 let (opts, words) = c.rest();
                 no_words(c, &words)?;
                 let mut group_id = None;
+                let mut consumer = None;
                 let mut offsets = Vec::new();
                 for (t, k, v) in opts {
                     if k == "group" {
                         group_id = Some(v);
+                    } else if k == "consumer" {
+                        consumer = Some(v);
                     } else {
                         let tp = TopicPartition::parse(&k).ok_or_else(|| {
                             c.err(t.column, got(msg!("parse.what.partition-offset"), &t.text))
@@ -73,12 +76,20 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
                         offsets.push((tp, offset));
                     }
                 }
-                let group_id = group_id
-                    .ok_or_else(|| c.err(verb.column, needs("send-offsets", "group=GROUP")))?;
+                // `consumer=NAME` sends that consumer's groupMetadata() (its group, its
+                // generation and member id); else `group=GROUP` a simple group's.
+                let group_id = match (group_id, &consumer) {
+                    (Some(g), _) => g,
+                    (None, Some(_)) => String::new(),
+                    (None, None) => {
+                        return Err(c.err(verb.column, needs("send-offsets", "group=GROUP")))
+                    }
+                };
                 StepKind::Act(Action::SendOffsetsToTransaction {
                     producer: name,
                     group_id,
                     offsets,
+                    consumer,
                 })
             }
             "transform" => {
@@ -106,7 +117,7 @@ pub(super) fn producer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
 pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     let kind = {
         let name = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
-        let verb = c.next(What::OneOf(&["create", "assign", "poll"]))?;
+        let verb = c.next(What::OneOf(&["create", "assign", "subscribe", "poll"]))?;
         match verb.text.as_str() {
             "create" => {
                 let (opts, words) = c.rest();
@@ -133,6 +144,31 @@ pub(super) fn consumer_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
             "poll" => {
                 c.done()?;
                 StepKind::Act(Action::Poll { consumer: name })
+            }
+            #[cfg(feature = "group-membership")]
+            "subscribe" => {
+                let mut topics = Vec::new();
+                while let Some(t) = c.peek() {
+                    topics.push(t.text.clone());
+                    c.pos += 1;
+                }
+                if topics.is_empty() {
+                    return Err(c.err(c.end_column + 1, msg!("parse.no-topics")));
+                }
+                StepKind::Act(Action::Subscribe {
+                    consumer: name,
+                    topics,
+                })
+            }
+            #[cfg(feature = "group-membership")]
+            "unsubscribe" => {
+                c.done()?;
+                StepKind::Act(Action::Unsubscribe { consumer: name })
+            }
+            // A site without group membership (every web page).
+            #[cfg(not(feature = "group-membership"))]
+            "subscribe" | "unsubscribe" => {
+                return Err(c.err(verb.column, msg!("parse.no-group-membership")))
             }
             "seek" => {
                 let t = c.next(What::Id("parse.what.partition"))?;

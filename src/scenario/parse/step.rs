@@ -66,6 +66,10 @@ pub enum View {
     TxnLog { transactional_id: String },
     /// `kafka-transactions.sh list`.
     Transactions,
+    #[cfg(feature = "group-membership")]
+    /// A group's state, generation and members (`kafka-consumer-groups.sh --describe
+    /// --members`).
+    Group { group_id: String },
     /// A group's committed offsets, as OffsetFetch (require_stable) answers.
     Committed {
         group_id: String,
