@@ -195,7 +195,7 @@ impl Broker {
         };
         p.fetcher.in_flight = Some((tag, now_ms));
         p.fetcher.resetting = Some(earliest);
-        let leader = p.leader;
+        let (leader, current_leader_epoch) = (p.leader, p.leader_epoch);
         self.take_tag();
         handled.outbound.push(Outbound::ReplicaFetch {
             leader,
@@ -204,6 +204,7 @@ impl Broker {
                 topic_partition: tp.clone(),
                 isolation: FetchIsolation::LogEnd,
                 earliest,
+                current_leader_epoch,
             },
         });
     }

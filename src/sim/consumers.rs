@@ -162,10 +162,7 @@ impl World {
                 .map(|c| c.assigned())
                 .unwrap_or_default();
             for tp in partitions {
-                let Some(leader) = self.leader_of(&tp) else {
-                    continue;
-                };
-                let Some((offset, isolation)) = self
+                let Some(target) = self
                     .consumers
                     .get_mut(name)
                     .and_then(|c| c.fetch_request(&tp))
@@ -177,13 +174,14 @@ impl World {
                     .insert(cid, (name.to_string(), tp.clone()));
                 let request = Request::Fetch {
                     topic_partition: tp.clone(),
-                    fetch_offset: offset,
+                    fetch_offset: target.offset,
                     max_bytes: FETCH_MAX_BYTES,
-                    isolation: isolation.fetch_isolation(),
+                    isolation: target.isolation.fetch_isolation(),
+                    current_leader_epoch: target.current_leader_epoch,
                 };
                 self.send(
                     Node::Client(name.to_string()),
-                    Node::Broker(leader),
+                    Node::Broker(target.leader),
                     cid,
                     Body::Request(request),
                 );
@@ -191,6 +189,10 @@ impl World {
             self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
             // Requests that were lost are forgotten: the next poll asks again.
             self.consumer_fetches.retain(|_, (c, _)| c != name);
+            let refresh = self
+                .consumers
+                .get(name)
+                .is_some_and(|c| c.needs_metadata_update());
             if let Some(thrown) = self
                 .consumers
                 .get_mut(name)
@@ -202,7 +204,8 @@ impl World {
                 });
                 return Ok(vec![]);
             }
-            if self.consumers.get(name).map(|c| c.positions()) == before {
+            // A round that asked for fresh metadata is retried with it.
+            if self.consumers.get(name).map(|c| c.positions()) == before && !refresh {
                 break;
             }
         }
@@ -228,6 +231,7 @@ impl World {
     /// Resets the partitions awaiting one; returns what `poll()` throws for partitions
     /// left without a position (`auto.offset.reset=none`).
     fn update_fetch_positions(&mut self, name: &str) -> Option<ConsumerException> {
+        self.update_consumer_metadata(name);
         self.validate_positions(name);
         if let Some(thrown) = self.consumers.get_mut(name)?.take_exception() {
             return Some(thrown);
@@ -259,55 +263,95 @@ impl World {
         })
     }
 
-    /// KIP-320 (`OffsetFetcher.validatePositionsIfNeeded`, Kafka 4.0): a position
-    /// read under an older leader epoch is checked against the current leader, which
-    /// says where the epoch of the last record read ends in its log. Simplified: read
-    /// from the leader's log, no OffsetsForLeaderEpoch request; a partition whose leader
-    /// is down waits for one, and a single replica (no election can truncate it, and
-    /// it keeps no leader-epoch cache here) is not checked.
+    /// The consumer's metadata (`ConsumerMetadata`): read again when an error asked
+    /// for it, when a partition has no leader yet, or when a leader it knows is down
+    /// (a disconnect asks for an update). Every partition's leader and leader epoch go
+    /// through `maybeValidatePositionForCurrentLeader`. Simplified: read from the
+    /// controller's registrations, no Metadata request, and no `metadata.max.age.ms`.
+    fn update_consumer_metadata(&mut self, name: &str) {
+        let Some(consumer) = self.consumers.get(name) else {
+            return;
+        };
+        let assigned = consumer.assigned();
+        let leader_down = assigned.iter().any(|tp| {
+            consumer
+                .partition_state(tp)
+                .and_then(|s| s.leader)
+                .is_some_and(|b| !self.brokers.get(&b).is_some_and(|b| b.online))
+        });
+        if !consumer.needs_metadata_update() && !leader_down {
+            return;
+        }
+        let leaders: Vec<(TopicPartition, Option<i32>, i32)> = assigned
+            .into_iter()
+            .filter_map(|tp| {
+                let epoch = self.registration(&tp)?.leader_epoch();
+                let leader = self.leader_of(&tp).filter(|&b| b >= 0);
+                Some((tp, leader, epoch))
+            })
+            .collect();
+        let Some(consumer) = self.consumers.get_mut(name) else {
+            return;
+        };
+        consumer.metadata_updated();
+        for (tp, leader, epoch) in leaders {
+            consumer.update_leader(&tp, leader, epoch);
+        }
+    }
+
+    /// KIP-320 (`OffsetFetcher.validatePositionsIfNeeded`, Kafka 4.0): a position that
+    /// awaits validation asks its leader, with OffsetsForLeaderEpoch, where the epoch
+    /// of the last record read ends in the leader's log; the answer may truncate the
+    /// position. A leader that is down is waited for. Simplified: a single replica
+    /// (no election can truncate it, and it keeps no leader-epoch cache here) is not
+    /// asked.
     fn validate_positions(&mut self, name: &str) {
         let Some(consumer) = self.consumers.get(name) else {
             return;
         };
-        let leaders: Vec<(TopicPartition, i32, i32)> = consumer
-            .assigned()
-            .into_iter()
-            .filter_map(|tp| {
-                let epoch = self.registration(&tp)?.leader_epoch();
-                let leader = self.leader_of(&tp)?;
-                Some((tp, epoch, leader))
-            })
-            .collect();
-        let mut events = Vec::new();
-        for (tp, leader_epoch, leader) in leaders {
-            let Some(log) = self
-                .brokers
-                .get(&leader)
-                .filter(|b| b.online)
-                .and_then(|b| b.logs().get(&tp))
-                .filter(|log| log.is_replicated())
+        for tp in consumer.awaiting_validation() {
+            let Some(leader) = self
+                .consumers
+                .get(name)
+                .and_then(|c| c.partition_state(&tp))
+                .and_then(|s| s.leader)
             else {
                 continue;
             };
+            let Some(broker) = self.brokers.get(&leader).filter(|b| b.online) else {
+                continue;
+            };
+            let replicated = broker.logs().get(&tp).is_some_and(|l| l.is_replicated());
             let Some(consumer) = self.consumers.get_mut(name) else {
                 return;
             };
-            let Some((epoch, position)) = consumer.validation_needed(&tp, leader_epoch) else {
+            if !replicated {
+                consumer.skip_validation(&tp);
+                continue;
+            }
+            let Some(target) = consumer.validation_request(&tp) else {
                 continue;
             };
-            let (end_epoch, end_offset) = log.end_offset_for_epoch(epoch);
-            events.extend(consumer.complete_validation(
-                &tp,
-                (epoch, position),
-                end_epoch,
-                end_offset,
-            ));
+            let cid = self.take_correlation_id();
+            self.consumer_fetches
+                .insert(cid, (name.to_string(), tp.clone()));
+            self.send(
+                Node::Client(name.to_string()),
+                Node::Broker(target.leader),
+                cid,
+                Body::Request(Request::OffsetsForLeaderEpoch {
+                    topic_partition: tp.clone(),
+                    current_leader_epoch: target.current_leader_epoch,
+                    leader_epoch: target.epoch,
+                }),
+            );
         }
-        for event in events {
-            self.emit(EventKind::Consumer {
-                client: name.to_string(),
-                event,
-            });
+        self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
+        self.consumer_fetches.retain(|_, (c, _)| c != name);
+        if let Some(consumer) = self.consumers.get_mut(name) {
+            for tp in consumer.awaiting_validation() {
+                consumer.validation_lost(&tp);
+            }
         }
     }
 
@@ -316,6 +360,29 @@ impl World {
         let Some((name, tp)) = self.consumer_fetches.remove(&correlation_id) else {
             return;
         };
+        if let Response::OffsetsForLeaderEpoch {
+            error,
+            leader_epoch,
+            end_offset,
+            ..
+        } = response
+        {
+            let Some(consumer) = self.consumers.get_mut(&name) else {
+                return;
+            };
+            let event = if error == Errors::None {
+                consumer.complete_validation(&tp, leader_epoch, end_offset)
+            } else {
+                consumer.validation_failed(&tp, error)
+            };
+            if let Some(event) = event {
+                self.emit(EventKind::Consumer {
+                    client: name,
+                    event,
+                });
+            }
+            return;
+        }
         let Response::Fetch {
             error,
             high_watermark,
