@@ -236,31 +236,43 @@ impl World {
         if let Some(thrown) = self.consumers.get_mut(name)?.take_exception() {
             return Some(thrown);
         }
-        let consumer = self.consumers.get(name)?;
-        let isolation = consumer.isolation_level();
-        let resets: Vec<(TopicPartition, (i64, i64))> = consumer
-            .awaiting_reset()
-            .into_iter()
-            .map(|tp| {
-                let bounds = self.reset_bounds(&tp, isolation);
-                (tp, bounds)
-            })
-            .collect();
-        let consumer = self.consumers.get_mut(name)?;
-        let events: Vec<ConsumerEvent> = resets
-            .into_iter()
-            .filter_map(|(tp, (start, end))| consumer.reset_position(&tp, start, end))
-            .collect();
-        let missing = consumer.missing_positions();
-        for event in events {
-            self.emit(EventKind::Consumer {
-                client: name.to_string(),
-                event,
-            });
-        }
+        self.reset_positions(name);
+        let missing = self.consumers.get(name)?.missing_positions();
         (!missing.is_empty()).then_some(ConsumerException::NoOffsetForPartition {
             partitions: missing,
         })
+    }
+
+    /// `OffsetFetcher.resetPositionsIfNeeded` (Kafka 4.0): each partition awaiting a
+    /// reset asks its leader with ListOffsets; an answer sets the position, an error
+    /// asks for fresh metadata and the reset waits for the next round.
+    fn reset_positions(&mut self, name: &str) {
+        let Some(consumer) = self.consumers.get(name) else {
+            return;
+        };
+        let requests: Vec<(TopicPartition, crate::client::consumer::ResetTarget)> = consumer
+            .awaiting_reset()
+            .into_iter()
+            .filter_map(|tp| Some((tp.clone(), consumer.reset_request(&tp)?)))
+            .collect();
+        for (tp, target) in requests {
+            let cid = self.take_correlation_id();
+            self.consumer_fetches
+                .insert(cid, (name.to_string(), tp.clone()));
+            self.send(
+                Node::Client(name.to_string()),
+                Node::Broker(target.leader),
+                cid,
+                Body::Request(Request::ListOffsets {
+                    topic_partition: tp,
+                    isolation: target.isolation.fetch_isolation(),
+                    earliest: target.earliest,
+                    current_leader_epoch: target.current_leader_epoch,
+                }),
+            );
+        }
+        self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
+        self.consumer_fetches.retain(|_, (c, _)| c != name);
     }
 
     /// The consumer's metadata (`ConsumerMetadata`): read again when an error asked
@@ -374,6 +386,23 @@ impl World {
                 consumer.complete_validation(&tp, leader_epoch, end_offset)
             } else {
                 consumer.validation_failed(&tp, error)
+            };
+            if let Some(event) = event {
+                self.emit(EventKind::Consumer {
+                    client: name,
+                    event,
+                });
+            }
+            return;
+        }
+        if let Response::ListOffsets { error, offset, .. } = response {
+            let Some(consumer) = self.consumers.get_mut(&name) else {
+                return;
+            };
+            let event = if error == Errors::None {
+                consumer.reset_position(&tp, offset, offset)
+            } else {
+                consumer.reset_failed(&tp, error)
             };
             if let Some(event) = event {
                 self.emit(EventKind::Consumer {

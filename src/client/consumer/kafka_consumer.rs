@@ -60,6 +60,17 @@ pub struct FetchTarget {
     pub isolation: IsolationLevel,
 }
 
+/// A ListOffsets to send for a partition awaiting a reset: to the consumer's leader,
+/// with its leader epoch, for the log start (`earliest`) or the end the isolation
+/// level may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResetTarget {
+    pub leader: i32,
+    pub current_leader_epoch: i32,
+    pub earliest: bool,
+    pub isolation: IsolationLevel,
+}
+
 /// An OffsetsForLeaderEpoch to send for a position awaiting validation
 /// (`OffsetsForLeaderEpochUtils.prepareRequest`): to the consumer's leader, with its
 /// leader epoch as `currentLeaderEpoch` and the position's epoch as `leaderEpoch`.
@@ -179,6 +190,38 @@ impl Consumer {
             .filter(|(_, s)| s.reset_requested)
             .map(|(tp, _)| tp.clone())
             .collect()
+    }
+
+    /// The ListOffsets a partition awaiting a reset sends (`OffsetFetcher
+    /// .resetPositionsIfNeeded`, Kafka 4.0): to the leader the consumer knows, with its
+    /// leader epoch, for the earliest or the latest offset its isolation level may read.
+    /// None without a known leader (the metadata update comes first).
+    pub fn reset_request(&self, tp: &TopicPartition) -> Option<ResetTarget> {
+        let state = self.assignment.get(tp)?;
+        if !state.reset_requested {
+            return None;
+        }
+        Some(ResetTarget {
+            leader: state.leader?,
+            current_leader_epoch: state.leader_epoch.unwrap_or(-1),
+            earliest: self.config.auto_offset_reset == OffsetResetStrategy::Earliest,
+            isolation: self.config.isolation_level,
+        })
+    }
+
+    /// ListOffsets failed for a reset (`OffsetFetcherUtils`: NOT_LEADER_OR_FOLLOWER,
+    /// OFFSET_NOT_AVAILABLE, FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, … are retried):
+    /// fresh metadata first, the partition still awaits its reset.
+    pub fn reset_failed(&mut self, tp: &TopicPartition, error: Errors) -> Option<ConsumerEvent> {
+        let state = self.assignment.get(tp)?;
+        let leader_epoch = state.leader_epoch.unwrap_or(-1);
+        self.metadata_update_requested = true;
+        Some(ConsumerEvent::MetadataUpdateRequested {
+            tp: tp.clone(),
+            api: "ListOffsets".into(),
+            error,
+            leader_epoch,
+        })
     }
 
     /// Applies `auto.offset.reset` to a partition awaiting a reset

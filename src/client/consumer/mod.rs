@@ -39,4 +39,4 @@ pub use config::{ConsumerConfig, IsolationLevel, OffsetResetStrategy, DEFAULT_MA
 pub use event::{
     summary_line, ConsumerEvent, ConsumerException, ConsumerRecord, CorruptBatch, PositionReason,
 };
-pub use kafka_consumer::{Consumer, FetchTarget, PartitionState, ValidationTarget};
+pub use kafka_consumer::{Consumer, FetchTarget, PartitionState, ResetTarget, ValidationTarget};
