@@ -2,8 +2,10 @@
 //! requests through the network, answered by the partition leaders, read by the
 //! consumer's `CompletedFetch` (which skips aborted transactions and markers).
 //!
-//! Simplified: a consumer's starting position is read from the group's committed
-//! offset or the leader's log bounds directly (Kafka sends OffsetFetch/ListOffsets).
+//! Simplified: a consumer's starting position at `assign` is read from the group's
+//! committed offset or the leader's log bounds directly (Kafka sends OffsetFetch and
+//! ListOffsets); a later reset sends ListOffsets. The consumer's metadata (leaders
+//! and leader epochs) is read from the controller's registrations.
 
 use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;

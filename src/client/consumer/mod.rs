@@ -20,10 +20,15 @@
 //!  no more batches -> position = the last batch's next offset
 //! ```
 //!
+//! Leader epochs follow KIP-320: each position keeps the epoch of the last record read
+//! and the leader (and its epoch) the consumer's metadata names; Fetch and ListOffsets
+//! carry that epoch, and a new leader or epoch validates the position with
+//! OffsetsForLeaderEpoch before the next fetch.
+//!
 //! Simplified: partitions are assigned by hand (no group membership), one fetch is
 //! answered for one partition, there is no fetch session, no `check.crcs=false`, no
-//! deserializers (keys and values stay bytes), no leader epochs, and only manual offset
-//! commits (see [`crate::coordinator::group`]).
+//! deserializers (keys and values stay bytes), and only manual offset commits (see
+//! [`crate::coordinator::group`]).
 //!
 //! The files: `config` (`ConsumerConfig`), `completed_fetch` (one partition's fetched
 //! bytes, walked as above), `event` (what the application and the narration get) and
