@@ -379,7 +379,10 @@ fn a_fetch_starting_inside_a_batch_skips_the_earlier_records() {
     let mut c = consumer("read_committed", &[]);
     c.seek(&tp(), 2);
     let target = c.fetch_request(&tp()).unwrap();
-    assert_eq!((target.leader, target.offset, target.current_leader_epoch), (1, 2, 0));
+    assert_eq!(
+        (target.leader, target.offset, target.current_leader_epoch),
+        (1, 2, 0)
+    );
     let (records, events) = c.on_fetch_response(
         &tp(),
         log.fetch(2, IsolationLevel::ReadCommitted, usize::MAX),
@@ -1010,7 +1013,10 @@ fn leader_epochs_fence_fetches_and_validate_positions() {
             ..FetchPartitionData::new(-1, -1, Vec::new())
         },
     );
-    assert!(matches!(events.as_slice(), [ConsumerEvent::FetchError { .. }]));
+    assert!(matches!(
+        events.as_slice(),
+        [ConsumerEvent::FetchError { .. }]
+    ));
     assert!(!c.needs_metadata_update());
 
     // FENCED_LEADER_EPOCH: new metadata first.
@@ -1060,8 +1066,21 @@ fn leader_epochs_fence_fetches_and_validate_positions() {
     let target = c.fetch_request(&tp()).unwrap();
     assert_eq!((target.leader, target.current_leader_epoch), (2, 3));
 
-    // A validation whose position moved since (a seek) is stale.
+    // A leader error on OffsetsForLeaderEpoch: new metadata, then ask again.
     assert!(c.update_leader(&tp(), Some(1), 4));
+    c.validation_request(&tp()).unwrap();
+    assert!(matches!(
+        c.validation_failed(&tp(), Errors::FencedLeaderEpoch),
+        Some(ConsumerEvent::MetadataUpdateRequested { .. })
+    ));
+    assert!(c.needs_metadata_update());
+    assert_eq!(c.fetch_request(&tp()), None, "still awaiting validation");
+    assert!(c.validation_request(&tp()).is_some());
+    assert_eq!(c.complete_validation(&tp(), 3, 9), None, "not truncated");
+    assert!(c.fetch_request(&tp()).is_some());
+
+    // A validation whose position moved since (a seek) is stale.
+    assert!(c.update_leader(&tp(), Some(2), 5));
     c.validation_request(&tp()).unwrap();
     c.seek(&tp(), 1);
     assert_eq!(c.complete_validation(&tp(), 0, 0), None);

@@ -518,7 +518,9 @@ impl Broker {
                 isolation,
                 earliest,
                 current_leader_epoch,
-            } => self.handle_list_offsets(topic_partition, isolation, earliest, current_leader_epoch),
+            } => {
+                self.handle_list_offsets(topic_partition, isolation, earliest, current_leader_epoch)
+            }
             Request::DeleteRecords {
                 partitions,
                 timeout_ms,

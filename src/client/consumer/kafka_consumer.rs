@@ -412,7 +412,11 @@ impl Consumer {
 
     /// OffsetsForLeaderEpoch failed (`OffsetsForLeaderEpochUtils.handleResponse`: every
     /// leader error is retried): fresh metadata first, then the next round asks again.
-    pub fn validation_failed(&mut self, tp: &TopicPartition, error: Errors) -> Option<ConsumerEvent> {
+    pub fn validation_failed(
+        &mut self,
+        tp: &TopicPartition,
+        error: Errors,
+    ) -> Option<ConsumerEvent> {
         let state = self.assignment.get_mut(tp)?;
         state.validation_in_flight = None;
         self.metadata_update_requested = true;
