@@ -10,12 +10,13 @@ use crate::protocol::errors::Errors;
 use crate::protocol::Response;
 
 impl Broker {
-    /// `Partition.localLogWithEpochOrThrow` for a client (Kafka 4.0): the client's
+    /// `Partition.localLogWithEpochOrThrow` with `requireLeader` (Kafka 4.0), for a
+    /// client's Fetch and ListOffsets and a follower's Fetch alike: the request's
     /// `current_leader_epoch` (-1: none) is checked first (`checkCurrentLeaderEpoch`:
     /// FENCED_LEADER_EPOCH when ours is newer, UNKNOWN_LEADER_EPOCH when older), then
     /// only the leader answers (a consumer without `client.rack` fetches from the
     /// leader only); a broker without the partition says NOT_LEADER_OR_FOLLOWER.
-    pub(super) fn leader_log_for_client(
+    pub(super) fn leader_log(
         &self,
         tp: &TopicPartition,
         current_leader_epoch: i32,
@@ -46,7 +47,7 @@ impl Broker {
         isolation: FetchIsolation,
     ) -> Handled {
         let reply = |error: Errors| Response::fetch_error(&tp, error);
-        let log = match self.leader_log_for_client(&tp, current_leader_epoch) {
+        let log = match self.leader_log(&tp, current_leader_epoch) {
             Ok(log) => log,
             Err(error) => return Handled::reply(reply(error)),
         };
@@ -76,7 +77,7 @@ impl Broker {
         earliest: bool,
         current_leader_epoch: i32,
     ) -> Handled {
-        let (error, offset) = match self.leader_log_for_client(&tp, current_leader_epoch) {
+        let (error, offset) = match self.leader_log(&tp, current_leader_epoch) {
             Err(error) => (error, -1),
             Ok(log) if earliest => (Errors::None, log.log_start_offset()),
             Ok(log)

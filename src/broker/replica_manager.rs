@@ -31,6 +31,8 @@ pub struct ParkedFetch {
     pub tp: TopicPartition,
     pub replica_id: i32,
     pub fetch_offset: i64,
+    /// The leader epoch the follower fetched with, checked again on completion.
+    pub current_leader_epoch: i32,
     pub deadline_ms: i64,
 }
 
@@ -130,6 +132,7 @@ impl Broker {
                 in_flight: None,
                 resetting: None,
                 next_fetch_ms: now_ms,
+                failed: false,
             },
         };
         // Metadata at a new partition epoch overrides a pending change
@@ -228,6 +231,13 @@ impl Broker {
             .partition(|f| &f.tp == tp);
         self.parked_fetches = kept;
         for f in gone {
+            // `DelayedFetch.onComplete` reads again through `Partition.fetchRecords`:
+            // a leader epoch that moved on answers FENCED_LEADER_EPOCH before the
+            // leadership check (`localLogWithEpochOrThrow`).
+            let error = match self.leader_log(tp, f.current_leader_epoch) {
+                Err(Errors::FencedLeaderEpoch) => Errors::FencedLeaderEpoch,
+                _ => error,
+            };
             handled.deferred.push((f.token, fetch_error(tp, error)));
         }
         self.fail_delayed_delete_records(tp, error, handled);
@@ -342,21 +352,28 @@ impl Broker {
         else {
             return Handled::default();
         };
-        let Some(p) = self.partitions.get(&tp) else {
-            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        // `Partition.fetchRecords` for a follower: the leader epoch first, then
+        // leadership (`localLogWithEpochOrThrow`), then the replica
+        // (`followerReplicaOrThrow`).
+        let log = match self.leader_log(&tp, current_leader_epoch) {
+            Ok(log) => log,
+            Err(error) => return Handled::reply(fetch_error(&tp, error)),
         };
-        if p.leader != self.id || !p.replicas.contains(&replica_id) {
-            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        let known_replica = self
+            .partitions
+            .get(&tp)
+            .is_some_and(|p| p.remote.contains_key(&replica_id));
+        if !known_replica {
+            // Epochs agree but the replica is not (yet) in the set, as when a
+            // reassignment adds it: UNKNOWN_LEADER_EPOCH makes it retry; a request
+            // without an epoch cannot tell whose state is stale.
+            let error = if current_leader_epoch >= 0 {
+                Errors::UnknownLeaderEpoch
+            } else {
+                Errors::NotLeaderOrFollower
+            };
+            return Handled::reply(fetch_error(&tp, error));
         }
-        if current_leader_epoch < p.leader_epoch {
-            return Handled::reply(fetch_error(&tp, Errors::FencedLeaderEpoch));
-        }
-        if current_leader_epoch > p.leader_epoch {
-            return Handled::reply(fetch_error(&tp, Errors::UnknownLeaderEpoch));
-        }
-        let Some(log) = self.logs.get(&tp) else {
-            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
-        };
         if let Some(epoch) = last_fetched_epoch {
             let (end_epoch, end_offset) = log.end_offset_for_epoch(epoch);
             if end_epoch < epoch || end_offset < fetch_offset {
@@ -408,6 +425,7 @@ impl Broker {
                 tp,
                 replica_id,
                 fetch_offset,
+                current_leader_epoch,
                 deadline_ms: now_ms + REPLICA_FETCH_WAIT_MAX_MS,
             });
             return handled;
