@@ -838,3 +838,106 @@ pub(super) fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
         error,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PartitionMetadata;
+    use crate::broker::Broker;
+    use crate::log::{LogConfig, TopicPartition};
+    use crate::protocol::errors::Errors;
+    use crate::protocol::{LeaderRecoveryState, Request};
+
+    /// Broker 1 holding `t-0` (replicas [1, 2, 3]) with `leader` at leader epoch 3.
+    fn broker(leader: i32) -> (Broker, TopicPartition) {
+        let tp = TopicPartition::new("t", 0);
+        let mut b = Broker::new(1, LogConfig::default());
+        b.apply_partition_metadata(&tp, meta(leader, 3), &LogConfig::default(), 0)
+            .expect("creates the log");
+        (b, tp)
+    }
+
+    fn meta(leader: i32, leader_epoch: i32) -> PartitionMetadata {
+        PartitionMetadata {
+            replicas: vec![1, 2, 3],
+            leader,
+            leader_epoch,
+            partition_epoch: leader_epoch,
+            isr: vec![1, 2, 3],
+            min_insync_replicas: 1,
+            leader_recovery_state: LeaderRecoveryState::Recovered,
+        }
+    }
+
+    fn fetch(tp: &TopicPartition, replica_id: i32, current_leader_epoch: i32) -> Request {
+        Request::ReplicaFetch {
+            topic_partition: tp.clone(),
+            replica_id,
+            replica_epoch: -1,
+            fetch_offset: 0,
+            current_leader_epoch,
+            last_fetched_epoch: None,
+            max_bytes: 1024,
+            log_start_offset: 0,
+        }
+    }
+
+    fn error(b: &mut Broker, request: Request) -> Option<Errors> {
+        b.handle(request, 1, 10).response.map(|r| r.error())
+    }
+
+    // Kafka 4.0 Partition.getLocalLog: checkCurrentLeaderEpoch before requireLeader,
+    // so a follower's Fetch sent to a broker that does not lead says first whose
+    // epoch is stale; only at the same epoch is it NOT_LEADER_OR_FOLLOWER.
+    #[test]
+    fn a_follower_fetch_checks_the_epoch_before_leadership() {
+        let (mut b, tp) = broker(2);
+        assert_eq!(
+            error(&mut b, fetch(&tp, 3, 2)),
+            Some(Errors::FencedLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 3, 4)),
+            Some(Errors::UnknownLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 3, 3)),
+            Some(Errors::NotLeaderOrFollower)
+        );
+    }
+
+    // Kafka 4.0 Partition.followerReplicaOrThrow, after the epoch and leadership
+    // checks: a replica the leader does not know at a matching epoch is told
+    // UNKNOWN_LEADER_EPOCH (it retries); without an epoch, NOT_LEADER_OR_FOLLOWER.
+    #[test]
+    fn an_unknown_replica_is_checked_after_the_epoch() {
+        let (mut b, tp) = broker(1);
+        assert_eq!(
+            error(&mut b, fetch(&tp, 4, 2)),
+            Some(Errors::FencedLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 4, 3)),
+            Some(Errors::UnknownLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 4, -1)),
+            Some(Errors::NotLeaderOrFollower)
+        );
+        // A known replica with nothing new to read is held, not refused.
+        assert_eq!(error(&mut b, fetch(&tp, 3, 3)), None);
+    }
+
+    // DelayedFetch.onComplete reads again through Partition.fetchRecords: a fetch
+    // held at epoch 3 when this broker becomes a follower at epoch 4 is answered
+    // FENCED_LEADER_EPOCH, the epoch check coming before the leadership one.
+    #[test]
+    fn a_held_fetch_at_an_older_epoch_completes_fenced() {
+        let (mut b, tp) = broker(1);
+        assert_eq!(error(&mut b, fetch(&tp, 3, 3)), None);
+        let handled = b
+            .apply_partition_metadata(&tp, meta(2, 4), &LogConfig::default(), 20)
+            .expect("applies");
+        let errors: Vec<Errors> = handled.deferred.iter().map(|(_, r)| r.error()).collect();
+        assert_eq!(errors, vec![Errors::FencedLeaderEpoch]);
+    }
+}
