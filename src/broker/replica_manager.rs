@@ -940,4 +940,41 @@ mod tests {
         let errors: Vec<Errors> = handled.deferred.iter().map(|(_, r)| r.error()).collect();
         assert_eq!(errors, vec![Errors::FencedLeaderEpoch]);
     }
+
+    /// The follower's Fetch for `t-0` that `poll_replication` sends, if any: its tag.
+    fn sent_fetch(b: &mut Broker, now_ms: i64) -> Option<u64> {
+        b.poll_replication(now_ms)
+            .outbound
+            .into_iter()
+            .find_map(|o| match o {
+                crate::broker::broker::Outbound::ReplicaFetch { tag, .. } => Some(tag),
+                _ => None,
+            })
+    }
+
+    // Kafka 4.0 AbstractFetcherThread.processFetchRequest: FENCED_LEADER_EPOCH for a
+    // fetch at the follower's current epoch marks the partition failed (no fetch
+    // until new leader metadata, onPartitionFenced); NOT_LEADER_OR_FOLLOWER and
+    // UNKNOWN_LEADER_EPOCH only back off (replica.fetch.backoff.ms) and retry.
+    #[test]
+    fn a_fenced_follower_waits_for_new_metadata_and_others_retry() {
+        use crate::broker::partition::REPLICA_FETCH_BACKOFF_MS;
+        let answer = |tp: &TopicPartition, error: Errors| super::fetch_error(tp, error);
+        for (error, retries) in [
+            (Errors::NotLeaderOrFollower, true),
+            (Errors::UnknownLeaderEpoch, true),
+            (Errors::FencedLeaderEpoch, false),
+        ] {
+            let (mut b, tp) = broker(2);
+            let tag = sent_fetch(&mut b, 0).expect("fetches from its leader");
+            b.handle_broker_response(tag, answer(&tp, error), 5);
+            let later = REPLICA_FETCH_BACKOFF_MS + 10;
+            assert_eq!(sent_fetch(&mut b, later).is_some(), retries, "{error:?}");
+            if !retries {
+                b.apply_partition_metadata(&tp, meta(2, 4), &LogConfig::default(), later)
+                    .expect("applies");
+                assert!(sent_fetch(&mut b, later + 1).is_some(), "new epoch fetches");
+            }
+        }
+    }
 }
