@@ -146,6 +146,7 @@ fn consumer(isolation: &str, extra: &[(&str, &str)]) -> Consumer {
     pairs.extend_from_slice(extra);
     let mut c = Consumer::new(ConsumerConfig::from_pairs("c", &pairs).unwrap());
     c.assign(&[tp()]);
+    c.update_leader(&tp(), Some(1), 0);
     c.initialize_position(&tp(), None, 0, 0);
     c
 }
@@ -155,8 +156,8 @@ fn consumer(isolation: &str, extra: &[(&str, &str)]) -> Consumer {
 fn drain(c: &mut Consumer, log: &LogBuilder, max_batches: usize) -> Vec<ConsumerEvent> {
     let mut events = Vec::new();
     for _ in 0..1000 {
-        let (offset, isolation) = c.fetch_request(&tp()).unwrap();
-        let data = log.fetch(offset, isolation, max_batches);
+        let target = c.fetch_request(&tp()).unwrap();
+        let data = log.fetch(target.offset, target.isolation, max_batches);
         if data.records.is_empty() {
             // Nothing more to read; still let the consumer see the answer.
             let (_, ev) = c.on_fetch_response(&tp(), data);
@@ -377,8 +378,11 @@ fn a_fetch_starting_inside_a_batch_skips_the_earlier_records() {
     let log = example_1();
     let mut c = consumer("read_committed", &[]);
     c.seek(&tp(), 2);
-    let (offset, _) = c.fetch_request(&tp()).unwrap();
-    assert_eq!(offset, 2);
+    let target = c.fetch_request(&tp()).unwrap();
+    assert_eq!(
+        (target.leader, target.offset, target.current_leader_epoch),
+        (1, 2, 0)
+    );
     let (records, events) = c.on_fetch_response(
         &tp(),
         log.fetch(2, IsolationLevel::ReadCommitted, usize::MAX),
@@ -417,13 +421,17 @@ fn stale_and_failed_fetches_change_nothing() {
         },
     );
     assert!(records.is_empty());
+    // FetchCollector.handleInitializeErrors: the consumer's metadata is stale.
     assert_eq!(
         events,
-        [ConsumerEvent::FetchError {
+        [ConsumerEvent::MetadataUpdateRequested {
             tp: tp(),
-            error: Errors::NotLeaderOrFollower
+            api: "Fetch".into(),
+            error: Errors::NotLeaderOrFollower,
+            leader_epoch: 0,
         }]
     );
+    assert!(c.needs_metadata_update());
     assert_eq!(c.position(&tp()), Some(8));
 
     let other = TopicPartition::new("other", 0);
@@ -976,4 +984,105 @@ fn loading_the_partition_rebuilds_the_same_state() {
         .load_partition(part, &[plain(gm_key, Some(vec![0, 3]))])
         .unwrap();
     assert_eq!(s.unknown_records, 1);
+}
+
+/// KIP-320: the Fetch carries the leader epoch of the consumer's metadata; FENCED asks
+/// for new metadata, UNKNOWN_LEADER_EPOCH does not; a new epoch holds the position in
+/// AWAIT_VALIDATION until OffsetsForLeaderEpoch answers, and a position past the
+/// leader's end for its epoch goes back there.
+#[test]
+fn leader_epochs_fence_fetches_and_validate_positions() {
+    let log = example_1();
+    let mut c = consumer("read_uncommitted", &[]);
+    assert!(!c.needs_metadata_update());
+    let target = c.fetch_request(&tp()).unwrap();
+    assert_eq!(target.current_leader_epoch, 0);
+    let _ = c.on_fetch_response(
+        &tp(),
+        log.fetch(0, IsolationLevel::ReadUncommitted, usize::MAX),
+    );
+    let position = c.position(&tp()).unwrap();
+    assert_eq!(c.partition_state(&tp()).unwrap().offset_epoch, Some(0));
+
+    // UNKNOWN_LEADER_EPOCH: the broker is behind; retried as it is.
+    c.fetch_request(&tp());
+    let (_, events) = c.on_fetch_response(
+        &tp(),
+        FetchPartitionData {
+            error: Errors::UnknownLeaderEpoch,
+            ..FetchPartitionData::new(-1, -1, Vec::new())
+        },
+    );
+    assert!(matches!(
+        events.as_slice(),
+        [ConsumerEvent::FetchError { .. }]
+    ));
+    assert!(!c.needs_metadata_update());
+
+    // FENCED_LEADER_EPOCH: new metadata first.
+    c.fetch_request(&tp());
+    let (_, events) = c.on_fetch_response(
+        &tp(),
+        FetchPartitionData {
+            error: Errors::FencedLeaderEpoch,
+            ..FetchPartitionData::new(-1, -1, Vec::new())
+        },
+    );
+    assert!(matches!(
+        events.as_slice(),
+        [ConsumerEvent::MetadataUpdateRequested {
+            error: Errors::FencedLeaderEpoch,
+            leader_epoch: 0,
+            ..
+        }]
+    ));
+    assert!(c.needs_metadata_update());
+
+    // The same leader and epoch again: nothing to validate.
+    assert!(!c.update_leader(&tp(), Some(1), 0));
+    c.metadata_updated();
+    assert!(!c.needs_metadata_update());
+
+    // A new leader at epoch 3: no fetch until the position is validated.
+    assert!(c.update_leader(&tp(), Some(2), 3));
+    assert_eq!(c.fetch_request(&tp()), None);
+    let v = c.validation_request(&tp()).unwrap();
+    assert_eq!(
+        (v.leader, v.current_leader_epoch, v.epoch, v.position),
+        (2, 3, 0, position)
+    );
+    assert_eq!(c.validation_request(&tp()), None, "one in flight");
+    // The leader's log ends at 4 for epoch 0: truncated under the consumer.
+    let event = c.complete_validation(&tp(), 0, 4).unwrap();
+    assert!(matches!(
+        event,
+        ConsumerEvent::TruncationDetected {
+            end_offset: 4,
+            reset: Some(_),
+            ..
+        }
+    ));
+    assert_eq!(c.position(&tp()), Some(4));
+    let target = c.fetch_request(&tp()).unwrap();
+    assert_eq!((target.leader, target.current_leader_epoch), (2, 3));
+
+    // A leader error on OffsetsForLeaderEpoch: new metadata, then ask again.
+    assert!(c.update_leader(&tp(), Some(1), 4));
+    c.validation_request(&tp()).unwrap();
+    assert!(matches!(
+        c.validation_failed(&tp(), Errors::FencedLeaderEpoch),
+        Some(ConsumerEvent::MetadataUpdateRequested { .. })
+    ));
+    assert!(c.needs_metadata_update());
+    assert_eq!(c.fetch_request(&tp()), None, "still awaiting validation");
+    assert!(c.validation_request(&tp()).is_some());
+    assert_eq!(c.complete_validation(&tp(), 3, 9), None, "not truncated");
+    assert!(c.fetch_request(&tp()).is_some());
+
+    // A validation whose position moved since (a seek) is stale.
+    assert!(c.update_leader(&tp(), Some(2), 5));
+    c.validation_request(&tp()).unwrap();
+    c.seek(&tp(), 1);
+    assert_eq!(c.complete_validation(&tp(), 0, 0), None);
+    assert_eq!(c.position(&tp()), Some(1));
 }

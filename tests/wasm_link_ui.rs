@@ -563,6 +563,7 @@ fn an_action_the_language_cannot_write_refuses_the_link_instead_of_dropping_it()
                 fetch_offset: 0,
                 max_bytes: 7,
                 isolation: FetchIsolation::HighWatermark,
+                current_leader_epoch: -1,
             },
         }]);
     let why = s.share_link().expect_err("no link without every action");

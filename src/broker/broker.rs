@@ -534,7 +534,13 @@ impl Broker {
                 fetch_offset,
                 max_bytes,
                 isolation,
-            } => self.handle_fetch(topic_partition, fetch_offset, max_bytes, isolation),
+                current_leader_epoch,
+            } => self.handle_fetch(
+                topic_partition,
+                (fetch_offset, current_leader_epoch),
+                max_bytes,
+                isolation,
+            ),
             request @ Request::ReplicaFetch { .. } => {
                 self.handle_replica_fetch(request, token, now_ms)
             }
@@ -542,7 +548,10 @@ impl Broker {
                 topic_partition,
                 isolation,
                 earliest,
-            } => self.handle_list_offsets(topic_partition, isolation, earliest),
+                current_leader_epoch,
+            } => {
+                self.handle_list_offsets(topic_partition, isolation, earliest, current_leader_epoch)
+            }
             Request::DeleteRecords {
                 partitions,
                 timeout_ms,

@@ -10,16 +10,46 @@ use crate::protocol::errors::Errors;
 use crate::protocol::Response;
 
 impl Broker {
+    /// `Partition.localLogWithEpochOrThrow` with `requireLeader` (Kafka 4.0), for a
+    /// client's Fetch and ListOffsets and a follower's Fetch alike: the request's
+    /// `current_leader_epoch` (-1: none) is checked first (`checkCurrentLeaderEpoch`:
+    /// FENCED_LEADER_EPOCH when ours is newer, UNKNOWN_LEADER_EPOCH when older), then
+    /// only the leader answers (a consumer without `client.rack` fetches from the
+    /// leader only); a broker without the partition says NOT_LEADER_OR_FOLLOWER.
+    pub(super) fn leader_log(
+        &self,
+        tp: &TopicPartition,
+        current_leader_epoch: i32,
+    ) -> Result<&crate::log::UnifiedLog, Errors> {
+        let log = self.logs.get(tp);
+        let local_epoch = match (self.partitions.get(tp), log) {
+            (Some(p), _) => p.leader_epoch,
+            (None, Some(log)) => log.leader_epoch(),
+            (None, None) => return Err(Errors::NotLeaderOrFollower),
+        };
+        if current_leader_epoch >= 0 && local_epoch > current_leader_epoch {
+            return Err(Errors::FencedLeaderEpoch);
+        }
+        if current_leader_epoch >= 0 && local_epoch < current_leader_epoch {
+            return Err(Errors::UnknownLeaderEpoch);
+        }
+        match log {
+            Some(log) if self.leads(tp) => Ok(log),
+            _ => Err(Errors::NotLeaderOrFollower),
+        }
+    }
+
     pub(super) fn handle_fetch(
         &self,
         tp: TopicPartition,
-        fetch_offset: i64,
+        (fetch_offset, current_leader_epoch): (i64, i32),
         max_bytes: i32,
         isolation: FetchIsolation,
     ) -> Handled {
         let reply = |error: Errors| Response::fetch_error(&tp, error);
-        let Some(log) = self.logs.get(&tp) else {
-            return Handled::reply(reply(Errors::NotLeaderOrFollower));
+        let log = match self.leader_log(&tp, current_leader_epoch) {
+            Ok(log) => log,
+            Err(error) => return Handled::reply(reply(error)),
         };
         let max = usize::try_from(max_bytes).unwrap_or(0).max(1);
         match log.read(&self.fs, fetch_offset, max, isolation) {
@@ -38,22 +68,24 @@ impl Broker {
 
     /// The latest offset a consumer of this isolation level can see (what
     /// `Admin.listOffsets(OffsetSpec.latest())` returns): the HW, or the LSO; or,
-    /// `earliest`, the log start offset.
+    /// `earliest`, the log start offset. The leader epoch is checked as a Fetch's
+    /// (`Partition.fetchOffsetForTimestamp`, from the leader only).
     pub(super) fn handle_list_offsets(
         &self,
         tp: TopicPartition,
         isolation: FetchIsolation,
         earliest: bool,
+        current_leader_epoch: i32,
     ) -> Handled {
-        let (error, offset) = match self.logs.get(&tp) {
-            None => (Errors::NotLeaderOrFollower, -1),
-            Some(log) if earliest => (Errors::None, log.log_start_offset()),
-            Some(log)
+        let (error, offset) = match self.leader_log(&tp, current_leader_epoch) {
+            Err(error) => (error, -1),
+            Ok(log) if earliest => (Errors::None, log.log_start_offset()),
+            Ok(log)
                 if isolation != FetchIsolation::LogEnd && self.hw_lags_epoch_start(&tp, log) =>
             {
                 (Errors::OffsetNotAvailable, -1)
             }
-            Some(log) => match isolation {
+            Ok(log) => match isolation {
                 FetchIsolation::TxnCommitted => (Errors::None, log.last_stable_offset()),
                 FetchIsolation::HighWatermark => (Errors::None, log.high_watermark()),
                 FetchIsolation::LogEnd => (Errors::None, log.log_end_offset()),

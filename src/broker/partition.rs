@@ -90,6 +90,9 @@ pub struct FetcherState {
     pub resetting: Option<bool>,
     /// No fetch before this time (backoff after an error).
     pub next_fetch_ms: i64,
+    /// The leader fenced our leader epoch (`AbstractFetcherThread.markPartitionFailed`
+    /// after FENCED_LEADER_EPOCH): no fetch until new leader metadata resets the state.
+    pub failed: bool,
 }
 
 impl FetcherState {
@@ -272,6 +275,14 @@ pub enum ReplicationEvent {
         from: i64,
         to: i64,
         fully: bool,
+    },
+    /// The leader has a newer leader epoch than the one this follower fetched with
+    /// (FENCED_LEADER_EPOCH): it stops fetching until it learns the new epoch
+    /// (`AbstractFetcherThread.onPartitionFenced`).
+    FetchFenced {
+        tp: TopicPartition,
+        leader: i32,
+        leader_epoch: i32,
     },
     /// A follower's fetch failed; it waits `replica.fetch.backoff.ms`.
     FetchFailed {

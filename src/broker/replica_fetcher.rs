@@ -50,7 +50,7 @@ impl Broker {
                     }));
                 continue;
             }
-            if now_ms < p.fetcher.next_fetch_ms {
+            if now_ms < p.fetcher.next_fetch_ms || p.fetcher.failed {
                 continue;
             }
             p.fetcher.in_flight = Some((tag, now_ms));
@@ -103,6 +103,10 @@ impl Broker {
         if error == Errors::OffsetOutOfRange {
             // `handleOutOfRangeError`: ask the leader where its log ends.
             self.send_offset_reset_query(&tp, false, now_ms, &mut handled);
+            return handled;
+        }
+        if error == Errors::FencedLeaderEpoch {
+            handled.events.push(on_partition_fenced(&tp, p));
             return handled;
         }
         if error != Errors::None {
@@ -195,7 +199,7 @@ impl Broker {
         };
         p.fetcher.in_flight = Some((tag, now_ms));
         p.fetcher.resetting = Some(earliest);
-        let leader = p.leader;
+        let (leader, current_leader_epoch) = (p.leader, p.leader_epoch);
         self.take_tag();
         handled.outbound.push(Outbound::ReplicaFetch {
             leader,
@@ -204,6 +208,7 @@ impl Broker {
                 topic_partition: tp.clone(),
                 isolation: FetchIsolation::LogEnd,
                 earliest,
+                current_leader_epoch,
             },
         });
     }
@@ -236,6 +241,10 @@ impl Broker {
         }
         let (leader, earliest) = (p.leader, p.fetcher.resetting.unwrap_or(false));
         p.fetcher.resetting = None;
+        if error == Errors::FencedLeaderEpoch {
+            handled.events.push(on_partition_fenced(&tp, p));
+            return handled;
+        }
         if error != Errors::None {
             p.fetcher.next_fetch_ms = now_ms + REPLICA_FETCH_BACKOFF_MS;
             handled.events.push(fetch_failed(tp, leader, error));
@@ -274,6 +283,19 @@ impl Broker {
 }
 
 /// A fetch (or the leader's offsets query) that failed: the fetcher backs off and retries.
+/// `AbstractFetcherThread.onPartitionFenced`: an answer reaches us only for a request
+/// at our current leader epoch (one from before a leader change is dropped), so the
+/// leader knows a newer epoch than we do: the partition stops fetching until that
+/// metadata arrives. UNKNOWN_LEADER_EPOCH and NOT_LEADER_OR_FOLLOWER only back off.
+fn on_partition_fenced(tp: &TopicPartition, p: &mut super::partition::Partition) -> BrokerEvent {
+    p.fetcher.failed = true;
+    BrokerEvent::Replication(ReplicationEvent::FetchFenced {
+        tp: tp.clone(),
+        leader: p.leader,
+        leader_epoch: p.leader_epoch,
+    })
+}
+
 fn fetch_failed(tp: TopicPartition, leader: i32, error: Errors) -> BrokerEvent {
     BrokerEvent::Replication(ReplicationEvent::FetchFailed { tp, leader, error })
 }

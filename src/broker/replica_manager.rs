@@ -31,6 +31,8 @@ pub struct ParkedFetch {
     pub tp: TopicPartition,
     pub replica_id: i32,
     pub fetch_offset: i64,
+    /// The leader epoch the follower fetched with, checked again on completion.
+    pub current_leader_epoch: i32,
     pub deadline_ms: i64,
 }
 
@@ -130,6 +132,7 @@ impl Broker {
                 in_flight: None,
                 resetting: None,
                 next_fetch_ms: now_ms,
+                failed: false,
             },
         };
         // Metadata at a new partition epoch overrides a pending change
@@ -228,6 +231,13 @@ impl Broker {
             .partition(|f| &f.tp == tp);
         self.parked_fetches = kept;
         for f in gone {
+            // `DelayedFetch.onComplete` reads again through `Partition.fetchRecords`:
+            // a leader epoch that moved on answers FENCED_LEADER_EPOCH before the
+            // leadership check (`localLogWithEpochOrThrow`).
+            let error = match self.leader_log(tp, f.current_leader_epoch) {
+                Err(Errors::FencedLeaderEpoch) => Errors::FencedLeaderEpoch,
+                _ => error,
+            };
             handled.deferred.push((f.token, fetch_error(tp, error)));
         }
         self.fail_delayed_delete_records(tp, error, handled);
@@ -342,21 +352,28 @@ impl Broker {
         else {
             return Handled::default();
         };
-        let Some(p) = self.partitions.get(&tp) else {
-            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        // `Partition.fetchRecords` for a follower: the leader epoch first, then
+        // leadership (`localLogWithEpochOrThrow`), then the replica
+        // (`followerReplicaOrThrow`).
+        let log = match self.leader_log(&tp, current_leader_epoch) {
+            Ok(log) => log,
+            Err(error) => return Handled::reply(fetch_error(&tp, error)),
         };
-        if p.leader != self.id || !p.replicas.contains(&replica_id) {
-            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
+        let known_replica = self
+            .partitions
+            .get(&tp)
+            .is_some_and(|p| p.remote.contains_key(&replica_id));
+        if !known_replica {
+            // Epochs agree but the replica is not (yet) in the set, as when a
+            // reassignment adds it: UNKNOWN_LEADER_EPOCH makes it retry; a request
+            // without an epoch cannot tell whose state is stale.
+            let error = if current_leader_epoch >= 0 {
+                Errors::UnknownLeaderEpoch
+            } else {
+                Errors::NotLeaderOrFollower
+            };
+            return Handled::reply(fetch_error(&tp, error));
         }
-        if current_leader_epoch < p.leader_epoch {
-            return Handled::reply(fetch_error(&tp, Errors::FencedLeaderEpoch));
-        }
-        if current_leader_epoch > p.leader_epoch {
-            return Handled::reply(fetch_error(&tp, Errors::UnknownLeaderEpoch));
-        }
-        let Some(log) = self.logs.get(&tp) else {
-            return Handled::reply(fetch_error(&tp, Errors::NotLeaderOrFollower));
-        };
         if let Some(epoch) = last_fetched_epoch {
             let (end_epoch, end_offset) = log.end_offset_for_epoch(epoch);
             if end_epoch < epoch || end_offset < fetch_offset {
@@ -408,6 +425,7 @@ impl Broker {
                 tp,
                 replica_id,
                 fetch_offset,
+                current_leader_epoch,
                 deadline_ms: now_ms + REPLICA_FETCH_WAIT_MAX_MS,
             });
             return handled;
@@ -819,4 +837,144 @@ pub(super) fn fetch_error(tp: &TopicPartition, error: Errors) -> Response {
         },
         error,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PartitionMetadata;
+    use crate::broker::Broker;
+    use crate::log::{LogConfig, TopicPartition};
+    use crate::protocol::errors::Errors;
+    use crate::protocol::{LeaderRecoveryState, Request};
+
+    /// Broker 1 holding `t-0` (replicas [1, 2, 3]) with `leader` at leader epoch 3.
+    fn broker(leader: i32) -> (Broker, TopicPartition) {
+        let tp = TopicPartition::new("t", 0);
+        let mut b = Broker::new(1, LogConfig::default());
+        b.apply_partition_metadata(&tp, meta(leader, 3), &LogConfig::default(), 0)
+            .expect("creates the log");
+        (b, tp)
+    }
+
+    fn meta(leader: i32, leader_epoch: i32) -> PartitionMetadata {
+        PartitionMetadata {
+            replicas: vec![1, 2, 3],
+            leader,
+            leader_epoch,
+            partition_epoch: leader_epoch,
+            isr: vec![1, 2, 3],
+            min_insync_replicas: 1,
+            leader_recovery_state: LeaderRecoveryState::Recovered,
+        }
+    }
+
+    fn fetch(tp: &TopicPartition, replica_id: i32, current_leader_epoch: i32) -> Request {
+        Request::ReplicaFetch {
+            topic_partition: tp.clone(),
+            replica_id,
+            replica_epoch: -1,
+            fetch_offset: 0,
+            current_leader_epoch,
+            last_fetched_epoch: None,
+            max_bytes: 1024,
+            log_start_offset: 0,
+        }
+    }
+
+    fn error(b: &mut Broker, request: Request) -> Option<Errors> {
+        b.handle(request, 1, 10).response.map(|r| r.error())
+    }
+
+    // Kafka 4.0 Partition.getLocalLog: checkCurrentLeaderEpoch before requireLeader,
+    // so a follower's Fetch sent to a broker that does not lead says first whose
+    // epoch is stale; only at the same epoch is it NOT_LEADER_OR_FOLLOWER.
+    #[test]
+    fn a_follower_fetch_checks_the_epoch_before_leadership() {
+        let (mut b, tp) = broker(2);
+        assert_eq!(
+            error(&mut b, fetch(&tp, 3, 2)),
+            Some(Errors::FencedLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 3, 4)),
+            Some(Errors::UnknownLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 3, 3)),
+            Some(Errors::NotLeaderOrFollower)
+        );
+    }
+
+    // Kafka 4.0 Partition.followerReplicaOrThrow, after the epoch and leadership
+    // checks: a replica the leader does not know at a matching epoch is told
+    // UNKNOWN_LEADER_EPOCH (it retries); without an epoch, NOT_LEADER_OR_FOLLOWER.
+    #[test]
+    fn an_unknown_replica_is_checked_after_the_epoch() {
+        let (mut b, tp) = broker(1);
+        assert_eq!(
+            error(&mut b, fetch(&tp, 4, 2)),
+            Some(Errors::FencedLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 4, 3)),
+            Some(Errors::UnknownLeaderEpoch)
+        );
+        assert_eq!(
+            error(&mut b, fetch(&tp, 4, -1)),
+            Some(Errors::NotLeaderOrFollower)
+        );
+        // A known replica with nothing new to read is held, not refused.
+        assert_eq!(error(&mut b, fetch(&tp, 3, 3)), None);
+    }
+
+    // DelayedFetch.onComplete reads again through Partition.fetchRecords: a fetch
+    // held at epoch 3 when this broker becomes a follower at epoch 4 is answered
+    // FENCED_LEADER_EPOCH, the epoch check coming before the leadership one.
+    #[test]
+    fn a_held_fetch_at_an_older_epoch_completes_fenced() {
+        let (mut b, tp) = broker(1);
+        assert_eq!(error(&mut b, fetch(&tp, 3, 3)), None);
+        let handled = b
+            .apply_partition_metadata(&tp, meta(2, 4), &LogConfig::default(), 20)
+            .expect("applies");
+        let errors: Vec<Errors> = handled.deferred.iter().map(|(_, r)| r.error()).collect();
+        assert_eq!(errors, vec![Errors::FencedLeaderEpoch]);
+    }
+
+    /// The follower's Fetch for `t-0` that `poll_replication` sends, if any: its tag.
+    fn sent_fetch(b: &mut Broker, now_ms: i64) -> Option<u64> {
+        b.poll_replication(now_ms)
+            .outbound
+            .into_iter()
+            .find_map(|o| match o {
+                crate::broker::broker::Outbound::ReplicaFetch { tag, .. } => Some(tag),
+                _ => None,
+            })
+    }
+
+    // Kafka 4.0 AbstractFetcherThread.processFetchRequest: FENCED_LEADER_EPOCH for a
+    // fetch at the follower's current epoch marks the partition failed (no fetch
+    // until new leader metadata, onPartitionFenced); NOT_LEADER_OR_FOLLOWER and
+    // UNKNOWN_LEADER_EPOCH only back off (replica.fetch.backoff.ms) and retry.
+    #[test]
+    fn a_fenced_follower_waits_for_new_metadata_and_others_retry() {
+        use crate::broker::partition::REPLICA_FETCH_BACKOFF_MS;
+        let answer = |tp: &TopicPartition, error: Errors| super::fetch_error(tp, error);
+        for (error, retries) in [
+            (Errors::NotLeaderOrFollower, true),
+            (Errors::UnknownLeaderEpoch, true),
+            (Errors::FencedLeaderEpoch, false),
+        ] {
+            let (mut b, tp) = broker(2);
+            let tag = sent_fetch(&mut b, 0).expect("fetches from its leader");
+            b.handle_broker_response(tag, answer(&tp, error), 5);
+            let later = REPLICA_FETCH_BACKOFF_MS + 10;
+            assert_eq!(sent_fetch(&mut b, later).is_some(), retries, "{error:?}");
+            if !retries {
+                b.apply_partition_metadata(&tp, meta(2, 4), &LogConfig::default(), later)
+                    .expect("applies");
+                assert!(sent_fetch(&mut b, later + 1).is_some(), "new epoch fetches");
+            }
+        }
+    }
 }

@@ -154,6 +154,11 @@ pub enum Request {
         fetch_offset: i64,
         max_bytes: i32,
         isolation: FetchIsolation,
+        /// The leader epoch the consumer knows (Fetch v9+, KIP-320; -1: none): the
+        /// broker fences an older one and does not know a newer one yet
+        /// (`Partition.checkCurrentLeaderEpoch`).
+        #[serde(default = "no_leader_epoch")]
+        current_leader_epoch: i32,
     },
     /// `Fetch` from a follower (`replica_id` ≥ 0): its LEO as `fetch_offset`, the
     /// leader epoch it knows and the epoch of its last batch, so the leader can say
@@ -182,6 +187,10 @@ pub enum Request {
         isolation: FetchIsolation,
         #[serde(default)]
         earliest: bool,
+        /// The leader epoch the client knows (ListOffsets v4+, KIP-320; -1: none),
+        /// checked as a Fetch's.
+        #[serde(default = "no_leader_epoch")]
+        current_leader_epoch: i32,
     },
     /// `DescribeTransactions`.
     DescribeTransactions { transactional_ids: Vec<String> },
@@ -792,6 +801,11 @@ fn no_producer_epoch() -> i16 {
 
 /// A commit without a generation (a simple group's): -1.
 fn no_generation() -> i32 {
+    -1
+}
+
+/// A request without a current leader epoch (before KIP-320): -1.
+fn no_leader_epoch() -> i32 {
     -1
 }
 

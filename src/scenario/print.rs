@@ -66,6 +66,15 @@ fn isolation(i: FetchIsolation) -> &'static str {
     }
 }
 
+/// ` current-leader-epoch=N` for a Fetch or ListOffsets that sends one (-1: none).
+fn leader_epoch_option(epoch: i32) -> String {
+    if epoch == -1 {
+        String::new()
+    } else {
+        format!(" current-leader-epoch={epoch}")
+    }
+}
+
 /// The step for an action the learner did; a hand-made Produce becomes the scenario's
 /// own `raw produce` step.
 pub fn step_for_action(action: Action) -> StepKind {
@@ -577,10 +586,12 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             fetch_offset,
             max_bytes,
             isolation: i,
+            current_leader_epoch,
         } if *max_bytes == 1 << 20 => {
             format!(
-                "raw fetch{to} {topic_partition} offset={fetch_offset}{}",
-                isolation(*i)
+                "raw fetch{to} {topic_partition} offset={fetch_offset}{}{}",
+                isolation(*i),
+                leader_epoch_option(*current_leader_epoch)
             )
         }
         Request::OffsetsForLeaderEpoch {
@@ -612,8 +623,13 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::ListOffsets {
             topic_partition,
             isolation: i,
+            current_leader_epoch,
             ..
-        } => format!("raw list-offsets{to} {topic_partition}{}", isolation(*i)),
+        } => format!(
+            "raw list-offsets{to} {topic_partition}{}{}",
+            isolation(*i),
+            leader_epoch_option(*current_leader_epoch)
+        ),
         Request::DescribeTransactions { transactional_ids } => {
             format!("raw describe-transactions{to} {}", words(transactional_ids))
         }

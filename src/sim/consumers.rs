@@ -2,8 +2,10 @@
 //! requests through the network, answered by the partition leaders, read by the
 //! consumer's `CompletedFetch` (which skips aborted transactions and markers).
 //!
-//! Simplified: a consumer's starting position is read from the group's committed
-//! offset or the leader's log bounds directly (Kafka sends OffsetFetch/ListOffsets).
+//! Simplified: a consumer's starting position at `assign` is read from the group's
+//! committed offset or the leader's log bounds directly (Kafka sends OffsetFetch and
+//! ListOffsets); a later reset sends ListOffsets. The consumer's metadata (leaders
+//! and leader epochs) is read from the controller's registrations.
 
 use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
@@ -165,10 +167,7 @@ impl World {
                 .map(|c| c.assigned())
                 .unwrap_or_default();
             for tp in partitions {
-                let Some(leader) = self.leader_of(&tp) else {
-                    continue;
-                };
-                let Some((offset, isolation)) = self
+                let Some(target) = self
                     .consumers
                     .get_mut(name)
                     .and_then(|c| c.fetch_request(&tp))
@@ -180,13 +179,14 @@ impl World {
                     .insert(cid, (name.to_string(), tp.clone()));
                 let request = Request::Fetch {
                     topic_partition: tp.clone(),
-                    fetch_offset: offset,
+                    fetch_offset: target.offset,
                     max_bytes: FETCH_MAX_BYTES,
-                    isolation: isolation.fetch_isolation(),
+                    isolation: target.isolation.fetch_isolation(),
+                    current_leader_epoch: target.current_leader_epoch,
                 };
                 self.send(
                     Node::Client(name.to_string()),
-                    Node::Broker(leader),
+                    Node::Broker(target.leader),
                     cid,
                     Body::Request(request),
                 );
@@ -194,6 +194,10 @@ impl World {
             self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
             // Requests that were lost are forgotten: the next poll asks again.
             self.consumer_fetches.retain(|_, (c, _)| c != name);
+            let refresh = self
+                .consumers
+                .get(name)
+                .is_some_and(|c| c.needs_metadata_update());
             if let Some(thrown) = self
                 .consumers
                 .get_mut(name)
@@ -205,7 +209,8 @@ impl World {
                 });
                 return Ok(vec![]);
             }
-            if self.consumers.get(name).map(|c| c.positions()) == before {
+            // A round that asked for fresh metadata is retried with it.
+            if self.consumers.get(name).map(|c| c.positions()) == before && !refresh {
                 break;
             }
         }
@@ -231,86 +236,139 @@ impl World {
     /// Resets the partitions awaiting one; returns what `poll()` throws for partitions
     /// left without a position (`auto.offset.reset=none`).
     fn update_fetch_positions(&mut self, name: &str) -> Option<ConsumerException> {
+        self.update_consumer_metadata(name);
         self.validate_positions(name);
         if let Some(thrown) = self.consumers.get_mut(name)?.take_exception() {
             return Some(thrown);
         }
-        let consumer = self.consumers.get(name)?;
-        let isolation = consumer.isolation_level();
-        let resets: Vec<(TopicPartition, (i64, i64))> = consumer
-            .awaiting_reset()
-            .into_iter()
-            .map(|tp| {
-                let bounds = self.reset_bounds(&tp, isolation);
-                (tp, bounds)
-            })
-            .collect();
-        let consumer = self.consumers.get_mut(name)?;
-        let events: Vec<ConsumerEvent> = resets
-            .into_iter()
-            .filter_map(|(tp, (start, end))| consumer.reset_position(&tp, start, end))
-            .collect();
-        let missing = consumer.missing_positions();
-        for event in events {
-            self.emit(EventKind::Consumer {
-                client: name.to_string(),
-                event,
-            });
-        }
+        self.reset_positions(name);
+        let missing = self.consumers.get(name)?.missing_positions();
         (!missing.is_empty()).then_some(ConsumerException::NoOffsetForPartition {
             partitions: missing,
         })
     }
 
-    /// KIP-320 (`OffsetFetcher.validatePositionsIfNeeded`, Kafka 4.0): a position
-    /// read under an older leader epoch is checked against the current leader, which
-    /// says where the epoch of the last record read ends in its log. Simplified: read
-    /// from the leader's log, no OffsetsForLeaderEpoch request; a partition whose leader
-    /// is down waits for one, and a single replica (no election can truncate it, and
-    /// it keeps no leader-epoch cache here) is not checked.
+    /// `OffsetFetcher.resetPositionsIfNeeded` (Kafka 4.0): each partition awaiting a
+    /// reset asks its leader with ListOffsets; an answer sets the position, an error
+    /// asks for fresh metadata and the reset waits for the next round.
+    fn reset_positions(&mut self, name: &str) {
+        let Some(consumer) = self.consumers.get(name) else {
+            return;
+        };
+        let requests: Vec<(TopicPartition, crate::client::consumer::ResetTarget)> = consumer
+            .awaiting_reset()
+            .into_iter()
+            .filter_map(|tp| Some((tp.clone(), consumer.reset_request(&tp)?)))
+            .collect();
+        for (tp, target) in requests {
+            let cid = self.take_correlation_id();
+            self.consumer_fetches
+                .insert(cid, (name.to_string(), tp.clone()));
+            self.send(
+                Node::Client(name.to_string()),
+                Node::Broker(target.leader),
+                cid,
+                Body::Request(Request::ListOffsets {
+                    topic_partition: tp,
+                    isolation: target.isolation.fetch_isolation(),
+                    earliest: target.earliest,
+                    current_leader_epoch: target.current_leader_epoch,
+                }),
+            );
+        }
+        self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
+        self.consumer_fetches.retain(|_, (c, _)| c != name);
+    }
+
+    /// The consumer's metadata (`ConsumerMetadata`): read again when an error asked
+    /// for it, when a partition has no leader yet, or when a leader it knows is down
+    /// (a disconnect asks for an update). Every partition's leader and leader epoch go
+    /// through `maybeValidatePositionForCurrentLeader`. Simplified: read from the
+    /// controller's registrations, no Metadata request, and no `metadata.max.age.ms`.
+    fn update_consumer_metadata(&mut self, name: &str) {
+        let Some(consumer) = self.consumers.get(name) else {
+            return;
+        };
+        let assigned = consumer.assigned();
+        let leader_down = assigned.iter().any(|tp| {
+            consumer
+                .partition_state(tp)
+                .and_then(|s| s.leader)
+                .is_some_and(|b| !self.brokers.get(&b).is_some_and(|b| b.online))
+        });
+        if !consumer.needs_metadata_update() && !leader_down {
+            return;
+        }
+        let leaders: Vec<(TopicPartition, Option<i32>, i32)> = assigned
+            .into_iter()
+            .filter_map(|tp| {
+                let epoch = self.registration(&tp)?.leader_epoch();
+                let leader = self.leader_of(&tp).filter(|&b| b >= 0);
+                Some((tp, leader, epoch))
+            })
+            .collect();
+        let Some(consumer) = self.consumers.get_mut(name) else {
+            return;
+        };
+        consumer.metadata_updated();
+        for (tp, leader, epoch) in leaders {
+            consumer.update_leader(&tp, leader, epoch);
+        }
+    }
+
+    /// KIP-320 (`OffsetFetcher.validatePositionsIfNeeded`, Kafka 4.0): a position that
+    /// awaits validation asks its leader, with OffsetsForLeaderEpoch, where the epoch
+    /// of the last record read ends in the leader's log; the answer may truncate the
+    /// position. A leader that is down is waited for. Simplified: a single replica
+    /// (no election can truncate it, and it keeps no leader-epoch cache here) is not
+    /// asked.
     fn validate_positions(&mut self, name: &str) {
         let Some(consumer) = self.consumers.get(name) else {
             return;
         };
-        let leaders: Vec<(TopicPartition, i32, i32)> = consumer
-            .assigned()
-            .into_iter()
-            .filter_map(|tp| {
-                let epoch = self.registration(&tp)?.leader_epoch();
-                let leader = self.leader_of(&tp)?;
-                Some((tp, epoch, leader))
-            })
-            .collect();
-        let mut events = Vec::new();
-        for (tp, leader_epoch, leader) in leaders {
-            let Some(log) = self
-                .brokers
-                .get(&leader)
-                .filter(|b| b.online)
-                .and_then(|b| b.logs().get(&tp))
-                .filter(|log| log.is_replicated())
+        for tp in consumer.awaiting_validation() {
+            let Some(leader) = self
+                .consumers
+                .get(name)
+                .and_then(|c| c.partition_state(&tp))
+                .and_then(|s| s.leader)
             else {
                 continue;
             };
+            let Some(broker) = self.brokers.get(&leader).filter(|b| b.online) else {
+                continue;
+            };
+            let replicated = broker.logs().get(&tp).is_some_and(|l| l.is_replicated());
             let Some(consumer) = self.consumers.get_mut(name) else {
                 return;
             };
-            let Some((epoch, position)) = consumer.validation_needed(&tp, leader_epoch) else {
+            if !replicated {
+                consumer.skip_validation(&tp);
+                continue;
+            }
+            let Some(target) = consumer.validation_request(&tp) else {
                 continue;
             };
-            let (end_epoch, end_offset) = log.end_offset_for_epoch(epoch);
-            events.extend(consumer.complete_validation(
-                &tp,
-                (epoch, position),
-                end_epoch,
-                end_offset,
-            ));
+            let cid = self.take_correlation_id();
+            self.consumer_fetches
+                .insert(cid, (name.to_string(), tp.clone()));
+            self.send(
+                Node::Client(name.to_string()),
+                Node::Broker(target.leader),
+                cid,
+                Body::Request(Request::OffsetsForLeaderEpoch {
+                    topic_partition: tp.clone(),
+                    current_leader_epoch: target.current_leader_epoch,
+                    leader_epoch: target.epoch,
+                }),
+            );
         }
-        for event in events {
-            self.emit(EventKind::Consumer {
-                client: name.to_string(),
-                event,
-            });
+        self.run_while(|w| w.consumer_fetches.values().any(|(c, _)| c == name));
+        self.consumer_fetches.retain(|_, (c, _)| c != name);
+        if let Some(consumer) = self.consumers.get_mut(name) {
+            for tp in consumer.awaiting_validation() {
+                consumer.validation_lost(&tp);
+            }
         }
     }
 
@@ -319,6 +377,46 @@ impl World {
         let Some((name, tp)) = self.consumer_fetches.remove(&correlation_id) else {
             return;
         };
+        if let Response::OffsetsForLeaderEpoch {
+            error,
+            leader_epoch,
+            end_offset,
+            ..
+        } = response
+        {
+            let Some(consumer) = self.consumers.get_mut(&name) else {
+                return;
+            };
+            let event = if error == Errors::None {
+                consumer.complete_validation(&tp, leader_epoch, end_offset)
+            } else {
+                consumer.validation_failed(&tp, error)
+            };
+            if let Some(event) = event {
+                self.emit(EventKind::Consumer {
+                    client: name,
+                    event,
+                });
+            }
+            return;
+        }
+        if let Response::ListOffsets { error, offset, .. } = response {
+            let Some(consumer) = self.consumers.get_mut(&name) else {
+                return;
+            };
+            let event = if error == Errors::None {
+                consumer.reset_position(&tp, offset, offset)
+            } else {
+                consumer.reset_failed(&tp, error)
+            };
+            if let Some(event) = event {
+                self.emit(EventKind::Consumer {
+                    client: name,
+                    event,
+                });
+            }
+            return;
+        }
         let Response::Fetch {
             error,
             high_watermark,

@@ -60,6 +60,16 @@ pub enum ConsumerEvent {
     NotAssigned { tp: TopicPartition },
     /// The broker answered with an error; nothing is read, the position stays.
     FetchError { tp: TopicPartition, error: Errors },
+    /// A Fetch, ListOffsets or OffsetsForLeaderEpoch answer says the consumer's
+    /// metadata is behind (NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH for the
+    /// `leader_epoch` it sent, …): it asks for new metadata and retries
+    /// (`FetchCollector.handleInitializeErrors`, `OffsetFetcherUtils`, Kafka 4.0).
+    MetadataUpdateRequested {
+        tp: TopicPartition,
+        api: String,
+        error: Errors,
+        leader_epoch: i32,
+    },
     /// An aborted transaction begins at or before this batch's last offset: its producer
     /// joins the aborted set (`consumeAbortedTransactionsUpTo`).
     AbortedProducerAdded {

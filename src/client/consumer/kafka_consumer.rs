@@ -31,10 +31,55 @@ pub struct PartitionState {
     /// `FetchPosition.offsetEpoch`); none after a seek or a reset.
     #[serde(default)]
     pub offset_epoch: Option<i32>,
-    /// The partition's leader epoch the position was last validated under (Kafka's
-    /// `FetchPosition.currentLeader`): a newer one validates it again (KIP-320).
+    /// The partition's leader epoch in the consumer's metadata (Kafka's
+    /// `FetchPosition.currentLeader.epoch`): sent as Fetch's `currentLeaderEpoch`, and
+    /// a new one validates the position again (KIP-320).
     #[serde(default)]
     pub leader_epoch: Option<i32>,
+    /// The leader the consumer's metadata names (`FetchPosition.currentLeader.leader`):
+    /// where its fetches go.
+    #[serde(default)]
+    pub leader: Option<i32>,
+    /// The position waits for OffsetsForLeaderEpoch before fetching again (Kafka's
+    /// `FetchStates.AWAIT_VALIDATION`).
+    #[serde(default)]
+    pub awaiting_validation: bool,
+    /// The (offset epoch, position) an OffsetsForLeaderEpoch in flight checks: an answer
+    /// for another position is stale.
+    #[serde(default)]
+    pub validation_in_flight: Option<(i32, i64)>,
+}
+
+/// Where and how to fetch a partition next: the consumer's leader, the position and
+/// the leader epoch it knows (KIP-320's `currentLeaderEpoch`, -1 for none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchTarget {
+    pub leader: i32,
+    pub offset: i64,
+    pub current_leader_epoch: i32,
+    pub isolation: IsolationLevel,
+}
+
+/// A ListOffsets to send for a partition awaiting a reset: to the consumer's leader,
+/// with its leader epoch, for the log start (`earliest`) or the end the isolation
+/// level may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResetTarget {
+    pub leader: i32,
+    pub current_leader_epoch: i32,
+    pub earliest: bool,
+    pub isolation: IsolationLevel,
+}
+
+/// An OffsetsForLeaderEpoch to send for a position awaiting validation
+/// (`OffsetsForLeaderEpochUtils.prepareRequest`): to the consumer's leader, with its
+/// leader epoch as `currentLeaderEpoch` and the position's epoch as `leaderEpoch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValidationTarget {
+    pub leader: i32,
+    pub current_leader_epoch: i32,
+    pub epoch: i32,
+    pub position: i64,
 }
 
 /// A consumer client. Mirrors the fetch side of Kafka's `KafkaConsumer`
@@ -54,6 +99,10 @@ pub struct Consumer {
     /// `FetchCollector` and `poll()` ends).
     #[serde(default)]
     exception: Option<ConsumerException>,
+    /// An error asked for fresh metadata (`ConsumerMetadata.requestUpdate`): the next
+    /// round of `poll()` reads the leaders again.
+    #[serde(default)]
+    metadata_update_requested: bool,
 }
 
 impl Consumer {
@@ -64,6 +113,7 @@ impl Consumer {
             delivered: Vec::new(),
             breaks: crate::breaks::Breaks::default(),
             exception: None,
+            metadata_update_requested: false,
         }
     }
 
@@ -93,6 +143,7 @@ impl Consumer {
         state.position = Some(offset);
         state.reset_requested = false;
         state.offset_epoch = None;
+        state.awaiting_validation = false;
         Some(ConsumerEvent::PositionSet {
             tp: tp.clone(),
             offset,
@@ -139,6 +190,38 @@ impl Consumer {
             .filter(|(_, s)| s.reset_requested)
             .map(|(tp, _)| tp.clone())
             .collect()
+    }
+
+    /// The ListOffsets a partition awaiting a reset sends (`OffsetFetcher
+    /// .resetPositionsIfNeeded`, Kafka 4.0): to the leader the consumer knows, with its
+    /// leader epoch, for the earliest or the latest offset its isolation level may read.
+    /// None without a known leader (the metadata update comes first).
+    pub fn reset_request(&self, tp: &TopicPartition) -> Option<ResetTarget> {
+        let state = self.assignment.get(tp)?;
+        if !state.reset_requested {
+            return None;
+        }
+        Some(ResetTarget {
+            leader: state.leader?,
+            current_leader_epoch: state.leader_epoch.unwrap_or(-1),
+            earliest: self.config.auto_offset_reset == OffsetResetStrategy::Earliest,
+            isolation: self.config.isolation_level,
+        })
+    }
+
+    /// ListOffsets failed for a reset (`OffsetFetcherUtils`: NOT_LEADER_OR_FOLLOWER,
+    /// OFFSET_NOT_AVAILABLE, FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, … are retried):
+    /// fresh metadata first, the partition still awaits its reset.
+    pub fn reset_failed(&mut self, tp: &TopicPartition, error: Errors) -> Option<ConsumerEvent> {
+        let state = self.assignment.get(tp)?;
+        let leader_epoch = state.leader_epoch.unwrap_or(-1);
+        self.metadata_update_requested = true;
+        Some(ConsumerEvent::MetadataUpdateRequested {
+            tp: tp.clone(),
+            api: "ListOffsets".into(),
+            error,
+            leader_epoch,
+        })
     }
 
     /// Applies `auto.offset.reset` to a partition awaiting a reset
@@ -219,14 +302,139 @@ impl Consumer {
             .collect_map()
     }
 
-    /// The Fetch to send for a partition: its position and the isolation level. None
-    /// when the partition is not assigned or has no position yet.
-    pub fn fetch_request(&mut self, tp: &TopicPartition) -> Option<(i64, IsolationLevel)> {
+    /// The Fetch to send for a partition: to the leader the consumer knows, from its
+    /// position, with its leader epoch and the isolation level. None when the partition
+    /// is not assigned, has no position or no known leader yet, or awaits validation
+    /// (only FETCHING partitions are fetchable, `SubscriptionState.isFetchable`).
+    pub fn fetch_request(&mut self, tp: &TopicPartition) -> Option<FetchTarget> {
         let isolation = self.config.isolation_level;
         let state = self.assignment.get_mut(tp)?;
+        if state.awaiting_validation {
+            return None;
+        }
         let offset = state.position?;
+        let leader = state.leader?;
         state.fetch_in_flight = Some(offset);
-        Some((offset, isolation))
+        Some(FetchTarget {
+            leader,
+            offset,
+            current_leader_epoch: state.leader_epoch.unwrap_or(-1),
+            isolation,
+        })
+    }
+
+    /// Whether the next round of `poll()` must read the leaders first: an error asked
+    /// for it, or a partition has no leader in the consumer's metadata yet.
+    pub fn needs_metadata_update(&self) -> bool {
+        self.metadata_update_requested || self.assignment.values().any(|s| s.leader.is_none())
+    }
+
+    /// Asks for fresh metadata (`ConsumerMetadata.requestUpdate`), as a broker's
+    /// disconnect does.
+    pub fn request_metadata_update(&mut self) {
+        self.metadata_update_requested = true;
+    }
+
+    /// New metadata names `leader` at `leader_epoch` for `tp`
+    /// (`SubscriptionState.maybeValidatePositionForCurrentLeader`, Kafka 4.0): a
+    /// different leader or epoch moves a position that carries the epoch of a record
+    /// read to AWAIT_VALIDATION; without that epoch there is nothing to check. A
+    /// partition without a leader keeps what it knew. Returns whether it awaits
+    /// validation.
+    pub fn update_leader(
+        &mut self,
+        tp: &TopicPartition,
+        leader: Option<i32>,
+        leader_epoch: i32,
+    ) -> bool {
+        let Some(state) = self.assignment.get_mut(tp) else {
+            return false;
+        };
+        let Some(leader) = leader else {
+            return state.awaiting_validation;
+        };
+        if state.leader == Some(leader) && state.leader_epoch == Some(leader_epoch) {
+            return state.awaiting_validation;
+        }
+        state.leader = Some(leader);
+        state.leader_epoch = Some(leader_epoch);
+        if !state.reset_requested && state.offset_epoch.is_some() {
+            state.awaiting_validation = state.position.is_some();
+        }
+        state.awaiting_validation
+    }
+
+    /// The metadata was read: no update is pending.
+    pub fn metadata_updated(&mut self) {
+        self.metadata_update_requested = false;
+    }
+
+    /// The OffsetsForLeaderEpoch to send for a partition awaiting validation, if none
+    /// is in flight. `None` also when it needs no check after all.
+    pub fn validation_request(&mut self, tp: &TopicPartition) -> Option<ValidationTarget> {
+        let state = self.assignment.get_mut(tp)?;
+        if !state.awaiting_validation || state.validation_in_flight.is_some() {
+            return None;
+        }
+        let (Some(epoch), Some(position), Some(leader), Some(current)) = (
+            state.offset_epoch,
+            state.position,
+            state.leader,
+            state.leader_epoch,
+        ) else {
+            state.awaiting_validation = false;
+            return None;
+        };
+        state.validation_in_flight = Some((epoch, position));
+        Some(ValidationTarget {
+            leader,
+            current_leader_epoch: current,
+            epoch,
+            position,
+        })
+    }
+
+    /// Validation is skipped: the position fetches again as it is (a leader that
+    /// keeps no leader-epoch cache here cannot be asked).
+    pub fn skip_validation(&mut self, tp: &TopicPartition) {
+        if let Some(state) = self.assignment.get_mut(tp) {
+            state.awaiting_validation = false;
+            state.validation_in_flight = None;
+        }
+    }
+
+    /// An OffsetsForLeaderEpoch that was lost: the next round asks again.
+    pub fn validation_lost(&mut self, tp: &TopicPartition) {
+        if let Some(state) = self.assignment.get_mut(tp) {
+            state.validation_in_flight = None;
+        }
+    }
+
+    /// OffsetsForLeaderEpoch failed (`OffsetsForLeaderEpochUtils.handleResponse`: every
+    /// leader error is retried): fresh metadata first, then the next round asks again.
+    pub fn validation_failed(
+        &mut self,
+        tp: &TopicPartition,
+        error: Errors,
+    ) -> Option<ConsumerEvent> {
+        let state = self.assignment.get_mut(tp)?;
+        state.validation_in_flight = None;
+        self.metadata_update_requested = true;
+        Some(ConsumerEvent::MetadataUpdateRequested {
+            tp: tp.clone(),
+            api: "OffsetsForLeaderEpoch".into(),
+            error,
+            leader_epoch: state.leader_epoch.unwrap_or(-1),
+        })
+    }
+
+    /// Partitions whose position awaits validation.
+    pub fn awaiting_validation(&self) -> Vec<TopicPartition> {
+        self.assignment
+            .iter()
+            .filter(|(_, s)| s.awaiting_validation)
+            .map(|(tp, _)| tp.clone())
+            .collect()
     }
 
     /// Reads a Fetch answer for `tp`: all records the application gets from it (in
@@ -280,6 +488,7 @@ impl Consumer {
                 strategy => {
                     state.position = None;
                     state.reset_requested = true;
+                    state.awaiting_validation = false;
                     Some(strategy)
                 }
             };
@@ -291,7 +500,27 @@ impl Consumer {
             });
             return (Vec::new(), events);
         }
+        if matches!(
+            data.error,
+            Errors::NotLeaderOrFollower
+                | Errors::FencedLeaderEpoch
+                | Errors::OffsetNotAvailable
+                | Errors::UnknownTopicOrPartition
+        ) {
+            // FetchCollector.handleInitializeErrors (Kafka 4.0): the consumer's metadata
+            // is behind the cluster's; fresh metadata names the leader to fetch from.
+            self.metadata_update_requested = true;
+            events.push(ConsumerEvent::MetadataUpdateRequested {
+                tp: tp.clone(),
+                api: "Fetch".into(),
+                error: data.error,
+                leader_epoch: state.leader_epoch.unwrap_or(-1),
+            });
+            return (Vec::new(), events);
+        }
         if data.error != Errors::None {
+            // UNKNOWN_LEADER_EPOCH among them: the broker has not caught up with the
+            // consumer's metadata yet, so the fetch is simply retried.
             events.push(ConsumerEvent::FetchError {
                 tp: tp.clone(),
                 error: data.error,
@@ -347,41 +576,25 @@ impl Consumer {
         (delivered, events)
     }
 
-    /// Whether the position must be validated against a leader at `leader_epoch`
-    /// (`SubscriptionState.maybeValidatePositionForCurrentLeader`): the first look at
-    /// a newer leader epoch, for a position with the epoch of a record read. Returns
-    /// that epoch and the position; either way the leader epoch counts as seen.
-    pub fn validation_needed(
-        &mut self,
-        tp: &TopicPartition,
-        leader_epoch: i32,
-    ) -> Option<(i32, i64)> {
-        let state = self.assignment.get_mut(tp)?;
-        if state.leader_epoch.is_some_and(|seen| seen >= leader_epoch) {
-            return None;
-        }
-        state.leader_epoch = Some(leader_epoch);
-        state.offset_epoch.zip(state.position)
-    }
-
-    /// The leader's answer to the validation (`maybeCompleteValidation`, Kafka 4.0):
-    /// where `epoch` ends in its log (`end_epoch`, `end_offset`; -1 when it cannot say).
+    /// The leader's answer to the validation in flight (`maybeCompleteValidation`,
+    /// Kafka 4.0): where the position's epoch ends in its log (`end_epoch`, `end_offset`; -1 when it cannot say).
     /// A position past that end was truncated under the consumer: it goes back to the
     /// end with a reset policy, is reset by the policy when the end is unknown, or
-    /// `poll()` throws `LogTruncationException` with none. A fetch since moved the
+    /// `poll()` throws `LogTruncationException` with none. A seek since moved the
     /// position: the answer is stale.
     pub fn complete_validation(
         &mut self,
         tp: &TopicPartition,
-        (epoch, position): (i32, i64),
         end_epoch: i32,
         end_offset: i64,
     ) -> Option<ConsumerEvent> {
         let strategy = self.config.auto_offset_reset;
         let state = self.assignment.get_mut(tp)?;
-        if state.position != Some(position) {
+        let (epoch, position) = state.validation_in_flight.take()?;
+        if !state.awaiting_validation || state.position != Some(position) {
             return None;
         }
+        state.awaiting_validation = false;
         let unknown = end_offset < 0 || end_epoch < 0;
         if !unknown && end_offset >= position {
             return None;

@@ -20,13 +20,18 @@
 //!  no more batches -> position = the last batch's next offset
 //! ```
 //!
+//! Leader epochs follow KIP-320: each position keeps the epoch of the last record read
+//! and the leader (and its epoch) the consumer's metadata names; Fetch and ListOffsets
+//! carry that epoch, and a new leader or epoch validates the position with
+//! OffsetsForLeaderEpoch before the next fetch.
+//!
 //! Partitions are assigned by hand (`assign`) or by the group (`subscribe`: the classic
 //! protocol's JoinGroup/SyncGroup/Heartbeat in `membership`).
 //!
 //! Simplified: one fetch is
 //! answered for one partition, there is no fetch session, no `check.crcs=false`, no
-//! deserializers (keys and values stay bytes), no leader epochs, and only manual offset
-//! commits (see [`crate::coordinator::group`]).
+//! deserializers (keys and values stay bytes), and only manual offset commits (see
+//! [`crate::coordinator::group`]).
 //!
 //! The files: `config` (`ConsumerConfig`), `completed_fetch` (one partition's fetched
 //! bytes, walked as above), `event` (what the application and the narration get) and
@@ -47,7 +52,7 @@ pub use event::{
     summary_line, ConsumerEvent, ConsumerException, ConsumerRecord, CorruptBatch, PositionReason,
 };
 pub use group_metadata::ConsumerGroupMetadata;
-pub use kafka_consumer::{Consumer, PartitionState};
+pub use kafka_consumer::{Consumer, FetchTarget, PartitionState, ResetTarget, ValidationTarget};
 #[cfg(feature = "group-membership")]
 pub use membership::{
     ConsumerMembership, MemberState, MemberStep, DEFAULT_HEARTBEAT_INTERVAL_MS,

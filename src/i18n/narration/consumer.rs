@@ -37,9 +37,32 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
             }
         ),
         ConsumerEvent::NotAssigned { tp } => msg!("consumer.not-assigned", tp = tp),
+        ConsumerEvent::FetchError {
+            tp,
+            error: crate::protocol::errors::Errors::UnknownLeaderEpoch,
+        } => msg!("consumer.fetch-error.unknown-leader-epoch", tp = tp),
         ConsumerEvent::FetchError { tp, error } => {
             msg!("consumer.fetch-error", tp = tp, error = error)
         }
+        ConsumerEvent::MetadataUpdateRequested {
+            tp,
+            api,
+            error,
+            leader_epoch,
+        } => match error {
+            crate::protocol::errors::Errors::FencedLeaderEpoch => msg!(
+                "consumer.metadata-update.fenced",
+                tp = tp,
+                api = api,
+                epoch = leader_epoch
+            ),
+            _ => msg!(
+                "consumer.metadata-update",
+                tp = tp,
+                api = api,
+                error = error
+            ),
+        },
         ConsumerEvent::AbortedProducerAdded {
             tp,
             producer_id,

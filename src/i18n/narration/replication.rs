@@ -222,6 +222,17 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
             to = to,
             fully = fully
         ),
+        ReplicationEvent::FetchFenced {
+            tp,
+            leader,
+            leader_epoch,
+        } => msg!(
+            "replication.fetch-fenced",
+            broker = broker,
+            tp = tp,
+            leader = leader,
+            epoch = leader_epoch
+        ),
         ReplicationEvent::FetchFailed { tp, leader, error } => {
             msg!(
                 "replication.fetch-failed",

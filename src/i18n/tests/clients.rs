@@ -233,6 +233,22 @@ pub(super) fn consumer_events() -> Vec<ConsumerEvent> {
             tp: tp(),
             error: Errors::NotLeaderOrFollower,
         },
+        ConsumerEvent::FetchError {
+            tp: tp(),
+            error: Errors::UnknownLeaderEpoch,
+        },
+        ConsumerEvent::MetadataUpdateRequested {
+            tp: tp(),
+            api: "Fetch".into(),
+            error: Errors::FencedLeaderEpoch,
+            leader_epoch: 1,
+        },
+        ConsumerEvent::MetadataUpdateRequested {
+            tp: tp(),
+            api: "ListOffsets".into(),
+            error: Errors::OffsetNotAvailable,
+            leader_epoch: 1,
+        },
         ConsumerEvent::AbortedProducerAdded {
             tp: tp(),
             producer_id: 0,

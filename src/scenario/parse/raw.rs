@@ -104,8 +104,8 @@ pub(super) fn raw_request(
         "add-partitions" => &["txn", "pid", "epoch"],
         "end-txn" => &["txn", "pid", "epoch", "version"],
         "write-txn-markers" => &["pid", "epoch", "coordinator-epoch", "transaction-version"],
-        "fetch" => &["offset", "isolation"],
-        "list-offsets" => &["isolation"],
+        "fetch" => &["offset", "isolation", "current-leader-epoch"],
+        "list-offsets" => &["isolation", "current-leader-epoch"],
         "offsets-for-leader-epoch" => &["epoch", "current-leader-epoch"],
         "list-transactions" => &["states", "producer-ids", "duration"],
         "alter-partition" => &[
@@ -254,6 +254,9 @@ pub(super) fn raw_request(
                 .into_iter()
                 .next()
                 .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
+            // KIP-320's currentLeaderEpoch; -1 (the default) sends none.
+            let current_leader_epoch: i32 = opt("current-leader-epoch")
+                .map_or(Ok(-1), |(t, _, v)| number(c, t, v, "current-leader-epoch"))?;
             if api == "fetch" {
                 Request::Fetch {
                     topic_partition: tp,
@@ -261,12 +264,14 @@ pub(super) fn raw_request(
                         .map_or(Ok(0), |(t, _, v)| number(c, t, v, "offset"))?,
                     max_bytes: 1 << 20,
                     isolation: isolation()?,
+                    current_leader_epoch,
                 }
             } else {
                 Request::ListOffsets {
                     topic_partition: tp,
                     isolation: isolation()?,
                     earliest: false,
+                    current_leader_epoch,
                 }
             }
         }
