@@ -6,10 +6,27 @@ use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::Node;
 use super::world::World;
+use super::Action;
 use crate::broker::broker::Handled;
 use crate::log::{LogConfig, TopicPartition};
 
 impl World {
+    /// Stopping and starting brokers; `World::apply` sends only these here.
+    pub(super) fn apply_broker_lifecycle(
+        &mut self,
+        action: &Action,
+    ) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::RestartBroker { broker, clean } => {
+                self.stop_broker(*broker, *clean)?;
+                self.start_broker(*broker)
+            }
+            Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
+            Action::StartBroker { broker } => self.start_broker(*broker),
+            _ => Ok(vec![]),
+        }
+    }
+
     /// The partitions with a replica on `broker` (their folders on its disk).
     pub(crate) fn partitions_on(&self, broker: i32) -> Vec<(TopicPartition, LogConfig)> {
         self.topics

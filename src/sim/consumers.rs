@@ -9,6 +9,7 @@ use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::{Body, Node};
 use super::world::World;
+use super::Action;
 use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, ConsumerEvent, ConsumerException,
     FetchPartitionData, IsolationLevel,
@@ -22,6 +23,24 @@ use crate::protocol::{Request, Response};
 const FETCH_MAX_BYTES: i32 = 1024 * 1024;
 
 impl World {
+    /// The consumer actions; `World::apply` sends only these here.
+    pub(super) fn apply_consumer(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
+            Action::Assign {
+                consumer,
+                partitions,
+            } => self.assign(consumer, partitions),
+            Action::Poll { consumer } => self.poll(consumer),
+            Action::Seek {
+                consumer,
+                topic_partition,
+                offset,
+            } => self.seek(consumer, topic_partition, *offset),
+            _ => Ok(vec![]),
+        }
+    }
+
     pub(super) fn create_consumer(
         &mut self,
         name: &str,

@@ -5,11 +5,79 @@ use super::error::{SimError, SimErrorKind};
 use super::event::{EventKind, FaultChange};
 use super::network::Fault;
 use super::world::World;
+use super::Action;
 use crate::client::producer::{Producer, ProducerEvent};
 use crate::client::transaction_manager::{Begun, TxnCall, TxnCallError, TxnOutcome, TxnState};
 use crate::coordinator::transaction::TxnFeatures;
+use crate::protocol::OffsetEntry;
 
 impl World {
+    /// The producer's transactional calls; `World::apply` sends only these here.
+    pub(super) fn apply_transaction(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::InitTransactions { producer } => {
+                let call = TxnCall::InitTransactions;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    let started = self.clock_ms;
+                    self.await_txn_call(producer, call, begun);
+                    let took = self.clock_ms - started;
+                    self.producer_mut(producer)?.set_last_call_ms(took);
+                }
+                Ok(vec![])
+            }
+            Action::BeginTransaction { producer } => {
+                self.txn_call(producer, TxnCall::BeginTransaction)?;
+                Ok(vec![])
+            }
+            Action::CommitTransaction { producer } => {
+                let call = TxnCall::CommitTransaction;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    self.await_txn_call(producer, call, begun);
+                }
+                Ok(vec![])
+            }
+            Action::AbortTransaction { producer } => {
+                let call = TxnCall::AbortTransaction;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    if begun == Begun::Started {
+                        let events = self.producer_mut(producer)?.abort_transaction();
+                        self.emit_producer_events(producer, events);
+                    }
+                    self.await_txn_call(producer, call, begun);
+                }
+                Ok(vec![])
+            }
+            Action::SendOffsetsToTransaction {
+                producer,
+                group_id,
+                offsets,
+            } => {
+                let call = TxnCall::SendOffsetsToTransaction;
+                if self.txn_call(producer, call)?.is_none() {
+                    return Ok(vec![]);
+                }
+                let entries = offsets
+                    .iter()
+                    .map(|(tp, offset)| OffsetEntry {
+                        topic_partition: tp.clone(),
+                        offset: *offset,
+                    })
+                    .collect();
+                if let Some(tm) = self.producer_mut(producer)?.txn.as_mut() {
+                    tm.send_offsets(group_id.clone(), entries);
+                }
+                self.run_while(|w| {
+                    w.producers
+                        .get(producer)
+                        .and_then(|p| p.txn.as_ref())
+                        .is_some_and(|t| t.has_pending_offsets())
+                });
+                Ok(vec![])
+            }
+            _ => Ok(vec![]),
+        }
+    }
+
     /// A transactional call, checked as Kafka's client checks it. A refusal is the
     /// outcome of a valid action, so it is an event (and the action is recorded), not
     /// a `SimError`; `None` then. `Resumed` means the same blocking call was pending.
