@@ -56,7 +56,7 @@ impl World {
             // before it served anything, so only its next attempt goes.
             return Ok(vec![]);
         }
-        if !broker.online {
+        if !broker.is_online() {
             return Err(SimErrorKind::BrokerAlreadyStopped { id }.into());
         }
         let shut_down = clean && self.controlled_shutdown(id);
@@ -103,7 +103,7 @@ impl World {
         if self.pending_registrations.contains_key(&id) {
             return Err(SimErrorKind::BrokerRegistering { id }.into());
         }
-        if broker.online {
+        if broker.is_online() {
             return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
         }
         if self.previous_session_valid(id) {
@@ -127,7 +127,7 @@ impl World {
             })
             .map(|(tp, _)| tp.clone())
             .collect();
-        let Some(broker) = self.brokers.get_mut(&id).filter(|b| !b.online) else {
+        let Some(broker) = self.brokers.get_mut(&id).filter(|b| !b.is_online()) else {
             return;
         };
         let now = self.clock_ms;

@@ -138,16 +138,16 @@ impl World {
     /// topic's setting, or a log-level default every broker and topic follows at once.
     pub(super) fn apply_broker_config(
         &mut self,
-        key: &String,
-        value: &String,
+        key: &str,
+        value: &str,
     ) -> Result<Vec<String>, SimError> {
         if key == "transactional.id.expiration.ms"
             || key == "transaction.remove.expired.transaction.cleanup.interval.ms"
         {
             self.set_transactional_id_expiration(key, value)?;
             self.emit(EventKind::ConfigChanged {
-                key: key.clone(),
-                value: value.clone(),
+                key: key.to_string(),
+                value: value.to_string(),
             });
             return Ok(vec![]);
         }
@@ -159,12 +159,12 @@ impl World {
                 b.set_max_transaction_timeout(max_ms);
             }
             self.emit(EventKind::ConfigChanged {
-                key: key.clone(),
-                value: value.clone(),
+                key: key.to_string(),
+                value: value.to_string(),
             });
             return Ok(vec![]);
         }
-        if super::internal_topics::InternalTopicsConfig::KEYS.contains(&key.as_str()) {
+        if super::internal_topics::InternalTopicsConfig::KEYS.contains(&key) {
             self.set_internal_topic_config(key, value)?;
             return Ok(vec![]);
         }
@@ -200,8 +200,8 @@ impl World {
             topic.config.retention_check_interval_ms = config.retention_check_interval_ms;
         }
         self.emit(EventKind::ConfigChanged {
-            key: key.clone(),
-            value: value.clone(),
+            key: key.to_string(),
+            value: value.to_string(),
         });
         Ok(vec![])
     }

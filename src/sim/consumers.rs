@@ -302,7 +302,7 @@ impl World {
             let Some(log) = self
                 .brokers
                 .get(&leader)
-                .filter(|b| b.online)
+                .filter(|b| b.is_online())
                 .and_then(|b| b.logs().get(&tp))
                 .filter(|log| log.is_replicated())
             else {
@@ -414,7 +414,7 @@ impl World {
     pub fn coordinator_loading(&self, tp: &TopicPartition) -> bool {
         self.leader_of(tp)
             .and_then(|b| self.brokers.get(&b))
-            .is_some_and(|b| b.online && b.coordinator_loads().contains_key(tp))
+            .is_some_and(|b| b.is_online() && b.coordinator_loads().contains_key(tp))
     }
 
     /// `got 5 records: c1@0 c2@1 … (position 11)` for a consumer's partitions.

@@ -71,7 +71,7 @@ impl World {
             .brokers
             .get_mut(&broker)
             .ok_or(SimErrorKind::NoBroker { id: broker })?;
-        if !b.online {
+        if !b.is_online() {
             return Err(SimErrorKind::BrokerAlreadyStopped { id: broker }.into());
         }
         let event = b.truncate_replica(tp, offset).map_err(|e| match e {

@@ -83,7 +83,7 @@ impl World {
         let bootstrap = self
             .brokers
             .values()
-            .find(|b| b.online)
+            .find(|b| b.is_online())
             .or_else(|| self.brokers.values().next())
             .map_or(1, |b| b.id);
         for name in names {
@@ -238,7 +238,7 @@ impl World {
         let work = self
             .brokers
             .values()
-            .filter(|b| b.online)
+            .filter(|b| b.is_online())
             .filter_map(|b| b.next_timeout_work_ms())
             .min()?;
         Some(first_tick_from(

@@ -43,7 +43,7 @@ impl World {
             let now = self.clock_ms;
             let broker = self.leader_of(&tp);
             let outcome = broker.and_then(|id| {
-                let b = self.brokers.get_mut(&id).filter(|b| b.online)?;
+                let b = self.brokers.get_mut(&id).filter(|b| b.is_online())?;
                 Some((id, b.set_transactional_epoch(transactional_id, epoch, now)))
             });
             if let Some((id, (result, handled))) = outcome {
