@@ -87,7 +87,7 @@ impl World {
         call: TxnCall,
     ) -> Result<Option<Begun>, SimError> {
         let p = self.producer_mut(name)?;
-        let ids = (p.producer_id, p.producer_epoch);
+        let ids = (p.producer_id(), p.producer_epoch());
         let idempotent = p.config.enable_idempotence;
         let result = match p.txn.as_mut() {
             Some(tm) => tm.call(&call, ids),

@@ -231,10 +231,10 @@ fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
         )
     };
     ProducerInfo {
-        id: (p.producer_id >= 0).then(|| {
+        id: (p.producer_id() >= 0).then(|| {
             (
-                p.producer_id,
-                p.producer_epoch,
+                p.producer_id(),
+                p.producer_epoch(),
                 p.next_sequence(&TopicPartition::new(TOPIC, 0)),
             )
         }),
