@@ -90,7 +90,7 @@ proptest! {
                 Op::Fail(b, clean) => {
                     // A broker restarted after a crash may still wait for the controller to
                     // accept its registration (until its old session runs out).
-                    if down.is_none() && w.brokers()[&b].online {
+                    if down.is_none() && w.brokers()[&b].is_online() {
                         w.apply(&Action::StopBroker { broker: b, clean }).unwrap();
                         down = Some(b);
                     }
@@ -199,13 +199,13 @@ proptest! {
                 ElrOp::Step => { w.apply(&Action::Step).unwrap(); }
                 ElrOp::Advance(ms) => { w.apply(&Action::Advance { ms }).unwrap(); }
                 ElrOp::Stop(b, clean) => {
-                    if w.brokers()[&b].online {
+                    if w.brokers()[&b].is_online() {
                         w.apply(&Action::StopBroker { broker: b, clean }).unwrap();
                         crashed |= !clean;
                     }
                 }
                 ElrOp::Start(b) => {
-                    if !w.brokers()[&b].online && !w.is_registering(b) {
+                    if !w.brokers()[&b].is_online() && !w.is_registering(b) {
                         w.apply(&Action::StartBroker { broker: b }).unwrap();
                     }
                 }
@@ -215,7 +215,7 @@ proptest! {
             prop_assert!(reg.isr().len() < 2 || reg.elr().is_empty(), "ELR {:?} beside an ISR {:?} at min.insync.replicas", reg.elr(), reg.isr());
         }
         for b in 1..4 {
-            if !w.brokers()[&b].online && !w.is_registering(b) {
+            if !w.brokers()[&b].is_online() && !w.is_registering(b) {
                 w.apply(&Action::StartBroker { broker: b }).unwrap();
             }
         }

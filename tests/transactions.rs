@@ -158,7 +158,7 @@ proptest! {
         a(&mut w, Action::Flush { producer: "p".into() });
         a(&mut w, Action::CreateProducer { name: "q".into(), configs: vec![("transactional.id".into(), "tx".into())] });
         a(&mut w, Action::InitTransactions { producer: "q".into() });
-        let fenced_epoch = w.producers()["p"].producer_epoch;
+        let fenced_epoch = w.producers()["p"].producer_epoch();
         let fence_offset = w.log_view(&tp).unwrap().log_end_offset;
         for op in ops {
             // The zombie keeps trying; the scenario may refuse (IllegalState) — fine.

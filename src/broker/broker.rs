@@ -88,7 +88,8 @@ pub struct Broker {
     pub id: i32,
     /// This broker's disk. It survives restarts; memory does not.
     pub fs: MemFs,
-    pub online: bool,
+    /// Running (true) or stopped; only a stop and a start (`restart.rs`) move it.
+    pub(super) online: bool,
     /// Defaults for new partitions (`segment.bytes`, …).
     pub log_config: LogConfig,
     pub(super) logs: SortedMap<TopicPartition, UnifiedLog>,
@@ -258,6 +259,11 @@ impl Broker {
             coordinator_loads: SortedMap::new(),
             registry: Default::default(),
         }
+    }
+
+    /// Whether the broker is running (stopped by a crash or a clean shutdown: false).
+    pub fn is_online(&self) -> bool {
+        self.online
     }
 
     /// The partitions this broker holds, by topic partition (`ReplicaManager`'s logs).

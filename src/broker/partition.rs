@@ -123,30 +123,83 @@ pub struct PendingIsr {
 }
 
 /// This broker's part in one partition.
+///
+/// The fields are the broker's own (`crate::broker`): the controller's registration
+/// and the followers' fetches move them; the rest of the world reads them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Partition {
-    pub replicas: Vec<i32>,
-    pub leader: i32,
-    pub leader_epoch: i32,
+    pub(super) replicas: Vec<i32>,
+    pub(super) leader: i32,
+    pub(super) leader_epoch: i32,
     /// The partition epoch of the registration this broker last applied.
-    pub partition_epoch: i32,
+    pub(super) partition_epoch: i32,
     /// The committed ISR: the controller's.
-    pub isr: Vec<i32>,
+    pub(super) isr: Vec<i32>,
     /// A follower keeps the controller's; a leader is RECOVERED from the moment it
     /// leads (`Partition.makeLeader`, Kafka 4.0: its recovery is instant) and says so
     /// in its next AlterPartition.
-    pub leader_recovery_state: LeaderRecoveryState,
+    pub(super) leader_recovery_state: LeaderRecoveryState,
     /// Leader only: the change in flight, if any.
-    pub pending: Option<PendingIsr>,
+    pub(super) pending: Option<PendingIsr>,
     /// `min.insync.replicas` of the topic.
-    pub min_insync_replicas: i32,
+    pub(super) min_insync_replicas: i32,
     /// Leader only: what each follower fetched.
-    pub remote: SortedMap<i32, ReplicaState>,
+    pub(super) remote: SortedMap<i32, ReplicaState>,
     /// Follower only.
-    pub fetcher: FetcherState,
+    pub(super) fetcher: FetcherState,
 }
 
 impl Partition {
+    /// The assigned replicas (`Partition.assignmentState.replicas`).
+    pub fn replicas(&self) -> &[i32] {
+        &self.replicas
+    }
+
+    /// The leader as this broker last heard (`Partition.leaderReplicaIdOpt`; -1: none).
+    pub fn leader(&self) -> i32 {
+        self.leader
+    }
+
+    /// `Partition.getLeaderEpoch`.
+    pub fn leader_epoch(&self) -> i32 {
+        self.leader_epoch
+    }
+
+    /// `Partition.getPartitionEpoch`.
+    pub fn partition_epoch(&self) -> i32 {
+        self.partition_epoch
+    }
+
+    /// The committed ISR (`PartitionState.isr`).
+    pub fn isr(&self) -> &[i32] {
+        &self.isr
+    }
+
+    /// `PartitionState.leaderRecoveryState`.
+    pub fn leader_recovery_state(&self) -> LeaderRecoveryState {
+        self.leader_recovery_state
+    }
+
+    /// The ISR change in flight (`PendingExpandIsr` / `PendingShrinkIsr`), leader only.
+    pub fn pending(&self) -> Option<&PendingIsr> {
+        self.pending.as_ref()
+    }
+
+    /// `min.insync.replicas` of the topic.
+    pub fn min_insync_replicas(&self) -> i32 {
+        self.min_insync_replicas
+    }
+
+    /// What the leader knows of each follower (`Partition.remoteReplicas`).
+    pub fn remote(&self) -> &SortedMap<i32, ReplicaState> {
+        &self.remote
+    }
+
+    /// The follower's fetcher state (`AbstractFetcherThread`'s `PartitionFetchState`).
+    pub fn fetcher(&self) -> &FetcherState {
+        &self.fetcher
+    }
+
     /// `PartitionState.maximalIsr`: while an expansion is pending, the committed ISR
     /// with the new member; while a shrink is pending, the committed ISR (the leader
     /// keeps counting a replica until the controller has removed it).

@@ -338,7 +338,7 @@ impl BrokerHistory {
     pub(super) fn after_events(&mut self, ctx: &mut Ctx<'_>) {
         let world = ctx.world;
         for (id, broker) in world.brokers() {
-            if !broker.online {
+            if !broker.is_online() {
                 continue;
             }
             let seen = self.offsets_seen.entry(*id).or_default();
@@ -447,7 +447,7 @@ impl BrokerHistory {
                 }
             }
         }
-        let calm = world.brokers().values().all(|b| b.online)
+        let calm = world.brokers().values().all(|b| b.is_online())
             && world.network().faults().is_empty()
             && world.network().held().is_empty();
         if !calm {

@@ -114,7 +114,7 @@ fn committed_offsets(ctx: &Ctx<'_>) -> Vec<(String, TopicPartition, i64)> {
     let mut groups: Vec<String> = world
         .brokers()
         .values()
-        .filter(|b| b.online)
+        .filter(|b| b.is_online())
         .flat_map(|b| b.group_coordinator().groups())
         .collect();
     groups.sort();

@@ -214,7 +214,7 @@ impl Checker {
     fn refresh_replicas(&mut self, world: &World) {
         let mut live = BTreeSet::new();
         for (id, broker) in world.brokers() {
-            if !broker.online {
+            if !broker.is_online() {
                 continue;
             }
             for (tp, log) in broker.logs() {

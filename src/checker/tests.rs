@@ -134,7 +134,7 @@ fn an_incremental_refresh_reads_what_a_full_read_reads() {
         for action in schedule.actions() {
             let _ = world.apply(&action);
             for (id, broker) in world.brokers() {
-                if !broker.online {
+                if !broker.is_online() {
                     continue;
                 }
                 for (tp, log) in broker.logs() {

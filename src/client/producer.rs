@@ -195,8 +195,10 @@ pub struct Outgoing {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Producer {
     pub config: ProducerConfig,
-    pub producer_id: i64,
-    pub producer_epoch: i16,
+    /// The id and epoch InitProducerId gave (-1: none yet); only the id handling of
+    /// this client (`producer/`) moves them, together with `id_state`.
+    pub(super) producer_id: i64,
+    pub(super) producer_epoch: i16,
     id_state: IdState,
     /// Closed and open batches waiting to be sent, per partition, in order.
     pub(super) accumulator: SortedMap<TopicPartition, VecDeque<ProducerBatch>>,
@@ -241,6 +243,16 @@ pub struct Producer {
 }
 
 impl Producer {
+    /// The producer id (`ProducerIdAndEpoch.producerId`; -1 before InitProducerId).
+    pub fn producer_id(&self) -> i64 {
+        self.producer_id
+    }
+
+    /// The producer epoch (`ProducerIdAndEpoch.epoch`; -1 before InitProducerId).
+    pub fn producer_epoch(&self) -> i16 {
+        self.producer_epoch
+    }
+
     /// Where the producer is in getting its producer id.
     pub fn id_state(&self) -> IdState {
         self.id_state

@@ -220,7 +220,7 @@ impl World {
         }
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
-            let online = self.brokers.get(&id).is_some_and(|b| b.online);
+            let online = self.brokers.get(&id).is_some_and(|b| b.is_online());
             let cut = self.network().is_cut(&Node::Broker(id), &Node::Controller);
             let heartbeats = online && !cut;
             if !heartbeats && !self.fenced.contains(&id) {
@@ -250,7 +250,7 @@ impl World {
         for (_, id) in stale {
             self.session_cut_at.remove(&id);
             self.fenced.insert(id);
-            let running = self.brokers.get(&id).is_some_and(|b| b.online);
+            let running = self.brokers.get(&id).is_some_and(|b| b.is_online());
             self.emit(EventKind::BrokerFenced {
                 broker: id,
                 fenced: true,
@@ -298,7 +298,7 @@ impl World {
 
     /// Whether the controller fenced this running broker (cut off from it).
     pub fn is_fenced(&self, broker: i32) -> bool {
-        self.fenced.contains(&broker) && self.brokers.get(&broker).is_some_and(|b| b.online)
+        self.fenced.contains(&broker) && self.brokers.get(&broker).is_some_and(|b| b.is_online())
     }
 
     /// Whether a restarted broker waits for the controller to accept its registration.

@@ -53,7 +53,7 @@ impl World {
         }
         let now = self.clock_ms();
         for id in meta.replicas.clone() {
-            let Some(broker) = self.brokers.get_mut(&id).filter(|b| b.online) else {
+            let Some(broker) = self.brokers.get_mut(&id).filter(|b| b.is_online()) else {
                 continue;
             };
             let mut meta = meta.clone();
@@ -107,13 +107,13 @@ impl World {
             .collect();
         for b in self.brokers.values_mut() {
             // A broker cut off from the controller hears nothing.
-            if b.online && self.fenced.contains(&b.id) {
+            if b.is_online() && self.fenced.contains(&b.id) {
                 continue;
             }
             if let Some(epoch) = self.broker_epochs.get(&b.id) {
                 b.set_own_broker_epoch(*epoch);
             }
-            if b.online {
+            if b.is_online() {
                 b.set_broker_registrations(registrations.clone());
             }
         }

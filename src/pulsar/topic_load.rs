@@ -6,10 +6,79 @@
 //! its dispatcher starts again after the mark-delete position, so what was delivered
 //! but not acknowledged is delivered again.
 
+use super::action::Outcome;
 use super::event::PulsarEventKind;
 use super::{Position, PulsarStepError, PulsarWorld, TopicTransactionBuffer};
 
 impl PulsarWorld {
+    /// `pulsar fault ledger …`: the topic's ledger, or one subscription's pending-ack
+    /// log, refuses writes (or writes again).
+    pub(super) fn fail_ledger(
+        &mut self,
+        topic: &String,
+        subscription: &Option<String>,
+        failing: bool,
+    ) -> Result<Outcome, PulsarStepError> {
+        let t = self
+            .topics
+            .get_mut(topic)
+            .ok_or_else(|| PulsarStepError::TopicNotFound {
+                topic: topic.clone(),
+            })?;
+        match subscription {
+            Some(sub) => {
+                t.subscriptions
+                    .get_mut(sub)
+                    .ok_or_else(|| PulsarStepError::SubscriptionNotFound {
+                        topic: topic.clone(),
+                        subscription: sub.clone(),
+                    })?
+                    .pending_ack_log_failing = failing
+            }
+            None => t.ledger_failing = failing,
+        }
+        let kind = PulsarEventKind::LedgerFailing {
+            topic: topic.clone(),
+            subscription: subscription.clone(),
+            failing,
+        };
+        self.emit(None, kind);
+        Ok(Outcome::Done)
+    }
+
+    /// `pulsar snapshot TOPIC`: the transaction buffer writes its snapshot now.
+    pub(super) fn take_buffer_snapshot(
+        &mut self,
+        topic: &String,
+    ) -> Result<Outcome, PulsarStepError> {
+        let t = self
+            .topics
+            .get_mut(topic)
+            .ok_or_else(|| PulsarStepError::TopicNotFound {
+                topic: topic.clone(),
+            })?;
+        // Only a Ready buffer takes snapshots (`run` checks `checkIfReady`).
+        let state = t.buffer.state();
+        if state != super::TransactionBufferState::Ready {
+            return Err(PulsarStepError::BufferNotReady {
+                topic: topic.clone(),
+                state: state.name(),
+            });
+        }
+        let s = t.buffer.take_snapshot();
+        let (max_read_position, aborts) = (s.max_read_position, s.aborts.len());
+        let topic = topic.clone();
+        self.emit(
+            None,
+            PulsarEventKind::SnapshotTaken {
+                topic,
+                max_read_position,
+                aborts,
+            },
+        );
+        Ok(Outcome::Done)
+    }
+
     pub(super) fn unload_topic(
         &mut self,
         topic: &str,

@@ -342,28 +342,7 @@ impl PulsarWorld {
     /// Applies one action. `Err` is a refusal (an unknown name): nothing changed.
     pub fn apply(&mut self, action: &PulsarAction) -> Result<Outcome, PulsarStepError> {
         match action {
-            PulsarAction::CreateTopic { name, partitions } => {
-                if !(1..=8).contains(partitions) {
-                    return Err(PulsarStepError::PartitionsOutOfRange);
-                }
-                for p in 0..*partitions {
-                    let topic = format!("{name}-partition-{p}");
-                    if self.topics.contains_key(&topic) {
-                        return Err(PulsarStepError::TopicAlreadyExists {
-                            topic: name.clone(),
-                        });
-                    }
-                }
-                for p in 0..*partitions {
-                    let topic = format!("{name}-partition-{p}");
-                    let ledger = ManagedLedger::new(&topic, self.next_ledger_id);
-                    self.next_ledger_id += 1;
-                    let broker = (self.topics.len() as i32) % self.config.brokers;
-                    self.topics
-                        .insert(topic, PersistentTopic::new(ledger, broker));
-                }
-                Ok(Outcome::Done)
-            }
+            PulsarAction::CreateTopic { name, partitions } => self.create_topic(name, *partitions),
             PulsarAction::Subscribe {
                 consumer,
                 topic,
@@ -408,33 +387,7 @@ impl PulsarWorld {
                 topic,
                 subscription,
                 failing,
-            } => {
-                let t =
-                    self.topics
-                        .get_mut(topic)
-                        .ok_or_else(|| PulsarStepError::TopicNotFound {
-                            topic: topic.clone(),
-                        })?;
-                match subscription {
-                    Some(sub) => {
-                        t.subscriptions
-                            .get_mut(sub)
-                            .ok_or_else(|| PulsarStepError::SubscriptionNotFound {
-                                topic: topic.clone(),
-                                subscription: sub.clone(),
-                            })?
-                            .pending_ack_log_failing = *failing
-                    }
-                    None => t.ledger_failing = *failing,
-                }
-                let kind = PulsarEventKind::LedgerFailing {
-                    topic: topic.clone(),
-                    subscription: subscription.clone(),
-                    failing: *failing,
-                };
-                self.emit(None, kind);
-                Ok(Outcome::Done)
-            }
+            } => self.fail_ledger(topic, subscription, *failing),
             PulsarAction::Receive { consumer, permits } => self.receive(consumer, *permits),
             PulsarAction::Ack {
                 consumer,
@@ -476,34 +429,7 @@ impl PulsarWorld {
                 self.unload_topic(topic, *replay_ms)?;
                 Ok(Outcome::Done)
             }
-            PulsarAction::TakeSnapshot { topic } => {
-                let t =
-                    self.topics
-                        .get_mut(topic)
-                        .ok_or_else(|| PulsarStepError::TopicNotFound {
-                            topic: topic.clone(),
-                        })?;
-                // Only a Ready buffer takes snapshots (`run` checks `checkIfReady`).
-                let state = t.buffer.state();
-                if state != super::TransactionBufferState::Ready {
-                    return Err(PulsarStepError::BufferNotReady {
-                        topic: topic.clone(),
-                        state: state.name(),
-                    });
-                }
-                let s = t.buffer.take_snapshot();
-                let (max_read_position, aborts) = (s.max_read_position, s.aborts.len());
-                let topic = topic.clone();
-                self.emit(
-                    None,
-                    PulsarEventKind::SnapshotTaken {
-                        topic,
-                        max_read_position,
-                        aborts,
-                    },
-                );
-                Ok(Outcome::Done)
-            }
+            PulsarAction::TakeSnapshot { topic } => self.take_buffer_snapshot(topic),
             PulsarAction::Run { ms } => {
                 if !(0..=i64::from(i32::MAX)).contains(ms) {
                     return Err(PulsarStepError::RunOutOfRange);
@@ -531,6 +457,35 @@ impl PulsarWorld {
                 Ok(Outcome::Done)
             }
         }
+    }
+
+    /// `pulsar topic create NAME partitions=N`: each partition gets its own ledger and
+    /// a broker (round robin).
+    pub(super) fn create_topic(
+        &mut self,
+        name: &str,
+        partitions: u32,
+    ) -> Result<Outcome, PulsarStepError> {
+        if !(1..=8).contains(&partitions) {
+            return Err(PulsarStepError::PartitionsOutOfRange);
+        }
+        for p in 0..partitions {
+            let topic = format!("{name}-partition-{p}");
+            if self.topics.contains_key(&topic) {
+                return Err(PulsarStepError::TopicAlreadyExists {
+                    topic: name.to_string(),
+                });
+            }
+        }
+        for p in 0..partitions {
+            let topic = format!("{name}-partition-{p}");
+            let ledger = ManagedLedger::new(&topic, self.next_ledger_id);
+            self.next_ledger_id += 1;
+            let broker = (self.topics.len() as i32) % self.config.brokers;
+            self.topics
+                .insert(topic, PersistentTopic::new(ledger, broker));
+        }
+        Ok(Outcome::Done)
     }
 
     // ---- time ----

@@ -271,10 +271,94 @@ fn print_view(view: &View) -> String {
     }
 }
 
+/// One arm a family, each printed by its family's `print_…_action` below (as the
+/// parser reads each family in its own file under `parse/`).
 fn print_action(action: &Action) -> Option<String> {
-    let p = |name: &str, verb: &str| format!("producer {} {verb}", quote(name));
+    match action {
+        Action::SetBrokerConfig { .. }
+        | Action::RestartBroker { .. }
+        | Action::StopBroker { .. }
+        | Action::StartBroker { .. } => print_broker_action(action),
+        Action::CreateTopic { .. } => print_topic_action(action),
+        #[cfg(feature = "topic-admin")]
+        Action::AlterTopicConfigs { .. }
+        | Action::ReassignPartition { .. }
+        | Action::ListReassignments { .. }
+        | Action::CreatePartitions { .. }
+        | Action::DeleteTopic { .. } => print_topic_action(action),
+        Action::CreateProducer { .. }
+        | Action::Send { .. }
+        | Action::Flush { .. }
+        | Action::InitTransactions { .. }
+        | Action::BeginTransaction { .. }
+        | Action::CommitTransaction { .. }
+        | Action::AbortTransaction { .. }
+        | Action::SendOffsetsToTransaction { .. }
+        | Action::Transform { .. } => print_producer_action(action),
+        Action::CreateConsumer { .. }
+        | Action::Assign { .. }
+        | Action::Poll { .. }
+        | Action::Seek { .. } => print_consumer_action(action),
+        #[cfg(feature = "group-membership")]
+        Action::Subscribe { .. } | Action::Unsubscribe { .. } => print_consumer_action(action),
+        Action::RawInitProducerId | Action::RawRequest { .. } | Action::RawProduce { .. } => {
+            print_raw_action(action)
+        }
+        Action::DropNextRequest { .. }
+        | Action::DropNextResponse { .. }
+        | Action::HoldMarkers
+        | Action::ReleaseMarkers
+        | Action::HoldRequests { .. }
+        | Action::ReleaseRequests { .. }
+        | Action::ArmFault { .. }
+        | Action::ReleaseHeld { .. }
+        | Action::ReleaseMessage { .. }
+        | Action::HealLink { .. }
+        | Action::DisarmFault { .. }
+        | Action::ClearFaults => print_fault_action(action),
+        Action::AdminAbortTransaction { .. }
+        | Action::AdminElectLeaders { .. }
+        | Action::AdminDeleteRecords { .. } => print_admin_action(action),
+        #[cfg(feature = "log-cleaner")]
+        Action::CleanLog { .. }
+        | Action::TakeSnapshot { .. }
+        | Action::TruncateLog { .. }
+        | Action::CorruptFile { .. } => print_disk_action(action),
+        #[cfg(feature = "set-epoch")]
+        Action::SetTxnEpoch { .. } | Action::SetProducerEpoch { .. } => {
+            print_set_epoch_action(action)
+        }
+        Action::Break { switch, on } => Some(format!(
+            "break {}{}",
+            switch.name(),
+            if *on { "" } else { " off" }
+        )),
+        Action::Step => Some("step".into()),
+        Action::RunUntilIdle => Some("run".into()),
+        Action::Advance { ms } => Some(format!("run {ms}")),
+    }
+}
+
+/// `broker config …` and `broker N restart|stop|start`.
+fn print_broker_action(action: &Action) -> Option<String> {
     Some(match action {
         Action::SetBrokerConfig { key, value } => format!("broker config {key}={}", quote(value)),
+        Action::RestartBroker { broker, clean } => format!(
+            "broker {broker} restart {}",
+            if *clean { "clean" } else { "crash" }
+        ),
+        Action::StopBroker { broker, clean } => format!(
+            "broker {broker} stop {}",
+            if *clean { "clean" } else { "crash" }
+        ),
+        Action::StartBroker { broker } => format!("broker {broker} start"),
+        _ => return None,
+    })
+}
+
+/// `topic …`: CreateTopics and the topic admin requests.
+fn print_topic_action(action: &Action) -> Option<String> {
+    Some(match action {
         Action::CreateTopic {
             name,
             partitions: n,
@@ -338,6 +422,14 @@ fn print_action(action: &Action) -> Option<String> {
         }
         #[cfg(feature = "topic-admin")]
         Action::DeleteTopic { name } => format!("topic delete {}", quote(name)),
+        _ => return None,
+    })
+}
+
+/// `producer NAME …`: the client, its transactions and the transform round.
+fn print_producer_action(action: &Action) -> Option<String> {
+    let p = |name: &str, verb: &str| format!("producer {} {verb}", quote(name));
+    Some(match action {
         Action::CreateProducer { name, configs } => {
             format!("{}{}", p(name, "create"), options(configs))
         }
@@ -387,6 +479,13 @@ fn print_action(action: &Action) -> Option<String> {
             quote(consumer),
             quote(topic)
         ),
+        _ => return None,
+    })
+}
+
+/// `consumer NAME …`.
+fn print_consumer_action(action: &Action) -> Option<String> {
+    Some(match action {
         Action::CreateConsumer { name, configs } => {
             format!("consumer {} create{}", quote(name), options(configs))
         }
@@ -414,9 +513,23 @@ fn print_action(action: &Action) -> Option<String> {
             "consumer {} seek {topic_partition} {offset}",
             quote(consumer)
         ),
+        _ => return None,
+    })
+}
+
+/// `raw …`: requests by hand.
+fn print_raw_action(action: &Action) -> Option<String> {
+    Some(match action {
         Action::RawInitProducerId => "raw init-producer-id".into(),
         Action::RawRequest { broker, request } => print_raw(*broker, request)?,
         Action::RawProduce { .. } => return print_step(&step_for_action(action.clone())),
+        _ => return None,
+    })
+}
+
+/// `fault …`, `hold|release …` and `drop next-…`.
+fn print_fault_action(action: &Action) -> Option<String> {
+    Some(match action {
         Action::DropNextRequest { from } => {
             format!(
                 "drop next-request{}",
@@ -436,6 +549,22 @@ fn print_action(action: &Action) -> Option<String> {
         Action::HoldMarkers => "hold markers".into(),
         Action::ReleaseMarkers => "release markers".into(),
         Action::HoldRequests { api } => format!("hold requests {api}"),
+        Action::ReleaseRequests { api } => format!("release requests {api}"),
+        Action::ArmFault { fault } => print_fault(fault),
+        Action::ReleaseHeld { api } => format!("fault release api={}", quote(api)),
+        Action::ReleaseMessage { id } => format!("fault release id={id}"),
+        Action::HealLink { a, b } => format!("fault heal {} {}", node(a), node(b)),
+        Action::DisarmFault { fault } => {
+            format!("fault disarm {}", &print_fault(fault)["fault ".len()..])
+        }
+        Action::ClearFaults => "fault clear".into(),
+        _ => return None,
+    })
+}
+
+/// `admin …`: the admin tools.
+fn print_admin_action(action: &Action) -> Option<String> {
+    Some(match action {
         Action::AdminAbortTransaction {
             topic_partition,
             start_offset,
@@ -453,6 +582,18 @@ fn print_action(action: &Action) -> Option<String> {
             }
             format!("admin elect-leaders {}", words.join(" "))
         }
+        Action::AdminDeleteRecords {
+            topic_partition,
+            offset,
+        } => format!("admin delete-records {topic_partition} offset={offset}"),
+        _ => return None,
+    })
+}
+
+/// `clean`, `snapshot`, `truncate` and `fault corrupt`.
+#[cfg(feature = "log-cleaner")]
+fn print_disk_action(action: &Action) -> Option<String> {
+    Some(match action {
         #[cfg(feature = "log-cleaner")]
         Action::CleanLog { topic_partition } => format!("clean {topic_partition}"),
         #[cfg(feature = "log-cleaner")]
@@ -463,15 +604,6 @@ fn print_action(action: &Action) -> Option<String> {
             topic_partition,
             offset,
         } => format!("truncate broker-{broker} {topic_partition} offset={offset}"),
-        #[cfg(feature = "set-epoch")]
-        Action::SetTxnEpoch {
-            transactional_id,
-            epoch,
-        } => format!("set-epoch txn={} epoch={epoch}", quote(transactional_id)),
-        #[cfg(feature = "set-epoch")]
-        Action::SetProducerEpoch { producer, epoch } => {
-            format!("set-epoch producer={producer} epoch={epoch}")
-        }
         #[cfg(feature = "log-cleaner")]
         Action::CorruptFile {
             broker,
@@ -481,34 +613,24 @@ fn print_action(action: &Action) -> Option<String> {
             "fault corrupt broker-{broker} {path}{}",
             position.map(|p| format!(" at={p}")).unwrap_or_default()
         ),
-        Action::AdminDeleteRecords {
-            topic_partition,
-            offset,
-        } => format!("admin delete-records {topic_partition} offset={offset}"),
-        Action::ReleaseRequests { api } => format!("release requests {api}"),
-        Action::ArmFault { fault } => print_fault(fault),
-        Action::ReleaseHeld { api } => format!("fault release api={}", quote(api)),
-        Action::ReleaseMessage { id } => format!("fault release id={id}"),
-        Action::HealLink { a, b } => format!("fault heal {} {}", node(a), node(b)),
-        Action::DisarmFault { fault } => {
-            format!("fault disarm {}", &print_fault(fault)["fault ".len()..])
+        _ => return None,
+    })
+}
+
+/// `set-epoch …`.
+#[cfg(feature = "set-epoch")]
+fn print_set_epoch_action(action: &Action) -> Option<String> {
+    Some(match action {
+        #[cfg(feature = "set-epoch")]
+        Action::SetTxnEpoch {
+            transactional_id,
+            epoch,
+        } => format!("set-epoch txn={} epoch={epoch}", quote(transactional_id)),
+        #[cfg(feature = "set-epoch")]
+        Action::SetProducerEpoch { producer, epoch } => {
+            format!("set-epoch producer={producer} epoch={epoch}")
         }
-        Action::ClearFaults => "fault clear".into(),
-        Action::Break { switch, on } => {
-            format!("break {}{}", switch.name(), if *on { "" } else { " off" })
-        }
-        Action::Step => "step".into(),
-        Action::RunUntilIdle => "run".into(),
-        Action::Advance { ms } => format!("run {ms}"),
-        Action::RestartBroker { broker, clean } => format!(
-            "broker {broker} restart {}",
-            if *clean { "clean" } else { "crash" }
-        ),
-        Action::StopBroker { broker, clean } => format!(
-            "broker {broker} stop {}",
-            if *clean { "clean" } else { "crash" }
-        ),
-        Action::StartBroker { broker } => format!("broker {broker} start"),
+        _ => return None,
     })
 }
 

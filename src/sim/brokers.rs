@@ -6,10 +6,27 @@ use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::Node;
 use super::world::World;
+use super::Action;
 use crate::broker::broker::Handled;
 use crate::log::{LogConfig, TopicPartition};
 
 impl World {
+    /// Stopping and starting brokers; `World::apply` sends only these here.
+    pub(super) fn apply_broker_lifecycle(
+        &mut self,
+        action: &Action,
+    ) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::RestartBroker { broker, clean } => {
+                self.stop_broker(*broker, *clean)?;
+                self.start_broker(*broker)
+            }
+            Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
+            Action::StartBroker { broker } => self.start_broker(*broker),
+            _ => Ok(vec![]),
+        }
+    }
+
     /// The partitions with a replica on `broker` (their folders on its disk).
     pub(crate) fn partitions_on(&self, broker: i32) -> Vec<(TopicPartition, LogConfig)> {
         self.topics
@@ -39,7 +56,7 @@ impl World {
             // before it served anything, so only its next attempt goes.
             return Ok(vec![]);
         }
-        if !broker.online {
+        if !broker.is_online() {
             return Err(SimErrorKind::BrokerAlreadyStopped { id }.into());
         }
         let shut_down = clean && self.controlled_shutdown(id);
@@ -86,7 +103,7 @@ impl World {
         if self.pending_registrations.contains_key(&id) {
             return Err(SimErrorKind::BrokerRegistering { id }.into());
         }
-        if broker.online {
+        if broker.is_online() {
             return Err(SimErrorKind::BrokerAlreadyRunning { id }.into());
         }
         if self.previous_session_valid(id) {
@@ -110,7 +127,7 @@ impl World {
             })
             .map(|(tp, _)| tp.clone())
             .collect();
-        let Some(broker) = self.brokers.get_mut(&id).filter(|b| !b.online) else {
+        let Some(broker) = self.brokers.get_mut(&id).filter(|b| !b.is_online()) else {
             return;
         };
         let now = self.clock_ms;

@@ -5,6 +5,8 @@
 use serde::Serialize;
 
 use super::error::SimError;
+use super::event::EventKind;
+use super::world::World;
 use crate::coordinator::transaction::{TransactionVersion, TxnFeatures};
 use crate::log::LogConfig;
 use crate::protocol::config_def::{self, Place};
@@ -129,4 +131,78 @@ pub(crate) fn apply_log_config(
         }
     }
     Ok(())
+}
+
+impl World {
+    /// `config KEY=VALUE` for the whole cluster: a coordinator setting, an internal
+    /// topic's setting, or a log-level default every broker and topic follows at once.
+    pub(super) fn apply_broker_config(
+        &mut self,
+        key: &str,
+        value: &str,
+    ) -> Result<Vec<String>, SimError> {
+        if key == "transactional.id.expiration.ms"
+            || key == "transaction.remove.expired.transaction.cleanup.interval.ms"
+        {
+            self.set_transactional_id_expiration(key, value)?;
+            self.emit(EventKind::ConfigChanged {
+                key: key.to_string(),
+                value: value.to_string(),
+            });
+            return Ok(vec![]);
+        }
+        if key == "transaction.max.timeout.ms" {
+            let parsed = config_def::parse(Place::Broker, key, value)?;
+            // An INT key with `atLeast(1)`: it fits an i32.
+            let max_ms = i32::try_from(parsed.number()).unwrap_or(i32::MAX);
+            for b in self.brokers.values_mut() {
+                b.set_max_transaction_timeout(max_ms);
+            }
+            self.emit(EventKind::ConfigChanged {
+                key: key.to_string(),
+                value: value.to_string(),
+            });
+            return Ok(vec![]);
+        }
+        if super::internal_topics::InternalTopicsConfig::KEYS.contains(&key) {
+            self.set_internal_topic_config(key, value)?;
+            return Ok(vec![]);
+        }
+        let mut config = self.broker_defaults.clone();
+        apply_log_config(&mut config, key, value)?;
+        self.broker_defaults = config.clone();
+        if key == "producer.id.expiration.check.interval.ms" {
+            self.next_producer_expiry_check_ms = self
+                .clock_ms
+                .saturating_add(config.producer_id_expiration_check_interval_ms);
+        }
+        if key == "log.retention.check.interval.ms" {
+            self.next_retention_check_ms = self
+                .clock_ms
+                .saturating_add(config.retention_check_interval_ms);
+        }
+        for broker in self.brokers.values_mut() {
+            broker.log_config = config.clone();
+            if key == "producer.snapshots" {
+                broker.set_producer_snapshots(config.producer_snapshots);
+            }
+            // Broker-wide in Kafka: every partition follows at once.
+            broker.set_producer_id_expiration(&config);
+            broker.set_log_retention_check_interval(&config);
+        }
+        for topic in self.topics.values_mut() {
+            if key == "producer.snapshots" {
+                topic.config.producer_snapshots = config.producer_snapshots;
+            }
+            topic.config.producer_id_expiration_ms = config.producer_id_expiration_ms;
+            topic.config.producer_id_expiration_check_interval_ms =
+                config.producer_id_expiration_check_interval_ms;
+            topic.config.retention_check_interval_ms = config.retention_check_interval_ms;
+        }
+        self.emit(EventKind::ConfigChanged {
+            key: key.to_string(),
+            value: value.to_string(),
+        });
+        Ok(vec![])
+    }
 }

@@ -11,6 +11,7 @@ use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::network::{Body, Node};
 use super::world::World;
+use super::Action;
 use crate::client::consumer::{
     summary_line, AbortedTransaction, Consumer, ConsumerConfig, ConsumerEvent, ConsumerException,
     FetchPartitionData, IsolationLevel,
@@ -24,6 +25,28 @@ use crate::protocol::{Request, Response};
 const FETCH_MAX_BYTES: i32 = 1024 * 1024;
 
 impl World {
+    /// The consumer actions; `World::apply` sends only these here.
+    pub(super) fn apply_consumer(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
+            Action::Assign {
+                consumer,
+                partitions,
+            } => self.assign(consumer, partitions),
+            Action::Poll { consumer } => self.poll(consumer),
+            Action::Seek {
+                consumer,
+                topic_partition,
+                offset,
+            } => self.seek(consumer, topic_partition, *offset),
+            #[cfg(feature = "group-membership")]
+            Action::Subscribe { consumer, topics } => self.subscribe(consumer, topics),
+            #[cfg(feature = "group-membership")]
+            Action::Unsubscribe { consumer } => self.unsubscribe(consumer),
+            _ => Ok(vec![]),
+        }
+    }
+
     pub(super) fn create_consumer(
         &mut self,
         name: &str,
@@ -294,7 +317,7 @@ impl World {
             consumer
                 .partition_state(tp)
                 .and_then(|s| s.leader)
-                .is_some_and(|b| !self.brokers.get(&b).is_some_and(|b| b.online))
+                .is_some_and(|b| !self.brokers.get(&b).is_some_and(|b| b.is_online()))
         });
         if !consumer.needs_metadata_update() && !leader_down {
             return;
@@ -335,7 +358,7 @@ impl World {
             else {
                 continue;
             };
-            let Some(broker) = self.brokers.get(&leader).filter(|b| b.online) else {
+            let Some(broker) = self.brokers.get(&leader).filter(|b| b.is_online()) else {
                 continue;
             };
             let replicated = broker.logs().get(&tp).is_some_and(|l| l.is_replicated());
@@ -496,7 +519,7 @@ impl World {
     pub fn coordinator_loading(&self, tp: &TopicPartition) -> bool {
         self.leader_of(tp)
             .and_then(|b| self.brokers.get(&b))
-            .is_some_and(|b| b.online && b.coordinator_loads().contains_key(tp))
+            .is_some_and(|b| b.is_online() && b.coordinator_loads().contains_key(tp))
     }
 
     /// `got 5 records: c1@0 c2@1 … (position 11)` for a consumer's partitions.

@@ -93,7 +93,7 @@ impl World {
     /// what was still on it is lost with it (TCP delivers in order or not at all). Other
     /// clients here send one request at a time and ask again on their next call.
     fn broker_online(&self, id: i32) -> bool {
-        self.brokers.get(&id).is_some_and(|b| b.online)
+        self.brokers.get(&id).is_some_and(|b| b.is_online())
     }
 
     fn break_connection(&mut self, from: &Node, to: &Node) {
@@ -254,7 +254,7 @@ impl World {
             .map(|(k, (to, req, _))| (*k, *to, req.clone()))
             .collect();
         for ((from, tag), to, request) in due {
-            if !self.brokers.get(&from).is_some_and(|b| b.online) {
+            if !self.brokers.get(&from).is_some_and(|b| b.is_online()) {
                 self.inter_broker.remove(&(from, tag));
                 continue;
             }
@@ -311,7 +311,7 @@ impl World {
     fn markers_disconnected(&mut self, from: i32, tag: u64) {
         self.inter_broker.remove(&(from, tag));
         let now = self.clock_ms;
-        let Some(broker) = self.brokers.get_mut(&from).filter(|b| b.online) else {
+        let Some(broker) = self.brokers.get_mut(&from).filter(|b| b.is_online()) else {
             return;
         };
         let handled = broker.marker_send_disconnected(tag, now);
@@ -337,7 +337,7 @@ impl World {
     pub(super) fn deliver(&mut self, env: Envelope) {
         let api = env.body.api_name().to_string();
         if let Node::Broker(id) = env.to {
-            if !self.brokers.get(&id).is_some_and(|b| b.online) {
+            if !self.brokers.get(&id).is_some_and(|b| b.is_online()) {
                 self.emit(EventKind::MessageRefused {
                     id: env.id,
                     from: env.from.clone(),

@@ -10,10 +10,34 @@ use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::world::{ClusterConfig, World};
 #[cfg(feature = "log-cleaner")]
+use super::Action;
+#[cfg(feature = "log-cleaner")]
 use crate::broker::BrokerEvent;
 use crate::log::TopicPartition;
 
 impl World {
+    /// The log cleaner's and the disk's actions; `World::apply` sends only these here.
+    #[cfg(feature = "log-cleaner")]
+    pub(super) fn apply_disk(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::CleanLog { topic_partition } => self.clean_log(topic_partition),
+            Action::TakeSnapshot { topic_partition } => {
+                self.take_producer_snapshots(topic_partition)
+            }
+            Action::TruncateLog {
+                broker,
+                topic_partition,
+                offset,
+            } => self.truncate_replica(*broker, topic_partition, *offset),
+            Action::CorruptFile {
+                broker,
+                path,
+                position,
+            } => self.corrupt_file(*broker, path, *position),
+            _ => Ok(vec![]),
+        }
+    }
+
     /// Every running replica of `tp` writes a producer-state snapshot at its LEO.
     #[cfg(feature = "log-cleaner")]
     pub fn take_producer_snapshots(
@@ -47,7 +71,7 @@ impl World {
             .brokers
             .get_mut(&broker)
             .ok_or(SimErrorKind::NoBroker { id: broker })?;
-        if !b.online {
+        if !b.is_online() {
             return Err(SimErrorKind::BrokerAlreadyStopped { id: broker }.into());
         }
         let event = b.truncate_replica(tp, offset).map_err(|e| match e {

@@ -4,7 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::error::{SimError, SimErrorKind};
+use super::event::{EventKind, FaultChange};
 use super::network::{Envelope, Node};
+use super::world::{World, WRITE_TXN_MARKERS};
+use super::Action;
 use crate::protocol::errors::Errors;
 
 /// Requests, responses, or both.
@@ -185,6 +189,99 @@ impl Fault {
             Fault::HoldRequests { api: a } => a == api,
             Fault::Hold { matching } => matching.api.as_deref() == Some(api),
             _ => false,
+        }
+    }
+}
+
+impl World {
+    /// The fault actions, armed on the world's network; `World::apply` sends only
+    /// these here.
+    pub(super) fn apply_fault(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::HoldMarkers => Ok(self.hold_requests(WRITE_TXN_MARKERS)),
+            Action::ReleaseMarkers => Ok(self.release_requests(WRITE_TXN_MARKERS)),
+            Action::HoldRequests { api } => Ok(self.hold_requests(api)),
+            Action::ReleaseRequests { api } => Ok(self.release_requests(api)),
+            Action::DropNextRequest { from } => {
+                let fault = Fault::DropNextRequest { from: from.clone() };
+                let _ = self.network.arm(fault.clone());
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Armed(fault),
+                });
+                Ok(vec![])
+            }
+            Action::DropNextResponse { to } => {
+                let fault = Fault::DropNextResponse { to: to.clone() };
+                let _ = self.network.arm(fault.clone());
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Armed(fault),
+                });
+                Ok(vec![])
+            }
+            Action::ArmFault { fault } => {
+                // A link to a broker the cluster does not have would be cut in silence.
+                if let Fault::Cut { a, b } = fault {
+                    for n in [a, b] {
+                        if let Node::Broker(id) = n {
+                            if !self.brokers.contains_key(id) {
+                                return Err(SimErrorKind::NoBroker { id: *id }.into());
+                            }
+                        }
+                    }
+                }
+                self.arm_fault(fault.clone());
+                self.sync_controller_links();
+                Ok(vec![])
+            }
+            Action::ReleaseHeld { api } => {
+                let released = self.network.release(api, self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Released {
+                        api: api.clone(),
+                        released,
+                    },
+                });
+                Ok(vec![])
+            }
+            Action::ReleaseMessage { id } => {
+                let released = self.network.release_id(*id, self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::ReleasedMessage { id: *id, released },
+                });
+                Ok(vec![])
+            }
+            Action::HealLink { a, b } => {
+                let was_cut = self.network.heal(a, b);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Healed {
+                        a: a.clone(),
+                        b: b.clone(),
+                        was_cut,
+                    },
+                });
+                self.sync_controller_links();
+                Ok(vec![])
+            }
+            Action::DisarmFault { fault } => {
+                let released = self.network.disarm(fault, self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Disarmed {
+                        fault: fault.clone(),
+                        was_armed: released.is_some(),
+                        released: released.unwrap_or(0),
+                    },
+                });
+                Ok(vec![])
+            }
+            Action::ClearFaults => {
+                let (faults, released) = self.network.clear(self.clock_ms);
+                self.emit(EventKind::FaultArmed {
+                    fault: FaultChange::Cleared { faults, released },
+                });
+                self.sync_controller_links();
+                Ok(vec![])
+            }
+            _ => Ok(vec![]),
         }
     }
 }

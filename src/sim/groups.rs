@@ -226,7 +226,7 @@ impl World {
         let coordinators = self
             .brokers
             .values()
-            .filter(|b| b.online)
+            .filter(|b| b.is_online())
             .filter_map(|b| b.group_coordinator().next_group_deadline_ms());
         heartbeats.chain(coordinators).min()
     }

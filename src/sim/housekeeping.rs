@@ -98,7 +98,7 @@ impl World {
     pub(super) fn online_brokers(&self) -> Vec<i32> {
         self.brokers
             .iter()
-            .filter(|(_, b)| b.online)
+            .filter(|(_, b)| b.is_online())
             .map(|(id, _)| *id)
             .collect()
     }
@@ -203,7 +203,7 @@ impl World {
     /// The first tick at which some task has something to do, if any: the ticks
     /// before it would find nothing, so `advance` jumps over them.
     pub(super) fn next_useful_housekeeping_ms(&self) -> Option<i64> {
-        let online = || self.brokers.values().filter(|b| b.online);
+        let online = || self.brokers.values().filter(|b| b.is_online());
         let producers = online()
             .filter_map(|b| b.next_producer_expiry_ms())
             .min()

@@ -16,6 +16,7 @@ pub mod internal_topics;
 #[cfg(feature = "log-cleaner")]
 mod log_cleaner;
 pub mod network;
+mod producers;
 pub mod raw;
 pub mod replication;
 /// The seeded RNG lives in `util` (the producers draw their retry jitter from one too).

@@ -4,6 +4,7 @@
 use super::error::{SimError, SimErrorKind};
 use super::network::{Body, Node};
 use super::world::{RawOutcome, RawRetry, World, RAW_CLIENT};
+use super::Action;
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -11,6 +12,36 @@ use crate::protocol::{CoordinatorType, Request, Response};
 use crate::record::RecordBatch;
 
 impl World {
+    /// The bare client's requests; `World::apply` sends only these here. The answer's
+    /// lines: a front end that shows the retries words them
+    /// (`i18n::transcript::raw_lines`).
+    pub(super) fn apply_raw(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
+            Action::RawRequest { broker, request } => self.raw(*broker, request.clone()),
+            Action::RawProduce {
+                topic_partition,
+                producer_id,
+                producer_epoch,
+                base_sequence,
+                transactional_id,
+                values,
+                label,
+            } => Ok(self
+                .raw_produce(
+                    topic_partition,
+                    *producer_id,
+                    *producer_epoch,
+                    *base_sequence,
+                    transactional_id.as_deref(),
+                    values,
+                    label.as_deref(),
+                )?
+                .lines),
+            _ => Ok(vec![]),
+        }
+    }
+
     /// Who should get a raw request: the transaction coordinator for transactional
     /// APIs, the partition leader for data APIs, else the first broker.
     fn raw_target(&self, request: &Request) -> Option<i32> {

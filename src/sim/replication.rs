@@ -60,7 +60,7 @@ impl World {
         let now = self.clock_ms;
         let mut work = None::<i64>;
         let mut timers = None::<i64>;
-        for b in self.brokers.values().filter(|b| b.online) {
+        for b in self.brokers.values().filter(|b| b.is_online()) {
             let (w, t) = b.next_replication_ms(now);
             work = match (work, w) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -183,7 +183,7 @@ impl World {
                 let log = broker.and_then(|b| b.logs().get(tp));
                 ReplicaView {
                     broker: *id,
-                    online: broker.is_some_and(|b| b.online),
+                    online: broker.is_some_and(|b| b.is_online()),
                     leader: *id == reg.leader(),
                     in_isr: reg.isr().contains(id),
                     in_elr: reg.elr().contains(id),

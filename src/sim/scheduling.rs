@@ -1,13 +1,40 @@
 //! What happens next: clients poll, messages are delivered, the clock jumps to the
 //! next timer, and the coordinators' periodic cleanup runs.
 
+use super::error::{SimError, SimErrorKind};
 use super::event::EventKind;
 use super::housekeeping::{first_tick_from, tick_after};
 use super::network::{Body, Node};
 use super::world::{World, MAX_STEPS_PER_RUN, MAX_WAIT_MS, TXN_CLEANUP_INTERVAL_MS};
+use super::Action;
 use crate::log::TopicPartition;
 
 impl World {
+    /// `step`, `run` and `run MS`; `World::apply` sends only these here.
+    pub(super) fn apply_clock(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::Step => {
+                self.step();
+            }
+            Action::RunUntilIdle => {
+                self.run_until_idle();
+            }
+            Action::Advance { ms } => {
+                if *ms < 0 {
+                    return Err(SimErrorKind::TimeBackwards.into());
+                }
+                // An int of milliseconds (≈ 24.8 days), as Kafka's timeouts: the clock
+                // stays far from overflow whatever a link asks for.
+                if *ms > i64::from(i32::MAX) {
+                    return Err(SimErrorKind::RunTooLong { ms: *ms }.into());
+                }
+                self.advance(*ms);
+            }
+            _ => {}
+        }
+        Ok(vec![])
+    }
+
     /// Steps while `cond` holds (a blocking client call), bounded.
     /// Steps while `cond` holds and something is left to do (every blocking call and
     /// `run` go through here). At most [`MAX_STEPS_PER_RUN`] steps: when the limit rather
@@ -56,7 +83,7 @@ impl World {
         let bootstrap = self
             .brokers
             .values()
-            .find(|b| b.online)
+            .find(|b| b.is_online())
             .or_else(|| self.brokers.values().next())
             .map_or(1, |b| b.id);
         for name in names {
@@ -212,7 +239,7 @@ impl World {
         let work = self
             .brokers
             .values()
-            .filter(|b| b.online)
+            .filter(|b| b.is_online())
             .filter_map(|b| b.next_timeout_work_ms())
             .min()?;
         Some(first_tick_from(

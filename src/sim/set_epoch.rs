@@ -5,6 +5,7 @@
 
 use super::error::{SimError, SimErrorKind};
 use super::world::World;
+use super::Action;
 use crate::client::producer::IdState;
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::protocol::errors::Errors;
@@ -13,6 +14,20 @@ use crate::protocol::errors::Errors;
 const TRIES: usize = 50;
 
 impl World {
+    /// The `set-epoch` shortcuts; `World::apply` sends only these here.
+    pub(super) fn apply_set_epoch(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::SetTxnEpoch {
+                transactional_id,
+                epoch,
+            } => self.set_txn_epoch(transactional_id, *epoch),
+            Action::SetProducerEpoch { producer, epoch } => {
+                self.set_producer_epoch(producer, *epoch)
+            }
+            _ => Ok(vec![]),
+        }
+    }
+
     /// The coordinator of `transactional_id` writes its epoch as `epoch` (the Empty
     /// record InitProducerId writes). Creates `__transaction_state` on first use and
     /// waits 100 ms between tries while the coordinator cannot answer yet.
@@ -28,7 +43,7 @@ impl World {
             let now = self.clock_ms;
             let broker = self.leader_of(&tp);
             let outcome = broker.and_then(|id| {
-                let b = self.brokers.get_mut(&id).filter(|b| b.online)?;
+                let b = self.brokers.get_mut(&id).filter(|b| b.is_online())?;
                 Some((id, b.set_transactional_epoch(transactional_id, epoch, now)))
             });
             if let Some((id, (result, handled))) = outcome {

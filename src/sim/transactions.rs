@@ -5,10 +5,12 @@ use super::error::{SimError, SimErrorKind};
 use super::event::{EventKind, FaultChange};
 use super::network::Fault;
 use super::world::World;
+use super::Action;
 use crate::client::consumer::ConsumerGroupMetadata;
 use crate::client::producer::{Producer, ProducerEvent};
 use crate::client::transaction_manager::{Begun, TxnCall, TxnCallError, TxnOutcome, TxnState};
 use crate::coordinator::transaction::TxnFeatures;
+use crate::protocol::OffsetEntry;
 
 impl World {
     /// `consumer.groupMetadata()` of `consumer` (its group's, with its generation and
@@ -45,6 +47,74 @@ impl World {
         Ok(metadata)
     }
 
+    /// The producer's transactional calls; `World::apply` sends only these here.
+    pub(super) fn apply_transaction(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
+        match action {
+            Action::InitTransactions { producer } => {
+                let call = TxnCall::InitTransactions;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    let started = self.clock_ms;
+                    self.await_txn_call(producer, call, begun);
+                    let took = self.clock_ms - started;
+                    self.producer_mut(producer)?.set_last_call_ms(took);
+                }
+                Ok(vec![])
+            }
+            Action::BeginTransaction { producer } => {
+                self.txn_call(producer, TxnCall::BeginTransaction)?;
+                Ok(vec![])
+            }
+            Action::CommitTransaction { producer } => {
+                let call = TxnCall::CommitTransaction;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    self.await_txn_call(producer, call, begun);
+                }
+                Ok(vec![])
+            }
+            Action::AbortTransaction { producer } => {
+                let call = TxnCall::AbortTransaction;
+                if let Some(begun) = self.txn_call(producer, call.clone())? {
+                    if begun == Begun::Started {
+                        let events = self.producer_mut(producer)?.abort_transaction();
+                        self.emit_producer_events(producer, events);
+                    }
+                    self.await_txn_call(producer, call, begun);
+                }
+                Ok(vec![])
+            }
+            Action::SendOffsetsToTransaction {
+                producer,
+                group_id,
+                offsets,
+                consumer,
+            } => {
+                let metadata = self.offsets_group_metadata(group_id, consumer.as_deref())?;
+                let call = TxnCall::SendOffsetsToTransaction;
+                if self.txn_call(producer, call)?.is_none() {
+                    return Ok(vec![]);
+                }
+                let entries = offsets
+                    .iter()
+                    .map(|(tp, offset)| OffsetEntry {
+                        topic_partition: tp.clone(),
+                        offset: *offset,
+                    })
+                    .collect();
+                if let Some(tm) = self.producer_mut(producer)?.txn.as_mut() {
+                    tm.send_offsets(metadata, entries);
+                }
+                self.run_while(|w| {
+                    w.producers
+                        .get(producer)
+                        .and_then(|p| p.txn.as_ref())
+                        .is_some_and(|t| t.has_pending_offsets())
+                });
+                Ok(vec![])
+            }
+            _ => Ok(vec![]),
+        }
+    }
+
     /// A transactional call, checked as Kafka's client checks it. A refusal is the
     /// outcome of a valid action, so it is an event (and the action is recorded), not
     /// a `SimError`; `None` then. `Resumed` means the same blocking call was pending.
@@ -54,7 +124,7 @@ impl World {
         call: TxnCall,
     ) -> Result<Option<Begun>, SimError> {
         let p = self.producer_mut(name)?;
-        let ids = (p.producer_id, p.producer_epoch);
+        let ids = (p.producer_id(), p.producer_epoch());
         let idempotent = p.config.enable_idempotence;
         let result = match p.txn.as_mut() {
             Some(tm) => tm.call(&call, ids),

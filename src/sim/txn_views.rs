@@ -178,7 +178,7 @@ impl World {
     pub fn coordinated_transactions(&self) -> Vec<CoordinatedTransaction<'_>> {
         self.brokers
             .values()
-            .filter(|b| b.online)
+            .filter(|b| b.is_online())
             .flat_map(|b| {
                 b.txn_coordinator()
                     .transactions()
@@ -206,7 +206,7 @@ impl World {
         let rows: Vec<Vec<String>> = self
             .brokers
             .values()
-            .filter(|b| b.online)
+            .filter(|b| b.is_online())
             .flat_map(|b| {
                 b.txn_coordinator().list().into_iter().map(move |l| {
                     vec![

@@ -388,7 +388,7 @@ impl World {
         Some(LogView {
             tp: tp.clone(),
             leader: broker.id,
-            leader_online: broker.online,
+            leader_online: broker.is_online(),
             log_start_offset: log.map_or(0, |l| l.log_start_offset()),
             log_end_offset: leo,
             high_watermark: log.map_or(leo, |l| l.high_watermark()),

@@ -13,15 +13,13 @@ use serde::Serialize;
 
 use super::action::Action;
 use super::error::{SimError, SimErrorKind};
-use super::event::{Event, EventKind, FaultChange};
-use super::network::{Fault, Network, Node};
+use super::event::{Event, EventKind};
+use super::network::{Network, Node};
 use crate::broker::broker::{Broker, BrokerEvent};
 use crate::client::consumer::Consumer;
-use crate::client::producer::{Producer, ProducerConfig};
-use crate::client::transaction_manager::{Begun, TxnCall};
+use crate::client::producer::Producer;
 use crate::controller::ProducerIdControlManager;
 use crate::log::{LogConfig, TopicPartition};
-use crate::protocol::OffsetEntry;
 use crate::protocol::{Errors, Request, Response};
 use crate::util::ordered::CollectSorted;
 
@@ -362,407 +360,74 @@ impl World {
         result
     }
 
+    /// One arm a family: each family's actions are applied beside the rest of its code
+    /// (a new action joins its family's arm and its family's `apply_…`).
     fn apply_action(&mut self, action: &Action) -> Result<Vec<String>, SimError> {
         match action {
-            Action::SetBrokerConfig { key, value }
-                if key == "transactional.id.expiration.ms"
-                    || key == "transaction.remove.expired.transaction.cleanup.interval.ms" =>
-            {
-                self.set_transactional_id_expiration(key, value)?;
-                self.emit(EventKind::ConfigChanged {
-                    key: key.clone(),
-                    value: value.clone(),
-                });
-                Ok(vec![])
-            }
-            Action::SetBrokerConfig { key, value } if key == "transaction.max.timeout.ms" => {
-                let parsed = crate::protocol::config_def::parse(
-                    crate::protocol::config_def::Place::Broker,
-                    key,
-                    value,
-                )?;
-                // An INT key with `atLeast(1)`: it fits an i32.
-                let max_ms = i32::try_from(parsed.number()).unwrap_or(i32::MAX);
-                for b in self.brokers.values_mut() {
-                    b.set_max_transaction_timeout(max_ms);
-                }
-                self.emit(EventKind::ConfigChanged {
-                    key: key.clone(),
-                    value: value.clone(),
-                });
-                Ok(vec![])
-            }
-            Action::SetBrokerConfig { key, value }
-                if super::internal_topics::InternalTopicsConfig::KEYS.contains(&key.as_str()) =>
-            {
-                self.set_internal_topic_config(key, value)?;
-                Ok(vec![])
-            }
-            Action::SetBrokerConfig { key, value } => {
-                let mut config = self.broker_defaults.clone();
-                apply_log_config(&mut config, key, value)?;
-                self.broker_defaults = config.clone();
-                if key == "producer.id.expiration.check.interval.ms" {
-                    self.next_producer_expiry_check_ms = self
-                        .clock_ms
-                        .saturating_add(config.producer_id_expiration_check_interval_ms);
-                }
-                if key == "log.retention.check.interval.ms" {
-                    self.next_retention_check_ms = self
-                        .clock_ms
-                        .saturating_add(config.retention_check_interval_ms);
-                }
-                for broker in self.brokers.values_mut() {
-                    broker.log_config = config.clone();
-                    if key == "producer.snapshots" {
-                        broker.set_producer_snapshots(config.producer_snapshots);
-                    }
-                    // Broker-wide in Kafka: every partition follows at once.
-                    broker.set_producer_id_expiration(&config);
-                    broker.set_log_retention_check_interval(&config);
-                }
-                for topic in self.topics.values_mut() {
-                    if key == "producer.snapshots" {
-                        topic.config.producer_snapshots = config.producer_snapshots;
-                    }
-                    topic.config.producer_id_expiration_ms = config.producer_id_expiration_ms;
-                    topic.config.producer_id_expiration_check_interval_ms =
-                        config.producer_id_expiration_check_interval_ms;
-                    topic.config.retention_check_interval_ms = config.retention_check_interval_ms;
-                }
-                self.emit(EventKind::ConfigChanged {
-                    key: key.clone(),
-                    value: value.clone(),
-                });
-                Ok(vec![])
-            }
-            Action::CreateTopic {
-                name,
-                partitions,
-                configs,
-            } => self.create_topic(name, *partitions, configs),
+            Action::SetBrokerConfig { key, value } => self.apply_broker_config(key, value),
+            Action::CreateTopic { .. } => self.apply_topic_admin(action),
             #[cfg(feature = "topic-admin")]
-            Action::AlterTopicConfigs { name, configs } => self.alter_topic_configs(name, configs),
-            #[cfg(feature = "topic-admin")]
-            Action::CreatePartitions {
-                name,
-                partitions,
-                assignment,
-            } => self.create_partitions(name, *partitions, assignment),
-            #[cfg(feature = "topic-admin")]
-            Action::DeleteTopic { name } => self.delete_topic(name),
-            #[cfg(feature = "topic-admin")]
-            Action::ReassignPartition {
-                topic_partition,
-                replicas,
-            } => self.alter_partition_reassignment(topic_partition, replicas.as_deref()),
-            #[cfg(feature = "topic-admin")]
-            Action::ListReassignments { partitions } => {
-                Ok(self.list_partition_reassignments(partitions))
+            Action::AlterTopicConfigs { .. }
+            | Action::CreatePartitions { .. }
+            | Action::DeleteTopic { .. }
+            | Action::ReassignPartition { .. }
+            | Action::ListReassignments { .. } => self.apply_topic_admin(action),
+            Action::CreateProducer { .. } | Action::Send { .. } | Action::Flush { .. } => {
+                self.apply_producer(action)
             }
-            Action::CreateProducer { name, configs } => {
-                if name == RAW_CLIENT || name.is_empty() {
-                    return Err(SimErrorKind::ReservedName { name: name.clone() }.into());
-                }
-                if self.producers.contains_key(name) {
-                    return Err(SimErrorKind::ProducerExists { name: name.clone() }.into());
-                }
-                let config = ProducerConfig::from_pairs_with(name, configs, self.breaks)?;
-                let mut producer = Producer::new(config);
-                producer.seed_retry_jitter(self.config.seed);
-                producer.set_transaction_v2(self.config.txn_features().v2());
-                self.producers.insert(name.clone(), producer);
-                self.ready.insert(name.clone());
-                Ok(vec![])
-            }
-            Action::Send {
-                producer,
-                topic_partition,
-                values,
-            } => {
-                self.check_partition(topic_partition)?;
-                if values.is_empty() {
-                    return Err(SimErrorKind::EmptySend.into());
-                }
-                let now = self.clock_ms;
-                // Kafka appends the record before `maybeAddPartition` throws; here a
-                // refused record is not kept, so it cannot slip into a later transaction.
-                let call = TxnCall::Send {
-                    tp: topic_partition.clone(),
-                };
-                if self.txn_call(producer, call)?.is_none() {
-                    return Ok(vec![]);
-                }
-                let event =
-                    self.producer_mut(producer)?
-                        .send(topic_partition.clone(), values.clone(), now);
-                self.emit(EventKind::Producer {
-                    client: producer.clone(),
-                    event,
-                });
-                Ok(vec![])
-            }
-            Action::Flush { producer } => {
-                self.producer_mut(producer)?;
-                self.run_while(|w| w.producers.get(producer).is_some_and(|p| p.has_pending()));
-                Ok(vec![])
-            }
-            Action::HoldMarkers => Ok(self.hold_requests(WRITE_TXN_MARKERS)),
-            Action::ReleaseMarkers => Ok(self.release_requests(WRITE_TXN_MARKERS)),
-            Action::HoldRequests { api } => Ok(self.hold_requests(api)),
-            Action::ReleaseRequests { api } => Ok(self.release_requests(api)),
-            Action::AdminAbortTransaction {
-                topic_partition,
-                start_offset,
-            } => self.admin_abort_transaction(topic_partition, *start_offset),
-            Action::AdminDeleteRecords {
-                topic_partition,
-                offset,
-            } => self.admin_delete_records(topic_partition, *offset),
-            Action::AdminElectLeaders {
-                election,
-                partitions,
-            } => Ok(self.admin_elect_leaders(*election, partitions)),
-            #[cfg(feature = "log-cleaner")]
-            Action::CleanLog { topic_partition } => self.clean_log(topic_partition),
-            #[cfg(feature = "log-cleaner")]
-            Action::TakeSnapshot { topic_partition } => {
-                self.take_producer_snapshots(topic_partition)
-            }
-            #[cfg(feature = "log-cleaner")]
-            Action::TruncateLog {
-                broker,
-                topic_partition,
-                offset,
-            } => self.truncate_replica(*broker, topic_partition, *offset),
-            #[cfg(feature = "set-epoch")]
-            Action::SetTxnEpoch {
-                transactional_id,
-                epoch,
-            } => self.set_txn_epoch(transactional_id, *epoch),
-            #[cfg(feature = "set-epoch")]
-            Action::SetProducerEpoch { producer, epoch } => {
-                self.set_producer_epoch(producer, *epoch)
-            }
-            #[cfg(feature = "log-cleaner")]
-            Action::CorruptFile {
-                broker,
-                path,
-                position,
-            } => self.corrupt_file(*broker, path, *position),
-            Action::CreateConsumer { name, configs } => self.create_consumer(name, configs),
+            Action::InitTransactions { .. }
+            | Action::BeginTransaction { .. }
+            | Action::CommitTransaction { .. }
+            | Action::AbortTransaction { .. }
+            | Action::SendOffsetsToTransaction { .. } => self.apply_transaction(action),
+            Action::CreateConsumer { .. }
+            | Action::Assign { .. }
+            | Action::Poll { .. }
+            | Action::Seek { .. } => self.apply_consumer(action),
             #[cfg(feature = "group-membership")]
-            Action::Subscribe { consumer, topics } => self.subscribe(consumer, topics),
-            #[cfg(feature = "group-membership")]
-            Action::Unsubscribe { consumer } => self.unsubscribe(consumer),
-            Action::Assign {
-                consumer,
-                partitions,
-            } => self.assign(consumer, partitions),
-            Action::Poll { consumer } => self.poll(consumer),
+            Action::Subscribe { .. } | Action::Unsubscribe { .. } => self.apply_consumer(action),
             Action::Transform {
                 producer,
                 consumer,
                 topic,
             } => self.transform(producer, consumer, topic),
-            Action::Seek {
-                consumer,
-                topic_partition,
-                offset,
-            } => self.seek(consumer, topic_partition, *offset),
-            Action::InitTransactions { producer } => {
-                let call = TxnCall::InitTransactions;
-                if let Some(begun) = self.txn_call(producer, call.clone())? {
-                    let started = self.clock_ms;
-                    self.await_txn_call(producer, call, begun);
-                    let took = self.clock_ms - started;
-                    self.producer_mut(producer)?.set_last_call_ms(took);
-                }
-                Ok(vec![])
+            Action::AdminAbortTransaction { .. }
+            | Action::AdminDeleteRecords { .. }
+            | Action::AdminElectLeaders { .. } => self.apply_admin(action),
+            #[cfg(feature = "log-cleaner")]
+            Action::CleanLog { .. }
+            | Action::TakeSnapshot { .. }
+            | Action::TruncateLog { .. }
+            | Action::CorruptFile { .. } => self.apply_disk(action),
+            #[cfg(feature = "set-epoch")]
+            Action::SetTxnEpoch { .. } | Action::SetProducerEpoch { .. } => {
+                self.apply_set_epoch(action)
             }
-            Action::BeginTransaction { producer } => {
-                self.txn_call(producer, TxnCall::BeginTransaction)?;
-                Ok(vec![])
+            Action::RawInitProducerId | Action::RawRequest { .. } | Action::RawProduce { .. } => {
+                self.apply_raw(action)
             }
-            Action::CommitTransaction { producer } => {
-                let call = TxnCall::CommitTransaction;
-                if let Some(begun) = self.txn_call(producer, call.clone())? {
-                    self.await_txn_call(producer, call, begun);
-                }
-                Ok(vec![])
-            }
-            Action::AbortTransaction { producer } => {
-                let call = TxnCall::AbortTransaction;
-                if let Some(begun) = self.txn_call(producer, call.clone())? {
-                    if begun == Begun::Started {
-                        let events = self.producer_mut(producer)?.abort_transaction();
-                        self.emit_producer_events(producer, events);
-                    }
-                    self.await_txn_call(producer, call, begun);
-                }
-                Ok(vec![])
-            }
-            Action::SendOffsetsToTransaction {
-                producer,
-                group_id,
-                offsets,
-                consumer,
-            } => {
-                let metadata = self.offsets_group_metadata(group_id, consumer.as_deref())?;
-                let call = TxnCall::SendOffsetsToTransaction;
-                if self.txn_call(producer, call)?.is_none() {
-                    return Ok(vec![]);
-                }
-                let entries = offsets
-                    .iter()
-                    .map(|(tp, offset)| OffsetEntry {
-                        topic_partition: tp.clone(),
-                        offset: *offset,
-                    })
-                    .collect();
-                if let Some(tm) = self.producer_mut(producer)?.txn.as_mut() {
-                    tm.send_offsets(metadata, entries);
-                }
-                self.run_while(|w| {
-                    w.producers
-                        .get(producer)
-                        .and_then(|p| p.txn.as_ref())
-                        .is_some_and(|t| t.has_pending_offsets())
-                });
-                Ok(vec![])
-            }
-            // The answer's lines: a front end that shows the retries words them
-            // (`i18n::transcript::raw_lines`).
-            Action::RawInitProducerId => Ok(self.raw_init_producer_id().lines),
-            Action::RawRequest { broker, request } => self.raw(*broker, request.clone()),
-            Action::RawProduce {
-                topic_partition,
-                producer_id,
-                producer_epoch,
-                base_sequence,
-                transactional_id,
-                values,
-                label,
-            } => Ok(self
-                .raw_produce(
-                    topic_partition,
-                    *producer_id,
-                    *producer_epoch,
-                    *base_sequence,
-                    transactional_id.as_deref(),
-                    values,
-                    label.as_deref(),
-                )?
-                .lines),
-            Action::DropNextRequest { from } => {
-                let fault = Fault::DropNextRequest { from: from.clone() };
-                let _ = self.network.arm(fault.clone());
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Armed(fault),
-                });
-                Ok(vec![])
-            }
-            Action::DropNextResponse { to } => {
-                let fault = Fault::DropNextResponse { to: to.clone() };
-                let _ = self.network.arm(fault.clone());
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Armed(fault),
-                });
-                Ok(vec![])
-            }
-            Action::ArmFault { fault } => {
-                // A link to a broker the cluster does not have would be cut in silence.
-                if let Fault::Cut { a, b } = fault {
-                    for n in [a, b] {
-                        if let Node::Broker(id) = n {
-                            if !self.brokers.contains_key(id) {
-                                return Err(SimErrorKind::NoBroker { id: *id }.into());
-                            }
-                        }
-                    }
-                }
-                self.arm_fault(fault.clone());
-                self.sync_controller_links();
-                Ok(vec![])
-            }
-            Action::ReleaseHeld { api } => {
-                let released = self.network.release(api, self.clock_ms);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Released {
-                        api: api.clone(),
-                        released,
-                    },
-                });
-                Ok(vec![])
-            }
-            Action::ReleaseMessage { id } => {
-                let released = self.network.release_id(*id, self.clock_ms);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::ReleasedMessage { id: *id, released },
-                });
-                Ok(vec![])
-            }
-            Action::HealLink { a, b } => {
-                let was_cut = self.network.heal(a, b);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Healed {
-                        a: a.clone(),
-                        b: b.clone(),
-                        was_cut,
-                    },
-                });
-                self.sync_controller_links();
-                Ok(vec![])
-            }
-            Action::DisarmFault { fault } => {
-                let released = self.network.disarm(fault, self.clock_ms);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Disarmed {
-                        fault: fault.clone(),
-                        was_armed: released.is_some(),
-                        released: released.unwrap_or(0),
-                    },
-                });
-                Ok(vec![])
-            }
-            Action::ClearFaults => {
-                let (faults, released) = self.network.clear(self.clock_ms);
-                self.emit(EventKind::FaultArmed {
-                    fault: FaultChange::Cleared { faults, released },
-                });
-                self.sync_controller_links();
-                Ok(vec![])
-            }
+            Action::HoldMarkers
+            | Action::ReleaseMarkers
+            | Action::HoldRequests { .. }
+            | Action::ReleaseRequests { .. }
+            | Action::DropNextRequest { .. }
+            | Action::DropNextResponse { .. }
+            | Action::ArmFault { .. }
+            | Action::ReleaseHeld { .. }
+            | Action::ReleaseMessage { .. }
+            | Action::HealLink { .. }
+            | Action::DisarmFault { .. }
+            | Action::ClearFaults => self.apply_fault(action),
             Action::Break { switch, on } => {
                 self.set_break(*switch, *on);
                 Ok(vec![])
             }
-            Action::Step => {
-                self.step();
-                Ok(vec![])
+            Action::Step | Action::RunUntilIdle | Action::Advance { .. } => {
+                self.apply_clock(action)
             }
-            Action::RunUntilIdle => {
-                self.run_until_idle();
-                Ok(vec![])
-            }
-            Action::Advance { ms } => {
-                if *ms < 0 {
-                    return Err(SimErrorKind::TimeBackwards.into());
-                }
-                // An int of milliseconds (≈ 24.8 days), as Kafka's timeouts: the clock
-                // stays far from overflow whatever a link asks for.
-                if *ms > i64::from(i32::MAX) {
-                    return Err(SimErrorKind::RunTooLong { ms: *ms }.into());
-                }
-                self.advance(*ms);
-                Ok(vec![])
-            }
-            Action::RestartBroker { broker, clean } => {
-                self.stop_broker(*broker, *clean)?;
-                self.start_broker(*broker)
-            }
-            Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
-            Action::StartBroker { broker } => self.start_broker(*broker),
+            Action::RestartBroker { .. }
+            | Action::StopBroker { .. }
+            | Action::StartBroker { .. } => self.apply_broker_lifecycle(action),
         }
     }
 

@@ -209,7 +209,7 @@ pub fn idempotence_views(
             .map(|e| crate::i18n::narrate(e, lang)),
         verdict: tp.as_ref().and_then(|tp| last_verdict(world, tp)),
         recovery: tp.as_ref().and_then(|tp| last_recovery(world, tp)),
-        online: world.brokers().get(&leader).is_some_and(|b| b.online),
+        online: world.brokers().get(&leader).is_some_and(|b| b.is_online()),
         snapshots: world.broker_defaults().producer_snapshots,
         producer: producer_info(world, lang),
         events: event_items(world, MAX_EVENTS, crate::view::tone::idempotence, lang),
@@ -231,10 +231,10 @@ fn producer_info(world: &World, lang: Lang) -> ProducerInfo {
         )
     };
     ProducerInfo {
-        id: (p.producer_id >= 0).then(|| {
+        id: (p.producer_id() >= 0).then(|| {
             (
-                p.producer_id,
-                p.producer_epoch,
+                p.producer_id(),
+                p.producer_epoch(),
                 p.next_sequence(&TopicPartition::new(TOPIC, 0)),
             )
         }),

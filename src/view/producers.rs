@@ -124,7 +124,7 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
         .map(|(name, p, txn)| ProducerView {
             name: name.to_string(),
             transactional_id: txn.transactional_id.clone(),
-            id: (p.producer_id >= 0).then_some((p.producer_id, p.producer_epoch)),
+            id: (p.producer_id() >= 0).then_some((p.producer_id(), p.producer_epoch())),
             state: txn.state.name(),
             in_transaction: txn.state == TxnState::InTransaction,
             last_error: txn.last_error.map(|e| e.exception_name()),
@@ -139,11 +139,13 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
                 .coordinated_transactions()
                 .iter()
                 .filter(|c| c.metadata.transactional_id() == txn.transactional_id)
-                .filter(|c| c.metadata.producer_id() == p.producer_id)
+                .filter(|c| c.metadata.producer_id() == p.producer_id())
                 .map(|c| c.metadata.producer_epoch())
                 .max()
                 .filter(|e| {
-                    p.producer_id >= 0 && *e > p.producer_epoch && txn.state != TxnState::FatalError
+                    p.producer_id() >= 0
+                        && *e > p.producer_epoch()
+                        && txn.state != TxnState::FatalError
                 }),
         })
         .collect()

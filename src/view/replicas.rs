@@ -146,7 +146,7 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
                     _ => leads_internal.push((tp.topic, 1)),
                 }
             }
-            let state = if !b.online {
+            let state = if !b.is_online() {
                 BrokerState::Stopped
             } else if world.is_fenced(b.id) {
                 BrokerState::Fenced
@@ -170,7 +170,7 @@ pub fn brokers(world: &World) -> Vec<BrokerCard> {
             BrokerCard {
                 id: b.id,
                 state,
-                controller: controller_sees(world, b.id, b.online),
+                controller: controller_sees(world, b.id, b.is_online()),
                 leads,
                 leads_internal,
                 catching_up,

@@ -11,7 +11,46 @@ use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
 use crate::sim::event::window_text;
 
+/// One arm a family of broker events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
+        BrokerEvent::BatchAppended { .. }
+        | BrokerEvent::BatchDuplicate { .. }
+        | BrokerEvent::BatchRejected { .. }
+        | BrokerEvent::TransactionVerification { .. }
+        | BrokerEvent::PartitionNotVerified { .. }
+        | BrokerEvent::PartitionVerification { .. } => append_event(broker, e),
+        BrokerEvent::MarkerWritten { .. }
+        | BrokerEvent::MarkerRejected { .. }
+        | BrokerEvent::MarkersRequeued { .. }
+        | BrokerEvent::MarkersAwaitLeader { .. }
+        | BrokerEvent::MarkersSkippedForDeletedPartitions { .. }
+        | BrokerEvent::MarkersAwaitIsr { .. } => marker_event(broker, e),
+        BrokerEvent::ProducersExpired { .. }
+        | BrokerEvent::LogStartOffsetIncremented { .. }
+        | BrokerEvent::SegmentsDeleted { .. }
+        | BrokerEvent::LogCleaned { .. }
+        | BrokerEvent::SnapshotTaken { .. }
+        | BrokerEvent::LogTruncated { .. }
+        | BrokerEvent::FileCorrupted { .. }
+        | BrokerEvent::NothingToClean { .. }
+        | BrokerEvent::SegmentRolled { .. } => log_event(broker, e),
+        BrokerEvent::ProducerIdNotReady { .. }
+        | BrokerEvent::ProducerIdBlockReceived { .. }
+        | BrokerEvent::ProducerIdAssigned { .. } => producer_id_event(broker, e),
+        BrokerEvent::CoordinatorLoadStarted { .. }
+        | BrokerEvent::CoordinatorLoadCompleted { .. }
+        | BrokerEvent::Stopped { .. }
+        | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
+        BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::Group(g) => super::group::event(broker, g),
+        BrokerEvent::Replication(r) => super::replication::event(broker, r),
+    }
+}
+
+/// The produce path: an append, a duplicate, a refusal, and the transaction
+/// verification before them.
+fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
     match e {
         BrokerEvent::BatchAppended {
             tp,
@@ -132,6 +171,42 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             coordinator = coordinator,
             transactional_id = transactional_id
         ),
+        BrokerEvent::PartitionNotVerified {
+            tp,
+            producer_id,
+            producer_epoch,
+            error,
+        } => msg!(
+            "broker.partition-not-verified",
+            broker = broker,
+            error = error.name(),
+            tp = tp,
+            producer_id = producer_id,
+            epoch = producer_epoch
+        ),
+        BrokerEvent::PartitionVerification {
+            tp,
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            coordinator,
+        } => msg!(
+            "broker.partition-verification",
+            broker = broker,
+            producer_id = producer_id,
+            epoch = producer_epoch,
+            tp = tp,
+            coordinator = coordinator,
+            transactional_id = transactional_id
+        ),
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
+    }
+}
+
+/// Transaction markers: written, refused, or waiting to be sent again.
+fn marker_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::MarkerWritten {
             tp,
             producer_id,
@@ -184,36 +259,53 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 _ => Msg::new("broker.marker-rejected.not-newer"),
             }
         ),
-        BrokerEvent::PartitionNotVerified {
-            tp,
-            producer_id,
-            producer_epoch,
-            error,
-        } => msg!(
-            "broker.partition-not-verified",
-            broker = broker,
-            error = error.name(),
-            tp = tp,
-            producer_id = producer_id,
-            epoch = producer_epoch
-        ),
-        BrokerEvent::PartitionVerification {
-            tp,
+        BrokerEvent::MarkersRequeued {
             transactional_id,
-            producer_id,
-            producer_epoch,
-            coordinator,
+            leader,
+            partitions,
         } => msg!(
-            "broker.partition-verification",
+            "broker.markers-requeued",
             broker = broker,
-            producer_id = producer_id,
-            epoch = producer_epoch,
-            tp = tp,
-            coordinator = coordinator,
-            transactional_id = transactional_id
+            transactional_id = transactional_id,
+            leader = leader,
+            partitions = tps(partitions)
         ),
-        BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
-        BrokerEvent::Group(g) => super::group::event(broker, g),
+        BrokerEvent::MarkersAwaitLeader {
+            transactional_id,
+            partitions,
+        } => msg!(
+            "broker.markers-await-leader",
+            broker = broker,
+            transactional_id = transactional_id,
+            partitions = tps(partitions)
+        ),
+        BrokerEvent::MarkersSkippedForDeletedPartitions {
+            transactional_id,
+            partitions,
+        } => msg!(
+            "broker.markers-skipped-deleted",
+            broker = broker,
+            transactional_id = transactional_id,
+            partitions = tps(partitions)
+        ),
+        BrokerEvent::MarkersAwaitIsr {
+            transactional_id,
+            partitions,
+        } => msg!(
+            "broker.markers-await-isr",
+            broker = broker,
+            transactional_id = transactional_id,
+            partitions = tps(partitions)
+        ),
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
+    }
+}
+
+/// The log's own work: producer expiry, log start, retention, cleaning, snapshots,
+/// truncation, corruption and rolls.
+fn log_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::ProducersExpired {
             tp,
             producer_ids,
@@ -226,7 +318,6 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
             producer_ids = list(producer_ids.iter().map(|p| Arg::Text(p.to_string()))),
             expiration_ms = expiration_ms
         ),
-        BrokerEvent::Replication(r) => super::replication::event(broker, r),
         BrokerEvent::LogStartOffsetIncremented {
             tp,
             from,
@@ -354,6 +445,14 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 base_offset = base_offset
             ),
         },
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
+    }
+}
+
+/// Producer ids: the block from the controller and the id handed out.
+fn producer_id_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::ProducerIdNotReady { asked_controller } => {
             msg!(
                 "broker.pid-not-ready",
@@ -380,44 +479,14 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 epoch = producer_epoch
             )
         }
-        BrokerEvent::MarkersRequeued {
-            transactional_id,
-            leader,
-            partitions,
-        } => msg!(
-            "broker.markers-requeued",
-            broker = broker,
-            transactional_id = transactional_id,
-            leader = leader,
-            partitions = tps(partitions)
-        ),
-        BrokerEvent::MarkersAwaitLeader {
-            transactional_id,
-            partitions,
-        } => msg!(
-            "broker.markers-await-leader",
-            broker = broker,
-            transactional_id = transactional_id,
-            partitions = tps(partitions)
-        ),
-        BrokerEvent::MarkersSkippedForDeletedPartitions {
-            transactional_id,
-            partitions,
-        } => msg!(
-            "broker.markers-skipped-deleted",
-            broker = broker,
-            transactional_id = transactional_id,
-            partitions = tps(partitions)
-        ),
-        BrokerEvent::MarkersAwaitIsr {
-            transactional_id,
-            partitions,
-        } => msg!(
-            "broker.markers-await-isr",
-            broker = broker,
-            transactional_id = transactional_id,
-            partitions = tps(partitions)
-        ),
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
+    }
+}
+
+/// A coordinator loading its partition, and the broker stopping and recovering.
+fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::CoordinatorLoadStarted {
             tp,
             coordinator_epoch,
@@ -534,6 +603,8 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
                 corrupt_log = corrupt_log
             )
         }
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
     }
 }
 

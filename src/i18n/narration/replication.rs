@@ -15,7 +15,32 @@ fn ids(list: &[i32]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// One arm a family of replication events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
+        ReplicationEvent::RoleChanged { .. }
+        | ReplicationEvent::LeaderRecovered { .. }
+        | ReplicationEvent::FollowerFetched { .. }
+        | ReplicationEvent::StaleFetchRefused { .. }
+        | ReplicationEvent::Truncated { .. }
+        | ReplicationEvent::OffsetOutOfRangeReset { .. }
+        | ReplicationEvent::FetchFenced { .. }
+        | ReplicationEvent::FetchFailed { .. } => fetch_event(broker, e),
+        ReplicationEvent::HighWatermarkAdvanced { .. }
+        | ReplicationEvent::HighWatermarkHeld { .. }
+        | ReplicationEvent::IsrShrunk { .. }
+        | ReplicationEvent::IsrExpanded { .. }
+        | ReplicationEvent::AlterPartitionRefused { .. }
+        | ReplicationEvent::IsrExpansionRefused { .. } => isr_event(broker, e),
+        ReplicationEvent::DelayedProduceCompleted { .. }
+        | ReplicationEvent::DeleteRecordsDelayed { .. }
+        | ReplicationEvent::DeleteRecordsCompleted { .. } => delayed_event(broker, e),
+    }
+}
+
+/// Roles and the follower's fetches: a new leader or follower, what it fetched,
+/// truncated or was refused.
+fn fetch_event(broker: i32, e: &ReplicationEvent) -> Msg {
     match e {
         ReplicationEvent::RoleChanged {
             tp,
@@ -84,6 +109,78 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
                 )
             }
         }
+        ReplicationEvent::StaleFetchRefused {
+            tp,
+            replica,
+            fetched_epoch,
+            registered_epoch,
+        } => msg!(
+            "replication.stale-fetch",
+            broker = broker,
+            replica = replica,
+            tp = tp,
+            fetched = fetched_epoch,
+            registered = registered_epoch
+        ),
+        ReplicationEvent::Truncated {
+            tp,
+            leader,
+            to_offset,
+            removed_batches,
+            diverging_epoch,
+        } => msg!(
+            "replication.truncated",
+            broker = broker,
+            tp = tp,
+            leader = leader,
+            offset = to_offset,
+            batches = removed_batches,
+            epoch = diverging_epoch
+        ),
+        ReplicationEvent::OffsetOutOfRangeReset {
+            tp,
+            leader,
+            from,
+            to,
+            fully,
+        } => msg!(
+            "replication.out-of-range-reset",
+            broker = broker,
+            tp = tp,
+            leader = leader,
+            from = from,
+            to = to,
+            fully = fully
+        ),
+        ReplicationEvent::FetchFenced {
+            tp,
+            leader,
+            leader_epoch,
+        } => msg!(
+            "replication.fetch-fenced",
+            broker = broker,
+            tp = tp,
+            leader = leader,
+            epoch = leader_epoch
+        ),
+        ReplicationEvent::FetchFailed { tp, leader, error } => {
+            msg!(
+                "replication.fetch-failed",
+                broker = broker,
+                tp = tp,
+                leader = leader,
+                error = error.name()
+            )
+        }
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
+    }
+}
+
+/// The HW and the ISR: the HW moving or held, the ISR shrinking or growing, and
+/// the controller refusing a change.
+fn isr_event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
         ReplicationEvent::HighWatermarkAdvanced { tp, old, new, isr } => {
             msg!(
                 "replication.hw-advanced",
@@ -179,69 +276,14 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
                 why = why
             )
         }
-        ReplicationEvent::StaleFetchRefused {
-            tp,
-            replica,
-            fetched_epoch,
-            registered_epoch,
-        } => msg!(
-            "replication.stale-fetch",
-            broker = broker,
-            replica = replica,
-            tp = tp,
-            fetched = fetched_epoch,
-            registered = registered_epoch
-        ),
-        ReplicationEvent::Truncated {
-            tp,
-            leader,
-            to_offset,
-            removed_batches,
-            diverging_epoch,
-        } => msg!(
-            "replication.truncated",
-            broker = broker,
-            tp = tp,
-            leader = leader,
-            offset = to_offset,
-            batches = removed_batches,
-            epoch = diverging_epoch
-        ),
-        ReplicationEvent::OffsetOutOfRangeReset {
-            tp,
-            leader,
-            from,
-            to,
-            fully,
-        } => msg!(
-            "replication.out-of-range-reset",
-            broker = broker,
-            tp = tp,
-            leader = leader,
-            from = from,
-            to = to,
-            fully = fully
-        ),
-        ReplicationEvent::FetchFenced {
-            tp,
-            leader,
-            leader_epoch,
-        } => msg!(
-            "replication.fetch-fenced",
-            broker = broker,
-            tp = tp,
-            leader = leader,
-            epoch = leader_epoch
-        ),
-        ReplicationEvent::FetchFailed { tp, leader, error } => {
-            msg!(
-                "replication.fetch-failed",
-                broker = broker,
-                tp = tp,
-                leader = leader,
-                error = error.name()
-            )
-        }
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
+    }
+}
+
+/// Answers that waited for the followers: `acks=all` Produce and DeleteRecords.
+fn delayed_event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
         ReplicationEvent::DelayedProduceCompleted {
             tp,
             required_offset,
@@ -288,6 +330,8 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
             low_watermark = low_watermark,
             error = error.name()
         ),
+        // `event` sends only this family here.
+        _ => Msg::new("empty"),
     }
 }
 
