@@ -127,6 +127,9 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
             if c.eligible_leader_replicas {
                 line.push_str(" eligible.leader.replicas.enable=true");
             }
+            if c.controllers != 1 {
+                line.push_str(&format!(" controllers={}", c.controllers));
+            }
             line
         }
         StepKind::Echo(text) => format!("echo {text}"),
@@ -231,6 +234,8 @@ fn print_view(view: &View) -> String {
             "print events{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()
         ),
+        #[cfg(feature = "metadata-log")]
+        View::Quorum => "print quorum".into(),
         #[cfg(feature = "metadata-log")]
         View::Metadata { last } => format!(
             "print metadata{}",
@@ -478,6 +483,10 @@ fn print_action(action: &Action) -> Option<String> {
             if *clean { "clean" } else { "crash" }
         ),
         Action::StartBroker { broker } => format!("broker {broker} start"),
+        #[cfg(feature = "metadata-log")]
+        Action::StopController { controller } => format!("controller {controller} stop"),
+        #[cfg(feature = "metadata-log")]
+        Action::StartController { controller } => format!("controller {controller} start"),
     })
 }
 
@@ -655,7 +664,7 @@ pub fn print(scenario: &Scenario) -> String {
 pub fn node(n: &Node) -> String {
     match n {
         Node::Broker(id) => format!("broker-{id}"),
-        Node::Controller => "controller".into(),
+        Node::Controller(_) => n.to_string(),
         Node::Client(name) => {
             if super::parse::parse_node(name) == *n {
                 quote(name)

@@ -136,4 +136,19 @@ impl World {
             self.reregister_broker(id);
         }
     }
+
+    /// A controller stopped: the messages on its connections are lost, each said.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) fn controller_connections_lost(&mut self, id: i32) {
+        let node = Node::Controller(id);
+        for env in self.network.disconnect(&node) {
+            self.emit(EventKind::MessageRefused {
+                id: env.id,
+                sender_down: env.from == node,
+                from: env.from,
+                to: env.to,
+                api: env.body.api_name().into(),
+            });
+        }
+    }
 }

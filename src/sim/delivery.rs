@@ -186,7 +186,8 @@ impl World {
             match out {
                 Outbound::ToController(req) => {
                     let cid = self.take_correlation_id();
-                    self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
+                    let controller = self.controller_node();
+                    self.send(Node::Broker(id), controller, cid, Body::Request(req));
                 }
                 Outbound::ToBroker {
                     broker,
@@ -364,6 +365,18 @@ impl World {
                 self.reconnect_failures.remove(&(from, id));
             }
         }
+        if let Node::Controller(id) = env.to {
+            if self.controller_offline(id) {
+                self.emit(EventKind::MessageRefused {
+                    id: env.id,
+                    from: env.from.clone(),
+                    to: env.to.clone(),
+                    api,
+                    sender_down: false,
+                });
+                return;
+            }
+        }
         self.emit(EventKind::MessageDelivered {
             id: env.id,
             from: env.from.clone(),
@@ -407,11 +420,12 @@ impl World {
                 let Some(broker) = self.brokers.get_mut(&id) else {
                     return;
                 };
-                if let (Node::Controller, Response::AlterPartition { .. }) = (&env.from, &response)
+                if let (Node::Controller(_), Response::AlterPartition { .. }) =
+                    (&env.from, &response)
                 {
                     let handled = broker.handle_alter_partition_response(response, now);
                     self.apply_handled(id, None, handled);
-                } else if env.from == Node::Controller {
+                } else if matches!(env.from, Node::Controller(_)) {
                     let events = broker.handle_controller_response(response, now);
                     for event in events {
                         self.emit(EventKind::Broker { broker: id, event });
@@ -425,32 +439,20 @@ impl World {
                     self.apply_handled(id, None, handled);
                 }
             }
-            (Node::Controller, Body::Request(request @ Request::AlterPartition { .. })) => {
-                let response = self.controller_alter_partition(request);
-                self.send(
-                    Node::Controller,
-                    env.from,
-                    env.correlation_id,
-                    Body::Response(response),
-                );
-            }
-            (Node::Controller, Body::Request(Request::AllocateProducerIds { broker_id })) => {
-                let (start, len) = self.controller.generate_next_block();
-                #[cfg(feature = "metadata-log")]
-                self.write_producer_ids(broker_id);
-                #[cfg(not(feature = "metadata-log"))]
-                let _ = broker_id;
-                let response = Response::AllocateProducerIds {
-                    error: Errors::None,
-                    producer_id_start: start,
-                    producer_id_len: len,
-                };
-                self.send(
-                    Node::Controller,
-                    env.from,
-                    env.correlation_id,
-                    Body::Response(response),
-                );
+            (Node::Controller(cid), Body::Request(request)) => {
+                if let Err(refusal) = self.controller_takes(cid, &request) {
+                    if let Some(error) = refusal {
+                        let response = error_response(&request, error);
+                        self.send(
+                            Node::Controller(cid),
+                            env.from,
+                            env.correlation_id,
+                            Body::Response(response),
+                        );
+                    }
+                    return;
+                }
+                self.controller_handles(cid, env.from, env.correlation_id, request);
             }
             (Node::Client(name), Body::Response(response)) => {
                 if self.consumers.contains_key(&name) {
@@ -468,5 +470,32 @@ impl World {
             }
             _ => {}
         }
+    }
+
+    /// The active controller handles a request: AlterPartition, or AllocateProducerIds
+    /// (`ProducerIdControlManager.generateNextProducerId`).
+    fn controller_handles(&mut self, id: i32, from: Node, correlation_id: u64, request: Request) {
+        let response = match request {
+            request @ Request::AlterPartition { .. } => self.controller_alter_partition(request),
+            Request::AllocateProducerIds { broker_id } => {
+                let (start, len) = self.controller.generate_next_block();
+                #[cfg(feature = "metadata-log")]
+                self.write_producer_ids(broker_id);
+                #[cfg(not(feature = "metadata-log"))]
+                let _ = broker_id;
+                Response::AllocateProducerIds {
+                    error: Errors::None,
+                    producer_id_start: start,
+                    producer_id_len: len,
+                }
+            }
+            _ => return,
+        };
+        self.send(
+            Node::Controller(id),
+            from,
+            correlation_id,
+            Body::Response(response),
+        );
     }
 }

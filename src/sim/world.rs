@@ -165,6 +165,12 @@ pub struct World {
     /// The controller's decisions as records of `__cluster_metadata`.
     #[cfg(feature = "metadata-log")]
     pub(crate) metadata_log: crate::controller::metadata_log::MetadataLog,
+    /// The controllers as a Raft quorum (`controllers` on the `cluster` line).
+    #[cfg(feature = "metadata-log")]
+    pub(crate) quorum: crate::controller::quorum::ControllerQuorum,
+    /// The last leader the brokers heard of, addressed while an election runs.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) last_known_controller: i32,
 }
 
 impl World {
@@ -226,6 +232,13 @@ impl World {
             internal_create_refused: SortedSet::new(),
             #[cfg(feature = "metadata-log")]
             metadata_log: Default::default(),
+            #[cfg(feature = "metadata-log")]
+            quorum: crate::controller::quorum::ControllerQuorum::new(
+                &crate::controller::quorum::voter_ids(config.controllers),
+                config.seed,
+            ),
+            #[cfg(feature = "metadata-log")]
+            last_known_controller: crate::controller::quorum::voter_ids(config.controllers)[0],
             config: ClusterConfig { brokers, ..config },
         };
         world.publish_broker_registrations();
@@ -747,6 +760,14 @@ impl World {
             }
             Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
             Action::StartBroker { broker } => self.start_broker(*broker),
+            #[cfg(feature = "metadata-log")]
+            Action::StopController { controller } => {
+                self.stop_controller(*controller).map(|()| vec![])
+            }
+            #[cfg(feature = "metadata-log")]
+            Action::StartController { controller } => {
+                self.start_controller(*controller).map(|()| vec![])
+            }
         }
     }
 

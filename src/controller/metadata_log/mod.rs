@@ -120,6 +120,12 @@ impl MetadataLog {
         self.end_offset = self.end_offset.saturating_add(count);
     }
 
+    /// A new active controller writes its batches at the epoch it won.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) fn set_leader_epoch(&mut self, epoch: i32) {
+        self.leader_epoch = epoch;
+    }
+
     /// A topic config set by a request, written with the next write.
     pub(crate) fn stage_config(&mut self, topic: &str, key: &str, value: &str) {
         self.staged_configs
