@@ -353,6 +353,22 @@ impl World {
     pub(crate) fn controller_node(&self) -> Node {
         Node::LONE_CONTROLLER
     }
+    pub(crate) fn send_to_controller(&mut self, broker: i32, request: crate::protocol::Request) {
+        let cid = self.take_correlation_id();
+        self.send(
+            Node::Broker(broker),
+            Node::LONE_CONTROLLER,
+            cid,
+            crate::sim::network::Body::Request(request),
+        );
+    }
+    pub(crate) fn requeue_for_controller(
+        &mut self,
+        _from: &Node,
+        _request: &crate::protocol::Request,
+    ) -> bool {
+        false
+    }
     pub(crate) fn controller_offline(&self, _id: i32) -> bool {
         false
     }

@@ -30,7 +30,7 @@ impl World {
         }
     }
 
-    pub(super) fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
+    pub(crate) fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
         let api = body.api_name().to_string();
         let response = body.is_response();
         let error = match &body {
@@ -184,11 +184,7 @@ impl World {
         }
         for out in handled.outbound {
             match out {
-                Outbound::ToController(req) => {
-                    let cid = self.take_correlation_id();
-                    let controller = self.controller_node();
-                    self.send(Node::Broker(id), controller, cid, Body::Request(req));
-                }
+                Outbound::ToController(req) => self.send_to_controller(id, req),
                 Outbound::ToBroker {
                     broker,
                     tag,
@@ -225,7 +221,7 @@ impl World {
         // A request answered later keeps its token until then.
     }
 
-    pub(super) fn take_correlation_id(&mut self) -> u64 {
+    pub(crate) fn take_correlation_id(&mut self) -> u64 {
         let id = self.next_correlation_id;
         self.next_correlation_id += 1;
         id
@@ -374,6 +370,9 @@ impl World {
                     api,
                     sender_down: false,
                 });
+                if let Body::Request(request) = &env.body {
+                    self.requeue_for_controller(&env.from, request);
+                }
                 return;
             }
         }
@@ -441,6 +440,9 @@ impl World {
             }
             (Node::Controller(cid), Body::Request(request)) => {
                 if let Err(refusal) = self.controller_takes(cid, &request) {
+                    if refusal.is_some() && self.requeue_for_controller(&env.from, &request) {
+                        return;
+                    }
                     if let Some(error) = refusal {
                         let response = error_response(&request, error);
                         self.send(

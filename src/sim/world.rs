@@ -171,6 +171,9 @@ pub struct World {
     /// The last leader the brokers heard of, addressed while an election runs.
     #[cfg(feature = "metadata-log")]
     pub(crate) last_known_controller: i32,
+    /// Brokers' requests waiting for a controller to lead (`NodeToControllerChannelManager`).
+    #[cfg(feature = "metadata-log")]
+    pub(crate) controller_queue: Vec<(i32, crate::protocol::Request)>,
 }
 
 impl World {
@@ -236,9 +239,12 @@ impl World {
             quorum: crate::controller::quorum::ControllerQuorum::new(
                 &crate::controller::quorum::voter_ids(config.controllers),
                 config.seed,
+                START_MS,
             ),
             #[cfg(feature = "metadata-log")]
             last_known_controller: crate::controller::quorum::voter_ids(config.controllers)[0],
+            #[cfg(feature = "metadata-log")]
+            controller_queue: Vec::new(),
             config: ClusterConfig { brokers, ..config },
         };
         world.publish_broker_registrations();
@@ -678,7 +684,10 @@ impl World {
                         }
                     }
                 }
+                // The quorum catches up to now before a link it uses may be cut.
+                self.poll_quorum();
                 self.arm_fault(fault.clone());
+                self.poll_quorum();
                 self.sync_controller_links();
                 Ok(vec![])
             }
@@ -708,6 +717,7 @@ impl World {
                         was_cut,
                     },
                 });
+                self.poll_quorum();
                 self.sync_controller_links();
                 Ok(vec![])
             }
@@ -727,6 +737,7 @@ impl World {
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Cleared { faults, released },
                 });
+                self.poll_quorum();
                 self.sync_controller_links();
                 Ok(vec![])
             }

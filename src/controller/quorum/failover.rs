@@ -12,8 +12,7 @@ use crate::protocol::Request;
 use crate::sim::event::EventKind;
 use crate::sim::network::Node;
 use crate::sim::world::World;
-use crate::sim::SimError;
-use crate::sim::SimErrorKind;
+use crate::sim::{SimError, SimErrorKind};
 
 /// The voters' ids: 0 for the lone controller, 1 to `count` for a larger quorum.
 pub fn voter_ids(count: i32) -> Vec<i32> {
@@ -54,15 +53,49 @@ impl World {
         self.quorum.active(&self.quorum_reach())
     }
 
-    /// The controller the brokers send to: the leader of the latest epoch, else the
-    /// last one they heard of (`NodeToControllerChannelManager` waits for the
-    /// metadata to name the next).
+    /// The controller a request goes to: the leader of the latest epoch, else the
+    /// last one heard of (a raw request's address).
     pub(crate) fn controller_node(&self) -> Node {
         Node::Controller(
             self.quorum
                 .leader()
                 .map_or(self.last_known_controller, |l| l.id()),
         )
+    }
+
+    /// A broker's request to the controller (`NodeToControllerChannelManager`): sent
+    /// to the leader of the latest epoch, or queued while no voter leads, and sent
+    /// when one does.
+    pub(crate) fn send_to_controller(&mut self, broker: i32, request: Request) {
+        self.controller_queue.push((broker, request));
+        self.flush_controller_queue();
+    }
+
+    /// Sends the queued requests to the leader, if there is one.
+    fn flush_controller_queue(&mut self) {
+        let Some(leader) = self.quorum.leader().map(|l| l.id()) else {
+            return;
+        };
+        for (broker, request) in std::mem::take(&mut self.controller_queue) {
+            let cid = self.take_correlation_id();
+            self.send(
+                Node::Broker(broker),
+                Node::Controller(leader),
+                cid,
+                crate::sim::network::Body::Request(request),
+            );
+        }
+    }
+
+    /// A broker's request met a stopped controller or one that does not lead: the
+    /// channel manager keeps it and sends it to the next leader.
+    pub(crate) fn requeue_for_controller(&mut self, from: &Node, request: &Request) -> bool {
+        let Node::Broker(broker) = from else {
+            return false;
+        };
+        self.controller_queue.push((*broker, request.clone()));
+        self.flush_controller_queue();
+        true
     }
 
     /// Whether this voter is stopped.
@@ -79,6 +112,12 @@ impl World {
     /// Returns `Err(None)` to drop it, `Err(Some(error))` to answer with `error`.
     pub(crate) fn controller_takes(&mut self, id: i32, request: &Request) -> Result<(), Option<Errors>> {
         if self.quorum.leader().is_none_or(|l| l.id() != id) {
+            let leader = self.quorum.leader().map(|l| l.id());
+            self.emit(EventKind::Quorum(QuorumEvent::NotController {
+                voter: id,
+                api: request.api_name().to_string(),
+                leader,
+            }));
             return Err(Some(Errors::NotController));
         }
         if self.active_controller() == Some(id) {
@@ -113,6 +152,9 @@ impl World {
         if let Some(leader) = self.quorum.leader() {
             self.last_known_controller = leader.id();
         }
+        if !self.controller_queue.is_empty() {
+            self.flush_controller_queue();
+        }
         if before != after {
             // `renounce` or `claim`: either way the old heartbeat manager is gone.
             self.session_cut_at.clear();
@@ -139,6 +181,8 @@ impl World {
     /// messages to and from it are lost.
     pub(crate) fn stop_controller(&mut self, id: i32) -> Result<(), SimError> {
         self.known_voter(id)?;
+        // The others fetched from it until now.
+        self.poll_quorum();
         if !self.quorum.stop(id) {
             return Err(SimErrorKind::ControllerState { id, running: false }.into());
         }
@@ -179,6 +223,7 @@ impl World {
         let q = &self.quorum;
         let leader = q.leader();
         let leader_end = leader.map_or(0, |l| l.end_offset());
+        let epoch = q.voters().map(|v| v.epoch()).max().unwrap_or(0);
         let max_lag = q
             .voters()
             .map(|v| leader_end.saturating_sub(v.end_offset()).max(0))
@@ -189,7 +234,7 @@ impl World {
             format!(
                 "LeaderId: {}  LeaderEpoch: {}  HighWatermark: {}  MaxFollowerLag: {}  CurrentVoters: [{}]  Active: {}",
                 leader.map_or("none".to_string(), |l| l.id().to_string()),
-                leader.map_or(0, |l| l.epoch()),
+                leader.map_or(epoch, |l| l.epoch()),
                 q.high_watermark(),
                 max_lag,
                 voters.join(", "),
@@ -204,7 +249,7 @@ impl World {
                 v.id(),
                 v.end_offset(),
                 leader_end.saturating_sub(v.end_offset()).max(0),
-                v.last_fetch_ms(),
+                v.last_fetch_ms() - crate::sim::START_MS,
                 v.role().name(),
                 v.epoch(),
                 v.voted_for().map_or("-".to_string(), |c| c.to_string())

@@ -165,6 +165,13 @@ pub enum QuorumEvent {
         epoch: i32,
         high_watermark: i64,
     },
+    /// A voter that does not lead got a request: NOT_CONTROLLER, and the sender's
+    /// channel sends it to `leader` (or keeps it until one leads).
+    NotController {
+        voter: i32,
+        api: String,
+        leader: Option<i32>,
+    },
     /// A leader without a majority holds a request it cannot commit.
     WriteWaits { voter: i32, epoch: i32, api: String },
     /// `controller N stop`.
@@ -183,9 +190,9 @@ pub struct ControllerQuorum {
 }
 
 impl ControllerQuorum {
-    /// `count` voters with ids `ids`; the first leads epoch 1 and the others follow it
-    /// (the election a cluster's start would hold is not shown).
-    pub fn new(ids: &[i32], seed: u64) -> Self {
+    /// Voters with ids `ids`; the first leads epoch 1 and the others follow it, as
+    /// of `now_ms` (the election a cluster's start would hold is not shown).
+    pub fn new(ids: &[i32], seed: u64, now_ms: i64) -> Self {
         let first = ids.first().copied().unwrap_or(0);
         let voters = ids
             .iter()
@@ -205,11 +212,15 @@ impl ControllerQuorum {
                         voted_for: Some(first),
                         end_offset: 0,
                         last_epoch: 0,
-                        timer_ms: 0,
+                        timer_ms: now_ms.saturating_add(if leader {
+                            CHECK_QUORUM_TIMEOUT_MS
+                        } else {
+                            QUORUM_FETCH_TIMEOUT_MS
+                        }),
                         backing_off: false,
                         retries: 0,
                         votes: SortedSet::new(),
-                        last_fetch_ms: 0,
+                        last_fetch_ms: now_ms,
                     },
                 )
             })
@@ -359,6 +370,7 @@ impl ControllerQuorum {
         // Each pass changes a role or an epoch; a quorum of 5 settles in a few.
         for _ in 0..64 {
             let changed = self.replicate(now_ms, reach, &mut events)
+                || self.canvass(now_ms, reach, &mut events)
                 || self.expire_timers(now_ms, reach, &mut events);
             if !changed {
                 break;
@@ -526,6 +538,29 @@ impl ControllerQuorum {
         false
     }
 
+    /// Candidates in their election ask again the voters they reach that have not
+    /// voted for them (`CandidateState` resends a Vote request to a voter that did not
+    /// answer). Returns whether one won.
+    fn canvass(
+        &mut self,
+        now_ms: i64,
+        reach: &dyn Fn(i32, i32) -> bool,
+        events: &mut Vec<QuorumEvent>,
+    ) -> bool {
+        let candidates: Vec<i32> = self
+            .voters
+            .values()
+            .filter(|v| v.role == VoterRole::Candidate && !v.backing_off)
+            .map(|v| v.id)
+            .collect();
+        for id in candidates {
+            if self.ask_votes(id, now_ms, reach, events) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// `transitionToCandidate`: the next epoch, a vote for itself, a fresh election
     /// timeout; then the Vote requests to the voters it reaches.
     fn stand(
@@ -550,16 +585,35 @@ impl ControllerQuorum {
         let mut votes = SortedSet::new();
         votes.insert(id);
         c.votes = votes;
-        let (epoch, key) = (c.epoch, c.log_key());
+        let epoch = c.epoch;
         events.push(QuorumEvent::Candidate {
             voter: id,
             epoch,
             fetch_timeout_of,
         });
+        self.ask_votes(id, now_ms, reach, events);
+    }
+
+    /// A candidate's Vote requests to the voters it reaches and has no vote from;
+    /// with a majority it leads. Returns whether its role changed.
+    fn ask_votes(
+        &mut self,
+        id: i32,
+        now_ms: i64,
+        reach: &dyn Fn(i32, i32) -> bool,
+        events: &mut Vec<QuorumEvent>,
+    ) -> bool {
+        let Some((epoch, key, votes)) = self
+            .voters
+            .get(&id)
+            .map(|c| (c.epoch, c.log_key(), c.votes.clone()))
+        else {
+            return false;
+        };
         let others: Vec<i32> = self
             .voters
             .values()
-            .filter(|v| v.id != id && v.online() && reach(id, v.id))
+            .filter(|v| v.id != id && v.online() && reach(id, v.id) && !votes.contains(&v.id))
             .map(|v| v.id)
             .collect();
         for other in others {
@@ -574,7 +628,7 @@ impl ControllerQuorum {
                     c.votes = SortedSet::new();
                     c.timer_ms = now_ms.saturating_add(timeout);
                 }
-                return;
+                return true;
             }
             if self.grant_vote(other, id, epoch, key, now_ms) {
                 if let Some(c) = self.voters.get_mut(&id) {
@@ -600,6 +654,7 @@ impl ControllerQuorum {
                 });
             }
         }
+        won
     }
 
     /// `KafkaRaftClient.handleVoteRequest`: a voter at an older epoch moves to the

@@ -82,6 +82,21 @@ pub(super) fn event(e: &QuorumEvent) -> Msg {
             epoch = epoch,
             api = api
         ),
+        QuorumEvent::NotController {
+            voter,
+            api,
+            leader: Some(leader),
+        } => msg!(
+            "quorum.not-controller",
+            node = node(*voter),
+            api = api,
+            leader = node(*leader)
+        ),
+        QuorumEvent::NotController {
+            voter,
+            api,
+            leader: None,
+        } => msg!("quorum.not-controller-none", node = node(*voter), api = api),
         QuorumEvent::Stopped { voter } => msg!("quorum.stopped", node = node(*voter)),
         QuorumEvent::Started { voter } => msg!("quorum.started", node = node(*voter)),
     }
