@@ -69,10 +69,7 @@ impl World {
     /// follower before it stops. A broker cut off from the controller cannot ask: it
     /// just stops. Returns whether the controller heard.
     pub(crate) fn controlled_shutdown(&mut self, id: i32) -> bool {
-        if !self.replicated
-            || self.fenced.contains(&id)
-            || self.controller_link_cut(id)
-        {
+        if !self.replicated || self.fenced.contains(&id) || self.controller_link_cut(id) {
             return false;
         }
         self.shutting_down.insert(id);

@@ -302,8 +302,7 @@ fn parse_line(
         #[cfg(feature = "metadata-log")]
         "controller" => {
             let what = c.next(What::Id("parse.number.controller-id"))?;
-            let controller: i32 =
-                number(&c, what, &what.text, msg!("parse.number.controller-id"))?;
+            let controller: i32 = number(&c, what, &what.text, msg!("parse.number.controller-id"))?;
             let verb = c.next(What::OneOf(&["stop", "start"]))?;
             c.done()?;
             match verb.text.as_str() {

@@ -110,7 +110,11 @@ impl World {
     /// reach a majority would append the write and never commit it: the request
     /// waits unanswered (said once), and the sender retries on its own timer.
     /// Returns `Err(None)` to drop it, `Err(Some(error))` to answer with `error`.
-    pub(crate) fn controller_takes(&mut self, id: i32, request: &Request) -> Result<(), Option<Errors>> {
+    pub(crate) fn controller_takes(
+        &mut self,
+        id: i32,
+        request: &Request,
+    ) -> Result<(), Option<Errors>> {
         if self.quorum.leader().is_none_or(|l| l.id() != id) {
             let leader = self.quorum.leader().map(|l| l.id());
             self.emit(EventKind::Quorum(QuorumEvent::NotController {

@@ -157,7 +157,11 @@ pub enum QuorumEvent {
     /// A leader heard no majority for the check-quorum time and resigned.
     Resigned { voter: i32, epoch: i32 },
     /// A leader learnt of a later epoch and stepped down.
-    SteppedDown { voter: i32, epoch: i32, new_epoch: i32 },
+    SteppedDown {
+        voter: i32,
+        epoch: i32,
+        new_epoch: i32,
+    },
     /// A leader that reaches a majority became the active controller: it replayed
     /// the log up to the high watermark and starts every broker's session anew.
     Claimed {
@@ -322,8 +326,7 @@ impl ControllerQuorum {
     /// below it.
     fn random_election_timeout(&mut self) -> i64 {
         QUORUM_ELECTION_TIMEOUT_MS
-            + i64::try_from(self.rng.below(QUORUM_ELECTION_TIMEOUT_MS.unsigned_abs()))
-                .unwrap_or(0)
+            + i64::try_from(self.rng.below(QUORUM_ELECTION_TIMEOUT_MS.unsigned_abs())).unwrap_or(0)
     }
 
     /// `KafkaRaftClient.binaryExponentialElectionBackoffMs` after `retries` lost
@@ -349,10 +352,9 @@ impl ControllerQuorum {
                 VoterRole::Follower
                     if v.leader.is_some_and(|l| {
                         reach(l, v.id)
-                            && self
-                                .voters
-                                .get(&l)
-                                .is_some_and(|lv| lv.role == VoterRole::Leader && lv.epoch == v.epoch)
+                            && self.voters.get(&l).is_some_and(|lv| {
+                                lv.role == VoterRole::Leader && lv.epoch == v.epoch
+                            })
                     }) =>
                 {
                     None
@@ -397,7 +399,8 @@ impl ControllerQuorum {
         leaders.sort_by(|a, b| b.cmp(a));
         let mut changed = false;
         for (epoch, lid) in leaders {
-            let Some((end, last_epoch)) = self.voters.get(&lid).map(|l| (l.end_offset, l.last_epoch))
+            let Some((end, last_epoch)) =
+                self.voters.get(&lid).map(|l| (l.end_offset, l.last_epoch))
             else {
                 continue;
             };

@@ -68,7 +68,11 @@ fn test_leader_should_resign_leadership_if_not_get_fetch_request_from_majority_v
     let mut q = three();
     q.poll(T0, &all);
     let alone = |a: i32, b: i32| a != 1 && b != 1;
-    assert_eq!(q.active(&alone), None, "a leader without a majority cannot commit");
+    assert_eq!(
+        q.active(&alone),
+        None,
+        "a leader without a majority cannot commit"
+    );
     let events = run(&mut q, T0 + CHECK_QUORUM_TIMEOUT_MS, &alone);
     assert!(events.contains(&QuorumEvent::Resigned { voter: 1, epoch: 1 }));
     // The others elected a leader at epoch 2 after their fetch timeout, before.
@@ -108,7 +112,10 @@ fn test_handle_vote_request_as_follower_with_voted_candidate() {
     q.poll(T0, &all);
     assert!(q.grant_vote(4, 2, 2, (0, 0), T0));
     assert!(!q.grant_vote(4, 3, 2, (0, 0), T0));
-    assert!(q.grant_vote(4, 2, 2, (0, 0), T0), "the same candidate again");
+    assert!(
+        q.grant_vote(4, 2, 2, (0, 0), T0),
+        "the same candidate again"
+    );
 }
 
 #[test]

@@ -11,7 +11,10 @@ fn node(id: i32) -> String {
 }
 
 fn ids(ids: &[i32]) -> String {
-    ids.iter().map(i32::to_string).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub(super) fn event(e: &QuorumEvent) -> Msg {
