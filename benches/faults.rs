@@ -65,7 +65,7 @@ fn idle_faults() -> Vec<Fault> {
         },
         Fault::Cut {
             a: Node::Client("idle".into()),
-            b: Node::Controller,
+            b: Node::LONE_CONTROLLER,
         },
         Fault::Drop {
             matching: api("ListOffsets"),

@@ -487,7 +487,7 @@ fn disarm_prints_and_parses_back() {
         Fault::Hold { matching: m },
         Fault::Cut {
             a: Node::Broker(1),
-            b: Node::Controller,
+            b: Node::LONE_CONTROLLER,
         },
         Fault::Error {
             api: "AddPartitionsToTxn".into(),

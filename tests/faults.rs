@@ -39,7 +39,7 @@ fn node() -> BoxedStrategy<Node> {
         ]
         .prop_map(Node::Client),
         (0i32..4).prop_map(Node::Broker),
-        Just(Node::Controller),
+        Just(Node::LONE_CONTROLLER),
     ]
     .boxed()
 }
@@ -462,7 +462,7 @@ fn a_cut_broker_controller_link_loses_the_block_request() {
         &mut w,
         Fault::Cut {
             a: Node::Broker(1),
-            b: Node::Controller,
+            b: Node::LONE_CONTROLLER,
         },
     );
     w.apply(&Action::CreateTopic {
@@ -508,7 +508,7 @@ fn chaos_node() -> BoxedStrategy<Node> {
         Just(Node::Client("q".into())),
         Just(Node::Broker(1)),
         Just(Node::Broker(2)),
-        Just(Node::Controller),
+        Just(Node::LONE_CONTROLLER),
     ]
     .boxed()
 }

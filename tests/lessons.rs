@@ -584,7 +584,9 @@ fn no_lesson_speaks_of_the_seed() {
 /// final one; the lessons with a crash when the controller began to fence a crashed
 /// broker only after broker.session.timeout.ms, and again when the event that says its
 /// heartbeats stopped gained the last heartbeat and the fence time; fencing when a failed
-/// transactional call's outcome gained the exception class the application catches.) It digests the structured events
+/// transactional call's outcome gained the exception class the application catches; and
+/// the lessons that talk to the controller when a controller node gained its id, which
+/// the events' data carries: `Controller(0)`.) It digests the structured events
 /// and the disk bytes, never narration: rewording or translating a sentence in the catalog
 /// must leave these values alone. They change only when the engine's behaviour or bytes do
 /// (then update them here, with the reason in the commit).
@@ -602,17 +604,17 @@ fn lesson_fingerprints_are_pinned() {
         ));
     }
     let want = [
-        "idempotence e4471388309cea05",
+        "idempotence d2687b8c18dac687",
         "dedup-window 73286ebaf15afc28",
-        "transactions fa7ab120b64dd3dd",
-        "fencing 2388d7dc17bdcf82",
-        "consume-transform-produce 0d1d205c33974745",
-        "hanging-transaction 2098eee1411872ce",
-        "late-endtxn 959c0fba1eed2a01",
-        "replication 9464a0006581217a",
-        "failover 86fd2a34aa951145",
-        "coordinator-failover 34d3a24f9b154b8d",
-        "acks-1-loss 3511a4294a43ed74",
+        "transactions 6b324f803c4ee195",
+        "fencing 5030c59d2328827a",
+        "consume-transform-produce 69ecad20f9875247",
+        "hanging-transaction 279148c02f46d316",
+        "late-endtxn ebaefd77e7967f69",
+        "replication 6d8a2722f12f1c26",
+        "failover 49b082ab6bc1fb99",
+        "coordinator-failover 232ed674ded34a0d",
+        "acks-1-loss aa8d3b16bd6f3bb4",
         "break-it 58106cc092cc7318",
     ];
     assert_eq!(got, want, "fingerprints (printed in full above)");

@@ -26,6 +26,19 @@ fn check(world: &World, at: &str) -> Result<(), String> {
             "{at}: the replayed log differs from the controller\nreplayed: {replayed:?}\nlive:     {live:?}"
         ));
     }
+    // The quorum's copies: none past the log, and the high watermark on it.
+    let quorum = world.controller_quorum();
+    if let Some(v) = quorum.voters().find(|v| v.end_offset() > log.end_offset()) {
+        return Err(format!(
+            "{at}: controller {} has {} records, the log {}",
+            v.id(),
+            v.end_offset(),
+            log.end_offset()
+        ));
+    }
+    if quorum.high_watermark() > log.end_offset() {
+        return Err(format!("{at}: the quorum's HW is past the log's end"));
+    }
     let mut next = 0;
     for (offset, record) in log.records() {
         if let MetadataRecord::ProducerIds {

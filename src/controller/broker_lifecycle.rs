@@ -69,10 +69,7 @@ impl World {
     /// follower before it stops. A broker cut off from the controller cannot ask: it
     /// just stops. Returns whether the controller heard.
     pub(crate) fn controlled_shutdown(&mut self, id: i32) -> bool {
-        if !self.replicated
-            || self.fenced.contains(&id)
-            || self.network().is_cut(&Node::Broker(id), &Node::Controller)
-        {
+        if !self.replicated || self.fenced.contains(&id) || self.controller_link_cut(id) {
             return false;
         }
         self.shutting_down.insert(id);
@@ -105,7 +102,7 @@ impl World {
     /// (Kafka 4.0 `BrokerHeartbeatManager`: the last contact starts its session's
     /// count-down); said once, when the silence starts.
     fn heartbeats_stop(&mut self, id: i32, running: bool) {
-        if self.session_cut_at.contains_key(&id) {
+        if self.session_cut_at.contains_key(&id) || self.active_controller().is_none() {
             return;
         }
         let now = self.clock_ms();
@@ -195,7 +192,7 @@ impl World {
     /// and (unless it is cut off from the controller) no longer fenced.
     pub(crate) fn register_broker(&mut self, id: i32) {
         self.shutting_down.remove(&id);
-        if !self.network().is_cut(&Node::Broker(id), &Node::Controller) {
+        if !self.controller_link_cut(id) {
             self.fenced.remove(&id);
             self.session_cut_at.remove(&id);
         }
@@ -214,14 +211,17 @@ impl World {
     /// Fenced, it leaves the ISRs and loses its leaderships; a running one keeps
     /// running and, until it hears from the controller again, still believes it leads.
     /// When the link heals it registers again and learns the current metadata.
+    /// With no active controller (an election runs, or the leader lost its majority)
+    /// no session counts and no broker is fenced: the next active controller starts
+    /// every session from its claim.
     pub(crate) fn sync_controller_links(&mut self) {
-        if !self.replicated {
+        if !self.replicated || self.active_controller().is_none() {
             return;
         }
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let online = self.brokers.get(&id).is_some_and(|b| b.is_online());
-            let cut = self.network().is_cut(&Node::Broker(id), &Node::Controller);
+            let cut = self.controller_link_cut(id);
             let heartbeats = online && !cut;
             if !heartbeats && !self.fenced.contains(&id) {
                 self.heartbeats_stop(id, online);
@@ -261,6 +261,15 @@ impl World {
         }
         #[cfg(feature = "metadata-log")]
         self.write_metadata();
+    }
+
+    /// Whether the active controller cannot hear this broker: none is active, or the
+    /// link between them is cut.
+    pub(crate) fn controller_link_cut(&self, id: i32) -> bool {
+        self.active_controller().is_none_or(|c| {
+            self.network()
+                .is_cut(&Node::Broker(id), &Node::Controller(c))
+        })
     }
 
     /// When the controller next has something to do on its own: fence a broker whose
@@ -329,5 +338,48 @@ impl World {
             self.fenced.contains(&broker),
             self.shutting_down.contains(&broker),
         )
+    }
+}
+
+/// One controller, always active, when the quorum is not built (the web pages).
+#[cfg(not(feature = "metadata-log"))]
+impl World {
+    pub fn active_controller(&self) -> Option<i32> {
+        Some(0)
+    }
+    pub(crate) fn controller_node(&self) -> Node {
+        Node::LONE_CONTROLLER
+    }
+    pub(crate) fn send_to_controller(&mut self, broker: i32, request: crate::protocol::Request) {
+        let cid = self.take_correlation_id();
+        self.send(
+            Node::Broker(broker),
+            Node::LONE_CONTROLLER,
+            cid,
+            crate::sim::network::Body::Request(request),
+        );
+    }
+    pub(crate) fn requeue_for_controller(
+        &mut self,
+        _from: &Node,
+        _request: &crate::protocol::Request,
+    ) -> bool {
+        false
+    }
+    pub(crate) fn controller_offline(&self, _id: i32) -> bool {
+        false
+    }
+    pub(crate) fn controller_takes(
+        &mut self,
+        _id: i32,
+        _request: &crate::protocol::Request,
+    ) -> Result<(), Option<Errors>> {
+        Ok(())
+    }
+    pub(crate) fn poll_quorum(&mut self) -> bool {
+        false
+    }
+    pub(crate) fn next_quorum_timer_ms(&self) -> Option<i64> {
+        None
     }
 }

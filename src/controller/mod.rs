@@ -24,7 +24,9 @@
 //! `topic_changes` alters a topic that exists (its configs, more partitions, its
 //! deletion) and `reassignment` moves a partition's replicas (AlterPartition
 //! Reassignments): feature `topic-admin`; `metadata_log` writes every decision to
-//! `__cluster_metadata` (feature `metadata-log`: the CLI and the native tests).
+//! `__cluster_metadata` (feature `metadata-log`: the CLI and the native tests), and
+//! `quorum` runs the controllers as a Raft quorum that can fail over (the same
+//! feature; without it there is one controller, always active).
 
 mod alter_partition;
 mod broker_lifecycle;
@@ -33,6 +35,8 @@ mod metadata;
 #[cfg(feature = "metadata-log")]
 pub mod metadata_log;
 mod producer_ids;
+#[cfg(feature = "metadata-log")]
+pub mod quorum;
 #[cfg(feature = "topic-admin")]
 mod reassignment;
 mod registration;

@@ -194,6 +194,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     key("transaction.state.log.num.partitions", Cluster, Int, "50", Between(1, 50)), // TransactionLogConfig, atLeast(1); at most 50 here
     key("auto.leader.rebalance.enable", Cluster, Boolean, "true", Validator::None), // ReplicationConfigs (the controller's)
     key("eligible.leader.replicas.enable", Cluster, Boolean, "false", Validator::None), // KRaftConfigs (KIP-966; off by default in 4.0)
+    key("controllers", Cluster, Int, "1", Between(1, 5)), // the playground's (the voters of controller.quorum.voters)
     // A topic's own.
     key("replication.factor", Topic, Short, "1", AtLeast(1)), // CreateTopics replicationFactor (no larger than the brokers)
     key("min.insync.replicas", Topic, Int, "1", AtLeast(1)), // LogConfig

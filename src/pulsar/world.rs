@@ -614,7 +614,7 @@ impl PulsarWorld {
         match &env.to {
             Node::Client(name) => self.inbox.entry(name.clone()).or_default().push(env.body),
             Node::Broker(b) => self.handle(*b, env.from, env.body),
-            Node::Controller => {}
+            Node::Controller(_) => {}
         }
     }
 

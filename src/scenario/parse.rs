@@ -282,6 +282,14 @@ fn parse_line(
                     "eligible.leader.replicas.enable" => {
                         config.eligible_leader_replicas = value.boolean()
                     }
+                    "controllers" => {
+                        // The quorum is built with the metadata log (the CLI and the
+                        // native tests): the web pages run the lone controller.
+                        if int > 1 && !cfg!(feature = "metadata-log") {
+                            return Err(c.err(t.column, msg!("parse.no-quorum")));
+                        }
+                        config.controllers = int
+                    }
                     _ => {
                         return Err(
                             c.err(t.column, arg1("parse.unknown-cluster-option", "option", &k))
@@ -290,6 +298,18 @@ fn parse_line(
                 }
             }
             StepKind::Cluster(config)
+        }
+        #[cfg(feature = "metadata-log")]
+        "controller" => {
+            let what = c.next(What::Id("parse.number.controller-id"))?;
+            let controller: i32 = number(&c, what, &what.text, msg!("parse.number.controller-id"))?;
+            let verb = c.next(What::OneOf(&["stop", "start"]))?;
+            c.done()?;
+            match verb.text.as_str() {
+                "stop" => StepKind::Act(Action::StopController { controller }),
+                "start" => StepKind::Act(Action::StartController { controller }),
+                other => return Err(c.err(verb.column, got(one_of(&["stop", "start"]), other))),
+            }
         }
         "broker" => {
             let what = c.next(What::Id("parse.what.config-or-broker"))?;
@@ -557,6 +577,9 @@ fn parse_line(
             } else if what.text == "transactions" {
                 c.done()?;
                 View::Transactions
+            } else if cfg!(feature = "metadata-log") && what.text == "quorum" {
+                c.done()?;
+                quorum_view()
             } else if what.text == "events"
                 || (cfg!(feature = "metadata-log") && what.text == "metadata")
             {
@@ -643,3 +666,14 @@ fn parse_line(
 
 #[cfg(test)]
 mod tests;
+
+/// `print quorum` (only reached with the feature `metadata-log`).
+#[cfg(feature = "metadata-log")]
+fn quorum_view() -> View {
+    View::Quorum
+}
+
+#[cfg(not(feature = "metadata-log"))]
+fn quorum_view() -> View {
+    View::Transactions
+}

@@ -136,6 +136,9 @@ pub fn print_step(kind: &StepKind) -> Option<String> {
             if c.eligible_leader_replicas {
                 line.push_str(" eligible.leader.replicas.enable=true");
             }
+            if c.controllers != 1 {
+                line.push_str(&format!(" controllers={}", c.controllers));
+            }
             line
         }
         StepKind::Echo(text) => format!("echo {text}"),
@@ -241,6 +244,8 @@ fn print_view(view: &View) -> String {
             last.map(|n| format!(" last={n}")).unwrap_or_default()
         ),
         #[cfg(feature = "metadata-log")]
+        View::Quorum => "print quorum".into(),
+        #[cfg(feature = "metadata-log")]
         View::Metadata { last } => format!(
             "print metadata{}",
             last.map(|n| format!(" last={n}")).unwrap_or_default()
@@ -279,6 +284,10 @@ fn print_action(action: &Action) -> Option<String> {
         | Action::RestartBroker { .. }
         | Action::StopBroker { .. }
         | Action::StartBroker { .. } => print_broker_action(action),
+        #[cfg(feature = "metadata-log")]
+        Action::StopController { .. } | Action::StartController { .. } => {
+            print_broker_action(action)
+        }
         Action::CreateTopic { .. } => print_topic_action(action),
         #[cfg(feature = "topic-admin")]
         Action::AlterTopicConfigs { .. }
@@ -352,6 +361,10 @@ fn print_broker_action(action: &Action) -> Option<String> {
             if *clean { "clean" } else { "crash" }
         ),
         Action::StartBroker { broker } => format!("broker {broker} start"),
+        #[cfg(feature = "metadata-log")]
+        Action::StopController { controller } => format!("controller {controller} stop"),
+        #[cfg(feature = "metadata-log")]
+        Action::StartController { controller } => format!("controller {controller} start"),
         _ => return None,
     })
 }
@@ -815,7 +828,7 @@ pub fn print(scenario: &Scenario) -> String {
 pub fn node(n: &Node) -> String {
     match n {
         Node::Broker(id) => format!("broker-{id}"),
-        Node::Controller => "controller".into(),
+        Node::Controller(_) => n.to_string(),
         Node::Client(name) => {
             if super::parse::parse_node(name) == *n {
                 quote(name)

@@ -411,6 +411,8 @@ impl Runner {
             View::Verdict { tp } => vec![verdict_row(w, tp, self.lang)],
             #[cfg(feature = "metadata-log")]
             View::Metadata { last } => w.metadata_log().dump_lines(*last),
+            #[cfg(feature = "metadata-log")]
+            View::Quorum => w.quorum_lines(),
             View::Events { last } => {
                 let skip = last.map_or(0, |n| w.events().len().saturating_sub(n));
                 w.events()

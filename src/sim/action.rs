@@ -224,6 +224,17 @@ pub enum Action {
     StartBroker {
         broker: i32,
     },
+    /// `controller N stop`: a controller of the quorum stops as a crash does
+    /// (feature `metadata-log`).
+    #[cfg(feature = "metadata-log")]
+    StopController {
+        controller: i32,
+    },
+    /// `controller N start`: it starts again from its `quorum-state`.
+    #[cfg(feature = "metadata-log")]
+    StartController {
+        controller: i32,
+    },
     /// A new consumer client with Kafka config names (`isolation.level`, `group.id`,
     /// `auto.offset.reset`, `max.poll.records`).
     #[cfg(feature = "group-membership")]

@@ -23,6 +23,14 @@ impl World {
             }
             Action::StopBroker { broker, clean } => self.stop_broker(*broker, *clean),
             Action::StartBroker { broker } => self.start_broker(*broker),
+            #[cfg(feature = "metadata-log")]
+            Action::StopController { controller } => {
+                self.stop_controller(*controller).map(|()| vec![])
+            }
+            #[cfg(feature = "metadata-log")]
+            Action::StartController { controller } => {
+                self.start_controller(*controller).map(|()| vec![])
+            }
             _ => Ok(vec![]),
         }
     }
@@ -151,6 +159,21 @@ impl World {
         );
         if self.replicated {
             self.reregister_broker(id);
+        }
+    }
+
+    /// A controller stopped: the messages on its connections are lost, each said.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) fn controller_connections_lost(&mut self, id: i32) {
+        let node = Node::Controller(id);
+        for env in self.network.disconnect(&node) {
+            self.emit(EventKind::MessageRefused {
+                id: env.id,
+                sender_down: env.from == node,
+                from: env.from,
+                to: env.to,
+                api: env.body.api_name().into(),
+            });
         }
     }
 }

@@ -41,6 +41,16 @@ pub struct ClusterConfig {
     /// eligible leaders (ELR) and may elect one when the ISR is empty.
     #[serde(default)]
     pub eligible_leader_replicas: bool,
+    /// How many KRaft controllers vote in the metadata quorum (1 to 5; the
+    /// playground's, Kafka lists them in `controller.quorum.voters`). One is always
+    /// active; a larger quorum can lose its leader and elect another (feature
+    /// `metadata-log`).
+    #[serde(default = "default_controllers")]
+    pub controllers: i32,
+}
+
+fn default_controllers() -> i32 {
+    1
 }
 
 fn default_internal_partitions() -> i32 {
@@ -87,6 +97,7 @@ impl Default for ClusterConfig {
             transaction_state_log_num_partitions: default_internal_partitions(),
             auto_leader_rebalance: true,
             eligible_leader_replicas: false,
+            controllers: 1,
         }
     }
 }

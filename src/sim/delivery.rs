@@ -30,7 +30,7 @@ impl World {
         }
     }
 
-    pub(super) fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
+    pub(crate) fn send(&mut self, from: Node, to: Node, correlation_id: u64, body: Body) {
         let api = body.api_name().to_string();
         let response = body.is_response();
         let error = match &body {
@@ -184,10 +184,7 @@ impl World {
         }
         for out in handled.outbound {
             match out {
-                Outbound::ToController(req) => {
-                    let cid = self.take_correlation_id();
-                    self.send(Node::Broker(id), Node::Controller, cid, Body::Request(req));
-                }
+                Outbound::ToController(req) => self.send_to_controller(id, req),
                 Outbound::ToBroker {
                     broker,
                     tag,
@@ -224,7 +221,7 @@ impl World {
         // A request answered later keeps its token until then.
     }
 
-    pub(super) fn take_correlation_id(&mut self) -> u64 {
+    pub(crate) fn take_correlation_id(&mut self) -> u64 {
         let id = self.next_correlation_id;
         self.next_correlation_id += 1;
         id
@@ -364,6 +361,21 @@ impl World {
                 self.reconnect_failures.remove(&(from, id));
             }
         }
+        if let Node::Controller(id) = env.to {
+            if self.controller_offline(id) {
+                self.emit(EventKind::MessageRefused {
+                    id: env.id,
+                    from: env.from.clone(),
+                    to: env.to.clone(),
+                    api,
+                    sender_down: false,
+                });
+                if let Body::Request(request) = &env.body {
+                    self.requeue_for_controller(&env.from, request);
+                }
+                return;
+            }
+        }
         self.emit(EventKind::MessageDelivered {
             id: env.id,
             from: env.from.clone(),
@@ -407,11 +419,12 @@ impl World {
                 let Some(broker) = self.brokers.get_mut(&id) else {
                     return;
                 };
-                if let (Node::Controller, Response::AlterPartition { .. }) = (&env.from, &response)
+                if let (Node::Controller(_), Response::AlterPartition { .. }) =
+                    (&env.from, &response)
                 {
                     let handled = broker.handle_alter_partition_response(response, now);
                     self.apply_handled(id, None, handled);
-                } else if env.from == Node::Controller {
+                } else if matches!(env.from, Node::Controller(_)) {
                     let events = broker.handle_controller_response(response, now);
                     for event in events {
                         self.emit(EventKind::Broker { broker: id, event });
@@ -425,32 +438,23 @@ impl World {
                     self.apply_handled(id, None, handled);
                 }
             }
-            (Node::Controller, Body::Request(request @ Request::AlterPartition { .. })) => {
-                let response = self.controller_alter_partition(request);
-                self.send(
-                    Node::Controller,
-                    env.from,
-                    env.correlation_id,
-                    Body::Response(response),
-                );
-            }
-            (Node::Controller, Body::Request(Request::AllocateProducerIds { broker_id })) => {
-                let (start, len) = self.controller.generate_next_block();
-                #[cfg(feature = "metadata-log")]
-                self.write_producer_ids(broker_id);
-                #[cfg(not(feature = "metadata-log"))]
-                let _ = broker_id;
-                let response = Response::AllocateProducerIds {
-                    error: Errors::None,
-                    producer_id_start: start,
-                    producer_id_len: len,
-                };
-                self.send(
-                    Node::Controller,
-                    env.from,
-                    env.correlation_id,
-                    Body::Response(response),
-                );
+            (Node::Controller(cid), Body::Request(request)) => {
+                if let Err(refusal) = self.controller_takes(cid, &request) {
+                    if refusal.is_some() && self.requeue_for_controller(&env.from, &request) {
+                        return;
+                    }
+                    if let Some(error) = refusal {
+                        let response = error_response(&request, error);
+                        self.send(
+                            Node::Controller(cid),
+                            env.from,
+                            env.correlation_id,
+                            Body::Response(response),
+                        );
+                    }
+                    return;
+                }
+                self.controller_handles(cid, env.from, env.correlation_id, request);
             }
             (Node::Client(name), Body::Response(response)) => {
                 #[cfg(feature = "group-membership")]
@@ -473,5 +477,32 @@ impl World {
             }
             _ => {}
         }
+    }
+
+    /// The active controller handles a request: AlterPartition, or AllocateProducerIds
+    /// (`ProducerIdControlManager.generateNextProducerId`).
+    fn controller_handles(&mut self, id: i32, from: Node, correlation_id: u64, request: Request) {
+        let response = match request {
+            request @ Request::AlterPartition { .. } => self.controller_alter_partition(request),
+            Request::AllocateProducerIds { broker_id } => {
+                let (start, len) = self.controller.generate_next_block();
+                #[cfg(feature = "metadata-log")]
+                self.write_producer_ids(broker_id);
+                #[cfg(not(feature = "metadata-log"))]
+                let _ = broker_id;
+                Response::AllocateProducerIds {
+                    error: Errors::None,
+                    producer_id_start: start,
+                    producer_id_len: len,
+                }
+            }
+            _ => return,
+        };
+        self.send(
+            Node::Controller(id),
+            from,
+            correlation_id,
+            Body::Response(response),
+        );
     }
 }

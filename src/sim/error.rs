@@ -158,6 +158,17 @@ pub enum SimErrorKind {
     BrokerAlreadyRunning {
         id: i32,
     },
+    /// `controller N stop|start` for a voter the quorum does not have.
+    NoController {
+        id: i32,
+        voters: Vec<i32>,
+    },
+    /// `controller N stop` on a stopped voter (`running: false`), or `start` on a
+    /// running one.
+    ControllerState {
+        id: i32,
+        running: bool,
+    },
     /// A restarted broker still waits for the controller to accept its registration.
     BrokerRegistering {
         id: i32,

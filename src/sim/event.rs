@@ -182,6 +182,10 @@ pub enum EventKind {
         fenced: bool,
         running: bool,
     },
+    /// The controller quorum: an election, a resignation, a claim, a write that
+    /// cannot commit, a controller stopped or started (feature `metadata-log`).
+    #[cfg(feature = "metadata-log")]
+    Quorum(crate::controller::quorum::QuorumEvent),
     /// A replicated broker's heartbeats stop reaching the controller: it crashed
     /// (`running` false) or its link to the controller was cut (`running`). The
     /// controller, which cannot tell a crash from a pause, keeps it registered until

@@ -229,7 +229,10 @@ impl World {
                         }
                     }
                 }
+                // The quorum catches up to now before a link it uses may be cut.
+                self.poll_quorum();
                 self.arm_fault(fault.clone());
+                self.poll_quorum();
                 self.sync_controller_links();
                 Ok(vec![])
             }
@@ -259,6 +262,7 @@ impl World {
                         was_cut,
                     },
                 });
+                self.poll_quorum();
                 self.sync_controller_links();
                 Ok(vec![])
             }
@@ -278,6 +282,7 @@ impl World {
                 self.emit(EventKind::FaultArmed {
                     fault: FaultChange::Cleared { faults, released },
                 });
+                self.poll_quorum();
                 self.sync_controller_links();
                 Ok(vec![])
             }

@@ -15,8 +15,15 @@ pub enum Node {
     /// A producer or the raw "bare socket" client, by name.
     Client(String),
     Broker(i32),
-    /// The KRaft controller that hands out producer-id blocks.
-    Controller,
+    /// A KRaft controller by its node id: id 0 is the lone controller of a quorum of
+    /// one (named `controller`), the voters of a larger quorum are 1 to 5
+    /// (`controller-N`).
+    Controller(i32),
+}
+
+impl Node {
+    /// The lone controller of a quorum of one (the default cluster).
+    pub const LONE_CONTROLLER: Node = Node::Controller(0);
 }
 
 impl std::fmt::Display for Node {
@@ -24,7 +31,8 @@ impl std::fmt::Display for Node {
         match self {
             Node::Client(name) => write!(f, "{name}"),
             Node::Broker(id) => write!(f, "broker {id}"),
-            Node::Controller => write!(f, "controller"),
+            Node::Controller(0) => write!(f, "controller"),
+            Node::Controller(id) => write!(f, "controller-{id}"),
         }
     }
 }
@@ -521,7 +529,7 @@ impl Network {
         self.broken.retain(|(c, b)| match node {
             Node::Broker(id) => b != id,
             Node::Client(name) => c != name,
-            Node::Controller => true,
+            Node::Controller(_) => true,
         });
         lost.into_values().collect()
     }

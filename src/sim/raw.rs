@@ -261,7 +261,7 @@ impl World {
         let cid = self.take_correlation_id();
         self.send(
             Node::Client(RAW_CLIENT.into()),
-            Node::Controller,
+            self.controller_node(),
             cid,
             Body::Request(request),
         );

@@ -163,6 +163,7 @@ impl World {
             .chain(replication)
             .chain(self.next_controller_timer_ms())
             .chain(self.group_timer_ms(true))
+            .chain(self.next_quorum_timer_ms())
             .filter(|t| *t <= horizon)
             .min()
     }
@@ -170,7 +171,7 @@ impl World {
     /// One thing happens: clients act now, or the next message is delivered, or the
     /// clock jumps to the next timer. Returns false when there is nothing left to do.
     pub fn step(&mut self) -> bool {
-        if self.poll_clients() | self.poll_replicas() {
+        if self.poll_quorum() | self.poll_clients() | self.poll_replicas() {
             return true;
         }
         let Some(next) = self.next_due() else {
@@ -290,7 +291,7 @@ impl World {
         let until = self.clock_ms.saturating_add(ms);
         let mut steps = 0;
         while steps < MAX_STEPS_PER_RUN {
-            if self.poll_clients() | self.poll_replicas() {
+            if self.poll_quorum() | self.poll_clients() | self.poll_replicas() {
                 steps += 1;
                 continue;
             }

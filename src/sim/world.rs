@@ -169,6 +169,15 @@ pub struct World {
     /// The controller's decisions as records of `__cluster_metadata`.
     #[cfg(feature = "metadata-log")]
     pub(crate) metadata_log: crate::controller::metadata_log::MetadataLog,
+    /// The controllers as a Raft quorum (`controllers` on the `cluster` line).
+    #[cfg(feature = "metadata-log")]
+    pub(crate) quorum: crate::controller::quorum::ControllerQuorum,
+    /// The last leader the brokers heard of, addressed while an election runs.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) last_known_controller: i32,
+    /// Brokers' requests waiting for a controller to lead (`NodeToControllerChannelManager`).
+    #[cfg(feature = "metadata-log")]
+    pub(crate) controller_queue: Vec<(i32, crate::protocol::Request)>,
 }
 
 impl World {
@@ -234,6 +243,16 @@ impl World {
             internal_create_refused: SortedSet::new(),
             #[cfg(feature = "metadata-log")]
             metadata_log: Default::default(),
+            #[cfg(feature = "metadata-log")]
+            quorum: crate::controller::quorum::ControllerQuorum::new(
+                &crate::controller::quorum::voter_ids(config.controllers),
+                config.seed,
+                START_MS,
+            ),
+            #[cfg(feature = "metadata-log")]
+            last_known_controller: crate::controller::quorum::voter_ids(config.controllers)[0],
+            #[cfg(feature = "metadata-log")]
+            controller_queue: Vec::new(),
             config: ClusterConfig { brokers, ..config },
         };
         world.publish_broker_registrations();
@@ -428,6 +447,10 @@ impl World {
             Action::RestartBroker { .. }
             | Action::StopBroker { .. }
             | Action::StartBroker { .. } => self.apply_broker_lifecycle(action),
+            #[cfg(feature = "metadata-log")]
+            Action::StopController { .. } | Action::StartController { .. } => {
+                self.apply_broker_lifecycle(action)
+            }
         }
     }
 

@@ -34,7 +34,7 @@ pub fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<Clust
         .map(|card| ClusterBroker {
             cut: world.network().is_cut(
                 &crate::sim::Node::Broker(card.id),
-                &crate::sim::Node::Controller,
+                &crate::sim::Node::LONE_CONTROLLER,
             ),
             coordinates: coordinators
                 .iter()

@@ -82,7 +82,7 @@ fn node_rank(world: &World, n: &Node) -> (u8, i32, String) {
     match n {
         Node::Client(c) if world.producers().contains_key(c) => (0, 0, c.clone()),
         Node::Broker(b) => (1, *b, String::new()),
-        Node::Controller => (2, 0, String::new()),
+        Node::Controller(_) => (2, 0, String::new()),
         Node::Client(c) => (3, 0, c.clone()),
     }
 }

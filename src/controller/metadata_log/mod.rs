@@ -16,9 +16,10 @@
 //! `handleBrokerUnfenced`, `handleBrokerInControlledShutdown`); a new topic its
 //! `TopicRecord`, its `ConfigRecord`s, then a `PartitionRecord` a partition.
 //!
-//! Simplified: one controller, always active, at leader epoch 1; a write commits at
-//! once and the brokers are told at the moment they were told before (the records
-//! are the controller's account of it, not yet what brokers replay). The log lives in
+//! Simplified: a write is made only by the active controller (`super::quorum`: the
+//! leader that reaches a majority of the voters), at its epoch, and commits at once;
+//! the brokers are told at the moment they were told before (the records are the
+//! controller's account of it, not yet what brokers replay). The log lives in
 //! memory, not as record batches on a disk, and leaves out the records Kafka writes
 //! for what the playground does not model (`FeatureLevelRecord`, the Raft control
 //! records, `NoOpRecord`, snapshots). A broker epoch is the playground's count of
@@ -38,7 +39,8 @@ pub use record::{
 
 use serde::Serialize;
 
-/// The leader epoch of the one controller: the Raft epoch its election won.
+/// The first controller's leader epoch: the Raft epoch its election won (a new active
+/// controller writes at the epoch it won).
 pub const CONTROLLER_EPOCH: i32 = 1;
 
 /// One controller write: its records at consecutive offsets from `base_offset`.
@@ -118,6 +120,12 @@ impl MetadataLog {
             records: kept,
         });
         self.end_offset = self.end_offset.saturating_add(count);
+    }
+
+    /// A new active controller writes its batches at the epoch it won.
+    #[cfg(feature = "metadata-log")]
+    pub(crate) fn set_leader_epoch(&mut self, epoch: i32) {
+        self.leader_epoch = epoch;
     }
 
     /// A topic config set by a request, written with the next write.

@@ -138,6 +138,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         // The checker names its anomalies' explanations (`Anomaly::explain_id`).
         include_str!("../../checker/anomaly.rs"),
         include_str!("../narration/replication.rs"),
+        include_str!("../narration/quorum.rs"),
         include_str!("../narration/pulsar.rs"),
         include_str!("../narration/compare.rs"),
         include_str!("../transcript.rs"),

@@ -324,6 +324,21 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
         SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
+        SimErrorKind::NoController { id, voters } => msg!(
+            "error.no-controller",
+            id = id,
+            voters = voters
+                .iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        SimErrorKind::ControllerState { id, running: true } => {
+            msg!("error.controller-already-running", id = id)
+        }
+        SimErrorKind::ControllerState { id, running: false } => {
+            msg!("error.controller-already-stopped", id = id)
+        }
         SimErrorKind::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
         SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
     }

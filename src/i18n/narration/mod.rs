@@ -31,6 +31,8 @@ mod group;
 mod producer;
 #[cfg(feature = "pulsar")]
 mod pulsar;
+#[cfg(feature = "metadata-log")]
+mod quorum;
 mod replication;
 
 /// One line: what happened and the rule behind it.
@@ -177,6 +179,8 @@ impl std::fmt::Display for SimError {
 pub fn event_msg(kind: &EventKind) -> Msg {
     match kind {
         EventKind::Broker { broker, event } => broker::event(*broker, event),
+        #[cfg(feature = "metadata-log")]
+        EventKind::Quorum(event) => quorum::event(event),
         EventKind::Producer { client, event } => producer::event(client, event),
         #[cfg(feature = "group-membership")]
         EventKind::GroupMember { client, event } => group::member(client, event),

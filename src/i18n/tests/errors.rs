@@ -219,6 +219,18 @@ pub(super) fn sim_errors() -> Vec<SimError> {
         SimErrorKind::BrokerAlreadyRunning { id: 1 },
         SimErrorKind::BrokerRegistering { id: 1 },
         SimErrorKind::NoBrokerFor { api: "Produce" },
+        SimErrorKind::NoController {
+            id: 7,
+            voters: vec![1, 2, 3],
+        },
+        SimErrorKind::ControllerState {
+            id: 1,
+            running: true,
+        },
+        SimErrorKind::ControllerState {
+            id: 1,
+            running: false,
+        },
     ];
     #[cfg(feature = "topic-admin")]
     let kinds = kinds.into_iter().chain([

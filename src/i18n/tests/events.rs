@@ -196,6 +196,59 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
         steps: 20_000,
         in_flight: 3,
     });
+    // The controller quorum: each event, both forms of the two that have two.
+    #[cfg(feature = "metadata-log")]
+    {
+        use crate::controller::quorum::QuorumEvent as Q;
+        for fetch_timeout_of in [Some(1), None] {
+            out.push(EventKind::Quorum(Q::Candidate {
+                voter: 2,
+                epoch: 2,
+                fetch_timeout_of,
+            }));
+        }
+        for leader in [Some(2), None] {
+            out.push(EventKind::Quorum(Q::NotController {
+                voter: 3,
+                api: "AlterPartition".into(),
+                leader,
+            }));
+        }
+        out.extend(
+            [
+                Q::ElectionLost {
+                    voter: 2,
+                    epoch: 2,
+                    votes: vec![2],
+                    backoff_ms: 300,
+                },
+                Q::Elected {
+                    voter: 2,
+                    epoch: 2,
+                    votes: vec![2, 3],
+                },
+                Q::Resigned { voter: 1, epoch: 1 },
+                Q::SteppedDown {
+                    voter: 1,
+                    epoch: 1,
+                    new_epoch: 2,
+                },
+                Q::Claimed {
+                    voter: 2,
+                    epoch: 2,
+                    high_watermark: 9,
+                },
+                Q::WriteWaits {
+                    voter: 1,
+                    epoch: 1,
+                    api: "AllocateProducerIds".into(),
+                },
+                Q::Stopped { voter: 1 },
+                Q::Started { voter: 1 },
+            ]
+            .map(EventKind::Quorum),
+        );
+    }
     // The controller's session timer: a crash, its fence, a cut-off broker's fence and
     // return, and a restart refused while the old session runs.
     for running in [false, true] {

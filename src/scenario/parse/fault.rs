@@ -4,11 +4,15 @@
 
 use super::*;
 
-/// A node in a fault step: `broker-N`, `controller`, or a client's name (`client:NAME`
-/// for a client whose name would read as one of the others).
+/// A node in a fault step: `broker-N`, `controller` (the lone controller),
+/// `controller-N` (a voter of a larger quorum), or a client's name (`client:NAME` for a
+/// client whose name would read as one of the others).
 pub fn parse_node(text: &str) -> Node {
     if text == "controller" {
-        return Node::Controller;
+        return Node::LONE_CONTROLLER;
+    }
+    if let Some(Ok(id)) = text.strip_prefix("controller-").map(str::parse::<i32>) {
+        return Node::Controller(id);
     }
     if let Some(name) = text.strip_prefix("client:") {
         return Node::Client(name.to_string());

@@ -117,6 +117,11 @@ pub enum View {
     /// controller's records, all or the last N (feature `metadata-log`).
     #[cfg(feature = "metadata-log")]
     Metadata { last: Option<usize> },
+    /// `kafka-metadata-quorum.sh describe --status` and `--replication`: the
+    /// controller quorum's leader, epoch, high watermark and each voter's log end and
+    /// lag (feature `metadata-log`).
+    #[cfg(feature = "metadata-log")]
+    Quorum,
     /// `kafka-transactions.sh describe-producers`.
     DescribeProducers { tp: TopicPartition },
     /// `kafka-transactions.sh find-hanging --topic T --partition P`.

@@ -316,3 +316,31 @@ fn set_epoch_takes_one_target_and_an_epoch_in_range() {
         assert_eq!((e.column, e.why.id()), (column, id), "{line}: {e}");
     }
 }
+
+/// The quorum's steps and option print back as they were written; a bad one is
+/// refused where it stands.
+#[cfg(feature = "metadata-log")]
+#[test]
+fn quorum_steps_print_as_they_parse() {
+    for line in [
+        "cluster brokers=3 latency.ms=2 seed=1 controllers=3",
+        "controller 2 stop",
+        "controller 2 start",
+        "print quorum",
+        "fault cut controller-1 controller-2",
+        "fault cut broker-1 controller-3",
+    ] {
+        let s = parse(&format!("cluster brokers=3 controllers=3\n{line}\n")).unwrap();
+        let printed = crate::scenario::print_step(&s.steps[1].kind).expect("printable");
+        assert_eq!(printed, line);
+    }
+    for (line, column) in [
+        ("controller x stop", 12),
+        ("controller 1 restart", 14),
+        ("controller 1 stop now", 19),
+        ("cluster controllers=6", 9),
+    ] {
+        let e = parse(&format!("{line}\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (1, column), "{line}: {e}");
+    }
+}

@@ -82,7 +82,7 @@ pub fn cluster_panel(p: &ClusterPanelProps) -> Html {
                     .map(|(topic, n)| tf(Key::LeadsInternal, &[topic, &n.to_string()])),
             )
             .collect();
-        let (broker, controller) = (Node::Broker(id), Node::Controller);
+        let (broker, controller) = (Node::Broker(id), Node::LONE_CONTROLLER);
         // A broker waiting for its registration may be stopped again, not started.
         let buttons = if b.card.state == BrokerState::Stopped && !registering {
             button(
