@@ -18,6 +18,7 @@ pub use super::lesson_state::LessonState;
 use crate::log::TopicPartition;
 use crate::scenario::{self, scenario_of, Replay, StepKind};
 use crate::sim::{Action, World};
+use crate::view::challenges::Scan;
 use crate::view::history::History;
 use crate::view::page::{bench_setup, click, ClickContext, Setup};
 pub use crate::view::page::{
@@ -51,6 +52,9 @@ pub struct PageState {
     pub forked: Option<usize>,
     /// The cluster and transaction rules the learner chose (`Page::setup_of`).
     pub setup: Setup,
+    /// The challenges' read of `world`'s events so far (`view::challenges::Scan`): a new
+    /// one whenever `world` is replaced.
+    scan: RefCell<Scan>,
 }
 
 impl PageState {
@@ -79,6 +83,7 @@ impl PageState {
             output: Vec::new(),
             forked: None,
             setup,
+            scan: RefCell::default(),
         }
     }
 
@@ -101,6 +106,7 @@ impl PageState {
             crate::i18n::ui_lang(),
         );
         self.world = world;
+        self.scan = RefCell::default();
         self.output = output;
         self.history.cursor = to;
     }
@@ -450,6 +456,19 @@ impl AppState {
         match self.lesson.borrow().as_ref() {
             Some(l) => f(l.replay.world()),
             None => f(&self.page_state(page).world),
+        }
+    }
+
+    /// [`Self::with_world`], with the challenges' scan the page keeps for its own world
+    /// (a new one for a lesson's).
+    pub fn with_world_scan<R>(&self, page: Page, f: impl FnOnce(&World, &mut Scan) -> R) -> R {
+        match self.lesson.borrow().as_ref() {
+            Some(l) => f(l.replay.world(), &mut Scan::default()),
+            None => {
+                let p = self.page_state(page);
+                let mut scan = p.scan.borrow_mut();
+                f(&p.world, &mut scan)
+            }
         }
     }
 

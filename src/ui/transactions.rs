@@ -11,6 +11,7 @@ use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::sim::World;
+use crate::view::challenges::Scan;
 use crate::view::page::Setup;
 
 use super::components::event_list::EventList;
@@ -38,6 +39,11 @@ pub fn txn_views(world: &World) -> TxnViews {
 /// [`txn_views`] with the batch table's window ending `back` batches before the newest.
 pub fn txn_views_back(world: &World, back: usize) -> TxnViews {
     crate::view::txn_page::txn_views_back(world, crate::i18n::ui_lang(), back)
+}
+
+/// [`txn_views_back`] with the challenges read by the page's `scan`.
+pub fn txn_views_scan(world: &World, back: usize, scan: &mut Scan) -> TxnViews {
+    crate::view::txn_page::txn_views_scan(world, crate::i18n::ui_lang(), back, scan)
 }
 
 #[derive(Properties, PartialEq)]

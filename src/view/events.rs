@@ -43,3 +43,49 @@ pub fn event_items(
         })
         .collect()
 }
+
+/// How many items the list renders at once: more than the tallest list box holds of the
+/// shortest (one-line) items, with [`EVENT_OVERSCAN`] of them above it.
+pub const EVENT_ROWS: usize = 48;
+/// Rendered items above the first one on screen.
+pub const EVENT_OVERSCAN: usize = 8;
+/// The height the list assumes for an item it does not render (items wrap, so it is an
+/// estimate): the place the others hold, and where a scroll position lands.
+pub const EVENT_PX: usize = 40;
+
+/// The item at the top of the list's box when it is scrolled `scroll_top` pixels down.
+pub fn item_at(scroll_top: i32) -> usize {
+    usize::try_from(scroll_top).unwrap_or(0) / EVENT_PX
+}
+
+/// The items of a list of `len` that the list renders when item `at` is at the top of
+/// its box: from [`EVENT_OVERSCAN`] items above it, [`EVENT_ROWS`] (fewer at the end).
+pub fn event_window(at: usize, len: usize) -> std::ops::Range<usize> {
+    let start = at
+        .saturating_sub(EVENT_OVERSCAN)
+        .min(len.saturating_sub(EVENT_ROWS));
+    start..(start + EVENT_ROWS).min(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_follows_the_scroll_and_reaches_both_ends() {
+        let window = |top: i32, len| event_window(item_at(top), len);
+        assert_eq!(window(0, 10), 0..10);
+        assert_eq!(window(0, 150), 0..EVENT_ROWS);
+        assert_eq!(window(-30, 150), 0..EVENT_ROWS, "a bounce above the top");
+        assert_eq!(window(50 * EVENT_PX as i32 + 7, 150), 42..42 + EVENT_ROWS);
+        assert_eq!(window(i32::MAX, 150), 150 - EVENT_ROWS..150);
+        // Every item is in some window as the box scrolls down by a screen at a time.
+        let mut seen = vec![false; 400];
+        let mut top = 0;
+        while top < 400 * EVENT_PX as i32 {
+            seen[window(top, 400)].iter_mut().for_each(|s| *s = true);
+            top += 300;
+        }
+        assert!(seen.iter().all(|s| *s));
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::i18n::Lang;
 use crate::sim::{World, START_MS};
-use crate::view::challenges::items;
+use crate::view::challenges::Scan;
 use crate::view::cluster::{cluster_views, ClusterViews};
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
@@ -56,6 +56,13 @@ pub fn txn_views(world: &World, lang: Lang) -> TxnViews {
 /// [`txn_views`] with the batch table's window ending `back` batches before the newest
 /// (the table renders only the rows near where it is scrolled).
 pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
+    txn_views_scan(world, lang, back, &mut Scan::default())
+}
+
+/// [`txn_views_back`] with the challenges read by `scan`, which the page keeps from
+/// click to click (on the 10,000-batch page a fresh read of ≈ 90,000 events was most
+/// of a click's view models).
+pub fn txn_views_scan(world: &World, lang: Lang, back: usize, scan: &mut Scan) -> TxnViews {
     let tp = shown_partition(world);
     let part = tp
         .as_ref()
@@ -93,7 +100,7 @@ pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
         on_wire: world.network().in_flight().count(),
         rules: rules_view(world),
         admin,
-        challenges: items(Page::Transactions, world),
+        challenges: scan.items(Page::Transactions, world),
     }
 }
 

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use crate::i18n::{t, Key};
 use crate::view::announce::{Announcer, Heard};
 pub use crate::view::events::EventItem;
+use crate::view::events::{event_window, item_at, EVENT_PX, EVENT_ROWS};
 
 #[derive(Properties, PartialEq)]
 pub struct EventListProps {
@@ -45,14 +46,47 @@ pub fn event_list(p: &EventListProps) -> Html {
             }
         })
     };
-    let items: Html = p
+    // Windowed: the items near the scrolled position are rendered, the others hold
+    // their place as the list's padding (`view::events::event_window`), so the list
+    // scrolls, by mouse or by the arrow keys once focused, through every event while
+    // the page lays out ≈ 50 items. Every item's text stays in the view model
+    // (`TxnViews::events`), and `aria-setsize` tells a screen reader how many there are.
+    let at = use_state_eq(|| 0);
+    let onscroll = {
+        let at = at.clone();
+        Callback::from(move |e: Event| {
+            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                at.set(item_at(el.scroll_top()));
+            }
+        })
+    };
+    let shown: Vec<&EventItem> = p
         .events
         .iter()
         .rev()
         .filter(|e| *show_network || !e.network)
-        .map(|e| {
+        .collect();
+    let len = shown.len();
+    let window = event_window(*at, len);
+    let pad = |n: usize| n * EVENT_PX;
+    let style = (len > EVENT_ROWS).then(|| {
+        format!(
+            "padding-top:{}px;padding-bottom:{}px",
+            pad(window.start),
+            pad(len - window.end)
+        )
+    });
+    // Only a windowed list says how many items it has; a window at the top leaves each
+    // item's position to its place in the list, so a click at the top rewrites none.
+    let setsize = (len > EVENT_ROWS).then(|| len.to_string());
+    let items: Html = shown
+        .get(window.clone())
+        .unwrap_or_default()
+        .iter()
+        .zip(window.start + 1..)
+        .map(|(e, at)| {
             html! {
-                <li key={e.seq} class={class_list(&["event", &if e.tone.is_empty() { String::new() } else { format!("event-{}", e.tone) }])}>
+                <li key={e.seq} class={class_list(&["event", &if e.tone.is_empty() { String::new() } else { format!("event-{}", e.tone) }])} aria-setsize={setsize.clone()} aria-posinset={(window.start > 0).then(|| at.to_string())}>
                     <span class="event-time mono">{ format!("{} ms", e.at_ms) }</span>
                     <span class="event-text">{ e.text.clone() }</span>
                 </li>
@@ -84,7 +118,7 @@ pub fn event_list(p: &EventListProps) -> Html {
             if p.events.is_empty() {
                 <p class="muted">{ t(Key::EventsEmpty) }</p>
             }
-            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)}>
+            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)} {style} {onscroll}>
                 { items }
             </ol>
         </section>
