@@ -17,7 +17,7 @@ use super::idempotence::idempotence_page;
 use super::intents::Intents;
 use super::link;
 use super::state::{AppState, Msg, Page};
-use super::transactions::{txn_views_scan, TransactionsPage};
+use super::transactions::{txn_views_kept, TransactionsPage};
 use crate::i18n::{t, ui_lang, Key};
 
 /// The narration for the step just played: its `## Title` and `> text` paragraphs, or
@@ -199,7 +199,7 @@ pub(super) fn page_view(
         Page::Transactions => {
             let back = state.panels.log_back;
             let views = std::rc::Rc::new(
-                state.with_world_scan(Page::Transactions, |w, scan| txn_views_scan(w, back, scan)),
+                state.with_world_kept(Page::Transactions, |w, kept| txn_views_kept(w, back, kept)),
             );
             let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {

@@ -18,13 +18,13 @@ pub use super::lesson_state::LessonState;
 use crate::log::TopicPartition;
 use crate::scenario::{self, scenario_of, Replay, StepKind};
 use crate::sim::{Action, World};
-use crate::view::challenges::Scan;
 use crate::view::history::History;
 use crate::view::page::{bench_setup, click, ClickContext, Setup};
 pub use crate::view::page::{
     ErrorAt, Page, ADVANCE_MS, ADVANCE_STEP_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID,
     TXN_PRODUCER, TXN_PRODUCER_2, TXN_TOPIC,
 };
+use crate::view::txn_page::Kept;
 pub use crate::view::validate::{lesson_file as parse_lesson, LessonFileError, MAX_LESSON_BYTES};
 
 /// Why a lesson file was refused, in the page's language.
@@ -52,9 +52,9 @@ pub struct PageState {
     pub forked: Option<usize>,
     /// The cluster and transaction rules the learner chose (`Page::setup_of`).
     pub setup: Setup,
-    /// The challenges' read of `world`'s events so far (`view::challenges::Scan`): a new
-    /// one whenever `world` is replaced.
-    scan: RefCell<Scan>,
+    /// What the page's views keep of `world`'s events (`view::txn_page::Kept`): new
+    /// whenever `world` is replaced.
+    kept: RefCell<Kept>,
 }
 
 impl PageState {
@@ -83,7 +83,7 @@ impl PageState {
             output: Vec::new(),
             forked: None,
             setup,
-            scan: RefCell::default(),
+            kept: RefCell::default(),
         }
     }
 
@@ -106,7 +106,7 @@ impl PageState {
             crate::i18n::ui_lang(),
         );
         self.world = world;
-        self.scan = RefCell::default();
+        self.kept = RefCell::default();
         self.output = output;
         self.history.cursor = to;
     }
@@ -459,15 +459,15 @@ impl AppState {
         }
     }
 
-    /// [`Self::with_world`], with the challenges' scan the page keeps for its own world
-    /// (a new one for a lesson's).
-    pub fn with_world_scan<R>(&self, page: Page, f: impl FnOnce(&World, &mut Scan) -> R) -> R {
+    /// [`Self::with_world`], with what the page keeps of its own world's events (a
+    /// lesson's world is read afresh).
+    pub fn with_world_kept<R>(&self, page: Page, f: impl FnOnce(&World, &mut Kept) -> R) -> R {
         match self.lesson.borrow().as_ref() {
-            Some(l) => f(l.replay.world(), &mut Scan::default()),
+            Some(l) => f(l.replay.world(), &mut Kept::default()),
             None => {
                 let p = self.page_state(page);
-                let mut scan = p.scan.borrow_mut();
-                f(&p.world, &mut scan)
+                let mut kept = p.kept.borrow_mut();
+                f(&p.world, &mut kept)
             }
         }
     }

@@ -11,8 +11,8 @@ use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use crate::sim::World;
-use crate::view::challenges::Scan;
 use crate::view::page::Setup;
+use crate::view::txn_page::Kept;
 
 use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
@@ -41,9 +41,9 @@ pub fn txn_views_back(world: &World, back: usize) -> TxnViews {
     crate::view::txn_page::txn_views_back(world, crate::i18n::ui_lang(), back)
 }
 
-/// [`txn_views_back`] with the challenges read by the page's `scan`.
-pub fn txn_views_scan(world: &World, back: usize, scan: &mut Scan) -> TxnViews {
-    crate::view::txn_page::txn_views_scan(world, crate::i18n::ui_lang(), back, scan)
+/// [`txn_views_back`], reading the world's events through what the page `kept`.
+pub fn txn_views_kept(world: &World, back: usize, kept: &mut Kept) -> TxnViews {
+    crate::view::txn_page::txn_views_kept(world, crate::i18n::ui_lang(), back, kept)
 }
 
 #[derive(Properties, PartialEq)]

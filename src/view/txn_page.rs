@@ -7,7 +7,7 @@ use crate::view::challenges::Scan;
 use crate::view::cluster::{cluster_views, ClusterViews};
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
-use crate::view::events::{event_items, EventItem};
+use crate::view::events::{EventItem, Narrated};
 use crate::view::network::{network_view, NetworkView};
 use crate::view::page::Page;
 use crate::view::partition::{partition_view_back, shown_partition, PartitionView, LOG_WINDOW};
@@ -56,13 +56,20 @@ pub fn txn_views(world: &World, lang: Lang) -> TxnViews {
 /// [`txn_views`] with the batch table's window ending `back` batches before the newest
 /// (the table renders only the rows near where it is scrolled).
 pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
-    txn_views_scan(world, lang, back, &mut Scan::default())
+    txn_views_kept(world, lang, back, &mut Kept::default())
 }
 
-/// [`txn_views_back`] with the challenges read by `scan`, which the page keeps from
-/// click to click (on the 10,000-batch page a fresh read of ≈ 90,000 events was most
-/// of a click's view models).
-pub fn txn_views_scan(world: &World, lang: Lang, back: usize, scan: &mut Scan) -> TxnViews {
+/// What the page keeps of its world's events from click to click, so a click reads
+/// only the events it added: the challenges' scan (on the 10,000-batch page a fresh
+/// one read ≈ 90,000 events) and the event list's narrations. Renewed with the world.
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    pub challenges: Scan,
+    pub events: Narrated,
+}
+
+/// [`txn_views_back`], reading the world's events through what `kept` holds.
+pub fn txn_views_kept(world: &World, lang: Lang, back: usize, kept: &mut Kept) -> TxnViews {
     let tp = shown_partition(world);
     let part = tp
         .as_ref()
@@ -78,7 +85,9 @@ pub fn txn_views_scan(world: &World, lang: Lang, back: usize, scan: &mut Scan) -
             fold_follower_fetches: true,
         },
     );
-    let events = event_items(world, MAX_EVENTS, crate::view::tone::transactions, lang);
+    let events = kept
+        .events
+        .items(world, MAX_EVENTS, crate::view::tone::transactions, lang);
     let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {
         clock: world.clock_ms() - START_MS,
@@ -100,7 +109,7 @@ pub fn txn_views_scan(world: &World, lang: Lang, back: usize, scan: &mut Scan) -
         on_wire: world.network().in_flight().count(),
         rules: rules_view(world),
         admin,
-        challenges: scan.items(Page::Transactions, world),
+        challenges: kept.challenges.items(Page::Transactions, world),
     }
 }
 
