@@ -18,15 +18,29 @@ pub struct EventItem {
     pub network: bool,
 }
 
-/// The newest `max` events, narrated, each with the tone a page gives it.
+/// The newest events, narrated, each with the tone a page gives it: the newest `max`
+/// that the list shows unless asked (its plain network sends between them kept, and
+/// hidden), so the list's length stays the same from click to click.
 pub fn event_items(
     world: &World,
     max: usize,
     tone: fn(&Event) -> (&'static str, bool),
     lang: Lang,
 ) -> Vec<EventItem> {
-    let start = world.events().len().saturating_sub(max);
-    event_items_of(world.events().get(start..).unwrap_or_default(), tone, lang)
+    let events = world.events();
+    event_items_of(&events[first_kept(events, max, tone)..], tone, lang)
+}
+
+/// Where the newest `max` events that are not plain network sends start.
+fn first_kept(events: &[Event], max: usize, tone: fn(&Event) -> (&'static str, bool)) -> usize {
+    let mut left = max;
+    for (i, e) in events.iter().enumerate().rev() {
+        if left == 0 {
+            return i + 1;
+        }
+        left -= usize::from(!tone(e).1);
+    }
+    0
 }
 
 /// `events` narrated, each with its tone.
@@ -69,7 +83,7 @@ impl Narrated {
         lang: Lang,
     ) -> Vec<EventItem> {
         let events = world.events();
-        let start = events.len().saturating_sub(max);
+        let start = first_kept(events, max, tone);
         let seq = |i: Option<&EventItem>| i.map(|i| i.seq as usize);
         let stale = self.lang != Some(lang)
             || seq(self.items.last()).is_some_and(|last| last >= events.len());
@@ -128,6 +142,14 @@ mod tests {
                 let fresh = event_items(r.world(), 12, tone, lang);
                 assert_eq!(kept.items(r.world(), 12, tone, lang), fresh, "step {step}");
             }
+            // The newest 12 the list shows, and the network's sends between them.
+            let events = r.world().events();
+            let shown = |from: usize| events[from..].iter().filter(|e| !tone(e).1).count();
+            let first = event_items(r.world(), 12, tone, Lang::En)
+                .first()
+                .map_or(events.len(), |i| i.seq as usize);
+            assert_eq!(shown(first), shown(0).min(12), "step {step}");
+            assert!(first == 0 || !tone(&events[first]).1, "step {step}");
         }
         assert!(r.world().events().len() > 12, "the window moved on");
         // A world with fewer events (the page reset) is narrated from its start.

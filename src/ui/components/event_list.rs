@@ -2,7 +2,6 @@
 //! beside it a visually hidden live region that holds only the events of the last action
 //! (`view::announce`), so a screen reader reads each new event once and never the list.
 
-use crate::ui::class::class_list;
 use std::cell::RefCell;
 
 use yew::prelude::*;
@@ -86,7 +85,7 @@ pub fn event_list(p: &EventListProps) -> Html {
         .zip(window.start + 1..)
         .map(|(e, at)| {
             html! {
-                <li key={e.seq} class={class_list(&["event", &if e.tone.is_empty() { String::new() } else { format!("event-{}", e.tone) }])} aria-setsize={setsize.clone()} aria-posinset={(window.start > 0).then(|| at.to_string())}>
+                <li key={e.seq} class={if e.tone.is_empty() { "event".to_string() } else { format!("event event-{}", e.tone) }} aria-setsize={setsize.clone()} aria-posinset={(window.start > 0).then(|| at.to_string())}>
                     <span class="event-time mono">{ format!("{} ms", e.at_ms) }</span>
                     <span class="event-text">{ e.text.clone() }</span>
                 </li>
