@@ -64,44 +64,6 @@ fn event_items_of(
         .collect()
 }
 
-/// The newest events narrated, kept from render to render: an event never changes once
-/// it happened (`World::events`, whose `seq` is its index), so a click narrates only
-/// the events it added. The owner starts anew when it replaces the world.
-#[derive(Clone, Debug, Default)]
-pub struct Narrated {
-    lang: Option<Lang>,
-    items: Vec<EventItem>,
-}
-
-impl Narrated {
-    /// [`event_items`], narrating only the events not narrated before.
-    pub fn items(
-        &mut self,
-        world: &World,
-        max: usize,
-        tone: fn(&Event) -> (&'static str, bool),
-        lang: Lang,
-    ) -> Vec<EventItem> {
-        let events = world.events();
-        let start = first_kept(events, max, tone);
-        let seq = |i: Option<&EventItem>| i.map(|i| i.seq as usize);
-        let stale = self.lang != Some(lang)
-            || seq(self.items.last()).is_some_and(|last| last >= events.len());
-        if stale {
-            self.items.clear();
-            self.lang = Some(lang);
-        }
-        self.items.retain(|i| i.seq as usize >= start);
-        if seq(self.items.first()).is_some_and(|first| first != start) {
-            self.items.clear();
-        }
-        let from = seq(self.items.last()).map_or(start, |last| last + 1);
-        let new = event_items_of(events.get(from..).unwrap_or_default(), tone, lang);
-        self.items.extend(new);
-        self.items.clone()
-    }
-}
-
 /// How many items the list renders at once: more than the tallest list box holds of the
 /// shortest (one-line) items, with [`EVENT_OVERSCAN`] of them above it.
 pub const EVENT_ROWS: usize = 48;
@@ -131,33 +93,21 @@ mod tests {
     use crate::scenario::{parse, Replay};
 
     #[test]
-    fn narrations_kept_across_steps_agree_with_fresh_ones() {
+    fn the_list_keeps_the_newest_events_it_shows_and_the_sends_between_them() {
         let src = "topic create t\nproducer p create transactional.id=x\nproducer p init-transactions\nproducer p begin\nproducer p send t-0 a\nproducer p flush\nproducer p commit\nproducer p begin\nproducer p send t-0 b\nproducer p flush\nproducer p abort\n";
         let mut r = Replay::new(parse(src).expect("parses"));
-        let mut kept = Narrated::default();
         let tone = crate::view::tone::transactions;
         for step in 0..=r.len() {
             r.play_to(step).expect("runs");
-            for lang in [Lang::En, Lang::Ko, Lang::En] {
-                let fresh = event_items(r.world(), 12, tone, lang);
-                assert_eq!(kept.items(r.world(), 12, tone, lang), fresh, "step {step}");
-            }
-            // The newest 12 the list shows, and the network's sends between them.
             let events = r.world().events();
             let shown = |from: usize| events[from..].iter().filter(|e| !tone(e).1).count();
-            let first = event_items(r.world(), 12, tone, Lang::En)
-                .first()
-                .map_or(events.len(), |i| i.seq as usize);
+            let items = event_items(r.world(), 12, tone, Lang::En);
+            let first = items.first().map_or(events.len(), |i| i.seq as usize);
+            assert_eq!(items.len(), events.len() - first, "step {step}");
             assert_eq!(shown(first), shown(0).min(12), "step {step}");
             assert!(first == 0 || !tone(&events[first]).1, "step {step}");
         }
-        assert!(r.world().events().len() > 12, "the window moved on");
-        // A world with fewer events (the page reset) is narrated from its start.
-        let fresh = Replay::to(parse("topic create t\n").expect("parses"), usize::MAX).into_world();
-        assert_eq!(
-            kept.items(&fresh, 12, tone, Lang::En),
-            event_items(&fresh, 12, tone, Lang::En)
-        );
+        assert!(r.world().events().len() > 12, "the list moved on");
     }
 
     #[test]

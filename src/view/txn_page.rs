@@ -7,7 +7,7 @@ use crate::view::challenges::Scan;
 use crate::view::cluster::{cluster_views, ClusterViews};
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
-use crate::view::events::{EventItem, Narrated};
+use crate::view::events::{event_items, EventItem};
 use crate::view::network::{network_view, NetworkView};
 use crate::view::page::Page;
 use crate::view::partition::{partition_view_back, shown_partition, PartitionView, LOG_WINDOW};
@@ -61,11 +61,10 @@ pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
 
 /// What the page keeps of its world's events from click to click, so a click reads
 /// only the events it added: the challenges' scan (on the 10,000-batch page a fresh
-/// one read ≈ 90,000 events) and the event list's narrations. Renewed with the world.
+/// one read ≈ 90,000 events). Renewed with the world.
 #[derive(Clone, Debug, Default)]
 pub struct Kept {
     pub challenges: Scan,
-    pub events: Narrated,
 }
 
 /// [`txn_views_back`], reading the world's events through what `kept` holds.
@@ -85,9 +84,7 @@ pub fn txn_views_kept(world: &World, lang: Lang, back: usize, kept: &mut Kept) -
             fold_follower_fetches: true,
         },
     );
-    let events = kept
-        .events
-        .items(world, MAX_EVENTS, crate::view::tone::transactions, lang);
+    let events = event_items(world, MAX_EVENTS, crate::view::tone::transactions, lang);
     let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {
         clock: world.clock_ms() - START_MS,

@@ -55,7 +55,10 @@ pub fn event_list(p: &EventListProps) -> Html {
         let at = at.clone();
         Callback::from(move |e: Event| {
             if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
-                at.set(item_at(el.scroll_top()));
+                // At the bottom, the oldest items whatever their heights (End).
+                let top = el.scroll_top();
+                let end = top + el.client_height() + 2 >= el.scroll_height();
+                at.set(if end { usize::MAX } else { item_at(top) });
             }
         })
     };
