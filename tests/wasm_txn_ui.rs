@@ -171,7 +171,7 @@ async fn the_windowed_event_list_shows_every_event_as_it_scrolls() {
     tick().await;
     let list = by_testid(&root, "events");
     let items = || {
-        let nodes = list.query_selector_all("li").expect("selector");
+        let nodes = list.query_selector_all("li.event").expect("selector");
         (0..nodes.length())
             .filter_map(|i| nodes.item(i))
             .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())

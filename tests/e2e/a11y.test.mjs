@@ -179,7 +179,7 @@ test('the live region holds only the last click’s narration; a verdict is anno
   // The list is windowed: a long one renders only the items near where it is scrolled,
   // and each says how many there are (`aria-setsize`).
   const count = () =>
-    page.locator(`${tid('events')} li`).evaluateAll((els) => Number(els[0]?.getAttribute('aria-setsize') ?? els.length));
+    page.locator(`${tid('events')} li.event`).evaluateAll((els) => Number(els[0]?.getAttribute('aria-setsize') ?? els.length));
   try {
     await open(page, '#idempotence', tid('playground'));
     assert.equal(await live.count(), 0, 'loading the page announces nothing');

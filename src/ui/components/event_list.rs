@@ -46,7 +46,7 @@ pub fn event_list(p: &EventListProps) -> Html {
         })
     };
     // Windowed: the items near the scrolled position are rendered, the others hold
-    // their place as the list's padding (`view::events::event_window`), so the list
+    // their place as empty items (`view::events::event_window`), so the list
     // scrolls, by mouse or by the arrow keys once focused, through every event while
     // the page lays out ≈ 50 items. Every item's text stays in the view model
     // (`TxnViews::events`), and `aria-setsize` tells a screen reader how many there are.
@@ -70,14 +70,15 @@ pub fn event_list(p: &EventListProps) -> Html {
         .collect();
     let len = shown.len();
     let window = event_window(*at, len);
-    let pad = |n: usize| n * EVENT_PX;
-    let style = (len > EVENT_ROWS).then(|| {
-        format!(
-            "padding-top:{}px;padding-bottom:{}px",
-            pad(window.start),
-            pad(len - window.end)
-        )
-    });
+    // An empty item holds the place of `n` items not rendered (the list's padding
+    // would not count in its scroll height at the bottom).
+    let gap = |n: usize| {
+        html! {
+            if n > 0 {
+                <li class="event-gap" aria-hidden="true" style={format!("height:{}px", n * EVENT_PX)}></li>
+            }
+        }
+    };
     // Only a windowed list says how many items it has; a window at the top leaves each
     // item's position to its place in the list, so a click at the top rewrites none.
     let setsize = (len > EVENT_ROWS).then(|| len.to_string());
@@ -120,8 +121,10 @@ pub fn event_list(p: &EventListProps) -> Html {
             if p.events.is_empty() {
                 <p class="muted">{ t(Key::EventsEmpty) }</p>
             }
-            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)} {style} {onscroll}>
+            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)} {onscroll}>
+                { gap(window.start) }
                 { items }
+                { gap(len - window.end) }
             </ol>
         </section>
     }
