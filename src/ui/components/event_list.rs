@@ -62,6 +62,19 @@ pub fn event_list(p: &EventListProps) -> Html {
             }
         })
     };
+    // Home and End jump at once: a smooth scroll stops at the first window swapped in.
+    let onkeydown = Callback::from(|e: KeyboardEvent| {
+        let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        let to = match e.key().as_str() {
+            "Home" => 0,
+            "End" => el.scroll_height(),
+            _ => return,
+        };
+        e.prevent_default();
+        el.set_scroll_top(to);
+    });
     let shown: Vec<&EventItem> = p
         .events
         .iter()
@@ -121,7 +134,7 @@ pub fn event_list(p: &EventListProps) -> Html {
             if p.events.is_empty() {
                 <p class="muted">{ t(Key::EventsEmpty) }</p>
             }
-            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)} {onscroll}>
+            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)} {onscroll} {onkeydown}>
                 { gap(window.start) }
                 { items }
                 { gap(len - window.end) }
