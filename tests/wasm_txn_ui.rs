@@ -127,3 +127,96 @@ async fn a_timed_out_transaction_is_shown_with_the_coordinators_abort() {
         assert!(said.contains(part), "{part} in {said}");
     }
 }
+
+/// The event list renders only the items near where it is scrolled, and scrolling it
+/// from the top to the bottom shows every event of the view model, newest first, each
+/// at the place `aria-posinset` (or, at the top, its place in the list) gives it.
+#[wasm_bindgen_test]
+async fn the_windowed_event_list_shows_every_event_as_it_scrolls() {
+    use eos_playground::i18n::Lang;
+    use eos_playground::scenario::{scenario_of, Replay};
+    use eos_playground::ui::components::event_list::{EventList, EventListProps};
+    use eos_playground::view::page::bench_setup;
+    use eos_playground::view::txn_page::txn_views;
+    use wasm_bindgen::JsCast;
+
+    let mut steps = Page::Transactions.setup();
+    steps.extend(bench_setup(40));
+    let world = Replay::to(scenario_of(steps), usize::MAX).into_world();
+    let events = txn_views(&world, Lang::En).events;
+    // Newest first, the network's sends hidden (the list's default).
+    let want: Vec<String> = events
+        .iter()
+        .rev()
+        .filter(|e| !e.network)
+        .map(|e| e.text.clone())
+        .collect();
+    assert!(want.len() > 100, "a long list: {}", want.len());
+
+    // The page's box for the list (ui.css), which these tests do not load.
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let style = document.create_element("style").expect("a style");
+    style.set_text_content(Some(".event-list { max-height: 300px; overflow-y: auto; }"));
+    document
+        .head()
+        .expect("a head")
+        .append_child(&style)
+        .expect("added");
+
+    let root = fresh_root();
+    yew::Renderer::<EventList>::with_root_and_props(root.clone(), EventListProps { events })
+        .render();
+    tick().await;
+    let list = by_testid(&root, "events");
+    let items = || {
+        let nodes = list.query_selector_all("li.event").expect("selector");
+        (0..nodes.length())
+            .filter_map(|i| nodes.item(i))
+            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+            .enumerate()
+            .map(|(k, li)| {
+                let at = li
+                    .get_attribute("aria-posinset")
+                    .and_then(|p| p.parse::<usize>().ok())
+                    .unwrap_or(k + 1);
+                assert_eq!(
+                    li.get_attribute("aria-setsize"),
+                    Some(want.len().to_string())
+                );
+                let text = li
+                    .query_selector(".event-text")
+                    .ok()
+                    .flatten()
+                    .and_then(|t| t.text_content())
+                    .unwrap_or_default();
+                (at, text)
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = items();
+    assert!(
+        first.len() < want.len(),
+        "windowed: {} of {} items rendered",
+        first.len(),
+        want.len()
+    );
+    let mut seen: Vec<Option<String>> = vec![None; want.len()];
+    let mut top = 0;
+    loop {
+        for (at, text) in items() {
+            seen[at - 1] = Some(text);
+        }
+        if top >= list.scroll_height() {
+            break;
+        }
+        top += 200;
+        list.set_scroll_top(top);
+        list.dispatch_event(&web_sys::Event::new("scroll").expect("an event"))
+            .expect("dispatched");
+        tick().await;
+    }
+    let seen: Vec<String> = seen.into_iter().map(Option::unwrap_or_default).collect();
+    assert_eq!(seen, want, "every event's text, in its place");
+}

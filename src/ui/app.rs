@@ -17,7 +17,7 @@ use super::idempotence::idempotence_page;
 use super::intents::Intents;
 use super::link;
 use super::state::{AppState, Msg, Page};
-use super::transactions::{txn_views_back, TransactionsPage};
+use super::transactions::{txn_views_kept, TransactionsPage};
 use crate::i18n::{t, ui_lang, Key};
 
 /// The narration for the step just played: its `## Title` and `> text` paragraphs, or
@@ -198,8 +198,9 @@ pub(super) fn page_view(
         Page::Idempotence => idempotence_page(state, intents, lesson, lessons),
         Page::Transactions => {
             let back = state.panels.log_back;
-            let views =
-                std::rc::Rc::new(state.with_world(Page::Transactions, |w| txn_views_back(w, back)));
+            let views = std::rc::Rc::new(
+                state.with_world_kept(Page::Transactions, |w, kept| txn_views_kept(w, back, kept)),
+            );
             let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {
                 time_travel(state, intents)

@@ -24,6 +24,7 @@ pub use crate::view::page::{
     ErrorAt, Page, ADVANCE_MS, ADVANCE_STEP_MS, CONSUMER_RC, CONSUMER_RU, PRODUCER, TOPIC, TXN_ID,
     TXN_PRODUCER, TXN_PRODUCER_2, TXN_TOPIC,
 };
+use crate::view::txn_page::Kept;
 pub use crate::view::validate::{lesson_file as parse_lesson, LessonFileError, MAX_LESSON_BYTES};
 
 /// Why a lesson file was refused, in the page's language.
@@ -51,6 +52,9 @@ pub struct PageState {
     pub forked: Option<usize>,
     /// The cluster and transaction rules the learner chose (`Page::setup_of`).
     pub setup: Setup,
+    /// What the page's views keep of `world`'s events (`view::txn_page::Kept`): new
+    /// whenever `world` is replaced.
+    kept: RefCell<Kept>,
 }
 
 impl PageState {
@@ -79,6 +83,7 @@ impl PageState {
             output: Vec::new(),
             forked: None,
             setup,
+            kept: RefCell::default(),
         }
     }
 
@@ -101,6 +106,7 @@ impl PageState {
             crate::i18n::ui_lang(),
         );
         self.world = world;
+        self.kept = RefCell::default();
         self.output = output;
         self.history.cursor = to;
     }
@@ -450,6 +456,19 @@ impl AppState {
         match self.lesson.borrow().as_ref() {
             Some(l) => f(l.replay.world()),
             None => f(&self.page_state(page).world),
+        }
+    }
+
+    /// [`Self::with_world`], with what the page keeps of its own world's events (a
+    /// lesson's world is read afresh).
+    pub fn with_world_kept<R>(&self, page: Page, f: impl FnOnce(&World, &mut Kept) -> R) -> R {
+        match self.lesson.borrow().as_ref() {
+            Some(l) => f(l.replay.world(), &mut Kept::default()),
+            None => {
+                let p = self.page_state(page);
+                let mut kept = p.kept.borrow_mut();
+                f(&p.world, &mut kept)
+            }
         }
     }
 

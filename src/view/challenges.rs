@@ -163,22 +163,52 @@ fn new_leader(e: &Event) -> bool {
 }
 
 /// The page's challenges as the panel shows them: solved when its world shows it.
-pub fn items(
-    page: crate::view::page::Page,
-    world: &crate::sim::World,
-) -> Vec<(&'static str, bool)> {
-    let mut items: Vec<(&'static str, bool)> = on_page(Some(page))
-        .map(|c| (c.id, matches!(c.goal, Goal::World(f) if f(world))))
-        .collect();
-    // The event goals in one pass, each until an event shows it.
-    for e in world.events() {
-        for (c, (_, solved)) in on_page(Some(page)).zip(items.iter_mut()) {
-            if let Goal::Event(f) = c.goal {
-                *solved = *solved || f(e);
+pub fn items(page: Page, world: &World) -> Vec<(&'static str, bool)> {
+    Scan::default().items(page, world)
+}
+
+/// The event goals' answers over the events of one world read so far. A world's events
+/// only grow (`World::events`), so the panel, which asks at every click, reads only the
+/// events new since it last asked; the world goals read the world's state each time.
+/// The owner starts a new scan when it replaces the world (a reset, a step back).
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    page: Option<Page>,
+    seen: usize,
+    solved: Vec<bool>,
+}
+
+impl Scan {
+    /// [`items`], reading only the events of `world` after the ones read before.
+    pub fn items(&mut self, page: Page, world: &World) -> Vec<(&'static str, bool)> {
+        let events = world.events();
+        if self.page != Some(page) || self.seen > events.len() {
+            *self = Scan {
+                page: Some(page),
+                seen: 0,
+                solved: vec![false; on_page(Some(page)).count()],
+            };
+        }
+        // The event goals in one pass, each until an event shows it.
+        for e in events.get(self.seen..).unwrap_or_default() {
+            for (c, solved) in on_page(Some(page)).zip(self.solved.iter_mut()) {
+                if let Goal::Event(f) = c.goal {
+                    *solved = *solved || f(e);
+                }
             }
         }
+        self.seen = events.len();
+        on_page(Some(page))
+            .zip(&self.solved)
+            .map(|(c, seen)| {
+                let solved = match c.goal {
+                    Goal::World(f) => f(world),
+                    _ => *seen,
+                };
+                (c.id, solved)
+            })
+            .collect()
     }
-    items
 }
 
 #[cfg(test)]
@@ -334,6 +364,39 @@ mod tests {
             .filter(|c| c.solved(&w))
             .map(|c| c.id)
             .collect()
+    }
+
+    #[test]
+    fn a_scan_kept_across_steps_agrees_with_a_fresh_one() {
+        let src = "topic create t\nraw init-producer-id\nraw produce t-0 pid=last epoch=last seq=0 a\nraw produce t-0 pid=last epoch=last seq=0 a\nproducer p create transactional.id=x\nproducer p init-transactions\nproducer p begin\nproducer p send t-0 a\nproducer p flush\nproducer q create transactional.id=x\nproducer q init-transactions\nproducer p send t-0 b\nproducer p flush\nproducer p commit\n";
+        let mut r = Replay::new(parse(src).expect("parses"));
+        let mut scans = [Scan::default(), Scan::default()];
+        let pages = [Page::Idempotence, Page::Transactions];
+        let mut solved_some = [false; 2];
+        for step in 0..=r.len() {
+            r.play_to(step).expect("runs");
+            for ((scan, page), some) in scans.iter_mut().zip(pages).zip(&mut solved_some) {
+                let kept = scan.items(page, r.world());
+                assert_eq!(kept, items(page, r.world()), "step {step}");
+                *some |= kept.iter().any(|(_, s)| *s);
+            }
+        }
+        assert_eq!(
+            solved_some,
+            [true, true],
+            "the script reaches goals on both pages"
+        );
+        // A world with fewer events (the page reset) is read from its start.
+        let fresh = world("topic create t\n");
+        assert_eq!(
+            scans[1].items(Page::Transactions, &fresh),
+            items(Page::Transactions, &fresh)
+        );
+        // Another page's goals.
+        assert_eq!(
+            scans[1].items(Page::Idempotence, r.world()),
+            items(Page::Idempotence, r.world())
+        );
     }
 
     #[test]

@@ -18,18 +18,38 @@ pub struct EventItem {
     pub network: bool,
 }
 
-/// The newest `max` events, narrated, each with the tone a page gives it.
+/// The newest events, narrated, each with the tone a page gives it: the newest `max`
+/// that the list shows unless asked (its plain network sends between them kept, and
+/// hidden), so the list's length stays the same from click to click.
 pub fn event_items(
     world: &World,
     max: usize,
     tone: fn(&Event) -> (&'static str, bool),
     lang: Lang,
 ) -> Vec<EventItem> {
-    let start = world.events().len().saturating_sub(max);
-    world
-        .events()
-        .get(start..)
-        .unwrap_or_default()
+    let events = world.events();
+    event_items_of(&events[first_kept(events, max, tone)..], tone, lang)
+}
+
+/// Where the newest `max` events that are not plain network sends start.
+fn first_kept(events: &[Event], max: usize, tone: fn(&Event) -> (&'static str, bool)) -> usize {
+    let mut left = max;
+    for (i, e) in events.iter().enumerate().rev() {
+        if left == 0 {
+            return i + 1;
+        }
+        left -= usize::from(!tone(e).1);
+    }
+    0
+}
+
+/// `events` narrated, each with its tone.
+fn event_items_of(
+    events: &[Event],
+    tone: fn(&Event) -> (&'static str, bool),
+    lang: Lang,
+) -> Vec<EventItem> {
+    events
         .iter()
         .map(|e| {
             let (tone, network) = tone(e);
@@ -42,4 +62,69 @@ pub fn event_items(
             }
         })
         .collect()
+}
+
+/// How many items the list renders at once: more than the tallest list box holds of the
+/// shortest (one-line) items, with [`EVENT_OVERSCAN`] of them above it.
+pub const EVENT_ROWS: usize = 48;
+/// Rendered items above the first one on screen.
+pub const EVENT_OVERSCAN: usize = 8;
+/// The height the list assumes for an item it does not render (items wrap, so it is an
+/// estimate): the place the others hold, and where a scroll position lands.
+pub const EVENT_PX: usize = 40;
+
+/// The item at the top of the list's box when it is scrolled `scroll_top` pixels down.
+pub fn item_at(scroll_top: i32) -> usize {
+    usize::try_from(scroll_top).unwrap_or(0) / EVENT_PX
+}
+
+/// The items of a list of `len` that the list renders when item `at` is at the top of
+/// its box: from [`EVENT_OVERSCAN`] items above it, [`EVENT_ROWS`] (fewer at the end).
+pub fn event_window(at: usize, len: usize) -> std::ops::Range<usize> {
+    let start = at
+        .saturating_sub(EVENT_OVERSCAN)
+        .min(len.saturating_sub(EVENT_ROWS));
+    start..(start + EVENT_ROWS).min(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{parse, Replay};
+
+    #[test]
+    fn the_list_keeps_the_newest_events_it_shows_and_the_sends_between_them() {
+        let src = "topic create t\nproducer p create transactional.id=x\nproducer p init-transactions\nproducer p begin\nproducer p send t-0 a\nproducer p flush\nproducer p commit\nproducer p begin\nproducer p send t-0 b\nproducer p flush\nproducer p abort\n";
+        let mut r = Replay::new(parse(src).expect("parses"));
+        let tone = crate::view::tone::transactions;
+        for step in 0..=r.len() {
+            r.play_to(step).expect("runs");
+            let events = r.world().events();
+            let shown = |from: usize| events[from..].iter().filter(|e| !tone(e).1).count();
+            let items = event_items(r.world(), 12, tone, Lang::En);
+            let first = items.first().map_or(events.len(), |i| i.seq as usize);
+            assert_eq!(items.len(), events.len() - first, "step {step}");
+            assert_eq!(shown(first), shown(0).min(12), "step {step}");
+            assert!(first == 0 || !tone(&events[first]).1, "step {step}");
+        }
+        assert!(r.world().events().len() > 12, "the list moved on");
+    }
+
+    #[test]
+    fn the_window_follows_the_scroll_and_reaches_both_ends() {
+        let window = |top: i32, len| event_window(item_at(top), len);
+        assert_eq!(window(0, 10), 0..10);
+        assert_eq!(window(0, 150), 0..EVENT_ROWS);
+        assert_eq!(window(-30, 150), 0..EVENT_ROWS, "a bounce above the top");
+        assert_eq!(window(50 * EVENT_PX as i32 + 7, 150), 42..42 + EVENT_ROWS);
+        assert_eq!(window(i32::MAX, 150), 150 - EVENT_ROWS..150);
+        // Every item is in some window as the box scrolls down by a screen at a time.
+        let mut seen = vec![false; 400];
+        let mut top = 0;
+        while top < 400 * EVENT_PX as i32 {
+            seen[window(top, 400)].iter_mut().for_each(|s| *s = true);
+            top += 300;
+        }
+        assert!(seen.iter().all(|s| *s));
+    }
 }

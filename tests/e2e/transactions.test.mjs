@@ -347,6 +347,16 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     const leo = await num(page, 'txn-leo');
     assert.match(await batchRows.last().innerText(), new RegExp(`^(\\d+\\.\\.)?${leo - 1}\\s`));
     assert.equal(await batchRows.last().getAttribute('aria-rowindex'), String(total + 1));
+    // The event list is windowed too: End in the focused list reaches the oldest event
+    // kept, Home the newest, and every item says how many there are.
+    const items = page.locator(`${tid('events')} li.event`);
+    const size = await items.first().getAttribute('aria-setsize');
+    assert.ok(Number(size) > (await items.count()), `windowed: ${await items.count()} of ${size} rendered`);
+    await page.locator(tid('events')).focus();
+    await page.keyboard.press('End');
+    await page.locator(`${tid('events')} li[aria-posinset="${size}"]`).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Home');
+    await page.locator(`${tid('events')} li.event:not([aria-posinset])`).first().waitFor({ timeout: 10_000 });
     assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
   } finally {
     await page.close();

@@ -2,7 +2,6 @@
 //! beside it a visually hidden live region that holds only the events of the last action
 //! (`view::announce`), so a screen reader reads each new event once and never the list.
 
-use crate::ui::class::class_list;
 use std::cell::RefCell;
 
 use yew::prelude::*;
@@ -10,6 +9,7 @@ use yew::prelude::*;
 use crate::i18n::{t, Key};
 use crate::view::announce::{Announcer, Heard};
 pub use crate::view::events::EventItem;
+use crate::view::events::{event_window, item_at, EVENT_PX, EVENT_ROWS};
 
 #[derive(Properties, PartialEq)]
 pub struct EventListProps {
@@ -45,14 +45,64 @@ pub fn event_list(p: &EventListProps) -> Html {
             }
         })
     };
-    let items: Html = p
+    // Windowed: the items near the scrolled position are rendered, the others hold
+    // their place as empty items (`view::events::event_window`), so the list
+    // scrolls, by mouse or by the arrow keys once focused, through every event while
+    // the page lays out ≈ 50 items. Every item's text stays in the view model
+    // (`TxnViews::events`), and `aria-setsize` tells a screen reader how many there are.
+    let at = use_state_eq(|| 0);
+    let onscroll = {
+        let at = at.clone();
+        Callback::from(move |e: Event| {
+            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                // At the bottom, the oldest items whatever their heights (End).
+                let top = el.scroll_top();
+                let end = top + el.client_height() + 2 >= el.scroll_height();
+                at.set(if end { usize::MAX } else { item_at(top) });
+            }
+        })
+    };
+    // Home and End jump at once: a smooth scroll stops at the first window swapped in.
+    let onkeydown = Callback::from(|e: KeyboardEvent| {
+        let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        let to = match e.key().as_str() {
+            "Home" => 0,
+            "End" => el.scroll_height(),
+            _ => return,
+        };
+        e.prevent_default();
+        el.set_scroll_top(to);
+    });
+    let shown: Vec<&EventItem> = p
         .events
         .iter()
         .rev()
         .filter(|e| *show_network || !e.network)
-        .map(|e| {
+        .collect();
+    let len = shown.len();
+    let window = event_window(*at, len);
+    // An empty item holds the place of `n` items not rendered (the list's padding
+    // would not count in its scroll height at the bottom).
+    let gap = |n: usize| {
+        html! {
+            if n > 0 {
+                <li class="event-gap" aria-hidden="true" style={format!("height:{}px", n * EVENT_PX)}></li>
+            }
+        }
+    };
+    // Only a windowed list says how many items it has; a window at the top leaves each
+    // item's position to its place in the list, so a click at the top rewrites none.
+    let setsize = (len > EVENT_ROWS).then(|| len.to_string());
+    let items: Html = shown
+        .get(window.clone())
+        .unwrap_or_default()
+        .iter()
+        .zip(window.start + 1..)
+        .map(|(e, at)| {
             html! {
-                <li key={e.seq} class={class_list(&["event", &if e.tone.is_empty() { String::new() } else { format!("event-{}", e.tone) }])}>
+                <li key={e.seq} class={if e.tone.is_empty() { "event".to_string() } else { format!("event event-{}", e.tone) }} aria-setsize={setsize.clone()} aria-posinset={(window.start > 0).then(|| at.to_string())}>
                     <span class="event-time mono">{ format!("{} ms", e.at_ms) }</span>
                     <span class="event-text">{ e.text.clone() }</span>
                 </li>
@@ -84,8 +134,10 @@ pub fn event_list(p: &EventListProps) -> Html {
             if p.events.is_empty() {
                 <p class="muted">{ t(Key::EventsEmpty) }</p>
             }
-            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)}>
+            <ol class="event-list" data-testid="events" reversed=true tabindex="0" aria-label={t(Key::EventsHeading)} {onscroll} {onkeydown}>
+                { gap(window.start) }
                 { items }
+                { gap(len - window.end) }
             </ol>
         </section>
     }
