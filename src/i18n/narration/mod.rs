@@ -425,9 +425,6 @@ fn run_limit(steps: usize, in_flight: usize) -> Msg {
     msg!("run.limit", steps = steps, in_flight = in_flight)
 }
 
-/// "2 on broker 1, 1 on broker 2": how many of these partitions each broker leads.
-/// Broker ids as `[1, 2]`.
-#[cfg(feature = "topic-admin")]
 /// A reassignment that completed or was cancelled: the replicas it left, and the ones
 /// it dropped when there were any (a message of its own, so no empty list is read).
 #[cfg(feature = "topic-admin")]
@@ -450,11 +447,14 @@ fn reassignment_ended(
     }
 }
 
+/// Broker ids as `[1, 2]`.
+#[cfg(feature = "topic-admin")]
 fn broker_ids(list: &[i32]) -> String {
     let items: Vec<String> = list.iter().map(|b| b.to_string()).collect();
     format!("[{}]", items.join(", "))
 }
 
+/// "2 on broker 1, 1 on broker 2": how many of these partitions each broker leads.
 fn placement(leaders: &[i32]) -> crate::i18n::message::Arg {
     let mut per_broker: std::collections::BTreeMap<i32, usize> = std::collections::BTreeMap::new();
     for l in leaders {
