@@ -395,6 +395,13 @@ impl World {
         }
     }
 
+    /// What a consumer's answer made of its state, if anything, on the timeline.
+    fn emit_consumer_event(&mut self, client: String, event: Option<ConsumerEvent>) {
+        if let Some(event) = event {
+            self.emit(EventKind::Consumer { client, event });
+        }
+    }
+
     /// A Fetch answer for a consumer.
     pub(super) fn on_consumer_response(&mut self, correlation_id: u64, response: Response) {
         let Some((name, tp)) = self.consumer_fetches.remove(&correlation_id) else {
@@ -407,37 +414,25 @@ impl World {
             ..
         } = response
         {
-            let Some(consumer) = self.consumers.get_mut(&name) else {
-                return;
-            };
-            let event = if error == Errors::None {
-                consumer.complete_validation(&tp, leader_epoch, end_offset)
-            } else {
-                consumer.validation_failed(&tp, error)
-            };
-            if let Some(event) = event {
-                self.emit(EventKind::Consumer {
-                    client: name,
-                    event,
-                });
-            }
+            let event = self.consumers.get_mut(&name).and_then(|c| {
+                if error == Errors::None {
+                    c.complete_validation(&tp, leader_epoch, end_offset)
+                } else {
+                    c.validation_failed(&tp, error)
+                }
+            });
+            self.emit_consumer_event(name, event);
             return;
         }
         if let Response::ListOffsets { error, offset, .. } = response {
-            let Some(consumer) = self.consumers.get_mut(&name) else {
-                return;
-            };
-            let event = if error == Errors::None {
-                consumer.reset_position(&tp, offset, offset)
-            } else {
-                consumer.reset_failed(&tp, error)
-            };
-            if let Some(event) = event {
-                self.emit(EventKind::Consumer {
-                    client: name,
-                    event,
-                });
-            }
+            let event = self.consumers.get_mut(&name).and_then(|c| {
+                if error == Errors::None {
+                    c.reset_position(&tp, offset, offset)
+                } else {
+                    c.reset_failed(&tp, error)
+                }
+            });
+            self.emit_consumer_event(name, event);
             return;
         }
         let Response::Fetch {
