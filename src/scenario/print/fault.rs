@@ -7,22 +7,8 @@ use crate::sim::{Action, Direction, Fault, MessageMatch, MessageStrike, Node};
 /// `fault …`, `hold|release …` and `drop next-…`.
 pub(super) fn print_fault_action(action: &Action) -> Option<String> {
     Some(match action {
-        Action::DropNextRequest { from } => {
-            format!(
-                "drop next-request{}",
-                from.as_ref()
-                    .map(|f| format!(" from={}", quote(f)))
-                    .unwrap_or_default()
-            )
-        }
-        Action::DropNextResponse { to } => {
-            format!(
-                "drop next-response{}",
-                to.as_ref()
-                    .map(|t| format!(" to={}", quote(t)))
-                    .unwrap_or_default()
-            )
-        }
+        Action::DropNextRequest { from } => drop_next("request", "from", from),
+        Action::DropNextResponse { to } => drop_next("response", "to", to),
         Action::HoldMarkers => "hold markers".into(),
         Action::ReleaseMarkers => "release markers".into(),
         Action::HoldRequests { api } => format!("hold requests {api}"),
@@ -37,6 +23,16 @@ pub(super) fn print_fault_action(action: &Action) -> Option<String> {
         Action::ClearFaults => "fault clear".into(),
         _ => return super::other_family("fault", action),
     })
+}
+
+/// `drop next-request [from=CLIENT]` or `drop next-response [to=CLIENT]`: the step and,
+/// after `fault `, the armed fault.
+fn drop_next(what: &str, key: &str, client: &Option<String>) -> String {
+    let client = client
+        .as_ref()
+        .map(|c| format!(" {key}={}", quote(c)))
+        .unwrap_or_default();
+    format!("drop next-{what}{client}")
 }
 
 /// A node as a fault step names it (what `parse_node` reads back).
@@ -85,18 +81,8 @@ fn every(e: bool) -> &'static str {
 /// also have their own actions and steps (`drop next-request`, `hold markers`).
 pub fn print_fault(fault: &Fault) -> String {
     match fault {
-        Fault::DropNextRequest { from } => format!(
-            "fault drop next-request{}",
-            from.as_ref()
-                .map(|f| format!(" from={}", quote(f)))
-                .unwrap_or_default()
-        ),
-        Fault::DropNextResponse { to } => format!(
-            "fault drop next-response{}",
-            to.as_ref()
-                .map(|t| format!(" to={}", quote(t)))
-                .unwrap_or_default()
-        ),
+        Fault::DropNextRequest { from } => format!("fault {}", drop_next("request", "from", from)),
+        Fault::DropNextResponse { to } => format!("fault {}", drop_next("response", "to", to)),
         Fault::HoldRequests { api } => format!("fault hold-requests api={}", quote(api)),
         Fault::Drop {
             matching: m,
