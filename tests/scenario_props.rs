@@ -499,3 +499,36 @@ fn every_action_variant_prints_and_parses_back() {
         );
     }
 }
+
+/// Every `raw …` step the scenario scripts write prints as text that parses back to the
+/// same step: the hand-made requests (Fetch and ListOffsets options, markers, filters)
+/// that no click records, so no random action above reaches them.
+#[test]
+fn every_raw_step_in_the_scenarios_prints_and_parses_back() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    common::scenario_scripts(&root.join("tests/scenarios"), &mut files);
+    let mut checked = 0;
+    for path in &files {
+        let source = std::fs::read_to_string(path).expect("a scenario script reads");
+        // A block line never starts with `raw `: blocks hold output, not steps.
+        for line in source.lines().filter(|l| l.starts_with("raw ")) {
+            let Ok(scenario) = parse(line) else {
+                continue; // a line the script expects to be refused
+            };
+            let kinds: Vec<&StepKind> = scenario.steps.iter().map(|s| &s.kind).collect();
+            let text: String = kinds
+                .iter()
+                .map(|k| print_step(k).unwrap_or_else(|| panic!("{line} prints nothing")))
+                .collect();
+            let again = parse(&text).unwrap_or_else(|e| panic!("{line} -> {text}: {e}"));
+            assert_eq!(
+                again.steps.iter().map(|s| &s.kind).collect::<Vec<_>>(),
+                kinds,
+                "{line} -> {text}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 200, "only {checked} raw steps found");
+}

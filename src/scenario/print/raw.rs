@@ -7,20 +7,17 @@ use crate::protocol::{
 };
 use crate::sim::Action;
 
-/// ` isolation=read_committed` for a Fetch or ListOffsets that reads committed data only.
-fn isolation(i: FetchIsolation) -> &'static str {
-    match i {
+/// The options a Fetch and a ListOffsets share: ` isolation=read_committed` when it
+/// reads committed data only, ` current-leader-epoch=N` when it sends one (-1: none).
+fn read_options(isolation: FetchIsolation, current_leader_epoch: i32) -> String {
+    let isolation = match isolation {
         FetchIsolation::TxnCommitted => " isolation=read_committed",
         _ => "",
-    }
-}
-
-/// ` current-leader-epoch=N` for a Fetch or ListOffsets that sends one (-1: none).
-fn leader_epoch_option(epoch: i32) -> String {
-    if epoch == -1 {
-        String::new()
+    };
+    if current_leader_epoch == -1 {
+        isolation.to_string()
     } else {
-        format!(" current-leader-epoch={epoch}")
+        format!("{isolation} current-leader-epoch={current_leader_epoch}")
     }
 }
 
@@ -59,10 +56,9 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
         Request::FindCoordinator { key, key_type } => format!(
             "raw find-coordinator{to} {}{}",
             quote(key),
-            if *key_type == CoordinatorType::Group {
-                " group"
-            } else {
-                ""
+            match key_type {
+                CoordinatorType::Group => " group",
+                CoordinatorType::Transaction => "",
             }
         ),
         Request::AddPartitionsToTxn {
@@ -99,13 +95,10 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             max_bytes,
             isolation: i,
             current_leader_epoch,
-        } if *max_bytes == 1 << 20 => {
-            format!(
-                "raw fetch{to} {topic_partition} offset={fetch_offset}{}{}",
-                isolation(*i),
-                leader_epoch_option(*current_leader_epoch)
-            )
-        }
+        } if *max_bytes == 1 << 20 => format!(
+            "raw fetch{to} {topic_partition} offset={fetch_offset}{}",
+            read_options(*i, *current_leader_epoch)
+        ),
         Request::OffsetsForLeaderEpoch {
             topic_partition,
             current_leader_epoch,
@@ -138,9 +131,8 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             current_leader_epoch,
             ..
         } => format!(
-            "raw list-offsets{to} {topic_partition}{}{}",
-            isolation(*i),
-            leader_epoch_option(*current_leader_epoch)
+            "raw list-offsets{to} {topic_partition}{}",
+            read_options(*i, *current_leader_epoch)
         ),
         Request::DescribeTransactions { transactional_ids } => {
             format!("raw describe-transactions{to} {}", words(transactional_ids))
