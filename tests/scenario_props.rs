@@ -217,3 +217,318 @@ proptest! {
         prop_assert_eq!(eos_playground::scenario::share::decode(&link).unwrap(), state);
     }
 }
+
+/// Every `Action` variant's name in this build, as serde's derive lists them (what the
+/// enum is, so a new variant shows up here without anyone listing it).
+fn action_variants() -> Vec<&'static str> {
+    use serde::de::{self, Deserialize, Deserializer, Visitor};
+    use std::cell::Cell;
+    struct Names(Cell<&'static [&'static str]>);
+    impl<'de> Deserializer<'de> for &Names {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("reads only an enum's variant names"))
+        }
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            variants: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0.set(variants);
+            Err(de::Error::custom("read the variant names"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
+            struct identifier ignored_any
+        }
+    }
+    let names = Names(Cell::new(&[]));
+    assert!(Action::deserialize(&names).is_err());
+    names.0.get().to_vec()
+}
+
+/// The variant name of an action, as serde writes it.
+fn variant_name(action: &Action) -> String {
+    match serde_json::to_value(action).expect("an action serializes") {
+        serde_json::Value::String(name) => name,
+        serde_json::Value::Object(map) => map.keys().next().cloned().unwrap_or_default(),
+        other => panic!("{action:?} serialized as {other}"),
+    }
+}
+
+/// One action of every variant, with the optional parts of its step filled in.
+fn every_action() -> Vec<Action> {
+    use eos_playground::breaks::BreakSwitch;
+    use eos_playground::protocol::{CoordinatorType, ElectionType, Request};
+    use eos_playground::sim::{Fault, MessageMatch, Node};
+    let tp = || TopicPartition::new("t", 1);
+    let name = |n: &str| n.to_string();
+    let configs = vec![(name("retries"), name("a b"))];
+    let mut all = vec![
+        Action::SetBrokerConfig {
+            key: name("segment.bytes"),
+            value: name("1024"),
+        },
+        Action::CreateTopic {
+            name: name("t"),
+            partitions: 2,
+            configs: configs.clone(),
+        },
+        Action::CreateProducer {
+            name: name("p"),
+            configs: configs.clone(),
+        },
+        Action::Send {
+            producer: name("p"),
+            topic_partition: tp(),
+            values: vec![name("a"), name("b c")],
+        },
+        Action::Flush {
+            producer: name("p"),
+        },
+        Action::RawInitProducerId,
+        Action::RawRequest {
+            broker: Some(2),
+            request: Request::FindCoordinator {
+                key: name("tx"),
+                key_type: CoordinatorType::Group,
+            },
+        },
+        Action::RawProduce {
+            topic_partition: tp(),
+            producer_id: 7,
+            producer_epoch: 1,
+            base_sequence: 3,
+            transactional_id: Some(name("tx")),
+            values: vec![name("v")],
+            label: Some(name("retry")),
+        },
+        Action::HoldMarkers,
+        Action::ReleaseMarkers,
+        Action::HoldRequests {
+            api: name("EndTxn"),
+        },
+        Action::ReleaseRequests {
+            api: name("EndTxn"),
+        },
+        Action::AdminAbortTransaction {
+            topic_partition: tp(),
+            start_offset: 4,
+        },
+        Action::AdminDeleteRecords {
+            topic_partition: tp(),
+            offset: 5,
+        },
+        Action::AdminElectLeaders {
+            election: ElectionType::Unclean,
+            partitions: vec![tp()],
+        },
+        Action::DropNextRequest {
+            from: Some(name("p")),
+        },
+        Action::DropNextResponse { to: None },
+        Action::ArmFault {
+            fault: Fault::Drop {
+                matching: MessageMatch {
+                    api: Some(name("Produce")),
+                    ..MessageMatch::default()
+                },
+                every: true,
+            },
+        },
+        Action::ReleaseHeld { api: name("Fetch") },
+        Action::ReleaseMessage { id: 9 },
+        Action::HealLink {
+            a: Node::Broker(1),
+            b: Node::Client(name("p")),
+        },
+        Action::DisarmFault {
+            fault: Fault::Cut {
+                a: Node::Broker(1),
+                b: Node::Broker(2),
+            },
+        },
+        Action::ClearFaults,
+        Action::Break {
+            switch: BreakSwitch::Fencing,
+            on: false,
+        },
+        Action::Step,
+        Action::RunUntilIdle,
+        Action::Advance { ms: 250 },
+        Action::RestartBroker {
+            broker: 1,
+            clean: false,
+        },
+        Action::StopBroker {
+            broker: 2,
+            clean: true,
+        },
+        Action::StartBroker { broker: 2 },
+        Action::CreateConsumer {
+            name: name("c"),
+            configs,
+        },
+        Action::Assign {
+            consumer: name("c"),
+            partitions: vec![tp(), TopicPartition::new("u", 0)],
+        },
+        Action::Seek {
+            consumer: name("c"),
+            topic_partition: tp(),
+            offset: 3,
+        },
+        Action::Poll {
+            consumer: name("c"),
+        },
+        Action::InitTransactions {
+            producer: name("p"),
+        },
+        Action::BeginTransaction {
+            producer: name("p"),
+        },
+        Action::CommitTransaction {
+            producer: name("p"),
+        },
+        Action::AbortTransaction {
+            producer: name("p"),
+        },
+        Action::SendOffsetsToTransaction {
+            producer: name("p"),
+            group_id: name("g"),
+            offsets: vec![(tp(), 6)],
+            consumer: Some(name("c")),
+        },
+        Action::Transform {
+            producer: name("p"),
+            consumer: name("c"),
+            topic: name("out"),
+        },
+    ];
+    #[cfg(feature = "topic-admin")]
+    all.extend([
+        Action::AlterTopicConfigs {
+            name: name("t"),
+            configs: vec![(name("cleanup.policy"), name("compact"))],
+        },
+        Action::CreatePartitions {
+            name: name("t"),
+            partitions: 3,
+            assignment: vec![vec![1, 2], vec![2, 3]],
+        },
+        Action::DeleteTopic { name: name("t") },
+        Action::ReassignPartition {
+            topic_partition: tp(),
+            replicas: Some(vec![2, 3]),
+        },
+        Action::ListReassignments {
+            partitions: vec![tp()],
+        },
+    ]);
+    #[cfg(feature = "log-cleaner")]
+    all.extend([
+        Action::CleanLog {
+            topic_partition: tp(),
+        },
+        Action::TakeSnapshot {
+            topic_partition: tp(),
+        },
+        Action::TruncateLog {
+            broker: 1,
+            topic_partition: tp(),
+            offset: 2,
+        },
+        Action::CorruptFile {
+            broker: 1,
+            path: name("t-1/00000000000000000000.log"),
+            position: Some(12),
+        },
+    ]);
+    #[cfg(feature = "set-epoch")]
+    all.extend([
+        Action::SetTxnEpoch {
+            transactional_id: name("tx"),
+            epoch: 3,
+        },
+        Action::SetProducerEpoch {
+            producer: name("p"),
+            epoch: 2,
+        },
+    ]);
+    #[cfg(feature = "metadata-log")]
+    all.extend([
+        Action::StopController { controller: 3000 },
+        Action::StartController { controller: 3000 },
+    ]);
+    #[cfg(feature = "group-membership")]
+    all.extend([
+        Action::Subscribe {
+            consumer: name("c"),
+            topics: vec![name("t"), name("u")],
+        },
+        Action::Unsubscribe {
+            consumer: name("c"),
+        },
+    ]);
+    all
+}
+
+/// One action of every `Action` variant prints as a step and parses back to itself:
+/// a variant the dispatch sends to a family whose printer does not know it would print
+/// nothing (and stop a debug build in the printer).
+#[test]
+fn every_action_variant_prints_and_parses_back() {
+    let samples = every_action();
+    let sampled: std::collections::BTreeSet<String> = samples.iter().map(variant_name).collect();
+    let variants: std::collections::BTreeSet<String> =
+        action_variants().into_iter().map(String::from).collect();
+    assert_eq!(
+        sampled, variants,
+        "every_action has one action of each Action variant"
+    );
+    for action in samples {
+        let kind = step_for_action(action.clone());
+        let text = print_step(&kind).unwrap_or_else(|| panic!("{action:?} prints nothing"));
+        let parsed = parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            parsed.steps.iter().map(|s| &s.kind).collect::<Vec<_>>(),
+            vec![&kind],
+            "{text}"
+        );
+    }
+}
+
+/// Every `raw …` step the scenario scripts write prints as text that parses back to the
+/// same step: the hand-made requests (Fetch and ListOffsets options, markers, filters)
+/// that no click records, so no random action above reaches them.
+#[test]
+fn every_raw_step_in_the_scenarios_prints_and_parses_back() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    common::scenario_scripts(&root.join("tests/scenarios"), &mut files);
+    let mut checked = 0;
+    for path in &files {
+        let source = std::fs::read_to_string(path).expect("a scenario script reads");
+        // A block line never starts with `raw `: blocks hold output, not steps.
+        for line in source.lines().filter(|l| l.starts_with("raw ")) {
+            let Ok(scenario) = parse(line) else {
+                continue; // a line the script expects to be refused
+            };
+            let kinds: Vec<&StepKind> = scenario.steps.iter().map(|s| &s.kind).collect();
+            let text: String = kinds
+                .iter()
+                .map(|k| print_step(k).unwrap_or_else(|| panic!("{line} prints nothing")))
+                .collect();
+            let again = parse(&text).unwrap_or_else(|e| panic!("{line} -> {text}: {e}"));
+            assert_eq!(
+                again.steps.iter().map(|s| &s.kind).collect::<Vec<_>>(),
+                kinds,
+                "{line} -> {text}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 200, "only {checked} raw steps found");
+}

@@ -3,6 +3,7 @@
 mod error;
 #[cfg(feature = "pulsar")]
 mod pulsar;
+mod view;
 
 pub use error::{RunError, ScenarioError, StepError};
 
@@ -13,9 +14,8 @@ use super::watch::Watch;
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::narration::transcript_notice;
 use crate::i18n::transcript;
-use crate::i18n::{narrate, Lang};
+use crate::i18n::Lang;
 use crate::protocol::Response;
-use crate::sim::event::window_text;
 use crate::sim::{Action, ClusterConfig, World};
 
 /// A scenario being played: the world, where we are, and what was printed so far.
@@ -167,26 +167,7 @@ impl Runner {
                 let text = step.echo_in(self.lang).unwrap_or_default();
                 Ok(vec![interpolate(&self.world, text, self.lang)?])
             }
-            StepKind::Act(action) => {
-                let before = self.world.events().len();
-                let mut lines = match action {
-                    // Its retry line is worded in the reader's language.
-                    Action::RawInitProducerId => {
-                        transcript::raw_lines(self.world.raw_init_producer_id(), self.lang)
-                    }
-                    _ => self.world.apply(action)?,
-                };
-                // A send that failed for good, or a run cut short, shows verbose or not.
-                lines.extend(
-                    self.world.events()[before..]
-                        .iter()
-                        .filter_map(|e| transcript_notice(e, self.lang)),
-                );
-                if let Action::RawInitProducerId = action {
-                    self.last_producer = self.world_last_init();
-                }
-                Ok(lines)
-            }
+            StepKind::Act(action) => self.run_act(action),
             StepKind::RawProduce {
                 tp,
                 pid,
@@ -198,16 +179,7 @@ impl Runner {
                 show,
             } => {
                 let label = step.label_in(self.lang);
-                let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| match r {
-                    IdRef::Value(v) => Ok(*v),
-                    IdRef::Last => self
-                        .last_producer
-                        .map(pick)
-                        .ok_or(StepError::NoLastProducer),
-                };
-                let producer_id = resolve(pid, |p| p.0)?;
-                let producer_epoch = i16::try_from(resolve(epoch, |p| i64::from(p.1))?)
-                    .map_err(|_| StepError::EpochOutOfRange)?;
+                let (producer_id, producer_epoch) = self.resolve_producer(pid, epoch)?;
                 let events_before = self.world.events().len();
                 let outcome = self.world.raw_produce(
                     tp,
@@ -253,6 +225,44 @@ impl Runner {
         }
     }
 
+    /// An action applied to the world, with the notices of what it caused.
+    fn run_act(&mut self, action: &Action) -> Result<Vec<String>, StepError> {
+        let before = self.world.events().len();
+        let mut lines = match action {
+            // Its retry line is worded in the reader's language.
+            Action::RawInitProducerId => {
+                transcript::raw_lines(self.world.raw_init_producer_id(), self.lang)
+            }
+            _ => self.world.apply(action)?,
+        };
+        // A send that failed for good, or a run cut short, shows verbose or not.
+        lines.extend(
+            self.world.events()[before..]
+                .iter()
+                .filter_map(|e| transcript_notice(e, self.lang)),
+        );
+        if let Action::RawInitProducerId = action {
+            self.last_producer = self.world_last_init();
+        }
+        Ok(lines)
+    }
+
+    /// The producer id and epoch of a `raw produce`: as written, or `last` (the last raw
+    /// InitProducerId's).
+    fn resolve_producer(&self, pid: &IdRef, epoch: &IdRef) -> Result<(i64, i16), StepError> {
+        let resolve = |r: &IdRef, pick: fn((i64, i16)) -> i64| match r {
+            IdRef::Value(v) => Ok(*v),
+            IdRef::Last => self
+                .last_producer
+                .map(pick)
+                .ok_or(StepError::NoLastProducer),
+        };
+        let producer_id = resolve(pid, |p| p.0)?;
+        let producer_epoch = i16::try_from(resolve(epoch, |p| i64::from(p.1))?)
+            .map_err(|_| StepError::EpochOutOfRange)?;
+        Ok((producer_id, producer_epoch))
+    }
+
     /// The producer id the last raw InitProducerId returned, read from the events.
     fn world_last_init(&self) -> Option<(i64, i16)> {
         self.world
@@ -270,164 +280,6 @@ impl Runner {
                 } => Some((*producer_id, *producer_epoch)),
                 _ => None,
             })
-    }
-
-    /// Renders a view into transcript lines.
-    pub fn view(&self, view: &View) -> Vec<String> {
-        let w = &self.world;
-        match view {
-            View::DumpLog {
-                tp,
-                fields,
-                control_records,
-                broker,
-                data_records,
-            } => w.dump_log(
-                tp,
-                *broker,
-                fields.as_deref(),
-                *control_records,
-                *data_records,
-            ),
-            View::TxnIndex { tp } => match w.log_view(tp) {
-                Some(v) => v.aborted_txns.iter().map(|t| t.dump_line()).collect(),
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Consumed { consumer } => {
-                vec![consumed_line(w, consumer, self.lang)
-                    .unwrap_or_else(|| transcript::no_consumer(consumer, self.lang))]
-            }
-            View::Latest { tp } => vec![latest_line(w, tp, self.lang)],
-            View::TxnLog { transactional_id } => w.transaction_log_dump(transactional_id),
-            View::Transactions => w.transactions_list(),
-            View::Committed {
-                group_id,
-                partitions,
-            } => transcript::committed_offsets(
-                group_id,
-                &w.committed_offsets(group_id, partitions),
-                self.lang,
-            ),
-            View::TxnStates { transactional_id } => vec![w.transaction_states(transactional_id)],
-            #[cfg(feature = "group-membership")]
-            View::Group { group_id } => w.describe_group(group_id),
-            View::DescribeProducers { tp } => w.describe_producers(tp),
-            View::FindHanging { tp } => w.find_hanging(&tp.topic, Some(tp.partition)),
-            #[cfg(feature = "checker")]
-            View::Violations => self
-                .checker
-                .as_ref()
-                .map(|c| c.verdict(self.lang))
-                .unwrap_or_default(),
-            #[cfg(not(feature = "checker"))]
-            View::RecordedCheck(lines) => lines.clone(),
-            View::DescribeTransaction { transactional_id } => {
-                w.transaction_describe(transactional_id)
-            }
-            View::Window { tp, producer_id } => {
-                let lines: Vec<String> = w
-                    .windows(tp)
-                    .iter()
-                    .filter(|v| producer_id.is_none_or(|p| p == v.producer_id))
-                    .map(|v| {
-                        crate::i18n::transcript::window(
-                            v.producer_id,
-                            v.producer_epoch,
-                            &v.text(),
-                            self.lang,
-                        )
-                    })
-                    .collect();
-                if lines.is_empty() {
-                    vec![transcript::window_unknown(*producer_id, self.lang)]
-                } else {
-                    lines
-                }
-            }
-            View::Producers { tp } => {
-                let ids: Vec<String> = w
-                    .windows(tp)
-                    .iter()
-                    .map(|v| v.producer_id.to_string())
-                    .collect();
-                vec![crate::i18n::transcript::producers(
-                    &ids.join(", "),
-                    self.lang,
-                )]
-            }
-            View::Replicas { tp } => match w.replicas_view(tp) {
-                Some(v) => super::replicas_lines(&v, self.lang),
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Leo { tp } => match w.log_view(tp) {
-                Some(v) => vec![crate::i18n::transcript::log_end_offset(
-                    v.log_end_offset,
-                    self.lang,
-                )],
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Offsets { tp } => match w.log_view(tp) {
-                Some(v) => vec![transcript::offsets(
-                    &tp.to_string(),
-                    v.log_start_offset,
-                    v.high_watermark,
-                    v.log_end_offset,
-                    self.lang,
-                )],
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Files { tp, broker } => match w.log_view_on(tp, *broker) {
-                Some(v) => v.files.iter().map(|(name, _)| name.clone()).collect(),
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Segments { tp, broker } => match w.log_view_on(tp, *broker) {
-                Some(v) => vec![transcript::segments(
-                    v.segments.len(),
-                    &v.segments
-                        .iter()
-                        .map(|s| s.base_offset.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    self.lang,
-                )],
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Snapshots { tp, broker } => match w.log_view_on(tp, *broker) {
-                Some(v) => {
-                    let snaps: Vec<&str> = v
-                        .files
-                        .iter()
-                        .map(|(n, _)| n.as_str())
-                        .filter(|n| n.ends_with(".snapshot"))
-                        .collect();
-                    vec![transcript::snapshots(
-                        snaps.len(),
-                        &snaps.join(" "),
-                        self.lang,
-                    )]
-                }
-                None => vec![transcript::no_partition(&tp.to_string(), self.lang)],
-            },
-            View::Verdict { tp } => vec![verdict_row(w, tp, self.lang)],
-            #[cfg(feature = "metadata-log")]
-            View::Metadata { last } => w.metadata_log().dump_lines(*last),
-            #[cfg(feature = "metadata-log")]
-            View::Quorum => w.quorum_lines(),
-            View::Events { last } => {
-                let skip = last.map_or(0, |n| w.events().len().saturating_sub(n));
-                w.events()
-                    .iter()
-                    .skip(skip)
-                    .map(|e| {
-                        format!(
-                            "[{:>6} ms] {}",
-                            e.at_ms - crate::sim::START_MS,
-                            narrate(e, self.lang)
-                        )
-                    })
-                    .collect()
-            }
-        }
     }
 }
 
@@ -519,49 +371,6 @@ pub fn verdict_text(event: &BrokerEvent, lang: Lang) -> String {
         BrokerEvent::BatchRejected { error, .. } => error.name().to_string(),
         _ => String::new(),
     }
-}
-
-/// One row of the window table: `seq a..b  VERDICT  base_offset  [window after]`.
-fn verdict_row(w: &World, tp: &crate::log::TopicPartition, lang: Lang) -> String {
-    let Some(event) = w.last_verdict(tp) else {
-        return transcript::no_batch(&tp.to_string(), lang);
-    };
-    let (first, last, pid, base) = match event {
-        BrokerEvent::BatchAppended {
-            first_seq,
-            last_seq,
-            producer_id,
-            first_offset,
-            ..
-        }
-        | BrokerEvent::BatchDuplicate {
-            first_seq,
-            last_seq,
-            producer_id,
-            first_offset,
-            ..
-        } => (*first_seq, *last_seq, *producer_id, *first_offset),
-        BrokerEvent::BatchRejected {
-            first_seq,
-            last_seq,
-            producer_id,
-            ..
-        } => (*first_seq, *last_seq, *producer_id, -1),
-        _ => return String::new(),
-    };
-    let window = w
-        .windows(tp)
-        .into_iter()
-        .find(|v| v.producer_id == pid)
-        .map(|v| v.text())
-        .unwrap_or_else(|| window_text(&[]));
-    format!(
-        "{:>7} {:<44} {:>6}   {}",
-        format!("{first}..{last}"),
-        verdict_text(event, lang),
-        base,
-        window
-    )
 }
 
 /// The verdict, base offset and log end offset after a raw produce.
