@@ -13,13 +13,13 @@ use crate::sim::event::window_text;
 
 /// One arm a family of broker events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+    let family = match e {
         BrokerEvent::BatchAppended { .. }
         | BrokerEvent::BatchDuplicate { .. }
-        | BrokerEvent::BatchRejected { .. }
-        | BrokerEvent::TransactionVerification { .. }
+        | BrokerEvent::BatchRejected { .. } => append_event(broker, e),
+        BrokerEvent::TransactionVerification { .. }
         | BrokerEvent::PartitionNotVerified { .. }
-        | BrokerEvent::PartitionVerification { .. } => append_event(broker, e),
+        | BrokerEvent::PartitionVerification { .. } => verification_event(broker, e),
         BrokerEvent::MarkerWritten { .. }
         | BrokerEvent::MarkerRejected { .. }
         | BrokerEvent::MarkersRequeued { .. }
@@ -42,16 +42,16 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
         | BrokerEvent::CoordinatorLoadCompleted { .. }
         | BrokerEvent::Stopped { .. }
         | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
-        BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
-        BrokerEvent::Group(g) => super::group::event(broker, g),
-        BrokerEvent::Replication(r) => super::replication::event(broker, r),
-    }
+        BrokerEvent::Coordinator(c) => Some(coordinator::event(broker, c)),
+        BrokerEvent::Group(g) => Some(super::group::event(broker, g)),
+        BrokerEvent::Replication(r) => Some(super::replication::event(broker, r)),
+    };
+    family.unwrap_or_else(super::unworded)
 }
 
-/// The produce path: an append, a duplicate, a refusal, and the transaction
-/// verification before them.
-fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+/// The produce path: an append, a duplicate, a refusal.
+fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::BatchAppended {
             tp,
             producer_id,
@@ -156,6 +156,15 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
                 detail = detail(d)
             ),
         },
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The transaction verification before a transactional append (KIP-890): asked of the
+/// coordinator, answered for the partition, or refused.
+fn verification_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::TransactionVerification {
             tp,
             transactional_id,
@@ -199,14 +208,14 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
             coordinator = coordinator,
             transactional_id = transactional_id
         ),
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Transaction markers: written, refused, or waiting to be sent again.
-fn marker_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+fn marker_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::MarkerWritten {
             tp,
             producer_id,
@@ -297,15 +306,15 @@ fn marker_event(broker: i32, e: &BrokerEvent) -> Msg {
             transactional_id = transactional_id,
             partitions = tps(partitions)
         ),
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// The log's own work: producer expiry, log start, retention, cleaning, snapshots,
 /// truncation, corruption and rolls.
-fn log_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+fn log_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::ProducersExpired {
             tp,
             producer_ids,
@@ -445,14 +454,14 @@ fn log_event(broker: i32, e: &BrokerEvent) -> Msg {
                 base_offset = base_offset
             ),
         },
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Producer ids: the block from the controller and the id handed out.
-fn producer_id_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+fn producer_id_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::ProducerIdNotReady { asked_controller } => {
             msg!(
                 "broker.pid-not-ready",
@@ -479,14 +488,14 @@ fn producer_id_event(broker: i32, e: &BrokerEvent) -> Msg {
                 epoch = producer_epoch
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// A coordinator loading its partition, and the broker stopping and recovering.
-fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::CoordinatorLoadStarted {
             tp,
             coordinator_epoch,
@@ -603,9 +612,9 @@ fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Msg {
                 corrupt_log = corrupt_log
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// The file name of a path (the directory is noise in a sentence).

@@ -5,8 +5,36 @@ use crate::client::consumer::{ConsumerEvent, ConsumerException, CorruptBatch, Po
 use crate::i18n::message::Msg;
 use crate::msg;
 
+/// One arm a family of consumer events, each worded by its family's function below.
 pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
-    match e {
+    let family = match e {
+        ConsumerEvent::FetchReceived { .. }
+        | ConsumerEvent::StaleFetchDiscarded { .. }
+        | ConsumerEvent::NotAssigned { .. }
+        | ConsumerEvent::FetchError { .. }
+        | ConsumerEvent::MetadataUpdateRequested { .. }
+        | ConsumerEvent::PartialBatchIgnored { .. }
+        | ConsumerEvent::CorruptBatch { .. } => fetch_event(e),
+        ConsumerEvent::AbortedProducerAdded { .. }
+        | ConsumerEvent::BatchSkippedAborted { .. }
+        | ConsumerEvent::AbortMarkerSeen { .. }
+        | ConsumerEvent::ControlBatchSkipped { .. } => filter_event(e),
+        ConsumerEvent::RecordsBeforePositionSkipped { .. }
+        | ConsumerEvent::RecordsDelivered { .. }
+        | ConsumerEvent::PositionAdvanced { .. }
+        | ConsumerEvent::PositionSet { .. }
+        | ConsumerEvent::NoOffsetForPartition { .. }
+        | ConsumerEvent::OffsetOutOfRange { .. }
+        | ConsumerEvent::TruncationDetected { .. }
+        | ConsumerEvent::PollThrew { .. } => position_event(e),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// A fetch's answer: received, stale, for a partition no longer assigned, refused, or
+/// cut short by a partial or corrupt batch.
+fn fetch_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::FetchReceived {
             tp,
             fetch_offset,
@@ -63,6 +91,35 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 error = error
             ),
         },
+        ConsumerEvent::PartialBatchIgnored {
+            tp,
+            byte_position,
+            bytes,
+        } => {
+            msg!(
+                "consumer.partial-batch",
+                tp = tp,
+                bytes = bytes,
+                byte_position = byte_position
+            )
+        }
+        ConsumerEvent::CorruptBatch { tp, offset, error } => {
+            msg!(
+                "consumer.corrupt-batch",
+                tp = tp,
+                offset = offset,
+                error = corrupt(error)
+            )
+        }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// read_committed's filter: the aborted transactions a fetch lists, the batches it
+/// skips for them, and the markers that end them.
+fn filter_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::AbortedProducerAdded {
             tp,
             producer_id,
@@ -116,6 +173,15 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
             },
             offset = offset
         ),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The position: records before it skipped, records delivered, the position moved,
+/// set, reset or out of range, a truncation found, and `poll()` throwing.
+fn position_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::RecordsBeforePositionSkipped {
             tp,
             base_offset,
@@ -140,26 +206,6 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 count = count,
                 first = first,
                 last = last
-            )
-        }
-        ConsumerEvent::PartialBatchIgnored {
-            tp,
-            byte_position,
-            bytes,
-        } => {
-            msg!(
-                "consumer.partial-batch",
-                tp = tp,
-                bytes = bytes,
-                byte_position = byte_position
-            )
-        }
-        ConsumerEvent::CorruptBatch { tp, offset, error } => {
-            msg!(
-                "consumer.corrupt-batch",
-                tp = tp,
-                offset = offset,
-                error = corrupt(error)
             )
         }
         ConsumerEvent::PositionAdvanced { tp, from, to } => {
@@ -230,7 +276,10 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 exception = exception_message(exception)
             )
         }
-    }
+
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// `Class: message` as Kafka's exception prints: Kafka's words in every language.

@@ -12,9 +12,40 @@ use crate::protocol::ErrorDetail;
 use crate::sim::error::ReplicaAssignmentError;
 use crate::sim::{SimError, SimErrorKind};
 
-/// Kafka's exception message for a refused batch or marker, with our numbers.
+/// Kafka's exception message for a refused batch or marker, with our numbers: one arm a
+/// family, each worded by its family's function below.
 pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
-    match d {
+    let family = match d {
+        ErrorDetail::EpochTooOld { .. }
+        | ErrorDetail::NewEpochSequence { .. }
+        | ErrorDetail::OutOfOrderSequence { .. }
+        | ErrorDetail::BelowVerifiedSequence { .. }
+        | ErrorDetail::MarkerEpochNotNewer { .. }
+        | ErrorDetail::CoordinatorEpochFenced { .. }
+        | ErrorDetail::InvalidSequence { .. } => sequence_detail(d),
+        ErrorDetail::ExpectedTransactionalWrite { .. }
+        | ErrorDetail::EpochTooOldForVerification { .. }
+        | ErrorDetail::NoTransactionCoordinator
+        | ErrorDetail::MissingTransactionalId
+        | ErrorDetail::PartitionNotAdded
+        | ErrorDetail::VerificationNotCompleted { .. } => transaction_detail(d),
+        ErrorDetail::OneBatchPerRequest
+        | ErrorDetail::InvalidBatch(_)
+        | ErrorDetail::ControlRecordsFromClient
+        | ErrorDetail::CompactedTopicWithoutKey { .. }
+        | ErrorDetail::BatchTooLarge { .. }
+        | ErrorDetail::BatchLargerThanSegment { .. }
+        | ErrorDetail::Storage(_)
+        | ErrorDetail::NotEnoughReplicas { .. }
+        | ErrorDetail::OutOfOrderOffsets { .. }
+        | ErrorDetail::DeliveryTimeout { .. } => batch_detail(d),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// The producer state refused a batch or marker: its epoch or sequence is not the next.
+fn sequence_detail(d: &ErrorDetail) -> Option<Msg> {
+    let msg = match d {
         ErrorDetail::EpochTooOld {
             producer_id,
             offset,
@@ -101,6 +132,25 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             coordinator_epoch = coordinator_epoch,
             current = current_coordinator_epoch
         ),
+        ErrorDetail::InvalidSequence {
+            base_sequence,
+            producer_id,
+            partition,
+        } => msg!(
+            "detail.invalid-sequence",
+            base_sequence = base_sequence,
+            producer_id = producer_id,
+            partition = partition
+        ),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A transactional write refused: not verified with the coordinator, or not part of
+/// a transaction the producer began.
+fn transaction_detail(d: &ErrorDetail) -> Option<Msg> {
+    let msg = match d {
         ErrorDetail::ExpectedTransactionalWrite {
             producer_id,
             offset,
@@ -121,33 +171,28 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             epoch = epoch,
             current_epoch = current_epoch
         ),
-        ErrorDetail::DeliveryTimeout {
-            records,
-            partition,
-            elapsed_ms,
-        } => msg!(
-            "detail.delivery-timeout",
-            records = records,
-            partition = partition,
-            elapsed_ms = elapsed_ms
+        ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
+        ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
+        ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
+        ErrorDetail::VerificationNotCompleted { underlying } => msg!(
+            "detail.verification-not-completed",
+            error = underlying.name()
         ),
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The batch itself, the log or the replicas refused it, or the client gave up on it.
+fn batch_detail(d: &ErrorDetail) -> Option<Msg> {
+    let msg = match d {
         ErrorDetail::OneBatchPerRequest => Msg::new("detail.one-batch-per-request"),
         ErrorDetail::InvalidBatch(e) => msg!("plain", text = e),
-        ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
         ErrorDetail::ControlRecordsFromClient => Msg::new("detail.control-records-from-client"),
         ErrorDetail::CompactedTopicWithoutKey { partition } => {
             Msg::new("detail.compacted-topic-without-key").arg("tp", partition.as_str())
         }
-        ErrorDetail::InvalidSequence {
-            base_sequence,
-            producer_id,
-            partition,
-        } => msg!(
-            "detail.invalid-sequence",
-            base_sequence = base_sequence,
-            producer_id = producer_id,
-            partition = partition
-        ),
         ErrorDetail::BatchTooLarge {
             size,
             max_message_bytes,
@@ -184,13 +229,19 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
                 got = got
             )
         }
-        ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
-        ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
-        ErrorDetail::VerificationNotCompleted { underlying } => msg!(
-            "detail.verification-not-completed",
-            error = underlying.name()
+        ErrorDetail::DeliveryTimeout {
+            records,
+            partition,
+            elapsed_ms,
+        } => msg!(
+            "detail.delivery-timeout",
+            records = records,
+            partition = partition,
+            elapsed_ms = elapsed_ms
         ),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Why an action was not applied: Kafka's error name first when there is one.

@@ -7,8 +7,35 @@ use crate::client::transaction_manager::{TxnCall, TxnCallError, TxnOutcome, TxnS
 use crate::i18n::message::{list, Arg, Msg};
 use crate::msg;
 
+/// One arm a family of producer events, each worded by its family's function below.
 pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
-    match e {
+    let family = match e {
+        ProducerEvent::Accumulated { .. }
+        | ProducerEvent::SequenceAssigned { .. }
+        | ProducerEvent::BatchSent { .. }
+        | ProducerEvent::Acknowledged { .. }
+        | ProducerEvent::Failed { .. }
+        | ProducerEvent::BatchesAbortedLocally { .. }
+        | ProducerEvent::UndrainedBatchesAborted { .. }
+        | ProducerEvent::StaleResponse { .. } => send_event(client, e),
+        ProducerEvent::RequestTimedOut { .. }
+        | ProducerEvent::RetryScheduled { .. }
+        | ProducerEvent::BackoffSkipped { .. }
+        | ProducerEvent::InitProducerIdRetry { .. } => retry_event(client, e),
+        ProducerEvent::ProducerIdReceived { .. }
+        | ProducerEvent::EpochBumped { .. }
+        | ProducerEvent::SequenceUnresolved { .. }
+        | ProducerEvent::SequenceResolved { .. }
+        | ProducerEvent::TxnEpochBumpRequired { .. } => epoch_event(client, e),
+        ProducerEvent::Transaction(outcome) => Some(txn(client, outcome)),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// The send path: records accumulated, a batch numbered and sent, acknowledged or
+/// failed, batches aborted in the client, and a response that came too late.
+fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
         ProducerEvent::Accumulated { tp, values } => {
             msg!(
                 "producer.accumulated",
@@ -74,12 +101,117 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
                 attempt = attempt
             ),
         },
+        ProducerEvent::Acknowledged {
+            tp,
+            base_offset,
+            values,
+            ..
+        } => msg!(
+            "producer.acknowledged",
+            client = client,
+            values = format!("{values:?}"),
+            tp = tp,
+            base_offset = base_offset
+        ),
+        ProducerEvent::Failed {
+            tp,
+            error,
+            detail: d,
+            ..
+        } => msg!(
+            "producer.failed",
+            client = client,
+            tp = tp,
+            error = error.name(),
+            detail = match d {
+                Some(d) => msg!("producer.failed.detail", detail = detail(d)),
+                None => Msg::new("empty"),
+            }
+        ),
+        ProducerEvent::BatchesAbortedLocally { count } => {
+            msg!("producer.aborted-locally", client = client, count = count)
+        }
+        ProducerEvent::UndrainedBatchesAborted { count } => {
+            msg!("producer.undrained-aborted", client = client, count = count)
+        }
+        ProducerEvent::StaleResponse { api, .. } => {
+            msg!("producer.stale-response", client = client, api = api)
+        }
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// Waiting and trying again: a request timed out or its connection lost, a retry
+/// scheduled or its backoff skipped, InitProducerId asked again.
+fn retry_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
+        ProducerEvent::RequestTimedOut {
+            broker,
+            disconnected: true,
+            ..
+        } => msg!("producer.disconnected", client = client, broker = broker),
+        ProducerEvent::RequestTimedOut {
+            broker, timeout_ms, ..
+        } => {
+            msg!(
+                "producer.request-timed-out",
+                client = client,
+                broker = broker,
+                timeout_ms = timeout_ms
+            )
+        }
+        ProducerEvent::RetryScheduled {
+            tp,
+            error,
+            attempt,
+            backoff_ms,
+            ..
+        } => {
+            msg!(
+                "producer.retry-scheduled",
+                client = client,
+                tp = tp,
+                attempt = attempt,
+                error = error.name(),
+                backoff_ms = backoff_ms
+            )
+        }
+        ProducerEvent::BackoffSkipped {
+            tp, leader_epoch, ..
+        } => msg!(
+            "producer.backoff-skipped",
+            client = client,
+            tp = tp,
+            leader_epoch = leader_epoch
+        ),
         ProducerEvent::InitProducerIdRetry { error, backoff_ms } => {
             msg!(
                 "producer.init-pid-retry",
                 client = client,
                 error = error.name(),
                 backoff_ms = backoff_ms
+            )
+        }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The producer id and epoch: received, bumped (and what it did to the batches in
+/// flight), a sequence unresolved or resolved, a bump a transaction needs.
+fn epoch_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
+        ProducerEvent::ProducerIdReceived {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "producer.pid-received",
+                client = client,
+                producer_id = producer_id,
+                epoch = producer_epoch
             )
         }
         ProducerEvent::EpochBumped {
@@ -130,94 +262,9 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             client = client,
             error = error.name()
         ),
-        ProducerEvent::ProducerIdReceived {
-            producer_id,
-            producer_epoch,
-        } => {
-            msg!(
-                "producer.pid-received",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
-        }
-        ProducerEvent::RequestTimedOut {
-            broker,
-            disconnected: true,
-            ..
-        } => msg!("producer.disconnected", client = client, broker = broker),
-        ProducerEvent::RequestTimedOut {
-            broker, timeout_ms, ..
-        } => {
-            msg!(
-                "producer.request-timed-out",
-                client = client,
-                broker = broker,
-                timeout_ms = timeout_ms
-            )
-        }
-        ProducerEvent::RetryScheduled {
-            tp,
-            error,
-            attempt,
-            backoff_ms,
-            ..
-        } => {
-            msg!(
-                "producer.retry-scheduled",
-                client = client,
-                tp = tp,
-                attempt = attempt,
-                error = error.name(),
-                backoff_ms = backoff_ms
-            )
-        }
-        ProducerEvent::BackoffSkipped {
-            tp, leader_epoch, ..
-        } => msg!(
-            "producer.backoff-skipped",
-            client = client,
-            tp = tp,
-            leader_epoch = leader_epoch
-        ),
-        ProducerEvent::Acknowledged {
-            tp,
-            base_offset,
-            values,
-            ..
-        } => msg!(
-            "producer.acknowledged",
-            client = client,
-            values = format!("{values:?}"),
-            tp = tp,
-            base_offset = base_offset
-        ),
-        ProducerEvent::Failed {
-            tp,
-            error,
-            detail: d,
-            ..
-        } => msg!(
-            "producer.failed",
-            client = client,
-            tp = tp,
-            error = error.name(),
-            detail = match d {
-                Some(d) => msg!("producer.failed.detail", detail = detail(d)),
-                None => Msg::new("empty"),
-            }
-        ),
-        ProducerEvent::Transaction(outcome) => txn(client, outcome),
-        ProducerEvent::BatchesAbortedLocally { count } => {
-            msg!("producer.aborted-locally", client = client, count = count)
-        }
-        ProducerEvent::UndrainedBatchesAborted { count } => {
-            msg!("producer.undrained-aborted", client = client, count = count)
-        }
-        ProducerEvent::StaleResponse { api, .. } => {
-            msg!("producer.stale-response", client = client, api = api)
-        }
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 fn txn(client: &str, outcome: &TxnOutcome) -> Msg {

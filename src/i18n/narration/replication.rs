@@ -17,7 +17,7 @@ fn ids(list: &[i32]) -> String {
 
 /// One arm a family of replication events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
+    let family = match e {
         ReplicationEvent::RoleChanged { .. }
         | ReplicationEvent::LeaderRecovered { .. }
         | ReplicationEvent::FollowerFetched { .. }
@@ -35,13 +35,14 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
         ReplicationEvent::DelayedProduceCompleted { .. }
         | ReplicationEvent::DeleteRecordsDelayed { .. }
         | ReplicationEvent::DeleteRecordsCompleted { .. } => delayed_event(broker, e),
-    }
+    };
+    family.unwrap_or_else(super::unworded)
 }
 
 /// Roles and the follower's fetches: a new leader or follower, what it fetched,
 /// truncated or was refused.
-fn fetch_event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
+fn fetch_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
         ReplicationEvent::RoleChanged {
             tp,
             leader,
@@ -172,15 +173,15 @@ fn fetch_event(broker: i32, e: &ReplicationEvent) -> Msg {
                 error = error.name()
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// The HW and the ISR: the HW moving or held, the ISR shrinking or growing, and
 /// the controller refusing a change.
-fn isr_event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
+fn isr_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
         ReplicationEvent::HighWatermarkAdvanced { tp, old, new, isr } => {
             msg!(
                 "replication.hw-advanced",
@@ -276,14 +277,14 @@ fn isr_event(broker: i32, e: &ReplicationEvent) -> Msg {
                 why = why
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Answers that waited for the followers: `acks=all` Produce and DeleteRecords.
-fn delayed_event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
+fn delayed_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
         ReplicationEvent::DelayedProduceCompleted {
             tp,
             required_offset,
@@ -330,9 +331,9 @@ fn delayed_event(broker: i32, e: &ReplicationEvent) -> Msg {
             low_watermark = low_watermark,
             error = error.name()
         ),
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
