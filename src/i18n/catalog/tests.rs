@@ -140,6 +140,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/replication.rs"),
         include_str!("../narration/quorum.rs"),
         include_str!("../narration/pulsar.rs"),
+        include_str!("../narration/pulsar/events.rs"),
         include_str!("../narration/compare.rs"),
         include_str!("../transcript.rs"),
         include_str!("../inspect.rs"),
