@@ -171,15 +171,26 @@ fn verification_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             producer_id,
             producer_epoch,
             coordinator,
-        } => msg!(
-            "broker.txn-verification",
-            broker = broker,
-            producer_id = producer_id,
-            epoch = producer_epoch,
-            tp = tp,
-            coordinator = coordinator,
-            transactional_id = transactional_id
-        ),
+        }
+        | BrokerEvent::PartitionVerification {
+            tp,
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            coordinator,
+        } => Msg::new(
+            if matches!(e, BrokerEvent::TransactionVerification { .. }) {
+                "broker.txn-verification"
+            } else {
+                "broker.partition-verification"
+            },
+        )
+        .arg("broker", broker)
+        .arg("producer_id", producer_id)
+        .arg("epoch", producer_epoch)
+        .arg("tp", tp)
+        .arg("coordinator", coordinator)
+        .arg("transactional_id", transactional_id),
         BrokerEvent::PartitionNotVerified {
             tp,
             producer_id,
@@ -192,21 +203,6 @@ fn verification_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             tp = tp,
             producer_id = producer_id,
             epoch = producer_epoch
-        ),
-        BrokerEvent::PartitionVerification {
-            tp,
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            coordinator,
-        } => msg!(
-            "broker.partition-verification",
-            broker = broker,
-            producer_id = producer_id,
-            epoch = producer_epoch,
-            tp = tp,
-            coordinator = coordinator,
-            transactional_id = transactional_id
         ),
         _ => return None,
     };

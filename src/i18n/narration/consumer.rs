@@ -147,23 +147,14 @@ fn filter_event(e: &ConsumerEvent) -> Option<Msg> {
             producer_id,
             offset,
             removed,
-        } => {
-            if *removed {
-                msg!(
-                    "consumer.abort-marker-ends",
-                    tp = tp,
-                    producer_id = producer_id,
-                    offset = offset
-                )
-            } else {
-                msg!(
-                    "consumer.abort-marker-earlier",
-                    tp = tp,
-                    producer_id = producer_id,
-                    offset = offset
-                )
-            }
-        }
+        } => Msg::new(if *removed {
+            "consumer.abort-marker-ends"
+        } else {
+            "consumer.abort-marker-earlier"
+        })
+        .arg("tp", tp)
+        .arg("producer_id", producer_id)
+        .arg("offset", offset),
         ConsumerEvent::ControlBatchSkipped { tp, kind, offset } => msg!(
             "consumer.control-skipped",
             tp = tp,

@@ -52,14 +52,23 @@ fn sequence_detail(d: &ErrorDetail) -> Option<Msg> {
             partition,
             epoch,
             current_epoch,
-        } => msg!(
-            "detail.epoch-too-old",
-            producer_id = producer_id,
-            offset = offset,
-            partition = partition,
-            epoch = epoch,
-            current_epoch = current_epoch
-        ),
+        }
+        | ErrorDetail::MarkerEpochNotNewer {
+            producer_id,
+            offset,
+            partition,
+            epoch,
+            current_epoch,
+        } => Msg::new(if matches!(d, ErrorDetail::EpochTooOld { .. }) {
+            "detail.epoch-too-old"
+        } else {
+            "detail.marker-epoch-not-newer"
+        })
+        .arg("producer_id", producer_id)
+        .arg("offset", offset)
+        .arg("partition", partition)
+        .arg("epoch", epoch)
+        .arg("current_epoch", current_epoch),
         ErrorDetail::NewEpochSequence {
             producer_id,
             offset,
@@ -103,20 +112,6 @@ fn sequence_detail(d: &ErrorDetail) -> Option<Msg> {
             partition = partition,
             first_seq = first_seq,
             lowest_seq = lowest_seq
-        ),
-        ErrorDetail::MarkerEpochNotNewer {
-            producer_id,
-            offset,
-            partition,
-            epoch,
-            current_epoch,
-        } => msg!(
-            "detail.marker-epoch-not-newer",
-            producer_id = producer_id,
-            offset = offset,
-            partition = partition,
-            epoch = epoch,
-            current_epoch = current_epoch
         ),
         ErrorDetail::CoordinatorEpochFenced {
             producer_id,

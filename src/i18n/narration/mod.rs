@@ -5,8 +5,12 @@
 //! [`render`] words it from the language's template file (`catalog/en.txt`, …).
 //!
 //! One file per concept — broker, coordinator, producer, consumer, faults, errors; the
-//! network's events are here. A new event variant needs one arm in its concept's file
-//! (the `match`es are exhaustive, so the compiler lists the places) and one line in
+//! network's, the controller's and the topics' events are here. Each concept's `event`
+//! is a dispatch that sends every variant to its family's function (the dispatch's
+//! `match` is exhaustive, so the compiler lists it); a family function returns `None`
+//! for a variant it has no arm for. A new event variant needs its place in the
+//! dispatch, an arm in its family's function, a sample in the i18n tests (which find a
+//! missing family arm: the event then narrates nothing) and one line in
 //! `catalog/en.txt` per message id it uses.
 
 use super::catalog::render;
@@ -224,8 +228,8 @@ pub fn event_msg(kind: &EventKind) -> Msg {
 }
 
 /// What a dispatch says when the family function it sent an event to has no arm for
-/// it: nothing, as a family's catch-all always said. Every variant has a sample in
-/// `i18n::tests::events` that must narrate to a sentence, so a variant listed in a
+/// it: nothing, as a family's catch-all always said. Every Kafka-side variant has a
+/// sample in the i18n tests that must narrate to a sentence, so a variant listed in a
 /// dispatch but missing from its family fails there, not silently on a page.
 pub(super) fn unworded() -> Msg {
     Msg::new("empty")

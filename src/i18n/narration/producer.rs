@@ -245,18 +245,17 @@ fn epoch_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
             error = error.name(),
             partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
         ),
-        ProducerEvent::SequenceUnresolved { tp, next_sequence } => msg!(
-            "producer.sequence-unresolved",
-            client = client,
-            tp = tp,
-            last_seq = next_sequence.wrapping_sub(1)
-        ),
-        ProducerEvent::SequenceResolved { tp, next_sequence } => msg!(
-            "producer.sequence-resolved",
-            client = client,
-            tp = tp,
-            last_seq = next_sequence.wrapping_sub(1)
-        ),
+        ProducerEvent::SequenceUnresolved { tp, next_sequence }
+        | ProducerEvent::SequenceResolved { tp, next_sequence } => {
+            Msg::new(if matches!(e, ProducerEvent::SequenceResolved { .. }) {
+                "producer.sequence-resolved"
+            } else {
+                "producer.sequence-unresolved"
+            })
+            .arg("client", client)
+            .arg("tp", tp)
+            .arg("last_seq", next_sequence.wrapping_sub(1))
+        }
         ProducerEvent::TxnEpochBumpRequired { error } => msg!(
             "producer.txn-epoch-bump-required",
             client = client,
@@ -272,25 +271,22 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
         TxnOutcome::Initialized {
             producer_id,
             producer_epoch,
-        } => {
-            msg!(
-                "producer.txn.initialized",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
         }
-        TxnOutcome::Committed {
+        | TxnOutcome::Committed {
             producer_id,
             producer_epoch,
-        } => {
-            msg!(
-                "producer.txn.committed",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
         }
+        | TxnOutcome::Aborted {
+            producer_id,
+            producer_epoch,
+        } => Msg::new(match outcome {
+            TxnOutcome::Initialized { .. } => "producer.txn.initialized",
+            TxnOutcome::Committed { .. } => "producer.txn.committed",
+            _ => "producer.txn.aborted",
+        })
+        .arg("client", client)
+        .arg("producer_id", producer_id)
+        .arg("epoch", producer_epoch),
         TxnOutcome::EndedKeepingEpoch {
             committed,
             producer_id,
@@ -316,17 +312,6 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
         )
         .arg("producer_id", producer_id)
         .arg("epoch", producer_epoch),
-        TxnOutcome::Aborted {
-            producer_id,
-            producer_epoch,
-        } => {
-            msg!(
-                "producer.txn.aborted",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
-        }
         TxnOutcome::OffsetsSent { group_id } => {
             msg!(
                 "producer.txn.offsets-sent",
