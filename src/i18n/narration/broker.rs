@@ -1,22 +1,25 @@
-//! What a broker did — appends, duplicates, refusals, markers, segments, producer ids,
-//! stops and recovery — as catalog messages (`broker.*`).
+//! What a broker did — appends, duplicates, refusals, markers, producer ids, stops and
+//! recovery — as catalog messages (`broker.*`); the log's own work is in `broker/log.rs`.
 
 use super::coordinator;
 use super::errors::detail;
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::message::{list, Arg, Msg};
-use crate::log::{LogStartOffsetIncrementReason, SegmentDeletionReason, SeqDirection};
+use crate::log::SeqDirection;
 use crate::msg;
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
 use crate::sim::event::window_text;
 
+mod log;
+
 /// One arm a family of broker events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
     let family = match e {
-        BrokerEvent::BatchAppended { .. }
-        | BrokerEvent::BatchDuplicate { .. }
-        | BrokerEvent::BatchRejected { .. } => append_event(broker, e),
+        BrokerEvent::BatchAppended { .. } | BrokerEvent::BatchDuplicate { .. } => {
+            append_event(broker, e)
+        }
+        BrokerEvent::BatchRejected { .. } => rejected_event(broker, e),
         BrokerEvent::TransactionVerification { .. }
         | BrokerEvent::PartitionNotVerified { .. }
         | BrokerEvent::PartitionVerification { .. } => verification_event(broker, e),
@@ -30,11 +33,11 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
         | BrokerEvent::LogStartOffsetIncremented { .. }
         | BrokerEvent::SegmentsDeleted { .. }
         | BrokerEvent::LogCleaned { .. }
+        | BrokerEvent::NothingToClean { .. } => log::log_event(broker, e),
+        BrokerEvent::SegmentRolled { .. }
         | BrokerEvent::SnapshotTaken { .. }
         | BrokerEvent::LogTruncated { .. }
-        | BrokerEvent::FileCorrupted { .. }
-        | BrokerEvent::NothingToClean { .. }
-        | BrokerEvent::SegmentRolled { .. } => log_event(broker, e),
+        | BrokerEvent::FileCorrupted { .. } => log::file_event(broker, e),
         BrokerEvent::ProducerIdNotReady { .. }
         | BrokerEvent::ProducerIdBlockReceived { .. }
         | BrokerEvent::ProducerIdAssigned { .. } => producer_id_event(broker, e),
@@ -49,7 +52,8 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
     family.unwrap_or_else(super::unworded)
 }
 
-/// The produce path: an append, a duplicate, a refusal.
+/// The produce path: a batch appended, or a retried batch already in the log (a
+/// duplicate).
 fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
     let msg = match e {
         BrokerEvent::BatchAppended {
@@ -110,6 +114,15 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
                 leo = log_end_offset
             )
         }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A batch the leader refused: out of order, from an old epoch, or for another reason
+/// in the broker's `errorMessage`.
+fn rejected_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::BatchRejected {
             tp,
             producer_id,
@@ -156,6 +169,7 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
                 detail = detail(d)
             ),
         },
+
         _ => return None,
     };
     Some(msg)
@@ -302,154 +316,6 @@ fn marker_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             transactional_id = transactional_id,
             partitions = tps(partitions)
         ),
-        _ => return None,
-    };
-    Some(msg)
-}
-
-/// The log's own work: producer expiry, log start, retention, cleaning, snapshots,
-/// truncation, corruption and rolls.
-fn log_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
-        BrokerEvent::ProducersExpired {
-            tp,
-            producer_ids,
-            expiration_ms,
-        } => msg!(
-            "broker.producers-expired",
-            broker = broker,
-            tp = tp,
-            count = producer_ids.len(),
-            producer_ids = list(producer_ids.iter().map(|p| Arg::Text(p.to_string()))),
-            expiration_ms = expiration_ms
-        ),
-        BrokerEvent::LogStartOffsetIncremented {
-            tp,
-            from,
-            to,
-            reason,
-        } => {
-            let id = match reason {
-                LogStartOffsetIncrementReason::ClientRecordDeletion => {
-                    "broker.log-start-delete-records"
-                }
-                LogStartOffsetIncrementReason::LeaderOffsetIncremented => {
-                    "broker.log-start-from-leader"
-                }
-                LogStartOffsetIncrementReason::SegmentDeletion => "broker.log-start-segments",
-            };
-            Msg::new(id)
-                .arg("broker", broker)
-                .arg("tp", tp)
-                .arg("from", from)
-                .arg("to", to)
-        }
-        BrokerEvent::SegmentsDeleted {
-            tp,
-            reason,
-            segments,
-            log_start_offset,
-            rolled_segment,
-        } => {
-            let id = match reason {
-                SegmentDeletionReason::StartOffsetBreach => "broker.segments-deleted-start",
-                SegmentDeletionReason::RetentionMsBreach => "broker.segments-deleted-ms",
-                SegmentDeletionReason::RetentionSizeBreach => "broker.segments-deleted-bytes",
-            };
-            Msg::new(id)
-                .arg("broker", broker)
-                .arg("tp", tp)
-                .arg("count", segments.len())
-                .arg(
-                    "segments",
-                    list(segments.iter().map(|b| Arg::Text(b.to_string()))),
-                )
-                .arg("log_start", log_start_offset)
-                .arg("rolled", rolled_segment.is_some())
-                .arg("rolled_at", rolled_segment.unwrap_or(-1))
-        }
-        BrokerEvent::LogCleaned {
-            tp,
-            stats,
-            bounded_by_lso,
-        } => {
-            let offsets = |v: &[i64]| {
-                if v.is_empty() {
-                    Arg::Text("-".into())
-                } else {
-                    list(v.iter().map(|o| Arg::Text(o.to_string())))
-                }
-            };
-            Msg::new("broker.log-cleaned")
-                .arg("broker", broker)
-                .arg("tp", tp)
-                .arg("end", stats.end_offset)
-                .arg("bound", if *bounded_by_lso { "lso" } else { "active" })
-                .arg("before", stats.records_before)
-                .arg("after", stats.records_after)
-                .arg("aborted", stats.aborted_records_removed)
-                .arg("empty", stats.empty_batches_kept)
-                .arg("horizons", offsets(&stats.horizons_set))
-                .arg("removed", offsets(&stats.markers_removed))
-        }
-        BrokerEvent::SnapshotTaken {
-            tp,
-            offset,
-            snapshot,
-        } => msg!(
-            "broker.snapshot-taken",
-            broker = broker,
-            tp = tp,
-            offset = offset,
-            snapshot = file_of(snapshot)
-        ),
-        BrokerEvent::LogTruncated {
-            tp,
-            from,
-            to,
-            removed_batches,
-        } => msg!(
-            "broker.log-truncated",
-            broker = broker,
-            tp = tp,
-            from = from,
-            to = to,
-            batches = removed_batches
-        ),
-        BrokerEvent::FileCorrupted { path, position } => msg!(
-            "broker.file-corrupted",
-            broker = broker,
-            path = path.as_str(),
-            position = position
-        ),
-        BrokerEvent::NothingToClean {
-            tp,
-            first_uncleanable_offset,
-            bounded_by_lso,
-        } => Msg::new("broker.log-cleaner-nothing")
-            .arg("broker", broker)
-            .arg("tp", tp)
-            .arg("offset", first_uncleanable_offset)
-            .arg("bound", if *bounded_by_lso { "lso" } else { "active" }),
-        BrokerEvent::SegmentRolled {
-            tp,
-            base_offset,
-            snapshot,
-        } => match snapshot {
-            Some(path) => msg!(
-                "broker.segment-rolled",
-                broker = broker,
-                tp = tp,
-                base_offset = base_offset,
-                snapshot = file_of(path)
-            ),
-            None => msg!(
-                "broker.segment-rolled-no-snapshot",
-                broker = broker,
-                tp = tp,
-                base_offset = base_offset
-            ),
-        },
         _ => return None,
     };
     Some(msg)
@@ -611,11 +477,6 @@ fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
         _ => return None,
     };
     Some(msg)
-}
-
-/// The file name of a path (the directory is noise in a sentence).
-fn file_of(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// `orders-0, orders-1`: topic partitions as a list.

@@ -22,11 +22,11 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
         ConsumerEvent::RecordsBeforePositionSkipped { .. }
         | ConsumerEvent::RecordsDelivered { .. }
         | ConsumerEvent::PositionAdvanced { .. }
-        | ConsumerEvent::PositionSet { .. }
-        | ConsumerEvent::NoOffsetForPartition { .. }
+        | ConsumerEvent::PositionSet { .. } => position_event(e),
+        ConsumerEvent::NoOffsetForPartition { .. }
         | ConsumerEvent::OffsetOutOfRange { .. }
         | ConsumerEvent::TruncationDetected { .. }
-        | ConsumerEvent::PollThrew { .. } => position_event(e),
+        | ConsumerEvent::PollThrew { .. } => reset_event(e),
     };
     family.unwrap_or_else(super::unworded)
 }
@@ -169,8 +169,8 @@ fn filter_event(e: &ConsumerEvent) -> Option<Msg> {
     Some(msg)
 }
 
-/// The position: records before it skipped, records delivered, the position moved,
-/// set, reset or out of range, a truncation found, and `poll()` throwing.
+/// The position: records before it skipped, records delivered, the position moved or
+/// set.
 fn position_event(e: &ConsumerEvent) -> Option<Msg> {
     let msg = match e {
         ConsumerEvent::RecordsBeforePositionSkipped {
@@ -210,6 +210,15 @@ fn position_event(e: &ConsumerEvent) -> Option<Msg> {
                 reason = position_reason(*reason)
             )
         }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A position lost: no committed offset, out of range, a truncation found under it, and
+/// `poll()` throwing when no reset strategy applies.
+fn reset_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::NoOffsetForPartition { tp } => msg!("consumer.no-offset", tp = tp),
         ConsumerEvent::OffsetOutOfRange {
             tp,

@@ -14,10 +14,10 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
         | ProducerEvent::SequenceAssigned { .. }
         | ProducerEvent::BatchSent { .. }
         | ProducerEvent::Acknowledged { .. }
-        | ProducerEvent::Failed { .. }
-        | ProducerEvent::BatchesAbortedLocally { .. }
-        | ProducerEvent::UndrainedBatchesAborted { .. }
         | ProducerEvent::StaleResponse { .. } => send_event(client, e),
+        ProducerEvent::Failed { .. }
+        | ProducerEvent::BatchesAbortedLocally { .. }
+        | ProducerEvent::UndrainedBatchesAborted { .. } => abandoned_event(client, e),
         ProducerEvent::RequestTimedOut { .. }
         | ProducerEvent::RetryScheduled { .. }
         | ProducerEvent::BackoffSkipped { .. }
@@ -32,8 +32,8 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
     family.unwrap_or_else(super::unworded)
 }
 
-/// The send path: records accumulated, a batch numbered and sent, acknowledged or
-/// failed, batches aborted in the client, and a response that came too late.
+/// The send path: records accumulated, a batch numbered, sent and acknowledged, and a
+/// response that came too late.
 fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
     let msg = match e {
         ProducerEvent::Accumulated { tp, values } => {
@@ -113,6 +113,19 @@ fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
             tp = tp,
             base_offset = base_offset
         ),
+        ProducerEvent::StaleResponse { api, .. } => {
+            msg!("producer.stale-response", client = client, api = api)
+        }
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A batch given up: failed with the broker's error, or aborted in the client before
+/// it was sent or drained.
+fn abandoned_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
         ProducerEvent::Failed {
             tp,
             error,
@@ -134,10 +147,6 @@ fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
         ProducerEvent::UndrainedBatchesAborted { count } => {
             msg!("producer.undrained-aborted", client = client, count = count)
         }
-        ProducerEvent::StaleResponse { api, .. } => {
-            msg!("producer.stale-response", client = client, api = api)
-        }
-
         _ => return None,
     };
     Some(msg)

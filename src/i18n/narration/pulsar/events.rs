@@ -39,8 +39,6 @@ pub(in crate::i18n::narration) fn event(kind: &K) -> Msg {
         | K::CallFailed { .. } => coordinator_event(kind),
         K::EntryAdded { .. }
         | K::LateTxnEntry { .. }
-        | K::TxnAppendRefused { .. }
-        | K::LowWaterMarkAbort { .. }
         | K::DuplicateDropped { .. }
         | K::MarkerWritten { .. }
         | K::AppendFailed { .. } => entry_event(kind),
@@ -50,13 +48,12 @@ pub(in crate::i18n::narration) fn event(kind: &K) -> Msg {
         | K::PendingAckReplayed { .. }
         | K::BufferRecovered { .. }
         | K::LedgerFailing { .. } => buffer_event(kind),
+        K::TxnAppendRefused { .. } | K::LowWaterMarkAbort { .. } => low_water_mark_event(kind),
         K::AckPending { .. }
         | K::AckConflict { .. }
-        | K::PlainAckIgnored { .. }
-        | K::Acked { .. }
         | K::PendingAckMarked { .. }
-        | K::PendingAckAppendFailed { .. }
-        | K::CursorMoved { .. } => ack_event(kind),
+        | K::PendingAckAppendFailed { .. } => pending_ack_event(kind),
+        K::PlainAckIgnored { .. } | K::Acked { .. } | K::CursorMoved { .. } => ack_event(kind),
         K::Subscribed { .. }
         | K::Dispatched { .. }
         | K::Redelivering { .. }
@@ -162,8 +159,8 @@ fn coordinator_event(kind: &K) -> Option<Msg> {
     Some(msg)
 }
 
-/// Entries and markers in a topic's ledger: added, late, refused under the low water
-/// mark, a duplicate dropped, a marker written, an append failed.
+/// Entries and markers in a topic's ledger: added, late, a duplicate dropped, a marker
+/// written, an append failed.
 fn entry_event(kind: &K) -> Option<Msg> {
     let msg = match kind {
         K::EntryAdded {
@@ -203,36 +200,6 @@ fn entry_event(kind: &K) -> Option<Msg> {
             position = position,
             max_read = max_read_position
         ),
-        K::TxnAppendRefused {
-            topic,
-            txn,
-            low_water_mark,
-        } => msg!(
-            "pulsar.append-refused",
-            topic = topic,
-            txn = txn,
-            lwm = low_water_mark
-        ),
-        K::LowWaterMarkAbort {
-            topic,
-            subscription,
-            txn,
-            low_water_mark,
-        } => match subscription {
-            Some(sub) => msg!(
-                "pulsar.lwm-abort-ack",
-                topic = topic,
-                subscription = sub,
-                txn = txn,
-                lwm = low_water_mark
-            ),
-            None => msg!(
-                "pulsar.lwm-abort",
-                topic = topic,
-                txn = txn,
-                lwm = low_water_mark
-            ),
-        },
         K::DuplicateDropped {
             topic,
             producer_name,
@@ -265,6 +232,46 @@ fn entry_event(kind: &K) -> Option<Msg> {
             in_txn = txn.is_some(),
             txn = txn.map(|t| t.to_string()).unwrap_or_default()
         ),
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The coordinator's low water mark: a transaction at or below it has ended, so a send
+/// of it is refused and what a partition or subscription still holds of it is aborted.
+fn low_water_mark_event(kind: &K) -> Option<Msg> {
+    let msg = match kind {
+        K::TxnAppendRefused {
+            topic,
+            txn,
+            low_water_mark,
+        } => msg!(
+            "pulsar.append-refused",
+            topic = topic,
+            txn = txn,
+            lwm = low_water_mark
+        ),
+        K::LowWaterMarkAbort {
+            topic,
+            subscription,
+            txn,
+            low_water_mark,
+        } => match subscription {
+            Some(sub) => msg!(
+                "pulsar.lwm-abort-ack",
+                topic = topic,
+                subscription = sub,
+                txn = txn,
+                lwm = low_water_mark
+            ),
+            None => msg!(
+                "pulsar.lwm-abort",
+                topic = topic,
+                txn = txn,
+                lwm = low_water_mark
+            ),
+        },
         _ => return None,
     };
     Some(msg)
@@ -348,9 +355,53 @@ fn buffer_event(kind: &K) -> Option<Msg> {
     Some(msg)
 }
 
-/// Acknowledgements: pending in a transaction, in conflict, ignored, acked, marked at
-/// the end of a transaction, failed to log; the cursor moving.
+/// Acknowledgements outside a transaction: a plain ack ignored while a transaction holds
+/// the position, an ack applied, the cursor's markDeletePosition moving.
 fn ack_event(kind: &K) -> Option<Msg> {
+    let msg = match kind {
+        K::PlainAckIgnored {
+            topic,
+            subscription,
+            position,
+            holder,
+        } => msg!(
+            "pulsar.plain-ack-ignored",
+            topic = topic,
+            subscription = subscription,
+            position = position,
+            holder = holder
+        ),
+        K::Acked {
+            topic,
+            subscription,
+            positions: ps,
+            mark_delete_position,
+        } => msg!(
+            "pulsar.acked",
+            topic = topic,
+            subscription = subscription,
+            positions = positions(ps),
+            mark_delete = mark_delete_position
+        ),
+        K::CursorMoved {
+            topic,
+            subscription,
+            mark_delete_position,
+        } => msg!(
+            "pulsar.cursor-moved",
+            topic = topic,
+            subscription = subscription,
+            mark_delete = mark_delete_position
+        ),
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// Acknowledgements inside a transaction (the subscription's pending ack): held until
+/// the transaction ends, in conflict with another's, marked at its end, or not logged.
+fn pending_ack_event(kind: &K) -> Option<Msg> {
     let msg = match kind {
         K::AckPending {
             topic,
@@ -401,30 +452,6 @@ fn ack_event(kind: &K) -> Option<Msg> {
                 position = position
             ),
         },
-        K::PlainAckIgnored {
-            topic,
-            subscription,
-            position,
-            holder,
-        } => msg!(
-            "pulsar.plain-ack-ignored",
-            topic = topic,
-            subscription = subscription,
-            position = position,
-            holder = holder
-        ),
-        K::Acked {
-            topic,
-            subscription,
-            positions: ps,
-            mark_delete_position,
-        } => msg!(
-            "pulsar.acked",
-            topic = topic,
-            subscription = subscription,
-            positions = positions(ps),
-            mark_delete = mark_delete_position
-        ),
         K::PendingAckMarked {
             topic,
             subscription,
@@ -451,16 +478,6 @@ fn ack_event(kind: &K) -> Option<Msg> {
             subscription = subscription,
             txn = txn,
             positions = positions(ps)
-        ),
-        K::CursorMoved {
-            topic,
-            subscription,
-            mark_delete_position,
-        } => msg!(
-            "pulsar.cursor-moved",
-            topic = topic,
-            subscription = subscription,
-            mark_delete = mark_delete_position
         ),
         _ => return None,
     };
