@@ -42,9 +42,8 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
         | BrokerEvent::ProducerIdBlockReceived { .. }
         | BrokerEvent::ProducerIdAssigned { .. } => producer_id_event(broker, e),
         BrokerEvent::CoordinatorLoadStarted { .. }
-        | BrokerEvent::CoordinatorLoadCompleted { .. }
-        | BrokerEvent::Stopped { .. }
-        | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
+        | BrokerEvent::CoordinatorLoadCompleted { .. } => coordinator_load_event(broker, e),
+        BrokerEvent::Stopped { .. } | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
         BrokerEvent::Coordinator(c) => Some(coordinator::event(broker, c)),
         BrokerEvent::Group(g) => Some(super::group::event(broker, g)),
         BrokerEvent::Replication(r) => Some(super::replication::event(broker, r)),
@@ -355,31 +354,10 @@ fn producer_id_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
     Some(msg)
 }
 
-/// A coordinator loading its partition, and the broker stopping and recovering.
+/// The broker stopping, and opening its logs again when it starts: the snapshot or scan
+/// it rebuilt producer state from, and what it found corrupt.
 fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
     let msg = match e {
-        BrokerEvent::CoordinatorLoadStarted {
-            tp,
-            coordinator_epoch,
-            records,
-            load_ms,
-        } => msg!(
-            "coordinator.load-started",
-            broker = broker,
-            tp = tp,
-            epoch = coordinator_epoch,
-            records = records,
-            load_ms = load_ms
-        ),
-        BrokerEvent::CoordinatorLoadCompleted {
-            tp,
-            coordinator_epoch,
-        } => msg!(
-            "coordinator.load-completed",
-            broker = broker,
-            tp = tp,
-            epoch = coordinator_epoch
-        ),
         BrokerEvent::Stopped { clean, snapshots } => {
             if *clean {
                 msg!(
@@ -474,6 +452,38 @@ fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
                 corrupt_log = corrupt_log
             )
         }
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A coordinator loading its partition of `__transaction_state`: started (requests
+/// wait meanwhile), and done.
+fn coordinator_load_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
+        BrokerEvent::CoordinatorLoadStarted {
+            tp,
+            coordinator_epoch,
+            records,
+            load_ms,
+        } => msg!(
+            "coordinator.load-started",
+            broker = broker,
+            tp = tp,
+            epoch = coordinator_epoch,
+            records = records,
+            load_ms = load_ms
+        ),
+        BrokerEvent::CoordinatorLoadCompleted {
+            tp,
+            coordinator_epoch,
+        } => msg!(
+            "coordinator.load-completed",
+            broker = broker,
+            tp = tp,
+            epoch = coordinator_epoch
+        ),
         _ => return None,
     };
     Some(msg)

@@ -247,8 +247,64 @@ pub(in crate::i18n) fn sim_error(e: &SimError) -> Msg {
     }
 }
 
+/// What was wrong with an action, without Kafka's error name: one arm a family, each
+/// worded by its family's function below.
 fn kind(k: &SimErrorKind) -> Msg {
-    match k {
+    let family = match k {
+        SimErrorKind::UnknownPartition { .. }
+        | SimErrorKind::NoOpenTransactionAt { .. }
+        | SimErrorKind::NotTransactional { .. }
+        | SimErrorKind::NoProducer { .. }
+        | SimErrorKind::NoConsumer { .. }
+        | SimErrorKind::NoGroupId { .. }
+        | SimErrorKind::SubscribeWithoutGroupId { .. }
+        | SimErrorKind::UnstableOffsets { .. }
+        | SimErrorKind::NegativeSeekOffset { .. }
+        | SimErrorKind::NotAssigned { .. }
+        | SimErrorKind::ReservedName { .. }
+        | SimErrorKind::ProducerExists { .. }
+        | SimErrorKind::ClientExists { .. }
+        | SimErrorKind::Config(_)
+        | SimErrorKind::EmptySend
+        | SimErrorKind::EmptyBatch => client_error(k),
+        #[cfg(feature = "set-epoch")]
+        SimErrorKind::EpochNotSettable { .. } => client_error(k),
+        SimErrorKind::NotCompacted { .. }
+        | SimErrorKind::TruncateLeader { .. }
+        | SimErrorKind::NoSuchFile { .. }
+        | SimErrorKind::TimeBackwards
+        | SimErrorKind::RunTooLong { .. }
+        | SimErrorKind::Storage(_) => log_error(k),
+        SimErrorKind::IllegalTopicName { .. }
+        | SimErrorKind::TopicExists { .. }
+        | SimErrorKind::TopicCollision { .. }
+        | SimErrorKind::PartitionCount { .. }
+        | SimErrorKind::ReplicationFactor { .. }
+        | SimErrorKind::AllBrokersFenced { .. }
+        | SimErrorKind::InternalTopic { .. } => topic_error(k),
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::DeleteInternalTopic { .. }
+        | SimErrorKind::UnknownTopic { .. }
+        | SimErrorKind::UnknownTopicConfig { .. }
+        | SimErrorKind::PartitionsNotIncreased { .. }
+        | SimErrorKind::ReplicaAssignment(_)
+        | SimErrorKind::ReassignUnknown { .. }
+        | SimErrorKind::NoReassignmentInProgress => topic_admin_error(k),
+        SimErrorKind::NoBroker { .. }
+        | SimErrorKind::BrokerAlreadyStopped { .. }
+        | SimErrorKind::BrokerAlreadyRunning { .. }
+        | SimErrorKind::NoController { .. }
+        | SimErrorKind::ControllerState { .. }
+        | SimErrorKind::BrokerRegistering { .. }
+        | SimErrorKind::NoBrokerFor { .. } => cluster_error(k),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// A client step refused: no such client, partition or transaction, a name taken, a
+/// config or call the client would refuse.
+fn client_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::UnknownPartition { tp } => msg!("error.unknown-partition", tp = tp),
         SimErrorKind::NoOpenTransactionAt { tp, start_offset } => {
             msg!(
@@ -281,6 +337,15 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::Config(c) => config(c),
         SimErrorKind::EmptySend => Msg::new("error.empty-send"),
         SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A step on a log or the clock refused: a log not compacted, a leader's log to
+/// truncate, no such file, time going back, a run too long, the storage failing.
+fn log_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
         SimErrorKind::TruncateLeader { broker, tp } => {
             msg!("error.truncate-leader", broker = broker, tp = tp)
@@ -291,6 +356,16 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::TimeBackwards => Msg::new("error.time-backwards"),
         SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
         // Kafka's `Topic.validate` wording (InvalidTopicException).
+        SimErrorKind::Storage(e) => msg!("plain", text = e),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A topic refused at creation: its name, a collision, its partitions or replication
+/// factor, no unfenced brokers, an internal topic's name.
+fn topic_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::IllegalTopicName { name, reason } => msg!(
             "kafka.topic.invalid",
             reason = match reason {
@@ -328,15 +403,21 @@ fn kind(k: &SimErrorKind) -> Msg {
             replication_factor = replication_factor
         ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
-        #[cfg(feature = "topic-admin")]
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The admin client's topic changes refused: deleting an internal topic, an unknown
+/// topic or config, partitions not increased, a bad assignment or reassignment.
+#[cfg(feature = "topic-admin")]
+fn topic_admin_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::DeleteInternalTopic { name } => {
             msg!("error.delete-internal-topic", name = name)
         }
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::UnknownTopic { name } => msg!("kafka.topic.unknown", name = name),
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::UnknownTopicConfig { key } => msg!("kafka.config.unknown-topic", key = key),
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::PartitionsNotIncreased {
             topic,
             current,
@@ -353,9 +434,7 @@ fn kind(k: &SimErrorKind) -> Msg {
                 )
             }
         }
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::ReplicaAssignment(e) => replica_assignment(e),
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::ReassignUnknown { topic, partition } => match partition {
             None => msg!("kafka.reassign.unknown-topic", topic = topic),
             Some(p) => msg!(
@@ -364,9 +443,16 @@ fn kind(k: &SimErrorKind) -> Msg {
                 partition = p
             ),
         },
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::NoReassignmentInProgress => Msg::new("kafka.reassign.none-in-progress"),
-        SimErrorKind::Storage(e) => msg!("plain", text = e),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A broker or controller step refused: no such node, already stopped or running, still
+/// registering, or no broker to send an API to.
+fn cluster_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
         SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
@@ -387,7 +473,10 @@ fn kind(k: &SimErrorKind) -> Msg {
         }
         SimErrorKind::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
         SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
-    }
+
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Kafka's `InvalidReplicaAssignmentException` messages (CreatePartitions).

@@ -18,9 +18,10 @@ fn ids(list: &[i32]) -> String {
 /// One arm a family of replication events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
     let family = match e {
-        ReplicationEvent::RoleChanged { .. }
-        | ReplicationEvent::LeaderRecovered { .. }
-        | ReplicationEvent::FollowerFetched { .. }
+        ReplicationEvent::RoleChanged { .. } | ReplicationEvent::LeaderRecovered { .. } => {
+            role_event(broker, e)
+        }
+        ReplicationEvent::FollowerFetched { .. }
         | ReplicationEvent::StaleFetchRefused { .. }
         | ReplicationEvent::Truncated { .. }
         | ReplicationEvent::OffsetOutOfRangeReset { .. }
@@ -39,50 +40,10 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
     family.unwrap_or_else(super::unworded)
 }
 
-/// Roles and the follower's fetches: a new leader or follower, what it fetched,
-/// truncated or was refused.
+/// The follower's fetches: what it fetched, truncated or reset, and a fetch refused,
+/// fenced or failed.
 fn fetch_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
     let msg = match e {
-        ReplicationEvent::RoleChanged {
-            tp,
-            leader,
-            leader_epoch,
-            isr,
-            log_end_offset,
-        } => {
-            if *leader == broker {
-                msg!(
-                    "replication.leads",
-                    broker = broker,
-                    tp = tp,
-                    epoch = leader_epoch,
-                    isr = ids(isr),
-                    leo = log_end_offset
-                )
-            } else if *leader == NO_LEADER {
-                msg!(
-                    "replication.no-leader",
-                    broker = broker,
-                    tp = tp,
-                    epoch = leader_epoch
-                )
-            } else {
-                msg!(
-                    "replication.follows",
-                    broker = broker,
-                    tp = tp,
-                    leader = leader,
-                    epoch = leader_epoch,
-                    leo = log_end_offset
-                )
-            }
-        }
-        ReplicationEvent::LeaderRecovered { tp, leader_epoch } => msg!(
-            "replication.leader-recovered",
-            broker = broker,
-            tp = tp,
-            epoch = leader_epoch
-        ),
         ReplicationEvent::FollowerFetched {
             tp,
             leader,
@@ -173,6 +134,56 @@ fn fetch_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
                 error = error.name()
             )
         }
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A replica's role: it leads, follows or finds no leader, or, leading after an
+/// unclean election, marks the partition RECOVERED.
+fn role_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
+        ReplicationEvent::RoleChanged {
+            tp,
+            leader,
+            leader_epoch,
+            isr,
+            log_end_offset,
+        } => {
+            if *leader == broker {
+                msg!(
+                    "replication.leads",
+                    broker = broker,
+                    tp = tp,
+                    epoch = leader_epoch,
+                    isr = ids(isr),
+                    leo = log_end_offset
+                )
+            } else if *leader == NO_LEADER {
+                msg!(
+                    "replication.no-leader",
+                    broker = broker,
+                    tp = tp,
+                    epoch = leader_epoch
+                )
+            } else {
+                msg!(
+                    "replication.follows",
+                    broker = broker,
+                    tp = tp,
+                    leader = leader,
+                    epoch = leader_epoch,
+                    leo = log_end_offset
+                )
+            }
+        }
+        ReplicationEvent::LeaderRecovered { tp, leader_epoch } => msg!(
+            "replication.leader-recovered",
+            broker = broker,
+            tp = tp,
+            epoch = leader_epoch
+        ),
         _ => return None,
     };
     Some(msg)
