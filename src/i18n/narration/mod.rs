@@ -263,26 +263,29 @@ fn network_event(kind: &EventKind) -> Option<Msg> {
             api,
             response,
             ..
-        } => msg!(
-            "network.delivered",
-            to = to,
-            api = api,
-            response = response,
-            from = from
-        ),
-        EventKind::MessageDropped {
+        }
+        | EventKind::MessageDropped {
             from,
             to,
             api,
             response,
             ..
-        } => msg!(
-            "network.dropped",
-            api = api,
-            response = response,
-            from = from,
-            to = to
-        ),
+        }
+        | EventKind::LostOnBrokenConnection {
+            from,
+            to,
+            api,
+            response,
+            ..
+        } => Msg::new(match kind {
+            EventKind::MessageDelivered { .. } => "network.delivered",
+            EventKind::MessageDropped { .. } => "network.dropped",
+            _ => "network.lost-on-broken",
+        })
+        .arg("from", from)
+        .arg("to", to)
+        .arg("api", api)
+        .arg("response", response),
         EventKind::ConnectionBroken { client, broker } => {
             msg!(
                 "network.connection-broken",
@@ -290,19 +293,6 @@ fn network_event(kind: &EventKind) -> Option<Msg> {
                 broker = broker
             )
         }
-        EventKind::LostOnBrokenConnection {
-            from,
-            to,
-            api,
-            response,
-            ..
-        } => msg!(
-            "network.lost-on-broken",
-            api = api,
-            response = response,
-            from = from,
-            to = to
-        ),
         EventKind::MessageRefused {
             from,
             to,
