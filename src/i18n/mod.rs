@@ -18,8 +18,9 @@
 //! ## How to narrate a new event
 //! 1. Add the variant to the engine's event enum (data only: numbers, names, ids).
 //! 2. In `narration/<concept>.rs` (broker, coordinator, producer, consumer, faults,
-//!    errors; network events in `narration/mod.rs`) add its arm — the compiler lists
-//!    the `match`es — returning `msg!("concept.what-happened", name = value, …)`.
+//!    errors; network events in `narration/mod.rs`) list it in the concept's dispatch
+//!    — the compiler lists the `match`es — and add its arm to the family function the
+//!    dispatch sends it to, returning `msg!("concept.what-happened", name = value, …)`.
 //!    Pass numbers and Kafka identifiers as they are (`error = error.name()`); pass a
 //!    sub-sentence as another `msg!`/`Msg::new(id)`, never as English text.
 //! 3. Add `concept.what-happened = … {name} …` to `catalog/en.txt` in its section.

@@ -128,6 +128,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
     let code = [
         include_str!("../narration/mod.rs"),
         include_str!("../narration/broker.rs"),
+        include_str!("../narration/broker/log.rs"),
         include_str!("../narration/consumer.rs"),
         include_str!("../narration/coordinator.rs"),
         include_str!("../narration/group.rs"),
@@ -140,6 +141,7 @@ fn the_code_and_the_english_file_name_the_same_ids() {
         include_str!("../narration/replication.rs"),
         include_str!("../narration/quorum.rs"),
         include_str!("../narration/pulsar.rs"),
+        include_str!("../narration/pulsar/events.rs"),
         include_str!("../narration/compare.rs"),
         include_str!("../transcript.rs"),
         include_str!("../inspect.rs"),

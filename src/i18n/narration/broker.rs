@@ -1,25 +1,28 @@
-//! What a broker did — appends, duplicates, refusals, markers, segments, producer ids,
-//! stops and recovery — as catalog messages (`broker.*`).
+//! What a broker did — appends, duplicates, refusals, markers, producer ids, stops and
+//! recovery — as catalog messages (`broker.*`); the log's own work is in `broker/log.rs`.
 
 use super::coordinator;
 use super::errors::detail;
 use crate::broker::broker::BrokerEvent;
 use crate::i18n::message::{list, Arg, Msg};
-use crate::log::{LogStartOffsetIncrementReason, SegmentDeletionReason, SeqDirection};
+use crate::log::SeqDirection;
 use crate::msg;
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
 use crate::sim::event::window_text;
 
+mod log;
+
 /// One arm a family of broker events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
-        BrokerEvent::BatchAppended { .. }
-        | BrokerEvent::BatchDuplicate { .. }
-        | BrokerEvent::BatchRejected { .. }
-        | BrokerEvent::TransactionVerification { .. }
+    let family = match e {
+        BrokerEvent::BatchAppended { .. } | BrokerEvent::BatchDuplicate { .. } => {
+            append_event(broker, e)
+        }
+        BrokerEvent::BatchRejected { .. } => rejected_event(broker, e),
+        BrokerEvent::TransactionVerification { .. }
         | BrokerEvent::PartitionNotVerified { .. }
-        | BrokerEvent::PartitionVerification { .. } => append_event(broker, e),
+        | BrokerEvent::PartitionVerification { .. } => verification_event(broker, e),
         BrokerEvent::MarkerWritten { .. }
         | BrokerEvent::MarkerRejected { .. }
         | BrokerEvent::MarkersRequeued { .. }
@@ -30,28 +33,28 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
         | BrokerEvent::LogStartOffsetIncremented { .. }
         | BrokerEvent::SegmentsDeleted { .. }
         | BrokerEvent::LogCleaned { .. }
+        | BrokerEvent::NothingToClean { .. } => log::log_event(broker, e),
+        BrokerEvent::SegmentRolled { .. }
         | BrokerEvent::SnapshotTaken { .. }
         | BrokerEvent::LogTruncated { .. }
-        | BrokerEvent::FileCorrupted { .. }
-        | BrokerEvent::NothingToClean { .. }
-        | BrokerEvent::SegmentRolled { .. } => log_event(broker, e),
+        | BrokerEvent::FileCorrupted { .. } => log::file_event(broker, e),
         BrokerEvent::ProducerIdNotReady { .. }
         | BrokerEvent::ProducerIdBlockReceived { .. }
         | BrokerEvent::ProducerIdAssigned { .. } => producer_id_event(broker, e),
         BrokerEvent::CoordinatorLoadStarted { .. }
-        | BrokerEvent::CoordinatorLoadCompleted { .. }
-        | BrokerEvent::Stopped { .. }
-        | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
-        BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
-        BrokerEvent::Group(g) => super::group::event(broker, g),
-        BrokerEvent::Replication(r) => super::replication::event(broker, r),
-    }
+        | BrokerEvent::CoordinatorLoadCompleted { .. } => coordinator_load_event(broker, e),
+        BrokerEvent::Stopped { .. } | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
+        BrokerEvent::Coordinator(c) => Some(coordinator::event(broker, c)),
+        BrokerEvent::Group(g) => Some(super::group::event(broker, g)),
+        BrokerEvent::Replication(r) => Some(super::replication::event(broker, r)),
+    };
+    family.unwrap_or_else(super::unworded)
 }
 
-/// The produce path: an append, a duplicate, a refusal, and the transaction
-/// verification before them.
-fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+/// The produce path: a batch appended, or a retried batch already in the log (a
+/// duplicate).
+fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::BatchAppended {
             tp,
             producer_id,
@@ -110,6 +113,15 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
                 leo = log_end_offset
             )
         }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A batch the leader refused: out of order, from an old epoch, or for another reason
+/// in the broker's `errorMessage`.
+fn rejected_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::BatchRejected {
             tp,
             producer_id,
@@ -156,21 +168,42 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
                 detail = detail(d)
             ),
         },
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The transaction verification before a transactional append (KIP-890): asked of the
+/// coordinator, answered for the partition, or refused.
+fn verification_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::TransactionVerification {
             tp,
             transactional_id,
             producer_id,
             producer_epoch,
             coordinator,
-        } => msg!(
-            "broker.txn-verification",
-            broker = broker,
-            producer_id = producer_id,
-            epoch = producer_epoch,
-            tp = tp,
-            coordinator = coordinator,
-            transactional_id = transactional_id
-        ),
+        }
+        | BrokerEvent::PartitionVerification {
+            tp,
+            transactional_id,
+            producer_id,
+            producer_epoch,
+            coordinator,
+        } => Msg::new(
+            if matches!(e, BrokerEvent::TransactionVerification { .. }) {
+                "broker.txn-verification"
+            } else {
+                "broker.partition-verification"
+            },
+        )
+        .arg("broker", broker)
+        .arg("producer_id", producer_id)
+        .arg("epoch", producer_epoch)
+        .arg("tp", tp)
+        .arg("coordinator", coordinator)
+        .arg("transactional_id", transactional_id),
         BrokerEvent::PartitionNotVerified {
             tp,
             producer_id,
@@ -184,29 +217,14 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
             producer_id = producer_id,
             epoch = producer_epoch
         ),
-        BrokerEvent::PartitionVerification {
-            tp,
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            coordinator,
-        } => msg!(
-            "broker.partition-verification",
-            broker = broker,
-            producer_id = producer_id,
-            epoch = producer_epoch,
-            tp = tp,
-            coordinator = coordinator,
-            transactional_id = transactional_id
-        ),
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Transaction markers: written, refused, or waiting to be sent again.
-fn marker_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+fn marker_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::MarkerWritten {
             tp,
             producer_id,
@@ -297,162 +315,14 @@ fn marker_event(broker: i32, e: &BrokerEvent) -> Msg {
             transactional_id = transactional_id,
             partitions = tps(partitions)
         ),
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
-}
-
-/// The log's own work: producer expiry, log start, retention, cleaning, snapshots,
-/// truncation, corruption and rolls.
-fn log_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
-        BrokerEvent::ProducersExpired {
-            tp,
-            producer_ids,
-            expiration_ms,
-        } => msg!(
-            "broker.producers-expired",
-            broker = broker,
-            tp = tp,
-            count = producer_ids.len(),
-            producer_ids = list(producer_ids.iter().map(|p| Arg::Text(p.to_string()))),
-            expiration_ms = expiration_ms
-        ),
-        BrokerEvent::LogStartOffsetIncremented {
-            tp,
-            from,
-            to,
-            reason,
-        } => {
-            let id = match reason {
-                LogStartOffsetIncrementReason::ClientRecordDeletion => {
-                    "broker.log-start-delete-records"
-                }
-                LogStartOffsetIncrementReason::LeaderOffsetIncremented => {
-                    "broker.log-start-from-leader"
-                }
-                LogStartOffsetIncrementReason::SegmentDeletion => "broker.log-start-segments",
-            };
-            Msg::new(id)
-                .arg("broker", broker)
-                .arg("tp", tp)
-                .arg("from", from)
-                .arg("to", to)
-        }
-        BrokerEvent::SegmentsDeleted {
-            tp,
-            reason,
-            segments,
-            log_start_offset,
-            rolled_segment,
-        } => {
-            let id = match reason {
-                SegmentDeletionReason::StartOffsetBreach => "broker.segments-deleted-start",
-                SegmentDeletionReason::RetentionMsBreach => "broker.segments-deleted-ms",
-                SegmentDeletionReason::RetentionSizeBreach => "broker.segments-deleted-bytes",
-            };
-            Msg::new(id)
-                .arg("broker", broker)
-                .arg("tp", tp)
-                .arg("count", segments.len())
-                .arg(
-                    "segments",
-                    list(segments.iter().map(|b| Arg::Text(b.to_string()))),
-                )
-                .arg("log_start", log_start_offset)
-                .arg("rolled", rolled_segment.is_some())
-                .arg("rolled_at", rolled_segment.unwrap_or(-1))
-        }
-        BrokerEvent::LogCleaned {
-            tp,
-            stats,
-            bounded_by_lso,
-        } => {
-            let offsets = |v: &[i64]| {
-                if v.is_empty() {
-                    Arg::Text("-".into())
-                } else {
-                    list(v.iter().map(|o| Arg::Text(o.to_string())))
-                }
-            };
-            Msg::new("broker.log-cleaned")
-                .arg("broker", broker)
-                .arg("tp", tp)
-                .arg("end", stats.end_offset)
-                .arg("bound", if *bounded_by_lso { "lso" } else { "active" })
-                .arg("before", stats.records_before)
-                .arg("after", stats.records_after)
-                .arg("aborted", stats.aborted_records_removed)
-                .arg("empty", stats.empty_batches_kept)
-                .arg("horizons", offsets(&stats.horizons_set))
-                .arg("removed", offsets(&stats.markers_removed))
-        }
-        BrokerEvent::SnapshotTaken {
-            tp,
-            offset,
-            snapshot,
-        } => msg!(
-            "broker.snapshot-taken",
-            broker = broker,
-            tp = tp,
-            offset = offset,
-            snapshot = file_of(snapshot)
-        ),
-        BrokerEvent::LogTruncated {
-            tp,
-            from,
-            to,
-            removed_batches,
-        } => msg!(
-            "broker.log-truncated",
-            broker = broker,
-            tp = tp,
-            from = from,
-            to = to,
-            batches = removed_batches
-        ),
-        BrokerEvent::FileCorrupted { path, position } => msg!(
-            "broker.file-corrupted",
-            broker = broker,
-            path = path.as_str(),
-            position = position
-        ),
-        BrokerEvent::NothingToClean {
-            tp,
-            first_uncleanable_offset,
-            bounded_by_lso,
-        } => Msg::new("broker.log-cleaner-nothing")
-            .arg("broker", broker)
-            .arg("tp", tp)
-            .arg("offset", first_uncleanable_offset)
-            .arg("bound", if *bounded_by_lso { "lso" } else { "active" }),
-        BrokerEvent::SegmentRolled {
-            tp,
-            base_offset,
-            snapshot,
-        } => match snapshot {
-            Some(path) => msg!(
-                "broker.segment-rolled",
-                broker = broker,
-                tp = tp,
-                base_offset = base_offset,
-                snapshot = file_of(path)
-            ),
-            None => msg!(
-                "broker.segment-rolled-no-snapshot",
-                broker = broker,
-                tp = tp,
-                base_offset = base_offset
-            ),
-        },
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Producer ids: the block from the controller and the id handed out.
-fn producer_id_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
+fn producer_id_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::ProducerIdNotReady { asked_controller } => {
             msg!(
                 "broker.pid-not-ready",
@@ -479,36 +349,15 @@ fn producer_id_event(broker: i32, e: &BrokerEvent) -> Msg {
                 epoch = producer_epoch
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
-/// A coordinator loading its partition, and the broker stopping and recovering.
-fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Msg {
-    match e {
-        BrokerEvent::CoordinatorLoadStarted {
-            tp,
-            coordinator_epoch,
-            records,
-            load_ms,
-        } => msg!(
-            "coordinator.load-started",
-            broker = broker,
-            tp = tp,
-            epoch = coordinator_epoch,
-            records = records,
-            load_ms = load_ms
-        ),
-        BrokerEvent::CoordinatorLoadCompleted {
-            tp,
-            coordinator_epoch,
-        } => msg!(
-            "coordinator.load-completed",
-            broker = broker,
-            tp = tp,
-            epoch = coordinator_epoch
-        ),
+/// The broker stopping, and opening its logs again when it starts: the snapshot or scan
+/// it rebuilt producer state from, and what it found corrupt.
+fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
         BrokerEvent::Stopped { clean, snapshots } => {
             if *clean {
                 msg!(
@@ -603,14 +452,41 @@ fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Msg {
                 corrupt_log = corrupt_log
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+
+        _ => return None,
+    };
+    Some(msg)
 }
 
-/// The file name of a path (the directory is noise in a sentence).
-fn file_of(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+/// A coordinator loading its partition of `__transaction_state`: started (requests
+/// wait meanwhile), and done.
+fn coordinator_load_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
+    let msg = match e {
+        BrokerEvent::CoordinatorLoadStarted {
+            tp,
+            coordinator_epoch,
+            records,
+            load_ms,
+        } => msg!(
+            "coordinator.load-started",
+            broker = broker,
+            tp = tp,
+            epoch = coordinator_epoch,
+            records = records,
+            load_ms = load_ms
+        ),
+        BrokerEvent::CoordinatorLoadCompleted {
+            tp,
+            coordinator_epoch,
+        } => msg!(
+            "coordinator.load-completed",
+            broker = broker,
+            tp = tp,
+            epoch = coordinator_epoch
+        ),
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// `orders-0, orders-1`: topic partitions as a list.

@@ -5,8 +5,36 @@ use crate::client::consumer::{ConsumerEvent, ConsumerException, CorruptBatch, Po
 use crate::i18n::message::Msg;
 use crate::msg;
 
+/// One arm a family of consumer events, each worded by its family's function below.
 pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
-    match e {
+    let family = match e {
+        ConsumerEvent::FetchReceived { .. }
+        | ConsumerEvent::StaleFetchDiscarded { .. }
+        | ConsumerEvent::NotAssigned { .. }
+        | ConsumerEvent::FetchError { .. }
+        | ConsumerEvent::MetadataUpdateRequested { .. }
+        | ConsumerEvent::PartialBatchIgnored { .. }
+        | ConsumerEvent::CorruptBatch { .. } => fetch_event(e),
+        ConsumerEvent::AbortedProducerAdded { .. }
+        | ConsumerEvent::BatchSkippedAborted { .. }
+        | ConsumerEvent::AbortMarkerSeen { .. }
+        | ConsumerEvent::ControlBatchSkipped { .. } => filter_event(e),
+        ConsumerEvent::RecordsBeforePositionSkipped { .. }
+        | ConsumerEvent::RecordsDelivered { .. }
+        | ConsumerEvent::PositionAdvanced { .. }
+        | ConsumerEvent::PositionSet { .. } => position_event(e),
+        ConsumerEvent::NoOffsetForPartition { .. }
+        | ConsumerEvent::OffsetOutOfRange { .. }
+        | ConsumerEvent::TruncationDetected { .. }
+        | ConsumerEvent::PollThrew { .. } => reset_event(e),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// A fetch's answer: received, stale, for a partition no longer assigned, refused, or
+/// cut short by a partial or corrupt batch.
+fn fetch_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::FetchReceived {
             tp,
             fetch_offset,
@@ -63,6 +91,35 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 error = error
             ),
         },
+        ConsumerEvent::PartialBatchIgnored {
+            tp,
+            byte_position,
+            bytes,
+        } => {
+            msg!(
+                "consumer.partial-batch",
+                tp = tp,
+                bytes = bytes,
+                byte_position = byte_position
+            )
+        }
+        ConsumerEvent::CorruptBatch { tp, offset, error } => {
+            msg!(
+                "consumer.corrupt-batch",
+                tp = tp,
+                offset = offset,
+                error = corrupt(error)
+            )
+        }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// read_committed's filter: the aborted transactions a fetch lists, the batches it
+/// skips for them, and the markers that end them.
+fn filter_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::AbortedProducerAdded {
             tp,
             producer_id,
@@ -90,23 +147,14 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
             producer_id,
             offset,
             removed,
-        } => {
-            if *removed {
-                msg!(
-                    "consumer.abort-marker-ends",
-                    tp = tp,
-                    producer_id = producer_id,
-                    offset = offset
-                )
-            } else {
-                msg!(
-                    "consumer.abort-marker-earlier",
-                    tp = tp,
-                    producer_id = producer_id,
-                    offset = offset
-                )
-            }
-        }
+        } => Msg::new(if *removed {
+            "consumer.abort-marker-ends"
+        } else {
+            "consumer.abort-marker-earlier"
+        })
+        .arg("tp", tp)
+        .arg("producer_id", producer_id)
+        .arg("offset", offset),
         ConsumerEvent::ControlBatchSkipped { tp, kind, offset } => msg!(
             "consumer.control-skipped",
             tp = tp,
@@ -116,6 +164,15 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
             },
             offset = offset
         ),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The position: records before it skipped, records delivered, the position moved or
+/// set.
+fn position_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::RecordsBeforePositionSkipped {
             tp,
             base_offset,
@@ -142,26 +199,6 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 last = last
             )
         }
-        ConsumerEvent::PartialBatchIgnored {
-            tp,
-            byte_position,
-            bytes,
-        } => {
-            msg!(
-                "consumer.partial-batch",
-                tp = tp,
-                bytes = bytes,
-                byte_position = byte_position
-            )
-        }
-        ConsumerEvent::CorruptBatch { tp, offset, error } => {
-            msg!(
-                "consumer.corrupt-batch",
-                tp = tp,
-                offset = offset,
-                error = corrupt(error)
-            )
-        }
         ConsumerEvent::PositionAdvanced { tp, from, to } => {
             msg!("consumer.position-advanced", tp = tp, from = from, to = to)
         }
@@ -173,6 +210,15 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 reason = position_reason(*reason)
             )
         }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A position lost: no committed offset, out of range, a truncation found under it, and
+/// `poll()` throwing when no reset strategy applies.
+fn reset_event(e: &ConsumerEvent) -> Option<Msg> {
+    let msg = match e {
         ConsumerEvent::NoOffsetForPartition { tp } => msg!("consumer.no-offset", tp = tp),
         ConsumerEvent::OffsetOutOfRange {
             tp,
@@ -230,7 +276,10 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
                 exception = exception_message(exception)
             )
         }
-    }
+
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// `Class: message` as Kafka's exception prints: Kafka's words in every language.

@@ -5,8 +5,28 @@ use crate::coordinator::transaction::{CoordinatorEvent, InternalError, Transitio
 use crate::i18n::message::Msg;
 use crate::msg;
 
+/// One arm a family of coordinator events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
-    match e {
+    let family = match e {
+        CoordinatorEvent::StateChanged { .. }
+        | CoordinatorEvent::Fenced { .. }
+        | CoordinatorEvent::TransactionalIdExpired { .. }
+        | CoordinatorEvent::TimedOut { .. }
+        | CoordinatorEvent::EndTxnEpochFenced { .. } => transaction_event(broker, e),
+        CoordinatorEvent::Loaded { .. }
+        | CoordinatorEvent::Unloaded { .. }
+        | CoordinatorEvent::Rejected { .. }
+        | CoordinatorEvent::AppendFailed { .. }
+        | CoordinatorEvent::MarkersAbandoned { .. }
+        | CoordinatorEvent::InternalError { .. } => partition_event(broker, e),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// A transaction's life: its state changing, its producer fenced, its id expired, its
+/// timeout aborting it, an EndTxn from a fenced epoch.
+fn transaction_event(broker: i32, e: &CoordinatorEvent) -> Option<Msg> {
+    let msg = match e {
         CoordinatorEvent::StateChanged {
             transactional_id,
             partition,
@@ -59,29 +79,6 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
             transactional_id = transactional_id,
             timeout_ms = txn_timeout_ms
         ),
-        CoordinatorEvent::Loaded {
-            partition,
-            transactions,
-            pending_completions,
-            ..
-        } => msg!(
-            "coordinator.loaded",
-            broker = broker,
-            partition = partition,
-            transactions = transactions,
-            pending = if *pending_completions > 0 {
-                msg!("coordinator.loaded.pending", pending = pending_completions)
-            } else {
-                Msg::new("empty")
-            }
-        ),
-        CoordinatorEvent::Unloaded { partition, .. } => {
-            msg!(
-                "coordinator.unloaded",
-                broker = broker,
-                partition = partition
-            )
-        }
         CoordinatorEvent::EndTxnEpochFenced {
             transactional_id,
             epoch,
@@ -107,6 +104,38 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
                     current_epoch = current_epoch
                 )
             }
+        }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The coordinator's partition of `__transaction_state`: loaded or unloaded, a request
+/// rejected, a log append failed, markers abandoned, an internal error.
+fn partition_event(broker: i32, e: &CoordinatorEvent) -> Option<Msg> {
+    let msg = match e {
+        CoordinatorEvent::Loaded {
+            partition,
+            transactions,
+            pending_completions,
+            ..
+        } => msg!(
+            "coordinator.loaded",
+            broker = broker,
+            partition = partition,
+            transactions = transactions,
+            pending = if *pending_completions > 0 {
+                msg!("coordinator.loaded.pending", pending = pending_completions)
+            } else {
+                Msg::new("empty")
+            }
+        ),
+        CoordinatorEvent::Unloaded { partition, .. } => {
+            msg!(
+                "coordinator.unloaded",
+                broker = broker,
+                partition = partition
+            )
         }
         CoordinatorEvent::Rejected {
             transactional_id,
@@ -150,7 +179,10 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
             transactional_id = transactional_id,
             detail = internal(detail)
         ),
-    }
+
+        _ => return None,
+    };
+    Some(msg)
 }
 
 fn internal(e: &InternalError) -> Msg {

@@ -12,23 +12,63 @@ use crate::protocol::ErrorDetail;
 use crate::sim::error::ReplicaAssignmentError;
 use crate::sim::{SimError, SimErrorKind};
 
-/// Kafka's exception message for a refused batch or marker, with our numbers.
+/// Kafka's exception message for a refused batch or marker, with our numbers: one arm a
+/// family, each worded by its family's function below.
 pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
-    match d {
+    let family = match d {
+        ErrorDetail::EpochTooOld { .. }
+        | ErrorDetail::NewEpochSequence { .. }
+        | ErrorDetail::OutOfOrderSequence { .. }
+        | ErrorDetail::BelowVerifiedSequence { .. }
+        | ErrorDetail::MarkerEpochNotNewer { .. }
+        | ErrorDetail::CoordinatorEpochFenced { .. }
+        | ErrorDetail::InvalidSequence { .. } => sequence_detail(d),
+        ErrorDetail::ExpectedTransactionalWrite { .. }
+        | ErrorDetail::EpochTooOldForVerification { .. }
+        | ErrorDetail::NoTransactionCoordinator
+        | ErrorDetail::MissingTransactionalId
+        | ErrorDetail::PartitionNotAdded
+        | ErrorDetail::VerificationNotCompleted { .. } => transaction_detail(d),
+        ErrorDetail::OneBatchPerRequest
+        | ErrorDetail::InvalidBatch(_)
+        | ErrorDetail::ControlRecordsFromClient
+        | ErrorDetail::CompactedTopicWithoutKey { .. }
+        | ErrorDetail::BatchTooLarge { .. }
+        | ErrorDetail::BatchLargerThanSegment { .. }
+        | ErrorDetail::Storage(_)
+        | ErrorDetail::NotEnoughReplicas { .. }
+        | ErrorDetail::OutOfOrderOffsets { .. }
+        | ErrorDetail::DeliveryTimeout { .. } => batch_detail(d),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// The producer state refused a batch or marker: its epoch or sequence is not the next.
+fn sequence_detail(d: &ErrorDetail) -> Option<Msg> {
+    let msg = match d {
         ErrorDetail::EpochTooOld {
             producer_id,
             offset,
             partition,
             epoch,
             current_epoch,
-        } => msg!(
-            "detail.epoch-too-old",
-            producer_id = producer_id,
-            offset = offset,
-            partition = partition,
-            epoch = epoch,
-            current_epoch = current_epoch
-        ),
+        }
+        | ErrorDetail::MarkerEpochNotNewer {
+            producer_id,
+            offset,
+            partition,
+            epoch,
+            current_epoch,
+        } => Msg::new(if matches!(d, ErrorDetail::EpochTooOld { .. }) {
+            "detail.epoch-too-old"
+        } else {
+            "detail.marker-epoch-not-newer"
+        })
+        .arg("producer_id", producer_id)
+        .arg("offset", offset)
+        .arg("partition", partition)
+        .arg("epoch", epoch)
+        .arg("current_epoch", current_epoch),
         ErrorDetail::NewEpochSequence {
             producer_id,
             offset,
@@ -73,20 +113,6 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             first_seq = first_seq,
             lowest_seq = lowest_seq
         ),
-        ErrorDetail::MarkerEpochNotNewer {
-            producer_id,
-            offset,
-            partition,
-            epoch,
-            current_epoch,
-        } => msg!(
-            "detail.marker-epoch-not-newer",
-            producer_id = producer_id,
-            offset = offset,
-            partition = partition,
-            epoch = epoch,
-            current_epoch = current_epoch
-        ),
         ErrorDetail::CoordinatorEpochFenced {
             producer_id,
             offset,
@@ -101,6 +127,25 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             coordinator_epoch = coordinator_epoch,
             current = current_coordinator_epoch
         ),
+        ErrorDetail::InvalidSequence {
+            base_sequence,
+            producer_id,
+            partition,
+        } => msg!(
+            "detail.invalid-sequence",
+            base_sequence = base_sequence,
+            producer_id = producer_id,
+            partition = partition
+        ),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A transactional write refused: not verified with the coordinator, or not part of
+/// a transaction the producer began.
+fn transaction_detail(d: &ErrorDetail) -> Option<Msg> {
+    let msg = match d {
         ErrorDetail::ExpectedTransactionalWrite {
             producer_id,
             offset,
@@ -121,33 +166,28 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
             epoch = epoch,
             current_epoch = current_epoch
         ),
-        ErrorDetail::DeliveryTimeout {
-            records,
-            partition,
-            elapsed_ms,
-        } => msg!(
-            "detail.delivery-timeout",
-            records = records,
-            partition = partition,
-            elapsed_ms = elapsed_ms
+        ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
+        ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
+        ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
+        ErrorDetail::VerificationNotCompleted { underlying } => msg!(
+            "detail.verification-not-completed",
+            error = underlying.name()
         ),
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The batch itself, the log or the replicas refused it, or the client gave up on it.
+fn batch_detail(d: &ErrorDetail) -> Option<Msg> {
+    let msg = match d {
         ErrorDetail::OneBatchPerRequest => Msg::new("detail.one-batch-per-request"),
         ErrorDetail::InvalidBatch(e) => msg!("plain", text = e),
-        ErrorDetail::NoTransactionCoordinator => Msg::new("detail.no-transaction-coordinator"),
         ErrorDetail::ControlRecordsFromClient => Msg::new("detail.control-records-from-client"),
         ErrorDetail::CompactedTopicWithoutKey { partition } => {
             Msg::new("detail.compacted-topic-without-key").arg("tp", partition.as_str())
         }
-        ErrorDetail::InvalidSequence {
-            base_sequence,
-            producer_id,
-            partition,
-        } => msg!(
-            "detail.invalid-sequence",
-            base_sequence = base_sequence,
-            producer_id = producer_id,
-            partition = partition
-        ),
         ErrorDetail::BatchTooLarge {
             size,
             max_message_bytes,
@@ -184,13 +224,19 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
                 got = got
             )
         }
-        ErrorDetail::MissingTransactionalId => Msg::new("detail.missing-transactional-id"),
-        ErrorDetail::PartitionNotAdded => Msg::new("detail.partition-not-added"),
-        ErrorDetail::VerificationNotCompleted { underlying } => msg!(
-            "detail.verification-not-completed",
-            error = underlying.name()
+        ErrorDetail::DeliveryTimeout {
+            records,
+            partition,
+            elapsed_ms,
+        } => msg!(
+            "detail.delivery-timeout",
+            records = records,
+            partition = partition,
+            elapsed_ms = elapsed_ms
         ),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Why an action was not applied: Kafka's error name first when there is one.
@@ -201,8 +247,64 @@ pub(in crate::i18n) fn sim_error(e: &SimError) -> Msg {
     }
 }
 
+/// What was wrong with an action, without Kafka's error name: one arm a family, each
+/// worded by its family's function below.
 fn kind(k: &SimErrorKind) -> Msg {
-    match k {
+    let family = match k {
+        SimErrorKind::UnknownPartition { .. }
+        | SimErrorKind::NoOpenTransactionAt { .. }
+        | SimErrorKind::NotTransactional { .. }
+        | SimErrorKind::NoProducer { .. }
+        | SimErrorKind::NoConsumer { .. }
+        | SimErrorKind::NoGroupId { .. }
+        | SimErrorKind::SubscribeWithoutGroupId { .. }
+        | SimErrorKind::UnstableOffsets { .. }
+        | SimErrorKind::NegativeSeekOffset { .. }
+        | SimErrorKind::NotAssigned { .. }
+        | SimErrorKind::ReservedName { .. }
+        | SimErrorKind::ProducerExists { .. }
+        | SimErrorKind::ClientExists { .. }
+        | SimErrorKind::Config(_)
+        | SimErrorKind::EmptySend
+        | SimErrorKind::EmptyBatch => client_error(k),
+        #[cfg(feature = "set-epoch")]
+        SimErrorKind::EpochNotSettable { .. } => client_error(k),
+        SimErrorKind::NotCompacted { .. }
+        | SimErrorKind::TruncateLeader { .. }
+        | SimErrorKind::NoSuchFile { .. }
+        | SimErrorKind::TimeBackwards
+        | SimErrorKind::RunTooLong { .. }
+        | SimErrorKind::Storage(_) => log_error(k),
+        SimErrorKind::IllegalTopicName { .. }
+        | SimErrorKind::TopicExists { .. }
+        | SimErrorKind::TopicCollision { .. }
+        | SimErrorKind::PartitionCount { .. }
+        | SimErrorKind::ReplicationFactor { .. }
+        | SimErrorKind::AllBrokersFenced { .. }
+        | SimErrorKind::InternalTopic { .. } => topic_error(k),
+        #[cfg(feature = "topic-admin")]
+        SimErrorKind::DeleteInternalTopic { .. }
+        | SimErrorKind::UnknownTopic { .. }
+        | SimErrorKind::UnknownTopicConfig { .. }
+        | SimErrorKind::PartitionsNotIncreased { .. }
+        | SimErrorKind::ReplicaAssignment(_)
+        | SimErrorKind::ReassignUnknown { .. }
+        | SimErrorKind::NoReassignmentInProgress => topic_admin_error(k),
+        SimErrorKind::NoBroker { .. }
+        | SimErrorKind::BrokerAlreadyStopped { .. }
+        | SimErrorKind::BrokerAlreadyRunning { .. }
+        | SimErrorKind::NoController { .. }
+        | SimErrorKind::ControllerState { .. }
+        | SimErrorKind::BrokerRegistering { .. }
+        | SimErrorKind::NoBrokerFor { .. } => cluster_error(k),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// A client step refused: no such client, partition or transaction, a name taken, a
+/// config or call the client would refuse.
+fn client_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::UnknownPartition { tp } => msg!("error.unknown-partition", tp = tp),
         SimErrorKind::NoOpenTransactionAt { tp, start_offset } => {
             msg!(
@@ -235,6 +337,15 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::Config(c) => config(c),
         SimErrorKind::EmptySend => Msg::new("error.empty-send"),
         SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A step on a log or the clock refused: a log not compacted, a leader's log to
+/// truncate, no such file, time going back, a run too long, the storage failing.
+fn log_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
         SimErrorKind::TruncateLeader { broker, tp } => {
             msg!("error.truncate-leader", broker = broker, tp = tp)
@@ -245,6 +356,16 @@ fn kind(k: &SimErrorKind) -> Msg {
         SimErrorKind::TimeBackwards => Msg::new("error.time-backwards"),
         SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
         // Kafka's `Topic.validate` wording (InvalidTopicException).
+        SimErrorKind::Storage(e) => msg!("plain", text = e),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A topic refused at creation: its name, a collision, its partitions or replication
+/// factor, no unfenced brokers, an internal topic's name.
+fn topic_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::IllegalTopicName { name, reason } => msg!(
             "kafka.topic.invalid",
             reason = match reason {
@@ -282,15 +403,21 @@ fn kind(k: &SimErrorKind) -> Msg {
             replication_factor = replication_factor
         ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
-        #[cfg(feature = "topic-admin")]
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The admin client's topic changes refused: deleting an internal topic, an unknown
+/// topic or config, partitions not increased, a bad assignment or reassignment.
+#[cfg(feature = "topic-admin")]
+fn topic_admin_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::DeleteInternalTopic { name } => {
             msg!("error.delete-internal-topic", name = name)
         }
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::UnknownTopic { name } => msg!("kafka.topic.unknown", name = name),
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::UnknownTopicConfig { key } => msg!("kafka.config.unknown-topic", key = key),
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::PartitionsNotIncreased {
             topic,
             current,
@@ -307,9 +434,7 @@ fn kind(k: &SimErrorKind) -> Msg {
                 )
             }
         }
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::ReplicaAssignment(e) => replica_assignment(e),
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::ReassignUnknown { topic, partition } => match partition {
             None => msg!("kafka.reassign.unknown-topic", topic = topic),
             Some(p) => msg!(
@@ -318,9 +443,16 @@ fn kind(k: &SimErrorKind) -> Msg {
                 partition = p
             ),
         },
-        #[cfg(feature = "topic-admin")]
         SimErrorKind::NoReassignmentInProgress => Msg::new("kafka.reassign.none-in-progress"),
-        SimErrorKind::Storage(e) => msg!("plain", text = e),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A broker or controller step refused: no such node, already stopped or running, still
+/// registering, or no broker to send an API to.
+fn cluster_error(k: &SimErrorKind) -> Option<Msg> {
+    let msg = match k {
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
         SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
@@ -341,7 +473,10 @@ fn kind(k: &SimErrorKind) -> Msg {
         }
         SimErrorKind::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
         SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
-    }
+
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Kafka's `InvalidReplicaAssignmentException` messages (CreatePartitions).

@@ -7,8 +7,35 @@ use crate::client::transaction_manager::{TxnCall, TxnCallError, TxnOutcome, TxnS
 use crate::i18n::message::{list, Arg, Msg};
 use crate::msg;
 
+/// One arm a family of producer events, each worded by its family's function below.
 pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
-    match e {
+    let family = match e {
+        ProducerEvent::Accumulated { .. }
+        | ProducerEvent::SequenceAssigned { .. }
+        | ProducerEvent::BatchSent { .. }
+        | ProducerEvent::Acknowledged { .. }
+        | ProducerEvent::StaleResponse { .. } => send_event(client, e),
+        ProducerEvent::Failed { .. }
+        | ProducerEvent::BatchesAbortedLocally { .. }
+        | ProducerEvent::UndrainedBatchesAborted { .. } => abandoned_event(client, e),
+        ProducerEvent::RequestTimedOut { .. }
+        | ProducerEvent::RetryScheduled { .. }
+        | ProducerEvent::BackoffSkipped { .. }
+        | ProducerEvent::InitProducerIdRetry { .. } => retry_event(client, e),
+        ProducerEvent::ProducerIdReceived { .. }
+        | ProducerEvent::EpochBumped { .. }
+        | ProducerEvent::SequenceUnresolved { .. }
+        | ProducerEvent::SequenceResolved { .. }
+        | ProducerEvent::TxnEpochBumpRequired { .. } => epoch_event(client, e),
+        ProducerEvent::Transaction(outcome) => Some(txn(client, outcome)),
+    };
+    family.unwrap_or_else(super::unworded)
+}
+
+/// The send path: records accumulated, a batch numbered, sent and acknowledged, and a
+/// response that came too late.
+fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
         ProducerEvent::Accumulated { tp, values } => {
             msg!(
                 "producer.accumulated",
@@ -74,73 +101,61 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
                 attempt = attempt
             ),
         },
-        ProducerEvent::InitProducerIdRetry { error, backoff_ms } => {
-            msg!(
-                "producer.init-pid-retry",
-                client = client,
-                error = error.name(),
-                backoff_ms = backoff_ms
-            )
-        }
-        ProducerEvent::EpochBumped {
-            producer_id,
-            old_epoch,
-            new_epoch,
-            partitions,
-            error,
-            unresolved,
-            retried,
-            renumbered,
+        ProducerEvent::Acknowledged {
+            tp,
+            base_offset,
+            values,
+            ..
         } => msg!(
-            "producer.epoch-bumped",
+            "producer.acknowledged",
             client = client,
-            producer_id = producer_id,
-            old_epoch = old_epoch,
-            new_epoch = new_epoch,
-            new_id = *new_epoch < 0,
-            unresolved = *unresolved,
-            then = if *renumbered > 0 {
-                msg!(
-                    "producer.epoch-bumped.renumbered",
-                    retried = *retried,
-                    renumbered = renumbered,
-                    new_epoch = new_epoch,
-                    partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
-                )
-            } else {
-                msg!("producer.epoch-bumped.kept", retried = *retried)
-            },
-            error = error.name(),
-            partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
-        ),
-        ProducerEvent::SequenceUnresolved { tp, next_sequence } => msg!(
-            "producer.sequence-unresolved",
-            client = client,
+            values = format!("{values:?}"),
             tp = tp,
-            last_seq = next_sequence.wrapping_sub(1)
+            base_offset = base_offset
         ),
-        ProducerEvent::SequenceResolved { tp, next_sequence } => msg!(
-            "producer.sequence-resolved",
-            client = client,
-            tp = tp,
-            last_seq = next_sequence.wrapping_sub(1)
-        ),
-        ProducerEvent::TxnEpochBumpRequired { error } => msg!(
-            "producer.txn-epoch-bump-required",
-            client = client,
-            error = error.name()
-        ),
-        ProducerEvent::ProducerIdReceived {
-            producer_id,
-            producer_epoch,
-        } => {
-            msg!(
-                "producer.pid-received",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
+        ProducerEvent::StaleResponse { api, .. } => {
+            msg!("producer.stale-response", client = client, api = api)
         }
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A batch given up: failed with the broker's error, or aborted in the client before
+/// it was sent or drained.
+fn abandoned_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
+        ProducerEvent::Failed {
+            tp,
+            error,
+            detail: d,
+            ..
+        } => msg!(
+            "producer.failed",
+            client = client,
+            tp = tp,
+            error = error.name(),
+            detail = match d {
+                Some(d) => msg!("producer.failed.detail", detail = detail(d)),
+                None => Msg::new("empty"),
+            }
+        ),
+        ProducerEvent::BatchesAbortedLocally { count } => {
+            msg!("producer.aborted-locally", client = client, count = count)
+        }
+        ProducerEvent::UndrainedBatchesAborted { count } => {
+            msg!("producer.undrained-aborted", client = client, count = count)
+        }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// Waiting and trying again: a request timed out or its connection lost, a retry
+/// scheduled or its backoff skipped, InitProducerId asked again.
+fn retry_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
         ProducerEvent::RequestTimedOut {
             broker,
             disconnected: true,
@@ -180,44 +195,84 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
             tp = tp,
             leader_epoch = leader_epoch
         ),
-        ProducerEvent::Acknowledged {
-            tp,
-            base_offset,
-            values,
-            ..
-        } => msg!(
-            "producer.acknowledged",
-            client = client,
-            values = format!("{values:?}"),
-            tp = tp,
-            base_offset = base_offset
-        ),
-        ProducerEvent::Failed {
-            tp,
+        ProducerEvent::InitProducerIdRetry { error, backoff_ms } => {
+            msg!(
+                "producer.init-pid-retry",
+                client = client,
+                error = error.name(),
+                backoff_ms = backoff_ms
+            )
+        }
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// The producer id and epoch: received, bumped (and what it did to the batches in
+/// flight), a sequence unresolved or resolved, a bump a transaction needs.
+fn epoch_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
+    let msg = match e {
+        ProducerEvent::ProducerIdReceived {
+            producer_id,
+            producer_epoch,
+        } => {
+            msg!(
+                "producer.pid-received",
+                client = client,
+                producer_id = producer_id,
+                epoch = producer_epoch
+            )
+        }
+        ProducerEvent::EpochBumped {
+            producer_id,
+            old_epoch,
+            new_epoch,
+            partitions,
             error,
-            detail: d,
-            ..
+            unresolved,
+            retried,
+            renumbered,
         } => msg!(
-            "producer.failed",
+            "producer.epoch-bumped",
             client = client,
-            tp = tp,
+            producer_id = producer_id,
+            old_epoch = old_epoch,
+            new_epoch = new_epoch,
+            new_id = *new_epoch < 0,
+            unresolved = *unresolved,
+            then = if *renumbered > 0 {
+                msg!(
+                    "producer.epoch-bumped.renumbered",
+                    retried = *retried,
+                    renumbered = renumbered,
+                    new_epoch = new_epoch,
+                    partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
+                )
+            } else {
+                msg!("producer.epoch-bumped.kept", retried = *retried)
+            },
             error = error.name(),
-            detail = match d {
-                Some(d) => msg!("producer.failed.detail", detail = detail(d)),
-                None => Msg::new("empty"),
-            }
+            partitions = list(partitions.iter().map(|tp| Arg::Text(tp.to_string())))
         ),
-        ProducerEvent::Transaction(outcome) => txn(client, outcome),
-        ProducerEvent::BatchesAbortedLocally { count } => {
-            msg!("producer.aborted-locally", client = client, count = count)
+        ProducerEvent::SequenceUnresolved { tp, next_sequence }
+        | ProducerEvent::SequenceResolved { tp, next_sequence } => {
+            Msg::new(if matches!(e, ProducerEvent::SequenceResolved { .. }) {
+                "producer.sequence-resolved"
+            } else {
+                "producer.sequence-unresolved"
+            })
+            .arg("client", client)
+            .arg("tp", tp)
+            .arg("last_seq", next_sequence.wrapping_sub(1))
         }
-        ProducerEvent::UndrainedBatchesAborted { count } => {
-            msg!("producer.undrained-aborted", client = client, count = count)
-        }
-        ProducerEvent::StaleResponse { api, .. } => {
-            msg!("producer.stale-response", client = client, api = api)
-        }
-    }
+        ProducerEvent::TxnEpochBumpRequired { error } => msg!(
+            "producer.txn-epoch-bump-required",
+            client = client,
+            error = error.name()
+        ),
+        _ => return None,
+    };
+    Some(msg)
 }
 
 fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
@@ -225,25 +280,22 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
         TxnOutcome::Initialized {
             producer_id,
             producer_epoch,
-        } => {
-            msg!(
-                "producer.txn.initialized",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
         }
-        TxnOutcome::Committed {
+        | TxnOutcome::Committed {
             producer_id,
             producer_epoch,
-        } => {
-            msg!(
-                "producer.txn.committed",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
         }
+        | TxnOutcome::Aborted {
+            producer_id,
+            producer_epoch,
+        } => Msg::new(match outcome {
+            TxnOutcome::Initialized { .. } => "producer.txn.initialized",
+            TxnOutcome::Committed { .. } => "producer.txn.committed",
+            _ => "producer.txn.aborted",
+        })
+        .arg("client", client)
+        .arg("producer_id", producer_id)
+        .arg("epoch", producer_epoch),
         TxnOutcome::EndedKeepingEpoch {
             committed,
             producer_id,
@@ -269,17 +321,6 @@ fn txn(client: &str, outcome: &TxnOutcome) -> Msg {
         )
         .arg("producer_id", producer_id)
         .arg("epoch", producer_epoch),
-        TxnOutcome::Aborted {
-            producer_id,
-            producer_epoch,
-        } => {
-            msg!(
-                "producer.txn.aborted",
-                client = client,
-                producer_id = producer_id,
-                epoch = producer_epoch
-            )
-        }
         TxnOutcome::OffsetsSent { group_id } => {
             msg!(
                 "producer.txn.offsets-sent",

@@ -17,10 +17,11 @@ fn ids(list: &[i32]) -> String {
 
 /// One arm a family of replication events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
-        ReplicationEvent::RoleChanged { .. }
-        | ReplicationEvent::LeaderRecovered { .. }
-        | ReplicationEvent::FollowerFetched { .. }
+    let family = match e {
+        ReplicationEvent::RoleChanged { .. } | ReplicationEvent::LeaderRecovered { .. } => {
+            role_event(broker, e)
+        }
+        ReplicationEvent::FollowerFetched { .. }
         | ReplicationEvent::StaleFetchRefused { .. }
         | ReplicationEvent::Truncated { .. }
         | ReplicationEvent::OffsetOutOfRangeReset { .. }
@@ -35,53 +36,14 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
         ReplicationEvent::DelayedProduceCompleted { .. }
         | ReplicationEvent::DeleteRecordsDelayed { .. }
         | ReplicationEvent::DeleteRecordsCompleted { .. } => delayed_event(broker, e),
-    }
+    };
+    family.unwrap_or_else(super::unworded)
 }
 
-/// Roles and the follower's fetches: a new leader or follower, what it fetched,
-/// truncated or was refused.
-fn fetch_event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
-        ReplicationEvent::RoleChanged {
-            tp,
-            leader,
-            leader_epoch,
-            isr,
-            log_end_offset,
-        } => {
-            if *leader == broker {
-                msg!(
-                    "replication.leads",
-                    broker = broker,
-                    tp = tp,
-                    epoch = leader_epoch,
-                    isr = ids(isr),
-                    leo = log_end_offset
-                )
-            } else if *leader == NO_LEADER {
-                msg!(
-                    "replication.no-leader",
-                    broker = broker,
-                    tp = tp,
-                    epoch = leader_epoch
-                )
-            } else {
-                msg!(
-                    "replication.follows",
-                    broker = broker,
-                    tp = tp,
-                    leader = leader,
-                    epoch = leader_epoch,
-                    leo = log_end_offset
-                )
-            }
-        }
-        ReplicationEvent::LeaderRecovered { tp, leader_epoch } => msg!(
-            "replication.leader-recovered",
-            broker = broker,
-            tp = tp,
-            epoch = leader_epoch
-        ),
+/// The follower's fetches: what it fetched, truncated or reset, and a fetch refused,
+/// fenced or failed.
+fn fetch_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
         ReplicationEvent::FollowerFetched {
             tp,
             leader,
@@ -172,15 +134,65 @@ fn fetch_event(broker: i32, e: &ReplicationEvent) -> Msg {
                 error = error.name()
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+
+        _ => return None,
+    };
+    Some(msg)
+}
+
+/// A replica's role: it leads, follows or finds no leader, or, leading after an
+/// unclean election, marks the partition RECOVERED.
+fn role_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
+        ReplicationEvent::RoleChanged {
+            tp,
+            leader,
+            leader_epoch,
+            isr,
+            log_end_offset,
+        } => {
+            if *leader == broker {
+                msg!(
+                    "replication.leads",
+                    broker = broker,
+                    tp = tp,
+                    epoch = leader_epoch,
+                    isr = ids(isr),
+                    leo = log_end_offset
+                )
+            } else if *leader == NO_LEADER {
+                msg!(
+                    "replication.no-leader",
+                    broker = broker,
+                    tp = tp,
+                    epoch = leader_epoch
+                )
+            } else {
+                msg!(
+                    "replication.follows",
+                    broker = broker,
+                    tp = tp,
+                    leader = leader,
+                    epoch = leader_epoch,
+                    leo = log_end_offset
+                )
+            }
+        }
+        ReplicationEvent::LeaderRecovered { tp, leader_epoch } => msg!(
+            "replication.leader-recovered",
+            broker = broker,
+            tp = tp,
+            epoch = leader_epoch
+        ),
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// The HW and the ISR: the HW moving or held, the ISR shrinking or growing, and
 /// the controller refusing a change.
-fn isr_event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
+fn isr_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
         ReplicationEvent::HighWatermarkAdvanced { tp, old, new, isr } => {
             msg!(
                 "replication.hw-advanced",
@@ -276,14 +288,14 @@ fn isr_event(broker: i32, e: &ReplicationEvent) -> Msg {
                 why = why
             )
         }
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 /// Answers that waited for the followers: `acks=all` Produce and DeleteRecords.
-fn delayed_event(broker: i32, e: &ReplicationEvent) -> Msg {
-    match e {
+fn delayed_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
+    let msg = match e {
         ReplicationEvent::DelayedProduceCompleted {
             tp,
             required_offset,
@@ -330,9 +342,9 @@ fn delayed_event(broker: i32, e: &ReplicationEvent) -> Msg {
             low_watermark = low_watermark,
             error = error.name()
         ),
-        // `event` sends only this family here.
-        _ => Msg::new("empty"),
-    }
+        _ => return None,
+    };
+    Some(msg)
 }
 
 pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {
