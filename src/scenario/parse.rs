@@ -33,7 +33,7 @@ use crate::msg;
 pub use fault::parse_node;
 pub use step::{IdRef, ParseError, Scenario, Show, Step, StepKind, StepText, View};
 use tokens::{
-    arg1, config_value, got, id_ref, needs, next_partition, no_options, no_words, number, one_of,
+    arg1, config_value, got, id_ref, needs, next_partition, no_words, number, one_of,
     partitions_to_end, tokenize, topic_partition, unexpected, unknown_option, Cursor, Token, What,
 };
 

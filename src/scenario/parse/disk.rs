@@ -6,8 +6,7 @@ use super::*;
 
 /// `snapshot TOPIC-P`: ProducerStateManager.takeSnapshot, now.
 pub(super) fn snapshot_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
-    let topic_partition = next_partition(c)?;
-    c.done()?;
+    let topic_partition = lone_partition(c)?;
     Ok(StepKind::Act(Action::TakeSnapshot { topic_partition }))
 }
 
@@ -41,9 +40,15 @@ pub(super) fn truncate_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
 
 /// `clean TOPIC-P`: the log cleaner, now (Kafka's cleaner threads run on their own).
 pub(super) fn clean_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
+    let topic_partition = lone_partition(c)?;
+    Ok(StepKind::Act(Action::CleanLog { topic_partition }))
+}
+
+/// A `TOPIC-P` that ends the line.
+fn lone_partition(c: &mut Cursor) -> Result<TopicPartition, ParseError> {
     let topic_partition = next_partition(c)?;
     c.done()?;
-    Ok(StepKind::Act(Action::CleanLog { topic_partition }))
+    Ok(topic_partition)
 }
 
 /// `fault corrupt broker-N PATH [at=N]` (after `fault corrupt`): a disk fault, not a

@@ -297,6 +297,7 @@ pub(super) fn unknown_option(c: &Cursor, t: &Token, key: &str) -> ParseError {
 }
 
 /// A step that takes no `KEY=VALUE` option: the first one is refused.
+#[cfg(any(feature = "pulsar", feature = "topic-admin"))]
 pub(super) fn no_options(c: &Cursor, opts: &[(&Token, String, String)]) -> Result<(), ParseError> {
     match opts.first() {
         Some((t, k, _)) => Err(unknown_option(c, t, k)),

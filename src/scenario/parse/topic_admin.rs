@@ -3,6 +3,8 @@
 //! (CreatePartitions), `delete` (DeleteTopics), `reassign` (AlterPartitionReassignments)
 //! and `list-reassignments` (ListPartitionReassignments).
 
+#[cfg(feature = "topic-admin")]
+use super::tokens::no_options;
 use super::*;
 
 /// The verbs that change a topic that exists.
