@@ -123,208 +123,29 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
         "disarm",
         "clear",
     ]))?;
-    let node_pair = |c: &mut Cursor| -> Result<(Node, Node), ParseError> {
-        let a = c.next(What::Id("parse.what.two-nodes"))?;
-        let b = c.next(What::Id("parse.what.second-node"))?;
-        c.done()?;
-        let (a, b) = (parse_node(&a.text), parse_node(&b.text));
-        if a == b {
-            return Err(c.err(verb.column, msg!("parse.link-nodes")));
-        }
-        Ok((a, b))
-    };
-    let ms = if verb.text == "delay" {
-        let t = c.next(What::Id("parse.what.delay"))?;
-        // An int of milliseconds, as `run` and Kafka's timeouts: a longer delay outlasts
-        // every timeout anyway, and one near i64::MAX held the link's later messages
-        // behind it for good.
-        let ms = t.text.trim_end_matches("ms");
-        match ms.parse::<i64>() {
-            Ok(n) if (0..=MAX_DELAY_MS).contains(&n) => n,
-            _ => {
-                return Err(c.err(
-                    t.column,
-                    msg!("scenario.delay-range", max = MAX_DELAY_MS, value = ms),
-                ))
-            }
-        }
-    } else {
-        0
-    };
-    // The first faults, armed as `Fault`s: `fault drop next-request [from=C]`,
-    // `fault drop next-response [to=C]`, `fault hold-requests api=API`.
-    if verb.text == "drop" {
-        if let Some(which) = c
-            .peek()
-            .filter(|t| t.text == "next-request" || t.text == "next-response")
-        {
-            c.pos += 1;
-            let request = which.text == "next-request";
-            let (opts, words) = c.rest();
-            no_words(c, &words)?;
-            let want = if request { "from" } else { "to" };
-            let who = match opts.as_slice() {
-                [] => None,
-                [(_, k, v)] if k == want => Some(v.clone()),
-                [(t, ..), ..] => {
-                    return Err(c.err(
-                        t.column,
-                        msg!("parse.expected", what = format!("{want}=CLIENT")),
-                    ))
-                }
-            };
-            return Ok(Action::ArmFault {
-                fault: if request {
-                    Fault::DropNextRequest { from: who }
-                } else {
-                    Fault::DropNextResponse { to: who }
-                },
-            });
-        }
-    }
-    if verb.text == "hold-requests" {
-        let (opts, words) = c.rest();
-        no_words(c, &words)?;
-        return match opts.as_slice() {
-            [(t, k, v)] if k == "api" => Ok(Action::ArmFault {
-                fault: Fault::HoldRequests {
-                    api: known_api(c, t, v.clone())?,
-                },
-            }),
-            _ => Err(c.err(verb.column, msg!("parse.expected", what = "api=API"))),
-        };
-    }
+    let next_message = |t: &Token| t.text == "next-request" || t.text == "next-response";
     match verb.text.as_str() {
-        "drop" | "delay" | "duplicate" | "hold" => {
-            let (opts, words) = c.rest();
-            // `id=N` alone: one message already on the wire (a timeline click).
-            if let [(t, k, v)] = opts.as_slice() {
-                if k == "id" {
-                    no_words(c, &words)?;
-                    let id = number(c, t, v, msg!("parse.number.message-id"))?;
-                    let strike = match verb.text.as_str() {
-                        "drop" => MessageStrike::Drop,
-                        "delay" => MessageStrike::Delay { ms },
-                        "duplicate" => MessageStrike::Duplicate,
-                        _ => MessageStrike::Hold,
-                    };
-                    return Ok(Action::ArmFault {
-                        fault: Fault::Message { id, strike },
-                    });
-                }
-            }
-            let mut m = MessageMatch::default();
-            let mut every = false;
-            for (t, k, v) in opts {
-                match k.as_str() {
-                    "api" => m.api = Some(known_api(c, t, v)?),
-                    "from" => m.from = Some(parse_node(&v)),
-                    "to" => m.to = Some(parse_node(&v)),
-                    _ => {
-                        return Err(
-                            c.err(t.column, arg1("parse.unknown-fault-option", "option", &k))
-                        )
-                    }
-                }
-            }
-            for t in words {
-                match t.text.as_str() {
-                    "every" if verb.text != "hold" => every = true,
-                    "request" if m.direction.is_none() => m.direction = Some(Direction::Request),
-                    "response" if m.direction.is_none() => m.direction = Some(Direction::Response),
-                    other => return Err(c.err(t.column, unexpected(other))),
-                }
-            }
-            Ok(Action::ArmFault {
-                fault: match verb.text.as_str() {
-                    "drop" => Fault::Drop { matching: m, every },
-                    "delay" => Fault::Delay {
-                        matching: m,
-                        ms,
-                        every,
-                    },
-                    "duplicate" => Fault::Duplicate { matching: m, every },
-                    _ => Fault::Hold { matching: m },
-                },
-            })
+        "drop" if c.peek().is_some_and(next_message) => drop_next_fault(c),
+        "delay" => {
+            let ms = delay_ms(c)?;
+            message_fault(c, verb, ms)
         }
-        "release" => {
-            let (opts, words) = c.rest();
-            no_words(c, &words)?;
-            match opts.as_slice() {
-                [(t, k, v)] if k == "api" => Ok(Action::ReleaseHeld {
-                    api: known_api(c, t, v.clone())?,
-                }),
-                [(t, k, v)] if k == "id" => Ok(Action::ReleaseMessage {
-                    id: number(c, t, v, msg!("parse.number.message-id"))?,
-                }),
-                _ => Err(c.err(
-                    verb.column,
-                    msg!("parse.expected", what = one_of(&["api=API", "id=N"])),
-                )),
-            }
-        }
+        "drop" | "duplicate" | "hold" => message_fault(c, verb, 0),
+        "hold-requests" => hold_requests_fault(c, verb),
+        "release" => release_fault(c, verb),
         "cut" => {
-            let (a, b) = node_pair(c)?;
+            let (a, b) = node_pair(c, verb)?;
             Ok(Action::ArmFault {
                 fault: Fault::Cut { a, b },
             })
         }
         "heal" => {
-            let (a, b) = node_pair(c)?;
+            let (a, b) = node_pair(c, verb)?;
             Ok(Action::HealLink { a, b })
         }
-        "error" => {
-            let (opts, words) = c.rest();
-            let api = match opts.as_slice() {
-                [(t, k, v)] if k == "api" => known_api(c, t, v.clone())?,
-                _ => return Err(c.err(verb.column, msg!("parse.api-and-error"))),
-            };
-            let [word] = words.as_slice() else {
-                return Err(c.err(c.end_column + 1, msg!("parse.one-error-name")));
-            };
-            let error = Errors::ALL
-                .iter()
-                .copied()
-                .find(|e| *e != Errors::None && e.name() == word.text)
-                .ok_or_else(|| {
-                    c.err(word.column, arg1("parse.unknown-error", "name", &word.text))
-                })?;
-            Ok(Action::ArmFault {
-                fault: Fault::Error { api, error },
-            })
-        }
-        // `fault corrupt broker-N PATH [at=N]`: a disk fault, not a message's.
+        "error" => error_fault(c, verb),
         #[cfg(feature = "log-cleaner")]
-        "corrupt" => {
-            let usage = || {
-                msg!(
-                    "parse.expected",
-                    what = "`fault corrupt broker-N TOPIC-P/FILE [at=POSITION]`"
-                )
-            };
-            let b = c.next(What::Code("broker-N"))?;
-            let broker = match b.text.strip_prefix("broker-").map(str::parse::<i32>) {
-                Some(Ok(n)) => n,
-                _ => return Err(c.err(b.column, usage())),
-            };
-            let (opts, words) = c.rest();
-            let [path] = words.as_slice() else {
-                return Err(c.err(b.column, usage()));
-            };
-            let mut position = None;
-            for (t, k, v) in &opts {
-                if k != "at" {
-                    return Err(c.err(t.column, usage()));
-                }
-                position = Some(number(c, t, v, "at")?);
-            }
-            Ok(Action::CorruptFile {
-                broker,
-                path: path.text.clone(),
-                position,
-            })
-        }
+        "corrupt" => super::disk::corrupt_step(c),
         // A site without the disk steps (the main page, Pulsar's).
         #[cfg(not(feature = "log-cleaner"))]
         "corrupt" => Err(c.err(verb.column, msg!("parse.no-log-cleaner"))),
@@ -332,22 +153,184 @@ pub(super) fn fault_step(c: &mut Cursor) -> Result<Action, ParseError> {
             c.done()?;
             Ok(Action::ClearFaults)
         }
-        // `fault disarm FAULT`: the fault as the step that armed it, without `fault`.
-        // One level only: `disarm disarm …` is refused before it recurses (a line of
-        // 15,000 of them would overflow the stack — and a share link is input).
-        "disarm"
-            if c.peek()
-                .is_some_and(|t| matches!(t.text.as_str(), "disarm" | "clear")) =>
-        {
-            Err(c.err(c.peek().map_or(verb.column, |t| t.column), armed_fault()))
-        }
-        "disarm" => match fault_step(c)? {
-            Action::ArmFault { fault } if !matches!(fault, Fault::Message { .. }) => {
-                Ok(Action::DisarmFault { fault })
-            }
-            _ => Err(c.err(verb.column, armed_fault())),
-        },
+        "disarm" => disarm_fault(c, verb),
         other => Err(c.err(verb.column, arg1("parse.unknown-fault", "word", other))),
+    }
+}
+
+/// The `MS[ms]` after `fault delay`: an int of milliseconds, as `run` and Kafka's
+/// timeouts take. A longer delay outlasts every timeout anyway, and one near i64::MAX held
+/// the link's later messages behind it for good.
+fn delay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
+    let t = c.next(What::Id("parse.what.delay"))?;
+    let ms = t.text.trim_end_matches("ms");
+    match ms.parse::<i64>() {
+        Ok(n) if (0..=MAX_DELAY_MS).contains(&n) => Ok(n),
+        _ => Err(c.err(
+            t.column,
+            msg!("scenario.delay-range", max = MAX_DELAY_MS, value = ms),
+        )),
+    }
+}
+
+/// `fault drop next-request [from=C]`, `fault drop next-response [to=C]`: the one-shot
+/// drops, armed as `Fault`s.
+fn drop_next_fault(c: &mut Cursor) -> Result<Action, ParseError> {
+    let request = c.next(What::Code("next-request"))?.text == "next-request";
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let want = if request { "from" } else { "to" };
+    let who = match opts.as_slice() {
+        [] => None,
+        [(_, k, v)] if k == want => Some(v.clone()),
+        [(t, ..), ..] => {
+            return Err(c.err(
+                t.column,
+                msg!("parse.expected", what = format!("{want}=CLIENT")),
+            ))
+        }
+    };
+    Ok(Action::ArmFault {
+        fault: if request {
+            Fault::DropNextRequest { from: who }
+        } else {
+            Fault::DropNextResponse { to: who }
+        },
+    })
+}
+
+/// `fault hold-requests api=API`: that API's requests wait until released.
+fn hold_requests_fault(c: &mut Cursor, verb: &Token) -> Result<Action, ParseError> {
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    match opts.as_slice() {
+        [(t, k, v)] if k == "api" => Ok(Action::ArmFault {
+            fault: Fault::HoldRequests {
+                api: known_api(c, t, v.clone())?,
+            },
+        }),
+        _ => Err(c.err(verb.column, msg!("parse.expected", what = "api=API"))),
+    }
+}
+
+/// `fault drop|delay MS|duplicate|hold [api=API] [from=N] [to=N] [request|response]
+/// [every]`, or `… id=N` alone: one message already on the wire (a timeline click).
+fn message_fault(c: &mut Cursor, verb: &Token, ms: i64) -> Result<Action, ParseError> {
+    let (opts, words) = c.rest();
+    if let [(t, k, v)] = opts.as_slice() {
+        if k == "id" {
+            no_words(c, &words)?;
+            let id = number(c, t, v, msg!("parse.number.message-id"))?;
+            let strike = match verb.text.as_str() {
+                "drop" => MessageStrike::Drop,
+                "delay" => MessageStrike::Delay { ms },
+                "duplicate" => MessageStrike::Duplicate,
+                _ => MessageStrike::Hold,
+            };
+            return Ok(Action::ArmFault {
+                fault: Fault::Message { id, strike },
+            });
+        }
+    }
+    let mut m = MessageMatch::default();
+    let mut every = false;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "api" => m.api = Some(known_api(c, t, v)?),
+            "from" => m.from = Some(parse_node(&v)),
+            "to" => m.to = Some(parse_node(&v)),
+            _ => return Err(c.err(t.column, arg1("parse.unknown-fault-option", "option", &k))),
+        }
+    }
+    for t in words {
+        match t.text.as_str() {
+            "every" if verb.text != "hold" => every = true,
+            "request" if m.direction.is_none() => m.direction = Some(Direction::Request),
+            "response" if m.direction.is_none() => m.direction = Some(Direction::Response),
+            other => return Err(c.err(t.column, unexpected(other))),
+        }
+    }
+    Ok(Action::ArmFault {
+        fault: match verb.text.as_str() {
+            "drop" => Fault::Drop { matching: m, every },
+            "delay" => Fault::Delay {
+                matching: m,
+                ms,
+                every,
+            },
+            "duplicate" => Fault::Duplicate { matching: m, every },
+            _ => Fault::Hold { matching: m },
+        },
+    })
+}
+
+/// `fault release api=API` (what that API's hold keeps) or `fault release id=N` (one
+/// held message).
+fn release_fault(c: &mut Cursor, verb: &Token) -> Result<Action, ParseError> {
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    match opts.as_slice() {
+        [(t, k, v)] if k == "api" => Ok(Action::ReleaseHeld {
+            api: known_api(c, t, v.clone())?,
+        }),
+        [(t, k, v)] if k == "id" => Ok(Action::ReleaseMessage {
+            id: number(c, t, v, msg!("parse.number.message-id"))?,
+        }),
+        _ => Err(c.err(
+            verb.column,
+            msg!("parse.expected", what = one_of(&["api=API", "id=N"])),
+        )),
+    }
+}
+
+/// The two nodes of `fault cut|heal A B`, then the end of the line.
+fn node_pair(c: &mut Cursor, verb: &Token) -> Result<(Node, Node), ParseError> {
+    let a = c.next(What::Id("parse.what.two-nodes"))?;
+    let b = c.next(What::Id("parse.what.second-node"))?;
+    c.done()?;
+    let (a, b) = (parse_node(&a.text), parse_node(&b.text));
+    if a == b {
+        return Err(c.err(verb.column, msg!("parse.link-nodes")));
+    }
+    Ok((a, b))
+}
+
+/// `fault error api=API ERROR_NAME`: that API's next request is answered with Kafka's
+/// error.
+fn error_fault(c: &mut Cursor, verb: &Token) -> Result<Action, ParseError> {
+    let (opts, words) = c.rest();
+    let api = match opts.as_slice() {
+        [(t, k, v)] if k == "api" => known_api(c, t, v.clone())?,
+        _ => return Err(c.err(verb.column, msg!("parse.api-and-error"))),
+    };
+    let [word] = words.as_slice() else {
+        return Err(c.err(c.end_column + 1, msg!("parse.one-error-name")));
+    };
+    let error = Errors::ALL
+        .iter()
+        .copied()
+        .find(|e| *e != Errors::None && e.name() == word.text)
+        .ok_or_else(|| c.err(word.column, arg1("parse.unknown-error", "name", &word.text)))?;
+    Ok(Action::ArmFault {
+        fault: Fault::Error { api, error },
+    })
+}
+
+/// `fault disarm FAULT`: the fault as the step that armed it, without `fault`. One level
+/// only: `disarm disarm …` is refused before it recurses (a line of 15,000 of them would
+/// overflow the stack — and a share link is input).
+fn disarm_fault(c: &mut Cursor, verb: &Token) -> Result<Action, ParseError> {
+    if let Some(t) = c
+        .peek()
+        .filter(|t| matches!(t.text.as_str(), "disarm" | "clear"))
+    {
+        return Err(c.err(t.column, armed_fault()));
+    }
+    match fault_step(c)? {
+        Action::ArmFault { fault } if !matches!(fault, Fault::Message { .. }) => {
+            Ok(Action::DisarmFault { fault })
+        }
+        _ => Err(c.err(verb.column, armed_fault())),
     }
 }
 

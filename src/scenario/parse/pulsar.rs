@@ -3,7 +3,10 @@
 
 use serde::Serialize;
 
-use super::tokens::{arg1, config_value, got, no_words, number, one_of, Cursor, Token, What};
+use super::tokens::{
+    arg1, config_value, got, no_options, no_words, number, one_of, unknown_option, Cursor, Token,
+    What,
+};
 use super::ParseError;
 use crate::msg;
 use crate::protocol::config_def::Place;
@@ -110,7 +113,7 @@ fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
                     return Err(c.err(t.column, msg!("parse.replay-ms")));
                 }
             }
-            _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
+            _ => return Err(unknown_option(c, t, &k)),
         }
     }
     Ok(ms)
@@ -120,176 +123,21 @@ fn replay_ms(c: &mut Cursor) -> Result<i64, ParseError> {
 pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, ParseError> {
     let head = c.next(What::Id("parse.what.pulsar-command"))?;
     let kind = match head.text.as_str() {
-        "cluster" => {
-            let (opts, words) = c.rest();
-            no_words(c, &words)?;
-            let mut config = PulsarConfig::default();
-            for (t, k, v) in opts {
-                // Read through the ConfigDef table: a value out of its key's range, or an
-                // unknown key, is refused in Kafka's words.
-                let value = config_value(c, t, Place::PulsarCluster, &k, &v)?;
-                let n = value.number();
-                match k.as_str() {
-                    // Validated by the table: every number is within its key's range.
-                    "brokers" => config.brokers = i32::try_from(n).unwrap_or(1),
-                    "coordinators" => config.coordinators = u64::try_from(n).unwrap_or(1),
-                    "latency.ms" => config.latency_ms = n,
-                    "transactionCoordinatorEnabled" => {
-                        config.transaction_coordinator_enabled = value.boolean()
-                    }
-                    "brokerDeduplicationEnabled" => {
-                        config.broker_deduplication_enabled = value.boolean()
-                    }
-                    "transactionTimeoutMs" => config.transaction_timeout_ms = n,
-                    "operationTimeoutMs" => config.operation_timeout_ms = n,
-                    _ => {
-                        return Err(c.err(
-                            t.column,
-                            arg1("parse.unknown-pulsar-cluster-option", "option", &k),
-                        ))
-                    }
-                }
-            }
-            PulsarStepKind::Cluster(config)
-        }
-        "topic" => {
-            let verb = c.next(What::OneOf(&["create", "unload"]))?;
-            if verb.text == "unload" {
-                let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
-                let replay_ms = replay_ms(c)?;
-                return Ok(PulsarStep {
-                    text: text.to_string(),
-                    kind: PulsarStepKind::Act(PulsarAction::UnloadTopic { topic, replay_ms }),
-                });
-            }
-            if verb.text != "create" {
-                return Err(c.err(
-                    verb.column,
-                    msg!("parse.expected", what = one_of(&["`create`", "`unload`"])),
-                ));
-            }
-            let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
-            let (opts, words) = c.rest();
-            no_words(c, &words)?;
-            let mut partitions = 1;
-            for (t, k, v) in opts {
-                match k.as_str() {
-                    "partitions" => partitions = number(c, t, &v, "partitions")?,
-                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
-                }
-            }
-            PulsarStepKind::Act(PulsarAction::CreateTopic { name, partitions })
-        }
-        "subscribe" => {
-            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
-            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
-            let subscription = c
-                .next(What::Id("parse.what.subscription-name"))?
-                .text
-                .clone();
-            let (opts, words) = c.rest();
-            no_words(c, &words)?;
-            let mut sub_type = SubscriptionType::default();
-            let mut max_redeliver_count = None;
-            for (t, k, v) in opts {
-                match k.as_str() {
-                    "dlq.max.redeliver" => {
-                        let n: u32 = number(c, t, &v, "dlq.max.redeliver")?;
-                        if n == 0 {
-                            return Err(c.err(t.column, msg!("parse.dlq-max-redeliver")));
-                        }
-                        max_redeliver_count = Some(n);
-                    }
-                    "type" => {
-                        sub_type = SubscriptionType::parse(&v)
-                            .ok_or_else(|| c.err(t.column, msg!("parse.subscription-type")))?
-                    }
-                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
-                }
-            }
-            PulsarStepKind::Act(PulsarAction::Subscribe {
-                consumer,
-                topic,
-                subscription,
-                sub_type,
-                max_redeliver_count,
-            })
-        }
-        "send" => {
-            let producer = c.next(What::Id("parse.what.producer-name"))?.text.clone();
-            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
-            let (opts, words) = c.rest();
-            let (mut txn, mut sequence_id, mut deliver_after_ms) = (None, None, None);
-            let mut batch = false;
-            for (t, k, v) in opts {
-                match k.as_str() {
-                    "txn" => txn = Some(v),
-                    "batch" => {
-                        batch = match v.as_str() {
-                            "true" => true,
-                            "false" => false,
-                            _ => return Err(c.err(t.column, msg!("parse.batch-flag"))),
-                        }
-                    }
-                    "deliver.after" => {
-                        let ms: i64 = number(c, t, &v, "deliver.after")?;
-                        if !(0..=i64::from(i32::MAX)).contains(&ms) {
-                            return Err(c.err(t.column, msg!("parse.deliver-after")));
-                        }
-                        deliver_after_ms = Some(ms);
-                    }
-                    "seq" => sequence_id = Some(number(c, t, &v, "seq")?),
-                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
-                }
-            }
-            if words.is_empty() {
-                return Err(c.err(c.column(), msg!("parse.no-values")));
-            }
-            let values = words.iter().map(|t| t.text.clone()).collect();
-            PulsarStepKind::Act(PulsarAction::Send {
-                producer,
-                topic,
-                values,
-                txn,
-                sequence_id,
-                deliver_after_ms,
-                batch,
-            })
-        }
+        "cluster" => PulsarStepKind::Cluster(cluster(c)?),
+        "topic" => PulsarStepKind::Act(topic(c)?),
+        "subscribe" => PulsarStepKind::Act(subscribe(c)?),
+        "send" => PulsarStepKind::Act(send(c)?),
         "nack" => {
             let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, words) = c.rest();
-            if let Some((t, k, _)) = opts.first() {
-                return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
-            }
+            no_options(c, &opts)?;
             let positions = positions(c, &words)?;
             PulsarStepKind::Act(PulsarAction::Nack {
                 consumer,
                 positions,
             })
         }
-        "ledger" => {
-            let verb = c.next(What::OneOf(&["fail", "heal"]))?;
-            let failing = match verb.text.as_str() {
-                "fail" => true,
-                "heal" => false,
-                other => return Err(c.err(verb.column, got(one_of(&["fail", "heal"]), other))),
-            };
-            let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
-            let (opts, words) = c.rest();
-            if let Some((t, k, _)) = opts.first() {
-                return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
-            }
-            if words.len() > 1 {
-                return Err(c.err(words[1].column, msg!("parse.one-subscription")));
-            }
-            let subscription = words.first().map(|t| t.text.clone());
-            PulsarStepKind::Act(PulsarAction::FailLedger {
-                topic,
-                subscription,
-                failing,
-            })
-        }
+        "ledger" => PulsarStepKind::Act(ledger(c)?),
         "receive" => {
             let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
             let (opts, words) = c.rest();
@@ -298,130 +146,14 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             for (t, k, v) in opts {
                 match k.as_str() {
                     "max" => permits = number(c, t, &v, "max")?,
-                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
+                    _ => return Err(unknown_option(c, t, &k)),
                 }
             }
             PulsarStepKind::Act(PulsarAction::Receive { consumer, permits })
         }
-        "ack" => {
-            let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
-            let (opts, mut words) = c.rest();
-            let mut txn = None;
-            for (t, k, v) in opts {
-                match k.as_str() {
-                    "txn" => txn = Some(v),
-                    _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
-                }
-            }
-            let cumulative = words.first().is_some_and(|t| t.text == "cumulative");
-            if cumulative {
-                words.remove(0);
-                if words.len() != 1 {
-                    return Err(c.err(c.column(), msg!("parse.cumulative-ack")));
-                }
-            }
-            let positions = positions(c, &words)?;
-            PulsarStepKind::Act(PulsarAction::Ack {
-                consumer,
-                positions,
-                txn,
-                cumulative,
-            })
-        }
-        "txn" => {
-            let verb = c.next(What::OneOf(&["new", "commit", "abort", "status"]))?;
-            let name = c
-                .next(What::Id("parse.what.transaction-name"))?
-                .text
-                .clone();
-            let (opts, words) = c.rest();
-            if verb.text != "status" || words.len() > 1 {
-                no_words(
-                    c,
-                    &words[words.len().min(usize::from(verb.text == "status"))..],
-                )?;
-            }
-            match verb.text.as_str() {
-                "new" => {
-                    let mut timeout_ms = None;
-                    for (t, k, v) in opts {
-                        match k.as_str() {
-                            "timeout.ms" => timeout_ms = Some(number(c, t, &v, "timeout.ms")?),
-                            _ => {
-                                return Err(
-                                    c.err(t.column, arg1("parse.unknown-option", "option", &k))
-                                )
-                            }
-                        }
-                    }
-                    PulsarStepKind::Act(PulsarAction::NewTxn { name, timeout_ms })
-                }
-                "status" => {
-                    let status = |t: &Token, s: &str| {
-                        TxnStatus::parse(s)
-                            .ok_or_else(|| c.err(t.column, arg1("parse.not-status", "status", s)))
-                    };
-                    let Some(&target) = words.first() else {
-                        return Err(c.err(
-                            c.column(),
-                            msg!("parse.expected", what = msg!("parse.what.status")),
-                        ));
-                    };
-                    let new = status(target, &target.text)?;
-                    let mut expected = None;
-                    for (t, k, v) in opts {
-                        match k.as_str() {
-                            "expected" => expected = Some(status(t, &v)?),
-                            _ => {
-                                return Err(
-                                    c.err(t.column, arg1("parse.unknown-option", "option", &k))
-                                )
-                            }
-                        }
-                    }
-                    let expected = expected.ok_or_else(|| {
-                        c.err(
-                            c.column(),
-                            msg!("parse.expected", what = "`expected=STATUS`"),
-                        )
-                    })?;
-                    PulsarStepKind::Act(PulsarAction::UpdateTxnStatus {
-                        name,
-                        new,
-                        expected,
-                    })
-                }
-                "commit" | "abort" => {
-                    if let Some((t, k, _)) = opts.first() {
-                        return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
-                    }
-                    let commit = verb.text == "commit";
-                    PulsarStepKind::Act(PulsarAction::EndTxn { name, commit })
-                }
-                other => {
-                    return Err(c.err(
-                        verb.column,
-                        arg1("parse.unknown-txn-command", "word", other),
-                    ))
-                }
-            }
-        }
-        "tc" => {
-            let t = c.next(What::Id("parse.what.coordinator-id"))?;
-            let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
-            let verb = c.next(What::OneOf(&["crash", "recover"]))?;
-            match verb.text.as_str() {
-                "crash" => {
-                    c.done()?;
-                    PulsarStepKind::Act(PulsarAction::CrashCoordinator { tc })
-                }
-                "recover" => {
-                    let replay_ms = replay_ms(c)?;
-                    PulsarStepKind::Act(PulsarAction::RecoverCoordinator { tc, replay_ms })
-                }
-                other => return Err(c.err(verb.column, got(one_of(&["crash", "recover"]), other))),
-            }
-        }
+        "ack" => PulsarStepKind::Act(ack(c)?),
+        "txn" => PulsarStepKind::Act(txn(c)?),
+        "tc" => PulsarStepKind::Act(tc(c)?),
         "snapshot" => {
             let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
             c.done()?;
@@ -433,115 +165,13 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
             c.done()?;
             PulsarStepKind::Act(PulsarAction::Run { ms })
         }
-        "hold" | "release" => {
-            let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
-            let api = api(c, t)?;
-            c.done()?;
-            PulsarStepKind::Act(if head.text == "hold" {
-                PulsarAction::Arm {
-                    fault: Fault::Hold {
-                        matching: MessageMatch {
-                            api: Some(api),
-                            direction: Some(Direction::Request),
-                            ..MessageMatch::default()
-                        },
-                    },
-                }
-            } else {
-                PulsarAction::Release { api }
-            })
-        }
-        "drop" => {
-            let next = c.next(What::Code("next"))?;
-            if next.text != "next" {
-                return Err(c.err(next.column, msg!("parse.expected", what = "`next`")));
-            }
-            let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
-            let api = api(c, t)?;
-            let direction = match c.peek().map(|t| t.text.as_str()) {
-                None | Some("request") => Direction::Request,
-                Some("response") => Direction::Response,
-                Some(other) => {
-                    return Err(c.err(c.column(), got(one_of(&["request", "response"]), other)))
-                }
-            };
-            if c.peek().is_some() {
-                c.pos += 1;
-            }
-            c.done()?;
-            PulsarStepKind::Act(PulsarAction::Arm {
-                fault: Fault::Drop {
-                    matching: MessageMatch {
-                        api: Some(api),
-                        direction: Some(direction),
-                        ..MessageMatch::default()
-                    },
-                    every: false,
-                },
-            })
-        }
+        "hold" | "release" => PulsarStepKind::Act(hold_or_release(c, head.text == "hold")?),
+        "drop" => PulsarStepKind::Act(drop_next(c)?),
         "heal" => {
             c.done()?;
             PulsarStepKind::Act(PulsarAction::Heal)
         }
-        "print" => {
-            let what = c.next(What::Id("parse.what.view"))?;
-            let view = match what.text.as_str() {
-                "timeline" => PulsarView::Timeline,
-                "last-message-id" => PulsarView::LastMessageId {
-                    topic: c.next(What::Id("parse.what.topic-partition"))?.text.clone(),
-                },
-                "entries" | "buffer" => {
-                    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
-                    if what.text == "entries" {
-                        PulsarView::Entries { topic }
-                    } else {
-                        PulsarView::Buffer { topic }
-                    }
-                }
-                "subscription" | "pending-ack-log" => {
-                    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
-                    let subscription = c.next(What::Id("parse.what.subscription"))?.text.clone();
-                    if what.text == "subscription" {
-                        PulsarView::Subscription {
-                            topic,
-                            subscription,
-                        }
-                    } else {
-                        PulsarView::PendingAckLog {
-                            topic,
-                            subscription,
-                        }
-                    }
-                }
-                "txn-log" | "coordinator" => {
-                    let t = c.next(What::Id("parse.what.coordinator-id"))?;
-                    let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
-                    if what.text == "txn-log" {
-                        PulsarView::TxnLog { tc }
-                    } else {
-                        PulsarView::Coordinator { tc }
-                    }
-                }
-                "received" => PulsarView::Received {
-                    consumer: c.next(What::Id("parse.what.consumer"))?.text.clone(),
-                },
-                "txn" => PulsarView::Txn {
-                    name: c
-                        .next(What::Id("parse.what.transaction-name"))?
-                        .text
-                        .clone(),
-                },
-                other => {
-                    return Err(c.err(
-                        what.column,
-                        arg1("parse.unknown-pulsar-view", "word", other),
-                    ))
-                }
-            };
-            c.done()?;
-            PulsarStepKind::Print(view)
-        }
+        "print" => PulsarStepKind::Print(view(c)?),
         other => {
             return Err(c.err(
                 head.column,
@@ -553,4 +183,394 @@ pub(super) fn pulsar_step(c: &mut Cursor, text: &str) -> Result<PulsarStep, Pars
         text: text.to_string(),
         kind,
     })
+}
+
+/// `pulsar cluster KEY=VALUE…`.
+fn cluster(c: &mut Cursor) -> Result<PulsarConfig, ParseError> {
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let mut config = PulsarConfig::default();
+    for (t, k, v) in opts {
+        // Read through the ConfigDef table: a value out of its key's range, or an
+        // unknown key, is refused in Kafka's words.
+        let value = config_value(c, t, Place::PulsarCluster, &k, &v)?;
+        let n = value.number();
+        match k.as_str() {
+            // Validated by the table: every number is within its key's range.
+            "brokers" => config.brokers = i32::try_from(n).unwrap_or(1),
+            "coordinators" => config.coordinators = u64::try_from(n).unwrap_or(1),
+            "latency.ms" => config.latency_ms = n,
+            "transactionCoordinatorEnabled" => {
+                config.transaction_coordinator_enabled = value.boolean()
+            }
+            "brokerDeduplicationEnabled" => config.broker_deduplication_enabled = value.boolean(),
+            "transactionTimeoutMs" => config.transaction_timeout_ms = n,
+            "operationTimeoutMs" => config.operation_timeout_ms = n,
+            _ => {
+                return Err(c.err(
+                    t.column,
+                    arg1("parse.unknown-pulsar-cluster-option", "option", &k),
+                ))
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// `pulsar topic create NAME [partitions=N]` or `pulsar topic unload TOPIC [replay.ms=N]`.
+fn topic(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let verb = c.next(What::OneOf(&["create", "unload"]))?;
+    if verb.text == "unload" {
+        let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+        let replay_ms = replay_ms(c)?;
+        return Ok(PulsarAction::UnloadTopic { topic, replay_ms });
+    }
+    if verb.text != "create" {
+        return Err(c.err(
+            verb.column,
+            msg!("parse.expected", what = one_of(&["`create`", "`unload`"])),
+        ));
+    }
+    let name = c.next(What::Id("parse.what.topic-name"))?.text.clone();
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let mut partitions = 1;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "partitions" => partitions = number(c, t, &v, "partitions")?,
+            _ => return Err(unknown_option(c, t, &k)),
+        }
+    }
+    Ok(PulsarAction::CreateTopic { name, partitions })
+}
+
+/// `pulsar subscribe CONSUMER TOPIC SUBSCRIPTION [type=…] [dlq.max.redeliver=N]`.
+fn subscribe(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
+    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+    let subscription = c
+        .next(What::Id("parse.what.subscription-name"))?
+        .text
+        .clone();
+    let (opts, words) = c.rest();
+    no_words(c, &words)?;
+    let mut sub_type = SubscriptionType::default();
+    let mut max_redeliver_count = None;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "dlq.max.redeliver" => {
+                let n: u32 = number(c, t, &v, "dlq.max.redeliver")?;
+                if n == 0 {
+                    return Err(c.err(t.column, msg!("parse.dlq-max-redeliver")));
+                }
+                max_redeliver_count = Some(n);
+            }
+            "type" => {
+                sub_type = SubscriptionType::parse(&v)
+                    .ok_or_else(|| c.err(t.column, msg!("parse.subscription-type")))?
+            }
+            _ => return Err(unknown_option(c, t, &k)),
+        }
+    }
+    Ok(PulsarAction::Subscribe {
+        consumer,
+        topic,
+        subscription,
+        sub_type,
+        max_redeliver_count,
+    })
+}
+
+/// `pulsar send PRODUCER TOPIC [txn=T] [batch=true|false] [deliver.after=MS] [seq=N]
+/// VALUE…`.
+fn send(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let producer = c.next(What::Id("parse.what.producer-name"))?.text.clone();
+    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+    let (opts, words) = c.rest();
+    let (mut txn, mut sequence_id, mut deliver_after_ms) = (None, None, None);
+    let mut batch = false;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "txn" => txn = Some(v),
+            "batch" => {
+                batch = match v.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(c.err(t.column, msg!("parse.batch-flag"))),
+                }
+            }
+            "deliver.after" => {
+                let ms: i64 = number(c, t, &v, "deliver.after")?;
+                if !(0..=i64::from(i32::MAX)).contains(&ms) {
+                    return Err(c.err(t.column, msg!("parse.deliver-after")));
+                }
+                deliver_after_ms = Some(ms);
+            }
+            "seq" => sequence_id = Some(number(c, t, &v, "seq")?),
+            _ => return Err(unknown_option(c, t, &k)),
+        }
+    }
+    if words.is_empty() {
+        return Err(c.err(c.column(), msg!("parse.no-values")));
+    }
+    let values = words.iter().map(|t| t.text.clone()).collect();
+    Ok(PulsarAction::Send {
+        producer,
+        topic,
+        values,
+        txn,
+        sequence_id,
+        deliver_after_ms,
+        batch,
+    })
+}
+
+/// `pulsar ledger fail|heal TOPIC [SUBSCRIPTION]`: the topic's (or its subscription's
+/// pending-ack) ledger refuses writes, or takes them again.
+fn ledger(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let verb = c.next(What::OneOf(&["fail", "heal"]))?;
+    let failing = match verb.text.as_str() {
+        "fail" => true,
+        "heal" => false,
+        other => return Err(c.err(verb.column, got(one_of(&["fail", "heal"]), other))),
+    };
+    let topic = c.next(What::Id("parse.what.topic-partition"))?.text.clone();
+    let (opts, words) = c.rest();
+    no_options(c, &opts)?;
+    if words.len() > 1 {
+        return Err(c.err(words[1].column, msg!("parse.one-subscription")));
+    }
+    let subscription = words.first().map(|t| t.text.clone());
+    Ok(PulsarAction::FailLedger {
+        topic,
+        subscription,
+        failing,
+    })
+}
+
+/// `pulsar ack CONSUMER [txn=T] [cumulative] POSITION…`.
+fn ack(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let consumer = c.next(What::Id("parse.what.consumer-name"))?.text.clone();
+    let (opts, mut words) = c.rest();
+    let mut txn = None;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "txn" => txn = Some(v),
+            _ => return Err(unknown_option(c, t, &k)),
+        }
+    }
+    let cumulative = words.first().is_some_and(|t| t.text == "cumulative");
+    if cumulative {
+        words.remove(0);
+        if words.len() != 1 {
+            return Err(c.err(c.column(), msg!("parse.cumulative-ack")));
+        }
+    }
+    let positions = positions(c, &words)?;
+    Ok(PulsarAction::Ack {
+        consumer,
+        positions,
+        txn,
+        cumulative,
+    })
+}
+
+/// `pulsar txn new|commit|abort NAME …` and `pulsar txn status NAME STATUS
+/// expected=STATUS`.
+fn txn(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let verb = c.next(What::OneOf(&["new", "commit", "abort", "status"]))?;
+    let name = c
+        .next(What::Id("parse.what.transaction-name"))?
+        .text
+        .clone();
+    let (opts, words) = c.rest();
+    if verb.text != "status" || words.len() > 1 {
+        no_words(
+            c,
+            &words[words.len().min(usize::from(verb.text == "status"))..],
+        )?;
+    }
+    match verb.text.as_str() {
+        "new" => {
+            let mut timeout_ms = None;
+            for (t, k, v) in opts {
+                match k.as_str() {
+                    "timeout.ms" => timeout_ms = Some(number(c, t, &v, "timeout.ms")?),
+                    _ => return Err(unknown_option(c, t, &k)),
+                }
+            }
+            Ok(PulsarAction::NewTxn { name, timeout_ms })
+        }
+        "status" => txn_status(c, name, &opts, &words),
+        "commit" | "abort" => {
+            no_options(c, &opts)?;
+            let commit = verb.text == "commit";
+            Ok(PulsarAction::EndTxn { name, commit })
+        }
+        other => Err(c.err(
+            verb.column,
+            arg1("parse.unknown-txn-command", "word", other),
+        )),
+    }
+}
+
+/// `pulsar txn status NAME STATUS expected=STATUS`: the coordinator's
+/// `updateTxnStatus`, with the status it expects to find.
+fn txn_status(
+    c: &Cursor,
+    name: String,
+    opts: &[(&Token, String, String)],
+    words: &[&Token],
+) -> Result<PulsarAction, ParseError> {
+    let status = |t: &Token, s: &str| {
+        TxnStatus::parse(s).ok_or_else(|| c.err(t.column, arg1("parse.not-status", "status", s)))
+    };
+    let Some(&target) = words.first() else {
+        return Err(c.err(
+            c.column(),
+            msg!("parse.expected", what = msg!("parse.what.status")),
+        ));
+    };
+    let new = status(target, &target.text)?;
+    let mut expected = None;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "expected" => expected = Some(status(t, v)?),
+            _ => return Err(unknown_option(c, t, k)),
+        }
+    }
+    let expected = expected.ok_or_else(|| {
+        c.err(
+            c.column(),
+            msg!("parse.expected", what = "`expected=STATUS`"),
+        )
+    })?;
+    Ok(PulsarAction::UpdateTxnStatus {
+        name,
+        new,
+        expected,
+    })
+}
+
+/// `pulsar tc N crash` or `pulsar tc N recover [replay.ms=N]`.
+fn tc(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let t = c.next(What::Id("parse.what.coordinator-id"))?;
+    let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
+    let verb = c.next(What::OneOf(&["crash", "recover"]))?;
+    match verb.text.as_str() {
+        "crash" => {
+            c.done()?;
+            Ok(PulsarAction::CrashCoordinator { tc })
+        }
+        "recover" => {
+            let replay_ms = replay_ms(c)?;
+            Ok(PulsarAction::RecoverCoordinator { tc, replay_ms })
+        }
+        other => Err(c.err(verb.column, got(one_of(&["crash", "recover"]), other))),
+    }
+}
+
+/// `pulsar hold API` (`hold`: true) or `pulsar release API`: that command's requests wait
+/// in the network, or go on.
+fn hold_or_release(c: &mut Cursor, hold: bool) -> Result<PulsarAction, ParseError> {
+    let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
+    let api = api(c, t)?;
+    c.done()?;
+    Ok(if hold {
+        PulsarAction::Arm {
+            fault: Fault::Hold {
+                matching: MessageMatch {
+                    api: Some(api),
+                    direction: Some(Direction::Request),
+                    ..MessageMatch::default()
+                },
+            },
+        }
+    } else {
+        PulsarAction::Release { api }
+    })
+}
+
+/// `pulsar drop next API [request|response]`: that command's next message is lost.
+fn drop_next(c: &mut Cursor) -> Result<PulsarAction, ParseError> {
+    let next = c.next(What::Code("next"))?;
+    if next.text != "next" {
+        return Err(c.err(next.column, msg!("parse.expected", what = "`next`")));
+    }
+    let t = c.next(What::Id("parse.what.pulsar-command-name"))?;
+    let api = api(c, t)?;
+    let direction = match c.peek().map(|t| t.text.as_str()) {
+        None | Some("request") => Direction::Request,
+        Some("response") => Direction::Response,
+        Some(other) => return Err(c.err(c.column(), got(one_of(&["request", "response"]), other))),
+    };
+    if c.peek().is_some() {
+        c.pos += 1;
+    }
+    c.done()?;
+    Ok(PulsarAction::Arm {
+        fault: Fault::Drop {
+            matching: MessageMatch {
+                api: Some(api),
+                direction: Some(direction),
+                ..MessageMatch::default()
+            },
+            every: false,
+        },
+    })
+}
+
+/// `pulsar print VIEW …`: one of [`PulsarView`].
+fn view(c: &mut Cursor) -> Result<PulsarView, ParseError> {
+    let what = c.next(What::Id("parse.what.view"))?;
+    let mut topic = || -> Result<String, ParseError> {
+        Ok(c.next(What::Id("parse.what.topic-partition"))?.text.clone())
+    };
+    let view = match what.text.as_str() {
+        "timeline" => PulsarView::Timeline,
+        "last-message-id" => PulsarView::LastMessageId { topic: topic()? },
+        "entries" => PulsarView::Entries { topic: topic()? },
+        "buffer" => PulsarView::Buffer { topic: topic()? },
+        "subscription" | "pending-ack-log" => {
+            let topic = topic()?;
+            let subscription = c.next(What::Id("parse.what.subscription"))?.text.clone();
+            if what.text == "subscription" {
+                PulsarView::Subscription {
+                    topic,
+                    subscription,
+                }
+            } else {
+                PulsarView::PendingAckLog {
+                    topic,
+                    subscription,
+                }
+            }
+        }
+        "txn-log" | "coordinator" => {
+            let t = c.next(What::Id("parse.what.coordinator-id"))?;
+            let tc: u64 = number(c, t, &t.text, msg!("parse.number.coordinator-id"))?;
+            if what.text == "txn-log" {
+                PulsarView::TxnLog { tc }
+            } else {
+                PulsarView::Coordinator { tc }
+            }
+        }
+        "received" => PulsarView::Received {
+            consumer: c.next(What::Id("parse.what.consumer"))?.text.clone(),
+        },
+        "txn" => PulsarView::Txn {
+            name: c
+                .next(What::Id("parse.what.transaction-name"))?
+                .text
+                .clone(),
+        },
+        other => {
+            return Err(c.err(
+                what.column,
+                arg1("parse.unknown-pulsar-view", "word", other),
+            ))
+        }
+    };
+    c.done()?;
+    Ok(view)
 }

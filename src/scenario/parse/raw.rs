@@ -1,7 +1,9 @@
 //! `raw API …` steps: requests built by hand from options and words.
 
+use super::tokens::Bounded;
 use super::*;
-use crate::protocol::LeaderRecoveryState;
+use crate::log::FetchIsolation;
+use crate::protocol::{LeaderRecoveryState, MarkerResult, Request, TxnMarkerEntry};
 
 /// The APIs `raw NAME …` can send (besides `produce` and the retrying
 /// `init-producer-id` without options).
@@ -24,82 +26,79 @@ pub(super) const RAW_APIS: &[&str] = &[
 /// of one of [`RAW_APIS`].
 pub(super) fn raw_step(c: &mut Cursor) -> Result<StepKind, ParseError> {
     let verb = c.next(What::OneOf(&["init-producer-id", "produce"]))?;
-    let kind = match verb.text.as_str() {
-        "init-producer-id" if c.peek().is_none() => StepKind::Act(Action::RawInitProducerId),
-        other if RAW_APIS.contains(&other) => {
+    match verb.text.as_str() {
+        "init-producer-id" if c.peek().is_none() => Ok(StepKind::Act(Action::RawInitProducerId)),
+        "produce" => raw_produce_step(c, verb),
+        api if RAW_APIS.contains(&api) => {
             let (opts, words) = c.rest();
-            raw_request(c, other, verb, &opts, &words)?
+            raw_request(c, api, verb, &opts, &words)
         }
-        "produce" => {
-            let tp_tok = c.next(What::Id("parse.what.partition"))?;
-            let tp = topic_partition(c, tp_tok)?;
-            let (opts, words) = c.rest();
-            let (mut pid, mut epoch, mut seq, mut label, mut show) =
-                (None, IdRef::Value(0), None, None, Show::Line);
-            let mut txn = None;
-            for (t, k, v) in opts {
-                match k.as_str() {
-                    "pid" => pid = Some(id_ref(c, t, &v, "pid")?),
-                    "epoch" => epoch = id_ref(c, t, &v, "epoch")?,
-                    "seq" => seq = Some(number(c, t, &v, "seq")?),
-                    "label" => label = Some(v),
-                    "txn" => txn = Some(v),
-                    "show" => {
-                        show = match v.as_str() {
-                            "line" => Show::Line,
-                            "row" => Show::Row,
-                            "verdict" => Show::Verdict,
-                            "none" => Show::Nothing,
-                            _ => return Err(c.err(t.column, msg!("parse.show"))),
-                        }
-                    }
-                    _ => {
-                        return Err(c.err(
-                            t.column,
-                            arg1("parse.unknown-raw-produce-option", "option", &k),
-                        ))
-                    }
-                }
-            }
-            let pid = pid.ok_or_else(|| c.err(verb.column, msg!("parse.raw-produce-pid")))?;
-            let seq = seq.ok_or_else(|| c.err(verb.column, needs("raw produce", "seq=N")))?;
-            if words.is_empty() {
-                return Err(c.err(c.end_column + 1, msg!("parse.no-records")));
-            }
-            let values = words.iter().map(|t| t.text.clone()).collect();
-            StepKind::RawProduce {
-                tp,
-                pid,
-                epoch,
-                seq,
-                txn,
-                values,
-                label,
-                show,
-            }
-        }
-        other => {
-            return Err(c.err(
-                verb.column,
-                arg1("parse.unknown-raw-request", "word", other),
-            ))
-        }
-    };
-    Ok(kind)
+        _ => Err(unknown_raw_request(c, verb)),
+    }
 }
 
-/// `raw API [broker=N] …`: builds the request from options and words.
-pub(super) fn raw_request(
-    c: &Cursor,
-    api: &str,
-    verb: &Token,
-    opts: &[(&Token, String, String)],
-    words: &[&Token],
-) -> Result<StepKind, ParseError> {
-    use crate::log::FetchIsolation;
-    use crate::protocol::{MarkerResult, Request, TxnMarkerEntry};
-    // Every option this request takes: a typo (`ofset=3`) is refused, not ignored.
-    let known: &[&str] = match api {
+/// `unknown raw request `WORD``, at the word.
+fn unknown_raw_request(c: &Cursor, verb: &Token) -> ParseError {
+    c.err(
+        verb.column,
+        arg1("parse.unknown-raw-request", "word", &verb.text),
+    )
+}
+
+/// `raw produce TOPIC-P pid=N|last seq=N [epoch=N|last] [txn=ID] [label=L]
+/// [show=line|row|verdict|none] VALUE…`.
+fn raw_produce_step(c: &mut Cursor, verb: &Token) -> Result<StepKind, ParseError> {
+    let tp = next_partition(c)?;
+    let (opts, words) = c.rest();
+    let (mut pid, mut epoch, mut seq, mut label, mut show) =
+        (None, IdRef::Value(0), None, None, Show::Line);
+    let mut txn = None;
+    for (t, k, v) in opts {
+        match k.as_str() {
+            "pid" => pid = Some(id_ref(c, t, &v, "pid")?),
+            "epoch" => epoch = id_ref(c, t, &v, "epoch")?,
+            "seq" => seq = Some(number(c, t, &v, "seq")?),
+            "label" => label = Some(v),
+            "txn" => txn = Some(v),
+            "show" => {
+                show = match v.as_str() {
+                    "line" => Show::Line,
+                    "row" => Show::Row,
+                    "verdict" => Show::Verdict,
+                    "none" => Show::Nothing,
+                    _ => return Err(c.err(t.column, msg!("parse.show"))),
+                }
+            }
+            _ => {
+                return Err(c.err(
+                    t.column,
+                    arg1("parse.unknown-raw-produce-option", "option", &k),
+                ))
+            }
+        }
+    }
+    let pid = pid.ok_or_else(|| c.err(verb.column, msg!("parse.raw-produce-pid")))?;
+    let seq = seq.ok_or_else(|| c.err(verb.column, needs("raw produce", "seq=N")))?;
+    if words.is_empty() {
+        return Err(c.err(c.end_column + 1, msg!("parse.no-records")));
+    }
+    let values = words.iter().map(|t| t.text.clone()).collect();
+    Ok(StepKind::RawProduce {
+        tp,
+        pid,
+        epoch,
+        seq,
+        txn,
+        values,
+        label,
+        show,
+    })
+}
+
+/// Every option a request of [`RAW_APIS`] takes besides `broker`: a typo (`ofset=3`) is
+/// refused, not ignored.
+fn known_options(api: &str) -> &'static [&'static str] {
+    match api {
         "init-producer-id" => &["transactional.id", "timeout", "pid", "epoch"],
         "add-partitions" => &["txn", "pid", "epoch"],
         "end-txn" => &["txn", "pid", "epoch", "version"],
@@ -117,7 +116,18 @@ pub(super) fn raw_request(
             "leader-recovery-state",
         ],
         _ => &[],
-    };
+    }
+}
+
+/// `raw API [broker=N] …`: builds the request from options and words.
+fn raw_request(
+    c: &Cursor,
+    api: &str,
+    verb: &Token,
+    opts: &[(&Token, String, String)],
+    words: &[&Token],
+) -> Result<StepKind, ParseError> {
+    let known = known_options(api);
     if let Some((t, k, _)) = opts
         .iter()
         .find(|(_, k, _)| k != "broker" && !known.contains(&k.as_str()))
@@ -134,26 +144,128 @@ pub(super) fn raw_request(
             ),
         ));
     }
-    let opt = |name: &str| opts.iter().find(|(_, k, _)| k == name);
-    let need = |name: &str| {
-        opt(name).ok_or_else(|| {
-            c.err(
-                verb.column,
-                needs(&format!("raw {api}"), &format!("{name}=…")),
+    let args = RawArgs {
+        c,
+        api,
+        verb,
+        opts,
+        words,
+    };
+    let request = match api {
+        "init-producer-id" => args.init_producer_id()?,
+        "find-coordinator" => {
+            let key = words
+                .iter()
+                .find(|t| t.text != "group")
+                .ok_or_else(|| c.err(verb.column, msg!("parse.find-coordinator-key")))?;
+            crate::sim::raw::find_coordinator(key.text.clone(), args.has_word("group"))
+        }
+        "add-partitions" => Request::AddPartitionsToTxn {
+            transactional_id: args.text("txn")?,
+            producer_id: args.num("pid")?,
+            producer_epoch: args.num("epoch")?,
+            partitions: args.partitions()?,
+            verify_only: args.has_word("verify-only"),
+        },
+        "end-txn" => Request::EndTxn {
+            transactional_id: args.text("txn")?,
+            producer_id: args.num("pid")?,
+            producer_epoch: args.num("epoch")?,
+            committed: args.result()?,
+            version: args.version("version", 5, "parse.endtxn-versions")?,
+        },
+        "write-txn-markers" => args.write_txn_markers()?,
+        "fetch" | "list-offsets" => args.fetch_or_list_offsets()?,
+        "offsets-for-leader-epoch" => Request::OffsetsForLeaderEpoch {
+            topic_partition: args.partition()?,
+            current_leader_epoch: args.num_or("current-leader-epoch", -1)?,
+            leader_epoch: args.num("epoch")?,
+        },
+        "alter-partition" => args.alter_partition()?,
+        "describe-transactions" => Request::DescribeTransactions {
+            transactional_ids: words.iter().map(|t| t.text.clone()).collect(),
+        },
+        "list-transactions" => args.list_transactions()?,
+        _ => return Err(unknown_raw_request(c, verb)),
+    };
+    let broker = match args.opt("broker") {
+        Some((t, _, v)) => Some(number(c, t, v, "broker")?),
+        None => None,
+    };
+    Ok(StepKind::Act(Action::RawRequest { broker, request }))
+}
+
+/// The options and words of one `raw API …` line, read as its request's fields.
+struct RawArgs<'c, 'a> {
+    c: &'c Cursor<'a>,
+    api: &'c str,
+    verb: &'c Token,
+    opts: &'c [(&'a Token, String, String)],
+    words: &'c [&'a Token],
+}
+
+impl RawArgs<'_, '_> {
+    fn opt(&self, name: &str) -> Option<&(&Token, String, String)> {
+        self.opts.iter().find(|(_, k, _)| k == name)
+    }
+
+    /// `raw API needs NAME=…` when the option is missing.
+    fn need(&self, name: &str) -> Result<&(&Token, String, String), ParseError> {
+        self.opt(name).ok_or_else(|| {
+            self.c.err(
+                self.verb.column,
+                needs(&format!("raw {}", self.api), &format!("{name}=…")),
             )
         })
-    };
-    let num = |name: &str| -> Result<i64, ParseError> {
-        let (t, _, v) = need(name)?;
-        number(c, t, v, name)
-    };
-    let text = |name: &str| -> Result<String, ParseError> { need(name).map(|(_, _, v)| v.clone()) };
-    let epoch = || -> Result<i16, ParseError> {
-        let (t, _, v) = need("epoch")?;
-        number(c, t, v, "epoch")
-    };
-    let partitions = || -> Result<Vec<TopicPartition>, ParseError> {
-        words
+    }
+
+    fn num<T: std::str::FromStr + Bounded>(&self, name: &str) -> Result<T, ParseError> {
+        let (t, _, v) = self.need(name)?;
+        number(self.c, t, v, name)
+    }
+
+    fn num_or<T: std::str::FromStr + Bounded>(
+        &self,
+        name: &str,
+        default: T,
+    ) -> Result<T, ParseError> {
+        self.opt(name)
+            .map_or(Ok(default), |(t, _, v)| number(self.c, t, v, name))
+    }
+
+    /// A comma-separated list of numbers (`isr=1,2`, `producer-ids=5,7`).
+    fn num_list<T: std::str::FromStr + Bounded>(
+        &self,
+        (t, name, v): &(&Token, String, String),
+    ) -> Result<Vec<T>, ParseError> {
+        v.split(',')
+            .map(|n| number(self.c, t, n, name.as_str()))
+            .collect()
+    }
+
+    fn text(&self, name: &str) -> Result<String, ParseError> {
+        self.need(name).map(|(_, _, v)| v.clone())
+    }
+
+    /// A protocol version from 0 to `max`, refused in the catalog's words `why` beyond it.
+    fn version(&self, name: &str, max: i16, why: &'static str) -> Result<Option<i16>, ParseError> {
+        let Some((t, _, v)) = self.opt(name) else {
+            return Ok(None);
+        };
+        let n: i16 = number(self.c, t, v, name)?;
+        if !(0..=max).contains(&n) {
+            return Err(self.c.err(t.column, Msg::new(why)));
+        }
+        Ok(Some(n))
+    }
+
+    fn has_word(&self, w: &str) -> bool {
+        self.words.iter().any(|t| t.text == w)
+    }
+
+    /// The words that are partitions (not `commit`, `abort`, `verify-only`, `group`).
+    fn partitions(&self) -> Result<Vec<TopicPartition>, ParseError> {
+        self.words
             .iter()
             .filter(|t| {
                 !matches!(
@@ -161,198 +273,138 @@ pub(super) fn raw_request(
                     "commit" | "abort" | "verify-only" | "group"
                 )
             })
-            .map(|t| topic_partition(c, t))
+            .map(|t| topic_partition(self.c, t))
             .collect()
-    };
-    let has_word = |w: &str| words.iter().any(|t| t.text == w);
-    let result = || -> Result<bool, ParseError> {
-        match (has_word("commit"), has_word("abort")) {
+    }
+
+    /// The request's one partition: the first of [`Self::partitions`].
+    fn partition(&self) -> Result<TopicPartition, ParseError> {
+        self.partitions()?.into_iter().next().ok_or_else(|| {
+            self.c.err(
+                self.verb.column,
+                arg1("parse.needs-partition", "api", self.api),
+            )
+        })
+    }
+
+    /// `commit` (true) or `abort` (false): one of them.
+    fn result(&self) -> Result<bool, ParseError> {
+        match (self.has_word("commit"), self.has_word("abort")) {
             (true, false) => Ok(true),
             (false, true) => Ok(false),
-            _ => Err(c.err(
-                verb.column,
+            _ => Err(self.c.err(
+                self.verb.column,
                 msg!(
                     "parse.needs",
-                    what = format!("raw {api}"),
+                    what = format!("raw {}", self.api),
                     option = one_of(&["`commit`", "`abort`"])
                 ),
             )),
         }
-    };
-    let isolation = || -> Result<FetchIsolation, ParseError> {
-        match opt("isolation").map(|(_, _, v)| v.as_str()) {
+    }
+
+    fn isolation(&self) -> Result<FetchIsolation, ParseError> {
+        match self.opt("isolation").map(|(_, _, v)| v.as_str()) {
             None | Some("read_uncommitted") => Ok(FetchIsolation::HighWatermark),
             Some("read_committed") => Ok(FetchIsolation::TxnCommitted),
-            Some(other) => Err(c.err(verb.column, arg1("parse.isolation", "value", other))),
+            Some(other) => Err(self
+                .c
+                .err(self.verb.column, arg1("parse.isolation", "value", other))),
         }
-    };
-    let request = match api {
-        "init-producer-id" => Request::InitProducerId {
-            transactional_id: opt("transactional.id").map(|(_, _, v)| v.clone()),
-            transaction_timeout_ms: opt("timeout")
-                .map_or(Ok(60_000), |(t, _, v)| number(c, t, v, "timeout"))?,
+    }
+
+    fn init_producer_id(&self) -> Result<Request, ParseError> {
+        Ok(Request::InitProducerId {
+            transactional_id: self.opt("transactional.id").map(|(_, _, v)| v.clone()),
+            transaction_timeout_ms: self.num_or("timeout", 60_000)?,
             // KIP-360: the producer id and epoch the producer has (-1 = none).
-            producer_id: opt("pid").map_or(Ok(-1), |(t, _, v)| number(c, t, v, "pid"))?,
-            producer_epoch: opt("epoch").map_or(Ok(-1), |(t, _, v)| number(c, t, v, "epoch"))?,
-        },
-        "find-coordinator" => {
-            let key = words
-                .iter()
-                .find(|t| t.text != "group")
-                .ok_or_else(|| c.err(verb.column, msg!("parse.find-coordinator-key")))?;
-            crate::sim::raw::find_coordinator(key.text.clone(), has_word("group"))
-        }
-        "add-partitions" => Request::AddPartitionsToTxn {
-            transactional_id: text("txn")?,
-            producer_id: num("pid")?,
-            producer_epoch: epoch()?,
-            partitions: partitions()?,
-            verify_only: has_word("verify-only"),
-        },
-        "end-txn" => Request::EndTxn {
-            transactional_id: text("txn")?,
-            producer_id: num("pid")?,
-            producer_epoch: epoch()?,
-            committed: result()?,
-            version: match opt("version") {
-                Some((t, _, v)) => {
-                    let n: i16 = number(c, t, v, "version")?;
-                    if !(0..=5).contains(&n) {
-                        return Err(c.err(t.column, msg!("parse.endtxn-versions")));
-                    }
-                    Some(n)
-                }
-                None => None,
-            },
-        },
-        "write-txn-markers" => Request::WriteTxnMarkers {
+            producer_id: self.num_or("pid", -1)?,
+            producer_epoch: self.num_or("epoch", -1)?,
+        })
+    }
+
+    fn write_txn_markers(&self) -> Result<Request, ParseError> {
+        Ok(Request::WriteTxnMarkers {
             markers: vec![TxnMarkerEntry {
-                producer_id: num("pid")?,
-                producer_epoch: epoch()?,
-                result: if result()? {
+                producer_id: self.num("pid")?,
+                producer_epoch: self.num("epoch")?,
+                result: if self.result()? {
                     MarkerResult::Commit
                 } else {
                     MarkerResult::Abort
                 },
-                coordinator_epoch: opt("coordinator-epoch")
-                    .map_or(Ok(0), |(t, _, v)| number(c, t, v, "coordinator-epoch"))?,
-                partitions: partitions()?,
-                transaction_version: match opt("transaction-version") {
-                    Some((t, _, v)) => {
-                        let n: i16 = number(c, t, v, "transaction-version")?;
-                        if !(0..=2).contains(&n) {
-                            return Err(c.err(t.column, msg!("parse.transaction-versions")));
-                        }
-                        n
-                    }
-                    None => 0,
-                },
+                coordinator_epoch: self.num_or("coordinator-epoch", 0)?,
+                partitions: self.partitions()?,
+                transaction_version: self
+                    .version("transaction-version", 2, "parse.transaction-versions")?
+                    .unwrap_or(0),
             }],
-        },
-        "fetch" | "list-offsets" => {
-            let tp = partitions()?
-                .into_iter()
-                .next()
-                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
-            // KIP-320's currentLeaderEpoch; -1 (the default) sends none.
-            let current_leader_epoch: i32 = opt("current-leader-epoch")
-                .map_or(Ok(-1), |(t, _, v)| number(c, t, v, "current-leader-epoch"))?;
-            if api == "fetch" {
-                Request::Fetch {
-                    topic_partition: tp,
-                    fetch_offset: opt("offset")
-                        .map_or(Ok(0), |(t, _, v)| number(c, t, v, "offset"))?,
-                    max_bytes: 1 << 20,
-                    isolation: isolation()?,
-                    current_leader_epoch,
-                }
-            } else {
-                Request::ListOffsets {
-                    topic_partition: tp,
-                    isolation: isolation()?,
-                    earliest: false,
-                    current_leader_epoch,
-                }
+        })
+    }
+
+    fn fetch_or_list_offsets(&self) -> Result<Request, ParseError> {
+        let tp = self.partition()?;
+        // KIP-320's currentLeaderEpoch; -1 (the default) sends none.
+        let current_leader_epoch: i32 = self.num_or("current-leader-epoch", -1)?;
+        Ok(if self.api == "fetch" {
+            Request::Fetch {
+                topic_partition: tp,
+                fetch_offset: self.num_or("offset", 0)?,
+                max_bytes: 1 << 20,
+                isolation: self.isolation()?,
+                current_leader_epoch,
             }
-        }
-        "offsets-for-leader-epoch" | "alter-partition" => {
-            let tp = partitions()?
-                .into_iter()
-                .next()
-                .ok_or_else(|| c.err(verb.column, arg1("parse.needs-partition", "api", api)))?;
-            let int = |name: &str, default: Option<i32>| -> Result<i32, ParseError> {
-                match (opt(name), default) {
-                    (Some((t, _, v)), _) => number(c, t, v, name),
-                    (None, Some(d)) => Ok(d),
-                    (None, None) => Err(c.err(
-                        verb.column,
-                        needs(&format!("raw {api}"), &format!("{name}=…")),
-                    )),
-                }
-            };
-            if api == "offsets-for-leader-epoch" {
-                Request::OffsetsForLeaderEpoch {
-                    topic_partition: tp,
-                    current_leader_epoch: int("current-leader-epoch", Some(-1))?,
-                    leader_epoch: int("epoch", None)?,
-                }
-            } else {
-                let (t, _, v) = need("isr")?;
-                let new_isr = v
-                    .split(',')
-                    .map(|b| number(c, t, b, "isr"))
-                    .collect::<Result<Vec<i32>, _>>()?;
-                Request::AlterPartition {
-                    broker_id: int("broker-id", None)?,
-                    broker_epoch: opt("broker-epoch")
-                        .map_or(Ok(-1), |(t, _, v)| number(c, t, v, "broker-epoch"))?,
-                    topic_partition: tp,
-                    leader_epoch: int("leader-epoch", None)?,
-                    partition_epoch: int("partition-epoch", None)?,
-                    new_isr,
-                    leader_recovery_state: match opt("leader-recovery-state") {
-                        None => LeaderRecoveryState::Recovered,
-                        Some((_, _, v)) if v == "RECOVERED" => LeaderRecoveryState::Recovered,
-                        Some((_, _, v)) if v == "RECOVERING" => LeaderRecoveryState::Recovering,
-                        Some((t, _, _)) => {
-                            return Err(c.err(
-                                t.column,
-                                msg!(
-                                    "parse.expected",
-                                    what = one_of(&[
-                                        "leader-recovery-state=RECOVERED",
-                                        "leader-recovery-state=RECOVERING"
-                                    ])
-                                ),
-                            ))
-                        }
-                    },
-                }
+        } else {
+            Request::ListOffsets {
+                topic_partition: tp,
+                isolation: self.isolation()?,
+                earliest: false,
+                current_leader_epoch,
             }
-        }
-        "describe-transactions" => Request::DescribeTransactions {
-            transactional_ids: words.iter().map(|t| t.text.clone()).collect(),
-        },
-        _ => Request::ListTransactions {
-            state_filters: opt("states")
+        })
+    }
+
+    fn alter_partition(&self) -> Result<Request, ParseError> {
+        let tp = self.partition()?;
+        let new_isr = self.num_list(self.need("isr")?)?;
+        Ok(Request::AlterPartition {
+            broker_id: self.num("broker-id")?,
+            broker_epoch: self.num_or("broker-epoch", -1)?,
+            topic_partition: tp,
+            leader_epoch: self.num("leader-epoch")?,
+            partition_epoch: self.num("partition-epoch")?,
+            new_isr,
+            leader_recovery_state: match self.opt("leader-recovery-state") {
+                None => LeaderRecoveryState::Recovered,
+                Some((_, _, v)) if v == "RECOVERED" => LeaderRecoveryState::Recovered,
+                Some((_, _, v)) if v == "RECOVERING" => LeaderRecoveryState::Recovering,
+                Some((t, _, _)) => {
+                    return Err(self.c.err(
+                        t.column,
+                        msg!(
+                            "parse.expected",
+                            what = one_of(&[
+                                "leader-recovery-state=RECOVERED",
+                                "leader-recovery-state=RECOVERING"
+                            ])
+                        ),
+                    ))
+                }
+            },
+        })
+    }
+
+    fn list_transactions(&self) -> Result<Request, ParseError> {
+        Ok(Request::ListTransactions {
+            state_filters: self
+                .opt("states")
                 .map(|(_, _, v)| v.split(',').map(str::to_string).collect())
                 .unwrap_or_default(),
-            producer_id_filters: match opt("producer-ids") {
-                Some((t, _, v)) => v
-                    .split(',')
-                    .map(|p| number(c, t, p, "producer-ids"))
-                    .collect::<Result<Vec<i64>, _>>()?,
+            producer_id_filters: match self.opt("producer-ids") {
+                Some(o) => self.num_list(o)?,
                 None => Vec::new(),
             },
-            duration_filter_ms: match opt("duration") {
-                Some((t, _, v)) => number(c, t, v, "duration")?,
-                None => -1,
-            },
-        },
-    };
-    let broker = match opt("broker") {
-        Some((t, _, v)) => Some(number(c, t, v, "broker")?),
-        None => None,
-    };
-    Ok(StepKind::Act(Action::RawRequest { broker, request }))
+            duration_filter_ms: self.num_or("duration", -1)?,
+        })
+    }
 }

@@ -274,6 +274,37 @@ pub(super) fn no_words(c: &Cursor, words: &[&Token]) -> Result<(), ParseError> {
     }
 }
 
+/// The next word, a `TOPIC-P`.
+pub(super) fn next_partition(c: &mut Cursor) -> Result<TopicPartition, ParseError> {
+    let t = c.next(What::Id("parse.what.partition"))?;
+    topic_partition(c, t)
+}
+
+/// Every token to the end of the line, each a `TOPIC-P`.
+pub(super) fn partitions_to_end(c: &mut Cursor) -> Result<Vec<TopicPartition>, ParseError> {
+    let mut partitions = Vec::new();
+    while let Some(t) = c.peek() {
+        partitions.push(topic_partition(c, t)?);
+        c.pos += 1;
+    }
+    Ok(partitions)
+}
+
+/// `unknown option `K``, at the option's column.
+#[inline(never)]
+pub(super) fn unknown_option(c: &Cursor, t: &Token, key: &str) -> ParseError {
+    c.err(t.column, arg1("parse.unknown-option", "option", key))
+}
+
+/// A step that takes no `KEY=VALUE` option: the first one is refused.
+#[cfg(any(feature = "pulsar", feature = "topic-admin"))]
+pub(super) fn no_options(c: &Cursor, opts: &[(&Token, String, String)]) -> Result<(), ParseError> {
+    match opts.first() {
+        Some((t, k, _)) => Err(unknown_option(c, t, k)),
+        None => Ok(()),
+    }
+}
+
 pub(super) fn id_ref(
     c: &Cursor,
     t: &Token,

@@ -3,6 +3,8 @@
 //! (CreatePartitions), `delete` (DeleteTopics), `reassign` (AlterPartitionReassignments)
 //! and `list-reassignments` (ListPartitionReassignments).
 
+#[cfg(feature = "topic-admin")]
+use super::tokens::no_options;
 use super::*;
 
 /// The verbs that change a topic that exists.
@@ -100,7 +102,7 @@ fn admin_step(
             "assignment" if verb == "create-partitions" => {
                 assignment = replica_lists(c, t, &v)?;
             }
-            _ => return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k))),
+            _ => return Err(unknown_option(c, t, &k)),
         }
     }
     if verb == "delete" {
@@ -126,23 +128,20 @@ fn admin_step(
 fn reassign_step(c: &mut Cursor, verb: &Token) -> Result<StepKind, ParseError> {
     if verb.text == "list-reassignments" {
         let (opts, words) = c.rest();
-        if let Some((t, k, _)) = opts.first() {
-            return Err(c.err(t.column, arg1("parse.unknown-option", "option", k)));
-        }
+        no_options(c, &opts)?;
         let mut partitions = Vec::new();
         for w in &words {
             partitions.push(topic_partition(c, w)?);
         }
         return Ok(StepKind::Act(Action::ListReassignments { partitions }));
     }
-    let tp_tok = c.next(What::Id("parse.what.partition"))?.clone();
-    let topic_partition = topic_partition(c, &tp_tok)?;
+    let topic_partition = next_partition(c)?;
     let (opts, words) = c.rest();
     no_words(c, &words)?;
     let mut replicas = None;
     for (t, k, v) in opts {
         if k != "replicas" {
-            return Err(c.err(t.column, arg1("parse.unknown-option", "option", &k)));
+            return Err(unknown_option(c, t, &k));
         }
         replicas = Some(if v == "cancel" {
             None
