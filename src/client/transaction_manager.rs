@@ -202,24 +202,9 @@ impl TransactionManager {
         &self.transactional_id
     }
 
-    /// `transaction.timeout.ms`, sent with InitProducerId.
-    pub fn transaction_timeout_ms(&self) -> i32 {
-        self.transaction_timeout_ms
-    }
-
     /// The client's transaction state (`currentState`).
     pub fn state(&self) -> TxnState {
         self.state
-    }
-
-    /// The transaction coordinator found with FindCoordinator, if known.
-    pub fn coordinator(&self) -> Option<i32> {
-        self.coordinator
-    }
-
-    /// The group coordinator found for `sendOffsetsToTransaction`, if known.
-    pub fn group_coordinator(&self) -> Option<i32> {
-        self.group_coordinator
     }
 
     /// The error that left the transaction abortable or the producer fenced (`lastError`).
@@ -235,11 +220,6 @@ impl TransactionManager {
     /// The correlation id of the transactional request waiting for an answer.
     pub fn in_flight(&self) -> Option<u64> {
         self.in_flight
-    }
-
-    /// The blocking call (init, commit, abort) that has not returned yet.
-    pub fn pending(&self) -> Option<&PendingStateTransition> {
-        self.pending.as_ref()
     }
 
     /// When the next transactional request may go (after a retriable error's backoff).
