@@ -661,8 +661,9 @@ impl Producer {
         events.extend(bump_required);
     }
 
-    /// An idempotent producer's InitProducerId answered (`Sender.maybeWaitForProducerId`):
-    /// the id and epoch to number batches with, or another try after the backoff.
+    /// An idempotent producer's InitProducerId answered (Kafka's `InitProducerIdHandler`
+    /// with no transactional.id): the id and epoch to number batches with, or another
+    /// try after the backoff.
     fn handle_init_producer_id_response(
         &mut self,
         error: Errors,
