@@ -3,12 +3,13 @@
 //! and `KafkaProducer`, and the cases of `TransactionManagerTest`).
 
 use eos_playground::client::transaction_manager::{
-    Begun, TransactionManager, TxnCall, TxnCallError, TxnState,
+    Begun, TransactionManager, TxnCall, TxnCallError, TxnRequestKind, TxnState,
 };
 use eos_playground::i18n::narration::txn_exception;
 use eos_playground::i18n::Lang;
 use eos_playground::log::TopicPartition;
 use eos_playground::protocol::errors::Errors;
+use eos_playground::protocol::Response;
 use eos_playground::sim::{Action, ClusterConfig, EventKind, World};
 
 /// A row of the table: a state, as the client gets there.
@@ -19,38 +20,77 @@ enum Row {
     Fenced,
 }
 
-/// A manager in `row`, with what Kafka holds there: the pending blocking call of the
-/// in-between states, the error of the error states, a producer id once initialized.
+/// A manager in `row`, reached the way the client gets there: the application's calls
+/// and the coordinator's answers, so it holds what Kafka holds there (the pending
+/// blocking call of the in-between states, the error of the error states, a producer
+/// id once initialized).
 fn manager(row: Row) -> (TransactionManager, (i64, i16)) {
+    use TxnState::*;
     let mut tm = TransactionManager::new("tx".into(), 60_000);
-    let (state, error) = match row {
-        Row::State(TxnState::AbortableError) => {
-            (TxnState::AbortableError, Some(Errors::MessageTooLarge))
-        }
-        Row::State(TxnState::FatalError) => (TxnState::FatalError, Some(Errors::InvalidTxnState)),
-        Row::State(s) => (s, None),
-        Row::Fenced => (TxnState::FatalError, Some(Errors::ProducerFenced)),
+    let state = match row {
+        Row::State(s) => s,
+        Row::Fenced => FatalError,
     };
-    let pending = match state {
-        TxnState::Initializing => Some(TxnCall::InitTransactions),
-        TxnState::CommittingTransaction => Some(TxnCall::CommitTransaction),
-        TxnState::AbortingTransaction => Some(TxnCall::AbortTransaction),
-        _ => None,
-    };
-    if let Some(call) = pending {
-        // Reach the in-between state the way the application does.
-        tm.state = match call {
-            TxnCall::InitTransactions => TxnState::Uninitialized,
-            _ => TxnState::InTransaction,
-        };
-        assert_eq!(tm.call(&call, (0, 0)), Ok(Begun::Started));
+    if state == Uninitialized {
+        return (tm, (-1, -1));
     }
-    tm.state = state;
-    tm.last_error = error;
-    let ids = match state {
-        TxnState::Uninitialized | TxnState::Initializing => (-1, -1),
-        _ => (0, 0),
+    assert_eq!(
+        tm.call(&TxnCall::InitTransactions, (-1, -1)),
+        Ok(Begun::Started)
+    );
+    if state == Initializing {
+        return (tm, (-1, -1));
+    }
+    let ids = (0, 0);
+    let init = TxnRequestKind::InitProducerId { epoch_bump: false };
+    let answer = Response::InitProducerId {
+        error: Errors::None,
+        producer_id: 0,
+        producer_epoch: 0,
     };
+    tm.on_response(&init, &answer, 0, 100);
+    tm.ack();
+    if state == Ready {
+        return (tm, ids);
+    }
+    assert_eq!(tm.call(&TxnCall::BeginTransaction, ids), Ok(Begun::Started));
+    match row {
+        Row::State(InTransaction) => {}
+        Row::State(CommittingTransaction) => {
+            assert_eq!(
+                tm.call(&TxnCall::CommitTransaction, ids),
+                Ok(Begun::Started)
+            );
+        }
+        Row::State(AbortingTransaction) => {
+            assert_eq!(tm.call(&TxnCall::AbortTransaction, ids), Ok(Begun::Started));
+        }
+        // A send's error the transaction can abort.
+        Row::State(AbortableError) => {
+            tm.on_batch_error(Errors::MessageTooLarge);
+        }
+        // The commit's EndTxn answered with a fatal error.
+        Row::State(FatalError) | Row::Fenced => {
+            let error = match row {
+                Row::Fenced => Errors::ProducerFenced,
+                _ => Errors::InvalidTxnState,
+            };
+            assert_eq!(
+                tm.call(&TxnCall::CommitTransaction, ids),
+                Ok(Begun::Started)
+            );
+            let end = TxnRequestKind::EndTxn { committed: true };
+            let answer = Response::EndTxn {
+                error,
+                producer_id: -1,
+                producer_epoch: -1,
+            };
+            tm.on_response(&end, &answer, 0, 100);
+            tm.ack();
+        }
+        Row::State(s) => panic!("no way to {s:?} in this table"),
+    }
+    assert_eq!(tm.state(), state, "{row:?}");
     (tm, ids)
 }
 
@@ -162,7 +202,7 @@ fn every_call_in_every_state_answers_as_kafka_does() {
     for row in rows() {
         for call in calls() {
             let (mut tm, ids) = manager(row);
-            let before = tm.state;
+            let before = tm.state();
             let got = match tm.call(&call, ids) {
                 Ok(Begun::Started) => Answer::Started,
                 Ok(Begun::Resumed) => Answer::Resumed,
@@ -170,7 +210,11 @@ fn every_call_in_every_state_answers_as_kafka_does() {
             };
             assert_eq!(got, kafka(row, &call), "{row:?} × {}", call.name());
             if matches!(got, Answer::Throws(..) | Answer::Resumed) {
-                assert_eq!(tm.state, before, "a refused call changes nothing ({row:?})");
+                assert_eq!(
+                    tm.state(),
+                    before,
+                    "a refused call changes nothing ({row:?})"
+                );
             }
             cells += 1;
         }
@@ -183,7 +227,7 @@ fn a_started_call_moves_to_kafkas_next_state() {
     let next = |row, call: TxnCall| {
         let (mut tm, ids) = manager(row);
         tm.call(&call, ids).unwrap();
-        tm.state
+        tm.state()
     };
     use TxnState::*;
     assert_eq!(

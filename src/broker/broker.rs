@@ -400,6 +400,7 @@ impl Broker {
         handled
     }
 
+    /// `KafkaApis.handle`: a request to the handler of its API family.
     fn handle_request(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
         // The transaction coordinator's APIs, when this broker cannot answer for the
         // id's `__transaction_state` partition (NOT_COORDINATOR, loading, …).
@@ -409,6 +410,40 @@ impl Broker {
         {
             return Handled::reply(crate::protocol::error_response(&request, error));
         }
+        match request {
+            request @ (Request::InitProducerId { .. }
+            | Request::AddPartitionsToTxn { .. }
+            | Request::AddOffsetsToTxn { .. }
+            | Request::EndTxn { .. }
+            | Request::WriteTxnMarkers { .. }
+            | Request::DescribeTransactions { .. }
+            | Request::ListTransactions { .. }) => self.handle_txn_api(request, now_ms),
+            Request::FindCoordinator { key, key_type } => {
+                self.handle_find_coordinator(&key, key_type)
+            }
+            request @ (Request::OffsetCommit { .. }
+            | Request::TxnOffsetCommit { .. }
+            | Request::OffsetFetch { .. }) => self.handle_offset_api(request, token, now_ms),
+            #[cfg(feature = "group-membership")]
+            request @ (Request::JoinGroup { .. }
+            | Request::SyncGroup { .. }
+            | Request::Heartbeat { .. }
+            | Request::LeaveGroup { .. }) => self.handle_group_membership(request, token, now_ms),
+            request @ (Request::Produce { .. }
+            | Request::Fetch { .. }
+            | Request::ReplicaFetch { .. }
+            | Request::ListOffsets { .. }
+            | Request::DeleteRecords { .. }
+            | Request::OffsetsForLeaderEpoch { .. }) => {
+                self.handle_partition_api(request, token, now_ms)
+            }
+            other => invalid_request(&other),
+        }
+    }
+
+    /// The transaction APIs: producer ids, a transaction's partitions and end, the
+    /// markers, and the admin's describe and list.
+    fn handle_txn_api(&mut self, request: Request, now_ms: i64) -> Handled {
         match request {
             Request::InitProducerId {
                 transactional_id: None,
@@ -424,25 +459,7 @@ impl Broker {
                     .then_some((producer_id, producer_epoch));
                 self.handle_txn_init_producer_id(id, transaction_timeout_ms, expected, now_ms)
             }
-            Request::Produce {
-                transactional_id,
-                acks,
-                timeout_ms,
-                topic_partition,
-                records,
-            } => self.handle_produce(
-                acks,
-                i64::from(timeout_ms),
-                topic_partition,
-                records,
-                transactional_id,
-                token,
-                now_ms,
-            ),
             Request::WriteTxnMarkers { markers } => self.handle_write_txn_markers(markers, now_ms),
-            Request::FindCoordinator { key, key_type } => {
-                self.handle_find_coordinator(&key, key_type)
-            }
             Request::AddPartitionsToTxn {
                 transactional_id,
                 producer_id,
@@ -492,6 +509,13 @@ impl Broker {
                 (&state_filters, &producer_id_filters, duration_filter_ms),
                 now_ms,
             ),
+            other => invalid_request(&other),
+        }
+    }
+
+    /// The group coordinator's offset APIs (a transaction's offsets included).
+    fn handle_offset_api(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
+        match request {
             Request::OffsetCommit {
                 group_id,
                 offsets,
@@ -535,6 +559,29 @@ impl Broker {
                 partitions,
                 require_stable,
             } => self.handle_offset_fetch(group_id, partitions, require_stable),
+            other => invalid_request(&other),
+        }
+    }
+
+    /// The partition APIs a leader answers (`ReplicaManager`'s part): produce, the
+    /// consumers' and followers' fetches, offsets, DeleteRecords.
+    fn handle_partition_api(&mut self, request: Request, token: u64, now_ms: i64) -> Handled {
+        match request {
+            Request::Produce {
+                transactional_id,
+                acks,
+                timeout_ms,
+                topic_partition,
+                records,
+            } => self.handle_produce(
+                acks,
+                i64::from(timeout_ms),
+                topic_partition,
+                records,
+                transactional_id,
+                token,
+                now_ms,
+            ),
             Request::Fetch {
                 topic_partition,
                 fetch_offset,
@@ -562,11 +609,6 @@ impl Broker {
                 partitions,
                 timeout_ms,
             } => self.handle_delete_records(partitions, timeout_ms, token, now_ms),
-            #[cfg(feature = "group-membership")]
-            request @ (Request::JoinGroup { .. }
-            | Request::SyncGroup { .. }
-            | Request::Heartbeat { .. }
-            | Request::LeaveGroup { .. }) => self.handle_group_membership(request, token, now_ms),
             Request::OffsetsForLeaderEpoch {
                 topic_partition,
                 current_leader_epoch,
@@ -576,10 +618,7 @@ impl Broker {
                 current_leader_epoch,
                 leader_epoch,
             )),
-            other => Handled::reply(crate::protocol::error_response(
-                &other,
-                Errors::InvalidRequest,
-            )),
+            other => invalid_request(&other),
         }
     }
 
@@ -708,4 +747,12 @@ impl Broker {
                 i64::from(m.txn_timeout_ms())
             })
     }
+}
+
+/// A request this handler does not serve: INVALID_REQUEST.
+fn invalid_request(request: &Request) -> Handled {
+    Handled::reply(crate::protocol::error_response(
+        request,
+        Errors::InvalidRequest,
+    ))
 }

@@ -70,7 +70,7 @@ impl Broker {
             p.remote
                 .iter()
                 .filter(|(b, _)| p.isr.contains(b))
-                .map(|(_, r)| r.log_start_offset)
+                .map(|(_, r)| r.log_start_offset())
                 .fold(log.log_start_offset(), i64::min),
         )
     }

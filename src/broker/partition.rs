@@ -33,17 +33,17 @@ pub const ISR_CHECK_INTERVAL_MS: i64 = REPLICA_LAG_TIME_MAX_MS / 2;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReplicaState {
     /// The follower's LEO as its last fetch said (-1: not fetched yet).
-    pub log_end_offset: i64,
+    log_end_offset: i64,
     /// The last time the follower had fetched up to the leader's LEO of that moment.
-    pub last_caught_up_ms: i64,
-    pub last_fetch_leader_leo: i64,
-    pub last_fetch_ms: i64,
+    last_caught_up_ms: i64,
+    last_fetch_leader_leo: i64,
+    last_fetch_ms: i64,
     /// The broker epoch the follower's last Fetch carried (-1: none).
-    pub broker_epoch: i64,
+    broker_epoch: i64,
     /// Why the follower, though caught up, was last kept out of the ISR.
-    pub isr_refusal: Option<super::broker_registry::IsrIneligibility>,
+    isr_refusal: Option<super::broker_registry::IsrIneligibility>,
     /// The follower's log start offset as its last fetch said (-1: not fetched yet).
-    pub log_start_offset: i64,
+    log_start_offset: i64,
 }
 
 impl ReplicaState {
@@ -61,16 +61,60 @@ impl ReplicaState {
     }
 
     /// `Replica.updateFetchStateOrThrow`: a fetch at `fetch_offset` when the leader's
-    /// LEO is `leader_leo`.
-    pub fn on_fetch(&mut self, fetch_offset: i64, leader_leo: i64, now_ms: i64) {
+    /// LEO is `leader_leo`, with the follower's log start offset and broker epoch.
+    pub fn on_fetch(
+        &mut self,
+        (fetch_offset, log_start_offset): (i64, i64),
+        broker_epoch: i64,
+        leader_leo: i64,
+        now_ms: i64,
+    ) {
         if fetch_offset >= leader_leo {
             self.last_caught_up_ms = self.last_caught_up_ms.max(now_ms);
         } else if fetch_offset >= self.last_fetch_leader_leo {
             self.last_caught_up_ms = self.last_caught_up_ms.max(self.last_fetch_ms);
         }
         self.log_end_offset = fetch_offset;
+        self.log_start_offset = log_start_offset;
+        self.broker_epoch = broker_epoch;
         self.last_fetch_leader_leo = leader_leo;
         self.last_fetch_ms = now_ms;
+    }
+
+    /// Remembers why the caught-up follower stays out of the ISR (None: it may join);
+    /// true when that changed, so the reason is told once.
+    pub fn note_isr_refusal(
+        &mut self,
+        refusal: Option<super::broker_registry::IsrIneligibility>,
+    ) -> bool {
+        let changed = refusal != self.isr_refusal;
+        self.isr_refusal = refusal;
+        changed
+    }
+
+    /// The follower's LEO as its last fetch said (-1: not fetched yet).
+    pub fn log_end_offset(&self) -> i64 {
+        self.log_end_offset
+    }
+
+    /// The follower's log start offset as its last fetch said (-1: not fetched yet).
+    pub fn log_start_offset(&self) -> i64 {
+        self.log_start_offset
+    }
+
+    /// The last time the follower had fetched up to the leader's LEO of that moment.
+    pub fn last_caught_up_ms(&self) -> i64 {
+        self.last_caught_up_ms
+    }
+
+    /// The broker epoch the follower's last Fetch carried (-1: none).
+    pub fn broker_epoch(&self) -> i64 {
+        self.broker_epoch
+    }
+
+    /// Why the follower, though caught up, was last kept out of the ISR.
+    pub fn isr_refusal(&self) -> Option<super::broker_registry::IsrIneligibility> {
+        self.isr_refusal
     }
 
     /// `ReplicaState.isCaughtUp`.

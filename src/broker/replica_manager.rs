@@ -286,10 +286,10 @@ impl Broker {
             .filter(|(b, r)| {
                 maximal.contains(b)
                     || r.is_caught_up(leo, now_ms)
-                        && r.log_end_offset >= 0
-                        && registry.isr_eligibility(**b, r.broker_epoch).is_ok()
+                        && r.log_end_offset() >= 0
+                        && registry.isr_eligibility(**b, r.broker_epoch()).is_ok()
             })
-            .map(|(_, r)| r.log_end_offset.max(0))
+            .map(|(_, r)| r.log_end_offset().max(0))
             .fold(leo, i64::min);
         let isr = p.isr.clone();
         if let Some(old) = log.maybe_increment_high_watermark(new_hw) {
@@ -412,9 +412,7 @@ impl Broker {
             .get_mut(&tp)
             .and_then(|p| p.remote.get_mut(&replica_id))
         {
-            r.on_fetch(fetch_offset, leo, now_ms);
-            r.broker_epoch = replica_epoch;
-            r.log_start_offset = log_start_offset;
+            r.on_fetch((fetch_offset, log_start_offset), replica_epoch, leo, now_ms);
         }
         self.maybe_expand_isr(&tp, replica_id, now_ms, &mut handled);
         self.maybe_increment_leader_hw(&tp, now_ms, &mut handled);
@@ -517,20 +515,20 @@ impl Broker {
             .iter()
             .find(|(e, _)| *e == p.leader_epoch)
             .map_or(0, |(_, s)| *s);
-        if r.log_end_offset < log.high_watermark() || r.log_end_offset < epoch_start {
+        if r.log_end_offset() < log.high_watermark() || r.log_end_offset() < epoch_start {
             return;
         }
-        let follower_leo = r.log_end_offset;
+        let follower_leo = r.log_end_offset();
         // `Partition.isReplicaIsrEligible` (KIP-841, Kafka 3.3+): caught up is not
         // enough; a fenced broker, or a Fetch from an older registration, stays out.
         let refusal = self
             .registry
-            .isr_eligibility(replica_id, r.broker_epoch)
+            .isr_eligibility(replica_id, r.broker_epoch())
             .err();
-        let changed = refusal != r.isr_refusal;
-        if let Some(r) = p.remote.get_mut(&replica_id) {
-            r.isr_refusal = refusal;
-        }
+        let changed = p
+            .remote
+            .get_mut(&replica_id)
+            .is_some_and(|r| r.note_isr_refusal(refusal));
         if let Some(reason) = refusal {
             if changed {
                 handled.events.push(BrokerEvent::Replication(
@@ -701,7 +699,7 @@ impl Broker {
                 .filter(|b| **b != self.id)
                 .filter_map(|b| {
                     let r = p.remote.get(b)?;
-                    (!r.is_caught_up(leo, now_ms)).then_some((*b, now_ms - r.last_caught_up_ms))
+                    (!r.is_caught_up(leo, now_ms)).then_some((*b, now_ms - r.last_caught_up_ms()))
                 })
                 .collect();
             if out.is_empty() {

@@ -4,7 +4,6 @@
 pub mod backoff;
 pub mod consumer;
 pub mod producer;
-pub mod transaction_calls;
 pub mod transaction_manager;
 
 pub use crate::protocol::config_error::ConfigError;

@@ -443,9 +443,9 @@ impl Producer {
         if let Some(tm) = self
             .txn
             .as_ref()
-            .filter(|t| t.in_flight.is_none() && t.wants_request())
+            .filter(|t| t.in_flight().is_none() && t.wants_request())
         {
-            consider(tm.retry_at_ms.max(now_ms));
+            consider(tm.retry_at_ms().max(now_ms));
         }
         if self.can_drain() {
             for q in self.accumulator.values() {
@@ -482,7 +482,7 @@ impl Producer {
     /// The cluster's finalized `transaction.version` as this client negotiates it.
     pub fn set_transaction_v2(&mut self, v2: bool) {
         if let Some(tm) = self.txn.as_mut() {
-            tm.transaction_v2 = v2;
+            tm.set_transaction_v2(v2);
         }
     }
 

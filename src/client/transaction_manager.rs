@@ -29,14 +29,15 @@ use serde::Serialize;
 pub mod epoch_bump;
 pub use epoch_bump::EpochBump;
 pub(crate) mod handler_errors;
+mod handlers;
+pub mod transaction_calls;
 
-use super::transaction_calls::{batch_error_state, PendingStateTransition};
-pub use super::transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
 use crate::client::consumer::ConsumerGroupMetadata;
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
-use crate::protocol::{CoordinatorType, OffsetEntry, Request, Response};
-use handler_errors::Reaction;
+use crate::protocol::{CoordinatorType, OffsetEntry, Request};
+use transaction_calls::{batch_error_state, PendingStateTransition};
+pub use transaction_calls::{Begun, TxnCall, TxnCallError, TxnState};
 
 /// Who a transactional request goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,36 +140,36 @@ impl TxnOutcome {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TransactionManager {
-    pub transactional_id: String,
-    pub transaction_timeout_ms: i32,
-    pub state: TxnState,
-    pub coordinator: Option<i32>,
-    pub group_coordinator: Option<i32>,
-    pub last_error: Option<Errors>,
+    transactional_id: String,
+    transaction_timeout_ms: i32,
+    state: TxnState,
+    coordinator: Option<i32>,
+    group_coordinator: Option<i32>,
+    last_error: Option<Errors>,
     /// The class of the exception a handler made for `last_error` when it is not the
     /// error's own (`CommitFailedException`, a plain `KafkaException`); ignored once
     /// `last_error` changes.
     last_exception: Option<(Errors, String)>,
     /// Partitions written in this transaction (TV2: tracked locally only).
-    pub partitions_in_transaction: SortedSet<TopicPartition>,
+    partitions_in_transaction: SortedSet<TopicPartition>,
     /// Whether the cluster speaks TV2 (`isTransactionV2Enabled`).
-    pub(super) transaction_v2: bool,
+    transaction_v2: bool,
     /// Before TV2: the partitions the coordinator has added to this transaction.
-    pub(super) added_partitions: SortedSet<TopicPartition>,
+    added_partitions: SortedSet<TopicPartition>,
     /// Offsets waiting to be sent with `sendOffsetsToTransaction`.
-    pub(super) pending_offsets: Option<(ConsumerGroupMetadata, Vec<OffsetEntry>)>,
+    pending_offsets: Option<(ConsumerGroupMetadata, Vec<OffsetEntry>)>,
     /// Before TV2: AddOffsetsToTxn answered for the pending offsets, so their
     /// TxnOffsetCommit may go.
     offsets_added: bool,
     /// The request waiting for an answer, if any.
-    pub in_flight: Option<u64>,
-    pub(super) retry_at_ms: i64,
+    in_flight: Option<u64>,
+    retry_at_ms: i64,
     /// The blocking call (init, commit, abort) that has not returned yet.
-    pub pending: Option<PendingStateTransition>,
+    pending: Option<PendingStateTransition>,
     /// `transactionStarted`: a partition (TV2: at the first send; before TV2: once
     /// AddPartitionsToTxn answered) or offsets joined this transaction, so its end
     /// needs an EndTxn.
-    pub(super) transaction_started: bool,
+    transaction_started: bool,
     /// Whether the abort must bump the epoch (KIP-360), and how far it got.
     epoch_bump: EpochBump,
 }
@@ -194,6 +195,57 @@ impl TransactionManager {
             transaction_started: false,
             epoch_bump: EpochBump::NotRequired,
         }
+    }
+
+    /// The `transactional.id` this manager speaks for.
+    pub fn transactional_id(&self) -> &str {
+        &self.transactional_id
+    }
+
+    /// The client's transaction state (`currentState`).
+    pub fn state(&self) -> TxnState {
+        self.state
+    }
+
+    /// The error that left the transaction abortable or the producer fenced (`lastError`).
+    pub fn last_error(&self) -> Option<Errors> {
+        self.last_error
+    }
+
+    /// The partitions this transaction wrote to.
+    pub fn partitions_in_transaction(&self) -> &SortedSet<TopicPartition> {
+        &self.partitions_in_transaction
+    }
+
+    /// The correlation id of the transactional request waiting for an answer.
+    pub fn in_flight(&self) -> Option<u64> {
+        self.in_flight
+    }
+
+    /// When the next transactional request may go (after a retriable error's backoff).
+    pub fn retry_at_ms(&self) -> i64 {
+        self.retry_at_ms
+    }
+
+    /// The cluster's finalized `transaction.version` as this client negotiates it:
+    /// 2 and above is TV2 (`isTransactionV2Enabled`).
+    pub fn set_transaction_v2(&mut self, v2: bool) {
+        self.transaction_v2 = v2;
+    }
+
+    /// The Sender sent the request `next_request` gave it under this correlation id
+    /// (`inFlightRequestCorrelationId`).
+    pub fn request_sent(&mut self, correlation_id: u64) {
+        self.in_flight = Some(correlation_id);
+    }
+
+    /// The connection carrying the transactional request closed before it answered
+    /// (`TxnRequestHandler.onComplete` with `wasDisconnected`, or the request timed
+    /// out): look the coordinator up again, then retry after the backoff.
+    pub fn request_disconnected(&mut self, now_ms: i64, backoff_ms: i64) {
+        self.in_flight = None;
+        self.coordinator = None;
+        self.retry_at_ms = now_ms.saturating_add(backoff_ms);
     }
 
     /// `nextRequest`'s shortcut for an EndTxn of a transaction that never started:
@@ -436,312 +488,6 @@ impl TransactionManager {
             }
             _ => None,
         }
-    }
-
-    /// The answer to a transactional request. Returns what the application sees, and
-    /// the producer id/epoch to adopt when the answer carries them.
-    pub fn on_response(
-        &mut self,
-        kind: &TxnRequestKind,
-        response: &Response,
-        now_ms: i64,
-        backoff_ms: i64,
-    ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
-        self.in_flight = None;
-        match (kind, response) {
-            (TxnRequestKind::FindCoordinator(t), Response::FindCoordinator { error, node_id }) => {
-                if *error == Errors::None {
-                    match t {
-                        CoordinatorType::Transaction => self.coordinator = Some(*node_id),
-                        CoordinatorType::Group => self.group_coordinator = Some(*node_id),
-                    }
-                    return (None, None);
-                }
-                let operation = self.call_waiting_for(*t);
-                let reaction = handler_errors::reaction(kind, *error);
-                self.react(
-                    reaction,
-                    "FindCoordinator",
-                    operation,
-                    *error,
-                    now_ms,
-                    backoff_ms,
-                )
-            }
-            (
-                TxnRequestKind::InitProducerId { epoch_bump: true },
-                Response::InitProducerId {
-                    error,
-                    producer_id,
-                    producer_epoch,
-                },
-            ) => match error {
-                Errors::None => self.epoch_bumped(*producer_id, *producer_epoch),
-                e => {
-                    let reaction = handler_errors::reaction(kind, *e);
-                    self.react(
-                        reaction,
-                        "InitProducerId",
-                        "abortTransaction",
-                        *e,
-                        now_ms,
-                        backoff_ms,
-                    )
-                }
-            },
-            (
-                TxnRequestKind::InitProducerId { epoch_bump: false },
-                Response::InitProducerId {
-                    error,
-                    producer_id,
-                    producer_epoch,
-                },
-            ) => match error {
-                Errors::None => {
-                    self.state = TxnState::Ready;
-                    self.mark_reported("initTransactions");
-                    let ids = (*producer_id, *producer_epoch);
-                    (
-                        Some(TxnOutcome::Initialized {
-                            producer_id: ids.0,
-                            producer_epoch: ids.1,
-                        }),
-                        Some(ids),
-                    )
-                }
-                e => {
-                    let reaction = handler_errors::reaction(kind, *e);
-                    self.react(
-                        reaction,
-                        "InitProducerId",
-                        "initTransactions",
-                        *e,
-                        now_ms,
-                        backoff_ms,
-                    )
-                }
-            },
-            (
-                TxnRequestKind::EndTxn { committed },
-                Response::EndTxn {
-                    error,
-                    producer_id,
-                    producer_epoch,
-                },
-            ) => match error {
-                // `completeTransaction`: with an epoch bump due, on to INITIALIZING and
-                // InitProducerId; the application's call returns after that.
-                Errors::None if self.epoch_bump == EpochBump::Required => {
-                    self.end_txn_done_before_bump();
-                    (None, None)
-                }
-                Errors::None => {
-                    self.state = TxnState::Ready;
-                    self.partitions_in_transaction.clear();
-                    self.added_partitions.clear();
-                    self.last_error = None;
-                    let ids = (*producer_id, *producer_epoch);
-                    self.mark_reported(end_txn_call(*committed));
-                    let outcome = if !self.transaction_v2 {
-                        TxnOutcome::EndedKeepingEpoch {
-                            committed: *committed,
-                            producer_id: ids.0,
-                            producer_epoch: ids.1,
-                        }
-                    } else if *committed {
-                        TxnOutcome::Committed {
-                            producer_id: ids.0,
-                            producer_epoch: ids.1,
-                        }
-                    } else {
-                        TxnOutcome::Aborted {
-                            producer_id: ids.0,
-                            producer_epoch: ids.1,
-                        }
-                    };
-                    (Some(outcome), (ids.0 >= 0).then_some(ids))
-                }
-                e => {
-                    let reaction = handler_errors::reaction(kind, *e);
-                    let call = end_txn_call(*committed);
-                    self.react(reaction, "EndTxn", call, *e, now_ms, backoff_ms)
-                }
-            },
-            (
-                TxnRequestKind::AddPartitionsToTxn { partitions },
-                Response::AddPartitionsToTxn { results },
-            ) => {
-                let Some(reaction) = handler_errors::add_partitions(results) else {
-                    self.added_partitions.extend(partitions.iter().cloned());
-                    self.transaction_started = true;
-                    return (None, None);
-                };
-                let errors = || {
-                    results
-                        .iter()
-                        .map(|(_, e)| *e)
-                        .filter(|e| *e != Errors::None)
-                };
-                let shown = errors()
-                    .find(|e| e.is_retriable())
-                    .or_else(|| errors().next())
-                    .unwrap_or(Errors::UnknownServerError);
-                let outcome = self.react(
-                    reaction,
-                    "AddPartitionsToTxn",
-                    "send",
-                    shown,
-                    now_ms,
-                    backoff_ms,
-                );
-                // `maybeOverrideRetryBackoffMs`: the first partition of a transaction
-                // answered CONCURRENT_TRANSACTIONS means the previous transaction is
-                // still completing; try again after 20 ms (ADD_PARTITIONS_RETRY_BACKOFF_MS),
-                // not the full backoff.
-                if shown == Errors::ConcurrentTransactions && self.added_partitions.is_empty() {
-                    self.retry_at_ms = now_ms.saturating_add(backoff_ms.min(20));
-                }
-                outcome
-            }
-            (TxnRequestKind::AddOffsetsToTxn { .. }, Response::AddOffsetsToTxn { error }) => {
-                if *error == Errors::None {
-                    // `AddOffsetsToTxnHandler`: TxnOffsetCommit goes next; the call
-                    // returns when it answers.
-                    self.offsets_added = true;
-                    self.transaction_started = true;
-                    return (None, None);
-                }
-                let reaction = handler_errors::reaction(kind, *error);
-                let op = "sendOffsetsToTransaction";
-                self.react(reaction, "AddOffsetsToTxn", op, *error, now_ms, backoff_ms)
-            }
-            (TxnRequestKind::TxnOffsetCommit, Response::TxnOffsetCommit { results }) => {
-                // `TxnOffsetCommitHandler.handleResponse`: the loop stops at the first
-                // partition that fails the call; a retry sends every offset again (the
-                // request is built once), after looking the group coordinator up again
-                // when a partition asked for it.
-                let mut first_retriable = None;
-                let mut find_coordinator = false;
-                for (_, error) in results {
-                    match handler_errors::txn_offset_commit(*error) {
-                        handler_errors::OffsetAnswer::Committed => {}
-                        handler_errors::OffsetAnswer::Retry {
-                            find_coordinator: f,
-                        } => {
-                            find_coordinator |= f;
-                            first_retriable.get_or_insert(*error);
-                        }
-                        handler_errors::OffsetAnswer::Fail(reaction) => {
-                            self.pending_offsets = None;
-                            let op = "sendOffsetsToTransaction";
-                            return self.react(
-                                reaction,
-                                "TxnOffsetCommit",
-                                op,
-                                *error,
-                                now_ms,
-                                backoff_ms,
-                            );
-                        }
-                    }
-                }
-                match first_retriable {
-                    None => {
-                        let group_id = self
-                            .pending_offsets
-                            .take()
-                            .map(|(g, _)| g.group_id)
-                            .unwrap_or_default();
-                        (Some(TxnOutcome::OffsetsSent { group_id }), None)
-                    }
-                    Some(error) => {
-                        let reaction = if find_coordinator {
-                            Reaction::FindCoordinatorAgain(CoordinatorType::Group)
-                        } else {
-                            Reaction::Retry
-                        };
-                        let op = "sendOffsetsToTransaction";
-                        self.react(reaction, "TxnOffsetCommit", op, error, now_ms, backoff_ms)
-                    }
-                }
-            }
-            _ => (None, None),
-        }
-    }
-
-    /// The call an answer to a FindCoordinator of this type would have let go on: Kafka
-    /// fails that call's queued request with the lookup's error
-    /// (`maybeTerminateRequestWithError`), or with the fatal error (`transitionToFatalError`).
-    fn call_waiting_for(&self, coordinator: CoordinatorType) -> &'static str {
-        match (coordinator, self.state) {
-            (CoordinatorType::Group, _) => "sendOffsetsToTransaction",
-            (_, TxnState::Initializing) if self.epoch_bump == EpochBump::Sending => {
-                "abortTransaction"
-            }
-            (_, TxnState::Initializing) => "initTransactions",
-            (_, TxnState::CommittingTransaction) => "commitTransaction",
-            (_, TxnState::AbortingTransaction) => "abortTransaction",
-            _ => "send",
-        }
-    }
-
-    /// Carries out a handler's reaction to `error` in the answer to `api`, made for the
-    /// application's call `operation`: the retry (after a new coordinator lookup when
-    /// asked), or the error state, the error kept for later calls, and the failed call's
-    /// outcome with the exception the application catches.
-    fn react(
-        &mut self,
-        reaction: Reaction,
-        api: &str,
-        operation: &str,
-        error: Errors,
-        now_ms: i64,
-        backoff_ms: i64,
-    ) -> (Option<TxnOutcome>, Option<(i64, i16)>) {
-        let (state, kept, exception, bump) = match reaction {
-            Reaction::Retry | Reaction::FindCoordinatorAgain(_) => {
-                match reaction {
-                    Reaction::FindCoordinatorAgain(CoordinatorType::Transaction) => {
-                        self.coordinator = None
-                    }
-                    Reaction::FindCoordinatorAgain(CoordinatorType::Group) => {
-                        self.group_coordinator = None
-                    }
-                    _ => {}
-                }
-                self.retry_at_ms = now_ms.saturating_add(backoff_ms);
-                let outcome = TxnOutcome::Retrying {
-                    api: api.to_string(),
-                    error,
-                };
-                return (Some(outcome), None);
-            }
-            Reaction::Abortable { error, exception } => {
-                (TxnState::AbortableError, error, exception, false)
-            }
-            Reaction::AbortableBumpingEpoch { error } => (
-                TxnState::AbortableError,
-                error,
-                error.exception_name(),
-                true,
-            ),
-            Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
-        };
-        self.state = state;
-        self.last_error = Some(kept);
-        self.last_exception = Some((kept, exception.clone()));
-        // Requests queued behind a failed one fail with it (`maybeTerminateRequestWithError`).
-        self.pending_offsets = None;
-        self.require_epoch_bump_after_abortable_answer(bump);
-        self.mark_reported(operation);
-        (
-            Some(TxnOutcome::Failed {
-                operation: operation.to_string(),
-                error: kept,
-                exception,
-            }),
-            None,
-        )
     }
 }
 

@@ -205,7 +205,11 @@ impl World {
 
     /// A producer's client-side transaction state.
     pub fn txn_state(&self, producer: &str) -> Option<TxnState> {
-        self.producers.get(producer)?.txn.as_ref().map(|t| t.state)
+        self.producers
+            .get(producer)?
+            .txn
+            .as_ref()
+            .map(|t| t.state())
     }
 
     pub(super) fn finish_txn_call(&mut self, producer: &str, outcome: TxnOutcome) {

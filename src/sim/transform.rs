@@ -51,8 +51,8 @@ impl World {
             }
             .into());
         };
-        let fresh = tm.partitions_in_transaction.is_empty() && !tm.has_pending_offsets();
-        if tm.state != TxnState::InTransaction {
+        let fresh = tm.partitions_in_transaction().is_empty() && !tm.has_pending_offsets();
+        if tm.state() != TxnState::InTransaction {
             // The same refusal a send outside a transaction gets.
             self.apply(&Action::SendOffsetsToTransaction {
                 producer: producer.to_string(),

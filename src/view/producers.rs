@@ -123,13 +123,13 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
         .transactional_producers()
         .map(|(name, p, txn)| ProducerView {
             name: name.to_string(),
-            transactional_id: txn.transactional_id.clone(),
+            transactional_id: txn.transactional_id().to_string(),
             id: (p.producer_id() >= 0).then_some((p.producer_id(), p.producer_epoch())),
-            state: txn.state.name(),
-            in_transaction: txn.state == TxnState::InTransaction,
-            last_error: txn.last_error.map(|e| e.exception_name()),
+            state: txn.state().name(),
+            in_transaction: txn.state() == TxnState::InTransaction,
+            last_error: txn.last_error().map(|e| e.exception_name()),
             partitions: txn
-                .partitions_in_transaction
+                .partitions_in_transaction()
                 .iter()
                 .map(|tp| tp.to_string())
                 .collect(),
@@ -138,14 +138,14 @@ pub fn producers(world: &World) -> Vec<ProducerView> {
             fenced_by_epoch: world
                 .coordinated_transactions()
                 .iter()
-                .filter(|c| c.metadata.transactional_id() == txn.transactional_id)
+                .filter(|c| c.metadata.transactional_id() == txn.transactional_id())
                 .filter(|c| c.metadata.producer_id() == p.producer_id())
                 .map(|c| c.metadata.producer_epoch())
                 .max()
                 .filter(|e| {
                     p.producer_id() >= 0
                         && *e > p.producer_epoch()
-                        && txn.state != TxnState::FatalError
+                        && txn.state() != TxnState::FatalError
                 }),
         })
         .collect()

@@ -57,7 +57,7 @@ impl Producer {
                     Target::Broker(b) => b,
                 };
                 let correlation_id = take(next_correlation_id);
-                tm.in_flight = Some(correlation_id);
+                tm.request_sent(correlation_id);
                 self.in_flight.push(InFlight {
                     correlation_id,
                     broker,
@@ -96,12 +96,12 @@ impl Producer {
         let Some(tm) = self.txn.as_ref() else {
             return;
         };
-        let all = match tm.state {
+        let all = match tm.state() {
             TxnState::FatalError => true,
-            TxnState::AbortableError if tm.in_flight.is_none() => false,
+            TxnState::AbortableError if tm.in_flight().is_none() => false,
             _ => return,
         };
-        let error = tm.last_error.unwrap_or(Errors::UnknownServerError);
+        let error = tm.last_error().unwrap_or(Errors::UnknownServerError);
         let failed = &mut self.failed;
         for q in self.accumulator.values_mut() {
             q.retain(|b| {
@@ -137,20 +137,7 @@ impl Producer {
         out: &mut Vec<Outgoing>,
         events: &mut Vec<ProducerEvent>,
     ) {
-        // `abortUndrainedBatches`: while aborting, a batch back in the queue (its
-        // request timed out) is dropped, not sent again.
-        if self.txn.as_ref().is_some_and(|t| {
-            t.state == crate::client::transaction_manager::TxnState::AbortingTransaction
-        }) {
-            let count: usize = self.accumulator.values().map(|q| q.len()).sum();
-            if count > 0 {
-                for q in self.accumulator.values_mut() {
-                    q.clear();
-                }
-                events.push(ProducerEvent::UndrainedBatchesAborted { count });
-            }
-        }
-        // Drain: close open batches and send, in order, while the connection has room.
+        self.abort_undrained_batches(events);
         self.open.clear();
         let partitions: Vec<TopicPartition> = self.accumulator.keys().cloned().collect();
         for tp in partitions {
@@ -160,136 +147,192 @@ impl Producer {
             if self.txn.as_ref().is_some_and(|t| !t.send_allowed(&tp)) {
                 continue;
             }
-            loop {
-                let in_flight_to_broker =
-                    self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;
-                if in_flight_to_broker >= self.config.max_in_flight {
-                    break;
-                }
-                let Some(front) = self.accumulator.get(&tp).and_then(|q| q.front()) else {
-                    break;
-                };
-                if front.should_backoff(now_ms) {
-                    break;
-                }
-                let skipped = (front.attempts > 0 && now_ms < front.retry_at_ms)
-                    .then_some(front.current_leader_epoch)
-                    .flatten();
-                // A numbered batch waits while an earlier-numbered one is still in flight.
-                let blocked = self
-                    .accumulator
-                    .get(&tp)
-                    .and_then(|q| q.front())
-                    .and_then(|b| b.base_sequence)
-                    .is_some_and(|s| {
-                        self.in_flight.iter().any(|f| match &f.what {
-                            InFlightKind::Produce(o) => {
-                                o.tp == tp && o.base_sequence.is_some_and(|os| os < s)
-                            }
-                            _ => false,
-                        })
-                    });
-                if blocked {
-                    break;
-                }
-                let unnumbered = self
-                    .accumulator
-                    .get(&tp)
-                    .and_then(|q| q.front())
-                    .is_some_and(|b| b.base_sequence.is_none());
-                // Nor while its sequence is unresolved or its epoch bump still waits
-                // for other numbered batches (Kafka bumps at once, before the drain).
-                if unnumbered
-                    && (self.stale_partition_blocks(&tp)
-                        || self.sequence_unresolved(&tp)
-                        || self.epoch_bump_partitions.contains(&tp))
-                {
-                    break;
-                }
-                let Some(mut batch) = self.accumulator.get_mut(&tp).and_then(|q| q.pop_front())
-                else {
-                    break;
-                };
-                // Renumbered by an epoch bump and sent again with those numbers (not the
-                // batches numbered afresh here, after a new producer id).
-                let renumbered = batch.base_sequence.is_some() && batch.sequence_reset;
-                if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
-                    let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
-                    batch.producer_id = self.producer_id;
-                    batch.producer_epoch = self.producer_epoch;
-                    batch.base_sequence = Some(seq);
-                    self.sequence_ids
-                        .insert(tp.clone(), (self.producer_id, self.producer_epoch));
-                    let n = batch.values.len() as i32;
-                    self.next_sequence.insert(
-                        tp.clone(),
-                        crate::log::producer_state::increment_sequence(seq, n),
-                    );
-                    events.push(ProducerEvent::SequenceAssigned {
-                        batch: batch.id,
-                        tp: tp.clone(),
-                        producer_id: batch.producer_id,
-                        producer_epoch: batch.producer_epoch,
-                        first_seq: seq,
-                        last_seq: batch.last_sequence().unwrap_or(seq),
-                    });
-                }
-                if let Some(leader_epoch) = skipped {
-                    events.push(ProducerEvent::BackoffSkipped {
-                        batch: batch.id,
-                        tp: tp.clone(),
-                        leader_epoch,
-                    });
-                }
-                batch.attempts += 1;
+            while let Some((batch, skipped)) = self.next_batch_to_drain(&tp, broker, now_ms) {
+                let batch = self.close_batch(batch, skipped, events);
                 let correlation_id = take(next_correlation_id);
-                let renumbered = renumbered.then_some(batch.producer_epoch);
-                // `ProducerBatch.close()` at drain clears `reopened`: only an answer to a
-                // request sent before the renumbering finds the sequence reset.
-                batch.sequence_reset = false;
-                events.push(ProducerEvent::BatchSent {
-                    batch: batch.id,
-                    tp: tp.clone(),
-                    attempt: batch.attempts,
-                    first_seq: batch.base_sequence,
-                    last_seq: batch.last_sequence(),
-                    renumbered,
-                });
-                out.push(Outgoing {
-                    correlation_id,
-                    broker,
-                    request: Request::Produce {
-                        transactional_id: if batch.transactional {
-                            self.config.transactional_id.clone()
-                        } else {
-                            None
-                        },
-                        acks: self.config.acks,
-                        timeout_ms: self.config.request_timeout_ms as i32,
-                        topic_partition: tp.clone(),
-                        records: batch.encode(),
-                    },
-                });
-                if self.config.acks == 0 {
-                    // acks=0: nothing comes back; the send counts as done, offset unknown.
-                    events.push(ProducerEvent::Acknowledged {
-                        batch: batch.id,
-                        tp: tp.clone(),
-                        base_offset: -1,
-                        values: batch.values.clone(),
-                    });
-                    self.acknowledged
-                        .push((batch.id, tp.clone(), -1, batch.values));
-                    continue;
-                }
-                self.in_flight.push(InFlight {
-                    correlation_id,
-                    broker,
-                    deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
-                    what: InFlightKind::Produce(batch),
-                });
+                self.send_batch(batch, broker, correlation_id, now_ms, out, events);
             }
         }
+    }
+
+    /// `abortUndrainedBatches`: while aborting, a batch back in the queue (its
+    /// request timed out) is dropped, not sent again.
+    fn abort_undrained_batches(&mut self, events: &mut Vec<ProducerEvent>) {
+        use crate::client::transaction_manager::TxnState;
+        if !self
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.state() == TxnState::AbortingTransaction)
+        {
+            return;
+        }
+        let count: usize = self.accumulator.values().map(|q| q.len()).sum();
+        if count > 0 {
+            for q in self.accumulator.values_mut() {
+                q.clear();
+            }
+            events.push(ProducerEvent::UndrainedBatchesAborted { count });
+        }
+    }
+
+    /// `RecordAccumulator.drainBatchesForOneNode` for one partition: its first batch,
+    /// unless the connection to `broker` is full (`max.in.flight.requests.per.connection`),
+    /// the batch is backing off, or `shouldStopDrainBatchesForPartition` holds (an
+    /// earlier-numbered batch in flight, a sequence not settled). Also returns the
+    /// leader epoch whose change let a retry skip its backoff.
+    fn next_batch_to_drain(
+        &mut self,
+        tp: &TopicPartition,
+        broker: i32,
+        now_ms: i64,
+    ) -> Option<(ProducerBatch, Option<i32>)> {
+        let in_flight_to_broker =
+            self.in_flight.iter().filter(|f| f.broker == broker).count() as u32;
+        if in_flight_to_broker >= self.config.max_in_flight {
+            return None;
+        }
+        let front = self.accumulator.get(tp).and_then(|q| q.front())?;
+        if front.should_backoff(now_ms) {
+            return None;
+        }
+        let skipped = (front.attempts > 0 && now_ms < front.retry_at_ms)
+            .then_some(front.current_leader_epoch)
+            .flatten();
+        match front.base_sequence {
+            // A numbered batch waits while an earlier-numbered one is still in flight.
+            Some(s) => {
+                let earlier_in_flight = self.in_flight.iter().any(|f| match &f.what {
+                    InFlightKind::Produce(o) => {
+                        o.tp == *tp && o.base_sequence.is_some_and(|os| os < s)
+                    }
+                    _ => false,
+                });
+                if earlier_in_flight {
+                    return None;
+                }
+            }
+            // Nor while its sequence is unresolved or its epoch bump still waits
+            // for other numbered batches (Kafka bumps at once, before the drain).
+            None => {
+                if self.stale_partition_blocks(tp)
+                    || self.sequence_unresolved(tp)
+                    || self.epoch_bump_partitions.contains(tp)
+                {
+                    return None;
+                }
+            }
+        }
+        let batch = self.accumulator.get_mut(tp).and_then(|q| q.pop_front())?;
+        Some((batch, skipped))
+    }
+
+    /// The drained batch is closed for sending (`ProducerBatch.close()`): at its first
+    /// drain it takes the producer id, epoch and next sequence of its partition
+    /// (`drainBatchesForOneNode`'s `setProducerState`), and counts one more attempt.
+    fn close_batch(
+        &mut self,
+        mut batch: ProducerBatch,
+        skipped: Option<i32>,
+        events: &mut Vec<ProducerEvent>,
+    ) -> ProducerBatch {
+        // Renumbered by an epoch bump and sent again with those numbers (not the
+        // batches numbered afresh here, after a new producer id).
+        let renumbered = batch.base_sequence.is_some() && batch.sequence_reset;
+        if batch.base_sequence.is_none() && self.id_state == IdState::Ready {
+            self.assign_sequence(&mut batch, events);
+        }
+        if let Some(leader_epoch) = skipped {
+            events.push(ProducerEvent::BackoffSkipped {
+                batch: batch.id,
+                tp: batch.tp.clone(),
+                leader_epoch,
+            });
+        }
+        batch.attempts += 1;
+        let renumbered = renumbered.then_some(batch.producer_epoch);
+        // `ProducerBatch.close()` at drain clears `reopened`: only an answer to a
+        // request sent before the renumbering finds the sequence reset.
+        batch.sequence_reset = false;
+        events.push(ProducerEvent::BatchSent {
+            batch: batch.id,
+            tp: batch.tp.clone(),
+            attempt: batch.attempts,
+            first_seq: batch.base_sequence,
+            last_seq: batch.last_sequence(),
+            renumbered,
+        });
+        batch
+    }
+
+    /// `setProducerState` with `TransactionManager.sequenceNumber`, then
+    /// `incrementSequenceNumber`: the batch's numbers, once and for all its retries.
+    fn assign_sequence(&mut self, batch: &mut ProducerBatch, events: &mut Vec<ProducerEvent>) {
+        let tp = batch.tp.clone();
+        let seq = self.next_sequence.get(&tp).copied().unwrap_or(0);
+        batch.producer_id = self.producer_id;
+        batch.producer_epoch = self.producer_epoch;
+        batch.base_sequence = Some(seq);
+        self.sequence_ids
+            .insert(tp.clone(), (self.producer_id, self.producer_epoch));
+        let n = batch.values.len() as i32;
+        self.next_sequence.insert(
+            tp.clone(),
+            crate::log::producer_state::increment_sequence(seq, n),
+        );
+        events.push(ProducerEvent::SequenceAssigned {
+            batch: batch.id,
+            tp,
+            producer_id: batch.producer_id,
+            producer_epoch: batch.producer_epoch,
+            first_seq: seq,
+            last_seq: batch.last_sequence().unwrap_or(seq),
+        });
+    }
+
+    /// `Sender.sendProduceRequest`: the batch goes to its leader and waits for the
+    /// answer; with `acks=0` nothing comes back and the send counts as done.
+    fn send_batch(
+        &mut self,
+        batch: ProducerBatch,
+        broker: i32,
+        correlation_id: u64,
+        now_ms: i64,
+        out: &mut Vec<Outgoing>,
+        events: &mut Vec<ProducerEvent>,
+    ) {
+        out.push(Outgoing {
+            correlation_id,
+            broker,
+            request: Request::Produce {
+                transactional_id: if batch.transactional {
+                    self.config.transactional_id.clone()
+                } else {
+                    None
+                },
+                acks: self.config.acks,
+                timeout_ms: self.config.request_timeout_ms as i32,
+                topic_partition: batch.tp.clone(),
+                records: batch.encode(),
+            },
+        });
+        if self.config.acks == 0 {
+            // acks=0: the offset stays unknown.
+            events.push(ProducerEvent::Acknowledged {
+                batch: batch.id,
+                tp: batch.tp.clone(),
+                base_offset: -1,
+                values: batch.values.clone(),
+            });
+            self.acknowledged
+                .push((batch.id, batch.tp, -1, batch.values));
+            return;
+        }
+        self.in_flight.push(InFlight {
+            correlation_id,
+            broker,
+            deadline_ms: now_ms.saturating_add(self.config.request_timeout_ms),
+            what: InFlightKind::Produce(batch),
+        });
     }
 
     /// Requests past `request.timeout.ms`: Kafka closes the connection, which fails
@@ -353,9 +396,7 @@ impl Producer {
                         disconnected,
                     });
                     if let Some(tm) = self.txn.as_mut() {
-                        tm.in_flight = None;
-                        tm.coordinator = None;
-                        tm.retry_at_ms = now_ms.saturating_add(self.config.retry_backoff_ms);
+                        tm.request_disconnected(now_ms, self.config.retry_backoff_ms);
                     }
                 }
             }
@@ -496,7 +537,8 @@ impl Producer {
         false
     }
 
-    /// A response arrived from the network.
+    /// A response arrived from the network (`Sender.handleProduceResponse`, or the
+    /// completion handler of the transactional or InitProducerId request it answers).
     pub fn on_response(
         &mut self,
         correlation_id: u64,
@@ -518,37 +560,7 @@ impl Producer {
         let inflight = self.in_flight.remove(pos);
         match (inflight.what, response) {
             (InFlightKind::Txn(kind), response) => {
-                let backoff = self.config.retry_backoff_ms;
-                let Some(tm) = self.txn.as_mut() else {
-                    return events;
-                };
-                let bump_before = tm.epoch_bump();
-                let (outcome, ids) = tm.on_response(&kind, &response, now_ms, backoff);
-                let bump_required = match &outcome {
-                    Some(TxnOutcome::Failed { error, .. })
-                        if bump_before == EpochBump::NotRequired
-                            && tm.epoch_bump() == EpochBump::Required =>
-                    {
-                        Some(ProducerEvent::TxnEpochBumpRequired { error: *error })
-                    }
-                    _ => None,
-                };
-                if let Some((producer_id, producer_epoch)) = ids {
-                    // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
-                    if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
-                        self.reset_sequence_numbers();
-                    }
-                    self.producer_id = producer_id;
-                    self.producer_epoch = producer_epoch;
-                    self.id_state = IdState::Ready;
-                }
-                if let Some(outcome) = outcome {
-                    if !matches!(outcome, TxnOutcome::Retrying { .. }) {
-                        self.last_txn_outcome = Some(outcome.clone());
-                    }
-                    events.push(ProducerEvent::Transaction(outcome));
-                }
-                events.extend(bump_required);
+                self.handle_txn_response(&kind, &response, now_ms, &mut events)
             }
             (
                 InFlightKind::InitProducerId,
@@ -557,28 +569,14 @@ impl Producer {
                     producer_id,
                     producer_epoch,
                 },
-            ) => {
-                if error == Errors::None {
-                    self.producer_id = producer_id;
-                    self.producer_epoch = producer_epoch;
-                    self.id_state = IdState::Ready;
-                    events.push(ProducerEvent::ProducerIdReceived {
-                        producer_id,
-                        producer_epoch,
-                    });
-                } else {
-                    let backoff = self.config.retry_backoff_ms;
-                    self.id_state = IdState::Uninitialized {
-                        retry_at_ms: now_ms.saturating_add(backoff),
-                    };
-                    events.push(ProducerEvent::InitProducerIdRetry {
-                        error,
-                        backoff_ms: backoff,
-                    });
-                }
-            }
+            ) => self.handle_init_producer_id_response(
+                error,
+                (producer_id, producer_epoch),
+                now_ms,
+                &mut events,
+            ),
             (
-                InFlightKind::Produce(mut batch),
+                InFlightKind::Produce(batch),
                 Response::Produce {
                     error,
                     base_offset,
@@ -586,43 +584,14 @@ impl Producer {
                     error_message,
                     ..
                 },
-            ) => match error {
-                Errors::None | Errors::DuplicateSequenceNumber => {
-                    self.ack_sequence(&batch.tp, batch.last_sequence());
-                    self.ack_offset(&batch.tp, base_offset, batch.values.len());
-                    events.push(ProducerEvent::Acknowledged {
-                        batch: batch.id,
-                        tp: batch.tp.clone(),
-                        base_offset,
-                        values: batch.values.clone(),
-                    });
-                    self.acknowledged
-                        .push((batch.id, batch.tp.clone(), base_offset, batch.values));
-                }
-                e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, &mut events),
-                Errors::UnknownProducerId
-                    if self.may_retry(&batch, now_ms)
-                        && self.can_retry_unknown_producer_id(&batch, log_start_offset) =>
-                {
-                    self.schedule_retry(&mut batch, Errors::UnknownProducerId, now_ms, &mut events)
-                }
-                Errors::OutOfOrderSequenceNumber
-                    if self.may_retry(&batch, now_ms) && self.can_retry_out_of_order(&batch) =>
-                {
-                    self.schedule_retry(
-                        &mut batch,
-                        Errors::OutOfOrderSequenceNumber,
-                        now_ms,
-                        &mut events,
-                    )
-                }
-                e => {
-                    // `failBatch(batch, response, attempts < retries)`.
-                    // (`attempts` here counts sends, Kafka's counts retries.)
-                    let adjust = batch.attempts <= self.config.retries;
-                    self.fail_batch(&batch, e, error_message, adjust, &mut events);
-                }
-            },
+            ) => self.complete_batch(
+                batch,
+                error,
+                (base_offset, log_start_offset),
+                error_message,
+                now_ms,
+                &mut events,
+            ),
             (
                 InFlightKind::Expired {
                     tp, last_sequence, ..
@@ -647,6 +616,124 @@ impl Producer {
             }),
         }
         events
+    }
+
+    /// The answer to a transactional request goes to the transaction manager's
+    /// handler; the producer adopts the id and epoch it carries (a new epoch restarts
+    /// every sequence at 0) and reports the outcome.
+    fn handle_txn_response(
+        &mut self,
+        kind: &TxnRequestKind,
+        response: &Response,
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
+        let backoff = self.config.retry_backoff_ms;
+        let Some(tm) = self.txn.as_mut() else {
+            return;
+        };
+        let bump_before = tm.epoch_bump();
+        let (outcome, ids) = tm.on_response(kind, response, now_ms, backoff);
+        let bump_required = match &outcome {
+            Some(TxnOutcome::Failed { error, .. })
+                if bump_before == EpochBump::NotRequired
+                    && tm.epoch_bump() == EpochBump::Required =>
+            {
+                Some(ProducerEvent::TxnEpochBumpRequired { error: *error })
+            }
+            _ => None,
+        };
+        if let Some((producer_id, producer_epoch)) = ids {
+            // A new epoch (TV2 bumps it on every EndTxn) restarts every sequence at 0.
+            if (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch) {
+                self.reset_sequence_numbers();
+            }
+            self.producer_id = producer_id;
+            self.producer_epoch = producer_epoch;
+            self.id_state = IdState::Ready;
+        }
+        if let Some(outcome) = outcome {
+            if !matches!(outcome, TxnOutcome::Retrying { .. }) {
+                self.last_txn_outcome = Some(outcome.clone());
+            }
+            events.push(ProducerEvent::Transaction(outcome));
+        }
+        events.extend(bump_required);
+    }
+
+    /// An idempotent producer's InitProducerId answered (Kafka's `InitProducerIdHandler`
+    /// with no transactional.id): the id and epoch to number batches with, or another
+    /// try after the backoff.
+    fn handle_init_producer_id_response(
+        &mut self,
+        error: Errors,
+        (producer_id, producer_epoch): (i64, i16),
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
+        if error == Errors::None {
+            self.producer_id = producer_id;
+            self.producer_epoch = producer_epoch;
+            self.id_state = IdState::Ready;
+            events.push(ProducerEvent::ProducerIdReceived {
+                producer_id,
+                producer_epoch,
+            });
+        } else {
+            let backoff = self.config.retry_backoff_ms;
+            self.id_state = IdState::Uninitialized {
+                retry_at_ms: now_ms.saturating_add(backoff),
+            };
+            events.push(ProducerEvent::InitProducerIdRetry {
+                error,
+                backoff_ms: backoff,
+            });
+        }
+    }
+
+    /// `Sender.completeBatch`: a batch's answer acknowledges it (DUPLICATE_SEQUENCE_NUMBER
+    /// too: the broker has it), retries it when `canRetry` allows, or fails it.
+    fn complete_batch(
+        &mut self,
+        mut batch: ProducerBatch,
+        error: Errors,
+        (base_offset, log_start_offset): (i64, i64),
+        error_message: Option<ErrorDetail>,
+        now_ms: i64,
+        events: &mut Vec<ProducerEvent>,
+    ) {
+        match error {
+            Errors::None | Errors::DuplicateSequenceNumber => {
+                self.ack_sequence(&batch.tp, batch.last_sequence());
+                self.ack_offset(&batch.tp, base_offset, batch.values.len());
+                events.push(ProducerEvent::Acknowledged {
+                    batch: batch.id,
+                    tp: batch.tp.clone(),
+                    base_offset,
+                    values: batch.values.clone(),
+                });
+                self.acknowledged
+                    .push((batch.id, batch.tp.clone(), base_offset, batch.values));
+            }
+            e if e.is_retriable() => self.retry_or_fail(&mut batch, e, now_ms, events),
+            Errors::UnknownProducerId
+                if self.may_retry(&batch, now_ms)
+                    && self.can_retry_unknown_producer_id(&batch, log_start_offset) =>
+            {
+                self.schedule_retry(&mut batch, Errors::UnknownProducerId, now_ms, events)
+            }
+            Errors::OutOfOrderSequenceNumber
+                if self.may_retry(&batch, now_ms) && self.can_retry_out_of_order(&batch) =>
+            {
+                self.schedule_retry(&mut batch, Errors::OutOfOrderSequenceNumber, now_ms, events)
+            }
+            e => {
+                // `failBatch(batch, response, attempts < retries)`.
+                // (`attempts` here counts sends, Kafka's counts retries.)
+                let adjust = batch.attempts <= self.config.retries;
+                self.fail_batch(&batch, e, error_message, adjust, events);
+            }
+        }
     }
 
     /// The connection to a broker broke (the broker stopped): in-flight requests fail

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::client::consumer::ConsumerGroupMetadata;
+use crate::protocol::Response;
 
 #[test]
 fn the_client_state_machine_refuses_illegal_calls() {

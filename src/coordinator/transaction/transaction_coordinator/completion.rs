@@ -76,6 +76,10 @@ impl TransactionCoordinator {
     ///
     /// (An empty *commit* bumping the epoch is the trunk behaviour the seed
     /// describes — `PREPARE_COMMIT` may follow Empty/Complete*; 4.4.0 answered ITS.)
+    ///
+    /// Kafka's steps, one function each: the checks up to the new metadata
+    /// ([`Self::end_txn_pre_append`]), `appendTransactionToLog` of the Prepare* record,
+    /// and the append's callback ([`Self::send_txn_markers_callback`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn end_transaction(
         &mut self,
@@ -89,124 +93,83 @@ impl TransactionCoordinator {
         log: &mut dyn TxnLogWriter,
         out: &mut Out,
     ) -> EndTxnResult {
-        if transactional_id.is_empty() {
-            return err_result(Errors::InvalidRequest);
+        let call = EndTxnCall {
+            producer_id,
+            producer_epoch,
+            result,
+            from_client,
+            tv,
+        };
+        let pre = match self.end_txn_pre_append(transactional_id, call, now, log, out) {
+            Ok(pre) => pre,
+            Err(answer) => return answer,
+        };
+        if let Err(e) = self.write_transit(transactional_id, &pre.transit, false, now, log, out) {
+            // The callback's failed append: a fence below TV2 is remembered as failed
+            // (`hasFailedEpochFence`).
+            if pre.is_epoch_fence && !tv.supports_epoch_bump() {
+                if let Some(meta) = self.transactions.get_mut(transactional_id) {
+                    meta.mark_failed_epoch_fence();
+                }
+            }
+            return err_result(e);
         }
-        let (coordinator_epoch, meta) = match self.owned_metadata_mut(transactional_id) {
-            Ok(found) => found,
-            Err(e) => return err_result(e),
-        };
-        let Some(meta) = meta else {
-            return err_result(Errors::InvalidProducerIdMapping);
-        };
-        let current_id = meta.producer_id();
-        let current_epoch = meta.producer_epoch();
-        let is_epoch_fence = meta.pending_state() == Some(TransactionState::PrepareEpochFence);
-        // Which epoch rules hold is the transaction's own version, the one it was
-        // written with (`currentTxnMetadataIsAtLeastTransactionsV2`), not the
-        // request's: a TV2 transaction retried by an older client, or a TV0/TV1 one
-        // by a TV2 client, is judged as it began (Kafka 4.0;
-        // TransactionCoordinatorTest.shouldReturnWhenTransactionVersionDowngraded,
-        // shouldReturnCorrectlyWhenTransactionVersionUpgraded).
-        let meta_v2 = !is_epoch_fence && meta.client_transaction_version().supports_epoch_bump();
-        // The client retried an EndTxn that overflowed the epoch; the new id is stored.
-        let retry_on_overflow = meta_v2
-            && meta.previous_producer_id() == producer_id
-            && producer_epoch == i16::MAX - 1
-            && meta.producer_epoch() == 0;
-        // The client retried an EndTxn whose bumped epoch is stored (`endTxnEpochBumped`).
-        let retry_on_epoch_bump =
-            meta_v2 && i32::from(meta.producer_epoch()) == i32::from(producer_epoch) + 1;
-        // Before TV2 the epoch never moves at EndTxn: a Complete* state with the same
-        // epoch and result is the retry.
-        let v1 = !meta_v2;
-        let is_valid_epoch = if v1 {
-            version::v1_valid_epoch(from_client, producer_epoch, meta.producer_epoch())
-        } else {
-            version::v2_valid_epoch(
-                meta.state(),
-                producer_epoch,
-                meta.producer_epoch(),
-                retry_on_epoch_bump,
-                retry_on_overflow,
-            )
-        };
-        let is_retry = if v1 && !is_epoch_fence {
-            matches!(
-                meta.state(),
-                TransactionState::CompleteCommit | TransactionState::CompleteAbort
-            )
-        } else {
-            retry_on_epoch_bump || retry_on_overflow
-        };
+        self.send_txn_markers_callback(
+            transactional_id,
+            pre.coordinator_epoch,
+            result,
+            now,
+            log,
+            out,
+        )
+    }
 
-        if meta.producer_id() != producer_id && !retry_on_overflow {
-            return err_result(Errors::InvalidProducerIdMapping);
+    /// `endTransaction`'s `preAppendResult`: the checks of the request against the
+    /// stored transaction, then the Prepare* metadata to append
+    /// (`prepareAbortOrCommit`). `Err` is the answer at once: an error, or NONE for a
+    /// retry of a transaction already complete.
+    fn end_txn_pre_append(
+        &mut self,
+        transactional_id: &str,
+        call: EndTxnCall,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> Result<PreAppend, EndTxnResult> {
+        if transactional_id.is_empty() {
+            return Err(err_result(Errors::InvalidRequest));
         }
-        if meta.pending_transition_in_progress() && !is_epoch_fence {
-            return err_result(Errors::ConcurrentTransactions);
+        let (coordinator_epoch, meta) = self
+            .owned_metadata_mut(transactional_id)
+            .map_err(err_result)?;
+        let meta = meta.ok_or_else(|| err_result(Errors::InvalidProducerIdMapping))?;
+        let epochs = EndTxnEpochs::of(meta, &call);
+        if meta.producer_id() != call.producer_id && !epochs.retry_on_overflow {
+            return Err(err_result(Errors::InvalidProducerIdMapping));
         }
-        if !is_valid_epoch {
-            if from_client {
+        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
+            return Err(err_result(Errors::ConcurrentTransactions));
+        }
+        if !epochs.is_valid_epoch {
+            if call.from_client {
                 event(
                     out,
                     CoordinatorEvent::EndTxnEpochFenced {
                         transactional_id: transactional_id.to_string(),
-                        epoch: producer_epoch,
-                        current_epoch,
+                        epoch: call.producer_epoch,
+                        current_epoch: meta.producer_epoch(),
                         state: meta.state(),
-                        transaction_v2: !v1,
+                        transaction_v2: epochs.v2,
                     },
                 );
             }
-            return err_result(Errors::ProducerFenced);
+            return Err(err_result(Errors::ProducerFenced));
         }
+        let (next_state, no_partition_added) =
+            end_txn_next_state(transactional_id, meta, &call, &epochs, out)?;
 
-        use TransactionState as S;
-        // (next state, no partition added) or an immediate answer.
-        let next: Result<(TransactionState, bool), Errors> = match (meta.state(), result) {
-            (S::Ongoing, r) => Ok((r.prepare_state(), false)),
-            (S::CompleteCommit, TxnResult::Commit) | (S::CompleteAbort, TxnResult::Abort)
-                if is_retry =>
-            {
-                return ok_result(Errors::None, current_id, current_epoch);
-            }
-            (S::CompleteCommit, TxnResult::Abort) | (S::CompleteAbort, TxnResult::Commit)
-                if is_retry =>
-            {
-                Err(Errors::InvalidTxnState)
-            }
-            // Before TV2 only an Ongoing transaction can end: no empty transactions
-            // (the request's version: a TV2 client may end an empty one).
-            (S::CompleteCommit | S::CompleteAbort | S::Empty, _)
-                if is_epoch_fence || !tv.supports_epoch_bump() =>
-            {
-                Err(Errors::InvalidTxnState)
-            }
-            (S::CompleteCommit | S::CompleteAbort | S::Empty, r) => Ok((r.prepare_state(), true)),
-            (S::PrepareCommit, TxnResult::Commit) | (S::PrepareAbort, TxnResult::Abort) => {
-                Err(Errors::ConcurrentTransactions)
-            }
-            (S::PrepareCommit, TxnResult::Abort) | (S::PrepareAbort, TxnResult::Commit) => {
-                Err(Errors::InvalidTxnState)
-            }
-            (S::Dead | S::PrepareEpochFence, _) => {
-                let state = meta.state();
-                let e = Self::internal_error(
-                    transactional_id,
-                    InternalError::StateNeverCurrent(state),
-                    out,
-                );
-                return err_result(e);
-            }
-        };
-        let (next_state, no_partition_added) = match next {
-            Ok(n) => n,
-            Err(e) => return err_result(e),
-        };
-
-        if is_epoch_fence {
-            if tv.supports_epoch_bump() {
+        if epochs.is_epoch_fence {
+            if call.tv.supports_epoch_bump() {
                 // Make way for PrepareAbort. Since KAFKA-19367 the fence epoch is not put
                 // into memory: prepare_abort_or_commit bumps once, so the epoch goes up
                 // by one in total, not two.
@@ -214,45 +177,51 @@ impl TransactionCoordinator {
             } else {
                 // Below TV2 the epoch never moves at EndTxn: the fence epoch goes into
                 // memory now, and PrepareAbort and the markers carry it.
-                meta.fence_in_memory(producer_epoch);
+                meta.fence_in_memory(call.producer_epoch);
             }
         }
         // An exhausted epoch moves to a new producer id at Complete*, for a TV2 client
         // only (`clientTransactionVersion.supportsEpochBump()`: below TV2 the next
         // InitProducerId rotates it). Since KAFKA-20090 (apache/kafka#21506, 2026) a TV2
         // fence allocates it too, where Kafka 4.0 did not.
-        let next_producer_id = if tv.supports_epoch_bump() && meta.is_producer_epoch_exhausted() {
-            match log.generate_producer_id() {
-                Ok(id) => id,
-                Err(e) => return err_result(e),
-            }
-        } else {
-            NO_PRODUCER_ID
-        };
+        let next_producer_id =
+            if call.tv.supports_epoch_bump() && meta.is_producer_epoch_exhausted() {
+                log.generate_producer_id().map_err(err_result)?
+            } else {
+                NO_PRODUCER_ID
+            };
         let breaks = self.config.breaks;
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
-            return err_result(Errors::NotCoordinator);
+            return Err(err_result(Errors::NotCoordinator));
         };
-        let transit = match meta.prepare_abort_or_commit(
-            next_state,
-            tv,
-            (next_producer_id, now),
-            no_partition_added,
-            breaks,
-        ) {
-            Ok(t) => t,
-            Err(e) => return err_result(Self::transition_failed(transactional_id, &e, out)),
-        };
-        if let Err(e) = self.write_transit(transactional_id, &transit, false, now, log, out) {
-            if is_epoch_fence && !tv.supports_epoch_bump() {
-                if let Some(meta) = self.transactions.get_mut(transactional_id) {
-                    meta.mark_failed_epoch_fence();
-                }
-            }
-            return err_result(e);
-        }
+        let transit = meta
+            .prepare_abort_or_commit(
+                next_state,
+                call.tv,
+                (next_producer_id, now),
+                no_partition_added,
+                breaks,
+            )
+            .map_err(|e| err_result(Self::transition_failed(transactional_id, &e, out)))?;
+        Ok(PreAppend {
+            coordinator_epoch,
+            transit,
+            is_epoch_fence: epochs.is_epoch_fence,
+        })
+    }
 
-        // The Prepare* record is durable: prepare the completion and send markers.
+    /// `sendTxnMarkersCallback` once the Prepare* record is durable: prepare the
+    /// completion (`prepareComplete`), answer the client with the epoch, and send the
+    /// markers (`addTxnMarkersToSend`); with no partition to mark, Complete* follows now.
+    fn send_txn_markers_callback(
+        &mut self,
+        transactional_id: &str,
+        coordinator_epoch: i32,
+        result: TxnResult,
+        now: i64,
+        log: &mut dyn TxnLogWriter,
+        out: &mut Out,
+    ) -> EndTxnResult {
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return err_result(Errors::NotCoordinator);
         };
@@ -416,4 +385,139 @@ impl TransactionCoordinator {
     }
 
     // ------------------------------------------------------------ timeouts
+}
+
+/// An EndTxn as `endTransaction` takes it: from a client, or the coordinator's own
+/// abort (the fence in InitProducerId, a timeout).
+#[derive(Clone, Copy)]
+struct EndTxnCall {
+    producer_id: i64,
+    producer_epoch: i16,
+    result: TxnResult,
+    /// `isFromClient`.
+    from_client: bool,
+    /// The request's transaction version (`clientTransactionVersion`).
+    tv: TransactionVersion,
+}
+
+/// What `endTransaction`'s checks hand to the append.
+struct PreAppend {
+    coordinator_epoch: i32,
+    /// The Prepare* metadata to write.
+    transit: TxnTransitMetadata,
+    /// The abort is the fence an InitProducerId asked for (`isEpochFence`).
+    is_epoch_fence: bool,
+}
+
+/// How the request's producer id and epoch stand against the stored transaction:
+/// the values `endTransaction` computes before its state match.
+struct EndTxnEpochs {
+    /// `PrepareEpochFence` is pending: this is the fence's abort.
+    is_epoch_fence: bool,
+    /// The transaction's own version decides the epoch rules, the one it was
+    /// written with (`currentTxnMetadataIsAtLeastTransactionsV2`), not the request's:
+    /// a TV2 transaction retried by an older client, or a TV0/TV1 one by a TV2 client,
+    /// is judged as it began (Kafka 4.0;
+    /// TransactionCoordinatorTest.shouldReturnWhenTransactionVersionDowngraded,
+    /// shouldReturnCorrectlyWhenTransactionVersionUpgraded).
+    v2: bool,
+    /// The client retried an EndTxn that overflowed the epoch; the new id is stored
+    /// (`retryOnOverflow`).
+    retry_on_overflow: bool,
+    is_valid_epoch: bool,
+    /// The request repeats one already applied.
+    is_retry: bool,
+}
+
+impl EndTxnEpochs {
+    fn of(meta: &TransactionMetadata, call: &EndTxnCall) -> Self {
+        let is_epoch_fence = meta.pending_state() == Some(TransactionState::PrepareEpochFence);
+        let v2 = !is_epoch_fence && meta.client_transaction_version().supports_epoch_bump();
+        let retry_on_overflow = v2
+            && meta.previous_producer_id() == call.producer_id
+            && call.producer_epoch == i16::MAX - 1
+            && meta.producer_epoch() == 0;
+        // The client retried an EndTxn whose bumped epoch is stored (`endTxnEpochBumped`).
+        let retry_on_epoch_bump =
+            v2 && i32::from(meta.producer_epoch()) == i32::from(call.producer_epoch) + 1;
+        let is_valid_epoch = if v2 {
+            version::v2_valid_epoch(
+                meta.state(),
+                call.producer_epoch,
+                meta.producer_epoch(),
+                retry_on_epoch_bump,
+                retry_on_overflow,
+            )
+        } else {
+            version::v1_valid_epoch(call.from_client, call.producer_epoch, meta.producer_epoch())
+        };
+        // Before TV2 the epoch never moves at EndTxn: a Complete* state with the same
+        // epoch and result is the retry.
+        let is_retry = if !v2 && !is_epoch_fence {
+            matches!(
+                meta.state(),
+                TransactionState::CompleteCommit | TransactionState::CompleteAbort
+            )
+        } else {
+            retry_on_epoch_bump || retry_on_overflow
+        };
+        EndTxnEpochs {
+            is_epoch_fence,
+            v2,
+            retry_on_overflow,
+            is_valid_epoch,
+            is_retry,
+        }
+    }
+}
+
+/// `endTransaction`'s match on the current state: the Prepare* state to move to and
+/// whether no partition was added (an empty transaction), or the answer at once.
+fn end_txn_next_state(
+    transactional_id: &str,
+    meta: &TransactionMetadata,
+    call: &EndTxnCall,
+    epochs: &EndTxnEpochs,
+    out: &mut Out,
+) -> Result<(TransactionState, bool), EndTxnResult> {
+    use TransactionState as S;
+    let error = match (meta.state(), call.result) {
+        (S::Ongoing, r) => return Ok((r.prepare_state(), false)),
+        (S::CompleteCommit, TxnResult::Commit) | (S::CompleteAbort, TxnResult::Abort)
+            if epochs.is_retry =>
+        {
+            return Err(ok_result(
+                Errors::None,
+                meta.producer_id(),
+                meta.producer_epoch(),
+            ));
+        }
+        (S::CompleteCommit, TxnResult::Abort) | (S::CompleteAbort, TxnResult::Commit)
+            if epochs.is_retry =>
+        {
+            Errors::InvalidTxnState
+        }
+        // Before TV2 only an Ongoing transaction can end: no empty transactions
+        // (the request's version: a TV2 client may end an empty one).
+        (S::CompleteCommit | S::CompleteAbort | S::Empty, _)
+            if epochs.is_epoch_fence || !call.tv.supports_epoch_bump() =>
+        {
+            Errors::InvalidTxnState
+        }
+        (S::CompleteCommit | S::CompleteAbort | S::Empty, r) => {
+            return Ok((r.prepare_state(), true))
+        }
+        (S::PrepareCommit, TxnResult::Commit) | (S::PrepareAbort, TxnResult::Abort) => {
+            Errors::ConcurrentTransactions
+        }
+        (S::PrepareCommit, TxnResult::Abort) | (S::PrepareAbort, TxnResult::Commit) => {
+            Errors::InvalidTxnState
+        }
+        (S::Dead | S::PrepareEpochFence, _) => TransactionCoordinator::internal_error(
+            transactional_id,
+            InternalError::StateNeverCurrent(meta.state()),
+            out,
+        ),
+    };
+    Err(err_result(error))
 }

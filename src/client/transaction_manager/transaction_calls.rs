@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::transaction_manager::{TransactionManager, TxnOutcome};
+use super::{TransactionManager, TxnOutcome};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 
@@ -413,9 +413,7 @@ pub struct PendingStateTransition {
 /// aborts the transaction, unless it is already aborting.
 pub(super) fn batch_error_state(state: TxnState, error: Errors) -> TxnState {
     match (state, error) {
-        (_, e) if super::transaction_manager::handler_errors::send_error_is_fatal(e) => {
-            TxnState::FatalError
-        }
+        (_, e) if super::handler_errors::send_error_is_fatal(e) => TxnState::FatalError,
         (TxnState::AbortingTransaction | TxnState::FatalError, _) => state,
         (s, _) if s.can_transition_to(TxnState::AbortableError) => TxnState::AbortableError,
         _ => state,
