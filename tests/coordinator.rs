@@ -469,6 +469,10 @@ fn request_errors_follow_kafka() {
     assert_eq!(r2[0].1, Errors::ConcurrentTransactions);
     let (r3, _) = c.handle_end_txn("x", 0, 0, true, 2, &mut log);
     assert_eq!(r3.error, Errors::ConcurrentTransactions);
+    // Not a retry (the bumped epoch itself) while the markers are out: Kafka's
+    // `endTransaction` checks the epoch before the transition in flight, so it is fenced.
+    let (r5, _) = c.handle_end_txn("x", 0, 1, true, 2, &mut log);
+    assert_eq!(r5.error, Errors::ProducerFenced);
     let (r4, _) = c.handle_init_producer_id("x", 60_000, 2, &mut log);
     assert_eq!(r4.error, Errors::ConcurrentTransactions);
     // A retriable marker error is sent again; the commit completes after.

@@ -147,9 +147,6 @@ impl TransactionCoordinator {
         if meta.producer_id() != call.producer_id && !epochs.retry_on_overflow {
             return Err(err_result(Errors::InvalidProducerIdMapping));
         }
-        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
-            return Err(err_result(Errors::ConcurrentTransactions));
-        }
         if !epochs.is_valid_epoch {
             if call.from_client {
                 event(
@@ -164,6 +161,11 @@ impl TransactionCoordinator {
                 );
             }
             return Err(err_result(Errors::ProducerFenced));
+        }
+        // Kafka checks the epoch before a transition in flight: a stale epoch is fenced
+        // even while the coordinator is busy with another transition.
+        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
+            return Err(err_result(Errors::ConcurrentTransactions));
         }
         let (next_state, no_partition_added) =
             end_txn_next_state(transactional_id, meta, &call, &epochs, out)?;
