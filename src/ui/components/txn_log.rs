@@ -5,7 +5,8 @@
 //! The batch table is windowed: it renders only the batches the view model decoded near
 //! the rows on screen, and empty rows of the same height for the others, so a
 //! partition of 10,000 batches scrolls (by mouse or by the arrow keys in the focused
-//! region) through all of them while the page styles, lays out and paints ≈ 50 rows.
+//! region) through all of them while the page styles, lays out and paints ≈ 50 rows,
+//! and at the newest end, where the clicks land, the newest 24 (`NEWEST_ROWS`).
 //! Scrolling away from the decoded rows asks for the window there (`on_back`). The
 //! table's `aria-rowcount` and each row's `aria-rowindex` tell a screen reader where a
 //! row sits among all of them.
