@@ -57,7 +57,34 @@ function mainThread(trace) {
     work.push(busy / 1000);
   }
   const gaps = starts.slice(1).map((t, i) => (t - starts[i]) / 1000);
-  return { tasks: tasks.map((t) => t.dur / 1000), work, gaps, starts, main, events };
+  return { tasks: tasks.map((t) => t.dur / 1000), long: tasks.filter((t) => t.dur > 16_000), work, gaps, starts, main, events };
+}
+
+/**
+ * What each task over 16 ms is: a frame's rendering (the task that updates the
+ * lifecycle: style, layout, paint, commit) or a script (a step of Play: the engine,
+ * the view models, Yew's diff), with its wall time and its thread time (what the main
+ * thread ran; the rest of the wall time other processes held its core).
+ */
+function longTasks({ long, main, events }) {
+  const own = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur);
+  const kinds = new Map();
+  for (const t of long) {
+    const inside = own.filter((e) => e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
+    const kind = inside.some((e) => e.name === 'WebFrameWidgetImpl::UpdateLifecycle')
+      ? 'frame'
+      : inside.some((e) => e.name === 'TimerFire' || e.name === 'FunctionCall')
+        ? 'script'
+        : 'other';
+    kinds.set(kind, [...(kinds.get(kind) ?? []), t]);
+  }
+  return [...kinds.entries()]
+    .map(([kind, ts]) => {
+      const wall = ts.map((t) => t.dur / 1000);
+      const cpu = ts.map((t) => (t.tdur ?? t.dur) / 1000);
+      return `${kind} ${ts.length} (wall p50 ${quantile(wall, 0.5).toFixed(1)} ms, thread time p50 ${quantile(cpu, 0.5).toFixed(1)} ms, max ${Math.max(...cpu).toFixed(1)} ms)`;
+    })
+    .join(', ');
 }
 
 /**
@@ -166,6 +193,7 @@ test('frames while Play animates the recorded steps on a 10,000-batch partition'
         `  frames, interval between frame starts (trace): ${fmt(gaps)}\n` +
         `  frames, requestAnimationFrame intervals (page): ${fmt(raf)}\n` +
         `  main-thread tasks (trace): ${fmt(tasks)}, over 16 ms: ${tasks.filter((d) => d > 16).length}\n` +
+        `  tasks over 16 ms (trace): ${longTasks(threads) || 'none'}\n` +
         `  long frames (trace): ${longFrames(threads, 17.5)}`,
     );
     assert.ok(work.length > 0, 'the trace holds the page’s frames');

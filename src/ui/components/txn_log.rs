@@ -5,7 +5,8 @@
 //! The batch table is windowed: it renders only the batches the view model decoded near
 //! the rows on screen, and empty rows of the same height for the others, so a
 //! partition of 10,000 batches scrolls (by mouse or by the arrow keys in the focused
-//! region) through all of them while the page styles, lays out and paints ≈ 50 rows.
+//! region) through all of them while the page styles, lays out and paints ≈ 50 rows,
+//! and at the newest end, where the clicks land, the newest 24 (`NEWEST_ROWS`).
 //! Scrolling away from the decoded rows asks for the window there (`on_back`). The
 //! table's `aria-rowcount` and each row's `aria-rowindex` tell a screen reader where a
 //! row sits among all of them.
@@ -17,7 +18,7 @@ use yew::virtual_dom::VList;
 use super::log_table::gap_row;
 use crate::i18n::{t, tf, ui_lang, Key};
 use crate::view::alt::{kind_key, strip_alt, strip_cells};
-use crate::view::log_rows::{window_rows, LogRow};
+use crate::view::log_rows::{newest_rows, window_rows, LogRow, NEWEST_ROWS};
 use crate::view::partition::{BatchKind, PartitionView, TxnBatch};
 
 #[derive(Properties, PartialEq)]
@@ -211,15 +212,35 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
         None => tf(Key::LsoFree, &[&part.last_stable_offset.to_string()]),
     };
     let shown = part.batches.len();
-    let (first, rows) = part.table_rows();
-    let (_, table_rows) = window_rows(part);
-    let (len, total) = (rows.len(), part.total_batches);
     let windowed = p.on_back.is_some();
+    // At the newest end of a long log (where every click lands) only the newest
+    // `NEWEST_ROWS` batches are rendered; once the reader scrolls up past a few rows,
+    // every decoded batch (as many as the view model decoded, then the window scrolled
+    // to).
+    let away = use_state(|| false);
+    let (first, len, table_rows) = if windowed && !*away && part.rows.is_none() {
+        newest_rows(part, NEWEST_ROWS)
+    } else {
+        let (first, table_rows) = window_rows(part);
+        (first, part.table_rows().1.len(), table_rows)
+    };
+    let decoded = part.table_rows().1;
+    let rows = decoded
+        .get(decoded.len().saturating_sub(len)..)
+        .unwrap_or_default();
+    let total = part.total_batches;
     let onscroll = p.on_back.clone().map(|cb| {
+        let away = away.clone();
         Callback::from(move |e: Event| {
             let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
                 return;
             };
+            // Scrolled up by more than a few rows: render all the decoded ones (the
+            // cut window covers `NEWEST_ROWS` less the box's 9 and `back_for`'s 5).
+            let up = el.scroll_top() < -((ROW_PX * 6) as i32);
+            if up != *away {
+                away.set(up);
+            }
             if let Some(back) = back_for(el.scroll_top(), el.client_height(), first, len, total) {
                 cb.emit(back);
             }
