@@ -17,8 +17,9 @@ use super::idempotence::idempotence_page;
 use super::intents::Intents;
 use super::link;
 use super::state::{AppState, Msg, Page};
-use super::transactions::{txn_views_kept, TransactionsPage};
+use super::transactions::TransactionsPage;
 use crate::i18n::{t, ui_lang, Key};
+use crate::view::txn_page::txn_views_kept;
 
 /// The narration for the step just played: its `## Title` and `> text` paragraphs, or
 /// those of the nearest step above it that has some (steps under one heading share it).
@@ -198,9 +199,9 @@ pub(super) fn page_view(
         Page::Idempotence => idempotence_page(state, intents, lesson, lessons),
         Page::Transactions => {
             let back = state.panels.log_back;
-            let views = std::rc::Rc::new(
-                state.with_world_kept(Page::Transactions, |w, kept| txn_views_kept(w, back, kept)),
-            );
+            let views = std::rc::Rc::new(state.with_world_kept(Page::Transactions, |w, kept| {
+                txn_views_kept(w, ui_lang(), back, kept)
+            }));
             let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {
                 time_travel(state, intents)

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::sim::World;
 use crate::view::idempotence_page::{expected_sequence, idempotence_views, IdempotenceViews};
-pub(super) use crate::view::idempotence_page::{last_verdict, marks};
+pub(super) use crate::view::idempotence_page::{last_verdict, marks, shown_tp};
 use crate::view::page::Setup;
 
 use super::app::time_travel;
@@ -151,9 +151,10 @@ pub(super) fn cluster_choice(
 }
 
 /// The page's views of the shown world (`view::idempotence_page`), in the page's
-/// language.
+/// language, on the partition the learner chose.
 pub(super) fn views(state: &AppState, world: &World) -> IdempotenceViews {
-    idempotence_views(world, state.shown_tp(world), crate::i18n::ui_lang())
+    let selected = state.panels.selected_tp.as_ref();
+    idempotence_views(world, selected, crate::i18n::ui_lang())
 }
 
 /// The idempotence page (the first page).

@@ -10,9 +10,7 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
-use crate::sim::World;
 use crate::view::page::Setup;
-use crate::view::txn_page::Kept;
 
 use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
@@ -30,21 +28,6 @@ use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 
 pub use crate::view::txn_page::TxnViews;
-
-/// The page's views of `world`, its events in the page's language.
-pub fn txn_views(world: &World) -> TxnViews {
-    txn_views_back(world, 0)
-}
-
-/// [`txn_views`] with the batch table's window ending `back` batches before the newest.
-pub fn txn_views_back(world: &World, back: usize) -> TxnViews {
-    crate::view::txn_page::txn_views_back(world, crate::i18n::ui_lang(), back)
-}
-
-/// [`txn_views_back`], reading the world's events through what the page `kept`.
-pub fn txn_views_kept(world: &World, back: usize, kept: &mut Kept) -> TxnViews {
-    crate::view::txn_page::txn_views_kept(world, crate::i18n::ui_lang(), back, kept)
-}
 
 #[derive(Properties, PartialEq)]
 pub struct TransactionsPageProps {

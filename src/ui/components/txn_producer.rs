@@ -10,7 +10,7 @@ use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 use crate::ui::state::Page;
 use crate::view::producers::ProducerView;
-use crate::view::validate;
+use crate::view::{tone, validate};
 
 #[derive(Properties, PartialEq)]
 pub struct TxnProducerProps {
@@ -40,15 +40,6 @@ fn state_hint(state: &str) -> Key {
         "ABORTABLE_ERROR" => Key::TxStateAbortable,
         "FATAL_ERROR" => Key::TxStateFatal,
         _ => Key::TxStateBusy,
-    }
-}
-
-fn state_tone(state: &str) -> &'static str {
-    match state {
-        "IN_TRANSACTION" => "badge warn",
-        "READY" => "badge ok",
-        "ABORTABLE_ERROR" | "FATAL_ERROR" => "badge danger",
-        _ => "badge",
     }
 }
 
@@ -107,7 +98,7 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
         <section class="panel stack txn-producer" aria-labelledby={heading_id.clone()} data-testid={id("txn-producer")}>
             <div class="panel-head">
                 <h2 id={heading_id}>{ v.name.clone() }</h2>
-                <span class={state_tone(v.state)} data-testid={id("txn-client-state")}>{ v.state }</span>
+                <span class={class_list(&["badge", tone::client_state(v.state)])} data-testid={id("txn-client-state")}>{ v.state }</span>
             </div>
             <p class="small muted">{ tf(Key::TxProducerIntro, &[&v.transactional_id]) }</p>
             <p class="small mono" data-testid={id("txn-producer-id")}>{ identity }</p>
