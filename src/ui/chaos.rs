@@ -161,6 +161,39 @@ fn spawn(
     })
 }
 
+/// Start: the fields read (first seed, runs, steps: a number out of range is said, and
+/// nothing runs), the last run's worker ended and a new one started on the switches.
+fn start_run(
+    [first, runs, steps]: [&UseStateHandle<String>; 3],
+    switches: UseStateHandle<Vec<BreakSwitch>>,
+    runner: Rc<RefCell<Option<Runner>>>,
+    latest: Rc<RefCell<Run>>,
+    show: Callback<Run>,
+) -> Callback<MouseEvent> {
+    let (first, runs, steps) = (first.clone(), runs.clone(), steps.clone());
+    Callback::from(move |_: MouseEvent| {
+        runner.borrow_mut().take();
+        let (Some(first), Some(runs), Some(steps)) = (
+            field(&first, 0, u64::MAX - MAX_SEEDS),
+            field(&runs, 1, MAX_SEEDS),
+            field(&steps, 1, MAX_STEPS as u64),
+        ) else {
+            show.emit(Run {
+                status: Status::BadInput,
+                ..Run::idle()
+            });
+            return;
+        };
+        let request = Request {
+            first,
+            last: first + runs,
+            steps: steps as usize,
+            switches: (*switches).clone(),
+        };
+        *runner.borrow_mut() = spawn(request, runs, latest.clone(), show.clone());
+    })
+}
+
 #[function_component(ChaosApp)]
 pub fn chaos_app() -> Html {
     // The page's language; the first one (`?lang=`, else the browser's) is in force
@@ -201,32 +234,13 @@ pub fn chaos_app() -> Html {
         })
     };
 
-    let start = {
-        let (switches, first, runs, steps) =
-            (switches.clone(), first.clone(), runs.clone(), steps.clone());
-        let (runner, latest, show) = (runner.clone(), latest.clone(), show.clone());
-        Callback::from(move |_: MouseEvent| {
-            runner.borrow_mut().take();
-            let (Some(first), Some(runs), Some(steps)) = (
-                field(&first, 0, u64::MAX - MAX_SEEDS),
-                field(&runs, 1, MAX_SEEDS),
-                field(&steps, 1, MAX_STEPS as u64),
-            ) else {
-                show.emit(Run {
-                    status: Status::BadInput,
-                    ..Run::idle()
-                });
-                return;
-            };
-            let request = Request {
-                first,
-                last: first + runs,
-                steps: steps as usize,
-                switches: (*switches).clone(),
-            };
-            *runner.borrow_mut() = spawn(request, runs, latest.clone(), show.clone());
-        })
-    };
+    let start = start_run(
+        [&first, &runs, &steps],
+        switches.clone(),
+        runner.clone(),
+        latest.clone(),
+        show.clone(),
+    );
     let stop = {
         let (runner, latest, show) = (runner.clone(), latest.clone(), show.clone());
         Callback::from(move |_: MouseEvent| {

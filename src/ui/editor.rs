@@ -202,6 +202,14 @@ fn copy_link(state: UseReducerHandle<AppState>, dispatch: Callback<Msg>) -> Call
     })
 }
 
+/// "Download .eos": the text as the file the lesson player opens.
+fn download(text: &UseStateHandle<String>) -> Callback<MouseEvent> {
+    let text = text.clone();
+    Callback::from(move |_: MouseEvent| {
+        super::download::save(&text.as_str().into(), "text/plain;charset=utf-8", FILE_NAME)
+    })
+}
+
 /// "Play to the cursor": plays up to the step the caret is on (`first_lines`: each
 /// player step's first line), once the text parses.
 fn play_to_cursor(
@@ -262,12 +270,6 @@ pub fn editor(props: &EditorProps) -> Html {
             if let Some(area) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
                 text.set(area.value());
             }
-        })
-    };
-    let on_download = {
-        let text = text.clone();
-        Callback::from(move |_: MouseEvent| {
-            super::download::save(&text.as_str().into(), "text/plain;charset=utf-8", FILE_NAME)
         })
     };
     let (gutter_ref, area_ref) = (use_node_ref(), use_node_ref());
@@ -332,7 +334,7 @@ pub fn editor(props: &EditorProps) -> Html {
                     <div class="cluster">
                         <button type="button" data-testid="editor-play-to-cursor" aria-keyshortcuts="Control+Enter" title={w("editor.play-to-cursor-key")} disabled={parsed.is_err()} onclick={to_cursor.reform(|_: MouseEvent| ())}>{ w("editor.play-to-cursor") }</button>
                         <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={copy_link(state.clone(), dispatch.clone())}>{ w("editor.copy-link") }</button>
-                        <button type="button" data-testid="editor-download" onclick={on_download}>{ w("editor.download") }</button>
+                        <button type="button" data-testid="editor-download" onclick={download(&text)}>{ w("editor.download") }</button>
                     </div>
                     <ShareBox link={state.notices.link.clone()} error={None::<String>} refused={state.notices.link_refused.clone()} on_close={intents.close_link.clone()} />
                     <p class="muted small">{ w("editor.format") }</p>

@@ -136,6 +136,29 @@ fn send_one(current: &World, tp: TopicPartition, value: String) -> Result<(World
     Ok((next, said))
 }
 
+/// "Send" in the world shown: the world after it, and what it came to (or why it was
+/// refused) beside the button.
+fn send_to(
+    world: UseStateHandle<Option<Result<Rc<World>, String>>>,
+    value: UseStateHandle<String>,
+    tp: TopicPartition,
+    sent: UseStateHandle<Option<String>>,
+) -> Callback<SubmitEvent> {
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let Some(Ok(current)) = (*world).clone() else {
+            return;
+        };
+        match send_one(&current, tp.clone(), (*value).clone()) {
+            Ok((next, said)) => {
+                sent.set(Some(said));
+                world.set(Some(Ok(Rc::new(next))));
+            }
+            Err(why) => sent.set(Some(why)),
+        }
+    })
+}
+
 /// Reads the picked or dropped files (`list`) and opens them; `show` shows the first
 /// partition folder; a refusal says why.
 fn open_files(
@@ -235,23 +258,6 @@ pub fn files() -> Html {
         .as_ref()
         .and_then(|o| o.reports.get(*chosen))
         .and_then(|r| partition_of(&r.dir));
-    let on_send = {
-        let (world, value, tp, sent) = (world.clone(), value.clone(), tp.clone(), sent.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let (Some(Ok(current)), Some(tp)) = ((*world).clone(), tp.clone()) else {
-                return;
-            };
-            match send_one(&current, tp, (*value).clone()) {
-                Ok((next, said)) => {
-                    sent.set(Some(said));
-                    world.set(Some(Ok(Rc::new(next))));
-                }
-                // Refused: said beside the button.
-                Err(why) => sent.set(Some(why)),
-            }
-        })
-    };
     let on_switch = {
         let lang = lang.clone();
         Callback::from(move |l| lang.set(l))
@@ -265,6 +271,7 @@ pub fn files() -> Html {
         },
         (Some(Ok(wd)), Some(tp)) => {
             let send = if *continued {
+                let on_send = send_to(world.clone(), value.clone(), tp.clone(), sent.clone());
                 send_form(&value, (*sent).clone(), on_send)
             } else {
                 let continued = continued.clone();
@@ -282,17 +289,24 @@ pub fn files() -> Html {
     let _ = *lang;
     html! {
         <div class="files-app">
-            <header class="editor-header">
-                <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-course">{ w("files.back") }</a>
-                <a href={super::site_href("limits.html")} data-testid="files-limits">{ t(Key::LimitsLink) }</a>
-                <super::language::LangMenu {on_switch} />
-                <h1>{ w("files.title") }</h1>
-                <p class="muted">{ w("files.intro") }</p>
-            </header>
+            { header(on_switch) }
             { open_section(open, (*refused).clone()) }
             { report }
             { views }
         </div>
+    }
+}
+
+/// The page's header: back to the course, the limits, the language menu, the title.
+fn header(on_switch: Callback<crate::i18n::Lang>) -> Html {
+    html! {
+        <header class="editor-header">
+            <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-course">{ w("files.back") }</a>
+            <a href={super::site_href("limits.html")} data-testid="files-limits">{ t(Key::LimitsLink) }</a>
+            <super::language::LangMenu {on_switch} />
+            <h1>{ w("files.title") }</h1>
+            <p class="muted">{ w("files.intro") }</p>
+        </header>
     }
 }
 

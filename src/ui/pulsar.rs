@@ -412,11 +412,12 @@ fn use_pulsar_autoplay(
     });
 }
 
-#[function_component(PulsarApp)]
-pub fn pulsar_app() -> Html {
+/// Which view the nav shows, from the address's fragment; back and forward between
+/// `#lessons` and `#compare` follow it.
+#[hook]
+fn use_view_from_hash() -> UseStateHandle<View> {
     let view =
         use_state(|| View::from_hash(&super::browser::location_field("hash").unwrap_or_default()));
-    // Back and forward between `#lessons` and `#compare`.
     {
         let view = view.clone();
         use_effect_with((), move |_| {
@@ -427,12 +428,57 @@ pub fn pulsar_app() -> Html {
             })
         });
     }
-    let lessons = scenario::pulsar_lessons();
-    // The page's language (a new one re-renders every panel in it); the first one (`?lang=`, else the browser's) is in force
-    // before the mount (`language::then_mount`).
-    let lang = use_state(ui_lang);
-    // `?lesson=NAME` (the course's links) opens that lesson; `&step=N` (an LMS package
-    // resuming, docs/lms.md) at that player step (past the end: at the end, Next off).
+    view
+}
+
+/// A question answered: kept with the learner's `answers`, and told to a host page
+/// (`eos:answered`, as from the Kafka pages), right or wrong by the `marked` answers.
+fn answer(
+    answers: UseStateHandle<Vec<(usize, usize)>>,
+    marked: Vec<(usize, usize)>,
+    name: &'static str,
+) -> Callback<(usize, usize)> {
+    Callback::from(move |(line, choice): (usize, usize)| {
+        let mut next: Vec<(usize, usize)> =
+            answers.iter().copied().filter(|a| a.0 != line).collect();
+        next.push((line, choice));
+        answers.set(next);
+        let correct = marked.contains(&(line, choice));
+        post_json(&format!(
+            r#"{{"type":"eos:answered","lesson":"{name}","question":{line},"correct":{correct}}}"#
+        ));
+    })
+}
+
+/// The lesson menu: `pick` gets the index chosen.
+fn lesson_select(
+    lessons: &[scenario::Lesson],
+    lesson: usize,
+    lang: Lang,
+    pick: Callback<usize>,
+) -> Html {
+    let onchange = Callback::from(move |e: Event| {
+        let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        pick.emit(el.value().parse().unwrap_or(0));
+    });
+    html! {
+        <label>{ l(L::Lesson) }{ " " }
+            <select {onchange} data-testid="pulsar-lesson-select">
+                { for lessons.iter().enumerate().map(|(i, les)| html! {
+                    <option value={i.to_string()} selected={i == lesson}>{ les.title_in(lang) }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// The lesson and player step to start at: `?lesson=NAME` (the course's links) opens
+/// that lesson; `&step=N` (an LMS package resuming, docs/lms.md) at that player step
+/// (past the end: at the end, Next off).
+#[hook]
+fn use_address_lesson(
+    lessons: &'static [scenario::Lesson],
+) -> (UseStateHandle<usize>, UseStateHandle<usize>) {
     let lesson = use_state(|| {
         let search = super::browser::location_field("search").unwrap_or_default();
         let wanted = super::embed::parse_options(&search).lesson;
@@ -444,6 +490,34 @@ pub fn pulsar_app() -> Html {
         let search = super::browser::location_field("search").unwrap_or_default();
         super::embed::parse_options(&search).step.unwrap_or(0)
     });
+    (lesson, at)
+}
+
+/// Below the player: the differences table and the two sides of the story, and the
+/// Pulsar world's partitions, subscriptions, coordinators and timeline.
+fn world_panels(replay: &Replay) -> Html {
+    html! {
+        <>
+            { differences(replay.pulsar_world()) }
+            { sides(replay) }
+            if let Some(w) = replay.pulsar_world() {
+                { partitions(w) }
+                { subscriptions(w) }
+                { coordinators(w) }
+                { timeline(w) }
+            }
+        </>
+    }
+}
+
+#[function_component(PulsarApp)]
+pub fn pulsar_app() -> Html {
+    let view = use_view_from_hash();
+    let lessons = scenario::pulsar_lessons();
+    // The page's language (a new one re-renders every panel in it); the first one (`?lang=`, else the browser's) is in force
+    // before the mount (`language::then_mount`).
+    let lang = use_state(ui_lang);
+    let (lesson, at) = use_address_lesson(lessons);
     let answers = use_state(Vec::<(usize, usize)>::new);
     // `playing` is 1 while Play runs, else 0: both are `usize`, as `at` is, because a
     // hook on a type of its own is more wasm (≈ 0.3 KB gzip on this site's budget).
@@ -460,20 +534,7 @@ pub fn pulsar_app() -> Html {
     // A failure is kept in the replay's error; the player shows it.
     let _ = replay.play_player_to(*at);
     let shown = shown(&replay, *at, *lang, &answers);
-    let on_answer = {
-        let (answers, marked, name) = (answers.clone(), shown.marked.clone(), current.name);
-        Callback::from(move |(line, choice): (usize, usize)| {
-            let mut next: Vec<(usize, usize)> =
-                answers.iter().copied().filter(|a| a.0 != line).collect();
-            next.push((line, choice));
-            answers.set(next);
-            // A host page hears each answer (`eos:answered`), as from the Kafka pages.
-            let correct = marked.contains(&(line, choice));
-            post_json(&format!(
-                r#"{{"type":"eos:answered","lesson":"{name}","question":{line},"correct":{correct}}}"#
-            ));
-        })
-    };
+    let on_answer = answer(answers.clone(), shown.marked.clone(), current.name);
     let correct = shown.marked.iter().filter(|m| answers.contains(m)).count();
     {
         let (name, at, score) = (current.name, *at, (correct, shown.marked.len()));
@@ -502,9 +563,8 @@ pub fn pulsar_app() -> Html {
     let pick = {
         let (lesson, at, answers, playing) =
             (lesson.clone(), at.clone(), answers.clone(), playing.clone());
-        Callback::from(move |e: Event| {
-            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            lesson.set(el.value().parse().unwrap_or(0));
+        Callback::from(move |i: usize| {
+            lesson.set(i);
             at.set(0);
             answers.set(Vec::new());
             playing.set(0);
@@ -534,13 +594,7 @@ pub fn pulsar_app() -> Html {
             } else {
                 <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
                     <h2 id="pulsar-lesson" data-testid="pulsar-lesson-title">{ current.title_in(*lang) }</h2>
-                    <label>{ l(L::Lesson) }{ " " }
-                        <select onchange={pick} data-testid="pulsar-lesson-select">
-                            { for lessons.iter().enumerate().map(|(i, les)| html! {
-                                <option value={i.to_string()} selected={i == *lesson}>{ les.title_in(*lang) }</option>
-                            }) }
-                        </select>
-                    </label>
+                    { lesson_select(lessons, *lesson, *lang, pick) }
                     { step_shown(&shown, *lang, on_answer) }
                     if let Some(e) = replay.error() { <p class="error" role="alert">{ e.in_lang(replay.lang()) }</p> }
                     // The lesson's end: what the playground does not model.
@@ -549,14 +603,7 @@ pub fn pulsar_app() -> Html {
                     }
                 </section>
                 { dock(&at, &playing, &speed, total) }
-                { differences(replay.pulsar_world()) }
-                { sides(&replay) }
-                if let Some(w) = replay.pulsar_world() {
-                    { partitions(w) }
-                    { subscriptions(w) }
-                    { coordinators(w) }
-                    { timeline(w) }
-                }
+                { world_panels(&replay) }
             }
         </div>
     }
