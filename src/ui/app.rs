@@ -87,22 +87,7 @@ pub(super) fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         .unwrap_or_default()
         .iter()
         .flat_map(|s| &s.questions)
-        .map(|q| QuestionInfo {
-            line: q.line,
-            prompt: q.prompt.get(lang).to_string(),
-            choices: q
-                .choices
-                .iter()
-                .map(|c| {
-                    (
-                        c.text.get(lang).to_string(),
-                        c.explanation.get(lang).to_string(),
-                    )
-                })
-                .collect(),
-            answer: q.answer(),
-            chosen: l.chosen(q.line),
-        })
+        .map(|q| QuestionInfo::of(q, lang, l.chosen(q.line)))
         .collect();
     // The glossary terms the steps before this one used: each is marked once a lesson.
     let shown_from = ranges

@@ -359,21 +359,9 @@ fn shown(replay: &Replay, at: usize, lang: Lang, answers: &[(usize, usize)]) -> 
             .map(|o| o.lines.join("\n"))
             .unwrap_or_default(),
         questions: questions_at(at)
-            .map(|q| QuestionInfo {
-                line: q.line,
-                prompt: q.prompt.get(lang).to_string(),
-                choices: q
-                    .choices
-                    .iter()
-                    .map(|c| {
-                        (
-                            c.text.get(lang).to_string(),
-                            c.explanation.get(lang).to_string(),
-                        )
-                    })
-                    .collect(),
-                answer: q.answer(),
-                chosen: answers.iter().find(|a| a.0 == q.line).map(|a| a.1),
+            .map(|q| {
+                let chosen = answers.iter().find(|a| a.0 == q.line).map(|a| a.1);
+                QuestionInfo::of(q, lang, chosen)
             })
             .collect(),
         marked: (steps.iter().flat_map(|s| &s.questions))
