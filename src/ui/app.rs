@@ -17,8 +17,9 @@ use super::idempotence::idempotence_page;
 use super::intents::Intents;
 use super::link;
 use super::state::{AppState, Msg, Page};
-use super::transactions::{txn_views_kept, TransactionsPage};
+use super::transactions::TransactionsPage;
 use crate::i18n::{t, ui_lang, Key};
+use crate::view::txn_page::txn_views_kept;
 
 /// The narration for the step just played: its `## Title` and `> text` paragraphs, or
 /// those of the nearest step above it that has some (steps under one heading share it).
@@ -86,22 +87,7 @@ pub(super) fn lesson_info(state: &AppState) -> Option<LessonInfo> {
         .unwrap_or_default()
         .iter()
         .flat_map(|s| &s.questions)
-        .map(|q| QuestionInfo {
-            line: q.line,
-            prompt: q.prompt.get(lang).to_string(),
-            choices: q
-                .choices
-                .iter()
-                .map(|c| {
-                    (
-                        c.text.get(lang).to_string(),
-                        c.explanation.get(lang).to_string(),
-                    )
-                })
-                .collect(),
-            answer: q.answer(),
-            chosen: l.chosen(q.line),
-        })
+        .map(|q| QuestionInfo::of(q, lang, l.chosen(q.line)))
         .collect();
     // The glossary terms the steps before this one used: each is marked once a lesson.
     let shown_from = ranges
@@ -198,9 +184,9 @@ pub(super) fn page_view(
         Page::Idempotence => idempotence_page(state, intents, lesson, lessons),
         Page::Transactions => {
             let back = state.panels.log_back;
-            let views = std::rc::Rc::new(
-                state.with_world_kept(Page::Transactions, |w, kept| txn_views_kept(w, back, kept)),
-            );
+            let views = std::rc::Rc::new(state.with_world_kept(Page::Transactions, |w, kept| {
+                txn_views_kept(w, ui_lang(), back, kept)
+            }));
             let error = state.page_state(Page::Transactions).error.clone();
             let time_travel = if lesson.is_none() {
                 time_travel(state, intents)
@@ -308,33 +294,102 @@ pub struct AppProps {
     pub warm: bool,
 }
 
+/// The app's first state: a warm-up copy's page as it is; else the address's share
+/// link, lesson and step (a link's fragment wins over `?lesson=`/`step=`), and why any
+/// option of the address was refused.
+fn initial_state(start: Option<Page>, warm: bool) -> AppState {
+    if let (Some(page), true) = (start, warm) {
+        return AppState::new(page, None);
+    }
+    let options = embed::parse_options(&location_field("search").unwrap_or_default());
+    let hash = location_field("hash").unwrap_or_default();
+    // The address's fragment, kept up to date as the learner works, wins over
+    // `?lesson=`/`step=`: a reload shows where the learner was.
+    let linked = start.is_none() && link::is_link(&hash);
+    let page = start.unwrap_or_else(|| options.start_page(Page::from_fragment(&hash)));
+    let mut state = AppState::new(page, bench_param());
+    if linked {
+        // A share link restores its page, scenario and step — or explains why not.
+        state.open_link(hash.trim_start_matches('#'));
+    } else if let (None, Some(i)) = (start, options.lesson_index()) {
+        state.start_lesson(i, options.step.unwrap_or(0));
+    }
+    if start.is_none() {
+        let problems = options.problems(state.page);
+        state.notices.url_error = (!problems.is_empty()).then(|| problems.join(" "));
+    }
+    state
+}
+
+/// A built-in lesson wanted (`?lesson=`, a lesson link, the course's buttons) on the
+/// main page, whose wasm has no lesson texts: the lesson starts once its file is
+/// fetched (`lesson_files`; where the texts are compiled in, it starts at once). The
+/// one place that fetches: each lesson file is fetched once.
+#[hook]
+fn use_lesson_fetch(wanted: Option<(usize, usize)>, dispatch: Callback<Msg>) {
+    use_effect_with(wanted, move |wanted| {
+        if let Some((index, step)) = *wanted {
+            super::lesson_files::fetch_then_start(index, step, &dispatch);
+        }
+    });
+}
+
+/// Back/forward and typed fragments switch pages (or open a share link) too.
+#[hook]
+fn use_hash_change(dispatch: Callback<Msg>, warm: bool) {
+    use_effect_with((), move |_| {
+        listen_on(
+            web_sys::window().filter(|_| !warm),
+            "hashchange",
+            move |_| {
+                let hash = location_field("hash").unwrap_or_default();
+                if link::is_link(&hash) {
+                    dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
+                } else {
+                    dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
+                }
+            },
+        )
+    });
+}
+
+/// The learner's progress through the course, kept in the browser, and the step
+/// followed in the address.
+#[hook]
+fn use_progress(state: &AppState, warm: bool) {
+    let (name, (at, end)) = (state.lesson_name(), state.position());
+    let loaded = state.lesson.borrow().is_some();
+    use_effect_with((name, at, end, loaded), move |(name, at, end, loaded)| {
+        if let (Some(name), false) = (name, warm) {
+            super::progress::record(name, *at, *end);
+        }
+        if !warm {
+            // A lesson is known by its name's address (a learner's own: 0).
+            let lesson = loaded.then(|| name.map_or(0, |n| n.as_ptr() as usize));
+            super::browser::follow_step(lesson, *at);
+        }
+    });
+}
+
+/// The skip link moves focus to `#main` without touching the fragment (which names
+/// the page).
+fn skip_to_main(e: MouseEvent) {
+    e.prevent_default();
+    let main = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("main"));
+    if let Some(main) =
+        main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok())
+    {
+        let _ = main.focus();
+    }
+}
+
 /// The playground: the page tabs and the page shown. The one reducer lives here.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let (start, warm) = (props.page, props.warm);
-    let state = use_reducer(move || {
-        if let (Some(page), true) = (start, warm) {
-            return AppState::new(page, None);
-        }
-        let options = embed::parse_options(&location_field("search").unwrap_or_default());
-        let hash = location_field("hash").unwrap_or_default();
-        // The address's fragment, kept up to date as the learner works, wins over
-        // `?lesson=`/`step=`: a reload shows where the learner was.
-        let linked = start.is_none() && link::is_link(&hash);
-        let page = start.unwrap_or_else(|| options.start_page(Page::from_fragment(&hash)));
-        let mut state = AppState::new(page, bench_param());
-        if linked {
-            // A share link restores its page, scenario and step — or explains why not.
-            state.open_link(hash.trim_start_matches('#'));
-        } else if let (None, Some(i)) = (start, options.lesson_index()) {
-            state.start_lesson(i, options.step.unwrap_or(0));
-        }
-        if start.is_none() {
-            let problems = options.problems(state.page);
-            state.notices.url_error = (!problems.is_empty()).then(|| problems.join(" "));
-        }
-        state
-    });
+    let state = use_reducer(move || initial_state(start, warm));
     // The address's options, and the panels' callbacks made once for the app's life
     // (`super::intents`); one hook for both.
     let once = {
@@ -349,37 +404,8 @@ pub fn app(props: &AppProps) -> Html {
     let (options, intents) = (&once.0, &once.1);
     let embedded = props.page.is_none() && options.embed;
     let dispatch = intents.dispatch.clone();
-    // A built-in lesson wanted (`?lesson=`, a lesson link, the course's buttons) on the
-    // main page, whose wasm has no lesson texts: the lesson starts once its file is
-    // fetched (`lesson_files`; where the texts are compiled in, it starts at once). The
-    // one place that fetches: each lesson file is fetched once.
-    {
-        let dispatch = dispatch.clone();
-        let wanted = state.fetching_lesson;
-        use_effect_with(wanted, move |wanted| {
-            if let Some((index, step)) = *wanted {
-                super::lesson_files::fetch_then_start(index, step, &dispatch);
-            }
-        });
-    }
-    // Back/forward and typed fragments switch pages too.
-    {
-        let dispatch = dispatch.clone();
-        use_effect_with((), move |_| {
-            listen_on(
-                web_sys::window().filter(|_| !warm),
-                "hashchange",
-                move |_| {
-                    let hash = location_field("hash").unwrap_or_default();
-                    if link::is_link(&hash) {
-                        dispatch.emit(Msg::OpenLink(hash.trim_start_matches('#').to_string()));
-                    } else {
-                        dispatch.emit(Msg::SetPage(Page::from_fragment(&hash)));
-                    }
-                },
-            )
-        });
-    }
+    use_lesson_fetch(state.fetching_lesson, dispatch.clone());
+    use_hash_change(dispatch.clone(), warm);
     {
         let bench = state.bench.is_some() && !warm;
         use_effect(move || {
@@ -415,21 +441,7 @@ pub fn app(props: &AppProps) -> Html {
         dispatch.clone(),
     );
     use_keep_address(&state, props.keep_address && !embedded);
-    // The learner's progress through the course, kept in the browser.
-    {
-        let (name, (at, end)) = (state.lesson_name(), state.position());
-        let loaded = state.lesson.borrow().is_some();
-        use_effect_with((name, at, end, loaded), move |(name, at, end, loaded)| {
-            if let (Some(name), false) = (name, warm) {
-                super::progress::record(name, *at, *end);
-            }
-            if !warm {
-                // A lesson is known by its name's address (a learner's own: 0).
-                let lesson = loaded.then(|| name.map_or(0, |n| n.as_ptr() as usize));
-                super::browser::follow_step(lesson, *at);
-            }
-        });
-    }
+    use_progress(&state, warm);
     use_leave_guard(state.authored_lesson());
     let lesson = lesson_info(&state);
     let lessons: Vec<(&'static str, &'static str)> = scenario::lessons()
@@ -453,22 +465,10 @@ pub fn app(props: &AppProps) -> Html {
         };
     }
     let page = page_view(&state, intents, lesson, lessons);
-    // The skip link moves focus without touching the fragment (which names the page).
-    let skip_to_main = Callback::from(|e: MouseEvent| {
-        e.prevent_default();
-        let main = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("main"));
-        if let Some(main) =
-            main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok())
-        {
-            let _ = main.focus();
-        }
-    });
     html! {
         <>
             <key={lang_key}>
-                <a class="skip-link" href="#main" onclick={skip_to_main}>{ t(Key::SkipToMain) }</a>
+                <a class="skip-link" href="#main" onclick={Callback::from(skip_to_main)}>{ t(Key::SkipToMain) }</a>
                 <PageNav current={state.page} intents={intents.nav.clone()} on_lang={intents.set_lang.clone()} on_copy_link={copy_link} />
                 <ShareBox link={state.notices.link.clone()} error={state.notices.link_error.clone()} refused={state.notices.link_refused.clone()} url_error={state.notices.url_error.clone()} on_close={intents.close_link.clone()} />
                 { page }

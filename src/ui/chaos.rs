@@ -107,6 +107,93 @@ fn field(text: &str, min: u64, max: u64) -> Option<u64> {
         .filter(|n| (min..=max).contains(n))
 }
 
+/// Starts a worker on `request` (of `runs` seeds): the page shows it loading, then its
+/// reports (`show`, from the `latest` run). None, with the failure shown, when the
+/// browser refuses the worker.
+fn spawn(
+    request: Request,
+    runs: u64,
+    latest: Rc<RefCell<Run>>,
+    show: Callback<Run>,
+) -> Option<Runner> {
+    let Ok(worker) = web_sys::Worker::new(WORKER_URL) else {
+        show.emit(Run {
+            status: Status::Failed,
+            ..Run::idle()
+        });
+        return None;
+    };
+    show.emit(Run {
+        status: Status::Loading,
+        total: runs,
+        ..Run::idle()
+    });
+    let to_worker = worker.clone();
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            let Ok(report) = Report::decode(&text) else {
+                web_sys::console::warn_1(&format!("chaos page: {text:.60}").into());
+                return;
+            };
+            let mut r = latest.borrow().clone();
+            let now = now_ms();
+            match report {
+                Report::Ready => {
+                    let _ = to_worker.post_message(&JsValue::from_str(&request.encode()));
+                    r.status = Status::Running;
+                    r.started_ms = now;
+                }
+                Report::Progress { done, .. } => r.done = done,
+                Report::Found(f) => r.found.add(f),
+                Report::Finished { done, .. } => {
+                    r.done = done;
+                    r.status = Status::Done;
+                }
+            }
+            r.last_ms = now;
+            show.emit(r);
+        });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    Some(Runner {
+        worker,
+        _onmessage: onmessage,
+    })
+}
+
+/// Start: the fields read (first seed, runs, steps: a number out of range is said, and
+/// nothing runs), the last run's worker ended and a new one started on the switches.
+fn start_run(
+    [first, runs, steps]: [&UseStateHandle<String>; 3],
+    switches: UseStateHandle<Vec<BreakSwitch>>,
+    runner: Rc<RefCell<Option<Runner>>>,
+    latest: Rc<RefCell<Run>>,
+    show: Callback<Run>,
+) -> Callback<MouseEvent> {
+    let (first, runs, steps) = (first.clone(), runs.clone(), steps.clone());
+    Callback::from(move |_: MouseEvent| {
+        runner.borrow_mut().take();
+        let (Some(first), Some(runs), Some(steps)) = (
+            field(&first, 0, u64::MAX - MAX_SEEDS),
+            field(&runs, 1, MAX_SEEDS),
+            field(&steps, 1, MAX_STEPS as u64),
+        ) else {
+            show.emit(Run {
+                status: Status::BadInput,
+                ..Run::idle()
+            });
+            return;
+        };
+        let request = Request {
+            first,
+            last: first + runs,
+            steps: steps as usize,
+            switches: (*switches).clone(),
+        };
+        *runner.borrow_mut() = spawn(request, runs, latest.clone(), show.clone());
+    })
+}
+
 #[function_component(ChaosApp)]
 pub fn chaos_app() -> Html {
     // The page's language; the first one (`?lang=`, else the browser's) is in force
@@ -125,16 +212,9 @@ pub fn chaos_app() -> Html {
         let lang = lang.clone();
         Callback::from(move |l: Lang| lang.set(l))
     };
-    let set = |state: &UseStateHandle<String>| {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| {
-            let el: web_sys::HtmlInputElement = e.target_unchecked_into();
-            state.set(el.value());
-        })
-    };
-    let toggle = |s: BreakSwitch| {
+    let toggle = {
         let switches = switches.clone();
-        Callback::from(move |_: Event| {
+        Callback::from(move |s: BreakSwitch| {
             let mut v = (*switches).clone();
             match v.iter().position(|x| *x == s) {
                 Some(i) => {
@@ -148,84 +228,19 @@ pub fn chaos_app() -> Html {
     };
     let show = {
         let (run, latest) = (run.clone(), latest.clone());
-        move |r: Run| {
+        Callback::from(move |r: Run| {
             *latest.borrow_mut() = r.clone();
             run.set(r);
-        }
-    };
-
-    let start = {
-        let (switches, first, runs, steps) =
-            (switches.clone(), first.clone(), runs.clone(), steps.clone());
-        let (runner, latest, show) = (runner.clone(), latest.clone(), show.clone());
-        Callback::from(move |_: MouseEvent| {
-            runner.borrow_mut().take();
-            let (Some(first), Some(runs), Some(steps)) = (
-                field(&first, 0, u64::MAX - MAX_SEEDS),
-                field(&runs, 1, MAX_SEEDS),
-                field(&steps, 1, MAX_STEPS as u64),
-            ) else {
-                show(Run {
-                    status: Status::BadInput,
-                    ..Run::idle()
-                });
-                return;
-            };
-            let request = Request {
-                first,
-                last: first + runs,
-                steps: steps as usize,
-                switches: (*switches).clone(),
-            };
-            let worker = match web_sys::Worker::new(WORKER_URL) {
-                Ok(w) => w,
-                Err(_) => {
-                    show(Run {
-                        status: Status::Failed,
-                        ..Run::idle()
-                    });
-                    return;
-                }
-            };
-            show(Run {
-                status: Status::Loading,
-                total: runs,
-                ..Run::idle()
-            });
-            let (latest, show, to_worker) = (latest.clone(), show.clone(), worker.clone());
-            let onmessage = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                move |e: web_sys::MessageEvent| {
-                    let text = e.data().as_string().unwrap_or_default();
-                    let Ok(report) = Report::decode(&text) else {
-                        web_sys::console::warn_1(&format!("chaos page: {text:.60}").into());
-                        return;
-                    };
-                    let mut r = latest.borrow().clone();
-                    let now = now_ms();
-                    match report {
-                        Report::Ready => {
-                            let _ = to_worker.post_message(&JsValue::from_str(&request.encode()));
-                            r.status = Status::Running;
-                            r.started_ms = now;
-                        }
-                        Report::Progress { done, .. } => r.done = done,
-                        Report::Found(f) => r.found.add(f),
-                        Report::Finished { done, .. } => {
-                            r.done = done;
-                            r.status = Status::Done;
-                        }
-                    }
-                    r.last_ms = now;
-                    show(r);
-                },
-            );
-            worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-            *runner.borrow_mut() = Some(Runner {
-                worker,
-                _onmessage: onmessage,
-            });
         })
     };
+
+    let start = start_run(
+        [&first, &runs, &steps],
+        switches.clone(),
+        runner.clone(),
+        latest.clone(),
+        show.clone(),
+    );
     let stop = {
         let (runner, latest, show) = (runner.clone(), latest.clone(), show.clone());
         Callback::from(move |_: MouseEvent| {
@@ -233,38 +248,17 @@ pub fn chaos_app() -> Html {
             let mut r = latest.borrow().clone();
             r.last_ms = now_ms();
             r.status = Status::Stopped;
-            show(r);
+            show.emit(r);
         })
     };
 
     let lang = *lang;
     let running = matches!(run.status, Status::Loading | Status::Running);
-    let state = match run.status {
-        Status::Stopped => "stopped",
-        Status::Done => "done",
-        _ => "running",
-    };
-    let progress = chaos_progress(
-        run.done,
-        run.total,
-        run.rate(),
-        run.found.total() as u64,
-        state,
-        lang,
-    );
-    let tried = tried(&run.found);
-    let status_line = match run.status {
-        Status::Idle => l(L::Idle),
-        Status::Loading => l(L::Loading),
-        Status::BadInput => l(L::BadInput),
-        Status::Failed => l(L::WorkerFailed),
-        _ => progress.clone(),
-    };
-    // What a screen reader hears: not every progress step, only a new finding or the end.
-    let announce = match run.status {
-        Status::Running => format!("{} {}", l(L::FoundHeading), run.found.total()),
-        _ => status_line.clone(),
-    };
+    let fields = [
+        (L::FirstSeed, &first, "chaos-first"),
+        (L::Runs, &runs, "chaos-runs"),
+        (L::Steps, &steps, "chaos-steps"),
+    ];
     let main_page = super::language::href_in_lang("../index.html");
     html! {
         <div class="chaos-app">
@@ -274,46 +268,15 @@ pub fn chaos_app() -> Html {
                 <h1>{ l(L::Title) }</h1>
                 <p>{ l(L::Intro) }</p>
             </header>
-            <section class="panel" aria-labelledby="chaos-switches">
-                <h2 id="chaos-switches">{ l(L::SwitchesHeading) }</h2>
-                <p class="muted">{ l(L::SwitchesHint) }</p>
-                <ul class="chaos-switches">
-                    { for BreakSwitch::ALL.iter().map(|&s| {
-                        let on = switches.contains(&s);
-                        let id = format!("switch-{}", s.name().replace('=', "-"));
-                        html! {
-                            <li class={class_list(&[if on { "on" } else { "" }])}>
-                                <input type="checkbox" id={id.clone()} checked={on} disabled={running}
-                                    data-testid={id.clone()} onchange={toggle(s)} />
-                                <label for={id}>
-                                    <span class="mono">{ s.name() }</span>
-                                    if on { { " " }<span class="badge danger" data-testid="not-kafka">{ l(L::NotKafka) }</span> }
-                                    <span class="chaos-switch-text">{ switch_text(s, lang) }</span>
-                                </label>
-                            </li>
-                        }
-                    }) }
-                </ul>
-                if switches.is_empty() { <p class="badge ok">{ l(L::AllOff) }</p> }
-            </section>
+            { switches_section(&switches, running, &toggle, lang) }
             <section class="panel" aria-labelledby="chaos-run">
                 <h2 id="chaos-run">{ l(L::RunHeading) }</h2>
                 <div class="chaos-fields">
-                    <label>{ l(L::FirstSeed) }
-                        <input type="text" inputmode="numeric" value={(*first).clone()} oninput={set(&first)} disabled={running} data-testid="chaos-first" />
-                    </label>
-                    <label>{ l(L::Runs) }
-                        <input type="text" inputmode="numeric" value={(*runs).clone()} oninput={set(&runs)} disabled={running} data-testid="chaos-runs" />
-                    </label>
-                    <label>{ l(L::Steps) }
-                        <input type="text" inputmode="numeric" value={(*steps).clone()} oninput={set(&steps)} disabled={running} data-testid="chaos-steps" />
-                    </label>
+                    { for fields.into_iter().map(|(label, state, testid)| number_field(label, state, running, testid)) }
                     <button type="button" class="primary" onclick={start} disabled={running} data-testid="chaos-start">{ l(L::Start) }</button>
                     <button type="button" onclick={stop} disabled={!running} data-testid="chaos-stop">{ l(L::Stop) }</button>
                 </div>
-                <progress max={run.total.max(1).to_string()} value={run.done.to_string()} aria-label={l(L::RunHeading)} data-testid="chaos-progress"></progress>
-                <p class="mono" data-testid="chaos-status">{ status_line }</p>
-                <p class="visually-hidden" aria-live="polite">{ announce }</p>
+                { run_status(&run, lang) }
             </section>
             <section class="panel" aria-labelledby="chaos-found">
                 <h2 id="chaos-found">{ l(L::FoundHeading) }</h2>
@@ -322,8 +285,92 @@ pub fn chaos_app() -> Html {
                     { for run.found.groups().iter().map(|g| anomaly_entry(g, lang)) }
                 </ol>
             </section>
-            <super::components::challenges::Challenges items={tried} />
+            <super::components::challenges::Challenges items={tried(&run.found)} />
         </div>
+    }
+}
+
+/// A number field of the run (first seed, runs, steps), kept in `state` as typed.
+fn number_field(label: L, state: &UseStateHandle<String>, running: bool, testid: &str) -> Html {
+    let oninput = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+            state.set(el.value());
+        })
+    };
+    html! {
+        <label>{ l(label) }
+            <input type="text" inputmode="numeric" value={(**state).clone()} {oninput} disabled={running} data-testid={testid.to_string()} />
+        </label>
+    }
+}
+
+/// The NOT KAFKA switches, each a checkbox (`toggle`), locked while a run goes on.
+fn switches_section(
+    switches: &[BreakSwitch],
+    running: bool,
+    toggle: &Callback<BreakSwitch>,
+    lang: Lang,
+) -> Html {
+    html! {
+        <section class="panel" aria-labelledby="chaos-switches">
+            <h2 id="chaos-switches">{ l(L::SwitchesHeading) }</h2>
+            <p class="muted">{ l(L::SwitchesHint) }</p>
+            <ul class="chaos-switches">
+                { for BreakSwitch::ALL.iter().map(|&s| {
+                    let on = switches.contains(&s);
+                    let id = format!("switch-{}", s.name().replace('=', "-"));
+                    html! {
+                        <li class={class_list(&[if on { "on" } else { "" }])}>
+                            <input type="checkbox" id={id.clone()} checked={on} disabled={running}
+                                data-testid={id.clone()} onchange={toggle.reform(move |_: Event| s)} />
+                            <label for={id}>
+                                <span class="mono">{ s.name() }</span>
+                                if on { { " " }<span class="badge danger" data-testid="not-kafka">{ l(L::NotKafka) }</span> }
+                                <span class="chaos-switch-text">{ switch_text(s, lang) }</span>
+                            </label>
+                        </li>
+                    }
+                }) }
+            </ul>
+            if switches.is_empty() { <p class="badge ok">{ l(L::AllOff) }</p> }
+        </section>
+    }
+}
+
+/// The run's progress bar and status line, and what a screen reader hears: not every
+/// progress step, only a new finding or the end.
+fn run_status(run: &Run, lang: Lang) -> Html {
+    let state = match run.status {
+        Status::Stopped => "stopped",
+        Status::Done => "done",
+        _ => "running",
+    };
+    let status_line = match run.status {
+        Status::Idle => l(L::Idle),
+        Status::Loading => l(L::Loading),
+        Status::BadInput => l(L::BadInput),
+        Status::Failed => l(L::WorkerFailed),
+        _ => chaos_progress(
+            run.done,
+            run.total,
+            run.rate(),
+            run.found.total() as u64,
+            state,
+            lang,
+        ),
+    };
+    let announce = match run.status {
+        Status::Running => format!("{} {}", l(L::FoundHeading), run.found.total()),
+        _ => status_line.clone(),
+    };
+    html! {
+        <>
+            <progress max={run.total.max(1).to_string()} value={run.done.to_string()} aria-label={l(L::RunHeading)} data-testid="chaos-progress"></progress>
+            <p class="mono" data-testid="chaos-status">{ status_line }</p>
+            <p class="visually-hidden" aria-live="polite">{ announce }</p>
+        </>
     }
 }
 

@@ -13,6 +13,7 @@
 use yew::prelude::*;
 
 use super::app::{lesson_info, page_view, reading_ms, use_autoplay};
+use super::components::lesson_panel::LessonInfo;
 use super::components::share_box::ShareBox;
 use super::state::{
     lesson_file_error, parse_lesson, AppState, LessonFileError, LinkMsg, Msg, Page, Travel,
@@ -126,6 +127,111 @@ pub struct EditorProps {
     pub text: Option<String>,
 }
 
+/// What parsing the text found: its player steps, or the line refused at (if one) and
+/// why.
+type Parsed = Result<usize, (Option<usize>, String)>;
+
+/// Keeps the text in the browser (`keep`) and, once it parses (`ok`), replays it a
+/// pause after the last key, at the step the author was on.
+#[hook]
+fn use_replay(
+    text: String,
+    ok: bool,
+    keep: bool,
+    state: UseReducerHandle<AppState>,
+    dispatch: Callback<Msg>,
+) {
+    use_effect_with((text, ok), move |(text, ok)| {
+        if keep {
+            if let Some(s) = storage() {
+                let _ = s.set_item(STORE_KEY, text);
+            }
+        }
+        let source = text.clone();
+        let timeout = ok.then(|| {
+            gloo_timers::callback::Timeout::new(REPLAY_AFTER_MS, move || {
+                let (at, _) = state.position();
+                dispatch.emit(Msg::LoadScenario {
+                    title: w("editor.lesson-title").to_string(),
+                    source,
+                });
+                if at > 0 {
+                    dispatch.emit(Msg::Travel(Travel::To(at)));
+                }
+            })
+        });
+        move || drop(timeout)
+    });
+}
+
+/// "Start from": the template, or a built-in lesson's file (fetched) in the text.
+fn start_from(text: UseStateHandle<String>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else {
+            return;
+        };
+        let name = select.value();
+        select.set_value("");
+        if name == "template" {
+            return text.set(TEMPLATE.to_string());
+        }
+        if crate::scenario::lessons().iter().all(|l| l.name != name) {
+            return;
+        }
+        let text = text.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let url = format!("../static/lessons/{name}.eos");
+            match super::language::fetch_text(&url).await {
+                Ok(source) => text.set(source),
+                Err(e) => web_sys::console::warn_1(&e.into()),
+            }
+        });
+    })
+}
+
+/// "Copy link": the main page's share link of the lesson, shown and copied (or why
+/// not).
+fn copy_link(state: UseReducerHandle<AppState>, dispatch: Callback<Msg>) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| match state.share_link() {
+        Ok(code) => {
+            let url = main_page_url(&code).unwrap_or_else(|| format!("../index.html#{code}"));
+            dispatch.emit(Msg::Link(LinkMsg::Made(url.clone())));
+            super::link::copy_to_clipboard(&url, dispatch.clone());
+        }
+        Err(why) => dispatch.emit(Msg::Link(LinkMsg::Refused(why))),
+    })
+}
+
+/// "Download .eos": the text as the file the lesson player opens.
+fn download(text: &UseStateHandle<String>) -> Callback<MouseEvent> {
+    let text = text.clone();
+    Callback::from(move |_: MouseEvent| {
+        super::download::save(&text.as_str().into(), "text/plain;charset=utf-8", FILE_NAME)
+    })
+}
+
+/// "Play to the cursor": plays up to the step the caret is on (`first_lines`: each
+/// player step's first line), once the text parses.
+fn play_to_cursor(
+    area_ref: NodeRef,
+    text: UseStateHandle<String>,
+    first_lines: Vec<usize>,
+    ready: bool,
+    dispatch: Callback<Msg>,
+) -> Callback<()> {
+    Callback::from(move |()| {
+        let Some(area) = area_ref.cast::<web_sys::HtmlTextAreaElement>() else {
+            return;
+        };
+        if !ready {
+            return;
+        }
+        let at = area.selection_start().ok().flatten().unwrap_or(0) as usize;
+        let n = steps_to_line(&first_lines, caret_line(&text, at));
+        dispatch.emit(Msg::Travel(Travel::To(n)));
+    })
+}
+
 /// The editor: the text, its errors and steps on the left, the lesson player and the
 /// world it plays on the right.
 #[function_component(Editor)]
@@ -144,41 +250,20 @@ pub fn editor(props: &EditorProps) -> Html {
         })
     };
     let dispatch = intents.dispatch.clone();
-    let parsed = {
-        let text = (*text).clone();
-        use_memo(text, |t| {
-            parse_lesson(t)
-                .map(|s| s.steps.len())
-                .map_err(|e| (error_line(&e), lesson_file_error(&e)))
-        })
-    };
+    let parsed: std::rc::Rc<Parsed> = use_memo((*text).clone(), |t| {
+        parse_lesson(t)
+            .map(|s| s.steps.len())
+            .map_err(|e| (error_line(&e), lesson_file_error(&e)))
+    });
     // Once the text parses, the player plays it, kept at the author's step; typing
     // replays it after a pause, not on every key.
-    {
-        let (state, dispatch) = (state.clone(), dispatch.clone());
-        let ok = parsed.is_ok();
-        use_effect_with(((*text).clone(), ok), move |(text, ok)| {
-            if keep {
-                if let Some(s) = storage() {
-                    let _ = s.set_item(STORE_KEY, text);
-                }
-            }
-            let source = text.clone();
-            let timeout = ok.then(|| {
-                gloo_timers::callback::Timeout::new(REPLAY_AFTER_MS, move || {
-                    let (at, _) = state.position();
-                    dispatch.emit(Msg::LoadScenario {
-                        title: w("editor.lesson-title").to_string(),
-                        source,
-                    });
-                    if at > 0 {
-                        dispatch.emit(Msg::Travel(Travel::To(at)));
-                    }
-                })
-            });
-            move || drop(timeout)
-        });
-    }
+    use_replay(
+        (*text).clone(),
+        parsed.is_ok(),
+        keep,
+        state.clone(),
+        dispatch.clone(),
+    );
     let on_input = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -187,56 +272,6 @@ pub fn editor(props: &EditorProps) -> Html {
             }
         })
     };
-    let on_start_from = {
-        let text = text.clone();
-        Callback::from(move |e: Event| {
-            let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else {
-                return;
-            };
-            let name = select.value();
-            select.set_value("");
-            if name == "template" {
-                return text.set(TEMPLATE.to_string());
-            }
-            if crate::scenario::lessons().iter().all(|l| l.name != name) {
-                return;
-            }
-            let text = text.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let url = format!("../static/lessons/{name}.eos");
-                match super::language::fetch_text(&url).await {
-                    Ok(source) => text.set(source),
-                    Err(e) => web_sys::console::warn_1(&e.into()),
-                }
-            });
-        })
-    };
-    let on_page = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                dispatch.emit(Msg::SetPage(Page::from_fragment(&select.value())));
-            }
-        })
-    };
-    let on_download = {
-        let text = text.clone();
-        Callback::from(move |_: MouseEvent| {
-            super::download::save(&text.as_str().into(), "text/plain;charset=utf-8", FILE_NAME)
-        })
-    };
-    let on_copy = {
-        let (state, dispatch) = (state.clone(), dispatch.clone());
-        Callback::from(move |_: MouseEvent| match state.share_link() {
-            Ok(code) => {
-                let url = main_page_url(&code).unwrap_or_else(|| format!("../index.html#{code}"));
-                dispatch.emit(Msg::Link(LinkMsg::Made(url.clone())));
-                super::link::copy_to_clipboard(&url, dispatch.clone());
-            }
-            Err(why) => dispatch.emit(Msg::Link(LinkMsg::Refused(why))),
-        })
-    };
-    let on_switch = intents.set_lang.clone();
     let (gutter_ref, area_ref) = (use_node_ref(), use_node_ref());
     // "Play to the cursor": the step the caret is on (its first lines from the player).
     let lesson = lesson_info(&state);
@@ -244,28 +279,20 @@ pub fn editor(props: &EditorProps) -> Html {
         .as_ref()
         .map(|l| l.steps.iter().map(|(line, _)| *line).collect())
         .unwrap_or_default();
-    let play_to_cursor = {
-        let (dispatch, area_ref, text) = (dispatch.clone(), area_ref.clone(), text.clone());
-        let ready = parsed.is_ok() && !first_lines.is_empty();
-        Callback::from(move |()| {
-            let Some(area) = area_ref.cast::<web_sys::HtmlTextAreaElement>() else {
-                return;
-            };
-            if !ready {
-                return;
-            }
-            let at = area.selection_start().ok().flatten().unwrap_or(0) as usize;
-            let n = steps_to_line(&first_lines, caret_line(&text, at));
-            dispatch.emit(Msg::Travel(Travel::To(n)));
-        })
-    };
-    let on_play_to_cursor = play_to_cursor.reform(|_: MouseEvent| ());
+    let ready = parsed.is_ok() && !first_lines.is_empty();
+    let to_cursor = play_to_cursor(
+        area_ref.clone(),
+        text.clone(),
+        first_lines,
+        ready,
+        dispatch.clone(),
+    );
     let on_keydown = {
-        let play_to_cursor = play_to_cursor.clone();
+        let to_cursor = to_cursor.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
                 e.prevent_default();
-                play_to_cursor.emit(());
+                to_cursor.emit(());
             }
         })
     };
@@ -279,11 +306,7 @@ pub fn editor(props: &EditorProps) -> Html {
             }
         }
     };
-    {
-        let follow = follow.clone();
-        use_effect(follow);
-    }
-    let on_scroll = Callback::from(move |_: Event| follow());
+    use_effect(follow.clone());
     // Play runs on as in the site: one step after the reading pause.
     use_autoplay(
         state.panels.playing,
@@ -291,96 +314,32 @@ pub fn editor(props: &EditorProps) -> Html {
         reading_ms(&state),
         dispatch.clone(),
     );
-
-    let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
-    let bad_line = (*parsed).as_ref().err().and_then(|(line, _)| *line);
-    let gutter: Html = (1..=lines)
-        .map(|n| {
-            let bad = Some(n) == bad_line;
-            html! { <span class={if bad { "bad" } else { "" }}>{ n }{ "\n" }</span> }
-        })
-        .collect();
-    let status = match (*parsed).as_ref() {
-        Ok(_) => html! {
-            <p id="editor-status" class="small editor-ok" role="status" data-testid="editor-status">{ w("editor.parses") }</p>
-        },
-        Err((_, e)) => html! {
-            <p id="editor-status" class="action-error mono small" role="alert" data-testid="editor-error">{ e.clone() }</p>
-        },
-    };
-    // Every player step, by its first line and heading: a click plays up to it.
-    let steps: Html = lesson.as_ref().map_or_else(Html::default, |l| {
-        l.steps
-            .iter()
-            .enumerate()
-            .map(|(i, (line, source))| {
-                let n = i + 1;
-                let current = n == l.done_steps;
-                let title = l.titles.get(i).cloned().unwrap_or_default();
-                let first = source.lines().next().unwrap_or_default().to_string();
-                let label = render(&msg!("editor.step", n = n, line = *line), ui_lang());
-                let onclick = dispatch.reform(move |_: MouseEvent| Msg::Travel(Travel::To(n)));
-                html! {
-                    <li class={if current { "current" } else { "" }}>
-                        <button type="button" class="link-button" data-testid={format!("editor-step-{n}")} aria-current={if current { "step" } else { "false" }} {onclick}>{ label }</button>
-                        { " " }<span class="muted">{ title }</span>{ " " }<code class="small">{ first }</code>
-                    </li>
-                }
-            })
-            .collect()
-    });
-    let page_name = state.page.fragment();
     let lessons: Vec<(&'static str, &'static str)> = Vec::new();
     let world = page_view(&state, &intents, lesson.clone(), lessons);
-    let main_page = super::language::href_in_lang("../index.html");
-    let limits = super::site_href("limits.html");
     html! {
         <div class="editor-app">
-            <header class="editor-header">
-                <a href={main_page} data-testid="back-to-course">{ w("editor.back") }</a>
-                <a href={limits} data-testid="editor-limits">{ t(Key::LimitsLink) }</a>
-                <super::language::LangMenu {on_switch} />
-                <h1>{ w("editor.title") }</h1>
-                <p class="muted">{ w("editor.intro") }</p>
-            </header>
+            { header(intents.set_lang.clone()) }
             <div class="editor-layout">
                 <section class="panel stack editor-source" aria-labelledby="editor-source-heading">
                     <h2 id="editor-source-heading">{ w("editor.source") }</h2>
-                    <div class="cluster editor-tools">
-                        <label class="small">{ w("editor.start-from") }
-                            <select data-testid="editor-start-from" onchange={on_start_from}>
-                                <option value="" selected=true>{ "—" }</option>
-                                <option value="template">{ w("editor.template") }</option>
-                                { for crate::scenario::lessons().iter().map(|l| html! {
-                                    <option value={l.name}>{ l.name }</option>
-                                }) }
-                            </select>
-                        </label>
-                        <label class="small">{ w("editor.page") }
-                            <select data-testid="editor-page" onchange={on_page}>
-                                { for [(Page::Idempotence, Key::NavIdempotence), (Page::Transactions, Key::NavTransactions)].into_iter().map(|(p, label)| html! {
-                                    <option value={p.fragment()} selected={p.fragment() == page_name}>{ t(label) }</option>
-                                }) }
-                            </select>
-                        </label>
-                    </div>
+                    { source_tools(start_from(text.clone()), &dispatch, state.page) }
                     <label for="editor-text" class="small">{ w("editor.text-label") }</label>
-                    { status }
+                    { status(&parsed) }
                     <div class="editor-text">
-                        <pre class="editor-gutter mono" aria-hidden="true" data-testid="editor-gutter" ref={gutter_ref}>{ gutter }</pre>
-                        <textarea id="editor-text" class="mono" data-testid="editor-text" spellcheck="false" wrap="off" ref={area_ref} onscroll={on_scroll}
+                        <pre class="editor-gutter mono" aria-hidden="true" data-testid="editor-gutter" ref={gutter_ref}>{ gutter(&text, &parsed) }</pre>
+                        <textarea id="editor-text" class="mono" data-testid="editor-text" spellcheck="false" wrap="off" ref={area_ref} onscroll={Callback::from(move |_: Event| follow())}
                             aria-describedby="editor-status" aria-invalid={if parsed.is_err() { "true" } else { "false" }}
                             value={(*text).clone()} oninput={on_input} onkeydown={on_keydown} />
                     </div>
                     <div class="cluster">
-                        <button type="button" data-testid="editor-play-to-cursor" aria-keyshortcuts="Control+Enter" title={w("editor.play-to-cursor-key")} disabled={parsed.is_err()} onclick={on_play_to_cursor}>{ w("editor.play-to-cursor") }</button>
-                        <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={on_copy}>{ w("editor.copy-link") }</button>
-                        <button type="button" data-testid="editor-download" onclick={on_download}>{ w("editor.download") }</button>
+                        <button type="button" data-testid="editor-play-to-cursor" aria-keyshortcuts="Control+Enter" title={w("editor.play-to-cursor-key")} disabled={parsed.is_err()} onclick={to_cursor.reform(|_: MouseEvent| ())}>{ w("editor.play-to-cursor") }</button>
+                        <button type="button" data-testid="editor-copy-link" disabled={parsed.is_err()} onclick={copy_link(state.clone(), dispatch.clone())}>{ w("editor.copy-link") }</button>
+                        <button type="button" data-testid="editor-download" onclick={download(&text)}>{ w("editor.download") }</button>
                     </div>
                     <ShareBox link={state.notices.link.clone()} error={None::<String>} refused={state.notices.link_refused.clone()} on_close={intents.close_link.clone()} />
                     <p class="muted small">{ w("editor.format") }</p>
                     <h3 class="small-heading" id="editor-steps-heading">{ w("editor.steps") }</h3>
-                    <ol class="editor-steps small" aria-labelledby="editor-steps-heading" data-testid="editor-steps">{ steps }</ol>
+                    <ol class="editor-steps small" aria-labelledby="editor-steps-heading" data-testid="editor-steps">{ steps(lesson.as_ref(), &dispatch) }</ol>
                 </section>
                 <div class="editor-world" data-testid="editor-world">
                     { world }
@@ -388,6 +347,103 @@ pub fn editor(props: &EditorProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// The page's header: back to the course, the limits, the language menu, the title.
+fn header(on_switch: Callback<crate::i18n::Lang>) -> Html {
+    let main_page = super::language::href_in_lang("../index.html");
+    let limits = super::site_href("limits.html");
+    html! {
+        <header class="editor-header">
+            <a href={main_page} data-testid="back-to-course">{ w("editor.back") }</a>
+            <a href={limits} data-testid="editor-limits">{ t(Key::LimitsLink) }</a>
+            <super::language::LangMenu {on_switch} />
+            <h1>{ w("editor.title") }</h1>
+            <p class="muted">{ w("editor.intro") }</p>
+        </header>
+    }
+}
+
+/// "Start from" (`on_start_from`) and the page the lesson plays on (`page`).
+fn source_tools(on_start_from: Callback<Event>, dispatch: &Callback<Msg>, page: Page) -> Html {
+    let on_page = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                dispatch.emit(Msg::SetPage(Page::from_fragment(&select.value())));
+            }
+        })
+    };
+    let page_name = page.fragment();
+    html! {
+        <div class="cluster editor-tools">
+            <label class="small">{ w("editor.start-from") }
+                <select data-testid="editor-start-from" onchange={on_start_from}>
+                    <option value="" selected=true>{ "—" }</option>
+                    <option value="template">{ w("editor.template") }</option>
+                    { for crate::scenario::lessons().iter().map(|l| html! {
+                        <option value={l.name}>{ l.name }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="small">{ w("editor.page") }
+                <select data-testid="editor-page" onchange={on_page}>
+                    { for [(Page::Idempotence, Key::NavIdempotence), (Page::Transactions, Key::NavTransactions)].into_iter().map(|(p, label)| html! {
+                        <option value={p.fragment()} selected={p.fragment() == page_name}>{ t(label) }</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// Whether the text parses, or the parser's line, column and reason.
+fn status(parsed: &Parsed) -> Html {
+    match parsed {
+        Ok(_) => html! {
+            <p id="editor-status" class="small editor-ok" role="status" data-testid="editor-status">{ w("editor.parses") }</p>
+        },
+        Err((_, e)) => html! {
+            <p id="editor-status" class="action-error mono small" role="alert" data-testid="editor-error">{ e.clone() }</p>
+        },
+    }
+}
+
+/// The line numbers, the refused line marked.
+fn gutter(text: &str, parsed: &Parsed) -> Html {
+    let lines = text.lines().count().max(1) + usize::from(text.ends_with('\n'));
+    let bad_line = parsed.as_ref().err().and_then(|(line, _)| *line);
+    (1..=lines)
+        .map(|n| {
+            let bad = Some(n) == bad_line;
+            html! { <span class={if bad { "bad" } else { "" }}>{ n }{ "\n" }</span> }
+        })
+        .collect()
+}
+
+/// Every player step, by its first line and heading: a click plays up to it.
+fn steps(lesson: Option<&LessonInfo>, dispatch: &Callback<Msg>) -> Html {
+    let Some(l) = lesson else {
+        return Html::default();
+    };
+    l.steps
+        .iter()
+        .enumerate()
+        .map(|(i, (line, source))| {
+            let n = i + 1;
+            let current = n == l.done_steps;
+            let title = l.titles.get(i).cloned().unwrap_or_default();
+            let first = source.lines().next().unwrap_or_default().to_string();
+            let label = render(&msg!("editor.step", n = n, line = *line), ui_lang());
+            let onclick = dispatch.reform(move |_: MouseEvent| Msg::Travel(Travel::To(n)));
+            html! {
+                <li class={if current { "current" } else { "" }}>
+                    <button type="button" class="link-button" data-testid={format!("editor-step-{n}")} aria-current={if current { "step" } else { "false" }} {onclick}>{ label }</button>
+                    { " " }<span class="muted">{ title }</span>{ " " }<code class="small">{ first }</code>
+                </li>
+            }
+        })
+        .collect()
 }
 
 /// Mounts the editor into `#app`, once the English catalog is here.

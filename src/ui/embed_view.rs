@@ -18,15 +18,15 @@ use super::components::txn_coordinator::TxnCoordinator;
 use super::components::verdict::Verdict;
 use super::components::window_table::WindowTable;
 use super::embed::{self, HostCommand};
-use super::idempotence::{last_verdict, marks, views};
+use super::idempotence::{last_verdict, marks, shown_tp, views};
 use super::state::LinkBox;
 use super::state::{AppState, Msg, Page, Panel, Travel};
-use super::transactions::txn_views;
 use crate::i18n::{narrate, t, tf, Key};
+use crate::view::txn_page::txn_views;
 
 /// The verdict word for host pages: `APPEND`, `DUPLICATE` or the refusal's error name.
 fn verdict_word(state: &AppState, world: &World) -> Option<String> {
-    let tp = state.shown_tp(world)?;
+    let tp = shown_tp(world, state.panels.selected_tp.as_ref())?;
     Some(last_verdict(world, &tp)?.word().to_string())
 }
 
@@ -42,7 +42,8 @@ pub(super) fn embed_page(
     let needs_txn = panels
         .iter()
         .any(|p| matches!(p.as_str(), "coordinator" | "consumers" | "timeline"));
-    let tv = needs_txn.then(|| state.with_world(Page::Transactions, txn_views));
+    let tv = needs_txn
+        .then(|| state.with_world(Page::Transactions, |w| txn_views(w, crate::i18n::ui_lang())));
     let error = state
         .page_state(Page::Idempotence)
         .error

@@ -107,6 +107,92 @@ async fn read_files(list: web_sys::FileList) -> Result<Vec<(String, Vec<u8>)>, S
     Ok(out)
 }
 
+/// Sends `value` to `tp` as the idempotent producer "learner" (created on the first
+/// send) and flushes: the world after it and what it came to, or why it was refused
+/// (the world shown then stays as it was).
+fn send_one(current: &World, tp: TopicPartition, value: String) -> Result<(World, String), String> {
+    let mut next = current.clone();
+    let mut actions = Vec::new();
+    if !next.producers().contains_key(PRODUCER) {
+        actions.push(Action::CreateProducer {
+            name: PRODUCER.into(),
+            configs: vec![("enable.idempotence".into(), "true".into())],
+        });
+    }
+    actions.push(Action::Send {
+        producer: PRODUCER.into(),
+        topic_partition: tp,
+        values: vec![value],
+    });
+    actions.push(Action::Flush {
+        producer: PRODUCER.into(),
+    });
+    let before = next.events().len();
+    for a in &actions {
+        next.apply(a)
+            .map_err(|e| crate::i18n::narration::sim_error(&e, ui_lang()))?;
+    }
+    let said = send_result(&next.events()[before.min(next.events().len())..]);
+    Ok((next, said))
+}
+
+/// "Send" in the world shown: the world after it, and what it came to (or why it was
+/// refused) beside the button.
+fn send_to(
+    world: UseStateHandle<Option<Result<Rc<World>, String>>>,
+    value: UseStateHandle<String>,
+    tp: TopicPartition,
+    sent: UseStateHandle<Option<String>>,
+) -> Callback<SubmitEvent> {
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let Some(Ok(current)) = (*world).clone() else {
+            return;
+        };
+        match send_one(&current, tp.clone(), (*value).clone()) {
+            Ok((next, said)) => {
+                sent.set(Some(said));
+                world.set(Some(Ok(Rc::new(next))));
+            }
+            Err(why) => sent.set(Some(why)),
+        }
+    })
+}
+
+/// Reads the picked or dropped files (`list`) and opens them; `show` shows the first
+/// partition folder; a refusal says why.
+fn open_files(
+    list: web_sys::FileList,
+    opened: UseStateHandle<Option<Opened>>,
+    refused: UseStateHandle<Option<String>>,
+    chosen: UseStateHandle<usize>,
+    show: Callback<(Opened, usize)>,
+) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let picked = match read_files(list).await {
+            Ok(p) => p,
+            Err(e) => return refused.set(Some(e)),
+        };
+        let name = picked
+            .first()
+            .and_then(|(p, _)| p.split('/').next())
+            .unwrap_or("files")
+            .to_string();
+        match Opened::from_files(&name, picked) {
+            Ok(o) => {
+                refused.set(None);
+                chosen.set(0);
+                show.emit((o.clone(), 0));
+                opened.set(Some(o));
+            }
+            Err(e) => {
+                refused.set(Some(e));
+                opened.set(None);
+            }
+        }
+    });
+}
+
 /// The files page: open, see, continue, download.
 #[function_component(Files)]
 pub fn files() -> Html {
@@ -146,58 +232,15 @@ pub fn files() -> Html {
             show.clone(),
         );
         Callback::from(move |list: web_sys::FileList| {
-            let (opened, refused, chosen, show) = (
+            open_files(
+                list,
                 opened.clone(),
                 refused.clone(),
                 chosen.clone(),
                 show.clone(),
-            );
-            wasm_bindgen_futures::spawn_local(async move {
-                let picked = match read_files(list).await {
-                    Ok(p) => p,
-                    Err(e) => return refused.set(Some(e)),
-                };
-                let name = picked
-                    .first()
-                    .and_then(|(p, _)| p.split('/').next())
-                    .unwrap_or("files")
-                    .to_string();
-                match Opened::from_files(&name, picked) {
-                    Ok(o) => {
-                        refused.set(None);
-                        chosen.set(0);
-                        show.emit((o.clone(), 0));
-                        opened.set(Some(o));
-                    }
-                    Err(e) => {
-                        refused.set(Some(e));
-                        opened.set(None);
-                    }
-                }
-            });
+            )
         })
     };
-    let on_pick = {
-        let open = open.clone();
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
-                return;
-            };
-            if let Some(list) = input.files() {
-                open.emit(list);
-            }
-        })
-    };
-    let on_drop = {
-        let open = open.clone();
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
-                open.emit(list);
-            }
-        })
-    };
-    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
     let on_choose = {
         let (opened, chosen, show) = (opened.clone(), chosen.clone(), show.clone());
         Callback::from(move |e: Event| {
@@ -211,51 +254,149 @@ pub fn files() -> Html {
             }
         })
     };
-    let on_continue = {
-        let continued = continued.clone();
-        Callback::from(move |_: MouseEvent| continued.set(true))
-    };
     let tp = (*opened)
         .as_ref()
         .and_then(|o| o.reports.get(*chosen))
         .and_then(|r| partition_of(&r.dir));
-    let on_send = {
-        let (world, value, tp, sent) = (world.clone(), value.clone(), tp.clone(), sent.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let (Some(Ok(current)), Some(tp)) = ((*world).clone(), tp.clone()) else {
+    let on_switch = {
+        let lang = lang.clone();
+        Callback::from(move |l| lang.set(l))
+    };
+    let report = (*opened)
+        .as_ref()
+        .map_or_else(Html::default, |o| report(o, *chosen, on_choose));
+    let views: Html = match (&*world, &tp) {
+        (Some(Err(why)), _) => html! {
+            <p class="action-error" role="alert" data-testid="files-world-error">{ render(&msg!("files.no-world", why = why), ui_lang()) }</p>
+        },
+        (Some(Ok(wd)), Some(tp)) => {
+            let send = if *continued {
+                let on_send = send_to(world.clone(), value.clone(), tp.clone(), sent.clone());
+                send_form(&value, (*sent).clone(), on_send)
+            } else {
+                let continued = continued.clone();
+                html! {
+                    <div class="cluster">
+                        <p class="small muted">{ w("files.read-only") }</p>
+                        <button type="button" data-testid="files-continue" onclick={Callback::from(move |_: MouseEvent| continued.set(true))}>{ w("files.continue") }</button>
+                    </div>
+                }
+            };
+            recovered(wd, tp, send, &selected)
+        }
+        _ => Html::default(),
+    };
+    let _ = *lang;
+    html! {
+        <div class="files-app">
+            { header(on_switch) }
+            { open_section(open, (*refused).clone()) }
+            { report }
+            { views }
+        </div>
+    }
+}
+
+/// The page's header: back to the course, the limits, the language menu, the title.
+fn header(on_switch: Callback<crate::i18n::Lang>) -> Html {
+    html! {
+        <header class="editor-header">
+            <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-course">{ w("files.back") }</a>
+            <a href={super::site_href("limits.html")} data-testid="files-limits">{ t(Key::LimitsLink) }</a>
+            <super::language::LangMenu {on_switch} />
+            <h1>{ w("files.title") }</h1>
+            <p class="muted">{ w("files.intro") }</p>
+        </header>
+    }
+}
+
+/// Where files are opened: a folder or a zip picked, or dropped (`open`), and why the
+/// last ones were `refused`.
+fn open_section(open: Callback<web_sys::FileList>, refused: Option<String>) -> Html {
+    let on_pick = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
                 return;
             };
-            let mut next = (*current).clone();
-            let mut actions = Vec::new();
-            if !next.producers().contains_key(PRODUCER) {
-                actions.push(Action::CreateProducer {
-                    name: PRODUCER.into(),
-                    configs: vec![("enable.idempotence".into(), "true".into())],
-                });
+            if let Some(list) = input.files() {
+                open.emit(list);
             }
-            actions.push(Action::Send {
-                producer: PRODUCER.into(),
-                topic_partition: tp,
-                values: vec![(*value).clone()],
-            });
-            actions.push(Action::Flush {
-                producer: PRODUCER.into(),
-            });
-            let before = next.events().len();
-            for a in &actions {
-                if let Err(e) = next.apply(a) {
-                    // Refused: said beside the button; the world shown stays as it was.
-                    let why = crate::i18n::narration::sim_error(&e, ui_lang());
-                    return sent.set(Some(why));
-                }
-            }
-            sent.set(Some(send_result(
-                &next.events()[before.min(next.events().len())..],
-            )));
-            world.set(Some(Ok(Rc::new(next))));
         })
     };
+    let on_drop = Callback::from(move |e: DragEvent| {
+        e.prevent_default();
+        if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
+            open.emit(list);
+        }
+    });
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    html! {
+        <section class="panel stack files-open" aria-labelledby="files-open-heading"
+            ondrop={on_drop} ondragover={on_drag_over} data-testid="files-drop">
+            <h2 id="files-open-heading">{ w("files.open") }</h2>
+            <div class="cluster">
+                <input id="files-folder" class="visually-hidden" type="file" data-testid="files-folder" webkitdirectory=true multiple=true onchange={on_pick.clone()} />
+                <label for="files-folder" class="button" data-testid="files-folder-button">{ w("files.pick-folder") }</label>
+                <input id="files-zip" class="visually-hidden" type="file" data-testid="files-zip" accept=".zip,application/zip" onchange={on_pick} />
+                <label for="files-zip" class="button" data-testid="files-zip-button">{ w("files.pick-zip") }</label>
+            </div>
+            <p class="small muted">{ w("files.drop") }</p>
+            if let Some(why) = refused {
+                <p class="action-error mono small" role="alert" data-testid="files-refused">{ why }</p>
+            }
+        </section>
+    }
+}
+
+/// What the inspector found in the partition folder `chosen` (`on_choose` picks
+/// another): its problems and its dump.
+fn report(o: &Opened, chosen: usize, on_choose: Callback<Event>) -> Html {
+    let partitions = (o.reports.len() > 1).then(|| html! {
+        <label class="small">{ w("files.partition") }{ " " }
+            <select data-testid="files-partition" onchange={on_choose}>
+                { for o.reports.iter().enumerate().map(|(i, r)| html! {
+                    <option value={i.to_string()} selected={i == chosen}>{ r.dir.clone() }</option>
+                }) }
+            </select>
+        </label>
+    });
+    let Some(r) = o.reports.get(chosen) else {
+        return html! { <p class="muted" data-testid="files-empty">{ w("files.empty") }</p> };
+    };
+    let problems: Html = if r.problems.is_empty() {
+        html! { <p class="small" data-testid="files-no-problems">{ w("files.no-problems") }</p> }
+    } else {
+        html! {
+            <ul class="files-problems small" data-testid="files-problems">
+                { for r.problems.iter().map(|p| html! {
+                    <li class="mono">{ crate::i18n::inspect::problem(p, ui_lang()) }</li>
+                }) }
+            </ul>
+        }
+    };
+    let dump = crate::i18n::inspect::report(std::slice::from_ref(r), ui_lang());
+    html! {
+        <section class="panel stack" aria-labelledby="files-report-heading">
+            <h2 id="files-report-heading">{ render(&msg!("files.opened", name = &o.name, count = o.files.len()), ui_lang()) }</h2>
+            { for partitions }
+            <h3 class="small-heading">{ w("files.problems") }</h3>
+            { problems }
+            <details>
+                <summary>{ w("files.dump") }</summary>
+                <pre class="mono small files-dump" data-testid="files-dump" tabindex="0">{ dump }</pre>
+            </details>
+        </section>
+    }
+}
+
+/// "Send" in a continued world: the value field, the button and what the last send
+/// came to (`sent`).
+fn send_form(
+    value: &UseStateHandle<String>,
+    sent: Option<String>,
+    on_send: Callback<SubmitEvent>,
+) -> Html {
     let on_value = {
         let value = value.clone();
         Callback::from(move |e: InputEvent| {
@@ -264,146 +405,65 @@ pub fn files() -> Html {
             }
         })
     };
+    html! {
+        <form class="cluster" onsubmit={on_send}>
+            <p class="small">{ w("files.continued") }</p>
+            <label class="small">{ w("files.value") }{ " " }
+                <input type="text" data-testid="files-value" value={(**value).clone()} oninput={on_value} />
+            </label>
+            <button type="submit" data-testid="files-send">{ w("files.send") }</button>
+            // Always in the page, so a screen reader hears each new result.
+            <p class="small mono" role="status" aria-live="polite" data-testid="files-sent">{ sent.unwrap_or_default() }</p>
+        </form>
+    }
+}
+
+/// The recovered partition as the playground's panels show it: the producer window,
+/// the log (a batch `selected` opens its records) and the markers; `send` continues
+/// from it, and its disk downloads as a zip.
+fn recovered(
+    wd: &Rc<World>,
+    tp: &TopicPartition,
+    send: Html,
+    selected: &UseStateHandle<Option<(i64, u64)>>,
+) -> Html {
+    let log = wd.log_view(tp);
+    let part = crate::view::partition::partition_view(wd, tp, crate::view::partition::LOG_WINDOW);
     let on_download = {
-        let world = world.clone();
+        let wd = wd.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Some(Ok(w)) = &*world {
-                super::download::save(
-                    &js_sys::Uint8Array::from(&w.disk_zip()[..]).into(),
-                    "application/zip",
-                    ZIP_NAME,
-                );
-            }
+            super::download::save(
+                &js_sys::Uint8Array::from(&wd.disk_zip()[..]).into(),
+                "application/zip",
+                ZIP_NAME,
+            );
         })
     };
     let on_select = {
         let selected = selected.clone();
         Callback::from(move |s| selected.set(s))
     };
-    let on_switch = {
-        let lang = lang.clone();
-        Callback::from(move |l| lang.set(l))
-    };
-
-    let report: Html = (*opened).as_ref().map_or_else(Html::default, |o| {
-        let r = o.reports.get(*chosen);
-        let partitions = (o.reports.len() > 1).then(|| html! {
-            <label class="small">{ w("files.partition") }{ " " }
-                <select data-testid="files-partition" onchange={on_choose.clone()}>
-                    { for o.reports.iter().enumerate().map(|(i, r)| html! {
-                        <option value={i.to_string()} selected={i == *chosen}>{ r.dir.clone() }</option>
-                    }) }
-                </select>
-            </label>
-        });
-        let Some(r) = r else {
-            return html! { <p class="muted" data-testid="files-empty">{ w("files.empty") }</p> };
-        };
-        let problems: Html = if r.problems.is_empty() {
-            html! { <p class="small" data-testid="files-no-problems">{ w("files.no-problems") }</p> }
-        } else {
-            html! {
-                <ul class="files-problems small" data-testid="files-problems">
-                    { for r.problems.iter().map(|p| html! {
-                        <li class="mono">{ crate::i18n::inspect::problem(p, ui_lang()) }</li>
-                    }) }
-                </ul>
-            }
-        };
-        let dump = crate::i18n::inspect::report(std::slice::from_ref(r), ui_lang());
-        html! {
-            <section class="panel stack" aria-labelledby="files-report-heading">
-                <h2 id="files-report-heading">{ render(&msg!("files.opened", name = &o.name, count = o.files.len()), ui_lang()) }</h2>
-                { for partitions }
-                <h3 class="small-heading">{ w("files.problems") }</h3>
-                { problems }
-                <details>
-                    <summary>{ w("files.dump") }</summary>
-                    <pre class="mono small files-dump" data-testid="files-dump" tabindex="0">{ dump }</pre>
-                </details>
-            </section>
-        }
-    });
-    let views: Html = match (&*world, &tp) {
-        (Some(Err(why)), _) => html! {
-            <p class="action-error" role="alert" data-testid="files-world-error">{ render(&msg!("files.no-world", why = why), ui_lang()) }</p>
-        },
-        (Some(Ok(wd)), Some(tp)) => {
-            let log = wd.log_view(tp);
-            let part =
-                crate::view::partition::partition_view(wd, tp, crate::view::partition::LOG_WINDOW);
-            let send = if *continued {
-                html! {
-                    <form class="cluster" onsubmit={on_send}>
-                        <p class="small">{ w("files.continued") }</p>
-                        <label class="small">{ w("files.value") }{ " " }
-                            <input type="text" data-testid="files-value" value={(*value).clone()} oninput={on_value} />
-                        </label>
-                        <button type="submit" data-testid="files-send">{ w("files.send") }</button>
-                        // Always in the page, so a screen reader hears each new result.
-                        <p class="small mono" role="status" aria-live="polite" data-testid="files-sent">{ (*sent).clone().unwrap_or_default() }</p>
-                    </form>
-                }
-            } else {
-                html! {
-                    <div class="cluster">
-                        <p class="small muted">{ w("files.read-only") }</p>
-                        <button type="button" data-testid="files-continue" onclick={on_continue}>{ w("files.continue") }</button>
-                    </div>
-                }
-            };
-            html! {
-                <section class="panel stack" aria-labelledby="files-views-heading" data-testid="files-views">
-                    <h2 id="files-views-heading">{ render(&msg!("files.recovered", tp = tp.to_string()), ui_lang()) }</h2>
-                    { send }
-                    <div class="cluster">
-                        <button type="button" data-testid="files-download" onclick={on_download}>{ w("files.download") }</button>
-                        <span class="small muted">{ w("files.download-note") }</span>
-                    </div>
-                    <h3>{ t(Key::WindowHeading) }</h3>
-                    <WindowTable windows={wd.windows(tp)} recovered=true />
-                    <h3>{ t(Key::LogHeading) }</h3>
-                    if let Some(log) = log {
-                        <div data-testid="files-log">
-                            <LogTable {log} selected={*selected} {on_select} />
-                        </div>
-                    }
-                    if let Some(part) = part {
-                        <h3>{ w("files.markers") }</h3>
-                        <TxnLog {part} />
-                    }
-                </section>
-            }
-        }
-        _ => Html::default(),
-    };
-    let _ = *lang;
     html! {
-        <div class="files-app">
-            <header class="editor-header">
-                <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-course">{ w("files.back") }</a>
-                <a href={super::site_href("limits.html")} data-testid="files-limits">{ t(Key::LimitsLink) }</a>
-                <super::language::LangMenu {on_switch} />
-                <h1>{ w("files.title") }</h1>
-                <p class="muted">{ w("files.intro") }</p>
-            </header>
-            <section class="panel stack files-open" aria-labelledby="files-open-heading"
-                ondrop={on_drop} ondragover={on_drag_over} data-testid="files-drop">
-                <h2 id="files-open-heading">{ w("files.open") }</h2>
-                <div class="cluster">
-                    <input id="files-folder" class="visually-hidden" type="file" data-testid="files-folder" webkitdirectory=true multiple=true onchange={on_pick.clone()} />
-                    <label for="files-folder" class="button" data-testid="files-folder-button">{ w("files.pick-folder") }</label>
-                    <input id="files-zip" class="visually-hidden" type="file" data-testid="files-zip" accept=".zip,application/zip" onchange={on_pick} />
-                    <label for="files-zip" class="button" data-testid="files-zip-button">{ w("files.pick-zip") }</label>
+        <section class="panel stack" aria-labelledby="files-views-heading" data-testid="files-views">
+            <h2 id="files-views-heading">{ render(&msg!("files.recovered", tp = tp.to_string()), ui_lang()) }</h2>
+            { send }
+            <div class="cluster">
+                <button type="button" data-testid="files-download" onclick={on_download}>{ w("files.download") }</button>
+                <span class="small muted">{ w("files.download-note") }</span>
+            </div>
+            <h3>{ t(Key::WindowHeading) }</h3>
+            <WindowTable windows={wd.windows(tp)} recovered=true />
+            <h3>{ t(Key::LogHeading) }</h3>
+            if let Some(log) = log {
+                <div data-testid="files-log">
+                    <LogTable {log} selected={**selected} {on_select} />
                 </div>
-                <p class="small muted">{ w("files.drop") }</p>
-                if let Some(why) = (*refused).clone() {
-                    <p class="action-error mono small" role="alert" data-testid="files-refused">{ why }</p>
-                }
-            </section>
-            { report }
-            { views }
-        </div>
+            }
+            if let Some(part) = part {
+                <h3>{ w("files.markers") }</h3>
+                <TxnLog {part} />
+            }
+        </section>
     }
 }
 

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::sim::World;
 use crate::view::idempotence_page::{expected_sequence, idempotence_views, IdempotenceViews};
-pub(super) use crate::view::idempotence_page::{last_verdict, marks};
+pub(super) use crate::view::idempotence_page::{last_verdict, marks, shown_tp};
 use crate::view::page::Setup;
 
 use super::app::time_travel;
@@ -151,9 +151,10 @@ pub(super) fn cluster_choice(
 }
 
 /// The page's views of the shown world (`view::idempotence_page`), in the page's
-/// language.
+/// language, on the partition the learner chose.
 pub(super) fn views(state: &AppState, world: &World) -> IdempotenceViews {
-    idempotence_views(world, state.shown_tp(world), crate::i18n::ui_lang())
+    let selected = state.panels.selected_tp.as_ref();
+    idempotence_views(world, selected, crate::i18n::ui_lang())
 }
 
 /// The idempotence page (the first page).
@@ -170,38 +171,14 @@ pub(super) fn idempotence_page(
     let page = state.page_state(Page::Idempotence);
     let error = page.error.as_ref().map(|(_, e)| e.clone());
 
-    // Verdict marks for the window and the log: where the decision happened.
-    let (slot_mark, log_mark) = marks(&v.verdict);
-
     let expect = {
         let windows = v.windows.clone();
         Callback::from(move |pid: String| expected_sequence(&windows, &pid, crate::i18n::ui_lang()))
-    };
-    let on_select = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
-    };
-    let on_partition = {
-        let dispatch = dispatch.clone();
-        let parts = v.partitions.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if let Some(tp) = select
-                    .value()
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|i| parts.get(i))
-                {
-                    dispatch.emit(Msg::Open(Panel::Partition(tp.clone())));
-                }
-            }
-        })
     };
     let reset = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Reset))
     };
-    let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
     let (cluster_panel, replicas_view) =
         cluster_html(&v.cluster, Page::Idempotence, locked, intents);
     let many = v.cluster.is_some();
@@ -224,34 +201,7 @@ pub(super) fn idempotence_page(
                 <ProducerPanel info={v.producer.clone()} step_mode={state.panels.step_mode} disabled={locked} {error} on_act={act.clone()} on_step_mode={intents.step_mode.clone()} />
             </div>
             <div class="pg-main stack" id="main" tabindex="-1">
-                <section class="panel stack partition-panel" aria-labelledby="partition-heading">
-                    <div class="panel-head">
-                        <h2 id="partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
-                        if v.partitions.len() > 1 {
-                            <label class="inline">
-                                { t(Key::PartitionSelect) }{ " " }
-                                <select onchange={on_partition} data-testid="partition-select">
-                                    { for v.partitions.iter().enumerate().map(|(i, p)| html! {
-                                        <option value={i.to_string()} selected={v.tp.as_ref() == Some(p)}>{ p.to_string() }</option>
-                                    }) }
-                                </select>
-                            </label>
-                        }
-                    </div>
-                    <h3 class="small-heading">{ t(Key::VerdictHeading) }</h3>
-                    <Verdict verdict={v.verdict.clone()} in_lesson={locked} />
-                    <h3>{ t(Key::WindowHeading) }</h3>
-                    <WindowTable windows={v.windows.clone()} mark={slot_mark} recovered={v.recovery.is_some()} />
-                    if let Some(note) = v.restart_note.clone() {
-                        <p class="muted small" data-testid="restart-note">{ note }</p>
-                    }
-                    <h3>{ t(Key::LogHeading) }</h3>
-                    if let Some(log) = v.log.clone() {
-                        <LogTable {log} selected={state.panels.selected_batch} mark={log_mark} {on_select} />
-                    } else {
-                        <p class="muted">{ t(Key::NoPartition) }</p>
-                    }
-                </section>
+                { partition_section(&v, locked, state.panels.selected_batch, dispatch) }
                 { replicas_view }
             </div>
             <div class="pg-events">
@@ -273,5 +223,68 @@ pub(super) fn idempotence_page(
                 }
             </div>
         </div>
+    }
+}
+
+/// The shown partition: its menu (more than one), the broker's last verdict, the dedup
+/// window and the log (a batch `selected` opens its records), each verdict marked where
+/// it happened.
+fn partition_section(
+    v: &IdempotenceViews,
+    locked: bool,
+    selected: Option<(i64, u64)>,
+    dispatch: &Callback<Msg>,
+) -> Html {
+    let (slot_mark, log_mark) = marks(&v.verdict);
+    let on_select = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |b: Option<(i64, u64)>| dispatch.emit(Msg::Open(Panel::Batch(b))))
+    };
+    let on_partition = {
+        let dispatch = dispatch.clone();
+        let parts = v.partitions.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                if let Some(tp) = select
+                    .value()
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| parts.get(i))
+                {
+                    dispatch.emit(Msg::Open(Panel::Partition(tp.clone())));
+                }
+            }
+        })
+    };
+    let tp_name = v.tp.as_ref().map(|tp| tp.to_string()).unwrap_or_default();
+    html! {
+        <section class="panel stack partition-panel" aria-labelledby="partition-heading">
+            <div class="panel-head">
+                <h2 id="partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
+                if v.partitions.len() > 1 {
+                    <label class="inline">
+                        { t(Key::PartitionSelect) }{ " " }
+                        <select onchange={on_partition} data-testid="partition-select">
+                            { for v.partitions.iter().enumerate().map(|(i, p)| html! {
+                                <option value={i.to_string()} selected={v.tp.as_ref() == Some(p)}>{ p.to_string() }</option>
+                            }) }
+                        </select>
+                    </label>
+                }
+            </div>
+            <h3 class="small-heading">{ t(Key::VerdictHeading) }</h3>
+            <Verdict verdict={v.verdict.clone()} in_lesson={locked} />
+            <h3>{ t(Key::WindowHeading) }</h3>
+            <WindowTable windows={v.windows.clone()} mark={slot_mark} recovered={v.recovery.is_some()} />
+            if let Some(note) = v.restart_note.clone() {
+                <p class="muted small" data-testid="restart-note">{ note }</p>
+            }
+            <h3>{ t(Key::LogHeading) }</h3>
+            if let Some(log) = v.log.clone() {
+                <LogTable {log} selected={selected} mark={log_mark} {on_select} />
+            } else {
+                <p class="muted">{ t(Key::NoPartition) }</p>
+            }
+        </section>
     }
 }

@@ -318,11 +318,94 @@ fn nav(current: View, set: Callback<View>) -> Html {
     }
 }
 
-#[function_component(PulsarApp)]
-pub fn pulsar_app() -> Html {
+/// What the lesson player shows at player step `at` of `replay` (played to there).
+struct Shown {
+    /// The first step of the player step just played, with its title and narration.
+    step: Option<scenario::Step>,
+    /// The script lines of the player step just played.
+    script: Vec<String>,
+    /// What the steps just played printed.
+    printed: String,
+    /// The questions asked before the next player step, with the learner's answers.
+    questions: Vec<QuestionInfo>,
+    /// Every question of the lesson: (source line, marked answer).
+    marked: Vec<(usize, usize)>,
+    /// The next player step asks a question not answered yet: autoplay stops there.
+    asks_next: bool,
+}
+
+/// Reads [`Shown`] from a replay played to `at`, in `lang`, with the learner's `answers`.
+fn shown(replay: &Replay, at: usize, lang: Lang, answers: &[(usize, usize)]) -> Shown {
+    let ranges = replay.player_steps();
+    let steps = &replay.scenario().steps;
+    let just = at.checked_sub(1).and_then(|i| ranges.get(i));
+    let questions_at = |i: usize| {
+        ranges
+            .get(i)
+            .and_then(|r| steps.get(r.clone()))
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|s| &s.questions)
+    };
+    Shown {
+        step: just.and_then(|r| steps.get(r.start)).cloned(),
+        script: just
+            .and_then(|r| steps.get(r.clone()))
+            .map(|s| s.iter().map(|s| s.text.clone()).collect())
+            .unwrap_or_default(),
+        printed: at
+            .checked_sub(1)
+            .and_then(|i| replay.player_output(i))
+            .map(|o| o.lines.join("\n"))
+            .unwrap_or_default(),
+        questions: questions_at(at)
+            .map(|q| {
+                let chosen = answers.iter().find(|a| a.0 == q.line).map(|a| a.1);
+                QuestionInfo::of(q, lang, chosen)
+            })
+            .collect(),
+        marked: (steps.iter().flat_map(|s| &s.questions))
+            .map(|q| (q.line, q.answer()))
+            .collect(),
+        asks_next: questions_at(at + 1).any(|q| !answers.iter().any(|a| a.0 == q.line)),
+    }
+}
+
+/// Play: one step after a pause long enough to read the step shown (`delay_ms`); it
+/// stops at the end and at a question not answered yet (`stop_there`). Dropping a gloo
+/// `Timeout` clears it: a manual step, a new speed or lesson (`restart_on`) starts the
+/// pause again.
+#[hook]
+fn use_pulsar_autoplay(
+    run: bool,
+    at: &UseStateHandle<usize>,
+    playing: &UseStateHandle<usize>,
+    restart_on: (usize, usize),
+    delay_ms: u32,
+    stop_there: bool,
+) {
+    let (at_state, playing) = (at.clone(), playing.clone());
+    let to = **at + 1;
+    let (speed, lesson) = restart_on;
+    use_effect_with((run, **at, speed, lesson), move |_| {
+        let timeout = run.then(|| {
+            gloo_timers::callback::Timeout::new(delay_ms, move || {
+                at_state.set(to);
+                if stop_there {
+                    playing.set(0);
+                }
+            })
+        });
+        move || drop(timeout)
+    });
+}
+
+/// Which view the nav shows, from the address's fragment; back and forward between
+/// `#lessons` and `#compare` follow it.
+#[hook]
+fn use_view_from_hash() -> UseStateHandle<View> {
     let view =
         use_state(|| View::from_hash(&super::browser::location_field("hash").unwrap_or_default()));
-    // Back and forward between `#lessons` and `#compare`.
     {
         let view = view.clone();
         use_effect_with((), move |_| {
@@ -333,20 +416,57 @@ pub fn pulsar_app() -> Html {
             })
         });
     }
-    let set_view = {
-        let view = view.clone();
-        Callback::from(move |v: View| view.set(v))
-    };
-    let lessons = scenario::pulsar_lessons();
-    // The page's language (a new one re-renders every panel in it); the first one (`?lang=`, else the browser's) is in force
-    // before the mount (`language::then_mount`).
-    let lang = use_state(ui_lang);
-    let on_switch = {
-        let lang = lang.clone();
-        Callback::from(move |l: Lang| lang.set(l))
-    };
-    // `?lesson=NAME` (the course's links) opens that lesson; `&step=N` (an LMS package
-    // resuming, docs/lms.md) at that player step (past the end: at the end, Next off).
+    view
+}
+
+/// A question answered: kept with the learner's `answers`, and told to a host page
+/// (`eos:answered`, as from the Kafka pages), right or wrong by the `marked` answers.
+fn answer(
+    answers: UseStateHandle<Vec<(usize, usize)>>,
+    marked: Vec<(usize, usize)>,
+    name: &'static str,
+) -> Callback<(usize, usize)> {
+    Callback::from(move |(line, choice): (usize, usize)| {
+        let mut next: Vec<(usize, usize)> =
+            answers.iter().copied().filter(|a| a.0 != line).collect();
+        next.push((line, choice));
+        answers.set(next);
+        let correct = marked.contains(&(line, choice));
+        post_json(&format!(
+            r#"{{"type":"eos:answered","lesson":"{name}","question":{line},"correct":{correct}}}"#
+        ));
+    })
+}
+
+/// The lesson menu: `pick` gets the index chosen.
+fn lesson_select(
+    lessons: &[scenario::Lesson],
+    lesson: usize,
+    lang: Lang,
+    pick: Callback<usize>,
+) -> Html {
+    let onchange = Callback::from(move |e: Event| {
+        let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        pick.emit(el.value().parse().unwrap_or(0));
+    });
+    html! {
+        <label>{ l(L::Lesson) }{ " " }
+            <select {onchange} data-testid="pulsar-lesson-select">
+                { for lessons.iter().enumerate().map(|(i, les)| html! {
+                    <option value={i.to_string()} selected={i == lesson}>{ les.title_in(lang) }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// The lesson and player step to start at: `?lesson=NAME` (the course's links) opens
+/// that lesson; `&step=N` (an LMS package resuming, docs/lms.md) at that player step
+/// (past the end: at the end, Next off).
+#[hook]
+fn use_address_lesson(
+    lessons: &'static [scenario::Lesson],
+) -> (UseStateHandle<usize>, UseStateHandle<usize>) {
     let lesson = use_state(|| {
         let search = super::browser::location_field("search").unwrap_or_default();
         let wanted = super::embed::parse_options(&search).lesson;
@@ -358,11 +478,38 @@ pub fn pulsar_app() -> Html {
         let search = super::browser::location_field("search").unwrap_or_default();
         super::embed::parse_options(&search).step.unwrap_or(0)
     });
+    (lesson, at)
+}
+
+/// Below the player: the differences table and the two sides of the story, and the
+/// Pulsar world's partitions, subscriptions, coordinators and timeline.
+fn world_panels(replay: &Replay) -> Html {
+    html! {
+        <>
+            { differences(replay.pulsar_world()) }
+            { sides(replay) }
+            if let Some(w) = replay.pulsar_world() {
+                { partitions(w) }
+                { subscriptions(w) }
+                { coordinators(w) }
+                { timeline(w) }
+            }
+        </>
+    }
+}
+
+#[function_component(PulsarApp)]
+pub fn pulsar_app() -> Html {
+    let view = use_view_from_hash();
+    let lessons = scenario::pulsar_lessons();
+    // The page's language (a new one re-renders every panel in it); the first one (`?lang=`, else the browser's) is in force
+    // before the mount (`language::then_mount`).
+    let lang = use_state(ui_lang);
+    let (lesson, at) = use_address_lesson(lessons);
     let answers = use_state(Vec::<(usize, usize)>::new);
-    // Play: one step after a pause long enough to read the step shown, at `speed` (in
-    // percent, `Panels::SPEEDS`); it stops at the end and at a question not answered yet.
     // `playing` is 1 while Play runs, else 0: both are `usize`, as `at` is, because a
     // hook on a type of its own is more wasm (≈ 0.3 KB gzip on this site's budget).
+    // `speed` is in percent (`Panels::SPEEDS`).
     let playing = use_state(|| 0usize);
     let speed = use_state(|| 100usize);
     let current = &lessons[*lesson % lessons.len()];
@@ -374,103 +521,124 @@ pub fn pulsar_app() -> Html {
     let total = replay.player_len();
     // A failure is kept in the replay's error; the player shows it.
     let _ = replay.play_player_to(*at);
-    let ranges = replay.player_steps().to_vec();
-    let steps = replay.scenario().steps.clone();
-    let step = at
-        .checked_sub(1)
-        .and_then(|i| ranges.get(i))
-        .and_then(|r| steps.get(r.start))
-        .cloned();
-    let script: Vec<String> = at
-        .checked_sub(1)
-        .and_then(|i| ranges.get(i))
-        .map(|r| steps[r.clone()].iter().map(|s| s.text.clone()).collect())
-        .unwrap_or_default();
-    let questions: Vec<QuestionInfo> = ranges
-        .get(*at)
-        .map(|r| &steps[r.clone()])
-        .unwrap_or_default()
-        .iter()
-        .flat_map(|s| &s.questions)
-        .map(|q| QuestionInfo {
-            line: q.line,
-            prompt: q.prompt.get(*lang).to_string(),
-            choices: q
-                .choices
-                .iter()
-                .map(|c| {
-                    (
-                        c.text.get(*lang).to_string(),
-                        c.explanation.get(*lang).to_string(),
-                    )
-                })
-                .collect(),
-            answer: q.answer(),
-            chosen: answers.iter().find(|a| a.0 == q.line).map(|a| a.1),
-        })
-        .collect();
-    // Every question of the lesson: (source line, marked answer).
-    let marked: Vec<(usize, usize)> = (steps.iter().flat_map(|s| &s.questions))
-        .map(|q| (q.line, q.answer()))
-        .collect();
-    let on_answer = {
-        let (answers, marked, name) = (answers.clone(), marked.clone(), current.name);
-        Callback::from(move |(line, choice): (usize, usize)| {
-            let mut next: Vec<(usize, usize)> =
-                answers.iter().copied().filter(|a| a.0 != line).collect();
-            next.push((line, choice));
-            answers.set(next);
-            // A host page hears each answer (`eos:answered`), as from the Kafka pages.
-            let correct = marked.contains(&(line, choice));
-            post_json(&format!(
-                r#"{{"type":"eos:answered","lesson":"{name}","question":{line},"correct":{correct}}}"#
-            ));
-        })
-    };
-    let correct = marked.iter().filter(|m| answers.contains(m)).count();
+    let shown = shown(&replay, *at, *lang, &answers);
+    let on_answer = answer(answers.clone(), shown.marked.clone(), current.name);
+    let correct = shown.marked.iter().filter(|m| answers.contains(m)).count();
     {
-        let (name, at, score) = (current.name, *at, (correct, marked.len()));
+        let (name, at, score) = (current.name, *at, (correct, shown.marked.len()));
         use_effect_with((name, at, total), move |(name, at, total)| {
             super::progress::record(name, *at, *total);
             tell_host(name, *at, *total, score);
             super::browser::follow_step(Some(name.as_ptr() as usize), *at);
         });
     }
-    // Where the next tick lands: autoplay stops there at the end, or when that player
-    // step asks a question the learner has not answered (predict, then reveal).
-    let to = *at + 1;
-    let stop_there = to >= total
-        || ranges.get(to).is_some_and(|r| {
-            steps[r.clone()]
-                .iter()
-                .flat_map(|s| &s.questions)
-                .any(|q| !answers.iter().any(|a| a.0 == q.line))
-        });
     // About 180 words a minute, a second at least, 30 s at most, divided by the speed.
-    let words: usize = step.as_ref().map_or(0, |s| {
+    let words: usize = shown.step.as_ref().map_or(0, |s| {
         s.narration_in(*lang)
             .iter()
             .map(|p| p.split_whitespace().count())
             .sum()
     });
     let delay_ms = ((1000 + 333 * words).min(30_000) * 100 / (*speed).max(1)) as u32;
-    {
-        let run = *playing == 1 && *at < total && replay.error().is_none();
-        let (at_state, playing) = (at.clone(), playing.clone());
-        // Dropping a gloo `Timeout` clears it: a manual step, a new speed or lesson
-        // starts the pause again.
-        use_effect_with((run, *at, *speed, *lesson), move |_| {
-            let timeout = run.then(|| {
-                gloo_timers::callback::Timeout::new(delay_ms, move || {
-                    at_state.set(to);
-                    if stop_there {
-                        playing.set(0);
+    use_pulsar_autoplay(
+        *playing == 1 && *at < total && replay.error().is_none(),
+        &at,
+        &playing,
+        (*speed, *lesson),
+        delay_ms,
+        *at + 1 >= total || shown.asks_next,
+    );
+    let pick = {
+        let (lesson, at, answers, playing) =
+            (lesson.clone(), at.clone(), answers.clone(), playing.clone());
+        Callback::from(move |i: usize| {
+            lesson.set(i);
+            at.set(0);
+            answers.set(Vec::new());
+            playing.set(0);
+        })
+    };
+    let on_switch = {
+        let lang = lang.clone();
+        Callback::from(move |l: Lang| lang.set(l))
+    };
+    let set_view = {
+        let view = view.clone();
+        Callback::from(move |v: View| view.set(v))
+    };
+    html! {
+        <div class="pulsar-app">
+            <header>
+                <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-kafka">{ l(L::BackToKafka) }</a>
+                <super::language::LangMenu {on_switch} />
+                <h1>{ l(L::Title) }</h1>
+                <p>{ l(L::Intro) }</p>
+            </header>
+            { nav(*view, set_view) }
+            if *view == View::Compare {
+                <super::compare::ComparePage lang={*lang} />
+            } else if *view == View::Play {
+                <super::pulsar_play::PulsarPlay lang={*lang} />
+            } else {
+                <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
+                    <h2 id="pulsar-lesson" data-testid="pulsar-lesson-title">{ current.title_in(*lang) }</h2>
+                    { lesson_select(lessons, *lesson, *lang, pick) }
+                    { step_shown(&shown, *lang, on_answer) }
+                    if let Some(e) = replay.error() { <p class="error" role="alert">{ e.in_lang(replay.lang()) }</p> }
+                    // The lesson's end: what the playground does not model.
+                    if total > 0 && *at >= total {
+                        <p class="small"><a href={super::site_href("limits.html")} data-testid="lesson-limits">{ crate::i18n::t(crate::i18n::Key::LimitsLink) }</a></p>
                     }
-                })
-            });
-            move || drop(timeout)
-        });
+                </section>
+                { dock(&at, &playing, &speed, total) }
+                { world_panels(&replay) }
+            }
+        </div>
     }
+}
+
+/// The step just played (its title, narration, script and what it printed) and the
+/// questions asked before the next one.
+fn step_shown(shown: &Shown, lang: Lang, on_answer: Callback<(usize, usize)>) -> Html {
+    html! {
+        <>
+            if let Some(s) = &shown.step {
+                <div class="pulsar-step" aria-live="polite" data-testid="pulsar-step-text">
+                    if let Some(t) = s.title_in(lang) { <h3>{ t.to_string() }</h3> }
+                    { for s.narration_in(lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
+                    <details class="step-script">
+                        <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
+                        <pre class="mono">{ shown.script.join("\n") }</pre>
+                    </details>
+                    <h4>{ l(L::Printed) }</h4>
+                    <pre class="mono small" data-testid="pulsar-printed">{ shown.printed.clone() }</pre>
+                </div>
+            }
+            if !shown.questions.is_empty() {
+                <div class="lesson-questions stack" data-testid="lesson-questions">
+                    <h3 class="small-heading">{ crate::i18n::t(crate::i18n::Key::QuestionHeading) }</h3>
+                    { for shown.questions.iter().map(|q| html! {
+                        <super::components::question::Question key={q.line} question={q.clone()} on_answer={on_answer.clone()} />
+                    }) }
+                </div>
+            }
+        </>
+    }
+}
+
+/// The main page's lesson dock (`lesson_panel`): fixed to the window's bottom, so Next
+/// never scrolls away from a long step; outside the panel, whose box it does not belong
+/// to. Restart, Back, Next, Play/Pause, the speed and where the player is.
+fn dock(
+    at: &UseStateHandle<usize>,
+    playing: &UseStateHandle<usize>,
+    speed: &UseStateHandle<usize>,
+    total: usize,
+) -> Html {
+    let go = |to: usize| {
+        let at = at.clone();
+        Callback::from(move |_: MouseEvent| at.set(to.min(total)))
+    };
     let on_play = {
         let (at, playing) = (at.clone(), playing.clone());
         Callback::from(move |_: MouseEvent| {
@@ -494,103 +662,23 @@ pub fn pulsar_app() -> Html {
             }
         })
     };
-    let go = |to: usize| {
-        let at = at.clone();
-        Callback::from(move |_: MouseEvent| at.set(to.min(total)))
-    };
-    let pick = {
-        let (lesson, at, answers, playing) =
-            (lesson.clone(), at.clone(), answers.clone(), playing.clone());
-        Callback::from(move |e: Event| {
-            let el: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            lesson.set(el.value().parse().unwrap_or(0));
-            at.set(0);
-            answers.set(Vec::new());
-            playing.set(0);
-        })
-    };
-    let printed = at
-        .checked_sub(1)
-        .and_then(|i| replay.player_output(i))
-        .map(|o| o.lines.join("\n"))
-        .unwrap_or_default();
+    let (at, playing, speed) = (**at, **playing, **speed);
     html! {
-        <div class="pulsar-app">
-            <header>
-                <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-kafka">{ l(L::BackToKafka) }</a>
-                <super::language::LangMenu {on_switch} />
-                <h1>{ l(L::Title) }</h1>
-                <p>{ l(L::Intro) }</p>
-            </header>
-            { nav(*view, set_view) }
-            if *view == View::Compare {
-                <super::compare::ComparePage lang={*lang} />
-            } else if *view == View::Play {
-                <super::pulsar_play::PulsarPlay lang={*lang} />
-            } else {
-                <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
-                    <h2 id="pulsar-lesson" data-testid="pulsar-lesson-title">{ current.title_in(*lang) }</h2>
-                    <label>{ l(L::Lesson) }{ " " }
-                        <select onchange={pick} data-testid="pulsar-lesson-select">
-                            { for lessons.iter().enumerate().map(|(i, les)| html! {
-                                <option value={i.to_string()} selected={i == *lesson}>{ les.title_in(*lang) }</option>
-                            }) }
-                        </select>
-                    </label>
-                    if let Some(s) = step {
-                        <div class="pulsar-step" aria-live="polite" data-testid="pulsar-step-text">
-                            if let Some(t) = s.title_in(*lang) { <h3>{ t.to_string() }</h3> }
-                            { for s.narration_in(*lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
-                            <details class="step-script">
-                                <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
-                                <pre class="mono">{ script.join("\n") }</pre>
-                            </details>
-                            <h4>{ l(L::Printed) }</h4>
-                            <pre class="mono small" data-testid="pulsar-printed">{ printed }</pre>
-                        </div>
-                    }
-                    if !questions.is_empty() {
-                        <div class="lesson-questions stack" data-testid="lesson-questions">
-                            <h3 class="small-heading">{ crate::i18n::t(crate::i18n::Key::QuestionHeading) }</h3>
-                            { for questions.iter().map(|q| html! {
-                                <super::components::question::Question key={q.line} question={q.clone()} on_answer={on_answer.clone()} />
-                            }) }
-                        </div>
-                    }
-                    if let Some(e) = replay.error() { <p class="error" role="alert">{ e.in_lang(replay.lang()) }</p> }
-                    // The lesson's end: what the playground does not model.
-                    if total > 0 && *at >= total {
-                        <p class="small"><a href={super::site_href("limits.html")} data-testid="lesson-limits">{ crate::i18n::t(crate::i18n::Key::LimitsLink) }</a></p>
-                    }
-                </section>
-                // The main page's lesson dock (`lesson_panel`): fixed to the window's
-                // bottom, so Next never scrolls away from a long step; outside the panel,
-                // whose box it does not belong to.
-                <div class="lesson-dock" role="group" aria-label={crate::i18n::t(crate::i18n::Key::LessonControls)}>
-                <div class="dock-inner player-buttons">
-                    <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
-                    <button type="button" onclick={go(at.saturating_sub(1))} disabled={*at == 0}>{ l(L::Back) }</button>
-                    <button type="button" class="primary" data-testid="pulsar-next" onclick={go(*at + 1)} disabled={*at >= total}>{ l(L::Next) }</button>
-                    <button type="button" data-testid="pulsar-play" data-playing={(*playing == 1).to_string()} onclick={on_play}>{ crate::i18n::t(if *playing == 1 { crate::i18n::Key::TtPause } else { crate::i18n::Key::LessonPlay }) }</button>
-                    <label class="small">{ crate::i18n::t(crate::i18n::Key::LessonSpeed) }{ " " }
-                        <select data-testid="pulsar-speed" onchange={on_speed}>
-                            { for super::state::Panels::SPEEDS.iter().map(|v| html! {
-                                <option value={v.to_string()} selected={*v as usize == *speed}>{ speed_label(*v) }</option>
-                            }) }
-                        </select>
-                    </label>
-                    <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), *at) }</span>
-                </div>
-                </div>
-                { differences(replay.pulsar_world()) }
-                { sides(&replay) }
-                if let Some(w) = replay.pulsar_world() {
-                    { partitions(w) }
-                    { subscriptions(w) }
-                    { coordinators(w) }
-                    { timeline(w) }
-                }
-            }
+        <div class="lesson-dock" role="group" aria-label={crate::i18n::t(crate::i18n::Key::LessonControls)}>
+        <div class="dock-inner player-buttons">
+            <button type="button" onclick={go(0)}>{ l(L::Restart) }</button>
+            <button type="button" onclick={go(at.saturating_sub(1))} disabled={at == 0}>{ l(L::Back) }</button>
+            <button type="button" class="primary" data-testid="pulsar-next" onclick={go(at + 1)} disabled={at >= total}>{ l(L::Next) }</button>
+            <button type="button" data-testid="pulsar-play" data-playing={(playing == 1).to_string()} onclick={on_play}>{ crate::i18n::t(if playing == 1 { crate::i18n::Key::TtPause } else { crate::i18n::Key::LessonPlay }) }</button>
+            <label class="small">{ crate::i18n::t(crate::i18n::Key::LessonSpeed) }{ " " }
+                <select data-testid="pulsar-speed" onchange={on_speed}>
+                    { for super::state::Panels::SPEEDS.iter().map(|v| html! {
+                        <option value={v.to_string()} selected={*v as usize == speed}>{ speed_label(*v) }</option>
+                    }) }
+                </select>
+            </label>
+            <span class="muted" data-testid="pulsar-step">{ format!("{} {} / {total}", l(L::StepOf), at) }</span>
+        </div>
         </div>
     }
 }

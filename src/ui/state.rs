@@ -472,18 +472,6 @@ impl AppState {
         }
     }
 
-    /// The partition the panels show in `world`: the learner's choice, else the one
-    /// where something happened last (so a lesson's panels follow the lesson).
-    pub fn shown_tp(&self, world: &World) -> Option<TopicPartition> {
-        let parts = world.partitions();
-        match &self.panels.selected_tp {
-            Some(tp) if parts.contains(tp) => Some(tp.clone()),
-            _ => latest_tp(world)
-                .filter(|tp| parts.contains(tp))
-                .or_else(|| parts.into_iter().next()),
-        }
-    }
-
     /// Shows `page`'s world after `to` recorded actions (replayed from a fresh world).
     pub(super) fn travel(&mut self, page: Page, to: usize) {
         self.page_mut(page).travel(page, self.bench, to);
@@ -578,25 +566,6 @@ impl AppState {
         self.panels.selected_batch = None;
         *self.lesson.borrow_mut() = lesson;
     }
-}
-
-/// The partition of the latest event that names one.
-fn latest_tp(world: &World) -> Option<TopicPartition> {
-    use crate::broker::broker::BrokerEvent as B;
-    use crate::sim::EventKind as K;
-    world.events().iter().rev().find_map(|e| match &e.kind {
-        K::Broker {
-            event:
-                B::BatchAppended { tp, .. }
-                | B::BatchDuplicate { tp, .. }
-                | B::BatchRejected { tp, .. }
-                | B::SegmentRolled { tp, .. }
-                | B::Recovered { tp, .. },
-            ..
-        } => Some(tp.clone()),
-        K::TopicCreated { topic, .. } => Some(TopicPartition::new(topic.clone(), 0)),
-        _ => None,
-    })
 }
 
 impl Reducible for AppState {

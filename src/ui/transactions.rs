@@ -10,9 +10,7 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
-use crate::sim::World;
 use crate::view::page::Setup;
-use crate::view::txn_page::Kept;
 
 use super::components::event_list::EventList;
 use super::components::lesson_panel::{LessonInfo, LessonPanel};
@@ -30,21 +28,6 @@ use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 
 pub use crate::view::txn_page::TxnViews;
-
-/// The page's views of `world`, its events in the page's language.
-pub fn txn_views(world: &World) -> TxnViews {
-    txn_views_back(world, 0)
-}
-
-/// [`txn_views`] with the batch table's window ending `back` batches before the newest.
-pub fn txn_views_back(world: &World, back: usize) -> TxnViews {
-    crate::view::txn_page::txn_views_back(world, crate::i18n::ui_lang(), back)
-}
-
-/// [`txn_views_back`], reading the world's events through what the page `kept`.
-pub fn txn_views_kept(world: &World, back: usize, kept: &mut Kept) -> TxnViews {
-    crate::view::txn_page::txn_views_kept(world, crate::i18n::ui_lang(), back, kept)
-}
 
 #[derive(Properties, PartialEq)]
 pub struct TransactionsPageProps {
@@ -72,57 +55,33 @@ pub struct TransactionsPageProps {
     pub step_mode: bool,
 }
 
+/// A click that applies `action` to the page.
+fn click(act: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let act = act.clone();
+    Callback::from(move |_: MouseEvent| act.emit(action.clone()))
+}
+
+/// The message of the refused call made at `at`, if the last refusal was there.
+fn error_at(error: &Option<(ErrorAt, String)>, at: &ErrorAt) -> Option<String> {
+    error
+        .as_ref()
+        .filter(|(a, _)| a == at)
+        .map(|(_, e)| e.clone())
+}
+
 #[function_component(TransactionsPage)]
 pub fn transactions_page(p: &TransactionsPageProps) -> Html {
     let v = &p.views;
     let locked = p.lesson.is_some();
-    let send = |m: Msg| {
+    let reset = {
         let dispatch = p.intents.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(m.clone()))
-    };
-    let error_at = |at: &ErrorAt| {
-        p.error
-            .as_ref()
-            .filter(|(a, _)| a == at)
-            .map(|(_, e)| e.clone())
+        Callback::from(move |_: MouseEvent| dispatch.emit(Msg::Reset))
     };
     // A click on a message in flight on the timeline (paused while a lesson is loaded).
     // Kept from render to render (`ui::intents`), as the batch table's scroll callback:
     // a new callback would re-render the timeline on every click, its rows unchanged.
     let act = p.intents.act(Page::Transactions);
     let on_act = (!locked).then(|| act.clone());
-
-    let has_second = v.producers.iter().any(|x| x.name == TXN_PRODUCER_2);
-    // A producer that can only be closed is replaced by a new one: the first free name.
-    let replacement = (1..)
-        .map(|n| format!("producer-{n}"))
-        .find(|n| v.producers.iter().all(|x| x.name != *n))
-        .unwrap_or_default();
-    let cards: Html = v
-        .producers
-        .iter()
-        .enumerate()
-        .map(|(i, pv)| {
-            let suffix = if i == 0 {
-                String::new()
-            } else {
-                format!("-{}", i + 1)
-            };
-            let defaults = ["c1, c2", "y1", "w1"];
-            html! {
-                <TxnProducer
-                    key={pv.name.clone()}
-                    view={pv.clone()}
-                    suffix={suffix}
-                    default_records={*defaults.get(i).unwrap_or(&"v1")}
-                    disabled={locked}
-                    error={error_at(&ErrorAt::Producer(pv.name.clone()))}
-                    replacement={replacement.clone()}
-                    on_act={act.clone()}
-                />
-            }
-        })
-        .collect();
     let (lso, hw) = v
         .part
         .as_ref()
@@ -131,17 +90,6 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         ErrorAt::Consumer(c) => Some((c.clone(), e.clone())),
         _ => None,
     });
-    let tp_name = v
-        .part
-        .as_ref()
-        .map(|x| x.tp.to_string())
-        .unwrap_or_default();
-    let leader = v
-        .part
-        .as_ref()
-        .map(|x| x.leader.to_string())
-        .unwrap_or_default();
-
     let (cluster_panel, replicas_view) =
         super::idempotence::cluster_html(&v.cluster, Page::Transactions, locked, &p.intents);
     let choice = super::idempotence::cluster_choice(
@@ -150,14 +98,19 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
         locked,
         &p.intents.dispatch,
     );
+    let lesson_panel = || {
+        html! {
+            <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} intents={p.intents.lesson.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+        }
+    };
 
     html! {
         <div class={class_list(&["pg", "txn-page", on(locked, "lesson-on")])} data-testid="page-transactions" data-changed={p.lesson.as_ref().map(|l| l.changed.join(" "))}>
-            { super::idempotence::page_header([Key::TxTitle, Key::TxSubtitle], p.lesson.as_ref(), v.clock, send(Msg::Reset), "txn-reset") }
+            { super::idempotence::page_header([Key::TxTitle, Key::TxSubtitle], p.lesson.as_ref(), v.clock, reset, "txn-reset") }
             if locked {
                 // The lesson leads: the player is the main column's head.
                 <div class="pg-lesson">
-                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} intents={p.intents.lesson.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                    { lesson_panel() }
                 </div>
             }
             <div class="tx-producers stack">
@@ -167,66 +120,17 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 if v.producers.is_empty() {
                     <p class="panel muted">{ t(Key::TxNoProducers) }</p>
                 }
-                <div class="stack tx-cards">{ cards }</div>
+                <div class="stack tx-cards">{ producer_cards(v, locked, &p.error, &act) }</div>
                 <div class="stack tx-controls">
                 if !locked {
-                    <div class="panel stack fence-box">
-                        <button type="button" class="mono-button" data-testid="txn-fence" onclick={send(Msg::Act(Page::Transactions, Action::CreateProducer {
-                            name: TXN_PRODUCER_2.into(),
-                            configs: vec![("transactional.id".into(), TXN_ID.into())],
-                        }))}>
-                            { if has_second { t(Key::FenceAgain) } else { t(Key::FenceButton) } }
-                        </button>
-                        <p class="small muted">{ t(Key::FenceHint) }</p>
-                        if !has_second {
-                            if let Some(e) = error_at(&ErrorAt::Producer(TXN_PRODUCER_2.into())) {
-                                <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
-                            }
-                        }
-                    </div>
+                    { fence_box(v, &p.error, &act) }
                 }
-                <section class="panel stack markers-panel" aria-labelledby="markers-heading">
-                    <h2 id="markers-heading">{ t(Key::MarkersHeading) }</h2>
-                    <p class="small" data-testid="markers-status">
-                        if v.holding {
-                            <span class="badge warn">{ t(Key::MarkersHolding) }</span>{ " " }{ tf(Key::MarkersHeld, &[&v.held.to_string()]) }
-                        } else {
-                            { t(Key::MarkersFlowing) }
-                        }
-                    </p>
-                    if !locked {
-                        <div class="cluster">
-                            <button type="button" data-testid="txn-hold-markers" disabled={v.holding} onclick={send(Msg::Act(Page::Transactions, Action::HoldMarkers))}>{ t(Key::HoldMarkers) }</button>
-                            <button type="button" data-testid="txn-release-markers" disabled={!v.holding} onclick={send(Msg::Act(Page::Transactions, Action::ReleaseMarkers))}>{ t(Key::ReleaseMarkers) }</button>
-                        </div>
-                        <p class="small muted">{ t(Key::HoldHint) }</p>
-                        <div class="cluster">
-                            <button type="button" data-testid="txn-advance-step" onclick={send(Msg::Act(Page::Transactions, Action::Advance { ms: ADVANCE_STEP_MS }))}>{ tf(Key::AdvanceButton, &["10"]) }</button>
-                            <button type="button" data-testid="txn-advance" onclick={send(Msg::Act(Page::Transactions, Action::Advance { ms: ADVANCE_MS }))}>{ tf(Key::AdvanceButton, &[&(ADVANCE_MS / 1000).to_string()]) }</button>
-                        </div>
-                        <p class="small muted">{ t(Key::AdvanceHint) }</p>
-                    }
-                    if let Some(e) = error_at(&ErrorAt::Cluster) {
-                        <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
-                    }
-                </section>
+                { markers_panel(v, locked, error_at(&p.error, &ErrorAt::Cluster), &act) }
                 <NetworkPanel view={v.network.clone()} on_wire={v.on_wire} step_mode={p.step_mode} {locked} on_act={act.clone()} on_step_mode={p.intents.step_mode.clone()} />
                 </div>
             </div>
             <div class="tx-main stack" id="main" tabindex="-1">
-                <section class="panel stack partition-panel" aria-labelledby="tx-partition-heading">
-                    <div class="panel-head">
-                        <h2 id="tx-partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
-                        if !leader.is_empty() {
-                            <span class="small muted">{ tf(Key::TxLeaderIs, &[&leader]) }</span>
-                        }
-                    </div>
-                    if let Some(part) = v.part.clone() {
-                        <TxnLog on_back={(part.total_batches > part.batches.len()).then(|| p.intents.scroll_log.clone())} {part} />
-                    } else {
-                        <p class="muted">{ t(Key::NoPartition) }</p>
-                    }
-                </section>
+                { partition_section(v, &p.intents.scroll_log) }
                 { replicas_view }
                 <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} on_act={act.clone()} />
                 <TxnAdmin view={v.admin.clone()} {lso} {locked} on_act={act.clone()} />
@@ -247,9 +151,138 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 { p.time_travel.clone() }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />
-                    <LessonPanel lessons={p.lessons.clone()} loaded={p.lesson.clone()} intents={p.intents.lesson.clone()} playing={p.playing} file_error={p.file_error.clone()} />
+                    { lesson_panel() }
                 }
             </div>
         </div>
+    }
+}
+
+/// One card a transactional producer, keyed by its name; each card's data-testids end
+/// in `-N` from the second on.
+fn producer_cards(
+    v: &TxnViews,
+    locked: bool,
+    error: &Option<(ErrorAt, String)>,
+    act: &Callback<Action>,
+) -> Html {
+    // A producer that can only be closed is replaced by a new one: the first free name.
+    let replacement = (1..)
+        .map(|n| format!("producer-{n}"))
+        .find(|n| v.producers.iter().all(|x| x.name != *n))
+        .unwrap_or_default();
+    v.producers
+        .iter()
+        .enumerate()
+        .map(|(i, pv)| {
+            let suffix = if i == 0 {
+                String::new()
+            } else {
+                format!("-{}", i + 1)
+            };
+            let defaults = ["c1, c2", "y1", "w1"];
+            html! {
+                <TxnProducer
+                    key={pv.name.clone()}
+                    view={pv.clone()}
+                    suffix={suffix}
+                    default_records={*defaults.get(i).unwrap_or(&"v1")}
+                    disabled={locked}
+                    error={error_at(error, &ErrorAt::Producer(pv.name.clone()))}
+                    replacement={replacement.clone()}
+                    on_act={act.clone()}
+                />
+            }
+        })
+        .collect()
+}
+
+/// The button that starts a second producer with the same transactional.id (which
+/// fences the first), and why it was refused.
+fn fence_box(v: &TxnViews, error: &Option<(ErrorAt, String)>, act: &Callback<Action>) -> Html {
+    let has_second = v.producers.iter().any(|x| x.name == TXN_PRODUCER_2);
+    let create = Action::CreateProducer {
+        name: TXN_PRODUCER_2.into(),
+        configs: vec![("transactional.id".into(), TXN_ID.into())],
+    };
+    html! {
+        <div class="panel stack fence-box">
+            <button type="button" class="mono-button" data-testid="txn-fence" onclick={click(act, create)}>
+                { if has_second { t(Key::FenceAgain) } else { t(Key::FenceButton) } }
+            </button>
+            <p class="small muted">{ t(Key::FenceHint) }</p>
+            if !has_second {
+                if let Some(e) = error_at(error, &ErrorAt::Producer(TXN_PRODUCER_2.into())) {
+                    <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
+                }
+            }
+        </div>
+    }
+}
+
+/// Whether WriteTxnMarkers are held, the hold/release and clock buttons, and why the
+/// last of them was refused (`cluster_error`).
+fn markers_panel(
+    v: &TxnViews,
+    locked: bool,
+    cluster_error: Option<String>,
+    act: &Callback<Action>,
+) -> Html {
+    html! {
+        <section class="panel stack markers-panel" aria-labelledby="markers-heading">
+            <h2 id="markers-heading">{ t(Key::MarkersHeading) }</h2>
+            <p class="small" data-testid="markers-status">
+                if v.holding {
+                    <span class="badge warn">{ t(Key::MarkersHolding) }</span>{ " " }{ tf(Key::MarkersHeld, &[&v.held.to_string()]) }
+                } else {
+                    { t(Key::MarkersFlowing) }
+                }
+            </p>
+            if !locked {
+                <div class="cluster">
+                    <button type="button" data-testid="txn-hold-markers" disabled={v.holding} onclick={click(act, Action::HoldMarkers)}>{ t(Key::HoldMarkers) }</button>
+                    <button type="button" data-testid="txn-release-markers" disabled={!v.holding} onclick={click(act, Action::ReleaseMarkers)}>{ t(Key::ReleaseMarkers) }</button>
+                </div>
+                <p class="small muted">{ t(Key::HoldHint) }</p>
+                <div class="cluster">
+                    <button type="button" data-testid="txn-advance-step" onclick={click(act, Action::Advance { ms: ADVANCE_STEP_MS })}>{ tf(Key::AdvanceButton, &["10"]) }</button>
+                    <button type="button" data-testid="txn-advance" onclick={click(act, Action::Advance { ms: ADVANCE_MS })}>{ tf(Key::AdvanceButton, &[&(ADVANCE_MS / 1000).to_string()]) }</button>
+                </div>
+                <p class="small muted">{ t(Key::AdvanceHint) }</p>
+            }
+            if let Some(e) = cluster_error {
+                <p class="action-error" role="alert">{ tf(Key::ActionFailed, &[&e]) }</p>
+            }
+        </section>
+    }
+}
+
+/// The partition's heading, its leader and the batch table (scrolled by `scroll_log`
+/// when it holds more batches than it shows).
+fn partition_section(v: &TxnViews, scroll_log: &Callback<usize>) -> Html {
+    let tp_name = v
+        .part
+        .as_ref()
+        .map(|x| x.tp.to_string())
+        .unwrap_or_default();
+    let leader = v
+        .part
+        .as_ref()
+        .map(|x| x.leader.to_string())
+        .unwrap_or_default();
+    html! {
+        <section class="panel stack partition-panel" aria-labelledby="tx-partition-heading">
+            <div class="panel-head">
+                <h2 id="tx-partition-heading">{ tf(Key::PartitionHeading, &[&tp_name]) }</h2>
+                if !leader.is_empty() {
+                    <span class="small muted">{ tf(Key::TxLeaderIs, &[&leader]) }</span>
+                }
+            </div>
+            if let Some(part) = v.part.clone() {
+                <TxnLog on_back={(part.total_batches > part.batches.len()).then(|| scroll_log.clone())} {part} />
+            } else {
+                <p class="muted">{ t(Key::NoPartition) }</p>
+            }
+        </section>
     }
 }

@@ -190,12 +190,14 @@ pub struct IdempotenceViews {
     pub challenges: Vec<(&'static str, bool)>,
 }
 
-/// Reads the page's views from `world` for the partition `tp`, worded in `lang`.
+/// Reads the page's views from `world`, worded in `lang`, for the partition the
+/// learner `selected` (else the latest written: [`shown_tp`]).
 pub fn idempotence_views(
     world: &World,
-    tp: Option<TopicPartition>,
+    selected: Option<&TopicPartition>,
     lang: Lang,
 ) -> IdempotenceViews {
+    let tp = shown_tp(world, selected);
     let leader = tp.as_ref().and_then(|tp| world.leader_of(tp)).unwrap_or(1);
     IdempotenceViews {
         challenges: crate::view::challenges::items(Page::Idempotence, world),
@@ -216,6 +218,37 @@ pub fn idempotence_views(
         cluster: cluster_views(world, tp.as_ref()),
         tp,
     }
+}
+
+/// The partition the page shows in `world`: the learner's choice while `world` has it,
+/// else the one where something happened last (so a lesson's panels follow the
+/// lesson), else the first.
+pub fn shown_tp(world: &World, selected: Option<&TopicPartition>) -> Option<TopicPartition> {
+    let parts = world.partitions();
+    match selected {
+        Some(tp) if parts.contains(tp) => Some(tp.clone()),
+        _ => latest_tp(world)
+            .filter(|tp| parts.contains(tp))
+            .or_else(|| parts.into_iter().next()),
+    }
+}
+
+/// The partition of the latest event that names one: a verdict on a batch, a rolled
+/// segment, a recovery, a topic created (its partition 0).
+fn latest_tp(world: &World) -> Option<TopicPartition> {
+    world.events().iter().rev().find_map(|e| match &e.kind {
+        EventKind::Broker {
+            event:
+                BrokerEvent::BatchAppended { tp, .. }
+                | BrokerEvent::BatchDuplicate { tp, .. }
+                | BrokerEvent::BatchRejected { tp, .. }
+                | BrokerEvent::SegmentRolled { tp, .. }
+                | BrokerEvent::Recovered { tp, .. },
+            ..
+        } => Some(tp.clone()),
+        EventKind::TopicCreated { topic, .. } => Some(TopicPartition::new(topic.clone(), 0)),
+        _ => None,
+    })
 }
 
 /// producer-1's id, epoch and next sequence, what it has in flight and the faults armed.
@@ -367,7 +400,7 @@ mod tests {
     fn a_first_append_is_marked_in_the_window_and_the_log() {
         let w = world(SENDS);
         let tp = TopicPartition::new(TOPIC, 0);
-        let v = idempotence_views(&w, Some(tp.clone()), Lang::En);
+        let v = idempotence_views(&w, Some(&tp), Lang::En);
         assert_eq!(v.tp, Some(tp));
         let (slot, log) = marks(&v.verdict);
         let pid = v.producer.id.expect("producer-1 has an id").0;
@@ -392,7 +425,7 @@ mod tests {
     #[test]
     fn a_restart_is_read_with_how_the_broker_stopped() {
         let w = world(&format!("{SENDS}broker 1 restart crash\n"));
-        let v = idempotence_views(&w, Some(TopicPartition::new(TOPIC, 0)), Lang::En);
+        let v = idempotence_views(&w, Some(&TopicPartition::new(TOPIC, 0)), Lang::En);
         let recovery = v.recovery.expect("the restart recovered orders-0");
         assert_eq!(recovery.stopped.map(|(clean, _)| clean), Some(false));
     }
@@ -415,5 +448,36 @@ mod tests {
             idempotence_views(&World::new(Default::default()), None, Lang::En).verdict,
             None
         );
+    }
+    /// Two topics, `orders` written first and `audit` last.
+    const TWO_TOPICS: &str = "cluster brokers=1\ntopic create orders partitions=2\n\
+        topic create audit partitions=1\nproducer producer-1 create\n\
+        producer producer-1 send orders-1 a\nproducer producer-1 flush\n\
+        producer producer-1 send audit-0 b\nproducer producer-1 flush\n";
+
+    #[test]
+    fn the_page_follows_the_latest_write_until_the_learner_chooses() {
+        let w = world(TWO_TOPICS);
+        let audit = TopicPartition::new("audit", 0);
+        let orders_1 = TopicPartition::new(TOPIC, 1);
+        assert_eq!(shown_tp(&w, None), Some(audit.clone()));
+        assert_eq!(shown_tp(&w, Some(&orders_1)), Some(orders_1.clone()));
+        // A choice the world does not have (a partition of another world) is ignored.
+        let gone = TopicPartition::new("gone", 0);
+        assert_eq!(shown_tp(&w, Some(&gone)), Some(audit.clone()));
+        let v = idempotence_views(&w, Some(&orders_1), Lang::En);
+        assert_eq!(v.tp, Some(orders_1));
+        assert_eq!(v.log.map(|l| l.batches.len()), Some(1));
+        assert_eq!(v.verdict.map(|x| x.word()), Some("APPEND"));
+        let latest = idempotence_views(&w, None, Lang::En);
+        assert_eq!(latest.tp, Some(audit));
+        assert_eq!(latest.partitions.len(), 3);
+    }
+
+    #[test]
+    fn a_new_topic_is_shown_before_anything_is_written_to_it() {
+        let w = world(&format!("{SENDS}topic create audit partitions=1\n"));
+        assert_eq!(shown_tp(&w, None), Some(TopicPartition::new("audit", 0)));
+        assert_eq!(shown_tp(&World::new(Default::default()), None), None);
     }
 }

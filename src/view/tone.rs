@@ -66,6 +66,19 @@ pub fn transactions(e: &Event) -> Tone {
     }
 }
 
+/// A transactional producer's client state (`TransactionManager.State`'s name), as its
+/// badge marks it: READY ok, an open transaction a warning (its records are not yet
+/// readable under read_committed), an error state a danger, the rest (UNINITIALIZED,
+/// INITIALIZING, the COMMITTING/ABORTING transitions) unmarked.
+pub fn client_state(state: &str) -> &'static str {
+    match state {
+        "IN_TRANSACTION" => "warn",
+        "READY" => "ok",
+        "ABORTABLE_ERROR" | "FATAL_ERROR" => "danger",
+        _ => "",
+    }
+}
+
 /// The network's events, the same on both pages: a lost message is a danger, a broken
 /// connection or an armed fault a warning; messages sent or delivered are on the wire.
 fn wire(kind: &EventKind) -> Tone {
@@ -141,5 +154,25 @@ mod tests {
         let on_wire = |tone: fn(&Event) -> Tone| w.events().iter().filter(|e| tone(e).1).count();
         assert!(on_wire(transactions) > 0);
         assert_eq!(on_wire(transactions), on_wire(idempotence));
+    }
+
+    #[test]
+    fn a_transactional_producer_is_marked_by_its_client_state() {
+        use crate::view::producers::producers;
+        let setup = "cluster brokers=1\ntopic create t partitions=1\n\
+                     producer p create transactional.id=tx\nproducer p init-transactions\n";
+        let state = |src: &str| {
+            let w = world(src);
+            let v = producers(&w);
+            let p = v.iter().find(|p| p.name == "p").expect("p is shown");
+            (p.state, client_state(p.state))
+        };
+        assert_eq!(state(setup), ("READY", "ok"));
+        let open = format!("{setup}producer p begin\nproducer p send t-0 a\nproducer p flush\n");
+        assert_eq!(state(&open), ("IN_TRANSACTION", "warn"));
+        assert_eq!(
+            state("cluster brokers=1\nproducer p create transactional.id=tx\n"),
+            ("UNINITIALIZED", "")
+        );
     }
 }

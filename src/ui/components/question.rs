@@ -22,6 +22,32 @@ pub struct QuestionInfo {
     pub chosen: Option<usize>,
 }
 
+impl QuestionInfo {
+    /// A lesson's question in `lang`, with the learner's choice so far (`chosen`).
+    pub fn of(
+        q: &crate::scenario::question::Question,
+        lang: crate::i18n::Lang,
+        chosen: Option<usize>,
+    ) -> Self {
+        QuestionInfo {
+            line: q.line,
+            prompt: q.prompt.get(lang).to_string(),
+            choices: q
+                .choices
+                .iter()
+                .map(|c| {
+                    (
+                        c.text.get(lang).to_string(),
+                        c.explanation.get(lang).to_string(),
+                    )
+                })
+                .collect(),
+            answer: q.answer(),
+            chosen,
+        }
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct QuestionProps {
     pub question: QuestionInfo,

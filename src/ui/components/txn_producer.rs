@@ -10,7 +10,7 @@ use crate::i18n::{t, tf, Key};
 use crate::sim::Action;
 use crate::ui::state::Page;
 use crate::view::producers::ProducerView;
-use crate::view::validate;
+use crate::view::{tone, validate};
 
 #[derive(Properties, PartialEq)]
 pub struct TxnProducerProps {
@@ -43,33 +43,18 @@ fn state_hint(state: &str) -> Key {
     }
 }
 
-fn state_tone(state: &str) -> &'static str {
-    match state {
-        "IN_TRANSACTION" => "badge warn",
-        "READY" => "badge ok",
-        "ABORTABLE_ERROR" | "FATAL_ERROR" => "badge danger",
-        _ => "badge",
-    }
-}
-
 #[function_component(TxnProducer)]
 pub fn txn_producer(p: &TxnProducerProps) -> Html {
     let records = use_state(|| p.default_records.to_string());
     let field_error = use_state(|| None::<Key>);
     let v = &p.view;
-    let name = v.name.clone();
     let id = |base: &str| format!("{base}{}", p.suffix);
-    let call = |a: Action| {
-        let on_act = p.on_act.clone();
-        Callback::from(move |_: MouseEvent| on_act.emit(a.clone()))
-    };
-    let producer = || name.to_string();
     let onsubmit = {
         let (records, field_error, on_act, name) = (
             records.clone(),
             field_error.clone(),
             p.on_act.clone(),
-            name.clone(),
+            v.name.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -97,64 +82,23 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
         Some((pid, epoch)) => tf(Key::TxProducerId, &[&pid.to_string(), &epoch.to_string()]),
         None => t(Key::TxProducerNoId).to_string(),
     };
-    // An error state outlives the call that last succeeded: say why instead of "✓".
-    let broken = matches!(v.state, "ABORTABLE_ERROR" | "FATAL_ERROR");
-    let outcome = v.outcome.as_ref().filter(|o| !(broken && o.ok)).map(|o| {
-        if o.ok {
-            let text = tf(
-                Key::TxOutcomeOk,
-                &[
-                    &o.operation,
-                    &o.producer_id.map(|x| x.to_string()).unwrap_or_default(),
-                    &o.producer_epoch.map(|x| x.to_string()).unwrap_or_default(),
-                ],
-            );
-            html! { <p class="outcome outcome-ok" data-testid={id("producer-outcome")}>{ text }</p> }
-        } else {
-            // Why, when the cause is a fence or a transaction the coordinator dropped.
-            let explain = match o.error.as_deref() {
-                Some("INVALID_PRODUCER_EPOCH") | Some("PRODUCER_FENCED") => Some(Key::TxFencedExplain),
-                Some("INVALID_TXN_STATE") => Some(Key::TxInvalidStateExplain),
-                _ => None,
-            };
-            if let Some(refusal) = &o.refusal {
-                // Refused by the client itself: Kafka's exception class and message.
-                let text = tf(
-                    Key::TxOutcomeRefused,
-                    &[
-                        &o.operation,
-                        refusal.exception_class(),
-                        &txn_exception(refusal, crate::i18n::ui_lang()),
-                    ],
-                );
-                return html! {
-                    <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
-                        <p data-testid={id("txn-refusal")}>{ text }</p>
-                        <p class="small">{ t(Key::TxRefusedExplain) }</p>
-                        if let Some(k) = explain {
-                            <p class="small">{ t(k) }</p>
-                        }
-                    </div>
-                };
-            }
-            let exception = o.exception.clone().unwrap_or_default();
-            html! {
-                <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
-                    <p>{ tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")]) }</p>
-                    if let Some(k) = explain {
-                        <p class="small">{ t(k) }</p>
-                    }
-                </div>
-            }
-        }
-    });
     let heading_id = id("txn-producer-heading");
-    let in_txn = v.in_transaction;
+    let field = html! {
+        <Field
+            id={id("txn-records-field")}
+            label={t(Key::RecordsLabel)}
+            value={(*records).clone()}
+            hint={t(Key::TxRecordsHint)}
+            error={field_error.map(|k| AttrValue::from(t(k)))}
+            testid={id("txn-records")}
+            {oninput}
+        />
+    };
     html! {
         <section class="panel stack txn-producer" aria-labelledby={heading_id.clone()} data-testid={id("txn-producer")}>
             <div class="panel-head">
                 <h2 id={heading_id}>{ v.name.clone() }</h2>
-                <span class={state_tone(v.state)} data-testid={id("txn-client-state")}>{ v.state }</span>
+                <span class={class_list(&["badge", tone::client_state(v.state)])} data-testid={id("txn-client-state")}>{ v.state }</span>
             </div>
             <p class="small muted">{ tf(Key::TxProducerIntro, &[&v.transactional_id]) }</p>
             <p class="small mono" data-testid={id("txn-producer-id")}>{ identity }</p>
@@ -164,58 +108,135 @@ pub fn txn_producer(p: &TxnProducerProps) -> Html {
                 }
             </p>
             if !p.disabled {
-                <div class="stack txn-calls">
-                    <div class="cluster">
-                        <button type="button" class="mono-button" data-testid={id("txn-init")} onclick={call(Action::InitTransactions { producer: producer() })}>{ t(Key::TxInit) }</button>
-                        <button type="button" class={class_list(&["mono-button", on(!in_txn && v.state == "READY", "primary")])} data-testid={id("txn-begin")} onclick={call(Action::BeginTransaction { producer: producer() })}>{ t(Key::TxBegin) }</button>
-                    </div>
-                    <form class="stack" {onsubmit} novalidate=true>
-                        <Field
-                            id={id("txn-records-field")}
-                            label={t(Key::RecordsLabel)}
-                            value={(*records).clone()}
-                            hint={t(Key::TxRecordsHint)}
-                            error={field_error.map(|k| AttrValue::from(t(k)))}
-                            testid={id("txn-records")}
-                            {oninput}
-                        />
-                        <div class="cluster">
-                            <button type="submit" class={class_list(&["mono-button", on(in_txn, "primary")])} data-testid={id("txn-send")}>{ t(Key::TxSend) }</button>
-                        </div>
-                    </form>
-                    <div class="cluster">
-                        <button type="button" class="mono-button commit-button" data-testid={id("txn-commit")} onclick={call(Action::CommitTransaction { producer: producer() })}>{ t(Key::TxCommit) }</button>
-                        <button type="button" class="mono-button abort-button" data-testid={id("txn-abort")} onclick={call(Action::AbortTransaction { producer: producer() })}>{ t(Key::TxAbort) }</button>
-                    </div>
-                </div>
+                { calls(p, field, onsubmit) }
             }
             if let Some(e) = &p.error {
                 <p class="action-error" role="alert" data-testid={id("txn-error")}>{ tf(Key::ActionFailed, &[e]) }</p>
             }
-            { outcome.unwrap_or_else(|| if broken {
-                // The call that failed was a send or its request; the state says what is left.
-                let why = v.last_error.clone().unwrap_or_default();
-                html! {
-                    <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
-                        <p>{ tf(if v.state == "FATAL_ERROR" { Key::TxBrokenFatal } else { Key::TxBrokenAbortable }, &[&why]) }</p>
-                    </div>
-                }
-            } else {
-                html! { <p class="small muted" data-testid={id("producer-outcome")}>{ t(Key::TxNoOutcome) }</p> }
-            }) }
+            { outcome(v, &p.suffix) }
             if let Some(epoch) = v.fenced_by_epoch {
                 <p class="notice small" data-testid={id("txn-fenced-unaware")}>{ tf(Key::TxFencedUnaware, &[&v.name, &epoch.to_string()]) }</p>
             }
             if v.state == "FATAL_ERROR" && !p.disabled && !p.replacement.is_empty() {
-                <div class="stack">
-                    <button type="button" class="mono-button primary" data-testid={id("txn-recreate")} onclick={call(Action::CreateProducer {
-                        name: p.replacement.to_string(),
-                        configs: vec![("transactional.id".into(), v.transactional_id.clone())],
-                    })}>{ tf(Key::TxRecreate, &[&p.replacement]) }</button>
-                    <p class="small muted">{ t(Key::TxRecreateHint) }</p>
-                </div>
+                { recreate(p) }
             }
             { super::limits_help("producer") }
         </section>
+    }
+}
+
+/// A click that applies `action`.
+fn call(on_act: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let on_act = on_act.clone();
+    Callback::from(move |_: MouseEvent| on_act.emit(action.clone()))
+}
+
+/// The five calls of the transactional API: initTransactions and beginTransaction,
+/// the records `field` sent on submit, commitTransaction and abortTransaction.
+fn calls(p: &TxnProducerProps, field: Html, onsubmit: Callback<SubmitEvent>) -> Html {
+    let v = &p.view;
+    let id = |base: &str| format!("{base}{}", p.suffix);
+    let producer = || v.name.to_string();
+    let in_txn = v.in_transaction;
+    html! {
+        <div class="stack txn-calls">
+            <div class="cluster">
+                <button type="button" class="mono-button" data-testid={id("txn-init")} onclick={call(&p.on_act, Action::InitTransactions { producer: producer() })}>{ t(Key::TxInit) }</button>
+                <button type="button" class={class_list(&["mono-button", on(!in_txn && v.state == "READY", "primary")])} data-testid={id("txn-begin")} onclick={call(&p.on_act, Action::BeginTransaction { producer: producer() })}>{ t(Key::TxBegin) }</button>
+            </div>
+            <form class="stack" {onsubmit} novalidate=true>
+                { field }
+                <div class="cluster">
+                    <button type="submit" class={class_list(&["mono-button", on(in_txn, "primary")])} data-testid={id("txn-send")}>{ t(Key::TxSend) }</button>
+                </div>
+            </form>
+            <div class="cluster">
+                <button type="button" class="mono-button commit-button" data-testid={id("txn-commit")} onclick={call(&p.on_act, Action::CommitTransaction { producer: producer() })}>{ t(Key::TxCommit) }</button>
+                <button type="button" class="mono-button abort-button" data-testid={id("txn-abort")} onclick={call(&p.on_act, Action::AbortTransaction { producer: producer() })}>{ t(Key::TxAbort) }</button>
+            </div>
+        </div>
+    }
+}
+
+/// How the last call ended: "✓" with the id and epoch, the exception it threw (the
+/// client's own refusal, or the broker's error), or, once the producer is in an error
+/// state, why it is broken.
+fn outcome(v: &ProducerView, suffix: &str) -> Html {
+    let id = |base: &str| format!("{base}{suffix}");
+    // An error state outlives the call that last succeeded: say why instead of "✓".
+    let broken = matches!(v.state, "ABORTABLE_ERROR" | "FATAL_ERROR");
+    let Some(o) = v.outcome.as_ref().filter(|o| !(broken && o.ok)) else {
+        return if broken {
+            // The call that failed was a send or its request; the state says what is left.
+            let why = v.last_error.clone().unwrap_or_default();
+            html! {
+                <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
+                    <p>{ tf(if v.state == "FATAL_ERROR" { Key::TxBrokenFatal } else { Key::TxBrokenAbortable }, &[&why]) }</p>
+                </div>
+            }
+        } else {
+            html! { <p class="small muted" data-testid={id("producer-outcome")}>{ t(Key::TxNoOutcome) }</p> }
+        };
+    };
+    if o.ok {
+        let text = tf(
+            Key::TxOutcomeOk,
+            &[
+                &o.operation,
+                &o.producer_id.map(|x| x.to_string()).unwrap_or_default(),
+                &o.producer_epoch.map(|x| x.to_string()).unwrap_or_default(),
+            ],
+        );
+        return html! { <p class="outcome outcome-ok" data-testid={id("producer-outcome")}>{ text }</p> };
+    }
+    // Why, when the cause is a fence or a transaction the coordinator dropped.
+    let explain = match o.error.as_deref() {
+        Some("INVALID_PRODUCER_EPOCH") | Some("PRODUCER_FENCED") => Some(Key::TxFencedExplain),
+        Some("INVALID_TXN_STATE") => Some(Key::TxInvalidStateExplain),
+        _ => None,
+    };
+    if let Some(refusal) = &o.refusal {
+        // Refused by the client itself: Kafka's exception class and message.
+        let text = tf(
+            Key::TxOutcomeRefused,
+            &[
+                &o.operation,
+                refusal.exception_class(),
+                &txn_exception(refusal, crate::i18n::ui_lang()),
+            ],
+        );
+        return html! {
+            <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
+                <p data-testid={id("txn-refusal")}>{ text }</p>
+                <p class="small">{ t(Key::TxRefusedExplain) }</p>
+                if let Some(k) = explain {
+                    <p class="small">{ t(k) }</p>
+                }
+            </div>
+        };
+    }
+    let exception = o.exception.clone().unwrap_or_default();
+    html! {
+        <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
+            <p>{ tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")]) }</p>
+            if let Some(k) = explain {
+                <p class="small">{ t(k) }</p>
+            }
+        </div>
+    }
+}
+
+/// A fatal producer can only be closed: the button that starts a new one with the same
+/// transactional.id under the first free name.
+fn recreate(p: &TxnProducerProps) -> Html {
+    let create = Action::CreateProducer {
+        name: p.replacement.to_string(),
+        configs: vec![("transactional.id".into(), p.view.transactional_id.clone())],
+    };
+    html! {
+        <div class="stack">
+            <button type="button" class="mono-button primary" data-testid={format!("txn-recreate{}", p.suffix)} onclick={call(&p.on_act, create)}>{ tf(Key::TxRecreate, &[&p.replacement]) }</button>
+            <p class="small muted">{ t(Key::TxRecreateHint) }</p>
+        </div>
     }
 }
