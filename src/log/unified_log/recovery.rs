@@ -78,11 +78,15 @@ impl UnifiedLog {
             .unwrap_or(0)
             .max(log_start_checkpoint)
             .min(log_end_offset);
-        remove_snapshots_below_start(fs, dir, &names, log_start_offset)?;
+        // At or below the log start (one at offset 0 can only be empty, so it may stay).
+        remove_snapshots(fs, dir, &names, |o| {
+            o <= log_start_offset && log_start_offset > 0
+        })?;
         report
             .segments
             .retain(|b| !report.deleted_segments.contains(b));
-        remove_snapshots_past_end(fs, dir, &names, log_end_offset)?;
+        // Past the log end.
+        remove_snapshots(fs, dir, &names, |o| o > log_end_offset)?;
         let (mut producer_state, replay_from) = if config.producer_snapshots {
             let offsets = Offsets {
                 log_start: log_start_offset,
@@ -184,35 +188,18 @@ fn delete_segment_files(fs: &mut MemFs, dir: &str, base: i64) -> Result<(), FsEr
     Ok(())
 }
 
-/// `ProducerStateManager.truncateAndReload`: "remove all out of range snapshots" at or
-/// below the log start (one at offset 0 can only be empty, so it may stay).
-fn remove_snapshots_below_start(
+/// `ProducerStateManager.truncateAndReload`: "remove all out of range snapshots" —
+/// the listed snapshots whose offset is `out_of_range`.
+fn remove_snapshots(
     fs: &mut MemFs,
     dir: &str,
     names: &[String],
-    log_start_offset: i64,
-) -> Result<(), FsError> {
-    for name in names {
-        if let Some((o, ".snapshot")) = offset_from_file_name(name) {
-            if o <= log_start_offset && log_start_offset > 0 {
-                fs.remove_file(&format!("{dir}/{name}"))?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `ProducerStateManager.truncateAndReload`: snapshots past the log end go.
-fn remove_snapshots_past_end(
-    fs: &mut MemFs,
-    dir: &str,
-    names: &[String],
-    log_end_offset: i64,
+    out_of_range: impl Fn(i64) -> bool,
 ) -> Result<(), FsError> {
     for name in names {
         if let Some((o, ".snapshot")) = offset_from_file_name(name) {
             let path = format!("{dir}/{name}");
-            if o > log_end_offset && fs.exists(&path) {
+            if out_of_range(o) && fs.exists(&path) {
                 fs.remove_file(&path)?;
             }
         }
