@@ -13,7 +13,7 @@ DIST=${1:-dist}
 # The budget sits just above the measured size, so the bundle cannot grow unnoticed;
 # the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
 # where the bytes go and what was tried: docs/size.md.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-513}
+BUDGET_KB=${BUNDLE_BUDGET_KB:-512}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -144,7 +144,7 @@ if [ -f "$DIST/chaos/index.html" ]; then
     BUNDLE_SKIP='eos-chaos-worker*' "$0" "$DIST/chaos"
   echo
   echo "entry: $DIST/chaos/ (the chaos site's Web Worker, fetched when a search starts)"
-  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-412} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-413} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
     BUNDLE_ONLY='eos-chaos-worker*' "$0" "$DIST/chaos"
 fi
 

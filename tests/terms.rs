@@ -83,17 +83,24 @@ fn uses(text: &str, r: &Rejected) -> bool {
 
 /// Every text a learner reads in `lang`: the catalog's lines and the lessons' lines.
 fn texts(lang: Lang) -> Vec<(String, String)> {
-    // The main catalog, then the limits page's (src/i18n/limits/).
-    let catalog = match lang {
-        Lang::Ko => [
+    // The main catalog, the CLI-only features' lines (src/i18n/catalog/FEATURE/), then
+    // the limits page's (src/i18n/limits/).
+    let catalog: &[&str] = match lang {
+        Lang::Ko => &[
             include_str!("../src/i18n/catalog/ko.txt"),
+            include_str!("../src/i18n/catalog/group-membership/ko.txt"),
+            include_str!("../src/i18n/catalog/metadata-log/ko.txt"),
+            include_str!("../src/i18n/catalog/topic-admin/ko.txt"),
             include_str!("../src/i18n/limits/ko.txt"),
         ],
-        Lang::Th => [
+        Lang::Th => &[
             include_str!("../src/i18n/catalog/th.txt"),
+            include_str!("../src/i18n/catalog/group-membership/th.txt"),
+            include_str!("../src/i18n/catalog/metadata-log/th.txt"),
+            include_str!("../src/i18n/catalog/topic-admin/th.txt"),
             include_str!("../src/i18n/limits/th.txt"),
         ],
-        Lang::En => ["", ""],
+        Lang::En => &[],
     };
     let mut out: Vec<(String, String)> = catalog
         .iter()

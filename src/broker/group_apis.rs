@@ -254,6 +254,8 @@ fn refused(
 ) -> Handled {
     let error = match &event {
         crate::coordinator::group::GroupEvent::OffsetCommitRefused { error, .. } => *error,
+        // The membership events exist only with the feature; none of them is a refusal.
+        #[cfg(feature = "group-membership")]
         _ => Errors::UnknownServerError,
     };
     Handled {

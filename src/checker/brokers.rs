@@ -94,57 +94,28 @@ impl BrokerHistory {
         let EventKind::Broker { broker, event: e } = &event.kind else {
             return;
         };
+        let (broker, seq) = (*broker, event.seq);
+        // Every variant named, so a new one is a decision here rather than ignored.
         match e {
-            BrokerEvent::Stopped { .. } => {
-                self.leader_hw.retain(|(_, (leader, _))| leader != broker);
-                // A restarted partition's window holds only what its snapshot kept (the
-                // last batch per producer, as Kafka's): older retries may fall out.
-                self.appended.clear();
-                self.prepares.retain(|_, (b, _, _)| b != broker);
-            }
+            BrokerEvent::Stopped { .. } => self.on_stopped(broker),
             BrokerEvent::BatchRejected {
                 tp,
                 producer_id,
                 producer_epoch,
                 first_seq,
                 last_seq,
-                error: Errors::OutOfOrderSequenceNumber,
+                error,
                 ..
             } => {
-                let key = (
-                    tp.clone(),
-                    *producer_id,
-                    *producer_epoch,
-                    *first_seq,
-                    *last_seq,
-                );
-                // Written, refused on retry, and none of the batches that pushed it out
-                // of the window was acknowledged yet: they were all in flight with it.
-                // At most 5 in flight (Kafka) they would all fit in the window.
-                let out_of_window = self.appended.get(&key).filter(|(offset, _)| {
-                    let later: Vec<i64> = self
-                        .appended
-                        .iter()
-                        .filter(|(k, (o, _))| {
-                            (&k.0, k.1, k.2) == (tp, *producer_id, *producer_epoch) && o > offset
-                        })
-                        .map(|(_, (o, _))| *o)
-                        .collect();
-                    later.len() >= MAX_WINDOW_BATCHES
-                        && later
-                            .iter()
-                            .all(|o| !self.acked.contains(&(tp.clone(), *o)))
-                });
-                if let Some((offset, appended)) = out_of_window {
-                    let mut v = ctx.violation(Anomaly::RetryOutOfWindow, Some(tp));
-                    v.who = Some(format!("broker-{broker}"));
-                    v.offsets = vec![*offset];
-                    v.events = vec![*appended, event.seq];
-                    v.numbers = vec![
-                        ("producer_id", *producer_id),
-                        ("first_seq", i64::from(*first_seq)),
-                    ];
-                    ctx.found.push(v);
+                if *error == Errors::OutOfOrderSequenceNumber {
+                    let key = (
+                        tp.clone(),
+                        *producer_id,
+                        *producer_epoch,
+                        *first_seq,
+                        *last_seq,
+                    );
+                    self.on_retry_refused(ctx, broker, key, seq);
                 }
             }
             BrokerEvent::BatchAppended {
@@ -156,45 +127,18 @@ impl BrokerHistory {
                 first_offset,
                 last_offset,
                 ..
-            } if *producer_id >= 0 => {
-                self.appended.insert(
-                    (
+            } => {
+                if *producer_id >= 0 {
+                    let key = (
                         tp.clone(),
                         *producer_id,
                         *producer_epoch,
                         *first_seq,
                         *last_seq,
-                    ),
-                    (*first_offset, event.seq),
-                );
-                let key = (tp.clone(), *producer_id);
-                if let Some(&(newest, newest_event, newest_offset)) = self.max_epoch.get(&key) {
-                    if *producer_epoch < newest {
-                        let mut v = ctx.violation(Anomaly::FencedWrite, Some(tp));
-                        v.who = Some(format!("broker-{broker}"));
-                        v.offsets = vec![*first_offset, *last_offset];
-                        v.events = vec![newest_event, event.seq];
-                        v.numbers = vec![
-                            ("producer_id", *producer_id),
-                            ("epoch", i64::from(*producer_epoch)),
-                            ("newest_epoch", i64::from(newest)),
-                        ];
-                        // Kafka takes the older epoch again once an unclean election
-                        // truncated every write of the newer one: the leader's producer
-                        // state is rebuilt from its log (`Partition.truncateTo`).
-                        match ctx.unclean.took(tp, newest_offset, newest_event, event.seq) {
-                            Some(from) => {
-                                ctx.expected.push(unclean::expected(v, from));
-                                self.max_epoch.insert(
-                                    key.clone(),
-                                    (*producer_epoch, event.seq, *first_offset),
-                                );
-                            }
-                            None => ctx.found.push(v),
-                        }
-                    }
+                    );
+                    let offsets = (*first_offset, *last_offset);
+                    self.on_batch_appended(ctx, broker, key, offsets, seq);
                 }
-                self.raise_epoch(key, *producer_epoch, event.seq, *first_offset);
             }
             BrokerEvent::MarkerWritten {
                 tp,
@@ -204,106 +148,262 @@ impl BrokerHistory {
                 kind,
                 ..
             } => {
-                self.raise_epoch(
-                    (tp.clone(), *producer_id),
-                    *producer_epoch,
-                    event.seq,
-                    *offset,
-                );
-                if !ctx.world.config().txn_features().v2() {
-                    return;
-                }
-                if let Some((_, txn_tp, prepared)) =
-                    self.prepares.get(&(*producer_id, *producer_epoch))
-                {
-                    let mut v = ctx.violation(Anomaly::MarkerBeforePrepare, Some(tp));
-                    v.who = Some(format!("broker-{broker}"));
-                    v.offsets = vec![*offset];
-                    v.events = vec![*prepared, event.seq];
-                    v.numbers = vec![
-                        ("producer_id", *producer_id),
-                        ("epoch", i64::from(*producer_epoch)),
-                        ("prepare_partition", i64::from(txn_tp.partition)),
-                    ];
-                    ctx.found.push(v);
-                }
+                let txn = (*producer_id, *producer_epoch);
                 let commit = kind == "COMMIT";
-                self.outcome(
-                    ctx,
-                    (*producer_id, *producer_epoch),
-                    commit,
-                    Some(tp),
-                    event.seq,
-                );
-                // A leader that fails before its marker is replicated loses it (its
-                // log is truncated to the new leader's), and the coordinator sends the
-                // marker again to the new leader (TransactionMarkerChannelManager,
-                // Kafka 4.0): a second marker from another broker is that resend. A
-                // second one from the same broker is extra.
-                let key = (tp.clone(), *producer_id, *producer_epoch);
-                match self.markers.get(&key) {
-                    Some(&(first_broker, first)) if first_broker == *broker => {
-                        let mut v = ctx.violation(Anomaly::ExtraMarker, Some(tp));
-                        v.who = Some(format!("broker-{broker}"));
-                        v.offsets = vec![*offset];
-                        v.events = vec![first, event.seq];
-                        v.numbers = vec![
-                            ("producer_id", *producer_id),
-                            ("epoch", i64::from(*producer_epoch)),
-                        ];
-                        ctx.found.push(v);
+                self.on_marker_written(ctx, (broker, seq), tp, txn, *offset, commit);
+            }
+            BrokerEvent::Coordinator(c) => self.on_coordinator(ctx, broker, c, seq),
+            BrokerEvent::Replication(r) => self.on_replication(broker, r),
+            BrokerEvent::BatchDuplicate { .. }
+            | BrokerEvent::ProducersExpired { .. }
+            | BrokerEvent::LogStartOffsetIncremented { .. }
+            | BrokerEvent::SegmentsDeleted { .. }
+            | BrokerEvent::LogCleaned { .. }
+            | BrokerEvent::NothingToClean { .. }
+            | BrokerEvent::SnapshotTaken { .. }
+            | BrokerEvent::LogTruncated { .. }
+            | BrokerEvent::FileCorrupted { .. }
+            | BrokerEvent::SegmentRolled { .. }
+            | BrokerEvent::ProducerIdNotReady { .. }
+            | BrokerEvent::ProducerIdBlockReceived { .. }
+            | BrokerEvent::ProducerIdAssigned { .. }
+            | BrokerEvent::TransactionVerification { .. }
+            | BrokerEvent::PartitionVerification { .. }
+            | BrokerEvent::PartitionNotVerified { .. }
+            | BrokerEvent::MarkersRequeued { .. }
+            | BrokerEvent::MarkersAwaitLeader { .. }
+            | BrokerEvent::MarkersSkippedForDeletedPartitions { .. }
+            | BrokerEvent::MarkersAwaitIsr { .. }
+            | BrokerEvent::MarkerRejected { .. }
+            | BrokerEvent::CoordinatorLoadStarted { .. }
+            | BrokerEvent::CoordinatorLoadCompleted { .. }
+            | BrokerEvent::Group(_)
+            | BrokerEvent::Recovered { .. } => {}
+        }
+    }
+
+    /// A stopped broker: its leaders' HWs are no longer followed, and its Prepare*
+    /// records wait for no HW.
+    fn on_stopped(&mut self, broker: i32) {
+        self.leader_hw.retain(|(_, (leader, _))| *leader != broker);
+        // A restarted partition's window holds only what its snapshot kept (the last
+        // batch per producer, as Kafka's): older retries may fall out.
+        self.appended.clear();
+        self.prepares.retain(|_, (b, _, _)| *b != broker);
+    }
+
+    /// A retry refused with OUT_OF_ORDER_SEQUENCE_NUMBER (`key`: the batch): a
+    /// `retry-out-of-window` when the batch was written and pushed out of the window
+    /// by batches none of which was acknowledged yet.
+    fn on_retry_refused(&mut self, ctx: &mut Ctx<'_>, broker: i32, key: AppendedKey, seq: u64) {
+        let (tp, producer_id, producer_epoch, first_seq, _) = &key;
+        // Written, refused on retry, and none of the batches that pushed it out of the
+        // window was acknowledged yet: they were all in flight with it. At most 5 in
+        // flight (Kafka) they would all fit in the window.
+        let out_of_window = self.appended.get(&key).filter(|(offset, _)| {
+            let later: Vec<i64> = self
+                .appended
+                .iter()
+                .filter(|(k, (o, _))| {
+                    (&k.0, k.1, k.2) == (tp, *producer_id, *producer_epoch) && o > offset
+                })
+                .map(|(_, (o, _))| *o)
+                .collect();
+            later.len() >= MAX_WINDOW_BATCHES
+                && later
+                    .iter()
+                    .all(|o| !self.acked.contains(&(tp.clone(), *o)))
+        });
+        if let Some((offset, appended)) = out_of_window {
+            let mut v = ctx.violation(Anomaly::RetryOutOfWindow, Some(tp));
+            v.who = Some(format!("broker-{broker}"));
+            v.offsets = vec![*offset];
+            v.events = vec![*appended, seq];
+            v.numbers = vec![
+                ("producer_id", *producer_id),
+                ("first_seq", i64::from(*first_seq)),
+            ];
+            ctx.found.push(v);
+        }
+    }
+
+    /// A producer's batch written (`key`, at `offsets`): remembered for the window, and
+    /// a `fenced-write` when the partition already holds a newer epoch of the producer
+    /// (`ProducerAppendInfo.checkProducerEpoch`).
+    fn on_batch_appended(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        broker: i32,
+        key: AppendedKey,
+        (first_offset, last_offset): (i64, i64),
+        seq: u64,
+    ) {
+        let (tp, producer_id, producer_epoch) = (key.0.clone(), key.1, key.2);
+        self.appended.insert(key, (first_offset, seq));
+        let key = (tp.clone(), producer_id);
+        if let Some(&(newest, newest_event, newest_offset)) = self.max_epoch.get(&key) {
+            if producer_epoch < newest {
+                let mut v = ctx.violation(Anomaly::FencedWrite, Some(&tp));
+                v.who = Some(format!("broker-{broker}"));
+                v.offsets = vec![first_offset, last_offset];
+                v.events = vec![newest_event, seq];
+                v.numbers = vec![
+                    ("producer_id", producer_id),
+                    ("epoch", i64::from(producer_epoch)),
+                    ("newest_epoch", i64::from(newest)),
+                ];
+                // Kafka takes the older epoch again once an unclean election truncated
+                // every write of the newer one: the leader's producer state is rebuilt
+                // from its log (`Partition.truncateTo`).
+                match ctx.unclean.took(&tp, newest_offset, newest_event, seq) {
+                    Some(from) => {
+                        ctx.expected.push(unclean::expected(v, from));
+                        self.max_epoch
+                            .insert(key.clone(), (producer_epoch, seq, first_offset));
                     }
-                    _ => {
-                        self.markers.insert(key, (*broker, event.seq));
-                    }
+                    None => ctx.found.push(v),
                 }
             }
-            BrokerEvent::Coordinator(CoordinatorEvent::StateChanged {
-                to: TransactionState::PrepareCommit | TransactionState::PrepareAbort,
+        }
+        self.raise_epoch(key, producer_epoch, seq, first_offset);
+    }
+
+    /// A marker written by `broker` (event `seq`) for transaction `(producer id,
+    /// epoch)`: under TV2, a `marker-before-prepare` when its Prepare* is not yet
+    /// replicated, the outcome, and an `extra-marker` when the same broker writes it
+    /// twice.
+    fn on_marker_written(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        (broker, seq): (i32, u64),
+        tp: &TopicPartition,
+        (producer_id, producer_epoch): (i64, i16),
+        offset: i64,
+        commit: bool,
+    ) {
+        self.raise_epoch((tp.clone(), producer_id), producer_epoch, seq, offset);
+        if !ctx.world.config().txn_features().v2() {
+            return;
+        }
+        if let Some((_, txn_tp, prepared)) = self.prepares.get(&(producer_id, producer_epoch)) {
+            let mut v = ctx.violation(Anomaly::MarkerBeforePrepare, Some(tp));
+            v.who = Some(format!("broker-{broker}"));
+            v.offsets = vec![offset];
+            v.events = vec![*prepared, seq];
+            v.numbers = vec![
+                ("producer_id", producer_id),
+                ("epoch", i64::from(producer_epoch)),
+                ("prepare_partition", i64::from(txn_tp.partition)),
+            ];
+            ctx.found.push(v);
+        }
+        self.outcome(ctx, (producer_id, producer_epoch), commit, Some(tp), seq);
+        // A leader that fails before its marker is replicated loses it (its log is
+        // truncated to the new leader's), and the coordinator sends the marker again to
+        // the new leader (TransactionMarkerChannelManager, Kafka 4.0): a second marker
+        // from another broker is that resend. A second one from the same broker is
+        // extra.
+        let key = (tp.clone(), producer_id, producer_epoch);
+        match self.markers.get(&key) {
+            Some(&(first_broker, first)) if first_broker == broker => {
+                let mut v = ctx.violation(Anomaly::ExtraMarker, Some(tp));
+                v.who = Some(format!("broker-{broker}"));
+                v.offsets = vec![offset];
+                v.events = vec![first, seq];
+                v.numbers = vec![
+                    ("producer_id", producer_id),
+                    ("epoch", i64::from(producer_epoch)),
+                ];
+                ctx.found.push(v);
+            }
+            _ => {
+                self.markers.insert(key, (broker, seq));
+            }
+        }
+    }
+
+    /// The transaction coordinator's state changes: a Prepare* written to a replicated
+    /// `__transaction_state` waits for its HW; a Complete* is an outcome (TV2).
+    fn on_coordinator(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        broker: i32,
+        event: &CoordinatorEvent,
+        seq: u64,
+    ) {
+        match event {
+            CoordinatorEvent::StateChanged {
+                to,
                 partition,
                 producer_id,
                 producer_epoch,
                 ..
-            }) => {
-                let txn_tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, *partition);
-                let replicated = ctx
-                    .world
-                    .brokers()
-                    .get(broker)
-                    .and_then(|b| b.logs().get(&txn_tp))
-                    .is_some_and(|l| l.is_replicated());
-                if replicated {
-                    self.prepares.insert(
-                        (*producer_id, *producer_epoch),
-                        (*broker, txn_tp, event.seq),
-                    );
+            } => match to {
+                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
+                    let txn_tp = TopicPartition::new(TRANSACTION_STATE_TOPIC, *partition);
+                    let replicated = ctx
+                        .world
+                        .brokers()
+                        .get(&broker)
+                        .and_then(|b| b.logs().get(&txn_tp))
+                        .is_some_and(|l| l.is_replicated());
+                    if replicated {
+                        self.prepares
+                            .insert((*producer_id, *producer_epoch), (broker, txn_tp, seq));
+                    }
+                }
+                TransactionState::CompleteCommit | TransactionState::CompleteAbort => {
+                    self.completed.push((*producer_id, seq));
+                    if ctx.world.config().txn_features().v2() {
+                        let commit = *to == TransactionState::CompleteCommit;
+                        let txn = (*producer_id, *producer_epoch);
+                        self.outcome(ctx, txn, commit, None, seq);
+                    }
+                }
+                TransactionState::Empty
+                | TransactionState::Ongoing
+                | TransactionState::Dead
+                | TransactionState::PrepareEpochFence => {}
+            },
+            CoordinatorEvent::EndTxnEpochFenced { .. }
+            | CoordinatorEvent::TransactionalIdExpired { .. }
+            | CoordinatorEvent::Fenced { .. }
+            | CoordinatorEvent::TimedOut { .. }
+            | CoordinatorEvent::Loaded { .. }
+            | CoordinatorEvent::Unloaded { .. }
+            | CoordinatorEvent::Rejected { .. }
+            | CoordinatorEvent::AppendFailed { .. }
+            | CoordinatorEvent::MarkersAbandoned { .. }
+            | CoordinatorEvent::InternalError { .. } => {}
+        }
+    }
+
+    /// Replication: the HW of a `__transaction_state` partition passing its Prepare*
+    /// records ends their wait.
+    fn on_replication(&mut self, broker: i32, event: &ReplicationEvent) {
+        match event {
+            ReplicationEvent::HighWatermarkAdvanced { tp, .. } => {
+                if tp.topic == TRANSACTION_STATE_TOPIC {
+                    self.prepares
+                        .retain(|_, (b, t, _)| !(*b == broker && t == tp));
                 }
             }
-            BrokerEvent::Replication(ReplicationEvent::HighWatermarkAdvanced { tp, .. })
-                if tp.topic == TRANSACTION_STATE_TOPIC =>
-            {
-                self.prepares
-                    .retain(|_, (b, t, _)| !(b == broker && t == tp));
-            }
-            BrokerEvent::Coordinator(CoordinatorEvent::StateChanged {
-                to: to @ (TransactionState::CompleteCommit | TransactionState::CompleteAbort),
-                producer_id,
-                producer_epoch,
-                ..
-            }) => {
-                self.completed.push((*producer_id, event.seq));
-                if ctx.world.config().txn_features().v2() {
-                    let commit = *to == TransactionState::CompleteCommit;
-                    self.outcome(
-                        ctx,
-                        (*producer_id, *producer_epoch),
-                        commit,
-                        None,
-                        event.seq,
-                    );
-                }
-            }
-            _ => {}
+            ReplicationEvent::RoleChanged { .. }
+            | ReplicationEvent::LeaderRecovered { .. }
+            | ReplicationEvent::FollowerFetched { .. }
+            | ReplicationEvent::HighWatermarkHeld { .. }
+            | ReplicationEvent::IsrShrunk { .. }
+            | ReplicationEvent::IsrExpanded { .. }
+            | ReplicationEvent::AlterPartitionRefused { .. }
+            | ReplicationEvent::IsrExpansionRefused { .. }
+            | ReplicationEvent::StaleFetchRefused { .. }
+            | ReplicationEvent::Truncated { .. }
+            | ReplicationEvent::OffsetOutOfRangeReset { .. }
+            | ReplicationEvent::FetchFenced { .. }
+            | ReplicationEvent::FetchFailed { .. }
+            | ReplicationEvent::DeleteRecordsDelayed { .. }
+            | ReplicationEvent::DeleteRecordsCompleted { .. }
+            | ReplicationEvent::DelayedProduceCompleted { .. } => {}
         }
     }
 

@@ -87,7 +87,10 @@ fn uncompressed(batch: &[u8], records: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Walks a segment's bytes; `path` names it in problems.
+/// Walks a segment's bytes; `path` names it in problems. `DumpLogSegments.dumpLog`: a
+/// batch framed by its batchLength ([`frame`]), decoded ([`decode`]), listed with its
+/// records; the first that does not decode ends the valid prefix; the walk stops where
+/// no batch can be framed.
 pub fn walk(base_offset: i64, path: &str, bytes: &[u8]) -> SegmentLog {
     let mut seg = SegmentLog {
         base_offset,
@@ -101,146 +104,39 @@ pub fn walk(base_offset: i64, path: &str, bytes: &[u8]) -> SegmentLog {
     let mut valid = true;
     let mut last_record_offset: Option<i64> = None;
     let mut pos = 0usize;
-    let problem = |seg: &mut SegmentLog, pos: usize, kind: ProblemKind| {
-        seg.problems.push(Problem {
-            path: path.to_string(),
-            position: Some(pos as u64),
-            kind,
-        });
-    };
     while let Some(rest) = bytes.get(pos..).filter(|r| !r.is_empty()) {
-        let Some(length) = rest.get(BATCH_LENGTH_OFFSET..LOG_OVERHEAD) else {
-            problem(
-                &mut seg,
-                pos,
-                ProblemKind::Truncated {
-                    needed: LOG_OVERHEAD as u64,
-                    available: rest.len() as u64,
-                },
-            );
-            break;
-        };
-        let length = i32::from_be_bytes([length[0], length[1], length[2], length[3]]);
-        let total = usize::try_from(length)
-            .ok()
-            .filter(|&l| l >= RECORD_BATCH_OVERHEAD - LOG_OVERHEAD)
-            .map(|l| l + LOG_OVERHEAD);
-        let Some(total) = total else {
-            problem(&mut seg, pos, ProblemKind::BatchLength { length });
-            break;
-        };
-        if let Some(&magic) = rest.get(MAGIC_OFFSET) {
-            if magic as i8 != MAGIC_V2 {
-                problem(
-                    &mut seg,
-                    pos,
-                    ProblemKind::InvalidMagic { magic: magic as i8 },
-                );
+        let raw = match frame(rest) {
+            Ok(raw) => raw,
+            Err(kind) => {
+                seg.problem(pos, kind);
                 break;
             }
-        }
-        let Some(raw) = rest.get(..total) else {
-            problem(
-                &mut seg,
-                pos,
-                ProblemKind::Truncated {
-                    needed: total as u64,
-                    available: rest.len() as u64,
-                },
-            );
-            break;
         };
+        let total = raw.len();
         let (head, count, crc) = header(raw);
         if head.base_offset < base_offset {
-            problem(
-                &mut seg,
-                pos,
-                ProblemKind::BaseOffset {
-                    base_offset: head.base_offset,
-                    segment_base: base_offset,
-                },
-            );
+            let kind = ProblemKind::BaseOffset {
+                base_offset: head.base_offset,
+                segment_base: base_offset,
+            };
+            seg.problem(pos, kind);
         }
-        let mut crc_valid = true;
-        let mut failure: Option<ProblemKind> = None;
-        let decoded: Option<(RecordBatch, Vec<u8>)> = match RecordBatch::decode(raw) {
-            Ok((batch, _)) => Some((batch, raw.to_vec())),
-            Err(RecordError::CorruptMessage {
-                stored_crc,
-                computed_crc,
-            }) => {
-                crc_valid = false;
-                failure = Some(ProblemKind::CrcMismatch {
-                    stored: stored_crc,
-                    computed: computed_crc,
-                });
-                None
-            }
-            Err(RecordError::UnsupportedCompression(codec)) => {
-                let region = raw.get(RECORDS_OFFSET..).unwrap_or_default();
-                let not_opened = |reason| ProblemKind::NotOpened {
-                    codec: codec_name(codec),
-                    reason,
-                };
-                match decompress(codec, region) {
-                    Ok(records) => {
-                        let plain = uncompressed(raw, &records);
-                        match RecordBatch::decode(&plain) {
-                            Ok((batch, _)) => Some((batch, plain)),
-                            Err(e) => {
-                                failure = Some(ProblemKind::InvalidRecord {
-                                    detail: e.to_string(),
-                                });
-                                None
-                            }
-                        }
-                    }
-                    Err(DecompressError::Unsupported) => {
-                        failure = Some(not_opened(NotOpened::Unsupported));
-                        None
-                    }
-                    Err(DecompressError::Corrupt(why)) => {
-                        failure = Some(not_opened(NotOpened::Corrupt(why)));
-                        None
-                    }
-                    Err(DecompressError::TooLarge) => {
-                        failure = Some(not_opened(NotOpened::TooLarge));
-                        None
-                    }
-                }
-            }
-            Err(e) => {
-                failure = Some(ProblemKind::InvalidRecord {
-                    detail: e.to_string(),
-                });
-                None
-            }
-        };
+        let Decoded {
+            batch,
+            crc_valid,
+            failure,
+        } = decode(raw);
         seg.lines
             .push(batch_line(&head, count, pos as u64, total, crc, crc_valid));
-        if let Some((batch, _)) = &decoded {
-            for record in &batch.records {
-                let offset = batch.record_offset(record);
-                if let Some(previous) = last_record_offset.filter(|p| offset != p + 1) {
-                    problem(
-                        &mut seg,
-                        pos,
-                        ProblemKind::NonConsecutive {
-                            previous,
-                            next: offset,
-                        },
-                    );
-                }
-                last_record_offset = Some(offset);
-                seg.lines.push(record_line(batch, record));
-            }
+        if let Some((batch, _)) = &batch {
+            seg.record_lines(pos, batch, &mut last_record_offset);
         }
         if let Some(kind) = failure {
-            problem(&mut seg, pos, kind);
+            seg.problem(pos, kind);
             valid = false;
         }
         if valid {
-            if let Some((_, plain)) = &decoded {
+            if let Some((_, plain)) = &batch {
                 seg.recovery_bytes.extend_from_slice(plain);
                 seg.valid_bytes = (pos + total) as u64;
             }
@@ -248,31 +144,155 @@ pub fn walk(base_offset: i64, path: &str, bytes: &[u8]) -> SegmentLog {
         seg.batches.push(WalkedBatch {
             position: pos as u64,
             header: head,
-            decoded: decoded.map(|(b, _)| b),
+            decoded: batch.map(|(b, _)| b),
         });
         pos += total;
     }
-    let valid_bytes = seg.valid_bytes as usize;
-    seg.recovery_bytes
-        .extend_from_slice(bytes.get(valid_bytes..).unwrap_or_default());
-    let trailing = bytes.len().saturating_sub(pos);
-    if trailing > 0 {
-        seg.lines.push(format!(
-            "Found {trailing} invalid bytes at the end of {}",
-            path.rsplit('/').next().unwrap_or(path)
-        ));
-    }
-    if valid_bytes < bytes.len() {
-        seg.problems.push(Problem {
-            path: path.to_string(),
-            position: Some(valid_bytes as u64),
-            kind: ProblemKind::InvalidBytes {
-                bytes: (bytes.len() - valid_bytes) as u64,
-                valid: valid_bytes as u64,
-            },
+    seg.finish(bytes, pos);
+    seg
+}
+
+impl SegmentLog {
+    /// A problem at byte `pos` of this segment.
+    fn problem(&mut self, pos: usize, kind: ProblemKind) {
+        self.problems.push(Problem {
+            path: self.path.clone(),
+            position: Some(pos as u64),
+            kind,
         });
     }
-    seg
+
+    /// A decoded batch's record lines, and a gap between record offsets (the batch at
+    /// `pos`) as a problem.
+    fn record_lines(&mut self, pos: usize, batch: &RecordBatch, last: &mut Option<i64>) {
+        for record in &batch.records {
+            let offset = batch.record_offset(record);
+            if let Some(previous) = last.filter(|p| offset != p + 1) {
+                let kind = ProblemKind::NonConsecutive {
+                    previous,
+                    next: offset,
+                };
+                self.problem(pos, kind);
+            }
+            *last = Some(offset);
+            self.lines.push(record_line(batch, record));
+        }
+    }
+
+    /// After the last batch (`pos`): the bytes recovery cuts follow the valid prefix,
+    /// and bytes no batch framed are listed as Kafka does ("Found N invalid bytes").
+    fn finish(&mut self, bytes: &[u8], pos: usize) {
+        let valid_bytes = self.valid_bytes as usize;
+        self.recovery_bytes
+            .extend_from_slice(bytes.get(valid_bytes..).unwrap_or_default());
+        let trailing = bytes.len().saturating_sub(pos);
+        if trailing > 0 {
+            let path = &self.path;
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let line = format!("Found {trailing} invalid bytes at the end of {name}");
+            self.lines.push(line);
+        }
+        if valid_bytes < bytes.len() {
+            let kind = ProblemKind::InvalidBytes {
+                bytes: (bytes.len() - valid_bytes) as u64,
+                valid: valid_bytes as u64,
+            };
+            self.problem(valid_bytes, kind);
+        }
+    }
+}
+
+/// The batch at the start of `rest`, framed by its batchLength (`FileRecords`'
+/// `RecordBatchIterator`): a length too short for a batch, another magic or fewer bytes
+/// than it claims is a problem that ends the walk.
+fn frame(rest: &[u8]) -> Result<&[u8], ProblemKind> {
+    let Some(length) = rest.get(BATCH_LENGTH_OFFSET..LOG_OVERHEAD) else {
+        return Err(ProblemKind::Truncated {
+            needed: LOG_OVERHEAD as u64,
+            available: rest.len() as u64,
+        });
+    };
+    let length = i32::from_be_bytes([length[0], length[1], length[2], length[3]]);
+    let total = usize::try_from(length)
+        .ok()
+        .filter(|&l| l >= RECORD_BATCH_OVERHEAD - LOG_OVERHEAD)
+        .map(|l| l + LOG_OVERHEAD);
+    let Some(total) = total else {
+        return Err(ProblemKind::BatchLength { length });
+    };
+    if let Some(&magic) = rest.get(MAGIC_OFFSET) {
+        if magic as i8 != MAGIC_V2 {
+            return Err(ProblemKind::InvalidMagic { magic: magic as i8 });
+        }
+    }
+    rest.get(..total).ok_or(ProblemKind::Truncated {
+        needed: total as u64,
+        available: rest.len() as u64,
+    })
+}
+
+/// A framed batch decoded: the batch with its bytes uncompressed, when it decoded; and
+/// why not, when it did not.
+struct Decoded {
+    batch: Option<(RecordBatch, Vec<u8>)>,
+    /// False only for a CRC mismatch (`isvalid: false` in the dump line).
+    crc_valid: bool,
+    failure: Option<ProblemKind>,
+}
+
+/// Decodes a framed batch as `DumpLogSegments` reads it: CRC checked, a compressed
+/// batch's records opened when its codec is compiled in.
+fn decode(raw: &[u8]) -> Decoded {
+    let failed = |kind| Decoded {
+        batch: None,
+        crc_valid: true,
+        failure: Some(kind),
+    };
+    match RecordBatch::decode(raw) {
+        Ok((batch, _)) => Decoded {
+            batch: Some((batch, raw.to_vec())),
+            crc_valid: true,
+            failure: None,
+        },
+        Err(RecordError::CorruptMessage {
+            stored_crc,
+            computed_crc,
+        }) => Decoded {
+            crc_valid: false,
+            ..failed(ProblemKind::CrcMismatch {
+                stored: stored_crc,
+                computed: computed_crc,
+            })
+        },
+        Err(RecordError::UnsupportedCompression(codec)) => {
+            let region = raw.get(RECORDS_OFFSET..).unwrap_or_default();
+            let not_opened = |reason| ProblemKind::NotOpened {
+                codec: codec_name(codec),
+                reason,
+            };
+            match decompress(codec, region) {
+                Ok(records) => {
+                    let plain = uncompressed(raw, &records);
+                    match RecordBatch::decode(&plain) {
+                        Ok((batch, _)) => Decoded {
+                            batch: Some((batch, plain)),
+                            crc_valid: true,
+                            failure: None,
+                        },
+                        Err(e) => failed(ProblemKind::InvalidRecord {
+                            detail: e.to_string(),
+                        }),
+                    }
+                }
+                Err(DecompressError::Unsupported) => failed(not_opened(NotOpened::Unsupported)),
+                Err(DecompressError::Corrupt(why)) => failed(not_opened(NotOpened::Corrupt(why))),
+                Err(DecompressError::TooLarge) => failed(not_opened(NotOpened::TooLarge)),
+            }
+        }
+        Err(e) => failed(ProblemKind::InvalidRecord {
+            detail: e.to_string(),
+        }),
+    }
 }
 
 /// Whole entries of an index file of `entry_size`-byte entries; a torn tail is a

@@ -5,10 +5,12 @@
 use serde::Serialize;
 
 use super::GroupCoordinator;
+#[cfg(feature = "group-membership")]
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 
 /// Why a group prepares a rebalance (Kafka's `reason` strings, as data).
+#[cfg(feature = "group-membership")]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum RebalanceReason {
     /// A new member joined.
@@ -21,18 +23,22 @@ pub enum RebalanceReason {
     MemberExpired { member_id: String },
 }
 
-/// What the group coordinator did, for narration.
+/// What the group coordinator did, for narration. Only the commit check's refusal is in
+/// every build; the membership events come with the feature `group-membership`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum GroupEvent {
     /// A JoinGroup without a member id got one, with MEMBER_ID_REQUIRED.
+    #[cfg(feature = "group-membership")]
     MemberIdRequired { group: String, member_id: String },
     /// The group left Stable/Empty/CompletingRebalance for PreparingRebalance.
+    #[cfg(feature = "group-membership")]
     RebalancePrepared {
         group: String,
         generation: i32,
         reason: RebalanceReason,
     },
     /// The join phase ended: a new generation, its leader and members.
+    #[cfg(feature = "group-membership")]
     JoinCompleted {
         group: String,
         generation: i32,
@@ -40,14 +46,17 @@ pub enum GroupEvent {
         members: Vec<String>,
     },
     /// The join phase ended with no member left: the group is Empty.
+    #[cfg(feature = "group-membership")]
     GroupEmptied { group: String, generation: i32 },
     /// The leader's SyncGroup gave every member its partitions: Stable.
+    #[cfg(feature = "group-membership")]
     GroupStabilized {
         group: String,
         generation: i32,
         assignment: Vec<(String, Vec<TopicPartition>)>,
     },
     /// A member left the group.
+    #[cfg(feature = "group-membership")]
     MemberRemoved {
         group: String,
         member_id: String,
@@ -65,6 +74,7 @@ pub enum GroupEvent {
 }
 
 /// Why a member is no longer in its group.
+#[cfg(feature = "group-membership")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum RemovalReason {
     /// LeaveGroup.

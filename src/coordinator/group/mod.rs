@@ -28,7 +28,9 @@ pub mod membership;
 pub mod record;
 
 pub use classic_group::{range_assign, ClassicGroup, ClassicGroupMember, ClassicGroupState};
-pub use commit_check::{CommitMember, GroupEvent, RebalanceReason, RemovalReason};
+pub use commit_check::{CommitMember, GroupEvent};
+#[cfg(feature = "group-membership")]
+pub use commit_check::{RebalanceReason, RemovalReason};
 #[cfg(feature = "group-membership")]
 pub use membership::{GroupOutput, JoinGroupArgs};
 

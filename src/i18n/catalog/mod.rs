@@ -6,6 +6,11 @@
 //! none: the page fetches `i18n/en.txt` before it first renders (index.html preloads
 //! it beside the wasm) and the chosen Korean or Thai file when it is chosen (copied
 //! next to the page by Trunk), and [`install`]s each.
+//!
+//! The lines of features only the CLI builds (`group-membership`, `metadata-log`,
+//! `topic-admin`) are in a folder each (`group-membership/en.txt`, …) and compiled in,
+//! all three languages, when their feature is on, whatever the target: the pages copy
+//! and fetch only the main files, which need not carry what no page can show.
 
 use super::message::{Arg, Msg};
 use super::Lang;
@@ -38,11 +43,23 @@ impl Catalog {
     /// Parses a catalog file. Lines that do not parse are left out (and reported), so a
     /// broken line costs one message, which then falls back to English.
     pub fn from_source(source: &str) -> (Catalog, Vec<ParseError>) {
-        let (entries, errors) = parse(source);
-        let messages = entries
-            .into_iter()
-            .map(|(id, text, pieces)| (id, Template { text, pieces }))
-            .collect();
+        Catalog::from_sources(&[source])
+    }
+
+    /// Parses several files of one language into one catalog (the main file and the
+    /// compiled-in features' files; their ids are apart, a test checks).
+    pub fn from_sources(sources: &[&str]) -> (Catalog, Vec<ParseError>) {
+        let mut messages = HashMap::new();
+        let mut errors = Vec::new();
+        for source in sources {
+            let (entries, errs) = parse(source);
+            messages.extend(
+                entries
+                    .into_iter()
+                    .map(|(id, text, pieces)| (id, Template { text, pieces })),
+            );
+            errors.extend(errs);
+        }
         (Catalog { messages }, errors)
     }
 
@@ -110,6 +127,31 @@ fn builtin_source(_: Lang) -> &'static str {
     ""
 }
 
+/// The files of `lang` for the features on in this build that no page turns on: their
+/// lines are left out of the main files, so the pages never fetch them.
+pub fn feature_sources(lang: Lang) -> Vec<&'static str> {
+    /// One feature's file in `lang` (`DIR/en.txt`, `DIR/ko.txt`, `DIR/th.txt`).
+    #[allow(unused_macros)]
+    macro_rules! file {
+        ($dir:literal) => {
+            match lang {
+                Lang::En => include_str!(concat!($dir, "/en.txt")),
+                Lang::Ko => include_str!(concat!($dir, "/ko.txt")),
+                Lang::Th => include_str!(concat!($dir, "/th.txt")),
+            }
+        };
+    }
+    let _ = lang;
+    vec![
+        #[cfg(feature = "group-membership")]
+        file!("group-membership"),
+        #[cfg(feature = "metadata-log")]
+        file!("metadata-log"),
+        #[cfg(feature = "topic-admin")]
+        file!("topic-admin"),
+    ]
+}
+
 fn slot(lang: Lang) -> &'static OnceLock<Catalog> {
     static EN: OnceLock<Catalog> = OnceLock::new();
     static KO: OnceLock<Catalog> = OnceLock::new();
@@ -132,7 +174,11 @@ pub fn catalog(lang: Lang) -> &'static Catalog {
             .get()
             .unwrap_or_else(|| EMPTY.get_or_init(Catalog::default));
     }
-    slot(lang).get_or_init(|| Catalog::from_source(source).0)
+    slot(lang).get_or_init(|| {
+        let mut sources = vec![source];
+        sources.extend(feature_sources(lang));
+        Catalog::from_sources(&sources).0
+    })
 }
 
 /// True once `lang`'s templates are here (always, natively).
@@ -140,11 +186,13 @@ pub fn is_loaded(lang: Lang) -> bool {
     !builtin_source(lang).is_empty() || slot(lang).get().is_some()
 }
 
-/// Installs a fetched catalog file for `lang` (the web build's languages). A
-/// second install of the same language is ignored. Returns the lines that did not
-/// parse; the rest is installed.
+/// Installs a fetched catalog file for `lang` (the web build's languages), with the
+/// compiled-in features' lines. A second install of the same language is ignored.
+/// Returns the lines that did not parse; the rest is installed.
 pub fn install(lang: Lang, source: &str) -> Vec<ParseError> {
-    let (catalog, errors) = Catalog::from_source(source);
+    let mut sources = vec![source];
+    sources.extend(feature_sources(lang));
+    let (catalog, errors) = Catalog::from_sources(&sources);
     let _ = slot(lang).set(catalog);
     errors
 }

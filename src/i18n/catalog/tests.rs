@@ -94,6 +94,10 @@ fn rendering_fills_arguments_selectors_lists_and_nested_messages() {
 fn the_english_file_parses_without_an_error() {
     let (_, errors) = parse(EN_SOURCE);
     assert!(errors.is_empty(), "{errors:?}");
+    for feature in super::feature_sources(Lang::En) {
+        let (_, errors) = parse(feature);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
 }
 
 /// `glossary.TERM`, `.def` or `.match` of a term in `glossary::TERMS`.
@@ -449,7 +453,8 @@ fn hand_written_korean_particles_agree_with_the_reading() {
             }
         }
     };
-    for line in include_str!("ko.txt").lines() {
+    let files = std::iter::once(include_str!("ko.txt")).chain(super::feature_sources(Lang::Ko));
+    for line in files.flat_map(str::lines) {
         if let Some((id, text)) = line.split_once(" = ") {
             check(text, id);
         }
@@ -467,4 +472,131 @@ fn hand_written_korean_particles_agree_with_the_reading() {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// A feature folder's lines (`group-membership/en.txt`, …) are named only by code that
+/// feature compiles in — a module it gates, or an item or match arm under its
+/// `#[cfg(feature = …)]` — so a page built without the feature never asks for a line
+/// its fetched file leaves out. Each is named somewhere, and no id is in two files.
+#[test]
+fn a_feature_folder_holds_the_lines_only_its_feature_names() {
+    let code: &[(&str, &str)] = &[
+        ("narration/mod.rs", include_str!("../narration/mod.rs")),
+        (
+            "narration/errors.rs",
+            include_str!("../narration/errors.rs"),
+        ),
+        ("narration/group.rs", include_str!("../narration/group.rs")),
+        (
+            "narration/quorum.rs",
+            include_str!("../narration/quorum.rs"),
+        ),
+        (
+            "narration/broker.rs",
+            include_str!("../narration/broker.rs"),
+        ),
+        (
+            "narration/replication.rs",
+            include_str!("../narration/replication.rs"),
+        ),
+        ("scenario/parse.rs", include_str!("../../scenario/parse.rs")),
+        (
+            "scenario/parse/clients.rs",
+            include_str!("../../scenario/parse/clients.rs"),
+        ),
+        (
+            "scenario/parse/step.rs",
+            include_str!("../../scenario/parse/step.rs"),
+        ),
+        (
+            "scenario/parse/topic.rs",
+            include_str!("../../scenario/parse/topic.rs"),
+        ),
+    ];
+    // Modules that a feature gates whole (`#[cfg(feature = …)] mod quorum;`).
+    let gated_files = [("narration/quorum.rs", "metadata-log")];
+    let folders = [
+        ("group-membership", include_str!("group-membership/en.txt")),
+        ("metadata-log", include_str!("metadata-log/en.txt")),
+        ("topic-admin", include_str!("topic-admin/en.txt")),
+    ];
+    let (main, _) = parse(EN_SOURCE);
+    let mut seen: std::collections::BTreeSet<String> =
+        main.into_iter().map(|(id, _, _)| id).collect();
+    let mut wrong = Vec::new();
+    for (feature, source) in folders {
+        let (entries, errors) = parse(source);
+        assert!(errors.is_empty(), "{feature}: {errors:?}");
+        assert!(!entries.is_empty(), "{feature}: no line");
+        let attr = format!("#[cfg(feature = \"{feature}\")]");
+        for (id, _, _) in entries {
+            let quoted = format!("\"{id}\"");
+            let mut named = 0;
+            for (file, text) in code {
+                let lines: Vec<&str> = text.lines().collect();
+                for (at, _) in lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.contains(&quoted))
+                {
+                    named += 1;
+                    let whole = gated_files.contains(&(*file, feature));
+                    if !whole && !under_cfg(&lines, at, &attr) {
+                        wrong.push(format!("{file}:{}: {id} outside {attr}", at + 1));
+                    }
+                }
+            }
+            if named == 0 {
+                wrong.push(format!("{feature}/en.txt: {id} is named by no code"));
+            }
+            if !seen.insert(id.clone()) {
+                wrong.push(format!("{feature}/en.txt: {id} is in another file too"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Whether line `at` of rustfmt-ed code sits in an item or match arm that `attr`
+/// gates: walks out through the enclosing heads (each line less indented than the
+/// last), and looks at the attributes above each head.
+fn under_cfg(lines: &[&str], at: usize, attr: &str) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    // The line itself first (a one-line arm), then each enclosing head.
+    let mut head = at;
+    loop {
+        // When the head closes a pattern that spans lines (`} => {`), go up to the line
+        // that opens it, at the same indentation.
+        let k = indent(lines[head]);
+        let mut start = head;
+        while lines[start].trim_start().starts_with(['}', ')', ']']) && start > 0 {
+            start -= 1;
+            while start > 0 && indent(lines[start]) > k {
+                start -= 1;
+            }
+        }
+        // Its attributes and doc comments, just above it.
+        let mut a = start;
+        while a > 0 {
+            a -= 1;
+            let above = lines[a].trim_start();
+            if indent(lines[a]) != k || !(above.starts_with("#[") || above.starts_with("//")) {
+                break;
+            }
+            if above == attr {
+                return true;
+            }
+        }
+        // The next head out: the first line above that is less indented.
+        head = start;
+        loop {
+            if k == 0 || head == 0 {
+                return false;
+            }
+            head -= 1;
+            if !lines[head].trim().is_empty() && indent(lines[head]) < k {
+                break;
+            }
+        }
+    }
 }

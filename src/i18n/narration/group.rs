@@ -2,13 +2,19 @@
 //! generations, assignments, expired sessions, refused offset commits — as catalog
 //! messages (`group.*`, `member.*`).
 
-use crate::coordinator::group::{GroupEvent, RebalanceReason, RemovalReason};
-use crate::i18n::message::{list, Arg, Msg};
+use crate::coordinator::group::GroupEvent;
+#[cfg(feature = "group-membership")]
+use crate::coordinator::group::{RebalanceReason, RemovalReason};
+use crate::i18n::message::Msg;
+#[cfg(feature = "group-membership")]
+use crate::i18n::message::{list, Arg};
+#[cfg(feature = "group-membership")]
 use crate::log::TopicPartition;
 use crate::msg;
 #[cfg(feature = "group-membership")]
 use crate::sim::groups::MemberEvent;
 
+#[cfg(feature = "group-membership")]
 fn partitions(tps: &[TopicPartition]) -> Arg {
     if tps.is_empty() {
         return Arg::Msg(msg!("group.no-partitions"));
@@ -16,6 +22,7 @@ fn partitions(tps: &[TopicPartition]) -> Arg {
     list(tps.iter().map(|tp| Arg::Text(tp.to_string())))
 }
 
+#[cfg(feature = "group-membership")]
 fn reason(r: &RebalanceReason) -> Msg {
     match r {
         RebalanceReason::MemberJoined { member_id } => {
@@ -35,12 +42,14 @@ fn reason(r: &RebalanceReason) -> Msg {
 
 pub(super) fn event(broker: i32, e: &GroupEvent) -> Msg {
     match e {
+        #[cfg(feature = "group-membership")]
         GroupEvent::MemberIdRequired { group, member_id } => msg!(
             "group.member-id-required",
             broker = broker,
             group = group,
             member_id = member_id
         ),
+        #[cfg(feature = "group-membership")]
         GroupEvent::RebalancePrepared {
             group,
             generation,
@@ -52,6 +61,7 @@ pub(super) fn event(broker: i32, e: &GroupEvent) -> Msg {
             generation = generation,
             reason = reason(r)
         ),
+        #[cfg(feature = "group-membership")]
         GroupEvent::JoinCompleted {
             group,
             generation,
@@ -65,12 +75,14 @@ pub(super) fn event(broker: i32, e: &GroupEvent) -> Msg {
             leader = leader,
             members = list(members.iter().map(|m| Arg::Text(m.clone())))
         ),
+        #[cfg(feature = "group-membership")]
         GroupEvent::GroupEmptied { group, generation } => msg!(
             "group.emptied",
             broker = broker,
             group = group,
             generation = generation
         ),
+        #[cfg(feature = "group-membership")]
         GroupEvent::GroupStabilized {
             group,
             generation,
@@ -88,6 +100,7 @@ pub(super) fn event(broker: i32, e: &GroupEvent) -> Msg {
                 ))
             }))
         ),
+        #[cfg(feature = "group-membership")]
         GroupEvent::MemberRemoved {
             group,
             member_id,

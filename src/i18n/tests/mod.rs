@@ -46,6 +46,10 @@ fn every_message_has_every_language_with_the_same_placeholders() {
     ] {
         let (_, errors) = parse(source);
         assert!(errors.is_empty(), "{lang:?}: {errors:?}");
+        for feature in super::catalog::feature_sources(lang) {
+            let (_, errors) = parse(feature);
+            assert!(errors.is_empty(), "{lang:?}: {errors:?}");
+        }
         let (en, other) = (catalog(Lang::En), catalog(lang));
         let mut missing = Vec::new();
         for id in en.ids() {

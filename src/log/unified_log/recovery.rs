@@ -66,45 +66,7 @@ impl UnifiedLog {
         let mut report = RecoveryReport {
             ..Default::default()
         };
-        let mut segments = Vec::new();
-        let mut all_batches: Vec<(usize, RecordBatch)> = Vec::new();
-        for (i, base) in bases.iter().enumerate() {
-            let mut seg = LogSegment::new(*base);
-            let path = seg.log_path(dir);
-            if report.truncated_bytes > 0 {
-                // `LogLoader.recoverLog` (Kafka 4.0): after a segment with an invalid
-                // batch is truncated, "delete all remaining log" — every later segment.
-                for suffix in [".log", ".index", ".timeindex", ".txnindex"] {
-                    let file = format!("{dir}/{}", file_name(*base, suffix));
-                    if fs.exists(&file) {
-                        fs.remove_file(&file)?;
-                    }
-                }
-                report.deleted_segments.push(*base);
-                continue;
-            }
-            let bytes = fs.read(&path)?.to_vec();
-            let (batches, valid_len) = decode_valid_prefix(&bytes);
-            if valid_len < bytes.len() as u64 {
-                report.truncated_bytes += bytes.len() as u64 - valid_len;
-                report.corrupt_segment = Some((*base, valid_len));
-                fs.truncate(&path, valid_len)?;
-                let next = batches.last().map_or(*base, RecordBatch::next_offset);
-                truncate_indexes(fs, dir, *base, valid_len, next)?;
-            }
-            seg.size = valid_len;
-            for b in &batches {
-                if b.max_timestamp > seg.max_timestamp_so_far {
-                    seg.max_timestamp_so_far = b.max_timestamp;
-                    seg.offset_of_max_timestamp = b.last_offset();
-                }
-                seg.next_offset = b.next_offset();
-            }
-            // Index entries already on disk stand; new appends continue the interval.
-            seg.last_indexed_timestamp = seg.max_timestamp_so_far;
-            all_batches.extend(batches.into_iter().map(|b| (i, b)));
-            segments.push(seg);
-        }
+        let (segments, all_batches) = load_segments(fs, dir, &bases, &mut report)?;
         report.segments = segments
             .iter()
             .map(|s: &LogSegment| s.base_offset)
@@ -116,82 +78,38 @@ impl UnifiedLog {
             .unwrap_or(0)
             .max(log_start_checkpoint)
             .min(log_end_offset);
-        // `truncateAndReload`: "remove all out of range snapshots" (at or below the
-        // log start; one at offset 0 can only be empty, so it may stay).
-        for name in &names {
-            if let Some((o, ".snapshot")) = offset_from_file_name(name) {
-                if o <= log_start_offset && log_start_offset > 0 {
-                    fs.remove_file(&format!("{dir}/{name}"))?;
-                }
-            }
-        }
+        // At or below the log start (one at offset 0 can only be empty, so it may stay).
+        remove_snapshots(fs, dir, &names, |o| {
+            o <= log_start_offset && log_start_offset > 0
+        })?;
         report
             .segments
             .retain(|b| !report.deleted_segments.contains(b));
-        let mut producer_state = ProducerStateManager::default();
-        let mut replay_from = 0i64;
-        // `ProducerStateManager.truncateAndReload`: snapshots past the log end go.
-        for name in &names {
-            if let Some((o, ".snapshot")) = offset_from_file_name(name) {
-                let path = format!("{dir}/{name}");
-                if o > log_end_offset && fs.exists(&path) {
-                    fs.remove_file(&path)?;
-                }
-            }
-        }
-        if config.producer_snapshots {
-            let mut candidates: Vec<i64> = names
-                .iter()
-                .filter_map(|n| offset_from_file_name(n))
-                .filter(|(o, suffix)| {
-                    *suffix == ".snapshot"
-                        && *o <= log_end_offset
-                        && (*o > log_start_offset || log_start_offset == 0)
-                })
-                .map(|(o, _)| o)
-                .collect();
-            crate::util::ordered::sort_by(&mut candidates, i64::cmp);
-            // `ProducerStateManager.loadFromSnapshot`: the latest snapshot that reads;
-            // a corrupt one (CorruptSnapshotException) is deleted and the next older
-            // one tried, down to none (then the log is replayed from its start).
-            while let Some(offset) = candidates.pop() {
-                let path = format!("{dir}/{}", file_name(offset, ".snapshot"));
-                match ProducerStateManager::from_snapshot(fs.read(&path)?, offset) {
-                    Ok(state) => {
-                        producer_state = state;
-                        replay_from = offset;
-                        report.snapshot_loaded = Some(offset);
-                        break;
-                    }
-                    Err(_) => {
-                        fs.remove_file(&path)?;
-                        report.corrupt_snapshots.push(offset);
-                    }
-                }
-            }
-            if report.snapshot_loaded.is_none() && clean_shutdown {
-                // No snapshot after a clean shutdown: Kafka skips loading (the
-                // "upgrade" case of `rebuildProducerState`) — nothing is replayed.
-                replay_from = log_end_offset;
-            }
+        // Past the log end.
+        remove_snapshots(fs, dir, &names, |o| o > log_end_offset)?;
+        let (mut producer_state, replay_from) = if config.producer_snapshots {
+            let offsets = Offsets {
+                log_start: log_start_offset,
+                log_end: log_end_offset,
+            };
+            load_from_snapshot(fs, dir, &names, offsets, clean_shutdown, &mut report)?
         } else {
             // Without snapshots, only the active segment is scanned.
-            replay_from = segments.last().map_or(0, |s| s.base_offset);
-        }
-        let mut replayed = crate::util::sorted_set::SortedSet::new();
-        for (i, batch) in &all_batches {
-            // Kafka reads from max(segment base, map end, log start): the batch that
-            // holds the log start and every later one.
-            if batch.base_offset >= replay_from && batch.last_offset() >= log_start_offset {
-                producer_state.update(batch);
-                report.replayed_batches += 1;
-                if let Some(seg) = segments.get(*i) {
-                    replayed.insert(seg.base_offset);
-                }
-            }
-        }
+            let from = segments.last().map_or(0, |s| s.base_offset);
+            (ProducerStateManager::default(), from)
+        };
+        let replay = Replay {
+            from: replay_from,
+            log_start: log_start_offset,
+        };
+        replay_batches(
+            &mut producer_state,
+            &all_batches,
+            &segments,
+            replay,
+            &mut report,
+        );
         producer_state.update_map_end_offset(log_end_offset);
-        report.replayed_segments = replayed.into_iter().collect();
         report.log_end_offset = log_end_offset;
         let mut log = UnifiedLog {
             topic_partition: tp,
@@ -210,6 +128,161 @@ impl UnifiedLog {
         log.debug_check_offsets();
         Ok((log, report))
     }
+}
+
+/// Each batch read from the segments, with the index of the segment it is in.
+type SegmentBatches = Vec<(usize, RecordBatch)>;
+
+/// `LogLoader.loadSegmentFiles` and `recoverLog` (Kafka 4.0): each segment's batches up
+/// to its first invalid one (`LogSegment.recover`), the torn tail cut with its index
+/// entries; after a cut, every later segment is deleted ("delete all remaining log").
+fn load_segments(
+    fs: &mut MemFs,
+    dir: &str,
+    bases: &[i64],
+    report: &mut RecoveryReport,
+) -> Result<(Vec<LogSegment>, SegmentBatches), FsError> {
+    let mut segments = Vec::new();
+    let mut all_batches: SegmentBatches = Vec::new();
+    for (i, base) in bases.iter().enumerate() {
+        if report.truncated_bytes > 0 {
+            delete_segment_files(fs, dir, *base)?;
+            report.deleted_segments.push(*base);
+            continue;
+        }
+        let mut seg = LogSegment::new(*base);
+        let path = seg.log_path(dir);
+        let bytes = fs.read(&path)?.to_vec();
+        let (batches, valid_len) = decode_valid_prefix(&bytes);
+        if valid_len < bytes.len() as u64 {
+            report.truncated_bytes += bytes.len() as u64 - valid_len;
+            report.corrupt_segment = Some((*base, valid_len));
+            fs.truncate(&path, valid_len)?;
+            let next = batches.last().map_or(*base, RecordBatch::next_offset);
+            truncate_indexes(fs, dir, *base, valid_len, next)?;
+        }
+        seg.size = valid_len;
+        for b in &batches {
+            if b.max_timestamp > seg.max_timestamp_so_far {
+                seg.max_timestamp_so_far = b.max_timestamp;
+                seg.offset_of_max_timestamp = b.last_offset();
+            }
+            seg.next_offset = b.next_offset();
+        }
+        // Index entries already on disk stand; new appends continue the interval.
+        seg.last_indexed_timestamp = seg.max_timestamp_so_far;
+        all_batches.extend(batches.into_iter().map(|b| (i, b)));
+        segments.push(seg);
+    }
+    Ok((segments, all_batches))
+}
+
+/// A segment's files, gone (the segments after a truncated one).
+fn delete_segment_files(fs: &mut MemFs, dir: &str, base: i64) -> Result<(), FsError> {
+    for suffix in [".log", ".index", ".timeindex", ".txnindex"] {
+        let file = format!("{dir}/{}", file_name(base, suffix));
+        if fs.exists(&file) {
+            fs.remove_file(&file)?;
+        }
+    }
+    Ok(())
+}
+
+/// `ProducerStateManager.truncateAndReload`: "remove all out of range snapshots" —
+/// the listed snapshots whose offset is `out_of_range`.
+fn remove_snapshots(
+    fs: &mut MemFs,
+    dir: &str,
+    names: &[String],
+    out_of_range: impl Fn(i64) -> bool,
+) -> Result<(), FsError> {
+    for name in names {
+        if let Some((o, ".snapshot")) = offset_from_file_name(name) {
+            let path = format!("{dir}/{name}");
+            if out_of_range(o) && fs.exists(&path) {
+                fs.remove_file(&path)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The log's start and end offsets once its segments are loaded.
+#[derive(Clone, Copy)]
+struct Offsets {
+    log_start: i64,
+    log_end: i64,
+}
+
+/// `ProducerStateManager.loadFromSnapshot`: the latest snapshot in range that reads; a
+/// corrupt one (CorruptSnapshotException) is deleted and the next older one tried, down
+/// to none (then the log is replayed from its start, or after a clean shutdown not at
+/// all: `UnifiedLog.rebuildProducerState`'s "upgrade" case). Returns the state and the
+/// offset the replay starts from.
+fn load_from_snapshot(
+    fs: &mut MemFs,
+    dir: &str,
+    names: &[String],
+    offsets: Offsets,
+    clean_shutdown: bool,
+    report: &mut RecoveryReport,
+) -> Result<(ProducerStateManager, i64), FsError> {
+    let Offsets { log_start, log_end } = offsets;
+    let mut candidates: Vec<i64> = names
+        .iter()
+        .filter_map(|n| offset_from_file_name(n))
+        .filter(|(o, suffix)| {
+            *suffix == ".snapshot" && *o <= log_end && (*o > log_start || log_start == 0)
+        })
+        .map(|(o, _)| o)
+        .collect();
+    crate::util::ordered::sort_by(&mut candidates, i64::cmp);
+    while let Some(offset) = candidates.pop() {
+        let path = format!("{dir}/{}", file_name(offset, ".snapshot"));
+        match ProducerStateManager::from_snapshot(fs.read(&path)?, offset) {
+            Ok(state) => {
+                report.snapshot_loaded = Some(offset);
+                return Ok((state, offset));
+            }
+            Err(_) => {
+                fs.remove_file(&path)?;
+                report.corrupt_snapshots.push(offset);
+            }
+        }
+    }
+    // No snapshot after a clean shutdown: Kafka skips loading — nothing is replayed.
+    let from = if clean_shutdown { log_end } else { 0 };
+    Ok((ProducerStateManager::default(), from))
+}
+
+/// Where the producer-state replay starts, and the log start it must reach.
+#[derive(Clone, Copy)]
+struct Replay {
+    from: i64,
+    log_start: i64,
+}
+
+/// `UnifiedLog.rebuildProducerState`: the batches after the snapshot update producer
+/// state. Kafka reads from max(segment base, map end, log start): the batch that holds
+/// the log start and every later one.
+fn replay_batches(
+    producer_state: &mut ProducerStateManager,
+    all_batches: &[(usize, RecordBatch)],
+    segments: &[LogSegment],
+    replay: Replay,
+    report: &mut RecoveryReport,
+) {
+    let mut replayed = crate::util::sorted_set::SortedSet::new();
+    for (i, batch) in all_batches {
+        if batch.base_offset >= replay.from && batch.last_offset() >= replay.log_start {
+            producer_state.update(batch);
+            report.replayed_batches += 1;
+            if let Some(seg) = segments.get(*i) {
+                replayed.insert(seg.base_offset);
+            }
+        }
+    }
+    report.replayed_segments = replayed.into_iter().collect();
 }
 
 /// `LogSegment.recover` after a cut: index entries past the valid bytes go, and
