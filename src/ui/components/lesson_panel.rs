@@ -199,69 +199,32 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
 /// output folded, the questions before the next step, and the controls in a dock that
 /// stays in view.
 fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
-    let send = |intent: fn(&LessonIntents)| {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| intent(&on))
-    };
+    html! {
+        <>
+            { player_head(l, on) }
+            { player_step(l, on) }
+            { player_questions(l, on) }
+            { player_dock(l, on, playing) }
+        </>
+    }
+}
+
+/// A click that carries one lesson intent.
+fn click(on: &LessonIntents, intent: fn(&LessonIntents)) -> Callback<MouseEvent> {
+    let on = on.clone();
+    Callback::from(move |_: MouseEvent| intent(&on))
+}
+
+/// The lesson's title, where the learner is (a scrubber over the steps), and the
+/// run-on, reset and exit tools.
+fn player_head(l: &LessonInfo, on: &LessonIntents) -> Html {
     let total = l.steps.len();
-    let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
-    // A `cluster` line after the first step starts a fresh world: say so, or the
-    // panels' sudden change (clock, clients, coordinator) goes unexplained.
-    let new_world = l.done_steps > 1
-        && current.is_some_and(|(_, text)| text.trim_start().starts_with("cluster "));
-    let heading = l
-        .done_steps
-        .checked_sub(1)
-        .and_then(|i| l.titles.get(i))
-        .filter(|t| !t.is_empty());
-    let finished = total > 0 && l.done_steps >= total;
-    // The step's heading is shown as a heading: not again as the explanation's first words.
-    let why: Vec<&String> = l
-        .why
-        .iter()
-        .filter(|w| heading.is_none_or(|h| **w != format!("{h}:")))
-        .collect();
-    let why_text = why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
-    // Terms this step uses for the first time in the lesson get their definition.
-    let terms = crate::i18n::glossary::terms(crate::i18n::ui_lang());
-    let fresh: Vec<&crate::i18n::glossary::Term> =
-        crate::i18n::glossary::used_in(&why_text, &terms)
-            .into_iter()
-            .filter(|t| !l.terms_seen.contains(&t.id))
-            .collect();
-    let on_answer = {
-        let on = on.clone();
-        let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
-        let lesson = l.name;
-        Callback::from(move |(line, choice): (usize, usize)| {
-            on.answer(line, choice);
-            // A host page hears each answer (`eos:answered`).
-            let correct = answers.contains(&(line, choice));
-            let name = lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
-            crate::ui::embed::post(&crate::ui::embed::object(&[
-                ("type", "eos:answered".into()),
-                ("lesson", name),
-                ("question", (line as f64).into()),
-                ("correct", correct.into()),
-            ]));
-        })
-    };
     let on_scrub = {
         let on = on.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Ok(to) = input.value().parse::<usize>() {
                     on.travel(Travel::To(to));
-                }
-            }
-        })
-    };
-    let on_speed = {
-        let on = on.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if let Ok(speed) = select.value().parse::<u32>() {
-                    on.speed(speed);
                 }
             }
         })
@@ -294,8 +257,156 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
             html! { <option value={(i + 1).to_string()} class={state}>{ step_label(i) }</option> }
         })
         .collect();
+    html! {
+        <div class="lesson-head stack">
+            <p class="eyebrow small muted">{ t(Key::LessonHeading) }</p>
+            <h2 id="lesson-heading">{ l.title.clone() }</h2>
+            <div class="lesson-timeline">
+                <p class="small" data-testid="lesson-progress">{ tf(Key::LessonStepOf, &[&l.done_steps.to_string(), &total.to_string()]) }</p>
+                <label class="small" for="lesson-scrub">{ t(Key::LessonTimeline) }</label>
+                <input id="lesson-scrub" type="range" min="0" max={total.to_string()} value={l.done_steps.to_string()} data-testid="lesson-timeline" list="lesson-step-marks" aria-valuetext={if l.done_steps == 0 { t(Key::LessonNotStartedShort).to_string() } else { step_label(l.done_steps - 1) }} oninput={on_scrub} />
+                <datalist id="lesson-step-marks">{ steps_list }</datalist>
+            </div>
+            <div class="cluster lesson-tools">
+                <label class="small check">
+                    <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ t(Key::LessonRunOn) }
+                </label>
+                <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={click(on, |on| on.travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
+                <button type="button" class="small" data-testid="lesson-exit" onclick={click(on, |on| on.load(None))}>{ t(Key::LessonExit) }</button>
+            </div>
+        </div>
+    }
+}
+
+/// The step itself: its heading, why it matters (new terms defined), what changed,
+/// its script and output folded, an error, and the end of the lesson.
+fn player_step(l: &LessonInfo, on: &LessonIntents) -> Html {
+    let total = l.steps.len();
+    let current = l.done_steps.checked_sub(1).and_then(|i| l.steps.get(i));
+    // A `cluster` line after the first step starts a fresh world: say so, or the
+    // panels' sudden change (clock, clients, coordinator) goes unexplained.
+    let new_world = l.done_steps > 1
+        && current.is_some_and(|(_, text)| text.trim_start().starts_with("cluster "));
+    let heading = l
+        .done_steps
+        .checked_sub(1)
+        .and_then(|i| l.titles.get(i))
+        .filter(|t| !t.is_empty());
+    let finished = total > 0 && l.done_steps >= total;
+    // The step's heading is shown as a heading: not again as the explanation's first words.
+    let why: Vec<&String> = l
+        .why
+        .iter()
+        .filter(|w| heading.is_none_or(|h| **w != format!("{h}:")))
+        .collect();
+    let why_text = why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
+    // Terms this step uses for the first time in the lesson get their definition.
+    let terms = crate::i18n::glossary::terms(crate::i18n::ui_lang());
+    let fresh: Vec<&crate::i18n::glossary::Term> =
+        crate::i18n::glossary::used_in(&why_text, &terms)
+            .into_iter()
+            .filter(|t| !l.terms_seen.contains(&t.id))
+            .collect();
     let (right, answered, asked) = l.score;
     let output_long = l.output.len() > 12;
+    html! {
+        <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
+            if new_world {
+                <p class="lesson-new-world" role="note" data-testid="lesson-new-world">{ t(Key::LessonNewWorld) }</p>
+            }
+            if let Some(h) = heading {
+                <h3 class="step-title">{ h.clone() }</h3>
+            }
+            if !why_text.is_empty() {
+                <p class="lesson-why"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose_with_terms(&why_text, &fresh) }</p>
+            }
+            if !l.changed.is_empty() {
+                <p class="small lesson-changed" data-testid="lesson-changed">{ tf(Key::LessonChanged, &[&changed_words(&l.changed)]) }</p>
+            }
+            if let Some((line, text)) = current {
+                <details class="step-script" data-testid="lesson-script">
+                    <summary>{ t(Key::LessonShowScript) }</summary>
+                    <pre class="mono small">{ numbered(*line, text) }</pre>
+                </details>
+                if l.output.is_empty() {
+                    <p class="muted small">{ t(Key::LessonNoOutput) }</p>
+                } else {
+                    <details class="step-output" open={!output_long}>
+                        <summary>{ if l.output.len() == 1 { t(Key::LessonOutputLine).to_string() } else { tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) } }</summary>
+                        <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
+                    </details>
+                    { clock_note(&l.output) }
+                }
+            } else if !l.steps.is_empty() {
+                <p class="small">{ t(Key::LessonPressNext) }</p>
+            }
+            if let Some(e) = &l.error {
+                <div class="action-error" role="alert" data-testid="lesson-error">
+                    <p>{ tf(Key::LessonError, &[e]) }</p>
+                    <p class="small">{ t(Key::LessonErrorHelp) }</p>
+                </div>
+            }
+            if finished {
+                <div class="lesson-finished stack" data-testid="lesson-finished">
+                    <p><span class="badge ok">{ t(Key::LessonDone) }</span></p>
+                    if asked > 0 {
+                        <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &answered.to_string(), &asked.to_string()]) }</p>
+                    }
+                    if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
+                        { next_lesson_link(next, on) }
+                    }
+                    <p class="small"><a href={crate::ui::site_href("limits.html")} data-testid="lesson-limits">{ t(Key::LimitsLink) }</a></p>
+                </div>
+            }
+        </div>
+    }
+}
+
+/// The step's questions, each answer told to the engine and to a host page.
+fn player_questions(l: &LessonInfo, on: &LessonIntents) -> Html {
+    if l.questions.is_empty() {
+        return Html::default();
+    }
+    let on_answer = {
+        let on = on.clone();
+        let answers: Vec<(usize, usize)> = l.questions.iter().map(|q| (q.line, q.answer)).collect();
+        let lesson = l.name;
+        Callback::from(move |(line, choice): (usize, usize)| {
+            on.answer(line, choice);
+            // A host page hears each answer (`eos:answered`).
+            let correct = answers.contains(&(line, choice));
+            let name = lesson.map_or(wasm_bindgen::JsValue::NULL, Into::into);
+            crate::ui::embed::post(&crate::ui::embed::object(&[
+                ("type", "eos:answered".into()),
+                ("lesson", name),
+                ("question", (line as f64).into()),
+                ("correct", correct.into()),
+            ]));
+        })
+    };
+    html! {
+        <div class="lesson-questions stack" data-testid="lesson-questions">
+            <h3 class="small-heading">{ t(Key::QuestionHeading) }</h3>
+            { for l.questions.iter().map(|q| html! {
+                <super::question::Question key={q.line} question={q.clone()} on_answer={on_answer.clone()} />
+            }) }
+        </div>
+    }
+}
+
+/// Back, next, play and speed, in a dock that stays in view.
+fn player_dock(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
+    let finished = !l.steps.is_empty() && l.done_steps >= l.steps.len();
+    let on_speed = {
+        let on = on.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                if let Ok(speed) = select.value().parse::<u32>() {
+                    on.speed(speed);
+                }
+            }
+        })
+    };
     let play_label = if playing {
         t(Key::TtPause)
     } else if l.waiting {
@@ -304,96 +415,20 @@ fn player(l: &LessonInfo, on: &LessonIntents, playing: bool) -> Html {
         t(Key::LessonPlay)
     };
     html! {
-        <>
-            <div class="lesson-head stack">
-                <p class="eyebrow small muted">{ t(Key::LessonHeading) }</p>
-                <h2 id="lesson-heading">{ l.title.clone() }</h2>
-                <div class="lesson-timeline">
-                    <p class="small" data-testid="lesson-progress">{ tf(Key::LessonStepOf, &[&l.done_steps.to_string(), &total.to_string()]) }</p>
-                    <label class="small" for="lesson-scrub">{ t(Key::LessonTimeline) }</label>
-                    <input id="lesson-scrub" type="range" min="0" max={total.to_string()} value={l.done_steps.to_string()} data-testid="lesson-timeline" list="lesson-step-marks" aria-valuetext={if l.done_steps == 0 { t(Key::LessonNotStartedShort).to_string() } else { step_label(l.done_steps - 1) }} oninput={on_scrub} />
-                    <datalist id="lesson-step-marks">{ steps_list }</datalist>
-                </div>
-                <div class="cluster lesson-tools">
-                    <label class="small check">
-                        <input type="checkbox" data-testid="lesson-run-on" checked={l.run_on} onchange={on_run_on} />{ t(Key::LessonRunOn) }
-                    </label>
-                    <button type="button" class="small" data-testid="lesson-reset" disabled={l.done_steps == 0} onclick={send(|on| on.travel(Travel::To(0)))}>{ t(Key::LessonReset) }</button>
-                    <button type="button" class="small" data-testid="lesson-exit" onclick={send(|on| on.load(None))}>{ t(Key::LessonExit) }</button>
-                </div>
+        <div class="lesson-dock" role="group" aria-label={t(Key::LessonControls)}>
+            <div class="dock-inner">
+                <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={click(on, |on| on.travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
+                <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={click(on, |on| on.travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
+                <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={click(on, LessonIntents::toggle_play)}>{ play_label }</button>
+                <label class="small dock-field">{ t(Key::LessonSpeed) }
+                    <select data-testid="lesson-speed" onchange={on_speed}>
+                        { for crate::ui::state::Panels::SPEEDS.iter().map(|s| html! {
+                            <option value={s.to_string()} selected={*s == l.speed}>{ speed_label(*s) }</option>
+                        }) }
+                    </select>
+                </label>
             </div>
-            <div class="lesson-step stack" aria-live="polite" data-testid="lesson-step">
-                if new_world {
-                    <p class="lesson-new-world" role="note" data-testid="lesson-new-world">{ t(Key::LessonNewWorld) }</p>
-                }
-                if let Some(h) = heading {
-                    <h3 class="step-title">{ h.clone() }</h3>
-                }
-                if !why_text.is_empty() {
-                    <p class="lesson-why"><span class="visually-hidden">{ t(Key::LessonWhy) }{ ": " }</span>{ super::prose::prose_with_terms(&why_text, &fresh) }</p>
-                }
-                if !l.changed.is_empty() {
-                    <p class="small lesson-changed" data-testid="lesson-changed">{ tf(Key::LessonChanged, &[&changed_words(&l.changed)]) }</p>
-                }
-                if let Some((line, text)) = current {
-                    <details class="step-script" data-testid="lesson-script">
-                        <summary>{ t(Key::LessonShowScript) }</summary>
-                        <pre class="mono small">{ numbered(*line, text) }</pre>
-                    </details>
-                    if l.output.is_empty() {
-                        <p class="muted small">{ t(Key::LessonNoOutput) }</p>
-                    } else {
-                        <details class="step-output" open={!output_long}>
-                            <summary>{ if l.output.len() == 1 { t(Key::LessonOutputLine).to_string() } else { tf(Key::LessonOutputLines, &[&l.output.len().to_string()]) } }</summary>
-                            <pre data-testid="lesson-output">{ l.output.join("\n") }</pre>
-                        </details>
-                        { clock_note(&l.output) }
-                    }
-                } else if !l.steps.is_empty() {
-                    <p class="small">{ t(Key::LessonPressNext) }</p>
-                }
-                if let Some(e) = &l.error {
-                    <div class="action-error" role="alert" data-testid="lesson-error">
-                        <p>{ tf(Key::LessonError, &[e]) }</p>
-                        <p class="small">{ t(Key::LessonErrorHelp) }</p>
-                    </div>
-                }
-                if finished {
-                    <div class="lesson-finished stack" data-testid="lesson-finished">
-                        <p><span class="badge ok">{ t(Key::LessonDone) }</span></p>
-                        if asked > 0 {
-                            <p data-testid="lesson-score">{ tf(Key::LessonScore, &[&right.to_string(), &answered.to_string(), &asked.to_string()]) }</p>
-                        }
-                        if let Some(next) = l.name.and_then(crate::scenario::course::next_lesson) {
-                            { next_lesson_link(next, on) }
-                        }
-                        <p class="small"><a href={crate::ui::site_href("limits.html")} data-testid="lesson-limits">{ t(Key::LimitsLink) }</a></p>
-                    </div>
-                }
-            </div>
-            if !l.questions.is_empty() {
-                <div class="lesson-questions stack" data-testid="lesson-questions">
-                    <h3 class="small-heading">{ t(Key::QuestionHeading) }</h3>
-                    { for l.questions.iter().map(|q| html! {
-                        <super::question::Question key={q.line} question={q.clone()} on_answer={on_answer.clone()} />
-                    }) }
-                </div>
-            }
-            <div class="lesson-dock" role="group" aria-label={t(Key::LessonControls)}>
-                <div class="dock-inner">
-                    <button type="button" data-testid="lesson-prev" disabled={l.done_steps == 0} onclick={send(|on| on.travel(Travel::Back))}>{ t(Key::LessonPrev) }</button>
-                    <button type="button" class="primary" data-testid="lesson-next" disabled={finished || l.error.is_some()} onclick={send(|on| on.travel(Travel::Forward))}>{ t(Key::LessonNext) }</button>
-                    <button type="button" data-testid="lesson-play" aria-pressed={if playing { "true" } else { "false" }} onclick={send(LessonIntents::toggle_play)}>{ play_label }</button>
-                    <label class="small dock-field">{ t(Key::LessonSpeed) }
-                        <select data-testid="lesson-speed" onchange={on_speed}>
-                            { for crate::ui::state::Panels::SPEEDS.iter().map(|s| html! {
-                                <option value={s.to_string()} selected={*s == l.speed}>{ speed_label(*s) }</option>
-                            }) }
-                        </select>
-                    </label>
-                </div>
-            </div>
-        </>
+        </div>
     }
 }
 
