@@ -564,6 +564,7 @@ fn rust_sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 /// Whether line `at` of rustfmt-ed code sits in an item or match arm that `attr`
 /// gates: walks out through the enclosing heads (each line less indented than the
 /// last), and looks at the attributes above each head.
+#[cfg(not(target_arch = "wasm32"))]
 fn under_cfg(lines: &[&str], at: usize, attr: &str) -> bool {
     let indent = |l: &str| l.len() - l.trim_start().len();
     // The line itself first (a one-line arm), then each enclosing head.
