@@ -82,6 +82,9 @@ test('bad input is refused at the field and sends nothing', { timeout: 90_000 },
     await page.locator(tid('records')).fill('   ');
     await page.locator(tid('send')).click();
     const input = page.locator(tid('records'));
+    // Yew renders after the click's task: wait for the field to be marked (a render that
+    // never marks it fails here by the timeout).
+    await page.locator(`${tid('records')}[aria-invalid="true"]`).waitFor({ timeout: 10_000 });
     assert.equal(await input.getAttribute('aria-invalid'), 'true');
     const described = await input.getAttribute('aria-describedby');
     assert.ok(described?.includes('records-error'));
@@ -95,6 +98,7 @@ test('bad input is refused at the field and sends nothing', { timeout: 90_000 },
     ]) {
       await page.locator(tid(field)).fill(value);
       await page.locator(tid('raw-send')).click();
+      await page.locator(`${tid(field)}[aria-invalid="true"]`).waitFor({ timeout: 10_000 });
       assert.equal(await page.locator(tid(field)).getAttribute('aria-invalid'), 'true');
       assert.match(await page.locator(`#${field}-error`).innerText(), message);
     }
