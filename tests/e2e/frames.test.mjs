@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, watchProblems } from './harness.mjs';
+import { topLevelTasks, useSite, watchProblems } from './harness.mjs';
 
 const tid = (id) => `[data-testid="${id}"]`;
 const site = useSite();
@@ -38,14 +38,7 @@ function mainThread(trace) {
   }
   const [main, unsorted] = [...frames.entries()].sort((a, b) => b[1].length - a[1].length)[0] ?? ['', []];
   const starts = [...unsorted].sort((a, b) => a - b);
-  // Top-level tasks only (a task's own trace events nest inside it).
-  const tasks = [];
-  for (const e of events
-    .filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur && e.name === 'ThreadControllerImpl::RunTask')
-    .sort((a, b) => a.ts - b.ts)) {
-    const last = tasks[tasks.length - 1];
-    if (!last || e.ts >= last.ts + last.dur) tasks.push(e);
-  }
+  const tasks = topLevelTasks(events, main);
   const work = [];
   for (let i = 0; i + 1 < starts.length; i++) {
     const [from, to] = [starts[i], starts[i + 1]];

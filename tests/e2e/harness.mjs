@@ -287,3 +287,19 @@ export async function liveShell(browser, url, lang = 'en', locale = 'en-US') {
     await context.close();
   }
 }
+
+/**
+ * The top-level tasks of one renderer thread (`pid:tid`) in a Chromium trace, in time
+ * order (of two starting together, the longer): a task's own trace events, nested
+ * tasks included, lie inside it.
+ */
+export function topLevelTasks(events, thread) {
+  const tasks = [];
+  for (const e of events
+    .filter((e) => `${e.pid}:${e.tid}` === thread && e.ph === 'X' && e.dur && e.name === 'ThreadControllerImpl::RunTask')
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+    const last = tasks[tasks.length - 1];
+    if (!last || e.ts >= last.ts + last.dur) tasks.push(e);
+  }
+  return tasks;
+}

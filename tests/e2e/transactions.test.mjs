@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT, screenshot, useSite, watchProblems } from './harness.mjs';
+import { REPO_ROOT, screenshot, topLevelTasks, useSite, watchProblems } from './harness.mjs';
 
 const PAGE = '#app [data-testid="page-transactions"]';
 const tid = (id) => `[data-testid="${id}"]`;
@@ -225,12 +225,7 @@ function clickFrames(trace) {
   if (clicks.length === 0) return [];
   const main = key(clicks[0]);
   const mine = events.filter((e) => key(e) === main && e.ph === 'X' && e.dur).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  // Top-level tasks only (a task's own trace events nest inside it).
-  const tasks = [];
-  for (const e of mine.filter((e) => e.name === 'ThreadControllerImpl::RunTask')) {
-    const last = tasks[tasks.length - 1];
-    if (!last || e.ts >= last.ts + last.dur) tasks.push(e);
-  }
+  const tasks = topLevelTasks(events, main);
   const within = (t, e) => e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur;
   // A frame's main-thread task: the one that paints and commits (style, layout,
   // pre-paint, paint, layerize, commit, after the frame's animation callbacks).

@@ -152,6 +152,13 @@ pub fn feature_sources(lang: Lang) -> Vec<&'static str> {
     ]
 }
 
+/// `lang`'s main file (built in or fetched) with the compiled-in features' files.
+fn with_features(lang: Lang, source: &str) -> (Catalog, Vec<ParseError>) {
+    let mut sources = vec![source];
+    sources.extend(feature_sources(lang));
+    Catalog::from_sources(&sources)
+}
+
 fn slot(lang: Lang) -> &'static OnceLock<Catalog> {
     static EN: OnceLock<Catalog> = OnceLock::new();
     static KO: OnceLock<Catalog> = OnceLock::new();
@@ -174,11 +181,7 @@ pub fn catalog(lang: Lang) -> &'static Catalog {
             .get()
             .unwrap_or_else(|| EMPTY.get_or_init(Catalog::default));
     }
-    slot(lang).get_or_init(|| {
-        let mut sources = vec![source];
-        sources.extend(feature_sources(lang));
-        Catalog::from_sources(&sources).0
-    })
+    slot(lang).get_or_init(|| with_features(lang, source).0)
 }
 
 /// True once `lang`'s templates are here (always, natively).
@@ -190,9 +193,7 @@ pub fn is_loaded(lang: Lang) -> bool {
 /// compiled-in features' lines. A second install of the same language is ignored.
 /// Returns the lines that did not parse; the rest is installed.
 pub fn install(lang: Lang, source: &str) -> Vec<ParseError> {
-    let mut sources = vec![source];
-    sources.extend(feature_sources(lang));
-    let (catalog, errors) = Catalog::from_sources(&sources);
+    let (catalog, errors) = with_features(lang, source);
     let _ = slot(lang).set(catalog);
     errors
 }
