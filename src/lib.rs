@@ -12,16 +12,24 @@
 //! - [`log`]: segments, indexes, producer state, `UnifiedLog` (LEO, HW, LSO).
 //! - [`coordinator`]: the transaction coordinator and the group coordinator, and the
 //!   internal topics they write.
+//! - [`metadata`]: the cluster's metadata as the controller records it and the world
+//!   holds it: partition registrations and their pure changes (ISR, elections,
+//!   reassignment), a topic's replication settings, producer-id blocks, and the metadata
+//!   log `__cluster_metadata` (feature `metadata-log`).
+//! - [`raft`] (feature `metadata-log`): the controller quorum's Raft state machine
+//!   (elections, epochs, the high watermark) on the logical clock.
 //! - [`broker`]: one broker answering requests (KafkaApis' role) against its partitions,
 //!   leading or following them (ReplicaManager / Partition: ISR, HW, follower fetches).
-//! - [`controller`]: the controller's decisions: replica placement, leader election,
-//!   ISR changes, producer-id blocks (KRaft's role, simplified); `sim` carries them out.
 //! - [`client`]: the producer (with its TransactionManager) and the consumer.
 //! - [`pulsar`] (feature `pulsar`): Apache Pulsar's transactions (coordinator, transaction
 //!   log, transaction buffer, pending ack) on a world of their own, for comparison.
 //! - [`sim`]: the world: logical clock, network and faults, actions, events, the read API.
 //! - [`admin`]: Kafka's admin tools on the world (describe-producers, find-hanging, abort,
 //!   delete-records).
+//! - [`controller`]: every controller duty, carried out in the world (KRaft's role,
+//!   simplified): creating topics and placing replicas, telling the brokers, ISR changes,
+//!   fencing and controlled shutdown, elections, reassignment, writing the metadata log,
+//!   the quorum's failover; it decides with `metadata` and adds its methods to `World`.
 //! - [`checker`] (feature `checker`): the invariant checker (Jepsen's anomaly names, Kafka's invariants) over
 //!   the world's events and read API; chaos runs and their shrinker.
 //! - [`i18n`]: the catalog: UI labels and the narration of every event and error, per
@@ -46,9 +54,12 @@ pub mod fs;
 pub mod i18n;
 pub mod inspect;
 pub mod log;
+pub mod metadata;
 pub mod protocol;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;
+#[cfg(feature = "metadata-log")]
+pub mod raft;
 pub mod record;
 pub mod scenario;
 pub mod sim;

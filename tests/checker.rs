@@ -400,7 +400,7 @@ fn chaos_findings_are_pinned_for_seeds_and_switches() {
 #[test]
 fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
     use eos_playground::checker::Checker;
-    use eos_playground::controller::Election;
+    use eos_playground::metadata::Election;
     use eos_playground::sim::event::EventKind;
     let seeds: Vec<u64> = (1..=80)
         .filter(|seed| Slice::unclean_candidate(*seed))
@@ -482,7 +482,7 @@ fn chaos_runs_unclean_clusters_whose_losses_are_expected_and_nothing_else() {
 /// for the controller to fill the ELR and elect from it; those runs find nothing.
 #[test]
 fn chaos_runs_elr_clusters_that_elect_from_the_elr() {
-    use eos_playground::controller::Election;
+    use eos_playground::metadata::Election;
     use eos_playground::sim::event::EventKind;
     let elr_seeds: Vec<u64> = (1..=40)
         .filter(|seed| generate(*seed, STEPS, &[]).cluster.eligible_leader_replicas)

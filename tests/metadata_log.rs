@@ -9,7 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use eos_playground::controller::metadata_log::{MetadataImage, MetadataRecord};
+use eos_playground::metadata::metadata_log::{MetadataImage, MetadataRecord};
 use eos_playground::scenario::{parse, Runner};
 use eos_playground::sim::World;
 use proptest::prelude::*;

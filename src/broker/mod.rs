@@ -3,6 +3,7 @@
 
 #[allow(clippy::module_inception)]
 pub mod broker;
+pub mod broker_lifecycle_manager;
 pub mod broker_registry;
 mod coordinator_election;
 pub mod coordinator_load;

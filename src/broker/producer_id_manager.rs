@@ -1,9 +1,9 @@
 //! Producer ids handed out in blocks, on the broker (Kafka's `RPCProducerIdManager`;
-//! the controller's side, `ProducerIdControlManager`, is in `controller::producer_ids`).
+//! the controller's side, `ProducerIdControlManager`, is in `metadata::producer_ids`).
 //!
 //! A broker serves ids from the block it holds. When it has none it asks the
 //! controller for the next block of
-//! [`PRODUCER_ID_BLOCK_SIZE`](crate::controller::PRODUCER_ID_BLOCK_SIZE) and, until the block
+//! [`PRODUCER_ID_BLOCK_SIZE`](crate::metadata::PRODUCER_ID_BLOCK_SIZE) and, until the block
 //! arrives, answers InitProducerId with COORDINATOR_LOAD_IN_PROGRESS — which is what
 //! a fresh broker does in seed 000's example 2.
 
@@ -169,7 +169,7 @@ impl ProducerIdManager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::controller::ProducerIdControlManager;
+    use crate::metadata::ProducerIdControlManager;
 
     fn id(id: i64, ask_controller: bool) -> Generated {
         Generated::Id { id, ask_controller }

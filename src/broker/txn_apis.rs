@@ -185,7 +185,7 @@ impl Broker {
         match self.metadata.get(&tp) {
             // The partition exists but has no leader (its replicas are all down):
             // `KafkaApis.getCoordinator` answers COORDINATOR_NOT_AVAILABLE.
-            Some(&crate::controller::NO_LEADER) => Handled::reply(Response::FindCoordinator {
+            Some(&crate::metadata::NO_LEADER) => Handled::reply(Response::FindCoordinator {
                 error: Errors::CoordinatorNotAvailable,
                 node_id: -1,
             }),

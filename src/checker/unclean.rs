@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use super::{Anomaly, Violation};
 use crate::broker::broker::BrokerEvent;
 use crate::broker::partition::ReplicationEvent;
-use crate::controller::Election;
 use crate::log::TopicPartition;
+use crate::metadata::Election;
 use crate::sim::{Event, EventKind, World};
 
 /// An unclean election: its event, the new leader, and the first offset its log may

@@ -2,8 +2,8 @@
 //! ISR; the controller checks the broker epoch and the partition's epochs and, when
 //! the change is committed, tells every replica before it answers.
 
-use crate::controller::AlterPartitionData;
 use crate::log::TopicPartition;
+use crate::metadata::AlterPartitionData;
 use crate::protocol::errors::Errors;
 use crate::protocol::{LeaderRecoveryState, Request, Response};
 use crate::sim::world::World;

@@ -3,8 +3,8 @@
 //! producers; preferred and unclean elections by admin command (`ElectLeaders`) and the
 //! automatic leader rebalance (`auto.leader.rebalance.enable`).
 
-use crate::controller::{ChangeRules, LeaderChange, PartitionRegistration};
 use crate::log::TopicPartition;
+use crate::metadata::{ChangeRules, LeaderChange, PartitionRegistration};
 use crate::protocol::errors::Errors;
 use crate::protocol::ElectionType;
 use crate::sim::event::EventKind;

@@ -4,8 +4,8 @@
 
 use crate::broker::broker_registry::BrokerRegistration;
 use crate::broker::replica_manager::PartitionMetadata;
-use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
+use crate::metadata::PartitionRegistration;
 use crate::sim::world::World;
 
 impl World {
@@ -63,7 +63,7 @@ impl World {
                 if broker.partitions().contains_key(tp) {
                     continue;
                 }
-                meta.leader = crate::controller::NO_LEADER;
+                meta.leader = crate::metadata::NO_LEADER;
             }
             if let Ok(handled) = broker.apply_partition_metadata(tp, meta, &config, now) {
                 self.apply_handled(id, None, handled);

@@ -2,6 +2,9 @@
 //! `PartitionChangeBuilderTest` and `ReplicationControlManagerTest`).
 
 use super::*;
+use crate::metadata::{
+    AlterPartitionData, ChangeRules, Election, PartitionRegistration, NO_LEADER,
+};
 use crate::protocol::errors::Errors;
 use crate::protocol::LeaderRecoveryState;
 

@@ -13,8 +13,8 @@
 //! Nothing is re-run at the moment of the change.
 
 use crate::controller::topics::apply_replication_config;
-use crate::controller::PartitionRegistration;
 use crate::log::TopicPartition;
+use crate::metadata::PartitionRegistration;
 use crate::protocol::config_def;
 use crate::protocol::config_error::{ConfigError, ConfigScope};
 use crate::sim::error::{ReplicaAssignmentError, SimError, SimErrorKind};
@@ -43,6 +43,13 @@ const TOPIC_CONFIGS: &[&str] = &[
 ];
 
 impl World {
+    /// How often the controller looks for leaderless partitions to elect uncleanly
+    /// ([`UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS`]), for the world's housekeeping,
+    /// which keeps the next look on its grid.
+    pub(crate) fn unclean_election_check_interval_ms(&self) -> i64 {
+        UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS
+    }
+
     /// IncrementalAlterConfigs with SET operations on topic `name`. Every pair is
     /// validated before any applies (the request is one controller write).
     pub(crate) fn alter_topic_configs(
@@ -119,7 +126,7 @@ impl World {
         let leaderless = self.topics.values().any(|t| {
             t.registrations
                 .iter()
-                .any(|r| r.leader() == crate::controller::NO_LEADER)
+                .any(|r| r.leader() == crate::metadata::NO_LEADER)
         });
         if leaderless {
             self.unclean_election_due_ms = Some(
@@ -136,7 +143,7 @@ impl World {
         self.topics.values().any(|t| {
             t.replication.unclean_leader_election
                 && t.registrations.iter().any(|r| {
-                    r.leader() == crate::controller::NO_LEADER
+                    r.leader() == crate::metadata::NO_LEADER
                         && r.replicas().iter().any(|b| active.contains(b))
                 })
         })

@@ -2,48 +2,13 @@
 //! their replication settings read, their replicas placed (`StripedReplicaPlacer`),
 //! and each partition's first registration told to the brokers.
 
-use crate::controller::{ChangeRules, PartitionRegistration};
 use crate::fs::FsError;
 use crate::log::{LogConfig, TopicPartition};
+use crate::metadata::{PartitionRegistration, ReplicationConfig};
 use crate::protocol::config_def::{self, Place};
 use crate::sim::error::{SimError, SimErrorKind};
 use crate::sim::event::EventKind;
 use crate::sim::world::{apply_log_config, TopicInfo, World};
-
-/// The replication settings of a topic (`replication.factor` is fixed at creation;
-/// the other two are topic configs, Kafka's names).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct ReplicationConfig {
-    pub replication_factor: i32,
-    /// `min.insync.replicas` (default 1).
-    pub min_insync_replicas: i32,
-    /// `unclean.leader.election.enable` (default false).
-    pub unclean_leader_election: bool,
-}
-
-impl ReplicationConfig {
-    /// The rules a change to one of this topic's partitions follows, for a partition
-    /// with `replicas` replicas and the cluster's ELR switch.
-    pub fn change_rules(&self, replicas: usize, elr: bool) -> ChangeRules {
-        ChangeRules {
-            unclean: self.unclean_leader_election,
-            min_isr: self
-                .min_insync_replicas
-                .min(i32::try_from(replicas).unwrap_or(i32::MAX)),
-            elr,
-        }
-    }
-}
-
-impl Default for ReplicationConfig {
-    fn default() -> Self {
-        ReplicationConfig {
-            replication_factor: 1,
-            min_insync_replicas: 1,
-            unclean_leader_election: false,
-        }
-    }
-}
 
 /// `StripedReplicaPlacer` on one rack: partition `p`'s replicas start at broker
 /// `p mod n` and go round the brokers (ids `1..=n`); the first is the preferred leader.

@@ -171,7 +171,7 @@ impl World {
                     .copied()
             });
         if let Some(pid) = highest {
-            let block = i64::from(crate::controller::PRODUCER_ID_BLOCK_SIZE);
+            let block = i64::from(crate::metadata::PRODUCER_ID_BLOCK_SIZE);
             let next = pid
                 .saturating_add(block)
                 .saturating_sub(pid.rem_euclid(block));

@@ -168,7 +168,7 @@ pub enum EventKind {
     /// leader epoch.
     LeaderElected {
         tp: crate::log::TopicPartition,
-        change: crate::controller::LeaderChange,
+        change: crate::metadata::LeaderChange,
     },
     /// A broker asked the controller to shut down (a clean stop): its leaderships
     /// move and it leaves every ISR before it stops.
@@ -185,7 +185,7 @@ pub enum EventKind {
     /// The controller quorum: an election, a resignation, a claim, a write that
     /// cannot commit, a controller stopped or started (feature `metadata-log`).
     #[cfg(feature = "metadata-log")]
-    Quorum(crate::controller::quorum::QuorumEvent),
+    Quorum(crate::raft::QuorumEvent),
     /// A replicated broker's heartbeats stop reaching the controller: it crashed
     /// (`running` false) or its link to the controller was cut (`running`). The
     /// controller, which cannot tell a crash from a pause, keeps it registered until

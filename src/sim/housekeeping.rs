@@ -293,13 +293,10 @@ impl World {
             tick_after(self.next_hw_checkpoint_ms, now, HW_CHECKPOINT_INTERVAL_MS);
         #[cfg(feature = "topic-admin")]
         {
-            self.unclean_election_due_ms = self.unclean_election_due_ms.map(|due| {
-                tick_after(
-                    due,
-                    now,
-                    crate::controller::UNCLEAN_LEADER_ELECTION_CHECK_INTERVAL_MS,
-                )
-            });
+            let interval = self.unclean_election_check_interval_ms();
+            self.unclean_election_due_ms = self
+                .unclean_election_due_ms
+                .map(|due| tick_after(due, now, interval));
         }
     }
 }

@@ -13,9 +13,9 @@
 use super::error::SimError;
 use super::event::EventKind;
 use super::world::World;
-use crate::controller::ReplicationConfig;
 use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
 use crate::log::LogConfig;
+use crate::metadata::ReplicationConfig;
 use crate::protocol::config_def::{self, Place};
 
 /// The broker configs that shape the internal topics when they are created.

@@ -18,8 +18,8 @@ use super::network::{Network, Node};
 use crate::broker::broker::{Broker, BrokerEvent};
 use crate::client::consumer::Consumer;
 use crate::client::producer::Producer;
-use crate::controller::ProducerIdControlManager;
 use crate::log::{LogConfig, TopicPartition};
+use crate::metadata::ProducerIdControlManager;
 use crate::protocol::{Errors, Request, Response};
 use crate::util::ordered::CollectSorted;
 
@@ -53,9 +53,9 @@ pub struct TopicInfo {
     pub leaders: Vec<i32>,
     pub config: LogConfig,
     /// `replication.factor`, `min.insync.replicas`, `unclean.leader.election.enable`.
-    pub replication: crate::controller::ReplicationConfig,
+    pub replication: crate::metadata::ReplicationConfig,
     /// The controller's record of each partition: replicas, leader, epoch, ISR.
-    pub registrations: Vec<crate::controller::PartitionRegistration>,
+    pub registrations: Vec<crate::metadata::PartitionRegistration>,
 }
 
 /// The answer to a raw request, for the transcript.
@@ -146,7 +146,8 @@ pub struct World {
     pub(crate) session_cut_at: SortedMap<i32, (i64, usize)>,
     /// Brokers started again while their previous incarnation's session still ran:
     /// the controller refused their registration, and they ask again later.
-    pub(crate) pending_registrations: SortedMap<i32, crate::controller::PendingRegistration>,
+    pub(crate) pending_registrations:
+        SortedMap<i32, crate::broker::broker_lifecycle_manager::PendingRegistration>,
     /// Connections between brokers that failed in a row, by (from, to): the next
     /// reconnect waits longer (`reconnect.backoff.ms` doubling). A delivery clears it.
     pub(super) reconnect_failures: SortedMap<(i32, i32), u32>,
@@ -168,10 +169,10 @@ pub struct World {
     pub(super) internal_create_refused: SortedSet<String>,
     /// The controller's decisions as records of `__cluster_metadata`.
     #[cfg(feature = "metadata-log")]
-    pub(crate) metadata_log: crate::controller::metadata_log::MetadataLog,
+    pub(crate) metadata_log: crate::metadata::metadata_log::MetadataLog,
     /// The controllers as a Raft quorum (`controllers` on the `cluster` line).
     #[cfg(feature = "metadata-log")]
-    pub(crate) quorum: crate::controller::quorum::ControllerQuorum,
+    pub(crate) quorum: crate::raft::ControllerQuorum,
     /// The last leader the brokers heard of, addressed while an election runs.
     #[cfg(feature = "metadata-log")]
     pub(crate) last_known_controller: i32,
@@ -244,13 +245,13 @@ impl World {
             #[cfg(feature = "metadata-log")]
             metadata_log: Default::default(),
             #[cfg(feature = "metadata-log")]
-            quorum: crate::controller::quorum::ControllerQuorum::new(
-                &crate::controller::quorum::voter_ids(config.controllers),
+            quorum: crate::raft::ControllerQuorum::new(
+                &crate::raft::voter_ids(config.controllers),
                 config.seed,
                 START_MS,
             ),
             #[cfg(feature = "metadata-log")]
-            last_known_controller: crate::controller::quorum::voter_ids(config.controllers)[0],
+            last_known_controller: crate::raft::voter_ids(config.controllers)[0],
             #[cfg(feature = "metadata-log")]
             controller_queue: Vec::new(),
             config: ClusterConfig { brokers, ..config },

@@ -2,8 +2,8 @@
 //! cannot commit, controllers stopped and started.
 
 use super::super::message::Msg;
-use crate::controller::quorum::QuorumEvent;
 use crate::msg;
+use crate::raft::QuorumEvent;
 use crate::sim::Node;
 
 fn node(id: i32) -> String {

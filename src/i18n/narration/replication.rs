@@ -4,8 +4,8 @@
 
 use super::super::message::Msg;
 use crate::broker::partition::ReplicationEvent;
-use crate::controller::{Election, LeaderChange, NO_LEADER};
 use crate::log::TopicPartition;
+use crate::metadata::{Election, LeaderChange, NO_LEADER};
 use crate::msg;
 use crate::protocol::errors::Errors;
 

@@ -199,7 +199,7 @@ pub(super) fn event_kinds() -> Vec<EventKind> {
     // The controller quorum: each event, both forms of the two that have two.
     #[cfg(feature = "metadata-log")]
     {
-        use crate::controller::quorum::QuorumEvent as Q;
+        use crate::raft::QuorumEvent as Q;
         for fetch_timeout_of in [Some(1), None] {
             out.push(EventKind::Quorum(Q::Candidate {
                 voter: 2,

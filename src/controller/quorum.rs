@@ -1,4 +1,4 @@
-//! The quorum in the world: which voter the brokers address, whether it can commit
+//! The quorum (`crate::raft`'s `ControllerQuorum`) in the world: which voter the brokers address, whether it can commit
 //! (only then does the controller act), its stops and starts, and what a new active
 //! controller does when it claims its epoch (`QuorumController.claim`: it replays the
 //! log, and `ClusterControlManager.activate` starts a fresh `BrokerHeartbeatManager`
@@ -6,22 +6,13 @@
 //! `renounce` has dropped the heartbeat manager: no broker is fenced and no session
 //! counts.
 
-use super::{ControllerQuorum, QuorumEvent};
 use crate::protocol::errors::Errors;
 use crate::protocol::Request;
+use crate::raft::{ControllerQuorum, QuorumEvent, VoterRole};
 use crate::sim::event::EventKind;
 use crate::sim::network::Node;
 use crate::sim::world::World;
 use crate::sim::{SimError, SimErrorKind};
-
-/// The voters' ids: 0 for the lone controller, 1 to `count` for a larger quorum.
-pub fn voter_ids(count: i32) -> Vec<i32> {
-    if count <= 1 {
-        vec![0]
-    } else {
-        (1..=count.min(super::MAX_VOTERS)).collect()
-    }
-}
 
 impl World {
     /// The pairs of voters whose link is cut, so the quorum can ask who reaches whom
@@ -102,7 +93,7 @@ impl World {
     pub(crate) fn controller_offline(&self, id: i32) -> bool {
         self.quorum
             .voter(id)
-            .is_none_or(|v| v.role() == super::VoterRole::Offline)
+            .is_none_or(|v| v.role() == VoterRole::Offline)
     }
 
     /// A request reached controller `id`. A voter that does not lead answers

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::controller::PartitionRegistration;
+use crate::metadata::PartitionRegistration;
 use crate::protocol::LeaderRecoveryState;
 use crate::util::json::quote;
 

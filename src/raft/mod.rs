@@ -22,12 +22,12 @@
 //! majority; no pre-vote, no observers, no snapshots, no `EndQuorumEpoch` (a stopped
 //! leader is found out by the fetch timeout), no Raft control records
 //! (`LeaderChangeMessage`), and the voter set never changes (no KIP-853).
+//!
+//! Kafka's `org.apache.kafka.raft`: the world holds the quorum and narrates its
+//! events; the controller's `quorum` duty (`crate::controller`) runs it in the world.
 
-mod failover;
 #[cfg(test)]
 mod tests;
-
-pub use failover::voter_ids;
 
 use serde::Serialize;
 
@@ -47,6 +47,15 @@ pub const RETRY_BACKOFF_BASE_MS: i64 = 100;
 pub const CHECK_QUORUM_TIMEOUT_MS: i64 = QUORUM_FETCH_TIMEOUT_MS * 3 / 2;
 /// The most voters a quorum may have here.
 pub const MAX_VOTERS: i32 = 5;
+
+/// The voters' ids: 0 for the lone controller, 1 to `count` for a larger quorum.
+pub fn voter_ids(count: i32) -> Vec<i32> {
+    if count <= 1 {
+        vec![0]
+    } else {
+        (1..=count.min(MAX_VOTERS)).collect()
+    }
+}
 
 /// A voter's state in `QuorumState`'s terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::record::{MetadataRecord, FENCE, IN_CONTROLLED_SHUTDOWN, UNFENCE};
-use crate::controller::PartitionRegistration;
+use crate::metadata::PartitionRegistration;
 use crate::util::sorted_map::SortedMap;
 
 /// A broker as the records register it (`BrokerRegistration`).

@@ -1,6 +1,9 @@
 //! Producer-id blocks on the controller (`ProducerIdControlManager`): each
 //! AllocateProducerIds a broker sends gets the next block of [`PRODUCER_ID_BLOCK_SIZE`]
 //! ids; the broker's side, which hands the ids out, is `broker::producer_id_manager`.
+//! Kafka keeps it in `org.apache.kafka.controller`; it is here, below the world,
+//! because the world holds it, and the controller's duties (`crate::controller`)
+//! call it.
 
 use serde::Serialize;
 

@@ -16,7 +16,7 @@
 //! `handleBrokerUnfenced`, `handleBrokerInControlledShutdown`); a new topic its
 //! `TopicRecord`, its `ConfigRecord`s, then a `PartitionRecord` a partition.
 //!
-//! Simplified: a write is made only by the active controller (`super::quorum`: the
+//! Simplified: a write is made only by the active controller (`crate::raft`: the
 //! leader that reaches a majority of the voters), at its epoch, and commits at once;
 //! the brokers are told at the moment they were told before (the records are the
 //! controller's account of it, not yet what brokers replay). The log lives in
@@ -26,10 +26,12 @@
 //! registrations, not the offset of the broker's `RegisterBrokerRecord`. The internal
 //! topics get no `ConfigRecord`s (Kafka's broker asks for `cleanup.policy=compact` and
 //! others when it has them created).
+//!
+//! The records, the image and the log are here, below the world that holds the log;
+//! the controller's writes (`crate::controller`'s `metadata_writes`) compute them.
 
 mod image;
 mod record;
-mod sync;
 
 pub use image::{BrokerImage, MetadataImage, ReplayError, TopicImage};
 pub use record::{
@@ -164,7 +166,7 @@ impl MetadataLog {
         lines
     }
 
-    fn take_staged_configs(&mut self) -> Vec<(String, String, String)> {
+    pub(crate) fn take_staged_configs(&mut self) -> Vec<(String, String, String)> {
         std::mem::take(&mut self.staged_configs)
     }
 }

@@ -1,8 +1,10 @@
 //! A partition as the controller records it (`PartitionRegistration`) and the pure
 //! changes made to it (`PartitionChangeBuilder`'s role): AlterPartition, fencing and
-//! unfencing a broker, leader elections. No world here: the other files of this
-//! module call these when a topic is made, a broker stops, starts or shuts down, a
-//! leader sends `AlterPartition`, and an admin asks for a preferred election.
+//! unfencing a broker, leader elections. No world here: the controller's duties
+//! (`crate::controller`) call these when a topic is made, a broker stops, starts or
+//! shuts down, a leader sends `AlterPartition`, and an admin asks for a preferred
+//! election. The changes sit with the registration because they change its private
+//! fields, and the world holds the registrations (`TopicInfo::registrations`).
 
 use serde::Serialize;
 
@@ -154,7 +156,7 @@ impl PartitionRegistration {
     }
 
     /// A registration as a metadata record gives it whole (`PartitionRecord`, replayed
-    /// by `controller::metadata_log`), every field as recorded.
+    /// by `metadata::metadata_log`), every field as recorded.
     #[cfg(feature = "metadata-log")]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn replayed(

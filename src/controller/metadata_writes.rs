@@ -1,11 +1,11 @@
-//! The controller writes its decisions: after each one, the records that bring the
-//! log's image to the controller's state (see the module's doc for the order).
+//! The controller writes its decisions to `__cluster_metadata`
+//! (`crate::metadata::metadata_log`, whose doc gives the records' order): after each
+//! one, the records that bring the log's image to the controller's state.
 
-use super::record::{
-    topic_id, MetadataRecord, PartitionChange, FENCE, IN_CONTROLLED_SHUTDOWN, TOPIC_RESOURCE,
-    UNFENCE,
+use crate::metadata::metadata_log::{
+    topic_id, BrokerImage, MetadataImage, MetadataLog, MetadataRecord, PartitionChange, TopicImage,
+    FENCE, IN_CONTROLLED_SHUTDOWN, TOPIC_RESOURCE, UNFENCE,
 };
-use super::{BrokerImage, MetadataImage, MetadataLog, TopicImage};
 use crate::sim::world::World;
 
 /// Topic keys that are CreateTopics fields, not configs (no `ConfigRecord`).
@@ -22,7 +22,7 @@ impl World {
     /// names topics by name only), and a topic's configs are those the log set,
     /// kept when they are in force on the live topic.
     pub fn controller_image(&self) -> MetadataImage {
-        let logged = &self.metadata_log.image;
+        let logged = self.metadata_log.image();
         let brokers = self
             .brokers
             .keys()
@@ -76,7 +76,7 @@ impl World {
         let staged = self.metadata_log.take_staged_configs();
         let mut records = Vec::new();
         let mut fences = Vec::new();
-        let image = &self.metadata_log.image;
+        let image = self.metadata_log.image();
         let ids: Vec<i32> = self.brokers.keys().copied().collect();
         for id in ids {
             let live = self.broker_image(id);
@@ -129,7 +129,7 @@ impl World {
         } else {
             1
         };
-        let end = u64::try_from(self.metadata_log.end_offset).unwrap_or(0);
+        let end = u64::try_from(self.metadata_log.end_offset()).unwrap_or(0);
         for topic in self.topics.values() {
             let logged = image.topics.get(&topic.name);
             let id = match logged {
