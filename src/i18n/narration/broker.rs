@@ -15,7 +15,7 @@ mod log;
 
 /// One arm a family of broker events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
-    let family = match e {
+    match e {
         BrokerEvent::BatchAppended { .. } | BrokerEvent::BatchDuplicate { .. } => {
             append_event(broker, e)
         }
@@ -44,17 +44,16 @@ pub(super) fn event(broker: i32, e: &BrokerEvent) -> Msg {
         BrokerEvent::CoordinatorLoadStarted { .. }
         | BrokerEvent::CoordinatorLoadCompleted { .. } => coordinator_load_event(broker, e),
         BrokerEvent::Stopped { .. } | BrokerEvent::Recovered { .. } => lifecycle_event(broker, e),
-        BrokerEvent::Coordinator(c) => Some(coordinator::event(broker, c)),
-        BrokerEvent::Group(g) => Some(super::group::event(broker, g)),
-        BrokerEvent::Replication(r) => Some(super::replication::event(broker, r)),
-    };
-    family.unwrap_or_else(super::unworded)
+        BrokerEvent::Coordinator(c) => coordinator::event(broker, c),
+        BrokerEvent::Group(g) => super::group::event(broker, g),
+        BrokerEvent::Replication(r) => super::replication::event(broker, r),
+    }
 }
 
 /// The produce path: a batch appended, or a retried batch already in the log (a
 /// duplicate).
-fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn append_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::BatchAppended {
             tp,
             producer_id,
@@ -113,15 +112,14 @@ fn append_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
                 leo = log_end_offset
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A batch the leader refused: out of order, from an old epoch, or for another reason
 /// in the broker's `errorMessage`.
-fn rejected_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn rejected_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::BatchRejected {
             tp,
             producer_id,
@@ -169,15 +167,14 @@ fn rejected_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             ),
         },
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The transaction verification before a transactional append (KIP-890): asked of the
 /// coordinator, answered for the partition, or refused.
-fn verification_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn verification_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::TransactionVerification {
             tp,
             transactional_id,
@@ -217,14 +214,13 @@ fn verification_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             producer_id = producer_id,
             epoch = producer_epoch
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// Transaction markers: written, refused, or waiting to be sent again.
-fn marker_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn marker_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::MarkerWritten {
             tp,
             producer_id,
@@ -315,14 +311,13 @@ fn marker_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             transactional_id = transactional_id,
             partitions = tps(partitions)
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// Producer ids: the block from the controller and the id handed out.
-fn producer_id_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn producer_id_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::ProducerIdNotReady { asked_controller } => {
             msg!(
                 "broker.pid-not-ready",
@@ -349,15 +344,14 @@ fn producer_id_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
                 epoch = producer_epoch
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The broker stopping, and opening its logs again when it starts: the snapshot or scan
 /// it rebuilt producer state from, and what it found corrupt.
-fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::Stopped { clean, snapshots } => {
             if *clean {
                 msg!(
@@ -453,15 +447,14 @@ fn lifecycle_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             )
         }
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A coordinator loading its partition of `__transaction_state`: started (requests
 /// wait meanwhile), and done.
-fn coordinator_load_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+fn coordinator_load_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::CoordinatorLoadStarted {
             tp,
             coordinator_epoch,
@@ -484,9 +477,8 @@ fn coordinator_load_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             tp = tp,
             epoch = coordinator_epoch
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// `orders-0, orders-1`: topic partitions as a list.

@@ -7,7 +7,7 @@ use crate::msg;
 
 /// One arm a family of consumer events, each worded by its family's function below.
 pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
-    let family = match e {
+    match e {
         ConsumerEvent::FetchReceived { .. }
         | ConsumerEvent::StaleFetchDiscarded { .. }
         | ConsumerEvent::NotAssigned { .. }
@@ -27,14 +27,13 @@ pub(in crate::i18n::narration) fn event(e: &ConsumerEvent) -> Msg {
         | ConsumerEvent::OffsetOutOfRange { .. }
         | ConsumerEvent::TruncationDetected { .. }
         | ConsumerEvent::PollThrew { .. } => reset_event(e),
-    };
-    family.unwrap_or_else(super::unworded)
+    }
 }
 
 /// A fetch's answer: received, stale, for a partition no longer assigned, refused, or
 /// cut short by a partial or corrupt batch.
-fn fetch_event(e: &ConsumerEvent) -> Option<Msg> {
-    let msg = match e {
+fn fetch_event(e: &ConsumerEvent) -> Msg {
+    match e {
         ConsumerEvent::FetchReceived {
             tp,
             fetch_offset,
@@ -111,15 +110,14 @@ fn fetch_event(e: &ConsumerEvent) -> Option<Msg> {
                 error = corrupt(error)
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// read_committed's filter: the aborted transactions a fetch lists, the batches it
 /// skips for them, and the markers that end them.
-fn filter_event(e: &ConsumerEvent) -> Option<Msg> {
-    let msg = match e {
+fn filter_event(e: &ConsumerEvent) -> Msg {
+    match e {
         ConsumerEvent::AbortedProducerAdded {
             tp,
             producer_id,
@@ -164,15 +162,14 @@ fn filter_event(e: &ConsumerEvent) -> Option<Msg> {
             },
             offset = offset
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The position: records before it skipped, records delivered, the position moved or
 /// set.
-fn position_event(e: &ConsumerEvent) -> Option<Msg> {
-    let msg = match e {
+fn position_event(e: &ConsumerEvent) -> Msg {
+    match e {
         ConsumerEvent::RecordsBeforePositionSkipped {
             tp,
             base_offset,
@@ -210,15 +207,14 @@ fn position_event(e: &ConsumerEvent) -> Option<Msg> {
                 reason = position_reason(*reason)
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A position lost: no committed offset, out of range, a truncation found under it, and
 /// `poll()` throwing when no reset strategy applies.
-fn reset_event(e: &ConsumerEvent) -> Option<Msg> {
-    let msg = match e {
+fn reset_event(e: &ConsumerEvent) -> Msg {
+    match e {
         ConsumerEvent::NoOffsetForPartition { tp } => msg!("consumer.no-offset", tp = tp),
         ConsumerEvent::OffsetOutOfRange {
             tp,
@@ -277,9 +273,8 @@ fn reset_event(e: &ConsumerEvent) -> Option<Msg> {
             )
         }
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// `Class: message` as Kafka's exception prints: Kafka's words in every language.

@@ -7,7 +7,7 @@ use crate::msg;
 
 /// One arm a family of coordinator events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
-    let family = match e {
+    match e {
         CoordinatorEvent::StateChanged { .. }
         | CoordinatorEvent::Fenced { .. }
         | CoordinatorEvent::TransactionalIdExpired { .. }
@@ -19,14 +19,13 @@ pub(super) fn event(broker: i32, e: &CoordinatorEvent) -> Msg {
         | CoordinatorEvent::AppendFailed { .. }
         | CoordinatorEvent::MarkersAbandoned { .. }
         | CoordinatorEvent::InternalError { .. } => partition_event(broker, e),
-    };
-    family.unwrap_or_else(super::unworded)
+    }
 }
 
 /// A transaction's life: its state changing, its producer fenced, its id expired, its
 /// timeout aborting it, an EndTxn from a fenced epoch.
-fn transaction_event(broker: i32, e: &CoordinatorEvent) -> Option<Msg> {
-    let msg = match e {
+fn transaction_event(broker: i32, e: &CoordinatorEvent) -> Msg {
+    match e {
         CoordinatorEvent::StateChanged {
             transactional_id,
             partition,
@@ -105,15 +104,14 @@ fn transaction_event(broker: i32, e: &CoordinatorEvent) -> Option<Msg> {
                 )
             }
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The coordinator's partition of `__transaction_state`: loaded or unloaded, a request
 /// rejected, a log append failed, markers abandoned, an internal error.
-fn partition_event(broker: i32, e: &CoordinatorEvent) -> Option<Msg> {
-    let msg = match e {
+fn partition_event(broker: i32, e: &CoordinatorEvent) -> Msg {
+    match e {
         CoordinatorEvent::Loaded {
             partition,
             transactions,
@@ -180,9 +178,8 @@ fn partition_event(broker: i32, e: &CoordinatorEvent) -> Option<Msg> {
             detail = internal(detail)
         ),
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 fn internal(e: &InternalError) -> Msg {

@@ -15,7 +15,7 @@ use crate::sim::{SimError, SimErrorKind};
 /// Kafka's exception message for a refused batch or marker, with our numbers: one arm a
 /// family, each worded by its family's function below.
 pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
-    let family = match d {
+    match d {
         ErrorDetail::EpochTooOld { .. }
         | ErrorDetail::NewEpochSequence { .. }
         | ErrorDetail::OutOfOrderSequence { .. }
@@ -39,13 +39,12 @@ pub(in crate::i18n) fn detail(d: &ErrorDetail) -> Msg {
         | ErrorDetail::NotEnoughReplicas { .. }
         | ErrorDetail::OutOfOrderOffsets { .. }
         | ErrorDetail::DeliveryTimeout { .. } => batch_detail(d),
-    };
-    family.unwrap_or_else(super::unworded)
+    }
 }
 
 /// The producer state refused a batch or marker: its epoch or sequence is not the next.
-fn sequence_detail(d: &ErrorDetail) -> Option<Msg> {
-    let msg = match d {
+fn sequence_detail(d: &ErrorDetail) -> Msg {
+    match d {
         ErrorDetail::EpochTooOld {
             producer_id,
             offset,
@@ -137,15 +136,14 @@ fn sequence_detail(d: &ErrorDetail) -> Option<Msg> {
             producer_id = producer_id,
             partition = partition
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A transactional write refused: not verified with the coordinator, or not part of
 /// a transaction the producer began.
-fn transaction_detail(d: &ErrorDetail) -> Option<Msg> {
-    let msg = match d {
+fn transaction_detail(d: &ErrorDetail) -> Msg {
+    match d {
         ErrorDetail::ExpectedTransactionalWrite {
             producer_id,
             offset,
@@ -174,14 +172,13 @@ fn transaction_detail(d: &ErrorDetail) -> Option<Msg> {
             error = underlying.name()
         ),
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The batch itself, the log or the replicas refused it, or the client gave up on it.
-fn batch_detail(d: &ErrorDetail) -> Option<Msg> {
-    let msg = match d {
+fn batch_detail(d: &ErrorDetail) -> Msg {
+    match d {
         ErrorDetail::OneBatchPerRequest => Msg::new("detail.one-batch-per-request"),
         ErrorDetail::InvalidBatch(e) => msg!("plain", text = e),
         ErrorDetail::ControlRecordsFromClient => Msg::new("detail.control-records-from-client"),
@@ -234,9 +231,8 @@ fn batch_detail(d: &ErrorDetail) -> Option<Msg> {
             partition = partition,
             elapsed_ms = elapsed_ms
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// Why an action was not applied: Kafka's error name first when there is one.
@@ -250,7 +246,7 @@ pub(in crate::i18n) fn sim_error(e: &SimError) -> Msg {
 /// What was wrong with an action, without Kafka's error name: one arm a family, each
 /// worded by its family's function below.
 fn kind(k: &SimErrorKind) -> Msg {
-    let family = match k {
+    match k {
         SimErrorKind::UnknownPartition { .. }
         | SimErrorKind::NoOpenTransactionAt { .. }
         | SimErrorKind::NotTransactional { .. }
@@ -297,14 +293,13 @@ fn kind(k: &SimErrorKind) -> Msg {
         | SimErrorKind::ControllerState { .. }
         | SimErrorKind::BrokerRegistering { .. }
         | SimErrorKind::NoBrokerFor { .. } => cluster_error(k),
-    };
-    family.unwrap_or_else(super::unworded)
+    }
 }
 
 /// A client step refused: no such client, partition or transaction, a name taken, a
 /// config or call the client would refuse.
-fn client_error(k: &SimErrorKind) -> Option<Msg> {
-    let msg = match k {
+fn client_error(k: &SimErrorKind) -> Msg {
+    match k {
         SimErrorKind::UnknownPartition { tp } => msg!("error.unknown-partition", tp = tp),
         SimErrorKind::NoOpenTransactionAt { tp, start_offset } => {
             msg!(
@@ -337,15 +332,14 @@ fn client_error(k: &SimErrorKind) -> Option<Msg> {
         SimErrorKind::Config(c) => config(c),
         SimErrorKind::EmptySend => Msg::new("error.empty-send"),
         SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A step on a log or the clock refused: a log not compacted, a leader's log to
 /// truncate, no such file, time going back, a run too long, the storage failing.
-fn log_error(k: &SimErrorKind) -> Option<Msg> {
-    let msg = match k {
+fn log_error(k: &SimErrorKind) -> Msg {
+    match k {
         SimErrorKind::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
         SimErrorKind::TruncateLeader { broker, tp } => {
             msg!("error.truncate-leader", broker = broker, tp = tp)
@@ -357,15 +351,14 @@ fn log_error(k: &SimErrorKind) -> Option<Msg> {
         SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
         // Kafka's `Topic.validate` wording (InvalidTopicException).
         SimErrorKind::Storage(e) => msg!("plain", text = e),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A topic refused at creation: its name, a collision, its partitions or replication
 /// factor, no unfenced brokers, an internal topic's name.
-fn topic_error(k: &SimErrorKind) -> Option<Msg> {
-    let msg = match k {
+fn topic_error(k: &SimErrorKind) -> Msg {
+    match k {
         SimErrorKind::IllegalTopicName { name, reason } => msg!(
             "kafka.topic.invalid",
             reason = match reason {
@@ -403,16 +396,15 @@ fn topic_error(k: &SimErrorKind) -> Option<Msg> {
             replication_factor = replication_factor
         ),
         SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The admin client's topic changes refused: deleting an internal topic, an unknown
 /// topic or config, partitions not increased, a bad assignment or reassignment.
 #[cfg(feature = "topic-admin")]
-fn topic_admin_error(k: &SimErrorKind) -> Option<Msg> {
-    let msg = match k {
+fn topic_admin_error(k: &SimErrorKind) -> Msg {
+    match k {
         SimErrorKind::DeleteInternalTopic { name } => {
             msg!("error.delete-internal-topic", name = name)
         }
@@ -444,15 +436,14 @@ fn topic_admin_error(k: &SimErrorKind) -> Option<Msg> {
             ),
         },
         SimErrorKind::NoReassignmentInProgress => Msg::new("kafka.reassign.none-in-progress"),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A broker or controller step refused: no such node, already stopped or running, still
 /// registering, or no broker to send an API to.
-fn cluster_error(k: &SimErrorKind) -> Option<Msg> {
-    let msg = match k {
+fn cluster_error(k: &SimErrorKind) -> Msg {
+    match k {
         SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
         SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
         SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
@@ -474,9 +465,8 @@ fn cluster_error(k: &SimErrorKind) -> Option<Msg> {
         SimErrorKind::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
         SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// Kafka's `InvalidReplicaAssignmentException` messages (CreatePartitions).

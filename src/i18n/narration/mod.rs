@@ -7,8 +7,9 @@
 //! One file per concept — broker, coordinator, producer, consumer, faults, errors; the
 //! network's, the controller's and the topics' events are here. Each concept's `event`
 //! is a dispatch that sends every variant to its family's function (the dispatch's
-//! `match` is exhaustive, so the compiler lists it); a family function returns `None`
-//! for a variant it has no arm for. A new event variant needs its place in the
+//! `match` is exhaustive, so the compiler lists it); a family function's catch-all
+//! arm returns [`unworded`] for a variant it has no arm for (one `match` a family, no
+//! `Option` to unwrap in every dispatch). A new event variant needs its place in the
 //! dispatch, an arm in its family's function, a sample in the i18n tests (which find a
 //! missing family arm: the event then narrates nothing) and one line in
 //! `catalog/en.txt` per message id it uses.
@@ -183,18 +184,18 @@ impl std::fmt::Display for SimError {
 /// (the clients' and brokers' in their files; the network's, the controller's and the
 /// topics' below).
 pub fn event_msg(kind: &EventKind) -> Msg {
-    let family = match kind {
-        EventKind::Broker { broker, event } => Some(broker::event(*broker, event)),
+    match kind {
+        EventKind::Broker { broker, event } => broker::event(*broker, event),
         #[cfg(feature = "metadata-log")]
-        EventKind::Quorum(event) => Some(quorum::event(event)),
-        EventKind::Producer { client, event } => Some(producer::event(client, event)),
+        EventKind::Quorum(event) => quorum::event(event),
+        EventKind::Producer { client, event } => producer::event(client, event),
         #[cfg(feature = "group-membership")]
-        EventKind::GroupMember { client, event } => Some(group::member(client, event)),
-        EventKind::Consumer { client, event } => Some(msg!(
+        EventKind::GroupMember { client, event } => group::member(client, event),
+        EventKind::Consumer { client, event } => msg!(
             "consumer.with-client",
             client = client,
             event = consumer::event(event)
-        )),
+        ),
         EventKind::MessageSent { .. }
         | EventKind::MessageDelivered { .. }
         | EventKind::MessageDropped { .. }
@@ -223,12 +224,11 @@ pub fn event_msg(kind: &EventKind) -> Msg {
         | EventKind::ReassignmentStarted { .. }
         | EventKind::ReassignmentCompleted { .. }
         | EventKind::ReassignmentCancelled { .. } => topic_admin_event(kind),
-    };
-    family.unwrap_or_else(unworded)
+    }
 }
 
-/// What a dispatch says when the family function it sent an event to has no arm for
-/// it: nothing, as a family's catch-all always said. Every Kafka-side variant has a
+/// What a family function says for an event its dispatch sent it but it has no arm
+/// for: nothing, as a family's catch-all always said. Every Kafka-side variant has a
 /// sample in the i18n tests that must narrate to a sentence, so a variant listed in a
 /// dispatch but missing from its family fails there, not silently on a page.
 pub(super) fn unworded() -> Msg {
@@ -237,8 +237,8 @@ pub(super) fn unworded() -> Msg {
 
 /// A message on the simulated network: sent, delivered, dropped, lost with its
 /// connection, refused, or retried between brokers.
-fn network_event(kind: &EventKind) -> Option<Msg> {
-    let msg = match kind {
+fn network_event(kind: &EventKind) -> Msg {
+    match kind {
         EventKind::MessageSent {
             from,
             to,
@@ -311,15 +311,14 @@ fn network_event(kind: &EventKind) -> Option<Msg> {
                 api = api
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => unworded(),
+    }
 }
 
 /// What the learner set or what struck: a fault, an injected error, a config, a
 /// break switch, and a run cut short at its step limit.
-fn setting_event(kind: &EventKind) -> Option<Msg> {
-    let msg = match kind {
+fn setting_event(kind: &EventKind) -> Msg {
+    match kind {
         EventKind::FaultStruck {
             id,
             from,
@@ -343,15 +342,14 @@ fn setting_event(kind: &EventKind) -> Option<Msg> {
         EventKind::ConfigChanged { key, value } => msg!("config.changed", key = key, value = value),
         EventKind::BreakSwitched { switch, on } => super::checker::break_switched(*switch, *on),
         EventKind::RunLimitReached { steps, in_flight } => run_limit(*steps, *in_flight),
-        _ => return None,
-    };
-    Some(msg)
+        _ => unworded(),
+    }
 }
 
 /// The controller: an election, a controlled shutdown, a broker fenced or unfenced, its
 /// heartbeats stopping, and a registration refused.
-fn controller_event(kind: &EventKind) -> Option<Msg> {
-    let msg = match kind {
+fn controller_event(kind: &EventKind) -> Msg {
+    match kind {
         EventKind::LeaderElected { tp, change } => replication::election(tp, change),
         EventKind::ControlledShutdown { broker } => replication::controlled_shutdown(*broker),
         EventKind::BrokerFenced {
@@ -375,14 +373,13 @@ fn controller_event(kind: &EventKind) -> Option<Msg> {
             error = error.name(),
             retry = retry_ms
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => unworded(),
+    }
 }
 
 /// A topic created, or an internal topic refused for too few brokers.
-fn topic_event(kind: &EventKind) -> Option<Msg> {
-    let msg = match kind {
+fn topic_event(kind: &EventKind) -> Msg {
+    match kind {
         EventKind::TopicCreated {
             topic,
             partitions,
@@ -403,16 +400,15 @@ fn topic_event(kind: &EventKind) -> Option<Msg> {
             rf = replication_factor,
             brokers = brokers
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => unworded(),
+    }
 }
 
 /// The admin client's changes to a topic: configs, partitions, deletion, and a
 /// reassignment started, completed or cancelled.
 #[cfg(feature = "topic-admin")]
-fn topic_admin_event(kind: &EventKind) -> Option<Msg> {
-    let msg = match kind {
+fn topic_admin_event(kind: &EventKind) -> Msg {
+    match kind {
         EventKind::TopicConfigsAltered { topic, configs } => msg!(
             "topic.configs-altered",
             topic = topic,
@@ -465,9 +461,8 @@ fn topic_admin_event(kind: &EventKind) -> Option<Msg> {
             replicas,
             removed,
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => unworded(),
+    }
 }
 
 /// A reassignment started: the replicas it ends with, and the brokers it adds and

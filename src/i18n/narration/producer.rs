@@ -9,7 +9,7 @@ use crate::msg;
 
 /// One arm a family of producer events, each worded by its family's function below.
 pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
-    let family = match e {
+    match e {
         ProducerEvent::Accumulated { .. }
         | ProducerEvent::SequenceAssigned { .. }
         | ProducerEvent::BatchSent { .. }
@@ -27,15 +27,14 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
         | ProducerEvent::SequenceUnresolved { .. }
         | ProducerEvent::SequenceResolved { .. }
         | ProducerEvent::TxnEpochBumpRequired { .. } => epoch_event(client, e),
-        ProducerEvent::Transaction(outcome) => Some(txn(client, outcome)),
-    };
-    family.unwrap_or_else(super::unworded)
+        ProducerEvent::Transaction(outcome) => txn(client, outcome),
+    }
 }
 
 /// The send path: records accumulated, a batch numbered, sent and acknowledged, and a
 /// response that came too late.
-fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
-    let msg = match e {
+fn send_event(client: &str, e: &ProducerEvent) -> Msg {
+    match e {
         ProducerEvent::Accumulated { tp, values } => {
             msg!(
                 "producer.accumulated",
@@ -117,15 +116,14 @@ fn send_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
             msg!("producer.stale-response", client = client, api = api)
         }
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A batch given up: failed with the broker's error, or aborted in the client before
 /// it was sent or drained.
-fn abandoned_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
-    let msg = match e {
+fn abandoned_event(client: &str, e: &ProducerEvent) -> Msg {
+    match e {
         ProducerEvent::Failed {
             tp,
             error,
@@ -147,15 +145,14 @@ fn abandoned_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
         ProducerEvent::UndrainedBatchesAborted { count } => {
             msg!("producer.undrained-aborted", client = client, count = count)
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// Waiting and trying again: a request timed out or its connection lost, a retry
 /// scheduled or its backoff skipped, InitProducerId asked again.
-fn retry_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
-    let msg = match e {
+fn retry_event(client: &str, e: &ProducerEvent) -> Msg {
+    match e {
         ProducerEvent::RequestTimedOut {
             broker,
             disconnected: true,
@@ -203,15 +200,14 @@ fn retry_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
                 backoff_ms = backoff_ms
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The producer id and epoch: received, bumped (and what it did to the batches in
 /// flight), a sequence unresolved or resolved, a bump a transaction needs.
-fn epoch_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
-    let msg = match e {
+fn epoch_event(client: &str, e: &ProducerEvent) -> Msg {
+    match e {
         ProducerEvent::ProducerIdReceived {
             producer_id,
             producer_epoch,
@@ -270,9 +266,8 @@ fn epoch_event(client: &str, e: &ProducerEvent) -> Option<Msg> {
             client = client,
             error = error.name()
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 fn txn(client: &str, outcome: &TxnOutcome) -> Msg {

@@ -17,7 +17,7 @@ fn ids(list: &[i32]) -> String {
 
 /// One arm a family of replication events, each worded by its family's function below.
 pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
-    let family = match e {
+    match e {
         ReplicationEvent::RoleChanged { .. } | ReplicationEvent::LeaderRecovered { .. } => {
             role_event(broker, e)
         }
@@ -36,14 +36,13 @@ pub(super) fn event(broker: i32, e: &ReplicationEvent) -> Msg {
         ReplicationEvent::DelayedProduceCompleted { .. }
         | ReplicationEvent::DeleteRecordsDelayed { .. }
         | ReplicationEvent::DeleteRecordsCompleted { .. } => delayed_event(broker, e),
-    };
-    family.unwrap_or_else(super::unworded)
+    }
 }
 
 /// The follower's fetches: what it fetched, truncated or reset, and a fetch refused,
 /// fenced or failed.
-fn fetch_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
-    let msg = match e {
+fn fetch_event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
         ReplicationEvent::FollowerFetched {
             tp,
             leader,
@@ -135,15 +134,14 @@ fn fetch_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
             )
         }
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// A replica's role: it leads, follows or finds no leader, or, leading after an
 /// unclean election, marks the partition RECOVERED.
-fn role_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
-    let msg = match e {
+fn role_event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
         ReplicationEvent::RoleChanged {
             tp,
             leader,
@@ -184,15 +182,14 @@ fn role_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
             tp = tp,
             epoch = leader_epoch
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// The HW and the ISR: the HW moving or held, the ISR shrinking or growing, and
 /// the controller refusing a change.
-fn isr_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
-    let msg = match e {
+fn isr_event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
         ReplicationEvent::HighWatermarkAdvanced { tp, old, new, isr } => {
             msg!(
                 "replication.hw-advanced",
@@ -288,14 +285,13 @@ fn isr_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
                 why = why
             )
         }
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 /// Answers that waited for the followers: `acks=all` Produce and DeleteRecords.
-fn delayed_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
-    let msg = match e {
+fn delayed_event(broker: i32, e: &ReplicationEvent) -> Msg {
+    match e {
         ReplicationEvent::DelayedProduceCompleted {
             tp,
             required_offset,
@@ -342,9 +338,8 @@ fn delayed_event(broker: i32, e: &ReplicationEvent) -> Option<Msg> {
             low_watermark = low_watermark,
             error = error.name()
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::unworded(),
+    }
 }
 
 pub(super) fn election(tp: &TopicPartition, c: &LeaderChange) -> Msg {

@@ -183,7 +183,6 @@ pub fn timeline(p: &TimelineProps) -> Html {
     let newest = v.messages.iter().map(|m| m.id).max().unwrap_or(0);
     let new_after = *seen.borrow();
     *seen.borrow_mut() = Some(newest.max(new_after.unwrap_or(0)));
-    let mut new_index = 0usize;
     // The follower-fetch runs the learner opened, by the id of their first message.
     let open_folds = use_state(Vec::<u64>::new);
     // The open menu's message, if it can still be struck (a step may have delivered it)
@@ -200,182 +199,41 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 .all(|r| *r != TimelineRow::Message(i));
         (!hidden).then_some(i)
     });
+    let rows = RowContext {
+        p,
+        open: &open,
+        open_msg,
+        new_after,
+    };
     let n = v.lifelines.len().max(1);
     let columns = format!("grid-template-columns: max-content repeat({n}, minmax(0, 1fr));");
-    let head: Html = v
-        .lifelines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            html! {
-                <div class="lifeline-head" style={format!("grid-column: {};", i + 2)}>
-                    <strong>{ l.label.clone() }</strong>
-                    { for l.roles.iter().map(|r| html! { <span class="muted small role">{ r.clone() }</span> }) }
-                </div>
-            }
-        })
-        .collect();
-    let lane = |i: usize| v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("");
-    // Each row is its own grid on the diagram's columns (`subgrid`), placed by the
-    // browser one under the other: nothing in a row depends on where it sits, so when the
-    // newest messages move the window on, the rows that stay are left as they are.
-    let mut message_row = |row: usize, m: &TimelineMessage| -> Html {
-        let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
-        let span = hi - lo + 1;
-        let self_msg = m.from == m.to;
-        let rightward = m.to >= m.from;
-        let label = label(m);
-        let clickable = p.on_act.is_some() && m.strikeable();
-        let struck = matches!(
-            m.mark,
-            Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })
-        );
-        let class = class_list(&[
-            "msg",
-            if m.response {
-                "msg-response"
-            } else {
-                "msg-request"
-            },
-            if rightward { "msg-right" } else { "msg-left" },
-            on(self_msg, "msg-self"),
-            on(m.error.is_some(), "msg-error"),
-            on(m.dropped, "msg-dropped"),
-            on(m.held, "msg-held"),
-            on(m.on_wire && !m.held, "msg-on-wire"),
-            on(struck, "msg-struck"),
-            on(new_after.is_some_and(|s| m.id > s) && !self_msg, "msg-new"),
-            &format!("api-{}", m.api.to_ascii_lowercase()),
-        ]);
-        // New messages set off one after another, in the order they were sent.
-        let fresh = new_after.is_some_and(|s| m.id > s);
-        let delay = if fresh {
-            new_index += 1;
-            format!(" --travel-order: {};", (new_index - 1).min(8))
-        } else {
-            String::new()
-        };
-        // Arrows run from the middle of one lifeline column to the middle of the other.
-        let style = if self_msg {
-            format!("grid-column: {};", lo + 2)
-        } else {
-            format!(
-                "grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});{delay}",
-                lo + 2,
-                2 * span,
-                2 * span
-            )
-        };
-        let route = format!("{} → {}", lane(m.from), lane(m.to));
-        let body = html! {
-            <>
-                // Said by the arrow on a wide screen; written out on a narrow one.
-                <span class="msg-route">{ format!("{route}: ") }</span>
-                <span class="msg-label">{ label.clone() }</span>
-            </>
-        };
-        let content = if clickable {
-            let expanded = open_msg == Some(row);
-            let onclick = {
-                let (open, id) = (open.clone(), m.id);
-                Callback::from(move |_: MouseEvent| {
-                    open.set(if *open == Some(id) { None } else { Some(id) });
-                })
-            };
-            html! {
-                <button type="button" class="msg-button" id={format!("tl-msg-{}", m.id)} data-testid={format!("tl-msg-{}", m.id)}
-                    aria-expanded={expanded.to_string()} aria-label={tf(Key::TlOpenMenu, &[&m.id.to_string(), &format!("{route}: {label}")])} {onclick}>
-                    { body }
-                </button>
-            }
-        } else {
-            body
-        };
-        let menu = match (open_msg, &p.on_act) {
-            (Some(o), Some(on_act)) if o == row => {
-                let on_close = {
-                    let (open, id) = (open.clone(), m.id);
-                    Callback::from(move |()| {
-                        open.set(None);
-                        focus_id(&format!("tl-msg-{id}"));
-                    })
-                };
-                html! { <MessageMenu message={m.clone()} route={route.clone()} on_act={on_act.clone()} {on_close} /> }
-            }
-            _ => Html::default(),
-        };
-        html! {
-            <>
-                <div class="tl-row">
-                    <div class="tl-time mono">{ format!("{} ms", m.at_ms) }</div>
-                    <div class={class} style={style} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
-                        { content }
-                    </div>
-                </div>
-                { menu }
-            </>
-        }
-    };
-    let fold_row = |f: &FetchFold| -> Html {
-        let (lo, hi) = f.lanes;
-        let text = tf(
-            Key::TlFollowerFetches,
-            &[
-                &f.len.to_string(),
-                &f.from_ms.to_string(),
-                &f.to_ms.to_string(),
-            ],
-        );
-        let action = t(if f.expanded {
-            Key::TlFoldHide
-        } else {
-            Key::TlFoldShow
-        });
-        let onclick = {
-            let (folds, key) = (open_folds.clone(), f.key);
-            Callback::from(move |_: MouseEvent| {
-                let mut next = (*folds).clone();
-                if let Some(i) = next.iter().position(|k| *k == key) {
-                    next.remove(i);
-                } else {
-                    next.push(key);
-                }
-                folds.set(next);
-            })
-        };
-        html! {
-            <div class="tl-row">
-                <div class="tl-time mono">{ format!("{} ms", f.from_ms) }</div>
-                <div class="msg msg-fold" style={format!("grid-column: {} / span {};", lo + 2, hi - lo + 1)}>
-                    <button type="button" class="msg-button fold-button" data-testid="tl-fold" data-fold-key={f.key.to_string()}
-                        aria-expanded={f.expanded.to_string()} aria-label={format!("{text} — {action}")} {onclick}>
-                        <span class="msg-label">{ format!("{} {text}", if f.expanded { "▾" } else { "▸" }) }</span>
-                    </button>
-                </div>
-            </div>
-        }
-    };
-    let mut drawn = Vec::new();
-    for row in v.rows(|k| open_folds.contains(&k)) {
-        match row {
-            TimelineRow::Fold(f) => drawn.push(keyed(format!("f{}", f.key), fold_row(&f))),
-            TimelineRow::Message(i) => {
-                if let Some(m) = v.messages.get(i) {
-                    // The open menu takes the row under its message.
-                    drawn.push(keyed(format!("m{}", m.id), message_row(i, m)));
-                }
-            }
-        }
-    }
-    let rows: Html = drawn.into_iter().collect();
     // Out of the grid's flow (absolutely placed in their column, from under the heads
     // to the bottom), so they take no cells and need no row count.
     let lines: Html = (0..n)
         .map(|i| html! { <div class="lifeline" style={format!("grid-column: {};", i + 2)}></div> })
         .collect();
-    let any_clickable = p.on_act.is_some() && v.messages.iter().any(|m| m.strikeable());
     html! {
         <section class="panel stack timeline-panel" aria-labelledby="timeline-heading">
+            { timeline_intro(p) }
+            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)}>
+                <div class="timeline" style={columns} data-testid="timeline">
+                    { lines }
+                    <div class="lifeline-head tl-corner" style="grid-column: 1;" aria-hidden="true"></div>
+                    { lifeline_heads(v) }
+                    { diagram_rows(&rows, &open_folds) }
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// The panel's heading, how many messages it shows, what it is, the hint that a
+/// message can be struck, and the diagram in words for a screen reader.
+fn timeline_intro(p: &TimelineProps) -> Html {
+    let v = &p.view;
+    let any_clickable = p.on_act.is_some() && v.messages.iter().any(|m| m.strikeable());
+    html! {
+        <>
             <div class="panel-head">
                 <h2 id="timeline-heading">{ t(Key::TlHeading) }</h2>
                 <span class="small muted">{ tf(Key::TlShowing, &[&v.messages.len().to_string(), &v.total.to_string()]) }</span>
@@ -391,14 +249,232 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 // The diagram in words (`view::alt`); the rows below stay text and buttons.
                 <p class="visually-hidden" data-testid="timeline-alt">{ timeline_alt(v, ui_lang()) }</p>
             }
-            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)}>
-                <div class="timeline" style={columns} data-testid="timeline">
-                    { lines }
-                    <div class="lifeline-head tl-corner" style="grid-column: 1;" aria-hidden="true"></div>
-                    { head }
-                    { rows }
+        </>
+    }
+}
+
+/// One head a lifeline: its name and its roles.
+fn lifeline_heads(v: &TimelineView) -> Html {
+    v.lifelines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            html! {
+                <div class="lifeline-head" style={format!("grid-column: {};", i + 2)}>
+                    <strong>{ l.label.clone() }</strong>
+                    { for l.roles.iter().map(|r| html! { <span class="muted small role">{ r.clone() }</span> }) }
+                </div>
+            }
+        })
+        .collect()
+}
+
+/// What a message row needs from the component: its props, the open menu's state and
+/// row, and the newest message of the previous render.
+struct RowContext<'a> {
+    p: &'a TimelineProps,
+    open: &'a UseStateHandle<Option<u64>>,
+    open_msg: Option<usize>,
+    new_after: Option<u64>,
+}
+
+/// The diagram's rows, oldest first: a message each, or a fold of follower fetches.
+fn diagram_rows(rows: &RowContext, open_folds: &UseStateHandle<Vec<u64>>) -> Html {
+    let v = &rows.p.view;
+    let mut new_index = 0usize;
+    let mut drawn = Vec::new();
+    for row in v.rows(|k| open_folds.contains(&k)) {
+        match row {
+            TimelineRow::Fold(f) => {
+                drawn.push(keyed(format!("f{}", f.key), fold_row(&f, open_folds)))
+            }
+            TimelineRow::Message(i) => {
+                if let Some(m) = v.messages.get(i) {
+                    // The open menu takes the row under its message.
+                    drawn.push(keyed(
+                        format!("m{}", m.id),
+                        message_row(rows, i, m, &mut new_index),
+                    ));
+                }
+            }
+        }
+    }
+    drawn.into_iter().collect()
+}
+
+/// The name of lifeline `i`.
+fn lane(v: &TimelineView, i: usize) -> &str {
+    v.lifelines.get(i).map(|l| l.label.as_str()).unwrap_or("")
+}
+
+/// One message's row: its time and its arrow, and its menu under it when open.
+///
+/// Each row is its own grid on the diagram's columns (`subgrid`), placed by the
+/// browser one under the other: nothing in a row depends on where it sits, so when the
+/// newest messages move the window on, the rows that stay are left as they are.
+fn message_row(rows: &RowContext, row: usize, m: &TimelineMessage, new_index: &mut usize) -> Html {
+    let v = &rows.p.view;
+    let self_msg = m.from == m.to;
+    let label = label(m);
+    // New messages set off one after another, in the order they were sent.
+    let fresh = rows.new_after.is_some_and(|s| m.id > s);
+    let delay = if fresh {
+        *new_index += 1;
+        format!(" --travel-order: {};", (*new_index - 1).min(8))
+    } else {
+        String::new()
+    };
+    let route = format!("{} → {}", lane(v, m.from), lane(v, m.to));
+    let body = html! {
+        <>
+            // Said by the arrow on a wide screen; written out on a narrow one.
+            <span class="msg-route">{ format!("{route}: ") }</span>
+            <span class="msg-label">{ label.clone() }</span>
+        </>
+    };
+    let content = if rows.p.on_act.is_some() && m.strikeable() {
+        message_button(rows, row, m, &route, &label, body)
+    } else {
+        body
+    };
+    html! {
+        <>
+            <div class="tl-row">
+                <div class="tl-time mono">{ format!("{} ms", m.at_ms) }</div>
+                <div class={message_class(m, fresh && !self_msg)} style={message_style(m, &delay)} title={format!("#{} {route}: {label}", m.id)} data-msg-id={m.id.to_string()}>
+                    { content }
                 </div>
             </div>
-        </section>
+            { message_menu(rows, row, m, &route) }
+        </>
+    }
+}
+
+/// An arrow's classes: request or response, its direction, and what happened to it.
+fn message_class(m: &TimelineMessage, new: bool) -> Option<String> {
+    let struck = matches!(
+        m.mark,
+        Some(FaultMark::Delayed { .. } | FaultMark::Duplicated { .. })
+    );
+    class_list(&[
+        "msg",
+        if m.response {
+            "msg-response"
+        } else {
+            "msg-request"
+        },
+        if m.to >= m.from {
+            "msg-right"
+        } else {
+            "msg-left"
+        },
+        on(m.from == m.to, "msg-self"),
+        on(m.error.is_some(), "msg-error"),
+        on(m.dropped, "msg-dropped"),
+        on(m.held, "msg-held"),
+        on(m.on_wire && !m.held, "msg-on-wire"),
+        on(struck, "msg-struck"),
+        on(new, "msg-new"),
+        &format!("api-{}", m.api.to_ascii_lowercase()),
+    ])
+}
+
+/// Where an arrow sits: from the middle of one lifeline column to the middle of the
+/// other (`delay`: its place among the new messages setting off).
+fn message_style(m: &TimelineMessage, delay: &str) -> String {
+    let (lo, hi) = (m.from.min(m.to), m.from.max(m.to));
+    let span = hi - lo + 1;
+    if m.from == m.to {
+        format!("grid-column: {};", lo + 2)
+    } else {
+        format!(
+            "grid-column: {} / span {span}; margin-left: calc(100% / {}); margin-right: calc(100% / {});{delay}",
+            lo + 2,
+            2 * span,
+            2 * span
+        )
+    }
+}
+
+/// A message that can still be struck: a button that opens (or shuts) its menu.
+fn message_button(
+    rows: &RowContext,
+    row: usize,
+    m: &TimelineMessage,
+    route: &str,
+    label: &str,
+    body: Html,
+) -> Html {
+    let expanded = rows.open_msg == Some(row);
+    let onclick = {
+        let (open, id) = (rows.open.clone(), m.id);
+        Callback::from(move |_: MouseEvent| {
+            open.set(if *open == Some(id) { None } else { Some(id) });
+        })
+    };
+    html! {
+        <button type="button" class="msg-button" id={format!("tl-msg-{}", m.id)} data-testid={format!("tl-msg-{}", m.id)}
+            aria-expanded={expanded.to_string()} aria-label={tf(Key::TlOpenMenu, &[&m.id.to_string(), &format!("{route}: {label}")])} {onclick}>
+            { body }
+        </button>
+    }
+}
+
+/// The menu under message row `row`, when it is the open one.
+fn message_menu(rows: &RowContext, row: usize, m: &TimelineMessage, route: &str) -> Html {
+    match (rows.open_msg, &rows.p.on_act) {
+        (Some(o), Some(on_act)) if o == row => {
+            let on_close = {
+                let (open, id) = (rows.open.clone(), m.id);
+                Callback::from(move |()| {
+                    open.set(None);
+                    focus_id(&format!("tl-msg-{id}"));
+                })
+            };
+            html! { <MessageMenu message={m.clone()} route={route.to_string()} on_act={on_act.clone()} {on_close} /> }
+        }
+        _ => Html::default(),
+    }
+}
+
+/// A run of plain follower fetches as one row: a button that shows its messages under
+/// it, or hides them again.
+fn fold_row(f: &FetchFold, open_folds: &UseStateHandle<Vec<u64>>) -> Html {
+    let (lo, hi) = f.lanes;
+    let text = tf(
+        Key::TlFollowerFetches,
+        &[
+            &f.len.to_string(),
+            &f.from_ms.to_string(),
+            &f.to_ms.to_string(),
+        ],
+    );
+    let action = t(if f.expanded {
+        Key::TlFoldHide
+    } else {
+        Key::TlFoldShow
+    });
+    let onclick = {
+        let (folds, key) = (open_folds.clone(), f.key);
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*folds).clone();
+            if let Some(i) = next.iter().position(|k| *k == key) {
+                next.remove(i);
+            } else {
+                next.push(key);
+            }
+            folds.set(next);
+        })
+    };
+    html! {
+        <div class="tl-row">
+            <div class="tl-time mono">{ format!("{} ms", f.from_ms) }</div>
+            <div class="msg msg-fold" style={format!("grid-column: {} / span {};", lo + 2, hi - lo + 1)}>
+                <button type="button" class="msg-button fold-button" data-testid="tl-fold" data-fold-key={f.key.to_string()}
+                    aria-expanded={f.expanded.to_string()} aria-label={format!("{text} — {action}")} {onclick}>
+                    <span class="msg-label">{ format!("{} {text}", if f.expanded { "▾" } else { "▸" }) }</span>
+                </button>
+            </div>
+        </div>
     }
 }

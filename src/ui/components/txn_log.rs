@@ -195,6 +195,45 @@ fn row(p: &RowProps) -> Html {
 #[function_component(TxnLog)]
 pub fn txn_log(p: &TxnLogProps) -> Html {
     let part = &p.part;
+    let windowed = p.on_back.is_some();
+    // At the newest end of a long log (where every click lands) only the newest
+    // `NEWEST_ROWS` batches are rendered; once the reader scrolls up past a few rows,
+    // every decoded batch (as many as the view model decoded, then the window scrolled
+    // to).
+    let away = use_state(|| false);
+    let (first, len, table_rows) = if windowed && !*away && part.rows.is_none() {
+        newest_rows(part, NEWEST_ROWS)
+    } else {
+        let (first, table_rows) = window_rows(part);
+        (first, part.table_rows().1.len(), table_rows)
+    };
+    let total = part.total_batches;
+    let onscroll = p
+        .on_back
+        .clone()
+        .map(|cb| on_scroll(cb, away.clone(), first, len, total));
+    let onkeydown = windowed.then(on_home_end);
+    html! {
+        <div class="stack txn-log">
+            <dl class="pointers">
+                { pointer(Key::Leo, Key::LeoHint, part.log_end_offset, "txn-leo") }
+                { pointer(Key::Hw, Key::HwHint, part.high_watermark, "txn-hw") }
+                { pointer(Key::Lso, Key::LsoHint, part.last_stable_offset, "txn-lso") }
+            </dl>
+            { lso_note(part) }
+            { legend() }
+            { strip(part) }
+            <div class="log-scroll" tabindex="0" role="region" aria-label={t(Key::TxLogCaption)} {onscroll} {onkeydown}>
+                { batch_table(part, table_rows, first, len, windowed) }
+            </div>
+            { txn_index(part) }
+        </div>
+    }
+}
+
+/// What holds the LSO back: the ongoing transaction that began first, below the HW, or
+/// nothing.
+fn lso_note(part: &PartitionView) -> Html {
     let held_by = part
         .ongoing
         .iter()
@@ -211,57 +250,78 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
         ),
         None => tf(Key::LsoFree, &[&part.last_stable_offset.to_string()]),
     };
-    let shown = part.batches.len();
-    let windowed = p.on_back.is_some();
-    // At the newest end of a long log (where every click lands) only the newest
-    // `NEWEST_ROWS` batches are rendered; once the reader scrolls up past a few rows,
-    // every decoded batch (as many as the view model decoded, then the window scrolled
-    // to).
-    let away = use_state(|| false);
-    let (first, len, table_rows) = if windowed && !*away && part.rows.is_none() {
-        newest_rows(part, NEWEST_ROWS)
-    } else {
-        let (first, table_rows) = window_rows(part);
-        (first, part.table_rows().1.len(), table_rows)
-    };
+    html! {
+        <p class={class_list(&["small", "lso-note", on(held_by.is_some(), "lso-held")])} data-testid="txn-lso-note">{ lso_text }</p>
+    }
+}
+
+/// The colours of the strip and the table, each with its word.
+fn legend() -> Html {
+    html! {
+        <ul class="legend small" aria-label={t(Key::LegendLabel)}>
+            { for [BatchKind::Committed, BatchKind::Open, BatchKind::Aborted, BatchKind::CommitMarker, BatchKind::AbortMarker].iter().map(|k| html! {
+                <li><span class={class_list(&["swatch", &format!("kind-{}", k.css())])} aria-hidden="true">{ kind_short(*k) }</span>{ kind_word(*k) }</li>
+            }) }
+        </ul>
+    }
+}
+
+/// The table scrolled: render every decoded row once it is a few rows up, and ask for
+/// the window there when it shows rows outside the decoded ones.
+fn on_scroll(
+    cb: Callback<usize>,
+    away: UseStateHandle<bool>,
+    first: usize,
+    len: usize,
+    total: usize,
+) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        // Scrolled up by more than a few rows: render all the decoded ones (the
+        // cut window covers `NEWEST_ROWS` less the box's 9 and `back_for`'s 5).
+        let up = el.scroll_top() < -((ROW_PX * 6) as i32);
+        if up != *away {
+            away.set(up);
+        }
+        if let Some(back) = back_for(el.scroll_top(), el.client_height(), first, len, total) {
+            cb.emit(back);
+        }
+    })
+}
+
+/// Home and End jump at once: a smooth scroll across 10,000 rows stops at the first
+/// window the table swaps in.
+fn on_home_end() -> Callback<KeyboardEvent> {
+    Callback::from(|e: KeyboardEvent| {
+        let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        let to = match e.key().as_str() {
+            "Home" => -el.scroll_height(),
+            "End" => 0,
+            _ => return,
+        };
+        e.prevent_default();
+        el.set_scroll_top(to);
+    })
+}
+
+/// The batch table: the rendered rows (`table_rows`, the first of them the
+/// `first`-th batch, `len` decoded) and, windowed, the empty rows above and below them.
+fn batch_table(
+    part: &PartitionView,
+    table_rows: Vec<LogRow>,
+    first: usize,
+    len: usize,
+    windowed: bool,
+) -> Html {
     let decoded = part.table_rows().1;
     let rows = decoded
         .get(decoded.len().saturating_sub(len)..)
         .unwrap_or_default();
     let total = part.total_batches;
-    let onscroll = p.on_back.clone().map(|cb| {
-        let away = away.clone();
-        Callback::from(move |e: Event| {
-            let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
-                return;
-            };
-            // Scrolled up by more than a few rows: render all the decoded ones (the
-            // cut window covers `NEWEST_ROWS` less the box's 9 and `back_for`'s 5).
-            let up = el.scroll_top() < -((ROW_PX * 6) as i32);
-            if up != *away {
-                away.set(up);
-            }
-            if let Some(back) = back_for(el.scroll_top(), el.client_height(), first, len, total) {
-                cb.emit(back);
-            }
-        })
-    });
-    // Home and End jump at once: a smooth scroll across 10,000 rows stops at the first
-    // window the table swaps in.
-    let onkeydown = windowed.then(|| {
-        Callback::from(|e: KeyboardEvent| {
-            let Some(el) = e.target_dyn_into::<web_sys::Element>() else {
-                return;
-            };
-            let to = match e.key().as_str() {
-                "Home" => -el.scroll_height(),
-                "End" => 0,
-                _ => return,
-            };
-            e.prevent_default();
-            el.set_scroll_top(to);
-        })
-    });
     // Keyed by offset, in a list of their own (`{ for … }` would mix them with the empty
     // rows, and a list with unkeyed children is diffed by position, rebuilding every
     // row whose key moved): when a batch is appended the window moves on by one, and
@@ -279,50 +339,42 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
         })
         .collect();
     html! {
-        <div class="stack txn-log">
-            <dl class="pointers">
-                { pointer(Key::Leo, Key::LeoHint, part.log_end_offset, "txn-leo") }
-                { pointer(Key::Hw, Key::HwHint, part.high_watermark, "txn-hw") }
-                { pointer(Key::Lso, Key::LsoHint, part.last_stable_offset, "txn-lso") }
-            </dl>
-            <p class={class_list(&["small", "lso-note", on(held_by.is_some(), "lso-held")])} data-testid="txn-lso-note">{ lso_text }</p>
-            <ul class="legend small" aria-label={t(Key::LegendLabel)}>
-                { for [BatchKind::Committed, BatchKind::Open, BatchKind::Aborted, BatchKind::CommitMarker, BatchKind::AbortMarker].iter().map(|k| html! {
-                    <li><span class={class_list(&["swatch", &format!("kind-{}", k.css())])} aria-hidden="true">{ kind_short(*k) }</span>{ kind_word(*k) }</li>
-                }) }
-            </ul>
-            { strip(part) }
-            <div class="log-scroll" tabindex="0" role="region" aria-label={t(Key::TxLogCaption)} {onscroll} {onkeydown}>
-                <table class="log-table txn-log-table" data-testid="txn-log" aria-rowcount={(total + 2).to_string()}>
-                    <caption>
-                        { t(Key::TxLogCaption) }
-                        if part.total_batches > shown {
-                            { " " }<strong data-testid="txn-log-window">{ tf(Key::TxLogWindow, &[&part.total_batches.to_string()]) }</strong>
-                        }
-                    </caption>
-                    <thead>
-                        <tr>
-                            <th scope="col" class="num">{ t(Key::LogOffsets) }</th>
-                            <th scope="col">{ t(Key::TxLogWhat) }</th>
-                            <th scope="col">{ t(Key::LogRecords) }</th>
-                            <th scope="col" class="num"><abbr title={t(Key::LogProducerId)}>{ t(Key::TxLogPid) }</abbr></th>
-                            <th scope="col" class="num"><abbr title={t(Key::LogEpoch)}>{ t(Key::TxLogEpoch) }</abbr></th>
-                            <th scope="col" class="num"><abbr title={t(Key::LogBaseSeq)}>{ t(Key::TxLogSeq) }</abbr></th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        if rows.is_empty() {
-                            <tr><td colspan="6" class="muted">{ t(Key::LogEmpty) }</td></tr>
-                        }
-                        if windowed { { gap(first) } }
-                        { batch_rows }
-                        if windowed { { gap(total.saturating_sub(first + len)) } }
-                    </tbody>
-                    <tfoot>
-                        <tr class="leo-row"><td colspan="6" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&part.log_end_offset.to_string()]) }</td></tr>
-                    </tfoot>
-                </table>
-            </div>
+        <table class="log-table txn-log-table" data-testid="txn-log" aria-rowcount={(total + 2).to_string()}>
+            <caption>
+                { t(Key::TxLogCaption) }
+                if part.total_batches > part.batches.len() {
+                    { " " }<strong data-testid="txn-log-window">{ tf(Key::TxLogWindow, &[&part.total_batches.to_string()]) }</strong>
+                }
+            </caption>
+            <thead>
+                <tr>
+                    <th scope="col" class="num">{ t(Key::LogOffsets) }</th>
+                    <th scope="col">{ t(Key::TxLogWhat) }</th>
+                    <th scope="col">{ t(Key::LogRecords) }</th>
+                    <th scope="col" class="num"><abbr title={t(Key::LogProducerId)}>{ t(Key::TxLogPid) }</abbr></th>
+                    <th scope="col" class="num"><abbr title={t(Key::LogEpoch)}>{ t(Key::TxLogEpoch) }</abbr></th>
+                    <th scope="col" class="num"><abbr title={t(Key::LogBaseSeq)}>{ t(Key::TxLogSeq) }</abbr></th>
+                </tr>
+            </thead>
+            <tbody>
+                if rows.is_empty() {
+                    <tr><td colspan="6" class="muted">{ t(Key::LogEmpty) }</td></tr>
+                }
+                if windowed { { gap(first) } }
+                { batch_rows }
+                if windowed { { gap(total.saturating_sub(first + len)) } }
+            </tbody>
+            <tfoot>
+                <tr class="leo-row"><td colspan="6" class="small">{ "→ " }{ tf(Key::LogLeoRow, &[&part.log_end_offset.to_string()]) }</td></tr>
+            </tfoot>
+        </table>
+    }
+}
+
+/// `.txnindex`: the aborted transactions, one row each.
+fn txn_index(part: &PartitionView) -> Html {
+    html! {
+        <>
             <h3 class="small-heading">{ t(Key::TxIndexHeading) }</h3>
             <div class="scroll-x" tabindex="0" role="region" aria-label={t(Key::TxIndexCaption)}>
             <table class="log-table txn-index" data-testid="txn-index">
@@ -350,6 +402,6 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
                 </tbody>
             </table>
             </div>
-        </div>
+        </>
     }
 }

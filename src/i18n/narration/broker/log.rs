@@ -9,8 +9,8 @@ use crate::msg;
 
 /// The log's own work: producer expiry, the log start moving, retention deleting
 /// segments, and the cleaner.
-pub(super) fn log_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+pub(super) fn log_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::ProducersExpired {
             tp,
             producer_ids,
@@ -101,15 +101,14 @@ pub(super) fn log_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             .arg("tp", tp)
             .arg("offset", first_uncleanable_offset)
             .arg("bound", if *bounded_by_lso { "lso" } else { "active" }),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// The log's files: a segment rolled, a producer snapshot taken, the log truncated, a
 /// corrupt file found.
-pub(super) fn file_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
-    let msg = match e {
+pub(super) fn file_event(broker: i32, e: &BrokerEvent) -> Msg {
+    match e {
         BrokerEvent::SnapshotTaken {
             tp,
             offset,
@@ -160,9 +159,8 @@ pub(super) fn file_event(broker: i32, e: &BrokerEvent) -> Option<Msg> {
             ),
         },
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// The file name of a path (the directory is noise in a sentence).

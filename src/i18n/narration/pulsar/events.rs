@@ -24,7 +24,7 @@ fn word(commit: bool) -> &'static str {
 
 /// One arm a family of Pulsar events, each worded by its family's function below.
 pub(in crate::i18n::narration) fn event(kind: &K) -> Msg {
-    let family = match kind {
+    match kind {
         K::CommandSent { .. }
         | K::TxnLogAppend { .. }
         | K::TxnLogPersisted { .. }
@@ -60,18 +60,14 @@ pub(in crate::i18n::narration) fn event(kind: &K) -> Msg {
         | K::DeliveryDelayed { .. }
         | K::NackRedeliver { .. }
         | K::DeadLettered { .. } => delivery_event(kind),
-        K::FaultArmed { fault } => Some(msg!(
-            "pulsar.fault",
-            fault = super::super::faults::fault(fault)
-        )),
-    };
-    family.unwrap_or_else(super::super::unworded)
+        K::FaultArmed { fault } => msg!("pulsar.fault", fault = super::super::faults::fault(fault)),
+    }
 }
 
 /// The transaction coordinator and the clients' calls to it: a command on the wire, the
 /// transaction log, a refusal, loading, timeouts, a crash and its recovery, a retry.
-fn coordinator_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn coordinator_event(kind: &K) -> Msg {
+    match kind {
         K::CommandSent {
             from,
             to,
@@ -154,15 +150,14 @@ fn coordinator_event(kind: &K) -> Option<Msg> {
             call = call,
             error = error
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// Entries and markers in a topic's ledger: added, late, a duplicate dropped, a marker
 /// written, an append failed.
-fn entry_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn entry_event(kind: &K) -> Msg {
+    match kind {
         K::EntryAdded {
             topic,
             position,
@@ -233,15 +228,14 @@ fn entry_event(kind: &K) -> Option<Msg> {
             txn = txn.map(|t| t.to_string()).unwrap_or_default()
         ),
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// The coordinator's low water mark: a transaction at or below it has ended, so a send
 /// of it is refused and what a partition or subscription still holds of it is aborted.
-fn low_water_mark_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn low_water_mark_event(kind: &K) -> Msg {
+    match kind {
         K::TxnAppendRefused {
             topic,
             txn,
@@ -272,15 +266,14 @@ fn low_water_mark_event(kind: &K) -> Option<Msg> {
                 lwm = low_water_mark
             ),
         },
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// The transaction buffer's and pending ack's state: snapshots, a topic unloaded and
 /// recovered, a pending ack replayed, a ledger failing.
-fn buffer_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn buffer_event(kind: &K) -> Msg {
+    match kind {
         K::SnapshotTaken {
             topic,
             max_read_position,
@@ -350,15 +343,14 @@ fn buffer_event(kind: &K) -> Option<Msg> {
             ),
             None => msg!("pulsar.ledger-failing", topic = topic, failing = failing),
         },
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// Acknowledgements outside a transaction: a plain ack ignored while a transaction holds
 /// the position, an ack applied, the cursor's markDeletePosition moving.
-fn ack_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn ack_event(kind: &K) -> Msg {
+    match kind {
         K::PlainAckIgnored {
             topic,
             subscription,
@@ -394,15 +386,14 @@ fn ack_event(kind: &K) -> Option<Msg> {
             mark_delete = mark_delete_position
         ),
 
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// Acknowledgements inside a transaction (the subscription's pending ack): held until
 /// the transaction ends, in conflict with another's, marked at its end, or not logged.
-fn pending_ack_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn pending_ack_event(kind: &K) -> Msg {
+    match kind {
         K::AckPending {
             topic,
             subscription,
@@ -479,15 +470,14 @@ fn pending_ack_event(kind: &K) -> Option<Msg> {
             txn = txn,
             positions = positions(ps)
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
 
 /// Delivery to a subscription: subscribed, dispatched, redelivered, delayed,
 /// negatively acknowledged, dead-lettered.
-fn delivery_event(kind: &K) -> Option<Msg> {
-    let msg = match kind {
+fn delivery_event(kind: &K) -> Msg {
+    match kind {
         K::Subscribed {
             topic,
             subscription,
@@ -562,7 +552,6 @@ fn delivery_event(kind: &K) -> Option<Msg> {
             dlq = dead_letter_topic,
             at = dead_letter_position
         ),
-        _ => return None,
-    };
-    Some(msg)
+        _ => super::super::unworded(),
+    }
 }
