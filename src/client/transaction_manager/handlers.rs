@@ -325,9 +325,14 @@ impl TransactionManager {
             ),
             Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
         };
-        self.state = state;
-        self.last_error = Some(kept);
-        self.last_exception = Some((kept, exception.clone()));
+        // `transitionToAbortableError` skips a transaction already aborting (Kafka
+        // 4.0's client, trunk `1eb7644`): the call fails with the error, the state
+        // and `lastError` stay, nothing is queued again (see `abort_failed`).
+        if !(state == TxnState::AbortableError && self.state == TxnState::AbortingTransaction) {
+            self.state = state;
+            self.last_error = Some(kept);
+            self.last_exception = Some((kept, exception.clone()));
+        }
         // Requests queued behind a failed one fail with it (`maybeTerminateRequestWithError`).
         self.pending_offsets = None;
         self.require_epoch_bump_after_abortable_answer(bump);
