@@ -4,9 +4,10 @@
 //! on a `__consumer_offsets` partition does to pending offsets.
 //!
 //! Under TV2 the client sends no AddOffsetsToTxn: like a Produce, the TxnOffsetCommit
-//! is first checked with the transaction coordinator, which adds the offsets
-//! partition to the transaction. Before TV2 the client's AddOffsetsToTxn has added it
-//! already (`txn_apis::handle_add_offsets_to_txn`), and the same check finds it there.
+//! (version 5) is first checked with the transaction coordinator, which adds the
+//! offsets partition to the transaction. Before TV2 the client's AddOffsetsToTxn has
+//! added it already (`txn_apis::handle_add_offsets_to_txn`), and its TxnOffsetCommit
+//! (version 4 or below) is only verified: see [`OffsetsPartitionCheck`].
 
 use serde::Serialize;
 
@@ -23,12 +24,59 @@ use crate::record::{RecordBatch, NO_SEQUENCE};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PendingTxnOffsetCommit {
     pub token: u64,
+    /// The TxnOffsetCommit request's version ([`OffsetsPartitionCheck::for_version`]).
+    pub version: i16,
     pub group_id: String,
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub offsets: Vec<OffsetEntry>,
     /// The consumer's generation and member id the commit carries.
     pub member: CommitMember,
+}
+
+/// What the group coordinator asks the transaction coordinator about the offsets
+/// partition before it writes transactional offsets, by the TxnOffsetCommit version.
+///
+/// Kafka 4.0.0 (KIP-890 part 2, KAFKA-14563):
+/// `AddPartitionsToTxnManager.txnOffsetCommitRequestVersionToTransactionSupportedOperation`
+/// maps a version above 4 to `addPartition` (AddPartitionsToTxn with `verifyOnly`
+/// false: the partition joins the transaction, whatever
+/// `transaction.partition.verification.enable` says), 4 to `genericErrorSupported` and
+/// below to `defaultError` (`verifyOnly`, and only with verification enabled:
+/// `ReplicaManager.maybeSendPartitionsToTransactionCoordinator`). A partition the
+/// transaction lacks is answered TRANSACTION_ABORTABLE, which `defaultError` turns into
+/// INVALID_TXN_STATE for clients that predate it. Before 4.0 (trunk `1eb7644` among
+/// them) every version was only verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffsetsPartitionCheck {
+    /// Version 5+: add the partition to the transaction.
+    Add,
+    /// Version 4 or below with verification on: only check it is in the transaction.
+    Verify,
+    /// Version 4 or below with verification off: write without asking.
+    None,
+}
+
+impl OffsetsPartitionCheck {
+    pub fn for_version(version: i16, verification: bool) -> Self {
+        match version {
+            v if v > 4 => OffsetsPartitionCheck::Add,
+            _ if verification => OffsetsPartitionCheck::Verify,
+            _ => OffsetsPartitionCheck::None,
+        }
+    }
+}
+
+/// `AddPartitionsToTxnManager`'s translation of the coordinator's answer for a
+/// TxnOffsetCommit of this version: PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH,
+/// which producers expect here, and TRANSACTION_ABORTABLE INVALID_TXN_STATE below
+/// version 4 (`defaultError`).
+fn verification_error(error: Errors, version: i16) -> Errors {
+    match error {
+        Errors::ProducerFenced => Errors::InvalidProducerEpoch,
+        Errors::TransactionAbortable if version < 4 => Errors::InvalidTxnState,
+        other => other,
+    }
 }
 
 fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
@@ -114,7 +162,9 @@ impl Broker {
                 e.producer_epoch() == pending.producer_epoch
                     && e.current_txn_first_offset().is_some()
             });
-        if open {
+        let check =
+            OffsetsPartitionCheck::for_version(pending.version, self.txn_features.verification);
+        if open || check == OffsetsPartitionCheck::None {
             return self.write_txn_offsets(pending, now_ms);
         }
         let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
@@ -128,7 +178,7 @@ impl Broker {
             producer_id: pending.producer_id,
             producer_epoch: pending.producer_epoch,
             partitions: vec![gtp],
-            verify_only: false,
+            verify_only: check == OffsetsPartitionCheck::Verify,
         };
         self.pending_offset_commits.insert(tag, pending);
         Handled {
@@ -205,13 +255,8 @@ impl Broker {
         let mut handled = if error == Errors::None {
             self.write_txn_offsets(pending, now_ms)
         } else {
-            let error = if error == Errors::ProducerFenced {
-                Errors::InvalidProducerEpoch
-            } else {
-                error
-            };
             Handled::reply(Response::TxnOffsetCommit {
-                results: each(&pending.offsets, error),
+                results: each(&pending.offsets, verification_error(error, pending.version)),
             })
         };
         if let Some(response) = handled.response.take() {

@@ -467,6 +467,9 @@ impl TransactionManager {
                     generation_id: group.generation_id,
                     member_id: group.member_id,
                     group_instance_id: group.group_instance_id,
+                    // `TxnOffsetCommitRequest.Builder`: the latest version under TV2,
+                    // else at most 4 (`LAST_STABLE_VERSION_BEFORE_TRANSACTION_V2`).
+                    version: Some(if self.transaction_v2 { 5 } else { 4 }),
                 },
                 TxnRequestKind::TxnOffsetCommit,
             ));
