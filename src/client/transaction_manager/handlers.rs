@@ -90,8 +90,17 @@ impl TransactionManager {
             return (None, None);
         }
         let operation = self.call_waiting_for(coordinator_type);
-        let reaction =
+        let mut reaction =
             handler_errors::reaction(&TxnRequestKind::FindCoordinator(coordinator_type), error);
+        // While aborting, an abortable answer fails only the lookup's own result
+        // (`transitionToAbortableError` skips ABORTING_TRANSACTION); the EndTxn stays
+        // queued, finds no coordinator and looks it up again (Kafka 4.0's
+        // `Sender.maybeFindCoordinatorAndRetry`), so the abort goes on.
+        if matches!(reaction, Reaction::Abortable { .. })
+            && self.state == TxnState::AbortingTransaction
+        {
+            reaction = Reaction::FindCoordinatorAgain(coordinator_type);
+        }
         self.react(reaction, "FindCoordinator", operation, error, clock)
     }
 
