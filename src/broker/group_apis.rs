@@ -79,6 +79,24 @@ fn verification_error(error: Errors, version: i16) -> Errors {
     }
 }
 
+/// `KafkaApis.handleTxnOffsetCommitRequest`'s `sendResponse` (Kafka 4.0, trunk
+/// `1eb7644`; KafkaApisTest
+/// `shouldReplaceCoordinatorNotAvailableWithLoadInProcessInTxnOffsetCommitWithOlderClient`):
+/// clients from 0.11 to before 2.0 (versions 0 and 1) could crash on
+/// COORDINATOR_LOAD_IN_PROGRESS (KAFKA-7296), so they get COORDINATOR_NOT_AVAILABLE.
+fn for_client_version(mut handled: Handled, version: i16) -> Handled {
+    if version < 2 {
+        if let Some(Response::TxnOffsetCommit { results }) = handled.response.as_mut() {
+            for (_, error) in results.iter_mut() {
+                if *error == Errors::CoordinatorLoadInProgress {
+                    *error = Errors::CoordinatorNotAvailable;
+                }
+            }
+        }
+    }
+    handled
+}
+
 fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
     offsets
         .iter()
@@ -138,6 +156,17 @@ impl Broker {
     }
 
     pub(super) fn handle_txn_offset_commit(
+        &mut self,
+        transactional_id: String,
+        pending: PendingTxnOffsetCommit,
+        now_ms: i64,
+    ) -> Handled {
+        let version = pending.version;
+        let handled = self.start_txn_offset_commit(transactional_id, pending, now_ms);
+        for_client_version(handled, version)
+    }
+
+    fn start_txn_offset_commit(
         &mut self,
         transactional_id: String,
         pending: PendingTxnOffsetCommit,
@@ -250,15 +279,16 @@ impl Broker {
         let Some(pending) = self.pending_offset_commits.remove(&tag) else {
             return Handled::default();
         };
-        let token = pending.token;
+        let (token, version) = (pending.token, pending.version);
         let error = response.error();
-        let mut handled = if error == Errors::None {
+        let handled = if error == Errors::None {
             self.write_txn_offsets(pending, now_ms)
         } else {
             Handled::reply(Response::TxnOffsetCommit {
                 results: each(&pending.offsets, verification_error(error, pending.version)),
             })
         };
+        let mut handled = for_client_version(handled, version);
         if let Some(response) = handled.response.take() {
             handled.deferred.push((token, response));
         }
