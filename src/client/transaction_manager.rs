@@ -336,7 +336,7 @@ impl TransactionManager {
     /// the skip). Kafka 4.1 (KAFKA-19250) makes TRANSACTION_ABORTABLE on an abort fatal.
     fn abort_failed(&self) -> bool {
         self.state == TxnState::AbortingTransaction
-            && !self.pending.as_ref().is_some_and(|p| !p.reported)
+            && self.pending.as_ref().is_none_or(|p| p.reported)
     }
 
     /// Whether a transactional request is due (now or after the backoff).
