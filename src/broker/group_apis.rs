@@ -45,8 +45,8 @@ pub struct PendingTxnOffsetCommit {
 /// below to `defaultError` (`verifyOnly`, and only with verification enabled:
 /// `ReplicaManager.maybeSendPartitionsToTransactionCoordinator`). A partition the
 /// transaction lacks is answered TRANSACTION_ABORTABLE, which `defaultError` turns into
-/// INVALID_TXN_STATE for clients that predate it. Before 4.0 (trunk `1eb7644` among
-/// them) every version was only verified.
+/// INVALID_TXN_STATE for clients that predate it. Earlier trunk (`1eb7644`, a 4.0.0
+/// snapshot from before KIP-890 part 2) only verified, whatever the version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OffsetsPartitionCheck {
     /// Version 5+: add the partition to the transaction.
@@ -54,7 +54,7 @@ pub enum OffsetsPartitionCheck {
     /// Version 4 or below with verification on: only check it is in the transaction.
     Verify,
     /// Version 4 or below with verification off: write without asking.
-    None,
+    Skip,
 }
 
 impl OffsetsPartitionCheck {
@@ -62,7 +62,7 @@ impl OffsetsPartitionCheck {
         match version {
             v if v > 4 => OffsetsPartitionCheck::Add,
             _ if verification => OffsetsPartitionCheck::Verify,
-            _ => OffsetsPartitionCheck::None,
+            _ => OffsetsPartitionCheck::Skip,
         }
     }
 }
@@ -193,7 +193,7 @@ impl Broker {
             });
         let check =
             OffsetsPartitionCheck::for_version(pending.version, self.txn_features.verification);
-        if open || check == OffsetsPartitionCheck::None {
+        if open || check == OffsetsPartitionCheck::Skip {
             return self.write_txn_offsets(pending, now_ms);
         }
         let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
