@@ -258,6 +258,47 @@ fn a_send_failing_while_completing_requires_no_bump() {
     );
 }
 
+/// `transitionToAbortableError` skips ABORTING_TRANSACTION (TransactionManagerTest
+/// `testAbortableErrorWhileAbortInProgress`: `isAborting()`, no `hasError()`), also for
+/// an abort's own EndTxn answered TRANSACTION_ABORTABLE: `abortTransaction()` fails with
+/// it, nothing is queued again, and a second abort is an invalid transition.
+#[test]
+fn an_abortable_end_txn_answer_leaves_the_abort_aborting() {
+    let (mut tm, _) = in_transaction(true, 2);
+    tm.call(&TxnCall::AbortTransaction, (0, 2)).unwrap();
+    let (_, _, kind) = tm.next_request(0, 0, 2, false).unwrap();
+    let (outcome, _) = tm.on_response(
+        &kind,
+        &end_txn(Errors::TransactionAbortable, -1, -1),
+        0,
+        100,
+    );
+    assert_eq!(
+        outcome,
+        Some(TxnOutcome::Failed {
+            operation: "abortTransaction".into(),
+            error: Errors::TransactionAbortable,
+            exception: "TransactionAbortableException".into(),
+        })
+    );
+    assert_eq!(
+        (tm.state(), tm.last_error()),
+        (TxnState::AbortingTransaction, None)
+    );
+    assert!(!tm.is_waiting(), "abortTransaction() has returned");
+    assert_eq!(tm.ack(), None, "the failure was reported by the answer");
+    assert!(!tm.wants_request());
+    assert_eq!(tm.next_request(1_000, 0, 2, false), None);
+    assert!(matches!(
+        tm.call(&TxnCall::AbortTransaction, (0, 2)),
+        Err(TxnCallError::InvalidTransition {
+            from: TxnState::AbortingTransaction,
+            to: TxnState::AbortingTransaction,
+            ..
+        })
+    ));
+}
+
 /// `EndTxnHandler`: UNKNOWN_PRODUCER_ID calls `abortableErrorIfPossible` (the commit
 /// fails with an abortable error and requires the bump); the abort then ends with
 /// InitProducerId. PRODUCER_FENCED on that InitProducerId is fatal.
