@@ -326,14 +326,14 @@ impl TransactionManager {
         })
     }
 
-    /// An abort whose request failed with an abortable error (TRANSACTION_ABORTABLE
-    /// from EndTxn, say): `abortableError` fails `abortTransaction()`, and
+    /// An abort whose request failed with an abortable error (EndTxn's
+    /// UNKNOWN_PRODUCER_ID, say): `abortableError` fails `abortTransaction()`, and
     /// `transitionToAbortableError` skips a transaction already ABORTING_TRANSACTION
     /// ("Skipping transition to abortable error state since the transaction is already
     /// being aborted"), so it stays there with nothing queued; another
-    /// `abortTransaction()` is an invalid transition. Kafka 4.0's client (trunk
-    /// `1eb7644`; TransactionManagerTest `testAbortableErrorWhileAbortInProgress` asserts
-    /// the skip). Kafka 4.1 (KAFKA-19250) makes TRANSACTION_ABORTABLE on an abort fatal.
+    /// `abortTransaction()` is an invalid transition (TransactionManagerTest
+    /// `testAbortableErrorWhileAbortInProgress` asserts the skip). TRANSACTION_ABORTABLE
+    /// on an abort's EndTxn is fatal instead (Kafka 4.1, KAFKA-19250).
     fn abort_failed(&self) -> bool {
         self.state == TxnState::AbortingTransaction
             && self.pending.as_ref().is_none_or(|p| p.reported)

@@ -334,9 +334,9 @@ impl TransactionManager {
             ),
             Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
         };
-        // `transitionToAbortableError` skips a transaction already aborting (Kafka
-        // 4.0's client, trunk `1eb7644`): the call fails with the error, the state
-        // and `lastError` stay, nothing is queued again (see `abort_failed`).
+        // `transitionToAbortableError` skips a transaction already aborting: the call
+        // fails with the error, the state and `lastError` stay, nothing is queued
+        // again (see `abort_failed`).
         if !(state == TxnState::AbortableError && self.state == TxnState::AbortingTransaction) {
             self.state = state;
             self.last_error = Some(kept);

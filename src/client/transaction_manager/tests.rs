@@ -258,12 +258,10 @@ fn a_send_failing_while_completing_requires_no_bump() {
     );
 }
 
-/// `transitionToAbortableError` skips ABORTING_TRANSACTION (TransactionManagerTest
-/// `testAbortableErrorWhileAbortInProgress`: `isAborting()`, no `hasError()`), also for
-/// an abort's own EndTxn answered TRANSACTION_ABORTABLE: `abortTransaction()` fails with
-/// it, nothing is queued again, and a second abort is an invalid transition.
+/// `EndTxnHandler` since Kafka 4.1 (KAFKA-19250): TRANSACTION_ABORTABLE in answer to
+/// an abort fails it with a fatal `KafkaException`; the producer must be closed.
 #[test]
-fn an_abortable_end_txn_answer_leaves_the_abort_aborting() {
+fn an_abort_answered_transaction_abortable_is_fatal() {
     let (mut tm, _) = in_transaction(true, 2);
     tm.call(&TxnCall::AbortTransaction, (0, 2)).unwrap();
     let (_, _, kind) = tm.next_request(0, 0, 2, false).unwrap();
@@ -278,7 +276,37 @@ fn an_abortable_end_txn_answer_leaves_the_abort_aborting() {
         Some(TxnOutcome::Failed {
             operation: "abortTransaction".into(),
             error: Errors::TransactionAbortable,
-            exception: "TransactionAbortableException".into(),
+            exception: "KafkaException".into(),
+        })
+    );
+    assert_eq!(tm.state(), TxnState::FatalError);
+    assert_eq!(tm.ack(), None, "the failure was reported by the answer");
+    assert!(!tm.wants_request());
+    assert!(matches!(
+        tm.call(&TxnCall::AbortTransaction, (0, 2)),
+        Err(TxnCallError::InErrorState {
+            abortable: false,
+            ..
+        })
+    ));
+}
+
+/// An abortable answer to an abort's EndTxn (UNKNOWN_PRODUCER_ID, through
+/// `abortableErrorIfPossible`): the call fails, and `transitionToAbortableError` skips a
+/// transaction already ABORTING_TRANSACTION, so it stays there with nothing queued and
+/// a second abort is an invalid transition.
+#[test]
+fn an_abortable_end_txn_answer_leaves_the_abort_aborting() {
+    let (mut tm, _) = in_transaction(true, 2);
+    tm.call(&TxnCall::AbortTransaction, (0, 2)).unwrap();
+    let (_, _, kind) = tm.next_request(0, 0, 2, false).unwrap();
+    let (outcome, _) = tm.on_response(&kind, &end_txn(Errors::UnknownProducerId, -1, -1), 0, 100);
+    assert_eq!(
+        outcome,
+        Some(TxnOutcome::Failed {
+            operation: "abortTransaction".into(),
+            error: Errors::UnknownProducerId,
+            exception: "UnknownProducerIdException".into(),
         })
     );
     assert_eq!(
