@@ -13,7 +13,7 @@ DIST=${1:-dist}
 # The budget sits just above the measured size, so the bundle cannot grow unnoticed;
 # the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
 # where the bytes go and what was tried: docs/size.md.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-513}
+BUDGET_KB=${BUNDLE_BUDGET_KB:-514}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -129,7 +129,7 @@ echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
-  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-485} BUNDLE_OUT=target/bundle-size-pulsar.txt \
+  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-487} BUNDLE_OUT=target/bundle-size-pulsar.txt \
     "$0" "$DIST/pulsar"
 fi
 
@@ -154,7 +154,7 @@ fi
 if [ -f "$DIST/editor/index.html" ]; then
   echo
   echo "entry: $DIST/editor/ (the lesson editor)"
-  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-508} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-510} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
     "$0" "$DIST/editor"
 fi
 
@@ -164,6 +164,6 @@ fi
 if [ -f "$DIST/files/index.html" ]; then
   echo
   echo "entry: $DIST/files/ (Kafka's files)"
-  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-324} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-325} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
     "$0" "$DIST/files"
 fi

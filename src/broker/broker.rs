@@ -539,9 +539,11 @@ impl Broker {
                 generation_id,
                 member_id,
                 group_instance_id,
+                version,
             } => {
                 let pending = super::group_apis::PendingTxnOffsetCommit {
                     token,
+                    version: version.unwrap_or(if self.txn_features.v2() { 5 } else { 4 }),
                     group_id,
                     producer_id,
                     producer_epoch,

@@ -4,9 +4,10 @@
 //! on a `__consumer_offsets` partition does to pending offsets.
 //!
 //! Under TV2 the client sends no AddOffsetsToTxn: like a Produce, the TxnOffsetCommit
-//! is first checked with the transaction coordinator, which adds the offsets
-//! partition to the transaction. Before TV2 the client's AddOffsetsToTxn has added it
-//! already (`txn_apis::handle_add_offsets_to_txn`), and the same check finds it there.
+//! (version 5) is first checked with the transaction coordinator, which adds the
+//! offsets partition to the transaction. Before TV2 the client's AddOffsetsToTxn has
+//! added it already (`txn_apis::handle_add_offsets_to_txn`), and its TxnOffsetCommit
+//! (version 4 or below) is only verified: see [`OffsetsPartitionCheck`].
 
 use serde::Serialize;
 
@@ -23,12 +24,77 @@ use crate::record::{RecordBatch, NO_SEQUENCE};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PendingTxnOffsetCommit {
     pub token: u64,
+    /// The TxnOffsetCommit request's version ([`OffsetsPartitionCheck::for_version`]).
+    pub version: i16,
     pub group_id: String,
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub offsets: Vec<OffsetEntry>,
     /// The consumer's generation and member id the commit carries.
     pub member: CommitMember,
+}
+
+/// What the group coordinator asks the transaction coordinator about the offsets
+/// partition before it writes transactional offsets, by the TxnOffsetCommit version.
+///
+/// Kafka 4.0.0 (KIP-890 part 2, KAFKA-14563):
+/// `AddPartitionsToTxnManager.txnOffsetCommitRequestVersionToTransactionSupportedOperation`
+/// maps a version above 4 to `addPartition` (AddPartitionsToTxn with `verifyOnly`
+/// false: the partition joins the transaction, whatever
+/// `transaction.partition.verification.enable` says), 4 to `genericErrorSupported` and
+/// below to `defaultError` (`verifyOnly`, and only with verification enabled:
+/// `ReplicaManager.maybeSendPartitionsToTransactionCoordinator`). A partition the
+/// transaction lacks is answered TRANSACTION_ABORTABLE, which `defaultError` turns into
+/// INVALID_TXN_STATE for clients that predate it. Earlier trunk (`1eb7644`, a 4.0.0
+/// snapshot from before KIP-890 part 2) only verified, whatever the version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffsetsPartitionCheck {
+    /// Version 5+: add the partition to the transaction.
+    Add,
+    /// Version 4 or below with verification on: only check it is in the transaction.
+    Verify,
+    /// Version 4 or below with verification off: write without asking.
+    Skip,
+}
+
+impl OffsetsPartitionCheck {
+    pub fn for_version(version: i16, verification: bool) -> Self {
+        match version {
+            v if v > 4 => OffsetsPartitionCheck::Add,
+            _ if verification => OffsetsPartitionCheck::Verify,
+            _ => OffsetsPartitionCheck::Skip,
+        }
+    }
+}
+
+/// `AddPartitionsToTxnManager`'s translation of the coordinator's answer for a
+/// TxnOffsetCommit of this version: PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH,
+/// which producers expect here, and TRANSACTION_ABORTABLE INVALID_TXN_STATE below
+/// version 4 (`defaultError`).
+fn verification_error(error: Errors, version: i16) -> Errors {
+    match error {
+        Errors::ProducerFenced => Errors::InvalidProducerEpoch,
+        Errors::TransactionAbortable if version < 4 => Errors::InvalidTxnState,
+        other => other,
+    }
+}
+
+/// `KafkaApis.handleTxnOffsetCommitRequest`'s `sendResponse` (Kafka 4.0, trunk
+/// `1eb7644`; KafkaApisTest
+/// `shouldReplaceCoordinatorNotAvailableWithLoadInProcessInTxnOffsetCommitWithOlderClient`):
+/// clients from 0.11 to before 2.0 (versions 0 and 1) could crash on
+/// COORDINATOR_LOAD_IN_PROGRESS (KAFKA-7296), so they get COORDINATOR_NOT_AVAILABLE.
+fn for_client_version(mut handled: Handled, version: i16) -> Handled {
+    if version < 2 {
+        if let Some(Response::TxnOffsetCommit { results }) = handled.response.as_mut() {
+            for (_, error) in results.iter_mut() {
+                if *error == Errors::CoordinatorLoadInProgress {
+                    *error = Errors::CoordinatorNotAvailable;
+                }
+            }
+        }
+    }
+    handled
 }
 
 fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
@@ -95,6 +161,17 @@ impl Broker {
         pending: PendingTxnOffsetCommit,
         now_ms: i64,
     ) -> Handled {
+        let version = pending.version;
+        let handled = self.start_txn_offset_commit(transactional_id, pending, now_ms);
+        for_client_version(handled, version)
+    }
+
+    fn start_txn_offset_commit(
+        &mut self,
+        transactional_id: String,
+        pending: PendingTxnOffsetCommit,
+        now_ms: i64,
+    ) -> Handled {
         let gtp = self.group_partition(&pending.group_id);
         if let Some(error) = self.coordinator_error(&gtp) {
             return Handled::reply(Response::TxnOffsetCommit {
@@ -114,7 +191,9 @@ impl Broker {
                 e.producer_epoch() == pending.producer_epoch
                     && e.current_txn_first_offset().is_some()
             });
-        if open {
+        let check =
+            OffsetsPartitionCheck::for_version(pending.version, self.txn_features.verification);
+        if open || check == OffsetsPartitionCheck::Skip {
             return self.write_txn_offsets(pending, now_ms);
         }
         let Some(coordinator) = self.transaction_coordinator_of(&transactional_id) else {
@@ -128,7 +207,7 @@ impl Broker {
             producer_id: pending.producer_id,
             producer_epoch: pending.producer_epoch,
             partitions: vec![gtp],
-            verify_only: false,
+            verify_only: check == OffsetsPartitionCheck::Verify,
         };
         self.pending_offset_commits.insert(tag, pending);
         Handled {
@@ -200,20 +279,16 @@ impl Broker {
         let Some(pending) = self.pending_offset_commits.remove(&tag) else {
             return Handled::default();
         };
-        let token = pending.token;
+        let (token, version) = (pending.token, pending.version);
         let error = response.error();
-        let mut handled = if error == Errors::None {
+        let handled = if error == Errors::None {
             self.write_txn_offsets(pending, now_ms)
         } else {
-            let error = if error == Errors::ProducerFenced {
-                Errors::InvalidProducerEpoch
-            } else {
-                error
-            };
             Handled::reply(Response::TxnOffsetCommit {
-                results: each(&pending.offsets, error),
+                results: each(&pending.offsets, verification_error(error, pending.version)),
             })
         };
+        let mut handled = for_client_version(handled, version);
         if let Some(response) = handled.response.take() {
             handled.deferred.push((token, response));
         }

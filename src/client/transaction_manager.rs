@@ -264,6 +264,7 @@ impl TransactionManager {
             TxnState::CommittingTransaction | TxnState::AbortingTransaction
         );
         if !completing
+            || self.abort_failed()
             || self.transaction_started
             || batches_pending
             || self.in_flight.is_some()
@@ -325,6 +326,19 @@ impl TransactionManager {
         })
     }
 
+    /// An abort whose request failed with an abortable error (EndTxn's
+    /// UNKNOWN_PRODUCER_ID, say): `abortableError` fails `abortTransaction()`, and
+    /// `transitionToAbortableError` skips a transaction already ABORTING_TRANSACTION
+    /// ("Skipping transition to abortable error state since the transaction is already
+    /// being aborted"), so it stays there with nothing queued; another
+    /// `abortTransaction()` is an invalid transition (TransactionManagerTest
+    /// `testAbortableErrorWhileAbortInProgress` asserts the skip). TRANSACTION_ABORTABLE
+    /// on an abort's EndTxn is fatal instead (Kafka 4.1, KAFKA-19250).
+    fn abort_failed(&self) -> bool {
+        self.state == TxnState::AbortingTransaction
+            && self.pending.as_ref().is_none_or(|p| p.reported)
+    }
+
     /// Whether a transactional request is due (now or after the backoff).
     pub fn wants_request(&self) -> bool {
         // Partitions still to add (AddPartitionsToTxn, before transaction.version 2)
@@ -332,12 +346,12 @@ impl TransactionManager {
         // due at `retry_at_ms` whether the world runs or a `flush` drives the client.
         self.pending_offsets.is_some()
             || !self.partitions_to_add().is_empty()
-            || matches!(
+            || (matches!(
                 self.state,
                 TxnState::Initializing
                     | TxnState::CommittingTransaction
                     | TxnState::AbortingTransaction
-            )
+            ) && !self.abort_failed())
     }
 
     /// Whether the producer may drain batches now.
@@ -379,7 +393,7 @@ impl TransactionManager {
         producer_epoch: i16,
         batches_pending: bool,
     ) -> Option<(Target, Request, TxnRequestKind)> {
-        if self.in_flight.is_some() || self.retry_at_ms > now_ms {
+        if self.in_flight.is_some() || self.retry_at_ms > now_ms || self.abort_failed() {
             return None;
         }
         let to_add = self.partitions_to_add();
@@ -453,6 +467,9 @@ impl TransactionManager {
                     generation_id: group.generation_id,
                     member_id: group.member_id,
                     group_instance_id: group.group_instance_id,
+                    // `TxnOffsetCommitRequest.Builder`: the latest version under TV2,
+                    // else at most 4 (`LAST_STABLE_VERSION_BEFORE_TRANSACTION_V2`).
+                    version: Some(if self.transaction_v2 { 5 } else { 4 }),
                 },
                 TxnRequestKind::TxnOffsetCommit,
             ));

@@ -233,6 +233,12 @@ pub enum Request {
         member_id: String,
         #[serde(default)]
         group_instance_id: Option<String>,
+        /// The request's version, which says what the group coordinator does with the
+        /// offsets partition: above 4 (a transaction.version 2 client) it adds it to the
+        /// transaction, at 4 or below it only checks it is there. Without it, the
+        /// version the cluster's clients negotiate.
+        #[serde(default)]
+        version: Option<i16>,
     },
     #[cfg(feature = "group-membership")]
     /// `JoinGroup` (v4+) with one `consumer` protocol (`range`) whose metadata is the

@@ -5,7 +5,7 @@ use super::error::{SimError, SimErrorKind};
 use super::network::{Body, Node};
 use super::world::{RawOutcome, RawRetry, World, RAW_CLIENT};
 use super::Action;
-use crate::coordinator::internal_topics::TRANSACTION_STATE_TOPIC;
+use crate::coordinator::internal_topics::{GROUP_METADATA_TOPIC, TRANSACTION_STATE_TOPIC};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{CoordinatorType, Request, Response};
@@ -43,7 +43,8 @@ impl World {
     }
 
     /// Who should get a raw request: the transaction coordinator for transactional
-    /// APIs, the partition leader for data APIs, else the first broker.
+    /// APIs, the group coordinator for TxnOffsetCommit, the partition leader for data
+    /// APIs, else the first broker.
     fn raw_target(&self, request: &Request) -> Option<i32> {
         let coordinator =
             |id: &str| self.leader_of(&self.internal_partition_for(TRANSACTION_STATE_TOPIC, id));
@@ -52,6 +53,9 @@ impl World {
             return coordinator(id).or(first);
         }
         match request {
+            Request::TxnOffsetCommit { group_id, .. } => self
+                .leader_of(&self.internal_partition_for(GROUP_METADATA_TOPIC, group_id))
+                .or(first),
             Request::DescribeTransactions { transactional_ids } => transactional_ids
                 .first()
                 .and_then(|id| coordinator(id))

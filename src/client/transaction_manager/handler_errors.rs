@@ -91,7 +91,7 @@ pub(crate) fn reaction(kind: &TxnRequestKind, error: Errors) -> Reaction {
             _ => Reaction::unexpected(error),
         },
         // `EndTxnHandler`.
-        TxnRequestKind::EndTxn { .. } => match error {
+        TxnRequestKind::EndTxn { committed } => match error {
             NotCoordinator | CoordinatorNotAvailable => {
                 Reaction::FindCoordinatorAgain(CoordinatorType::Transaction)
             }
@@ -101,6 +101,10 @@ pub(crate) fn reaction(kind: &TxnRequestKind, error: Errors) -> Reaction {
             UnknownProducerId | InvalidProducerIdMapping => {
                 Reaction::AbortableBumpingEpoch { error }
             }
+            // An abort answered TRANSACTION_ABORTABLE cannot be aborted again: since
+            // Kafka 4.1 (KAFKA-19250) the handler fails it with a fatal `KafkaException`
+            // instead of leaving the abort stuck in ABORTING_TRANSACTION (4.0).
+            TransactionAbortable if !committed => Reaction::unexpected(error),
             TransactionAbortable => Reaction::abortable(error),
             _ => Reaction::unexpected(error),
         },

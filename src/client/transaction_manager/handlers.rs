@@ -90,8 +90,17 @@ impl TransactionManager {
             return (None, None);
         }
         let operation = self.call_waiting_for(coordinator_type);
-        let reaction =
+        let mut reaction =
             handler_errors::reaction(&TxnRequestKind::FindCoordinator(coordinator_type), error);
+        // While aborting, an abortable answer fails only the lookup's own result
+        // (`transitionToAbortableError` skips ABORTING_TRANSACTION); the EndTxn stays
+        // queued, finds no coordinator and looks it up again (Kafka 4.0's
+        // `Sender.maybeFindCoordinatorAndRetry`), so the abort goes on.
+        if matches!(reaction, Reaction::Abortable { .. })
+            && self.state == TxnState::AbortingTransaction
+        {
+            reaction = Reaction::FindCoordinatorAgain(coordinator_type);
+        }
         self.react(reaction, "FindCoordinator", operation, error, clock)
     }
 
@@ -325,9 +334,14 @@ impl TransactionManager {
             ),
             Reaction::Fatal { error, exception } => (TxnState::FatalError, error, exception, false),
         };
-        self.state = state;
-        self.last_error = Some(kept);
-        self.last_exception = Some((kept, exception.clone()));
+        // `transitionToAbortableError` skips a transaction already aborting: the call
+        // fails with the error, the state and `lastError` stay, nothing is queued
+        // again (see `abort_failed`).
+        if !(state == TxnState::AbortableError && self.state == TxnState::AbortingTransaction) {
+            self.state = state;
+            self.last_error = Some(kept);
+            self.last_exception = Some((kept, exception.clone()));
+        }
         // Requests queued behind a failed one fail with it (`maybeTerminateRequestWithError`).
         self.pending_offsets = None;
         self.require_epoch_bump_after_abortable_answer(bump);

@@ -258,6 +258,75 @@ fn a_send_failing_while_completing_requires_no_bump() {
     );
 }
 
+/// `EndTxnHandler` since Kafka 4.1 (KAFKA-19250): TRANSACTION_ABORTABLE in answer to
+/// an abort fails it with a fatal `KafkaException`; the producer must be closed.
+#[test]
+fn an_abort_answered_transaction_abortable_is_fatal() {
+    let (mut tm, _) = in_transaction(true, 2);
+    tm.call(&TxnCall::AbortTransaction, (0, 2)).unwrap();
+    let (_, _, kind) = tm.next_request(0, 0, 2, false).unwrap();
+    let (outcome, _) = tm.on_response(
+        &kind,
+        &end_txn(Errors::TransactionAbortable, -1, -1),
+        0,
+        100,
+    );
+    assert_eq!(
+        outcome,
+        Some(TxnOutcome::Failed {
+            operation: "abortTransaction".into(),
+            error: Errors::TransactionAbortable,
+            exception: "KafkaException".into(),
+        })
+    );
+    assert_eq!(tm.state(), TxnState::FatalError);
+    assert_eq!(tm.ack(), None, "the failure was reported by the answer");
+    assert!(!tm.wants_request());
+    assert!(matches!(
+        tm.call(&TxnCall::AbortTransaction, (0, 2)),
+        Err(TxnCallError::InErrorState {
+            abortable: false,
+            ..
+        })
+    ));
+}
+
+/// An abortable answer to an abort's EndTxn (UNKNOWN_PRODUCER_ID, through
+/// `abortableErrorIfPossible`): the call fails, and `transitionToAbortableError` skips a
+/// transaction already ABORTING_TRANSACTION, so it stays there with nothing queued and
+/// a second abort is an invalid transition.
+#[test]
+fn an_abortable_end_txn_answer_leaves_the_abort_aborting() {
+    let (mut tm, _) = in_transaction(true, 2);
+    tm.call(&TxnCall::AbortTransaction, (0, 2)).unwrap();
+    let (_, _, kind) = tm.next_request(0, 0, 2, false).unwrap();
+    let (outcome, _) = tm.on_response(&kind, &end_txn(Errors::UnknownProducerId, -1, -1), 0, 100);
+    assert_eq!(
+        outcome,
+        Some(TxnOutcome::Failed {
+            operation: "abortTransaction".into(),
+            error: Errors::UnknownProducerId,
+            exception: "UnknownProducerIdException".into(),
+        })
+    );
+    assert_eq!(
+        (tm.state(), tm.last_error()),
+        (TxnState::AbortingTransaction, None)
+    );
+    assert!(!tm.is_waiting(), "abortTransaction() has returned");
+    assert_eq!(tm.ack(), None, "the failure was reported by the answer");
+    assert!(!tm.wants_request());
+    assert_eq!(tm.next_request(1_000, 0, 2, false), None);
+    assert!(matches!(
+        tm.call(&TxnCall::AbortTransaction, (0, 2)),
+        Err(TxnCallError::InvalidTransition {
+            from: TxnState::AbortingTransaction,
+            to: TxnState::AbortingTransaction,
+            ..
+        })
+    ));
+}
+
 /// `EndTxnHandler`: UNKNOWN_PRODUCER_ID calls `abortableErrorIfPossible` (the commit
 /// fails with an abortable error and requires the bump); the abort then ends with
 /// InitProducerId. PRODUCER_FENCED on that InitProducerId is fatal.

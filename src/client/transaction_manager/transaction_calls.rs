@@ -368,8 +368,11 @@ impl TransactionManager {
     /// An abort that ends with a KIP-360 epoch bump waits in INITIALIZING too.
     pub fn is_waiting(&self) -> bool {
         self.pending.as_ref().is_some_and(|p| {
-            p.call.pending_state() == Some(self.state)
-                || (p.call == TxnCall::AbortTransaction && self.state == TxnState::Initializing)
+            // A failed abort stays ABORTING_TRANSACTION, but its call has returned.
+            !p.reported
+                && (p.call.pending_state() == Some(self.state)
+                    || (p.call == TxnCall::AbortTransaction
+                        && self.state == TxnState::Initializing))
         })
     }
 

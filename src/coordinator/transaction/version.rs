@@ -10,6 +10,7 @@
 //! | who adds a partition | the client, AddPartitionsToTxn before its first send | the partition leader |
 //! | epoch at EndTxn | unchanged; markers carry the transaction's epoch | bumped by one; markers carry the new epoch |
 //! | EndTxn from the client | `epoch == current` | `epoch == current`, or `current - 1` for a retry |
+//! | offsets partition at TxnOffsetCommit | the client's AddOffsetsToTxn adds it; the request (v4 or below) is only verified (`group_apis::OffsetsPartitionCheck`, Kafka 4.0.0) | the request (v5) adds it |
 //! | leader check of a transactional batch | KIP-890 part 1 when `transaction.partition.verification.enable` (ask the coordinator, `verify_only`), else none | the leader adds the partition |
 //! | marker epoch at the leader | not older than the producer's | newer than the data it ends; a repeat is a no-op |
 //!

@@ -12,6 +12,7 @@ pub(super) const RAW_APIS: &[&str] = &[
     "find-coordinator",
     "add-partitions",
     "end-txn",
+    "txn-offset-commit",
     "write-txn-markers",
     "fetch",
     "list-offsets",
@@ -102,6 +103,7 @@ fn known_options(api: &str) -> &'static [&'static str] {
         "init-producer-id" => &["transactional.id", "timeout", "pid", "epoch"],
         "add-partitions" => &["txn", "pid", "epoch"],
         "end-txn" => &["txn", "pid", "epoch", "version"],
+        "txn-offset-commit" => &["txn", "group", "pid", "epoch", "version"],
         "write-txn-markers" => &["pid", "epoch", "coordinator-epoch", "transaction-version"],
         "fetch" => &["offset", "isolation", "current-leader-epoch"],
         "list-offsets" => &["isolation", "current-leader-epoch"],
@@ -128,9 +130,11 @@ fn raw_request(
     words: &[&Token],
 ) -> Result<StepKind, ParseError> {
     let known = known_options(api);
+    // TxnOffsetCommit's offsets are options too: `TOPIC-P=OFFSET`.
+    let offset = |k: &str| api == "txn-offset-commit" && TopicPartition::parse(k).is_some();
     if let Some((t, k, _)) = opts
         .iter()
-        .find(|(_, k, _)| k != "broker" && !known.contains(&k.as_str()))
+        .find(|(_, k, _)| k != "broker" && !known.contains(&k.as_str()) && !offset(k))
     {
         let mut takes = known.to_vec();
         takes.push("broker");
@@ -174,6 +178,7 @@ fn raw_request(
             committed: args.result()?,
             version: args.version("version", 5, "parse.endtxn-versions")?,
         },
+        "txn-offset-commit" => args.txn_offset_commit()?,
         "write-txn-markers" => args.write_txn_markers()?,
         "fetch" | "list-offsets" => args.fetch_or_list_offsets()?,
         "offsets-for-leader-epoch" => Request::OffsetsForLeaderEpoch {
@@ -320,6 +325,37 @@ impl RawArgs<'_, '_> {
             // KIP-360: the producer id and epoch the producer has (-1 = none).
             producer_id: self.num_or("pid", -1)?,
             producer_epoch: self.num_or("epoch", -1)?,
+        })
+    }
+
+    /// `raw txn-offset-commit txn=ID group=G pid=N epoch=N TOPIC-P=OFFSET… [version=N]`:
+    /// a simple group's commit (no generation, no member id).
+    fn txn_offset_commit(&self) -> Result<Request, ParseError> {
+        let mut offsets = Vec::new();
+        for (t, k, v) in self.opts {
+            if let Some(tp) = TopicPartition::parse(k) {
+                offsets.push(crate::protocol::OffsetEntry {
+                    topic_partition: tp,
+                    offset: number(self.c, t, v, "offset")?,
+                });
+            }
+        }
+        if offsets.is_empty() {
+            return Err(self.c.err(
+                self.verb.column,
+                needs("raw txn-offset-commit", "TOPIC-P=OFFSET"),
+            ));
+        }
+        Ok(Request::TxnOffsetCommit {
+            transactional_id: self.text("txn")?,
+            group_id: self.text("group")?,
+            producer_id: self.num("pid")?,
+            producer_epoch: self.num("epoch")?,
+            offsets,
+            generation_id: -1,
+            member_id: String::new(),
+            group_instance_id: None,
+            version: self.version("version", 5, "parse.txn-offset-commit-versions")?,
         })
     }
 

@@ -85,6 +85,27 @@ fn print_raw(broker: Option<i32>, request: &Request) -> Option<String> {
             result(*committed),
             version.map(|v| format!(" version={v}")).unwrap_or_default()
         ),
+        Request::TxnOffsetCommit {
+            transactional_id,
+            group_id,
+            producer_id,
+            producer_epoch,
+            offsets,
+            generation_id: -1,
+            member_id,
+            group_instance_id: None,
+            version,
+        } if member_id.is_empty() => format!(
+            "raw txn-offset-commit{to} txn={} group={} pid={producer_id} epoch={producer_epoch} {}{}",
+            quote(transactional_id),
+            quote(group_id),
+            offsets
+                .iter()
+                .map(|o| format!("{}={}", o.topic_partition, o.offset))
+                .collect::<Vec<_>>()
+                .join(" "),
+            version.map(|v| format!(" version={v}")).unwrap_or_default()
+        ),
         Request::WriteTxnMarkers { markers } => match markers.as_slice() {
             [marker] => write_txn_markers(&to, marker),
             _ => return None,
