@@ -243,191 +243,94 @@ pub(in crate::i18n) fn sim_error(e: &SimError) -> Msg {
     }
 }
 
-/// What was wrong with an action, without Kafka's error name: one arm a family, each
-/// worded by its family's function below.
+/// What was wrong with an action, without Kafka's error name: one arm a variant, the
+/// longer wordings in the functions below. The families: a client step (no such client,
+/// partition or transaction, a name taken, a config or call the client would refuse); a
+/// step on a log or the clock (a log not compacted, a leader's log to truncate, no such
+/// file, time going back, a run too long, the storage failing); a topic refused at
+/// creation; the admin client's topic changes; a broker or controller step.
 fn kind(k: &SimErrorKind) -> Msg {
+    use SimErrorKind as K;
     match k {
-        SimErrorKind::UnknownPartition { .. }
-        | SimErrorKind::NoOpenTransactionAt { .. }
-        | SimErrorKind::NotTransactional { .. }
-        | SimErrorKind::NoProducer { .. }
-        | SimErrorKind::NoConsumer { .. }
-        | SimErrorKind::NoGroupId { .. }
-        | SimErrorKind::SubscribeWithoutGroupId { .. }
-        | SimErrorKind::UnstableOffsets { .. }
-        | SimErrorKind::NegativeSeekOffset { .. }
-        | SimErrorKind::NotAssigned { .. }
-        | SimErrorKind::ReservedName { .. }
-        | SimErrorKind::ProducerExists { .. }
-        | SimErrorKind::ClientExists { .. }
-        | SimErrorKind::Config(_)
-        | SimErrorKind::EmptySend
-        | SimErrorKind::EmptyBatch => client_error(k),
-        #[cfg(feature = "set-epoch")]
-        SimErrorKind::EpochNotSettable { .. } => client_error(k),
-        SimErrorKind::NotCompacted { .. }
-        | SimErrorKind::TruncateLeader { .. }
-        | SimErrorKind::NoSuchFile { .. }
-        | SimErrorKind::TimeBackwards
-        | SimErrorKind::RunTooLong { .. }
-        | SimErrorKind::Storage(_) => log_error(k),
-        SimErrorKind::IllegalTopicName { .. }
-        | SimErrorKind::TopicExists { .. }
-        | SimErrorKind::TopicCollision { .. }
-        | SimErrorKind::PartitionCount { .. }
-        | SimErrorKind::ReplicationFactor { .. }
-        | SimErrorKind::AllBrokersFenced { .. }
-        | SimErrorKind::InternalTopic { .. } => topic_error(k),
-        #[cfg(feature = "topic-admin")]
-        SimErrorKind::DeleteInternalTopic { .. }
-        | SimErrorKind::UnknownTopic { .. }
-        | SimErrorKind::UnknownTopicConfig { .. }
-        | SimErrorKind::PartitionsNotIncreased { .. }
-        | SimErrorKind::ReplicaAssignment(_)
-        | SimErrorKind::ReassignUnknown { .. }
-        | SimErrorKind::NoReassignmentInProgress => topic_admin_error(k),
-        SimErrorKind::NoBroker { .. }
-        | SimErrorKind::BrokerAlreadyStopped { .. }
-        | SimErrorKind::BrokerAlreadyRunning { .. }
-        | SimErrorKind::NoController { .. }
-        | SimErrorKind::ControllerState { .. }
-        | SimErrorKind::BrokerRegistering { .. }
-        | SimErrorKind::NoBrokerFor { .. } => cluster_error(k),
-    }
-}
-
-/// A client step refused: no such client, partition or transaction, a name taken, a
-/// config or call the client would refuse.
-fn client_error(k: &SimErrorKind) -> Msg {
-    match k {
-        SimErrorKind::UnknownPartition { tp } => msg!("error.unknown-partition", tp = tp),
-        SimErrorKind::NoOpenTransactionAt { tp, start_offset } => {
+        // A client step refused.
+        K::UnknownPartition { tp } => msg!("error.unknown-partition", tp = tp),
+        K::NoOpenTransactionAt { tp, start_offset } => {
             msg!(
                 "error.no-open-transaction-at",
                 start_offset = start_offset,
                 tp = tp
             )
         }
-        SimErrorKind::NotTransactional { producer } => {
-            msg!("error.not-transactional", producer = producer)
-        }
-        SimErrorKind::NoProducer { name } => msg!("error.no-producer", name = name),
-        SimErrorKind::NoConsumer { name } => msg!("error.no-consumer", name = name),
-        SimErrorKind::NoGroupId { consumer } => msg!("error.no-group-id", consumer = consumer),
-        SimErrorKind::SubscribeWithoutGroupId { consumer } => {
+        K::NotTransactional { producer } => msg!("error.not-transactional", producer = producer),
+        K::NoProducer { name } => msg!("error.no-producer", name = name),
+        K::NoConsumer { name } => msg!("error.no-consumer", name = name),
+        K::NoGroupId { consumer } => msg!("error.no-group-id", consumer = consumer),
+        K::SubscribeWithoutGroupId { consumer } => {
             msg!("error.subscribe-without-group-id", consumer = consumer)
         }
         #[cfg(feature = "set-epoch")]
-        SimErrorKind::EpochNotSettable { name } => msg!("error.epoch-not-settable", name = name),
-        SimErrorKind::UnstableOffsets { group } => msg!("error.unstable-offsets", group = group),
-        SimErrorKind::NegativeSeekOffset { offset } => {
-            msg!("error.negative-seek", offset = offset)
-        }
-        SimErrorKind::NotAssigned { consumer, tp } => {
+        K::EpochNotSettable { name } => msg!("error.epoch-not-settable", name = name),
+        K::UnstableOffsets { group } => msg!("error.unstable-offsets", group = group),
+        K::NegativeSeekOffset { offset } => msg!("error.negative-seek", offset = offset),
+        K::NotAssigned { consumer, tp } => {
             msg!("error.not-assigned", consumer = consumer, tp = tp)
         }
-        SimErrorKind::ReservedName { name } => msg!("error.reserved-name", name = name),
-        SimErrorKind::ProducerExists { name } => msg!("error.producer-exists", name = name),
-        SimErrorKind::ClientExists { name } => msg!("error.client-exists", name = name),
-        SimErrorKind::Config(c) => config(c),
-        SimErrorKind::EmptySend => Msg::new("error.empty-send"),
-        SimErrorKind::EmptyBatch => Msg::new("error.empty-batch"),
-        _ => super::unworded(),
-    }
-}
-
-/// A step on a log or the clock refused: a log not compacted, a leader's log to
-/// truncate, no such file, time going back, a run too long, the storage failing.
-fn log_error(k: &SimErrorKind) -> Msg {
-    match k {
-        SimErrorKind::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
-        SimErrorKind::TruncateLeader { broker, tp } => {
-            msg!("error.truncate-leader", broker = broker, tp = tp)
-        }
-        SimErrorKind::NoSuchFile { broker, path } => {
+        K::ReservedName { name } => msg!("error.reserved-name", name = name),
+        K::ProducerExists { name } => msg!("error.producer-exists", name = name),
+        K::ClientExists { name } => msg!("error.client-exists", name = name),
+        K::Config(c) => config(c),
+        K::EmptySend => Msg::new("error.empty-send"),
+        K::EmptyBatch => Msg::new("error.empty-batch"),
+        // A step on a log or the clock refused.
+        K::NotCompacted { tp } => msg!("error.not-compacted", tp = tp),
+        K::TruncateLeader { broker, tp } => msg!("error.truncate-leader", broker = broker, tp = tp),
+        K::NoSuchFile { broker, path } => {
             msg!("error.no-such-file", broker = broker, path = path.as_str())
         }
-        SimErrorKind::TimeBackwards => Msg::new("error.time-backwards"),
-        SimErrorKind::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
+        K::TimeBackwards => Msg::new("error.time-backwards"),
+        K::RunTooLong { ms } => msg!("error.run-too-long", ms = ms),
         // Kafka's `Topic.validate` wording (InvalidTopicException).
-        SimErrorKind::Storage(e) => msg!("plain", text = e),
-        _ => super::unworded(),
-    }
-}
-
-/// A topic refused at creation: its name, a collision, its partitions or replication
-/// factor, no unfenced brokers, an internal topic's name.
-fn topic_error(k: &SimErrorKind) -> Msg {
-    match k {
-        SimErrorKind::IllegalTopicName { name, reason } => msg!(
-            "kafka.topic.invalid",
-            reason = match reason {
-                InvalidTopicName::Empty => Msg::new("kafka.topic.empty"),
-                InvalidTopicName::Dot => Msg::new("kafka.topic.dot"),
-                InvalidTopicName::DotDot => Msg::new("kafka.topic.dot-dot"),
-                InvalidTopicName::TooLong => {
-                    msg!(
-                        "kafka.topic.too-long",
-                        name = name,
-                        max = MAX_TOPIC_NAME_LENGTH
-                    )
-                }
-                InvalidTopicName::IllegalCharacter =>
-                    msg!("kafka.topic.illegal-character", name = name),
-            }
-        ),
-        SimErrorKind::TopicExists { name } => msg!("kafka.topic.exists", name = name),
-        SimErrorKind::TopicCollision { name, existing } => {
+        K::Storage(e) => msg!("plain", text = e),
+        // A topic refused at creation.
+        K::IllegalTopicName { name, reason } => illegal_topic_name(name, reason),
+        K::TopicExists { name } => msg!("kafka.topic.exists", name = name),
+        K::TopicCollision { name, existing } => {
             msg!("kafka.topic.collides", name = name, existing = existing)
         }
-        SimErrorKind::PartitionCount { partitions } => {
-            msg!("error.partition-count", partitions = partitions)
-        }
-        SimErrorKind::ReplicationFactor {
-            replication_factor,
+        K::PartitionCount { partitions } => msg!("error.partition-count", partitions = partitions),
+        K::ReplicationFactor {
+            replication_factor: rf,
             brokers,
-        } => msg!(
-            "error.replication-factor",
-            replication_factor = replication_factor,
-            brokers = brokers
-        ),
-        SimErrorKind::AllBrokersFenced { replication_factor } => msg!(
-            "error.all-brokers-fenced",
-            replication_factor = replication_factor
-        ),
-        SimErrorKind::InternalTopic { name } => msg!("error.internal-topic", name = name),
-        _ => super::unworded(),
-    }
-}
-
-/// The admin client's topic changes refused: deleting an internal topic, an unknown
-/// topic or config, partitions not increased, a bad assignment or reassignment.
-#[cfg(feature = "topic-admin")]
-fn topic_admin_error(k: &SimErrorKind) -> Msg {
-    match k {
-        SimErrorKind::DeleteInternalTopic { name } => {
-            msg!("error.delete-internal-topic", name = name)
+        } => {
+            msg!(
+                "error.replication-factor",
+                replication_factor = rf,
+                brokers = brokers
+            )
         }
-        SimErrorKind::UnknownTopic { name } => msg!("kafka.topic.unknown", name = name),
-        SimErrorKind::UnknownTopicConfig { key } => msg!("kafka.config.unknown-topic", key = key),
-        SimErrorKind::PartitionsNotIncreased {
+        K::AllBrokersFenced {
+            replication_factor: rf,
+        } => {
+            msg!("error.all-brokers-fenced", replication_factor = rf)
+        }
+        K::InternalTopic { name } => msg!("error.internal-topic", name = name),
+        // The admin client's topic changes refused.
+        #[cfg(feature = "topic-admin")]
+        K::DeleteInternalTopic { name } => msg!("error.delete-internal-topic", name = name),
+        #[cfg(feature = "topic-admin")]
+        K::UnknownTopic { name } => msg!("kafka.topic.unknown", name = name),
+        #[cfg(feature = "topic-admin")]
+        K::UnknownTopicConfig { key } => msg!("kafka.config.unknown-topic", key = key),
+        #[cfg(feature = "topic-admin")]
+        K::PartitionsNotIncreased {
             topic,
             current,
             requested,
-        } => {
-            if current == requested {
-                msg!("kafka.partitions.already", current = current)
-            } else {
-                msg!(
-                    "kafka.partitions.not-an-increase",
-                    topic = topic,
-                    current = current,
-                    requested = requested
-                )
-            }
-        }
-        SimErrorKind::ReplicaAssignment(e) => replica_assignment(e),
-        SimErrorKind::ReassignUnknown { topic, partition } => match partition {
+        } => partitions_not_increased(topic, current, requested),
+        #[cfg(feature = "topic-admin")]
+        K::ReplicaAssignment(e) => replica_assignment(e),
+        #[cfg(feature = "topic-admin")]
+        K::ReassignUnknown { topic, partition } => match partition {
             None => msg!("kafka.reassign.unknown-topic", topic = topic),
             Some(p) => msg!(
                 "kafka.reassign.unknown-partition",
@@ -435,38 +338,65 @@ fn topic_admin_error(k: &SimErrorKind) -> Msg {
                 partition = p
             ),
         },
-        SimErrorKind::NoReassignmentInProgress => Msg::new("kafka.reassign.none-in-progress"),
-        _ => super::unworded(),
+        #[cfg(feature = "topic-admin")]
+        K::NoReassignmentInProgress => Msg::new("kafka.reassign.none-in-progress"),
+        // A broker or controller step refused.
+        K::NoBroker { id } => msg!("error.no-broker", id = id),
+        K::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
+        K::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
+        K::NoController { id, voters } => no_controller(id, voters),
+        K::ControllerState { id, running: true } => {
+            msg!("error.controller-already-running", id = id)
+        }
+        K::ControllerState { id, running: false } => {
+            msg!("error.controller-already-stopped", id = id)
+        }
+        K::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
+        K::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
     }
 }
 
-/// A broker or controller step refused: no such node, already stopped or running, still
-/// registering, or no broker to send an API to.
-fn cluster_error(k: &SimErrorKind) -> Msg {
-    match k {
-        SimErrorKind::NoBroker { id } => msg!("error.no-broker", id = id),
-        SimErrorKind::BrokerAlreadyStopped { id } => msg!("error.broker-already-stopped", id = id),
-        SimErrorKind::BrokerAlreadyRunning { id } => msg!("error.broker-already-running", id = id),
-        SimErrorKind::NoController { id, voters } => msg!(
-            "error.no-controller",
-            id = id,
-            voters = voters
-                .iter()
-                .map(i32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        SimErrorKind::ControllerState { id, running: true } => {
-            msg!("error.controller-already-running", id = id)
+/// Kafka's `Topic.validate` wording of an illegal topic name (InvalidTopicException).
+fn illegal_topic_name(name: &str, reason: &InvalidTopicName) -> Msg {
+    let reason = match reason {
+        InvalidTopicName::Empty => Msg::new("kafka.topic.empty"),
+        InvalidTopicName::Dot => Msg::new("kafka.topic.dot"),
+        InvalidTopicName::DotDot => Msg::new("kafka.topic.dot-dot"),
+        InvalidTopicName::TooLong => {
+            msg!(
+                "kafka.topic.too-long",
+                name = name,
+                max = MAX_TOPIC_NAME_LENGTH
+            )
         }
-        SimErrorKind::ControllerState { id, running: false } => {
-            msg!("error.controller-already-stopped", id = id)
-        }
-        SimErrorKind::BrokerRegistering { id } => msg!("error.broker-registering", id = id),
-        SimErrorKind::NoBrokerFor { api } => msg!("error.no-broker-for", api = api),
+        InvalidTopicName::IllegalCharacter => msg!("kafka.topic.illegal-character", name = name),
+    };
+    msg!("kafka.topic.invalid", reason = reason)
+}
 
-        _ => super::unworded(),
+/// CreatePartitions asked for no more partitions than the topic has.
+#[cfg(feature = "topic-admin")]
+fn partitions_not_increased(topic: &str, current: &i32, requested: &i32) -> Msg {
+    if current == requested {
+        msg!("kafka.partitions.already", current = current)
+    } else {
+        msg!(
+            "kafka.partitions.not-an-increase",
+            topic = topic,
+            current = current,
+            requested = requested
+        )
     }
+}
+
+/// No controller with this id among the quorum's voters.
+fn no_controller(id: &i32, voters: &[i32]) -> Msg {
+    let voters = voters
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    msg!("error.no-controller", id = id, voters = voters)
 }
 
 /// Kafka's `InvalidReplicaAssignmentException` messages (CreatePartitions).
