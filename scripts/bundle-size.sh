@@ -164,6 +164,6 @@ fi
 if [ -f "$DIST/files/index.html" ]; then
   echo
   echo "entry: $DIST/files/ (Kafka's files)"
-  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-325} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-314} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
     "$0" "$DIST/files"
 fi

@@ -107,54 +107,73 @@ async fn read_files(list: web_sys::FileList) -> Result<Vec<(String, Vec<u8>)>, S
     Ok(out)
 }
 
-/// Sends `value` to `tp` as the idempotent producer "learner" (created on the first
-/// send) and flushes: the world after it and what it came to, or why it was refused
-/// (the world shown then stays as it was).
-fn send_one(current: &World, tp: TopicPartition, value: String) -> Result<(World, String), String> {
-    let mut next = current.clone();
-    let mut actions = Vec::new();
-    if !next.producers().contains_key(PRODUCER) {
-        actions.push(Action::CreateProducer {
-            name: PRODUCER.into(),
-            configs: vec![("enable.idempotence".into(), "true".into())],
+/// The world of folder `dir` after the learner's `sends` to `tp` (each by the
+/// idempotent producer "learner", created by the first, and flushed), and what the last
+/// one came to; or why a send was refused. Rebuilt from the folder's files at every
+/// send rather than copied from the world shown: the engine is deterministic, so it is
+/// the world those sends leave, the world shown stays as it was when one is refused,
+/// and the page carries no code to copy a world (≈ 11 KB gzip of its wasm).
+fn continued(
+    o: &Opened,
+    dir: &str,
+    tp: &TopicPartition,
+    sends: &[String],
+) -> Result<(World, String), String> {
+    let mut world = o.world(dir)?;
+    let mut before = world.events().len();
+    for value in sends {
+        let mut actions = Vec::new();
+        if !world.producers().contains_key(PRODUCER) {
+            actions.push(Action::CreateProducer {
+                name: PRODUCER.into(),
+                configs: vec![("enable.idempotence".into(), "true".into())],
+            });
+        }
+        actions.push(Action::Send {
+            producer: PRODUCER.into(),
+            topic_partition: tp.clone(),
+            values: vec![value.clone()],
         });
+        actions.push(Action::Flush {
+            producer: PRODUCER.into(),
+        });
+        before = world.events().len();
+        for a in &actions {
+            world
+                .apply(a)
+                .map_err(|e| crate::i18n::narration::sim_error(&e, ui_lang()))?;
+        }
     }
-    actions.push(Action::Send {
-        producer: PRODUCER.into(),
-        topic_partition: tp,
-        values: vec![value],
-    });
-    actions.push(Action::Flush {
-        producer: PRODUCER.into(),
-    });
-    let before = next.events().len();
-    for a in &actions {
-        next.apply(a)
-            .map_err(|e| crate::i18n::narration::sim_error(&e, ui_lang()))?;
-    }
-    let said = send_result(&next.events()[before.min(next.events().len())..]);
-    Ok((next, said))
+    let said = send_result(&world.events()[before.min(world.events().len())..]);
+    Ok((world, said))
+}
+
+/// What "Send" needs: the folder shown (`opened`'s `dir`, partition `tp`), the sends
+/// so far and the page's states it sets.
+struct SendTo {
+    opened: Opened,
+    dir: String,
+    tp: TopicPartition,
+    sends: UseStateHandle<Vec<String>>,
+    world: UseStateHandle<Option<Result<Rc<World>, String>>>,
+    value: UseStateHandle<String>,
+    sent: UseStateHandle<Option<String>>,
 }
 
 /// "Send" in the world shown: the world after it, and what it came to (or why it was
 /// refused) beside the button.
-fn send_to(
-    world: UseStateHandle<Option<Result<Rc<World>, String>>>,
-    value: UseStateHandle<String>,
-    tp: TopicPartition,
-    sent: UseStateHandle<Option<String>>,
-) -> Callback<SubmitEvent> {
+fn send_to(s: SendTo) -> Callback<SubmitEvent> {
     Callback::from(move |e: SubmitEvent| {
         e.prevent_default();
-        let Some(Ok(current)) = (*world).clone() else {
-            return;
-        };
-        match send_one(&current, tp.clone(), (*value).clone()) {
+        let mut sends = (*s.sends).clone();
+        sends.push((*s.value).clone());
+        match continued(&s.opened, &s.dir, &s.tp, &sends) {
             Ok((next, said)) => {
-                sent.set(Some(said));
-                world.set(Some(Ok(Rc::new(next))));
+                s.sent.set(Some(said));
+                s.world.set(Some(Ok(Rc::new(next))));
+                s.sends.set(sends);
             }
-            Err(why) => sent.set(Some(why)),
+            Err(why) => s.sent.set(Some(why)),
         }
     })
 }
@@ -203,6 +222,8 @@ pub fn files() -> Html {
     // The world of the folder shown: recovered, and changed only by "Send" once the
     // learner continues from it.
     let world = use_state(|| None::<Result<Rc<World>, String>>);
+    // The values sent since, in order: the world shown is the folder's after them.
+    let sends = use_state(Vec::<String>::new);
     let continued = use_state(|| false);
     let selected = use_state(|| None::<(i64, u64)>);
     let value = use_state(|| "v".to_string());
@@ -210,8 +231,9 @@ pub fn files() -> Html {
     let sent = use_state(|| None::<String>);
 
     let show = {
-        let (world, continued, selected, sent) = (
+        let (world, sends, continued, selected, sent) = (
             world.clone(),
+            sends.clone(),
             continued.clone(),
             selected.clone(),
             sent.clone(),
@@ -219,6 +241,7 @@ pub fn files() -> Html {
         Callback::from(move |(o, i): (Opened, usize)| {
             let w = o.reports.get(i).map(|r| o.world(&r.dir).map(Rc::new));
             world.set(w);
+            sends.set(Vec::new());
             continued.set(false);
             selected.set(None);
             sent.set(None);
@@ -254,10 +277,10 @@ pub fn files() -> Html {
             }
         })
     };
-    let tp = (*opened)
+    let shown = (*opened)
         .as_ref()
-        .and_then(|o| o.reports.get(*chosen))
-        .and_then(|r| partition_of(&r.dir));
+        .and_then(|o| Some((o, o.reports.get(*chosen)?)));
+    let tp = shown.and_then(|(_, r)| partition_of(&r.dir));
     let on_switch = {
         let lang = lang.clone();
         Callback::from(move |l| lang.set(l))
@@ -270,8 +293,16 @@ pub fn files() -> Html {
             <p class="action-error" role="alert" data-testid="files-world-error">{ render(&msg!("files.no-world", why = why), ui_lang()) }</p>
         },
         (Some(Ok(wd)), Some(tp)) => {
-            let send = if *continued {
-                let on_send = send_to(world.clone(), value.clone(), tp.clone(), sent.clone());
+            let send = if let (true, Some((o, r))) = (*continued, shown) {
+                let on_send = send_to(SendTo {
+                    opened: o.clone(),
+                    dir: r.dir.clone(),
+                    tp: tp.clone(),
+                    sends: sends.clone(),
+                    world: world.clone(),
+                    value: value.clone(),
+                    sent: sent.clone(),
+                });
                 send_form(&value, (*sent).clone(), on_send)
             } else {
                 let continued = continued.clone();

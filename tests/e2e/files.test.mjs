@@ -90,6 +90,11 @@ test('an exported folder opens with the batches eos inspect prints; continue, se
     const sent = page.locator(`${tid('files-send')} + ${tid('files-sent')}`);
     assert.equal(await sent.getAttribute('aria-live'), 'polite');
     assert.equal(await sent.innerText(), 'Written: the new batch starts at offset 4.');
+    // A second send follows the first: the producer keeps its id and its sequence.
+    await page.locator(tid('files-value')).fill('and-another');
+    await page.locator(tid('files-send')).click();
+    await page.locator(tid('files-log')).filter({ hasText: 'and-another' }).waitFor().catch(() => {});
+    assert.equal(await sent.innerText(), 'Written: the new batch starts at offset 5.');
     // The window was rebuilt at the start: a line says from what, and what (N) is.
     assert.match(await page.locator(tid('window-recovered')).innerText(), /epoch in brackets/);
 
@@ -111,8 +116,11 @@ while r.has_next():
     b = r.next_batch()
     print(b.base_offset, b.producer_id, [x.value.decode() for x in b])
 `, zipPath], { encoding: 'utf8' }).trim().split('\n');
-    assert.equal(read.length, expected.length + 1, read.join('\n'));
-    assert.match(read.at(-1), /\['from-the-page'\]$/);
+    assert.equal(read.length, expected.length + 2, read.join('\n'));
+    assert.match(read.at(-2), /\['from-the-page'\]$/);
+    assert.match(read.at(-1), /\['and-another'\]$/);
+    // One producer wrote both: the same producer id.
+    assert.equal(read.at(-2).split(' ')[1], read.at(-1).split(' ')[1]);
     assert.deepEqual(problems, [], `console errors or failed requests:\n${problems.join('\n')}`);
   } finally {
     await page.close();
