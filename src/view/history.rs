@@ -26,11 +26,12 @@ pub struct History {
     pub cursor: usize,
 }
 
-/// The scenario-language lines of `actions`, joined with `; `.
+/// The scenario-language lines of `actions`, joined with `; ` (the few requests the
+/// language cannot write never come from a click, and are left out).
 pub fn actions_text(actions: &[Action]) -> String {
     actions
         .iter()
-        .map(|a| print_step(&step_for_action(a.clone())).unwrap_or_else(|| format!("{a:?}")))
+        .filter_map(|a| print_step(&step_for_action(a.clone())))
         .collect::<Vec<_>>()
         .join("; ")
 }
