@@ -44,9 +44,9 @@ impl std::fmt::Display for StaleLessonFile {
 }
 
 /// A built-in lesson: a scenario file in `static/lessons/`. Natively, and in a wasm with
-/// feature `lessons` (the wasm tests, the Pulsar site), its text is compiled in; the main
-/// page leaves the texts out of its wasm and fetches a lesson's file when it is opened
-/// (`ui::lesson_files`), checked against the length and hash the build recorded.
+/// feature `lessons` (the wasm tests), its text is compiled in; the main page and the
+/// Pulsar site leave the texts out of their wasm and fetch a lesson's file when it is
+/// shown (`ui::lesson_files`), checked against the length and hash the build recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lesson {
     pub name: &'static str,

@@ -13,6 +13,7 @@ use crate::i18n::narration::pulsar_label;
 use crate::i18n::Lang;
 use crate::pulsar::{Position, TxnID};
 use crate::scenario;
+use crate::ui::lesson_files::{status_line, use_lesson_text, LessonText};
 use crate::view::compare::{
     compare, CompareLabel as C, CompareView, DiffRow, KafkaPartition, KafkaSide, PulsarSide, Row,
 };
@@ -364,20 +365,38 @@ pub struct ComparePageProps {
     pub lang: Lang,
 }
 
+/// The comparison once its story's text is here: on the Pulsar site its file is fetched
+/// first (`lesson_files`), and the page shows its title and the main page's words for a
+/// lesson loading (or not loaded) meanwhile.
 #[function_component(ComparePage)]
 pub fn compare_page(p: &ComparePageProps) -> Html {
-    let lang = p.lang;
+    // From the Pulsar lessons only: `scenario::lesson` would look through every Kafka
+    // lesson too.
+    let story = scenario::pulsar_lessons().iter().find(|l| l.name == STORY);
+    let text = use_lesson_text(story);
+    if let LessonText::Here(source) = text {
+        return html! { <CompareStory lang={p.lang} {source} /> };
+    }
+    html! {
+        <section class="compare-page" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ words::label(C::Title, p.lang) }</h2>
+            { status_line(text, STORY) }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CompareStoryProps {
+    lang: Lang,
+    /// The story's scenario text.
+    source: &'static str,
+}
+
+#[function_component(CompareStory)]
+fn compare_story(p: &CompareStoryProps) -> Html {
+    let (lang, source) = (p.lang, p.source);
     let c = |l: C| words::label(l, lang);
     let at = use_state(|| 0usize);
-    // From the Pulsar lessons only: `scenario::lesson` would look through (and so
-    // compile in) every Kafka lesson's text too, ≈ 40 KB gzip on this site.
-    let Some(source) = scenario::pulsar_lessons()
-        .iter()
-        .find(|l| l.name == STORY)
-        .map(|l| l.source)
-    else {
-        return html! {};
-    };
     // Parsed twice rather than cloned: a `Scenario` clone is ≈ 5 KB of wasm.
     let (Ok(story), Ok(played)) = (scenario::parse(source), scenario::parse(source)) else {
         return html! {};

@@ -85,12 +85,9 @@ impl LessonState {
         let lesson = scenario::lessons()
             .get(index)
             .ok_or_else(|| "no such lesson".to_string())?;
-        let text = lesson.text().ok_or_else(|| {
-            format!(
-                "the lesson file static/lessons/{}.eos could not be loaded",
-                lesson.name
-            )
-        })?;
+        let text = lesson
+            .text()
+            .ok_or_else(|| super::lesson_files::not_loaded(lesson.name))?;
         let parsed = scenario::parse(text).map_err(|e| e.to_string())?;
         Ok(LessonState::new(
             Some(index),

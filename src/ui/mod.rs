@@ -10,7 +10,8 @@
 //! - [`browser`]: window listeners and the location.
 //! - [`class`]: the `class` attribute from a list of names.
 //! - [`keys`]: keyboard shortcuts.
-//! - [`lesson_files`]: fetching a built-in lesson's file (the main page has no texts).
+//! - [`lesson_files`]: fetching a built-in lesson's file (the main page and the Pulsar
+//!   site have no lesson texts).
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
 //! - [`chaos`] and [`chaos_worker`] (feature `checker`): the chaos search page, its own
 //!   entry (`www/chaos.html`), and the Web Worker that runs its seeds.

@@ -4,12 +4,15 @@
 //! cursors and pending ack, the coordinators and their logs, the timeline with the
 //! data-flow step numbers — and the comparison: the Kafka and Pulsar sides of the
 //! story and the differences table that fills in as it runs — and, behind the nav's
-//! "Compare with Kafka" (`#compare`), the comparison page ([`super::compare`]).
+//! "Compare with Kafka" (`#compare`), the comparison page ([`super::compare`]). The
+//! site's wasm has no lesson texts: each lesson's file is fetched when it is shown
+//! ([`super::lesson_files`]).
 
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
 use super::components::question::QuestionInfo;
+use super::lesson_files::{status_line, use_lesson_text, LessonText};
 
 use super::components::event_list::announced;
 use crate::i18n::narration::compare_words::label as compare_label;
@@ -513,7 +516,13 @@ pub fn pulsar_app() -> Html {
     let playing = use_state(|| 0usize);
     let speed = use_state(|| 100usize);
     let current = &lessons[*lesson % lessons.len()];
-    let parsed = scenario::parse(current.source).unwrap_or_default();
+    // Fetched on the Pulsar site, whose wasm has no lesson texts (`lesson_files`), also
+    // behind `#compare` and `#play`: the host page hears where the learner is.
+    let text = use_lesson_text(Some(current));
+    let parsed = match text {
+        LessonText::Here(text) => scenario::parse(text).unwrap_or_default(),
+        _ => scenario::Scenario::default(),
+    };
     // What the steps print (the timeline's narration) is in the page's language too.
     let mut replay = Replay::new(parsed);
     replay.set_lang(*lang);
@@ -524,13 +533,27 @@ pub fn pulsar_app() -> Html {
     let shown = shown(&replay, *at, *lang, &answers);
     let on_answer = answer(answers.clone(), shown.marked.clone(), current.name);
     let correct = shown.marked.iter().filter(|m| answers.contains(m)).count();
+    let (here, loading) = (
+        matches!(text, LessonText::Here(_)),
+        text == LessonText::Loading,
+    );
     {
+        // While the lesson's file is on its way the host hears nothing yet (`eos:ready`
+        // waits, as on the main page); a lesson whose file failed records no progress.
         let (name, at, score) = (current.name, *at, (correct, shown.marked.len()));
-        use_effect_with((name, at, total), move |(name, at, total)| {
-            super::progress::record(name, *at, *total);
-            tell_host(name, *at, *total, score);
-            super::browser::follow_step(Some(name.as_ptr() as usize), *at);
-        });
+        use_effect_with(
+            (name, at, total, here, loading),
+            move |&(name, at, total, here, loading)| {
+                if loading {
+                    return;
+                }
+                if here {
+                    super::progress::record(name, at, total);
+                    super::browser::follow_step(Some(name.as_ptr() as usize), at);
+                }
+                tell_host(name, at, total, score);
+            },
+        );
     }
     // About 180 words a minute, a second at least, 30 s at most, divided by the speed.
     let words: usize = shown.step.as_ref().map_or(0, |s| {
@@ -583,6 +606,7 @@ pub fn pulsar_app() -> Html {
                 <section class="panel lesson-player" aria-labelledby="pulsar-lesson">
                     <h2 id="pulsar-lesson" data-testid="pulsar-lesson-title">{ current.title_in(*lang) }</h2>
                     { lesson_select(lessons, *lesson, *lang, pick) }
+                    { status_line(text, current.name) }
                     { step_shown(&shown, *lang, on_answer) }
                     if let Some(e) = replay.error() { <p class="error" role="alert">{ e.in_lang(replay.lang()) }</p> }
                     // The lesson's end: what the playground does not model.
@@ -590,8 +614,11 @@ pub fn pulsar_app() -> Html {
                         <p class="small"><a href={super::site_href("limits.html")} data-testid="lesson-limits">{ crate::i18n::t(crate::i18n::Key::LimitsLink) }</a></p>
                     }
                 </section>
-                { dock(&at, &playing, &speed, total) }
-                { world_panels(&replay) }
+                // Nothing to press or read while the file loads (or after it failed).
+                if here {
+                    { dock(&at, &playing, &speed, total) }
+                    { world_panels(&replay) }
+                }
             }
         </div>
     }

@@ -328,3 +328,55 @@ test('Pulsar free play: the challenges are solved by what the engine does, axe c
     await page.close();
   }
 });
+
+// The site's wasm has no lesson texts: a lesson's file is fetched when it is shown, once.
+// While it is on its way the player shows the lesson's title and the main page's
+// "Loading the lesson…" with nothing to press; a file that does not come says so, here
+// on the comparison view (its story, kafka-vs-pulsar, refused by the route below).
+test('a Pulsar lesson still loading says so, then plays; a file that fails says so', { timeout: 180_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = watchProblems(page);
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/pulsar/static/lessons/pulsar-tc-crash.eos', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.route('**/pulsar/static/lessons/kafka-vs-pulsar.eos', (route) => route.abort());
+  try {
+    const before = site.server.requests.length;
+    await page.goto(`${site.server.url}pulsar/?lesson=pulsar-tc-crash`, { waitUntil: 'load' });
+    await page.locator(tid('lesson-loading')).waitFor({ timeout: 60_000 });
+    assert.match(await page.locator(tid('pulsar-lesson-title')).innerText(), /coordinator crash/i);
+    assert.equal(await page.locator(tid('lesson-loading')).innerText(), 'Loading the lesson…');
+    assert.equal(await page.locator(tid('pulsar-next')).count(), 0, 'nothing to press while loading');
+    assert.equal(await page.locator(tid('pulsar-timeline')).count(), 0, 'no world while loading');
+    release();
+    await page.locator(tid('pulsar-next')).waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await page.locator(tid('lesson-loading')).count(), 0);
+    assert.equal(await step(page), 0);
+    await page.locator(tid('pulsar-next')).click();
+    assert.equal(await step(page), 1);
+    const lessons = site.server.requests.slice(before).filter((r) => r.includes('/static/lessons/'));
+    assert.deepEqual(lessons.map((r) => r.replace(/.*\/static\/lessons\//, '')), ['pulsar-tc-crash.eos']);
+
+    await page.locator(tid('nav-compare')).click();
+    await page.locator(tid('lesson-file-failed')).waitFor({ timeout: 60_000 });
+    assert.match(
+      await page.locator(tid('lesson-file-failed')).innerText(),
+      /^The lesson file static\/lessons\/kafka-vs-pulsar\.eos could not be loaded\./,
+    );
+    assert.equal(await page.locator(tid('compare-next')).count(), 0);
+    // The refused request, and the console's word on it, are the only problems.
+    assert.ok(problems.some((p) => p.includes('kafka-vs-pulsar.eos')), problems.join('\n'));
+    assert.deepEqual(
+      problems.filter((p) => !p.includes('kafka-vs-pulsar.eos') && p !== 'console error: Failed to load resource: net::ERR_FAILED'),
+      [],
+    );
+  } finally {
+    release();
+    await page.close();
+  }
+});

@@ -213,6 +213,7 @@ keys! {
     LessonNoneOption,
     LessonIntro,
     LessonLoading,
+    LessonFileFailed,
     LessonStepOf,
     LessonNotStarted,
     LessonNext,
