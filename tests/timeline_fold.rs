@@ -7,7 +7,7 @@ use eos_playground::scenario;
 use eos_playground::sim::World;
 use eos_playground::view::timeline::{
     timeline, timeline_with, FetchFold, TimelineOptions, TimelineRow, TimelineView,
-    TIMELINE_MESSAGES,
+    TIMELINE_MESSAGES, TIMELINE_NEWEST,
 };
 
 const FOLDED: TimelineOptions = TimelineOptions {
@@ -169,4 +169,44 @@ producer p flush
     assert_eq!(plain.messages, folded.messages);
     assert!(folds(&folded.rows(|_| false)).is_empty());
     assert!(folded.messages.iter().all(|m| !m.follower_fetch));
+}
+
+#[test]
+fn at_the_newest_end_the_newest_rows_are_drawn_and_an_open_fold_keeps_its_messages() {
+    // Unfolded: the newest `TIMELINE_NEWEST` messages, oldest first.
+    let w = world(RF3);
+    let v = timeline(&w, None, &[], TIMELINE_MESSAGES);
+    let all = v.rows(|_| false);
+    assert_eq!(v.newest_rows(|_| false, usize::MAX), all);
+    let newest = v.newest_rows(|_| false, TIMELINE_NEWEST);
+    assert_eq!(newest[..], all[all.len() - TIMELINE_NEWEST..]);
+    // Folded: the cut counts a fold as one row; opened, its messages follow it.
+    let v = timeline_with(&w, None, &[], TIMELINE_MESSAGES, FOLDED);
+    let closed = v.rows(|_| false);
+    assert!(closed.len() > 3, "{} rows", closed.len());
+    let keep = 3;
+    let cut = v.newest_rows(|_| false, keep);
+    assert_eq!(cut[..], closed[closed.len() - keep..]);
+    let key = folds(&cut)
+        .last()
+        .expect("a fold among the newest rows")
+        .key;
+    let open = v.newest_rows(|k| k == key, keep);
+    let all_open = v.rows(|k| k == key);
+    let at = all_open.len() - open.len();
+    assert_eq!(
+        open[..],
+        all_open[at..],
+        "the newest rows, the open run among them"
+    );
+    assert_eq!(
+        open.len(),
+        keep + folds(&open)
+            .iter()
+            .filter(|f| f.expanded)
+            .map(|f| f.len)
+            .sum::<usize>()
+    );
+    // More than there are: every row.
+    assert_eq!(v.newest_rows(|k| k == key, closed.len() + 1), all_open);
 }

@@ -166,8 +166,12 @@ async fn the_windowed_event_list_shows_every_event_as_it_scrolls() {
         .expect("added");
 
     let root = fresh_root();
-    yew::Renderer::<EventList>::with_root_and_props(root.clone(), EventListProps { events })
-        .render();
+    // As on the transactions page: a shorter window at rest, at the top.
+    let props = EventListProps {
+        events,
+        rest: eos_playground::view::events::EVENT_REST_ROWS,
+    };
+    yew::Renderer::<EventList>::with_root_and_props(root.clone(), props).render();
     tick().await;
     let list = by_testid(&root, "events");
     let items = || {

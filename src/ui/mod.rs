@@ -10,6 +10,8 @@
 //! - [`browser`]: window listeners and the location.
 //! - [`class`]: the `class` attribute from a list of names.
 //! - [`keys`]: keyboard shortcuts.
+//! - [`newest_end`]: whether the reader of a bottom-anchored list (the batch table, the
+//!   timeline) is at its newest end, where only the newest rows are rendered.
 //! - [`lesson_files`]: fetching a built-in lesson's file (the main page and the Pulsar
 //!   site have no lesson texts).
 //! - [`link`]: share links — what "Copy link" puts in the URL, and opening one.
@@ -48,6 +50,7 @@ pub mod language;
 pub mod lesson_files;
 pub mod lesson_state;
 pub mod link;
+pub mod newest_end;
 pub mod progress;
 #[cfg(feature = "pulsar")]
 pub mod pulsar;

@@ -10,6 +10,7 @@
 use crate::ui::class::{class_list, on};
 use yew::prelude::*;
 
+use crate::view::events::EVENT_REST_ROWS;
 use crate::view::page::Setup;
 
 use super::components::event_list::EventList;
@@ -145,7 +146,7 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                 <Timeline view={v.timeline.clone()} {on_act} />
             </div>
             <div class="tx-events">
-                <EventList events={v.events.clone()} />
+                <EventList events={v.events.clone()} rest={EVENT_REST_ROWS} />
             </div>
             <div class="tx-tools stack">
                 { p.time_travel.clone() }

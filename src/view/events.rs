@@ -73,14 +73,26 @@ pub const EVENT_OVERSCAN: usize = 8;
 /// estimate): the place the others hold, and where a scroll position lands.
 pub const EVENT_PX: usize = 40;
 
+/// How many items the transactions page's list renders at rest, scrolled to its top:
+/// a click inserts its new events there, which moves every rendered item down, and each
+/// moved item is laid out, pre-painted and painted again in the click's frame. That
+/// list's box (22rem, 351 px at every width) shows at most 12 of the shortest
+/// (one-line, 30 px) items; the first page's box is as tall as the window, and it
+/// renders [`EVENT_ROWS`] at rest.
+pub const EVENT_REST_ROWS: usize = 20;
+
 /// The item at the top of the list's box when it is scrolled `scroll_top` pixels down.
 pub fn item_at(scroll_top: i32) -> usize {
     usize::try_from(scroll_top).unwrap_or(0) / EVENT_PX
 }
 
 /// The items of a list of `len` that the list renders when item `at` is at the top of
-/// its box: from [`EVENT_OVERSCAN`] items above it, [`EVENT_ROWS`] (fewer at the end).
-pub fn event_window(at: usize, len: usize) -> std::ops::Range<usize> {
+/// its box: from [`EVENT_OVERSCAN`] items above it, [`EVENT_ROWS`] (fewer at the end);
+/// at the top, the first `rest` (at most [`EVENT_ROWS`]).
+pub fn event_window(at: usize, len: usize, rest: usize) -> std::ops::Range<usize> {
+    if at == 0 {
+        return 0..rest.min(EVENT_ROWS).min(len);
+    }
     let start = at
         .saturating_sub(EVENT_OVERSCAN)
         .min(len.saturating_sub(EVENT_ROWS));
@@ -112,7 +124,7 @@ mod tests {
 
     #[test]
     fn the_window_follows_the_scroll_and_reaches_both_ends() {
-        let window = |top: i32, len| event_window(item_at(top), len);
+        let window = |top: i32, len| event_window(item_at(top), len, EVENT_ROWS);
         assert_eq!(window(0, 10), 0..10);
         assert_eq!(window(0, 150), 0..EVENT_ROWS);
         assert_eq!(window(-30, 150), 0..EVENT_ROWS, "a bounce above the top");
@@ -126,5 +138,17 @@ mod tests {
             top += 300;
         }
         assert!(seen.iter().all(|s| *s));
+    }
+
+    #[test]
+    fn at_rest_the_window_is_the_first_rest_items_and_scrolling_widens_it() {
+        let window = |top: i32, len| event_window(item_at(top), len, EVENT_REST_ROWS);
+        assert_eq!(window(0, 150), 0..EVENT_REST_ROWS);
+        assert_eq!(window(0, 5), 0..5);
+        assert_eq!(window(EVENT_PX as i32 - 1, 150), 0..EVENT_REST_ROWS);
+        // One item down: the whole window from the top.
+        assert_eq!(window(EVENT_PX as i32, 150), 0..EVENT_ROWS);
+        assert_eq!(window(i32::MAX, 150), 150 - EVENT_ROWS..150);
+        assert_eq!(event_window(0, 150, usize::MAX), 0..EVENT_ROWS);
     }
 }

@@ -17,6 +17,13 @@ use crate::util::ordered::CollectSorted;
 /// How many network messages the timeline shows (the newest).
 pub const TIMELINE_MESSAGES: usize = 40;
 
+/// How many rows the timeline draws while the reader is at its newest end (where every
+/// click lands; all of them once the reader scrolls up): its box (34rem) shows ≈ 15
+/// rows under the heads, and each drawn row is laid out, pre-painted and painted again
+/// when a click appends messages, since the rows move up together in the
+/// bottom-anchored box (`ui::newest_end`; docs/performance.md).
+pub const TIMELINE_NEWEST: usize = 24;
+
 /// A lifeline of the sequence diagram.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lifeline {
@@ -289,7 +296,32 @@ impl TimelineMessage {
     }
 }
 
+impl TimelineRow {
+    /// The index of the row's first message.
+    pub fn first(&self) -> usize {
+        match self {
+            TimelineRow::Message(i) => *i,
+            TimelineRow::Fold(f) => f.first,
+        }
+    }
+}
+
 impl TimelineView {
+    /// [`TimelineView::rows`] from the first message of the newest `keep` rows counted
+    /// folded: an open fold counts as one row with the messages it shows, so a fold
+    /// opened near the newest end is drawn with them.
+    pub fn newest_rows(&self, expanded: impl Fn(u64) -> bool, keep: usize) -> Vec<TimelineRow> {
+        let folded = self.rows(|_| false);
+        let from = folded
+            .len()
+            .checked_sub(keep)
+            .and_then(|i| folded.get(i))
+            .map_or(0, TimelineRow::first);
+        let mut rows = self.rows(expanded);
+        rows.retain(|r| r.first() >= from);
+        rows
+    }
+
     /// The rows to draw. Unfolded, one per message. Folded, each run of two or more
     /// plain follower fetches is one [`TimelineRow::Fold`] row, followed by its messages
     /// when `expanded(key)` says it is open.

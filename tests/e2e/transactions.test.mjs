@@ -427,6 +427,18 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     await page.locator(`${tid('events')} li[aria-posinset="${size}"]`).waitFor({ timeout: 10_000 });
     await page.keyboard.press('Home');
     await page.locator(`${tid('events')} li.event:not([aria-posinset])`).first().waitFor({ timeout: 10_000 });
+    // The timeline draws only its newest rows at its newest end (where the clicks land),
+    // and every message once the focused region is scrolled up; back at the newest end,
+    // the newest again.
+    const tlRows = async () => page.locator(`${tid('timeline')} .tl-row`).count();
+    const atRest = await tlRows();
+    const shown = Number((await page.locator('.timeline-panel .panel-head .small').innerText()).match(/\d+/)[0]);
+    assert.ok(atRest < shown, `${atRest} of ${shown} messages drawn at the newest end`);
+    await page.locator('.tl-scroll').focus();
+    await page.keyboard.press('PageUp');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="timeline"] .tl-row').length === n, shown, { timeout: 10_000 });
+    await page.keyboard.press('End');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="timeline"] .tl-row').length === n, atRest, { timeout: 10_000 });
     assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
   } finally {
     await page.close();

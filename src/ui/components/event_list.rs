@@ -15,6 +15,11 @@ use crate::view::events::{event_window, item_at, EVENT_PX, EVENT_ROWS};
 pub struct EventListProps {
     /// Oldest first (the list shows them newest first).
     pub events: Vec<EventItem>,
+    /// How many items to render at rest, scrolled to the top, where a click's new
+    /// events push the others down: more than the list's box shows
+    /// (`view::events::EVENT_REST_ROWS`).
+    #[prop_or(EVENT_ROWS)]
+    pub rest: usize,
 }
 
 /// What the screen reader hears of `events` (`view::announce`): the lines of the last
@@ -48,7 +53,8 @@ pub fn event_list(p: &EventListProps) -> Html {
     // Windowed: the items near the scrolled position are rendered, the others hold
     // their place as empty items (`view::events::event_window`), so the list
     // scrolls, by mouse or by the arrow keys once focused, through every event while
-    // the page lays out ≈ 50 items. Every item's text stays in the view model
+    // the page lays out ≈ 50 items (`rest` of them at the top, where a click's new
+    // events push every rendered item down). Every item's text stays in the view model
     // (`TxnViews::events`), and `aria-setsize` tells a screen reader how many there are.
     let at = use_state_eq(|| 0);
     let onscroll = {
@@ -82,7 +88,7 @@ pub fn event_list(p: &EventListProps) -> Html {
         .filter(|e| *show_network || !e.network)
         .collect();
     let len = shown.len();
-    let window = event_window(*at, len);
+    let window = event_window(*at, len, p.rest);
     // An empty item holds the place of `n` items not rendered (the list's padding
     // would not count in its scroll height at the bottom).
     let gap = |n: usize| {
@@ -94,7 +100,7 @@ pub fn event_list(p: &EventListProps) -> Html {
     };
     // Only a windowed list says how many items it has; a window at the top leaves each
     // item's position to its place in the list, so a click at the top rewrites none.
-    let setsize = (len > EVENT_ROWS).then(|| len.to_string());
+    let setsize = (len > window.len()).then(|| len.to_string());
     let items: Html = shown
         .get(window.clone())
         .unwrap_or_default()

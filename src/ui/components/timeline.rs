@@ -4,6 +4,9 @@
 //! responses dashed, errors red with their name, lost messages broken with ✗.
 //! Drawn with a CSS grid, so it reflows with the width and its text stays text; on a
 //! narrow screen it becomes a list, each message with its route written out.
+//! While the reader is at the newest end of its bottom-anchored box (where each click's
+//! messages land and move every drawn row up) only the newest rows are drawn
+//! (`TIMELINE_NEWEST`), all of them once the reader scrolls up (`ui::newest_end`).
 //!
 //! A message still on its way (▸) or held (‖) is a button: it opens a small menu under
 //! its row — drop, delay by N ms, duplicate, hold, or release a held one — whose choice
@@ -16,6 +19,7 @@
 //! again; a fetch a fault touched or an error marks always has its own row.
 
 use crate::ui::class::{class_list, on};
+use crate::ui::newest_end::use_newest_end;
 use yew::prelude::*;
 use yew::virtual_dom::VList;
 
@@ -24,6 +28,7 @@ use crate::sim::{Action, FaultMark};
 use crate::view::alt::{message_label, timeline_alt};
 use crate::view::timeline::{
     choice_action, FetchFold, MessageChoice, TimelineMessage, TimelineRow, TimelineView,
+    TIMELINE_NEWEST,
 };
 
 #[derive(Properties, PartialEq)]
@@ -38,6 +43,10 @@ pub struct TimelineProps {
 /// The delay the menu proposes, in ms (past the producer's 30 s request.timeout.ms it
 /// would look like a loss, so a short one).
 const DEFAULT_DELAY_MS: &str = "500";
+
+/// Scrolled up by more than this (three rows of ≈ 32 px), the timeline draws every
+/// row: the newest [`TIMELINE_NEWEST`] reach ≈ 9 rows above the ≈ 15 its box shows.
+const AWAY_PX: i32 = 96;
 
 fn label(m: &TimelineMessage) -> String {
     message_label(m, ui_lang())
@@ -199,6 +208,14 @@ pub fn timeline(p: &TimelineProps) -> Html {
                 .all(|r| *r != TimelineRow::Message(i));
         (!hidden).then_some(i)
     });
+    // At the newest end (where the clicks land) only the newest rows are drawn; all of
+    // them once the reader scrolls up or a message's menu is open.
+    let newest = use_newest_end();
+    let keep = if newest.away() || open_msg.is_some() {
+        usize::MAX
+    } else {
+        TIMELINE_NEWEST
+    };
     let rows = RowContext {
         p,
         open: &open,
@@ -215,12 +232,12 @@ pub fn timeline(p: &TimelineProps) -> Html {
     html! {
         <section class="panel stack timeline-panel" aria-labelledby="timeline-heading">
             { timeline_intro(p) }
-            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)}>
+            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)} onscroll={newest.on_scroll(AWAY_PX)}>
                 <div class="timeline" style={columns} data-testid="timeline">
                     { lines }
                     <div class="lifeline-head tl-corner" style="grid-column: 1;" aria-hidden="true"></div>
                     { lifeline_heads(v) }
-                    { diagram_rows(&rows, &open_folds) }
+                    { diagram_rows(&rows, &open_folds, keep) }
                 </div>
             </div>
         </section>
@@ -278,12 +295,13 @@ struct RowContext<'a> {
     new_after: Option<u64>,
 }
 
-/// The diagram's rows, oldest first: a message each, or a fold of follower fetches.
-fn diagram_rows(rows: &RowContext, open_folds: &UseStateHandle<Vec<u64>>) -> Html {
+/// The diagram's rows, oldest first: a message each, or a fold of follower fetches;
+/// the newest `keep` (`TimelineView::newest_rows`).
+fn diagram_rows(rows: &RowContext, open_folds: &UseStateHandle<Vec<u64>>, keep: usize) -> Html {
     let v = &rows.p.view;
     let mut new_index = 0usize;
     let mut drawn = Vec::new();
-    for row in v.rows(|k| open_folds.contains(&k)) {
+    for row in v.newest_rows(|k| open_folds.contains(&k), keep) {
         match row {
             TimelineRow::Fold(f) => {
                 drawn.push(keyed(format!("f{}", f.key), fold_row(&f, open_folds)))

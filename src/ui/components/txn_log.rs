@@ -12,6 +12,7 @@
 //! row sits among all of them.
 
 use crate::ui::class::{class_list, on};
+use crate::ui::newest_end::{use_newest_end, NewestEnd};
 use yew::prelude::*;
 use yew::virtual_dom::VList;
 
@@ -200,8 +201,8 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
     // `NEWEST_ROWS` batches are rendered; once the reader scrolls up past a few rows,
     // every decoded batch (as many as the view model decoded, then the window scrolled
     // to).
-    let away = use_state(|| false);
-    let (first, len, table_rows) = if windowed && !*away && part.rows.is_none() {
+    let newest = use_newest_end();
+    let (first, len, table_rows) = if windowed && !newest.away() && part.rows.is_none() {
         newest_rows(part, NEWEST_ROWS)
     } else {
         let (first, table_rows) = window_rows(part);
@@ -211,7 +212,7 @@ pub fn txn_log(p: &TxnLogProps) -> Html {
     let onscroll = p
         .on_back
         .clone()
-        .map(|cb| on_scroll(cb, away.clone(), first, len, total));
+        .map(|cb| on_scroll(cb, newest.clone(), first, len, total));
     let onkeydown = windowed.then(on_home_end);
     html! {
         <div class="stack txn-log">
@@ -270,7 +271,7 @@ fn legend() -> Html {
 /// the window there when it shows rows outside the decoded ones.
 fn on_scroll(
     cb: Callback<usize>,
-    away: UseStateHandle<bool>,
+    newest: NewestEnd,
     first: usize,
     len: usize,
     total: usize,
@@ -281,10 +282,7 @@ fn on_scroll(
         };
         // Scrolled up by more than a few rows: render all the decoded ones (the
         // cut window covers `NEWEST_ROWS` less the box's 9 and `back_for`'s 5).
-        let up = el.scroll_top() < -((ROW_PX * 6) as i32);
-        if up != *away {
-            away.set(up);
-        }
+        newest.scrolled(&el, (ROW_PX * 6) as i32);
         if let Some(back) = back_for(el.scroll_top(), el.client_height(), first, len, total) {
             cb.emit(back);
         }

@@ -1,0 +1,43 @@
+//! Where the reader is in a bottom-anchored list: the batch table and the timeline
+//! scroll in a flex `column-reverse` box, which keeps their newest row in view as rows
+//! are appended. So a click that appends a row moves every rendered row up, and each
+//! moved row is laid out, pre-painted and painted again in the click's frame: while
+//! the reader is at the newest end, such a list renders only its newest rows (a few
+//! more than its box shows), and all of them once the reader scrolls up
+//! (docs/performance.md, "The page").
+
+use yew::prelude::*;
+
+/// Whether the reader has scrolled a bottom-anchored list away from its newest end.
+#[derive(Clone, PartialEq)]
+pub struct NewestEnd(UseStateHandle<bool>);
+
+/// The list starts at its newest end.
+#[hook]
+pub fn use_newest_end() -> NewestEnd {
+    NewestEnd(use_state_eq(|| false))
+}
+
+impl NewestEnd {
+    /// Scrolled up: every row is rendered.
+    pub fn away(&self) -> bool {
+        *self.0
+    }
+
+    /// After a scroll of `el`: away once it is more than `px` above its newest end
+    /// (`scroll_top` is 0 there and negative above it in a `column-reverse` box), so
+    /// the older rows are drawn before the reader reaches the newest ones' top.
+    pub fn scrolled(&self, el: &web_sys::Element, px: i32) {
+        self.0.set(el.scroll_top() < -px);
+    }
+
+    /// A scroll handler that only tracks [`NewestEnd::scrolled`].
+    pub fn on_scroll(&self, px: i32) -> Callback<Event> {
+        let end = self.clone();
+        Callback::from(move |e: Event| {
+            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                end.scrolled(&el, px);
+            }
+        })
+    }
+}
