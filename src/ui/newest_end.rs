@@ -27,8 +27,15 @@ impl NewestEnd {
     /// After a scroll of `el`: away once it is more than `px` above its newest end
     /// (`scroll_top` is 0 there and negative above it in a `column-reverse` box), so
     /// the older rows are drawn before the reader reaches the newest ones' top.
+    /// While the focus is inside the list (a row's button, not the scroll region
+    /// itself) every row stays drawn: cutting the focused row would lose the keyboard
+    /// reader's place.
     pub fn scrolled(&self, el: &web_sys::Element, px: i32) {
-        self.0.set(el.scroll_top() < -px);
+        let focus_inside = el
+            .owner_document()
+            .and_then(|d| d.active_element())
+            .is_some_and(|a| a != *el && el.contains(Some(&a)));
+        self.0.set(el.scroll_top() < -px || focus_inside);
     }
 
     /// A scroll handler that only tracks [`NewestEnd::scrolled`].
