@@ -337,3 +337,50 @@ fn the_aborted_list_is_bounded_by_the_offset_index_not_the_bytes_sent() {
     assert_eq!(read.batch_count, 1);
     assert_eq!(read.aborted_transactions, Some(vec![]));
 }
+
+/// `UnifiedLogTest.testFetchUpToLastStableOffset` (Kafka 4.0): read_committed reads
+/// something from every offset below the LSO and nothing from the LSO to the LEO, as
+/// transactions of two producers complete.
+#[test]
+fn read_committed_fetches_are_bounded_by_the_lso() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    let mut seqs = [0i32; 3];
+    let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
+        let values = vec!["v"; n];
+        let batch = if pid < 0 {
+            data(-1, -1, &values)
+        } else {
+            let seq = &mut seqs[pid as usize];
+            let b = txn(pid, 0, *seq, &values);
+            *seq += n as i32;
+            b
+        };
+        log.append_as_leader(fs, batch, 0).unwrap();
+    };
+    append(&mut log, &mut fs, 1, 5);
+    append(&mut log, &mut fs, -1, 3);
+    append(&mut log, &mut fs, 2, 2);
+    append(&mut log, &mut fs, 1, 4);
+    append(&mut log, &mut fs, -1, 2);
+    append(&mut log, &mut fs, 1, 10);
+    let assert_lso_bounded = |log: &UnifiedLog, fs: &MemFs| {
+        for offset in log.log_start_offset()..=log.log_end_offset {
+            let read = log
+                .read(fs, offset, usize::MAX, FetchIsolation::TxnCommitted)
+                .unwrap();
+            let below = offset < log.last_stable_offset();
+            assert_eq!(read.batch_count > 0, below, "from {offset}");
+        }
+    };
+    assert_eq!(log.last_stable_offset(), 0);
+    assert_lso_bounded(&log, &fs);
+    log.append_marker(&mut fs, 1, 0, ControlRecordType::Commit, 0, 0, false)
+        .unwrap();
+    assert_eq!(log.last_stable_offset(), 8);
+    assert_lso_bounded(&log, &fs);
+    log.append_marker(&mut fs, 2, 0, ControlRecordType::Abort, 0, 0, false)
+        .unwrap();
+    assert_eq!(log.last_stable_offset(), log.log_end_offset);
+    assert_lso_bounded(&log, &fs);
+}
