@@ -720,6 +720,30 @@ fn empty_batches_move_the_position_past_their_last_offset() {
     assert_eq!(c.position(&tp()), Some(4));
 }
 
+/// FetcherTest.testReadCommittedLagMetric: read_committed's lag is the answer's LSO
+/// minus the position, after an empty answer and after one with records.
+#[test]
+fn read_committed_lag_is_the_lso_minus_the_position() {
+    let mut c = consumer("read_committed", &[]);
+    c.fetch_request(&tp());
+    c.on_fetch_response(&tp(), FetchPartitionData::new(100, 50, Vec::new()));
+    assert_eq!(c.lag(&tp()), Some(50));
+    let mut plain = Vec::new();
+    RecordBatch::new_data(
+        0,
+        NO_PRODUCER_ID,
+        NO_PRODUCER_EPOCH,
+        -1,
+        false,
+        1000,
+        vec![(None, Some(b"v".to_vec())); 3],
+    )
+    .encode_into(&mut plain);
+    c.fetch_request(&tp());
+    c.on_fetch_response(&tp(), FetchPartitionData::new(200, 150, plain));
+    assert_eq!(c.lag(&tp()), Some(147));
+}
+
 // ---------------------------------------------------------------------------------------
 // Properties
 // ---------------------------------------------------------------------------------------
