@@ -46,7 +46,7 @@ impl UnifiedLog {
         }
         // No segment holds a batch at or past the start (all deleted): nothing, and no
         // list at all.
-        let Some(slice) = self.read_slice(fs, start_offset, max_bytes, upper) else {
+        let Some(slice) = self.read_slice(fs, start_offset, (max_bytes, upper), committed) else {
             return Ok(self.fetch_data_info(Vec::new(), 0, None));
         };
         let aborted = committed.then(|| self.aborted_in_fetch(fs, start_offset, &slice));
@@ -72,12 +72,14 @@ impl UnifiedLog {
     /// `LocalLog.read` then `LogSegment.read`: the first segment that holds a batch
     /// ending at or past `start_offset` answers, with its batches from there that end
     /// below `upper`, within `max_bytes` (the first always). None when no segment does.
+    /// `find_bound`: walk on past `max_bytes` to where `upper` sits in the segment (the
+    /// aborted list's bound needs it).
     fn read_slice(
         &self,
         fs: &MemFs,
         start_offset: i64,
-        max_bytes: usize,
-        upper: i64,
+        (max_bytes, upper): (usize, i64),
+        find_bound: bool,
     ) -> Option<SegmentSlice> {
         for (segment, seg) in self.segments.iter().enumerate() {
             if seg.next_offset <= start_offset {
@@ -105,6 +107,9 @@ impl UnifiedLog {
                 }
                 // Past `max_bytes` the walk only looks for the bound's position.
                 full = full || (s.batch_count > 0 && s.records.len() + used > max_bytes);
+                if full && !find_bound {
+                    break;
+                }
                 if !full {
                     s.records
                         .extend_from_slice(rest.get(..used).unwrap_or_default());
