@@ -10,11 +10,14 @@ impl UnifiedLog {
     pub fn aborted_transactions(&self, fs: &MemFs) -> Vec<AbortedTxn> {
         self.segments
             .iter()
-            .flat_map(|s| {
-                let path = format!("{}/{}", self.dir, file_name(s.base_offset, ".txnindex"));
-                AbortedTxn::decode_all(fs.read(&path).unwrap_or_default())
-            })
+            .flat_map(|s| self.txn_index(fs, s))
             .collect()
+    }
+
+    /// The entries of one segment's `.txnindex`.
+    fn txn_index(&self, fs: &MemFs, seg: &LogSegment) -> Vec<AbortedTxn> {
+        let path = format!("{}/{}", self.dir, file_name(seg.base_offset, ".txnindex"));
+        AbortedTxn::decode_all(fs.read(&path).unwrap_or_default())
     }
 
     /// `UnifiedLog.read`: whole batches from `start_offset` up to the bound the
@@ -39,34 +42,38 @@ impl UnifiedLog {
             FetchIsolation::TxnCommitted => self.last_stable_offset(),
         };
         let committed = isolation == FetchIsolation::TxnCommitted;
-        // `LocalLog.read` (Kafka 4.0): a fetch at or past the bound reads nothing and
-        // lists no aborted transaction (`emptyFetchDataInfo`: an empty list).
-        if start_offset >= upper {
-            return Ok(self.fetch_data_info(Vec::new(), 0, committed.then(Vec::new)));
-        }
-        // No segment holds a batch at or past the start (all deleted): nothing, and no
-        // list at all.
-        let Some(slice) = self.read_slice(fs, start_offset, (max_bytes, upper), committed) else {
-            return Ok(self.fetch_data_info(Vec::new(), 0, None));
-        };
-        let aborted = committed.then(|| self.aborted_in_fetch(fs, start_offset, &slice));
-        Ok(self.fetch_data_info(slice.records, slice.batch_count, aborted))
-    }
-
-    fn fetch_data_info(
-        &self,
-        records: Vec<u8>,
-        batch_count: usize,
-        aborted_transactions: Option<Vec<(i64, i64)>>,
-    ) -> FetchDataInfo {
-        FetchDataInfo {
+        let (records, batch_count, aborted_transactions) =
+            self.read_range(fs, start_offset, (max_bytes, upper), committed);
+        Ok(FetchDataInfo {
             records,
             batch_count,
             high_watermark: self.high_watermark,
             last_stable_offset: self.last_stable_offset(),
             log_start_offset: self.log_start_offset,
             aborted_transactions,
+        })
+    }
+
+    /// The bytes, their batch count and (`committed`) the aborted list of a read.
+    fn read_range(
+        &self,
+        fs: &MemFs,
+        start_offset: i64,
+        (max_bytes, upper): (usize, i64),
+        committed: bool,
+    ) -> (Vec<u8>, usize, Option<Vec<(i64, i64)>>) {
+        // `LocalLog.read` (Kafka 4.0): a fetch at or past the bound reads nothing and
+        // lists no aborted transaction (`emptyFetchDataInfo`: an empty list).
+        if start_offset >= upper {
+            return (Vec::new(), 0, committed.then(Vec::new));
         }
+        // No segment holds a batch at or past the start (all deleted): nothing, and no
+        // list at all.
+        let Some(slice) = self.read_slice(fs, start_offset, (max_bytes, upper), committed) else {
+            return (Vec::new(), 0, None);
+        };
+        let aborted = committed.then(|| self.aborted_in_fetch(fs, start_offset, &slice));
+        (slice.records, slice.batch_count, aborted)
     }
 
     /// `LocalLog.read` then `LogSegment.read`: the first segment that holds a batch
@@ -157,9 +164,7 @@ impl UnifiedLog {
             .unwrap_or(self.log_end_offset);
         let mut out = Vec::new();
         for s in self.segments.iter().skip(slice.segment) {
-            let path = format!("{}/{}", self.dir, file_name(s.base_offset, ".txnindex"));
-            let entries = AbortedTxn::decode_all(fs.read(&path).unwrap_or_default());
-            let found = collect_aborted_txns(&entries, start_offset, upper_bound);
+            let found = collect_aborted_txns(&self.txn_index(fs, s), start_offset, upper_bound);
             out.extend(
                 found
                     .aborted_transactions
