@@ -61,7 +61,7 @@ impl UnifiedLog {
         start_offset: i64,
         (max_bytes, upper): (usize, i64),
         committed: bool,
-    ) -> (Vec<u8>, usize, Option<Vec<(i64, i64)>>) {
+    ) -> ReadRange {
         // `LocalLog.read` (Kafka 4.0): a fetch at or past the bound reads nothing and
         // lists no aborted transaction (`emptyFetchDataInfo`: an empty list).
         if start_offset >= upper {
@@ -204,6 +204,10 @@ impl UnifiedLog {
         out
     }
 }
+
+/// A read's bytes, their batch count and (read_committed) its aborted list as
+/// (producer id, first offset).
+type ReadRange = (Vec<u8>, usize, Option<Vec<(i64, i64)>>);
 
 /// What `LogSegment.read` found in the segment that answers a fetch.
 struct SegmentSlice {
