@@ -525,6 +525,226 @@ fn completed_fetch_can_be_driven_directly() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Kafka 4.0's read_committed cases (FetcherTest, FetchCollectorTest, CompletedFetchTest),
+// on batches placed at the offsets those tests use.
+// ---------------------------------------------------------------------------------------
+
+/// A transactional batch of `keys` (values "value") from `pid` at `base`
+/// (FetcherTest.appendTransactionalRecords).
+fn txn_at(pid: i64, base: i64, keys: &[&str]) -> RecordBatch {
+    let kvs = keys
+        .iter()
+        .map(|k| (Some(k.as_bytes().to_vec()), Some(b"value".to_vec())))
+        .collect();
+    RecordBatch::new_data(base, pid, 0, base as i32, true, 1000, kvs)
+}
+
+/// `pid`'s COMMIT or ABORT marker at `base` (FetcherTest.commitTransaction / abortTransaction).
+fn marker_at(pid: i64, base: i64, commit: bool) -> RecordBatch {
+    let kind = if commit {
+        ControlRecordType::Commit
+    } else {
+        ControlRecordType::Abort
+    };
+    RecordBatch::new_control(base, pid, 0, 1000, kind, 0)
+}
+
+/// A Fetch answer with these batches and aborted transactions (producer id, first offset).
+fn answer(batches: &[RecordBatch], aborted: &[(i64, i64)]) -> FetchPartitionData {
+    let mut records = Vec::new();
+    for b in batches {
+        b.encode_into(&mut records);
+    }
+    FetchPartitionData {
+        aborted_transactions: Some(
+            aborted
+                .iter()
+                .map(|&(producer_id, first_offset)| AbortedTransaction {
+                    producer_id,
+                    first_offset,
+                })
+                .collect(),
+        ),
+        ..FetchPartitionData::new(100, 100, records)
+    }
+}
+
+fn keys(records: &[ConsumerRecord]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| String::from_utf8_lossy(r.key.as_deref().unwrap_or_default()).into_owned())
+        .collect()
+}
+
+fn offsets(records: &[ConsumerRecord]) -> Vec<i64> {
+    records.iter().map(|r| r.offset).collect()
+}
+
+/// FetcherTest.testReadCommittedWithCommittedAndAbortedTransactions: two producers
+/// interleaved, each with a committed and an aborted transaction.
+#[test]
+fn interleaved_producers_keep_only_their_committed_transactions() {
+    let batches = [
+        txn_at(1, 0, &["commit1-1", "commit1-2"]),
+        txn_at(2, 2, &["abort2-1"]),
+        marker_at(1, 3, true),
+        txn_at(2, 4, &["abort2-2"]),
+        marker_at(2, 5, false),
+        txn_at(1, 6, &["abort1-1"]),
+        txn_at(2, 7, &["commit2-1"]),
+        txn_at(1, 8, &["abort1-2"]),
+        marker_at(1, 9, false),
+        marker_at(2, 10, true),
+    ];
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(2, 2), (1, 6)]));
+    assert_eq!(keys(&records), ["commit1-1", "commit1-2", "commit2-1"]);
+    assert_eq!(c.position(&tp()), Some(11));
+}
+
+/// FetcherTest.testMultipleAbortMarkers: a second ABORT for the same transaction changes
+/// nothing; the producer's next transaction is read.
+#[test]
+fn a_repeated_abort_marker_is_ignored() {
+    let batches = [
+        txn_at(1, 0, &["abort1-1", "abort1-2"]),
+        marker_at(1, 2, false),
+        marker_at(1, 3, false),
+        txn_at(1, 4, &["commit1-1", "commit1-2"]),
+        marker_at(1, 6, true),
+    ];
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(1, 0)]));
+    assert_eq!(keys(&records), ["commit1-1", "commit1-2"]);
+}
+
+/// FetcherTest.testReadCommittedAbortMarkerWithNoData: the aborted data is gone (its
+/// first offset 0 is no longer in the answer); its marker still ends the transaction.
+#[test]
+fn an_abort_marker_without_its_data_still_ends_the_transaction() {
+    let batches = [
+        marker_at(1, 5, false),
+        txn_at(1, 6, &["6", "7", "8"]),
+        marker_at(1, 9, true),
+    ];
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(1, 0)]));
+    assert_eq!(offsets(&records), [6, 7, 8]);
+}
+
+/// FetcherTest.testReadCommittedWithCompactedTopic: offsets with gaps; an aborted
+/// transaction counts from its first offset even when that offset was compacted away,
+/// and a producer whose ABORT is not in the answer stays skipped.
+#[test]
+fn a_compacted_answer_skips_by_first_offset_and_missing_markers() {
+    let batches = [
+        txn_at(3, 3, &["3", "4"]),
+        txn_at(2, 15, &["15", "16", "17"]),
+        txn_at(1, 22, &["22", "23"]),
+        marker_at(2, 28, false),
+        txn_at(3, 30, &["30", "31", "32"]),
+        marker_at(3, 35, true),
+        txn_at(1, 39, &["39", "40"]),
+    ];
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(2, 6), (1, 0)]));
+    assert_eq!(offsets(&records), [3, 4, 30, 31, 32]);
+    assert_eq!(c.position(&tp()), Some(41));
+}
+
+/// FetcherTest.testReturnAbortedTransactionsInUncommittedMode and
+/// CompletedFetchTest.testAbortedTransactionRecordsRemoved: the same answer, aborted list
+/// included, gives read_uncommitted every record and read_committed none.
+#[test]
+fn read_uncommitted_ignores_the_aborted_list() {
+    let batches = [txn_at(1, 0, &["k0", "k1"]), marker_at(1, 2, false)];
+    let mut c = consumer("read_uncommitted", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(1, 0)]));
+    assert_eq!(offsets(&records), [0, 1]);
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(1, 0)]));
+    assert!(records.is_empty());
+    // FetcherTest.testConsumerPositionUpdatedWhenSkippingAbortedTransactions.
+    assert_eq!(c.position(&tp()), Some(3));
+}
+
+/// FetchCollectorTest.testReadCommittedWithAbortedTransaction: a fetch of aborted data
+/// only still moves the position, with the epoch of the last batch read (the marker's,
+/// `CompletedFetch.lastEpoch`); a marker first, then data of the same producer listed
+/// as aborted from the marker's offset, delivers the data.
+#[test]
+fn skipping_aborted_data_moves_the_position_with_the_last_batch_epoch() {
+    let mut data = txn_at(1, 0, &["k"; 20]);
+    data.partition_leader_epoch = 2;
+    let mut abort = marker_at(1, 20, false);
+    abort.partition_leader_epoch = 3;
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&[data, abort], &[(1, 0)]));
+    assert!(records.is_empty());
+    let state = c.partition_state(&tp()).unwrap();
+    assert_eq!((state.position, state.offset_epoch), (Some(21), Some(3)));
+
+    c.fetch_request(&tp());
+    let batches = [marker_at(1, 21, false), txn_at(1, 22, &["k"; 20])];
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[(1, 21)]));
+    assert_eq!(records.len(), 20);
+    let state = c.partition_state(&tp()).unwrap();
+    assert_eq!((state.position, state.offset_epoch), (Some(42), Some(0)));
+}
+
+/// FetcherTest.testUpdatePositionOnEmptyBatch and testEmptyControlBatch: a batch
+/// whose records were all removed moves the position past its last offset (with its
+/// epoch), and an empty control batch is passed over.
+#[test]
+fn empty_batches_move_the_position_past_their_last_offset() {
+    let mut empty = txn_at(1, 37, &[]);
+    empty.last_offset_delta = 54 - 37;
+    empty.partition_leader_epoch = 7;
+    empty.set_transactional(false);
+    let mut c = consumer("read_uncommitted", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&[empty], &[]));
+    assert!(records.is_empty());
+    let state = c.partition_state(&tp()).unwrap();
+    assert_eq!((state.position, state.offset_epoch), (Some(55), Some(7)));
+
+    let mut empty_control = marker_at(1, 0, true);
+    empty_control.records.clear();
+    let batches = [
+        empty_control,
+        txn_at(1, 1, &["a", "b"]),
+        marker_at(1, 3, true),
+    ];
+    let mut c = consumer("read_committed", &[]);
+    let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[]));
+    assert_eq!(offsets(&records), [1, 2]);
+    assert_eq!(c.position(&tp()), Some(4));
+}
+
+/// FetcherTest.testReadCommittedLagMetric: read_committed's lag is the answer's LSO
+/// minus the position, after an empty answer and after one with records.
+#[test]
+fn read_committed_lag_is_the_lso_minus_the_position() {
+    let mut c = consumer("read_committed", &[]);
+    c.fetch_request(&tp());
+    c.on_fetch_response(&tp(), FetchPartitionData::new(100, 50, Vec::new()));
+    assert_eq!(c.lag(&tp()), Some(50));
+    let mut plain = Vec::new();
+    RecordBatch::new_data(
+        0,
+        NO_PRODUCER_ID,
+        NO_PRODUCER_EPOCH,
+        -1,
+        false,
+        1000,
+        vec![(None, Some(b"v".to_vec())); 3],
+    )
+    .encode_into(&mut plain);
+    c.fetch_request(&tp());
+    c.on_fetch_response(&tp(), FetchPartitionData::new(200, 150, plain));
+    assert_eq!(c.lag(&tp()), Some(147));
+}
+
+// ---------------------------------------------------------------------------------------
 // Properties
 // ---------------------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 //!
 //! As in Kafka, the broker does not filter aborted data: it sends the segment bytes up
 //! to the HW (read_uncommitted) or the LSO (read_committed), plus the list of aborted
-//! transactions in that range; the consumer skips them.
+//! transactions from the fetch offset up to Kafka's upper bound (`UnifiedLog::read`);
+//! the consumer skips them.
 
 use super::broker::{Broker, Handled};
 use crate::log::{FetchIsolation, TopicPartition};

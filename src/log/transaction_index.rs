@@ -54,12 +54,54 @@ impl AbortedTxn {
         self.producer_id == producer_id && self.first_offset <= first && last <= self.last_offset
     }
 
+    /// The entry as a Fetch response lists it (`AbortedTxn.asAbortedTransaction`):
+    /// (producer id, first offset).
+    pub fn as_aborted_transaction(&self) -> (i64, i64) {
+        (self.producer_id, self.first_offset)
+    }
+
     /// The line `kafka-dump-log.sh` prints for this entry.
     pub fn dump_line(&self) -> String {
         format!(
             "version: 0 producerId: {} firstOffset: {} lastOffset: {} lastStableOffset: {}",
             self.producer_id, self.first_offset, self.last_offset, self.last_stable_offset
         )
+    }
+}
+
+/// What one segment's `.txnindex` gives a fetch (Kafka's `TxnIndexSearchResult`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxnIndexSearchResult {
+    pub aborted_transactions: Vec<AbortedTxn>,
+    /// An entry's LSO reached the upper bound: no later segment can hold a transaction
+    /// that began below it, so the search stops here.
+    pub is_complete: bool,
+}
+
+/// `TransactionIndex.collectAbortedTxns` (Kafka 4.0): the entries, in index order,
+/// whose transaction ends at or after `fetch_offset` and begins before
+/// `upper_bound_offset`, stopping after the first whose last stable offset reaches the
+/// upper bound.
+pub fn collect_aborted_txns(
+    entries: &[AbortedTxn],
+    fetch_offset: i64,
+    upper_bound_offset: i64,
+) -> TxnIndexSearchResult {
+    let mut aborted_transactions = Vec::new();
+    for txn in entries {
+        if txn.last_offset >= fetch_offset && txn.first_offset < upper_bound_offset {
+            aborted_transactions.push(*txn);
+        }
+        if txn.last_stable_offset >= upper_bound_offset {
+            return TxnIndexSearchResult {
+                aborted_transactions,
+                is_complete: true,
+            };
+        }
+    }
+    TxnIndexSearchResult {
+        aborted_transactions,
+        is_complete: false,
     }
 }
 
@@ -86,5 +128,33 @@ mod tests {
             t.dump_line(),
             "version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8"
         );
+    }
+
+    /// `TransactionIndexTest.testCollectAbortedTransactions` (Kafka 4.0).
+    #[test]
+    fn collect_aborted_txns_bounds_and_completion() {
+        let t = |producer_id, first_offset, last_offset, last_stable_offset| AbortedTxn {
+            producer_id,
+            first_offset,
+            last_offset,
+            last_stable_offset,
+        };
+        let all = [
+            t(0, 0, 10, 11),
+            t(1, 5, 15, 13),
+            t(2, 18, 35, 25),
+            t(3, 32, 50, 40),
+        ];
+        let check = |fetch, upper, want: &[AbortedTxn], complete| {
+            let r = collect_aborted_txns(&all, fetch, upper);
+            assert_eq!(r.aborted_transactions, want, "({fetch}, {upper})");
+            assert_eq!(r.is_complete, complete, "({fetch}, {upper})");
+        };
+        check(0, 100, &all, false);
+        check(0, 32, &all[..3], true);
+        check(0, 35, &all, true);
+        check(10, 35, &all, true);
+        check(11, 35, &all[1..], true);
+        check(20, 41, &all[2..], false);
     }
 }

@@ -77,8 +77,9 @@ pub struct CompletedFetch {
     /// records are not to be iterated (skipped or finished).
     next_record: Option<usize>,
     next_fetch_offset: i64,
-    /// The leader epoch of the batch of the last record handed out (Kafka's
-    /// `lastEpoch`): the epoch the next position is validated by (KIP-320).
+    /// The leader epoch of the last batch read, skipped ones included (Kafka's
+    /// `lastEpoch`, set as each batch is taken): the epoch the next position is
+    /// validated by (KIP-320).
     last_epoch: Option<i32>,
     consumed: bool,
     events: Vec<ConsumerEvent>,
@@ -117,8 +118,10 @@ impl CompletedFetch {
         self.next_fetch_offset
     }
 
-    /// The leader epoch of the last record handed out, if any (a negative one, from a
-    /// batch no leader stamped, is none).
+    /// The leader epoch of the last batch read, if any (a negative one, from a batch no
+    /// leader stamped, is none). An aborted batch or a marker that was skipped counts:
+    /// `FetchCollectorTest.testReadCommittedWithAbortedTransaction` (Kafka 4.0) expects
+    /// the marker's epoch with a position moved past aborted data only.
     pub fn last_epoch(&self) -> Option<i32> {
         self.last_epoch
     }
@@ -178,9 +181,6 @@ impl CompletedFetch {
                     continue;
                 }
                 if !batch.is_control() {
-                    if batch.partition_leader_epoch >= 0 {
-                        self.last_epoch = Some(batch.partition_leader_epoch);
-                    }
                     return Some(ConsumerRecord {
                         topic_partition: self.tp.clone(),
                         offset,
@@ -226,6 +226,10 @@ impl CompletedFetch {
                 }
             };
 
+            // `nextFetchedRecord`: `lastEpoch` follows every batch taken, before the
+            // aborted-transaction check.
+            self.last_epoch =
+                (batch.partition_leader_epoch >= 0).then_some(batch.partition_leader_epoch);
             let before = batch
                 .records
                 .iter()

@@ -27,7 +27,7 @@ pub struct PartitionState {
     /// next poll applies `auto.offset.reset`, never the committed offset.
     #[serde(default)]
     pub reset_requested: bool,
-    /// The leader epoch of the last record read before the position (Kafka's
+    /// The leader epoch of the last batch read before the position (Kafka's
     /// `FetchPosition.offsetEpoch`); none after a seek or a reset.
     #[serde(default)]
     pub offset_epoch: Option<i32>,
@@ -549,6 +549,9 @@ impl Consumer {
         let mut fetch = CompletedFetch::new(tp.clone(), isolation, fetch_offset, data);
         let mut delivered = Vec::new();
         let mut position = position;
+        // The epoch of the position once it moves (`FetchCollector.fetchRecords`: a new
+        // `FetchPosition(nextFetchOffset, lastEpoch, …)`, an empty epoch included).
+        let mut offset_epoch = None;
         loop {
             // One poll(): at most max.poll.records records. An empty slice means the
             // fetch is used up (next_fetched_record only ends at the end of the bytes).
@@ -562,6 +565,7 @@ impl Consumer {
                     to: fetch.next_fetch_offset(),
                 });
                 position = fetch.next_fetch_offset();
+                offset_epoch = Some(fetch.last_epoch());
             }
             delivered.extend(records);
             if fetch.is_consumed() {
@@ -569,8 +573,8 @@ impl Consumer {
             }
         }
         state.position = Some(position);
-        if let Some(epoch) = fetch.last_epoch() {
-            state.offset_epoch = Some(epoch);
+        if let Some(epoch) = offset_epoch {
+            state.offset_epoch = epoch;
         }
         self.delivered.extend(delivered.iter().cloned());
         (delivered, events)

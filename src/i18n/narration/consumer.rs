@@ -148,7 +148,7 @@ fn filter_event(e: &ConsumerEvent) -> Msg {
         } => Msg::new(if *removed {
             "consumer.abort-marker-ends"
         } else {
-            "consumer.abort-marker-earlier"
+            "consumer.abort-marker-unlisted"
         })
         .arg("tp", tp)
         .arg("producer_id", producer_id)

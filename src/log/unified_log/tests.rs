@@ -222,3 +222,165 @@ fn markers_lso_txnindex_and_isolated_reads() {
         assert_eq!(reopened.last_stable_offset(), 11, "clean={clean}");
     }
 }
+
+/// `UnifiedLogTest.testTransactionIndexUpdated` (Kafka 4.0): an ABORT's `.txnindex`
+/// entry holds the LSO once it completed, the first offset of the oldest other
+/// transaction still open.
+#[test]
+fn txnindex_entries_carry_the_first_offset_of_the_next_open_transaction() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    let mut seqs = [0i32; 5];
+    let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
+        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let batch = if pid < 0 {
+            data(-1, -1, &values)
+        } else {
+            let seq = &mut seqs[pid as usize];
+            let b = txn(pid, 0, *seq, &values);
+            *seq += n as i32;
+            b
+        };
+        log.append_as_leader(fs, batch, 0).unwrap();
+    };
+    let end = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, kind| {
+        log.append_marker(fs, pid, 0, kind, 0, 0, false).unwrap();
+    };
+    let (abort, commit) = (ControlRecordType::Abort, ControlRecordType::Commit);
+    append(&mut log, &mut fs, 1, 5); // 0..4
+    append(&mut log, &mut fs, -1, 3); // 5..7
+    append(&mut log, &mut fs, 2, 2); // 8..9
+    append(&mut log, &mut fs, 1, 4);
+    append(&mut log, &mut fs, 3, 3);
+    append(&mut log, &mut fs, -1, 2);
+    append(&mut log, &mut fs, 1, 10); // ..28
+    end(&mut log, &mut fs, 1, abort); // 29
+    append(&mut log, &mut fs, 2, 6);
+    append(&mut log, &mut fs, 4, 3); // 36..38
+    append(&mut log, &mut fs, -1, 10);
+    append(&mut log, &mut fs, 3, 9);
+    end(&mut log, &mut fs, 3, commit); // 58
+    append(&mut log, &mut fs, 4, 8);
+    append(&mut log, &mut fs, 2, 7);
+    end(&mut log, &mut fs, 2, abort); // 74
+    append(&mut log, &mut fs, -1, 10);
+    append(&mut log, &mut fs, 4, 4);
+    end(&mut log, &mut fs, 4, commit); // 89
+    let entries: Vec<(i64, i64, i64, i64)> = log
+        .aborted_transactions(&fs)
+        .iter()
+        .map(|t| {
+            (
+                t.producer_id,
+                t.first_offset,
+                t.last_offset,
+                t.last_stable_offset,
+            )
+        })
+        .collect();
+    assert_eq!(entries, [(1, 0, 29, 8), (2, 8, 74, 36)]);
+}
+
+/// An open transaction at 1 holds the LSO; producer 2's transaction 2..3 is aborted by
+/// its marker at 4, past the LSO.
+fn lso_held_below_an_aborted_transaction(config: LogConfig) -> (MemFs, UnifiedLog) {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, config);
+    log.append_as_leader(&mut fs, data(-1, -1, &["plain"]), 0)
+        .unwrap();
+    log.append_as_leader(&mut fs, txn(1, 0, 0, &["open"]), 0)
+        .unwrap();
+    log.append_as_leader(&mut fs, txn(2, 0, 0, &["x", "y"]), 0)
+        .unwrap();
+    log.append_marker(&mut fs, 2, 0, ControlRecordType::Abort, 0, 0, false)
+        .unwrap();
+    assert_eq!((log.last_stable_offset(), log.log_end_offset), (1, 5));
+    (fs, log)
+}
+
+/// `LocalLog.read` (Kafka 4.0): a read_committed fetch at or past the LSO reads nothing
+/// and lists no aborted transaction (`emptyFetchDataInfo`), even one it falls inside.
+#[test]
+fn a_read_committed_fetch_past_the_lso_lists_no_aborted_transaction() {
+    let (fs, log) = lso_held_below_an_aborted_transaction(LogConfig::default());
+    for offset in [1, 3] {
+        let read = log
+            .read(&fs, offset, usize::MAX, FetchIsolation::TxnCommitted)
+            .unwrap();
+        assert_eq!(read.batch_count, 0);
+        assert_eq!(read.aborted_transactions, Some(vec![]), "from {offset}");
+    }
+}
+
+/// `LocalLog.addAbortedTransactions` (Kafka 4.0): the list is bounded by the first
+/// `.index` entry past Kafka's slice, else the next segment or the LEO, not by the
+/// bytes sent: a fetch that stops at the LSO still lists producer 2's later abort,
+/// unless an index entry right after the slice bounds it.
+#[test]
+fn the_aborted_list_is_bounded_by_the_offset_index_not_the_bytes_sent() {
+    let (fs, log) = lso_held_below_an_aborted_transaction(LogConfig::default());
+    let read = log
+        .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
+        .unwrap();
+    assert_eq!(read.batch_count, 1);
+    assert_eq!(read.aborted_transactions, Some(vec![(2, 2)]));
+
+    let every_batch_indexed = LogConfig {
+        index_interval_bytes: 0,
+        ..LogConfig::default()
+    };
+    let (fs, log) = lso_held_below_an_aborted_transaction(every_batch_indexed);
+    let read = log
+        .read(&fs, 0, usize::MAX, FetchIsolation::TxnCommitted)
+        .unwrap();
+    assert_eq!(read.batch_count, 1);
+    assert_eq!(read.aborted_transactions, Some(vec![]));
+}
+
+/// `UnifiedLogTest.testFetchUpToLastStableOffset` (Kafka 4.0): read_committed reads
+/// something from every offset below the LSO and nothing from the LSO to the LEO, as
+/// transactions of two producers complete.
+#[test]
+fn read_committed_fetches_are_bounded_by_the_lso() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    let mut seqs = [0i32; 3];
+    let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
+        let values = vec!["v"; n];
+        let batch = if pid < 0 {
+            data(-1, -1, &values)
+        } else {
+            let seq = &mut seqs[pid as usize];
+            let b = txn(pid, 0, *seq, &values);
+            *seq += n as i32;
+            b
+        };
+        log.append_as_leader(fs, batch, 0).unwrap();
+    };
+    append(&mut log, &mut fs, 1, 5);
+    append(&mut log, &mut fs, -1, 3);
+    append(&mut log, &mut fs, 2, 2);
+    append(&mut log, &mut fs, 1, 4);
+    append(&mut log, &mut fs, -1, 2);
+    append(&mut log, &mut fs, 1, 10);
+    let assert_lso_bounded = |log: &UnifiedLog, fs: &MemFs| {
+        for offset in log.log_start_offset()..=log.log_end_offset {
+            let read = log
+                .read(fs, offset, usize::MAX, FetchIsolation::TxnCommitted)
+                .unwrap();
+            let below = offset < log.last_stable_offset();
+            assert_eq!(read.batch_count > 0, below, "from {offset}");
+        }
+    };
+    assert_eq!(log.last_stable_offset(), 0);
+    assert_lso_bounded(&log, &fs);
+    log.append_marker(&mut fs, 1, 0, ControlRecordType::Commit, 0, 0, false)
+        .unwrap();
+    assert_eq!(log.last_stable_offset(), 8);
+    assert_lso_bounded(&log, &fs);
+    log.append_marker(&mut fs, 2, 0, ControlRecordType::Abort, 0, 0, false)
+        .unwrap();
+    assert_eq!(log.last_stable_offset(), log.log_end_offset);
+    assert_lso_bounded(&log, &fs);
+}
