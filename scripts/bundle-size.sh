@@ -13,7 +13,7 @@ DIST=${1:-dist}
 # The budget sits just above the measured size, so the bundle cannot grow unnoticed;
 # the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
 # where the bytes go and what was tried: docs/size.md.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-509}
+BUDGET_KB=${BUNDLE_BUDGET_KB:-510}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -140,11 +140,11 @@ fi
 if [ -f "$DIST/chaos/index.html" ]; then
   echo
   echo "entry: $DIST/chaos/ (the chaos site's page, without its worker)"
-  BUNDLE_BUDGET_KB=${CHAOS_BUNDLE_BUDGET_KB:-96} BUNDLE_OUT=target/bundle-size-chaos.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${CHAOS_BUNDLE_BUDGET_KB:-94} BUNDLE_OUT=target/bundle-size-chaos.txt BUNDLE_WASM=none \
     BUNDLE_SKIP='eos-chaos-worker*' "$0" "$DIST/chaos"
   echo
   echo "entry: $DIST/chaos/ (the chaos site's Web Worker, fetched when a search starts)"
-  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-415} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-412} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
     BUNDLE_ONLY='eos-chaos-worker*' "$0" "$DIST/chaos"
 fi
 
@@ -154,7 +154,7 @@ fi
 if [ -f "$DIST/editor/index.html" ]; then
   echo
   echo "entry: $DIST/editor/ (the lesson editor)"
-  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-504} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-505} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
     "$0" "$DIST/editor"
 fi
 

@@ -222,7 +222,7 @@ pub fn chaos_app() -> Html {
                 }
                 None => v.push(s),
             }
-            v.sort();
+            crate::util::ordered::sort_by(&mut v, |a, b| a.cmp(b));
             switches.set(v);
         })
     };
