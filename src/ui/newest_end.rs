@@ -27,15 +27,39 @@ impl NewestEnd {
     /// After a scroll of `el`: away once it is more than `px` above its newest end
     /// (`scroll_top` is 0 there and negative above it in a `column-reverse` box), so
     /// the older rows are drawn before the reader reaches the newest ones' top.
-    /// While the focus is inside the list (a row's button, not the scroll region
-    /// itself) every row stays drawn: cutting the focused row would lose the keyboard
-    /// reader's place.
+    /// While the focus is inside the list (the scroll region itself, for its keys, or a
+    /// row's button) every row stays drawn: PageUp and Home then scroll over all of them,
+    /// and returning to the newest end never removes the focused row.
     pub fn scrolled(&self, el: &web_sys::Element, px: i32) {
         let focus_inside = el
             .owner_document()
             .and_then(|d| d.active_element())
-            .is_some_and(|a| a != *el && el.contains(Some(&a)));
+            .is_some_and(|a| el.contains(Some(&a)));
         self.0.set(el.scroll_top() < -px || focus_inside);
+    }
+
+    /// A focus handler for the list's scroll region: the focus coming in draws every row
+    /// (before a key scrolls), the focus leaving it for the rest of the page draws the
+    /// newest again if the list is at its newest end.
+    pub fn on_focus(&self, px: i32) -> (Callback<FocusEvent>, Callback<FocusEvent>) {
+        let end = self.clone();
+        let focus_in = Callback::from(move |_: FocusEvent| end.0.set(true));
+        let end = self.clone();
+        let focus_out = Callback::from(move |e: FocusEvent| {
+            use wasm_bindgen::JsCast;
+            let Some(el) = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            let to_inside = e
+                .related_target()
+                .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+                .is_some_and(|n| el.contains(Some(&n)));
+            end.0.set(el.scroll_top() < -px || to_inside);
+        });
+        (focus_in, focus_out)
     }
 
     /// A scroll handler that only tracks [`NewestEnd::scrolled`].

@@ -49,19 +49,56 @@ fn event_items_of(
     tone: fn(&Event) -> (&'static str, bool),
     lang: Lang,
 ) -> Vec<EventItem> {
-    events
+    events.iter().map(|e| event_item(e, tone, lang)).collect()
+}
+
+/// One event narrated, with its tone.
+fn event_item(e: &Event, tone: fn(&Event) -> (&'static str, bool), lang: Lang) -> EventItem {
+    let (tone, network) = tone(e);
+    EventItem {
+        seq: e.seq,
+        at_ms: e.at_ms - START_MS,
+        text: narrate(e, lang),
+        tone,
+        network,
+    }
+}
+
+/// The list's items of the last render, kept with the page's world
+/// (`view::txn_page::Kept`): an event never changes once written, so a click narrates
+/// only the events it added (narrating the list's ≈ 150 items and the sends between
+/// them was most of a click's view models on the 10,000-batch page).
+#[derive(Clone, Debug, Default)]
+pub struct Narrated {
+    lang: Option<Lang>,
+    items: Vec<EventItem>,
+}
+
+/// [`event_items`], taking the items already narrated in `lang` from `kept` and
+/// keeping the new list there.
+pub fn event_items_kept(
+    world: &World,
+    max: usize,
+    tone: fn(&Event) -> (&'static str, bool),
+    lang: Lang,
+    kept: &mut Narrated,
+) -> Vec<EventItem> {
+    if kept.lang != Some(lang) {
+        kept.items.clear();
+        kept.lang = Some(lang);
+    }
+    let events = world.events();
+    let items: Vec<EventItem> = events[first_kept(events, max, tone)..]
         .iter()
-        .map(|e| {
-            let (tone, network) = tone(e);
-            EventItem {
-                seq: e.seq,
-                at_ms: e.at_ms - START_MS,
-                text: narrate(e, lang),
-                tone,
-                network,
-            }
-        })
-        .collect()
+        .map(
+            |e| match kept.items.binary_search_by_key(&e.seq, |i| i.seq) {
+                Ok(i) => kept.items[i].clone(),
+                Err(_) => event_item(e, tone, lang),
+            },
+        )
+        .collect();
+    kept.items.clone_from(&items);
+    items
 }
 
 /// How many items the list renders at once: more than the tallest list box holds of the

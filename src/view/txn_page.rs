@@ -7,7 +7,7 @@ use crate::view::challenges::Scan;
 use crate::view::cluster::{cluster_views, ClusterViews};
 use crate::view::consumers::{consumers, ConsumerView};
 use crate::view::coordinators::{coordinators, CoordinatorView};
-use crate::view::events::{event_items, EventItem};
+use crate::view::events::{event_items_kept, EventItem, Narrated};
 use crate::view::network::{network_view, NetworkView};
 use crate::view::page::Page;
 use crate::view::partition::{partition_view_back, shown_partition, PartitionView, LOG_WINDOW};
@@ -61,10 +61,11 @@ pub fn txn_views_back(world: &World, lang: Lang, back: usize) -> TxnViews {
 
 /// What the page keeps of its world's events from click to click, so a click reads
 /// only the events it added: the challenges' scan (on the 10,000-batch page a fresh
-/// one read ≈ 90,000 events). Renewed with the world.
+/// one read ≈ 90,000 events) and the event list's narrations. Renewed with the world.
 #[derive(Clone, Debug, Default)]
 pub struct Kept {
     pub challenges: Scan,
+    pub events: Narrated,
 }
 
 /// [`txn_views_back`], reading the world's events through what `kept` holds.
@@ -84,7 +85,13 @@ pub fn txn_views_kept(world: &World, lang: Lang, back: usize, kept: &mut Kept) -
             fold_follower_fetches: true,
         },
     );
-    let events = event_items(world, MAX_EVENTS, crate::view::tone::transactions, lang);
+    let events = event_items_kept(
+        world,
+        MAX_EVENTS,
+        crate::view::tone::transactions,
+        lang,
+        &mut kept.events,
+    );
     let admin = tp.as_ref().and_then(|tp| admin_view(world, tp));
     TxnViews {
         clock: world.clock_ms() - START_MS,
@@ -119,6 +126,30 @@ mod tests {
     fn lesson_world(name: &str) -> World {
         let source = lesson(name).expect("a built-in lesson").source;
         Replay::to(parse(source).expect("parses"), usize::MAX).into_world()
+    }
+
+    #[test]
+    fn views_kept_across_steps_agree_with_fresh_ones_in_every_language() {
+        let source = lesson("fencing").expect("a built-in lesson").source;
+        let mut r = Replay::new(parse(source).expect("parses"));
+        let mut kept = Kept::default();
+        for step in 0..=r.len() {
+            r.play_to(step).expect("runs");
+            // The reader switches language now and then: the kept narrations follow.
+            let lang = [Lang::En, Lang::Ko, Lang::Th][step / 5 % 3];
+            let fresh = txn_views(r.world(), lang);
+            assert_eq!(
+                txn_views_kept(r.world(), lang, 0, &mut kept),
+                fresh,
+                "step {step}"
+            );
+        }
+        // The languages' words differ, so a list kept in the wrong one would show.
+        let (en, ko) = (
+            txn_views(r.world(), Lang::En),
+            txn_views(r.world(), Lang::Ko),
+        );
+        assert_ne!(en.events, ko.events);
     }
 
     #[test]

@@ -434,11 +434,30 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
     const atRest = await tlRows();
     const shown = Number((await page.locator('.timeline-panel .panel-head .small').innerText()).match(/\d+/)[0]);
     assert.ok(atRest < shown, `${atRest} of ${shown} messages drawn at the newest end`);
+    const tlDrawn = (n) => page.waitForFunction((n) => document.querySelectorAll('[data-testid="timeline"] .tl-row').length === n, n, { timeout: 10_000 });
+    const tlTop = () => page.evaluate(() => document.querySelector('.tl-scroll').scrollTop);
+    // The focus in the diagram draws every row first, so Home reaches the oldest at once.
     await page.locator('.tl-scroll').focus();
-    await page.keyboard.press('PageUp');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="timeline"] .tl-row').length === n, shown, { timeout: 10_000 });
+    await tlDrawn(shown);
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => {
+      const s = document.querySelector('.tl-scroll');
+      return Math.abs(s.scrollTop + (s.scrollHeight - s.clientHeight)) <= 2;
+    }, null, { timeout: 10_000 });
     await page.keyboard.press('End');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="timeline"] .tl-row').length === n, atRest, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('.tl-scroll').scrollTop >= -2, null, { timeout: 10_000 });
+    // The focus leaving for the rest of the page: the newest rows again.
+    await page.locator(tid('events')).focus();
+    await tlDrawn(atRest);
+    // A wheel notch up from the newest end draws every row and moves the view by the
+    // notch, not by the rows drawn above it.
+    const tlBox = await page.locator('.tl-scroll').boundingBox();
+    await page.mouse.move(tlBox.x + tlBox.width / 2, tlBox.y + tlBox.height / 2);
+    await page.mouse.wheel(0, -120);
+    await tlDrawn(shown);
+    await page.waitForTimeout(300);
+    const afterNotch = await tlTop();
+    assert.ok(afterNotch <= -100 && afterNotch >= -140, `one notch up: scrollTop ${afterNotch}`);
     assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
   } finally {
     await page.close();

@@ -209,8 +209,10 @@ pub fn timeline(p: &TimelineProps) -> Html {
         (!hidden).then_some(i)
     });
     // At the newest end (where the clicks land) only the newest rows are drawn; all of
-    // them once the reader scrolls up or a message's menu is open.
+    // them once the reader scrolls up, while the focus is in the diagram or while a
+    // message's menu is open.
     let newest = use_newest_end();
+    let (onfocusin, onfocusout) = newest.on_focus(AWAY_PX);
     let keep = if newest.away() || open_msg.is_some() {
         usize::MAX
     } else {
@@ -232,7 +234,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
     html! {
         <section class="panel stack timeline-panel" aria-labelledby="timeline-heading">
             { timeline_intro(p) }
-            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)} onscroll={newest.on_scroll(AWAY_PX)}>
+            <div class="tl-scroll" tabindex="0" role="region" aria-label={t(Key::TlScrollLabel)} onscroll={newest.on_scroll(AWAY_PX)} {onfocusin} {onfocusout}>
                 <div class="timeline" style={columns} data-testid="timeline">
                     { lines }
                     <div class="lifeline-head tl-corner" style="grid-column: 1;" aria-hidden="true"></div>
