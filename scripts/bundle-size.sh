@@ -13,7 +13,7 @@ DIST=${1:-dist}
 # The budget sits just above the measured size, so the bundle cannot grow unnoticed;
 # the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
 # where the bytes go and what was tried: docs/size.md.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-510}
+BUDGET_KB=${BUNDLE_BUDGET_KB:-511}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 

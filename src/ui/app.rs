@@ -359,16 +359,21 @@ fn use_hash_change(dispatch: Callback<Msg>, warm: bool) {
 fn use_progress(state: &AppState, warm: bool) {
     let (name, (at, end)) = (state.lesson_name(), state.position());
     let loaded = state.lesson.borrow().is_some();
-    use_effect_with((name, at, end, loaded), move |(name, at, end, loaded)| {
-        if let (Some(name), false) = (name, warm) {
-            super::progress::record(name, *at, *end);
-        }
-        if !warm {
-            // A lesson is known by its name's address (a learner's own: 0).
-            let lesson = loaded.then(|| name.map_or(0, |n| n.as_ptr() as usize));
-            super::browser::follow_step(lesson, *at);
-        }
-    });
+    let answer = state.last_answer();
+    use_effect_with(
+        (name, at, end, loaded, answer),
+        move |(name, at, end, loaded, answer)| {
+            if let (Some(name), false) = (name, warm) {
+                super::progress::record(name, *at, *end);
+            }
+            if !warm {
+                // A lesson is known by its name's address (a learner's own: 0).
+                let lesson = loaded.then(|| name.map_or(0, |n| n.as_ptr() as usize));
+                super::browser::reveal_answer(lesson, *answer);
+                super::browser::follow_step(lesson, *at);
+            }
+        },
+    );
 }
 
 /// The skip link moves focus to `#main` without touching the fragment (which names

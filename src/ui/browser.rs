@@ -84,7 +84,6 @@ static SHOWN_AT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize
 /// counts as just opened.
 pub(super) fn follow_step(lesson: Option<usize>, at: usize) {
     use std::sync::atomic::Ordering::Relaxed;
-    use wasm_bindgen::JsCast;
     /// How much of the step must show above the dock: its heading and a few lines.
     const ROOM_PX: f64 = 160.0;
     let lesson = lesson.unwrap_or(usize::MAX);
@@ -94,12 +93,7 @@ pub(super) fn follow_step(lesson: Option<usize>, at: usize) {
     let Some(document) = document.filter(|_| same && moved) else {
         return;
     };
-    let top = |selector: &str| -> Option<f64> {
-        let e = document.query_selector(selector).ok()??;
-        let rect = js_sys::Reflect::get(&e, &"getBoundingClientRect".into()).ok()?;
-        let rect = rect.dyn_into::<js_sys::Function>().ok()?.call0(&e).ok()?;
-        js_sys::Reflect::get(&rect, &"top".into()).ok()?.as_f64()
-    };
+    let top = |selector: &str| edge(&document.query_selector(selector).ok()??, "top");
     let step = ".lesson-step,.pulsar-step";
     let Some(at) = top(step) else {
         return;
@@ -108,6 +102,54 @@ pub(super) fn follow_step(lesson: Option<usize>, at: usize) {
     if at < 0.0 || at + ROOM_PX > bottom {
         if let Ok(Some(e)) = document.query_selector(step) {
             e.scroll_into_view();
+        }
+    }
+}
+
+/// One edge (`"top"`, `"bottom"`) of `e`'s box in the window, in CSS pixels.
+fn edge(e: &web_sys::Element, which: &str) -> Option<f64> {
+    use wasm_bindgen::JsCast;
+    let rect = js_sys::Reflect::get(e, &"getBoundingClientRect".into()).ok()?;
+    let rect = rect.dyn_into::<js_sys::Function>().ok()?.call0(e).ok()?;
+    js_sys::Reflect::get(&rect, &which.into()).ok()?.as_f64()
+}
+
+/// How many answers the shown lesson had when last looked (`reveal_answer`).
+static SHOWN_ANSWERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// After the learner answered a question of the lesson shown (`answer`: its source line
+/// and how many answers were given), scrolls the answer up when the dock fixed to the
+/// window's bottom (two rows high on a narrow screen) or the window's bottom hides it:
+/// it appears under the choice just made. Its bottom then stops a little above the
+/// dock. Called before [`follow_step`] from the same effect, so it adds no hook.
+pub(super) fn reveal_answer(lesson: Option<usize>, answer: Option<(usize, usize)>) {
+    use std::sync::atomic::Ordering::Relaxed;
+    /// The room left between the answer and the dock.
+    const GAP_PX: f64 = 8.0;
+    let given = answer.map_or(0, |(_, n)| n);
+    let new = SHOWN_ANSWERS.swap(given, Relaxed) != given;
+    let same = lesson.is_some() && SHOWN_LESSON.load(Relaxed) == lesson.unwrap_or(usize::MAX);
+    let (Some((line, _)), true, true) = (answer, new, same) else {
+        return;
+    };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let selector = format!("fieldset[data-question=\"{line}\"] .feedback-slot");
+    let Some(e) = window
+        .document()
+        .and_then(|d| d.query_selector(&selector).ok()?)
+    else {
+        return;
+    };
+    let dock = window
+        .document()
+        .and_then(|d| d.query_selector(".lesson-dock").ok()?)
+        .and_then(|d| edge(&d, "top"));
+    let bottom = dock.or_else(|| window.inner_height().ok()?.as_f64());
+    if let (Some(at), Some(bottom)) = (edge(&e, "bottom"), bottom) {
+        if at > bottom {
+            window.scroll_by_with_x_and_y(0.0, at - bottom + GAP_PX);
         }
     }
 }

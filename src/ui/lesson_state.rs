@@ -15,6 +15,9 @@ pub struct LessonState {
     pub replay: Replay,
     /// The learner's answers: (question's source line, choice), the latest per question.
     answers: Vec<(usize, usize)>,
+    /// The question answered last and how many answers were given (the page shows that
+    /// answer in view: `browser::reveal_answer`).
+    last_answer: Option<(usize, usize)>,
 }
 
 impl LessonState {
@@ -32,6 +35,7 @@ impl LessonState {
             source,
             replay: Self::replay_to(scenario, steps),
             answers: Vec::new(),
+            last_answer: None,
         }
     }
 
@@ -42,6 +46,13 @@ impl LessonState {
             Some(a) => a.1 = choice,
             None => self.answers.push((line, choice)),
         }
+        let given = self.last_answer.map_or(0, |(_, n)| n);
+        self.last_answer = Some((line, given + 1));
+    }
+
+    /// The question answered last (its source line) and how many answers were given.
+    pub fn last_answer(&self) -> Option<(usize, usize)> {
+        self.last_answer
     }
 
     /// The choice made for the question on source line `line`, if any.

@@ -387,6 +387,11 @@ impl AppState {
     }
 
     /// The loaded built-in lesson's name (None for the playground or another scenario).
+    /// The loaded lesson's last answer ([`LessonState::last_answer`]).
+    pub fn last_answer(&self) -> Option<(usize, usize)> {
+        self.lesson.borrow().as_ref()?.last_answer()
+    }
+
     pub fn lesson_name(&self) -> Option<&'static str> {
         let index = self.lesson.borrow().as_ref()?.index?;
         scenario::lessons().get(index).map(|l| l.name)

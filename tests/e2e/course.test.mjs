@@ -73,6 +73,16 @@ async function playThrough(page, height, name) {
       const feedback = fieldset.locator('[data-feedback]');
       await feedback.waitFor();
       assert.match(await feedback.getAttribute('data-correct'), /^(true|false)$/);
+      // The answer is shown above the dock: the page scrolls it up when the dock hid it.
+      const above = await feedback
+        .evaluate((f) => new Promise((done) => {
+          const dock = document.querySelector('.lesson-dock');
+          const ok = () => f.getBoundingClientRect().bottom <= (dock ? dock.getBoundingClientRect().top : innerHeight) + 1;
+          let frames = 0;
+          const look = () => (ok() ? done(true) : ++frames > 30 ? done(JSON.stringify([f.getBoundingClientRect().top, f.getBoundingClientRect().bottom, dock && dock.getBoundingClientRect().top, scrollY, innerHeight, document.documentElement.scrollHeight])) : requestAnimationFrame(look));
+          look();
+        }));
+      assert.ok(above === true, `${name}: the answer to question ${questions + 1} is above the dock ${above}`);
       questions += 1;
     }
     await next.click();

@@ -136,7 +136,16 @@ pub fn lesson_panel(p: &LessonPanelProps) -> Html {
         .iter()
         .enumerate()
         .map(|(i, (name, title))| {
-            html! { <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{name}: {title}") }</option> }
+            // The file's name, then the title, unless the title already starts with it.
+            let named = title
+                .get(..name.len() + 1)
+                .is_some_and(|start| start.eq_ignore_ascii_case(&format!("{name}:")));
+            let text = if named {
+                title.to_string()
+            } else {
+                format!("{name}: {title}")
+            };
+            html! { <option value={i.to_string()} selected={selected == Some(i)}>{ text }</option> }
         })
         .collect();
     let chooser = html! {
