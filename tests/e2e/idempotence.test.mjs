@@ -115,6 +115,13 @@ test('the lesson player steps through the idempotence lesson, and Prev replays',
     await page.goto(site.server.url, { waitUntil: 'load' });
     await page.locator(PLAYGROUND).waitFor({ state: 'visible', timeout: 60_000 });
     const select = page.locator(tid('lesson-select'));
+    // Each lesson once by its file's name, then its title (never the name twice, as a
+    // title that starts with the name would give).
+    for (const text of await select.locator('option[value]:not([value=""]):not([value="custom"])').allInnerTexts()) {
+      const name = text.split(':')[0];
+      assert.ok(!text.toLowerCase().includes(`${name}: ${name}:`.toLowerCase()), text);
+      assert.match(name, /^[a-z0-9-]+$/i, text);
+    }
     const value = await select.locator('option', { hasText: 'idempotence' }).first().getAttribute('value');
     await select.selectOption(value);
     assert.match(await page.locator(tid('showing')).innerText(), /lesson/i);

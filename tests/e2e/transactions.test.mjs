@@ -181,7 +181,7 @@ test('the panels follow a lesson played on the transactions page', { timeout: 12
   try {
     await open(page);
     const value = await page
-      .locator(`${tid('lesson-select')} option`, { hasText: /^transactions:/ })
+      .locator(`${tid('lesson-select')} option`, { hasText: /^transactions:/i })
       .getAttribute('value');
     await page.locator(tid('lesson-select')).selectOption(value);
     // The controls pause while the lesson's world is shown.
