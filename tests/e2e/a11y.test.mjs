@@ -121,6 +121,12 @@ for (const [name, hash, ready] of PAGES) {
         }
         const selectCut = await page.locator(tid('lesson-select')).evaluate((s) => s.scrollWidth - s.clientWidth);
         assert.ok(selectCut <= 2, `the lesson select is cut by ${selectCut}px`);
+        // A table that scrolls sideways keeps its caption inside its box, where it wraps.
+        const captionsOut = await page.evaluate(() => [...document.querySelectorAll('.scroll-x caption, .log-scroll caption')]
+          .filter((c) => c.getBoundingClientRect().width > 0)
+          .filter((c) => c.getBoundingClientRect().right > c.closest('.scroll-x, .log-scroll').getBoundingClientRect().right + 1)
+          .map((c) => c.innerText.slice(0, 40)));
+        assert.deepEqual(captionsOut, [], `captions out of their box at ${width}px`);
         if (name === 'transactions' && width === 1280) {
           const cut = await page.locator(tid('txn-state-log')).evaluate((t) => {
             const scroller = t.closest('.scroll-x') ?? t.parentElement;
