@@ -139,9 +139,12 @@ for (const { width, height } of [
       assert.match(await fold.innerText(), /\d+ follower fetches/);
       assert.equal(await fold.getAttribute('aria-expanded'), 'false');
       const rows = async () => page.locator(`${tid('timeline')} .msg`).count();
-      const before = await rows();
       const n = Number((await fold.innerText()).match(/(\d+) follower fetches/)[1]);
+      // The focus in the diagram draws every row, not only the newest; then Enter opens
+      // the run under its fold.
       await fold.focus();
+      const before = await page.evaluate(() => new Promise((done) => requestAnimationFrame(() =>
+        done(document.querySelectorAll('[data-testid="timeline"] .msg').length))));
       await page.keyboard.press('Enter');
       await page.locator(`${tid('tl-fold')}[aria-expanded="true"]`).waitFor();
       assert.equal(await rows(), before + n, 'Enter opens the run');
