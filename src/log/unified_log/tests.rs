@@ -137,6 +137,25 @@ fn txn(pid: i64, epoch: i16, seq: i32, values: &[&str]) -> RecordBatch {
     RecordBatch::new_data(0, pid, epoch, seq, true, 0, kvs)
 }
 
+/// Each test producer's next sequence: appends producer `pid`'s next transactional
+/// batch of `values` as the leader (a plain batch when `pid` is negative).
+#[derive(Default)]
+struct Seqs([i32; 5]);
+
+impl Seqs {
+    fn append(&mut self, log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, values: &[&str]) {
+        let batch = if pid < 0 {
+            data(-1, -1, values)
+        } else {
+            let seq = &mut self.0[pid as usize];
+            let b = txn(pid, 0, *seq, values);
+            *seq += values.len() as i32;
+            b
+        };
+        log.append_as_leader(fs, batch, 0).unwrap();
+    }
+}
+
 /// Seed 000, example 1, at the log level: commit, abort, commit.
 #[test]
 fn markers_lso_txnindex_and_isolated_reads() {
@@ -230,19 +249,9 @@ fn markers_lso_txnindex_and_isolated_reads() {
 fn txnindex_entries_carry_the_first_offset_of_the_next_open_transaction() {
     let mut fs = MemFs::new();
     let mut log = new_log(&mut fs, LogConfig::default());
-    let mut seqs = [0i32; 5];
+    let mut seqs = Seqs::default();
     let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
-        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
-        let values: Vec<&str> = values.iter().map(String::as_str).collect();
-        let batch = if pid < 0 {
-            data(-1, -1, &values)
-        } else {
-            let seq = &mut seqs[pid as usize];
-            let b = txn(pid, 0, *seq, &values);
-            *seq += n as i32;
-            b
-        };
-        log.append_as_leader(fs, batch, 0).unwrap();
+        seqs.append(log, fs, pid, &vec!["v"; n]);
     };
     let end = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, kind| {
         log.append_marker(fs, pid, 0, kind, 0, 0, false).unwrap();
@@ -345,18 +354,9 @@ fn the_aborted_list_is_bounded_by_the_offset_index_not_the_bytes_sent() {
 fn read_committed_fetches_are_bounded_by_the_lso() {
     let mut fs = MemFs::new();
     let mut log = new_log(&mut fs, LogConfig::default());
-    let mut seqs = [0i32; 3];
+    let mut seqs = Seqs::default();
     let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
-        let values = vec!["v"; n];
-        let batch = if pid < 0 {
-            data(-1, -1, &values)
-        } else {
-            let seq = &mut seqs[pid as usize];
-            let b = txn(pid, 0, *seq, &values);
-            *seq += n as i32;
-            b
-        };
-        log.append_as_leader(fs, batch, 0).unwrap();
+        seqs.append(log, fs, pid, &vec!["v"; n]);
     };
     append(&mut log, &mut fs, 1, 5);
     append(&mut log, &mut fs, -1, 3);
