@@ -2,7 +2,8 @@
 //! What one render of the transactions page costs in its view models, natively, on the
 //! `?bench=10000` world (10,000 batches): each view function's median over a few runs,
 //! printed, never asserted on. Run by hand:
-//! `cargo test --release --test view_timings -- --ignored --nocapture`.
+//! `cargo test --release --test view_timings -- --ignored --nocapture`. A second test
+//! prints the engine's own step a click (Begin, Send, Commit with its markers).
 
 use std::time::Instant;
 
@@ -139,4 +140,51 @@ fn transactions_page_view_models_on_10000_batches() {
         }
     }
     report(&world, "in a transaction");
+}
+
+#[test]
+#[ignore = "prints timings; run by hand with --ignored --nocapture"]
+fn transactions_page_engine_step_a_click_on_10000_batches() {
+    let mut world = world(10_000);
+    let producer = || TXN_PRODUCER.to_string();
+    let apply = |world: &mut World, action: Action| {
+        for a in click(Page::Transactions, action, world, ClickContext::default()) {
+            world.apply(&a).expect("applies");
+        }
+    };
+    apply(
+        &mut world,
+        Action::InitTransactions {
+            producer: producer(),
+        },
+    );
+    let mut times: [Vec<f64>; 3] = Default::default();
+    for round in 0..41 {
+        let actions = [
+            Action::BeginTransaction {
+                producer: producer(),
+            },
+            Action::Send {
+                producer: producer(),
+                topic_partition: eos_playground::protocol::TopicPartition::new(
+                    eos_playground::view::page::TXN_TOPIC,
+                    0,
+                ),
+                values: vec![format!("v{round}")],
+            },
+            Action::CommitTransaction {
+                producer: producer(),
+            },
+        ];
+        for (i, action) in actions.into_iter().enumerate() {
+            let t = Instant::now();
+            apply(&mut world, action);
+            times[i].push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    println!("the engine's step a click (median of 41, µs):");
+    for (name, mut xs) in ["Begin", "Send", "Commit"].into_iter().zip(times) {
+        xs.sort_by(f64::total_cmp);
+        println!("  {name:<8} {:>9.1}", xs[xs.len() / 2]);
+    }
 }
