@@ -559,6 +559,53 @@ fn the_timeline_marks_dropped_messages_and_errors() {
 /// coordinator's next check, then timed out with the epoch the abort fenced it with;
 /// the next transaction of the id is not late.
 #[test]
+fn the_coordinator_shows_an_ids_newest_records_and_counts_the_rest() {
+    use eos_playground::view::coordinators::STATE_LOG_SHOWN;
+    let mut w = World::new(ClusterConfig::default());
+    topic(&mut w, "t");
+    txn_producer(&mut w, "p", "tx");
+    // An abort first, so the only PrepareAbort record ends up outside the window.
+    begin(&mut w, "p");
+    send(&mut w, "p", "t", &["x"]);
+    flush(&mut w, "p");
+    abort(&mut w, "p");
+    a(&mut w, Action::RunUntilIdle);
+    for i in 0..5 {
+        begin(&mut w, "p");
+        send(&mut w, "p", "t", &[&format!("v{i}")]);
+        flush(&mut w, "p");
+        commit(&mut w, "p");
+        a(&mut w, Action::RunUntilIdle);
+    }
+    let c = &coordinators(&w)[0];
+    // Empty, then Ongoing, Prepare*, Complete* for each of the six transactions.
+    assert_eq!(c.records_total, 1 + 6 * 3);
+    assert_eq!(c.records.len(), STATE_LOG_SHOWN);
+    let places: Vec<usize> = c.records.iter().map(|r| r.index).collect();
+    assert_eq!(
+        places,
+        (c.records_total - STATE_LOG_SHOWN..c.records_total).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        c.records.last().map(|r| r.status.as_str()),
+        Some("CompleteCommit")
+    );
+    assert!(c
+        .records
+        .iter()
+        .all(|r| r.status != "PrepareAbort" && r.status != "Empty"));
+    // The diagram still lights every state the id has been in, shown or not.
+    for s in [
+        TransactionState::Empty,
+        TransactionState::PrepareAbort,
+        TransactionState::CompleteAbort,
+        TransactionState::CompleteCommit,
+    ] {
+        assert!(c.visited.contains(&s), "{s:?} in {:?}", c.visited);
+    }
+}
+
+#[test]
 fn a_late_transaction_shows_its_timeout_and_the_coordinators_abort() {
     let src = "cluster brokers=1\ntopic create t partitions=1\n\
                producer p create transactional.id=tx transaction.timeout.ms=2000\n\

@@ -28,7 +28,10 @@ pub fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<Clust
     if world.brokers().len() < 2 {
         return None;
     }
-    let coordinators = crate::view::coordinators::coordinators(world);
+    // Who coordinates which id, from the coordinators' metadata alone: the coordinator
+    // panel's full view also reads each id's `__transaction_state` records, which grow
+    // with every transaction.
+    let coordinated = world.coordinated_transactions();
     let brokers = crate::view::replicas::brokers(world)
         .into_iter()
         .map(|card| ClusterBroker {
@@ -36,10 +39,11 @@ pub fn cluster_views(world: &World, tp: Option<&TopicPartition>) -> Option<Clust
                 &crate::sim::Node::Broker(card.id),
                 &crate::sim::Node::LONE_CONTROLLER,
             ),
-            coordinates: coordinators
+            // A coordinator's transactions come in id order, as the panel lists them.
+            coordinates: coordinated
                 .iter()
-                .filter(|c| c.broker == card.id)
-                .map(|c| c.transactional_id.clone())
+                .filter(|t| t.coordinator == card.id)
+                .map(|t| t.metadata.transactional_id().to_string())
                 .collect(),
             card,
         })

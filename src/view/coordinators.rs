@@ -15,6 +15,8 @@ use crate::util::ordered::CollectSorted;
 /// One record of `__transaction_state` for a transactional id.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TxnRecordView {
+    /// Its place among the id's records, from 0 (the oldest).
+    pub index: usize,
     pub status: String,
     pub producer_epoch: i16,
     pub last_producer_epoch: i16,
@@ -23,8 +25,9 @@ pub struct TxnRecordView {
 }
 
 impl TxnRecordView {
-    fn of(v: &TransactionLogValue) -> Self {
+    fn of(index: usize, v: &TransactionLogValue) -> Self {
         TxnRecordView {
+            index,
             status: v.state().map_or_else(
                 || v.transaction_status.to_string(),
                 |s| s.name().to_string(),
@@ -67,8 +70,11 @@ pub struct CoordinatorView {
     pub timeout_ms: i32,
     /// How long the open transaction has been open, in ms.
     pub open_for_ms: Option<i64>,
-    /// The records written for this id, oldest first.
+    /// The newest records written for this id ([`STATE_LOG_SHOWN`] at most), oldest
+    /// first.
     pub records: Vec<TxnRecordView>,
+    /// How many records were written for it in all.
+    pub records_total: usize,
     /// The last transition (from, to), from the events.
     pub last_transition: Option<(TransactionState, TransactionState)>,
     /// Every state this id has been in, from its records.
@@ -182,6 +188,11 @@ fn last_transitions(
     last
 }
 
+/// How many of an id's newest `__transaction_state` records the panel shows: every
+/// transaction adds two or three, so a learner's session would otherwise grow the
+/// table, and the work of every click, without end.
+pub const STATE_LOG_SHOWN: usize = 12;
+
 /// Every transactional id known to an online coordinator, by id.
 pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
     let txns = world.coordinated_transactions();
@@ -206,15 +217,19 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
         .iter()
         .map(|t| {
             let m = t.metadata;
-            let records: Vec<TxnRecordView> = world
+            let values = world
                 .transaction_log_values(m.transactional_id())
-                .unwrap_or_default()
+                .unwrap_or_default();
+            let records_total = values.len();
+            let records: Vec<TxnRecordView> = values
                 .iter()
-                .map(TxnRecordView::of)
+                .enumerate()
+                .skip(records_total.saturating_sub(STATE_LOG_SHOWN))
+                .map(|(i, v)| TxnRecordView::of(i, v))
                 .collect();
-            let visited: Vec<TransactionState> = records
+            let visited: Vec<TransactionState> = values
                 .iter()
-                .filter_map(|r| TransactionState::from_name(&r.status))
+                .filter_map(TransactionLogValue::state)
                 .collect_set()
                 .into_iter()
                 .collect();
@@ -257,6 +272,7 @@ pub fn coordinators(world: &World) -> Vec<CoordinatorView> {
                 timeout_ms: m.txn_timeout_ms(),
                 open_for_ms,
                 records,
+                records_total,
                 last_transition: last.get(m.transactional_id()).copied(),
                 visited,
                 late,

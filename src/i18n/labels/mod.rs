@@ -354,6 +354,7 @@ keys! {
     TxLastEpoch,
     TxStatusCol,
     TxStateLogJson,
+    TxStateLogEarlier,
     TlHeading,
     TlIntro,
     TlShowing,

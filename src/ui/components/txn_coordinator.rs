@@ -165,14 +165,15 @@ fn diagram(v: &CoordinatorView, index: usize) -> Html {
 }
 
 fn one(v: &CoordinatorView, index: usize) -> Html {
-    let n = v.records.len();
+    let n = v.records_total;
     let records: Html = v
         .records
         .iter()
-        .enumerate()
-        .map(|(i, r)| {
+        .map(|r| {
+            let i = r.index;
             let newest = i + 1 == n;
-            // Keyed by position: a new record appends one row and leaves the others.
+            // Keyed by the record's place: a new record appends one row (and drops the
+            // oldest shown) and leaves the others.
             html! {
                 <tr key={i} class={class_list(&[on(newest, "row-new")])}>
                     <td class={class_list(&["mono", &format!("status-{}", r.status.to_ascii_lowercase())])}>
@@ -231,6 +232,9 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
                     <tbody>{ records }</tbody>
                 </table>
             </div>
+            if n > v.records.len() {
+                <p class="small muted" data-testid="txn-state-log-earlier">{ tf(Key::TxStateLogEarlier, &[&(n - v.records.len()).to_string(), &v.records.len().to_string()]) }</p>
+            }
             <details class="files">
                 <summary>{ t(Key::TxStateLogJson) }</summary>
                 <pre class="json small">{ json.join("\n") }</pre>
