@@ -1016,6 +1016,7 @@ fn a_failed_write_commits_nothing_from_there_on() {
 #[test]
 fn transactional_offsets_are_pending_until_the_marker() {
     let mut gc = GroupCoordinator::default();
+    let gp = gc.partition_for("g");
     let mut log = VecLog::default();
     gc.commit_offsets("g", &[OffsetCommitEntry::new(otp(0), 3)], &mut log, 0);
 
@@ -1049,7 +1050,7 @@ fn transactional_offsets_are_pending_until_the_marker() {
     assert_eq!(stable.committed_offset, -1);
     assert!(gc.has_pending_transactional_offsets("g", &otp(0)));
 
-    let done = gc.complete_transaction(42, true);
+    let done = gc.complete_transaction(gp, 42, true);
     assert_eq!(done.materialized, [("g".to_string(), otp(0), 10)]);
     let f = &gc.fetch_offsets("g", &[otp(0)], true)[0];
     assert_eq!(
@@ -1063,14 +1064,14 @@ fn transactional_offsets_are_pending_until_the_marker() {
     // Aborted: dropped.
     gc.commit_transactional_offsets("g", 43, 0, &[OffsetCommitEntry::new(otp(0), 99)], 6)
         .unwrap();
-    let done = gc.complete_transaction(43, false);
+    let done = gc.complete_transaction(gp, 43, false);
     assert_eq!(done.dropped, [("g".to_string(), otp(0), 99)]);
     assert_eq!(
         gc.fetch_offsets("g", &[otp(0)], true)[0].committed_offset,
         10
     );
     // A marker with nothing pending changes nothing.
-    assert_eq!(gc.complete_transaction(43, true), Default::default());
+    assert_eq!(gc.complete_transaction(gp, 43, true), Default::default());
     assert_eq!(
         gc.commit_transactional_offsets("g", -1, 0, &[], 0),
         Err(Errors::InvalidRequest)
@@ -1080,11 +1081,12 @@ fn transactional_offsets_are_pending_until_the_marker() {
 #[test]
 fn a_later_plain_commit_wins_over_an_earlier_transactional_one() {
     let mut gc = GroupCoordinator::default();
+    let gp = gc.partition_for("g");
     let mut log = VecLog::default();
     gc.commit_transactional_offsets("g", 7, 0, &[OffsetCommitEntry::new(otp(0), 10)], 0)
         .unwrap();
     gc.commit_offsets("g", &[OffsetCommitEntry::new(otp(0), 20)], &mut log, 1);
-    let done = gc.complete_transaction(7, true);
+    let done = gc.complete_transaction(gp, 7, true);
     assert_eq!(done.superseded, [("g".to_string(), otp(0), 10)]);
     assert_eq!(
         gc.fetch_offsets("g", &[otp(0)], true)[0].committed_offset,
@@ -1152,7 +1154,7 @@ fn loading_the_partition_rebuilds_the_same_state() {
             &mut batches,
         );
         if let Some(c) = commit {
-            gc.complete_transaction(pid, c);
+            gc.complete_transaction(part, pid, c);
             let kind = if c {
                 ControlRecordType::Commit
             } else {

@@ -553,6 +553,7 @@ impl Broker {
                         member_id,
                         group_instance_id,
                     },
+                    unknown_partitions: Vec::new(),
                 };
                 self.handle_txn_offset_commit(transactional_id, pending, now_ms)
             }

@@ -8,6 +8,11 @@
 //! offsets partition to the transaction. Before TV2 the client's AddOffsetsToTxn has
 //! added it already (`txn_apis::handle_add_offsets_to_txn`), and its TxnOffsetCommit
 //! (version 4 or below) is only verified: see [`OffsetsPartitionCheck`].
+//!
+//! Before the group coordinator sees a commit, the partitions the metadata cache does
+//! not know are answered UNKNOWN_TOPIC_OR_PARTITION (`KafkaApis`), and a TxnOffsetCommit
+//! with an empty group id INVALID_GROUP_ID (`GroupCoordinatorService`). The offsets of a
+//! TxnOffsetCommit are pending only once their batch is written.
 
 use serde::Serialize;
 
@@ -19,6 +24,9 @@ use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::protocol::{OffsetEntry, Request, Response};
 use crate::record::{RecordBatch, NO_SEQUENCE};
+
+#[cfg(test)]
+mod tests;
 
 /// A TxnOffsetCommit parked until the transaction coordinator added the partition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -32,6 +40,9 @@ pub struct PendingTxnOffsetCommit {
     pub offsets: Vec<OffsetEntry>,
     /// The consumer's generation and member id the commit carries.
     pub member: CommitMember,
+    /// Partitions the metadata cache does not know: not sent to the coordinator, and
+    /// answered UNKNOWN_TOPIC_OR_PARTITION ahead of its answer.
+    pub unknown_partitions: Vec<TopicPartition>,
 }
 
 /// What the group coordinator asks the transaction coordinator about the offsets
@@ -97,6 +108,20 @@ fn for_client_version(mut handled: Handled, version: i16) -> Handled {
     handled
 }
 
+/// The coordinator's answer with the partitions `KafkaApis` refused before asking it put
+/// first, UNKNOWN_TOPIC_OR_PARTITION (`TxnOffsetCommitResponse.Builder.merge`).
+fn with_unknown(mut handled: Handled, unknown: &[TopicPartition]) -> Handled {
+    if let Some(Response::TxnOffsetCommit { results } | Response::OffsetCommit { results }) =
+        handled.response.as_mut()
+    {
+        let refused = unknown
+            .iter()
+            .map(|tp| (tp.clone(), Errors::UnknownTopicOrPartition));
+        results.splice(0..0, refused);
+    }
+    handled
+}
+
 fn entries(offsets: &[OffsetEntry]) -> Vec<OffsetCommitEntry> {
     offsets
         .iter()
@@ -116,7 +141,40 @@ impl Broker {
         self.internal_partition_for(GROUP_METADATA_TOPIC, group_id)
     }
 
+    /// `KafkaApis.handleOffsetCommitRequest` / `handleTxnOffsetCommitRequest` (Kafka 4.0;
+    /// KafkaApisTest `testHandleTxnOffsetCommitRequestTopicsAndPartitionsValidation`,
+    /// `testTxnOffsetCommitWithInvalidPartition`): the partitions of topics or
+    /// partition numbers the metadata cache does not hold are taken out of the request,
+    /// to be answered UNKNOWN_TOPIC_OR_PARTITION; the rest go to the group coordinator.
+    fn take_unknown_partitions(&self, offsets: &mut Vec<OffsetEntry>) -> Vec<TopicPartition> {
+        let (known, unknown): (Vec<_>, Vec<_>) = std::mem::take(offsets)
+            .into_iter()
+            .partition(|o| self.metadata.contains_key(&o.topic_partition));
+        *offsets = known;
+        unknown.into_iter().map(|o| o.topic_partition).collect()
+    }
+
     pub(super) fn handle_offset_commit(
+        &mut self,
+        group_id: String,
+        mut offsets: Vec<OffsetEntry>,
+        member: CommitMember,
+        now_ms: i64,
+    ) -> Handled {
+        let unknown = self.take_unknown_partitions(&mut offsets);
+        if offsets.is_empty() {
+            return with_unknown(
+                Handled::reply(Response::OffsetCommit {
+                    results: Vec::new(),
+                }),
+                &unknown,
+            );
+        }
+        let handled = self.commit_known_offsets(group_id, offsets, member, now_ms);
+        with_unknown(handled, &unknown)
+    }
+
+    fn commit_known_offsets(
         &mut self,
         group_id: String,
         offsets: Vec<OffsetEntry>,
@@ -158,12 +216,20 @@ impl Broker {
     pub(super) fn handle_txn_offset_commit(
         &mut self,
         transactional_id: String,
-        pending: PendingTxnOffsetCommit,
+        mut pending: PendingTxnOffsetCommit,
         now_ms: i64,
     ) -> Handled {
         let version = pending.version;
+        let unknown = self.take_unknown_partitions(&mut pending.offsets);
+        if pending.offsets.is_empty() {
+            let none = Handled::reply(Response::TxnOffsetCommit {
+                results: Vec::new(),
+            });
+            return with_unknown(none, &unknown);
+        }
+        pending.unknown_partitions = unknown.clone();
         let handled = self.start_txn_offset_commit(transactional_id, pending, now_ms);
-        for_client_version(handled, version)
+        for_client_version(with_unknown(handled, &unknown), version)
     }
 
     fn start_txn_offset_commit(
@@ -172,6 +238,15 @@ impl Broker {
         pending: PendingTxnOffsetCommit,
         now_ms: i64,
     ) -> Handled {
+        // `GroupCoordinatorService.commitTransactionalOffsets`: an empty group id is
+        // refused before any coordinator is asked (GroupCoordinatorServiceTest
+        // `testCommitTransactionalOffsetsWithInvalidGroupId`, Kafka 4.0). OffsetCommit
+        // still takes it, for backwards compatibility.
+        if pending.group_id.is_empty() {
+            return Handled::reply(Response::TxnOffsetCommit {
+                results: each(&pending.offsets, Errors::InvalidGroupId),
+            });
+        }
         let gtp = self.group_partition(&pending.group_id);
         if let Some(error) = self.coordinator_error(&gtp) {
             return Handled::reply(Response::TxnOffsetCommit {
@@ -223,6 +298,15 @@ impl Broker {
     /// Writes the transactional offset records (pending until the marker).
     fn write_txn_offsets(&mut self, pending: PendingTxnOffsetCommit, now_ms: i64) -> Handled {
         let gtp = self.group_partition(&pending.group_id);
+        // The write runs on the offsets partition's coordinator as it is now: after a
+        // verification round trip this broker may no longer lead it, or may be loading
+        // it again (`CoordinatorRuntime.scheduleTransactionalWriteOperation` finds no
+        // active shard: NOT_COORDINATOR, or COORDINATOR_LOAD_IN_PROGRESS).
+        if let Some(error) = self.coordinator_error(&gtp) {
+            return Handled::reply(Response::TxnOffsetCommit {
+                results: each(&pending.offsets, error),
+            });
+        }
         // The generation check runs once the transaction coordinator has added the
         // partition (`validateTransactionalOffsetCommit` inside the write operation).
         if let Err(event) =
@@ -235,11 +319,12 @@ impl Broker {
                 &pending.offsets,
             );
         }
-        let records = self.group_coordinator.commit_transactional_offsets(
+        let offsets = entries(&pending.offsets);
+        let records = self.group_coordinator.transactional_offset_records(
             &pending.group_id,
             pending.producer_id,
             pending.producer_epoch,
-            &entries(&pending.offsets),
+            &offsets,
             now_ms,
         );
         let error = match (records, self.logs.get_mut(&gtp)) {
@@ -259,11 +344,21 @@ impl Broker {
                     kvs,
                 );
                 log.append_internal(&mut self.fs, batch)
-                    .map_or_else(|e| e.error(), |_| Errors::None)
+                    .map_or_else(|e| group_append_error(e.error()), |_| Errors::None)
             }
             (Ok(_), None) => Errors::NotCoordinator,
             (Err(e), _) => e,
         };
+        // Only written offsets are pending: a failed append leaves the coordinator as it
+        // was (Kafka's runtime reverts the replayed records to its snapshot).
+        if error == Errors::None {
+            self.group_coordinator.replay_transactional_offsets(
+                &pending.group_id,
+                pending.producer_id,
+                &offsets,
+                now_ms,
+            );
+        }
         Handled::reply(Response::TxnOffsetCommit {
             results: each(&pending.offsets, error),
         })
@@ -280,6 +375,7 @@ impl Broker {
             return Handled::default();
         };
         let (token, version) = (pending.token, pending.version);
+        let unknown = pending.unknown_partitions.clone();
         let error = response.error();
         let handled = if error == Errors::None {
             self.write_txn_offsets(pending, now_ms)
@@ -288,7 +384,7 @@ impl Broker {
                 results: each(&pending.offsets, verification_error(error, pending.version)),
             })
         };
-        let mut handled = for_client_version(handled, version);
+        let mut handled = for_client_version(with_unknown(handled, &unknown), version);
         if let Some(response) = handled.response.take() {
             handled.deferred.push((token, response));
         }
@@ -340,16 +436,20 @@ fn refused(
     }
 }
 
-/// The group coordinator's translation of an offsets-partition append error
-/// (`GroupCoordinatorService.handleOperationException`, Kafka 4.0, mirror commit
-/// 1eb7644): a write that cannot reach `min.insync.replicas` is
-/// COORDINATOR_NOT_AVAILABLE; a replica that no longer leads is NOT_COORDINATOR.
+/// The group coordinator's translation of an offsets-partition append error, for
+/// OffsetCommit and TxnOffsetCommit alike (`CoordinatorOperationExceptionHelper
+/// .handleOperationException`, Kafka 4.0, mirror commit 1eb7644; GroupCoordinatorServiceTest
+/// `testCommitTransactionalOffsetsWithWrappedError`): a write that cannot reach
+/// `min.insync.replicas` is COORDINATOR_NOT_AVAILABLE; a replica that no longer leads
+/// NOT_COORDINATOR; a batch too large UNKNOWN_SERVER_ERROR.
 fn group_append_error(e: Errors) -> Errors {
     match e {
-        Errors::NotEnoughReplicas | Errors::NotEnoughReplicasAfterAppend => {
-            Errors::CoordinatorNotAvailable
-        }
+        Errors::NotEnoughReplicas
+        | Errors::NotEnoughReplicasAfterAppend
+        | Errors::UnknownTopicOrPartition
+        | Errors::RequestTimedOut => Errors::CoordinatorNotAvailable,
         Errors::NotLeaderOrFollower => Errors::NotCoordinator,
+        Errors::MessageTooLarge | Errors::RecordListTooLarge => Errors::UnknownServerError,
         other => other,
     }
 }

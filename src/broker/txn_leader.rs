@@ -292,6 +292,7 @@ impl Broker {
                         if tp.topic == GROUP_METADATA_TOPIC {
                             // Offsets sent to the transaction become visible, or vanish.
                             self.group_coordinator.complete_transaction(
+                                tp.partition,
                                 marker.producer_id,
                                 marker.result == MarkerResult::Commit,
                             );

@@ -77,6 +77,8 @@ errors! {
     // The classic group protocol's (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) and
     // the generation check of OffsetCommit/TxnOffsetCommit (KIP-447).
     IllegalGeneration = 22, "ILLEGAL_GENERATION", "Specified group generation id is not valid.", false;
+    // A TxnOffsetCommit with an empty group id (`GroupCoordinatorService`).
+    InvalidGroupId = 24, "INVALID_GROUP_ID", "The configured groupId is invalid.", false;
     UnknownMemberId = 25, "UNKNOWN_MEMBER_ID", "The coordinator is not aware of this member.", false;
     RebalanceInProgress = 27, "REBALANCE_IN_PROGRESS", "The group is rebalancing, so a rejoin is needed.", false;
     MemberIdRequired = 79, "MEMBER_ID_REQUIRED", "The group member needs to have a valid member id before actually entering a consumer group.", false;

@@ -552,3 +552,65 @@ fn send_errors_fatal_or_abortable() {
         assert_eq!(tm.last_error, Some(error));
     }
 }
+
+/// `AddOffsetsToTxnHandler` (before TV2): INVALID_PRODUCER_ID_MAPPING leaves the
+/// transaction abortable with an epoch bump
+/// (TransactionManagerTest.testBumpTransactionalEpochOnRecoverableAddOffsetsRequestError);
+/// TRANSACTIONAL_ID_AUTHORIZATION_FAILED and INVALID_TXN_STATE are fatal
+/// (testTransactionalIdAuthorizationFailureInAddOffsetsToTxn,
+/// testInvalidTxnStateFailureInAddOffsetsToTxn); TRANSACTION_ABORTABLE is abortable
+/// (testTransactionAbortableExceptionInAddOffsetsToTxn); NOT_COORDINATOR looks the
+/// transaction coordinator up again; an error it does not name is a fatal KafkaException.
+#[test]
+fn add_offsets_to_txn_answers() {
+    use handler_errors::{reaction, Reaction};
+    use Errors::*;
+    let kind = TxnRequestKind::AddOffsetsToTxn {
+        group_id: "g".into(),
+    };
+    let fatal = |error: Errors, exception: &str| Reaction::Fatal {
+        error,
+        exception: exception.into(),
+    };
+    for (error, expected) in [
+        (
+            InvalidProducerIdMapping,
+            Reaction::AbortableBumpingEpoch {
+                error: InvalidProducerIdMapping,
+            },
+        ),
+        (
+            TransactionalIdAuthorizationFailed,
+            fatal(
+                TransactionalIdAuthorizationFailed,
+                "TransactionalIdAuthorizationException",
+            ),
+        ),
+        (
+            InvalidTxnState,
+            fatal(InvalidTxnState, "InvalidTxnStateException"),
+        ),
+        (
+            TransactionAbortable,
+            Reaction::Abortable {
+                error: TransactionAbortable,
+                exception: "TransactionAbortableException".into(),
+            },
+        ),
+        (
+            NotCoordinator,
+            Reaction::FindCoordinatorAgain(CoordinatorType::Transaction),
+        ),
+        (ConcurrentTransactions, Reaction::Retry),
+        (
+            InvalidProducerEpoch,
+            fatal(ProducerFenced, "ProducerFencedException"),
+        ),
+        (
+            UnknownServerError,
+            fatal(UnknownServerError, "KafkaException"),
+        ),
+    ] {
+        assert_eq!(reaction(&kind, error), expected, "{error:?}");
+    }
+}

@@ -104,8 +104,8 @@ pub struct ClassicGroup {
 }
 
 impl ClassicGroup {
-    // Only the membership (feature `group-membership`) makes groups.
-    #[cfg_attr(not(feature = "group-membership"), allow(dead_code))]
+    /// An Empty group of generation 0: one a JoinGroup creates, or the simple group of
+    /// a consumer that only commits offsets.
     pub(super) fn new(group_id: &str) -> Self {
         ClassicGroup {
             group_id: group_id.to_string(),

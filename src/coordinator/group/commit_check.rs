@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::GroupCoordinator;
+use super::{ClassicGroup, GroupCoordinator};
 #[cfg(feature = "group-membership")]
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
@@ -91,6 +91,13 @@ impl GroupCoordinator {
     /// `validateTransactionalOffsetCommit`, Kafka 4.0): a group unknown here accepts a
     /// commit with generation -1 (a simple group); with a generation it is
     /// ILLEGAL_GENERATION (OffsetCommit before v9's GROUP_ID_NOT_FOUND, as clients send).
+    /// A group that has offsets but no membership is the simple group Kafka made when it
+    /// replayed them (`OffsetMetadataManager.replay`'s `getOrMaybeCreateClassicGroup`):
+    /// Empty, generation 0, no member, so a member id or a generation is
+    /// UNKNOWN_MEMBER_ID (OffsetMetadataManagerTest
+    /// `testGenericGroupTransactionalOffsetCommitWithUnknownMemberId` against
+    /// `…WithUnknownGroupId`). Simplified: the simple group lives as long as its
+    /// offsets, committed or pending (Kafka keeps it until its offsets expire).
     pub fn validate_offset_commit(
         &self,
         group_id: &str,
@@ -105,18 +112,24 @@ impl GroupCoordinator {
             transactional,
             error,
         };
-        match self.groups.get(group_id) {
-            None if member.generation_id < 0 => Ok(()),
-            None => Err(refused(Errors::IllegalGeneration, -1)),
-            Some(g) => g
-                .validate_offset_commit(
-                    &member.member_id,
-                    member.group_instance_id.as_deref(),
-                    member.generation_id,
-                    transactional,
-                )
-                .map_err(|e| refused(e, g.generation_id)),
-        }
+        let simple;
+        let group = match self.groups.get(group_id) {
+            Some(g) => g,
+            None if member.generation_id < 0 => return Ok(()),
+            None if self.has_offsets(group_id) => {
+                simple = ClassicGroup::new(group_id);
+                &simple
+            }
+            None => return Err(refused(Errors::IllegalGeneration, -1)),
+        };
+        group
+            .validate_offset_commit(
+                &member.member_id,
+                member.group_instance_id.as_deref(),
+                member.generation_id,
+                transactional,
+            )
+            .map_err(|e| refused(e, group.generation_id))
     }
 }
 

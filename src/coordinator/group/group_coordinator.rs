@@ -20,6 +20,9 @@ use crate::protocol::errors::Errors;
 use crate::record::{ControlRecordType, RecordBatch, RecordError, NO_PRODUCER_ID};
 use crate::util::ordered::CollectSorted;
 
+#[cfg(test)]
+mod tests;
+
 /// Where the group coordinator writes: its `__consumer_offsets` partitions.
 pub use crate::coordinator::internal_topics::InternalLogWriter as OffsetLogWriter;
 
@@ -221,32 +224,79 @@ impl GroupCoordinator {
         offsets: &[OffsetCommitEntry],
         now_ms: i64,
     ) -> Result<TxnOffsetCommitRecords, Errors> {
+        let records =
+            self.transactional_offset_records(group, producer_id, producer_epoch, offsets, now_ms)?;
+        self.replay_transactional_offsets(group, producer_id, offsets, now_ms);
+        Ok(records)
+    }
+
+    /// The records of a TxnOffsetCommit, state unchanged
+    /// (`OffsetMetadataManager.commitTransactionalOffset`'s `CoordinatorResult`): the
+    /// caller appends them, then replays them with
+    /// [`GroupCoordinator::replay_transactional_offsets`]. Kafka's runtime replays before
+    /// the append and reverts to its snapshot when the append fails; replaying after a
+    /// successful append leaves the same state either way.
+    pub fn transactional_offset_records(
+        &self,
+        group: &str,
+        producer_id: i64,
+        producer_epoch: i16,
+        offsets: &[OffsetCommitEntry],
+        now_ms: i64,
+    ) -> Result<TxnOffsetCommitRecords, Errors> {
         if producer_id < 0 {
             return Err(Errors::InvalidRequest);
         }
-        let partition = self.partition_for(group);
-        let mut records = Vec::with_capacity(offsets.len());
-        for entry in offsets {
-            records.push(Self::record_for(group, entry, now_ms));
-            let om = self.offset_and_metadata(entry, now_ms);
-            self.replay_commit(group, &entry.topic_partition, producer_id, om);
-        }
         Ok(TxnOffsetCommitRecords {
-            partition,
+            partition: self.partition_for(group),
             producer_id,
             producer_epoch,
-            records,
+            records: offsets
+                .iter()
+                .map(|entry| Self::record_for(group, entry, now_ms))
+                .collect(),
         })
     }
 
-    /// A COMMIT or ABORT marker of `producer_id` reached the offsets partition
+    /// The written TxnOffsetCommit records, replayed: pending under `producer_id` until
+    /// its marker (`OffsetMetadataManager.replay` with a producer id).
+    pub fn replay_transactional_offsets(
+        &mut self,
+        group: &str,
+        producer_id: i64,
+        offsets: &[OffsetCommitEntry],
+        now_ms: i64,
+    ) {
+        for entry in offsets {
+            let om = self.offset_and_metadata(entry, now_ms);
+            self.replay_commit(group, &entry.topic_partition, producer_id, om);
+        }
+    }
+
+    /// A COMMIT or ABORT marker of `producer_id` reached offsets partition `partition`
     /// (`OffsetMetadataManager.replayEndTransactionMarker`). On commit, each pending
     /// offset replaces the committed one unless a later plain commit already did.
-    pub fn complete_transaction(&mut self, producer_id: i64, commit: bool) -> TxnCompletion {
+    /// Only the groups of that partition are touched: Kafka runs one
+    /// `OffsetMetadataManager` per `__consumer_offsets` partition (a shard), so a
+    /// transaction that sent offsets of groups living in two partitions has each
+    /// partition's offsets settled by that partition's own marker.
+    pub fn complete_transaction(
+        &mut self,
+        partition: i32,
+        producer_id: i64,
+        commit: bool,
+    ) -> TxnCompletion {
         let mut out = TxnCompletion::default();
-        let Some(pending) = self.pending.remove(&producer_id) else {
+        let Some(all) = self.pending.remove(&producer_id) else {
             return out;
         };
+        let n = self.num_partitions;
+        let (pending, elsewhere): (GroupOffsets, GroupOffsets) = all
+            .into_iter()
+            .partition(|(g, _)| partition_for(g, n) == partition);
+        if !elsewhere.is_empty() {
+            self.pending.insert(producer_id, elsewhere);
+        }
         for group in pending.keys() {
             if let Some(open) = self.open_transactions_by_group.get_mut(group) {
                 open.remove(&producer_id);
@@ -295,30 +345,21 @@ impl GroupCoordinator {
             .collect()
     }
 
-    /// OffsetFetch for every partition the group has committed or pending.
+    /// OffsetFetch for every partition the group has committed
+    /// (`OffsetMetadataManager.fetchAllOffsets`). A partition with only a pending
+    /// transactional offset is not listed, even with `require_stable`, until its COMMIT
+    /// marker (OffsetMetadataManagerTest.testFetchAllOffsetsWithPendingTransactionalOffsets,
+    /// Kafka 4.0); a committed one with a pending offset answers UNSTABLE_OFFSET_COMMIT.
     pub fn fetch_all_offsets(
         &self,
         group: &str,
         require_stable: bool,
     ) -> Vec<OffsetFetchPartition> {
-        let mut tps: SortedSet<TopicPartition> = self
-            .offsets
-            .get(group)
-            .map(|m| m.keys().cloned().collect_set())
-            .unwrap_or_default();
-        if require_stable {
-            for pid in self
-                .open_transactions_by_group
-                .get(group)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(p) = self.pending.get(pid).and_then(|g| g.get(group)) {
-                    tps.extend(p.keys().cloned());
-                }
-            }
-        }
-        tps.iter()
+        let Some(committed) = self.offsets.get(group) else {
+            return Vec::new();
+        };
+        committed
+            .keys()
             .map(|tp| self.fetch_one(group, tp, require_stable))
             .collect()
     }
@@ -357,6 +398,11 @@ impl GroupCoordinator {
             })
     }
 
+    /// Whether the group has a committed or a pending offset.
+    pub(super) fn has_offsets(&self, group: &str) -> bool {
+        self.offsets.contains_key(group) || self.open_transactions_by_group.contains_key(group)
+    }
+
     /// Groups with any committed offset, sorted.
     pub fn groups(&self) -> Vec<String> {
         let mut groups = self.offsets.keys().cloned().collect_set();
@@ -386,6 +432,7 @@ impl GroupCoordinator {
                     if let Some(kind) = kind {
                         summary.markers += 1;
                         self.complete_transaction(
+                            partition,
                             batch.producer_id,
                             kind == ControlRecordType::Commit,
                         );
