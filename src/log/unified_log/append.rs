@@ -163,16 +163,7 @@ impl UnifiedLog {
         self.log_end_offset = batch.next_offset();
         if let Some(txn) = completed.filter(|t| t.is_aborted) {
             // `updateTxnIndex`: the LSO once this transaction is out of the way.
-            let last_stable_offset = self
-                .producer_state
-                .first_undecided_offset()
-                .unwrap_or(txn.last_offset + 1);
-            let entry = AbortedTxn {
-                producer_id: txn.producer_id,
-                first_offset: txn.first_offset,
-                last_offset: txn.last_offset,
-                last_stable_offset,
-            };
+            let entry = self.producer_state.aborted_txn_entry(&txn);
             let base = self.segments.last().map_or(0, |s| s.base_offset);
             fs.append(
                 &format!("{dir}/{}", file_name(base, ".txnindex")),
