@@ -408,3 +408,6 @@ mod expiry;
 
 #[cfg(test)]
 mod retention_tests;
+
+#[cfg(test)]
+mod cleaner_tests;
