@@ -27,7 +27,7 @@ impl UnifiedLog {
         config: LogConfig,
         log_start_checkpoint: i64,
     ) -> Result<(Self, RecoveryReport), FsError> {
-        Self::open_after_stop(fs, dir, tp, config, log_start_checkpoint, false)
+        Self::open_after_stop(fs, dir, tp, config, log_start_checkpoint, false, None)
     }
 
     /// [`UnifiedLog::open_with_log_start`] for a broker that stopped cleanly
@@ -36,6 +36,12 @@ impl UnifiedLog {
     /// then reads the whole log after a crash, but after a clean shutdown takes it for
     /// an upgrade from a broker that wrote none and starts from an empty producer
     /// state at the log end (it skips the scan).
+    ///
+    /// `now_ms`, the broker's clock as it starts: the producers of the snapshot that
+    /// are expired by then are not loaded (`ProducerStateManager.loadFromSnapshot`,
+    /// Kafka 4.0; `ProducerStateManagerTest.testRemoveExpiredPidsOnReload`). None
+    /// loads them all (a folder read with no clock, or a replica reloaded after a
+    /// truncation).
     pub fn open_after_stop(
         fs: &mut MemFs,
         dir: &str,
@@ -43,6 +49,7 @@ impl UnifiedLog {
         config: LogConfig,
         log_start_checkpoint: i64,
         clean_shutdown: bool,
+        now_ms: Option<i64>,
     ) -> Result<(Self, RecoveryReport), FsError> {
         let names = fs.list_dir(dir)?;
         let mut bases: Vec<i64> = names
@@ -92,7 +99,12 @@ impl UnifiedLog {
                 log_start: log_start_offset,
                 log_end: log_end_offset,
             };
-            load_from_snapshot(fs, dir, &names, offsets, clean_shutdown, &mut report)?
+            let (mut state, from) =
+                load_from_snapshot(fs, dir, &names, offsets, clean_shutdown, &mut report)?;
+            if let (Some(now_ms), Some(_)) = (now_ms, report.snapshot_loaded) {
+                state.remove_expired_producers(now_ms, config.producer_id_expiration_ms);
+            }
+            (state, from)
         } else {
             // Without snapshots, only the active segment is scanned.
             let from = segments.last().map_or(0, |s| s.base_offset);

@@ -548,3 +548,44 @@ fn recovery_keeps_a_malformed_marker_and_cuts_after_it() {
     );
     assert!(state.last_entry(2).is_none());
 }
+
+/// `ProducerStateManagerTest.testRemoveExpiredPidsOnReload` and
+/// `testLoadFromSnapshotRetainsNonExpiredProducers` (Kafka 4.0): the producers of the
+/// snapshot that are expired when the broker starts are not loaded; one with an open
+/// transaction, and one read back from the log after the snapshot, are.
+#[test]
+fn a_start_does_not_load_the_snapshots_expired_producers() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    let ts = 1_700_000_000_000;
+    log.append_as_leader(&mut fs, data(1, 0, &["a"]), 0)
+        .unwrap();
+    let mut open = txn(2, 0, 0, &["t"]);
+    open.max_timestamp = ts;
+    log.append_as_leader(&mut fs, open, 0).unwrap();
+    log.close(&mut fs).unwrap();
+    // Producer 3 writes after the snapshot: the start reads it from the log.
+    log.append_as_leader(&mut fs, data(3, 0, &["b"]), 0)
+        .unwrap();
+    let expiration = log.config.producer_id_expiration_ms;
+    let start = |fs: &MemFs, now_ms: i64| {
+        let mut fs = fs.clone();
+        let (l, _) = UnifiedLog::open_after_stop(
+            &mut fs,
+            &log.dir,
+            log.topic_partition.clone(),
+            log.config.clone(),
+            0,
+            false,
+            Some(now_ms),
+        )
+        .unwrap();
+        l.producer_state()
+            .active_producers()
+            .keys()
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(start(&fs, ts + expiration - 1), [1, 2, 3]);
+    assert_eq!(start(&fs, ts + expiration), [2, 3]);
+}
