@@ -165,10 +165,13 @@ impl UnifiedLog {
             // `updateTxnIndex`: the LSO once this transaction is out of the way.
             let entry = self.producer_state.aborted_txn_entry(&txn);
             let base = self.segments.last().map_or(0, |s| s.base_offset);
-            fs.append(
-                &format!("{dir}/{}", file_name(base, ".txnindex")),
-                &entry.encode(),
-            )?;
+            let path = format!("{dir}/{}", file_name(base, ".txnindex"));
+            debug_assert!(check_append_order(
+                AbortedTxn::decode_all(fs.read(&path).unwrap_or_default()).last(),
+                &entry
+            )
+            .is_ok());
+            fs.append(&path, &entry.encode())?;
         }
         if self.replicated {
             self.maybe_assign_epoch_start_offset(

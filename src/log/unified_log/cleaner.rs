@@ -459,6 +459,7 @@ impl UnifiedLog {
         // `onBecomeInactiveSegment`: the last time-index entry.
         segment.maybe_append_time_index(fs, dir)?;
         if !txn_index.is_empty() {
+            debug_assert!(in_append_order(txn_index), "{txn_index:?}");
             let bytes: Vec<u8> = txn_index.iter().flat_map(|t| t.encode()).collect();
             fs.write(&format!("{dir}/{}", file_name(base, ".txnindex")), &bytes)?;
         }

@@ -346,7 +346,9 @@ fn rebuild_txn_indexes(
             .into_iter()
             .filter(|t| t.last_offset < replay.from || t.last_offset < replay.log_start);
         let fresh = rebuilt.iter().filter(|(s, _)| *s == i).map(|(_, t)| *t);
-        let bytes: Vec<u8> = kept.chain(fresh).flat_map(|t| t.encode()).collect();
+        let entries: Vec<AbortedTxn> = kept.chain(fresh).collect();
+        debug_assert!(in_append_order(&entries), "{entries:?}");
+        let bytes: Vec<u8> = entries.iter().flat_map(AbortedTxn::encode).collect();
         // Like Kafka's index, the file is created by its first entry.
         if !bytes.is_empty() || fs.exists(&path) {
             fs.write(&path, &bytes)?;

@@ -399,7 +399,7 @@ fn four_producers_over_segments(fs: &mut MemFs) -> UnifiedLog {
         let values: Vec<&str> = values.iter().map(String::as_str).collect();
         seqs.append(log, fs, pid, &values);
     };
-    let mut marker = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, kind| {
+    let marker = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, kind| {
         log.append_marker(fs, pid, 0, kind, 0, 0, false).unwrap();
     };
     append(&mut log, fs, 1, 5); // next offset 5
