@@ -281,9 +281,29 @@ pub struct ProducerStateManager {
     /// Producers whose transactional batch is being verified here
     /// (`verificationStates`), by producer id.
     verification_states: SortedMap<i64, VerificationStateEntry>,
+    /// The offset of the last snapshot taken or loaded (`lastSnapOffset`).
+    last_snap_offset: i64,
 }
 
 impl ProducerStateManager {
+    /// `takeSnapshot`'s rule (Kafka 4.0): a snapshot only when the entries reflect
+    /// more of the log than the last one taken or loaded, so a second one at the same
+    /// offset is skipped (`ProducerStateManagerTest.testSkipSnapshotIfOffsetUnchanged`).
+    /// Returns the bytes of the `<map end offset>.snapshot` to write, if any.
+    pub(crate) fn take_snapshot(&mut self) -> Option<Vec<u8>> {
+        if self.map_end_offset <= self.last_snap_offset {
+            return None;
+        }
+        self.last_snap_offset = self.map_end_offset;
+        Some(self.snapshot_bytes())
+    }
+
+    /// No snapshot was found at start: Kafka counts the log start as the last one
+    /// (`loadFromSnapshot`).
+    pub(crate) fn set_last_snap_offset(&mut self, offset: i64) {
+        self.last_snap_offset = offset;
+    }
+
     /// Every producer this partition remembers, by producer id (`activeProducers`).
     pub fn active_producers(&self) -> &SortedMap<i64, ProducerStateEntry> {
         &self.producers
@@ -541,6 +561,7 @@ impl ProducerStateManager {
             map_end_offset: snapshot_offset,
             unreplicated: SortedMap::new(),
             verification_states: SortedMap::new(),
+            last_snap_offset: snapshot_offset,
         };
         for _ in 0..count {
             let producer_id = r.i64()?;

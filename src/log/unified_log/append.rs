@@ -222,7 +222,8 @@ impl UnifiedLog {
         Ok((base, snapshot))
     }
 
-    /// Writes `<LEO>.snapshot` if snapshots are on (`ProducerStateManager.takeSnapshot`).
+    /// Writes `<LEO>.snapshot` if snapshots are on and the LEO moved since the last
+    /// one (`ProducerStateManager.takeSnapshot`).
     pub fn take_snapshot(&mut self, fs: &mut MemFs) -> Result<Option<String>, FsError> {
         // NOT KAFKA: break snapshots — `takeSnapshot` is skipped.
         if !self.config.producer_snapshots || self.config.breaks.no_snapshots() {
@@ -230,8 +231,11 @@ impl UnifiedLog {
         }
         self.producer_state
             .update_map_end_offset(self.log_end_offset);
+        let Some(bytes) = self.producer_state.take_snapshot() else {
+            return Ok(None);
+        };
         let path = self.snapshot_path(self.log_end_offset);
-        fs.write(&path, &self.producer_state.snapshot_bytes())?;
+        fs.write(&path, &bytes)?;
         Ok(Some(path))
     }
 

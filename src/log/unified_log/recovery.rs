@@ -127,6 +127,9 @@ impl UnifiedLog {
             rebuild_txn_indexes(fs, dir, &segments, replay, &rebuilt, &report)?;
         }
         producer_state.update_map_end_offset(log_end_offset);
+        if report.snapshot_loaded.is_none() {
+            producer_state.set_last_snap_offset(log_start_offset);
+        }
         report.log_end_offset = log_end_offset;
         let mut log = UnifiedLog {
             topic_partition: tp,

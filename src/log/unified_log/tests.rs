@@ -589,3 +589,31 @@ fn a_start_does_not_load_the_snapshots_expired_producers() {
     assert_eq!(start(&fs, ts + expiration - 1), [1, 2, 3]);
     assert_eq!(start(&fs, ts + expiration), [2, 3]);
 }
+
+/// `ProducerStateManagerTest.testSkipSnapshotIfOffsetUnchanged` (Kafka 4.0): no second
+/// snapshot at an offset already snapshotted, none of a log with nothing in it, and
+/// none at the offset the start loaded.
+#[test]
+fn a_snapshot_is_taken_only_when_the_offset_moved() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    assert_eq!(log.close(&mut fs).unwrap(), None);
+    log.append_as_leader(&mut fs, data(1, 0, &["a"]), 0)
+        .unwrap();
+    let first = log.take_snapshot(&mut fs).unwrap();
+    assert_eq!(
+        first.as_deref(),
+        Some("/b/data/t-0/00000000000000000001.snapshot")
+    );
+    assert_eq!(log.take_snapshot(&mut fs).unwrap(), None);
+    assert_eq!(log.close(&mut fs).unwrap(), None);
+    let (mut reopened, report) = UnifiedLog::open(
+        &mut fs,
+        &log.dir,
+        log.topic_partition.clone(),
+        log.config.clone(),
+    )
+    .unwrap();
+    assert_eq!(report.snapshot_loaded, Some(1));
+    assert_eq!(reopened.close(&mut fs).unwrap(), None);
+}
