@@ -309,3 +309,59 @@ fn idle_producers_expire_unless_a_transaction_is_open() {
         Ok(ProducerCheck::Append)
     );
 }
+
+/// `ProducerStateManagerTest.testSequenceAndEpochInVerificationEntry`,
+/// `testThrowOutOfOrderSequenceWithVerificationSequenceCheck` and
+/// `testVerificationStateEntryExpiration` (Kafka 4.0): the entry keeps the lowest
+/// sequence of its epoch (a newer epoch starts it again, an older one is ignored), a
+/// batch above it is OUT_OF_ORDER_SEQUENCE_NUMBER, and it expires with the producers.
+#[test]
+fn a_verification_keeps_the_lowest_sequence_until_it_expires() {
+    let mut m = ProducerStateManager::default();
+    let lowest = |m: &ProducerStateManager| {
+        m.verification_state_entry(1)
+            .map(|v| (v.lowest_sequence(), v.epoch()))
+    };
+    m.maybe_create_verification_state_entry(1, 1, 0, 0);
+    m.maybe_create_verification_state_entry(1, 0, 0, 5);
+    assert_eq!(lowest(&m), Some((0, 0)));
+    let txn = RecordBatch::new_data(0, 1, 0, 4, true, 0, vec![(None, Some(vec![1]))]);
+    let err = apply(&mut m, &txn).unwrap_err();
+    assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+    assert_eq!(lowest(&m), Some((0, 0)));
+    m.maybe_create_verification_state_entry(1, 2, 1, 6);
+    assert_eq!(lowest(&m), Some((2, 1)));
+    m.maybe_create_verification_state_entry(1, 0, 0, 7);
+    assert_eq!(lowest(&m), Some((2, 1)));
+    // Expiry counts from the first verification (time 0), not from the later calls.
+    m.remove_expired_producers(999, 1000);
+    assert_eq!(lowest(&m), Some((2, 1)));
+    m.remove_expired_producers(1000, 1000);
+    assert_eq!(lowest(&m), None);
+}
+
+/// `ProducerStateManagerTest.testRecoverFromSnapshotUnfinishedTransaction` and
+/// `testRecoverFromSnapshotFinishedTransaction` (Kafka 4.0): a snapshot keeps the last
+/// batch and the open transaction's first offset; the next sequence is taken.
+#[test]
+fn a_snapshot_keeps_the_open_transaction() {
+    let txn = |seq: i32, offset: i64| {
+        RecordBatch::new_data(offset, 1, 0, seq, true, 0, vec![(None, Some(vec![1]))])
+    };
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &txn(0, 0)).unwrap();
+    apply(&mut m, &txn(1, 1)).unwrap();
+    let mut open = ProducerStateManager::from_snapshot(&m.snapshot_bytes(), 2).unwrap();
+    let e = open.last_entry(1).unwrap();
+    assert_eq!(
+        (e.first_seq(), e.last_seq(), e.last_data_offset()),
+        (1, 1, 1)
+    );
+    assert_eq!(e.current_txn_first_offset(), Some(0));
+    assert_eq!(apply(&mut open, &txn(2, 2)), Ok(ProducerCheck::Append));
+    m.update(&marker(1, 0, 2, ControlRecordType::Abort));
+    let done = ProducerStateManager::from_snapshot(&m.snapshot_bytes(), 3).unwrap();
+    let e = done.last_entry(1).unwrap();
+    assert_eq!((e.last_seq(), e.last_data_offset()), (1, 1));
+    assert_eq!(e.current_txn_first_offset(), None);
+}

@@ -302,3 +302,28 @@ fn a_malformed_marker_leaves_its_segment_uncleaned() {
     f.clean(LARGE);
     assert_eq!(f.offsets(), [0, 1, 2]);
 }
+
+/// `LogCleanerTest.testLogCleanerRetainsProducerLastSequence`: each producer's last
+/// batch stays, emptied when its key is superseded, with its last sequence.
+#[test]
+fn each_producers_last_sequence_stays() {
+    let mut f = Fixture::new(1024);
+    for (key, pid, seq) in [(0, -1, -1), (0, 1, 0), (0, 2, 0), (0, 3, 0), (1, 2, 1)] {
+        let kvs = vec![(Some(format!("{key}").into_bytes()), Some(b"v".to_vec()))];
+        let epoch = if pid < 0 { -1 } else { 0 };
+        let batch = RecordBatch::new_data(0, pid, epoch, seq, false, 0, kvs);
+        f.log.append_as_leader(&mut f.fs, batch, 0).unwrap();
+    }
+    f.roll();
+    f.clean(0);
+    assert_eq!(f.last_offsets(), [1, 3, 4]);
+    let last_seqs: Vec<(i64, i32)> = f
+        .batches()
+        .iter()
+        .filter(|b| b.has_producer_id())
+        .map(|b| (b.producer_id, b.last_sequence()))
+        .collect();
+    assert_eq!(last_seqs, [(1, 0), (3, 0), (2, 1)]);
+    assert_eq!(f.keys(), [0, 1]);
+    assert_eq!(f.offsets(), [3, 4]);
+}
