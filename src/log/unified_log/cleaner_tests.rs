@@ -208,7 +208,7 @@ fn the_last_sequence_stays_even_if_its_transaction_aborted() {
             .iter()
             .filter(|b| !b.is_control() && b.has_producer_id())
             .map(RecordBatch::last_sequence)
-            .last()
+            .next_back()
     };
     assert_eq!(last_seq(&f), Some(2));
     assert_eq!(f.keys(), Vec::<i64>::new());
