@@ -580,6 +580,52 @@ fn offsets(records: &[ConsumerRecord]) -> Vec<i64> {
     records.iter().map(|r| r.offset).collect()
 }
 
+/// A marker whose control record key is `key` (a malformed one, from a writer with a bug).
+fn marker_with_key(pid: i64, base: i64, key: &[u8]) -> RecordBatch {
+    let mut b = marker_at(pid, base, false);
+    if let Some(r) = b.records.first_mut() {
+        r.key = Some(key.to_vec().into());
+    }
+    b
+}
+
+/// Kafka 4.0 `CompletedFetch.containsAbortMarker` → `ControlRecordType.parse`: a key
+/// shorter than 4 bytes or with a negative version throws `InvalidRecordException`, so
+/// a read_committed consumer keeps what it read before and stops at the marker (every
+/// poll fails there, "please seek past the record"); read_uncommitted never parses the
+/// key and skips it; an unknown type id is `UNKNOWN`, skipped by both.
+#[test]
+fn a_malformed_marker_key_stops_read_committed_only() {
+    for (key, stops) in [
+        (&[0u8, 0][..], true),
+        (&[0xff, 0xff, 0, 0][..], true),
+        (&[0, 0, 0, 9][..], false),
+    ] {
+        let batches = [
+            txn_at(1, 0, &["a"]),
+            marker_with_key(1, 1, key),
+            txn_at(2, 2, &["b"]),
+        ];
+        let mut c = consumer("read_uncommitted", &[]);
+        let (records, _) = c.on_fetch_response(&tp(), answer(&batches, &[]));
+        assert_eq!(keys(&records), ["a", "b"], "{key:?}");
+        let mut c = consumer("read_committed", &[]);
+        let (records, events) = c.on_fetch_response(&tp(), answer(&batches, &[]));
+        if stops {
+            assert_eq!(keys(&records), ["a"], "{key:?}");
+            assert_eq!(c.position(&tp()), Some(1));
+            assert!(events
+                .iter()
+                .any(|e| matches!(e, ConsumerEvent::CorruptBatch { offset: 1, .. })));
+            let (again, _) = c.on_fetch_response(&tp(), answer(&batches[1..], &[]));
+            assert!(again.is_empty());
+            assert_eq!(c.position(&tp()), Some(1));
+        } else {
+            assert_eq!(keys(&records), ["a", "b"], "{key:?}");
+        }
+    }
+}
+
 /// FetcherTest.testReadCommittedWithCommittedAndAbortedTransactions: two producers
 /// interleaved, each with a committed and an aborted transaction.
 #[test]

@@ -91,6 +91,7 @@ impl Broker {
                 config.clone(),
                 log_start,
                 self.stopped_cleanly,
+                Some(now_ms),
             ) {
                 Ok((log, report)) => {
                     let empty_internal = is_internal(&tp.topic) && log.log_end_offset() == 0;

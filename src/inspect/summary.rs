@@ -110,7 +110,7 @@ pub fn recover(dir: &str, other_files: &[(&str, &[u8])], segments: &[SegmentLog]
     }
     // A crashed broker's start: with no snapshot the whole log is read.
     let Ok((log, report)) =
-        UnifiedLog::open_after_stop(&mut fs, ROOT, tp, LogConfig::default(), 0, false)
+        UnifiedLog::open_after_stop(&mut fs, ROOT, tp, LogConfig::default(), 0, false, None)
     else {
         return summary;
     };

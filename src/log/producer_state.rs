@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
+use super::transaction_index::AbortedTxn;
 use super::verification_state::VerificationStateEntry;
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
@@ -280,9 +281,29 @@ pub struct ProducerStateManager {
     /// Producers whose transactional batch is being verified here
     /// (`verificationStates`), by producer id.
     verification_states: SortedMap<i64, VerificationStateEntry>,
+    /// The offset of the last snapshot taken or loaded (`lastSnapOffset`).
+    last_snap_offset: i64,
 }
 
 impl ProducerStateManager {
+    /// `takeSnapshot`'s rule (Kafka 4.0): a snapshot only when the entries reflect
+    /// more of the log than the last one taken or loaded, so a second one at the same
+    /// offset is skipped (`ProducerStateManagerTest.testSkipSnapshotIfOffsetUnchanged`).
+    /// Returns the bytes of the `<map end offset>.snapshot` to write, if any.
+    pub(crate) fn take_snapshot(&mut self) -> Option<Vec<u8>> {
+        if self.map_end_offset <= self.last_snap_offset {
+            return None;
+        }
+        self.last_snap_offset = self.map_end_offset;
+        Some(self.snapshot_bytes())
+    }
+
+    /// No snapshot was found at start: Kafka counts the log start as the last one
+    /// (`loadFromSnapshot`).
+    pub(crate) fn set_last_snap_offset(&mut self, offset: i64) {
+        self.last_snap_offset = offset;
+    }
+
     /// Every producer this partition remembers, by producer id (`activeProducers`).
     pub fn active_producers(&self) -> &SortedMap<i64, ProducerStateEntry> {
         &self.producers
@@ -354,6 +375,11 @@ impl ProducerStateManager {
     /// producer's transaction in this partition; a COMMIT/ABORT marker closes it and
     /// is returned as the completed transaction (Kafka's `CompletedTxn`).
     pub(crate) fn update(&mut self, batch: &RecordBatch) -> Option<CompletedTxn> {
+        // A marker whose control record does not parse: Kafka's `ProducerAppendInfo.
+        // append` throws `InvalidRecordException` before anything is recorded.
+        if batch.control_record_error().is_some() {
+            return None;
+        }
         let mut completed = None;
         // A transactional batch or marker written: the transaction has a first offset
         // here, or is over; the verification memory goes (`updateProducers`).
@@ -366,11 +392,14 @@ impl ProducerStateManager {
                 .entry(batch.producer_id)
                 .or_insert_with(|| ProducerStateEntry::empty(batch.producer_id));
             if batch.is_control() {
-                entry.maybe_update_producer_epoch(batch.producer_epoch);
+                // `ProducerAppendInfo.append`: a control batch the cleaner emptied
+                // changes nothing, not even the epoch (`ProducerStateManagerTest.
+                // testAppendEmptyControlBatch`, Kafka 4.0).
                 if let Some((kind, marker)) = batch.control_record() {
                     // `appendEndTxnMarker` → `ProducerStateEntry.update(epoch,
                     // coordinatorEpoch, timestamp)`: the marker's time is the
                     // producer's last activity here (describe-producers, expiry).
+                    entry.maybe_update_producer_epoch(batch.producer_epoch);
                     entry.last_timestamp = batch.max_timestamp;
                     entry.coordinator_epoch = marker.coordinator_epoch;
                     if let Some(first_offset) = entry.current_txn_first_offset.take() {
@@ -426,6 +455,19 @@ impl ProducerStateManager {
         match (self.first_undecided_offset(), unreplicated) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        }
+    }
+
+    /// The `.txnindex` entry of an aborted transaction that `update` just completed
+    /// (`LogSegment.updateTxnIndex`): its last stable offset is the first offset of
+    /// the oldest other transaction still open, or the offset after its marker
+    /// (`ProducerStateManager.lastStableOffset(CompletedTxn)`).
+    pub(crate) fn aborted_txn_entry(&self, txn: &CompletedTxn) -> AbortedTxn {
+        AbortedTxn {
+            producer_id: txn.producer_id,
+            first_offset: txn.first_offset,
+            last_offset: txn.last_offset,
+            last_stable_offset: self.first_undecided_offset().unwrap_or(txn.last_offset + 1),
         }
     }
 
@@ -519,6 +561,7 @@ impl ProducerStateManager {
             map_end_offset: snapshot_offset,
             unreplicated: SortedMap::new(),
             verification_states: SortedMap::new(),
+            last_snap_offset: snapshot_offset,
         };
         for _ in 0..count {
             let producer_id = r.i64()?;

@@ -69,6 +69,25 @@ impl AbortedTxn {
     }
 }
 
+/// `TransactionIndex.append`'s rule (Kafka 4.0): the entries of an index follow their
+/// markers, so an entry whose last offset is not greater than the previous entry's is
+/// refused (`IllegalArgumentException`: "The last offset of appended transactions must
+/// increase sequentially"). Every writer of a `.txnindex` here appends in marker order
+/// and checks it in debug builds.
+pub fn check_append_order(previous: Option<&AbortedTxn>, txn: &AbortedTxn) -> Result<(), i64> {
+    match previous {
+        Some(p) if p.last_offset >= txn.last_offset => Err(p.last_offset),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `entries` could have been appended one by one ([`check_append_order`]).
+pub fn in_append_order(entries: &[AbortedTxn]) -> bool {
+    entries
+        .windows(2)
+        .all(|w| check_append_order(w.first(), &w[1]).is_ok())
+}
+
 /// What one segment's `.txnindex` gives a fetch (Kafka's `TxnIndexSearchResult`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TxnIndexSearchResult {
@@ -128,6 +147,25 @@ mod tests {
             t.dump_line(),
             "version: 0 producerId: 0 firstOffset: 4 lastOffset: 7 lastStableOffset: 8"
         );
+    }
+
+    /// `TransactionIndexTest.testLastOffsetMustIncrease` and
+    /// `testLastOffsetCannotDecrease` (Kafka 4.0).
+    #[test]
+    fn an_entry_must_end_after_the_previous_one() {
+        let t = |producer_id, first_offset, last_offset, last_stable_offset| AbortedTxn {
+            producer_id,
+            first_offset,
+            last_offset,
+            last_stable_offset,
+        };
+        let first = t(1, 5, 15, 13);
+        assert_eq!(check_append_order(None, &first), Ok(()));
+        assert_eq!(check_append_order(Some(&first), &t(0, 0, 15, 11)), Err(15));
+        assert_eq!(check_append_order(Some(&first), &t(0, 0, 10, 11)), Err(15));
+        assert_eq!(check_append_order(Some(&first), &t(0, 0, 16, 11)), Ok(()));
+        assert!(in_append_order(&[t(0, 0, 10, 11), t(1, 5, 15, 13)]));
+        assert!(!in_append_order(&[t(1, 5, 15, 13), t(0, 0, 10, 11)]));
     }
 
     /// `TransactionIndexTest.testCollectAbortedTransactions` (Kafka 4.0).

@@ -14,7 +14,7 @@ use super::producer_state::{
     BatchMetadata, MarkerCheck, ProducerCheck, ProducerCheckError, ProducerStateManager,
 };
 use super::segment::{file_name, offset_from_file_name, LogSegment};
-use super::transaction_index::AbortedTxn;
+use super::transaction_index::{check_append_order, in_append_order, AbortedTxn};
 use crate::fs::{FsError, MemFs};
 use crate::protocol::errors::Errors;
 use crate::protocol::ErrorDetail;
@@ -408,3 +408,6 @@ mod expiry;
 
 #[cfg(test)]
 mod retention_tests;
+
+#[cfg(test)]
+mod cleaner_tests;

@@ -482,6 +482,26 @@ impl RecordBatch {
         Ok(())
     }
 
+    /// Why the first record of this control batch is not a readable transaction
+    /// marker, where Kafka 4.0 throws `InvalidRecordException`: its key fails
+    /// `ControlRecordType.parseTypeId`, or (for an ABORT or COMMIT key) its value fails
+    /// `EndTransactionMarker.deserializeValue`. None for a batch that is not a control
+    /// batch, one the cleaner emptied, a readable marker, or a type Kafka parses as
+    /// `UNKNOWN`.
+    pub fn control_record_error(&self) -> Option<RecordError> {
+        if !self.is_control() {
+            return None;
+        }
+        let record = self.records.first()?;
+        let code = match ControlRecordType::parse_type_id(record.key.as_deref().unwrap_or_default())
+        {
+            Ok(code) => code,
+            Err(e) => return Some(e),
+        };
+        ControlRecordType::from_code(code)?;
+        EndTransactionMarker::decode(record.value.as_deref().unwrap_or_default()).err()
+    }
+
     /// The control record's type and marker when this is a control batch.
     pub fn control_record(&self) -> Option<(ControlRecordType, EndTransactionMarker)> {
         if !self.is_control() {

@@ -59,10 +59,11 @@ impl ControlRecordType {
         out
     }
 
-    /// Parses a control record key. Like Kafka, a negative version or a key
-    /// shorter than 4 bytes is invalid, and bytes after the type (from a future
-    /// version) are ignored.
-    pub fn decode_key(key: &[u8]) -> Result<Self, RecordError> {
+    /// Kafka's `ControlRecordType.parseTypeId`: the type id of a control record key.
+    /// A negative version or a key shorter than 4 bytes is invalid
+    /// (`InvalidRecordException`), and bytes after the type (from a future version)
+    /// are ignored. Any type id parses (Kafka's `UNKNOWN` for one it does not know).
+    pub fn parse_type_id(key: &[u8]) -> Result<i16, RecordError> {
         let mut r = ByteReader::new(key);
         let (Ok(version), Ok(code)) = (r.i16(), r.i16()) else {
             return Err(RecordError::InvalidRecord(format!(
@@ -75,6 +76,13 @@ impl ControlRecordType {
                 "invalid control record key version {version}"
             )));
         }
+        Ok(code)
+    }
+
+    /// Parses a control record key ([`parse_type_id`](Self::parse_type_id)); a type
+    /// other than ABORT and COMMIT is an error here.
+    pub fn decode_key(key: &[u8]) -> Result<Self, RecordError> {
+        let code = Self::parse_type_id(key)?;
         Self::from_code(code).ok_or_else(|| {
             RecordError::InvalidRecord(format!("unknown control record type {code}"))
         })

@@ -9,7 +9,9 @@ use super::{ConsumerEvent, ConsumerRecord, CorruptBatch, IsolationLevel};
 use crate::log::TopicPartition;
 use crate::protocol::errors::Errors;
 use crate::record::batch::read_batch_length;
-use crate::record::{ControlRecordType, RecordBatch, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD};
+use crate::record::{
+    ControlRecordType, RecordBatch, RecordError, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD,
+};
 
 /// One entry of a Fetch response's `AbortedTransactions` (`FetchResponseData.AbortedTransaction`):
 /// a transaction of `producer_id` that began at `first_offset` and was aborted.
@@ -235,9 +237,26 @@ impl CompletedFetch {
                 .iter()
                 .filter(|r| batch.record_offset(r) < self.next_fetch_offset)
                 .count();
-            let aborted = self.isolation_level == IsolationLevel::ReadCommitted
+            let aborted = if self.isolation_level == IsolationLevel::ReadCommitted
                 && batch.has_producer_id()
-                && self.apply_aborted_transactions(&batch);
+            {
+                match self.apply_aborted_transactions(&batch) {
+                    Ok(aborted) => aborted,
+                    Err(error) => {
+                        // The position stays before the batch: every poll fails again.
+                        self.events.push(ConsumerEvent::CorruptBatch {
+                            tp: self.tp.clone(),
+                            offset: self.next_fetch_offset,
+                            error: CorruptBatch::Invalid(error),
+                        });
+                        self.current_batch = None;
+                        self.consumed = true;
+                        return None;
+                    }
+                }
+            } else {
+                false
+            };
             if aborted {
                 self.events.push(ConsumerEvent::BatchSkippedAborted {
                     tp: self.tp.clone(),
@@ -266,7 +285,7 @@ impl CompletedFetch {
 
     /// The read_committed bookkeeping for a batch with a producer id; true when the
     /// batch belongs to an aborted transaction and must be skipped.
-    fn apply_aborted_transactions(&mut self, batch: &RecordBatch) -> bool {
+    fn apply_aborted_transactions(&mut self, batch: &RecordBatch) -> Result<bool, RecordError> {
         // Every aborted transaction that began at or before this batch's last offset:
         // its producer joins the aborted set.
         let last_offset = batch.last_offset();
@@ -284,7 +303,7 @@ impl CompletedFetch {
             });
         }
         let producer_id = batch.producer_id;
-        if contains_abort_marker(batch) {
+        if contains_abort_marker(batch)? {
             let removed = self.aborted_producer_ids.remove(&producer_id);
             self.events.push(ConsumerEvent::AbortMarkerSeen {
                 tp: self.tp.clone(),
@@ -292,9 +311,9 @@ impl CompletedFetch {
                 offset: batch.base_offset,
                 removed,
             });
-            false
+            Ok(false)
         } else {
-            batch.is_transactional() && self.aborted_producer_ids.contains(&producer_id)
+            Ok(batch.is_transactional() && self.aborted_producer_ids.contains(&producer_id))
         }
     }
 
@@ -347,13 +366,13 @@ impl CompletedFetch {
 }
 
 /// Kafka's `CompletedFetch.containsAbortMarker`: a control batch whose first record's
-/// key says ABORT.
-fn contains_abort_marker(batch: &RecordBatch) -> bool {
-    batch.is_control()
-        && batch
-            .records
-            .first()
-            .and_then(|r| r.key.as_deref())
-            .and_then(|k| ControlRecordType::decode_key(k).ok())
-            == Some(ControlRecordType::Abort)
+/// key says ABORT. A key that does not parse (`ControlRecordType.parse` throws
+/// `InvalidRecordException`) is an error: the read_committed consumer cannot move
+/// past the batch (Kafka 4.0: `fetchRecords` rethrows it as a `KafkaException`).
+fn contains_abort_marker(batch: &RecordBatch) -> Result<bool, RecordError> {
+    let Some(first) = batch.records.first().filter(|_| batch.is_control()) else {
+        return Ok(false);
+    };
+    let code = ControlRecordType::parse_type_id(first.key.as_deref().unwrap_or_default())?;
+    Ok(ControlRecordType::from_code(code) == Some(ControlRecordType::Abort))
 }

@@ -186,3 +186,182 @@ fn a_decided_transaction_is_unstable_until_the_hw_passes_its_marker() {
     m.on_high_watermark_updated(4);
     assert_eq!(m.first_unstable_offset(4), None);
 }
+
+fn marker(pid: i64, epoch: i16, offset: i64, kind: ControlRecordType) -> RecordBatch {
+    RecordBatch::new_control(offset, pid, epoch, 0, kind, 0)
+}
+
+/// `ProducerStateManagerTest.testAppendEmptyControlBatch` (Kafka 4.0): a control batch
+/// the cleaner emptied starts no transaction, ends none, and leaves the epoch.
+#[test]
+fn an_empty_control_batch_changes_nothing() {
+    let txn = RecordBatch::new_data(0, 1, 0, 0, true, 0, vec![(None, Some(vec![1]))]);
+    let mut m = ProducerStateManager::default();
+    m.update(&txn);
+    let mut empty = marker(1, 3, 1, ControlRecordType::Abort);
+    empty.records.clear();
+    assert_eq!(m.update(&empty), None);
+    let entry = m.last_entry(1).unwrap();
+    assert_eq!(
+        (entry.producer_epoch(), entry.current_txn_first_offset()),
+        (0, Some(0))
+    );
+    empty.producer_id = 2;
+    m.update(&empty);
+    let entry = m.last_entry(2).unwrap();
+    assert_eq!(
+        (entry.producer_epoch(), entry.current_txn_first_offset()),
+        (NO_PRODUCER_EPOCH, None)
+    );
+}
+
+/// `ProducerStateManagerTest.testControlRecordBumpsProducerEpoch` and
+/// `testProducerStateAfterFencingAbortMarker` (Kafka 4.0): a marker of a newer epoch
+/// ends the transaction, takes the epoch and forgets the old epoch's batches; the next
+/// batch must start at sequence 0.
+#[test]
+fn a_fencing_marker_bumps_the_epoch_and_empties_the_window() {
+    let mut m = ProducerStateManager::default();
+    let txn = RecordBatch::new_data(0, 1, 0, 0, true, 0, vec![(None, Some(vec![1]))]);
+    apply(&mut m, &txn).unwrap();
+    m.update(&marker(1, 1, 1, ControlRecordType::Abort));
+    let entry = m.last_entry(1).unwrap();
+    assert_eq!(entry.producer_epoch(), 1);
+    assert_eq!(entry.current_txn_first_offset(), None);
+    assert_eq!(entry.last_data_offset(), -1);
+    // `testOutOfSequenceAfterControlRecordEpochBump`: old epoch fenced, new epoch from 0.
+    assert_eq!(
+        apply(&mut m, &batch(1, 0, 1, 1, 2)).unwrap_err().error,
+        Errors::InvalidProducerEpoch
+    );
+    assert_eq!(
+        apply(&mut m, &batch(1, 1, 1, 1, 2)).unwrap_err().error,
+        Errors::OutOfOrderSequenceNumber
+    );
+    assert_eq!(
+        apply(&mut m, &batch(1, 1, 0, 1, 2)),
+        Ok(ProducerCheck::Append)
+    );
+}
+
+/// `ProducerStateManagerTest.testOldEpochForControlRecord`, `testCoordinatorFencing`
+/// and `testAppendTxnMarkerWithNoProducerState` (Kafka 4.0): before TV2, a marker of an
+/// older producer epoch is INVALID_PRODUCER_EPOCH, one of an older coordinator epoch
+/// TRANSACTION_COORDINATOR_FENCED; a producer with no state takes any marker.
+#[test]
+fn markers_are_fenced_by_producer_and_coordinator_epochs() {
+    let mut m = ProducerStateManager::default();
+    let first = RecordBatch::new_control(0, 1, 2, 0, ControlRecordType::Commit, 5);
+    assert_eq!(
+        m.check_marker(&first, 0, "t-0", false),
+        Ok(MarkerCheck::Append)
+    );
+    m.update(&first);
+    assert_eq!(m.last_entry(1).unwrap().coordinator_epoch(), 5);
+    let old_epoch = RecordBatch::new_control(1, 1, 1, 0, ControlRecordType::Commit, 5);
+    let err = m.check_marker(&old_epoch, 1, "t-0", false).unwrap_err();
+    assert_eq!(err.error, Errors::InvalidProducerEpoch);
+    let zombie = RecordBatch::new_control(1, 1, 2, 0, ControlRecordType::Commit, 4);
+    let err = m.check_marker(&zombie, 1, "t-0", false).unwrap_err();
+    assert_eq!(err.error, Errors::TransactionCoordinatorFenced);
+    // `testCoordinatorFencedAfterReload`: the coordinator epoch survives a snapshot.
+    let reloaded = ProducerStateManager::from_snapshot(&m.snapshot_bytes(), 1).unwrap();
+    let err = reloaded.check_marker(&zombie, 1, "t-0", false).unwrap_err();
+    assert_eq!(err.error, Errors::TransactionCoordinatorFenced);
+}
+
+/// `ProducerStateManagerTest.testNonTransactionalAppendWithOngoingTransaction` and
+/// `testSkipEmptyTransactions` (Kafka 4.0): a plain batch inside the producer's open
+/// transaction is INVALID_TXN_STATE; a marker with no open transaction completes none.
+#[test]
+fn a_plain_batch_inside_a_transaction_and_an_empty_transaction() {
+    let mut m = ProducerStateManager::default();
+    assert_eq!(m.update(&marker(1, 0, 0, ControlRecordType::Abort)), None);
+    let txn = RecordBatch::new_data(1, 1, 0, 0, true, 0, vec![(None, Some(vec![1]))]);
+    apply(&mut m, &txn).unwrap();
+    assert_eq!(
+        apply(&mut m, &batch(1, 0, 1, 1, 2)).unwrap_err().error,
+        Errors::InvalidTxnState
+    );
+    let done = m
+        .update(&marker(1, 0, 2, ControlRecordType::Commit))
+        .unwrap();
+    assert_eq!(
+        (done.first_offset, done.last_offset, done.is_aborted),
+        (1, 2, false)
+    );
+}
+
+/// `ProducerStateManagerTest.testPidExpirationTimeout` and
+/// `testProducersWithOngoingTransactionsDontExpire` (Kafka 4.0): an idle producer is
+/// forgotten after `producer.id.expiration.ms` and its next batch taken at any
+/// sequence; one with an open transaction is kept.
+#[test]
+fn idle_producers_expire_unless_a_transaction_is_open() {
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &batch(1, 5, 0, 1, 0)).unwrap();
+    let txn = RecordBatch::new_data(1, 2, 0, 0, true, 0, vec![(None, Some(vec![1]))]);
+    apply(&mut m, &txn).unwrap();
+    assert_eq!(m.remove_expired_producers(1000, 1000), vec![1]);
+    assert!(m.last_entry(2).is_some());
+    assert_eq!(
+        apply(&mut m, &batch(1, 5, 7, 1, 2)),
+        Ok(ProducerCheck::Append)
+    );
+}
+
+/// `ProducerStateManagerTest.testSequenceAndEpochInVerificationEntry`,
+/// `testThrowOutOfOrderSequenceWithVerificationSequenceCheck` and
+/// `testVerificationStateEntryExpiration` (Kafka 4.0): the entry keeps the lowest
+/// sequence of its epoch (a newer epoch starts it again, an older one is ignored), a
+/// batch above it is OUT_OF_ORDER_SEQUENCE_NUMBER, and it expires with the producers.
+#[test]
+fn a_verification_keeps_the_lowest_sequence_until_it_expires() {
+    let mut m = ProducerStateManager::default();
+    let lowest = |m: &ProducerStateManager| {
+        m.verification_state_entry(1)
+            .map(|v| (v.lowest_sequence(), v.epoch()))
+    };
+    m.maybe_create_verification_state_entry(1, 1, 0, 0);
+    m.maybe_create_verification_state_entry(1, 0, 0, 5);
+    assert_eq!(lowest(&m), Some((0, 0)));
+    let txn = RecordBatch::new_data(0, 1, 0, 4, true, 0, vec![(None, Some(vec![1]))]);
+    let err = apply(&mut m, &txn).unwrap_err();
+    assert_eq!(err.error, Errors::OutOfOrderSequenceNumber);
+    assert_eq!(lowest(&m), Some((0, 0)));
+    m.maybe_create_verification_state_entry(1, 2, 1, 6);
+    assert_eq!(lowest(&m), Some((2, 1)));
+    m.maybe_create_verification_state_entry(1, 0, 0, 7);
+    assert_eq!(lowest(&m), Some((2, 1)));
+    // Expiry counts from the first verification (time 0), not from the later calls.
+    m.remove_expired_producers(999, 1000);
+    assert_eq!(lowest(&m), Some((2, 1)));
+    m.remove_expired_producers(1000, 1000);
+    assert_eq!(lowest(&m), None);
+}
+
+/// `ProducerStateManagerTest.testRecoverFromSnapshotUnfinishedTransaction` and
+/// `testRecoverFromSnapshotFinishedTransaction` (Kafka 4.0): a snapshot keeps the last
+/// batch and the open transaction's first offset; the next sequence is taken.
+#[test]
+fn a_snapshot_keeps_the_open_transaction() {
+    let txn = |seq: i32, offset: i64| {
+        RecordBatch::new_data(offset, 1, 0, seq, true, 0, vec![(None, Some(vec![1]))])
+    };
+    let mut m = ProducerStateManager::default();
+    apply(&mut m, &txn(0, 0)).unwrap();
+    apply(&mut m, &txn(1, 1)).unwrap();
+    let mut open = ProducerStateManager::from_snapshot(&m.snapshot_bytes(), 2).unwrap();
+    let e = open.last_entry(1).unwrap();
+    assert_eq!(
+        (e.first_seq(), e.last_seq(), e.last_data_offset()),
+        (1, 1, 1)
+    );
+    assert_eq!(e.current_txn_first_offset(), Some(0));
+    assert_eq!(apply(&mut open, &txn(2, 2)), Ok(ProducerCheck::Append));
+    m.update(&marker(1, 0, 2, ControlRecordType::Abort));
+    let done = ProducerStateManager::from_snapshot(&m.snapshot_bytes(), 3).unwrap();
+    let e = done.last_entry(1).unwrap();
+    assert_eq!((e.last_seq(), e.last_data_offset()), (1, 1));
+    assert_eq!(e.current_txn_first_offset(), None);
+}

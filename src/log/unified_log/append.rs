@@ -163,21 +163,15 @@ impl UnifiedLog {
         self.log_end_offset = batch.next_offset();
         if let Some(txn) = completed.filter(|t| t.is_aborted) {
             // `updateTxnIndex`: the LSO once this transaction is out of the way.
-            let last_stable_offset = self
-                .producer_state
-                .first_undecided_offset()
-                .unwrap_or(txn.last_offset + 1);
-            let entry = AbortedTxn {
-                producer_id: txn.producer_id,
-                first_offset: txn.first_offset,
-                last_offset: txn.last_offset,
-                last_stable_offset,
-            };
+            let entry = self.producer_state.aborted_txn_entry(&txn);
             let base = self.segments.last().map_or(0, |s| s.base_offset);
-            fs.append(
-                &format!("{dir}/{}", file_name(base, ".txnindex")),
-                &entry.encode(),
-            )?;
+            let path = format!("{dir}/{}", file_name(base, ".txnindex"));
+            debug_assert!(check_append_order(
+                AbortedTxn::decode_all(fs.read(&path).unwrap_or_default()).last(),
+                &entry
+            )
+            .is_ok());
+            fs.append(&path, &entry.encode())?;
         }
         if self.replicated {
             self.maybe_assign_epoch_start_offset(
@@ -228,7 +222,8 @@ impl UnifiedLog {
         Ok((base, snapshot))
     }
 
-    /// Writes `<LEO>.snapshot` if snapshots are on (`ProducerStateManager.takeSnapshot`).
+    /// Writes `<LEO>.snapshot` if snapshots are on and the LEO moved since the last
+    /// one (`ProducerStateManager.takeSnapshot`).
     pub fn take_snapshot(&mut self, fs: &mut MemFs) -> Result<Option<String>, FsError> {
         // NOT KAFKA: break snapshots — `takeSnapshot` is skipped.
         if !self.config.producer_snapshots || self.config.breaks.no_snapshots() {
@@ -236,8 +231,11 @@ impl UnifiedLog {
         }
         self.producer_state
             .update_map_end_offset(self.log_end_offset);
+        let Some(bytes) = self.producer_state.take_snapshot() else {
+            return Ok(None);
+        };
         let path = self.snapshot_path(self.log_end_offset);
-        fs.write(&path, &self.producer_state.snapshot_bytes())?;
+        fs.write(&path, &bytes)?;
         Ok(Some(path))
     }
 

@@ -114,9 +114,14 @@ impl CleanedTransactionMetadata {
     /// transaction has no data left here).
     fn on_control_batch_read(&mut self, batch: &RecordBatch) -> bool {
         self.consume_aborted_up_to(batch.last_offset());
-        let Some((kind, _)) = batch.control_record() else {
+        if batch.records.is_empty() {
             // An emptied control batch was already cleaned: safe to discard.
             return true;
+        }
+        // A type Kafka parses as UNKNOWN is kept (a malformed marker never gets here:
+        // `clean` leaves its segment alone).
+        let Some((kind, _)) = batch.control_record() else {
+            return false;
         };
         match kind {
             ControlRecordType::Abort => match self.ongoing_aborted.remove(&batch.producer_id) {
@@ -202,10 +207,19 @@ impl UnifiedLog {
         let mut read: Vec<Vec<RecordBatch>> = Vec::with_capacity(cleanable.len());
         for seg in &cleanable {
             // A segment that does not decode, and every later one, is left as it is
-            // (Kafka's cleaner stops with an exception and marks the log uncleanable).
+            // (Kafka's cleaner stops with an exception and marks the log uncleanable);
+            // so is one with a marker whose control record does not parse
+            // (`CleanedTransactionMetadata.onControlBatchRead`: `ControlRecordType.
+            // parse` throws `InvalidRecordException`).
             match decode_all(fs.read(&seg.log_path(&dir))?) {
-                Ok(batches) => read.push(batches.into_iter().map(|(_, b)| b).collect()),
-                Err(_) => break,
+                Ok(batches)
+                    if batches
+                        .iter()
+                        .all(|(_, b)| b.control_record_error().is_none()) =>
+                {
+                    read.push(batches.into_iter().map(|(_, b)| b).collect())
+                }
+                _ => break,
             }
         }
         cleanable.truncate(read.len());
@@ -445,6 +459,7 @@ impl UnifiedLog {
         // `onBecomeInactiveSegment`: the last time-index entry.
         segment.maybe_append_time_index(fs, dir)?;
         if !txn_index.is_empty() {
+            debug_assert!(in_append_order(txn_index), "{txn_index:?}");
             let bytes: Vec<u8> = txn_index.iter().flat_map(|t| t.encode()).collect();
             fs.write(&format!("{dir}/{}", file_name(base, ".txnindex")), &bytes)?;
         }

@@ -27,7 +27,7 @@ impl UnifiedLog {
         config: LogConfig,
         log_start_checkpoint: i64,
     ) -> Result<(Self, RecoveryReport), FsError> {
-        Self::open_after_stop(fs, dir, tp, config, log_start_checkpoint, false)
+        Self::open_after_stop(fs, dir, tp, config, log_start_checkpoint, false, None)
     }
 
     /// [`UnifiedLog::open_with_log_start`] for a broker that stopped cleanly
@@ -36,6 +36,12 @@ impl UnifiedLog {
     /// then reads the whole log after a crash, but after a clean shutdown takes it for
     /// an upgrade from a broker that wrote none and starts from an empty producer
     /// state at the log end (it skips the scan).
+    ///
+    /// `now_ms`, the broker's clock as it starts: the producers of the snapshot that
+    /// are expired by then are not loaded (`ProducerStateManager.loadFromSnapshot`,
+    /// Kafka 4.0; `ProducerStateManagerTest.testRemoveExpiredPidsOnReload`). None
+    /// loads them all (a folder read with no clock, or a replica reloaded after a
+    /// truncation).
     pub fn open_after_stop(
         fs: &mut MemFs,
         dir: &str,
@@ -43,6 +49,7 @@ impl UnifiedLog {
         config: LogConfig,
         log_start_checkpoint: i64,
         clean_shutdown: bool,
+        now_ms: Option<i64>,
     ) -> Result<(Self, RecoveryReport), FsError> {
         let names = fs.list_dir(dir)?;
         let mut bases: Vec<i64> = names
@@ -92,7 +99,12 @@ impl UnifiedLog {
                 log_start: log_start_offset,
                 log_end: log_end_offset,
             };
-            load_from_snapshot(fs, dir, &names, offsets, clean_shutdown, &mut report)?
+            let (mut state, from) =
+                load_from_snapshot(fs, dir, &names, offsets, clean_shutdown, &mut report)?;
+            if let (Some(now_ms), Some(_)) = (now_ms, report.snapshot_loaded) {
+                state.remove_expired_producers(now_ms, config.producer_id_expiration_ms);
+            }
+            (state, from)
         } else {
             // Without snapshots, only the active segment is scanned.
             let from = segments.last().map_or(0, |s| s.base_offset);
@@ -102,14 +114,22 @@ impl UnifiedLog {
             from: replay_from,
             log_start: log_start_offset,
         };
-        replay_batches(
+        let rebuilt = replay_batches(
             &mut producer_state,
             &all_batches,
             &segments,
             replay,
             &mut report,
         );
+        // NOT KAFKA `producer_snapshots` off replays the last segment from an empty
+        // state, which cannot know where older transactions began: the files stay.
+        if config.producer_snapshots {
+            rebuild_txn_indexes(fs, dir, &segments, replay, &rebuilt, &report)?;
+        }
         producer_state.update_map_end_offset(log_end_offset);
+        if report.snapshot_loaded.is_none() {
+            producer_state.set_last_snap_offset(log_start_offset);
+        }
         report.log_end_offset = log_end_offset;
         let mut log = UnifiedLog {
             topic_partition: tp,
@@ -264,18 +284,24 @@ struct Replay {
 
 /// `UnifiedLog.rebuildProducerState`: the batches after the snapshot update producer
 /// state. Kafka reads from max(segment base, map end, log start): the batch that holds
-/// the log start and every later one.
+/// the log start and every later one. Returns the `.txnindex` entries of the aborted
+/// transactions whose markers the replay read (`LogSegment.updateProducerState`), each
+/// with the index of its marker's segment.
 fn replay_batches(
     producer_state: &mut ProducerStateManager,
     all_batches: &[(usize, RecordBatch)],
     segments: &[LogSegment],
     replay: Replay,
     report: &mut RecoveryReport,
-) {
+) -> Vec<(usize, AbortedTxn)> {
     let mut replayed = crate::util::sorted_set::SortedSet::new();
+    let mut rebuilt = Vec::new();
     for (i, batch) in all_batches {
-        if batch.base_offset >= replay.from && batch.last_offset() >= replay.log_start {
-            producer_state.update(batch);
+        if replay.reads(batch) {
+            let completed = producer_state.update(batch);
+            if let Some(txn) = completed.filter(|t| t.is_aborted) {
+                rebuilt.push((*i, producer_state.aborted_txn_entry(&txn)));
+            }
             report.replayed_batches += 1;
             if let Some(seg) = segments.get(*i) {
                 replayed.insert(seg.base_offset);
@@ -283,6 +309,55 @@ fn replay_batches(
         }
     }
     report.replayed_segments = replayed.into_iter().collect();
+    rebuilt
+}
+
+impl Replay {
+    /// Whether the producer-state replay reads `batch`.
+    fn reads(&self, batch: &RecordBatch) -> bool {
+        batch.base_offset >= self.from && batch.last_offset() >= self.log_start
+    }
+}
+
+/// `LogSegment.recover` resets a recovered segment's transaction index and appends an
+/// entry for each ABORT marker it reads (Kafka 4.0; `LogSegmentTest.
+/// testRecoverTransactionIndex`, `LogLoaderTest.testFullTransactionIndexRecovery`):
+/// a lost or damaged `.txnindex` is rebuilt from the batches. Kafka recovers the
+/// segments after the recovery point, each from the producer state of the snapshot
+/// below it; here the segments the replay read are rebuilt (their entries for markers
+/// before the snapshot stay as they were), from the replay's own producer state.
+fn rebuild_txn_indexes(
+    fs: &mut MemFs,
+    dir: &str,
+    segments: &[LogSegment],
+    replay: Replay,
+    rebuilt: &[(usize, AbortedTxn)],
+    report: &RecoveryReport,
+) -> Result<(), FsError> {
+    for (i, seg) in segments.iter().enumerate() {
+        if !report.replayed_segments.contains(&seg.base_offset) {
+            continue;
+        }
+        let path = format!("{dir}/{}", file_name(seg.base_offset, ".txnindex"));
+        let existing = if fs.exists(&path) {
+            AbortedTxn::decode_all(fs.read(&path)?)
+        } else {
+            Vec::new()
+        };
+        // Markers below the replay's start were not read again: their entries stay.
+        let kept = existing
+            .into_iter()
+            .filter(|t| t.last_offset < replay.from || t.last_offset < replay.log_start);
+        let fresh = rebuilt.iter().filter(|(s, _)| *s == i).map(|(_, t)| *t);
+        let entries: Vec<AbortedTxn> = kept.chain(fresh).collect();
+        debug_assert!(in_append_order(&entries), "{entries:?}");
+        let bytes: Vec<u8> = entries.iter().flat_map(AbortedTxn::encode).collect();
+        // Like Kafka's index, the file is created by its first entry.
+        if !bytes.is_empty() || fs.exists(&path) {
+            fs.write(&path, &bytes)?;
+        }
+    }
+    Ok(())
 }
 
 /// `LogSegment.recover` after a cut: index entries past the valid bytes go, and
@@ -335,14 +410,23 @@ fn truncate_indexes(
 
 /// The batches that decode cleanly from the start of a segment, and their byte length;
 /// what follows the first bad batch is a torn write that recovery cuts off.
+///
+/// A transaction marker whose control record does not parse stops the segment too,
+/// but is kept: Kafka 4.0's `LogSegment.recover` counts a batch's bytes as valid
+/// before it updates producer state, whose `EndTransactionMarker.deserialize` then
+/// throws `InvalidRecordException`, and the recovery cuts after that batch.
 fn decode_valid_prefix(bytes: &[u8]) -> (Vec<RecordBatch>, u64) {
     let mut batches = Vec::new();
     let mut pos = 0usize;
     while pos < bytes.len() {
         match RecordBatch::decode(bytes.get(pos..).unwrap_or_default()) {
             Ok((batch, used)) => {
+                let malformed_marker = batch.control_record_error().is_some();
                 batches.push(batch);
                 pos += used;
+                if malformed_marker {
+                    break;
+                }
             }
             Err(_) => break,
         }

@@ -81,11 +81,22 @@ impl UnifiedLog {
             // by the same cut when the log is loaded.
             let _ = self.write_epoch_checkpoint(fs);
         }
-        // `onLogStartOffsetIncremented`: the map end moves up; no producer is removed.
+        // `onLogStartOffsetIncremented`: the map end moves up; no producer is removed;
+        // the last snapshot is the latest one on disk, or the log start.
         if self.producer_state.map_end_offset() < new_log_start_offset {
             self.producer_state
                 .update_map_end_offset(new_log_start_offset);
         }
+        let latest_snapshot = fs
+            .list_dir(&self.dir)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| offset_from_file_name(n))
+            .filter(|(_, suffix)| *suffix == ".snapshot")
+            .map(|(o, _)| o)
+            .max();
+        self.producer_state
+            .set_last_snap_offset(latest_snapshot.unwrap_or(new_log_start_offset));
         self.debug_check_offsets();
         Ok(true)
     }

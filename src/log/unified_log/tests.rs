@@ -384,3 +384,236 @@ fn read_committed_fetches_are_bounded_by_the_lso() {
     assert_eq!(log.last_stable_offset(), log.log_end_offset);
     assert_lso_bounded(&log, &fs);
 }
+
+/// `LogLoaderTest.testFullTransactionIndexRecovery`'s log (Kafka 4.0): four
+/// transactional producers and plain data over several segments, two aborts.
+fn four_producers_over_segments(fs: &mut MemFs) -> UnifiedLog {
+    let config = LogConfig {
+        segment_bytes: 400,
+        ..LogConfig::default()
+    };
+    let mut log = new_log(fs, config);
+    let mut seqs = Seqs::default();
+    let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
+        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        seqs.append(log, fs, pid, &values);
+    };
+    let marker = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, kind| {
+        log.append_marker(fs, pid, 0, kind, 0, 0, false).unwrap();
+    };
+    append(&mut log, fs, 1, 5); // next offset 5
+    append(&mut log, fs, -1, 3); // 8
+    append(&mut log, fs, 2, 2); // 10
+    append(&mut log, fs, 1, 4); // 14
+    append(&mut log, fs, 3, 3); // 17
+    append(&mut log, fs, -1, 2); // 19
+    append(&mut log, fs, 1, 10); // 29
+    marker(&mut log, fs, 1, ControlRecordType::Abort); // 30
+    append(&mut log, fs, 2, 6); // 36
+    append(&mut log, fs, 4, 3); // 39
+    append(&mut log, fs, -1, 10); // 49
+    append(&mut log, fs, 3, 9); // 58
+    marker(&mut log, fs, 3, ControlRecordType::Commit); // 59
+    append(&mut log, fs, 4, 8); // 67
+    append(&mut log, fs, 2, 7); // 74
+    marker(&mut log, fs, 2, ControlRecordType::Abort); // 75
+    append(&mut log, fs, -1, 10); // 85
+    append(&mut log, fs, 4, 4); // 89
+    marker(&mut log, fs, 4, ControlRecordType::Commit); // 90
+    log
+}
+
+fn remove_files(fs: &mut MemFs, suffix: &str) {
+    let dir = "/b/data/t-0";
+    for name in fs.list_dir(dir).unwrap() {
+        if name.ends_with(suffix) {
+            fs.remove_file(&format!("{dir}/{name}")).unwrap();
+        }
+    }
+}
+
+/// `LogLoaderTest.testRecoverLastSegmentWithNoSnapshots` and
+/// `testFullTransactionIndexRecovery` (Kafka 4.0): a crashed broker's recovery rebuilds
+/// the lost `.txnindex` files from the batches (`LogSegment.recover`).
+#[test]
+fn recovery_rebuilds_the_transaction_index() {
+    let mut fs = MemFs::new();
+    let log = four_producers_over_segments(&mut fs);
+    let expected = vec![
+        AbortedTxn {
+            producer_id: 1,
+            first_offset: 0,
+            last_offset: 29,
+            last_stable_offset: 8,
+        },
+        AbortedTxn {
+            producer_id: 2,
+            first_offset: 8,
+            last_offset: 74,
+            last_stable_offset: 36,
+        },
+    ];
+    assert_eq!(log.aborted_transactions(&fs), expected);
+    assert!(log.segments.len() > 3, "{:?}", log.segments.len());
+    remove_files(&mut fs, ".snapshot");
+    remove_files(&mut fs, ".txnindex");
+    let (reopened, _) = UnifiedLog::open(
+        &mut fs,
+        &log.dir,
+        log.topic_partition.clone(),
+        log.config.clone(),
+    )
+    .unwrap();
+    assert_eq!(reopened.aborted_transactions(&fs), expected);
+}
+
+/// `LogLoaderTest.testRecoverOnlyLastSegment` (Kafka 4.0): from the snapshot of a
+/// roll, the segments after it are recovered and their `.txnindex` rebuilt, with the
+/// transaction that began in an earlier segment (`LogSegmentTest.
+/// testRecoverTransactionIndex`: its first offset comes from the producer state).
+#[test]
+fn recovery_rebuilds_the_transaction_index_after_the_snapshot() {
+    let mut fs = MemFs::new();
+    let log = four_producers_over_segments(&mut fs);
+    let expected = log.aborted_transactions(&fs);
+    // The segment of producer 2's abort (offset 74); its transaction began at 8.
+    let base = log
+        .segments
+        .iter()
+        .rev()
+        .find(|s| s.base_offset <= 74)
+        .unwrap()
+        .base_offset;
+    assert!(base > 8, "{base}");
+    let path = format!("{}/{}", log.dir, file_name(base, ".txnindex"));
+    let entries = AbortedTxn::decode_all(fs.read(&path).unwrap());
+    assert_eq!(
+        entries.iter().map(|t| t.last_offset).collect::<Vec<_>>(),
+        [74]
+    );
+    fs.remove_file(&path).unwrap();
+    // The broker crashed before the later snapshots: it recovers from `base`.
+    for name in fs.list_dir(&log.dir).unwrap() {
+        if let Some((o, ".snapshot")) = offset_from_file_name(&name) {
+            if o > base {
+                fs.remove_file(&format!("{}/{name}", log.dir)).unwrap();
+            }
+        }
+    }
+    let (reopened, report) = UnifiedLog::open(
+        &mut fs,
+        &log.dir,
+        log.topic_partition.clone(),
+        log.config.clone(),
+    )
+    .unwrap();
+    assert_eq!(report.snapshot_loaded, Some(base));
+    assert_eq!(reopened.aborted_transactions(&fs), expected);
+}
+
+/// Kafka 4.0 `LogSegment.recover`: a marker whose control record does not parse
+/// (`EndTransactionMarker.deserialize` throws `InvalidRecordException`) is counted as
+/// valid before producer state reads it, so recovery keeps it and cuts what follows;
+/// producer state learns nothing from it.
+#[test]
+fn recovery_keeps_a_malformed_marker_and_cuts_after_it() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    log.append_as_leader(&mut fs, txn(1, 0, 0, &["a"]), 0)
+        .unwrap();
+    let mut bad = RecordBatch::new_control(1, 1, 0, 0, ControlRecordType::Abort, 0);
+    if let Some(r) = bad.records.first_mut() {
+        r.value = Some(vec![0, 0, 0].into());
+    }
+    assert!(bad.control_record_error().is_some());
+    let path = "/b/data/t-0/00000000000000000000.log";
+    let marker_end = fs.read(path).unwrap().len() + bad.encode().len();
+    fs.append(path, &bad.encode()).unwrap();
+    let after = RecordBatch::new_data(2, 2, 0, 0, false, 0, vec![(None, Some(vec![1]))]);
+    fs.append(path, &after.encode()).unwrap();
+    let (reopened, report) = UnifiedLog::open(
+        &mut fs,
+        "/b/data/t-0",
+        TopicPartition::new("t", 0),
+        LogConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(report.corrupt_segment, Some((0, marker_end as u64)));
+    assert_eq!(reopened.log_end_offset, 2);
+    let state = reopened.producer_state();
+    assert_eq!(
+        state.last_entry(1).unwrap().current_txn_first_offset(),
+        Some(0)
+    );
+    assert!(state.last_entry(2).is_none());
+}
+
+/// `ProducerStateManagerTest.testRemoveExpiredPidsOnReload` and
+/// `testLoadFromSnapshotRetainsNonExpiredProducers` (Kafka 4.0): the producers of the
+/// snapshot that are expired when the broker starts are not loaded; one with an open
+/// transaction, and one read back from the log after the snapshot, are.
+#[test]
+fn a_start_does_not_load_the_snapshots_expired_producers() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    let ts = 1_700_000_000_000;
+    log.append_as_leader(&mut fs, data(1, 0, &["a"]), 0)
+        .unwrap();
+    let mut open = txn(2, 0, 0, &["t"]);
+    open.max_timestamp = ts;
+    log.append_as_leader(&mut fs, open, 0).unwrap();
+    log.close(&mut fs).unwrap();
+    // Producer 3 writes after the snapshot: the start reads it from the log.
+    log.append_as_leader(&mut fs, data(3, 0, &["b"]), 0)
+        .unwrap();
+    let expiration = log.config.producer_id_expiration_ms;
+    let start = |fs: &MemFs, now_ms: i64| {
+        let mut fs = fs.clone();
+        let (l, _) = UnifiedLog::open_after_stop(
+            &mut fs,
+            &log.dir,
+            log.topic_partition.clone(),
+            log.config.clone(),
+            0,
+            false,
+            Some(now_ms),
+        )
+        .unwrap();
+        l.producer_state()
+            .active_producers()
+            .keys()
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(start(&fs, ts + expiration - 1), [1, 2, 3]);
+    assert_eq!(start(&fs, ts + expiration), [2, 3]);
+}
+
+/// `ProducerStateManagerTest.testSkipSnapshotIfOffsetUnchanged` (Kafka 4.0): no second
+/// snapshot at an offset already snapshotted, none of a log with nothing in it, and
+/// none at the offset the start loaded.
+#[test]
+fn a_snapshot_is_taken_only_when_the_offset_moved() {
+    let mut fs = MemFs::new();
+    let mut log = new_log(&mut fs, LogConfig::default());
+    assert_eq!(log.close(&mut fs).unwrap(), None);
+    log.append_as_leader(&mut fs, data(1, 0, &["a"]), 0)
+        .unwrap();
+    let first = log.take_snapshot(&mut fs).unwrap();
+    assert_eq!(
+        first.as_deref(),
+        Some("/b/data/t-0/00000000000000000001.snapshot")
+    );
+    assert_eq!(log.take_snapshot(&mut fs).unwrap(), None);
+    assert_eq!(log.close(&mut fs).unwrap(), None);
+    let (mut reopened, report) = UnifiedLog::open(
+        &mut fs,
+        &log.dir,
+        log.topic_partition.clone(),
+        log.config.clone(),
+    )
+    .unwrap();
+    assert_eq!(report.snapshot_loaded, Some(1));
+    assert_eq!(reopened.close(&mut fs).unwrap(), None);
+}
