@@ -394,3 +394,81 @@ fn a_producer_without_idempotence_splits_in_order() {
     let acked: Vec<String> = p.acknowledged().iter().flat_map(|a| a.3.clone()).collect();
     assert_eq!(acked, big_values(4));
 }
+
+/// `tp0`'s batch `id` numbered `seq` under (343434, 0), one record.
+fn numbered(id: u64, seq: i32, transactional: bool) -> ProducerBatch {
+    let mut p = Producer::new(ProducerConfig::new("p"));
+    p.send(tp0(), vec![format!("v{id}")], 0);
+    let mut b = p.accumulator[&tp0()][0].clone();
+    b.id = id;
+    b.producer_id = PID;
+    b.producer_epoch = 0;
+    b.base_sequence = Some(seq);
+    b.attempts = 1;
+    b.transactional = transactional;
+    b
+}
+
+// TxnPartitionEntry.adjustSequencesDueToFailedBatch, as SenderTest's
+// testIdempotenceWithMultipleInflightsWhereFirstFailsFatally… was before KIP-360:
+// a transactional producer's later batches move down over the failed one's sequences.
+#[test]
+fn a_transactional_failure_with_retries_left_moves_the_later_sequences_down() {
+    for adjust in [true, false] {
+        let config =
+            ProducerConfig::from_pairs("p", &[("transactional.id".to_string(), "tx".to_string())])
+                .unwrap();
+        let mut p = producer(config);
+        p.next_sequence.insert(tp0(), 3);
+        p.in_flight.push(InFlight {
+            correlation_id: 2,
+            broker: 1,
+            deadline_ms: 30_000,
+            what: InFlightKind::Produce(numbered(2, 1, true)),
+        });
+        p.requeue(numbered(3, 2, true));
+        let mut events = Vec::new();
+        let failed = numbered(1, 0, true);
+        p.fail_batch(
+            &failed,
+            Errors::TopicAuthorizationFailed,
+            None,
+            adjust,
+            &mut events,
+        );
+        let in_flight = match &p.in_flight[0].what {
+            InFlightKind::Produce(b) => (b.base_sequence, b.sequence_reset),
+            _ => (None, false),
+        };
+        let queued = p.accumulator[&tp0()][0].base_sequence;
+        if adjust {
+            assert_eq!((in_flight, queued), ((Some(0), true), Some(1)));
+            assert_eq!(p.next_sequence(&tp0()), 2);
+        } else {
+            assert_eq!((in_flight, queued), ((Some(1), false), Some(2)));
+            assert_eq!(p.next_sequence(&tp0()), 3);
+        }
+        assert!(!bumped(&events));
+    }
+}
+
+// TransactionManager.handleFailedBatch → resetSequenceForPartition: a send failed with
+// UNKNOWN_PRODUCER_ID leaves the partition to start again at 0, without a bump.
+#[test]
+fn a_send_failed_with_unknown_producer_id_starts_the_partition_at_zero() {
+    let mut p = producer(ProducerConfig::new("p"));
+    p.next_sequence.insert(tp0(), 5);
+    p.last_acked_sequence.insert(tp0(), 3);
+    let mut events = Vec::new();
+    p.fail_batch(
+        &numbered(1, 4, false),
+        Errors::UnknownProducerId,
+        None,
+        false,
+        &mut events,
+    );
+    let (_, events) = p.poll(0, 1, &leader, &mut 1);
+    assert!(!bumped(&events));
+    assert_eq!((p.next_sequence(&tp0()), last_acked(&p)), (0, None));
+    assert_eq!(p.producer_epoch, 0);
+}
