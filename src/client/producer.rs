@@ -42,6 +42,7 @@ mod delivery;
 mod event;
 mod sender;
 mod sequences;
+mod split;
 
 pub use config::ProducerConfig;
 pub use event::ProducerEvent;
@@ -78,6 +79,9 @@ pub struct ProducerBatch {
     /// while a request with its old ones was out, so the OUT_OF_ORDER answer to that
     /// request asks for no further bump. Cleared when the batch is sent again.
     pub sequence_reset: bool,
+    /// `isSplitBatch`: made by splitting a batch the broker found too large
+    /// ([`Producer::split_and_reenqueue`]); split again, it is halved.
+    pub is_split_batch: bool,
 }
 
 impl ProducerBatch {
@@ -400,6 +404,7 @@ impl Producer {
                         transactional,
                         size_in_bytes: crate::record::RECORD_BATCH_OVERHEAD,
                         sequence_reset: false,
+                        is_split_batch: false,
                     };
                     batch.size_in_bytes += batch.next_record_size(value);
                     batch.values.push(value.clone());
@@ -511,6 +516,8 @@ fn take(counter: &mut u64) -> u64 {
     v
 }
 
+#[cfg(test)]
+mod sender_tests;
 #[cfg(test)]
 mod tests;
 

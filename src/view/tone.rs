@@ -30,6 +30,7 @@ pub fn idempotence(e: &Event) -> Tone {
             ProducerEvent::Acknowledged { .. } => ("ok", false),
             ProducerEvent::RequestTimedOut { .. }
             | ProducerEvent::RetryScheduled { .. }
+            | ProducerEvent::BatchSplit { .. }
             | ProducerEvent::SequenceUnresolved { .. }
             | ProducerEvent::EpochBumped { .. } => ("warn", false),
             ProducerEvent::SequenceResolved { .. } => ("ok", false),

@@ -16,10 +16,7 @@
 //!
 //! An expired in-flight request keeps its place on the connection (Kafka's
 //! `NetworkClient` still counts it against `max.in.flight`), so it stays in
-//! `in_flight` as [`InFlightKind::Expired`]. Not modelled: a transactional producer's
-//! `adjustSequencesDueToFailedBatch` (renumbering the batches after a failed one); its
-//! abortable error ends the transaction anyway; nor UNKNOWN_PRODUCER_ID's
-//! `resetSequenceForPartition` (only an injected fault sends that error here).
+//! `in_flight` as [`InFlightKind::Expired`].
 
 use super::*;
 
@@ -190,9 +187,12 @@ impl Producer {
     }
 
     /// `failBatch` → `handleFailedBatch`: the application's send fails with `error`; a
-    /// transactional producer goes to an abortable error (`maybeTransitionToErrorState`);
-    /// an idempotent one bumps its epoch for the partition after OUT_OF_ORDER, or when
-    /// the batch failed with retries left (`adjust`: its sequence may be a gap).
+    /// transactional producer goes to an abortable error (`maybeTransitionToErrorState`).
+    /// Unless that error is fatal: after UNKNOWN_PRODUCER_ID the partition starts again
+    /// at 0 (`resetSequenceForPartition`); an idempotent producer bumps its epoch for the
+    /// partition after OUT_OF_ORDER, or when the batch failed with retries left (`adjust`:
+    /// its sequence may be a gap), where a transactional one moves the later batches'
+    /// sequences down over the gap (`adjustSequencesDueToFailedBatch`).
     pub(super) fn fail_batch(
         &mut self,
         batch: &ProducerBatch,
@@ -212,11 +212,20 @@ impl Producer {
             if tm.on_batch_error(error) {
                 events.push(ProducerEvent::TxnEpochBumpRequired { error });
             }
-        } else if batch.producer_id >= 0
-            && batch.base_sequence.is_some()
-            && error != Errors::UnknownProducerId
-            && (error == Errors::OutOfOrderSequenceNumber || adjust)
-        {
+            if tm.state() == crate::client::transaction_manager::TxnState::FatalError {
+                return;
+            }
+        }
+        if batch.producer_id < 0 || batch.base_sequence.is_none() {
+            return;
+        }
+        if error == Errors::UnknownProducerId {
+            self.reset_sequence_for_partition(&batch.tp);
+        } else if self.txn.is_some() {
+            if adjust {
+                self.adjust_sequences_due_to_failed_batch(batch);
+            }
+        } else if error == Errors::OutOfOrderSequenceNumber || adjust {
             self.request_epoch_bump(&batch.tp, error, false, false);
         }
     }

@@ -112,6 +112,17 @@ pub enum ProducerEvent {
         tp: TopicPartition,
         leader_epoch: i32,
     },
+    /// The broker refused the batch as too large (MESSAGE_TOO_LARGE) and it holds more
+    /// than one record: split into `batches` batches of at most `split_batch_size`
+    /// bytes, queued again as never sent; a numbered batch's parts keep its sequences
+    /// (`RecordAccumulator.splitAndReenqueue`).
+    BatchSplit {
+        batch: u64,
+        tp: TopicPartition,
+        records: usize,
+        batches: usize,
+        split_batch_size: usize,
+    },
     /// The application's send completed.
     Acknowledged {
         batch: u64,

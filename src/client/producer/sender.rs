@@ -692,7 +692,8 @@ impl Producer {
     }
 
     /// `Sender.completeBatch`: a batch's answer acknowledges it (DUPLICATE_SEQUENCE_NUMBER
-    /// too: the broker has it), retries it when `canRetry` allows, or fails it.
+    /// too: the broker has it), splits it when too large, retries it when `canRetry`
+    /// allows, or fails it.
     fn complete_batch(
         &mut self,
         mut batch: ProducerBatch,
@@ -726,6 +727,10 @@ impl Producer {
                 if self.may_retry(&batch, now_ms) && self.can_retry_out_of_order(&batch) =>
             {
                 self.schedule_retry(&mut batch, Errors::OutOfOrderSequenceNumber, now_ms, events)
+            }
+            // A part of one record that is still too large fails below.
+            Errors::MessageTooLarge if batch.values.len() > 1 => {
+                self.split_and_reenqueue(batch, events)
             }
             e => {
                 // `failBatch(batch, response, attempts < retries)`.

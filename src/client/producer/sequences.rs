@@ -160,4 +160,44 @@ impl Producer {
         self.last_acked_sequence.remove(tp);
         false
     }
+
+    /// `TxnPartitionEntry.adjustSequencesDueToFailedBatch` (Kafka 4.0): a transactional
+    /// producer's batch failed for good with retries left, so its sequences are a gap;
+    /// the partition's next sequence and every later batch sent and not yet answered
+    /// (in flight or queued for a retry) move down by its record count, marked reset
+    /// (`resetProducerState`) so their answers under the old numbers are only retried.
+    /// Kafka throws rather than go below 0; here the numbers are then left alone.
+    pub(super) fn adjust_sequences_due_to_failed_batch(&mut self, failed: &ProducerBatch) {
+        let tp = &failed.tp;
+        let (Some(base), Some(next)) = (failed.base_sequence, self.next_sequence.get(tp).copied())
+        else {
+            return;
+        };
+        let n = failed.values.len() as i32;
+        if next < n {
+            return;
+        }
+        self.next_sequence.insert(tp.clone(), next - n);
+        let in_flight = self.in_flight.iter_mut().filter_map(|f| match &mut f.what {
+            InFlightKind::Produce(b) => Some(b),
+            _ => None,
+        });
+        let queued = self.accumulator.get_mut(tp).into_iter().flatten();
+        for b in in_flight.chain(queued).filter(|b| b.tp == *tp) {
+            if let Some(s) = b.base_sequence.filter(|&s| s >= base && s >= n) {
+                b.base_sequence = Some(s - n);
+                b.sequence_reset = true;
+            }
+        }
+    }
+
+    /// `resetSequenceForPartition`: after UNKNOWN_PRODUCER_ID the broker keeps no state
+    /// for this producer on `tp`, so its next batch there starts at sequence 0.
+    pub(super) fn reset_sequence_for_partition(&mut self, tp: &TopicPartition) {
+        self.next_sequence.remove(tp);
+        self.sequence_ids.remove(tp);
+        self.last_acked_sequence.remove(tp);
+        self.last_acked_offset.remove(tp);
+        self.unresolved_sequences.remove(tp);
+    }
 }

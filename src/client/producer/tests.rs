@@ -450,6 +450,7 @@ fn a_transactional_producer_fails_an_out_of_order_next_batch() {
         transactional: true,
         size_in_bytes: 0,
         sequence_reset: false,
+        is_split_batch: false,
     };
     assert!(!p.can_retry_out_of_order(&batch));
     assert!(p.epoch_bump_partitions.is_empty());

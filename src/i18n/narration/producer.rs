@@ -21,6 +21,7 @@ pub(super) fn event(client: &str, e: &ProducerEvent) -> Msg {
         ProducerEvent::RequestTimedOut { .. }
         | ProducerEvent::RetryScheduled { .. }
         | ProducerEvent::BackoffSkipped { .. }
+        | ProducerEvent::BatchSplit { .. }
         | ProducerEvent::InitProducerIdRetry { .. } => retry_event(client, e),
         ProducerEvent::ProducerIdReceived { .. }
         | ProducerEvent::EpochBumped { .. }
@@ -150,7 +151,7 @@ fn abandoned_event(client: &str, e: &ProducerEvent) -> Msg {
 }
 
 /// Waiting and trying again: a request timed out or its connection lost, a retry
-/// scheduled or its backoff skipped, InitProducerId asked again.
+/// scheduled or its backoff skipped, a batch too large split, InitProducerId asked again.
 fn retry_event(client: &str, e: &ProducerEvent) -> Msg {
     match e {
         ProducerEvent::RequestTimedOut {
@@ -191,6 +192,20 @@ fn retry_event(client: &str, e: &ProducerEvent) -> Msg {
             client = client,
             tp = tp,
             leader_epoch = leader_epoch
+        ),
+        ProducerEvent::BatchSplit {
+            tp,
+            records,
+            batches,
+            split_batch_size,
+            ..
+        } => msg!(
+            "producer.batch-split",
+            client = client,
+            tp = tp,
+            records = records,
+            batches = batches,
+            size = split_batch_size
         ),
         ProducerEvent::InitProducerIdRetry { error, backoff_ms } => {
             msg!(

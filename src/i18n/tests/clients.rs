@@ -127,6 +127,13 @@ pub(super) fn producer_events() -> Vec<ProducerEvent> {
             tp: tp(),
             leader_epoch: 1,
         },
+        ProducerEvent::BatchSplit {
+            batch: 1,
+            tp: tp(),
+            records: 3,
+            batches: 2,
+            split_batch_size: 16_384,
+        },
         ProducerEvent::Acknowledged {
             batch: 1,
             tp: tp(),
