@@ -250,9 +250,10 @@ fn example_3_fencing() {
     let (again, out) = c.handle_init_producer_id(id, 60_000, 30, &mut log);
     assert_eq!(again.error, Errors::ConcurrentTransactions);
     assert!(state_changes(&out).is_empty());
-    // The partition leader asking for producer 1 (epoch 0) is refused.
+    // The partition leader asking for producer 1 (epoch 0) waits for the abort: the
+    // transition in flight is checked before the epoch (Kafka 4.0.0, KAFKA-18660).
     let (r, _) = c.handle_add_partitions(id, 0, 0, vec![tp.clone()], false, 31, &mut log);
-    assert_eq!(r[0].1, Errors::ProducerFenced);
+    assert_eq!(r[0].1, Errors::ConcurrentTransactions);
 
     let out = c.handle_markers_written(id, 0, 1, vec![(tp.clone(), Errors::None)], 40, &mut log);
     changes.extend(state_changes(&out));
@@ -469,10 +470,10 @@ fn request_errors_follow_kafka() {
     assert_eq!(r2[0].1, Errors::ConcurrentTransactions);
     let (r3, _) = c.handle_end_txn("x", 0, 0, true, 2, &mut log);
     assert_eq!(r3.error, Errors::ConcurrentTransactions);
-    // Not a retry (the bumped epoch itself) while the markers are out: Kafka's
-    // `endTransaction` checks the epoch before the transition in flight, so it is fenced.
+    // Not a retry (the bumped epoch itself) while the markers are out: the transition
+    // in flight is answered before the epoch (Kafka 4.0.0, KAFKA-18464).
     let (r5, _) = c.handle_end_txn("x", 0, 1, true, 2, &mut log);
-    assert_eq!(r5.error, Errors::ProducerFenced);
+    assert_eq!(r5.error, Errors::ConcurrentTransactions);
     let (r4, _) = c.handle_init_producer_id("x", 60_000, 2, &mut log);
     assert_eq!(r4.error, Errors::ConcurrentTransactions);
     // A retriable marker error is sent again; the commit completes after.
@@ -885,4 +886,65 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
         (r.error, r.producer_id, r.producer_epoch),
         (Errors::None, 1, 1)
     );
+}
+
+// ---------------------------------------------------------------------------------
+// Kafka's TransactionCoordinatorTest / TransactionStateManagerTest, rule by rule
+// (the audit in docs/scenarios.md, "The transaction coordinator against Kafka's unit
+// tests"). Metadata in a chosen state is loaded from a crafted `__transaction_state`
+// record, as Kafka's tests build `TransactionMetadata` directly.
+
+/// A TV2 transaction of `x` committed at `epoch`: answered, its markers not yet written.
+fn committed_markers_pending(epoch: i16) -> (TransactionCoordinator, FakeLog, TopicPartition) {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 0);
+    c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    let (r, _) = c.set_producer_epoch("x", epoch, 1, &mut log);
+    assert_eq!(r, Ok(()));
+    c.handle_add_partitions("x", 0, epoch, vec![tp.clone()], false, 2, &mut log);
+    let (end, _) = c.handle_end_txn("x", 0, epoch, true, 3, &mut log);
+    assert_eq!(end.error, Errors::None);
+    assert!(c.has_pending_markers("x"));
+    (c, log, tp)
+}
+
+/// KAFKA-18464 (Kafka 4.0.0): while the markers of a commit are out, the next EndTxn —
+/// the client's empty abort at the epoch the commit answered — waits with
+/// CONCURRENT_TRANSACTIONS instead of fencing the producer; so does any epoch.
+#[test]
+fn end_txn_during_the_markers_is_concurrent_transactions_at_any_epoch() {
+    let (mut c, mut log, tp) = committed_markers_pending(0);
+    for epoch in [1, 0, 7] {
+        let (r, _) = c.handle_end_txn("x", 0, epoch, false, 4, &mut log);
+        assert_eq!(r.error, Errors::ConcurrentTransactions, "epoch {epoch}");
+    }
+    c.handle_markers_written("x", 0, 1, vec![(tp, Errors::None)], 5, &mut log);
+    // Once complete, the same empty abort goes through, and a stale epoch is fenced.
+    let (r, _) = c.handle_end_txn("x", 0, 7, false, 6, &mut log);
+    assert_eq!(r.error, Errors::ProducerFenced);
+    let (r, _) = c.handle_end_txn("x", 0, 1, false, 6, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 2));
+}
+
+/// KAFKA-18660 (Kafka 4.0.0): an EndTxn that overflowed the epoch answers the new
+/// producer id before CompleteCommit moves the transactional id to it; the producer's
+/// next AddPartitionsToTxn and EndTxn with that id wait (CONCURRENT_TRANSACTIONS), not
+/// INVALID_PRODUCER_ID_MAPPING. A stale epoch waits too: the transition is checked first.
+#[test]
+fn the_new_producer_id_waits_while_the_overflowing_commit_completes() {
+    let (mut c, mut log, tp) = committed_markers_pending(i16::MAX - 1);
+    let next = TopicPartition::new("t", 1);
+    for (pid, epoch) in [(1, 0), (0, 3)] {
+        let (r, _) =
+            c.handle_add_partitions("x", pid, epoch, vec![next.clone()], false, 4, &mut log);
+        assert_eq!(r[0].1, Errors::ConcurrentTransactions, "{pid}/{epoch}");
+        let (r, _) = c.handle_end_txn("x", pid, epoch, false, 4, &mut log);
+        assert_eq!(r.error, Errors::ConcurrentTransactions, "{pid}/{epoch}");
+    }
+    c.handle_markers_written("x", 0, i16::MAX, vec![(tp, Errors::None)], 5, &mut log);
+    let (r, _) = c.handle_add_partitions("x", 1, 0, vec![next.clone()], false, 6, &mut log);
+    assert_eq!(r[0].1, Errors::None);
+    let (r, _) = c.handle_add_partitions("x", 0, 3, vec![next], false, 6, &mut log);
+    assert_eq!(r[0].1, Errors::InvalidProducerIdMapping);
 }

@@ -144,6 +144,14 @@ impl TransactionCoordinator {
             .map_err(err_result)?;
         let meta = meta.ok_or_else(|| err_result(Errors::InvalidProducerIdMapping))?;
         let epochs = EndTxnEpochs::of(meta, &call);
+        // A transition in flight is answered first, before the producer id and the
+        // epoch (Kafka 4.0.0: KAFKA-18464, so that a TV2 client's empty abort right
+        // after its commit waits for the markers instead of fencing itself; KAFKA-18660,
+        // so that the new producer id of an overflowing EndTxn waits for CompleteCommit
+        // to store it). The fence's own abort has PrepareEpochFence pending.
+        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
+            return Err(err_result(Errors::ConcurrentTransactions));
+        }
         if meta.producer_id() != call.producer_id && !epochs.retry_on_overflow {
             return Err(err_result(Errors::InvalidProducerIdMapping));
         }
@@ -161,11 +169,6 @@ impl TransactionCoordinator {
                 );
             }
             return Err(err_result(Errors::ProducerFenced));
-        }
-        // Kafka checks the epoch before a transition in flight: a stale epoch is fenced
-        // even while the coordinator is busy with another transition.
-        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
-            return Err(err_result(Errors::ConcurrentTransactions));
         }
         let (next_state, no_partition_added) =
             end_txn_next_state(transactional_id, meta, &call, &epochs, out)?;
