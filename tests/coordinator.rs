@@ -302,7 +302,8 @@ fn example_3_fencing() {
 #[test]
 fn old_producer_end_txn_right_after_the_fence_abort() {
     // Between CompleteAbort(1) and the new producer's retry, epoch 0 looks like a
-    // TV2 retry (stored epoch = 0 + 1): commit → INVALID_TXN_STATE, abort → NONE.
+    // TV2 retry (stored epoch = 0 + 1): commit → PRODUCER_FENCED (KAFKA-20785: the
+    // coordinator's own abort overtook it), abort → NONE.
     let mut c = coordinator();
     let mut log = FakeLog::default();
     let tp = TopicPartition::new("t", 0);
@@ -311,7 +312,7 @@ fn old_producer_end_txn_right_after_the_fence_abort() {
     c.handle_init_producer_id("f", 60_000, 2, &mut log);
     c.handle_markers_written("f", 0, 1, vec![(tp, Errors::None)], 3, &mut log);
     let (r, _) = c.handle_end_txn("f", 0, 0, true, 4, &mut log);
-    assert_eq!(r.error, Errors::InvalidTxnState);
+    assert_eq!(r.error, Errors::ProducerFenced);
     let (r, _) = c.handle_end_txn("f", 0, 0, false, 4, &mut log);
     assert_eq!(
         (r.error, r.producer_id, r.producer_epoch),
@@ -894,6 +895,48 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
 // tests"). Metadata in a chosen state is loaded from a crafted `__transaction_state`
 // record, as Kafka's tests build `TransactionMetadata` directly.
 
+/// A coordinator that owns every partition and knows `ID` as `t` says.
+fn with_loaded(t: TxnTransitMetadata) -> TransactionCoordinator {
+    let mut c = coordinator();
+    let value = eos_playground::coordinator::transaction::TransactionLogValue::from_transit(&t, 1);
+    let records = vec![(
+        eos_playground::coordinator::transaction::key_to_bytes(ID),
+        Some(eos_playground::coordinator::transaction::value_to_bytes(
+            &value,
+        )),
+    )];
+    let p = c.partition_for(ID);
+    c.load_partition(p, records, t.txn_last_update_timestamp);
+    c
+}
+
+const ID: &str = "known";
+
+/// Kafka's test fixture: producer id 10, the given epochs and state, timeout 1 ms.
+fn loaded(
+    state: TransactionState,
+    (epoch, last_epoch): (i16, i16),
+    partitions: &[i32],
+    tv: TransactionVersion,
+) -> TransactionCoordinator {
+    with_loaded(TxnTransitMetadata {
+        producer_id: 10,
+        prev_producer_id: 10,
+        next_producer_id: -1,
+        producer_epoch: epoch,
+        last_producer_epoch: last_epoch,
+        txn_timeout_ms: 1,
+        txn_state: state,
+        topic_partitions: partitions
+            .iter()
+            .map(|p| TopicPartition::new("topic1", *p))
+            .collect(),
+        txn_start_timestamp: 0,
+        txn_last_update_timestamp: 0,
+        client_transaction_version: tv,
+    })
+}
+
 /// A TV2 transaction of `x` committed at `epoch`: answered, its markers not yet written.
 fn committed_markers_pending(epoch: i16) -> (TransactionCoordinator, FakeLog, TopicPartition) {
     let mut c = coordinator();
@@ -947,4 +990,51 @@ fn the_new_producer_id_waits_while_the_overflowing_commit_completes() {
     assert_eq!(r[0].1, Errors::None);
     let (r, _) = c.handle_add_partitions("x", 0, 3, vec![next], false, 6, &mut log);
     assert_eq!(r[0].1, Errors::InvalidProducerIdMapping);
+}
+
+/// KAFKA-20785 (trunk, apache/kafka#23204): under TV2 a commit that reaches
+/// CompleteAbort at the retry epoch can only be one the coordinator's own abort (a
+/// timeout or a fence) overtook: PRODUCER_FENCED, which clients recover from, not
+/// INVALID_TXN_STATE. The same epoch's abort is still the retry (NONE); below TV2 the
+/// state rule answers INVALID_TXN_STATE (TransactionCoordinatorTest
+/// .shouldReturnInvalidTxnRequestOnEndTxnRequestWhenStatusIsCompleteAbortAndResultIsNotAbort).
+#[test]
+fn a_commit_overtaken_by_the_coordinators_abort_is_fenced() {
+    let mut c = loaded(
+        TransactionState::CompleteAbort,
+        (1, 0),
+        &[],
+        TransactionVersion::TV_2,
+    );
+    let mut log = FakeLog::default();
+    let commit = |c: &mut TransactionCoordinator, log: &mut FakeLog, epoch, tv| {
+        c.handle_end_txn_from(ID, (10, epoch), true, tv, 1, log)
+            .0
+            .error
+    };
+    assert_eq!(
+        commit(&mut c, &mut log, 0, TransactionVersion::TV_2),
+        Errors::ProducerFenced
+    );
+    let (r, _) = c.handle_end_txn_from(ID, (10, 0), false, TransactionVersion::TV_2, 1, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 1));
+    // CompleteCommit and an abort at the retry epoch: still the state rule.
+    let mut c = loaded(
+        TransactionState::CompleteCommit,
+        (1, 0),
+        &[],
+        TransactionVersion::TV_2,
+    );
+    let (r, _) = c.handle_end_txn_from(ID, (10, 0), false, TransactionVersion::TV_2, 1, &mut log);
+    assert_eq!(r.error, Errors::InvalidTxnState);
+    let mut c = loaded(
+        TransactionState::CompleteAbort,
+        (1, 0),
+        &[],
+        TransactionVersion::TV_0,
+    );
+    assert_eq!(
+        commit(&mut c, &mut log, 1, TransactionVersion::TV_0),
+        Errors::InvalidTxnState
+    );
 }

@@ -71,7 +71,7 @@ impl TransactionCoordinator {
     /// | state | abort retry | abort current | commit retry | commit current |
     /// |---|---|---|---|---|
     /// | Empty | PF | EB | PF | EB |
-    /// | CompleteAbort | NONE | EB | ITS | EB |
+    /// | CompleteAbort | NONE | EB | PF (KAFKA-20785) | EB |
     /// | CompleteCommit | ITS | EB | NONE | EB |
     ///
     /// (An empty *commit* bumping the epoch is the trunk behaviour the seed
@@ -496,6 +496,12 @@ fn end_txn_next_state(
                 meta.producer_id(),
                 meta.producer_epoch(),
             ));
+        }
+        // KAFKA-20785 (trunk, apache/kafka#23204): a TV2 commit at the retry epoch of a
+        // CompleteAbort was overtaken by the coordinator's own abort (a timeout or a
+        // fence); clients recover from PRODUCER_FENCED, INVALID_TXN_STATE is fatal.
+        (S::CompleteAbort, TxnResult::Commit) if epochs.v2 && epochs.is_retry => {
+            Errors::ProducerFenced
         }
         (S::CompleteCommit, TxnResult::Abort) | (S::CompleteAbort, TxnResult::Commit)
             if epochs.is_retry =>
