@@ -1038,3 +1038,149 @@ fn a_commit_overtaken_by_the_coordinators_abort_is_fenced() {
         Errors::InvalidTxnState
     );
 }
+
+/// EndTxn's answer by state and epoch, under TV0 and TV2, where the request's epoch is
+/// the one a retry carries (TV2: one below the stored epoch). TransactionCoordinatorTest
+/// .shouldReturnOkOnEndTxnWhenStatusIs…, shouldReturnInvalidTxnRequestOnEndTxnRequestWhen…,
+/// shouldReturnConcurrentTransactionsOnEndTxnRequestWhenStatusIsPrepareCommit,
+/// shouldReturnInvalidEpochOnEndTxnWhenEpochIs{Larger,Smaller},
+/// shouldReplyWith{InvalidPidMapping,ProducerFenced}OnEndTxn… (Kafka 4.0).
+#[test]
+fn end_txn_answers_by_state_and_epoch() {
+    use TransactionState::*;
+    let mut log = FakeLog::default();
+    for tv in [TransactionVersion::TV_0, TransactionVersion::TV_2] {
+        let retry = if tv.supports_epoch_bump() { 0 } else { 1 };
+        let cases = [
+            (CompleteCommit, true, (10, retry), Errors::None),
+            (CompleteAbort, false, (10, retry), Errors::None),
+            (CompleteCommit, false, (10, retry), Errors::InvalidTxnState),
+            (
+                PrepareCommit,
+                true,
+                (10, retry),
+                Errors::ConcurrentTransactions,
+            ),
+            (Ongoing, true, (0, 1), Errors::InvalidProducerIdMapping),
+            (Ongoing, true, (10, 0), Errors::ProducerFenced),
+            (CompleteCommit, true, (10, 2), Errors::ProducerFenced),
+        ];
+        for (state, commit, (pid, epoch), want) in cases {
+            let parts: &[i32] = if state == PrepareCommit { &[0] } else { &[] };
+            let mut c = loaded(state, (1, 0), parts, tv);
+            let (r, _) = c.handle_end_txn_from(ID, (pid, epoch), commit, tv, 1, &mut log);
+            assert_eq!(
+                r.error, want,
+                "{tv:?} {state} commit={commit} {pid}/{epoch}"
+            );
+        }
+    }
+}
+
+/// Only an Ongoing transaction past `start + timeout` is aborted by the sweep
+/// (TransactionStateManagerTest.shouldOnlyConsiderTransactionsInTheOngoingStateToAbort).
+#[test]
+fn only_an_ongoing_transaction_times_out() {
+    use TransactionState::*;
+    let mut log = FakeLog::default();
+    for (state, timeout, aborted) in [
+        (Ongoing, 1_000, true),
+        (Ongoing, 10_000, false),
+        (PrepareCommit, 1_000, false),
+        (PrepareAbort, 1_000, false),
+        (CompleteCommit, 1_000, false),
+        (CompleteAbort, 1_000, false),
+    ] {
+        let parts: &[i32] = if state.is_complete() { &[] } else { &[0] };
+        let mut t = transit(state, parts);
+        t.txn_timeout_ms = timeout;
+        let mut c = with_loaded(t);
+        let out = c.abort_timed_out_transactions(2_000, &mut log);
+        let timed_out = out.iter().any(|o| {
+            matches!(
+                o,
+                CoordinatorOutput::Event(CoordinatorEvent::TimedOut { .. })
+            )
+        });
+        assert_eq!(timed_out, aborted, "{state} timeout {timeout}");
+    }
+}
+
+/// Only an id with no transaction going on (Empty, CompleteCommit, CompleteAbort) and
+/// idle for `transactional.id.expiration.ms` expires: its tombstone is written, then it
+/// is forgotten; a failed write keeps it, nothing pending
+/// (TransactionStateManagerTest.shouldRemove{CompleteCommit,CompleteAbort,Empty}
+/// ExpiredTransactionalIds, shouldNotRemove{Ongoing,PrepareAbort,PrepareCommit}
+/// TransactionalIds, shouldNotRemoveExpiredTransactionalIdsIfLogAppendFails,
+/// testTransactionExpirationShouldNotFailWithUninitializedTransactionMetadata).
+#[test]
+fn only_idle_ids_expire() {
+    use TransactionState::*;
+    let expiry = TransactionConfig::default().transactional_id_expiration_ms;
+    for (state, expires) in [
+        (Empty, true),
+        (CompleteCommit, true),
+        (CompleteAbort, true),
+        (Ongoing, false),
+        (PrepareAbort, false),
+        (PrepareCommit, false),
+    ] {
+        let parts: &[i32] = if state == Empty || state.is_complete() {
+            &[]
+        } else {
+            &[0]
+        };
+        let mut c = with_loaded(transit(state, parts));
+        let mut log = FakeLog::default();
+        c.remove_expired_transactional_ids(expiry - 1, &mut log);
+        assert!(
+            c.metadata(ID).is_some() && log.records.is_empty(),
+            "{state}: not yet"
+        );
+        c.remove_expired_transactional_ids(expiry, &mut log);
+        assert_eq!(c.metadata(ID).is_none(), expires, "{state}");
+        let tombstones: Vec<bool> = log.records.iter().map(|(_, _, v)| v.is_none()).collect();
+        assert_eq!(
+            tombstones,
+            if expires { vec![true] } else { vec![] },
+            "{state}"
+        );
+    }
+    let mut c = with_loaded(transit(CompleteAbort, &[]));
+    let mut failing = FakeLog {
+        fail_append: Some(Errors::NotEnoughReplicas),
+        ..FakeLog::default()
+    };
+    c.remove_expired_transactional_ids(expiry, &mut failing);
+    assert_eq!(c.metadata(ID).map(|m| m.pending_state()), Some(None));
+    // An id whose first InitProducerId write failed stays at epoch -1, and expires.
+    let mut c = coordinator();
+    let (r, _) = c.handle_init_producer_id(ID, 60_000, 0, &mut failing);
+    assert_eq!(r.error, Errors::CoordinatorNotAvailable);
+    assert_eq!(c.metadata(ID).map(|m| m.producer_epoch()), Some(-1));
+    let mut log = FakeLog::default();
+    c.remove_expired_transactional_ids(expiry, &mut log);
+    assert!(c.metadata(ID).is_none());
+    assert_eq!(log.records.len(), 1);
+}
+
+/// Kafka's fixture `transactionMetadata(id, producerId, state)`: epoch 0, timeout
+/// 60 s, started and last updated at 0, TV0.
+fn transit(state: TransactionState, partitions: &[i32]) -> TxnTransitMetadata {
+    TxnTransitMetadata {
+        producer_id: 0,
+        prev_producer_id: -1,
+        next_producer_id: -1,
+        producer_epoch: 0,
+        last_producer_epoch: -1,
+        txn_timeout_ms: 60_000,
+        txn_state: state,
+        topic_partitions: partitions
+            .iter()
+            .map(|p| TopicPartition::new("topic1", *p))
+            .collect(),
+        txn_start_timestamp: 0,
+        txn_last_update_timestamp: 0,
+        client_transaction_version: TransactionVersion::TV_0,
+    }
+}
