@@ -250,9 +250,10 @@ fn example_3_fencing() {
     let (again, out) = c.handle_init_producer_id(id, 60_000, 30, &mut log);
     assert_eq!(again.error, Errors::ConcurrentTransactions);
     assert!(state_changes(&out).is_empty());
-    // The partition leader asking for producer 1 (epoch 0) is refused.
+    // The partition leader asking for producer 1 (epoch 0) waits for the abort: the
+    // transition in flight is checked before the epoch (Kafka 4.0.0, KAFKA-18660).
     let (r, _) = c.handle_add_partitions(id, 0, 0, vec![tp.clone()], false, 31, &mut log);
-    assert_eq!(r[0].1, Errors::ProducerFenced);
+    assert_eq!(r[0].1, Errors::ConcurrentTransactions);
 
     let out = c.handle_markers_written(id, 0, 1, vec![(tp.clone(), Errors::None)], 40, &mut log);
     changes.extend(state_changes(&out));
@@ -301,7 +302,8 @@ fn example_3_fencing() {
 #[test]
 fn old_producer_end_txn_right_after_the_fence_abort() {
     // Between CompleteAbort(1) and the new producer's retry, epoch 0 looks like a
-    // TV2 retry (stored epoch = 0 + 1): commit → INVALID_TXN_STATE, abort → NONE.
+    // TV2 retry (stored epoch = 0 + 1): commit → PRODUCER_FENCED (KAFKA-20785: the
+    // coordinator's own abort overtook it), abort → NONE.
     let mut c = coordinator();
     let mut log = FakeLog::default();
     let tp = TopicPartition::new("t", 0);
@@ -310,7 +312,7 @@ fn old_producer_end_txn_right_after_the_fence_abort() {
     c.handle_init_producer_id("f", 60_000, 2, &mut log);
     c.handle_markers_written("f", 0, 1, vec![(tp, Errors::None)], 3, &mut log);
     let (r, _) = c.handle_end_txn("f", 0, 0, true, 4, &mut log);
-    assert_eq!(r.error, Errors::InvalidTxnState);
+    assert_eq!(r.error, Errors::ProducerFenced);
     let (r, _) = c.handle_end_txn("f", 0, 0, false, 4, &mut log);
     assert_eq!(
         (r.error, r.producer_id, r.producer_epoch),
@@ -469,10 +471,10 @@ fn request_errors_follow_kafka() {
     assert_eq!(r2[0].1, Errors::ConcurrentTransactions);
     let (r3, _) = c.handle_end_txn("x", 0, 0, true, 2, &mut log);
     assert_eq!(r3.error, Errors::ConcurrentTransactions);
-    // Not a retry (the bumped epoch itself) while the markers are out: Kafka's
-    // `endTransaction` checks the epoch before the transition in flight, so it is fenced.
+    // Not a retry (the bumped epoch itself) while the markers are out: the transition
+    // in flight is answered before the epoch (Kafka 4.0.0, KAFKA-18464).
     let (r5, _) = c.handle_end_txn("x", 0, 1, true, 2, &mut log);
-    assert_eq!(r5.error, Errors::ProducerFenced);
+    assert_eq!(r5.error, Errors::ConcurrentTransactions);
     let (r4, _) = c.handle_init_producer_id("x", 60_000, 2, &mut log);
     assert_eq!(r4.error, Errors::ConcurrentTransactions);
     // A retriable marker error is sent again; the commit completes after.
@@ -885,4 +887,300 @@ fn fence_at_an_exhausted_epoch_rotates_and_survives_a_pid_failure() {
         (r.error, r.producer_id, r.producer_epoch),
         (Errors::None, 1, 1)
     );
+}
+
+// ---------------------------------------------------------------------------------
+// Kafka's TransactionCoordinatorTest / TransactionStateManagerTest, rule by rule
+// (the audit in docs/scenarios.md, "The transaction coordinator against Kafka's unit
+// tests"). Metadata in a chosen state is loaded from a crafted `__transaction_state`
+// record, as Kafka's tests build `TransactionMetadata` directly.
+
+/// A coordinator that owns every partition and knows `ID` as `t` says.
+fn with_loaded(t: TxnTransitMetadata) -> TransactionCoordinator {
+    let mut c = coordinator();
+    let value = eos_playground::coordinator::transaction::TransactionLogValue::from_transit(&t, 1);
+    let records = vec![(
+        eos_playground::coordinator::transaction::key_to_bytes(ID),
+        Some(eos_playground::coordinator::transaction::value_to_bytes(
+            &value,
+        )),
+    )];
+    let p = c.partition_for(ID);
+    c.load_partition(p, records, t.txn_last_update_timestamp);
+    c
+}
+
+const ID: &str = "known";
+
+/// Kafka's test fixture: producer id 10, the given epochs and state, timeout 1 ms.
+fn loaded(
+    state: TransactionState,
+    (epoch, last_epoch): (i16, i16),
+    partitions: &[i32],
+    tv: TransactionVersion,
+) -> TransactionCoordinator {
+    with_loaded(TxnTransitMetadata {
+        producer_id: 10,
+        prev_producer_id: 10,
+        next_producer_id: -1,
+        producer_epoch: epoch,
+        last_producer_epoch: last_epoch,
+        txn_timeout_ms: 1,
+        txn_state: state,
+        topic_partitions: partitions
+            .iter()
+            .map(|p| TopicPartition::new("topic1", *p))
+            .collect(),
+        txn_start_timestamp: 0,
+        txn_last_update_timestamp: 0,
+        client_transaction_version: tv,
+    })
+}
+
+/// A TV2 transaction of `x` committed at `epoch`: answered, its markers not yet written.
+fn committed_markers_pending(epoch: i16) -> (TransactionCoordinator, FakeLog, TopicPartition) {
+    let mut c = coordinator();
+    let mut log = FakeLog::default();
+    let tp = TopicPartition::new("t", 0);
+    c.handle_init_producer_id("x", 60_000, 0, &mut log);
+    let (r, _) = c.set_producer_epoch("x", epoch, 1, &mut log);
+    assert_eq!(r, Ok(()));
+    c.handle_add_partitions("x", 0, epoch, vec![tp.clone()], false, 2, &mut log);
+    let (end, _) = c.handle_end_txn("x", 0, epoch, true, 3, &mut log);
+    assert_eq!(end.error, Errors::None);
+    assert!(c.has_pending_markers("x"));
+    (c, log, tp)
+}
+
+/// KAFKA-18464 (Kafka 4.0.0): while the markers of a commit are out, the next EndTxn —
+/// the client's empty abort at the epoch the commit answered — waits with
+/// CONCURRENT_TRANSACTIONS instead of fencing the producer; so does any epoch.
+#[test]
+fn end_txn_during_the_markers_is_concurrent_transactions_at_any_epoch() {
+    let (mut c, mut log, tp) = committed_markers_pending(0);
+    for epoch in [1, 0, 7] {
+        let (r, _) = c.handle_end_txn("x", 0, epoch, false, 4, &mut log);
+        assert_eq!(r.error, Errors::ConcurrentTransactions, "epoch {epoch}");
+    }
+    c.handle_markers_written("x", 0, 1, vec![(tp, Errors::None)], 5, &mut log);
+    // Once complete, the same empty abort goes through, and a stale epoch is fenced.
+    let (r, _) = c.handle_end_txn("x", 0, 7, false, 6, &mut log);
+    assert_eq!(r.error, Errors::ProducerFenced);
+    let (r, _) = c.handle_end_txn("x", 0, 1, false, 6, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 2));
+}
+
+/// KAFKA-18660 (Kafka 4.0.0): an EndTxn that overflowed the epoch answers the new
+/// producer id before CompleteCommit moves the transactional id to it; the producer's
+/// next AddPartitionsToTxn and EndTxn with that id wait (CONCURRENT_TRANSACTIONS), not
+/// INVALID_PRODUCER_ID_MAPPING. A stale epoch waits too: the transition is checked first.
+#[test]
+fn the_new_producer_id_waits_while_the_overflowing_commit_completes() {
+    let (mut c, mut log, tp) = committed_markers_pending(i16::MAX - 1);
+    let next = TopicPartition::new("t", 1);
+    for (pid, epoch) in [(1, 0), (0, 3)] {
+        let (r, _) =
+            c.handle_add_partitions("x", pid, epoch, vec![next.clone()], false, 4, &mut log);
+        assert_eq!(r[0].1, Errors::ConcurrentTransactions, "{pid}/{epoch}");
+        let (r, _) = c.handle_end_txn("x", pid, epoch, false, 4, &mut log);
+        assert_eq!(r.error, Errors::ConcurrentTransactions, "{pid}/{epoch}");
+    }
+    c.handle_markers_written("x", 0, i16::MAX, vec![(tp, Errors::None)], 5, &mut log);
+    let (r, _) = c.handle_add_partitions("x", 1, 0, vec![next.clone()], false, 6, &mut log);
+    assert_eq!(r[0].1, Errors::None);
+    let (r, _) = c.handle_add_partitions("x", 0, 3, vec![next], false, 6, &mut log);
+    assert_eq!(r[0].1, Errors::InvalidProducerIdMapping);
+}
+
+/// KAFKA-20785 (trunk, apache/kafka#23204): under TV2 a commit that reaches
+/// CompleteAbort at the retry epoch can only be one the coordinator's own abort (a
+/// timeout or a fence) overtook: PRODUCER_FENCED, which clients recover from, not
+/// INVALID_TXN_STATE. The same epoch's abort is still the retry (NONE); below TV2 the
+/// state rule answers INVALID_TXN_STATE (TransactionCoordinatorTest
+/// .shouldReturnInvalidTxnRequestOnEndTxnRequestWhenStatusIsCompleteAbortAndResultIsNotAbort).
+#[test]
+fn a_commit_overtaken_by_the_coordinators_abort_is_fenced() {
+    let mut c = loaded(
+        TransactionState::CompleteAbort,
+        (1, 0),
+        &[],
+        TransactionVersion::TV_2,
+    );
+    let mut log = FakeLog::default();
+    let commit = |c: &mut TransactionCoordinator, log: &mut FakeLog, epoch, tv| {
+        c.handle_end_txn_from(ID, (10, epoch), true, tv, 1, log)
+            .0
+            .error
+    };
+    assert_eq!(
+        commit(&mut c, &mut log, 0, TransactionVersion::TV_2),
+        Errors::ProducerFenced
+    );
+    let (r, _) = c.handle_end_txn_from(ID, (10, 0), false, TransactionVersion::TV_2, 1, &mut log);
+    assert_eq!((r.error, r.producer_epoch), (Errors::None, 1));
+    // CompleteCommit and an abort at the retry epoch: still the state rule.
+    let mut c = loaded(
+        TransactionState::CompleteCommit,
+        (1, 0),
+        &[],
+        TransactionVersion::TV_2,
+    );
+    let (r, _) = c.handle_end_txn_from(ID, (10, 0), false, TransactionVersion::TV_2, 1, &mut log);
+    assert_eq!(r.error, Errors::InvalidTxnState);
+    let mut c = loaded(
+        TransactionState::CompleteAbort,
+        (1, 0),
+        &[],
+        TransactionVersion::TV_0,
+    );
+    assert_eq!(
+        commit(&mut c, &mut log, 1, TransactionVersion::TV_0),
+        Errors::InvalidTxnState
+    );
+}
+
+/// EndTxn's answer by state and epoch, under TV0 and TV2, where the request's epoch is
+/// the one a retry carries (TV2: one below the stored epoch). TransactionCoordinatorTest
+/// .shouldReturnOkOnEndTxnWhenStatusIs…, shouldReturnInvalidTxnRequestOnEndTxnRequestWhen…,
+/// shouldReturnConcurrentTransactionsOnEndTxnRequestWhenStatusIsPrepareCommit,
+/// shouldReturnInvalidEpochOnEndTxnWhenEpochIs{Larger,Smaller},
+/// shouldReplyWith{InvalidPidMapping,ProducerFenced}OnEndTxn… (Kafka 4.0).
+#[test]
+fn end_txn_answers_by_state_and_epoch() {
+    use TransactionState::*;
+    let mut log = FakeLog::default();
+    for tv in [TransactionVersion::TV_0, TransactionVersion::TV_2] {
+        let retry = if tv.supports_epoch_bump() { 0 } else { 1 };
+        let cases = [
+            (CompleteCommit, true, (10, retry), Errors::None),
+            (CompleteAbort, false, (10, retry), Errors::None),
+            (CompleteCommit, false, (10, retry), Errors::InvalidTxnState),
+            (
+                PrepareCommit,
+                true,
+                (10, retry),
+                Errors::ConcurrentTransactions,
+            ),
+            (Ongoing, true, (0, 1), Errors::InvalidProducerIdMapping),
+            (Ongoing, true, (10, 0), Errors::ProducerFenced),
+            (CompleteCommit, true, (10, 2), Errors::ProducerFenced),
+        ];
+        for (state, commit, (pid, epoch), want) in cases {
+            let parts: &[i32] = if state == PrepareCommit { &[0] } else { &[] };
+            let mut c = loaded(state, (1, 0), parts, tv);
+            let (r, _) = c.handle_end_txn_from(ID, (pid, epoch), commit, tv, 1, &mut log);
+            assert_eq!(
+                r.error, want,
+                "{tv:?} {state} commit={commit} {pid}/{epoch}"
+            );
+        }
+    }
+}
+
+/// Only an Ongoing transaction past `start + timeout` is aborted by the sweep
+/// (TransactionStateManagerTest.shouldOnlyConsiderTransactionsInTheOngoingStateToAbort).
+#[test]
+fn only_an_ongoing_transaction_times_out() {
+    use TransactionState::*;
+    let mut log = FakeLog::default();
+    for (state, timeout, aborted) in [
+        (Ongoing, 1_000, true),
+        (Ongoing, 10_000, false),
+        (PrepareCommit, 1_000, false),
+        (PrepareAbort, 1_000, false),
+        (CompleteCommit, 1_000, false),
+        (CompleteAbort, 1_000, false),
+    ] {
+        let parts: &[i32] = if state.is_complete() { &[] } else { &[0] };
+        let mut t = transit(state, parts);
+        t.txn_timeout_ms = timeout;
+        let mut c = with_loaded(t);
+        let out = c.abort_timed_out_transactions(2_000, &mut log);
+        let timed_out = out.iter().any(|o| {
+            matches!(
+                o,
+                CoordinatorOutput::Event(CoordinatorEvent::TimedOut { .. })
+            )
+        });
+        assert_eq!(timed_out, aborted, "{state} timeout {timeout}");
+    }
+}
+
+/// Only an id with no transaction going on (Empty, CompleteCommit, CompleteAbort) and
+/// idle for `transactional.id.expiration.ms` expires: its tombstone is written, then it
+/// is forgotten; a failed write keeps it, nothing pending
+/// (TransactionStateManagerTest.shouldRemove{CompleteCommit,CompleteAbort,Empty}
+/// ExpiredTransactionalIds, shouldNotRemove{Ongoing,PrepareAbort,PrepareCommit}
+/// TransactionalIds, shouldNotRemoveExpiredTransactionalIdsIfLogAppendFails,
+/// testTransactionExpirationShouldNotFailWithUninitializedTransactionMetadata).
+#[test]
+fn only_idle_ids_expire() {
+    use TransactionState::*;
+    let expiry = TransactionConfig::default().transactional_id_expiration_ms;
+    for (state, expires) in [
+        (Empty, true),
+        (CompleteCommit, true),
+        (CompleteAbort, true),
+        (Ongoing, false),
+        (PrepareAbort, false),
+        (PrepareCommit, false),
+    ] {
+        let parts: &[i32] = if state == Empty || state.is_complete() {
+            &[]
+        } else {
+            &[0]
+        };
+        let mut c = with_loaded(transit(state, parts));
+        let mut log = FakeLog::default();
+        c.remove_expired_transactional_ids(expiry - 1, &mut log);
+        assert!(
+            c.metadata(ID).is_some() && log.records.is_empty(),
+            "{state}: not yet"
+        );
+        c.remove_expired_transactional_ids(expiry, &mut log);
+        assert_eq!(c.metadata(ID).is_none(), expires, "{state}");
+        let tombstones: Vec<bool> = log.records.iter().map(|(_, _, v)| v.is_none()).collect();
+        assert_eq!(
+            tombstones,
+            if expires { vec![true] } else { vec![] },
+            "{state}"
+        );
+    }
+    let mut c = with_loaded(transit(CompleteAbort, &[]));
+    let mut failing = FakeLog {
+        fail_append: Some(Errors::NotEnoughReplicas),
+        ..FakeLog::default()
+    };
+    c.remove_expired_transactional_ids(expiry, &mut failing);
+    assert_eq!(c.metadata(ID).map(|m| m.pending_state()), Some(None));
+    // An id whose first InitProducerId write failed stays at epoch -1, and expires.
+    let mut c = coordinator();
+    let (r, _) = c.handle_init_producer_id(ID, 60_000, 0, &mut failing);
+    assert_eq!(r.error, Errors::CoordinatorNotAvailable);
+    assert_eq!(c.metadata(ID).map(|m| m.producer_epoch()), Some(-1));
+    let mut log = FakeLog::default();
+    c.remove_expired_transactional_ids(expiry, &mut log);
+    assert!(c.metadata(ID).is_none());
+    assert_eq!(log.records.len(), 1);
+}
+
+/// Kafka's fixture `transactionMetadata(id, producerId, state)`: epoch 0, timeout
+/// 60 s, started and last updated at 0, TV0.
+fn transit(state: TransactionState, partitions: &[i32]) -> TxnTransitMetadata {
+    TxnTransitMetadata {
+        producer_id: 0,
+        prev_producer_id: -1,
+        next_producer_id: -1,
+        producer_epoch: 0,
+        last_producer_epoch: -1,
+        txn_timeout_ms: 60_000,
+        txn_state: state,
+        topic_partitions: partitions
+            .iter()
+            .map(|p| TopicPartition::new("topic1", *p))
+            .collect(),
+        txn_start_timestamp: 0,
+        txn_last_update_timestamp: 0,
+        client_transaction_version: TransactionVersion::TV_0,
+    }
 }

@@ -77,10 +77,10 @@ pub struct TxnTransitMetadata {
 /// `TransactionMetadata`, Java, `transaction-coordinator` module).
 ///
 /// Simplified: no lock (the coordinator is single-threaded), a sorted set of
-/// partitions instead of a `HashSet` (so output is deterministic), no
-/// `hasFailedEpochFence` (since KAFKA-19367 the TV2 fence path no longer bumps the
-/// in-memory epoch before the write, so nothing needs remembering), and no
-/// two-phase-commit (KIP-939) `nextProducerEpoch`.
+/// partitions instead of a `HashSet` (so output is deterministic), and no
+/// two-phase-commit (KIP-939) `nextProducerEpoch`. `hasFailedEpochFence` matters
+/// below TV2 only: since KAFKA-19367 the TV2 fence no longer puts its epoch in memory
+/// before the write, so a failed TV2 fence leaves nothing to remember.
 ///
 /// Private fields: a state, its epochs and its partitions change together, only by
 /// `prepare_*` then `complete_transition_to` (checked against Kafka's table), so

@@ -311,3 +311,141 @@ fn complete_transition_to_obeys_the_table() {
         }
     }
 }
+
+// Kafka's TransactionMetadataTest (trunk's Java test, transaction-coordinator module),
+// on metadata built field by field as Kafka's tests do.
+
+/// Kafka's fixture: producer id 23423, the given epochs and state, no partitions.
+fn kafka_meta(
+    state: TransactionState,
+    (epoch, last_epoch): (i16, i16),
+    txn_start_timestamp: i64,
+    tv: TransactionVersion,
+) -> TransactionMetadata {
+    let mut m = TransactionMetadata::new("txnlId", 23423, 30_000, 1_000);
+    m.state = state;
+    m.producer_epoch = epoch;
+    m.last_producer_epoch = last_epoch;
+    m.txn_start_timestamp = txn_start_timestamp;
+    m.client_transaction_version = tv;
+    m
+}
+
+/// testTransitFrom{Empty,CompleteAbort,CompleteCommit}ToPrepareAbortInV2: a TV2 abort
+/// of an empty transaction bumps the epoch and starts the transaction now.
+#[test]
+fn a_tv2_empty_abort_starts_now() {
+    for (state, start) in [
+        (TransactionState::Empty, -1),
+        (TransactionState::CompleteAbort, 999),
+        (TransactionState::CompleteCommit, 999),
+    ] {
+        let mut m = kafka_meta(state, (735, -1), start, TransactionVersion::TV_2);
+        let t = m
+            .prepare_abort_or_commit(
+                TransactionState::PrepareAbort,
+                TransactionVersion::TV_2,
+                (-1, 1_001),
+                true,
+                Breaks::default(),
+            )
+            .unwrap();
+        m.complete_transition_to(&t).unwrap();
+        assert_eq!(
+            (m.producer_id, m.producer_epoch, m.txn_start_timestamp),
+            (23423, 736, 1_001),
+            "{state}"
+        );
+    }
+}
+
+/// testTolerateTimeShiftDuringComplete{Commit,Abort} (TV0 and TV2): Complete* keeps the
+/// epoch, the last epoch and the start time, and takes the update time even if earlier.
+#[test]
+fn complete_keeps_the_epochs_and_the_start_time() {
+    use TransactionState::*;
+    for tv in [TransactionVersion::TV_0, TransactionVersion::TV_2] {
+        for (from, to) in [
+            (PrepareCommit, CompleteCommit),
+            (PrepareAbort, CompleteAbort),
+        ] {
+            let mut m = kafka_meta(from, (1, 0), 1, tv);
+            let t = m.prepare_complete(999).unwrap();
+            m.complete_transition_to(&t).unwrap();
+            let got = (
+                m.state,
+                m.producer_id,
+                m.producer_epoch,
+                m.last_producer_epoch,
+            );
+            assert_eq!(got, (to, 23423, 1, 0), "{tv:?} {from}");
+            assert_eq!(
+                (m.txn_start_timestamp, m.txn_last_update_timestamp),
+                (1, 999)
+            );
+        }
+    }
+}
+
+/// testTolerateUpdateTimeShiftDuringEpochBump, testTolerateUpdateTimeResetDuringProducer
+/// IdRotation: InitProducerId clears the start time and takes the update time, even an
+/// earlier one (trunk; Kafka 4.0 kept the old start time in memory).
+#[test]
+fn init_clears_the_start_time_and_takes_the_new_timeout() {
+    let mut m = kafka_meta(
+        TransactionState::Empty,
+        (1, -1),
+        1,
+        TransactionVersion::TV_0,
+    );
+    let t = m
+        .prepare_increment_producer_epoch(20_000, Some(1), 999, Breaks::default())
+        .unwrap();
+    m.complete_transition_to(&t).unwrap();
+    let got = (m.producer_epoch, m.last_producer_epoch, m.txn_timeout_ms);
+    assert_eq!(got, (2, 1, 20_000));
+    assert_eq!(
+        (m.txn_start_timestamp, m.txn_last_update_timestamp),
+        (-1, 999)
+    );
+
+    let mut m = kafka_meta(
+        TransactionState::Empty,
+        (1, -1),
+        1,
+        TransactionVersion::TV_0,
+    );
+    let t = m
+        .prepare_producer_id_rotation(23424, 30_000, 999, true)
+        .unwrap();
+    m.complete_transition_to(&t).unwrap();
+    let got = (
+        m.producer_id,
+        m.previous_producer_id,
+        m.producer_epoch,
+        m.last_producer_epoch,
+    );
+    assert_eq!(got, (23424, 23423, 0, 1));
+    assert_eq!(
+        (m.txn_start_timestamp, m.txn_last_update_timestamp),
+        (-1, 999)
+    );
+}
+
+/// testRotateProducerIdIn{Ongoing,PrepareAbort,PrepareCommit}State: no new producer id
+/// while a transaction is open, under TV0 or TV2; nothing becomes pending.
+#[test]
+fn no_rotation_while_a_transaction_is_open() {
+    use TransactionState::*;
+    for tv in [TransactionVersion::TV_0, TransactionVersion::TV_2] {
+        for state in [Ongoing, PrepareAbort, PrepareCommit] {
+            let mut m = kafka_meta(state, (i16::MAX - 1, -1), -1, tv);
+            let r = m.prepare_producer_id_rotation(9893, 30_000, 1_000, false);
+            assert!(
+                matches!(r, Err(TransitionError::UnexpectedMetadata { .. })),
+                "{tv:?} {state}"
+            );
+            assert_eq!(m.pending_state, None);
+        }
+    }
+}

@@ -71,7 +71,7 @@ impl TransactionCoordinator {
     /// | state | abort retry | abort current | commit retry | commit current |
     /// |---|---|---|---|---|
     /// | Empty | PF | EB | PF | EB |
-    /// | CompleteAbort | NONE | EB | ITS | EB |
+    /// | CompleteAbort | NONE | EB | PF (KAFKA-20785) | EB |
     /// | CompleteCommit | ITS | EB | NONE | EB |
     ///
     /// (An empty *commit* bumping the epoch is the trunk behaviour the seed
@@ -144,6 +144,14 @@ impl TransactionCoordinator {
             .map_err(err_result)?;
         let meta = meta.ok_or_else(|| err_result(Errors::InvalidProducerIdMapping))?;
         let epochs = EndTxnEpochs::of(meta, &call);
+        // A transition in flight is answered first, before the producer id and the
+        // epoch (Kafka 4.0.0: KAFKA-18464, so that a TV2 client's empty abort right
+        // after its commit waits for the markers instead of fencing itself; KAFKA-18660,
+        // so that the new producer id of an overflowing EndTxn waits for CompleteCommit
+        // to store it). The fence's own abort has PrepareEpochFence pending.
+        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
+            return Err(err_result(Errors::ConcurrentTransactions));
+        }
         if meta.producer_id() != call.producer_id && !epochs.retry_on_overflow {
             return Err(err_result(Errors::InvalidProducerIdMapping));
         }
@@ -161,11 +169,6 @@ impl TransactionCoordinator {
                 );
             }
             return Err(err_result(Errors::ProducerFenced));
-        }
-        // Kafka checks the epoch before a transition in flight: a stale epoch is fenced
-        // even while the coordinator is busy with another transition.
-        if meta.pending_transition_in_progress() && !epochs.is_epoch_fence {
-            return Err(err_result(Errors::ConcurrentTransactions));
         }
         let (next_state, no_partition_added) =
             end_txn_next_state(transactional_id, meta, &call, &epochs, out)?;
@@ -493,6 +496,12 @@ fn end_txn_next_state(
                 meta.producer_id(),
                 meta.producer_epoch(),
             ));
+        }
+        // KAFKA-20785 (trunk, apache/kafka#23204): a TV2 commit at the retry epoch of a
+        // CompleteAbort was overtaken by the coordinator's own abort (a timeout or a
+        // fence); clients recover from PRODUCER_FENCED, INVALID_TXN_STATE is fatal.
+        (S::CompleteAbort, TxnResult::Commit) if epochs.v2 && epochs.is_retry => {
+            Errors::ProducerFenced
         }
         (S::CompleteCommit, TxnResult::Abort) | (S::CompleteAbort, TxnResult::Commit)
             if epochs.is_retry =>

@@ -324,12 +324,23 @@ impl TransactionCoordinator {
         log: &mut dyn TxnLogWriter,
         out: &mut Out,
     ) -> Result<(), Errors> {
+        // A transition in flight first (Kafka 4.0.0, KAFKA-18660): after an EndTxn that
+        // overflowed the epoch the producer already uses the new producer id, which
+        // only CompleteCommit stores; it must wait, not be told the id is unknown.
+        let pending = self
+            .owned_metadata(transactional_id)
+            .ok()
+            .and_then(|(_, m)| m)
+            .is_some_and(|m| m.pending_transition_in_progress());
+        if pending {
+            return Err(Errors::ConcurrentTransactions);
+        }
         self.check_producer(transactional_id, producer_id, producer_epoch)?;
         let client_version = self.client_version();
         let Some(meta) = self.transactions.get_mut(transactional_id) else {
             return Err(Errors::InvalidProducerIdMapping);
         };
-        if meta.pending_transition_in_progress() || meta.state().is_prepare() {
+        if meta.state().is_prepare() {
             return Err(Errors::ConcurrentTransactions);
         }
         if wanted.is_empty()
