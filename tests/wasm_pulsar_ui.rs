@@ -67,7 +67,9 @@ async fn the_comparison_lesson_shows_both_sides() {
     let event = web_sys::Event::new("change").expect("an event");
     select.dispatch_event(&event).expect("dispatched");
     tick().await;
+    let address = take_search();
     next_to_end(&root).await;
+    assert_eq!(address, "?lesson=kafka-vs-pulsar&lang=en");
     assert!(text(&root, "kafka-side").contains("commit succeeded"));
     assert!(text(&root, "pulsar-side").contains("t1 committed"));
     assert!(text(&root, "pulsar-differences").contains("The broker's dispatcher"));
@@ -122,6 +124,34 @@ fn click(root: &web_sys::Element, testid: &str) {
         .dyn_into::<web_sys::HtmlElement>()
         .expect("clickable")
         .click();
+}
+
+/// The address's query, cleared: a lesson picked writes `?lesson=NAME&lang=CODE` there
+/// (so a reload opens it), and a later mount would open that lesson.
+fn take_search() -> String {
+    let window = web_sys::window().expect("a window");
+    let field = |name: &str| {
+        let location = js_sys::Reflect::get(&window, &"location".into()).expect("location");
+        js_sys::Reflect::get(&location, &name.into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    let (search, path) = (field("search"), field("pathname"));
+    let history = js_sys::Reflect::get(&window, &"history".into()).expect("history");
+    let replace: js_sys::Function = js_sys::Reflect::get(&history, &"replaceState".into())
+        .expect("replaceState")
+        .dyn_into()
+        .expect("a function");
+    replace
+        .call3(
+            &history,
+            &wasm_bindgen::JsValue::NULL,
+            &"".into(),
+            &path.into(),
+        )
+        .expect("replaced");
+    search
 }
 
 /// Clears `location.hash` (a click on the nav's `#compare` link sets it, and a later

@@ -24,6 +24,29 @@ pub(super) fn location_field(field: &str) -> Option<String> {
         .as_string()
 }
 
+/// Puts `to` (an address relative to the page's: `#fragment`, `?query#fragment`) in the
+/// address bar without a new history entry or a hashchange (`history.replaceState`), so a
+/// reload or a copied address opens what is shown; returns the whole URL. The main page's
+/// share link and the Pulsar site's `?lesson=` both go through here.
+pub(super) fn replace_address(to: &str) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window()?;
+    let history = js_sys::Reflect::get(&window, &"history".into()).ok()?;
+    let replace = js_sys::Reflect::get(&history, &"replaceState".into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    replace
+        .call3(
+            &history,
+            &wasm_bindgen::JsValue::NULL,
+            &"".into(),
+            &to.into(),
+        )
+        .ok()?;
+    location_field("href")
+}
+
 /// `?bench=N` in the page URL: preload N batches into the transactions page.
 pub(super) fn bench_param() -> Option<usize> {
     let search = location_field("search")?;

@@ -451,7 +451,7 @@ fn compare_story(p: &CompareStoryProps) -> Html {
             <h2 id="compare-title">{ c(C::Title) }</h2>
             <p>{ c(C::Intro) }</p>
             <div class="panel compare-player">
-                <div class="player-buttons">
+                <div class="player-buttons cluster">
                     <button type="button" data-testid="compare-restart" onclick={go(0)} disabled={view.at == 0}>{ pulsar_label(L::Restart, lang) }</button>
                     <button type="button" data-testid="compare-back" ref={back_ref} onclick={go(view.at.saturating_sub(1))} disabled={view.at == 0}>{ pulsar_label(L::Back, lang) }</button>
                     <button type="button" data-testid="compare-next" ref={next_ref} onclick={go(view.at + 1)} disabled={view.at >= view.len}>{ pulsar_label(L::Next, lang) }</button>

@@ -5,7 +5,7 @@
 
 use yew::Callback;
 
-use super::browser::location_field;
+use super::browser::replace_address;
 use super::state::{AppState, LessonState, LinkMsg, Msg, Page};
 use crate::i18n::{catalog::render, t, ui_lang, Key};
 use crate::log::TopicPartition;
@@ -314,7 +314,7 @@ impl AppState {
 pub fn copy_link(state: &AppState, dispatch: Callback<Msg>) {
     match state.share_link() {
         Ok(code) => {
-            let url = replace_fragment(&code).unwrap_or_else(|| format!("#{code}"));
+            let url = replace_address(&format!("#{code}")).unwrap_or_else(|| format!("#{code}"));
             dispatch.emit(Msg::Link(LinkMsg::Made(url.clone())));
             copy_to_clipboard(&url, dispatch);
         }
@@ -326,7 +326,7 @@ pub fn copy_link(state: &AppState, dispatch: Callback<Msg>) {
 /// does, so a reload restores it; a view too long for a link leaves the address as is.
 pub fn keep_in_address(state: &AppState) {
     if let Ok(code) = state.share_link() {
-        let _ = replace_fragment(&code);
+        let _ = replace_address(&format!("#{code}"));
     }
 }
 
@@ -334,27 +334,6 @@ pub fn keep_in_address(state: &AppState) {
 pub fn is_link(hash: &str) -> bool {
     let h = hash.trim_start_matches('#');
     !h.is_empty() && Page::parse(h).is_none()
-}
-
-/// Puts `#fragment` in the address bar without a new history entry or a hashchange
-/// (`history.replaceState`), and returns the whole URL.
-fn replace_fragment(fragment: &str) -> Option<String> {
-    use wasm_bindgen::JsCast;
-    let window = web_sys::window()?;
-    let history = js_sys::Reflect::get(&window, &"history".into()).ok()?;
-    let replace = js_sys::Reflect::get(&history, &"replaceState".into())
-        .ok()?
-        .dyn_into::<js_sys::Function>()
-        .ok()?;
-    replace
-        .call3(
-            &history,
-            &wasm_bindgen::JsValue::NULL,
-            &"".into(),
-            &format!("#{fragment}").into(),
-        )
-        .ok()?;
-    location_field("href")
 }
 
 /// `navigator.clipboard.writeText(text)`; tells the state whether it worked.

@@ -323,8 +323,12 @@ fn nav(current: View, set: Callback<View>) -> Html {
 
 /// What the lesson player shows at player step `at` of `replay` (played to there).
 struct Shown {
-    /// The first step of the player step just played, with its title and narration.
+    /// The first step of the player step just played, with its title and narration;
+    /// before the first one, the lesson's first step, whose narration introduces it (as
+    /// on the main page).
     step: Option<scenario::Step>,
+    /// Before the first player step: `step` is the introduction, nothing ran yet.
+    intro: bool,
     /// The script lines of the player step just played.
     script: Vec<String>,
     /// What the steps just played printed.
@@ -351,7 +355,8 @@ fn shown(replay: &Replay, at: usize, lang: Lang, answers: &[(usize, usize)]) -> 
             .flat_map(|s| &s.questions)
     };
     Shown {
-        step: just.and_then(|r| steps.get(r.start)).cloned(),
+        step: just.map_or(steps.first(), |r| steps.get(r.start)).cloned(),
+        intro: at == 0,
         script: just
             .and_then(|r| steps.get(r.clone()))
             .map(|s| s.iter().map(|s| s.text.clone()).collect())
@@ -575,6 +580,15 @@ pub fn pulsar_app() -> Html {
         let (lesson, at, answers, playing) =
             (lesson.clone(), at.clone(), answers.clone(), playing.clone());
         Callback::from(move |i: usize| {
+            // The address names the lesson and the language (the page reads no other
+            // option), as the main page's link names its view: a reload or the address
+            // shared opens it, at its beginning.
+            let _ = super::browser::replace_address(&format!(
+                "?lesson={}&lang={}{}",
+                lessons.get(i).map_or("", |l| l.name),
+                ui_lang().code(),
+                super::browser::location_field("hash").unwrap_or_default()
+            ));
             lesson.set(i);
             at.set(0);
             answers.set(Vec::new());
@@ -633,12 +647,14 @@ fn step_shown(shown: &Shown, lang: Lang, on_answer: Callback<(usize, usize)>) ->
                 <div class="pulsar-step" aria-live="polite" data-testid="pulsar-step-text">
                     if let Some(t) = s.title_in(lang) { <h3>{ t.to_string() }</h3> }
                     { for s.narration_in(lang).iter().map(|p| html! { <p>{ super::components::prose::prose(p) }</p> }) }
-                    <details class="step-script">
-                        <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
-                        <pre class="mono">{ shown.script.join("\n") }</pre>
-                    </details>
-                    <h4>{ l(L::Printed) }</h4>
-                    <pre class="mono small" data-testid="pulsar-printed">{ shown.printed.clone() }</pre>
+                    if !shown.intro {
+                        <details class="step-script">
+                            <summary>{ crate::i18n::t(crate::i18n::Key::LessonShowScript) }</summary>
+                            <pre class="mono">{ shown.script.join("\n") }</pre>
+                        </details>
+                        <h4>{ l(L::Printed) }</h4>
+                        <pre class="mono small" data-testid="pulsar-printed">{ shown.printed.clone() }</pre>
+                    }
                 </div>
             }
             if !shown.questions.is_empty() {

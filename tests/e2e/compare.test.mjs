@@ -87,6 +87,14 @@ test('the comparison steps both engines and fills the differences table', { time
       await page.setViewportSize({ width, height: 800 });
       await page.waitForTimeout(200);
       assert.ok((await overflow(page)) <= 0, `sideways scroll at ${width} px: ${await overflow(page)} px`);
+      // Restart, Back, Next and the step apart: no two side by side touching.
+      const touching = await page.locator('.compare-player .player-buttons > *').evaluateAll((els) =>
+        els.slice(1).flatMap((el, i) => {
+          const [a, b] = [els[i].getBoundingClientRect(), el.getBoundingClientRect()];
+          return Math.abs(a.top - b.top) < 4 && b.left - a.right < 4 ? [`${els[i].textContent}|${el.textContent}`] : [];
+        }),
+      );
+      assert.deepEqual(touching, [], `controls touching at ${width} px`);
       await screenshot(page, `compare-${width}`, { fullPage: true });
     }
     assert.deepEqual(await axe(page), [], 'axe at 360 px');

@@ -1,6 +1,7 @@
-// The check that a Korean or Thai page shows no English: every rendered text node (and
-// every aria-label and title) of a page or frame, outside <pre>, <code> and [data-kafka],
-// whose Latin words are not Kafka identifiers or the nouns the courses keep in English.
+// The check that a Korean or Thai page shows no English: every rendered text node (the
+// parts of a name around a <wbr> as one, and every aria-label and title) of a page or
+// frame, outside <pre>, <code> and [data-kafka], whose Latin words are not Kafka
+// identifiers or the nouns the courses keep in English.
 // Used by i18n.test.mjs (the playground) and embed.test.mjs (the sample course pages).
 
 // Words a Korean or Thai page may show in Latin letters: Kafka's identifiers (API,
@@ -44,12 +45,17 @@ export async function englishTextNodes(page) {
   const texts = await page.evaluate(() => {
     const out = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let last = null; // the text node last read
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || el.closest('script, style, pre, code, textarea, option[lang="en"], [data-kafka]')) continue;
       if (!el.getClientRects().length) continue; // not rendered
       const text = n.textContent.trim();
-      if (text) out.push(text);
+      // A name the page may break at its underscores (`read_<wbr>committed`) is one word.
+      if (last && n.previousSibling?.nodeName === 'WBR' && n.previousSibling.previousSibling === last) {
+        out[out.length - 1] += text;
+      } else if (text) out.push(text);
+      last = text ? n : null;
     }
     // Labels a screen reader reads count too.
     for (const el of document.querySelectorAll('[aria-label], [title]')) {

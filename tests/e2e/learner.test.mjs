@@ -259,3 +259,118 @@ test('a lesson from ?lesson= is visible without scrolling at 1280×800', { timeo
     await page.close();
   }
 });
+
+/** Where a Kafka name (OUT_OF_ORDER_SEQUENCE_NUMBER) shown on the page breaks between
+ * lines other than after an underscore: one line each. */
+const namesBrokenMidWord = (page) =>
+  page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.querySelector('#app'), NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement?.getClientRects().length) continue;
+      for (const m of n.data.matchAll(/[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+/g)) {
+        let top = null;
+        for (let i = m.index; i < m.index + m[0].length; i++) {
+          const range = document.createRange();
+          range.setStart(n, i);
+          range.setEnd(n, i + 1);
+          const rect = range.getClientRects()[0];
+          if (!rect) continue;
+          if (top !== null && rect.top > top + 2 && n.data[i - 1] !== '_') {
+            out.push(`${m[0]} before "${n.data.slice(i, i + 3)}" in ${n.parentElement.className || n.parentElement.tagName}`);
+          }
+          top = rect.top;
+        }
+      }
+    }
+    return out;
+  });
+
+// A phone (360×740) and a half-width window (760): the page's tabs are one row (at 360
+// it scrolls sideways), each reached with Tab and in view when focused; the lesson's
+// first words show above the dock in the first screen; the room kept under the page and
+// a focused control is at least the dock's height (two rows at 360); the timeline's
+// times stay clear of its message bars; Kafka's long error names break at underscores.
+test('a phone: one row of tabs, the lesson in the first screen, nothing under the dock', { timeout: 300_000 }, async () => {
+  for (const [lang, locale] of [['en', 'en-US'], ['ko', 'ko-KR'], ['th', 'th-TH']]) {
+    const context = await site.browser.newContext({ locale, viewport: { width: 360, height: 740 } });
+    try {
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      await open(page, '?lesson=transactions');
+      await page.locator(`html[lang="${lang}"]`).waitFor();
+      const nav = page.locator('nav.page-nav');
+      const tabs = nav.locator('ul a');
+      assert.equal(await tabs.count(), 4);
+      assert.equal(await nav.locator('a[aria-current="page"]').count(), 1);
+      for (const width of [760, 360]) {
+        await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
+        const row = await tabs.evaluateAll((as) => new Set(as.map((a) => Math.round(a.getBoundingClientRect().top))).size);
+        assert.equal(row, 1, `${lang} ${width} px: the tabs take ${row} rows`);
+        if (width === 760) {
+          const hidden = await nav.locator('ul').evaluate((ul) => ul.scrollWidth - ul.clientWidth);
+          assert.ok(hidden <= 0, `${lang} 760 px: ${hidden} px of tabs out of view`);
+        }
+      }
+      // At 360 px: every tab by keyboard, each in view of the row when focused (at least
+      // in part: Chromium scrolls a hidden tab in, and leaves one partly shown as it is).
+      await tabs.first().focus();
+      for (let i = 0; i < 4; i++) {
+        if (i > 0) await page.keyboard.press('Tab');
+        const inView = await page.evaluate(() => {
+          const a = document.activeElement;
+          const ul = a.closest('.page-nav ul');
+          if (!ul) return `focus on ${a.tagName}`;
+          const [r, box] = [a.getBoundingClientRect(), ul.getBoundingClientRect()];
+          return r.right > box.left + 24 && r.left < box.right - 24 ? 'ok' : `${a.textContent} at ${r.left}..${r.right}`;
+        });
+        assert.equal(inView, 'ok', `${lang}: tab ${i + 1}`);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const [why, dock] = await Promise.all(['.lesson-why', '.lesson-dock'].map((s) => page.locator(s).boundingBox()));
+      assert.ok(why.y > 0 && why.y + 20 < dock.y, `${lang}: the lesson's first words at y=${why.y}, the dock at y=${dock.y}`);
+      const room = await page.evaluate(() => [
+        parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom),
+        parseFloat(getComputedStyle(document.body).paddingBottom),
+      ]);
+      for (const r of room) assert.ok(r >= dock.height, `${lang}: ${r} px kept for a dock ${dock.height} px high`);
+      await screenshot(page, `learner-phone-${lang}-360`);
+      if (lang === 'en') {
+        // The timeline's rows (time, then the message's bar) once messages flowed.
+        for (let i = 0; i < 4; i++) await page.locator(tid('lesson-next')).click();
+        const touching = await page.evaluate(() =>
+          [...document.querySelectorAll('.tl-row')].flatMap((row) => {
+            const [time, msg] = [row.querySelector('.tl-time'), row.querySelector('.msg')];
+            if (!time || !msg) return [];
+            const range = document.createRange();
+            range.selectNodeContents(time);
+            const gap = msg.getBoundingClientRect().left - range.getBoundingClientRect().right;
+            return gap < 4 ? [`${time.textContent}: ${gap.toFixed(1)} px`] : [];
+          }),
+        );
+        assert.ok((await page.locator('.tl-row .msg').count()) > 0, 'messages on the timeline');
+        assert.deepEqual(touching, [], 'times touching their message bar');
+      }
+      assert.deepEqual(problems, [], problems.join('\n'));
+    } finally {
+      await context.close();
+    }
+  }
+  // Kafka's error names, in the event list, the verdict, the timeline, the narration and
+  // the questions of the lesson that shows most of them.
+  const { page, problems } = await newPage(360, 740);
+  try {
+    await open(page, '?lesson=idempotence');
+    const next = page.locator(tid('lesson-next'));
+    const broken = new Set();
+    for (let i = 0; i < 30 && (await next.isEnabled()); i++) {
+      await next.click();
+      for (const b of await namesBrokenMidWord(page)) broken.add(b);
+    }
+    assert.ok((await page.getByText('OUT_OF_ORDER_SEQUENCE_NUMBER').count()) > 0, 'the lesson shows OUT_OF_ORDER_SEQUENCE_NUMBER');
+    assert.deepEqual([...broken], [], 'names broken mid-word');
+    assert.deepEqual(problems, [], problems.join('\n'));
+  } finally {
+    await page.close();
+  }
+});

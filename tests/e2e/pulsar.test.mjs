@@ -380,3 +380,36 @@ test('a Pulsar lesson still loading says so, then plays; a file that fails says 
     await page.close();
   }
 });
+
+// A lesson opens on its introduction (the first step's title and words, as on the main
+// page), and the lesson picked is in the address with the page's language: a reload
+// opens it again, at its beginning.
+test('a Pulsar lesson opens on its introduction; the lesson picked stays in the address', { timeout: 120_000 }, async () => {
+  const page = await site.browser.newPage({ viewport: { width: 360, height: 740 } });
+  const problems = watchProblems(page);
+  try {
+    await openLesson(page, '&lang=en&step=2');
+    await page.locator(tid('pulsar-lesson-select')).selectOption({ index: 0 });
+    await page.waitForFunction(() => /[?&]lesson=pulsar-transactions(&|$)/.test(location.search));
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('lang'), 'en', 'the language kept');
+    assert.equal(url.searchParams.get('step'), null, 'a lesson picked starts at its beginning');
+    assert.equal(await step(page), 0);
+    const intro = page.locator(tid('pulsar-step-text'));
+    assert.match(await intro.locator('h3').innerText(), /A Pulsar cluster with one transaction coordinator/);
+    assert.match(await intro.innerText(), /An input topic already holds two messages/);
+    assert.equal(await page.locator(tid('pulsar-printed')).count(), 0, 'nothing printed before the first step');
+    // The introduction is in the first screen, above the dock.
+    const [box, dock] = await Promise.all([intro.locator('p').first().boundingBox(), page.locator('.lesson-dock').boundingBox()]);
+    assert.ok(box.y + 20 < dock.y, `the introduction at y=${box.y}, the dock at y=${dock.y}`);
+
+    await page.reload({ waitUntil: 'load' });
+    await page.locator(tid('pulsar-next')).waitFor({ state: 'visible', timeout: 60_000 });
+    const selected = await page.locator(tid('pulsar-lesson-select')).evaluate((s) => s.selectedOptions[0].textContent);
+    assert.equal(await page.locator(tid('pulsar-lesson-title')).innerText(), selected);
+    assert.match(selected, /step by step/i);
+    assert.deepEqual(problems, [], problems.join('\n'));
+  } finally {
+    await page.close();
+  }
+});

@@ -110,7 +110,7 @@ pub fn event_list(p: &EventListProps) -> Html {
             html! {
                 <li key={e.seq} class={if e.tone.is_empty() { "event".to_string() } else { format!("event event-{}", e.tone) }} aria-setsize={setsize.clone()} aria-posinset={(window.start > 0).then(|| at.to_string())}>
                     <span class="event-time mono">{ format!("{} ms", e.at_ms) }</span>
-                    <span class="event-text">{ e.text.clone() }</span>
+                    <span class="event-text">{ super::prose::breakable(&e.text) }</span>
                 </li>
             }
         })

@@ -1,18 +1,35 @@
 //! Lesson prose: an author writes identifiers (a config key, a command, a topic) between
 //! backticks, as in Markdown; the page shows them as code instead of the backticks.
+//! Kafka's names (OUT_OF_ORDER_SEQUENCE_NUMBER, `__transaction_state`) may break at
+//! their underscores: [`breakable`].
 
 use yew::prelude::*;
+
+/// `text` with a line-break opportunity (`<wbr>`) after each `_` that ends a part of a
+/// name, so a narrow screen breaks a long error name (TRANSACTION_COORDINATOR_FENCED) at
+/// its underscores instead of mid-word (`overflow-wrap: anywhere`, the CSS's last resort);
+/// a leading `__` stays whole. Copied or read out, the text is unchanged.
+pub fn breakable(text: &str) -> Html {
+    let mut parts = Vec::new();
+    for piece in text.split_inclusive('_') {
+        parts.push(Html::from(piece));
+        if piece.len() > 1 && piece.ends_with('_') {
+            parts.push(html! { <wbr /> });
+        }
+    }
+    parts.into_iter().collect()
+}
 
 /// `text` with each `…` pair shown as `<code>`; an odd backtick leaves the text as is.
 pub fn prose(text: &str) -> Html {
     if text.matches('`').count() % 2 == 1 {
-        return html! { { text.to_string() } };
+        return breakable(text);
     }
     let parts = text.split('`').enumerate().map(|(i, part)| {
         if i % 2 == 1 {
-            html! { <code>{ part.to_string() }</code> }
+            html! { <code>{ breakable(part) }</code> }
         } else {
-            html! { { part.to_string() } }
+            breakable(part)
         }
     });
     html! { <>{ for parts }</> }
@@ -29,7 +46,7 @@ pub fn prose_with_terms(text: &str, terms: &[&crate::i18n::glossary::Term]) -> H
     let mut left: Vec<&glossary::Term> = terms.to_vec();
     let parts = text.split('`').enumerate().map(|(i, part)| {
         if i % 2 == 1 {
-            return html! { <code>{ part.to_string() }</code> };
+            return html! { <code>{ breakable(part) }</code> };
         }
         let pieces = glossary::mark(part, &left);
         let html = pieces
@@ -41,7 +58,7 @@ pub fn prose_with_terms(text: &str, terms: &[&crate::i18n::glossary::Term]) -> H
                         <span class="term-def visually-hidden" role="tooltip">{ format!("{}: {}", t.name, t.definition) }</span>
                     </span>
                 },
-                None => html! { { piece.to_string() } },
+                None => breakable(piece),
             })
             .collect::<Html>();
         left.retain(|t| !pieces.iter().any(|(_, m)| m.is_some_and(|m| m.id == t.id)));

@@ -72,7 +72,7 @@ pub fn question(p: &QuestionProps) -> Html {
             html! {
                 <div class="choice">
                     <input type="radio" id={id.clone()} name={name.clone()} value={i.to_string()} checked={q.chosen == Some(i)} {onchange} />
-                    <label for={id}>{ text.clone() }</label>
+                    <label for={id}>{ super::prose::breakable(text) }</label>
                 </div>
             }
         })

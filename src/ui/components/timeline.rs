@@ -349,7 +349,7 @@ fn message_row(rows: &RowContext, row: usize, m: &TimelineMessage, new_index: &m
         <>
             // Said by the arrow on a wide screen; written out on a narrow one.
             <span class="msg-route">{ format!("{route}: ") }</span>
-            <span class="msg-label">{ label.clone() }</span>
+            <span class="msg-label">{ super::prose::breakable(&label) }</span>
         </>
     };
     let content = if rows.p.on_act.is_some() && m.strikeable() {

@@ -171,7 +171,7 @@ fn outcome(v: &ProducerView, suffix: &str) -> Html {
             let why = v.last_error.clone().unwrap_or_default();
             html! {
                 <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
-                    <p>{ tf(if v.state == "FATAL_ERROR" { Key::TxBrokenFatal } else { Key::TxBrokenAbortable }, &[&why]) }</p>
+                    <p>{ super::prose::breakable(&tf(if v.state == "FATAL_ERROR" { Key::TxBrokenFatal } else { Key::TxBrokenAbortable }, &[&why])) }</p>
                 </div>
             }
         } else {
@@ -218,7 +218,7 @@ fn outcome(v: &ProducerView, suffix: &str) -> Html {
     let exception = o.exception.clone().unwrap_or_default();
     html! {
         <div class="outcome outcome-failed" data-testid={id("producer-outcome")} role="status">
-            <p>{ tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")]) }</p>
+            <p>{ super::prose::breakable(&tf(Key::TxOutcomeFailed, &[&o.operation, &exception, o.error.as_deref().unwrap_or("")])) }</p>
             if let Some(k) = explain {
                 <p class="small">{ t(k) }</p>
             }

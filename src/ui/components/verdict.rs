@@ -97,10 +97,10 @@ pub fn verdict(p: &VerdictProps) -> Html {
     html! {
         <div class={class_list(&["verdict", &format!("verdict-{class}")])} data-testid="verdict" data-verdict={word}>
             <p class="verdict-head">
-                <strong class="verdict-word">{ word }</strong>
+                <strong class="verdict-word">{ super::prose::breakable(word) }</strong>
                 <span class="verdict-where muted small">{ tf(Key::VerdictAt, &[&at, &pid.to_string(), &first.to_string(), &last.to_string()]) }</span>
             </p>
-            <p class="verdict-text">{ text }</p>
+            <p class="verdict-text">{ super::prose::breakable(&text) }</p>
         </div>
     }
 }
