@@ -13,7 +13,7 @@ DIST=${1:-dist}
 # The budget sits just above the measured size, so the bundle cannot grow unnoticed;
 # the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
 # where the bytes go and what was tried: docs/size.md.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-512}
+BUDGET_KB=${BUNDLE_BUDGET_KB:-516}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -129,7 +129,7 @@ echo "bundle-size: ok ($(kb "$total_gz") of $BUDGET_KB KB gzip)"
 if [ -f "$DIST/pulsar/index.html" ]; then
   echo
   echo "entry: $DIST/pulsar/ (the Pulsar site)"
-  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-463} BUNDLE_OUT=target/bundle-size-pulsar.txt \
+  BUNDLE_BUDGET_KB=${PULSAR_BUNDLE_BUDGET_KB:-467} BUNDLE_OUT=target/bundle-size-pulsar.txt \
     "$0" "$DIST/pulsar"
 fi
 
@@ -144,7 +144,7 @@ if [ -f "$DIST/chaos/index.html" ]; then
     BUNDLE_SKIP='eos-chaos-worker*' "$0" "$DIST/chaos"
   echo
   echo "entry: $DIST/chaos/ (the chaos site's Web Worker, fetched when a search starts)"
-  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-413} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${CHAOS_WORKER_BUDGET_KB:-419} BUNDLE_OUT=target/bundle-size-chaos-worker.txt BUNDLE_WASM=none \
     BUNDLE_ONLY='eos-chaos-worker*' "$0" "$DIST/chaos"
 fi
 
@@ -154,7 +154,7 @@ fi
 if [ -f "$DIST/editor/index.html" ]; then
   echo
   echo "entry: $DIST/editor/ (the lesson editor)"
-  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-507} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-511} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
     "$0" "$DIST/editor"
 fi
 
@@ -164,6 +164,6 @@ fi
 if [ -f "$DIST/files/index.html" ]; then
   echo
   echo "entry: $DIST/files/ (Kafka's files)"
-  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-315} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${FILES_BUNDLE_BUDGET_KB:-319} BUNDLE_OUT=target/bundle-size-files.txt BUNDLE_WASM=none \
     "$0" "$DIST/files"
 fi
