@@ -40,11 +40,9 @@ fn fetched(answer: Vec<OffsetFetchPartition>) -> Vec<(i64, &'static str)> {
         .collect()
 }
 
-// testFetchOffsetsWithPendingTransactionalOffsets: with require_stable a partition with
-// a pending offset is UNSTABLE_OFFSET_COMMIT, committed or not; without it the
-// committed offset (or none) shows; after the COMMIT marker the new offsets.
-#[test]
-fn fetch_offsets_with_pending_transactional_offsets() {
+/// The offsets of Kafka's two pending-offset fetch tests: foo-0, foo-1 and bar-0
+/// committed; foo-1, bar-0 and bar-1 pending in producer 10's transaction.
+fn committed_and_pending() -> GroupCoordinator {
     let mut gc = GroupCoordinator::default();
     commit(&mut gc, "group", tp("foo", 0), 100);
     commit(&mut gc, "group", tp("foo", 1), 110);
@@ -52,6 +50,15 @@ fn fetch_offsets_with_pending_transactional_offsets() {
     txn_commit(&mut gc, 10, "group", tp("foo", 1), 111);
     txn_commit(&mut gc, 10, "group", tp("bar", 0), 201);
     txn_commit(&mut gc, 10, "group", tp("bar", 1), 211);
+    gc
+}
+
+// testFetchOffsetsWithPendingTransactionalOffsets: with require_stable a partition with
+// a pending offset is UNSTABLE_OFFSET_COMMIT, committed or not; without it the
+// committed offset (or none) shows; after the COMMIT marker the new offsets.
+#[test]
+fn fetch_offsets_with_pending_transactional_offsets() {
+    let mut gc = committed_and_pending();
     let asked = [tp("foo", 0), tp("foo", 1), tp("bar", 0), tp("bar", 1)];
     let unstable = (-1, "UNSTABLE_OFFSET_COMMIT");
     assert_eq!(
@@ -75,13 +82,7 @@ fn fetch_offsets_with_pending_transactional_offsets() {
 // as unstable) until the COMMIT marker.
 #[test]
 fn fetch_all_offsets_lists_committed_partitions_only() {
-    let mut gc = GroupCoordinator::default();
-    commit(&mut gc, "group", tp("foo", 0), 100);
-    commit(&mut gc, "group", tp("foo", 1), 110);
-    commit(&mut gc, "group", tp("bar", 0), 200);
-    txn_commit(&mut gc, 10, "group", tp("foo", 1), 111);
-    txn_commit(&mut gc, 10, "group", tp("bar", 0), 201);
-    txn_commit(&mut gc, 10, "group", tp("bar", 1), 211);
+    let mut gc = committed_and_pending();
     let unstable = (-1, "UNSTABLE_OFFSET_COMMIT");
     assert_eq!(
         fetched(gc.fetch_all_offsets("group", true)),
