@@ -400,6 +400,15 @@ test('the page stays responsive with 10,000 batches in the partition', { timeout
           .join('\n'),
     );
     assert.equal(await num(page, 'txn-lso'), await num(page, 'txn-hw'));
+    // After a few dozen transactions the coordinator lists the id's newest 12
+    // `__transaction_state` records, numbered from their place in the log, and counts
+    // the earlier ones above them.
+    const stateLog = page.locator(`${tid('txn-state-log')} tbody tr`);
+    assert.equal(await stateLog.count(), 12);
+    const earlier = await page.locator(tid('txn-state-log-earlier')).innerText();
+    const [, hidden] = earlier.match(/^(\d+) earlier records are not shown: the table lists the newest 12\.$/) ?? [];
+    assert.ok(Number(hidden) > 12, earlier);
+    assert.match(await stateLog.first().innerText(), new RegExp(`^${hidden}\\. `));
     // The batch table is windowed: about 50 rows rendered, the others reachable by the
     // keyboard in the focused region (Home: the oldest; End: the newest), and the
     // table tells screen readers how many rows it has and where each one sits.

@@ -218,6 +218,10 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
             { diagram(v, index) }
             <p class="small muted">{ t(Key::DiagramCaption) }</p>
             <h4 class="small-heading">{ tf(Key::TxStateLogHeading, &[&v.partition.to_string()]) }</h4>
+            // Above the table, where the records not shown would be.
+            if n > v.records.len() {
+                <p class="small muted" data-testid="txn-state-log-earlier">{ tf(Key::TxStateLogEarlier, &[&(n - v.records.len()).to_string(), &v.records.len().to_string()]) }</p>
+            }
             // One region per transactional id: the label names the id (landmarks are unique).
             <div class="scroll-x" tabindex="0" role="region" aria-label={format!("{} ({})", t(Key::TxStateLogCaption), v.transactional_id)}>
                 <table class="log-table state-log" data-testid="txn-state-log">
@@ -232,9 +236,6 @@ fn one(v: &CoordinatorView, index: usize) -> Html {
                     <tbody>{ records }</tbody>
                 </table>
             </div>
-            if n > v.records.len() {
-                <p class="small muted" data-testid="txn-state-log-earlier">{ tf(Key::TxStateLogEarlier, &[&(n - v.records.len()).to_string(), &v.records.len().to_string()]) }</p>
-            }
             <details class="files">
                 <summary>{ t(Key::TxStateLogJson) }</summary>
                 <pre class="json small">{ json.join("\n") }</pre>
