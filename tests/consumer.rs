@@ -17,7 +17,7 @@ use eos_playground::i18n::narration::consumer_event;
 use eos_playground::i18n::Lang;
 use eos_playground::log::TopicPartition;
 use eos_playground::protocol::errors::Errors;
-use eos_playground::record::{ControlRecordType, RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID};
+use eos_playground::record::{ControlRecordType, RecordBatch};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -775,16 +775,7 @@ fn read_committed_lag_is_the_lso_minus_the_position() {
     c.on_fetch_response(&tp(), FetchPartitionData::new(100, 50, Vec::new()));
     assert_eq!(c.lag(&tp()), Some(50));
     let mut plain = Vec::new();
-    RecordBatch::new_data(
-        0,
-        NO_PRODUCER_ID,
-        NO_PRODUCER_EPOCH,
-        -1,
-        false,
-        1000,
-        vec![(None, Some(b"v".to_vec())); 3],
-    )
-    .encode_into(&mut plain);
+    RecordBatch::new_plain(0, 1000, vec![(None, Some(b"v".to_vec())); 3]).encode_into(&mut plain);
     c.fetch_request(&tp());
     c.on_fetch_response(&tp(), FetchPartitionData::new(200, 150, plain));
     assert_eq!(c.lag(&tp()), Some(147));
@@ -1157,15 +1148,7 @@ fn loading_the_partition_rebuilds_the_same_state() {
         batches.push(b);
     };
     let plain = |key: Vec<u8>, value: Option<Vec<u8>>| {
-        RecordBatch::new_data(
-            0,
-            NO_PRODUCER_ID,
-            NO_PRODUCER_EPOCH,
-            -1,
-            false,
-            0,
-            vec![(Some(key), value)],
-        )
+        RecordBatch::new_plain(0, 0, vec![(Some(key), value)])
     };
 
     gc.commit_offsets(

@@ -15,7 +15,7 @@ use crate::coordinator::internal_topics::InternalLogWriter;
 use crate::fs::MemFs;
 use crate::log::{TopicPartition, UnifiedLog};
 use crate::protocol::errors::Errors;
-use crate::record::{RecordBatch, NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE};
+use crate::record::RecordBatch;
 
 /// The partitions of one internal topic on this broker.
 pub(super) struct InternalLog<'a> {
@@ -45,15 +45,7 @@ impl InternalLogWriter for InternalLog<'_> {
                 return Err(Errors::NotEnoughReplicas);
             }
         }
-        let batch = RecordBatch::new_data(
-            0,
-            NO_PRODUCER_ID,
-            NO_PRODUCER_EPOCH,
-            NO_SEQUENCE,
-            false,
-            now_ms,
-            vec![(Some(key), value)],
-        );
+        let batch = RecordBatch::new_plain(0, now_ms, vec![(Some(key), value)]);
         log.append_internal(self.fs, batch)
             .map(|_| ())
             .map_err(|e| e.error())

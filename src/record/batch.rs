@@ -27,7 +27,7 @@ use super::error::RecordError;
 use super::varint::{VarintWrite, Writer};
 use super::{
     COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK, LOG_OVERHEAD, MAGIC_V2,
-    NO_PRODUCER_ID, NO_SEQUENCE, RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK,
+    NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE, RECORD_BATCH_OVERHEAD, TIMESTAMP_TYPE_MASK,
     TRANSACTIONAL_FLAG_MASK,
 };
 
@@ -126,6 +126,21 @@ fn header_short(needed: usize, available: usize) -> RecordError {
 }
 
 impl RecordBatch {
+    /// A data batch written without a producer (no id, epoch or sequence, not
+    /// transactional), as Kafka's `MemoryRecords.withRecords` builds one: internal
+    /// topics' records, a plain client's.
+    pub fn new_plain(base_offset: i64, timestamp: i64, kvs: Vec<KeyValue>) -> RecordBatch {
+        RecordBatch::new_data(
+            base_offset,
+            NO_PRODUCER_ID,
+            NO_PRODUCER_EPOCH,
+            NO_SEQUENCE,
+            false,
+            timestamp,
+            kvs,
+        )
+    }
+
     /// A data batch (no compression, CreateTime): record i gets offset_delta i and timestamp_delta 0; max_timestamp = base_timestamp = timestamp; partition_leader_epoch 0.
     ///
     /// Like Kafka's `MemoryRecordsBuilder` on the producer side. An empty

@@ -179,7 +179,7 @@ fn clean_empty_control_batch() {
     f.marker(1, ControlRecordType::Commit);
     for k in [2, 3] {
         let kvs = vec![(Some(k.to_string().into_bytes()), Some(b"v".to_vec()))];
-        let batch = RecordBatch::new_data(0, -1, -1, -1, false, 0, kvs);
+        let batch = RecordBatch::new_plain(0, 0, kvs);
         f.log.append_as_leader(&mut f.fs, batch, 0).unwrap();
     }
     f.roll();
@@ -280,7 +280,7 @@ fn a_malformed_marker_leaves_its_segment_uncleaned() {
     let mut f = Fixture::new(2048);
     let plain = |key: &str| {
         let kvs = vec![(Some(key.as_bytes().to_vec()), Some(b"v".to_vec()))];
-        RecordBatch::new_data(0, -1, -1, -1, false, 0, kvs)
+        RecordBatch::new_plain(0, 0, kvs)
     };
     f.log.append_as_leader(&mut f.fs, plain("1"), 0).unwrap();
     let mut bad = RecordBatch::new_control(1, 5, 0, 0, ControlRecordType::Commit, 0);

@@ -154,6 +154,11 @@ impl Seqs {
         };
         log.append_as_leader(fs, batch, 0).unwrap();
     }
+
+    /// [`Seqs::append`] of `n` records, each "v".
+    fn append_n(&mut self, log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize) {
+        self.append(log, fs, pid, &vec!["v"; n]);
+    }
 }
 
 /// Seed 000, example 1, at the log level: commit, abort, commit.
@@ -250,31 +255,28 @@ fn txnindex_entries_carry_the_first_offset_of_the_next_open_transaction() {
     let mut fs = MemFs::new();
     let mut log = new_log(&mut fs, LogConfig::default());
     let mut seqs = Seqs::default();
-    let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
-        seqs.append(log, fs, pid, &vec!["v"; n]);
-    };
     let end = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, kind| {
         log.append_marker(fs, pid, 0, kind, 0, 0, false).unwrap();
     };
     let (abort, commit) = (ControlRecordType::Abort, ControlRecordType::Commit);
-    append(&mut log, &mut fs, 1, 5); // 0..4
-    append(&mut log, &mut fs, -1, 3); // 5..7
-    append(&mut log, &mut fs, 2, 2); // 8..9
-    append(&mut log, &mut fs, 1, 4);
-    append(&mut log, &mut fs, 3, 3);
-    append(&mut log, &mut fs, -1, 2);
-    append(&mut log, &mut fs, 1, 10); // ..28
+    seqs.append_n(&mut log, &mut fs, 1, 5); // 0..4
+    seqs.append_n(&mut log, &mut fs, -1, 3); // 5..7
+    seqs.append_n(&mut log, &mut fs, 2, 2); // 8..9
+    seqs.append_n(&mut log, &mut fs, 1, 4);
+    seqs.append_n(&mut log, &mut fs, 3, 3);
+    seqs.append_n(&mut log, &mut fs, -1, 2);
+    seqs.append_n(&mut log, &mut fs, 1, 10); // ..28
     end(&mut log, &mut fs, 1, abort); // 29
-    append(&mut log, &mut fs, 2, 6);
-    append(&mut log, &mut fs, 4, 3); // 36..38
-    append(&mut log, &mut fs, -1, 10);
-    append(&mut log, &mut fs, 3, 9);
+    seqs.append_n(&mut log, &mut fs, 2, 6);
+    seqs.append_n(&mut log, &mut fs, 4, 3); // 36..38
+    seqs.append_n(&mut log, &mut fs, -1, 10);
+    seqs.append_n(&mut log, &mut fs, 3, 9);
     end(&mut log, &mut fs, 3, commit); // 58
-    append(&mut log, &mut fs, 4, 8);
-    append(&mut log, &mut fs, 2, 7);
+    seqs.append_n(&mut log, &mut fs, 4, 8);
+    seqs.append_n(&mut log, &mut fs, 2, 7);
     end(&mut log, &mut fs, 2, abort); // 74
-    append(&mut log, &mut fs, -1, 10);
-    append(&mut log, &mut fs, 4, 4);
+    seqs.append_n(&mut log, &mut fs, -1, 10);
+    seqs.append_n(&mut log, &mut fs, 4, 4);
     end(&mut log, &mut fs, 4, commit); // 89
     let entries: Vec<(i64, i64, i64, i64)> = log
         .aborted_transactions(&fs)
@@ -355,15 +357,12 @@ fn read_committed_fetches_are_bounded_by_the_lso() {
     let mut fs = MemFs::new();
     let mut log = new_log(&mut fs, LogConfig::default());
     let mut seqs = Seqs::default();
-    let mut append = |log: &mut UnifiedLog, fs: &mut MemFs, pid: i64, n: usize| {
-        seqs.append(log, fs, pid, &vec!["v"; n]);
-    };
-    append(&mut log, &mut fs, 1, 5);
-    append(&mut log, &mut fs, -1, 3);
-    append(&mut log, &mut fs, 2, 2);
-    append(&mut log, &mut fs, 1, 4);
-    append(&mut log, &mut fs, -1, 2);
-    append(&mut log, &mut fs, 1, 10);
+    seqs.append_n(&mut log, &mut fs, 1, 5);
+    seqs.append_n(&mut log, &mut fs, -1, 3);
+    seqs.append_n(&mut log, &mut fs, 2, 2);
+    seqs.append_n(&mut log, &mut fs, 1, 4);
+    seqs.append_n(&mut log, &mut fs, -1, 2);
+    seqs.append_n(&mut log, &mut fs, 1, 10);
     let assert_lso_bounded = |log: &UnifiedLog, fs: &MemFs| {
         for offset in log.log_start_offset()..=log.log_end_offset {
             let read = log

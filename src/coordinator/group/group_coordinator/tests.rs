@@ -5,7 +5,6 @@
 
 use super::*;
 use crate::coordinator::group::{CommitMember, GroupEvent};
-use crate::record::NO_PRODUCER_EPOCH;
 
 fn tp(topic: &str, p: i32) -> TopicPartition {
     TopicPartition::new(topic, p)
@@ -209,15 +208,7 @@ fn loading_a_partition_leaves_the_other_partitions_pending_offsets() {
 fn a_tombstone_removes_committed_and_pending_offsets() {
     let mut gc = GroupCoordinator::default();
     let plain = |key: Vec<u8>, value: Option<Vec<u8>>| {
-        RecordBatch::new_data(
-            0,
-            NO_PRODUCER_ID,
-            NO_PRODUCER_EPOCH,
-            -1,
-            false,
-            0,
-            vec![(Some(key), value)],
-        )
+        RecordBatch::new_plain(0, 0, vec![(Some(key), value)])
     };
     let value = |offset| Some(OffsetCommitValue::new(offset, -1, "small", 0).encode());
     let key = |p| OffsetCommitKey::new("foo", "bar", p).encode();
