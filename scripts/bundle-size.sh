@@ -13,7 +13,7 @@ DIST=${1:-dist}
 # The budget sits just above the measured size, so the bundle cannot grow unnoticed;
 # the goal is 400 KB in total and 300 KB for what the first page needs. How it grew,
 # where the bytes go and what was tried: docs/size.md.
-BUDGET_KB=${BUNDLE_BUDGET_KB:-516}
+BUDGET_KB=${BUNDLE_BUDGET_KB:-519}
 BUDGET=$((BUDGET_KB * 1024))
 OUT=${BUNDLE_OUT:-target/bundle-size.txt}
 
@@ -154,7 +154,7 @@ fi
 if [ -f "$DIST/editor/index.html" ]; then
   echo
   echo "entry: $DIST/editor/ (the lesson editor)"
-  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-511} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
+  BUNDLE_BUDGET_KB=${EDITOR_BUNDLE_BUDGET_KB:-513} BUNDLE_OUT=target/bundle-size-editor.txt BUNDLE_WASM=none \
     "$0" "$DIST/editor"
 fi
 

@@ -4,6 +4,7 @@
 //! and LSO == HW; then fence producer-1 with a second producer and see its commit fail.
 
 use eos_playground::ui::state::Page;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -223,4 +224,72 @@ async fn the_windowed_event_list_shows_every_event_as_it_scrolls() {
     }
     let seen: Vec<String> = seen.into_iter().map(Option::unwrap_or_default).collect();
     assert_eq!(seen, want, "every event's text, in its place");
+}
+
+/// `window.__eosDeferred`: how many panel boxes wait for the click's frame.
+fn deferred_waiting() -> f64 {
+    let w = web_sys::window().expect("a window");
+    js_sys::Reflect::get(&w, &"__eosDeferred".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// Yew's render of a click, without waiting for a frame.
+async fn rendered() {
+    for _ in 0..3 {
+        yew::platform::time::sleep(std::time::Duration::ZERO).await;
+    }
+}
+
+/// Two frames: the intersection observers see where the boxes are after a scroll.
+async fn seen() {
+    for _ in 0..2 {
+        next_frame().await;
+        rendered().await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_panels_out_of_sight_follow_a_click_after_its_frame() {
+    let root = mount();
+    tick().await;
+    click(&root, "txn-init").await;
+    click(&root, "txn-begin").await;
+    // The page's top in the window: the event list, far below, is out of sight.
+    root.scroll_into_view_with_bool(true);
+    seen().await;
+    let before = text(&root, "events");
+    by_testid(&root, "txn-send")
+        .dyn_into::<web_sys::HtmlElement>()
+        .expect("a button")
+        .click();
+    rendered().await;
+    // The partition's panel, the page's main one, shows the click at once ...
+    assert!(
+        text(&root, "txn-log").contains("c1, c2"),
+        "{}",
+        text(&root, "txn-log")
+    );
+    // ... the event list waits for the frame that shows it.
+    assert_eq!(
+        text(&root, "events"),
+        before,
+        "not rendered before the frame"
+    );
+    assert!(deferred_waiting() > 0.0);
+    next_frame().await;
+    rendered().await;
+    assert_ne!(text(&root, "events"), before, "rendered after the frame");
+    assert_eq!(deferred_waiting(), 0.0);
+    // In sight, the event list shows a click at once.
+    by_testid(&root, "events").scroll_into_view_with_bool(true);
+    seen().await;
+    let before = text(&root, "events");
+    by_testid(&root, "txn-commit")
+        .dyn_into::<web_sys::HtmlElement>()
+        .expect("a button")
+        .click();
+    rendered().await;
+    assert_ne!(text(&root, "events"), before, "rendered with the click");
 }

@@ -21,6 +21,7 @@ use super::components::raw_panel::RawPanel;
 use super::components::replicas_view::ReplicasView;
 use super::components::verdict::Verdict;
 use super::components::window_table::WindowTable;
+use super::deferred::Deferred;
 use super::intents::Intents;
 use super::state::{AppState, Msg, Page, Panel};
 use crate::i18n::{t, tf, Key};
@@ -204,10 +205,10 @@ pub(super) fn idempotence_page(
                 { partition_section(&v, locked, state.panels.selected_batch, dispatch) }
                 { replicas_view }
             </div>
-            <div class="pg-events">
+            <Deferred class="pg-events">
                 <EventList events={v.events.clone()} />
-            </div>
-            <div class="pg-tools stack">
+            </Deferred>
+            <Deferred class="pg-tools stack">
                 if !locked {
                     { time_travel(state, intents) }
                 }
@@ -221,7 +222,7 @@ pub(super) fn idempotence_page(
                 if !many {
                 <BrokerPanel online={v.online} snapshots={v.snapshots} recovery={v.recovery.clone()} disabled={locked} on_act={act} />
                 }
-            </div>
+            </Deferred>
         </div>
     }
 }

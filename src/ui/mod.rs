@@ -10,6 +10,7 @@
 //! - [`browser`]: window listeners and the location.
 //! - [`class`]: the `class` attribute from a list of names.
 //! - [`keys`]: keyboard shortcuts.
+//! - [`deferred`]: panels out of the reader's sight follow a click one frame later.
 //! - [`newest_end`]: whether the reader of a bottom-anchored list (the batch table, the
 //!   timeline) is at its newest end, where only the newest rows are rendered.
 //! - [`lesson_files`]: fetching a built-in lesson's file (the main page and the Pulsar
@@ -38,6 +39,7 @@ pub mod class;
 #[cfg(feature = "pulsar")]
 pub mod compare;
 pub mod components;
+pub mod deferred;
 pub mod download;
 pub mod editor;
 pub mod embed;

@@ -23,6 +23,7 @@ use super::components::txn_consumers::TxnConsumers;
 use super::components::txn_coordinator::TxnCoordinator;
 use super::components::txn_log::TxnLog;
 use super::components::txn_producer::TxnProducer;
+use super::deferred::Deferred;
 use super::intents::Intents;
 use super::state::{ErrorAt, Msg, Page, ADVANCE_MS, ADVANCE_STEP_MS, TXN_ID, TXN_PRODUCER_2};
 use crate::i18n::{t, tf, Key};
@@ -122,39 +123,43 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
                     <p class="panel muted">{ t(Key::TxNoProducers) }</p>
                 }
                 <div class="stack tx-cards">{ producer_cards(v, locked, &p.error, &act) }</div>
-                <div class="stack tx-controls">
+                <Deferred class="stack tx-controls">
                 if !locked {
                     { fence_box(v, &p.error, &act) }
                 }
                 { markers_panel(v, locked, error_at(&p.error, &ErrorAt::Cluster), &act) }
                 <NetworkPanel view={v.network.clone()} on_wire={v.on_wire} step_mode={p.step_mode} {locked} on_act={act.clone()} on_step_mode={p.intents.step_mode.clone()} />
-                </div>
+                </Deferred>
             </div>
             <div class="tx-main stack" id="main" tabindex="-1">
                 { partition_section(v, &p.intents.scroll_log) }
-                { replicas_view }
-                <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} on_act={act.clone()} />
-                <TxnAdmin view={v.admin.clone()} {lso} {locked} on_act={act.clone()} />
+                <Deferred class="stack">
+                    { replicas_view }
+                    <TxnConsumers consumers={v.consumers.clone()} {lso} {hw} disabled={locked} error={consumer_error} on_act={act.clone()} />
+                    <TxnAdmin view={v.admin.clone()} {lso} {locked} on_act={act.clone()} />
+                </Deferred>
             </div>
             <div class="tx-coord stack">
                 { choice }
                 { cluster_panel }
-                <TxnCoordinator views={v.coordinators.clone()} />
-                <RulesPanel view={v.rules.clone()} />
+                <Deferred class="stack">
+                    <TxnCoordinator views={v.coordinators.clone()} />
+                    <RulesPanel view={v.rules.clone()} />
+                </Deferred>
             </div>
-            <div class="tx-timeline">
+            <Deferred class="tx-timeline">
                 <Timeline view={v.timeline.clone()} {on_act} />
-            </div>
-            <div class="tx-events">
+            </Deferred>
+            <Deferred class="tx-events">
                 <EventList events={v.events.clone()} rest={EVENT_REST_ROWS} />
-            </div>
-            <div class="tx-tools stack">
+            </Deferred>
+            <Deferred class="tx-tools stack">
                 { p.time_travel.clone() }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />
                     { lesson_panel() }
                 }
-            </div>
+            </Deferred>
         </div>
     }
 }

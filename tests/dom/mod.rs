@@ -23,11 +23,27 @@ pub fn fresh_root() -> web_sys::Element {
     div
 }
 
-/// Lets Yew's scheduler render.
+/// Lets Yew's scheduler render, then the panels out of sight that follow a click one
+/// frame later (`ui::deferred`).
 pub async fn tick() {
     for _ in 0..3 {
         yew::platform::time::sleep(Duration::ZERO).await;
     }
+    next_frame().await;
+    for _ in 0..3 {
+        yew::platform::time::sleep(Duration::ZERO).await;
+    }
+}
+
+/// Resolves in the next frame's animation callbacks (or after 200 ms, if the page
+/// draws no frame).
+pub async fn next_frame() {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().expect("a window");
+        let _ = window.request_animation_frame(&resolve);
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 200);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
 }
 
 /// The element with this `data-testid`, if there is one.

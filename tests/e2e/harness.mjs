@@ -147,7 +147,7 @@ export async function startServer(distDir = DIST_DIR, { base = '/' } = {}) {
  * @returns {Promise<import('playwright-core').Browser>}
  */
 export async function launchBrowser(options = {}) {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     chromiumSandbox: false,
@@ -155,6 +155,48 @@ export async function launchBrowser(options = {}) {
     ...options,
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   });
+  if (!readsWaitForDeferredPanels) {
+    const context = await browser.newContext();
+    settleBeforeReads(await context.newPage());
+    await context.close();
+  }
+  return browser;
+}
+
+/** Whether every read already waits for the panels a click deferred. */
+let readsWaitForDeferredPanels = false;
+
+/**
+ * The page renders the panels out of the reader's sight one frame after a click
+ * (`ui::deferred`), and counts those still waiting in `window.__eosDeferred`. So that a
+ * test reads what a reader would see a moment later, every read of the page (a
+ * locator's text, attributes, state, count or screenshot; the page's `evaluate`,
+ * `content` and `screenshot`) first waits until that count is 0 in the frame it reads.
+ * Locators and pages share their classes, so wrapping their prototypes once covers
+ * every page of every browser.
+ *
+ * @param {import('playwright-core').Page} page any page, for its classes
+ */
+function settleBeforeReads(page) {
+  readsWaitForDeferredPanels = true;
+  const settled = (frame) =>
+    frame.waitForFunction(() => !window.__eosDeferred, null, { timeout: 10_000 }).catch(() => {});
+  const wrap = (proto, names, frameOf) => {
+    for (const name of names) {
+      const read = proto[name];
+      if (typeof read !== 'function') continue;
+      proto[name] = async function (...args) {
+        await settled(frameOf(this));
+        return read.apply(this, args);
+      };
+    }
+  };
+  wrap(
+    Object.getPrototypeOf(page.locator('html')),
+    ['innerText', 'textContent', 'innerHTML', 'getAttribute', 'inputValue', 'isVisible', 'isHidden', 'isEnabled', 'isDisabled', 'isChecked', 'isEditable', 'count', 'allInnerTexts', 'allTextContents', 'evaluate', 'evaluateAll', 'screenshot', 'boundingBox', 'ariaSnapshot'],
+    (locator) => locator._frame ?? locator.page().mainFrame(),
+  );
+  wrap(Object.getPrototypeOf(page), ['evaluate', 'content', 'screenshot'], (p) => p.mainFrame());
 }
 
 /**
