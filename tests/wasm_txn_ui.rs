@@ -242,6 +242,16 @@ async fn rendered() {
     }
 }
 
+/// Clicks the element with this `data-testid` and lets Yew render, without waiting for
+/// the next frame.
+async fn click_before_the_frame(root: &web_sys::Element, id: &str) {
+    by_testid(root, id)
+        .dyn_into::<web_sys::HtmlElement>()
+        .expect("a button")
+        .click();
+    rendered().await;
+}
+
 /// Two frames: the intersection observers see where the boxes are after a scroll.
 async fn seen() {
     for _ in 0..2 {
@@ -260,11 +270,7 @@ async fn the_panels_out_of_sight_follow_a_click_after_its_frame() {
     root.scroll_into_view_with_bool(true);
     seen().await;
     let before = text(&root, "events");
-    by_testid(&root, "txn-send")
-        .dyn_into::<web_sys::HtmlElement>()
-        .expect("a button")
-        .click();
-    rendered().await;
+    click_before_the_frame(&root, "txn-send").await;
     // The partition's panel, the page's main one, shows the click at once ...
     assert!(
         text(&root, "txn-log").contains("c1, c2"),
@@ -286,10 +292,6 @@ async fn the_panels_out_of_sight_follow_a_click_after_its_frame() {
     by_testid(&root, "events").scroll_into_view_with_bool(true);
     seen().await;
     let before = text(&root, "events");
-    by_testid(&root, "txn-commit")
-        .dyn_into::<web_sys::HtmlElement>()
-        .expect("a button")
-        .click();
-    rendered().await;
+    click_before_the_frame(&root, "txn-commit").await;
     assert_ne!(text(&root, "events"), before, "rendered with the click");
 }
