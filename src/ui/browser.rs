@@ -129,6 +129,22 @@ pub(super) fn follow_step(lesson: Option<usize>, at: usize) {
     }
 }
 
+/// Scrolls `e` fully into view by the least movement of its scrolling boxes
+/// (`scrollIntoView({block: "nearest", inline: "nearest"})`): a focused tab partly out
+/// of its sideways-scrolling row comes wholly in, and the page does not jump.
+pub(crate) fn reveal_nearest(e: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    let options = js_sys::Object::new();
+    for key in ["block", "inline"] {
+        let _ = js_sys::Reflect::set(&options, &key.into(), &"nearest".into());
+    }
+    if let Ok(f) = js_sys::Reflect::get(e, &"scrollIntoView".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
+        let _ = f.call1(e, &options);
+    }
+}
+
 /// One edge (`"top"`, `"bottom"`) of `e`'s box in the window, in CSS pixels.
 fn edge(e: &web_sys::Element, which: &str) -> Option<f64> {
     use wasm_bindgen::JsCast;

@@ -23,6 +23,13 @@ pub struct PageNavProps {
 
 #[function_component(PageNav)]
 pub fn page_nav(p: &PageNavProps) -> Html {
+    // Below 900 px the tabs scroll sideways: a tab the keyboard focuses comes wholly
+    // into view (the browser's own focus scrolling leaves one partly in view alone).
+    let onfocus = Callback::from(|e: FocusEvent| {
+        if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+            crate::ui::browser::reveal_nearest(&el);
+        }
+    });
     let tab = |page: Page, label: Key, testid: &'static str| {
         let intents = p.intents.clone();
         let onclick = Callback::from(move |_: MouseEvent| intents.page(page));
@@ -33,6 +40,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                    class={class_list(&["page-tab", on(current, "current")])}
                    aria-current={current.then_some("page")}
                    data-testid={testid}
+                   onfocus={onfocus.clone()}
                    {onclick}>{ t(label) }</a>
             </li>
         }
@@ -48,9 +56,9 @@ pub fn page_nav(p: &PageNavProps) -> Html {
                 { tab(Page::Transactions, Key::NavTransactions, "nav-transactions") }
                 // The Pulsar site is a second entry (dist/pulsar/): a plain link, so this
                 // page loads none of its code; it carries the language along.
-                <li><a href={crate::ui::language::href_in_lang("pulsar/index.html")} class="page-tab" data-testid="nav-pulsar">{ t(Key::NavPulsar) }</a></li>
+                <li><a href={crate::ui::language::href_in_lang("pulsar/index.html")} class="page-tab" data-testid="nav-pulsar" onfocus={onfocus.clone()}>{ t(Key::NavPulsar) }</a></li>
                 // The chaos search is a third entry (dist/chaos/), linked the same way.
-                <li><a href={crate::ui::language::href_in_lang("chaos/index.html")} class="page-tab" data-testid="nav-chaos">{ t(Key::NavChaos) }</a></li>
+                <li><a href={crate::ui::language::href_in_lang("chaos/index.html")} class="page-tab" data-testid="nav-chaos" {onfocus}>{ t(Key::NavChaos) }</a></li>
             </ul>
             <div class="nav-tools">
                 <crate::ui::language::LangMenu on_switch={p.on_lang.clone()} />
