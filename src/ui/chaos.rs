@@ -261,8 +261,8 @@ pub fn chaos_app() -> Html {
     ];
     let main_page = super::language::href_in_lang("../index.html");
     html! {
-        <div class="chaos-app">
-            <header>
+        <div class="site-app chaos-app">
+            <header class="site-header">
                 <a href={main_page.clone()} data-testid="back-to-playground">{ l(L::BackToPlayground) }</a>
                 <super::language::LangMenu {on_switch} />
                 <h1>{ l(L::Title) }</h1>

@@ -317,7 +317,7 @@ pub fn editor(props: &EditorProps) -> Html {
     let lessons: Vec<(&'static str, &'static str)> = Vec::new();
     let world = page_view(&state, &intents, lesson.clone(), lessons);
     html! {
-        <div class="editor-app">
+        <div class="site-app">
             { header(intents.set_lang.clone()) }
             <div class="editor-layout">
                 <section class="panel stack editor-source" aria-labelledby="editor-source-heading">
@@ -354,7 +354,7 @@ fn header(on_switch: Callback<crate::i18n::Lang>) -> Html {
     let main_page = super::language::href_in_lang("../index.html");
     let limits = super::site_href("limits.html");
     html! {
-        <header class="editor-header">
+        <header class="site-header">
             <a href={main_page} data-testid="back-to-course">{ w("editor.back") }</a>
             <a href={limits} data-testid="editor-limits">{ t(Key::LimitsLink) }</a>
             <super::language::LangMenu {on_switch} />

@@ -319,7 +319,7 @@ pub fn files() -> Html {
     };
     let _ = *lang;
     html! {
-        <div class="files-app">
+        <div class="site-app">
             { header(on_switch) }
             { open_section(open, (*refused).clone()) }
             { report }
@@ -331,7 +331,7 @@ pub fn files() -> Html {
 /// The page's header: back to the course, the limits, the language menu, the title.
 fn header(on_switch: Callback<crate::i18n::Lang>) -> Html {
     html! {
-        <header class="editor-header">
+        <header class="site-header">
             <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-course">{ w("files.back") }</a>
             <a href={super::site_href("limits.html")} data-testid="files-limits">{ t(Key::LimitsLink) }</a>
             <super::language::LangMenu {on_switch} />

@@ -604,8 +604,8 @@ pub fn pulsar_app() -> Html {
         Callback::from(move |v: View| view.set(v))
     };
     html! {
-        <div class="pulsar-app">
-            <header>
+        <div class="site-app pulsar-app">
+            <header class="site-header">
                 <a href={super::language::href_in_lang("../index.html")} data-testid="back-to-kafka">{ l(L::BackToKafka) }</a>
                 <super::language::LangMenu {on_switch} />
                 <h1>{ l(L::Title) }</h1>
