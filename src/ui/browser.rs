@@ -129,23 +129,37 @@ pub(super) fn follow_step(lesson: Option<usize>, at: usize) {
     }
 }
 
-/// Scrolls `e` fully into view by the least movement of its scrolling boxes
-/// (`scrollIntoView({block: "nearest", inline: "nearest"})`): a focused tab partly out
-/// of its sideways-scrolling row comes wholly in, and the page does not jump.
-pub(crate) fn reveal_nearest(e: &web_sys::Element) {
-    use wasm_bindgen::JsCast;
-    let options = js_sys::Object::new();
-    for key in ["block", "inline"] {
-        let _ = js_sys::Reflect::set(&options, &key.into(), &"nearest".into());
+/// Scrolls the sideways row `e` sits in (its closest `ul`) by the least amount that
+/// shows `e` whole: a tab the keyboard focuses partly out of its row comes wholly in.
+/// Only for the keyboard's focus (`:focus-visible`), and only the row moves: a click, or
+/// the focus coming back with the window, leaves the page where the reader scrolled it.
+pub(crate) fn reveal_in_row(e: &web_sys::Element) {
+    if !e.matches(":focus-visible").unwrap_or(false) {
+        return;
     }
-    if let Ok(f) = js_sys::Reflect::get(e, &"scrollIntoView".into())
-        .and_then(|f| f.dyn_into::<js_sys::Function>())
-    {
-        let _ = f.call1(e, &options);
-    }
+    let Some(row) = e.closest("ul").ok().flatten() else {
+        return;
+    };
+    let (Some(left), Some(right), Some(row_left), Some(row_right)) = (
+        edge(e, "left"),
+        edge(e, "right"),
+        edge(&row, "left"),
+        edge(&row, "right"),
+    ) else {
+        return;
+    };
+    let by = if left < row_left {
+        left - row_left
+    } else if right > row_right {
+        right - row_right
+    } else {
+        return;
+    };
+    row.set_scroll_left(row.scroll_left() + by.round() as i32);
 }
 
-/// One edge (`"top"`, `"bottom"`) of `e`'s box in the window, in CSS pixels.
+/// One edge (`"top"`, `"bottom"`, `"left"`, `"right"`) of `e`'s box in the window, in CSS
+/// pixels.
 fn edge(e: &web_sys::Element, which: &str) -> Option<f64> {
     use wasm_bindgen::JsCast;
     let rect = js_sys::Reflect::get(e, &"getBoundingClientRect".into()).ok()?;

@@ -5,9 +5,12 @@
 //! transactions page is ≈ 6,000 px tall at 1280 px). A [`Deferred`] box renders its
 //! panels at once while any of it is in the window, and otherwise right after the
 //! click's frame is painted: the frame that shows the click holds only what the reader
-//! sees, and the rest follows in the next one. The DOM is never more than that frame
-//! behind; `window.__eosDeferred` counts the boxes still waiting, so a test can wait
-//! for the page to settle (docs/performance.md, "The page").
+//! sees, and the rest follows in the next one. In a visible tab the DOM is at most that
+//! frame behind (a hidden tab draws no frames: there the boxes render after
+//! `FALLBACK_MS`, as the browser throttles timers); a box that the click itself brings
+//! into view shows its old content for that frame. `window.__eosDeferred` counts the
+//! boxes still waiting, so a test can wait for the page to settle (docs/performance.md,
+//! "The page").
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -182,6 +185,8 @@ impl Component for Deferred {
 
     fn destroy(&mut self, _ctx: &Context<Self>) {
         if let Some((observer, _)) = self.observer.take() {
+            // Notifications already queued would call the closure dropped below.
+            observer.take_records();
             observer.disconnect();
         }
     }

@@ -208,7 +208,8 @@ pub(super) fn idempotence_page(
             <Deferred class="pg-events">
                 <EventList events={v.events.clone()} />
             </Deferred>
-            <Deferred class="pg-tools stack">
+            // Keyed by the lesson, as on the transactions page: the lesson panel moves.
+            <Deferred class="pg-tools stack" key={if locked { "tools-in-lesson" } else { "tools" }}>
                 if !locked {
                     { time_travel(state, intents) }
                 }

@@ -153,7 +153,10 @@ pub fn transactions_page(p: &TransactionsPageProps) -> Html {
             <Deferred class="tx-events">
                 <EventList events={v.events.clone()} rest={EVENT_REST_ROWS} />
             </Deferred>
-            <Deferred class="tx-tools stack">
+            // Keyed by the lesson: opening or closing one moves the lesson panel between
+            // here and the column's head, so the box is made anew and renders at once
+            // (never the panel in both places, or in neither, for a frame).
+            <Deferred class="tx-tools stack" key={if locked { "tools-in-lesson" } else { "tools" }}>
                 { p.time_travel.clone() }
                 if !locked {
                     <super::components::challenges::Challenges items={v.challenges.clone()} />

@@ -179,8 +179,12 @@ let readsWaitForDeferredPanels = false;
  */
 function settleBeforeReads(page) {
   readsWaitForDeferredPanels = true;
-  const settled = (frame) =>
-    frame.waitForFunction(() => !window.__eosDeferred, null, { timeout: 10_000 }).catch(() => {});
+  // The frame read and the frames inside it (a `frameLocator`'s locator reads from its
+  // parent's frame object, and the page it shows is in a child frame).
+  const settled = async (frame) => {
+    await frame.waitForFunction(() => !window.__eosDeferred, null, { timeout: 10_000 }).catch(() => {});
+    for (const child of frame.childFrames()) await settled(child);
+  };
   const wrap = (proto, names, frameOf) => {
     for (const name of names) {
       const read = proto[name];

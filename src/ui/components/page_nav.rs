@@ -27,7 +27,7 @@ pub fn page_nav(p: &PageNavProps) -> Html {
     // into view (the browser's own focus scrolling leaves one partly in view alone).
     let onfocus = Callback::from(|e: FocusEvent| {
         if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
-            crate::ui::browser::reveal_nearest(&el);
+            crate::ui::browser::reveal_in_row(&el);
         }
     });
     let tab = |page: Page, label: Key, testid: &'static str| {
