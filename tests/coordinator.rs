@@ -922,18 +922,11 @@ fn loaded(
     with_loaded(TxnTransitMetadata {
         producer_id: 10,
         prev_producer_id: 10,
-        next_producer_id: -1,
         producer_epoch: epoch,
         last_producer_epoch: last_epoch,
         txn_timeout_ms: 1,
-        txn_state: state,
-        topic_partitions: partitions
-            .iter()
-            .map(|p| TopicPartition::new("topic1", *p))
-            .collect(),
-        txn_start_timestamp: 0,
-        txn_last_update_timestamp: 0,
         client_transaction_version: tv,
+        ..transit(state, partitions)
     })
 }
 

@@ -16,6 +16,17 @@ fn new_log(fs: &mut MemFs, config: LogConfig) -> UnifiedLog {
     UnifiedLog::create(fs, "/b/data/t-0", TopicPartition::new("t", 0), config).unwrap()
 }
 
+/// `log`'s directory opened again, as a broker starting up does.
+fn reopen(fs: &mut MemFs, log: &UnifiedLog) -> (UnifiedLog, RecoveryReport) {
+    UnifiedLog::open(
+        fs,
+        &log.dir,
+        log.topic_partition.clone(),
+        log.config.clone(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn offsets_are_assigned_and_duplicates_write_nothing() {
     let mut fs = MemFs::new();
@@ -457,13 +468,7 @@ fn recovery_rebuilds_the_transaction_index() {
     assert!(log.segments.len() > 3, "{:?}", log.segments.len());
     remove_files(&mut fs, ".snapshot");
     remove_files(&mut fs, ".txnindex");
-    let (reopened, _) = UnifiedLog::open(
-        &mut fs,
-        &log.dir,
-        log.topic_partition.clone(),
-        log.config.clone(),
-    )
-    .unwrap();
+    let (reopened, _) = reopen(&mut fs, &log);
     assert_eq!(reopened.aborted_transactions(&fs), expected);
 }
 
@@ -500,13 +505,7 @@ fn recovery_rebuilds_the_transaction_index_after_the_snapshot() {
             }
         }
     }
-    let (reopened, report) = UnifiedLog::open(
-        &mut fs,
-        &log.dir,
-        log.topic_partition.clone(),
-        log.config.clone(),
-    )
-    .unwrap();
+    let (reopened, report) = reopen(&mut fs, &log);
     assert_eq!(report.snapshot_loaded, Some(base));
     assert_eq!(reopened.aborted_transactions(&fs), expected);
 }
@@ -606,13 +605,7 @@ fn a_snapshot_is_taken_only_when_the_offset_moved() {
     );
     assert_eq!(log.take_snapshot(&mut fs).unwrap(), None);
     assert_eq!(log.close(&mut fs).unwrap(), None);
-    let (mut reopened, report) = UnifiedLog::open(
-        &mut fs,
-        &log.dir,
-        log.topic_partition.clone(),
-        log.config.clone(),
-    )
-    .unwrap();
+    let (mut reopened, report) = reopen(&mut fs, &log);
     assert_eq!(report.snapshot_loaded, Some(1));
     assert_eq!(reopened.close(&mut fs).unwrap(), None);
 }
