@@ -351,6 +351,14 @@ test('a phone: one row of tabs, the lesson in the first screen, nothing under th
         );
         assert.ok((await page.locator('.tl-row .msg').count()) > 0, 'messages on the timeline');
         assert.deepEqual(touching, [], 'times touching their message bar');
+        // A name breaks only after an underscore that ends a part of it: never inside
+        // the leading `__` of __transaction_state, which the events name.
+        const breaks = await page.evaluate(() =>
+          [...document.querySelectorAll('#app wbr')].map((w) => w.previousSibling?.textContent ?? ''),
+        );
+        assert.ok(breaks.length > 0, 'names with underscores on the page');
+        assert.deepEqual(breaks.filter((t) => !/[\p{L}\p{N}]_$/u.test(t)).map((t) => t.slice(-24)), [], 'breaks inside a leading __');
+        assert.ok(await page.locator('#app').evaluate((app) => app.textContent.includes('__transaction_state')), 'the events name __transaction_state');
       }
       assert.deepEqual(problems, [], problems.join('\n'));
     } finally {

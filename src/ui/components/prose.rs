@@ -8,12 +8,18 @@ use yew::prelude::*;
 /// `text` with a line-break opportunity (`<wbr>`) after each `_` that ends a part of a
 /// name, so a narrow screen breaks a long error name (TRANSACTION_COORDINATOR_FENCED) at
 /// its underscores instead of mid-word (`overflow-wrap: anywhere`, the CSS's last resort);
-/// a leading `__` stays whole. Copied or read out, the text is unchanged.
+/// an underscore after anything but a letter or digit (the leading `__` of
+/// `__transaction_state`, wherever it stands) ends no part and gets none. Copied or read
+/// out, the text is unchanged.
 pub fn breakable(text: &str) -> Html {
     let mut parts = Vec::new();
     for piece in text.split_inclusive('_') {
         parts.push(Html::from(piece));
-        if piece.len() > 1 && piece.ends_with('_') {
+        let ends_a_part = piece
+            .strip_suffix('_')
+            .and_then(|before| before.chars().last())
+            .is_some_and(char::is_alphanumeric);
+        if ends_a_part {
             parts.push(html! { <wbr /> });
         }
     }
