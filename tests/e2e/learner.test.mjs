@@ -357,7 +357,7 @@ test('a phone: one row of tabs, the lesson in the first screen, nothing under th
           [...document.querySelectorAll('#app wbr')].map((w) => w.previousSibling?.textContent ?? ''),
         );
         assert.ok(breaks.length > 0, 'names with underscores on the page');
-        assert.deepEqual(breaks.filter((t) => !/[\p{L}\p{N}]_$/u.test(t)).map((t) => t.slice(-24)), [], 'breaks inside a leading __');
+        assert.deepEqual(breaks.filter((t) => !/[A-Za-z0-9]_$/.test(t)).map((t) => t.slice(-24)), [], 'breaks inside a leading __');
         assert.ok(await page.locator('#app').evaluate((app) => app.textContent.includes('__transaction_state')), 'the events name __transaction_state');
       }
       assert.deepEqual(problems, [], problems.join('\n'));

@@ -8,7 +8,7 @@ use yew::prelude::*;
 /// `text` with a line-break opportunity (`<wbr>`) after each `_` that ends a part of a
 /// name, so a narrow screen breaks a long error name (TRANSACTION_COORDINATOR_FENCED) at
 /// its underscores instead of mid-word (`overflow-wrap: anywhere`, the CSS's last resort);
-/// an underscore after anything but a letter or digit (the leading `__` of
+/// an underscore after anything but an ASCII letter or digit (the leading `__` of
 /// `__transaction_state`, wherever it stands) ends no part and gets none. Copied or read
 /// out, the text is unchanged.
 pub fn breakable(text: &str) -> Html {
@@ -18,7 +18,7 @@ pub fn breakable(text: &str) -> Html {
         let ends_a_part = piece
             .strip_suffix('_')
             .and_then(|before| before.chars().last())
-            .is_some_and(char::is_alphanumeric);
+            .is_some_and(|c| c.is_ascii_alphanumeric());
         if ends_a_part {
             parts.push(html! { <wbr /> });
         }
